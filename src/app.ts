@@ -1,0 +1,87 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { logger } from 'hono/logger';
+import type { AppDeps } from './deps';
+import { databaseAnswers } from './db/client';
+import { AppError, toErrorResponse } from './http/errors';
+import type { AppEnv } from './http/env';
+import { docsRoutes } from './http/docs';
+import { authenticate } from './modules/auth/middleware';
+import { authRoutes } from './modules/auth/routes';
+import { attachmentsRoutes } from './modules/attachments/routes';
+import { cardsRoutes } from './modules/cards/routes';
+import { commentsRoutes } from './modules/comments/routes';
+import { criteriaRoutes } from './modules/criteria/routes';
+import { eventsRoutes } from './modules/events/routes';
+import { itemsRoutes } from './modules/items/routes';
+import { notificationsRoutes } from './modules/notifications/routes';
+import { organizationsRoutes } from './modules/organizations/routes';
+import { ratingsRoutes } from './modules/ratings/routes';
+import { sectionsRoutes } from './modules/sections/routes';
+import { stepsRoutes } from './modules/steps/routes';
+import { templatesRoutes } from './modules/templates/routes';
+import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
+import { usersRoutes } from './modules/users/routes';
+import { votesRoutes } from './modules/votes/routes';
+import { workshopsRoutes } from './modules/workshops/routes';
+
+const MiB = 1024 * 1024;
+/** JSON bodies are capped at 1 MiB and uploads at 20 MiB (CONTRACT §3). */
+// The rest of an oversize body is never read, so the connection cannot carry another request.
+const tooLarge = (message: string) => () => {
+  throw new AppError('payload_too_large', message, { headers: { Connection: 'close' } });
+};
+const jsonLimit = bodyLimit({ maxSize: MiB, onError: tooLarge('JSON bodies are limited to 1 MiB.') });
+const uploadLimit = bodyLimit({ maxSize: 20 * MiB, onError: tooLarge('Uploads are limited to 20 MiB.') });
+
+/**
+ * The authenticated `/v1` API. Each module owns its full paths below `/v1`; modules whose paths
+ * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
+ */
+function apiRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>()
+    .use(authenticate(deps))
+    .route('/', usersRoutes(deps))
+    .route('/', notificationsRoutes(deps))
+    .route('/', organizationsRoutes(deps))
+    .route('/', workshopsRoutes(deps))
+    .route('/', stepsRoutes(deps))
+    .route('/', cardsRoutes(deps))
+    .route('/', votesRoutes(deps))
+    .route('/', ratingsRoutes(deps))
+    .route('/', itemsRoutes(deps))
+    .route('/', commentsRoutes(deps))
+    .route('/', attachmentsRoutes(deps))
+    .route('/', criteriaRoutes(deps))
+    .route('/', sectionsRoutes(deps))
+    .route('/', eventsRoutes(deps))
+    .route('/', templatesRoutes(deps))
+    .route('/', uploadsRoutes(deps));
+}
+
+/** Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  if (deps.config.logRequests) app.use(logger());
+
+  app.use('*', async (c, next) => {
+    const type = c.req.header('content-type') ?? '';
+    return type.toLowerCase().startsWith('multipart/') ? uploadLimit(c, next) : jsonLimit(c, next);
+  });
+
+  const routes = app
+    .get('/health', (c) => {
+      const ok = databaseAnswers(deps.database);
+      return c.json({ status: ok ? 'ok' : 'unavailable' }, ok ? 200 : 503);
+    })
+    .route('/', docsRoutes(deps, () => app))
+    .route('/', publicFileRoutes(deps))
+    .route('/v1/auth', authRoutes(deps))
+    .route('/v1', apiRoutes(deps));
+
+  app.notFound((c) => toErrorResponse(new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
+  app.onError((err, c) => toErrorResponse(err, c));
+  return routes;
+}
+
+export type AppType = ReturnType<typeof createApp>;

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as v from 'valibot';
+
+/** A plan caps how many participants the owner's workshops may hold. */
+export interface Plan {
+  name: string;
+  workshops_max_attendees: number;
+}
+
+/** Everything the service reads from its environment, parsed once at start. */
+export interface Config {
+  /** HTTP, Socket.IO and Yjs share this port. */
+  port: number;
+  /** SQLite file (WAL mode); `:memory:` is not supported because several connections share it. */
+  databasePath: string;
+  /** Uploaded and generated files (local storage driver). */
+  filesDir: string;
+  /** Base of every URL the service hands out. */
+  publicUrl: string;
+  /** Signs download links and one-time tokens. */
+  secret: string;
+  /** When set, realtime fan-out goes through Redis. */
+  redisUrl: string | undefined;
+  /** When set, mail goes out over SMTP; otherwise it stays in the outbox table. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Plans by name; users start on `free`, organizations on `team`. */
+  plans: Record<string, Plan>;
+  /** Hosts a native-file import may fetch even though they resolve to private addresses. */
+  importAllowHosts: string[];
+  /** Bearer tokens expire after this long without use. */
+  tokenTtlMs: number;
+  /** Wrong access codes a user or address may try per minute before 429. */
+  joinAttemptsPerMinute: number;
+  /** Whether to log each request (off in tests). */
+  logRequests: boolean;
+}
+
+export const DEFAULT_PLANS: Record<string, Plan> = {
+  free: { name: 'free', workshops_max_attendees: 100 },
+  team: { name: 'team', workshops_max_attendees: 1000 },
+  enterprise: { name: 'enterprise', workshops_max_attendees: 10000 },
+};
+
+const EnvSchema = v.object({
+  PORT: v.optional(
+    v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
+    '3000',
+  ),
+  DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
+  FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
+  SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
+  REDIS_URL: v.optional(v.pipe(v.string(), v.url())),
+  SMTP_URL: v.optional(v.pipe(v.string(), v.url())),
+  MAIL_FROM: v.optional(v.string(), 'Workshops <no-reply@localhost>'),
+  IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
+  LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
+});
+
+/** Parses the environment into a Config; throws a readable error on a bad value. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = v.safeParse(EnvSchema, env);
+  if (!parsed.success) {
+    const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.output;
+  return {
+    port: e.PORT,
+    databasePath: e.DATABASE_PATH,
+    filesDir: e.FILES_DIR,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    secret: e.SECRET ?? persistentSecret(dirname(e.DATABASE_PATH)),
+    redisUrl: e.REDIS_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    plans: DEFAULT_PLANS,
+    importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+    tokenTtlMs: 30 * 24 * 3600 * 1000,
+    joinAttemptsPerMinute: 10,
+    logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
+  };
+}
+
+/** Builds a Config for tests and tools: defaults, then the given overrides. */
+export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePath' | 'filesDir'>): Config {
+  return {
+    port: 0,
+    publicUrl: 'http://localhost',
+    secret: randomBytes(32).toString('hex'),
+    redisUrl: undefined,
+    smtpUrl: undefined,
+    mailFrom: 'Workshops <no-reply@localhost>',
+    plans: DEFAULT_PLANS,
+    importAllowHosts: [],
+    tokenTtlMs: 30 * 24 * 3600 * 1000,
+    joinAttemptsPerMinute: 10,
+    logRequests: false,
+    ...overrides,
+  };
+}
+
+/**
+ * Without SECRET the service generates one on first start and keeps it beside the database,
+ * so signed links survive restarts.
+ */
+function persistentSecret(dataDir: string): string {
+  const file = join(dataDir, 'secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema/index';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+/** The handle services receive inside a write transaction; same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or a transaction on it: read helpers accept both. */
+export type DbOrTx = Db | Tx;
+
+export interface Database_ {
+  sqlite: Database.Database;
+  db: Db;
+  close(): void;
+}
+export type { Database_ as DatabaseHandle };
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+
+/**
+ * Opens the SQLite file with the pragmas the service relies on and runs pending migrations.
+ * WAL lets readers proceed during writes; busy_timeout lets a second instance on the same file
+ * wait for the write lock instead of failing at once.
+ */
+export function openDatabase(path: string): Database_ {
+  mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -32000');
+  sqlite.pragma('temp_store = MEMORY');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    sqlite,
+    db,
+    close() {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/** True when the database answers a trivial query (used by /health). */
+export function databaseAnswers(handle: Database_): boolean {
+  try {
+    return handle.sqlite.open && handle.sqlite.prepare('select 1 as ok').get() !== undefined;
+  } catch {
+    return false;
+  }
+}

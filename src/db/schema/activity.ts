@@ -1,0 +1,40 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { bool, createdAt, idColumn, json, updatedAt } from '../columns';
+import { users } from './users';
+import { workshops } from './workshops';
+
+/** The workshop event log; `seq` numbers a workshop's events 1, 2, 3, … and is shared with realtime. */
+export const events = sqliteTable('events', {
+  id: idColumn(),
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  seq: integer('seq').notNull(),
+  action: text('action').notNull(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+  change: json<Record<string, unknown>>('change').notNull(),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('events_workshop_seq').on(t.workshopId, t.seq),
+  index('events_workshop_action').on(t.workshopId, t.action, t.seq),
+]);
+
+export const notifications = sqliteTable('notifications', {
+  id: idColumn(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  data: json<Record<string, unknown>>('data').notNull(),
+  read: bool('read').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('notifications_user').on(t.userId, t.createdAt)]);
+
+/** Files stored by the local storage driver, addressed by container and key. */
+export const files = sqliteTable('files', {
+  id: idColumn(),
+  container: text('container').notNull(),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+  mimetype: text('mimetype').notNull(),
+  size: integer('size').notNull(),
+  userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('files_container_key').on(t.container, t.key)]);

@@ -1,0 +1,5 @@
+export * from './users';
+export * from './organizations';
+export * from './workshops';
+export * from './cards';
+export * from './activity';

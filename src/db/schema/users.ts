@@ -1,0 +1,48 @@
+import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { bool, createdAt, idColumn, updatedAt } from '../columns';
+
+export const users = sqliteTable('users', {
+  id: idColumn(),
+  /** Stored lower-cased so look-ups ignore case. */
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  avatarUrl: text('avatar_url'),
+  planName: text('plan_name').notNull().default('free'),
+  admin: bool('admin').notNull().default(false),
+  confirmedAt: text('confirmed_at'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('users_email_unique').on(t.email)]);
+
+/** Bearer tokens, kept only as a SHA-256 hash. */
+export const authTokens = sqliteTable('auth_tokens', {
+  id: idColumn(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  lastUsedAt: text('last_used_at').notNull(),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_user').on(t.userId)]);
+
+/** Single-use tokens mailed to users (e-mail confirmation). */
+export const oneTimeTokens = sqliteTable('one_time_tokens', {
+  id: idColumn(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: text('expires_at').notNull(),
+  usedAt: text('used_at'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash)]);
+
+/** Mail waiting to be sent (or kept, when no SMTP server is configured). */
+export const outbox = sqliteTable('outbox', {
+  id: idColumn(),
+  to: text('to').notNull(),
+  subject: text('subject').notNull(),
+  text: text('text').notNull(),
+  html: text('html'),
+  sentAt: text('sent_at'),
+  createdAt: createdAt(),
+});

@@ -1,0 +1,13 @@
+import type { users } from '../db/schema/index';
+
+export type UserRow = typeof users.$inferSelect;
+
+/** Per-request variables set by middleware. */
+export interface AppEnv {
+  Variables: {
+    /** The authenticated user; set by the authenticate middleware on every /v1 route but the public ones. */
+    user: UserRow;
+    /** Hash of the bearer token of this request, so logout can revoke exactly it. */
+    tokenHash: string;
+  };
+}

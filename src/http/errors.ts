@@ -1,0 +1,91 @@
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  not_found: 404,
+  vote_limit_reached: 409,
+  already_rated: 409,
+  workshop_archived: 409,
+  attendee_limit_reached: 409,
+  email_taken: 409,
+  already_member: 409,
+  invitation_used: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type services throw; the app's error handler turns it into the contract's JSON. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; headers?: Record<string, string> }) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options?.details;
+    this.headers = options?.headers;
+  }
+
+  get status(): ContentfulStatusCode {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** Shorthands for the common cases, so services read as sentences. */
+export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
+export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
+export const invalid = (path: string, message: string) =>
+  new AppError('invalid_request', message, { details: [{ path, message }] });
+
+export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
+  return { error: details && details.length > 0 ? { code, message, details } : { code, message } };
+}
+
+/** Turns anything thrown by a handler into the contract's error shape. */
+export function toErrorResponse(err: unknown, c: Context): Response {
+  const appError = normalize(err);
+  if (appError.code === 'internal_error') {
+    console.error(`[error] ${c.req.method} ${c.req.path}`, err);
+  }
+  return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
+}
+
+function normalize(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof HTTPException) {
+    switch (err.status) {
+      case 400:
+        return new AppError('invalid_request', err.message || 'The request is malformed.');
+      case 401:
+        return new AppError('unauthenticated', 'Authentication required.');
+      case 413:
+        return new AppError('payload_too_large', 'The request body is too large.');
+      case 415:
+        return new AppError('unsupported_media_type', err.message || 'Unsupported content type.');
+      case 429:
+        return new AppError('rate_limited', 'Too many requests.');
+    }
+    if (err.status === 404) return new AppError('not_found', 'Not found.');
+    return new AppError('internal_error', 'Internal server error.');
+  }
+  return new AppError('internal_error', 'Internal server error.');
+}

@@ -1,0 +1,91 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { uniqueSymbol, resolver } from 'hono-openapi';
+import { validator } from 'hono/validator';
+import * as v from 'valibot';
+import { AppError, type ErrorDetail } from './errors';
+
+/** A validator middleware whose output handlers read, typed, with `c.req.valid(target)`. */
+type Validated<T extends 'json' | 'query', S extends v.GenericSchema> = MiddlewareHandler<
+  any,
+  string,
+  { in: { [K in T]: v.InferInput<S> }; out: { [K in T]: v.InferOutput<S> } }
+>;
+
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json$/i;
+
+function mediaType(c: Context): string {
+  return (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A request carries a body when it declares a length above zero or streams one. */
+export function hasBody(c: Context): boolean {
+  const length = c.req.header('content-length');
+  if (length !== undefined) return Number(length) > 0;
+  return c.req.header('transfer-encoding') !== undefined;
+}
+
+/** Valibot issues as the contract's `details`: a dotted path and a sentence. */
+export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
+  return issues.map((issue) => ({
+    path: v.getDotPath(issue) ?? '',
+    message: issue.message,
+  }));
+}
+
+/** Parses input against a schema or throws the contract's 400. */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  const details = issuesToDetails(result.issues);
+  const first = details[0];
+  const message = first ? `Invalid ${what}: ${first.path ? `${first.path}: ` : ''}${first.message}` : `Invalid ${what}.`;
+  throw new AppError('invalid_request', message, { details });
+}
+
+/** Attaches the OpenAPI description hono-openapi reads from a validator middleware. */
+function documented<M extends object>(middleware: M, target: 'json' | 'query' | 'param', schema: v.GenericSchema): M {
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema as never), options: undefined } }) as M;
+}
+
+/**
+ * Validates a JSON body against a valibot schema; the handler reads it with `c.req.valid('json')`.
+ * A body in another media type is a 415, malformed JSON or a schema miss a 400; no body counts as `{}`,
+ * so routes whose members are all optional accept an empty request.
+ */
+export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json', S> {
+  const middleware = validator('json', (value, c) => {
+    if (!hasBody(c)) return parseInput(schema, {}, 'body');
+    if (!JSON_MEDIA.test(mediaType(c))) {
+      throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+    }
+    return parseInput(schema, value, 'body');
+  }) as unknown as Validated<'json', S>;
+  return documented(middleware, 'json', schema);
+}
+
+/** Validates the query string; repeated keys arrive as arrays, single ones as strings. */
+export function queryParams<S extends v.GenericSchema>(schema: S): Validated<'query', S> {
+  const middleware = validator('query', (value) => parseInput(schema, value, 'query')) as unknown as Validated<'query', S>;
+  return documented(middleware, 'query', schema);
+}
+
+/** Query-string helpers: query values arrive as strings. */
+export const queryBoolean = v.pipe(
+  v.picklist(['true', 'false', '1', '0'], 'Expected true or false.'),
+  v.transform((s) => s === 'true' || s === '1'),
+);
+
+export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^-?\d+$/, 'Expected an integer.'),
+    v.transform(Number),
+    v.integer(),
+    v.minValue(min),
+    v.maxValue(max),
+  );
+
+/** Non-empty trimmed text with an upper bound, for titles and names. */
+export const requiredText = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max));
+export const optionalText = (max: number) => v.pipe(v.string(), v.maxLength(max));
+export const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { authenticate } from './middleware';
+import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
+import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
+
+export function authRoutes(deps: AuthDeps) {
+  return new Hono<AppEnv>()
+    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), jsonBody(SignupInput), async (c) => {
+      return c.json(await signup(deps, c.req.valid('json')), 201);
+    })
+    .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false }), jsonBody(LoginInput), async (c) => {
+      return c.json(await login(deps, c.req.valid('json')), 200);
+    })
+    .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), (c) => {
+      logout(deps, c.get('tokenHash'));
+      return c.body(null, 204);
+    })
+    .post('/confirm', doc({ tag: 'Auth', summary: 'Confirm an e-mail address with the mailed token', status: 204, auth: false }), jsonBody(ConfirmInput), (c) => {
+      confirmEmail(deps, c.req.valid('json').token);
+      return c.body(null, 204);
+    });
+}

@@ -1,0 +1,20 @@
+import * as v from 'valibot';
+import { UserOutput } from '../users/schemas';
+import { requiredText } from '../../http/validation';
+
+export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.maxLength(254), v.email('Expected an e-mail address.'));
+
+export const SignupInput = v.object({
+  email: Email,
+  password: v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024)),
+  name: requiredText(200),
+});
+
+export const LoginInput = v.object({
+  email: Email,
+  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+});
+
+export const ConfirmInput = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) });
+
+export const SessionOutput = v.object({ token: v.string(), user: UserOutput });

@@ -1,0 +1,140 @@
+import type Database from 'better-sqlite3';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import { nowIso } from '../../db/columns';
+import { authTokens, oneTimeTokens, organizationMembers, users } from '../../db/schema/index';
+import { AppError } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { queueMail } from '../mail/outbox';
+import { toUser } from '../users/schemas';
+import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
+
+export interface AuthDeps {
+  config: Config;
+  database: { db: Db; sqlite: Database.Database };
+}
+
+const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** Sliding expiry is written at most this often per token, not on every request. */
+const SLIDE_EVERY_MS = 3600 * 1000;
+
+export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }) {
+  const passwordHash = await hashPassword(input.password);
+  const { db } = deps.database;
+  return db.transaction((tx) => {
+    const taken = tx.select({ id: users.id }).from(users).where(eq(users.email, input.email)).get();
+    if (taken) throw new AppError('email_taken', 'An account with this e-mail already exists.');
+    const user = tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning().get();
+    // Organizations may have added this address before it had an account.
+    tx.update(organizationMembers)
+      .set({ userId: user.id })
+      .where(and(eq(organizationMembers.email, input.email), isNull(organizationMembers.userId)))
+      .run();
+    sendConfirmation(tx, deps.config, user);
+    const token = issueToken(tx, deps.config, user.id);
+    return { token, user: toUser(user, deps.config) };
+  }, { behavior: 'immediate' });
+}
+
+export async function login(deps: AuthDeps, input: { email: string; password: string }) {
+  const { db } = deps.database;
+  const user = db.select().from(users).where(eq(users.email, input.email)).get();
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !ok) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
+  const token = db.transaction((tx) => issueToken(tx, deps.config, user.id));
+  return { token, user: toUser(user, deps.config) };
+}
+
+export function logout(deps: AuthDeps, tokenHash: string): void {
+  deps.database.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash)).run();
+}
+
+export function confirmEmail(deps: AuthDeps, token: string): void {
+  const { db } = deps.database;
+  db.transaction((tx) => {
+    const row = tx.select().from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token))).get();
+    if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
+      throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
+        details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
+      });
+    }
+    const now = nowIso();
+    tx.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, row.id)).run();
+    tx.update(users).set({ confirmedAt: now, updatedAt: now }).where(and(eq(users.id, row.userId), isNull(users.confirmedAt))).run();
+  }, { behavior: 'immediate' });
+}
+
+/** Mails a fresh confirmation link; earlier links stay valid until they expire. */
+export function sendConfirmation(tx: DbOrTx, config: Config, user: UserRow): void {
+  const token = newToken();
+  tx.insert(oneTimeTokens).values({
+    userId: user.id,
+    purpose: 'confirm_email',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + CONFIRMATION_TTL_MS).toISOString(),
+  }).run();
+  const link = `${config.publicUrl}/confirm?token=${token}`;
+  queueMail(tx, {
+    to: user.email,
+    subject: 'Confirm your e-mail address',
+    text: `Hello ${user.name},\n\nPlease confirm your e-mail address by opening this link:\n${link}\n\nOr send this token to POST /v1/auth/confirm: ${token}\n`,
+  });
+}
+
+function issueToken(tx: DbOrTx, config: Config, userId: string): string {
+  const token = newToken();
+  const now = new Date();
+  tx.insert(authTokens).values({
+    userId,
+    tokenHash: hashToken(token),
+    lastUsedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + config.tokenTtlMs).toISOString(),
+  }).run();
+  return token;
+}
+
+interface TokenRow {
+  token_id: string;
+  expires_at: string;
+  last_used_at: string;
+}
+
+/**
+ * Resolves a bearer token to its user, sliding its expiry. Runs on every request, so it uses
+ * two prepared statements rather than the query builder.
+ */
+export function tokenAuthenticator(deps: AuthDeps) {
+  const { sqlite } = deps.database;
+  const find = sqlite.prepare<[string], TokenRow & Record<string, unknown>>(
+    `SELECT t.id AS token_id, t.expires_at, t.last_used_at, u.*
+       FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`,
+  );
+  const slide = sqlite.prepare('UPDATE auth_tokens SET last_used_at = ?, expires_at = ? WHERE id = ?');
+  return (token: string): { user: UserRow; tokenHash: string } | null => {
+    const tokenHash = hashToken(token);
+    const row = find.get(tokenHash);
+    if (!row) return null;
+    const now = Date.now();
+    if (Date.parse(row.expires_at) <= now) return null;
+    if (now - Date.parse(row.last_used_at) > SLIDE_EVERY_MS) {
+      slide.run(new Date(now).toISOString(), new Date(now + deps.config.tokenTtlMs).toISOString(), row.token_id);
+    }
+    return { user: userFromRow(row), tokenHash };
+  };
+}
+
+function userFromRow(row: Record<string, unknown>): UserRow {
+  return {
+    id: row.id as string,
+    email: row.email as string,
+    name: row.name as string,
+    passwordHash: row.password_hash as string,
+    avatarUrl: (row.avatar_url as string | null) ?? null,
+    planName: row.plan_name as string,
+    admin: row.admin === 1,
+    confirmedAt: (row.confirmed_at as string | null) ?? null,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+}

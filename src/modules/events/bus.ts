@@ -1,0 +1,43 @@
+import { EventEmitter } from 'node:events';
+
+/** One change to a workshop, as written to the event log; realtime broadcasts the same object. */
+export interface WorkshopEvent {
+  id: string;
+  workshopId: string;
+  /** Increasing per workshop, shared by the log and realtime so clients can spot gaps. */
+  seq: number;
+  action: string;
+  userId: string | null;
+  /** The resource after the change under its singular name, plus `changes` for updates. */
+  change: Record<string, unknown>;
+  createdAt: string;
+}
+
+export interface NotificationEvent {
+  userId: string;
+  notification: {
+    id: string;
+    type: string;
+    data: Record<string, unknown>;
+    read: boolean;
+    created_at: string;
+    updated_at: string;
+  };
+}
+
+interface BusEvents {
+  workshop: [WorkshopEvent];
+  notification: [NotificationEvent];
+}
+
+/**
+ * In-process fan-out of committed changes. Services publish only after their transaction
+ * commits; realtime and other listeners subscribe. One bus per app instance, never global.
+ */
+export class DomainEventBus extends EventEmitter<BusEvents> {
+  constructor() {
+    super();
+    // Every connected screen adds no listener here; only a handful of subsystems do.
+    this.setMaxListeners(50);
+  }
+}

@@ -1,0 +1,149 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { preparedPerDb } from '../../db/prepared';
+import { organizationMembers, steps, workshopMembers, workshops } from '../../db/schema/index';
+import { AppError, forbidden, notFound } from '../../http/errors';
+import { DEFAULT_PREFS, type StepPrefs } from '../steps/prefs';
+
+export type WorkshopRow = typeof workshops.$inferSelect;
+export type WorkshopRole = 'facilitator' | 'participant';
+
+/** Who the caller is in a workshop, and what the current step lets participants do. */
+export interface WorkshopAccess {
+  workshop: WorkshopRow;
+  userId: string;
+  role: WorkshopRole;
+  /** The current step's prefs, or the defaults when there is no current step. */
+  prefs: StepPrefs;
+}
+
+/**
+ * Everything a member may try. Participant rights come from the current step's prefs;
+ * facilitators may do all of it.
+ */
+export type Action =
+  | 'read'
+  | 'facilitate'
+  | 'add_idea'
+  | 'add_cluster'
+  | 'vote_on_ideas'
+  | 'vote_on_clusters'
+  | 'rate'
+  | 'comment'
+  | 'items'
+  | 'attachment'
+  | { edit_card: { authorId: string } }
+  | { delete_card: { authorId: string } };
+
+const queries = preparedPerDb((db: Db) => ({
+  workshop: db.select().from(workshops).where(eq(workshops.id, sql.placeholder('id'))).prepare(),
+  membership: db
+    .select({ role: workshopMembers.role })
+    .from(workshopMembers)
+    .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.userId, sql.placeholder('userId'))))
+    .prepare(),
+  orgAdmin: db
+    .select({ id: organizationMembers.id })
+    .from(organizationMembers)
+    .where(
+      and(
+        eq(organizationMembers.organizationId, sql.placeholder('organizationId')),
+        eq(organizationMembers.userId, sql.placeholder('userId')),
+        eq(organizationMembers.role, 'admin'),
+      ),
+    )
+    .prepare(),
+  stepPrefs: db.select({ prefs: steps.prefs }).from(steps).where(eq(steps.id, sql.placeholder('id'))).prepare(),
+}));
+
+/**
+ * Loads the caller's access to a workshop. Non-members get 404, never 403: a stranger must not
+ * learn that the workshop exists. Admins of the owning organization act as facilitators.
+ */
+export function loadAccess(db: Db, workshopId: string, userId: string): WorkshopAccess {
+  const q = queries(db);
+  const workshop = q.workshop.get({ id: workshopId });
+  if (!workshop) throw notFound('Workshop');
+  const role = roleOf(db, workshop, userId);
+  if (!role) throw notFound('Workshop');
+  const prefs = workshop.currentStepId ? (q.stepPrefs.get({ id: workshop.currentStepId })?.prefs ?? DEFAULT_PREFS) : DEFAULT_PREFS;
+  return { workshop, userId, role, prefs };
+}
+
+/** The caller's role in the workshop, or null for a stranger. */
+export function roleOf(db: Db, workshop: WorkshopRow, userId: string): WorkshopRole | null {
+  const q = queries(db);
+  const member = q.membership.get({ workshopId: workshop.id, userId });
+  if (member?.role === 'facilitator') return 'facilitator';
+  if (workshop.ownerType === 'organization' && q.orgAdmin.get({ organizationId: workshop.ownerId, userId })) return 'facilitator';
+  return member?.role ?? null;
+}
+
+/**
+ * The one permission check: throws 403 when the caller may not do `action` now, and 409
+ * `workshop_archived` for any write to an archived workshop.
+ */
+export function authorize(access: WorkshopAccess, action: Action): void {
+  if (action === 'read') return;
+  if (access.role !== 'facilitator' && !participantMay(access, action)) {
+    throw forbidden(describeRefusal(action));
+  }
+  if (access.workshop.state === 'archived') {
+    throw new AppError('workshop_archived', 'This workshop is archived; set its state back to running to change it.');
+  }
+}
+
+export function isFacilitator(access: WorkshopAccess): boolean {
+  return access.role === 'facilitator';
+}
+
+/** With `allow_display_votes: false` a participant sees only their own votes. */
+export function seesAllVotes(access: WorkshopAccess): boolean {
+  return access.role === 'facilitator' || access.prefs.allow_display_votes;
+}
+
+/** With `allow_display_ratings: false` a participant sees only their own ratings. */
+export function seesAllRatings(access: WorkshopAccess): boolean {
+  return access.role === 'facilitator' || access.prefs.allow_display_ratings;
+}
+
+/** Feedback (votes, ratings, items, comments, attachments) belongs to its author; facilitators manage all. */
+export function requireOwnerOrFacilitator(access: WorkshopAccess, authorId: string): void {
+  if (access.role !== 'facilitator' && authorId !== access.userId) {
+    throw forbidden('Only its author or a facilitator may change this.');
+  }
+}
+
+function participantMay(access: WorkshopAccess, action: Exclude<Action, 'read'>): boolean {
+  const p = access.prefs;
+  if (typeof action === 'object') {
+    const [scope, authorId] = 'edit_card' in action ? [p.allow_edit, action.edit_card.authorId] : [p.allow_delete, action.delete_card.authorId];
+    return scope === 'all' || (scope === 'their' && authorId === access.userId);
+  }
+  switch (action) {
+    case 'facilitate':
+      return false;
+    case 'add_idea':
+      return p.allow_add_idea;
+    case 'add_cluster':
+      return p.allow_add_cluster;
+    case 'vote_on_ideas':
+      return p.allow_vote_on_ideas;
+    case 'vote_on_clusters':
+      return p.allow_vote_on_clusters;
+    case 'rate':
+      return p.allow_rate;
+    case 'comment':
+      return p.allow_comment;
+    case 'items':
+      return p.allow_items;
+    case 'attachment':
+      return p.allow_attachment;
+  }
+}
+
+function describeRefusal(action: Exclude<Action, 'read'>): string {
+  if (action === 'facilitate') return 'Only facilitators may do this.';
+  if (typeof action === 'object') return 'edit_card' in action ? 'The current step does not let you edit this card.' : 'The current step does not let you delete this card.';
+  return `The current step does not allow this (${action.replaceAll('_', ' ')}).`;
+}

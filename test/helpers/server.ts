@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testConfig, type Config } from '../../src/config';
+import { createDeps, type AppDeps } from '../../src/deps';
+import { createServer, type RunningServer } from '../../src/server';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is, without JSON encoding (for malformed-body tests and multipart). */
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  deps: AppDeps;
+  server: RunningServer;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+/** Starts the real server on a free port over a fresh SQLite file in a temporary folder. */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'workshops-test-'));
+  const config = testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files'), ...overrides });
+  const deps = createDeps(config);
+  const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
+  deps.config.publicUrl = overrides.publicUrl ?? server.url;
+
+  async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: BodyInit | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${server.url}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  return {
+    url: server.url,
+    deps,
+    server,
+    request,
+    async close() {
+      await server.close();
+      deps.database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
