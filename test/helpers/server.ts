@@ -15,7 +15,7 @@ export interface RequestOptions {
   token?: string;
   body?: unknown;
   /** Sent as is, without JSON encoding (for malformed-body tests and multipart). */
-  rawBody?: BodyInit;
+  rawBody?: string | Uint8Array | FormData | Blob;
   headers?: Record<string, string>;
 }
 
@@ -38,7 +38,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: BodyInit | undefined = options.rawBody;
+    let body: RequestInit["body"] = options.rawBody as RequestInit["body"];
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';

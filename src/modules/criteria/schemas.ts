@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import type { criteria } from '../../db/schema/index';
+import { requiredText } from '../../http/validation';
+import { RatingOutput, type RatingOutput as Rating } from '../ratings/schemas';
+
+export type CriterionRow = typeof criteria.$inferSelect;
+
+/** The values each scale allows (spec: Criterion). */
+export const SCALES: Record<number, readonly number[]> = {
+  1: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  2: [0, 1, 3, 9],
+  3: [0, 5, 10],
+  4: [0, 1, 2, 3, 4],
+};
+
+export const CriterionOutput = v.object({
+  id: v.string(),
+  title: v.string(),
+  scale: v.number(),
+  current_scale: v.array(v.number()),
+  /** Ratings on this criterion visible to the caller (of one card when nested in a card). */
+  ratings: v.array(RatingOutput),
+});
+export type CriterionOutput = v.InferOutput<typeof CriterionOutput>;
+
+export const CreateCriterionInput = v.object({
+  title: requiredText(200),
+  scale: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)),
+});
+
+export const UpdateCriterionInput = v.object({ title: v.optional(requiredText(200)) });
+
+export function toCriterion(row: CriterionRow, ratings: Rating[]): CriterionOutput {
+  return { id: row.id, title: row.title, scale: row.scale, current_scale: [...(SCALES[row.scale] ?? [])], ratings };
+}

@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import type { items } from '../../db/schema/index';
+import { idString, requiredText } from '../../http/validation';
+
+export type ItemRow = typeof items.$inferSelect;
+
+export const ItemOutput = v.object({ id: v.string(), content: v.string(), section_id: v.string(), user_id: v.string() });
+export type ItemOutput = v.InferOutput<typeof ItemOutput>;
+
+export const CreateItemInput = v.object({ content: requiredText(10_000), section_id: idString });
+export const UpdateItemInput = v.object({ content: v.optional(requiredText(10_000)) });
+
+export function toItem(row: ItemRow): ItemOutput {
+  return { id: row.id, content: row.content, section_id: row.sectionId, user_id: row.userId };
+}

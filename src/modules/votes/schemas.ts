@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import type { votes } from '../../db/schema/index';
+
+export type VoteRow = typeof votes.$inferSelect;
+
+export const VoteOutput = v.object({ id: v.string(), value: v.number(), user_id: v.string() });
+export type VoteOutput = v.InferOutput<typeof VoteOutput>;
+
+const VoteValue = v.pipe(
+  v.number(),
+  v.integer(),
+  v.check((n) => n !== 0, 'A vote cannot be 0.'),
+  v.minValue(-1000),
+  v.maxValue(1000),
+);
+
+export const CreateVoteInput = v.object({ value: VoteValue });
+export const UpdateVoteInput = v.object({ value: v.optional(VoteValue) });
+
+export function toVote(row: VoteRow): VoteOutput {
+  return { id: row.id, value: row.value, user_id: row.userId };
+}
