@@ -14,8 +14,11 @@ export interface RunningServer {
 }
 
 /** One node HTTP server carrying the REST app; Socket.IO and the Yjs endpoint attach to it. */
-export function createServer(deps: AppDeps, options: { port?: number; hostname?: string } = {}): Promise<RunningServer> {
-  const app = createApp(deps);
+export function createServer(
+  deps: AppDeps,
+  options: { port?: number; hostname?: string; app?: ReturnType<typeof createApp> } = {},
+): Promise<RunningServer> {
+  const app = options.app ?? createApp(deps);
   return new Promise((resolve, reject) => {
     const httpServer = serve({ fetch: app.fetch, port: options.port ?? deps.config.port, hostname: options.hostname }) as Server;
     httpServer.once('error', reject);

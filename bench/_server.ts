@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface BenchServer {
+  url: string;
+  process: ChildProcess;
+  api(method: string, path: string, token?: string, body?: unknown): Promise<any>;
+  signup(name: string): Promise<{ token: string; id: string }>;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/server.ts in a child process over a fresh database and waits until it listens. */
+export async function startBenchServer(): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'workshops-bench-'));
+  const entry = join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  let counter = 0;
+
+  async function api(method: string, path: string, token?: string, body?: unknown) {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  return {
+    url,
+    process: child,
+    api,
+    async signup(name) {
+      const res = await api('POST', '/v1/auth/signup', undefined, { email: `bench-${counter++}-${Date.now()}@example.test`, password: 'bench password', name });
+      return { token: res.token, id: res.user.id };
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench -- <name>` runs bench/<name>.ts; without a name, every bench in turn.
+ * Each bench prints its figures and their ratios to a baseline measured in the same run.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const available = readdirSync(here)
+  .filter((f) => f.endsWith('.ts') && !['run.ts', 'server.ts'].includes(f) && !f.startsWith('_'))
+  .map((f) => f.replace(/\.ts$/, ''));
+const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const names = requested.length > 0 ? requested : available;
+
+for (const name of names) {
+  if (!available.includes(name)) {
+    console.error(`unknown bench "${name}"; available: ${available.join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n=== bench: ${name} ===`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`)], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

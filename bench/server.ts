@@ -1,0 +1,27 @@
+/**
+ * The server a bench measures, in its own process so the load generator does not share its
+ * event loop. Same app as production, plus a hello-JSON route on that app as the ceiling.
+ * Prints "listening <port>" once ready.
+ */
+import { testConfig } from '../src/config';
+import { createApp } from '../src/app';
+import { createDeps } from '../src/deps';
+import { createServer } from '../src/server';
+
+const databasePath = process.env.DATABASE_PATH;
+const filesDir = process.env.FILES_DIR;
+if (!databasePath || !filesDir) throw new Error('DATABASE_PATH and FILES_DIR are required');
+
+const plans = { free: { name: 'free', workshops_max_attendees: 100_000 }, team: { name: 'team', workshops_max_attendees: 100_000 } };
+const deps = createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000 }));
+const app = createApp(deps);
+app.get('/bench/hello', (c) => c.json({ hello: 'world' }));
+const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', app });
+deps.config.publicUrl = server.url;
+console.log(`listening ${server.port}`);
+
+process.on('SIGTERM', async () => {
+  await server.close();
+  deps.database.close();
+  process.exit(0);
+});
