@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Every route of the spec sections this service implements, as OpenAPI paths. */
+const EXPECTED: Array<[string, string]> = [
+  ['post', '/v1/auth/signup'],
+  ['post', '/v1/auth/login'],
+  ['post', '/v1/auth/logout'],
+  ['post', '/v1/auth/confirm'],
+  ['get', '/v1/user/me/workshops'],
+  ['post', '/v1/workshops/join'],
+  ['post', '/v1/workshops'],
+  ['post', '/v1/organizations/{organization_id}/workshops'],
+  ['get', '/v1/workshops/{id}'],
+  ['put', '/v1/workshops/{id}'],
+  ['delete', '/v1/workshops/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/user_roles'],
+  ['put', '/v1/workshops/{workshop_id}/user_roles/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/access_code'],
+  ['delete', '/v1/workshops/{id}/votes'],
+  ['delete', '/v1/workshops/{id}/ratings'],
+  ['delete', '/v1/workshops/{id}/items'],
+  ['delete', '/v1/workshops/{id}/comments'],
+  ['delete', '/v1/workshops/{id}/attachments'],
+  ['post', '/v1/workshops/{id}/messages'],
+  ['get', '/v1/workshops/{workshop_id}/steps'],
+  ['post', '/v1/workshops/{workshop_id}/steps'],
+  ['get', '/v1/workshops/{workshop_id}/steps/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/steps/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/steps/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/steps/{step_id}/illustration'],
+  ['post', '/v1/workshops/{workshop_id}/steps/{step_id}/illustration'],
+  ['put', '/v1/workshops/{workshop_id}/steps/{step_id}/illustration'],
+  ['delete', '/v1/workshops/{workshop_id}/steps/{step_id}/illustration'],
+  ['get', '/v1/workshops/{workshop_id}/cards'],
+  ['put', '/v1/workshops/{workshop_id}/cards'],
+  ['post', '/v1/workshops/{workshop_id}/cards'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/cards/{id}'],
+  ['post', '/v1/workshops/{workshop_id}/cards/merge'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/votes'],
+  ['post', '/v1/workshops/{workshop_id}/cards/{card_id}/votes'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/ratings'],
+  ['post', '/v1/workshops/{workshop_id}/cards/{card_id}/ratings'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{rating_id}'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/items'],
+  ['post', '/v1/workshops/{workshop_id}/cards/{card_id}/items'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/items/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/cards/{card_id}/items/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{card_id}/items/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/comments'],
+  ['post', '/v1/workshops/{workshop_id}/cards/{card_id}/comments'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/comments/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{card_id}/comments/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/attachments'],
+  ['post', '/v1/workshops/{workshop_id}/cards/{card_id}/attachments'],
+  ['get', '/v1/workshops/{workshop_id}/cards/{card_id}/attachments/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/cards/{card_id}/attachments/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/criteria'],
+  ['post', '/v1/workshops/{workshop_id}/criteria'],
+  ['get', '/v1/workshops/{workshop_id}/criteria/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/criteria/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/criteria/{id}'],
+  ['get', '/v1/workshops/{workshop_id}/sections'],
+  ['post', '/v1/workshops/{workshop_id}/sections'],
+  ['get', '/v1/workshops/{workshop_id}/sections/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/sections/{id}'],
+  ['delete', '/v1/workshops/{workshop_id}/sections/{id}'],
+  ['get', '/v1/templates'],
+  ['get', '/v1/templates/{id}'],
+  ['get', '/v1/user/me/organizations'],
+  ['post', '/v1/organizations'],
+  ['get', '/v1/organizations/{id}'],
+  ['put', '/v1/organizations/{id}'],
+  ['put', '/v1/organizations/{id}/avatar'],
+  ['get', '/v1/organizations/{id}/members'],
+  ['post', '/v1/organizations/{id}/members'],
+  ['delete', '/v1/organizations/{id}/members/{member_id}'],
+  ['get', '/v1/user/me'],
+  ['put', '/v1/user/me'],
+  ['put', '/v1/user/me/avatar'],
+  ['post', '/v1/user/me/confirmation'],
+  ['get', '/v1/user/me/notifications'],
+  ['put', '/v1/user/me/notifications/{id}'],
+  ['put', '/v1/user/me/notifications/read'],
+  ['get', '/v1/workshops/{workshop_id}/events'],
+  ['post', '/v1/uploads'],
+];
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 and documents every route with a success response', async () => {
+    const res = await t.request('GET', '/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const document = res.body;
+    expect(document.openapi).toBe('3.1.0');
+    const missing: string[] = [];
+    for (const [method, path] of EXPECTED) {
+      const operation = document.paths?.[path]?.[method];
+      if (!operation) {
+        missing.push(`${method.toUpperCase()} ${path}`);
+        continue;
+      }
+      const success = Object.keys(operation.responses ?? {}).filter((status) => status.startsWith('2'));
+      expect(success.length, `${method} ${path} has a 2xx response`).toBeGreaterThan(0);
+      expect(operation.responses['400'], `${method} ${path} documents 400`).toBeDefined();
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('describes request bodies and response bodies from the validation schemas', async () => {
+    const document = (await t.request('GET', '/v1/openapi.json')).body;
+    const signup = document.paths['/v1/auth/signup'].post;
+    const schema = signup.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(['email', 'password', 'name']));
+    expect(signup.responses['201'].content['application/json'].schema).toBeDefined();
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          if (status === '204' || !status.startsWith('2')) continue;
+          expect(response.content, `${method} ${path} ${status} has a body schema`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('renders /docs without any outside script', async () => {
+    const page = await t.request('GET', '/docs');
+    expect(page.status).toBe(200);
+    const sources = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source.startsWith('/')).toBe(true);
+      const asset = await fetch(`${t.url}${source}`);
+      expect(asset.status, source).toBe(200);
+      await asset.arrayBuffer();
+    }
+  });
+});
