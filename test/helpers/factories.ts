@@ -101,3 +101,79 @@ export function seedCard(
       .get();
   });
 }
+
+// Activity factories: events through the real recorder (so `seq` is numbered as in production),
+// notifications and uploaded-file rows written directly.
+import { files as fileRows, notifications as notificationRows } from '../../src/db/schema/index';
+import { write } from '../../src/modules/events/recorder';
+
+export function seedEvent(t: TestServer, workshopId: string, action: string, userId: string | null, change: Record<string, unknown> = {}) {
+  return write(t.deps, (_tx, changes) => changes.record({ workshopId, action, userId, change }));
+}
+
+export function seedNotification(
+  t: TestServer,
+  user: TestUser,
+  values: { type?: string; data?: Record<string, unknown>; read?: boolean; createdAt?: string } = {},
+) {
+  const createdAt = values.createdAt ?? new Date().toISOString();
+  return t.deps.database.db
+    .insert(notificationRows)
+    .values({ userId: user.id, type: values.type ?? 'message', data: values.data ?? {}, read: values.read ?? false, createdAt, updatedAt: createdAt })
+    .returning()
+    .get();
+}
+
+/** A `files` row as an upload leaves it (no bytes on disk). */
+export function seedFile(t: TestServer, user: TestUser, values: { name?: string; mimetype?: string; container?: string } = {}) {
+  return t.deps.database.db
+    .insert(fileRows)
+    .values({
+      container: values.container ?? 'uploads',
+      key: randomBytes(16).toString('hex'),
+      name: values.name ?? 'picture.png',
+      mimetype: values.mimetype ?? 'image/png',
+      size: 1234,
+      userId: user.id,
+    })
+    .returning()
+    .get();
+}
+
+// Card feedback factories: criteria and sections written directly, and a peek at the event log.
+import { criteria as criterionRows, events as eventRows, sections as sectionRows } from '../../src/db/schema/index';
+
+export function seedCriterion(t: TestServer, workshopId: string, values: { title?: string; scale?: number } = {}) {
+  const { db } = t.deps.database;
+  const position = db.select({ n: sql<number>`count(*)` }).from(criterionRows).where(eq(criterionRows.workshopId, workshopId)).get()!.n;
+  return db
+    .insert(criterionRows)
+    .values({ workshopId, title: values.title ?? `Criterion ${position + 1}`, scale: values.scale ?? 1, position })
+    .returning()
+    .get();
+}
+
+export function seedSection(t: TestServer, workshopId: string, title?: string) {
+  const { db } = t.deps.database;
+  const position = db.select({ n: sql<number>`count(*)` }).from(sectionRows).where(eq(sectionRows.workshopId, workshopId)).get()!.n;
+  return db.insert(sectionRows).values({ workshopId, title: title ?? `Section ${position + 1}`, position }).returning().get();
+}
+
+/** The workshop's logged events, oldest first. */
+export function eventLog(t: TestServer, workshopId: string) {
+  return t.deps.database.db.select().from(eventRows).where(eq(eventRows.workshopId, workshopId)).orderBy(eventRows.seq).all();
+}
+
+/** A real PNG of the given size, made with sharp, for upload and avatar tests. */
+export async function pngImage(width: number, height: number, background = '#3366cc'): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp({ create: { width, height, channels: 4, background } }).png().toBuffer();
+}
+
+/** Sends `data` as the multipart part `field` (a file with the given name and type). */
+export function multipart(field: string, data: Uint8Array | string, options: { name?: string; type?: string } = {}): FormData {
+  const form = new FormData();
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+  form.append(field, new Blob([bytes], options.type ? { type: options.type } : {}), options.name ?? 'file.bin');
+  return form;
+}

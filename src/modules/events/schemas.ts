@@ -1,0 +1,46 @@
+import * as v from 'valibot';
+import type { Config } from '../../config';
+import type { events } from '../../db/schema/index';
+import type { UserRow } from '../../http/env';
+import { PageQuery } from '../../http/pagination';
+import { toUser, UserOutput } from '../users/schemas';
+
+export type EventRow = typeof events.$inferSelect;
+
+export const EventOutput = v.object({
+  id: v.string(),
+  action: v.string(),
+  date: v.string(),
+  /** The resource under its singular name (`{card: {...}}`), plus `changes: {field: [old, new]}` for updates. */
+  change: v.record(v.string(), v.unknown()),
+  /** The member who made the change; null once that account is gone. */
+  user: v.nullable(UserOutput),
+});
+export type EventOutput = v.InferOutput<typeof EventOutput>;
+
+const ACTION_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+/** `filters` is a comma-separated list of action names; blanks around names are ignored, and an empty list filters nothing. */
+export const EventsQuery = v.object({
+  filters: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(4000),
+      v.transform((s) => [...new Set(s.split(',').map((name) => name.trim()).filter(Boolean))]),
+      v.check((names) => names.length <= 100, 'At most 100 action names.'),
+      v.check((names) => names.every((name) => ACTION_NAME.test(name)), 'Expected comma-separated action names such as addCard,removeCard.'),
+      v.transform((names) => (names.length > 0 ? names : undefined)),
+    ),
+  ),
+  ...PageQuery,
+});
+
+export function toEvent(row: EventRow, user: UserRow | null, config: Pick<Config, 'plans'>): EventOutput {
+  return {
+    id: row.id,
+    action: row.action,
+    date: row.createdAt,
+    change: row.change,
+    user: user ? toUser(user, config) : null,
+  };
+}

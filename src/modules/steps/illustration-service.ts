@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { nowIso } from '../../db/columns';
+import { stepIllustrations } from '../../db/schema/index';
+import type { AppDeps } from '../../deps';
+import { invalid, notFound } from '../../http/errors';
+import { diffFields, type ChangeRecorder, write } from '../events/recorder';
+import { findFile } from '../uploads/storage';
+import { authorize, loadAccess } from '../workshops/access';
+import { findStep } from './service';
+import {
+  toIllustration,
+  type CreateIllustrationInput,
+  type IllustrationOutput,
+  type IllustrationRow,
+  type UpdateIllustrationInput,
+} from './schemas';
+
+/** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
+
+function findIllustration(db: DbOrTx, stepId: string): IllustrationRow | undefined {
+  return db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, stepId)).get();
+}
+
+function requireIllustration(db: DbOrTx, stepId: string): IllustrationRow {
+  const row = findIllustration(db, stepId);
+  if (!row) throw notFound('Illustration');
+  return row;
+}
+
+/** Event payloads name the step, which the illustration output itself does not. */
+function record(deps: AppDeps, changes: ChangeRecorder, action: string, userId: string, row: IllustrationRow, extra = {}) {
+  const illustration = { ...toIllustration(row, deps.config), step_id: row.stepId };
+  changes.record({ workshopId: row.workshopId, action, userId, change: { illustration, ...extra } });
+}
+
+export function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): IllustrationOutput {
+  const { db } = deps.database;
+  loadAccess(db, workshopId, userId);
+  findStep(db, workshopId, stepId);
+  return toIllustration(requireIllustration(db, stepId), deps.config);
+}
+
+/** Points the step's illustration at an uploaded image, replacing the one it had. */
+export function setIllustration(
+  deps: AppDeps,
+  workshopId: string,
+  userId: string,
+  stepId: string,
+  input: CreateIllustrationInput,
+): IllustrationOutput {
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
+    findStep(tx, workshopId, stepId);
+    const file = findFile(tx, { container: input.blob.container, key: input.blob.key });
+    if (!file) throw invalid('blob.key', 'No uploaded file has this container and key.');
+    if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
+      throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
+    }
+    const previous = findIllustration(tx, stepId);
+    if (previous) {
+      tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id)).run();
+      record(deps, changes, 'removeIllustration', userId, previous);
+    }
+    const row = tx
+      .insert(stepIllustrations)
+      .values({
+        stepId,
+        workshopId,
+        name: input.name ?? file.name,
+        align: input.align,
+        fileKey: file.key,
+        container: file.container,
+        mimetype: file.mimetype,
+      })
+      .returning()
+      .get();
+    record(deps, changes, 'addIllustration', userId, row);
+    return toIllustration(row, deps.config);
+  });
+}
+
+export function updateIllustration(
+  deps: AppDeps,
+  workshopId: string,
+  userId: string,
+  stepId: string,
+  input: UpdateIllustrationInput,
+): IllustrationOutput {
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
+    findStep(tx, workshopId, stepId);
+    const before = requireIllustration(tx, stepId);
+    const row = tx
+      .update(stepIllustrations)
+      .set({ align: input.align ?? before.align, name: input.name ?? before.name, updatedAt: nowIso() })
+      .where(eq(stepIllustrations.id, before.id))
+      .returning()
+      .get()!;
+    record(deps, changes, 'updateIllustration', userId, row, { changes: diffFields(before, row, ['name', 'align']) });
+    return toIllustration(row, deps.config);
+  });
+}
+
+export function deleteIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): void {
+  write(deps, (tx, changes) => {
+    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
+    findStep(tx, workshopId, stepId);
+    const row = requireIllustration(tx, stepId);
+    tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id)).run();
+    record(deps, changes, 'removeIllustration', userId, row);
+  });
+}

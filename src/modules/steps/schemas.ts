@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import type { Config } from '../../config';
+import type { stepIllustrations, steps } from '../../db/schema/index';
+import { optionalText, requiredText } from '../../http/validation';
+import { imageUrlTemplate, publicFileUrl } from '../uploads/storage';
+import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../workshops/view';
+import { DEFAULT_PREFS, PrefsInput, PrefsOutput, mergePrefs } from './prefs';
+
+export type StepRow = typeof steps.$inferSelect;
+export type IllustrationRow = typeof stepIllustrations.$inferSelect;
+
+export const StepOutput = v.object({
+  id: v.string(),
+  position: v.number(),
+  name: v.string(),
+  instructions: v.string(),
+  prefs: PrefsOutput,
+  view: ViewOutput,
+});
+export type StepOutput = v.InferOutput<typeof StepOutput>;
+
+const position = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** Create and update take the same members; `name` is required in both (spec: Steps). */
+export const StepInput = v.object({
+  name: requiredText(200),
+  instructions: v.optional(optionalText(20_000)),
+  position: v.optional(position),
+  prefs: v.optional(PrefsInput),
+  view: v.optional(ViewInput),
+});
+export type StepInput = v.InferOutput<typeof StepInput>;
+
+export function toStep(row: StepRow): StepOutput {
+  return {
+    id: row.id,
+    position: row.position,
+    name: row.name,
+    instructions: row.instructions,
+    // Stored documents are completed with the defaults, so a member added later always has a value.
+    prefs: mergePrefs(DEFAULT_PREFS, row.prefs),
+    view: mergeView(DEFAULT_VIEW, row.view),
+  };
+}
+
+const align = v.picklist(['left', 'above']);
+
+export const IllustrationOutput = v.object({
+  id: v.string(),
+  name: v.string(),
+  align,
+  public_url: v.string(),
+  crop_url: v.string(),
+  resize_url: v.string(),
+});
+export type IllustrationOutput = v.InferOutput<typeof IllustrationOutput>;
+
+const storageName = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
+
+export const CreateIllustrationInput = v.object({
+  name: v.optional(requiredText(255)),
+  align: v.optional(align, 'above'),
+  blob: v.object({
+    url: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+    mimetype: v.optional(v.pipe(v.string(), v.maxLength(255))),
+    key: storageName,
+    container: storageName,
+  }),
+});
+export type CreateIllustrationInput = v.InferOutput<typeof CreateIllustrationInput>;
+
+export const UpdateIllustrationInput = v.object({
+  align: v.optional(align),
+  name: v.optional(requiredText(255)),
+});
+export type UpdateIllustrationInput = v.InferOutput<typeof UpdateIllustrationInput>;
+
+export function toIllustration(row: IllustrationRow, config: Config): IllustrationOutput {
+  const file = { container: row.container, key: row.fileKey };
+  return {
+    id: row.id,
+    name: row.name,
+    align: row.align,
+    public_url: publicFileUrl(config, file),
+    crop_url: imageUrlTemplate(config, file, 'crop'),
+    resize_url: imageUrlTemplate(config, file, 'resize'),
+  };
+}

@@ -1,0 +1,206 @@
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepIllustrations, workshops } from '../src/db/schema/index';
+import { createUser, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A workshop with a participant and one step. */
+function setup() {
+  const workshop = seedWorkshop(t, facilitator);
+  seedMember(t, workshop.id, participant);
+  const step = seedCurrentStep(t, workshop.id, {});
+  return { workshop, step, path: `/v1/workshops/${workshop.id}/steps/${step.id}/illustration` };
+}
+
+function blobOf(file: ReturnType<typeof seedFile>) {
+  return { url: `http://example.test/${file.key}`, mimetype: file.mimetype, key: file.key, container: file.container };
+}
+
+function actions(workshopId: string) {
+  return t.deps.database.sqlite
+    .prepare('select action, change from events where workshop_id = ? order by seq')
+    .all(workshopId)
+    .map((row: any) => ({ action: row.action as string, change: JSON.parse(row.change) }));
+}
+
+function expectUrls(body: any, file: { container: string; key: string }) {
+  const base = `${t.url}/files/${file.container}/${file.key}?`;
+  expect(body.public_url.startsWith(base), body.public_url).toBe(true);
+  expect(body.public_url).toMatch(/signature=/);
+  for (const mode of ['crop', 'resize']) {
+    const url: string = body[`${mode}_url`];
+    expect(url.startsWith(base), url).toBe(true);
+    expect(url).toContain(`mode=${mode}`);
+    expect(url).toContain('width={{width}}');
+    expect(url).toContain('height={{height}}');
+  }
+}
+
+describe('step illustration', () => {
+  it('sets, reads, re-aligns and removes an illustration', async () => {
+    const { workshop, path } = setup();
+    const file = seedFile(t, facilitator, { name: 'board.png' });
+    expectError(await t.request('GET', path, { token: participant.token }), 404, 'not_found');
+
+    const created = await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(file) } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: 'board.png',
+      align: 'above',
+      public_url: expect.any(String),
+      crop_url: expect.any(String),
+      resize_url: expect.any(String),
+    });
+    expectUrls(created.body, file);
+
+    const read = await t.request('GET', path, { token: participant.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'above' });
+    expectUrls(read.body, file);
+
+    const updated = await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'left' });
+
+    const removed = await t.request('DELETE', path, { token: facilitator.token });
+    expect(removed.status).toBe(204);
+    expectError(await t.request('GET', path, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', path, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'above' } }), 404, 'not_found');
+
+    const log = actions(workshop.id);
+    expect(log.map((e) => e.action)).toEqual(['addIllustration', 'updateIllustration', 'removeIllustration']);
+    expect(log[0]!.change.illustration).toMatchObject({ id: created.body.id, name: 'board.png', align: 'above' });
+    expect(log[1]!.change.changes).toEqual({ align: ['above', 'left'] });
+    expect(log[2]!.change.illustration).toMatchObject({ id: created.body.id, align: 'left' });
+  });
+
+  it('takes a name and alignment, and replaces an existing illustration', async () => {
+    const { workshop, step, path } = setup();
+    const first = seedFile(t, facilitator, { name: 'one.png' });
+    const second = seedFile(t, facilitator, { name: 'two.jpg', mimetype: 'image/jpeg' });
+    const a = await t.request('POST', path, { token: facilitator.token, body: { name: 'Map', align: 'left', blob: blobOf(first) } });
+    expect(a.body).toMatchObject({ name: 'Map', align: 'left' });
+    const b = await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(second) } });
+    expect(b.status).toBe(201);
+    expect(b.body).toMatchObject({ name: 'two.jpg', align: 'above' });
+    expect(b.body.id).not.toBe(a.body.id);
+    expectUrls(b.body, second);
+    const rows = t.deps.database.db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, step.id)).all();
+    expect(rows.map((r) => r.id)).toEqual([b.body.id]);
+    expect(actions(workshop.id).map((e) => e.action)).toEqual(['addIllustration', 'removeIllustration', 'addIllustration']);
+  });
+
+  it('refuses unknown files, non-images and bad members, changing nothing', async () => {
+    const { workshop, path } = setup();
+    const image = seedFile(t, facilitator);
+    const pdf = seedFile(t, facilitator, { name: 'notes.pdf', mimetype: 'application/pdf' });
+    const svg = seedFile(t, facilitator, { name: 'logo.svg', mimetype: 'image/svg+xml' });
+    const cases: Array<[unknown, string]> = [
+      [{ blob: { ...blobOf(image), key: 'no-such-key' } }, 'blob.key'],
+      [{ blob: { ...blobOf(image), container: 'elsewhere' } }, 'blob.key'],
+      [{ blob: blobOf(pdf) }, 'blob.mimetype'],
+      [{ blob: { ...blobOf(svg), mimetype: 'image/png' } }, 'blob.mimetype'],
+      [{}, 'blob'],
+      [{ blob: { container: 'uploads' } }, 'blob.key'],
+      [{ blob: { key: image.key } }, 'blob.container'],
+      [{ blob: blobOf(image), align: 'right' }, 'align'],
+      [{ blob: blobOf(image), name: '' }, 'name'],
+    ];
+    for (const [body, detailPath] of cases) {
+      const res = await t.request('POST', path, { token: facilitator.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(detailPath);
+    }
+    expectError(await t.request('POST', path, { token: facilitator.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(await t.request('POST', path, { token: facilitator.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+
+    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
+    const bad = await t.request('PUT', path, { token: facilitator.token, body: { align: 'below' } });
+    expectError(bad, 400, 'invalid_request');
+    expect(bad.body.error.details[0].path).toBe('align');
+    expect((await t.request('GET', path, { token: facilitator.token })).body.align).toBe('above');
+    expect(actions(workshop.id).map((e) => e.action)).toEqual(['addIllustration']);
+  });
+
+  it('hides the illustration from strangers and keeps participants to reading', async () => {
+    const { workshop, path } = setup();
+    const image = seedFile(t, facilitator);
+    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
+    for (const [method, body] of [['GET'], ['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
+      expectError(await t.request(method, path, { token: stranger.token, body }), 404, 'not_found');
+    }
+    expect((await t.request('GET', path, { token: participant.token })).status).toBe(200);
+    for (const [method, body] of [['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
+      expectError(await t.request(method, path, { token: participant.token, body }), 403, 'forbidden');
+    }
+    expect((await t.request('GET', path, { token: participant.token })).body.align).toBe('above');
+    expect(actions(workshop.id)).toHaveLength(1);
+  });
+
+  it('answers 404 for a step of another workshop or an unknown step', async () => {
+    const { step } = setup();
+    const other = seedWorkshop(t, facilitator);
+    const image = seedFile(t, facilitator);
+    const foreign = `/v1/workshops/${other.id}/steps/${step.id}/illustration`;
+    expectError(await t.request('POST', foreign, { token: facilitator.token, body: { blob: blobOf(image) } }), 404, 'not_found');
+    expectError(await t.request('GET', foreign, { token: facilitator.token }), 404, 'not_found');
+    const unknown = `/v1/workshops/${other.id}/steps/nope/illustration`;
+    expectError(await t.request('POST', unknown, { token: facilitator.token, body: { blob: blobOf(image) } }), 404, 'not_found');
+  });
+
+  it('refuses writes in an archived workshop', async () => {
+    const { workshop, path } = setup();
+    const image = seedFile(t, facilitator);
+    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
+    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, workshop.id)).run();
+    expectError(await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } }), 409, 'workshop_archived');
+    expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } }), 409, 'workshop_archived');
+    expectError(await t.request('DELETE', path, { token: facilitator.token }), 409, 'workshop_archived');
+    expect((await t.request('GET', path, { token: participant.token })).body.align).toBe('above');
+    expect(actions(workshop.id)).toHaveLength(1);
+  });
+
+  it('goes away with its step', async () => {
+    const { workshop, step, path } = setup();
+    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(seedFile(t, facilitator)) } });
+    expect((await t.request('DELETE', `/v1/workshops/${workshop.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(t.deps.database.db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, step.id)).all()).toEqual([]);
+    expectError(await t.request('GET', path, { token: facilitator.token }), 404, 'not_found');
+  });
+
+  it('shows an image uploaded through /v1/uploads, resized through its resize_url', async () => {
+    const { path } = setup();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } }).png().toBuffer();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'red.png');
+    const upload = await t.request('POST', '/v1/uploads', { token: facilitator.token, rawBody: form });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(201);
+
+    const created = await t.request('POST', path, { token: facilitator.token, body: { blob: upload.body } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.name).toBe('red.png');
+    const original = await fetch(created.body.public_url);
+    expect(original.status).toBe(200);
+    expect(Buffer.from(await original.arrayBuffer()).equals(png)).toBe(true);
+    const resized = await fetch(created.body.resize_url.replace('{{width}}', '20').replace('{{height}}', '20'));
+    expect(resized.status).toBe(200);
+    const { width, height } = await sharp(Buffer.from(await resized.arrayBuffer())).metadata();
+    expect([width, height]).toEqual([20, 15]);
+  });
+});

@@ -1,0 +1,258 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workshops } from '../src/db/schema/index';
+import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { createUser, expectError, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function newWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {
+  const workshop = seedWorkshop(t, facilitator, values);
+  seedMember(t, workshop.id, participant);
+  return workshop;
+}
+
+function events(workshopId: string) {
+  return t.deps.database.sqlite
+    .prepare('select action, user_id, change from events where workshop_id = ? order by seq')
+    .all(workshopId)
+    .map((row: any) => ({ action: row.action as string, userId: row.user_id as string, change: JSON.parse(row.change) }));
+}
+
+const stepsPath = (workshopId: string) => `/v1/workshops/${workshopId}/steps`;
+
+async function addStep(workshopId: string, body: Record<string, unknown>) {
+  const res = await t.request('POST', stepsPath(workshopId), { token: facilitator.token, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+async function listNames(workshopId: string, token = facilitator.token) {
+  const res = await t.request('GET', stepsPath(workshopId), { token });
+  expect(res.status).toBe(200);
+  expect(res.body.map((s: any) => s.position)).toEqual(res.body.map((_: unknown, i: number) => i));
+  return res.body.map((s: any) => s.name);
+}
+
+describe('steps: create and read', () => {
+  it('creates a step with default prefs and view, at the end', async () => {
+    const w = newWorkshop();
+    const res = await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'Collect ideas' } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      position: 0,
+      name: 'Collect ideas',
+      instructions: '',
+      prefs: DEFAULT_PREFS,
+      view: DEFAULT_VIEW,
+    });
+    const second = await addStep(w.id, { name: 'Vote', instructions: 'Spend your points.' });
+    expect(second.position).toBe(1);
+
+    const one = await t.request('GET', `${stepsPath(w.id)}/${second.id}`, { token: participant.token });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual(second);
+    expect(await listNames(w.id, participant.token)).toEqual(['Collect ideas', 'Vote']);
+
+    const log = events(w.id);
+    expect(log.map((e) => e.action)).toEqual(['addStep', 'addStep']);
+    expect(log[0]).toMatchObject({ userId: facilitator.id, change: { step: res.body } });
+  });
+
+  it('merges given prefs and view over the defaults', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, {
+      name: 'Vote',
+      prefs: { allow_add_idea: false, allow_edit: 'none', allow_display_votes: false },
+      view: { sort: 'score', sort_reverse: true, show_cluster_ids: ['a', 'b'] },
+      unknown_member: 'ignored',
+    });
+    expect(step.prefs).toEqual({ ...DEFAULT_PREFS, allow_add_idea: false, allow_edit: 'none', allow_display_votes: false });
+    expect(step.view).toEqual({ ...DEFAULT_VIEW, sort: 'score', sort_reverse: true, show_cluster_ids: ['a', 'b'] });
+    expect(step).not.toHaveProperty('unknown_member');
+  });
+
+  it('inserts at a given position and keeps positions 0..n-1', async () => {
+    const w = newWorkshop();
+    await addStep(w.id, { name: 'B' });
+    await addStep(w.id, { name: 'C' });
+    const a = await addStep(w.id, { name: 'A', position: 0 });
+    expect(a.position).toBe(0);
+    await addStep(w.id, { name: 'BB', position: 2 });
+    const far = await addStep(w.id, { name: 'Z', position: 99 });
+    expect(far.position).toBe(4);
+    expect(await listNames(w.id)).toEqual(['A', 'B', 'BB', 'C', 'Z']);
+  });
+
+  it('refuses bad input with details and changes nothing', async () => {
+    const w = newWorkshop();
+    const cases: Array<[unknown, string]> = [
+      [{}, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 42 }, 'name'],
+      [{ name: 'S', position: -1 }, 'position'],
+      [{ name: 'S', position: 1.5 }, 'position'],
+      [{ name: 'S', instructions: ['x'] }, 'instructions'],
+      [{ name: 'S', prefs: { allow_edit: 'some' } }, 'prefs.allow_edit'],
+      [{ name: 'S', prefs: { allow_rate: 'yes' } }, 'prefs.allow_rate'],
+      [{ name: 'S', prefs: 'all' }, 'prefs'],
+      [{ name: 'S', view: { sort: 'alphabetical' } }, 'view.sort'],
+      [{ name: 'S', view: { show_cluster_ids: 'a' } }, 'view.show_cluster_ids'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await t.request('POST', stepsPath(w.id), { token: facilitator.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+    }
+    const json = { 'content-type': 'application/json' };
+    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '{"name":', headers: json }), 400, 'invalid_request');
+    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '[1]', headers: json }), 400, 'invalid_request');
+    expectError(
+      await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: 'name=S', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expect(await listNames(w.id)).toEqual([]);
+    expect(events(w.id)).toEqual([]);
+  });
+
+  it('answers 404 for strangers, unknown workshops and steps of another workshop', async () => {
+    const w = newWorkshop();
+    const other = newWorkshop();
+    const step = await addStep(w.id, { name: 'Mine' });
+    expectError(await t.request('GET', stepsPath(w.id), { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request('POST', stepsPath(w.id), { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
+    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
+    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request('GET', stepsPath('no-such-workshop'), { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('GET', `${stepsPath(w.id)}/no-such-step`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('GET', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('PUT', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 404, 'not_found');
+    expectError(await t.request('DELETE', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('GET', stepsPath(w.id)), 401, 'unauthenticated');
+    expect(await listNames(w.id)).toEqual(['Mine']);
+  });
+
+  it('lets participants read but not write, whatever the step allows', async () => {
+    const w = newWorkshop();
+    seedCurrentStep(t, w.id, { allow_edit: 'all', allow_delete: 'all' });
+    const step = await addStep(w.id, { name: 'Second' });
+    const before = events(w.id).length;
+    expectError(await t.request('POST', stepsPath(w.id), { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
+    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
+    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: participant.token }), 403, 'forbidden');
+    expect(await listNames(w.id, participant.token)).toEqual(['Step 1', 'Second']);
+    expect(events(w.id)).toHaveLength(before);
+  });
+});
+
+describe('steps: update and delete', () => {
+  it('updates members, merges prefs and view, and logs the changes', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, { name: 'Vote', instructions: 'Old', prefs: { allow_rate: false }, view: { sort: 'score' } });
+    const res = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, {
+      token: facilitator.token,
+      body: { name: 'Vote now', prefs: { allow_add_idea: false }, view: { show: 'bars' } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ...step,
+      name: 'Vote now',
+      instructions: 'Old',
+      prefs: { ...step.prefs, allow_add_idea: false, allow_rate: false },
+      view: { ...step.view, sort: 'score', show: 'bars' },
+    });
+    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(res.body);
+
+    const update = events(w.id).at(-1)!;
+    expect(update.action).toBe('updateStep');
+    expect(update.change.step).toEqual(res.body);
+    expect(update.change.changes).toEqual({
+      name: ['Vote', 'Vote now'],
+      prefs: [step.prefs, res.body.prefs],
+      view: [step.view, res.body.view],
+    });
+  });
+
+  it('moves a step and re-packs the others', async () => {
+    const w = newWorkshop();
+    const [a] = [await addStep(w.id, { name: 'A' }), await addStep(w.id, { name: 'B' }), await addStep(w.id, { name: 'C' })];
+    const moved = await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 2 } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.position).toBe(2);
+    expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
+    expect(events(w.id).at(-1)!.change.changes).toEqual({ position: [0, 2] });
+
+    await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 0 } });
+    expect(await listNames(w.id)).toEqual(['A', 'B', 'C']);
+    const clamped = await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 50 } });
+    expect(clamped.body.position).toBe(2);
+    expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
+  });
+
+  it('requires a name on update and refuses bad members', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, { name: 'Keep' });
+    const missing = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { instructions: 'x' } });
+    expectError(missing, 400, 'invalid_request');
+    expect(missing.body.error.details[0].path).toBe('name');
+    const badView = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'K', view: { card_status: 'gone' } } });
+    expect(badView.body.error.details[0].path).toBe('view.card_status');
+    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(step);
+    expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
+  });
+
+  it('deletes a step, re-packs positions and logs it', async () => {
+    const w = newWorkshop();
+    await addStep(w.id, { name: 'A' });
+    const b = await addStep(w.id, { name: 'B' });
+    await addStep(w.id, { name: 'C' });
+    const res = await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token });
+    expect(res.status).toBe(204);
+    expect(res.body).toBe('');
+    expect(await listNames(w.id)).toEqual(['A', 'C']);
+    expectError(await t.request('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
+    expect(events(w.id).at(-1)).toMatchObject({ action: 'removeStep', userId: facilitator.id, change: { step: b } });
+  });
+
+  it('clears current_step_id when the current step is deleted, and only then', async () => {
+    const w = newWorkshop();
+    const current = seedCurrentStep(t, w.id, { allow_add_idea: false });
+    const other = await addStep(w.id, { name: 'Other' });
+    const currentStepId = () => t.deps.database.db.select().from(workshops).where(eq(workshops.id, w.id)).get()!.currentStepId;
+
+    expect((await t.request('DELETE', `${stepsPath(w.id)}/${other.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(currentStepId()).toBe(current.id);
+    expect((await t.request('DELETE', `${stepsPath(w.id)}/${current.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(currentStepId()).toBeNull();
+    expect(await listNames(w.id)).toEqual([]);
+  });
+
+  it('refuses every write in an archived workshop and records nothing', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, { name: 'Frozen' });
+    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
+    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
+    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
+    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token }), 409, 'workshop_archived');
+    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body).toEqual(step);
+    expect(await listNames(w.id)).toEqual(['Frozen']);
+    expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
+  });
+});
