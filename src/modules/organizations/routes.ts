@@ -1,8 +1,61 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { readMultipart } from '../uploads/multipart';
+import { AddMemberInput, OrganizationInput, OrganizationMemberOutput, OrganizationOutput } from './schemas';
+import {
+  addMember,
+  createOrganization,
+  getOrganization,
+  listMembers,
+  listMyOrganizations,
+  removeMember,
+  renameOrganization,
+  setOrganizationAvatar,
+} from './service';
+
+const TAG = 'Organizations';
 
 export function organizationsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .post('/organizations', doc({ tag: TAG, summary: 'Create an organization (you become its admin)', status: 201, response: OrganizationOutput }), jsonBody(OrganizationInput), (c) => {
+      return c.json(createOrganization(deps, c.get('user'), c.req.valid('json')), 201);
+    })
+    .get('/user/me/organizations', doc({ tag: TAG, summary: 'Organizations you are a member of', response: v.array(OrganizationOutput) }), (c) => {
+      return c.json(listMyOrganizations(deps, c.get('user').id), 200);
+    })
+    .get('/organizations/:id', doc({ tag: TAG, summary: 'An organization you are a member of', response: OrganizationOutput }), (c) => {
+      return c.json(getOrganization(deps, c.req.param('id'), c.get('user').id), 200);
+    })
+    .put('/organizations/:id', doc({ tag: TAG, summary: 'Rename the organization (admins)', status: 204 }), jsonBody(OrganizationInput), (c) => {
+      renameOrganization(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
+      return c.body(null, 204);
+    })
+    .put(
+      '/organizations/:id/avatar',
+      doc({
+        tag: TAG,
+        summary: 'Set the organization avatar (admins); without an avatar part, remove it',
+        status: 204,
+        multipart: { avatar: { description: 'An image, re-encoded to at most 512×512; omit to remove the avatar' } },
+      }),
+      async (c) => {
+        const form = await readMultipart(c, { allowEmpty: true });
+        await setOrganizationAvatar(deps, c.req.param('id'), c.get('user').id, form);
+        return c.body(null, 204);
+      },
+    )
+    .get('/organizations/:id/members', doc({ tag: TAG, summary: 'Members, including invited addresses without an account yet', response: v.array(OrganizationMemberOutput) }), (c) => {
+      return c.json(listMembers(deps, c.req.param('id'), c.get('user').id), 200);
+    })
+    .post('/organizations/:id/members', doc({ tag: TAG, summary: 'Add a member by e-mail (admins); an address without an account is invited', status: 201, response: OrganizationMemberOutput }), jsonBody(AddMemberInput), (c) => {
+      return c.json(addMember(deps, c.req.param('id'), c.get('user'), c.req.valid('json')), 201);
+    })
+    .delete('/organizations/:id/members/:member_id', doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }), (c) => {
+      removeMember(deps, c.req.param('id'), c.get('user').id, c.req.param('member_id'));
+      return c.body(null, 204);
+    });
 }

@@ -1,13 +1,43 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { queryParams } from '../../http/validation';
+import { readMultipart, requiredFile } from './multipart';
+import { FileQuery, UploadOutput } from './schemas';
+import { serveFile, uploadFile } from './service';
 
 export function uploadsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>().post(
+    '/uploads',
+    doc({
+      tag: 'Uploads',
+      summary: 'Upload a file (at most 20 MiB) to reference as an attachment or illustration',
+      status: 201,
+      response: UploadOutput,
+      multipart: { file: { description: 'The file; its part type and file name are kept', required: true } },
+    }),
+    async (c) => {
+      const file = requiredFile(await readMultipart(c), 'file');
+      return c.json(await uploadFile(deps, c.get('user').id, file), 201);
+    },
+  );
 }
 
+/** Signed file links: no bearer token, the signature in the query is the permission. */
 export function publicFileRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>().get(
+    '/files/:container/:key',
+    doc({
+      tag: 'Uploads',
+      summary: 'Download a file through a signed link; with mode, width and height, a cropped or resized image',
+      produces: 'application/octet-stream',
+      auth: false,
+    }),
+    queryParams(FileQuery),
+    async (c) => {
+      const { body, headers } = await serveFile(deps, c.req.param(), c.req.valid('query'));
+      return c.body(body, 200, headers);
+    },
+  );
 }

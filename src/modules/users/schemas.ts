@@ -25,7 +25,7 @@ export const UpdateMeInput = v.object({
   display_name: v.optional(requiredText(200)),
   name: v.optional(requiredText(200)),
 });
-
+export type UpdateMeInput = v.InferOutput<typeof UpdateMeInput>;
 
 export function planFor(config: Pick<Config, 'plans'>, name: string): Plan {
   return config.plans[name] ?? config.plans.free ?? { name, workshops_max_attendees: 100 };

@@ -1,0 +1,58 @@
+import * as v from 'valibot';
+import type { Config } from '../../config';
+import type { organizationMembers, organizations } from '../../db/schema/index';
+import { requiredText } from '../../http/validation';
+import { Email } from '../auth/schemas';
+import { PlanOutput, planFor } from '../users/schemas';
+
+export type OrganizationRow = typeof organizations.$inferSelect;
+export type OrganizationMemberRow = typeof organizationMembers.$inferSelect;
+export type OrganizationRole = OrganizationMemberRow['role'];
+
+export const OrganizationOutput = v.object({
+  id: v.string(),
+  name: v.string(),
+  avatar_url: v.nullable(v.string()),
+  plan: PlanOutput,
+});
+export type OrganizationOutput = v.InferOutput<typeof OrganizationOutput>;
+
+/** `id` is the membership's id (what DELETE …/members/:member_id takes); `pending` until the address has an account. */
+export const OrganizationMemberOutput = v.object({
+  id: v.string(),
+  email: v.string(),
+  name: v.string(),
+  avatar_url: v.nullable(v.string()),
+  role: v.picklist(['facilitator', 'admin']),
+  pending: v.boolean(),
+});
+export type OrganizationMemberOutput = v.InferOutput<typeof OrganizationMemberOutput>;
+
+export const OrganizationInput = v.object({ name: requiredText(200) });
+
+export const AddMemberInput = v.object({
+  email: Email,
+  role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
+});
+
+export function toOrganization(row: OrganizationRow, config: Pick<Config, 'plans'>): OrganizationOutput {
+  return { id: row.id, name: row.name, avatar_url: row.avatarUrl, plan: planFor(config, row.planName) };
+}
+
+/** A member joined with their account, if they have one yet. */
+export interface MemberWithUser {
+  member: OrganizationMemberRow;
+  user: { name: string; email: string; avatarUrl: string | null } | null;
+}
+
+export function toMember({ member, user }: MemberWithUser): OrganizationMemberOutput {
+  return {
+    id: member.id,
+    email: user?.email ?? member.email,
+    // Until the invited address has an account, its local part is the best name there is.
+    name: user?.name ?? member.email.split('@')[0]!,
+    avatar_url: user?.avatarUrl ?? null,
+    role: member.role,
+    pending: user === null,
+  };
+}

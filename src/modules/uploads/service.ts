@@ -1,0 +1,81 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { Config } from '../../config';
+import { AppError, invalid, notFound } from '../../http/errors';
+import { isImageMimetype, transformImage } from './images';
+import { cleanFileName, declaredMimetype } from './multipart';
+import type { FileQuery, UploadOutput } from './schemas';
+import { checkSignature, filePath, findFile, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
+
+type UploadDeps = StorageDeps & { config: Pick<Config, 'filesDir' | 'publicUrl' | 'secret'> };
+
+/** Permanent links are cached like any immutable asset: a new upload always gets a new key. */
+const PERMANENT_MAX_AGE = 365 * 24 * 3600;
+
+export function toUpload(config: Pick<Config, 'publicUrl' | 'secret'>, file: FileRow): UploadOutput {
+  return { url: publicFileUrl(config, file), key: file.key, container: file.container, mimetype: file.mimetype, size: file.size };
+}
+
+export async function uploadFile(deps: UploadDeps, userId: string, part: File): Promise<UploadOutput> {
+  const data = new Uint8Array(await part.arrayBuffer());
+  const file = saveFile(deps, { userId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data });
+  return toUpload(deps.config, file);
+}
+
+export interface FileResponse {
+  body: ReadableStream | Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+}
+
+/**
+ * Answers a signed file link. Query shape errors come first (400), then the signature (403, before
+ * anything reveals whether the file exists), then the file itself (404).
+ */
+export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery): Promise<FileResponse> {
+  const size = query.mode ? requestedSize(query) : null;
+  const check = checkSignature(deps.config, ref, { mode: query.mode ?? '', expires: query.expires, signature: query.signature });
+  if (!check.ok) throw new AppError('forbidden', check.reason);
+  const file = findFile(deps.database.db, ref);
+  if (!file) throw notFound('File');
+  const maxAge = check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
+  const headers = (mimetype: string, length: number) => ({
+    'Content-Type': mimetype,
+    'Content-Length': String(length),
+    'Cache-Control': `private, max-age=${maxAge}, immutable`,
+    'Content-Disposition': contentDisposition(file.name),
+    // Uploads are served from the API's origin: never sniffed, never run as a page.
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  });
+
+  if (query.mode && size) {
+    if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
+    const image = await transformImage(await readStored(deps, file), query.mode, size.width, size.height, file.mimetype);
+    return { body: new Uint8Array(image.data), headers: headers(image.mimetype, image.data.byteLength) };
+  }
+  const path = filePath(deps.config, file);
+  const length = await stat(path).then((s) => s.size, () => null);
+  if (length === null) throw notFound('File');
+  return { body: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream, headers: headers(file.mimetype, length) };
+}
+
+function requestedSize(query: FileQuery): { width: number; height: number } {
+  if (query.width === undefined) throw invalid('width', 'width (1..4096) is required with mode.');
+  if (query.height === undefined) throw invalid('height', 'height (1..4096) is required with mode.');
+  return { width: query.width, height: query.height };
+}
+
+async function readStored(deps: UploadDeps, file: FileRow): Promise<Buffer> {
+  try {
+    return await readFile(deps, file);
+  } catch {
+    throw notFound('File');
+  }
+}
+
+/** `inline` with an ASCII fallback name and the exact name in RFC 5987 form. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}

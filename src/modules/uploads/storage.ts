@@ -1,0 +1,167 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile as readBlob } from 'node:fs/promises';
+import { join } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, DbOrTx } from '../../db/client';
+import { newId } from '../../db/columns';
+import { preparedPerDb } from '../../db/prepared';
+import { files } from '../../db/schema/index';
+
+export type FileRow = typeof files.$inferSelect;
+
+/** Where a stored file lives: a container (folder) and a random key within it. */
+export interface FileRef {
+  container: string;
+  key: string;
+}
+
+export type ImageMode = 'crop' | 'resize';
+
+/** What the storage functions need; `db` may be a transaction so a file row joins the caller's write. */
+export interface StorageDeps {
+  config: Pick<Config, 'filesDir'>;
+  database: { db: DbOrTx };
+}
+
+type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
+
+export const DEFAULT_CONTAINER = 'uploads';
+const LINK_TTL_SECONDS = 7 * 24 * 3600;
+/** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
+const EXPIRY_STEP_SECONDS = 3600;
+/** Containers and keys become path segments: only these characters can ever reach the file system. */
+const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function isSafeRef(ref: FileRef): boolean {
+  return SAFE_SEGMENT.test(ref.container) && SAFE_SEGMENT.test(ref.key);
+}
+
+/** Absolute path of a stored file under `config.filesDir/<container>/<key>`. */
+export function filePath(config: Pick<Config, 'filesDir'>, ref: FileRef): string {
+  if (!isSafeRef(ref)) throw new Error(`Unsafe file reference ${ref.container}/${ref.key}`);
+  return join(config.filesDir, ref.container, ref.key);
+}
+
+/**
+ * Writes the bytes under a fresh unguessable key and records them in `files`. The blob is written
+ * first, so a row never points at nothing; if the row cannot be written the blob is removed again.
+ */
+export function saveFile(
+  deps: StorageDeps,
+  input: { userId: string | null; name: string; mimetype: string; data: Uint8Array; container?: string },
+): FileRow {
+  const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
+  const path = filePath(deps.config, ref);
+  mkdirSync(join(deps.config.filesDir, ref.container), { recursive: true });
+  writeFileSync(path, input.data, { flag: 'wx' });
+  try {
+    return deps.database.db
+      .insert(files)
+      .values({ ...ref, name: input.name, mimetype: input.mimetype, size: input.data.byteLength, userId: input.userId })
+      .returning()
+      .get();
+  } catch (err) {
+    rmSync(path, { force: true });
+    throw err;
+  }
+}
+
+const lookups = preparedPerDb((db: Db) =>
+  db
+    .select()
+    .from(files)
+    .where(and(eq(files.container, sql.placeholder('container')), eq(files.key, sql.placeholder('key'))))
+    .prepare(),
+);
+
+export function findFile(db: DbOrTx, ref: FileRef): FileRow | undefined {
+  if (!isSafeRef(ref)) return undefined;
+  return lookups(db as Db).get({ container: ref.container, key: ref.key });
+}
+
+export function readFile(deps: { config: Pick<Config, 'filesDir'> }, file: FileRef): Promise<Buffer> {
+  return readBlob(filePath(deps.config, file));
+}
+
+/** Removes the row and the blob. */
+export function deleteFile(deps: StorageDeps, file: FileRef): void {
+  deleteFileRow(deps.database.db, file);
+  removeBlob(deps.config, file);
+}
+
+/** Removes only the row, inside a caller's transaction; `removeBlob` once it has committed. */
+export function deleteFileRow(db: DbOrTx, file: FileRef): void {
+  db.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key))).run();
+}
+
+/** Removes only the bytes: for a row deleted in a transaction that has committed. */
+export function removeBlob(config: Pick<Config, 'filesDir'>, file: FileRef): void {
+  if (isSafeRef(file)) rmSync(filePath(config, file), { force: true });
+}
+
+/** A download link that works without a token for 7 days. */
+export function publicFileUrl(config: SigningConfig, ref: FileRef): string {
+  return signedUrl(config, ref, '', linkExpiry());
+}
+
+/**
+ * A signed image link whose `{{width}}` and `{{height}}` the client fills in: the signature covers
+ * container, key, mode and expiry but not the size.
+ */
+export function imageUrlTemplate(config: SigningConfig, ref: FileRef, mode: ImageMode): string {
+  return `${signedUrl(config, ref, mode, linkExpiry())}&mode=${mode}&width={{width}}&height={{height}}`;
+}
+
+/**
+ * A link that never expires, for avatars: they are stored in user and organization rows and
+ * shown to everyone those appear to, like any profile picture.
+ */
+export function permanentFileUrl(config: SigningConfig, ref: FileRef): string {
+  return signedUrl(config, ref, '', null);
+}
+
+export type LinkCheck = { ok: true; expires: number | null } | { ok: false; reason: string };
+
+/** Checks a link's signature and expiry; `mode` is the one the request asks for ('' for none). */
+export function checkSignature(
+  config: Pick<Config, 'secret'>,
+  ref: FileRef,
+  params: { mode: string; expires: string | undefined; signature: string | undefined },
+): LinkCheck {
+  if (!params.signature) return { ok: false, reason: 'This link is not signed.' };
+  if (params.expires !== undefined && !/^\d{1,12}$/.test(params.expires)) return { ok: false, reason: 'This link is invalid.' };
+  const expected = Buffer.from(sign(config.secret, ref, params.mode, params.expires ?? ''));
+  const given = Buffer.from(params.signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'This link is invalid.' };
+  if (params.expires === undefined) return { ok: true, expires: null };
+  const expires = Number(params.expires);
+  if (expires * 1000 <= Date.now()) return { ok: false, reason: 'This link has expired.' };
+  return { ok: true, expires };
+}
+
+/** The stored file a link of this service points at, or null for any other URL. */
+export function fileRefFromUrl(config: Pick<Config, 'publicUrl'>, url: string | null): FileRef | null {
+  if (!url?.startsWith(`${config.publicUrl}/files/`)) return null;
+  const match = /^\/files\/([^/?#]+)\/([^/?#]+)/.exec(url.slice(config.publicUrl.length));
+  if (!match) return null;
+  const ref = { container: match[1]!, key: match[2]! };
+  return isSafeRef(ref) ? ref : null;
+}
+
+function linkExpiry(): number {
+  const at = Math.floor(Date.now() / 1000) + LINK_TTL_SECONDS;
+  return Math.ceil(at / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
+}
+
+function signedUrl(config: SigningConfig, ref: FileRef, mode: string, expires: number | null): string {
+  const expiry = expires === null ? '' : String(expires);
+  const signature = sign(config.secret, ref, mode, expiry);
+  const query = expires === null ? `signature=${signature}` : `expires=${expiry}&signature=${signature}`;
+  return `${config.publicUrl}/files/${ref.container}/${ref.key}?${query}`;
+}
+
+function sign(secret: string, ref: FileRef, mode: string, expires: string): string {
+  return createHmac('sha256', secret).update(`file\n${ref.container}\n${ref.key}\n${mode}\n${expires}`).digest('base64url');
+}
