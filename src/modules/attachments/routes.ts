@@ -1,8 +1,32 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { cardRef } from '../votes/card-feedback';
+import { AttachmentOutput, CreateAttachmentInput } from './schemas';
+import { attachFile, getAttachment, listAttachments, removeAttachment } from './service';
+
+const tag = 'Attachments';
+const path = '/workshops/:workshop_id/cards/:card_id/attachments';
 
 export function attachmentsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get(path, doc({ tag, summary: "List a card's attachments", response: v.array(AttachmentOutput) }), (c) => {
+      return c.json(listAttachments(deps, cardRef(c)), 200);
+    })
+    .post(
+      path,
+      doc({ tag, summary: 'Attach a file uploaded with POST /v1/uploads to a card', status: 201, response: AttachmentOutput }),
+      jsonBody(CreateAttachmentInput),
+      (c) => c.json(attachFile(deps, cardRef(c), c.req.valid('json')), 201),
+    )
+    .get(`${path}/:id`, doc({ tag, summary: 'Get an attachment', response: AttachmentOutput }), (c) => {
+      return c.json(getAttachment(deps, cardRef(c), c.req.param('id')), 200);
+    })
+    .delete(`${path}/:id`, doc({ tag, summary: 'Remove an attachment from a card', status: 204 }), (c) => {
+      removeAttachment(deps, cardRef(c), c.req.param('id'));
+      return c.body(null, 204);
+    });
 }

@@ -1,8 +1,29 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { cardRef } from '../votes/card-feedback';
+import { CommentOutput, CreateCommentInput } from './schemas';
+import { addComment, getComment, listComments, removeComment } from './service';
+
+const tag = 'Comments';
+const path = '/workshops/:workshop_id/cards/:card_id/comments';
 
 export function commentsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get(path, doc({ tag, summary: "List a card's comments, oldest first", response: v.array(CommentOutput) }), (c) => {
+      return c.json(listComments(deps, cardRef(c)), 200);
+    })
+    .post(path, doc({ tag, summary: 'Comment on a card', status: 201, response: CommentOutput }), jsonBody(CreateCommentInput), (c) => {
+      return c.json(addComment(deps, cardRef(c), c.req.valid('json')), 201);
+    })
+    .get(`${path}/:id`, doc({ tag, summary: 'Get a comment', response: CommentOutput }), (c) => {
+      return c.json(getComment(deps, cardRef(c), c.req.param('id')), 200);
+    })
+    .delete(`${path}/:id`, doc({ tag, summary: 'Delete a comment', status: 204 }), (c) => {
+      removeComment(deps, cardRef(c), c.req.param('id'));
+      return c.body(null, 204);
+    });
 }

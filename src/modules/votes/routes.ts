@@ -1,8 +1,32 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { cardRef } from './card-feedback';
+import { CreateVoteInput, UpdateVoteInput, VoteOutput } from './schemas';
+import { castVote, changeVote, getVote, listVotes, removeVote } from './service';
+
+const tag = 'Votes';
+const path = '/workshops/:workshop_id/cards/:card_id/votes';
 
 export function votesRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get(path, doc({ tag, summary: "List a card's votes", response: v.array(VoteOutput) }), (c) => {
+      return c.json(listVotes(deps, cardRef(c)), 200);
+    })
+    .post(path, doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }), jsonBody(CreateVoteInput), (c) => {
+      return c.json(castVote(deps, cardRef(c), c.req.valid('json')), 201);
+    })
+    .get(`${path}/:id`, doc({ tag, summary: 'Get a vote', response: VoteOutput }), (c) => {
+      return c.json(getVote(deps, cardRef(c), c.req.param('id')), 200);
+    })
+    .put(`${path}/:id`, doc({ tag, summary: "Change a vote's value", response: VoteOutput }), jsonBody(UpdateVoteInput), (c) => {
+      return c.json(changeVote(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+    })
+    .delete(`${path}/:id`, doc({ tag, summary: 'Withdraw a vote', status: 204 }), (c) => {
+      removeVote(deps, cardRef(c), c.req.param('id'));
+      return c.body(null, 204);
+    });
 }

@@ -1,0 +1,92 @@
+import { nowIso } from '../../db/columns';
+import { AppError, invalid, notFound } from '../../http/errors';
+import { SCALES } from '../criteria/schemas';
+import { diffFields, write, type WriteDeps } from '../events/recorder';
+import { loadTarget, type CardRef } from '../votes/card-feedback';
+import { authorize, requireOwnerOrFacilitator, seesAllRatings, type WorkshopAccess } from '../workshops/access';
+import { deleteRating, findCriterionScale, findRating, findUserRating, insertRating, listRatings as listRatingRows, updateRatingValue } from './repo';
+import { toRating, type RatingOutput, type RatingRow } from './schemas';
+
+/** A participant who may not see all ratings sees only their own, as if the others did not exist. */
+function visible(access: WorkshopAccess, row: RatingRow | undefined): RatingRow {
+  if (!row || (!seesAllRatings(access) && row.userId !== access.userId)) throw notFound('Rating');
+  return row;
+}
+
+function requireOnScale(scale: number, value: number): void {
+  const allowed = SCALES[scale] ?? [];
+  if (!allowed.includes(value)) throw invalid('value', `The criterion's scale allows ${allowed.join(', ')}.`);
+}
+
+const alreadyRated = () => new AppError('already_rated', 'You have already rated this card on this criterion; change that rating instead.');
+
+export function listRatings(deps: WriteDeps, ref: CardRef, query: { criterium_id?: string | undefined }): RatingOutput[] {
+  const { access, card } = loadTarget(deps.database.db, ref);
+  const userId = seesAllRatings(access) ? undefined : access.userId;
+  return listRatingRows(deps.database.db, card.id, { criteriumId: query.criterium_id, userId }).map(toRating);
+}
+
+export function getRating(deps: WriteDeps, ref: CardRef, ratingId: string): RatingOutput {
+  const { access, card } = loadTarget(deps.database.db, ref);
+  return toRating(visible(access, findRating(deps.database.db, card.id, ratingId)));
+}
+
+export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; criterium_id: string }): RatingOutput {
+  const { db } = deps.database;
+  return write(deps, (_tx, changes) => {
+    const { access, card } = loadTarget(db, ref);
+    authorize(access, 'rate');
+    const scale = findCriterionScale(db, ref.workshopId, input.criterium_id);
+    if (scale === undefined) throw invalid('criterium_id', 'No criterion with this id in the workshop.');
+    requireOnScale(scale, input.value);
+    const key = { cardId: card.id, criteriumId: input.criterium_id, userId: ref.userId };
+    if (findUserRating(db, key)) throw alreadyRated();
+    const row = insertUnique(() => insertRating(db, { ...key, workshopId: ref.workshopId, value: input.value }));
+    const rating = toRating(row);
+    changes.record({ workshopId: ref.workshopId, action: 'addRating', userId: ref.userId, change: { rating } });
+    return rating;
+  });
+}
+
+export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, input: { value?: number | undefined }): RatingOutput {
+  const { db } = deps.database;
+  return write(deps, (_tx, changes) => {
+    const { access, card } = loadTarget(db, ref);
+    const before = visible(access, findRating(db, card.id, ratingId));
+    authorize(access, 'rate');
+    requireOwnerOrFacilitator(access, before.userId);
+    if (input.value === undefined || input.value === before.value) return toRating(before);
+    requireOnScale(findCriterionScale(db, ref.workshopId, before.criteriumId) ?? 0, input.value);
+    const rating = toRating(updateRatingValue(db, before.id, input.value, nowIso()));
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'updateRating',
+      userId: ref.userId,
+      change: { rating, changes: diffFields(toRating(before), rating, ['value']) },
+    });
+    return rating;
+  });
+}
+
+export function removeRating(deps: WriteDeps, ref: CardRef, ratingId: string): void {
+  const { db } = deps.database;
+  write(deps, (_tx, changes) => {
+    const { access, card } = loadTarget(db, ref);
+    const row = visible(access, findRating(db, card.id, ratingId));
+    authorize(access, 'rate');
+    requireOwnerOrFacilitator(access, row.userId);
+    deleteRating(db, row.id);
+    changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, change: { rating: toRating(row) } });
+  });
+}
+
+/** The unique index is the last word on "one rating per user, card and criterion". */
+function insertUnique(insert: () => RatingRow): RatingRow {
+  try {
+    return insert();
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw alreadyRated();
+    throw err;
+  }
+}
+

@@ -1,0 +1,55 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Context } from 'hono';
+import type { Db } from '../../db/client';
+import { preparedPerDb } from '../../db/prepared';
+import { cards } from '../../db/schema/index';
+import { notFound } from '../../http/errors';
+import type { AppEnv } from '../../http/env';
+import { loadAccess, type WorkshopAccess } from '../workshops/access';
+
+/*
+ * Shared by every kind of card feedback (votes, ratings, items, comments, attachments): they all
+ * live under /v1/workshops/:workshop_id/cards/:card_id/… and start from the same two checks.
+ */
+
+/** Which card a feedback request is about, and who is asking. */
+export interface CardRef {
+  workshopId: string;
+  cardId: string;
+  userId: string;
+}
+
+export interface FeedbackTarget {
+  access: WorkshopAccess;
+  card: { id: string; type: 'idea' | 'cluster' };
+}
+
+const queries = preparedPerDb((db: Db) => ({
+  card: db
+    .select({ id: cards.id, type: cards.type })
+    .from(cards)
+    .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId'))))
+    .prepare(),
+}));
+
+/**
+ * The caller's access to the workshop (404 for strangers) and the card, which must belong to that
+ * workshop (404 otherwise). Call inside the `write` callback for writes, so the checks and the
+ * write are one transaction.
+ */
+export function loadTarget(db: Db, ref: CardRef): FeedbackTarget {
+  const access = loadAccess(db, ref.workshopId, ref.userId);
+  const card = queries(db).card.get({ cardId: ref.cardId, workshopId: ref.workshopId });
+  if (!card) throw notFound('Card');
+  return { access, card };
+}
+
+/** The card reference of a request on a `/workshops/:workshop_id/cards/:card_id/…` route. */
+export function cardRef(c: Context<AppEnv>): CardRef {
+  return { workshopId: c.req.param('workshop_id') ?? '', cardId: c.req.param('card_id') ?? '', userId: c.get('user').id };
+}
+
+/** Names the card a piece of feedback is on, for event payloads. */
+export function onCard<T extends object>(output: T, cardId: string): T & { card_id: string } {
+  return { ...output, card_id: cardId };
+}

@@ -1,0 +1,139 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { items, workshops } from '../src/db/schema/index';
+import {
+  createUser,
+  eventLog,
+  expectError,
+  seedCard,
+  seedCurrentStep,
+  seedMember,
+  seedSection,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+let other: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant, other, stranger] = await Promise.all([
+    createUser(t, 'Fay'),
+    createUser(t, 'Pat'),
+    createUser(t, 'Otto'),
+    createUser(t, 'Stan'),
+  ]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function scene() {
+  const workshop = seedWorkshop(t, facilitator);
+  seedMember(t, workshop.id, participant);
+  seedMember(t, workshop.id, other);
+  const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+  const pros = seedSection(t, workshop.id, 'Pros');
+  const cons = seedSection(t, workshop.id, 'Cons');
+  return { workshop, card, pros, cons, path: `/v1/workshops/${workshop.id}/cards/${card.id}/items` };
+}
+
+const add = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });
+const itemRows = (workshopId: string) => t.deps.database.db.select().from(items).where(eq(items.workshopId, workshopId)).all();
+
+describe('items', () => {
+  it('adds, reads, filters, edits and removes items, logging each change', async () => {
+    const s = scene();
+    const pro = await add(s.path, participant, { content: 'Cheap to build', section_id: s.pros.id });
+    expect(pro.status).toBe(201);
+    expect(pro.body).toEqual({ id: expect.any(String), content: 'Cheap to build', section_id: s.pros.id, user_id: participant.id });
+    const con = await add(s.path, other, { content: 'Slow', section_id: s.cons.id });
+
+    expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([pro.body, con.body]);
+    expect((await t.request('GET', `${s.path}?section_id=${s.cons.id}`, { token: participant.token })).body).toEqual([con.body]);
+    expect((await t.request('GET', `${s.path}/${pro.body.id}`, { token: other.token })).body).toEqual(pro.body);
+
+    const edited = await t.request('PUT', `${s.path}/${pro.body.id}`, { token: participant.token, body: { content: 'Very cheap' } });
+    expect(edited.status).toBe(200);
+    expect(edited.body).toEqual({ ...pro.body, content: 'Very cheap' });
+    expect((await t.request('DELETE', `${s.path}/${pro.body.id}`, { token: participant.token })).status).toBe(204);
+    expectError(await t.request('GET', `${s.path}/${pro.body.id}`, { token: participant.token }), 404, 'not_found');
+
+    const log = eventLog(t, s.workshop.id);
+    expect(log.map((e) => e.action)).toEqual(['addItem', 'addItem', 'updateItem', 'removeItem']);
+    expect(log[0]!.change).toEqual({ item: { ...pro.body, card_id: s.card.id } });
+    expect(log[2]!.change).toEqual({ item: { ...edited.body, card_id: s.card.id }, changes: { content: ['Cheap to build', 'Very cheap'] } });
+    expect(itemRows(s.workshop.id).map((r) => r.id)).toEqual([con.body.id]);
+  });
+
+  it('refuses empty content and sections of other workshops with 400, changing nothing', async () => {
+    const s = scene();
+    const foreign = seedSection(t, seedWorkshop(t, facilitator).id);
+    const cases: Array<[unknown, string]> = [
+      [{ content: '', section_id: s.pros.id }, 'content'],
+      [{ content: '   ', section_id: s.pros.id }, 'content'],
+      [{ content: 42, section_id: s.pros.id }, 'content'],
+      [{ section_id: s.pros.id }, 'content'],
+      [{ content: 'x' }, 'section_id'],
+      [{ content: 'x', section_id: foreign.id }, 'section_id'],
+      [{ content: 'x', section_id: 'unknown' }, 'section_id'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await add(s.path, participant, body);
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+    }
+    expectError(
+      await t.request('POST', s.path, { token: participant.token, rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_request',
+    );
+    const kept = await add(s.path, participant, { content: 'kept', section_id: s.pros.id });
+    expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { content: '' } }), 400, 'invalid_request');
+    expect(itemRows(s.workshop.id).map((r) => r.content)).toEqual(['kept']);
+    expect(eventLog(t, s.workshop.id)).toHaveLength(1);
+  });
+
+  it('answers 404 to strangers and for cards or items outside the workshop', async () => {
+    const s = scene();
+    const elsewhere = scene();
+    const mine = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
+    expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
+    expectError(await add(s.path, stranger, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
+    expectError(await add(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/items`, participant, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
+    expectError(await t.request('GET', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', `${s.path}/unknown`, { token: participant.token }), 404, 'not_found');
+    expect(itemRows(elsewhere.workshop.id)).toHaveLength(0);
+  });
+
+  it('follows the current step, and lets participants change only their own items', async () => {
+    const s = scene();
+    const pats = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
+    expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: other.token, body: { content: 'y' } }), 403, 'forbidden');
+    expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
+    seedCurrentStep(t, s.workshop.id, { allow_items: false });
+    expectError(await add(s.path, other, { content: 'x', section_id: s.pros.id }), 403, 'forbidden');
+    expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: participant.token, body: { content: 'y' } }), 403, 'forbidden');
+    expect((await t.request('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { content: 'z' } })).status).toBe(200);
+    expect((await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(eventLog(t, s.workshop.id).map((e) => e.action)).toEqual(['addItem', 'updateItem', 'removeItem']);
+  });
+
+  it('refuses writes to an archived workshop with 409', async () => {
+    const s = scene();
+    const kept = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
+    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)).run();
+    for (const user of [participant, facilitator]) {
+      expectError(await add(s.path, user, { content: 'y', section_id: s.pros.id }), 409, 'workshop_archived');
+      expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: user.token, body: { content: 'y' } }), 409, 'workshop_archived');
+      expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
+    }
+    expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([kept.body]);
+    expect(eventLog(t, s.workshop.id)).toHaveLength(1);
+  });
+});
