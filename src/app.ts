@@ -64,9 +64,18 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   if (deps.config.logRequests) app.use(logger());
 
-  app.use('*', async (c, next) => {
-    const type = c.req.header('content-type') ?? '';
-    return type.toLowerCase().startsWith('multipart/') ? uploadLimit(c, next) : jsonLimit(c, next);
+  app.use('*', async function limitBodySize(c, next) {
+    const multipart = (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/');
+    // A declared length is enforced by the HTTP parser, so it can be judged up front without
+    // wrapping the body in a counting stream; only chunked bodies need the stream.
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number(declared) > (multipart ? 20 * MiB : MiB)) {
+        tooLarge(multipart ? 'Uploads are limited to 20 MiB.' : 'JSON bodies are limited to 1 MiB.')();
+      }
+      return next();
+    }
+    return multipart ? uploadLimit(c, next) : jsonLimit(c, next);
   });
 
   const routes = app

@@ -1,8 +1,78 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { AppError, invalid } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody, queryParams } from '../../http/validation';
+import { authorizeImport, CSV_MAX_BYTES, importCards } from './csv-import';
+import { mergeCards } from './merge';
+import { CardDetailOutput, CardOutput, CreateCardInput, GetCardQuery, ListCardsQuery, MergeCardsInput, UpdateCardInput } from './schemas';
+import { createCard, getCard, listCards, removeCard, updateCard, type WorkshopRef } from './service';
+
+const tag = 'Cards';
+
+function workshopRef(c: Context<AppEnv>): WorkshopRef {
+  return { workshopId: c.req.param('workshop_id') ?? '', userId: c.get('user').id };
+}
+
+/** The CSV of a `multipart/form-data` request's `file` field (415, 400 and 413 otherwise). */
+async function csvUpload(c: Context<AppEnv>): Promise<string> {
+  let body: Record<string, string | File>;
+  try {
+    body = await c.req.parseBody();
+  } catch {
+    throw new AppError('invalid_request', 'The multipart body is malformed.');
+  }
+  const file = body.file;
+  if (file === undefined) throw invalid('file', 'A CSV file is required in the "file" field.');
+  const size = typeof file === 'string' ? Buffer.byteLength(file) : file.size;
+  if (size > CSV_MAX_BYTES) throw new AppError('payload_too_large', 'CSV files are limited to 5 MiB.');
+  return typeof file === 'string' ? file : file.text();
+}
+
+function requireMultipart(c: Context<AppEnv>): void {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (!type.startsWith('multipart/form-data')) {
+    throw new AppError('unsupported_media_type', 'This route takes multipart/form-data with a CSV in the "file" field.');
+  }
+}
 
 export function cardsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), (c) => {
+      return c.json(listCards(deps, workshopRef(c), c.req.valid('query')), 200);
+    })
+    .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), (c) => {
+      return c.json(createCard(deps, workshopRef(c), c.req.valid('json')), 201);
+    })
+    .put(
+      '/workshops/:workshop_id/cards',
+      doc({
+        tag,
+        summary: 'Replace all cards with the cards of a CSV file',
+        description: 'Columns `type,title,content,cluster,color,aside` (header row required, any order). Facilitators only. A bad line changes nothing.',
+        response: v.array(CardOutput),
+        multipart: { file: { description: 'CSV file, at most 5 MiB', required: true } },
+      }),
+      async (c) => {
+        requireMultipart(c);
+        authorizeImport(deps, workshopRef(c));
+        const csv = await csvUpload(c);
+        return c.json(importCards(deps, workshopRef(c), csv), 200);
+      },
+    )
+    .post('/workshops/:workshop_id/cards/merge', doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }), jsonBody(MergeCardsInput), (c) => {
+      return c.json(mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
+    })
+    .get('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Get a card', response: CardDetailOutput }), queryParams(GetCardQuery), (c) => {
+      return c.json(getCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('query').attributes), 200);
+    })
+    .put('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Update a card', response: CardOutput }), jsonBody(UpdateCardInput), (c) => {
+      return c.json(updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
+    })
+    .delete('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }), (c) => {
+      removeCard(deps, workshopRef(c), c.req.param('id'));
+      return c.body(null, 204);
+    });
 }

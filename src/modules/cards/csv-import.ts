@@ -1,0 +1,55 @@
+import { eq } from 'drizzle-orm';
+import type { Tx } from '../../db/client';
+import { newId } from '../../db/columns';
+import { cards } from '../../db/schema/index';
+import { write, type WriteDeps } from '../events/recorder';
+import { authorize, loadAccess } from '../workshops/access';
+import { planCardsImport, type ImportPlan } from './csv-plan';
+import { reserveCardNumbers } from './repo';
+import type { CardOutput } from './schemas';
+import { cardsFor, type WorkshopRef } from './service';
+
+/** Larger CSV files are refused with 413 (CONTRACT §3). */
+export const CSV_MAX_BYTES = 5 * 1024 * 1024;
+
+const INSERT_CHUNK = 500;
+
+/** Only facilitators import; checked before the upload is read, and again inside the write. */
+export function authorizeImport(deps: WriteDeps, ref: WorkshopRef): void {
+  authorize(loadAccess(deps.database.db, ref.workshopId, ref.userId), 'facilitate');
+}
+
+/**
+ * Replaces every card of the workshop (and with them their feedback) by the cards of a CSV file.
+ * A bad file changes nothing: it is read completely before the transaction starts.
+ */
+export function importCards(deps: WriteDeps, ref: WorkshopRef, csv: string): readonly CardOutput[] {
+  const plan = planCardsImport(csv);
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    const access = loadAccess(db, ref.workshopId, ref.userId);
+    authorize(access, 'facilitate');
+    tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
+    insertPlan(tx, ref, plan);
+    changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
+    return cardsFor(db, access);
+  });
+}
+
+/** Inserts the planned cards in list order, numbered in that order after the workshop's last number. */
+function insertPlan(tx: Tx, ref: WorkshopRef, plan: ImportPlan): void {
+  if (plan.count === 0) return;
+  let number = reserveCardNumbers(tx, ref.workshopId, plan.count);
+  const rows: Array<typeof cards.$inferInsert> = [];
+  const base = { workshopId: ref.workshopId, userId: ref.userId };
+  plan.clusters.forEach((cluster, clusterPosition) => {
+    const clusterId = newId();
+    rows.push({ ...base, id: clusterId, number: number++, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
+    cluster.ideas.forEach((idea, position) => {
+      rows.push({ ...base, id: newId(), number: number++, type: 'idea', title: idea.title, content: idea.content, color: null, aside: idea.aside, parentId: clusterId, position });
+    });
+  });
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK)).run();
+  }
+}

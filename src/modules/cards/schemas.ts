@@ -1,0 +1,141 @@
+import * as v from 'valibot';
+import type { cards } from '../../db/schema/index';
+import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
+import { CriterionOutput } from '../criteria/schemas';
+import { ItemOutput } from '../items/schemas';
+
+export type CardRow = typeof cards.$inferSelect;
+export type CardType = CardRow['type'];
+/** What a card's output is made of. */
+export type CardFields = Pick<CardRow, 'id' | 'number' | 'type' | 'title' | 'content' | 'aside' | 'userId' | 'position' | 'parentId' | 'color'>;
+
+/** The colors a cluster may take (spec: Card). */
+export const CARD_COLORS = ['blue', 'green', 'red', 'orange', 'purple', 'yellow', 'turquoise', 'rose', 'gray', 'brown', 'beige'] as const;
+export type CardColor = (typeof CARD_COLORS)[number];
+
+export const TITLE_MAX = 500;
+export const CONTENT_MAX = 20_000;
+
+export const CardSummaryOutput = v.object({
+  /** Sum of the card's vote values (only the caller's own when display prefs hide the others). */
+  score: v.number(),
+  comments: v.number(),
+  /** Section id → number of items on the card; sections without items are left out. */
+  sections: v.record(v.string(), v.number()),
+  attachments: v.number(),
+});
+export type CardSummary = v.InferOutput<typeof CardSummaryOutput>;
+
+export const CardOutput = v.object({
+  id: v.string(),
+  short_id: v.string(),
+  type: v.picklist(['idea', 'cluster']),
+  title: v.string(),
+  content: v.string(),
+  aside: v.boolean(),
+  summary: CardSummaryOutput,
+  user_id: v.string(),
+  position: v.number(),
+  parent: v.nullable(v.string()),
+  color: v.nullable(v.picklist(CARD_COLORS)),
+});
+export type CardOutput = v.InferOutput<typeof CardOutput>;
+
+export const CardSectionOutput = v.object({ id: v.string(), title: v.string(), items: v.array(ItemOutput) });
+export type CardSectionOutput = v.InferOutput<typeof CardSectionOutput>;
+
+/** A card with the relations asked for in `attributes`. */
+export const CardDetailOutput = v.object({
+  ...CardOutput.entries,
+  sections: v.optional(v.array(CardSectionOutput)),
+  criteria: v.optional(v.array(CriterionOutput)),
+});
+export type CardDetailOutput = v.InferOutput<typeof CardDetailOutput>;
+
+export const emptySummary = (): CardSummary => ({ score: 0, comments: 0, sections: {}, attachments: 0 });
+
+/** The API's face of a card; every module that hands out cards uses it. */
+export function toCard(row: CardFields, summary: CardSummary = emptySummary()): CardOutput {
+  return {
+    id: row.id,
+    short_id: String(row.number),
+    type: row.type,
+    title: row.title,
+    content: row.content,
+    aside: row.aside,
+    summary,
+    user_id: row.userId,
+    position: row.position,
+    parent: row.parentId,
+    color: (row.color as CardColor | null) ?? null,
+  };
+}
+
+const cardType = v.picklist(['idea', 'cluster'], 'Expected idea or cluster.');
+const color = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
+const position = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const ListCardsQuery = v.object({
+  type: v.optional(cardType),
+  parent: v.optional(idString),
+  aside: v.optional(queryBoolean),
+});
+export type ListCardsQuery = v.InferOutput<typeof ListCardsQuery>;
+
+export const CARD_ATTRIBUTES = ['sections', 'criteria'] as const;
+export type CardAttribute = (typeof CARD_ATTRIBUTES)[number];
+
+export const GetCardQuery = v.object({
+  attributes: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((a) => a.trim()).filter((a) => a !== '')),
+      v.check(
+        (list) => list.every((a) => (CARD_ATTRIBUTES as readonly string[]).includes(a)),
+        `Expected a comma-separated list among ${CARD_ATTRIBUTES.join(', ')}.`,
+      ),
+      v.transform((list) => new Set(list as CardAttribute[])),
+    ),
+  ),
+});
+
+export const CreateCardInput = v.pipe(
+  v.object({
+    type: v.optional(cardType, 'idea'),
+    title: requiredText(TITLE_MAX),
+    content: v.optional(optionalText(CONTENT_MAX), ''),
+    color: v.optional(v.nullable(color)),
+    aside: v.optional(v.boolean(), false),
+    parent: v.optional(v.nullable(idString)),
+    position: v.optional(position),
+  }),
+  v.forward(v.check((input) => input.type === 'cluster' || !input.color, 'Only clusters have a color.'), ['color']),
+  v.forward(v.check((input) => input.type === 'cluster' || !!input.parent, 'An idea needs a parent cluster.'), ['parent']),
+  v.forward(v.check((input) => input.type === 'idea' || !input.parent, 'A cluster cannot have a parent.'), ['parent']),
+);
+export type CreateCardInput = v.InferOutput<typeof CreateCardInput>;
+
+export const UpdateCardInput = v.object({
+  title: v.optional(requiredText(TITLE_MAX)),
+  content: v.optional(optionalText(CONTENT_MAX)),
+  color: v.optional(v.nullable(color)),
+  aside: v.optional(v.boolean()),
+  parent: v.optional(v.nullable(idString)),
+  position: v.optional(position),
+});
+export type UpdateCardInput = v.InferOutput<typeof UpdateCardInput>;
+
+export const MergeCardsInput = v.object({
+  cards_id: v.pipe(
+    v.array(idString),
+    v.minLength(2, 'Merge at least two cards.'),
+    v.maxLength(500),
+    v.check((ids) => new Set(ids).size === ids.length, 'Each card may be listed once.'),
+  ),
+  title: v.optional(requiredText(TITLE_MAX)),
+  content: v.optional(optionalText(CONTENT_MAX)),
+});
+export type MergeCardsInput = v.InferOutput<typeof MergeCardsInput>;
+
+/** Fields compared for an update's `changes`. */
+export const UPDATABLE_FIELDS = ['title', 'content', 'color', 'aside', 'parent', 'position'] as const;

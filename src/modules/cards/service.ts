@@ -1,0 +1,170 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { newId, nowIso } from '../../db/columns';
+import { arrange } from '../../db/positions';
+import { cards } from '../../db/schema/index';
+import { invalid } from '../../http/errors';
+import { diffFields, write, type WriteDeps } from '../events/recorder';
+import { authorize, loadAccess, type WorkshopAccess } from '../workshops/access';
+import { cardCriteria, cardSections } from './detail';
+import { snapshotCache } from './list-cache';
+import { findCard, findCluster, listCardRows, nextCardNumber, stackScope } from './repo';
+import {
+  toCard,
+  UPDATABLE_FIELDS,
+  type CardAttribute,
+  type CardDetailOutput,
+  type CardOutput,
+  type CardRow,
+  type CreateCardInput,
+  type ListCardsQuery,
+  type UpdateCardInput,
+} from './schemas';
+import { cardSummaries, scoreVoter } from './summaries';
+
+/** Who is asking about which workshop. */
+export interface WorkshopRef {
+  workshopId: string;
+  userId: string;
+}
+
+/** One card as the caller sees it (score per display prefs). */
+export function cardFor(db: Db, access: WorkshopAccess, row: CardRow): CardOutput {
+  return toCard(row, cardSummaries(db, row.workshopId, scoreVoter(access), [row.id])(row.id));
+}
+
+const lists = snapshotCache<CardOutput[]>();
+
+/**
+ * Cards in list order, each with its summary as the caller sees it. The result may be shared
+ * with other callers (see `snapshotCache`): do not mutate it.
+ */
+export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): readonly CardOutput[] {
+  const workshopId = access.workshop.id;
+  const voterId = scoreVoter(access);
+  const key = [workshopId, voterId ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
+  return lists(db).get(key, () => {
+    const rows = listCardRows(db, workshopId, filters);
+    const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
+    const summaryOf = cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
+    return rows.map((row) => toCard(row, summaryOf(row.id)));
+  });
+}
+
+export function listCards(deps: WriteDeps, ref: WorkshopRef, filters: ListCardsQuery): readonly CardOutput[] {
+  const { db } = deps.database;
+  return cardsFor(db, loadAccess(db, ref.workshopId, ref.userId), filters);
+}
+
+export function getCard(deps: WriteDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {
+  const { db } = deps.database;
+  const access = loadAccess(db, ref.workshopId, ref.userId);
+  const row = findCard(db, ref.workshopId, cardId);
+  const card: CardDetailOutput = cardFor(db, access, row);
+  if (attributes.has('sections')) card.sections = cardSections(db, ref.workshopId, row.id);
+  if (attributes.has('criteria')) card.criteria = cardCriteria(db, access, row.id);
+  return card;
+}
+
+/** The parent an idea names: a cluster of the same workshop (400 on `parent` otherwise). */
+function requireCluster(db: Db, workshopId: string, parentId: string): CardRow {
+  const cluster = findCluster(db, workshopId, parentId);
+  if (!cluster) throw invalid('parent', 'The parent must be a cluster of this workshop.');
+  return cluster;
+}
+
+export function createCard(deps: WriteDeps, ref: WorkshopRef, input: CreateCardInput): CardOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    const access = loadAccess(db, ref.workshopId, ref.userId);
+    authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
+    const parentId = input.type === 'idea' ? requireCluster(db, ref.workshopId, input.parent!).id : null;
+    const id = newId();
+    const position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id, position: input.position } });
+    const row = tx
+      .insert(cards)
+      .values({
+        id,
+        workshopId: ref.workshopId,
+        number: nextCardNumber(tx, ref.workshopId),
+        type: input.type,
+        title: input.title,
+        content: input.content,
+        color: input.type === 'cluster' ? (input.color ?? null) : null,
+        aside: input.aside,
+        parentId,
+        position,
+        userId: ref.userId,
+      })
+      .returning()
+      .get();
+    const card = toCard(row);
+    changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
+    return card;
+  });
+}
+
+export function updateCard(deps: WriteDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): CardOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    const access = loadAccess(db, ref.workshopId, ref.userId);
+    const before = findCard(db, ref.workshopId, cardId);
+    authorize(access, { edit_card: { authorId: before.userId } });
+
+    if (input.color && before.type === 'idea') throw invalid('color', 'Only clusters have a color.');
+    let parentId = before.parentId;
+    if (input.parent !== undefined && input.parent !== before.parentId) {
+      if (before.type === 'cluster') throw invalid('parent', 'A cluster cannot have a parent.');
+      if (input.parent === null) throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
+      parentId = requireCluster(db, ref.workshopId, input.parent).id;
+    }
+
+    let position = before.position;
+    if (parentId !== before.parentId) {
+      arrange(tx, cards, stackScope(ref.workshopId, before.parentId), { remove: before.id });
+      position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
+    } else if (input.position !== undefined) {
+      position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
+    }
+
+    const row = tx
+      .update(cards)
+      .set({
+        title: input.title ?? before.title,
+        content: input.content ?? before.content,
+        color: before.type === 'cluster' && input.color !== undefined ? input.color : before.color,
+        aside: input.aside ?? before.aside,
+        parentId,
+        position,
+        updatedAt: nowIso(),
+      })
+      .where(eq(cards.id, before.id))
+      .returning()
+      .get();
+    const card = cardFor(db, access, row);
+    const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
+    if (Object.keys(diff).length > 0) {
+      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card, changes: diff } });
+    }
+    return card;
+  });
+}
+
+export function removeCard(deps: WriteDeps, ref: WorkshopRef, cardId: string): void {
+  const { db } = deps.database;
+  write(deps, (tx, changes) => {
+    const access = loadAccess(db, ref.workshopId, ref.userId);
+    const row = findCard(db, ref.workshopId, cardId);
+    authorize(access, { delete_card: { authorId: row.userId } });
+    const card = cardFor(db, access, row);
+
+    const ideaIds = row.type === 'cluster'
+      ? tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id)).all().map((r) => r.id)
+      : [];
+    arrange(tx, cards, stackScope(ref.workshopId, row.parentId), { remove: row.id });
+    // Ideas have no foreign key to their cluster; their feedback goes with them through card_id cascades.
+    if (ideaIds.length > 0) tx.delete(cards).where(eq(cards.parentId, row.id)).run();
+    tx.delete(cards).where(eq(cards.id, row.id)).run();
+    changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
+  });
+}

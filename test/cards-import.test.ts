@@ -1,0 +1,202 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'csv-stringify/sync';
+import { cards, events, votes, workshops } from '../src/db/schema/index';
+import { createUser, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function workshop() {
+  const w = seedWorkshop(t, facilitator);
+  seedMember(t, w.id, participant);
+  return w;
+}
+
+function upload(workshopId: string, csv: string, user = facilitator, field = 'file') {
+  const form = new FormData();
+  form.append(field, new Blob([csv], { type: 'text/csv' }), 'cards.csv');
+  return t.request('PUT', `/v1/workshops/${workshopId}/cards`, { token: user.token, rawBody: form });
+}
+
+async function listed(workshopId: string) {
+  const res = await t.request('GET', `/v1/workshops/${workshopId}/cards`, { token: facilitator.token });
+  expect(res.status).toBe(200);
+  return res.body as any[];
+}
+
+function snapshot(workshopId: string) {
+  const { db } = t.deps.database;
+  return {
+    cards: db.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.id)).all(),
+    votes: db.select().from(votes).where(eq(votes.workshopId, workshopId)).all().length,
+    events: db.select().from(events).where(eq(events.workshopId, workshopId)).all().length,
+    lastCardNumber: db.select().from(workshops).where(eq(workshops.id, workshopId)).get()!.lastCardNumber,
+  };
+}
+
+/** A workshop with two cards and a vote, so a refused import has something to leave alone. */
+function populated() {
+  const w = workshop();
+  const cluster = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Old' });
+  const idea = seedCard(t, w.id, facilitator, { parentId: cluster.id, title: 'Old idea' });
+  t.deps.database.db.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: facilitator.id, value: 1 }).run();
+  return w;
+}
+
+/** The columns an export writes, from a card list. */
+function toCsv(list: any[]) {
+  const titles = new Map(list.filter((c) => c.type === 'cluster').map((c) => [c.id, c.title]));
+  return stringify(
+    list.map((c) => [c.type, c.title, c.content, c.parent ? titles.get(c.parent) : '', c.color ?? '', String(c.aside)]),
+    { header: true, columns: ['type', 'title', 'content', 'cluster', 'color', 'aside'] },
+  );
+}
+
+const shape = (list: any[]) => {
+  const titles = new Map(list.map((c) => [c.id, c.title]));
+  return list.map((c) => ({ type: c.type, title: c.title, content: c.content, parent: c.parent ? titles.get(c.parent) : null, color: c.color, aside: c.aside, position: c.position }));
+};
+
+describe('PUT /cards (CSV import)', () => {
+  it('replaces every card and its feedback with the file\'s cards', async () => {
+    const w = populated();
+    const csv = [
+      'Title,type,aside,cluster,color,content',
+      'Problems,cluster,,,Red,Things that hurt',
+      'Slow builds,idea,yes,Problems,,"Takes ""ages""\r\nevery time"',
+      'Flaky tests,,0,Problems,,',
+      'Faster CI,idea,true,Ideas,,',
+      'Ideas,cluster,false,Ideas,green,',
+      '',
+      'Empty,cluster,,,,',
+    ].join('\r\n');
+    const res = await upload(w.id, csv);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(shape(res.body)).toEqual([
+      { type: 'cluster', title: 'Problems', content: 'Things that hurt', parent: null, color: 'red', aside: false, position: 0 },
+      { type: 'idea', title: 'Slow builds', content: 'Takes "ages"\nevery time', parent: 'Problems', color: null, aside: true, position: 0 },
+      { type: 'idea', title: 'Flaky tests', content: '', parent: 'Problems', color: null, aside: false, position: 1 },
+      { type: 'cluster', title: 'Ideas', content: '', parent: null, color: 'green', aside: false, position: 1 },
+      { type: 'idea', title: 'Faster CI', content: '', parent: 'Ideas', color: null, aside: true, position: 0 },
+      { type: 'cluster', title: 'Empty', content: '', parent: null, color: null, aside: false, position: 2 },
+    ]);
+    expect(res.body.map((c: any) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(res.body.every((c: any) => c.user_id === facilitator.id)).toBe(true);
+    expect(await listed(w.id)).toEqual(res.body);
+    const after = snapshot(w.id);
+    expect(after.votes).toBe(0);
+    expect(after.lastCardNumber).toBe(8);
+    const event = t.deps.database.db.select().from(events).where(eq(events.workshopId, w.id)).orderBy(asc(events.seq)).all().at(-1)!;
+    expect(event.action).toBe('importCards');
+    expect(event.change).toEqual({ count: 6 });
+  });
+
+  it('creates clusters that ideas name but no row declares, and accepts a header-only file', async () => {
+    const w = workshop();
+    const res = await upload(w.id, 'type,title,cluster\nidea,One,Alpha\nidea,Two,Beta\nidea,Three,Alpha\n');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.map((c: any) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
+    const emptied = await upload(w.id, '\uFEFFtype,title,content,cluster,color,aside\n');
+    expect(emptied.status).toBe(200);
+    expect(emptied.body).toEqual([]);
+    expect(await listed(w.id)).toEqual([]);
+  });
+
+  it('also takes the CSV as a plain form field', async () => {
+    const w = workshop();
+    const form = new FormData();
+    form.append('file', 'type,title\ncluster,From a field\n');
+    const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.map((c: any) => c.title)).toEqual(['From a field']);
+  });
+
+  it('round-trips an exported card list', async () => {
+    const w = workshop();
+    const first = await upload(w.id, [
+      'type,title,content,cluster,color,aside',
+      'cluster,"Comma, cluster","Line one\nline two",,beige,false',
+      'idea,"Quote ""here""",x,"Comma, cluster",,true',
+      'idea,Plain,,"Comma, cluster",,false',
+      'cluster,Second,,,,true',
+      'idea,Under second,,Second,,false',
+    ].join('\n'));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const again = await upload(w.id, toCsv(first.body));
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(shape(again.body)).toEqual(shape(first.body));
+    expect(again.body.map((c: any) => Number(c.short_id))).toEqual([6, 7, 8, 9, 10]);
+  });
+
+  it('refuses a bad line with a 400 naming it, and changes nothing', async () => {
+    const w = populated();
+    const before = snapshot(w.id);
+    const header = 'type,title,content,cluster,color,aside';
+    const cases: Array<[string, string]> = [
+      ['', 'line 1'],
+      ['type,title,owner\ncluster,A,me', 'line 1'],
+      ['type,cluster\ncluster,A', 'line 1'],
+      ['type,title,title\ncluster,A,B', 'line 1'],
+      [`${header}\ncluster,A,,,,\nidea,,,A,,`, 'line 3'],
+      [`${header}\ncluster,A,,,,\nidea,x,,,,`, 'line 3'],
+      [`${header}\ncluster,A,,,,\nidea,x,,A,red,`, 'line 3'],
+      [`${header}\ncluster,A,,,purple-ish,`, 'line 2'],
+      [`${header}\ncluster,A,,,,maybe`, 'line 2'],
+      [`${header}\nnote,A,,,,`, 'line 2'],
+      [`${header}\ncluster,A,,,,\ncluster,A,,,,`, 'line 3'],
+      [`${header}\ncluster,A,,B,,`, 'line 2'],
+      [`${header}\ncluster,A,"multi\nline\ncontent",,,\nidea,x,,A,,\nidea,,,A,,`, 'line 6'],
+      [`${header}\ncluster,A,,,,\ncluster,B,,,`, 'line 3'],
+      [`${header}\ncluster,A,,,,\nidea,"open,,A,,\n`, 'line 3'],
+      [`${header}\ncluster,${'x'.repeat(501)},,,,`, 'line 2'],
+      [`${header}\nidea,x,,${'x'.repeat(501)},,`, 'line 2'],
+    ];
+    for (const [csv, line] of cases) {
+      const res = await upload(w.id, csv);
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.message, csv).toContain(line);
+      expect(res.body.error.details[0].path, csv).toBe(line);
+    }
+    const several = await upload(w.id, `${header}\nidea,a,,,,\ncluster,B,,,,\nidea,,,B,,`);
+    expect(several.body.error.details.map((d: any) => d.path)).toEqual(['line 2', 'line 4']);
+    expect(snapshot(w.id)).toEqual(before);
+  });
+
+  it('answers 415 without multipart, 400 without a file, 413 above 5 MiB', async () => {
+    const w = populated();
+    const before = snapshot(w.id);
+    const path = `/v1/workshops/${w.id}/cards`;
+    expectError(await t.request('PUT', path, { token: facilitator.token, body: { file: 'type,title' } }), 415, 'unsupported_media_type');
+    expectError(await t.request('PUT', path, { token: facilitator.token, rawBody: 'type,title\n', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
+    const missing = await upload(w.id, 'type,title\n', facilitator, 'other');
+    expectError(missing, 400, 'invalid_request');
+    expect(missing.body.error.details[0].path).toBe('file');
+    const big = `type,title,content\n${`cluster,A,${'x'.repeat(1000)}\n`.repeat(5300)}`;
+    expectError(await upload(w.id, big), 413, 'payload_too_large');
+    expect(snapshot(w.id)).toEqual(before);
+  });
+
+  it('is for facilitators of running workshops only', async () => {
+    const w = populated();
+    const before = snapshot(w.id);
+    const csv = 'type,title\ncluster,New\n';
+    expectError(await upload(w.id, csv, participant), 403, 'forbidden');
+    expectError(await upload(w.id, csv, stranger), 404, 'not_found');
+    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
+    expectError(await upload(w.id, csv), 409, 'workshop_archived');
+    t.deps.database.db.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)).run();
+    expect(snapshot(w.id)).toEqual(before);
+  });
+});
