@@ -30,6 +30,6 @@ export const CreateCriterionInput = v.object({
 
 export const UpdateCriterionInput = v.object({ title: v.optional(requiredText(200)) });
 
-export function toCriterion(row: CriterionRow, ratings: Rating[]): CriterionOutput {
+export function toCriterion(row: Pick<CriterionRow, 'id' | 'title' | 'scale'>, ratings: Rating[]): CriterionOutput {
   return { id: row.id, title: row.title, scale: row.scale, current_scale: [...(SCALES[row.scale] ?? [])], ratings };
 }

@@ -1,8 +1,33 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { doc } from '../../http/openapi';
+import { jsonBody } from '../../http/validation';
+import { CreateSectionInput, SectionOutput, UpdateSectionInput } from './schemas';
+import { createSection, deleteSection, getSection, listSections, updateSection } from './service';
+
+const tag = 'Sections';
 
 export function sectionsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get('/workshops/:workshop_id/sections', doc({ tag, summary: 'List the sections of a workshop', response: v.array(SectionOutput) }), (c) => {
+      return c.json(listSections(deps, c.get('user'), c.req.param('workshop_id')), 200);
+    })
+    .post('/workshops/:workshop_id/sections', doc({ tag, summary: 'Add a section', status: 201, response: SectionOutput }), jsonBody(CreateSectionInput), (c) => {
+      return c.json(createSection(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
+    })
+    .get('/workshops/:workshop_id/sections/:id', doc({ tag, summary: 'Get a section', response: SectionOutput }), (c) => {
+      const { workshop_id, id } = c.req.param();
+      return c.json(getSection(deps, c.get('user'), workshop_id, id), 200);
+    })
+    .put('/workshops/:workshop_id/sections/:id', doc({ tag, summary: 'Rename a section', response: SectionOutput }), jsonBody(UpdateSectionInput), (c) => {
+      const { workshop_id, id } = c.req.param();
+      return c.json(updateSection(deps, c.get('user'), workshop_id, id, c.req.valid('json')), 200);
+    })
+    .delete('/workshops/:workshop_id/sections/:id', doc({ tag, summary: 'Delete a section and its items', status: 204 }), (c) => {
+      const { workshop_id, id } = c.req.param();
+      deleteSection(deps, c.get('user'), workshop_id, id);
+      return c.body(null, 204);
+    });
 }

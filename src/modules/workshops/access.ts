@@ -81,14 +81,15 @@ export function roleOf(db: Db, workshop: WorkshopRow, userId: string): WorkshopR
 
 /**
  * The one permission check: throws 403 when the caller may not do `action` now, and 409
- * `workshop_archived` for any write to an archived workshop.
+ * `workshop_archived` for any write to an archived workshop. `allowArchived` is for the one write
+ * an archived workshop accepts: the update that sets it running again.
  */
-export function authorize(access: WorkshopAccess, action: Action): void {
+export function authorize(access: WorkshopAccess, action: Action, options: { allowArchived?: boolean } = {}): void {
   if (action === 'read') return;
   if (access.role !== 'facilitator' && !participantMay(access, action)) {
     throw forbidden(describeRefusal(action));
   }
-  if (access.workshop.state === 'archived') {
+  if (access.workshop.state === 'archived' && !options.allowArchived) {
     throw new AppError('workshop_archived', 'This workshop is archived; set its state back to running to change it.');
   }
 }

@@ -1,8 +1,98 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { forbidden } from '../../http/errors';
+import { doc } from '../../http/openapi';
+import { jsonBody, queryParams } from '../../http/validation';
+import { isFacilitator, loadAccess } from './access';
+import { joinRateLimits, joinWorkshop } from './join';
+import { deleteAllOf, sendMessage } from './maintenance';
+import { listUserRoles, updateUserRole } from './members';
+import {
+  AccessCodeOutput,
+  CreateWorkshopInput,
+  CustomWorkshopInput,
+  formatAccessCode,
+  JoinInput,
+  ListWorkshopsQuery,
+  MessageInput,
+  RecipientsOutput,
+  UpdateUserRoleInput,
+  UpdateWorkshopInput,
+  UserRoleOutput,
+  WorkshopOutput,
+} from './schemas';
+import { createOrganizationWorkshop, createWorkshop, deleteWorkshop, getWorkshop, listWorkshops, updateWorkshop } from './service';
+
+const tag = 'Workshops';
 
 export function workshopsRoutes(deps: AppDeps) {
-  void deps;
-  return new Hono<AppEnv>();
+  const joinLimits = joinRateLimits(deps);
+  return new Hono<AppEnv>()
+    .get('/user/me/workshops', doc({ tag, summary: 'List the workshops of the current user', response: v.array(WorkshopOutput) }), queryParams(ListWorkshopsQuery), (c) => {
+      return c.json(listWorkshops(deps, c.get('user'), c.req.valid('query')), 200);
+    })
+    .post(
+      '/workshops/join',
+      doc({ tag, summary: 'Join a workshop with its access code', response: WorkshopOutput }),
+      joinLimits.perUser,
+      joinLimits.perAddress,
+      jsonBody(JoinInput),
+      (c) => c.json(joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
+    )
+    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, or a copy)', status: 201, response: WorkshopOutput }), jsonBody(CreateWorkshopInput), (c) => {
+      return c.json(createWorkshop(deps, c.get('user'), c.req.valid('json')), 201);
+    })
+    .post(
+      '/organizations/:organization_id/workshops',
+      doc({ tag, summary: 'Create a workshop owned by an organization', status: 201, response: WorkshopOutput }),
+      jsonBody(CustomWorkshopInput),
+      (c) => c.json(createOrganizationWorkshop(deps, c.get('user'), c.req.param('organization_id'), c.req.valid('json')), 201),
+    )
+    .get('/workshops/:id', doc({ tag, summary: 'Get a workshop', response: WorkshopOutput }), (c) => {
+      return c.json(getWorkshop(deps, c.get('user'), c.req.param('id')), 200);
+    })
+    .put('/workshops/:id', doc({ tag, summary: 'Update, archive, restore or change the step of a workshop', response: WorkshopOutput }), jsonBody(UpdateWorkshopInput), (c) => {
+      return c.json(updateWorkshop(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 200);
+    })
+    .delete('/workshops/:id', doc({ tag, summary: 'Delete a workshop and everything in it', status: 204 }), (c) => {
+      deleteWorkshop(deps, c.get('user'), c.req.param('id'));
+      return c.body(null, 204);
+    })
+    .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop', response: AccessCodeOutput }), (c) => {
+      const access = loadAccess(deps.database.db, c.req.param('workshop_id'), c.get('user').id);
+      if (!isFacilitator(access)) throw forbidden('Only facilitators may see the access code.');
+      return c.json({ access_code: formatAccessCode(access.workshop.accessCode) }, 200);
+    })
+    .get('/workshops/:workshop_id/user_roles', doc({ tag, summary: 'List the members of a workshop and their roles', response: v.array(UserRoleOutput) }), (c) => {
+      return c.json(listUserRoles(deps, c.get('user'), c.req.param('workshop_id')), 200);
+    })
+    .put('/workshops/:workshop_id/user_roles/:id', doc({ tag, summary: 'Change the role of a member', response: UserRoleOutput }), jsonBody(UpdateUserRoleInput), (c) => {
+      const { workshop_id, id } = c.req.param();
+      return c.json(updateUserRole(deps, c.get('user'), workshop_id, id, c.req.valid('json').role), 200);
+    })
+    .delete('/workshops/:id/votes', doc({ tag, summary: 'Delete all votes of a workshop', status: 204 }), (c) => {
+      deleteAllOf(deps, c.get('user'), c.req.param('id'), 'votes');
+      return c.body(null, 204);
+    })
+    .delete('/workshops/:id/ratings', doc({ tag, summary: 'Delete all ratings of a workshop', status: 204 }), (c) => {
+      deleteAllOf(deps, c.get('user'), c.req.param('id'), 'ratings');
+      return c.body(null, 204);
+    })
+    .delete('/workshops/:id/items', doc({ tag, summary: 'Delete all items of a workshop', status: 204 }), (c) => {
+      deleteAllOf(deps, c.get('user'), c.req.param('id'), 'items');
+      return c.body(null, 204);
+    })
+    .delete('/workshops/:id/comments', doc({ tag, summary: 'Delete all comments of a workshop', status: 204 }), (c) => {
+      deleteAllOf(deps, c.get('user'), c.req.param('id'), 'comments');
+      return c.body(null, 204);
+    })
+    .delete('/workshops/:id/attachments', doc({ tag, summary: 'Delete all attachments of a workshop', status: 204 }), (c) => {
+      deleteAllOf(deps, c.get('user'), c.req.param('id'), 'attachments');
+      return c.body(null, 204);
+    })
+    .post('/workshops/:id/messages', doc({ tag, summary: 'Send a message to the members of a workshop', status: 201, response: RecipientsOutput }), jsonBody(MessageInput), (c) => {
+      return c.json(sendMessage(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 201);
+    });
 }

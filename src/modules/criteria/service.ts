@@ -1,0 +1,105 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import type { Db, Tx } from '../../db/client';
+import { newId, nowIso } from '../../db/columns';
+import { arrange } from '../../db/positions';
+import { criteria, ratings, steps, workshops } from '../../db/schema/index';
+import { notFound } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { diffFields, write, type ChangeRecorder } from '../events/recorder';
+import { toRating } from '../ratings/schemas';
+import { toStep } from '../steps/schemas';
+import { authorize, loadAccess } from '../workshops/access';
+import { criteriaOf, ratingsScopeFor, workshopForEvent, type RatingsScope } from '../workshops/output';
+import { DEFAULT_VIEW, mergeView, type View } from '../workshops/view';
+import { toCriterion, type CriterionOutput, type CriterionRow } from './schemas';
+
+function findCriterion(db: Db, workshopId: string, id: string): CriterionRow {
+  const row = db.select().from(criteria).where(and(eq(criteria.id, id), eq(criteria.workshopId, workshopId))).get();
+  if (!row) throw notFound('Criterion');
+  return row;
+}
+
+function withRatings(db: Db, row: CriterionRow, scope: RatingsScope): CriterionOutput {
+  if (scope === 'none') return toCriterion(row, []);
+  const conditions = [eq(ratings.criteriumId, row.id)];
+  if (scope !== 'all') conditions.push(eq(ratings.userId, scope.userId));
+  const rows = db.select().from(ratings).where(and(...conditions)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all();
+  return toCriterion(row, rows.map(toRating));
+}
+
+export function listCriteria(deps: AppDeps, user: UserRow, workshopId: string): CriterionOutput[] {
+  const { db } = deps.database;
+  const access = loadAccess(db, workshopId, user.id);
+  return criteriaOf(db, workshopId, ratingsScopeFor(access));
+}
+
+export function getCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): CriterionOutput {
+  const { db } = deps.database;
+  const access = loadAccess(db, workshopId, user.id);
+  return withRatings(db, findCriterion(db, workshopId, id), ratingsScopeFor(access));
+}
+
+export function createCriterion(deps: AppDeps, user: UserRow, workshopId: string, input: { title: string; scale: number }): CriterionOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+    const id = newId();
+    const position = arrange(tx, criteria, eq(criteria.workshopId, workshopId), { insert: { id } });
+    const row = tx.insert(criteria).values({ id, workshopId, title: input.title, scale: input.scale, position }).returning().get();
+    const criterium = toCriterion(row, []);
+    changes.record({ workshopId, action: 'addCriterium', userId: user.id, change: { criterium } });
+    return criterium;
+  });
+}
+
+export function updateCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string, input: { title?: string | undefined }): CriterionOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+    const before = findCriterion(db, workshopId, id);
+    if (input.title === undefined || input.title === before.title) return withRatings(db, before, 'all');
+    const after = tx.update(criteria).set({ title: input.title, updatedAt: nowIso() }).where(eq(criteria.id, id)).returning().get();
+    const [old, criterium] = [toCriterion(before, []), toCriterion(after, [])];
+    changes.record({ workshopId, action: 'updateCriterium', userId: user.id, change: { criterium, changes: diffFields(old, criterium, ['title']) } });
+    return withRatings(db, after, 'all');
+  });
+}
+
+/** Deleting a criterion deletes its ratings (foreign key) and unhooks the views that sorted by it. */
+export function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): void {
+  const { db } = deps.database;
+  write(deps, (tx, changes) => {
+    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+    const before = findCriterion(db, workshopId, id);
+    arrange(tx, criteria, eq(criteria.workshopId, workshopId), { remove: id });
+    tx.delete(criteria).where(eq(criteria.id, id)).run();
+    changes.record({ workshopId, action: 'removeCriterium', userId: user.id, change: { criterium: toCriterion(before, []) } });
+    unhookViews(deps, tx, changes, { workshopId, criterionId: id, userId: user.id });
+  });
+}
+
+/** A view sorted by a deleted criterion falls back to the plain order. */
+function withoutCriterion(view: View, criterionId: string): View | null {
+  const full = mergeView(DEFAULT_VIEW, view);
+  if (full.sort_criterium_id !== criterionId) return null;
+  return { ...full, sort_criterium_id: null, sort: full.sort === 'criterium_average' ? 'position' : full.sort };
+}
+
+function unhookViews(deps: AppDeps, tx: Tx, changes: ChangeRecorder, target: { workshopId: string; criterionId: string; userId: string }) {
+  const { db } = deps.database;
+  const { workshopId, criterionId, userId } = target;
+  const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get()!;
+  const view = withoutCriterion(workshop.view, criterionId);
+  if (view) {
+    const after = tx.update(workshops).set({ view, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning().get();
+    const diff = { view: [mergeView(DEFAULT_VIEW, workshop.view), view] };
+    changes.record({ workshopId, action: 'updateWorkshop', userId, change: { workshop: workshopForEvent(db, deps.config, after), changes: diff } });
+  }
+  for (const step of tx.select().from(steps).where(eq(steps.workshopId, workshopId)).all()) {
+    const stepView = withoutCriterion(step.view, criterionId);
+    if (!stepView) continue;
+    const after = tx.update(steps).set({ view: stepView, updatedAt: nowIso() }).where(eq(steps.id, step.id)).returning().get();
+    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } } });
+  }
+}

@@ -1,0 +1,151 @@
+import { asc, eq } from 'drizzle-orm';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { AppDeps } from '../../deps';
+import type { Tx } from '../../db/client';
+import { newId, nowIso } from '../../db/columns';
+import { cards, criteria, sections, steps, workshops } from '../../db/schema/index';
+import { invalid } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { write, type ChangeRecorder } from '../events/recorder';
+import { DEFAULT_PREFS, mergePrefs } from '../steps/prefs';
+import { TEMPLATES } from '../templates/catalog';
+import { loadAccess } from './access';
+import { assertViewReferences, insertWorkshop } from './repo';
+import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
+import { toWorkshop, workshopForEvent } from './output';
+import { DEFAULT_VIEW, mergeView, type View } from './view';
+
+/** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
+export function announceCreated(deps: AppDeps, changes: ChangeRecorder, workshopId: string, userId: string): WorkshopOutput {
+  const { db } = deps.database;
+  const workshop = db.select().from(workshops).where(eq(workshops.id, workshopId)).get()!;
+  changes.record({ workshopId, action: 'createWorkshop', userId, change: { workshop: workshopForEvent(db, deps.config, workshop) } });
+  return toWorkshop(db, deps.config, workshop, 'all');
+}
+
+/** Multi-row inserts stay well under SQLite's limit on bound parameters. */
+function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
+  for (let start = 0; start < rows.length; start += 200) {
+    tx.insert(table).values(rows.slice(start, start + 200)).run();
+  }
+}
+
+/** A copied view points at the copies of the cards and criterion it named, or at nothing. */
+function remapView(view: View, ids: ReadonlyMap<string, string>): View {
+  const full = mergeView(DEFAULT_VIEW, view);
+  return {
+    ...full,
+    card: full.card ? (ids.get(full.card) ?? null) : null,
+    sort_criterium_id: full.sort_criterium_id ? (ids.get(full.sort_criterium_id) ?? null) : null,
+    show_cluster_ids: full.show_cluster_ids.flatMap((id) => ids.get(id) ?? []),
+  };
+}
+
+/**
+ * Copies a workshop the caller is a member of: settings, view, vote limits, steps, criteria,
+ * sections and cards (same short ids, new ids). Votes, ratings, items, comments, attachments and
+ * members stay behind; the copy is the caller's personal workshop.
+ */
+export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): WorkshopOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    const source = loadAccess(db, sourceId, user.id).workshop;
+    const ids = new Map<string, string>();
+    const copyId = (id: string) => {
+      const fresh = newId();
+      ids.set(id, fresh);
+      return fresh;
+    };
+    const now = nowIso();
+    const sourceSteps = tx.select().from(steps).where(eq(steps.workshopId, source.id)).orderBy(asc(steps.position)).all();
+    const sourceCriteria = tx.select().from(criteria).where(eq(criteria.workshopId, source.id)).all();
+    const sourceSections = tx.select().from(sections).where(eq(sections.workshopId, source.id)).all();
+    const sourceCards = tx.select().from(cards).where(eq(cards.workshopId, source.id)).all();
+    for (const row of [...sourceSteps, ...sourceCriteria, ...sourceSections, ...sourceCards]) copyId(row.id);
+
+    const workshop = insertWorkshop(tx, {
+      owner: { type: 'user', id: user.id },
+      creatorId: user.id,
+      title: title ?? source.title,
+      description: source.description,
+      dailyMail: source.dailyMail,
+      changeStepNotifications: source.changeStepNotifications,
+      forceSync: source.forceSync,
+      view: remapView(source.view, ids),
+      extra: {
+        votePositive: source.votePositive,
+        voteNegative: source.voteNegative,
+        voteMaxPositive: source.voteMaxPositive,
+        voteMaxNegative: source.voteMaxNegative,
+        lastCardNumber: source.lastCardNumber,
+        currentStepId: source.currentStepId ? (ids.get(source.currentStepId) ?? null) : null,
+      },
+    });
+    const workshopId = workshop.id;
+    const fresh = (id: string) => ids.get(id)!;
+    insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, ids), createdAt: now, updatedAt: now })));
+    insertAll(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
+    insertAll(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
+    insertAll(
+      tx,
+      cards,
+      sourceCards.map((c) => ({ ...c, id: fresh(c.id), workshopId, parentId: c.parentId ? (ids.get(c.parentId) ?? null) : null, createdAt: now, updatedAt: now })),
+    );
+    return announceCreated(deps, changes, workshopId, user.id);
+  });
+}
+
+/**
+ * Creates a workshop from a catalog template: its steps (prefs and view over the defaults),
+ * starter clusters and ideas (written by the caller), criteria and sections.
+ */
+export function createFromTemplate(deps: AppDeps, user: UserRow, templateId: string, input: CreateWorkshopInput): WorkshopOutput {
+  const template = TEMPLATES.get(templateId);
+  if (!template) throw invalid('template', `Unknown template "${templateId}"; GET /v1/templates lists them.`);
+  // The view of a workshop being created cannot name its cards or criteria yet.
+  assertViewReferences(deps.database.db, '', input.view);
+  return write(deps, (tx, changes) => {
+    const now = nowIso();
+    const criterionIds = new Map(template.criteria.map((c) => [c.title, newId()]));
+    const cardCount = template.clusters.reduce((n, cluster) => n + 1 + (cluster.ideas?.length ?? 0), 0);
+    const workshop = insertWorkshop(tx, {
+      owner: { type: 'user', id: user.id },
+      creatorId: user.id,
+      title: input.title ?? template.title,
+      description: input.description ?? template.description,
+      dailyMail: input.daily_mail,
+      changeStepNotifications: input.change_step_notifications,
+      forceSync: input.force_sync,
+      view: mergeView(DEFAULT_VIEW, input.view),
+      extra: { lastCardNumber: cardCount },
+    });
+    const workshopId = workshop.id;
+    const cardRows: Array<typeof cards.$inferInsert> = [];
+    let number = 0;
+    const base = { workshopId, createdAt: now, updatedAt: now };
+    template.clusters.forEach((cluster, position) => {
+      const clusterId = newId();
+      cardRows.push({ ...base, id: clusterId, number: ++number, type: 'cluster', title: cluster.title, color: cluster.color ?? null, position, userId: user.id });
+      (cluster.ideas ?? []).forEach((idea, ideaPosition) => {
+        cardRows.push({ ...base, id: newId(), number: ++number, type: 'idea', title: idea.title, content: idea.content ?? '', parentId: clusterId, position: ideaPosition, userId: user.id });
+      });
+    });
+    insertAll(
+      tx,
+      steps,
+      template.steps.map((step, position) => ({
+        ...base,
+        id: newId(),
+        position,
+        name: step.name,
+        instructions: step.instructions,
+        prefs: mergePrefs(DEFAULT_PREFS, step.prefs),
+        view: { ...mergeView(DEFAULT_VIEW, step.view), sort_criterium_id: step.sort_criterium ? criterionIds.get(step.sort_criterium)! : null },
+      })),
+    );
+    insertAll(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
+    insertAll(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
+    insertAll(tx, cards, cardRows);
+    return announceCreated(deps, changes, workshopId, user.id);
+  });
+}

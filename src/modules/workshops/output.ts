@@ -1,0 +1,163 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { preparedPerDb } from '../../db/prepared';
+import { criteria, ratings, sections, workshops } from '../../db/schema/index';
+import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteria/schemas';
+import { toRating, type RatingOutput } from '../ratings/schemas';
+import { toSection, type SectionOutput } from '../sections/schemas';
+import { planFor } from '../users/schemas';
+import { seesAllRatings, type WorkshopAccess, type WorkshopRow } from './access';
+import type { OwnerOutput, WorkshopOutput } from './schemas';
+import { DEFAULT_VIEW, mergeView } from './view';
+
+/**
+ * Whose ratings the criteria carry: everyone's, only one user's (display prefs hide the others),
+ * or none (the event log, which must not leak ratings past display prefs).
+ */
+export type RatingsScope = 'all' | 'none' | { userId: string };
+
+interface DetailsRow {
+  /** JSON `{id, name, avatar_url, plan_name}` of the owner, null if it is gone. */
+  owner: string | null;
+  /** JSON arrays, in position order. */
+  sections: string;
+  criteria: string;
+  /** JSON array of the ratings in scope, oldest first. */
+  ratings: string;
+}
+
+// GET /v1/workshops/:id is a hot path: the owner, sections, criteria and ratings come from one
+// prepared statement, in which SQLite builds the JSON.
+const queries = preparedPerDb((db: Db) => {
+  const workshopId = sql.placeholder('workshopId');
+  // 'all', or the id of the only user whose ratings are included.
+  const ratingsOf = sql.placeholder('ratingsOf');
+  return {
+    // Drizzle leaves columns of a single-table select unqualified, which subqueries would capture.
+    details: db
+      .select({
+        owner: sql<string | null>`case when workshops.owner_type = 'organization'
+          then (select json_object('id', o.id, 'name', o.name, 'avatar_url', o.avatar_url, 'plan_name', o.plan_name) from organizations o where o.id = workshops.owner_id)
+          else (select json_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url, 'plan_name', u.plan_name) from users u where u.id = workshops.owner_id)
+          end`,
+        sections: sql<string>`(select json_group_array(json_object('id', s.id, 'title', s.title) order by s.position, s.id) from sections s where s.workshop_id = workshops.id)`,
+        criteria: sql<string>`(select json_group_array(json_object('id', c.id, 'title', c.title, 'scale', c.scale) order by c.position, c.id) from criteria c where c.workshop_id = workshops.id)`,
+        ratings: sql<string>`(select json_group_array(json_object('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id) order by r.created_at, r.id)
+          from ratings r where r.workshop_id = workshops.id and (${ratingsOf} = 'all' or r.user_id = ${ratingsOf}))`,
+      })
+      .from(workshops)
+      .where(eq(workshops.id, workshopId))
+      .prepare(),
+    criteria: db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position), asc(criteria.id)).prepare(),
+    sections: db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position), asc(sections.id)).prepare(),
+    allRatings: db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).prepare(),
+    userRatings: db
+      .select()
+      .from(ratings)
+      .where(and(eq(ratings.workshopId, workshopId), eq(ratings.userId, sql.placeholder('userId'))))
+      .orderBy(asc(ratings.createdAt), asc(ratings.id))
+      .prepare(),
+  };
+});
+
+type OwnerRow = { id: string; name: string; avatar_url: string | null; plan_name: string };
+
+function toOwner(config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'ownerId'>, row: OwnerRow | null): OwnerOutput {
+  // Owners are never deleted while they own workshops; the fallback only keeps output well-formed.
+  if (!row) return { id: workshop.ownerId, name: '', avatar_url: null, plan: planFor(config, 'free') };
+  return { id: row.id, name: row.name, avatar_url: row.avatar_url, plan: planFor(config, row.plan_name) };
+}
+
+function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope) {
+  const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
+  const row: DetailsRow = queries(db).details.get({ workshopId: workshop.id, ratingsOf }) ?? { owner: null, sections: '[]', criteria: '[]', ratings: '[]' };
+  return {
+    owner: row.owner ? (JSON.parse(row.owner) as OwnerRow) : null,
+    sections: JSON.parse(row.sections) as SectionOutput[],
+    criteria: JSON.parse(row.criteria) as Array<Pick<CriterionRow, 'id' | 'title' | 'scale'>>,
+    ratings: JSON.parse(row.ratings) as RatingOutput[],
+  };
+}
+
+function groupByCriterion(ratings: RatingOutput[]): Map<string, RatingOutput[]> {
+  const grouped = new Map<string, RatingOutput[]>();
+  for (const rating of ratings) {
+    const list = grouped.get(rating.criterium_id);
+    if (list) list.push(rating);
+    else grouped.set(rating.criterium_id, [rating]);
+  }
+  return grouped;
+}
+
+function ratingsByCriterion(db: Db, workshopId: string, scope: RatingsScope): Map<string, RatingOutput[]> {
+  if (scope === 'none') return new Map();
+  const q = queries(db);
+  const rows = scope === 'all' ? q.allRatings.all({ workshopId }) : q.userRatings.all({ workshopId, userId: scope.userId });
+  return groupByCriterion(rows.map(toRating));
+}
+
+/** The owner as the spec shows it: the organization, or the personal owner seen as one. */
+export function ownerOf(db: Db, config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>): OwnerOutput {
+  return toOwner(config, workshop, detailsOf(db, workshop, 'none').owner);
+}
+
+export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId: string): string {
+  return `${config.publicUrl}/workshops/${workshopId}`;
+}
+
+/** A workshop's criteria in order, each with the ratings `scope` allows. */
+export function criteriaOf(db: Db, workshopId: string, scope: RatingsScope): CriterionOutput[] {
+  const rows = queries(db).criteria.all({ workshopId });
+  const ratings = rows.length > 0 ? ratingsByCriterion(db, workshopId, scope) : new Map<string, RatingOutput[]>();
+  return rows.map((row) => toCriterion(row, ratings.get(row.id) ?? []));
+}
+
+/** A workshop's sections in order. */
+export function sectionsOf(db: Db, workshopId: string): SectionOutput[] {
+  return queries(db).sections.all({ workshopId }).map(toSection);
+}
+
+/** Whose ratings a member sees: participants whose current step hides ratings see only their own. */
+export function ratingsScopeFor(access: WorkshopAccess): RatingsScope {
+  return seesAllRatings(access) ? 'all' : { userId: access.userId };
+}
+
+/** Serializes a workshop with its sections, criteria and the ratings `scope` allows. */
+export function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow, scope: RatingsScope): WorkshopOutput {
+  const details = detailsOf(db, workshop, scope);
+  const ratings = groupByCriterion(details.ratings);
+  return {
+    id: workshop.id,
+    created_at: workshop.createdAt,
+    updated_at: workshop.updatedAt,
+    title: workshop.title,
+    description: workshop.description,
+    state: workshop.state,
+    owner: toOwner(config, workshop, details.owner),
+    current_step_id: workshop.currentStepId,
+    view: mergeView(DEFAULT_VIEW, workshop.view),
+    sections: details.sections,
+    criteria: details.criteria.map((row) => toCriterion(row, ratings.get(row.id) ?? [])),
+    vote_limit: {
+      positive: workshop.votePositive,
+      negative: workshop.voteNegative,
+      max_positive: workshop.voteMaxPositive,
+      max_negative: workshop.voteMaxNegative,
+    },
+    daily_mail: workshop.dailyMail,
+    change_step_notifications: workshop.changeStepNotifications,
+    force_sync: workshop.forceSync,
+    public_url: workshopPublicUrl(config, workshop.id),
+  };
+}
+
+/** The workshop as the caller may see it. */
+export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: WorkshopAccess): WorkshopOutput {
+  return toWorkshop(db, config, access.workshop, ratingsScopeFor(access));
+}
+
+/** The workshop as recorded in the event log. */
+export function workshopForEvent(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow): WorkshopOutput {
+  return toWorkshop(db, config, workshop, 'none');
+}

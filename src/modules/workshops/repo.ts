@@ -1,0 +1,149 @@
+import { randomInt } from 'node:crypto';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { newId, nowIso } from '../../db/columns';
+import { cards, criteria, organizationMembers, workshopMembers, workshops } from '../../db/schema/index';
+import { invalid } from '../../http/errors';
+import type { WorkshopRole, WorkshopRow } from './access';
+import type { ListWorkshopsQuery } from './schemas';
+import { DEFAULT_VIEW, type View, type ViewInput } from './view';
+
+export type WorkshopInsert = typeof workshops.$inferInsert;
+export type MemberRow = typeof workshopMembers.$inferSelect;
+
+function accessCodeTaken(db: DbOrTx, code: string, exceptWorkshopId?: string): boolean {
+  const conditions = [eq(workshops.accessCode, code), eq(workshops.state, 'running')];
+  if (exceptWorkshopId) conditions.push(ne(workshops.id, exceptWorkshopId));
+  return db.select({ id: workshops.id }).from(workshops).where(and(...conditions)).get() !== undefined;
+}
+
+/**
+ * Nine random digits not used by a running workshop. Call inside the write transaction, which holds
+ * the write lock, so the check and the insert cannot interleave with another writer.
+ */
+export function newAccessCode(db: DbOrTx): string {
+  for (;;) {
+    const code = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+    if (!accessCodeTaken(db, code)) return code;
+  }
+}
+
+/** A code that stayed with an archived workshop may have been handed to a running one since. */
+export function accessCodeCollides(db: DbOrTx, workshop: WorkshopRow): boolean {
+  return accessCodeTaken(db, workshop.accessCode, workshop.id);
+}
+
+export interface NewWorkshop {
+  owner: { type: 'user' | 'organization'; id: string };
+  creatorId: string;
+  title: string;
+  description?: string | undefined;
+  dailyMail?: boolean | undefined;
+  changeStepNotifications?: boolean | undefined;
+  forceSync?: boolean | undefined;
+  view?: View | undefined;
+  extra?: Partial<WorkshopInsert>;
+}
+
+/** Inserts a running workshop with a fresh access code; its creator becomes a facilitator. */
+export function insertWorkshop(tx: DbOrTx, input: NewWorkshop): WorkshopRow {
+  const now = nowIso();
+  const workshop = tx
+    .insert(workshops)
+    .values({
+      id: newId(),
+      ownerType: input.owner.type,
+      ownerId: input.owner.id,
+      createdBy: input.creatorId,
+      title: input.title,
+      description: input.description ?? '',
+      view: input.view ?? { ...DEFAULT_VIEW },
+      dailyMail: input.dailyMail ?? true,
+      changeStepNotifications: input.changeStepNotifications ?? true,
+      forceSync: input.forceSync ?? false,
+      ...input.extra,
+      state: 'running',
+      accessCode: newAccessCode(tx),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  tx.insert(workshopMembers).values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now }).run();
+  return workshop;
+}
+
+export function findWorkshop(db: DbOrTx, id: string): WorkshopRow | undefined {
+  return db.select().from(workshops).where(eq(workshops.id, id)).get();
+}
+
+export function findRunningByCode(db: DbOrTx, code: string): WorkshopRow | undefined {
+  return db.select().from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running'))).get();
+}
+
+export function membersOf(db: DbOrTx, workshopId: string): MemberRow[] {
+  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id)).all();
+}
+
+export function countMembers(db: DbOrTx, workshopId: string, role: WorkshopRole): number {
+  return db
+    .select({ n: count() })
+    .from(workshopMembers)
+    .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.role, role)))
+    .get()!.n;
+}
+
+/**
+ * The workshops a user sees in their list: those they are a member of, and those of organizations
+ * they administer (where they act as facilitators). Newest first.
+ */
+export function listVisibleWorkshops(db: DbOrTx, userId: string, filters: ListWorkshopsQuery): WorkshopRow[] {
+  const administered = and(
+    eq(workshops.ownerType, 'organization'),
+    inArray(
+      workshops.ownerId,
+      db
+        .select({ id: organizationMembers.organizationId })
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.userId, userId), eq(organizationMembers.role, 'admin'))),
+    ),
+  )!;
+  const conditions: SQL[] = [or(isNotNull(workshopMembers.id), administered)!];
+  if (filters.role === 'facilitator') conditions.push(or(eq(workshopMembers.role, 'facilitator'), administered)!);
+  if (filters.role === 'attendee') conditions.push(and(eq(workshopMembers.role, 'participant'), sql`not ${administered}`)!);
+  if (filters.owner) conditions.push(eq(workshops.ownerId, filters.owner));
+  if (filters.state) conditions.push(eq(workshops.state, filters.state));
+  if (filters.since) conditions.push(gte(workshops.createdAt, filters.since));
+  if (filters.until) conditions.push(lte(workshops.createdAt, filters.until));
+  return db
+    .select({ workshop: workshops })
+    .from(workshops)
+    .leftJoin(workshopMembers, and(eq(workshopMembers.workshopId, workshops.id), eq(workshopMembers.userId, userId)))
+    .where(and(...conditions))
+    .orderBy(desc(workshops.createdAt), desc(workshops.id))
+    .all()
+    .map((row) => row.workshop);
+}
+
+/**
+ * The ids a view names must belong to the workshop: the shown card, the criterion it sorts by and
+ * the clusters it shows. Throws the contract's 400 naming the member (under `path`).
+ */
+export function assertViewReferences(db: DbOrTx, workshopId: string, view: ViewInput | undefined, path = 'view'): void {
+  if (!view) return;
+  if (view.card && !db.select({ id: cards.id }).from(cards).where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId))).get()) {
+    throw invalid(`${path}.card`, 'Not a card of this workshop.');
+  }
+  if (view.sort_criterium_id && !db.select({ id: criteria.id }).from(criteria).where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId))).get()) {
+    throw invalid(`${path}.sort_criterium_id`, 'Not a criterion of this workshop.');
+  }
+  const clusterIds = [...new Set(view.show_cluster_ids ?? [])];
+  if (clusterIds.length > 0) {
+    const found = db
+      .select({ n: count() })
+      .from(cards)
+      .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inArray(cards.id, clusterIds)))
+      .get()!.n;
+    if (found !== clusterIds.length) throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
+  }
+}

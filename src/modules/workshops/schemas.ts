@@ -1,0 +1,131 @@
+import * as v from 'valibot';
+import { idString, optionalText, requiredText } from '../../http/validation';
+import { CriterionOutput } from '../criteria/schemas';
+import { SectionOutput } from '../sections/schemas';
+import { OrganizationOutput } from '../organizations/schemas';
+import { ViewInput, ViewOutput } from './view';
+
+const TITLE_MAX = 200;
+const DESCRIPTION_MAX = 5_000;
+
+/** The owner of a workshop: an organization, or the user seen as one (CONTRACT §5). */
+export const OwnerOutput = OrganizationOutput;
+export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
+
+export const VoteLimitOutput = v.object({
+  positive: v.number(),
+  negative: v.number(),
+  max_positive: v.number(),
+  max_negative: v.number(),
+});
+
+export const WorkshopOutput = v.object({
+  id: v.string(),
+  created_at: v.string(),
+  updated_at: v.string(),
+  title: v.string(),
+  description: v.string(),
+  state: v.picklist(['running', 'archived']),
+  owner: OwnerOutput,
+  current_step_id: v.nullable(v.string()),
+  view: ViewOutput,
+  sections: v.array(SectionOutput),
+  criteria: v.array(CriterionOutput),
+  vote_limit: VoteLimitOutput,
+  daily_mail: v.boolean(),
+  change_step_notifications: v.boolean(),
+  force_sync: v.boolean(),
+  public_url: v.string(),
+});
+export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;
+
+/** The settings a workshop is created with and that an update may change. */
+const settingsEntries = {
+  title: v.optional(requiredText(TITLE_MAX)),
+  description: v.optional(optionalText(DESCRIPTION_MAX)),
+  daily_mail: v.optional(v.boolean()),
+  change_step_notifications: v.optional(v.boolean()),
+  force_sync: v.optional(v.boolean()),
+  view: v.optional(ViewInput),
+};
+
+export const CustomWorkshopInput = v.object({ ...settingsEntries, title: requiredText(TITLE_MAX) });
+export type CustomWorkshopInput = v.InferOutput<typeof CustomWorkshopInput>;
+
+/**
+ * One body for the four creation modes: `workshop_id` copies, `template` instantiates a template,
+ * `url` would import a native file, and otherwise the settings make a custom workshop.
+ */
+export const CreateWorkshopInput = v.object({
+  ...settingsEntries,
+  workshop_id: v.optional(idString),
+  template: v.optional(idString),
+  url: v.optional(v.pipe(v.string(), v.maxLength(2048))),
+});
+export type CreateWorkshopInput = v.InferOutput<typeof CreateWorkshopInput>;
+
+const unlimitedOrCount = v.pipe(v.number(), v.integer(), v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'));
+const perCardCount = v.pipe(v.number(), v.integer(), v.minValue(1, 'Must be greater than 0.'));
+
+export const UpdateWorkshopInput = v.object({
+  state: v.optional(v.picklist(['running', 'archived'])),
+  vote_limit: v.optional(
+    v.object({
+      positive: v.optional(unlimitedOrCount),
+      negative: v.optional(unlimitedOrCount),
+      max_positive: v.optional(perCardCount),
+      max_negative: v.optional(perCardCount),
+    }),
+  ),
+  ...settingsEntries,
+  current_step_id: v.optional(v.nullable(idString)),
+});
+export type UpdateWorkshopInput = v.InferOutput<typeof UpdateWorkshopInput>;
+
+const isoTimestamp = v.pipe(
+  v.string(),
+  v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO 8601 timestamp.'),
+  v.transform((s) => new Date(s).toISOString()),
+);
+
+export const ListWorkshopsQuery = v.object({
+  owner: v.optional(idString),
+  role: v.optional(v.picklist(['facilitator', 'attendee'])),
+  since: v.optional(isoTimestamp),
+  until: v.optional(isoTimestamp),
+  state: v.optional(v.picklist(['running', 'archived'])),
+});
+export type ListWorkshopsQuery = v.InferOutput<typeof ListWorkshopsQuery>;
+
+export const JoinInput = v.object({
+  access_code: v.pipe(
+    v.string(),
+    v.maxLength(64),
+    v.transform((s) => s.replace(/[\s-]+/g, '')),
+    v.regex(/^\d{9}$/, 'An access code has 9 digits (dashes and spaces are ignored).'),
+  ),
+});
+
+export const AccessCodeOutput = v.object({ access_code: v.string() });
+
+export const UserRoleOutput = v.object({
+  id: v.string(),
+  user_id: v.string(),
+  role: v.picklist(['facilitator', 'participant']),
+});
+export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
+
+export const UpdateUserRoleInput = v.object({ role: v.picklist(['facilitator', 'participant']) });
+
+export const MessageInput = v.object({
+  content: requiredText(10_000),
+  include_me: v.optional(v.boolean(), false),
+});
+export type MessageInput = v.InferOutput<typeof MessageInput>;
+
+export const RecipientsOutput = v.object({ recipients: v.number() });
+
+/** `123-456-789`: how access codes are shown; they are stored as nine bare digits. */
+export function formatAccessCode(code: string): string {
+  return `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6, 9)}`;
+}

@@ -1,0 +1,155 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { criteria, ratings, steps, workshops } from '../src/db/schema/index';
+import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let ada: TestUser;
+let bob: TestUser;
+let eve: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const base = (workshopId: string) => `/v1/workshops/${workshopId}/criteria`;
+const positions = (workshopId: string) =>
+  t.deps.database.db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all().map((c) => [c.title, c.position]);
+
+function seedRating(workshopId: string, criteriumId: string, user: TestUser, value: number) {
+  const card = seedCard(t, workshopId, ada);
+  return t.deps.database.db.insert(ratings).values({ workshopId, cardId: card.id, criteriumId, userId: user.id, value }).returning().get();
+}
+
+describe('criteria', () => {
+  it('creates criteria at the end, with their scale, and logs addCriterium', async () => {
+    const w = seedWorkshop(t, ada);
+    const first = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Impact', scale: 2 } });
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({ id: first.body.id, title: 'Impact', scale: 2, current_scale: [0, 1, 3, 9], ratings: [] });
+    const second = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Effort', scale: 4 } });
+    expect(second.body.current_scale).toEqual([0, 1, 2, 3, 4]);
+    expect(positions(w.id)).toEqual([['Impact', 0], ['Effort', 1]]);
+    const log = eventLog(t, w.id);
+    expect(log.map((e) => [e.action, e.change])).toEqual([
+      ['addCriterium', { criterium: first.body }],
+      ['addCriterium', { criterium: second.body }],
+    ]);
+    const list = await t.request('GET', base(w.id), { token: ada.token });
+    expect(list.body.map((c: { title: string }) => c.title)).toEqual(['Impact', 'Effort']);
+  });
+
+  it('shows each criterion with the ratings the caller may see', async () => {
+    const w = seedWorkshop(t, ada);
+    seedMember(t, w.id, bob);
+    const criterion = seedCriterion(t, w.id, { title: 'Fun', scale: 3 });
+    const adas = seedRating(w.id, criterion.id, ada, 5);
+    const bobs = seedRating(w.id, criterion.id, bob, 10);
+    const one = await t.request('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
+    expect(one.status).toBe(200);
+    expect(one.body.ratings.map((r: { id: string }) => r.id).sort()).toEqual([adas.id, bobs.id].sort());
+    expect(one.body.ratings.find((r: { id: string }) => r.id === bobs.id)).toEqual({ id: bobs.id, value: 10, user_id: bob.id, criterium_id: criterion.id, card_id: bobs.cardId });
+    seedCurrentStep(t, w.id, { allow_display_ratings: false });
+    const hidden = await t.request('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
+    expect(hidden.body.ratings.map((r: { id: string }) => r.id)).toEqual([bobs.id]);
+    const list = await t.request('GET', base(w.id), { token: bob.token });
+    expect(list.body[0].ratings.map((r: { id: string }) => r.id)).toEqual([bobs.id]);
+    expect((await t.request('GET', base(w.id), { token: ada.token })).body[0].ratings).toHaveLength(2);
+  });
+
+  it('renames a criterion and logs the change', async () => {
+    const w = seedWorkshop(t, ada);
+    const criterion = seedCriterion(t, w.id, { title: 'Old', scale: 1 });
+    const res = await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'New', scale: 4 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: criterion.id, title: 'New', scale: 1 });
+    const [event] = eventLog(t, w.id);
+    expect(event!.action).toBe('updateCriterium');
+    expect(event!.change).toMatchObject({ criterium: { id: criterion.id, title: 'New' }, changes: { title: ['Old', 'New'] } });
+    expect((await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: {} })).status).toBe(200);
+    expect(eventLog(t, w.id)).toHaveLength(1);
+  });
+
+  it('deletes a criterion with its ratings, re-packs positions and unhooks views sorted by it', async () => {
+    const w = seedWorkshop(t, ada);
+    const [a, b, c] = [seedCriterion(t, w.id, { title: 'A' }), seedCriterion(t, w.id, { title: 'B' }), seedCriterion(t, w.id, { title: 'C' })];
+    seedRating(w.id, b.id, ada, 1);
+    const keep = seedRating(w.id, a.id, ada, 1);
+    const { db } = t.deps.database;
+    const sorted = { ...DEFAULT_VIEW, sort: 'criterium_average' as const, sort_criterium_id: b.id };
+    db.update(workshops).set({ view: sorted }).where(eq(workshops.id, w.id)).run();
+    const step = db.insert(steps).values({ workshopId: w.id, position: 0, name: 'Rate', prefs: DEFAULT_PREFS, view: sorted }).returning().get();
+    const other = db.insert(steps).values({ workshopId: w.id, position: 1, name: 'Other', prefs: DEFAULT_PREFS, view: { ...DEFAULT_VIEW, sort_criterium_id: c.id } }).returning().get();
+
+    const res = await t.request('DELETE', `${base(w.id)}/${b.id}`, { token: ada.token });
+    expect(res.status).toBe(204);
+    expect(positions(w.id)).toEqual([['A', 0], ['C', 1]]);
+    expect(db.select().from(ratings).where(eq(ratings.workshopId, w.id)).all().map((r) => r.id)).toEqual([keep.id]);
+    const workshop = await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token });
+    expect(workshop.body.view).toMatchObject({ sort: 'position', sort_criterium_id: null });
+    expect(db.select().from(steps).where(eq(steps.id, step.id)).get()!.view).toMatchObject({ sort: 'position', sort_criterium_id: null });
+    expect(db.select().from(steps).where(eq(steps.id, other.id)).get()!.view.sort_criterium_id).toBe(c.id);
+    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['removeCriterium', 'updateWorkshop', 'updateStep']);
+    expect(eventLog(t, w.id)[0]!.change).toEqual({ criterium: { id: b.id, title: 'B', scale: 1, current_scale: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ratings: [] } });
+    expectError(await t.request('GET', `${base(w.id)}/${b.id}`, { token: ada.token }), 404, 'not_found');
+  });
+
+  it('refuses bad input and changes nothing', async () => {
+    const w = seedWorkshop(t, ada);
+    const criterion = seedCriterion(t, w.id, { title: 'Kept' });
+    const cases: Array<[unknown, string]> = [
+      [{ scale: 1 }, 'title'],
+      [{ title: 'x' }, 'scale'],
+      [{ title: 'x', scale: 5 }, 'scale'],
+      [{ title: 'x', scale: 0 }, 'scale'],
+      [{ title: 'x', scale: 1.5 }, 'scale'],
+      [{ title: ' ', scale: 1 }, 'title'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await t.request('POST', base(w.id), { token: ada.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path).toBe(path);
+    }
+    expectError(await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: '' } }), 400, 'invalid_request');
+    expectError(await t.request('POST', base(w.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expect(positions(w.id)).toEqual([['Kept', 0]]);
+    expect(eventLog(t, w.id)).toEqual([]);
+  });
+
+  it('lets members read and only facilitators write; strangers see nothing', async () => {
+    const w = seedWorkshop(t, ada);
+    seedMember(t, w.id, bob);
+    const criterion = seedCriterion(t, w.id, { title: 'Kept' });
+    const one = `${base(w.id)}/${criterion.id}`;
+    expect((await t.request('GET', base(w.id), { token: bob.token })).status).toBe(200);
+    expectError(await t.request('POST', base(w.id), { token: bob.token, body: { title: 'x', scale: 1 } }), 403, 'forbidden');
+    expectError(await t.request('PUT', one, { token: bob.token, body: { title: 'x' } }), 403, 'forbidden');
+    expectError(await t.request('DELETE', one, { token: bob.token }), 403, 'forbidden');
+    expectError(await t.request('GET', base(w.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request('GET', one, { token: eve.token }), 404, 'not_found');
+    expectError(await t.request('POST', base(w.id), { token: eve.token, body: { title: 'x', scale: 1 } }), 404, 'not_found');
+    const other = seedWorkshop(t, ada);
+    expectError(await t.request('GET', `${base(other.id)}/${criterion.id}`, { token: ada.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', `${base(other.id)}/${criterion.id}`, { token: ada.token }), 404, 'not_found');
+    expect(positions(w.id)).toEqual([['Kept', 0]]);
+    expect(eventLog(t, w.id)).toEqual([]);
+  });
+
+  it('refuses writes to an archived workshop', async () => {
+    const w = seedWorkshop(t, ada, { state: 'archived' });
+    const criterion = seedCriterion(t, w.id, { title: 'Kept' });
+    expectError(await t.request('POST', base(w.id), { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
+    expectError(await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'x' } }), 409, 'workshop_archived');
+    expectError(await t.request('DELETE', `${base(w.id)}/${criterion.id}`, { token: ada.token }), 409, 'workshop_archived');
+    expect((await t.request('GET', base(w.id), { token: ada.token })).status).toBe(200);
+    expect(positions(w.id)).toEqual([['Kept', 0]]);
+    expect(eventLog(t, w.id)).toEqual([]);
+  });
+});
