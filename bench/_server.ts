@@ -16,7 +16,9 @@ export interface BenchServer {
 export async function startBenchServer(): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-bench-'));
   const entry = join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_SERVER_ARGS passes node flags to the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const extraArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', entry], {
     env: { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

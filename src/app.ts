@@ -69,7 +69,10 @@ export function createApp(deps: AppDeps) {
     // A declared length is enforced by the HTTP parser, so it can be judged up front without
     // wrapping the body in a counting stream; only chunked bodies need the stream.
     const declared = c.req.header('content-length');
-    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+    const chunked = c.req.header('transfer-encoding') !== undefined;
+    // No body at all (most GETs): nothing to limit, and touching the body would build a Request object.
+    if (declared === undefined && !chunked) return next();
+    if (declared !== undefined && !chunked) {
       if (Number(declared) > (multipart ? 20 * MiB : MiB)) {
         tooLarge(multipart ? 'Uploads are limited to 20 MiB.' : 'JSON bodies are limited to 1 MiB.')();
       }
