@@ -35,12 +35,30 @@ export type Action =
   | { edit_card: { authorId: string } }
   | { delete_card: { authorId: string } };
 
+const userId = sql.placeholder('userId');
+const isOrgAdmin = sql<number>`exists (select 1 from ${organizationMembers}
+  where ${organizationMembers.organizationId} = ${workshops.ownerId}
+    and ${organizationMembers.userId} = ${userId} and ${organizationMembers.role} = 'admin')`;
+
 const queries = preparedPerDb((db: Db) => ({
-  workshop: db.select().from(workshops).where(eq(workshops.id, sql.placeholder('id'))).prepare(),
+  // Every request on a workshop starts here, so the workshop, the caller's membership, their
+  // organization-admin status and the current step's prefs come from one statement.
+  access: db
+    .select({
+      workshop: workshops,
+      memberRole: workshopMembers.role,
+      orgAdmin: sql<number>`case when ${workshops.ownerType} = 'organization' then ${isOrgAdmin} else 0 end`,
+      stepPrefs: steps.prefs,
+    })
+    .from(workshops)
+    .leftJoin(workshopMembers, and(eq(workshopMembers.workshopId, workshops.id), eq(workshopMembers.userId, userId)))
+    .leftJoin(steps, eq(steps.id, workshops.currentStepId))
+    .where(eq(workshops.id, sql.placeholder('workshopId')))
+    .prepare(),
   membership: db
     .select({ role: workshopMembers.role })
     .from(workshopMembers)
-    .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.userId, sql.placeholder('userId'))))
+    .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.userId, userId)))
     .prepare(),
   orgAdmin: db
     .select({ id: organizationMembers.id })
@@ -48,12 +66,11 @@ const queries = preparedPerDb((db: Db) => ({
     .where(
       and(
         eq(organizationMembers.organizationId, sql.placeholder('organizationId')),
-        eq(organizationMembers.userId, sql.placeholder('userId')),
+        eq(organizationMembers.userId, userId),
         eq(organizationMembers.role, 'admin'),
       ),
     )
     .prepare(),
-  stepPrefs: db.select({ prefs: steps.prefs }).from(steps).where(eq(steps.id, sql.placeholder('id'))).prepare(),
 }));
 
 /**
@@ -61,13 +78,11 @@ const queries = preparedPerDb((db: Db) => ({
  * learn that the workshop exists. Admins of the owning organization act as facilitators.
  */
 export function loadAccess(db: Db, workshopId: string, userId: string): WorkshopAccess {
-  const q = queries(db);
-  const workshop = q.workshop.get({ id: workshopId });
-  if (!workshop) throw notFound('Workshop');
-  const role = roleOf(db, workshop, userId);
+  const row = queries(db).access.get({ workshopId, userId });
+  if (!row) throw notFound('Workshop');
+  const role: WorkshopRole | null = row.memberRole === 'facilitator' || row.orgAdmin ? 'facilitator' : row.memberRole;
   if (!role) throw notFound('Workshop');
-  const prefs = workshop.currentStepId ? (q.stepPrefs.get({ id: workshop.currentStepId })?.prefs ?? DEFAULT_PREFS) : DEFAULT_PREFS;
-  return { workshop, userId, role, prefs };
+  return { workshop: row.workshop, userId, role, prefs: row.stepPrefs ?? DEFAULT_PREFS };
 }
 
 /** The caller's role in the workshop, or null for a stranger. */
