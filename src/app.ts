@@ -9,6 +9,7 @@ import { docsRoutes } from './http/docs';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
+import { canvasRoutes } from './modules/canvas/routes';
 import { cardsRoutes } from './modules/cards/routes';
 import { commentsRoutes } from './modules/comments/routes';
 import { criteriaRoutes } from './modules/criteria/routes';
@@ -44,6 +45,8 @@ function apiRoutes(deps: AppDeps) {
     .route('/', usersRoutes(deps))
     .route('/', notificationsRoutes(deps))
     .route('/', organizationsRoutes(deps))
+    // Before workshops: `/workshops/canvas/zones/:id` has no workshop id.
+    .route('/', canvasRoutes(deps))
     .route('/', workshopsRoutes(deps))
     .route('/', stepsRoutes(deps))
     .route('/', cardsRoutes(deps))

@@ -3,3 +3,4 @@ export * from './organizations';
 export * from './workshops';
 export * from './cards';
 export * from './activity';
+export * from './collab';
