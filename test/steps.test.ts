@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, expectError, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let t: TestServer;
@@ -75,15 +75,44 @@ describe('steps: create and read', () => {
 
   it('merges given prefs and view over the defaults', async () => {
     const w = newWorkshop();
+    const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const step = await addStep(w.id, {
       name: 'Vote',
       prefs: { allow_add_idea: false, allow_edit: 'none', allow_display_votes: false },
-      view: { sort: 'score', sort_reverse: true, show_cluster_ids: ['a', 'b'] },
+      view: { sort: 'score', sort_reverse: true, show_cluster_ids: [cluster.id] },
       unknown_member: 'ignored',
     });
     expect(step.prefs).toEqual({ ...DEFAULT_PREFS, allow_add_idea: false, allow_edit: 'none', allow_display_votes: false });
-    expect(step.view).toEqual({ ...DEFAULT_VIEW, sort: 'score', sort_reverse: true, show_cluster_ids: ['a', 'b'] });
+    expect(step.view).toEqual({ ...DEFAULT_VIEW, sort: 'score', sort_reverse: true, show_cluster_ids: [cluster.id] });
     expect(step).not.toHaveProperty('unknown_member');
+  });
+
+  it('refuses views that point outside the workshop', async () => {
+    const w = newWorkshop();
+    const res = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'S', view: { card: 'nope' } } });
+    expectError(res, 400, 'invalid_request');
+    expect(res.body.error.details[0].path).toBe('view.card');
+  });
+
+  it('logs a step change when the current step is deleted', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, { name: 'Only' });
+    await t.request('PUT', `/v1/workshops/${w.id}`, { token: facilitator.token, body: { current_step_id: step.id } });
+    expect((await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
+    const log = await t.request('GET', `/v1/workshops/${w.id}/events?per_page=2`, { token: facilitator.token });
+    expect(log.body.map((e: { action: string }) => e.action)).toEqual(['changeStep', 'removeStep']);
+    expect(log.body[0].change.step).toBeNull();
+    expect(log.body[0].change.workshop.current_step_id).toBeNull();
+  });
+
+  it('logs nothing for an update that changes nothing', async () => {
+    const w = newWorkshop();
+    const step = await addStep(w.id, { name: 'Same' });
+    const before = await t.request('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
+    const res = await t.request('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token, body: { name: 'Same' } });
+    expect(res.status).toBe(200);
+    const after = await t.request('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
+    expect(after.headers.get('x-total-count')).toBe(before.headers.get('x-total-count'));
   });
 
   it('inserts at a given position and keeps positions 0..n-1', async () => {

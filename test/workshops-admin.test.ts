@@ -41,10 +41,11 @@ describe('GET /v1/workshops/:id/access_code', () => {
 });
 
 describe('user roles', () => {
-  it('lists the members to any member', async () => {
+  it('lists the members to facilitators only', async () => {
     const w = seedWorkshop(t, ada);
     seedMember(t, w.id, bob);
-    const res = await t.request('GET', `/v1/workshops/${w.id}/user_roles`, { token: bob.token });
+    expectError(await t.request('GET', `/v1/workshops/${w.id}/user_roles`, { token: bob.token }), 403, 'forbidden');
+    const res = await t.request('GET', `/v1/workshops/${w.id}/user_roles`, { token: ada.token });
     expect(res.status).toBe(200);
     const ids = Object.fromEntries(membersOf(w.id).map((m) => [m.userId, m.id]));
     // Both rows were seeded within the same millisecond, so their order is not asserted.

@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { newId } from '../../db/columns';
 import { cards } from '../../db/schema/index';
-import { write, type WriteDeps } from '../events/recorder';
+import { write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
 import { planCardsImport, type ImportPlan } from './csv-plan';
 import { reserveCardNumbers } from './repo';
 import type { CardOutput } from './schemas';
+import { unhookViewReferences } from '../workshops/view-references';
 import { cardsFor, type WorkshopRef } from './service';
 
 /** Larger CSV files are refused with 413 (CONTRACT §3). */
@@ -15,7 +17,7 @@ export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 const INSERT_CHUNK = 500;
 
 /** Only facilitators import; checked before the upload is read, and again inside the write. */
-export function authorizeImport(deps: WriteDeps, ref: WorkshopRef): void {
+export function authorizeImport(deps: AppDeps, ref: WorkshopRef): void {
   authorize(loadAccess(deps.database.db, ref.workshopId, ref.userId), 'facilitate');
 }
 
@@ -23,13 +25,15 @@ export function authorizeImport(deps: WriteDeps, ref: WorkshopRef): void {
  * Replaces every card of the workshop (and with them their feedback) by the cards of a CSV file.
  * A bad file changes nothing: it is read completely before the transaction starts.
  */
-export function importCards(deps: WriteDeps, ref: WorkshopRef, csv: string): readonly CardOutput[] {
+export function importCards(deps: AppDeps, ref: WorkshopRef, csv: string): readonly CardOutput[] {
   const plan = planCardsImport(csv);
   const { db } = deps.database;
   return write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
     authorize(access, 'facilitate');
+    const replaced = tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId)).all().map((r) => r.id);
     tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
+    unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     insertPlan(tx, ref, plan);
     changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
     return cardsFor(db, access);

@@ -1,14 +1,16 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { newId } from '../../db/columns';
 import { arrange } from '../../db/positions';
 import { attachments, cards, comments, items, ratings, votes } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
-import { write, type WriteDeps } from '../events/recorder';
+import { write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
 import { findCard, nextCardNumber, repackStack, stackScope } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
-import { cardFor, type WorkshopRef } from './service';
+import { unhookViewReferences } from '../workshops/view-references';
+import { cardFor, cardForEvent, type WorkshopRef } from './service';
 
 /**
  * Merges cards into a new one (CONTRACT §7): it takes the first card's type, parent and place;
@@ -16,7 +18,7 @@ import { cardFor, type WorkshopRef } from './service';
  * kept); ideas of merged clusters move under it, or under its cluster when it is an idea; the
  * merged cards are deleted. One transaction: all or nothing.
  */
-export function mergeCards(deps: WriteDeps, ref: WorkshopRef, input: MergeCardsInput): CardOutput {
+export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInput): CardOutput {
   const { db } = deps.database;
   return write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
@@ -72,9 +74,10 @@ export function mergeCards(deps: WriteDeps, ref: WorkshopRef, input: MergeCardsI
       if (stack === null || !mergedIds.has(stack)) repackStack(tx, ref.workshopId, stack);
     }
 
-    const card = cardFor(db, access, findCard(db, ref.workshopId, id));
-    changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card, merged_ids: [...mergedIds] } });
-    return card;
+    const row = findCard(db, ref.workshopId, id);
+    changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: cardForEvent(db, row), merged_ids: [...mergedIds] } });
+    unhookViewReferences(deps, tx, changes, ref, { cardIds: [...mergedIds] });
+    return cardFor(db, access, row);
   });
 }
 

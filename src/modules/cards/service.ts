@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { arrange } from '../../db/positions';
 import { cards } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
-import { diffFields, write, type WriteDeps } from '../events/recorder';
+import { diffFields, write } from '../events/recorder';
 import { authorize, loadAccess, type WorkshopAccess } from '../workshops/access';
 import { cardCriteria, cardSections } from './detail';
 import { snapshotCache } from './list-cache';
@@ -21,6 +22,7 @@ import {
   type UpdateCardInput,
 } from './schemas';
 import { cardSummaries, scoreVoter } from './summaries';
+import { unhookViewReferences } from '../workshops/view-references';
 
 /** Who is asking about which workshop. */
 export interface WorkshopRef {
@@ -31,6 +33,14 @@ export interface WorkshopRef {
 /** One card as the caller sees it (score per display prefs). */
 export function cardFor(db: Db, access: WorkshopAccess, row: CardRow): CardOutput {
   return toCard(row, cardSummaries(db, row.workshopId, scoreVoter(access), [row.id])(row.id));
+}
+
+/**
+ * One card for the event log and broadcasts: the full score, whoever acted. Readers whose display
+ * prefs hide others' votes get it redacted on the way out (events/log.ts).
+ */
+export function cardForEvent(db: Db, row: CardRow): CardOutput {
+  return toCard(row, cardSummaries(db, row.workshopId, null, [row.id])(row.id));
 }
 
 const lists = snapshotCache<CardOutput[]>();
@@ -51,12 +61,12 @@ export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery
   });
 }
 
-export function listCards(deps: WriteDeps, ref: WorkshopRef, filters: ListCardsQuery): readonly CardOutput[] {
+export function listCards(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): readonly CardOutput[] {
   const { db } = deps.database;
   return cardsFor(db, loadAccess(db, ref.workshopId, ref.userId), filters);
 }
 
-export function getCard(deps: WriteDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {
+export function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {
   const { db } = deps.database;
   const access = loadAccess(db, ref.workshopId, ref.userId);
   const row = findCard(db, ref.workshopId, cardId);
@@ -73,7 +83,7 @@ function requireCluster(db: Db, workshopId: string, parentId: string): CardRow {
   return cluster;
 }
 
-export function createCard(deps: WriteDeps, ref: WorkshopRef, input: CreateCardInput): CardOutput {
+export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInput): CardOutput {
   const { db } = deps.database;
   return write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
@@ -104,7 +114,7 @@ export function createCard(deps: WriteDeps, ref: WorkshopRef, input: CreateCardI
   });
 }
 
-export function updateCard(deps: WriteDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): CardOutput {
+export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): CardOutput {
   const { db } = deps.database;
   return write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
@@ -144,19 +154,19 @@ export function updateCard(deps: WriteDeps, ref: WorkshopRef, cardId: string, in
     const card = cardFor(db, access, row);
     const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
     if (Object.keys(diff).length > 0) {
-      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card, changes: diff } });
+      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card: cardForEvent(db, row), changes: diff } });
     }
     return card;
   });
 }
 
-export function removeCard(deps: WriteDeps, ref: WorkshopRef, cardId: string): void {
+export function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): void {
   const { db } = deps.database;
   write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
     const row = findCard(db, ref.workshopId, cardId);
     authorize(access, { delete_card: { authorId: row.userId } });
-    const card = cardFor(db, access, row);
+    const card = cardForEvent(db, row);
 
     const ideaIds = row.type === 'cluster'
       ? tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id)).all().map((r) => r.id)
@@ -166,5 +176,6 @@ export function removeCard(deps: WriteDeps, ref: WorkshopRef, cardId: string): v
     if (ideaIds.length > 0) tx.delete(cards).where(eq(cards.parentId, row.id)).run();
     tx.delete(cards).where(eq(cards.id, row.id)).run();
     changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
+    unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
   });
 }

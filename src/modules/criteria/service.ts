@@ -1,17 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Db, Tx } from '../../db/client';
+import type { Db } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { arrange } from '../../db/positions';
-import { criteria, ratings, steps, workshops } from '../../db/schema/index';
+import { criteria, ratings } from '../../db/schema/index';
 import { notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import { diffFields, write, type ChangeRecorder } from '../events/recorder';
+import { diffFields, write } from '../events/recorder';
 import { toRating } from '../ratings/schemas';
-import { toStep } from '../steps/schemas';
 import { authorize, loadAccess } from '../workshops/access';
-import { criteriaOf, ratingsScopeFor, workshopForEvent, type RatingsScope } from '../workshops/output';
-import { DEFAULT_VIEW, mergeView, type View } from '../workshops/view';
+import { criteriaOf, ratingsScopeFor, type RatingsScope } from '../workshops/output';
+import { unhookViewReferences } from '../workshops/view-references';
 import { toCriterion, type CriterionOutput, type CriterionRow } from './schemas';
 
 function findCriterion(db: Db, workshopId: string, id: string): CriterionRow {
@@ -75,31 +74,7 @@ export function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: string
     arrange(tx, criteria, eq(criteria.workshopId, workshopId), { remove: id });
     tx.delete(criteria).where(eq(criteria.id, id)).run();
     changes.record({ workshopId, action: 'removeCriterium', userId: user.id, change: { criterium: toCriterion(before, []) } });
-    unhookViews(deps, tx, changes, { workshopId, criterionId: id, userId: user.id });
+    unhookViewReferences(deps, tx, changes, { workshopId, userId: user.id }, { criterionId: id });
   });
 }
 
-/** A view sorted by a deleted criterion falls back to the plain order. */
-function withoutCriterion(view: View, criterionId: string): View | null {
-  const full = mergeView(DEFAULT_VIEW, view);
-  if (full.sort_criterium_id !== criterionId) return null;
-  return { ...full, sort_criterium_id: null, sort: full.sort === 'criterium_average' ? 'position' : full.sort };
-}
-
-function unhookViews(deps: AppDeps, tx: Tx, changes: ChangeRecorder, target: { workshopId: string; criterionId: string; userId: string }) {
-  const { db } = deps.database;
-  const { workshopId, criterionId, userId } = target;
-  const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get()!;
-  const view = withoutCriterion(workshop.view, criterionId);
-  if (view) {
-    const after = tx.update(workshops).set({ view, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning().get();
-    const diff = { view: [mergeView(DEFAULT_VIEW, workshop.view), view] };
-    changes.record({ workshopId, action: 'updateWorkshop', userId, change: { workshop: workshopForEvent(db, deps.config, after), changes: diff } });
-  }
-  for (const step of tx.select().from(steps).where(eq(steps.workshopId, workshopId)).all()) {
-    const stepView = withoutCriterion(step.view, criterionId);
-    if (!stepView) continue;
-    const after = tx.update(steps).set({ view: stepView, updatedAt: nowIso() }).where(eq(steps.id, step.id)).returning().get();
-    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } } });
-  }
-}

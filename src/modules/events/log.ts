@@ -29,6 +29,16 @@ function visibleTo(access: WorkshopAccess): SQL[] {
   return conditions;
 }
 
+/**
+ * Card payloads in the log carry the full score. A reader whose display prefs hide others' votes
+ * gets `summary.score: null` there rather than totals they may not see.
+ */
+export function withoutScores<T extends { change: Record<string, unknown> }>(event: T): T {
+  const card = event.change.card as { summary?: { score: number | null } } | undefined;
+  if (!card?.summary) return event;
+  return { ...event, change: { ...event.change, card: { ...card, summary: { ...card.summary, score: null } } } };
+}
+
 /** A page of the workshop's log, newest first, with the total the filters and visibility leave. */
 export function listEvents(
   deps: AppDeps,
@@ -53,7 +63,8 @@ export function listEvents(
     .limit(query.page.perPage)
     .offset(query.page.offset)
     .all();
-  return { items: rows.map((r) => toEvent(r.event, r.user, deps.config)), total };
+  const items = rows.map((r) => toEvent(r.event, r.user, deps.config));
+  return { items: seesAllVotes(access) ? items : items.map(withoutScores), total };
 }
 
 const after = preparedPerDb((db: Db) =>

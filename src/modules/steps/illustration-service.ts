@@ -92,13 +92,17 @@ export function updateIllustration(
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
     findStep(tx, workshopId, stepId);
     const before = requireIllustration(tx, stepId);
+    const wanted = { ...before, align: input.align ?? before.align, name: input.name ?? before.name };
+    const diff = diffFields(before, wanted, ['name', 'align']);
+    // Nothing to change: nothing written, nothing logged.
+    if (Object.keys(diff).length === 0) return toIllustration(before, deps.config);
     const row = tx
       .update(stepIllustrations)
-      .set({ align: input.align ?? before.align, name: input.name ?? before.name, updatedAt: nowIso() })
+      .set({ align: wanted.align, name: wanted.name, updatedAt: nowIso() })
       .where(eq(stepIllustrations.id, before.id))
       .returning()
       .get()!;
-    record(deps, changes, 'updateIllustration', userId, row, { changes: diffFields(before, row, ['name', 'align']) });
+    record(deps, changes, 'updateIllustration', userId, row, { changes: diff });
     return toIllustration(row, deps.config);
   });
 }

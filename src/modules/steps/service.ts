@@ -7,6 +7,8 @@ import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { diffFields, write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
+import { workshopForEvent } from '../workshops/output';
+import { assertViewReferences } from '../workshops/repo';
 import { DEFAULT_VIEW, mergeView } from '../workshops/view';
 import { DEFAULT_PREFS, mergePrefs } from './prefs';
 import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas';
@@ -37,6 +39,7 @@ export function getStep(deps: AppDeps, workshopId: string, userId: string, stepI
 export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): StepOutput {
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
+    assertViewReferences(tx, workshopId, input.view);
     const id = newId();
     const position = arrange(tx, steps, inWorkshop(workshopId), { insert: { id, position: input.position } });
     const row = tx
@@ -58,35 +61,37 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
   });
 }
 
-/** Applies the given members over the step; prefs and view are merged member by member. */
+/**
+ * Applies the given members over the step; prefs and view are merged member by member. An update
+ * that changes nothing writes nothing and logs nothing.
+ */
 export function updateStep(deps: AppDeps, workshopId: string, userId: string, stepId: string, input: StepInput): StepOutput {
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
+    assertViewReferences(tx, workshopId, input.view);
     const before = toStep(findStep(tx, workshopId, stepId));
     const position =
       input.position === undefined
         ? before.position
         : arrange(tx, steps, inWorkshop(workshopId), { insert: { id: stepId, position: input.position } });
+    const wanted = {
+      ...before,
+      name: input.name,
+      instructions: input.instructions ?? before.instructions,
+      position,
+      prefs: mergePrefs(before.prefs, input.prefs),
+      view: mergeView(before.view, input.view),
+    };
+    const diff = diffFields(before, wanted, STEP_FIELDS);
+    if (Object.keys(diff).length === 0) return before;
     const row = tx
       .update(steps)
-      .set({
-        name: input.name,
-        instructions: input.instructions ?? before.instructions,
-        position,
-        prefs: mergePrefs(before.prefs, input.prefs),
-        view: mergeView(before.view, input.view),
-        updatedAt: nowIso(),
-      })
+      .set({ name: wanted.name, instructions: wanted.instructions, position, prefs: wanted.prefs, view: wanted.view, updatedAt: nowIso() })
       .where(eq(steps.id, stepId))
       .returning()
       .get()!;
     const step = toStep(row);
-    changes.record({
-      workshopId,
-      action: 'updateStep',
-      userId,
-      change: { step, changes: diffFields(before, step, STEP_FIELDS) },
-    });
+    changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff } });
     return step;
   });
 }
@@ -99,9 +104,11 @@ export function deleteStep(deps: AppDeps, workshopId: string, userId: string, st
     const step = toStep(findStep(tx, workshopId, stepId));
     arrange(tx, steps, inWorkshop(workshopId), { remove: stepId });
     tx.delete(steps).where(eq(steps.id, stepId)).run();
-    if (access.workshop.currentStepId === stepId) {
-      tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).run();
-    }
     changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
+    if (access.workshop.currentStepId === stepId) {
+      // The workshop has no current step any more: screens must learn it like any step change.
+      const workshop = tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning().get()!;
+      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: workshopForEvent(deps.database.db, deps.config, workshop), step: null } });
+    }
   });
 }

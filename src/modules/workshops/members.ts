@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { workshopMembers } from '../../db/schema/index';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, forbidden, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write } from '../events/recorder';
-import { authorize, loadAccess } from './access';
+import { authorize, isFacilitator, loadAccess } from './access';
 import { countMembers, membersOf, type MemberRow } from './repo';
 import type { UserRoleOutput } from './schemas';
 
@@ -12,10 +12,10 @@ export function toUserRole(row: MemberRow): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role };
 }
 
-/** GET /v1/workshops/:id/user_roles: any member may see who else is in the workshop. */
+/** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
 export function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): UserRoleOutput[] {
   const { db } = deps.database;
-  loadAccess(db, workshopId, user.id);
+  if (!isFacilitator(loadAccess(db, workshopId, user.id))) throw forbidden('Only facilitators may list the members and their roles.');
   return membersOf(db, workshopId).map(toUserRole);
 }
 

@@ -64,8 +64,10 @@ export const CreateWorkshopInput = v.object({
 });
 export type CreateWorkshopInput = v.InferOutput<typeof CreateWorkshopInput>;
 
-const unlimitedOrCount = v.pipe(v.number(), v.integer(), v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'));
-const perCardCount = v.pipe(v.number(), v.integer(), v.minValue(1, 'Must be greater than 0.'));
+/** Far above any real budget, and small enough to stay an exact SQLite integer. */
+const MAX_POINTS = 1_000_000;
+const unlimitedOrCount = v.pipe(v.number(), v.integer(), v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'), v.maxValue(MAX_POINTS));
+const perCardCount = v.pipe(v.number(), v.integer(), v.minValue(1, 'Must be greater than 0.'), v.maxValue(MAX_POINTS));
 
 export const UpdateWorkshopInput = v.object({
   state: v.optional(v.picklist(['running', 'archived'])),

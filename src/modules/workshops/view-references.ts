@@ -1,0 +1,72 @@
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db, Tx } from '../../db/client';
+import { nowIso } from '../../db/columns';
+import { steps, workshops } from '../../db/schema/index';
+import type { ChangeRecorder } from '../events/recorder';
+import { toStep } from '../steps/schemas';
+import { workshopForEvent } from './output';
+import { DEFAULT_VIEW, mergeView, type View } from './view';
+
+/** What was removed from a workshop that views may point at. */
+export interface RemovedReferences {
+  cardIds?: readonly string[];
+  criterionId?: string;
+}
+
+/** The view without the removed references, or null when it pointed at none of them. */
+function withoutReferences(stored: View, removed: RemovedReferences): View | null {
+  const view = mergeView(DEFAULT_VIEW, stored);
+  const cardIds = new Set(removed.cardIds ?? []);
+  let changed = false;
+  if (view.card && cardIds.has(view.card)) {
+    view.card = null;
+    changed = true;
+  }
+  const shown = view.show_cluster_ids.filter((id) => !cardIds.has(id));
+  if (shown.length !== view.show_cluster_ids.length) {
+    view.show_cluster_ids = shown;
+    changed = true;
+  }
+  if (removed.criterionId && view.sort_criterium_id === removed.criterionId) {
+    // A view sorted by a deleted criterion falls back to the plain order.
+    view.sort_criterium_id = null;
+    if (view.sort === 'criterium_average') view.sort = 'position';
+    changed = true;
+  }
+  return changed ? view : null;
+}
+
+/**
+ * Clears the workshop's and its steps' views of cards or a criterion being deleted, in the same
+ * transaction, logging `updateWorkshop` / `updateStep` for each view that changed, so no view is
+ * left pointing at nothing.
+ */
+export function unhookViewReferences(
+  deps: { config: Config; database: { db: Db } },
+  tx: Tx,
+  changes: ChangeRecorder,
+  target: { workshopId: string; userId: string },
+  removed: RemovedReferences,
+): void {
+  const { workshopId, userId } = target;
+  const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
+  if (!workshop) return;
+  const now = nowIso();
+  const view = withoutReferences(workshop.view, removed);
+  if (view) {
+    const after = tx.update(workshops).set({ view, updatedAt: now }).where(eq(workshops.id, workshopId)).returning().get();
+    changes.record({
+      workshopId,
+      action: 'updateWorkshop',
+      userId,
+      change: { workshop: workshopForEvent(deps.database.db, deps.config, after), changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] } },
+    });
+  }
+  for (const step of tx.select().from(steps).where(eq(steps.workshopId, workshopId)).all()) {
+    const stepView = withoutReferences(step.view, removed);
+    if (!stepView) continue;
+    const after = tx.update(steps).set({ view: stepView, updatedAt: now }).where(eq(steps.id, step.id)).returning().get();
+    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } } });
+  }
+}

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let fay: TestUser;
+let pat: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [fay, pat] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat')]);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('views never point at deleted cards', () => {
+  it('clears view.card and show_cluster_ids of the workshop and its steps when cards go', async () => {
+    const w = seedWorkshop(t, fay);
+    const cluster = seedCard(t, w.id, fay, { type: 'cluster' });
+    const idea = seedCard(t, w.id, fay, { parentId: cluster.id });
+    const other = seedCard(t, w.id, fay, { type: 'cluster' });
+    const view = { card: idea.id, show_clusters: 'multi', show_cluster_ids: [cluster.id, other.id] };
+    expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { view } })).status).toBe(200);
+    const step = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: fay.token, body: { name: 'Show', view } });
+    expect(step.status).toBe(201);
+
+    expect((await t.request('DELETE', `/v1/workshops/${w.id}/cards/${cluster.id}`, { token: fay.token })).status).toBe(204);
+
+    const workshop = await t.request('GET', `/v1/workshops/${w.id}`, { token: fay.token });
+    expect(workshop.body.view).toMatchObject({ card: null, show_cluster_ids: [other.id] });
+    const after = await t.request('GET', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: fay.token });
+    expect(after.body.view).toMatchObject({ card: null, show_cluster_ids: [other.id] });
+    // The cleaned view is valid input again.
+    expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { view: workshop.body.view } })).status).toBe(200);
+
+    const log = await t.request('GET', `/v1/workshops/${w.id}/events?filters=removeCard,updateWorkshop,updateStep&per_page=3`, { token: fay.token });
+    expect(log.body.map((e: { action: string }) => e.action).sort()).toEqual(['removeCard', 'updateStep', 'updateWorkshop']);
+  });
+});
+
+describe('the event log and hidden votes', () => {
+  it('does not show vote totals to a participant whose step hides them', async () => {
+    const w = seedWorkshop(t, fay);
+    seedMember(t, w.id, pat);
+    const cluster = seedCard(t, w.id, fay, { type: 'cluster' });
+    expect((await t.request('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/votes`, { token: fay.token, body: { value: 3 } })).status).toBe(201);
+    seedCurrentStep(t, w.id, { allow_display_votes: false, allow_edit: 'all' });
+    expect((await t.request('PUT', `/v1/workshops/${w.id}/cards/${cluster.id}`, { token: pat.token, body: { title: 'Renamed' } })).status).toBe(200);
+
+    const facilitatorLog = await t.request('GET', `/v1/workshops/${w.id}/events?filters=updateCard`, { token: fay.token });
+    expect(facilitatorLog.body[0].change.card.summary.score).toBe(3);
+    const participantLog = await t.request('GET', `/v1/workshops/${w.id}/events?filters=updateCard`, { token: pat.token });
+    expect(participantLog.body[0].change.card.summary.score).toBeNull();
+    expect(participantLog.body[0].change.card.title).toBe('Renamed');
+  });
+});
