@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import type { CollabService, ZoneState } from '../../collab/types';
+import type { Db, Tx } from '../../db/client';
+import { nowIso } from '../../db/columns';
+import { zones } from '../../db/schema/index';
+import { diffFields, type ChangeRecorder, type WriteDeps } from '../events/recorder';
+import { canvasOf, zoneRowsOf } from './repo';
+import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
+
+/** The canvas module writes SQL through `write`, and zone geometry through the workshop's document. */
+export interface CanvasDeps extends WriteDeps {
+  collab: Pick<CollabService, 'zones' | 'setZones'>;
+}
+
+interface Ref {
+  workshopId: string;
+  userId: string;
+}
+
+export interface CurrentZone {
+  id: string;
+  state: ZoneState;
+}
+
+/**
+ * A canvas's zones with the values the document holds. SQL says which zones exist (and their
+ * order); the document, which never holds zones SQL lacks, gives their values. A document just
+ * loaded inside a transaction is brought in line with SQL only once that transaction ends, so
+ * until then a zone it lacks shows its SQL copy, which is what reconciling will put in.
+ */
+export function currentZones(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): CurrentZone[] {
+  if (rows.length === 0) return [];
+  const doc = deps.collab.zones(workshopId);
+  return rows.map((row) => ({ id: row.id, state: doc.get(row.id) ?? zoneStateOf(row) }));
+}
+
+export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
+  return current.map(({ id, state }) => toZone(id, state));
+}
+
+/**
+ * Sets zones' cluster links inside a write: the SQL copy takes the document's values (so it cannot
+ * drift from them), each change is logged as `updateZone`, and the document gets the new values
+ * once the transaction commits. Zones already linked as asked are left alone.
+ */
+export function setZoneLinks(
+  deps: Pick<CanvasDeps, 'collab'>,
+  tx: Tx,
+  changes: ChangeRecorder,
+  ref: Ref,
+  links: ReadonlyArray<CurrentZone & { clusterId: string | null }>,
+): void {
+  const patch: Record<string, ZoneState> = {};
+  const now = nowIso();
+  for (const { id, state, clusterId } of links) {
+    if (state.cluster_id === clusterId) continue;
+    const after: ZoneState = { ...state, cluster_id: clusterId };
+    tx.update(zones)
+      .set({ name: after.name, x: after.x, y: after.y, rows: after.rows, cols: after.cols, clusterId, updatedAt: now })
+      .where(eq(zones.id, id))
+      .run();
+    const [before, zone] = [toZone(id, state), toZone(id, after)];
+    changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
+    patch[id] = after;
+  }
+  if (Object.keys(patch).length > 0) changes.afterCommit(() => deps.collab.setZones(ref.workshopId, patch));
+}
+
+/**
+ * Zones follow the clusters they link to when those go away: to `to` (say, the cluster a merge
+ * made; the caller makes sure it is a cluster of the workshop) or to no cluster. The cards module
+ * calls this inside the write that deletes, merges or replaces clusters. A workshop without a
+ * canvas costs one indexed lookup; its document is not loaded.
+ */
+export function relinkZones(
+  deps: Pick<CanvasDeps, 'collab'> & { database: { db: Db } },
+  tx: Tx,
+  changes: ChangeRecorder,
+  ref: Ref & { from: readonly string[]; to?: string | null },
+): void {
+  const canvas = ref.from.length > 0 ? canvasOf(deps.database.db, ref.workshopId) : undefined;
+  if (!canvas) return;
+  const from = new Set(ref.from);
+  const links = currentZones(deps, ref.workshopId, zoneRowsOf(deps.database.db, canvas.id))
+    .filter(({ state }) => state.cluster_id !== null && from.has(state.cluster_id))
+    .map((zone) => ({ ...zone, clusterId: ref.to ?? null }));
+  setZoneLinks(deps, tx, changes, ref, links);
+}

@@ -1,0 +1,480 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canvases, cards, zones } from '../src/db/schema/index';
+import { relinkZones } from '../src/modules/canvas/zones';
+import { write } from '../src/modules/events/recorder';
+import { createUser, eventLog, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { syncedDoc, until } from './helpers/collab';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let ada: TestUser;
+let bob: TestUser;
+let eve: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Zone = { id: string; name: string; x: number; y: number; rows: number; cols: number; cluster_id: string | null };
+
+const canvasPath = (workshopId: string) => `/v1/workshops/${workshopId}/canvas`;
+const zonePath = (workshopId: string, zoneId: string) => `/v1/workshops/${workshopId}/canvas/zones/${zoneId}`;
+const anyZonePath = (zoneId: string) => `/v1/workshops/canvas/zones/${zoneId}`;
+
+const CUSTOM = {
+  name: 'Retro board',
+  background: { cols: 20, rows: 10.5 },
+  zones: [
+    { name: 'Went well', x: 0, y: 0, rows: 10.5, cols: 10 },
+    { name: 'To improve', x: 10, y: 0, rows: 10.5, cols: 10 },
+  ],
+  image: { cols: 20, rows: 10.5, url: 'https://images.example.test/board.png' },
+};
+
+/** The document's zones of a workshop, as plain objects by id. */
+const documentZones = (workshopId: string) => Object.fromEntries(t.deps.collab.zones(workshopId));
+const sqlZones = (workshopId: string) =>
+  t.deps.database.db.select().from(zones).where(eq(zones.workshopId, workshopId)).orderBy(asc(zones.position)).all();
+
+async function createCanvas(workshopId: string, body: unknown = CUSTOM) {
+  const res = await t.request('POST', canvasPath(workshopId), { token: ada.token, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: string; name: string; background: { id: string; cols: number; rows: number }; zones: Zone[]; image: unknown };
+}
+
+/** A workshop with a canvas, Bob as participant. */
+async function workshopWithCanvas() {
+  const w = seedWorkshop(t, ada);
+  seedMember(t, w.id, bob);
+  const canvas = await createCanvas(w.id);
+  return { w, canvas };
+}
+
+describe('POST /v1/workshops/:workshop_id/canvas', () => {
+  it('creates a canvas with new zone ids, puts the zones in the document and SQL, and logs addCanvas', async () => {
+    const w = seedWorkshop(t, ada);
+    const canvas = await createCanvas(w.id);
+    expect(canvas).toEqual({
+      id: expect.any(String),
+      name: 'Retro board',
+      background: { id: expect.any(String), cols: 20, rows: 10.5 },
+      zones: [
+        { id: expect.any(String), name: 'Went well', x: 0, y: 0, rows: 10.5, cols: 10, cluster_id: null },
+        { id: expect.any(String), name: 'To improve', x: 10, y: 0, rows: 10.5, cols: 10, cluster_id: null },
+      ],
+      image: { cols: 20, rows: 10.5, url: 'https://images.example.test/board.png' },
+    });
+    const [first, second] = canvas.zones;
+    expect(first!.id).not.toBe(second!.id);
+    expect(first!.id.length).toBeGreaterThanOrEqual(16);
+
+    expect(documentZones(w.id)).toEqual({
+      [first!.id]: { name: 'Went well', x: 0, y: 0, rows: 10.5, cols: 10, cluster_id: null },
+      [second!.id]: { name: 'To improve', x: 10, y: 0, rows: 10.5, cols: 10, cluster_id: null },
+    });
+    expect(sqlZones(w.id).map((z) => [z.id, z.name, z.x, z.y, z.rows, z.cols, z.clusterId, z.position, z.canvasId])).toEqual([
+      [first!.id, 'Went well', 0, 0, 10.5, 10, null, 0, canvas.id],
+      [second!.id, 'To improve', 10, 0, 10.5, 10, null, 1, canvas.id],
+    ]);
+    expect(eventLog(t, w.id).map((e) => [e.action, e.userId, e.change])).toEqual([['addCanvas', ada.id, { canvas }]]);
+
+    const read = await t.request('GET', canvasPath(w.id), { token: ada.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(canvas);
+  });
+
+  it('accepts a canvas without zones or image', async () => {
+    const w = seedWorkshop(t, ada);
+    const canvas = await createCanvas(w.id, { name: 'Blank', background: { cols: 4, rows: 3 } });
+    expect(canvas).toMatchObject({ name: 'Blank', background: { cols: 4, rows: 3 }, zones: [], image: null });
+    expect(documentZones(w.id)).toEqual({});
+  });
+
+  it('copies a predefined canvas, its slug naming the background', async () => {
+    const w = seedWorkshop(t, ada);
+    const canvas = await createCanvas(w.id, { canvas_id: 'swot' });
+    expect(canvas.name).toBe('SWOT analysis');
+    expect(canvas.background).toEqual({ id: 'swot', cols: 12, rows: 8 });
+    expect(canvas.image).toBeNull();
+    expect(canvas.zones.map(({ id: _id, ...zone }) => zone)).toEqual([
+      { name: 'Strengths', x: 0, y: 0, cols: 6, rows: 4, cluster_id: null },
+      { name: 'Weaknesses', x: 6, y: 0, cols: 6, rows: 4, cluster_id: null },
+      { name: 'Opportunities', x: 0, y: 4, cols: 6, rows: 4, cluster_id: null },
+      { name: 'Threats', x: 6, y: 4, cols: 6, rows: 4, cluster_id: null },
+    ]);
+    // Workshop zones get their own opaque ids, not the catalog's slugs.
+    expect(canvas.zones.map((z) => z.id)).not.toContain('strengths');
+    expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
+    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).status).toBe(404);
+    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+  });
+
+  it('lets explicit members override those of the predefined canvas', async () => {
+    const w = seedWorkshop(t, ada);
+    const renamed = await createCanvas(w.id, { canvas_id: 'start-stop-continue', name: 'Our retro', background: { cols: 24 } });
+    expect(renamed.name).toBe('Our retro');
+    expect(renamed.background).toEqual({ id: 'start-stop-continue', cols: 24, rows: 8 });
+    expect(renamed.zones.map((z) => z.name)).toEqual(['Start', 'Stop', 'Continue']);
+
+    const own = await createCanvas(w.id, { canvas_id: 'empathy-map', zones: [{ name: 'Only', x: 1, y: 1, rows: 2, cols: 2 }], image: CUSTOM.image });
+    expect(own.name).toBe('Empathy map');
+    expect(own.background).toEqual({ id: 'empathy-map', cols: 12, rows: 10 });
+    expect(own.zones).toEqual([{ id: expect.any(String), name: 'Only', x: 1, y: 1, rows: 2, cols: 2, cluster_id: null }]);
+    expect(own.image).toEqual(CUSTOM.image);
+  });
+
+  it('replaces the existing canvas: old zones leave SQL and the document; removeCanvas then addCanvas are logged', async () => {
+    const { w, canvas: old } = await workshopWithCanvas();
+    const replacement = await createCanvas(w.id, { canvas_id: 'impact-effort' });
+    expect(replacement.id).not.toBe(old.id);
+
+    const doc = documentZones(w.id);
+    expect(Object.keys(doc).sort()).toEqual(replacement.zones.map((z) => z.id).sort());
+    for (const zone of old.zones) expect(doc[zone.id]).toBeUndefined();
+    expect(sqlZones(w.id).map((z) => z.id)).toEqual(replacement.zones.map((z) => z.id));
+    expect(t.deps.database.db.select().from(canvases).where(eq(canvases.workshopId, w.id)).all().map((c) => c.id)).toEqual([replacement.id]);
+    expect(eventLog(t, w.id).map((e) => [e.action, e.change])).toEqual([
+      ['addCanvas', { canvas: old }],
+      ['removeCanvas', { canvas: old }],
+      ['addCanvas', { canvas: replacement }],
+    ]);
+    expectError(await t.request('GET', anyZonePath(old.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(replacement);
+  });
+
+  it('refuses bad input with details, and changes nothing', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const zone = CUSTOM.zones[0]!;
+    const cases: Array<[unknown, string]> = [
+      [{ background: { cols: 1, rows: 1 } }, 'name'],
+      [{ name: '  ', background: { cols: 1, rows: 1 } }, 'name'],
+      [{ name: 'x' }, 'background.rows'],
+      [{ name: 'x', background: { cols: 1 } }, 'background.rows'],
+      [{ name: 'x', background: { rows: 1 } }, 'background.cols'],
+      [{ name: 'x', background: { cols: 0, rows: 1 } }, 'background.cols'],
+      [{ name: 'x', background: { cols: -2, rows: 1 } }, 'background.cols'],
+      [{ name: 'x', background: { cols: '3', rows: 1 } }, 'background.cols'],
+      [{ name: 'x', background: 'big' }, 'background'],
+      [{ ...CUSTOM, zones: 'all' }, 'zones'],
+      [{ ...CUSTOM, zones: [{ ...zone, x: -1 }] }, 'zones.0.x'],
+      [{ ...CUSTOM, zones: [zone, { name: 'No y', x: 0, rows: 1, cols: 1 }] }, 'zones.1.y'],
+      [{ ...CUSTOM, zones: [{ ...zone, rows: null }] }, 'zones.0.rows'],
+      [{ ...CUSTOM, zones: [{ x: 0, y: 0, rows: 1, cols: 1 }] }, 'zones.0.name'],
+      [{ ...CUSTOM, image: { cols: 1, rows: 1, url: 'javascript:alert(1)' } }, 'image.url'],
+      [{ ...CUSTOM, image: { cols: 1, rows: 1 } }, 'image.url'],
+      [{ ...CUSTOM, image: { cols: 0, rows: 1, url: CUSTOM.image.url } }, 'image.cols'],
+      [{ canvas_id: 'no-such-canvas' }, 'canvas_id'],
+      [{ canvas_id: 7 }, 'canvas_id'],
+      [{ canvas_id: 'swot', background: { rows: 0 } }, 'background.rows'],
+      [{ ...CUSTOM, zones: Array.from({ length: 501 }, () => zone) }, 'zones'],
+    ];
+    for (const [body, path] of cases) {
+      const res = await t.request('POST', canvasPath(w.id), { token: ada.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path, JSON.stringify(body).slice(0, 200)).toBe(path);
+    }
+    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token }), 400, 'invalid_request');
+
+    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+  });
+});
+
+describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
+  it('answers 404 when the workshop has no canvas', async () => {
+    const w = seedWorkshop(t, ada);
+    seedMember(t, w.id, bob);
+    expectError(await t.request('GET', canvasPath(w.id), { token: bob.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
+    expect(eventLog(t, w.id)).toEqual([]);
+  });
+
+  it('deletes the canvas: zones leave SQL and the document, removeCanvas is logged', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const res = await t.request('DELETE', canvasPath(w.id), { token: ada.token });
+    expect(res.status).toBe(204);
+    expect(res.body).toBe('');
+    expect(documentZones(w.id)).toEqual({});
+    expect(sqlZones(w.id)).toEqual([]);
+    expect(eventLog(t, w.id).map((e) => [e.action, e.change])).toEqual([
+      ['addCanvas', { canvas }],
+      ['removeCanvas', { canvas }],
+    ]);
+    expectError(await t.request('GET', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request('GET', anyZonePath(canvas.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
+  });
+
+  it('logs the canvas as the document had it when it was deleted', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    t.deps.collab.setZones(w.id, { [zone!.id]: { name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null } });
+    expect((await t.request('DELETE', canvasPath(w.id), { token: ada.token })).status).toBe(204);
+    const removed = eventLog(t, w.id).at(-1)!;
+    expect(removed.action).toBe('removeCanvas');
+    expect((removed.change as { canvas: { zones: Zone[] } }).canvas.zones[0]).toEqual({ id: zone!.id, name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null });
+  });
+});
+
+describe('the document is the truth for zones', () => {
+  it('GET returns what the document says after a change made directly in it', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [first, second] = canvas.zones;
+    t.deps.collab.setZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
+
+    const read = await t.request('GET', canvasPath(w.id), { token: bob.token });
+    expect(read.body.zones).toEqual([{ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null }, second]);
+    const one = await t.request('GET', anyZonePath(first!.id), { token: bob.token });
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null });
+    expect(sqlZones(w.id).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([['Renamed', 2.5, 1, 3, 4], [second!.name, second!.x, second!.y, second!.rows, second!.cols]]);
+  });
+
+  it('a y-websocket client sees REST canvas writes, and REST sees the client\'s moves', async () => {
+    const w = seedWorkshop(t, ada);
+    const client = await syncedDoc(t, w.id, ada.token);
+    try {
+      const canvas = await createCanvas(w.id, { canvas_id: 'swot' });
+      const [zone] = canvas.zones;
+      await until(() => client.zones.size === 4, 'zones reach the client');
+      expect(client.zones.get(zone!.id)).toEqual({ name: 'Strengths', x: 0, y: 0, cols: 6, rows: 4, cluster_id: null });
+
+      const moved = { name: 'Our strengths', x: 1, y: 0.5, rows: 3, cols: 5, cluster_id: null };
+      client.zones.set(zone!.id, moved);
+      await until(() => sqlZones(w.id)[0]!.name === 'Our strengths', 'the move is stored');
+      expect((await t.request('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({ id: zone!.id, ...moved });
+      expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({ id: zone!.id, ...moved });
+
+      const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+      expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
+      await until(() => client.zones.get(zone!.id)?.cluster_id === cluster.id, 'the link reaches the client');
+      expect(client.zones.get(zone!.id)).toEqual({ ...moved, cluster_id: cluster.id });
+
+      expect((await t.request('DELETE', canvasPath(w.id), { token: ada.token })).status).toBe(204);
+      await until(() => client.zones.size === 0, 'the zones leave the client');
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('a cluster link made in the document shows in REST, and PUT keeps the rest of the zone as the document has it', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const moved = { name: 'Went well', x: 7, y: 8, rows: 2, cols: 3, cluster_id: cluster.id };
+    t.deps.collab.setZones(w.id, { [zone!.id]: moved });
+    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
+
+    expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status).toBe(204);
+    expect(documentZones(w.id)[zone!.id]).toEqual({ ...moved, cluster_id: null });
+    const [row] = sqlZones(w.id);
+    expect([row!.x, row!.y, row!.rows, row!.cols, row!.clusterId]).toEqual([7, 8, 2, 3, null]);
+    expect(eventLog(t, w.id).at(-1)!.change).toEqual({ zone: { id: zone!.id, ...moved, cluster_id: null }, changes: { cluster_id: [cluster.id, null] } });
+  });
+});
+
+describe('GET /v1/workshops/canvas/zones/:id', () => {
+  it('returns the zone to members of its workshop, 404 to anyone else', async () => {
+    const { canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    for (const user of [ada, bob]) {
+      const res = await t.request('GET', anyZonePath(zone!.id), { token: user.token });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(zone);
+    }
+    expectError(await t.request('GET', anyZonePath(zone!.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request('GET', anyZonePath('no-such-zone'), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request('GET', anyZonePath(zone!.id)), 401, 'unauthenticated');
+  });
+});
+
+describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
+  it('links a zone to a cluster and unlinks it, through the document and the SQL copy, logging updateZone', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone, other] = canvas.zones;
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+
+    const linked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
+    expect(linked.status).toBe(204);
+    expect(linked.body).toBe('');
+    expect(documentZones(w.id)[zone!.id]!.cluster_id).toBe(cluster.id);
+    expect(documentZones(w.id)[other!.id]!.cluster_id).toBeNull();
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([cluster.id, null]);
+    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({ ...zone, cluster_id: cluster.id });
+    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([{ ...zone, cluster_id: cluster.id }, other]);
+
+    // Linking again to the same cluster is a no-op: nothing logged.
+    expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
+
+    const unlinked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null, name: 'ignored' } });
+    expect(unlinked.status).toBe(204);
+    expect(documentZones(w.id)[zone!.id]).toEqual({ name: zone!.name, x: zone!.x, y: zone!.y, rows: zone!.rows, cols: zone!.cols, cluster_id: null });
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
+
+    expect(eventLog(t, w.id).map((e) => [e.action, e.userId, e.change])).toEqual([
+      ['addCanvas', ada.id, { canvas }],
+      ['updateZone', ada.id, { zone: { ...zone, cluster_id: cluster.id }, changes: { cluster_id: [null, cluster.id] } }],
+      ['updateZone', ada.id, { zone, changes: { cluster_id: [cluster.id, null] } }],
+    ]);
+  });
+
+  it('refuses anything but a cluster of this workshop or null, and changes nothing', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const idea = seedCard(t, w.id, ada, { type: 'idea', parentId: cluster.id });
+    const elsewhere = seedWorkshop(t, ada);
+    const foreign = seedCard(t, elsewhere.id, ada, { type: 'cluster' });
+    for (const body of [{ cluster_id: idea.id }, { cluster_id: foreign.id }, { cluster_id: 'no-such-card' }, { cluster_id: 12 }, { cluster_id: '' }, {}]) {
+      const res = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe('cluster_id');
+    }
+    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    // A zone of another workshop's canvas is not found through this workshop.
+    const { canvas: otherCanvas } = await workshopWithCanvas();
+    expectError(await t.request('PUT', zonePath(w.id, otherCanvas.zones[0]!.id), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
+    expectError(await t.request('PUT', zonePath(w.id, 'no-such-zone'), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
+
+    expect(documentZones(w.id)[zone!.id]!.cluster_id).toBeNull();
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
+    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+  });
+});
+
+describe('who may do what', () => {
+  it('members read; only facilitators write; strangers see nothing', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+
+    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).status).toBe(200);
+    expectError(await t.request('POST', canvasPath(w.id), { token: bob.token, body: CUSTOM }), 403, 'forbidden');
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
+    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: bob.token, body: { cluster_id: cluster.id } }), 403, 'forbidden');
+
+    expectError(await t.request('GET', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request('POST', canvasPath(w.id), { token: eve.token, body: CUSTOM }), 404, 'not_found');
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: eve.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
+    expectError(await t.request('GET', canvasPath('no-such-workshop'), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request('POST', canvasPath(w.id), { body: CUSTOM }), 401, 'unauthenticated');
+
+    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
+    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+  });
+
+  it('an archived workshop refuses canvas writes with 409 but still reads', async () => {
+    const { w, canvas } = await workshopWithCanvas();
+    const [zone] = canvas.zones;
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const archived = await t.request('PUT', `/v1/workshops/${w.id}`, { token: ada.token, body: { state: 'archived' } });
+    expect(archived.status, JSON.stringify(archived.body)).toBe(200);
+    const before = eventLog(t, w.id).length;
+
+    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: CUSTOM }), 409, 'workshop_archived');
+    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: { canvas_id: 'swot' } }), 409, 'workshop_archived');
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 409, 'workshop_archived');
+    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } }), 409, 'workshop_archived');
+    // Participants learn they may not, before learning the workshop is archived.
+    expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
+
+    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(canvas);
+    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual(zone);
+    expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
+    expect(eventLog(t, w.id)).toHaveLength(before);
+  });
+});
+
+describe('zones follow the clusters they link to', () => {
+  async function linkedZone() {
+    const { w, canvas } = await workshopWithCanvas();
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const [zone, other] = canvas.zones;
+    await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
+    await t.request('PUT', zonePath(w.id, other!.id), { token: ada.token, body: { cluster_id: cluster.id } });
+    return { w, cluster, zone: zone!, other: other! };
+  }
+
+  it('unlinks zones whose cluster is deleted, in the document and SQL, logging updateZone', async () => {
+    const { w, cluster, zone, other } = await linkedZone();
+    const before = eventLog(t, w.id).length;
+    write(t.deps, (tx, changes) => {
+      tx.delete(cards).where(eq(cards.id, cluster.id)).run();
+      relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+    });
+    expect(documentZones(w.id)[zone.id]!.cluster_id).toBeNull();
+    expect(documentZones(w.id)[other.id]!.cluster_id).toBeNull();
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
+    const logged = eventLog(t, w.id).slice(before);
+    expect(logged.map((e) => e.action)).toEqual(['updateZone', 'updateZone']);
+    expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([{ cluster_id: [cluster.id, null] }, { cluster_id: [cluster.id, null] }]);
+    expect((await t.request('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
+  });
+
+  it('moves zone links to the cluster a merge made', async () => {
+    const { w, cluster, zone } = await linkedZone();
+    const merged = seedCard(t, w.id, ada, { type: 'cluster' });
+    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
+    expect(documentZones(w.id)[zone.id]!.cluster_id).toBe(merged.id);
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
+  });
+
+  it('leaves the document alone when the deleting write fails', async () => {
+    const { w, cluster, zone } = await linkedZone();
+    const before = eventLog(t, w.id).length;
+    expect(() =>
+      write(t.deps, (tx, changes) => {
+        relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+        throw new Error('the deletion failed');
+      }),
+    ).toThrow('the deletion failed');
+    expect(documentZones(w.id)[zone.id]!.cluster_id).toBe(cluster.id);
+    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([cluster.id, cluster.id]);
+    expect(eventLog(t, w.id)).toHaveLength(before);
+  });
+
+  it('does nothing for a workshop without a canvas, or clusters no zone links to', async () => {
+    const w = seedWorkshop(t, ada);
+    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
+    const { w: other } = await workshopWithCanvas();
+    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
+    expect(eventLog(t, w.id)).toEqual([]);
+    expect(eventLog(t, other.id).map((e) => e.action)).toEqual(['addCanvas']);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents every canvas route with its success status and body', async () => {
+    const document = (await t.request('GET', '/v1/openapi.json')).body;
+    const expected: Array<[string, string, string]> = [
+      ['get', '/v1/canvas', '200'],
+      ['get', '/v1/canvas/{id}', '200'],
+      ['get', '/v1/workshops/canvas/zones/{id}', '200'],
+      ['get', '/v1/workshops/{workshop_id}/canvas', '200'],
+      ['post', '/v1/workshops/{workshop_id}/canvas', '201'],
+      ['delete', '/v1/workshops/{workshop_id}/canvas', '204'],
+      ['put', '/v1/workshops/{workshop_id}/canvas/zones/{id}', '204'],
+    ];
+    for (const [method, path, status] of expected) {
+      const operation = document.paths?.[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect(operation.responses[status], `${method} ${path} ${status}`).toBeDefined();
+      if (status !== '204') expect(operation.responses[status].content['application/json'].schema).toBeDefined();
+    }
+    const create = document.paths['/v1/workshops/{workshop_id}/canvas'].post;
+    expect(Object.keys(create.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['canvas_id', 'name', 'background', 'zones', 'image']),
+    );
+  });
+});
