@@ -99,6 +99,13 @@ const EXPECTED: Array<[string, string]> = [
   ['put', '/v1/user/me/notifications/read'],
   ['get', '/v1/workshops/{workshop_id}/events'],
   ['post', '/v1/uploads'],
+  ['get', '/v1/workshops/{workshop_id}/canvas'],
+  ['post', '/v1/workshops/{workshop_id}/canvas'],
+  ['delete', '/v1/workshops/{workshop_id}/canvas'],
+  ['get', '/v1/workshops/canvas/zones/{id}'],
+  ['put', '/v1/workshops/{workshop_id}/canvas/zones/{id}'],
+  ['get', '/v1/canvas'],
+  ['get', '/v1/canvas/{id}'],
 ];
 
 describe('OpenAPI document', () => {
