@@ -1,3 +1,4 @@
+import { createCollab, type CollabService } from './collab/index';
 import type { Config } from './config';
 import { openDatabase, type DatabaseHandle } from './db/client';
 import { DomainEventBus } from './modules/events/bus';
@@ -7,9 +8,12 @@ export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   bus: DomainEventBus;
+  /** The workshops' Yjs documents (card placements, zones); truth for those values. */
+  collab: CollabService;
 }
 
-/** Opens the database (running migrations) and wires the in-process event bus. */
+/** Opens the database (running migrations) and wires the in-process event bus and the documents. */
 export function createDeps(config: Config): AppDeps {
-  return { config, database: openDatabase(config.databasePath), bus: new DomainEventBus() };
+  const database = openDatabase(config.databasePath);
+  return { config, database, bus: new DomainEventBus(), collab: createCollab({ config, database }) };
 }

@@ -55,3 +55,27 @@ describe('the event log and hidden votes', () => {
     expect(participantLog.body[0].change.card.title).toBe('Renamed');
   });
 });
+
+describe('zones never link deleted clusters', () => {
+  it('unlinks a zone when its cluster is deleted, and follows a merge', async () => {
+    const w = seedWorkshop(t, fay);
+    const [a, b, c] = [seedCard(t, w.id, fay, { type: 'cluster' }), seedCard(t, w.id, fay, { type: 'cluster' }), seedCard(t, w.id, fay, { type: 'cluster' })];
+    const canvas = await t.request('POST', `/v1/workshops/${w.id}/canvas`, {
+      token: fay.token,
+      body: { name: 'Board', background: { cols: 4, rows: 2 }, zones: [{ name: 'Left', x: 0, y: 0, cols: 2, rows: 2 }, { name: 'Right', x: 2, y: 0, cols: 2, rows: 2 }] },
+    });
+    expect(canvas.status).toBe(201);
+    const [left, right] = canvas.body.zones;
+    const link = (zoneId: string, clusterId: string) =>
+      t.request('PUT', `/v1/workshops/${w.id}/canvas/zones/${zoneId}`, { token: fay.token, body: { cluster_id: clusterId } });
+    expect((await link(left.id, a.id)).status).toBe(204);
+    expect((await link(right.id, b.id)).status).toBe(204);
+
+    expect((await t.request('DELETE', `/v1/workshops/${w.id}/cards/${a.id}`, { token: fay.token })).status).toBe(204);
+    expect((await t.request('GET', `/v1/workshops/canvas/zones/${left.id}`, { token: fay.token })).body.cluster_id).toBeNull();
+
+    const merged = await t.request('POST', `/v1/workshops/${w.id}/cards/merge`, { token: fay.token, body: { cards_id: [b.id, c.id] } });
+    expect(merged.status).toBe(201);
+    expect((await t.request('GET', `/v1/workshops/canvas/zones/${right.id}`, { token: fay.token })).body.cluster_id).toBe(merged.body.id);
+  });
+});

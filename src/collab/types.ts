@@ -1,3 +1,6 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+
 /**
  * What the rest of the service may ask of the Yjs documents. The document of a workshop holds
  * `cards` (card id → {position, x, y}) and `zones` (zone id → {name, x, y, rows, cols, cluster_id});
@@ -20,8 +23,9 @@ export interface ZoneState {
 
 export interface CollabService {
   /**
-   * Merges placements into the workshop's document (loading it when needed), persists the update,
-   * then relays it to connected clients and other instances. Call after the SQL write committed.
+   * Merges placements into the workshop's document (loading it when needed), persists the update
+   * with the SQL copy, then relays it to connected clients and other instances. Call after the SQL
+   * write committed (e.g. from `changes.afterCommit`). Unknown workshops are ignored.
    */
   setCardPlacements(workshopId: string, placements: Record<string, Partial<CardPlacement>>): void;
   /** Removes cards from the document (deleted, merged or replaced cards). */
@@ -34,6 +38,14 @@ export interface CollabService {
   zones(workshopId: string): Map<string, ZoneState>;
   /** Drops a workshop's document and its stored history (the workshop was deleted). */
   forgetWorkshop(workshopId: string): void;
-  /** Flushes pending compaction and closes Redis connections. */
+  /**
+   * Takes an HTTP upgrade for the y-websocket endpoint (`/v1/sync/:workshop_id`); returns false,
+   * touching nothing, for any other path.
+   */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /**
+   * Closes the sync connections, compacts and unloads every loaded document, and closes Redis
+   * connections. Calls made afterwards still reach SQLite, without keeping documents loaded.
+   */
   close(): Promise<void>;
 }

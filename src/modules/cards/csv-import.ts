@@ -6,8 +6,10 @@ import { cards } from '../../db/schema/index';
 import { write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
 import { planCardsImport, type ImportPlan } from './csv-plan';
+import { pushPlacements } from './placements';
 import { reserveCardNumbers } from './repo';
 import type { CardOutput } from './schemas';
+import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardsFor, type WorkshopRef } from './service';
 
@@ -34,7 +36,9 @@ export function importCards(deps: AppDeps, ref: WorkshopRef, csv: string): reado
     const replaced = tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId)).all().map((r) => r.id);
     tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
     unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
+    relinkZones(deps, tx, changes, { ...ref, from: replaced });
     insertPlan(tx, ref, plan);
+    pushPlacements(deps, changes, ref.workshopId, { stacks: 'all', removed: replaced });
     changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
     return cardsFor(db, access);
   });

@@ -7,8 +7,10 @@ import { attachments, cards, comments, items, ratings, votes } from '../../db/sc
 import { invalid } from '../../http/errors';
 import { write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
+import { pushPlacements } from './placements';
 import { findCard, nextCardNumber, repackStack, stackScope } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
+import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardFor, cardForEvent, type WorkshopRef } from './service';
 
@@ -74,9 +76,16 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
       if (stack === null || !mergedIds.has(stack)) repackStack(tx, ref.workshopId, stack);
     }
 
+    pushPlacements(deps, changes, ref.workshopId, {
+      stacks: [parentId, ...[...leftStacks].filter((stack) => stack === null || !mergedIds.has(stack)), ...(first.type === 'cluster' ? [id] : [])],
+      removed: [...mergedIds],
+    });
+
     const row = findCard(db, ref.workshopId, id);
     changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: cardForEvent(db, row), merged_ids: [...mergedIds] } });
     unhookViewReferences(deps, tx, changes, ref, { cardIds: [...mergedIds] });
+    // Zones linked to a merged cluster follow it into the new cluster.
+    relinkZones(deps, tx, changes, { ...ref, from: [...mergedIds], to: first.type === 'cluster' ? id : null });
     return cardFor(db, access, row);
   });
 }

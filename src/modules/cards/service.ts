@@ -21,7 +21,9 @@ import {
   type ListCardsQuery,
   type UpdateCardInput,
 } from './schemas';
+import { pushPlacements } from './placements';
 import { cardSummaries, scoreVoter } from './summaries';
+import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 
 /** Who is asking about which workshop. */
@@ -110,6 +112,7 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
       .get();
     const card = toCard(row);
     changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
+    pushPlacements(deps, changes, ref.workshopId, { stacks: [parentId] });
     return card;
   });
 }
@@ -135,6 +138,9 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
       position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
     } else if (input.position !== undefined) {
       position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
+    }
+    if (parentId !== before.parentId || input.position !== undefined) {
+      pushPlacements(deps, changes, ref.workshopId, { stacks: [before.parentId, parentId] });
     }
 
     const row = tx
@@ -177,5 +183,7 @@ export function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): voi
     tx.delete(cards).where(eq(cards.id, row.id)).run();
     changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
     unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
+    relinkZones(deps, tx, changes, { ...ref, from: [row.id] });
+    pushPlacements(deps, changes, ref.workshopId, { stacks: [row.parentId], removed: [row.id, ...ideaIds] });
   });
 }

@@ -185,5 +185,6 @@ export function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string)
     tx.delete(workshops).where(eq(workshops.id, workshopId)).run();
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
+    changes.afterCommit(() => deps.collab.forgetWorkshop(workshopId));
   });
 }

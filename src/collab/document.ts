@@ -1,0 +1,124 @@
+import * as Y from 'yjs';
+import { Awareness } from 'y-protocols/awareness';
+import { CARDS_MAP, cleanPlacement, cleanZone, ZONES_MAP } from './layout';
+import type { CardPlacement, ZoneState } from './types';
+
+/** What one change to a document touched: keys with their value before it, and its Yjs updates. */
+export interface Captured {
+  cards: Map<string, unknown>;
+  zones: Map<string, unknown>;
+  updates: Uint8Array[];
+}
+
+/** Something a loaded document sends messages to: a socket of this instance. */
+export interface DocumentClient {
+  send(message: Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * One workshop's document while it is loaded: the Y.Doc, the awareness of its clients, the
+ * clients connected to this instance, and bookkeeping for persistence and unloading.
+ */
+export class WorkshopDocument {
+  readonly doc = new Y.Doc();
+  readonly cards = this.doc.getMap<unknown>(CARDS_MAP);
+  readonly zoneMap = this.doc.getMap<unknown>(ZONES_MAP);
+  readonly awareness = new Awareness(this.doc);
+  readonly clients = new Set<DocumentClient>();
+  /** Updates stored since the snapshot (as far as this instance knows), and their bytes. */
+  storedUpdates = 0;
+  storedBytes = 0;
+  snapshotBytes = 0;
+  /** Version of the snapshot this copy contains (see `DocumentStore.compact`). */
+  snapshotVersion: string | null = null;
+  unloadTimer: NodeJS.Timeout | undefined;
+  private capture: Captured | null = null;
+
+  constructor(readonly workshopId: string) {
+    // The server holds no awareness state of its own; it only relays its clients'.
+    this.awareness.setLocalState(null);
+    this.cards.observe((event) => this.note(this.capture?.cards, event));
+    this.zoneMap.observe((event) => this.note(this.capture?.zones, event));
+  }
+
+  private note(into: Map<string, unknown> | undefined, event: Y.YMapEvent<unknown>) {
+    if (!into) return;
+    for (const [key, change] of event.changes.keys) {
+      // The first old value seen is the one from before the whole change.
+      if (!into.has(key)) into.set(key, change.oldValue);
+    }
+  }
+
+  /**
+   * Runs `fn` and reports which keys it changed and which Yjs updates it produced. The update
+   * listener is attached only meanwhile: with one attached, Yjs encodes every transaction, and
+   * loading a document is one big transaction nobody needs encoded.
+   */
+  collect(fn: () => void): Captured {
+    const outer = this.capture;
+    const captured: Captured = { cards: new Map(), zones: new Map(), updates: [] };
+    const onUpdate = (update: Uint8Array) => captured.updates.push(update);
+    this.capture = captured;
+    this.doc.on('update', onUpdate);
+    try {
+      fn();
+    } finally {
+      this.doc.off('update', onUpdate);
+      this.capture = outer;
+    }
+    return captured;
+  }
+
+  placement(cardId: string): CardPlacement | null {
+    return cleanPlacement(this.cards.get(cardId));
+  }
+
+  zone(zoneId: string): ZoneState | null {
+    return cleanZone(this.zoneMap.get(zoneId));
+  }
+
+  placements(): Map<string, CardPlacement> {
+    const result = new Map<string, CardPlacement>();
+    for (const [id, value] of this.cards) {
+      const clean = cleanPlacement(value);
+      if (clean) result.set(id, clean);
+    }
+    return result;
+  }
+
+  zones(): Map<string, ZoneState> {
+    const result = new Map<string, ZoneState>();
+    for (const [id, value] of this.zoneMap) {
+      const clean = cleanZone(value);
+      if (clean) result.set(id, clean);
+    }
+    return result;
+  }
+
+  broadcast(message: Uint8Array, except?: DocumentClient): void {
+    for (const client of this.clients) if (client !== except) client.send(message);
+  }
+
+  destroy(): void {
+    clearTimeout(this.unloadTimer);
+    this.awareness.destroy();
+    this.doc.destroy();
+  }
+}
+
+/** Merges captures: keys keep the oldest value seen, updates stay in order. */
+export function mergeCaptured(first: Captured, ...rest: Captured[]): Captured {
+  const merged: Captured = { cards: new Map(first.cards), zones: new Map(first.zones), updates: [...first.updates] };
+  for (const next of rest) {
+    for (const [key, old] of next.cards) if (!merged.cards.has(key)) merged.cards.set(key, old);
+    for (const [key, old] of next.zones) if (!merged.zones.has(key)) merged.zones.set(key, old);
+    merged.updates.push(...next.updates);
+  }
+  return merged;
+}
+
+export function mergedUpdate(updates: readonly Uint8Array[]): Uint8Array | null {
+  if (updates.length === 0) return null;
+  return updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates as Uint8Array[]);
+}

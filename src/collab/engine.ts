@@ -1,0 +1,168 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { applyAwarenessUpdate } from 'y-protocols/awareness';
+import type { Config } from '../config';
+import type { DatabaseHandle } from '../db/client';
+import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone } from './layout';
+import { CLOSE } from './protocol';
+import { RedisFanout, type FanoutKind } from './redis-fanout';
+import { DEFAULT_COLLAB_OPTIONS, DocumentRegistry, REMOTE, type CollabOptions } from './registry';
+import { SyncSessions } from './sessions';
+import { DocumentStore } from './store';
+import { SyncEndpoint } from './sync-server';
+import type { CardPlacement, CollabService, ZoneState } from './types';
+
+export type { CollabOptions } from './registry';
+
+export interface CollabDeps {
+  config: Config;
+  database: DatabaseHandle;
+}
+
+/**
+ * The Yjs side of the service: the workshop documents (`registry.ts`), their y-websocket endpoint
+ * (`sync-server.ts`, `sessions.ts`), and fan-out to other instances through Redis.
+ */
+export class CollabEngine implements CollabService {
+  private readonly registry: DocumentRegistry;
+  private readonly store: DocumentStore;
+  private readonly endpoint: SyncEndpoint;
+  private fanoutInstance: RedisFanout | undefined;
+
+  constructor(private readonly deps: CollabDeps, options: Partial<CollabOptions> = {}) {
+    this.store = new DocumentStore(deps.database.sqlite);
+    const fanout = () => this.fanout();
+    let sessions: SyncSessions | undefined;
+    this.registry = new DocumentRegistry(this.store, deps.database.db, { ...DEFAULT_COLLAB_OPTIONS, ...options }, {
+      fanout,
+      awareness: (entry, changed, origin) => sessions?.relayAwareness(entry, changed, origin),
+    });
+    sessions = new SyncSessions(this.registry, deps.database.db, fanout);
+    this.endpoint = new SyncEndpoint(deps, sessions);
+  }
+
+  /** Timings and thresholds; tests shorten them. */
+  get options(): CollabOptions {
+    return this.registry.options;
+  }
+
+  setCardPlacements(workshopId: string, placements: Record<string, Partial<CardPlacement>>): void {
+    this.registry.use(workshopId, (entry) =>
+      this.registry.serverChange(entry, () => {
+        for (const [cardId, patch] of Object.entries(placements)) {
+          const raw = entry.cards.get(cardId);
+          const current = cleanPlacement(raw) ?? { position: 0, x: null, y: null };
+          const next = cleanPlacement({
+            position: patch.position ?? current.position,
+            x: patch.x !== undefined ? patch.x : current.x,
+            y: patch.y !== undefined ? patch.y : current.y,
+          });
+          if (next && !isCleanPlacement(raw, next)) entry.cards.set(cardId, next);
+        }
+      }),
+    );
+  }
+
+  removeCards(workshopId: string, cardIds: readonly string[]): void {
+    if (cardIds.length === 0) return;
+    this.registry.use(workshopId, (entry) =>
+      this.registry.serverChange(entry, () => {
+        for (const cardId of cardIds) if (entry.cards.has(cardId)) entry.cards.delete(cardId);
+      }),
+    );
+  }
+
+  cardPlacements(workshopId: string): Map<string, CardPlacement> {
+    return this.registry.use(workshopId, (entry) => entry.placements()) ?? new Map();
+  }
+
+  setZones(workshopId: string, zones: Record<string, ZoneState | null>): void {
+    this.registry.use(workshopId, (entry) =>
+      this.registry.serverChange(entry, () => {
+        for (const [zoneId, zone] of Object.entries(zones)) {
+          const raw = entry.zoneMap.get(zoneId);
+          if (zone === null) {
+            if (raw !== undefined) entry.zoneMap.delete(zoneId);
+            continue;
+          }
+          const clean = cleanZone(zone);
+          if (clean && !isCleanZone(raw, clean)) entry.zoneMap.set(zoneId, clean);
+        }
+      }),
+    );
+  }
+
+  zones(workshopId: string): Map<string, ZoneState> {
+    return this.registry.use(workshopId, (entry) => entry.zones()) ?? new Map();
+  }
+
+  forgetWorkshop(workshopId: string): void {
+    const entry = this.registry.loaded(workshopId);
+    if (entry) this.registry.unload(entry, { compact: false, close: CLOSE.notFound });
+    try {
+      this.store.forget(workshopId);
+    } catch (err) {
+      console.error(`[collab] could not drop the stored document of workshop ${workshopId}`, err);
+    }
+    this.fanout()?.publish(workshopId, 'forget');
+  }
+
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if (this.registry.closed) return false;
+    return this.endpoint.handleUpgrade(request, socket, head);
+  }
+
+  async close(): Promise<void> {
+    if (this.registry.closed) return;
+    this.registry.closed = true;
+    await this.endpoint.close();
+    for (const entry of this.registry.all()) this.registry.unload(entry, { compact: true });
+    this.fanoutInstance?.close();
+  }
+
+  /** Workshop ids of the documents loaded in this instance (for tests and diagnostics). */
+  loadedDocuments(): string[] {
+    return this.registry.all().map((entry) => entry.workshopId);
+  }
+
+  /** Drops a loaded document, compacting it or not (for tools measuring loads). */
+  unloadNow(workshopId: string, options: { compact: boolean }): void {
+    const entry = this.registry.loaded(workshopId);
+    if (entry) this.registry.unload(entry, options);
+  }
+
+  /** The Redis fan-out, created with the first document loaded (so a process that loads none never connects). */
+  private fanout(): RedisFanout | undefined {
+    const url = this.deps.config.redisUrl;
+    if (!url || this.registry.closed) return this.fanoutInstance;
+    this.fanoutInstance ??= new RedisFanout(url, {
+      receive: (workshopId, kind, payload) => this.fromOtherInstance(workshopId, kind, payload),
+      recovered: () => {
+        for (const entry of this.registry.all()) {
+          this.registry.resync(entry);
+          this.fanoutInstance?.publish(entry.workshopId, 'resync');
+        }
+      },
+    });
+    return this.fanoutInstance;
+  }
+
+  private fromOtherInstance(workshopId: string, kind: FanoutKind, payload: Uint8Array) {
+    const entry = this.registry.loaded(workshopId);
+    if (!entry) return;
+    switch (kind) {
+      case 'update':
+        this.registry.remoteChange(entry, payload);
+        break;
+      case 'awareness':
+        applyAwarenessUpdate(entry.awareness, payload, REMOTE);
+        break;
+      case 'resync':
+        this.registry.resync(entry);
+        break;
+      case 'forget':
+        this.registry.unload(entry, { compact: false, close: CLOSE.notFound });
+        break;
+    }
+  }
+}

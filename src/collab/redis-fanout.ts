@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import * as decoding from 'lib0/decoding';
+import * as encoding from 'lib0/encoding';
+
+/** What instances tell each other about a workshop's document. */
+export type FanoutKind = 'update' | 'awareness' | 'resync' | 'forget';
+const KINDS: readonly FanoutKind[] = ['update', 'awareness', 'resync', 'forget'];
+
+export interface FanoutHandlers {
+  /** Another instance persisted this update, or relayed this awareness update, or asks for a resync / forget. */
+  receive(workshopId: string, kind: FanoutKind, payload: Uint8Array): void;
+  /** Redis is back after an outage: messages may have been missed in both directions. */
+  recovered(): void;
+}
+
+const channelOf = (workshopId: string) => `collab:${workshopId}`;
+
+/**
+ * Yjs fan-out between instances over Redis pub/sub: one channel per loaded workshop document,
+ * every message tagged with this instance's random id so it can drop its own echoes. Redis going
+ * away does not stop local clients: publishing fails fast (no offline queue, nothing stale is sent
+ * later), the outage is logged once, ioredis keeps reconnecting, and `recovered` lets the engine
+ * re-read what it may have missed from SQLite.
+ */
+export class RedisFanout {
+  readonly instanceId = randomBytes(12).toString('base64url');
+  private readonly publisher: Redis;
+  private readonly subscriber: Redis;
+  private readonly channels = new Set<string>();
+  private healthy = true;
+  private closed = false;
+  /** Messages published before the first connection was ready (sent once it is). */
+  private beforeFirstConnect: Array<[string, Buffer]> | null = [];
+
+  constructor(url: string, private readonly handlers: FanoutHandlers) {
+    const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false } as const;
+    this.publisher = new Redis(url, options);
+    // The subscriber keeps its queue so subscriptions made during an outage apply on reconnect.
+    this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    for (const connection of [this.publisher, this.subscriber]) {
+      connection.on('error', (err: Error) => this.fault(err));
+      connection.on('close', () => this.fault());
+      connection.on('ready', () => this.ready());
+    }
+    this.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
+  }
+
+  subscribe(workshopId: string): void {
+    const channel = channelOf(workshopId);
+    if (this.channels.has(channel)) return;
+    this.channels.add(channel);
+    this.subscriber.subscribe(channel).catch((err: Error) => this.fault(err));
+  }
+
+  unsubscribe(workshopId: string): void {
+    const channel = channelOf(workshopId);
+    if (!this.channels.delete(channel)) return;
+    this.subscriber.unsubscribe(channel).catch(() => {});
+  }
+
+  publish(workshopId: string, kind: FanoutKind, payload: Uint8Array = new Uint8Array()): void {
+    if (this.closed) return;
+    const encoder = encoding.createEncoder();
+    encoding.writeVarString(encoder, this.instanceId);
+    encoding.writeVarUint(encoder, KINDS.indexOf(kind));
+    encoding.writeVarUint8Array(encoder, payload);
+    const message = Buffer.from(encoding.toUint8Array(encoder));
+    if (this.beforeFirstConnect && this.publisher.status !== 'ready') {
+      this.beforeFirstConnect.push([channelOf(workshopId), message]);
+      return;
+    }
+    this.send(channelOf(workshopId), message);
+  }
+
+  private send(channel: string, message: Buffer) {
+    this.publisher.publish(channel, message).catch((err: Error) => this.fault(err));
+  }
+
+  private onMessage(channel: string, message: Buffer): void {
+    if (!channel.startsWith('collab:')) return;
+    try {
+      const decoder = decoding.createDecoder(message);
+      if (decoding.readVarString(decoder) === this.instanceId) return;
+      const kind = KINDS[decoding.readVarUint(decoder)];
+      if (!kind) return;
+      this.handlers.receive(channel.slice('collab:'.length), kind, decoding.readVarUint8Array(decoder));
+    } catch (err) {
+      console.error('[collab] dropped a malformed Redis message', err);
+    }
+  }
+
+  private fault(err?: Error): void {
+    // Whatever waited for the first connection is covered by the re-read that follows recovery.
+    this.beforeFirstConnect = null;
+    if (this.closed || !this.healthy) return;
+    this.healthy = false;
+    console.warn(`[collab] Redis unavailable (${err?.message ?? 'connection closed'}); serving local clients only until it is back`);
+  }
+
+  private ready(): void {
+    if (this.beforeFirstConnect && this.publisher.status === 'ready') {
+      for (const [channel, message] of this.beforeFirstConnect) this.send(channel, message);
+      this.beforeFirstConnect = null;
+    }
+    if (this.closed || this.healthy) return;
+    if (this.publisher.status !== 'ready' || this.subscriber.status !== 'ready') return;
+    this.healthy = true;
+    console.warn('[collab] Redis is back; re-reading loaded documents from SQLite');
+    // ioredis re-subscribes on reconnect; subscribing again and waiting for the answer makes
+    // sure nothing published from now on is missed before the engine re-reads SQLite.
+    const channels = [...this.channels];
+    const resubscribed = channels.length > 0 ? this.subscriber.subscribe(...channels) : Promise.resolve();
+    resubscribed.then(
+      () => this.handlers.recovered(),
+      (err: Error) => this.fault(err),
+    );
+  }
+
+  get isHealthy(): boolean {
+    return this.healthy;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.publisher.disconnect();
+    this.subscriber.disconnect();
+  }
+}

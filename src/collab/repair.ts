@@ -1,0 +1,136 @@
+import { AppError } from '../http/errors';
+import { authorize, type WorkshopAccess } from '../modules/workshops/access';
+import type { Captured, WorkshopDocument } from './document';
+import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
+import type { CardCopy, DocumentStore, ZoneCopy } from './store';
+import type { CardPlacement, ZoneState } from './types';
+
+/*
+ * A Yjs update cannot be refused once applied (the client already has it, and later updates
+ * build on it), so the server answers what a client may not write with a repair of its own:
+ * an update that puts the value back, applied after the client's. Both are stored and relayed
+ * together, so other clients never see the refused value.
+ *
+ * Who may write what through the document (the same rules as REST, from `authorize`):
+ * - a card's placement (`position`, `x`, `y`): whoever may edit the card, i.e. facilitators, and
+ *   participants as the current step's `allow_edit` says (`all`, `their` own cards, or `none`);
+ * - zones: facilitators only (canvas writes are facilitator-only);
+ * - nothing in an archived workshop.
+ * Entries for cards or zones SQL does not know are removed; entries cannot be deleted by clients
+ * (cards and zones are deleted through REST); values of the wrong shape are put back.
+ */
+
+function permitted(check: () => void): boolean {
+  try {
+    check();
+    return true;
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+}
+
+const placementOf = (card: CardCopy): CardPlacement => ({ position: card.position, x: card.x, y: card.y });
+const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({ name, x, y, rows, cols, cluster_id });
+
+/** Repairs what a client's update changed; runs inside the transaction that stores it. */
+export function repairClientChange(entry: WorkshopDocument, store: DocumentStore, access: WorkshopAccess, applied: Captured): void {
+  const workshopId = entry.workshopId;
+  const moved = new Map<string | null, Map<string, number>>();
+
+  for (const [cardId, old] of applied.cards) {
+    const raw = entry.cards.get(cardId);
+    const card = store.card(workshopId, cardId);
+    if (!card) {
+      if (raw !== undefined) entry.cards.delete(cardId);
+      continue;
+    }
+    const before = cleanPlacement(old) ?? placementOf(card);
+    const mayMove = permitted(() => authorize(access, { edit_card: { authorId: card.userId } }));
+    const after = (mayMove ? cleanPlacement(raw) : null) ?? before;
+    if (!isCleanPlacement(raw, after)) entry.cards.set(cardId, after);
+    if (after.position !== before.position) {
+      const stack = moved.get(card.parentId) ?? new Map<string, number>();
+      stack.set(cardId, before.position);
+      moved.set(card.parentId, stack);
+    }
+  }
+  for (const [parentId, previous] of moved) normalizeStack(entry, store.stack(workshopId, parentId), previous);
+
+  if (applied.zones.size === 0) return;
+  const mayEditZones = permitted(() => authorize(access, 'facilitate'));
+  for (const [zoneId, old] of applied.zones) {
+    const raw = entry.zoneMap.get(zoneId);
+    const zone = store.zone(workshopId, zoneId);
+    if (!zone) {
+      if (raw !== undefined) entry.zoneMap.delete(zoneId);
+      continue;
+    }
+    const before = cleanZone(old) ?? zoneOf(zone);
+    let after = (mayEditZones ? cleanZone(raw) : null) ?? before;
+    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !store.isCluster(workshopId, after.cluster_id)) after = before;
+    if (!isCleanZone(raw, after)) entry.zoneMap.set(zoneId, after);
+  }
+}
+
+/**
+ * Keeps one stack's positions at 0..n-1 after some of its cards were given new positions
+ * (`previous` holds their positions before). Cards SQL knows in the stack but the document lacks
+ * are put in with their SQL values. `current` reads a card's placement in the document.
+ */
+function normalizeStack(
+  entry: WorkshopDocument,
+  stack: readonly CardCopy[],
+  previous: ReadonlyMap<string, number>,
+  current: (cardId: string) => CardPlacement | null = (cardId) => entry.placement(cardId),
+): Map<string, CardPlacement> {
+  const now = new Map(stack.map((card) => [card.id, current(card.id) ?? placementOf(card)]));
+  const members = stack.map((card) => {
+    const position = now.get(card.id)!.position;
+    return { id: card.id, position, previous: previous.get(card.id) ?? position };
+  });
+  orderStack(members).forEach((id, index) => {
+    const placement = now.get(id)!;
+    if (placement.position === index && current(id)) return;
+    const fixed = { ...placement, position: index };
+    entry.cards.set(id, fixed);
+    now.set(id, fixed);
+  });
+  return now;
+}
+
+/**
+ * Brings a freshly loaded document in line with SQL: cards and zones the document lacks are added
+ * with their SQL values (a document created for a workshop that already had cards, or a REST write
+ * whose push was cut short), entries SQL no longer has are removed, wrong shapes repaired, stacks
+ * numbered 0..n-1 and zone links to clusters that are gone cleared. Where both hold a value, the
+ * document's wins: it is the truth, SQL the copy. Returns every card's placement afterwards.
+ */
+export function reconcileWithSql(entry: WorkshopDocument, cards: readonly CardCopy[], zones: readonly ZoneCopy[]): Map<string, CardPlacement> {
+  const known = new Set(cards.map((card) => card.id));
+  for (const cardId of [...entry.cards.keys()]) if (!known.has(cardId)) entry.cards.delete(cardId);
+  const placements = new Map<string, CardPlacement>();
+  const stacks = new Map<string | null, CardCopy[]>();
+  for (const card of cards) {
+    const raw = entry.cards.get(card.id);
+    const clean = cleanPlacement(raw);
+    if (clean && isCleanPlacement(raw, clean)) placements.set(card.id, clean);
+    const stack = stacks.get(card.parentId) ?? [];
+    stack.push(card);
+    stacks.set(card.parentId, stack);
+  }
+  for (const stack of stacks.values()) {
+    for (const [id, placement] of normalizeStack(entry, stack, new Map(), (cardId) => placements.get(cardId) ?? null)) placements.set(id, placement);
+  }
+
+  const clusters = new Set(stacks.get(null)?.map((card) => card.id) ?? []);
+  const knownZones = new Set(zones.map((zone) => zone.id));
+  for (const zoneId of [...entry.zoneMap.keys()]) if (!knownZones.has(zoneId)) entry.zoneMap.delete(zoneId);
+  for (const zone of zones) {
+    const raw = entry.zoneMap.get(zone.id);
+    let clean = cleanZone(raw) ?? zoneOf(zone);
+    if (clean.cluster_id !== null && !clusters.has(clean.cluster_id)) clean = { ...clean, cluster_id: null };
+    if (!isCleanZone(raw, clean)) entry.zoneMap.set(zone.id, clean);
+  }
+  return placements;
+}

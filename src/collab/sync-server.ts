@@ -1,0 +1,136 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { tokenAuthenticator, type AuthDeps } from '../modules/auth/service';
+import type { DocumentClient, WorkshopDocument } from './document';
+import { CLOSE } from './protocol';
+
+/** Where the y-websocket endpoint lives: `/v1/sync/<workshop id>?token=…`. */
+export const SYNC_PATH = '/v1/sync/';
+
+/** A socket's stay is checked this often; a socket that did not answer the last ping is dropped. */
+const PING_EVERY_MS = 30_000;
+/** Bigger messages close the socket (a whole document of a large workshop fits well below). */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** A closing socket that does not finish its close handshake in time is cut at shutdown. */
+const CLOSE_GRACE_MS = 1_000;
+
+/** One y-websocket connection of a member to a workshop's document. */
+export class SyncClient implements DocumentClient {
+  /** Awareness client ids this connection announced (removed when it leaves). */
+  readonly awarenessIds = new Set<number>();
+  document: WorkshopDocument | undefined;
+  alive = true;
+
+  constructor(readonly socket: WebSocket, readonly userId: string) {}
+
+  send(message: Uint8Array): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(message, (err) => {
+      if (err) this.socket.terminate();
+    });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(code, reason);
+  }
+}
+
+/** What the endpoint asks of the document registry. */
+export interface SyncHost {
+  /** Joins the client to the workshop's document and starts the sync; false for non-members. */
+  connect(workshopId: string, client: SyncClient): boolean;
+  receive(client: SyncClient, data: Uint8Array): void;
+  disconnect(client: SyncClient): void;
+}
+
+/**
+ * The y-websocket endpoint: the token (query `token`, or an `Authorization: Bearer` header) and
+ * the membership are checked before any sync message is sent. Refusals complete the WebSocket
+ * handshake and close at once with 4401 (bad or missing token) or 4404 (not a member, no such
+ * workshop): y-websocket clients treat 44xx as final and stop reconnecting.
+ */
+export class SyncEndpoint {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  private readonly authenticate: ReturnType<typeof tokenAuthenticator>;
+  private readonly clients = new Set<SyncClient>();
+  private readonly pinger: NodeJS.Timeout;
+
+  constructor(deps: AuthDeps, private readonly host: SyncHost) {
+    this.authenticate = tokenAuthenticator(deps);
+    this.pinger = setInterval(() => this.ping(), PING_EVERY_MS);
+    this.pinger.unref();
+  }
+
+  /** Takes the upgrade when its path is the sync endpoint's; false leaves it to others. */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    let url: URL;
+    try {
+      url = new URL(request.url ?? '/', 'http://localhost');
+    } catch {
+      return false;
+    }
+    if (!url.pathname.startsWith(SYNC_PATH)) return false;
+    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url, request));
+    return true;
+  }
+
+  private accept(ws: WebSocket, url: URL, request: IncomingMessage) {
+    const workshopId = url.pathname.slice(SYNC_PATH.length);
+    const header = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const token = url.searchParams.get('token') ?? header?.[1];
+    const session = token ? this.authenticate(token) : null;
+    if (!session) return ws.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
+
+    const client = new SyncClient(ws, session.user.id);
+    if (!/^[\w-]{1,64}$/.test(workshopId) || !this.host.connect(workshopId, client)) {
+      return ws.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    }
+    this.clients.add(client);
+    ws.on('message', (data: RawData) => this.host.receive(client, toBytes(data)));
+    ws.on('pong', () => (client.alive = true));
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => {
+      this.clients.delete(client);
+      this.host.disconnect(client);
+    });
+  }
+
+  private ping() {
+    for (const client of this.clients) {
+      if (!client.alive) {
+        client.socket.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.socket.ping();
+    }
+  }
+
+  /** Closes every connection (clients reconnect to another instance or after a restart). */
+  async close(): Promise<void> {
+    clearInterval(this.pinger);
+    // `wss.clients` holds every socket still open, refused ones that are closing included.
+    const sockets = [...this.wss.clients];
+    const closing = sockets.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState === WebSocket.CLOSED) return resolve();
+          socket.once('close', () => resolve());
+          if (socket.readyState === WebSocket.OPEN) socket.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
+        }),
+    );
+    const cut = setTimeout(() => {
+      for (const socket of sockets) socket.terminate();
+    }, CLOSE_GRACE_MS);
+    await Promise.all(closing);
+    clearTimeout(cut);
+    this.wss.close();
+  }
+}
+
+function toBytes(data: RawData): Uint8Array {
+  if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}

@@ -1,0 +1,124 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc, until } from './helpers/collab';
+import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  user = await createUser(t, 'Lifecycle');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const snapshotRow = (server: TestServer, workshopId: string) =>
+  server.deps.database.sqlite.prepare('SELECT length(state) AS bytes FROM yjs_documents WHERE workshop_id = ?').get(workshopId) as
+    | { bytes: number }
+    | undefined;
+
+describe('loading and unloading', () => {
+  it('unloads a document a short while after its last client left, compacting it', async () => {
+    const engine = engineOf(t);
+    engine.options.graceMs = 50;
+    const w = seedWorkshop(t, user);
+    const card = seedCard(t, w.id, user, { type: 'cluster' });
+    const [a, b] = await Promise.all([syncedDoc(t, w.id, user.token), syncedDoc(t, w.id, user.token)]);
+    a.cards.set(card.id, { position: 0, x: 1, y: 1 });
+    await until(() => b.cards.get(card.id)?.x === 1, 'relayed');
+    a.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(engine.loadedDocuments()).toContain(w.id);
+    b.destroy();
+    await until(() => !engine.loadedDocuments().includes(w.id), 'unloaded');
+    expect(storedUpdateCount(t, w.id)).toBe(0);
+    expect(snapshotRow(t, w.id)!.bytes).toBeGreaterThan(0);
+    engine.options.graceMs = 5_000;
+  });
+
+  it('unloads a document used only through the service after a while', async () => {
+    const engine = engineOf(t);
+    engine.options.idleMs = 50;
+    const w = seedWorkshop(t, user);
+    const card = seedCard(t, w.id, user, { type: 'cluster' });
+    expect(t.deps.collab.cardPlacements(w.id).get(card.id)).toEqual({ position: 0, x: null, y: null });
+    expect(engine.loadedDocuments()).toContain(w.id);
+    await until(() => !engine.loadedDocuments().includes(w.id), 'unloaded after idling');
+    engine.options.idleMs = 60_000;
+    // A workshop that does not exist has no document, and nothing is stored for it.
+    expect(t.deps.collab.cardPlacements('no-such-workshop').size).toBe(0);
+    t.deps.collab.setCardPlacements('no-such-workshop', { x: { position: 0 } });
+    expect(engine.loadedDocuments()).not.toContain('no-such-workshop');
+  });
+});
+
+describe('compaction', () => {
+  it('keeps the stored updates bounded, and the compacted document loads the same', async () => {
+    const engine = engineOf(t);
+    const w = seedWorkshop(t, user);
+    const cards = Array.from({ length: 20 }, () => seedCard(t, w.id, user, { type: 'cluster' }));
+    const client = await syncedDoc(t, w.id, user.token);
+    let moves = 0;
+    for (let batch = 0; batch < 7; batch++) {
+      for (let i = 0; i < 50; i++) {
+        const card = cards[moves % cards.length]!;
+        client.cards.set(card.id, { ...client.cards.get(card.id), x: moves, y: -moves });
+        moves += 1;
+      }
+      const last = cards[(moves - 1) % cards.length]!;
+      await until(() => sqlPlacement(t, last.id).x === moves - 1, `batch ${batch} stored`);
+      expect(storedUpdateCount(t, w.id)).toBeLessThanOrEqual(engine.options.compactAfter + 1);
+    }
+    expect(snapshotRow(t, w.id)).toBeDefined();
+    const before = JSON.stringify(client.cards.toJSON());
+    client.destroy();
+
+    engine.unloadNow(w.id, { compact: false });
+    expect(engine.loadedDocuments()).not.toContain(w.id);
+    const reloaded = await syncedDoc(t, w.id, user.token);
+    expect(JSON.stringify(reloaded.cards.toJSON())).toBe(before);
+    reloaded.destroy();
+  });
+});
+
+describe('restart', () => {
+  it('brings the document back from SQLite in a new server on the same file', async () => {
+    const first = await startTestServer();
+    const owner = await createUser(first, 'Owner');
+    const w = seedWorkshop(first, owner);
+    const a = seedCard(first, w.id, owner, { type: 'cluster' });
+    const b = seedCard(first, w.id, owner, { type: 'cluster' });
+    const client = await syncedDoc(first, w.id, owner.token);
+    client.cards.set(a.id, { position: 1, x: 40, y: 50 });
+    await until(() => client.cards.get(b.id)?.position === 0, 'renumbered');
+    client.disconnect();
+    // Stopping the server compacts what it holds.
+    await first.server.close();
+    first.deps.database.close();
+    // The client keeps working while the server is away.
+    client.cards.set(b.id, { position: 0, x: 7, y: 8 });
+
+    const second = await startTestServer({}, { shareDatabaseOf: first });
+    try {
+      expect(storedUpdateCount(second, w.id)).toBe(0);
+      expect(snapshotRow(second, w.id)!.bytes).toBeGreaterThan(0);
+      const fresh = await syncedDoc(second, w.id, owner.token);
+      expect(fresh.cards.toJSON()).toEqual({ [a.id]: { position: 1, x: 40, y: 50 }, [b.id]: { position: 0, x: null, y: null } });
+
+      const back = await syncedDoc(second, w.id, owner.token, client.doc);
+      await until(() => fresh.cards.get(b.id)?.x === 7, 'offline move arrives');
+      expect(sqlPlacement(second, b.id)).toEqual({ position: 0, x: 7, y: 8 });
+      expect(back.cards.toJSON()).toEqual(fresh.cards.toJSON());
+      expect(back.cards.size).toBe(2);
+      fresh.destroy();
+      back.destroy();
+    } finally {
+      await second.close();
+      rmSync(dirname(first.deps.config.databasePath), { recursive: true, force: true });
+    }
+  });
+});

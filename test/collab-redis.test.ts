@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { engineOf, sqlPlacement, syncedDoc, until, type DocClient } from './helpers/collab';
+import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
+import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
+import { startTestServer, type TestServer } from './helpers/server';
+
+describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () => {
+  let redis: TestRedis;
+  let a: TestServer;
+  let b: TestServer;
+  let user: TestUser;
+  const open: DocClient[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = await startTestServer({ redisUrl: redis.url });
+    b = await startTestServer({ redisUrl: redis.url }, { shareDatabaseOf: a });
+    user = await createUser(a, 'Both');
+  });
+  afterEach(() => {
+    for (const client of open.splice(0)) client.destroy();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+  });
+
+  async function connect(server: TestServer, workshopId: string) {
+    const client = await syncedDoc(server, workshopId, user.token);
+    open.push(client);
+    return client;
+  }
+
+  /** Both instances hold the document and are subscribed to its channel. */
+  async function bothLoaded(workshopId: string) {
+    await until(() => engineOf(a).loadedDocuments().includes(workshopId) && engineOf(b).loadedDocuments().includes(workshopId), 'loaded on both');
+    // A subscription is confirmed by Redis asynchronously; a round trip through it settles that.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  it('relays moves and awareness made by a client on B to a client on A, once stored', async () => {
+    const w = seedWorkshop(a, user);
+    const card = seedCard(a, w.id, user, { type: 'cluster' });
+    const onA = await connect(a, w.id);
+    const onB = await connect(b, w.id);
+    await bothLoaded(w.id);
+
+    onB.cards.set(card.id, { position: 0, x: 11, y: 12 });
+    await until(() => onA.cards.get(card.id)?.x === 11, 'move reaches A');
+    expect(sqlPlacement(a, card.id)).toEqual({ position: 0, x: 11, y: 12 });
+
+    onB.provider.awareness.setLocalStateField('cursor', { x: 3, y: 4 });
+    await until(() => onA.provider.awareness.getStates().get(onB.doc.clientID)?.cursor?.x === 3, 'cursor reaches A');
+    onB.destroy();
+    await until(() => !onA.provider.awareness.getStates().has(onB.doc.clientID), 'cursor leaves with its client');
+
+    // A change the service makes on A reaches B's clients too.
+    const again = await connect(b, w.id);
+    a.deps.collab.setCardPlacements(w.id, { [card.id]: { x: 500 } });
+    await until(() => again.cards.get(card.id)?.x === 500, 'service change reaches B');
+  });
+
+  it('shows a REST move made on B to a client on A, and closes the clients on A when B deletes the workshop', async () => {
+    const w = seedWorkshop(a, user);
+    const [first, second] = [seedCard(a, w.id, user, { type: 'cluster' }), seedCard(a, w.id, user, { type: 'cluster' })];
+    const onA = await connect(a, w.id);
+    await connect(b, w.id);
+    await bothLoaded(w.id);
+
+    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: user.token, body: { position: 0 } });
+    expect(moved.status).toBe(200);
+    await until(() => onA.cards.get(second.id)?.position === 0 && onA.cards.get(first.id)?.position === 1, 'REST move on B reaches A');
+
+    expect((await b.request('DELETE', `/v1/workshops/${w.id}`, { token: user.token })).status).toBe(204);
+    await until(() => onA.closes.some((c) => c.code === 4404), "A's client closed");
+    await until(() => !engineOf(a).loadedDocuments().includes(w.id), 'A dropped the document');
+  });
+
+  it('keeps serving local clients while Redis is down, and catches up from SQLite when it is back', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const w = seedWorkshop(a, user);
+    const [c1, c2] = [seedCard(a, w.id, user, { type: 'cluster' }), seedCard(a, w.id, user, { type: 'cluster' })];
+    const [a1, a2, b1] = [await connect(a, w.id), await connect(a, w.id), await connect(b, w.id)];
+    await bothLoaded(w.id);
+
+    await redis.stop();
+    a1.cards.set(c1.id, { position: 0, x: 1, y: 1 });
+    await until(() => a2.cards.get(c1.id)?.x === 1, 'local relay on A without Redis');
+    b1.cards.set(c2.id, { position: 1, x: 2, y: 2 });
+    await until(() => sqlPlacement(b, c2.id).x === 2, 'B stores without Redis');
+    expect(sqlPlacement(a, c1.id).x).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(b1.cards.get(c1.id)?.x).toBe(null);
+
+    await redis.start();
+    await until(() => b1.cards.get(c1.id)?.x === 1 && a1.cards.get(c2.id)?.x === 2, 'both caught up after Redis came back', 15_000);
+    a2.cards.set(c2.id, { position: 1, x: 3, y: 3 });
+    await until(() => b1.cards.get(c2.id)?.x === 3, 'live relay again');
+
+    const outages = warn.mock.calls.filter(([message]) => String(message).startsWith('[collab] Redis unavailable'));
+    // Logged once per instance for the outage, not once per retry.
+    expect(outages.length).toBe(2);
+    warn.mockRestore();
+  });
+});

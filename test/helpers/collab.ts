@@ -1,0 +1,89 @@
+import { WebSocket } from 'ws';
+import { WebsocketProvider } from 'y-websocket';
+import * as Y from 'yjs';
+import { CollabEngine } from '../../src/collab/engine';
+import type { TestServer } from './server';
+
+/** A y-websocket client (the real `WebsocketProvider` over `ws`) on a workshop's document. */
+export interface DocClient {
+  doc: Y.Doc;
+  provider: WebsocketProvider;
+  cards: Y.Map<any>;
+  zones: Y.Map<any>;
+  /** Close events the provider saw (code and reason). */
+  closes: Array<{ code: number; reason: string }>;
+  destroy(): void;
+  /** Stops the provider but keeps the document, as a client going offline would. */
+  disconnect(): void;
+}
+
+/** Opens a client; pass `doc` to reconnect a document that lived on (a laptop waking up). */
+export function openDoc(t: TestServer, workshopId: string, token: string | undefined, doc = new Y.Doc()): DocClient {
+  const closes: Array<{ code: number; reason: string }> = [];
+  const provider = new WebsocketProvider(t.url.replace(/^http/, 'ws') + '/v1/sync', workshopId, doc, {
+    WebSocketPolyfill: WebSocket as unknown as typeof globalThis.WebSocket,
+    params: token === undefined ? {} : { token },
+    // Clients in one process would otherwise sync through a BroadcastChannel, around the server.
+    disableBc: true,
+    maxBackoffTime: 200,
+  });
+  provider.on('connection-close', (event) => {
+    if (event) closes.push({ code: event.code, reason: event.reason });
+  });
+  return {
+    doc,
+    provider,
+    cards: doc.getMap('cards'),
+    zones: doc.getMap('zones'),
+    closes,
+    destroy() {
+      provider.destroy();
+      doc.destroy();
+    },
+    disconnect() {
+      provider.destroy();
+    },
+  };
+}
+
+/** Opens a client and waits until its first sync with the server is done. */
+export async function syncedDoc(t: TestServer, workshopId: string, token: string, doc?: Y.Doc): Promise<DocClient> {
+  const client = openDoc(t, workshopId, token, doc);
+  await until(() => client.provider.synced, `client synced with ${workshopId}`);
+  return client;
+}
+
+/** Polls until `check` holds (or throws with `what`). */
+export async function until(check: () => boolean, what = 'condition', timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The engine behind `deps.collab`, for what only tests look at (loaded documents, timings). */
+export function engineOf(t: TestServer): CollabEngine {
+  if (!(t.deps.collab instanceof CollabEngine)) throw new Error('deps.collab is not the CollabEngine');
+  return t.deps.collab;
+}
+
+/** A raw WebSocket on the sync endpoint: every message and the close code, to prove nothing was synced. */
+export async function rawSync(t: TestServer, path: string, headers: Record<string, string> = {}) {
+  const ws = new WebSocket(t.url.replace(/^http/, 'ws') + path, { headers });
+  const messages: Buffer[] = [];
+  ws.on('message', (data) => messages.push(data as Buffer));
+  const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    ws.on('error', reject);
+  });
+  return { ...closed, messages };
+}
+
+export function storedUpdateCount(t: TestServer, workshopId: string): number {
+  return (t.deps.database.sqlite.prepare('SELECT count(*) AS n FROM yjs_updates WHERE workshop_id = ?').get(workshopId) as { n: number }).n;
+}
+
+export function sqlPlacement(t: TestServer, cardId: string) {
+  return t.deps.database.sqlite.prepare('SELECT position, x, y FROM cards WHERE id = ?').get(cardId) as { position: number; x: number | null; y: number | null };
+}
