@@ -27,10 +27,21 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** Serve the same SQLite file and files folder as this server (a second instance); its folder stays its own to remove. */
+  shareDatabaseOf?: TestServer;
+}
+
 /** Starts the real server on a free port over a fresh SQLite file in a temporary folder. */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'workshops-test-'));
-  const config = testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files'), ...overrides });
+export async function startTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+  const shared = options.shareDatabaseOf?.deps.config;
+  const dir = shared ? undefined : mkdtempSync(join(tmpdir(), 'workshops-test-'));
+  const config = testConfig({
+    databasePath: shared?.databasePath ?? join(dir!, 'test.db'),
+    filesDir: shared?.filesDir ?? join(dir!, 'files'),
+    ...(shared ? { secret: shared.secret } : {}),
+    ...overrides,
+  });
   const deps = createDeps(config);
   const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
   deps.config.publicUrl = overrides.publicUrl ?? server.url;
@@ -58,7 +69,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     async close() {
       await server.close();
       deps.database.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { openDatabase } from '../src/db/client';
+import { authTokens, users } from '../src/db/schema/index';
+import { DUMMY_PASSWORD_HASH, hashToken, newToken } from '../src/modules/auth/crypto';
+
+/**
+ * Participants with a bearer token each, written straight into the measured server's SQLite file:
+ * signing thousands of users up through the API would spend minutes in scrypt, which is not what
+ * this bench measures. They then join the workshop through the API, with its access code.
+ */
+export function seedParticipants(databasePath: string, count: number): string[] {
+  const database = openDatabase(databasePath);
+  const run = randomBytes(4).toString('hex');
+  const now = new Date();
+  const expires = new Date(now.getTime() + 24 * 3600 * 1000).toISOString();
+  const tokens: string[] = [];
+  database.db.transaction((tx) => {
+    for (let i = 0; i < count; i++) {
+      const user = tx
+        .insert(users)
+        .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
+        .returning({ id: users.id })
+        .get();
+      const token = newToken();
+      tx.insert(authTokens).values({ userId: user.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires }).run();
+      tokens.push(token);
+    }
+  });
+  database.close();
+  return tokens;
+}
+
+/** Runs `task` over `items` with at most `concurrency` in flight. */
+export async function inParallel<T>(items: readonly T[], concurrency: number, task: (item: T) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await task(items[next++]!);
+    }),
+  );
+}

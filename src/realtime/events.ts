@@ -1,0 +1,211 @@
+/**
+ * The Socket.IO event maps shared by the server and the client SDK. Payloads are shaped like the
+ * REST resources (snake_case, ISO timestamps).
+ *
+ * Sequence numbers: every logged change of a workshop has a `seq` (the same number as in
+ * `GET /v1/workshops/:id/events`), increasing by one per change. Each change reaches every joined
+ * client as at least one event carrying its `seq`; a change may produce several events with the
+ * same `seq` (`workshop:updated` + `view:changed`, `card:created` + `card:deleted` for a merge).
+ * A client remembers the highest `seq` it saw: a jump of more than one means it missed something,
+ * and it joins again with `since_seq` to have the gap replayed (or is told to reload).
+ */
+import type { CardOutput } from '../modules/cards/schemas';
+import type { CommentOutput } from '../modules/comments/schemas';
+import type { NotificationOutput } from '../modules/notifications/schemas';
+import type { StepOutput } from '../modules/steps/schemas';
+import type { WorkshopOutput } from '../modules/workshops/schemas';
+import type { View } from '../modules/workshops/view';
+
+/** `{field: [old, new]}` for each field an update changed. */
+export type FieldChanges = Record<string, [unknown, unknown]>;
+
+/** Members every workshop-scoped event starts with. */
+export interface Sequenced {
+  /** The change's number in the workshop's log. */
+  seq: number;
+  workshop_id: string;
+}
+
+/** The workshop's settings changed (`updateWorkshop`). */
+export interface WorkshopUpdatedPayload extends Sequenced {
+  workshop: WorkshopOutput;
+  changes: FieldChanges;
+}
+
+/** The facilitator moved the workshop to another step (`changeStep`); `step` is null when none is current. */
+export interface StepChangedPayload extends Sequenced {
+  step: StepOutput | null;
+}
+
+/**
+ * What participants' screens should show: sent with every step change, and with any workshop
+ * update that changed `view` or `force_sync`. With `force_sync` true, clients follow it.
+ */
+export interface ViewChangedPayload extends Sequenced {
+  view: View;
+  force_sync: boolean;
+}
+
+/**
+ * A card was added (`addCard`) or made from others (`mergeCards`). `summary.score` is what the
+ * receiver may see: with `allow_display_votes: false`, participants get only their own votes' sum.
+ */
+export interface CardCreatedPayload extends Sequenced {
+  card: CardOutput;
+}
+
+/** A card's fields changed (`updateCard`); `card` is as after the change (score as above). */
+export interface CardUpdatedPayload extends Sequenced {
+  card: CardOutput;
+  changes: FieldChanges;
+}
+
+/** A card is gone (`removeCard`, or merged into another by `mergeCards`). */
+export interface CardDeletedPayload extends Sequenced {
+  card_id: string;
+  /** Every card that went with it: the card itself and, for a cluster, its ideas. */
+  removed_ids: string[];
+  /** For a merge, the card it was merged into (its ideas now sit under that card); else null. */
+  merged_into: string | null;
+}
+
+/**
+ * A card's score changed (`addVote`, `updateVote`, `removeVote`), as the receiver may see it:
+ * facilitators get the sum of all votes; with `allow_display_votes: false`, a participant gets the
+ * sum of their own votes, and the score of other people's votes does not reach them at all (they get
+ * `workshop:event` with the bare `seq` and `action` instead). After `removeVotes` (every vote of the
+ * workshop removed at once) `card_id` is null and `score` is 0: every card's score is now 0.
+ */
+export interface ScoreChangedPayload extends Sequenced {
+  card_id: string | null;
+  score: number;
+}
+
+/** A comment was added to a card (`addComment`). */
+export interface CommentCreatedPayload extends Sequenced {
+  comment: CommentOutput & { card_id: string };
+}
+
+/** An export of the workshop, as `GET /v1/workshops/:id/exports/:id` returns it. */
+export interface ExportOutput {
+  id: string;
+  created_at: string;
+  type: string;
+  state: string;
+  url: string | null;
+  message?: string | null;
+}
+
+/** An export was requested or changed state (`addExport`, `updateExport`). */
+export interface ExportUpdatedPayload extends Sequenced {
+  export: ExportOutput;
+}
+
+/**
+ * Any other logged change (`addStep`, `addRating`, `addMember`, `removeComment`, ...), with the
+ * log's `change` (`{resource, changes?}`). `change` is absent when the receiver may not see it
+ * (other people's votes or ratings hidden by the current step): the event still arrives so the
+ * sequence has no hole. `reload: true` means the change is too large to describe (`importCards`):
+ * refetch the workshop's cards. `removeWorkshop` arrives with `seq: 0` (the workshop and its log
+ * are gone) and ends the subscription.
+ */
+export interface WorkshopEventPayload extends Sequenced {
+  action: string;
+  change?: Record<string, unknown>;
+  reload?: true;
+}
+
+/** A connected user, as presence lists them. */
+export interface PresenceUser {
+  id: string;
+  name: string;
+  avatar_url: string | null;
+}
+
+/**
+ * Who is connected to the workshop, on any instance; a user with several tabs is listed once.
+ * Sent to the workshop's room shortly after someone joins, leaves or disconnects (changes close
+ * together are combined into one event). `users` lists facilitators first, at most
+ * `PRESENCE_LIST_LIMIT` of them; `count` is the number of distinct connected users.
+ */
+export interface PresencePayload {
+  workshop_id: string;
+  users: PresenceUser[];
+  count: number;
+}
+
+/** The most users a presence event lists; `count` still counts them all. */
+export const PRESENCE_LIST_LIMIT = 100;
+
+/** Events the server sends. */
+export interface ServerToClientEvents {
+  'workshop:updated': (payload: WorkshopUpdatedPayload) => void;
+  'step:changed': (payload: StepChangedPayload) => void;
+  'view:changed': (payload: ViewChangedPayload) => void;
+  'card:created': (payload: CardCreatedPayload) => void;
+  'card:updated': (payload: CardUpdatedPayload) => void;
+  'card:deleted': (payload: CardDeletedPayload) => void;
+  'score:changed': (payload: ScoreChangedPayload) => void;
+  'comment:created': (payload: CommentCreatedPayload) => void;
+  'export:updated': (payload: ExportUpdatedPayload) => void;
+  'workshop:event': (payload: WorkshopEventPayload) => void;
+  presence: (payload: PresencePayload) => void;
+  /** One of the user's notifications, as `GET /v1/notifications` lists it; only to that user. */
+  notification: (payload: NotificationOutput) => void;
+}
+
+/** The server-side name of each workshop-scoped event. */
+export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification'>;
+
+/** Error codes a `join` may answer with (CONTRACT §3). */
+export type JoinErrorCode = 'invalid_request' | 'not_found' | 'internal_error';
+
+export interface SocketError {
+  code: JoinErrorCode;
+  message: string;
+  details?: Array<{ path: string; message: string }>;
+}
+
+/**
+ * `join` request. With `since_seq` (the highest `seq` the client saw), the events it missed are
+ * sent, oldest first, before the ack.
+ */
+export interface JoinRequest {
+  workshop_id: string;
+  since_seq?: number;
+}
+
+/**
+ * `join` answer. `seq` is the workshop's latest `seq` at the time of joining. `replayed` counts
+ * the events sent for `since_seq`. `reload: true` means the gap was too large (more than
+ * `MAX_REPLAY` events) or `since_seq` is unknown to the server: refetch the workshop over REST,
+ * then keep `seq` as the last seen.
+ */
+export type JoinAck =
+  | { ok: true; seq: number; replayed?: number; reload?: true }
+  | { ok: false; error: SocketError };
+
+/** The most events a resume replays; a larger gap answers `reload: true`. */
+export const MAX_REPLAY = 500;
+
+export interface LeaveRequest {
+  workshop_id: string;
+}
+
+export type LeaveAck = { ok: true } | { ok: false; error: SocketError };
+
+/** Events the client sends. */
+export interface ClientToServerEvents {
+  /** Joins a workshop's live events (members only; others get `not_found`). */
+  join: (request: JoinRequest, ack?: (answer: JoinAck) => void) => void;
+  /** Stops receiving a workshop's events. */
+  leave: (request: LeaveRequest, ack?: (answer: LeaveAck) => void) => void;
+}
+
+/** Nothing is sent between instances outside the adapter's own protocol. */
+export type InterServerEvents = Record<string, never>;
+
+/** What the server keeps on each socket (visible to other instances through `fetchSockets`). */
+export interface SocketData {
+  user: PresenceUser;
+}

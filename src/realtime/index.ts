@@ -1,0 +1,79 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import type { AppDeps } from '../deps';
+import { tokenAuthenticator } from '../modules/auth/service';
+import { broadcastChanges } from './broadcast';
+import { Presence } from './presence';
+import { connectRedis } from './redis';
+import { ReplayGuard } from './replay-guard';
+import { userRoom } from './rooms';
+import type { RealtimeServer } from './server-types';
+import { registerWorkshopHandlers } from './workshop-handlers';
+
+export type { RealtimeServer, RealtimeSocket } from './server-types';
+
+export interface Realtime {
+  io: RealtimeServer;
+  /** Resolves once cross-instance fan-out is up (at once without `REDIS_URL`). */
+  ready: Promise<void>;
+  /** Disconnects every socket and closes Redis; the HTTP server itself is left to its owner. */
+  close(): Promise<void>;
+}
+
+/**
+ * Socket.IO on the REST server's port. Clients connect with `io(origin, {auth: {token}})`, join
+ * workshops (`join`/`leave`, see `events.ts`) and receive every committed change of those workshops,
+ * plus their own notifications. With `REDIS_URL`, rooms span every instance.
+ */
+export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime {
+  const io: RealtimeServer = new Server(httpServer, {
+    serveClient: false,
+    // Upgrades for other paths (the Yjs endpoint under /v1/sync/) are left to their own handler.
+    destroyUpgrade: false,
+  });
+  const redis = deps.config.redisUrl ? connectRedis(deps.config.redisUrl) : null;
+  if (redis) io.adapter(redis.adapter);
+
+  // Socket.IO keeps each connection's first HTTP request for its whole life; nothing here reads it
+  // after the handshake (the token travels in `auth`), so it is let go (Socket.IO's memory advice).
+  io.engine.on('connection', (raw: { request: unknown }) => {
+    raw.request = null;
+  });
+
+  const authenticate = tokenAuthenticator(deps);
+  io.use((socket, next) => {
+    const token: unknown = socket.handshake.auth?.token;
+    let found: ReturnType<typeof authenticate> = null;
+    try {
+      found = typeof token === 'string' && token.length > 0 ? authenticate(token) : null;
+    } catch (err) {
+      console.error('[realtime] handshake failed', err);
+      return next(Object.assign(new Error('internal_error'), { data: { code: 'internal_error' } }));
+    }
+    if (!found) return next(Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } }));
+    const { user } = found;
+    socket.data.user = { id: user.id, name: user.name, avatar_url: user.avatarUrl };
+    next();
+  });
+
+  const presence = new Presence(io, () => !redis || redis.healthy());
+  const guard = new ReplayGuard();
+  io.on('connection', (socket) => {
+    socket.join(userRoom(socket.data.user.id));
+    registerWorkshopHandlers({ deps, presence, guard }, socket);
+  });
+  const unsubscribe = broadcastChanges(deps, io, presence);
+
+  return {
+    io,
+    ready: redis?.ready ?? Promise.resolve(),
+    async close() {
+      unsubscribe();
+      presence.close();
+      io.local.disconnectSockets(true);
+      await io.of('/').adapter.close();
+      io.engine.close();
+      await redis?.close();
+    },
+  };
+}

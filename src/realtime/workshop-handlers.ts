@@ -1,0 +1,106 @@
+import * as v from 'valibot';
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import { idString, issuesToDetails } from '../http/validation';
+import { eventsAfter } from '../modules/events/log';
+import { loadAccess, type WorkshopAccess } from '../modules/workshops/access';
+import { audienceIncludes, deliveriesFor } from './deliveries';
+import { MAX_REPLAY, type JoinAck, type LeaveAck, type SocketError } from './events';
+import type { Presence } from './presence';
+import type { ReplayGuard } from './replay-guard';
+import { allRoomsOf, joinedWorkshops, memberRooms, roleRoom, workshopRoom } from './rooms';
+import type { DynamicEmit, RealtimeSocket } from './server-types';
+
+export interface HandlerContext {
+  deps: AppDeps;
+  presence: Presence;
+  guard: ReplayGuard;
+}
+
+const JoinRequest = v.object({
+  workshop_id: idString,
+  since_seq: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+const LeaveRequest = v.object({ workshop_id: idString });
+
+function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> | SocketError {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  const details = issuesToDetails(result.issues);
+  return { code: 'invalid_request', message: `Invalid request: ${details.map((d) => `${d.path || 'payload'}: ${d.message}`).join('; ')}`, details };
+}
+
+const isError = (x: unknown): x is SocketError => typeof x === 'object' && x !== null && 'code' in x && 'message' in x;
+
+/** Acks are optional for clients; a non-function in that place is ignored. */
+function answer<T>(ack: unknown, value: T) {
+  if (typeof ack === 'function') ack(value);
+}
+
+/** `join` and `leave` for one socket, and presence upkeep when it goes away. */
+export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSocket): void {
+  socket.on('join', (request, ack) => answer<JoinAck>(ack, join(ctx, socket, request)));
+  socket.on('leave', (request, ack) => answer<LeaveAck>(ack, leave(ctx, socket, request)));
+  socket.on('disconnecting', () => {
+    for (const id of joinedWorkshops(socket.rooms)) ctx.presence.changed(id);
+  });
+}
+
+function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): WorkshopAccess | SocketError {
+  try {
+    return loadAccess(ctx.deps.database.db, id, socket.data.user.id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'not_found') return { code: 'not_found', message: 'Workshop not found.' };
+    console.error('[realtime] join failed', err);
+    return { code: 'internal_error', message: 'Something went wrong on our side.' };
+  }
+}
+
+/**
+ * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. The rooms
+ * are joined first and the log read in the same tick (SQLite reads are synchronous), so a change
+ * committed here is either in the replay or broadcast live afterwards, never both and never lost;
+ * the guard drops late copies of changes made on other instances.
+ */
+function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): JoinAck {
+  const input = parse(JoinRequest, request);
+  if (isError(input)) return { ok: false, error: input };
+  const access = accessFor(ctx, socket, input.workshop_id);
+  if (isError(access)) return { ok: false, error: access };
+
+  const { id } = access.workshop;
+  const userId = socket.data.user.id;
+  // A second join (after a role change, or to resume) starts from a clean set of rooms.
+  socket.leave(roleRoom(id, access.role === 'facilitator' ? 'participant' : 'facilitator'));
+  socket.join(memberRooms(id, userId, access.role));
+  ctx.presence.changed(id);
+  ctx.guard.disarm(socket, id);
+
+  const latest = access.workshop.lastEventSeq;
+  const since = input.since_seq;
+  if (since === undefined || since > latest || latest - since > MAX_REPLAY) {
+    ctx.guard.arm(socket, id, latest);
+    return since === undefined ? { ok: true, seq: latest } : { ok: true, seq: latest, reload: true };
+  }
+  const { db } = ctx.deps.database;
+  const missed = eventsAfter(db, id, since, MAX_REPLAY);
+  for (const event of missed) {
+    for (const delivery of deliveriesFor(db, event)) {
+      if (audienceIncludes(delivery.audience, access.role, userId)) (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
+    }
+  }
+  // Another instance may have committed between reading the workshop and reading its log.
+  const seq = Math.max(latest, missed.at(-1)?.seq ?? 0);
+  ctx.guard.arm(socket, id, seq);
+  return { ok: true, seq, replayed: missed.length };
+}
+
+function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): LeaveAck {
+  const input = parse(LeaveRequest, request);
+  if (isError(input)) return { ok: false, error: input };
+  const id = input.workshop_id;
+  if (!socket.rooms.has(workshopRoom(id))) return { ok: true };
+  for (const room of allRoomsOf(id, socket.data.user.id)) socket.leave(room);
+  ctx.presence.changed(id);
+  return { ok: true };
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createUser, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
+import { startTestServer, type TestServer } from './helpers/server';
+import { joinedClient, type LiveClient } from './helpers/sockets';
+
+async function until(condition: () => boolean, timeoutMs = 8_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Redis', () => {
+  let redis: TestRedis;
+  let a: TestServer;
+  let b: TestServer;
+  let facilitator: TestUser;
+  let participant: TestUser;
+  const open: LiveClient[] = [];
+  const warn = vi.spyOn(console, 'warn');
+  const logged = (text: string) => warn.mock.calls.filter(([m]) => String(m).startsWith('[realtime]') && String(m).includes(text)).length;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = await startTestServer({ redisUrl: redis.url });
+    b = await startTestServer({ redisUrl: redis.url }, { shareDatabaseOf: a });
+    [facilitator, participant] = await Promise.all([createUser(a, 'Fay'), createUser(b, 'Pat')]);
+  });
+  afterAll(async () => {
+    for (const client of open) client.close();
+    await b?.close();
+    await a?.close();
+    await redis?.stop();
+    warn.mockRestore();
+  });
+
+  function scene() {
+    const workshop = seedWorkshop(a, facilitator);
+    seedMember(a, workshop.id, participant);
+    return workshop;
+  }
+  async function joined(server: TestServer, user: TestUser, workshopId: string) {
+    const client = await joinedClient(server.url, user.token, workshopId);
+    open.push(client);
+    return client;
+  }
+  const rename = async (server: TestServer, workshopId: string, title: string) => {
+    const res = await server.request('PUT', `/v1/workshops/${workshopId}`, { token: facilitator.token, body: { title } });
+    expect(res.status).toBe(200);
+  };
+
+  it('delivers a REST write made on B to a socket on A, and lists presence across both', async () => {
+    const w = scene();
+    const onA = await joined(a, participant, w.id);
+    const onB = await joined(b, facilitator, w.id);
+
+    await rename(b, w.id, 'Written on B');
+    expect(await onA.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Written on B' } });
+    const card = seedCard(a, w.id, facilitator, { type: 'cluster' });
+    await a.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, { token: participant.token, body: { value: 1 } });
+    expect(await onB.next('score:changed')).toMatchObject({ seq: 2, card_id: card.id, score: 1 });
+
+    const everyone = { workshop_id: w.id, users: [expect.objectContaining({ id: facilitator.id }), expect.objectContaining({ id: participant.id })], count: 2 };
+    expect(await onA.next('presence', (p) => p.count === 2)).toEqual(everyone);
+    expect(await onB.next('presence', (p) => p.count === 2)).toEqual(everyone);
+  });
+
+  it('keeps serving local sockets while Redis is down, then shares rooms again once it is back', async () => {
+    const w = scene();
+    const onA = await joined(a, participant, w.id);
+    const onB = await joined(b, facilitator, w.id);
+    await rename(a, w.id, 'Before the outage');
+    await onB.next('workshop:updated');
+    warn.mockClear();
+
+    await redis.stop();
+    await until(() => logged('unreachable') === 2);
+
+    // A write on A still reaches A's sockets, and nothing written to SQLite is lost.
+    await rename(a, w.id, 'During the outage');
+    expect(await onA.next('workshop:updated', (p) => p.seq === 2)).toMatchObject({ workshop: { title: 'During the outage' } });
+    // Presence falls back to this instance's sockets instead of waiting for the others.
+    const late = await joined(a, facilitator, w.id);
+    expect(await late.next('presence')).toMatchObject({ count: 2 });
+
+    await redis.start();
+    await until(() => logged('reachable again') === 2);
+    // Once per outage and instance, however many reconnection attempts failed meanwhile.
+    expect(logged('unreachable')).toBe(2);
+
+    await rename(a, w.id, 'After the outage');
+    const after = await onB.next('workshop:updated', (p) => p.seq === 3);
+    expect(after.workshop.title).toBe('After the outage');
+    // B's client sees the hole the outage left (1 → 3) and resumes from the log.
+    expect(onB.seqs(w.id)).toEqual([1, 3]);
+    expect(await onB.join(w.id, 1)).toEqual({ ok: true, seq: 3, replayed: 2 });
+    expect(onB.all('workshop:updated').map((p) => p.workshop.title)).toEqual([
+      'Before the outage',
+      'After the outage',
+      'During the outage',
+      'After the outage',
+    ]);
+  });
+});

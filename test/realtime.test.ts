@@ -1,0 +1,385 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+import { connectSocket, joinedClient, type LiveClient } from './helpers/sockets';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+let other: TestUser;
+let stranger: TestUser;
+const open: LiveClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant, other, stranger] = await Promise.all([
+    createUser(t, 'Fay'),
+    createUser(t, 'Pat'),
+    createUser(t, 'Otto'),
+    createUser(t, 'Stan'),
+  ]);
+});
+afterEach(() => {
+  for (const client of open.splice(0)) client.close();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A seeded workshop with the facilitator and two participants as members. */
+function scene() {
+  const workshop = seedWorkshop(t, facilitator);
+  seedMember(t, workshop.id, participant);
+  seedMember(t, workshop.id, other);
+  return workshop;
+}
+
+async function joined(user: TestUser, workshopId: string) {
+  const client = await joinedClient(t.url, user.token, workshopId);
+  open.push(client);
+  return client;
+}
+
+const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
+
+describe('connecting', () => {
+  it('refuses a handshake without a token, with an unknown token and with a revoked one', async () => {
+    await expect(connectSocket(t.url, undefined)).rejects.toThrow('unauthenticated');
+    await expect(connectSocket(t.url, 'not-a-token')).rejects.toThrow('unauthenticated');
+    const leaving = await createUser(t, 'Leaving');
+    expect((await api('POST', '/v1/auth/logout', leaving)).status).toBe(204);
+    await expect(connectSocket(t.url, leaving.token)).rejects.toThrow('unauthenticated');
+  });
+
+  it('lets members join and answers with the latest seq', async () => {
+    const w = scene();
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Renamed' });
+    const client = await connectSocket(t.url, participant.token);
+    open.push(client);
+    expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
+    // Joining again is harmless.
+    expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
+  });
+
+  it('works over HTTP long-polling too, on the REST port', async () => {
+    const w = scene();
+    const client = await connectSocket(t.url, participant.token, { transports: ['polling'] });
+    open.push(client);
+    expect(await client.join(w.id)).toEqual({ ok: true, seq: 0 });
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Polled' });
+    expect(await client.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Polled' } });
+    expect((await api('GET', `/v1/workshops/${w.id}`, participant)).status).toBe(200);
+  });
+
+  it('refuses strangers and unknown workshops alike, and malformed requests with details', async () => {
+    const w = scene();
+    const client = await connectSocket(t.url, stranger.token);
+    open.push(client);
+    const refused = await client.join(w.id);
+    expect(refused).toEqual({ ok: false, error: { code: 'not_found', message: expect.any(String) } });
+    expect(await client.join('no-such-workshop')).toEqual(refused);
+
+    const malformed = await client.join(42 as never);
+    expect(malformed).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
+    const badSince = await client.socket.timeout(3_000).emitWithAck('join', { workshop_id: w.id, since_seq: -1 });
+    expect(badSince).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ path: 'since_seq' }] } });
+
+    // A refused stranger receives nothing of the workshop.
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Secret plans' });
+    const watcher = await joined(facilitator, w.id);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'More secret plans' });
+    await watcher.next('workshop:updated', (p) => p.workshop.title === 'More secret plans');
+    expect(client.received).toEqual([]);
+  });
+
+  it('leaves a workshop on request', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    expect(await client.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id })).toEqual({ ok: true });
+    const watcher = await joined(facilitator, w.id);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'After leaving' });
+    await watcher.next('workshop:updated');
+    expect(client.all('workshop:updated')).toEqual([]);
+  });
+});
+
+describe('workshop and step events', () => {
+  it('sends workshop:updated, and view:changed with the same seq when the view changes', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'New title' });
+    const updated = await client.next('workshop:updated');
+    expect(updated).toMatchObject({ seq: 1, workshop_id: w.id, workshop: { id: w.id, title: 'New title' }, changes: { title: ['Seeded workshop', 'New title'] } });
+    expect(client.all('view:changed')).toEqual([]);
+
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { force_sync: true, view: { sort: 'score' } });
+    const view = await client.next('view:changed');
+    expect(view).toEqual({ seq: 2, workshop_id: w.id, view: expect.objectContaining({ sort: 'score' }), force_sync: true });
+    expect(client.all('workshop:updated').map((p) => p.seq)).toEqual([1, 2]);
+  });
+
+  it('sends step:changed and view:changed when the current step changes', async () => {
+    const w = scene();
+    const step = (await api('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Vote', view: { sort: 'score' } })).body;
+    const client = await joined(other, w.id);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id, change_step_notifications: false });
+    const changed = await client.next('step:changed');
+    expect(changed).toEqual({ seq: expect.any(Number), workshop_id: w.id, step: expect.objectContaining({ id: step.id, name: 'Vote' }) });
+    const view = await client.next('view:changed', (p) => p.seq === changed.seq);
+    expect(view.view.sort).toBe('score');
+
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: null });
+    expect(await client.next('step:changed', (p) => p.step === null)).toMatchObject({ seq: changed.seq + 1 });
+  });
+
+  it('sends export changes as export:updated', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf', state: 'success', url: 'http://localhost/x' };
+    seedEvent(t, w.id, 'updateExport', facilitator.id, { export: exported, changes: { state: ['pending', 'success'] } });
+    expect(await client.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
+  });
+
+  it('sends other changes as workshop:event with the logged change', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    const section = (await api('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })).body;
+    expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addSection', change: { section } });
+  });
+
+  it('tells joined clients when the workshop is deleted, then sends nothing more', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
+    expect(await client.next('workshop:event')).toMatchObject({ seq: 0, workshop_id: w.id, action: 'removeWorkshop' });
+    expect(await client.join(w.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('card events', () => {
+  it('sends card:created, card:updated and card:deleted shaped like the REST card', async () => {
+    const w = scene();
+    const client = await joined(other, w.id);
+    const cluster = (await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })).body;
+    expect(await client.next('card:created')).toEqual({ seq: 1, workshop_id: w.id, card: cluster });
+
+    const idea = (await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: 'One' })).body;
+    const updated = (await api('PUT', `/v1/workshops/${w.id}/cards/${idea.id}`, participant, { title: 'Uno' })).body;
+    expect(await client.next('card:updated')).toEqual({ seq: 3, workshop_id: w.id, card: updated, changes: { title: ['One', 'Uno'] } });
+
+    await api('DELETE', `/v1/workshops/${w.id}/cards/${cluster.id}`, facilitator);
+    expect(await client.next('card:deleted')).toEqual({ seq: 4, workshop_id: w.id, card_id: cluster.id, removed_ids: [cluster.id, idea.id], merged_into: null });
+  });
+
+  it('sends a merge as card:created plus card:deleted for each merged card', async () => {
+    const w = scene();
+    const a = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
+    const b = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
+    const client = await joined(participant, w.id);
+    const merged = (await api('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, { cards_id: [a.id, b.id], title: 'AB' })).body;
+    const created = await client.next('card:created');
+    expect(created).toEqual({ seq: 1, workshop_id: w.id, card: merged });
+    await client.next('card:deleted', (p) => p.card_id === b.id);
+    expect(client.all('card:deleted')).toEqual([
+      { seq: 1, workshop_id: w.id, card_id: a.id, removed_ids: [a.id], merged_into: merged.id },
+      { seq: 1, workshop_id: w.id, card_id: b.id, removed_ids: [b.id], merged_into: merged.id },
+    ]);
+  });
+
+  it('sends a CSV import as a reload hint', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    const form = new FormData();
+    form.append('file', new Blob(['type,title\ncluster,Imported\n'], { type: 'text/csv' }), 'cards.csv');
+    expect((await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form })).status).toBe(200);
+    expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'importCards', change: { count: 1 }, reload: true });
+  });
+
+  it('sends comment:created with the comment and its card', async () => {
+    const w = scene();
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const client = await joined(other, w.id);
+    const comment = (await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, { content: 'Nice' })).body;
+    expect(await client.next('comment:created')).toEqual({ seq: 1, workshop_id: w.id, comment: { ...comment, card_id: card.id } });
+  });
+});
+
+describe('scores', () => {
+  it('sends score:changed after each vote change and after removing all votes', async () => {
+    const w = scene();
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
+    const client = await joined(other, w.id);
+
+    const vote = (await api('POST', votes, participant, { value: 1 })).body;
+    expect(await client.next('score:changed')).toEqual({ seq: 1, workshop_id: w.id, card_id: card.id, score: 1 });
+    await api('POST', votes, facilitator, { value: 1 });
+    await api('PUT', `${votes}/${vote.id}`, participant, { value: 3 });
+    await api('DELETE', `${votes}/${vote.id}`, participant);
+    await client.next('score:changed', (p) => p.seq === 4);
+    expect(client.all('score:changed').map((p) => p.score)).toEqual([1, 2, 4, 1]);
+
+    expect((await api('DELETE', `/v1/workshops/${w.id}/votes`, facilitator)).status).toBe(204);
+    expect(await client.next('score:changed', (p) => p.seq === 5)).toEqual({ seq: 5, workshop_id: w.id, card_id: null, score: 0 });
+  });
+
+  it("hides other people's votes from participants when the step does not display them", async () => {
+    const w = scene();
+    seedCurrentStep(t, w.id, { allow_display_votes: false });
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
+    await api('POST', votes, other, { value: 2 });
+    const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
+
+    await api('POST', votes, participant, { value: 1 });
+    expect(await fay.next('score:changed')).toEqual({ seq: 2, workshop_id: w.id, card_id: card.id, score: 3 });
+    expect(await pat.next('score:changed')).toEqual({ seq: 2, workshop_id: w.id, card_id: card.id, score: 1 });
+    expect(await otto.next('workshop:event')).toEqual({ seq: 2, workshop_id: w.id, action: 'addVote' });
+    expect(otto.all('score:changed')).toEqual([]);
+
+    // Card payloads carry the score each reader may see.
+    await api('PUT', `/v1/workshops/${w.id}/cards/${card.id}`, facilitator, { title: 'Renamed' });
+    const scoreIn = async (client: LiveClient) => (await client.next('card:updated')).card.summary.score;
+    expect(await scoreIn(fay)).toBe(3);
+    expect(await scoreIn(pat)).toBe(1);
+    expect(await scoreIn(otto)).toBe(2);
+    const late = await joined(facilitator, w.id);
+    expect(late.all('card:updated')).toEqual([]);
+  });
+
+  it("hides other people's ratings the same way, as bare workshop events", async () => {
+    const w = scene();
+    seedCurrentStep(t, w.id, { allow_display_ratings: false });
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const criterion = seedCriterion(t, w.id);
+    const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
+    const rating = (await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, { value: 4, criterium_id: criterion.id })).body;
+    const full = { seq: 1, workshop_id: w.id, action: 'addRating', change: { rating: expect.objectContaining({ id: rating.id, value: 4 }) } };
+    expect(await fay.next('workshop:event')).toEqual(full);
+    expect(await pat.next('workshop:event')).toEqual(full);
+    expect(await otto.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addRating' });
+  });
+
+  it("moves a promoted member's open sockets to the facilitators' view", async () => {
+    const w = scene();
+    seedCurrentStep(t, w.id, { allow_display_votes: false });
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const otto = await joined(other, w.id);
+    const roles = (await api('GET', `/v1/workshops/${w.id}/user_roles`, facilitator)).body as Array<{ id: string; user_id: string }>;
+    const member = roles.find((r) => r.user_id === other.id)!;
+    expect((await api('PUT', `/v1/workshops/${w.id}/user_roles/${member.id}`, facilitator, { role: 'facilitator' })).status).toBe(200);
+    await otto.next('workshop:event', (p) => p.action === 'updateMember');
+
+    expect((await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, participant, { value: 1 })).status).toBe(201);
+    expect(await otto.next('score:changed')).toEqual({ seq: 2, workshop_id: w.id, card_id: card.id, score: 1 });
+  });
+});
+
+describe('one path, in order', () => {
+  it('emits nothing for a failed write', async () => {
+    const w = scene();
+    seedCurrentStep(t, w.id, { allow_add_cluster: false });
+    const client = await joined(other, w.id);
+    const before = eventLog(t, w.id).length;
+
+    expect((await api('PUT', `/v1/workshops/${w.id}`, participant, { title: 'Mine now' })).status).toBe(403);
+    expect((await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' })).status).toBe(403);
+    expect((await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' })).status).toBe(400);
+    expect(eventLog(t, w.id)).toHaveLength(before);
+
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Marker' });
+    await client.next('workshop:updated');
+    const changes = client.received.filter((r) => r.event !== 'presence');
+    expect(changes).toEqual([{ event: 'workshop:updated', payload: expect.objectContaining({ seq: before + 1 }) }]);
+  });
+
+  it('emits nothing for writes an archived workshop refuses, and resumes when it runs again', async () => {
+    const w = scene();
+    const client = await joined(participant, w.id);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'archived' });
+    expect((await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' })).status).toBe(409);
+    expect((await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Still archived' })).status).toBe(409);
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'running' });
+    await client.next('workshop:updated', (p) => p.workshop.state === 'running');
+    expect(client.all('workshop:updated').map((p) => [p.seq, p.workshop.state])).toEqual([
+      [1, 'archived'],
+      [2, 'running'],
+    ]);
+    expect(client.received.filter((r) => r.event !== 'presence' && r.event !== 'workshop:updated')).toEqual([]);
+  });
+
+  it('numbers every change with a strictly increasing seq, matching the log', async () => {
+    const w = seedWorkshop(t, facilitator, { voteMaxPositive: 10 });
+    seedMember(t, w.id, participant);
+    seedMember(t, w.id, other);
+    const client = await joined(participant, w.id);
+    const cluster = (await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })).body;
+    for (let i = 0; i < 5; i++) {
+      await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: `I${i}` });
+      await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/votes`, other, { value: 1 });
+      await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/comments`, other, { content: `c${i}` });
+    }
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Done', view: { sort: 'score' } });
+    const log = eventLog(t, w.id).map((e) => e.seq);
+    await client.next('view:changed', (p) => p.seq === log[log.length - 1]);
+    expect(client.seqs(w.id)).toEqual(log);
+    expect(log).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
+  });
+});
+
+describe('notifications', () => {
+  it("reach only their user's sockets, joined or not", async () => {
+    const w = scene();
+    const step = (await api('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Next' })).body;
+    const fay = await joined(facilitator, w.id);
+    const pat = await connectSocket(t.url, participant.token);
+    const otto = await joined(other, w.id);
+    const stan = await connectSocket(t.url, stranger.token);
+    open.push(pat, stan);
+
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id });
+    const forPat = await pat.next('notification');
+    expect(forPat).toEqual({
+      id: expect.any(String),
+      type: 'changeStep',
+      data: expect.objectContaining({ step: expect.objectContaining({ id: step.id }) }),
+      read: false,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const forOtto = await otto.next('notification');
+    expect(forOtto.id).not.toBe(forPat.id);
+
+    await api('POST', `/v1/workshops/${w.id}/messages`, facilitator, { content: 'Break!', include_me: true });
+    expect(await fay.next('notification')).toMatchObject({ type: 'message', data: expect.objectContaining({ content: 'Break!' }) });
+    await pat.next('notification', (n) => n.type === 'message');
+    expect(fay.all('notification')).toHaveLength(1);
+    expect(stan.received).toEqual([]);
+  });
+});
+
+describe('presence', () => {
+  it('lists connected users once, across tabs, and updates on leave and disconnect', async () => {
+    const w = scene();
+    const tab1 = await joined(participant, w.id);
+    const tab2 = await joined(participant, w.id);
+    const fay = await joined(facilitator, w.id);
+    const me = (user: TestUser) => ({ id: user.id, name: user.name, avatar_url: null });
+
+    const both = await tab1.next('presence', (p) => p.count === 2);
+    expect(both).toEqual({ workshop_id: w.id, users: [me(facilitator), me(participant)], count: 2 });
+
+    tab2.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fay.all('presence').at(-1)).toEqual(both);
+
+    await fay.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id });
+    expect(await tab1.next('presence', (p) => p.count === 1)).toEqual({ workshop_id: w.id, users: [me(participant)], count: 1 });
+
+    const otto = await joined(other, w.id);
+    await tab1.next('presence', (p) => p.count === 2);
+    tab1.clear();
+    otto.close();
+    expect(await tab1.next('presence')).toEqual({ workshop_id: w.id, users: [me(participant)], count: 1 });
+  });
+});
