@@ -12,6 +12,18 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** One JSON call to a bench server; throws on any non-2xx answer, since seeding must not half-succeed. */
+export async function callApi(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
 /** Starts bench/server.ts in a child process over a fresh database and waits until it listens. */
 export async function startBenchServer(): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-bench-'));
@@ -34,16 +46,7 @@ export async function startBenchServer(): Promise<BenchServer> {
   const url = `http://127.0.0.1:${port}`;
   let counter = 0;
 
-  async function api(method: string, path: string, token?: string, body?: unknown) {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-    return text ? JSON.parse(text) : undefined;
-  }
+  const api = (method: string, path: string, token?: string, body?: unknown) => callApi(url, method, path, token, body);
 
   return {
     url,

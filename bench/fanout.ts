@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClientProcesses, startServer, type Child, type Memory } from './_fanout-processes';
 import { inParallel, seedParticipants } from './_fanout-seed';
+import { callApi } from './_server';
 
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,5000').split(',').map(Number);
 const CLIENT_PROCESSES = Number(process.env.FANOUT_PROCESSES ?? 4);
@@ -42,16 +43,7 @@ const watchdog = setTimeout(() => {
 }, 5 * 60_000);
 watchdog.unref();
 
-async function api(url: string, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const api = callApi;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
