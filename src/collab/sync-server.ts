@@ -56,7 +56,7 @@ export class SyncEndpoint {
   private readonly clients = new Set<SyncClient>();
   private readonly pinger: NodeJS.Timeout;
 
-  constructor(deps: AuthDeps, private readonly host: SyncHost) {
+  constructor(deps: Pick<AuthDeps, 'config' | 'database'>, private readonly host: SyncHost) {
     this.authenticate = tokenAuthenticator(deps);
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS);
     this.pinger.unref();

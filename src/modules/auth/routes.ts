@@ -15,7 +15,7 @@ export function authRoutes(deps: AuthDeps) {
       return c.json(await login(deps, c.req.valid('json')), 200);
     })
     .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), (c) => {
-      logout(deps, c.get('tokenHash'));
+      logout(deps, c.get('user'), c.get('tokenHash'));
       return c.body(null, 204);
     })
     .post('/confirm', doc({ tag: 'Auth', summary: 'Confirm an e-mail address with the mailed token', status: 204, auth: false }), jsonBody(ConfirmInput), (c) => {

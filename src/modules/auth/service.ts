@@ -6,6 +6,7 @@ import { nowIso } from '../../db/columns';
 import { authTokens, oneTimeTokens, organizationMembers, users } from '../../db/schema/index';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import type { DomainEventBus } from '../events/bus';
 import { queueMail } from '../mail/outbox';
 import { toUser } from '../users/schemas';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
@@ -13,6 +14,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword 
 export interface AuthDeps {
   config: Config;
   database: { db: Db; sqlite: Database.Database };
+  bus: DomainEventBus;
 }
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -46,8 +48,10 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
   return { token, user: toUser(user, deps.config) };
 }
 
-export function logout(deps: AuthDeps, tokenHash: string): void {
+export function logout(deps: AuthDeps, user: UserRow, tokenHash: string): void {
   deps.database.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash)).run();
+  // Sockets and sync connections opened with this token end too: it stops working at once.
+  deps.bus.emit('session-revoked', { userId: user.id, tokenHash });
 }
 
 export function confirmEmail(deps: AuthDeps, token: string): void {
@@ -104,7 +108,7 @@ interface TokenRow {
  * Resolves a bearer token to its user, sliding its expiry. Runs on every request, so it uses
  * two prepared statements rather than the query builder.
  */
-export function tokenAuthenticator(deps: AuthDeps) {
+export function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
   const { sqlite } = deps.database;
   const find = sqlite.prepare<[string], TokenRow & Record<string, unknown>>(
     `SELECT t.id AS token_id, t.expires_at, t.last_used_at, u.*

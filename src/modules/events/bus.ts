@@ -25,9 +25,25 @@ export interface NotificationEvent {
   };
 }
 
+/** A bearer token was revoked (logout): live connections opened with it must end. */
+export interface SessionRevokedEvent {
+  userId: string;
+  tokenHash: string;
+}
+
+/**
+ * A user's access to workshops may have changed outside a workshop's own log (removed from an
+ * organization, demoted or promoted): live connections must check their rights again.
+ */
+export interface AccessChangedEvent {
+  userId: string;
+}
+
 interface BusEvents {
   workshop: [WorkshopEvent];
   notification: [NotificationEvent];
+  'session-revoked': [SessionRevokedEvent];
+  'access-changed': [AccessChangedEvent];
 }
 
 /**

@@ -5,6 +5,7 @@ import { nowIso } from '../../db/columns';
 import { organizationMembers, organizations, users } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import type { DomainEventBus } from '../events/bus';
 import { queueMail } from '../mail/outbox';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
@@ -22,6 +23,7 @@ import {
 interface OrganizationDeps {
   config: Config;
   database: { db: Db };
+  bus: DomainEventBus;
 }
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
@@ -105,7 +107,7 @@ export function addMember(
  * cannot go: nobody would be left to manage the organization.
  */
 export function removeMember(deps: OrganizationDeps, organizationId: string, userId: string, memberId: string): void {
-  deps.database.db.transaction((tx) => {
+  const removedUserId = deps.database.db.transaction((tx) => {
     const access = loadOrganizationAccess(tx, organizationId, userId);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = findMember(tx, organizationId, memberId);
@@ -114,7 +116,10 @@ export function removeMember(deps: OrganizationDeps, organizationId: string, use
       throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
     }
     tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId)).run();
+    return target.member.userId;
   }, { behavior: 'immediate' });
+  // An admin acted as facilitator in the organization's workshops; live connections re-check.
+  if (removedUserId) deps.bus.emit('access-changed', { userId: removedUserId });
 }
 
 function mailNewMember(
