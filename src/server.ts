@@ -1,5 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import type { AppDeps } from './deps';
@@ -12,40 +13,117 @@ export interface RunningServer {
   httpServer: Server;
   /** Socket.IO on the same port. */
   realtime: Realtime;
-  /** Stops accepting connections, lets requests in flight finish, then resolves. */
+  /**
+   * Stops accepting connections, closes Socket.IO and the sync endpoint, lets requests in flight
+   * finish for a grace period, then cuts what is left; resolves once every connection is gone.
+   * The database is left to the caller (close it after this resolves).
+   */
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  port?: number;
+  hostname?: string;
+  app?: ReturnType<typeof createApp>;
+  /** How long `close()` waits for the sync endpoint to compact and close its documents. */
+  collabCloseLimitMs?: number;
+  /** How long `close()` lets requests in flight finish before cutting every connection. */
+  shutdownGraceMs?: number;
+}
+
+// Both together stay under the 10 s after which `main.ts` gives up on a clean exit.
+const COLLAB_CLOSE_LIMIT_MS = 5_000;
+const SHUTDOWN_GRACE_MS = 3_000;
+
 /** One node HTTP server carrying the REST app; Socket.IO and the Yjs endpoint attach to it. */
-export function createServer(
-  deps: AppDeps,
-  options: { port?: number; hostname?: string; app?: ReturnType<typeof createApp> } = {},
-): Promise<RunningServer> {
+export function createServer(deps: AppDeps, options: ServerOptions = {}): Promise<RunningServer> {
   const app = options.app ?? createApp(deps);
   return new Promise((resolve, reject) => {
     const httpServer = serve({ fetch: app.fetch, port: options.port ?? deps.config.port, hostname: options.hostname }) as Server;
+    // Upgraded sockets leave the HTTP server's bookkeeping but still hold close() open: tracked here.
+    const sockets = new Set<Socket>();
+    httpServer.on('connection', (socket: Socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+
     const realtime = attachRealtime(deps, httpServer);
-    httpServer.on('upgrade', (request, socket, head) => deps.collab.handleUpgrade(request, socket, head));
+    // Socket.IO's engine answers its own path (it leaves others alone: `destroyUpgrade: false`).
+    const socketIoPath = `${realtime.io.path()}/`;
+    let closing = false;
+    httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (request.url?.startsWith(socketIoPath)) return;
+      if (closing) return refuseUpgrade(socket, 503, 'unavailable', 'The server is shutting down.');
+      let taken = false;
+      try {
+        taken = deps.collab.handleUpgrade(request, socket, head);
+      } catch (err) {
+        console.error('[server] upgrade failed', err);
+        return refuseUpgrade(socket, 500, 'internal_error', 'Something went wrong on our side.');
+      }
+      if (!taken) refuseUpgrade(socket, 404, 'not_found', 'Nothing to upgrade to here.');
+    });
+
     httpServer.once('error', reject);
     httpServer.once('listening', async () => {
       const { port } = httpServer.address() as AddressInfo;
       await realtime.ready;
+      let closed: Promise<void> | undefined;
+      const shutDown = async () => {
+        closing = true;
+        // First stop accepting: nothing new arrives while the rest closes.
+        const stopped = new Promise<void>((done) => httpServer.close(() => done()));
+        httpServer.closeIdleConnections();
+        await realtime.close();
+        await withinLimit(Promise.resolve().then(() => deps.collab.close()), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'closing the sync endpoint');
+        httpServer.closeIdleConnections();
+        // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
+        // nobody finished) is cut, so close() always ends.
+        const cut = setTimeout(() => {
+          httpServer.closeAllConnections();
+          for (const socket of sockets) socket.destroy();
+        }, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+        await stopped;
+        clearTimeout(cut);
+      };
       resolve({
         port,
         url: `http://127.0.0.1:${port}`,
         httpServer,
         realtime,
-        close: async () => {
-          await realtime.close();
-          // Open sync sockets would hold httpServer.close() open; documents are compacted on the way out.
-          await deps.collab.close();
-          await new Promise<void>((done) => {
-            httpServer.close(() => done());
-            // Idle keep-alive sockets would hold close() open; requests in flight still finish.
-            httpServer.closeIdleConnections();
-          });
-        },
+        close: () => (closed ??= shutDown()),
       });
     });
   });
+}
+
+/** Answers an upgrade nobody takes with a plain HTTP error, then ends the connection. */
+function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  const reason = status === 404 ? 'Not Found' : status === 503 ? 'Service Unavailable' : 'Internal Server Error';
+  socket.on('error', () => {});
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+}
+
+/** Waits for `task`, but no longer than `limitMs`; a failure or an overrun is logged, not thrown. */
+async function withinLimit(task: Promise<void>, limitMs: number, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((done) => {
+    timer = setTimeout(() => done('expired'), limitMs);
+  });
+  try {
+    const outcome = await Promise.race([task.then(() => 'done' as const), expired]);
+    if (outcome === 'expired') console.error(`[server] ${what} took longer than ${limitMs} ms; going on`);
+  } catch (err) {
+    console.error(`[server] ${what} failed`, err);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -67,6 +67,31 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     expect(await onB.next('presence', (p) => p.count === 2)).toEqual(everyone);
   });
 
+  it("ends a logged-out token's socket on the other instance, and takes a removed org admin out there too", async () => {
+    const leaving = await createUser(a, 'Lea');
+    const w = scene();
+    seedMember(a, w.id, leaving);
+    const onB = await joined(b, leaving, w.id);
+    const gone = new Promise<string>((resolve) => onB.socket.once('disconnect', (reason) => resolve(reason)));
+    expect((await a.request('POST', '/v1/auth/logout', { token: leaving.token })).status).toBe(204);
+    expect(await gone).toBe('io server disconnect');
+
+    const owner = await createUser(a, 'Olga');
+    const admin = await createUser(a, 'Adam');
+    const org = (await a.request('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
+    const member = await a.request('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
+    const orgWorkshop = seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
+    const adminOnB = await joined(b, admin, orgWorkshop.id);
+    const watcherOnA = await joined(a, facilitator, orgWorkshop.id);
+    expect((await a.request('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, { token: owner.token })).status).toBe(204);
+    const inRoom = async () => (await b.server.realtime.io.local.in(`workshop:${orgWorkshop.id}`).fetchSockets()).some((s) => s.data.user.id === admin.id);
+    for (let tries = 0; (await inRoom()) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 25));
+    await rename(a, orgWorkshop.id, 'Admins only');
+    await watcherOnA.next('workshop:updated', (p) => p.workshop.title === 'Admins only');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(adminOnB.all('workshop:updated')).toEqual([]);
+  });
+
   it('keeps serving local sockets while Redis is down, then shares rooms again once it is back', async () => {
     const w = scene();
     const onA = await joined(a, participant, w.id);

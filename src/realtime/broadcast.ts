@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
 import type { WorkshopRole } from '../modules/workshops/access';
+import { evictWorkshop, moveSockets, type ClusterReachable } from './access-sync';
 import { deliveriesFor, type Delivery } from './deliveries';
 import type { Presence } from './presence';
 import { memberRoom, roleRoom, userRoom, workshopRoom } from './rooms';
@@ -21,22 +22,11 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
 }
 
 /**
- * Moves sockets between rooms on every instance. Through Redis the move is a request that this
- * instance also receives; doing it locally first keeps local sockets right while Redis is away.
- */
-function moveSockets(io: RealtimeServer, from: string, change: { join?: string; leave?: string[] }) {
-  for (const operator of [io.local.in(from), io.in(from)]) {
-    if (change.leave) operator.socketsLeave(change.leave);
-    if (change.join) operator.socketsJoin(change.join);
-  }
-}
-
-/**
  * The one path from committed writes to sockets: every workshop event the bus publishes (after its
  * transaction committed) becomes the socket events `deliveriesFor` renders; notifications go to
  * their user's private room. Returns the unsubscribe function.
  */
-export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence): () => void {
+export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable): () => void {
   const onWorkshop = (event: WorkshopEvent) => {
     const { workshopId } = event;
     if (event.action === 'updateMember') {
@@ -48,8 +38,8 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
     }
     for (const delivery of deliveriesFor(deps.database.db, event)) emitDelivery(io, workshopId, delivery);
     if (event.action === 'removeWorkshop') {
-      // Member rooms are per user; they would only ever receive this workshop's events, and there are no more.
-      moveSockets(io, workshopRoom(workshopId), { leave: [workshopRoom(workshopId), roleRoom(workshopId, 'facilitator'), roleRoom(workshopId, 'participant')] });
+      // Nothing of this workshop will be sent again; its rooms, per-user ones included, would only linger.
+      evictWorkshop(io, workshopId, reachable).catch((err) => console.error('[realtime] leaving a deleted workshop failed', err));
     }
   };
   const onNotification = ({ userId, notification }: NotificationEvent) => {

@@ -113,7 +113,9 @@ export function deliveriesFor(db: Db, event: WorkshopEvent): Delivery[] {
     case 'updateWorkshop': {
       const workshop = change.workshop as WorkshopOutput;
       const changes = (change.changes ?? {}) as FieldChanges;
-      const deliveries: Delivery[] = [{ audience: EVERYONE, event: 'workshop:updated', payload: { ...head, workshop, changes } }];
+      // Criteria carry ratings that not every reader may see; this rendering goes to everyone.
+      const { criteria: _perReader, ...shared } = workshop;
+      const deliveries: Delivery[] = [{ audience: EVERYONE, event: 'workshop:updated', payload: { ...head, workshop: shared, changes } }];
       if ('view' in changes || 'force_sync' in changes) {
         deliveries.push({ audience: EVERYONE, event: 'view:changed', payload: { ...head, view: workshop.view, force_sync: workshop.force_sync } });
       }

@@ -26,9 +26,17 @@ export interface Sequenced {
   workshop_id: string;
 }
 
-/** The workshop's settings changed (`updateWorkshop`). */
+/**
+ * The workshop as `workshop:updated` carries it: the REST resource without `criteria`. Criteria
+ * carry ratings, and which ratings a reader may see depends on the reader (display prefs), while
+ * this event is one rendering for the whole room; criteria changes arrive as their own
+ * `workshop:event`s, and `GET /v1/workshops/:id` gives the criteria as the reader may see them.
+ */
+export type WorkshopUpdatedOutput = Omit<WorkshopOutput, 'criteria'>;
+
+/** The workshop's settings changed (`updateWorkshop`); `workshop` leaves out `criteria` (see above). */
 export interface WorkshopUpdatedPayload extends Sequenced {
-  workshop: WorkshopOutput;
+  workshop: WorkshopUpdatedOutput;
   changes: FieldChanges;
 }
 
@@ -208,4 +216,6 @@ export type InterServerEvents = Record<string, never>;
 /** What the server keeps on each socket (visible to other instances through `fetchSockets`). */
 export interface SocketData {
   user: PresenceUser;
+  /** Hash of the bearer token the socket connected with: its logout ends the socket. */
+  tokenHash: string;
 }

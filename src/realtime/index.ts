@@ -2,11 +2,12 @@ import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { AppDeps } from '../deps';
 import { tokenAuthenticator } from '../modules/auth/service';
+import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
 import { Presence } from './presence';
 import { connectRedis } from './redis';
 import { ReplayGuard } from './replay-guard';
-import { userRoom } from './rooms';
+import { tokenRoom, userRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
 import { registerWorkshopHandlers } from './workshop-handlers';
 
@@ -51,24 +52,26 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
       return next(Object.assign(new Error('internal_error'), { data: { code: 'internal_error' } }));
     }
     if (!found) return next(Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } }));
-    const { user } = found;
+    const { user, tokenHash } = found;
     socket.data.user = { id: user.id, name: user.name, avatar_url: user.avatarUrl };
+    socket.data.tokenHash = tokenHash;
     next();
   });
 
-  const presence = new Presence(io, () => !redis || redis.healthy());
+  const reachable = () => !redis || redis.healthy();
+  const presence = new Presence(io, reachable);
   const guard = new ReplayGuard();
   io.on('connection', (socket) => {
-    socket.join(userRoom(socket.data.user.id));
+    socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
     registerWorkshopHandlers({ deps, presence, guard }, socket);
   });
-  const unsubscribe = broadcastChanges(deps, io, presence);
+  const unsubscribe = [broadcastChanges(deps, io, presence, reachable), syncAccess(deps, io, presence, reachable)];
 
   return {
     io,
     ready: redis?.ready ?? Promise.resolve(),
     async close() {
-      unsubscribe();
+      for (const stop of unsubscribe) stop();
       presence.close();
       io.local.disconnectSockets(true);
       await io.of('/').adapter.close();

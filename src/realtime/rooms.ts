@@ -4,7 +4,8 @@ import type { WorkshopRole } from '../modules/workshops/access';
  * Room names. A joined socket is in three rooms of its workshop: everyone's, its role's, and its
  * user's (several tabs of one user share it). Events that read the same for everyone go to the
  * first; events whose content depends on the reader go to role and user rooms, each serialized once.
- * Every socket is also in its user's private room, for notifications.
+ * Every socket is also in its user's private room, for notifications, and in its token's room, so a
+ * logout ends it.
  */
 
 /** Everyone joined to the workshop. */
@@ -19,6 +20,9 @@ export const memberRoom = (workshopId: string, userId: string) => `workshop:${wo
 
 /** One user's sockets, whatever they joined: their notifications. */
 export const userRoom = (userId: string) => `user:${userId}`;
+
+/** The sockets opened with one bearer token (by its hash): they end when it is revoked. */
+export const tokenRoom = (tokenHash: string) => `token:${tokenHash}`;
 
 /** The rooms a member's socket joins for a workshop. */
 export const memberRooms = (workshopId: string, userId: string, role: WorkshopRole) => [

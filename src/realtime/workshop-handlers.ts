@@ -8,7 +8,7 @@ import { audienceIncludes, deliveriesFor } from './deliveries';
 import { MAX_REPLAY, type JoinAck, type LeaveAck, type SocketError } from './events';
 import type { Presence } from './presence';
 import type { ReplayGuard } from './replay-guard';
-import { allRoomsOf, joinedWorkshops, memberRooms, roleRoom, workshopRoom } from './rooms';
+import { allRoomsOf, joinedWorkshops, memberRooms, roleRoom } from './rooms';
 import type { DynamicEmit, RealtimeSocket } from './server-types';
 
 export interface HandlerContext {
@@ -66,7 +66,11 @@ function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Jo
   const input = parse(JoinRequest, request);
   if (isError(input)) return { ok: false, error: input };
   const access = accessFor(ctx, socket, input.workshop_id);
-  if (isError(access)) return { ok: false, error: access };
+  if (isError(access)) {
+    // A refused join (access lost since an earlier one) takes the socket out of that workshop.
+    leaveAll(ctx, socket, input.workshop_id);
+    return { ok: false, error: access };
+  }
 
   const { id } = access.workshop;
   const userId = socket.data.user.id;
@@ -98,9 +102,13 @@ function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Jo
 function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): LeaveAck {
   const input = parse(LeaveRequest, request);
   if (isError(input)) return { ok: false, error: input };
-  const id = input.workshop_id;
-  if (!socket.rooms.has(workshopRoom(id))) return { ok: true };
-  for (const room of allRoomsOf(id, socket.data.user.id)) socket.leave(room);
-  ctx.presence.changed(id);
+  leaveAll(ctx, socket, input.workshop_id);
   return { ok: true };
+}
+
+function leaveAll(ctx: HandlerContext, socket: RealtimeSocket, workshopId: string): void {
+  const rooms = allRoomsOf(workshopId, socket.data.user.id);
+  if (!rooms.some((room) => socket.rooms.has(room))) return;
+  for (const room of rooms) socket.leave(room);
+  ctx.presence.changed(workshopId);
 }

@@ -1,0 +1,94 @@
+import type { AppDeps } from '../deps';
+import { AppError } from '../http/errors';
+import type { AccessChangedEvent, SessionRevokedEvent } from '../modules/events/bus';
+import { loadAccess } from '../modules/workshops/access';
+import type { Presence } from './presence';
+import { allRoomsOf, joinedWorkshops, memberRoom, roleRoom, tokenRoom, userRoom, workshopRoom } from './rooms';
+import type { RealtimeServer } from './server-types';
+
+/** False while the instances cannot reach each other: only this instance's sockets are asked. */
+export type ClusterReachable = () => boolean;
+
+interface SocketView {
+  data: { user?: { id: string } };
+  rooms: Set<string>;
+}
+
+/**
+ * Moves sockets between rooms on every instance. Through Redis the move is a request that this
+ * instance also receives; doing it locally first keeps local sockets right while Redis is away.
+ */
+export function moveSockets(io: RealtimeServer, from: string, change: { join?: string; leave?: string[] }) {
+  for (const operator of [io.local.in(from), io.in(from)]) {
+    if (change.leave) operator.socketsLeave(change.leave);
+    if (change.join) operator.socketsJoin(change.join);
+  }
+}
+
+/** The sockets in a room on every instance (this instance's only, when the others cannot answer). */
+export async function socketsIn(io: RealtimeServer, room: string, reachable: ClusterReachable): Promise<SocketView[]> {
+  if (!reachable()) return io.local.in(room).fetchSockets();
+  try {
+    return await io.in(room).fetchSockets();
+  } catch {
+    return io.local.in(room).fetchSockets();
+  }
+}
+
+/**
+ * Puts one user's sockets joined to these workshops in the rooms their access allows now: the
+ * role room of their current role, or none of the workshop's rooms once they lost access. The
+ * rights are read again from the database (`loadAccess`), never inferred from the change.
+ */
+export function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): void {
+  for (const workshopId of new Set(workshopIds)) {
+    const from = memberRoom(workshopId, userId);
+    try {
+      const { role } = loadAccess(deps.database.db, workshopId, userId);
+      const other = role === 'facilitator' ? 'participant' : 'facilitator';
+      moveSockets(io, from, { leave: [roleRoom(workshopId, other)], join: roleRoom(workshopId, role) });
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'not_found')) {
+        console.error('[realtime] access check failed', err);
+      }
+      // Without a readable answer the safe side is out: the client may join again.
+      moveSockets(io, from, { leave: allRoomsOf(workshopId, userId) });
+    }
+    presence.changed(workshopId);
+  }
+}
+
+/** Takes every socket, on every instance, out of a deleted workshop's rooms, per-user rooms included. */
+export async function evictWorkshop(io: RealtimeServer, workshopId: string, reachable: ClusterReachable): Promise<void> {
+  const sockets = await socketsIn(io, workshopRoom(workshopId), reachable);
+  const users = new Set(sockets.map((s) => s.data.user?.id).filter((id): id is string => id !== undefined));
+  for (const userId of users) moveSockets(io, memberRoom(workshopId, userId), { leave: allRoomsOf(workshopId, userId) });
+  moveSockets(io, workshopRoom(workshopId), {
+    leave: [workshopRoom(workshopId), roleRoom(workshopId, 'facilitator'), roleRoom(workshopId, 'participant')],
+  });
+}
+
+/**
+ * Keeps live sockets within their user's rights: a revoked token's sockets are disconnected on
+ * every instance (contract §2: it stops working at once), and when a user's access changed outside
+ * a workshop's log (an organization membership), each workshop their sockets joined is checked
+ * again. Returns the unsubscribe function.
+ */
+export function syncAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable): () => void {
+  const onRevoked = ({ tokenHash }: SessionRevokedEvent) => {
+    const room = tokenRoom(tokenHash);
+    io.local.in(room).disconnectSockets(true);
+    io.in(room).disconnectSockets(true);
+  };
+  const onAccessChanged = ({ userId }: AccessChangedEvent) => {
+    socketsIn(io, userRoom(userId), reachable)
+      .then((sockets) => recheckAccess(deps, io, presence, userId, sockets.flatMap((s) => joinedWorkshops(s.rooms))))
+      .catch((err) => console.error('[realtime] access re-check failed', err));
+  };
+  deps.bus.on('session-revoked', onRevoked);
+  deps.bus.on('access-changed', onAccessChanged);
+  return () => {
+    deps.bus.off('session-revoked', onRevoked);
+    deps.bus.off('access-changed', onAccessChanged);
+  };
+}

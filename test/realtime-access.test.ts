@@ -1,0 +1,163 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { workshopMembers } from '../src/db/schema/index';
+import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+import { joinedClient, type LiveClient } from './helpers/sockets';
+
+let t: TestServer;
+let facilitator: TestUser;
+const open: LiveClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  facilitator = await createUser(t, 'Fay');
+});
+afterEach(() => {
+  for (const client of open.splice(0)) client.close();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
+
+async function joined(user: TestUser, workshopId: string) {
+  const client = await joinedClient(t.url, user.token, workshopId);
+  open.push(client);
+  return client;
+}
+
+/** Renames the workshop and waits until a watcher saw it, so anyone else entitled to it has it too. */
+async function rename(workshopId: string, title: string, watcher: LiveClient) {
+  expect((await api('PUT', `/v1/workshops/${workshopId}`, facilitator, { title })).status).toBe(200);
+  await watcher.next('workshop:updated', (p) => p.workshop.title === title);
+}
+
+const titles = (client: LiveClient) => client.all('workshop:updated').map((p) => p.workshop.title);
+
+/** The rooms the server has the user's sockets in. */
+async function roomsOf(userId: string): Promise<string[]> {
+  const sockets = await t.server.realtime.io.fetchSockets();
+  return sockets.filter((s) => s.data.user.id === userId).flatMap((s) => [...s.rooms]);
+}
+
+async function eventually(check: () => Promise<boolean>, timeoutMs = 2_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function disconnected(client: LiveClient): Promise<string> {
+  return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
+}
+
+describe('logout', () => {
+  it("ends the sockets opened with the token at once, and only those", async () => {
+    const pat = await createUser(t, 'Pat');
+    const w = seedWorkshop(t, facilitator);
+    seedMember(t, w.id, pat);
+    const login = await t.request('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
+    expect(login.status).toBe(200);
+    const otherDevice = await joined({ ...pat, token: login.body.token }, w.id);
+    const client = await joined(pat, w.id);
+    const watcher = await joined(facilitator, w.id);
+
+    const gone = disconnected(client);
+    expect((await api('POST', '/v1/auth/logout', pat)).status).toBe(204);
+    expect(await gone).toBe('io server disconnect');
+
+    await rename(w.id, 'After logout', watcher);
+    await otherDevice.next('workshop:updated', (p) => p.workshop.title === 'After logout');
+    expect(titles(client)).toEqual([]);
+    expect(otherDevice.socket.connected).toBe(true);
+  });
+});
+
+describe('losing access', () => {
+  async function orgScene() {
+    const owner = await createUser(t, 'Olga');
+    const admin = await createUser(t, 'Adam');
+    const org = (await api('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
+    const member = await api('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
+    expect(member.status).toBe(201);
+    const w = seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
+    const removeAdmin = async () => {
+      expect((await api('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, owner)).status).toBe(204);
+    };
+    return { admin, w, removeAdmin };
+  }
+
+  it('stops the feed of an organization admin removed from the organization', async () => {
+    const { admin, w, removeAdmin } = await orgScene();
+    const client = await joined(admin, w.id);
+    const watcher = await joined(facilitator, w.id);
+    await rename(w.id, 'While admin', watcher);
+    await client.next('workshop:updated', (p) => p.workshop.title === 'While admin');
+
+    await removeAdmin();
+    await eventually(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)));
+    await rename(w.id, 'After removal', watcher);
+    expect(titles(client)).toEqual(['While admin']);
+    expect(client.socket.connected).toBe(true);
+    expect(await client.join(w.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('moves a removed admin who is still a participant to the participants room', async () => {
+    const { admin, w, removeAdmin } = await orgScene();
+    seedMember(t, w.id, admin);
+    await joined(admin, w.id);
+    expect(await roomsOf(admin.id)).toContain(`workshop:${w.id}:facilitators`);
+
+    await removeAdmin();
+    await eventually(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`));
+    const rooms = await roomsOf(admin.id);
+    expect(rooms).not.toContain(`workshop:${w.id}:facilitators`);
+    expect(rooms).toContain(`workshop:${w.id}`);
+  });
+
+  it('takes a socket out of the workshop when a join is refused', async () => {
+    const pat = await createUser(t, 'Pat');
+    const w = seedWorkshop(t, facilitator);
+    seedMember(t, w.id, pat);
+    const client = await joined(pat, w.id);
+    const watcher = await joined(facilitator, w.id);
+    // Removed without a logged event: only the refused join tells.
+    t.deps.database.db.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, pat.id))).run();
+
+    expect(await client.join(w.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect((await roomsOf(pat.id)).filter((room) => room.startsWith('workshop:'))).toEqual([]);
+    await rename(w.id, 'Members only', watcher);
+    expect(titles(client)).toEqual([]);
+  });
+});
+
+describe('workshop deletion', () => {
+  it("takes every socket out of the deleted workshop's rooms, per-user rooms included", async () => {
+    const pat = await createUser(t, 'Pat');
+    const w = seedWorkshop(t, facilitator);
+    seedMember(t, w.id, pat);
+    const client = await joined(pat, w.id);
+    await joined(facilitator, w.id);
+    expect(await roomsOf(pat.id)).toContain(`workshop:${w.id}:user:${pat.id}`);
+
+    expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
+    const inWorkshop = async () => [...(await roomsOf(pat.id)), ...(await roomsOf(facilitator.id))].filter((room) => room.startsWith(`workshop:${w.id}`));
+    await eventually(async () => (await inWorkshop()).length === 0);
+    expect(client.socket.connected).toBe(true);
+  });
+});
+
+describe('workshop:updated', () => {
+  it('leaves criteria out: their ratings depend on the reader', async () => {
+    const w = seedWorkshop(t, facilitator);
+    seedCriterion(t, w.id, { title: 'Impact' });
+    const client = await joined(facilitator, w.id);
+    await rename(w.id, 'Without criteria', client);
+    const payload = client.all('workshop:updated')[0];
+    expect(payload.workshop).not.toHaveProperty('criteria');
+    expect(payload.workshop).toMatchObject({ id: w.id, title: 'Without criteria', sections: [] });
+  });
+});

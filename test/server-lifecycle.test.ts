@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testConfig } from '../src/config';
+import { createDeps, type AppDeps } from '../src/deps';
+import { createServer, type RunningServer } from '../src/server';
+import { startTestServer, type TestServer } from './helpers/server';
+import { connectSocket } from './helpers/sockets';
+import { createUser } from './helpers/factories';
+
+const upgradeHead = (path: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+  `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`;
+
+/** A raw TCP connection that collects what the server sends and notes when it closes. */
+function rawConnection(port: number) {
+  const socket: Socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk) => (received += chunk.toString()));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const opened = new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  return { socket, closed, opened, received: () => received };
+}
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
+}
+
+describe('stray upgrades', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers an upgrade to a path nobody serves with 404 and closes the connection', async () => {
+    const raw = rawConnection(t.server.port);
+    await raw.opened;
+    raw.socket.write(`${upgradeHead('/somewhere/else')}\r\n`);
+    await within(raw.closed, 2_000, 'stray upgrade closed');
+    expect(raw.received()).toMatch(/^HTTP\/1\.1 404 /);
+    expect(JSON.parse(raw.received().split('\r\n\r\n')[1]!)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  });
+
+  it('leaves Socket.IO upgrades to Socket.IO', async () => {
+    const user = await createUser(t, 'Wes');
+    const client = await connectSocket(t.url, user.token, { transports: ['websocket'] });
+    expect(client.socket.connected).toBe(true);
+    client.close();
+  });
+});
+
+describe('shutdown', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  /** A server whose sync endpoint takes upgrades without answering and never finishes closing. */
+  async function stuckServer(): Promise<RunningServer> {
+    const dir = mkdtempSync(join(tmpdir(), 'workshops-lifecycle-'));
+    const deps: AppDeps = createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
+    const realClose = deps.collab.close.bind(deps.collab);
+    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', collabCloseLimitMs: 400, shutdownGraceMs: 300 });
+    deps.collab.handleUpgrade = () => true;
+    deps.collab.close = () => new Promise<void>(() => {});
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    cleanups.push(async () => {
+      logged.mockRestore();
+      await realClose();
+      deps.database.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    return server;
+  }
+
+  it('resolves promptly with a hanging raw upgrade open and a stuck sync endpoint', async () => {
+    const server = await stuckServer();
+    const hanging = rawConnection(server.port);
+    await hanging.opened;
+    hanging.socket.write(`${upgradeHead('/v1/sync/w1')}\r\n`);
+    await new Promise((r) => setTimeout(r, 50));
+
+    const started = Date.now();
+    await within(server.close(), 3_000, 'server close');
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await within(hanging.closed, 500, 'hanging upgrade cut');
+    expect(console.error).toHaveBeenCalledWith(expect.stringContaining('closing the sync endpoint took longer'));
+    // Closing twice is the same close.
+    await within(server.close(), 100, 'second close');
+  });
+
+  it('stops accepting first, and answers upgrades arriving while closing with 503', async () => {
+    const server = await stuckServer();
+    // A request whose head is still arriving when the shutdown starts.
+    const late = rawConnection(server.port);
+    await late.opened;
+    late.socket.write(upgradeHead('/v1/sync/w2'));
+    await new Promise((r) => setTimeout(r, 50));
+
+    const closing = server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const refused = rawConnection(server.port);
+    await within(refused.closed, 1_000, 'new connection refused');
+    expect(refused.received()).toBe('');
+
+    late.socket.write('\r\n');
+    await within(late.closed, 1_000, 'upgrade during shutdown closed');
+    expect(late.received()).toMatch(/^HTTP\/1\.1 503 /);
+    await within(closing, 3_000, 'server close');
+  });
+});
