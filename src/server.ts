@@ -1,8 +1,10 @@
+import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { ERROR_STATUS, errorBody } from './http/errors';
 import type { AppDeps } from './deps';
 import { attachRealtime, type Realtime } from './realtime/index';
 
@@ -53,15 +55,15 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     let closing = false;
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (request.url?.startsWith(socketIoPath)) return;
-      if (closing) return refuseUpgrade(socket, 503, 'unavailable', 'The server is shutting down.');
+      if (closing) return refuseUpgrade(socket, 'service_unavailable', 'The server is shutting down.');
       let taken = false;
       try {
         taken = deps.collab.handleUpgrade(request, socket, head);
       } catch (err) {
         console.error('[server] upgrade failed', err);
-        return refuseUpgrade(socket, 500, 'internal_error', 'Something went wrong on our side.');
+        return refuseUpgrade(socket, 'internal_error', 'Something went wrong on our side.');
       }
-      if (!taken) refuseUpgrade(socket, 404, 'not_found', 'Nothing to upgrade to here.');
+      if (!taken) refuseUpgrade(socket, 'not_found', 'Nothing to upgrade to here.');
     });
 
     httpServer.once('error', reject);
@@ -98,9 +100,10 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
 }
 
 /** Answers an upgrade nobody takes with a plain HTTP error, then ends the connection. */
-function refuseUpgrade(socket: Duplex, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
-  const reason = status === 404 ? 'Not Found' : status === 503 ? 'Service Unavailable' : 'Internal Server Error';
+function refuseUpgrade(socket: Duplex, code: 'not_found' | 'service_unavailable' | 'internal_error', message: string): void {
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify(errorBody(code, message));
+  const reason = STATUS_CODES[status] ?? 'Error';
   socket.on('error', () => {});
   if (!socket.writable) {
     socket.destroy();
