@@ -15,5 +15,6 @@ export interface AppDeps {
 /** Opens the database (running migrations) and wires the in-process event bus and the documents. */
 export function createDeps(config: Config): AppDeps {
   const database = openDatabase(config.databasePath);
-  return { config, database, bus: new DomainEventBus(), collab: createCollab({ config, database }) };
+  const bus = new DomainEventBus();
+  return { config, database, bus, collab: createCollab({ config, database, bus }) };
 }

@@ -90,8 +90,10 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     b1.cards.set(c2.id, { position: 1, x: 2, y: 2 });
     await until(() => sqlPlacement(b, c2.id).x === 2, 'B stores without Redis');
     expect(sqlPlacement(a, c1.id).x).toBe(1);
+    // B read what A stored when it stored its own change; A hears of B's only through Redis.
+    await until(() => b1.cards.get(c1.id)?.x === 1, "B caught up with A's stored move on its own write");
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(b1.cards.get(c1.id)?.x).toBe(null);
+    expect(a1.cards.get(c2.id)?.x).toBe(null);
 
     await redis.start();
     await until(() => b1.cards.get(c1.id)?.x === 1 && a1.cards.get(c2.id)?.x === 2, 'both caught up after Redis came back', 15_000);

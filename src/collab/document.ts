@@ -32,6 +32,8 @@ export class WorkshopDocument {
   snapshotBytes = 0;
   /** Version of the snapshot this copy contains (see `DocumentStore.compact`). */
   snapshotVersion: string | null = null;
+  /** Highest stored update id this copy is known to contain (with `snapshotVersion`). */
+  lastUpdateId = 0;
   unloadTimer: NodeJS.Timeout | undefined;
   private capture: Captured | null = null;
 

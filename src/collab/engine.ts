@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { applyAwarenessUpdate } from 'y-protocols/awareness';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/client';
+import type { AccessChangedEvent, DomainEventBus, SessionRevokedEvent, WorkshopEvent } from '../modules/events/bus';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone } from './layout';
 import { CLOSE } from './protocol';
 import { RedisFanout, type FanoutKind } from './redis-fanout';
@@ -17,7 +18,12 @@ export type { CollabOptions } from './registry';
 export interface CollabDeps {
   config: Config;
   database: DatabaseHandle;
+  /** Logouts and lost memberships end sync connections at once when given. */
+  bus?: DomainEventBus;
 }
+
+/** Logged workshop actions after which the connections to that workshop are checked again. */
+const ACCESS_ACTIONS = new Set(['updateMember', 'removeMember', 'removeWorkshop']);
 
 /**
  * The Yjs side of the service: the workshop documents (`registry.ts`), their y-websocket endpoint
@@ -28,6 +34,7 @@ export class CollabEngine implements CollabService {
   private readonly store: DocumentStore;
   private readonly endpoint: SyncEndpoint;
   private fanoutInstance: RedisFanout | undefined;
+  private readonly stopListening: () => void;
 
   constructor(private readonly deps: CollabDeps, options: Partial<CollabOptions> = {}) {
     this.store = new DocumentStore(deps.database.sqlite);
@@ -37,8 +44,31 @@ export class CollabEngine implements CollabService {
       fanout,
       awareness: (entry, changed, origin) => sessions?.relayAwareness(entry, changed, origin),
     });
-    sessions = new SyncSessions(this.registry, deps.database.db, fanout);
+    sessions = new SyncSessions(this.registry, deps.database.db, this.store, fanout);
     this.endpoint = new SyncEndpoint(deps, sessions);
+    this.stopListening = this.listen(deps.bus);
+  }
+
+  /**
+   * Connections opened with a revoked token, or of a user who may have lost a membership, are
+   * checked at once. Other instances do not hear these events; their connections are checked on
+   * every write and on every ping (`sync-server.ts`).
+   */
+  private listen(bus: DomainEventBus | undefined): () => void {
+    if (!bus) return () => {};
+    const revoked = ({ tokenHash }: SessionRevokedEvent) => this.endpoint.recheck((client) => client.tokenHash === tokenHash);
+    const accessChanged = ({ userId }: AccessChangedEvent) => this.endpoint.recheck((client) => client.userId === userId);
+    const workshop = (event: WorkshopEvent) => {
+      if (ACCESS_ACTIONS.has(event.action)) this.endpoint.recheck((client) => client.document?.workshopId === event.workshopId);
+    };
+    bus.on('session-revoked', revoked);
+    bus.on('access-changed', accessChanged);
+    bus.on('workshop', workshop);
+    return () => {
+      bus.off('session-revoked', revoked);
+      bus.off('access-changed', accessChanged);
+      bus.off('workshop', workshop);
+    };
   }
 
   /** Timings and thresholds; tests shorten them. */
@@ -108,13 +138,13 @@ export class CollabEngine implements CollabService {
   }
 
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if (this.registry.closed) return false;
     return this.endpoint.handleUpgrade(request, socket, head);
   }
 
   async close(): Promise<void> {
     if (this.registry.closed) return;
     this.registry.closed = true;
+    this.stopListening();
     await this.endpoint.close();
     for (const entry of this.registry.all()) this.registry.unload(entry, { compact: true });
     this.fanoutInstance?.close();

@@ -46,11 +46,17 @@ export class RedisFanout {
     this.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
   }
 
-  subscribe(workshopId: string): void {
+  /** Resolves once Redis confirmed the subscription: from then on nothing published is missed. */
+  subscribe(workshopId: string): Promise<void> {
     const channel = channelOf(workshopId);
-    if (this.channels.has(channel)) return;
     this.channels.add(channel);
-    this.subscriber.subscribe(channel).catch((err: Error) => this.fault(err));
+    return this.subscriber.subscribe(channel).then(
+      () => undefined,
+      (err: Error) => {
+        this.fault(err);
+        throw err;
+      },
+    );
   }
 
   unsubscribe(workshopId: string): void {

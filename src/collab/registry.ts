@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { AppError } from '../http/errors';
 import { loadAccess } from '../modules/workshops/access';
 import { mergeCaptured, mergedUpdate, WorkshopDocument, type Captured, type DocumentClient } from './document';
+import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
 import { samePlacement, sameZone } from './layout';
 import { CLOSE, updateMessage } from './protocol';
 import type { RedisFanout } from './redis-fanout';
@@ -72,6 +73,9 @@ export class DocumentRegistry {
   use<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
     const entry = this.open(workshopId);
     if (!entry) return undefined;
+    // A read answers with what is stored, even what another instance's relay has not brought yet.
+    if (!this.store.sqlite.inTransaction) this.refresh(entry);
+    if (this.docs.get(workshopId) !== entry) return undefined;
     try {
       return fn(entry);
     } finally {
@@ -86,11 +90,19 @@ export class DocumentRegistry {
     applyStored(entry, stored);
     countStored(entry, stored);
     entry.snapshotVersion = stored.version;
+    entry.lastUpdateId = stored.updates.at(-1)?.id ?? 0;
     entry.awareness.on('update', ({ added, updated, removed }: AwarenessChange, origin: unknown) =>
       this.hooks.awareness(entry, [...added, ...updated, ...removed], origin),
     );
     this.docs.set(workshopId, entry);
-    this.hooks.fanout()?.subscribe(workshopId);
+    // What other instances stored between the read above and the subscription taking effect was
+    // published to nobody here: once Redis confirms it, the stored updates are read again.
+    this.hooks.fanout()?.subscribe(workshopId).then(
+      () => {
+        if (this.docs.get(workshopId) === entry) this.resync(entry);
+      },
+      () => {},
+    );
     // Reconciling writes; a caller reading inside its own transaction must not have those writes
     // roll back with it, so then it waits until that transaction is over.
     if (this.store.sqlite.inTransaction) this.reconcileLater(entry);
@@ -156,19 +168,59 @@ export class DocumentRegistry {
   /** A change the server makes (REST placements, zones, reconciling): stored, copied to SQL, relayed. */
   serverChange(entry: WorkshopDocument, fn: () => void, alsoInTransaction?: () => void): void {
     let update: Uint8Array | null = null;
+    let caught: Captured | undefined;
     try {
       this.store.transaction(() => {
+        // The write lock is held from here: with everything stored applied first, values the
+        // change keeps (a position-only patch keeps x and y) are the stored ones, never a stale copy's.
+        caught = this.catchUp(entry);
         const captured = entry.collect(() => entry.doc.transact(fn, SERVER));
         this.copyToSql(entry, captured);
         alsoInTransaction?.();
         update = mergedUpdate(captured.updates);
-        if (update) this.store.append(entry.workshopId, update);
+        if (update) entry.lastUpdateId = this.store.append(entry.workshopId, update);
       });
     } catch (err) {
       this.fail(entry, err);
       return;
     }
+    if (caught) this.relayCaught(entry, caught);
     if (update) this.stored(entry, update);
+  }
+
+  /**
+   * Applies what SQLite holds beyond this copy (stored by another instance, its relay not here
+   * yet) and copies it to SQL. Runs inside the caller's transaction; the caller relays the result.
+   */
+  private catchUp(entry: WorkshopDocument): Captured {
+    const stored = this.store.readNewer(entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
+    if (!stored.snapshot && stored.updates.length === 0) return { cards: new Map(), zones: new Map(), updates: [] };
+    const captured = entry.collect(() => applyStored(entry, stored));
+    this.noteRead(entry, stored);
+    this.copyToSql(entry, captured);
+    return captured;
+  }
+
+  /** `catchUp` in a transaction of its own, then relayed to this instance's clients. */
+  private refresh(entry: WorkshopDocument) {
+    let caught: Captured | undefined;
+    try {
+      this.store.transaction(() => (caught = this.catchUp(entry)));
+    } catch (err) {
+      this.fail(entry, err);
+      return;
+    }
+    this.relayCaught(entry, caught!);
+  }
+
+  private noteRead(entry: WorkshopDocument, stored: StoredDocument) {
+    if (stored.snapshot) countStored(entry, stored);
+    else {
+      entry.storedUpdates += stored.updates.length;
+      entry.storedBytes += stored.updates.reduce((sum, { update }) => sum + update.byteLength, 0);
+    }
+    entry.snapshotVersion = stored.version;
+    entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
   }
 
   /**
@@ -179,21 +231,45 @@ export class DocumentRegistry {
   clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array): void {
     let stored: Uint8Array | null = null;
     let repair: Uint8Array | null = null;
+    let caught: Captured | undefined;
+    let refused = false;
+    let pending = false;
     try {
       this.store.transaction(() => {
+        caught = this.catchUp(entry);
         const access = loadAccess(this.db, entry.workshopId, userId);
+        try {
+          checkClientUpdate(entry.doc, update);
+        } catch (err) {
+          if (!(err instanceof RefusedUpdate)) throw err;
+          refused = true;
+          return;
+        }
         const applied = entry.collect(() => Y.applyUpdate(entry.doc, update, client));
+        if (leftPending(entry.doc)) {
+          // Nothing of it is stored (the transaction rolls back) and the copy is reloaded below.
+          pending = true;
+          throw new RefusedUpdate('update left pending structs');
+        }
         if (applied.updates.length === 0) return;
         const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, this.store, access, applied), SERVER));
         const all = mergeCaptured(applied, repairs);
         this.copyToSql(entry, all);
         stored = mergedUpdate(all.updates)!;
         repair = mergedUpdate(repairs.updates);
-        this.store.append(entry.workshopId, stored);
+        entry.lastUpdateId = this.store.append(entry.workshopId, stored);
       });
     } catch (err) {
-      if (err instanceof AppError && err.code === 'not_found') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      if (pending) {
+        client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
+        this.unload(entry, { compact: false, close: CLOSE.retry });
+      } else if (err instanceof AppError && err.code === 'not_found') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
       else this.fail(entry, err);
+      return;
+    }
+    if (caught) this.relayCaught(entry, caught);
+    if (refused) {
+      client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
       return;
     }
     if (!stored) return;
@@ -254,6 +330,7 @@ export class DocumentRegistry {
         const state = Y.encodeStateAsUpdate(entry.doc);
         const version = this.store.compact(entry.workshopId, state, stored.updates.at(-1)?.id ?? null, stored.version);
         compacted = { snapshot: state, version, updates: [] };
+        entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
       });
     } catch (err) {
       console.error(`[collab] could not compact the document of workshop ${entry.workshopId}`, err);
@@ -271,6 +348,7 @@ export class DocumentRegistry {
       const captured = entry.collect(() => applyStored(entry, stored));
       entry.snapshotVersion = stored.version;
       countStored(entry, stored);
+      entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
       this.applyToSqlCopy(entry, captured);
       this.relayCaught(entry, captured);
     } catch (err) {

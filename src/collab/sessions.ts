@@ -1,13 +1,13 @@
 import { applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
-import * as Y from 'yjs';
 import type { Db } from '../db/client';
 import { AppError } from '../http/errors';
 import { loadAccess } from '../modules/workshops/access';
 import type { WorkshopDocument } from './document';
-import { CARDS_MAP, ZONES_MAP } from './layout';
+import { ownAwarenessEntries } from './guard';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
 import type { RedisFanout } from './redis-fanout';
 import { REMOTE, type DocumentRegistry } from './registry';
+import type { DocumentStore } from './store';
 import { SyncClient, type SyncHost } from './sync-server';
 
 /**
@@ -18,6 +18,7 @@ export class SyncSessions implements SyncHost {
   constructor(
     private readonly registry: DocumentRegistry,
     private readonly db: Db,
+    private readonly store: DocumentStore,
     private readonly fanout: () => RedisFanout | undefined,
   ) {}
 
@@ -42,34 +43,69 @@ export class SyncSessions implements SyncHost {
 
   receive(client: SyncClient, data: Uint8Array): void {
     const entry = client.document;
-    if (!entry || this.registry.loaded(entry.workshopId) !== entry) return;
-    let message;
+    // Messages still arriving after the server closed the connection (refused, revoked) are dropped.
+    if (!entry || !client.isOpen || this.registry.loaded(entry.workshopId) !== entry) return;
     try {
-      message = readClientMessage(data);
-      if (message.kind === 'update') checkUpdate(message.update);
-    } catch {
+      this.handle(entry, client, data);
+    } catch (err) {
+      // Whatever a client sends, a bad message ends its own connection and nothing else.
+      if (!(err instanceof AppError)) console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
       client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-      return;
     }
+  }
+
+  private handle(entry: WorkshopDocument, client: SyncClient, data: Uint8Array) {
+    const message = readClientMessage(data);
     switch (message.kind) {
       case 'syncStep1':
         client.send(syncStep2Message(entry.doc, message.stateVector));
         break;
       case 'update':
+        // The membership is checked with the write itself (`clientChange`).
+        if (!this.stillAllowed(undefined, client)) return;
         this.registry.clientChange(entry, client, client.userId, message.update);
         break;
-      case 'awareness':
-        try {
-          applyAwarenessUpdate(entry.awareness, message.update, client);
-        } catch {
-          client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-        }
+      case 'awareness': {
+        if (!this.stillAllowed(entry, client)) return;
+        const own = ownAwarenessEntries(entry.awareness, client.awarenessIds, message.update);
+        if (own) applyAwarenessUpdate(entry.awareness, own, client);
         break;
+      }
       case 'queryAwareness':
         client.send(awarenessMessage(entry.awareness, [...entry.awareness.getStates().keys()]));
         break;
       case 'ignored':
         break;
+    }
+  }
+
+  /**
+   * Whether the connection's token still works and its user is still a member; closes it
+   * otherwise (4401, 4404). Checked on every write, on the bus's revocations, and periodically,
+   * so a token revoked or a membership lost through another instance ends here too.
+   */
+  stillAllowed(entry: WorkshopDocument | undefined, client: SyncClient): boolean {
+    if (!this.store.sessionAlive(client.tokenHash)) {
+      client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
+      return false;
+    }
+    if (!entry) return true;
+    try {
+      loadAccess(this.db, entry.workshopId, client.userId);
+      return true;
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+      client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      return false;
+    }
+  }
+
+  /** Checks a connection again (see `stillAllowed`), after anything that may have ended its rights. */
+  recheck(client: SyncClient): void {
+    try {
+      this.stillAllowed(client.document, client);
+    } catch (err) {
+      console.error('[collab] could not check a sync connection again', err);
     }
   }
 
@@ -91,18 +127,5 @@ export class SyncSessions implements SyncHost {
     }
     entry.broadcast(awarenessMessage(entry.awareness, changed));
     if (origin !== REMOTE) this.fanout()?.publish(entry.workshopId, 'awareness', encodeAwarenessUpdate(entry.awareness, changed));
-  }
-}
-
-/**
- * Refuses updates that write outside the two maps (another root type would grow the document
- * with data nothing reads). Throws on a malformed update, before anything is applied.
- */
-function checkUpdate(update: Uint8Array) {
-  const { structs } = Y.decodeUpdate(update);
-  for (const struct of structs) {
-    if (struct instanceof Y.Item && typeof struct.parent === 'string' && struct.parent !== CARDS_MAP && struct.parent !== ZONES_MAP) {
-      throw new Error(`update writes to the unknown root "${struct.parent}"`);
-    }
   }
 }

@@ -36,6 +36,10 @@ export class DocumentStore {
       snapshot: sqlite.prepare<[string], { state: Buffer; updated_at: string }>('SELECT state, updated_at FROM yjs_documents WHERE workshop_id = ?'),
       snapshotVersion: sqlite.prepare<[string], string>('SELECT updated_at FROM yjs_documents WHERE workshop_id = ?').pluck(),
       updates: sqlite.prepare<[string], { id: number; update: Buffer }>('SELECT id, "update" FROM yjs_updates WHERE workshop_id = ? ORDER BY id'),
+      updatesAfter: sqlite.prepare<[number, string], { id: number; update: Buffer }>(
+        'SELECT id, "update" FROM yjs_updates WHERE id > ? AND workshop_id = ? ORDER BY id',
+      ),
+      tokenExpiry: sqlite.prepare<[string], string>('SELECT expires_at FROM auth_tokens WHERE token_hash = ?').pluck(),
       insertUpdate: sqlite.prepare<[string, Uint8Array, string]>('INSERT INTO yjs_updates (workshop_id, "update", created_at) VALUES (?, ?, ?)'),
       saveSnapshot: sqlite.prepare<[string, Uint8Array, string]>(
         `INSERT INTO yjs_documents (workshop_id, state, updated_at) VALUES (?, ?, ?)
@@ -104,8 +108,28 @@ export class DocumentStore {
     })();
   }
 
-  append(workshopId: string, update: Uint8Array): void {
-    this.q.insertUpdate.run(workshopId, update, new Date().toISOString());
+  /** Stores an update; returns its id. */
+  append(workshopId: string, update: Uint8Array): number {
+    return Number(this.q.insertUpdate.run(workshopId, update, new Date().toISOString()).lastInsertRowid);
+  }
+
+  /**
+   * What SQLite holds beyond a copy that contains snapshot `knownVersion` and the updates up to
+   * `afterId`: only the newer updates while the snapshot is the same (usually none), else all.
+   */
+  readNewer(workshopId: string, knownVersion: string | null, afterId: number): StoredDocument {
+    return this.sqlite.transaction(() => {
+      const version = this.q.snapshotVersion.get(workshopId) ?? null;
+      if (version !== knownVersion) return this.readSince(workshopId, knownVersion);
+      // The id bound first: SQLite walks the rowid range from there.
+      return { snapshot: null, version, updates: this.q.updatesAfter.all(afterId, workshopId) };
+    })();
+  }
+
+  /** Whether a bearer token (by hash) still works: not logged out, not expired. */
+  sessionAlive(tokenHash: string): boolean {
+    const expiresAt = this.q.tokenExpiry.get(tokenHash);
+    return expiresAt !== undefined && Date.parse(expiresAt) > Date.now();
   }
 
   /**

@@ -8,10 +8,13 @@ import { CLOSE } from './protocol';
 /** Where the y-websocket endpoint lives: `/v1/sync/<workshop id>?token=…`. */
 export const SYNC_PATH = '/v1/sync/';
 
-/** A socket's stay is checked this often; a socket that did not answer the last ping is dropped. */
+/**
+ * A socket's stay is checked this often: a socket that did not answer the last ping is dropped,
+ * and its token and membership are checked again (revoked through another instance, say).
+ */
 const PING_EVERY_MS = 30_000;
-/** Bigger messages close the socket (a whole document of a large workshop fits well below). */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Bigger messages close the socket; updates have their own, smaller bound (`guard.ts`). */
+const MAX_MESSAGE_BYTES = 1024 * 1024;
 /** A closing socket that does not finish its close handshake in time is cut at shutdown. */
 const CLOSE_GRACE_MS = 1_000;
 
@@ -22,7 +25,11 @@ export class SyncClient implements DocumentClient {
   document: WorkshopDocument | undefined;
   alive = true;
 
-  constructor(readonly socket: WebSocket, readonly userId: string) {}
+  constructor(readonly socket: WebSocket, readonly userId: string, readonly tokenHash: string) {}
+
+  get isOpen(): boolean {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
 
   send(message: Uint8Array): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
@@ -42,6 +49,8 @@ export interface SyncHost {
   connect(workshopId: string, client: SyncClient): boolean;
   receive(client: SyncClient, data: Uint8Array): void;
   disconnect(client: SyncClient): void;
+  /** Checks the client's token and membership again, closing it when either is gone. */
+  recheck(client: SyncClient): void;
 }
 
 /**
@@ -55,6 +64,7 @@ export class SyncEndpoint {
   private readonly authenticate: ReturnType<typeof tokenAuthenticator>;
   private readonly clients = new Set<SyncClient>();
   private readonly pinger: NodeJS.Timeout;
+  private closing = false;
 
   constructor(deps: Pick<AuthDeps, 'config' | 'database'>, private readonly host: SyncHost) {
     this.authenticate = tokenAuthenticator(deps);
@@ -71,7 +81,18 @@ export class SyncEndpoint {
       return false;
     }
     if (!url.pathname.startsWith(SYNC_PATH)) return false;
-    this.wss.handleUpgrade(request, socket, head, (ws) => this.accept(ws, url, request));
+    if (this.closing) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+      return true;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      try {
+        this.accept(ws, url, request);
+      } catch (err) {
+        console.error('[collab] could not accept a sync connection', err);
+        ws.close(CLOSE.retry.code, CLOSE.retry.reason);
+      }
+    });
     return true;
   }
 
@@ -82,12 +103,19 @@ export class SyncEndpoint {
     const session = token ? this.authenticate(token) : null;
     if (!session) return ws.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
 
-    const client = new SyncClient(ws, session.user.id);
+    const client = new SyncClient(ws, session.user.id, session.tokenHash);
     if (!/^[\w-]{1,64}$/.test(workshopId) || !this.host.connect(workshopId, client)) {
       return ws.close(CLOSE.notFound.code, CLOSE.notFound.reason);
     }
     this.clients.add(client);
-    ws.on('message', (data: RawData) => this.host.receive(client, toBytes(data)));
+    ws.on('message', (data: RawData) => {
+      try {
+        this.host.receive(client, toBytes(data));
+      } catch (err) {
+        console.error('[collab] a sync message failed', err);
+        client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
+      }
+    });
     ws.on('pong', () => (client.alive = true));
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
@@ -104,11 +132,18 @@ export class SyncEndpoint {
       }
       client.alive = false;
       client.socket.ping();
+      this.host.recheck(client);
     }
+  }
+
+  /** Checks again the connections `which` selects (after a logout, a lost membership). */
+  recheck(which: (client: SyncClient) => boolean): void {
+    for (const client of this.clients) if (which(client)) this.host.recheck(client);
   }
 
   /** Closes every connection (clients reconnect to another instance or after a restart). */
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.pinger);
     // `wss.clients` holds every socket still open, refused ones that are closing included.
     const sockets = [...this.wss.clients];
@@ -127,6 +162,13 @@ export class SyncEndpoint {
     clearTimeout(cut);
     this.wss.close();
   }
+}
+
+/** Answers an upgrade this endpoint will not take, and ends the socket. */
+function refuseUpgrade(socket: Duplex, status: number, text: string) {
+  if (!socket.writable) return socket.destroy();
+  socket.once('finish', () => socket.destroy());
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 function toBytes(data: RawData): Uint8Array {

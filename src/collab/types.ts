@@ -39,8 +39,9 @@ export interface CollabService {
   /** Drops a workshop's document and its stored history (the workshop was deleted). */
   forgetWorkshop(workshopId: string): void;
   /**
-   * Takes an HTTP upgrade for the y-websocket endpoint (`/v1/sync/:workshop_id`); returns false,
-   * touching nothing, for any other path.
+   * Takes an HTTP upgrade for the y-websocket endpoint (`/v1/sync/:workshop_id`) and returns true;
+   * once closing, it answers those with 503 and ends the socket itself. Returns false, touching
+   * nothing, for any other path (the caller answers those).
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /**

@@ -87,3 +87,16 @@ export function storedUpdateCount(t: TestServer, workshopId: string): number {
 export function sqlPlacement(t: TestServer, cardId: string) {
   return t.deps.database.sqlite.prepare('SELECT position, x, y FROM cards WHERE id = ?').get(cardId) as { position: number; x: number | null; y: number | null };
 }
+
+/** A raw WebSocket joined to a workshop's document: send hand-made messages, see how it closes. */
+export async function rawMember(t: TestServer, workshopId: string, token: string) {
+  const ws = new WebSocket(`${t.url.replace(/^http/, 'ws')}/v1/sync/${workshopId}?token=${token}`);
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  return { ws, closed, send: (message: Uint8Array) => ws.send(message) };
+}

@@ -1,0 +1,245 @@
+import * as encoding from 'lib0/encoding';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import * as Y from 'yjs';
+import { awarenessUpdateMessage, updateMessage } from '../src/collab/protocol';
+import { rawMember, sqlPlacement, storedUpdateCount, syncedDoc, until, type DocClient } from './helpers/collab';
+import { createUser, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let t: TestServer;
+let facilitator: TestUser;
+let participant: TestUser;
+const open: DocClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  [facilitator, participant] = await Promise.all([createUser(t, 'Fran'), createUser(t, 'Pat')]);
+});
+afterEach(() => {
+  for (const client of open.splice(0)) client.destroy();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function workshop(server = t) {
+  const w = seedWorkshop(server, facilitator);
+  seedMember(server, w.id, participant);
+  return w;
+}
+
+async function connect(workshopId: string, user: TestUser, server = t) {
+  const client = await syncedDoc(server, workshopId, user.token);
+  open.push(client);
+  return client;
+}
+
+function seedZone(workshopId: string) {
+  const now = new Date().toISOString();
+  const { sqlite } = t.deps.database;
+  sqlite
+    .prepare('INSERT INTO canvases (id, workshop_id, name, background_id, background_cols, background_rows, created_at, updated_at) VALUES (?, ?, ?, ?, 12, 8, ?, ?)')
+    .run(`canvas-${workshopId}`, workshopId, 'Board', 'swot', now, now);
+  const id = `zone-${workshopId}`;
+  sqlite
+    .prepare('INSERT INTO zones (id, canvas_id, workshop_id, name, x, y, rows, cols, cluster_id, position, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0, 4, 6, NULL, 0, ?, ?)')
+    .run(id, `canvas-${workshopId}`, workshopId, 'Zone 0', now, now);
+  return id;
+}
+const sqlZoneName = (id: string) => (t.deps.database.sqlite.prepare('SELECT name FROM zones WHERE id = ?').get(id) as { name: string }).name;
+
+/** An awareness update (y-protocols encoding) for one client id. */
+function awarenessEntry(clientId: number, clock: number, state: unknown): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, 1);
+  encoding.writeVarUint(encoder, clientId);
+  encoding.writeVarUint(encoder, clock);
+  encoding.writeVarString(encoder, JSON.stringify(state));
+  return awarenessUpdateMessage(encoding.toUint8Array(encoder));
+}
+
+describe('messages the server refuses', () => {
+  it('closes a connection sending a malformed state vector with 4400, and keeps serving', async () => {
+    const w = workshop();
+    const raw = await rawMember(t, w.id, participant.token);
+    raw.send(new Uint8Array([0, 0, 4, 0xff, 0xff, 0xff, 0x0f]));
+    expect((await raw.closed).code).toBe(4400);
+    const bad = await rawMember(t, w.id, participant.token);
+    bad.send(awarenessEntry(1, 1, 'x').subarray(0, 4));
+    expect((await bad.closed).code).toBe(4400);
+    const client = await connect(w.id, participant);
+    expect(client.provider.synced).toBe(true);
+  });
+
+  it('refuses an update depending on changes the server lacks (another client id, one clock ahead)', async () => {
+    const w = workshop();
+    const zone = seedZone(w.id);
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const fac = await connect(w.id, facilitator);
+    await until(() => fac.zones.has(zone), 'zone loaded');
+
+    // A participant writes as the facilitator's client, after a change the server never got.
+    const forge = new Y.Doc();
+    Y.applyUpdate(forge, Y.encodeStateAsUpdate(fac.doc));
+    forge.clientID = fac.doc.clientID;
+    forge.getMap('cards').set('gap', 1);
+    const before = Y.encodeStateVector(forge);
+    forge.getMap('zones').set(zone, { ...fac.zones.get(zone), name: 'Taken over' });
+    const raw = await rawMember(t, w.id, participant.token);
+    const stored = storedUpdateCount(t, w.id);
+    raw.send(updateMessage(Y.encodeStateAsUpdate(forge, before)));
+    expect((await raw.closed).code).toBe(4400);
+    expect(storedUpdateCount(t, w.id)).toBe(stored);
+
+    // The facilitator's next change fills that clock: nothing pending may ride along with it.
+    fac.cards.set(card.id, { position: 0, x: 1, y: 1 });
+    await until(() => sqlPlacement(t, card.id).x === 1, 'facilitator move stored');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sqlZoneName(zone)).toBe('Zone 0');
+    expect(t.deps.collab.zones(w.id).get(zone)?.name).toBe('Zone 0');
+    expect(fac.zones.get(zone).name).toBe('Zone 0');
+  });
+
+  it('refuses keyless items under the roots, also in an archived workshop, storing nothing', async () => {
+    const w = workshop();
+    seedCard(t, w.id, facilitator, { type: 'cluster' });
+    await connect(w.id, facilitator);
+    t.deps.database.sqlite.prepare("UPDATE workshops SET state = 'archived' WHERE id = ?").run(w.id);
+    const stored = storedUpdateCount(t, w.id);
+
+    for (const root of ['cards', 'zones']) {
+      const forge = new Y.Doc();
+      forge.getArray(root).insert(0, ['x'.repeat(200_000)]);
+      const raw = await rawMember(t, w.id, participant.token);
+      raw.send(updateMessage(Y.encodeStateAsUpdate(forge)));
+      expect((await raw.closed).code).toBe(4400);
+    }
+    expect(storedUpdateCount(t, w.id)).toBe(stored);
+    expect(storedBytes(w.id)).toBeLessThan(10_000);
+  });
+
+  it('refuses oversized updates before applying them', async () => {
+    const w = workshop();
+    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    await connect(w.id, facilitator);
+    const stored = storedUpdateCount(t, w.id);
+    const forge = new Y.Doc();
+    forge.getMap('cards').set(card.id, { position: 0, x: 1, y: 1, padding: 'x'.repeat(600_000) });
+    const raw = await rawMember(t, w.id, facilitator.token);
+    raw.send(updateMessage(Y.encodeStateAsUpdate(forge)));
+    expect((await raw.closed).code).toBe(4400);
+    expect(storedUpdateCount(t, w.id)).toBe(stored);
+    expect(sqlPlacement(t, card.id).x).toBe(null);
+  });
+
+  it("does not let a member overwrite or remove someone else's cursor", async () => {
+    const w = workshop();
+    const victim = await connect(w.id, participant);
+    const watcher = await connect(w.id, facilitator);
+    victim.provider.awareness.setLocalStateField('cursor', { x: 1, y: 1 });
+    const id = victim.doc.clientID;
+    await until(() => watcher.provider.awareness.getStates().get(id)?.cursor?.x === 1, 'victim cursor seen');
+
+    const raw = await rawMember(t, w.id, facilitator.token);
+    const clock = victim.provider.awareness.meta.get(id)!.clock;
+    raw.send(awarenessEntry(id, clock + 1, { cursor: { x: 99, y: 99 } }));
+    raw.send(awarenessEntry(id, clock + 2, null));
+    raw.send(awarenessEntry(424242, 1, { cursor: { x: 5, y: 5 } }));
+    await until(() => watcher.provider.awareness.getStates().get(424242)?.cursor?.x === 5, "the raw client's own cursor");
+    expect(watcher.provider.awareness.getStates().get(id)?.cursor).toEqual({ x: 1, y: 1 });
+    raw.ws.close();
+    await until(() => !watcher.provider.awareness.getStates().has(424242), 'its cursor leaves with it');
+    expect(watcher.provider.awareness.getStates().get(id)?.cursor).toEqual({ x: 1, y: 1 });
+  });
+});
+
+function storedBytes(workshopId: string): number {
+  const { sqlite } = t.deps.database;
+  const updates = sqlite.prepare('SELECT coalesce(sum(length("update")), 0) AS n FROM yjs_updates WHERE workshop_id = ?').get(workshopId) as { n: number };
+  const snapshot = sqlite.prepare('SELECT coalesce(sum(length(state)), 0) AS n FROM yjs_documents WHERE workshop_id = ?').get(workshopId) as { n: number };
+  return updates.n + snapshot.n;
+}
+
+describe('access ending while connected', () => {
+  it('closes the sync connection at logout (4401)', async () => {
+    const user = await createUser(t, 'Leaving');
+    const w = seedWorkshop(t, user);
+    const client = await connect(w.id, user);
+    expect((await t.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(204);
+    await until(() => client.closes.some((c) => c.code === 4401), 'closed with 4401');
+  });
+
+  it('closes the connections of a user whose membership is gone when access changes (4404)', async () => {
+    const w = workshop();
+    const client = await connect(w.id, participant);
+    t.deps.database.sqlite.prepare('DELETE FROM workshop_members WHERE workshop_id = ? AND user_id = ?').run(w.id, participant.id);
+    t.deps.bus.emit('access-changed', { userId: participant.id });
+    await until(() => client.closes.some((c) => c.code === 4404), 'closed with 4404');
+  });
+});
+
+describe('two instances over one SQLite file, messages between them lost', () => {
+  let b: TestServer;
+  beforeAll(async () => {
+    b = await startTestServer({}, { shareDatabaseOf: t });
+  });
+  afterAll(async () => {
+    await b?.close();
+  });
+
+  it("a position-only change on B keeps the x and y A stored, though B's copy never heard of them", async () => {
+    const w = workshop();
+    const first = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const second = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    expect(b.deps.collab.cardPlacements(w.id).get(first.id)).toEqual({ position: 0, x: null, y: null });
+    const onA = await connect(w.id, facilitator);
+    onA.cards.set(first.id, { position: 0, x: 100, y: 200 });
+    await until(() => sqlPlacement(t, first.id).x === 100, 'move stored on A');
+
+    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: facilitator.token, body: { position: 0 } });
+    expect(moved.status).toBe(200);
+    expect(sqlPlacement(t, first.id)).toEqual({ position: 1, x: 100, y: 200 });
+    expect(b.deps.collab.cardPlacements(w.id).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });
+  });
+
+  it('a token revoked on B stops writes of a connection on A', async () => {
+    const user = await createUser(t, 'Elsewhere');
+    const w = seedWorkshop(t, user);
+    const card = seedCard(t, w.id, user, { type: 'cluster' });
+    const onA = await connect(w.id, user);
+    expect((await b.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(204);
+    onA.cards.set(card.id, { position: 0, x: 5, y: 5 });
+    await until(() => onA.closes.some((c) => c.code === 4401), 'closed with 4401');
+    expect(sqlPlacement(t, card.id).x).toBe(null);
+  });
+});
+
+describe('shutdown', () => {
+  it('answers sync upgrades with 503 while closing, and closes after a malformed message', async () => {
+    const s = await startTestServer();
+    try {
+      const owner = await createUser(s, 'Owner');
+      const w = seedWorkshop(s, owner);
+      const raw = await rawMember(s, w.id, owner.token);
+      raw.send(new Uint8Array([0, 0, 4, 0xff, 0xff, 0xff, 0x0f]));
+      expect((await raw.closed).code).toBe(4400);
+      const lingering = await rawMember(s, w.id, owner.token);
+      await Promise.race([
+        s.deps.collab.close(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('collab.close() did not resolve')), 3_000)),
+      ]);
+      expect((await lingering.closed).code).toBe(1001);
+
+      const status = await new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/v1/sync/${w.id}?token=${owner.token}`);
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => reject(new Error('upgrade accepted while closing')));
+        ws.on('error', () => {});
+      });
+      expect(status).toBe(503);
+    } finally {
+      await s.close();
+    }
+  });
+});
