@@ -79,3 +79,21 @@ describe('zones never link deleted clusters', () => {
     expect((await t.request('GET', `/v1/workshops/canvas/zones/${right.id}`, { token: fay.token })).body.cluster_id).toBe(merged.body.id);
   });
 });
+
+describe('sorting by criterion average', () => {
+  it('needs the criterion in the same view', async () => {
+    const w = seedWorkshop(t, fay);
+    const bad = await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { view: { sort: 'criterium_average' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe('view.sort_criterium_id');
+    const step = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: fay.token, body: { name: 'Rate', view: { sort: 'criterium_average' } } });
+    expect(step.status).toBe(400);
+    const criterion = await t.request('POST', `/v1/workshops/${w.id}/criteria`, { token: fay.token, body: { title: 'Impact', scale: 1 } });
+    const good = await t.request('PUT', `/v1/workshops/${w.id}`, {
+      token: fay.token,
+      body: { view: { sort: 'criterium_average', sort_criterium_id: criterion.body.id } },
+    });
+    expect(good.status).toBe(200);
+    expect(good.body.view).toMatchObject({ sort: 'criterium_average', sort_criterium_id: criterion.body.id });
+  });
+});

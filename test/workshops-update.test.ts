@@ -135,7 +135,7 @@ describe('PUT /v1/workshops/:id', () => {
     const ok = await put(w.id, ada, { view: { card: idea.id, sort: 'criterium_average', sort_criterium_id: criterion.id, show_clusters: 'multi', show_cluster_ids: [cluster.id, cluster.id] } });
     expect(ok.status).toBe(200);
     expect(ok.body.view).toMatchObject({ card: idea.id, sort_criterium_id: criterion.id, show_cluster_ids: [cluster.id, cluster.id] });
-    expect((await put(w.id, ada, { view: { card: null, sort_criterium_id: null } })).body.view).toMatchObject({ card: null, sort_criterium_id: null });
+    expect((await put(w.id, ada, { view: { card: null, sort: 'position', sort_criterium_id: null } })).body.view).toMatchObject({ card: null, sort_criterium_id: null });
   });
 
   it('is for facilitators only', async () => {

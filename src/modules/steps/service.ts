@@ -9,7 +9,7 @@ import { diffFields, write } from '../events/recorder';
 import { authorize, loadAccess } from '../workshops/access';
 import { workshopForEvent } from '../workshops/output';
 import { assertViewReferences } from '../workshops/repo';
-import { DEFAULT_VIEW, mergeView } from '../workshops/view';
+import { assertSortable, DEFAULT_VIEW, mergeView } from '../workshops/view';
 import { DEFAULT_PREFS, mergePrefs } from './prefs';
 import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas';
 
@@ -40,6 +40,7 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
     assertViewReferences(tx, workshopId, input.view);
+    assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const id = newId();
     const position = arrange(tx, steps, inWorkshop(workshopId), { insert: { id, position: input.position } });
     const row = tx
@@ -82,6 +83,7 @@ export function updateStep(deps: AppDeps, workshopId: string, userId: string, st
       prefs: mergePrefs(before.prefs, input.prefs),
       view: mergeView(before.view, input.view),
     };
+    assertSortable(wanted.view, input.view);
     const diff = diffFields(before, wanted, STEP_FIELDS);
     if (Object.keys(diff).length === 0) return before;
     const row = tx

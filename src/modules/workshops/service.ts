@@ -12,7 +12,7 @@ import { announceCreated, copyWorkshop, createFromTemplate } from './create-from
 import { toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput, WorkshopOutput } from './schemas';
-import { DEFAULT_VIEW, mergeView } from './view';
+import { assertSortable, DEFAULT_VIEW, mergeView } from './view';
 
 function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: string }, owner: NewWorkshop['owner'], creatorId: string): NewWorkshop {
   return {
@@ -38,8 +38,10 @@ export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorksh
   if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
   // A new workshop has no cards or criteria for its view to name.
   assertViewReferences(deps.database.db, '', input.view);
+  const values = customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user.id);
+  assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
   return write(deps, (tx, changes) => {
-    const workshop = insertWorkshop(tx, customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user.id));
+    const workshop = insertWorkshop(tx, values);
     return announceCreated(deps, changes, workshop.id, user.id);
   });
 }
@@ -54,7 +56,9 @@ export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organiz
       .get();
     if (!membership) throw notFound('Organization');
     assertViewReferences(tx, '', input.view);
-    const workshop = insertWorkshop(tx, customWorkshop(input, { type: 'organization', id: organizationId }, user.id));
+    const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
+    assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
+    const workshop = insertWorkshop(tx, values);
     return announceCreated(deps, changes, workshop.id, user.id);
   });
 }
@@ -134,6 +138,7 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
       accessCode: before.state === 'archived' && patched.state === 'running' && accessCodeCollides(tx, before) ? newAccessCode(tx) : before.accessCode,
       updatedAt: nowIso(),
     };
+    assertSortable(after.view, input.view);
     tx.update(workshops)
       .set({
         title: after.title,

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { invalid } from '../../http/errors';
 
 /** How cards are shown on participants' screens; a workshop has one, and each step a default. */
 export interface View {
@@ -65,4 +66,14 @@ export function mergeView(base: View, patch: ViewInput | undefined): View {
     if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
   }
   return merged;
+}
+
+/**
+ * A view sorted by criterion average must say which criterion. Checked on the merged view of a
+ * request that set view members, so a sort and its criterion may come in the same request.
+ */
+export function assertSortable(view: View, patch: ViewInput | undefined, path = 'view'): void {
+  if (patch && view.sort === 'criterium_average' && !view.sort_criterium_id) {
+    throw invalid(`${path}.sort_criterium_id`, 'Sorting by criterium_average needs sort_criterium_id.');
+  }
 }
