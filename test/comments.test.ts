@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comments, workshops } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, startWithCast, type Cast } from './helpers/factories';
+import type { TestServer } from './helpers/server';
 
+let cast: Cast;
 let t: TestServer;
 let facilitator: TestUser;
 let participant: TestUser;
@@ -11,24 +12,15 @@ let other: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
+  cast = await startWithCast();
+  ({ t, facilitator, participant, other, stranger } = cast);
 });
 afterAll(async () => {
   await t.close();
 });
 
 function scene() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
-  const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
-  return { workshop, card, path: `/v1/workshops/${workshop.id}/cards/${card.id}/comments` };
+  return seedCardScene(cast, 'comments');
 }
 
 const comment = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });

@@ -2,18 +2,17 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratings, workshops } from '../src/db/schema/index';
 import {
-  createUser,
   eventLog,
   expectError,
-  seedCard,
   seedCriterion,
   seedCurrentStep,
-  seedMember,
   seedWorkshop,
   type TestUser,
+  seedCardScene, startWithCast, type Cast,
 } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { TestServer } from './helpers/server';
 
+let cast: Cast;
 let t: TestServer;
 let facilitator: TestUser;
 let participant: TestUser;
@@ -21,13 +20,8 @@ let other: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
+  cast = await startWithCast();
+  ({ t, facilitator, participant, other, stranger } = cast);
 });
 afterAll(async () => {
   await t.close();
@@ -35,13 +29,10 @@ afterAll(async () => {
 
 /** A workshop with a cluster, two criteria (scales 1 and 2), the facilitator and two participants. */
 function scene() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
-  const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+  const { workshop, card, path } = seedCardScene(cast, 'ratings');
   const impact = seedCriterion(t, workshop.id, { title: 'Impact', scale: 1 });
   const effort = seedCriterion(t, workshop.id, { title: 'Effort', scale: 2 });
-  return { workshop, card, impact, effort, path: `/v1/workshops/${workshop.id}/cards/${card.id}/ratings` };
+  return { workshop, card, impact, effort, path };
 }
 
 const rate = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });

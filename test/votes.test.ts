@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { votes, workshops } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, startWithCast, type Cast } from './helpers/factories';
+import type { TestServer } from './helpers/server';
 
+let cast: Cast;
 let t: TestServer;
 let facilitator: TestUser;
 let participant: TestUser;
@@ -11,13 +12,8 @@ let other: TestUser;
 let stranger: TestUser;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
+  cast = await startWithCast();
+  ({ t, facilitator, participant, other, stranger } = cast);
 });
 afterAll(async () => {
   await t.close();
@@ -25,10 +21,7 @@ afterAll(async () => {
 
 /** A workshop with a cluster and an idea in it, the facilitator and two participants. */
 function scene(limits: Partial<typeof workshops.$inferInsert> = {}) {
-  const workshop = seedWorkshop(t, facilitator, limits);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
-  const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+  const { workshop, card: cluster } = seedCardScene(cast, 'votes', limits);
   const idea = seedCard(t, workshop.id, participant, { parentId: cluster.id });
   const base = `/v1/workshops/${workshop.id}/cards`;
   return { workshop, cluster, idea, ideaVotes: `${base}/${idea.id}/votes`, clusterVotes: `${base}/${cluster.id}/votes` };

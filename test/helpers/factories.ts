@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestServer } from './server';
+import { startTestServer, type TestServer } from './server';
 import { eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
 import { cards, steps, workshopMembers, workshops } from '../../src/db/schema/index';
@@ -176,4 +176,38 @@ export function multipart(field: string, data: Uint8Array | string, options: { n
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
   form.append(field, new Blob([bytes], options.type ? { type: options.type } : {}), options.name ?? 'file.bin');
   return form;
+}
+
+/** The four people the card-feedback suites need: a facilitator, two participants and a stranger. */
+export interface Cast {
+  t: TestServer;
+  facilitator: TestUser;
+  participant: TestUser;
+  other: TestUser;
+  stranger: TestUser;
+}
+
+/** Starts a test server and signs the cast up on it. */
+export async function startWithCast(): Promise<Cast> {
+  const t = await startTestServer();
+  const [facilitator, participant, other, stranger] = await Promise.all([
+    createUser(t, 'Fay'),
+    createUser(t, 'Pat'),
+    createUser(t, 'Otto'),
+    createUser(t, 'Stan'),
+  ]);
+  return { t, facilitator, participant, other, stranger };
+}
+
+/**
+ * A workshop of the cast (the stranger left out) with one cluster by the facilitator, and the
+ * path of that card's `feedback` collection (`votes`, `items`, …).
+ */
+export function seedCardScene(cast: Cast, feedback: string, values: Partial<typeof workshops.$inferInsert> = {}) {
+  const { t, facilitator, participant, other } = cast;
+  const workshop = seedWorkshop(t, facilitator, values);
+  seedMember(t, workshop.id, participant);
+  seedMember(t, workshop.id, other);
+  const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+  return { workshop, card, path: `/v1/workshops/${workshop.id}/cards/${card.id}/${feedback}` };
 }
