@@ -2,14 +2,15 @@ import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { nowIso } from '../../db/columns';
-import { organizationMembers, steps, workshops } from '../../db/schema/index';
-import { invalid, notFound } from '../../http/errors';
+import { steps, workshops } from '../../db/schema/index';
+import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write, type ChangeRecorder } from '../events/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
 import { authorize, loadAccess, type WorkshopRow } from './access';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import { toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
+import { loadOrganizationAccess } from '../organizations/access';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput, WorkshopOutput } from './schemas';
 import { assertSortable, DEFAULT_VIEW, mergeView } from './view';
@@ -49,12 +50,8 @@ export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorksh
 /** POST /v1/organizations/:id/workshops: any member of the organization may create its workshops. */
 export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organizationId: string, input: CustomWorkshopInput): WorkshopOutput {
   return write(deps, (tx, changes) => {
-    const membership = tx
-      .select({ id: organizationMembers.id })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, user.id)))
-      .get();
-    if (!membership) throw notFound('Organization');
+    // Any member, facilitator or admin, may create the organization's workshops; strangers get 404.
+    loadOrganizationAccess(tx, organizationId, user.id);
     assertViewReferences(tx, '', input.view);
     const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
