@@ -55,43 +55,28 @@ const queries = preparedPerDb((db: Db) => ({
     .leftJoin(steps, eq(steps.id, workshops.currentStepId))
     .where(eq(workshops.id, sql.placeholder('workshopId')))
     .prepare(),
-  membership: db
-    .select({ role: workshopMembers.role })
-    .from(workshopMembers)
-    .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.userId, userId)))
-    .prepare(),
-  orgAdmin: db
-    .select({ id: organizationMembers.id })
-    .from(organizationMembers)
-    .where(
-      and(
-        eq(organizationMembers.organizationId, sql.placeholder('organizationId')),
-        eq(organizationMembers.userId, userId),
-        eq(organizationMembers.role, 'admin'),
-      ),
-    )
-    .prepare(),
 }));
 
 /**
- * Loads the caller's access to a workshop. Non-members get 404, never 403: a stranger must not
- * learn that the workshop exists. Admins of the owning organization act as facilitators.
+ * The caller's role in a workshop (admins of the owning organization act as facilitators), with
+ * the workshop and the current step's prefs; null for a stranger or a missing workshop.
  */
-export function loadAccess(db: Db, workshopId: string, userId: string): WorkshopAccess {
+export function findAccess(db: Db, workshopId: string, userId: string): WorkshopAccess | null {
   const row = queries(db).access.get({ workshopId, userId });
-  if (!row) throw notFound('Workshop');
+  if (!row) return null;
   const role: WorkshopRole | null = row.memberRole === 'facilitator' || row.orgAdmin ? 'facilitator' : row.memberRole;
-  if (!role) throw notFound('Workshop');
+  if (!role) return null;
   return { workshop: row.workshop, userId, role, prefs: row.stepPrefs ?? DEFAULT_PREFS };
 }
 
-/** The caller's role in the workshop, or null for a stranger. */
-export function roleOf(db: Db, workshop: WorkshopRow, userId: string): WorkshopRole | null {
-  const q = queries(db);
-  const member = q.membership.get({ workshopId: workshop.id, userId });
-  if (member?.role === 'facilitator') return 'facilitator';
-  if (workshop.ownerType === 'organization' && q.orgAdmin.get({ organizationId: workshop.ownerId, userId })) return 'facilitator';
-  return member?.role ?? null;
+/**
+ * Loads the caller's access to a workshop. Non-members get 404, never 403: a stranger must not
+ * learn that the workshop exists.
+ */
+export function loadAccess(db: Db, workshopId: string, userId: string): WorkshopAccess {
+  const access = findAccess(db, workshopId, userId);
+  if (!access) throw notFound('Workshop');
+  return access;
 }
 
 /**

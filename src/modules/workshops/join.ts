@@ -7,7 +7,7 @@ import { workshopMembers } from '../../db/schema/index';
 import { AppError, notFound, toErrorResponse } from '../../http/errors';
 import type { AppEnv, UserRow } from '../../http/env';
 import { write } from '../events/recorder';
-import { loadAccess, roleOf } from './access';
+import { findAccess, loadAccess } from './access';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
 import type { WorkshopOutput } from './schemas';
@@ -21,7 +21,7 @@ export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): 
   return write(deps, (tx, changes) => {
     const workshop = findRunningByCode(tx, accessCode);
     if (!workshop) throw notFound('Workshop with this access code');
-    if (!roleOf(db, workshop, user.id)) {
+    if (!findAccess(db, workshop.id, user.id)) {
       const { plan } = ownerOf(db, deps.config, workshop);
       if (countMembers(tx, workshop.id, 'participant') >= plan.workshops_max_attendees) {
         throw new AppError('attendee_limit_reached', `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`);
