@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { connectRedisPair, type RedisPair } from '../lib/redis-pair';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 
@@ -25,32 +25,26 @@ const channelOf = (workshopId: string) => `collab:${workshopId}`;
  */
 export class RedisFanout {
   readonly instanceId = randomBytes(12).toString('base64url');
-  private readonly publisher: Redis;
-  private readonly subscriber: Redis;
+  private readonly redis: RedisPair;
   private readonly channels = new Set<string>();
-  private healthy = true;
   private closed = false;
   /** Messages published before the first connection was ready (sent once it is). */
   private beforeFirstConnect: Array<[string, Buffer]> | null = [];
 
   constructor(url: string, private readonly handlers: FanoutHandlers) {
-    const options = { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false } as const;
-    this.publisher = new Redis(url, options);
-    // The subscriber keeps its queue so subscriptions made during an outage apply on reconnect.
-    this.subscriber = new Redis(url, { maxRetriesPerRequest: null });
-    for (const connection of [this.publisher, this.subscriber]) {
-      connection.on('error', (err: Error) => this.fault(err));
-      connection.on('close', () => this.fault());
-      connection.on('ready', () => this.ready());
+    this.redis = connectRedisPair(url, { label: 'collab', onReady: () => this.flushFirstMessages(), onRecovered: () => this.recover() });
+    for (const connection of [this.redis.pub, this.redis.sub]) {
+      // Whatever waited for the first connection is covered by the re-read that follows recovery.
+      connection.on('close', () => (this.beforeFirstConnect = null));
     }
-    this.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
+    this.redis.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
   }
 
   /** Resolves once Redis confirmed the subscription: from then on nothing published is missed. */
   subscribe(workshopId: string): Promise<void> {
     const channel = channelOf(workshopId);
     this.channels.add(channel);
-    return this.subscriber.subscribe(channel).then(
+    return this.redis.sub.subscribe(channel).then(
       () => undefined,
       (err: Error) => {
         this.fault(err);
@@ -62,7 +56,7 @@ export class RedisFanout {
   unsubscribe(workshopId: string): void {
     const channel = channelOf(workshopId);
     if (!this.channels.delete(channel)) return;
-    this.subscriber.unsubscribe(channel).catch(() => {});
+    this.redis.sub.unsubscribe(channel).catch(() => {});
   }
 
   publish(workshopId: string, kind: FanoutKind, payload: Uint8Array = new Uint8Array()): void {
@@ -72,7 +66,7 @@ export class RedisFanout {
     encoding.writeVarUint(encoder, KINDS.indexOf(kind));
     encoding.writeVarUint8Array(encoder, payload);
     const message = Buffer.from(encoding.toUint8Array(encoder));
-    if (this.beforeFirstConnect && this.publisher.status !== 'ready') {
+    if (this.beforeFirstConnect && this.redis.pub.status !== 'ready') {
       this.beforeFirstConnect.push([channelOf(workshopId), message]);
       return;
     }
@@ -80,7 +74,7 @@ export class RedisFanout {
   }
 
   private send(channel: string, message: Buffer) {
-    this.publisher.publish(channel, message).catch((err: Error) => this.fault(err));
+    this.redis.pub.publish(channel, message).catch((err: Error) => this.fault(err));
   }
 
   private onMessage(channel: string, message: Buffer): void {
@@ -97,39 +91,31 @@ export class RedisFanout {
   }
 
   private fault(err?: Error): void {
-    // Whatever waited for the first connection is covered by the re-read that follows recovery.
-    this.beforeFirstConnect = null;
-    if (this.closed || !this.healthy) return;
-    this.healthy = false;
-    console.warn(`[collab] Redis unavailable (${err?.message ?? 'connection closed'}); serving local clients only until it is back`);
+    this.redis.fault(err?.message ?? 'connection closed');
   }
 
-  private ready(): void {
-    if (this.beforeFirstConnect && this.publisher.status === 'ready') {
-      for (const [channel, message] of this.beforeFirstConnect) this.send(channel, message);
-      this.beforeFirstConnect = null;
-    }
-    if (this.closed || this.healthy) return;
-    if (this.publisher.status !== 'ready' || this.subscriber.status !== 'ready') return;
-    this.healthy = true;
-    console.warn('[collab] Redis is back; re-reading loaded documents from SQLite');
-    // ioredis re-subscribes on reconnect; subscribing again and waiting for the answer makes
-    // sure nothing published from now on is missed before the engine re-reads SQLite.
+  private flushFirstMessages(): void {
+    if (!this.beforeFirstConnect || this.redis.pub.status !== 'ready') return;
+    for (const [channel, message] of this.beforeFirstConnect) this.send(channel, message);
+    this.beforeFirstConnect = null;
+  }
+
+  /**
+   * ioredis re-subscribes on reconnect; subscribing again and waiting for the answer makes sure
+   * nothing published from now on is missed before the engine re-reads SQLite.
+   */
+  private recover(): void {
+    if (this.closed) return;
     const channels = [...this.channels];
-    const resubscribed = channels.length > 0 ? this.subscriber.subscribe(...channels) : Promise.resolve();
+    const resubscribed = channels.length > 0 ? this.redis.sub.subscribe(...channels) : Promise.resolve();
     resubscribed.then(
       () => this.handlers.recovered(),
       (err: Error) => this.fault(err),
     );
   }
 
-  get isHealthy(): boolean {
-    return this.healthy;
-  }
-
   close(): void {
     this.closed = true;
-    this.publisher.disconnect();
-    this.subscriber.disconnect();
+    this.redis.disconnect();
   }
 }

@@ -1,5 +1,5 @@
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import { connectRedisPair } from '../lib/redis-pair';
 
 /** How long a cross-instance request (`fetchSockets`) waits for the other instances. */
 const REQUEST_TIMEOUT_MS = 2_000;
@@ -16,70 +16,43 @@ export interface RedisFanout {
   close(): Promise<void>;
 }
 
-const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
-
 /**
- * Two ioredis connections (publish, subscribe) for the Socket.IO Redis adapter. While Redis is
- * away each instance keeps serving its own clients: publishes fail at once instead of queueing
- * (a queue would deliver stale broadcasts after the outage; clients catch up by `seq` instead),
- * the subscriber reconnects and resubscribes on its own, and the fault is logged once per outage.
+ * The Socket.IO Redis adapter over a pair of connections (`connectRedisPair`). While Redis is away
+ * each instance keeps serving its own clients: publishes fail at once instead of queueing (a queue
+ * would deliver stale broadcasts after the outage; clients catch up by `seq` instead).
  */
-export function connectRedis(url: string, log: (message: string) => void = (m) => console.warn(m)): RedisFanout {
-  const pub = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy, lazyConnect: false });
-  // The subscriber queues its (re)subscriptions until connected; it never runs anything else.
-  const sub = new Redis(url, { maxRetriesPerRequest: null, retryStrategy });
-
-  let inOutage = false;
-  let closing = false;
+export function connectRedis(url: string, log?: (message: string) => void): RedisFanout {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
     setTimeout(resolve, READY_WAIT_MS).unref();
   });
-
-  const healthy = () => pub.status === 'ready' && sub.status === 'ready';
-  const fault = (reason: string) => {
-    if (closing || inOutage) return;
-    inOutage = true;
-    log(`[realtime] Redis at ${redact(url)} unreachable (${reason}); serving this instance's clients only, reconnecting`);
-  };
-  for (const client of [pub, sub]) {
-    client.on('ready', () => {
-      if (!healthy()) return;
-      markReady();
-      if (inOutage) {
-        inOutage = false;
-        log(`[realtime] Redis at ${redact(url)} reachable again; instances share rooms again`);
-      }
-    });
-    client.on('error', (err: Error) => fault(err.message));
-    client.on('close', () => fault('connection closed'));
-  }
+  const redis = connectRedisPair(url, {
+    label: 'realtime',
+    ...(log ? { log } : {}),
+    onReady: () => {
+      if (redis.healthy()) markReady();
+    },
+  });
+  const { pub, sub } = redis;
 
   // The adapter publishes without awaiting; a publish refused during an outage must not become an
   // unhandled rejection (the fault is already logged).
   const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
   (pub as unknown as { publish: typeof publish }).publish = (...args) => {
     const sent = publish(...args);
-    sent.catch(() => fault('publish refused'));
+    sent.catch(() => redis.fault('publish refused'));
     return sent;
   };
 
   const adapter = createAdapter(pub, sub, { requestsTimeout: REQUEST_TIMEOUT_MS });
   return {
     adapter,
-    healthy,
+    healthy: redis.healthy,
     ready,
     async close() {
-      closing = true;
       markReady();
-      // disconnect(), not quit(): a quit queued behind a dead connection would wait for Redis to return.
-      pub.disconnect();
-      sub.disconnect();
+      redis.disconnect();
     },
   };
-}
-
-function redact(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }
