@@ -1,5 +1,5 @@
 import { loadConfig } from './config';
-import { createDeps } from './deps';
+import { createDeps } from './create-deps';
 import { createServer } from './server';
 
 const config = loadConfig();

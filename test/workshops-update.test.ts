@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, steps, workshops } from '../src/db/schema/index';
-import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import { createUser, eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';

@@ -46,6 +46,11 @@ export function openDatabase(path: string): Database_ {
   };
 }
 
+/** The better-sqlite3 connection under a Drizzle handle (`drizzle()` keeps it as `$client`). */
+export function sqliteOf(db: Db): Database.Database {
+  return (db as Db & { $client: Database.Database }).$client;
+}
+
 /** True when the database answers a trivial query (used by /health). */
 export function databaseAnswers(handle: Database_): boolean {
   try {

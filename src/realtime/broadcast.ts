@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps';
 import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
-import type { WorkshopRole } from '../modules/workshops/access';
-import { evictWorkshop, moveSockets, type ClusterReachable } from './access-sync';
+import type { WorkshopRole } from '../modules/access/rules';
+import { evictWorkshop } from './access-sync';
+import { moveSockets, type ClusterReachable } from './cluster';
 import { deliveriesFor, type Delivery } from './deliveries';
 import type { Presence } from './presence';
 import { memberRoom, roleRoom, userRoom, workshopRoom } from './rooms';

@@ -1,11 +1,10 @@
-import type { Db } from '../db/client';
+import { sqliteOf, type Db } from '../db/client';
 import { preparedPerDb } from '../db/prepared';
-import { sqliteOf } from '../modules/cards/repo';
 import type { CardOutput } from '../modules/cards/schemas';
 import type { WorkshopEvent } from '../modules/events/bus';
-import { DEFAULT_PREFS } from '../modules/steps/prefs';
+import { DEFAULT_PREFS } from '../modules/access/rules';
 import type { StepOutput } from '../modules/steps/schemas';
-import type { WorkshopRole } from '../modules/workshops/access';
+import type { WorkshopRole } from '../modules/access/rules';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
 import type {
   CommentCreatedPayload,

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './server';
 import { eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
 import { cards, steps, workshopMembers, workshops } from '../../src/db/schema/index';
-import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/steps/prefs';
+import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../../src/modules/workshops/view';
 
 export interface TestUser {

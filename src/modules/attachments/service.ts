@@ -2,8 +2,8 @@ import type { Config } from '../../config';
 import { invalid, notFound } from '../../http/errors';
 import { write, type WriteDeps } from '../events/recorder';
 import { findFile } from '../uploads/storage';
-import { loadTarget, onCard, type CardRef } from '../votes/card-feedback';
-import { authorize, requireOwnerOrFacilitator } from '../workshops/access';
+import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
+import { authorize } from '../access/rules';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
 import { toAttachment, type AttachmentOutput, type AttachmentRow, type CreateAttachmentInput } from './schemas';
 
@@ -58,7 +58,7 @@ export function removeAttachment(deps: AttachmentDeps, ref: CardRef, attachmentI
     const { access, card } = loadTarget(db, ref);
     const row = found(findAttachment(db, card.id, attachmentId));
     authorize(access, 'attachment');
-    requireOwnerOrFacilitator(access, row.userId);
+    authorize(access, { manage_feedback: { authorId: row.userId } });
     deleteAttachment(db, row.id);
     changes.record({
       workshopId: ref.workshopId,

@@ -1,7 +1,6 @@
-import type { Db } from '../../db/client';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
-import { seesAllVotes, type WorkshopAccess } from '../workshops/access';
-import { sqliteOf } from './repo';
+import { seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { emptySummary, type CardSummary } from './schemas';
 
 type Count = [cardId: string, n: number];

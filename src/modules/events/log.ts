@@ -4,7 +4,8 @@ import { preparedPerDb } from '../../db/prepared';
 import { events, users } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
-import { loadAccess, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../workshops/access';
+import { seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
+import { loadAccess } from '../access/load';
 import type { WorkshopEvent } from './bus';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
 

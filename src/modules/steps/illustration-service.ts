@@ -6,7 +6,8 @@ import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
 import { diffFields, type ChangeRecorder, write } from '../events/recorder';
 import { findFile } from '../uploads/storage';
-import { authorize, loadAccess } from '../workshops/access';
+import { authorize } from '../access/rules';
+import { loadAccess } from '../access/load';
 import { findStep } from './service';
 import {
   toIllustration,

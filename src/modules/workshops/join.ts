@@ -7,7 +7,7 @@ import { workshopMembers } from '../../db/schema/index';
 import { AppError, notFound, toErrorResponse } from '../../http/errors';
 import type { AppEnv, UserRow } from '../../http/env';
 import { write } from '../events/recorder';
-import { findAccess, loadAccess } from './access';
+import { findAccess, loadAccess } from '../access/load';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
 import type { WorkshopOutput } from './schemas';
