@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, recordEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { connectSocket, joinedClient, type LiveClient } from './helpers/sockets';
 
@@ -136,7 +136,7 @@ describe('workshop and step events', () => {
     const w = scene();
     const client = await joined(participant, w.id);
     const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf', state: 'success', url: 'http://localhost/x' };
-    seedEvent(t, w.id, 'updateExport', facilitator.id, { export: exported, changes: { state: ['pending', 'success'] } });
+    recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
     expect(await client.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
   });
 

@@ -32,7 +32,7 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
     const { workshopId } = event;
     if (event.action === 'updateMember') {
       // A promoted or demoted member's open sockets change role rooms before the event goes out.
-      const member = event.change.member as { user_id: string; role: WorkshopRole };
+      const { member } = event.change;
       const old: WorkshopRole = member.role === 'facilitator' ? 'participant' : 'facilitator';
       moveSockets(io, memberRoom(workshopId, member.user_id), { leave: [roleRoom(workshopId, old)], join: roleRoom(workshopId, member.role) });
       presence.changed(workshopId);

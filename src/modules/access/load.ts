@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import { organizationMembers, steps, workshopMembers, workshops } from '../../db/schema/index';
 import { notFound } from '../../http/errors';
-import { DEFAULT_PREFS, type WorkshopAccess, type WorkshopRole } from './rules';
+import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess, type WorkshopRole } from './rules';
 
 export type WorkshopRow = typeof workshops.$inferSelect;
 
@@ -18,6 +18,10 @@ const isOrgAdmin = sql<number>`exists (select 1 from ${organizationMembers}
     and ${organizationMembers.userId} = ${userId} and ${organizationMembers.role} = 'admin')`;
 
 const queries = preparedPerDb((db: Db) => ({
+  displays: sqliteOf(db).prepare<[string], { votes: number | null; ratings: number | null }>(
+    `SELECT json_extract(s.prefs, '$.allow_display_votes') AS votes, json_extract(s.prefs, '$.allow_display_ratings') AS ratings
+       FROM workshops w LEFT JOIN steps s ON s.id = w.current_step_id WHERE w.id = ?`,
+  ),
   // Every request on a workshop starts here, so the workshop, the caller's membership, their
   // organization-admin status and the current step's prefs come from one statement.
   access: db
@@ -54,4 +58,17 @@ export function loadAccess(db: Db, workshopId: string, userId: string): LoadedAc
   const access = findAccess(db, workshopId, userId);
   if (!access) throw notFound('Workshop');
   return access;
+}
+
+/**
+ * What the current step lets every participant see of others' feedback, for renderings made once
+ * for many readers (live events); a single reader's view comes from `seesAllVotes` /
+ * `seesAllRatings` on their access.
+ */
+export function workshopDisplays(db: Db, workshopId: string): Pick<StepPrefs, 'allow_display_votes' | 'allow_display_ratings'> {
+  const row = queries(db).displays.get(workshopId);
+  return {
+    allow_display_votes: row?.votes == null ? DEFAULT_PREFS.allow_display_votes : row.votes === 1,
+    allow_display_ratings: row?.ratings == null ? DEFAULT_PREFS.allow_display_ratings : row.ratings === 1,
+  };
 }

@@ -4,7 +4,8 @@ import { nowIso } from '../../db/columns';
 import { stepIllustrations } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
-import { diffFields, type ChangeRecorder, write } from '../events/recorder';
+import type { StepIllustration } from '../events/changes';
+import { diffFields, write } from '../events/recorder';
 import { findFile } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -31,9 +32,8 @@ function requireIllustration(db: DbOrTx, stepId: string): IllustrationRow {
 }
 
 /** Event payloads name the step, which the illustration output itself does not. */
-function record(deps: AppDeps, changes: ChangeRecorder, action: string, userId: string, row: IllustrationRow, extra = {}) {
-  const illustration = { ...toIllustration(row, deps.config), step_id: row.stepId };
-  changes.record({ workshopId: row.workshopId, action, userId, change: { illustration, ...extra } });
+function logged(deps: AppDeps, row: IllustrationRow): StepIllustration {
+  return { ...toIllustration(row, deps.config), step_id: row.stepId };
 }
 
 export function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): IllustrationOutput {
@@ -62,7 +62,7 @@ export function setIllustration(
     const previous = findIllustration(tx, stepId);
     if (previous) {
       tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id)).run();
-      record(deps, changes, 'removeIllustration', userId, previous);
+      changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, previous) } });
     }
     const row = tx
       .insert(stepIllustrations)
@@ -77,7 +77,7 @@ export function setIllustration(
       })
       .returning()
       .get();
-    record(deps, changes, 'addIllustration', userId, row);
+    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row) } });
     return toIllustration(row, deps.config);
   });
 }
@@ -103,7 +103,7 @@ export function updateIllustration(
       .where(eq(stepIllustrations.id, before.id))
       .returning()
       .get()!;
-    record(deps, changes, 'updateIllustration', userId, row, { changes: diff });
+    changes.record({ workshopId, action: 'updateIllustration', userId, change: { illustration: logged(deps, row), changes: diff } });
     return toIllustration(row, deps.config);
   });
 }
@@ -114,6 +114,6 @@ export function deleteIllustration(deps: AppDeps, workshopId: string, userId: st
     findStep(tx, workshopId, stepId);
     const row = requireIllustration(tx, stepId);
     tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id)).run();
-    record(deps, changes, 'removeIllustration', userId, row);
+    changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, row) } });
   });
 }
