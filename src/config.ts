@@ -34,6 +34,16 @@ export interface Config {
   tokenTtlMs: number;
   /** Wrong access codes a user or address may try per minute before 429. */
   joinAttemptsPerMinute: number;
+  /**
+   * Failed logins an account may take per minute before 429 (an address may fail three times as
+   * many, on any accounts), and signups an address may make per minute.
+   */
+  authAttemptsPerMinute: number;
+  /**
+   * Behind a proxy (Fly), whether the client's address comes from the proxy's header
+   * (`Fly-Client-IP`, else the last `X-Forwarded-For` entry) rather than the socket's peer.
+   */
+  trustProxy: boolean;
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
 }
@@ -58,6 +68,7 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.string(), 'Workshops <no-reply@localhost>'),
   IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
+  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
 });
 
 /** Parses the environment into a Config; throws a readable error on a bad value. */
@@ -81,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
+    authAttemptsPerMinute: 10,
+    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
   };
 }
@@ -98,6 +111,9 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     importAllowHosts: [],
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
+    // Test files sign many users up from one address; the throttling tests set their own.
+    authAttemptsPerMinute: 10_000,
+    trustProxy: false,
     logRequests: false,
     ...overrides,
   };

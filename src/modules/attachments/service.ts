@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
-import { invalid, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { write, type WriteDeps } from '../events/recorder';
-import { findFile } from '../uploads/storage';
+import { ownUpload } from '../uploads/storage';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
@@ -33,8 +33,7 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
   return write(deps, (_tx, changes) => {
     const { access, card } = loadTarget(db, ref);
     authorize(access, 'attachment');
-    const file = findFile(db, { container: input.blob.container, key: input.blob.key });
-    if (!file || file.userId !== ref.userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
+    const file = ownUpload(db, ref.userId, { container: input.blob.container, key: input.blob.key });
     const row = insertAttachment(db, {
       workshopId: ref.workshopId,
       cardId: card.id,

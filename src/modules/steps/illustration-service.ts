@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
 import type { StepIllustration } from '../events/changes';
 import { diffFields, write } from '../events/recorder';
-import { findFile } from '../uploads/storage';
+import { ownUpload } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { findStep } from './service';
@@ -54,8 +54,7 @@ export function setIllustration(
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
     findStep(tx, workshopId, stepId);
-    const file = findFile(tx, { container: input.blob.container, key: input.blob.key });
-    if (!file) throw invalid('blob.key', 'No uploaded file has this container and key.');
+    const file = ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
     }
