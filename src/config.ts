@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 
@@ -121,13 +121,22 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
 
 /**
  * Without SECRET the service generates one on first start and keeps it beside the database,
- * so signed links survive restarts.
+ * so signed links survive restarts. Instances starting together on a fresh folder agree on one:
+ * each writes its candidate to a file of its own, then links it into place, which only the first
+ * can do; the others read the winner's.
  */
 function persistentSecret(dataDir: string): string {
   const file = join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const candidate = join(dataDir, `secret.${process.pid}.${randomBytes(6).toString('hex')}`);
+  writeFileSync(candidate, randomBytes(32).toString('hex'), { mode: 0o600 });
+  try {
+    linkSync(candidate, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(candidate, { force: true });
+  }
+  return readFileSync(file, 'utf8').trim();
 }
