@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { logger } from 'hono/logger';
 import type { AppDeps } from './deps';
 import { databaseAnswers } from './db/client';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { limitBodySize } from './http/middleware/body-limit';
+import { createLogger, requestLog } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
@@ -56,7 +56,7 @@ function apiRoutes(deps: AppDeps) {
 /** Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  if (deps.config.logRequests) app.use(logger());
+  if (deps.config.logRequests) app.use(requestLog(createLogger()));
 
   app.use('*', limitBodySize());
 

@@ -56,7 +56,7 @@ export const DEFAULT_PLANS: Record<string, Plan> = {
 
 const EnvSchema = v.object({
   PORT: v.optional(
-    v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'expected a port number from 0 to 65535'), v.transform(Number), v.maxValue(65535, 'expected a port number from 0 to 65535')),
     '3000',
   ),
   DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
@@ -71,12 +71,20 @@ const EnvSchema = v.object({
   TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
 });
 
-/** Parses the environment into a Config; throws a readable error on a bad value. */
+/** A setting that cannot be used; its message is one line naming the variable and its value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment into a Config; throws a `ConfigError` on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = v.safeParse(EnvSchema, env);
   if (!parsed.success) {
-    const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    const problems = parsed.issues.map((issue) => {
+      const name = v.getDotPath(issue) ?? '?';
+      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.output;
   return {
