@@ -4,7 +4,9 @@ import { databaseAnswers } from './db/client';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
+import { allowedMethods } from './http/middleware/methods';
 import { createLogger, requestLog } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
@@ -58,6 +60,8 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   if (deps.config.logRequests) app.use(requestLog(createLogger()));
 
+  app.use('*', cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After'], maxAge: 600 }));
+  app.use('*', allowedMethods(() => app.routes));
   app.use('*', limitBodySize());
 
   const routes = app

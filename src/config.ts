@@ -44,6 +44,11 @@ export interface Config {
    * (`Fly-Client-IP`, else the last `X-Forwarded-For` entry) rather than the socket's peer.
    */
   trustProxy: boolean;
+  /**
+   * Origins whose browser apps may call the API and open Socket.IO connections: `*` (the default;
+   * safe for an API authenticated by bearer tokens rather than cookies) or a list.
+   */
+  corsOrigins: string | string[];
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
 }
@@ -69,6 +74,7 @@ const EnvSchema = v.object({
   IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
   TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
 });
 
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
@@ -102,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     joinAttemptsPerMinute: 10,
     authAttemptsPerMinute: 10,
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
   };
 }
@@ -122,6 +129,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     // Test files sign many users up from one address; the throttling tests set their own.
     authAttemptsPerMinute: 10_000,
     trustProxy: false,
+    corsOrigins: '*',
     logRequests: false,
     ...overrides,
   };

@@ -58,13 +58,13 @@ describe('request log', () => {
         look();
       });
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${port}/v1/workshops?token=secret`)).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
       const deadline = Date.now() + 5_000;
       while (lines(run.stdout()).filter((l) => l.startsWith('{')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const logged = lines(run.stdout()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       expect(logged).toEqual([
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/health', status: 200 }),
-        expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/workshops', status: 401 }),
+        expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/user/me', status: 401 }),
       ]);
       expect(run.stdout()).not.toContain('\u001b[');
       expect(run.stdout()).not.toContain('secret');

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   vote_limit_reached: 409,
   already_rated: 409,
   workshop_archived: 409,

@@ -95,18 +95,30 @@ function documented<M extends object>(middleware: M, target: 'json' | 'query' | 
 
 /**
  * Validates a JSON body against a valibot schema; the handler reads it with `c.req.valid('json')`.
- * A body in another media type is a 415, malformed JSON or a schema miss a 400; no body counts as `{}`,
- * so routes whose members are all optional accept an empty request.
+ * A body in another media type is a 415, malformed JSON or a schema miss a 400. No body, or an
+ * empty one whatever its declared type, counts as `{}`, so routes whose members are all optional
+ * accept an empty request.
  */
 export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json', S> {
-  const middleware = validator('json', (value, c) => {
-    if (!hasBody(c)) return parseInput(schema, {}, 'body');
-    if (!JSON_MEDIA.test(mediaType(c))) {
-      throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+  const middleware: MiddlewareHandler = async (c, next) => {
+    let value: unknown = {};
+    if (hasBody(c)) {
+      if (!JSON_MEDIA.test(mediaType(c))) {
+        throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+      }
+      const text = await c.req.text();
+      if (text.trim() !== '') {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new AppError('invalid_request', 'The body is not well-formed JSON.');
+        }
+      }
     }
-    return parseInput(schema, value, 'body');
-  }) as unknown as Validated<'json', S>;
-  return documented(middleware, 'json', schema);
+    c.req.addValidatedData('json', parseInput(schema, value, 'body') as object);
+    await next();
+  };
+  return documented(middleware as unknown as Validated<'json', S>, 'json', schema);
 }
 
 /** Validates the query string; repeated keys arrive as arrays, single ones as strings. */

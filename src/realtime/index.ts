@@ -31,6 +31,8 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     serveClient: false,
     // Upgrades for other paths (the Yjs endpoint under /v1/sync/) are left to their own handler.
     destroyUpgrade: false,
+    // The same origins as REST; tokens travel in `auth`, never in cookies.
+    cors: { origin: deps.config.corsOrigins, credentials: false },
   });
   const redis = deps.config.redisUrl ? connectRedis(deps.config.redisUrl) : null;
   if (redis) io.adapter(redis.adapter);

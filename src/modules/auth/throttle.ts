@@ -3,9 +3,14 @@ import type { Config } from '../../config';
 import type { AppEnv } from '../../http/env';
 import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
 
-/** The e-mail a login names, as the account's key (the body is parsed once; Hono keeps it). */
+/** The e-mail a login names, as the account's key (Hono keeps the body's text for the validator). */
 async function loginEmail(c: Context<AppEnv>): Promise<string> {
-  const body: unknown = await c.req.json().catch(() => null);
+  let body: unknown = null;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    // A malformed body gets its 400 from the validator; it spends no account's budget.
+  }
   const email = typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
   return email.trim().toLowerCase();
 }
