@@ -68,7 +68,7 @@ describe('methods', () => {
 describe('empty bodies', () => {
   it('reads an empty body as {} whether or not it declares JSON', async () => {
     const workshop = seedWorkshop(t, user, { title: 'Same' });
-    for (const headers of [{}, { 'content-type': 'application/json' }]) {
+    for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
       const res = await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: user.token, rawBody: '', headers });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.title).toBe('Same');

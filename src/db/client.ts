@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { fromPackageRoot } from '../lib/package-root';
 import * as schema from './schema/index';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -19,7 +19,7 @@ export interface Database_ {
 }
 export type { Database_ as DatabaseHandle };
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+const MIGRATIONS_DIR = fromPackageRoot('drizzle');
 
 /**
  * Opens the SQLite file with the pragmas the service relies on and runs pending migrations.
