@@ -21,6 +21,9 @@ export type { Database_ as DatabaseHandle };
 
 const MIGRATIONS_DIR = fromPackageRoot('drizzle');
 
+/** How long a write waits for another connection's write lock. */
+export const BUSY_TIMEOUT_MS = 1_000;
+
 /**
  * Opens the SQLite file with the pragmas the service relies on and runs pending migrations.
  * WAL lets readers proceed during writes; busy_timeout lets a second instance on the same file
@@ -32,7 +35,9 @@ export function openDatabase(path: string): Database_ {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Waiting for the lock blocks this process's event loop (better-sqlite3 is synchronous), so the
+  // wait is short; a write that cannot get the lock in time answers 503 with Retry-After.
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('cache_size = -32000');
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(sqlite, { schema });
