@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop, startWithCast, type Cast } from './helpers/factories';
+import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /* Defects found by hostile input, each with the request that showed it. */
@@ -44,6 +45,27 @@ describe('blob references', () => {
     const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob } });
     expectError(res, 400, 'invalid_request');
     expect(res.body.error.details[0].path).toBe('blob.key');
+  });
+});
+
+describe('imports', () => {
+  it('refuses a CSV with more rows than an import may hold with 413, changing nothing, and takes one at the limit', async () => {
+    const { t, facilitator } = cast;
+    const workshop = seedWorkshop(t, facilitator);
+    const path = `/v1/workshops/${workshop.id}/cards`;
+    const upload = (rows: number) => {
+      const form = new FormData();
+      const lines = Array.from({ length: rows }, (_, n) => `idea,Idea ${n},,Cluster ${n % 50}`);
+      form.append('file', new Blob([`type,title,content,cluster\n${lines.join('\n')}\n`], { type: 'text/csv' }), 'cards.csv');
+      return t.request('PUT', path, { token: facilitator.token, rawBody: form });
+    };
+    const refused = await upload(CSV_MAX_ROWS + 1);
+    expectError(refused, 413, 'payload_too_large');
+    expect(refused.body.error.message).toContain(String(CSV_MAX_ROWS));
+    expect((await t.request('GET', path, { token: facilitator.token })).body).toEqual([]);
+    const taken = await upload(CSV_MAX_ROWS);
+    expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
+    expect(taken.body).toHaveLength(CSV_MAX_ROWS + 50);
   });
 });
 
