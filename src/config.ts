@@ -49,6 +49,11 @@ export interface Config {
    * safe for an API authenticated by bearer tokens rather than cookies) or a list.
    */
   corsOrigins: string | string[];
+  /**
+   * How often live connections are checked against the database (token still valid, still a
+   * member), besides the checks that logouts and role changes trigger at once.
+   */
+  liveRecheckMs: number;
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
 }
@@ -108,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     joinAttemptsPerMinute: 10,
     authAttemptsPerMinute: 10,
     trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    liveRecheckMs: 30_000,
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
   };
@@ -130,6 +136,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     authAttemptsPerMinute: 10_000,
     trustProxy: false,
     corsOrigins: '*',
+    liveRecheckMs: 30_000,
     logRequests: false,
     ...overrides,
   };
