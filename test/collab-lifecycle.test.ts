@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc, until } from './helpers/collab';
 import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
+import { write } from '../src/modules/events/recorder';
 
 let t: TestServer;
 let user: TestUser;
@@ -51,7 +52,7 @@ describe('loading and unloading', () => {
     engine.options.idleMs = 60_000;
     // A workshop that does not exist has no document, and nothing is stored for it.
     expect(t.deps.collab.cardPlacements('no-such-workshop').size).toBe(0);
-    t.deps.collab.setCardPlacements('no-such-workshop', { x: { position: 0 } });
+    write(t.deps, (_tx, changes) => t.deps.collab.placeCards(changes, 'no-such-workshop', { placements: { x: { position: 0 } } }));
     expect(engine.loadedDocuments()).not.toContain('no-such-workshop');
   });
 });

@@ -3,6 +3,7 @@ import { engineOf, sqlPlacement, syncedDoc, until, type DocClient } from './help
 import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
 import { startTestServer, type TestServer } from './helpers/server';
+import { write } from '../src/modules/events/recorder';
 
 describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () => {
   let redis: TestRedis;
@@ -57,7 +58,7 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
 
     // A change the service makes on A reaches B's clients too.
     const again = await connect(b, w.id);
-    a.deps.collab.setCardPlacements(w.id, { [card.id]: { x: 500 } });
+    write(a.deps, (_tx, changes) => a.deps.collab.placeCards(changes, w.id, { placements: { [card.id]: { x: 500 } } }));
     await until(() => again.cards.get(card.id)?.x === 500, 'service change reaches B');
   });
 
