@@ -15,6 +15,9 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: resolver(ErrorSchema) } },
 });
 
+/** An error status an operation may answer, with what it means there. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+
 interface RouteDoc {
   /** Group shown in the docs, usually the resource. */
   tag: string;
@@ -24,8 +27,15 @@ interface RouteDoc {
   status?: 200 | 201 | 204;
   /** Schema of the success body; omit for 204. */
   response?: v.GenericSchema;
-  /** Extra media type for success responses that are files. */
-  produces?: string;
+  /** Media types of a success response that is a file (`image/*` and the like). */
+  produces?: string[];
+  /**
+   * Errors this route gives beyond those every route of its kind gives (see `exactResponses`):
+   * status → what it means here.
+   */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Success responses carry the paging headers (`X-Total-Count`, `Link`). */
+  paged?: boolean;
   /** False for the routes that take no bearer token. */
   auth?: boolean;
   /** A multipart body: field name → description. */
@@ -35,11 +45,14 @@ interface RouteDoc {
 /** OpenAPI description of a route: summary, success body and the error answers it can give. */
 export function doc(spec: RouteDoc) {
   const status = spec.status ?? 200;
-  const success = spec.produces
-    ? { description: 'The file', content: { [spec.produces]: { schema: { type: 'string', format: 'binary' } } } }
-    : spec.response
-      ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
-      : { description: 'Success, no content' };
+  const success = {
+    ...(spec.produces
+      ? { description: 'The file', content: Object.fromEntries(spec.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
+      : spec.response
+        ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
+        : { description: 'Success, no content' }),
+    ...(spec.paged ? { headers: PAGE_HEADERS } : {}),
+  };
   const requestBody = spec.multipart
     ? {
         required: true,
@@ -69,18 +82,71 @@ export function doc(spec: RouteDoc) {
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [status]: success,
-      400: errorResponse('Invalid request'),
-      ...(spec.auth === false ? {} : { 401: errorResponse('Missing or invalid token') }),
-      403: errorResponse('Not allowed'),
-      404: errorResponse('Not found, or not visible to the caller'),
-      409: errorResponse('Refused by the current state'),
+      ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, description]) => [code, errorResponse(description)])),
     },
   });
 }
 
+const PAGE_HEADERS = {
+  'X-Total-Count': { description: 'How many items all pages hold', schema: { type: 'integer' } },
+  Link: { description: 'Links to the `first`, `prev`, `next` and `last` pages (RFC 8288)', schema: { type: 'string' } },
+};
+
+const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
+
+/** What each derived error means, when the route says nothing more specific. */
+const DERIVED: Record<ErrorStatus, string> = {
+  400: 'Invalid request: malformed JSON, a missing member, a wrong type or a value out of range',
+  401: 'Missing, unknown, expired or revoked bearer token',
+  403: "The caller's role or the current step does not allow this",
+  404: 'Not found, or not visible to the caller',
+  409: 'Refused by the current state (an archived workshop, a limit reached)',
+  413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
+  415: 'The body is not of the media type this route takes',
+  429: 'Too many attempts',
+  503: "The database's write lock could not be had in time; nothing changed",
+};
+
+type Operation = {
+  security?: unknown[];
+  parameters?: Array<{ in: string }>;
+  requestBody?: unknown;
+  responses: Record<string, { headers?: Record<string, unknown> } & Record<string, unknown>>;
+};
+
+/**
+ * Completes each operation's error responses from what the route is: a route behind a token can
+ * answer 401; one with a body 400, 413 and 415; one with query parameters 400; one with path
+ * parameters 404; a write inside a workshop or an organization 403 and 409 (roles, step prefs,
+ * archived); every write 503 (the database busy). Routes name what else they give (`doc({errors})`).
+ * 429 and 503 carry `Retry-After`.
+ */
+function exactResponses(document: { paths?: Record<string, Record<string, Operation>> }): void {
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const statuses = new Set<ErrorStatus>();
+      const write = method !== 'get';
+      if (operation.security === undefined || operation.security.length > 0) statuses.add(401);
+      if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
+      if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);
+      if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
+      if (write && /^\/v1\/(workshops|organizations)\/\{/.test(path)) {
+        statuses.add(403);
+        statuses.add(409);
+      }
+      if (write) statuses.add(503);
+      for (const status of statuses) operation.responses[status] ??= errorResponse(DERIVED[status]);
+      for (const status of [429, 503]) {
+        const response = operation.responses[status];
+        if (response) response.headers = { ...response.headers, ...RETRY_AFTER };
+      }
+    }
+  }
+}
+
 /** Builds the OpenAPI 3.1 document of every route mounted on the app. */
-export function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
-  return generateSpecs(app, {
+export async function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
+  const document = await generateSpecs(app, {
     documentation: {
       info: {
         title: 'Workshop facilitation API',
@@ -93,6 +159,8 @@ export function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
       },
       security: [{ bearer: [] }],
     },
-    exclude: ['/v1/openapi.json', '/docs', '/health'],
+    exclude: ['/v1/openapi.json', '/docs', '/health', '/confirm'],
   });
+  exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
+  return document;
 }

@@ -11,10 +11,10 @@ import { loginThrottles, signupThrottle } from './throttle';
 export function authRoutes(deps: AuthDeps & { attempts: AttemptStores }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
   return new Hono<AppEnv>()
-    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {
+    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {
       return c.json(await signup(deps, c.req.valid('json')), 201);
     })
-    .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {
+    .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false, errors: { 401: 'invalid_credentials: wrong e-mail or password', 429: 'Too many failed logins for this account or address' } }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {
       return c.json(await login(deps, c.req.valid('json')), 200);
     })
     .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), (c) => {

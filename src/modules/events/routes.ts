@@ -11,7 +11,7 @@ import { EventOutput, EventsQuery } from './schemas';
 export function eventsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>().get(
     '/workshops/:workshop_id/events',
-    doc({ tag: 'Events', summary: "The workshop's event log, newest first (paged)", response: v.array(EventOutput) }),
+    doc({ tag: 'Events', summary: "The workshop's event log, newest first (paged)", response: v.array(EventOutput), paged: true }),
     queryParams(EventsQuery),
     (c) => {
       const query = c.req.valid('query');

@@ -14,7 +14,7 @@ export function notificationsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get(
       '/user/me/notifications',
-      doc({ tag, summary: "The caller's notifications, newest first (paged)", response: v.array(NotificationOutput) }),
+      doc({ tag, summary: "The caller's notifications, newest first (paged)", response: v.array(NotificationOutput), paged: true }),
       queryParams(NotificationsQuery),
       (c) => {
         const page = pageOf(c.req.valid('query'));

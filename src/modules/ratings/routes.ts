@@ -22,8 +22,8 @@ export function ratingsRoutes(deps: AppDeps) {
     .get(`${path}/:id`, doc({ tag, summary: 'Get a rating', response: RatingOutput }), (c) => {
       return c.json(getRating(deps, cardRef(c), c.req.param('id')), 200);
     })
-    .put(`${path}/:rating_id`, doc({ tag, summary: "Change a rating's value", response: RatingOutput }), jsonBody(UpdateRatingInput), (c) => {
-      return c.json(changeRating(deps, cardRef(c), c.req.param('rating_id'), c.req.valid('json')), 200);
+    .put(`${path}/:id`, doc({ tag, summary: "Change a rating's value", response: RatingOutput }), jsonBody(UpdateRatingInput), (c) => {
+      return c.json(changeRating(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
     })
     .delete(`${path}/:id`, doc({ tag, summary: 'Remove a rating', status: 204 }), (c) => {
       removeRating(deps, cardRef(c), c.req.param('id'));

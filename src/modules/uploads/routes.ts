@@ -31,8 +31,10 @@ export function publicFileRoutes(deps: AppDeps) {
     doc({
       tag: 'Uploads',
       summary: 'Download a file through a signed link; with mode, width and height, a cropped or resized image',
-      produces: 'application/octet-stream',
+      // The file's own type (an upload keeps the type it was uploaded with); crops and resizes are images.
+      produces: ['image/*', '*/*'],
       auth: false,
+      errors: { 403: 'The signature is wrong or the link has expired' },
     }),
     queryParams(FileQuery),
     async (c) => {

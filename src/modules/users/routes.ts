@@ -30,7 +30,7 @@ export function usersRoutes(deps: AppDeps) {
         return c.json(setMyAvatar(deps, c.get('user').id, image), 200);
       },
     )
-    .post('/user/me/confirmation', doc({ tag: 'Current user', summary: 'Send the confirmation mail again', status: 204 }), (c) => {
+    .post('/user/me/confirmation', doc({ tag: 'Current user', summary: 'Send the confirmation mail again', status: 204, errors: { 409: 'conflict: the address is already confirmed' } }), (c) => {
       resendConfirmation(deps, c.get('user').id);
       return c.body(null, 204);
     });

@@ -36,7 +36,12 @@ export function workshopsRoutes(deps: AppDeps) {
     })
     .post(
       '/workshops/join',
-      doc({ tag, summary: 'Join a workshop with its access code', response: WorkshopOutput }),
+      doc({
+        tag,
+        summary: 'Join a workshop with its access code',
+        response: WorkshopOutput,
+        errors: { 404: 'No running workshop has this code', 409: 'attendee_limit_reached', 429: 'Too many wrong codes from this user or address' },
+      }),
       joinLimits.perUser,
       joinLimits.perAddress,
       jsonBody(JoinInput),
