@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser, expectError } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
 
 describe('auth', () => {
   it('signs up, reads me, logs out and in again', async () => {

@@ -1,24 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canvases, cards, zones } from '../src/db/schema/index';
 import { relinkZones } from '../src/modules/canvas/zones';
 import { write } from '../src/modules/events/recorder';
-import { createUser, eventLog, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { syncedDoc, until } from './helpers/collab';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedMember, seedWorkshop } from './helpers/factories';
+import { syncedDoc } from './helpers/collab';
+import { until } from './helpers/wait';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 type Zone = { id: string; name: string; x: number; y: number; rows: number; cols: number; cluster_id: string | null };
 

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { seedCard, seedCurrentStep, seedMember, seedWorkshop } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let fay: TestUser;
-let pat: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [fay, pat] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [fay, pat] = useUsers(t, 'Fay', 'Pat');
 
 describe('views never point at deleted cards', () => {
   it('clears view.card and show_cluster_ids of the workshop and its steps when cards go', async () => {

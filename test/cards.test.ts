@@ -1,29 +1,16 @@
 import Database from 'better-sqlite3';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cards, comments, criteria, events, items, ratings, sections, votes, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, seedCard, seedCurrentStep, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A running workshop with the facilitator and the participant as members. */
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
 const cardsPath = (workshopId: string) => `/v1/workshops/${workshopId}/cards`;
 

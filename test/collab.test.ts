@@ -1,37 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, syncedDoc, until, type DocClient } from './helpers/collab';
-import { createUser, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
+import { quietFor, until } from './helpers/wait';
+import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useDocs, useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-const open: DocClient[] = [];
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fran', 'Pat', 'Stan');
+const docs = useDocs(t);
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fran'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.destroy();
-});
-afterAll(async () => {
-  await t.close();
-});
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
-
-async function connect(workshopId: string, user: TestUser) {
-  const client = await syncedDoc(t, workshopId, user.token);
-  open.push(client);
-  return client;
-}
+const connect = (workshopId: string, user: TestUser) => docs.synced(workshopId, user);
 
 describe('sync endpoint: who may connect', () => {
   it('closes with 4401 before any sync without a token or with a bad one, and loads nothing', async () => {
@@ -54,9 +35,10 @@ describe('sync endpoint: who may connect', () => {
     expect((await rawSync(t, `/v1/sync/unknown-workshop?token=${facilitator.token}`)).code).toBe(4404);
 
     const client = openDoc(t, w.id, stranger.token);
-    open.push(client);
+    docs.track(client);
     await until(() => client.closes.length > 0, 'refusal');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Longer than the provider's 200 ms backoff: a retry would have closed a second time by now.
+    await quietFor(300, 'no reconnection attempt after 4404');
     expect(client.closes).toEqual([{ code: 4404, reason: 'not_found' }]);
     expect(client.provider.synced).toBe(false);
     expect(client.cards.size).toBe(0);
@@ -377,7 +359,8 @@ describe('REST and the document', () => {
     expect(refused.status).toBe(403);
     const invalidBody = await t.request('POST', cardsPath(w.id), { token: facilitator.token, body: { type: 'idea', title: 'x', parent: 'nope' } });
     expect(invalidBody.status).toBe(400);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Failed writes have nothing to relay; give a stray update the time to reach the client.
+    await quietFor(100, 'no document update after refused writes');
     expect(storedUpdateCount(t, w.id)).toBe(stored);
     expect(JSON.stringify(placements(client))).toBe(before);
     expect(client.cards.get(a.id).position).toBe(0);

@@ -1,35 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
 import { eventsAfter } from '../src/modules/events/log';
-import { createUser, expectError, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { createUser, expectError, seedCurrentStep, seedEvent, seedWorkshop, seedWorkshopWith } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import { startTestServer, type UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let colleague: TestUser;
-let stranger: TestUser;
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, colleague, stranger] = useUsers(t, 'Fay', 'Pat', 'Cole', 'Stan');
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, colleague, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Cole'),
-    createUser(t, 'Stan'),
-  ]);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-function newWorkshop() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, colleague);
-  return workshop;
-}
+const newWorkshop = () => seedWorkshopWith(t, facilitator, [participant, colleague]);
 
 const eventsPath = (workshopId: string) => `/v1/workshops/${workshopId}/events`;
 const get = (workshopId: string, query = '', token = facilitator.token) => t.request('GET', `${eventsPath(workshopId)}${query}`, { token });

@@ -1,27 +1,17 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stepIllustrations, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A workshop with a participant and one step. */
 function setup() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
+  const workshop = seedWorkshopWith(t, facilitator, [participant]);
   const step = seedCurrentStep(t, workshop.id, {});
   return { workshop, step, path: `/v1/workshops/${workshop.id}/steps/${step.id}/illustration` };
 }

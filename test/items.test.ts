@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { items, workshops } from '../src/db/schema/index';
 import {
   eventLog,
@@ -8,24 +8,14 @@ import {
   seedSection,
   seedWorkshop,
   type TestUser,
-  seedCardScene, startWithCast, type Cast,
+  seedCardScene,
 } from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import { useCast } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t: UntypedTestServer = cast.t;
 
 function scene() {
   const { workshop, card, path } = seedCardScene(cast, 'items');

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { write } from '../src/modules/events/recorder';
 import { createUser, expectError, seedNotification, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let other: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  other = await createUser(t, 'Other');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [other] = useUsers(t, 'Other');
 
 /** Each test gets a fresh user, so their notifications are theirs alone. */
 let me: TestUser;

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useServer } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
 
 /** Every route of the spec sections this service implements, as OpenAPI paths. */
 const EXPECTED: Array<[string, string]> = [

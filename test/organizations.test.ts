@@ -1,17 +1,12 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { organizationMembers, organizations, outbox } from '../src/db/schema/index';
 import { createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
 
 async function createOrg(owner: TestUser, name = 'Acme') {
   const res = await t.request('POST', '/v1/organizations', { token: owner.token, body: { name } });

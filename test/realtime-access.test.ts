@@ -1,32 +1,19 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshopMembers } from '../src/db/schema/index';
 import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { joinedClient, type LiveClient } from './helpers/sockets';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { until } from './helpers/wait';
+import type { UntypedTestServer } from './helpers/server';
+import { type LiveClient } from './helpers/sockets';
 
-let t: TestServer;
-let facilitator: TestUser;
-const open: LiveClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  facilitator = await createUser(t, 'Fay');
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [facilitator] = useUsers(t, 'Fay');
+const sockets = useSockets(t);
 
 const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
 
-async function joined(user: TestUser, workshopId: string) {
-  const client = await joinedClient(t.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
+const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
 /** Renames the workshop and waits until a watcher saw it, so anyone else entitled to it has it too. */
 async function rename(workshopId: string, title: string, watcher: LiveClient) {
@@ -40,14 +27,6 @@ const titles = (client: LiveClient) => client.all('workshop:updated').map((p) =>
 async function roomsOf(userId: string): Promise<string[]> {
   const sockets = await t.server.realtime.io.fetchSockets();
   return sockets.filter((s) => s.data.user.id === userId).flatMap((s) => [...s.rooms]);
-}
-
-async function eventually(check: () => Promise<boolean>, timeoutMs = 2_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function disconnected(client: LiveClient): Promise<string> {
@@ -98,7 +77,7 @@ describe('losing access', () => {
     await client.next('workshop:updated', (p) => p.workshop.title === 'While admin');
 
     await removeAdmin();
-    await eventually(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)));
+    await until(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)), "the admin out of the workshop's rooms", 2_000);
     await rename(w.id, 'After removal', watcher);
     expect(titles(client)).toEqual(['While admin']);
     expect(client.socket.connected).toBe(true);
@@ -112,7 +91,7 @@ describe('losing access', () => {
     expect(await roomsOf(admin.id)).toContain(`workshop:${w.id}:facilitators`);
 
     await removeAdmin();
-    await eventually(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`));
+    await until(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`), "the admin in the participants' room", 2_000);
     const rooms = await roomsOf(admin.id);
     expect(rooms).not.toContain(`workshop:${w.id}:facilitators`);
     expect(rooms).toContain(`workshop:${w.id}`);
@@ -145,7 +124,7 @@ describe('workshop deletion', () => {
 
     expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
     const inWorkshop = async () => [...(await roomsOf(pat.id)), ...(await roomsOf(facilitator.id))].filter((room) => room.startsWith(`workshop:${w.id}`));
-    await eventually(async () => (await inWorkshop()).length === 0);
+    await until(async () => (await inWorkshop()).length === 0, "nobody left in the workshop's room", 2_000);
     expect(client.socket.connected).toBe(true);
   });
 });

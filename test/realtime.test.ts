@@ -1,44 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { connectSocket, joinedClient, type LiveClient } from './helpers/sockets';
+import { describe, expect, it } from 'vitest';
+import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { quietFor, until } from './helpers/wait';
+import type { UntypedTestServer } from './helpers/server';
+import { connectSocket, type LiveClient } from './helpers/sockets';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-const open: LiveClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, other, stranger] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
+const sockets = useSockets(t);
 
 /** A seeded workshop with the facilitator and two participants as members. */
-function scene() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
-  return workshop;
-}
+const scene = () => seedWorkshopWith(t, facilitator, [participant, other]);
 
-async function joined(user: TestUser, workshopId: string) {
-  const client = await joinedClient(t.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
+const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
 const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
 
@@ -55,7 +29,7 @@ describe('connecting', () => {
     const w = scene();
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Renamed' });
     const client = await connectSocket(t.url, participant.token);
-    open.push(client);
+    sockets.track(client);
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
     // Joining again is harmless.
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
@@ -64,7 +38,7 @@ describe('connecting', () => {
   it('works over HTTP long-polling too, on the REST port', async () => {
     const w = scene();
     const client = await connectSocket(t.url, participant.token, { transports: ['polling'] });
-    open.push(client);
+    sockets.track(client);
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 0 });
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Polled' });
     expect(await client.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Polled' } });
@@ -74,7 +48,7 @@ describe('connecting', () => {
   it('refuses strangers and unknown workshops alike, and malformed requests with details', async () => {
     const w = scene();
     const client = await connectSocket(t.url, stranger.token);
-    open.push(client);
+    sockets.track(client);
     const refused = await client.join(w.id);
     expect(refused).toEqual({ ok: false, error: { code: 'not_found', message: expect.any(String) } });
     expect(await client.join('no-such-workshop')).toEqual(refused);
@@ -335,7 +309,8 @@ describe('notifications', () => {
     const pat = await connectSocket(t.url, participant.token);
     const otto = await joined(other, w.id);
     const stan = await connectSocket(t.url, stranger.token);
-    open.push(pat, stan);
+    sockets.track(pat);
+    sockets.track(stan);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id });
     const forPat = await pat.next('notification');
@@ -370,7 +345,9 @@ describe('presence', () => {
     expect(both).toEqual({ workshop_id: w.id, users: [me(facilitator), me(participant)], count: 2 });
 
     tab2.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(async () => (await t.server.realtime.io.fetchSockets()).filter((s) => s.data.user.id === participant.id).length === 1, 'the server saw the second tab go');
+    // The participant is still there in tab 1, so nobody gets a new presence list.
+    await quietFor(200, 'no presence change while the user keeps a tab');
     expect(fay.all('presence').at(-1)).toEqual(both);
 
     await fay.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id });

@@ -1,21 +1,19 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
 /*
  * Bad input anywhere gets a 4xx in the contract's shape, never a 500: every documented operation
  * is called with path parameters that exist, that don't, and with random JSON bodies and queries.
  */
 
-let t: TestServer;
-let owner: TestUser;
+const t: UntypedTestServer = useServer();
+const [owner] = useUsers(t, 'Owner');
 let ids: Record<string, string>;
 let operations: Array<{ method: string; path: string }>;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = await createUser(t, 'Owner');
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await t.request(method, path, { token: owner.token, body });
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -42,9 +40,6 @@ beforeAll(async () => {
   operations = Object.entries<any>(document.paths).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
   );
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Fills path parameters: real ids where the name says which, the workshop otherwise, or junk. */

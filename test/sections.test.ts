@@ -1,21 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { items, sections } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/sections`;
 const positions = (workshopId: string) =>

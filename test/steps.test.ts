@@ -1,28 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 function newWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {
-  const workshop = seedWorkshop(t, facilitator, values);
-  seedMember(t, workshop.id, participant);
-  return workshop;
+  return seedWorkshopWith(t, facilitator, [participant], values);
 }
 
 function events(workshopId: string) {

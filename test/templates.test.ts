@@ -3,19 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/modules/templates/catalog';
-import { createUser, expectError, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ada = await createUser(t, 'Ada');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada] = useUsers(t, 'Ada');
 
 const REQUIRED = ['retrospective', 'brainstorming', 'swot-analysis', 'impact-effort', 'lean-coffee', 'design-sprint'];
 

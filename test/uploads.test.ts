@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { files } from '../src/db/schema/index';
 import {
@@ -12,18 +12,12 @@ import {
   readFile,
   saveFile,
 } from '../src/modules/uploads/storage';
-import { createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, multipart, pngImage } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-beforeAll(async () => {
-  t = await startTestServer();
-  ada = await createUser(t, 'Ada');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada] = useUsers(t, 'Ada');
 
 /** Fetches an absolute link of this server without a token. */
 async function fetchLink(url: string) {

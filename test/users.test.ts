@@ -1,21 +1,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { files, outbox, users } from '../src/db/schema/index';
 import { replaceAvatar } from '../src/modules/uploads/avatars';
 import { encodeAvatar } from '../src/modules/uploads/images';
 import { createUser, expectError, multipart, pngImage } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
 
 async function fetchLink(url: string) {
   const res = await fetch(url);

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { votes } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
 /*
  * Random sequences of vote POST / PUT / DELETE by several users over a few cards, against random
@@ -12,16 +13,8 @@ import { startTestServer, type TestServer } from './helpers/server';
  * every budget, and each card's summary.score must equal the sum of its listed votes.
  */
 
-let t: TestServer;
-let people: TestUser[];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  people = await Promise.all(['Ann', 'Bob', 'Cid', 'Dee'].map((name) => createUser(t, name)));
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const people: readonly TestUser[] = useUsers(t, 'Ann', 'Bob', 'Cid', 'Dee');
 
 interface Limits {
   positive: number;

@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { votes, workshops } from '../src/db/schema/index';
-import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, startWithCast, type Cast } from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene } from './helpers/factories';
+import { useCast } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t: UntypedTestServer = cast.t;
 
 /** A workshop with a cluster and an idea in it, the facilitator and two participants. */
 function scene(limits: Partial<typeof workshops.$inferInsert> = {}) {

@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId, nowIso } from '../src/db/columns';
 import { attachments, comments, items, notifications, ratings, votes, workshopMembers, workshops } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let cat: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, cat, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Cat'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function membersOf(workshopId: string) {
   return t.deps.database.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).all();

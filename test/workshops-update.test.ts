@@ -1,24 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notifications, steps, workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let cat: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, cat, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Cat'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function row(id: string) {
   return t.deps.database.db.select().from(workshops).where(eq(workshops.id, id)).get()!;

@@ -1,21 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { organizationMembers, organizations, workshopMembers, workshops } from '../src/db/schema/index';
 import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer, useUsers } from './helpers/cast';
+import type { UntypedTestServer } from './helpers/server';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t: UntypedTestServer = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 function seedOrganization(name: string, members: Array<[TestUser, 'facilitator' | 'admin']>) {
   const { db } = t.deps.database;
