@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers/cast';
-import type { UntypedTestServer } from './helpers/server';
 
-const t: UntypedTestServer = useServer();
+const t= useServer();
 
 /** Every route of the spec sections this service implements, as OpenAPI paths. */
 const EXPECTED: Array<[string, string]> = [
@@ -103,9 +102,16 @@ const EXPECTED: Array<[string, string]> = [
   ['get', '/v1/canvas/{id}'],
 ];
 
+/** The parts of the document these tests read. */
+interface OpenApiDocument {
+  openapi: string;
+  paths: Record<string, Record<string, any>>;
+  [member: string]: any;
+}
+
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents every route with a success response', async () => {
-    const res = await t.request('GET', '/v1/openapi.json');
+    const res = await t.request<OpenApiDocument>('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     const document = res.body;
     expect(document.openapi).toBe('3.1.0');
@@ -124,8 +130,8 @@ describe('OpenAPI document', () => {
   });
 
   it('describes request bodies and response bodies from the validation schemas', async () => {
-    const document = (await t.request('GET', '/v1/openapi.json')).body;
-    const signup = document.paths['/v1/auth/signup'].post;
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    const signup = document.paths['/v1/auth/signup']!.post;
     const schema = signup.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(expect.arrayContaining(['email', 'password', 'name']));
     expect(signup.responses['201'].content['application/json'].schema).toBeDefined();

@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { workshopMembers } from '../src/db/schema/index';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { until } from './helpers/wait';
-import type { UntypedTestServer } from './helpers/server';
 import { type LiveClient } from './helpers/sockets';
 
-const t: UntypedTestServer = useServer();
+const t= useServer();
 const [facilitator] = useUsers(t, 'Fay');
 const sockets = useSockets(t);
 
-const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
+const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) => t.request<T>(method, path, { token: user.token, body });
 
 const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
@@ -38,7 +38,7 @@ describe('logout', () => {
     const pat = await createUser(t, 'Pat');
     const w = seedWorkshop(t, facilitator);
     seedMember(t, w.id, pat);
-    const login = await t.request('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
+    const login = await t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
     expect(login.status).toBe(200);
     const otherDevice = await joined({ ...pat, token: login.body.token }, w.id);
     const client = await joined(pat, w.id);
@@ -59,8 +59,8 @@ describe('losing access', () => {
   async function orgScene() {
     const owner = await createUser(t, 'Olga');
     const admin = await createUser(t, 'Adam');
-    const org = (await api('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
-    const member = await api('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
+    const org = (await api<OrganizationOutput>('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
+    const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
     expect(member.status).toBe(201);
     const w = seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
     const removeAdmin = async () => {

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
 import { createUser, seedCard, seedMember, seedWorkshop, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
-import type { TestServer, UntypedTestServer } from './helpers/server';
+import type { TestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Redis', () => {
@@ -11,8 +12,8 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   afterAll(() => warn.mockRestore());
 
   const redis = useRedis();
-  const a: UntypedTestServer = useServer(() => ({ redisUrl: redis.url }));
-  const b: UntypedTestServer = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const a= useServer(() => ({ redisUrl: redis.url }));
+  const b= useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
   const [facilitator] = useUsers(a, 'Fay');
   const [participant] = useUsers(b, 'Pat');
   const sockets = useSockets(a);
@@ -51,8 +52,8 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
 
     const owner = await createUser(a, 'Olga');
     const admin = await createUser(a, 'Adam');
-    const org = (await a.request('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
-    const member = await a.request('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
+    const org = (await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
+    const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
     const orgWorkshop = seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
     const adminOnB = await joined(b, admin, orgWorkshop.id);
     const watcherOnA = await joined(a, facilitator, orgWorkshop.id);

@@ -10,7 +10,8 @@ import type { SectionOutput } from '../src/modules/sections/schemas';
 import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
 import type { UserRoleOutput } from '../src/modules/workshops/schemas';
-import { createUser, expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { useUsers } from './helpers/cast';
 import { startTestServer, type ApiResponse, type RequestOptions } from './helpers/server';
 
 /*
@@ -227,12 +228,9 @@ function fill(path: string, scene: Scene): string {
     .join('/');
 }
 
-const [fay, pat, otto, stan] = ['Fay', 'Pat', 'Otto', 'Stan'].map(() => ({}) as TestUser) as [TestUser, TestUser, TestUser, TestUser];
-beforeAll(async () => {
-  for (const [user, name] of [[fay, 'Fay'], [pat, 'Pat'], [otto, 'Otto'], [stan, 'Stan']] as const) Object.assign(user, await createUser(t, name));
-  // Otto facilitates a workshop of his own: a facilitator, only not of this one.
-  seedWorkshopWith(t, otto, []);
-});
+const [fay, pat, otto, stan] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
+// Otto facilitates a workshop of his own: a facilitator, only not of this one.
+beforeAll(() => void seedWorkshopWith(t, otto, []));
 
 /** What a test expects to succeed while seeding. */
 async function ok<T>(pending: Promise<ApiResponse<T>>): Promise<T> {

@@ -2,9 +2,10 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { votes } from '../src/db/schema/index';
+import type { CardDetailOutput } from '../src/modules/cards/schemas';
+import type { VoteOutput } from '../src/modules/votes/schemas';
 import { expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
-import type { UntypedTestServer } from './helpers/server';
 
 /*
  * Random sequences of vote POST / PUT / DELETE by several users over a few cards, against random
@@ -13,7 +14,7 @@ import type { UntypedTestServer } from './helpers/server';
  * every budget, and each card's summary.score must equal the sum of its listed votes.
  */
 
-const t: UntypedTestServer = useServer();
+const t= useServer();
 const people: readonly TestUser[] = useUsers(t, 'Ann', 'Bob', 'Cid', 'Dee');
 
 interface Limits {
@@ -92,7 +93,7 @@ describe('vote limits (property)', () => {
           if (cmd.kind === 'post') {
             const cardIndex = cmd.card % cards.length;
             const candidate = { id: '', userId: actor.id, cardIndex, value: cmd.value };
-            const res = await t.request('POST', `${cardPath(cardIndex)}/votes`, { token: actor.token, body: { value: cmd.value } });
+            const res = await t.request<VoteOutput>('POST', `${cardPath(cardIndex)}/votes`, { token: actor.token, body: { value: cmd.value } });
             if (fits(limits, model, candidate)) {
               expect(res.status, JSON.stringify(res.body)).toBe(201);
               model.push({ ...candidate, id: res.body.id });
@@ -133,8 +134,8 @@ describe('vote limits (property)', () => {
 
           // Each card's score is the sum of the votes it lists.
           for (let index = 0; index < cards.length; index++) {
-            const listed = await t.request('GET', `${cardPath(index)}/votes`, { token: facilitator.token });
-            const card = await t.request('GET', cardPath(index), { token: facilitator.token });
+            const listed = await t.request<VoteOutput[]>('GET', `${cardPath(index)}/votes`, { token: facilitator.token });
+            const card = await t.request<CardDetailOutput>('GET', cardPath(index), { token: facilitator.token });
             expect(card.status, JSON.stringify(card.body)).toBe(200);
             expect(card.body.summary.score).toBe(listed.body.reduce((sum: number, v: { value: number }) => sum + v.value, 0));
           }
