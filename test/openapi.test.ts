@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
 
 const t= useServer();
 
@@ -101,13 +102,6 @@ const EXPECTED: Array<[string, string]> = [
   ['get', '/v1/canvas'],
   ['get', '/v1/canvas/{id}'],
 ];
-
-/** The parts of the document these tests read. */
-interface OpenApiDocument {
-  openapi: string;
-  paths: Record<string, Record<string, any>>;
-  [member: string]: any;
-}
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents every route with a success response', async () => {

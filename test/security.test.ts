@@ -12,6 +12,7 @@ import type { VoteOutput } from '../src/modules/votes/schemas';
 import type { UserRoleOutput } from '../src/modules/workshops/schemas';
 import { expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useUsers } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
 import { startTestServer, type ApiResponse, type RequestOptions } from './helpers/server';
 
 /*
@@ -30,9 +31,6 @@ import { startTestServer, type ApiResponse, type RequestOptions } from './helper
 const t = await startTestServer();
 afterAll(() => t.close());
 
-interface OpenApiDocument {
-  paths: Record<string, Record<string, { security?: unknown[] }>>;
-}
 const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
 const operations = Object.entries(document.paths)
   .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, op, key: `${method.toUpperCase()} ${path}` })))

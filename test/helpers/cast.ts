@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Config } from '../../src/config';
-import type { DocClient } from './collab';
-import { syncedDoc } from './collab';
+import { syncedDoc, type DocClient } from './collab';
 import { createUser, type Cast, type TestUser } from './factories';
 import { startRedis, type TestRedis } from './redis';
 import { startTestServer, type RequestOptions, type TestServer, type TestServerOptions } from './server';
@@ -17,16 +16,21 @@ import { connectSocket, type LiveClient } from './sockets';
 type Lazy<T> = T | (() => T);
 const resolve = <T>(value: Lazy<T>): T => (typeof value === 'function' ? (value as () => T)() : value);
 
-/** One value filled in by `beforeAll`; reading it earlier is a mistake in the test file. */
-function slot<T>(what: string) {
+/**
+ * Starts something in `beforeAll` and stops it in `afterAll`; the returned getter hands it out
+ * once started (reading it earlier, at the top level of a file, is a mistake and says so).
+ */
+function startedForTheSuite<T>(what: string, start: () => Promise<T>, stop: (value: T) => Promise<void>): () => T {
   let value: T | undefined;
-  return {
-    set: (v: T) => void (value = v),
-    get: (): T => {
-      if (value === undefined) throw new Error(`${what} is set up in beforeAll: use it inside a test or hook`);
-      return value;
-    },
-    peek: () => value,
+  beforeAll(async () => {
+    value = await start();
+  });
+  afterAll(async () => {
+    if (value !== undefined) await stop(value);
+  });
+  return () => {
+    if (value === undefined) throw new Error(`${what} is set up in beforeAll: use it inside a test or hook`);
+    return value;
   };
 }
 
@@ -36,27 +40,25 @@ function slot<T>(what: string) {
  * earlier hooks ran (a Redis URL, the server whose database to share).
  */
 export function useServer(overrides: Lazy<Partial<Config>> = {}, options: Lazy<TestServerOptions> = {}): TestServer {
-  const server = slot<TestServer>('the test server');
-  beforeAll(async () => {
-    server.set(await startTestServer(resolve(overrides), resolve(options)));
-  });
-  afterAll(async () => {
-    await server.peek()?.close();
-  });
+  const live = startedForTheSuite(
+    'the test server',
+    () => startTestServer(resolve(overrides), resolve(options)),
+    (server) => server.close(),
+  );
   return {
     get url() {
-      return server.get().url;
+      return live().url;
     },
     get deps() {
-      return server.get().deps;
+      return live().deps;
     },
     get server() {
-      return server.get().server;
+      return live().server;
     },
     request<T = unknown>(method: string, path: string, options?: RequestOptions) {
-      return server.get().request<T>(method, path, options);
+      return live().request<T>(method, path, options);
     },
-    close: () => server.get().close(),
+    close: () => live().close(),
   };
 }
 
@@ -85,41 +87,41 @@ export function useCast(overrides: Lazy<Partial<Config>> = {}): Cast {
 
 /** A redis-server for this file or describe, stopped after it. */
 export function useRedis(): TestRedis {
-  const redis = slot<TestRedis>('redis-server');
-  beforeAll(async () => {
-    redis.set(await startRedis());
-  });
-  afterAll(async () => {
-    await redis.peek()?.stop();
-  });
+  const live = startedForTheSuite('redis-server', startRedis, (redis) => redis.stop());
   return {
     get port() {
-      return redis.get().port;
+      return live().port;
     },
     get url() {
-      return redis.get().url;
+      return live().url;
     },
-    stop: () => redis.get().stop(),
-    start: () => redis.get().start(),
-    subscribers: (channel) => redis.get().subscribers(channel),
+    stop: () => live().stop(),
+    start: () => live().start(),
+    subscribers: (channel) => live().subscribers(channel),
+  };
+}
+
+/** Keeps what a test opens and disposes of it after each test; returns the keeper. */
+function disposedAfterEach<C>(dispose: (client: C) => void) {
+  const open: C[] = [];
+  afterEach(() => {
+    for (const client of open.splice(0)) dispose(client);
+  });
+  return (client: C) => {
+    open.push(client);
+    return client;
   };
 }
 
 /** Socket.IO clients of the tests, closed after each test. */
 export function useSockets(t: TestServer) {
-  const open: LiveClient[] = [];
-  afterEach(() => {
-    for (const client of open.splice(0)) client.close();
-  });
+  const track = disposedAfterEach<LiveClient>((client) => client.close());
   return {
     /** Keeps `client` to close it after the test. */
-    track(client: LiveClient) {
-      open.push(client);
-      return client;
-    },
+    track,
     /** A connected client of `user` on `server` (this file's server unless told). */
     async connected(user: TestUser, server: TestServer = t) {
-      return this.track(await connectSocket(server.url, user.token));
+      return track(await connectSocket(server.url, user.token));
     },
     /** A client of `user` joined to the workshop; fails the test if the join is refused. */
     async joined(user: TestUser, workshopId: string, server: TestServer = t) {
@@ -133,19 +135,13 @@ export function useSockets(t: TestServer) {
 
 /** y-websocket clients of the tests, destroyed after each test. */
 export function useDocs(t: TestServer) {
-  const open: DocClient[] = [];
-  afterEach(() => {
-    for (const client of open.splice(0)) client.destroy();
-  });
+  const track = disposedAfterEach<DocClient>((client) => client.destroy());
   return {
     /** Keeps `client` to destroy it after the test. */
-    track(client: DocClient) {
-      open.push(client);
-      return client;
-    },
+    track,
     /** A client of `user` synced with the workshop's document on `server` (this file's server unless told). */
     async synced(workshopId: string, user: TestUser, server: TestServer = t) {
-      return this.track(await syncedDoc(server, workshopId, user.token));
+      return track(await syncedDoc(server, workshopId, user.token));
     },
   };
 }
