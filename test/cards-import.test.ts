@@ -2,11 +2,11 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
 import { cards, events, votes, workshops } from '../src/db/schema/index';
-import { expectError, seedCard, seedWorkshopWith } from './helpers/factories';
+import type { CardOutput } from '../src/modules/cards/schemas';
+import { expectError, seedCard, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
-import type { UntypedTestServer } from './helpers/server';
 
-const t: UntypedTestServer = useServer();
+const t= useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
@@ -14,11 +14,11 @@ const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 function upload(workshopId: string, csv: string, user = facilitator, field = 'file') {
   const form = new FormData();
   form.append(field, new Blob([csv], { type: 'text/csv' }), 'cards.csv');
-  return t.request('PUT', `/v1/workshops/${workshopId}/cards`, { token: user.token, rawBody: form });
+  return t.request<CardOutput[]>('PUT', `/v1/workshops/${workshopId}/cards`, { token: user.token, rawBody: form });
 }
 
 async function listed(workshopId: string) {
-  const res = await t.request('GET', `/v1/workshops/${workshopId}/cards`, { token: facilitator.token });
+  const res = await t.request<CardOutput[]>('GET', `/v1/workshops/${workshopId}/cards`, { token: facilitator.token });
   expect(res.status).toBe(200);
   return res.body as any[];
 }
@@ -105,7 +105,7 @@ describe('PUT /cards (CSV import)', () => {
     const w = workshop();
     const form = new FormData();
     form.append('file', 'type,title\ncluster,From a field\n');
-    const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
+    const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.map((c: any) => c.title)).toEqual(['From a field']);
   });
@@ -153,11 +153,11 @@ describe('PUT /cards (CSV import)', () => {
     for (const [csv, line] of cases) {
       const res = await upload(w.id, csv);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.message, csv).toContain(line);
-      expect(res.body.error.details[0].path, csv).toBe(line);
+      expect(errorOf(res).message, csv).toContain(line);
+      expect(errorOf(res).details?.[0]?.path, csv).toBe(line);
     }
     const several = await upload(w.id, `${header}\nidea,a,,,,\ncluster,B,,,,\nidea,,,B,,`);
-    expect(several.body.error.details.map((d: any) => d.path)).toEqual(['line 2', 'line 4']);
+    expect(errorOf(several).details?.map((d) => d.path)).toEqual(['line 2', 'line 4']);
     expect(snapshot(w.id)).toEqual(before);
   });
 
@@ -169,7 +169,7 @@ describe('PUT /cards (CSV import)', () => {
     expectError(await t.request('PUT', path, { token: facilitator.token, rawBody: 'type,title\n', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
     const missing = await upload(w.id, 'type,title\n', facilitator, 'other');
     expectError(missing, 400, 'invalid_request');
-    expect(missing.body.error.details[0].path).toBe('file');
+    expect(errorOf(missing).details?.[0]?.path).toBe('file');
     const big = `type,title,content\n${`cluster,A,${'x'.repeat(1000)}\n`.repeat(5300)}`;
     expectError(await upload(w.id, big), 413, 'payload_too_large');
     expect(snapshot(w.id)).toEqual(before);
