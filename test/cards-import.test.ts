@@ -43,7 +43,7 @@ function populated() {
 }
 
 /** The columns an export writes, from a card list. */
-function toCsv(list: any[]) {
+function toCsv(list: CardOutput[]) {
   const titles = new Map(list.filter((c) => c.type === 'cluster').map((c) => [c.id, c.title]));
   return stringify(
     list.map((c) => [c.type, c.title, c.content, c.parent ? titles.get(c.parent) : '', c.color ?? '', String(c.aside)]),
@@ -51,7 +51,7 @@ function toCsv(list: any[]) {
   );
 }
 
-const shape = (list: any[]) => {
+const shape = (list: CardOutput[]) => {
   const titles = new Map(list.map((c) => [c.id, c.title]));
   return list.map((c) => ({ type: c.type, title: c.title, content: c.content, parent: c.parent ? titles.get(c.parent) : null, color: c.color, aside: c.aside, position: c.position }));
 };
@@ -79,8 +79,8 @@ describe('PUT /cards (CSV import)', () => {
       { type: 'idea', title: 'Faster CI', content: '', parent: 'Ideas', color: null, aside: true, position: 0 },
       { type: 'cluster', title: 'Empty', content: '', parent: null, color: null, aside: false, position: 2 },
     ]);
-    expect(res.body.map((c: any) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
-    expect(res.body.every((c: any) => c.user_id === facilitator.id)).toBe(true);
+    expect(res.body.map((c) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(res.body.every((c) => c.user_id === facilitator.id)).toBe(true);
     expect(await listed(w.id)).toEqual(res.body);
     const after = snapshot(w.id);
     expect(after.votes).toBe(0);
@@ -94,7 +94,7 @@ describe('PUT /cards (CSV import)', () => {
     const w = workshop();
     const res = await upload(w.id, 'type,title,cluster\nidea,One,Alpha\nidea,Two,Beta\nidea,Three,Alpha\n');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.map((c: any) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
+    expect(res.body.map((c) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
     const emptied = await upload(w.id, '\uFEFFtype,title,content,cluster,color,aside\n');
     expect(emptied.status).toBe(200);
     expect(emptied.body).toEqual([]);
@@ -107,7 +107,7 @@ describe('PUT /cards (CSV import)', () => {
     form.append('file', 'type,title\ncluster,From a field\n');
     const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.map((c: any) => c.title)).toEqual(['From a field']);
+    expect(res.body.map((c) => c.title)).toEqual(['From a field']);
   });
 
   it('round-trips an exported card list', async () => {
@@ -124,7 +124,7 @@ describe('PUT /cards (CSV import)', () => {
     const again = await upload(w.id, toCsv(first.body));
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(shape(again.body)).toEqual(shape(first.body));
-    expect(again.body.map((c: any) => Number(c.short_id))).toEqual([6, 7, 8, 9, 10]);
+    expect(again.body.map((c) => Number(c.short_id))).toEqual([6, 7, 8, 9, 10]);
   });
 
   it('refuses a bad line with a 400 naming it, and changes nothing', async () => {

@@ -28,11 +28,11 @@ function actions(workshopId: string) {
     .map((row: any) => ({ action: row.action as string, change: JSON.parse(row.change) }));
 }
 
-function expectUrls(body: any, file: { container: string; key: string }) {
+function expectUrls(body: IllustrationOutput, file: { container: string; key: string }) {
   const base = `${t.url}/files/${file.container}/${file.key}?`;
   expect(body.public_url.startsWith(base), body.public_url).toBe(true);
   expect(body.public_url).toMatch(/signature=/);
-  for (const mode of ['crop', 'resize']) {
+  for (const mode of ['crop', 'resize'] as const) {
     const url: string = body[`${mode}_url`];
     expect(url.startsWith(base), url).toBe(true);
     expect(url).toContain(`mode=${mode}`);

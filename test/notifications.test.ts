@@ -15,7 +15,7 @@ beforeEach(async () => {
 
 const at = (minute: number) => new Date(Date.UTC(2020, 0, 6, 10, minute)).toISOString();
 const list = (query = '', token = me.token) => t.request<NotificationOutput[]>('GET', `/v1/user/me/notifications${query}`, { token });
-const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n: any) => [n.data.n, n.read]));
+const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n) => [n.data.n, n.read]));
 
 function seedMine(count: number) {
   return Array.from({ length: count }, (_, i) => seedNotification(t, me, { type: 'message', data: { n: i }, createdAt: at(i) }));
@@ -27,7 +27,7 @@ describe('GET /v1/user/me/notifications', () => {
     seedNotification(t, other, { data: { n: 'not mine' } });
     const res = await list();
     expect(res.status).toBe(200);
-    expect(res.body.map((n: any) => n.data.n)).toEqual([2, 1, 0]);
+    expect(res.body.map((n) => n.data.n)).toEqual([2, 1, 0]);
     expect(res.body[0]).toEqual({ id: expect.any(String), type: 'message', created_at: at(2), updated_at: at(2), data: { n: 2 }, read: false });
     expect(res.headers.get('x-total-count')).toBe('3');
   });
@@ -46,7 +46,7 @@ describe('GET /v1/user/me/notifications', () => {
     seedMine(5);
     const base = `${t.url}/v1/user/me/notifications`;
     const second = await list('?per_page=2&page=2');
-    expect(second.body.map((n: any) => n.data.n)).toEqual([2, 1]);
+    expect(second.body.map((n) => n.data.n)).toEqual([2, 1]);
     expect(second.headers.get('x-total-count')).toBe('5');
     expect(second.headers.get('link')).toBe(
       [
@@ -56,7 +56,7 @@ describe('GET /v1/user/me/notifications', () => {
         `<${base}?per_page=2&page=3>; rel="last"`,
       ].join(', '),
     );
-    expect((await list('?per_page=2&page=3')).body.map((n: any) => n.data.n)).toEqual([0]);
+    expect((await list('?per_page=2&page=3')).body.map((n) => n.data.n)).toEqual([0]);
     expect((await list('?per_page=2&page=4')).body).toEqual([]);
 
     const all = await list();
@@ -98,7 +98,7 @@ describe('PUT /v1/user/me/notifications/read', () => {
     seedMine(1);
     const again = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: null } });
     expect(again.status).toBe(204);
-    expect((await list()).body.every((n: any) => n.read)).toBe(true);
+    expect((await list()).body.every((n) => n.read)).toBe(true);
   });
 
   it('marks only those created up to and including the given one', async () => {

@@ -37,14 +37,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/**
- * A test server whose responses are still read untyped (`body: any`). Only for suites not yet moved
- * to typed requests: new tests pass the route's output type to `request<T>` instead.
- */
-export interface UntypedTestServer extends Omit<TestServer, 'request'> {
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-}
-
 export interface TestServerOptions {
   /** Serve the same SQLite file and files folder as this server (a second instance); its folder stays its own to remove. */
   shareDatabaseOf?: TestServer;
