@@ -5,7 +5,7 @@
  */
 import { testConfig } from '../src/config';
 import { createApp } from '../src/app';
-import { createDeps } from '../src/deps';
+import { createDeps } from '../src/create-deps';
 import { createServer } from '../src/server';
 
 const databasePath = process.env.DATABASE_PATH;

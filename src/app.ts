@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { logger } from 'hono/logger';
 import type { AppDeps } from './deps';
 import { databaseAnswers } from './db/client';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { cors } from 'hono/cors';
+import { limitBodySize } from './http/middleware/body-limit';
+import { allowedMethods } from './http/middleware/methods';
+import { createLogger, requestLog } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
@@ -25,15 +27,6 @@ import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { votesRoutes } from './modules/votes/routes';
 import { workshopsRoutes } from './modules/workshops/routes';
-
-const MiB = 1024 * 1024;
-/** JSON bodies are capped at 1 MiB and uploads at 20 MiB (CONTRACT §3). */
-// The rest of an oversize body is never read, so the connection cannot carry another request.
-const tooLarge = (message: string) => () => {
-  throw new AppError('payload_too_large', message, { headers: { Connection: 'close' } });
-};
-const jsonLimit = bodyLimit({ maxSize: MiB, onError: tooLarge('JSON bodies are limited to 1 MiB.') });
-const uploadLimit = bodyLimit({ maxSize: 20 * MiB, onError: tooLarge('Uploads are limited to 20 MiB.') });
 
 /**
  * The authenticated `/v1` API. Each module owns its full paths below `/v1`; modules whose paths
@@ -65,24 +58,11 @@ function apiRoutes(deps: AppDeps) {
 /** Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  if (deps.config.logRequests) app.use(logger());
+  if (deps.config.logRequests) app.use(requestLog(createLogger()));
 
-  app.use('*', async function limitBodySize(c, next) {
-    const multipart = (c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/');
-    // A declared length is enforced by the HTTP parser, so it can be judged up front without
-    // wrapping the body in a counting stream; only chunked bodies need the stream.
-    const declared = c.req.header('content-length');
-    const chunked = c.req.header('transfer-encoding') !== undefined;
-    // No body at all (most GETs): nothing to limit, and touching the body would build a Request object.
-    if (declared === undefined && !chunked) return next();
-    if (declared !== undefined && !chunked) {
-      if (Number(declared) > (multipart ? 20 * MiB : MiB)) {
-        tooLarge(multipart ? 'Uploads are limited to 20 MiB.' : 'JSON bodies are limited to 1 MiB.')();
-      }
-      return next();
-    }
-    return multipart ? uploadLimit(c, next) : jsonLimit(c, next);
-  });
+  app.use('*', cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After'], maxAge: 600 }));
+  app.use('*', allowedMethods(() => app.routes));
+  app.use('*', limitBodySize());
 
   const routes = app
     .get('/health', (c) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 
@@ -34,6 +34,26 @@ export interface Config {
   tokenTtlMs: number;
   /** Wrong access codes a user or address may try per minute before 429. */
   joinAttemptsPerMinute: number;
+  /**
+   * Failed logins an account may take per minute before 429 (an address may fail three times as
+   * many, on any accounts), and signups an address may make per minute.
+   */
+  authAttemptsPerMinute: number;
+  /**
+   * Behind a proxy (Fly), whether the client's address comes from the proxy's header
+   * (`Fly-Client-IP`, else the last `X-Forwarded-For` entry) rather than the socket's peer.
+   */
+  trustProxy: boolean;
+  /**
+   * Origins whose browser apps may call the API and open Socket.IO connections: `*` (the default;
+   * safe for an API authenticated by bearer tokens rather than cookies) or a list.
+   */
+  corsOrigins: string | string[];
+  /**
+   * How often live connections are checked against the database (token still valid, still a
+   * member), besides the checks that logouts and role changes trigger at once.
+   */
+  liveRecheckMs: number;
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
 }
@@ -46,7 +66,7 @@ export const DEFAULT_PLANS: Record<string, Plan> = {
 
 const EnvSchema = v.object({
   PORT: v.optional(
-    v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0), v.maxValue(65535)),
+    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'expected a port number from 0 to 65535'), v.transform(Number), v.maxValue(65535, 'expected a port number from 0 to 65535')),
     '3000',
   ),
   DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
@@ -58,14 +78,24 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.string(), 'Workshops <no-reply@localhost>'),
   IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
+  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
 });
 
-/** Parses the environment into a Config; throws a readable error on a bad value. */
+/** A setting that cannot be used; its message is one line naming the variable and its value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment into a Config; throws a `ConfigError` on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = v.safeParse(EnvSchema, env);
   if (!parsed.success) {
-    const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '?'}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+    const problems = parsed.issues.map((issue) => {
+      const name = v.getDotPath(issue) ?? '?';
+      return `${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.output;
   return {
@@ -81,6 +111,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
+    authAttemptsPerMinute: 10,
+    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    liveRecheckMs: 30_000,
+    corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
   };
 }
@@ -98,6 +132,11 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     importAllowHosts: [],
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
+    // Test files sign many users up from one address; the throttling tests set their own.
+    authAttemptsPerMinute: 10_000,
+    trustProxy: false,
+    corsOrigins: '*',
+    liveRecheckMs: 30_000,
     logRequests: false,
     ...overrides,
   };
@@ -105,13 +144,22 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
 
 /**
  * Without SECRET the service generates one on first start and keeps it beside the database,
- * so signed links survive restarts.
+ * so signed links survive restarts. Instances starting together on a fresh folder agree on one:
+ * each writes its candidate to a file of its own, then links it into place, which only the first
+ * can do; the others read the winner's.
  */
 function persistentSecret(dataDir: string): string {
   const file = join(dataDir, 'secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const candidate = join(dataDir, `secret.${process.pid}.${randomBytes(6).toString('hex')}`);
+  writeFileSync(candidate, randomBytes(32).toString('hex'), { mode: 0o600 });
+  try {
+    linkSync(candidate, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(candidate, { force: true });
+  }
+  return readFileSync(file, 'utf8').trim();
 }

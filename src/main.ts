@@ -1,10 +1,27 @@
-import { loadConfig } from './config';
-import { createDeps } from './deps';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createDeps } from './create-deps';
 import { createServer } from './server';
 
-const config = loadConfig();
+/** Startup problems a person can fix (a bad setting, a busy port) read as one line, not a stack. */
+function exitWith(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) exitWith(err.message);
+  throw err;
+}
 const deps = createDeps(config);
-const server = await createServer(deps);
+const server = await createServer(deps).catch((err: NodeJS.ErrnoException) => {
+  deps.database.close();
+  if (err.code === 'EADDRINUSE') exitWith(`Port ${config.port} is already in use; stop what listens there or set PORT to another port.`);
+  if (err.code === 'EACCES') exitWith(`Not allowed to listen on port ${config.port}; set PORT to a port above 1023.`);
+  throw err;
+});
 console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${config.databasePath})`);
 
 let stopping = false;

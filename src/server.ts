@@ -1,10 +1,9 @@
-import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
-import { ERROR_STATUS, errorBody } from './http/errors';
+import { refuseUpgrade } from './http/upgrade';
 import type { AppDeps } from './deps';
 import { attachRealtime, type Realtime } from './realtime/index';
 
@@ -97,22 +96,6 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
       });
     });
   });
-}
-
-/** Answers an upgrade nobody takes with a plain HTTP error, then ends the connection. */
-function refuseUpgrade(socket: Duplex, code: 'not_found' | 'service_unavailable' | 'internal_error', message: string): void {
-  const status = ERROR_STATUS[code];
-  const body = JSON.stringify(errorBody(code, message));
-  const reason = STATUS_CODES[status] ?? 'Error';
-  socket.on('error', () => {});
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    () => socket.destroy(),
-  );
 }
 
 /** Waits for `task`, but no longer than `limitMs`; a failure or an overrun is logged, not thrown. */

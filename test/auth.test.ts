@@ -6,7 +6,7 @@ type Session = InferOutput<typeof SessionOutput>;
 import { createUser, expectError, errorOf } from './helpers/factories';
 import { useServer } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 
 describe('auth', () => {
   it('signs up, reads me, logs out and in again', async () => {

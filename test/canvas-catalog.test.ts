@@ -7,7 +7,7 @@ import type { PredefinedCanvasOutput } from '../src/modules/canvas/schemas';
 import { expectError } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada] = useUsers(t, 'Ada');
 
 const REQUIRED = ['swot', 'impact-effort', 'lean-canvas', 'business-model-canvas', 'empathy-map', 'start-stop-continue'];

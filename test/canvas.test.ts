@@ -10,7 +10,7 @@ import type { OpenApiDocument } from './helpers/openapi';
 import { until } from './helpers/wait';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 type Zone = { id: string; name: string; x: number; y: number; rows: number; cols: number; cluster_id: string | null };

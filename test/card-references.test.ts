@@ -8,7 +8,7 @@ import type { CardOutput } from '../src/modules/cards/schemas';
 import { seedCard, seedCurrentStep, seedMember, seedWorkshop, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [fay, pat] = useUsers(t, 'Fay', 'Pat');
 
 /** The card an `updateCard` event carries, from the newest event of a listing. */

@@ -5,7 +5,7 @@ import type { CardOutput } from '../src/modules/cards/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 const workshop = () => seedWorkshopWith(t, facilitator, [participant]);

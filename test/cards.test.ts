@@ -7,7 +7,7 @@ import { expectError, seedCard, seedCurrentStep, seedWorkshop, type TestUser, se
 import { useServer, useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A running workshop with the facilitator and the participant as members. */

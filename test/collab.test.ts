@@ -6,7 +6,7 @@ import { quietFor, until } from './helpers/wait';
 import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith } from './helpers/factories';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fran', 'Pat', 'Stan');
 const docs = useDocs(t);
 

@@ -1,14 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { criteria, ratings, steps, workshops } from '../src/db/schema/index';
-import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/criteria`;

@@ -8,7 +8,7 @@ import { createUser, expectError, seedCurrentStep, seedEvent, seedWorkshop, seed
 import { useServer, useUsers } from './helpers/cast';
 import { startTestServer } from './helpers/server';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, colleague, stranger] = useUsers(t, 'Fay', 'Pat', 'Cole', 'Stan');
 
 const newWorkshop = () => seedWorkshopWith(t, facilitator, [participant, colleague]);

@@ -7,7 +7,7 @@ import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A workshop with a participant and one step. */

@@ -7,7 +7,7 @@ import { useCast } from './helpers/cast';
 
 const cast = useCast();
 const { facilitator, participant, other, stranger } = cast;
-const t= cast.t;
+const t = cast.t;
 
 function scene() {
   const { workshop, card, path } = seedCardScene(cast, 'items');

@@ -4,7 +4,7 @@ import type { NotificationOutput } from '../src/modules/notifications/schemas';
 import { createUser, expectError, seedNotification, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [other] = useUsers(t, 'Other');
 
 /** Each test gets a fresh user, so their notifications are theirs alone. */

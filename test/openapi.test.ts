@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 
-const t= useServer();
+const t = useServer();
 
 /** Every route of the spec sections this service implements, as OpenAPI paths. */
 const EXPECTED: Array<[string, string]> = [

@@ -7,7 +7,7 @@ import type { UserOutput } from '../src/modules/users/schemas';
 import { createUser, expectError, multipart, pngImage, type TestUser, errorOf } from './helpers/factories';
 import { useServer } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 
 async function createOrg(owner: TestUser, name = 'Acme') {
   const res = await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name } });

@@ -7,7 +7,7 @@ import { useCast } from './helpers/cast';
 
 const cast = useCast();
 const { facilitator, participant, other, stranger } = cast;
-const t= cast.t;
+const t = cast.t;
 
 /** A workshop with a cluster, two criteria (scales 1 and 2), the facilitator and two participants. */
 function scene() {

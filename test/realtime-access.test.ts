@@ -7,7 +7,7 @@ import { useServer, useSockets, useUsers } from './helpers/cast';
 import { until } from './helpers/wait';
 import { type LiveClient } from './helpers/sockets';
 
-const t= useServer();
+const t = useServer();
 const [facilitator] = useUsers(t, 'Fay');
 const sockets = useSockets(t);
 

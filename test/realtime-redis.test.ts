@@ -12,8 +12,8 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   afterAll(() => warn.mockRestore());
 
   const redis = useRedis();
-  const a= useServer(() => ({ redisUrl: redis.url }));
-  const b= useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const a = useServer(() => ({ redisUrl: redis.url }));
+  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
   const [facilitator] = useUsers(a, 'Fay');
   const [participant] = useUsers(b, 'Pat');
   const sockets = useSockets(a);

@@ -5,12 +5,12 @@ import type { RatingOutput } from '../src/modules/ratings/schemas';
 import type { SectionOutput } from '../src/modules/sections/schemas';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, recordEvent, seedMember, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { quietFor, until } from './helpers/wait';
 import { connectSocket, type LiveClient } from './helpers/sockets';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, other, stranger] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
 const sockets = useSockets(t);
 
@@ -115,7 +115,7 @@ describe('workshop and step events', () => {
     const w = scene();
     const client = await joined(participant, w.id);
     const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf', state: 'success', url: 'http://localhost/x' };
-    seedEvent(t, w.id, 'updateExport', facilitator.id, { export: exported, changes: { state: ['pending', 'success'] } });
+    recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
     expect(await client.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
   });
 

@@ -5,7 +5,7 @@ import type { SectionOutput } from '../src/modules/sections/schemas';
 import { eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/sections`;

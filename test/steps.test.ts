@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
-import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import type { StepOutput } from '../src/modules/steps/schemas';
@@ -9,7 +9,7 @@ import type { EventOutput } from '../src/modules/events/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 function newWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {

@@ -10,7 +10,7 @@ type TemplateSummary = InferOutput<typeof TemplateSummaryOutput>;
 import { expectError } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada] = useUsers(t, 'Ada');
 
 const REQUIRED = ['retrospective', 'brainstorming', 'swot-analysis', 'impact-effort', 'lean-coffee', 'design-sprint'];

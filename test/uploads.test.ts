@@ -17,7 +17,7 @@ import { expectError, multipart, pngImage, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 
-const t= useServer();
+const t = useServer();
 const [ada] = useUsers(t, 'Ada');
 
 /** Fetches an absolute link of this server without a token. */

@@ -10,7 +10,7 @@ import type { UserOutput } from '../src/modules/users/schemas';
 import { createUser, expectError, multipart, pngImage, errorOf } from './helpers/factories';
 import { useServer } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 
 async function fetchLink(url: string) {
   const res = await fetch(url);

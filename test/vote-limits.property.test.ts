@@ -14,7 +14,7 @@ import { useServer, useUsers } from './helpers/cast';
  * every budget, and each card's summary.score must equal the sum of its listed votes.
  */
 
-const t= useServer();
+const t = useServer();
 const people: readonly TestUser[] = useUsers(t, 'Ann', 'Bob', 'Cid', 'Dee');
 
 interface Limits {

@@ -6,7 +6,7 @@ import type { UserRoleOutput } from '../src/modules/workshops/schemas';
 import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function membersOf(workshopId: string) {

@@ -1,13 +1,13 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { cards, comments, criteria, organizations, ratings, sections, steps, votes, workshopMembers, workshops } from '../src/db/schema/index';
-import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const rowsOf = <T extends typeof steps | typeof criteria | typeof sections>(table: T, workshopId: string) =>

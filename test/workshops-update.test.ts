@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { notifications, steps, workshops } from '../src/db/schema/index';
-import { DEFAULT_PREFS } from '../src/modules/steps/prefs';
+import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
@@ -9,7 +9,7 @@ import type { NotificationOutput } from '../src/modules/notifications/schemas';
 import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function row(id: string) {

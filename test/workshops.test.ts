@@ -5,7 +5,7 @@ import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
-const t= useServer();
+const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 function seedOrganization(name: string, members: Array<[TestUser, 'facilitator' | 'admin']>) {

@@ -4,6 +4,7 @@ import { applyAwarenessUpdate } from 'y-protocols/awareness';
 import type { Config } from '../config';
 import type { DatabaseHandle } from '../db/client';
 import type { AccessChangedEvent, DomainEventBus, SessionRevokedEvent, WorkshopEvent } from '../modules/events/bus';
+import type { WorkshopAction } from '../modules/events/changes';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone } from './layout';
 import { CLOSE } from './protocol';
 import { RedisFanout, type FanoutKind } from './redis-fanout';
@@ -23,7 +24,7 @@ export interface CollabDeps {
 }
 
 /** Logged workshop actions after which the connections to that workshop are checked again. */
-const ACCESS_ACTIONS = new Set(['updateMember', 'removeMember', 'removeWorkshop']);
+const ACCESS_ACTIONS: ReadonlySet<WorkshopAction> = new Set(['updateMember', 'removeWorkshop']);
 
 /**
  * The Yjs side of the service: the workshop documents (`registry.ts`), their y-websocket endpoint

@@ -1,7 +1,6 @@
 import * as Y from 'yjs';
 import type { Db } from '../db/client';
-import { AppError } from '../http/errors';
-import { loadAccess } from '../modules/workshops/access';
+import { findAccess } from '../modules/access/load';
 import { mergeCaptured, mergedUpdate, WorkshopDocument, type Captured, type DocumentClient } from './document';
 import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
 import { samePlacement, sameZone } from './layout';
@@ -234,10 +233,15 @@ export class DocumentRegistry {
     let caught: Captured | undefined;
     let refused = false;
     let pending = false;
+    let member = true;
     try {
       this.store.transaction(() => {
         caught = this.catchUp(entry);
-        const access = loadAccess(this.db, entry.workshopId, userId);
+        const access = findAccess(this.db, entry.workshopId, userId);
+        if (!access) {
+          member = false;
+          return;
+        }
         try {
           checkClientUpdate(entry.doc, update);
         } catch (err) {
@@ -263,11 +267,14 @@ export class DocumentRegistry {
       if (pending) {
         client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
         this.unload(entry, { compact: false, close: CLOSE.retry });
-      } else if (err instanceof AppError && err.code === 'not_found') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-      else this.fail(entry, err);
+      } else this.fail(entry, err);
       return;
     }
     if (caught) this.relayCaught(entry, caught);
+    if (!member) {
+      client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      return;
+    }
     if (refused) {
       client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
       return;

@@ -1,5 +1,4 @@
-import { AppError } from '../http/errors';
-import { authorize, type WorkshopAccess } from '../modules/workshops/access';
+import { may, type WorkshopAccess } from '../modules/access/rules';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
 import type { CardCopy, DocumentStore, ZoneCopy } from './store';
@@ -11,7 +10,7 @@ import type { CardPlacement, ZoneState } from './types';
  * an update that puts the value back, applied after the client's. Both are stored and relayed
  * together, so other clients never see the refused value.
  *
- * Who may write what through the document (the same rules as REST, from `authorize`):
+ * Who may write what through the document (the same rules as REST, asked of `may`):
  * - a card's placement (`position`, `x`, `y`): whoever may edit the card, i.e. facilitators, and
  *   participants as the current step's `allow_edit` says (`all`, `their` own cards, or `none`);
  * - zones: facilitators only (canvas writes are facilitator-only);
@@ -19,16 +18,6 @@ import type { CardPlacement, ZoneState } from './types';
  * Entries for cards or zones SQL does not know are removed; entries cannot be deleted by clients
  * (cards and zones are deleted through REST); values of the wrong shape are put back.
  */
-
-function permitted(check: () => void): boolean {
-  try {
-    check();
-    return true;
-  } catch (err) {
-    if (err instanceof AppError) return false;
-    throw err;
-  }
-}
 
 const placementOf = (card: CardCopy): CardPlacement => ({ position: card.position, x: card.x, y: card.y });
 const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({ name, x, y, rows, cols, cluster_id });
@@ -46,7 +35,7 @@ export function repairClientChange(entry: WorkshopDocument, store: DocumentStore
       continue;
     }
     const before = cleanPlacement(old) ?? placementOf(card);
-    const mayMove = permitted(() => authorize(access, { edit_card: { authorId: card.userId } }));
+    const mayMove = may(access, { edit_card: { authorId: card.userId } });
     const after = (mayMove ? cleanPlacement(raw) : null) ?? before;
     if (!isCleanPlacement(raw, after)) entry.cards.set(cardId, after);
     if (after.position !== before.position) {
@@ -58,7 +47,7 @@ export function repairClientChange(entry: WorkshopDocument, store: DocumentStore
   for (const [parentId, previous] of moved) normalizeStack(entry, store.stack(workshopId, parentId), previous);
 
   if (applied.zones.size === 0) return;
-  const mayEditZones = permitted(() => authorize(access, 'facilitate'));
+  const mayEditZones = may(access, 'facilitate');
   for (const [zoneId, old] of applied.zones) {
     const raw = entry.zoneMap.get(zoneId);
     const zone = store.zone(workshopId, zoneId);

@@ -1,7 +1,7 @@
 import { applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import type { Db } from '../db/client';
 import { AppError } from '../http/errors';
-import { loadAccess } from '../modules/workshops/access';
+import { findAccess } from '../modules/access/load';
 import type { WorkshopDocument } from './document';
 import { ownAwarenessEntries } from './guard';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
@@ -24,12 +24,7 @@ export class SyncSessions implements SyncHost {
 
   connect(workshopId: string, client: SyncClient): boolean {
     if (this.registry.closed) return false;
-    try {
-      loadAccess(this.db, workshopId, client.userId);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'not_found') return false;
-      throw err;
-    }
+    if (!findAccess(this.db, workshopId, client.userId)) return false;
     const entry = this.registry.open(workshopId);
     if (!entry) return false;
     clearTimeout(entry.unloadTimer);
@@ -89,15 +84,9 @@ export class SyncSessions implements SyncHost {
       client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
       return false;
     }
-    if (!entry) return true;
-    try {
-      loadAccess(this.db, entry.workshopId, client.userId);
-      return true;
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === 'not_found')) throw err;
-      client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-      return false;
-    }
+    if (!entry || findAccess(this.db, entry.workshopId, client.userId)) return true;
+    client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    return false;
   }
 
   /** Checks a connection again (see `stillAllowed`), after anything that may have ended its rights. */

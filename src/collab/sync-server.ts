@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { refuseUpgrade } from '../http/upgrade';
 import { tokenAuthenticator, type AuthDeps } from '../modules/auth/service';
 import type { DocumentClient, WorkshopDocument } from './document';
 import { CLOSE } from './protocol';
@@ -82,7 +83,7 @@ export class SyncEndpoint {
     }
     if (!url.pathname.startsWith(SYNC_PATH)) return false;
     if (this.closing) {
-      refuseUpgrade(socket, 503, 'Service Unavailable');
+      refuseUpgrade(socket, 'service_unavailable', 'The server is shutting down.');
       return true;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
@@ -162,13 +163,6 @@ export class SyncEndpoint {
     clearTimeout(cut);
     this.wss.close();
   }
-}
-
-/** Answers an upgrade this endpoint will not take, and ends the socket. */
-function refuseUpgrade(socket: Duplex, status: number, text: string) {
-  if (!socket.writable) return socket.destroy();
-  socket.once('finish', () => socket.destroy());
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
 function toBytes(data: RawData): Uint8Array {

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { fromPackageRoot } from '../lib/package-root';
 import * as schema from './schema/index';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -19,7 +19,10 @@ export interface Database_ {
 }
 export type { Database_ as DatabaseHandle };
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'drizzle');
+const MIGRATIONS_DIR = fromPackageRoot('drizzle');
+
+/** How long a write waits for another connection's write lock. */
+export const BUSY_TIMEOUT_MS = 1_000;
 
 /**
  * Opens the SQLite file with the pragmas the service relies on and runs pending migrations.
@@ -32,7 +35,9 @@ export function openDatabase(path: string): Database_ {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Waiting for the lock blocks this process's event loop (better-sqlite3 is synchronous), so the
+  // wait is short; a write that cannot get the lock in time answers 503 with Retry-After.
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   sqlite.pragma('cache_size = -32000');
   sqlite.pragma('temp_store = MEMORY');
   const db = drizzle(sqlite, { schema });
@@ -44,6 +49,11 @@ export function openDatabase(path: string): Database_ {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/** The better-sqlite3 connection under a Drizzle handle (`drizzle()` keeps it as `$client`). */
+export function sqliteOf(db: Db): Database.Database {
+  return (db as Db & { $client: Database.Database }).$client;
 }
 
 /** True when the database answers a trivial query (used by /health). */

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   vote_limit_reached: 409,
   already_rated: 409,
   workshop_archived: 409,
@@ -69,6 +70,12 @@ export function toErrorResponse(err: unknown, c: Context): Response {
   return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
 }
 
+/** SQLite could not get its lock in time (`SQLITE_BUSY`, `SQLITE_BUSY_SNAPSHOT`, …). */
+export function isDatabaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED');
+}
+
 function normalize(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
@@ -86,6 +93,10 @@ function normalize(err: unknown): AppError {
     }
     if (err.status === 404) return new AppError('not_found', 'Not found.');
     return new AppError('internal_error', 'Internal server error.');
+  }
+  if (isDatabaseBusy(err)) {
+    // Another instance held the write lock past the busy timeout: nothing was written; try again.
+    return new AppError('service_unavailable', 'The database is busy with another write; try again in a moment.', { headers: { 'Retry-After': '1' } });
   }
   return new AppError('internal_error', 'Internal server error.');
 }

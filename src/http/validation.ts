@@ -26,14 +26,60 @@ export function hasBody(c: Context): boolean {
 
 /** Valibot issues as the contract's `details`: a dotted path and a sentence. */
 export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
-  return issues.map((issue) => ({
-    path: v.getDotPath(issue) ?? '',
-    message: issue.message,
-  }));
+  return issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? '';
+    // A member that is missing reads as valibot's "Invalid key: Expected "name" but received undefined".
+    const missing = issue.kind === 'schema' && issue.received === 'undefined' && issue.message.startsWith('Invalid key');
+    return { path, message: missing ? `${path.split('.').at(-1) || 'value'} is required.` : issue.message };
+  });
+}
+
+type SchemaNode = { type: string; entries?: Record<string, SchemaNode>; wrapped?: SchemaNode; item?: SchemaNode; value?: SchemaNode; options?: SchemaNode[] };
+
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
+
+/**
+ * Where an object is expected and an array given: valibot's object schemas read an array's
+ * (missing) keys like an object's, so `[]` would pass as `{}`. The contract calls it a wrong type.
+ */
+function arrayForObject(schema: SchemaNode, input: unknown, path: readonly string[]): ErrorDetail | null {
+  if (input === null || typeof input !== 'object') return null;
+  if (WRAPPERS.has(schema.type) && schema.wrapped) return arrayForObject(schema.wrapped, input, path);
+  if (OBJECT_TYPES.has(schema.type)) {
+    if (Array.isArray(input)) return { path: path.join('.'), message: 'Expected an object but received an array.' };
+    for (const [key, entry] of Object.entries(schema.entries ?? {})) {
+      const found = arrayForObject(entry, (input as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (schema.type === 'array' && schema.item && Array.isArray(input)) {
+    for (const [index, element] of input.entries()) {
+      const found = arrayForObject(schema.item, element, [...path, String(index)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (schema.type === 'record' && schema.value && !Array.isArray(input)) {
+    for (const [key, element] of Object.entries(input)) {
+      const found = arrayForObject(schema.value, element, [...path, key]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if ((schema.type === 'union' || schema.type === 'variant') && schema.options && Array.isArray(input)) {
+    if (schema.options.every((option) => OBJECT_TYPES.has(option.type))) return { path: path.join('.'), message: 'Expected an object but received an array.' };
+  }
+  return null;
 }
 
 /** Parses input against a schema or throws the contract's 400. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
+  const wrongType = arrayForObject(schema, input, []);
+  if (wrongType) {
+    throw new AppError('invalid_request', `Invalid ${what}: ${wrongType.path ? `${wrongType.path}: ` : ''}${wrongType.message}`, { details: [wrongType] });
+  }
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) return result.output;
   const details = issuesToDetails(result.issues);
@@ -49,18 +95,30 @@ function documented<M extends object>(middleware: M, target: 'json' | 'query' | 
 
 /**
  * Validates a JSON body against a valibot schema; the handler reads it with `c.req.valid('json')`.
- * A body in another media type is a 415, malformed JSON or a schema miss a 400; no body counts as `{}`,
- * so routes whose members are all optional accept an empty request.
+ * A body in another media type is a 415, malformed JSON or a schema miss a 400. No body, or an
+ * empty one whatever its declared type, counts as `{}`, so routes whose members are all optional
+ * accept an empty request.
  */
 export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json', S> {
-  const middleware = validator('json', (value, c) => {
-    if (!hasBody(c)) return parseInput(schema, {}, 'body');
-    if (!JSON_MEDIA.test(mediaType(c))) {
-      throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+  const middleware: MiddlewareHandler = async (c, next) => {
+    let value: unknown = {};
+    if (hasBody(c)) {
+      if (!JSON_MEDIA.test(mediaType(c))) {
+        throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+      }
+      const text = await c.req.text();
+      if (text.trim() !== '') {
+        try {
+          value = JSON.parse(text);
+        } catch {
+          throw new AppError('invalid_request', 'The body is not well-formed JSON.');
+        }
+      }
     }
-    return parseInput(schema, value, 'body');
-  }) as unknown as Validated<'json', S>;
-  return documented(middleware, 'json', schema);
+    c.req.addValidatedData('json', parseInput(schema, value, 'body') as object);
+    await next();
+  };
+  return documented(middleware as unknown as Validated<'json', S>, 'json', schema);
 }
 
 /** Validates the query string; repeated keys arrive as arrays, single ones as strings. */

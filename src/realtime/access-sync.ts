@@ -1,39 +1,11 @@
 import type { AppDeps } from '../deps';
-import { AppError } from '../http/errors';
 import type { AccessChangedEvent, SessionRevokedEvent } from '../modules/events/bus';
-import { loadAccess } from '../modules/workshops/access';
+import { findAccess } from '../modules/access/load';
+import type { WorkshopRole } from '../modules/access/rules';
 import type { Presence } from './presence';
 import { allRoomsOf, joinedWorkshops, memberRoom, roleRoom, tokenRoom, userRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
-
-/** False while the instances cannot reach each other: only this instance's sockets are asked. */
-export type ClusterReachable = () => boolean;
-
-interface SocketView {
-  data: { user?: { id: string } };
-  rooms: Set<string>;
-}
-
-/**
- * Moves sockets between rooms on every instance. Through Redis the move is a request that this
- * instance also receives; doing it locally first keeps local sockets right while Redis is away.
- */
-export function moveSockets(io: RealtimeServer, from: string, change: { join?: string; leave?: string[] }) {
-  for (const operator of [io.local.in(from), io.in(from)]) {
-    if (change.leave) operator.socketsLeave(change.leave);
-    if (change.join) operator.socketsJoin(change.join);
-  }
-}
-
-/** The sockets in a room on every instance (this instance's only, when the others cannot answer). */
-export async function socketsIn(io: RealtimeServer, room: string, reachable: ClusterReachable): Promise<SocketView[]> {
-  if (!reachable()) return io.local.in(room).fetchSockets();
-  try {
-    return await io.in(room).fetchSockets();
-  } catch {
-    return io.local.in(room).fetchSockets();
-  }
-}
+import { moveSockets, socketsIn, type ClusterReachable } from './cluster';
 
 /**
  * Puts one user's sockets joined to these workshops in the rooms their access allows now: the
@@ -43,15 +15,17 @@ export async function socketsIn(io: RealtimeServer, room: string, reachable: Clu
 export function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): void {
   for (const workshopId of new Set(workshopIds)) {
     const from = memberRoom(workshopId, userId);
+    let role: WorkshopRole | null = null;
     try {
-      const { role } = loadAccess(deps.database.db, workshopId, userId);
+      role = findAccess(deps.database.db, workshopId, userId)?.role ?? null;
+    } catch (err) {
+      // Without a readable answer the safe side is out: the client may join again.
+      console.error('[realtime] access check failed', err);
+    }
+    if (role) {
       const other = role === 'facilitator' ? 'participant' : 'facilitator';
       moveSockets(io, from, { leave: [roleRoom(workshopId, other)], join: roleRoom(workshopId, role) });
-    } catch (err) {
-      if (!(err instanceof AppError && err.code === 'not_found')) {
-        console.error('[realtime] access check failed', err);
-      }
-      // Without a readable answer the safe side is out: the client may join again.
+    } else {
       moveSockets(io, from, { leave: allRoomsOf(workshopId, userId) });
     }
     presence.changed(workshopId);

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../deps';
 import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
-import type { WorkshopRole } from '../modules/workshops/access';
-import { evictWorkshop, moveSockets, type ClusterReachable } from './access-sync';
+import type { WorkshopRole } from '../modules/access/rules';
+import { evictWorkshop } from './access-sync';
+import { moveSockets, type ClusterReachable } from './cluster';
 import { deliveriesFor, type Delivery } from './deliveries';
 import type { Presence } from './presence';
 import { memberRoom, roleRoom, userRoom, workshopRoom } from './rooms';
@@ -31,7 +32,7 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
     const { workshopId } = event;
     if (event.action === 'updateMember') {
       // A promoted or demoted member's open sockets change role rooms before the event goes out.
-      const member = event.change.member as { user_id: string; role: WorkshopRole };
+      const { member } = event.change;
       const old: WorkshopRole = member.role === 'facilitator' ? 'participant' : 'facilitator';
       moveSockets(io, memberRoom(workshopId, member.user_id), { leave: [roleRoom(workshopId, old)], join: roleRoom(workshopId, member.role) });
       presence.changed(workshopId);

@@ -11,13 +11,13 @@
  */
 import type { CardOutput } from '../modules/cards/schemas';
 import type { CommentOutput } from '../modules/comments/schemas';
+import type { ExportOutput, FieldChanges } from '../modules/events/changes';
 import type { NotificationOutput } from '../modules/notifications/schemas';
 import type { StepOutput } from '../modules/steps/schemas';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
 import type { View } from '../modules/workshops/view';
 
-/** `{field: [old, new]}` for each field an update changed. */
-export type FieldChanges = Record<string, [unknown, unknown]>;
+export type { ExportOutput, FieldChanges } from '../modules/events/changes';
 
 /** Members every workshop-scoped event starts with. */
 export interface Sequenced {
@@ -92,16 +92,6 @@ export interface ScoreChangedPayload extends Sequenced {
 /** A comment was added to a card (`addComment`). */
 export interface CommentCreatedPayload extends Sequenced {
   comment: CommentOutput & { card_id: string };
-}
-
-/** An export of the workshop, as `GET /v1/workshops/:id/exports/:id` returns it. */
-export interface ExportOutput {
-  id: string;
-  created_at: string;
-  type: string;
-  state: string;
-  url: string | null;
-  message?: string | null;
 }
 
 /** An export was requested or changed state (`addExport`, `updateExport`). */

@@ -1,10 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { AppDeps } from '../deps';
-import { tokenAuthenticator } from '../modules/auth/service';
+import { sessionAuth } from '../modules/auth/service';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
 import { Presence } from './presence';
+import { recheckLocalSockets, recheckPeriodically } from './recheck';
 import { connectRedis } from './redis';
 import { ReplayGuard } from './replay-guard';
 import { tokenRoom, userRoom } from './rooms';
@@ -31,8 +32,11 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     serveClient: false,
     // Upgrades for other paths (the Yjs endpoint under /v1/sync/) are left to their own handler.
     destroyUpgrade: false,
+    // The same origins as REST; tokens travel in `auth`, never in cookies.
+    cors: { origin: deps.config.corsOrigins, credentials: false },
   });
-  const redis = deps.config.redisUrl ? connectRedis(deps.config.redisUrl) : null;
+  // Logouts and role changes made on other instances while Redis was away never arrived here.
+  const redis = deps.config.redisUrl ? connectRedis(deps.config.redisUrl, { onRecovered: () => void recheckNow() }) : null;
   if (redis) io.adapter(redis.adapter);
 
   // Socket.IO keeps each connection's first HTTP request for its whole life; nothing here reads it
@@ -41,7 +45,8 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     raw.request = null;
   });
 
-  const authenticate = tokenAuthenticator(deps);
+  const auth = sessionAuth(deps);
+  const authenticate = auth.authenticate;
   io.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
     let found: ReturnType<typeof authenticate> = null;
@@ -65,7 +70,14 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
     registerWorkshopHandlers({ deps, presence, guard }, socket);
   });
-  const unsubscribe = [broadcastChanges(deps, io, presence, reachable), syncAccess(deps, io, presence, reachable)];
+  function recheckNow(): Promise<void> {
+    return recheckLocalSockets(deps, io, presence, auth).catch((err) => console.error('[realtime] re-checking sockets failed', err));
+  }
+  const unsubscribe = [
+    broadcastChanges(deps, io, presence, reachable),
+    syncAccess(deps, io, presence, reachable),
+    recheckPeriodically(recheckNow, deps.config.liveRecheckMs),
+  ];
 
   return {
     io,

@@ -1,17 +1,13 @@
 import { PRESENCE_LIST_LIMIT, type PresencePayload, type PresenceUser } from './events';
 import { roleRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
+import { socketsIn, type ClusterReachable, type SocketView } from './cluster';
 
 /** Changes this close together make one presence event. */
 const MIN_DELAY_MS = 50;
 /** A crowded room waits longer, so joining crowds cost a bounded number of presence events. */
 const MAX_DELAY_MS = 5_000;
 const DELAY_PER_SOCKET_MS = 1;
-
-interface PresentSocket {
-  data: { user?: PresenceUser };
-  rooms: Set<string>;
-}
 
 /**
  * Who is connected to each workshop. A join, leave or disconnect schedules one recount of the
@@ -24,7 +20,7 @@ export class Presence {
   constructor(
     private readonly io: RealtimeServer,
     /** False while the instances cannot reach each other: count local sockets only. */
-    private readonly clusterReachable: () => boolean,
+    private readonly clusterReachable: ClusterReachable,
   ) {}
 
   /** Someone joined or left `workshopId`: recount soon. */
@@ -42,7 +38,7 @@ export class Presence {
 
   /** The workshop's connected users, as a presence event. */
   async current(workshopId: string): Promise<PresencePayload> {
-    return toPresence(workshopId, await this.socketsOf(workshopId));
+    return toPresence(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
   }
 
   close(): void {
@@ -55,20 +51,9 @@ export class Presence {
     const payload = await this.current(workshopId);
     if (!this.closed) this.io.to(workshopRoom(workshopId)).emit('presence', payload);
   }
-
-  private async socketsOf(workshopId: string): Promise<PresentSocket[]> {
-    const room = workshopRoom(workshopId);
-    if (!this.clusterReachable()) return this.io.local.in(room).fetchSockets();
-    try {
-      return await this.io.in(room).fetchSockets();
-    } catch {
-      // The other instances did not answer in time (Redis went away meanwhile): count ours.
-      return this.io.local.in(room).fetchSockets();
-    }
-  }
 }
 
-function toPresence(workshopId: string, sockets: PresentSocket[]): PresencePayload {
+function toPresence(workshopId: string, sockets: SocketView[]): PresencePayload {
   const facilitators = roleRoom(workshopId, 'facilitator');
   const users = new Map<string, { user: PresenceUser; facilitator: boolean }>();
   for (const socket of sockets) {

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../deps';
-import { AppError } from '../http/errors';
 import { idString, issuesToDetails } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
-import { loadAccess, type WorkshopAccess } from '../modules/workshops/access';
+import { findAccess, type LoadedAccess } from '../modules/access/load';
 import { audienceIncludes, deliveriesFor } from './deliveries';
 import { MAX_REPLAY, type JoinAck, type LeaveAck, type SocketError } from './events';
 import type { Presence } from './presence';
@@ -46,11 +45,10 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
   });
 }
 
-function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): WorkshopAccess | SocketError {
+function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): LoadedAccess | SocketError {
   try {
-    return loadAccess(ctx.deps.database.db, id, socket.data.user.id);
+    return findAccess(ctx.deps.database.db, id, socket.data.user.id) ?? { code: 'not_found', message: 'Workshop not found.' };
   } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found') return { code: 'not_found', message: 'Workshop not found.' };
     console.error('[realtime] join failed', err);
     return { code: 'internal_error', message: 'Something went wrong on our side.' };
   }

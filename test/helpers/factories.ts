@@ -6,7 +6,7 @@ import type { ApiError, TestServer } from './server';
 import { eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
 import { cards, steps, workshopMembers, workshops } from '../../src/db/schema/index';
-import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/steps/prefs';
+import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../../src/modules/workshops/view';
 
 export interface TestUser {
@@ -117,13 +117,24 @@ export function seedCard(
   });
 }
 
-// Activity factories: events through the real recorder (so `seq` is numbered as in production),
-// notifications and uploaded-file rows written directly.
+// Activity factories: log rows, notifications and uploaded-file rows written directly. Seeded log
+// rows may hold partial payloads (the log lists what it stores); `seq` is numbered as `record` does.
 import { files as fileRows, notifications as notificationRows } from '../../src/db/schema/index';
-import { write } from '../../src/modules/events/recorder';
+import { write, type ChangeInput } from '../../src/modules/events/recorder';
+
+/** Records a change through the real recorder: logged and broadcast as a service's write would be. */
+export function recordEvent(t: TestServer, input: ChangeInput) {
+  return write(t.deps, (_tx, changes) => changes.record(input));
+}
 
 export function seedEvent(t: TestServer, workshopId: string, action: string, userId: string | null, change: Record<string, unknown> = {}) {
-  return write(t.deps, (_tx, changes) => changes.record({ workshopId, action, userId, change }));
+  const { sqlite } = t.deps.database;
+  sqlite.transaction(() => {
+    const seq = sqlite.prepare('UPDATE workshops SET last_event_seq = last_event_seq + 1 WHERE id = ? RETURNING last_event_seq').pluck().get(workshopId);
+    sqlite
+      .prepare('INSERT INTO events (id, workshop_id, seq, action, user_id, change, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(newId(), workshopId, seq, action, userId, JSON.stringify(change), new Date().toISOString());
+  }).immediate();
 }
 
 export function seedNotification(

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testConfig, type Config } from '../../src/config';
-import { createDeps, type AppDeps } from '../../src/deps';
+import { createDeps } from '../../src/create-deps';
+import type { AppDeps } from '../../src/deps';
 import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer } from '../../src/server';
 

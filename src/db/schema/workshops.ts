@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { StepPrefs } from '../../modules/steps/prefs';
+import type { StepPrefs } from '../../modules/access/rules';
 import type { View } from '../../modules/workshops/view';
 import { bool, createdAt, idColumn, json, updatedAt } from '../columns';
 import { users } from './users';

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { cardRef } from '../votes/card-feedback';
+import { cardRef } from '../../http/refs';
 import { AttachmentOutput, CreateAttachmentInput } from './schemas';
 import { attachFile, getAttachment, listAttachments, removeAttachment } from './service';
 

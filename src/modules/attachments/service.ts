@@ -1,9 +1,9 @@
 import type { Config } from '../../config';
-import { invalid, notFound } from '../../http/errors';
+import { notFound } from '../../http/errors';
 import { write, type WriteDeps } from '../events/recorder';
-import { findFile } from '../uploads/storage';
-import { loadTarget, onCard, type CardRef } from '../votes/card-feedback';
-import { authorize, requireOwnerOrFacilitator } from '../workshops/access';
+import { ownUpload } from '../uploads/storage';
+import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
+import { authorize } from '../access/rules';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
 import { toAttachment, type AttachmentOutput, type AttachmentRow, type CreateAttachmentInput } from './schemas';
 
@@ -33,8 +33,7 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
   return write(deps, (_tx, changes) => {
     const { access, card } = loadTarget(db, ref);
     authorize(access, 'attachment');
-    const file = findFile(db, { container: input.blob.container, key: input.blob.key });
-    if (!file || file.userId !== ref.userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
+    const file = ownUpload(db, ref.userId, { container: input.blob.container, key: input.blob.key });
     const row = insertAttachment(db, {
       workshopId: ref.workshopId,
       cardId: card.id,
@@ -58,7 +57,7 @@ export function removeAttachment(deps: AttachmentDeps, ref: CardRef, attachmentI
     const { access, card } = loadTarget(db, ref);
     const row = found(findAttachment(db, card.id, attachmentId));
     authorize(access, 'attachment');
-    requireOwnerOrFacilitator(access, row.userId);
+    authorize(access, { manage_feedback: { authorId: row.userId } });
     deleteAttachment(db, row.id);
     changes.record({
       workshopId: ref.workshopId,

@@ -5,13 +5,15 @@ import { jsonBody } from '../../http/validation';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
 import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
+import { loginThrottles, signupThrottle } from './throttle';
 
 export function authRoutes(deps: AuthDeps) {
+  const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps.config);
   return new Hono<AppEnv>()
-    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), jsonBody(SignupInput), async (c) => {
+    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), signupThrottle(deps.config), jsonBody(SignupInput), async (c) => {
       return c.json(await signup(deps, c.req.valid('json')), 201);
     })
-    .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false }), jsonBody(LoginInput), async (c) => {
+    .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {
       return c.json(await login(deps, c.req.valid('json')), 200);
     })
     .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), (c) => {

@@ -104,6 +104,31 @@ interface TokenRow {
   last_used_at: string;
 }
 
+/** The token of an `Authorization: Bearer <token>` header; null for anything else. */
+export function bearerToken(header: string | null | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match ? match[1]! : null;
+}
+
+/** What live connections ask of authentication: who a token is, and whether it still works. */
+export interface SessionAuth {
+  /** The token's user and hash, sliding its expiry; null for an unknown, expired or revoked token. */
+  authenticate(token: string): { user: UserRow; tokenHash: string } | null;
+  /** Whether a token (by hash) still works: not logged out, not expired. */
+  isAlive(tokenHash: string): boolean;
+}
+
+export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): SessionAuth {
+  const expiry = deps.database.sqlite.prepare<[string], string>('SELECT expires_at FROM auth_tokens WHERE token_hash = ?').pluck();
+  return {
+    authenticate: tokenAuthenticator(deps),
+    isAlive(tokenHash) {
+      const expiresAt = expiry.get(tokenHash);
+      return expiresAt !== undefined && Date.parse(expiresAt) > Date.now();
+    },
+  };
+}
+
 /**
  * Resolves a bearer token to its user, sliding its expiry. Runs on every request, so it uses
  * two prepared statements rather than the query builder.

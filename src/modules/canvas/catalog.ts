@@ -1,5 +1,4 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromPackageRoot } from '../../lib/package-root';
 import { deepFreeze, loadJsonCatalog } from '../../lib/json-catalog';
 import { PredefinedCanvasFile, toPredefinedCanvas, type PredefinedCanvas, type PredefinedCanvasOutput } from './schemas';
 
@@ -10,7 +9,7 @@ export interface CanvasCatalog {
   readonly outputs: readonly PredefinedCanvasOutput[];
 }
 
-const CATALOG_DIR = join(dirname(fileURLToPath(import.meta.url)), 'catalog');
+const CATALOG_DIR = fromPackageRoot('src', 'modules', 'canvas', 'catalog');
 
 export function loadCanvasCatalog(dir = CATALOG_DIR): CanvasCatalog {
   const canvases = loadJsonCatalog(dir, PredefinedCanvasFile, 'predefined canvas') as ReadonlyMap<string, PredefinedCanvas>;

@@ -29,6 +29,8 @@ interface Row {
 }
 
 const MAX_DETAILS = 50;
+/** Cards one import may hold: far beyond a real workshop, and a bound on the work a request can ask for. */
+export const CSV_MAX_ROWS = 5_000;
 const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: false, '1': true, '0': false, yes: true, no: false };
 
 /**
@@ -98,11 +100,15 @@ function readRows(text: string): Row[] {
   let records: Array<{ record: string[]; info: { lines: number } }>;
   try {
     // Counting lines is only reliable with one kind of line break.
-    records = parse(text.replace(/\r\n?/g, '\n'), { bom: true, info: true, skip_empty_lines: true }) as unknown as typeof records;
+    // Parsing stops one record past the limit: a huge file costs no more than a refused one.
+    records = parse(text.replace(/\r\n?/g, '\n'), { bom: true, info: true, skip_empty_lines: true, to: CSV_MAX_ROWS + 2 }) as unknown as typeof records;
   } catch (err) {
     // Whatever the parser trips on came from the file: it is the client's 400, never a 500.
     const line = err instanceof CsvError ? ((err as CsvError & { lines?: number }).lines ?? 1) : 1;
     throw badFile([{ path: `line ${line}`, message: err instanceof Error ? err.message : 'The file is not valid CSV.' }]);
+  }
+  if (records.length > CSV_MAX_ROWS + 1) {
+    throw new AppError('payload_too_large', `An import holds at most ${CSV_MAX_ROWS} cards; split the file.`);
   }
   const [header, ...body] = records;
   if (!header || header.record.every((cell) => cell.trim() === '')) {

@@ -6,7 +6,7 @@ import { toCriterion, type CriterionOutput } from '../criteria/schemas';
 import { toItem, type ItemOutput } from '../items/schemas';
 import { toRating, type RatingOutput } from '../ratings/schemas';
 import { toSection } from '../sections/schemas';
-import { seesAllRatings, type WorkshopAccess } from '../workshops/access';
+import { seesAllRatings, type WorkshopAccess } from '../access/rules';
 import type { CardSectionOutput } from './schemas';
 
 const queries = preparedPerDb((db: Db) => {

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Db } from '../../db/client';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
-import { sqliteOf } from './repo';
 
 const MAX_ENTRIES = 64;
 

@@ -1,8 +1,7 @@
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import type { ChangeRecorder } from '../events/recorder';
-import { sqliteOf } from './repo';
 
 const statements = preparedPerDb((db: Db) => {
   const sqlite = sqliteOf(db);

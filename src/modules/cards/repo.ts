@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
+import { sqliteOf, type Db, type DbOrTx } from '../../db/client';
 import { arrange } from '../../db/positions';
 import { preparedPerDb } from '../../db/prepared';
 import { cards, workshops } from '../../db/schema/index';
@@ -56,11 +55,6 @@ type RawCard = [
   parentId: string | null,
   color: string | null,
 ];
-
-/** The better-sqlite3 connection under a Drizzle handle (`drizzle()` keeps it as `$client`). */
-export function sqliteOf(db: Db): Database.Database {
-  return (db as Db & { $client: Database.Database }).$client;
-}
 
 /** A workshop's cards, filtered: clusters by position, each followed by its ideas by position. */
 export function listCardRows(db: Db, workshopId: string, filters: ListCardsQuery = {}): CardFields[] {

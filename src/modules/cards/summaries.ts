@@ -1,7 +1,7 @@
-import type { Db } from '../../db/client';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
-import { seesAllVotes, type WorkshopAccess } from '../workshops/access';
-import { sqliteOf } from './repo';
+import { workshopDisplays } from '../access/load';
+import { seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { emptySummary, type CardSummary } from './schemas';
 
 type Count = [cardId: string, n: number];
@@ -25,6 +25,8 @@ const statements = preparedPerDb((db: Db) => {
     comments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM comments WHERE ${scope} GROUP BY card_id`),
     attachments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM attachments WHERE ${scope} GROUP BY card_id`),
     sections: both<SectionCount>((scope) => `SELECT card_id, section_id, COUNT(*) FROM items WHERE ${scope} GROUP BY card_id, section_id`),
+    cardScore: sqlite.prepare<[string], number>('SELECT coalesce(sum(value), 0) FROM votes WHERE card_id = ?').pluck(),
+    voterScores: sqlite.prepare<[string], [userId: string, score: number]>('SELECT user_id, sum(value) FROM votes WHERE card_id = ? GROUP BY user_id').raw(),
   };
 });
 
@@ -73,4 +75,20 @@ export function cardSummaries(
   for (const [cardId, n] of q.attachments[scope].all(params)) entry(cardId).attachments = n;
   for (const [cardId, sectionId, n] of q.sections[scope].all(params)) entry(cardId).sections[sectionId] = n;
   return (cardId) => summaries.get(cardId) ?? emptySummary();
+}
+
+/**
+ * A card's `summary.score` as each reader may see it now, for renderings made once for many readers
+ * (live events). When the current step shows everyone's votes, one score for all; otherwise
+ * facilitators see the sum of all votes, each voter the sum of their own, and other participants 0.
+ */
+export type ScoreReadings =
+  | { shared: true; score: number }
+  | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
+
+export function scoreReadings(db: Db, workshopId: string, cardId: string): ScoreReadings {
+  const q = statements(db);
+  const full = q.cardScore.get(cardId) ?? 0;
+  if (workshopDisplays(db, workshopId).allow_display_votes) return { shared: true, score: full };
+  return { shared: false, full, byVoter: new Map(q.voterScores.all(cardId)) };
 }

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { cardRef } from '../votes/card-feedback';
+import { cardRef } from '../../http/refs';
 import { CommentOutput, CreateCommentInput } from './schemas';
 import { addComment, getComment, listComments, removeComment } from './service';
 

@@ -1,7 +1,7 @@
 import { notFound } from '../../http/errors';
 import { write, type WriteDeps } from '../events/recorder';
-import { loadTarget, onCard, type CardRef } from '../votes/card-feedback';
-import { authorize, requireOwnerOrFacilitator } from '../workshops/access';
+import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
+import { authorize } from '../access/rules';
 import { deleteComment, findComment, insertComment, listComments as listCommentRows } from './repo';
 import { toComment, type CommentOutput, type CommentRow } from './schemas';
 
@@ -37,7 +37,7 @@ export function removeComment(deps: WriteDeps, ref: CardRef, commentId: string):
     const { access, card } = loadTarget(db, ref);
     const row = found(findComment(db, card.id, commentId));
     authorize(access, 'comment');
-    requireOwnerOrFacilitator(access, row.userId);
+    authorize(access, { manage_feedback: { authorId: row.userId } });
     deleteComment(db, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeComment', userId: ref.userId, change: { comment: onCard(toComment(row), card.id) } });
   });

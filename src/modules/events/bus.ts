@@ -1,17 +1,7 @@
 import { EventEmitter } from 'node:events';
+import type { WorkshopEvent } from './changes';
 
-/** One change to a workshop, as written to the event log; realtime broadcasts the same object. */
-export interface WorkshopEvent {
-  id: string;
-  workshopId: string;
-  /** Increasing per workshop, shared by the log and realtime so clients can spot gaps. */
-  seq: number;
-  action: string;
-  userId: string | null;
-  /** The resource after the change under its singular name, plus `changes` for updates. */
-  change: Record<string, unknown>;
-  createdAt: string;
-}
+export type { WorkshopEvent } from './changes';
 
 export interface NotificationEvent {
   userId: string;

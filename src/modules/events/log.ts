@@ -4,19 +4,18 @@ import { preparedPerDb } from '../../db/prepared';
 import { events, users } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
-import { loadAccess, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../workshops/access';
-import type { WorkshopEvent } from './bus';
+import { seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
+import { loadAccess } from '../access/load';
+import { actionsVisibleAs, isWorkshopAction, type WorkshopEvent } from './changes';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
-
-const VOTE_ACTIONS = ['addVote', 'updateVote', 'removeVote'];
-const RATING_ACTIONS = ['addRating', 'updateRating', 'removeRating'];
 
 /**
  * Hides the events of one kind of feedback given by others: the owner is the feedback's `user_id`
  * (a facilitator may remove a participant's vote, and that stays the participant's event),
  * falling back to the actor.
  */
-function onlyOwn(actions: string[], resource: 'vote' | 'rating', userId: string): SQL {
+function onlyOwn(resource: 'vote' | 'rating', userId: string): SQL {
+  const actions = actionsVisibleAs(resource);
   const owner = sql`coalesce(json_extract(${events.change}, ${`$.${resource}.user_id`}), ${events.userId})`;
   return sql`not (${inArray(events.action, actions)} and ${owner} is not ${userId})`;
 }
@@ -24,8 +23,8 @@ function onlyOwn(actions: string[], resource: 'vote' | 'rating', userId: string)
 /** What the caller may see of the log, under the display prefs of the current step. */
 function visibleTo(access: WorkshopAccess): SQL[] {
   const conditions: SQL[] = [];
-  if (!seesAllVotes(access)) conditions.push(onlyOwn(VOTE_ACTIONS, 'vote', access.userId));
-  if (!seesAllRatings(access)) conditions.push(onlyOwn(RATING_ACTIONS, 'rating', access.userId));
+  if (!seesAllVotes(access)) conditions.push(onlyOwn('vote', access.userId));
+  if (!seesAllRatings(access)) conditions.push(onlyOwn('rating', access.userId));
   return conditions;
 }
 
@@ -33,10 +32,11 @@ function visibleTo(access: WorkshopAccess): SQL[] {
  * Card payloads in the log carry the full score. A reader whose display prefs hide others' votes
  * gets `summary.score: null` there rather than totals they may not see.
  */
-export function withoutScores<T extends { change: Record<string, unknown> }>(event: T): T {
-  const card = event.change.card as { summary?: { score: number | null } } | undefined;
-  if (!card?.summary) return event;
-  return { ...event, change: { ...event.change, card: { ...card, summary: { ...card.summary, score: null } } } };
+function withoutScores(output: EventOutput, row: EventRow): EventOutput {
+  const event: WorkshopEvent | null = isLogged(row) ? row : null;
+  if (!event || !('card' in event.change)) return output;
+  const { card } = event.change;
+  return { ...output, change: { ...event.change, card: { ...card, summary: { ...card.summary, score: null } } } };
 }
 
 /** A page of the workshop's log, newest first, with the total the filters and visibility leave. */
@@ -63,8 +63,12 @@ export function listEvents(
     .limit(query.page.perPage)
     .offset(query.page.offset)
     .all();
-  const items = rows.map((r) => toEvent(r.event, r.user, deps.config));
-  return { items: seesAllVotes(access) ? items : items.map(withoutScores), total };
+  const hideScores = !seesAllVotes(access);
+  const items = rows.map((r) => {
+    const output = toEvent(r.event, r.user, deps.config);
+    return hideScores ? withoutScores(output, r.event) : output;
+  });
+  return { items, total };
 }
 
 const after = preparedPerDb((db: Db) =>
@@ -77,22 +81,19 @@ const after = preparedPerDb((db: Db) =>
     .prepare(),
 );
 
-function toWorkshopEvent(row: EventRow): WorkshopEvent {
-  return {
-    id: row.id,
-    workshopId: row.workshopId,
-    seq: row.seq,
-    action: row.action,
-    userId: row.userId,
-    change: row.change,
-    createdAt: row.createdAt,
-  };
+/**
+ * Whether a stored row records an action this version knows. Rows are written only by `record`
+ * (`recorder.ts`), whose input is typed per action, so a known action's payload has its shape.
+ */
+function isLogged(row: EventRow): row is EventRow & WorkshopEvent {
+  return isWorkshopAction(row.action);
 }
 
 /**
  * The workshop's events numbered above `afterSeq`, oldest first, at most `limit`: what a client
- * that saw `afterSeq` last has missed. Visibility filtering is the caller's concern.
+ * that saw `afterSeq` last has missed. Visibility filtering is the caller's concern; rows of actions
+ * this version does not know are left out.
  */
 export function eventsAfter(db: Db, workshopId: string, afterSeq: number, limit: number): WorkshopEvent[] {
-  return after(db).all({ workshopId, afterSeq, limit }).map(toWorkshopEvent);
+  return after(db).all({ workshopId, afterSeq, limit }).filter(isLogged);
 }

@@ -1,25 +1,23 @@
 import type Database from 'better-sqlite3';
 import type { Db, Tx } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
-import type { DomainEventBus, NotificationEvent, WorkshopEvent } from './bus';
-
-export interface ChangeInput {
-  workshopId: string;
-  action: string;
-  userId: string | null;
-  /** `{resourceName: resource}`; updates also pass `changes: {field: [old, new]}`. */
-  change: Record<string, unknown>;
-}
+import type { DomainEventBus, NotificationEvent } from './bus';
+import type { ChangeInput, WorkshopEvent } from './changes';
 
 /** Collects what a write transaction changed; published only once the transaction commits. */
 export interface ChangeRecorder {
-  /** Appends an event to the workshop's log (in the transaction) and queues its broadcast. */
+  /**
+   * Appends an event to the workshop's log (in the transaction) and queues its broadcast. The
+   * payload's type follows the action (`changes.ts`).
+   */
   record(input: ChangeInput): WorkshopEvent;
   /** Creates a notification for each user (in the transaction) and queues its delivery. */
   notify(userIds: readonly string[], type: string, data: Record<string, unknown>): void;
   /** Runs after commit; skipped when the transaction rolls back. */
   afterCommit(fn: () => void): void;
 }
+
+export type { ChangeInput } from './changes';
 
 export interface WriteDeps {
   database: { db: Db; sqlite: Database.Database };
@@ -66,16 +64,8 @@ export function write<T>(deps: WriteDeps, fn: (tx: Tx, changes: ChangeRecorder) 
   const recorder: ChangeRecorder = {
     record(input) {
       const row = sql.nextSeq.get(input.workshopId);
-      const event: WorkshopEvent = {
-        id: newId(),
-        workshopId: input.workshopId,
-        // A removed workshop has no row left to number its last event; it is still broadcast.
-        seq: row?.seq ?? 0,
-        action: input.action,
-        userId: input.userId,
-        change: input.change,
-        createdAt: nowIso(),
-      };
+      // A removed workshop has no row left to number its last event; it is still broadcast.
+      const event: WorkshopEvent = { id: newId(), seq: row?.seq ?? 0, createdAt: nowIso(), ...input };
       if (row) {
         sql.insertEvent.run(event.id, event.workshopId, event.seq, event.action, event.userId, JSON.stringify(event.change), event.createdAt);
       }

@@ -1,8 +1,8 @@
 import { nowIso } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
 import { diffFields, write, type WriteDeps } from '../events/recorder';
-import { loadTarget, onCard, type CardRef } from '../votes/card-feedback';
-import { authorize, requireOwnerOrFacilitator } from '../workshops/access';
+import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
+import { authorize } from '../access/rules';
 import { deleteItem, findItem, insertItem, listItems as listItemRows, sectionExists, updateItemContent } from './repo';
 import { toItem, type ItemOutput, type ItemRow } from './schemas';
 
@@ -39,7 +39,7 @@ export function changeItem(deps: WriteDeps, ref: CardRef, itemId: string, input:
     const { access, card } = loadTarget(db, ref);
     const before = found(findItem(db, card.id, itemId));
     authorize(access, 'items');
-    requireOwnerOrFacilitator(access, before.userId);
+    authorize(access, { manage_feedback: { authorId: before.userId } });
     if (input.content === undefined || input.content === before.content) return toItem(before);
     const item = toItem(updateItemContent(db, before.id, input.content, nowIso()));
     changes.record({
@@ -58,7 +58,7 @@ export function removeItem(deps: WriteDeps, ref: CardRef, itemId: string): void 
     const { access, card } = loadTarget(db, ref);
     const row = found(findItem(db, card.id, itemId));
     authorize(access, 'items');
-    requireOwnerOrFacilitator(access, row.userId);
+    authorize(access, { manage_feedback: { authorId: row.userId } });
     deleteItem(db, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeItem', userId: ref.userId, change: { item: onCard(toItem(row), card.id) } });
   });

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
-import { cardRef } from '../votes/card-feedback';
+import { cardRef } from '../../http/refs';
 import { CreateRatingInput, RatingOutput, RatingsQuery, UpdateRatingInput } from './schemas';
 import { changeRating, getRating, listRatings, rateCard, removeRating } from './service';
 

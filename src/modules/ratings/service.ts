@@ -2,8 +2,8 @@ import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { SCALES } from '../criteria/schemas';
 import { diffFields, write, type WriteDeps } from '../events/recorder';
-import { loadTarget, type CardRef } from '../votes/card-feedback';
-import { authorize, requireOwnerOrFacilitator, seesAllRatings, type WorkshopAccess } from '../workshops/access';
+import { loadTarget, type CardRef } from '../cards/feedback-target';
+import { authorize, seesAllRatings, type WorkshopAccess } from '../access/rules';
 import { deleteRating, findCriterionScale, findRating, findUserRating, insertRating, listRatings as listRatingRows, updateRatingValue } from './repo';
 import { toRating, type RatingOutput, type RatingRow } from './schemas';
 
@@ -54,7 +54,7 @@ export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, in
     const { access, card } = loadTarget(db, ref);
     const before = visible(access, findRating(db, card.id, ratingId));
     authorize(access, 'rate');
-    requireOwnerOrFacilitator(access, before.userId);
+    authorize(access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toRating(before);
     requireOnScale(findCriterionScale(db, ref.workshopId, before.criteriumId) ?? 0, input.value);
     const rating = toRating(updateRatingValue(db, before.id, input.value, nowIso()));
@@ -74,7 +74,7 @@ export function removeRating(deps: WriteDeps, ref: CardRef, ratingId: string): v
     const { access, card } = loadTarget(db, ref);
     const row = visible(access, findRating(db, card.id, ratingId));
     authorize(access, 'rate');
-    requireOwnerOrFacilitator(access, row.userId);
+    authorize(access, { manage_feedback: { authorId: row.userId } });
     deleteRating(db, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, change: { rating: toRating(row) } });
   });

@@ -7,7 +7,8 @@ import { sections } from '../../db/schema/index';
 import { notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write } from '../events/recorder';
-import { authorize, loadAccess } from '../workshops/access';
+import { authorize } from '../access/rules';
+import { loadAccess } from '../access/load';
 import { sectionsOf } from '../workshops/output';
 import { toSection, type SectionOutput, type SectionRow } from './schemas';
 

@@ -4,9 +4,11 @@ import { nowIso } from '../../db/columns';
 import { stepIllustrations } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
-import { diffFields, type ChangeRecorder, write } from '../events/recorder';
-import { findFile } from '../uploads/storage';
-import { authorize, loadAccess } from '../workshops/access';
+import type { StepIllustration } from '../events/changes';
+import { diffFields, write } from '../events/recorder';
+import { ownUpload } from '../uploads/storage';
+import { authorize } from '../access/rules';
+import { loadAccess } from '../access/load';
 import { findStep } from './service';
 import {
   toIllustration,
@@ -30,9 +32,8 @@ function requireIllustration(db: DbOrTx, stepId: string): IllustrationRow {
 }
 
 /** Event payloads name the step, which the illustration output itself does not. */
-function record(deps: AppDeps, changes: ChangeRecorder, action: string, userId: string, row: IllustrationRow, extra = {}) {
-  const illustration = { ...toIllustration(row, deps.config), step_id: row.stepId };
-  changes.record({ workshopId: row.workshopId, action, userId, change: { illustration, ...extra } });
+function logged(deps: AppDeps, row: IllustrationRow): StepIllustration {
+  return { ...toIllustration(row, deps.config), step_id: row.stepId };
 }
 
 export function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): IllustrationOutput {
@@ -53,15 +54,14 @@ export function setIllustration(
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
     findStep(tx, workshopId, stepId);
-    const file = findFile(tx, { container: input.blob.container, key: input.blob.key });
-    if (!file) throw invalid('blob.key', 'No uploaded file has this container and key.');
+    const file = ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
     }
     const previous = findIllustration(tx, stepId);
     if (previous) {
       tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id)).run();
-      record(deps, changes, 'removeIllustration', userId, previous);
+      changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, previous) } });
     }
     const row = tx
       .insert(stepIllustrations)
@@ -76,7 +76,7 @@ export function setIllustration(
       })
       .returning()
       .get();
-    record(deps, changes, 'addIllustration', userId, row);
+    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row) } });
     return toIllustration(row, deps.config);
   });
 }
@@ -102,7 +102,7 @@ export function updateIllustration(
       .where(eq(stepIllustrations.id, before.id))
       .returning()
       .get()!;
-    record(deps, changes, 'updateIllustration', userId, row, { changes: diff });
+    changes.record({ workshopId, action: 'updateIllustration', userId, change: { illustration: logged(deps, row), changes: diff } });
     return toIllustration(row, deps.config);
   });
 }
@@ -113,6 +113,6 @@ export function deleteIllustration(deps: AppDeps, workshopId: string, userId: st
     findStep(tx, workshopId, stepId);
     const row = requireIllustration(tx, stepId);
     tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id)).run();
-    record(deps, changes, 'removeIllustration', userId, row);
+    changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, row) } });
   });
 }

@@ -1,38 +1,7 @@
 import * as v from 'valibot';
+import type { StepPrefs } from '../access/rules';
 
-export type EditScope = 'none' | 'their' | 'all';
-
-/** What participants may do while a step is current (CONTRACT §6). */
-export interface StepPrefs {
-  allow_add_idea: boolean;
-  allow_add_cluster: boolean;
-  allow_items: boolean;
-  allow_vote_on_ideas: boolean;
-  allow_vote_on_clusters: boolean;
-  allow_display_votes: boolean;
-  allow_rate: boolean;
-  allow_display_ratings: boolean;
-  allow_comment: boolean;
-  allow_attachment: boolean;
-  allow_edit: EditScope;
-  allow_delete: EditScope;
-}
-
-/** A step created without prefs, and a workshop with no current step, allow everything on one's own cards. */
-export const DEFAULT_PREFS: StepPrefs = Object.freeze({
-  allow_add_idea: true,
-  allow_add_cluster: true,
-  allow_items: true,
-  allow_vote_on_ideas: true,
-  allow_vote_on_clusters: true,
-  allow_display_votes: true,
-  allow_rate: true,
-  allow_display_ratings: true,
-  allow_comment: true,
-  allow_attachment: true,
-  allow_edit: 'their',
-  allow_delete: 'their',
-}) as StepPrefs;
+/** The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`. */
 
 const scope = v.picklist(['none', 'their', 'all']);
 

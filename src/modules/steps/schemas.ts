@@ -4,7 +4,8 @@ import type { stepIllustrations, steps } from '../../db/schema/index';
 import { optionalText, requiredText } from '../../http/validation';
 import { imageUrlTemplate, publicFileUrl } from '../uploads/storage';
 import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../workshops/view';
-import { DEFAULT_PREFS, PrefsInput, PrefsOutput, mergePrefs } from './prefs';
+import { DEFAULT_PREFS } from '../access/rules';
+import { PrefsInput, PrefsOutput, mergePrefs } from './prefs';
 
 export type StepRow = typeof steps.$inferSelect;
 export type IllustrationRow = typeof stepIllustrations.$inferSelect;

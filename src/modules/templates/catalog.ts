@@ -1,11 +1,10 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fromPackageRoot } from '../../lib/package-root';
 import { loadJsonCatalog } from '../../lib/json-catalog';
 import { TemplateFile, type Template } from './schemas';
 
 export type TemplateCatalog = ReadonlyMap<string, Template>;
 
-const CATALOG_DIR = join(dirname(fileURLToPath(import.meta.url)), 'catalog');
+const CATALOG_DIR = fromPackageRoot('src', 'modules', 'templates', 'catalog');
 
 export function loadCatalog(dir = CATALOG_DIR): TemplateCatalog {
   return loadJsonCatalog(dir, TemplateFile, 'template') as TemplateCatalog;

@@ -8,6 +8,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { newId } from '../../db/columns';
 import { preparedPerDb } from '../../db/prepared';
 import { files } from '../../db/schema/index';
+import { invalid } from '../../http/errors';
 
 export type FileRow = typeof files.$inferSelect;
 
@@ -79,6 +80,16 @@ const lookups = preparedPerDb((db: Db) =>
 export function findFile(db: DbOrTx, ref: FileRef): FileRow | undefined {
   if (!isSafeRef(ref)) return undefined;
   return lookups(db as Db).get({ container: ref.container, key: ref.key });
+}
+
+/**
+ * The one rule for referencing an upload (attachments, illustrations): the blob must be a file the
+ * caller uploaded. Anything else, someone else's key included, is a 400 on `blob.key`.
+ */
+export function ownUpload(db: DbOrTx, userId: string, blob: FileRef): FileRow {
+  const file = findFile(db, blob);
+  if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
+  return file;
 }
 
 export function readFile(deps: { config: Pick<Config, 'filesDir'> }, file: FileRef): Promise<Buffer> {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { cardRef } from './card-feedback';
+import { cardRef } from '../../http/refs';
 import { CreateVoteInput, UpdateVoteInput, VoteOutput } from './schemas';
 import { castVote, changeVote, getVote, listVotes, removeVote } from './service';
 

@@ -2,15 +2,16 @@ import type { Db } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
 import { diffFields, write, type WriteDeps } from '../events/recorder';
-import { authorize, requireOwnerOrFacilitator, seesAllVotes, type WorkshopAccess, type WorkshopRow } from '../workshops/access';
-import { loadTarget, onCard, type CardRef, type FeedbackTarget } from './card-feedback';
+import { authorize, seesAllVotes } from '../access/rules';
+import type { LoadedAccess, WorkshopRow } from '../access/load';
+import { loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
 import { cardSpendingOf, deleteVote, findVote, insertVote, listVotes as listVoteRows, updateVoteValue, workshopSpendingOf } from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
 const voteAction = (target: FeedbackTarget) => (target.card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
 
 /** A participant who may not see all votes sees only their own, as if the others did not exist. */
-function visible(access: WorkshopAccess, row: VoteRow | undefined): VoteRow {
+function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
   if (!row || (!seesAllVotes(access) && row.userId !== access.userId)) throw notFound('Vote');
   return row;
 }
@@ -44,7 +45,7 @@ export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input:
     const target = loadTarget(db, ref);
     const before = visible(target.access, findVote(db, target.card.id, voteId));
     authorize(target.access, voteAction(target));
-    requireOwnerOrFacilitator(target.access, before.userId);
+    authorize(target.access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toVote(before);
     // The old value is given back before the new one is spent; the budget is the owner's.
     requireWithinBudget(db, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.id });
@@ -66,7 +67,7 @@ export function removeVote(deps: WriteDeps, ref: CardRef, voteId: string): void 
     const target = loadTarget(db, ref);
     const row = visible(target.access, findVote(db, target.card.id, voteId));
     authorize(target.access, voteAction(target));
-    requireOwnerOrFacilitator(target.access, row.userId);
+    authorize(target.access, { manage_feedback: { authorId: row.userId } });
     deleteVote(db, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, change: { vote: onCard(toVote(row), row.cardId) } });
   });

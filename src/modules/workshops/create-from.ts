@@ -7,9 +7,10 @@ import { cards, criteria, sections, steps, workshops } from '../../db/schema/ind
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { write, type ChangeRecorder } from '../events/recorder';
-import { DEFAULT_PREFS, mergePrefs } from '../steps/prefs';
+import { DEFAULT_PREFS } from '../access/rules';
+import { mergePrefs } from '../steps/prefs';
 import { TEMPLATES } from '../templates/catalog';
-import { loadAccess } from './access';
+import { loadAccess } from '../access/load';
 import { assertViewReferences, insertWorkshop } from './repo';
 import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
 import { toWorkshop, workshopForEvent } from './output';

@@ -1,13 +1,12 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
-import { rateLimiter, type RateLimitInfo } from 'hono-rate-limiter';
+import type { Context } from 'hono';
 import type { AppDeps } from '../../deps';
 import { newId, nowIso } from '../../db/columns';
 import { workshopMembers } from '../../db/schema/index';
-import { AppError, notFound, toErrorResponse } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
+import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
 import { write } from '../events/recorder';
-import { findAccess, loadAccess } from './access';
+import { findAccess, loadAccess } from '../access/load';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
 import type { WorkshopOutput } from './schemas';
@@ -42,38 +41,19 @@ export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): 
   });
 }
 
-/** Only a wrong code counts against the budget: joining, or a malformed body, costs nothing. */
-const wasNotAWrongCode = (c: Context) => c.res.status !== 404;
-
-function limitedJoins(deps: AppDeps, name: string, key: (c: Context<AppEnv>) => string): MiddlewareHandler<AppEnv> {
-  const property = `joinLimit_${name}`;
-  return rateLimiter<AppEnv>({
-    windowMs: 60_000,
-    limit: deps.config.joinAttemptsPerMinute,
-    standardHeaders: false,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: wasNotAWrongCode,
-    requestPropertyName: property,
-    requestStorePropertyName: `${property}_store`,
-    keyGenerator: (c) => `${name}:${key(c)}`,
-    handler: (c) => {
-      const info = (c.get as (key: string) => unknown)(property) as RateLimitInfo;
-      const seconds = Math.max(1, Math.ceil(((info.resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      const error = new AppError('rate_limited', `Too many wrong access codes; try again in ${seconds} s.`, {
-        headers: { 'Retry-After': String(seconds) },
-      });
-      return toErrorResponse(error, c);
-    },
-  });
-}
-
 /**
- * Access codes cannot be guessed: wrong codes are limited per user and per client address.
- * Each app instance keeps its own counters (the limiter's in-memory store).
+ * Access codes cannot be guessed: wrong codes are limited per user and per client address. Only a
+ * wrong code counts (a 404): joining, or a malformed body, costs nothing.
  */
 export function joinRateLimits(deps: AppDeps) {
-  return {
-    perUser: limitedJoins(deps, 'user', (c) => c.get('user').id),
-    perAddress: limitedJoins(deps, 'address', (c) => getConnInfo(c).remote.address ?? 'unknown'),
-  };
+  const wrongCodes = (name: string, key: (c: Context<AppEnv>) => string) =>
+    limitAttempts({
+      name: `join_${name}`,
+      limit: deps.config.joinAttemptsPerMinute,
+      windowMs: 60_000,
+      key,
+      counts: (c) => c.res.status === 404,
+      message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
+    });
+  return { perUser: wrongCodes('user', (c) => c.get('user').id), perAddress: wrongCodes('address', clientAddress(deps.config)) };
 }

@@ -4,7 +4,8 @@ import { workshopMembers } from '../../db/schema/index';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write } from '../events/recorder';
-import { authorize, isFacilitator, loadAccess } from './access';
+import { authorize, isFacilitator } from '../access/rules';
+import { loadAccess } from '../access/load';
 import { countMembers, membersOf, type MemberRow } from './repo';
 import type { UserRoleOutput } from './schemas';
 

@@ -7,7 +7,8 @@ import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteri
 import { toRating, type RatingOutput } from '../ratings/schemas';
 import { toSection, type SectionOutput } from '../sections/schemas';
 import { planFor } from '../users/schemas';
-import { seesAllRatings, type WorkshopAccess, type WorkshopRow } from './access';
+import { seesAllRatings, type WorkshopAccess } from '../access/rules';
+import type { LoadedAccess, WorkshopRow } from '../access/load';
 import type { OwnerOutput, WorkshopOutput } from './schemas';
 import { DEFAULT_VIEW, mergeView } from './view';
 
@@ -153,7 +154,7 @@ export function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, 
 }
 
 /** The workshop as the caller may see it. */
-export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: WorkshopAccess): WorkshopOutput {
+export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): WorkshopOutput {
   return toWorkshop(db, config, access.workshop, ratingsScopeFor(access));
 }
 

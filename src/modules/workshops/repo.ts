@@ -4,7 +4,8 @@ import type { DbOrTx } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { cards, criteria, organizationMembers, workshopMembers, workshops } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
-import type { WorkshopRole, WorkshopRow } from './access';
+import type { WorkshopRole } from '../access/rules';
+import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from './view';
 

@@ -1,11 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Context } from 'hono';
 import type { Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import { cards } from '../../db/schema/index';
 import { notFound } from '../../http/errors';
-import type { AppEnv } from '../../http/env';
-import { loadAccess, type WorkshopAccess } from '../workshops/access';
+import { loadAccess, type LoadedAccess } from '../access/load';
 
 /*
  * Shared by every kind of card feedback (votes, ratings, items, comments, attachments): they all
@@ -20,7 +18,7 @@ export interface CardRef {
 }
 
 export interface FeedbackTarget {
-  access: WorkshopAccess;
+  access: LoadedAccess;
   card: { id: string; type: 'idea' | 'cluster' };
 }
 
@@ -42,11 +40,6 @@ export function loadTarget(db: Db, ref: CardRef): FeedbackTarget {
   const card = queries(db).card.get({ cardId: ref.cardId, workshopId: ref.workshopId });
   if (!card) throw notFound('Card');
   return { access, card };
-}
-
-/** The card reference of a request on a `/workshops/:workshop_id/cards/:card_id/…` route. */
-export function cardRef(c: Context<AppEnv>): CardRef {
-  return { workshopId: c.req.param('workshop_id') ?? '', cardId: c.req.param('card_id') ?? '', userId: c.get('user').id };
 }
 
 /** Names the card a piece of feedback is on, for event payloads. */

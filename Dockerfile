@@ -1,0 +1,31 @@
+# Production image: the bundled server (dist/main.js) under plain node, as PID 1, so SIGTERM from
+# the platform reaches it and it shuts down cleanly.
+
+# --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
+FROM node:20-bookworm-slim AS build
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+# --- run: the same base (same Node ABI for the native modules), no compilers, a non-root user
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY drizzle ./drizzle
+COPY src/modules/templates/catalog ./src/modules/templates/catalog
+COPY src/modules/canvas/catalog ./src/modules/canvas/catalog
+RUN mkdir -p /data && chown node:node /data
+USER node
+ENV PORT=8080 DATABASE_PATH=/data/workshops.db FILES_DIR=/data/files
+EXPOSE 8080
+CMD ["node", "dist/main.js"]

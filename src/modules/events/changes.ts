@@ -1,0 +1,204 @@
+/*
+ * Every kind of logged change, with the payload it carries (CONTRACT §7: the resource after the
+ * change under its singular name, the resource before it for removals, and `changes` for
+ * updates). Adding an action here makes the compiler ask for everything that must know it: its
+ * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
+ */
+import type { AttachmentOutput } from '../attachments/schemas';
+import type { CanvasOutput, ZoneOutput } from '../canvas/schemas';
+import type { CardOutput } from '../cards/schemas';
+import type { CommentOutput } from '../comments/schemas';
+import type { CriterionOutput } from '../criteria/schemas';
+import type { ItemOutput } from '../items/schemas';
+import type { RatingOutput } from '../ratings/schemas';
+import type { SectionOutput } from '../sections/schemas';
+import type { IllustrationOutput, StepOutput } from '../steps/schemas';
+import type { VoteOutput } from '../votes/schemas';
+import type { UserRoleOutput, WorkshopOutput } from '../workshops/schemas';
+
+/** `{field: [old, new]}` for each field an update changed. */
+export type FieldChanges = Record<string, [unknown, unknown]>;
+
+/** A piece of card feedback in the log names its card. */
+export type OnCard<T> = T & { card_id: string };
+
+/** A step's illustration in the log names its step. */
+export type StepIllustration = IllustrationOutput & { step_id: string };
+
+/** An export of the workshop, as `GET /v1/workshops/:id/exports/:id` returns it. */
+export interface ExportOutput {
+  id: string;
+  created_at: string;
+  type: string;
+  state: string;
+  url: string | null;
+  message?: string | null;
+}
+
+/** A card's place, as the workshop's Yjs document holds it. */
+export interface PlacementOutput {
+  position: number;
+  x: number | null;
+  y: number | null;
+}
+
+/** Each action and its `change` payload. */
+export interface WorkshopChanges {
+  createWorkshop: { workshop: WorkshopOutput };
+  updateWorkshop: { workshop: WorkshopOutput; changes: FieldChanges };
+  removeWorkshop: { workshop: WorkshopOutput };
+  changeStep: { workshop: WorkshopOutput; step: StepOutput | null };
+
+  addStep: { step: StepOutput };
+  updateStep: { step: StepOutput; changes: FieldChanges };
+  removeStep: { step: StepOutput };
+
+  addIllustration: { illustration: StepIllustration };
+  updateIllustration: { illustration: StepIllustration; changes: FieldChanges };
+  removeIllustration: { illustration: StepIllustration };
+
+  addCard: { card: CardOutput };
+  updateCard: { card: CardOutput; changes: FieldChanges };
+  /** `removed_ids`: the ideas that went with a removed cluster. */
+  removeCard: { card: CardOutput; removed_ids: string[] };
+  mergeCards: { card: CardOutput; merged_ids: string[] };
+  importCards: { count: number };
+  /** Placements a client changed through the workshop's Yjs document: the new values by card id. */
+  moveCards: { placements: Record<string, PlacementOutput> };
+
+  addVote: { vote: OnCard<VoteOutput> };
+  updateVote: { vote: OnCard<VoteOutput>; changes: FieldChanges };
+  removeVote: { vote: OnCard<VoteOutput> };
+  removeVotes: { count: number };
+
+  addRating: { rating: RatingOutput };
+  updateRating: { rating: RatingOutput; changes: FieldChanges };
+  removeRating: { rating: RatingOutput };
+  removeRatings: { count: number };
+
+  addItem: { item: OnCard<ItemOutput> };
+  updateItem: { item: OnCard<ItemOutput>; changes: FieldChanges };
+  removeItem: { item: OnCard<ItemOutput> };
+  removeItems: { count: number };
+
+  addComment: { comment: OnCard<CommentOutput> };
+  removeComment: { comment: OnCard<CommentOutput> };
+  removeComments: { count: number };
+
+  addAttachment: { attachment: OnCard<AttachmentOutput> };
+  removeAttachment: { attachment: OnCard<AttachmentOutput> };
+  removeAttachments: { count: number };
+
+  addCriterium: { criterium: CriterionOutput };
+  updateCriterium: { criterium: CriterionOutput; changes: FieldChanges };
+  removeCriterium: { criterium: CriterionOutput };
+
+  addSection: { section: SectionOutput };
+  updateSection: { section: SectionOutput; changes: FieldChanges };
+  removeSection: { section: SectionOutput };
+
+  addCanvas: { canvas: CanvasOutput };
+  removeCanvas: { canvas: CanvasOutput };
+  updateZone: { zone: ZoneOutput; changes: FieldChanges };
+
+  addMember: { member: UserRoleOutput };
+  updateMember: { member: UserRoleOutput; changes: FieldChanges };
+
+  addMessage: { message: { content: string; include_me: boolean; recipients: number } };
+
+  addExport: { export: ExportOutput };
+  updateExport: { export: ExportOutput; changes: FieldChanges };
+}
+
+export type WorkshopAction = keyof WorkshopChanges;
+
+/** What every logged change carries besides its action and payload. */
+export interface EventEnvelope {
+  id: string;
+  workshopId: string;
+  /** Increasing per workshop, shared by the log and realtime so clients can spot gaps. */
+  seq: number;
+  userId: string | null;
+  createdAt: string;
+}
+
+/**
+ * One change to a workshop, as written to the event log; realtime broadcasts the same object.
+ * Narrow it by `action` to reach a typed `change`.
+ */
+export type WorkshopEvent<A extends WorkshopAction = WorkshopAction> = {
+  [K in A]: EventEnvelope & { action: K; change: WorkshopChanges[K] };
+}[A];
+
+/** What a write records: one action with its own payload. */
+export type ChangeInput = {
+  [K in WorkshopAction]: { workshopId: string; action: K; userId: string | null; change: WorkshopChanges[K] };
+}[WorkshopAction];
+
+/**
+ * Whose eyes a logged change is for. `vote` and `rating`: feedback whose values the current step
+ * may hide from other participants (`allow_display_votes` / `allow_display_ratings`); the change
+ * belongs to the feedback's author. Everything else is for every member.
+ */
+export type ActionVisibility = 'everyone' | 'vote' | 'rating';
+
+export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibility } = {
+  createWorkshop: 'everyone',
+  updateWorkshop: 'everyone',
+  removeWorkshop: 'everyone',
+  changeStep: 'everyone',
+  addStep: 'everyone',
+  updateStep: 'everyone',
+  removeStep: 'everyone',
+  addIllustration: 'everyone',
+  updateIllustration: 'everyone',
+  removeIllustration: 'everyone',
+  addCard: 'everyone',
+  updateCard: 'everyone',
+  removeCard: 'everyone',
+  mergeCards: 'everyone',
+  importCards: 'everyone',
+  moveCards: 'everyone',
+  addVote: 'vote',
+  updateVote: 'vote',
+  removeVote: 'vote',
+  removeVotes: 'everyone',
+  addRating: 'rating',
+  updateRating: 'rating',
+  removeRating: 'rating',
+  removeRatings: 'everyone',
+  addItem: 'everyone',
+  updateItem: 'everyone',
+  removeItem: 'everyone',
+  removeItems: 'everyone',
+  addComment: 'everyone',
+  removeComment: 'everyone',
+  removeComments: 'everyone',
+  addAttachment: 'everyone',
+  removeAttachment: 'everyone',
+  removeAttachments: 'everyone',
+  addCriterium: 'everyone',
+  updateCriterium: 'everyone',
+  removeCriterium: 'everyone',
+  addSection: 'everyone',
+  updateSection: 'everyone',
+  removeSection: 'everyone',
+  addCanvas: 'everyone',
+  removeCanvas: 'everyone',
+  updateZone: 'everyone',
+  addMember: 'everyone',
+  updateMember: 'everyone',
+  addMessage: 'everyone',
+  addExport: 'everyone',
+  updateExport: 'everyone',
+};
+
+/** The actions whose values a step may hide, by kind (for the log's SQL filter). */
+export function actionsVisibleAs(visibility: Exclude<ActionVisibility, 'everyone'>): WorkshopAction[] {
+  return (Object.keys(ACTION_VISIBILITY) as WorkshopAction[]).filter((action) => ACTION_VISIBILITY[action] === visibility);
+}
+
+/** Whether a stored action name is one this version knows (rows are written only by `record`). */
+export function isWorkshopAction(action: string): action is WorkshopAction {
+  return Object.hasOwn(ACTION_VISIBILITY, action);
+}

@@ -1,0 +1,148 @@
+import type { Db } from '../db/client';
+import { workshopDisplays } from '../modules/access/load';
+import type { CardOutput } from '../modules/cards/schemas';
+import { scoreReadings } from '../modules/cards/summaries';
+import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
+import type { Audience, Delivery } from './deliveries';
+import type { Sequenced } from './events';
+
+/*
+ * One renderer per logged action: what socket events the change produces, for whom. The compiler
+ * holds this map to the action list (`modules/events/changes.ts`), so a new action cannot go
+ * unrendered. What a reader may see is asked of the modules that own the data (card scores of
+ * `cards/summaries.ts`, display prefs of `access/load.ts`); participants never receive other
+ * people's hidden votes or ratings, only the bare `seq` and `action`, so their sequence has no hole.
+ */
+
+export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db) => Delivery[];
+export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
+
+const EVERYONE: Audience = { to: 'workshop' };
+const FACILITATORS: Audience = { to: 'facilitators' };
+
+const head = (event: WorkshopEvent): Sequenced => ({ seq: event.seq, workshop_id: event.workshopId });
+
+/** The log's own words: `workshop:event` with the action and its change. */
+function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
+  return { audience, event: 'workshop:event', payload: { ...head(event), action: event.action, change: event.change } };
+}
+
+const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
+
+/** Content for facilitators and the feedback's author; the bare sequence number for other participants. */
+function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Delivery): Delivery[] {
+  const bare: Delivery = { audience: { to: 'participants', except: [ownerId] }, event: 'workshop:event', payload: { ...head(event), action: event.action } };
+  return [full, own, bare];
+}
+
+/** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
+function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Delivery[] {
+  const withScore = (audience: Audience, score: number): Delivery => ({ ...render({ ...card, summary: { ...card.summary, score } }), audience });
+  const readings = scoreReadings(db, event.workshopId, card.id);
+  if (readings.shared) return [withScore(EVERYONE, readings.score)];
+  const voters = [...readings.byVoter.keys()];
+  return [
+    withScore(FACILITATORS, readings.full),
+    ...voters.map((userId) => withScore({ to: 'participant', userId }, readings.byVoter.get(userId)!)),
+    withScore({ to: 'participants', except: voters }, 0),
+  ];
+}
+
+/** A vote changed a card's score: as each reader may see it (`scoreReadings`). */
+const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = (event, db) => {
+  const { card_id: cardId, user_id: ownerId } = event.change.vote;
+  const scored = (audience: Audience, score: number): Delivery => ({ audience, event: 'score:changed', payload: { ...head(event), card_id: cardId, score } });
+  const readings = scoreReadings(db, event.workshopId, cardId);
+  if (readings.shared) return [scored(EVERYONE, readings.score)];
+  return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored({ to: 'participant', userId: ownerId }, readings.byVoter.get(ownerId) ?? 0));
+};
+
+/** A rating is everyone's to see unless the current step hides others' ratings. */
+const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = (event, db) => {
+  if (workshopDisplays(db, event.workshopId).allow_display_ratings) return [logged(event)];
+  const ownerId = event.change.rating.user_id;
+  return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, { to: 'participant', userId: ownerId }));
+};
+
+export const RENDERERS: Renderers = {
+  createWorkshop: everyone,
+  updateWorkshop: (event) => {
+    const { workshop, changes } = event.change;
+    // Criteria carry ratings that not every reader may see; this rendering goes to everyone.
+    const { criteria: _perReader, ...shared } = workshop;
+    const deliveries: Delivery[] = [{ audience: EVERYONE, event: 'workshop:updated', payload: { ...head(event), workshop: shared, changes } }];
+    if ('view' in changes || 'force_sync' in changes) {
+      deliveries.push({ audience: EVERYONE, event: 'view:changed', payload: { ...head(event), view: workshop.view, force_sync: workshop.force_sync } });
+    }
+    return deliveries;
+  },
+  removeWorkshop: everyone,
+  changeStep: (event) => [
+    { audience: EVERYONE, event: 'step:changed', payload: { ...head(event), step: event.change.step } },
+    { audience: EVERYONE, event: 'view:changed', payload: { ...head(event), view: event.change.workshop.view, force_sync: event.change.workshop.force_sync } },
+  ],
+
+  addStep: everyone,
+  updateStep: everyone,
+  removeStep: everyone,
+  addIllustration: everyone,
+  updateIllustration: everyone,
+  removeIllustration: everyone,
+
+  addCard: (event, db) => cardDeliveries(db, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card } })),
+  updateCard: (event, db) =>
+    cardDeliveries(db, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:updated', payload: { ...head(event), card, changes: event.change.changes } })),
+  removeCard: (event) => {
+    const { card, removed_ids } = event.change;
+    return [{ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: card.id, removed_ids: [card.id, ...removed_ids], merged_into: null } }];
+  },
+  mergeCards: (event, db) => {
+    const { card, merged_ids } = event.change;
+    return [
+      ...cardDeliveries(db, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } })),
+      ...merged_ids.map((id): Delivery => ({ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: id, removed_ids: [id], merged_into: card.id } })),
+    ];
+  },
+  importCards: (event) => [{ audience: EVERYONE, event: 'workshop:event', payload: { ...head(event), action: event.action, change: event.change, reload: true } }],
+  moveCards: everyone,
+
+  addVote: scoreChanged,
+  updateVote: scoreChanged,
+  removeVote: scoreChanged,
+  removeVotes: (event) => [{ audience: EVERYONE, event: 'score:changed', payload: { ...head(event), card_id: null, score: 0 } }],
+
+  addRating: ratingChanged,
+  updateRating: ratingChanged,
+  removeRating: ratingChanged,
+  removeRatings: everyone,
+
+  addItem: everyone,
+  updateItem: everyone,
+  removeItem: everyone,
+  removeItems: everyone,
+
+  addComment: (event) => [{ audience: EVERYONE, event: 'comment:created', payload: { ...head(event), comment: event.change.comment } }],
+  removeComment: everyone,
+  removeComments: everyone,
+
+  addAttachment: everyone,
+  removeAttachment: everyone,
+  removeAttachments: everyone,
+
+  addCriterium: everyone,
+  updateCriterium: everyone,
+  removeCriterium: everyone,
+  addSection: everyone,
+  updateSection: everyone,
+  removeSection: everyone,
+  addCanvas: everyone,
+  removeCanvas: everyone,
+  updateZone: everyone,
+
+  addMember: everyone,
+  updateMember: everyone,
+  addMessage: everyone,
+
+  addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
+  updateExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
+};

@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { useCast, useServer } from './helpers/cast';
+import { createUser, errorOf, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
+import { startTestServer, type TestServer } from './helpers/server';
+
+/* Defects found by hostile input, each with the request that showed it. */
+
+const cast = useCast();
+
+describe('wrong types', () => {
+  it('refuses an array where an object is required, at the top and nested, and changes nothing', async () => {
+    const { t, facilitator } = cast;
+    const workshop = seedWorkshop(t, facilitator, { title: 'Kept' });
+    const path = `/v1/workshops/${workshop.id}`;
+    for (const body of [[], { vote_limit: [] }, { view: [] }]) {
+      const res = await t.request('PUT', path, { token: facilitator.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(errorOf(res).details?.[0]?.message).toBe('Expected an object but received an array.');
+    }
+    const steps = `${path}/steps`;
+    expectError(await t.request('POST', steps, { token: facilitator.token, body: { name: 'Vote', prefs: [] } }), 400, 'invalid_request');
+    expect((await t.request('GET', steps, { token: facilitator.token })).body).toEqual([]);
+    expect((await t.request<WorkshopOutput>('GET', path, { token: facilitator.token })).body.title).toBe('Kept');
+  });
+
+  it('names a missing member plainly', async () => {
+    const res = await cast.t.request('POST', '/v1/auth/signup', { body: { email: 'nameless@example.test', password: 'long enough' } });
+    expectError(res, 400, 'invalid_request');
+    expect(errorOf(res).details).toEqual([{ path: 'name', message: 'name is required.' }]);
+  });
+});
+
+describe('blob references', () => {
+  it('refuses a step illustration made of another user’s upload, as attachments do', async () => {
+    const { t, facilitator, participant } = cast;
+    const workshop = seedWorkshop(t, facilitator);
+    seedMember(t, workshop.id, participant);
+    const step = seedCurrentStep(t, workshop.id, {});
+    const theirs = seedFile(t, participant, { name: 'theirs.png' });
+    const blob = { url: `http://example.test/${theirs.key}`, mimetype: theirs.mimetype, key: theirs.key, container: theirs.container };
+    const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob } });
+    expectError(res, 400, 'invalid_request');
+    expect(errorOf(res).details?.[0]?.path).toBe('blob.key');
+  });
+});
+
+describe('imports', () => {
+  it('refuses a CSV with more rows than an import may hold with 413, changing nothing, and takes one at the limit', async () => {
+    const { t, facilitator } = cast;
+    const workshop = seedWorkshop(t, facilitator);
+    const path = `/v1/workshops/${workshop.id}/cards`;
+    const upload = (rows: number) => {
+      const form = new FormData();
+      const lines = Array.from({ length: rows }, (_, n) => `idea,Idea ${n},,Cluster ${n % 50}`);
+      form.append('file', new Blob([`type,title,content,cluster\n${lines.join('\n')}\n`], { type: 'text/csv' }), 'cards.csv');
+      return t.request('PUT', path, { token: facilitator.token, rawBody: form });
+    };
+    const refused = await upload(CSV_MAX_ROWS + 1);
+    expectError(refused, 413, 'payload_too_large');
+    expect(errorOf(refused).message).toContain(String(CSV_MAX_ROWS));
+    expect((await t.request('GET', path, { token: facilitator.token })).body).toEqual([]);
+    const taken = await upload(CSV_MAX_ROWS);
+    expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
+    expect(taken.body).toHaveLength(CSV_MAX_ROWS + 50);
+  });
+});
+
+describe('throttling', () => {
+  const t = useServer({ authAttemptsPerMinute: 5, joinAttemptsPerMinute: 3 });
+
+  const login = (email: string, password: string, headers: Record<string, string> = {}) => t.request('POST', '/v1/auth/login', { body: { email, password }, headers });
+
+  it('answers 429 with Retry-After after repeated failed logins on one account, and leaves other accounts alone', async () => {
+    const victim = await createUser(t, 'Victim');
+    const bystander = await createUser(t, 'Bystander');
+    for (let i = 0; i < 5; i++) expectError(await login(victim.email, `wrong ${i}`), 401, 'invalid_credentials');
+    const refused = await login(victim.email, 'wrong again');
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    // The account's budget is spent for the rest of the minute, whatever the password.
+    expectError(await login(victim.email, 'correct horse battery'), 429, 'rate_limited');
+    // Another account from the same address still logs in.
+    expect((await login(bystander.email, 'correct horse battery')).status).toBe(200);
+  });
+
+  it('counts only failures: a right password after a few wrong ones works', async () => {
+    const user = await createUser(t, 'Forgetful');
+    for (let i = 0; i < 4; i++) expectError(await login(user.email, `wrong ${i}`), 401, 'invalid_credentials');
+    expect((await login(user.email, 'correct horse battery')).status).toBe(200);
+  });
+
+  it('limits signups (each sends a mail) per address', async () => {
+    const fresh = await startTestServer({ authAttemptsPerMinute: 3 });
+    try {
+      const signup = (n: number) => fresh.request('POST', '/v1/auth/signup', { body: { email: `spray-${n}@example.test`, password: 'long enough', name: 'S' } });
+      for (let n = 0; n < 3; n++) expect((await signup(n)).status).toBe(201);
+      const refused = await signup(3);
+      expectError(refused, 429, 'rate_limited');
+      expect(refused.headers.get('retry-after')).toBeTruthy();
+      expect(fresh.deps.database.sqlite.prepare('select count(*) from outbox').pluck().get()).toBe(3);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('client addresses behind a proxy', () => {
+  const wrongCode = (t: TestServer, token: string, headers: Record<string, string>) =>
+    t.request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' }, headers });
+
+  it('ignores forwarded addresses unless the proxy is trusted', async () => {
+    const t = await startTestServer({ joinAttemptsPerMinute: 2 });
+    try {
+      const users = await Promise.all([1, 2, 3].map((n) => createUser(t, `Guesser ${n}`)));
+      // Every guess counts against the socket's address, whatever the header claims.
+      expect((await wrongCode(t, users[0]!.token, { 'fly-client-ip': '203.0.113.1' })).status).toBe(404);
+      expect((await wrongCode(t, users[1]!.token, { 'fly-client-ip': '203.0.113.2' })).status).toBe(404);
+      expectError(await wrongCode(t, users[2]!.token, { 'fly-client-ip': '203.0.113.3' }), 429, 'rate_limited');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps one budget per client address a trusted proxy names', async () => {
+    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: true });
+    try {
+      const users = await Promise.all([1, 2, 3, 4, 5].map((n) => createUser(t, `Client ${n}`)));
+      const wrong = (token: string, address: string) => wrongCode(t, token, { 'fly-client-ip': address });
+      expect((await wrong(users[0]!.token, '198.51.100.1')).status).toBe(404);
+      expect((await wrong(users[1]!.token, '198.51.100.1')).status).toBe(404);
+      expect((await wrong(users[2]!.token, '198.51.100.1')).status).toBe(429);
+      // Someone else behind the same proxy keeps their own budget.
+      expect((await wrong(users[3]!.token, '198.51.100.2')).status).toBe(404);
+      // Without Fly's header, the last X-Forwarded-For entry (the one the proxy added) counts.
+      expect((await wrongCode(t, users[4]!.token, { 'x-forwarded-for': '198.51.100.1, 198.51.100.3' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

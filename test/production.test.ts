@@ -1,0 +1,88 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/* Production runs the built bundle under plain node; `npm start` must stop on SIGTERM too. */
+
+const dir = mkdtempSync(join(tmpdir(), 'workshops-production-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function listening(child: ChildProcess): Promise<number> {
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /\(port (\d+),/.exec(output);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${output}`)));
+  });
+}
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+/** Whether a process of that id still runs. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the built server', () => {
+  beforeAll(async () => {
+    await promisify(execFile)(process.execPath, ['scripts/build.mjs']);
+  }, 60_000);
+
+  it('serves from dist/ under plain node, catalogs and migrations included, and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['dist/main.js'], {
+      env: { ...process.env, PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'dist', 'w.db'), FILES_DIR: join(dir, 'dist', 'files') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = exitOf(child);
+    const port = await listening(child);
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const signup = await fetch(`${base}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'dist@example.test', password: 'long enough', name: 'Dist' }),
+    });
+    expect(signup.status).toBe(201);
+    const { token } = (await signup.json()) as { token: string };
+    const templates = (await (await fetch(`${base}/v1/templates`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
+    expect(templates.length).toBeGreaterThan(0);
+    const canvases = (await (await fetch(`${base}/v1/canvas`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
+    expect(canvases.length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('npm start', () => {
+  it('stops, server and all, when the npm process gets SIGTERM', async () => {
+    const child = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'npm', 'w.db'), FILES_DIR: join(dir, 'npm', 'files') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = exitOf(child);
+    const port = await listening(child);
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await exited;
+    // Nothing keeps answering on the port once npm is gone.
+    const deadline = Date.now() + 10_000;
+    let answering = true;
+    while (answering && Date.now() < deadline) {
+      answering = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
+      if (answering) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answering).toBe(false);
+    expect(alive(child.pid!)).toBe(false);
+  }, 30_000);
+});

@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `src/main.ts` as `npm start` does, with output piped (as to a log file). */
+function runMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+
+describe('startup problems', () => {
+  it('names a bad PORT in one line and exits 1', async () => {
+    const run = runMain({ PORT: 'abc' });
+    expect(await run.exited).toBe(1);
+    expect(lines(run.stderr())).toEqual(['Invalid configuration: PORT="abc": expected a port number from 0 to 65535']);
+  });
+
+  it('says in one line that the port is taken, and exits 1', async () => {
+    const taken = createServer().listen(0);
+    await new Promise((resolve) => taken.once('listening', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const run = runMain({ PORT: String(port) });
+      expect(await run.exited).toBe(1);
+      expect(lines(run.stderr())).toEqual([`Port ${port} is already in use; stop what listens there or set PORT to another port.`]);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+/** Starts main on a port the OS picks; resolves with that port. */
+async function listeningPort(run: ReturnType<typeof runMain>): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const match = /\(port (\d+),/.exec(run.stdout());
+    if (match) return Number(match[1]);
+    if (Date.now() > deadline) throw new Error(`not listening: ${run.stdout()} ${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('mail without SMTP', () => {
+  it('prints a queued mail with its link, and the link opens a page that confirms the address', async () => {
+    const run = runMain({ PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'mail.db') });
+    try {
+      const port = await listeningPort(run);
+      const base = `http://127.0.0.1:${port}`;
+      const signup = await fetch(`${base}/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'newcomer@example.test', password: 'long enough', name: 'New' }),
+      });
+      expect(signup.status).toBe(201);
+      const deadline = Date.now() + 5_000;
+      let line: string | undefined;
+      while (!line && Date.now() < deadline) {
+        line = lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
+        if (!line) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const link = /(http:\/\/\S+\/confirm\?token=\S+)/.exec(line ?? '')?.[1];
+      expect(link, run.stdout()).toBeDefined();
+      const page = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, base));
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('/v1/auth/confirm');
+      // What the page does: post the link's token.
+      const confirmed = await fetch(`${base}/v1/auth/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: new URL(link!).searchParams.get('token') }),
+      });
+      expect(confirmed.status).toBe(204);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+});
+
+describe('request log', () => {
+  it('writes one JSON line per request, without colour codes, when the output is a file', async () => {
+    const run = runMain({ PORT: '0', LOG_REQUESTS: '1' });
+    try {
+      const port = await new Promise<number>((resolve) => {
+        const look = () => {
+          const match = /\(port (\d+),/.exec(run.stdout());
+          if (match) resolve(Number(match[1]));
+          else setTimeout(look, 20);
+        };
+        look();
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
+      const deadline = Date.now() + 5_000;
+      while (lines(run.stdout()).filter((l) => l.startsWith('{')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const logged = lines(run.stdout()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      expect(logged).toEqual([
+        expect.objectContaining({ msg: 'request', method: 'GET', path: '/health', status: 200 }),
+        expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/user/me', status: 401 }),
+      ]);
+      expect(run.stdout()).not.toContain('\u001b[');
+      expect(run.stdout()).not.toContain('secret');
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+});
