@@ -4,6 +4,7 @@ import { databaseAnswers } from './db/client';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
+import { pageRoutes } from './http/pages';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
       return c.json({ status: ok ? 'ok' : 'unavailable' }, ok ? 200 : 503);
     })
     .route('/', docsRoutes(deps, () => app))
+    .route('/', pageRoutes())
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
     .route('/v1', apiRoutes(deps));

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDeps } from './create-deps';
+import { logQueuedMail } from './modules/mail/dev-log';
 import { createServer } from './server';
 
 /** Startup problems a person can fix (a bad setting, a busy port) read as one line, not a stack. */
@@ -22,6 +23,10 @@ const server = await createServer(deps).catch((err: NodeJS.ErrnoException) => {
   if (err.code === 'EACCES') exitWith(`Not allowed to listen on port ${config.port}; set PORT to a port above 1023.`);
   throw err;
 });
+// With PORT=0 the port is known only now; links must name it.
+if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${server.port}`;
+// Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
+const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database.sqlite);
 console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${config.databasePath})`);
 
 let stopping = false;
@@ -34,6 +39,7 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, 10_000);
   force.unref();
+  stopMailLog();
   await server.close();
   deps.database.close();
   process.exit(0);

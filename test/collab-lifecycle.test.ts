@@ -6,6 +6,7 @@ import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
+import { write } from '../src/modules/events/recorder';
 
 const t = useServer();
 const [user] = useUsers(t, 'Lifecycle');
@@ -46,7 +47,7 @@ describe('loading and unloading', () => {
     engine.options.idleMs = 60_000;
     // A workshop that does not exist has no document, and nothing is stored for it.
     expect(t.deps.collab.cardPlacements('no-such-workshop').size).toBe(0);
-    t.deps.collab.setCardPlacements('no-such-workshop', { x: { position: 0 } });
+    write(t.deps, (_tx, changes) => t.deps.collab.placeCards(changes, 'no-such-workshop', { placements: { x: { position: 0 } } }));
     expect(engine.loadedDocuments()).not.toContain('no-such-workshop');
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { write } from '../src/modules/events/recorder';
 import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement } from './helpers/collab';
 import { seedCard, seedWorkshop } from './helpers/factories';
@@ -40,7 +41,7 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
 
     // A change the service makes on A reaches B's clients too.
     const again = await connect(b, w.id);
-    a.deps.collab.setCardPlacements(w.id, { [card.id]: { x: 500 } });
+    write(a.deps, (_tx, changes) => a.deps.collab.placeCards(changes, w.id, { placements: { [card.id]: { x: 500 } } }));
     await until(() => again.cards.get(card.id)?.x === 500, 'service change reaches B');
   });
 

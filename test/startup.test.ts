@@ -46,13 +46,55 @@ describe('startup problems', () => {
   });
 });
 
+/** Starts main on a port the OS picks; resolves with that port. */
+async function listeningPort(run: ReturnType<typeof runMain>): Promise<number> {
+  const portIn = () => /\(port (\d+),/.exec(run.stdout())?.[1];
+  await until(() => portIn() !== undefined, 'the start line naming the port', 15_000).catch((err: Error) => {
+    throw new Error(`${err.message}: ${run.stdout()} ${run.stderr()}`);
+  });
+  return Number(portIn());
+}
+
+describe('mail without SMTP', () => {
+  it('prints a queued mail with its link, and the link opens a page that confirms the address', async () => {
+    const run = runMain({ PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'mail.db') });
+    try {
+      const port = await listeningPort(run);
+      const base = `http://127.0.0.1:${port}`;
+      const signup = await fetch(`${base}/v1/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'newcomer@example.test', password: 'long enough', name: 'New' }),
+      });
+      expect(signup.status).toBe(201);
+      const mailLine = () => lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
+      await until(() => mailLine() !== undefined, 'the queued mail printed to the log', 5_000, 50);
+      const line = mailLine();
+      const link = /(http:\/\/\S+\/confirm\?token=\S+)/.exec(line ?? '')?.[1];
+      expect(link, run.stdout()).toBeDefined();
+      const page = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, base));
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('/v1/auth/confirm');
+      // What the page does: post the link's token.
+      const confirmed = await fetch(`${base}/v1/auth/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: new URL(link!).searchParams.get('token') }),
+      });
+      expect(confirmed.status).toBe(204);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+});
+
 describe('request log', () => {
   it('writes one JSON line per request, without colour codes, when the output is a file', async () => {
     const run = runMain({ PORT: '0', LOG_REQUESTS: '1' });
     try {
-      const portIn = () => /\(port (\d+),/.exec(run.stdout())?.[1];
-      await until(() => portIn() !== undefined, 'the start line naming the port', 15_000);
-      const port = Number(portIn());
+      const port = await listeningPort(run);
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
       await until(() => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 2, 'two request log lines', 5_000);

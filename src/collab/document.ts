@@ -1,7 +1,12 @@
 import * as Y from 'yjs';
 import { Awareness } from 'y-protocols/awareness';
 import { CARDS_MAP, cleanPlacement, cleanZone, ZONES_MAP } from './layout';
+import type { StoredDocument } from './store';
 import type { CardPlacement, ZoneState } from './types';
+
+/** Transaction origins: changes the server makes itself, and changes already stored elsewhere. */
+export const SERVER = Symbol('server');
+export const REMOTE = Symbol('remote');
 
 /** What one change to a document touched: keys with their value before it, and its Yjs updates. */
 export interface Captured {
@@ -35,6 +40,8 @@ export class WorkshopDocument {
   /** Highest stored update id this copy is known to contain (with `snapshotVersion`). */
   lastUpdateId = 0;
   unloadTimer: NodeJS.Timeout | undefined;
+  /** Brought in line with SQL since it was loaded (see `DocumentLifecycle.reconcile`). */
+  reconciled = false;
   private capture: Captured | null = null;
 
   constructor(readonly workshopId: string) {
@@ -123,4 +130,18 @@ export function mergeCaptured(first: Captured, ...rest: Captured[]): Captured {
 export function mergedUpdate(updates: readonly Uint8Array[]): Uint8Array | null {
   if (updates.length === 0) return null;
   return updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates as Uint8Array[]);
+}
+
+/** What a copy knows of its stored form after reading it (a snapshot is read only when it changed). */
+export function countStored(entry: WorkshopDocument, stored: StoredDocument): void {
+  entry.storedUpdates = stored.updates.length;
+  entry.storedBytes = stored.updates.reduce((sum, { update }) => sum + update.byteLength, 0);
+  if (stored.snapshot) entry.snapshotBytes = stored.snapshot.byteLength;
+}
+
+export function applyStored(entry: WorkshopDocument, stored: StoredDocument): void {
+  entry.doc.transact(() => {
+    if (stored.snapshot) Y.applyUpdate(entry.doc, stored.snapshot, REMOTE);
+    for (const { update } of stored.updates) Y.applyUpdate(entry.doc, update, REMOTE);
+  }, REMOTE);
 }

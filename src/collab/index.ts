@@ -1,7 +1,8 @@
 import { CollabEngine, type CollabDeps, type CollabOptions } from './engine';
 import type { CollabService } from './types';
 
-export type { CardPlacement, CollabService, ZoneState } from './types';
+export type { CardCopy, CardPlacement, CollabService, LayoutCopy, PlacementChange, SessionCheck, TransactionHooks, ZoneCopy, ZoneState } from './types';
+export type { CollabExtension } from './hooks';
 export { CollabEngine, type CollabOptions } from './engine';
 
 /** The Yjs documents of every workshop, served at `/v1/sync/:workshop_id`; Redis fan-out when configured. */

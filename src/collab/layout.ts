@@ -7,7 +7,7 @@ import type { CardPlacement, ZoneState } from './types';
  * of their placements (last writer wins per card), never on one's x with the other's y, and moves
  * of different cards never conflict. Clients may write anything into a Y.Map, so every value they
  * write passes through the checks below before it reaches the SQL copy; what fails is repaired by
- * the server (see `engine.ts`).
+ * the server (see `repair.ts`).
  */
 export const CARDS_MAP = 'cards';
 export const ZONES_MAP = 'zones';

@@ -1,8 +1,7 @@
 import { may, type WorkshopAccess } from '../modules/access/rules';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
-import type { CardCopy, DocumentStore, ZoneCopy } from './store';
-import type { CardPlacement, ZoneState } from './types';
+import type { CardCopy, CardPlacement, LayoutCopy, ZoneCopy, ZoneState } from './types';
 
 /*
  * A Yjs update cannot be refused once applied (the client already has it, and later updates
@@ -23,13 +22,13 @@ const placementOf = (card: CardCopy): CardPlacement => ({ position: card.positio
 const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({ name, x, y, rows, cols, cluster_id });
 
 /** Repairs what a client's update changed; runs inside the transaction that stores it. */
-export function repairClientChange(entry: WorkshopDocument, store: DocumentStore, access: WorkshopAccess, applied: Captured): void {
+export function repairClientChange(entry: WorkshopDocument, layout: LayoutCopy, access: WorkshopAccess, applied: Captured): void {
   const workshopId = entry.workshopId;
   const moved = new Map<string | null, Map<string, number>>();
 
   for (const [cardId, old] of applied.cards) {
     const raw = entry.cards.get(cardId);
-    const card = store.card(workshopId, cardId);
+    const card = layout.card(workshopId, cardId);
     if (!card) {
       if (raw !== undefined) entry.cards.delete(cardId);
       continue;
@@ -44,20 +43,20 @@ export function repairClientChange(entry: WorkshopDocument, store: DocumentStore
       moved.set(card.parentId, stack);
     }
   }
-  for (const [parentId, previous] of moved) normalizeStack(entry, store.stack(workshopId, parentId), previous);
+  for (const [parentId, previous] of moved) normalizeStack(entry, layout.stack(workshopId, parentId), previous);
 
   if (applied.zones.size === 0) return;
   const mayEditZones = may(access, 'facilitate');
   for (const [zoneId, old] of applied.zones) {
     const raw = entry.zoneMap.get(zoneId);
-    const zone = store.zone(workshopId, zoneId);
+    const zone = layout.zone(workshopId, zoneId);
     if (!zone) {
       if (raw !== undefined) entry.zoneMap.delete(zoneId);
       continue;
     }
     const before = cleanZone(old) ?? zoneOf(zone);
     let after = (mayEditZones ? cleanZone(raw) : null) ?? before;
-    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !store.isCluster(workshopId, after.cluster_id)) after = before;
+    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !layout.isCluster(workshopId, after.cluster_id)) after = before;
     if (!isCleanZone(raw, after)) entry.zoneMap.set(zoneId, after);
   }
 }

@@ -1,25 +1,25 @@
-import { applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
+import { applyAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import type { Db } from '../db/client';
 import { AppError } from '../http/errors';
 import { findAccess } from '../modules/access/load';
 import type { WorkshopDocument } from './document';
+import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';
+import type { CollabExtension } from './hooks';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
-import type { RedisFanout } from './redis-fanout';
-import { REMOTE, type DocumentRegistry } from './registry';
-import type { DocumentStore } from './store';
 import { SyncClient, type SyncHost } from './sync-server';
+import type { SessionCheck } from './types';
 
 /**
  * What happens on a sync socket once the endpoint accepted it: joining a document (members only,
- * checked again here), the y-websocket sync and awareness messages, and leaving.
+ * checked again here), the y-websocket sync and awareness messages, and leaving. As an extension,
+ * it relays awareness changes to this instance's sockets.
  */
-export class SyncSessions implements SyncHost {
+export class SyncSessions implements SyncHost, CollabExtension {
   constructor(
-    private readonly registry: DocumentRegistry,
+    private readonly registry: DocumentLifecycle,
     private readonly db: Db,
-    private readonly store: DocumentStore,
-    private readonly fanout: () => RedisFanout | undefined,
+    private readonly auth: Pick<SessionCheck, 'isAlive'>,
   ) {}
 
   connect(workshopId: string, client: SyncClient): boolean {
@@ -58,7 +58,7 @@ export class SyncSessions implements SyncHost {
       case 'update':
         // The membership is checked with the write itself (`clientChange`).
         if (!this.stillAllowed(undefined, client)) return;
-        this.registry.clientChange(entry, client, client.userId, message.update);
+        this.registry.persistence.clientChange(entry, client, client.userId, message.update);
         break;
       case 'awareness': {
         if (!this.stillAllowed(entry, client)) return;
@@ -80,7 +80,7 @@ export class SyncSessions implements SyncHost {
    * so a token revoked or a membership lost through another instance ends here too.
    */
   stillAllowed(entry: WorkshopDocument | undefined, client: SyncClient): boolean {
-    if (!this.store.sessionAlive(client.tokenHash)) {
+    if (!this.auth.isAlive(client.tokenHash)) {
       client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
       return false;
     }
@@ -106,8 +106,8 @@ export class SyncSessions implements SyncHost {
     if (entry.clients.size === 0 && this.registry.loaded(entry.workshopId) === entry) this.registry.unloadLater(entry, this.registry.options.graceMs);
   }
 
-  /** Relays an awareness change to this instance's clients, and to other instances unless it came from one. */
-  relayAwareness(entry: WorkshopDocument, changed: number[], origin: unknown): void {
+  /** Relays an awareness change to this instance's clients (other instances: `redis-extension.ts`). */
+  onAwarenessUpdate(entry: WorkshopDocument, changed: number[], origin: unknown): void {
     if (origin instanceof SyncClient) {
       for (const id of changed) {
         if (entry.awareness.getStates().has(id)) origin.awarenessIds.add(id);
@@ -115,6 +115,5 @@ export class SyncSessions implements SyncHost {
       }
     }
     entry.broadcast(awarenessMessage(entry.awareness, changed));
-    if (origin !== REMOTE) this.fanout()?.publish(entry.workshopId, 'awareness', encodeAwarenessUpdate(entry.awareness, changed));
   }
 }

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { refuseUpgrade } from '../http/upgrade';
-import { tokenAuthenticator, type AuthDeps } from '../modules/auth/service';
 import type { DocumentClient, WorkshopDocument } from './document';
 import { CLOSE } from './protocol';
+import type { SessionCheck } from './types';
 
 /** Where the y-websocket endpoint lives: `/v1/sync/<workshop id>?token=…`. */
 export const SYNC_PATH = '/v1/sync/';
@@ -62,13 +62,11 @@ export interface SyncHost {
  */
 export class SyncEndpoint {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  private readonly authenticate: ReturnType<typeof tokenAuthenticator>;
   private readonly clients = new Set<SyncClient>();
   private readonly pinger: NodeJS.Timeout;
   private closing = false;
 
-  constructor(deps: Pick<AuthDeps, 'config' | 'database'>, private readonly host: SyncHost) {
-    this.authenticate = tokenAuthenticator(deps);
+  constructor(private readonly auth: Pick<SessionCheck, 'authenticate' | 'bearerToken'>, private readonly host: SyncHost) {
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS);
     this.pinger.unref();
   }
@@ -99,9 +97,8 @@ export class SyncEndpoint {
 
   private accept(ws: WebSocket, url: URL, request: IncomingMessage) {
     const workshopId = url.pathname.slice(SYNC_PATH.length);
-    const header = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const token = url.searchParams.get('token') ?? header?.[1];
-    const session = token ? this.authenticate(token) : null;
+    const token = url.searchParams.get('token') ?? this.auth.bearerToken(request.headers.authorization);
+    const session = token ? this.auth.authenticate(token) : null;
     if (!session) return ws.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
 
     const client = new SyncClient(ws, session.user.id, session.tokenHash);

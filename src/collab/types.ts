@@ -21,18 +21,29 @@ export interface ZoneState {
   cluster_id: string | null;
 }
 
+/** What a REST write transaction offers the documents: work after its commit, or after its rollback. */
+export interface TransactionHooks {
+  afterCommit(fn: () => void): void;
+  onRollback(fn: () => void): void;
+}
+
+/** Card placements a REST write hands to a document: new values by card id, and cards it deleted. */
+export interface PlacementChange {
+  placements: Record<string, Partial<CardPlacement>>;
+  removed?: readonly string[];
+}
+
 export interface CollabService {
   /**
-   * Merges placements into the workshop's document (loading it when needed), persists the update
-   * with the SQL copy, then relays it to connected clients and other instances. Call after the SQL
-   * write committed (e.g. from `changes.afterCommit`). Unknown workshops are ignored.
+   * Merges placements into the workshop's document and removes the deleted cards from it, INSIDE
+   * the caller's write transaction: the document update is stored and copied to SQL in that
+   * transaction, relayed to clients and other instances once it commits, and the document is
+   * dropped (to reload from SQLite) when it rolls back. Unknown workshops are ignored.
    */
-  setCardPlacements(workshopId: string, placements: Record<string, Partial<CardPlacement>>): void;
-  /** Removes cards from the document (deleted, merged or replaced cards). */
-  removeCards(workshopId: string, cardIds: readonly string[]): void;
+  placeCards(tx: TransactionHooks, workshopId: string, change: PlacementChange): void;
   /** The document's placements, by card id. */
   cardPlacements(workshopId: string): Map<string, CardPlacement>;
-  /** Merges zones into the document; `null` removes a zone. */
+  /** Merges zones into the document; `null` removes a zone. Call after the SQL write committed. */
   setZones(workshopId: string, zones: Record<string, ZoneState | null>): void;
   /** The document's zones, by zone id. */
   zones(workshopId: string): Map<string, ZoneState>;
@@ -49,4 +60,46 @@ export interface CollabService {
    * connections. Calls made afterwards still reach SQLite, without keeping documents loaded.
    */
   close(): Promise<void>;
+}
+
+/** A card as the documents need it from SQL: its stack, its author, and the SQL copy of its placement. */
+export interface CardCopy {
+  id: string;
+  parentId: string | null;
+  userId: string;
+  position: number;
+  x: number | null;
+  y: number | null;
+}
+
+export interface ZoneCopy extends ZoneState {
+  id: string;
+}
+
+/**
+ * The SQL copy of what the documents hold, read and written by the cards and canvas modules
+ * (`cards/placement-copy.ts`, `canvas/zone-copy.ts`). Writes run inside the transaction storing
+ * the document update; `writeCard` is the only code that changes an existing card's placement.
+ */
+export interface LayoutCopy {
+  cards(workshopId: string): CardCopy[];
+  card(workshopId: string, cardId: string): CardCopy | undefined;
+  /** The cards sharing a parent (the ideas of a cluster, or all clusters), in SQL order. */
+  stack(workshopId: string, parentId: string | null): CardCopy[];
+  isCluster(workshopId: string, cardId: string): boolean;
+  /** Writes a card's placement; rows already equal are left untouched. */
+  writeCard(workshopId: string, cardId: string, placement: CardPlacement): void;
+  zones(workshopId: string): ZoneCopy[];
+  zone(workshopId: string, zoneId: string): ZoneCopy | undefined;
+  writeZone(workshopId: string, zoneId: string, zone: ZoneState): void;
+}
+
+/** What the sync endpoint asks of authentication (`auth/service.ts`: `sessionAuth`, `bearerToken`). */
+export interface SessionCheck {
+  /** The token of an `Authorization: Bearer` header; null for anything else. */
+  bearerToken(header: string | null | undefined): string | null;
+  /** The token's user and hash; null for an unknown, expired or revoked token. */
+  authenticate(token: string): { user: { id: string }; tokenHash: string } | null;
+  /** Whether a token (by hash) still works. */
+  isAlive(tokenHash: string): boolean;
 }

@@ -4,19 +4,35 @@ import type { DbOrTx } from './client';
 
 type PositionedTable = SQLiteTable & { id: SQLiteColumn; position: SQLiteColumn };
 
+/** A list change: `remove` takes an id out, `insert` puts one in at `position` (clamped; the end when omitted). */
+export interface ListChange {
+  insert?: { id: string; position?: number | undefined };
+  remove?: string;
+}
+
 /**
- * Keeps the positions of one list (the steps of a workshop, the ideas of a cluster, …) at 0..n-1.
- * `remove` takes an id out of the list, `insert` puts one in at `position` (clamped; the end when
- * omitted). Moving within the list is remove + insert of the same id. Only rows whose position
- * changes are written. The inserted id may not exist yet: the caller then inserts it at the
- * returned position. Call inside the write transaction.
+ * Applies a change to a list of ids in order, in place; returns the index the inserted id landed
+ * at (-1 without insert). Moving within the list is remove + insert of the same id.
  */
-export function arrange(
-  tx: DbOrTx,
-  table: PositionedTable,
-  scope: SQL | undefined,
-  change: { insert?: { id: string; position?: number | undefined }; remove?: string },
-): number {
+export function reorder(ids: string[], change: ListChange): number {
+  for (const id of [change.remove, change.insert?.id]) {
+    const index = id === undefined ? -1 : ids.indexOf(id);
+    if (index >= 0) ids.splice(index, 1);
+  }
+  if (!change.insert) return -1;
+  const placed = Math.max(0, Math.min(ids.length, change.insert.position ?? ids.length));
+  ids.splice(placed, 0, change.insert.id);
+  return placed;
+}
+
+/**
+ * Keeps the positions of one list (the steps of a workshop, the sections of a workshop, …) at
+ * 0..n-1 (see `reorder`). Only rows whose position changes are written. The inserted id may not
+ * exist yet: the caller then inserts it at the returned position. Call inside the write
+ * transaction. Card stacks do not use it: card positions are written through the workshop's
+ * document (`cards/placements.ts`).
+ */
+export function arrange(tx: DbOrTx, table: PositionedTable, scope: SQL | undefined, change: ListChange): number {
   const rows = tx
     .select({ id: table.id, position: table.position })
     .from(table as SQLiteTable)
@@ -24,13 +40,8 @@ export function arrange(
     .orderBy(asc(table.position), asc(table.id))
     .all() as Array<{ id: string; position: number }>;
   const current = new Map(rows.map((r) => [r.id, r.position]));
-  const ids = rows.map((r) => r.id).filter((id) => id !== change.remove && id !== change.insert?.id);
-  let placed = -1;
-  if (change.insert) {
-    const wanted = change.insert.position ?? ids.length;
-    placed = Math.max(0, Math.min(ids.length, wanted));
-    ids.splice(placed, 0, change.insert.id);
-  }
+  const ids = rows.map((r) => r.id);
+  const placed = reorder(ids, change);
   ids.forEach((id, index) => {
     const before = current.get(id);
     if (before !== undefined && before !== index) {

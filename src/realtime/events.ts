@@ -156,12 +156,14 @@ export interface ServerToClientEvents {
 export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification'>;
 
 /** Error codes a `join` may answer with (CONTRACT §3). */
-export type JoinErrorCode = 'invalid_request' | 'not_found' | 'internal_error';
+export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'internal_error';
 
 export interface SocketError {
   code: JoinErrorCode;
   message: string;
   details?: Array<{ path: string; message: string }>;
+  /** With `rate_limited`: seconds before joining again may succeed. */
+  retry_after?: number;
 }
 
 /**
@@ -176,8 +178,9 @@ export interface JoinRequest {
 /**
  * `join` answer. `seq` is the workshop's latest `seq` at the time of joining. `replayed` counts
  * the events sent for `since_seq`. `reload: true` means the gap was too large (more than
- * `MAX_REPLAY` events) or `since_seq` is unknown to the server: refetch the workshop over REST,
- * then keep `seq` as the last seen.
+ * `MAX_REPLAY` events), `since_seq` is unknown to the server, or the user asked for more replays
+ * than a minute allows: refetch the workshop over REST, then keep `seq` as the last seen. A socket
+ * joining more than ten times in ten seconds is answered `rate_limited` with `retry_after`.
  */
 export type JoinAck =
   | { ok: true; seq: number; replayed?: number; reload?: true }

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { sessionAuth } from '../modules/auth/service';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
+import { JoinLimits } from './join-limits';
 import { Presence } from './presence';
 import { recheckLocalSockets, recheckPeriodically } from './recheck';
 import { connectRedis } from './redis';
@@ -66,9 +67,10 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   const reachable = () => !redis || redis.healthy();
   const presence = new Presence(io, reachable);
   const guard = new ReplayGuard();
+  const limits = new JoinLimits();
   io.on('connection', (socket) => {
     socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
-    registerWorkshopHandlers({ deps, presence, guard }, socket);
+    registerWorkshopHandlers({ deps, presence, guard, limits }, socket);
   });
   function recheckNow(): Promise<void> {
     return recheckLocalSockets(deps, io, presence, auth).catch((err) => console.error('[realtime] re-checking sockets failed', err));

@@ -5,6 +5,7 @@ import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
 import { audienceIncludes, deliveriesFor } from './deliveries';
 import { MAX_REPLAY, type JoinAck, type LeaveAck, type SocketError } from './events';
+import type { JoinLimits } from './join-limits';
 import type { Presence } from './presence';
 import type { ReplayGuard } from './replay-guard';
 import { allRoomsOf, joinedWorkshops, memberRooms, roleRoom } from './rooms';
@@ -14,6 +15,7 @@ export interface HandlerContext {
   deps: AppDeps;
   presence: Presence;
   guard: ReplayGuard;
+  limits: JoinLimits;
 }
 
 const JoinRequest = v.object({
@@ -38,7 +40,14 @@ function answer<T>(ack: unknown, value: T) {
 
 /** `join` and `leave` for one socket, and presence upkeep when it goes away. */
 export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSocket): void {
-  socket.on('join', (request, ack) => answer<JoinAck>(ack, join(ctx, socket, request)));
+  socket.on('join', async (request, ack) => {
+    const wait = await ctx.limits.joinAllowed(socket.id);
+    if (wait !== null) {
+      answer<JoinAck>(ack, { ok: false, error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait } });
+      return;
+    }
+    answer<JoinAck>(ack, await join(ctx, socket, request));
+  });
   socket.on('leave', (request, ack) => answer<LeaveAck>(ack, leave(ctx, socket, request)));
   socket.on('disconnecting', () => {
     for (const id of joinedWorkshops(socket.rooms)) ctx.presence.changed(id);
@@ -60,9 +69,11 @@ function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): Loa
  * committed here is either in the replay or broadcast live afterwards, never both and never lost;
  * the guard drops late copies of changes made on other instances.
  */
-function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): JoinAck {
+async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Promise<JoinAck> {
   const input = parse(JoinRequest, request);
   if (isError(input)) return { ok: false, error: input };
+  const gap = await replayBudget(ctx, socket, input);
+  // From here on everything runs in one tick: rooms joined, then the log read (see above).
   const access = accessFor(ctx, socket, input.workshop_id);
   if (isError(access)) {
     // A refused join (access lost since an earlier one) takes the socket out of that workshop.
@@ -80,7 +91,7 @@ function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Jo
 
   const latest = access.workshop.lastEventSeq;
   const since = input.since_seq;
-  if (since === undefined || since > latest || latest - since > MAX_REPLAY) {
+  if (since === undefined || since > latest || latest - since > MAX_REPLAY || !gap.allowed) {
     ctx.guard.arm(socket, id, latest);
     return since === undefined ? { ok: true, seq: latest } : { ok: true, seq: latest, reload: true };
   }
@@ -95,6 +106,18 @@ function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Jo
   const seq = Math.max(latest, missed.at(-1)?.seq ?? 0);
   ctx.guard.arm(socket, id, seq);
   return { ok: true, seq, replayed: missed.length };
+}
+
+/**
+ * Takes the events a resume will replay from the user's budget (`JoinLimits`), counting on the gap
+ * the workshop's log shows now; false sends the client to REST (`reload`) instead.
+ */
+async function replayBudget(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }): Promise<{ allowed: boolean }> {
+  if (input.since_seq === undefined) return { allowed: true };
+  const latest = findAccess(ctx.deps.database.db, input.workshop_id, socket.data.user.id)?.workshop.lastEventSeq;
+  if (latest === undefined || input.since_seq >= latest) return { allowed: true };
+  const events = Math.min(latest - input.since_seq, MAX_REPLAY);
+  return { allowed: await ctx.limits.replayAllowed(socket.data.user.id, events) };
 }
 
 function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): LeaveAck {

@@ -7,7 +7,6 @@ import { write } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { planCardsImport, type ImportPlan } from './csv-plan';
-import { pushPlacements } from './placements';
 import { reserveCardNumbers } from './repo';
 import type { CardOutput } from './schemas';
 import { relinkZones } from '../canvas/zones';
@@ -38,16 +37,20 @@ export function importCards(deps: AppDeps, ref: WorkshopRef, csv: string): reado
     tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
     unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     relinkZones(deps, tx, changes, { ...ref, from: replaced });
-    insertPlan(tx, ref, plan);
-    pushPlacements(deps, changes, ref.workshopId, { stacks: 'all', removed: replaced });
+    const placements = insertPlan(tx, ref, plan);
+    // The document drops the replaced cards and takes the new ones, in this transaction.
+    deps.collab.placeCards(changes, ref.workshopId, { placements, removed: replaced });
     changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
     return cardsFor(db, access);
   });
 }
 
-/** Inserts the planned cards in list order, numbered in that order after the workshop's last number. */
-function insertPlan(tx: Tx, ref: WorkshopRef, plan: ImportPlan): void {
-  if (plan.count === 0) return;
+/**
+ * Inserts the planned cards in list order, numbered in that order after the workshop's last
+ * number; returns their positions by card id.
+ */
+function insertPlan(tx: Tx, ref: WorkshopRef, plan: ImportPlan): Record<string, { position: number }> {
+  if (plan.count === 0) return {};
   let number = reserveCardNumbers(tx, ref.workshopId, plan.count);
   const rows: Array<typeof cards.$inferInsert> = [];
   const base = { workshopId: ref.workshopId, userId: ref.userId };
@@ -61,4 +64,5 @@ function insertPlan(tx: Tx, ref: WorkshopRef, plan: ImportPlan): void {
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK)).run();
   }
+  return Object.fromEntries(rows.map((row) => [row.id!, { position: row.position! }]));
 }

@@ -2,14 +2,13 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { newId } from '../../db/columns';
-import { arrange } from '../../db/positions';
 import { attachments, cards, comments, items, ratings, votes } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
 import { write } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { pushPlacements } from './placements';
-import { findCard, nextCardNumber, repackStack, stackScope } from './repo';
+import { StackPlan } from './placements';
+import { findCard, nextCardNumber } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
@@ -42,11 +41,15 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
       throw invalid('cards_id', 'An idea listed first cannot be merged with its own cluster; list the cluster first.');
     }
 
-    // The new card takes the first card's place among the siblings that remain.
-    const siblings = tx.select({ id: cards.id, position: cards.position }).from(cards).where(stackScope(ref.workshopId, parentId)).all();
-    const place = siblings.filter((s) => !mergedIds.has(s.id) && s.position < first.position).length;
-
+    // The new card takes the first card's place among the siblings that remain. Positions are
+    // planned here and written by the workshop's document, with the SQL copy, at the end.
+    const plan = new StackPlan(db, ref.workshopId);
+    const siblings = plan.ids(parentId);
+    const place = siblings.slice(0, Math.max(0, siblings.indexOf(first.id))).filter((id) => !mergedIds.has(id)).length;
+    for (const card of merged) plan.remove(card.parentId, card.id);
     const id = newId();
+    plan.insert(parentId, id, place);
+
     tx.insert(cards)
       .values({
         id,
@@ -65,22 +68,11 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
 
     const sourceIds = JSON.stringify([...mergedIds]);
     moveFeedback(tx, sourceIds, id);
-    if (first.type === 'cluster') adoptIdeas(tx, merged, mergedIds, id, 0);
-    else adoptIdeas(tx, merged, mergedIds, parentId!, siblings.length);
+    adoptIdeas(tx, plan, merged, mergedIds, first.type === 'cluster' ? id : parentId!);
     tx.delete(cards).where(sql`${cards.id} IN (SELECT value FROM json_each(${sourceIds}))`).run();
-
-    arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id, position: place } });
-    // Other stacks the merged cards left (clusters when the new card is an idea, other clusters' ideas).
-    const leftStacks = new Set(merged.map((card) => card.parentId));
-    leftStacks.delete(parentId);
-    for (const stack of leftStacks) {
-      if (stack === null || !mergedIds.has(stack)) repackStack(tx, ref.workshopId, stack);
-    }
-
-    pushPlacements(deps, changes, ref.workshopId, {
-      stacks: [parentId, ...[...leftStacks].filter((stack) => stack === null || !mergedIds.has(stack)), ...(first.type === 'cluster' ? [id] : [])],
-      removed: [...mergedIds],
-    });
+    // The stacks the merged cards left close their gaps; the document drops the merged cards.
+    plan.delete(mergedIds);
+    plan.commit(deps, changes);
 
     const row = findCard(db, ref.workshopId, id);
     changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: cardForEvent(db, row), merged_ids: [...mergedIds] } });
@@ -113,11 +105,9 @@ function moveFeedback(tx: Tx, sourceIds: string, targetId: string): void {
 
 /**
  * Ideas of merged clusters that are not merged themselves move to the end of `newParentId`'s stack,
- * cluster by cluster in the order the clusters were listed, numbered from `offset`: 0 for the new
- * cluster's empty stack, else at least the stack's size, so they sort last until it is re-packed.
+ * cluster by cluster in the order the clusters were listed (their positions through `plan`).
  */
-function adoptIdeas(tx: Tx, merged: CardRow[], mergedIds: ReadonlySet<string>, newParentId: string, offset: number): void {
-  let next = offset;
+function adoptIdeas(tx: Tx, plan: StackPlan, merged: CardRow[], mergedIds: ReadonlySet<string>, newParentId: string): void {
   for (const cluster of merged) {
     if (cluster.type !== 'cluster') continue;
     const ideas = tx
@@ -128,7 +118,8 @@ function adoptIdeas(tx: Tx, merged: CardRow[], mergedIds: ReadonlySet<string>, n
       .all();
     for (const idea of ideas) {
       if (mergedIds.has(idea.id)) continue;
-      tx.update(cards).set({ parentId: newParentId, position: next++ }).where(eq(cards.id, idea.id)).run();
+      plan.move(cluster.id, newParentId, idea.id);
+      tx.update(cards).set({ parentId: newParentId }).where(eq(cards.id, idea.id)).run();
     }
   }
 }

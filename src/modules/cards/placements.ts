@@ -1,33 +1,75 @@
 import type { AppDeps } from '../../deps';
 import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
+import { reorder } from '../../db/positions';
 import type { ChangeRecorder } from '../events/recorder';
 
-const statements = preparedPerDb((db: Db) => {
-  const sqlite = sqliteOf(db);
-  return {
-    stack: sqlite.prepare<[string, string | null], [string, number]>('SELECT id, position FROM cards WHERE workshop_id = ? AND parent_id IS ?').raw(),
-    all: sqlite.prepare<[string], [string, number]>('SELECT id, position FROM cards WHERE workshop_id = ?').raw(),
-  };
-});
+const statements = preparedPerDb((db: Db) => ({
+  stack: sqliteOf(db).prepare<[string, string | null], string>('SELECT id FROM cards WHERE workshop_id = ? AND parent_id IS ? ORDER BY position, id').pluck(),
+}));
 
 /**
- * Card positions live in the workshop's Yjs document too (it is their truth; `cards.position` is
- * the copy SQL sorts by). A write that moved, added or removed cards calls this inside its
- * transaction: once it commits, the document takes the positions SQL now holds for the stacks the
- * write touched (`all` for every card of the workshop) and loses the removed cards, so connected
- * canvases see the change. Nothing reaches the document when the write rolls back.
+ * The new order of the card stacks a REST write touches. Card positions live in the workshop's Yjs
+ * document (their truth; `cards.position` is the copy SQL sorts by), so a write does not renumber
+ * rows itself: it plans here, and `commit` hands the stacks' new positions, and the cards it
+ * deleted, to the document inside the write transaction. The document stores that change and
+ * writes the SQL copy in the same transaction, like every client move; clients hear of it once the
+ * write commits, and nothing of it survives a rollback.
+ *
+ * A stack is read from SQL the first time the plan touches it, so touch it before the write
+ * changes that stack's rows (a new card's row is inserted at the position `insert` returns).
  */
-export function pushPlacements(
-  deps: Pick<AppDeps, 'collab' | 'database'>,
-  changes: ChangeRecorder,
-  workshopId: string,
-  touched: { stacks: Iterable<string | null> | 'all'; removed?: readonly string[] },
-): void {
-  changes.afterCommit(() => {
-    if (touched.removed && touched.removed.length > 0) deps.collab.removeCards(workshopId, touched.removed);
-    const q = statements(deps.database.db);
-    const rows = touched.stacks === 'all' ? q.all.all(workshopId) : [...new Set(touched.stacks)].flatMap((parentId) => q.stack.all(workshopId, parentId));
-    if (rows.length > 0) deps.collab.setCardPlacements(workshopId, Object.fromEntries(rows.map(([id, position]) => [id, { position }])));
-  });
+export class StackPlan {
+  private readonly stacks = new Map<string | null, string[]>();
+  private readonly removed = new Set<string>();
+
+  constructor(private readonly db: Db, private readonly workshopId: string) {}
+
+  /** The stack's ids in their planned order (ideas of a cluster, or all clusters for null). */
+  ids(parentId: string | null): readonly string[] {
+    return this.stack(parentId);
+  }
+
+  private stack(parentId: string | null): string[] {
+    let ids = this.stacks.get(parentId);
+    if (!ids) {
+      ids = statements(this.db).stack.all(this.workshopId, parentId);
+      this.stacks.set(parentId, ids);
+    }
+    return ids;
+  }
+
+  /** Puts a card in a stack at `position` (clamped; the end when omitted); returns its index. */
+  insert(parentId: string | null, cardId: string, position?: number): number {
+    return reorder(this.stack(parentId), { insert: { id: cardId, position } });
+  }
+
+  /** Moves a card from one stack to the end of another (or to `position` there). */
+  move(fromParentId: string | null, toParentId: string | null, cardId: string, position?: number): number {
+    if (fromParentId !== toParentId) reorder(this.stack(fromParentId), { remove: cardId });
+    return this.insert(toParentId, cardId, position);
+  }
+
+  /** Takes a card out of its stack; the others close the gap. */
+  remove(parentId: string | null, cardId: string): void {
+    reorder(this.stack(parentId), { remove: cardId });
+  }
+
+  /** Cards the write deletes: out of every stack the plan holds, and out of the document. */
+  delete(cardIds: Iterable<string>): void {
+    for (const id of cardIds) this.removed.add(id);
+    for (const ids of this.stacks.values()) {
+      for (let i = ids.length - 1; i >= 0; i--) if (this.removed.has(ids[i]!)) ids.splice(i, 1);
+    }
+  }
+
+  /** Hands the planned stacks (numbered 0..n-1) and the deleted cards to the document, in the write. */
+  commit(deps: Pick<AppDeps, 'collab'>, changes: ChangeRecorder): void {
+    const placements: Record<string, { position: number }> = {};
+    for (const [parentId, ids] of this.stacks) {
+      if (parentId !== null && this.removed.has(parentId)) continue;
+      ids.forEach((id, position) => (placements[id] = { position }));
+    }
+    deps.collab.placeCards(changes, this.workshopId, { placements, removed: [...this.removed] });
+  }
 }

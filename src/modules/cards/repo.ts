@@ -1,6 +1,5 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { sqliteOf, type Db, type DbOrTx } from '../../db/client';
-import { arrange } from '../../db/positions';
 import { preparedPerDb } from '../../db/prepared';
 import { cards, workshops } from '../../db/schema/index';
 import { notFound } from '../../http/errors';
@@ -115,16 +114,6 @@ export function findCard(db: Db, workshopId: string, cardId: string): CardRow {
 export function findCluster(db: Db, workshopId: string, cardId: string): CardRow | undefined {
   const row = queries(db).one.get({ id: cardId, workshopId });
   return row?.type === 'cluster' ? row : undefined;
-}
-
-/** The siblings of a card: the ideas of one cluster, or all clusters of the workshop. */
-export function stackScope(workshopId: string, parentId: string | null): SQL {
-  return and(eq(cards.workshopId, workshopId), parentId === null ? isNull(cards.parentId) : eq(cards.parentId, parentId))!;
-}
-
-/** Re-packs one stack's positions to 0..n-1, keeping its order. */
-export function repackStack(tx: DbOrTx, workshopId: string, parentId: string | null): void {
-  arrange(tx, cards, stackScope(workshopId, parentId), {});
 }
 
 /** Hands out the workshop's next card number; numbers are never reused. */

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
-import { arrange } from '../../db/positions';
 import { cards } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
 import { diffFields, write } from '../events/recorder';
@@ -10,7 +9,7 @@ import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { cardCriteria, cardSections } from './detail';
 import { snapshotCache } from './list-cache';
-import { findCard, findCluster, listCardRows, nextCardNumber, stackScope } from './repo';
+import { findCard, findCluster, listCardRows, nextCardNumber } from './repo';
 import {
   toCard,
   UPDATABLE_FIELDS,
@@ -22,7 +21,7 @@ import {
   type ListCardsQuery,
   type UpdateCardInput,
 } from './schemas';
-import { pushPlacements } from './placements';
+import { StackPlan } from './placements';
 import { cardSummaries, scoreVoter } from './summaries';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
@@ -93,7 +92,8 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
     const parentId = input.type === 'idea' ? requireCluster(db, ref.workshopId, input.parent!).id : null;
     const id = newId();
-    const position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id, position: input.position } });
+    const plan = new StackPlan(db, ref.workshopId);
+    const position = plan.insert(parentId, id, input.position);
     const row = tx
       .insert(cards)
       .values({
@@ -111,9 +111,9 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
       })
       .returning()
       .get();
+    plan.commit(deps, changes);
     const card = toCard(row);
     changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
-    pushPlacements(deps, changes, ref.workshopId, { stacks: [parentId] });
     return card;
   });
 }
@@ -133,18 +133,12 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
       parentId = requireCluster(db, ref.workshopId, input.parent).id;
     }
 
-    let position = before.position;
-    if (parentId !== before.parentId) {
-      arrange(tx, cards, stackScope(ref.workshopId, before.parentId), { remove: before.id });
-      position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
-    } else if (input.position !== undefined) {
-      position = arrange(tx, cards, stackScope(ref.workshopId, parentId), { insert: { id: before.id, position: input.position } });
-    }
-    if (parentId !== before.parentId || input.position !== undefined) {
-      pushPlacements(deps, changes, ref.workshopId, { stacks: [before.parentId, parentId] });
-    }
+    // The new position is planned here and written by the document (with the SQL copy) below.
+    const moves = parentId !== before.parentId || input.position !== undefined;
+    const plan = moves ? new StackPlan(db, ref.workshopId) : undefined;
+    const position = plan ? plan.move(before.parentId, parentId, before.id, input.position) : before.position;
 
-    const row = tx
+    const updated = tx
       .update(cards)
       .set({
         title: input.title ?? before.title,
@@ -152,12 +146,13 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
         color: before.type === 'cluster' && input.color !== undefined ? input.color : before.color,
         aside: input.aside ?? before.aside,
         parentId,
-        position,
         updatedAt: nowIso(),
       })
       .where(eq(cards.id, before.id))
       .returning()
       .get();
+    plan?.commit(deps, changes);
+    const row = { ...updated, position };
     const card = cardFor(db, access, row);
     const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
     if (Object.keys(diff).length > 0) {
@@ -178,13 +173,15 @@ export function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): voi
     const ideaIds = row.type === 'cluster'
       ? tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id)).all().map((r) => r.id)
       : [];
-    arrange(tx, cards, stackScope(ref.workshopId, row.parentId), { remove: row.id });
+    const plan = new StackPlan(db, ref.workshopId);
+    plan.remove(row.parentId, row.id);
     // Ideas have no foreign key to their cluster; their feedback goes with them through card_id cascades.
     if (ideaIds.length > 0) tx.delete(cards).where(eq(cards.parentId, row.id)).run();
     tx.delete(cards).where(eq(cards.id, row.id)).run();
+    plan.delete([row.id, ...ideaIds]);
+    plan.commit(deps, changes);
     changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
     unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
     relinkZones(deps, tx, changes, { ...ref, from: [row.id] });
-    pushPlacements(deps, changes, ref.workshopId, { stacks: [row.parentId], removed: [row.id, ...ideaIds] });
   });
 }

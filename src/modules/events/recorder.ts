@@ -15,6 +15,11 @@ export interface ChangeRecorder {
   notify(userIds: readonly string[], type: string, data: Record<string, unknown>): void;
   /** Runs after commit; skipped when the transaction rolls back. */
   afterCommit(fn: () => void): void;
+  /**
+   * Runs once the transaction has rolled back (say, to drop a Yjs document whose memory took a
+   * change that was never stored); skipped when it commits.
+   */
+  onRollback(fn: () => void): void;
 }
 
 export type { ChangeInput } from './changes';
@@ -60,6 +65,7 @@ export function write<T>(deps: WriteDeps, fn: (tx: Tx, changes: ChangeRecorder) 
   const events: WorkshopEvent[] = [];
   const notifications: NotificationEvent[] = [];
   const callbacks: Array<() => void> = [];
+  const rollbacks: Array<() => void> = [];
 
   const recorder: ChangeRecorder = {
     record(input) {
@@ -84,9 +90,18 @@ export function write<T>(deps: WriteDeps, fn: (tx: Tx, changes: ChangeRecorder) 
     afterCommit(callback) {
       callbacks.push(callback);
     },
+    onRollback(callback) {
+      rollbacks.push(callback);
+    },
   };
 
-  const result = deps.database.db.transaction((tx) => fn(tx, recorder), { behavior: 'immediate' });
+  let result: T;
+  try {
+    result = deps.database.db.transaction((tx) => fn(tx, recorder), { behavior: 'immediate' });
+  } catch (err) {
+    for (const callback of rollbacks) guarded(callback, 'rollback');
+    throw err;
+  }
 
   // The write has committed: a failing listener must not turn it into an error for the caller.
   for (const event of events) guarded(() => deps.bus.emit('workshop', event));
@@ -95,11 +110,11 @@ export function write<T>(deps: WriteDeps, fn: (tx: Tx, changes: ChangeRecorder) 
   return result;
 }
 
-function guarded(fn: () => void) {
+function guarded(fn: () => void, after = 'commit') {
   try {
     fn();
   } catch (err) {
-    console.error('[events] listener failed after commit', err);
+    console.error(`[events] listener failed after ${after}`, err);
   }
 }
 

@@ -1,20 +1,16 @@
 import * as Y from 'yjs';
-import type { Db } from '../db/client';
 import { findAccess } from '../modules/access/load';
-import { mergeCaptured, mergedUpdate, WorkshopDocument, type Captured, type DocumentClient } from './document';
+import { write, type WriteDeps } from '../modules/events/recorder';
+import { recordClientChange } from './change-log';
+import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
 import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
-import { samePlacement, sameZone } from './layout';
+import type { Extensions } from './hooks';
 import { CLOSE, updateMessage } from './protocol';
-import type { RedisFanout } from './redis-fanout';
-import { reconcileWithSql, repairClientChange } from './repair';
+import { repairClientChange } from './repair';
 import type { DocumentStore, StoredDocument } from './store';
-import type { CardPlacement } from './types';
+import type { LayoutCopy, TransactionHooks } from './types';
 
-export interface CollabOptions {
-  /** How long a document stays loaded after its last client left. */
-  graceMs: number;
-  /** How long a document used only through REST stays loaded after its last use. */
-  idleMs: number;
+export interface CompactionOptions {
   /** Stored updates after which a document is compacted into its snapshot. */
   compactAfter: number;
   /**
@@ -25,134 +21,21 @@ export interface CollabOptions {
   compactRatio: number;
 }
 
-export const DEFAULT_COLLAB_OPTIONS: CollabOptions = { graceMs: 5_000, idleMs: 60_000, compactAfter: 100, compactRatio: 8 };
-
-/** Transaction origins: changes the server makes itself, and changes already stored elsewhere. */
-export const SERVER = Symbol('server');
-export const REMOTE = Symbol('remote');
-
-export interface RegistryHooks {
-  /** Fan-out to other instances, when Redis is configured. */
-  fanout(): RedisFanout | undefined;
-  /** A loaded document's awareness changed (`origin`: the client that changed it, REMOTE, or null). */
-  awareness(entry: WorkshopDocument, changed: number[], origin: unknown): void;
-}
-
 /**
- * The loaded documents of this instance: loading (snapshot + updates since, then reconciled with
- * SQL), unloading, and every change to them. A change is stored in SQLite, with the SQL copy, in
- * one transaction before any client or other instance hears of it.
+ * Every change to a loaded document: stored in SQLite (`yjs_updates`) with the SQL copy of what it
+ * changed, in one transaction, before any client or other instance hears of it. Server changes
+ * made inside a REST write transaction are stored in it and relayed only once it commits.
  */
-export class DocumentRegistry {
-  private readonly docs = new Map<string, WorkshopDocument>();
-  /** Set once the service closes: documents are then unloaded right after each use. */
-  closed = false;
-
+export class DocumentPersistence {
   constructor(
     private readonly store: DocumentStore,
-    private readonly db: Db,
-    readonly options: CollabOptions,
-    private readonly hooks: RegistryHooks,
+    private readonly layout: LayoutCopy,
+    private readonly events: WriteDeps,
+    private readonly extensions: Extensions,
+    private readonly options: CompactionOptions,
+    /** Drops a loaded document whose memory may hold what SQLite does not; its clients reconnect. */
+    private readonly drop: (entry: WorkshopDocument) => void,
   ) {}
-
-  loaded(workshopId: string): WorkshopDocument | undefined {
-    return this.docs.get(workshopId);
-  }
-
-  all(): WorkshopDocument[] {
-    return [...this.docs.values()];
-  }
-
-  /** The workshop's document, loaded when needed; undefined when the workshop does not exist. */
-  open(workshopId: string): WorkshopDocument | undefined {
-    return this.docs.get(workshopId) ?? this.load(workshopId);
-  }
-
-  /** Runs `fn` on the workshop's document for a service call; it stays loaded a while if idle. */
-  use<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
-    const entry = this.open(workshopId);
-    if (!entry) return undefined;
-    // A read answers with what is stored, even what another instance's relay has not brought yet.
-    if (!this.store.sqlite.inTransaction) this.refresh(entry);
-    if (this.docs.get(workshopId) !== entry) return undefined;
-    try {
-      return fn(entry);
-    } finally {
-      if (this.docs.get(workshopId) === entry && entry.clients.size === 0) this.unloadLater(entry, this.options.idleMs);
-    }
-  }
-
-  private load(workshopId: string): WorkshopDocument | undefined {
-    if (!this.store.workshopExists(workshopId)) return undefined;
-    const entry = new WorkshopDocument(workshopId);
-    const stored = this.store.read(workshopId);
-    applyStored(entry, stored);
-    countStored(entry, stored);
-    entry.snapshotVersion = stored.version;
-    entry.lastUpdateId = stored.updates.at(-1)?.id ?? 0;
-    entry.awareness.on('update', ({ added, updated, removed }: AwarenessChange, origin: unknown) =>
-      this.hooks.awareness(entry, [...added, ...updated, ...removed], origin),
-    );
-    this.docs.set(workshopId, entry);
-    // What other instances stored between the read above and the subscription taking effect was
-    // published to nobody here: once Redis confirms it, the stored updates are read again.
-    this.hooks.fanout()?.subscribe(workshopId).then(
-      () => {
-        if (this.docs.get(workshopId) === entry) this.resync(entry);
-      },
-      () => {},
-    );
-    // Reconciling writes; a caller reading inside its own transaction must not have those writes
-    // roll back with it, so then it waits until that transaction is over.
-    if (this.store.sqlite.inTransaction) this.reconcileLater(entry);
-    else this.reconcile(entry);
-    return this.docs.get(workshopId) === entry ? entry : undefined;
-  }
-
-  private reconcileLater(entry: WorkshopDocument) {
-    queueMicrotask(() => {
-      if (this.docs.get(entry.workshopId) !== entry) return;
-      if (this.store.sqlite.inTransaction) setImmediate(() => this.reconcileLater(entry));
-      else this.reconcile(entry);
-    });
-  }
-
-  private reconcile(entry: WorkshopDocument) {
-    const cards = this.store.cards(entry.workshopId);
-    const zones = this.store.zones(entry.workshopId);
-    let placements = new Map<string, CardPlacement>();
-    this.serverChange(entry, () => (placements = reconcileWithSql(entry, cards, zones)), () => {
-      for (const card of cards) {
-        const placement = placements.get(card.id);
-        if (placement && !samePlacement(placement, card)) this.store.writeCard(entry.workshopId, card.id, placement);
-      }
-      for (const zone of zones) {
-        const state = entry.zone(zone.id);
-        if (state && !sameZone(state, zone)) this.store.writeZone(entry.workshopId, zone.id, state);
-      }
-    });
-  }
-
-  unloadLater(entry: WorkshopDocument, ms: number) {
-    clearTimeout(entry.unloadTimer);
-    if (this.closed) return this.unload(entry, { compact: true });
-    entry.unloadTimer = setTimeout(() => {
-      if (entry.clients.size === 0) this.unload(entry, { compact: true });
-    }, ms);
-    entry.unloadTimer.unref();
-  }
-
-  unload(entry: WorkshopDocument, options: { compact: boolean; close?: { code: number; reason: string } }) {
-    if (this.docs.get(entry.workshopId) !== entry) return;
-    clearTimeout(entry.unloadTimer);
-    if (options.compact && entry.storedUpdates > 0) this.compact(entry);
-    this.docs.delete(entry.workshopId);
-    this.hooks.fanout()?.unsubscribe(entry.workshopId);
-    const close = options.close ?? CLOSE.retry;
-    for (const client of entry.clients) client.close(close.code, close.reason);
-    entry.clients.clear();
-    entry.destroy();
-  }
 
   /**
    * Something failed between changing the document in memory and committing it: the copy in
@@ -161,11 +44,15 @@ export class DocumentRegistry {
    */
   private fail(entry: WorkshopDocument, err: unknown) {
     console.error(`[collab] could not store a change to workshop ${entry.workshopId}; reloading its document`, err);
-    this.unload(entry, { compact: false, close: CLOSE.retry });
+    this.drop(entry);
   }
 
-  /** A change the server makes (REST placements, zones, reconciling): stored, copied to SQL, relayed. */
-  serverChange(entry: WorkshopDocument, fn: () => void, alsoInTransaction?: () => void): void {
+  /**
+   * A change the server makes (REST placements, zones, reconciling): stored, copied to SQL,
+   * relayed. With `tx`, it runs inside the caller's open transaction: relayed after that commits,
+   * the document dropped if it rolls back, and a failure is the caller's failure.
+   */
+  serverChange(entry: WorkshopDocument, fn: () => void, options: { alsoInTransaction?: () => void; tx?: TransactionHooks } = {}): void {
     let update: Uint8Array | null = null;
     let caught: Captured | undefined;
     try {
@@ -175,16 +62,22 @@ export class DocumentRegistry {
         caught = this.catchUp(entry);
         const captured = entry.collect(() => entry.doc.transact(fn, SERVER));
         this.copyToSql(entry, captured);
-        alsoInTransaction?.();
+        options.alsoInTransaction?.();
         update = mergedUpdate(captured.updates);
         if (update) entry.lastUpdateId = this.store.append(entry.workshopId, update);
       });
     } catch (err) {
       this.fail(entry, err);
+      if (options.tx) throw err;
       return;
     }
-    if (caught) this.relayCaught(entry, caught);
-    if (update) this.stored(entry, update);
+    const relay = () => {
+      if (caught) this.relayCaught(entry, caught);
+      if (update) this.stored(entry, update);
+    };
+    if (!options.tx) return relay();
+    options.tx.afterCommit(relay);
+    options.tx.onRollback(() => this.drop(entry));
   }
 
   /**
@@ -201,7 +94,7 @@ export class DocumentRegistry {
   }
 
   /** `catchUp` in a transaction of its own, then relayed to this instance's clients. */
-  private refresh(entry: WorkshopDocument) {
+  refresh(entry: WorkshopDocument): void {
     let caught: Captured | undefined;
     try {
       this.store.transaction(() => (caught = this.catchUp(entry)));
@@ -224,61 +117,51 @@ export class DocumentRegistry {
 
   /**
    * An update from a client of this instance: membership is checked, the update applied, what it
-   * may not do repaired (`repair.ts`), and all of it stored with the SQL copy in one transaction;
-   * only then do the other clients and instances get it. The sender gets the repairs.
+   * may not do repaired (`repair.ts`), and all of it stored with the SQL copy, and the placements
+   * and zones it changed logged (`change-log.ts`), in one transaction; only then do the other
+   * clients, instances and Socket.IO screens get it. The sender gets the repairs.
    */
   clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array): void {
     let stored: Uint8Array | null = null;
     let repair: Uint8Array | null = null;
     let caught: Captured | undefined;
-    let refused = false;
-    let pending = false;
-    let member = true;
+    let outcome = 'stored' as 'stored' | 'notMember' | 'refused' | 'pending';
     try {
-      this.store.transaction(() => {
+      write(this.events, (_tx, changes) => {
         caught = this.catchUp(entry);
-        const access = findAccess(this.db, entry.workshopId, userId);
-        if (!access) {
-          member = false;
-          return;
-        }
+        const access = findAccess(this.events.database.db, entry.workshopId, userId);
+        if (!access) return void (outcome = 'notMember');
         try {
           checkClientUpdate(entry.doc, update);
         } catch (err) {
           if (!(err instanceof RefusedUpdate)) throw err;
-          refused = true;
-          return;
+          return void (outcome = 'refused');
         }
         const applied = entry.collect(() => Y.applyUpdate(entry.doc, update, client));
         if (leftPending(entry.doc)) {
           // Nothing of it is stored (the transaction rolls back) and the copy is reloaded below.
-          pending = true;
+          outcome = 'pending';
           throw new RefusedUpdate('update left pending structs');
         }
         if (applied.updates.length === 0) return;
-        const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, this.store, access, applied), SERVER));
+        const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, this.layout, access, applied), SERVER));
         const all = mergeCaptured(applied, repairs);
         this.copyToSql(entry, all);
+        recordClientChange(changes, entry, userId, all);
         stored = mergedUpdate(all.updates)!;
         repair = mergedUpdate(repairs.updates);
         entry.lastUpdateId = this.store.append(entry.workshopId, stored);
       });
     } catch (err) {
-      if (pending) {
+      if (outcome === 'pending') {
         client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-        this.unload(entry, { compact: false, close: CLOSE.retry });
+        this.drop(entry);
       } else this.fail(entry, err);
       return;
     }
     if (caught) this.relayCaught(entry, caught);
-    if (!member) {
-      client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-      return;
-    }
-    if (refused) {
-      client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-      return;
-    }
+    if (outcome === 'notMember') return client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    if (outcome === 'refused') return client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
     if (!stored) return;
     this.stored(entry, stored, client);
     if (repair) client.send(updateMessage(repair));
@@ -300,10 +183,10 @@ export class DocumentRegistry {
     this.relayCaught(entry, captured);
   }
 
-  /** After an update is stored: relay it, tell other instances, compact when due. */
+  /** After an update is committed: relay it, call `onStoreDocument` (other instances), compact when due. */
   private stored(entry: WorkshopDocument, update: Uint8Array, from?: DocumentClient) {
     entry.broadcast(updateMessage(update), from);
-    this.hooks.fanout()?.publish(entry.workshopId, 'update', update);
+    this.extensions.call('onStoreDocument', entry, update);
     entry.storedUpdates += 1;
     entry.storedBytes += update.byteLength;
     const { compactAfter, compactRatio } = this.options;
@@ -313,11 +196,11 @@ export class DocumentRegistry {
   private copyToSql(entry: WorkshopDocument, captured: Captured) {
     for (const cardId of captured.cards.keys()) {
       const placement = entry.placement(cardId);
-      if (placement) this.store.writeCard(entry.workshopId, cardId, placement);
+      if (placement) this.layout.writeCard(entry.workshopId, cardId, placement);
     }
     for (const zoneId of captured.zones.keys()) {
       const zone = entry.zone(zoneId);
-      if (zone) this.store.writeZone(entry.workshopId, zoneId, zone);
+      if (zone) this.layout.writeZone(entry.workshopId, zoneId, zone);
     }
   }
 
@@ -377,24 +260,4 @@ export class DocumentRegistry {
       console.error(`[collab] could not update the SQL copy of workshop ${entry.workshopId}`, err);
     }
   }
-}
-
-interface AwarenessChange {
-  added: number[];
-  updated: number[];
-  removed: number[];
-}
-
-/** What a copy knows of its stored form after reading it (a snapshot is read only when it changed). */
-function countStored(entry: WorkshopDocument, stored: StoredDocument) {
-  entry.storedUpdates = stored.updates.length;
-  entry.storedBytes = stored.updates.reduce((sum, { update }) => sum + update.byteLength, 0);
-  if (stored.snapshot) entry.snapshotBytes = stored.snapshot.byteLength;
-}
-
-function applyStored(entry: WorkshopDocument, stored: StoredDocument) {
-  entry.doc.transact(() => {
-    if (stored.snapshot) Y.applyUpdate(entry.doc, stored.snapshot, REMOTE);
-    for (const { update } of stored.updates) Y.applyUpdate(entry.doc, update, REMOTE);
-  }, REMOTE);
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { seedEvent, seedWorkshop } from './helpers/factories';
+
+/* A client replaying joins in a loop must not be able to hold the server. */
+
+const t = useServer();
+const [user] = useUsers(t, 'Looper');
+const sockets = useSockets(t);
+const connected = () => sockets.connected(user);
+
+/** A workshop whose log holds `count` events. */
+function workshopWithEvents(count: number) {
+  const workshop = seedWorkshop(t, user);
+  for (let n = 1; n <= count; n++) seedEvent(t, workshop.id, 'addStep', user.id, { step: { id: `s${n}` } });
+  return workshop;
+}
+
+describe('join limits', () => {
+  it('refuses an eleventh join from one socket within ten seconds, saying when to retry', async () => {
+    const workshop = seedWorkshop(t, user);
+    const client = await connected();
+    const acks = await Promise.all(Array.from({ length: 12 }, () => client.join(workshop.id)));
+    expect(acks.filter((ack) => ack.ok)).toHaveLength(10);
+    const refused = acks.filter((ack) => !ack.ok);
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toMatchObject({ ok: false, error: { code: 'rate_limited', retry_after: expect.any(Number) } });
+    // Another socket of the same user has its own joins.
+    expect(await (await connected()).join(workshop.id)).toMatchObject({ ok: true });
+  });
+
+  it('replays at most five full gaps a minute per user, then answers reload without replaying', async () => {
+    const workshop = workshopWithEvents(500);
+    const replays: Array<{ ack: unknown; received: number }> = [];
+    for (let n = 0; n < 6; n++) {
+      const client = await connected();
+      const ack = await client.join(workshop.id, 0);
+      replays.push({ ack, received: client.all('workshop:event').length });
+    }
+    for (const replay of replays.slice(0, 5)) expect(replay).toEqual({ ack: { ok: true, seq: 500, replayed: 500 }, received: 500 });
+    expect(replays[5]).toEqual({ ack: { ok: true, seq: 500, reload: true }, received: 0 });
+  });
+});
