@@ -2,6 +2,7 @@ import { createCollab } from './collab/index';
 import type { Config } from './config';
 import { openDatabase } from './db/client';
 import type { AppDeps } from './deps';
+import { attemptStores } from './http/middleware/attempt-stores';
 import { bearerToken, sessionAuth } from './modules/auth/service';
 import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
@@ -13,5 +14,6 @@ export function createDeps(config: Config): AppDeps {
   const bus = new DomainEventBus();
   const auth = { ...sessionAuth({ config, database }), bearerToken };
   const layout = { ...placementCopy(database.sqlite), ...zoneCopy(database.sqlite) };
-  return { config, database, bus, collab: createCollab({ config, database, bus, auth, layout }) };
+  const collab = createCollab({ config, database, bus, auth, layout });
+  return { config, database, bus, collab, attempts: attemptStores(config.redisUrl) };
 }

@@ -1,6 +1,7 @@
 import type { CollabService } from './collab/types';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
+import type { AttemptStores } from './http/middleware/attempt-stores';
 import type { DomainEventBus } from './modules/events/bus';
 
 /**
@@ -13,4 +14,6 @@ export interface AppDeps {
   bus: DomainEventBus;
   /** The workshops' Yjs documents (card placements, zones); truth for those values. */
   collab: CollabService;
+  /** Counters of the attempt limits (wrong codes, failed logins): in Redis when configured. */
+  attempts: AttemptStores;
 }

@@ -77,6 +77,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         httpServer.closeIdleConnections();
         await realtime.close();
         await withinLimit(Promise.resolve().then(() => deps.collab.close()), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'closing the sync endpoint');
+        deps.attempts.close();
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
         // nobody finished) is cut, so close() always ends.

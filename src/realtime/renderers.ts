@@ -3,7 +3,7 @@ import { workshopDisplays } from '../modules/access/load';
 import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
-import type { Audience, Delivery } from './deliveries';
+import type { Audience, Delivery } from './audience';
 import type { Sequenced } from './events';
 
 /*

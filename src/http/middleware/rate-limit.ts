@@ -17,7 +17,7 @@ export interface AttemptLimitOptions {
   /** The sentence of the 429, given the seconds to wait. */
   message: (seconds: number) => string;
   /** Where the counters live (memory per instance by default; Redis to share them). */
-  store?: Store<AppEnv>;
+  store?: Store<AppEnv> | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/env';
+import type { AttemptStores } from '../../http/middleware/attempt-stores';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { authenticate } from './middleware';
@@ -7,10 +8,10 @@ import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas'
 import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
 import { loginThrottles, signupThrottle } from './throttle';
 
-export function authRoutes(deps: AuthDeps) {
-  const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps.config);
+export function authRoutes(deps: AuthDeps & { attempts: AttemptStores }) {
+  const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
   return new Hono<AppEnv>()
-    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), signupThrottle(deps.config), jsonBody(SignupInput), async (c) => {
+    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {
       return c.json(await signup(deps, c.req.valid('json')), 201);
     })
     .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {

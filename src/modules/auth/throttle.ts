@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Config } from '../../config';
+import type { AttemptStores } from '../../http/middleware/attempt-stores';
 import type { AppEnv } from '../../http/env';
 import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
 
@@ -21,17 +22,19 @@ async function loginEmail(c: Context<AppEnv>): Promise<string> {
  * window is one minute, so someone failing on purpose locks the real user out for a minute at most
  * after they stop.
  */
-export function loginThrottles(config: Pick<Config, 'authAttemptsPerMinute' | 'trustProxy'>) {
+type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'trustProxy'>; attempts: AttemptStores };
+
+export function loginThrottles({ config, attempts }: ThrottleDeps) {
   const failed = (c: Context<AppEnv>) => c.res.status === 401;
   const message = (seconds: number) => `Too many failed logins; try again in ${seconds} s.`;
   return [
-    limitAttempts({ name: 'login_address', limit: 3 * config.authAttemptsPerMinute, windowMs: 60_000, key: clientAddress(config), counts: failed, message }),
-    limitAttempts({ name: 'login_account', limit: config.authAttemptsPerMinute, windowMs: 60_000, key: loginEmail, counts: failed, message }),
+    limitAttempts({ name: 'login_address', limit: 3 * config.authAttemptsPerMinute, windowMs: 60_000, key: clientAddress(config), counts: failed, message, store: attempts.create() }),
+    limitAttempts({ name: 'login_account', limit: config.authAttemptsPerMinute, windowMs: 60_000, key: loginEmail, counts: failed, message, store: attempts.create() }),
   ] as const;
 }
 
 /** Each signup sends a confirmation mail: signups are limited per address, so mail cannot be sprayed. */
-export function signupThrottle(config: Pick<Config, 'authAttemptsPerMinute' | 'trustProxy'>) {
+export function signupThrottle({ config, attempts }: ThrottleDeps) {
   return limitAttempts({
     name: 'signup_address',
     limit: config.authAttemptsPerMinute,
@@ -39,5 +42,6 @@ export function signupThrottle(config: Pick<Config, 'authAttemptsPerMinute' | 't
     key: clientAddress(config),
     counts: (c) => c.res.status < 500,
     message: (seconds) => `Too many signups from this address; try again in ${seconds} s.`,
+    store: attempts.create(),
   });
 }

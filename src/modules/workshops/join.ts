@@ -54,6 +54,7 @@ export function joinRateLimits(deps: AppDeps) {
       key,
       counts: (c) => c.res.status === 404,
       message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
+      store: deps.attempts.create(),
     });
   return { perUser: wrongCodes('user', (c) => c.get('user').id), perAddress: wrongCodes('address', clientAddress(deps.config)) };
 }
