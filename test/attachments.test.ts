@@ -1,30 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachments, workshops } from '../src/db/schema/index';
-import {
-  eventLog,
-  expectError,
-  seedCurrentStep,
-  seedFile,
-  type TestUser,
-  seedCardScene, startWithCast, type Cast,
-} from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import type { AttachmentOutput } from '../src/modules/attachments/schemas';
+import type { UploadOutput } from '../src/modules/uploads/schemas';
+import { eventLog, expectError, seedCurrentStep, seedFile, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { useCast } from './helpers/cast';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t = cast.t;
 
 function scene() {
   return seedCardScene(cast, 'attachments');
@@ -33,7 +17,7 @@ function scene() {
 /** Attaches a freshly seeded upload of `user`. */
 async function attach(path: string, user: TestUser, extra: { name?: string } = {}) {
   const file = seedFile(t, user, { name: 'sketch.png' });
-  return t.request('POST', path, { token: user.token, body: { ...extra, blob: { key: file.key, container: file.container } } });
+  return t.request<AttachmentOutput>('POST', path, { token: user.token, body: { ...extra, blob: { key: file.key, container: file.container } } });
 }
 
 const attachmentRows = (workshopId: string) => t.deps.database.db.select().from(attachments).where(eq(attachments.workshopId, workshopId)).all();
@@ -43,10 +27,10 @@ describe('attachments', () => {
     const s = scene();
     const form = new FormData();
     form.append('file', new Blob(['hello attachment'], { type: 'text/plain' }), 'notes.txt');
-    const upload = await t.request('POST', '/v1/uploads', { token: participant.token, rawBody: form });
+    const upload = await t.request<UploadOutput>('POST', '/v1/uploads', { token: participant.token, rawBody: form });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
 
-    const created = await t.request('POST', s.path, { token: participant.token, body: { blob: upload.body } });
+    const created = await t.request<AttachmentOutput>('POST', s.path, { token: participant.token, body: { blob: upload.body } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -96,7 +80,7 @@ describe('attachments', () => {
     for (const [body, path] of cases) {
       const res = await t.request('POST', s.path, { token: participant.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     expectError(
       await t.request('POST', s.path, { token: participant.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }),

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useRedis, useServer } from './helpers/cast';
 import { createUser, expectError } from './helpers/factories';
-import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
-import { startTestServer, type TestServer } from './helpers/server';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
 
 /* With Redis, an attempt budget is one budget across instances; without it, each instance counts. */
 
 describe.skipIf(!redisAvailable)('attempt limits across two instances', () => {
-  let redis: TestRedis;
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-    a = await startTestServer({ redisUrl: redis.url, joinAttemptsPerMinute: 3 });
-    b = await startTestServer({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }, { shareDatabaseOf: a });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-  });
+  const redis = useRedis();
+  const a = useServer(() => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }));
+  const b = useServer(() => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }), () => ({ shareDatabaseOf: a }));
 
   const wrongCode = (server: TestServer, token: string) =>
     server.request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import type { InferOutput } from 'valibot';
+import type { SessionOutput } from '../src/modules/auth/schemas';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+type Session = InferOutput<typeof SessionOutput>;
+import { createUser, expectError, errorOf } from './helpers/factories';
+import { useServer } from './helpers/cast';
+
+const t = useServer();
 
 describe('auth', () => {
   it('signs up, reads me, logs out and in again', async () => {
-    const res = await t.request('POST', '/v1/auth/signup', {
+    const res = await t.request<Session>('POST', '/v1/auth/signup', {
       body: { email: 'Ada@Example.test', password: 'long enough', name: 'Ada' },
     });
     expect(res.status).toBe(201);
@@ -25,7 +23,7 @@ describe('auth', () => {
     expect(logout.status).toBe(204);
     expectError(await t.request('POST', '/v1/auth/logout', { token }), 401, 'unauthenticated');
 
-    const login = await t.request('POST', '/v1/auth/login', { body: { email: 'ada@example.test', password: 'long enough' } });
+    const login = await t.request<Session>('POST', '/v1/auth/login', { body: { email: 'ada@example.test', password: 'long enough' } });
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(res.body.user.id);
     expect(login.body.token).not.toBe(token);
@@ -36,7 +34,7 @@ describe('auth', () => {
     expectError(await t.request('POST', '/v1/auth/signup', { body: { email: user.email.toUpperCase(), password: 'long enough', name: 'G' } }), 409, 'email_taken');
     const short = await t.request('POST', '/v1/auth/signup', { body: { email: 'x@example.test', password: 'short', name: 'X' } });
     expectError(short, 400, 'invalid_request');
-    expect(short.body.error.details[0].path).toBe('password');
+    expect(errorOf(short).details?.[0]?.path).toBe('password');
     expectError(await t.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'wrong password' } }), 401, 'invalid_credentials');
     expectError(await t.request('POST', '/v1/auth/login', { body: { email: 'nobody@example.test', password: 'wrong password' } }), 401, 'invalid_credentials');
   });

@@ -1,21 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadCanvasCatalog } from '../src/modules/canvas/catalog';
-import { createUser, expectError, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { PredefinedCanvasOutput } from '../src/modules/canvas/schemas';
+import { expectError } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  ada = await createUser(t, 'Ada');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada] = useUsers(t, 'Ada');
 
 const REQUIRED = ['swot', 'impact-effort', 'lean-canvas', 'business-model-canvas', 'empathy-map', 'start-stop-continue'];
 
@@ -23,7 +16,7 @@ type Zone = { id: string; name: string; x: number; y: number; rows: number; cols
 
 describe('GET /v1/canvas', () => {
   it('lists at least the six required predefined canvases, each a well-formed grid', async () => {
-    const res = await t.request('GET', '/v1/canvas', { token: ada.token });
+    const res = await t.request<PredefinedCanvasOutput[]>('GET', '/v1/canvas', { token: ada.token });
     expect(res.status).toBe(200);
     const ids = res.body.map((c: { id: string }) => c.id);
     for (const id of REQUIRED) expect(ids).toContain(id);
@@ -68,8 +61,8 @@ describe('GET /v1/canvas/:id', () => {
         { id: 'threats', name: 'Threats', x: 6, y: 4, cols: 6, rows: 4, cluster_id: null },
       ],
     });
-    const lean = await t.request('GET', '/v1/canvas/lean-canvas', { token: ada.token });
-    expect(lean.body.zones.map((z: Zone) => z.id)).toEqual([
+    const lean = await t.request<PredefinedCanvasOutput>('GET', '/v1/canvas/lean-canvas', { token: ada.token });
+    expect(lean.body.zones.map((z) => z.id)).toEqual([
       'problem', 'solution', 'key-metrics', 'unique-value-proposition', 'unfair-advantage', 'channels', 'customer-segments', 'cost-structure', 'revenue-streams',
     ]);
   });

@@ -1,24 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canvases, cards, zones } from '../src/db/schema/index';
 import { relinkZones } from '../src/modules/canvas/zones';
 import { write } from '../src/modules/events/recorder';
-import { createUser, eventLog, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { syncedDoc, until } from './helpers/collab';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
+import { eventLog, expectError, seedCard, seedMember, seedWorkshop, errorOf } from './helpers/factories';
+import { syncedDoc } from './helpers/collab';
+import type { OpenApiDocument } from './helpers/openapi';
+import { until } from './helpers/wait';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 type Zone = { id: string; name: string; x: number; y: number; rows: number; cols: number; cluster_id: string | null };
 
@@ -83,7 +76,7 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     ]);
     expect(eventLog(t, w.id).map((e) => [e.action, e.userId, e.change])).toEqual([['addCanvas', ada.id, { canvas }]]);
 
-    const read = await t.request('GET', canvasPath(w.id), { token: ada.token });
+    const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token });
     expect(read.status).toBe(200);
     expect(read.body).toEqual(canvas);
   });
@@ -110,8 +103,8 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     // Workshop zones get their own opaque ids, not the catalog's slugs.
     expect(canvas.zones.map((z) => z.id)).not.toContain('strengths');
     expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
-    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).status).toBe(404);
-    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).status).toBe(404);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
   });
 
   it('lets explicit members override those of the predefined canvas', async () => {
@@ -143,8 +136,8 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
       ['removeCanvas', { canvas: old }],
       ['addCanvas', { canvas: replacement }],
     ]);
-    expectError(await t.request('GET', anyZonePath(old.zones[0]!.id), { token: ada.token }), 404, 'not_found');
-    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(replacement);
+    expectError(await t.request<ZoneOutput>('GET', anyZonePath(old.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(replacement);
   });
 
   it('refuses bad input with details, and changes nothing', async () => {
@@ -176,13 +169,13 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     for (const [body, path] of cases) {
       const res = await t.request('POST', canvasPath(w.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body).slice(0, 200)).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body).slice(0, 200)).toBe(path);
     }
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token }), 400, 'invalid_request');
 
-    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
     expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
   });
 });
@@ -191,7 +184,7 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
   it('answers 404 when the workshop has no canvas', async () => {
     const w = seedWorkshop(t, ada);
     seedMember(t, w.id, bob);
-    expectError(await t.request('GET', canvasPath(w.id), { token: bob.token }), 404, 'not_found');
+    expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token }), 404, 'not_found');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
     expect(eventLog(t, w.id)).toEqual([]);
   });
@@ -207,8 +200,8 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
       ['addCanvas', { canvas }],
       ['removeCanvas', { canvas }],
     ]);
-    expectError(await t.request('GET', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
-    expectError(await t.request('GET', anyZonePath(canvas.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<ZoneOutput>('GET', anyZonePath(canvas.zones[0]!.id), { token: ada.token }), 404, 'not_found');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
   });
 
@@ -229,9 +222,9 @@ describe('the document is the truth for zones', () => {
     const [first, second] = canvas.zones;
     t.deps.collab.setZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
 
-    const read = await t.request('GET', canvasPath(w.id), { token: bob.token });
+    const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token });
     expect(read.body.zones).toEqual([{ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null }, second]);
-    const one = await t.request('GET', anyZonePath(first!.id), { token: bob.token });
+    const one = await t.request<ZoneOutput>('GET', anyZonePath(first!.id), { token: bob.token });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null });
     expect(sqlZones(w.id).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([['Renamed', 2.5, 1, 3, 4], [second!.name, second!.x, second!.y, second!.rows, second!.cols]]);
@@ -249,8 +242,8 @@ describe('the document is the truth for zones', () => {
       const moved = { name: 'Our strengths', x: 1, y: 0.5, rows: 3, cols: 5, cluster_id: null };
       client.zones.set(zone!.id, moved);
       await until(() => sqlZones(w.id)[0]!.name === 'Our strengths', 'the move is stored');
-      expect((await t.request('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({ id: zone!.id, ...moved });
-      expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({ id: zone!.id, ...moved });
+      expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({ id: zone!.id, ...moved });
+      expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({ id: zone!.id, ...moved });
 
       const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
       expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
@@ -270,7 +263,7 @@ describe('the document is the truth for zones', () => {
     const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
     const moved = { name: 'Went well', x: 7, y: 8, rows: 2, cols: 3, cluster_id: cluster.id };
     t.deps.collab.setZones(w.id, { [zone!.id]: moved });
-    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
 
     expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status).toBe(204);
     expect(documentZones(w.id)[zone!.id]).toEqual({ ...moved, cluster_id: null });
@@ -285,13 +278,13 @@ describe('GET /v1/workshops/canvas/zones/:id', () => {
     const { canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
     for (const user of [ada, bob]) {
-      const res = await t.request('GET', anyZonePath(zone!.id), { token: user.token });
+      const res = await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: user.token });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(zone);
     }
-    expectError(await t.request('GET', anyZonePath(zone!.id), { token: eve.token }), 404, 'not_found');
-    expectError(await t.request('GET', anyZonePath('no-such-zone'), { token: ada.token }), 404, 'not_found');
-    expectError(await t.request('GET', anyZonePath(zone!.id)), 401, 'unauthenticated');
+    expectError(await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request<ZoneOutput>('GET', anyZonePath('no-such-zone'), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<ZoneOutput>('GET', anyZonePath(zone!.id)), 401, 'unauthenticated');
   });
 });
 
@@ -307,8 +300,8 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
     expect(documentZones(w.id)[zone!.id]!.cluster_id).toBe(cluster.id);
     expect(documentZones(w.id)[other!.id]!.cluster_id).toBeNull();
     expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([cluster.id, null]);
-    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({ ...zone, cluster_id: cluster.id });
-    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([{ ...zone, cluster_id: cluster.id }, other]);
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({ ...zone, cluster_id: cluster.id });
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([{ ...zone, cluster_id: cluster.id }, other]);
 
     // Linking again to the same cluster is a no-op: nothing logged.
     expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
@@ -335,7 +328,7 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
     for (const body of [{ cluster_id: idea.id }, { cluster_id: foreign.id }, { cluster_id: 'no-such-card' }, { cluster_id: 12 }, { cluster_id: '' }, {}]) {
       const res = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe('cluster_id');
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe('cluster_id');
     }
     expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
@@ -356,19 +349,19 @@ describe('who may do what', () => {
     const [zone] = canvas.zones;
     const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
 
-    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).status).toBe(200);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).status).toBe(200);
     expectError(await t.request('POST', canvasPath(w.id), { token: bob.token, body: CUSTOM }), 403, 'forbidden');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
     expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: bob.token, body: { cluster_id: cluster.id } }), 403, 'forbidden');
 
-    expectError(await t.request('GET', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
     expectError(await t.request('POST', canvasPath(w.id), { token: eve.token, body: CUSTOM }), 404, 'not_found');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
     expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: eve.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
-    expectError(await t.request('GET', canvasPath('no-such-workshop'), { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<CanvasOutput>('GET', canvasPath('no-such-workshop'), { token: ada.token }), 404, 'not_found');
     expectError(await t.request('POST', canvasPath(w.id), { body: CUSTOM }), 401, 'unauthenticated');
 
-    expect((await t.request('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
     expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
     expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
   });
@@ -388,8 +381,8 @@ describe('who may do what', () => {
     // Participants learn they may not, before learning the workshop is archived.
     expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
 
-    expect((await t.request('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(canvas);
-    expect((await t.request('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual(zone);
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(canvas);
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual(zone);
     expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
     expect(eventLog(t, w.id)).toHaveLength(before);
   });
@@ -418,7 +411,7 @@ describe('zones follow the clusters they link to', () => {
     const logged = eventLog(t, w.id).slice(before);
     expect(logged.map((e) => e.action)).toEqual(['updateZone', 'updateZone']);
     expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([{ cluster_id: [cluster.id, null] }, { cluster_id: [cluster.id, null] }]);
-    expect((await t.request('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
   });
 
   it('moves zone links to the cluster a merge made', async () => {
@@ -456,7 +449,7 @@ describe('zones follow the clusters they link to', () => {
 
 describe('OpenAPI', () => {
   it('documents every canvas route with its success status and body', async () => {
-    const document = (await t.request('GET', '/v1/openapi.json')).body;
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
     const expected: Array<[string, string, string]> = [
       ['get', '/v1/canvas', '200'],
       ['get', '/v1/canvas/{id}', '200'],
@@ -472,7 +465,7 @@ describe('OpenAPI', () => {
       expect(operation.responses[status], `${method} ${path} ${status}`).toBeDefined();
       if (status !== '204') expect(operation.responses[status].content['application/json'].schema).toBeDefined();
     }
-    const create = document.paths['/v1/workshops/{workshop_id}/canvas'].post;
+    const create = document.paths['/v1/workshops/{workshop_id}/canvas']!.post;
     expect(Object.keys(create.requestBody.content['application/json'].schema.properties)).toEqual(
       expect.arrayContaining(['canvas_id', 'name', 'background', 'zones', 'image']),
     );

@@ -1,37 +1,24 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
 import { cards, events, votes, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { CardOutput } from '../src/modules/cards/schemas';
+import { expectError, seedCard, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
 function upload(workshopId: string, csv: string, user = facilitator, field = 'file') {
   const form = new FormData();
   form.append(field, new Blob([csv], { type: 'text/csv' }), 'cards.csv');
-  return t.request('PUT', `/v1/workshops/${workshopId}/cards`, { token: user.token, rawBody: form });
+  return t.request<CardOutput[]>('PUT', `/v1/workshops/${workshopId}/cards`, { token: user.token, rawBody: form });
 }
 
 async function listed(workshopId: string) {
-  const res = await t.request('GET', `/v1/workshops/${workshopId}/cards`, { token: facilitator.token });
+  const res = await t.request<CardOutput[]>('GET', `/v1/workshops/${workshopId}/cards`, { token: facilitator.token });
   expect(res.status).toBe(200);
   return res.body as any[];
 }
@@ -56,7 +43,7 @@ function populated() {
 }
 
 /** The columns an export writes, from a card list. */
-function toCsv(list: any[]) {
+function toCsv(list: CardOutput[]) {
   const titles = new Map(list.filter((c) => c.type === 'cluster').map((c) => [c.id, c.title]));
   return stringify(
     list.map((c) => [c.type, c.title, c.content, c.parent ? titles.get(c.parent) : '', c.color ?? '', String(c.aside)]),
@@ -64,7 +51,7 @@ function toCsv(list: any[]) {
   );
 }
 
-const shape = (list: any[]) => {
+const shape = (list: CardOutput[]) => {
   const titles = new Map(list.map((c) => [c.id, c.title]));
   return list.map((c) => ({ type: c.type, title: c.title, content: c.content, parent: c.parent ? titles.get(c.parent) : null, color: c.color, aside: c.aside, position: c.position }));
 };
@@ -92,8 +79,8 @@ describe('PUT /cards (CSV import)', () => {
       { type: 'idea', title: 'Faster CI', content: '', parent: 'Ideas', color: null, aside: true, position: 0 },
       { type: 'cluster', title: 'Empty', content: '', parent: null, color: null, aside: false, position: 2 },
     ]);
-    expect(res.body.map((c: any) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
-    expect(res.body.every((c: any) => c.user_id === facilitator.id)).toBe(true);
+    expect(res.body.map((c) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
+    expect(res.body.every((c) => c.user_id === facilitator.id)).toBe(true);
     expect(await listed(w.id)).toEqual(res.body);
     const after = snapshot(w.id);
     expect(after.votes).toBe(0);
@@ -107,7 +94,7 @@ describe('PUT /cards (CSV import)', () => {
     const w = workshop();
     const res = await upload(w.id, 'type,title,cluster\nidea,One,Alpha\nidea,Two,Beta\nidea,Three,Alpha\n');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.map((c: any) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
+    expect(res.body.map((c) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
     const emptied = await upload(w.id, '\uFEFFtype,title,content,cluster,color,aside\n');
     expect(emptied.status).toBe(200);
     expect(emptied.body).toEqual([]);
@@ -118,9 +105,9 @@ describe('PUT /cards (CSV import)', () => {
     const w = workshop();
     const form = new FormData();
     form.append('file', 'type,title\ncluster,From a field\n');
-    const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
+    const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.map((c: any) => c.title)).toEqual(['From a field']);
+    expect(res.body.map((c) => c.title)).toEqual(['From a field']);
   });
 
   it('round-trips an exported card list', async () => {
@@ -137,7 +124,7 @@ describe('PUT /cards (CSV import)', () => {
     const again = await upload(w.id, toCsv(first.body));
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(shape(again.body)).toEqual(shape(first.body));
-    expect(again.body.map((c: any) => Number(c.short_id))).toEqual([6, 7, 8, 9, 10]);
+    expect(again.body.map((c) => Number(c.short_id))).toEqual([6, 7, 8, 9, 10]);
   });
 
   it('refuses a bad line with a 400 naming it, and changes nothing', async () => {
@@ -166,11 +153,11 @@ describe('PUT /cards (CSV import)', () => {
     for (const [csv, line] of cases) {
       const res = await upload(w.id, csv);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.message, csv).toContain(line);
-      expect(res.body.error.details[0].path, csv).toBe(line);
+      expect(errorOf(res).message, csv).toContain(line);
+      expect(errorOf(res).details?.[0]?.path, csv).toBe(line);
     }
     const several = await upload(w.id, `${header}\nidea,a,,,,\ncluster,B,,,,\nidea,,,B,,`);
-    expect(several.body.error.details.map((d: any) => d.path)).toEqual(['line 2', 'line 4']);
+    expect(errorOf(several).details?.map((d) => d.path)).toEqual(['line 2', 'line 4']);
     expect(snapshot(w.id)).toEqual(before);
   });
 
@@ -182,7 +169,7 @@ describe('PUT /cards (CSV import)', () => {
     expectError(await t.request('PUT', path, { token: facilitator.token, rawBody: 'type,title\n', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
     const missing = await upload(w.id, 'type,title\n', facilitator, 'other');
     expectError(missing, 400, 'invalid_request');
-    expect(missing.body.error.details[0].path).toBe('file');
+    expect(errorOf(missing).details?.[0]?.path).toBe('file');
     const big = `type,title,content\n${`cluster,A,${'x'.repeat(1000)}\n`.repeat(5300)}`;
     expectError(await upload(w.id, big), 413, 'payload_too_large');
     expect(snapshot(w.id)).toEqual(before);

@@ -1,30 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cards, comments, criteria, events, items, ratings, sections, votes, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { CardOutput } from '../src/modules/cards/schemas';
+import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
 const merge = (workshopId: string, body: unknown, user = facilitator) =>
-  t.request('POST', `/v1/workshops/${workshopId}/cards/merge`, { token: user.token, body });
+  t.request<CardOutput>('POST', `/v1/workshops/${workshopId}/cards/merge`, { token: user.token, body });
 
 function snapshot(workshopId: string) {
   const { db } = t.deps.database;
@@ -170,7 +157,7 @@ describe('POST /cards/merge', () => {
     for (const [body, path] of cases) {
       const res = await merge(w.id, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details.map((d: any) => d.path), JSON.stringify(body)).toContain(path);
+      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
     }
     expect(snapshot(w.id)).toEqual(before);
   });

@@ -1,29 +1,17 @@
 import Database from 'better-sqlite3';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import { cards, comments, criteria, events, items, ratings, sections, votes, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, seedCard, seedCurrentStep, seedWorkshop, type TestUser, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A running workshop with the facilitator and the participant as members. */
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
 const cardsPath = (workshopId: string) => `/v1/workshops/${workshopId}/cards`;
 
@@ -57,13 +45,13 @@ function expectPacked(workshopId: string) {
 }
 
 async function create(workshopId: string, user: TestUser, body: Record<string, unknown>) {
-  return t.request('POST', cardsPath(workshopId), { token: user.token, body });
+  return t.request<CardOutput>('POST', cardsPath(workshopId), { token: user.token, body });
 }
 
 async function titlesIn(workshopId: string, user: TestUser, parent?: string) {
-  const res = await t.request('GET', `${cardsPath(workshopId)}${parent ? `?parent=${parent}` : ''}`, { token: user.token });
+  const res = await t.request<CardOutput[]>('GET', `${cardsPath(workshopId)}${parent ? `?parent=${parent}` : ''}`, { token: user.token });
   expect(res.status).toBe(200);
-  return res.body.map((c: any) => c.title);
+  return res.body.map((c) => c.title);
 }
 
 describe('POST /cards', () => {
@@ -138,7 +126,7 @@ describe('POST /cards', () => {
     for (const [body, path] of cases) {
       const res = await create(w.id, facilitator, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details.map((d: any) => d.path), JSON.stringify(body)).toContain(path);
+      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
     }
     expectError(await t.request('POST', cardsPath(w.id), { token: facilitator.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expectError(await t.request('POST', cardsPath(w.id), { token: facilitator.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
@@ -171,7 +159,7 @@ describe('POST /cards', () => {
 
 describe('GET /cards', () => {
   async function listed(w: { id: string }, query = '', user = facilitator) {
-    const res = await t.request('GET', `${cardsPath(w.id)}${query}`, { token: user.token });
+    const res = await t.request<CardOutput[]>('GET', `${cardsPath(w.id)}${query}`, { token: user.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as any[];
   }
@@ -202,7 +190,7 @@ describe('GET /cards', () => {
     for (const query of ['?type=note', '?aside=maybe', '?parent=', '?type=idea&type=cluster']) {
       const res = await t.request('GET', `${cardsPath(w.id)}${query}`, { token: facilitator.token });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details.length).toBeGreaterThan(0);
+      expect(errorOf(res).details?.length).toBeGreaterThan(0);
     }
     expectError(await t.request('GET', cardsPath(w.id), { token: stranger.token }), 404, 'not_found');
     expectError(await t.request('GET', cardsPath(w.id)), 401, 'unauthenticated');
@@ -232,14 +220,14 @@ describe('GET /cards', () => {
     const all = await listed(w);
     expect(all[1].summary).toEqual({ score: 4, comments: 1, sections: { [section.id]: 2 }, attachments: 1 });
     expect(all[0].summary).toEqual({ score: -2, comments: 0, sections: {}, attachments: 0 });
-    const one = await t.request('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token });
+    const one = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token });
     expect(one.body.summary.score).toBe(4);
 
     seedCurrentStep(t, w.id, { allow_display_votes: false });
     expect((await listed(w, '', participant))[1].summary.score).toBe(1);
     expect((await listed(w, '?type=idea', participant))[0].summary.score).toBe(1);
     expect((await listed(w, '', participant))[0].summary.score).toBe(0);
-    expect((await t.request('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token })).body.summary.score).toBe(1);
+    expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token })).body.summary.score).toBe(1);
     expect((await listed(w, '', facilitator))[1].summary.score).toBe(4);
   });
 });
@@ -260,28 +248,28 @@ describe('GET /cards/:id', () => {
     const theirs = db.insert(ratings).values({ workshopId: w.id, cardId: idea.id, criteriumId: impact.id, userId: facilitator.id, value: 10 }).returning().get();
     db.insert(ratings).values({ workshopId: w.id, cardId: other.id, criteriumId: impact.id, userId: facilitator.id, value: 0 }).run();
 
-    const plain = await t.request('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token });
+    const plain = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token });
     expect(plain.status).toBe(200);
     expect(plain.body).not.toHaveProperty('sections');
     expect(plain.body).not.toHaveProperty('criteria');
     expect(plain.body.summary.sections).toEqual({ [cons.id]: 1 });
 
-    const full = await t.request('GET', `${cardsPath(w.id)}/${idea.id}?attributes=sections,criteria`, { token: participant.token });
+    const full = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=sections,criteria`, { token: participant.token });
     expect(full.status, JSON.stringify(full.body)).toBe(200);
     expect(full.body.sections).toEqual([
       { id: pros.id, title: 'Pros', items: [] },
       { id: cons.id, title: 'Cons', items: [{ id: item.id, content: 'costly', section_id: cons.id, user_id: participant.id }] },
     ]);
     expect(full.body.criteria).toHaveLength(1);
-    expect(full.body.criteria[0]).toMatchObject({ id: impact.id, title: 'Impact', scale: 3, current_scale: [0, 5, 10] });
-    expect(full.body.criteria[0].ratings.map((r: any) => r.id)).toEqual([mine.id, theirs.id]);
+    expect(full.body.criteria![0]!).toMatchObject({ id: impact.id, title: 'Impact', scale: 3, current_scale: [0, 5, 10] });
+    expect(full.body.criteria![0]!.ratings.map((r) => r.id)).toEqual([mine.id, theirs.id]);
 
     seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    const hidden = await t.request('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: participant.token });
+    const hidden = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: participant.token });
     expect(hidden.body).not.toHaveProperty('sections');
-    expect(hidden.body.criteria[0].ratings.map((r: any) => r.id)).toEqual([mine.id]);
-    const asFacilitator = await t.request('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: facilitator.token });
-    expect(asFacilitator.body.criteria[0].ratings).toHaveLength(2);
+    expect(hidden.body.criteria![0]!.ratings.map((r) => r.id)).toEqual([mine.id]);
+    const asFacilitator = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: facilitator.token });
+    expect(asFacilitator.body.criteria![0]!.ratings).toHaveLength(2);
   });
 
   it('refuses unknown attributes, foreign cards and strangers', async () => {
@@ -289,13 +277,13 @@ describe('GET /cards/:id', () => {
     const other = seedWorkshop(t, facilitator);
     const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const foreign = seedCard(t, other.id, facilitator, { type: 'cluster' });
-    const bad = await t.request('GET', `${cardsPath(w.id)}/${card.id}?attributes=sections,votes`, { token: facilitator.token });
+    const bad = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=sections,votes`, { token: facilitator.token });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('attributes');
-    expect((await t.request('GET', `${cardsPath(w.id)}/${card.id}?attributes=`, { token: facilitator.token })).status).toBe(200);
-    expectError(await t.request('GET', `${cardsPath(w.id)}/${foreign.id}`, { token: facilitator.token }), 404, 'not_found');
+    expect(errorOf(bad).details?.[0]?.path).toBe('attributes');
+    expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=`, { token: facilitator.token })).status).toBe(200);
+    expectError(await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${foreign.id}`, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('GET', `${cardsPath(w.id)}/missing`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('GET', `${cardsPath(w.id)}/${card.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: stranger.token }), 404, 'not_found');
   });
 });
 
@@ -303,7 +291,7 @@ describe('PUT /cards/:id', () => {
   it('updates fields and records updateCard with changes', async () => {
     const w = workshop();
     const cluster = (await create(w.id, facilitator, { type: 'cluster', title: 'Cluster' })).body;
-    const res = await t.request('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { title: 'Renamed', color: 'green', aside: true, content: 'More' } });
+    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { title: 'Renamed', color: 'green', aside: true, content: 'More' } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ id: cluster.id, short_id: cluster.short_id, title: 'Renamed', color: 'green', aside: true, content: 'More', position: 0 });
     const event = eventLog(w.id).at(-1)!;
@@ -312,10 +300,10 @@ describe('PUT /cards/:id', () => {
       card: res.body,
       changes: { title: ['Cluster', 'Renamed'], content: ['', 'More'], color: [null, 'green'], aside: [false, true] },
     });
-    const cleared = await t.request('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { color: null } });
+    const cleared = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { color: null } });
     expect(cleared.body.color).toBeNull();
     const before = eventCount(w.id);
-    expect((await t.request('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: {} })).status).toBe(200);
+    expect((await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: {} })).status).toBe(200);
     expect(eventCount(w.id)).toBe(before);
   });
 
@@ -324,23 +312,23 @@ describe('PUT /cards/:id', () => {
     const a = (await create(w.id, facilitator, { type: 'cluster', title: 'A' })).body;
     const b = (await create(w.id, facilitator, { type: 'cluster', title: 'B' })).body;
     const c = (await create(w.id, facilitator, { type: 'cluster', title: 'C' })).body;
-    const ideas: Record<string, any> = {};
+    const ideas: Record<string, CardOutput> = {};
     for (const title of ['a1', 'a2', 'a3']) ideas[title] = (await create(w.id, facilitator, { title, parent: a.id })).body;
     for (const title of ['b1', 'b2']) ideas[title] = (await create(w.id, facilitator, { title, parent: b.id })).body;
-    const put = (id: string, body: Record<string, unknown>) => t.request('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
+    const put = (id: string, body: Record<string, unknown>) => t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
 
     expect((await put(c.id, { position: 0 })).body.position).toBe(0);
     expect(await titlesIn(w.id, facilitator)).toEqual(['C', 'A', 'a1', 'a2', 'a3', 'B', 'b1', 'b2']);
 
-    const moved = await put(ideas.a1.id, { parent: b.id, position: 1 });
+    const moved = await put(ideas.a1!.id, { parent: b.id, position: 1 });
     expect(moved.body).toMatchObject({ parent: b.id, position: 1 });
     expect(await titlesIn(w.id, facilitator, a.id)).toEqual(['a2', 'a3']);
     expect(await titlesIn(w.id, facilitator, b.id)).toEqual(['b1', 'a1', 'b2']);
     expectPacked(w.id);
 
-    expect((await put(ideas.a3.id, { parent: c.id })).body.position).toBe(0);
-    expect((await put(ideas.b2.id, { parent: c.id })).body.position).toBe(1);
-    expect((await put(ideas.b1.id, { position: 5 })).body.position).toBe(1);
+    expect((await put(ideas.a3!.id, { parent: c.id })).body.position).toBe(0);
+    expect((await put(ideas.b2!.id, { parent: c.id })).body.position).toBe(1);
+    expect((await put(ideas.b1!.id, { position: 5 })).body.position).toBe(1);
     expect(await titlesIn(w.id, facilitator)).toEqual(['C', 'a3', 'b2', 'A', 'a2', 'B', 'a1', 'b1']);
     expectPacked(w.id);
     const event = eventLog(w.id).at(-2)!;
@@ -366,11 +354,11 @@ describe('PUT /cards/:id', () => {
       [idea.id, { aside: 1 }, 'aside'],
     ];
     for (const [id, body, path] of cases) {
-      const res = await t.request('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
+      const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details.map((d: any) => d.path), JSON.stringify(body)).toContain(path);
+      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
     }
-    expect((await t.request('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { parent: null } })).status).toBe(200);
+    expect((await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { parent: null } })).status).toBe(200);
     expect(eventCount(w.id)).toBe(before);
     expect(cardRows(w.id).find((r) => r.id === idea.id)).toMatchObject({ parentId: cluster.id, color: null, title: idea.title });
     expectError(await t.request('PUT', `${cardsPath(other.id)}/${idea.id}`, { token: facilitator.token, body: { title: 'x' } }), 404, 'not_found');
@@ -381,7 +369,7 @@ describe('PUT /cards/:id', () => {
     const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const theirs = seedCard(t, w.id, participant, { parentId: cluster.id });
     const others = seedCard(t, w.id, facilitator, { parentId: cluster.id });
-    const edit = (id: string, user = participant) => t.request('PUT', `${cardsPath(w.id)}/${id}`, { token: user.token, body: { title: 'Edited' } });
+    const edit = (id: string, user = participant) => t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: user.token, body: { title: 'Edited' } });
 
     expect((await edit(theirs.id)).status).toBe(200);
     expectError(await edit(others.id), 403, 'forbidden');
@@ -461,13 +449,13 @@ describe('DELETE /cards/:id', () => {
 
 describe('OpenAPI', () => {
   it('documents every card route', async () => {
-    const res = await t.request('GET', '/v1/openapi.json');
+    const res = await t.request<OpenApiDocument>('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     const paths = res.body.paths;
-    expect(Object.keys(paths['/v1/workshops/{workshop_id}/cards']).sort()).toEqual(['get', 'post', 'put']);
-    expect(Object.keys(paths['/v1/workshops/{workshop_id}/cards/{id}']).sort()).toEqual(['delete', 'get', 'put']);
-    expect(paths['/v1/workshops/{workshop_id}/cards/merge'].post.responses).toHaveProperty('201');
-    expect(paths['/v1/workshops/{workshop_id}/cards'].put.requestBody.content).toHaveProperty('multipart/form-data');
+    expect(Object.keys(paths['/v1/workshops/{workshop_id}/cards']!).sort()).toEqual(['get', 'post', 'put']);
+    expect(Object.keys(paths['/v1/workshops/{workshop_id}/cards/{id}']!).sort()).toEqual(['delete', 'get', 'put']);
+    expect(paths['/v1/workshops/{workshop_id}/cards/merge']!.post.responses).toHaveProperty('201');
+    expect(paths['/v1/workshops/{workshop_id}/cards']!.put.requestBody.content).toHaveProperty('multipart/form-data');
   });
 });
 
@@ -475,7 +463,7 @@ describe('list freshness', () => {
   it('reflects every change, whichever connection made it', async () => {
     const w = workshop();
     const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const score = async () => (await t.request('GET', cardsPath(w.id), { token: facilitator.token })).body[0].summary.score;
+    const score = async () => (await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: facilitator.token })).body[0]!.summary.score;
     expect(await score()).toBe(0);
     expect(await score()).toBe(0);
     t.deps.database.db.insert(votes).values({ workshopId: w.id, cardId: cluster.id, userId: facilitator.id, value: 2 }).run();
@@ -499,10 +487,10 @@ describe('list freshness', () => {
     const section = db.insert(sections).values({ workshopId: w.id, title: 'S', position: 0 }).returning().get();
     db.insert(items).values({ workshopId: w.id, cardId: idea.id, sectionId: section.id, userId: participant.id, content: 'x' }).run();
     db.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: participant.id, value: -2 }).run();
-    const list = (await t.request('GET', cardsPath(w.id), { token: participant.token })).body;
+    const list = (await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: participant.token })).body;
     for (const card of list) {
-      expect((await t.request('GET', `${cardsPath(w.id)}/${card.id}`, { token: participant.token })).body).toEqual(card);
+      expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: participant.token })).body).toEqual(card);
     }
-    expect(list[1].summary).toEqual({ score: -2, comments: 0, sections: { [section.id]: 1 }, attachments: 0 });
+    expect(list[1]!.summary).toEqual({ score: -2, comments: 0, sections: { [section.id]: 1 }, attachments: 0 });
   });
 });

@@ -1,21 +1,15 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc, until } from './helpers/collab';
-import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
+import { describe, expect, it } from 'vitest';
+import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc } from './helpers/collab';
+import { quietFor, until } from './helpers/wait';
+import { createUser, seedCard, seedWorkshop } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
 import { write } from '../src/modules/events/recorder';
 
-let t: TestServer;
-let user: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  user = await createUser(t, 'Lifecycle');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [user] = useUsers(t, 'Lifecycle');
 
 const snapshotRow = (server: TestServer, workshopId: string) =>
   server.deps.database.sqlite.prepare('SELECT length(state) AS bytes FROM yjs_documents WHERE workshop_id = ?').get(workshopId) as
@@ -32,7 +26,8 @@ describe('loading and unloading', () => {
     a.cards.set(card.id, { position: 0, x: 1, y: 1 });
     await until(() => b.cards.get(card.id)?.x === 1, 'relayed');
     a.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Past the 50 ms grace the document must still be loaded, since b is still connected.
+    await quietFor(150, 'no unload while a client remains');
     expect(engine.loadedDocuments()).toContain(w.id);
     b.destroy();
     await until(() => !engine.loadedDocuments().includes(w.id), 'unloaded');

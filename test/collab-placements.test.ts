@@ -1,45 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc, until, type DocClient } from './helpers/collab';
-import { createUser, eventLog, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { joinedClient, type LiveClient } from './helpers/sockets';
+import { describe, expect, it } from 'vitest';
+import type { CardOutput } from '../src/modules/cards/schemas';
+import type { EventOutput } from '../src/modules/events/schemas';
+import { useDocs, useServer, useSockets, useUsers } from './helpers/cast';
+import { engineOf, sqlPlacement, storedUpdateCount } from './helpers/collab';
+import { eventLog, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { quietFor, until } from './helpers/wait';
 
 // One owner of card placement: REST card writes and Yjs clients both change placements through
 // the workshop's document, which stores the update and the SQL copy in one transaction.
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-const open: Array<DocClient | LiveClient> = [];
+const t = useServer();
+const [facilitator, participant] = useUsers(t, 'Fran', 'Pat');
+const docs = useDocs(t);
+const sockets = useSockets(t);
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant] = await Promise.all([createUser(t, 'Fran'), createUser(t, 'Pat')]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) 'destroy' in client ? client.destroy() : client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
-
-async function connect(workshopId: string, user: TestUser) {
-  const client = await syncedDoc(t, workshopId, user.token);
-  open.push(client);
-  return client;
-}
-
-async function live(workshopId: string, user: TestUser) {
-  const client = await joinedClient(t.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
+const connect = (workshopId: string, user: TestUser) => docs.synced(workshopId, user);
+const live = (workshopId: string, user: TestUser) => sockets.joined(user, workshopId);
 
 /** Every card's SQL copy, by id. */
 function sqlCopy(workshopId: string) {
@@ -52,7 +29,7 @@ function expectSqlToMatchDocument(workshopId: string) {
 }
 
 const moveCard = (workshopId: string, cardId: string, body: Record<string, unknown>) =>
-  t.request('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, { token: facilitator.token, body });
+  t.request<CardOutput>('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, { token: facilitator.token, body });
 
 /** Makes the next event row with that action fail, as a write failing late would. */
 function failEventsOf(action: string, workshopId: string): () => void {
@@ -99,7 +76,7 @@ describe('REST and client moves take the same path into SQL', () => {
 
     expect((await moveCard(w.id, ideas[2]!.id, { parent: two!.id })).status).toBe(200);
     expect(sqlPlacement(t, ideas[2]!.id)).toEqual({ position: 0, x: 7, y: 8 });
-    const created = await t.request('POST', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, body: { type: 'idea', title: 'New', parent: one!.id, position: 0 } });
+    const created = await t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, body: { type: 'idea', title: 'New', parent: one!.id, position: 0 } });
     expect(created.status).toBe(201);
     expect([ideas[0], ideas[1]].map((idea) => sqlPlacement(t, idea!.id).position)).toEqual([1, 2]);
     const merged = await t.request('POST', `/v1/workshops/${w.id}/cards/merge`, { token: facilitator.token, body: { cards_id: [ideas[1]!.id, ideas[0]!.id] } });
@@ -131,7 +108,8 @@ describe('a REST write failing after handing placements to the document', () => 
     expect(engineOf(t).cardPlacements(w.id).get(b!.id)?.position).toBe(1);
     // The client was asked to reconnect (the document it synced with was dropped) and never saw the move.
     await until(() => client.closes.length > 0 && client.provider.synced, 'client reconnected');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The failed move must not arrive late either.
+    await quietFor(100, 'no trace of the failed move reaches the client');
     expect(JSON.stringify(client.cards.toJSON())).toBe(seen);
 
     // And the next move works as usual.
@@ -183,7 +161,7 @@ describe('what a move leaves in the log', () => {
     expect(event.seq).toBe(logged[0]!.seq);
     expect(logged[0]!.userId).toBe(participant.id);
 
-    const list = await t.request('GET', `/v1/workshops/${w.id}/events`, { token: participant.token });
+    const list = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: participant.token });
     expect(list.status).toBe(200);
     expect(list.body[0]).toMatchObject({ action: 'moveCards', change: { placements }, user: { id: participant.id } });
   });
@@ -209,7 +187,8 @@ describe('what a move leaves in the log', () => {
     mover.cards.set(card.id, { position: 0, x: 99, y: 99 });
     await until(() => storedUpdateCount(t, w.id) > stored, 'update and repair stored');
     await until(() => mover.cards.get(card.id)?.x === null, 'repair reaches the mover');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A refused move is neither logged nor announced; give a stray event the time to show.
+    await quietFor(100, 'no log entry or event for the refused move');
     expect(eventLog(t, w.id)).toHaveLength(events);
     expect(screen.all('workshop:event')).toEqual([]);
     expect(sqlPlacement(t, card.id)).toEqual({ position: 0, x: null, y: null });

@@ -1,43 +1,26 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { engineOf, sqlPlacement, syncedDoc, until, type DocClient } from './helpers/collab';
-import { createUser, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
-import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it, vi } from 'vitest';
 import { write } from '../src/modules/events/recorder';
+import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
+import { engineOf, sqlPlacement } from './helpers/collab';
+import { seedCard, seedWorkshop } from './helpers/factories';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
+import { quietFor, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () => {
-  let redis: TestRedis;
-  let a: TestServer;
-  let b: TestServer;
-  let user: TestUser;
-  const open: DocClient[] = [];
+  const redis = useRedis();
+  const a = useServer(() => ({ redisUrl: redis.url }));
+  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const [user] = useUsers(a, 'Both');
+  const docs = useDocs(a);
 
-  beforeAll(async () => {
-    redis = await startRedis();
-    a = await startTestServer({ redisUrl: redis.url });
-    b = await startTestServer({ redisUrl: redis.url }, { shareDatabaseOf: a });
-    user = await createUser(a, 'Both');
-  });
-  afterEach(() => {
-    for (const client of open.splice(0)) client.destroy();
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-  });
-
-  async function connect(server: TestServer, workshopId: string) {
-    const client = await syncedDoc(server, workshopId, user.token);
-    open.push(client);
-    return client;
-  }
+  const connect = (server: TestServer, workshopId: string) => docs.synced(workshopId, user, server);
 
   /** Both instances hold the document and are subscribed to its channel. */
   async function bothLoaded(workshopId: string) {
     await until(() => engineOf(a).loadedDocuments().includes(workshopId) && engineOf(b).loadedDocuments().includes(workshopId), 'loaded on both');
-    // A subscription is confirmed by Redis asynchronously; a round trip through it settles that.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Redis confirms a subscription asynchronously: wait until it counts both instances.
+    await until(async () => (await redis.subscribers(`collab:${workshopId}`)) === 2, 'both instances subscribed in Redis');
   }
 
   it('relays moves and awareness made by a client on B to a client on A, once stored', async () => {
@@ -93,7 +76,8 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     expect(sqlPlacement(a, c1.id).x).toBe(1);
     // B read what A stored when it stored its own change; A hears of B's only through Redis.
     await until(() => b1.cards.get(c1.id)?.x === 1, "B caught up with A's stored move on its own write");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Nothing may reach A while Redis is down: give a relay the time it would take, then look.
+    await quietFor(200, "no relay of B's move to A without Redis");
     expect(a1.cards.get(c2.id)?.x).toBe(null);
 
     await redis.start();

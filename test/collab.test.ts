@@ -1,37 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import * as Y from 'yjs';
-import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, syncedDoc, until, type DocClient } from './helpers/collab';
-import { createUser, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
+import { quietFor, until } from './helpers/wait';
+import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useDocs, useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-const open: DocClient[] = [];
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fran', 'Pat', 'Stan');
+const docs = useDocs(t);
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fran'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.destroy();
-});
-afterAll(async () => {
-  await t.close();
-});
+const workshop = () => seedWorkshopWith(t, facilitator, [participant]);
 
-function workshop() {
-  const w = seedWorkshop(t, facilitator);
-  seedMember(t, w.id, participant);
-  return w;
-}
-
-async function connect(workshopId: string, user: TestUser) {
-  const client = await syncedDoc(t, workshopId, user.token);
-  open.push(client);
-  return client;
-}
+const connect = (workshopId: string, user: TestUser) => docs.synced(workshopId, user);
 
 describe('sync endpoint: who may connect', () => {
   it('closes with 4401 before any sync without a token or with a bad one, and loads nothing', async () => {
@@ -54,9 +35,10 @@ describe('sync endpoint: who may connect', () => {
     expect((await rawSync(t, `/v1/sync/unknown-workshop?token=${facilitator.token}`)).code).toBe(4404);
 
     const client = openDoc(t, w.id, stranger.token);
-    open.push(client);
+    docs.track(client);
     await until(() => client.closes.length > 0, 'refusal');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Longer than the provider's 200 ms backoff: a retry would have closed a second time by now.
+    await quietFor(300, 'no reconnection attempt after 4404');
     expect(client.closes).toEqual([{ code: 4404, reason: 'not_found' }]);
     expect(client.provider.synced).toBe(false);
     expect(client.cards.size).toBe(0);
@@ -96,7 +78,7 @@ describe('document contents', () => {
     await until(() => watcher.cards.get(card.id)?.x === 120.5, 'watcher sees the move');
     expect(sqlPlacement(t, card.id)).toEqual({ position: 0, x: 120.5, y: -40 });
     expect(storedUpdateCount(t, w.id)).toBeGreaterThan(before);
-    const res = await t.request('GET', `/v1/workshops/${w.id}/cards/${card.id}`, { token: facilitator.token });
+    const res = await t.request<CardDetailOutput>('GET', `/v1/workshops/${w.id}/cards/${card.id}`, { token: facilitator.token });
     expect(res.status).toBe(200);
     expect(res.body.position).toBe(0);
   });
@@ -134,7 +116,7 @@ describe('positions', () => {
     const ideas = ['i0', 'i1', 'i2', 'i3'].map((title) => seedCard(t, w.id, facilitator, { parentId: cluster.id, title }));
     const [mover, watcher] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const titles = async () =>
-      (await t.request('GET', `/v1/workshops/${w.id}/cards?parent=${cluster.id}`, { token: participant.token })).body.map((c: any) => c.title);
+      (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards?parent=${cluster.id}`, { token: participant.token })).body.map((c) => c.title);
 
     // Moved up onto position 0: it goes before the card that was there.
     mover.cards.set(ideas[3]!.id, { ...mover.cards.get(ideas[3]!.id), position: 0 });
@@ -295,7 +277,7 @@ describe('REST and the document', () => {
   const cardsPath = (workshopId: string) => `/v1/workshops/${workshopId}/cards`;
   const placements = (client: DocClient) => client.cards.toJSON() as Record<string, { position: number; x: number | null; y: number | null }>;
   async function create(workshopId: string, body: object, user = facilitator) {
-    const res = await t.request('POST', cardsPath(workshopId), { token: user.token, body });
+    const res = await t.request<CardOutput>('POST', cardsPath(workshopId), { token: user.token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body;
   }
@@ -320,12 +302,12 @@ describe('REST and the document', () => {
     client.cards.set(b.id, { position: 1, x: 300, y: 200 });
     await until(() => sqlPlacement(t, b.id).x === 300, 'coordinates stored');
 
-    const res = await t.request('PUT', `${cardsPath(w.id)}/${b.id}`, { token: facilitator.token, body: { position: 0 } });
+    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: facilitator.token, body: { position: 0 } });
     expect(res.status).toBe(200);
     await until(() => client.cards.get(b.id)?.position === 0 && client.cards.get(a.id)?.position === 1, 'REST move in the document');
     expect(client.cards.get(b.id)).toEqual({ position: 0, x: 300, y: 200 });
 
-    const moved = await t.request('PUT', `${cardsPath(w.id)}/${idea.id}`, { token: facilitator.token, body: { parent: b.id } });
+    const moved = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${idea.id}`, { token: facilitator.token, body: { parent: b.id } });
     expect(moved.status).toBe(200);
     expect(engineOf(t).cardPlacements(w.id).get(idea.id)?.position).toBe(0);
   });
@@ -336,9 +318,9 @@ describe('REST and the document', () => {
     const client = await connect(w.id, facilitator);
     client.cards.set(c.id, { position: 0, x: 1, y: 2 });
     await until(() => client.cards.get(a.id)?.position === 1, 'renumbered');
-    const list = await t.request('GET', cardsPath(w.id), { token: participant.token });
-    expect(list.body.map((card: any) => [card.title, card.position])).toEqual([['C', 0], ['A', 1], ['B', 2]]);
-    const one = await t.request('GET', `${cardsPath(w.id)}/${b.id}`, { token: participant.token });
+    const list = await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: participant.token });
+    expect(list.body.map((card) => [card.title, card.position])).toEqual([['C', 0], ['A', 1], ['B', 2]]);
+    const one = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${b.id}`, { token: participant.token });
     expect(one.body.position).toBe(2);
   });
 
@@ -353,16 +335,16 @@ describe('REST and the document', () => {
     await until(() => !client.cards.has(a.id) && !client.cards.has(ideas[0]!.id), 'cluster and its idea gone');
     await until(() => client.cards.get(b.id)?.position === 0 && client.cards.get(c.id)?.position === 1, 'siblings renumbered');
 
-    const merge = await t.request('POST', `${cardsPath(w.id)}/merge`, { token: facilitator.token, body: { cards_id: [c.id, b.id] } });
+    const merge = await t.request<CardOutput>('POST', `${cardsPath(w.id)}/merge`, { token: facilitator.token, body: { cards_id: [c.id, b.id] } });
     expect(merge.status).toBe(201);
     await until(() => client.cards.size === 2 && client.cards.has(merge.body.id), 'merged');
     expect(placements(client)).toEqual({ [merge.body.id]: { position: 0, x: null, y: null }, [ideas[1]!.id]: { position: 0, x: null, y: null } });
 
     const form = new FormData();
     form.append('file', new Blob(['type,title,content,cluster,color,aside\ncluster,New,,,,\nidea,Inside,,New,,\n'], { type: 'text/csv' }), 'cards.csv');
-    const imported = await t.request('PUT', cardsPath(w.id), { token: facilitator.token, rawBody: form });
+    const imported = await t.request<CardOutput[]>('PUT', cardsPath(w.id), { token: facilitator.token, rawBody: form });
     expect(imported.status, JSON.stringify(imported.body)).toBe(200);
-    const ids = imported.body.map((card: any) => card.id).sort();
+    const ids = imported.body.map((card) => card.id).sort();
     await until(() => JSON.stringify(Object.keys(placements(client)).sort()) === JSON.stringify(ids), 'replaced');
   });
 
@@ -373,11 +355,12 @@ describe('REST and the document', () => {
     const client = await connect(w.id, participant);
     const stored = storedUpdateCount(t, w.id);
     const before = JSON.stringify(placements(client));
-    const refused = await t.request('PUT', `${cardsPath(w.id)}/${b.id}`, { token: participant.token, body: { position: 0 } });
+    const refused = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: participant.token, body: { position: 0 } });
     expect(refused.status).toBe(403);
     const invalidBody = await t.request('POST', cardsPath(w.id), { token: facilitator.token, body: { type: 'idea', title: 'x', parent: 'nope' } });
     expect(invalidBody.status).toBe(400);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Failed writes have nothing to relay; give a stray update the time to reach the client.
+    await quietFor(100, 'no document update after refused writes');
     expect(storedUpdateCount(t, w.id)).toBe(stored);
     expect(JSON.stringify(placements(client))).toBe(before);
     expect(client.cards.get(a.id).position).toBe(0);

@@ -1,29 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { comments, workshops } from '../src/db/schema/index';
-import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, startWithCast, type Cast } from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import type { CommentOutput } from '../src/modules/comments/schemas';
+import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { useCast } from './helpers/cast';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t = cast.t;
 
 function scene() {
   return seedCardScene(cast, 'comments');
 }
 
-const comment = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });
+const comment = (path: string, user: TestUser, body: unknown) => t.request<CommentOutput>('POST', path, { token: user.token, body });
 const commentRows = (workshopId: string) => t.deps.database.db.select().from(comments).where(eq(comments.workshopId, workshopId)).all();
 
 describe('comments', () => {
@@ -53,7 +43,7 @@ describe('comments', () => {
     for (const body of [{}, { content: '' }, { content: ' \n ' }, { content: ['x'] }, { content: 'x'.repeat(10_001) }]) {
       const res = await comment(s.path, participant, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('content');
+      expect(errorOf(res).details?.[0]?.path).toBe('content');
     }
     expectError(
       await t.request('POST', s.path, { token: participant.token, rawBody: 'content=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),

@@ -1,23 +1,15 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { criteria, ratings, steps, workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { CriterionOutput } from '../src/modules/criteria/schemas';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/criteria`;
 const positions = (workshopId: string) =>
@@ -31,10 +23,10 @@ function seedRating(workshopId: string, criteriumId: string, user: TestUser, val
 describe('criteria', () => {
   it('creates criteria at the end, with their scale, and logs addCriterium', async () => {
     const w = seedWorkshop(t, ada);
-    const first = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Impact', scale: 2 } });
+    const first = await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'Impact', scale: 2 } });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: first.body.id, title: 'Impact', scale: 2, current_scale: [0, 1, 3, 9], ratings: [] });
-    const second = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Effort', scale: 4 } });
+    const second = await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'Effort', scale: 4 } });
     expect(second.body.current_scale).toEqual([0, 1, 2, 3, 4]);
     expect(positions(w.id)).toEqual([['Impact', 0], ['Effort', 1]]);
     const log = eventLog(t, w.id);
@@ -42,7 +34,7 @@ describe('criteria', () => {
       ['addCriterium', { criterium: first.body }],
       ['addCriterium', { criterium: second.body }],
     ]);
-    const list = await t.request('GET', base(w.id), { token: ada.token });
+    const list = await t.request<CriterionOutput[]>('GET', base(w.id), { token: ada.token });
     expect(list.body.map((c: { title: string }) => c.title)).toEqual(['Impact', 'Effort']);
   });
 
@@ -52,28 +44,28 @@ describe('criteria', () => {
     const criterion = seedCriterion(t, w.id, { title: 'Fun', scale: 3 });
     const adas = seedRating(w.id, criterion.id, ada, 5);
     const bobs = seedRating(w.id, criterion.id, bob, 10);
-    const one = await t.request('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
+    const one = await t.request<CriterionOutput>('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
     expect(one.status).toBe(200);
     expect(one.body.ratings.map((r: { id: string }) => r.id).sort()).toEqual([adas.id, bobs.id].sort());
     expect(one.body.ratings.find((r: { id: string }) => r.id === bobs.id)).toEqual({ id: bobs.id, value: 10, user_id: bob.id, criterium_id: criterion.id, card_id: bobs.cardId });
     seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    const hidden = await t.request('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
+    const hidden = await t.request<CriterionOutput>('GET', `${base(w.id)}/${criterion.id}`, { token: bob.token });
     expect(hidden.body.ratings.map((r: { id: string }) => r.id)).toEqual([bobs.id]);
-    const list = await t.request('GET', base(w.id), { token: bob.token });
-    expect(list.body[0].ratings.map((r: { id: string }) => r.id)).toEqual([bobs.id]);
-    expect((await t.request('GET', base(w.id), { token: ada.token })).body[0].ratings).toHaveLength(2);
+    const list = await t.request<CriterionOutput[]>('GET', base(w.id), { token: bob.token });
+    expect(list.body[0]!.ratings.map((r: { id: string }) => r.id)).toEqual([bobs.id]);
+    expect((await t.request<CriterionOutput[]>('GET', base(w.id), { token: ada.token })).body[0]!.ratings).toHaveLength(2);
   });
 
   it('renames a criterion and logs the change', async () => {
     const w = seedWorkshop(t, ada);
     const criterion = seedCriterion(t, w.id, { title: 'Old', scale: 1 });
-    const res = await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'New', scale: 4 } });
+    const res = await t.request<CriterionOutput>('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'New', scale: 4 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: criterion.id, title: 'New', scale: 1 });
     const [event] = eventLog(t, w.id);
     expect(event!.action).toBe('updateCriterium');
     expect(event!.change).toMatchObject({ criterium: { id: criterion.id, title: 'New' }, changes: { title: ['Old', 'New'] } });
-    expect((await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: {} })).status).toBe(200);
+    expect((await t.request<CriterionOutput>('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: {} })).status).toBe(200);
     expect(eventLog(t, w.id)).toHaveLength(1);
   });
 
@@ -92,13 +84,13 @@ describe('criteria', () => {
     expect(res.status).toBe(204);
     expect(positions(w.id)).toEqual([['A', 0], ['C', 1]]);
     expect(db.select().from(ratings).where(eq(ratings.workshopId, w.id)).all().map((r) => r.id)).toEqual([keep.id]);
-    const workshop = await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token });
+    const workshop = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
     expect(workshop.body.view).toMatchObject({ sort: 'position', sort_criterium_id: null });
     expect(db.select().from(steps).where(eq(steps.id, step.id)).get()!.view).toMatchObject({ sort: 'position', sort_criterium_id: null });
     expect(db.select().from(steps).where(eq(steps.id, other.id)).get()!.view.sort_criterium_id).toBe(c.id);
     expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['removeCriterium', 'updateWorkshop', 'updateStep']);
     expect(eventLog(t, w.id)[0]!.change).toEqual({ criterium: { id: b.id, title: 'B', scale: 1, current_scale: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], ratings: [] } });
-    expectError(await t.request('GET', `${base(w.id)}/${b.id}`, { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<CriterionOutput>('GET', `${base(w.id)}/${b.id}`, { token: ada.token }), 404, 'not_found');
   });
 
   it('refuses bad input and changes nothing', async () => {
@@ -113,12 +105,12 @@ describe('criteria', () => {
       [{ title: ' ', scale: 1 }, 'title'],
     ];
     for (const [body, path] of cases) {
-      const res = await t.request('POST', base(w.id), { token: ada.token, body });
+      const res = await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe(path);
+      expect(errorOf(res).details?.[0]?.path).toBe(path);
     }
-    expectError(await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: '' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', base(w.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<CriterionOutput>('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: '' } }), 400, 'invalid_request');
+    expectError(await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     expect(positions(w.id)).toEqual([['Kept', 0]]);
     expect(eventLog(t, w.id)).toEqual([]);
   });
@@ -128,13 +120,13 @@ describe('criteria', () => {
     seedMember(t, w.id, bob);
     const criterion = seedCriterion(t, w.id, { title: 'Kept' });
     const one = `${base(w.id)}/${criterion.id}`;
-    expect((await t.request('GET', base(w.id), { token: bob.token })).status).toBe(200);
-    expectError(await t.request('POST', base(w.id), { token: bob.token, body: { title: 'x', scale: 1 } }), 403, 'forbidden');
+    expect((await t.request<CriterionOutput[]>('GET', base(w.id), { token: bob.token })).status).toBe(200);
+    expectError(await t.request<CriterionOutput>('POST', base(w.id), { token: bob.token, body: { title: 'x', scale: 1 } }), 403, 'forbidden');
     expectError(await t.request('PUT', one, { token: bob.token, body: { title: 'x' } }), 403, 'forbidden');
     expectError(await t.request('DELETE', one, { token: bob.token }), 403, 'forbidden');
-    expectError(await t.request('GET', base(w.id), { token: eve.token }), 404, 'not_found');
+    expectError(await t.request<CriterionOutput[]>('GET', base(w.id), { token: eve.token }), 404, 'not_found');
     expectError(await t.request('GET', one, { token: eve.token }), 404, 'not_found');
-    expectError(await t.request('POST', base(w.id), { token: eve.token, body: { title: 'x', scale: 1 } }), 404, 'not_found');
+    expectError(await t.request<CriterionOutput>('POST', base(w.id), { token: eve.token, body: { title: 'x', scale: 1 } }), 404, 'not_found');
     const other = seedWorkshop(t, ada);
     expectError(await t.request('GET', `${base(other.id)}/${criterion.id}`, { token: ada.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${base(other.id)}/${criterion.id}`, { token: ada.token }), 404, 'not_found');
@@ -145,10 +137,10 @@ describe('criteria', () => {
   it('refuses writes to an archived workshop', async () => {
     const w = seedWorkshop(t, ada, { state: 'archived' });
     const criterion = seedCriterion(t, w.id, { title: 'Kept' });
-    expectError(await t.request('POST', base(w.id), { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
-    expectError(await t.request('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'x' } }), 409, 'workshop_archived');
+    expectError(await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
+    expectError(await t.request<CriterionOutput>('PUT', `${base(w.id)}/${criterion.id}`, { token: ada.token, body: { title: 'x' } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', `${base(w.id)}/${criterion.id}`, { token: ada.token }), 409, 'workshop_archived');
-    expect((await t.request('GET', base(w.id), { token: ada.token })).status).toBe(200);
+    expect((await t.request<CriterionOutput[]>('GET', base(w.id), { token: ada.token })).status).toBe(200);
     expect(positions(w.id)).toEqual([['Kept', 0]]);
     expect(eventLog(t, w.id)).toEqual([]);
   });

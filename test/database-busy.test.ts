@@ -1,17 +1,12 @@
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useServer, useUsers } from './helpers/cast';
+import { expectError, seedWorkshop } from './helpers/factories';
 
 /* Another instance (here: another connection) holding the write lock must not turn into a 500. */
 
-let t: TestServer;
-let user: TestUser;
-beforeAll(async () => {
-  t = await startTestServer();
-  user = await createUser(t, 'Lockless');
-});
-afterAll(() => t.close());
+const t = useServer();
+const [user] = useUsers(t, 'Lockless');
 
 describe('a write lock held elsewhere', () => {
   it('answers 503 with Retry-After after a short wait, writes nothing, and reads go on', async () => {

@@ -1,39 +1,21 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
 import { eventsAfter } from '../src/modules/events/log';
-import { createUser, expectError, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { StepOutput } from '../src/modules/steps/schemas';
+import type { EventOutput } from '../src/modules/events/schemas';
+import { createUser, expectError, seedCurrentStep, seedEvent, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import { startTestServer } from './helpers/server';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let colleague: TestUser;
-let stranger: TestUser;
+const t = useServer();
+const [facilitator, participant, colleague, stranger] = useUsers(t, 'Fay', 'Pat', 'Cole', 'Stan');
 
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, colleague, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Cole'),
-    createUser(t, 'Stan'),
-  ]);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-function newWorkshop() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, colleague);
-  return workshop;
-}
+const newWorkshop = () => seedWorkshopWith(t, facilitator, [participant, colleague]);
 
 const eventsPath = (workshopId: string) => `/v1/workshops/${workshopId}/events`;
-const get = (workshopId: string, query = '', token = facilitator.token) => t.request('GET', `${eventsPath(workshopId)}${query}`, { token });
-const actionsOf = (res: { body: any[] }) => res.body.map((e) => e.action);
+const get = (workshopId: string, query = '', token = facilitator.token) => t.request<EventOutput[]>('GET', `${eventsPath(workshopId)}${query}`, { token });
+const actionsOf = (res: { body: EventOutput[] }) => res.body.map((e) => e.action);
 
 /** `count` card events by the facilitator, numbered in their change. */
 function seedCards(workshopId: string, count: number) {
@@ -43,8 +25,8 @@ function seedCards(workshopId: string, count: number) {
 describe('GET /v1/workshops/:workshop_id/events', () => {
   it('lists events newest first with the acting user', async () => {
     const w = newWorkshop();
-    const step = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'Warm up' } });
-    await t.request('PUT', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token, body: { name: 'Warm-up' } });
+    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'Warm up' } });
+    await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token, body: { name: 'Warm-up' } });
     seedEvent(t, w.id, 'addCard', participant.id, { card: { id: 'c1', title: 'Idea' } });
     seedEvent(t, w.id, 'importCards', null, { count: 3 });
 
@@ -68,16 +50,16 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
         updated_at: expect.any(String),
       },
     });
-    expect(res.body[0].user).toBeNull();
-    expect(res.body[2].change).toEqual({ step: { ...step.body, name: 'Warm-up' }, changes: { name: ['Warm up', 'Warm-up'] } });
-    expect(res.body[3].change).toEqual({ step: step.body });
-    expect(res.body[3].user.id).toBe(facilitator.id);
+    expect(res.body[0]!.user).toBeNull();
+    expect(res.body[2]!.change).toEqual({ step: { ...step.body, name: 'Warm-up' }, changes: { name: ['Warm up', 'Warm-up'] } });
+    expect(res.body[3]!.change).toEqual({ step: step.body });
+    expect(res.body[3]!.user?.id).toBe(facilitator.id);
     expect(res.headers.get('x-total-count')).toBe('4');
   });
 
   it('keeps only the actions named in filters', async () => {
     const w = newWorkshop();
-    const step = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'A' } });
+    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'A' } });
     seedCards(w.id, 2);
     await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token });
 
@@ -90,7 +72,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
 
     const bad = await get(w.id, '?filters=addCard;drop table');
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('filters');
+    expect(errorOf(bad).details?.[0]?.path).toBe('filters');
   });
 
   it('pages with exact X-Total-Count and Link headers, keeping the other query members', async () => {
@@ -146,7 +128,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     const big = await get(w.id, '?per_page=500');
     expect(big.status).toBe(200);
     expect(big.body).toHaveLength(100);
-    expect(big.body[0].change.card.id).toBe('c130');
+    expect((big.body[0]!.change.card as { id: string }).id).toBe('c130');
     expect(big.headers.get('x-total-count')).toBe('130');
     expect(big.headers.get('link')).toContain('per_page=100&page=2>; rel="next"');
     expect((await get(w.id, '?per_page=500&page=2')).body).toHaveLength(30);
@@ -165,7 +147,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     ] as const) {
       const res = await get(w.id, query);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, query).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, query).toBe(path);
     }
   });
 
@@ -210,7 +192,8 @@ describe('events hidden by display prefs', () => {
     seedEvent(t, workshopId, 'addRating', colleague.id, { rating: { id: 'r2', value: 5, user_id: colleague.id, criterium_id: 'k', card_id: 'c1' } });
     seedEvent(t, workshopId, 'removeVotes', facilitator.id, { count: 1 });
   }
-  const ids = (res: { body: any[] }) => res.body.map((e) => `${e.action}:${(e.change.vote ?? e.change.rating)?.id ?? '-'}`);
+  const ids = (res: { body: EventOutput[] }) =>
+    res.body.map((e) => `${e.action}:${((e.change.vote ?? e.change.rating) as { id: string } | undefined)?.id ?? '-'}`);
   const everything = ['removeVotes:-', 'addRating:r2', 'addRating:r1', 'removeVote:v1', 'updateVote:v2', 'addVote:v2', 'addVote:v1'];
 
   it("hides other users' vote events from participants when the step hides votes", async () => {

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop, startWithCast, type Cast } from './helpers/factories';
+import { describe, expect, it } from 'vitest';
 import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { useCast, useServer } from './helpers/cast';
+import { createUser, errorOf, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /* Defects found by hostile input, each with the request that showed it. */
 
-let cast: Cast;
-beforeAll(async () => {
-  cast = await startWithCast();
-});
-afterAll(() => cast.t.close());
+const cast = useCast();
 
 describe('wrong types', () => {
   it('refuses an array where an object is required, at the top and nested, and changes nothing', async () => {
@@ -19,18 +17,18 @@ describe('wrong types', () => {
     for (const body of [[], { vote_limit: [] }, { view: [] }]) {
       const res = await t.request('PUT', path, { token: facilitator.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].message).toBe('Expected an object but received an array.');
+      expect(errorOf(res).details?.[0]?.message).toBe('Expected an object but received an array.');
     }
     const steps = `${path}/steps`;
     expectError(await t.request('POST', steps, { token: facilitator.token, body: { name: 'Vote', prefs: [] } }), 400, 'invalid_request');
     expect((await t.request('GET', steps, { token: facilitator.token })).body).toEqual([]);
-    expect((await t.request('GET', path, { token: facilitator.token })).body.title).toBe('Kept');
+    expect((await t.request<WorkshopOutput>('GET', path, { token: facilitator.token })).body.title).toBe('Kept');
   });
 
   it('names a missing member plainly', async () => {
     const res = await cast.t.request('POST', '/v1/auth/signup', { body: { email: 'nameless@example.test', password: 'long enough' } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error.details).toEqual([{ path: 'name', message: 'name is required.' }]);
+    expect(errorOf(res).details).toEqual([{ path: 'name', message: 'name is required.' }]);
   });
 });
 
@@ -44,7 +42,7 @@ describe('blob references', () => {
     const blob = { url: `http://example.test/${theirs.key}`, mimetype: theirs.mimetype, key: theirs.key, container: theirs.container };
     const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error.details[0].path).toBe('blob.key');
+    expect(errorOf(res).details?.[0]?.path).toBe('blob.key');
   });
 });
 
@@ -61,7 +59,7 @@ describe('imports', () => {
     };
     const refused = await upload(CSV_MAX_ROWS + 1);
     expectError(refused, 413, 'payload_too_large');
-    expect(refused.body.error.message).toContain(String(CSV_MAX_ROWS));
+    expect(errorOf(refused).message).toContain(String(CSV_MAX_ROWS));
     expect((await t.request('GET', path, { token: facilitator.token })).body).toEqual([]);
     const taken = await upload(CSV_MAX_ROWS);
     expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
@@ -70,11 +68,7 @@ describe('imports', () => {
 });
 
 describe('throttling', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ authAttemptsPerMinute: 5, joinAttemptsPerMinute: 3 });
-  });
-  afterAll(() => t.close());
+  const t = useServer({ authAttemptsPerMinute: 5, joinAttemptsPerMinute: 3 });
 
   const login = (email: string, password: string, headers: Record<string, string> = {}) => t.request('POST', '/v1/auth/login', { body: { email, password }, headers });
 

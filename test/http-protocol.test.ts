@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, expectError, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { useServer, useUsers } from './helpers/cast';
+import { errorOf, expectError, seedWorkshop } from './helpers/factories';
+import { startTestServer } from './helpers/server';
 
 /* What a browser app on another origin, and a hand-written client, meet at the HTTP level. */
 
-let t: TestServer;
-let user: TestUser;
-beforeAll(async () => {
-  t = await startTestServer();
-  user = await createUser(t, 'Bea');
-});
-afterAll(() => t.close());
+const t = useServer();
+const [user] = useUsers(t, 'Bea');
 
 describe('CORS', () => {
   it('answers preflights before authentication', async () => {
@@ -69,13 +66,13 @@ describe('empty bodies', () => {
   it('reads an empty body as {} whether or not it declares JSON', async () => {
     const workshop = seedWorkshop(t, user, { title: 'Same' });
     for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
-      const res = await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: user.token, rawBody: '', headers });
+      const res = await t.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, { token: user.token, rawBody: '', headers });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.title).toBe('Same');
     }
     const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps`, { token: user.token, rawBody: '', headers: { 'content-type': 'application/json' } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error.details).toEqual([{ path: 'name', message: 'name is required.' }]);
+    expect(errorOf(res).details).toEqual([{ path: 'name', message: 'name is required.' }]);
   });
 
   it('still refuses malformed JSON', async () => {

@@ -1,27 +1,18 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stepIllustrations, workshops } from '../src/db/schema/index';
-import { createUser, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { IllustrationOutput } from '../src/modules/steps/schemas';
+import type { UploadOutput } from '../src/modules/uploads/schemas';
+import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A workshop with a participant and one step. */
 function setup() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
+  const workshop = seedWorkshopWith(t, facilitator, [participant]);
   const step = seedCurrentStep(t, workshop.id, {});
   return { workshop, step, path: `/v1/workshops/${workshop.id}/steps/${step.id}/illustration` };
 }
@@ -37,11 +28,11 @@ function actions(workshopId: string) {
     .map((row: any) => ({ action: row.action as string, change: JSON.parse(row.change) }));
 }
 
-function expectUrls(body: any, file: { container: string; key: string }) {
+function expectUrls(body: IllustrationOutput, file: { container: string; key: string }) {
   const base = `${t.url}/files/${file.container}/${file.key}?`;
   expect(body.public_url.startsWith(base), body.public_url).toBe(true);
   expect(body.public_url).toMatch(/signature=/);
-  for (const mode of ['crop', 'resize']) {
+  for (const mode of ['crop', 'resize'] as const) {
     const url: string = body[`${mode}_url`];
     expect(url.startsWith(base), url).toBe(true);
     expect(url).toContain(`mode=${mode}`);
@@ -56,7 +47,7 @@ describe('step illustration', () => {
     const file = seedFile(t, facilitator, { name: 'board.png' });
     expectError(await t.request('GET', path, { token: participant.token }), 404, 'not_found');
 
-    const created = await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(file) } });
+    const created = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(file) } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -68,12 +59,12 @@ describe('step illustration', () => {
     });
     expectUrls(created.body, file);
 
-    const read = await t.request('GET', path, { token: participant.token });
+    const read = await t.request<IllustrationOutput>('GET', path, { token: participant.token });
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'above' });
     expectUrls(read.body, file);
 
-    const updated = await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } });
+    const updated = await t.request<IllustrationOutput>('PUT', path, { token: facilitator.token, body: { align: 'left' } });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'left' });
 
@@ -94,9 +85,9 @@ describe('step illustration', () => {
     const { workshop, step, path } = setup();
     const first = seedFile(t, facilitator, { name: 'one.png' });
     const second = seedFile(t, facilitator, { name: 'two.jpg', mimetype: 'image/jpeg' });
-    const a = await t.request('POST', path, { token: facilitator.token, body: { name: 'Map', align: 'left', blob: blobOf(first) } });
+    const a = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { name: 'Map', align: 'left', blob: blobOf(first) } });
     expect(a.body).toMatchObject({ name: 'Map', align: 'left' });
-    const b = await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(second) } });
+    const b = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(second) } });
     expect(b.status).toBe(201);
     expect(b.body).toMatchObject({ name: 'two.jpg', align: 'above' });
     expect(b.body.id).not.toBe(a.body.id);
@@ -125,7 +116,7 @@ describe('step illustration', () => {
     for (const [body, detailPath] of cases) {
       const res = await t.request('POST', path, { token: facilitator.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(detailPath);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(detailPath);
     }
     expectError(await t.request('POST', path, { token: facilitator.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expectError(await t.request('POST', path, { token: facilitator.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
@@ -133,8 +124,8 @@ describe('step illustration', () => {
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
     const bad = await t.request('PUT', path, { token: facilitator.token, body: { align: 'below' } });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('align');
-    expect((await t.request('GET', path, { token: facilitator.token })).body.align).toBe('above');
+    expect(errorOf(bad).details?.[0]?.path).toBe('align');
+    expect((await t.request<IllustrationOutput>('GET', path, { token: facilitator.token })).body.align).toBe('above');
     expect(actions(workshop.id).map((e) => e.action)).toEqual(['addIllustration']);
   });
 
@@ -145,11 +136,11 @@ describe('step illustration', () => {
     for (const [method, body] of [['GET'], ['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
       expectError(await t.request(method, path, { token: stranger.token, body }), 404, 'not_found');
     }
-    expect((await t.request('GET', path, { token: participant.token })).status).toBe(200);
+    expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).status).toBe(200);
     for (const [method, body] of [['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
       expectError(await t.request(method, path, { token: participant.token, body }), 403, 'forbidden');
     }
-    expect((await t.request('GET', path, { token: participant.token })).body.align).toBe('above');
+    expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).body.align).toBe('above');
     expect(actions(workshop.id)).toHaveLength(1);
   });
 
@@ -172,7 +163,7 @@ describe('step illustration', () => {
     expectError(await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } }), 409, 'workshop_archived');
     expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', path, { token: facilitator.token }), 409, 'workshop_archived');
-    expect((await t.request('GET', path, { token: participant.token })).body.align).toBe('above');
+    expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).body.align).toBe('above');
     expect(actions(workshop.id)).toHaveLength(1);
   });
 
@@ -189,10 +180,10 @@ describe('step illustration', () => {
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } }).png().toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'red.png');
-    const upload = await t.request('POST', '/v1/uploads', { token: facilitator.token, rawBody: form });
+    const upload = await t.request<UploadOutput>('POST', '/v1/uploads', { token: facilitator.token, rawBody: form });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
 
-    const created = await t.request('POST', path, { token: facilitator.token, body: { blob: upload.body } });
+    const created = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: upload.body } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.name).toBe('red.png');
     const original = await fetch(created.body.public_url);

@@ -1,31 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { items, workshops } from '../src/db/schema/index';
-import {
-  eventLog,
-  expectError,
-  seedCurrentStep,
-  seedSection,
-  seedWorkshop,
-  type TestUser,
-  seedCardScene, startWithCast, type Cast,
-} from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import type { ItemOutput } from '../src/modules/items/schemas';
+import { eventLog, expectError, seedCurrentStep, seedSection, seedWorkshop, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { useCast } from './helpers/cast';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t = cast.t;
 
 function scene() {
   const { workshop, card, path } = seedCardScene(cast, 'items');
@@ -34,7 +16,7 @@ function scene() {
   return { workshop, card, pros, cons, path };
 }
 
-const add = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });
+const add = (path: string, user: TestUser, body: unknown) => t.request<ItemOutput>('POST', path, { token: user.token, body });
 const itemRows = (workshopId: string) => t.deps.database.db.select().from(items).where(eq(items.workshopId, workshopId)).all();
 
 describe('items', () => {
@@ -49,7 +31,7 @@ describe('items', () => {
     expect((await t.request('GET', `${s.path}?section_id=${s.cons.id}`, { token: participant.token })).body).toEqual([con.body]);
     expect((await t.request('GET', `${s.path}/${pro.body.id}`, { token: other.token })).body).toEqual(pro.body);
 
-    const edited = await t.request('PUT', `${s.path}/${pro.body.id}`, { token: participant.token, body: { content: 'Very cheap' } });
+    const edited = await t.request<ItemOutput>('PUT', `${s.path}/${pro.body.id}`, { token: participant.token, body: { content: 'Very cheap' } });
     expect(edited.status).toBe(200);
     expect(edited.body).toEqual({ ...pro.body, content: 'Very cheap' });
     expect((await t.request('DELETE', `${s.path}/${pro.body.id}`, { token: participant.token })).status).toBe(204);
@@ -77,7 +59,7 @@ describe('items', () => {
     for (const [body, path] of cases) {
       const res = await add(s.path, participant, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     expectError(
       await t.request('POST', s.path, { token: participant.token, rawBody: '{', headers: { 'content-type': 'application/json' } }),

@@ -1,27 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshopMembers } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { createUser, errorOf, eventLog, expectError, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { TestServer } from './helpers/server';
 
 function membersOf(t: TestServer, workshopId: string) {
   return t.deps.database.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).all();
 }
 
-const join = (t: TestServer, user: TestUser, access_code: unknown) => t.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
+const join = (t: TestServer, user: TestUser, access_code: unknown) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
 
 describe('POST /v1/workshops/join', () => {
-  let t: TestServer;
-  let ada: TestUser;
-  let bob: TestUser;
-  let cat: TestUser;
-  beforeAll(async () => {
-    t = await startTestServer();
-    [ada, bob, cat] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Cat')];
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useServer();
+  const [ada, bob, cat] = useUsers(t, 'Ada', 'Bob', 'Cat');
 
   it('makes the caller a participant, with or without dashes and spaces', async () => {
     const w = seedWorkshop(t, ada, { title: 'Open', accessCode: '123456789' });
@@ -52,7 +45,7 @@ describe('POST /v1/workshops/join', () => {
     for (const code of ['12345678', '1234567890', 'abc-def-ghi', 123456789, '']) {
       const res = await join(t, bob, code);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('access_code');
+      expect(errorOf(res).details?.[0]?.path).toBe('access_code');
     }
     expectError(await t.request('POST', '/v1/workshops/join', { token: bob.token, body: {} }), 400, 'invalid_request');
   });
@@ -67,14 +60,8 @@ describe('POST /v1/workshops/join', () => {
 });
 
 describe('attendee limit', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({
-      plans: { free: { name: 'free', workshops_max_attendees: 2 }, team: { name: 'team', workshops_max_attendees: 1000 } },
-    });
-  });
-  afterAll(async () => {
-    await t.close();
+  const t = useServer({
+    plans: { free: { name: 'free', workshops_max_attendees: 2 }, team: { name: 'team', workshops_max_attendees: 1000 } },
   });
 
   it('answers 409 attendee_limit_reached past the owner plan', async () => {
@@ -93,13 +80,7 @@ describe('attendee limit', () => {
 });
 
 describe('join rate limit', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useServer();
 
   it('answers 429 with Retry-After after 10 wrong codes in a minute; right codes do not count', async () => {
     const [owner, guesser, neighbour] = [await createUser(t, 'Owner'), await createUser(t, 'Guesser'), await createUser(t, 'Neighbour')];

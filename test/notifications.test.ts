@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { write } from '../src/modules/events/recorder';
-import { createUser, expectError, seedNotification, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { NotificationOutput } from '../src/modules/notifications/schemas';
+import { createUser, expectError, seedNotification, type TestUser, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let other: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  other = await createUser(t, 'Other');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [other] = useUsers(t, 'Other');
 
 /** Each test gets a fresh user, so their notifications are theirs alone. */
 let me: TestUser;
@@ -21,8 +14,8 @@ beforeEach(async () => {
 });
 
 const at = (minute: number) => new Date(Date.UTC(2020, 0, 6, 10, minute)).toISOString();
-const list = (query = '', token = me.token) => t.request('GET', `/v1/user/me/notifications${query}`, { token });
-const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n: any) => [n.data.n, n.read]));
+const list = (query = '', token = me.token) => t.request<NotificationOutput[]>('GET', `/v1/user/me/notifications${query}`, { token });
+const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n) => [n.data.n, n.read]));
 
 function seedMine(count: number) {
   return Array.from({ length: count }, (_, i) => seedNotification(t, me, { type: 'message', data: { n: i }, createdAt: at(i) }));
@@ -34,7 +27,7 @@ describe('GET /v1/user/me/notifications', () => {
     seedNotification(t, other, { data: { n: 'not mine' } });
     const res = await list();
     expect(res.status).toBe(200);
-    expect(res.body.map((n: any) => n.data.n)).toEqual([2, 1, 0]);
+    expect(res.body.map((n) => n.data.n)).toEqual([2, 1, 0]);
     expect(res.body[0]).toEqual({ id: expect.any(String), type: 'message', created_at: at(2), updated_at: at(2), data: { n: 2 }, read: false });
     expect(res.headers.get('x-total-count')).toBe('3');
   });
@@ -53,7 +46,7 @@ describe('GET /v1/user/me/notifications', () => {
     seedMine(5);
     const base = `${t.url}/v1/user/me/notifications`;
     const second = await list('?per_page=2&page=2');
-    expect(second.body.map((n: any) => n.data.n)).toEqual([2, 1]);
+    expect(second.body.map((n) => n.data.n)).toEqual([2, 1]);
     expect(second.headers.get('x-total-count')).toBe('5');
     expect(second.headers.get('link')).toBe(
       [
@@ -63,7 +56,7 @@ describe('GET /v1/user/me/notifications', () => {
         `<${base}?per_page=2&page=3>; rel="last"`,
       ].join(', '),
     );
-    expect((await list('?per_page=2&page=3')).body.map((n: any) => n.data.n)).toEqual([0]);
+    expect((await list('?per_page=2&page=3')).body.map((n) => n.data.n)).toEqual([0]);
     expect((await list('?per_page=2&page=4')).body).toEqual([]);
 
     const all = await list();
@@ -84,7 +77,7 @@ describe('GET /v1/user/me/notifications', () => {
     for (const query of ['?page=0', '?page=-1', '?page=x', '?per_page=0', '?per_page=1.5', '?per_page=-3', '?page=1&page=2']) {
       const res = await list(query);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, query).toMatch(/^(page|per_page)$/);
+      expect(errorOf(res).details?.[0]?.path, query).toMatch(/^(page|per_page)$/);
     }
     expectError(await t.request('GET', '/v1/user/me/notifications'), 401, 'unauthenticated');
   });
@@ -98,14 +91,14 @@ describe('PUT /v1/user/me/notifications/read', () => {
     expect(res.status).toBe(204);
     expect(Object.values(await readFlags())).toEqual([true, true, true]);
     const after = (await list()).body;
-    expect(after[0].updated_at > rows[2]!.updatedAt).toBe(true);
-    expect((await list('', other.token)).body.find((n: any) => n.id === theirs.id).read).toBe(false);
+    expect(after[0]!.updated_at > rows[2]!.updatedAt).toBe(true);
+    expect((await list('', other.token)).body.find((n) => n.id === theirs.id)?.read).toBe(false);
 
     // An explicit null means the same, and a body is optional.
     seedMine(1);
     const again = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: null } });
     expect(again.status).toBe(204);
-    expect((await list()).body.every((n: any) => n.read)).toBe(true);
+    expect((await list()).body.every((n) => n.read)).toBe(true);
   });
 
   it('marks only those created up to and including the given one', async () => {
@@ -130,7 +123,7 @@ describe('PUT /v1/user/me/notifications/read', () => {
     }
     const bad = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: 7 } });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('last_notification_id');
+    expect(errorOf(bad).details?.[0]?.path).toBe('last_notification_id');
     expectError(
       await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, rawBody: '{"last', headers: { 'content-type': 'application/json' } }),
       400,
@@ -151,7 +144,7 @@ describe('PUT /v1/user/me/notifications/:id', () => {
     const path = `/v1/user/me/notifications/${first!.id}`;
     expect((await t.request('PUT', path, { token: me.token, body: { read: true } })).status).toBe(204);
     expect(await readFlags()).toEqual({ 0: true, 1: false });
-    const marked = (await list()).body.find((n: any) => n.id === first!.id);
+    const marked = (await list()).body.find((n) => n.id === first!.id)!;
     expect(marked.updated_at > marked.created_at).toBe(true);
     expect((await t.request('PUT', path, { token: me.token, body: { read: false } })).status).toBe(204);
     expect(await readFlags()).toEqual({ 0: false, 1: false });
@@ -161,13 +154,13 @@ describe('PUT /v1/user/me/notifications/:id', () => {
     const [mine] = seedMine(1);
     const theirs = seedNotification(t, other);
     for (const body of [{}, { read: 'yes' }, { read: 1 }]) {
-      const res = await t.request('PUT', `/v1/user/me/notifications/${mine!.id}`, { token: me.token, body });
+      const res = await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${mine!.id}`, { token: me.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('read');
+      expect(errorOf(res).details?.[0]?.path).toBe('read');
     }
-    expectError(await t.request('PUT', `/v1/user/me/notifications/${theirs.id}`, { token: me.token, body: { read: true } }), 404, 'not_found');
+    expectError(await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${theirs.id}`, { token: me.token, body: { read: true } }), 404, 'not_found');
     expectError(await t.request('PUT', '/v1/user/me/notifications/nope', { token: me.token, body: { read: true } }), 404, 'not_found');
-    expect((await list('', other.token)).body.find((n: any) => n.id === theirs.id).read).toBe(false);
+    expect((await list('', other.token)).body.find((n) => n.id === theirs.id)?.read).toBe(false);
     expect(Object.values(await readFlags())).toEqual([false]);
   });
 });

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server';
+import { describe, expect, it } from 'vitest';
+import { useServer } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
 
 /** Every route of the spec sections this service implements, as OpenAPI paths. */
 const EXPECTED: Array<[string, string]> = [
@@ -110,7 +105,7 @@ const EXPECTED: Array<[string, string]> = [
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and documents every route with a success response', async () => {
-    const res = await t.request('GET', '/v1/openapi.json');
+    const res = await t.request<OpenApiDocument>('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
     const document = res.body;
     expect(document.openapi).toBe('3.1.0');
@@ -137,8 +132,8 @@ describe('OpenAPI document', () => {
   });
 
   it('describes request bodies and response bodies from the validation schemas', async () => {
-    const document = (await t.request('GET', '/v1/openapi.json')).body;
-    const signup = document.paths['/v1/auth/signup'].post;
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    const signup = document.paths['/v1/auth/signup']!.post;
     const schema = signup.requestBody.content['application/json'].schema;
     expect(schema.required).toEqual(expect.arrayContaining(['email', 'password', 'name']));
     expect(signup.responses['201'].content['application/json'].schema).toBeDefined();

@@ -1,26 +1,22 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { organizationMembers, organizations, outbox } from '../src/db/schema/index';
-import { createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { UserOutput } from '../src/modules/users/schemas';
+import { createUser, expectError, multipart, pngImage, type TestUser, errorOf } from './helpers/factories';
+import { useServer } from './helpers/cast';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
 
 async function createOrg(owner: TestUser, name = 'Acme') {
-  const res = await t.request('POST', '/v1/organizations', { token: owner.token, body: { name } });
+  const res = await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; name: string; avatar_url: string | null; plan: { name: string } };
 }
 
 async function addMember(orgId: string, admin: TestUser, email: string, role: 'facilitator' | 'admin' = 'facilitator') {
-  const res = await t.request('POST', `/v1/organizations/${orgId}/members`, { token: admin.token, body: { email, role } });
+  const res = await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${orgId}/members`, { token: admin.token, body: { email, role } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; email: string; name: string; role: string; pending: boolean };
 }
@@ -50,52 +46,52 @@ function mailsTo(email: string) {
 describe('organizations', () => {
   it('creates an organization whose creator is its admin, on the team plan', async () => {
     const ada = await createUser(t, 'Ada');
-    const res = await t.request('POST', '/v1/organizations', { token: ada.token, body: { name: '  Analytical Engines ', extra: 1 } });
+    const res = await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: ada.token, body: { name: '  Analytical Engines ', extra: 1 } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.any(String), name: 'Analytical Engines', avatar_url: null, plan: { name: 'team', workshops_max_attendees: 1000 } });
     expect(memberRows(res.body.id)).toMatchObject([{ userId: ada.id, email: ada.email, role: 'admin' }]);
 
-    expect((await t.request('GET', `/v1/organizations/${res.body.id}`, { token: ada.token })).body).toEqual(res.body);
+    expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${res.body.id}`, { token: ada.token })).body).toEqual(res.body);
   });
 
   it('refuses a bad name and creates nothing', async () => {
     const ada = await createUser(t, 'Ada');
     for (const body of [{}, { name: '' }, { name: '  ' }, { name: 7 }, { name: 'x'.repeat(201) }]) {
-      const res = await t.request('POST', '/v1/organizations', { token: ada.token, body });
+      const res = await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('name');
+      expect(errorOf(res).details?.[0]?.path).toBe('name');
     }
-    expectError(await t.request('POST', '/v1/organizations', { token: ada.token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('POST', '/v1/organizations', { body: { name: 'x' } }), 401, 'unauthenticated');
-    expect((await t.request('GET', '/v1/user/me/organizations', { token: ada.token })).body).toEqual([]);
+    expectError(await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: ada.token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<OrganizationOutput>('POST', '/v1/organizations', { body: { name: 'x' } }), 401, 'unauthenticated');
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: ada.token })).body).toEqual([]);
   });
 
   it('lists the organizations the caller is a member of, by name', async () => {
     const { admin, facilitator, stranger, org } = await scene();
     const other = await createOrg(admin, 'aardvark');
     await createOrg(stranger, 'Not yours');
-    const mine = await t.request('GET', '/v1/user/me/organizations', { token: admin.token });
+    const mine = await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: admin.token });
     expect(mine.status).toBe(200);
     expect(mine.body.map((o: { id: string }) => o.id)).toEqual([other.id, org.id]);
-    expect((await t.request('GET', '/v1/user/me/organizations', { token: facilitator.token })).body).toEqual([org]);
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: facilitator.token })).body).toEqual([org]);
   });
 
   it('shows an organization to its members only', async () => {
     const { facilitator, stranger, org } = await scene();
-    expect((await t.request('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body).toEqual(org);
-    expectError(await t.request('GET', `/v1/organizations/${org.id}`, { token: stranger.token }), 404, 'not_found');
+    expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body).toEqual(org);
+    expectError(await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: stranger.token }), 404, 'not_found');
     expectError(await t.request('GET', '/v1/organizations/nope', { token: stranger.token }), 404, 'not_found');
   });
 
   it('lets admins rename it; facilitators get 403, strangers 404, bad names 400', async () => {
     const { admin, facilitator, stranger, org } = await scene();
-    const res = await t.request('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { name: 'Acme Corp' } });
+    const res = await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { name: 'Acme Corp' } });
     expect(res.status).toBe(204);
-    expect((await t.request('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body.name).toBe('Acme Corp');
+    expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body.name).toBe('Acme Corp');
 
-    expectError(await t.request('PUT', `/v1/organizations/${org.id}`, { token: facilitator.token, body: { name: 'Mine now' } }), 403, 'forbidden');
-    expectError(await t.request('PUT', `/v1/organizations/${org.id}`, { token: stranger.token, body: { name: 'Mine now' } }), 404, 'not_found');
-    expectError(await t.request('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { name: '' } }), 400, 'invalid_request');
+    expectError(await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: facilitator.token, body: { name: 'Mine now' } }), 403, 'forbidden');
+    expectError(await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: stranger.token, body: { name: 'Mine now' } }), 404, 'not_found');
+    expectError(await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { name: '' } }), 400, 'invalid_request');
     expectError(await t.request('PUT', '/v1/organizations/nope', { token: admin.token, body: { name: 'x' } }), 404, 'not_found');
     expect(orgRow(org.id).name).toBe('Acme Corp');
   });
@@ -104,9 +100,9 @@ describe('organizations', () => {
     const { admin, facilitator, stranger, org } = await scene();
     const set = await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, rawBody: multipart('avatar', await pngImage(600, 600), { type: 'image/png' }) });
     expect(set.status).toBe(204);
-    const { avatar_url } = (await t.request('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body;
+    const { avatar_url } = (await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: facilitator.token })).body;
     expect(avatar_url).toMatch(new RegExp(`^${t.url}/files/avatars/`));
-    const image = await fetch(avatar_url);
+    const image = await fetch(avatar_url!);
     expect(await sharp(Buffer.from(await image.arrayBuffer())).metadata()).toMatchObject({ width: 512, height: 512 });
 
     expectError(await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: facilitator.token, rawBody: multipart('avatar', await pngImage(5, 5)) }), 403, 'forbidden');
@@ -114,13 +110,13 @@ describe('organizations', () => {
     expectError(await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: stranger.token, rawBody: multipart('avatar', await pngImage(5, 5)) }), 404, 'not_found');
     const bad = await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, rawBody: multipart('avatar', 'text', { type: 'image/png' }) });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('avatar');
+    expect(errorOf(bad).details?.[0]?.path).toBe('avatar');
     expectError(await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, body: { avatar: null } }), 415, 'unsupported_media_type');
     expect(orgRow(org.id).avatarUrl).toBe(avatar_url);
 
     expect((await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, rawBody: new FormData() })).status).toBe(204);
     expect(orgRow(org.id).avatarUrl).toBeNull();
-    expect((await fetch(avatar_url)).status).toBe(404);
+    expect((await fetch(avatar_url!)).status).toBe(404);
   });
 });
 
@@ -131,24 +127,24 @@ describe('organization members', () => {
     const pending = await addMember(org.id, admin, 'New.Person@Example.test', 'admin');
     expect(pending).toEqual({ id: expect.any(String), email: 'new.person@example.test', name: 'new.person', avatar_url: null, role: 'admin', pending: true });
 
-    const res = await t.request('GET', `/v1/organizations/${org.id}/members`, { token: facilitator.token });
+    const res = await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: facilitator.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { id: expect.any(String), email: admin.email, name: 'Admin', avatar_url: null, role: 'admin', pending: false },
       member,
       pending,
     ]);
-    expectError(await t.request('GET', `/v1/organizations/${org.id}/members`, { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: stranger.token }), 404, 'not_found');
   });
 
   it('adds an existing account at once and tells them by mail', async () => {
     const { admin, org } = await scene();
     const grace = await createUser(t, 'Grace');
-    await t.request('PUT', '/v1/user/me/avatar', { token: grace.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) });
+    await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: grace.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) });
     const added = await addMember(org.id, admin, grace.email.toUpperCase(), 'admin');
     expect(added).toMatchObject({ email: grace.email, name: 'Grace', role: 'admin', pending: false, avatar_url: expect.stringContaining('/files/avatars/') });
     expect(mailsTo(grace.email).some((m) => m.subject.includes('Acme'))).toBe(true);
-    expect((await t.request('GET', '/v1/user/me/organizations', { token: grace.token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: grace.token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
   });
 
   it('invites an address without an account and links it when that person signs up', async () => {
@@ -161,32 +157,32 @@ describe('organization members', () => {
     expect(mail!.text).toContain(`${t.url}/signup?email=${encodeURIComponent(email).replace('%40', '@')}`);
     expect(mail!.subject).toContain('Acme');
 
-    const signup = await t.request('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Later' } });
+    const signup = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Later' } });
     expect(signup.status).toBe(201);
     const token = signup.body.token;
-    expect((await t.request('GET', '/v1/user/me/organizations', { token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
-    expect((await t.request('GET', `/v1/organizations/${org.id}`, { token })).status).toBe(200);
-    const members = (await t.request('GET', `/v1/organizations/${org.id}/members`, { token })).body;
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token })).status).toBe(200);
+    const members = (await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token })).body;
     expect(members.find((m: { id: string }) => m.id === pending.id)).toMatchObject({ name: 'Later', pending: false, email });
   });
 
   it('refuses duplicates, bad input and non-admins, and changes nothing', async () => {
     const { admin, facilitator, stranger, org } = await scene();
     const before = memberRows(org.id);
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: facilitator.email.toUpperCase(), role: 'admin' } }), 409, 'already_member');
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: admin.email, role: 'facilitator' } }), 409, 'already_member');
+    expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: facilitator.email.toUpperCase(), role: 'admin' } }), 409, 'already_member');
+    expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: admin.email, role: 'facilitator' } }), 409, 'already_member');
     for (const [body, path] of [
       [{ email: 'x@example.test', role: 'owner' }, 'role'],
       [{ email: 'x@example.test' }, 'role'],
       [{ email: 'not an address', role: 'admin' }, 'email'],
       [{ role: 'admin' }, 'email'],
     ] as const) {
-      const res = await t.request('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body });
+      const res = await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe(path);
+      expect(errorOf(res).details?.[0]?.path).toBe(path);
     }
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/members`, { token: facilitator.token, body: { email: 'x@example.test', role: 'facilitator' } }), 403, 'forbidden');
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/members`, { token: stranger.token, body: { email: 'x@example.test', role: 'facilitator' } }), 404, 'not_found');
+    expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: facilitator.token, body: { email: 'x@example.test', role: 'facilitator' } }), 403, 'forbidden');
+    expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: stranger.token, body: { email: 'x@example.test', role: 'facilitator' } }), 404, 'not_found');
     expect(memberRows(org.id)).toEqual(before);
     expect(mailsTo('x@example.test')).toHaveLength(0);
   });
@@ -208,9 +204,9 @@ describe('organization members', () => {
     expect(memberRows(elsewhere.id)).toHaveLength(1);
 
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${otherMember.id}`, { token: admin.token })).status).toBe(204);
-    expectError(await t.request('GET', `/v1/organizations/${org.id}`, { token: other.token }), 404, 'not_found');
+    expectError(await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: other.token }), 404, 'not_found');
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${member.id}`, { token: facilitator.token })).status).toBe(204);
-    expect((await t.request('GET', '/v1/user/me/organizations', { token: facilitator.token })).body).toEqual([]);
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: facilitator.token })).body).toEqual([]);
 
     // A pending admin does not count: nobody could act for the organization.
     const pendingAdmin = await addMember(org.id, admin, 'pending-admin@example.test', 'admin');
@@ -221,6 +217,6 @@ describe('organization members', () => {
     const second = await createUser(t, 'Second');
     await addMember(org.id, admin, second.email, 'admin');
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${adminMember.id}`, { token: admin.token })).status).toBe(204);
-    expect((await t.request('GET', `/v1/organizations/${org.id}/members`, { token: second.token })).body.map((m: { name: string }) => m.name)).toEqual(['Second']);
+    expect((await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: second.token })).body.map((m: { name: string }) => m.name)).toEqual(['Second']);
   });
 });

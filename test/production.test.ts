@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from './helpers/wait';
 
 /* Production runs the built bundle under plain node; `npm start` must stop on SIGTERM too. */
 
@@ -76,13 +77,8 @@ describe('npm start', () => {
     child.kill('SIGTERM');
     await exited;
     // Nothing keeps answering on the port once npm is gone.
-    const deadline = Date.now() + 10_000;
-    let answering = true;
-    while (answering && Date.now() < deadline) {
-      answering = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
-      if (answering) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(answering).toBe(false);
+    const answering = () => fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
+    await until(async () => !(await answering()), 'nothing answering on the port', 10_000, 100);
     expect(alive(child.pid!)).toBe(false);
   }, 30_000);
 });

@@ -1,31 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ratings, workshops } from '../src/db/schema/index';
-import {
-  eventLog,
-  expectError,
-  seedCriterion,
-  seedCurrentStep,
-  seedWorkshop,
-  type TestUser,
-  seedCardScene, startWithCast, type Cast,
-} from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import type { RatingOutput } from '../src/modules/ratings/schemas';
+import { eventLog, expectError, seedCriterion, seedCurrentStep, seedWorkshop, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { useCast } from './helpers/cast';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t = cast.t;
 
 /** A workshop with a cluster, two criteria (scales 1 and 2), the facilitator and two participants. */
 function scene() {
@@ -35,7 +17,7 @@ function scene() {
   return { workshop, card, impact, effort, path };
 }
 
-const rate = (path: string, user: TestUser, body: unknown) => t.request('POST', path, { token: user.token, body });
+const rate = (path: string, user: TestUser, body: unknown) => t.request<RatingOutput>('POST', path, { token: user.token, body });
 const ratingRows = (workshopId: string) => t.deps.database.db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).all();
 
 describe('ratings', () => {
@@ -52,7 +34,7 @@ describe('ratings', () => {
     expect((await t.request('GET', `${s.path}?criterium_id=unknown`, { token: other.token })).body).toEqual([]);
     expect((await t.request('GET', `${s.path}/${created.body.id}`, { token: facilitator.token })).body).toEqual(created.body);
 
-    const updated = await t.request('PUT', `${s.path}/${created.body.id}`, { token: participant.token, body: { value: 10 } });
+    const updated = await t.request<RatingOutput>('PUT', `${s.path}/${created.body.id}`, { token: participant.token, body: { value: 10 } });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ ...created.body, value: 10 });
     expect((await t.request('DELETE', `${s.path}/${created.body.id}`, { token: participant.token })).status).toBe(204);
@@ -80,7 +62,7 @@ describe('ratings', () => {
     const s = scene();
     const results = await Promise.all(Array.from({ length: 20 }, () => rate(s.path, participant, { value: 1, criterium_id: s.impact.id })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 409 && r.body.error.code === 'already_rated')).toHaveLength(19);
+    expect(results.filter((r) => r.status === 409 && errorOf(r).code === 'already_rated')).toHaveLength(19);
   });
 
   it('refuses values off the scale and criteria of other workshops with 400, changing nothing', async () => {
@@ -100,7 +82,7 @@ describe('ratings', () => {
     for (const [body, path] of cases) {
       const res = await rate(s.path, participant, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     expectError(
       await t.request('POST', s.path, { token: participant.token, rawBody: 'value=1', headers: { 'content-type': 'text/plain' } }),
@@ -108,9 +90,9 @@ describe('ratings', () => {
       'unsupported_media_type',
     );
     const kept = await rate(s.path, participant, { value: 3, criterium_id: s.effort.id });
-    const put = await t.request('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { value: 4 } });
+    const put = await t.request<RatingOutput>('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { value: 4 } });
     expectError(put, 400, 'invalid_request');
-    expect(put.body.error.details[0].path).toBe('value');
+    expect(errorOf(put).details?.[0]?.path).toBe('value');
     expectError(await t.request('GET', `${s.path}?criterium_id=`, { token: participant.token }), 400, 'invalid_request');
     expect(ratingRows(s.workshop.id).map((r) => r.value)).toEqual([3]);
     expect(eventLog(t, s.workshop.id)).toHaveLength(1);
@@ -140,7 +122,7 @@ describe('ratings', () => {
     expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: participant.token, body: { value: 4 } }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: participant.token }), 403, 'forbidden');
 
-    const changed = await t.request('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { value: 4 } });
+    const changed = await t.request<RatingOutput>('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { value: 4 } });
     expect(changed.status).toBe(200);
     expect(changed.body.user_id).toBe(participant.id);
     expect((await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);

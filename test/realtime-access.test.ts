@@ -1,32 +1,19 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshopMembers } from '../src/db/schema/index';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { joinedClient, type LiveClient } from './helpers/sockets';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { until } from './helpers/wait';
+import { type LiveClient } from './helpers/sockets';
 
-let t: TestServer;
-let facilitator: TestUser;
-const open: LiveClient[] = [];
+const t = useServer();
+const [facilitator] = useUsers(t, 'Fay');
+const sockets = useSockets(t);
 
-beforeAll(async () => {
-  t = await startTestServer();
-  facilitator = await createUser(t, 'Fay');
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
+const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) => t.request<T>(method, path, { token: user.token, body });
 
-const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
-
-async function joined(user: TestUser, workshopId: string) {
-  const client = await joinedClient(t.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
+const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
 /** Renames the workshop and waits until a watcher saw it, so anyone else entitled to it has it too. */
 async function rename(workshopId: string, title: string, watcher: LiveClient) {
@@ -42,14 +29,6 @@ async function roomsOf(userId: string): Promise<string[]> {
   return sockets.filter((s) => s.data.user.id === userId).flatMap((s) => [...s.rooms]);
 }
 
-async function eventually(check: () => Promise<boolean>, timeoutMs = 2_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 function disconnected(client: LiveClient): Promise<string> {
   return new Promise((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
 }
@@ -59,7 +38,7 @@ describe('logout', () => {
     const pat = await createUser(t, 'Pat');
     const w = seedWorkshop(t, facilitator);
     seedMember(t, w.id, pat);
-    const login = await t.request('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
+    const login = await t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
     expect(login.status).toBe(200);
     const otherDevice = await joined({ ...pat, token: login.body.token }, w.id);
     const client = await joined(pat, w.id);
@@ -80,8 +59,8 @@ describe('losing access', () => {
   async function orgScene() {
     const owner = await createUser(t, 'Olga');
     const admin = await createUser(t, 'Adam');
-    const org = (await api('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
-    const member = await api('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
+    const org = (await api<OrganizationOutput>('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
+    const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
     expect(member.status).toBe(201);
     const w = seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
     const removeAdmin = async () => {
@@ -98,7 +77,7 @@ describe('losing access', () => {
     await client.next('workshop:updated', (p) => p.workshop.title === 'While admin');
 
     await removeAdmin();
-    await eventually(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)));
+    await until(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)), "the admin out of the workshop's rooms", 2_000);
     await rename(w.id, 'After removal', watcher);
     expect(titles(client)).toEqual(['While admin']);
     expect(client.socket.connected).toBe(true);
@@ -112,7 +91,7 @@ describe('losing access', () => {
     expect(await roomsOf(admin.id)).toContain(`workshop:${w.id}:facilitators`);
 
     await removeAdmin();
-    await eventually(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`));
+    await until(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`), "the admin in the participants' room", 2_000);
     const rooms = await roomsOf(admin.id);
     expect(rooms).not.toContain(`workshop:${w.id}:facilitators`);
     expect(rooms).toContain(`workshop:${w.id}`);
@@ -145,7 +124,7 @@ describe('workshop deletion', () => {
 
     expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
     const inWorkshop = async () => [...(await roomsOf(pat.id)), ...(await roomsOf(facilitator.id))].filter((room) => room.startsWith(`workshop:${w.id}`));
-    await eventually(async () => (await inWorkshop()).length === 0);
+    await until(async () => (await inWorkshop()).length === 0, "nobody left in the workshop's room", 2_000);
     expect(client.socket.connected).toBe(true);
   });
 });

@@ -1,27 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, seedEvent, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { connectSocket, type LiveClient } from './helpers/sockets';
+import { describe, expect, it } from 'vitest';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { seedEvent, seedWorkshop } from './helpers/factories';
 
 /* A client replaying joins in a loop must not be able to hold the server. */
 
-let t: TestServer;
-let user: TestUser;
-const open: LiveClient[] = [];
-beforeAll(async () => {
-  t = await startTestServer();
-  user = await createUser(t, 'Looper');
-});
-afterAll(async () => {
-  for (const client of open) client.close();
-  await t.close();
-});
-
-async function connected() {
-  const client = await connectSocket(t.url, user.token);
-  open.push(client);
-  return client;
-}
+const t = useServer();
+const [user] = useUsers(t, 'Looper');
+const sockets = useSockets(t);
+const connected = () => sockets.connected(user);
 
 /** A workshop whose log holds `count` events. */
 function workshopWithEvents(count: number) {

@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useRedis, useServer, useSockets } from './helpers/cast';
 import { createUser, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
-import { startTestServer, type TestServer } from './helpers/server';
-import { joinedClient, type LiveClient } from './helpers/sockets';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
+import type { LiveClient } from './helpers/sockets';
+import { until } from './helpers/wait';
 
 /*
  * Live sockets are checked against the database again: periodically, and on every instance once
  * Redis is back, so a logout or a lost membership that could not travel still ends the feed.
  */
 
-const open: LiveClient[] = [];
-afterAll(() => {
-  for (const client of open) client.close();
-});
-async function joined(server: TestServer, user: TestUser, workshopId: string) {
-  const client = await joinedClient(server.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
 const disconnected = (client: LiveClient) => new Promise<string>((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
 
 describe('periodic re-check', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ liveRecheckMs: 100 });
-  });
-  afterAll(() => t.close());
+  const t = useServer({ liveRecheckMs: 100 });
+  const sockets = useSockets(t);
+  const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
 
   it('disconnects a socket whose token was revoked where this instance could not hear of it', async () => {
     const user = await createUser(t, 'Revoked');
@@ -45,27 +36,18 @@ describe('periodic re-check', () => {
     const inRoom = async () => (await t.server.realtime.io.local.in(`workshop:${workshop.id}`).fetchSockets()).some((s) => s.data.user.id === member.id);
     expect(await inRoom()).toBe(true);
     t.deps.database.sqlite.prepare('DELETE FROM workshop_members WHERE workshop_id = ? AND user_id = ?').run(workshop.id, member.id);
-    const deadline = Date.now() + 5_000;
-    while ((await inRoom()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => !(await inRoom()), "the member out of the workshop's room");
     expect(await inRoom()).toBe(false);
   });
 });
 
 describe.skipIf(!redisAvailable)('re-check after a Redis outage', () => {
-  let redis: TestRedis;
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-    // Periodic checks far apart: what ends the socket here is the re-check on reconnect.
-    a = await startTestServer({ redisUrl: redis.url, liveRecheckMs: 3_600_000 });
-    b = await startTestServer({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }, { shareDatabaseOf: a });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-  });
+  const redis = useRedis();
+  // Periodic checks far apart: what ends the socket here is the re-check on reconnect.
+  const a = useServer(() => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }));
+  const b = useServer(() => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }), () => ({ shareDatabaseOf: a }));
+  const sockets = useSockets(a);
+  const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
 
   it('ends, once Redis is back, the feed of a token logged out on the other instance during the outage', async () => {
     const user = await createUser(a, 'Lou');

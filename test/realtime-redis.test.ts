@@ -1,51 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createUser, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
-import { startTestServer, type TestServer } from './helpers/server';
-import { joinedClient, type LiveClient } from './helpers/sockets';
-
-async function until(condition: () => boolean, timeoutMs = 8_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
+import { createUser, seedCard, seedMember, seedWorkshop, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
+import { quietFor, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Redis', () => {
-  let redis: TestRedis;
-  let a: TestServer;
-  let b: TestServer;
-  let facilitator: TestUser;
-  let participant: TestUser;
-  const open: LiveClient[] = [];
   const warn = vi.spyOn(console, 'warn');
   const logged = (text: string) => warn.mock.calls.filter(([m]) => String(m).startsWith('[realtime]') && String(m).includes(text)).length;
+  afterAll(() => warn.mockRestore());
 
-  beforeAll(async () => {
-    redis = await startRedis();
-    a = await startTestServer({ redisUrl: redis.url });
-    b = await startTestServer({ redisUrl: redis.url }, { shareDatabaseOf: a });
-    [facilitator, participant] = await Promise.all([createUser(a, 'Fay'), createUser(b, 'Pat')]);
-  });
-  afterAll(async () => {
-    for (const client of open) client.close();
-    await b?.close();
-    await a?.close();
-    await redis?.stop();
-    warn.mockRestore();
-  });
+  const redis = useRedis();
+  const a = useServer(() => ({ redisUrl: redis.url }));
+  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const [facilitator] = useUsers(a, 'Fay');
+  const [participant] = useUsers(b, 'Pat');
+  const sockets = useSockets(a);
 
-  function scene() {
-    const workshop = seedWorkshop(a, facilitator);
-    seedMember(a, workshop.id, participant);
-    return workshop;
-  }
-  async function joined(server: TestServer, user: TestUser, workshopId: string) {
-    const client = await joinedClient(server.url, user.token, workshopId);
-    open.push(client);
-    return client;
-  }
+  const scene = () => seedWorkshopWith(a, facilitator, [participant]);
+  const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
   const rename = async (server: TestServer, workshopId: string, title: string) => {
     const res = await server.request('PUT', `/v1/workshops/${workshopId}`, { token: facilitator.token, body: { title } });
     expect(res.status).toBe(200);
@@ -78,17 +52,18 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
 
     const owner = await createUser(a, 'Olga');
     const admin = await createUser(a, 'Adam');
-    const org = (await a.request('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
-    const member = await a.request('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
+    const org = (await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
+    const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
     const orgWorkshop = seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
     const adminOnB = await joined(b, admin, orgWorkshop.id);
     const watcherOnA = await joined(a, facilitator, orgWorkshop.id);
     expect((await a.request('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, { token: owner.token })).status).toBe(204);
     const inRoom = async () => (await b.server.realtime.io.local.in(`workshop:${orgWorkshop.id}`).fetchSockets()).some((s) => s.data.user.id === admin.id);
-    for (let tries = 0; (await inRoom()) && tries < 200; tries++) await new Promise((r) => setTimeout(r, 25));
+    await until(async () => !(await inRoom()), "the removed admin out of the workshop's room on B");
     await rename(a, orgWorkshop.id, 'Admins only');
     await watcherOnA.next('workshop:updated', (p) => p.workshop.title === 'Admins only');
-    await new Promise((r) => setTimeout(r, 100));
+    // The watcher on A has the rename; a relay to the removed admin on B would come as quickly.
+    await quietFor(100, 'no rename reaches the removed admin');
     expect(adminOnB.all('workshop:updated')).toEqual([]);
   });
 
@@ -101,7 +76,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     warn.mockClear();
 
     await redis.stop();
-    await until(() => logged('unreachable') === 2);
+    await until(() => logged('unreachable') === 2, 'both instances logging Redis unreachable', 8_000);
 
     // A write on A still reaches A's sockets, and nothing written to SQLite is lost.
     await rename(a, w.id, 'During the outage');
@@ -111,7 +86,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     expect(await late.next('presence')).toMatchObject({ count: 2 });
 
     await redis.start();
-    await until(() => logged('reachable again') === 2);
+    await until(() => logged('reachable again') === 2, 'both instances logging Redis reachable again', 8_000);
     // Once per outage and instance, however many reconnection attempts failed meanwhile.
     expect(logged('unreachable')).toBe(2);
 

@@ -1,30 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshopRoom } from '../src/realtime/rooms';
-import { createUser, eventLog, seedCard, seedCurrentStep, seedEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { connectSocket, joinedClient, type LiveClient } from './helpers/sockets';
+import { eventLog, seedCard, seedCurrentStep, seedEvent, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { connectSocket, joinedClient } from './helpers/sockets';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-const open: LiveClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Otto')]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [facilitator, participant, other] = useUsers(t, 'Fay', 'Pat', 'Otto');
+const sockets = useSockets(t);
 
 function scene() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
+  const workshop = seedWorkshopWith(t, facilitator, [participant, other]);
   const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster', title: 'Cluster' });
   return { workshop, cluster };
 }
@@ -53,7 +38,7 @@ describe('resuming with since_seq', () => {
 
     const card = await threeChanges(w.id, cluster.id);
     const again = await connectSocket(t.url, participant.token);
-    open.push(again);
+    sockets.track(again);
     const ack = await again.join(w.id, seen);
     expect(ack).toEqual({ ok: true, seq: seen + 3, replayed: 3 });
     expect(again.received.filter((r) => r.event !== 'presence')).toEqual([
@@ -72,7 +57,7 @@ describe('resuming with since_seq', () => {
     const { workshop: w, cluster } = scene();
     // What a client SDK does: remember the last seq, and join again with it after every reconnect.
     const client = await connectSocket(t.url, participant.token, { reconnection: true });
-    open.push(client);
+    sockets.track(client);
     const initial = await client.join(w.id);
     const rejoined = new Promise((resolve) => {
       client.socket.once('connect', async () => {
@@ -99,7 +84,7 @@ describe('resuming with since_seq', () => {
     const { workshop: w } = scene();
     for (let i = 0; i < 502; i++) seedEvent(t, w.id, 'addSection', facilitator.id, { section: { id: `s${i}`, title: `S${i}` } });
     const client = await connectSocket(t.url, participant.token);
-    open.push(client);
+    sockets.track(client);
 
     expect(await client.join(w.id, 1)).toEqual({ ok: true, seq: 502, reload: true });
     expect(await client.join(w.id, 503)).toEqual({ ok: true, seq: 502, reload: true });
@@ -120,7 +105,8 @@ describe('resuming with since_seq', () => {
 
     const pat = await connectSocket(t.url, participant.token);
     const fay = await connectSocket(t.url, facilitator.token);
-    open.push(pat, fay);
+    sockets.track(pat);
+    sockets.track(fay);
     expect(await pat.join(w.id, 0)).toEqual({ ok: true, seq: 2, replayed: 2 });
     expect(pat.received.filter((r) => r.event !== 'presence')).toEqual([
       { event: 'workshop:event', payload: { seq: 1, workshop_id: w.id, action: 'addVote' } },
@@ -134,7 +120,7 @@ describe('resuming with since_seq', () => {
     const { workshop: w, cluster } = scene();
     await threeChanges(w.id, cluster.id);
     const client = await connectSocket(t.url, participant.token);
-    open.push(client);
+    sockets.track(client);
     expect(await client.join(w.id, 1)).toMatchObject({ replayed: 2 });
 
     // As a broadcast from another instance would arrive, after it had already committed and been replayed.

@@ -1,46 +1,25 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, recordEvent, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
-import { connectSocket, joinedClient, type LiveClient } from './helpers/sockets';
+import { describe, expect, it } from 'vitest';
+import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CommentOutput } from '../src/modules/comments/schemas';
+import type { RatingOutput } from '../src/modules/ratings/schemas';
+import type { SectionOutput } from '../src/modules/sections/schemas';
+import type { StepOutput } from '../src/modules/steps/schemas';
+import type { VoteOutput } from '../src/modules/votes/schemas';
+import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, recordEvent, seedMember, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { useServer, useSockets, useUsers } from './helpers/cast';
+import { quietFor, until } from './helpers/wait';
+import { connectSocket, type LiveClient } from './helpers/sockets';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-const open: LiveClient[] = [];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
-});
-afterEach(() => {
-  for (const client of open.splice(0)) client.close();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [facilitator, participant, other, stranger] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
+const sockets = useSockets(t);
 
 /** A seeded workshop with the facilitator and two participants as members. */
-function scene() {
-  const workshop = seedWorkshop(t, facilitator);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
-  return workshop;
-}
+const scene = () => seedWorkshopWith(t, facilitator, [participant, other]);
 
-async function joined(user: TestUser, workshopId: string) {
-  const client = await joinedClient(t.url, user.token, workshopId);
-  open.push(client);
-  return client;
-}
+const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
-const api = (method: string, path: string, user: TestUser, body?: unknown) => t.request(method, path, { token: user.token, body });
+const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) => t.request<T>(method, path, { token: user.token, body });
 
 describe('connecting', () => {
   it('refuses a handshake without a token, with an unknown token and with a revoked one', async () => {
@@ -55,7 +34,7 @@ describe('connecting', () => {
     const w = scene();
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Renamed' });
     const client = await connectSocket(t.url, participant.token);
-    open.push(client);
+    sockets.track(client);
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
     // Joining again is harmless.
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 1 });
@@ -64,7 +43,7 @@ describe('connecting', () => {
   it('works over HTTP long-polling too, on the REST port', async () => {
     const w = scene();
     const client = await connectSocket(t.url, participant.token, { transports: ['polling'] });
-    open.push(client);
+    sockets.track(client);
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 0 });
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Polled' });
     expect(await client.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Polled' } });
@@ -74,7 +53,7 @@ describe('connecting', () => {
   it('refuses strangers and unknown workshops alike, and malformed requests with details', async () => {
     const w = scene();
     const client = await connectSocket(t.url, stranger.token);
-    open.push(client);
+    sockets.track(client);
     const refused = await client.join(w.id);
     expect(refused).toEqual({ ok: false, error: { code: 'not_found', message: expect.any(String) } });
     expect(await client.join('no-such-workshop')).toEqual(refused);
@@ -120,7 +99,7 @@ describe('workshop and step events', () => {
 
   it('sends step:changed and view:changed when the current step changes', async () => {
     const w = scene();
-    const step = (await api('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Vote', view: { sort: 'score' } })).body;
+    const step = (await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Vote', view: { sort: 'score' } })).body;
     const client = await joined(other, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id, change_step_notifications: false });
     const changed = await client.next('step:changed');
@@ -143,7 +122,7 @@ describe('workshop and step events', () => {
   it('sends other changes as workshop:event with the logged change', async () => {
     const w = scene();
     const client = await joined(participant, w.id);
-    const section = (await api('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })).body;
+    const section = (await api<SectionOutput>('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })).body;
     expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addSection', change: { section } });
   });
 
@@ -160,11 +139,11 @@ describe('card events', () => {
   it('sends card:created, card:updated and card:deleted shaped like the REST card', async () => {
     const w = scene();
     const client = await joined(other, w.id);
-    const cluster = (await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })).body;
+    const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })).body;
     expect(await client.next('card:created')).toEqual({ seq: 1, workshop_id: w.id, card: cluster });
 
-    const idea = (await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: 'One' })).body;
-    const updated = (await api('PUT', `/v1/workshops/${w.id}/cards/${idea.id}`, participant, { title: 'Uno' })).body;
+    const idea = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: 'One' })).body;
+    const updated = (await api<CardOutput>('PUT', `/v1/workshops/${w.id}/cards/${idea.id}`, participant, { title: 'Uno' })).body;
     expect(await client.next('card:updated')).toEqual({ seq: 3, workshop_id: w.id, card: updated, changes: { title: ['One', 'Uno'] } });
 
     await api('DELETE', `/v1/workshops/${w.id}/cards/${cluster.id}`, facilitator);
@@ -176,7 +155,7 @@ describe('card events', () => {
     const a = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
     const b = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
     const client = await joined(participant, w.id);
-    const merged = (await api('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, { cards_id: [a.id, b.id], title: 'AB' })).body;
+    const merged = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, { cards_id: [a.id, b.id], title: 'AB' })).body;
     const created = await client.next('card:created');
     expect(created).toEqual({ seq: 1, workshop_id: w.id, card: merged });
     await client.next('card:deleted', (p) => p.card_id === b.id);
@@ -199,7 +178,7 @@ describe('card events', () => {
     const w = scene();
     const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await joined(other, w.id);
-    const comment = (await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, { content: 'Nice' })).body;
+    const comment = (await api<CommentOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, { content: 'Nice' })).body;
     expect(await client.next('comment:created')).toEqual({ seq: 1, workshop_id: w.id, comment: { ...comment, card_id: card.id } });
   });
 });
@@ -211,7 +190,7 @@ describe('scores', () => {
     const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
     const client = await joined(other, w.id);
 
-    const vote = (await api('POST', votes, participant, { value: 1 })).body;
+    const vote = (await api<VoteOutput>('POST', votes, participant, { value: 1 })).body;
     expect(await client.next('score:changed')).toEqual({ seq: 1, workshop_id: w.id, card_id: card.id, score: 1 });
     await api('POST', votes, facilitator, { value: 1 });
     await api('PUT', `${votes}/${vote.id}`, participant, { value: 3 });
@@ -253,7 +232,7 @@ describe('scores', () => {
     const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const criterion = seedCriterion(t, w.id);
     const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
-    const rating = (await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, { value: 4, criterium_id: criterion.id })).body;
+    const rating = (await api<RatingOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, { value: 4, criterium_id: criterion.id })).body;
     const full = { seq: 1, workshop_id: w.id, action: 'addRating', change: { rating: expect.objectContaining({ id: rating.id, value: 4 }) } };
     expect(await fay.next('workshop:event')).toEqual(full);
     expect(await pat.next('workshop:event')).toEqual(full);
@@ -283,8 +262,8 @@ describe('one path, in order', () => {
     const before = eventLog(t, w.id).length;
 
     expect((await api('PUT', `/v1/workshops/${w.id}`, participant, { title: 'Mine now' })).status).toBe(403);
-    expect((await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' })).status).toBe(403);
-    expect((await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' })).status).toBe(400);
+    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' })).status).toBe(403);
+    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' })).status).toBe(400);
     expect(eventLog(t, w.id)).toHaveLength(before);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Marker' });
@@ -297,7 +276,7 @@ describe('one path, in order', () => {
     const w = scene();
     const client = await joined(participant, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'archived' });
-    expect((await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' })).status).toBe(409);
+    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' })).status).toBe(409);
     expect((await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Still archived' })).status).toBe(409);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'running' });
     await client.next('workshop:updated', (p) => p.workshop.state === 'running');
@@ -313,7 +292,7 @@ describe('one path, in order', () => {
     seedMember(t, w.id, participant);
     seedMember(t, w.id, other);
     const client = await joined(participant, w.id);
-    const cluster = (await api('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })).body;
+    const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })).body;
     for (let i = 0; i < 5; i++) {
       await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: `I${i}` });
       await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/votes`, other, { value: 1 });
@@ -330,12 +309,13 @@ describe('one path, in order', () => {
 describe('notifications', () => {
   it("reach only their user's sockets, joined or not", async () => {
     const w = scene();
-    const step = (await api('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Next' })).body;
+    const step = (await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Next' })).body;
     const fay = await joined(facilitator, w.id);
     const pat = await connectSocket(t.url, participant.token);
     const otto = await joined(other, w.id);
     const stan = await connectSocket(t.url, stranger.token);
-    open.push(pat, stan);
+    sockets.track(pat);
+    sockets.track(stan);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id });
     const forPat = await pat.next('notification');
@@ -370,7 +350,9 @@ describe('presence', () => {
     expect(both).toEqual({ workshop_id: w.id, users: [me(facilitator), me(participant)], count: 2 });
 
     tab2.close();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(async () => (await t.server.realtime.io.fetchSockets()).filter((s) => s.data.user.id === participant.id).length === 1, 'the server saw the second tab go');
+    // The participant is still there in tab 1, so nobody gets a new presence list.
+    await quietFor(200, 'no presence change while the user keeps a tab');
     expect(fay.all('presence').at(-1)).toEqual(both);
 
     await fay.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id });

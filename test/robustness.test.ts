@@ -1,23 +1,23 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer, useUsers } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
+import type { ApiError } from './helpers/server';
 
 /*
  * Bad input anywhere gets a 4xx in the contract's shape, never a 500: every documented operation
  * is called with path parameters that exist, that don't, and with random JSON bodies and queries.
  */
 
-let t: TestServer;
-let owner: TestUser;
+const t = useServer();
+const [owner] = useUsers(t, 'Owner');
 let ids: Record<string, string>;
 let operations: Array<{ method: string; path: string }>;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  owner = await createUser(t, 'Owner');
+  // Every fixture made here is a resource with an id; that is all this suite reads of them.
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await t.request(method, path, { token: owner.token, body });
+    const res = await t.request<{ id: string }>(method, path, { token: owner.token, body });
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     return res.body;
   };
@@ -38,13 +38,10 @@ beforeAll(async () => {
     section: section.id,
     vote: vote.id,
   };
-  const document = (await t.request('GET', '/v1/openapi.json')).body;
-  operations = Object.entries<any>(document.paths).flatMap(([path, item]) =>
+  const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+  operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })),
   );
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Fills path parameters: real ids where the name says which, the workshop otherwise, or junk. */
@@ -64,11 +61,12 @@ function fill(path: string, junk: boolean): string {
   });
 }
 
-function expectClientError(res: { status: number; body: any }, label: string) {
+function expectClientError(res: { status: number; body: unknown }, label: string) {
   expect(res.status, `${label} → ${res.status} ${JSON.stringify(res.body)}`).toBeLessThan(500);
   if (res.status >= 400) {
-    expect(typeof res.body?.error?.code, label).toBe('string');
-    expect(typeof res.body?.error?.message, label).toBe('string');
+    const { error } = (res.body ?? {}) as Partial<ApiError>;
+    expect(typeof error?.code, label).toBe('string');
+    expect(typeof error?.message, label).toBe('string');
   }
 }
 

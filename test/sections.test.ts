@@ -1,21 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { items, sections } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { SectionOutput } from '../src/modules/sections/schemas';
+import { eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/sections`;
 const positions = (workshopId: string) =>
@@ -24,10 +15,10 @@ const positions = (workshopId: string) =>
 describe('sections', () => {
   it('creates sections at the end and lists them in order', async () => {
     const w = seedWorkshop(t, ada);
-    const first = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Pros' } });
+    const first = await t.request<SectionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'Pros' } });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: first.body.id, title: 'Pros' });
-    const second = await t.request('POST', base(w.id), { token: ada.token, body: { title: 'Cons' } });
+    const second = await t.request<SectionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'Cons' } });
     expect(positions(w.id)).toEqual([['Pros', 0], ['Cons', 1]]);
     const list = await t.request('GET', base(w.id), { token: ada.token });
     expect(list.body).toEqual([first.body, second.body]);
@@ -72,7 +63,7 @@ describe('sections', () => {
     for (const body of [{}, { title: '' }, { title: 7 }, { title: 'x'.repeat(201) }]) {
       const res = await t.request('POST', base(w.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('title');
+      expect(errorOf(res).details?.[0]?.path).toBe('title');
     }
     expectError(await t.request('PUT', `${base(w.id)}/${section.id}`, { token: ada.token, body: { title: '  ' } }), 400, 'invalid_request');
     expectError(await t.request('POST', base(w.id), { token: ada.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');

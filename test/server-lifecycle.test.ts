@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../src/config';
 import { createDeps } from '../src/create-deps';
 import type { AppDeps } from '../src/deps';
 import { createServer, type RunningServer } from '../src/server';
-import { startTestServer, type TestServer } from './helpers/server';
+import { useServer } from './helpers/cast';
+import { until } from './helpers/wait';
 import { connectSocket } from './helpers/sockets';
 import { createUser } from './helpers/factories';
 
@@ -31,13 +32,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('stray upgrades', () => {
-  let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useServer();
 
   it('answers an upgrade to a path nobody serves with 404 and closes the connection', async () => {
     const raw = rawConnection(t.server.port);
@@ -63,12 +58,13 @@ describe('shutdown', () => {
   });
 
   /** A server whose sync endpoint takes upgrades without answering and never finishes closing. */
-  async function stuckServer(): Promise<RunningServer> {
+  async function stuckServer(): Promise<RunningServer & { upgradesTaken(): number }> {
     const dir = mkdtempSync(join(tmpdir(), 'workshops-lifecycle-'));
     const deps: AppDeps = createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
     const realClose = deps.collab.close.bind(deps.collab);
     const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', collabCloseLimitMs: 400, shutdownGraceMs: 300 });
-    deps.collab.handleUpgrade = () => true;
+    let upgrades = 0;
+    deps.collab.handleUpgrade = () => ++upgrades > 0;
     deps.collab.close = () => new Promise<void>(() => {});
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     cleanups.push(async () => {
@@ -77,15 +73,18 @@ describe('shutdown', () => {
       deps.database.close();
       rmSync(dir, { recursive: true, force: true });
     });
-    return server;
+    return Object.assign(server, { upgradesTaken: () => upgrades });
   }
+
+  const connectionsOf = (server: RunningServer) =>
+    new Promise<number>((resolve, reject) => server.httpServer.getConnections((err, count) => (err ? reject(err) : resolve(count))));
 
   it('resolves promptly with a hanging raw upgrade open and a stuck sync endpoint', async () => {
     const server = await stuckServer();
     const hanging = rawConnection(server.port);
     await hanging.opened;
     hanging.socket.write(`${upgradeHead('/v1/sync/w1')}\r\n`);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => server.upgradesTaken() === 1, 'the stuck sync endpoint took the upgrade');
 
     const started = Date.now();
     await within(server.close(), 3_000, 'server close');
@@ -102,10 +101,10 @@ describe('shutdown', () => {
     const late = rawConnection(server.port);
     await late.opened;
     late.socket.write(upgradeHead('/v1/sync/w2'));
-    await new Promise((r) => setTimeout(r, 50));
+    await until(async () => (await connectionsOf(server)) === 1, 'the server holding the half-sent request');
 
     const closing = server.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => !server.httpServer.listening, 'the server no longer listening');
     const refused = rawConnection(server.port);
     await within(refused.closed, 1_000, 'new connection refused');
     expect(refused.received()).toBe('');

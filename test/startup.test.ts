@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from './helpers/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,13 +48,11 @@ describe('startup problems', () => {
 
 /** Starts main on a port the OS picks; resolves with that port. */
 async function listeningPort(run: ReturnType<typeof runMain>): Promise<number> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const match = /\(port (\d+),/.exec(run.stdout());
-    if (match) return Number(match[1]);
-    if (Date.now() > deadline) throw new Error(`not listening: ${run.stdout()} ${run.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const portIn = () => /\(port (\d+),/.exec(run.stdout())?.[1];
+  await until(() => portIn() !== undefined, 'the start line naming the port', 15_000).catch((err: Error) => {
+    throw new Error(`${err.message}: ${run.stdout()} ${run.stderr()}`);
+  });
+  return Number(portIn());
 }
 
 describe('mail without SMTP', () => {
@@ -68,12 +67,9 @@ describe('mail without SMTP', () => {
         body: JSON.stringify({ email: 'newcomer@example.test', password: 'long enough', name: 'New' }),
       });
       expect(signup.status).toBe(201);
-      const deadline = Date.now() + 5_000;
-      let line: string | undefined;
-      while (!line && Date.now() < deadline) {
-        line = lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
-        if (!line) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const mailLine = () => lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
+      await until(() => mailLine() !== undefined, 'the queued mail printed to the log', 5_000, 50);
+      const line = mailLine();
       const link = /(http:\/\/\S+\/confirm\?token=\S+)/.exec(line ?? '')?.[1];
       expect(link, run.stdout()).toBeDefined();
       const page = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, base));
@@ -98,18 +94,10 @@ describe('request log', () => {
   it('writes one JSON line per request, without colour codes, when the output is a file', async () => {
     const run = runMain({ PORT: '0', LOG_REQUESTS: '1' });
     try {
-      const port = await new Promise<number>((resolve) => {
-        const look = () => {
-          const match = /\(port (\d+),/.exec(run.stdout());
-          if (match) resolve(Number(match[1]));
-          else setTimeout(look, 20);
-        };
-        look();
-      });
+      const port = await listeningPort(run);
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
-      const deadline = Date.now() + 5_000;
-      while (lines(run.stdout()).filter((l) => l.startsWith('{')).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await until(() => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 2, 'two request log lines', 5_000);
       const logged = lines(run.stdout()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       expect(logged).toEqual([
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/health', status: 200 }),

@@ -1,28 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, expectError, seedCard, seedCurrentStep, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { StepOutput } from '../src/modules/steps/schemas';
+import type { EventOutput } from '../src/modules/events/schemas';
+import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [facilitator, participant, stranger] = await Promise.all([createUser(t, 'Fay'), createUser(t, 'Pat'), createUser(t, 'Stan')]);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 function newWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {
-  const workshop = seedWorkshop(t, facilitator, values);
-  seedMember(t, workshop.id, participant);
-  return workshop;
+  return seedWorkshopWith(t, facilitator, [participant], values);
 }
 
 function events(workshopId: string) {
@@ -35,16 +26,16 @@ function events(workshopId: string) {
 const stepsPath = (workshopId: string) => `/v1/workshops/${workshopId}/steps`;
 
 async function addStep(workshopId: string, body: Record<string, unknown>) {
-  const res = await t.request('POST', stepsPath(workshopId), { token: facilitator.token, body });
+  const res = await t.request<StepOutput>('POST', stepsPath(workshopId), { token: facilitator.token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
 async function listNames(workshopId: string, token = facilitator.token) {
-  const res = await t.request('GET', stepsPath(workshopId), { token });
+  const res = await t.request<StepOutput[]>('GET', stepsPath(workshopId), { token });
   expect(res.status).toBe(200);
-  expect(res.body.map((s: any) => s.position)).toEqual(res.body.map((_: unknown, i: number) => i));
-  return res.body.map((s: any) => s.name);
+  expect(res.body.map((s) => s.position)).toEqual(res.body.map((_, i) => i));
+  return res.body.map((s) => s.name);
 }
 
 describe('steps: create and read', () => {
@@ -63,7 +54,7 @@ describe('steps: create and read', () => {
     const second = await addStep(w.id, { name: 'Vote', instructions: 'Spend your points.' });
     expect(second.position).toBe(1);
 
-    const one = await t.request('GET', `${stepsPath(w.id)}/${second.id}`, { token: participant.token });
+    const one = await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${second.id}`, { token: participant.token });
     expect(one.status).toBe(200);
     expect(one.body).toEqual(second);
     expect(await listNames(w.id, participant.token)).toEqual(['Collect ideas', 'Vote']);
@@ -89,29 +80,29 @@ describe('steps: create and read', () => {
 
   it('refuses views that point outside the workshop', async () => {
     const w = newWorkshop();
-    const res = await t.request('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'S', view: { card: 'nope' } } });
+    const res = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'S', view: { card: 'nope' } } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error.details[0].path).toBe('view.card');
+    expect(errorOf(res).details?.[0]?.path).toBe('view.card');
   });
 
   it('logs a step change when the current step is deleted', async () => {
     const w = newWorkshop();
     const step = await addStep(w.id, { name: 'Only' });
-    await t.request('PUT', `/v1/workshops/${w.id}`, { token: facilitator.token, body: { current_step_id: step.id } });
+    await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: facilitator.token, body: { current_step_id: step.id } });
     expect((await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
-    const log = await t.request('GET', `/v1/workshops/${w.id}/events?per_page=2`, { token: facilitator.token });
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events?per_page=2`, { token: facilitator.token });
     expect(log.body.map((e: { action: string }) => e.action)).toEqual(['changeStep', 'removeStep']);
-    expect(log.body[0].change.step).toBeNull();
-    expect(log.body[0].change.workshop.current_step_id).toBeNull();
+    expect(log.body[0]!.change.step).toBeNull();
+    expect((log.body[0]!.change.workshop as WorkshopOutput).current_step_id).toBeNull();
   });
 
   it('logs nothing for an update that changes nothing', async () => {
     const w = newWorkshop();
     const step = await addStep(w.id, { name: 'Same' });
-    const before = await t.request('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
-    const res = await t.request('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token, body: { name: 'Same' } });
+    const before = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
+    const res = await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token, body: { name: 'Same' } });
     expect(res.status).toBe(200);
-    const after = await t.request('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
+    const after = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
     expect(after.headers.get('x-total-count')).toBe(before.headers.get('x-total-count'));
   });
 
@@ -145,7 +136,7 @@ describe('steps: create and read', () => {
     for (const [body, path] of cases) {
       const res = await t.request('POST', stepsPath(w.id), { token: facilitator.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path, JSON.stringify(body)).toBe(path);
+      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     const json = { 'content-type': 'application/json' };
     expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '{"name":', headers: json }), 400, 'invalid_request');
@@ -164,14 +155,14 @@ describe('steps: create and read', () => {
     const other = newWorkshop();
     const step = await addStep(w.id, { name: 'Mine' });
     expectError(await t.request('GET', stepsPath(w.id), { token: stranger.token }), 404, 'not_found');
-    expectError(await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
     expectError(await t.request('POST', stepsPath(w.id), { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
-    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
     expectError(await t.request('GET', stepsPath('no-such-workshop'), { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('GET', `${stepsPath(w.id)}/no-such-step`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('GET', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('PUT', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/no-such-step`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('GET', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('PUT', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 404, 'not_found');
     expectError(await t.request('DELETE', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('GET', stepsPath(w.id)), 401, 'unauthenticated');
     expect(await listNames(w.id)).toEqual(['Mine']);
@@ -183,7 +174,7 @@ describe('steps: create and read', () => {
     const step = await addStep(w.id, { name: 'Second' });
     const before = events(w.id).length;
     expectError(await t.request('POST', stepsPath(w.id), { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
-    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
+    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: participant.token }), 403, 'forbidden');
     expect(await listNames(w.id, participant.token)).toEqual(['Step 1', 'Second']);
     expect(events(w.id)).toHaveLength(before);
@@ -194,7 +185,7 @@ describe('steps: update and delete', () => {
   it('updates members, merges prefs and view, and logs the changes', async () => {
     const w = newWorkshop();
     const step = await addStep(w.id, { name: 'Vote', instructions: 'Old', prefs: { allow_rate: false }, view: { sort: 'score' } });
-    const res = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, {
+    const res = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
       token: facilitator.token,
       body: { name: 'Vote now', prefs: { allow_add_idea: false }, view: { show: 'bars' } },
     });
@@ -206,7 +197,7 @@ describe('steps: update and delete', () => {
       prefs: { ...step.prefs, allow_add_idea: false, allow_rate: false },
       view: { ...step.view, sort: 'score', show: 'bars' },
     });
-    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(res.body);
+    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(res.body);
 
     const update = events(w.id).at(-1)!;
     expect(update.action).toBe('updateStep');
@@ -221,15 +212,15 @@ describe('steps: update and delete', () => {
   it('moves a step and re-packs the others', async () => {
     const w = newWorkshop();
     const [a] = [await addStep(w.id, { name: 'A' }), await addStep(w.id, { name: 'B' }), await addStep(w.id, { name: 'C' })];
-    const moved = await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 2 } });
+    const moved = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 2 } });
     expect(moved.status).toBe(200);
     expect(moved.body.position).toBe(2);
     expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
     expect(events(w.id).at(-1)!.change.changes).toEqual({ position: [0, 2] });
 
-    await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 0 } });
+    await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 0 } });
     expect(await listNames(w.id)).toEqual(['A', 'B', 'C']);
-    const clamped = await t.request('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 50 } });
+    const clamped = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 50 } });
     expect(clamped.body.position).toBe(2);
     expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
   });
@@ -237,12 +228,12 @@ describe('steps: update and delete', () => {
   it('requires a name on update and refuses bad members', async () => {
     const w = newWorkshop();
     const step = await addStep(w.id, { name: 'Keep' });
-    const missing = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { instructions: 'x' } });
+    const missing = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { instructions: 'x' } });
     expectError(missing, 400, 'invalid_request');
-    expect(missing.body.error.details[0].path).toBe('name');
-    const badView = await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'K', view: { card_status: 'gone' } } });
-    expect(badView.body.error.details[0].path).toBe('view.card_status');
-    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(step);
+    expect(errorOf(missing).details?.[0]?.path).toBe('name');
+    const badView = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'K', view: { card_status: 'gone' } } });
+    expect(errorOf(badView).details?.[0]?.path).toBe('view.card_status');
+    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(step);
     expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
   });
 
@@ -255,7 +246,7 @@ describe('steps: update and delete', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
     expect(await listNames(w.id)).toEqual(['A', 'C']);
-    expectError(await t.request('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
     expect(events(w.id).at(-1)).toMatchObject({ action: 'removeStep', userId: facilitator.id, change: { step: b } });
   });
@@ -278,9 +269,9 @@ describe('steps: update and delete', () => {
     const step = await addStep(w.id, { name: 'Frozen' });
     t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
     expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
-    expectError(await t.request('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
+    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token }), 409, 'workshop_archived');
-    expect((await t.request('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body).toEqual(step);
+    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body).toEqual(step);
     expect(await listNames(w.id)).toEqual(['Frozen']);
     expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
   });

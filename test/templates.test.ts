@@ -3,25 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../src/modules/templates/catalog';
-import { createUser, expectError, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { InferOutput } from 'valibot';
+import type { TemplateOutput, TemplateSummaryOutput } from '../src/modules/templates/schemas';
 
-let t: TestServer;
-let ada: TestUser;
+type TemplateSummary = InferOutput<typeof TemplateSummaryOutput>;
+import { expectError } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-beforeAll(async () => {
-  t = await startTestServer();
-  ada = await createUser(t, 'Ada');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada] = useUsers(t, 'Ada');
 
 const REQUIRED = ['retrospective', 'brainstorming', 'swot-analysis', 'impact-effort', 'lean-coffee', 'design-sprint'];
 
 describe('GET /v1/templates', () => {
   it('lists the catalog with id, title and description', async () => {
-    const res = await t.request('GET', '/v1/templates', { token: ada.token });
+    const res = await t.request<TemplateSummary[]>('GET', '/v1/templates', { token: ada.token });
     expect(res.status).toBe(200);
     const ids = res.body.map((tpl: { id: string }) => tpl.id);
     for (const id of REQUIRED) expect(ids).toContain(id);
@@ -39,7 +35,7 @@ describe('GET /v1/templates', () => {
 
 describe('GET /v1/templates/:id', () => {
   it('shows the steps a template creates', async () => {
-    const res = await t.request('GET', '/v1/templates/retrospective', { token: ada.token });
+    const res = await t.request<TemplateOutput>('GET', '/v1/templates/retrospective', { token: ada.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: 'retrospective', title: 'Retrospective' });
     expect(res.body.steps.map((s: { name: string }) => s.name)).toEqual([
@@ -54,7 +50,7 @@ describe('GET /v1/templates/:id', () => {
 
   it('gives every template 3 to 6 steps', async () => {
     for (const id of REQUIRED) {
-      const res = await t.request('GET', `/v1/templates/${id}`, { token: ada.token });
+      const res = await t.request<TemplateOutput>('GET', `/v1/templates/${id}`, { token: ada.token });
       expect(res.status, id).toBe(200);
       expect(res.body.steps.length, id).toBeGreaterThanOrEqual(3);
       expect(res.body.steps.length, id).toBeLessThanOrEqual(6);

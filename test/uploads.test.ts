@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { files } from '../src/db/schema/index';
+import type { UploadOutput } from '../src/modules/uploads/schemas';
 import {
   deleteFile,
   findFile,
@@ -12,18 +13,12 @@ import {
   readFile,
   saveFile,
 } from '../src/modules/uploads/storage';
-import { createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import { expectError, multipart, pngImage, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
 
-let t: TestServer;
-let ada: TestUser;
-beforeAll(async () => {
-  t = await startTestServer();
-  ada = await createUser(t, 'Ada');
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada] = useUsers(t, 'Ada');
 
 /** Fetches an absolute link of this server without a token. */
 async function fetchLink(url: string) {
@@ -36,7 +31,7 @@ function fileCount() {
 }
 
 async function uploadPng(width: number, height: number, name = 'picture.png') {
-  const res = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', await pngImage(width, height), { name, type: 'image/png' }) });
+  const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', await pngImage(width, height), { name, type: 'image/png' }) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { url: string; key: string; container: string; mimetype: string; size: number };
 }
@@ -44,7 +39,7 @@ async function uploadPng(width: number, height: number, name = 'picture.png') {
 describe('POST /v1/uploads', () => {
   it('stores a real PNG that downloads through its signed link without a token', async () => {
     const png = await pngImage(30, 20);
-    const res = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', png, { name: 'C:\\fakepath\\plan.png', type: 'image/png' }) });
+    const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', png, { name: 'C:\\fakepath\\plan.png', type: 'image/png' }) });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ url: expect.any(String), key: expect.any(String), container: 'uploads', mimetype: 'image/png', size: png.length });
     expect(res.body.key).toMatch(/^[A-Za-z0-9_-]{22,}$/);
@@ -68,7 +63,7 @@ describe('POST /v1/uploads', () => {
   });
 
   it('keeps any file type, falls back to application/octet-stream and encodes odd names safely', async () => {
-    const typed = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'a,b\n1,2\n', { name: 'données "1".csv', type: 'text/csv' }) });
+    const typed = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'a,b\n1,2\n', { name: 'données "1".csv', type: 'text/csv' }) });
     expect(typed.status).toBe(201);
     expect(typed.body).toMatchObject({ mimetype: 'text/csv', size: 8 });
     const download = await fetchLink(typed.body.url);
@@ -78,12 +73,12 @@ describe('POST /v1/uploads', () => {
     // A part that declares no type at all.
     const boundary = 'XyZ';
     const raw = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\n\r\n\x00\x01binary\r\n--${boundary}--\r\n`;
-    const untyped = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const untyped = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expect(untyped.status).toBe(201);
     expect(untyped.body).toMatchObject({ mimetype: 'application/octet-stream', size: 8 });
     expect(findFile(t.deps.database.db, untyped.body)!.name).toBe('blob');
 
-    const declaredNothing = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.bin' }) });
+    const declaredNothing = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.bin' }) });
     expect(declaredNothing.body.mimetype).toBe('application/octet-stream');
   });
 
@@ -91,31 +86,31 @@ describe('POST /v1/uploads', () => {
     const before = fileCount();
     const missing = new FormData();
     missing.append('other', new Blob(['x']), 'x.txt');
-    const noFile = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: missing });
+    const noFile = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: missing });
     expectError(noFile, 400, 'invalid_request');
-    expect(noFile.body.error.details).toEqual([{ path: 'file', message: expect.any(String) }]);
+    expect(errorOf(noFile).details).toEqual([{ path: 'file', message: expect.any(String) }]);
 
     const text = new FormData();
     text.append('file', 'just a string');
-    const notAFile = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: text });
+    const notAFile = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: text });
     expectError(notAFile, 400, 'invalid_request');
-    expect(notAFile.body.error.details[0].path).toBe('file');
+    expect(errorOf(notAFile).details?.[0]?.path).toBe('file');
 
-    expectError(await t.request('POST', '/v1/uploads', { token: ada.token, body: { file: 'x' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('POST', '/v1/uploads', { token: ada.token }), 415, 'unsupported_media_type');
+    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, body: { file: 'x' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token }), 415, 'unsupported_media_type');
     expectError(
-      await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=nope' } }),
+      await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=nope' } }),
       400,
       'invalid_request',
     );
-    expectError(await t.request('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }), 401, 'unauthenticated');
+    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }), 401, 'unauthenticated');
     expect(fileCount()).toBe(before);
   });
 
   it('caps uploads at 20 MiB', async () => {
     const before = fileCount();
     const big = multipart('file', new Uint8Array(20 * 1024 * 1024 + 1), { name: 'big.bin' });
-    expectError(await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: big }), 413, 'payload_too_large');
+    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: big }), 413, 'payload_too_large');
     expect(fileCount()).toBe(before);
   });
 });
@@ -142,7 +137,7 @@ describe('GET /files/:container/:key', () => {
     vi.useRealTimers();
     const expired = await t.request('GET', old.pathname + old.search);
     expectError(expired, 403, 'forbidden');
-    expect(expired.body.error.message).toMatch(/expired/);
+    expect(errorOf(expired).message).toMatch(/expired/);
   });
 
   it('answers 404 for a correctly signed link to a file that does not exist', async () => {
@@ -172,7 +167,7 @@ describe('GET /files/:container/:key', () => {
 
   it('keeps a JPEG a JPEG', async () => {
     const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).jpeg().toBuffer();
-    const res = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', jpeg, { name: 'red.jpg', type: 'image/jpeg' }) });
+    const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', jpeg, { name: 'red.jpg', type: 'image/jpeg' }) });
     const cropped = await fetchLink(imageUrlTemplate(t.deps.config, res.body, 'crop').replace('{{width}}', '16').replace('{{height}}', '32'));
     expect(cropped.headers.get('content-type')).toBe('image/jpeg');
     expect(await sharp(cropped.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 16, height: 32 });
@@ -185,7 +180,7 @@ describe('GET /files/:container/:key', () => {
     for (const [w, h] of [['0', '10'], ['10', '4097'], ['ten', '10'], ['{{width}}', '10']]) {
       const res = await t.request('GET', path(crop).replace('%7B%7Bwidth%7D%7D', w!).replace('%7B%7Bheight%7D%7D', h!));
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toMatch(/width|height/);
+      expect(errorOf(res).details?.[0]?.path).toMatch(/width|height/);
     }
     const noSize = new URL(crop.replace('{{width}}', '1').replace('{{height}}', '1'));
     noSize.searchParams.delete('height');
@@ -196,12 +191,12 @@ describe('GET /files/:container/:key', () => {
     expectError(await t.request('GET', path(upload.url) + '&mode=crop&width=5&height=5'), 403, 'forbidden');
     expectError(await t.request('GET', path(crop.replace('mode=crop', 'mode=resize').replace('{{width}}', '5').replace('{{height}}', '5'))), 403, 'forbidden');
 
-    const text = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'hello', { name: 'a.txt', type: 'text/plain' }) });
+    const text = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'hello', { name: 'a.txt', type: 'text/plain' }) });
     const textCrop = imageUrlTemplate(t.deps.config, text.body, 'crop').replace('{{width}}', '5').replace('{{height}}', '5');
     expectError(await t.request('GET', path(textCrop)), 400, 'invalid_request');
 
     // Declared an image, but is not one.
-    const fake = await t.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'not a png', { name: 'fake.png', type: 'image/png' }) });
+    const fake = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'not a png', { name: 'fake.png', type: 'image/png' }) });
     const fakeCrop = imageUrlTemplate(t.deps.config, fake.body, 'resize').replace('{{width}}', '5').replace('{{height}}', '5');
     expectError(await t.request('GET', path(fakeCrop)), 400, 'invalid_request');
   });
@@ -229,9 +224,9 @@ describe('storage', () => {
   });
 
   it('describes its routes in the OpenAPI document', async () => {
-    const res = await t.request('GET', '/v1/openapi.json');
+    const res = await t.request<OpenApiDocument>('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
-    expect(res.body.paths['/v1/uploads'].post.responses['201']).toBeDefined();
-    expect(res.body.paths['/files/{container}/{key}'].get).toBeDefined();
+    expect(res.body.paths['/v1/uploads']!.post.responses['201']).toBeDefined();
+    expect(res.body.paths['/files/{container}/{key}']!.get).toBeDefined();
   });
 });

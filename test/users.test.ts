@@ -1,21 +1,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { files, outbox, users } from '../src/db/schema/index';
 import { replaceAvatar } from '../src/modules/uploads/avatars';
 import { encodeAvatar } from '../src/modules/uploads/images';
-import { createUser, expectError, multipart, pngImage } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { UserOutput } from '../src/modules/users/schemas';
+import { createUser, expectError, multipart, pngImage, errorOf } from './helpers/factories';
+import { useServer } from './helpers/cast';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
 
 async function fetchLink(url: string) {
   const res = await fetch(url);
@@ -37,7 +32,7 @@ function avatarFiles(userId: string) {
 describe('GET /v1/user/me', () => {
   it('answers the authenticated user', async () => {
     const ada = await createUser(t, 'Ada');
-    const res = await t.request('GET', '/v1/user/me', { token: ada.token });
+    const res = await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: ada.id,
@@ -50,7 +45,7 @@ describe('GET /v1/user/me', () => {
       confirmed_at: null,
       updated_at: expect.any(String),
     });
-    expectError(await t.request('GET', '/v1/user/me'), 401, 'unauthenticated');
+    expectError(await t.request<UserOutput>('GET', '/v1/user/me'), 401, 'unauthenticated');
   });
 });
 
@@ -58,28 +53,28 @@ describe('PUT /v1/user/me', () => {
   it('changes the display name (display_name or name)', async () => {
     const ada = await createUser(t, 'Ada');
     const before = userRow(ada.id);
-    const res = await t.request('PUT', '/v1/user/me', { token: ada.token, body: { display_name: '  Ada Lovelace ' } });
+    const res = await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, body: { display_name: '  Ada Lovelace ' } });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
-    const me = await t.request('GET', '/v1/user/me', { token: ada.token });
+    const me = await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token });
     expect(me.body.name).toBe('Ada Lovelace');
     expect(me.body.updated_at >= before.updatedAt).toBe(true);
 
-    expect((await t.request('PUT', '/v1/user/me', { token: ada.token, body: { name: 'Countess' } })).status).toBe(204);
-    expect((await t.request('GET', '/v1/user/me', { token: ada.token })).body.name).toBe('Countess');
+    expect((await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, body: { name: 'Countess' } })).status).toBe(204);
+    expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.name).toBe('Countess');
   });
 
   it('refuses bad input and changes nothing', async () => {
     const ada = await createUser(t, 'Ada');
     const cases = [{ display_name: '' }, { display_name: '   ' }, { display_name: 42 }, { display_name: 'x'.repeat(201) }, {}, { admin: true }];
     for (const body of cases) {
-      const res = await t.request('PUT', '/v1/user/me', { token: ada.token, body });
+      const res = await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('display_name');
+      expect(errorOf(res).details?.[0]?.path).toBe('display_name');
     }
-    expectError(await t.request('PUT', '/v1/user/me', { token: ada.token, rawBody: '{"display_name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('PUT', '/v1/user/me', { token: ada.token, rawBody: 'display_name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('PUT', '/v1/user/me', { body: { display_name: 'Mallory' } }), 401, 'unauthenticated');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, rawBody: '{"display_name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, rawBody: 'display_name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { body: { display_name: 'Mallory' } }), 401, 'unauthenticated');
     expect(userRow(ada.id)).toMatchObject({ name: 'Ada', admin: false });
   });
 });
@@ -87,12 +82,12 @@ describe('PUT /v1/user/me', () => {
 describe('PUT /v1/user/me/avatar', () => {
   it('sets a re-encoded avatar of at most 512×512, replaces it and removes it', async () => {
     const ada = await createUser(t, 'Ada');
-    const set = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(1000, 800), { name: 'me.png', type: 'image/png' }) });
+    const set = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(1000, 800), { name: 'me.png', type: 'image/png' }) });
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ id: ada.id, name: 'Ada', avatar_url: expect.stringMatching(new RegExp(`^${t.url}/files/avatars/[\\w-]+\\?signature=`)) });
-    expect((await t.request('GET', '/v1/user/me', { token: ada.token })).body.avatar_url).toBe(set.body.avatar_url);
+    expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.avatar_url).toBe(set.body.avatar_url!);
 
-    const image = await fetchLink(set.body.avatar_url);
+    const image = await fetchLink(set.body.avatar_url!);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(await sharp(image.bytes).metadata()).toMatchObject({ format: 'png', width: 512, height: 410 });
@@ -101,20 +96,20 @@ describe('PUT /v1/user/me/avatar', () => {
 
     // A small JPEG keeps its size and format.
     const jpeg = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#00ff00' } }).jpeg().toBuffer();
-    const replaced = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', jpeg, { name: 'me.jpg', type: 'image/jpeg' }) });
+    const replaced = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', jpeg, { name: 'me.jpg', type: 'image/jpeg' }) });
     expect(replaced.status).toBe(200);
-    expect(replaced.body.avatar_url).not.toBe(set.body.avatar_url);
-    const second = await fetchLink(replaced.body.avatar_url);
+    expect(replaced.body.avatar_url!).not.toBe(set.body.avatar_url!);
+    const second = await fetchLink(replaced.body.avatar_url!);
     expect(await sharp(second.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 50 });
     // The previous avatar is gone, row and bytes.
     expect(avatarFiles(ada.id).map((f) => f.key)).not.toContain(first!.key);
     expect(existsSync(join(t.deps.config.filesDir, 'avatars', first!.key))).toBe(false);
-    expectError(await t.request('GET', new URL(set.body.avatar_url).pathname + new URL(set.body.avatar_url).search), 404, 'not_found');
+    expectError(await t.request('GET', new URL(set.body.avatar_url!).pathname + new URL(set.body.avatar_url!).search), 404, 'not_found');
 
     // A form without the avatar part removes it.
     const form = new FormData();
     form.append('note', 'no avatar');
-    const removed = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form });
+    const removed = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form });
     expect(removed.status).toBe(200);
     expect(removed.body.avatar_url).toBeNull();
     expect(avatarFiles(ada.id)).toHaveLength(0);
@@ -123,41 +118,41 @@ describe('PUT /v1/user/me/avatar', () => {
 
   it('removes the avatar when the request has no body at all', async () => {
     const ada = await createUser(t, 'Ada');
-    await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
-    const res = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token });
+    await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
+    const res = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token });
     expect(res.status).toBe(200);
     expect(res.body.avatar_url).toBeNull();
   });
 
   it('refuses what is not an image, or not multipart, and keeps the current avatar', async () => {
     const ada = await createUser(t, 'Ada');
-    const set = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
+    const set = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
     const before = avatarFiles(ada.id);
 
-    const text = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', 'definitely not a picture', { name: 'x.png', type: 'image/png' }) });
+    const text = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', 'definitely not a picture', { name: 'x.png', type: 'image/png' }) });
     expectError(text, 400, 'invalid_request');
-    expect(text.body.error.details[0].path).toBe('avatar');
+    expect(errorOf(text).details?.[0]?.path).toBe('avatar');
     const field = new FormData();
     field.append('avatar', 'a string, not a file');
-    expectError(await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: field }), 400, 'invalid_request');
-    expectError(await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, body: { avatar: 'x' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: field }), 400, 'invalid_request');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, body: { avatar: 'x' } }), 415, 'unsupported_media_type');
     expectError(
-      await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: 'broken', headers: { 'content-type': 'multipart/form-data; boundary=b' } }),
+      await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: 'broken', headers: { 'content-type': 'multipart/form-data; boundary=b' } }),
       400,
       'invalid_request',
     );
-    expectError(await t.request('PUT', '/v1/user/me/avatar', { rawBody: multipart('avatar', await pngImage(5, 5)) }), 401, 'unauthenticated');
+    expectError(await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { rawBody: multipart('avatar', await pngImage(5, 5)) }), 401, 'unauthenticated');
 
-    expect(userRow(ada.id).avatarUrl).toBe(set.body.avatar_url);
+    expect(userRow(ada.id).avatarUrl).toBe(set.body.avatar_url!);
     expect(avatarFiles(ada.id)).toEqual(before);
-    expect((await fetchLink(set.body.avatar_url)).status).toBe(200);
+    expect((await fetchLink(set.body.avatar_url!)).status).toBe(200);
   });
 });
 
 describe('replaceAvatar', () => {
   it('leaves no file behind and the old avatar in place when the write fails', async () => {
     const ada = await createUser(t, 'Ada');
-    const set = await t.request('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
+    const set = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
     const before = avatarFiles(ada.id);
     const onDisk = readdirSync(join(t.deps.config.filesDir, 'avatars')).sort();
     const image = await encodeAvatar(await pngImage(30, 30), 'avatar');
@@ -165,7 +160,7 @@ describe('replaceAvatar', () => {
       replaceAvatar(t.deps, {
         userId: ada.id,
         image,
-        current: () => set.body.avatar_url,
+        current: () => set.body.avatar_url!,
         store: () => {
           throw new Error('refused');
         },
@@ -173,7 +168,7 @@ describe('replaceAvatar', () => {
     ).toThrow('refused');
     expect(avatarFiles(ada.id)).toEqual(before);
     expect(readdirSync(join(t.deps.config.filesDir, 'avatars')).sort()).toEqual(onDisk);
-    expect((await fetchLink(set.body.avatar_url)).status).toBe(200);
+    expect((await fetchLink(set.body.avatar_url!)).status).toBe(200);
   });
 });
 
@@ -187,7 +182,7 @@ describe('POST /v1/user/me/confirmation', () => {
     expect(mails).toHaveLength(2);
     const token = /POST \/v1\/auth\/confirm: (\S+)/.exec(mails[1]!.text)![1];
     expect((await t.request('POST', '/v1/auth/confirm', { body: { token } })).status).toBe(204);
-    expect((await t.request('GET', '/v1/user/me', { token: ada.token })).body.confirmed_at).toEqual(expect.any(String));
+    expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.confirmed_at).toEqual(expect.any(String));
 
     expectError(await t.request('POST', '/v1/user/me/confirmation', { token: ada.token }), 409, 'conflict');
     expect(mailsTo(ada.email)).toHaveLength(2);

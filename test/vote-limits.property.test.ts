@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { votes } from '../src/db/schema/index';
-import { createUser, expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { CardDetailOutput } from '../src/modules/cards/schemas';
+import type { VoteOutput } from '../src/modules/votes/schemas';
+import { expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
 /*
  * Random sequences of vote POST / PUT / DELETE by several users over a few cards, against random
@@ -12,16 +14,8 @@ import { startTestServer, type TestServer } from './helpers/server';
  * every budget, and each card's summary.score must equal the sum of its listed votes.
  */
 
-let t: TestServer;
-let people: TestUser[];
-
-beforeAll(async () => {
-  t = await startTestServer();
-  people = await Promise.all(['Ann', 'Bob', 'Cid', 'Dee'].map((name) => createUser(t, name)));
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const people: readonly TestUser[] = useUsers(t, 'Ann', 'Bob', 'Cid', 'Dee');
 
 interface Limits {
   positive: number;
@@ -99,7 +93,7 @@ describe('vote limits (property)', () => {
           if (cmd.kind === 'post') {
             const cardIndex = cmd.card % cards.length;
             const candidate = { id: '', userId: actor.id, cardIndex, value: cmd.value };
-            const res = await t.request('POST', `${cardPath(cardIndex)}/votes`, { token: actor.token, body: { value: cmd.value } });
+            const res = await t.request<VoteOutput>('POST', `${cardPath(cardIndex)}/votes`, { token: actor.token, body: { value: cmd.value } });
             if (fits(limits, model, candidate)) {
               expect(res.status, JSON.stringify(res.body)).toBe(201);
               model.push({ ...candidate, id: res.body.id });
@@ -140,8 +134,8 @@ describe('vote limits (property)', () => {
 
           // Each card's score is the sum of the votes it lists.
           for (let index = 0; index < cards.length; index++) {
-            const listed = await t.request('GET', `${cardPath(index)}/votes`, { token: facilitator.token });
-            const card = await t.request('GET', cardPath(index), { token: facilitator.token });
+            const listed = await t.request<VoteOutput[]>('GET', `${cardPath(index)}/votes`, { token: facilitator.token });
+            const card = await t.request<CardDetailOutput>('GET', cardPath(index), { token: facilitator.token });
             expect(card.status, JSON.stringify(card.body)).toBe(200);
             expect(card.body.summary.score).toBe(listed.body.reduce((sum: number, v: { value: number }) => sum + v.value, 0));
           }

@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { votes, workshops } from '../src/db/schema/index';
-import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, startWithCast, type Cast } from './helpers/factories';
-import type { TestServer } from './helpers/server';
+import type { VoteOutput } from '../src/modules/votes/schemas';
+import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { useCast } from './helpers/cast';
 
-let cast: Cast;
-let t: TestServer;
-let facilitator: TestUser;
-let participant: TestUser;
-let other: TestUser;
-let stranger: TestUser;
-
-beforeAll(async () => {
-  cast = await startWithCast();
-  ({ t, facilitator, participant, other, stranger } = cast);
-});
-afterAll(async () => {
-  await t.close();
-});
+const cast = useCast();
+const { facilitator, participant, other, stranger } = cast;
+const t = cast.t;
 
 /** A workshop with a cluster and an idea in it, the facilitator and two participants. */
 function scene(limits: Partial<typeof workshops.$inferInsert> = {}) {
@@ -27,7 +17,7 @@ function scene(limits: Partial<typeof workshops.$inferInsert> = {}) {
   return { workshop, cluster, idea, ideaVotes: `${base}/${idea.id}/votes`, clusterVotes: `${base}/${cluster.id}/votes` };
 }
 
-const vote = (path: string, user: TestUser, value: unknown) => t.request('POST', path, { token: user.token, body: { value } });
+const vote = (path: string, user: TestUser, value: unknown) => t.request<VoteOutput>('POST', path, { token: user.token, body: { value } });
 const voteRows = (workshopId: string) => t.deps.database.db.select().from(votes).where(eq(votes.workshopId, workshopId)).all();
 
 describe('votes', () => {
@@ -38,12 +28,12 @@ describe('votes', () => {
     expect(created.body).toEqual({ id: expect.any(String), value: 2, user_id: participant.id });
     const id = created.body.id;
 
-    const list = await t.request('GET', s.ideaVotes, { token: facilitator.token });
+    const list = await t.request<VoteOutput[]>('GET', s.ideaVotes, { token: facilitator.token });
     expect(list.status).toBe(200);
     expect(list.body).toEqual([created.body]);
     expect((await t.request('GET', `${s.ideaVotes}/${id}`, { token: other.token })).body).toEqual(created.body);
 
-    const updated = await t.request('PUT', `${s.ideaVotes}/${id}`, { token: participant.token, body: { value: -1 } });
+    const updated = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${id}`, { token: participant.token, body: { value: -1 } });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ ...created.body, value: -1 });
 
@@ -64,7 +54,7 @@ describe('votes', () => {
     const a = await vote(s.ideaVotes, participant, 1);
     const b = await vote(s.ideaVotes, participant, 1);
     const c = await vote(s.ideaVotes, other, -2);
-    const list = await t.request('GET', s.ideaVotes, { token: participant.token });
+    const list = await t.request<VoteOutput[]>('GET', s.ideaVotes, { token: participant.token });
     expect(list.body.map((v: { id: string }) => v.id)).toEqual([a.body.id, b.body.id, c.body.id]);
   });
 
@@ -72,7 +62,7 @@ describe('votes', () => {
     const s = scene();
     const created = await vote(s.ideaVotes, participant, 1);
     for (const body of [{}, { value: 1 }]) {
-      const res = await t.request('PUT', `${s.ideaVotes}/${created.body.id}`, { token: participant.token, body });
+      const res = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${created.body.id}`, { token: participant.token, body });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(created.body);
     }
@@ -84,7 +74,7 @@ describe('votes', () => {
     for (const value of [0, 1.5, '1', null, true]) {
       const res = await vote(s.ideaVotes, participant, value);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe('value');
+      expect(errorOf(res).details?.[0]?.path).toBe('value');
     }
     expectError(await t.request('POST', s.ideaVotes, { token: participant.token, body: {} }), 400, 'invalid_request');
     expectError(
@@ -98,9 +88,9 @@ describe('votes', () => {
       'unsupported_media_type',
     );
     const kept = await vote(s.ideaVotes, participant, 1);
-    const put = await t.request('PUT', `${s.ideaVotes}/${kept.body.id}`, { token: participant.token, body: { value: 0 } });
+    const put = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${kept.body.id}`, { token: participant.token, body: { value: 0 } });
     expectError(put, 400, 'invalid_request');
-    expect(put.body.error.details[0].path).toBe('value');
+    expect(errorOf(put).details?.[0]?.path).toBe('value');
     expect(voteRows(s.workshop.id).map((r) => r.value)).toEqual([1]);
     expect(eventLog(t, s.workshop.id)).toHaveLength(1);
   });
@@ -145,7 +135,7 @@ describe('votes', () => {
     const pats = await vote(s.ideaVotes, participant, 1);
     expectError(await t.request('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: other.token, body: { value: 2 } }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${s.ideaVotes}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
-    const changed = await t.request('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token, body: { value: 3 } });
+    const changed = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token, body: { value: 3 } });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ value: 3, user_id: participant.id });
     expect((await t.request('DELETE', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
@@ -238,7 +228,7 @@ describe('vote limits', () => {
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 409)).toHaveLength(90);
-    expect(results.filter((r) => r.status === 409).every((r) => r.body.error.code === 'vote_limit_reached')).toBe(true);
+    expect(results.filter((r) => r.status === 409).every((r) => errorOf(r).code === 'vote_limit_reached')).toBe(true);
     expect(voteRows(s.workshop.id)).toHaveLength(10);
     expect(eventLog(t, s.workshop.id)).toHaveLength(10);
   });

@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId, nowIso } from '../src/db/columns';
 import { attachments, comments, items, notifications, ratings, votes, workshopMembers, workshops } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { UserRoleOutput } from '../src/modules/workshops/schemas';
+import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let cat: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, cat, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Cat'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function membersOf(workshopId: string) {
   return t.deps.database.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).all();
@@ -63,12 +53,12 @@ describe('user roles', () => {
     const w = seedWorkshop(t, ada);
     seedMember(t, w.id, bob);
     const bobMember = membersOf(w.id).find((m) => m.userId === bob.id)!;
-    const promoted = await t.request('PUT', `/v1/workshops/${w.id}/user_roles/${bobMember.id}`, { token: ada.token, body: { role: 'facilitator' } });
+    const promoted = await t.request<UserRoleOutput>('PUT', `/v1/workshops/${w.id}/user_roles/${bobMember.id}`, { token: ada.token, body: { role: 'facilitator' } });
     expect(promoted.status).toBe(200);
     expect(promoted.body).toEqual({ id: bobMember.id, user_id: bob.id, role: 'facilitator' });
     // Bob is a facilitator now and may demote Ada, since he remains.
     const adaMember = membersOf(w.id).find((m) => m.userId === ada.id)!;
-    const demoted = await t.request('PUT', `/v1/workshops/${w.id}/user_roles/${adaMember.id}`, { token: bob.token, body: { role: 'participant' } });
+    const demoted = await t.request<UserRoleOutput>('PUT', `/v1/workshops/${w.id}/user_roles/${adaMember.id}`, { token: bob.token, body: { role: 'participant' } });
     expect(demoted.body.role).toBe('participant');
     const log = eventLog(t, w.id);
     expect(log.map((e) => e.action)).toEqual(['updateMember', 'updateMember']);
@@ -84,7 +74,7 @@ describe('user roles', () => {
     expectError(await t.request('PUT', path(adaMember.id), { token: ada.token, body: { role: 'participant' } }), 409, 'conflict');
     const bad = await t.request('PUT', path(bobMember.id), { token: ada.token, body: { role: 'admin' } });
     expectError(bad, 400, 'invalid_request');
-    expect(bad.body.error.details[0].path).toBe('role');
+    expect(errorOf(bad).details?.[0]?.path).toBe('role');
     expectError(await t.request('PUT', path(bobMember.id), { token: ada.token, body: {} }), 400, 'invalid_request');
     expectError(await t.request('PUT', path(bobMember.id), { token: bob.token, body: { role: 'facilitator' } }), 403, 'forbidden');
     expectError(await t.request('PUT', path(bobMember.id), { token: eve.token, body: { role: 'facilitator' } }), 404, 'not_found');
@@ -185,7 +175,7 @@ describe('POST /v1/workshops/:id/messages', () => {
     const path = `/v1/workshops/${w.id}/messages`;
     const missing = await t.request('POST', path, { token: ada.token, body: { include_me: true } });
     expectError(missing, 400, 'invalid_request');
-    expect(missing.body.error.details[0].path).toBe('content');
+    expect(errorOf(missing).details?.[0]?.path).toBe('content');
     expectError(await t.request('POST', path, { token: ada.token, body: { content: 'x', include_me: 'yes' } }), 400, 'invalid_request');
     expectError(await t.request('POST', path, { token: bob.token, body: { content: 'x' } }), 403, 'forbidden');
     expectError(await t.request('POST', path, { token: eve.token, body: { content: 'x' } }), 404, 'not_found');

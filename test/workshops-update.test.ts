@@ -1,24 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notifications, steps, workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { CriterionOutput } from '../src/modules/criteria/schemas';
+import type { NotificationOutput } from '../src/modules/notifications/schemas';
+import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let cat: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, cat, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Cat'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, cat, eve] = useUsers(t, 'Ada', 'Bob', 'Cat', 'Eve');
 
 function row(id: string) {
   return t.deps.database.db.select().from(workshops).where(eq(workshops.id, id)).get()!;
@@ -36,7 +28,7 @@ function notificationsOf(user: TestUser) {
   return t.deps.database.db.select().from(notifications).where(eq(notifications.userId, user.id)).all();
 }
 
-const put = (id: string, user: TestUser, body: unknown) => t.request('PUT', `/v1/workshops/${id}`, { token: user.token, body });
+const put = (id: string, user: TestUser, body: unknown) => t.request<WorkshopOutput>('PUT', `/v1/workshops/${id}`, { token: user.token, body });
 
 describe('PUT /v1/workshops/:id', () => {
   it('updates settings, vote limits and view, and logs the changes', async () => {
@@ -61,7 +53,7 @@ describe('PUT /v1/workshops/:id', () => {
       view: { sort: 'random', show_cluster_ids: [cluster.id], card_status: 'active' },
     });
     expect(res.body.updated_at >= res.body.created_at).toBe(true);
-    expect((await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token })).body).toEqual(res.body);
+    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token })).body).toEqual(res.body);
     const [event] = eventLog(t, w.id);
     expect(event!.action).toBe('updateWorkshop');
     expect(event!.userId).toBe(ada.id);
@@ -101,13 +93,13 @@ describe('PUT /v1/workshops/:id', () => {
     for (const [body, path] of cases) {
       const res = await put(w.id, ada, body);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe(path);
+      expect(errorOf(res).details?.[0]?.path).toBe(path);
     }
     const other = seedWorkshop(t, ada);
     const foreignStep = seedStep(other.id, 'Elsewhere');
     const foreign = await put(w.id, ada, { title: 'Changed', current_step_id: foreignStep.id });
     expectError(foreign, 400, 'invalid_request');
-    expect(foreign.body.error.details[0].path).toBe('current_step_id');
+    expect(errorOf(foreign).details?.[0]?.path).toBe('current_step_id');
     expect(row(w.id)).toMatchObject({ title: 'Kept', currentStepId: null });
     expect(eventLog(t, w.id)).toEqual([]);
   });
@@ -129,7 +121,7 @@ describe('PUT /v1/workshops/:id', () => {
     for (const [view, path] of cases) {
       const res = await put(w.id, ada, { view });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe(path);
+      expect(errorOf(res).details?.[0]?.path).toBe(path);
     }
     expect(eventLog(t, w.id)).toEqual([]);
     const ok = await put(w.id, ada, { view: { card: idea.id, sort: 'criterium_average', sort_criterium_id: criterion.id, show_clusters: 'multi', show_cluster_ids: [cluster.id, cluster.id] } });
@@ -162,9 +154,9 @@ describe('archiving', () => {
     expectError(await put(w.id, ada, { title: 'Nope' }), 409, 'workshop_archived');
     expectError(await put(w.id, ada, { state: 'archived' }), 409, 'workshop_archived');
     expectError(await put(w.id, bob, { state: 'running' }), 403, 'forbidden');
-    expectError(await t.request('POST', `/v1/workshops/${w.id}/criteria`, { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
+    expectError(await t.request<CriterionOutput>('POST', `/v1/workshops/${w.id}/criteria`, { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', `/v1/workshops/${w.id}/votes`, { token: ada.token }), 409, 'workshop_archived');
-    expect((await t.request('GET', `/v1/workshops/${w.id}`, { token: bob.token })).status).toBe(200);
+    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token })).status).toBe(200);
     expect(eventLog(t, w.id)).toHaveLength(events);
 
     const restored = await put(w.id, ada, { state: 'running', title: 'Back' });
@@ -217,7 +209,7 @@ describe('changing the current step', () => {
       expect(mine[0]!.data).toEqual(expected);
     }
     expect(notificationsOf(ada).filter((n) => n.type === 'changeStep')).toEqual([]);
-    const inbox = await t.request('GET', '/v1/user/me/notifications', { token: bob.token });
+    const inbox = await t.request<NotificationOutput[]>('GET', '/v1/user/me/notifications', { token: bob.token });
     expect(inbox.body.find((n: { type: string }) => n.type === 'changeStep')).toMatchObject({ type: 'changeStep', read: false, data: expected });
   });
 

@@ -1,21 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { organizationMembers, organizations, workshopMembers, workshops } from '../src/db/schema/index';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser } from './helpers/factories';
-import { startTestServer, type TestServer } from './helpers/server';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import { useServer, useUsers } from './helpers/cast';
 
-let t: TestServer;
-let ada: TestUser;
-let bob: TestUser;
-let eve: TestUser;
-
-beforeAll(async () => {
-  t = await startTestServer();
-  [ada, bob, eve] = [await createUser(t, 'Ada'), await createUser(t, 'Bob'), await createUser(t, 'Eve')];
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useServer();
+const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 function seedOrganization(name: string, members: Array<[TestUser, 'facilitator' | 'admin']>) {
   const { db } = t.deps.database;
@@ -30,7 +21,7 @@ function workshopCount() {
 
 describe('POST /v1/workshops (custom)', () => {
   it('creates a running workshop with the defaults and makes the creator a facilitator', async () => {
-    const res = await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: '  Planning  ', description: 'Q3', unknown: 1 } });
+    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: '  Planning  ', description: 'Q3', unknown: 1 } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       title: 'Planning',
@@ -62,7 +53,7 @@ describe('POST /v1/workshops (custom)', () => {
   });
 
   it('takes the settings and view members', async () => {
-    const res = await t.request('POST', '/v1/workshops', {
+    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
       token: ada.token,
       body: { title: 'Settings', daily_mail: false, change_step_notifications: false, force_sync: true, view: { sort: 'score', show: 'bars' } },
     });
@@ -72,30 +63,30 @@ describe('POST /v1/workshops (custom)', () => {
 
   it('refuses bad input and changes nothing', async () => {
     const before = workshopCount();
-    const missing = await t.request('POST', '/v1/workshops', { token: ada.token, body: { description: 'no title' } });
+    const missing = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { description: 'no title' } });
     expectError(missing, 400, 'invalid_request');
-    expect(missing.body.error.details[0].path).toBe('title');
-    const blank = await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: '   ' } });
+    expect(errorOf(missing).details?.[0]?.path).toBe('title');
+    const blank = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: '   ' } });
     expectError(blank, 400, 'invalid_request');
-    const badView = await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { sort: 'sideways' } } });
+    const badView = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { sort: 'sideways' } } });
     expectError(badView, 400, 'invalid_request');
-    expect(badView.body.error.details[0].path).toBe('view.sort');
-    expectError(await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', daily_mail: 'yes' } }), 400, 'invalid_request');
-    const dangling = await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { card: 'some-card' } } });
+    expect(errorOf(badView).details?.[0]?.path).toBe('view.sort');
+    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', daily_mail: 'yes' } }), 400, 'invalid_request');
+    const dangling = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { card: 'some-card' } } });
     expectError(dangling, 400, 'invalid_request');
-    expect(dangling.body.error.details[0].path).toBe('view.card');
-    expectError(await t.request('POST', '/v1/workshops', { token: ada.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', '/v1/workshops', { token: ada.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('POST', '/v1/workshops', { body: { title: 'x' } }), 401, 'unauthenticated');
+    expect(errorOf(dangling).details?.[0]?.path).toBe('view.card');
+    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }), 401, 'unauthenticated');
     expect(workshopCount()).toBe(before);
   });
 
   it('answers 400 for the native-file mode, which is not available yet', async () => {
     const before = workshopCount();
-    const res = await t.request('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', url: 'https://example.test/w.json' } });
+    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', url: 'https://example.test/w.json' } });
     expectError(res, 400, 'invalid_request');
-    expect(res.body.error.details[0].path).toBe('url');
-    expect(res.body.error.message).toMatch(/not available yet/);
+    expect(errorOf(res).details?.[0]?.path).toBe('url');
+    expect(errorOf(res).message).toMatch(/not available yet/);
     expect(workshopCount()).toBe(before);
   });
 });
@@ -104,7 +95,7 @@ describe('POST /v1/organizations/:id/workshops', () => {
   it('lets facilitator and admin members create workshops owned by the organization', async () => {
     const org = seedOrganization('Acme', [[ada, 'admin'], [bob, 'facilitator']]);
     for (const user of [ada, bob]) {
-      const res = await t.request('POST', `/v1/organizations/${org.id}/workshops`, { token: user.token, body: { title: `By ${user.name}`, force_sync: true } });
+      const res = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: user.token, body: { title: `By ${user.name}`, force_sync: true } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ title: `By ${user.name}`, force_sync: true, owner: { id: org.id, name: 'Acme', plan: { name: 'team', workshops_max_attendees: 1000 } } });
       const row = t.deps.database.db.select().from(workshops).where(eq(workshops.id, res.body.id)).get()!;
@@ -115,9 +106,9 @@ describe('POST /v1/organizations/:id/workshops', () => {
   it('hides the organization from non-members and validates the body', async () => {
     const org = seedOrganization('Hidden', [[ada, 'admin']]);
     const before = workshopCount();
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/workshops`, { token: eve.token, body: { title: 'x' } }), 404, 'not_found');
+    expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: eve.token, body: { title: 'x' } }), 404, 'not_found');
     expectError(await t.request('POST', '/v1/organizations/nope/workshops', { token: ada.token, body: { title: 'x' } }), 404, 'not_found');
-    expectError(await t.request('POST', `/v1/organizations/${org.id}/workshops`, { token: ada.token, body: {} }), 400, 'invalid_request');
+    expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: ada.token, body: {} }), 400, 'invalid_request');
     expect(workshopCount()).toBe(before);
   });
 });
@@ -136,7 +127,7 @@ describe('GET /v1/workshops/:id', () => {
     insert.run('r-ada', w.id, cluster.id, criterion.id, ada.id, 5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
     insert.run('r-bob', w.id, cluster.id, criterion.id, bob.id, 10, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z');
 
-    const asAda = await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token });
+    const asAda = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
     expect(asAda.status).toBe(200);
     expect(asAda.body.sections).toEqual([{ id: first.id, title: 'First' }, { id: second.id, title: 'Second' }]);
     expect(asAda.body.criteria).toEqual([
@@ -151,26 +142,26 @@ describe('GET /v1/workshops/:id', () => {
         ],
       },
     ]);
-    const asBob = await t.request('GET', `/v1/workshops/${w.id}`, { token: bob.token });
-    expect(asBob.body.criteria[0].ratings).toHaveLength(2);
+    const asBob = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token });
+    expect(asBob.body.criteria[0]!.ratings).toHaveLength(2);
 
     seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    const hidden = await t.request('GET', `/v1/workshops/${w.id}`, { token: bob.token });
-    expect(hidden.body.criteria[0].ratings.map((r: { id: string }) => r.id)).toEqual(['r-bob']);
-    const facilitator = await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token });
-    expect(facilitator.body.criteria[0].ratings).toHaveLength(2);
+    const hidden = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token });
+    expect(hidden.body.criteria[0]!.ratings.map((r: { id: string }) => r.id)).toEqual(['r-bob']);
+    const facilitator = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
+    expect(facilitator.body.criteria[0]!.ratings).toHaveLength(2);
   });
 
   it('answers 404 to strangers and for unknown ids', async () => {
     const w = seedWorkshop(t, ada);
-    expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
+    expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
     expectError(await t.request('GET', '/v1/workshops/does-not-exist', { token: ada.token }), 404, 'not_found');
   });
 
   it('lets admins of the owning organization in as facilitators', async () => {
     const org = seedOrganization('Admins', [[eve, 'admin']]);
     const w = seedWorkshop(t, ada, { ownerType: 'organization', ownerId: org.id });
-    const res = await t.request('GET', `/v1/workshops/${w.id}`, { token: eve.token });
+    const res = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token });
     expect(res.status).toBe(200);
     expect(res.body.owner).toMatchObject({ id: org.id, name: 'Admins' });
   });
@@ -195,7 +186,7 @@ describe('GET /v1/user/me/workshops', () => {
   });
 
   const titles = async (query = '') => {
-    const res = await t.request('GET', `/v1/user/me/workshops${query}`, { token: carol.token });
+    const res = await t.request<WorkshopOutput[]>('GET', `/v1/user/me/workshops${query}`, { token: carol.token });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body.map((w: { title: string }) => w.title);
   };
@@ -218,9 +209,9 @@ describe('GET /v1/user/me/workshops', () => {
 
   it('refuses bad filters', async () => {
     for (const query of ['?role=owner', '?state=deleted', '?since=yesterday', '?until=2026-13-45']) {
-      const res = await t.request('GET', `/v1/user/me/workshops${query}`, { token: carol.token });
+      const res = await t.request<WorkshopOutput[]>('GET', `/v1/user/me/workshops${query}`, { token: carol.token });
       expectError(res, 400, 'invalid_request');
-      expect(res.body.error.details[0].path).toBe(query.slice(1, query.indexOf('=')));
+      expect(errorOf(res).details?.[0]?.path).toBe(query.slice(1, query.indexOf('=')));
     }
   });
 });
@@ -239,7 +230,7 @@ describe('DELETE /v1/workshops/:id', () => {
       const column = table === 'workshops' ? 'id' : 'workshop_id';
       expect((sqlite.prepare(`select count(*) as n from ${table} where ${column} = ?`).get(w.id) as { n: number }).n, table).toBe(0);
     }
-    expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: ada.token }), 404, 'not_found');
+    expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token }), 404, 'not_found');
   });
 
   it('is for facilitators of running workshops only', async () => {

@@ -3,6 +3,7 @@ import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CollabEngine } from '../../src/collab/engine';
 import type { TestServer } from './server';
+import { until } from './wait';
 
 /** A y-websocket client (the real `WebsocketProvider` over `ws`) on a workshop's document. */
 export interface DocClient {
@@ -51,15 +52,6 @@ export async function syncedDoc(t: TestServer, workshopId: string, token: string
   const client = openDoc(t, workshopId, token, doc);
   await until(() => client.provider.synced, `client synced with ${workshopId}`);
   return client;
-}
-
-/** Polls until `check` holds (or throws with `what`). */
-export async function until(check: () => boolean, what = 'condition', timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** The engine behind `deps.collab`, for what only tests look at (loaded documents, timings). */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { startTestServer, type TestServer } from './server';
+import type { ErrorCode } from '../../src/http/errors';
+import type { UserOutput } from '../../src/modules/users/schemas';
+import type { ApiError, TestServer } from './server';
 import { eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
 import { cards, steps, workshopMembers, workshops } from '../../src/db/schema/index';
@@ -17,16 +19,17 @@ export interface TestUser {
 /** Signs a new user up through the API. */
 export async function createUser(t: TestServer, name = 'User'): Promise<TestUser> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}@example.test`;
-  const res = await t.request('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
+  const res = await t.request<{ token: string; user: UserOutput }>('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { token: res.body.token, id: res.body.user.id, email, name };
 }
 
 /** Expects the contract's error shape with the given status and code. */
-export function expectError(res: { status: number; body: any }, status: number, code: string) {
+export function expectError(res: { status: number; body: unknown }, status: number, code: ErrorCode): void {
+  const body = res.body as Partial<ApiError> | undefined;
   expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body?.error?.code, JSON.stringify(res.body)).toBe(code);
-  expect(typeof res.body.error.message).toBe('string');
+  expect(body?.error?.code, JSON.stringify(res.body)).toBe(code);
+  expect(typeof body?.error?.message).toBe('string');
 }
 
 /*
@@ -44,6 +47,18 @@ export function seedWorkshop(t: TestServer, owner: TestUser, values: Partial<typ
     .returning()
     .get();
   db.insert(workshopMembers).values({ workshopId: workshop.id, userId: owner.id, role: 'facilitator' }).run();
+  return workshop;
+}
+
+/** A workshop of `facilitator` with `participants` joined as participants. */
+export function seedWorkshopWith(
+  t: TestServer,
+  facilitator: TestUser,
+  participants: TestUser[],
+  values: Partial<typeof workshops.$inferInsert> = {},
+) {
+  const workshop = seedWorkshop(t, facilitator, values);
+  for (const participant of participants) seedMember(t, workshop.id, participant);
   return workshop;
 }
 
@@ -189,7 +204,7 @@ export function multipart(field: string, data: Uint8Array | string, options: { n
   return form;
 }
 
-/** The four people the card-feedback suites need: a facilitator, two participants and a stranger. */
+/** The four people most suites need (see `useCast`): a facilitator, two participants and a stranger. */
 export interface Cast {
   t: TestServer;
   facilitator: TestUser;
@@ -198,27 +213,18 @@ export interface Cast {
   stranger: TestUser;
 }
 
-/** Starts a test server and signs the cast up on it. */
-export async function startWithCast(): Promise<Cast> {
-  const t = await startTestServer();
-  const [facilitator, participant, other, stranger] = await Promise.all([
-    createUser(t, 'Fay'),
-    createUser(t, 'Pat'),
-    createUser(t, 'Otto'),
-    createUser(t, 'Stan'),
-  ]);
-  return { t, facilitator, participant, other, stranger };
-}
-
 /**
  * A workshop of the cast (the stranger left out) with one cluster by the facilitator, and the
  * path of that card's `feedback` collection (`votes`, `items`, …).
  */
 export function seedCardScene(cast: Cast, feedback: string, values: Partial<typeof workshops.$inferInsert> = {}) {
   const { t, facilitator, participant, other } = cast;
-  const workshop = seedWorkshop(t, facilitator, values);
-  seedMember(t, workshop.id, participant);
-  seedMember(t, workshop.id, other);
+  const workshop = seedWorkshopWith(t, facilitator, [participant, other], values);
   const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
   return { workshop, card, path: `/v1/workshops/${workshop.id}/cards/${card.id}/${feedback}` };
+}
+
+/** The `error` member of an error response, typed (check the status first with `expectError`). */
+export function errorOf(res: { body: unknown }): ApiError['error'] {
+  return (res.body as ApiError).error;
 }

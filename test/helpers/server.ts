@@ -4,9 +4,19 @@ import { join } from 'node:path';
 import { testConfig, type Config } from '../../src/config';
 import { createDeps } from '../../src/create-deps';
 import type { AppDeps } from '../../src/deps';
+import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer } from '../../src/server';
 
-export interface ApiResponse<T = any> {
+/** The contract's error body (CONTRACT §3). */
+export interface ApiError {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
+}
+
+/**
+ * A response. `T` is the body on success: pass the output type the route's schema exports
+ * (`t.request<CardOutput>(…)`); a 4xx body is an `ApiError` whatever `T` says.
+ */
+export interface ApiResponse<T = unknown> {
   status: number;
   body: T;
   headers: Headers;
@@ -24,7 +34,7 @@ export interface TestServer {
   url: string;
   deps: AppDeps;
   server: RunningServer;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -47,7 +57,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
   deps.config.publicUrl = overrides.publicUrl ?? server.url;
 
-  async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     let body: RequestInit["body"] = options.rawBody as RequestInit["body"];

@@ -1,0 +1,22 @@
+/**
+ * Waiting in tests. `until` is the positive wait: it returns as soon as what the test waits for
+ * happened. `quietFor` is the only sleep left, for the few assertions that something did NOT
+ * happen: there is no event to await for an absence, so the test gives it a short, named window.
+ */
+
+/** Polls `check` (sync or async) until it holds; throws `timed out waiting for <what>` after `timeoutMs`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000, everyMs = 10): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/**
+ * Lets `ms` pass so that something which should NOT happen (an event, a relay, an unload) would
+ * have had the time to show up. Say in `why` what the window stands for; keep it short.
+ */
+export async function quietFor(ms: number, why: string): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,347 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AttachmentOutput } from '../src/modules/attachments/schemas';
+import type { CanvasOutput } from '../src/modules/canvas/schemas';
+import type { CommentOutput } from '../src/modules/comments/schemas';
+import type { CriterionOutput } from '../src/modules/criteria/schemas';
+import type { ItemOutput } from '../src/modules/items/schemas';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { RatingOutput } from '../src/modules/ratings/schemas';
+import type { SectionOutput } from '../src/modules/sections/schemas';
+import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schemas';
+import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { UserRoleOutput } from '../src/modules/workshops/schemas';
+import { expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { useUsers } from './helpers/cast';
+import type { OpenApiDocument } from './helpers/openapi';
+import { startTestServer, type ApiResponse, type RequestOptions } from './helpers/server';
+
+/*
+ * Who may call what, for every operation the service documents (in the spirit of unkey's
+ * `runCommonRouteTests`). The operations come from the running service's own OpenAPI document,
+ * so a new route gets these cases without anyone writing them, and the suite fails until the
+ * route is classified in ACCESS below. Expectations (CONTRACT §2, §3, §6):
+ *   anonymous                         → 401 unauthenticated, on every /v1 route but the public ones;
+ *   a stranger (signed up, no member) → 404 not_found on workshop-, organization- and owner-scoped routes, never 403;
+ *   a participant of the workshop     → 403 forbidden on facilitator-only routes;
+ *   a facilitator of another workshop → 404 not_found on workshop-scoped routes.
+ */
+
+// The operations must be known while vitest collects the tests, so this file's server starts now
+// rather than in beforeAll.
+const t = await startTestServer();
+afterAll(() => t.close());
+
+const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+const operations = Object.entries(document.paths)
+  .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, op, key: `${method.toUpperCase()} ${path}` })))
+  // Deletes last, so that a wrongly allowed one does not take the scene from the cases after it.
+  .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+
+/**
+ * How an operation is guarded:
+ * - `public`: no token needed (signup, login, mail confirmation, signed file links);
+ * - `user`: any signed-in user, about nothing another user owns (catalogs, uploads, creating, joining);
+ * - `owner`: the caller's own resource by id (a notification): anyone else gets 404;
+ * - `organization`: members of the organization: anyone else gets 404;
+ * - `member`: members of the workshop; participants as the current step's prefs allow;
+ * - `facilitator`: facilitators of the workshop only (CONTRACT §6).
+ */
+type Access = 'public' | 'user' | 'owner' | 'organization' | 'member' | 'facilitator';
+
+/** The seeded resources whose ids fill path parameters and bodies. */
+interface Scene {
+  workshop: string;
+  cluster: string;
+  card: string;
+  vote: string;
+  rating: string;
+  criterion: string;
+  item: string;
+  section: string;
+  comment: string;
+  attachment: string;
+  step: string;
+  userRole: string;
+  zone: string;
+  organization: string;
+  orgMember: string;
+  notification: string;
+  file: { key: string; container: string };
+}
+
+type Body = (s: Scene) => Pick<RequestOptions, 'body' | 'rawBody'>;
+const json = (body: (s: Scene) => unknown): Body => (s) => ({ body: body(s) });
+const blob = (file: Scene['file']) => ({ key: file.key, container: file.container });
+const image = await pngImage(4, 4);
+const png = () => ({ rawBody: multipart('file', image, { name: 'a.png', type: 'image/png' }) });
+
+/**
+ * Every documented operation, with its guard and a body that passes validation: validation runs
+ * before the permission check (the routes' `jsonBody` middleware comes first), so an invalid body
+ * would answer 400 and hide what this suite looks at.
+ */
+const ACCESS: Record<string, [Access, Body?]> = {
+  'GET /files/{container}/{key}': ['public'],
+  'POST /v1/auth/signup': ['public'],
+  'POST /v1/auth/login': ['public'],
+  'POST /v1/auth/confirm': ['public'],
+  'POST /v1/auth/logout': ['user'],
+
+  'GET /v1/user/me': ['user'],
+  'PUT /v1/user/me': ['user', json(() => ({ name: 'Renamed' }))],
+  'PUT /v1/user/me/avatar': ['user', png],
+  'POST /v1/user/me/confirmation': ['user'],
+  'GET /v1/user/me/notifications': ['user'],
+  'PUT /v1/user/me/notifications/read': ['user', json(() => ({}))],
+  'PUT /v1/user/me/notifications/{id}': ['owner', json(() => ({ read: true }))],
+  'GET /v1/user/me/organizations': ['user'],
+  'GET /v1/user/me/workshops': ['user'],
+
+  'POST /v1/organizations': ['user', json(() => ({ name: 'Org' }))],
+  'GET /v1/organizations/{id}': ['organization'],
+  'PUT /v1/organizations/{id}': ['organization', json(() => ({ name: 'Renamed' }))],
+  'PUT /v1/organizations/{id}/avatar': ['organization', png],
+  'GET /v1/organizations/{id}/members': ['organization'],
+  'POST /v1/organizations/{id}/members': ['organization', json(() => ({ email: 'new@example.test', role: 'facilitator' }))],
+  'DELETE /v1/organizations/{id}/members/{member_id}': ['organization'],
+  'POST /v1/organizations/{organization_id}/workshops': ['organization', json(() => ({ title: 'Org workshop' }))],
+
+  'GET /v1/canvas': ['user'],
+  'GET /v1/canvas/{id}': ['user'],
+  'GET /v1/templates': ['user'],
+  'GET /v1/templates/{id}': ['user'],
+  'POST /v1/uploads': ['user', png],
+  'POST /v1/workshops': ['user', json(() => ({ title: 'Mine' }))],
+  'POST /v1/workshops/join': ['user', json(() => ({ access_code: '000-000-000' }))],
+
+  'GET /v1/workshops/{id}': ['member'],
+  'PUT /v1/workshops/{id}': ['facilitator', json(() => ({ title: 'Taken over' }))],
+  'DELETE /v1/workshops/{id}': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/access_code': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/user_roles': ['facilitator'],
+  'PUT /v1/workshops/{workshop_id}/user_roles/{id}': ['facilitator', json(() => ({ role: 'facilitator' }))],
+  'DELETE /v1/workshops/{id}/votes': ['facilitator'],
+  'DELETE /v1/workshops/{id}/ratings': ['facilitator'],
+  'DELETE /v1/workshops/{id}/items': ['facilitator'],
+  'DELETE /v1/workshops/{id}/comments': ['facilitator'],
+  'DELETE /v1/workshops/{id}/attachments': ['facilitator'],
+  'POST /v1/workshops/{id}/messages': ['facilitator', json(() => ({ content: 'Hello all' }))],
+  'GET /v1/workshops/{workshop_id}/events': ['member'],
+
+  'GET /v1/workshops/{workshop_id}/steps': ['member'],
+  'POST /v1/workshops/{workshop_id}/steps': ['facilitator', json(() => ({ name: 'Extra' }))],
+  'GET /v1/workshops/{workshop_id}/steps/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/steps/{id}': ['facilitator', json(() => ({ name: 'Renamed' }))],
+  'DELETE /v1/workshops/{workshop_id}/steps/{id}': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['member'],
+  'POST /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator', json((s) => ({ blob: blob(s.file) }))],
+  'PUT /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator', json(() => ({ align: 'left' }))],
+  'DELETE /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator'],
+
+  'GET /v1/workshops/{workshop_id}/cards': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards': ['member', json(() => ({ type: 'cluster', title: 'New' }))],
+  'PUT /v1/workshops/{workshop_id}/cards': ['facilitator', () => ({ rawBody: multipart('file', 'type,title,content,cluster,color,aside\ncluster,Imported,,,,\n', { name: 'cards.csv', type: 'text/csv' }) })],
+  'POST /v1/workshops/{workshop_id}/cards/merge': ['member', json((s) => ({ cards_id: [s.cluster, s.card] }))],
+  'GET /v1/workshops/{workshop_id}/cards/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/cards/{id}': ['member', json(() => ({ title: 'Edited' }))],
+  'DELETE /v1/workshops/{workshop_id}/cards/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/votes': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/votes': ['member', json(() => ({ value: 1 }))],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}': ['member', json(() => ({ value: 1 }))],
+  'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member', json((s) => ({ value: 1, criterium_id: s.criterion }))],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{rating_id}': ['member', json(() => ({ value: 0 }))],
+  'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member', json((s) => ({ content: 'Pro', section_id: s.section }))],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member', json(() => ({ content: 'Edited' }))],
+  'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/comments': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/comments': ['member', json(() => ({ content: 'Hm' }))],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/comments/{id}': ['member'],
+  'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/comments/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/attachments': ['member'],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/attachments': ['member', json((s) => ({ blob: blob(s.file) }))],
+  'GET /v1/workshops/{workshop_id}/cards/{card_id}/attachments/{id}': ['member'],
+  'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/attachments/{id}': ['member'],
+
+  'GET /v1/workshops/{workshop_id}/criteria': ['member'],
+  'POST /v1/workshops/{workshop_id}/criteria': ['facilitator', json(() => ({ title: 'Cost', scale: 1 }))],
+  'GET /v1/workshops/{workshop_id}/criteria/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/criteria/{id}': ['facilitator', json(() => ({ title: 'Renamed' }))],
+  'DELETE /v1/workshops/{workshop_id}/criteria/{id}': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/sections': ['member'],
+  'POST /v1/workshops/{workshop_id}/sections': ['facilitator', json(() => ({ title: 'Cons' }))],
+  'GET /v1/workshops/{workshop_id}/sections/{id}': ['member'],
+  'PUT /v1/workshops/{workshop_id}/sections/{id}': ['facilitator', json(() => ({ title: 'Renamed' }))],
+  'DELETE /v1/workshops/{workshop_id}/sections/{id}': ['facilitator'],
+
+  'GET /v1/workshops/canvas/zones/{id}': ['member'],
+  'GET /v1/workshops/{workshop_id}/canvas': ['member'],
+  'POST /v1/workshops/{workshop_id}/canvas': ['facilitator', json(() => ({ canvas_id: 'swot' }))],
+  'DELETE /v1/workshops/{workshop_id}/canvas': ['facilitator'],
+  'PUT /v1/workshops/{workshop_id}/canvas/zones/{id}': ['facilitator', json((s) => ({ cluster_id: s.cluster }))],
+};
+
+/** Path parameters known by their own name. */
+const BY_NAME: Record<string, (s: Scene) => string> = {
+  container: (s) => s.file.container,
+  key: (s) => s.file.key,
+};
+
+/** Which seeded id any other path parameter takes, by the collection named just before it. */
+const ID_AFTER: Record<string, (s: Scene) => string> = {
+  workshops: (s) => s.workshop,
+  cards: (s) => s.card,
+  votes: (s) => s.vote,
+  ratings: (s) => s.rating,
+  items: (s) => s.item,
+  comments: (s) => s.comment,
+  attachments: (s) => s.attachment,
+  steps: (s) => s.step,
+  criteria: (s) => s.criterion,
+  sections: (s) => s.section,
+  user_roles: (s) => s.userRole,
+  zones: (s) => s.zone,
+  organizations: (s) => s.organization,
+  members: (s) => s.orgMember,
+  notifications: (s) => s.notification,
+  canvas: () => 'swot',
+  templates: () => 'retrospective',
+};
+
+function fill(path: string, scene: Scene): string {
+  const segments = path.split('/');
+  return segments
+    .map((segment, index) => {
+      if (!segment.startsWith('{')) return segment;
+      const id = BY_NAME[segment.slice(1, -1)] ?? ID_AFTER[segments[index - 1]!];
+      if (!id) throw new Error(`no seeded id for ${segment} in ${path}: add one to BY_NAME or ID_AFTER`);
+      return encodeURIComponent(id(scene));
+    })
+    .join('/');
+}
+
+const [fay, pat, otto, stan] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
+// Otto facilitates a workshop of his own: a facilitator, only not of this one.
+beforeAll(() => void seedWorkshopWith(t, otto, []));
+
+/** What a test expects to succeed while seeding. */
+async function ok<T>(pending: Promise<ApiResponse<T>>): Promise<T> {
+  const res = await pending;
+  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+  return res.body;
+}
+
+/** A workshop of Fay with Pat as participant, and one of everything in it, seeded through the API. */
+async function seedScene(): Promise<Scene> {
+  const as = <T>(method: string, path: string, body?: unknown) => ok(t.request<T>(method, path, { token: fay.token, body }));
+  const workshop = seedWorkshopWith(t, fay, [pat]).id;
+  const w = `/v1/workshops/${workshop}`;
+  const cluster = seedCard(t, workshop, fay, { type: 'cluster' }).id;
+  const card = seedCard(t, workshop, fay, { parentId: cluster }).id;
+  const file = seedFile(t, fay, { name: 'a.png' });
+  const step = await as<StepOutput>('POST', `${w}/steps`, { name: 'Vote' });
+  await as<IllustrationOutput>('POST', `${w}/steps/${step.id}/illustration`, { blob: blob(file) });
+  const criterion = await as<CriterionOutput>('POST', `${w}/criteria`, { title: 'Impact', scale: 1 });
+  const section = await as<SectionOutput>('POST', `${w}/sections`, { title: 'Pros' });
+  const feedback = `${w}/cards/${card}`;
+  const vote = await as<VoteOutput>('POST', `${feedback}/votes`, { value: 1 });
+  const rating = await as<RatingOutput>('POST', `${feedback}/ratings`, { value: 1, criterium_id: criterion.id });
+  const item = await as<ItemOutput>('POST', `${feedback}/items`, { content: 'Cheap', section_id: section.id });
+  const comment = await as<CommentOutput>('POST', `${feedback}/comments`, { content: 'Nice' });
+  const attachment = await as<AttachmentOutput>('POST', `${feedback}/attachments`, { blob: blob(file) });
+  const canvas = await as<CanvasOutput>('POST', `${w}/canvas`, { canvas_id: 'swot' });
+  const roles = await as<UserRoleOutput[]>('GET', `${w}/user_roles`);
+  const organization = await as<OrganizationOutput>('POST', '/v1/organizations', { name: 'Fay & co' });
+  const orgMember = await as<OrganizationMemberOutput>('POST', `/v1/organizations/${organization.id}/members`, { email: pat.email, role: 'facilitator' });
+  return {
+    workshop,
+    cluster,
+    card,
+    vote: vote.id,
+    rating: rating.id,
+    criterion: criterion.id,
+    item: item.id,
+    section: section.id,
+    comment: comment.id,
+    attachment: attachment.id,
+    step: step.id,
+    userRole: roles.find((r) => r.user_id === pat.id)!.id,
+    zone: canvas.zones[0]!.id,
+    organization: organization.id,
+    orgMember: orgMember.id,
+    notification: seedNotification(t, fay).id,
+    file: { key: file.key, container: file.container },
+  };
+}
+
+/** One fresh scene per group of cases, so that a wrongly allowed write spoils only its own group. */
+function useScene() {
+  const scene = {} as Scene;
+  beforeAll(async () => {
+    Object.assign(scene, await seedScene());
+  });
+  return scene;
+}
+
+function call(operation: (typeof operations)[number], scene: Scene, user?: TestUser) {
+  const body = ACCESS[operation.key]?.[1]?.(scene) ?? {};
+  return t.request(operation.method, fill(operation.path, scene), { token: user?.token, ...body });
+}
+
+const guarded = (...kinds: Access[]) => operations.filter((o) => kinds.includes(ACCESS[o.key]?.[0] as Access));
+const label = (o: (typeof operations)[number]) => o.key;
+
+describe('the classification', () => {
+  it('covers every documented operation, and only those', () => {
+    const documented = operations.map((o) => o.key).sort();
+    expect(documented.filter((key) => !(key in ACCESS)), 'documented but not classified in ACCESS').toEqual([]);
+    expect(Object.keys(ACCESS).filter((key) => !documented.includes(key)), 'classified but not documented').toEqual([]);
+  });
+
+  it('agrees with the document on which operations are public', () => {
+    const publicInDocument = operations.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map(label).sort();
+    expect(guarded('public').map(label).sort()).toEqual(publicInDocument);
+  });
+});
+
+describe('anonymous', () => {
+  const scene = useScene();
+
+  it.each(operations.filter((o) => ACCESS[o.key]?.[0] !== 'public').map((o) => [label(o), o] as const))('%s → 401', async (_, operation) => {
+    expectError(await call(operation, scene), 401, 'unauthenticated');
+  });
+
+  it.each(guarded('public').map((o) => [label(o), o] as const))('%s needs no token', async (_, operation) => {
+    expect((await call(operation, scene)).status).not.toBe(401);
+  });
+});
+
+describe('a stranger', () => {
+  const scene = useScene();
+
+  it.each(guarded('owner', 'organization', 'member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
+    expectError(await call(operation, scene, stan), 404, 'not_found');
+  });
+});
+
+describe('a participant', () => {
+  const scene = useScene();
+
+  it.each(guarded('facilitator').map((o) => [label(o), o] as const))('%s → 403', async (_, operation) => {
+    expectError(await call(operation, scene, pat), 403, 'forbidden');
+  });
+});
+
+describe('a facilitator of another workshop', () => {
+  const scene = useScene();
+
+  it.each(guarded('member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
+    expectError(await call(operation, scene, otto), 404, 'not_found');
+  });
+});
