@@ -153,7 +153,7 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member'],
   'POST /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member', json((s) => ({ value: 1, criterium_id: s.criterion }))],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
-  'PUT /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{rating_id}': ['member', json(() => ({ value: 0 }))],
+  'PUT /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member', json(() => ({ value: 0 }))],
   'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member'],
   'POST /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member', json((s) => ({ content: 'Pro', section_id: s.section }))],
