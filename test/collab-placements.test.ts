@@ -28,8 +28,8 @@ function expectSqlToMatchDocument(workshopId: string) {
   expect(sqlCopy(workshopId)).toEqual(engineOf(t).cardPlacements(workshopId));
 }
 
-const moveCard = (workshopId: string, cardId: string, body: Record<string, unknown>) =>
-  t.request<CardOutput>('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, { token: facilitator.token, body });
+const moveCard = (workshopId: string, cardId: string, body: Record<string, unknown>, provokedFailure = false) =>
+  t.request<CardOutput>('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, { token: facilitator.token, body, provokedFailure });
 
 /** Makes the next event row with that action fail, as a write failing late would. */
 function failEventsOf(action: string, workshopId: string): () => void {
@@ -98,7 +98,7 @@ describe('a REST write failing after handing placements to the document', () => 
     // The updateCard event is recorded after the placements went to the document.
     const restore = failEventsOf('updateCard', w.id);
     try {
-      const res = await moveCard(w.id, b!.id, { position: 0 });
+      const res = await moveCard(w.id, b!.id, { position: 0 }, true);
       expect(res.status).toBe(500);
     } finally {
       restore();
@@ -128,7 +128,7 @@ describe('a REST write failing after handing placements to the document', () => 
     try {
       const form = new FormData();
       form.append('file', new Blob(['type,title,cluster\ncluster,Imported,\nidea,Inside,Imported\n'], { type: 'text/csv' }), 'cards.csv');
-      const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
+      const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form, provokedFailure: true });
       expect(res.status).toBe(500);
     } finally {
       restore();

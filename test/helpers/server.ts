@@ -6,6 +6,7 @@ import { createDeps } from '../../src/create-deps';
 import type { AppDeps } from '../../src/deps';
 import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer } from '../../src/server';
+import { checkResponse } from './response-check';
 
 /** The contract's error body (CONTRACT §3). */
 export interface ApiError {
@@ -28,6 +29,8 @@ export interface RequestOptions {
   /** Sent as is, without JSON encoding (for malformed-body tests and multipart). */
   rawBody?: string | Uint8Array | FormData | Blob;
   headers?: Record<string, string>;
+  /** A failure the test provokes on purpose (a broken write): its 500 is not held against the document. */
+  provokedFailure?: boolean;
 }
 
 export interface TestServer {
@@ -68,7 +71,10 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     const res = await fetch(`${server.url}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    const contentType = res.headers.get('content-type') ?? '';
+    if (contentType.includes('json') && text) parsed = JSON.parse(text);
+    // Every answer the suite gets must be one the OpenAPI document describes (status and body).
+    if (!options.provokedFailure) await checkResponse(server.url, method, path, { status: res.status, contentType, body: parsed });
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 

@@ -23,7 +23,7 @@ export function notificationsRoutes(deps: AppDeps) {
       },
     )
     // Registered before `/:id`, which would otherwise take "read" for a notification id.
-    .put('/user/me/notifications/read', doc({ tag, summary: 'Mark all notifications, or those up to one, read', status: 204 }), jsonBody(MarkAllReadInput), (c) => {
+    .put('/user/me/notifications/read', doc({ tag, summary: 'Mark all notifications, or those up to one, read', status: 204, errors: { 404: 'The notification named by `up_to` is not the caller’s' } }), jsonBody(MarkAllReadInput), (c) => {
       markAllRead(deps, c.get('user').id, c.req.valid('json').last_notification_id);
       return c.body(null, 204);
     })

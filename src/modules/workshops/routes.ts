@@ -47,7 +47,7 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(JoinInput),
       (c) => c.json(joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
     )
-    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, or a copy)', status: 201, response: WorkshopOutput }), jsonBody(CreateWorkshopInput), (c) => {
+    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, or a copy)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller' } }), jsonBody(CreateWorkshopInput), (c) => {
       return c.json(createWorkshop(deps, c.get('user'), c.req.valid('json')), 201);
     })
     .post(
@@ -66,12 +66,12 @@ export function workshopsRoutes(deps: AppDeps) {
       deleteWorkshop(deps, c.get('user'), c.req.param('id'));
       return c.body(null, 204);
     })
-    .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop', response: AccessCodeOutput }), (c) => {
+    .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop', response: AccessCodeOutput, errors: { 403: 'Facilitators only' } }), (c) => {
       const access = loadAccess(deps.database.db, c.req.param('workshop_id'), c.get('user').id);
       if (!isFacilitator(access)) throw forbidden('Only facilitators may see the access code.');
       return c.json({ access_code: formatAccessCode(access.workshop.accessCode) }, 200);
     })
-    .get('/workshops/:workshop_id/user_roles', doc({ tag, summary: 'List the members of a workshop and their roles', response: v.array(UserRoleOutput) }), (c) => {
+    .get('/workshops/:workshop_id/user_roles', doc({ tag, summary: 'List the members of a workshop and their roles', response: v.array(UserRoleOutput), errors: { 403: 'Facilitators only' } }), (c) => {
       return c.json(listUserRoles(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
     .put('/workshops/:workshop_id/user_roles/:id', doc({ tag, summary: 'Change the role of a member', response: UserRoleOutput }), jsonBody(UpdateUserRoleInput), (c) => {
