@@ -53,20 +53,30 @@ export class Child {
 function start(entry: string, name: string, options: { env?: NodeJS.ProcessEnv; measured?: boolean; stdout?: boolean } = {}): Child {
   // tsx first, so the memory responder (a .ts file) can be preloaded after it.
   const execArgv = ['--import', 'tsx', ...(options.measured ? ['--expose-gc', '--import', join(here, '_fanout-memory.ts')] : [])];
-  const child = fork(join(here, entry), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', options.stdout ? 'pipe' : 'inherit', 'inherit', 'ipc'] });
+  const output = options.stdout ? 'pipe' : 'inherit';
+  const child = fork(join(here, entry), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', output, output, 'ipc'] });
   return new Child(child, name);
 }
 
 /** Starts a server entry that prints "listening <port>"; resolves with it and its URL. */
 export async function startServer(entry: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
   const child = start(entry, name, { env, measured: true, stdout: true });
+  // The app's server says where it listens on stderr (its stdout is the request log), the bare one on stdout.
+  const { stdout, stderr } = child.process;
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.process.stdout!.on('data', (chunk: Buffer) => {
+    const listen = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
+      if (!match) return;
+      stdout!.off('data', listen);
+      stderr!.off('data', listen);
+      stdout!.resume();
+      stderr!.pipe(process.stderr);
+      resolve(Number(match[1]));
+    };
+    stdout!.on('data', listen);
+    stderr!.on('data', listen);
     child.process.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${out}`)));
   });
   return { child, url: `http://127.0.0.1:${port}` };

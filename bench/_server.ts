@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,18 +30,25 @@ export async function startBenchServer(): Promise<BenchServer> {
   const entry = join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
   // BENCH_SERVER_ARGS passes node flags to the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const extraArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  // The request log goes to a file, as in production; the server says where it listens on stderr.
+  const log = openSync(join(dir, 'requests.log'), 'a');
   const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', entry], {
     env: { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files') },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', log, 'pipe'],
   });
+  closeSync(log);
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const listen = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+      if (!match) return;
+      child.stderr!.off('data', listen);
+      child.stderr!.pipe(process.stderr);
+      resolve(Number(match[1]));
+    };
+    child.stderr!.on('data', listen);
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}: ${out}`)));
   });
   const url = `http://127.0.0.1:${port}`;
   let counter = 0;

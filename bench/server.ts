@@ -13,12 +13,25 @@ const filesDir = process.env.FILES_DIR;
 if (!databasePath || !filesDir) throw new Error('DATABASE_PATH and FILES_DIR are required');
 
 const plans = { free: { name: 'free', workshops_max_attendees: 100_000 }, team: { name: 'team', workshops_max_attendees: 100_000 } };
-const deps = createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000 }));
+// Production's configuration: every request logged (stdout goes to a file, as on a server).
+const deps = createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000, authAttemptsPerMinute: 1_000_000, logRequests: true }));
 const app = createApp(deps);
 app.get('/bench/hello', (c) => c.json({ hello: 'world' }));
+// A body made once and served as is: the most a route answering `bytes` bytes of JSON can do.
+const precomputed = new Map<number, Uint8Array<ArrayBuffer>>();
+app.get('/bench/precomputed', (c) => {
+  const bytes = Number(c.req.query('bytes') ?? 1000);
+  let body = precomputed.get(bytes);
+  if (!body) {
+    body = new TextEncoder().encode(JSON.stringify('x'.repeat(Math.max(0, bytes - 2))));
+    precomputed.set(bytes, body);
+  }
+  return c.body(body, 200, { 'Content-Type': 'application/json' });
+});
 const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', app });
 deps.config.publicUrl = server.url;
-console.log(`listening ${server.port}`);
+// stderr: stdout carries the request log.
+console.error(`listening ${server.port}`);
 
 process.on('SIGTERM', async () => {
   await server.close();

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import { cards, comments, criteria, events, items, ratings, sections, votes, workshops } from '../src/db/schema/index';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, type TestUser, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
+import { startTestServer } from './helpers/server';
 import type { OpenApiDocument } from './helpers/openapi';
 
 const t = useServer();
@@ -460,23 +460,27 @@ describe('OpenAPI', () => {
 });
 
 describe('list freshness', () => {
-  it('reflects every change, whichever connection made it', async () => {
+  it('reflects every change, whichever instance made it, and keeps other workshops cached', async () => {
     const w = workshop();
+    const quiet = workshop();
     const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const score = async () => (await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: facilitator.token })).body[0]!.summary.score;
+    seedCard(t, quiet.id, facilitator, { type: 'cluster' });
+    const list = async (id: string) => (await t.request<CardOutput[]>('GET', cardsPath(id), { token: facilitator.token })).body;
+    const score = async () => (await list(w.id))[0]!.summary.score;
     expect(await score()).toBe(0);
-    expect(await score()).toBe(0);
-    t.deps.database.db.insert(votes).values({ workshopId: w.id, cardId: cluster.id, userId: facilitator.id, value: 2 }).run();
+    const cached = await list(quiet.id);
+    expect((await t.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, { token: participant.token, body: { value: 2 } })).status).toBe(201);
     expect(await score()).toBe(2);
 
-    const other = new Database(t.deps.config.databasePath);
+    // A second instance on the same file: its writes number the workshop's events in the file too.
+    const second = await startTestServer({}, { shareDatabaseOf: t });
     try {
-      other.prepare('INSERT INTO votes (id, workshop_id, card_id, user_id, value, created_at, updated_at) VALUES (?, ?, ?, ?, 3, ?, ?)')
-        .run('second-connection-vote', w.id, cluster.id, participant.id, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
+      expect((await second.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, { token: facilitator.token, body: { value: 3 } })).status).toBe(201);
     } finally {
-      other.close();
+      await second.close();
     }
     expect(await score()).toBe(5);
+    expect(await list(quiet.id)).toEqual(cached);
   });
 
   it('lists each card exactly as GET /cards/:id shows it', async () => {

@@ -1,51 +1,47 @@
-import type Database from 'better-sqlite3';
-import { sqliteOf, type Db } from '../../db/client';
+import type { Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 
 const MAX_ENTRIES = 64;
+const encoder = new TextEncoder();
+
+interface Entry {
+  /** The workshop's `last_event_seq` when the body was made. */
+  seq: number;
+  body: Uint8Array<ArrayBuffer>;
+}
 
 /**
- * Memoizes card lists until the database changes. The version is SQLite's own change counters:
- * `total_changes()` moves with every row this connection writes (committed or not) and
- * `PRAGMA data_version` with every commit by another connection or process sharing the file, so
- * an entry can never outlive the data it was computed from. Any write anywhere clears everything:
- * coarse, but exact, and reads between writes (screens reloading the same list) are the hot path.
- * Inside a transaction nothing is cached, since its changes may still roll back.
- * Callers must treat what they get as immutable: the same objects are handed to every caller.
+ * Serialized card lists, kept until their workshop changes. Every change to a workshop's cards or
+ * their feedback is logged and so moves the workshop's `last_event_seq` (also when another instance
+ * made it: they share the file), which the caller has in hand from its access check: an entry made
+ * at another seq is stale. Votes flowing in one workshop leave the others' lists cached. What is
+ * kept is the JSON itself, so a hit costs neither serializing nor encoding (a 500-card list is
+ * about 165 KB). Inside a transaction nothing is cached, since its changes may still roll back.
  */
-class SnapshotCache<T> {
-  private version = '';
-  private readonly entries = new Map<string, T>();
-  private readonly totalChanges: Database.Statement<[], number>;
-  private readonly dataVersion: Database.Statement<[], number>;
+class CardListCache {
+  private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly sqlite: Database.Database) {
-    this.totalChanges = sqlite.prepare<[], number>('SELECT total_changes()').pluck();
-    this.dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
-  }
+  constructor(private readonly inTransaction: () => boolean) {}
 
-  get(key: string, compute: () => T): T {
-    if (this.sqlite.inTransaction) return compute();
-    const version = `${this.dataVersion.get()}:${this.totalChanges.get()}`;
-    if (version !== this.version) {
-      this.entries.clear();
-      this.version = version;
-    }
+  body(key: string, seq: number, compute: () => unknown): Uint8Array<ArrayBuffer> {
+    if (this.inTransaction()) return encoder.encode(JSON.stringify(compute()));
     const hit = this.entries.get(key);
-    if (hit !== undefined) {
+    if (hit && hit.seq === seq) {
       // Most recently used last, so the oldest entry is the first one evicted.
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
+      return hit.body;
     }
-    const value = compute();
-    this.entries.set(key, value);
+    const body = encoder.encode(JSON.stringify(compute()));
+    this.entries.delete(key);
+    this.entries.set(key, { seq, body });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    return value;
+    return body;
   }
 }
 
 /** One cache per database connection, like the prepared statements. */
-export function snapshotCache<T>(): (db: Db) => SnapshotCache<T> {
-  return preparedPerDb((db: Db) => new SnapshotCache<T>(sqliteOf(db)));
-}
+export const cardListCache = preparedPerDb((db: Db) => {
+  const { $client } = db as Db & { $client: { inTransaction: boolean } };
+  return new CardListCache(() => $client.inTransaction);
+});

@@ -8,7 +8,7 @@ import { jsonBody, queryParams } from '../../http/validation';
 import { authorizeImport, CSV_MAX_BYTES, importCards } from './csv-import';
 import { mergeCards } from './merge';
 import { CardDetailOutput, CardOutput, CreateCardInput, GetCardQuery, ListCardsQuery, MergeCardsInput, UpdateCardInput } from './schemas';
-import { createCard, getCard, listCards, removeCard, updateCard, type WorkshopRef } from './service';
+import { createCard, getCard, listCardsBody, removeCard, updateCard, type WorkshopRef } from './service';
 
 const tag = 'Cards';
 
@@ -41,7 +41,7 @@ function requireMultipart(c: Context<AppEnv>): void {
 export function cardsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), (c) => {
-      return c.json(listCards(deps, workshopRef(c), c.req.valid('query')), 200);
+      return c.body(listCardsBody(deps, workshopRef(c), c.req.valid('query')), 200, { 'Content-Type': 'application/json' });
     })
     .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), (c) => {
       return c.json(createCard(deps, workshopRef(c), c.req.valid('json')), 201);

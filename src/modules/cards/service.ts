@@ -8,7 +8,7 @@ import { diffFields, write } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { cardCriteria, cardSections } from './detail';
-import { snapshotCache } from './list-cache';
+import { cardListCache } from './list-cache';
 import { findCard, findCluster, listCardRows, nextCardNumber } from './repo';
 import {
   toCard,
@@ -45,27 +45,25 @@ export function cardForEvent(db: Db, row: CardRow): CardOutput {
   return toCard(row, cardSummaries(db, row.workshopId, null, [row.id])(row.id));
 }
 
-const lists = snapshotCache<CardOutput[]>();
-
-/**
- * Cards in list order, each with its summary as the caller sees it. The result may be shared
- * with other callers (see `snapshotCache`): do not mutate it.
- */
-export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): readonly CardOutput[] {
+/** Cards in list order, each with its summary as the caller sees it. */
+export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): CardOutput[] {
   const workshopId = access.workshop.id;
   const voterId = scoreVoter(access);
-  const key = [workshopId, voterId ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
-  return lists(db).get(key, () => {
-    const rows = listCardRows(db, workshopId, filters);
-    const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
-    const summaryOf = cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
-    return rows.map((row) => toCard(row, summaryOf(row.id)));
-  });
+  const rows = listCardRows(db, workshopId, filters);
+  const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
+  const summaryOf = cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
+  return rows.map((row) => toCard(row, summaryOf(row.id)));
 }
 
-export function listCards(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): readonly CardOutput[] {
+/**
+ * GET …/cards as JSON bytes, served from the list cache while the workshop has not changed
+ * (`list-cache.ts`); a reader whose display prefs hide others' votes has lists of their own.
+ */
+export function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Uint8Array<ArrayBuffer> {
   const { db } = deps.database;
-  return cardsFor(db, loadAccess(db, ref.workshopId, ref.userId), filters);
+  const access = loadAccess(db, ref.workshopId, ref.userId);
+  const key = [access.workshop.id, scoreVoter(access) ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
+  return cardListCache(db).body(key, access.workshop.lastEventSeq, () => cardsFor(db, access, filters));
 }
 
 export function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {
