@@ -1,4 +1,4 @@
-import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, idColumn, updatedAt } from '../columns';
 
 export const users = sqliteTable('users', {
@@ -45,4 +45,14 @@ export const outbox = sqliteTable('outbox', {
   html: text('html'),
   sentAt: text('sent_at'),
   createdAt: createdAt(),
+});
+
+/**
+ * One row whose `epoch` moves whenever a token is deleted (logout) or a user row changes, by
+ * triggers (migration `0003`), whichever connection or instance made the change. Caches of resolved
+ * tokens hold the epoch they were filled at and are dropped when it moved.
+ */
+export const authState = sqliteTable('auth_state', {
+  id: integer('id').primaryKey(),
+  epoch: integer('epoch').notNull().default(0),
 });

@@ -129,9 +129,24 @@ export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): Sessio
   };
 }
 
+/** Resolved tokens kept in memory, at most this many (least recently used dropped first). */
+const TOKEN_CACHE_ENTRIES = 10_000;
+
+interface ResolvedToken {
+  user: UserRow;
+  tokenHash: string;
+  expiresAt: number;
+  lastUsedAt: number;
+  /** `auth_state.epoch` when resolved: a logout or a user change anywhere moves it. */
+  epoch: number;
+}
+
 /**
- * Resolves a bearer token to its user, sliding its expiry. Runs on every request, so it uses
- * two prepared statements rather than the query builder.
+ * Resolves a bearer token to its user, sliding its expiry. Runs on every request, so resolved
+ * tokens are kept in memory and checked against `auth_state.epoch` (one indexed read): triggers
+ * move the epoch when any token is deleted or any user changes, on any connection or instance
+ * sharing the file, so a logout takes effect at once everywhere and a renamed user is read again.
+ * A token is looked up again when its expiry is due to slide (at most hourly).
  */
 export function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
   const { sqlite } = deps.database;
@@ -140,16 +155,35 @@ export function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) 
        FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`,
   );
   const slide = sqlite.prepare('UPDATE auth_tokens SET last_used_at = ?, expires_at = ? WHERE id = ?');
+  const currentEpoch = sqlite.prepare<[], number>('SELECT epoch FROM auth_state WHERE id = 1').pluck();
+  const resolved = new Map<string, ResolvedToken>();
+
   return (token: string): { user: UserRow; tokenHash: string } | null => {
     const tokenHash = hashToken(token);
+    const now = Date.now();
+    const epoch = currentEpoch.get() ?? 0;
+    const hit = resolved.get(tokenHash);
+    if (hit) {
+      resolved.delete(tokenHash);
+      if (hit.epoch === epoch && hit.expiresAt > now && now - hit.lastUsedAt <= SLIDE_EVERY_MS) {
+        resolved.set(tokenHash, hit);
+        return { user: hit.user, tokenHash };
+      }
+    }
     const row = find.get(tokenHash);
     if (!row) return null;
-    const now = Date.now();
-    if (Date.parse(row.expires_at) <= now) return null;
-    if (now - Date.parse(row.last_used_at) > SLIDE_EVERY_MS) {
-      slide.run(new Date(now).toISOString(), new Date(now + deps.config.tokenTtlMs).toISOString(), row.token_id);
+    let expiresAt = Date.parse(row.expires_at);
+    let lastUsedAt = Date.parse(row.last_used_at);
+    if (expiresAt <= now) return null;
+    if (now - lastUsedAt > SLIDE_EVERY_MS) {
+      expiresAt = now + deps.config.tokenTtlMs;
+      lastUsedAt = now;
+      slide.run(new Date(lastUsedAt).toISOString(), new Date(expiresAt).toISOString(), row.token_id);
     }
-    return { user: userFromRow(row), tokenHash };
+    const user = userFromRow(row);
+    resolved.set(tokenHash, { user, tokenHash, expiresAt, lastUsedAt, epoch });
+    if (resolved.size > TOKEN_CACHE_ENTRIES) resolved.delete(resolved.keys().next().value!);
+    return { user, tokenHash };
   };
 }
 
