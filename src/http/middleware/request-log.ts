@@ -2,9 +2,18 @@ import type { MiddlewareHandler } from 'hono';
 import pino, { type Logger } from 'pino';
 import type { AppEnv } from '../env';
 
-/** The service's structured log: one JSON line per entry on stdout (no colour codes, whatever the output). */
+/**
+ * The service's structured log: one JSON line per entry on stdout (no colour codes, whatever the
+ * output). Lines are written in batches of about 4 KB rather than one write each: at thousands of
+ * requests a second the writes, not the formatting, were the cost. Batches are flushed at least
+ * every 200 ms and at exit.
+ */
 export function createLogger(): Logger {
-  return pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime });
+  const destination = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const flusher = setInterval(() => destination.flush(), 200);
+  flusher.unref();
+  process.once('exit', () => destination.flushSync());
+  return pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
 
 /**
