@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
+import { WORKSHOP_MAX_CARDS } from '../src/modules/cards/repo';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useCast, useServer } from './helpers/cast';
-import { createUser, errorOf, expectError, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
+import { createUser, errorOf, expectError, seedCard, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /* Defects found by hostile input, each with the request that showed it. */
@@ -64,6 +65,26 @@ describe('imports', () => {
     const taken = await upload(CSV_MAX_ROWS);
     expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
     expect(taken.body).toHaveLength(CSV_MAX_ROWS + 50);
+  });
+});
+
+describe('card limits', () => {
+  it('refuses a card past the most a workshop holds with 409, creating nothing', async () => {
+    const { t, facilitator } = cast;
+    const workshop = seedWorkshop(t, facilitator);
+    const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+    // Fill the workshop up to the limit directly: going through the API would take minutes.
+    const insert = t.deps.database.sqlite.prepare(
+      "INSERT INTO cards (id, workshop_id, number, type, title, content, aside, parent_id, position, user_id, created_at, updated_at) VALUES (?, ?, ?, 'idea', 'Filler', '', 0, ?, ?, ?, '', '')",
+    );
+    t.deps.database.sqlite.transaction(() => {
+      for (let n = 1; n < WORKSHOP_MAX_CARDS; n++) insert.run(`filler-${workshop.id}-${n}`, workshop.id, n + 1, cluster.id, n - 1, facilitator.id);
+    })();
+    const path = `/v1/workshops/${workshop.id}/cards`;
+    const refused = await t.request('POST', path, { token: facilitator.token, body: { type: 'cluster', title: 'One too many' } });
+    expectError(refused, 409, 'conflict');
+    expect(refused.body).toMatchObject({ error: { message: expect.stringContaining(String(WORKSHOP_MAX_CARDS)) } });
+    expect(t.deps.database.sqlite.prepare('SELECT count(*) FROM cards WHERE workshop_id = ?').pluck().get(workshop.id)).toBe(WORKSHOP_MAX_CARDS);
   });
 });
 

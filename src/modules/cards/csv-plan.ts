@@ -29,7 +29,10 @@ interface Row {
 }
 
 const MAX_DETAILS = 50;
-/** Cards one import may hold: far beyond a real workshop, and a bound on the work a request can ask for. */
+/**
+ * Rows one import may hold: far beyond a real workshop, and a bound on the work a request can ask
+ * for. With the clusters its ideas name, an import stays within `WORKSHOP_MAX_CARDS`.
+ */
 export const CSV_MAX_ROWS = 5_000;
 const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: false, '1': true, '0': false, yes: true, no: false };
 

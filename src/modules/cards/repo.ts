@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { sqliteOf, type Db, type DbOrTx } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import { cards, workshops } from '../../db/schema/index';
-import { notFound } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
 import type { CardFields, CardRow, CardType, ListCardsQuery } from './schemas';
 
 const queries = preparedPerDb((db: Db) => ({
@@ -114,6 +114,17 @@ export function findCard(db: Db, workshopId: string, cardId: string): CardRow {
 export function findCluster(db: Db, workshopId: string, cardId: string): CardRow | undefined {
   const row = queries(db).one.get({ id: cardId, workshopId });
   return row?.type === 'cluster' ? row : undefined;
+}
+
+/** Cards one workshop may hold: far beyond a real workshop, and a bound on what one list or export costs. */
+export const WORKSHOP_MAX_CARDS = 10_000;
+
+/** Refuses a write that would take the workshop past `WORKSHOP_MAX_CARDS` (409 `conflict`). */
+export function requireRoomForCards(tx: DbOrTx, workshopId: string, adding: number): void {
+  const { n } = tx.select({ n: sql<number>`count(*)` }).from(cards).where(eq(cards.workshopId, workshopId)).get()!;
+  if (n + adding > WORKSHOP_MAX_CARDS) {
+    throw new AppError('conflict', `A workshop holds at most ${WORKSHOP_MAX_CARDS} cards; this one has ${n}.`);
+  }
 }
 
 /** Hands out the workshop's next card number; numbers are never reused. */

@@ -9,7 +9,7 @@ import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { cardCriteria, cardSections } from './detail';
 import { cardListCache } from './list-cache';
-import { findCard, findCluster, listCardRows, nextCardNumber } from './repo';
+import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
 import {
   toCard,
   UPDATABLE_FIELDS,
@@ -89,6 +89,7 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
     const access = loadAccess(db, ref.workshopId, ref.userId);
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
     const parentId = input.type === 'idea' ? requireCluster(db, ref.workshopId, input.parent!).id : null;
+    requireRoomForCards(tx, ref.workshopId, 1);
     const id = newId();
     const plan = new StackPlan(db, ref.workshopId);
     const position = plan.insert(parentId, id, input.position);
