@@ -48,9 +48,10 @@ export const outbox = sqliteTable('outbox', {
 });
 
 /**
- * One row whose `epoch` moves whenever a token is deleted (logout) or a user row changes, by
- * triggers (migration `0003`), whichever connection or instance made the change. Caches of resolved
- * tokens hold the epoch they were filled at and are dropped when it moved.
+ * One row whose `epoch` moves whenever a token is deleted (logout), a user row or an organization
+ * changes, by triggers (migrations `0003`, `0004`), whichever connection or instance made the
+ * change. Caches of resolved tokens and of answers showing users or organizations hold the epoch
+ * they were filled at and are dropped when it moved.
  */
 export const authState = sqliteTable('auth_state', {
   id: integer('id').primaryKey(),

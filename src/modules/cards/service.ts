@@ -8,7 +8,7 @@ import { diffFields, write } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { cardCriteria, cardSections } from './detail';
-import { cardListCache } from './list-cache';
+import { bodyCache } from '../../http/body-cache';
 import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
 import {
   toCard,
@@ -56,14 +56,14 @@ export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery
 }
 
 /**
- * GET …/cards as JSON bytes, served from the list cache while the workshop has not changed
- * (`list-cache.ts`); a reader whose display prefs hide others' votes has lists of their own.
+ * GET …/cards as JSON bytes, served from the body cache while the workshop has not changed
+ * (`http/body-cache.ts`); a reader whose display prefs hide others' votes has lists of their own.
  */
 export function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Uint8Array<ArrayBuffer> {
   const { db } = deps.database;
   const access = loadAccess(db, ref.workshopId, ref.userId);
   const key = [access.workshop.id, scoreVoter(access) ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
-  return cardListCache(db).body(key, access.workshop.lastEventSeq, () => cardsFor(db, access, filters));
+  return bodyCache(db).body(`cards\u0000${key}`, String(access.workshop.lastEventSeq), () => cardsFor(db, access, filters));
 }
 
 export function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {

@@ -24,7 +24,7 @@ import {
   UserRoleOutput,
   WorkshopOutput,
 } from './schemas';
-import { createOrganizationWorkshop, createWorkshop, deleteWorkshop, getWorkshop, listWorkshops, updateWorkshop } from './service';
+import { createOrganizationWorkshop, createWorkshop, deleteWorkshop, getWorkshopBody, listWorkshops, updateWorkshop } from './service';
 
 const tag = 'Workshops';
 
@@ -57,7 +57,7 @@ export function workshopsRoutes(deps: AppDeps) {
       (c) => c.json(createOrganizationWorkshop(deps, c.get('user'), c.req.param('organization_id'), c.req.valid('json')), 201),
     )
     .get('/workshops/:id', doc({ tag, summary: 'Get a workshop', response: WorkshopOutput }), (c) => {
-      return c.json(getWorkshop(deps, c.get('user'), c.req.param('id')), 200);
+      return c.body(getWorkshopBody(deps, c.get('user'), c.req.param('id')), 200, { 'Content-Type': 'application/json' });
     })
     .put('/workshops/:id', doc({ tag, summary: 'Update, archive, restore or change the step of a workshop', response: WorkshopOutput }), jsonBody(UpdateWorkshopInput), (c) => {
       return c.json(updateWorkshop(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 200);

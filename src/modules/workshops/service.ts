@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/client';
 import { nowIso } from '../../db/columns';
 import { steps, workshops } from '../../db/schema/index';
+import { bodyCache, identityEpoch } from '../../http/body-cache';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write, type ChangeRecorder } from '../events/recorder';
@@ -10,7 +11,7 @@ import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
-import { toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
+import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput, WorkshopOutput } from './schemas';
@@ -61,9 +62,18 @@ export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organiz
   });
 }
 
-export function getWorkshop(deps: AppDeps, user: UserRow, workshopId: string): WorkshopOutput {
+/**
+ * GET /v1/workshops/:id as JSON bytes, from the body cache while nothing it shows has changed: the
+ * workshop's logged changes (its event seq), its row, and its owner (the identity epoch). Readers
+ * whose step hides others' ratings have answers of their own.
+ */
+export function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string): Uint8Array<ArrayBuffer> {
   const { db } = deps.database;
-  return workshopFor(db, deps.config, loadAccess(db, workshopId, user.id));
+  const access = loadAccess(db, workshopId, user.id);
+  const scope = ratingsScopeFor(access);
+  const key = `workshop\u0000${access.workshop.id}\u0000${typeof scope === 'object' ? scope.userId : ''}`;
+  const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch(db)()}`;
+  return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }
 
 export function listWorkshops(deps: AppDeps, user: UserRow, filters: ListWorkshopsQuery): WorkshopOutput[] {

@@ -1,0 +1,53 @@
+import { sqliteOf, type Db } from '../db/client';
+import { preparedPerDb } from '../db/prepared';
+
+const MAX_ENTRIES = 256;
+const encoder = new TextEncoder();
+
+interface Entry {
+  version: string;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * Serialized answers of hot reads (a workshop, its card list), kept while their version holds.
+ * The version is what the caller can vouch for: a workshop's `last_event_seq` moves with every
+ * logged change to it, whichever instance made it (they share the file), and `auth_state.epoch`
+ * with any change to users or organizations (the owner shown in a workshop). So votes flowing in
+ * one workshop leave the others' answers cached. What is kept is the JSON itself: a hit costs
+ * neither serializing nor encoding. Inside a transaction nothing is cached, since its changes may
+ * still roll back.
+ */
+class BodyCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly inTransaction: () => boolean) {}
+
+  body(key: string, version: string, compute: () => unknown): Uint8Array<ArrayBuffer> {
+    if (this.inTransaction()) return encoder.encode(JSON.stringify(compute()));
+    const hit = this.entries.get(key);
+    if (hit && hit.version === version) {
+      // Most recently used last, so the oldest entry is the first one evicted.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.body;
+    }
+    const body = encoder.encode(JSON.stringify(compute()));
+    this.entries.delete(key);
+    this.entries.set(key, { version, body });
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    return body;
+  }
+}
+
+/** One cache per database connection, like the prepared statements. */
+export const bodyCache = preparedPerDb((db: Db) => {
+  const sqlite = sqliteOf(db);
+  return new BodyCache(() => sqlite.inTransaction);
+});
+
+/** `auth_state.epoch`: moves with any change to a user or an organization (see the schema). */
+export const identityEpoch = preparedPerDb((db: Db) => {
+  const statement = sqliteOf(db).prepare<[], number>('SELECT epoch FROM auth_state WHERE id = 1').pluck();
+  return () => statement.get() ?? 0;
+});
