@@ -16,8 +16,8 @@ export function votesRoutes(deps: AppDeps) {
     .get(path, doc({ tag, summary: "List a card's votes", response: v.array(VoteOutput) }), (c) => {
       return c.json(listVotes(deps, cardRef(c)), 200);
     })
-    .post(path, doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }), jsonBody(CreateVoteInput), (c) => {
-      return c.json(castVote(deps, cardRef(c), c.req.valid('json')), 201);
+    .post(path, doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }), jsonBody(CreateVoteInput), async (c) => {
+      return c.json(await castVote(deps, cardRef(c), c.req.valid('json')), 201);
     })
     .get(`${path}/:id`, doc({ tag, summary: 'Get a vote', response: VoteOutput }), (c) => {
       return c.json(getVote(deps, cardRef(c), c.req.param('id')), 200);

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
-import { diffFields, write, type WriteDeps } from '../events/recorder';
+import { diffFields, write, writeSoon, type WriteDeps } from '../events/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
 import { loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
@@ -26,9 +26,9 @@ export function getVote(deps: WriteDeps, ref: CardRef, voteId: string): VoteOutp
   return toVote(visible(access, findVote(deps.database.db, card.id, voteId)));
 }
 
-export function castVote(deps: WriteDeps, ref: CardRef, input: { value: number }): VoteOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
+/** Votes arrive in bursts: they are written together, one commit for the votes of a moment (`writeSoon`). */
+export function castVote(deps: WriteDeps, ref: CardRef, input: { value: number }): Promise<VoteOutput> {
+  return writeSoon(deps, (db, changes) => {
     const target = loadTarget(db, ref);
     authorize(target.access, voteAction(target));
     requireWithinBudget(db, target.access.workshop, { cardId: target.card.id, userId: ref.userId, value: input.value });
