@@ -66,6 +66,7 @@ describe('imports', () => {
     expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
     expect(taken.body).toHaveLength(CSV_MAX_ROWS + 50);
   });
+
 });
 
 describe('card limits', () => {

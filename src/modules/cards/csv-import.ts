@@ -25,44 +25,55 @@ export function authorizeImport(deps: AppDeps, ref: WorkshopRef): void {
 
 /**
  * Replaces every card of the workshop (and with them their feedback) by the cards of a CSV file.
- * A bad file changes nothing: it is read completely before the transaction starts.
+ * A bad file changes nothing: it is read completely before the transaction starts. The heavy parts
+ * (parsing, which yields to other requests as it goes; planning the rows; building the answer) run
+ * outside the write transaction, so the write lock is held for the writes alone.
  */
-export function importCards(deps: AppDeps, ref: WorkshopRef, csv: string): readonly CardOutput[] {
-  const plan = planCardsImport(csv);
+export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string): Promise<CardOutput[]> {
+  const plan = await planCardsImport(csv);
+  const rows = plannedRows(ref, plan);
   const { db } = deps.database;
-  return write(deps, (tx, changes) => {
+  write(deps, (tx, changes) => {
     const access = loadAccess(db, ref.workshopId, ref.userId);
     authorize(access, 'facilitate');
     const replaced = tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId)).all().map((r) => r.id);
     tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
     unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     relinkZones(deps, tx, changes, { ...ref, from: replaced });
-    const placements = insertPlan(tx, ref, plan);
+    const placements = insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.
     deps.collab.placeCards(changes, ref.workshopId, { placements, removed: replaced });
     changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
-    return cardsFor(db, access);
   });
+  return cardsFor(db, loadAccess(db, ref.workshopId, ref.userId));
+}
+
+type PlannedRow = typeof cards.$inferInsert & { id: string; position: number };
+
+/** The planned cards as rows in list order, without their numbers (handed out in the write). */
+function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
+  const rows: PlannedRow[] = [];
+  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0 };
+  plan.clusters.forEach((cluster, clusterPosition) => {
+    const clusterId = newId();
+    rows.push({ ...base, id: clusterId, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
+    cluster.ideas.forEach((idea, position) => {
+      rows.push({ ...base, id: newId(), type: 'idea', title: idea.title, content: idea.content, color: null, aside: idea.aside, parentId: clusterId, position });
+    });
+  });
+  return rows;
 }
 
 /**
- * Inserts the planned cards in list order, numbered in that order after the workshop's last
- * number; returns their positions by card id.
+ * Inserts the rows, numbered in list order after the workshop's last number; returns their
+ * positions by card id.
  */
-function insertPlan(tx: Tx, ref: WorkshopRef, plan: ImportPlan): Record<string, { position: number }> {
-  if (plan.count === 0) return {};
-  let number = reserveCardNumbers(tx, ref.workshopId, plan.count);
-  const rows: Array<typeof cards.$inferInsert> = [];
-  const base = { workshopId: ref.workshopId, userId: ref.userId };
-  plan.clusters.forEach((cluster, clusterPosition) => {
-    const clusterId = newId();
-    rows.push({ ...base, id: clusterId, number: number++, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
-    cluster.ideas.forEach((idea, position) => {
-      rows.push({ ...base, id: newId(), number: number++, type: 'idea', title: idea.title, content: idea.content, color: null, aside: idea.aside, parentId: clusterId, position });
-    });
-  });
+function insertRows(tx: Tx, ref: WorkshopRef, rows: PlannedRow[]): Record<string, { position: number }> {
+  if (rows.length === 0) return {};
+  const first = reserveCardNumbers(tx, ref.workshopId, rows.length);
+  rows.forEach((row, index) => (row.number = first + index));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK)).run();
   }
-  return Object.fromEntries(rows.map((row) => [row.id!, { position: row.position! }]));
+  return Object.fromEntries(rows.map((row) => [row.id, { position: row.position }]));
 }

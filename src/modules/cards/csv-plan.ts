@@ -1,4 +1,4 @@
-import { CsvError, parse } from 'csv-parse/sync';
+import { CsvError, parse } from 'csv-parse';
 import { AppError, type ErrorDetail } from '../../http/errors';
 import { CARD_COLORS, CONTENT_MAX, TITLE_MAX, type CardColor } from './schemas';
 
@@ -40,8 +40,8 @@ const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: fa
  * Reads a cards CSV into an import plan, or throws one 400 whose message and details name every
  * bad line (`path: "line 7"`). Lines count from 1, the header being line 1.
  */
-export function planCardsImport(text: string): ImportPlan {
-  const rows = readRows(text);
+export async function planCardsImport(text: string): Promise<ImportPlan> {
+  const rows = readRows(await parseRecords(text));
   const errors: ErrorDetail[] = [];
   const fail = (line: number, message: string) => errors.push({ path: `line ${line}`, message });
 
@@ -98,18 +98,47 @@ export function planCardsImport(text: string): ImportPlan {
   return { clusters: planned, count };
 }
 
-/** Parses the CSV with its header into rows that know their starting line. */
-function readRows(text: string): Row[] {
-  let records: Array<{ record: string[]; info: { lines: number } }>;
-  try {
-    // Counting lines is only reliable with one kind of line break.
-    // Parsing stops one record past the limit: a huge file costs no more than a refused one.
-    records = parse(text.replace(/\r\n?/g, '\n'), { bom: true, info: true, skip_empty_lines: true, to: CSV_MAX_ROWS + 2 }) as unknown as typeof records;
-  } catch (err) {
-    // Whatever the parser trips on came from the file: it is the client's 400, never a 500.
-    const line = err instanceof CsvError ? ((err as CsvError & { lines?: number }).lines ?? 1) : 1;
-    throw badFile([{ path: `line ${line}`, message: err instanceof Error ? err.message : 'The file is not valid CSV.' }]);
+type ParsedRecord = { record: string[]; info: { lines: number } };
+
+/** The file is fed to the parser this much at a time, the event loop free in between. */
+const PARSE_CHUNK = 64 * 1024;
+
+/**
+ * Parses the CSV, a chunk at a time so that other requests are served meanwhile; stops one record
+ * past the limit, so a huge file costs no more than a refused one. Whatever the parser trips on
+ * came from the file: it is the client's 400, never a 500.
+ */
+async function parseRecords(text: string): Promise<ParsedRecord[]> {
+  // Counting lines is only reliable with one kind of line break.
+  const input = text.replace(/\r\n?/g, '\n');
+  const records: ParsedRecord[] = [];
+  const parser = parse({ bom: true, info: true, skip_empty_lines: true, to: CSV_MAX_ROWS + 2 });
+  let failure: unknown;
+  parser.on('readable', () => {
+    let record: ParsedRecord | null;
+    while ((record = parser.read() as ParsedRecord | null) !== null) records.push(record);
+  });
+  parser.on('error', (err) => (failure ??= err));
+  const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('close', resolve));
+  for (let start = 0; start < input.length && failure === undefined && records.length <= CSV_MAX_ROWS + 1; start += PARSE_CHUNK) {
+    parser.write(input.slice(start, start + PARSE_CHUNK));
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  if (failure === undefined && records.length <= CSV_MAX_ROWS + 1) {
+    parser.end();
+    await ended;
+  } else {
+    parser.destroy();
+  }
+  if (failure !== undefined) {
+    const line = failure instanceof CsvError ? ((failure as CsvError & { lines?: number }).lines ?? 1) : 1;
+    throw badFile([{ path: `line ${line}`, message: failure instanceof Error ? failure.message : 'The file is not valid CSV.' }]);
+  }
+  return records;
+}
+
+/** Checks the header and turns the records into rows that know their starting line. */
+function readRows(records: ParsedRecord[]): Row[] {
   if (records.length > CSV_MAX_ROWS + 1) {
     throw new AppError('payload_too_large', `An import holds at most ${CSV_MAX_ROWS} cards; split the file.`);
   }

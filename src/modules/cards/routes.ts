@@ -59,7 +59,7 @@ export function cardsRoutes(deps: AppDeps) {
         requireMultipart(c);
         authorizeImport(deps, workshopRef(c));
         const csv = await csvUpload(c);
-        return c.json(importCards(deps, workshopRef(c), csv), 200);
+        return c.json(await importCards(deps, workshopRef(c), csv), 200);
       },
     )
     .post('/workshops/:workshop_id/cards/merge', doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }), jsonBody(MergeCardsInput), (c) => {
