@@ -131,6 +131,27 @@ describe('OpenAPI document', () => {
     expect(missing).toEqual([]);
   });
 
+  it('has no two paths that differ only in their parameter names', async () => {
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    const shapes = new Map<string, string[]>();
+    for (const path of Object.keys(document.paths ?? {})) {
+      const shape = path.replace(/\{[^}]+\}/g, '{}');
+      shapes.set(shape, [...(shapes.get(shape) ?? []), path]);
+    }
+    expect([...shapes.values()].filter((paths) => paths.length > 1)).toEqual([]);
+  });
+
+  it('documents the paging headers and Retry-After where they are sent', async () => {
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    const events = document.paths?.['/v1/workshops/{workshop_id}/events']?.get;
+    expect(Object.keys(events?.responses?.['200']?.headers ?? {})).toEqual(['X-Total-Count', 'Link']);
+    const login = document.paths?.['/v1/auth/login']?.post;
+    expect(Object.keys(login?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '413', '415', '429']));
+    expect(Object.keys(login?.responses?.['429']?.headers ?? {})).toEqual(['Retry-After']);
+    const file = document.paths?.['/files/{container}/{key}']?.get;
+    expect(Object.keys(file?.responses?.['200']?.content ?? {})).toEqual(['image/*', '*/*']);
+  });
+
   it('describes request bodies and response bodies from the validation schemas', async () => {
     const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
     const signup = document.paths['/v1/auth/signup']!.post;
