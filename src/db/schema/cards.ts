@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, idColumn, updatedAt } from '../columns';
 import { users } from './users';
 import { criteria, sections, workshops } from './workshops';
@@ -37,6 +37,19 @@ export const votes = sqliteTable('votes', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [index('votes_workshop_user').on(t.workshopId, t.userId), index('votes_card').on(t.cardId, t.userId)]);
+
+/**
+ * Per card and voter, the points of their votes (positive values, negative magnitudes), kept by
+ * triggers on `votes` (migration `0006`) whatever writes them: budget checks and scores read a
+ * row or a handful instead of summing every vote, which grows with the workshop.
+ */
+export const voteTallies = sqliteTable('vote_tallies', {
+  cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull(),
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  positive: integer('positive').notNull().default(0),
+  negative: integer('negative').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.cardId, t.userId] }), index('vote_tallies_workshop_user').on(t.workshopId, t.userId)]);
 
 export const ratings = sqliteTable('ratings', {
   id: idColumn(),

@@ -20,13 +20,13 @@ const statements = preparedPerDb((db: Db) => {
     cards: sqlite.prepare<Params, Row>(aggregate(inCards)).raw(),
   });
   return {
-    score: both<Count>((scope) => `SELECT card_id, SUM(value) FROM votes WHERE ${scope} GROUP BY card_id`),
-    ownScore: both<Count>((scope) => `SELECT card_id, SUM(value) FROM votes WHERE ${scope} AND user_id = @userId GROUP BY card_id`),
+    // Scores from the tallies the triggers keep (one row per card and voter), not from every vote.
+    score: both<Count>((scope) => `SELECT card_id, SUM(positive - negative) FROM vote_tallies WHERE ${scope} GROUP BY card_id`),
+    ownScore: both<Count>((scope) => `SELECT card_id, positive - negative FROM vote_tallies WHERE ${scope} AND user_id = @userId`),
     comments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM comments WHERE ${scope} GROUP BY card_id`),
     attachments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM attachments WHERE ${scope} GROUP BY card_id`),
     sections: both<SectionCount>((scope) => `SELECT card_id, section_id, COUNT(*) FROM items WHERE ${scope} GROUP BY card_id, section_id`),
-    cardScore: sqlite.prepare<[string], number>('SELECT coalesce(sum(value), 0) FROM votes WHERE card_id = ?').pluck(),
-    voterScores: sqlite.prepare<[string], [userId: string, score: number]>('SELECT user_id, sum(value) FROM votes WHERE card_id = ? GROUP BY user_id').raw(),
+    voterScores: sqlite.prepare<[string], [userId: string, score: number]>('SELECT user_id, positive - negative FROM vote_tallies WHERE card_id = ?').raw(),
   };
 });
 
@@ -87,8 +87,9 @@ export type ScoreReadings =
   | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
 
 export function scoreReadings(db: Db, workshopId: string, cardId: string): ScoreReadings {
-  const q = statements(db);
-  const full = q.cardScore.get(cardId) ?? 0;
+  const byVoter = new Map(statements(db).voterScores.all(cardId));
+  let full = 0;
+  for (const score of byVoter.values()) full += score;
   if (workshopDisplays(db, workshopId).allow_display_votes) return { shared: true, score: full };
-  return { shared: false, full, byVoter: new Map(q.voterScores.all(cardId)) };
+  return { shared: false, full, byVoter };
 }

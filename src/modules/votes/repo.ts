@@ -1,5 +1,5 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { sqliteOf, type Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import { votes } from '../../db/schema/index';
 import type { VoteRow } from './schemas';
@@ -10,26 +10,14 @@ export interface VoteSpending {
   negative: number;
 }
 
-const spent = {
-  positive: sql<number>`coalesce(sum(case when ${votes.value} > 0 then ${votes.value} else 0 end), 0)`,
-  negative: sql<number>`coalesce(sum(case when ${votes.value} < 0 then -${votes.value} else 0 end), 0)`,
-};
-const notReplaced = ne(votes.id, sql.placeholder('excludeId'));
-
 /** Voting is the busiest write: every statement on its path is prepared once per connection. */
 const statements = preparedPerDb((db: Db) => ({
-  // Served by the votes_card (card_id, user_id) index: a handful of rows.
-  cardSpending: db
-    .select(spent)
-    .from(votes)
-    .where(and(eq(votes.cardId, sql.placeholder('cardId')), eq(votes.userId, sql.placeholder('userId')), notReplaced))
-    .prepare(),
-  // Served by votes_workshop_user; only run when the workshop-wide limit applies.
-  workshopSpending: db
-    .select(spent)
-    .from(votes)
-    .where(and(eq(votes.workshopId, sql.placeholder('workshopId')), eq(votes.userId, sql.placeholder('userId')), notReplaced))
-    .prepare(),
+  // One row: the tallies kept by triggers on votes (see `voteTallies` in the schema).
+  cardSpending: sqliteOf(db).prepare<[string, string], VoteSpending>('SELECT positive, negative FROM vote_tallies WHERE card_id = ? AND user_id = ?'),
+  // One row per card the user voted on (vote_tallies_workshop_user).
+  workshopSpending: sqliteOf(db).prepare<[string, string], VoteSpending>(
+    'SELECT coalesce(sum(positive), 0) AS positive, coalesce(sum(negative), 0) AS negative FROM vote_tallies WHERE workshop_id = ? AND user_id = ?',
+  ),
   insert: db
     .insert(votes)
     .values({
@@ -64,14 +52,24 @@ const statements = preparedPerDb((db: Db) => ({
     .prepare(),
 }));
 
-/** The user's spending on one card, leaving out `excludeId` (the vote being replaced, if any). */
-export function cardSpendingOf(db: Db, q: { cardId: string; userId: string; excludeId?: string | undefined }): VoteSpending {
-  return statements(db).cardSpending.get({ cardId: q.cardId, userId: q.userId, excludeId: q.excludeId ?? '' })!;
+/** What a vote of `value` adds to its voter's spending. */
+const spendingOfValue = (value: number): VoteSpending => ({ positive: Math.max(value, 0), negative: Math.max(-value, 0) });
+
+/** The user's spending on one card, leaving out `replaced` (the value of a vote being changed). */
+export function cardSpendingOf(db: Db, q: { cardId: string; userId: string; replaced?: number | undefined }): VoteSpending {
+  const spending = statements(db).cardSpending.get(q.cardId, q.userId) ?? { positive: 0, negative: 0 };
+  return without(spending, q.replaced);
 }
 
-/** The user's spending across the workshop, leaving out `excludeId`. */
-export function workshopSpendingOf(db: Db, q: { workshopId: string; userId: string; excludeId?: string | undefined }): VoteSpending {
-  return statements(db).workshopSpending.get({ workshopId: q.workshopId, userId: q.userId, excludeId: q.excludeId ?? '' })!;
+/** The user's spending across the workshop, leaving out `replaced`. */
+export function workshopSpendingOf(db: Db, q: { workshopId: string; userId: string; replaced?: number | undefined }): VoteSpending {
+  return without(statements(db).workshopSpending.get(q.workshopId, q.userId)!, q.replaced);
+}
+
+function without(spending: VoteSpending, replaced: number | undefined): VoteSpending {
+  if (replaced === undefined) return spending;
+  const gone = spendingOfValue(replaced);
+  return { positive: spending.positive - gone.positive, negative: spending.negative - gone.negative };
 }
 
 export function insertVote(db: Db, row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string }): VoteRow {

@@ -48,7 +48,7 @@ export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input:
     authorize(target.access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toVote(before);
     // The old value is given back before the new one is spent; the budget is the owner's.
-    requireWithinBudget(db, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.id });
+    requireWithinBudget(db, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.value });
     const after = updateVoteValue(db, before.id, input.value, nowIso());
     const vote = toVote(after);
     changes.record({
@@ -82,17 +82,17 @@ export function removeVote(deps: WriteDeps, ref: CardRef, voteId: string): void 
 function requireWithinBudget(
   db: Db,
   workshop: WorkshopRow,
-  vote: { cardId: string; userId: string; value: number; replacing?: string },
+  vote: { cardId: string; userId: string; value: number; replacing?: number },
 ): void {
   const side = vote.value > 0 ? 'positive' : 'negative';
   const points = Math.abs(vote.value);
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
-  const excludeId = vote.replacing;
-  if (cardSpendingOf(db, { cardId: vote.cardId, userId: vote.userId, excludeId })[side] + points > perCard) {
+  const replaced = vote.replacing;
+  if (cardSpendingOf(db, { cardId: vote.cardId, userId: vote.userId, replaced })[side] + points > perCard) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perCard} ${side} points of its voter on this card.`);
   }
-  if (perWorkshop !== -1 && workshopSpendingOf(db, { workshopId: workshop.id, userId: vote.userId, excludeId })[side] + points > perWorkshop) {
+  if (perWorkshop !== -1 && workshopSpendingOf(db, { workshopId: workshop.id, userId: vote.userId, replaced })[side] + points > perWorkshop) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`);
   }
 }
