@@ -74,7 +74,8 @@ export function createApp(deps: AppDeps) {
   const routes = app
     .get('/health', (c) => {
       const ok = databaseAnswers(deps.database);
-      return c.json({ status: ok ? 'ok' : 'unavailable' }, ok ? 200 : 503);
+      // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
+      return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
     })
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())

@@ -26,6 +26,8 @@ export interface Config {
   /** When set, mail goes out over SMTP; otherwise it stays in the outbox table. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** The first wait before sending a refused mail again; it doubles with each attempt, up to an hour. */
+  mailRetryBaseMs: number;
   /** Plans by name; users start on `free`, organizations on `team`. */
   plans: Record<string, Plan>;
   /** Hosts a native-file import may fetch even though they resolve to private addresses. */
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailRetryBaseMs: 30_000,
     plans: DEFAULT_PLANS,
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
     tokenTtlMs: 30 * 24 * 3600 * 1000,
@@ -128,6 +131,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     redisUrl: undefined,
     smtpUrl: undefined,
     mailFrom: 'Workshops <no-reply@localhost>',
+    mailRetryBaseMs: 30_000,
     plans: DEFAULT_PLANS,
     importAllowHosts: [],
     tokenTtlMs: 30 * 24 * 3600 * 1000,

@@ -63,6 +63,6 @@ describe('auth', () => {
   it('serves /health', async () => {
     const res = await t.request('GET', '/health');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok', mail: 'outbox' });
   });
 });

@@ -33,7 +33,7 @@ describe('main', () => {
     const server = await startMain({ DATABASE_PATH: databasePath, FILES_DIR: join(dir, 'files') });
     const health = await fetch(`http://127.0.0.1:${server.port}/health`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', mail: 'outbox' });
     expect(existsSync(join(dir, 'nested', 'secret'))).toBe(true);
 
     const signup = await fetch(`http://127.0.0.1:${server.port}/v1/auth/signup`, {

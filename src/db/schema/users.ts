@@ -44,8 +44,17 @@ export const outbox = sqliteTable('outbox', {
   text: text('text').notNull(),
   html: text('html'),
   sentAt: text('sent_at'),
+  /** Delivery attempts so far (the sender's). */
+  attempts: integer('attempts').notNull().default(0),
+  /** Not tried again before this instant (backoff after a failure). */
+  nextAttemptAt: text('next_attempt_at'),
+  /** A sender on some instance holds the mail until this instant; others leave it alone. */
+  claimedUntil: text('claimed_until'),
+  lastError: text('last_error'),
+  /** Set when the sender gave up (too many failed attempts). */
+  failedAt: text('failed_at'),
   createdAt: createdAt(),
-});
+}, (t) => [index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt)]);
 
 /**
  * One row whose `epoch` moves whenever a token is deleted (logout), a user row or an organization

@@ -1,0 +1,123 @@
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server';
+import { until } from './helpers/wait';
+
+/* Mail leaves through a real SMTP server running in the test process. */
+
+interface Received {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+/** A local SMTP server that keeps what it receives; it refuses the first `refuse` deliveries. */
+async function startSmtp(options: { refuse?: number } = {}) {
+  const received: Received[] = [];
+  let refusals = options.refuse ?? 0;
+  let attempts = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address: SMTPServerAddress, _session, callback) {
+      attempts += 1;
+      if (refusals > 0) {
+        refusals -= 1;
+        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      }
+      callback();
+    },
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data,
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.server.address() as { port: number };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    attempts: () => attempts,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const signup = (t: TestServer, email: string) =>
+  t.request('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Mailed' } });
+
+const outboxOf = (t: TestServer, to: string) =>
+  t.deps.database.sqlite.prepare('SELECT sent_at, attempts, last_error, failed_at FROM outbox WHERE "to" = ?').get(to) as {
+    sent_at: string | null;
+    attempts: number;
+    last_error: string | null;
+    failed_at: string | null;
+  };
+
+describe('mail over SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let t: TestServer;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await startTestServer({ smtpUrl: smtp.url, mailFrom: 'Workshops <workshops@example.test>' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('sends the confirmation mail, marks it sent, and says so on /health', async () => {
+    expect((await t.request('GET', '/health')).body).toEqual({ status: 'ok', mail: 'smtp' });
+    expect((await signup(t, 'first@example.test')).status).toBe(201);
+    await until(() => smtp.received.some((m) => m.to.includes('first@example.test')), 'the mail at the SMTP server');
+    const mail = smtp.received.find((m) => m.to.includes('first@example.test'))!;
+    expect(mail.from).toBe('workshops@example.test');
+    expect(mail.data).toContain('Subject: Confirm your e-mail address');
+    expect(mail.data).toMatch(/\/confirm\?token=/);
+    await until(() => outboxOf(t, 'first@example.test').sent_at !== null, 'the mail marked sent');
+    expect(outboxOf(t, 'first@example.test')).toMatchObject({ attempts: 1, last_error: null });
+  });
+});
+
+describe('a refusing SMTP server', () => {
+  it('is tried again with backoff until it accepts, and the mail arrives once', async () => {
+    const smtp = await startSmtp({ refuse: 2 });
+    const t = await startTestServer({ smtpUrl: smtp.url, mailRetryBaseMs: 50 });
+    try {
+      expect((await signup(t, 'patient@example.test')).status).toBe(201);
+      await until(() => outboxOf(t, 'patient@example.test').sent_at !== null, 'the mail sent after two refusals', 10_000);
+      expect(outboxOf(t, 'patient@example.test').attempts).toBe(3);
+      expect(smtp.received.filter((m) => m.to.includes('patient@example.test'))).toHaveLength(1);
+    } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
+
+describe('two instances on one database', () => {
+  it('send each mail once', async () => {
+    const smtp = await startSmtp();
+    const a = await startTestServer({ smtpUrl: smtp.url });
+    const b = await startTestServer({ smtpUrl: smtp.url }, { shareDatabaseOf: a });
+    try {
+      const addresses = Array.from({ length: 30 }, (_, n) => `twice-${n}@example.test`);
+      for (const [n, address] of addresses.entries()) expect((await signup(n % 2 ? a : b, address)).status).toBe(201);
+      await until(() => addresses.every((address) => outboxOf(a, address).sent_at !== null), 'every mail sent', 15_000);
+      const delivered = smtp.received.flatMap((m) => m.to).filter((to) => to.startsWith('twice-'));
+      expect(delivered.sort()).toEqual([...addresses].sort());
+    } finally {
+      await b.close();
+      await a.close();
+      await smtp.close();
+    }
+  });
+});
