@@ -17,6 +17,7 @@ import { cardsRoutes } from './modules/cards/routes';
 import { commentsRoutes } from './modules/comments/routes';
 import { criteriaRoutes } from './modules/criteria/routes';
 import { eventsRoutes } from './modules/events/routes';
+import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
@@ -52,6 +53,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', criteriaRoutes(deps))
     .route('/', sectionsRoutes(deps))
     .route('/', eventsRoutes(deps))
+    .route('/', invitationsRoutes(deps))
     .route('/', templatesRoutes(deps))
     .route('/', uploadsRoutes(deps));
 }

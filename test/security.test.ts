@@ -4,6 +4,7 @@ import type { CanvasOutput } from '../src/modules/canvas/schemas';
 import type { CommentOutput } from '../src/modules/comments/schemas';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
 import type { ItemOutput } from '../src/modules/items/schemas';
+import type { InvitationOutput } from '../src/modules/invitations/schemas';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { RatingOutput } from '../src/modules/ratings/schemas';
 import type { SectionOutput } from '../src/modules/sections/schemas';
@@ -66,6 +67,7 @@ interface Scene {
   organization: string;
   orgMember: string;
   notification: string;
+  invitation: string;
   file: { key: string; container: string };
 }
 
@@ -127,6 +129,12 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'DELETE /v1/workshops/{id}/attachments': ['facilitator'],
   'POST /v1/workshops/{id}/messages': ['facilitator', json(() => ({ content: 'Hello all' }))],
   'GET /v1/workshops/{workshop_id}/events': ['member'],
+  'GET /v1/workshops/{workshop_id}/invitations': ['facilitator'],
+  'POST /v1/workshops/{workshop_id}/invitations': ['facilitator', json(() => ({ emails: 'invitee@example.test', content: 'Join us' }))],
+  'POST /v1/workshops/{workshop_id}/invitations/{id}/resend': ['facilitator'],
+  'DELETE /v1/workshops/{workshop_id}/invitations/{id}': ['facilitator'],
+  // The link is the permission: any signed-in user may try one (an unknown one answers 404).
+  'POST /v1/invitations/{token}/accept': ['user'],
 
   'GET /v1/workshops/{workshop_id}/steps': ['member'],
   'POST /v1/workshops/{workshop_id}/steps': ['facilitator', json(() => ({ name: 'Extra' }))],
@@ -191,6 +199,7 @@ const ACCESS: Record<string, [Access, Body?]> = {
 const BY_NAME: Record<string, (s: Scene) => string> = {
   container: (s) => s.file.container,
   key: (s) => s.file.key,
+  token: () => 'not-a-mailed-token',
 };
 
 /** Which seeded id any other path parameter takes, by the collection named just before it. */
@@ -210,6 +219,7 @@ const ID_AFTER: Record<string, (s: Scene) => string> = {
   organizations: (s) => s.organization,
   members: (s) => s.orgMember,
   notifications: (s) => s.notification,
+  invitations: (s) => s.invitation,
   canvas: () => 'swot',
   templates: () => 'retrospective',
 };
@@ -259,6 +269,7 @@ async function seedScene(): Promise<Scene> {
   const roles = await as<UserRoleOutput[]>('GET', `${w}/user_roles`);
   const organization = await as<OrganizationOutput>('POST', '/v1/organizations', { name: 'Fay & co' });
   const orgMember = await as<OrganizationMemberOutput>('POST', `/v1/organizations/${organization.id}/members`, { email: pat.email, role: 'facilitator' });
+  const [invitation] = await as<InvitationOutput[]>('POST', `${w}/invitations`, { emails: `guest-${workshop}@example.test`, content: 'Come along' });
   return {
     workshop,
     cluster,
@@ -276,6 +287,7 @@ async function seedScene(): Promise<Scene> {
     organization: organization.id,
     orgMember: orgMember.id,
     notification: seedNotification(t, fay).id,
+    invitation: invitation!.id,
     file: { key: file.key, container: file.container },
   };
 }

@@ -51,7 +51,71 @@ const CONFIRM_PAGE = `<!doctype html>
   </body>
 </html>`;
 
-/** `GET /confirm?token=…`: the confirmation mail's link. */
+const INVITATION_PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />
+    <title>Join a workshop</title>
+    <style>
+      body { font: 18px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 12vh auto; padding: 0 1rem; color: #222; }
+      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
+      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; } .ok { color: #176c2f; } .failed { color: #a4161a; }
+    </style>
+  </head>
+  <body>
+    <h1>Join the workshop</h1>
+    <p>Sign in with your account (or <a href="#" id="toggle">create one</a>) to accept the invitation.</p>
+    <form id="form">
+      <div id="name-field" hidden><label for="name">Name</label><input id="name" autocomplete="name" /></div>
+      <label for="email">E-mail</label><input id="email" type="email" autocomplete="email" required />
+      <label for="password">Password</label><input id="password" type="password" autocomplete="current-password" minlength="8" required />
+      <button type="submit" id="submit">Sign in and join</button>
+    </form>
+    <p id="status" role="status"></p>
+    <script>
+      const token = location.pathname.split('/').pop();
+      const status = document.getElementById('status');
+      let signingUp = false;
+      document.getElementById('toggle').onclick = (e) => {
+        e.preventDefault();
+        signingUp = !signingUp;
+        document.getElementById('name-field').hidden = !signingUp;
+        document.getElementById('submit').textContent = signingUp ? 'Sign up and join' : 'Sign in and join';
+      };
+      const call = async (path, body, bearer) => {
+        const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer ? { authorization: 'Bearer ' + bearer } : {}) }, body: JSON.stringify(body) });
+        const data = await res.json().catch(() => null);
+        if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Something went wrong.');
+        return data;
+      };
+      document.getElementById('form').onsubmit = async (e) => {
+        e.preventDefault();
+        status.className = '';
+        status.textContent = 'Joining…';
+        try {
+          const email = document.getElementById('email').value;
+          const password = document.getElementById('password').value;
+          const session = signingUp
+            ? await call('/v1/auth/signup', { email, password, name: document.getElementById('name').value || email })
+            : await call('/v1/auth/login', { email, password });
+          const { workshop_id } = await call('/v1/invitations/' + encodeURIComponent(token) + '/accept', {}, session.token);
+          status.className = 'ok';
+          status.textContent = 'You are in: you are now a participant of the workshop (' + workshop_id + ').';
+          document.getElementById('form').hidden = true;
+        } catch (err) {
+          status.className = 'failed';
+          status.textContent = err.message;
+        }
+      };
+    </script>
+  </body>
+</html>`;
+
+/** `GET /confirm?token=…` and `GET /invitations/<token>`: the links in the service's mails. */
 export function pageRoutes() {
-  return new Hono<AppEnv>().get('/confirm', (c) => c.html(CONFIRM_PAGE, 200, { 'Cache-Control': 'no-store' }));
+  return new Hono<AppEnv>()
+    .get('/confirm', (c) => c.html(CONFIRM_PAGE, 200, { 'Cache-Control': 'no-store' }))
+    .get('/invitations/:token', (c) => c.html(INVITATION_PAGE, 200, { 'Cache-Control': 'no-store' }));
 }

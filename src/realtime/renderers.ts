@@ -143,6 +143,11 @@ export const RENDERERS: Renderers = {
   updateMember: everyone,
   addMessage: everyone,
 
+  // Invitations name people by e-mail: for facilitators only, like the resource.
+  addInvitation: (event) => [logged(event, FACILITATORS)],
+  updateInvitation: (event) => [logged(event, FACILITATORS)],
+  removeInvitation: (event) => [logged(event, FACILITATORS)],
+
   addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
   updateExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
 };

@@ -90,3 +90,25 @@ export const sections = sqliteTable('sections', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [index('sections_workshop').on(t.workshopId, t.position)]);
+
+/**
+ * Invitations to a workshop by e-mail, each with a one-time link (`token_hash`, the token itself
+ * only in the mail). One pending invitation per address and workshop.
+ */
+export const invitations = sqliteTable('invitations', {
+  id: idColumn(),
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  /** Stored lower-cased. */
+  email: text('email').notNull(),
+  state: text('state', { enum: ['pending', 'accepted'] }).notNull().default('pending'),
+  tokenHash: text('token_hash').notNull(),
+  content: text('content').notNull(),
+  invitedBy: text('invited_by').notNull().references(() => users.id),
+  acceptedBy: text('accepted_by').references(() => users.id),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  uniqueIndex('invitations_token').on(t.tokenHash),
+  uniqueIndex('invitations_pending_email').on(t.workshopId, t.email).where(sql`state = 'pending'`),
+  index('invitations_workshop').on(t.workshopId, t.createdAt),
+]);

@@ -14,6 +14,7 @@ import type { RatingOutput } from '../ratings/schemas';
 import type { SectionOutput } from '../sections/schemas';
 import type { IllustrationOutput, StepOutput } from '../steps/schemas';
 import type { VoteOutput } from '../votes/schemas';
+import type { InvitationOutput } from '../invitations/schemas';
 import type { UserRoleOutput, WorkshopOutput } from '../workshops/schemas';
 
 /** `{field: [old, new]}` for each field an update changed. */
@@ -106,6 +107,11 @@ export interface WorkshopChanges {
 
   addMessage: { message: { content: string; include_me: boolean; recipients: number } };
 
+  addInvitation: { invitation: InvitationOutput };
+  /** Sent again (a new link) or accepted. */
+  updateInvitation: { invitation: InvitationOutput; changes: FieldChanges };
+  removeInvitation: { invitation: InvitationOutput };
+
   addExport: { export: ExportOutput };
   updateExport: { export: ExportOutput; changes: FieldChanges };
 }
@@ -138,9 +144,10 @@ export type ChangeInput = {
 /**
  * Whose eyes a logged change is for. `vote` and `rating`: feedback whose values the current step
  * may hide from other participants (`allow_display_votes` / `allow_display_ratings`); the change
- * belongs to the feedback's author. Everything else is for every member.
+ * belongs to the feedback's author. `facilitators`: facilitator-only resources that name people
+ * (invitations carry e-mail addresses). Everything else is for every member.
  */
-export type ActionVisibility = 'everyone' | 'vote' | 'rating';
+export type ActionVisibility = 'everyone' | 'vote' | 'rating' | 'facilitators';
 
 export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibility } = {
   createWorkshop: 'everyone',
@@ -189,6 +196,9 @@ export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibili
   addMember: 'everyone',
   updateMember: 'everyone',
   addMessage: 'everyone',
+  addInvitation: 'facilitators',
+  updateInvitation: 'facilitators',
+  removeInvitation: 'facilitators',
   addExport: 'everyone',
   updateExport: 'everyone',
 };

@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { preparedPerDb } from '../../db/prepared';
 import { events, users } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
-import { seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
+import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { actionsVisibleAs, isWorkshopAction, type WorkshopEvent } from './changes';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
@@ -25,6 +25,7 @@ function visibleTo(access: WorkshopAccess): SQL[] {
   const conditions: SQL[] = [];
   if (!seesAllVotes(access)) conditions.push(onlyOwn('vote', access.userId));
   if (!seesAllRatings(access)) conditions.push(onlyOwn('rating', access.userId));
+  if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
   return conditions;
 }
 

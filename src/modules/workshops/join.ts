@@ -1,12 +1,13 @@
 import type { Context } from 'hono';
 import type { AppDeps } from '../../deps';
+import type { Tx } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { workshopMembers } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
 import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
-import { write } from '../events/recorder';
-import { findAccess, loadAccess } from '../access/load';
+import { write, type ChangeRecorder } from '../events/recorder';
+import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
 import type { WorkshopOutput } from './schemas';
@@ -20,25 +21,29 @@ export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): 
   return write(deps, (tx, changes) => {
     const workshop = findRunningByCode(tx, accessCode);
     if (!workshop) throw notFound('Workshop with this access code');
-    if (!findAccess(db, workshop.id, user.id)) {
-      const { plan } = ownerOf(db, deps.config, workshop);
-      if (countMembers(tx, workshop.id, 'participant') >= plan.workshops_max_attendees) {
-        throw new AppError('attendee_limit_reached', `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`);
-      }
-      const member = tx
-        .insert(workshopMembers)
-        .values({ id: newId(), workshopId: workshop.id, userId: user.id, role: 'participant', createdAt: nowIso() })
-        .returning()
-        .get();
-      changes.record({
-        workshopId: workshop.id,
-        action: 'addMember',
-        userId: user.id,
-        change: { member: { id: member.id, user_id: member.userId, role: member.role } },
-      });
-    }
+    admitParticipant(deps, tx, changes, workshop, user.id);
     return workshopFor(db, deps.config, loadAccess(db, workshop.id, user.id));
   });
+}
+
+/**
+ * Makes the user a participant of the workshop (joining with the code, accepting an invitation),
+ * within the owner's plan (409 `attendee_limit_reached`); a member already stays as they are.
+ * Runs inside the caller's write.
+ */
+export function admitParticipant(deps: Pick<AppDeps, 'config' | 'database'>, tx: Tx, changes: ChangeRecorder, workshop: WorkshopRow, userId: string): void {
+  const { db } = deps.database;
+  if (findAccess(db, workshop.id, userId)) return;
+  const { plan } = ownerOf(db, deps.config, workshop);
+  if (countMembers(tx, workshop.id, 'participant') >= plan.workshops_max_attendees) {
+    throw new AppError('attendee_limit_reached', `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`);
+  }
+  const member = tx
+    .insert(workshopMembers)
+    .values({ id: newId(), workshopId: workshop.id, userId, role: 'participant', createdAt: nowIso() })
+    .returning()
+    .get();
+  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: { id: member.id, user_id: member.userId, role: member.role } } });
 }
 
 /**

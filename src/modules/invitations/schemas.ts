@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import type { invitations } from '../../db/schema/index';
+import { Email } from '../auth/schemas';
+
+export type InvitationRow = typeof invitations.$inferSelect;
+
+export const InvitationOutput = v.object({
+  id: v.string(),
+  email: v.string(),
+  state: v.picklist(['pending', 'accepted']),
+});
+export type InvitationOutput = v.InferOutput<typeof InvitationOutput>;
+
+export function toInvitation(row: InvitationRow): InvitationOutput {
+  return { id: row.id, email: row.email, state: row.state };
+}
+
+/** At most this many addresses per request. */
+export const MAX_INVITED = 100;
+
+/** `emails`: one or more addresses separated by commas (blanks and repeats ignored). */
+export const InviteInput = v.object({
+  emails: v.pipe(
+    v.string(),
+    v.maxLength(30_000),
+    v.transform((s) => [...new Set(s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))]),
+    v.minLength(1, 'At least one e-mail address is required.'),
+    v.maxLength(MAX_INVITED, `At most ${MAX_INVITED} addresses at a time.`),
+    v.check((list) => list.every((e) => v.is(Email, e)), 'Expected e-mail addresses separated by commas.'),
+  ),
+  content: v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(5_000)),
+});
+export type InviteInput = v.InferOutput<typeof InviteInput>;
+
+export const AcceptedOutput = v.object({ workshop_id: v.string() });

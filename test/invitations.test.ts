@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { EventOutput } from '../src/modules/events/schemas';
+import type { InvitationOutput } from '../src/modules/invitations/schemas';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { useServer, useUsers } from './helpers/cast';
+import { eventLog, expectError, seedWorkshopWith } from './helpers/factories';
+import { startTestServer } from './helpers/server';
+
+const t = useServer();
+const [fay, pat, guest, other] = useUsers(t, 'Fay', 'Pat', 'Guest', 'Other');
+
+const path = (workshopId: string) => `/v1/workshops/${workshopId}/invitations`;
+const inviteAs = (workshopId: string, emails: string, user = fay) =>
+  t.request<InvitationOutput[]>('POST', path(workshopId), { token: user.token, body: { emails, content: 'Join our retro on Friday.' } });
+const accept = (token: string, user = guest) => t.request<{ workshop_id: string }>('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, { token: user.token });
+
+/** The link the last mail to `email` carries, and the mail. */
+function mailedLink(email: string) {
+  const mail = t.deps.database.sqlite.prepare('SELECT subject, text, html FROM outbox WHERE "to" = ? ORDER BY rowid DESC LIMIT 1').get(email) as { subject: string; text: string; html: string };
+  const link = /(https?:\/\/\S+\/invitations\/(\S+))/.exec(mail.text);
+  return { mail, link: link![1]!, token: link![2]! };
+}
+
+describe('invitations', () => {
+  it('invite addresses, each mailed a link that makes whoever opens it signed in a participant, once', async () => {
+    const w = seedWorkshopWith(t, fay, [pat], { title: 'Retro' });
+    const created = await inviteAs(w.id, ` ${guest.email}, ${guest.email.toUpperCase()} ,someone-new@example.test,`);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual([
+      { id: expect.any(String), email: guest.email, state: 'pending' },
+      { id: expect.any(String), email: 'someone-new@example.test', state: 'pending' },
+    ]);
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
+
+    const { mail, link, token } = mailedLink(guest.email);
+    expect(mail.subject).toBe('Fay invites you to "Retro"');
+    expect(mail.text).toContain('Join our retro on Friday.');
+    expect(link.startsWith(`${t.url}/invitations/`)).toBe(true);
+    expect(mail.html).toContain('<strong>Retro</strong>');
+    // The link opens a page that signs in and accepts.
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/accept');
+
+    expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: guest.token }), 404, 'not_found');
+    expect((await accept(token)).body).toEqual({ workshop_id: w.id });
+    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: guest.token })).status).toBe(200);
+    const listed = (await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body;
+    expect(listed.find((i) => i.email === guest.email)?.state).toBe('accepted');
+    expectError(await accept(token), 409, 'invitation_used');
+    expectError(await accept(token, other), 409, 'invitation_used');
+    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addInvitation', 'addInvitation', 'addMember', 'updateInvitation']);
+  });
+
+  it('resend replaces the link, and delete kills it', async () => {
+    const w = seedWorkshopWith(t, fay, []);
+    const [invitation] = (await inviteAs(w.id, 'late@example.test')).body;
+    const first = mailedLink('late@example.test').token;
+    expect((await t.request('POST', `${path(w.id)}/${invitation!.id}/resend`, { token: fay.token })).status).toBe(204);
+    const second = mailedLink('late@example.test').token;
+    expect(second).not.toBe(first);
+    expectError(await accept(first, other), 404, 'not_found');
+    expect((await t.request('DELETE', `${path(w.id)}/${invitation!.id}`, { token: fay.token })).status).toBe(204);
+    expectError(await accept(second, other), 404, 'not_found');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual([]);
+    // Inviting a pending address again sends it again: still one pending invitation.
+    await inviteAs(w.id, 'twice@example.test');
+    await inviteAs(w.id, 'twice@example.test');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toHaveLength(1);
+  });
+
+  it('refuses members, bad addresses, participants, and archived workshops, changing nothing', async () => {
+    const w = seedWorkshopWith(t, fay, [pat]);
+    expectError(await inviteAs(w.id, `new@example.test, ${pat.email}`), 409, 'already_member');
+    expectError(await inviteAs(w.id, 'not an address'), 400, 'invalid_request');
+    expectError(await inviteAs(w.id, ' , '), 400, 'invalid_request');
+    expectError(await inviteAs(w.id, 'x@example.test', pat), 403, 'forbidden');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual([]);
+
+    await inviteAs(w.id, other.email);
+    const { token } = mailedLink(other.email);
+    expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
+    expectError(await inviteAs(w.id, 'later@example.test'), 409, 'workshop_archived');
+    expectError(await accept(token, other), 409, 'workshop_archived');
+  });
+
+  it('keep invitations (e-mail addresses) out of participants’ view of the log', async () => {
+    const w = seedWorkshopWith(t, fay, [pat]);
+    await inviteAs(w.id, 'private@example.test');
+    const asParticipant = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: pat.token })).body;
+    const asFacilitator = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: fay.token })).body;
+    expect(asParticipant.map((e) => e.action)).toEqual([]);
+    expect(asFacilitator.map((e) => e.action)).toEqual(['addInvitation']);
+  });
+});
+
+describe('invitations and the attendee limit', () => {
+  it('refuse an acceptance past the owner’s plan', async () => {
+    const small = await startTestServer({ plans: { free: { name: 'free', workshops_max_attendees: 1 }, team: { name: 'team', workshops_max_attendees: 1 } } });
+    try {
+      const signup = async (name: string) => {
+        const res = await small.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', { body: { email: `${name}@limit.test`, password: 'long enough', name } });
+        return res.body.token;
+      };
+      const [owner, first, second] = [await signup('owner'), await signup('first'), await signup('second')];
+      const w = (await small.request<WorkshopOutput>('POST', '/v1/workshops', { token: owner, body: { title: 'Small' } })).body;
+      await small.request('POST', path(w.id), { token: owner, body: { emails: 'first@limit.test, second@limit.test', content: 'Come' } });
+      const tokenFor = (email: string) =>
+        /\/invitations\/(\S+)/.exec((small.deps.database.sqlite.prepare('SELECT text FROM outbox WHERE "to" = ? ORDER BY rowid DESC').get(email) as { text: string }).text)![1]!;
+      expect((await small.request('POST', `/v1/invitations/${tokenFor('first@limit.test')}/accept`, { token: first })).status).toBe(200);
+      expectError(await small.request('POST', `/v1/invitations/${tokenFor('second@limit.test')}/accept`, { token: second }), 409, 'attendee_limit_reached');
+    } finally {
+      await small.close();
+    }
+  });
+});
