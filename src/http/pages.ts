@@ -6,20 +6,29 @@ import type { AppEnv } from './env';
  * built from PUBLIC_URL works without any frontend deployed beside the service.
  */
 
-const CONFIRM_PAGE = `<!doctype html>
+/** A small page: the links' tokens must not leak through the referrer, and it reads well on a phone. */
+function page(title: string, body: string, extraStyle = ''): string {
+  return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="referrer" content="no-referrer" />
-    <title>Confirm your e-mail address</title>
+    <title>${title}</title>
     <style>
-      body { font: 18px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 15vh auto; padding: 0 1rem; color: #222; }
-      .ok { color: #176c2f; } .failed { color: #a4161a; }
+      body { font: 18px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 12vh auto; padding: 0 1rem; color: #222; }
+      .ok { color: #176c2f; } .failed { color: #a4161a; }${extraStyle}
     </style>
   </head>
   <body>
-    <h1>Confirm your e-mail address</h1>
+${body}
+  </body>
+</html>`;
+}
+
+const CONFIRM_PAGE = page(
+  'Confirm your e-mail address',
+  `    <h1>Confirm your e-mail address</h1>
     <p id="status" role="status">Confirming…</p>
     <script>
       (async () => {
@@ -47,25 +56,12 @@ const CONFIRM_PAGE = `<!doctype html>
           status.className = 'failed';
         }
       })();
-    </script>
-  </body>
-</html>`;
+    </script>`,
+);
 
-const INVITATION_PAGE = `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="referrer" content="no-referrer" />
-    <title>Join a workshop</title>
-    <style>
-      body { font: 18px/1.5 system-ui, sans-serif; max-width: 32rem; margin: 12vh auto; padding: 0 1rem; color: #222; }
-      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
-      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; } .ok { color: #176c2f; } .failed { color: #a4161a; }
-    </style>
-  </head>
-  <body>
-    <h1>Join the workshop</h1>
+const INVITATION_PAGE = page(
+  'Join a workshop',
+  `    <h1>Join the workshop</h1>
     <p>Sign in with your account (or <a href="#" id="toggle">create one</a>) to accept the invitation.</p>
     <form id="form">
       <div id="name-field" hidden><label for="name">Name</label><input id="name" autocomplete="name" /></div>
@@ -109,9 +105,11 @@ const INVITATION_PAGE = `<!doctype html>
           status.textContent = err.message;
         }
       };
-    </script>
-  </body>
-</html>`;
+    </script>`,
+  `
+      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
+      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`,
+);
 
 /** `GET /confirm?token=…` and `GET /invitations/<token>`: the links in the service's mails. */
 export function pageRoutes() {
