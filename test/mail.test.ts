@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -11,8 +12,11 @@ interface Received {
   data: string;
 }
 
-/** A local SMTP server that keeps what it receives; it refuses the first `refuse` deliveries. */
-async function startSmtp(options: { refuse?: number } = {}) {
+/**
+ * A local SMTP server that keeps what it receives; it refuses the first `refuse` deliveries, and
+ * runs `onAccept` as it accepts one.
+ */
+async function startSmtp(options: { refuse?: number; onAccept?: () => void } = {}) {
   const received: Received[] = [];
   let refusals = options.refuse ?? 0;
   let attempts = 0;
@@ -32,6 +36,7 @@ async function startSmtp(options: { refuse?: number } = {}) {
       let data = '';
       stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
       stream.on('end', () => {
+        options.onAccept?.();
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
@@ -97,6 +102,39 @@ describe('a refusing SMTP server', () => {
       expect(outboxOf(t, 'patient@example.test').attempts).toBe(3);
       expect(smtp.received.filter((m) => m.to.includes('patient@example.test'))).toHaveLength(1);
     } finally {
+      await t.close();
+      await smtp.close();
+    }
+  });
+});
+
+describe('a database busy when the mail was accepted', () => {
+  it('records the delivery once the lock is free, without sending the mail again', async () => {
+    let t: TestServer | undefined;
+    let held: Database.Database | undefined;
+    const smtp = await startSmtp({
+      // Another writer holds the lock for longer than a write waits, right as the server accepts.
+      onAccept() {
+        held = new Database(t!.deps.config.databasePath);
+        held.exec('BEGIN IMMEDIATE');
+        setTimeout(() => {
+          held!.exec('ROLLBACK');
+          held!.close();
+        }, 2_500);
+      },
+    });
+    t = await startTestServer({ smtpUrl: smtp.url });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      expect((await signup(t, 'locked@example.test')).status).toBe(201);
+      await until(() => outboxOf(t!, 'locked@example.test').sent_at !== null, 'the delivery recorded', 15_000);
+      expect(smtp.received.filter((m) => m.to.includes('locked@example.test'))).toHaveLength(1);
+      expect(outboxOf(t, 'locked@example.test')).toMatchObject({ attempts: 1, last_error: null });
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
       await t.close();
       await smtp.close();
     }

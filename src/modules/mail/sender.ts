@@ -1,12 +1,19 @@
 import type Database from 'better-sqlite3';
 import nodemailer from 'nodemailer';
+import { isDatabaseBusy } from '../../http/errors';
 
 /** How often the outbox is looked at for mail that is due. */
 const POLL_MS = 1_000;
-/** Mails one instance takes at a time. */
-const BATCH = 20;
-/** How long a taken mail stays this instance's; past it (a crash mid-send) another may take it. */
+/**
+ * How long a taken mail stays this instance's; past it (a crash mid-send) another may take it.
+ * Mails are taken one at a time and the SMTP exchange times out well within the lease, so a lease
+ * never runs out while its mail is still being sent.
+ */
 const LEASE_MS = 120_000;
+/** SMTP connection, greeting and socket timeouts: together far shorter than the lease. */
+const SMTP_TIMEOUT_MS = 20_000;
+/** Marking a mail sent waits for the write lock this long, a few times, before leaving it to the lease. */
+const MARK_TRIES = 5;
 /** After this many failed attempts the mail is given up (`failed_at`), kept for a look. */
 const MAX_ATTEMPTS = 10;
 /** Backoff never waits longer than this between attempts. */
@@ -14,6 +21,7 @@ const MAX_BACKOFF_MS = 3_600_000;
 
 interface OutboxRow {
   id: string;
+  claim: string;
   to: string;
   subject: string;
   text: string;
@@ -34,9 +42,10 @@ export interface MailSender {
 }
 
 /**
- * Sends the outbox over SMTP (nodemailer), in the background. A mail is taken under a lease in a
- * write transaction, so two instances on one database never send it both; it is marked sent once
- * the SMTP server accepted it, or given a later attempt with backoff (doubling from
+ * Sends the outbox over SMTP (nodemailer), in the background. A mail is taken, one at a time, under
+ * a lease in a write transaction, so two instances on one database never send it both; it is
+ * marked sent (only while the lease is still this taking's) once the SMTP server accepted it, or
+ * given a later attempt with backoff (doubling from
  * `mailRetryBaseMs`, capped at an hour) when it refused. A crash between the server's acceptance
  * and the mark would send it once more after the lease: the `Message-ID` stays the mail's id, so
  * that copy is recognizably the same mail. Without `SMTP_URL`, nothing runs: mail stays in the outbox.
@@ -44,34 +53,61 @@ export interface MailSender {
 export function startMailSender(deps: MailSenderDeps): MailSender {
   const { smtpUrl, mailFrom, mailRetryBaseMs } = deps.config;
   if (!smtpUrl) return { poke() {}, async stop() {} };
-  const transport = nodemailer.createTransport(smtpUrl);
+  const transport = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+  });
   const { sqlite } = deps.database;
-  const take = sqlite.prepare<[string, string, string, number], OutboxRow>(
+  // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
+  // would do too), and a mark only applies while the row still holds this taking's value.
+  const take = sqlite.prepare<[string, string, string], OutboxRow>(
     `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1
-      WHERE id IN (SELECT id FROM outbox
-                    WHERE sent_at IS NULL AND failed_at IS NULL
-                      AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-                      AND (claimed_until IS NULL OR claimed_until <= ?)
-                    ORDER BY created_at LIMIT ?)
-      RETURNING id, "to", subject, text, html, attempts`,
+      WHERE id = (SELECT id FROM outbox
+                   WHERE sent_at IS NULL AND failed_at IS NULL
+                     AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+                     AND (claimed_until IS NULL OR claimed_until <= ?)
+                   ORDER BY created_at LIMIT 1)
+      RETURNING id, claimed_until AS claim, "to", subject, text, html, attempts`,
   );
-  const markSent = sqlite.prepare<[string, string]>('UPDATE outbox SET sent_at = ?, claimed_until = NULL, last_error = NULL WHERE id = ?');
-  const release = sqlite.prepare<[string]>('UPDATE outbox SET claimed_until = NULL, attempts = attempts - 1 WHERE id = ? AND sent_at IS NULL');
-  const markFailed = sqlite.prepare<[string | null, string | null, string, string]>(
-    'UPDATE outbox SET next_attempt_at = ?, failed_at = ?, claimed_until = NULL, last_error = ? WHERE id = ?',
+  const markSent = sqlite.prepare<[string, string, string]>(
+    'UPDATE outbox SET sent_at = ?, claimed_until = NULL, last_error = NULL WHERE id = ? AND claimed_until = ?',
+  );
+  const markFailed = sqlite.prepare<[string | null, string | null, string, string, string]>(
+    'UPDATE outbox SET next_attempt_at = ?, failed_at = ?, claimed_until = NULL, last_error = ? WHERE id = ? AND claimed_until = ?',
   );
 
   let stopped = false;
   let running: Promise<void> | null = null;
-  let again = false;
 
-  const takeDue = (): OutboxRow[] => {
+  /** The next due mail, taken under a lease of its own; undefined when none is due. */
+  const takeNext = (): OutboxRow | undefined => {
     const now = new Date();
-    const until = new Date(now.getTime() + LEASE_MS).toISOString();
-    return sqlite.transaction(() => take.all(until, now.toISOString(), now.toISOString(), BATCH)).immediate();
+    // Unique to this taking: the lease's end, made distinct by a nonce in its sub-millisecond part.
+    const claim = `${new Date(now.getTime() + LEASE_MS).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
+    return sqlite.transaction(() => take.get(claim, now.toISOString(), now.toISOString())).immediate();
+  };
+
+  /** Writes a mark, waiting out another writer's lock a few times; false when it never got it. */
+  const mark = async (write: () => void): Promise<boolean> => {
+    for (let attempt = 1; attempt <= MARK_TRIES; attempt++) {
+      try {
+        write();
+        return true;
+      } catch (err) {
+        if (!isDatabaseBusy(err) || attempt === MARK_TRIES) {
+          console.error('[mail] could not record a delivery; the lease will hand the mail on', err);
+          return false;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+    return false;
   };
 
   const send = async (mail: OutboxRow) => {
+    let failure: string | null = null;
     try {
       await transport.sendMail({
         from: mailFrom,
@@ -81,47 +117,41 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
         ...(mail.html ? { html: mail.html } : {}),
         messageId: `<${mail.id}@outbox.workshops>`,
       });
-      markSent.run(new Date().toISOString(), mail.id);
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      const givenUp = mail.attempts >= MAX_ATTEMPTS;
-      const wait = Math.min(mailRetryBaseMs * 2 ** (mail.attempts - 1), MAX_BACKOFF_MS);
-      const nextAt = givenUp ? null : new Date(Date.now() + wait).toISOString();
-      markFailed.run(nextAt, givenUp ? new Date().toISOString() : null, reason.slice(0, 500), mail.id);
-      console.warn(`[mail] sending to ${mail.to} failed (attempt ${mail.attempts}${givenUp ? ', giving up' : ''}): ${reason}`);
+      failure = err instanceof Error ? err.message : String(err);
     }
+    // The server's answer is known: recording it is another matter (the database may be busy).
+    if (failure === null) {
+      await mark(() => markSent.run(new Date().toISOString(), mail.id, mail.claim));
+      return;
+    }
+    const givenUp = mail.attempts >= MAX_ATTEMPTS;
+    const wait = Math.min(mailRetryBaseMs * 2 ** (mail.attempts - 1), MAX_BACKOFF_MS);
+    const nextAt = givenUp ? null : new Date(Date.now() + wait).toISOString();
+    await mark(() => markFailed.run(nextAt, givenUp ? new Date().toISOString() : null, failure.slice(0, 500), mail.id, mail.claim));
+    console.warn(`[mail] sending to ${mail.to} failed (attempt ${mail.attempts}${givenUp ? ', giving up' : ''}): ${failure}`);
   };
 
   const drain = async () => {
-    do {
-      again = false;
-      let batch: OutboxRow[];
+    while (!stopped) {
+      let mail: OutboxRow | undefined;
       try {
-        batch = takeDue();
+        mail = takeNext();
       } catch (err) {
         // The database busy with another instance's write: the next poll tries again.
         if (sqlite.open) console.warn(`[mail] could not read the outbox: ${(err as Error).message}`);
         return;
       }
-      for (const [index, mail] of batch.entries()) {
-        if (stopped) {
-          // Shutting down: what this instance took and did not try goes back to the outbox now.
-          for (const left of batch.slice(index)) release.run(left.id);
-          return;
-        }
-        await send(mail);
-      }
-      if (batch.length === BATCH) again = true;
-    } while (again && !stopped);
+      if (!mail) return;
+      await send(mail);
+    }
   };
 
   const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain().finally(() => (running = null));
+    if (stopped || running) return;
+    running = drain()
+      .catch((err) => console.error('[mail] the sender failed; it goes on at the next poll', err))
+      .finally(() => (running = null));
   };
 
   const timer = setInterval(run, POLL_MS);
