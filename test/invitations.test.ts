@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/modules/invitations/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import { useServer, useUsers } from './helpers/cast';
+import { useServer, useSockets, useUsers } from './helpers/cast';
 import { eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 import { startTestServer } from './helpers/server';
 
 const t = useServer();
 const [fay, pat, guest, other] = useUsers(t, 'Fay', 'Pat', 'Guest', 'Other');
+const sockets = useSockets(t);
 
 const path = (workshopId: string) => `/v1/workshops/${workshopId}/invitations`;
 const inviteAs = (workshopId: string, emails: string, user = fay) =>
@@ -82,6 +83,16 @@ describe('invitations', () => {
     expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
     expectError(await inviteAs(w.id, 'later@example.test'), 409, 'workshop_archived');
     expectError(await accept(token, other), 409, 'workshop_archived');
+  });
+
+  it('reach facilitators live, and participants only as a bare sequence number', async () => {
+    const w = seedWorkshopWith(t, fay, [pat]);
+    const facilitatorSocket = await sockets.joined(fay, w.id);
+    const participantSocket = await sockets.joined(pat, w.id);
+    await inviteAs(w.id, 'live@example.test');
+    const full = await facilitatorSocket.next('workshop:event', (p) => p.action === 'addInvitation');
+    expect(full).toMatchObject({ seq: 1, workshop_id: w.id, change: { invitation: { email: 'live@example.test', state: 'pending' } } });
+    expect(await participantSocket.next('workshop:event', (p) => p.action === 'addInvitation')).toEqual({ seq: 1, workshop_id: w.id, action: 'addInvitation' });
   });
 
   it('keep invitations (e-mail addresses) out of participants’ view of the log', async () => {

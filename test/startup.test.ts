@@ -97,14 +97,17 @@ describe('request log', () => {
       const port = await listeningPort(run);
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
-      await until(() => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 2, 'two request log lines', 5_000);
+      expect((await fetch(`http://127.0.0.1:${port}/invitations/secret-invitation-token`)).status).toBe(200);
+      await until(() => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 3, 'three request log lines', 5_000);
       const logged = lines(run.stdout()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
       expect(logged).toEqual([
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/health', status: 200 }),
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/user/me', status: 401 }),
+        expect.objectContaining({ msg: 'request', method: 'GET', path: '/invitations/:token', status: 200 }),
       ]);
       expect(run.stdout()).not.toContain('\u001b[');
       expect(run.stdout()).not.toContain('secret');
+      expect(run.stdout()).not.toContain('secret-invitation-token');
     } finally {
       run.child.kill('SIGTERM');
       await run.exited;

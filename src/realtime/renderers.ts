@@ -29,6 +29,12 @@ function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
 
 const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 
+/** The change for facilitators; the bare sequence number for participants. */
+const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [
+  logged(event, FACILITATORS),
+  { audience: { to: 'participants', except: [] }, event: 'workshop:event', payload: { ...head(event), action: event.action } },
+];
+
 /** Content for facilitators and the feedback's author; the bare sequence number for other participants. */
 function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Delivery): Delivery[] {
   const bare: Delivery = { audience: { to: 'participants', except: [ownerId] }, event: 'workshop:event', payload: { ...head(event), action: event.action } };
@@ -143,10 +149,11 @@ export const RENDERERS: Renderers = {
   updateMember: everyone,
   addMessage: everyone,
 
-  // Invitations name people by e-mail: for facilitators only, like the resource.
-  addInvitation: (event) => [logged(event, FACILITATORS)],
-  updateInvitation: (event) => [logged(event, FACILITATORS)],
-  removeInvitation: (event) => [logged(event, FACILITATORS)],
+  // Invitations name people by e-mail: for facilitators only, like the resource; participants get
+  // the bare sequence number, so their sequence has no hole.
+  addInvitation: facilitatorsOnly,
+  updateInvitation: facilitatorsOnly,
+  removeInvitation: facilitatorsOnly,
 
   addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
   updateExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],

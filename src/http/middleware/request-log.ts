@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
 import pino, { type Logger } from 'pino';
 import type { AppEnv } from '../env';
 
@@ -18,13 +19,16 @@ export function createLogger(): Logger {
 
 /**
  * One line per request once it is answered: method, path, status and milliseconds. A structured
- * logger costs tens of microseconds a line; the query string is left out (it may carry a
- * signature or a token).
+ * logger costs tens of microseconds a line. Secrets stay out: the query string is left out (it may
+ * carry a signature), and a path whose route takes a `:token` (an invitation link) is logged as its
+ * route, so the log never holds a usable link.
  */
 export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   return async function logRequest(c, next) {
     const started = performance.now();
     await next();
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+    const route = routePath(c, -1);
+    const path = route.includes(':token') ? route : c.req.path;
+    log.info({ method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   };
 }
