@@ -3,6 +3,9 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
 
+/** Which proxy header, if any, names the client's address (see `Config.trustProxy`). */
+export type TrustProxy = 'none' | 'forwarded' | 'fly';
+
 /** A plan caps how many participants the owner's workshops may hold. */
 export interface Plan {
   name: string;
@@ -42,10 +45,10 @@ export interface Config {
    */
   authAttemptsPerMinute: number;
   /**
-   * Behind a proxy (Fly), whether the client's address comes from the proxy's header
-   * (`Fly-Client-IP`, else the last `X-Forwarded-For` entry) rather than the socket's peer.
+   * Where the client's address comes from: the socket's peer (`none`), the last `X-Forwarded-For`
+   * entry behind a proxy (`forwarded`), or Fly's `Fly-Client-IP` (`fly`).
    */
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   /**
    * Origins whose browser apps may call the API and open Socket.IO connections: `*` (the default;
    * safe for an API authenticated by bearer tokens rather than cookies) or a list.
@@ -80,7 +83,7 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.string(), 'Workshops <no-reply@localhost>'),
   IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
-  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
+  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false', 'fly']), '0'),
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
 });
 
@@ -115,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
     authAttemptsPerMinute: 10,
-    trustProxy: e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
     liveRecheckMs: 30_000,
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
@@ -138,7 +141,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     joinAttemptsPerMinute: 10,
     // Test files sign many users up from one address; the throttling tests set their own.
     authAttemptsPerMinute: 10_000,
-    trustProxy: false,
+    trustProxy: 'none',
     corsOrigins: '*',
     liveRecheckMs: 30_000,
     logRequests: false,

@@ -146,8 +146,8 @@ describe('client addresses behind a proxy', () => {
     }
   });
 
-  it('keeps one budget per client address a trusted proxy names', async () => {
-    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: true });
+  it('keeps one budget per client address Fly names', async () => {
+    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'fly' });
     try {
       const users = await Promise.all([1, 2, 3, 4, 5].map((n) => createUser(t, `Client ${n}`)));
       const wrong = (token: string, address: string) => wrongCode(t, token, { 'fly-client-ip': address });
@@ -158,6 +158,34 @@ describe('client addresses behind a proxy', () => {
       expect((await wrong(users[3]!.token, '198.51.100.2')).status).toBe(404);
       // Without Fly's header, the last X-Forwarded-For entry (the one the proxy added) counts.
       expect((await wrongCode(t, users[4]!.token, { 'x-forwarded-for': '198.51.100.1, 198.51.100.3' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('behind another proxy, counts the X-Forwarded-For entry it added and ignores a Fly header a client sends', async () => {
+    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'forwarded' });
+    try {
+      const users = await Promise.all([1, 2, 3].map((n) => createUser(t, `Proxied ${n}`)));
+      const forwardedFor = (spoofed: string) => ({ 'x-forwarded-for': '198.51.100.7', 'fly-client-ip': spoofed });
+      expect((await wrongCode(t, users[0]!.token, forwardedFor('203.0.113.1'))).status).toBe(404);
+      expect((await wrongCode(t, users[1]!.token, forwardedFor('203.0.113.2'))).status).toBe(404);
+      expectError(await wrongCode(t, users[2]!.token, forwardedFor('203.0.113.3')), 429, 'rate_limited');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts an IPv6 client by its /64', async () => {
+    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'forwarded' });
+    try {
+      const users = await Promise.all([1, 2, 3, 4].map((n) => createUser(t, `Six ${n}`)));
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      expect((await wrongCode(t, users[0]!.token, from('2001:db8:1:2::1'))).status).toBe(404);
+      expect((await wrongCode(t, users[1]!.token, from('2001:db8:1:2:ffff::9'))).status).toBe(404);
+      expectError(await wrongCode(t, users[2]!.token, from('2001:db8:1:2:abcd:1:2:3')), 429, 'rate_limited');
+      // Another /64 has its own budget.
+      expect((await wrongCode(t, users[3]!.token, from('2001:db8:1:3::1'))).status).toBe(404);
     } finally {
       await t.close();
     }

@@ -42,12 +42,18 @@ function answer<T>(ack: unknown, value: T) {
 /** `join` and `leave` for one socket, and presence upkeep when it goes away. */
 export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSocket): void {
   socket.on('join', async (request, ack) => {
-    const wait = await ctx.limits.joinAllowed(socket.id);
-    if (wait !== null) {
-      answer<JoinAck>(ack, { ok: false, error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait } });
-      return;
+    try {
+      const wait = await ctx.limits.joinAllowed(socket.id);
+      if (wait !== null) {
+        answer<JoinAck>(ack, { ok: false, error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait } });
+        return;
+      }
+      answer<JoinAck>(ack, await join(ctx, socket, request));
+    } catch (err) {
+      // Whatever failed (the database, a renderer), the client gets an answer and the process goes on.
+      console.error('[realtime] join failed', err);
+      answer<JoinAck>(ack, { ok: false, error: { code: 'internal_error', message: 'Something went wrong on our side.' } });
     }
-    answer<JoinAck>(ack, await join(ctx, socket, request));
   });
   socket.on('leave', (request, ack) => answer<LeaveAck>(ack, leave(ctx, socket, request)));
   socket.on('disconnecting', () => {

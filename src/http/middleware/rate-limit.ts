@@ -1,4 +1,6 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
+import ipaddr from 'ipaddr.js';
+import type { TrustProxy } from '../../config';
 import type { Context, MiddlewareHandler } from 'hono';
 import { rateLimiter, type RateLimitInfo, type Store } from 'hono-rate-limiter';
 import { AppError, toErrorResponse } from '../errors';
@@ -49,16 +51,24 @@ export function limitAttempts(options: AttemptLimitOptions): MiddlewareHandler<A
 }
 
 /**
- * The address a request came from: the socket's peer, or behind a trusted proxy the address the
- * proxy names (`Fly-Client-IP`, else the last `X-Forwarded-For` entry: the one the proxy added).
- * Without `trustProxy` those headers are ignored, since any client can send them.
+ * Who a request came from, as attempt limits count clients: the socket's peer, or behind a trusted
+ * proxy the address it names: on Fly (`TRUST_PROXY=fly`) its `Fly-Client-IP`, which Fly sets itself;
+ * behind another proxy (`TRUST_PROXY=1`) the last `X-Forwarded-For` entry, the one that proxy added.
+ * Without it those headers are ignored, since any client can send them. An IPv6 client counts as
+ * its /64 (one host usually has the whole block to rotate through), an IPv4-mapped one as IPv4.
  */
-export function clientAddress(config: { trustProxy: boolean }): (c: Context<AppEnv>) => string {
+export function clientAddress(config: { trustProxy: TrustProxy }): (c: Context<AppEnv>) => string {
   return (c) => {
-    if (config.trustProxy) {
-      const named = c.req.header('fly-client-ip')?.trim() || c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-      if (named) return named;
-    }
-    return getConnInfo(c).remote.address ?? 'unknown';
+    let named: string | undefined;
+    if (config.trustProxy === 'fly') named = c.req.header('fly-client-ip')?.trim();
+    if (config.trustProxy !== 'none') named ||= c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    return clientKey(named || getConnInfo(c).remote.address || 'unknown');
   };
+}
+
+function clientKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
 }

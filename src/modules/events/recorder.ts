@@ -165,6 +165,9 @@ function flush(deps: WriteDeps, sqlite: Database.Database): void {
             outcome.ok = true;
           } catch (err) {
             outcome.error = err;
+            // A failure SQLite answers by rolling the whole transaction back (disk full, I/O):
+            // the writes after it would run outside any transaction, so none of the batch stands.
+            if (!sqlite.inTransaction) throw err;
           }
         });
       })
