@@ -1,4 +1,4 @@
-// Builds the server for production: one ES module, dist/main.js, run with plain `node`.
+// Builds the server for production: ES modules in dist/ (main.js, digest.js), run with plain `node`.
 // Dependencies stay in node_modules (better-sqlite3 and sharp are native); the migrations and
 // catalogs are read from the package folder at run time (src/lib/package-root.ts).
 import { rmSync } from 'node:fs';
@@ -6,8 +6,9 @@ import { build } from 'esbuild';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  // The server, and the by-hand daily digest (`node dist/digest.js`).
+  entryPoints: { main: 'src/main.ts', digest: 'src/digest.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -16,4 +17,4 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-console.log('built dist/main.js');
+console.log('built dist/main.js and dist/digest.js');

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDeps } from './create-deps';
 import { logQueuedMail } from './modules/mail/dev-log';
+import { scheduleDailyDigest } from './modules/mail/digest';
 import { createServer } from './server';
 
 /** Startup problems a person can fix (a bad setting, a busy port) read as one line, not a stack. */
@@ -25,6 +26,8 @@ const server = await createServer(deps).catch((err: NodeJS.ErrnoException) => {
 });
 // With PORT=0 the port is known only now; links must name it.
 if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${server.port}`;
+// The daily digest is queued at 07:00 UTC (once per day across instances).
+const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
 const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database.sqlite);
 console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${config.databasePath})`);
@@ -40,6 +43,7 @@ async function shutdown(signal: string) {
   }, 10_000);
   force.unref();
   stopMailLog();
+  stopDigest();
   await server.close();
   deps.database.close();
   process.exit(0);

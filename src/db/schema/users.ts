@@ -66,3 +66,12 @@ export const authState = sqliteTable('auth_state', {
   id: integer('id').primaryKey(),
   epoch: integer('epoch').notNull().default(0),
 });
+
+/**
+ * One row per day the daily digest ran, written by whichever instance started it first: the
+ * others see the row and send nothing, so each digest goes out once.
+ */
+export const digestRuns = sqliteTable('digest_runs', {
+  day: text('day').primaryKey(),
+  startedAt: text('started_at').notNull(),
+});

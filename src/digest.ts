@@ -1,0 +1,23 @@
+/**
+ * `npm run digest` (or `node dist/digest.js`): queues today's daily digest by hand, as the server's
+ * own schedule does at 07:00 UTC. It only queues: a running server's mail sender delivers them. A
+ * day's digest is sent once, whoever queues it first.
+ */
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { queueDailyDigests } from './modules/mail/digest';
+
+try {
+  const config = loadConfig();
+  const database = openDatabase(config.databasePath);
+  try {
+    const report = queueDailyDigests({ config, database });
+    console.log(report.ran ? `queued ${report.mails} digest mails for ${report.workshops} workshops` : "today's digest was already queued; nothing to do");
+  } finally {
+    database.close();
+  }
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
