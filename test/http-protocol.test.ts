@@ -83,7 +83,7 @@ describe('empty bodies', () => {
 
 describe('pages behind mailed links', () => {
   it('are served as HTML whose scripts parse', async () => {
-    for (const path of ['/confirm?token=x', '/invitations/some-token']) {
+    for (const path of ['/confirm?token=x', '/invitations/some-token', '/signup?email=a@example.test']) {
       const res = await fetch(`${t.url}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/html');

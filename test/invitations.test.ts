@@ -37,7 +37,8 @@ describe('invitations', () => {
     expect(mail.subject).toBe('Fay invites you to "Retro"');
     expect(mail.text).toContain('Join our retro on Friday.');
     expect(link.startsWith(`${t.url}/invitations/`)).toBe(true);
-    expect(mail.html).toContain('<strong>Retro</strong>');
+    expect(mail.html).toContain('the workshop &quot;Retro&quot;');
+    expect(mail.html).toContain(`href="${link}"`);
     // The link opens a page that signs in and accepts.
     const page = await fetch(link);
     expect(page.status).toBe(200);

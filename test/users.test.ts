@@ -180,7 +180,7 @@ describe('POST /v1/user/me/confirmation', () => {
     expect(res.status).toBe(204);
     const mails = mailsTo(ada.email);
     expect(mails).toHaveLength(2);
-    const token = /POST \/v1\/auth\/confirm: (\S+)/.exec(mails[1]!.text)![1];
+    const token = /\/confirm\?token=(\S+)/.exec(mails[1]!.text)![1];
     expect((await t.request('POST', '/v1/auth/confirm', { body: { token } })).status).toBe(204);
     expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.confirmed_at).toEqual(expect.any(String));
 

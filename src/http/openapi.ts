@@ -161,7 +161,7 @@ export async function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
       },
       security: [{ bearer: [] }],
     },
-    exclude: ['/v1/openapi.json', '/docs', '/health', '/confirm', '/invitations/:token'],
+    exclude: ['/v1/openapi.json', '/docs', '/health', '/confirm', '/signup', '/invitations/:token'],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
   return document;

@@ -111,9 +111,46 @@ const INVITATION_PAGE = page(
       button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`,
 );
 
-/** `GET /confirm?token=…` and `GET /invitations/<token>`: the links in the service's mails. */
+const SIGNUP_PAGE = page(
+  'Create your account',
+  `    <h1>Create your account</h1>
+    <form id="form">
+      <label for="name">Name</label><input id="name" autocomplete="name" required />
+      <label for="email">E-mail</label><input id="email" type="email" autocomplete="email" required />
+      <label for="password">Password (at least 8 characters)</label><input id="password" type="password" autocomplete="new-password" minlength="8" required />
+      <button type="submit">Create my account</button>
+    </form>
+    <p id="status" role="status"></p>
+    <script>
+      const status = document.getElementById('status');
+      document.getElementById('email').value = new URLSearchParams(location.search).get('email') || '';
+      document.getElementById('form').onsubmit = async (e) => {
+        e.preventDefault();
+        status.className = '';
+        status.textContent = 'Creating your account…';
+        const body = { name: document.getElementById('name').value, email: document.getElementById('email').value, password: document.getElementById('password').value };
+        try {
+          const res = await fetch('/v1/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const data = await res.json().catch(() => null);
+          if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Something went wrong.');
+          status.className = 'ok';
+          status.textContent = 'Your account is ready. Confirm your address with the link we just mailed you.';
+          document.getElementById('form').hidden = true;
+        } catch (err) {
+          status.className = 'failed';
+          status.textContent = err.message;
+        }
+      };
+    </script>`,
+  `
+      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
+      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`,
+);
+
+/** `GET /confirm?token=…`, `GET /invitations/<token>` and `GET /signup?email=…`: the links in the service's mails. */
 export function pageRoutes() {
   return new Hono<AppEnv>()
     .get('/confirm', (c) => c.html(CONFIRM_PAGE, 200, { 'Cache-Control': 'no-store' }))
+    .get('/signup', (c) => c.html(SIGNUP_PAGE, 200, { 'Cache-Control': 'no-store' }))
     .get('/invitations/:token', (c) => c.html(INVITATION_PAGE, 200, { 'Cache-Control': 'no-store' }));
 }

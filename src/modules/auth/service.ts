@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
 import { queueMail } from '../mail/outbox';
+import { renderMail } from '../mail/templates';
 import { toUser } from '../users/schemas';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
@@ -82,7 +83,12 @@ export function sendConfirmation(tx: DbOrTx, config: Config, user: UserRow): voi
   queueMail(tx, {
     to: user.email,
     subject: 'Confirm your e-mail address',
-    text: `Hello ${user.name},\n\nPlease confirm your e-mail address by opening this link:\n${link}\n\nOr send this token to POST /v1/auth/confirm: ${token}\n`,
+    ...renderMail({
+      greeting: `Hello ${user.name},`,
+      paragraphs: ['Please confirm your e-mail address.'],
+      action: { label: 'Confirm my address', url: link },
+      footer: `You get this mail because this address signed up at ${config.publicUrl}. The link works for 7 days.`,
+    }),
   });
 }
 

@@ -10,6 +10,7 @@ import { authorize } from '../access/rules';
 import { hashToken, newToken } from '../auth/crypto';
 import { write, type ChangeRecorder } from '../events/recorder';
 import { queueMail } from '../mail/outbox';
+import { renderMail } from '../mail/templates';
 import { admitParticipant } from '../workshops/join';
 import { findWorkshop } from '../workshops/repo';
 import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInput } from './schemas';
@@ -110,16 +111,14 @@ function sendAgain(deps: AppDeps, tx: Tx, changes: ChangeRecorder, workshop: Wor
 }
 
 function mailInvitation(deps: AppDeps, tx: Tx, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, token: string): void {
-  const link = `${deps.config.publicUrl}/invitations/${token}`;
-  const text = `${sender.name} invites you to the workshop "${workshop.title}".\n\n${row.content}\n\nJoin it here (sign in or sign up first): ${link}\n`;
   queueMail(tx, {
     to: row.email,
     subject: `${sender.name} invites you to "${workshop.title}"`,
-    text,
-    html: `<p>${escapeHtml(sender.name)} invites you to the workshop <strong>${escapeHtml(workshop.title)}</strong>.</p><p>${escapeHtml(row.content).replaceAll('\n', '<br>')}</p><p><a href="${escapeHtml(link)}">Join the workshop</a> (sign in or sign up first).</p>`,
+    ...renderMail({
+      greeting: 'Hello,',
+      paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}".`, row.content],
+      action: { label: 'Join the workshop', url: `${deps.config.publicUrl}/invitations/${token}` },
+      footer: 'Sign in, or sign up with any address, to join. The link works once.',
+    }),
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }

@@ -3,6 +3,7 @@ import { Cron } from 'croner';
 import type { Config } from '../../config';
 import { workshopPublicUrl } from '../workshops/output';
 import { queueMail } from './outbox';
+import { renderMail } from './templates';
 import type { Db } from '../../db/client';
 
 /** When the digest goes out: every day at 07:00 UTC, covering the 24 hours before. */
@@ -62,7 +63,12 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): DigestRep
           queueMail(deps.database.db, {
             to: member.email,
             subject: `What happened in "${workshop.title}" yesterday`,
-            text: `Hello ${member.name},\n\nIn the last day, "${workshop.title}" had:\n${lines.join('\n')}\n\nOpen the workshop: ${link}\n\nYou get this mail because the workshop's daily mail is on; its facilitators can turn it off.\n`,
+            ...renderMail({
+              greeting: `Hello ${member.name},`,
+              paragraphs: [`In the last day, "${workshop.title}" had:\n${lines.join('\n')}`],
+              action: { label: 'Open the workshop', url: link },
+              footer: "You get this mail because the workshop's daily mail is on; its facilitators can turn it off.",
+            }),
           });
           mails += 1;
         }

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
 import { queueMail } from '../mail/outbox';
+import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
@@ -132,7 +133,7 @@ function mailNewMember(
     queueMail(tx, {
       to: email,
       subject: `You were added to ${organization.name}`,
-      text: `Hello,\n\n${actor.name} added you to the organization "${organization.name}" as ${role}.\n\n${config.publicUrl}\n`,
+      ...renderMail({ greeting: 'Hello,', paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`], action: { label: 'Open the workshops', url: config.publicUrl } }),
     });
     return;
   }
@@ -141,9 +142,11 @@ function mailNewMember(
   queueMail(tx, {
     to: email,
     subject: `${actor.name} invited you to ${organization.name}`,
-    text:
-      `Hello,\n\n${actor.name} invited you to the organization "${organization.name}" as ${role}.\n` +
-      `Create your account with this e-mail address to join:\n${link}\n`,
+    ...renderMail({
+      greeting: 'Hello,',
+      paragraphs: [`${actor.name} invited you to the organization "${organization.name}" as ${role}.`, 'Create your account with this e-mail address to join.'],
+      action: { label: 'Create my account', url: link },
+    }),
   });
 }
 
