@@ -25,6 +25,7 @@ import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
 import { stepsRoutes } from './modules/steps/routes';
 import { templatesRoutes } from './modules/templates/routes';
+import { timerRoutes } from './modules/timer/routes';
 import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { votesRoutes } from './modules/votes/routes';
@@ -54,6 +55,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', sectionsRoutes(deps))
     .route('/', eventsRoutes(deps))
     .route('/', invitationsRoutes(deps))
+    .route('/', timerRoutes(deps))
     .route('/', templatesRoutes(deps))
     .route('/', uploadsRoutes(deps));
 }

@@ -129,6 +129,8 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'DELETE /v1/workshops/{id}/attachments': ['facilitator'],
   'POST /v1/workshops/{id}/messages': ['facilitator', json(() => ({ content: 'Hello all' }))],
   'GET /v1/workshops/{workshop_id}/events': ['member'],
+  'GET /v1/workshops/{workshop_id}/timer': ['member'],
+  'PUT /v1/workshops/{workshop_id}/timer': ['facilitator', json(() => ({ duration_s: 300 }))],
   'GET /v1/workshops/{workshop_id}/invitations': ['facilitator'],
   'POST /v1/workshops/{workshop_id}/invitations': ['facilitator', json(() => ({ emails: 'invitee@example.test', content: 'Join us' }))],
   'POST /v1/workshops/{workshop_id}/invitations/{id}/resend': ['facilitator'],

@@ -14,6 +14,7 @@ import type { CommentOutput } from '../modules/comments/schemas';
 import type { ExportOutput, FieldChanges } from '../modules/events/changes';
 import type { NotificationOutput } from '../modules/notifications/schemas';
 import type { StepOutput } from '../modules/steps/schemas';
+import type { TimerOutput } from '../modules/timer/schemas';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
 import type { View } from '../modules/workshops/view';
 
@@ -113,6 +114,15 @@ export interface WorkshopEventPayload extends Sequenced {
   reload?: true;
 }
 
+/**
+ * The workshop's timer changed (`changeTimer`, CONTRACT §9). `timer.server_time` is the server's
+ * clock as the event was sent (and `remaining_s` as it read then): a client counts down to
+ * `ends_at` corrected by the difference between its clock and the server's.
+ */
+export interface TimerChangedPayload extends Sequenced {
+  timer: TimerOutput;
+}
+
 /** A connected user, as presence lists them. */
 export interface PresenceUser {
   id: string;
@@ -146,6 +156,7 @@ export interface ServerToClientEvents {
   'score:changed': (payload: ScoreChangedPayload) => void;
   'comment:created': (payload: CommentCreatedPayload) => void;
   'export:updated': (payload: ExportUpdatedPayload) => void;
+  'timer:changed': (payload: TimerChangedPayload) => void;
   'workshop:event': (payload: WorkshopEventPayload) => void;
   presence: (payload: PresencePayload) => void;
   /** One of the user's notifications, as `GET /v1/notifications` lists it; only to that user. */

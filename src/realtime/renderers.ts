@@ -4,6 +4,7 @@ import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
 import type { Audience, Delivery } from './audience';
+import type { TimerOutput } from '../modules/timer/schemas';
 import type { Sequenced } from './events';
 
 /*
@@ -18,6 +19,13 @@ export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: D
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
 
 const EVERYONE: Audience = { to: 'workshop' };
+
+/** A logged timer as it reads now: `server_time` now, and for a running one what is left now. */
+function retimed(timer: TimerOutput): TimerOutput {
+  const now = Date.now();
+  const remaining_s = timer.state === 'running' && timer.ends_at ? Math.max(0, Date.parse(timer.ends_at) - now) / 1000 : timer.remaining_s;
+  return { ...timer, remaining_s, server_time: new Date(now).toISOString() };
+}
 const FACILITATORS: Audience = { to: 'facilitators' };
 
 const head = (event: WorkshopEvent): Sequenced => ({ seq: event.seq, workshop_id: event.workshopId });
@@ -154,6 +162,11 @@ export const RENDERERS: Renderers = {
   addInvitation: facilitatorsOnly,
   updateInvitation: facilitatorsOnly,
   removeInvitation: facilitatorsOnly,
+
+  // Read again as it is sent: the server's clock now, and what is left now (also for a replay).
+  changeTimer: (event) => [
+    { audience: EVERYONE, event: 'timer:changed', payload: { ...head(event), timer: retimed(event.change.timer) } },
+  ],
 
   addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
   updateExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],

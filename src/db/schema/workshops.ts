@@ -112,3 +112,16 @@ export const invitations = sqliteTable('invitations', {
   uniqueIndex('invitations_pending_email').on(t.workshopId, t.email).where(sql`state = 'pending'`),
   index('invitations_workshop').on(t.workshopId, t.createdAt),
 ]);
+
+/**
+ * A workshop's countdown timer (CONTRACT §9), server-authoritative: while running, `ends_at` is
+ * the instant it reaches zero; while paused, `remaining_ms` is what was left. No row: stopped.
+ */
+export const workshopTimers = sqliteTable('workshop_timers', {
+  workshopId: text('workshop_id').primaryKey().references(() => workshops.id, { onDelete: 'cascade' }),
+  state: text('state', { enum: ['stopped', 'running', 'paused'] }).notNull(),
+  durationS: integer('duration_s').notNull(),
+  endsAt: text('ends_at'),
+  remainingMs: integer('remaining_ms').notNull().default(0),
+  updatedAt: updatedAt(),
+});

@@ -15,6 +15,7 @@ import type { SectionOutput } from '../sections/schemas';
 import type { IllustrationOutput, StepOutput } from '../steps/schemas';
 import type { VoteOutput } from '../votes/schemas';
 import type { InvitationOutput } from '../invitations/schemas';
+import type { TimerOutput } from '../timer/schemas';
 import type { UserRoleOutput, WorkshopOutput } from '../workshops/schemas';
 
 /** `{field: [old, new]}` for each field an update changed. */
@@ -112,6 +113,9 @@ export interface WorkshopChanges {
   updateInvitation: { invitation: InvitationOutput; changes: FieldChanges };
   removeInvitation: { invitation: InvitationOutput };
 
+  /** The countdown timer changed (CONTRACT §9); `timer` as it read right after. */
+  changeTimer: { timer: TimerOutput; changes: FieldChanges };
+
   addExport: { export: ExportOutput };
   updateExport: { export: ExportOutput; changes: FieldChanges };
 }
@@ -199,6 +203,7 @@ export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibili
   addInvitation: 'facilitators',
   updateInvitation: 'facilitators',
   removeInvitation: 'facilitators',
+  changeTimer: 'everyone',
   addExport: 'everyone',
   updateExport: 'everyone',
 };

@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import type { workshopTimers } from '../../db/schema/index';
+
+export type TimerRow = typeof workshopTimers.$inferSelect;
+
+/** CONTRACT §9. `server_time` lets a client correct its own clock before counting down to `ends_at`. */
+export const TimerOutput = v.object({
+  state: v.picklist(['stopped', 'running', 'paused']),
+  duration_s: v.number(),
+  ends_at: v.nullable(v.string()),
+  remaining_s: v.number(),
+  server_time: v.string(),
+});
+export type TimerOutput = v.InferOutput<typeof TimerOutput>;
+
+const MAX_S = 86_400;
+
+/** Exactly one of: start (or restart) for `duration_s`, an `action`, or `add_s` seconds. */
+export const TimerInput = v.pipe(
+  v.object({
+    duration_s: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_S))),
+    action: v.optional(v.picklist(['pause', 'resume', 'stop'])),
+    add_s: v.optional(v.pipe(v.number(), v.integer(), v.minValue(-MAX_S), v.maxValue(MAX_S))),
+  }),
+  v.check(
+    (input) => [input.duration_s, input.action, input.add_s].filter((member) => member !== undefined).length === 1,
+    'Give exactly one of duration_s (1..86400), action (pause, resume, stop) or add_s (-86400..86400).',
+  ),
+);
+export type TimerInput = v.InferOutput<typeof TimerInput>;
+
+/** The timer as it reads at `now`: a running timer past zero reads 0 left. */
+export function toTimer(row: TimerRow | undefined, now = Date.now()): TimerOutput {
+  const server_time = new Date(now).toISOString();
+  if (!row || row.state === 'stopped') return { state: 'stopped', duration_s: row?.durationS ?? 0, ends_at: null, remaining_s: 0, server_time };
+  if (row.state === 'paused') return { state: 'paused', duration_s: row.durationS, ends_at: null, remaining_s: row.remainingMs / 1000, server_time };
+  const left = Math.max(0, Date.parse(row.endsAt!) - now);
+  return { state: 'running', duration_s: row.durationS, ends_at: row.endsAt, remaining_s: Math.round(left) / 1000, server_time };
+}

@@ -1,0 +1,70 @@
+import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import type { Tx } from '../../db/client';
+import { nowIso } from '../../db/columns';
+import { workshopTimers } from '../../db/schema/index';
+import { AppError } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { loadAccess } from '../access/load';
+import { authorize } from '../access/rules';
+import { diffFields, write } from '../events/recorder';
+import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
+
+const find = (tx: Tx | AppDeps['database']['db'], workshopId: string) => tx.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId)).get();
+
+/** GET /v1/workshops/:id/timer (members). */
+export function getTimer(deps: AppDeps, user: UserRow, workshopId: string): TimerOutput {
+  const { db } = deps.database;
+  loadAccess(db, workshopId, user.id);
+  return toTimer(find(db, workshopId));
+}
+
+/**
+ * PUT /v1/workshops/:id/timer (facilitators): start or restart (`duration_s`), pause, resume, stop,
+ * or add time (`add_s`, never below zero left). A change the timer's state does not allow (pausing
+ * a stopped timer) is a 409 `conflict`. Logged as `changeTimer`, sent as `timer:changed`.
+ */
+export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, input: TimerInput): TimerOutput {
+  const { db } = deps.database;
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+    const now = Date.now();
+    const before = find(tx, workshopId);
+    const state = before?.state ?? 'stopped';
+    const next: Omit<TimerRow, 'workshopId' | 'updatedAt'> = nextTimer(before, state, input, now);
+    const row = tx
+      .insert(workshopTimers)
+      .values({ workshopId, ...next, updatedAt: nowIso() })
+      .onConflictDoUpdate({ target: workshopTimers.workshopId, set: { ...next, updatedAt: nowIso() } })
+      .returning()
+      .get();
+    const [old, timer] = [toTimer(before, now), toTimer(row, now)];
+    changes.record({ workshopId, action: 'changeTimer', userId: user.id, change: { timer, changes: diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']) } });
+    return timer;
+  });
+}
+
+function nextTimer(before: TimerRow | undefined, state: TimerRow['state'], input: TimerInput, now: number): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
+  const refuse = (what: string) => new AppError('conflict', `The timer is ${state}: it cannot ${what}.`);
+  if (input.duration_s !== undefined) {
+    return { state: 'running', durationS: input.duration_s, endsAt: new Date(now + input.duration_s * 1000).toISOString(), remainingMs: 0 };
+  }
+  if (!before || state === 'stopped') throw refuse(input.action ?? 'take more time');
+  const left = state === 'running' ? Math.max(0, Date.parse(before.endsAt!) - now) : before.remainingMs;
+  if (input.add_s !== undefined) {
+    const remaining = Math.max(0, left + input.add_s * 1000);
+    return state === 'running'
+      ? { state, durationS: before.durationS, endsAt: new Date(now + remaining).toISOString(), remainingMs: 0 }
+      : { state, durationS: before.durationS, endsAt: null, remainingMs: remaining };
+  }
+  switch (input.action) {
+    case 'pause':
+      if (state !== 'running') throw refuse('pause');
+      return { state: 'paused', durationS: before.durationS, endsAt: null, remainingMs: left };
+    case 'resume':
+      if (state !== 'paused') throw refuse('resume');
+      return { state: 'running', durationS: before.durationS, endsAt: new Date(now + left).toISOString(), remainingMs: 0 };
+    default:
+      return { state: 'stopped', durationS: before.durationS, endsAt: null, remainingMs: 0 };
+  }
+}
