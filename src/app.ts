@@ -24,6 +24,7 @@ import { organizationsRoutes } from './modules/organizations/routes';
 import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
 import { stepsRoutes } from './modules/steps/routes';
+import { participationRoutes } from './modules/participation/routes';
 import { templatesRoutes } from './modules/templates/routes';
 import { timerRoutes } from './modules/timer/routes';
 import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
@@ -56,6 +57,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', eventsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', timerRoutes(deps))
+    .route('/', participationRoutes(deps))
     .route('/', templatesRoutes(deps))
     .route('/', uploadsRoutes(deps));
 }

@@ -130,6 +130,7 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/workshops/{id}/messages': ['facilitator', json(() => ({ content: 'Hello all' }))],
   'GET /v1/workshops/{workshop_id}/events': ['member'],
   'GET /v1/workshops/{workshop_id}/timer': ['member'],
+  'GET /v1/workshops/{workshop_id}/participation': ['member'],
   'PUT /v1/workshops/{workshop_id}/timer': ['facilitator', json(() => ({ duration_s: 300 }))],
   'GET /v1/workshops/{workshop_id}/invitations': ['facilitator'],
   'POST /v1/workshops/{workshop_id}/invitations': ['facilitator', json(() => ({ emails: 'invitee@example.test', content: 'Join us' }))],

@@ -13,6 +13,7 @@ import type { CardOutput } from '../modules/cards/schemas';
 import type { CommentOutput } from '../modules/comments/schemas';
 import type { ExportOutput, FieldChanges } from '../modules/events/changes';
 import type { NotificationOutput } from '../modules/notifications/schemas';
+import type { ParticipationOutput } from '../modules/participation/schemas';
 import type { StepOutput } from '../modules/steps/schemas';
 import type { TimerOutput } from '../modules/timer/schemas';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
@@ -123,6 +124,13 @@ export interface TimerChangedPayload extends Sequenced {
   timer: TimerOutput;
 }
 
+/**
+ * How many participants have voted and rated (CONTRACT §9), as `GET …/participation` answers: with
+ * `users` for facilitators. Sent after votes, ratings and membership changes, at most once a second
+ * per workshop with the latest counts; it carries no `seq` and is not in the log.
+ */
+export type ParticipationChangedPayload = { workshop_id: string } & ParticipationOutput;
+
 /** A connected user, as presence lists them. */
 export interface PresenceUser {
   id: string;
@@ -157,6 +165,8 @@ export interface ServerToClientEvents {
   'comment:created': (payload: CommentCreatedPayload) => void;
   'export:updated': (payload: ExportUpdatedPayload) => void;
   'timer:changed': (payload: TimerChangedPayload) => void;
+  /** Derived state: no `seq`; `users` only for facilitators. At most one a second per workshop. */
+  'participation:changed': (payload: ParticipationChangedPayload) => void;
   'workshop:event': (payload: WorkshopEventPayload) => void;
   presence: (payload: PresencePayload) => void;
   /** One of the user's notifications, as `GET /v1/notifications` lists it; only to that user. */
@@ -164,7 +174,7 @@ export interface ServerToClientEvents {
 }
 
 /** The server-side name of each workshop-scoped event. */
-export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification'>;
+export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification' | 'participation:changed'>;
 
 /** Error codes a `join` may answer with (CONTRACT §3). */
 export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'internal_error';

@@ -5,6 +5,7 @@ import { sessionAuth } from '../modules/auth/service';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
 import { JoinLimits } from './join-limits';
+import { announceParticipation } from './participation';
 import { Presence } from './presence';
 import { recheckLocalSockets, recheckPeriodically } from './recheck';
 import { connectRedis } from './redis';
@@ -79,6 +80,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     broadcastChanges(deps, io, presence, reachable),
     syncAccess(deps, io, presence, reachable),
     recheckPeriodically(recheckNow, deps.config.liveRecheckMs),
+    announceParticipation(deps, io),
   ];
 
   return {
