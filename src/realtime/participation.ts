@@ -12,8 +12,14 @@ const AFFECTING: ReadonlySet<WorkshopAction> = new Set<WorkshopAction>([
   'addVote', 'updateVote', 'removeVote', 'removeVotes',
   'addRating', 'updateRating', 'removeRating', 'removeRatings',
   'addMember', 'updateMember', 'removeCard', 'mergeCards', 'importCards',
-  'changeStep', 'updateWorkshop',
+  'changeStep',
 ]);
+
+/** Whether the change may move the counts: a workshop update only when it changed the vote limits. */
+function affects(event: WorkshopEvent): boolean {
+  if (event.action === 'updateWorkshop') return 'vote_limit' in event.change.changes;
+  return AFFECTING.has(event.action);
+}
 
 /**
  * Sends `participation:changed` after changes that move the counts: at once for the first change,
@@ -54,7 +60,7 @@ export function announceParticipation(deps: AppDeps, io: RealtimeServer): () => 
       windows.delete(event.workshopId);
       return;
     }
-    if (!AFFECTING.has(event.action)) return;
+    if (!affects(event)) return;
     const window = windows.get(event.workshopId);
     if (window) {
       window.pending = true;
