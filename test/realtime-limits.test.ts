@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { seedEvent, seedWorkshop } from './helpers/factories';
+import type { JoinAck } from '../src/realtime/events';
+import { createUser, seedEvent, seedWorkshop } from './helpers/factories';
 
 /* A client replaying joins in a loop must not be able to hold the server. */
 
@@ -27,6 +28,18 @@ describe('join limits', () => {
     expect(refused[0]).toMatchObject({ ok: false, error: { code: 'rate_limited', retry_after: expect.any(Number) } });
     // Another socket of the same user has its own joins.
     expect(await (await connected()).join(workshop.id)).toMatchObject({ ok: true });
+  });
+
+  it('limits a user’s joins whatever their sockets: a new socket per join gains nothing', async () => {
+    const looper = await createUser(t, 'Reconnecting looper');
+    const workshop = seedWorkshop(t, looper);
+    const acks: JoinAck[] = [];
+    for (let n = 0; n < 7; n++) {
+      const client = await sockets.connected(looper);
+      acks.push(...(await Promise.all(Array.from({ length: 10 }, () => client.join(workshop.id)))));
+    }
+    expect(acks.filter((ack) => ack.ok)).toHaveLength(60);
+    expect(acks.filter((ack) => !ack.ok).every((ack) => !ack.ok && ack.error.code === 'rate_limited')).toBe(true);
   });
 
   it('replays at most five full gaps a minute per user, then answers reload without replaying', async () => {

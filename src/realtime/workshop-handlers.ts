@@ -43,7 +43,7 @@ function answer<T>(ack: unknown, value: T) {
 export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSocket): void {
   socket.on('join', async (request, ack) => {
     try {
-      const wait = await ctx.limits.joinAllowed(socket.id);
+      const wait = await ctx.limits.joinAllowed(socket.id, socket.data.user.id);
       if (wait !== null) {
         answer<JoinAck>(ack, { ok: false, error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait } });
         return;
