@@ -59,6 +59,40 @@ const CONFIRM_PAGE = page(
     </script>`,
 );
 
+/** The pages with a form: their fields' look. */
+const FORM_STYLE = `
+      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
+      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`;
+
+/**
+ * The pages with a form: a JSON POST that throws the API's own message, and a submit handler that
+ * shows progress, then the outcome (and hides the form once it worked).
+ */
+const FORM_SCRIPT = `
+      const status = document.getElementById('status');
+      const value = (id) => document.getElementById(id).value;
+      const postJson = async (path, body, bearer) => {
+        const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer ? { authorization: 'Bearer ' + bearer } : {}) }, body: JSON.stringify(body) });
+        const data = await res.json().catch(() => null);
+        if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Something went wrong.');
+        return data;
+      };
+      const onSubmit = (busy, work) => {
+        document.getElementById('form').onsubmit = async (e) => {
+          e.preventDefault();
+          status.className = '';
+          status.textContent = busy;
+          try {
+            status.textContent = await work();
+            status.className = 'ok';
+            document.getElementById('form').hidden = true;
+          } catch (err) {
+            status.className = 'failed';
+            status.textContent = err.message;
+          }
+        };
+      };`;
+
 const INVITATION_PAGE = page(
   'Join a workshop',
   `    <h1>Join the workshop</h1>
@@ -70,9 +104,8 @@ const INVITATION_PAGE = page(
       <button type="submit" id="submit">Sign in and join</button>
     </form>
     <p id="status" role="status"></p>
-    <script>
+    <script>${FORM_SCRIPT}
       const token = location.pathname.split('/').pop();
-      const status = document.getElementById('status');
       let signingUp = false;
       document.getElementById('toggle').onclick = (e) => {
         e.preventDefault();
@@ -80,35 +113,16 @@ const INVITATION_PAGE = page(
         document.getElementById('name-field').hidden = !signingUp;
         document.getElementById('submit').textContent = signingUp ? 'Sign up and join' : 'Sign in and join';
       };
-      const call = async (path, body, bearer) => {
-        const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer ? { authorization: 'Bearer ' + bearer } : {}) }, body: JSON.stringify(body) });
-        const data = await res.json().catch(() => null);
-        if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Something went wrong.');
-        return data;
-      };
-      document.getElementById('form').onsubmit = async (e) => {
-        e.preventDefault();
-        status.className = '';
-        status.textContent = 'Joining…';
-        try {
-          const email = document.getElementById('email').value;
-          const password = document.getElementById('password').value;
-          const session = signingUp
-            ? await call('/v1/auth/signup', { email, password, name: document.getElementById('name').value || email })
-            : await call('/v1/auth/login', { email, password });
-          const { workshop_id } = await call('/v1/invitations/' + encodeURIComponent(token) + '/accept', {}, session.token);
-          status.className = 'ok';
-          status.textContent = 'You are in: you are now a participant of the workshop (' + workshop_id + ').';
-          document.getElementById('form').hidden = true;
-        } catch (err) {
-          status.className = 'failed';
-          status.textContent = err.message;
-        }
-      };
+      onSubmit('Joining…', async () => {
+        const credentials = { email: value('email'), password: value('password') };
+        const session = signingUp
+          ? await postJson('/v1/auth/signup', { ...credentials, name: value('name') || credentials.email })
+          : await postJson('/v1/auth/login', credentials);
+        const { workshop_id } = await postJson('/v1/invitations/' + encodeURIComponent(token) + '/accept', {}, session.token);
+        return 'You are in: you are now a participant of the workshop (' + workshop_id + ').';
+      });
     </script>`,
-  `
-      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
-      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`,
+  FORM_STYLE,
 );
 
 const SIGNUP_PAGE = page(
@@ -121,30 +135,14 @@ const SIGNUP_PAGE = page(
       <button type="submit">Create my account</button>
     </form>
     <p id="status" role="status"></p>
-    <script>
-      const status = document.getElementById('status');
+    <script>${FORM_SCRIPT}
       document.getElementById('email').value = new URLSearchParams(location.search).get('email') || '';
-      document.getElementById('form').onsubmit = async (e) => {
-        e.preventDefault();
-        status.className = '';
-        status.textContent = 'Creating your account…';
-        const body = { name: document.getElementById('name').value, email: document.getElementById('email').value, password: document.getElementById('password').value };
-        try {
-          const res = await fetch('/v1/auth/signup', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-          const data = await res.json().catch(() => null);
-          if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Something went wrong.');
-          status.className = 'ok';
-          status.textContent = 'Your account is ready. Confirm your address with the link we just mailed you.';
-          document.getElementById('form').hidden = true;
-        } catch (err) {
-          status.className = 'failed';
-          status.textContent = err.message;
-        }
-      };
+      onSubmit('Creating your account…', async () => {
+        await postJson('/v1/auth/signup', { name: value('name'), email: value('email'), password: value('password') });
+        return 'Your account is ready. Confirm your address with the link we just mailed you.';
+      });
     </script>`,
-  `
-      label { display: block; margin: 0.6rem 0 0.2rem; } input { font: inherit; width: 100%; padding: 0.4rem; box-sizing: border-box; }
-      button { font: inherit; margin-top: 1rem; padding: 0.5rem 1.2rem; }`,
+  FORM_STYLE,
 );
 
 /** `GET /confirm?token=…`, `GET /invitations/<token>` and `GET /signup?email=…`: the links in the service's mails. */
