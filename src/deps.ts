@@ -2,6 +2,7 @@ import type { CollabService } from './collab/types';
 import type { Config } from './config';
 import type { DatabaseHandle } from './db/client';
 import type { AttemptStores } from './http/middleware/attempt-stores';
+import type { SessionAuth } from './modules/auth/service';
 import type { DomainEventBus } from './modules/events/bus';
 
 /**
@@ -14,6 +15,8 @@ export interface AppDeps {
   bus: DomainEventBus;
   /** The workshops' Yjs documents (card placements, zones); truth for those values. */
   collab: CollabService;
+  /** Who a bearer token is: one cache of resolved tokens for REST, Socket.IO and the sync endpoint. */
+  auth: SessionAuth;
   /** Counters of the attempt limits (wrong codes, failed logins): in Redis when configured. */
   attempts: AttemptStores;
 }

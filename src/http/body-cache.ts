@@ -45,9 +45,3 @@ export const bodyCache = preparedPerDb((db: Db) => {
   const sqlite = sqliteOf(db);
   return new BodyCache(() => sqlite.inTransaction);
 });
-
-/** `auth_state.epoch`: moves with any change to a user or an organization (see the schema). */
-export const identityEpoch = preparedPerDb((db: Db) => {
-  const statement = sqliteOf(db).prepare<[], number>('SELECT epoch FROM auth_state WHERE id = 1').pluck();
-  return () => statement.get() ?? 0;
-});

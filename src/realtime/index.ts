@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { AppDeps } from '../deps';
-import { sessionAuth } from '../modules/auth/service';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
 import { JoinLimits } from './join-limits';
@@ -47,7 +46,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     raw.request = null;
   });
 
-  const auth = sessionAuth(deps);
+  const { auth } = deps;
   const authenticate = auth.authenticate;
   io.use((socket, next) => {
     const token: unknown = socket.handshake.auth?.token;

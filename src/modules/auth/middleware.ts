@@ -1,14 +1,13 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import { bearerToken, tokenAuthenticator, type AuthDeps } from './service';
+import type { SessionAuth } from './service';
 
 /** Requires `Authorization: Bearer <token>` and sets `user` and `tokenHash`; 401 otherwise. */
-export function authenticate(deps: AuthDeps): MiddlewareHandler<AppEnv> {
-  const resolve = tokenAuthenticator(deps);
+export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {
   return async function authenticateRequest(c, next) {
-    const token = bearerToken(c.req.header('authorization'));
-    const session = token ? resolve(token) : null;
+    const token = deps.auth.bearerToken(c.req.header('authorization'));
+    const session = token ? deps.auth.authenticate(token) : null;
     if (!session) {
       throw new AppError('unauthenticated', 'A valid bearer token is required.', {
         headers: { 'WWW-Authenticate': 'Bearer' },

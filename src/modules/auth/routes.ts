@@ -5,10 +5,10 @@ import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
-import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
+import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } from './service';
 import { loginThrottles, signupThrottle } from './throttle';
 
-export function authRoutes(deps: AuthDeps & { attempts: AttemptStores }) {
+export function authRoutes(deps: AuthDeps & { attempts: AttemptStores; auth: SessionAuth }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
   return new Hono<AppEnv>()
     .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {

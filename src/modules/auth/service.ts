@@ -3,6 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db, DbOrTx } from '../../db/client';
 import { nowIso } from '../../db/columns';
+import { identityEpoch } from '../../db/identity-epoch';
 import { authTokens, oneTimeTokens, organizationMembers, users } from '../../db/schema/index';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -116,8 +117,13 @@ export function bearerToken(header: string | null | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-/** What live connections ask of authentication: who a token is, and whether it still works. */
+/**
+ * Who a bearer token is, and whether it still works: one per app (`AppDeps.auth`), shared by REST,
+ * Socket.IO and the sync endpoint, so they share one cache of resolved tokens.
+ */
 export interface SessionAuth {
+  /** The token of an `Authorization: Bearer` header; null for anything else. */
+  bearerToken(header: string | null | undefined): string | null;
   /** The token's user and hash, sliding its expiry; null for an unknown, expired or revoked token. */
   authenticate(token: string): { user: UserRow; tokenHash: string } | null;
   /** Whether a token (by hash) still works: not logged out, not expired. */
@@ -127,6 +133,7 @@ export interface SessionAuth {
 export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): SessionAuth {
   const expiry = deps.database.sqlite.prepare<[string], string>('SELECT expires_at FROM auth_tokens WHERE token_hash = ?').pluck();
   return {
+    bearerToken,
     authenticate: tokenAuthenticator(deps),
     isAlive(tokenHash) {
       const expiresAt = expiry.get(tokenHash);
@@ -154,20 +161,20 @@ interface ResolvedToken {
  * sharing the file, so a logout takes effect at once everywhere and a renamed user is read again.
  * A token is looked up again when its expiry is due to slide (at most hourly).
  */
-export function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
+function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
   const { sqlite } = deps.database;
   const find = sqlite.prepare<[string], TokenRow & Record<string, unknown>>(
     `SELECT t.id AS token_id, t.expires_at, t.last_used_at, u.*
        FROM auth_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?`,
   );
   const slide = sqlite.prepare('UPDATE auth_tokens SET last_used_at = ?, expires_at = ? WHERE id = ?');
-  const currentEpoch = sqlite.prepare<[], number>('SELECT epoch FROM auth_state WHERE id = 1').pluck();
+  const currentEpoch = identityEpoch(deps.database.db);
   const resolved = new Map<string, ResolvedToken>();
 
   return (token: string): { user: UserRow; tokenHash: string } | null => {
     const tokenHash = hashToken(token);
     const now = Date.now();
-    const epoch = currentEpoch.get() ?? 0;
+    const epoch = currentEpoch();
     const hit = resolved.get(tokenHash);
     if (hit) {
       resolved.delete(tokenHash);
