@@ -4,7 +4,7 @@ import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
 import type { Audience, Delivery } from './audience';
-import type { TimerOutput } from '../modules/timer/schemas';
+import { readAt } from '../modules/timer/schemas';
 import type { Sequenced } from './events';
 
 /*
@@ -19,13 +19,6 @@ export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: D
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
 
 const EVERYONE: Audience = { to: 'workshop' };
-
-/** A logged timer as it reads now: `server_time` now, and for a running one what is left now. */
-function retimed(timer: TimerOutput): TimerOutput {
-  const now = Date.now();
-  const remaining_s = timer.state === 'running' && timer.ends_at ? Math.max(0, Date.parse(timer.ends_at) - now) / 1000 : timer.remaining_s;
-  return { ...timer, remaining_s, server_time: new Date(now).toISOString() };
-}
 const FACILITATORS: Audience = { to: 'facilitators' };
 
 const head = (event: WorkshopEvent): Sequenced => ({ seq: event.seq, workshop_id: event.workshopId });
@@ -38,15 +31,16 @@ function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
 const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 
 /** The change for facilitators; the bare sequence number for participants. */
-const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [
-  logged(event, FACILITATORS),
-  { audience: { to: 'participants', except: [] }, event: 'workshop:event', payload: { ...head(event), action: event.action } },
-];
+const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [logged(event, FACILITATORS), bare(event, { to: 'participants', except: [] })];
+
+/** The bare sequence number and action: for readers who may not see the change, so their sequence has no hole. */
+function bare(event: WorkshopEvent, audience: Audience): Delivery {
+  return { audience, event: 'workshop:event', payload: { ...head(event), action: event.action } };
+}
 
 /** Content for facilitators and the feedback's author; the bare sequence number for other participants. */
 function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Delivery): Delivery[] {
-  const bare: Delivery = { audience: { to: 'participants', except: [ownerId] }, event: 'workshop:event', payload: { ...head(event), action: event.action } };
-  return [full, own, bare];
+  return [full, own, bare(event, { to: 'participants', except: [ownerId] })];
 }
 
 /** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
@@ -165,7 +159,7 @@ export const RENDERERS: Renderers = {
 
   // Read again as it is sent: the server's clock now, and what is left now (also for a replay).
   changeTimer: (event) => [
-    { audience: EVERYONE, event: 'timer:changed', payload: { ...head(event), timer: retimed(event.change.timer) } },
+    { audience: EVERYONE, event: 'timer:changed', payload: { ...head(event), timer: readAt(event.change.timer) } },
   ],
 
   addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { nowIso } from '../../db/columns';
 import { workshopTimers } from '../../db/schema/index';
 import { AppError } from '../../http/errors';
@@ -10,7 +10,7 @@ import { authorize } from '../access/rules';
 import { diffFields, write } from '../events/recorder';
 import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
 
-const find = (tx: Tx | AppDeps['database']['db'], workshopId: string) => tx.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId)).get();
+const find = (db: DbOrTx, workshopId: string) => db.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId)).get();
 
 /** GET /v1/workshops/:id/timer (members). */
 export function getTimer(deps: AppDeps, user: UserRow, workshopId: string): TimerOutput {
