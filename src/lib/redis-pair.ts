@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 /** Reconnects quickly at first, then every 2 s at most, for as long as Redis is away. */
-const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
+export const retryStrategy = (attempt: number) => Math.min(100 * attempt, 2_000);
 
 export interface RedisPair {
   /** Publishes fail at once while Redis is away (no offline queue: nothing stale is sent later). */

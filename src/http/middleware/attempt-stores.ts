@@ -1,6 +1,7 @@
 import type { ClientRateLimitInfo, HonoConfigType, RedisClient, Store } from 'hono-rate-limiter';
 import { MemoryStore, RedisStore } from 'hono-rate-limiter';
 import { Redis } from 'ioredis';
+import { retryStrategy } from '../../lib/redis-pair';
 import type { AppEnv } from '../env';
 
 /** Where the attempt limits (`rate-limit.ts`) keep their counters. */
@@ -23,7 +24,7 @@ export function attemptStores(redisUrl: string | undefined): AttemptStores {
       // Fail at once while Redis is away (the memory store takes over), instead of queueing.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
+      retryStrategy,
     }).on('error', () => {}));
   const commands: RedisClient = {
     scriptLoad: async (script) => String(await connection().script('LOAD', script)),

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { workshopMembers } from '../../db/schema/index';
-import { AppError, forbidden, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, write } from '../events/recorder';
-import { authorize, isFacilitator } from '../access/rules';
+import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { countMembers, membersOf, type MemberRow } from './repo';
-import type { UserRoleOutput } from './schemas';
+import { formatAccessCode, type UserRoleOutput } from './schemas';
 
 export function toUserRole(row: MemberRow): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role };
@@ -16,8 +16,15 @@ export function toUserRole(row: MemberRow): UserRoleOutput {
 /** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
 export function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): UserRoleOutput[] {
   const { db } = deps.database;
-  if (!isFacilitator(loadAccess(db, workshopId, user.id))) throw forbidden('Only facilitators may list the members and their roles.');
+  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
   return membersOf(db, workshopId).map(toUserRole);
+}
+
+/** GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop. */
+export function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): { access_code: string } {
+  const access = loadAccess(deps.database.db, workshopId, user.id);
+  authorize(access, 'facilitate', { allowArchived: true });
+  return { access_code: formatAccessCode(access.workshop.accessCode) };
 }
 
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */

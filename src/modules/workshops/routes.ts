@@ -2,19 +2,15 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
-import { forbidden } from '../../http/errors';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
-import { isFacilitator } from '../access/rules';
-import { loadAccess } from '../access/load';
 import { joinRateLimits, joinWorkshop } from './join';
 import { deleteAllOf, sendMessage } from './maintenance';
-import { listUserRoles, updateUserRole } from './members';
+import { getAccessCode, listUserRoles, updateUserRole } from './members';
 import {
   AccessCodeOutput,
   CreateWorkshopInput,
   CustomWorkshopInput,
-  formatAccessCode,
   JoinInput,
   ListWorkshopsQuery,
   MessageInput,
@@ -67,9 +63,7 @@ export function workshopsRoutes(deps: AppDeps) {
       return c.body(null, 204);
     })
     .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop', response: AccessCodeOutput, errors: { 403: 'Facilitators only' } }), (c) => {
-      const access = loadAccess(deps.database.db, c.req.param('workshop_id'), c.get('user').id);
-      if (!isFacilitator(access)) throw forbidden('Only facilitators may see the access code.');
-      return c.json({ access_code: formatAccessCode(access.workshop.accessCode) }, 200);
+      return c.json(getAccessCode(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
     .get('/workshops/:workshop_id/user_roles', doc({ tag, summary: 'List the members of a workshop and their roles', response: v.array(UserRoleOutput), errors: { 403: 'Facilitators only' } }), (c) => {
       return c.json(listUserRoles(deps, c.get('user'), c.req.param('workshop_id')), 200);
