@@ -1,29 +1,16 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listeningPort, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
 
 /* Production runs the built bundle under plain node; `npm start` must stop on SIGTERM too. */
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-production-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function listening(child: ChildProcess): Promise<number> {
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /\(port (\d+),/.exec(output);
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${output}`)));
-  });
-}
-
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
 /** Whether a process of that id still runs. */
 function alive(pid: number): boolean {
@@ -41,12 +28,8 @@ describe('the built server', () => {
   }, 60_000);
 
   it('serves from dist/ under plain node, catalogs and migrations included, and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['dist/main.js'], {
-      env: { ...process.env, PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'dist', 'w.db'), FILES_DIR: join(dir, 'dist', 'files') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = exitOf(child);
-    const port = await listening(child);
+    const run = startProcess([process.execPath, 'dist/main.js'], { PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'dist', 'w.db'), FILES_DIR: join(dir, 'dist', 'files') });
+    const port = await listeningPort(run);
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/health`)).status).toBe(200);
     const signup = await fetch(`${base}/v1/auth/signup`, {
@@ -60,25 +43,21 @@ describe('the built server', () => {
     expect(templates.length).toBeGreaterThan(0);
     const canvases = (await (await fetch(`${base}/v1/canvas`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
     expect(canvases.length).toBeGreaterThan(0);
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
   });
 });
 
 describe('npm start', () => {
   it('stops, server and all, when the npm process gets SIGTERM', async () => {
-    const child = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'npm', 'w.db'), FILES_DIR: join(dir, 'npm', 'files') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const exited = exitOf(child);
-    const port = await listening(child);
+    const run = startProcess(['npm', 'start', '--silent'], { PORT: '0', LOG_REQUESTS: '0', DATABASE_PATH: join(dir, 'npm', 'w.db'), FILES_DIR: join(dir, 'npm', 'files') });
+    const port = await listeningPort(run);
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    child.kill('SIGTERM');
-    await exited;
+    run.child.kill('SIGTERM');
+    await run.exited;
     // Nothing keeps answering on the port once npm is gone.
     const answering = () => fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false);
     await until(async () => !(await answering()), 'nothing answering on the port', 10_000, 100);
-    expect(alive(child.pid!)).toBe(false);
+    expect(alive(run.child.pid!)).toBe(false);
   }, 30_000);
 });

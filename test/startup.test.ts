@@ -1,27 +1,16 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { listeningPort, MAIN, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `src/main.ts` as `npm start` does, with output piped (as to a log file). */
-function runMain(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
-}
+/** Runs `src/main.ts` as `npm start` does, over this file's data folder unless told otherwise. */
+const runMain = (env: Record<string, string>) => startProcess(MAIN, { DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env });
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 
@@ -45,15 +34,6 @@ describe('startup problems', () => {
     }
   });
 });
-
-/** Starts main on a port the OS picks; resolves with that port. */
-async function listeningPort(run: ReturnType<typeof runMain>): Promise<number> {
-  const portIn = () => /\(port (\d+),/.exec(run.stdout())?.[1];
-  await until(() => portIn() !== undefined, 'the start line naming the port', 15_000).catch((err: Error) => {
-    throw new Error(`${err.message}: ${run.stdout()} ${run.stderr()}`);
-  });
-  return Number(portIn());
-}
 
 describe('mail without SMTP', () => {
   it('prints a queued mail with its link, and the link opens a page that confirms the address', async () => {
