@@ -61,6 +61,15 @@ describe('timer', () => {
     expect((await read(w.id)).body.state).toBe('running');
   });
 
+  it('logs nothing for a change that changes nothing', async () => {
+    const w = seedWorkshopWith(t, fay, [pat]);
+    await set(w.id, { duration_s: 60 });
+    await set(w.id, { action: 'pause' });
+    const before = eventLog(t, w.id).length;
+    expect((await set(w.id, { add_s: 0 })).status).toBe(200);
+    expect(eventLog(t, w.id)).toHaveLength(before);
+  });
+
   it('sends timer:changed with the server clock to every joined screen', async () => {
     const w = seedWorkshopWith(t, fay, [pat]);
     const screen = await sockets.joined(pat, w.id);

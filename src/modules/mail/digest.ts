@@ -41,7 +41,7 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): DigestRep
   const workshopsToMail = sqlite.prepare<[], { id: string; title: string }>("SELECT id, title FROM workshops WHERE daily_mail = 1 AND state = 'running'");
   const activity = sqlite.prepare<[string, string, string], { action: Counted; n: number }>(
     `SELECT action, count(*) AS n FROM events
-      WHERE workshop_id = ? AND created_at >= ? AND created_at < ? AND action IN ('addCard', 'addVote', 'addComment')
+      WHERE workshop_id = ? AND created_at >= ? AND created_at < ? AND action IN (${Object.keys(COUNTED).map((action) => `'${action}'`).join(', ')})
       GROUP BY action`,
   );
   const recipients = sqlite.prepare<[string], { email: string; name: string }>(

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { isFacilitator } from '../access/rules';
+import { workshopBudgetLeft } from '../votes/service';
 import type { ParticipationOutput } from './schemas';
 
 const statements = preparedPerDb((db: Db) => {
@@ -38,7 +39,7 @@ export function participationOf(db: Db, workshopId: string, withUsers: boolean):
     step_id: workshop?.current_step_id ?? null,
     participants: rows.length,
     voted_any: rows.filter((r) => r.voted).length,
-    voted_all: limit === -1 ? 0 : rows.filter((r) => r.votes_used >= limit).length,
+    voted_all: rows.filter((r) => workshopBudgetLeft(limit, r.votes_used) <= 0).length,
     rated_any: rows.filter((r) => r.ratings > 0).length,
   };
   return withUsers ? { ...counts, users: rows.map(({ id, name, votes_used, ratings }) => ({ id, name, votes_used, ratings })) } : counts;

@@ -39,7 +39,9 @@ export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, in
       .returning()
       .get();
     const [old, timer] = [toTimer(before, now), toTimer(row, now)];
-    changes.record({ workshopId, action: 'changeTimer', userId: user.id, change: { timer, changes: diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']) } });
+    const changed = diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']);
+    // Like any PUT that changes nothing (adding 0 s), nothing is logged or sent.
+    if (Object.keys(changed).length > 0) changes.record({ workshopId, action: 'changeTimer', userId: user.id, change: { timer, changes: changed } });
     return timer;
   });
 }
