@@ -1,0 +1,155 @@
+/**
+ * What every human-readable export (pdf, docx, xlsx, csv) shows, read from one consistent snapshot
+ * of the database. Plain data only (strings, numbers, arrays, records): it is built and rendered in
+ * the export worker, and tests build it by hand to exercise a format on its own.
+ */
+export interface ExportReport {
+  /** ISO instant the snapshot was read. */
+  generatedAt: string;
+  workshop: ReportWorkshop;
+  /** The agenda, in order. */
+  steps: ReportStep[];
+  /** In the workshop's order. */
+  criteria: ReportCriterion[];
+  /** In the workshop's order. */
+  sections: ReportSection[];
+  /**
+   * Clusters in board order, each followed by its ideas in their order; ideas without a cluster
+   * never exist (CONTRACT §7), so every idea's `clusterId` names a cluster listed before it.
+   */
+  cards: ReportCard[];
+  /** Oldest first. */
+  votes: ReportVote[];
+  ratings: ReportRating[];
+  items: ReportItem[];
+  comments: ReportComment[];
+  /** The workshop's canvas with its zones, or null when it has none. */
+  canvas: ReportCanvas | null;
+}
+
+export interface ReportWorkshop {
+  id: string;
+  title: string;
+  description: string;
+  createdAt: string;
+  state: 'running' | 'archived';
+  /** Display names, in the order they became facilitators. */
+  facilitators: string[];
+  participantCount: number;
+  currentStepId: string | null;
+  voteLimit: { positive: number; negative: number; maxPositive: number; maxNegative: number };
+}
+
+export interface ReportStep {
+  id: string;
+  /** 1-based place in the agenda. */
+  number: number;
+  name: string;
+  instructions: string;
+}
+
+export interface ReportCriterion {
+  id: string;
+  title: string;
+  /** Ratings run from 1 to `scale`. */
+  scale: number;
+}
+
+export interface ReportSection {
+  id: string;
+  title: string;
+}
+
+export interface ReportCard {
+  id: string;
+  /** The card's number in the workshop, as the API's `short_id`. */
+  shortId: string;
+  type: 'idea' | 'cluster';
+  title: string;
+  content: string;
+  color: string | null;
+  aside: boolean;
+  /** The cluster of an idea; null for clusters. */
+  clusterId: string | null;
+  /** Title of `clusterId`'s card ('' for clusters): what the CSV's `cluster` column holds. */
+  clusterTitle: string;
+  /** Position among its siblings, from 0. */
+  position: number;
+  /** Canvas coordinates, null when the card was never placed. */
+  x: number | null;
+  y: number | null;
+  author: string;
+  createdAt: string;
+  /** Sum of vote values. */
+  score: number;
+  voteCount: number;
+  /** Sum of positive vote values. */
+  positivePoints: number;
+  /** Sum of the magnitudes of negative vote values. */
+  negativePoints: number;
+  /** Criterion id → average rating, absent when nobody rated the card on it. */
+  ratingAverages: Record<string, number>;
+  ratingCount: number;
+  commentCount: number;
+  itemCount: number;
+}
+
+export interface ReportVote {
+  cardId: string;
+  user: string;
+  value: number;
+  createdAt: string;
+}
+
+export interface ReportRating {
+  cardId: string;
+  criterionId: string;
+  user: string;
+  value: number;
+  createdAt: string;
+}
+
+export interface ReportItem {
+  cardId: string;
+  sectionId: string;
+  user: string;
+  content: string;
+  createdAt: string;
+}
+
+export interface ReportComment {
+  cardId: string;
+  user: string;
+  content: string;
+  createdAt: string;
+}
+
+export interface ReportCanvas {
+  name: string;
+  /** The canvas's extent in grid units, which zones' x/y/cols/rows are measured in. */
+  cols: number;
+  rows: number;
+  zones: ReportZone[];
+}
+
+export interface ReportZone {
+  id: string;
+  name: string;
+  x: number;
+  y: number;
+  cols: number;
+  rows: number;
+  /** The cluster this zone stands for, if any. */
+  clusterId: string | null;
+}
+
+/** The formats rendered from a report; `native` is built from the database directly. */
+export type ReportFormat = 'pdf' | 'docx' | 'xlsx' | 'csv';
+
+/** A rendered export: its bytes and what to call and serve them as. */
+export interface RenderedExport {
+  data: Uint8Array;
+  mimetype: string;
+  /** File extension without the dot. */
+  extension: string;
+}
