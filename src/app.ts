@@ -17,6 +17,7 @@ import { cardsRoutes } from './modules/cards/routes';
 import { commentsRoutes } from './modules/comments/routes';
 import { criteriaRoutes } from './modules/criteria/routes';
 import { eventsRoutes } from './modules/events/routes';
+import { exportsRoutes } from './modules/exports/routes';
 import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
@@ -56,6 +57,7 @@ function apiRoutes(deps: AppDeps) {
     .route('/', sectionsRoutes(deps))
     .route('/', eventsRoutes(deps))
     .route('/', invitationsRoutes(deps))
+    .route('/', exportsRoutes(deps))
     .route('/', timerRoutes(deps))
     .route('/', participationRoutes(deps))
     .route('/', templatesRoutes(deps))

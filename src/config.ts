@@ -35,6 +35,8 @@ export interface Config {
   plans: Record<string, Plan>;
   /** Hosts a native-file import may fetch even though they resolve to private addresses. */
   importAllowHosts: string[];
+  /** A native-file import's fetch gives up after this long (CONTRACT §7: 10 s). */
+  importTimeoutMs: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
   /** Wrong access codes a user or address may try per minute before 429. */
@@ -114,7 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     mailRetryBaseMs: 30_000,
     plans: DEFAULT_PLANS,
-    importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim()).filter(Boolean),
+    importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    importTimeoutMs: 10_000,
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
     authAttemptsPerMinute: 10,
@@ -137,6 +140,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     mailRetryBaseMs: 30_000,
     plans: DEFAULT_PLANS,
     importAllowHosts: [],
+    importTimeoutMs: 10_000,
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
     // Test files sign many users up from one address; the throttling tests set their own.

@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app';
 import { refuseUpgrade } from './http/upgrade';
 import type { AppDeps } from './deps';
+import { startExportRunner } from './modules/exports/jobs';
 import { startMailSender } from './modules/mail/sender';
 import { attachRealtime, type Realtime } from './realtime/index';
 
@@ -52,6 +53,8 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     const realtime = attachRealtime(deps, httpServer);
     // With SMTP_URL the outbox is sent in the background; without it mail stays there.
     const mailSender = startMailSender(deps);
+    // Pending exports are made in a worker thread, here or by another instance on the database.
+    const exportRunner = startExportRunner(deps);
     // Socket.IO's engine answers its own path (it leaves others alone: `destroyUpgrade: false`).
     const socketIoPath = `${realtime.io.path()}/`;
     let closing = false;
@@ -82,6 +85,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         await withinLimit(Promise.resolve().then(() => deps.collab.close()), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'closing the sync endpoint');
         deps.attempts.close();
         await withinLimit(mailSender.stop(), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'finishing the mail being sent');
+        await withinLimit(exportRunner.stop(), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'finishing the export being made');
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
         // nobody finished) is cut, so close() always ends.

@@ -111,12 +111,14 @@ describe('workshop and step events', () => {
     expect(await client.next('step:changed', (p) => p.step === null)).toMatchObject({ seq: changed.seq + 1 });
   });
 
-  it('sends export changes as export:updated', async () => {
+  it('sends export changes as export:updated to facilitators, and only the bare seq to participants', async () => {
     const w = scene();
-    const client = await joined(participant, w.id);
-    const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf', state: 'success', url: 'http://localhost/x' };
+    const facilitatorClient = await joined(facilitator, w.id);
+    const participantClient = await joined(participant, w.id);
+    const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf' as const, state: 'success' as const, url: 'http://localhost/x', message: null };
     recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
-    expect(await client.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
+    expect(await facilitatorClient.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
+    expect(await participantClient.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'updateExport' });
   });
 
   it('sends other changes as workshop:event with the logged change', async () => {

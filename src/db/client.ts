@@ -51,6 +51,23 @@ export function openDatabase(path: string): Database_ {
   };
 }
 
+/**
+ * A read-only connection to a database another connection opened (and migrated): for readers on
+ * other threads, such as the export worker, whose long reads must not hold the service's own.
+ */
+export function openReader(path: string): Database_ {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const db = drizzle(sqlite, { schema });
+  return {
+    sqlite,
+    db,
+    close() {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
 /** The better-sqlite3 connection under a Drizzle handle (`drizzle()` keeps it as `$client`). */
 export function sqliteOf(db: Db): Database.Database {
   return (db as Db & { $client: Database.Database }).$client;

@@ -96,7 +96,11 @@ export interface CommentCreatedPayload extends Sequenced {
   comment: CommentOutput & { card_id: string };
 }
 
-/** An export was requested or changed state (`addExport`, `updateExport`). */
+/**
+ * An export was requested or changed state (`addExport`, `updateExport`), or was deleted
+ * (`removeExport`, as `export:deleted` with the export as it was). Facilitators only: an export
+ * holds every vote and rating, and its link downloads without a token.
+ */
 export interface ExportUpdatedPayload extends Sequenced {
   export: ExportOutput;
 }
@@ -164,6 +168,7 @@ export interface ServerToClientEvents {
   'score:changed': (payload: ScoreChangedPayload) => void;
   'comment:created': (payload: CommentCreatedPayload) => void;
   'export:updated': (payload: ExportUpdatedPayload) => void;
+  'export:deleted': (payload: ExportUpdatedPayload) => void;
   'timer:changed': (payload: TimerChangedPayload) => void;
   /** Derived state: no `seq`; `users` only for facilitators. At most one a second per workshop. */
   'participation:changed': (payload: ParticipationChangedPayload) => void;

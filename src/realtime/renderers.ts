@@ -33,6 +33,13 @@ const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 /** The change for facilitators; the bare sequence number for participants. */
 const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [logged(event, FACILITATORS), bare(event, { to: 'participants', except: [] })];
 
+function exportDelivery(event: WorkshopEvent<'addExport' | 'updateExport' | 'removeExport'>, name: 'export:updated' | 'export:deleted'): Delivery[] {
+  return [
+    { audience: FACILITATORS, event: name, payload: { ...head(event), export: event.change.export } },
+    bare(event, { to: 'participants', except: [] }),
+  ];
+}
+
 /** The bare sequence number and action: for readers who may not see the change, so their sequence has no hole. */
 function bare(event: WorkshopEvent, audience: Audience): Delivery {
   return { audience, event: 'workshop:event', payload: { ...head(event), action: event.action } };
@@ -162,6 +169,9 @@ export const RENDERERS: Renderers = {
     { audience: EVERYONE, event: 'timer:changed', payload: { ...head(event), timer: readAt(event.change.timer) } },
   ],
 
-  addExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
-  updateExport: (event) => [{ audience: EVERYONE, event: 'export:updated', payload: { ...head(event), export: event.change.export } }],
+  // Exports are the facilitators' (their links download without a token); participants get the
+  // bare sequence number, so their sequence has no hole.
+  addExport: (event) => exportDelivery(event, 'export:updated'),
+  updateExport: (event) => exportDelivery(event, 'export:updated'),
+  removeExport: (event) => exportDelivery(event, 'export:deleted'),
 };

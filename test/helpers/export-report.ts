@@ -34,7 +34,9 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
   const criteria = Array.from({ length: options.criteria ?? 2 }, (_, i) => ({
     id: `crit${i + 1}`,
     title: ['Impact', 'Effort', 'Risk'][i] ?? `Criterion ${i + 1}`,
-    scale: 5,
+    values: [0, 1, 2, 3, 4],
+    min: 0,
+    max: 4,
   }));
   const sections = [
     { id: 'sec1', title: 'Next actions' },
@@ -67,7 +69,7 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
     let ratingCount = 0;
     if (fields.type === 'idea') {
       for (const criterion of criteria) {
-        const values = Array.from({ length: 1 + Math.floor(random() * 3) }, () => 1 + Math.floor(random() * criterion.scale));
+        const values = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(criterion.values));
         values.forEach((value) => ratings.push({ cardId: id, criterionId: criterion.id, user: pick(PEOPLE), value, createdAt: at(number + 120) }));
         ratingAverages[criterion.id] = values.reduce((a, b) => a + b, 0) / values.length;
         ratingCount += values.length;

@@ -38,3 +38,24 @@ export const files = sqliteTable('files', {
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('files_container_key').on(t.container, t.key)]);
+
+/**
+ * Exports of a workshop (spec: Exports; CONTRACT §7), made in the background: `pending` until a
+ * worker has written the file (`file_container`/`file_key`, a row of `files`), then `success`, or
+ * `failed` with `message`. A runner holds a pending export only until `lease_until`: an export
+ * whose runner died is taken up again by any instance once its lease has run out.
+ */
+export const workshopExports = sqliteTable('workshop_exports', {
+  id: idColumn(),
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  type: text('type', { enum: ['pdf', 'xlsx', 'docx', 'csv', 'native'] }).notNull(),
+  state: text('state', { enum: ['pending', 'success', 'failed'] }).notNull().default('pending'),
+  message: text('message'),
+  fileContainer: text('file_container'),
+  fileKey: text('file_key'),
+  requestedBy: text('requested_by').references(() => users.id, { onDelete: 'set null' }),
+  leaseUntil: text('lease_until'),
+  attempts: integer('attempts').notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [index('workshop_exports_workshop').on(t.workshopId, t.createdAt), index('workshop_exports_pending').on(t.state, t.leaseUntil)]);

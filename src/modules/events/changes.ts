@@ -28,14 +28,14 @@ export type OnCard<T> = T & { card_id: string };
 export type StepIllustration = IllustrationOutput & { step_id: string };
 
 /** An export of the workshop, as `GET /v1/workshops/:id/exports/:id` returns it. */
-export interface ExportOutput {
+export type ExportOutput = {
   id: string;
   created_at: string;
-  type: string;
-  state: string;
+  type: 'pdf' | 'xlsx' | 'docx' | 'csv' | 'native';
+  state: 'pending' | 'success' | 'failed';
   url: string | null;
-  message?: string | null;
-}
+  message: string | null;
+};
 
 /** A card's place, as the workshop's Yjs document holds it. */
 export interface PlacementOutput {
@@ -118,6 +118,7 @@ export interface WorkshopChanges {
 
   addExport: { export: ExportOutput };
   updateExport: { export: ExportOutput; changes: FieldChanges };
+  removeExport: { export: ExportOutput };
 }
 
 export type WorkshopAction = keyof WorkshopChanges;
@@ -204,8 +205,10 @@ export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibili
   updateInvitation: 'facilitators',
   removeInvitation: 'facilitators',
   changeTimer: 'everyone',
-  addExport: 'everyone',
-  updateExport: 'everyone',
+  // An export holds every vote and rating, and its link downloads without a token.
+  addExport: 'facilitators',
+  updateExport: 'facilitators',
+  removeExport: 'facilitators',
 };
 
 /** The actions whose values a step may hide, by kind (for the log's SQL filter). */

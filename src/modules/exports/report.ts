@@ -51,8 +51,13 @@ export interface ReportStep {
 export interface ReportCriterion {
   id: string;
   title: string;
-  /** Ratings run from 1 to `scale`. */
-  scale: number;
+  /**
+   * The values a rating on this criterion may take, ascending (the API's `current_scale`, e.g.
+   * [0, 1, 3, 9]); `min` and `max` are its ends, and a scale's middle is (min + max) / 2.
+   */
+  values: number[];
+  min: number;
+  max: number;
 }
 
 export interface ReportSection {

@@ -6,7 +6,7 @@ import { AppError, invalid, notFound } from '../../http/errors';
 import { isImageMimetype, transformImage } from './images';
 import { cleanFileName, declaredMimetype } from './multipart';
 import type { FileQuery, UploadOutput } from './schemas';
-import { checkSignature, filePath, findFile, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
+import { checkSignature, EXPORTS_CONTAINER, filePath, findFile, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
 
 type UploadDeps = StorageDeps & { config: Pick<Config, 'filesDir' | 'publicUrl' | 'secret'> };
 
@@ -39,25 +39,44 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
   const file = findFile(deps.database.db, ref);
   if (!file) throw notFound('File');
   const maxAge = check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
-  const headers = (mimetype: string, length: number) => ({
-    'Content-Type': mimetype,
-    'Content-Length': String(length),
-    'Cache-Control': `private, max-age=${maxAge}, immutable`,
-    'Content-Disposition': contentDisposition(file.name),
-    // Uploads are served from the API's origin: never sniffed, never run as a page.
-    'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "default-src 'none'; sandbox",
-  });
 
   if (query.mode && size) {
     if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
     const image = await transformImage(await readStored(deps, file), query.mode, size.width, size.height, file.mimetype);
-    return { body: new Uint8Array(image.data), headers: headers(image.mimetype, image.data.byteLength) };
+    return { body: new Uint8Array(image.data), headers: fileHeaders(file, { mimetype: image.mimetype, length: image.data.byteLength, maxAge }) };
   }
+  return storedFileResponse(deps, file, { maxAge });
+}
+
+/**
+ * A stored file streamed from storage. Exports are offered for saving (`attachment`); uploads
+ * and avatars open in the browser (`inline`).
+ */
+export async function storedFileResponse(
+  deps: { config: Pick<Config, 'filesDir'> },
+  file: FileRow,
+  options: { maxAge: number; disposition?: 'inline' | 'attachment' },
+): Promise<FileResponse> {
   const path = filePath(deps.config, file);
   const length = await stat(path).then((s) => s.size, () => null);
   if (length === null) throw notFound('File');
-  return { body: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream, headers: headers(file.mimetype, length) };
+  const disposition = options.disposition ?? (file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline');
+  return {
+    body: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream,
+    headers: fileHeaders(file, { mimetype: file.mimetype, length, maxAge: options.maxAge, disposition }),
+  };
+}
+
+function fileHeaders(file: FileRow, options: { mimetype: string; length: number; maxAge: number; disposition?: 'inline' | 'attachment' }): Record<string, string> {
+  return {
+    'Content-Type': options.mimetype,
+    'Content-Length': String(options.length),
+    'Cache-Control': `private, max-age=${options.maxAge}, immutable`,
+    'Content-Disposition': contentDisposition(options.disposition ?? 'inline', file.name),
+    // Files are served from the API's origin: never sniffed, never run as a page.
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "default-src 'none'; sandbox",
+  };
 }
 
 function requestedSize(query: FileQuery): { width: number; height: number } {
@@ -74,8 +93,8 @@ async function readStored(deps: UploadDeps, file: FileRow): Promise<Buffer> {
   }
 }
 
-/** `inline` with an ASCII fallback name and the exact name in RFC 5987 form. */
-function contentDisposition(name: string): string {
+/** With an ASCII fallback name and the exact name in RFC 5987 form. */
+function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

@@ -29,6 +29,8 @@ export interface StorageDeps {
 type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
 
 export const DEFAULT_CONTAINER = 'uploads';
+/** Files the service made: workshop exports. */
+export const EXPORTS_CONTAINER = 'exports';
 const LINK_TTL_SECONDS = 7 * 24 * 3600;
 /** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
 const EXPIRY_STEP_SECONDS = 3600;
@@ -67,6 +69,11 @@ export function saveFile(
     rmSync(path, { force: true });
     throw err;
   }
+}
+
+/** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
+export function recordFile(db: DbOrTx, ref: FileRef, input: { userId: string | null; name: string; mimetype: string; size: number }): FileRow {
+  return db.insert(files).values({ ...ref, ...input }).returning().get();
 }
 
 const lookups = preparedPerDb((db: Db) =>

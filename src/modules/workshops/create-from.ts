@@ -25,7 +25,7 @@ export function announceCreated(deps: AppDeps, changes: ChangeRecorder, workshop
 }
 
 /** Multi-row inserts stay well under SQLite's limit on bound parameters. */
-function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
+export function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
   for (let start = 0; start < rows.length; start += 200) {
     tx.insert(table).values(rows.slice(start, start + 200)).run();
   }

@@ -43,8 +43,8 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(JoinInput),
       (c) => c.json(joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
     )
-    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, or a copy)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller' } }), jsonBody(CreateWorkshopInput), (c) => {
-      return c.json(createWorkshop(deps, c.get('user'), c.req.valid('json')), 201);
+    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, a copy, or a native file at a URL)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller' } }), jsonBody(CreateWorkshopInput), async (c) => {
+      return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json')), 201);
     })
     .post(
       '/organizations/:organization_id/workshops',

@@ -12,6 +12,7 @@ import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
+import { createFromUrl } from './create-from-native';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
@@ -31,13 +32,14 @@ function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: str
   };
 }
 
-/** POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom). */
-export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput): WorkshopOutput {
+/**
+ * POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom).
+ * Only a native file's fetch is asynchronous.
+ */
+export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput): WorkshopOutput | Promise<WorkshopOutput> {
   if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input.title);
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
-  if (input.url !== undefined) {
-    throw invalid('url', 'Creating a workshop from a native file is not available yet; create it from scratch, a template or a copy.');
-  }
+  if (input.url !== undefined) return createFromUrl(deps, user, input.url, input.title);
   const title = input.title;
   if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
   // A new workshop has no cards or criteria for its view to name.

@@ -1,0 +1,199 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import { newId, nowIso } from '../../db/columns';
+import { workshopExports } from '../../db/schema/index';
+import { isDatabaseBusy } from '../../http/errors';
+import type { WorkshopEvent } from '../events/changes';
+import type { ExportJob, ExportJobResult } from './job-messages';
+import type { ExportRow } from './schemas';
+import { EXPORTS_CONTAINER, finishExport } from './service';
+
+/** How long a taken export stays this instance's; past it (a crash) any instance takes it up. */
+const LEASE_MS = 5 * 60_000;
+/** A render that takes longer is stopped (its worker ended) and the export marked failed. */
+const JOB_TIMEOUT_MS = 2 * 60_000;
+/** How often pending exports are looked for besides the wake-ups new exports give. */
+const POLL_MS = 30_000;
+/** An export whose renders keep dying with the process is given up after this many takes. */
+const MAX_ATTEMPTS = 3;
+
+export interface ExportRunner {
+  /** Looks for pending exports now. */
+  wake(): void;
+  /** Stops taking exports, lets the one being made finish, and ends the worker thread. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Makes pending exports in the background: one at a time, in a worker thread that reads the
+ * database on its own connection and writes the file, so the event loop only records the
+ * outcome. Exports are taken under a lease, so two instances on one database never make the same
+ * one and an export whose instance died is made by another after the lease.
+ */
+export function startExportRunner(deps: AppDeps): ExportRunner {
+  let worker: ExportWorker | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+
+  const drain = async () => {
+    do {
+      again = false;
+      for (let row = take(deps); row && !stopped; row = take(deps)) {
+        worker ??= new ExportWorker();
+        const job: ExportJob = {
+          id: row.id,
+          workshopId: row.workshopId,
+          type: row.type,
+          databasePath: deps.config.databasePath,
+          filesDir: deps.config.filesDir,
+          file: { container: EXPORTS_CONTAINER, key: newId() },
+        };
+        const result = await worker.run(job);
+        if (!worker.alive) worker = null;
+        record(deps, row, job, result);
+      }
+    } while (again && !stopped);
+  };
+
+  const wake = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => console.error('[exports] runner failed', err))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  const onEvent = (event: WorkshopEvent) => {
+    if (event.action === 'addExport') wake();
+  };
+  deps.bus.on('workshop', onEvent);
+  const poll = setInterval(wake, POLL_MS);
+  poll.unref();
+  wake();
+
+  return {
+    wake,
+    async stop() {
+      stopped = true;
+      clearInterval(poll);
+      deps.bus.off('workshop', onEvent);
+      await running;
+      await worker?.end();
+      worker = null;
+    },
+  };
+}
+
+/** Takes the oldest pending export nobody holds; null when there is none (or the lock is busy). */
+function take(deps: AppDeps): ExportRow | null {
+  const now = nowIso();
+  try {
+    return deps.database.db.transaction(
+      (tx) => {
+        const row = tx
+          .select()
+          .from(workshopExports)
+          .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
+          .orderBy(asc(workshopExports.createdAt))
+          .limit(1)
+          .get();
+        if (!row) return null;
+        return tx
+          .update(workshopExports)
+          .set({ leaseUntil: new Date(Date.now() + LEASE_MS).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
+          .where(eq(workshopExports.id, row.id))
+          .returning()
+          .get();
+      },
+      { behavior: 'immediate' },
+    );
+  } catch (err) {
+    // Another instance holds the write lock: the next wake-up or poll tries again.
+    if (isDatabaseBusy(err)) return null;
+    throw err;
+  }
+}
+
+function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): void {
+  if (!result.ok && result.crashed && row.attempts < MAX_ATTEMPTS) {
+    // The worker died (out of memory, killed): the lease runs out and the export is tried again.
+    return;
+  }
+  try {
+    finishExport(deps, row, job.file, result.ok ? result : { ok: false, message: result.message });
+  } catch (err) {
+    console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);
+  }
+}
+
+type WorkerOutcome = (ExportJobResult & { ok: true }) | { id: string; ok: false; message: string; crashed?: boolean };
+
+/** One worker thread, started on first use and kept for the next exports. */
+class ExportWorker {
+  private readonly thread: Worker;
+  /** False once the thread has ended (crashed, or stopped for overrunning): start another. */
+  alive = true;
+  private pending: { id: string; done: (result: WorkerOutcome) => void } | null = null;
+
+  constructor() {
+    this.thread = startThread();
+    this.thread.unref();
+    this.thread.on('message', (result: ExportJobResult) => {
+      if (this.pending?.id === result.id) this.settle(result);
+    });
+    this.thread.on('error', (err) => {
+      console.error('[exports] worker failed', err);
+      this.settle({ id: this.pending?.id ?? '', ok: false, message: 'The export stopped unexpectedly.', crashed: true });
+    });
+    this.thread.on('exit', () => {
+      this.alive = false;
+      this.settle({ id: this.pending?.id ?? '', ok: false, message: 'The export stopped unexpectedly.', crashed: true });
+    });
+  }
+
+  run(job: ExportJob): Promise<WorkerOutcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.alive = false;
+        this.settle({ id: job.id, ok: false, message: `The export took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped.` });
+        void this.thread.terminate();
+      }, JOB_TIMEOUT_MS);
+      this.pending = {
+        id: job.id,
+        done: (result) => {
+          clearTimeout(timer);
+          resolve(result);
+        },
+      };
+      this.thread.postMessage(job);
+    });
+  }
+
+  async end(): Promise<void> {
+    await this.thread.terminate();
+  }
+
+  private settle(result: WorkerOutcome): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.done(result);
+  }
+}
+
+/** The built service starts `export-worker.js` beside its bundle; sources go through tsx. */
+function startThread(): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) {
+    const built = new URL('./export-worker.js', here);
+    if (existsSync(built)) return new Worker(built);
+  }
+  return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href } });
+}

@@ -1,0 +1,119 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import * as Y from 'yjs';
+import type { Db } from '../../db/client';
+import {
+  canvases,
+  cards,
+  comments,
+  criteria,
+  items,
+  ratings,
+  sections,
+  steps,
+  users,
+  votes,
+  workshops,
+  yjsDocuments,
+  yjsUpdates,
+  zones,
+} from '../../db/schema/index';
+import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
+
+/**
+ * The native export: every row of the workshop as the document of `native-schema.ts`, read in one
+ * read transaction. The Yjs document goes along as one merged update (the stored snapshot plus
+ * the updates after it); its values are also in the cards' x/y and the zones.
+ */
+export function readNative(db: Db, workshopId: string): NativeDocument | null {
+  return db.transaction((tx) => {
+    const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
+    if (!workshop) return null;
+    const stepRows = tx.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)).all();
+    const criterionRows = tx.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all();
+    const sectionRows = tx.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)).all();
+    const cardRows = tx.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.number)).all();
+    const voteRows = tx.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)).all();
+    const ratingRows = tx.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all();
+    const itemRows = tx.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)).all();
+    const commentRows = tx.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)).all();
+    const canvas = tx.select().from(canvases).where(eq(canvases.workshopId, workshopId)).get();
+    const zoneRows = canvas ? tx.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)).all() : [];
+
+    const authorIds = new Set<string>();
+    for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);
+    const userRows = authorIds.size === 0 ? [] : tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds])).all();
+
+    return {
+      format: NATIVE_FORMAT,
+      version: NATIVE_VERSION,
+      exported_at: new Date().toISOString(),
+      workshop: {
+        id: workshop.id,
+        title: workshop.title,
+        description: workshop.description,
+        state: workshop.state,
+        daily_mail: workshop.dailyMail,
+        change_step_notifications: workshop.changeStepNotifications,
+        force_sync: workshop.forceSync,
+        view: workshop.view,
+        vote_limit: {
+          positive: workshop.votePositive,
+          negative: workshop.voteNegative,
+          max_positive: workshop.voteMaxPositive,
+          max_negative: workshop.voteMaxNegative,
+        },
+        current_step_id: workshop.currentStepId,
+        last_card_number: workshop.lastCardNumber,
+        created_at: workshop.createdAt,
+      },
+      users: userRows.map((user) => ({ id: user.id, name: user.name })),
+      steps: stepRows.map((step) => ({ id: step.id, name: step.name, instructions: step.instructions, prefs: step.prefs, view: step.view })),
+      criteria: criterionRows.map((criterion) => ({ id: criterion.id, title: criterion.title, scale: criterion.scale })),
+      sections: sectionRows.map((section) => ({ id: section.id, title: section.title })),
+      cards: cardRows.map((card) => ({
+        id: card.id,
+        short_id: card.number,
+        type: card.type,
+        title: card.title,
+        content: card.content,
+        color: card.color,
+        aside: card.aside,
+        parent_id: card.parentId,
+        position: card.position,
+        x: card.x,
+        y: card.y,
+        user_id: card.userId,
+        created_at: card.createdAt,
+      })),
+      votes: voteRows.map((vote) => ({ card_id: vote.cardId, user_id: vote.userId, value: vote.value, created_at: vote.createdAt })),
+      ratings: ratingRows.map((rating) => ({
+        card_id: rating.cardId,
+        criterium_id: rating.criteriumId,
+        user_id: rating.userId,
+        value: rating.value,
+        created_at: rating.createdAt,
+      })),
+      items: itemRows.map((item) => ({ card_id: item.cardId, section_id: item.sectionId, user_id: item.userId, content: item.content, created_at: item.createdAt })),
+      comments: commentRows.map((comment) => ({ card_id: comment.cardId, user_id: comment.userId, content: comment.content, created_at: comment.createdAt })),
+      canvas: canvas
+        ? {
+            name: canvas.name,
+            background_id: canvas.backgroundId,
+            background: { cols: canvas.backgroundCols, rows: canvas.backgroundRows },
+            image: canvas.image,
+            zones: zoneRows.map((zone) => ({ id: zone.id, name: zone.name, x: zone.x, y: zone.y, rows: zone.rows, cols: zone.cols, cluster_id: zone.clusterId })),
+            document: storedDocument(tx as unknown as Db, workshopId),
+          }
+        : null,
+    };
+  });
+}
+
+/** The workshop's stored Yjs document as one update, base64; null when it was never stored. */
+function storedDocument(db: Db, workshopId: string): string | null {
+  const snapshot = db.select({ state: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId)).get();
+  const updates = db.select({ update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)).orderBy(asc(yjsUpdates.id)).all();
+  const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map((part) => new Uint8Array(part));
+  if (parts.length === 0) return null;
+  return Buffer.from(Y.mergeUpdates(parts)).toString('base64');
+}

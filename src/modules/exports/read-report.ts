@@ -1,0 +1,176 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  canvases,
+  cards,
+  comments,
+  criteria,
+  items,
+  ratings,
+  sections,
+  steps,
+  users,
+  votes,
+  workshopMembers,
+  workshops,
+  zones,
+} from '../../db/schema/index';
+import { SCALES } from '../criteria/schemas';
+import type { ExportReport, ReportCard } from './report';
+
+/**
+ * Reads everything a report shows in one read transaction, so the export is one consistent
+ * moment of the workshop even while people keep writing. Card coordinates and zones come from
+ * SQL's copy of the canvas document, which every stored document change keeps current.
+ */
+export function readReport(db: Db, workshopId: string): ExportReport | null {
+  return db.transaction((tx) => {
+    const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
+    if (!workshop) return null;
+    const names = new Map<string, string>();
+    const memberRows = tx
+      .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name })
+      .from(workshopMembers)
+      .innerJoin(users, eq(users.id, workshopMembers.userId))
+      .where(eq(workshopMembers.workshopId, workshopId))
+      .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id))
+      .all();
+    for (const member of memberRows) names.set(member.userId, member.name);
+    const nameOf = (userId: string) => {
+      let name = names.get(userId);
+      if (name === undefined) {
+        // Authors who have left the workshop still wrote what they wrote.
+        name = tx.select({ name: users.name }).from(users).where(eq(users.id, userId)).get()?.name ?? '';
+        names.set(userId, name);
+      }
+      return name;
+    };
+
+    const stepRows = tx.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)).all();
+    const criterionRows = tx.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all();
+    const sectionRows = tx.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)).all();
+    const cardRows = tx.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.position), asc(cards.number)).all();
+    const voteRows = tx.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)).all();
+    const ratingRows = tx.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all();
+    const itemRows = tx.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)).all();
+    const commentRows = tx.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)).all();
+    const canvas = tx.select().from(canvases).where(eq(canvases.workshopId, workshopId)).get();
+    const zoneRows = canvas ? tx.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)).all() : [];
+
+    const tallies = new Map<string, { score: number; count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
+    const tallyOf = (cardId: string) => {
+      let tally = tallies.get(cardId);
+      if (!tally) tallies.set(cardId, (tally = { score: 0, count: 0, positive: 0, negative: 0, comments: 0, items: 0, ratings: 0 }));
+      return tally;
+    };
+    for (const vote of voteRows) {
+      const tally = tallyOf(vote.cardId);
+      tally.score += vote.value;
+      tally.count += 1;
+      if (vote.value > 0) tally.positive += vote.value;
+      else tally.negative -= vote.value;
+    }
+    const ratingSums = new Map<string, { sum: number; count: number }>();
+    for (const rating of ratingRows) {
+      tallyOf(rating.cardId).ratings += 1;
+      const key = `${rating.cardId}\n${rating.criteriumId}`;
+      const sum = ratingSums.get(key) ?? { sum: 0, count: 0 };
+      sum.sum += rating.value;
+      sum.count += 1;
+      ratingSums.set(key, sum);
+    }
+    for (const comment of commentRows) tallyOf(comment.cardId).comments += 1;
+    for (const item of itemRows) tallyOf(item.cardId).items += 1;
+
+    const clusters = cardRows.filter((card) => card.type === 'cluster');
+    const ideasOf = new Map<string, typeof cardRows>();
+    for (const card of cardRows) {
+      if (card.type !== 'idea' || !card.parentId) continue;
+      const list = ideasOf.get(card.parentId) ?? [];
+      list.push(card);
+      ideasOf.set(card.parentId, list);
+    }
+    const reportCard = (card: (typeof cardRows)[number], cluster: (typeof cardRows)[number] | null): ReportCard => {
+      const tally = tallyOf(card.id);
+      const ratingAverages: Record<string, number> = {};
+      for (const criterion of criterionRows) {
+        const sum = ratingSums.get(`${card.id}\n${criterion.id}`);
+        if (sum) ratingAverages[criterion.id] = sum.sum / sum.count;
+      }
+      return {
+        id: card.id,
+        shortId: String(card.number),
+        type: card.type,
+        title: card.title,
+        content: card.content,
+        color: card.color,
+        aside: card.aside,
+        clusterId: cluster?.id ?? null,
+        clusterTitle: cluster?.title ?? '',
+        position: card.position,
+        x: card.x,
+        y: card.y,
+        author: nameOf(card.userId),
+        createdAt: card.createdAt,
+        score: tally.score,
+        voteCount: tally.count,
+        positivePoints: tally.positive,
+        negativePoints: tally.negative,
+        ratingAverages,
+        ratingCount: tally.ratings,
+        commentCount: tally.comments,
+        itemCount: tally.items,
+      };
+    };
+    const reportCards: ReportCard[] = [];
+    for (const cluster of clusters) {
+      reportCards.push(reportCard(cluster, null));
+      for (const idea of ideasOf.get(cluster.id) ?? []) reportCards.push(reportCard(idea, cluster));
+    }
+
+    return {
+      generatedAt: new Date().toISOString(),
+      workshop: {
+        id: workshop.id,
+        title: workshop.title,
+        description: workshop.description,
+        createdAt: workshop.createdAt,
+        state: workshop.state,
+        facilitators: memberRows.filter((m) => m.role === 'facilitator').map((m) => m.name),
+        participantCount: memberRows.filter((m) => m.role === 'participant').length,
+        currentStepId: workshop.currentStepId,
+        voteLimit: {
+          positive: workshop.votePositive,
+          negative: workshop.voteNegative,
+          maxPositive: workshop.voteMaxPositive,
+          maxNegative: workshop.voteMaxNegative,
+        },
+      },
+      steps: stepRows.map((step, index) => ({ id: step.id, number: index + 1, name: step.name, instructions: step.instructions })),
+      criteria: criterionRows.map((criterion) => {
+        const values = [...(SCALES[criterion.scale] ?? [])];
+        return { id: criterion.id, title: criterion.title, values, min: values[0] ?? 0, max: values.at(-1) ?? 0 };
+      }),
+      sections: sectionRows.map((section) => ({ id: section.id, title: section.title })),
+      cards: reportCards,
+      votes: voteRows.map((vote) => ({ cardId: vote.cardId, user: nameOf(vote.userId), value: vote.value, createdAt: vote.createdAt })),
+      ratings: ratingRows.map((rating) => ({
+        cardId: rating.cardId,
+        criterionId: rating.criteriumId,
+        user: nameOf(rating.userId),
+        value: rating.value,
+        createdAt: rating.createdAt,
+      })),
+      items: itemRows.map((item) => ({ cardId: item.cardId, sectionId: item.sectionId, user: nameOf(item.userId), content: item.content, createdAt: item.createdAt })),
+      comments: commentRows.map((comment) => ({ cardId: comment.cardId, user: nameOf(comment.userId), content: comment.content, createdAt: comment.createdAt })),
+      canvas: canvas
+        ? {
+            name: canvas.name,
+            cols: canvas.backgroundCols,
+            rows: canvas.backgroundRows,
+            zones: zoneRows.map((zone) => ({ id: zone.id, name: zone.name, x: zone.x, y: zone.y, cols: zone.cols, rows: zone.rows, clusterId: zone.clusterId })),
+          }
+        : null,
+    };
+  });
+}

@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import type { Config } from '../../config';
+import type { workshopExports } from '../../db/schema/index';
+import type { ExportOutput as ExportResource } from '../events/changes';
+import { publicFileUrl } from '../uploads/storage';
+
+export type ExportRow = typeof workshopExports.$inferSelect;
+export type ExportType = ExportRow['type'];
+
+export const EXPORT_TYPES = ['pdf', 'xlsx', 'docx', 'csv', 'native'] as const satisfies readonly ExportType[];
+
+const exportType = v.picklist(EXPORT_TYPES, `Expected one of ${EXPORT_TYPES.join(', ')}.`);
+
+/** `type`, or `mimetype` as a sample body of the spec names it (CONTRACT §7): one of the two. */
+export const CreateExportInput = v.pipe(
+  v.object({ type: v.optional(exportType), mimetype: v.optional(exportType) }),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const { type, mimetype } = dataset.value;
+    if (type !== undefined && mimetype !== undefined && type !== mimetype) {
+      addIssue({ message: 'Give the type once, as type or as mimetype.', path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'mimetype', value: mimetype }] });
+      return NEVER;
+    }
+    const chosen = type ?? mimetype;
+    if (chosen === undefined) {
+      addIssue({ message: `type is required: one of ${EXPORT_TYPES.join(', ')}.`, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'type', value: undefined }] });
+      return NEVER;
+    }
+    return { type: chosen };
+  }),
+);
+export type CreateExportInput = v.InferOutput<typeof CreateExportInput>;
+
+export const ExportOutput = v.object({
+  id: v.string(),
+  created_at: v.string(),
+  type: exportType,
+  state: v.picklist(['pending', 'success', 'failed']),
+  /** A signed download link, valid without a token for 7 days; null until the export succeeded. */
+  url: v.nullable(v.string()),
+  /** Why a failed export failed; null otherwise. */
+  message: v.nullable(v.string()),
+});
+
+export function toExport(config: Pick<Config, 'publicUrl' | 'secret'>, row: ExportRow): ExportResource {
+  const file = row.state === 'success' && row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
+  return {
+    id: row.id,
+    created_at: row.createdAt,
+    type: row.type,
+    state: row.state,
+    url: file ? publicFileUrl(config, file) : null,
+    message: row.message,
+  };
+}

@@ -1,0 +1,150 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../deps';
+import { nowIso } from '../../db/columns';
+import { workshopExports, workshops } from '../../db/schema/index';
+import { AppError, notFound } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { loadAccess } from '../access/load';
+import { authorize } from '../access/rules';
+import { diffFields, write } from '../events/recorder';
+import { storedFileResponse, type FileResponse } from '../uploads/service';
+import { deleteFileRow, EXPORTS_CONTAINER, findFile, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import type { ExportOutput as ExportResource } from '../events/changes';
+import { toExport, type CreateExportInput, type ExportRow } from './schemas';
+
+export { EXPORTS_CONTAINER };
+
+/*
+ * Exports (spec: Exports; CONTRACT §7), facilitators only: a request records a pending export and
+ * answers at once; the export runner (`jobs.ts`) makes the file in a worker thread and
+ * `finishExport` records the outcome. Each step is logged (`addExport`, `updateExport`,
+ * `removeExport`) and reaches facilitators' sockets as `export:updated` / `export:deleted`.
+ */
+
+export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): ExportResource {
+  return write(deps, (tx, changes) => {
+    authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
+    const row = tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning().get();
+    const resource = toExport(deps.config, row);
+    changes.record({ workshopId, action: 'addExport', userId: user.id, change: { export: resource } });
+    return resource;
+  });
+}
+
+/** The workshop's exports, newest first. */
+export function listExports(deps: AppDeps, user: UserRow, workshopId: string): ExportResource[] {
+  const { db } = deps.database;
+  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  return db
+    .select()
+    .from(workshopExports)
+    .where(eq(workshopExports.workshopId, workshopId))
+    .orderBy(desc(workshopExports.createdAt), desc(workshopExports.id))
+    .all()
+    .map((row) => toExport(deps.config, row));
+}
+
+export function getExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): ExportResource {
+  const { db } = deps.database;
+  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  return toExport(deps.config, findExport(deps, workshopId, exportId));
+}
+
+/** The export's file, streamed from storage; 409 while it is pending or when it failed. */
+export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<FileResponse> {
+  const { db } = deps.database;
+  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  const row = findExport(deps, workshopId, exportId);
+  const file = row.state === 'success' ? storedRef(row) : null;
+  const stored = file ? findFile(db, file) : undefined;
+  if (!stored) {
+    const why = row.state === 'failed' ? `This export failed: ${row.message ?? 'no file was made'}.` : 'This export is not ready yet; wait for export:updated or GET it again.';
+    throw new AppError('conflict', why);
+  }
+  return storedFileResponse(deps, stored, { maxAge: 0, disposition: 'attachment' });
+}
+
+/** Deletes the export and its file (its link stops working). */
+export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): void {
+  let file: FileRef | null = null;
+  write(deps, (tx, changes) => {
+    authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
+    const row = findExport(deps, workshopId, exportId);
+    file = storedRef(row);
+    tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).run();
+    if (file) deleteFileRow(tx, file);
+    changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
+  });
+  if (file) removeBlob(deps.config, file);
+}
+
+export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
+
+/**
+ * Records what the worker made of a pending export: the file (written by the worker under
+ * `file`) becomes a `files` row and the export `success`, or the export becomes `failed`. An
+ * export deleted (or finished by another instance) meanwhile keeps its state, and a file made
+ * for it is removed.
+ */
+export function finishExport(deps: AppDeps, taken: ExportRow, file: FileRef, outcome: ExportOutcome): void {
+  const kept = write(deps, (tx, changes) => {
+    const before = tx.select().from(workshopExports).where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending'))).get();
+    if (!before) return false;
+    const workshop = tx.select({ title: workshops.title }).from(workshops).where(eq(workshops.id, before.workshopId)).get();
+    if (!workshop) return false;
+    const now = nowIso();
+    let after: ExportRow;
+    if (outcome.ok) {
+      recordFile(tx, file, { userId: before.requestedBy, name: `${fileBaseName(workshop.title)}.${outcome.extension}`, mimetype: outcome.mimetype, size: outcome.size });
+      after = tx
+        .update(workshopExports)
+        .set({ state: 'success', fileContainer: file.container, fileKey: file.key, leaseUntil: null, updatedAt: now })
+        .where(eq(workshopExports.id, before.id))
+        .returning()
+        .get();
+    } else {
+      after = tx
+        .update(workshopExports)
+        .set({ state: 'failed', message: outcome.message, leaseUntil: null, updatedAt: now })
+        .where(eq(workshopExports.id, before.id))
+        .returning()
+        .get();
+    }
+    const previous = toExport(deps.config, before);
+    const resource = toExport(deps.config, after);
+    changes.record({
+      workshopId: before.workshopId,
+      action: 'updateExport',
+      userId: before.requestedBy,
+      change: { export: resource, changes: diffFields(previous, resource, ['state', 'url', 'message']) },
+    });
+    return outcome.ok;
+  });
+  if (outcome.ok && !kept) removeBlob(deps.config, file);
+}
+
+function findExport(deps: AppDeps, workshopId: string, exportId: string): ExportRow {
+  const row = deps.database.db
+    .select()
+    .from(workshopExports)
+    .where(and(eq(workshopExports.id, exportId), eq(workshopExports.workshopId, workshopId)))
+    .get();
+  if (!row) throw notFound('Export');
+  return row;
+}
+
+function storedRef(row: ExportRow): FileRef | null {
+  return row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
+}
+
+/** A file name made from the workshop's title: characters file systems refuse become dashes. */
+export function fileBaseName(title: string): string {
+  const cleaned = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '-')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s.-]+|[\s.-]+$/g, '')
+    .slice(0, 100)
+    .trim();
+  return cleaned || 'workshop';
+}

@@ -1,0 +1,39 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import { openReader, type DatabaseHandle } from '../../db/client';
+import { filePath } from '../uploads/storage';
+import { renderExport } from './render';
+import type { ExportJob, ExportJobResult } from './job-messages';
+
+/*
+ * The export worker thread: reads the workshop on its own read-only connection, renders it and
+ * writes the file, so none of that runs on the thread answering requests. One job at a time.
+ */
+
+const readers = new Map<string, DatabaseHandle>();
+
+function readerFor(path: string): DatabaseHandle {
+  let reader = readers.get(path);
+  if (!reader) readers.set(path, (reader = openReader(path)));
+  return reader;
+}
+
+async function run(job: ExportJob): Promise<ExportJobResult> {
+  const path = filePath({ filesDir: job.filesDir }, job.file);
+  try {
+    const rendered = await renderExport(readerFor(job.databasePath).db, job.workshopId, job.type);
+    if (!rendered) return { id: job.id, ok: false, message: 'The workshop no longer exists.' };
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, rendered.data, { flag: 'wx' });
+    return { id: job.id, ok: true, size: rendered.data.byteLength, mimetype: rendered.mimetype, extension: rendered.extension };
+  } catch (err) {
+    rmSync(path, { force: true });
+    console.error(`[exports] ${job.type} export ${job.id} failed`, err);
+    return { id: job.id, ok: false, message: `The ${job.type} file could not be made.` };
+  }
+}
+
+parentPort?.on('message', (job: ExportJob) => {
+  void run(job).then((result) => parentPort?.postMessage(result));
+});
