@@ -109,18 +109,25 @@ function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSi
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const fail = (err: PublicFetchError) => {
+      if (settled) return;
+      settled = true;
+      reject(err);
+      response.destroy();
+    };
     response.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
-      if (size > maxBytes) {
-        response.destroy();
-        reject(new PublicFetchError(`The file is larger than ${maxBytes} bytes.`));
-        return;
-      }
+      if (size > maxBytes) return fail(new PublicFetchError(`The file is larger than ${maxBytes} bytes.`));
       chunks.push(chunk);
     });
-    response.on('end', () => resolve(Buffer.concat(chunks)));
-    response.on('error', (err) => reject(describe(err, signal)));
-    response.on('aborted', () => reject(describe(new Error('aborted'), signal)));
+    response.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    response.on('error', (err) => fail(describe(err, signal)));
+    response.on('aborted', () => fail(describe(new Error('aborted'), signal)));
   });
 }
 
