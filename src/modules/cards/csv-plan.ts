@@ -1,5 +1,6 @@
 import { CsvError, parse } from 'csv-parse';
 import { AppError, type ErrorDetail } from '../../http/errors';
+import { isFigureColumn, restoreCell } from '../exports/formats/csv-cells';
 import { CARD_COLORS, CONTENT_MAX, TITLE_MAX, type CardColor } from './schemas';
 
 /** The import's columns; an export writes the same ones first (CONTRACT §7). */
@@ -58,9 +59,10 @@ export async function planCardsImport(text: string): Promise<ImportPlan> {
   let count = 0;
   for (const row of rows) {
     const type = row.get('type').trim().toLowerCase() || 'idea';
-    const title = row.get('title').trim();
-    const content = row.get('content');
-    const clusterTitle = row.get('cluster').trim();
+    // Text cells an export neutralised against formula injection come back as they were.
+    const title = restoreCell(row.get('title').trim());
+    const content = restoreCell(row.get('content'));
+    const clusterTitle = restoreCell(row.get('cluster').trim());
     const color = row.get('color').trim().toLowerCase();
     const aside = ASIDE_VALUES[row.get('aside').trim().toLowerCase()];
     const problems: string[] = [];
@@ -151,6 +153,8 @@ function readRows(records: ParsedRecord[]): Row[] {
   const headerProblems: string[] = [];
   header.record.forEach((cell, position) => {
     const name = cell.trim().toLowerCase();
+    // An export's figures after the card's columns are read past, so the export imports as it is.
+    if (isFigureColumn(name)) return;
     if (!(CSV_COLUMNS as readonly string[]).includes(name)) headerProblems.push(`unknown column "${cell.trim()}"`);
     else if (index.has(name as Column)) headerProblems.push(`column "${name}" appears twice`);
     else index.set(name as Column, position);
