@@ -166,6 +166,17 @@ describe('exports', () => {
     }
   });
 
+  it("deleting the workshop kills its exports' links and removes their files", async () => {
+    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Short-lived' } })).body;
+    const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
+    const link = new URL(done.url!);
+    const path = join(t.deps.config.filesDir, 'exports', link.pathname.split('/')[3]!);
+    expect(existsSync(path)).toBe(true);
+    expect((await t.request('DELETE', `/v1/workshops/${workshop.id}`, { token: fay.token })).status).toBe(204);
+    expectError(await t.request('GET', `${link.pathname}${link.search}`), 404, 'not_found');
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('a download of a pending export answers 409', async () => {
     const { workshop } = await retro();
     // Two exports asked together: the second waits while the first is made.

@@ -7,7 +7,7 @@ import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { isPublicAddress } from '../src/lib/public-fetch';
 import { useServer, useUsers } from './helpers/cast';
-import { expectError, type TestUser } from './helpers/factories';
+import { errorOf, expectError, type TestUser } from './helpers/factories';
 import type { TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 import { buildScene, RETRO, type SceneSpec } from './helpers/workshop-scene';
@@ -236,7 +236,7 @@ describe('fetching a native file from another host', () => {
     for (const url of urls) {
       const res = await createFrom(strict, ada, url);
       expectError(res, 400, 'invalid_request');
-      expect((res.body as { error: { details: Array<{ path: string }> } }).error.details[0]!.path, url).toBe('url');
+      expect(errorOf(res).details?.[0]?.path, url).toBe('url');
     }
     expect(site.hits.length).toBe(before);
     expect(workshopCount(strict)).toBe(count);

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
+import type { Tx } from '../../db/client';
 import { nowIso } from '../../db/columns';
 import { workshopExports, workshops } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
@@ -76,6 +77,21 @@ export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, e
     changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
   });
   if (file) removeBlob(deps.config, file);
+}
+
+/**
+ * Inside the transaction deleting a workshop: removes its exports' file rows (their links stop
+ * working at once) and returns the files, whose bytes the caller removes once it has committed.
+ */
+export function dropWorkshopExports(tx: Tx, workshopId: string): FileRef[] {
+  const refs = tx
+    .select({ container: workshopExports.fileContainer, key: workshopExports.fileKey })
+    .from(workshopExports)
+    .where(eq(workshopExports.workshopId, workshopId))
+    .all()
+    .flatMap((row) => (row.container && row.key ? [{ container: row.container, key: row.key }] : []));
+  for (const ref of refs) deleteFileRow(tx, ref);
+  return refs;
 }
 
 export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };

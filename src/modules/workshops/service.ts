@@ -13,6 +13,8 @@ import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import { createFromUrl } from './create-from-native';
+import { dropWorkshopExports } from '../exports/service';
+import { removeBlob } from '../uploads/storage';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
@@ -198,7 +200,9 @@ export function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string)
     const access = loadAccess(db, workshopId, user.id);
     authorize(access, 'facilitate');
     const recorded = workshopForEvent(db, deps.config, access.workshop);
+    const exportFiles = dropWorkshopExports(tx, workshopId);
     tx.delete(workshops).where(eq(workshops.id, workshopId)).run();
+    changes.afterCommit(() => exportFiles.forEach((file) => removeBlob(deps.config, file)));
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
     changes.afterCommit(() => deps.collab.forgetWorkshop(workshopId));
