@@ -177,6 +177,18 @@ describe('exports', () => {
     expect(existsSync(path)).toBe(false);
   });
 
+  it('exports older than their links (7 days) are removed with their files', async () => {
+    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Old' } })).body;
+    const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
+    const path = join(t.deps.config.filesDir, 'exports', new URL(done.url!).pathname.split('/')[3]!);
+    const { pruneOldExports } = await import('../src/modules/exports/service');
+    expect(pruneOldExports(t.deps, Date.now() + 6 * 24 * 3600 * 1000)).toBe(0);
+    expect(pruneOldExports(t.deps, Date.now() + 8 * 24 * 3600 * 1000)).toBeGreaterThanOrEqual(1);
+    expect(existsSync(path)).toBe(false);
+    expect((await t.request<ExportOutput[]>('GET', exportsPath(workshop.id), { token: fay.token })).body).toEqual([]);
+    expect(eventLog(t, workshop.id).at(-1)).toMatchObject({ action: 'removeExport', userId: null });
+  });
+
   it('a download of a pending export answers 409', async () => {
     const { workshop } = await retro();
     // Two exports asked together: the second waits while the first is made.

@@ -8,7 +8,7 @@ import { isDatabaseBusy } from '../../http/errors';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import type { ExportRow } from './schemas';
-import { EXPORTS_CONTAINER, finishExport } from './service';
+import { EXPORTS_CONTAINER, finishExport, pruneOldExports } from './service';
 
 /** How long a taken export stays this instance's; past it (a crash) any instance takes it up. */
 const LEASE_MS = 5 * 60_000;
@@ -75,7 +75,15 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
     if (event.action === 'addExport') wake();
   };
   deps.bus.on('workshop', onEvent);
-  const poll = setInterval(wake, POLL_MS);
+  const poll = setInterval(() => {
+    wake();
+    try {
+      pruneOldExports(deps);
+    } catch (err) {
+      // A busy database or a failure here leaves old exports for the next poll.
+      if (!isDatabaseBusy(err)) console.error('[exports] removing old exports failed', err);
+    }
+  }, POLL_MS);
   poll.unref();
   wake();
 

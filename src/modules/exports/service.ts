@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { nowIso } from '../../db/columns';
@@ -9,7 +9,7 @@ import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
 import { diffFields, write } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
-import { deleteFileRow, EXPORTS_CONTAINER, findFile, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import { deleteFileRow, EXPORTS_CONTAINER, findFile, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import { toExport, type CreateExportInput, type ExportRow } from './schemas';
 
@@ -92,6 +92,30 @@ export function dropWorkshopExports(tx: Tx, workshopId: string): FileRef[] {
     .flatMap((row) => (row.container && row.key ? [{ container: row.container, key: row.key }] : []));
   for (const ref of refs) deleteFileRow(tx, ref);
   return refs;
+}
+
+/**
+ * Exports are kept as long as a link made for them works (7 days): older ones, files included,
+ * are removed and logged as `removeExport` by nobody. Returns how many went.
+ */
+export function pruneOldExports(deps: AppDeps, now = Date.now()): number {
+  const cutoff = new Date(now - LINK_TTL_SECONDS * 1000).toISOString();
+  const old = deps.database.db.select().from(workshopExports).where(lt(workshopExports.createdAt, cutoff)).limit(100).all();
+  const files: FileRef[] = [];
+  for (const row of old) {
+    write(deps, (tx, changes) => {
+      const deleted = tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).returning().get();
+      if (!deleted) return;
+      const file = storedRef(row);
+      if (file) {
+        deleteFileRow(tx, file);
+        files.push(file);
+      }
+      changes.record({ workshopId: row.workshopId, action: 'removeExport', userId: null, change: { export: toExport(deps.config, row) } });
+    });
+  }
+  for (const file of files) removeBlob(deps.config, file);
+  return old.length;
 }
 
 export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };

@@ -31,7 +31,7 @@ type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
 export const DEFAULT_CONTAINER = 'uploads';
 /** Files the service made: workshop exports. */
 export const EXPORTS_CONTAINER = 'exports';
-const LINK_TTL_SECONDS = 7 * 24 * 3600;
+export const LINK_TTL_SECONDS = 7 * 24 * 3600;
 /** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
 const EXPIRY_STEP_SECONDS = 3600;
 /** Containers and keys become path segments: only these characters can ever reach the file system. */
