@@ -1,8 +1,9 @@
 import type { FileChild, Paragraph } from 'docx';
 import type { ExportReport, ReportCard, ReportCriterion } from '../../report';
-import { cardLabel, clusterGroups, middleOf, placeOnTwoByTwo, topIdeas } from './report-views';
+import { cardLabel, clusterGroups, middleOf, placeOnTwoByTwo, topIdeas } from '../report-views';
 import { type Cell, type Column, dataTable } from './tables';
-import { countOf, factsParagraph, formatAverage, heading, note, paragraph } from './text';
+import { factsParagraph, heading, note, paragraph } from './text';
+import { countOf, formatAverage } from '../report-text';
 
 const TOP_IDEAS = 10;
 

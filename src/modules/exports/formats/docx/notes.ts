@@ -1,8 +1,9 @@
 import type { FileChild } from 'docx';
 import type { ExportReport, ReportComment } from '../../report';
-import { cardLabel, clusterGroups, groupBy } from './report-views';
+import { cardLabel, clusterGroups, groupBy } from '../report-views';
 import { type Cell, dataTable } from './tables';
-import { formatInstant, heading, note, paragraph } from './text';
+import { heading, note, paragraph } from './text';
+import { formatInstant } from '../report-text';
 
 /** Each section with a table of its items and the card each belongs to. */
 export function itemsBySection(report: ExportReport): FileChild[] {

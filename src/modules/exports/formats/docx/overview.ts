@@ -1,6 +1,7 @@
 import { type FileChild, HeadingLevel, Paragraph, TableOfContents } from 'docx';
 import type { ExportReport } from '../../report';
-import { formatDate, heading, note, paragraph, readsRightToLeft, runsOf } from './text';
+import { heading, note, paragraph, runsOf } from './text';
+import { formatDate, readsRightToLeft } from '../report-text';
 
 /** Workshop title, report date, facilitators, participants and description. */
 export function titlePage(report: ExportReport): FileChild[] {

@@ -1,20 +1,14 @@
 import { HeadingLevel, Paragraph, TextRun } from 'docx';
+import { readsRightToLeft } from '../report-text';
 
 // XML 1.0 refuses C0 controls (but tab, newline, return), lone surrogates and U+FFFE/U+FFFF: one
 // of them in a card title would leave a file Word cannot open, so they are dropped.
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const FIRST_LETTER = /\p{L}/u;
-const RIGHT_TO_LEFT_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 
 export function xmlSafe(text: string): string {
   return text.replace(NOT_XML, '');
 }
 
-/** Whether a paragraph reads right to left: its first letter decides, as the Unicode bidi algorithm does. */
-export function readsRightToLeft(text: string): boolean {
-  const letter = FIRST_LETTER.exec(text)?.[0];
-  return letter !== undefined && RIGHT_TO_LEFT_LETTER.test(letter);
-}
 
 export interface RunStyle {
   bold?: boolean;
@@ -60,24 +54,4 @@ export function heading(level: 1 | 2 | 3, text: string, options: { pageBreakBefo
 /** A quieter paragraph for "nothing here" notes and bylines. */
 export function note(text: string): Paragraph {
   return paragraph(text, { italics: true, color: '666666' });
-}
-
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-/** Averages show one decimal, the precision a 1–5 or 1–10 scale can carry. */
-export function formatAverage(value: number | undefined): string {
-  return value === undefined ? '–' : value.toFixed(1);
-}
-
-/** The UTC minute an ISO instant names, as `2026-11-20 09:03 UTC`: the same for every reader. */
-export function formatInstant(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-
-const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-export function formatDate(iso: string): string {
-  return LONG_DATE.format(new Date(iso));
 }

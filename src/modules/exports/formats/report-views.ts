@@ -1,4 +1,4 @@
-import type { ExportReport, ReportCard, ReportCriterion } from '../../report';
+import type { ExportReport, ReportCard, ReportCriterion } from '../report';
 
 export interface ClusterGroup {
   cluster: ReportCard;

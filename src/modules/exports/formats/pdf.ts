@@ -1,0 +1,95 @@
+import PDFDocument from 'pdfkit';
+import type { ExportReport, RenderedExport } from '../report';
+import { clusterGroups } from './report-views';
+import { clusterBlock } from './pdf/board';
+import { canvasDrawing } from './pdf/canvas';
+import { matrixChart, matrixTitle } from './pdf/matrix';
+import { topIdeasChart } from './pdf/top-ideas';
+import { layOut, type Part } from './pdf/contents';
+import { commentsByCard, itemsOf, sectionItems } from './pdf/notes';
+import { agenda, titlePage } from './pdf/overview';
+import { PdfWriter } from './pdf/writer';
+
+export const PDF_MIMETYPE = 'application/pdf';
+
+/** The report's parts in order: each is an entry of the contents and of the outline. */
+function partsOf(report: ExportReport): Part[] {
+  const groups = clusterGroups(report);
+  const parts: Part[] = [{ title: 'Agenda', level: 1, render: (writer) => agenda(writer, report) }];
+
+  parts.push({
+    title: 'Clusters and ideas',
+    level: 1,
+    render: (writer) =>
+      writer.note(
+        groups.length === 0
+          ? 'No clusters yet.'
+          : 'Every cluster with its ideas in board order. A score is the sum of vote values; ratings are averaged per criterion.',
+        { after: 6 },
+      ),
+  });
+  for (const group of groups) parts.push({ title: group.cluster.title, level: 2, render: (writer) => clusterBlock(writer, report, group) });
+
+  parts.push({ title: 'Results', level: 1, render: (writer) => writer.note('What the votes, ratings and canvas show, drawn.', { after: 6 }) });
+  parts.push({ title: 'Top ideas by score', level: 2, render: (writer) => topIdeasChart(writer, report) });
+  const [first, second] = report.criteria;
+  if (first && second) {
+    parts.push({ title: matrixTitle(report.criteria), level: 2, newPage: true, render: (writer) => matrixChart(writer, report, first, second) });
+  }
+  const { canvas } = report;
+  parts.push(
+    canvas === null
+      ? { title: 'Canvas', level: 2, render: (writer) => writer.note('The workshop has no canvas.') }
+      : { title: `Canvas: ${canvas.name}`, level: 2, newPage: true, render: (writer) => canvasDrawing(writer, report, canvas) },
+  );
+
+  const items = itemsOf(report);
+  parts.push({
+    title: 'Items by section',
+    level: 1,
+    render: (writer) => writer.note(report.sections.length === 0 ? 'The workshop has no sections.' : 'The items of each section, with the card each belongs to.', { after: 6 }),
+  });
+  for (const section of report.sections) {
+    parts.push({ title: section.title, level: 2, render: (writer) => sectionItems(writer, report, section, items.get(section.id) ?? []) });
+  }
+
+  parts.push({ title: 'Comments', level: 1, render: (writer) => commentsByCard(writer, report) });
+  return parts;
+}
+
+/**
+ * The workshop report a facilitator hands out: title page, contents, agenda, clusters and ideas,
+ * the results drawn (top ideas, the 2×2 of the first two criteria, the canvas), items and
+ * comments, with page numbers and an outline. Depends on nothing but the report and the fonts in
+ * node_modules, so it runs in the export worker.
+ */
+export async function renderPdf(report: ExportReport): Promise<RenderedExport> {
+  const { workshop } = report;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 56, bottom: 60, left: 56, right: 56 },
+    bufferPages: true,
+    displayTitle: true,
+    lang: 'en',
+    info: {
+      Title: workshop.title,
+      Author: workshop.facilitators.join(', '),
+      Subject: 'Workshop report',
+      // The snapshot's time, so the same report gives the same file.
+      CreationDate: new Date(report.generatedAt),
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+
+  const writer = new PdfWriter(doc);
+  titlePage(writer, report);
+  layOut(writer, partsOf(report), workshop.title);
+  doc.end();
+  await ended;
+  return { data: Buffer.concat(chunks), mimetype: PDF_MIMETYPE, extension: 'pdf' };
+}

@@ -1,0 +1,76 @@
+import type { ExportReport } from '../../report';
+import { topIdeas } from '../report-views';
+import { countOf, formatAverage } from '../report-text';
+import { ticksFor } from './axis';
+import { fillOf } from './colors';
+import { table } from './table';
+import { INK, MUTED, type PdfWriter } from './writer';
+
+const TOP_IDEAS = 10;
+const GRID = '#dddddd';
+
+/** Horizontal bars for the best-scored ideas, then the same ideas in a table with full titles. */
+export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
+  const ranked = topIdeas(report, TOP_IDEAS);
+  if (ranked.length === 0) {
+    writer.note('No idea has votes yet.');
+    return;
+  }
+  const clusterColors = new Map(report.cards.map((card) => [card.id, card.color]));
+  writer.note(`The ${countOf(ranked.length, 'idea')} with the highest scores; a score is the sum of the idea's vote values.`, { after: 12 });
+
+  const { doc } = writer;
+  const labelWidth = 170;
+  const plotLeft = writer.left + labelWidth + 8;
+  const plotWidth = writer.width - labelWidth - 8 - 34;
+  const scores = ranked.map(({ idea }) => idea.score);
+  const ticks = ticksFor(Math.min(0, ...scores), Math.max(1, ...scores), 5);
+  const low = ticks[0]!;
+  const high = ticks[ticks.length - 1]!;
+  const xOf = (value: number) => plotLeft + ((value - low) / (high - low)) * plotWidth;
+  const rowHeight = 22;
+  writer.keepSpace(ranked.length * rowHeight + 50);
+  const top = writer.y;
+  const axisY = top + ranked.length * rowHeight + 4;
+
+  for (const tick of ticks) {
+    doc.moveTo(xOf(tick), top).lineTo(xOf(tick), axisY).lineWidth(0.5).strokeColor(GRID).stroke();
+    writer.label(String(tick), xOf(tick), axisY + 4, { size: 8, color: MUTED, anchor: 'middle' });
+  }
+  ranked.forEach(({ idea }, index) => {
+    const rowTop = top + index * rowHeight;
+    const zero = xOf(0);
+    const end = xOf(idea.score);
+    writer.label(`#${idea.shortId} ${idea.title}`, plotLeft - 8, rowTop + 6, { size: 9, anchor: 'end', maxWidth: labelWidth });
+    doc
+      .rect(Math.min(zero, end), rowTop + 4, Math.max(Math.abs(end - zero), 1), rowHeight - 8)
+      .fill(fillOf(clusterColors.get(idea.clusterId ?? '') ?? null));
+    const valueAt = idea.score < 0 ? end - 4 : end + 4;
+    writer.label(String(idea.score), valueAt, rowTop + 6, { size: 9, weight: 'bold', anchor: idea.score < 0 ? 'end' : 'start' });
+  });
+  doc.moveTo(xOf(0), top).lineTo(xOf(0), axisY).moveTo(plotLeft, axisY).lineTo(plotLeft + plotWidth, axisY).lineWidth(0.8).strokeColor(INK).stroke();
+  writer.label('Score (sum of vote values)', plotLeft + plotWidth / 2, axisY + 18, { size: 9, weight: 'bold', anchor: 'middle' });
+  writer.y = axisY + 44;
+
+  const shown = report.criteria.slice(0, 3);
+  table(
+    writer,
+    [
+      { title: 'Rank', width: 28, align: 'end' },
+      { title: 'Idea', wraps: true },
+      { title: 'Cluster', width: 90 },
+      { title: 'Score', width: 32, align: 'end' },
+      { title: 'Votes', width: 32, align: 'end' },
+      ...shown.map((criterion) => ({ title: criterion.title, width: 48, align: 'end' as const })),
+    ],
+    ranked.map(({ rank, idea }) => [
+      String(rank),
+      `#${idea.shortId} ${idea.title}`,
+      idea.clusterTitle,
+      String(idea.score),
+      String(idea.voteCount),
+      ...shown.map((criterion) => formatAverage(idea.ratingAverages[criterion.id])),
+    ]),
+  );
+}
+
