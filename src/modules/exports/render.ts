@@ -6,13 +6,26 @@ import type { ExportReport, RenderedExport } from './report';
 
 type Renderer = (report: ExportReport) => Promise<RenderedExport>;
 
-/** Each format's libraries load when a first export of that format is made, not before. */
+/** Each format's libraries (pdfkit and fonts, docx, exceljs) are loaded once, on first use. */
 const RENDERERS: Record<Exclude<ExportType, 'native'>, () => Promise<Renderer>> = {
-  pdf: () => import('./formats/pdf').then((m) => m.renderPdf),
-  docx: () => import('./formats/docx').then((m) => m.renderDocx),
-  xlsx: () => import('./formats/xlsx').then((m) => m.renderXlsx),
-  csv: () => import('./formats/csv').then((m) => m.renderCsv),
+  pdf: once(() => import('./formats/pdf').then((m) => m.renderPdf)),
+  docx: once(() => import('./formats/docx').then((m) => m.renderDocx)),
+  xlsx: once(() => import('./formats/xlsx').then((m) => m.renderXlsx)),
+  csv: once(() => import('./formats/csv').then((m) => m.renderCsv)),
 };
+
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => (loading ??= load());
+}
+
+/**
+ * Loads every format's libraries: the worker does it as it starts, so a first export of a format
+ * does not also pay for loading half a megabyte of library code.
+ */
+export function preloadRenderers(): Promise<unknown> {
+  return Promise.all(Object.values(RENDERERS).map((load) => load()));
+}
 
 /** Reads the workshop and renders it in `type`; null when the workshop no longer exists. */
 export async function renderExport(db: Db, workshopId: string, type: ExportType): Promise<RenderedExport | null> {

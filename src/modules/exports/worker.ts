@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { openReader, type DatabaseHandle } from '../../db/client';
 import { filePath } from '../uploads/storage';
-import { renderExport } from './render';
+import { preloadRenderers, renderExport } from './render';
 import type { ExportJob, ExportJobResult } from './job-messages';
 
 /*
@@ -33,6 +33,8 @@ async function run(job: ExportJob): Promise<ExportJobResult> {
     return { id: job.id, ok: false, message: `The ${job.type} file could not be made.` };
   }
 }
+
+preloadRenderers().catch((err) => console.error('[exports] loading the renderers failed', err));
 
 parentPort?.on('message', (job: ExportJob) => {
   void run(job).then((result) => parentPort?.postMessage(result));
