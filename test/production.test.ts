@@ -43,6 +43,19 @@ describe('the built server', () => {
     expect(templates.length).toBeGreaterThan(0);
     const canvases = (await (await fetch(`${base}/v1/canvas`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[];
     expect(canvases.length).toBeGreaterThan(0);
+
+    // Exports run in dist/export-worker.js, with the fonts and libraries found from dist/.
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const workshop = (await (await fetch(`${base}/v1/workshops`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'Built 构建' }) })).json()) as { id: string };
+    for (const type of ['pdf', 'xlsx']) {
+      const created = (await (await fetch(`${base}/v1/workshops/${workshop.id}/exports`, { method: 'POST', headers: auth, body: JSON.stringify({ type }) })).json()) as { id: string };
+      let made: { state: string; url: string | null; message: string | null } = { state: 'pending', url: null, message: null };
+      await until(async () => {
+        made = (await (await fetch(`${base}/v1/workshops/${workshop.id}/exports/${created.id}`, { headers: auth })).json()) as typeof made;
+        return made.state !== 'pending';
+      }, `the ${type} export`, 20_000, 50);
+      expect(made.state, made.message ?? '').toBe('success');
+    }
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });
