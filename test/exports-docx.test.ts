@@ -1,7 +1,7 @@
 import JSZip from 'jszip';
 import { SaxesParser } from 'saxes';
 import { describe, expect, it } from 'vitest';
-import { renderDocx } from '../src/modules/exports/formats/docx';
+import { renderDocx } from '../src/modules/exports/formats/docx/render-docx';
 import type { ExportReport, ReportCard } from '../src/modules/exports/report';
 import { sampleReport } from './helpers/export-report';
 

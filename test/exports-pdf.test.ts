@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderPdf } from '../src/modules/exports/formats/pdf';
+import { renderPdf } from '../src/modules/exports/formats/pdf/render-pdf';
 import type { ExportReport, ReportCard } from '../src/modules/exports/report';
 import { sampleReport } from './helpers/export-report';
 import { inkOf, type PdfPage, readPdf, type ReadPdf, renderPage } from './helpers/pdf';

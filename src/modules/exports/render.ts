@@ -8,8 +8,8 @@ type Renderer = (report: ExportReport) => Promise<RenderedExport>;
 
 /** Each format's libraries (pdfkit and fonts, docx, exceljs) are loaded once, on first use. */
 const RENDERERS: Record<Exclude<ExportType, 'native'>, () => Promise<Renderer>> = {
-  pdf: once(() => import('./formats/pdf').then((m) => m.renderPdf)),
-  docx: once(() => import('./formats/docx').then((m) => m.renderDocx)),
+  pdf: once(() => import('./formats/pdf/render-pdf').then((m) => m.renderPdf)),
+  docx: once(() => import('./formats/docx/render-docx').then((m) => m.renderDocx)),
   xlsx: once(() => import('./formats/xlsx').then((m) => m.renderXlsx)),
   csv: once(() => import('./formats/csv').then((m) => m.renderCsv)),
 };

@@ -1,14 +1,14 @@
 import PDFDocument from 'pdfkit';
-import type { ExportReport, RenderedExport } from '../report';
-import { clusterGroups } from './report-views';
-import { clusterBlock } from './pdf/board';
-import { canvasDrawing } from './pdf/canvas';
-import { matrixChart, matrixTitle } from './pdf/matrix';
-import { topIdeasChart } from './pdf/top-ideas';
-import { layOut, type Part } from './pdf/contents';
-import { commentsByCard, itemsOf, sectionItems } from './pdf/notes';
-import { agenda, titlePage } from './pdf/overview';
-import { PdfWriter } from './pdf/writer';
+import type { ExportReport, RenderedExport } from '../../report';
+import { clusterGroups } from '../report-views';
+import { clusterBlock } from './board';
+import { canvasDrawing } from './canvas';
+import { matrixChart, matrixTitle } from './matrix';
+import { topIdeasChart } from './top-ideas';
+import { layOut, type Part } from './contents';
+import { commentsByCard, itemsOf, sectionItems } from './notes';
+import { agenda, titlePage } from './overview';
+import { PdfWriter } from './writer';
 
 export const PDF_MIMETYPE = 'application/pdf';
 

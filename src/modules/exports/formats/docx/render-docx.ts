@@ -1,10 +1,10 @@
 import { AlignmentType, Document, Footer, Packer, PageNumber, Paragraph, TextRun } from 'docx';
-import type { ExportReport, RenderedExport } from '../report';
-import { clusters, results } from './docx/board';
-import { commentsByCard, itemsBySection } from './docx/notes';
-import { agenda, contents, titlePage } from './docx/overview';
-import { REPORT_STYLES } from './docx/styles';
-import { xmlSafe } from './docx/text';
+import type { ExportReport, RenderedExport } from '../../report';
+import { clusters, results } from './board';
+import { commentsByCard, itemsBySection } from './notes';
+import { agenda, contents, titlePage } from './overview';
+import { REPORT_STYLES } from './styles';
+import { xmlSafe } from './text';
 
 export const DOCX_MIMETYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
