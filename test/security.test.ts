@@ -4,6 +4,7 @@ import type { CanvasOutput } from '../src/modules/canvas/schemas';
 import type { CommentOutput } from '../src/modules/comments/schemas';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
 import type { ItemOutput } from '../src/modules/items/schemas';
+import type { ExportOutput } from '../src/modules/events/changes';
 import type { InvitationOutput } from '../src/modules/invitations/schemas';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { RatingOutput } from '../src/modules/ratings/schemas';
@@ -68,6 +69,7 @@ interface Scene {
   orgMember: string;
   notification: string;
   invitation: string;
+  export: string;
   file: { key: string; container: string };
 }
 
@@ -138,6 +140,11 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'DELETE /v1/workshops/{workshop_id}/invitations/{id}': ['facilitator'],
   // The link is the permission: any signed-in user may try one (an unknown one answers 404).
   'POST /v1/invitations/{token}/accept': ['user'],
+  'POST /v1/workshops/{workshop_id}/exports': ['facilitator', json(() => ({ type: 'csv' }))],
+  'GET /v1/workshops/{workshop_id}/exports': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/exports/{id}': ['facilitator'],
+  'GET /v1/workshops/{workshop_id}/exports/{id}/download': ['facilitator'],
+  'DELETE /v1/workshops/{workshop_id}/exports/{id}': ['facilitator'],
 
   'GET /v1/workshops/{workshop_id}/steps': ['member'],
   'POST /v1/workshops/{workshop_id}/steps': ['facilitator', json(() => ({ name: 'Extra' }))],
@@ -223,6 +230,7 @@ const ID_AFTER: Record<string, (s: Scene) => string> = {
   members: (s) => s.orgMember,
   notifications: (s) => s.notification,
   invitations: (s) => s.invitation,
+  exports: (s) => s.export,
   canvas: () => 'swot',
   templates: () => 'retrospective',
 };
@@ -273,6 +281,7 @@ async function seedScene(): Promise<Scene> {
   const organization = await as<OrganizationOutput>('POST', '/v1/organizations', { name: 'Fay & co' });
   const orgMember = await as<OrganizationMemberOutput>('POST', `/v1/organizations/${organization.id}/members`, { email: pat.email, role: 'facilitator' });
   const [invitation] = await as<InvitationOutput[]>('POST', `${w}/invitations`, { emails: `guest-${workshop}@example.test`, content: 'Come along' });
+  const exported = await as<ExportOutput>('POST', `${w}/exports`, { type: 'csv' });
   return {
     workshop,
     cluster,
@@ -291,6 +300,7 @@ async function seedScene(): Promise<Scene> {
     orgMember: orgMember.id,
     notification: seedNotification(t, fay).id,
     invitation: invitation!.id,
+    export: exported.id,
     file: { key: file.key, container: file.container },
   };
 }

@@ -80,15 +80,6 @@ describe('POST /v1/workshops (custom)', () => {
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }), 401, 'unauthenticated');
     expect(workshopCount()).toBe(before);
   });
-
-  it('answers 400 for the native-file mode, which is not available yet', async () => {
-    const before = workshopCount();
-    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', url: 'https://example.test/w.json' } });
-    expectError(res, 400, 'invalid_request');
-    expect(errorOf(res).details?.[0]?.path).toBe('url');
-    expect(errorOf(res).message).toMatch(/not available yet/);
-    expect(workshopCount()).toBe(before);
-  });
 });
 
 describe('POST /v1/organizations/:id/workshops', () => {

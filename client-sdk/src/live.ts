@@ -1,0 +1,7 @@
+/**
+ * The live entry point: a workshop's state kept current over Socket.IO, for screens that render
+ * from `subscribe(state => …)`. Pass it a client from the REST entry point.
+ */
+export { openWorkshop, type LiveOptions, type LiveWorkshop } from './live/session.js';
+export { timerRemainingMs, type EventName, type LiveStatus, type PayloadOf, type WorkshopState } from './live/state.js';
+export type * from './generated/events.js';

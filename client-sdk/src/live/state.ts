@@ -1,0 +1,174 @@
+import type { ApiError } from '../errors.js';
+import type { PresenceUser, ServerToClientEvents } from '../generated/events.js';
+import type { Card, Participation, Step, Timer, View, Workshop } from '../resources.js';
+
+/**
+ * `connecting` until the first load is done; `live` while joined; `reconnecting` after the
+ * connection dropped (changes made meanwhile are replayed on return); `closed` after `close()`, or
+ * when the server ended the session (`error` says why).
+ */
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+/** One workshop as a screen shows it, kept current from its live events. Never mutated: each change makes a new object. */
+export interface WorkshopState {
+  status: LiveStatus;
+  /** Why the session was closed by the server (token revoked, workshop deleted); null otherwise. */
+  error: ApiError | null;
+  /** `criteria` are as last loaded over REST (their ratings depend on the reader). */
+  workshop: Workshop;
+  /** The current step, or null when none is. */
+  step: Step | null;
+  /** What screens should show; with `forceSync`, participants' screens follow it. */
+  view: View;
+  forceSync: boolean;
+  /** Clusters by position, each followed by its ideas by position; `summary.score` as this user may see it. */
+  cards: Card[];
+  /** Who is connected (each user once; at most 100 listed, `count` counts everyone). */
+  presence: { users: PresenceUser[]; count: number };
+  timer: Timer;
+  /** Your clock subtracted from the server's, in ms, as of the last timer reading (see `timerRemainingMs`). */
+  clockOffsetMs: number;
+  participation: Participation;
+  /** The highest change number applied. */
+  seq: number;
+}
+
+/** What a load over REST gives. */
+export interface Snapshot {
+  workshop: Workshop;
+  steps: Step[];
+  cards: Card[];
+  timer: Timer;
+  participation: Participation;
+}
+
+export type EventName = keyof ServerToClientEvents;
+export type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
+
+export function stateFromSnapshot(snapshot: Snapshot, previous: WorkshopState | null, seq: number, now = Date.now()): WorkshopState {
+  const { workshop } = snapshot;
+  return {
+    status: previous?.status ?? 'connecting',
+    error: null,
+    workshop,
+    step: snapshot.steps.find((step) => step.id === workshop.current_step_id) ?? null,
+    view: workshop.view,
+    forceSync: workshop.force_sync,
+    cards: ordered(snapshot.cards),
+    presence: previous?.presence ?? { users: [], count: 0 },
+    timer: snapshot.timer,
+    clockOffsetMs: clockOffset(snapshot.timer, now),
+    participation: snapshot.participation,
+    seq,
+  };
+}
+
+/** The state after one event. Applying the same event twice gives the same state. */
+export function applyEvent<E extends EventName>(state: WorkshopState, event: E, payload: PayloadOf<E>, now = Date.now()): WorkshopState {
+  const next = reduce(state, event, payload as never, now);
+  const seq = (payload as { seq?: unknown }).seq;
+  return typeof seq === 'number' && seq > next.seq ? { ...next, seq } : next;
+}
+
+type Reducers = { [E in EventName]: (state: WorkshopState, payload: PayloadOf<E>, now: number) => WorkshopState };
+
+const REDUCERS: Reducers = {
+  'workshop:updated': (state, { workshop }) => ({
+    ...state,
+    workshop: { ...state.workshop, ...workshop },
+    view: workshop.view,
+    forceSync: workshop.force_sync,
+  }),
+  'step:changed': (state, { step }) => ({ ...state, step, workshop: { ...state.workshop, current_step_id: step?.id ?? null } }),
+  'view:changed': (state, { view, force_sync }) => ({
+    ...state,
+    view,
+    forceSync: force_sync,
+    workshop: { ...state.workshop, view, force_sync },
+  }),
+  'card:created': (state, { card }) => ({ ...state, cards: placed(state.cards, card) }),
+  'card:updated': (state, { card }) => ({ ...state, cards: placed(state.cards, card) }),
+  'card:deleted': (state, { removed_ids, card_id }) => ({ ...state, cards: without(state.cards, new Set([card_id, ...removed_ids])) }),
+  'score:changed': (state, { card_id, score }) => ({
+    ...state,
+    cards: state.cards.map((card) => (card_id === null || card.id === card_id ? { ...card, summary: { ...card.summary, score } } : card)),
+  }),
+  'timer:changed': (state, { timer }, now) => ({ ...state, timer, clockOffsetMs: clockOffset(timer, now) }),
+  'participation:changed': (state, { workshop_id: _workshop, ...participation }) => ({ ...state, participation }),
+  presence: (state, { users, count }) => ({ ...state, presence: { users, count } }),
+  'workshop:event': (state, { action, change }) => {
+    if (action === 'moveCards' && change) return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
+    const step = change?.step as Step | undefined;
+    if (action === 'updateStep' && step && step.id === state.step?.id) return { ...state, step };
+    return state;
+  },
+  // Carried in the event for listeners; the state keeps no comments, exports or notifications.
+  'comment:created': (state) => state,
+  'export:updated': (state) => state,
+  'export:deleted': (state) => state,
+  notification: (state) => state,
+};
+
+function reduce<E extends EventName>(state: WorkshopState, event: E, payload: PayloadOf<E>, now: number): WorkshopState {
+  const reducer = REDUCERS[event] as ((state: WorkshopState, payload: PayloadOf<E>, now: number) => WorkshopState) | undefined;
+  return reducer ? reducer(state, payload, now) : state;
+}
+
+/** Milliseconds left on the timer by the server's clock, counted from `now` on this device's. */
+export function timerRemainingMs(state: Pick<WorkshopState, 'timer' | 'clockOffsetMs'>, now = Date.now()): number {
+  const { timer } = state;
+  if (timer.state !== 'running' || timer.ends_at === null) return timer.remaining_s * 1000;
+  return Math.max(0, Date.parse(timer.ends_at) - (now + state.clockOffsetMs));
+}
+
+function clockOffset(timer: Timer, now: number): number {
+  const serverTime = Date.parse(timer.server_time);
+  return Number.isNaN(serverTime) ? 0 : serverTime - now;
+}
+
+/** Cards in the REST list's order: clusters by position, each followed by its ideas by position. */
+export function ordered(cards: Card[]): Card[] {
+  const byPosition = (a: Card, b: Card) => a.position - b.position;
+  const ideas = new Map<string, Card[]>();
+  for (const card of cards) if (card.parent !== null) ideas.set(card.parent, [...(ideas.get(card.parent) ?? []), card]);
+  const result: Card[] = [];
+  for (const cluster of cards.filter((card) => card.parent === null).sort(byPosition)) {
+    result.push(cluster, ...(ideas.get(cluster.id) ?? []).sort(byPosition));
+  }
+  return result;
+}
+
+/**
+ * Puts a card at its position among its siblings and numbers the stacks it left and joined
+ * 0..n-1, as the server does (events name only the card that moved, not the siblings renumbered).
+ */
+function placed(cards: Card[], card: Card): Card[] {
+  const previous = cards.find((c) => c.id === card.id);
+  const stack = (parent: string | null) => cards.filter((c) => c.parent === parent && c.id !== card.id).sort((a, b) => a.position - b.position);
+  const joined = stack(card.parent);
+  joined.splice(Math.min(Math.max(card.position, 0), joined.length), 0, card);
+  const renumbered = new Map(joined.map((c, position) => [c.id, { ...c, position }]));
+  if (previous && previous.parent !== card.parent) {
+    stack(previous.parent).forEach((c, position) => renumbered.set(c.id, { ...c, position }));
+  }
+  const others = cards.filter((c) => !renumbered.has(c.id));
+  return ordered([...others, ...renumbered.values()]);
+}
+
+function without(cards: Card[], ids: Set<string>): Card[] {
+  const left = cards.filter((card) => !ids.has(card.id));
+  const stacks = new Set(cards.filter((card) => ids.has(card.id)).map((card) => card.parent));
+  const renumbered = new Map<string, Card>();
+  for (const parent of stacks) {
+    left
+      .filter((card) => card.parent === parent)
+      .sort((a, b) => a.position - b.position)
+      .forEach((card, position) => renumbered.set(card.id, { ...card, position }));
+  }
+  return ordered(left.map((card) => renumbered.get(card.id) ?? card));
+}
+
+/** Positions from a canvas move: the server's values for every card the move renumbered. */
+function moved(cards: Card[], placements: Record<string, { position: number }>): Card[] {
+  return ordered(cards.map((card) => (placements[card.id] ? { ...card, position: placements[card.id]!.position } : card)));
+}

@@ -1,0 +1,196 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, createClient, type Card, type WorkshopClient } from '../client-sdk/src/index';
+import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
+import { eventKey, SequenceTracker } from '../client-sdk/src/live/sequence';
+import { useServer } from './helpers/cast';
+import { sdkUser } from './helpers/sdk';
+import { until } from './helpers/wait';
+
+/*
+ * Live workshop state through the SDK against the real server: it follows every change, stays
+ * equal to what REST reads, and survives a dropped connection without losing or repeating a change.
+ */
+
+const t = useServer();
+const fast = { socket: { transports: ['websocket' as const], reconnectionDelay: 300, reconnectionDelayMax: 300, randomizationFactor: 0 } };
+
+const opened: LiveWorkshop[] = [];
+afterEach(() => {
+  for (const live of opened.splice(0)) live.close();
+});
+async function open(api: WorkshopClient, workshopId: string) {
+  const live = await openWorkshop(api, workshopId, fast);
+  opened.push(live);
+  return live;
+}
+
+const signedUp = async (name: string) => (await sdkUser(t, name)).api;
+
+/** A facilitator's workshop with one cluster, which a participant joined. */
+async function scene() {
+  const fay = await signedUp('Fay');
+  const pat = await signedUp('Pat');
+  const workshop = await fay.post('/v1/workshops', { body: { title: 'Live' } });
+  const { access_code } = await fay.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: workshop.id } } });
+  await pat.post('/v1/workshops/join', { body: { access_code } });
+  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
+  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
+  const addIdea = (api: WorkshopClient, title: string, parent = cluster.id) =>
+    api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent } });
+  return { fay, pat, workshop, cluster, inWorkshop, addIdea };
+}
+
+/** The cards as REST lists them now, in the reader's eyes. */
+const cardsOverRest = (api: WorkshopClient, workshopId: string) => api.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: workshopId } } });
+const placements = (cards: Card[]) => cards.map((card) => `${card.title}@${card.parent ?? '-'}:${card.position}`);
+const latestSeq = (state: WorkshopState) => state.seq;
+
+describe('SDK live workshop', () => {
+  it('loads the workshop and follows cards, scores, view, step, timer and presence', async () => {
+    const { fay, pat, workshop, cluster, inWorkshop, addIdea } = await scene();
+    const live = await open(pat, workshop.id);
+    expect(live.state.status).toBe('live');
+    expect(live.state.workshop.id).toBe(workshop.id);
+    expect(live.state.cards.map((card) => card.id)).toEqual([cluster.id]);
+
+    const renders: WorkshopState[] = [];
+    live.subscribe((state) => renders.push(state));
+    expect(renders).toHaveLength(1);
+    const created: string[] = [];
+    live.on('card:created', ({ card }) => created.push(card.title));
+
+    const idea = await addIdea(pat, 'Pairing');
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote', view: { sort: 'score' } } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: step.id, force_sync: true, title: 'Live retro' } });
+    await fay.put('/v1/workshops/{workshop_id}/timer', { ...inWorkshop, body: { duration_s: 120 } });
+
+    await until(() => live.state.timer.state === 'running', 'the timer in the live state');
+    const state = live.state;
+    expect(created).toEqual(['Pairing']);
+    expect(state.cards.find((card) => card.id === idea.id)?.summary.score).toBe(1);
+    expect(state.step?.id).toBe(step.id);
+    expect(state.view.sort).toBe('score');
+    expect(state.forceSync).toBe(true);
+    expect(state.workshop.title).toBe('Live retro');
+    expect(timerRemainingMs(state)).toBeGreaterThan(110_000);
+    expect(timerRemainingMs(state)).toBeLessThanOrEqual(120_000);
+    await until(() => live.state.presence.count === 1, 'presence listing the participant');
+    expect(live.state.presence.users.map((user) => user.name)).toEqual(['Pat']);
+
+    const events = await fay.get('/v1/workshops/{workshop_id}/events', { ...inWorkshop, params: { ...inWorkshop.params, query: { per_page: '1' } } });
+    expect(events).toHaveLength(1);
+    expect(renders.length).toBeGreaterThan(1);
+    expect(renders.at(-1)).toBe(live.state);
+  });
+
+  it('keeps card order equal to the REST list through moves, merges and imports', async () => {
+    const { fay, workshop, cluster, inWorkshop, addIdea } = await scene();
+    const live = await open(fay, workshop.id);
+    const other = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'More' } });
+    const [a, b, c] = [await addIdea(fay, 'A'), await addIdea(fay, 'B'), await addIdea(fay, 'C')];
+    const card = (id: string) => ({ params: { path: { workshop_id: workshop.id, id } } });
+    await fay.put('/v1/workshops/{workshop_id}/cards/{id}', { ...card(c.id), body: { position: 0 } });
+    await fay.put('/v1/workshops/{workshop_id}/cards/{id}', { ...card(a.id), body: { parent: other.id } });
+    await fay.delete('/v1/workshops/{workshop_id}/cards/{id}', card(b.id));
+    const settled = async () => {
+      const rest = await cardsOverRest(fay, workshop.id);
+      await until(() => placements(live.state.cards).join() === placements(rest).join(), 'the live cards to equal the REST list');
+    };
+    await settled();
+    expect(placements(live.state.cards)).toEqual(['Ideas@-:0', 'C@' + cluster.id + ':0', 'More@-:1', 'A@' + other.id + ':0']);
+
+    await fay.post('/v1/workshops/{workshop_id}/cards/merge', { ...inWorkshop, body: { cards_id: [other.id, cluster.id], title: 'Merged' } });
+    await settled();
+    await fay.put('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { file: new Blob(['type,title,cluster\nidea,Imported,From CSV\n']) } });
+    await settled();
+    expect(live.state.cards.map((c) => c.title)).toEqual(['From CSV', 'Imported']);
+  });
+
+  it('survives a dropped connection without losing or repeating a change', async () => {
+    const { fay, pat, workshop, addIdea } = await scene();
+    const live = await open(pat, workshop.id);
+    const created: string[] = [];
+    live.on('card:created', ({ card }) => created.push(card.title));
+    await addIdea(fay, 'Before');
+    await until(() => created.length === 1, 'the first card live');
+
+    // The network goes away: the server loses the connection, and changes go on meanwhile.
+    const patsSockets = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    expect(patsSockets).toHaveLength(1);
+    patsSockets[0]!.conn.close();
+    await until(() => live.state.status === 'reconnecting', 'the session to notice the drop');
+    for (const title of ['While away 1', 'While away 2', 'While away 3']) await addIdea(fay, title);
+
+    await until(() => live.state.status === 'live' && created.length === 4, 'the missed cards replayed');
+    await addIdea(fay, 'After');
+    await until(() => created.length === 5, 'live events after the return');
+    expect(created).toEqual(['Before', 'While away 1', 'While away 2', 'While away 3', 'After']);
+    expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
+    const [newest] = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: '1' } } });
+    expect(newest!.action).toBe('addCard');
+    expect(latestSeq(live.state)).toBe(Number((await fay.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id } } })).response.headers.get('x-total-count')));
+  });
+
+  it('fills a gap in the sequence by asking for the missed changes', async () => {
+    const { fay, pat, workshop, addIdea } = await scene();
+    const live = await open(pat, workshop.id);
+    const created: string[] = [];
+    live.on('card:created', ({ card }) => created.push(card.title));
+
+    // Events lost on the way (an instance's fan-out failing) while the connection stays up.
+    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    const rooms = [...patsSocket!.rooms].filter((room) => room.startsWith(`workshop:${workshop.id}`));
+    for (const room of rooms) patsSocket!.leave(room);
+    await addIdea(fay, 'Lost 1');
+    await addIdea(fay, 'Lost 2');
+    patsSocket!.join(rooms);
+    await addIdea(fay, 'Next');
+
+    await until(() => created.length === 3, 'the gap filled');
+    expect(created).toEqual(['Lost 1', 'Lost 2', 'Next']);
+    expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
+  });
+
+  it('ends the session when the token is logged out or the workshop deleted', async () => {
+    const { fay, pat, workshop } = await scene();
+    const patsLive = await open(pat, workshop.id);
+    const faysLive = await open(fay, workshop.id);
+
+    await pat.post('/v1/auth/logout');
+    await until(() => patsLive.state.status === 'closed', "the participant's session to end");
+    expect(patsLive.state.error).toMatchObject({ status: 401, code: 'unauthenticated' });
+
+    await fay.delete('/v1/workshops/{id}', { params: { path: { id: workshop.id } } });
+    await until(() => faysLive.state.status === 'closed', "the facilitator's session to end");
+    expect(faysLive.state.error).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('refuses to open a workshop the user is not a member of', async () => {
+    const { workshop } = await scene();
+    const stranger = await signedUp('Stan');
+    const refusal = await openWorkshop(stranger, workshop.id, fast).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({ status: 404, code: 'not_found' });
+    const anonymous = await openWorkshop(createClient({ baseUrl: t.url, token: 'not-a-token' }), workshop.id, fast).catch((err: unknown) => err);
+    expect(anonymous).toMatchObject({ status: 401, code: 'unauthenticated' });
+  });
+});
+
+describe('SDK sequence tracking', () => {
+  it('applies each change once, finds gaps, and resumes before a change that may have arrived in part', () => {
+    const sequence = new SequenceTracker();
+    sequence.loadedAt(10);
+    expect(sequence.admit(10, eventKey('card:updated', { card: { id: 'a' } }))).toBe('duplicate');
+    expect(sequence.resumeFrom()).toBe(10);
+    expect(sequence.admit(11, eventKey('workshop:updated', {}))).toBe('apply');
+    expect(sequence.admit(11, eventKey('view:changed', {}))).toBe('apply');
+    expect(sequence.admit(11, eventKey('view:changed', {}))).toBe('duplicate');
+    expect(sequence.admit(9, eventKey('card:created', { card: { id: 'b' } }))).toBe('duplicate');
+    expect(sequence.admit(13, eventKey('card:created', { card: { id: 'c' } }))).toBe('gap');
+    expect(sequence.resumeFrom()).toBe(10);
+    expect(sequence.admit(12, eventKey('card:deleted', { card_id: 'b' }))).toBe('apply');
+    expect(sequence.admit(12, eventKey('card:deleted', { card_id: 'd' }))).toBe('apply');
+    expect(sequence.seq).toBe(12);
+  });
+});
