@@ -152,6 +152,18 @@ describe('OpenAPI document', () => {
     expect(Object.keys(file?.responses?.['200']?.content ?? {})).toEqual(['image/*', '*/*']);
   });
 
+  it('gives every error response the contract error schema, and query integers as integers', async () => {
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    // A schema the generator could not resolve shows up as a bare `{vendor: "valibot"}`.
+    expect(JSON.stringify(document)).not.toContain('"vendor"');
+    expect(document.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    const notFound = document.paths['/v1/workshops/{id}']!.get.responses['404'];
+    expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const parameters = document.paths['/v1/workshops/{workshop_id}/events']!.get.parameters as Array<{ name: string; schema: { type: string; default?: unknown } }>;
+    expect(parameters.find((p) => p.name === 'per_page')?.schema).toMatchObject({ type: 'integer', default: 30 });
+    expect(parameters.find((p) => p.name === 'page')?.schema).toMatchObject({ type: 'integer', default: 1 });
+  });
+
   it('describes request bodies and response bodies from the validation schemas', async () => {
     const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
     const signup = document.paths['/v1/auth/signup']!.post;

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { toJsonSchema } from '@valibot/to-json-schema';
 import { describeRoute, generateSpecs, resolver } from 'hono-openapi';
 import * as v from 'valibot';
 
@@ -10,9 +11,14 @@ export const ErrorSchema = v.object({
   }),
 });
 
+/**
+ * Every error answer has the contract's body: one schema under `components`, referenced by each
+ * error response (a plain JSON Schema, since responses are also added after generation).
+ */
+const ERROR_COMPONENT = 'Error';
 const errorResponse = (description: string) => ({
   description,
-  content: { 'application/json': { schema: resolver(ErrorSchema) } },
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_COMPONENT}` } } },
 });
 
 /** An error status an operation may answer, with what it means there. */
@@ -158,11 +164,33 @@ export async function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
       servers: [{ url: publicUrl }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        schemas: { [ERROR_COMPONENT]: toJsonSchema(ErrorSchema) as Record<string, unknown> },
       },
       security: [{ bearer: [] }],
     },
     exclude: ['/v1/openapi.json', '/docs', '/health', '/confirm', '/signup', '/invitations/:token'],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
+  integerQueryParameters(document as unknown as Parameters<typeof integerQueryParameters>[0]);
   return document;
+}
+
+type QueryParameter = { in: string; schema?: { type?: string; pattern?: string; default?: unknown } & Record<string, unknown> };
+
+/**
+ * Query members arrive as text and are parsed into integers (`page`, `per_page`, sizes); the
+ * generated schema still shows the text's pattern. Documented as what they mean: integers.
+ */
+function integerQueryParameters(document: { paths?: Record<string, Record<string, { parameters?: QueryParameter[] }>> }): void {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      for (const parameter of operation.parameters ?? []) {
+        const schema = parameter.schema;
+        if (parameter.in !== 'query' || !schema || !/^\^(-\?)?\\d\+\$$/.test(schema.pattern ?? '')) continue;
+        schema.type = 'integer';
+        delete schema.pattern;
+        if (typeof schema.default === 'string') schema.default = Number(schema.default);
+      }
+    }
+  }
 }

@@ -13,6 +13,7 @@ interface Operation {
 }
 interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
+  components?: Record<string, unknown>;
 }
 interface Template {
   pattern: RegExp;
@@ -23,7 +24,7 @@ interface Template {
 /** Statuses any route may answer whatever it documents: a wrong method (answered before routing). */
 const UNDOCUMENTED_EVERYWHERE = new Set([405]);
 
-let loaded: Promise<{ templates: Template[]; validators: Map<object, ValidateFunction> }> | undefined;
+let loaded: Promise<{ templates: Template[]; validators: Map<object, ValidateFunction>; components: Record<string, unknown> }> | undefined;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 
@@ -37,6 +38,8 @@ function load(baseUrl: string) {
         pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
       })),
       validators: new Map<object, ValidateFunction>(),
+      // Schemas refer to shared ones as `#/components/schemas/…`: compiled with the components beside them.
+      components: document.components ?? {},
     }));
   return loaded;
 }
@@ -59,7 +62,7 @@ export interface ReceivedResponse {
 /** Throws when a response breaks the document: an undocumented status, or a body off its schema. */
 export async function checkResponse(baseUrl: string, method: string, url: string, response: ReceivedResponse): Promise<void> {
   const path = new URL(url, baseUrl).pathname;
-  const { templates, validators } = await load(baseUrl);
+  const { templates, validators, components } = await load(baseUrl);
   const found = operationFor(templates, method, path);
   if (!found || UNDOCUMENTED_EVERYWHERE.has(response.status)) return;
   const { template, operation } = found;
@@ -73,7 +76,7 @@ export async function checkResponse(baseUrl: string, method: string, url: string
   if (!schema || !response.contentType.includes('json')) return;
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv.compile({ ...schema, components });
     validators.set(schema, validate);
   }
   if (!validate(response.body)) {

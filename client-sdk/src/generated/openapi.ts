@@ -1224,7 +1224,18 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Error: {
+            error: {
+                code: string;
+                message: string;
+                details?: {
+                    path: string;
+                    message: string;
+                }[];
+            };
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -1267,7 +1278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The signature is wrong or the link has expired */
@@ -1276,16 +1287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -1294,7 +1296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1348,7 +1350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description email_taken: an account with this e-mail exists */
@@ -1357,16 +1359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -1375,7 +1368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -1384,7 +1377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many signups from this address */
@@ -1395,16 +1388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1415,7 +1399,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1468,7 +1452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description invalid_credentials: wrong e-mail or password */
@@ -1477,16 +1461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -1495,7 +1470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -1504,7 +1479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many failed logins for this account or address */
@@ -1515,16 +1490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1535,7 +1501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1562,7 +1528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1573,7 +1539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1606,7 +1572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -1615,7 +1581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -1624,7 +1590,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1635,7 +1601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1677,7 +1643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1711,7 +1677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -1720,7 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -1729,7 +1695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -1738,7 +1704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1749,7 +1715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1801,7 +1767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -1810,7 +1776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -1819,7 +1785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -1828,7 +1794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1839,7 +1805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1866,7 +1832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict: the address is already confirmed */
@@ -1875,16 +1841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -1895,7 +1852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1904,7 +1861,7 @@ export interface operations {
         parameters: {
             query?: {
                 page?: number;
-                per_page?: string;
+                per_page?: number;
             };
             header?: never;
             path?: never;
@@ -1940,7 +1897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -1949,7 +1906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1982,7 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -1991,7 +1948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The notification named by `up_to` is not the caller’s */
@@ -2000,16 +1957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2018,7 +1966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2027,7 +1975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2038,7 +1986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2073,7 +2021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -2082,7 +2030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2091,7 +2039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2100,7 +2048,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2109,7 +2057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2120,7 +2068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2163,7 +2111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -2172,7 +2120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2181,7 +2129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2190,7 +2138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2201,7 +2149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2238,7 +2186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2277,7 +2225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2286,7 +2234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2321,7 +2269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -2330,7 +2278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -2339,7 +2287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2348,7 +2296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -2357,7 +2305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2366,7 +2314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2375,7 +2323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2386,7 +2334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2425,7 +2373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -2434,7 +2382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -2443,7 +2391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2452,7 +2400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -2461,7 +2409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2470,7 +2418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2479,7 +2427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2490,7 +2438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2529,7 +2477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2538,7 +2486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2586,7 +2534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -2595,7 +2543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -2604,7 +2552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2613,7 +2561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -2622,7 +2570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -2631,7 +2579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -2640,7 +2588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2651,7 +2599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2681,7 +2629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -2690,7 +2638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2699,7 +2647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -2708,7 +2656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -2719,7 +2667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2764,7 +2712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2811,7 +2759,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2820,7 +2768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2859,7 +2807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2868,7 +2816,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2921,7 +2869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -2930,7 +2878,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3007,7 +2955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3016,7 +2964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -3025,7 +2973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -3034,7 +2982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -3043,7 +2991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -3052,7 +3000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -3061,7 +3009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3072,7 +3020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3101,7 +3049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -3110,7 +3058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -3119,7 +3067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -3128,7 +3076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3139,7 +3087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3175,7 +3123,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3184,7 +3132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -3193,7 +3141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -3202,7 +3150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -3211,7 +3159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -3220,7 +3168,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -3229,7 +3177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3240,7 +3188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3338,7 +3286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3347,7 +3295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3445,7 +3393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3454,7 +3402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No running workshop has this code */
@@ -3463,16 +3411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description attendee_limit_reached */
@@ -3481,16 +3420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -3499,7 +3429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -3508,7 +3438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many wrong codes from this user or address */
@@ -3519,16 +3449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3539,7 +3460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3662,7 +3583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3671,7 +3592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The workshop to copy does not exist or is not visible to the caller */
@@ -3680,16 +3601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -3698,7 +3610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -3707,7 +3619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3718,7 +3630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3840,7 +3752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -3849,7 +3761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -3858,7 +3770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -3867,7 +3779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -3876,7 +3788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -3885,7 +3797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -3894,7 +3806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -3905,7 +3817,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3999,7 +3911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4008,7 +3920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4139,7 +4051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -4148,7 +4060,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4157,7 +4069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4166,7 +4078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4175,7 +4087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -4184,7 +4096,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -4193,7 +4105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4204,7 +4116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4233,7 +4145,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4242,7 +4154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4251,7 +4163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4260,7 +4172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4271,7 +4183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4304,7 +4216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -4313,16 +4225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4331,7 +4234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4367,7 +4270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -4376,16 +4279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4394,7 +4288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4438,7 +4332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -4447,7 +4341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4456,7 +4350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4465,7 +4359,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4474,7 +4368,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -4483,7 +4377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -4492,7 +4386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4503,7 +4397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4532,7 +4426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4541,7 +4435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4550,7 +4444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4559,7 +4453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4570,7 +4464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4599,7 +4493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4608,7 +4502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4617,7 +4511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4626,7 +4520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4637,7 +4531,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4666,7 +4560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4675,7 +4569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4684,7 +4578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4693,7 +4587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4704,7 +4598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4733,7 +4627,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4742,7 +4636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4751,7 +4645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4760,7 +4654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4771,7 +4665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4800,7 +4694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4809,7 +4703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4818,7 +4712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4827,7 +4721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4838,7 +4732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4879,7 +4773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -4888,7 +4782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -4897,7 +4791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -4906,7 +4800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -4915,7 +4809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -4924,7 +4818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -4933,7 +4827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -4944,7 +4838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5014,7 +4908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5023,7 +4917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5135,7 +5029,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -5144,7 +5038,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5153,7 +5047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5162,7 +5056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5171,7 +5065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -5180,7 +5074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -5189,7 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5200,7 +5094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5271,7 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5280,7 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5393,7 +5287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -5402,7 +5296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5411,7 +5305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5420,7 +5314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5429,7 +5323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -5438,7 +5332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -5447,7 +5341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5458,7 +5352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5488,7 +5382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5497,7 +5391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5506,7 +5400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5515,7 +5409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5526,7 +5420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5566,7 +5460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5575,7 +5469,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5623,7 +5517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -5632,7 +5526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5641,7 +5535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5650,7 +5544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5659,7 +5553,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -5668,7 +5562,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -5677,7 +5571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5688,7 +5582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5745,7 +5639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -5754,7 +5648,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5763,7 +5657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5772,7 +5666,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5781,7 +5675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -5790,7 +5684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -5799,7 +5693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5810,7 +5704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5840,7 +5734,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -5849,7 +5743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5858,7 +5752,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -5867,7 +5761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -5878,7 +5772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5933,7 +5827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -5942,7 +5836,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -5951,7 +5845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6012,7 +5906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6021,7 +5915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6030,7 +5924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6039,7 +5933,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6048,7 +5942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6057,7 +5951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6066,7 +5960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6077,7 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6146,7 +6040,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6155,7 +6049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6164,7 +6058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6173,7 +6067,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6182,7 +6076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6191,7 +6085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6200,7 +6094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6211,7 +6105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6270,7 +6164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6279,7 +6173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6288,7 +6182,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6297,7 +6191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6306,7 +6200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6315,7 +6209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6324,7 +6218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6335,7 +6229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6412,7 +6306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6421,7 +6315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6430,7 +6324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6493,7 +6387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6502,7 +6396,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6511,7 +6405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6520,7 +6414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6529,7 +6423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6538,7 +6432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6547,7 +6441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6558,7 +6452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6588,7 +6482,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6597,7 +6491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6606,7 +6500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6615,7 +6509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6626,7 +6520,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6662,7 +6556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6671,7 +6565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6713,7 +6607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6722,7 +6616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6731,7 +6625,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6740,7 +6634,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6749,7 +6643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6758,7 +6652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6767,7 +6661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6778,7 +6672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6815,7 +6709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6824,7 +6718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6867,7 +6761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -6876,7 +6770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6885,7 +6779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6894,7 +6788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6903,7 +6797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -6912,7 +6806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -6921,7 +6815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -6932,7 +6826,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6963,7 +6857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -6972,7 +6866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -6981,7 +6875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -6990,7 +6884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7001,7 +6895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7041,7 +6935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7050,7 +6944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7059,7 +6953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7104,7 +6998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7113,7 +7007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7122,7 +7016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7131,7 +7025,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7140,7 +7034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -7149,7 +7043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -7158,7 +7052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7169,7 +7063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7208,7 +7102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7217,7 +7111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7262,7 +7156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7271,7 +7165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7280,7 +7174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7289,7 +7183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7298,7 +7192,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -7307,7 +7201,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -7316,7 +7210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7327,7 +7221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7358,7 +7252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7367,7 +7261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7376,7 +7270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7385,7 +7279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7396,7 +7290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7435,7 +7329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7444,7 +7338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7453,7 +7347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7497,7 +7391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7506,7 +7400,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7515,7 +7409,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7524,7 +7418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7533,7 +7427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -7542,7 +7436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -7551,7 +7445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7562,7 +7456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7600,7 +7494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7609,7 +7503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7653,7 +7547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7662,7 +7556,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7671,7 +7565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7680,7 +7574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7689,7 +7583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -7698,7 +7592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -7707,7 +7601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7718,7 +7612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7749,7 +7643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7758,7 +7652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7767,7 +7661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7776,7 +7670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7787,7 +7681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7824,7 +7718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7833,7 +7727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7876,7 +7770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -7885,7 +7779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -7894,7 +7788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7903,7 +7797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -7912,7 +7806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -7921,7 +7815,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -7930,7 +7824,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -7941,7 +7835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7979,7 +7873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -7988,7 +7882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8019,7 +7913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8028,7 +7922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8037,7 +7931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8046,7 +7940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8057,7 +7951,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8097,7 +7991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8106,7 +8000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8158,7 +8052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -8167,7 +8061,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8176,7 +8070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8185,7 +8079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8194,7 +8088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -8203,7 +8097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -8212,7 +8106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8223,7 +8117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8264,7 +8158,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8273,7 +8167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8304,7 +8198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8313,7 +8207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8322,7 +8216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8331,7 +8225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8342,7 +8236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8385,7 +8279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8394,7 +8288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8444,7 +8338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -8453,7 +8347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8462,7 +8356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8471,7 +8365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8480,7 +8374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -8489,7 +8383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -8498,7 +8392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8509,7 +8403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8553,7 +8447,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8562,7 +8456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8612,7 +8506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -8621,7 +8515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8630,7 +8524,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8639,7 +8533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8648,7 +8542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -8657,7 +8551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -8666,7 +8560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8677,7 +8571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8707,7 +8601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8716,7 +8610,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8725,7 +8619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8734,7 +8628,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8745,7 +8639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8779,7 +8673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8788,7 +8682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8828,7 +8722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -8837,7 +8731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8846,7 +8740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8855,7 +8749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -8864,7 +8758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -8873,7 +8767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -8882,7 +8776,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -8893,7 +8787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8928,7 +8822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -8937,7 +8831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8978,7 +8872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -8987,7 +8881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -8996,7 +8890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9005,7 +8899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -9014,7 +8908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -9023,7 +8917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -9032,7 +8926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9043,7 +8937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9073,7 +8967,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -9082,7 +8976,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9091,7 +8985,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -9100,7 +8994,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9111,7 +9005,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9121,7 +9015,7 @@ export interface operations {
             query?: {
                 filters?: string;
                 page?: number;
-                per_page?: string;
+                per_page?: number;
             };
             header?: never;
             path: {
@@ -9171,7 +9065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -9180,7 +9074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9189,7 +9083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9225,7 +9119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9234,16 +9128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9252,7 +9137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9295,7 +9180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -9304,7 +9189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -9313,7 +9198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9322,7 +9207,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description already_member: an address belongs to a member; or the workshop is archived */
@@ -9331,16 +9216,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -9349,7 +9225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -9358,7 +9234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9369,7 +9245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9399,7 +9275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -9408,7 +9284,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9417,7 +9293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description invitation_used: already accepted */
@@ -9426,16 +9302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9446,7 +9313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9476,7 +9343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -9485,7 +9352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9494,7 +9361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
@@ -9503,7 +9370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9514,7 +9381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9547,7 +9414,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description No invitation has this link (deleted, or sent again since) */
@@ -9556,16 +9423,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description invitation_used, workshop_archived or attendee_limit_reached */
@@ -9574,16 +9432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9594,7 +9443,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9634,7 +9483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9643,16 +9492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9661,7 +9501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9710,7 +9550,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -9719,7 +9559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9728,16 +9568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9746,7 +9577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description workshop_archived */
@@ -9755,16 +9586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -9773,7 +9595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -9782,7 +9604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9793,7 +9615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9834,7 +9656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9843,16 +9665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9861,7 +9674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9891,7 +9704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9900,16 +9713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -9918,7 +9722,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description workshop_archived */
@@ -9927,16 +9731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -9947,7 +9742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9983,7 +9778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Facilitators only */
@@ -9992,16 +9787,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -10010,7 +9796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The export is still pending, or it failed */
@@ -10019,16 +9805,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10066,7 +9843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -10075,7 +9852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10122,7 +9899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -10131,7 +9908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The caller's role or the current step does not allow this */
@@ -10140,7 +9917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -10149,7 +9926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description conflict: the timer cannot do that in its state (pause a stopped timer); workshop_archived */
@@ -10158,16 +9935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: {
-                            code: string;
-                            message: string;
-                            details?: {
-                                path: string;
-                                message: string;
-                            }[];
-                        };
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -10176,7 +9944,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -10185,7 +9953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -10196,7 +9964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10239,7 +10007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -10248,7 +10016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10281,7 +10049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10320,7 +10088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found, or not visible to the caller */
@@ -10329,7 +10097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -10374,7 +10142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -10383,7 +10151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
@@ -10392,7 +10160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not of the media type this route takes */
@@ -10401,7 +10169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The database's write lock could not be had in time; nothing changed */
@@ -10412,7 +10180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
