@@ -156,7 +156,7 @@ describe('OpenAPI document', () => {
     const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
     // A schema the generator could not resolve shows up as a bare `{vendor: "valibot"}`.
     expect(JSON.stringify(document)).not.toContain('"vendor"');
-    expect(document.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    expect(document.components!.schemas.Error.properties.error.required).toEqual(['code', 'message']);
     const notFound = document.paths['/v1/workshops/{id}']!.get.responses['404'];
     expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     const parameters = document.paths['/v1/workshops/{workshop_id}/events']!.get.parameters as Array<{ name: string; schema: { type: string; default?: unknown } }>;

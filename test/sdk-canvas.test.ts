@@ -62,7 +62,7 @@ describe('SDK canvas', () => {
     // The server stored both moves: REST reads them back.
     const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: workshop.id, id: idea.id } } });
     expect(card.position).toBe(0);
-    const events = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: '5' } } });
+    const events = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: 5 } } });
     expect(events.map((event) => event.action)).toContain('moveCards');
     expect(() => patsCanvas.moveCard('no-such-card', { x: 1 })).toThrow(/not on the canvas/);
   });

@@ -78,7 +78,7 @@ describe('SDK live workshop', () => {
     await until(() => live.state.presence.count === 1, 'presence listing the participant');
     expect(live.state.presence.users.map((user) => user.name)).toEqual(['Pat']);
 
-    const events = await fay.get('/v1/workshops/{workshop_id}/events', { ...inWorkshop, params: { ...inWorkshop.params, query: { per_page: '1' } } });
+    const events = await fay.get('/v1/workshops/{workshop_id}/events', { ...inWorkshop, params: { ...inWorkshop.params, query: { per_page: 1 } } });
     expect(events).toHaveLength(1);
     expect(renders.length).toBeGreaterThan(1);
     expect(renders.at(-1)).toBe(live.state);
@@ -127,7 +127,7 @@ describe('SDK live workshop', () => {
     await until(() => created.length === 5, 'live events after the return');
     expect(created).toEqual(['Before', 'While away 1', 'While away 2', 'While away 3', 'After']);
     expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
-    const [newest] = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: '1' } } });
+    const [newest] = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: 1 } } });
     expect(newest!.action).toBe('addCard');
     expect(latestSeq(live.state)).toBe(Number((await fay.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id } } })).response.headers.get('x-total-count')));
   });

@@ -160,19 +160,19 @@ describe('SDK REST client', () => {
     for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) {
       await api.post('/v1/workshops/{workshop_id}/steps', { params: inWorkshop, body: { name } });
     }
-    const first = await api.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: '2' } } });
+    const first = await api.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } });
     const total = Number(first.response.headers.get('x-total-count'));
     expect(total).toBe(6);
 
     const actions: string[] = [];
-    for await (const event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: '2' } } })) {
+    for await (const event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } })) {
       actions.push(event.action);
     }
     expect(actions).toEqual(['addStep', 'addStep', 'addStep', 'addStep', 'addStep', 'createWorkshop']);
 
     // Stopping early fetches no further page.
     let seen = 0;
-    for await (const _event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: '2' } } })) {
+    for await (const _event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } })) {
       if (++seen === 1) break;
     }
     expect(seen).toBe(1);
