@@ -35,6 +35,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     expect(actionsOf(res)).toEqual(['importCards', 'addCard', 'updateStep', 'addStep']);
     expect(res.body[1]).toEqual({
       id: expect.any(String),
+      seq: 3,
       action: 'addCard',
       date: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       change: { card: { id: 'c1', title: 'Idea' } },

@@ -9037,6 +9037,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
+                        seq: number;
                         action: string;
                         date: string;
                         change: {

@@ -9,6 +9,8 @@ export type EventRow = typeof events.$inferSelect;
 
 export const EventOutput = v.object({
   id: v.string(),
+  /** The change's number in the workshop, the `seq` its live events carry. */
+  seq: v.number(),
   action: v.string(),
   date: v.string(),
   /** The resource under its singular name (`{card: {...}}`), plus `changes: {field: [old, new]}` for updates. */
@@ -38,6 +40,7 @@ export const EventsQuery = v.object({
 export function toEvent(row: EventRow, user: UserRow | null, config: Pick<Config, 'plans'>): EventOutput {
   return {
     id: row.id,
+    seq: row.seq,
     action: row.action,
     date: row.createdAt,
     change: row.change,
