@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { eventLog, expectError } from './helpers/factories';
+import { startTestServer } from './helpers/server';
 import { until } from './helpers/wait';
 import { buildScene, RETRO, type BuiltScene } from './helpers/workshop-scene';
 
@@ -187,6 +188,24 @@ describe('exports', () => {
     expect(existsSync(path)).toBe(false);
     expect((await t.request<ExportOutput[]>('GET', exportsPath(workshop.id), { token: fay.token })).body).toEqual([]);
     expect(eventLog(t, workshop.id).at(-1)).toMatchObject({ action: 'removeExport', userId: null });
+  });
+
+  it('an export whose runner died is made by the next instance once its lease has run out, and not before', async () => {
+    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Orphan' } })).body;
+    const { workshopExports } = await import('../src/db/schema/index');
+    // As a runner leaves them when its process dies mid-export: pending, with a lease.
+    const orphan = (leaseUntil: string) =>
+      t.deps.database.db.insert(workshopExports).values({ workshopId: workshop.id, type: 'csv', requestedBy: fay.id, leaseUntil, attempts: 1 }).returning().get();
+    const expired = orphan(new Date(Date.now() - 1000).toISOString());
+    const held = orphan(new Date(Date.now() + 60_000).toISOString());
+    const second = await startTestServer({}, { shareDatabaseOf: t });
+    try {
+      expect((await finished(workshop.id, expired.id)).state).toBe('success');
+      const still = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${held.id}`, { token: fay.token })).body;
+      expect(still.state).toBe('pending');
+    } finally {
+      await second.close();
+    }
   });
 
   it('a download of a pending export answers 409', async () => {
