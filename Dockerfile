@@ -2,16 +2,20 @@
 # the platform reaches it and it shuts down cleanly.
 
 # --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
+#     (the server, and the live screen's browser files in dist/screen/, built from the SDK's sources)
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The SDK workspace: its dependencies (socket.io-client, Yjs, ...) go into the live screen's bundle.
+COPY client-sdk/package.json ./client-sdk/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY client-sdk/src ./client-sdk/src
 RUN npm run build && npm prune --omit=dev
 
 # --- run: the same base (same Node ABI for the native modules), no compilers, a non-root user

@@ -1,9 +1,10 @@
 // Builds the server for production: ES modules in dist/ (main.js, digest.js, export-worker.js),
-// run with plain `node`.
+// run with plain `node`, and the live screen's browser files in dist/screen/.
 // Dependencies stay in node_modules (better-sqlite3 and sharp are native); the migrations and
 // catalogs are read from the package folder at run time (src/lib/package-root.ts).
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { tsImport } from 'tsx/esm/api';
 
 rmSync('dist', { recursive: true, force: true });
 await build({
@@ -19,4 +20,7 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-console.log('built dist/main.js, dist/digest.js and dist/export-worker.js');
+// The screen's script and stylesheet, which production serves from here (it has no esbuild).
+const { writeScreenAssets } = await tsImport('../src/screen/build.ts', import.meta.url);
+const screen = await writeScreenAssets('dist/screen');
+console.log(`built dist/main.js, dist/digest.js, dist/export-worker.js and dist/screen/ (${screen.script}, ${screen.stylesheet})`);

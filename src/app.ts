@@ -5,6 +5,7 @@ import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { pageRoutes } from './http/pages';
+import { screenRoutes } from './screen/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps) {
     })
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())
+    .route('/', screenRoutes())
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
     .route('/v1', apiRoutes(deps));

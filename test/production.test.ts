@@ -56,6 +56,15 @@ describe('the built server', () => {
       }, `the ${type} export`, 20_000, 50);
       expect(made.state, made.message ?? '').toBe('success');
     }
+
+    // The live screen's page and script come from dist/screen/, built with the server (no esbuild at run time).
+    const screen = await fetch(`${base}/screen/${workshop.id}`);
+    expect(screen.status).toBe(200);
+    const script = /src="(\/screen\/assets\/app-\w+\.js)"/.exec(await screen.text())?.[1];
+    const bundle = await fetch(`${base}${script}`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(10_000);
+
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });

@@ -1,0 +1,122 @@
+/**
+ * `npm run screenshot`: writes `docs/screen.png`, the live screen of a seeded demo workshop as a
+ * participant's laptop or the room's projector shows it at 1280×720 (the README shows it). The
+ * server runs in-process over a temporary database; the browser is the system's chromium.
+ *
+ * `seedDemoWorkshop` is also what `test/screen.test.ts` photographs in its known state.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, type WorkshopClient } from '../client-sdk/src/index';
+import { launchBrowser, openScreen } from '../test/helpers/browser';
+import { startTestServer } from '../test/helpers/server';
+
+export interface DemoWorkshop {
+  workshopId: string;
+  facilitator: WorkshopClient;
+  /** A participant's token, to open the screen with. */
+  participantToken: string;
+}
+
+let accounts = 0;
+
+async function signUp(baseUrl: string, name: string): Promise<WorkshopClient> {
+  const api = createClient({ baseUrl });
+  const email = `${name.toLowerCase()}-${process.pid}-${++accounts}@demo.example`;
+  const { token } = await api.post('/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
+  api.setToken(token);
+  return api;
+}
+
+const CLUSTERS = [
+  { title: 'Went well', color: 'green', ideas: ['Pairing on the hard bugs', 'Release notes written as we go', 'Demo day every Friday'] },
+  { title: 'To improve', color: 'orange', ideas: ['Flaky end-to-end tests', 'Reviews wait two days', 'Too many meetings on Tuesday'] },
+  { title: 'Try next', color: 'blue', ideas: ['A shared on-call handbook', 'No-meeting Wednesday mornings'] },
+] as const;
+
+/** Votes per idea, in the order of the ideas above; each participant spends up to three points. */
+const VOTES = [3, 1, 2, 4, 2, 1, 3, 2];
+
+/**
+ * A retrospective in its voting step: three clusters of ideas in three canvas zones, votes cast by
+ * five participants of six, the timer running. Built over REST with the SDK, as people would.
+ */
+export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
+  const facilitator = await signUp(baseUrl, 'Fay');
+  const workshop = await facilitator.post('/v1/workshops', { body: { title: 'Team retro, sprint 42', description: 'What to keep, what to change.' } });
+  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
+  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+  const participants: WorkshopClient[] = [];
+  for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara']) {
+    const participant = await signUp(baseUrl, name);
+    await participant.post('/v1/workshops/join', { body: { access_code } });
+    participants.push(participant);
+  }
+
+  await facilitator.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
+  const vote = await facilitator.post('/v1/workshops/{workshop_id}/steps', {
+    ...inWorkshop,
+    body: { name: 'Vote on what matters', instructions: 'Three points each: put them on the ideas you want to act on first.' },
+  });
+
+  const ideaIds: string[] = [];
+  const clusterIds: string[] = [];
+  for (const cluster of CLUSTERS) {
+    const created = await facilitator.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: cluster.title, color: cluster.color } });
+    clusterIds.push(created.id);
+    for (const [index, title] of cluster.ideas.entries()) {
+      const author = participants[index % participants.length]!;
+      ideaIds.push((await author.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent: created.id } })).id);
+    }
+  }
+
+  const canvas = await facilitator.post('/v1/workshops/{workshop_id}/canvas', {
+    ...inWorkshop,
+    body: {
+      name: 'Retro board',
+      background: { cols: 48, rows: 20 },
+      zones: [
+        { name: 'Keep', x: 0, y: 0, cols: 16, rows: 20 },
+        { name: 'Change', x: 16, y: 0, cols: 16, rows: 20 },
+        { name: 'Try', x: 32, y: 0, cols: 16, rows: 20 },
+      ],
+    },
+  });
+  for (const [index, zone] of canvas.zones.entries()) {
+    await facilitator.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', { params: { path: { workshop_id: workshop.id, id: zone.id } }, body: { cluster_id: clusterIds[index]! } });
+  }
+
+  await facilitator.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: vote.id } });
+  // Five of the six have voted: the screen says so.
+  let voter = 0;
+  for (const [index, points] of VOTES.entries()) {
+    for (let point = 0; point < points; point++) {
+      const by = participants[voter++ % 5]!;
+      await by.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: ideaIds[index]! } }, body: { value: 1 } });
+    }
+  }
+  await facilitator.put('/v1/workshops/{workshop_id}/timer', { ...inWorkshop, body: { duration_s: 300 } });
+  return { workshopId: workshop.id, facilitator, participantToken: participants[0]!.token! };
+}
+
+async function main(): Promise<void> {
+  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screen.png');
+  const server = await startTestServer();
+  const browser = await launchBrowser();
+  try {
+    const demo = await seedDemoWorkshop(server.url);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    await openScreen(page, server.url, demo.workshopId, demo.participantToken);
+    // Participation counts arrive at most once a second: wait for the last votes to be counted.
+    await page.getByText('5 of 6 have voted').waitFor({ timeout: 5_000 });
+    mkdirSync(dirname(out), { recursive: true });
+    await page.screenshot({ path: out });
+    console.log(`wrote ${out}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

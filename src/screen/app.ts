@@ -1,0 +1,165 @@
+/*
+ * The live workshop screen (`/screen/<workshop_id>`), built from the client SDK's public entry
+ * points only: the REST client signs in and reads the canvas's size, `openWorkshop` keeps the
+ * workshop's state current, `openCanvas` gives the zones and where the canvas placed the clusters.
+ */
+import { ApiError, createClient } from '../../client-sdk/src/index';
+import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
+import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
+import { boardOf, scoresVisible, screenView, votingOpen } from './board';
+import { renderFrame, renderTimer } from './render';
+import { forgetToken, keepToken, takeToken } from './token';
+
+const workshopId = decodeURIComponent(location.pathname.split('/').pop() ?? '');
+const api = createClient({ baseUrl: location.origin });
+/** How often the countdown is redrawn; a quarter second keeps the seconds turning on time. */
+const TICK_MS = 250;
+/** The wait before trying again to open a workshop the server did not answer for. */
+const RETRY_MS = 2_000;
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function showNotice(text: string): void {
+  byId('notice').textContent = text;
+  byId('notice').hidden = false;
+}
+
+function showSignIn(message = ''): void {
+  document.body.dataset.status = 'signed-out';
+  byId('screen').hidden = true;
+  byId('notice').hidden = true;
+  byId('sign-in').hidden = false;
+  byId('sign-in-status').textContent = message;
+}
+
+byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const email = byId<HTMLInputElement>('email').value;
+  const password = byId<HTMLInputElement>('password').value;
+  byId('sign-in-status').textContent = '';
+  api.post('/v1/auth/login', { body: { email, password } }).then(
+    ({ token }) => {
+      keepToken(token);
+      byId('sign-in').hidden = true;
+      void open(token);
+    },
+    (err: unknown) => {
+      byId('sign-in-status').textContent = err instanceof ApiError ? err.message : 'The server cannot be reached; try again in a moment.';
+    },
+  );
+});
+
+byId('sign-out').addEventListener('click', () => {
+  forgetToken();
+  // Ends the token on the server too; the page starts over, signed out, whatever the answer.
+  void api.post('/v1/auth/logout').finally(() => location.reload());
+});
+
+async function open(token: string): Promise<void> {
+  api.setToken(token);
+  showNotice('Connecting…');
+  let live: LiveWorkshop;
+  try {
+    live = await openWorkshop(api, workshopId);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      forgetToken();
+      return showSignIn('Your session has ended: sign in again.');
+    }
+    if (err instanceof ApiError && err.status === 404) return showNotice('There is no such workshop, or you are not one of its members.');
+    showNotice('The server cannot be reached; trying again…');
+    setTimeout(() => void open(token), RETRY_MS);
+    return;
+  }
+  const canvas = openCanvas(api, workshopId, { WebSocket: window.WebSocket, maxBackoffTime: RETRY_MS });
+  show(live, canvas);
+}
+
+/** Draws the workshop and keeps drawing it: at every live change, canvas change and clock tick. */
+function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
+  let background: { cols: number; rows: number } | null = null;
+  let drawScheduled = false;
+  let wasLive = false;
+  let ended = false;
+  /** Whether the last drawn step displayed votes, and whether the scores are being read again since it changed. */
+  let votesDisplayed: boolean | null = null;
+  let rereadingScores = false;
+
+  const readBackground = () =>
+    api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
+      (found) => setBackground(found.background),
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) setBackground(null);
+      },
+    );
+  const setBackground = (next: typeof background) => {
+    background = next;
+    schedule();
+  };
+
+  const draw = () => {
+    drawScheduled = false;
+    const { state } = live;
+    if (state.status === 'closed') return closed(state.error);
+    // Facilitators get each participant's progress with the counts; participants get the counts only.
+    const facilitating = state.participation.users !== undefined;
+    const { view, following } = screenView(state, facilitating);
+    // While votes are hidden a participant's cards carry only their own votes, and no event brings
+    // everyone's back when a step shows them again: read the cards again when that changes.
+    const displayed = scoresVisible(state);
+    if (votesDisplayed !== null && displayed !== votesDisplayed) {
+      rereadingScores = true;
+      void live.reload().finally(() => {
+        rereadingScores = false;
+        schedule();
+      });
+    }
+    votesDisplayed = displayed;
+    const scoresShown = displayed && !rereadingScores;
+    const board = boardOf({ cards: state.cards, view, scoresShown, placements: canvas.placements(), zones: canvas.zones(), background });
+    renderFrame({ state, board, following, scoresShown, contentShown: view.card_sub_view === 'content', votingOpen: votingOpen(state) });
+    renderTimer(state, timerRemainingMs(state));
+
+    // A canvas the server refused for good (its error says why) is left out rather than waited for.
+    const connected = state.status === 'live' && (canvas.provider.wsconnected || canvas.error !== null);
+    document.body.dataset.status = connected ? 'live' : state.status === 'connecting' ? 'connecting' : 'reconnecting';
+    byId('connection').hidden = connected;
+    byId('screen').classList.toggle('stale', !connected);
+    // Back after a drop: a catch-up loaded over REST passes no events to listeners, so the canvas size is read again.
+    if (connected && !wasLive) void readBackground();
+    wasLive = connected;
+  };
+  const schedule = () => {
+    if (drawScheduled) return;
+    drawScheduled = true;
+    queueMicrotask(draw);
+  };
+
+  const closed = (error: ApiError | null) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(ticking);
+    canvas.destroy();
+    byId('screen').hidden = true;
+    if (error?.status === 401) {
+      forgetToken();
+      return showSignIn('Your session has ended: sign in again.');
+    }
+    document.body.dataset.status = 'closed';
+    showNotice(error?.status === 404 ? 'This workshop was deleted, or you are no longer one of its members.' : 'This screen is closed.');
+  };
+
+  byId('notice').hidden = true;
+  byId('screen').hidden = false;
+  live.subscribe(schedule);
+  live.on('workshop:event', ({ action }) => {
+    if (action === 'addCanvas' || action === 'removeCanvas') void readBackground();
+  });
+  canvas.observe(schedule);
+  canvas.provider.on('status', schedule);
+  const ticking = setInterval(() => renderTimer(live.state, timerRemainingMs(live.state)), TICK_MS);
+}
+
+const token = takeToken();
+if (token) void open(token);
+else showSignIn();

@@ -1,0 +1,124 @@
+import type { Card, Participation } from '../../client-sdk/src/index';
+import type { WorkshopState } from '../../client-sdk/src/live';
+import type { Board, Stack, ZoneArea } from './board';
+
+/*
+ * The screen's DOM, rebuilt from a board and the live state at each change. Every text that comes
+ * from people (titles, names, instructions) is set with `textContent`: never parsed as markup.
+ */
+
+export interface Frame {
+  state: WorkshopState;
+  board: Board;
+  following: boolean;
+  scoresShown: boolean;
+  /** Card contents under the titles (the view's `card_sub_view` is `content`). */
+  contentShown: boolean;
+  votingOpen: boolean;
+}
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function renderFrame(frame: Frame): void {
+  const { state, board } = frame;
+  document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+  byId('workshop-title').textContent = state.workshop.title;
+  byId('step-name').textContent = state.step?.name ?? 'Waiting for the first step';
+  byId('step-instructions').textContent = state.step?.instructions ?? '';
+  byId('presence').textContent = `${state.presence.count} connected`;
+  renderParticipation(frame.votingOpen ? state.participation : null);
+  byId('following').hidden = !frame.following;
+
+  const spotlight = byId('spotlight');
+  spotlight.hidden = board.focus === null;
+  spotlight.replaceChildren(...(board.focus ? [cardElement(board.focus, frame, 'spotlight-card')] : []));
+
+  const drawn = byId('board');
+  drawn.hidden = board.zones.length === 0;
+  drawn.style.gridTemplateColumns = `repeat(${Math.ceil(board.cols)}, minmax(0, 1fr))`;
+  drawn.style.gridTemplateRows = `repeat(${Math.ceil(board.rows)}, minmax(var(--grid-row), auto))`;
+  drawn.replaceChildren(...board.zones.map((area) => zoneElement(area, frame)));
+  byId('clusters').replaceChildren(...board.loose.map((stack) => stackElement(stack, frame)));
+  byId('empty').hidden = board.zones.length > 0 || board.loose.length > 0;
+}
+
+function renderParticipation(participation: Participation | null): void {
+  const line = byId('participation');
+  line.hidden = participation === null;
+  if (!participation) return;
+  const { voted_any: voted, participants } = participation;
+  line.textContent = `${voted} of ${participants} ${voted === 1 ? 'has' : 'have'} voted`;
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour up; rounded up, so the last second shows `0:01`, not `0:00`. */
+export function clockText(ms: number): string {
+  const total = Math.ceil(Math.max(0, ms) / 1000);
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/** The timer line: counting down while running, still while paused, gone while stopped. */
+export function renderTimer(state: WorkshopState, remainingMs: number): void {
+  const timer = byId('timer');
+  timer.hidden = state.timer.state === 'stopped';
+  timer.dataset.state = state.timer.state;
+  timer.classList.toggle('done', state.timer.state === 'running' && remainingMs <= 0);
+  timer.textContent = state.timer.state === 'paused' ? `${clockText(remainingMs)} paused` : clockText(remainingMs);
+}
+
+function zoneElement(area: ZoneArea, frame: Frame): HTMLElement {
+  const { zone } = area;
+  const node = element('section', 'zone');
+  node.dataset.zoneId = area.id;
+  // Zones sit on the canvas's grid: column and row lines start at 1.
+  node.style.gridColumn = `${Math.floor(zone.x) + 1} / span ${Math.max(1, Math.round(zone.cols))}`;
+  node.style.gridRow = `${Math.floor(zone.y) + 1} / span ${Math.max(1, Math.round(zone.rows))}`;
+  node.append(element('h2', 'zone-name', zone.name), ...area.stacks.map((stack) => stackElement(stack, frame)));
+  return node;
+}
+
+function stackElement(stack: Stack, frame: Frame): HTMLElement {
+  const node = element('section', 'stack');
+  if (stack.head) node.append(cardElement(stack.head, frame, 'stack-head'));
+  if (stack.head?.color) node.classList.add(`color-${stack.head.color}`);
+  const ideas = element('ul', 'ideas');
+  for (const idea of stack.ideas) {
+    const item = element('li', 'idea');
+    item.append(cardElement(idea, frame, 'idea-card'));
+    ideas.append(item);
+  }
+  if (stack.ideas.length > 0) node.append(ideas);
+  return node;
+}
+
+function cardElement(card: Card, frame: Frame, className: string): HTMLElement {
+  const node = element('article', `card ${className}`);
+  node.dataset.cardId = card.id;
+  if (card.color) node.classList.add(`color-${card.color}`);
+  if (card.aside) node.classList.add('aside');
+  if (frame.board.focus?.id === card.id && className !== 'spotlight-card') node.classList.add('focused');
+  const title = element('p', 'title', card.title);
+  // Titles in any script read in their own direction.
+  title.dir = 'auto';
+  node.append(title);
+  if (frame.contentShown && card.content) {
+    const content = element('p', 'content', card.content);
+    content.dir = 'auto';
+    node.append(content);
+  }
+  // A cluster's own score shows once it has votes: most votes go to ideas, and a row of zeros is noise.
+  if (frame.scoresShown && (card.type === 'idea' || card.summary.score !== 0)) {
+    const score = element('span', 'score', String(card.summary.score));
+    score.title = `${card.summary.score} ${Math.abs(card.summary.score) === 1 ? 'point' : 'points'}`;
+    node.append(score);
+  }
+  return node;
+}

@@ -1,0 +1,54 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../http/env';
+import { AppError } from '../http/errors';
+import { screenAssets } from './assets';
+import { screenPage } from './page';
+
+/** Hashed names: a file's content never changes under its name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+/** A host as a Host header carries it (name or IP, optional port): anything else stays out of the policy. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+const WORKSHOP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Scripts and styles from this origin only, no inline code; the page talks to this origin only
+ * (REST, Socket.IO and the Yjs endpoint over ws/wss), and no other site may frame it.
+ */
+function contentSecurityPolicy(host: string | undefined): string {
+  const sockets = host && PLAIN_HOST.test(host) ? ` ws://${host} wss://${host}` : '';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    `connect-src 'self'${sockets}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** `GET /screen/<workshop_id>`: the live workshop screen, and `GET /screen/assets/<file>`: its script and stylesheet. */
+export function screenRoutes() {
+  return new Hono<AppEnv>()
+    .get('/screen/assets/:file', async (c) => {
+      const file = c.req.param('file');
+      const assets = await screenAssets();
+      const type = CONTENT_TYPES[file.split('.').pop() ?? ''];
+      if (!assets.files.has(file) || !type) throw new AppError('not_found', 'No such screen file.');
+      const headers = { 'Content-Type': type, 'Cache-Control': IMMUTABLE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
+      if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) return c.body(assets.gzipped.get(file)!, 200, { ...headers, 'Content-Encoding': 'gzip' });
+      return c.body(assets.files.get(file)!, 200, headers);
+    })
+    .get('/screen/:workshop_id', async (c) => {
+      if (!WORKSHOP_ID.test(c.req.param('workshop_id'))) throw new AppError('not_found', 'No such workshop.');
+      return c.html(screenPage(await screenAssets()), 200, {
+        // The page names the current files: it is asked for again each time, the files are kept.
+        'Cache-Control': 'no-cache',
+        'Content-Security-Policy': contentSecurityPolicy(c.req.header('host')),
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      });
+    });
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/**
+ * Browser tests drive the system's chromium (Debian's package; CI installs it), never a
+ * downloaded one. On a machine without it they are skipped with a message, unless
+ * REQUIRE_BROWSER=1, where a missing chromium fails the run instead.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const browserAvailable = existsSync(CHROMIUM);
+
+if (!browserAvailable) {
+  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  console.warn(`No chromium at ${CHROMIUM}: skipping the browser tests. Install it with \`apt-get install -y chromium\` to run them.`);
+}
+
+/** Headless, and quiet: no calls home, no updates, no first-run pages. */
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** What went wrong inside a page: uncaught exceptions, and content the page's policy refused. */
+export interface PageProblems {
+  errors: string[];
+}
+
+export interface TestBrowser {
+  /**
+   * A page in a context of its own (its own session storage), closed after the test; `problems`
+   * collects its uncaught exceptions and refused content (`Refused to …` from the policy).
+   */
+  newPage(options?: BrowserContextOptions): Promise<{ page: Page; problems: PageProblems }>;
+}
+
+/** One browser for the file (started in `beforeAll`, closed in `afterAll`); its contexts closed after each test. */
+export function useBrowser(): TestBrowser {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    async newPage(options = {}) {
+      if (!browser) throw new Error('the browser is started in beforeAll: use it inside a test or hook');
+      const context = await browser.newContext(options);
+      contexts.push(context);
+      const page = await context.newPage();
+      const problems: PageProblems = { errors: [] };
+      page.on('pageerror', (err) => problems.errors.push(`uncaught: ${err.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && message.text().startsWith('Refused to')) problems.errors.push(message.text());
+      });
+      return { page, problems };
+    },
+  };
+}
+
+/** Opens a workshop's screen signed in through the URL fragment, and waits until it is live. */
+export async function openScreen(page: Page, baseUrl: string, workshopId: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/screen/${workshopId}#token=${encodeURIComponent(token)}`);
+  await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+}

@@ -1,0 +1,371 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import sharp from 'sharp';
+import { WebSocket } from 'ws';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createClient, type WorkshopClient } from '../client-sdk/src/index';
+import { openCanvas } from '../client-sdk/src/canvas';
+import { seedDemoWorkshop } from '../scripts/screenshot';
+import { browserAvailable, openScreen, useBrowser } from './helpers/browser';
+import { useServer } from './helpers/cast';
+import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
+import { sdkUser } from './helpers/sdk';
+import { quietFor } from './helpers/wait';
+
+/*
+ * The live workshop screen (`/screen/<id>`) in a real chromium: a participant's page follows the
+ * facilitator's REST changes as they happen, and comes back by itself after the server restarts.
+ */
+
+/** What the issue allows between a change and the page showing it. */
+const WITHIN_MS = 1_000;
+/** Participation counts are sent at most once a second, so they may take up to a second more. */
+const PARTICIPATION_WITHIN_MS = 2_000;
+const PASSWORD = 'correct horse battery';
+
+/** Waits until the element `selector` exists and its text is `text` (checked at every frame). */
+function shown(page: Page, selector: string, text: string | RegExp, timeout = WITHIN_MS): Promise<unknown> {
+  const [source, flags] = typeof text === 'string' ? [null, null] : [text.source, text.flags];
+  return page.waitForFunction(
+    ({ selector, text, source, flags }) => {
+      const node = document.querySelector<HTMLElement>(selector);
+      if (!node || node.closest('[hidden]')) return false;
+      const content = node.textContent ?? '';
+      return source === null ? content === text : new RegExp(source, flags!).test(content);
+    },
+    { selector, text: typeof text === 'string' ? text : '', source, flags },
+    { timeout, polling: 'raf' },
+  );
+}
+
+/** How long `change` takes to show on the page (the REST call included); fails past `limitMs`. */
+async function timeToShow(change: () => Promise<unknown>, seen: () => Promise<unknown>, limitMs = WITHIN_MS): Promise<number> {
+  const started = performance.now();
+  await change();
+  await seen();
+  const took = Math.round(performance.now() - started);
+  expect(took).toBeLessThan(limitMs);
+  return took;
+}
+
+async function workshopOf(fay: WorkshopClient, participants: WorkshopClient[], title = 'Screen workshop') {
+  const workshop = await fay.post('/v1/workshops', { body: { title } });
+  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
+  const { access_code } = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+  for (const participant of participants) await participant.post('/v1/workshops/join', { body: { access_code } });
+  return { workshop, inWorkshop, id: workshop.id };
+}
+
+describe.skipIf(!browserAvailable)('the live screen', () => {
+  const browser = useBrowser();
+
+  describe('on a running server', () => {
+    const t = useServer();
+
+    it('serves the page with a strict policy, and signs in with e-mail and password', async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = await sdkUser(t, 'Pat');
+      const { id, inWorkshop } = await workshopOf(fay, [pat.api], 'Sign-in <b>workshop</b>');
+      const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Warm-up', instructions: 'Say hello.' } });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+
+      const res = await fetch(`${t.url}/screen/${id}`);
+      expect(res.status).toBe(200);
+      const policy = res.headers.get('content-security-policy')!;
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain(`connect-src 'self' ws://${new URL(t.url).host} wss://${new URL(t.url).host}`);
+      expect(policy).not.toContain('unsafe-inline');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+      const html = await res.text();
+      const script = /src="(\/screen\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+      expect(script).toBeDefined();
+      const bundle = await fetch(`${t.url}${script}`);
+      expect(bundle.headers.get('content-type')).toContain('javascript');
+      expect(bundle.headers.get('cache-control')).toContain('immutable');
+      // Sent gzipped (fetch asks for it and unpacks it): the bytes on the wire are a third of the script.
+      expect(bundle.headers.get('content-encoding')).toBe('gzip');
+      expect((await bundle.text()).length).toBeGreaterThan(50_000);
+      expect((await fetch(`${t.url}/screen/assets/app-NOTBUILT.js`)).status).toBe(404);
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      const started = performance.now();
+      await page.goto(`${t.url}/screen/${id}`);
+      await page.locator('#sign-in-form').waitFor();
+      await page.fill('#email', pat.email);
+      await page.fill('#password', 'not the password');
+      await page.click('button[type="submit"]');
+      await shown(page, '#sign-in-status', /./, 5_000);
+      await page.fill('#password', PASSWORD);
+      await page.click('button[type="submit"]');
+      await page.locator('body[data-status="live"]').waitFor({ timeout: 5_000 });
+      console.log(`screen: sign-in page to live screen in ${Math.round(performance.now() - started)} ms (one wrong password included)`);
+
+      expect(await page.textContent('#workshop-title')).toBe('Sign-in <b>workshop</b>');
+      expect(await page.textContent('#step-name')).toBe('Warm-up');
+      await shown(page, '#presence', '1 connected');
+      // The token stays in this tab's session storage: not in the address, not in a cookie.
+      expect(page.url()).toBe(`${t.url}/screen/${id}`);
+      expect(await page.evaluate(() => document.cookie)).toBe('');
+      expect(await page.evaluate(() => sessionStorage.getItem('workshop-screen-token'))).toMatch(/^\S+$/);
+      expect(problems.errors).toEqual([]);
+    });
+
+    it("follows the facilitator's changes within a second: cards, votes, steps, a forced view, the timer", async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await workshopOf(fay, [pat]);
+      const first = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
+      const second = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote', instructions: 'Three points each.' } });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: first.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas', color: 'blue' } });
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      const started = performance.now();
+      await openScreen(page, t.url, id, pat.token!);
+      const loadMs = Math.round(performance.now() - started);
+      // The fragment has done its work: the address keeps no token.
+      expect(page.url()).toBe(`${t.url}/screen/${id}`);
+      expect(await page.textContent('#step-name')).toBe('Brainstorm');
+      expect(await page.textContent('#step-instructions')).toBe('One idea per card.');
+
+      const taken: Record<string, number> = {};
+      let idea = { id: '' };
+      taken['new card'] = await timeToShow(
+        async () => (idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Shorter standups', parent: cluster.id } })),
+        () => shown(page, `[data-card-id="${idea.id}"] .title`, 'Shorter standups'),
+      );
+      expect(await page.textContent(`[data-card-id="${idea.id}"] .score`)).toBe('0');
+
+      const onIdea = { params: { path: { workshop_id: id, card_id: idea.id } } };
+      taken['vote changing a score'] = await timeToShow(
+        () => fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { ...onIdea, body: { value: 1 } }),
+        () => shown(page, `[data-card-id="${idea.id}"] .score`, '1'),
+      );
+      taken['step change'] = await timeToShow(
+        () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: second.id } }),
+        () => shown(page, '#step-name', 'Vote'),
+      );
+      expect(await page.textContent('#step-instructions')).toBe('Three points each.');
+
+      // A view the facilitator sets without forcing it leaves a participant's screen on the step's view...
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { view: { card: idea.id } } });
+      await quietFor(300, 'the unforced view change reaching the page');
+      expect(await page.isVisible('#spotlight')).toBe(false);
+      // ...until it is forced: then the screen follows it at once.
+      taken['forced view change'] = await timeToShow(
+        () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: true } }),
+        () => shown(page, `#spotlight [data-card-id="${idea.id}"] .title`, 'Shorter standups'),
+      );
+      expect(await page.isVisible('#following')).toBe(true);
+
+      taken['timer start'] = await timeToShow(
+        () => fay.put('/v1/workshops/{workshop_id}/timer', { ...inWorkshop, body: { duration_s: 90 } }),
+        () => shown(page, '#timer', /^1:(30|29)$/),
+      );
+      // It counts down on its own, from the server's end time.
+      await shown(page, '#timer', /^1:2\d$/, 2_000);
+      console.log(`screen: load to live ${loadMs} ms; change to screen: ${Object.entries(taken).map(([what, ms]) => `${what} ${ms} ms`).join(', ')}`);
+      expect(problems.errors).toEqual([]);
+    });
+
+    it("shows how many have voted during a vote, and scores only where the step's display prefs allow", async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const otto = (await sdkUser(t, 'Otto')).api;
+      const { id, inWorkshop } = await workshopOf(fay, [pat, otto]);
+      const hidden = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Secret vote', prefs: { allow_display_votes: false } },
+      });
+      const talk = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Discuss', prefs: { allow_vote_on_ideas: false, allow_vote_on_clusters: false } },
+      });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: hidden.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
+      const idea = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Pizza friday', parent: cluster.id } });
+
+      const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, pat.token!);
+      await shown(page, '#participation', '0 of 2 have voted');
+      const voted = await timeToShow(
+        () => otto.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: id, card_id: idea.id } }, body: { value: 1 } }),
+        () => shown(page, '#participation', '1 of 2 has voted', PARTICIPATION_WITHIN_MS),
+        PARTICIPATION_WITHIN_MS,
+      );
+      console.log(`screen: a vote to "1 of 2 has voted" in ${voted} ms`);
+      // Votes hidden by the step stay off the screen: no score at all, not even the reader's own.
+      expect(await page.locator('.score').count()).toBe(0);
+
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: talk.id } });
+      await shown(page, '#step-name', 'Discuss');
+      expect(await page.isVisible('#participation')).toBe(false);
+      // Shown again, the scores are everyone's votes, not the reader's own they were while hidden.
+      await shown(page, `[data-card-id="${idea.id}"] .score`, '1');
+    });
+
+    it('draws zones as labelled areas holding their clusters, and follows canvas moves', async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await workshopOf(fay, [pat]);
+      const linked = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Linked cluster' } });
+      const moved = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Moved cluster' } });
+      await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea in the linked one', parent: linked.id } });
+      const canvas = await fay.post('/v1/workshops/{workshop_id}/canvas', {
+        ...inWorkshop,
+        body: { name: 'Board', background: { cols: 40, rows: 10 }, zones: [{ name: 'Now', x: 0, y: 0, cols: 20, rows: 10 }, { name: 'Later', x: 20, y: 0, cols: 20, rows: 10 }] },
+      });
+      const [now, later] = canvas.zones;
+      await fay.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', { params: { path: { workshop_id: id, id: now!.id } }, body: { cluster_id: linked.id } });
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, pat.token!);
+      await shown(page, `[data-zone-id="${now!.id}"] .zone-name`, 'Now');
+      await shown(page, `[data-zone-id="${now!.id}"] [data-card-id="${linked.id}"] .title`, 'Linked cluster');
+      expect(await page.textContent(`[data-zone-id="${now!.id}"] .idea-card .title`)).toBe('Idea in the linked one');
+      expect(await page.textContent(`[data-zone-id="${later!.id}"] .zone-name`)).toBe('Later');
+      // Not in any zone: in the plain grid below the board.
+      expect(await page.isVisible(`#clusters [data-card-id="${moved.id}"]`)).toBe(true);
+
+      const faysCanvas = openCanvas(fay, id, { WebSocket });
+      try {
+        await faysCanvas.synced;
+        const took = await timeToShow(
+          async () => faysCanvas.moveCard(moved.id, { x: 25, y: 4 }),
+          () => shown(page, `[data-zone-id="${later!.id}"] [data-card-id="${moved.id}"] .title`, 'Moved cluster'),
+        );
+        console.log(`screen: a canvas move into a zone shown in ${took} ms`);
+      } finally {
+        faysCanvas.destroy();
+      }
+      expect(problems.errors).toEqual([]);
+    });
+
+    it('shows people\'s text as text, never as markup', async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await workshopOf(fay, [pat], '<script>window.pwned = 1</script>');
+      const hostile = '<img src=x onerror="window.pwned = 1">';
+      await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: hostile, instructions: '<b>bold?</b>' } }).then((step) =>
+        fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } }),
+      );
+      const card = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: hostile } });
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, pat.token!);
+      expect(await page.textContent('#step-name')).toBe(hostile);
+      expect(await page.textContent('#step-instructions')).toBe('<b>bold?</b>');
+      expect(await page.textContent(`[data-card-id="${card.id}"] .title`)).toBe(hostile);
+      expect(await page.evaluate(() => ({ images: document.images.length, bold: document.querySelectorAll('b').length, pwned: 'pwned' in window }))).toEqual({
+        images: 0,
+        bold: 0,
+        pwned: false,
+      });
+      expect(problems.errors).toEqual([]);
+    });
+
+    it('renders a known state to a screenshot that is not blank, and fits a phone without sideways scrolling', async () => {
+      const demo = await seedDemoWorkshop(t.url);
+      const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, demo.workshopId, demo.participantToken);
+      await shown(page, '#participation', '5 of 6 have voted', PARTICIPATION_WITHIN_MS);
+      const dir = mkdtempSync(join(tmpdir(), 'screen-shot-'));
+      try {
+        const file = join(dir, 'screen.png');
+        await page.screenshot({ path: file });
+        const image = sharp(file);
+        const [metadata, stats] = await Promise.all([image.metadata(), image.stats()]);
+        expect({ width: metadata.width, height: metadata.height }).toEqual({ width: 1280, height: 720 });
+        // A blank or single-colour page has no spread and no entropy; text, cards and zones have both.
+        expect(Math.min(...stats.channels.slice(0, 3).map((channel) => channel.stdev))).toBeGreaterThan(15);
+        expect(stats.entropy).toBeGreaterThan(0.5);
+        expect(stats.channels[0]!.min).toBeLessThan(60);
+        expect(stats.channels[0]!.max).toBeGreaterThan(200);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      expect(await fits()).toBe(true);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await fits()).toBe(true);
+      // On a phone the zones stack in one column, each as wide as the screen.
+      const widths = await page.$$eval('.zone', (zones) => zones.map((zone) => zone.getBoundingClientRect().width));
+      expect(widths.length).toBe(3);
+      for (const width of widths) expect(width).toBeGreaterThan(300);
+    });
+  });
+
+  describe('across a server restart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'screen-restart-'));
+    const running: ServerProcess[] = [];
+    afterAll(async () => {
+      for (const run of running) if (run.child.exitCode === null) run.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('shows a calm reconnecting state while the server is down and recovers without reloading the page', async () => {
+      const port = await freePort();
+      const env = { PORT: String(port), DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), LOG_REQUESTS: '0' };
+      const start = async () => {
+        const run = startProcess(MAIN, env);
+        running.push(run);
+        await listeningPort(run);
+        return run;
+      };
+      const base = `http://127.0.0.1:${port}`;
+      let server = await start();
+
+      const signUp = async (name: string) => {
+        const api = createClient({ baseUrl: base });
+        const { token } = await api.post('/v1/auth/signup', { body: { email: `${name.toLowerCase()}-restart@example.test`, password: PASSWORD, name } });
+        api.setToken(token);
+        return api;
+      };
+      const fay = await signUp('Fay');
+      const pat = await signUp('Pat');
+      const { id, inWorkshop } = await workshopOf(fay, [pat], 'Restart');
+      await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Before the restart' } });
+
+      const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, base, id, pat.token!);
+      await page.evaluate(() => Object.assign(window, { screenMarker: 'first load' }));
+      const loadedAt = await page.evaluate(() => performance.timeOrigin);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      await page.locator('body[data-status="reconnecting"]').waitFor({ timeout: 5_000 });
+      expect(await page.textContent('#connection')).toBe('Reconnecting…');
+      expect(await page.isVisible('#connection')).toBe(true);
+      // The last state stays on screen (faded), rather than an error page.
+      expect(await page.isVisible('text=Before the restart')).toBe(true);
+
+      server = await start();
+      const restarted = performance.now();
+      const card = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'After the restart' } });
+      await shown(page, `[data-card-id="${card.id}"] .title`, 'After the restart', 15_000);
+      await page.locator('body[data-status="live"]').waitFor({ timeout: 15_000 });
+      console.log(`screen: live again ${Math.round(performance.now() - restarted)} ms after the server was back`);
+      expect(await page.isVisible('#connection')).toBe(false);
+      expect(await page.evaluate(() => [(window as unknown as { screenMarker?: string }).screenMarker, performance.timeOrigin])).toEqual(['first load', loadedAt]);
+
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }, 45_000);
+  });
+});
+
+/** A port free now, for a server that must come back on the same one. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
