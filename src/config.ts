@@ -37,6 +37,8 @@ export interface Config {
   importAllowHosts: string[];
   /** A native-file import's fetch gives up after this long (CONTRACT §7: 10 s). */
   importTimeoutMs: number;
+  /** Imports from URLs one user may start per minute on one instance. */
+  importsPerMinute: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
   /** Wrong access codes a user or address may try per minute before 429. */
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     plans: DEFAULT_PLANS,
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     importTimeoutMs: 10_000,
+    importsPerMinute: 10,
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
     authAttemptsPerMinute: 10,
@@ -141,6 +144,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     plans: DEFAULT_PLANS,
     importAllowHosts: [],
     importTimeoutMs: 10_000,
+    importsPerMinute: 10,
     tokenTtlMs: 30 * 24 * 3600 * 1000,
     joinAttemptsPerMinute: 10,
     // Test files sign many users up from one address; the throttling tests set their own.

@@ -183,6 +183,11 @@ describe('exports', () => {
     const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
     const path = join(t.deps.config.filesDir, 'exports', new URL(done.url!).pathname.split('/')[3]!);
     const { pruneOldExports } = await import('../src/modules/exports/service');
+    // The link says when it stops working, the same on every read: that is when the export goes.
+    const expires = Number(new URL(done.url!).searchParams.get('expires'));
+    expect(expires).toBe(Math.floor(Date.parse(done.created_at) / 1000) + 7 * 24 * 3600);
+    const again = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token })).body;
+    expect(again.url).toBe(done.url);
     expect(pruneOldExports(t.deps, Date.now() + 6 * 24 * 3600 * 1000)).toBe(0);
     expect(pruneOldExports(t.deps, Date.now() + 8 * 24 * 3600 * 1000)).toBeGreaterThanOrEqual(1);
     expect(existsSync(path)).toBe(false);
@@ -206,6 +211,39 @@ describe('exports', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('refuses a sixth pending export of a workshop with 409, and takes new ones once they are made', async () => {
+    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Busy' } })).body;
+    const { workshopExports } = await import('../src/db/schema/index');
+    // Pending exports another instance holds: this one's runner leaves them alone.
+    const held = Array.from({ length: 5 }, () =>
+      t.deps.database.db.insert(workshopExports).values({ workshopId: workshop.id, type: 'pdf', requestedBy: fay.id, leaseUntil: new Date(Date.now() + 60_000).toISOString() }).returning().get(),
+    );
+    const refused = await requestExport(workshop.id, { type: 'csv' });
+    expectError(refused, 409, 'conflict');
+    expect(JSON.stringify(refused.body)).toContain('still being made');
+    const { eq } = await import('drizzle-orm');
+    t.deps.database.db.delete(workshopExports).where(eq(workshopExports.id, held[0]!.id)).run();
+    expect((await requestExport(workshop.id, { type: 'csv' })).status).toBe(201);
+  });
+
+  it("sweeps export files no export refers to, once they are old enough not to be on their way", async () => {
+    const { mkdirSync, utimesSync, writeFileSync } = await import('node:fs');
+    const folder = join(t.deps.config.filesDir, 'exports');
+    mkdirSync(folder, { recursive: true });
+    const stray = join(folder, 'strayfile0000000000000');
+    const fresh = join(folder, 'freshfile0000000000000');
+    writeFileSync(stray, 'left by a dead render');
+    writeFileSync(fresh, 'being recorded');
+    const old = (Date.now() - 3_600_000) / 1000;
+    utimesSync(stray, old, old);
+    const { sweepStrayExportFiles } = await import('../src/modules/exports/service');
+    const done = await finished((await retro()).workshop.id, (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id);
+    const kept = join(folder, new URL(done.url!).pathname.split('/')[3]!);
+    utimesSync(kept, old, old);
+    expect(sweepStrayExportFiles(t.deps)).toBe(1);
+    expect([existsSync(stray), existsSync(fresh), existsSync(kept)]).toEqual([false, true, true]);
   });
 
   it('a download of a pending export answers 409', async () => {

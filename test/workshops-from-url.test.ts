@@ -7,7 +7,8 @@ import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { isPublicAddress } from '../src/lib/public-fetch';
 import { useServer, useUsers } from './helpers/cast';
-import { errorOf, expectError, type TestUser } from './helpers/factories';
+import { createUser, errorOf, expectError, type TestUser } from './helpers/factories';
+import { startTestServer } from './helpers/server';
 import type { TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 import { buildScene, RETRO, type SceneSpec } from './helpers/workshop-scene';
@@ -88,7 +89,7 @@ const createFrom = (t: TestServer, user: TestUser, url: string, extra: Record<st
 const workshopCount = (t: TestServer) => (t.deps.database.sqlite.prepare('SELECT count(*) AS n FROM workshops').get() as { n: number }).n;
 
 describe('creating a workshop from a native file', () => {
-  const t = useServer();
+  const t = useServer({ importsPerMinute: 1_000 });
   const [fay, pat, sam] = useUsers(t, 'Fay', 'Pat', 'Sam');
 
   it("re-imports a native export from the service's own signed link into an equal workshop, canvas included", async () => {
@@ -168,6 +169,14 @@ describe('creating a workshop from a native file', () => {
       ['a vote on no card', JSON.stringify(broken), /votes\[0\]\.card_id/],
       ['an idea whose parent is an idea', JSON.stringify(wrongParent), /parent_id/],
       ['a rating off its scale', JSON.stringify(badRating), /scale/],
+      ['a vote beyond what REST accepts', JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, value: 2 ** 62 }] }), /votes\.0\.value/],
+      ['a short id beyond exact integers', JSON.stringify({ ...good, cards: good.cards.map((c, i) => (i === 0 ? { ...c, short_id: 1e20 } : c)) }), /short_id/],
+      ['a color no card may have', JSON.stringify({ ...good, cards: good.cards.map((c) => (c.type === 'cluster' ? { ...c, color: '<script>' } : c)) }), /color/],
+      ['a canvas image that is not http(s)', JSON.stringify({ ...good, canvas: { ...good.canvas!, image: { cols: 2, rows: 2, url: 'javascript:alert(1)' } } }), /canvas\.image\.url/],
+      ['a zone of no size', JSON.stringify({ ...good, canvas: { ...good.canvas!, background: { cols: 0, rows: 10 } } }), /background/],
+      ['a blank title', JSON.stringify({ ...good, workshop: { ...good.workshop, title: '   ' } }), /workshop\.title/],
+      ['a sort by criterion without one', JSON.stringify({ ...good, workshop: { ...good.workshop, view: { ...good.workshop.view, sort: 'criterium_average', sort_criterium_id: null } } }), /criterium_average/],
+      ['more feedback than a file may hold', JSON.stringify({ ...good, comments: Array.from({ length: 25_001 }, () => good.comments[0]!) }), /25000/],
     ];
     const before = workshopCount(t);
     for (const [what, body, message] of cases) {
@@ -178,7 +187,47 @@ describe('creating a workshop from a native file', () => {
     const link = new URL((await nativeExport(t, fay, workshop.id)).url!);
     link.searchParams.set('signature', 'x'.repeat(43));
     expectError(await createFrom(t, fay, link.href), 400, 'invalid_request');
+    // A link whose file row outlived its bytes (an export deleted while being read).
+    const { rmSync } = await import('node:fs');
+    const { filePath } = await import('../src/modules/uploads/storage');
+    const stored = saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    rmSync(filePath(t.deps.config, stored));
+    const gone = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
+    expectError(gone, 400, 'invalid_request');
+    expect(JSON.stringify(gone.body)).toContain('No file has this link');
     expect(workshopCount(t)).toBe(before);
+  });
+
+  it("keeps authors only from the service's own exports: a file anyone wrote names no one but its importer", async () => {
+    const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
+    const good = await nativeOf(t, fay, workshop.id);
+    expect(new Set(good.cards.map((c) => c.user_id)).size).toBeGreaterThan(1);
+    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    // Sam uploads Fay's export as his own file and imports it: nothing may speak for Fay or Pat.
+    const uploaded = saveFile(t.deps, { userId: sam.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    const created = await createFrom(t, sam, publicFileUrl(t.deps.config, uploaded));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const copy = await nativeOf(t, sam, created.body.id);
+    const authors = new Set([...copy.cards, ...copy.votes, ...copy.ratings, ...copy.items, ...copy.comments].map((row) => row.user_id));
+    expect([...authors]).toEqual([sam.id]);
+    // One rating per user, card and criterion still holds once every rater is Sam.
+    const keys = copy.ratings.map((r) => `${r.card_id}/${r.criterium_id}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('limits imports from URLs per user and minute', async () => {
+    const limited = await startTestServer({ importsPerMinute: 2 });
+    try {
+      const user = await createUser(limited, 'Lee');
+      const attempt = () => createFrom(limited, user, 'http://10.0.0.1/file.json');
+      expectError(await attempt(), 400, 'invalid_request');
+      expectError(await attempt(), 400, 'invalid_request');
+      const refused = await attempt();
+      expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 });
 
@@ -186,6 +235,10 @@ describe('fetching a native file from another host', () => {
   let served = '{}';
   const site = localSite((req, res) => {
     if (req.url === '/slow') return; // never answers
+    if (req.url === '/broken-redirect') {
+      res.writeHead(302, { location: 'http://[::1' });
+      return res.end();
+    }
     if (req.url?.startsWith('/redirect')) {
       res.writeHead(302, { location: new URL(req.url, 'http://x').searchParams.get('to')! });
       return res.end();
@@ -203,13 +256,13 @@ describe('fetching a native file from another host', () => {
   // Another local site that a redirect tries to reach: it must never be asked anything.
   const inner = localSite((_req, res) => res.end('{}'));
 
-  const strict = useServer();
+  const strict = useServer({ importsPerMinute: 1_000 });
   const [ada] = useUsers(strict, 'Ada');
-  const lenient = useServer(() => ({ importAllowHosts: ['127.0.0.1'], importTimeoutMs: 1_000 }));
+  const lenient = useServer(() => ({ importAllowHosts: ['127.0.0.1'], importTimeoutMs: 1_000, importsPerMinute: 1_000 }));
   const [bo] = useUsers(lenient, 'Bo');
 
   it('classifies addresses: only public unicast may be fetched', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'not an address']) {
+    for (const address of ['::127.0.0.1', '::7f00:1', '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'not an address']) {
       expect(isPublicAddress(address), address).toBe(false);
     }
     for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(address), address).toBe(true);
@@ -266,6 +319,9 @@ describe('fetching a native file from another host', () => {
     const slow = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/slow`);
     expectError(slow, 400, 'invalid_request');
     expect(JSON.stringify(slow.body)).toContain('too long');
+    const broken = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/broken-redirect`);
+    expectError(broken, 400, 'invalid_request');
+    expect(JSON.stringify(broken.body)).toContain('redirects to something that is not a URL');
     served = '<html>not json</html>';
     expectError(await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/file.json`), 400, 'invalid_request');
   });

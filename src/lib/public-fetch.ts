@@ -34,6 +34,8 @@ export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   // IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it carries.
   const parsed = ipaddr.process(address);
+  // The deprecated IPv4-compatible form (::127.0.0.1) may still be routed to IPv4 somewhere.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return false;
   return parsed.range() === 'unicast';
 }
 
@@ -46,7 +48,7 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
     if (status >= 300 && status < 400 && response.headers.location) {
       response.resume();
       if (hop >= (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) throw new PublicFetchError('The URL redirects too many times.');
-      current = parseTarget(new URL(response.headers.location, current).href);
+      current = parseTarget(response.headers.location, current);
       continue;
     }
     if (status !== 200) {
@@ -57,12 +59,12 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
   }
 }
 
-function parseTarget(raw: string): URL {
+function parseTarget(raw: string, base?: URL): URL {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(raw, base);
   } catch {
-    throw new PublicFetchError('This is not a URL.');
+    throw new PublicFetchError(base ? 'The URL redirects to something that is not a URL.' : 'This is not a URL.');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicFetchError('Only http and https URLs can be fetched.');
   if (url.username || url.password) throw new PublicFetchError('URLs with credentials are not fetched.');

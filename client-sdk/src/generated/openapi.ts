@@ -3622,6 +3622,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many imports from URLs in a minute (10 by default) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database's write lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -9581,7 +9592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description workshop_archived */
+            /** @description workshop_archived, or 5 exports of the workshop (10 of the caller) still pending */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -10,8 +10,8 @@ export type ZoneRow = typeof zones.$inferSelect;
 const MAX_GRID = 100_000;
 export const MAX_ZONES = 500;
 
-const size = v.pipe(v.number(), v.finite(), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(MAX_GRID));
-const coordinate = v.pipe(v.number(), v.finite(), v.minValue(0, 'Must be 0 or more.'), v.maxValue(MAX_GRID));
+export const size = v.pipe(v.number(), v.finite(), v.gtValue(0, 'Must be greater than 0.'), v.maxValue(MAX_GRID));
+export const coordinate = v.pipe(v.number(), v.finite(), v.minValue(0, 'Must be 0 or more.'), v.maxValue(MAX_GRID));
 const zoneName = v.pipe(v.string(), v.trim(), v.maxLength(200));
 const httpUrl = v.pipe(v.string(), v.maxLength(2_048), v.url(), v.regex(/^https?:\/\//i, 'Must be an http(s) URL.'));
 
@@ -52,7 +52,7 @@ export type PredefinedCanvasOutput = v.InferOutput<typeof PredefinedCanvasOutput
 
 // Inputs
 
-const ZoneInput = v.object({ name: zoneName, x: coordinate, y: coordinate, rows: coordinate, cols: coordinate });
+export const ZoneInput = v.object({ name: zoneName, x: coordinate, y: coordinate, rows: coordinate, cols: coordinate });
 export type ZoneInput = v.InferOutput<typeof ZoneInput>;
 
 /**

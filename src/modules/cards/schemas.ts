@@ -72,7 +72,7 @@ export function toCard(row: CardFields, summary: CardSummary = emptySummary()): 
 }
 
 const cardType = v.picklist(['idea', 'cluster'], 'Expected idea or cluster.');
-const color = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
+export const color = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
 const position = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const ListCardsQuery = v.object({

@@ -8,7 +8,8 @@ import { isDatabaseBusy } from '../../http/errors';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import type { ExportRow } from './schemas';
-import { EXPORTS_CONTAINER, finishExport, pruneOldExports } from './service';
+import { removeBlob } from '../uploads/storage';
+import { EXPORTS_CONTAINER, finishExport, pruneOldExports, sweepStrayExportFiles } from './service';
 
 /** How long a taken export stays this instance's; past it (a crash) any instance takes it up. */
 const LEASE_MS = 5 * 60_000;
@@ -41,7 +42,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   const drain = async () => {
     do {
       again = false;
-      for (let row = take(deps); row && !stopped; row = take(deps)) {
+      for (let row = stopped ? null : take(deps); row; row = stopped ? null : take(deps)) {
         worker ??= new ExportWorker();
         const job: ExportJob = {
           id: row.id,
@@ -68,6 +69,8 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
       .catch((err) => console.error('[exports] runner failed', err))
       .finally(() => {
         running = null;
+        // A wake-up that came while the last look found nothing is not lost.
+        if (again) wake();
       });
   };
 
@@ -79,6 +82,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
     wake();
     try {
       pruneOldExports(deps);
+      sweepStrayExportFiles(deps);
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
       if (!isDatabaseBusy(err)) console.error('[exports] removing old exports failed', err);
@@ -131,6 +135,8 @@ function take(deps: AppDeps): ExportRow | null {
 }
 
 function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): void {
+  // Whatever a failed or dead render left under the job's key is no export's file.
+  if (!result.ok) removeBlob(deps.config, job.file);
   if (!result.ok && result.crashed && row.attempts < MAX_ATTEMPTS) {
     // The worker died (out of memory, killed): the lease runs out and the export is tried again.
     return;
@@ -138,6 +144,7 @@ function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOut
   try {
     finishExport(deps, row, job.file, result.ok ? result : { ok: false, message: result.message });
   } catch (err) {
+    removeBlob(deps.config, job.file);
     console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);
   }
 }
@@ -158,6 +165,8 @@ class ExportWorker {
       if (this.pending?.id === result.id) this.settle(result);
     });
     this.thread.on('error', (err) => {
+      // 'error' comes before 'exit': no job may be handed to the dying thread in between.
+      this.alive = false;
       console.error('[exports] worker failed', err);
       this.settle({ id: this.pending?.id ?? '', ok: false, message: 'The export stopped unexpectedly.', crashed: true });
     });

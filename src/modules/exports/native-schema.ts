@@ -1,5 +1,11 @@
 import * as v from 'valibot';
+import { optionalText, requiredText } from '../../http/validation';
+import { CanvasImage, MAX_ZONES, size as gridSize, ZoneInput } from '../canvas/schemas';
+import { WORKSHOP_MAX_CARDS } from '../cards/repo';
+import { color as cardColor, CONTENT_MAX, TITLE_MAX as CARD_TITLE_MAX } from '../cards/schemas';
 import { PrefsInput } from '../steps/prefs';
+import { VoteValue } from '../votes/schemas';
+import { DESCRIPTION_MAX, TITLE_MAX as WORKSHOP_TITLE_MAX } from '../workshops/schemas';
 import { ViewInput } from '../workshops/view';
 
 /*
@@ -15,65 +21,62 @@ export const NATIVE_VERSION = 1;
 /** A native file may hold at most this many bytes (CONTRACT §7). */
 export const NATIVE_MAX_BYTES = 10 * 1024 * 1024;
 
+/** Bounds shared with the REST inputs: a file holds nothing REST would refuse. */
+const MAX_COUNT = 1_000_000_000;
+const MAX_COORDINATE = 10_000_000;
+
 const id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
-const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
-const title = v.pipe(v.string(), v.minLength(1), v.maxLength(500));
 const timestamp = v.pipe(v.string(), v.isoTimestamp('Expected an ISO 8601 timestamp.'));
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const coordinate = v.nullable(v.pipe(v.number(), v.finite()));
+const position = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT));
+/** Short ids stay exact integers far beyond any workshop's cards (10,000 at most). */
+const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_COUNT));
+/** Card coordinates as the canvas document bounds them. */
+const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDINATE), v.maxValue(MAX_COORDINATE)));
 const points = v.pipe(v.number(), v.integer(), v.minValue(-1), v.maxValue(1_000_000));
 const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
 
-export const NativeUser = v.object({ id, name: text(200) });
+export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)) });
 
 export const NativeStep = v.object({
   id,
-  name: title,
-  instructions: text(20_000),
+  name: requiredText(255),
+  instructions: optionalText(20_000),
   prefs: PrefsInput,
   view: ViewInput,
 });
 
-export const NativeCriterion = v.object({ id, title, scale: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)) });
-export const NativeSection = v.object({ id, title });
+export const NativeCriterion = v.object({ id, title: requiredText(200), scale: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)) });
+export const NativeSection = v.object({ id, title: requiredText(200) });
 
 export const NativeCard = v.object({
   id,
-  short_id: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  short_id: cardNumber,
   type: v.picklist(['idea', 'cluster']),
-  title,
-  content: text(20_000),
-  color: v.nullable(text(50)),
+  title: requiredText(CARD_TITLE_MAX),
+  content: optionalText(CONTENT_MAX),
+  color: v.nullable(cardColor),
   aside: v.boolean(),
   parent_id: v.nullable(id),
-  position: count,
-  x: coordinate,
-  y: coordinate,
+  position,
+  x: placed,
+  y: placed,
   user_id: id,
   created_at: timestamp,
 });
 
-export const NativeVote = v.object({ card_id: id, user_id: id, value: v.pipe(v.number(), v.integer(), v.notValue(0)), created_at: timestamp });
+export const NativeVote = v.object({ card_id: id, user_id: id, value: VoteValue, created_at: timestamp });
 export const NativeRating = v.object({ card_id: id, criterium_id: id, user_id: id, value: v.pipe(v.number(), v.integer()), created_at: timestamp });
-export const NativeItem = v.object({ card_id: id, section_id: id, user_id: id, content: text(20_000), created_at: timestamp });
-export const NativeComment = v.object({ card_id: id, user_id: id, content: text(20_000), created_at: timestamp });
+export const NativeItem = v.object({ card_id: id, section_id: id, user_id: id, content: requiredText(10_000), created_at: timestamp });
+export const NativeComment = v.object({ card_id: id, user_id: id, content: requiredText(10_000), created_at: timestamp });
 
-export const NativeZone = v.object({
-  id,
-  name: text(200),
-  x: v.pipe(v.number(), v.finite()),
-  y: v.pipe(v.number(), v.finite()),
-  rows: v.pipe(v.number(), v.finite()),
-  cols: v.pipe(v.number(), v.finite()),
-  cluster_id: v.nullable(id),
-});
+export const NativeZone = v.object({ id, ...ZoneInput.entries, cluster_id: v.nullable(id) });
 
 export const NativeCanvas = v.object({
-  name: text(200),
-  background_id: text(100),
-  background: v.object({ cols: v.pipe(v.number(), v.finite()), rows: v.pipe(v.number(), v.finite()) }),
-  image: v.nullable(v.object({ cols: v.number(), rows: v.number(), url: text(2048) })),
-  zones: list(NativeZone, 1_000),
+  name: requiredText(200),
+  background_id: v.pipe(v.string(), v.maxLength(100)),
+  background: v.object({ cols: gridSize, rows: gridSize }),
+  image: v.nullable(CanvasImage),
+  zones: list(NativeZone, MAX_ZONES),
   /**
    * The workshop's Yjs document (base64 of a full-state update), for tools that read the canvas
    * as clients see it. An import rebuilds the document from the values above, under the new ids.
@@ -83,8 +86,8 @@ export const NativeCanvas = v.object({
 
 export const NativeWorkshop = v.object({
   id,
-  title,
-  description: text(20_000),
+  title: requiredText(WORKSHOP_TITLE_MAX),
+  description: optionalText(DESCRIPTION_MAX),
   state: v.picklist(['running', 'archived']),
   daily_mail: v.boolean(),
   change_step_notifications: v.boolean(),
@@ -92,25 +95,37 @@ export const NativeWorkshop = v.object({
   view: ViewInput,
   vote_limit: v.object({ positive: points, negative: points, max_positive: points, max_negative: points }),
   current_step_id: v.nullable(id),
-  last_card_number: count,
+  last_card_number: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT)),
   created_at: timestamp,
 });
 
-export const NativeDocument = v.object({
-  format: v.literal(NATIVE_FORMAT, `Expected "format": "${NATIVE_FORMAT}".`),
-  version: v.literal(NATIVE_VERSION, `Only version ${NATIVE_VERSION} of the native format can be read.`),
-  exported_at: timestamp,
-  workshop: NativeWorkshop,
-  users: list(NativeUser, 100_000),
-  steps: list(NativeStep, 200),
-  criteria: list(NativeCriterion, 100),
-  sections: list(NativeSection, 100),
-  cards: list(NativeCard, 10_000),
-  votes: list(NativeVote, 1_000_000),
-  ratings: list(NativeRating, 1_000_000),
-  items: list(NativeItem, 200_000),
-  comments: list(NativeComment, 200_000),
-  canvas: v.nullable(NativeCanvas),
-});
+/**
+ * Feedback rows (votes, ratings, items, comments) one file may hold in all: far above a real
+ * workshop's, and few enough that rebuilding them stays a short write (about a second).
+ */
+export const NATIVE_MAX_FEEDBACK = 25_000;
+
+export const NativeDocument = v.pipe(
+  v.object({
+    format: v.literal(NATIVE_FORMAT, `Expected "format": "${NATIVE_FORMAT}".`),
+    version: v.literal(NATIVE_VERSION, `Only version ${NATIVE_VERSION} of the native format can be read.`),
+    exported_at: timestamp,
+    workshop: NativeWorkshop,
+    users: list(NativeUser, 100_000),
+    steps: list(NativeStep, 1_000),
+    criteria: list(NativeCriterion, 1_000),
+    sections: list(NativeSection, 1_000),
+    cards: list(NativeCard, WORKSHOP_MAX_CARDS),
+    votes: list(NativeVote, NATIVE_MAX_FEEDBACK),
+    ratings: list(NativeRating, NATIVE_MAX_FEEDBACK),
+    items: list(NativeItem, NATIVE_MAX_FEEDBACK),
+    comments: list(NativeComment, NATIVE_MAX_FEEDBACK),
+    canvas: v.nullable(NativeCanvas),
+  }),
+  v.check(
+    (doc) => doc.votes.length + doc.ratings.length + doc.items.length + doc.comments.length <= NATIVE_MAX_FEEDBACK,
+    `At most ${NATIVE_MAX_FEEDBACK} votes, ratings, items and comments in all.`,
+  ),
+);
 
 export type NativeDocument = v.InferOutput<typeof NativeDocument>;

@@ -76,7 +76,8 @@ export function readNative(db: Db, workshopId: string): NativeDocument | null {
         type: card.type,
         title: card.title,
         content: card.content,
-        color: card.color,
+        // Stored colors are ones the card routes accepted.
+        color: card.color as NativeDocument['cards'][number]['color'],
         aside: card.aside,
         parent_id: card.parentId,
         position: card.position,

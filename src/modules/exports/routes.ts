@@ -20,7 +20,7 @@ export function exportsRoutes(deps: AppDeps) {
         summary: 'Export the workshop (pdf, xlsx, docx, csv or native); the file is made in the background',
         status: 201,
         response: ExportOutput,
-        errors: { ...facilitatorsOnly, 409: 'workshop_archived' },
+        errors: { ...facilitatorsOnly, 409: 'workshop_archived, or 5 exports of the workshop (10 of the caller) still pending' },
       }),
       jsonBody(CreateExportInput),
       (c) => c.json(createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { workshopExports } from '../../db/schema/index';
 import type { ExportOutput as ExportResource } from '../events/changes';
-import { publicFileUrl } from '../uploads/storage';
+import { fileUrlUntil, LINK_TTL_SECONDS } from '../uploads/storage';
 
 export type ExportRow = typeof workshopExports.$inferSelect;
 export type ExportType = ExportRow['type'];
@@ -35,11 +35,19 @@ export const ExportOutput = v.object({
   created_at: v.string(),
   type: exportType,
   state: v.picklist(['pending', 'success', 'failed']),
-  /** A signed download link, valid without a token for 7 days; null until the export succeeded. */
+  /** A signed download link, valid without a token until 7 days after the export was asked for; null until it succeeded. */
   url: v.nullable(v.string()),
   /** Why a failed export failed; null otherwise. */
   message: v.nullable(v.string()),
 });
+
+/**
+ * When an export's link stops working: 7 days after it was asked for, the same on every read, so
+ * the export can be removed then without breaking a link handed out later.
+ */
+export function exportExpiry(row: Pick<ExportRow, 'createdAt'>): number {
+  return Math.floor(Date.parse(row.createdAt) / 1000) + LINK_TTL_SECONDS;
+}
 
 export function toExport(config: Pick<Config, 'publicUrl' | 'secret'>, row: ExportRow): ExportResource {
   const file = row.state === 'success' && row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
@@ -48,7 +56,7 @@ export function toExport(config: Pick<Config, 'publicUrl' | 'secret'>, row: Expo
     created_at: row.createdAt,
     type: row.type,
     state: row.state,
-    url: file ? publicFileUrl(config, file) : null,
+    url: file ? fileUrlUntil(config, file, exportExpiry(row)) : null,
     message: row.message,
   };
 }

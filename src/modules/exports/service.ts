@@ -1,4 +1,6 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { nowIso } from '../../db/columns';
@@ -9,7 +11,7 @@ import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
 import { diffFields, write } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
-import { deleteFileRow, EXPORTS_CONTAINER, findFile, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import { toExport, type CreateExportInput, type ExportRow } from './schemas';
 
@@ -22,9 +24,23 @@ export { EXPORTS_CONTAINER };
  * `removeExport`) and reaches facilitators' sockets as `export:updated` / `export:deleted`.
  */
 
+/**
+ * Exports waiting to be made, at most, per workshop and per requesting user: the queue is shared
+ * by every workshop of the instance, so one facilitator cannot fill it for everyone else.
+ */
+export const MAX_PENDING_PER_WORKSHOP = 5;
+export const MAX_PENDING_PER_USER = 10;
+
 export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): ExportResource {
   return write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
+    const pending = (condition: SQL) => tx.select({ n: count() }).from(workshopExports).where(and(eq(workshopExports.state, 'pending'), condition)).get()!.n;
+    if (pending(eq(workshopExports.workshopId, workshopId)) >= MAX_PENDING_PER_WORKSHOP) {
+      throw new AppError('conflict', `${MAX_PENDING_PER_WORKSHOP} exports of this workshop are still being made; ask again once one is done.`);
+    }
+    if (pending(eq(workshopExports.requestedBy, user.id)) >= MAX_PENDING_PER_USER) {
+      throw new AppError('conflict', `${MAX_PENDING_PER_USER} of your exports are still being made; ask again once one is done.`);
+    }
     const row = tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning().get();
     const resource = toExport(deps.config, row);
     changes.record({ workshopId, action: 'addExport', userId: user.id, change: { export: resource } });
@@ -116,6 +132,33 @@ export function pruneOldExports(deps: AppDeps, now = Date.now()): number {
   }
   for (const file of files) removeBlob(deps.config, file);
   return old.length;
+}
+
+/** A file in the exports folder with no `files` row, older than this, belongs to no export. */
+const STRAY_AFTER_MS = 10 * 60_000;
+
+/**
+ * Removes export files no export refers to: what a render left when its process died or its
+ * outcome could not be recorded. Recent ones may still be on their way to being recorded.
+ */
+export function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): number {
+  const folder = join(deps.config.filesDir, EXPORTS_CONTAINER);
+  let keys: string[];
+  try {
+    keys = readdirSync(folder).slice(0, 1_000);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const key of keys) {
+    const ref = { container: EXPORTS_CONTAINER, key };
+    if (!isSafeRef(ref) || findFile(deps.database.db, ref)) continue;
+    const modified = statSync(join(folder, key), { throwIfNoEntry: false })?.mtimeMs;
+    if (modified === undefined || now - modified < STRAY_AFTER_MS) continue;
+    removeBlob(deps.config, ref);
+    removed += 1;
+  }
+  return removed;
 }
 
 export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };

@@ -119,6 +119,11 @@ export function removeBlob(config: Pick<Config, 'filesDir'>, file: FileRef): voi
   if (isSafeRef(file)) rmSync(filePath(config, file), { force: true });
 }
 
+/** A download link that works without a token until `expires` (seconds since the epoch). */
+export function fileUrlUntil(config: SigningConfig, ref: FileRef, expires: number): string {
+  return signedUrl(config, ref, '', expires);
+}
+
 /** A download link that works without a token for 7 days. */
 export function publicFileUrl(config: SigningConfig, ref: FileRef): string {
   return signedUrl(config, ref, '', linkExpiry());

@@ -6,7 +6,7 @@ export type VoteRow = typeof votes.$inferSelect;
 export const VoteOutput = v.object({ id: v.string(), value: v.number(), user_id: v.string() });
 export type VoteOutput = v.InferOutput<typeof VoteOutput>;
 
-const VoteValue = v.pipe(
+export const VoteValue = v.pipe(
   v.number(),
   v.integer(),
   v.check((n) => n !== 0, 'A vote cannot be 0.'),

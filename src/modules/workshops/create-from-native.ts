@@ -1,10 +1,11 @@
 import { inArray } from 'drizzle-orm';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { Tx } from '../../db/client';
 import { newId, nowIso } from '../../db/columns';
 import { canvases, cards, comments, criteria, items, ratings, sections, steps, users, votes, zones } from '../../db/schema/index';
-import { invalid } from '../../http/errors';
+import { AppError, invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { fetchPublic, PublicFetchError } from '../../lib/public-fetch';
 import { DEFAULT_PREFS } from '../access/rules';
@@ -12,7 +13,7 @@ import { SCALES } from '../criteria/schemas';
 import { write } from '../events/recorder';
 import { NATIVE_MAX_BYTES, NativeDocument } from '../exports/native-schema';
 import { mergePrefs } from '../steps/prefs';
-import { checkSignature, fileRefFromUrl, findFile, readFile } from '../uploads/storage';
+import { checkSignature, EXPORTS_CONTAINER, fileRefFromUrl, findFile, readFile } from '../uploads/storage';
 import { announceCreated, insertAll } from './create-from';
 import { insertWorkshop } from './repo';
 import type { WorkshopOutput } from './schemas';
@@ -29,13 +30,39 @@ import { DEFAULT_VIEW, mergeView, type View } from './view';
 /** A bad file: 400 on `url`, naming what is wrong. */
 const badFile = (message: string) => invalid('url', message);
 
-export async function createFromUrl(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
-  const bytes = await readNativeFile(deps, url);
-  const document = parseNative(bytes);
-  return importNative(deps, user, document, title);
+/**
+ * Imports from URLs, one instance's worth: each user may start a few a minute (429 beyond), and
+ * they are rebuilt one at a time, so a burst of large files cannot stack their writes.
+ */
+export class NativeImports {
+  private readonly perUser: RateLimiterMemory;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly perMinute: number) {
+    this.perUser = new RateLimiterMemory({ keyPrefix: 'native-imports', points: perMinute, duration: 60 });
+  }
+
+  async create(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
+    try {
+      await this.perUser.consume(user.id);
+    } catch (refusal) {
+      if (!(refusal instanceof RateLimiterRes)) throw refusal;
+      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+    }
+    const { bytes, fromThisService } = await readNativeFile(deps, url);
+    const document = parseNative(bytes);
+    const run = this.queue.then(() => importNative(deps, user, document, title, { keepAuthors: fromThisService }));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
 }
 
-async function readNativeFile(deps: AppDeps, url: string): Promise<Buffer> {
+/**
+ * The file's bytes, and whether this service wrote them (an export's signed link): only then are
+ * the authors it names kept, since anyone could write a file naming any account.
+ */
+async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buffer; fromThisService: boolean }> {
   const own = fileRefFromUrl(deps.config, url);
   if (own) {
     // A signed link of this service: read from storage, without a network hop.
@@ -45,10 +72,16 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<Buffer> {
     const file = findFile(deps.database.db, own);
     if (!file) throw badFile('No file has this link.');
     if (file.size > NATIVE_MAX_BYTES) throw badFile(`The file is larger than ${NATIVE_MAX_BYTES} bytes.`);
-    return readFile(deps, file);
+    try {
+      return { bytes: await readFile(deps, file), fromThisService: file.container === EXPORTS_CONTAINER };
+    } catch {
+      // Deleted between the lookup and the read (an export removed meanwhile).
+      throw badFile('No file has this link.');
+    }
   }
   try {
-    return await fetchPublic(url, { allowHosts: deps.config.importAllowHosts, maxBytes: NATIVE_MAX_BYTES, timeoutMs: deps.config.importTimeoutMs });
+    const bytes = await fetchPublic(url, { allowHosts: deps.config.importAllowHosts, maxBytes: NATIVE_MAX_BYTES, timeoutMs: deps.config.importTimeoutMs });
+    return { bytes, fromThisService: false };
   } catch (err) {
     if (err instanceof PublicFetchError) throw badFile(err.message);
     throw err;
@@ -123,6 +156,7 @@ export function brokenReference(doc: NativeDocument): string | null {
   const viewProblem = (where: string, view: NativeDocument['workshop']['view']) => {
     if (view.card && !cardTypes.has(view.card)) return `${where}.card does not name a card of the file.`;
     if (view.sort_criterium_id && !criterionScales.has(view.sort_criterium_id)) return `${where}.sort_criterium_id does not name a criterion of the file.`;
+    if (view.sort === 'criterium_average' && !view.sort_criterium_id) return `${where} sorts by criterium_average without a sort_criterium_id.`;
     const stray = (view.show_cluster_ids ?? []).find((id) => cardTypes.get(id) !== 'cluster');
     if (stray !== undefined) return `${where}.show_cluster_ids names "${stray}", which is not a cluster of the file.`;
     return null;
@@ -131,23 +165,25 @@ export function brokenReference(doc: NativeDocument): string | null {
 }
 
 /** Rebuilds the document as a new workshop of `user`, with new ids everywhere. */
-export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, title: string | undefined): WorkshopOutput {
+export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, title: string | undefined, options: { keepAuthors: boolean }): WorkshopOutput {
   return write(deps, (tx, changes) => {
+    // New ids per kind of row: a file may reuse one id for, say, a step and a card.
     const ids = new Map<string, string>();
-    const fresh = (id: string) => {
-      let mapped = ids.get(id);
-      if (!mapped) ids.set(id, (mapped = newId()));
+    const freshFor = (kind: string) => (id: string) => {
+      let mapped = ids.get(`${kind}\n${id}`);
+      if (!mapped) ids.set(`${kind}\n${id}`, (mapped = newId()));
       return mapped;
     };
-    const authors = knownAuthors(tx, doc, user.id);
+    const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
+    const authors = options.keepAuthors ? knownAuthors(tx, doc, user.id) : () => user.id;
     const now = nowIso();
     const remapView = (view: NativeDocument['workshop']['view']): View => {
       const full = mergeView(DEFAULT_VIEW, view);
       return {
         ...full,
-        card: full.card ? fresh(full.card) : null,
-        sort_criterium_id: full.sort_criterium_id ? fresh(full.sort_criterium_id) : null,
-        show_cluster_ids: full.show_cluster_ids.map(fresh),
+        card: full.card ? fresh.card(full.card) : null,
+        sort_criterium_id: full.sort_criterium_id ? fresh.criterion(full.sort_criterium_id) : null,
+        show_cluster_ids: full.show_cluster_ids.map(fresh.card),
       };
     };
 
@@ -167,7 +203,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         voteMaxPositive: Math.max(1, source.vote_limit.max_positive),
         voteMaxNegative: Math.max(1, source.vote_limit.max_negative),
         lastCardNumber: Math.max(source.last_card_number, ...doc.cards.map((c) => c.short_id), 0),
-        currentStepId: source.current_step_id ? fresh(source.current_step_id) : null,
+        currentStepId: source.current_step_id ? fresh.step(source.current_step_id) : null,
       },
     });
     const workshopId = workshop.id;
@@ -178,7 +214,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       steps,
       doc.steps.map((step, position) => ({
         ...base,
-        id: fresh(step.id),
+        id: fresh.step(step.id),
         position,
         name: step.name,
         instructions: step.instructions,
@@ -186,8 +222,8 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         view: remapView(step.view),
       })),
     );
-    insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh(c.id), title: c.title, scale: c.scale, position })));
-    insertAll(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh(s.id), title: s.title, position })));
+    insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
+    insertAll(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
 
     // Positions among siblings are kept in their order and made 0..n-1 whatever the file says.
     const stacks = new Map<string | null, NativeDocument['cards']>();
@@ -201,14 +237,14 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       cards,
       doc.cards.map((card) => ({
         workshopId,
-        id: fresh(card.id),
+        id: fresh.card(card.id),
         number: card.short_id,
         type: card.type,
         title: card.title,
         content: card.content,
         color: card.color,
         aside: card.aside,
-        parentId: card.parent_id ? fresh(card.parent_id) : null,
+        parentId: card.parent_id ? fresh.card(card.parent_id) : null,
         position: positions.get(card.id)!,
         x: card.x,
         y: card.y,
@@ -217,7 +253,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    insertAll(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
+    insertAll(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
     // One rating per user, card and criterion: when authors fold into the caller, the latest stays.
     const latestRatings = new Map<string, NativeDocument['ratings'][number] & { userId: string }>();
     for (const rating of doc.ratings) {
@@ -232,8 +268,8 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       [...latestRatings.values()].map((rating) => ({
         workshopId,
         id: newId(),
-        cardId: fresh(rating.card_id),
-        criteriumId: fresh(rating.criterium_id),
+        cardId: fresh.card(rating.card_id),
+        criteriumId: fresh.criterion(rating.criterium_id),
         userId: rating.userId,
         value: rating.value,
         createdAt: rating.created_at,
@@ -246,8 +282,8 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       doc.items.map((item) => ({
         workshopId,
         id: newId(),
-        cardId: fresh(item.card_id),
-        sectionId: fresh(item.section_id),
+        cardId: fresh.card(item.card_id),
+        sectionId: fresh.section(item.section_id),
         userId: authors(item.user_id),
         content: item.content,
         createdAt: item.created_at,
@@ -257,7 +293,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     insertAll(
       tx,
       comments,
-      doc.comments.map((comment) => ({ workshopId, id: newId(), cardId: fresh(comment.card_id), userId: authors(comment.user_id), content: comment.content, createdAt: comment.created_at })),
+      doc.comments.map((comment) => ({ workshopId, id: newId(), cardId: fresh.card(comment.card_id), userId: authors(comment.user_id), content: comment.content, createdAt: comment.created_at })),
     );
     if (doc.canvas) {
       const canvas = tx
@@ -278,14 +314,14 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         zones,
         doc.canvas.zones.map((zone, position) => ({
           ...base,
-          id: fresh(zone.id),
+          id: fresh.zone(zone.id),
           canvasId: canvas.id,
           name: zone.name,
           x: zone.x,
           y: zone.y,
           rows: zone.rows,
           cols: zone.cols,
-          clusterId: zone.cluster_id ? fresh(zone.cluster_id) : null,
+          clusterId: zone.cluster_id ? fresh.card(zone.cluster_id) : null,
           position,
         })),
       );

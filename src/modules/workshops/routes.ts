@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
+import { NativeImports } from './create-from-native';
 import { joinRateLimits, joinWorkshop } from './join';
 import { deleteAllOf, sendMessage } from './maintenance';
 import { getAccessCode, listUserRoles, updateUserRole } from './members';
@@ -25,6 +26,8 @@ import { createOrganizationWorkshop, createWorkshop, deleteWorkshop, getWorkshop
 const tag = 'Workshops';
 
 export function workshopsRoutes(deps: AppDeps) {
+  // Imports from URLs started through this app: limited per user, rebuilt one at a time.
+  const imports = new NativeImports(deps.config.importsPerMinute);
   const joinLimits = joinRateLimits(deps);
   return new Hono<AppEnv>()
     .get('/user/me/workshops', doc({ tag, summary: 'List the workshops of the current user', response: v.array(WorkshopOutput) }), queryParams(ListWorkshopsQuery), (c) => {
@@ -43,8 +46,8 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(JoinInput),
       (c) => c.json(joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
     )
-    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, a copy, or a native file at a URL)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller' } }), jsonBody(CreateWorkshopInput), async (c) => {
-      return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json')), 201);
+    .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, a copy, or a native file at a URL)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller', 429: 'Too many imports from URLs in a minute (10 by default)' } }), jsonBody(CreateWorkshopInput), async (c) => {
+      return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json'), imports), 201);
     })
     .post(
       '/organizations/:organization_id/workshops',

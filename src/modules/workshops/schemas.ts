@@ -5,8 +5,8 @@ import { SectionOutput } from '../sections/schemas';
 import { OrganizationOutput } from '../organizations/schemas';
 import { ViewInput, ViewOutput } from './view';
 
-const TITLE_MAX = 200;
-const DESCRIPTION_MAX = 5_000;
+export const TITLE_MAX = 200;
+export const DESCRIPTION_MAX = 5_000;
 
 /** The owner of a workshop: an organization, or the user seen as one (CONTRACT §5). */
 export const OwnerOutput = OrganizationOutput;

@@ -12,7 +12,7 @@ import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
-import { createFromUrl } from './create-from-native';
+import type { NativeImports } from './create-from-native';
 import { dropWorkshopExports } from '../exports/service';
 import { removeBlob } from '../uploads/storage';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
@@ -38,10 +38,10 @@ function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: str
  * POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom).
  * Only a native file's fetch is asynchronous.
  */
-export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput): WorkshopOutput | Promise<WorkshopOutput> {
+export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput, imports: NativeImports): WorkshopOutput | Promise<WorkshopOutput> {
   if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input.title);
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
-  if (input.url !== undefined) return createFromUrl(deps, user, input.url, input.title);
+  if (input.url !== undefined) return imports.create(deps, user, input.url, input.title);
   const title = input.title;
   if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
   // A new workshop has no cards or criteria for its view to name.
