@@ -82,8 +82,6 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   let wasLive = false;
   let ended = false;
   /** Whether the last drawn step displayed votes, and whether the scores are being read again since it changed. */
-  let votesDisplayed: boolean | null = null;
-  let rereadingScores = false;
 
   const readBackground = () =>
     api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
@@ -104,18 +102,9 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     // Facilitators get each participant's progress with the counts; participants get the counts only.
     const facilitating = state.participation.users !== undefined;
     const { view, following } = screenView(state, facilitating);
-    // While votes are hidden a participant's cards carry only their own votes, and no event brings
-    // everyone's back when a step shows them again: read the cards again when that changes.
-    const displayed = scoresVisible(state);
-    if (votesDisplayed !== null && displayed !== votesDisplayed) {
-      rereadingScores = true;
-      void live.reload().finally(() => {
-        rereadingScores = false;
-        schedule();
-      });
-    }
-    votesDisplayed = displayed;
-    const scoresShown = displayed && !rereadingScores;
+    // A step that shows votes again has the live state read the cards again (a participant's
+    // carried only their own votes), so the scores shown are everyone's once that answer is in.
+    const scoresShown = scoresVisible(state);
     const board = boardOf({ cards: state.cards, view, scoresShown, placements: canvas.placements(), zones: canvas.zones(), background });
     renderFrame({ state, board, following, scoresShown, contentShown: view.card_sub_view === 'content', votingOpen: votingOpen(state) });
     renderTimer(state, timerRemainingMs(state));

@@ -173,12 +173,16 @@ class LiveSession implements LiveWorkshop {
   }
 
   private apply(received: Received): void {
+    const shownBefore = feedbackShown(this.state);
     this.current = applyEvent(this.state, received.event, received.payload);
     this.scheduleNotify();
     this.emit(received);
-    // Changes the events do not describe card by card: an import, a merge moving a cluster's ideas.
+    // Changes the events do not describe card by card: an import, a merge moving a cluster's ideas,
+    // and a step that shows votes or ratings again (a participant's cards carried only their own).
     const { event, payload } = received;
-    if ((event === 'workshop:event' && payload.reload) || (event === 'card:deleted' && payload.merged_into)) void this.reload();
+    if ((event === 'workshop:event' && payload.reload) || (event === 'card:deleted' && payload.merged_into) || feedbackShown(this.state) !== shownBefore) {
+      void this.reload();
+    }
   }
 
   /**
@@ -306,4 +310,10 @@ class LiveSession implements LiveWorkshop {
 /** A refused Socket.IO handshake as an ApiError (the server refuses a missing or revoked token). */
 function handshakeError(err: Error): ApiError {
   return err.message === 'unauthenticated' ? new ApiError(401, 'unauthenticated', 'The token is missing, unknown or revoked.') : new ApiError(0, 'internal_error', err.message);
+}
+
+/** Which feedback the current step shows everyone (votes, ratings); with no step, both. */
+function feedbackShown(state: WorkshopState): string {
+  const prefs = state.step?.prefs;
+  return prefs ? `${prefs.allow_display_votes}/${prefs.allow_display_ratings}` : 'true/true';
 }
