@@ -61,6 +61,24 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     await until(() => !engineOf(a).loadedDocuments().includes(w.id), 'A dropped the document');
   });
 
+  it('syncs a client on B, which has not loaded the document, from what A stored, then relays both ways', async () => {
+    const w = seedWorkshop(a, user);
+    const card = seedCard(a, w.id, user, { type: 'cluster' });
+    const onA = await connect(a, w.id);
+    onA.cards.set(card.id, { position: 0, x: 1, y: 1 });
+    await until(() => sqlPlacement(a, card.id).x === 1, 'move stored on A');
+    expect(engineOf(b).loadedDocuments()).not.toContain(w.id);
+
+    const onB = await connect(b, w.id);
+    expect(onB.cards.get(card.id)).toEqual({ position: 0, x: 1, y: 1 });
+    await bothLoaded(w.id);
+    onA.cards.set(card.id, { position: 0, x: 2, y: 2 });
+    await until(() => onB.cards.get(card.id)?.x === 2, 'move on A reaches B');
+    onB.cards.set(card.id, { position: 0, x: 3, y: 3 });
+    await until(() => onA.cards.get(card.id)?.x === 3, 'move on B reaches A');
+    expect(sqlPlacement(a, card.id)).toEqual({ position: 0, x: 3, y: 3 });
+  });
+
   it('keeps serving local clients while Redis is down, and catches up from SQLite when it is back', async () => {
     const warn = vi.spyOn(console, 'warn');
     const w = seedWorkshop(a, user);

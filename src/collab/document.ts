@@ -127,9 +127,24 @@ export function mergeCaptured(first: Captured, ...rest: Captured[]): Captured {
   return merged;
 }
 
+/**
+ * `Y.mergeUpdates` slows down faster than the number of updates it is given grows (3,000 small
+ * updates: 140 ms at once, 17 ms in groups of 16), so long lists are merged group by group.
+ */
+const MERGE_GROUP = 16;
+
 export function mergedUpdate(updates: readonly Uint8Array[]): Uint8Array | null {
   if (updates.length === 0) return null;
-  return updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates as Uint8Array[]);
+  let level = updates as Uint8Array[];
+  while (level.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += MERGE_GROUP) {
+      const group = level.slice(i, i + MERGE_GROUP);
+      next.push(group.length === 1 ? group[0]! : Y.mergeUpdates(group));
+    }
+    level = next;
+  }
+  return level[0]!;
 }
 
 /** What a copy knows of its stored form after reading it (a snapshot is read only when it changed). */

@@ -5,7 +5,7 @@ import { samePlacement, sameZone } from './layout';
 import { DocumentPersistence, type CompactionOptions } from './persistence';
 import { CLOSE } from './protocol';
 import { reconcileWithSql } from './repair';
-import type { DocumentStore } from './store';
+import type { DocumentStore, StoredDocument } from './store';
 import type { CardPlacement, LayoutCopy, TransactionHooks } from './types';
 
 export interface CollabOptions extends CompactionOptions {
@@ -53,17 +53,39 @@ export class DocumentLifecycle {
     return this.docs.get(workshopId) ?? this.load(workshopId);
   }
 
+  /** What SQLite holds of a workshop's document (snapshot and updates since), without loading it. */
+  stored(workshopId: string): StoredDocument {
+    return this.store.read(workshopId);
+  }
+
+  /** What SQLite holds beyond snapshot `version` and update `afterId` (see `DocumentStore.readNewer`). */
+  storedAfter(workshopId: string, version: string | null, afterId: number): StoredDocument {
+    return this.store.readNewer(workshopId, version, afterId);
+  }
+
   /** Runs `fn` on the workshop's document for a service call; it stays loaded a while if idle. */
   use<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
-    const entry = this.open(workshopId);
+    return this.useEntry(this.open(workshopId), fn, { keepLoaded: true });
+  }
+
+  /**
+   * `use`, when this instance has the document loaded; undefined otherwise, loading nothing. Such
+   * reads do not keep an idle document loaded longer: they would be answered without it.
+   */
+  useIfLoaded<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
+    return this.useEntry(this.docs.get(workshopId), fn, { keepLoaded: false });
+  }
+
+  private useEntry<T>(entry: WorkshopDocument | undefined, fn: (entry: WorkshopDocument) => T, options: { keepLoaded: boolean }): T | undefined {
     if (!entry) return undefined;
+    const workshopId = entry.workshopId;
     // A read answers with what is stored, even what another instance's relay has not brought yet.
     if (!this.store.sqlite.inTransaction) this.persistence.refresh(entry);
     if (this.docs.get(workshopId) !== entry) return undefined;
     try {
       return fn(entry);
     } finally {
-      this.idle(entry);
+      if (options.keepLoaded) this.idle(entry);
     }
   }
 

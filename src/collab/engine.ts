@@ -111,6 +111,10 @@ export class CollabEngine implements CollabService {
     return this.documents.use(workshopId, (entry) => entry.zones()) ?? new Map();
   }
 
+  zonesIfLoaded(workshopId: string): Map<string, ZoneState> | null {
+    return this.documents.useIfLoaded(workshopId, (entry) => entry.zones()) ?? null;
+  }
+
   forgetWorkshop(workshopId: string): void {
     const entry = this.documents.loaded(workshopId);
     if (entry) this.documents.unload(entry, { compact: false, close: CLOSE.notFound });

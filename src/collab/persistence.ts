@@ -179,8 +179,7 @@ export class DocumentPersistence {
       console.error('[collab] dropped an update from another instance that did not apply', err);
       return;
     }
-    this.applyToSqlCopy(entry, captured);
-    this.relayCaught(entry, captured);
+    this.relayCaught(entry, this.applyToSqlCopy(entry, captured));
   }
 
   /** After an update is committed: relay it, call `onStoreDocument` (other instances), compact when due. */
@@ -239,8 +238,7 @@ export class DocumentPersistence {
       entry.snapshotVersion = stored.version;
       countStored(entry, stored);
       entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
-      this.applyToSqlCopy(entry, captured);
-      this.relayCaught(entry, captured);
+      this.relayCaught(entry, this.applyToSqlCopy(entry, captured));
     } catch (err) {
       this.fail(entry, err);
     }
@@ -252,12 +250,23 @@ export class DocumentPersistence {
     if (update) entry.broadcast(updateMessage(update));
   }
 
-  private applyToSqlCopy(entry: WorkshopDocument, captured: Captured) {
-    if (captured.cards.size === 0 && captured.zones.size === 0) return;
+  /**
+   * Writes the SQL copy of what updates stored elsewhere changed in this copy; returns those
+   * changes with whatever catching up added, for relaying. Under the write lock everything stored
+   * is applied first: a copy still missing a newer update (its relay not here yet) would otherwise
+   * write an older value over the one that update's instance wrote, leaving SQL behind the document.
+   */
+  private applyToSqlCopy(entry: WorkshopDocument, captured: Captured): Captured {
+    if (captured.cards.size === 0 && captured.zones.size === 0) return captured;
+    let caught: Captured | undefined;
     try {
-      this.store.transaction(() => this.copyToSql(entry, captured));
+      this.store.transaction(() => {
+        caught = this.catchUp(entry);
+        this.copyToSql(entry, captured);
+      });
     } catch (err) {
       console.error(`[collab] could not update the SQL copy of workshop ${entry.workshopId}`, err);
     }
+    return caught ? mergeCaptured(captured, caught) : captured;
   }
 }

@@ -82,3 +82,12 @@ export function syncStep2Message(doc: Y.Doc, stateVector: Uint8Array): Uint8Arra
   sync.writeSyncStep2(encoder, doc, stateVector);
   return encoding.toUint8Array(encoder);
 }
+
+/** The same answer, already encoded as an update (made from the stored state, see `first-sync.ts`). */
+export function syncStep2UpdateMessage(update: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, MESSAGE_SYNC);
+  encoding.writeVarUint(encoder, sync.messageYjsSyncStep2);
+  encoding.writeVarUint8Array(encoder, update);
+  return encoding.toUint8Array(encoder);
+}

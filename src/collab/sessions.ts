@@ -6,14 +6,19 @@ import type { WorkshopDocument } from './document';
 import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';
 import type { CollabExtension } from './hooks';
+import { hasStoredState, newerMessages, PendingSync, storedSyncAnswer } from './first-sync';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
 import { SyncClient, type SyncHost } from './sync-server';
 import type { SessionCheck } from './types';
 
+/** A connection that never asks for its first sync still joins its document after this long. */
+const JOIN_UNASKED_AFTER_MS = 1_000;
+
 /**
  * What happens on a sync socket once the endpoint accepted it: joining a document (members only,
- * checked again here), the y-websocket sync and awareness messages, and leaving. As an extension,
- * it relays awareness changes to this instance's sockets.
+ * checked again here; to a document not loaded here, after a first sync answered from its stored
+ * state, see `first-sync.ts`), the y-websocket sync and awareness messages, and leaving. As an
+ * extension, it relays awareness changes to this instance's sockets.
  */
 export class SyncSessions implements SyncHost, CollabExtension {
   constructor(
@@ -25,23 +30,90 @@ export class SyncSessions implements SyncHost, CollabExtension {
   connect(workshopId: string, client: SyncClient): boolean {
     if (this.registry.closed) return false;
     if (!findAccess(this.db, workshopId, client.userId)) return false;
+    if (!this.registry.loaded(workshopId)) {
+      const stored = this.registry.stored(workshopId);
+      if (hasStoredState(stored)) {
+        client.pending = new PendingSync(workshopId, stored);
+        client.pending.timer = setTimeout(() => this.join(client), JOIN_UNASKED_AFTER_MS);
+        return true;
+      }
+    }
     const entry = this.registry.open(workshopId);
     if (!entry) return false;
-    clearTimeout(entry.unloadTimer);
-    entry.clients.add(client);
-    client.document = entry;
-    client.send(syncStep1Message(entry.doc));
-    const states = [...entry.awareness.getStates().keys()];
-    if (states.length > 0) client.send(awarenessMessage(entry.awareness, states));
+    this.attach(client, entry, []);
     return true;
   }
 
+  /** Joins the client to the loaded document: it gets `first`, then the server's step 1 and the cursors. */
+  private attach(client: SyncClient, entry: WorkshopDocument, first: Uint8Array[]) {
+    clearTimeout(entry.unloadTimer);
+    entry.clients.add(client);
+    client.document = entry;
+    for (const message of first) client.send(message);
+    client.send(syncStep1Message(entry.doc));
+    const states = [...entry.awareness.getStates().keys()];
+    if (states.length > 0) client.send(awarenessMessage(entry.awareness, states));
+  }
+
+  /**
+   * Loads the document of a connection whose first sync was answered from the stored state, and
+   * joins it: what was stored since that answer is sent first, then the messages that waited are
+   * handled in the order they came.
+   */
+  private join(client: SyncClient) {
+    const pending = client.pending;
+    if (!pending) return;
+    client.pending = undefined;
+    clearTimeout(pending.timer);
+    if (!client.isOpen) return;
+    if (this.registry.closed) return client.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
+    try {
+      const entry = this.registry.open(pending.workshopId);
+      if (!entry) return client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId;
+      const newer = unchanged ? [] : newerMessages(this.registry.storedAfter(entry.workshopId, pending.stored.version, pending.lastUpdateId));
+      this.attach(client, entry, newer);
+    } catch (err) {
+      console.error(`[collab] could not load the document of workshop ${pending.workshopId} for a sync connection`, err);
+      return client.close(CLOSE.retry.code, CLOSE.retry.reason);
+    }
+    for (const data of pending.queue) this.receive(client, data);
+  }
+
   receive(client: SyncClient, data: Uint8Array): void {
+    const pending = client.pending;
+    if (pending) {
+      if (client.isOpen) this.guarded(client, () => this.receiveBeforeJoining(client, pending, data));
+      return;
+    }
     const entry = client.document;
     // Messages still arriving after the server closed the connection (refused, revoked) are dropped.
     if (!entry || !client.isOpen || this.registry.loaded(entry.workshopId) !== entry) return;
+    this.guarded(client, () => this.handle(entry, client, data));
+  }
+
+  /**
+   * The client's first step 1 is answered from the stored state, and the document loads once that
+   * answer has left (loading first would hold it back). Anything else waits for the document; if it
+   * comes before the answer was asked for, the document loads at once.
+   */
+  private receiveBeforeJoining(client: SyncClient, pending: PendingSync, data: Uint8Array) {
+    const message = readClientMessage(data);
+    if (message.kind === 'syncStep1' && !pending.answered) {
+      pending.answered = true;
+      // From here the answer's send completes, or the socket closes and `disconnect` drops this.
+      clearTimeout(pending.timer);
+      const answer = storedSyncAnswer(pending.stored, message.stateVector);
+      answer.forEach((part, i) => client.send(part, i === answer.length - 1 ? () => setImmediate(() => this.join(client)) : undefined));
+      return;
+    }
+    pending.queue.push(data);
+    if (!pending.answered) this.join(client);
+  }
+
+  private guarded(client: SyncClient, fn: () => void) {
     try {
-      this.handle(entry, client, data);
+      fn();
     } catch (err) {
       // Whatever a client sends, a bad message ends its own connection and nothing else.
       if (!(err instanceof AppError)) console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
@@ -99,6 +171,10 @@ export class SyncSessions implements SyncHost, CollabExtension {
   }
 
   disconnect(client: SyncClient): void {
+    if (client.pending) {
+      clearTimeout(client.pending.timer);
+      client.pending = undefined;
+    }
     const entry = client.document;
     if (!entry || !entry.clients.delete(client)) return;
     // Their cursors leave with them, here and on other instances.

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { refuseUpgrade } from '../http/upgrade';
 import type { DocumentClient, WorkshopDocument } from './document';
+import type { PendingSync } from './first-sync';
 import { CLOSE } from './protocol';
 import type { SessionCheck } from './types';
 
@@ -24,6 +25,8 @@ export class SyncClient implements DocumentClient {
   /** Awareness client ids this connection announced (removed when it leaves). */
   readonly awarenessIds = new Set<number>();
   document: WorkshopDocument | undefined;
+  /** Set while its first sync was answered from the stored state and the document is not joined yet. */
+  pending: PendingSync | undefined;
   alive = true;
 
   constructor(readonly socket: WebSocket, readonly userId: string, readonly tokenHash: string) {}
@@ -32,10 +35,12 @@ export class SyncClient implements DocumentClient {
     return this.socket.readyState === WebSocket.OPEN;
   }
 
-  send(message: Uint8Array): void {
+  /** Sends a message; `onSent` runs once it is handed to the operating system (or failed). */
+  send(message: Uint8Array, onSent?: () => void): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(message, (err) => {
       if (err) this.socket.terminate();
+      onSent?.();
     });
   }
 
@@ -107,6 +112,9 @@ export class SyncEndpoint {
     }
     this.clients.add(client);
     ws.on('message', (data: RawData) => {
+      // A client sending more than the server has read yet answers pings only after all of it:
+      // what arrives proves it is there as well as a pong would.
+      client.alive = true;
       try {
         this.host.receive(client, toBytes(data));
       } catch (err) {

@@ -41,12 +41,21 @@ export interface CollabService {
    * dropped (to reload from SQLite) when it rolls back. Unknown workshops are ignored.
    */
   placeCards(tx: TransactionHooks, workshopId: string, change: PlacementChange): void;
-  /** The document's placements, by card id. */
+  /**
+   * The document's placements, by card id, loading the document when needed. REST reads take
+   * placements from the SQL copy instead (see `zonesIfLoaded` for why it holds the same values).
+   */
   cardPlacements(workshopId: string): Map<string, CardPlacement>;
   /** Merges zones into the document; `null` removes a zone. Call after the SQL write committed. */
   setZones(workshopId: string, zones: Record<string, ZoneState | null>): void;
-  /** The document's zones, by zone id. */
+  /** The document's zones, by zone id, loading the document when needed (for writes). */
   zones(workshopId: string): Map<string, ZoneState>;
+  /**
+   * For reads: the document's zones when this instance has it loaded (brought up to what is
+   * stored), else null, loading nothing. Then the SQL copy holds what the document would: every
+   * stored document update writes the SQL copy of what it changed in the same transaction.
+   */
+  zonesIfLoaded(workshopId: string): Map<string, ZoneState> | null;
   /** Drops a workshop's document and its stored history (the workshop was deleted). */
   forgetWorkshop(workshopId: string): void;
   /**

@@ -10,7 +10,7 @@ import { write } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { CANVASES, type CanvasCatalog } from './catalog';
-import { currentZones, setZoneLinks, zoneOutputs, type CanvasDeps } from './zones';
+import { currentZones, setZoneLinks, zoneOutputs, zonesForRead, type CanvasDeps } from './zones';
 import { canvasOf, zoneRow, zoneRowsOf } from './repo';
 import {
   CanvasDefinition,
@@ -34,8 +34,9 @@ export function getPredefinedCanvas(id: string, catalog: CanvasCatalog = CANVASE
   return canvas;
 }
 
-function canvasAsDocumentSays(deps: CanvasDeps, row: CanvasRow): CanvasOutput {
-  return toCanvas(row, zoneOutputs(currentZones(deps, row.workshopId, zoneRowsOf(deps.database.db, row.id))));
+/** The canvas with its zones' values; REST reads pass `zonesForRead`, which loads no document. */
+function canvasAsDocumentSays(deps: CanvasDeps, row: CanvasRow, zonesOf = currentZones): CanvasOutput {
+  return toCanvas(row, zoneOutputs(zonesOf(deps, row.workshopId, zoneRowsOf(deps.database.db, row.id))));
 }
 
 export function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): CanvasOutput {
@@ -43,7 +44,7 @@ export function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): 
   loadAccess(db, workshopId, user.id);
   const row = canvasOf(db, workshopId);
   if (!row) throw notFound('Canvas');
-  return canvasAsDocumentSays(deps, row);
+  return canvasAsDocumentSays(deps, row, zonesForRead);
 }
 
 /** A document patch removing every zone the document holds, whatever SQL knew of them. */
@@ -138,7 +139,7 @@ export function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): ZoneOu
   const row = zoneRow(db, zoneId);
   if (!row) throw notFound('Zone');
   loadAccess(db, row.workshopId, user.id);
-  return zoneOutputs(currentZones(deps, row.workshopId, [row]))[0]!;
+  return zoneOutputs(zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
 
 /** Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. */

@@ -9,7 +9,7 @@ import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
 
 /** The canvas module writes SQL through `write`, and zone geometry through the workshop's document. */
 export interface CanvasDeps extends WriteDeps {
-  collab: Pick<CollabService, 'zones' | 'setZones'>;
+  collab: Pick<CollabService, 'zones' | 'zonesIfLoaded' | 'setZones'>;
 }
 
 interface Ref {
@@ -23,15 +23,29 @@ export interface CurrentZone {
 }
 
 /**
- * A canvas's zones with the values the document holds. SQL says which zones exist (and their
- * order); the document, which never holds zones SQL lacks, gives their values. A document just
- * loaded inside a transaction is brought in line with SQL only once that transaction ends, so
- * until then a zone it lacks shows its SQL copy, which is what reconciling will put in.
+ * A canvas's zones with the values the document holds, for a write (the document is loaded).
+ * SQL says which zones exist (and their order); the document, which never holds zones SQL lacks,
+ * gives their values. A document just loaded inside a transaction is brought in line with SQL only
+ * once that transaction ends, so until then a zone it lacks shows its SQL copy, which is what
+ * reconciling will put in.
  */
 export function currentZones(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): CurrentZone[] {
   if (rows.length === 0) return [];
-  const doc = deps.collab.zones(workshopId);
-  return rows.map((row) => ({ id: row.id, state: doc.get(row.id) ?? zoneStateOf(row) }));
+  return withValues(rows, deps.collab.zones(workshopId));
+}
+
+/**
+ * The same for a REST read, which loads no document: when this instance does not hold it loaded,
+ * the SQL rows give the values, and they are the document's (every stored document update writes
+ * its SQL copy in the same transaction).
+ */
+export function zonesForRead(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): CurrentZone[] {
+  if (rows.length === 0) return [];
+  return withValues(rows, deps.collab.zonesIfLoaded(workshopId) ?? new Map());
+}
+
+function withValues(rows: readonly ZoneRow[], document: ReadonlyMap<string, ZoneState>): CurrentZone[] {
+  return rows.map((row) => ({ id: row.id, state: document.get(row.id) ?? zoneStateOf(row) }));
 }
 
 export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
