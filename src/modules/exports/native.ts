@@ -1,22 +1,8 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import * as Y from 'yjs';
 import type { Db } from '../../db/client';
-import {
-  canvases,
-  cards,
-  comments,
-  criteria,
-  items,
-  ratings,
-  sections,
-  steps,
-  users,
-  votes,
-  workshops,
-  yjsDocuments,
-  yjsUpdates,
-  zones,
-} from '../../db/schema/index';
+import { users, yjsDocuments, yjsUpdates } from '../../db/schema/index';
+import { readWorkshopRows } from './workshop-rows';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
@@ -26,18 +12,12 @@ import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-sch
  */
 export function readNative(db: Db, workshopId: string): NativeDocument | null {
   return db.transaction((tx) => {
-    const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
-    if (!workshop) return null;
-    const stepRows = tx.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)).all();
-    const criterionRows = tx.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all();
-    const sectionRows = tx.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)).all();
-    const cardRows = tx.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.number)).all();
-    const voteRows = tx.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)).all();
-    const ratingRows = tx.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all();
-    const itemRows = tx.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)).all();
-    const commentRows = tx.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)).all();
-    const canvas = tx.select().from(canvases).where(eq(canvases.workshopId, workshopId)).get();
-    const zoneRows = canvas ? tx.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)).all() : [];
+    const rows = readWorkshopRows(tx, workshopId);
+    if (!rows) return null;
+    const { workshop, canvas } = rows;
+    const { steps: stepRows, criteria: criterionRows, sections: sectionRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
+    // By number: the order cards were made, which an import keeps.
+    const cardRows = [...rows.cards].sort((a, b) => a.number - b.number);
 
     const authorIds = new Set<string>();
     for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);

@@ -1,20 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  canvases,
-  cards,
-  comments,
-  criteria,
-  items,
-  ratings,
-  sections,
-  steps,
-  users,
-  votes,
-  workshopMembers,
-  workshops,
-  zones,
-} from '../../db/schema/index';
+import { users, workshopMembers } from '../../db/schema/index';
+import { readWorkshopRows } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
 
@@ -25,8 +12,9 @@ import type { ExportReport, ReportCard } from './report';
  */
 export function readReport(db: Db, workshopId: string): ExportReport | null {
   return db.transaction((tx) => {
-    const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
-    if (!workshop) return null;
+    const rows = readWorkshopRows(tx, workshopId);
+    if (!rows) return null;
+    const { workshop, canvas } = rows;
     const names = new Map<string, string>();
     const memberRows = tx
       .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name })
@@ -46,16 +34,7 @@ export function readReport(db: Db, workshopId: string): ExportReport | null {
       return name;
     };
 
-    const stepRows = tx.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)).all();
-    const criterionRows = tx.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all();
-    const sectionRows = tx.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)).all();
-    const cardRows = tx.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.position), asc(cards.number)).all();
-    const voteRows = tx.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)).all();
-    const ratingRows = tx.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all();
-    const itemRows = tx.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)).all();
-    const commentRows = tx.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)).all();
-    const canvas = tx.select().from(canvases).where(eq(canvases.workshopId, workshopId)).get();
-    const zoneRows = canvas ? tx.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)).all() : [];
+    const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
 
     const tallies = new Map<string, { score: number; count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
     const tallyOf = (cardId: string) => {
