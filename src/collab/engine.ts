@@ -103,6 +103,13 @@ export class CollabEngine implements CollabService {
     return this.documents.use(workshopId, (entry) => entry.placements()) ?? new Map();
   }
 
+  placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void {
+    if (Object.keys(zones).length === 0) return;
+    this.documents.useInTransaction(workshopId, tx, (entry) =>
+      this.documents.persistence.serverChange(entry, () => applyZones(entry, zones), { tx }),
+    );
+  }
+
   setZones(workshopId: string, zones: Record<string, ZoneState | null>): void {
     this.documents.use(workshopId, (entry) => this.documents.persistence.serverChange(entry, () => applyZones(entry, zones)));
   }

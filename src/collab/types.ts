@@ -46,7 +46,13 @@ export interface CollabService {
    * placements from the SQL copy instead (see `zonesIfLoaded` for why it holds the same values).
    */
   cardPlacements(workshopId: string): Map<string, CardPlacement>;
-  /** Merges zones into the document; `null` removes a zone. Call after the SQL write committed. */
+  /**
+   * Merges zones into the document (`null` removes one) INSIDE the caller's write transaction, as
+   * `placeCards` does: stored and copied to SQL with the caller's rows, relayed once it commits,
+   * and the document dropped if it rolls back. So SQL and the document never part.
+   */
+  placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void;
+  /** Merges zones into the document outside any transaction (a change of the server's own). */
   setZones(workshopId: string, zones: Record<string, ZoneState | null>): void;
   /** The document's zones, by zone id, loading the document when needed (for writes). */
   zones(workshopId: string): Map<string, ZoneState>;

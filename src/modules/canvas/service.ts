@@ -113,12 +113,12 @@ export function createCanvas(deps: CanvasDeps, user: UserRow, workshopId: string
 
     const canvas = toCanvas(row, zoneList);
     changes.record({ workshopId, action: 'addCanvas', userId: user.id, change: { canvas } });
-    changes.afterCommit(() => deps.collab.setZones(workshopId, patch));
+    deps.collab.placeZones(changes, workshopId, patch);
     return canvas;
   });
 }
 
-/** Deletes the canvas; after commit its zones leave the document. */
+/** Deletes the canvas; its zones leave the document in the same transaction. */
 export function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): void {
   const { db } = deps.database;
   write(deps, (tx, changes) => {
@@ -128,8 +128,7 @@ export function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string
     const canvas = canvasAsDocumentSays(deps, row);
     tx.delete(canvases).where(eq(canvases.id, row.id)).run();
     changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
-    const patch = everyZoneRemoved(deps, workshopId);
-    changes.afterCommit(() => deps.collab.setZones(workshopId, patch));
+    deps.collab.placeZones(changes, workshopId, everyZoneRemoved(deps, workshopId));
   });
 }
 

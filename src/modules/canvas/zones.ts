@@ -9,7 +9,7 @@ import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
 
 /** The canvas module writes SQL through `write`, and zone geometry through the workshop's document. */
 export interface CanvasDeps extends WriteDeps {
-  collab: Pick<CollabService, 'zones' | 'zonesIfLoaded' | 'setZones'>;
+  collab: Pick<CollabService, 'zones' | 'zonesIfLoaded' | 'placeZones'>;
 }
 
 interface Ref {
@@ -55,7 +55,7 @@ export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
 /**
  * Sets zones' cluster links inside a write: the SQL copy takes the document's values (so it cannot
  * drift from them), each change is logged as `updateZone`, and the document gets the new values
- * once the transaction commits. Zones already linked as asked are left alone.
+ * in the same transaction. Zones already linked as asked are left alone.
  */
 export function setZoneLinks(
   deps: Pick<CanvasDeps, 'collab'>,
@@ -77,7 +77,7 @@ export function setZoneLinks(
     changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
     patch[id] = after;
   }
-  if (Object.keys(patch).length > 0) changes.afterCommit(() => deps.collab.setZones(ref.workshopId, patch));
+  deps.collab.placeZones(changes, ref.workshopId, patch);
 }
 
 /**
