@@ -7,7 +7,7 @@ import { renderMail } from './templates';
 import type { Db } from '../../db/client';
 
 /** When the digest goes out: every day at 07:00 UTC, covering the 24 hours before. */
-export const DIGEST_SCHEDULE = '0 7 * * *';
+const DIGEST_SCHEDULE = '0 7 * * *';
 const DAY_MS = 24 * 3600 * 1000;
 
 /** What a digest counts, by the log's actions. */

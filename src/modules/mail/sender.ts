@@ -35,8 +35,6 @@ export interface MailSenderDeps {
 }
 
 export interface MailSender {
-  /** Looks at the outbox now rather than at the next poll. */
-  poke(): void;
   /** Stops polling and waits for the mail being sent, if any. */
   stop(): Promise<void>;
 }
@@ -52,7 +50,7 @@ export interface MailSender {
  */
 export function startMailSender(deps: MailSenderDeps): MailSender {
   const { smtpUrl, mailFrom, mailRetryBaseMs } = deps.config;
-  if (!smtpUrl) return { poke() {}, async stop() {} };
+  if (!smtpUrl) return { async stop() {} };
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     connectionTimeout: SMTP_TIMEOUT_MS,
@@ -158,7 +156,6 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
   timer.unref();
   setImmediate(run);
   return {
-    poke: run,
     async stop() {
       stopped = true;
       clearInterval(timer);

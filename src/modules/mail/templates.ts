@@ -30,6 +30,6 @@ export function renderMail(content: MailContent): { text: string; html: string }
   return { text: `${text}\n`, html };
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }

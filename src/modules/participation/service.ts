@@ -11,11 +11,11 @@ const statements = preparedPerDb((db: Db) => {
   const sqlite = sqliteOf(db);
   return {
     // One row per participant: positive points spent (from the tallies) and ratings given.
-    progress: sqlite.prepare<[string, string, string], { id: string; name: string; votes_used: number; voted: number; ratings: number }>(
+    progress: sqlite.prepare<[string], { id: string; name: string; votes_used: number; voted: number; ratings: number }>(
       `SELECT u.id, u.name,
-              coalesce((SELECT sum(t.positive) FROM vote_tallies t WHERE t.workshop_id = ? AND t.user_id = u.id), 0) AS votes_used,
+              coalesce((SELECT sum(t.positive) FROM vote_tallies t WHERE t.workshop_id = m.workshop_id AND t.user_id = u.id), 0) AS votes_used,
               EXISTS (SELECT 1 FROM vote_tallies t WHERE t.workshop_id = m.workshop_id AND t.user_id = u.id) AS voted,
-              (SELECT count(*) FROM ratings r WHERE r.workshop_id = ? AND r.user_id = u.id) AS ratings
+              (SELECT count(*) FROM ratings r WHERE r.workshop_id = m.workshop_id AND r.user_id = u.id) AS ratings
          FROM workshop_members m JOIN users u ON u.id = m.user_id
         WHERE m.workshop_id = ? AND m.role = 'participant'
         ORDER BY u.name, u.id`,
@@ -33,7 +33,7 @@ const statements = preparedPerDb((db: Db) => {
 export function participationOf(db: Db, workshopId: string, withUsers: boolean): ParticipationOutput {
   const q = statements(db);
   const workshop = q.workshop.get(workshopId);
-  const rows = q.progress.all(workshopId, workshopId, workshopId);
+  const rows = q.progress.all(workshopId);
   const limit = workshop?.vote_positive ?? -1;
   const counts: ParticipationOutput = {
     step_id: workshop?.current_step_id ?? null,

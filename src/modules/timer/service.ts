@@ -30,8 +30,7 @@ export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, in
     authorize(loadAccess(db, workshopId, user.id), 'facilitate');
     const now = Date.now();
     const before = find(tx, workshopId);
-    const state = before?.state ?? 'stopped';
-    const next: Omit<TimerRow, 'workshopId' | 'updatedAt'> = nextTimer(before, state, input, now);
+    const next = nextTimer(before, input, now);
     const row = tx
       .insert(workshopTimers)
       .values({ workshopId, ...next, updatedAt: nowIso() })
@@ -46,7 +45,8 @@ export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, in
   });
 }
 
-function nextTimer(before: TimerRow | undefined, state: TimerRow['state'], input: TimerInput, now: number): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
+function nextTimer(before: TimerRow | undefined, input: TimerInput, now: number): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
+  const state = before?.state ?? 'stopped';
   const refuse = (what: string) => new AppError('conflict', `The timer is ${state}: it cannot ${what}.`);
   if (input.duration_s !== undefined) {
     return { state: 'running', durationS: input.duration_s, endsAt: new Date(now + input.duration_s * 1000).toISOString(), remainingMs: 0 };
