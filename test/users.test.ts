@@ -188,4 +188,16 @@ describe('POST /v1/user/me/confirmation', () => {
     expect(mailsTo(ada.email)).toHaveLength(2);
     expectError(await t.request('POST', '/v1/user/me/confirmation'), 401, 'unauthenticated');
   });
+
+  it('mails an address at most three times in ten minutes, whoever signed up with it', async () => {
+    const victim = await createUser(t, 'Victim');
+    for (let n = 0; n < 3; n++) expect((await t.request('POST', '/v1/user/me/confirmation', { token: victim.token })).status).toBe(204);
+    const refused = await t.request('POST', '/v1/user/me/confirmation', { token: victim.token });
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
+    expect(mailsTo(victim.email)).toHaveLength(4);
+    // Another account's budget is its own.
+    const other = await createUser(t, 'Other');
+    expect((await t.request('POST', '/v1/user/me/confirmation', { token: other.token })).status).toBe(204);
+  });
 });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
+import { limitAttempts } from '../../http/middleware/rate-limit';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { readAvatar } from '../uploads/avatars';
@@ -8,7 +9,21 @@ import { readMultipart } from '../uploads/multipart';
 import { toUser, UpdateMeInput, UserOutput } from './schemas';
 import { resendConfirmation, setMyAvatar, updateMe } from './service';
 
+/**
+ * Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
+ * are limited, so an account made with someone else's address cannot keep mailing it.
+ */
+const CONFIRMATION_RESENDS = { limit: 3, windowMs: 10 * 60_000 };
+
 export function usersRoutes(deps: AppDeps) {
+  const confirmationResends = limitAttempts({
+    name: 'confirmation_user',
+    ...CONFIRMATION_RESENDS,
+    key: (c) => c.get('user').id,
+    counts: (c) => c.res.status === 204,
+    message: (seconds) => `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
+    store: deps.attempts.create(),
+  });
   return new Hono<AppEnv>()
     .get('/user/me', doc({ tag: 'Current user', summary: 'The authenticated user', response: UserOutput }), (c) => {
       return c.json(toUser(c.get('user'), deps.config), 200);
@@ -30,8 +45,18 @@ export function usersRoutes(deps: AppDeps) {
         return c.json(setMyAvatar(deps, c.get('user').id, image), 200);
       },
     )
-    .post('/user/me/confirmation', doc({ tag: 'Current user', summary: 'Send the confirmation mail again', status: 204, errors: { 409: 'conflict: the address is already confirmed' } }), (c) => {
-      resendConfirmation(deps, c.get('user').id);
-      return c.body(null, 204);
-    });
+    .post(
+      '/user/me/confirmation',
+      doc({
+        tag: 'Current user',
+        summary: 'Send the confirmation mail again',
+        status: 204,
+        errors: { 409: 'conflict: the address is already confirmed', 429: 'Three resends in ten minutes already' },
+      }),
+      confirmationResends,
+      (c) => {
+        resendConfirmation(deps, c.get('user').id);
+        return c.body(null, 204);
+      },
+    );
 }
