@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { awarenessUpdateMessage, updateMessage } from '../src/collab/protocol';
-import { rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
+import { engineOf, rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
 import { useDocs, useServer, useUsers } from './helpers/cast';
@@ -175,7 +175,7 @@ describe('two instances over one SQLite file, messages between them lost', () =>
     const w = workshop();
     const first = seedCard(t, w.id, facilitator, { type: 'cluster' });
     const second = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    expect(b.deps.collab.cardPlacements(w.id).get(first.id)).toEqual({ position: 0, x: null, y: null });
+    expect(engineOf(b).cardPlacements(w.id).get(first.id)).toEqual({ position: 0, x: null, y: null });
     const onA = await connect(w.id, facilitator);
     onA.cards.set(first.id, { position: 0, x: 100, y: 200 });
     await until(() => sqlPlacement(t, first.id).x === 100, 'move stored on A');
@@ -183,7 +183,7 @@ describe('two instances over one SQLite file, messages between them lost', () =>
     const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: facilitator.token, body: { position: 0 } });
     expect(moved.status).toBe(200);
     expect(sqlPlacement(t, first.id)).toEqual({ position: 1, x: 100, y: 200 });
-    expect(b.deps.collab.cardPlacements(w.id).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });
+    expect(engineOf(b).cardPlacements(w.id).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });
   });
 
   it('a token revoked on B stops writes of a connection on A', async () => {

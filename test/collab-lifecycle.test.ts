@@ -41,12 +41,12 @@ describe('loading and unloading', () => {
     engine.options.idleMs = 50;
     const w = seedWorkshop(t, user);
     const card = seedCard(t, w.id, user, { type: 'cluster' });
-    expect(t.deps.collab.cardPlacements(w.id).get(card.id)).toEqual({ position: 0, x: null, y: null });
+    expect(engine.cardPlacements(w.id).get(card.id)).toEqual({ position: 0, x: null, y: null });
     expect(engine.loadedDocuments()).toContain(w.id);
     await until(() => !engine.loadedDocuments().includes(w.id), 'unloaded after idling');
     engine.options.idleMs = 60_000;
     // A workshop that does not exist has no document, and nothing is stored for it.
-    expect(t.deps.collab.cardPlacements('no-such-workshop').size).toBe(0);
+    expect(engine.cardPlacements('no-such-workshop').size).toBe(0);
     write(t.deps, (_tx, changes) => t.deps.collab.placeCards(changes, 'no-such-workshop', { placements: { x: { position: 0 } } }));
     expect(engine.loadedDocuments()).not.toContain('no-such-workshop');
   });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
+import type { CardOutput } from '../src/modules/cards/schemas';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';
-import { seedWorkshop, type TestUser } from './helpers/factories';
+import { eventLog, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 
@@ -81,5 +82,28 @@ describe('REST reads of zones', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('a document loading over a SQL copy that parted from it', () => {
+  it('logs what it puts back, so cached card lists and live screens follow', async () => {
+    const engine = engineOf(t);
+    const w = seedWorkshop(t, fay);
+    const create = (title: string) => t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, { token: fay.token, body: { type: 'cluster', title } });
+    const [first, second] = [(await create('First')).body, (await create('Second')).body];
+    engine.unloadNow(w.id, { compact: true });
+    // A copy an older version of the service left behind (it wrote SQL after the commit).
+    const setPosition = t.deps.database.sqlite.prepare('UPDATE cards SET position = ? WHERE id = ?');
+    setPosition.run(1, first.id);
+    setPosition.run(0, second.id);
+    const list = async () => (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards`, { token: fay.token })).body.map((card) => card.title);
+    expect(await list()).toEqual(['Second', 'First']);
+
+    // Loading reconciles: the document, the truth, wins over the copy.
+    expect(engine.cardPlacements(w.id).get(first.id)?.position).toBe(0);
+    expect(await list()).toEqual(['First', 'Second']);
+    const moved = eventLog(t, w.id).at(-1)!;
+    expect(moved.action).toBe('moveCards');
+    expect(moved.change).toEqual({ placements: { [first.id]: { position: 0, x: null, y: null }, [second.id]: { position: 1, x: null, y: null } } });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import * as Y from 'yjs';
+import { write } from '../src/modules/events/recorder';
 import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
 import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith } from './helpers/factories';
@@ -232,15 +233,17 @@ describe('zones', () => {
   }
   const sqlZone = (id: string) => t.deps.database.sqlite.prepare('SELECT name, x, y, rows, cols, cluster_id FROM zones WHERE id = ?').get(id);
 
-  it('come from SQL on first load; setZones from the server reaches clients and the SQL copy', async () => {
+  it('come from SQL on first load; placeZones from a REST write reaches clients and the SQL copy', async () => {
     const w = workshop();
     const [z0, z1] = seedCanvas(w.id);
     const client = await connect(w.id, participant);
     await until(() => client.zones.size === 2, 'zones loaded');
     expect(client.zones.get(z0!)).toEqual({ name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null });
     const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    t.deps.collab.setZones(w.id, { [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id }, [z0!]: null });
-    await until(() => client.zones.get(z1!)?.cluster_id === cluster.id && !client.zones.has(z0!), 'setZones relayed');
+    write(t.deps, (_tx, changes) =>
+      t.deps.collab.placeZones(changes, w.id, { [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id }, [z0!]: null }),
+    );
+    await until(() => client.zones.get(z1!)?.cluster_id === cluster.id && !client.zones.has(z0!), 'placeZones relayed');
     expect(sqlZone(z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
     expect([...t.deps.collab.zones(w.id).keys()]).toEqual([z1]);
   });

@@ -6,25 +6,27 @@ import { cleanPlacement, cleanZone, samePlacement, sameZone } from './layout';
 const ZONE_FIELDS = ['name', 'x', 'y', 'rows', 'cols', 'cluster_id'] as const;
 
 /*
- * What a client's stored update leaves in the workshop's log, so that screens not holding the
- * document (Socket.IO clients, the event list) learn of it:
- * - one `moveCards` with the placements, after repairs, of every card whose placement the update
- *   changed (the cards the client moved and the siblings renumbered with them);
- * - one `updateZone` per zone whose values changed (facilitators only may change zones).
- * Nothing when the repairs put everything back. Server changes (REST writes, reconciling) record
- * nothing here: the REST services log their own `updateCard`, `updateZone`, ….
+ * What a change to the layout leaves in the workshop's log, so that screens not holding the
+ * document (Socket.IO clients, the event list, cached card lists) learn of it. `known` holds the
+ * values those screens knew, by key:
+ * - one `moveCards` with the placements of every card whose placement changed (for a client's
+ *   update, after repairs: the cards it moved and the siblings renumbered with them);
+ * - one `updateZone` per zone whose values changed.
+ * Nothing when nothing changed. A client's stored update is logged under its user; reconciling
+ * on load, which puts the document's values into a SQL copy that had parted from them, under no
+ * user. REST writes log their own `updateCard`, `updateZone`, ….
  */
-export function recordClientChange(changes: ChangeRecorder, entry: WorkshopDocument, userId: string, all: Captured): void {
+export function recordLayoutChange(changes: Pick<ChangeRecorder, 'record'>, entry: WorkshopDocument, userId: string | null, known: Pick<Captured, 'cards' | 'zones'>): void {
   const workshopId = entry.workshopId;
   const placements: Record<string, PlacementOutput> = {};
-  for (const [cardId, old] of all.cards) {
+  for (const [cardId, old] of known.cards) {
     const after = entry.placement(cardId);
     const before = cleanPlacement(old);
     if (after && !(before && samePlacement(before, after))) placements[cardId] = after;
   }
   if (Object.keys(placements).length > 0) changes.record({ workshopId, action: 'moveCards', userId, change: { placements } });
 
-  for (const [zoneId, old] of all.zones) {
+  for (const [zoneId, old] of known.zones) {
     const after = entry.zone(zoneId);
     const before = cleanZone(old);
     if (!after || !before || sameZone(before, after)) continue;

@@ -1,4 +1,5 @@
-import type { WriteDeps } from '../modules/events/recorder';
+import { write, type WriteDeps } from '../modules/events/recorder';
+import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, WorkshopDocument } from './document';
 import type { Extensions } from './hooks';
 import { samePlacement, sameZone } from './layout';
@@ -33,7 +34,7 @@ export class DocumentLifecycle {
     private readonly layout: LayoutCopy,
     readonly options: CollabOptions,
     private readonly extensions: Extensions,
-    events: WriteDeps,
+    private readonly events: WriteDeps,
   ) {
     this.persistence = new DocumentPersistence(store, layout, events, extensions, options, (entry) =>
       this.unload(entry, { compact: false, close: CLOSE.retry }),
@@ -135,7 +136,20 @@ export class DocumentLifecycle {
     });
   }
 
+  /**
+   * Brings the document and the SQL copy in line (`reconcileWithSql`), inside `tx` or a write of
+   * its own. What it changes in the copy is logged: REST readers and live screens knew the copy's
+   * values, and the log moving is what tells them (and the cached card lists) otherwise.
+   */
   private reconcile(entry: WorkshopDocument, tx?: TransactionHooks) {
+    if (!tx) {
+      try {
+        write(this.events, (_tx, changes) => this.reconcile(entry, changes));
+      } catch {
+        // Reported, and the document dropped, by `serverChange`.
+      }
+      return;
+    }
     const cards = this.layout.cards(entry.workshopId);
     const zones = this.layout.zones(entry.workshopId);
     let placements = new Map<string, CardPlacement>();
@@ -143,14 +157,20 @@ export class DocumentLifecycle {
     this.persistence.serverChange(entry, () => (placements = reconcileWithSql(entry, cards, zones)), {
       tx,
       alsoInTransaction: () => {
+        const copied = { cards: new Map<string, unknown>(), zones: new Map<string, unknown>() };
         for (const card of cards) {
           const placement = placements.get(card.id);
-          if (placement && !samePlacement(placement, card)) this.layout.writeCard(entry.workshopId, card.id, placement);
+          if (!placement || samePlacement(placement, card)) continue;
+          this.layout.writeCard(entry.workshopId, card.id, placement);
+          copied.cards.set(card.id, { position: card.position, x: card.x, y: card.y });
         }
         for (const zone of zones) {
           const state = entry.zone(zone.id);
-          if (state && !sameZone(state, zone)) this.layout.writeZone(entry.workshopId, zone.id, state);
+          if (!state || sameZone(state, zone)) continue;
+          this.layout.writeZone(entry.workshopId, zone.id, state);
+          copied.zones.set(zone.id, zone);
         }
+        recordLayoutChange(tx, entry, null, copied);
       },
     });
   }

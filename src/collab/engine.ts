@@ -99,19 +99,11 @@ export class CollabEngine implements CollabService {
     );
   }
 
-  cardPlacements(workshopId: string): Map<string, CardPlacement> {
-    return this.documents.use(workshopId, (entry) => entry.placements()) ?? new Map();
-  }
-
   placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void {
     if (Object.keys(zones).length === 0) return;
     this.documents.useInTransaction(workshopId, tx, (entry) =>
       this.documents.persistence.serverChange(entry, () => applyZones(entry, zones), { tx }),
     );
-  }
-
-  setZones(workshopId: string, zones: Record<string, ZoneState | null>): void {
-    this.documents.use(workshopId, (entry) => this.documents.persistence.serverChange(entry, () => applyZones(entry, zones)));
   }
 
   zones(workshopId: string): Map<string, ZoneState> {
@@ -144,6 +136,14 @@ export class CollabEngine implements CollabService {
     await this.endpoint.close();
     for (const entry of this.documents.all()) this.documents.unload(entry, { compact: true });
     this.extensions.call('onDestroy');
+  }
+
+  /**
+   * The document's placements, by card id, loading the document when needed (for tests and
+   * diagnostics: REST reads take placements from the SQL copy, see `zonesIfLoaded` for why).
+   */
+  cardPlacements(workshopId: string): Map<string, CardPlacement> {
+    return this.documents.use(workshopId, (entry) => entry.placements()) ?? new Map();
   }
 
   /** Workshop ids of the documents loaded in this instance (for tests and diagnostics). */

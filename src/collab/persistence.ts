@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import { findAccess } from '../modules/access/load';
 import { write, type WriteDeps } from '../modules/events/recorder';
-import { recordClientChange } from './change-log';
+import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
 import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
 import type { Extensions } from './hooks';
@@ -147,7 +147,7 @@ export class DocumentPersistence {
         const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, this.layout, access, applied), SERVER));
         const all = mergeCaptured(applied, repairs);
         this.copyToSql(entry, all);
-        recordClientChange(changes, entry, userId, all);
+        recordLayoutChange(changes, entry, userId, all);
         stored = mergedUpdate(all.updates)!;
         repair = mergedUpdate(repairs.updates);
         entry.lastUpdateId = this.store.append(entry.workshopId, stored);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { ChangeRecorder } from '../modules/events/recorder';
 
 /**
  * What the rest of the service may ask of the Yjs documents. The document of a workshop holds
@@ -21,11 +22,11 @@ export interface ZoneState {
   cluster_id: string | null;
 }
 
-/** What a REST write transaction offers the documents: work after its commit, or after its rollback. */
-export interface TransactionHooks {
-  afterCommit(fn: () => void): void;
-  onRollback(fn: () => void): void;
-}
+/**
+ * What a write transaction offers the documents: its log (for what reconciling changes in the SQL
+ * copy), and work after its commit or after its rollback.
+ */
+export type TransactionHooks = Pick<ChangeRecorder, 'record' | 'afterCommit' | 'onRollback'>;
 
 /** Card placements a REST write hands to a document: new values by card id, and cards it deleted. */
 export interface PlacementChange {
@@ -42,18 +43,11 @@ export interface CollabService {
    */
   placeCards(tx: TransactionHooks, workshopId: string, change: PlacementChange): void;
   /**
-   * The document's placements, by card id, loading the document when needed. REST reads take
-   * placements from the SQL copy instead (see `zonesIfLoaded` for why it holds the same values).
-   */
-  cardPlacements(workshopId: string): Map<string, CardPlacement>;
-  /**
    * Merges zones into the document (`null` removes one) INSIDE the caller's write transaction, as
    * `placeCards` does: stored and copied to SQL with the caller's rows, relayed once it commits,
    * and the document dropped if it rolls back. So SQL and the document never part.
    */
   placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void;
-  /** Merges zones into the document outside any transaction (a change of the server's own). */
-  setZones(workshopId: string, zones: Record<string, ZoneState | null>): void;
   /** The document's zones, by zone id, loading the document when needed (for writes). */
   zones(workshopId: string): Map<string, ZoneState>;
   /**
