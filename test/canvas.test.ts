@@ -29,6 +29,9 @@ const CUSTOM = {
   image: { cols: 20, rows: 10.5, url: 'https://images.example.test/board.png' },
 };
 
+/** A change of the server's own to the document's zones (`null` removes one). */
+const placeZones = (workshopId: string, patch: Record<string, Omit<Zone, 'id'> | null>) =>
+  write(t.deps, (_tx, changes) => t.deps.collab.placeZones(changes, workshopId, patch));
 /** The document's zones of a workshop, as plain objects by id. */
 const documentZones = (workshopId: string) => Object.fromEntries(t.deps.collab.zones(workshopId));
 const sqlZones = (workshopId: string) =>
@@ -208,7 +211,7 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
   it('logs the canvas as the document had it when it was deleted', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    t.deps.collab.setZones(w.id, { [zone!.id]: { name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null } });
+    placeZones(w.id, { [zone!.id]: { name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null } });
     expect((await t.request('DELETE', canvasPath(w.id), { token: ada.token })).status).toBe(204);
     const removed = eventLog(t, w.id).at(-1)!;
     expect(removed.action).toBe('removeCanvas');
@@ -220,7 +223,7 @@ describe('the document is the truth for zones', () => {
   it('GET returns what the document says after a change made directly in it', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [first, second] = canvas.zones;
-    t.deps.collab.setZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
+    placeZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
 
     const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token });
     expect(read.body.zones).toEqual([{ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null }, second]);
@@ -262,7 +265,7 @@ describe('the document is the truth for zones', () => {
     const [zone] = canvas.zones;
     const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
     const moved = { name: 'Went well', x: 7, y: 8, rows: 2, cols: 3, cluster_id: cluster.id };
-    t.deps.collab.setZones(w.id, { [zone!.id]: moved });
+    placeZones(w.id, { [zone!.id]: moved });
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
 
     expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status).toBe(204);
@@ -403,7 +406,7 @@ describe('zones follow the clusters they link to', () => {
     const before = eventLog(t, w.id).length;
     write(t.deps, (tx, changes) => {
       tx.delete(cards).where(eq(cards.id, cluster.id)).run();
-      relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+      relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
     });
     expect(documentZones(w.id)[zone.id]!.cluster_id).toBeNull();
     expect(documentZones(w.id)[other.id]!.cluster_id).toBeNull();
@@ -417,7 +420,7 @@ describe('zones follow the clusters they link to', () => {
   it('moves zone links to the cluster a merge made', async () => {
     const { w, cluster, zone } = await linkedZone();
     const merged = seedCard(t, w.id, ada, { type: 'cluster' });
-    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
+    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
     expect(documentZones(w.id)[zone.id]!.cluster_id).toBe(merged.id);
     expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
   });
@@ -426,8 +429,8 @@ describe('zones follow the clusters they link to', () => {
     const { w, cluster, zone } = await linkedZone();
     const before = eventLog(t, w.id).length;
     expect(() =>
-      write(t.deps, (tx, changes) => {
-        relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+      write(t.deps, (_tx, changes) => {
+        relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
         throw new Error('the deletion failed');
       }),
     ).toThrow('the deletion failed');
@@ -439,9 +442,9 @@ describe('zones follow the clusters they link to', () => {
   it('does nothing for a workshop without a canvas, or clusters no zone links to', async () => {
     const w = seedWorkshop(t, ada);
     const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
-    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
+    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
     const { w: other } = await workshopWithCanvas();
-    write(t.deps, (tx, changes) => relinkZones(t.deps, tx, changes, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
+    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
     expect(eventLog(t, w.id)).toEqual([]);
     expect(eventLog(t, other.id).map((e) => e.action)).toEqual(['addCanvas']);
   });

@@ -144,7 +144,7 @@ export function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): ZoneOu
 /** Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. */
 export function linkZone(deps: CanvasDeps, user: UserRow, workshopId: string, zoneId: string, clusterId: string | null): void {
   const { db } = deps.database;
-  write(deps, (tx, changes) => {
+  write(deps, (_tx, changes) => {
     authorize(loadAccess(db, workshopId, user.id), 'facilitate');
     const row = zoneRow(db, zoneId);
     if (!row || row.workshopId !== workshopId) throw notFound('Zone');
@@ -152,6 +152,6 @@ export function linkZone(deps: CanvasDeps, user: UserRow, workshopId: string, zo
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }
     const [zone] = currentZones(deps, workshopId, [row]);
-    setZoneLinks(deps, tx, changes, { workshopId, userId: user.id }, [{ ...zone!, clusterId }]);
+    setZoneLinks(deps, changes, { workshopId, userId: user.id }, [{ ...zone!, clusterId }]);
   });
 }

@@ -1,8 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { CollabService, ZoneState } from '../../collab/types';
-import type { Db, Tx } from '../../db/client';
-import { nowIso } from '../../db/columns';
-import { zones } from '../../db/schema/index';
+import type { Db } from '../../db/client';
 import { diffFields, type ChangeRecorder, type WriteDeps } from '../events/recorder';
 import { canvasOf, zoneRowsOf } from './repo';
 import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
@@ -53,26 +50,20 @@ export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
 }
 
 /**
- * Sets zones' cluster links inside a write: the SQL copy takes the document's values (so it cannot
- * drift from them), each change is logged as `updateZone`, and the document gets the new values
- * in the same transaction. Zones already linked as asked are left alone.
+ * Sets zones' cluster links inside a write: each change is logged as `updateZone`, and the
+ * document takes the new values in the same transaction, writing their SQL copy with them. Zones
+ * already linked as asked are left alone.
  */
 export function setZoneLinks(
   deps: Pick<CanvasDeps, 'collab'>,
-  tx: Tx,
   changes: ChangeRecorder,
   ref: Ref,
   links: ReadonlyArray<CurrentZone & { clusterId: string | null }>,
 ): void {
   const patch: Record<string, ZoneState> = {};
-  const now = nowIso();
   for (const { id, state, clusterId } of links) {
     if (state.cluster_id === clusterId) continue;
     const after: ZoneState = { ...state, cluster_id: clusterId };
-    tx.update(zones)
-      .set({ name: after.name, x: after.x, y: after.y, rows: after.rows, cols: after.cols, clusterId, updatedAt: now })
-      .where(eq(zones.id, id))
-      .run();
     const [before, zone] = [toZone(id, state), toZone(id, after)];
     changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
     patch[id] = after;
@@ -88,7 +79,6 @@ export function setZoneLinks(
  */
 export function relinkZones(
   deps: Pick<CanvasDeps, 'collab'> & { database: { db: Db } },
-  tx: Tx,
   changes: ChangeRecorder,
   ref: Ref & { from: readonly string[]; to?: string | null },
 ): void {
@@ -98,5 +88,5 @@ export function relinkZones(
   const links = currentZones(deps, ref.workshopId, zoneRowsOf(deps.database.db, canvas.id))
     .filter(({ state }) => state.cluster_id !== null && from.has(state.cluster_id))
     .map((zone) => ({ ...zone, clusterId: ref.to ?? null }));
-  setZoneLinks(deps, tx, changes, ref, links);
+  setZoneLinks(deps, changes, ref, links);
 }

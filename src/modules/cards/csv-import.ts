@@ -39,7 +39,7 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
     const replaced = tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId)).all().map((r) => r.id);
     tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
     unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
-    relinkZones(deps, tx, changes, { ...ref, from: replaced });
+    relinkZones(deps, changes, { ...ref, from: replaced });
     const placements = insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.
     deps.collab.placeCards(changes, ref.workshopId, { placements, removed: replaced });

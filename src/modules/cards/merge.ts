@@ -78,7 +78,7 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: cardForEvent(db, row), merged_ids: [...mergedIds] } });
     unhookViewReferences(deps, tx, changes, ref, { cardIds: [...mergedIds] });
     // Zones linked to a merged cluster follow it into the new cluster.
-    relinkZones(deps, tx, changes, { ...ref, from: [...mergedIds], to: first.type === 'cluster' ? id : null });
+    relinkZones(deps, changes, { ...ref, from: [...mergedIds], to: first.type === 'cluster' ? id : null });
     return cardFor(db, access, row);
   });
 }

@@ -181,6 +181,6 @@ export function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): voi
     plan.commit(deps, changes);
     changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
     unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
-    relinkZones(deps, tx, changes, { ...ref, from: [row.id] });
+    relinkZones(deps, changes, { ...ref, from: [row.id] });
   });
 }
