@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { StepPrefs } from '../access/rules';
 
-/** The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`. */
+// The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`.
 
 const scope = v.picklist(['none', 'their', 'all']);
 

@@ -6,12 +6,11 @@ import { steps, workshops } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { diffFields, write } from '../events/recorder';
-import { authorize } from '../access/rules';
+import { authorize, DEFAULT_PREFS } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopForEvent } from '../workshops/output';
 import { assertViewReferences } from '../workshops/repo';
 import { assertSortable, DEFAULT_VIEW, mergeView } from '../workshops/view';
-import { DEFAULT_PREFS } from '../access/rules';
 import { mergePrefs } from './prefs';
 import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas';
 

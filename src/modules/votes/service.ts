@@ -74,12 +74,6 @@ export function removeVote(deps: WriteDeps, ref: CardRef, voteId: string): void 
 }
 
 /**
- * CONTRACT §7: on one card a user's positive values sum to at most `max_positive` and their
- * negative magnitudes to at most `max_negative`; across the workshop likewise against
- * `vote_limit.positive` / `.negative` unless -1. Runs in the write transaction, so concurrent
- * votes cannot overspend.
- */
-/**
  * What a voter may still spend on one side of the workshop-wide budget (CONTRACT §7): the limit
  * less what they spent, or no end when the limit is -1. Budget checks and participation's "has
  * voted all" both read it here.
@@ -88,6 +82,12 @@ export function workshopBudgetLeft(limit: number, spent: number): number {
   return limit === -1 ? Number.POSITIVE_INFINITY : limit - spent;
 }
 
+/**
+ * CONTRACT §7: on one card a user's positive values sum to at most `max_positive` and their
+ * negative magnitudes to at most `max_negative`; across the workshop likewise against
+ * `vote_limit.positive` / `.negative` unless -1. Runs in the write transaction, so concurrent
+ * votes cannot overspend.
+ */
 function requireWithinBudget(
   db: Db,
   workshop: WorkshopRow,
@@ -101,7 +101,7 @@ function requireWithinBudget(
   if (cardSpendingOf(db, { cardId: vote.cardId, userId: vote.userId, replaced })[side] + points > perCard) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perCard} ${side} points of its voter on this card.`);
   }
-  if (points > workshopBudgetLeft(perWorkshop, perWorkshop === -1 ? 0 : workshopSpendingOf(db, { workshopId: workshop.id, userId: vote.userId, replaced })[side])) {
+  if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, workshopSpendingOf(db, { workshopId: workshop.id, userId: vote.userId, replaced })[side])) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`);
   }
 }
