@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, type Card, type WorkshopClient } from '../client-sdk/src/index';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
 import { eventKey, SequenceTracker } from '../client-sdk/src/live/sequence';
-import { useServer } from './helpers/cast';
-import { sdkUser } from './helpers/sdk';
+import { disposedAfterEach, useServer } from './helpers/cast';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -14,15 +14,8 @@ import { until } from './helpers/wait';
 const t = useServer();
 const fast = { socket: { transports: ['websocket' as const], reconnectionDelay: 300, reconnectionDelayMax: 300, randomizationFactor: 0 } };
 
-const opened: LiveWorkshop[] = [];
-afterEach(() => {
-  for (const live of opened.splice(0)) live.close();
-});
-async function open(api: WorkshopClient, workshopId: string) {
-  const live = await openWorkshop(api, workshopId, fast);
-  opened.push(live);
-  return live;
-}
+const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
+const open = async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, fast));
 
 const signedUp = async (name: string) => (await sdkUser(t, name)).api;
 
@@ -30,10 +23,7 @@ const signedUp = async (name: string) => (await sdkUser(t, name)).api;
 async function scene() {
   const fay = await signedUp('Fay');
   const pat = await signedUp('Pat');
-  const workshop = await fay.post('/v1/workshops', { body: { title: 'Live' } });
-  const { access_code } = await fay.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: workshop.id } } });
-  await pat.post('/v1/workshops/join', { body: { access_code } });
-  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
+  const { workshop, inWorkshop } = await sdkWorkshop(fay, [pat], 'Live');
   const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
   const addIdea = (api: WorkshopClient, title: string, parent = cluster.id) =>
     api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent } });
@@ -105,6 +95,23 @@ describe('SDK live workshop', () => {
     await fay.put('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { file: new Blob(['type,title,cluster\nidea,Imported,From CSV\n']) } });
     await settled();
     expect(live.state.cards.map((c) => c.title)).toEqual(['From CSV', 'Imported']);
+  });
+
+  it("reads everyone's scores again when the current step starts showing votes", async () => {
+    const { fay, pat, workshop, inWorkshop, addIdea } = await scene();
+    const secret = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Secret vote', prefs: { allow_display_votes: false } } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: secret.id } });
+    const idea = await addIdea(pat, 'Pizza friday');
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
+    const live = await open(pat, workshop.id);
+    const scoreOfIdea = () => live.state.cards.find((card) => card.id === idea.id)?.summary.score;
+    // While the step hides votes a participant's cards carry only their own.
+    expect(scoreOfIdea()).toBe(0);
+
+    // The same step, its prefs changed: only an `updateStep` arrives, no score event.
+    await fay.put('/v1/workshops/{workshop_id}/steps/{id}', { params: { path: { workshop_id: workshop.id, id: secret.id } }, body: { name: 'Secret vote', prefs: { allow_display_votes: true } } });
+    await until(() => scoreOfIdea() === 1, "the facilitator's vote in the participant's live state");
+    expect(live.state.step?.prefs.allow_display_votes).toBe(true);
   });
 
   it('survives a dropped connection without losing or repeating a change', async () => {

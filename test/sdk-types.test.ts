@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as Sdk from '../client-sdk/src/generated/events';
-import type { KnownErrorCode, ErrorCode as SdkErrorCode } from '../client-sdk/src/errors';
-import type { ErrorCode as ServerErrorCode } from '../src/http/errors';
+import { statusOfCode, type KnownErrorCode, type ErrorCode as SdkErrorCode } from '../client-sdk/src/errors';
+import { ERROR_STATUS, type ErrorCode as ServerErrorCode } from '../src/http/errors';
 import type * as Server from '../src/realtime/events';
 
 /*
@@ -31,10 +31,13 @@ describe('SDK event types', () => {
     expect([agree, sameEvents, sameRequests]).toHaveLength(3);
   });
 
-  it('know every error code the server answers with', () => {
+  it('know every error code the server answers with, and its status', () => {
     const known: Same<ServerErrorCode, Extract<SdkErrorCode, ServerErrorCode>> = true;
     const noneUnknown: Same<Exclude<KnownErrorCode, ServerErrorCode>, never> = true;
     expect([known, noneUnknown]).toEqual([true, true]);
+    // A socket refusal carries only its code: the SDK gives it the status the server answers it with over REST.
+    const statuses = Object.keys(ERROR_STATUS).map((code) => [code, statusOfCode(code)]);
+    expect(Object.fromEntries(statuses)).toEqual(ERROR_STATUS);
   });
 
   it('tell a payload that differs from the server apart', () => {

@@ -6,7 +6,7 @@
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import type { WorkshopClient } from './client.js';
-import { ApiError } from './errors.js';
+import { ApiError, type KnownErrorCode } from './errors.js';
 import type { Canvas } from './resources.js';
 
 /** A card's place: its index in its stack, and its coordinates on the canvas (null until placed). */
@@ -74,7 +74,7 @@ export interface WorkshopCanvas<Presence extends object = CanvasPresence> {
 }
 
 /** The errors the close codes stand for (the code less 4000 is the HTTP status of the same refusal). */
-const CLOSE_CODES: Record<number, { code: string; message: string }> = {
+const CLOSE_CODES: Record<number, { code: KnownErrorCode; message: string }> = {
   4400: { code: 'invalid_request', message: 'The server refused a malformed or disallowed document update.' },
   4401: { code: 'unauthenticated', message: 'The token is missing, unknown or revoked.' },
   4404: { code: 'not_found', message: 'No such workshop, or not a member of it.' },
