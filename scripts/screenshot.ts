@@ -8,8 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, type WorkshopClient } from '../client-sdk/src/index';
+import type { WorkshopClient } from '../client-sdk/src/index';
 import { launchBrowser, openScreen } from '../test/helpers/browser';
+import { sdkUser, sdkWorkshop } from '../test/helpers/sdk';
 import { startTestServer } from '../test/helpers/server';
 
 export interface DemoWorkshop {
@@ -17,16 +18,6 @@ export interface DemoWorkshop {
   facilitator: WorkshopClient;
   /** A participant's token, to open the screen with. */
   participantToken: string;
-}
-
-let accounts = 0;
-
-async function signUp(baseUrl: string, name: string): Promise<WorkshopClient> {
-  const api = createClient({ baseUrl });
-  const email = `${name.toLowerCase()}-${process.pid}-${++accounts}@demo.example`;
-  const { token } = await api.post('/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
-  api.setToken(token);
-  return api;
 }
 
 const CLUSTERS = [
@@ -43,16 +34,11 @@ const VOTES = [3, 1, 2, 4, 2, 1, 3, 2];
  * five participants of six, the timer running. Built over REST with the SDK, as people would.
  */
 export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
-  const facilitator = await signUp(baseUrl, 'Fay');
-  const workshop = await facilitator.post('/v1/workshops', { body: { title: 'Team retro, sprint 42', description: 'What to keep, what to change.' } });
-  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
-  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+  const server = { url: baseUrl };
+  const facilitator = (await sdkUser(server, 'Fay')).api;
   const participants: WorkshopClient[] = [];
-  for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara']) {
-    const participant = await signUp(baseUrl, name);
-    await participant.post('/v1/workshops/join', { body: { access_code } });
-    participants.push(participant);
-  }
+  for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara']) participants.push((await sdkUser(server, name)).api);
+  const { workshop, inWorkshop } = await sdkWorkshop(facilitator, participants, 'Team retro, sprint 42');
 
   await facilitator.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
   const vote = await facilitator.post('/v1/workshops/{workshop_id}/steps', {

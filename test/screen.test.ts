@@ -6,13 +6,12 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { WebSocket } from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createClient, type WorkshopClient } from '../client-sdk/src/index';
 import { openCanvas } from '../client-sdk/src/canvas';
 import { seedDemoWorkshop } from '../scripts/screenshot';
 import { browserAvailable, openScreen, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
-import { sdkUser } from './helpers/sdk';
+import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
 import { quietFor } from './helpers/wait';
 
 /*
@@ -24,7 +23,6 @@ import { quietFor } from './helpers/wait';
 const WITHIN_MS = 1_000;
 /** Participation counts are sent at most once a second, so they may take up to a second more. */
 const PARTICIPATION_WITHIN_MS = 2_000;
-const PASSWORD = 'correct horse battery';
 
 /** Waits until the element `selector` exists and its text is `text` (checked at every frame). */
 function shown(page: Page, selector: string, text: string | RegExp, timeout = WITHIN_MS): Promise<unknown> {
@@ -51,14 +49,6 @@ async function timeToShow(change: () => Promise<unknown>, seen: () => Promise<un
   return took;
 }
 
-async function workshopOf(fay: WorkshopClient, participants: WorkshopClient[], title = 'Screen workshop') {
-  const workshop = await fay.post('/v1/workshops', { body: { title } });
-  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
-  const { access_code } = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
-  for (const participant of participants) await participant.post('/v1/workshops/join', { body: { access_code } });
-  return { workshop, inWorkshop, id: workshop.id };
-}
-
 describe.skipIf(!browserAvailable)('the live screen', () => {
   const browser = useBrowser();
 
@@ -68,7 +58,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
     it('serves the page with a strict policy, and signs in with e-mail and password', async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = await sdkUser(t, 'Pat');
-      const { id, inWorkshop } = await workshopOf(fay, [pat.api], 'Sign-in <b>workshop</b>');
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat.api], 'Sign-in <b>workshop</b>');
       const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Warm-up', instructions: 'Say hello.' } });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
 
@@ -99,7 +89,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await page.fill('#password', 'not the password');
       await page.click('button[type="submit"]');
       await shown(page, '#sign-in-status', /./, 5_000);
-      await page.fill('#password', PASSWORD);
+      await page.fill('#password', SDK_PASSWORD);
       await page.click('button[type="submit"]');
       await page.locator('body[data-status="live"]').waitFor({ timeout: 5_000 });
       console.log(`screen: sign-in page to live screen in ${Math.round(performance.now() - started)} ms (one wrong password included)`);
@@ -117,7 +107,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
     it("follows the facilitator's changes within a second: cards, votes, steps, a forced view, the timer", async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
-      const { id, inWorkshop } = await workshopOf(fay, [pat]);
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
       const first = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
       const second = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote', instructions: 'Three points each.' } });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: first.id } });
@@ -176,7 +166,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const otto = (await sdkUser(t, 'Otto')).api;
-      const { id, inWorkshop } = await workshopOf(fay, [pat, otto]);
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat, otto]);
       const hidden = await fay.post('/v1/workshops/{workshop_id}/steps', {
         ...inWorkshop,
         body: { name: 'Secret vote', prefs: { allow_display_votes: false } },
@@ -211,7 +201,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
     it('draws zones as labelled areas holding their clusters, and follows canvas moves', async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
-      const { id, inWorkshop } = await workshopOf(fay, [pat]);
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
       const linked = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Linked cluster' } });
       const moved = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Moved cluster' } });
       await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea in the linked one', parent: linked.id } });
@@ -248,7 +238,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
     it('shows people\'s text as text, never as markup', async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
-      const { id, inWorkshop } = await workshopOf(fay, [pat], '<script>window.pwned = 1</script>');
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat], '<script>window.pwned = 1</script>');
       const hostile = '<img src=x onerror="window.pwned = 1">';
       await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: hostile, instructions: '<b>bold?</b>' } }).then((step) =>
         fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } }),
@@ -319,15 +309,9 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const base = `http://127.0.0.1:${port}`;
       let server = await start();
 
-      const signUp = async (name: string) => {
-        const api = createClient({ baseUrl: base });
-        const { token } = await api.post('/v1/auth/signup', { body: { email: `${name.toLowerCase()}-restart@example.test`, password: PASSWORD, name } });
-        api.setToken(token);
-        return api;
-      };
-      const fay = await signUp('Fay');
-      const pat = await signUp('Pat');
-      const { id, inWorkshop } = await workshopOf(fay, [pat], 'Restart');
+      const fay = (await sdkUser({ url: base }, 'Fay')).api;
+      const pat = (await sdkUser({ url: base }, 'Pat')).api;
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Restart');
       await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Before the restart' } });
 
       const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });

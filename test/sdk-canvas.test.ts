@@ -1,10 +1,10 @@
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, type WorkshopClient } from '../client-sdk/src/index';
 import { openCanvas, type WorkshopCanvas } from '../client-sdk/src/canvas';
-import { useServer } from './helpers/cast';
-import { sdkUser } from './helpers/sdk';
+import { disposedAfterEach, useServer } from './helpers/cast';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -14,25 +14,15 @@ import { until } from './helpers/wait';
 
 const t = useServer();
 
-const opened: WorkshopCanvas[] = [];
-afterEach(() => {
-  for (const canvas of opened.splice(0)) canvas.destroy();
-});
-function canvasOf(api: Pick<WorkshopClient, 'baseUrl' | 'token'>, workshopId: string) {
-  const canvas = openCanvas(api, workshopId, { WebSocket, maxBackoffTime: 200 });
-  opened.push(canvas);
-  return canvas;
-}
+const track = disposedAfterEach<WorkshopCanvas>((canvas) => canvas.destroy());
+const canvasOf = (api: Pick<WorkshopClient, 'baseUrl' | 'token'>, workshopId: string) => track(openCanvas(api, workshopId, { WebSocket, maxBackoffTime: 200 }));
 
 const signedUp = async (name: string) => (await sdkUser(t, name)).api;
 
 async function scene() {
   const fay = await signedUp('Fay');
   const pat = await signedUp('Pat');
-  const workshop = await fay.post('/v1/workshops', { body: { title: 'Canvas' } });
-  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
-  const { access_code } = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
-  await pat.post('/v1/workshops/join', { body: { access_code } });
+  const { workshop, inWorkshop } = await sdkWorkshop(fay, [pat], 'Canvas');
   const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Cluster' } });
   const idea = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea', parent: cluster.id } });
   const canvas = await fay.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop, body: { canvas_id: 'swot' } });

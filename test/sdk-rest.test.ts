@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../client-sdk/src/index';
 import { useServer } from './helpers/cast';
-import { sdkUser } from './helpers/sdk';
+import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
 /*
  * The SDK's REST client against the real server: every resource family through the typed calls,
@@ -27,7 +27,7 @@ describe('SDK REST client', () => {
   it('signs up, logs in and out, and reads and changes the account', async () => {
     const { api, email } = await signedUp('Ada');
     const anonymous = createClient({ baseUrl: `${t.url}/` });
-    const { token, user } = await anonymous.post('/v1/auth/login', { body: { email, password: 'correct horse battery' } });
+    const { token, user } = await anonymous.post('/v1/auth/login', { body: { email, password: SDK_PASSWORD } });
     anonymous.setToken(token);
     expect(anonymous.token).toBe(token);
     expect((await anonymous.get('/v1/user/me')).id).toBe(user.id);

@@ -102,7 +102,7 @@ export function useRedis(): TestRedis {
 }
 
 /** Keeps what a test opens and disposes of it after each test; returns the keeper. */
-function disposedAfterEach<C>(dispose: (client: C) => void) {
+export function disposedAfterEach<C>(dispose: (client: C) => void) {
   const open: C[] = [];
   afterEach(() => {
     for (const client of open.splice(0)) dispose(client);

@@ -83,6 +83,3 @@ export async function checkResponse(baseUrl: string, method: string, url: string
     throw new Error(`${method} ${template} ${response.status}: the body does not match the documented schema: ${ajv.errorsText(validate.errors)}; body: ${JSON.stringify(response.body).slice(0, 300)}`);
   }
 }
-
-/** The operations the suite's requests have reached so far in this process (for coverage). */
-export const reachedOperations = new Set<string>();

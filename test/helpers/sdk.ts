@@ -2,12 +2,23 @@ import { createClient, type WorkshopClient } from '../../client-sdk/src/index';
 import type { TestServer } from './server';
 
 let signups = 0;
+/** Every account `sdkUser` signs up has this password. */
+export const SDK_PASSWORD = 'correct horse battery';
 
-/** A new account signed up through the SDK, and the SDK client holding its token. */
-export async function sdkUser(t: TestServer, name: string): Promise<{ api: WorkshopClient; id: string; email: string }> {
-  const api = createClient({ baseUrl: t.url });
+/** A new account signed up through the SDK on `server`, and the SDK client holding its token. */
+export async function sdkUser(server: Pick<TestServer, 'url'>, name: string): Promise<{ api: WorkshopClient; id: string; email: string }> {
+  const api = createClient({ baseUrl: server.url });
   const email = `${name.toLowerCase()}-sdk-${process.pid}-${++signups}@example.test`;
-  const { token, user } = await api.post('/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
+  const { token, user } = await api.post('/v1/auth/signup', { body: { email, password: SDK_PASSWORD, name } });
   api.setToken(token);
   return { api, id: user.id, email };
+}
+
+/** A workshop `facilitator` creates, which each of `participants` joins with its access code. */
+export async function sdkWorkshop(facilitator: WorkshopClient, participants: WorkshopClient[], title = 'Workshop') {
+  const workshop = await facilitator.post('/v1/workshops', { body: { title } });
+  const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
+  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+  for (const participant of participants) await participant.post('/v1/workshops/join', { body: { access_code } });
+  return { workshop, id: workshop.id, inWorkshop };
 }
