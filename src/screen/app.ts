@@ -81,7 +81,6 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   let drawScheduled = false;
   let wasLive = false;
   let ended = false;
-  /** Whether the last drawn step displayed votes, and whether the scores are being read again since it changed. */
 
   const readBackground = () =>
     api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(

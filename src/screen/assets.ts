@@ -2,15 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-
-/** The screen's built browser files, by their hashed names. */
-export interface ScreenAssets {
-  /** The page script's file name (`app-<hash>.js`). */
-  script: string;
-  /** The stylesheet's file name (`screen-<hash>.css`). */
-  stylesheet: string;
-  files: Map<string, Uint8Array<ArrayBuffer>>;
-}
+import { buildScreenAssets, MANIFEST, type ScreenAssets } from './build';
 
 /** The files as built, and each gzipped once, for the browsers that accept it (all of them). */
 export interface ServedAssets extends ScreenAssets {
@@ -42,9 +34,7 @@ export function screenAssets(): Promise<ServedAssets> {
 }
 
 async function loadAssets(): Promise<ScreenAssets> {
-  if (!FROM_SOURCES) return builtAssets();
-  const { buildScreenAssets } = await import('./build');
-  return buildScreenAssets();
+  return FROM_SOURCES ? buildScreenAssets() : builtAssets();
 }
 
 function withGzip(built: ScreenAssets): ServedAssets {
@@ -55,7 +45,7 @@ function withGzip(built: ScreenAssets): ServedAssets {
 /** Reads what `npm run build` wrote to `dist/screen/` (this module is then part of `dist/main.js`). */
 function builtAssets(): ScreenAssets {
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'screen');
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { script: string; stylesheet: string };
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { script: string; stylesheet: string };
   const files = new Map<string, Uint8Array<ArrayBuffer>>();
   for (const name of [manifest.script, manifest.stylesheet]) files.set(name, readFileSync(join(dir, name)));
   return { ...manifest, files };

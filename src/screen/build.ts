@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScreenAssets } from './assets';
 
 /*
  * The live screen's browser files: the page script (`app.ts` with the SDK's entry points and
@@ -13,7 +12,17 @@ import type { ScreenAssets } from './assets';
  */
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+/** The file beside the built ones that names them (`{script, stylesheet}`). */
 export const MANIFEST = 'manifest.json';
+
+/** The screen's built browser files, by their hashed names. */
+export interface ScreenAssets {
+  /** The page script's file name (`app-<hash>.js`). */
+  script: string;
+  /** The stylesheet's file name (`screen-<hash>.css`). */
+  stylesheet: string;
+  files: Map<string, Uint8Array<ArrayBuffer>>;
+}
 
 /** Bundles the page script and stylesheet in memory. Needs esbuild (a devDependency). */
 export async function buildScreenAssets(): Promise<ScreenAssets> {

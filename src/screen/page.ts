@@ -1,4 +1,4 @@
-import type { ScreenAssets } from './assets';
+import type { ScreenAssets } from './build';
 
 /**
  * The screen's HTML: an empty frame the page script fills in. Nothing in it comes from the
