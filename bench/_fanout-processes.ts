@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { announcedPort } from './_server';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -62,23 +63,7 @@ function start(entry: string, name: string, options: { env?: NodeJS.ProcessEnv; 
 export async function startServer(entry: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
   const child = start(entry, name, { env, measured: true, stdout: true });
   // The app's server says where it listens on stderr (its stdout is the request log), the bare one on stdout.
-  const { stdout, stderr } = child.process;
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const listen = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening (\d+)/.exec(out);
-      if (!match) return;
-      stdout!.off('data', listen);
-      stderr!.off('data', listen);
-      stdout!.resume();
-      stderr!.pipe(process.stderr);
-      resolve(Number(match[1]));
-    };
-    stdout!.on('data', listen);
-    stderr!.on('data', listen);
-    child.process.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${out}`)));
-  });
+  const port = await announcedPort(child.process, name);
   return { child, url: `http://127.0.0.1:${port}` };
 }
 

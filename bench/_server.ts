@@ -24,6 +24,28 @@ export async function callApi(baseUrl: string, method: string, path: string, tok
   return text ? JSON.parse(text) : undefined;
 }
 
+/**
+ * The port a server child announces with a `listening <port>` line, on whichever of its piped
+ * stdout and stderr it uses. Once announced, its stderr goes on to ours and its stdout is drained.
+ */
+export function announcedPort(child: ChildProcess, name: string): Promise<number> {
+  const streams = [child.stdout, child.stderr].filter((stream) => stream !== null);
+  return new Promise<number>((resolve, reject) => {
+    let out = '';
+    const listen = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (!match) return;
+      for (const stream of streams) stream.off('data', listen);
+      child.stdout?.resume();
+      child.stderr?.pipe(process.stderr);
+      resolve(Number(match[1]));
+    };
+    for (const stream of streams) stream.on('data', listen);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${out}`)));
+  });
+}
+
 /** Starts bench/server.ts in a child process over a fresh database and waits until it listens. */
 export async function startBenchServer(): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-bench-'));
@@ -37,19 +59,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     stdio: ['ignore', log, 'pipe'],
   });
   closeSync(log);
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    const listen = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening (\d+)/.exec(out);
-      if (!match) return;
-      child.stderr!.off('data', listen);
-      child.stderr!.pipe(process.stderr);
-      resolve(Number(match[1]));
-    };
-    child.stderr!.on('data', listen);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}: ${out}`)));
-  });
+  const port = await announcedPort(child, 'bench server');
   const url = `http://127.0.0.1:${port}`;
   let counter = 0;
 
