@@ -97,6 +97,21 @@ describe('losing access', () => {
     expect(rooms).toContain(`workshop:${w.id}`);
   });
 
+  it('keeps an organization admin demoted as a member in the facilitators room: the admin still facilitates', async () => {
+    const { admin, w } = await orgScene();
+    seedMember(t, w.id, admin, 'facilitator');
+    await joined(admin, w.id);
+    const watcher = await joined(facilitator, w.id);
+    const roles = await api<Array<{ id: string; user_id: string }>>('GET', `/v1/workshops/${w.id}/user_roles`, facilitator);
+    const membership = roles.body.find((r) => r.user_id === admin.id)!;
+
+    expect((await api('PUT', `/v1/workshops/${w.id}/user_roles/${membership.id}`, facilitator, { role: 'participant' })).status).toBe(200);
+    await watcher.next('workshop:event', (p) => p.action === 'updateMember');
+    const rooms = await roomsOf(admin.id);
+    expect(rooms).toContain(`workshop:${w.id}:facilitators`);
+    expect(rooms).not.toContain(`workshop:${w.id}:participants`);
+  });
+
   it('takes a socket out of the workshop when a join is refused', async () => {
     const pat = await createUser(t, 'Pat');
     const w = seedWorkshop(t, facilitator);

@@ -10,7 +10,7 @@ import { moveSockets, socketsIn, type ClusterReachable } from './cluster';
 /**
  * Puts one user's sockets joined to these workshops in the rooms their access allows now: the
  * role room of their current role, or none of the workshop's rooms once they lost access. The
- * rights are read again from the database (`loadAccess`), never inferred from the change.
+ * rights are read again from the database (`findAccess`), never inferred from the change.
  */
 export function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): void {
   for (const workshopId of new Set(workshopIds)) {

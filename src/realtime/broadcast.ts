@@ -1,8 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
-import type { WorkshopRole } from '../modules/access/rules';
-import { evictWorkshop } from './access-sync';
-import { moveSockets, type ClusterReachable } from './cluster';
+import { evictWorkshop, recheckAccess } from './access-sync';
+import type { ClusterReachable } from './cluster';
 import type { Delivery } from './audience';
 import { deliveriesFor } from './deliveries';
 import type { Presence } from './presence';
@@ -31,13 +30,9 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
 export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable): () => void {
   const onWorkshop = (event: WorkshopEvent) => {
     const { workshopId } = event;
-    if (event.action === 'updateMember') {
-      // A promoted or demoted member's open sockets change role rooms before the event goes out.
-      const { member } = event.change;
-      const old: WorkshopRole = member.role === 'facilitator' ? 'participant' : 'facilitator';
-      moveSockets(io, memberRoom(workshopId, member.user_id), { leave: [roleRoom(workshopId, old)], join: roleRoom(workshopId, member.role) });
-      presence.changed(workshopId);
-    }
+    // A promoted or demoted member's open sockets change role rooms before the event goes out, to
+    // the role their access gives now (an organization admin stays a facilitator whatever the member role).
+    if (event.action === 'updateMember') recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
     for (const delivery of deliveriesFor(deps.database.db, event)) emitDelivery(io, workshopId, delivery);
     if (event.action === 'removeWorkshop') {
       // Nothing of this workshop will be sent again; its rooms, per-user ones included, would only linger.
