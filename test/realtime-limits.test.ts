@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import type { JoinAck } from '../src/realtime/events';
-import { createUser, seedEvent, seedWorkshop } from './helpers/factories';
+import { createUser, seedEvent, seedWorkshop, type TestUser } from './helpers/factories';
 
 /* A client replaying joins in a loop must not be able to hold the server. */
 
@@ -11,9 +11,9 @@ const sockets = useSockets(t);
 const connected = () => sockets.connected(user);
 
 /** A workshop whose log holds `count` events. */
-function workshopWithEvents(count: number) {
-  const workshop = seedWorkshop(t, user);
-  for (let n = 1; n <= count; n++) seedEvent(t, workshop.id, 'addStep', user.id, { step: { id: `s${n}` } });
+function workshopWithEvents(count: number, owner: TestUser = user) {
+  const workshop = seedWorkshop(t, owner);
+  for (let n = 1; n <= count; n++) seedEvent(t, workshop.id, 'addStep', owner.id, { step: { id: `s${n}` } });
   return workshop;
 }
 
@@ -52,5 +52,13 @@ describe('join limits', () => {
     }
     for (const replay of replays.slice(0, 5)) expect(replay).toEqual({ ack: { ok: true, seq: 500, replayed: 500 }, received: 500 });
     expect(replays[5]).toEqual({ ack: { ok: true, seq: 500, reload: true }, received: 0 });
+  });
+
+  it('charges nothing for a gap too large to replay: the client reloads over REST anyway', async () => {
+    const resumer = await createUser(t, 'Long-gone resumer');
+    const tooFar = workshopWithEvents(501, resumer);
+    for (let n = 0; n < 5; n++) expect(await (await sockets.connected(resumer)).join(tooFar.id, 0)).toEqual({ ok: true, seq: 501, reload: true });
+    const small = workshopWithEvents(10, resumer);
+    expect(await (await sockets.connected(resumer)).join(small.id, 0)).toEqual({ ok: true, seq: 10, replayed: 10 });
   });
 });

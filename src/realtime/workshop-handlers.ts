@@ -117,14 +117,14 @@ async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknow
 
 /**
  * Takes the events a resume will replay from the user's budget (`JoinLimits`), counting on the gap
- * the workshop's log shows now; false sends the client to REST (`reload`) instead.
+ * the workshop's log shows now; false sends the client to REST (`reload`) instead. A gap past
+ * `MAX_REPLAY` is answered `reload` whatever the budget, so it costs none.
  */
 async function replayBudget(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }): Promise<{ allowed: boolean }> {
   if (input.since_seq === undefined) return { allowed: true };
   const latest = findAccess(ctx.deps.database.db, input.workshop_id, socket.data.user.id)?.workshop.lastEventSeq;
-  if (latest === undefined || input.since_seq >= latest) return { allowed: true };
-  const events = Math.min(latest - input.since_seq, MAX_REPLAY);
-  return { allowed: await ctx.limits.replayAllowed(socket.data.user.id, events) };
+  if (latest === undefined || input.since_seq >= latest || latest - input.since_seq > MAX_REPLAY) return { allowed: true };
+  return { allowed: await ctx.limits.replayAllowed(socket.data.user.id, latest - input.since_seq) };
 }
 
 function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): LeaveAck {
