@@ -28,7 +28,10 @@ export interface ServerOptions {
   port?: number;
   hostname?: string;
   app?: ReturnType<typeof createApp>;
-  /** How long `close()` waits for the sync endpoint to compact and close its documents. */
+  /**
+   * How long `close()` waits for the sync endpoint to compact and close its documents, and, at the
+   * same time, for the mail being sent and the export being made to finish.
+   */
   collabCloseLimitMs?: number;
   /** How long `close()` lets requests in flight finish before cutting every connection. */
   shutdownGraceMs?: number;
@@ -82,10 +85,14 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         const stopped = new Promise<void>((done) => httpServer.close(() => done()));
         httpServer.closeIdleConnections();
         await realtime.close();
-        await withinLimit(Promise.resolve().then(() => deps.collab.close()), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'closing the sync endpoint');
         deps.attempts.close();
-        await withinLimit(mailSender.stop(), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'finishing the mail being sent');
-        await withinLimit(exportRunner.stop(), options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS, 'finishing the export being made');
+        // Side by side, so the waits add up to one limit, not three.
+        const limitMs = options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS;
+        await Promise.all([
+          withinLimit(Promise.resolve().then(() => deps.collab.close()), limitMs, 'closing the sync endpoint'),
+          withinLimit(mailSender.stop(), limitMs, 'finishing the mail being sent'),
+          withinLimit(exportRunner.stop(), limitMs, 'finishing the export being made'),
+        ]);
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
         // nobody finished) is cut, so close() always ends.
