@@ -73,6 +73,18 @@ export const DEFAULT_PLANS: Record<string, Plan> = {
   enterprise: { name: 'enterprise', workshops_max_attendees: 10000 },
 };
 
+/** The settings no environment variable changes: the same for the service and for tests. */
+const FIXED = {
+  mailRetryBaseMs: 30_000,
+  plans: DEFAULT_PLANS,
+  importTimeoutMs: 10_000,
+  importsPerMinute: 10,
+  tokenTtlMs: 30 * 24 * 3600 * 1000,
+  joinAttemptsPerMinute: 10,
+  authAttemptsPerMinute: 10,
+  liveRecheckMs: 30_000,
+} satisfies Partial<Config>;
+
 const EnvSchema = v.object({
   PORT: v.optional(
     v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'expected a port number from 0 to 65535'), v.transform(Number), v.maxValue(65535, 'expected a port number from 0 to 65535')),
@@ -116,16 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    mailRetryBaseMs: 30_000,
-    plans: DEFAULT_PLANS,
+    ...FIXED,
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
-    importTimeoutMs: 10_000,
-    importsPerMinute: 10,
-    tokenTtlMs: 30 * 24 * 3600 * 1000,
-    joinAttemptsPerMinute: 10,
-    authAttemptsPerMinute: 10,
     trustProxy: e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
-    liveRecheckMs: 30_000,
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
   };
@@ -140,18 +145,12 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     redisUrl: undefined,
     smtpUrl: undefined,
     mailFrom: 'Workshops <no-reply@localhost>',
-    mailRetryBaseMs: 30_000,
-    plans: DEFAULT_PLANS,
-    importAllowHosts: [],
-    importTimeoutMs: 10_000,
-    importsPerMinute: 10,
-    tokenTtlMs: 30 * 24 * 3600 * 1000,
-    joinAttemptsPerMinute: 10,
+    ...FIXED,
     // Test files sign many users up from one address; the throttling tests set their own.
     authAttemptsPerMinute: 10_000,
+    importAllowHosts: [],
     trustProxy: 'none',
     corsOrigins: '*',
-    liveRecheckMs: 30_000,
     logRequests: false,
     ...overrides,
   };

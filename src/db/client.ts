@@ -22,7 +22,7 @@ export type { Database_ as DatabaseHandle };
 const MIGRATIONS_DIR = fromPackageRoot('drizzle');
 
 /** How long a write waits for another connection's write lock. */
-export const BUSY_TIMEOUT_MS = 1_000;
+const BUSY_TIMEOUT_MS = 1_000;
 
 /**
  * Opens the SQLite file with the pragmas the service relies on and runs pending migrations.

@@ -8,11 +8,7 @@ import { RENDERERS, type Renderers } from './renderers';
  * the renderer of its action (`renderers.ts`). Live broadcasts and resume replays both go through
  * here, so a replayed event reads exactly as the live one would now.
  */
-export function deliveriesFor(db: Db, event: WorkshopEvent): Delivery[] {
-  return render(db, event);
-}
-
-function render<A extends WorkshopAction>(db: Db, event: WorkshopEvent<A>): Delivery[] {
+export function deliveriesFor<A extends WorkshopAction>(db: Db, event: WorkshopEvent<A>): Delivery[] {
   const renderer: Renderers[A] = RENDERERS[event.action];
   return renderer(event, db);
 }

@@ -112,7 +112,7 @@ interface TokenRow {
 }
 
 /** The token of an `Authorization: Bearer <token>` header; null for anything else. */
-export function bearerToken(header: string | null | undefined): string | null {
+function bearerToken(header: string | null | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match ? match[1]! : null;
 }
