@@ -32,13 +32,13 @@ export interface ServerOptions {
    * How long `close()` waits for the sync endpoint to compact and close its documents, and, at the
    * same time, for the mail being sent and the export being made to finish.
    */
-  collabCloseLimitMs?: number;
+  closeLimitMs?: number;
   /** How long `close()` lets requests in flight finish before cutting every connection. */
   shutdownGraceMs?: number;
 }
 
 // Both together stay under the 10 s after which `main.ts` gives up on a clean exit.
-const COLLAB_CLOSE_LIMIT_MS = 5_000;
+const CLOSE_LIMIT_MS = 5_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
 /** One node HTTP server carrying the REST app; Socket.IO and the Yjs endpoint attach to it. */
@@ -87,7 +87,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         await realtime.close();
         deps.attempts.close();
         // Side by side, so the waits add up to one limit, not three.
-        const limitMs = options.collabCloseLimitMs ?? COLLAB_CLOSE_LIMIT_MS;
+        const limitMs = options.closeLimitMs ?? CLOSE_LIMIT_MS;
         await Promise.all([
           withinLimit(Promise.resolve().then(() => deps.collab.close()), limitMs, 'closing the sync endpoint'),
           withinLimit(mailSender.stop(), limitMs, 'finishing the mail being sent'),

@@ -62,7 +62,7 @@ describe('shutdown', () => {
     const dir = mkdtempSync(join(tmpdir(), 'workshops-lifecycle-'));
     const deps: AppDeps = createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
     const realClose = deps.collab.close.bind(deps.collab);
-    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', collabCloseLimitMs: 400, shutdownGraceMs: 300 });
+    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', closeLimitMs: 400, shutdownGraceMs: 300 });
     let upgrades = 0;
     deps.collab.handleUpgrade = () => ++upgrades > 0;
     deps.collab.close = () => new Promise<void>(() => {});

@@ -48,7 +48,7 @@ describe('shutdown', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const limitMs = 1_000;
-    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', collabCloseLimitMs: limitMs, shutdownGraceMs: 200 });
+    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', closeLimitMs: limitMs, shutdownGraceMs: 200 });
     deps.collab.close = () => new Promise<void>(() => {});
 
     const signup = await fetch(`${server.url}/v1/auth/signup`, {
