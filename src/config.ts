@@ -39,6 +39,8 @@ export interface Config {
   importTimeoutMs: number;
   /** Imports from URLs one user may start per minute on one instance. */
   importsPerMinute: number;
+  /** Invitation mails (workshops and organizations) one user's requests may send in 24 hours. */
+  invitationMailsPerDay: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
   /** Wrong access codes a user or address may try per minute before 429. */
@@ -79,6 +81,7 @@ const FIXED = {
   plans: DEFAULT_PLANS,
   importTimeoutMs: 10_000,
   importsPerMinute: 10,
+  invitationMailsPerDay: 200,
   tokenTtlMs: 30 * 24 * 3600 * 1000,
   joinAttemptsPerMinute: 10,
   authAttemptsPerMinute: 10,

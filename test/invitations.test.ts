@@ -3,7 +3,7 @@ import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/modules/invitations/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { eventLog, expectError, seedWorkshopWith } from './helpers/factories';
+import { createUser, eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 import { startTestServer } from './helpers/server';
 
 const t = useServer();
@@ -123,6 +123,32 @@ describe('invitations and the attendee limit', () => {
       expectError(await small.request('POST', `/v1/invitations/${tokenFor('second@limit.test')}/accept`, { token: second }), 409, 'attendee_limit_reached');
     } finally {
       await small.close();
+    }
+  });
+
+  it("limits the invitation mails one user's requests send in a day, counting sends again, and refuses a batch whole", async () => {
+    const limited = await startTestServer({ invitationMailsPerDay: 3 });
+    try {
+      const [host, member] = [await createUser(limited, 'Host'), await createUser(limited, 'Member')];
+      const w = seedWorkshopWith(limited, host, []);
+      const invite = (emails: string) => limited.request<InvitationOutput[]>('POST', path(w.id), { token: host.token, body: { emails, content: 'Come' } });
+      const mails = () => (limited.deps.database.sqlite.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
+      const [first] = (await invite('a@example.test, b@example.test')).body;
+      expect((await limited.request('POST', `${path(w.id)}/${first!.id}/resend`, { token: host.token })).status).toBe(204);
+      const before = mails();
+      // Two more would make five: refused whole, nothing mailed, nothing created.
+      const refused = await invite('c@example.test, d@example.test');
+      expectError(refused, 429, 'rate_limited');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(80_000);
+      expect(mails()).toBe(before);
+      expect((await limited.request<InvitationOutput[]>('GET', path(w.id), { token: host.token })).body).toHaveLength(2);
+      // Organization invitations draw on the same budget; other users have their own.
+      const org = (await limited.request<{ id: string }>('POST', '/v1/organizations', { token: host.token, body: { name: 'Org' } })).body;
+      expectError(await limited.request('POST', `/v1/organizations/${org.id}/members`, { token: host.token, body: { email: 'e@example.test', role: 'facilitator' } }), 429, 'rate_limited');
+      const other = seedWorkshopWith(limited, member, []);
+      expect((await limited.request('POST', path(other.id), { token: member.token, body: { emails: 'f@example.test', content: 'Hi' } })).status).toBe(201);
+    } finally {
+      await limited.close();
     }
   });
 });

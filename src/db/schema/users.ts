@@ -53,8 +53,10 @@ export const outbox = sqliteTable('outbox', {
   lastError: text('last_error'),
   /** Set when the sender gave up (too many failed attempts). */
   failedAt: text('failed_at'),
+  /** The user whose request mailed an address of their choosing (invitations), for their daily budget. */
+  senderId: text('sender_id'),
   createdAt: createdAt(),
-}, (t) => [index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt)]);
+}, (t) => [index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt), index('outbox_sender').on(t.senderId, t.createdAt)]);
 
 /**
  * One row whose `epoch` moves whenever a token is deleted (logout), a user row or an organization

@@ -22,12 +22,12 @@ export function invitationsRoutes(deps: AppDeps) {
         summary: 'Invite e-mail addresses (comma-separated); each gets a mail with a one-time link',
         status: 201,
         response: v.array(InvitationOutput),
-        errors: { 409: 'already_member: an address belongs to a member; or the workshop is archived' },
+        errors: { 409: 'already_member: an address belongs to a member; or the workshop is archived', 429: 'The caller sent their daily budget of invitation mails' },
       }),
       jsonBody(InviteInput),
       (c) => c.json(invite(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
     )
-    .post(`${path}/:id/resend`, doc({ tag, summary: 'Send an invitation again with a new link (the old one stops working)', status: 204, errors: { 409: 'invitation_used: already accepted' } }), (c) => {
+    .post(`${path}/:id/resend`, doc({ tag, summary: 'Send an invitation again with a new link (the old one stops working)', status: 204, errors: { 409: 'invitation_used: already accepted', 429: 'The caller sent their daily budget of invitation mails' } }), (c) => {
       resendInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
       return c.body(null, 204);
     })

@@ -9,7 +9,7 @@ import { loadAccess, type WorkshopRow } from '../access/load';
 import { authorize } from '../access/rules';
 import { hashToken, newToken } from '../auth/crypto';
 import { write, type ChangeRecorder } from '../events/recorder';
-import { queueMail } from '../mail/outbox';
+import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { admitParticipant } from '../workshops/join';
 import { findWorkshop } from '../workshops/repo';
@@ -111,7 +111,7 @@ function sendAgain(deps: AppDeps, tx: Tx, changes: ChangeRecorder, workshop: Wor
 }
 
 function mailInvitation(deps: AppDeps, tx: Tx, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, token: string): void {
-  queueMail(tx, {
+  queueMailFrom(tx, { id: sender.id, perDay: deps.config.invitationMailsPerDay }, {
     to: row.email,
     subject: `${sender.name} invites you to "${workshop.title}"`,
     ...renderMail({

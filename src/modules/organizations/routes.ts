@@ -51,7 +51,7 @@ export function organizationsRoutes(deps: AppDeps) {
     .get('/organizations/:id/members', doc({ tag: TAG, summary: 'Members, including invited addresses without an account yet', response: v.array(OrganizationMemberOutput) }), (c) => {
       return c.json(listMembers(deps, c.req.param('id'), c.get('user').id), 200);
     })
-    .post('/organizations/:id/members', doc({ tag: TAG, summary: 'Add a member by e-mail (admins); an address without an account is invited', status: 201, response: OrganizationMemberOutput }), jsonBody(AddMemberInput), (c) => {
+    .post('/organizations/:id/members', doc({ tag: TAG, summary: 'Add a member by e-mail (admins); an address without an account is invited', status: 201, response: OrganizationMemberOutput, errors: { 429: 'The caller sent their daily budget of invitation mails' } }), jsonBody(AddMemberInput), (c) => {
       return c.json(addMember(deps, c.req.param('id'), c.get('user'), c.req.valid('json')), 201);
     })
     .delete('/organizations/:id/members/:member_id', doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }), (c) => {

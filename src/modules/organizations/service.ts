@@ -6,7 +6,7 @@ import { organizationMembers, organizations, users } from '../../db/schema/index
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
-import { queueMail } from '../mail/outbox';
+import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
@@ -129,8 +129,9 @@ function mailNewMember(
   input: { organization: OrganizationRow; actor: UserRow; email: string; role: OrganizationRole; hasAccount: boolean },
 ) {
   const { organization, actor, email, role } = input;
+  const from = { id: actor.id, perDay: config.invitationMailsPerDay };
   if (input.hasAccount) {
-    queueMail(tx, {
+    queueMailFrom(tx, from, {
       to: email,
       subject: `You were added to ${organization.name}`,
       ...renderMail({ greeting: 'Hello,', paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`], action: { label: 'Open the workshops', url: config.publicUrl } }),
@@ -139,7 +140,7 @@ function mailNewMember(
   }
   // '@' is legal in a query string; keeping it makes the link readable in the mail.
   const link = `${config.publicUrl}/signup?email=${encodeURIComponent(email).replace(/%40/g, '@')}`;
-  queueMail(tx, {
+  queueMailFrom(tx, from, {
     to: email,
     subject: `${actor.name} invited you to ${organization.name}`,
     ...renderMail({
