@@ -193,6 +193,16 @@ describe('docx export', () => {
     }
   });
 
+  it("gives each cluster's total score as the spreadsheet's summary does: its own votes and its ideas'", async () => {
+    const report = sampleReport();
+    const cluster = report.cards.find((card) => card.type === 'cluster')!;
+    cluster.score = 4;
+    cluster.voteCount = 4;
+    const { body } = await openDocx(report);
+    const ideaScores = ideasOf(report).filter((idea) => idea.clusterId === cluster.id).reduce((sum, idea) => sum + idea.score, 0);
+    expect(textOf(under(body.blocks, 2, cluster.title))).toContain(`Total score ${4 + ideaScores}`);
+  });
+
   it('ranks the top ideas and places ideas on the 2×2 by the middle of each scale', async () => {
     const report = sampleReport({ clusters: 5, ideasPerCluster: 6 });
     const { body } = await openDocx(report);

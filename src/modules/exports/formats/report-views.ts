@@ -15,6 +15,11 @@ export function clusterGroups(report: ExportReport): ClusterGroup[] {
   return [...groups.values()];
 }
 
+/** Every point a cluster's votes gave: those on the cluster's own card and on its ideas. */
+export function clusterScore({ cluster, ideas }: ClusterGroup): number {
+  return ideas.reduce((sum, idea) => sum + idea.score, cluster.score);
+}
+
 export function groupBy<T>(values: readonly T[], keyOf: (value: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const value of values) {
@@ -32,16 +37,19 @@ export interface RankedIdea {
   idea: ReportCard;
 }
 
+/** How many ideas a report ranks. */
+const TOP_IDEAS = 10;
+
 /**
- * The best-scored ideas that received votes, best first; ties keep the one with more votes, then
- * board order, first.
+ * The best-scored ideas that received votes (ten at most), best first; ties keep the one with more
+ * votes, then board order, first.
  */
-export function topIdeas(report: ExportReport, limit: number): RankedIdea[] {
+export function topIdeas(report: ExportReport): RankedIdea[] {
   const voted = report.cards
     .map((card, order) => ({ card, order }))
     .filter(({ card }) => card.type === 'idea' && card.voteCount > 0)
     .sort((a, b) => b.card.score - a.card.score || b.card.voteCount - a.card.voteCount || a.order - b.order)
-    .slice(0, limit);
+    .slice(0, TOP_IDEAS);
   let rank = 0;
   return voted.map(({ card }, index) => {
     if (index === 0 || voted[index - 1]!.card.score !== card.score) rank = index + 1;

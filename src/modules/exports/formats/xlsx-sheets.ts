@@ -1,4 +1,5 @@
 import type { ExportReport, ReportCard, ReportCriterion } from '../report';
+import { clusterGroups } from './report-views';
 import { tableOf, type Cell, type Column, type Table } from './xlsx-table';
 
 const date = (iso: string) => new Date(iso);
@@ -93,15 +94,7 @@ export interface Summary {
  * mean of the averages of the ideas rated on it (each idea weighs the same), blank when none was.
  */
 export function summaryOf(report: ExportReport): Summary {
-  const groups = new Map<string, Group>();
-  for (const card of report.cards) {
-    if (card.type === 'cluster') groups.set(card.id, { cluster: card, cards: [card], ideas: [] });
-    else {
-      const group = groups.get(card.clusterId ?? '');
-      group?.cards.push(card);
-      group?.ideas.push(card);
-    }
-  }
+  const groups = clusterGroups(report).map(({ cluster, ideas }): Group => ({ cluster, cards: [cluster, ...ideas], ideas }));
   const sum = (cards: readonly ReportCard[], figure: (card: ReportCard) => number) => cards.reduce((total, card) => total + figure(card), 0);
   const columns: Column<Group>[] = [
     { header: 'Short id', kind: 'integer', value: (group) => (group.cluster ? shortId(group.cluster) : null) },
@@ -121,7 +114,7 @@ export function summaryOf(report: ExportReport): Summary {
       ['Facilitators', workshop.facilitators.join(', ')],
       ['Participants', workshop.participantCount],
     ],
-    table: tableOf('Summary', columns, [...groups.values()]),
+    table: tableOf('Summary', columns, groups),
     total: columns.map((column) => column.value(whole)),
   };
 }

@@ -1,11 +1,9 @@
 import type { FileChild, Paragraph } from 'docx';
 import type { ExportReport, ReportCard, ReportCriterion } from '../../report';
-import { cardLabel, clusterGroups, middleOf, placeOnTwoByTwo, topIdeas } from '../report-views';
+import { cardLabel, clusterGroups, clusterScore, middleOf, placeOnTwoByTwo, topIdeas } from '../report-views';
 import { type Cell, type Column, dataTable } from './tables';
 import { factsParagraph, heading, note, paragraph } from './text';
 import { countOf, formatAverage } from '../report-text';
-
-const TOP_IDEAS = 10;
 
 function criterionColumns(report: ExportReport): Column[] {
   return report.criteria.map((criterion) => ({ title: criterion.title, weight: 1.4 }));
@@ -34,13 +32,14 @@ export function clusters(report: ExportReport): FileChild[] {
     { title: 'Votes', weight: 1.1 },
     ...criterionColumns(report),
   ];
-  for (const { cluster, ideas } of groups) {
+  for (const group of groups) {
+    const { cluster, ideas } = group;
     blocks.push(heading(2, cluster.title));
     if (cluster.content.trim() !== '') blocks.push(paragraph(cluster.content));
     blocks.push(
       factsParagraph([
         ['Ideas', String(ideas.length)],
-        ['Total score', String(ideas.reduce((sum, idea) => sum + idea.score, 0))],
+        ['Total score', String(clusterScore(group))],
       ]),
     );
     if (ideas.length === 0) {
@@ -60,7 +59,7 @@ export function clusters(report: ExportReport): FileChild[] {
 }
 
 function topIdeasTable(report: ExportReport): FileChild[] {
-  const ranked = topIdeas(report, TOP_IDEAS);
+  const ranked = topIdeas(report);
   if (ranked.length === 0) return [note('No idea has votes yet.')];
   const columns: Column[] = [
     { title: 'Rank', weight: 0.9 },

@@ -1,5 +1,5 @@
 import type { ExportReport, ReportCard } from '../../report';
-import type { ClusterGroup } from '../report-views';
+import { clusterScore, type ClusterGroup } from '../report-views';
 import { countOf, formatAverage } from '../report-text';
 import { MUTED, type PdfWriter } from './writer';
 
@@ -27,9 +27,9 @@ function writeIdea(writer: PdfWriter, report: ExportReport, idea: ReportCard): v
 }
 
 /** A cluster's number, facts and description, then each of its ideas. */
-export function clusterBlock(writer: PdfWriter, report: ExportReport, { cluster, ideas }: ClusterGroup): void {
-  const total = ideas.reduce((sum, idea) => sum + idea.score, 0);
-  const facts = [`#${cluster.shortId}`, countOf(ideas.length, 'idea'), `total score ${total}`];
+export function clusterBlock(writer: PdfWriter, report: ExportReport, group: ClusterGroup): void {
+  const { cluster, ideas } = group;
+  const facts = [`#${cluster.shortId}`, countOf(ideas.length, 'idea'), `total score ${clusterScore(group)}`];
   if (cluster.color) facts.push(cluster.color);
   if (cluster.aside) facts.push('set aside');
   writer.note(facts.join('  \u00b7  '), { after: 3 });

@@ -1,5 +1,6 @@
 import type { ExportReport, ReportCanvas } from '../../report';
 import { countOf } from '../report-text';
+import { cardLabel } from '../report-views';
 import { fillOf } from './colors';
 import { LabelSpace } from './placement';
 import { table } from './table';
@@ -68,12 +69,7 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
     const [x, y] = [left + card.x! * unit, top + card.y! * unit];
     const text = `#${card.shortId}`;
     const textWidth = writer.measure(text, { size: 7 });
-    const box = space.claimFirst([
-      { x: x + 6, y: y - 4, width: textWidth, height: 8 },
-      { x: x - 6 - textWidth, y: y - 4, width: textWidth, height: 8 },
-      { x: x - textWidth / 2, y: y - 14, width: textWidth, height: 8 },
-      { x: x - textWidth / 2, y: y + 6, width: textWidth, height: 8 },
-    ]);
+    const box = space.claimBeside(x, y, textWidth);
     if (box) writer.label(text, box.x, box.y, { size: 7 });
   }
   doc.restore();
@@ -95,7 +91,7 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
     ],
     canvas.zones.map((zone) => {
       const cluster = zone.clusterId === null ? undefined : cards.get(zone.clusterId);
-      return [zone.name, `${zone.x}, ${zone.y}`, `${zone.cols} \u00d7 ${zone.rows}`, cluster ? `#${cluster.shortId} ${cluster.title}` : '\u2013'];
+      return [zone.name, `${zone.x}, ${zone.y}`, `${zone.cols} \u00d7 ${zone.rows}`, cluster ? cardLabel(cluster) : '\u2013'];
     }),
   );
 }

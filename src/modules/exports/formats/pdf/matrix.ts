@@ -110,12 +110,7 @@ function drawSpots(writer: PdfWriter, report: ExportReport, spots: readonly Spot
   for (const spot of spots) {
     const text = spotLabel(writer, spot.ideas.map((idea) => idea.shortId));
     const width = writer.measure(text, { size: 7 });
-    const box = space.claimFirst([
-      { x: spot.x + 6, y: spot.y - 4, width, height: 8 },
-      { x: spot.x - 6 - width, y: spot.y - 4, width, height: 8 },
-      { x: spot.x - width / 2, y: spot.y - 14, width, height: 8 },
-      { x: spot.x - width / 2, y: spot.y + 6, width, height: 8 },
-    ]);
+    const box = space.claimBeside(spot.x, spot.y, width);
     if (box) writer.label(text, box.x, box.y, { size: 7 });
   }
 }

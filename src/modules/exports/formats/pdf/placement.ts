@@ -21,7 +21,7 @@ export class LabelSpace {
   }
 
   /** Claims `box` when it lies inside the drawing and overlaps no claimed box; whether it did. */
-  claim(box: Box): boolean {
+  private claim(box: Box): boolean {
     const { within } = this;
     if (box.x < within.x || box.y < within.y || box.x + box.width > within.x + within.width || box.y + box.height > within.y + within.height) return false;
     const overlaps = this.taken.some(
@@ -31,8 +31,17 @@ export class LabelSpace {
     return !overlaps;
   }
 
-  /** The first of `boxes` that is free, claimed; undefined when none is. */
-  claimFirst(boxes: readonly Box[]): Box | undefined {
-    return boxes.find((box) => this.claim(box));
+  /**
+   * A place for a small label (`width` wide, 8 high) beside the mark at `x`, `y`: right of it,
+   * left, above or below, the first that is free; undefined when none is.
+   */
+  claimBeside(x: number, y: number, width: number): Box | undefined {
+    const candidates: Box[] = [
+      { x: x + 6, y: y - 4, width, height: 8 },
+      { x: x - 6 - width, y: y - 4, width, height: 8 },
+      { x: x - width / 2, y: y - 14, width, height: 8 },
+      { x: x - width / 2, y: y + 6, width, height: 8 },
+    ];
+    return candidates.find((box) => this.claim(box));
   }
 }

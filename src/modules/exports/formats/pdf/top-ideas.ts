@@ -1,17 +1,16 @@
 import type { ExportReport } from '../../report';
-import { topIdeas } from '../report-views';
+import { cardLabel, topIdeas } from '../report-views';
 import { countOf, formatAverage } from '../report-text';
 import { ticksFor } from './axis';
 import { fillOf } from './colors';
 import { table } from './table';
 import { INK, MUTED, type PdfWriter } from './writer';
 
-const TOP_IDEAS = 10;
 const GRID = '#dddddd';
 
 /** Horizontal bars for the best-scored ideas, then the same ideas in a table with full titles. */
 export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
-  const ranked = topIdeas(report, TOP_IDEAS);
+  const ranked = topIdeas(report);
   if (ranked.length === 0) {
     writer.note('No idea has votes yet.');
     return;
@@ -41,7 +40,7 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
     const rowTop = top + index * rowHeight;
     const zero = xOf(0);
     const end = xOf(idea.score);
-    writer.label(`#${idea.shortId} ${idea.title}`, plotLeft - 8, rowTop + 6, { size: 9, anchor: 'end', maxWidth: labelWidth });
+    writer.label(cardLabel(idea), plotLeft - 8, rowTop + 6, { size: 9, anchor: 'end', maxWidth: labelWidth });
     doc
       .rect(Math.min(zero, end), rowTop + 4, Math.max(Math.abs(end - zero), 1), rowHeight - 8)
       .fill(fillOf(clusterColors.get(idea.clusterId ?? '') ?? null));
@@ -65,7 +64,7 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
     ],
     ranked.map(({ rank, idea }) => [
       String(rank),
-      `#${idea.shortId} ${idea.title}`,
+      cardLabel(idea),
       idea.clusterTitle,
       String(idea.score),
       String(idea.voteCount),
