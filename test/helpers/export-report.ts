@@ -123,7 +123,6 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
       facilitators: ['Ada Lovelace'],
       participantCount: PEOPLE.length - 1,
       currentStepId: 'step2',
-      voteLimit: { positive: 10, negative: 3, maxPositive: 3, maxNegative: 1 },
     },
     steps: [
       { id: 'step1', number: 1, name: 'Brainstorm', instructions: 'Write one idea per card. Be specific.' },

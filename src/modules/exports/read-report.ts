@@ -36,15 +36,14 @@ export function readReport(db: Db, workshopId: string): ExportReport | null {
 
     const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
 
-    const tallies = new Map<string, { score: number; count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
+    const tallies = new Map<string, { count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
     const tallyOf = (cardId: string) => {
       let tally = tallies.get(cardId);
-      if (!tally) tallies.set(cardId, (tally = { score: 0, count: 0, positive: 0, negative: 0, comments: 0, items: 0, ratings: 0 }));
+      if (!tally) tallies.set(cardId, (tally = { count: 0, positive: 0, negative: 0, comments: 0, items: 0, ratings: 0 }));
       return tally;
     };
     for (const vote of voteRows) {
       const tally = tallyOf(vote.cardId);
-      tally.score += vote.value;
       tally.count += 1;
       if (vote.value > 0) tally.positive += vote.value;
       else tally.negative -= vote.value;
@@ -91,7 +90,7 @@ export function readReport(db: Db, workshopId: string): ExportReport | null {
         y: card.y,
         author: nameOf(card.userId),
         createdAt: card.createdAt,
-        score: tally.score,
+        score: tally.positive - tally.negative,
         voteCount: tally.count,
         positivePoints: tally.positive,
         negativePoints: tally.negative,
@@ -118,12 +117,6 @@ export function readReport(db: Db, workshopId: string): ExportReport | null {
         facilitators: memberRows.filter((m) => m.role === 'facilitator').map((m) => m.name),
         participantCount: memberRows.filter((m) => m.role === 'participant').length,
         currentStepId: workshop.currentStepId,
-        voteLimit: {
-          positive: workshop.votePositive,
-          negative: workshop.voteNegative,
-          maxPositive: workshop.voteMaxPositive,
-          maxNegative: workshop.voteMaxNegative,
-        },
       },
       steps: stepRows.map((step, index) => ({ id: step.id, number: index + 1, name: step.name, instructions: step.instructions })),
       criteria: criterionRows.map((criterion) => {

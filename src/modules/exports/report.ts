@@ -37,7 +37,6 @@ export interface ReportWorkshop {
   facilitators: string[];
   participantCount: number;
   currentStepId: string | null;
-  voteLimit: { positive: number; negative: number; maxPositive: number; maxNegative: number };
 }
 
 export interface ReportStep {
@@ -147,9 +146,6 @@ export interface ReportZone {
   /** The cluster this zone stands for, if any. */
   clusterId: string | null;
 }
-
-/** The formats rendered from a report; `native` is built from the database directly. */
-export type ReportFormat = 'pdf' | 'docx' | 'xlsx' | 'csv';
 
 /** A rendered export: its bytes and what to call and serve them as. */
 export interface RenderedExport {
