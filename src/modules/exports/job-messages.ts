@@ -12,7 +12,8 @@ export interface ExportJob {
   file: FileRef;
 }
 
-/** What the worker answers: the file is written, or why it is not. */
-export type ExportJobResult =
-  | { id: string; ok: true; size: number; mimetype: string; extension: string }
-  | { id: string; ok: false; message: string };
+/** What became of an export: the file is written, or why it is not. */
+export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
+
+/** What the worker answers, for the export `id`. */
+export type ExportJobResult = ExportOutcome & { id: string };

@@ -43,7 +43,8 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
     do {
       again = false;
       for (let row = stopped ? null : take(deps); row; row = stopped ? null : take(deps)) {
-        worker ??= new ExportWorker();
+        // A thread that ended (crashed, even between jobs, or stopped for overrunning) is replaced.
+        if (!worker?.alive) worker = new ExportWorker();
         const job: ExportJob = {
           id: row.id,
           workshopId: row.workshopId,
@@ -53,7 +54,6 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
           file: { container: EXPORTS_CONTAINER, key: newId() },
         };
         const result = await worker.run(job);
-        if (!worker.alive) worker = null;
         record(deps, row, job, result);
       }
     } while (again && !stopped);
@@ -142,14 +142,15 @@ function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOut
     return;
   }
   try {
-    finishExport(deps, row, job.file, result.ok ? result : { ok: false, message: result.message });
+    finishExport(deps, row, job.file, result);
   } catch (err) {
     removeBlob(deps.config, job.file);
     console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);
   }
 }
 
-type WorkerOutcome = (ExportJobResult & { ok: true }) | { id: string; ok: false; message: string; crashed?: boolean };
+/** The worker's answer, or the runner's own when the thread died (`crashed`) or overran. */
+type WorkerOutcome = ExportJobResult & { crashed?: boolean };
 
 /** One worker thread, started on first use and kept for the next exports. */
 class ExportWorker {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { workshopExports } from '../../db/schema/index';
 import type { ExportOutput as ExportResource } from '../events/changes';
-import { fileUrlUntil, LINK_TTL_SECONDS } from '../uploads/storage';
+import { fileUrlUntil, LINK_TTL_SECONDS, type FileRef } from '../uploads/storage';
 
 export type ExportRow = typeof workshopExports.$inferSelect;
 export type ExportType = ExportRow['type'];
@@ -49,8 +49,13 @@ export function exportExpiry(row: Pick<ExportRow, 'createdAt'>): number {
   return Math.floor(Date.parse(row.createdAt) / 1000) + LINK_TTL_SECONDS;
 }
 
+/** Where the export's file is stored; null until one was made. */
+export function exportFile(row: Pick<ExportRow, 'fileContainer' | 'fileKey'>): FileRef | null {
+  return row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
+}
+
 export function toExport(config: Pick<Config, 'publicUrl' | 'secret'>, row: ExportRow): ExportResource {
-  const file = row.state === 'success' && row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
+  const file = row.state === 'success' ? exportFile(row) : null;
   return {
     id: row.id,
     created_at: row.createdAt,

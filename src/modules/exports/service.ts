@@ -13,7 +13,8 @@ import { diffFields, write } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
 import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
-import { toExport, type CreateExportInput, type ExportRow } from './schemas';
+import type { ExportOutcome } from './job-messages';
+import { exportFile, toExport, type CreateExportInput, type ExportRow } from './schemas';
 
 export { EXPORTS_CONTAINER };
 
@@ -72,7 +73,7 @@ export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: s
   const { db } = deps.database;
   authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
   const row = findExport(deps, workshopId, exportId);
-  const file = row.state === 'success' ? storedRef(row) : null;
+  const file = row.state === 'success' ? exportFile(row) : null;
   const stored = file ? findFile(db, file) : undefined;
   if (!stored) {
     const why = row.state === 'failed' ? `This export failed: ${row.message ?? 'no file was made'}.` : 'This export is not ready yet; wait for export:updated or GET it again.';
@@ -87,7 +88,7 @@ export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, e
   write(deps, (tx, changes) => {
     authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
     const row = findExport(deps, workshopId, exportId);
-    file = storedRef(row);
+    file = exportFile(row);
     tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).run();
     if (file) deleteFileRow(tx, file);
     changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
@@ -101,11 +102,11 @@ export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, e
  */
 export function dropWorkshopExports(tx: Tx, workshopId: string): FileRef[] {
   const refs = tx
-    .select({ container: workshopExports.fileContainer, key: workshopExports.fileKey })
+    .select({ fileContainer: workshopExports.fileContainer, fileKey: workshopExports.fileKey })
     .from(workshopExports)
     .where(eq(workshopExports.workshopId, workshopId))
     .all()
-    .flatMap((row) => (row.container && row.key ? [{ container: row.container, key: row.key }] : []));
+    .flatMap((row) => exportFile(row) ?? []);
   for (const ref of refs) deleteFileRow(tx, ref);
   return refs;
 }
@@ -122,7 +123,7 @@ export function pruneOldExports(deps: AppDeps, now = Date.now()): number {
     write(deps, (tx, changes) => {
       const deleted = tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).returning().get();
       if (!deleted) return;
-      const file = storedRef(row);
+      const file = exportFile(row);
       if (file) {
         deleteFileRow(tx, file);
         files.push(file);
@@ -160,8 +161,6 @@ export function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): number {
   }
   return removed;
 }
-
-export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
 
 /**
  * Records what the worker made of a pending export: the file (written by the worker under
@@ -214,10 +213,6 @@ function findExport(deps: AppDeps, workshopId: string, exportId: string): Export
     .get();
   if (!row) throw notFound('Export');
   return row;
-}
-
-function storedRef(row: ExportRow): FileRef | null {
-  return row.fileContainer && row.fileKey ? { container: row.fileContainer, key: row.fileKey } : null;
 }
 
 /** A file name made from the workshop's title: characters file systems refuse become dashes. */

@@ -79,7 +79,7 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
   }
 }
 
-export function parseNative(bytes: Buffer): NativeDocument {
+function parseNative(bytes: Buffer): NativeDocument {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString('utf8'));
