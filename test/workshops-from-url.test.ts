@@ -177,6 +177,8 @@ describe('creating a workshop from a native file', () => {
       ['a blank title', JSON.stringify({ ...good, workshop: { ...good.workshop, title: '   ' } }), /workshop\.title/],
       ['a sort by criterion without one', JSON.stringify({ ...good, workshop: { ...good.workshop, view: { ...good.workshop.view, sort: 'criterium_average', sort_criterium_id: null } } }), /criterium_average/],
       ['more feedback than a file may hold', JSON.stringify({ ...good, comments: Array.from({ length: 25_001 }, () => good.comments[0]!) }), /25000/],
+      ['a timestamp naming no instant', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, created_at: '2026-01-01T10:00:00-00' }] }), /comments\.0\.created_at/],
+      ['a timestamp past the year 9999 in UTC', JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, created_at: '9999-12-31T23:00:00-02:00' }] }), /votes\.0\.created_at/],
     ];
     const before = workshopCount(t);
     for (const [what, body, message] of cases) {
@@ -196,6 +198,21 @@ describe('creating a workshop from a native file', () => {
     expectError(gone, 400, 'invalid_request');
     expect(JSON.stringify(gone.body)).toContain('No file has this link');
     expect(workshopCount(t)).toBe(before);
+  });
+
+  it('stores the times a file gives in UTC, as the service writes its own', async () => {
+    const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
+    const good = await nativeOf(t, fay, workshop.id);
+    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    const shifted = structuredClone(good);
+    shifted.cards[0]!.created_at = '2026-01-01T12:00:00+02:00';
+    shifted.comments[0]!.created_at = '2026-01-01 10:30:00Z';
+    const stored = saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(shifted)) });
+    const created = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const copy = await nativeOf(t, fay, created.body.id);
+    expect(copy.cards.find((c) => c.short_id === shifted.cards[0]!.short_id)!.created_at).toBe('2026-01-01T10:00:00.000Z');
+    expect(copy.comments.map((c) => c.created_at)).toContain('2026-01-01T10:30:00.000Z');
   });
 
   it("keeps authors only from the service's own exports: a file anyone wrote names no one but its importer", async () => {

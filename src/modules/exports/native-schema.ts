@@ -26,7 +26,24 @@ const MAX_COUNT = 1_000_000_000;
 const MAX_COORDINATE = 10_000_000;
 
 const id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
-const timestamp = v.pipe(v.string(), v.isoTimestamp('Expected an ISO 8601 timestamp.'));
+/**
+ * Stored as the service writes its own (UTC, milliseconds, CONTRACT §5): a file's `+02:00` or
+ * `2026-02-30` would otherwise come back out as given and sort out of order among the rest.
+ */
+const timestamp = v.pipe(
+  v.string(),
+  v.isoTimestamp('Expected an ISO 8601 timestamp.'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const time = Date.parse(dataset.value);
+    const utc = Number.isNaN(time) ? '' : new Date(time).toISOString();
+    // Past year 9999 or before year 0 once in UTC, the instant has no four-digit year.
+    if (!/^\d{4}-/.test(utc)) {
+      addIssue({ message: 'Expected an existing instant between the years 0 and 9999.' });
+      return NEVER;
+    }
+    return utc;
+  }),
+);
 const position = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT));
 /** Short ids stay exact integers far beyond any workshop's cards (10,000 at most). */
 const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_COUNT));
