@@ -5,7 +5,7 @@ import { WORKSHOP_MAX_CARDS } from '../cards/repo';
 import { color as cardColor, CONTENT_MAX, TITLE_MAX as CARD_TITLE_MAX } from '../cards/schemas';
 import { PrefsInput } from '../steps/prefs';
 import { VoteValue } from '../votes/schemas';
-import { DESCRIPTION_MAX, TITLE_MAX as WORKSHOP_TITLE_MAX } from '../workshops/schemas';
+import { DESCRIPTION_MAX, perCardCount, TITLE_MAX as WORKSHOP_TITLE_MAX, unlimitedOrCount } from '../workshops/schemas';
 import { ViewInput } from '../workshops/view';
 
 /*
@@ -49,7 +49,6 @@ const position = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_C
 const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_COUNT));
 /** Card coordinates as the canvas document bounds them. */
 const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDINATE), v.maxValue(MAX_COORDINATE)));
-const points = v.pipe(v.number(), v.integer(), v.minValue(-1), v.maxValue(1_000_000));
 const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
 
 export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)) });
@@ -110,7 +109,7 @@ export const NativeWorkshop = v.object({
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
   view: ViewInput,
-  vote_limit: v.object({ positive: points, negative: points, max_positive: points, max_negative: points }),
+  vote_limit: v.object({ positive: unlimitedOrCount, negative: unlimitedOrCount, max_positive: perCardCount, max_negative: perCardCount }),
   current_step_id: v.nullable(id),
   last_card_number: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT)),
   created_at: timestamp,

@@ -14,7 +14,7 @@ import { loadAccess } from '../access/load';
 import { assertViewReferences, insertWorkshop } from './repo';
 import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
 import { toWorkshop, workshopForEvent } from './output';
-import { DEFAULT_VIEW, mergeView, type View } from './view';
+import { DEFAULT_VIEW, mergeView, remapView } from './view';
 
 /** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
 export function announceCreated(deps: AppDeps, changes: ChangeRecorder, workshopId: string, userId: string): WorkshopOutput {
@@ -31,16 +31,6 @@ export function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inf
   }
 }
 
-/** A copied view points at the copies of the cards and criterion it named, or at nothing. */
-function remapView(view: View, ids: ReadonlyMap<string, string>): View {
-  const full = mergeView(DEFAULT_VIEW, view);
-  return {
-    ...full,
-    card: full.card ? (ids.get(full.card) ?? null) : null,
-    sort_criterium_id: full.sort_criterium_id ? (ids.get(full.sort_criterium_id) ?? null) : null,
-    show_cluster_ids: full.show_cluster_ids.flatMap((id) => ids.get(id) ?? []),
-  };
-}
 
 /**
  * Copies a workshop the caller is a member of: settings, view, vote limits, steps, criteria,
@@ -63,6 +53,8 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     const sourceSections = tx.select().from(sections).where(eq(sections.workshopId, source.id)).all();
     const sourceCards = tx.select().from(cards).where(eq(cards.workshopId, source.id)).all();
     for (const row of [...sourceSteps, ...sourceCriteria, ...sourceSections, ...sourceCards]) copyId(row.id);
+    const copyOf = (id: string) => ids.get(id) ?? null;
+    const copies = { card: copyOf, criterion: copyOf };
 
     const workshop = insertWorkshop(tx, {
       owner: { type: 'user', id: user.id },
@@ -72,7 +64,7 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
       dailyMail: source.dailyMail,
       changeStepNotifications: source.changeStepNotifications,
       forceSync: source.forceSync,
-      view: remapView(source.view, ids),
+      view: remapView(source.view, copies),
       extra: {
         votePositive: source.votePositive,
         voteNegative: source.voteNegative,
@@ -84,7 +76,7 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     });
     const workshopId = workshop.id;
     const fresh = (id: string) => ids.get(id)!;
-    insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, ids), createdAt: now, updatedAt: now })));
+    insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
     insertAll(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
     insertAll(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
     insertAll(

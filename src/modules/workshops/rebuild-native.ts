@@ -11,7 +11,7 @@ import { mergePrefs } from '../steps/prefs';
 import { announceCreated, insertAll } from './create-from';
 import { insertWorkshop } from './repo';
 import type { WorkshopOutput } from './schemas';
-import { DEFAULT_VIEW, mergeView, type View } from './view';
+import { remapView } from './view';
 
 /*
  * Rebuilding a checked native file (`create-from-native.ts` fetches and checks it) as a new
@@ -31,15 +31,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
     const authors = options.keepAuthors ? knownAuthors(tx, doc, user.id) : () => user.id;
     const now = nowIso();
-    const remapView = (view: NativeDocument['workshop']['view']): View => {
-      const full = mergeView(DEFAULT_VIEW, view);
-      return {
-        ...full,
-        card: full.card ? fresh.card(full.card) : null,
-        sort_criterium_id: full.sort_criterium_id ? fresh.criterion(full.sort_criterium_id) : null,
-        show_cluster_ids: full.show_cluster_ids.map(fresh.card),
-      };
-    };
+    const newIds = { card: fresh.card, criterion: fresh.criterion };
 
     const source = doc.workshop;
     const workshop = insertWorkshop(tx, {
@@ -50,12 +42,12 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       dailyMail: source.daily_mail,
       changeStepNotifications: source.change_step_notifications,
       forceSync: source.force_sync,
-      view: remapView(source.view),
+      view: remapView(source.view, newIds),
       extra: {
         votePositive: source.vote_limit.positive,
         voteNegative: source.vote_limit.negative,
-        voteMaxPositive: Math.max(1, source.vote_limit.max_positive),
-        voteMaxNegative: Math.max(1, source.vote_limit.max_negative),
+        voteMaxPositive: source.vote_limit.max_positive,
+        voteMaxNegative: source.vote_limit.max_negative,
         lastCardNumber: Math.max(source.last_card_number, ...doc.cards.map((c) => c.short_id), 0),
         currentStepId: source.current_step_id ? fresh.step(source.current_step_id) : null,
       },
@@ -73,7 +65,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         name: step.name,
         instructions: step.instructions,
         prefs: mergePrefs(DEFAULT_PREFS, step.prefs),
-        view: remapView(step.view),
+        view: remapView(step.view, newIds),
       })),
     );
     insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));

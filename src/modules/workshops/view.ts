@@ -77,3 +77,17 @@ export function assertSortable(view: View, patch: ViewInput | undefined, path = 
     throw invalid(`${path}.sort_criterium_id`, 'Sorting by criterium_average needs sort_criterium_id.');
   }
 }
+
+/**
+ * A view for a workshop rebuilt with new ids (a copy, an import): complete, pointing at the new ids
+ * of the cards and criterion it named; `null` from a lookup drops the reference.
+ */
+export function remapView(view: ViewInput, newIds: { card: (id: string) => string | null; criterion: (id: string) => string | null }): View {
+  const full = mergeView(DEFAULT_VIEW, view);
+  return {
+    ...full,
+    card: full.card ? newIds.card(full.card) : null,
+    sort_criterium_id: full.sort_criterium_id ? newIds.criterion(full.sort_criterium_id) : null,
+    show_cluster_ids: full.show_cluster_ids.flatMap((id) => newIds.card(id) ?? []),
+  };
+}
