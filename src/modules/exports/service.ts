@@ -79,7 +79,7 @@ export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: s
     const why = row.state === 'failed' ? `This export failed: ${row.message ?? 'no file was made'}.` : 'This export is not ready yet; wait for export:updated or GET it again.';
     throw new AppError('conflict', why);
   }
-  return storedFileResponse(deps, stored, { maxAge: 0, disposition: 'attachment' });
+  return storedFileResponse(deps, stored, { maxAge: 0 });
 }
 
 /** Deletes the export and its file (its link stops working). */

@@ -49,30 +49,29 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
 }
 
 /**
- * A stored file streamed from storage. Exports are offered for saving (`attachment`); uploads
- * and avatars open in the browser (`inline`).
+ * A stored file streamed from storage, with the headers every stored file is served with.
  */
 export async function storedFileResponse(
   deps: { config: Pick<Config, 'filesDir'> },
   file: FileRow,
-  options: { maxAge: number; disposition?: 'inline' | 'attachment' },
+  options: { maxAge: number },
 ): Promise<FileResponse> {
   const path = filePath(deps.config, file);
   const length = await stat(path).then((s) => s.size, () => null);
   if (length === null) throw notFound('File');
-  const disposition = options.disposition ?? (file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline');
   return {
     body: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream,
-    headers: fileHeaders(file, { mimetype: file.mimetype, length, maxAge: options.maxAge, disposition }),
+    headers: fileHeaders(file, { mimetype: file.mimetype, length, maxAge: options.maxAge }),
   };
 }
 
-function fileHeaders(file: FileRow, options: { mimetype: string; length: number; maxAge: number; disposition?: 'inline' | 'attachment' }): Record<string, string> {
+function fileHeaders(file: FileRow, options: { mimetype: string; length: number; maxAge: number }): Record<string, string> {
   return {
     'Content-Type': options.mimetype,
     'Content-Length': String(options.length),
     'Cache-Control': `private, max-age=${options.maxAge}, immutable`,
-    'Content-Disposition': contentDisposition(options.disposition ?? 'inline', file.name),
+    // Exports are offered for saving; uploads and avatars open in the browser.
+    'Content-Disposition': contentDisposition(file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline', file.name),
     // Files are served from the API's origin: never sniffed, never run as a page.
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",
