@@ -47,6 +47,11 @@ export function connectRedisPair(
       options.onRecovered?.();
     });
   }
+  // Libraries on these connections (the Socket.IO adapter) publish and (un)subscribe without
+  // awaiting: a command refused while Redis is away, or cut off by disconnect() at shutdown, must
+  // not become an unhandled rejection. Callers that await still see the refusal.
+  guardFireAndForget(pub, ['publish'], () => fault('publish refused'));
+  guardFireAndForget(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], () => fault('subscription refused'));
   return {
     pub,
     sub,
@@ -59,6 +64,18 @@ export function connectRedisPair(
       sub.disconnect();
     },
   };
+}
+
+function guardFireAndForget(client: Redis, commands: ReadonlyArray<'publish' | 'subscribe' | 'psubscribe' | 'unsubscribe' | 'punsubscribe'>, onRefused: () => void): void {
+  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const command of commands) {
+    const original = methods[command]!.bind(client);
+    methods[command] = (...args) => {
+      const sent = original(...args);
+      sent.catch(onRefused);
+      return sent;
+    };
+  }
 }
 
 function redact(url: string): string {

@@ -36,16 +36,6 @@ export function connectRedis(url: string, options: { log?: (message: string) => 
     },
   });
   const { pub, sub } = redis;
-
-  // The adapter publishes without awaiting; a publish refused during an outage must not become an
-  // unhandled rejection (the fault is already logged).
-  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
-  (pub as unknown as { publish: typeof publish }).publish = (...args) => {
-    const sent = publish(...args);
-    sent.catch(() => redis.fault('publish refused'));
-    return sent;
-  };
-
   const adapter = createAdapter(pub, sub, { requestsTimeout: REQUEST_TIMEOUT_MS });
   return {
     adapter,
