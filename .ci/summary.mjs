@@ -15,5 +15,8 @@ const failed = (results.numFailedTests ?? 0);
 const skipped = (results.numPendingTests ?? 0) + (results.numTodoTests ?? 0);
 // A file that fails to load counts no test but must still fail the run.
 const brokenFiles = (results.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-console.log(`${passed} passed, ${failed + brokenFiles} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed + brokenFiles > 0 || passed === 0 ? 1 : 0);
+// Errors outside any test (an unhandled rejection) fail the run though every test passed: count one.
+const stray = results.success === false && failed + brokenFiles === 0 ? 1 : 0;
+if (stray) console.log('errors outside the tests (unhandled rejections or exceptions): see the log above');
+console.log(`${passed} passed, ${failed + brokenFiles + stray} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed + brokenFiles + stray > 0 || passed === 0 ? 1 : 0);
