@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { openDatabase } from '../src/db/client';
-import { authTokens, users } from '../src/db/schema/index';
+import { tablesOf } from '../src/db/database';
+import { openSqlite } from '../src/db/sqlite';
 import { DUMMY_PASSWORD_HASH, hashToken, newToken } from '../src/modules/auth/crypto';
 
 /**
@@ -8,25 +8,28 @@ import { DUMMY_PASSWORD_HASH, hashToken, newToken } from '../src/modules/auth/cr
  * signing thousands of users up through the API would spend minutes in scrypt, which is not what
  * this bench measures. They then join the workshop through the API, with its access code.
  */
-export function seedParticipants(databasePath: string, count: number): string[] {
-  const database = openDatabase(databasePath);
+export async function seedParticipants(databasePath: string, count: number): Promise<string[]> {
+  const database = openSqlite(databasePath, { strict: true });
   const run = randomBytes(4).toString('hex');
   const now = new Date();
   const expires = new Date(now.getTime() + 24 * 3600 * 1000).toISOString();
   const tokens: string[] = [];
-  database.db.transaction((tx) => {
-    for (let i = 0; i < count; i++) {
-      const user = tx
-        .insert(users)
-        .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
-        .returning({ id: users.id })
-        .get();
-      const token = newToken();
-      tx.insert(authTokens).values({ userId: user.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires }).run();
-      tokens.push(token);
-    }
-  });
-  database.close();
+  try {
+    await database.transaction(async (tx) => {
+      const { authTokens, users } = tablesOf(tx);
+      for (let i = 0; i < count; i++) {
+        const [user] = await tx
+          .insert(users)
+          .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
+          .returning({ id: users.id });
+        const token = newToken();
+        await tx.insert(authTokens).values({ userId: user!.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires });
+        tokens.push(token);
+      }
+    });
+  } finally {
+    await database.close();
+  }
   return tokens;
 }
 

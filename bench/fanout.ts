@@ -112,7 +112,7 @@ async function measure(size: number) {
       await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, { name: 'Vote', instructions: 'Three votes each.', view: { sort: 'score' } }),
     ];
     const { access_code } = await api(app.url, 'GET', `/v1/workshops/${workshop.id}/access_code`, token);
-    const tokens = seedParticipants(databasePath, size);
+    const tokens = await seedParticipants(databasePath, size);
     await inParallel(tokens, 16, (participant) => api(app.url, 'POST', '/v1/workshops/join', participant, { access_code }));
 
     const appMemory = await connectAll(app.child, clients, 'app', app.url, workshop.id, tokens);

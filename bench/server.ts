@@ -14,7 +14,7 @@ if (!databasePath || !filesDir) throw new Error('DATABASE_PATH and FILES_DIR are
 
 const plans = { free: { name: 'free', workshops_max_attendees: 100_000 }, team: { name: 'team', workshops_max_attendees: 100_000 } };
 // Production's configuration: every request logged (stdout goes to a file, as on a server).
-const deps = createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000, authAttemptsPerMinute: 1_000_000, logRequests: process.env.BENCH_LOG !== '0' }));
+const deps = await createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000, authAttemptsPerMinute: 1_000_000, logRequests: process.env.BENCH_LOG !== '0' }));
 const app = createApp(deps);
 app.get('/bench/hello', (c) => c.json({ hello: 'world' }));
 // A body made once and served as is: the most a route answering `bytes` bytes of JSON can do.
@@ -35,6 +35,6 @@ console.error(`listening ${server.port}`);
 
 process.on('SIGTERM', async () => {
   await server.close();
-  deps.database.close();
+  await deps.database.close();
   process.exit(0);
 });

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- yjs`: a workshop document holding 5,000 card placements after 100,000 updates.
  * The updates go through the real sync endpoint (stored one by one with their SQL copy, compacted
- * as the server goes); then the time to load the document from SQLite is measured after
+ * as the server goes); then the time to load the document from the database is measured after
  * compaction, and against the same history stored uncompacted (the baseline, same run).
  *
  * Two histories: `drags` (50 clients, each move a drag of 20 steps of one card, clients up to date
@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { count, eq, sql } from 'drizzle-orm';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import * as sync from 'y-protocols/sync';
@@ -28,6 +29,7 @@ import { updateMessage } from '../src/collab/protocol';
 import { DocumentStore } from '../src/collab/store';
 import { testConfig, type Config } from '../src/config';
 import { newId } from '../src/db/columns';
+import { tablesOf } from '../src/db/database';
 import type { AppDeps } from '../src/deps';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 
@@ -40,6 +42,8 @@ const TARGET_MS = 100;
 const SEND_BATCH = 2_000;
 /** Ingest fails, rather than waits forever, when the server stores nothing for this long. */
 const STALL_MS = 30_000;
+/** Rows per INSERT when writing rows straight into the database (well under its limit of bound parameters). */
+const INSERT_BATCH = 500;
 /** Cold reads and first syncs timed per workload. */
 const COLD_RUNS = 7;
 /** The bench workshop's canvas: reads of its zones are timed. */
@@ -64,21 +68,40 @@ async function service() {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-function seed(deps: AppDeps, userId: string): { workshopId: string; cardIds: string[] } {
-  const { sqlite } = deps.database;
+async function seed(deps: AppDeps, userId: string): Promise<{ workshopId: string; cardIds: string[] }> {
   const workshopId = newId();
   const now = new Date().toISOString();
   const cardIds = Array.from({ length: CARDS }, () => newId());
-  sqlite.transaction(() => {
-    sqlite
-      .prepare(`INSERT INTO workshops (id, owner_type, owner_id, created_by, title, view, access_code, last_card_number, created_at, updated_at)
-                VALUES (?, 'user', ?, ?, 'Bench', ?, '123456789', ?, ?, ?)`)
-      .run(workshopId, userId, userId, JSON.stringify(DEFAULT_VIEW), CARDS, now, now);
-    sqlite.prepare("INSERT INTO workshop_members (id, workshop_id, user_id, role, created_at) VALUES (?, ?, ?, 'facilitator', ?)").run(newId(), workshopId, userId, now);
-    const card = sqlite.prepare(`INSERT INTO cards (id, workshop_id, number, type, title, content, aside, position, user_id, created_at, updated_at)
-                                 VALUES (?, ?, ?, 'cluster', ?, '', 0, ?, ?, ?, ?)`);
-    cardIds.forEach((id, i) => card.run(id, workshopId, i + 1, `Card ${i + 1}`, i, userId, now, now));
-  })();
+  await deps.database.transaction(async (tx) => {
+    const { cards, workshopMembers, workshops } = tablesOf(tx);
+    await tx.insert(workshops).values({
+      id: workshopId,
+      ownerType: 'user',
+      ownerId: userId,
+      createdBy: userId,
+      title: 'Bench',
+      view: DEFAULT_VIEW,
+      accessCode: '123456789',
+      lastCardNumber: CARDS,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(workshopMembers).values({ id: newId(), workshopId, userId, role: 'facilitator', createdAt: now });
+    const rows = cardIds.map((id, i) => ({
+      id,
+      workshopId,
+      number: i + 1,
+      type: 'cluster' as const,
+      title: `Card ${i + 1}`,
+      content: '',
+      aside: false,
+      position: i,
+      userId,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) await tx.insert(cards).values(rows.slice(start, start + INSERT_BATCH));
+  });
   return { workshopId, cardIds };
 }
 
@@ -146,14 +169,14 @@ function history(workload: Workload, initial: Uint8Array, cardIds: string[]): { 
  * socket ahead of anything else this client sends, its answers to the server's pings included.
  * Fails if the connection closes or nothing is stored for `STALL_MS`.
  */
-async function ingest(ws: WebSocket, updates: Uint8Array[], movedCard: string[], storedX: (cardId: string) => number | null | undefined) {
+async function ingest(ws: WebSocket, updates: Uint8Array[], movedCard: string[], storedX: (cardId: string) => Promise<number | null | undefined>) {
   let closed: string | undefined;
   ws.once('close', (code, reason) => (closed = `${code} ${reason.toString()}`));
   for (let start = 0; start < updates.length; start += SEND_BATCH) {
     const end = Math.min(start + SEND_BATCH, updates.length);
     for (let i = start; i < end; i++) ws.send(updateMessage(updates[i]!));
     const deadline = performance.now() + STALL_MS;
-    while (storedX(movedCard[end - 1]!) !== end - 1) {
+    while ((await storedX(movedCard[end - 1]!)) !== end - 1) {
       if (closed !== undefined) throw new Error(`the sync connection closed during ingest (${closed}) after ${start} updates`);
       if (performance.now() > deadline) throw new Error(`nothing stored for ${STALL_MS} ms during ingest, after ${start} updates`);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -162,25 +185,26 @@ async function ingest(ws: WebSocket, updates: Uint8Array[], movedCard: string[],
 }
 
 /** Loads the document through the service `runs` times (unloading in between) and times each load. */
-function timeLoads(engine: CollabEngine, workshopId: string, runs: number) {
+async function timeLoads(engine: CollabEngine, workshopId: string, runs: number) {
   const times: number[] = [];
   let placements = new Map();
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    placements = engine.cardPlacements(workshopId);
+    placements = await engine.cardPlacements(workshopId);
     times.push(performance.now() - started);
-    engine.unloadNow(workshopId, { compact: false });
+    await engine.unloadNow(workshopId, { compact: false });
   }
   return { median: median(times), placements };
 }
 
 /** Reading the stored rows and applying them to a Y.Doc, without the service around it. */
-function timeStorageOnly(deps: AppDeps, workshopId: string, runs: number): number {
-  const store = new DocumentStore(deps.database.sqlite);
+async function timeStorageOnly(deps: AppDeps, workshopId: string, runs: number): Promise<number> {
+  const store = new DocumentStore();
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
-    const stored = store.read(workshopId);
+    // One snapshot, as the service reads a document it loads.
+    const stored = await deps.database.snapshot((db) => store.read(db, workshopId));
     const doc = new Y.Doc();
     doc.transact(() => {
       if (stored.snapshot) Y.applyUpdate(doc, stored.snapshot);
@@ -210,7 +234,7 @@ interface ColdFigures {
  */
 async function timeColdUse(config: Config, workshopId: string, token: string): Promise<ColdFigures> {
   const { createDeps, createServer } = await service();
-  const deps = createDeps(config);
+  const deps = await createDeps(config);
   const engine = deps.collab as CollabEngine;
   const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
   const client = new ClientProcess();
@@ -222,7 +246,7 @@ async function timeColdUse(config: Config, workshopId: string, token: string): P
   let syncBytes = 0;
   try {
     for (let run = 0; run < COLD_RUNS; run++) {
-      engine.unloadNow(workshopId, { compact: false });
+      await engine.unloadNow(workshopId, { compact: false });
       const renamed = await fetch(workshopUrl, {
         method: 'PUT',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -241,7 +265,7 @@ async function timeColdUse(config: Config, workshopId: string, token: string): P
   } finally {
     client.stop();
     await server.close();
-    deps.database.close();
+    await deps.database.close();
   }
   return {
     canvas: median(times.canvas),
@@ -258,7 +282,7 @@ async function timeColdUse(config: Config, workshopId: string, token: string): P
  * server has loaded the document after answering, then is closed.
  */
 async function firstSync(engine: CollabEngine, client: ClientProcess, workshopId: string, syncUrl: string) {
-  engine.unloadNow(workshopId, { compact: false });
+  await engine.unloadNow(workshopId, { compact: false });
   const answer = await client.ask({ kind: 'sync', url: syncUrl });
   while (!engine.loadedDocuments().includes(workshopId)) await new Promise((resolve) => setTimeout(resolve, 5));
   await client.ask({ kind: 'close' });
@@ -334,10 +358,10 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
   const config = testConfig({ databasePath: join(dir, 'bench.db'), filesDir: join(dir, 'files') });
   const { createDeps, createServer, signup } = await service();
   try {
-    let deps = createDeps(config);
+    let deps = await createDeps(config);
     const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
     const { token, user } = await signup(deps, { email: `bench-${workload}@example.test`, password: 'bench password', name: 'Bench' });
-    const { workshopId, cardIds } = seed(deps, user.id);
+    const { workshopId, cardIds } = await seed(deps, user.id);
     const board = await fetch(`${server.url}/v1/workshops/${workshopId}/canvas`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -349,11 +373,13 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
     const generating = performance.now();
     const { updates, movedCard } = history(workload, initial, cardIds);
     const generateMs = performance.now() - generating;
-    const storedX = deps.database.sqlite.prepare<[string], number>('SELECT x FROM cards WHERE id = ?').pluck();
+    const { db } = deps.database;
+    const { cards, yjsUpdates } = tablesOf(db);
+    const storedX = db.select({ x: cards.x }).from(cards).where(eq(cards.id, sql.placeholder('cardId'))).prepare();
     const started = performance.now();
-    await ingest(ws, updates, movedCard, (cardId) => storedX.get(cardId));
+    await ingest(ws, updates, movedCard, async (cardId) => (await storedX.execute({ cardId }))[0]?.x);
     const ingestMs = performance.now() - started;
-    const stored = deps.database.sqlite.prepare<[string], number>('SELECT count(*) FROM yjs_updates WHERE workshop_id = ?').pluck().get(workshopId)!;
+    const stored = (await db.select({ stored: count() }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)))[0]!.stored;
     ws.close();
     // The first sync also answered from the updates stored after the snapshot (merged), as when
     // another instance holds the document loaded and nobody compacted it yet.
@@ -366,27 +392,33 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
       client.stop();
     }
     await server.close();
-    deps.database.close();
+    await deps.database.close();
 
-    deps = createDeps(config);
+    deps = await createDeps(config);
     const engine = deps.collab as CollabEngine;
-    const snapshotBytes = deps.database.sqlite.prepare<[string], number>('SELECT length(state) FROM yjs_documents WHERE workshop_id = ?').pluck().get(workshopId)!;
-    const compacted = timeLoads(engine, workshopId, 7);
-    const compactedStorage = timeStorageOnly(deps, workshopId, 7);
+    const { yjsDocuments } = tablesOf(deps.database.db);
+    const snapshotBytes = (
+      await deps.database.db
+        .select({ bytes: sql<number>`length(${yjsDocuments.state})`.mapWith(Number) })
+        .from(yjsDocuments)
+        .where(eq(yjsDocuments.workshopId, workshopId))
+    )[0]!.bytes;
+    const compacted = await timeLoads(engine, workshopId, 7);
+    const compactedStorage = await timeStorageOnly(deps, workshopId, 7);
     const cold = await timeColdUse(config, workshopId, token);
 
     // The same history, stored as it came: the initial state and every update, no snapshot.
-    const { sqlite } = deps.database;
-    sqlite.transaction(() => {
-      sqlite.prepare('DELETE FROM yjs_documents WHERE workshop_id = ?').run(workshopId);
-      const insert = sqlite.prepare("INSERT INTO yjs_updates (workshop_id, \"update\", created_at) VALUES (?, ?, '')");
-      for (const update of [initial, ...updates]) insert.run(workshopId, update);
-    })();
-    const baseline = timeLoads(engine, workshopId, 3);
-    const baselineStorage = timeStorageOnly(deps, workshopId, 3);
+    await deps.database.transaction(async (tx) => {
+      const { yjsDocuments, yjsUpdates } = tablesOf(tx);
+      await tx.delete(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
+      const rows = [initial, ...updates].map((update) => ({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), createdAt: '' }));
+      for (let start = 0; start < rows.length; start += INSERT_BATCH) await tx.insert(yjsUpdates).values(rows.slice(start, start + INSERT_BATCH));
+    });
+    const baseline = await timeLoads(engine, workshopId, 3);
+    const baselineStorage = await timeStorageOnly(deps, workshopId, 3);
     const same = JSON.stringify([...baseline.placements].sort()) === JSON.stringify([...compacted.placements].sort());
     await engine.close();
-    deps.database.close();
+    await deps.database.close();
 
     console.log(`\n${workload}: ${CARDS} cards, ${UPDATES} updates (${workload === 'drags' ? `${CLIENTS} clients, drags of ${DRAG_STEPS} steps` : 'one random card per update'})`);
     console.log(`  history made by the clients in ${ms(generateMs)}`);

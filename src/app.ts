@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps';
-import { databaseAnswers } from './db/client';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
@@ -81,8 +80,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', limitBodySize());
 
   const routes = app
-    .get('/health', (c) => {
-      const ok = databaseAnswers(deps.database);
+    .get('/health', async (c) => {
+      const ok = await deps.database.answers();
       // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
       return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
     })

@@ -1,6 +1,6 @@
 import { createCollab } from './collab/index';
 import type { Config } from './config';
-import { openDatabase } from './db/client';
+import { openStore } from './db/store';
 import type { AppDeps } from './deps';
 import { attemptStores } from './http/middleware/attempt-stores';
 import { sessionAuth } from './modules/auth/service';
@@ -8,12 +8,12 @@ import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
 import { DomainEventBus } from './modules/events/bus';
 
-/** Opens the database (running migrations) and wires the in-process event bus and the documents. */
-export function createDeps(config: Config): AppDeps {
-  const database = openDatabase(config.databasePath);
+/** Opens the store (running migrations) and wires the in-process event bus and the documents. */
+export async function createDeps(config: Config): Promise<AppDeps> {
+  const database = await openStore(config);
   const bus = new DomainEventBus();
   const auth = sessionAuth({ config, database });
-  const layout = { ...placementCopy(database.sqlite), ...zoneCopy(database.sqlite) };
+  const layout = { ...placementCopy(), ...zoneCopy() };
   const collab = createCollab({ config, database, bus, auth, layout });
   return { config, database, bus, collab, auth, attempts: attemptStores(config.redisUrl) };
 }

@@ -1,6 +1,6 @@
 import type { CollabService } from './collab/types';
 import type { Config } from './config';
-import type { DatabaseHandle } from './db/client';
+import type { Database } from './db/database';
 import type { AttemptStores } from './http/middleware/attempt-stores';
 import type { SessionAuth } from './modules/auth/service';
 import type { DomainEventBus } from './modules/events/bus';
@@ -11,7 +11,8 @@ import type { DomainEventBus } from './modules/events/bus';
  */
 export interface AppDeps {
   config: Config;
-  database: DatabaseHandle;
+  /** The store (SQLite or PostgreSQL), chosen once in `createDeps`. */
+  database: Database;
   bus: DomainEventBus;
   /** The workshops' Yjs documents (card placements, zones); truth for those values. */
   collab: CollabService;

@@ -4,17 +4,17 @@
  * day's digest is sent once, whoever queues it first.
  */
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { openStore } from './db/store';
 import { queueDailyDigests } from './modules/mail/digest';
 
 try {
   const config = loadConfig();
-  const database = openDatabase(config.databasePath);
+  const database = await openStore(config);
   try {
-    const report = queueDailyDigests({ config, database });
+    const report = await queueDailyDigests({ config, database });
     console.log(report.ran ? `queued ${report.mails} digest mails for ${report.workshops} workshops` : "today's digest was already queued; nothing to do");
   } finally {
-    database.close();
+    await database.close();
   }
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;

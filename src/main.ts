@@ -17,9 +17,9 @@ try {
   if (err instanceof ConfigError) exitWith(err.message);
   throw err;
 }
-const deps = createDeps(config);
-const server = await createServer(deps).catch((err: NodeJS.ErrnoException) => {
-  deps.database.close();
+const deps = await createDeps(config);
+const server = await createServer(deps).catch(async (err: NodeJS.ErrnoException) => {
+  await deps.database.close();
   if (err.code === 'EADDRINUSE') exitWith(`Port ${config.port} is already in use; stop what listens there or set PORT to another port.`);
   if (err.code === 'EACCES') exitWith(`Not allowed to listen on port ${config.port}; set PORT to a port above 1023.`);
   throw err;
@@ -29,7 +29,7 @@ if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://loc
 // The daily digest is queued at 07:00 UTC (once per day across instances).
 const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
-const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database.sqlite);
+const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database);
 console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${config.databasePath})`);
 
 let stopping = false;
@@ -45,7 +45,7 @@ async function shutdown(signal: string) {
   stopMailLog();
   stopDigest();
   await server.close();
-  deps.database.close();
+  await deps.database.close();
   process.exit(0);
 }
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { InferOutput } from 'valibot';
 import type { SessionOutput } from '../src/modules/auth/schemas';
@@ -41,8 +42,8 @@ describe('auth', () => {
 
   it('confirms the e-mail with the mailed token, once', async () => {
     const user = await createUser(t, 'Linus');
-    const mail = t.deps.database.sqlite.prepare('select text from outbox where "to" = ?').get(user.email) as { text: string };
-    const token = /\/confirm\?token=(\S+)/.exec(mail.text)![1];
+    const [mail] = await t.rows<{ text: string }>(sql`select text from outbox where "to" = ${user.email}`);
+    const token = /\/confirm\?token=(\S+)/.exec(mail!.text)![1];
     expect((await t.request('POST', '/v1/auth/confirm', { body: { token } })).status).toBe(204);
     expectError(await t.request('POST', '/v1/auth/confirm', { body: { token } }), 400, 'invalid_request');
   });

@@ -1,8 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { canvases, cards, zones } from '../src/db/schema/index';
 import { relinkZones } from '../src/modules/canvas/zones';
-import { write } from '../src/modules/events/recorder';
+import { write, writeWorkshop } from '../src/modules/events/recorder';
 import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
 import { eventLog, expectError, seedCard, seedMember, seedWorkshop, errorOf } from './helpers/factories';
 import { syncedDoc } from './helpers/collab';
@@ -31,11 +30,14 @@ const CUSTOM = {
 
 /** A change of the server's own to the document's zones (`null` removes one). */
 const placeZones = (workshopId: string, patch: Record<string, Omit<Zone, 'id'> | null>) =>
-  write(t.deps, (_tx, changes) => t.deps.collab.placeZones(changes, workshopId, patch));
-/** The document's zones of a workshop, as plain objects by id. */
-const documentZones = (workshopId: string) => Object.fromEntries(t.deps.collab.zones(workshopId));
-const sqlZones = (workshopId: string) =>
-  t.deps.database.db.select().from(zones).where(eq(zones.workshopId, workshopId)).orderBy(asc(zones.position)).all();
+  write(t.deps, (tx, changes) => t.deps.collab.placeZones({ tx, changes }, workshopId, patch));
+/** The document's zones of a workshop, as plain objects by id (loading it, inside a write of its own). */
+const documentZones = async (workshopId: string) =>
+  Object.fromEntries(await writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId)));
+const sqlZones = (workshopId: string) => {
+  const { zones } = t.tables;
+  return t.db.select().from(zones).where(eq(zones.workshopId, workshopId)).orderBy(asc(zones.position));
+};
 
 async function createCanvas(workshopId: string, body: unknown = CUSTOM) {
   const res = await t.request('POST', canvasPath(workshopId), { token: ada.token, body });
@@ -45,15 +47,15 @@ async function createCanvas(workshopId: string, body: unknown = CUSTOM) {
 
 /** A workshop with a canvas, Bob as participant. */
 async function workshopWithCanvas() {
-  const w = seedWorkshop(t, ada);
-  seedMember(t, w.id, bob);
+  const w = await seedWorkshop(t, ada);
+  await seedMember(t, w.id, bob);
   const canvas = await createCanvas(w.id);
   return { w, canvas };
 }
 
 describe('POST /v1/workshops/:workshop_id/canvas', () => {
   it('creates a canvas with new zone ids, puts the zones in the document and SQL, and logs addCanvas', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     const canvas = await createCanvas(w.id);
     expect(canvas).toEqual({
       id: expect.any(String),
@@ -69,15 +71,15 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     expect(first!.id).not.toBe(second!.id);
     expect(first!.id.length).toBeGreaterThanOrEqual(16);
 
-    expect(documentZones(w.id)).toEqual({
+    expect(await documentZones(w.id)).toEqual({
       [first!.id]: { name: 'Went well', x: 0, y: 0, rows: 10.5, cols: 10, cluster_id: null },
       [second!.id]: { name: 'To improve', x: 10, y: 0, rows: 10.5, cols: 10, cluster_id: null },
     });
-    expect(sqlZones(w.id).map((z) => [z.id, z.name, z.x, z.y, z.rows, z.cols, z.clusterId, z.position, z.canvasId])).toEqual([
+    expect((await sqlZones(w.id)).map((z) => [z.id, z.name, z.x, z.y, z.rows, z.cols, z.clusterId, z.position, z.canvasId])).toEqual([
       [first!.id, 'Went well', 0, 0, 10.5, 10, null, 0, canvas.id],
       [second!.id, 'To improve', 10, 0, 10.5, 10, null, 1, canvas.id],
     ]);
-    expect(eventLog(t, w.id).map((e) => [e.action, e.userId, e.change])).toEqual([['addCanvas', ada.id, { canvas }]]);
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.userId, e.change])).toEqual([['addCanvas', ada.id, { canvas }]]);
 
     const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token });
     expect(read.status).toBe(200);
@@ -85,14 +87,14 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
   });
 
   it('accepts a canvas without zones or image', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     const canvas = await createCanvas(w.id, { name: 'Blank', background: { cols: 4, rows: 3 } });
     expect(canvas).toMatchObject({ name: 'Blank', background: { cols: 4, rows: 3 }, zones: [], image: null });
-    expect(documentZones(w.id)).toEqual({});
+    expect(await documentZones(w.id)).toEqual({});
   });
 
   it('copies a predefined canvas, its slug naming the background', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     const canvas = await createCanvas(w.id, { canvas_id: 'swot' });
     expect(canvas.name).toBe('SWOT analysis');
     expect(canvas.background).toEqual({ id: 'swot', cols: 12, rows: 8 });
@@ -105,13 +107,13 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     ]);
     // Workshop zones get their own opaque ids, not the catalog's slugs.
     expect(canvas.zones.map((z) => z.id)).not.toContain('strengths');
-    expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
+    expect(Object.keys(await documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).status).toBe(404);
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
   });
 
   it('lets explicit members override those of the predefined canvas', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     const renamed = await createCanvas(w.id, { canvas_id: 'start-stop-continue', name: 'Our retro', background: { cols: 24 } });
     expect(renamed.name).toBe('Our retro');
     expect(renamed.background).toEqual({ id: 'start-stop-continue', cols: 24, rows: 8 });
@@ -129,12 +131,12 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     const replacement = await createCanvas(w.id, { canvas_id: 'impact-effort' });
     expect(replacement.id).not.toBe(old.id);
 
-    const doc = documentZones(w.id);
+    const doc = await documentZones(w.id);
     expect(Object.keys(doc).sort()).toEqual(replacement.zones.map((z) => z.id).sort());
     for (const zone of old.zones) expect(doc[zone.id]).toBeUndefined();
-    expect(sqlZones(w.id).map((z) => z.id)).toEqual(replacement.zones.map((z) => z.id));
-    expect(t.deps.database.db.select().from(canvases).where(eq(canvases.workshopId, w.id)).all().map((c) => c.id)).toEqual([replacement.id]);
-    expect(eventLog(t, w.id).map((e) => [e.action, e.change])).toEqual([
+    expect((await sqlZones(w.id)).map((z) => z.id)).toEqual(replacement.zones.map((z) => z.id));
+    expect((await t.db.select().from(t.tables.canvases).where(eq(t.tables.canvases.workshopId, w.id))).map((c) => c.id)).toEqual([replacement.id]);
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([
       ['addCanvas', { canvas: old }],
       ['removeCanvas', { canvas: old }],
       ['addCanvas', { canvas: replacement }],
@@ -179,17 +181,17 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token }), 400, 'invalid_request');
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
-    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });
 });
 
 describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
   it('answers 404 when the workshop has no canvas', async () => {
-    const w = seedWorkshop(t, ada);
-    seedMember(t, w.id, bob);
+    const w = await seedWorkshop(t, ada);
+    await seedMember(t, w.id, bob);
     expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token }), 404, 'not_found');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
-    expect(eventLog(t, w.id)).toEqual([]);
+    expect(await eventLog(t, w.id)).toEqual([]);
   });
 
   it('deletes the canvas: zones leave SQL and the document, removeCanvas is logged', async () => {
@@ -197,9 +199,9 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
     const res = await t.request('DELETE', canvasPath(w.id), { token: ada.token });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
-    expect(documentZones(w.id)).toEqual({});
-    expect(sqlZones(w.id)).toEqual([]);
-    expect(eventLog(t, w.id).map((e) => [e.action, e.change])).toEqual([
+    expect(await documentZones(w.id)).toEqual({});
+    expect(await sqlZones(w.id)).toEqual([]);
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([
       ['addCanvas', { canvas }],
       ['removeCanvas', { canvas }],
     ]);
@@ -211,9 +213,9 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
   it('logs the canvas as the document had it when it was deleted', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    placeZones(w.id, { [zone!.id]: { name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null } });
+    await placeZones(w.id, { [zone!.id]: { name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null } });
     expect((await t.request('DELETE', canvasPath(w.id), { token: ada.token })).status).toBe(204);
-    const removed = eventLog(t, w.id).at(-1)!;
+    const removed = (await eventLog(t, w.id)).at(-1)!;
     expect(removed.action).toBe('removeCanvas');
     expect((removed.change as { canvas: { zones: Zone[] } }).canvas.zones[0]).toEqual({ id: zone!.id, name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null });
   });
@@ -223,18 +225,18 @@ describe('the document is the truth for zones', () => {
   it('GET returns what the document says after a change made directly in it', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [first, second] = canvas.zones;
-    placeZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
+    await placeZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
 
     const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token });
     expect(read.body.zones).toEqual([{ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null }, second]);
     const one = await t.request<ZoneOutput>('GET', anyZonePath(first!.id), { token: bob.token });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null });
-    expect(sqlZones(w.id).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([['Renamed', 2.5, 1, 3, 4], [second!.name, second!.x, second!.y, second!.rows, second!.cols]]);
+    expect((await sqlZones(w.id)).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([['Renamed', 2.5, 1, 3, 4], [second!.name, second!.x, second!.y, second!.rows, second!.cols]]);
   });
 
   it('a y-websocket client sees REST canvas writes, and REST sees the client\'s moves', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     const client = await syncedDoc(t, w.id, ada.token);
     try {
       const canvas = await createCanvas(w.id, { canvas_id: 'swot' });
@@ -244,11 +246,11 @@ describe('the document is the truth for zones', () => {
 
       const moved = { name: 'Our strengths', x: 1, y: 0.5, rows: 3, cols: 5, cluster_id: null };
       client.zones.set(zone!.id, moved);
-      await until(() => sqlZones(w.id)[0]!.name === 'Our strengths', 'the move is stored');
+      await until(async () => (await sqlZones(w.id))[0]!.name === 'Our strengths', 'the move is stored');
       expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({ id: zone!.id, ...moved });
       expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({ id: zone!.id, ...moved });
 
-      const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+      const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
       expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
       await until(() => client.zones.get(zone!.id)?.cluster_id === cluster.id, 'the link reaches the client');
       expect(client.zones.get(zone!.id)).toEqual({ ...moved, cluster_id: cluster.id });
@@ -263,16 +265,16 @@ describe('the document is the truth for zones', () => {
   it('a cluster link made in the document shows in REST, and PUT keeps the rest of the zone as the document has it', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
     const moved = { name: 'Went well', x: 7, y: 8, rows: 2, cols: 3, cluster_id: cluster.id };
-    placeZones(w.id, { [zone!.id]: moved });
+    await placeZones(w.id, { [zone!.id]: moved });
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
 
     expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status).toBe(204);
-    expect(documentZones(w.id)[zone!.id]).toEqual({ ...moved, cluster_id: null });
-    const [row] = sqlZones(w.id);
+    expect((await documentZones(w.id))[zone!.id]).toEqual({ ...moved, cluster_id: null });
+    const [row] = await sqlZones(w.id);
     expect([row!.x, row!.y, row!.rows, row!.cols, row!.clusterId]).toEqual([7, 8, 2, 3, null]);
-    expect(eventLog(t, w.id).at(-1)!.change).toEqual({ zone: { id: zone!.id, ...moved, cluster_id: null }, changes: { cluster_id: [cluster.id, null] } });
+    expect((await eventLog(t, w.id)).at(-1)!.change).toEqual({ zone: { id: zone!.id, ...moved, cluster_id: null }, changes: { cluster_id: [cluster.id, null] } });
   });
 });
 
@@ -295,14 +297,14 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
   it('links a zone to a cluster and unlinks it, through the document and the SQL copy, logging updateZone', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone, other] = canvas.zones;
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
 
     const linked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
     expect(linked.status).toBe(204);
     expect(linked.body).toBe('');
-    expect(documentZones(w.id)[zone!.id]!.cluster_id).toBe(cluster.id);
-    expect(documentZones(w.id)[other!.id]!.cluster_id).toBeNull();
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([cluster.id, null]);
+    expect((await documentZones(w.id))[zone!.id]!.cluster_id).toBe(cluster.id);
+    expect((await documentZones(w.id))[other!.id]!.cluster_id).toBeNull();
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([cluster.id, null]);
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({ ...zone, cluster_id: cluster.id });
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([{ ...zone, cluster_id: cluster.id }, other]);
 
@@ -311,10 +313,10 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
 
     const unlinked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null, name: 'ignored' } });
     expect(unlinked.status).toBe(204);
-    expect(documentZones(w.id)[zone!.id]).toEqual({ name: zone!.name, x: zone!.x, y: zone!.y, rows: zone!.rows, cols: zone!.cols, cluster_id: null });
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
+    expect((await documentZones(w.id))[zone!.id]).toEqual({ name: zone!.name, x: zone!.x, y: zone!.y, rows: zone!.rows, cols: zone!.cols, cluster_id: null });
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
 
-    expect(eventLog(t, w.id).map((e) => [e.action, e.userId, e.change])).toEqual([
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.userId, e.change])).toEqual([
       ['addCanvas', ada.id, { canvas }],
       ['updateZone', ada.id, { zone: { ...zone, cluster_id: cluster.id }, changes: { cluster_id: [null, cluster.id] } }],
       ['updateZone', ada.id, { zone, changes: { cluster_id: [cluster.id, null] } }],
@@ -324,10 +326,10 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
   it('refuses anything but a cluster of this workshop or null, and changes nothing', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
-    const idea = seedCard(t, w.id, ada, { type: 'idea', parentId: cluster.id });
-    const elsewhere = seedWorkshop(t, ada);
-    const foreign = seedCard(t, elsewhere.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
+    const idea = await seedCard(t, w.id, ada, { type: 'idea', parentId: cluster.id });
+    const elsewhere = await seedWorkshop(t, ada);
+    const foreign = await seedCard(t, elsewhere.id, ada, { type: 'cluster' });
     for (const body of [{ cluster_id: idea.id }, { cluster_id: foreign.id }, { cluster_id: 'no-such-card' }, { cluster_id: 12 }, { cluster_id: '' }, {}]) {
       const res = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
@@ -340,9 +342,9 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
     expectError(await t.request('PUT', zonePath(w.id, otherCanvas.zones[0]!.id), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
     expectError(await t.request('PUT', zonePath(w.id, 'no-such-zone'), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
 
-    expect(documentZones(w.id)[zone!.id]!.cluster_id).toBeNull();
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
-    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+    expect((await documentZones(w.id))[zone!.id]!.cluster_id).toBeNull();
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
+    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });
 });
 
@@ -350,7 +352,7 @@ describe('who may do what', () => {
   it('members read; only facilitators write; strangers see nothing', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).status).toBe(200);
     expectError(await t.request('POST', canvasPath(w.id), { token: bob.token, body: CUSTOM }), 403, 'forbidden');
@@ -365,17 +367,17 @@ describe('who may do what', () => {
     expectError(await t.request('POST', canvasPath(w.id), { body: CUSTOM }), 401, 'unauthenticated');
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
-    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addCanvas']);
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
+    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });
 
   it('an archived workshop refuses canvas writes with 409 but still reads', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const [zone] = canvas.zones;
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
     const archived = await t.request('PUT', `/v1/workshops/${w.id}`, { token: ada.token, body: { state: 'archived' } });
     expect(archived.status, JSON.stringify(archived.body)).toBe(200);
-    const before = eventLog(t, w.id).length;
+    const before = (await eventLog(t, w.id)).length;
 
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: CUSTOM }), 409, 'workshop_archived');
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: { canvas_id: 'swot' } }), 409, 'workshop_archived');
@@ -386,15 +388,15 @@ describe('who may do what', () => {
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(canvas);
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual(zone);
-    expect(Object.keys(documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
-    expect(eventLog(t, w.id)).toHaveLength(before);
+    expect(Object.keys(await documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
+    expect(await eventLog(t, w.id)).toHaveLength(before);
   });
 });
 
 describe('zones follow the clusters they link to', () => {
   async function linkedZone() {
     const { w, canvas } = await workshopWithCanvas();
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
     const [zone, other] = canvas.zones;
     await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
     await t.request('PUT', zonePath(w.id, other!.id), { token: ada.token, body: { cluster_id: cluster.id } });
@@ -403,15 +405,16 @@ describe('zones follow the clusters they link to', () => {
 
   it('unlinks zones whose cluster is deleted, in the document and SQL, logging updateZone', async () => {
     const { w, cluster, zone, other } = await linkedZone();
-    const before = eventLog(t, w.id).length;
-    write(t.deps, (tx, changes) => {
-      tx.delete(cards).where(eq(cards.id, cluster.id)).run();
-      relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+    const before = (await eventLog(t, w.id)).length;
+    await write(t.deps, async (tx, changes) => {
+      const { cards } = t.tables;
+      await tx.delete(cards).where(eq(cards.id, cluster.id));
+      await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
     });
-    expect(documentZones(w.id)[zone.id]!.cluster_id).toBeNull();
-    expect(documentZones(w.id)[other.id]!.cluster_id).toBeNull();
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([null, null]);
-    const logged = eventLog(t, w.id).slice(before);
+    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBeNull();
+    expect((await documentZones(w.id))[other.id]!.cluster_id).toBeNull();
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
+    const logged = (await eventLog(t, w.id)).slice(before);
     expect(logged.map((e) => e.action)).toEqual(['updateZone', 'updateZone']);
     expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([{ cluster_id: [cluster.id, null] }, { cluster_id: [cluster.id, null] }]);
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
@@ -419,34 +422,34 @@ describe('zones follow the clusters they link to', () => {
 
   it('moves zone links to the cluster a merge made', async () => {
     const { w, cluster, zone } = await linkedZone();
-    const merged = seedCard(t, w.id, ada, { type: 'cluster' });
-    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
-    expect(documentZones(w.id)[zone.id]!.cluster_id).toBe(merged.id);
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
+    const merged = await seedCard(t, w.id, ada, { type: 'cluster' });
+    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
+    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(merged.id);
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
   });
 
   it('leaves the document alone when the deleting write fails', async () => {
     const { w, cluster, zone } = await linkedZone();
-    const before = eventLog(t, w.id).length;
-    expect(() =>
-      write(t.deps, (_tx, changes) => {
-        relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+    const before = (await eventLog(t, w.id)).length;
+    await expect(
+      write(t.deps, async (tx, changes) => {
+        await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
         throw new Error('the deletion failed');
       }),
-    ).toThrow('the deletion failed');
-    expect(documentZones(w.id)[zone.id]!.cluster_id).toBe(cluster.id);
-    expect(sqlZones(w.id).map((z) => z.clusterId)).toEqual([cluster.id, cluster.id]);
-    expect(eventLog(t, w.id)).toHaveLength(before);
+    ).rejects.toThrow('the deletion failed');
+    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(cluster.id);
+    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([cluster.id, cluster.id]);
+    expect(await eventLog(t, w.id)).toHaveLength(before);
   });
 
   it('does nothing for a workshop without a canvas, or clusters no zone links to', async () => {
-    const w = seedWorkshop(t, ada);
-    const cluster = seedCard(t, w.id, ada, { type: 'cluster' });
-    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
+    const w = await seedWorkshop(t, ada);
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
+    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
     const { w: other } = await workshopWithCanvas();
-    write(t.deps, (_tx, changes) => relinkZones(t.deps, changes, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
-    expect(eventLog(t, w.id)).toEqual([]);
-    expect(eventLog(t, other.id).map((e) => e.action)).toEqual(['addCanvas']);
+    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
+    expect(await eventLog(t, w.id)).toEqual([]);
+    expect((await eventLog(t, other.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });
 });
 

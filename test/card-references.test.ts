@@ -16,10 +16,10 @@ const cardIn = (log: { body: EventOutput[] }) => (log.body[0]!.change as { card:
 
 describe('views never point at deleted cards', () => {
   it('clears view.card and show_cluster_ids of the workshop and its steps when cards go', async () => {
-    const w = seedWorkshop(t, fay);
-    const cluster = seedCard(t, w.id, fay, { type: 'cluster' });
-    const idea = seedCard(t, w.id, fay, { parentId: cluster.id });
-    const other = seedCard(t, w.id, fay, { type: 'cluster' });
+    const w = await seedWorkshop(t, fay);
+    const cluster = await seedCard(t, w.id, fay, { type: 'cluster' });
+    const idea = await seedCard(t, w.id, fay, { parentId: cluster.id });
+    const other = await seedCard(t, w.id, fay, { type: 'cluster' });
     const view = { card: idea.id, show_clusters: 'multi', show_cluster_ids: [cluster.id, other.id] };
     expect((await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { view } })).status).toBe(200);
     const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: fay.token, body: { name: 'Show', view } });
@@ -41,11 +41,11 @@ describe('views never point at deleted cards', () => {
 
 describe('the event log and hidden votes', () => {
   it('does not show vote totals to a participant whose step hides them', async () => {
-    const w = seedWorkshop(t, fay);
-    seedMember(t, w.id, pat);
-    const cluster = seedCard(t, w.id, fay, { type: 'cluster' });
+    const w = await seedWorkshop(t, fay);
+    await seedMember(t, w.id, pat);
+    const cluster = await seedCard(t, w.id, fay, { type: 'cluster' });
     expect((await t.request('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/votes`, { token: fay.token, body: { value: 3 } })).status).toBe(201);
-    seedCurrentStep(t, w.id, { allow_display_votes: false, allow_edit: 'all' });
+    await seedCurrentStep(t, w.id, { allow_display_votes: false, allow_edit: 'all' });
     expect((await t.request<CardOutput>('PUT', `/v1/workshops/${w.id}/cards/${cluster.id}`, { token: pat.token, body: { title: 'Renamed' } })).status).toBe(200);
 
     const facilitatorLog = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events?filters=updateCard`, { token: fay.token });
@@ -58,8 +58,8 @@ describe('the event log and hidden votes', () => {
 
 describe('zones never link deleted clusters', () => {
   it('unlinks a zone when its cluster is deleted, and follows a merge', async () => {
-    const w = seedWorkshop(t, fay);
-    const [a, b, c] = [seedCard(t, w.id, fay, { type: 'cluster' }), seedCard(t, w.id, fay, { type: 'cluster' }), seedCard(t, w.id, fay, { type: 'cluster' })];
+    const w = await seedWorkshop(t, fay);
+    const [a, b, c] = [await seedCard(t, w.id, fay, { type: 'cluster' }), await seedCard(t, w.id, fay, { type: 'cluster' }), await seedCard(t, w.id, fay, { type: 'cluster' })];
     const canvas = await t.request<CanvasOutput>('POST', `/v1/workshops/${w.id}/canvas`, {
       token: fay.token,
       body: { name: 'Board', background: { cols: 4, rows: 2 }, zones: [{ name: 'Left', x: 0, y: 0, cols: 2, rows: 2 }, { name: 'Right', x: 2, y: 0, cols: 2, rows: 2 }] },
@@ -82,7 +82,7 @@ describe('zones never link deleted clusters', () => {
 
 describe('sorting by criterion average', () => {
   it('needs the criterion in the same view', async () => {
-    const w = seedWorkshop(t, fay);
+    const w = await seedWorkshop(t, fay);
     const bad = await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { view: { sort: 'criterium_average' } } });
     expect(bad.status).toBe(400);
     expect(errorOf(bad).details?.[0]?.path).toBe('view.sort_criterium_id');

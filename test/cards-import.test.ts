@@ -1,7 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
-import { cards, events, votes, workshops } from '../src/db/schema/index';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import { expectError, seedCard, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
@@ -23,22 +22,23 @@ async function listed(workshopId: string) {
   return res.body as any[];
 }
 
-function snapshot(workshopId: string) {
-  const { db } = t.deps.database;
+async function snapshot(workshopId: string) {
+  const { db } = t;
+  const { cards, events, votes, workshops } = t.tables;
   return {
-    cards: db.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.id)).all(),
-    votes: db.select().from(votes).where(eq(votes.workshopId, workshopId)).all().length,
-    events: db.select().from(events).where(eq(events.workshopId, workshopId)).all().length,
-    lastCardNumber: db.select().from(workshops).where(eq(workshops.id, workshopId)).get()!.lastCardNumber,
+    cards: await db.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.id)),
+    votes: (await db.select().from(votes).where(eq(votes.workshopId, workshopId))).length,
+    events: (await db.select().from(events).where(eq(events.workshopId, workshopId))).length,
+    lastCardNumber: (await db.select().from(workshops).where(eq(workshops.id, workshopId)))[0]!.lastCardNumber,
   };
 }
 
 /** A workshop with two cards and a vote, so a refused import has something to leave alone. */
-function populated() {
-  const w = workshop();
-  const cluster = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Old' });
-  const idea = seedCard(t, w.id, facilitator, { parentId: cluster.id, title: 'Old idea' });
-  t.deps.database.db.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: facilitator.id, value: 1 }).run();
+async function populated() {
+  const w = await workshop();
+  const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Old' });
+  const idea = await seedCard(t, w.id, facilitator, { parentId: cluster.id, title: 'Old idea' });
+  await t.write(async (tx, { votes }) => tx.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: facilitator.id, value: 1 }));
   return w;
 }
 
@@ -58,7 +58,7 @@ const shape = (list: CardOutput[]) => {
 
 describe('PUT /cards (CSV import)', () => {
   it('replaces every card and its feedback with the file\'s cards', async () => {
-    const w = populated();
+    const w = await populated();
     const csv = [
       'Title,type,aside,cluster,color,content',
       'Problems,cluster,,,Red,Things that hurt',
@@ -82,16 +82,17 @@ describe('PUT /cards (CSV import)', () => {
     expect(res.body.map((c) => c.short_id)).toEqual(['3', '4', '5', '6', '7', '8']);
     expect(res.body.every((c) => c.user_id === facilitator.id)).toBe(true);
     expect(await listed(w.id)).toEqual(res.body);
-    const after = snapshot(w.id);
+    const after = await snapshot(w.id);
     expect(after.votes).toBe(0);
     expect(after.lastCardNumber).toBe(8);
-    const event = t.deps.database.db.select().from(events).where(eq(events.workshopId, w.id)).orderBy(asc(events.seq)).all().at(-1)!;
+    const { events } = t.tables;
+    const event = (await t.db.select().from(events).where(eq(events.workshopId, w.id)).orderBy(asc(events.seq))).at(-1)!;
     expect(event.action).toBe('importCards');
     expect(event.change).toEqual({ count: 6 });
   });
 
   it('creates clusters that ideas name but no row declares, and accepts a header-only file', async () => {
-    const w = workshop();
+    const w = await workshop();
     const res = await upload(w.id, 'type,title,cluster\nidea,One,Alpha\nidea,Two,Beta\nidea,Three,Alpha\n');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.map((c) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
@@ -102,7 +103,7 @@ describe('PUT /cards (CSV import)', () => {
   });
 
   it('also takes the CSV as a plain form field', async () => {
-    const w = workshop();
+    const w = await workshop();
     const form = new FormData();
     form.append('file', 'type,title\ncluster,From a field\n');
     const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
@@ -111,7 +112,7 @@ describe('PUT /cards (CSV import)', () => {
   });
 
   it('round-trips an exported card list', async () => {
-    const w = workshop();
+    const w = await workshop();
     const first = await upload(w.id, [
       'type,title,content,cluster,color,aside',
       'cluster,"Comma, cluster","Line one\nline two",,beige,false',
@@ -128,8 +129,8 @@ describe('PUT /cards (CSV import)', () => {
   });
 
   it('refuses a bad line with a 400 naming it, and changes nothing', async () => {
-    const w = populated();
-    const before = snapshot(w.id);
+    const w = await populated();
+    const before = await snapshot(w.id);
     const header = 'type,title,content,cluster,color,aside';
     const cases: Array<[string, string]> = [
       ['', 'line 1'],
@@ -158,12 +159,12 @@ describe('PUT /cards (CSV import)', () => {
     }
     const several = await upload(w.id, `${header}\nidea,a,,,,\ncluster,B,,,,\nidea,,,B,,`);
     expect(errorOf(several).details?.map((d) => d.path)).toEqual(['line 2', 'line 4']);
-    expect(snapshot(w.id)).toEqual(before);
+    expect(await snapshot(w.id)).toEqual(before);
   });
 
   it('answers 415 without multipart, 400 without a file, 413 above 5 MiB', async () => {
-    const w = populated();
-    const before = snapshot(w.id);
+    const w = await populated();
+    const before = await snapshot(w.id);
     const path = `/v1/workshops/${w.id}/cards`;
     expectError(await t.request('PUT', path, { token: facilitator.token, body: { file: 'type,title' } }), 415, 'unsupported_media_type');
     expectError(await t.request('PUT', path, { token: facilitator.token, rawBody: 'type,title\n', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
@@ -172,18 +173,18 @@ describe('PUT /cards (CSV import)', () => {
     expect(errorOf(missing).details?.[0]?.path).toBe('file');
     const big = `type,title,content\n${`cluster,A,${'x'.repeat(1000)}\n`.repeat(5300)}`;
     expectError(await upload(w.id, big), 413, 'payload_too_large');
-    expect(snapshot(w.id)).toEqual(before);
+    expect(await snapshot(w.id)).toEqual(before);
   });
 
   it('is for facilitators of running workshops only', async () => {
-    const w = populated();
-    const before = snapshot(w.id);
+    const w = await populated();
+    const before = await snapshot(w.id);
     const csv = 'type,title\ncluster,New\n';
     expectError(await upload(w.id, csv, participant), 403, 'forbidden');
     expectError(await upload(w.id, csv, stranger), 404, 'not_found');
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
     expectError(await upload(w.id, csv), 409, 'workshop_archived');
-    t.deps.database.db.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)).run();
-    expect(snapshot(w.id)).toEqual(before);
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)));
+    expect(await snapshot(w.id)).toEqual(before);
   });
 });

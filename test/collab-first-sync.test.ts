@@ -7,7 +7,7 @@ import * as Y from 'yjs';
 import { syncStep1Message, updateMessage } from '../src/collab/protocol';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement, storedUpdateCount, syncedDoc, type DocClient } from './helpers/collab';
-import { createUser, eventLog, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
+import { createUser, eventLog, seedCard, seedWorkshop, type TestUser, inTurn } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
 
@@ -49,22 +49,22 @@ function moveAll(client: DocClient, cards: ReadonlyArray<{ id: string }>, base: 
 describe('a new connection to a document this instance has not loaded', () => {
   it('gets its first sync from the stored snapshot and updates before the document loads, then joins it', async () => {
     const engine = engineOf(t);
-    const w = seedWorkshop(t, fay);
-    const cards = Array.from({ length: 6 }, () => seedCard(t, w.id, fay, { type: 'cluster' }));
+    const w = await seedWorkshop(t, fay);
+    const cards = await inTurn(6, () => seedCard(t, w.id, fay, { type: 'cluster' }));
     const first = await docs.synced(w.id, fay);
     moveAll(first, cards, 10);
-    await until(() => sqlPlacement(t, cards[5]!.id).x === 15, 'first moves stored');
+    await until(async () => (await sqlPlacement(t, cards[5]!.id)).x === 15, 'first moves stored');
     // Clients are stopped before each unload: a provider cut off reconnects and loads the document.
     first.disconnect();
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
     // A snapshot, and updates stored after it.
     const second = await docs.synced(w.id, fay);
     moveAll(second, cards.slice(0, 2), 50);
-    await until(() => sqlPlacement(t, cards[1]!.id).x === 51, 'later moves stored');
+    await until(async () => (await sqlPlacement(t, cards[1]!.id)).x === 51, 'later moves stored');
     const expected = second.cards.toJSON();
     second.disconnect();
-    engine.unloadNow(w.id, { compact: false });
-    expect(storedUpdateCount(t, w.id)).toBeGreaterThan(0);
+    await engine.unloadNow(w.id, { compact: false });
+    expect(await storedUpdateCount(t, w.id)).toBeGreaterThan(0);
 
     const raw = await rawClient(t, w.id, fay);
     raw.ws.send(syncStep1Message(new Y.Doc()));
@@ -83,15 +83,15 @@ describe('a new connection to a document this instance has not loaded', () => {
 
   it('gets what was stored between its answer and the load, such as cards SQL had and the stored document lacked', async () => {
     const engine = engineOf(t);
-    const w = seedWorkshop(t, fay);
-    const card = seedCard(t, w.id, fay, { type: 'cluster' });
+    const w = await seedWorkshop(t, fay);
+    const card = await seedCard(t, w.id, fay, { type: 'cluster' });
     const first = await docs.synced(w.id, fay);
     first.cards.set(card.id, { position: 0, x: 5, y: 5 });
-    await until(() => sqlPlacement(t, card.id).x === 5, 'move stored');
+    await until(async () => (await sqlPlacement(t, card.id)).x === 5, 'move stored');
     first.disconnect();
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
     // Written to SQL only: the answer lacks it, the load puts it in and stores that.
-    const late = seedCard(t, w.id, fay, { type: 'cluster' });
+    const late = await seedCard(t, w.id, fay, { type: 'cluster' });
 
     const client = await docs.synced(w.id, fay);
     await until(() => client.cards.has(late.id), 'the card the load added');
@@ -100,11 +100,11 @@ describe('a new connection to a document this instance has not loaded', () => {
 
   it('stores the updates it sends before the document is loaded, in order, before relaying them', async () => {
     const engine = engineOf(t);
-    const w = seedWorkshop(t, fay);
-    const [a, b] = [seedCard(t, w.id, fay, { type: 'cluster' }), seedCard(t, w.id, fay, { type: 'cluster' })];
+    const w = await seedWorkshop(t, fay);
+    const [a, b] = [await seedCard(t, w.id, fay, { type: 'cluster' }), await seedCard(t, w.id, fay, { type: 'cluster' })];
     const old = await docs.synced(w.id, fay);
     old.disconnect();
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
 
     const updates: Uint8Array[] = [];
     old.doc.on('update', (update: Uint8Array) => updates.push(update));
@@ -117,8 +117,8 @@ describe('a new connection to a document this instance has not loaded', () => {
     raw.ws.send(syncStep1Message(old.doc));
     raw.ws.send(updateMessage(updates[0]!));
     raw.ws.send(updateMessage(updates[1]!));
-    await until(() => sqlPlacement(t, a.id).x === 2, 'both updates stored');
-    const moves = eventLog(t, w.id).filter((row) => row.action === 'moveCards');
+    await until(async () => (await sqlPlacement(t, a.id)).x === 2, 'both updates stored');
+    const moves = (await eventLog(t, w.id)).filter((row) => row.action === 'moveCards');
     expect(moves.map((row) => (row.change as { placements: Record<string, { x: number }> }).placements[a.id]!.x)).toEqual([1, 2]);
     const watcher = await docs.synced(w.id, fay);
     expect(watcher.cards.get(a.id)).toEqual({ position: 0, x: 2, y: 2 });
@@ -126,11 +126,11 @@ describe('a new connection to a document this instance has not loaded', () => {
     watcher.disconnect();
 
     // An update before any step 1: the document loads at once to take it.
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
     const eager = await rawClient(t, w.id, fay);
     eager.ws.send(updateMessage(updates[2]!));
     eager.ws.send(syncStep1Message(old.doc));
-    await until(() => sqlPlacement(t, b.id).x === 3, 'update sent before step 1 stored');
+    await until(async () => (await sqlPlacement(t, b.id)).x === 3, 'update sent before step 1 stored');
     await until(() => eager.received.includes('step2'), 'step 2 answered from the document');
     eager.ws.close();
   });
@@ -140,8 +140,8 @@ describe('a client that kept an old copy and edited it offline', () => {
   it('keeps all its edits, for other clients and after a restart, without doubling any history', async () => {
     const first = await startTestServer();
     const owner = await createUser(first, 'Owner');
-    const w = seedWorkshop(first, owner);
-    const cards = Array.from({ length: 40 }, () => seedCard(first, w.id, owner, { type: 'cluster' }));
+    const w = await seedWorkshop(first, owner);
+    const cards = await inTurn(40, () => seedCard(first, w.id, owner, { type: 'cluster' }));
     const [moved, keptForOffline] = [cards.slice(0, 30), cards.slice(30)];
     const engine = engineOf(first);
     const old = await syncedDoc(first, w.id, owner.token);
@@ -151,12 +151,12 @@ describe('a client that kept an old copy and edited it offline', () => {
     const busy = await syncedDoc(first, w.id, owner.token);
     for (let round = 0; round < 30; round++) moveAll(busy, moved.map((_, i) => moved[(i * 7 + round) % moved.length]!), round * 100);
     const last = moved[(29 * 7 + 29) % moved.length]!;
-    await until(() => sqlPlacement(first, last.id).x === 2_929, 'the moves stored', 15_000);
-    expect(storedUpdateCount(first, w.id)).toBeLessThanOrEqual(engine.options.compactAfter + 1);
+    await until(async () => (await sqlPlacement(first, last.id)).x === 2_929, 'the moves stored', 15_000);
+    expect(await storedUpdateCount(first, w.id)).toBeLessThanOrEqual(engine.options.compactAfter + 1);
     const serverHistory = historyLength(busy.doc);
     const afterMoves = busy.cards.toJSON();
     busy.destroy();
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
 
     const offlineFrom = historyLength(old.doc);
     moveAll(old, keptForOffline, 1_000);
@@ -165,19 +165,19 @@ describe('a client that kept an old copy and edited it offline', () => {
 
     // Back online on the document nobody has loaded: first sync from the stored state.
     const back = await syncedDoc(first, w.id, owner.token, old.doc);
-    await until(() => sqlPlacement(first, keptForOffline.at(-1)!.id).x === 1_000 + keptForOffline.length - 1, 'offline edits stored');
+    await until(async () => (await sqlPlacement(first, keptForOffline.at(-1)!.id)).x === 1_000 + keptForOffline.length - 1, 'offline edits stored');
     const expected = { ...afterMoves };
     keptForOffline.forEach((card, i) => (expected[card.id] = { ...afterMoves[card.id], x: 1_000 + i, y: -(1_000 + i) }));
     const watcher = await syncedDoc(first, w.id, owner.token);
     expect(watcher.cards.toJSON()).toEqual(expected);
     expect(back.cards.toJSON()).toEqual(expected);
-    for (const card of cards) expect(sqlPlacement(first, card.id)).toEqual(expected[card.id]);
+    for (const card of cards) expect(await sqlPlacement(first, card.id)).toEqual(expected[card.id]);
     // Nothing was sent twice or re-created: the server holds its history plus the offline edits.
     expect(historyLength(watcher.doc)).toBe(serverHistory + offlineEdits);
     back.disconnect();
     watcher.destroy();
     await first.server.close();
-    first.deps.database.close();
+    await first.deps.database.close();
 
     const second = await startTestServer({}, { shareDatabaseOf: first });
     try {
@@ -187,7 +187,7 @@ describe('a client that kept an old copy and edited it offline', () => {
       // The old copy returning once more brings nothing new.
       const again = await syncedDoc(second, w.id, owner.token, old.doc);
       await quietFor(100, 'the old copy answers the server step 1');
-      expect(storedUpdateCount(second, w.id)).toBe(0);
+      expect(await storedUpdateCount(second, w.id)).toBe(0);
       expect(historyLength(again.doc)).toBe(serverHistory + offlineEdits);
       fresh.destroy();
       again.destroy();

@@ -1,8 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { awarenessUpdateMessage, updateMessage } from '../src/collab/protocol';
+import { writeWorkshop } from '../src/modules/events/recorder';
 import { engineOf, rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
@@ -17,19 +19,25 @@ const workshop = (server = t) => seedWorkshopWith(server, facilitator, [particip
 
 const connect = (workshopId: string, user: TestUser, server = t) => docs.synced(workshopId, user, server);
 
-function seedZone(workshopId: string) {
+async function seedZone(workshopId: string) {
   const now = new Date().toISOString();
-  const { sqlite } = t.deps.database;
-  sqlite
-    .prepare('INSERT INTO canvases (id, workshop_id, name, background_id, background_cols, background_rows, created_at, updated_at) VALUES (?, ?, ?, ?, 12, 8, ?, ?)')
-    .run(`canvas-${workshopId}`, workshopId, 'Board', 'swot', now, now);
   const id = `zone-${workshopId}`;
-  sqlite
-    .prepare('INSERT INTO zones (id, canvas_id, workshop_id, name, x, y, rows, cols, cluster_id, position, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0, 4, 6, NULL, 0, ?, ?)')
-    .run(id, `canvas-${workshopId}`, workshopId, 'Zone 0', now, now);
+  await t.write(async (tx, { canvases, zones }) => {
+    await tx.insert(canvases).values({
+      id: `canvas-${workshopId}`, workshopId, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now,
+    });
+    await tx.insert(zones).values({
+      id, canvasId: `canvas-${workshopId}`, workshopId, name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, clusterId: null, position: 0, createdAt: now, updatedAt: now,
+    });
+  });
   return id;
 }
-const sqlZoneName = (id: string) => (t.deps.database.sqlite.prepare('SELECT name FROM zones WHERE id = ?').get(id) as { name: string }).name;
+const sqlZoneName = async (id: string) => {
+  const { zones } = t.tables;
+  return (await t.db.select({ name: zones.name }).from(zones).where(eq(zones.id, id)))[0]!.name;
+};
+/** The document's zones of a workshop (loading it when needed), inside a write of its own. */
+const documentZones = (workshopId: string) => writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
 
 /** An awareness update (y-protocols encoding) for one client id. */
 function awarenessEntry(clientId: number, clock: number, state: unknown): Uint8Array {
@@ -43,7 +51,7 @@ function awarenessEntry(clientId: number, clock: number, state: unknown): Uint8A
 
 describe('messages the server refuses', () => {
   it('closes a connection sending a malformed state vector with 4400, and keeps serving', async () => {
-    const w = workshop();
+    const w = await workshop();
     const raw = await rawMember(t, w.id, participant.token);
     raw.send(new Uint8Array([0, 0, 4, 0xff, 0xff, 0xff, 0x0f]));
     expect((await raw.closed).code).toBe(4400);
@@ -55,9 +63,9 @@ describe('messages the server refuses', () => {
   });
 
   it('refuses an update depending on changes the server lacks (another client id, one clock ahead)', async () => {
-    const w = workshop();
-    const zone = seedZone(w.id);
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    const zone = await seedZone(w.id);
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const fac = await connect(w.id, facilitator);
     await until(() => fac.zones.has(zone), 'zone loaded');
 
@@ -69,27 +77,27 @@ describe('messages the server refuses', () => {
     const before = Y.encodeStateVector(forge);
     forge.getMap('zones').set(zone, { ...fac.zones.get(zone), name: 'Taken over' });
     const raw = await rawMember(t, w.id, participant.token);
-    const stored = storedUpdateCount(t, w.id);
+    const stored = await storedUpdateCount(t, w.id);
     raw.send(updateMessage(Y.encodeStateAsUpdate(forge, before)));
     expect((await raw.closed).code).toBe(4400);
-    expect(storedUpdateCount(t, w.id)).toBe(stored);
+    expect(await storedUpdateCount(t, w.id)).toBe(stored);
 
     // The facilitator's next change fills that clock: nothing pending may ride along with it.
     fac.cards.set(card.id, { position: 0, x: 1, y: 1 });
-    await until(() => sqlPlacement(t, card.id).x === 1, 'facilitator move stored');
+    await until(async () => (await sqlPlacement(t, card.id)).x === 1, 'facilitator move stored');
     // The forged zone rename must not surface later either: give a late apply the time to show.
     await quietFor(100, 'no forged zone rename applied after the next change');
-    expect(sqlZoneName(zone)).toBe('Zone 0');
-    expect(t.deps.collab.zones(w.id).get(zone)?.name).toBe('Zone 0');
+    expect(await sqlZoneName(zone)).toBe('Zone 0');
+    expect((await documentZones(w.id)).get(zone)?.name).toBe('Zone 0');
     expect(fac.zones.get(zone).name).toBe('Zone 0');
   });
 
   it('refuses keyless items under the roots, also in an archived workshop, storing nothing', async () => {
-    const w = workshop();
-    seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    await seedCard(t, w.id, facilitator, { type: 'cluster' });
     await connect(w.id, facilitator);
-    t.deps.database.sqlite.prepare("UPDATE workshops SET state = 'archived' WHERE id = ?").run(w.id);
-    const stored = storedUpdateCount(t, w.id);
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    const stored = await storedUpdateCount(t, w.id);
 
     for (const root of ['cards', 'zones']) {
       const forge = new Y.Doc();
@@ -98,26 +106,26 @@ describe('messages the server refuses', () => {
       raw.send(updateMessage(Y.encodeStateAsUpdate(forge)));
       expect((await raw.closed).code).toBe(4400);
     }
-    expect(storedUpdateCount(t, w.id)).toBe(stored);
-    expect(storedBytes(w.id)).toBeLessThan(10_000);
+    expect(await storedUpdateCount(t, w.id)).toBe(stored);
+    expect(await storedBytes(w.id)).toBeLessThan(10_000);
   });
 
   it('refuses oversized updates before applying them', async () => {
-    const w = workshop();
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     await connect(w.id, facilitator);
-    const stored = storedUpdateCount(t, w.id);
+    const stored = await storedUpdateCount(t, w.id);
     const forge = new Y.Doc();
     forge.getMap('cards').set(card.id, { position: 0, x: 1, y: 1, padding: 'x'.repeat(600_000) });
     const raw = await rawMember(t, w.id, facilitator.token);
     raw.send(updateMessage(Y.encodeStateAsUpdate(forge)));
     expect((await raw.closed).code).toBe(4400);
-    expect(storedUpdateCount(t, w.id)).toBe(stored);
-    expect(sqlPlacement(t, card.id).x).toBe(null);
+    expect(await storedUpdateCount(t, w.id)).toBe(stored);
+    expect((await sqlPlacement(t, card.id)).x).toBe(null);
   });
 
   it("does not let a member overwrite or remove someone else's cursor", async () => {
-    const w = workshop();
+    const w = await workshop();
     const victim = await connect(w.id, participant);
     const watcher = await connect(w.id, facilitator);
     victim.provider.awareness.setLocalStateField('cursor', { x: 1, y: 1 });
@@ -137,26 +145,28 @@ describe('messages the server refuses', () => {
   });
 });
 
-function storedBytes(workshopId: string): number {
-  const { sqlite } = t.deps.database;
-  const updates = sqlite.prepare('SELECT coalesce(sum(length("update")), 0) AS n FROM yjs_updates WHERE workshop_id = ?').get(workshopId) as { n: number };
-  const snapshot = sqlite.prepare('SELECT coalesce(sum(length(state)), 0) AS n FROM yjs_documents WHERE workshop_id = ?').get(workshopId) as { n: number };
-  return updates.n + snapshot.n;
+async function storedBytes(workshopId: string): Promise<number> {
+  const { yjsDocuments, yjsUpdates } = t.tables;
+  const updates = await t.db.select({ bytes: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId));
+  const snapshot = await t.db.select({ bytes: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
+  return [...updates, ...snapshot].reduce((sum, row) => sum + row.bytes.byteLength, 0);
 }
 
 describe('access ending while connected', () => {
   it('closes the sync connection at logout (4401)', async () => {
     const user = await createUser(t, 'Leaving');
-    const w = seedWorkshop(t, user);
+    const w = await seedWorkshop(t, user);
     const client = await connect(w.id, user);
     expect((await t.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(204);
     await until(() => client.closes.some((c) => c.code === 4401), 'closed with 4401');
   });
 
   it('closes the connections of a user whose membership is gone when access changes (4404)', async () => {
-    const w = workshop();
+    const w = await workshop();
     const client = await connect(w.id, participant);
-    t.deps.database.sqlite.prepare('DELETE FROM workshop_members WHERE workshop_id = ? AND user_id = ?').run(w.id, participant.id);
+    await t.write(async (tx, { workshopMembers }) =>
+      tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, participant.id))),
+    );
     t.deps.bus.emit('access-changed', { userId: participant.id });
     await until(() => client.closes.some((c) => c.code === 4404), 'closed with 4404');
   });
@@ -172,29 +182,29 @@ describe('two instances over one SQLite file, messages between them lost', () =>
   });
 
   it("a position-only change on B keeps the x and y A stored, though B's copy never heard of them", async () => {
-    const w = workshop();
-    const first = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const second = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    expect(engineOf(b).cardPlacements(w.id).get(first.id)).toEqual({ position: 0, x: null, y: null });
+    const w = await workshop();
+    const first = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const second = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    expect((await engineOf(b).cardPlacements(w.id)).get(first.id)).toEqual({ position: 0, x: null, y: null });
     const onA = await connect(w.id, facilitator);
     onA.cards.set(first.id, { position: 0, x: 100, y: 200 });
-    await until(() => sqlPlacement(t, first.id).x === 100, 'move stored on A');
+    await until(async () => (await sqlPlacement(t, first.id)).x === 100, 'move stored on A');
 
     const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: facilitator.token, body: { position: 0 } });
     expect(moved.status).toBe(200);
-    expect(sqlPlacement(t, first.id)).toEqual({ position: 1, x: 100, y: 200 });
-    expect(engineOf(b).cardPlacements(w.id).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });
+    expect(await sqlPlacement(t, first.id)).toEqual({ position: 1, x: 100, y: 200 });
+    expect((await engineOf(b).cardPlacements(w.id)).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });
   });
 
   it('a token revoked on B stops writes of a connection on A', async () => {
     const user = await createUser(t, 'Elsewhere');
-    const w = seedWorkshop(t, user);
-    const card = seedCard(t, w.id, user, { type: 'cluster' });
+    const w = await seedWorkshop(t, user);
+    const card = await seedCard(t, w.id, user, { type: 'cluster' });
     const onA = await connect(w.id, user);
     expect((await b.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(204);
     onA.cards.set(card.id, { position: 0, x: 5, y: 5 });
     await until(() => onA.closes.some((c) => c.code === 4401), 'closed with 4401');
-    expect(sqlPlacement(t, card.id).x).toBe(null);
+    expect((await sqlPlacement(t, card.id)).x).toBe(null);
   });
 });
 
@@ -203,7 +213,7 @@ describe('shutdown', () => {
     const s = await startTestServer();
     try {
       const owner = await createUser(s, 'Owner');
-      const w = seedWorkshop(s, owner);
+      const w = await seedWorkshop(s, owner);
       const raw = await rawMember(s, w.id, owner.token);
       raw.send(new Uint8Array([0, 0, 4, 0xff, 0xff, 0xff, 0x0f]));
       expect((await raw.closed).code).toBe(4400);

@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
 import type { CardOutput } from '../src/modules/cards/schemas';
+import { writeWorkshop } from '../src/modules/events/recorder';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';
 import { eventLog, seedWorkshop, type TestUser } from './helpers/factories';
@@ -20,8 +22,14 @@ const BOARD = {
   ],
 };
 
-const sqlZone = (server: TestServer, zoneId: string) =>
-  server.deps.database.sqlite.prepare('SELECT name, x, y, rows, cols, cluster_id FROM zones WHERE id = ?').get(zoneId) as Omit<ZoneOutput, 'id'>;
+async function sqlZone(server: TestServer, zoneId: string): Promise<Omit<ZoneOutput, 'id'>> {
+  const { zones } = server.tables;
+  const [zone] = await server.db
+    .select({ name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId })
+    .from(zones)
+    .where(eq(zones.id, zoneId));
+  return zone!;
+}
 
 async function canvasWithZones(workshopId: string, user: TestUser) {
   const res = await t.request<CanvasOutput>('POST', `/v1/workshops/${workshopId}/canvas`, { token: user.token, body: BOARD });
@@ -38,13 +46,13 @@ async function readCanvas(server: TestServer, workshopId: string, user: TestUser
 describe('REST reads of zones', () => {
   it('are answered from the SQL copy when the document is not loaded, with the values the document holds', async () => {
     const engine = engineOf(t);
-    const w = seedWorkshop(t, fay);
+    const w = await seedWorkshop(t, fay);
     const [left, right] = await canvasWithZones(w.id, fay);
     const client = await docs.synced(w.id, fay);
     client.zones.set(left!.id, { ...client.zones.get(left!.id), name: 'Moved', x: 3 });
-    await until(() => sqlZone(t, left!.id).x === 3, 'zone edit stored');
+    await until(async () => (await sqlZone(t, left!.id)).x === 3, 'zone edit stored');
     client.disconnect();
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
 
     const canvas = await readCanvas(t, w.id, fay);
     const zone = await t.request<ZoneOutput>('GET', `/v1/workshops/canvas/zones/${left!.id}`, { token: fay.token });
@@ -55,7 +63,7 @@ describe('REST reads of zones', () => {
 
     // Loading the document shows the same values.
     const { id, ...values } = moved;
-    expect(t.deps.collab.zones(w.id).get(id)).toEqual(values);
+    expect((await writeWorkshop(t.deps, w.id, (tx, changes) => t.deps.collab.zones({ tx, changes }, w.id))).get(id)).toEqual(values);
     expect(await readCanvas(t, w.id, fay)).toEqual(canvas);
   });
 
@@ -64,18 +72,18 @@ describe('REST reads of zones', () => {
     // No Redis between the two: nothing is relayed, everything goes through SQLite.
     const other = await startTestServer({}, { shareDatabaseOf: t });
     try {
-      const w = seedWorkshop(t, fay);
+      const w = await seedWorkshop(t, fay);
       const [left] = await canvasWithZones(w.id, fay);
       const here = await docs.synced(w.id, fay);
       const there = await syncedDoc(other, w.id, fay.token);
       there.zones.set(left!.id, { ...there.zones.get(left!.id), y: 4 });
-      await until(() => sqlZone(t, left!.id).y === 4, 'edit stored by the other instance');
+      await until(async () => (await sqlZone(t, left!.id)).y === 4, 'edit stored by the other instance');
       expect(here.zones.get(left!.id).y).toBe(0);
 
       expect(engine.loadedDocuments()).toContain(w.id);
       expect((await readCanvas(t, w.id, fay)).zones[0]!.y).toBe(4);
       here.disconnect();
-      engine.unloadNow(w.id, { compact: false });
+      await engine.unloadNow(w.id, { compact: false });
       expect((await readCanvas(t, w.id, fay)).zones[0]!.y).toBe(4);
       expect(engine.loadedDocuments()).not.toContain(w.id);
       there.destroy();
@@ -88,21 +96,23 @@ describe('REST reads of zones', () => {
 describe('a document loading over a SQL copy that parted from it', () => {
   it('logs what it puts back, so cached card lists and live screens follow', async () => {
     const engine = engineOf(t);
-    const w = seedWorkshop(t, fay);
+    const w = await seedWorkshop(t, fay);
     const create = (title: string) => t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, { token: fay.token, body: { type: 'cluster', title } });
     const [first, second] = [(await create('First')).body, (await create('Second')).body];
-    engine.unloadNow(w.id, { compact: true });
+    await engine.unloadNow(w.id, { compact: true });
     // A copy an older version of the service left behind (it wrote SQL after the commit).
-    const setPosition = t.deps.database.sqlite.prepare('UPDATE cards SET position = ? WHERE id = ?');
-    setPosition.run(1, first.id);
-    setPosition.run(0, second.id);
+    await t.write(async (tx, { cards }) => {
+      const setPosition = (position: number, id: string) => tx.update(cards).set({ position }).where(eq(cards.id, id));
+      await setPosition(1, first.id);
+      await setPosition(0, second.id);
+    });
     const list = async () => (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards`, { token: fay.token })).body.map((card) => card.title);
     expect(await list()).toEqual(['Second', 'First']);
 
     // Loading reconciles: the document, the truth, wins over the copy.
-    expect(engine.cardPlacements(w.id).get(first.id)?.position).toBe(0);
+    expect((await engine.cardPlacements(w.id)).get(first.id)?.position).toBe(0);
     expect(await list()).toEqual(['First', 'Second']);
-    const moved = eventLog(t, w.id).at(-1)!;
+    const moved = (await eventLog(t, w.id)).at(-1)!;
     expect(moved.action).toBe('moveCards');
     expect(moved.change).toEqual({ placements: { [first.id]: { position: 0, x: null, y: null }, [second.id]: { position: 1, x: null, y: null } } });
   });

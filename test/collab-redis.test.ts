@@ -24,15 +24,15 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
   }
 
   it('relays moves and awareness made by a client on B to a client on A, once stored', async () => {
-    const w = seedWorkshop(a, user);
-    const card = seedCard(a, w.id, user, { type: 'cluster' });
+    const w = await seedWorkshop(a, user);
+    const card = await seedCard(a, w.id, user, { type: 'cluster' });
     const onA = await connect(a, w.id);
     const onB = await connect(b, w.id);
     await bothLoaded(w.id);
 
     onB.cards.set(card.id, { position: 0, x: 11, y: 12 });
     await until(() => onA.cards.get(card.id)?.x === 11, 'move reaches A');
-    expect(sqlPlacement(a, card.id)).toEqual({ position: 0, x: 11, y: 12 });
+    expect(await sqlPlacement(a, card.id)).toEqual({ position: 0, x: 11, y: 12 });
 
     onB.provider.awareness.setLocalStateField('cursor', { x: 3, y: 4 });
     await until(() => onA.provider.awareness.getStates().get(onB.doc.clientID)?.cursor?.x === 3, 'cursor reaches A');
@@ -41,13 +41,13 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
 
     // A change the service makes on A reaches B's clients too.
     const again = await connect(b, w.id);
-    write(a.deps, (_tx, changes) => a.deps.collab.placeCards(changes, w.id, { placements: { [card.id]: { x: 500 } } }));
+    await write(a.deps, (tx, changes) => a.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [card.id]: { x: 500 } } }));
     await until(() => again.cards.get(card.id)?.x === 500, 'service change reaches B');
   });
 
   it('shows a REST move made on B to a client on A, and closes the clients on A when B deletes the workshop', async () => {
-    const w = seedWorkshop(a, user);
-    const [first, second] = [seedCard(a, w.id, user, { type: 'cluster' }), seedCard(a, w.id, user, { type: 'cluster' })];
+    const w = await seedWorkshop(a, user);
+    const [first, second] = [await seedCard(a, w.id, user, { type: 'cluster' }), await seedCard(a, w.id, user, { type: 'cluster' })];
     const onA = await connect(a, w.id);
     await connect(b, w.id);
     await bothLoaded(w.id);
@@ -62,11 +62,11 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
   });
 
   it('syncs a client on B, which has not loaded the document, from what A stored, then relays both ways', async () => {
-    const w = seedWorkshop(a, user);
-    const card = seedCard(a, w.id, user, { type: 'cluster' });
+    const w = await seedWorkshop(a, user);
+    const card = await seedCard(a, w.id, user, { type: 'cluster' });
     const onA = await connect(a, w.id);
     onA.cards.set(card.id, { position: 0, x: 1, y: 1 });
-    await until(() => sqlPlacement(a, card.id).x === 1, 'move stored on A');
+    await until(async () => (await sqlPlacement(a, card.id)).x === 1, 'move stored on A');
     expect(engineOf(b).loadedDocuments()).not.toContain(w.id);
 
     const onB = await connect(b, w.id);
@@ -76,13 +76,13 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     await until(() => onB.cards.get(card.id)?.x === 2, 'move on A reaches B');
     onB.cards.set(card.id, { position: 0, x: 3, y: 3 });
     await until(() => onA.cards.get(card.id)?.x === 3, 'move on B reaches A');
-    expect(sqlPlacement(a, card.id)).toEqual({ position: 0, x: 3, y: 3 });
+    expect(await sqlPlacement(a, card.id)).toEqual({ position: 0, x: 3, y: 3 });
   });
 
   it('keeps serving local clients while Redis is down, and catches up from SQLite when it is back', async () => {
     const warn = vi.spyOn(console, 'warn');
-    const w = seedWorkshop(a, user);
-    const [c1, c2] = [seedCard(a, w.id, user, { type: 'cluster' }), seedCard(a, w.id, user, { type: 'cluster' })];
+    const w = await seedWorkshop(a, user);
+    const [c1, c2] = [await seedCard(a, w.id, user, { type: 'cluster' }), await seedCard(a, w.id, user, { type: 'cluster' })];
     const [a1, a2, b1] = [await connect(a, w.id), await connect(a, w.id), await connect(b, w.id)];
     await bothLoaded(w.id);
 
@@ -90,8 +90,8 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     a1.cards.set(c1.id, { position: 0, x: 1, y: 1 });
     await until(() => a2.cards.get(c1.id)?.x === 1, 'local relay on A without Redis');
     b1.cards.set(c2.id, { position: 1, x: 2, y: 2 });
-    await until(() => sqlPlacement(b, c2.id).x === 2, 'B stores without Redis');
-    expect(sqlPlacement(a, c1.id).x).toBe(1);
+    await until(async () => (await sqlPlacement(b, c2.id)).x === 2, 'B stores without Redis');
+    expect((await sqlPlacement(a, c1.id)).x).toBe(1);
     // B read what A stored when it stored its own change; A hears of B's only through Redis.
     await until(() => b1.cards.get(c1.id)?.x === 1, "B caught up with A's stored move on its own write");
     // Nothing may reach A while Redis is down: give a relay the time it would take, then look.

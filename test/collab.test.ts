@@ -1,10 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import * as Y from 'yjs';
-import { write } from '../src/modules/events/recorder';
+import { write, writeWorkshop } from '../src/modules/events/recorder';
 import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
-import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith } from './helpers/factories';
+import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith, inTurn } from './helpers/factories';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -17,7 +18,7 @@ const connect = (workshopId: string, user: TestUser) => docs.synced(workshopId, 
 
 describe('sync endpoint: who may connect', () => {
   it('closes with 4401 before any sync without a token or with a bad one, and loads nothing', async () => {
-    const w = workshop();
+    const w = await workshop();
     for (const path of [`/v1/sync/${w.id}`, `/v1/sync/${w.id}?token=not-a-token`]) {
       const res = await rawSync(t, path);
       expect(res.code).toBe(4401);
@@ -25,12 +26,12 @@ describe('sync endpoint: who may connect', () => {
       expect(res.messages).toEqual([]);
     }
     expect(engineOf(t).loadedDocuments()).not.toContain(w.id);
-    expect(storedUpdateCount(t, w.id)).toBe(0);
+    expect(await storedUpdateCount(t, w.id)).toBe(0);
   });
 
   it('closes with 4404 for strangers and unknown workshops, and the provider stops retrying', async () => {
-    const w = workshop();
-    seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const res = await rawSync(t, `/v1/sync/${w.id}?token=${stranger.token}`);
     expect(res).toMatchObject({ code: 4404, reason: 'not_found', messages: [] });
     expect((await rawSync(t, `/v1/sync/unknown-workshop?token=${facilitator.token}`)).code).toBe(4404);
@@ -47,20 +48,20 @@ describe('sync endpoint: who may connect', () => {
   });
 
   it('accepts the token in an Authorization header too', async () => {
-    const w = workshop();
+    const w = await workshop();
     const res = rawSync(t, `/v1/sync/${w.id}`, { authorization: `Bearer ${participant.token}` });
     await until(() => engineOf(t).loadedDocuments().includes(w.id), 'document loaded');
-    engineOf(t).forgetWorkshop(w.id);
+    await engineOf(t).forgetWorkshop(w.id);
     expect((await res).code).toBe(4404);
   });
 });
 
 describe('document contents', () => {
   it('holds every card of the workshop with its SQL placement on first load', async () => {
-    const w = workshop();
-    const a = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
-    const b = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
-    const idea = seedCard(t, w.id, participant, { parentId: a.id });
+    const w = await workshop();
+    const a = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
+    const b = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
+    const idea = await seedCard(t, w.id, participant, { parentId: a.id });
     const client = await connect(w.id, participant);
     await until(() => client.cards.size === 3, 'three cards');
     expect(client.cards.toJSON()).toEqual({
@@ -71,14 +72,14 @@ describe('document contents', () => {
   });
 
   it('stores a client move and its SQL copy before another client sees it', async () => {
-    const w = workshop();
-    const card = seedCard(t, w.id, participant, { type: 'cluster' });
+    const w = await workshop();
+    const card = await seedCard(t, w.id, participant, { type: 'cluster' });
     const [mover, watcher] = await Promise.all([connect(w.id, participant), connect(w.id, facilitator)]);
-    const before = storedUpdateCount(t, w.id);
+    const before = await storedUpdateCount(t, w.id);
     mover.cards.set(card.id, { position: 0, x: 120.5, y: -40 });
     await until(() => watcher.cards.get(card.id)?.x === 120.5, 'watcher sees the move');
-    expect(sqlPlacement(t, card.id)).toEqual({ position: 0, x: 120.5, y: -40 });
-    expect(storedUpdateCount(t, w.id)).toBeGreaterThan(before);
+    expect(await sqlPlacement(t, card.id)).toEqual({ position: 0, x: 120.5, y: -40 });
+    expect(await storedUpdateCount(t, w.id)).toBeGreaterThan(before);
     const res = await t.request<CardDetailOutput>('GET', `/v1/workshops/${w.id}/cards/${card.id}`, { token: facilitator.token });
     expect(res.status).toBe(200);
     expect(res.body.position).toBe(0);
@@ -87,8 +88,8 @@ describe('document contents', () => {
 
 describe('concurrent moves', () => {
   it('converge on every client, the server and the SQL copy, for the same card and for different cards', async () => {
-    const w = workshop();
-    const [c1, c2, c3] = [0, 1, 2].map(() => seedCard(t, w.id, participant, { type: 'cluster' }));
+    const w = await workshop();
+    const [c1, c2, c3] = await inTurn(3, () => seedCard(t, w.id, participant, { type: 'cluster' }));
     const [a, b] = await Promise.all([connect(w.id, facilitator), connect(w.id, facilitator)]);
     // Same tick: neither client has seen the other's change when making its own.
     a.cards.set(c1!.id, { position: 0, x: 10, y: 10 });
@@ -102,19 +103,19 @@ describe('concurrent moves', () => {
     // One writer's whole placement wins: never one's x with the other's y.
     expect([10, 99]).toContain(winner.x);
     expect(winner.y).toBe(winner.x);
-    const server = engineOf(t).cardPlacements(w.id);
+    const server = await engineOf(t).cardPlacements(w.id);
     expect(server.get(c1!.id)).toEqual(winner);
-    expect(sqlPlacement(t, c1!.id)).toEqual(winner);
-    expect(sqlPlacement(t, c2!.id)).toEqual({ position: 1, x: 1, y: 2 });
-    expect(sqlPlacement(t, c3!.id)).toEqual({ position: 2, x: 3, y: 4 });
+    expect(await sqlPlacement(t, c1!.id)).toEqual(winner);
+    expect(await sqlPlacement(t, c2!.id)).toEqual({ position: 1, x: 1, y: 2 });
+    expect(await sqlPlacement(t, c3!.id)).toEqual({ position: 2, x: 3, y: 4 });
   });
 });
 
 describe('positions', () => {
   it('renumbers the siblings of a card a client moved, in the document, SQL and REST', async () => {
-    const w = workshop();
-    const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const ideas = ['i0', 'i1', 'i2', 'i3'].map((title) => seedCard(t, w.id, facilitator, { parentId: cluster.id, title }));
+    const w = await workshop();
+    const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const ideas = await inTurn(['i0', 'i1', 'i2', 'i3'], (title) => seedCard(t, w.id, facilitator, { parentId: cluster.id, title }));
     const [mover, watcher] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const titles = async () =>
       (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards?parent=${cluster.id}`, { token: participant.token })).body.map((c) => c.title);
@@ -135,7 +136,7 @@ describe('positions', () => {
     expect(await titles()).toEqual(['i1', 'i3', 'i2', 'i0']);
     const positions = ideas.map((i) => mover.cards.get(i.id).position).sort();
     expect(positions).toEqual([0, 1, 2, 3]);
-    for (const idea of ideas) expect(sqlPlacement(t, idea.id).position).toBe(watcher.cards.get(idea.id).position);
+    for (const idea of ideas) expect((await sqlPlacement(t, idea.id)).position).toBe(watcher.cards.get(idea.id).position);
   });
 });
 
@@ -145,42 +146,42 @@ describe('what clients may write', () => {
   }
 
   it('lets participants move only the cards the current step lets them edit', async () => {
-    const w = workshop();
-    const theirs = seedCard(t, w.id, participant, { type: 'cluster' });
-    const others = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    const theirs = await seedCard(t, w.id, participant, { type: 'cluster' });
+    const others = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await connect(w.id, participant);
     const before = client.cards.get(others.id);
 
     client.cards.set(others.id, { position: 1, x: 5, y: 5 });
     client.cards.set(theirs.id, { position: 0, x: 7, y: 7 });
     await settle(client, others.id, before);
-    await until(() => sqlPlacement(t, theirs.id).x === 7, 'own card moved');
-    expect(sqlPlacement(t, others.id)).toEqual(before);
+    await until(async () => (await sqlPlacement(t, theirs.id)).x === 7, 'own card moved');
+    expect(await sqlPlacement(t, others.id)).toEqual(before);
 
-    seedCurrentStep(t, w.id, { allow_edit: 'all' });
+    await seedCurrentStep(t, w.id, { allow_edit: 'all' });
     client.cards.set(others.id, { position: 1, x: 5, y: 5 });
-    await until(() => sqlPlacement(t, others.id).x === 5, 'allow_edit all');
+    await until(async () => (await sqlPlacement(t, others.id)).x === 5, 'allow_edit all');
 
-    seedCurrentStep(t, w.id, { allow_edit: 'none' });
+    await seedCurrentStep(t, w.id, { allow_edit: 'none' });
     client.cards.set(theirs.id, { position: 0, x: 8, y: 8 });
     await settle(client, theirs.id, { position: 0, x: 7, y: 7 });
-    expect(sqlPlacement(t, theirs.id).x).toBe(7);
+    expect((await sqlPlacement(t, theirs.id)).x).toBe(7);
   });
 
   it('refuses every move in an archived workshop', async () => {
-    const w = workshop();
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await connect(w.id, facilitator);
-    t.deps.database.sqlite.prepare("UPDATE workshops SET state = 'archived' WHERE id = ?").run(w.id);
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
     client.cards.set(card.id, { position: 0, x: 1, y: 1 });
     await settle(client, card.id, { position: 0, x: null, y: null });
-    expect(sqlPlacement(t, card.id)).toEqual({ position: 0, x: null, y: null });
+    expect(await sqlPlacement(t, card.id)).toEqual({ position: 0, x: null, y: null });
   });
 
   it('repairs wrong shapes, unknown cards and deletions', async () => {
-    const w = workshop();
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const other = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const other = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const [client, watcher] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const initial = { position: 0, x: null, y: null };
 
@@ -196,7 +197,7 @@ describe('what clients may write', () => {
     client.cards.set(card.id, { position: 0, x: 3, extra: 'x' });
     await settle(client, card.id, { position: 0, x: 3, y: null });
     await settle(watcher, card.id, { position: 0, x: 3, y: null });
-    expect(sqlPlacement(t, card.id)).toEqual({ position: 0, x: 3, y: null });
+    expect(await sqlPlacement(t, card.id)).toEqual({ position: 0, x: 3, y: null });
     expect(JSON.stringify(watcher.cards.toJSON())).toBe(JSON.stringify(client.cards.toJSON()));
   });
 
@@ -204,55 +205,63 @@ describe('what clients may write', () => {
     ['another root', (doc: Y.Doc) => doc.getText('notes').insert(0, 'not for the server')],
     ['a nested type', (doc: Y.Doc) => doc.getMap('cards').set('nested', new Y.Map([['position', 0]]))],
   ])('closes a client writing %s, storing nothing of it', async (_, write) => {
-    const w = workshop();
-    seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await workshop();
+    await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await connect(w.id, facilitator);
-    const stored = storedUpdateCount(t, w.id);
+    const stored = await storedUpdateCount(t, w.id);
     write(client.doc);
     await until(() => client.closes.some((c) => c.code === 4400), 'closed with 4400');
-    expect(storedUpdateCount(t, w.id)).toBe(stored);
-    expect(engineOf(t).cardPlacements(w.id).size).toBe(1);
+    expect(await storedUpdateCount(t, w.id)).toBe(stored);
+    expect((await engineOf(t).cardPlacements(w.id)).size).toBe(1);
   });
 });
 
 describe('zones', () => {
-  function seedCanvas(workshopId: string, zoneCount = 2) {
-    const { sqlite } = t.deps.database;
+  async function seedCanvas(workshopId: string, zoneCount = 2) {
     const now = new Date().toISOString();
     const canvasId = `canvas-${workshopId}`;
-    sqlite
-      .prepare('INSERT INTO canvases (id, workshop_id, name, background_id, background_cols, background_rows, created_at, updated_at) VALUES (?, ?, ?, ?, 12, 8, ?, ?)')
-      .run(canvasId, workshopId, 'Board', 'swot', now, now);
-    return Array.from({ length: zoneCount }, (_, i) => {
-      const id = `zone-${i}-${workshopId}`;
-      sqlite
-        .prepare('INSERT INTO zones (id, canvas_id, workshop_id, name, x, y, rows, cols, cluster_id, position, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 4, 6, NULL, ?, ?, ?)')
-        .run(id, canvasId, workshopId, `Zone ${i}`, i * 6, i, now, now);
-      return id;
+    return t.write(async (tx, { canvases, zones }) => {
+      await tx.insert(canvases).values({ id: canvasId, workshopId, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now });
+      return inTurn(zoneCount, async (i) => {
+        const id = `zone-${i}-${workshopId}`;
+        await tx.insert(zones).values({
+          id, canvasId, workshopId, name: `Zone ${i}`, x: i * 6, y: 0, rows: 4, cols: 6, clusterId: null, position: i, createdAt: now, updatedAt: now,
+        });
+        return id;
+      });
     });
   }
-  const sqlZone = (id: string) => t.deps.database.sqlite.prepare('SELECT name, x, y, rows, cols, cluster_id FROM zones WHERE id = ?').get(id);
+  const sqlZone = async (id: string) => {
+    const { zones } = t.tables;
+    const [zone] = await t.db
+      .select({ name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId })
+      .from(zones)
+      .where(eq(zones.id, id));
+    return zone;
+  };
+  /** The document's zones of a workshop (loading it when needed), inside a write of its own. */
+  const documentZones = (workshopId: string) => writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
 
   it('come from SQL on first load; placeZones from a REST write reaches clients and the SQL copy', async () => {
-    const w = workshop();
-    const [z0, z1] = seedCanvas(w.id);
+    const w = await workshop();
+    const [z0, z1] = await seedCanvas(w.id);
     const client = await connect(w.id, participant);
     await until(() => client.zones.size === 2, 'zones loaded');
     expect(client.zones.get(z0!)).toEqual({ name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null });
-    const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    write(t.deps, (_tx, changes) =>
-      t.deps.collab.placeZones(changes, w.id, { [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id }, [z0!]: null }),
+    const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    await write(t.deps, (tx, changes) =>
+      t.deps.collab.placeZones({ tx, changes }, w.id, { [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id }, [z0!]: null }),
     );
     await until(() => client.zones.get(z1!)?.cluster_id === cluster.id && !client.zones.has(z0!), 'placeZones relayed');
-    expect(sqlZone(z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
-    expect([...t.deps.collab.zones(w.id).keys()]).toEqual([z1]);
+    expect(await sqlZone(z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
+    expect([...(await documentZones(w.id)).keys()]).toEqual([z1]);
   });
 
   it('may be edited through the document by facilitators only, and only with valid values', async () => {
-    const w = workshop();
-    const [zone] = seedCanvas(w.id, 1);
-    const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const idea = seedCard(t, w.id, facilitator, { parentId: cluster.id });
+    const w = await workshop();
+    const [zone] = await seedCanvas(w.id, 1);
+    const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const idea = await seedCard(t, w.id, facilitator, { parentId: cluster.id });
     const [fac, par] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const initial = { name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null };
     const back = (client: DocClient, value: unknown) =>
@@ -266,13 +275,13 @@ describe('zones', () => {
     await back(fac, initial);
     fac.zones.set('zone-nobody-made', initial);
     await until(() => !fac.zones.has('zone-nobody-made'), 'unknown zone removed');
-    expect(sqlZone(zone!)).toEqual(initial);
+    expect(await sqlZone(zone!)).toEqual(initial);
 
     const moved = { name: 'Moved', x: 2.5, y: 3, rows: 5, cols: 5, cluster_id: cluster.id };
     fac.zones.set(zone!, moved);
     await back(par, moved);
-    expect(sqlZone(zone!)).toEqual(moved);
-    expect(t.deps.collab.zones(w.id).get(zone!)).toEqual(moved);
+    expect(await sqlZone(zone!)).toEqual(moved);
+    expect((await documentZones(w.id)).get(zone!)).toEqual(moved);
   });
 });
 
@@ -286,7 +295,7 @@ describe('REST and the document', () => {
   }
 
   it('puts created cards in the document and renumbers their siblings there', async () => {
-    const w = workshop();
+    const w = await workshop();
     const client = await connect(w.id, participant);
     const a = await create(w.id, { type: 'cluster', title: 'A' });
     await until(() => client.cards.has(a.id), 'created card in the document');
@@ -298,12 +307,12 @@ describe('REST and the document', () => {
   });
 
   it('shows a REST move to clients, keeping the coordinates they set', async () => {
-    const w = workshop();
+    const w = await workshop();
     const [a, b] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' })];
     const idea = await create(w.id, { type: 'idea', title: 'i', parent: a.id });
     const client = await connect(w.id, facilitator);
     client.cards.set(b.id, { position: 1, x: 300, y: 200 });
-    await until(() => sqlPlacement(t, b.id).x === 300, 'coordinates stored');
+    await until(async () => (await sqlPlacement(t, b.id)).x === 300, 'coordinates stored');
 
     const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: facilitator.token, body: { position: 0 } });
     expect(res.status).toBe(200);
@@ -312,11 +321,11 @@ describe('REST and the document', () => {
 
     const moved = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${idea.id}`, { token: facilitator.token, body: { parent: b.id } });
     expect(moved.status).toBe(200);
-    expect(engineOf(t).cardPlacements(w.id).get(idea.id)?.position).toBe(0);
+    expect((await engineOf(t).cardPlacements(w.id)).get(idea.id)?.position).toBe(0);
   });
 
   it('shows a client move in REST reads', async () => {
-    const w = workshop();
+    const w = await workshop();
     const [a, b, c] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' }), await create(w.id, { type: 'cluster', title: 'C' })];
     const client = await connect(w.id, facilitator);
     client.cards.set(c.id, { position: 0, x: 1, y: 2 });
@@ -328,7 +337,7 @@ describe('REST and the document', () => {
   });
 
   it('removes deleted, merged and replaced cards from the document', async () => {
-    const w = workshop();
+    const w = await workshop();
     const [a, b, c] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' }), await create(w.id, { type: 'cluster', title: 'C' })];
     const ideas = [await create(w.id, { type: 'idea', title: 'a1', parent: a.id }), await create(w.id, { type: 'idea', title: 'b1', parent: b.id })];
     const client = await connect(w.id, participant);
@@ -352,11 +361,11 @@ describe('REST and the document', () => {
   });
 
   it('leaves the document alone when a REST write fails', async () => {
-    const w = workshop();
+    const w = await workshop();
     const a = await create(w.id, { type: 'cluster', title: 'A' });
     const b = await create(w.id, { type: 'cluster', title: 'B' });
     const client = await connect(w.id, participant);
-    const stored = storedUpdateCount(t, w.id);
+    const stored = await storedUpdateCount(t, w.id);
     const before = JSON.stringify(placements(client));
     const refused = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: participant.token, body: { position: 0 } });
     expect(refused.status).toBe(403);
@@ -364,19 +373,19 @@ describe('REST and the document', () => {
     expect(invalidBody.status).toBe(400);
     // Failed writes have nothing to relay; give a stray update the time to reach the client.
     await quietFor(100, 'no document update after refused writes');
-    expect(storedUpdateCount(t, w.id)).toBe(stored);
+    expect(await storedUpdateCount(t, w.id)).toBe(stored);
     expect(JSON.stringify(placements(client))).toBe(before);
     expect(client.cards.get(a.id).position).toBe(0);
   });
 
   it('forgets the document of a deleted workshop and closes its clients', async () => {
-    const w = workshop();
+    const w = await workshop();
     await create(w.id, { type: 'cluster', title: 'A' });
     const client = await connect(w.id, participant);
-    expect(storedUpdateCount(t, w.id)).toBeGreaterThan(0);
+    expect(await storedUpdateCount(t, w.id)).toBeGreaterThan(0);
     expect((await t.request('DELETE', `/v1/workshops/${w.id}`, { token: facilitator.token })).status).toBe(204);
     await until(() => client.closes.some((c) => c.code === 4404), 'client closed with 4404');
     expect(engineOf(t).loadedDocuments()).not.toContain(w.id);
-    expect(storedUpdateCount(t, w.id)).toBe(0);
+    expect(await storedUpdateCount(t, w.id)).toBe(0);
   });
 });

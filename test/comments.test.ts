@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { comments, workshops } from '../src/db/schema/index';
 import type { CommentOutput } from '../src/modules/comments/schemas';
 import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
 import { useCast } from './helpers/cast';
@@ -14,11 +13,11 @@ function scene() {
 }
 
 const comment = (path: string, user: TestUser, body: unknown) => t.request<CommentOutput>('POST', path, { token: user.token, body });
-const commentRows = (workshopId: string) => t.deps.database.db.select().from(comments).where(eq(comments.workshopId, workshopId)).all();
+const commentRows = (workshopId: string) => t.db.select().from(t.tables.comments).where(eq(t.tables.comments.workshopId, workshopId));
 
 describe('comments', () => {
   it('comments, lists oldest first, reads and deletes, logging each change', async () => {
-    const s = scene();
+    const s = await scene();
     const first = await comment(s.path, participant, { content: 'Love it' });
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: expect.any(String), created_at: expect.any(String), content: 'Love it', user_id: participant.id });
@@ -31,15 +30,15 @@ describe('comments', () => {
     expect((await t.request('DELETE', `${s.path}/${first.body.id}`, { token: participant.token })).status).toBe(204);
     expectError(await t.request('GET', `${s.path}/${first.body.id}`, { token: participant.token }), 404, 'not_found');
 
-    const log = eventLog(t, s.workshop.id);
+    const log = await eventLog(t, s.workshop.id);
     expect(log.map((e) => e.action)).toEqual(['addComment', 'addComment', 'addComment', 'addComment', 'removeComment']);
     expect(log[0]!.change).toEqual({ comment: { ...first.body, card_id: s.card.id } });
     expect(log[4]!.change).toEqual({ comment: { ...first.body, card_id: s.card.id } });
-    expect(commentRows(s.workshop.id)).toHaveLength(3);
+    expect(await commentRows(s.workshop.id)).toHaveLength(3);
   });
 
   it('refuses empty or missing content with 400, changing nothing', async () => {
-    const s = scene();
+    const s = await scene();
     for (const body of [{}, { content: '' }, { content: ' \n ' }, { content: ['x'] }, { content: 'x'.repeat(10_001) }]) {
       const res = await comment(s.path, participant, body);
       expectError(res, 400, 'invalid_request');
@@ -50,33 +49,33 @@ describe('comments', () => {
       415,
       'unsupported_media_type',
     );
-    expect(commentRows(s.workshop.id)).toHaveLength(0);
-    expect(eventLog(t, s.workshop.id)).toHaveLength(0);
+    expect(await commentRows(s.workshop.id)).toHaveLength(0);
+    expect(await eventLog(t, s.workshop.id)).toHaveLength(0);
   });
 
   it('answers 404 to strangers and for cards or comments outside the workshop', async () => {
-    const s = scene();
-    const elsewhere = scene();
+    const s = await scene();
+    const elsewhere = await scene();
     const mine = await comment(s.path, participant, { content: 'x' });
     expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
     expectError(await comment(s.path, stranger, { content: 'x' }), 404, 'not_found');
     expectError(await t.request('GET', `${s.path}/${mine.body.id}`, { token: stranger.token }), 404, 'not_found');
     expectError(await comment(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/comments`, participant, { content: 'x' }), 404, 'not_found');
     expectError(await t.request('DELETE', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
-    expect(commentRows(elsewhere.workshop.id)).toHaveLength(0);
-    expect(commentRows(s.workshop.id)).toHaveLength(1);
+    expect(await commentRows(elsewhere.workshop.id)).toHaveLength(0);
+    expect(await commentRows(s.workshop.id)).toHaveLength(1);
   });
 
   it('follows the current step, and lets participants delete only their own comments', async () => {
-    const s = scene();
+    const s = await scene();
     const pats = await comment(s.path, participant, { content: 'x' });
     expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
-    seedCurrentStep(t, s.workshop.id, { allow_comment: false });
+    await seedCurrentStep(t, s.workshop.id, { allow_comment: false });
     expectError(await comment(s.path, other, { content: 'x' }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: participant.token }), 403, 'forbidden');
     expect((await comment(s.path, facilitator, { content: 'Facilitators may' })).status).toBe(201);
     expect((await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(eventLog(t, s.workshop.id).map((e) => [e.action, e.userId])).toEqual([
+    expect((await eventLog(t, s.workshop.id)).map((e) => [e.action, e.userId])).toEqual([
       ['addComment', participant.id],
       ['addComment', facilitator.id],
       ['removeComment', facilitator.id],
@@ -84,14 +83,14 @@ describe('comments', () => {
   });
 
   it('refuses writes to an archived workshop with 409', async () => {
-    const s = scene();
+    const s = await scene();
     const kept = await comment(s.path, participant, { content: 'x' });
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
     for (const user of [participant, facilitator]) {
       expectError(await comment(s.path, user, { content: 'y' }), 409, 'workshop_archived');
       expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
     }
     expect((await t.request('GET', s.path, { token: other.token })).body).toEqual([kept.body]);
-    expect(eventLog(t, s.workshop.id)).toHaveLength(1);
+    expect(await eventLog(t, s.workshop.id)).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ const [user] = useUsers(t, 'Lockless');
 
 describe('a write lock held elsewhere', () => {
   it('answers 503 with Retry-After after a short wait, writes nothing, and reads go on', async () => {
-    const workshop = seedWorkshop(t, user);
+    const workshop = await seedWorkshop(t, user);
     const other = new Database(t.deps.config.databasePath);
     other.pragma('busy_timeout = 0');
     other.exec('BEGIN IMMEDIATE');

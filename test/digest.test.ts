@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useUsers } from './helpers/cast';
@@ -12,25 +13,25 @@ const t = useServer();
 const [fay, pat] = useUsers(t, 'Fay', 'Pat');
 
 const outboxTo = (email: string) =>
-  t.deps.database.sqlite.prepare('SELECT subject, text FROM outbox WHERE "to" = ? AND subject LIKE \'What happened%\' ORDER BY rowid').all(email) as Array<{ subject: string; text: string }>;
+  t.rows<{ subject: string; text: string }>(sql`SELECT subject, text FROM outbox WHERE "to" = ${email} AND subject LIKE 'What happened%' ORDER BY rowid`);
 
 describe('daily digest', () => {
   it('mails each member of a workshop with activity the last day its counts, once a day', async () => {
-    const busy = seedWorkshopWith(t, fay, [pat], { title: 'Busy' });
-    const quiet = seedWorkshopWith(t, fay, [pat], { title: 'Quiet' });
-    const muted = seedWorkshopWith(t, fay, [pat], { title: 'Muted', dailyMail: false });
+    const busy = await seedWorkshopWith(t, fay, [pat], { title: 'Busy' });
+    const quiet = await seedWorkshopWith(t, fay, [pat], { title: 'Quiet' });
+    const muted = await seedWorkshopWith(t, fay, [pat], { title: 'Muted', dailyMail: false });
     const cluster = (await t.request<{ id: string }>('POST', `/v1/workshops/${busy.id}/cards`, { token: pat.token, body: { type: 'cluster', title: 'Idea' } })).body;
     await t.request('POST', `/v1/workshops/${busy.id}/cards/${cluster.id}/votes`, { token: pat.token, body: { value: 1 } });
     await t.request('POST', `/v1/workshops/${busy.id}/cards/${cluster.id}/votes`, { token: fay.token, body: { value: 1 } });
     await t.request('POST', `/v1/workshops/${busy.id}/cards/${cluster.id}/comments`, { token: fay.token, body: { content: 'Nice' } });
-    const mutedCard = seedCard(t, muted.id, fay, { type: 'cluster' });
+    const mutedCard = await seedCard(t, muted.id, fay, { type: 'cluster' });
     await t.request('POST', `/v1/workshops/${muted.id}/cards/${mutedCard.id}/votes`, { token: pat.token, body: { value: 1 } });
     expect(quiet.id).toBeTruthy();
 
     const now = new Date(Date.now() + 60_000);
-    expect(queueDailyDigests(t.deps, now)).toEqual({ ran: true, workshops: 1, mails: 2 });
+    expect(await queueDailyDigests(t.deps, now)).toEqual({ ran: true, workshops: 1, mails: 2 });
     for (const member of [fay, pat]) {
-      const mails = outboxTo(member.email);
+      const mails = await outboxTo(member.email);
       expect(mails).toHaveLength(1);
       expect(mails[0]!.subject).toBe('What happened in "Busy" yesterday');
       expect(mails[0]!.text).toContain('- 1 new cards');
@@ -39,13 +40,13 @@ describe('daily digest', () => {
       expect(mails[0]!.text).toContain(`/workshops/${busy.id}`);
     }
     // The same day again (another instance, or a second run): nothing more.
-    expect(queueDailyDigests(t.deps, new Date(now.getTime() + 1_000))).toEqual({ ran: false, workshops: 0, mails: 0 });
-    expect(outboxTo(pat.email)).toHaveLength(1);
+    expect(await queueDailyDigests(t.deps, new Date(now.getTime() + 1_000))).toEqual({ ran: false, workshops: 0, mails: 0 });
+    expect(await outboxTo(pat.email)).toHaveLength(1);
   });
 
-  it('sends nothing for a day without activity', () => {
+  it('sends nothing for a day without activity', async () => {
     // Two days on, yesterday was quiet everywhere.
-    expect(queueDailyDigests(t.deps, new Date(Date.now() + 2 * 24 * 3600 * 1000 + 60_000))).toEqual({ ran: true, workshops: 0, mails: 0 });
+    expect(await queueDailyDigests(t.deps, new Date(Date.now() + 2 * 24 * 3600 * 1000 + 60_000))).toEqual({ ran: true, workshops: 0, mails: 0 });
   });
 });
 

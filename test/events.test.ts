@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workshops } from '../src/db/schema/index';
 import { eventsAfter } from '../src/modules/events/log';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { EventOutput } from '../src/modules/events/schemas';
@@ -18,17 +17,17 @@ const get = (workshopId: string, query = '', token = facilitator.token) => t.req
 const actionsOf = (res: { body: EventOutput[] }) => res.body.map((e) => e.action);
 
 /** `count` card events by the facilitator, numbered in their change. */
-function seedCards(workshopId: string, count: number) {
-  for (let n = 1; n <= count; n++) seedEvent(t, workshopId, 'addCard', facilitator.id, { card: { id: `c${n}`, title: `Card ${n}` } });
+async function seedCards(workshopId: string, count: number) {
+  for (let n = 1; n <= count; n++) await seedEvent(t, workshopId, 'addCard', facilitator.id, { card: { id: `c${n}`, title: `Card ${n}` } });
 }
 
 describe('GET /v1/workshops/:workshop_id/events', () => {
   it('lists events newest first with the acting user', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'Warm up' } });
     await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token, body: { name: 'Warm-up' } });
-    seedEvent(t, w.id, 'addCard', participant.id, { card: { id: 'c1', title: 'Idea' } });
-    seedEvent(t, w.id, 'importCards', null, { count: 3 });
+    await seedEvent(t, w.id, 'addCard', participant.id, { card: { id: 'c1', title: 'Idea' } });
+    await seedEvent(t, w.id, 'importCards', null, { count: 3 });
 
     const res = await get(w.id, '', participant.token);
     expect(res.status).toBe(200);
@@ -59,9 +58,9 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
   });
 
   it('keeps only the actions named in filters', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'A' } });
-    seedCards(w.id, 2);
+    await seedCards(w.id, 2);
     await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token });
 
     const steps = await get(w.id, '?filters=addStep,removeStep');
@@ -77,9 +76,9 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
   });
 
   it('pages with exact X-Total-Count and Link headers, keeping the other query members', async () => {
-    const w = newWorkshop();
-    seedCards(w.id, 7);
-    seedEvent(t, w.id, 'addStep', facilitator.id, { step: { id: 's1' } });
+    const w = await newWorkshop();
+    await seedCards(w.id, 7);
+    await seedEvent(t, w.id, 'addStep', facilitator.id, { step: { id: 's1' } });
     const base = `${t.url}${eventsPath(w.id)}`;
 
     const middle = await get(w.id, '?filters=addCard&per_page=2&page=2');
@@ -116,15 +115,15 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     expect(first.body).toHaveLength(8);
     expect(first.headers.get('link')).toBe(`<${base}?page=1&per_page=30>; rel="first", <${base}?page=1&per_page=30>; rel="last"`);
 
-    const empty = newWorkshop();
+    const empty = await newWorkshop();
     const none = await get(empty.id);
     expect(none.body).toEqual([]);
     expect(none.headers.get('x-total-count')).toBe('0');
   });
 
   it('serves 30 by default and at most 100 a page', async () => {
-    const w = newWorkshop();
-    seedCards(w.id, 130);
+    const w = await newWorkshop();
+    await seedCards(w.id, 130);
     expect((await get(w.id)).body).toHaveLength(30);
     const big = await get(w.id, '?per_page=500');
     expect(big.status).toBe(200);
@@ -136,7 +135,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
   });
 
   it('refuses bad paging values', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     for (const [query, path] of [
       ['?per_page=0', 'per_page'],
       ['?per_page=-5', 'per_page'],
@@ -156,8 +155,8 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     const other = await startTestServer({ publicUrl: 'https://workshops.example.org' });
     try {
       const owner = await createUser(other, 'Owner');
-      const w = seedWorkshop(other, owner);
-      for (let i = 0; i < 3; i++) seedEvent(other, w.id, 'addCard', owner.id, { card: { id: `c${i}` } });
+      const w = await seedWorkshop(other, owner);
+      for (let i = 0; i < 3; i++) await seedEvent(other, w.id, 'addCard', owner.id, { card: { id: `c${i}` } });
       const res = await other.request('GET', `${eventsPath(w.id)}?per_page=1`, { token: owner.token });
       expect(res.headers.get('link')).toBe(
         [
@@ -172,35 +171,35 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
   });
 
   it('is for members only, and stays readable in an archived workshop', async () => {
-    const w = newWorkshop();
-    seedCards(w.id, 1);
+    const w = await newWorkshop();
+    await seedCards(w.id, 1);
     expectError(await get(w.id, '', stranger.token), 404, 'not_found');
     expectError(await get('no-such-workshop'), 404, 'not_found');
     expectError(await t.request('GET', eventsPath(w.id)), 401, 'unauthenticated');
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
     expect(actionsOf(await get(w.id, '', participant.token))).toEqual(['addCard']);
   });
 });
 
 describe('events hidden by display prefs', () => {
   /** Votes and ratings by the participant and their colleague, one removed by the facilitator, and a bulk removal. */
-  function seedFeedback(workshopId: string) {
-    seedEvent(t, workshopId, 'addVote', participant.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
-    seedEvent(t, workshopId, 'addVote', colleague.id, { vote: { id: 'v2', value: 2, user_id: colleague.id, card_id: 'c1' } });
-    seedEvent(t, workshopId, 'updateVote', colleague.id, { vote: { id: 'v2', value: 1, user_id: colleague.id, card_id: 'c1' }, changes: { value: [2, 1] } });
-    seedEvent(t, workshopId, 'removeVote', facilitator.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
-    seedEvent(t, workshopId, 'addRating', participant.id, { rating: { id: 'r1', value: 3, user_id: participant.id, criterium_id: 'k', card_id: 'c1' } });
-    seedEvent(t, workshopId, 'addRating', colleague.id, { rating: { id: 'r2', value: 5, user_id: colleague.id, criterium_id: 'k', card_id: 'c1' } });
-    seedEvent(t, workshopId, 'removeVotes', facilitator.id, { count: 1 });
+  async function seedFeedback(workshopId: string) {
+    await seedEvent(t, workshopId, 'addVote', participant.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'addVote', colleague.id, { vote: { id: 'v2', value: 2, user_id: colleague.id, card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'updateVote', colleague.id, { vote: { id: 'v2', value: 1, user_id: colleague.id, card_id: 'c1' }, changes: { value: [2, 1] } });
+    await seedEvent(t, workshopId, 'removeVote', facilitator.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'addRating', participant.id, { rating: { id: 'r1', value: 3, user_id: participant.id, criterium_id: 'k', card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'addRating', colleague.id, { rating: { id: 'r2', value: 5, user_id: colleague.id, criterium_id: 'k', card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'removeVotes', facilitator.id, { count: 1 });
   }
   const ids = (res: { body: EventOutput[] }) =>
     res.body.map((e) => `${e.action}:${((e.change.vote ?? e.change.rating) as { id: string } | undefined)?.id ?? '-'}`);
   const everything = ['removeVotes:-', 'addRating:r2', 'addRating:r1', 'removeVote:v1', 'updateVote:v2', 'addVote:v2', 'addVote:v1'];
 
   it("hides other users' vote events from participants when the step hides votes", async () => {
-    const w = newWorkshop();
-    seedCurrentStep(t, w.id, { allow_display_votes: false });
-    seedFeedback(w.id);
+    const w = await newWorkshop();
+    await seedCurrentStep(t, w.id, { allow_display_votes: false });
+    await seedFeedback(w.id);
 
     const mine = await get(w.id, '', participant.token);
     expect(ids(mine)).toEqual(['removeVotes:-', 'addRating:r2', 'addRating:r1', 'removeVote:v1', 'addVote:v1']);
@@ -210,29 +209,29 @@ describe('events hidden by display prefs', () => {
   });
 
   it("hides other users' rating events when the step hides ratings", async () => {
-    const w = newWorkshop();
-    seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    seedFeedback(w.id);
+    const w = await newWorkshop();
+    await seedCurrentStep(t, w.id, { allow_display_ratings: false });
+    await seedFeedback(w.id);
     expect(ids(await get(w.id, '', participant.token))).toEqual(everything.filter((e) => e !== 'addRating:r2'));
     expect(ids(await get(w.id, '?filters=addRating', colleague.token))).toEqual(['addRating:r2']);
     expect(ids(await get(w.id))).toEqual(everything);
   });
 
   it('shows everything when the current step displays votes and ratings', async () => {
-    const w = newWorkshop();
-    seedCurrentStep(t, w.id, {});
-    seedFeedback(w.id);
+    const w = await newWorkshop();
+    await seedCurrentStep(t, w.id, {});
+    await seedFeedback(w.id);
     expect(ids(await get(w.id, '', participant.token))).toEqual(everything);
   });
 });
 
 describe('eventsAfter', () => {
-  it('returns the events after a sequence number, oldest first, up to a limit', () => {
-    const w = newWorkshop();
-    seedCards(w.id, 5);
-    const { db } = t.deps.database;
-    expect(eventsAfter(db, w.id, 0, 10).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
-    const missed = eventsAfter(db, w.id, 2, 2);
+  it('returns the events after a sequence number, oldest first, up to a limit', async () => {
+    const w = await newWorkshop();
+    await seedCards(w.id, 5);
+    const { db } = t;
+    expect((await eventsAfter(db, w.id, 0, 10)).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    const missed = await eventsAfter(db, w.id, 2, 2);
     expect(missed.map((e) => e.seq)).toEqual([3, 4]);
     expect(missed[0]).toEqual({
       id: expect.any(String),
@@ -243,7 +242,7 @@ describe('eventsAfter', () => {
       change: { card: { id: 'c3', title: 'Card 3' } },
       createdAt: expect.any(String),
     });
-    expect(eventsAfter(db, w.id, 5, 10)).toEqual([]);
-    expect(eventsAfter(db, 'other-workshop', 0, 10)).toEqual([]);
+    expect(await eventsAfter(db, w.id, 5, 10)).toEqual([]);
+    expect(await eventsAfter(db, 'other-workshop', 0, 10)).toEqual([]);
   });
 });

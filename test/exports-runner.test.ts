@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../src/config';
 import { createDeps } from '../src/create-deps';
 import type { AppDeps } from '../src/deps';
-import { users, workshopExports } from '../src/db/schema/index';
+import { tablesOf } from '../src/db/database';
 import { startExportRunner } from '../src/modules/exports/jobs';
 import { insertWorkshop } from '../src/modules/workshops/repo';
 import { until } from './helpers/wait';
@@ -14,41 +14,57 @@ import { until } from './helpers/wait';
 /* The export runner on its own, without a server: what it takes, and what it leaves when stopped. */
 
 const opened: Array<{ deps: AppDeps; dir: string }> = [];
-afterEach(() => {
+afterEach(async () => {
   for (const { deps, dir } of opened.splice(0)) {
-    deps.database.close();
+    await deps.database.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-function depsWithExports(count: number) {
+async function depsWithExports(count: number) {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-runner-'));
-  const deps = createDeps(testConfig({ databasePath: join(dir, 'w.db'), filesDir: join(dir, 'files') }));
+  const deps = await createDeps(testConfig({ databasePath: join(dir, 'w.db'), filesDir: join(dir, 'files') }));
   opened.push({ deps, dir });
   const { db } = deps.database;
-  const user = db.insert(users).values({ email: 'runner@example.test', name: 'Runner', passwordHash: 'x' }).returning().get();
-  const workshop = insertWorkshop(db, { owner: { type: 'user', id: user.id }, creatorId: user.id, title: 'Runner' });
-  const rows = Array.from({ length: count }, () => db.insert(workshopExports).values({ workshopId: workshop.id, type: 'pdf', requestedBy: user.id }).returning().get());
-  const read = (id: string) => db.select().from(workshopExports).where(eq(workshopExports.id, id)).get()!;
+  const rows = await deps.database.transaction(async (tx) => {
+    const { users, workshopExports } = tablesOf(tx);
+    const [user] = await tx.insert(users).values({ email: 'runner@example.test', name: 'Runner', passwordHash: 'x' }).returning();
+    const workshop = await insertWorkshop(tx, { owner: { type: 'user', id: user!.id }, creatorId: user!.id, title: 'Runner' });
+    const made = [];
+    for (let index = 0; index < count; index++) {
+      const [row] = await tx.insert(workshopExports).values({ workshopId: workshop.id, type: 'pdf', requestedBy: user!.id }).returning();
+      made.push(row!);
+    }
+    return made;
+  });
+  const { workshopExports } = tablesOf(db);
+  const read = async (id: string) => (await db.select().from(workshopExports).where(eq(workshopExports.id, id)))[0]!;
   return { deps, rows, read };
 }
 
 describe('the export runner', () => {
   it('makes pending exports one after another', async () => {
-    const { deps, rows, read } = depsWithExports(2);
+    const { deps, rows, read } = await depsWithExports(2);
     const runner = startExportRunner(deps);
     try {
-      await until(() => rows.every((row) => read(row.id).state === 'success'), 'both exports made', 30_000);
+      await until(
+        async () => {
+          const current = await Promise.all(rows.map((row) => read(row.id)));
+          return current.every((row) => row.state === 'success');
+        },
+        'both exports made',
+        30_000,
+      );
     } finally {
       await runner.stop();
     }
   });
 
   it('once stopped takes no further export: the next one stays free for another instance', async () => {
-    const { deps, rows, read } = depsWithExports(2);
+    const { deps, rows, read } = await depsWithExports(2);
     const runner = startExportRunner(deps);
-    await until(() => read(rows[0]!.id).leaseUntil !== null, 'the first export taken', 10_000);
+    await until(async () => (await read(rows[0]!.id)).leaseUntil !== null, 'the first export taken', 10_000);
     await runner.stop();
-    expect(read(rows[1]!.id)).toMatchObject({ state: 'pending', leaseUntil: null, attempts: 0 });
+    expect(await read(rows[1]!.id)).toMatchObject({ state: 'pending', leaseUntil: null, attempts: 0 });
   });
 });

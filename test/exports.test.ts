@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { eventLog, expectError } from './helpers/factories';
+import { eventLog, expectError, inTurn } from './helpers/factories';
 import { startTestServer } from './helpers/server';
 import { until } from './helpers/wait';
 import { buildScene, RETRO, type BuiltScene } from './helpers/workshop-scene';
@@ -58,7 +58,7 @@ describe('exports', () => {
     expect(text.startsWith('type,title,content,cluster,color,aside')).toBe(true);
     expect(text).toContain('Shorter standups');
 
-    const actions = eventLog(t, workshop.id).map((e) => e.action);
+    const actions = (await eventLog(t, workshop.id)).map((e) => e.action);
     expect(actions.slice(-2)).toEqual(['addExport', 'updateExport']);
   });
 
@@ -152,7 +152,7 @@ describe('exports', () => {
     expectError(await t.request('GET', `${new URL(done.url!).pathname}${new URL(done.url!).search}`), 404, 'not_found');
     expectError(await t.request('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }), 404, 'not_found');
-    expect(eventLog(t, workshop.id).at(-1)).toMatchObject({ action: 'removeExport', change: { export: { id: done.id } } });
+    expect((await eventLog(t, workshop.id)).at(-1)).toMatchObject({ action: 'removeExport', change: { export: { id: done.id } } });
   });
 
   it('an archived workshop refuses new exports but lists and serves the ones it has', async () => {
@@ -188,21 +188,23 @@ describe('exports', () => {
     expect(expires).toBe(Math.floor(Date.parse(done.created_at) / 1000) + 7 * 24 * 3600);
     const again = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token })).body;
     expect(again.url).toBe(done.url);
-    expect(pruneOldExports(t.deps, Date.now() + 6 * 24 * 3600 * 1000)).toBe(0);
-    expect(pruneOldExports(t.deps, Date.now() + 8 * 24 * 3600 * 1000)).toBeGreaterThanOrEqual(1);
+    expect(await pruneOldExports(t.deps, Date.now() + 6 * 24 * 3600 * 1000)).toBe(0);
+    expect(await pruneOldExports(t.deps, Date.now() + 8 * 24 * 3600 * 1000)).toBeGreaterThanOrEqual(1);
     expect(existsSync(path)).toBe(false);
     expect((await t.request<ExportOutput[]>('GET', exportsPath(workshop.id), { token: fay.token })).body).toEqual([]);
-    expect(eventLog(t, workshop.id).at(-1)).toMatchObject({ action: 'removeExport', userId: null });
+    expect((await eventLog(t, workshop.id)).at(-1)).toMatchObject({ action: 'removeExport', userId: null });
   });
 
   it('an export whose runner died is made by the next instance once its lease has run out, and not before', async () => {
     const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Orphan' } })).body;
-    const { workshopExports } = await import('../src/db/schema/index');
     // As a runner leaves them when its process dies mid-export: pending, with a lease.
     const orphan = (leaseUntil: string) =>
-      t.deps.database.db.insert(workshopExports).values({ workshopId: workshop.id, type: 'csv', requestedBy: fay.id, leaseUntil, attempts: 1 }).returning().get();
-    const expired = orphan(new Date(Date.now() - 1000).toISOString());
-    const held = orphan(new Date(Date.now() + 60_000).toISOString());
+      t.write(async (tx, { workshopExports }) => {
+        const [row] = await tx.insert(workshopExports).values({ workshopId: workshop.id, type: 'csv', requestedBy: fay.id, leaseUntil, attempts: 1 }).returning();
+        return row!;
+      });
+    const expired = await orphan(new Date(Date.now() - 1000).toISOString());
+    const held = await orphan(new Date(Date.now() + 60_000).toISOString());
     const second = await startTestServer({}, { shareDatabaseOf: t });
     try {
       expect((await finished(workshop.id, expired.id)).state).toBe('success');
@@ -215,16 +217,21 @@ describe('exports', () => {
 
   it('refuses a sixth pending export of a workshop with 409, and takes new ones once they are made', async () => {
     const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Busy' } })).body;
-    const { workshopExports } = await import('../src/db/schema/index');
     // Pending exports another instance holds: this one's runner leaves them alone.
-    const held = Array.from({ length: 5 }, () =>
-      t.deps.database.db.insert(workshopExports).values({ workshopId: workshop.id, type: 'pdf', requestedBy: fay.id, leaseUntil: new Date(Date.now() + 60_000).toISOString() }).returning().get(),
+    const held = await inTurn(5, () =>
+      t.write(async (tx, { workshopExports }) => {
+        const [row] = await tx
+          .insert(workshopExports)
+          .values({ workshopId: workshop.id, type: 'pdf', requestedBy: fay.id, leaseUntil: new Date(Date.now() + 60_000).toISOString() })
+          .returning();
+        return row!;
+      }),
     );
     const refused = await requestExport(workshop.id, { type: 'csv' });
     expectError(refused, 409, 'conflict');
     expect(JSON.stringify(refused.body)).toContain('still being made');
     const { eq } = await import('drizzle-orm');
-    t.deps.database.db.delete(workshopExports).where(eq(workshopExports.id, held[0]!.id)).run();
+    await t.write((tx, { workshopExports }) => tx.delete(workshopExports).where(eq(workshopExports.id, held[0]!.id)));
     expect((await requestExport(workshop.id, { type: 'csv' })).status).toBe(201);
   });
 
@@ -242,7 +249,7 @@ describe('exports', () => {
     const done = await finished((await retro()).workshop.id, (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id);
     const kept = join(folder, new URL(done.url!).pathname.split('/')[3]!);
     utimesSync(kept, old, old);
-    expect(sweepStrayExportFiles(t.deps)).toBe(1);
+    expect(await sweepStrayExportFiles(t.deps)).toBe(1);
     expect([existsSync(stray), existsSync(fresh), existsSync(kept)]).toEqual([false, true, true]);
   });
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
 import { WORKSHOP_MAX_CARDS } from '../src/modules/cards/repo';
@@ -13,7 +14,7 @@ const cast = useCast();
 describe('wrong types', () => {
   it('refuses an array where an object is required, at the top and nested, and changes nothing', async () => {
     const { t, facilitator } = cast;
-    const workshop = seedWorkshop(t, facilitator, { title: 'Kept' });
+    const workshop = await seedWorkshop(t, facilitator, { title: 'Kept' });
     const path = `/v1/workshops/${workshop.id}`;
     for (const body of [[], { vote_limit: [] }, { view: [] }]) {
       const res = await t.request('PUT', path, { token: facilitator.token, body });
@@ -36,10 +37,10 @@ describe('wrong types', () => {
 describe('blob references', () => {
   it('refuses a step illustration made of another user’s upload, as attachments do', async () => {
     const { t, facilitator, participant } = cast;
-    const workshop = seedWorkshop(t, facilitator);
-    seedMember(t, workshop.id, participant);
-    const step = seedCurrentStep(t, workshop.id, {});
-    const theirs = seedFile(t, participant, { name: 'theirs.png' });
+    const workshop = await seedWorkshop(t, facilitator);
+    await seedMember(t, workshop.id, participant);
+    const step = await seedCurrentStep(t, workshop.id, {});
+    const theirs = await seedFile(t, participant, { name: 'theirs.png' });
     const blob = { url: `http://example.test/${theirs.key}`, mimetype: theirs.mimetype, key: theirs.key, container: theirs.container };
     const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob } });
     expectError(res, 400, 'invalid_request');
@@ -50,7 +51,7 @@ describe('blob references', () => {
 describe('imports', () => {
   it('refuses a CSV with more rows than an import may hold with 413, changing nothing, and takes one at the limit', async () => {
     const { t, facilitator } = cast;
-    const workshop = seedWorkshop(t, facilitator);
+    const workshop = await seedWorkshop(t, facilitator);
     const path = `/v1/workshops/${workshop.id}/cards`;
     const upload = (rows: number) => {
       const form = new FormData();
@@ -72,20 +73,35 @@ describe('imports', () => {
 describe('card limits', () => {
   it('refuses a card past the most a workshop holds with 409, creating nothing', async () => {
     const { t, facilitator } = cast;
-    const workshop = seedWorkshop(t, facilitator);
-    const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+    const workshop = await seedWorkshop(t, facilitator);
+    const cluster = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
     // Fill the workshop up to the limit directly: going through the API would take minutes.
-    const insert = t.deps.database.sqlite.prepare(
-      "INSERT INTO cards (id, workshop_id, number, type, title, content, aside, parent_id, position, user_id, created_at, updated_at) VALUES (?, ?, ?, 'idea', 'Filler', '', 0, ?, ?, ?, '', '')",
-    );
-    t.deps.database.sqlite.transaction(() => {
-      for (let n = 1; n < WORKSHOP_MAX_CARDS; n++) insert.run(`filler-${workshop.id}-${n}`, workshop.id, n + 1, cluster.id, n - 1, facilitator.id);
-    })();
+    const fillers = Array.from({ length: WORKSHOP_MAX_CARDS - 1 }, (_, index) => {
+      const n = index + 1;
+      return {
+        id: `filler-${workshop.id}-${n}`,
+        workshopId: workshop.id,
+        number: n + 1,
+        type: 'idea' as const,
+        title: 'Filler',
+        content: '',
+        aside: false,
+        parentId: cluster.id,
+        position: n - 1,
+        userId: facilitator.id,
+        createdAt: '',
+        updatedAt: '',
+      };
+    });
+    await t.write(async (tx, { cards }) => {
+      for (let start = 0; start < fillers.length; start += 500) await tx.insert(cards).values(fillers.slice(start, start + 500));
+    });
     const path = `/v1/workshops/${workshop.id}/cards`;
     const refused = await t.request('POST', path, { token: facilitator.token, body: { type: 'cluster', title: 'One too many' } });
     expectError(refused, 409, 'conflict');
     expect(refused.body).toMatchObject({ error: { message: expect.stringContaining(String(WORKSHOP_MAX_CARDS)) } });
-    expect(t.deps.database.sqlite.prepare('SELECT count(*) FROM cards WHERE workshop_id = ?').pluck().get(workshop.id)).toBe(WORKSHOP_MAX_CARDS);
+    const [counted] = await t.rows<{ n: number }>(sql`SELECT count(*) AS n FROM cards WHERE workshop_id = ${workshop.id}`);
+    expect(Number(counted!.n)).toBe(WORKSHOP_MAX_CARDS);
   });
 });
 
@@ -122,7 +138,8 @@ describe('throttling', () => {
       const refused = await signup(3);
       expectError(refused, 429, 'rate_limited');
       expect(refused.headers.get('retry-after')).toBeTruthy();
-      expect(fresh.deps.database.sqlite.prepare('select count(*) from outbox').pluck().get()).toBe(3);
+      const [counted] = await fresh.rows<{ n: number }>(sql`select count(*) AS n from outbox`);
+      expect(Number(counted!.n)).toBe(3);
     } finally {
       await fresh.close();
     }

@@ -22,7 +22,7 @@ describe('CORS', () => {
   });
 
   it('lets a page read the answer and the paging headers', async () => {
-    const res = await t.request('GET', `/v1/workshops/${seedWorkshop(t, user).id}/events`, { token: user.token, headers: { origin: 'https://app.example.test' } });
+    const res = await t.request('GET', `/v1/workshops/${(await seedWorkshop(t, user)).id}/events`, { token: user.token, headers: { origin: 'https://app.example.test' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toContain('X-Total-Count');
@@ -64,7 +64,7 @@ describe('methods', () => {
 
 describe('empty bodies', () => {
   it('reads an empty body as {} whether or not it declares JSON', async () => {
-    const workshop = seedWorkshop(t, user, { title: 'Same' });
+    const workshop = await seedWorkshop(t, user, { title: 'Same' });
     for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
       const res = await t.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, { token: user.token, rawBody: '', headers });
       expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { stepIllustrations, workshops } from '../src/db/schema/index';
 import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
@@ -11,21 +10,19 @@ const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
 
 /** A workshop with a participant and one step. */
-function setup() {
-  const workshop = seedWorkshopWith(t, facilitator, [participant]);
-  const step = seedCurrentStep(t, workshop.id, {});
+async function setup() {
+  const workshop = await seedWorkshopWith(t, facilitator, [participant]);
+  const step = await seedCurrentStep(t, workshop.id, {});
   return { workshop, step, path: `/v1/workshops/${workshop.id}/steps/${step.id}/illustration` };
 }
 
-function blobOf(file: ReturnType<typeof seedFile>) {
+function blobOf(file: Awaited<ReturnType<typeof seedFile>>) {
   return { url: `http://example.test/${file.key}`, mimetype: file.mimetype, key: file.key, container: file.container };
 }
 
-function actions(workshopId: string) {
-  return t.deps.database.sqlite
-    .prepare('select action, change from events where workshop_id = ? order by seq')
-    .all(workshopId)
-    .map((row: any) => ({ action: row.action as string, change: JSON.parse(row.change) }));
+async function actions(workshopId: string) {
+  const { events } = t.tables;
+  return t.db.select({ action: events.action, change: events.change }).from(events).where(eq(events.workshopId, workshopId)).orderBy(events.seq);
 }
 
 function expectUrls(body: IllustrationOutput, file: { container: string; key: string }) {
@@ -43,8 +40,8 @@ function expectUrls(body: IllustrationOutput, file: { container: string; key: st
 
 describe('step illustration', () => {
   it('sets, reads, re-aligns and removes an illustration', async () => {
-    const { workshop, path } = setup();
-    const file = seedFile(t, facilitator, { name: 'board.png' });
+    const { workshop, path } = await setup();
+    const file = await seedFile(t, facilitator, { name: 'board.png' });
     expectError(await t.request('GET', path, { token: participant.token }), 404, 'not_found');
 
     const created = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(file) } });
@@ -74,7 +71,7 @@ describe('step illustration', () => {
     expectError(await t.request('DELETE', path, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'above' } }), 404, 'not_found');
 
-    const log = actions(workshop.id);
+    const log = await actions(workshop.id);
     expect(log.map((e) => e.action)).toEqual(['addIllustration', 'updateIllustration', 'removeIllustration']);
     expect(log[0]!.change.illustration).toMatchObject({ id: created.body.id, name: 'board.png', align: 'above' });
     expect(log[1]!.change.changes).toEqual({ align: ['above', 'left'] });
@@ -82,9 +79,9 @@ describe('step illustration', () => {
   });
 
   it('takes a name and alignment, and replaces an existing illustration', async () => {
-    const { workshop, step, path } = setup();
-    const first = seedFile(t, facilitator, { name: 'one.png' });
-    const second = seedFile(t, facilitator, { name: 'two.jpg', mimetype: 'image/jpeg' });
+    const { workshop, step, path } = await setup();
+    const first = await seedFile(t, facilitator, { name: 'one.png' });
+    const second = await seedFile(t, facilitator, { name: 'two.jpg', mimetype: 'image/jpeg' });
     const a = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { name: 'Map', align: 'left', blob: blobOf(first) } });
     expect(a.body).toMatchObject({ name: 'Map', align: 'left' });
     const b = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(second) } });
@@ -92,16 +89,16 @@ describe('step illustration', () => {
     expect(b.body).toMatchObject({ name: 'two.jpg', align: 'above' });
     expect(b.body.id).not.toBe(a.body.id);
     expectUrls(b.body, second);
-    const rows = t.deps.database.db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, step.id)).all();
+    const rows = await t.db.select().from(t.tables.stepIllustrations).where(eq(t.tables.stepIllustrations.stepId, step.id));
     expect(rows.map((r) => r.id)).toEqual([b.body.id]);
-    expect(actions(workshop.id).map((e) => e.action)).toEqual(['addIllustration', 'removeIllustration', 'addIllustration']);
+    expect((await actions(workshop.id)).map((e) => e.action)).toEqual(['addIllustration', 'removeIllustration', 'addIllustration']);
   });
 
   it('refuses unknown files, non-images and bad members, changing nothing', async () => {
-    const { workshop, path } = setup();
-    const image = seedFile(t, facilitator);
-    const pdf = seedFile(t, facilitator, { name: 'notes.pdf', mimetype: 'application/pdf' });
-    const svg = seedFile(t, facilitator, { name: 'logo.svg', mimetype: 'image/svg+xml' });
+    const { workshop, path } = await setup();
+    const image = await seedFile(t, facilitator);
+    const pdf = await seedFile(t, facilitator, { name: 'notes.pdf', mimetype: 'application/pdf' });
+    const svg = await seedFile(t, facilitator, { name: 'logo.svg', mimetype: 'image/svg+xml' });
     const cases: Array<[unknown, string]> = [
       [{ blob: { ...blobOf(image), key: 'no-such-key' } }, 'blob.key'],
       [{ blob: { ...blobOf(image), container: 'elsewhere' } }, 'blob.key'],
@@ -126,12 +123,12 @@ describe('step illustration', () => {
     expectError(bad, 400, 'invalid_request');
     expect(errorOf(bad).details?.[0]?.path).toBe('align');
     expect((await t.request<IllustrationOutput>('GET', path, { token: facilitator.token })).body.align).toBe('above');
-    expect(actions(workshop.id).map((e) => e.action)).toEqual(['addIllustration']);
+    expect((await actions(workshop.id)).map((e) => e.action)).toEqual(['addIllustration']);
   });
 
   it('hides the illustration from strangers and keeps participants to reading', async () => {
-    const { workshop, path } = setup();
-    const image = seedFile(t, facilitator);
+    const { workshop, path } = await setup();
+    const image = await seedFile(t, facilitator);
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
     for (const [method, body] of [['GET'], ['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
       expectError(await t.request(method, path, { token: stranger.token, body }), 404, 'not_found');
@@ -141,13 +138,13 @@ describe('step illustration', () => {
       expectError(await t.request(method, path, { token: participant.token, body }), 403, 'forbidden');
     }
     expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).body.align).toBe('above');
-    expect(actions(workshop.id)).toHaveLength(1);
+    expect(await actions(workshop.id)).toHaveLength(1);
   });
 
   it('answers 404 for a step of another workshop or an unknown step', async () => {
-    const { step } = setup();
-    const other = seedWorkshop(t, facilitator);
-    const image = seedFile(t, facilitator);
+    const { step } = await setup();
+    const other = await seedWorkshop(t, facilitator);
+    const image = await seedFile(t, facilitator);
     const foreign = `/v1/workshops/${other.id}/steps/${step.id}/illustration`;
     expectError(await t.request('POST', foreign, { token: facilitator.token, body: { blob: blobOf(image) } }), 404, 'not_found');
     expectError(await t.request('GET', foreign, { token: facilitator.token }), 404, 'not_found');
@@ -156,27 +153,27 @@ describe('step illustration', () => {
   });
 
   it('refuses writes in an archived workshop', async () => {
-    const { workshop, path } = setup();
-    const image = seedFile(t, facilitator);
+    const { workshop, path } = await setup();
+    const image = await seedFile(t, facilitator);
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, workshop.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, workshop.id)));
     expectError(await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } }), 409, 'workshop_archived');
     expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', path, { token: facilitator.token }), 409, 'workshop_archived');
     expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).body.align).toBe('above');
-    expect(actions(workshop.id)).toHaveLength(1);
+    expect(await actions(workshop.id)).toHaveLength(1);
   });
 
   it('goes away with its step', async () => {
-    const { workshop, step, path } = setup();
-    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(seedFile(t, facilitator)) } });
+    const { workshop, step, path } = await setup();
+    await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(await seedFile(t, facilitator)) } });
     expect((await t.request('DELETE', `/v1/workshops/${workshop.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(t.deps.database.db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, step.id)).all()).toEqual([]);
+    expect(await t.db.select().from(t.tables.stepIllustrations).where(eq(t.tables.stepIllustrations.stepId, step.id))).toEqual([]);
     expectError(await t.request('GET', path, { token: facilitator.token }), 404, 'not_found');
   });
 
   it('shows an image uploaded through /v1/uploads, resized through its resize_url', async () => {
-    const { path } = setup();
+    const { path } = await setup();
     const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } }).png().toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'red.png');

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/modules/invitations/schemas';
@@ -16,15 +17,17 @@ const inviteAs = (workshopId: string, emails: string, user = fay) =>
 const accept = (token: string, user = guest) => t.request<{ workshop_id: string }>('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, { token: user.token });
 
 /** The link the last mail to `email` carries, and the mail. */
-function mailedLink(email: string) {
-  const mail = t.deps.database.sqlite.prepare('SELECT subject, text, html FROM outbox WHERE "to" = ? ORDER BY rowid DESC LIMIT 1').get(email) as { subject: string; text: string; html: string };
-  const link = /(https?:\/\/\S+\/invitations\/(\S+))/.exec(mail.text);
-  return { mail, link: link![1]!, token: link![2]! };
+async function mailedLink(email: string) {
+  const [mail] = await t.rows<{ subject: string; text: string; html: string }>(
+    sql`SELECT subject, text, html FROM outbox WHERE "to" = ${email} ORDER BY rowid DESC LIMIT 1`,
+  );
+  const link = /(https?:\/\/\S+\/invitations\/(\S+))/.exec(mail!.text);
+  return { mail: mail!, link: link![1]!, token: link![2]! };
 }
 
 describe('invitations', () => {
   it('invite addresses, each mailed a link that makes whoever opens it signed in a participant, once', async () => {
-    const w = seedWorkshopWith(t, fay, [pat], { title: 'Retro' });
+    const w = await seedWorkshopWith(t, fay, [pat], { title: 'Retro' });
     const created = await inviteAs(w.id, ` ${guest.email}, ${guest.email.toUpperCase()} ,someone-new@example.test,`);
     expect(created.status).toBe(201);
     expect(created.body).toEqual([
@@ -33,7 +36,7 @@ describe('invitations', () => {
     ]);
     expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
 
-    const { mail, link, token } = mailedLink(guest.email);
+    const { mail, link, token } = await mailedLink(guest.email);
     expect(mail.subject).toBe('Fay invites you to "Retro"');
     expect(mail.text).toContain('Join our retro on Friday.');
     expect(link.startsWith(`${t.url}/invitations/`)).toBe(true);
@@ -51,15 +54,15 @@ describe('invitations', () => {
     expect(listed.find((i) => i.email === guest.email)?.state).toBe('accepted');
     expectError(await accept(token), 409, 'invitation_used');
     expectError(await accept(token, other), 409, 'invitation_used');
-    expect(eventLog(t, w.id).map((e) => e.action)).toEqual(['addInvitation', 'addInvitation', 'addMember', 'updateInvitation']);
+    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['addInvitation', 'addInvitation', 'addMember', 'updateInvitation']);
   });
 
   it('resend replaces the link, and delete kills it', async () => {
-    const w = seedWorkshopWith(t, fay, []);
+    const w = await seedWorkshopWith(t, fay, []);
     const [invitation] = (await inviteAs(w.id, 'late@example.test')).body;
-    const first = mailedLink('late@example.test').token;
+    const first = (await mailedLink('late@example.test')).token;
     expect((await t.request('POST', `${path(w.id)}/${invitation!.id}/resend`, { token: fay.token })).status).toBe(204);
-    const second = mailedLink('late@example.test').token;
+    const second = (await mailedLink('late@example.test')).token;
     expect(second).not.toBe(first);
     expectError(await accept(first, other), 404, 'not_found');
     expect((await t.request('DELETE', `${path(w.id)}/${invitation!.id}`, { token: fay.token })).status).toBe(204);
@@ -72,7 +75,7 @@ describe('invitations', () => {
   });
 
   it('refuses members, bad addresses, participants, and archived workshops, changing nothing', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     expectError(await inviteAs(w.id, `new@example.test, ${pat.email}`), 409, 'already_member');
     expectError(await inviteAs(w.id, 'not an address'), 400, 'invalid_request');
     expectError(await inviteAs(w.id, ' , '), 400, 'invalid_request');
@@ -80,14 +83,14 @@ describe('invitations', () => {
     expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual([]);
 
     await inviteAs(w.id, other.email);
-    const { token } = mailedLink(other.email);
+    const { token } = await mailedLink(other.email);
     expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
     expectError(await inviteAs(w.id, 'later@example.test'), 409, 'workshop_archived');
     expectError(await accept(token, other), 409, 'workshop_archived');
   });
 
   it('reach facilitators live, and participants only as a bare sequence number', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     const facilitatorSocket = await sockets.joined(fay, w.id);
     const participantSocket = await sockets.joined(pat, w.id);
     await inviteAs(w.id, 'live@example.test');
@@ -97,7 +100,7 @@ describe('invitations', () => {
   });
 
   it('keep invitations (e-mail addresses) out of participants’ view of the log', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     await inviteAs(w.id, 'private@example.test');
     const asParticipant = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: pat.token })).body;
     const asFacilitator = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: fay.token })).body;
@@ -117,10 +120,10 @@ describe('invitations and the attendee limit', () => {
       const [owner, first, second] = [await signup('owner'), await signup('first'), await signup('second')];
       const w = (await small.request<WorkshopOutput>('POST', '/v1/workshops', { token: owner, body: { title: 'Small' } })).body;
       await small.request('POST', path(w.id), { token: owner, body: { emails: 'first@limit.test, second@limit.test', content: 'Come' } });
-      const tokenFor = (email: string) =>
-        /\/invitations\/(\S+)/.exec((small.deps.database.sqlite.prepare('SELECT text FROM outbox WHERE "to" = ? ORDER BY rowid DESC').get(email) as { text: string }).text)![1]!;
-      expect((await small.request('POST', `/v1/invitations/${tokenFor('first@limit.test')}/accept`, { token: first })).status).toBe(200);
-      expectError(await small.request('POST', `/v1/invitations/${tokenFor('second@limit.test')}/accept`, { token: second }), 409, 'attendee_limit_reached');
+      const tokenFor = async (email: string) =>
+        /\/invitations\/(\S+)/.exec((await small.rows<{ text: string }>(sql`SELECT text FROM outbox WHERE "to" = ${email} ORDER BY rowid DESC`))[0]!.text)![1]!;
+      expect((await small.request('POST', `/v1/invitations/${await tokenFor('first@limit.test')}/accept`, { token: first })).status).toBe(200);
+      expectError(await small.request('POST', `/v1/invitations/${await tokenFor('second@limit.test')}/accept`, { token: second }), 409, 'attendee_limit_reached');
     } finally {
       await small.close();
     }
@@ -130,22 +133,22 @@ describe('invitations and the attendee limit', () => {
     const limited = await startTestServer({ invitationMailsPerDay: 3 });
     try {
       const [host, member] = [await createUser(limited, 'Host'), await createUser(limited, 'Member')];
-      const w = seedWorkshopWith(limited, host, []);
+      const w = await seedWorkshopWith(limited, host, []);
       const invite = (emails: string) => limited.request<InvitationOutput[]>('POST', path(w.id), { token: host.token, body: { emails, content: 'Come' } });
-      const mails = () => (limited.deps.database.sqlite.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number }).n;
+      const mails = async () => Number((await limited.rows<{ n: number }>(sql`SELECT count(*) AS n FROM outbox`))[0]!.n);
       const [first] = (await invite('a@example.test, b@example.test')).body;
       expect((await limited.request('POST', `${path(w.id)}/${first!.id}/resend`, { token: host.token })).status).toBe(204);
-      const before = mails();
+      const before = await mails();
       // Two more would make five: refused whole, nothing mailed, nothing created.
       const refused = await invite('c@example.test, d@example.test');
       expectError(refused, 429, 'rate_limited');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(80_000);
-      expect(mails()).toBe(before);
+      expect(await mails()).toBe(before);
       expect((await limited.request<InvitationOutput[]>('GET', path(w.id), { token: host.token })).body).toHaveLength(2);
       // Organization invitations draw on the same budget; other users have their own.
       const org = (await limited.request<{ id: string }>('POST', '/v1/organizations', { token: host.token, body: { name: 'Org' } })).body;
       expectError(await limited.request('POST', `/v1/organizations/${org.id}/members`, { token: host.token, body: { email: 'e@example.test', role: 'facilitator' } }), 429, 'rate_limited');
-      const other = seedWorkshopWith(limited, member, []);
+      const other = await seedWorkshopWith(limited, member, []);
       expect((await limited.request('POST', path(other.id), { token: member.token, body: { emails: 'f@example.test', content: 'Hi' } })).status).toBe(201);
     } finally {
       await limited.close();

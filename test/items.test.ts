@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { items, workshops } from '../src/db/schema/index';
 import type { ItemOutput } from '../src/modules/items/schemas';
 import { eventLog, expectError, seedCurrentStep, seedSection, seedWorkshop, type TestUser, seedCardScene, errorOf } from './helpers/factories';
 import { useCast } from './helpers/cast';
@@ -9,19 +8,19 @@ const cast = useCast();
 const { facilitator, participant, other, stranger } = cast;
 const t = cast.t;
 
-function scene() {
-  const { workshop, card, path } = seedCardScene(cast, 'items');
-  const pros = seedSection(t, workshop.id, 'Pros');
-  const cons = seedSection(t, workshop.id, 'Cons');
+async function scene() {
+  const { workshop, card, path } = await seedCardScene(cast, 'items');
+  const pros = await seedSection(t, workshop.id, 'Pros');
+  const cons = await seedSection(t, workshop.id, 'Cons');
   return { workshop, card, pros, cons, path };
 }
 
 const add = (path: string, user: TestUser, body: unknown) => t.request<ItemOutput>('POST', path, { token: user.token, body });
-const itemRows = (workshopId: string) => t.deps.database.db.select().from(items).where(eq(items.workshopId, workshopId)).all();
+const itemRows = (workshopId: string) => t.db.select().from(t.tables.items).where(eq(t.tables.items.workshopId, workshopId));
 
 describe('items', () => {
   it('adds, reads, filters, edits and removes items, logging each change', async () => {
-    const s = scene();
+    const s = await scene();
     const pro = await add(s.path, participant, { content: 'Cheap to build', section_id: s.pros.id });
     expect(pro.status).toBe(201);
     expect(pro.body).toEqual({ id: expect.any(String), content: 'Cheap to build', section_id: s.pros.id, user_id: participant.id });
@@ -37,16 +36,16 @@ describe('items', () => {
     expect((await t.request('DELETE', `${s.path}/${pro.body.id}`, { token: participant.token })).status).toBe(204);
     expectError(await t.request('GET', `${s.path}/${pro.body.id}`, { token: participant.token }), 404, 'not_found');
 
-    const log = eventLog(t, s.workshop.id);
+    const log = await eventLog(t, s.workshop.id);
     expect(log.map((e) => e.action)).toEqual(['addItem', 'addItem', 'updateItem', 'removeItem']);
     expect(log[0]!.change).toEqual({ item: { ...pro.body, card_id: s.card.id } });
     expect(log[2]!.change).toEqual({ item: { ...edited.body, card_id: s.card.id }, changes: { content: ['Cheap to build', 'Very cheap'] } });
-    expect(itemRows(s.workshop.id).map((r) => r.id)).toEqual([con.body.id]);
+    expect((await itemRows(s.workshop.id)).map((r) => r.id)).toEqual([con.body.id]);
   });
 
   it('refuses empty content and sections of other workshops with 400, changing nothing', async () => {
-    const s = scene();
-    const foreign = seedSection(t, seedWorkshop(t, facilitator).id);
+    const s = await scene();
+    const foreign = await seedSection(t, (await seedWorkshop(t, facilitator)).id);
     const cases: Array<[unknown, string]> = [
       [{ content: '', section_id: s.pros.id }, 'content'],
       [{ content: '   ', section_id: s.pros.id }, 'content'],
@@ -68,45 +67,45 @@ describe('items', () => {
     );
     const kept = await add(s.path, participant, { content: 'kept', section_id: s.pros.id });
     expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { content: '' } }), 400, 'invalid_request');
-    expect(itemRows(s.workshop.id).map((r) => r.content)).toEqual(['kept']);
-    expect(eventLog(t, s.workshop.id)).toHaveLength(1);
+    expect((await itemRows(s.workshop.id)).map((r) => r.content)).toEqual(['kept']);
+    expect(await eventLog(t, s.workshop.id)).toHaveLength(1);
   });
 
   it('answers 404 to strangers and for cards or items outside the workshop', async () => {
-    const s = scene();
-    const elsewhere = scene();
+    const s = await scene();
+    const elsewhere = await scene();
     const mine = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
     expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
     expectError(await add(s.path, stranger, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
     expectError(await add(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/items`, participant, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
     expectError(await t.request('GET', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${s.path}/unknown`, { token: participant.token }), 404, 'not_found');
-    expect(itemRows(elsewhere.workshop.id)).toHaveLength(0);
+    expect(await itemRows(elsewhere.workshop.id)).toHaveLength(0);
   });
 
   it('follows the current step, and lets participants change only their own items', async () => {
-    const s = scene();
+    const s = await scene();
     const pats = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
     expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: other.token, body: { content: 'y' } }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
-    seedCurrentStep(t, s.workshop.id, { allow_items: false });
+    await seedCurrentStep(t, s.workshop.id, { allow_items: false });
     expectError(await add(s.path, other, { content: 'x', section_id: s.pros.id }), 403, 'forbidden');
     expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: participant.token, body: { content: 'y' } }), 403, 'forbidden');
     expect((await t.request('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { content: 'z' } })).status).toBe(200);
     expect((await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(eventLog(t, s.workshop.id).map((e) => e.action)).toEqual(['addItem', 'updateItem', 'removeItem']);
+    expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual(['addItem', 'updateItem', 'removeItem']);
   });
 
   it('refuses writes to an archived workshop with 409', async () => {
-    const s = scene();
+    const s = await scene();
     const kept = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
     for (const user of [participant, facilitator]) {
       expectError(await add(s.path, user, { content: 'y', section_id: s.pros.id }), 409, 'workshop_archived');
       expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: user.token, body: { content: 'y' } }), 409, 'workshop_archived');
       expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
     }
     expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([kept.body]);
-    expect(eventLog(t, s.workshop.id)).toHaveLength(1);
+    expect(await eventLog(t, s.workshop.id)).toHaveLength(1);
   });
 });

@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workshopMembers } from '../src/db/schema/index';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { createUser, errorOf, eventLog, expectError, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestServer } from './helpers/server';
 
 function membersOf(t: TestServer, workshopId: string) {
-  return t.deps.database.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).all();
+  return t.db.select().from(t.tables.workshopMembers).where(eq(t.tables.workshopMembers.workshopId, workshopId));
 }
 
 const join = (t: TestServer, user: TestUser, access_code: unknown) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
@@ -17,13 +16,13 @@ describe('POST /v1/workshops/join', () => {
   const [ada, bob, cat] = useUsers(t, 'Ada', 'Bob', 'Cat');
 
   it('makes the caller a participant, with or without dashes and spaces', async () => {
-    const w = seedWorkshop(t, ada, { title: 'Open', accessCode: '123456789' });
+    const w = await seedWorkshop(t, ada, { title: 'Open', accessCode: '123456789' });
     const res = await join(t, bob, '123-456-789');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: w.id, title: 'Open', state: 'running' });
-    const bobMember = membersOf(t, w.id).find((m) => m.userId === bob.id)!;
+    const bobMember = (await membersOf(t, w.id)).find((m) => m.userId === bob.id)!;
     expect(bobMember.role).toBe('participant');
-    expect(eventLog(t, w.id).map((e) => [e.action, e.change])).toEqual([
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([
       ['addMember', { member: { id: bobMember.id, user_id: bob.id, role: 'participant' } }],
     ]);
     expect((await join(t, cat, ' 123 456 789 ')).status).toBe(200);
@@ -31,14 +30,14 @@ describe('POST /v1/workshops/join', () => {
   });
 
   it('is idempotent for members', async () => {
-    const w = seedWorkshop(t, ada, { accessCode: '222333444' });
-    seedMember(t, w.id, bob, 'facilitator');
+    const w = await seedWorkshop(t, ada, { accessCode: '222333444' });
+    await seedMember(t, w.id, bob, 'facilitator');
     expect((await join(t, ada, '222333444')).status).toBe(200);
     const again = await join(t, bob, '222-333-444');
     expect(again.status).toBe(200);
     expect(again.body.id).toBe(w.id);
-    expect(membersOf(t, w.id).map((m) => m.role).sort()).toEqual(['facilitator', 'facilitator']);
-    expect(eventLog(t, w.id)).toEqual([]);
+    expect((await membersOf(t, w.id)).map((m) => m.role).sort()).toEqual(['facilitator', 'facilitator']);
+    expect(await eventLog(t, w.id)).toEqual([]);
   });
 
   it('refuses malformed codes', async () => {
@@ -51,11 +50,11 @@ describe('POST /v1/workshops/join', () => {
   });
 
   it('answers 404 for unknown and archived codes', async () => {
-    const archived = seedWorkshop(t, ada, { state: 'archived', accessCode: '555666777' });
+    const archived = await seedWorkshop(t, ada, { state: 'archived', accessCode: '555666777' });
     expectError(await join(t, bob, '555-666-777'), 404, 'not_found');
     expectError(await join(t, bob, '000-000-001'), 404, 'not_found');
-    expect(membersOf(t, archived.id)).toHaveLength(1);
-    expect(eventLog(t, archived.id)).toEqual([]);
+    expect(await membersOf(t, archived.id)).toHaveLength(1);
+    expect(await eventLog(t, archived.id)).toEqual([]);
   });
 });
 
@@ -66,14 +65,14 @@ describe('attendee limit', () => {
 
   it('answers 409 attendee_limit_reached past the owner plan', async () => {
     const owner = await createUser(t, 'Owner');
-    const w = seedWorkshop(t, owner, { accessCode: '111222333' });
+    const w = await seedWorkshop(t, owner, { accessCode: '111222333' });
     const [p1, p2, p3] = [await createUser(t, 'P1'), await createUser(t, 'P2'), await createUser(t, 'P3')];
     expect((await join(t, p1, '111222333')).status).toBe(200);
     expect((await join(t, p2, '111222333')).status).toBe(200);
     const full = await join(t, p3, '111222333');
     expectError(full, 409, 'attendee_limit_reached');
-    expect(membersOf(t, w.id)).toHaveLength(3);
-    expect(eventLog(t, w.id)).toHaveLength(2);
+    expect(await membersOf(t, w.id)).toHaveLength(3);
+    expect(await eventLog(t, w.id)).toHaveLength(2);
     // Members already in may still come back.
     expect((await join(t, p1, '111222333')).status).toBe(200);
   });
@@ -84,7 +83,7 @@ describe('join rate limit', () => {
 
   it('answers 429 with Retry-After after 10 wrong codes in a minute; right codes do not count', async () => {
     const [owner, guesser, neighbour] = [await createUser(t, 'Owner'), await createUser(t, 'Guesser'), await createUser(t, 'Neighbour')];
-    const w = seedWorkshop(t, owner, { accessCode: '314159265' });
+    const w = await seedWorkshop(t, owner, { accessCode: '314159265' });
     for (let i = 0; i < 9; i++) expectError(await join(t, guesser, `900-000-00${i}`), 404, 'not_found');
     // Joining with a right code and a malformed one cost nothing.
     expect((await join(t, guesser, '314-159-265')).status).toBe(200);
@@ -99,6 +98,6 @@ describe('join rate limit', () => {
     // Even the right code is refused while limited, and from the same address for another user.
     expectError(await join(t, guesser, '314-159-265'), 429, 'rate_limited');
     expectError(await join(t, neighbour, '314-159-265'), 429, 'rate_limited');
-    expect(membersOf(t, w.id).map((m) => m.userId).sort()).toEqual([owner.id, guesser.id].sort());
+    expect((await membersOf(t, w.id)).map((m) => m.userId).sort()).toEqual([owner.id, guesser.id].sort());
   });
 });

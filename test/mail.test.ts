@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -59,13 +60,15 @@ async function startSmtp(options: { refuse?: number; onAccept?: () => void } = {
 const signup = (t: TestServer, email: string) =>
   t.request('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Mailed' } });
 
-const outboxOf = (t: TestServer, to: string) =>
-  t.deps.database.sqlite.prepare('SELECT sent_at, attempts, last_error, failed_at FROM outbox WHERE "to" = ?').get(to) as {
-    sent_at: string | null;
-    attempts: number;
-    last_error: string | null;
-    failed_at: string | null;
-  };
+const outboxOf = async (t: TestServer, to: string) =>
+  (
+    await t.rows<{
+      sent_at: string | null;
+      attempts: number;
+      last_error: string | null;
+      failed_at: string | null;
+    }>(sql`SELECT sent_at, attempts, last_error, failed_at FROM outbox WHERE "to" = ${to}`)
+  )[0]!;
 
 describe('mail over SMTP', () => {
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -87,8 +90,8 @@ describe('mail over SMTP', () => {
     expect(mail.from).toBe('workshops@example.test');
     expect(mail.data).toContain('Subject: Confirm your e-mail address');
     expect(mail.data).toMatch(/\/confirm\?token=/);
-    await until(() => outboxOf(t, 'first@example.test').sent_at !== null, 'the mail marked sent');
-    expect(outboxOf(t, 'first@example.test')).toMatchObject({ attempts: 1, last_error: null });
+    await until(async () => (await outboxOf(t, 'first@example.test')).sent_at !== null, 'the mail marked sent');
+    expect(await outboxOf(t, 'first@example.test')).toMatchObject({ attempts: 1, last_error: null });
   });
 });
 
@@ -98,8 +101,8 @@ describe('a refusing SMTP server', () => {
     const t = await startTestServer({ smtpUrl: smtp.url, mailRetryBaseMs: 50 });
     try {
       expect((await signup(t, 'patient@example.test')).status).toBe(201);
-      await until(() => outboxOf(t, 'patient@example.test').sent_at !== null, 'the mail sent after two refusals', 10_000);
-      expect(outboxOf(t, 'patient@example.test').attempts).toBe(3);
+      await until(async () => (await outboxOf(t, 'patient@example.test')).sent_at !== null, 'the mail sent after two refusals', 10_000);
+      expect((await outboxOf(t, 'patient@example.test')).attempts).toBe(3);
       expect(smtp.received.filter((m) => m.to.includes('patient@example.test'))).toHaveLength(1);
     } finally {
       await t.close();
@@ -129,9 +132,9 @@ describe('a database busy when the mail was accepted', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       expect((await signup(t, 'locked@example.test')).status).toBe(201);
-      await until(() => outboxOf(t!, 'locked@example.test').sent_at !== null, 'the delivery recorded', 15_000);
+      await until(async () => (await outboxOf(t!, 'locked@example.test')).sent_at !== null, 'the delivery recorded', 15_000);
       expect(smtp.received.filter((m) => m.to.includes('locked@example.test'))).toHaveLength(1);
-      expect(outboxOf(t, 'locked@example.test')).toMatchObject({ attempts: 1, last_error: null });
+      expect(await outboxOf(t, 'locked@example.test')).toMatchObject({ attempts: 1, last_error: null });
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
@@ -149,7 +152,14 @@ describe('two instances on one database', () => {
     try {
       const addresses = Array.from({ length: 30 }, (_, n) => `twice-${n}@example.test`);
       for (const [n, address] of addresses.entries()) expect((await signup(n % 2 ? a : b, address)).status).toBe(201);
-      await until(() => addresses.every((address) => outboxOf(a, address).sent_at !== null), 'every mail sent', 15_000);
+      await until(
+        async () => {
+          const rows = await Promise.all(addresses.map((address) => outboxOf(a, address)));
+          return rows.every((row) => row.sent_at !== null);
+        },
+        'every mail sent',
+        15_000,
+      );
       const delivered = smtp.received.flatMap((m) => m.to).filter((to) => to.startsWith('twice-'));
       expect(delivered.sort()).toEqual([...addresses].sort());
     } finally {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { write } from '../src/modules/events/recorder';
 import type { NotificationOutput } from '../src/modules/notifications/schemas';
-import { createUser, expectError, seedNotification, type TestUser, errorOf } from './helpers/factories';
+import { createUser, expectError, seedNotification, type TestUser, errorOf, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -18,13 +18,13 @@ const list = (query = '', token = me.token) => t.request<NotificationOutput[]>('
 const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n) => [n.data.n, n.read]));
 
 function seedMine(count: number) {
-  return Array.from({ length: count }, (_, i) => seedNotification(t, me, { type: 'message', data: { n: i }, createdAt: at(i) }));
+  return inTurn(count, (i) => seedNotification(t, me, { type: 'message', data: { n: i }, createdAt: at(i) }));
 }
 
 describe('GET /v1/user/me/notifications', () => {
   it("lists the caller's notifications newest first, in the spec's shape", async () => {
-    seedMine(3);
-    seedNotification(t, other, { data: { n: 'not mine' } });
+    await seedMine(3);
+    await seedNotification(t, other, { data: { n: 'not mine' } });
     const res = await list();
     expect(res.status).toBe(200);
     expect(res.body.map((n) => n.data.n)).toEqual([2, 1, 0]);
@@ -33,7 +33,7 @@ describe('GET /v1/user/me/notifications', () => {
   });
 
   it('shows notifications written by the event recorder, newest first even within one millisecond', async () => {
-    write(t.deps, (_tx, changes) => {
+    await write(t.deps, async (_tx, changes) => {
       changes.notify([me.id, other.id], 'changeStep', { step: { id: 's1', name: 'First', instructions: '' } });
       changes.notify([me.id], 'changeStep', { step: { id: 's2', name: 'Second', instructions: '' } });
     });
@@ -43,7 +43,7 @@ describe('GET /v1/user/me/notifications', () => {
   });
 
   it('pages with page and per_page, with X-Total-Count and Link', async () => {
-    seedMine(5);
+    await seedMine(5);
     const base = `${t.url}/v1/user/me/notifications`;
     const second = await list('?per_page=2&page=2');
     expect(second.body.map((n) => n.data.n)).toEqual([2, 1]);
@@ -65,7 +65,7 @@ describe('GET /v1/user/me/notifications', () => {
   });
 
   it('defaults to 30 a page and serves at most 100', async () => {
-    for (let i = 0; i < 105; i++) seedNotification(t, me, { data: { n: i } });
+    for (let i = 0; i < 105; i++) await seedNotification(t, me, { data: { n: i } });
     expect((await list()).body).toHaveLength(30);
     const big = await list('?per_page=500');
     expect(big.body).toHaveLength(100);
@@ -85,8 +85,8 @@ describe('GET /v1/user/me/notifications', () => {
 
 describe('PUT /v1/user/me/notifications/read', () => {
   it('marks every notification read when no id is given', async () => {
-    const rows = seedMine(3);
-    const theirs = seedNotification(t, other);
+    const rows = await seedMine(3);
+    const theirs = await seedNotification(t, other);
     const res = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token });
     expect(res.status).toBe(204);
     expect(Object.values(await readFlags())).toEqual([true, true, true]);
@@ -95,14 +95,14 @@ describe('PUT /v1/user/me/notifications/read', () => {
     expect((await list('', other.token)).body.find((n) => n.id === theirs.id)?.read).toBe(false);
 
     // An explicit null means the same, and a body is optional.
-    seedMine(1);
+    await seedMine(1);
     const again = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: null } });
     expect(again.status).toBe(204);
     expect((await list()).body.every((n) => n.read)).toBe(true);
   });
 
   it('marks only those created up to and including the given one', async () => {
-    const rows = seedMine(4);
+    const rows = await seedMine(4);
     const res = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: rows[1]!.id } });
     expect(res.status).toBe(204);
     expect(await readFlags()).toEqual({ 0: true, 1: true, 2: false, 3: false });
@@ -110,14 +110,14 @@ describe('PUT /v1/user/me/notifications/read', () => {
 
   it('breaks ties within one millisecond by creation order', async () => {
     const same = at(30);
-    const rows = [0, 1, 2].map((n) => seedNotification(t, me, { data: { n }, createdAt: same }));
+    const rows = await inTurn(3, (n) => seedNotification(t, me, { data: { n }, createdAt: same }));
     await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: rows[1]!.id } });
     expect(await readFlags()).toEqual({ 0: true, 1: true, 2: false });
   });
 
   it("answers 404 for an unknown id or someone else's, changing nothing", async () => {
-    seedMine(2);
-    const theirs = seedNotification(t, other);
+    await seedMine(2);
+    const theirs = await seedNotification(t, other);
     for (const id of ['nope', theirs.id]) {
       expectError(await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: id } }), 404, 'not_found');
     }
@@ -140,7 +140,7 @@ describe('PUT /v1/user/me/notifications/read', () => {
 
 describe('PUT /v1/user/me/notifications/:id', () => {
   it('marks one notification read and unread again', async () => {
-    const [first] = seedMine(2);
+    const [first] = await seedMine(2);
     const path = `/v1/user/me/notifications/${first!.id}`;
     expect((await t.request('PUT', path, { token: me.token, body: { read: true } })).status).toBe(204);
     expect(await readFlags()).toEqual({ 0: true, 1: false });
@@ -151,8 +151,8 @@ describe('PUT /v1/user/me/notifications/:id', () => {
   });
 
   it("refuses a missing or non-boolean read, and someone else's notification", async () => {
-    const [mine] = seedMine(1);
-    const theirs = seedNotification(t, other);
+    const [mine] = await seedMine(1);
+    const theirs = await seedNotification(t, other);
     for (const body of [{}, { read: 'yes' }, { read: 1 }]) {
       const res = await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${mine!.id}`, { token: me.token, body });
       expectError(res, 400, 'invalid_request');

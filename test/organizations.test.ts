@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { organizationMembers, organizations, outbox } from '../src/db/schema/index';
+import { eq, sql } from 'drizzle-orm';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { createUser, expectError, multipart, pngImage, type TestUser, errorOf } from './helpers/factories';
@@ -31,16 +30,20 @@ async function scene() {
   return { admin, facilitator, stranger, org, member };
 }
 
-function orgRow(id: string) {
-  return t.deps.database.db.select().from(organizations).where(eq(organizations.id, id)).get()!;
+async function orgRow(id: string) {
+  const { organizations } = t.tables;
+  const [row] = await t.db.select().from(organizations).where(eq(organizations.id, id));
+  return row!;
 }
 
 function memberRows(orgId: string) {
-  return t.deps.database.db.select().from(organizationMembers).where(eq(organizationMembers.organizationId, orgId)).all();
+  const { organizationMembers } = t.tables;
+  return t.db.select().from(organizationMembers).where(eq(organizationMembers.organizationId, orgId)).orderBy(sql`rowid`);
 }
 
 function mailsTo(email: string) {
-  return t.deps.database.db.select().from(outbox).where(eq(outbox.to, email)).all();
+  const { outbox } = t.tables;
+  return t.db.select().from(outbox).where(eq(outbox.to, email)).orderBy(sql`rowid`);
 }
 
 describe('organizations', () => {
@@ -49,7 +52,7 @@ describe('organizations', () => {
     const res = await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: ada.token, body: { name: '  Analytical Engines ', extra: 1 } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: expect.any(String), name: 'Analytical Engines', avatar_url: null, plan: { name: 'team', workshops_max_attendees: 1000 } });
-    expect(memberRows(res.body.id)).toMatchObject([{ userId: ada.id, email: ada.email, role: 'admin' }]);
+    expect(await memberRows(res.body.id)).toMatchObject([{ userId: ada.id, email: ada.email, role: 'admin' }]);
 
     expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${res.body.id}`, { token: ada.token })).body).toEqual(res.body);
   });
@@ -93,7 +96,7 @@ describe('organizations', () => {
     expectError(await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: stranger.token, body: { name: 'Mine now' } }), 404, 'not_found');
     expectError(await t.request<OrganizationOutput>('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { name: '' } }), 400, 'invalid_request');
     expectError(await t.request('PUT', '/v1/organizations/nope', { token: admin.token, body: { name: 'x' } }), 404, 'not_found');
-    expect(orgRow(org.id).name).toBe('Acme Corp');
+    expect((await orgRow(org.id)).name).toBe('Acme Corp');
   });
 
   it('lets admins set and remove the avatar', async () => {
@@ -112,10 +115,10 @@ describe('organizations', () => {
     expectError(bad, 400, 'invalid_request');
     expect(errorOf(bad).details?.[0]?.path).toBe('avatar');
     expectError(await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, body: { avatar: null } }), 415, 'unsupported_media_type');
-    expect(orgRow(org.id).avatarUrl).toBe(avatar_url);
+    expect((await orgRow(org.id)).avatarUrl).toBe(avatar_url);
 
     expect((await t.request('PUT', `/v1/organizations/${org.id}/avatar`, { token: admin.token, rawBody: new FormData() })).status).toBe(204);
-    expect(orgRow(org.id).avatarUrl).toBeNull();
+    expect((await orgRow(org.id)).avatarUrl).toBeNull();
     expect((await fetch(avatar_url!)).status).toBe(404);
   });
 });
@@ -143,7 +146,7 @@ describe('organization members', () => {
     await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: grace.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) });
     const added = await addMember(org.id, admin, grace.email.toUpperCase(), 'admin');
     expect(added).toMatchObject({ email: grace.email, name: 'Grace', role: 'admin', pending: false, avatar_url: expect.stringContaining('/files/avatars/') });
-    expect(mailsTo(grace.email).some((m) => m.subject.includes('Acme'))).toBe(true);
+    expect((await mailsTo(grace.email)).some((m) => m.subject.includes('Acme'))).toBe(true);
     expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: grace.token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
   });
 
@@ -152,8 +155,8 @@ describe('organization members', () => {
     const email = `later-${Date.now()}+tag@example.test`;
     const pending = await addMember(org.id, admin, email);
     expect(pending.pending).toBe(true);
-    expect(memberRows(org.id).find((m) => m.email === email)!.userId).toBeNull();
-    const [mail] = mailsTo(email);
+    expect((await memberRows(org.id)).find((m) => m.email === email)!.userId).toBeNull();
+    const [mail] = await mailsTo(email);
     expect(mail!.text).toContain(`${t.url}/signup?email=${encodeURIComponent(email).replace('%40', '@')}`);
     expect(mail!.subject).toContain('Acme');
 
@@ -168,7 +171,7 @@ describe('organization members', () => {
 
   it('refuses duplicates, bad input and non-admins, and changes nothing', async () => {
     const { admin, facilitator, stranger, org } = await scene();
-    const before = memberRows(org.id);
+    const before = await memberRows(org.id);
     expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: facilitator.email.toUpperCase(), role: 'admin' } }), 409, 'already_member');
     expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email: admin.email, role: 'facilitator' } }), 409, 'already_member');
     for (const [body, path] of [
@@ -183,25 +186,25 @@ describe('organization members', () => {
     }
     expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: facilitator.token, body: { email: 'x@example.test', role: 'facilitator' } }), 403, 'forbidden');
     expectError(await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: stranger.token, body: { email: 'x@example.test', role: 'facilitator' } }), 404, 'not_found');
-    expect(memberRows(org.id)).toEqual(before);
-    expect(mailsTo('x@example.test')).toHaveLength(0);
+    expect(await memberRows(org.id)).toEqual(before);
+    expect(await mailsTo('x@example.test')).toHaveLength(0);
   });
 
   it('lets admins remove members, members leave, and keeps the last admin', async () => {
     const { admin, facilitator, stranger, org, member } = await scene();
     const other = await createUser(t, 'Other');
     const otherMember = await addMember(org.id, admin, other.email);
-    const adminMember = memberRows(org.id).find((m) => m.userId === admin.id)!;
+    const adminMember = (await memberRows(org.id)).find((m) => m.userId === admin.id)!;
 
     expectError(await t.request('DELETE', `/v1/organizations/${org.id}/members/${otherMember.id}`, { token: facilitator.token }), 403, 'forbidden');
     expectError(await t.request('DELETE', `/v1/organizations/${org.id}/members/${otherMember.id}`, { token: stranger.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `/v1/organizations/${org.id}/members/nope`, { token: admin.token }), 404, 'not_found');
     const elsewhere = await createOrg(stranger, 'Elsewhere');
-    const strangerMember = memberRows(elsewhere.id)[0]!;
+    const strangerMember = (await memberRows(elsewhere.id))[0]!;
     expectError(await t.request('DELETE', `/v1/organizations/${org.id}/members/${strangerMember.id}`, { token: admin.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `/v1/organizations/${org.id}/members/${adminMember.id}`, { token: admin.token }), 409, 'conflict');
-    expect(memberRows(org.id)).toHaveLength(3);
-    expect(memberRows(elsewhere.id)).toHaveLength(1);
+    expect(await memberRows(org.id)).toHaveLength(3);
+    expect(await memberRows(elsewhere.id)).toHaveLength(1);
 
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${otherMember.id}`, { token: admin.token })).status).toBe(204);
     expectError(await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: other.token }), 404, 'not_found');

@@ -15,9 +15,9 @@ const vote = (w: string, card: string, user: typeof pat, value = 1) => t.request
 
 describe('participation', () => {
   it('counts participants who voted, spent their budget and rated; names only for facilitators', async () => {
-    const w = seedWorkshopWith(t, fay, [pat, otto, una], { votePositive: 2 });
-    const card = seedCard(t, w.id, fay, { type: 'cluster' });
-    const criterion = seedCriterion(t, w.id, { scale: 1 });
+    const w = await seedWorkshopWith(t, fay, [pat, otto, una], { votePositive: 2 });
+    const card = await seedCard(t, w.id, fay, { type: 'cluster' });
+    const criterion = await seedCriterion(t, w.id, { scale: 1 });
     expect((await read(w.id)).body).toEqual({ step_id: null, participants: 3, voted_any: 0, voted_all: 0, rated_any: 0 });
 
     await vote(w.id, card.id, pat);
@@ -36,15 +36,15 @@ describe('participation', () => {
   });
 
   it('never counts anyone as done with an unlimited budget', async () => {
-    const w = seedWorkshopWith(t, fay, [pat], { votePositive: -1 });
-    const card = seedCard(t, w.id, fay, { type: 'cluster' });
+    const w = await seedWorkshopWith(t, fay, [pat], { votePositive: -1 });
+    const card = await seedCard(t, w.id, fay, { type: 'cluster' });
     await vote(w.id, card.id, pat);
     expect((await read(w.id)).body).toMatchObject({ voted_any: 1, voted_all: 0 });
   });
 
   it('is sent at most once a second, latest counts winning, names to facilitators only', async () => {
-    const w = seedWorkshopWith(t, fay, [pat, otto]);
-    const card = seedCard(t, w.id, fay, { type: 'cluster' });
+    const w = await seedWorkshopWith(t, fay, [pat, otto]);
+    const card = await seedCard(t, w.id, fay, { type: 'cluster' });
     const screen = await sockets.joined(pat, w.id);
     const desk = await sockets.joined(fay, w.id);
     await Promise.all([vote(w.id, card.id, pat), vote(w.id, card.id, otto), vote(w.id, card.id, pat), vote(w.id, card.id, otto)]);

@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workshopMembers } from '../src/db/schema/index';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
@@ -36,8 +35,8 @@ function disconnected(client: LiveClient): Promise<string> {
 describe('logout', () => {
   it("ends the sockets opened with the token at once, and only those", async () => {
     const pat = await createUser(t, 'Pat');
-    const w = seedWorkshop(t, facilitator);
-    seedMember(t, w.id, pat);
+    const w = await seedWorkshop(t, facilitator);
+    await seedMember(t, w.id, pat);
     const login = await t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
     expect(login.status).toBe(200);
     const otherDevice = await joined({ ...pat, token: login.body.token }, w.id);
@@ -62,7 +61,7 @@ describe('losing access', () => {
     const org = (await api<OrganizationOutput>('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
     const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
     expect(member.status).toBe(201);
-    const w = seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
+    const w = await seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
     const removeAdmin = async () => {
       expect((await api('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, owner)).status).toBe(204);
     };
@@ -86,7 +85,7 @@ describe('losing access', () => {
 
   it('moves a removed admin who is still a participant to the participants room', async () => {
     const { admin, w, removeAdmin } = await orgScene();
-    seedMember(t, w.id, admin);
+    await seedMember(t, w.id, admin);
     await joined(admin, w.id);
     expect(await roomsOf(admin.id)).toContain(`workshop:${w.id}:facilitators`);
 
@@ -99,7 +98,7 @@ describe('losing access', () => {
 
   it('keeps an organization admin demoted as a member in the facilitators room: the admin still facilitates', async () => {
     const { admin, w } = await orgScene();
-    seedMember(t, w.id, admin, 'facilitator');
+    await seedMember(t, w.id, admin, 'facilitator');
     await joined(admin, w.id);
     const watcher = await joined(facilitator, w.id);
     const roles = await api<Array<{ id: string; user_id: string }>>('GET', `/v1/workshops/${w.id}/user_roles`, facilitator);
@@ -114,12 +113,12 @@ describe('losing access', () => {
 
   it('takes a socket out of the workshop when a join is refused', async () => {
     const pat = await createUser(t, 'Pat');
-    const w = seedWorkshop(t, facilitator);
-    seedMember(t, w.id, pat);
+    const w = await seedWorkshop(t, facilitator);
+    await seedMember(t, w.id, pat);
     const client = await joined(pat, w.id);
     const watcher = await joined(facilitator, w.id);
     // Removed without a logged event: only the refused join tells.
-    t.deps.database.db.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, pat.id))).run();
+    await t.write(async (tx, { workshopMembers }) => tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, pat.id))));
 
     expect(await client.join(w.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await roomsOf(pat.id)).filter((room) => room.startsWith('workshop:'))).toEqual([]);
@@ -131,8 +130,8 @@ describe('losing access', () => {
 describe('workshop deletion', () => {
   it("takes every socket out of the deleted workshop's rooms, per-user rooms included", async () => {
     const pat = await createUser(t, 'Pat');
-    const w = seedWorkshop(t, facilitator);
-    seedMember(t, w.id, pat);
+    const w = await seedWorkshop(t, facilitator);
+    await seedMember(t, w.id, pat);
     const client = await joined(pat, w.id);
     await joined(facilitator, w.id);
     expect(await roomsOf(pat.id)).toContain(`workshop:${w.id}:user:${pat.id}`);
@@ -146,8 +145,8 @@ describe('workshop deletion', () => {
 
 describe('workshop:updated', () => {
   it('leaves criteria out: their ratings depend on the reader', async () => {
-    const w = seedWorkshop(t, facilitator);
-    seedCriterion(t, w.id, { title: 'Impact' });
+    const w = await seedWorkshop(t, facilitator);
+    await seedCriterion(t, w.id, { title: 'Impact' });
     const client = await joined(facilitator, w.id);
     await rename(w.id, 'Without criteria', client);
     const payload = client.all('workshop:updated')[0];

@@ -11,15 +11,15 @@ const sockets = useSockets(t);
 const connected = () => sockets.connected(user);
 
 /** A workshop whose log holds `count` events. */
-function workshopWithEvents(count: number, owner: TestUser = user) {
-  const workshop = seedWorkshop(t, owner);
-  for (let n = 1; n <= count; n++) seedEvent(t, workshop.id, 'addStep', owner.id, { step: { id: `s${n}` } });
+async function workshopWithEvents(count: number, owner: TestUser = user) {
+  const workshop = await seedWorkshop(t, owner);
+  for (let n = 1; n <= count; n++) await seedEvent(t, workshop.id, 'addStep', owner.id, { step: { id: `s${n}` } });
   return workshop;
 }
 
 describe('join limits', () => {
   it('refuses an eleventh join from one socket within ten seconds, saying when to retry', async () => {
-    const workshop = seedWorkshop(t, user);
+    const workshop = await seedWorkshop(t, user);
     const client = await connected();
     const acks = await Promise.all(Array.from({ length: 12 }, () => client.join(workshop.id)));
     expect(acks.filter((ack) => ack.ok)).toHaveLength(10);
@@ -32,7 +32,7 @@ describe('join limits', () => {
 
   it('limits a user’s joins whatever their sockets: a new socket per join gains nothing', async () => {
     const looper = await createUser(t, 'Reconnecting looper');
-    const workshop = seedWorkshop(t, looper);
+    const workshop = await seedWorkshop(t, looper);
     const acks: JoinAck[] = [];
     for (let n = 0; n < 7; n++) {
       const client = await sockets.connected(looper);
@@ -43,7 +43,7 @@ describe('join limits', () => {
   });
 
   it('replays at most five full gaps a minute per user, then answers reload without replaying', async () => {
-    const workshop = workshopWithEvents(500);
+    const workshop = await workshopWithEvents(500);
     const replays: Array<{ ack: unknown; received: number }> = [];
     for (let n = 0; n < 6; n++) {
       const client = await connected();
@@ -56,9 +56,9 @@ describe('join limits', () => {
 
   it('charges nothing for a gap too large to replay: the client reloads over REST anyway', async () => {
     const resumer = await createUser(t, 'Long-gone resumer');
-    const tooFar = workshopWithEvents(501, resumer);
+    const tooFar = await workshopWithEvents(501, resumer);
     for (let n = 0; n < 5; n++) expect(await (await sockets.connected(resumer)).join(tooFar.id, 0)).toEqual({ ok: true, seq: 501, reload: true });
-    const small = workshopWithEvents(10, resumer);
+    const small = await workshopWithEvents(10, resumer);
     expect(await (await sockets.connected(resumer)).join(small.id, 0)).toEqual({ ok: true, seq: 10, replayed: 10 });
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useRedis, useServer, useSockets } from './helpers/cast';
 import { createUser, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
@@ -20,22 +21,22 @@ describe('periodic re-check', () => {
 
   it('disconnects a socket whose token was revoked where this instance could not hear of it', async () => {
     const user = await createUser(t, 'Revoked');
-    const client = await joined(t, user, seedWorkshop(t, user).id);
+    const client = await joined(t, user, (await seedWorkshop(t, user)).id);
     const gone = disconnected(client);
     // As a logout on another instance leaves it: the token row gone, no event here.
-    t.deps.database.sqlite.prepare('DELETE FROM auth_tokens WHERE user_id = ?').run(user.id);
+    await t.write(sql`DELETE FROM auth_tokens WHERE user_id = ${user.id}`);
     expect(await gone).toBe('io server disconnect');
   });
 
   it('takes a socket out of a workshop whose membership was removed behind its back', async () => {
     const owner = await createUser(t, 'Owner');
     const member = await createUser(t, 'Member');
-    const workshop = seedWorkshop(t, owner);
-    seedMember(t, workshop.id, member);
+    const workshop = await seedWorkshop(t, owner);
+    await seedMember(t, workshop.id, member);
     await joined(t, member, workshop.id);
     const inRoom = async () => (await t.server.realtime.io.local.in(`workshop:${workshop.id}`).fetchSockets()).some((s) => s.data.user.id === member.id);
     expect(await inRoom()).toBe(true);
-    t.deps.database.sqlite.prepare('DELETE FROM workshop_members WHERE workshop_id = ? AND user_id = ?').run(workshop.id, member.id);
+    await t.write(sql`DELETE FROM workshop_members WHERE workshop_id = ${workshop.id} AND user_id = ${member.id}`);
     await until(async () => !(await inRoom()), "the member out of the workshop's room");
     expect(await inRoom()).toBe(false);
   });
@@ -51,7 +52,7 @@ describe.skipIf(!redisAvailable)('re-check after a Redis outage', () => {
 
   it('ends, once Redis is back, the feed of a token logged out on the other instance during the outage', async () => {
     const user = await createUser(a, 'Lou');
-    const workshop = seedWorkshop(a, user);
+    const workshop = await seedWorkshop(a, user);
     const onB = await joined(b, user, workshop.id);
     await redis.stop();
     expect((await a.request('POST', '/v1/auth/logout', { token: user.token })).status).toBe(204);

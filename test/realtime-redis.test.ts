@@ -26,13 +26,13 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   };
 
   it('delivers a REST write made on B to a socket on A, and lists presence across both', async () => {
-    const w = scene();
+    const w = await scene();
     const onA = await joined(a, participant, w.id);
     const onB = await joined(b, facilitator, w.id);
 
     await rename(b, w.id, 'Written on B');
     expect(await onA.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Written on B' } });
-    const card = seedCard(a, w.id, facilitator, { type: 'cluster' });
+    const card = await seedCard(a, w.id, facilitator, { type: 'cluster' });
     await a.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, { token: participant.token, body: { value: 1 } });
     expect(await onB.next('score:changed')).toMatchObject({ seq: 2, card_id: card.id, score: 1 });
 
@@ -43,8 +43,8 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
 
   it("ends a logged-out token's socket on the other instance, and takes a removed org admin out there too", async () => {
     const leaving = await createUser(a, 'Lea');
-    const w = scene();
-    seedMember(a, w.id, leaving);
+    const w = await scene();
+    await seedMember(a, w.id, leaving);
     const onB = await joined(b, leaving, w.id);
     const gone = new Promise<string>((resolve) => onB.socket.once('disconnect', (reason) => resolve(reason)));
     expect((await a.request('POST', '/v1/auth/logout', { token: leaving.token })).status).toBe(204);
@@ -54,7 +54,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     const admin = await createUser(a, 'Adam');
     const org = (await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
     const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
-    const orgWorkshop = seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
+    const orgWorkshop = await seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
     const adminOnB = await joined(b, admin, orgWorkshop.id);
     const watcherOnA = await joined(a, facilitator, orgWorkshop.id);
     expect((await a.request('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, { token: owner.token })).status).toBe(204);
@@ -68,7 +68,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   });
 
   it('keeps serving local sockets while Redis is down, then shares rooms again once it is back', async () => {
-    const w = scene();
+    const w = await scene();
     const onA = await joined(a, participant, w.id);
     const onB = await joined(b, facilitator, w.id);
     await rename(a, w.id, 'Before the outage');

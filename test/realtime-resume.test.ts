@@ -8,9 +8,9 @@ const t = useServer();
 const [facilitator, participant, other] = useUsers(t, 'Fay', 'Pat', 'Otto');
 const sockets = useSockets(t);
 
-function scene() {
-  const workshop = seedWorkshopWith(t, facilitator, [participant, other]);
-  const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster', title: 'Cluster' });
+async function scene() {
+  const workshop = await seedWorkshopWith(t, facilitator, [participant, other]);
+  const cluster = await seedCard(t, workshop.id, facilitator, { type: 'cluster', title: 'Cluster' });
   return { workshop, cluster };
 }
 
@@ -30,7 +30,7 @@ async function threeChanges(workshopId: string, clusterId: string) {
 
 describe('resuming with since_seq', () => {
   it('replays exactly the missed events, in order, before the ack', async () => {
-    const { workshop: w, cluster } = scene();
+    const { workshop: w, cluster } = await scene();
     const first = await joinedClient(t.url, participant.token, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Seen' });
     const seen = (await first.next('workshop:updated')).seq;
@@ -54,7 +54,7 @@ describe('resuming with since_seq', () => {
   });
 
   it('catches up after the connection drops and the client reconnects by itself', async () => {
-    const { workshop: w, cluster } = scene();
+    const { workshop: w, cluster } = await scene();
     // What a client SDK does: remember the last seq, and join again with it after every reconnect.
     const client = await connectSocket(t.url, participant.token, { reconnection: true });
     sockets.track(client);
@@ -77,12 +77,12 @@ describe('resuming with since_seq', () => {
 
     expect(await rejoined).toEqual({ ok: true, seq: 4, replayed: 3 });
     expect(client.seqs(w.id)).toEqual([1, 2, 3, 4]);
-    expect(eventLog(t, w.id).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+    expect((await eventLog(t, w.id)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
   });
 
   it('answers reload instead of replaying more than 500 events, or a seq the server never gave', async () => {
-    const { workshop: w } = scene();
-    for (let i = 0; i < 502; i++) seedEvent(t, w.id, 'addSection', facilitator.id, { section: { id: `s${i}`, title: `S${i}` } });
+    const { workshop: w } = await scene();
+    for (let i = 0; i < 502; i++) await seedEvent(t, w.id, 'addSection', facilitator.id, { section: { id: `s${i}`, title: `S${i}` } });
     const client = await connectSocket(t.url, participant.token);
     sockets.track(client);
 
@@ -97,8 +97,8 @@ describe('resuming with since_seq', () => {
   });
 
   it('replays under the display prefs, like the live events', async () => {
-    const { workshop: w, cluster } = scene();
-    seedCurrentStep(t, w.id, { allow_display_votes: false });
+    const { workshop: w, cluster } = await scene();
+    await seedCurrentStep(t, w.id, { allow_display_votes: false });
     const votes = `/v1/workshops/${w.id}/cards/${cluster.id}/votes`;
     await api('POST', votes, other, { value: 2 });
     await api('POST', votes, participant, { value: 1 });
@@ -117,7 +117,7 @@ describe('resuming with since_seq', () => {
   });
 
   it('drops a late copy of an event the join already covered, and delivers newer ones', async () => {
-    const { workshop: w, cluster } = scene();
+    const { workshop: w, cluster } = await scene();
     await threeChanges(w.id, cluster.id);
     const client = await connectSocket(t.url, participant.token);
     sockets.track(client);

@@ -31,7 +31,7 @@ describe('connecting', () => {
   });
 
   it('lets members join and answers with the latest seq', async () => {
-    const w = scene();
+    const w = await scene();
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Renamed' });
     const client = await connectSocket(t.url, participant.token);
     sockets.track(client);
@@ -41,7 +41,7 @@ describe('connecting', () => {
   });
 
   it('works over HTTP long-polling too, on the REST port', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await connectSocket(t.url, participant.token, { transports: ['polling'] });
     sockets.track(client);
     expect(await client.join(w.id)).toEqual({ ok: true, seq: 0 });
@@ -51,7 +51,7 @@ describe('connecting', () => {
   });
 
   it('refuses strangers and unknown workshops alike, and malformed requests with details', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await connectSocket(t.url, stranger.token);
     sockets.track(client);
     const refused = await client.join(w.id);
@@ -72,7 +72,7 @@ describe('connecting', () => {
   });
 
   it('leaves a workshop on request', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     expect(await client.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id })).toEqual({ ok: true });
     const watcher = await joined(facilitator, w.id);
@@ -84,7 +84,7 @@ describe('connecting', () => {
 
 describe('workshop and step events', () => {
   it('sends workshop:updated, and view:changed with the same seq when the view changes', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'New title' });
     const updated = await client.next('workshop:updated');
@@ -98,7 +98,7 @@ describe('workshop and step events', () => {
   });
 
   it('sends step:changed and view:changed when the current step changes', async () => {
-    const w = scene();
+    const w = await scene();
     const step = (await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Vote', view: { sort: 'score' } })).body;
     const client = await joined(other, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id, change_step_notifications: false });
@@ -112,24 +112,24 @@ describe('workshop and step events', () => {
   });
 
   it('sends export changes as export:updated to facilitators, and only the bare seq to participants', async () => {
-    const w = scene();
+    const w = await scene();
     const facilitatorClient = await joined(facilitator, w.id);
     const participantClient = await joined(participant, w.id);
     const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf' as const, state: 'success' as const, url: 'http://localhost/x', message: null };
-    recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
+    await recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
     expect(await facilitatorClient.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
     expect(await participantClient.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'updateExport' });
   });
 
   it('sends other changes as workshop:event with the logged change', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     const section = (await api<SectionOutput>('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })).body;
     expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addSection', change: { section } });
   });
 
   it('tells joined clients when the workshop is deleted, then sends nothing more', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
     expect(await client.next('workshop:event')).toMatchObject({ seq: 0, workshop_id: w.id, action: 'removeWorkshop' });
@@ -139,7 +139,7 @@ describe('workshop and step events', () => {
 
 describe('card events', () => {
   it('sends card:created, card:updated and card:deleted shaped like the REST card', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(other, w.id);
     const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })).body;
     expect(await client.next('card:created')).toEqual({ seq: 1, workshop_id: w.id, card: cluster });
@@ -153,9 +153,9 @@ describe('card events', () => {
   });
 
   it('sends a merge as card:created plus card:deleted for each merged card', async () => {
-    const w = scene();
-    const a = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
-    const b = seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
+    const w = await scene();
+    const a = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
+    const b = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
     const client = await joined(participant, w.id);
     const merged = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, { cards_id: [a.id, b.id], title: 'AB' })).body;
     const created = await client.next('card:created');
@@ -168,7 +168,7 @@ describe('card events', () => {
   });
 
   it('sends a CSV import as a reload hint', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     const form = new FormData();
     form.append('file', new Blob(['type,title\ncluster,Imported\n'], { type: 'text/csv' }), 'cards.csv');
@@ -177,8 +177,8 @@ describe('card events', () => {
   });
 
   it('sends comment:created with the comment and its card', async () => {
-    const w = scene();
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await scene();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await joined(other, w.id);
     const comment = (await api<CommentOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, { content: 'Nice' })).body;
     expect(await client.next('comment:created')).toEqual({ seq: 1, workshop_id: w.id, comment: { ...comment, card_id: card.id } });
@@ -187,8 +187,8 @@ describe('card events', () => {
 
 describe('scores', () => {
   it('sends score:changed after each vote change and after removing all votes', async () => {
-    const w = scene();
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await scene();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
     const client = await joined(other, w.id);
 
@@ -205,9 +205,9 @@ describe('scores', () => {
   });
 
   it("hides other people's votes from participants when the step does not display them", async () => {
-    const w = scene();
-    seedCurrentStep(t, w.id, { allow_display_votes: false });
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await scene();
+    await seedCurrentStep(t, w.id, { allow_display_votes: false });
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
     await api('POST', votes, other, { value: 2 });
     const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
@@ -229,10 +229,10 @@ describe('scores', () => {
   });
 
   it("hides other people's ratings the same way, as bare workshop events", async () => {
-    const w = scene();
-    seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const criterion = seedCriterion(t, w.id);
+    const w = await scene();
+    await seedCurrentStep(t, w.id, { allow_display_ratings: false });
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const criterion = await seedCriterion(t, w.id);
     const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
     const rating = (await api<RatingOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, { value: 4, criterium_id: criterion.id })).body;
     const full = { seq: 1, workshop_id: w.id, action: 'addRating', change: { rating: expect.objectContaining({ id: rating.id, value: 4 }) } };
@@ -242,9 +242,9 @@ describe('scores', () => {
   });
 
   it("moves a promoted member's open sockets to the facilitators' view", async () => {
-    const w = scene();
-    seedCurrentStep(t, w.id, { allow_display_votes: false });
-    const card = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await scene();
+    await seedCurrentStep(t, w.id, { allow_display_votes: false });
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const otto = await joined(other, w.id);
     const roles = (await api('GET', `/v1/workshops/${w.id}/user_roles`, facilitator)).body as Array<{ id: string; user_id: string }>;
     const member = roles.find((r) => r.user_id === other.id)!;
@@ -258,15 +258,15 @@ describe('scores', () => {
 
 describe('one path, in order', () => {
   it('emits nothing for a failed write', async () => {
-    const w = scene();
-    seedCurrentStep(t, w.id, { allow_add_cluster: false });
+    const w = await scene();
+    await seedCurrentStep(t, w.id, { allow_add_cluster: false });
     const client = await joined(other, w.id);
-    const before = eventLog(t, w.id).length;
+    const before = (await eventLog(t, w.id)).length;
 
     expect((await api('PUT', `/v1/workshops/${w.id}`, participant, { title: 'Mine now' })).status).toBe(403);
     expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' })).status).toBe(403);
     expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' })).status).toBe(400);
-    expect(eventLog(t, w.id)).toHaveLength(before);
+    expect(await eventLog(t, w.id)).toHaveLength(before);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Marker' });
     await client.next('workshop:updated');
@@ -275,7 +275,7 @@ describe('one path, in order', () => {
   });
 
   it('emits nothing for writes an archived workshop refuses, and resumes when it runs again', async () => {
-    const w = scene();
+    const w = await scene();
     const client = await joined(participant, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'archived' });
     expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' })).status).toBe(409);
@@ -290,9 +290,9 @@ describe('one path, in order', () => {
   });
 
   it('numbers every change with a strictly increasing seq, matching the log', async () => {
-    const w = seedWorkshop(t, facilitator, { voteMaxPositive: 10 });
-    seedMember(t, w.id, participant);
-    seedMember(t, w.id, other);
+    const w = await seedWorkshop(t, facilitator, { voteMaxPositive: 10 });
+    await seedMember(t, w.id, participant);
+    await seedMember(t, w.id, other);
     const client = await joined(participant, w.id);
     const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })).body;
     for (let i = 0; i < 5; i++) {
@@ -301,7 +301,7 @@ describe('one path, in order', () => {
       await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/comments`, other, { content: `c${i}` });
     }
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Done', view: { sort: 'score' } });
-    const log = eventLog(t, w.id).map((e) => e.seq);
+    const log = (await eventLog(t, w.id)).map((e) => e.seq);
     await client.next('view:changed', (p) => p.seq === log[log.length - 1]);
     expect(client.seqs(w.id)).toEqual(log);
     expect(log).toEqual(Array.from({ length: 17 }, (_, i) => i + 1));
@@ -310,7 +310,7 @@ describe('one path, in order', () => {
 
 describe('notifications', () => {
   it("reach only their user's sockets, joined or not", async () => {
-    const w = scene();
+    const w = await scene();
     const step = (await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Next' })).body;
     const fay = await joined(facilitator, w.id);
     const pat = await connectSocket(t.url, participant.token);
@@ -342,7 +342,7 @@ describe('notifications', () => {
 
 describe('presence', () => {
   it('lists connected users once, across tabs, and updates on leave and disconnect', async () => {
-    const w = scene();
+    const w = await scene();
     const tab1 = await joined(participant, w.id);
     const tab2 = await joined(participant, w.id);
     const fay = await joined(facilitator, w.id);

@@ -261,11 +261,11 @@ async function ok<T>(pending: Promise<ApiResponse<T>>): Promise<T> {
 /** A workshop of Fay with Pat as participant, and one of everything in it, seeded through the API. */
 async function seedScene(): Promise<Scene> {
   const as = <T>(method: string, path: string, body?: unknown) => ok(t.request<T>(method, path, { token: fay.token, body }));
-  const workshop = seedWorkshopWith(t, fay, [pat]).id;
+  const workshop = (await seedWorkshopWith(t, fay, [pat])).id;
   const w = `/v1/workshops/${workshop}`;
-  const cluster = seedCard(t, workshop, fay, { type: 'cluster' }).id;
-  const card = seedCard(t, workshop, fay, { parentId: cluster }).id;
-  const file = seedFile(t, fay, { name: 'a.png' });
+  const cluster = (await seedCard(t, workshop, fay, { type: 'cluster' })).id;
+  const card = (await seedCard(t, workshop, fay, { parentId: cluster })).id;
+  const file = await seedFile(t, fay, { name: 'a.png' });
   const step = await as<StepOutput>('POST', `${w}/steps`, { name: 'Vote' });
   await as<IllustrationOutput>('POST', `${w}/steps/${step.id}/illustration`, { blob: blob(file) });
   const criterion = await as<CriterionOutput>('POST', `${w}/criteria`, { title: 'Impact', scale: 1 });
@@ -298,7 +298,7 @@ async function seedScene(): Promise<Scene> {
     zone: canvas.zones[0]!.id,
     organization: organization.id,
     orgMember: orgMember.id,
-    notification: seedNotification(t, fay).id,
+    notification: (await seedNotification(t, fay)).id,
     invitation: invitation!.id,
     export: exported.id,
     file: { key: file.key, container: file.container },

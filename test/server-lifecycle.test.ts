@@ -60,7 +60,7 @@ describe('shutdown', () => {
   /** A server whose sync endpoint takes upgrades without answering and never finishes closing. */
   async function stuckServer(): Promise<RunningServer & { upgradesTaken(): number }> {
     const dir = mkdtempSync(join(tmpdir(), 'workshops-lifecycle-'));
-    const deps: AppDeps = createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
+    const deps: AppDeps = await createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
     const realClose = deps.collab.close.bind(deps.collab);
     const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', closeLimitMs: 400, shutdownGraceMs: 300 });
     let upgrades = 0;
@@ -70,7 +70,7 @@ describe('shutdown', () => {
     cleanups.push(async () => {
       logged.mockRestore();
       await realClose();
-      deps.database.close();
+      await deps.database.close();
       rmSync(dir, { recursive: true, force: true });
     });
     return Object.assign(server, { upgradesTaken: () => upgrades });

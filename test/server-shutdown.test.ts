@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../src/config';
 import { createDeps } from '../src/create-deps';
+import { queryRows } from '../src/db/sql';
 import { createServer } from '../src/server';
 import { until } from './helpers/wait';
 
@@ -34,17 +36,18 @@ describe('shutdown', () => {
   it('waits for a stuck sync endpoint and a hanging mail send side by side, within one limit', async () => {
     const smtp = await silentSmtp();
     const dir = mkdtempSync(join(tmpdir(), 'workshops-shutdown-'));
-    const deps = createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files'), smtpUrl: `smtp://127.0.0.1:${smtp.port}` }));
+    const deps = await createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files'), smtpUrl: `smtp://127.0.0.1:${smtp.port}` }));
     const realClose = deps.collab.close.bind(deps.collab);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const failed = deps.database.sqlite.prepare<[], number>('SELECT count(*) FROM outbox WHERE last_error IS NOT NULL').pluck();
+    const failed = async () =>
+      Number((await queryRows<{ n: number }>(deps.database.db, sql`SELECT count(*) AS n FROM outbox WHERE last_error IS NOT NULL`))[0]!.n);
     cleanups.push(async () => {
       // The send still hanging ends, and is recorded as failed, before the database closes.
       smtp.hangUp();
-      await until(() => failed.get()! > 0, 'the hung send recorded as failed', 3_000);
+      await until(async () => (await failed()) > 0, 'the hung send recorded as failed', 3_000);
       logged.mockRestore();
       await realClose();
-      deps.database.close();
+      await deps.database.close();
       rmSync(dir, { recursive: true, force: true });
     });
     const limitMs = 1_000;
@@ -57,8 +60,9 @@ describe('shutdown', () => {
       body: JSON.stringify({ email: 'shut@example.com', password: 'correct horse battery', name: 'Shut' }),
     });
     expect(signup.status).toBe(201);
-    const attempts = deps.database.sqlite.prepare<[], number>('SELECT coalesce(max(attempts), 0) FROM outbox').pluck();
-    await until(() => attempts.get()! > 0, 'the confirmation mail being sent', 3_000);
+    const attempts = async () =>
+      Number((await queryRows<{ n: number }>(deps.database.db, sql`SELECT coalesce(max(attempts), 0) AS n FROM outbox`))[0]!.n);
+    await until(async () => (await attempts()) > 0, 'the confirmation mail being sent', 3_000);
 
     const started = Date.now();
     await server.close();

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { workshops } from '../src/db/schema/index';
 import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
@@ -16,11 +15,13 @@ function newWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {
   return seedWorkshopWith(t, facilitator, [participant], values);
 }
 
-function events(workshopId: string) {
-  return t.deps.database.sqlite
-    .prepare('select action, user_id, change from events where workshop_id = ? order by seq')
-    .all(workshopId)
-    .map((row: any) => ({ action: row.action as string, userId: row.user_id as string, change: JSON.parse(row.change) }));
+async function events(workshopId: string) {
+  const { events } = t.tables;
+  return t.db
+    .select({ action: events.action, userId: events.userId, change: events.change })
+    .from(events)
+    .where(eq(events.workshopId, workshopId))
+    .orderBy(events.seq);
 }
 
 const stepsPath = (workshopId: string) => `/v1/workshops/${workshopId}/steps`;
@@ -40,7 +41,7 @@ async function listNames(workshopId: string, token = facilitator.token) {
 
 describe('steps: create and read', () => {
   it('creates a step with default prefs and view, at the end', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const res = await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'Collect ideas' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -59,14 +60,14 @@ describe('steps: create and read', () => {
     expect(one.body).toEqual(second);
     expect(await listNames(w.id, participant.token)).toEqual(['Collect ideas', 'Vote']);
 
-    const log = events(w.id);
+    const log = await events(w.id);
     expect(log.map((e) => e.action)).toEqual(['addStep', 'addStep']);
     expect(log[0]).toMatchObject({ userId: facilitator.id, change: { step: res.body } });
   });
 
   it('merges given prefs and view over the defaults', async () => {
-    const w = newWorkshop();
-    const cluster = seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const w = await newWorkshop();
+    const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const step = await addStep(w.id, {
       name: 'Vote',
       prefs: { allow_add_idea: false, allow_edit: 'none', allow_display_votes: false },
@@ -79,14 +80,14 @@ describe('steps: create and read', () => {
   });
 
   it('refuses views that point outside the workshop', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const res = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'S', view: { card: 'nope' } } });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details?.[0]?.path).toBe('view.card');
   });
 
   it('logs a step change when the current step is deleted', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Only' });
     await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: facilitator.token, body: { current_step_id: step.id } });
     expect((await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
@@ -97,7 +98,7 @@ describe('steps: create and read', () => {
   });
 
   it('logs nothing for an update that changes nothing', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Same' });
     const before = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
     const res = await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token, body: { name: 'Same' } });
@@ -107,7 +108,7 @@ describe('steps: create and read', () => {
   });
 
   it('inserts at a given position and keeps positions 0..n-1', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     await addStep(w.id, { name: 'B' });
     await addStep(w.id, { name: 'C' });
     const a = await addStep(w.id, { name: 'A', position: 0 });
@@ -119,7 +120,7 @@ describe('steps: create and read', () => {
   });
 
   it('refuses bad input with details and changes nothing', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const cases: Array<[unknown, string]> = [
       [{}, 'name'],
       [{ name: '   ' }, 'name'],
@@ -147,12 +148,12 @@ describe('steps: create and read', () => {
       'unsupported_media_type',
     );
     expect(await listNames(w.id)).toEqual([]);
-    expect(events(w.id)).toEqual([]);
+    expect(await events(w.id)).toEqual([]);
   });
 
   it('answers 404 for strangers, unknown workshops and steps of another workshop', async () => {
-    const w = newWorkshop();
-    const other = newWorkshop();
+    const w = await newWorkshop();
+    const other = await newWorkshop();
     const step = await addStep(w.id, { name: 'Mine' });
     expectError(await t.request('GET', stepsPath(w.id), { token: stranger.token }), 404, 'not_found');
     expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
@@ -169,21 +170,21 @@ describe('steps: create and read', () => {
   });
 
   it('lets participants read but not write, whatever the step allows', async () => {
-    const w = newWorkshop();
-    seedCurrentStep(t, w.id, { allow_edit: 'all', allow_delete: 'all' });
+    const w = await newWorkshop();
+    await seedCurrentStep(t, w.id, { allow_edit: 'all', allow_delete: 'all' });
     const step = await addStep(w.id, { name: 'Second' });
-    const before = events(w.id).length;
+    const before = (await events(w.id)).length;
     expectError(await t.request('POST', stepsPath(w.id), { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
     expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: participant.token }), 403, 'forbidden');
     expect(await listNames(w.id, participant.token)).toEqual(['Step 1', 'Second']);
-    expect(events(w.id)).toHaveLength(before);
+    expect(await events(w.id)).toHaveLength(before);
   });
 });
 
 describe('steps: update and delete', () => {
   it('updates members, merges prefs and view, and logs the changes', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Vote', instructions: 'Old', prefs: { allow_rate: false }, view: { sort: 'score' } });
     const res = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
       token: facilitator.token,
@@ -199,7 +200,7 @@ describe('steps: update and delete', () => {
     });
     expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(res.body);
 
-    const update = events(w.id).at(-1)!;
+    const update = (await events(w.id)).at(-1)!;
     expect(update.action).toBe('updateStep');
     expect(update.change.step).toEqual(res.body);
     expect(update.change.changes).toEqual({
@@ -210,13 +211,13 @@ describe('steps: update and delete', () => {
   });
 
   it('moves a step and re-packs the others', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const [a] = [await addStep(w.id, { name: 'A' }), await addStep(w.id, { name: 'B' }), await addStep(w.id, { name: 'C' })];
     const moved = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 2 } });
     expect(moved.status).toBe(200);
     expect(moved.body.position).toBe(2);
     expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
-    expect(events(w.id).at(-1)!.change.changes).toEqual({ position: [0, 2] });
+    expect((await events(w.id)).at(-1)!.change.changes).toEqual({ position: [0, 2] });
 
     await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 0 } });
     expect(await listNames(w.id)).toEqual(['A', 'B', 'C']);
@@ -226,7 +227,7 @@ describe('steps: update and delete', () => {
   });
 
   it('requires a name on update and refuses bad members', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Keep' });
     const missing = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { instructions: 'x' } });
     expectError(missing, 400, 'invalid_request');
@@ -234,11 +235,11 @@ describe('steps: update and delete', () => {
     const badView = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'K', view: { card_status: 'gone' } } });
     expect(errorOf(badView).details?.[0]?.path).toBe('view.card_status');
     expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(step);
-    expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
+    expect((await events(w.id)).map((e) => e.action)).toEqual(['addStep']);
   });
 
   it('deletes a step, re-packs positions and logs it', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     await addStep(w.id, { name: 'A' });
     const b = await addStep(w.id, { name: 'B' });
     await addStep(w.id, { name: 'C' });
@@ -248,31 +249,31 @@ describe('steps: update and delete', () => {
     expect(await listNames(w.id)).toEqual(['A', 'C']);
     expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
-    expect(events(w.id).at(-1)).toMatchObject({ action: 'removeStep', userId: facilitator.id, change: { step: b } });
+    expect((await events(w.id)).at(-1)).toMatchObject({ action: 'removeStep', userId: facilitator.id, change: { step: b } });
   });
 
   it('clears current_step_id when the current step is deleted, and only then', async () => {
-    const w = newWorkshop();
-    const current = seedCurrentStep(t, w.id, { allow_add_idea: false });
+    const w = await newWorkshop();
+    const current = await seedCurrentStep(t, w.id, { allow_add_idea: false });
     const other = await addStep(w.id, { name: 'Other' });
-    const currentStepId = () => t.deps.database.db.select().from(workshops).where(eq(workshops.id, w.id)).get()!.currentStepId;
+    const currentStepId = async () => (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!.currentStepId;
 
     expect((await t.request('DELETE', `${stepsPath(w.id)}/${other.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(currentStepId()).toBe(current.id);
+    expect(await currentStepId()).toBe(current.id);
     expect((await t.request('DELETE', `${stepsPath(w.id)}/${current.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(currentStepId()).toBeNull();
+    expect(await currentStepId()).toBeNull();
     expect(await listNames(w.id)).toEqual([]);
   });
 
   it('refuses every write in an archived workshop and records nothing', async () => {
-    const w = newWorkshop();
+    const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Frozen' });
-    t.deps.database.db.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)).run();
+    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
     expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
     expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
     expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token }), 409, 'workshop_archived');
     expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body).toEqual(step);
     expect(await listNames(w.id)).toEqual(['Frozen']);
-    expect(events(w.id).map((e) => e.action)).toEqual(['addStep']);
+    expect((await events(w.id)).map((e) => e.action)).toEqual(['addStep']);
   });
 });

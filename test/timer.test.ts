@@ -15,7 +15,7 @@ const read = (id: string, user = pat) => t.request<TimerOutput>('GET', path(id),
 
 describe('timer', () => {
   it('starts, pauses, resumes, takes more time and stops, reading the same for every member', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     expect((await read(w.id)).body).toEqual({ state: 'stopped', duration_s: 0, ends_at: null, remaining_s: 0, server_time: expect.any(String) });
 
     const started = (await set(w.id, { duration_s: 300 })).body;
@@ -40,13 +40,13 @@ describe('timer', () => {
     expect((await set(w.id, { add_s: -86_400 })).body).toMatchObject({ state: 'running', remaining_s: 0 });
     expect((await set(w.id, { action: 'stop' })).body).toMatchObject({ state: 'stopped', ends_at: null, remaining_s: 0 });
 
-    const log = eventLog(t, w.id).filter((e) => e.action === 'changeTimer');
+    const log = (await eventLog(t, w.id)).filter((e) => e.action === 'changeTimer');
     expect(log).toHaveLength(6);
     expect(log[1]!.change).toMatchObject({ timer: { state: 'paused' }, changes: { state: ['running', 'paused'] } });
   });
 
   it('refuses transitions the state does not allow, bad bodies, participants and archived workshops', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     expectError(await set(w.id, { action: 'pause' }), 409, 'conflict');
     expectError(await set(w.id, { action: 'stop' }), 409, 'conflict');
     expectError(await set(w.id, { add_s: 10 }), 409, 'conflict');
@@ -62,16 +62,16 @@ describe('timer', () => {
   });
 
   it('logs nothing for a change that changes nothing', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     await set(w.id, { duration_s: 60 });
     await set(w.id, { action: 'pause' });
-    const before = eventLog(t, w.id).length;
+    const before = (await eventLog(t, w.id)).length;
     expect((await set(w.id, { add_s: 0 })).status).toBe(200);
-    expect(eventLog(t, w.id)).toHaveLength(before);
+    expect(await eventLog(t, w.id)).toHaveLength(before);
   });
 
   it('sends timer:changed with the server clock to every joined screen', async () => {
-    const w = seedWorkshopWith(t, fay, [pat]);
+    const w = await seedWorkshopWith(t, fay, [pat]);
     const screen = await sockets.joined(pat, w.id);
     const started = (await set(w.id, { duration_s: 120 })).body;
     const event = await screen.next('timer:changed');

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { files } from '../src/db/schema/index';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import {
   deleteFile,
@@ -26,8 +25,8 @@ async function fetchLink(url: string) {
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-function fileCount() {
-  return t.deps.database.db.select().from(files).all().length;
+async function fileCount() {
+  return (await t.db.select().from(t.tables.files)).length;
 }
 
 async function uploadPng(width: number, height: number, name = 'picture.png') {
@@ -45,7 +44,7 @@ describe('POST /v1/uploads', () => {
     expect(res.body.key).toMatch(/^[A-Za-z0-9_-]{22,}$/);
     expect(res.body.url).toMatch(new RegExp(`^${t.url}/files/uploads/${res.body.key}\\?expires=\\d+&signature=[\\w-]+$`));
 
-    const row = findFile(t.deps.database.db, res.body)!;
+    const row = (await findFile(t.deps.database.db, res.body))!;
     expect(row).toMatchObject({ name: 'plan.png', mimetype: 'image/png', size: png.length, userId: ada.id });
     expect(readFileSync(join(t.deps.config.filesDir, 'uploads', res.body.key))).toEqual(png);
 
@@ -76,14 +75,14 @@ describe('POST /v1/uploads', () => {
     const untyped = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
     expect(untyped.status).toBe(201);
     expect(untyped.body).toMatchObject({ mimetype: 'application/octet-stream', size: 8 });
-    expect(findFile(t.deps.database.db, untyped.body)!.name).toBe('blob');
+    expect((await findFile(t.deps.database.db, untyped.body))!.name).toBe('blob');
 
     const declaredNothing = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.bin' }) });
     expect(declaredNothing.body.mimetype).toBe('application/octet-stream');
   });
 
   it('refuses bad input and changes nothing', async () => {
-    const before = fileCount();
+    const before = await fileCount();
     const missing = new FormData();
     missing.append('other', new Blob(['x']), 'x.txt');
     const noFile = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: missing });
@@ -104,14 +103,14 @@ describe('POST /v1/uploads', () => {
       'invalid_request',
     );
     expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }), 401, 'unauthenticated');
-    expect(fileCount()).toBe(before);
+    expect(await fileCount()).toBe(before);
   });
 
   it('caps uploads at 20 MiB', async () => {
-    const before = fileCount();
+    const before = await fileCount();
     const big = multipart('file', new Uint8Array(20 * 1024 * 1024 + 1), { name: 'big.bin' });
     expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: big }), 413, 'payload_too_large');
-    expect(fileCount()).toBe(before);
+    expect(await fileCount()).toBe(before);
   });
 });
 
@@ -205,22 +204,23 @@ describe('GET /files/:container/:key', () => {
 describe('storage', () => {
   it('saves, finds, reads and deletes files under filesDir/<container>/<key>', async () => {
     const data = new TextEncoder().encode('{"format":"workshop-native"}');
-    const file = saveFile(t.deps, { userId: ada.id, name: 'export.json', mimetype: 'application/json', data, container: 'exports' });
+    const file = await saveFile(t.deps, { userId: ada.id, name: 'export.json', mimetype: 'application/json', data, container: 'exports' });
     expect(file).toMatchObject({ container: 'exports', name: 'export.json', mimetype: 'application/json', size: data.length, userId: ada.id });
     const path = join(t.deps.config.filesDir, 'exports', file.key);
     expect(existsSync(path)).toBe(true);
-    expect(findFile(t.deps.database.db, file)).toEqual(file);
+    expect(await findFile(t.deps.database.db, file)).toEqual(file);
     expect((await readFile(t.deps, file)).toString()).toBe('{"format":"workshop-native"}');
-    expect(findFile(t.deps.database.db, { container: '../exports', key: file.key })).toBeUndefined();
+    expect(await findFile(t.deps.database.db, { container: '../exports', key: file.key })).toBeUndefined();
 
-    const second = saveFile(t.deps, { userId: null, name: 'b', mimetype: 'text/plain', data });
+    const second = await saveFile(t.deps, { userId: null, name: 'b', mimetype: 'text/plain', data });
     expect(second.container).toBe('uploads');
     expect(second.key).not.toBe(file.key);
 
-    deleteFile(t.deps, file);
-    expect(findFile(t.deps.database.db, file)).toBeUndefined();
+    await deleteFile(t.deps, file);
+    expect(await findFile(t.deps.database.db, file)).toBeUndefined();
     expect(existsSync(path)).toBe(false);
-    expect(t.deps.database.db.select().from(files).where(eq(files.key, second.key)).all()).toHaveLength(1);
+    const { files } = t.tables;
+    expect(await t.db.select().from(files).where(eq(files.key, second.key))).toHaveLength(1);
   });
 
   it('describes its routes in the OpenAPI document', async () => {

@@ -2,8 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { files, outbox, users } from '../src/db/schema/index';
+import { eq, sql } from 'drizzle-orm';
 import { replaceAvatar } from '../src/modules/uploads/avatars';
 import { encodeAvatar } from '../src/modules/uploads/images';
 import type { UserOutput } from '../src/modules/users/schemas';
@@ -17,16 +16,20 @@ async function fetchLink(url: string) {
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-function userRow(id: string) {
-  return t.deps.database.db.select().from(users).where(eq(users.id, id)).get()!;
+async function userRow(id: string) {
+  const { users } = t.tables;
+  const [row] = await t.db.select().from(users).where(eq(users.id, id));
+  return row!;
 }
 
 function mailsTo(email: string) {
-  return t.deps.database.db.select().from(outbox).where(eq(outbox.to, email)).all();
+  const { outbox } = t.tables;
+  return t.db.select().from(outbox).where(eq(outbox.to, email)).orderBy(sql`rowid`);
 }
 
-function avatarFiles(userId: string) {
-  return t.deps.database.db.select().from(files).where(eq(files.userId, userId)).all().filter((f) => f.container === 'avatars');
+async function avatarFiles(userId: string) {
+  const { files } = t.tables;
+  return (await t.db.select().from(files).where(eq(files.userId, userId)).orderBy(files.createdAt, files.id)).filter((f) => f.container === 'avatars');
 }
 
 describe('GET /v1/user/me', () => {
@@ -52,7 +55,7 @@ describe('GET /v1/user/me', () => {
 describe('PUT /v1/user/me', () => {
   it('changes the display name (display_name or name)', async () => {
     const ada = await createUser(t, 'Ada');
-    const before = userRow(ada.id);
+    const before = await userRow(ada.id);
     const res = await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, body: { display_name: '  Ada Lovelace ' } });
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
@@ -75,7 +78,7 @@ describe('PUT /v1/user/me', () => {
     expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, rawBody: '{"display_name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { token: ada.token, rawBody: 'display_name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     expectError(await t.request<UserOutput>('PUT', '/v1/user/me', { body: { display_name: 'Mallory' } }), 401, 'unauthenticated');
-    expect(userRow(ada.id)).toMatchObject({ name: 'Ada', admin: false });
+    expect(await userRow(ada.id)).toMatchObject({ name: 'Ada', admin: false });
   });
 });
 
@@ -91,7 +94,7 @@ describe('PUT /v1/user/me/avatar', () => {
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(await sharp(image.bytes).metadata()).toMatchObject({ format: 'png', width: 512, height: 410 });
-    const [first] = avatarFiles(ada.id);
+    const [first] = await avatarFiles(ada.id);
     expect(first).toBeDefined();
 
     // A small JPEG keeps its size and format.
@@ -102,7 +105,7 @@ describe('PUT /v1/user/me/avatar', () => {
     const second = await fetchLink(replaced.body.avatar_url!);
     expect(await sharp(second.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 100, height: 50 });
     // The previous avatar is gone, row and bytes.
-    expect(avatarFiles(ada.id).map((f) => f.key)).not.toContain(first!.key);
+    expect((await avatarFiles(ada.id)).map((f) => f.key)).not.toContain(first!.key);
     expect(existsSync(join(t.deps.config.filesDir, 'avatars', first!.key))).toBe(false);
     expectError(await t.request('GET', new URL(set.body.avatar_url!).pathname + new URL(set.body.avatar_url!).search), 404, 'not_found');
 
@@ -112,8 +115,8 @@ describe('PUT /v1/user/me/avatar', () => {
     const removed = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form });
     expect(removed.status).toBe(200);
     expect(removed.body.avatar_url).toBeNull();
-    expect(avatarFiles(ada.id)).toHaveLength(0);
-    expect(userRow(ada.id).avatarUrl).toBeNull();
+    expect(await avatarFiles(ada.id)).toHaveLength(0);
+    expect((await userRow(ada.id)).avatarUrl).toBeNull();
   });
 
   it('removes the avatar when the request has no body at all', async () => {
@@ -127,7 +130,7 @@ describe('PUT /v1/user/me/avatar', () => {
   it('refuses what is not an image, or not multipart, and keeps the current avatar', async () => {
     const ada = await createUser(t, 'Ada');
     const set = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
-    const before = avatarFiles(ada.id);
+    const before = await avatarFiles(ada.id);
 
     const text = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', 'definitely not a picture', { name: 'x.png', type: 'image/png' }) });
     expectError(text, 400, 'invalid_request');
@@ -143,8 +146,8 @@ describe('PUT /v1/user/me/avatar', () => {
     );
     expectError(await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { rawBody: multipart('avatar', await pngImage(5, 5)) }), 401, 'unauthenticated');
 
-    expect(userRow(ada.id).avatarUrl).toBe(set.body.avatar_url!);
-    expect(avatarFiles(ada.id)).toEqual(before);
+    expect((await userRow(ada.id)).avatarUrl).toBe(set.body.avatar_url!);
+    expect(await avatarFiles(ada.id)).toEqual(before);
     expect((await fetchLink(set.body.avatar_url!)).status).toBe(200);
   });
 });
@@ -153,20 +156,20 @@ describe('replaceAvatar', () => {
   it('leaves no file behind and the old avatar in place when the write fails', async () => {
     const ada = await createUser(t, 'Ada');
     const set = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
-    const before = avatarFiles(ada.id);
+    const before = await avatarFiles(ada.id);
     const onDisk = readdirSync(join(t.deps.config.filesDir, 'avatars')).sort();
     const image = await encodeAvatar(await pngImage(30, 30), 'avatar');
-    expect(() =>
+    await expect(
       replaceAvatar(t.deps, {
         userId: ada.id,
         image,
-        current: () => set.body.avatar_url!,
-        store: () => {
+        current: async () => set.body.avatar_url!,
+        store: async () => {
           throw new Error('refused');
         },
       }),
-    ).toThrow('refused');
-    expect(avatarFiles(ada.id)).toEqual(before);
+    ).rejects.toThrow('refused');
+    expect(await avatarFiles(ada.id)).toEqual(before);
     expect(readdirSync(join(t.deps.config.filesDir, 'avatars')).sort()).toEqual(onDisk);
     expect((await fetchLink(set.body.avatar_url!)).status).toBe(200);
   });
@@ -175,17 +178,17 @@ describe('replaceAvatar', () => {
 describe('POST /v1/user/me/confirmation', () => {
   it('mails a new confirmation link to an unconfirmed user, and refuses once confirmed', async () => {
     const ada = await createUser(t, 'Ada');
-    expect(mailsTo(ada.email)).toHaveLength(1);
+    expect(await mailsTo(ada.email)).toHaveLength(1);
     const res = await t.request('POST', '/v1/user/me/confirmation', { token: ada.token });
     expect(res.status).toBe(204);
-    const mails = mailsTo(ada.email);
+    const mails = await mailsTo(ada.email);
     expect(mails).toHaveLength(2);
     const token = /\/confirm\?token=(\S+)/.exec(mails[1]!.text)![1];
     expect((await t.request('POST', '/v1/auth/confirm', { body: { token } })).status).toBe(204);
     expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.confirmed_at).toEqual(expect.any(String));
 
     expectError(await t.request('POST', '/v1/user/me/confirmation', { token: ada.token }), 409, 'conflict');
-    expect(mailsTo(ada.email)).toHaveLength(2);
+    expect(await mailsTo(ada.email)).toHaveLength(2);
     expectError(await t.request('POST', '/v1/user/me/confirmation'), 401, 'unauthenticated');
   });
 
@@ -195,7 +198,7 @@ describe('POST /v1/user/me/confirmation', () => {
     const refused = await t.request('POST', '/v1/user/me/confirmation', { token: victim.token });
     expectError(refused, 429, 'rate_limited');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
-    expect(mailsTo(victim.email)).toHaveLength(4);
+    expect(await mailsTo(victim.email)).toHaveLength(4);
     // Another account's budget is its own.
     const other = await createUser(t, 'Other');
     expect((await t.request('POST', '/v1/user/me/confirmation', { token: other.token })).status).toBe(204);

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { votes } from '../src/db/schema/index';
 import type { CardDetailOutput } from '../src/modules/cards/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import { expectError, seedCard, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { expectError, seedCard, seedMember, seedWorkshop, type TestUser, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
 /*
@@ -75,15 +74,15 @@ describe('vote limits (property)', () => {
       fc.asyncProperty(scenario, async ({ limits, users: userCount, cards: cardCount, commands }) => {
         const users = people.slice(0, userCount);
         const [facilitator] = users as [TestUser];
-        const workshop = seedWorkshop(t, facilitator, {
+        const workshop = await seedWorkshop(t, facilitator, {
           votePositive: limits.positive,
           voteNegative: limits.negative,
           voteMaxPositive: limits.maxPositive,
           voteMaxNegative: limits.maxNegative,
         });
-        for (const user of users.slice(1)) seedMember(t, workshop.id, user);
-        const cluster = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
-        const cards = [cluster, ...Array.from({ length: cardCount - 1 }, () => seedCard(t, workshop.id, facilitator, { parentId: cluster.id }))];
+        for (const user of users.slice(1)) await seedMember(t, workshop.id, user);
+        const cluster = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+        const cards = [cluster, ...(await inTurn(cardCount - 1, () => seedCard(t, workshop.id, facilitator, { parentId: cluster.id })))];
         const cardPath = (index: number) => `/v1/workshops/${workshop.id}/cards/${cards[index]!.id}`;
         const model: ModelVote[] = [];
 
@@ -125,7 +124,8 @@ describe('vote limits (property)', () => {
           }
 
           // The stored votes are the model's, and every user is within every budget.
-          const stored = t.deps.database.db.select().from(votes).where(eq(votes.workshopId, workshop.id)).all();
+          const { votes } = t.tables;
+          const stored = await t.db.select().from(votes).where(eq(votes.workshopId, workshop.id));
           const asModel = stored.map((row) => ({ id: row.id, userId: row.userId, cardIndex: cards.findIndex((c) => c.id === row.cardId), value: row.value }));
           expect(new Set(asModel.map((v) => `${v.id}:${v.userId}:${v.cardIndex}:${v.value}`))).toEqual(
             new Set(model.map((v) => `${v.id}:${v.userId}:${v.cardIndex}:${v.value}`)),

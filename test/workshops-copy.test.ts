@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cards, comments, criteria, organizations, ratings, sections, steps, votes, workshopMembers, workshops } from '../src/db/schema/index';
+import type { Schema } from '../src/db/database';
 import { DEFAULT_PREFS } from '../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
@@ -10,36 +10,43 @@ import { useServer, useUsers } from './helpers/cast';
 const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
-const rowsOf = <T extends typeof steps | typeof criteria | typeof sections>(table: T, workshopId: string) =>
-  t.deps.database.db.select().from(table as typeof steps).where(eq((table as typeof steps).workshopId, workshopId)).orderBy(asc((table as typeof steps).position)).all() as Array<T['$inferSelect']>;
-const cardsOf = (workshopId: string) => t.deps.database.db.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.number)).all();
-const countWhere = (table: typeof votes | typeof ratings | typeof comments | typeof workshopMembers, workshopId: string) =>
-  t.deps.database.db.select().from(table).where(eq(table.workshopId, workshopId)).all().length;
-const workshopCount = () => t.deps.database.db.select().from(workshops).all().length;
+const rowsOf = async <K extends 'steps' | 'criteria' | 'sections'>(kind: K, workshopId: string) => {
+  const table = t.tables[kind] as Schema['steps'];
+  return (await t.db.select().from(table).where(eq(table.workshopId, workshopId)).orderBy(asc(table.position))) as Array<Schema[K]['$inferSelect']>;
+};
+const cardsOf = (workshopId: string) => t.db.select().from(t.tables.cards).where(eq(t.tables.cards.workshopId, workshopId)).orderBy(asc(t.tables.cards.number));
+const countWhere = async (kind: 'votes' | 'ratings' | 'comments' | 'workshopMembers', workshopId: string) => {
+  const table = t.tables[kind];
+  return (await t.db.select().from(table).where(eq(table.workshopId, workshopId))).length;
+};
+const workshopCount = async () => (await t.db.select().from(t.tables.workshops)).length;
+const workshopRow = async (id: string) => (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, id)))[0]!;
 
 describe('copying a workshop', () => {
-  function seedSource() {
-    const { db } = t.deps.database;
-    const source = seedWorkshop(t, ada, { title: 'Source', description: 'Original', votePositive: 7, voteMaxNegative: 1, forceSync: true, dailyMail: false });
-    seedMember(t, source.id, bob);
-    const criterion = seedCriterion(t, source.id, { title: 'Value', scale: 2 });
-    const section = seedSection(t, source.id, 'Notes');
-    const cluster = seedCard(t, source.id, ada, { title: 'Theme' });
-    const idea = seedCard(t, source.id, bob, { title: 'Idea', parentId: cluster.id, aside: true });
-    const second = seedCard(t, source.id, ada, { title: 'Second theme' });
-    db.update(workshops).set({ lastCardNumber: 9 }).where(eq(workshops.id, source.id)).run();
+  async function seedSource() {
+    const source = await seedWorkshop(t, ada, { title: 'Source', description: 'Original', votePositive: 7, voteMaxNegative: 1, forceSync: true, dailyMail: false });
+    await seedMember(t, source.id, bob);
+    const criterion = await seedCriterion(t, source.id, { title: 'Value', scale: 2 });
+    const section = await seedSection(t, source.id, 'Notes');
+    const cluster = await seedCard(t, source.id, ada, { title: 'Theme' });
+    const idea = await seedCard(t, source.id, bob, { title: 'Idea', parentId: cluster.id, aside: true });
+    const second = await seedCard(t, source.id, ada, { title: 'Second theme' });
     const view = { ...DEFAULT_VIEW, card: idea.id, sort: 'criterium_average' as const, sort_criterium_id: criterion.id, show_clusters: 'multi' as const, show_cluster_ids: [second.id, 'gone'] };
-    const first = db.insert(steps).values({ workshopId: source.id, position: 0, name: 'Collect', instructions: 'Write', prefs: { ...DEFAULT_PREFS, allow_vote_on_ideas: false }, view: DEFAULT_VIEW }).returning().get();
-    const rate = db.insert(steps).values({ workshopId: source.id, position: 1, name: 'Rate', instructions: 'Rate it', prefs: DEFAULT_PREFS, view }).returning().get();
-    db.update(workshops).set({ currentStepId: rate.id, view }).where(eq(workshops.id, source.id)).run();
-    db.insert(votes).values({ workshopId: source.id, cardId: idea.id, userId: bob.id, value: 1 }).run();
-    db.insert(ratings).values({ workshopId: source.id, cardId: idea.id, criteriumId: criterion.id, userId: bob.id, value: 3 }).run();
-    db.insert(comments).values({ workshopId: source.id, cardId: idea.id, userId: bob.id, content: 'hm' }).run();
+    const { first, rate } = await t.write(async (tx, { workshops, steps, votes, ratings, comments }) => {
+      await tx.update(workshops).set({ lastCardNumber: 9 }).where(eq(workshops.id, source.id));
+      const [first] = await tx.insert(steps).values({ workshopId: source.id, position: 0, name: 'Collect', instructions: 'Write', prefs: { ...DEFAULT_PREFS, allow_vote_on_ideas: false }, view: DEFAULT_VIEW }).returning();
+      const [rate] = await tx.insert(steps).values({ workshopId: source.id, position: 1, name: 'Rate', instructions: 'Rate it', prefs: DEFAULT_PREFS, view }).returning();
+      await tx.update(workshops).set({ currentStepId: rate!.id, view }).where(eq(workshops.id, source.id));
+      await tx.insert(votes).values({ workshopId: source.id, cardId: idea.id, userId: bob.id, value: 1 });
+      await tx.insert(ratings).values({ workshopId: source.id, cardId: idea.id, criteriumId: criterion.id, userId: bob.id, value: 3 });
+      await tx.insert(comments).values({ workshopId: source.id, cardId: idea.id, userId: bob.id, content: 'hm' });
+      return { first: first!, rate: rate! };
+    });
     return { source, criterion, section, cluster, idea, second, first, rate };
   }
 
   it('copies settings, steps, criteria, sections and cards with new ids, and leaves feedback and members behind', async () => {
-    const s = seedSource();
+    const s = await seedSource();
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { workshop_id: s.source.id, title: 'The copy' } });
     expect(res.status).toBe(201);
     const copy = res.body;
@@ -57,14 +64,14 @@ describe('copying a workshop', () => {
     });
     expect(copy.sections[0]!.id).not.toBe(s.section.id);
 
-    const copiedSteps = rowsOf(steps, copy.id);
+    const copiedSteps = await rowsOf('steps', copy.id);
     expect(copiedSteps.map((st) => [st.name, st.instructions, st.position, st.prefs.allow_vote_on_ideas])).toEqual([
       ['Collect', 'Write', 0, false],
       ['Rate', 'Rate it', 1, true],
     ]);
     expect(copy.current_step_id).toBe(copiedSteps[1]!.id);
 
-    const copiedCards = cardsOf(copy.id);
+    const copiedCards = await cardsOf(copy.id);
     expect(copiedCards.map((c) => [c.number, c.title, c.type, c.position, c.aside, c.userId])).toEqual([
       [1, 'Theme', 'cluster', 0, false, ada.id],
       [2, 'Idea', 'idea', 0, true, bob.id],
@@ -78,35 +85,34 @@ describe('copying a workshop', () => {
     expect(copy.view).toEqual(expectedView);
     expect(copiedSteps[1]!.view).toEqual(expectedView);
 
-    const { db } = t.deps.database;
-    const copyRow = db.select().from(workshops).where(eq(workshops.id, copy.id)).get()!;
+    const copyRow = await workshopRow(copy.id);
     expect(copyRow.lastCardNumber).toBe(9);
     expect(copyRow.accessCode).not.toBe(s.source.accessCode);
-    expect(countWhere(votes, copy.id)).toBe(0);
-    expect(countWhere(ratings, copy.id)).toBe(0);
-    expect(countWhere(comments, copy.id)).toBe(0);
-    expect(db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, copy.id)).all()).toMatchObject([{ userId: ada.id, role: 'facilitator' }]);
-    expect(eventLog(t, copy.id).map((e) => e.action)).toEqual(['createWorkshop']);
+    expect(await countWhere('votes', copy.id)).toBe(0);
+    expect(await countWhere('ratings', copy.id)).toBe(0);
+    expect(await countWhere('comments', copy.id)).toBe(0);
+    expect(await t.db.select().from(t.tables.workshopMembers).where(eq(t.tables.workshopMembers.workshopId, copy.id))).toMatchObject([{ userId: ada.id, role: 'facilitator' }]);
+    expect((await eventLog(t, copy.id)).map((e) => e.action)).toEqual(['createWorkshop']);
     // The source is untouched.
-    expect(cardsOf(s.source.id)).toHaveLength(3);
-    expect(countWhere(votes, s.source.id)).toBe(1);
+    expect(await cardsOf(s.source.id)).toHaveLength(3);
+    expect(await countWhere('votes', s.source.id)).toBe(1);
   });
 
   it('lets any member copy, keeps the title when none is given, and makes the copy personal', async () => {
-    const org = t.deps.database.db.insert(organizations).values({ name: 'Org' }).returning().get();
-    const source = seedWorkshop(t, ada, { title: 'Org workshop', ownerType: 'organization', ownerId: org.id });
-    seedMember(t, source.id, bob);
+    const [org] = await t.write(async (tx, { organizations }) => tx.insert(organizations).values({ name: 'Org' }).returning());
+    const source = await seedWorkshop(t, ada, { title: 'Org workshop', ownerType: 'organization', ownerId: org!.id });
+    await seedMember(t, source.id, bob);
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: bob.token, body: { workshop_id: source.id } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'Org workshop', owner: { id: bob.id, name: 'Bob' } });
   });
 
   it('answers 404 to strangers and for unknown workshops, creating nothing', async () => {
-    const source = seedWorkshop(t, ada);
-    const before = workshopCount();
+    const source = await seedWorkshop(t, ada);
+    const before = await workshopCount();
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: eve.token, body: { workshop_id: source.id, title: 'Mine now' } }), 404, 'not_found');
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { workshop_id: 'unknown', title: 'x' } }), 404, 'not_found');
-    expect(workshopCount()).toBe(before);
+    expect(await workshopCount()).toBe(before);
   });
 });
 
@@ -115,22 +121,22 @@ describe('creating from a template', () => {
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { template: 'swot-analysis' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ title: 'SWOT analysis', current_step_id: null, sections: [{ title: 'Strategy' }], criteria: [] });
-    const created = rowsOf(steps, res.body.id);
+    const created = await rowsOf('steps', res.body.id);
     expect(created.map((s) => s.name)).toEqual(['Set the objective', 'Internal factors', 'External factors', 'Prioritize', 'Derive strategies']);
     const prioritize = created[3]!;
     expect(prioritize.prefs).toMatchObject({ allow_vote_on_ideas: true, allow_add_idea: false, allow_display_votes: false });
     expect(Object.keys(prioritize.prefs).sort()).toEqual(Object.keys(DEFAULT_PREFS).sort());
     expect(prioritize.view).toEqual({ ...DEFAULT_VIEW, card_sub_view: 'votes' });
-    const created_cards = cardsOf(res.body.id);
+    const created_cards = await cardsOf(res.body.id);
     expect(created_cards.map((c) => [c.number, c.type, c.title, c.color, c.position, c.userId])).toEqual([
       [1, 'cluster', 'Strengths', 'green', 0, ada.id],
       [2, 'cluster', 'Weaknesses', 'orange', 1, ada.id],
       [3, 'cluster', 'Opportunities', 'blue', 2, ada.id],
       [4, 'cluster', 'Threats', 'red', 3, ada.id],
     ]);
-    const row = t.deps.database.db.select().from(workshops).where(eq(workshops.id, res.body.id)).get()!;
+    const row = await workshopRow(res.body.id);
     expect(row.lastCardNumber).toBe(4);
-    expect(eventLog(t, res.body.id).map((e) => e.action)).toEqual(['createWorkshop']);
+    expect((await eventLog(t, res.body.id)).map((e) => e.action)).toEqual(['createWorkshop']);
   });
 
   it('creates criteria and points rating steps at them, with the body title and settings', async () => {
@@ -139,7 +145,7 @@ describe('creating from a template', () => {
     expect(res.body).toMatchObject({ title: 'Roadmap triage', daily_mail: false });
     expect(res.body.criteria.map((c: { title: string; scale: number }) => [c.title, c.scale])).toEqual([['Impact', 1], ['Effort', 1]]);
     const [impact, effort] = res.body.criteria;
-    const created = rowsOf(steps, res.body.id);
+    const created = await rowsOf('steps', res.body.id);
     expect(created[2]!.view).toMatchObject({ sort: 'criterium_average', sort_criterium_id: impact!.id, card_sub_view: 'ratings-user' });
     expect(created[3]!.view).toMatchObject({ sort: 'criterium_average', sort_criterium_id: effort!.id });
     expect(created[2]!.prefs).toMatchObject({ allow_rate: true, allow_display_ratings: false, allow_add_idea: false });
@@ -151,26 +157,26 @@ describe('creating from a template', () => {
       const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { template: id } });
       expect(res.status, id).toBe(201);
       expect(res.body.title).toBe(title);
-      const created = rowsOf(steps, res.body.id);
+      const created = await rowsOf('steps', res.body.id);
       expect(created.length, id).toBeGreaterThanOrEqual(3);
       expect(created.map((s) => s.position)).toEqual(created.map((_, i) => i));
-      expect(cardsOf(res.body.id).length, id).toBeGreaterThan(0);
+      expect((await cardsOf(res.body.id)).length, id).toBeGreaterThan(0);
     }
   });
 
   it('refuses an unknown template and creates nothing', async () => {
-    const before = workshopCount();
+    const before = await workshopCount();
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { template: 'tea-party', title: 'x' } });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details?.[0]?.path).toBe('template');
-    expect(workshopCount()).toBe(before);
+    expect(await workshopCount()).toBe(before);
   });
 });
 
 describe('template starter ideas', () => {
   it('puts starter ideas under their cluster', async () => {
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { template: 'design-sprint' } });
-    const created = cardsOf(res.body.id);
+    const created = await cardsOf(res.body.id);
     const goal = created.find((c) => c.title === 'Long-term goal')!;
     const ideas = created.filter((c) => c.type === 'idea');
     expect(ideas).toMatchObject([{ title: 'Our goal in two years', parentId: goal.id, position: 0, color: null }]);

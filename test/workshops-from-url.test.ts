@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
+import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
@@ -86,7 +87,7 @@ function comparable(doc: NativeDocument) {
 const createFrom = (t: TestServer, user: TestUser, url: string, extra: Record<string, unknown> = {}) =>
   t.request<WorkshopOutput>('POST', '/v1/workshops', { token: user.token, body: { url, ...extra } });
 
-const workshopCount = (t: TestServer) => (t.deps.database.sqlite.prepare('SELECT count(*) AS n FROM workshops').get() as { n: number }).n;
+const workshopCount = async (t: TestServer) => (await t.db.select({ n: count() }).from(t.tables.workshops))[0]!.n;
 
 describe('creating a workshop from a native file', () => {
   const t = useServer({ importsPerMinute: 1_000 });
@@ -153,8 +154,8 @@ describe('creating a workshop from a native file', () => {
     const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
     const good = await nativeOf(t, fay, workshop.id);
     const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
-    const linkTo = (body: string) =>
-      publicFileUrl(t.deps.config, saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(body) }));
+    const linkTo = async (body: string) =>
+      publicFileUrl(t.deps.config, await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(body) }));
     const broken = structuredClone(good);
     broken.votes[0]!.card_id = 'nope';
     const wrongParent = structuredClone(good);
@@ -180,9 +181,9 @@ describe('creating a workshop from a native file', () => {
       ['a timestamp naming no instant', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, created_at: '2026-01-01T10:00:00-00' }] }), /comments\.0\.created_at/],
       ['a timestamp past the year 9999 in UTC', JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, created_at: '9999-12-31T23:00:00-02:00' }] }), /votes\.0\.created_at/],
     ];
-    const before = workshopCount(t);
+    const before = await workshopCount(t);
     for (const [what, body, message] of cases) {
-      const res = await createFrom(t, fay, linkTo(body));
+      const res = await createFrom(t, fay, await linkTo(body));
       expectError(res, 400, 'invalid_request');
       expect(JSON.stringify(res.body), what).toMatch(message);
     }
@@ -192,12 +193,12 @@ describe('creating a workshop from a native file', () => {
     // A link whose file row outlived its bytes (an export deleted while being read).
     const { rmSync } = await import('node:fs');
     const { filePath } = await import('../src/modules/uploads/storage');
-    const stored = saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    const stored = await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
     rmSync(filePath(t.deps.config, stored));
     const gone = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
     expectError(gone, 400, 'invalid_request');
     expect(JSON.stringify(gone.body)).toContain('No file has this link');
-    expect(workshopCount(t)).toBe(before);
+    expect(await workshopCount(t)).toBe(before);
   });
 
   it('stores the times a file gives in UTC, as the service writes its own', async () => {
@@ -207,7 +208,7 @@ describe('creating a workshop from a native file', () => {
     const shifted = structuredClone(good);
     shifted.cards[0]!.created_at = '2026-01-01T12:00:00+02:00';
     shifted.comments[0]!.created_at = '2026-01-01 10:30:00Z';
-    const stored = saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(shifted)) });
+    const stored = await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(shifted)) });
     const created = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const copy = await nativeOf(t, fay, created.body.id);
@@ -221,7 +222,7 @@ describe('creating a workshop from a native file', () => {
     expect(new Set(good.cards.map((c) => c.user_id)).size).toBeGreaterThan(1);
     const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
     // Sam uploads Fay's export as his own file and imports it: nothing may speak for Fay or Pat.
-    const uploaded = saveFile(t.deps, { userId: sam.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    const uploaded = await saveFile(t.deps, { userId: sam.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
     const created = await createFrom(t, sam, publicFileUrl(t.deps.config, uploaded));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const copy = await nativeOf(t, sam, created.body.id);
@@ -302,14 +303,14 @@ describe('fetching a native file from another host', () => {
       'gopher://127.0.0.1:70/',
       'not a url',
     ];
-    const count = workshopCount(strict);
+    const count = await workshopCount(strict);
     for (const url of urls) {
       const res = await createFrom(strict, ada, url);
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, url).toBe('url');
     }
     expect(site.hits.length).toBe(before);
-    expect(workshopCount(strict)).toBe(count);
+    expect(await workshopCount(strict)).toBe(count);
   });
 
   it('checks every redirect hop: an allowed host redirecting to a private one is refused before it is asked', async () => {

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { organizationMembers, organizations, workshopMembers, workshops } from '../src/db/schema/index';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
@@ -9,14 +8,20 @@ const t = useServer();
 const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 
 function seedOrganization(name: string, members: Array<[TestUser, 'facilitator' | 'admin']>) {
-  const { db } = t.deps.database;
-  const org = db.insert(organizations).values({ name }).returning().get();
-  for (const [user, role] of members) db.insert(organizationMembers).values({ organizationId: org.id, userId: user.id, email: user.email, role }).run();
-  return org;
+  return t.write(async (tx, { organizations, organizationMembers }) => {
+    const [org] = await tx.insert(organizations).values({ name }).returning();
+    for (const [user, role] of members) await tx.insert(organizationMembers).values({ organizationId: org!.id, userId: user.id, email: user.email, role });
+    return org!;
+  });
 }
 
-function workshopCount() {
-  return t.deps.database.db.select().from(workshops).all().length;
+async function workshopCount() {
+  return (await t.db.select().from(t.tables.workshops)).length;
+}
+
+async function workshopRow(id: string) {
+  const { workshops } = t.tables;
+  return (await t.db.select().from(workshops).where(eq(workshops.id, id)))[0];
 }
 
 describe('POST /v1/workshops (custom)', () => {
@@ -42,12 +47,12 @@ describe('POST /v1/workshops (custom)', () => {
       show: 'cards', show_clusters: 'all', show_cluster_ids: [], card_status: 'active', card_author: 'all',
     });
     expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const { db } = t.deps.database;
-    const row = db.select().from(workshops).where(eq(workshops.id, res.body.id)).get()!;
+    const row = (await workshopRow(res.body.id))!;
     expect(row.accessCode).toMatch(/^\d{9}$/);
-    const members = db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, res.body.id)).all();
+    const { workshopMembers } = t.tables;
+    const members = await t.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, res.body.id));
     expect(members).toMatchObject([{ userId: ada.id, role: 'facilitator' }]);
-    const log = eventLog(t, res.body.id);
+    const log = await eventLog(t, res.body.id);
     expect(log.map((e) => e.action)).toEqual(['createWorkshop']);
     expect(log[0]!.change).toMatchObject({ workshop: { id: res.body.id, title: 'Planning' } });
   });
@@ -62,7 +67,7 @@ describe('POST /v1/workshops (custom)', () => {
   });
 
   it('refuses bad input and changes nothing', async () => {
-    const before = workshopCount();
+    const before = await workshopCount();
     const missing = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { description: 'no title' } });
     expectError(missing, 400, 'invalid_request');
     expect(errorOf(missing).details?.[0]?.path).toBe('title');
@@ -78,45 +83,48 @@ describe('POST /v1/workshops (custom)', () => {
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
     expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }), 401, 'unauthenticated');
-    expect(workshopCount()).toBe(before);
+    expect(await workshopCount()).toBe(before);
   });
 });
 
 describe('POST /v1/organizations/:id/workshops', () => {
   it('lets facilitator and admin members create workshops owned by the organization', async () => {
-    const org = seedOrganization('Acme', [[ada, 'admin'], [bob, 'facilitator']]);
+    const org = await seedOrganization('Acme', [[ada, 'admin'], [bob, 'facilitator']]);
     for (const user of [ada, bob]) {
       const res = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: user.token, body: { title: `By ${user.name}`, force_sync: true } });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ title: `By ${user.name}`, force_sync: true, owner: { id: org.id, name: 'Acme', plan: { name: 'team', workshops_max_attendees: 1000 } } });
-      const row = t.deps.database.db.select().from(workshops).where(eq(workshops.id, res.body.id)).get()!;
+      const row = (await workshopRow(res.body.id))!;
       expect(row).toMatchObject({ ownerType: 'organization', ownerId: org.id, createdBy: user.id });
     }
   });
 
   it('hides the organization from non-members and validates the body', async () => {
-    const org = seedOrganization('Hidden', [[ada, 'admin']]);
-    const before = workshopCount();
+    const org = await seedOrganization('Hidden', [[ada, 'admin']]);
+    const before = await workshopCount();
     expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: eve.token, body: { title: 'x' } }), 404, 'not_found');
     expectError(await t.request('POST', '/v1/organizations/nope/workshops', { token: ada.token, body: { title: 'x' } }), 404, 'not_found');
     expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: ada.token, body: {} }), 400, 'invalid_request');
-    expect(workshopCount()).toBe(before);
+    expect(await workshopCount()).toBe(before);
   });
 });
 
 describe('GET /v1/workshops/:id', () => {
   it('shows sections and criteria in order, with the ratings the caller may see', async () => {
-    const w = seedWorkshop(t, ada, { title: 'Rated' });
-    seedMember(t, w.id, bob);
-    const second = seedSection(t, w.id, 'Second');
-    const first = seedSection(t, w.id, 'First');
+    const w = await seedWorkshop(t, ada, { title: 'Rated' });
+    await seedMember(t, w.id, bob);
+    const second = await seedSection(t, w.id, 'Second');
+    const first = await seedSection(t, w.id, 'First');
     // Positions decide the order, not insertion.
-    t.deps.database.sqlite.prepare('update sections set position = 1 - position where workshop_id = ?').run(w.id);
-    const criterion = seedCriterion(t, w.id, { title: 'Impact', scale: 3 });
-    const cluster = seedCard(t, w.id, ada);
-    const insert = t.deps.database.sqlite.prepare('insert into ratings (id, workshop_id, card_id, criterium_id, user_id, value, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?, ?)');
-    insert.run('r-ada', w.id, cluster.id, criterion.id, ada.id, 5, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z');
-    insert.run('r-bob', w.id, cluster.id, criterion.id, bob.id, 10, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z');
+    await t.write(sql`update sections set position = 1 - position where workshop_id = ${w.id}`);
+    const criterion = await seedCriterion(t, w.id, { title: 'Impact', scale: 3 });
+    const cluster = await seedCard(t, w.id, ada);
+    await t.write(async (tx, { ratings }) => {
+      await tx.insert(ratings).values([
+        { id: 'r-ada', workshopId: w.id, cardId: cluster.id, criteriumId: criterion.id, userId: ada.id, value: 5, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
+        { id: 'r-bob', workshopId: w.id, cardId: cluster.id, criteriumId: criterion.id, userId: bob.id, value: 10, createdAt: '2026-01-01T00:00:01.000Z', updatedAt: '2026-01-01T00:00:01.000Z' },
+      ]);
+    });
 
     const asAda = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
     expect(asAda.status).toBe(200);
@@ -136,7 +144,7 @@ describe('GET /v1/workshops/:id', () => {
     const asBob = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token });
     expect(asBob.body.criteria[0]!.ratings).toHaveLength(2);
 
-    seedCurrentStep(t, w.id, { allow_display_ratings: false });
+    await seedCurrentStep(t, w.id, { allow_display_ratings: false });
     const hidden = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token });
     expect(hidden.body.criteria[0]!.ratings.map((r: { id: string }) => r.id)).toEqual(['r-bob']);
     const facilitator = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
@@ -144,14 +152,14 @@ describe('GET /v1/workshops/:id', () => {
   });
 
   it('answers 404 to strangers and for unknown ids', async () => {
-    const w = seedWorkshop(t, ada);
+    const w = await seedWorkshop(t, ada);
     expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
     expectError(await t.request('GET', '/v1/workshops/does-not-exist', { token: ada.token }), 404, 'not_found');
   });
 
   it('lets admins of the owning organization in as facilitators', async () => {
-    const org = seedOrganization('Admins', [[eve, 'admin']]);
-    const w = seedWorkshop(t, ada, { ownerType: 'organization', ownerId: org.id });
+    const org = await seedOrganization('Admins', [[eve, 'admin']]);
+    const w = await seedWorkshop(t, ada, { ownerType: 'organization', ownerId: org.id });
     const res = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token });
     expect(res.status).toBe(200);
     expect(res.body.owner).toMatchObject({ id: org.id, name: 'Admins' });
@@ -165,15 +173,15 @@ describe('GET /v1/user/me/workshops', () => {
 
   beforeAll(async () => {
     [carol, dan] = [await createUser(t, 'Carol'), await createUser(t, 'Dan')];
-    const org = seedOrganization('Listing', [[carol, 'admin']]);
+    const org = await seedOrganization('Listing', [[carol, 'admin']]);
     ids.org = org.id;
-    ids.own = seedWorkshop(t, carol, { title: 'own', createdAt: '2026-01-01T00:00:00.000Z' }).id;
-    const joined = seedWorkshop(t, dan, { title: 'joined', createdAt: '2026-02-01T00:00:00.000Z' });
-    seedMember(t, joined.id, carol);
+    ids.own = (await seedWorkshop(t, carol, { title: 'own', createdAt: '2026-01-01T00:00:00.000Z' })).id;
+    const joined = await seedWorkshop(t, dan, { title: 'joined', createdAt: '2026-02-01T00:00:00.000Z' });
+    await seedMember(t, joined.id, carol);
     ids.joined = joined.id;
-    ids.archived = seedWorkshop(t, carol, { title: 'archived', state: 'archived', createdAt: '2026-03-01T00:00:00.000Z' }).id;
-    ids.administered = seedWorkshop(t, dan, { title: 'administered', ownerType: 'organization', ownerId: org.id, createdAt: '2026-04-01T00:00:00.000Z' }).id;
-    seedWorkshop(t, dan, { title: 'not mine', createdAt: '2026-05-01T00:00:00.000Z' });
+    ids.archived = (await seedWorkshop(t, carol, { title: 'archived', state: 'archived', createdAt: '2026-03-01T00:00:00.000Z' })).id;
+    ids.administered = (await seedWorkshop(t, dan, { title: 'administered', ownerType: 'organization', ownerId: org.id, createdAt: '2026-04-01T00:00:00.000Z' })).id;
+    await seedWorkshop(t, dan, { title: 'not mine', createdAt: '2026-05-01T00:00:00.000Z' });
   });
 
   const titles = async (query = '') => {
@@ -209,29 +217,29 @@ describe('GET /v1/user/me/workshops', () => {
 
 describe('DELETE /v1/workshops/:id', () => {
   it('deletes the workshop and everything in it', async () => {
-    const w = seedWorkshop(t, ada);
-    seedMember(t, w.id, bob);
-    const cluster = seedCard(t, w.id, ada);
-    seedCard(t, w.id, bob, { parentId: cluster.id });
-    seedCriterion(t, w.id);
+    const w = await seedWorkshop(t, ada);
+    await seedMember(t, w.id, bob);
+    const cluster = await seedCard(t, w.id, ada);
+    await seedCard(t, w.id, bob, { parentId: cluster.id });
+    await seedCriterion(t, w.id);
     const res = await t.request('DELETE', `/v1/workshops/${w.id}`, { token: ada.token });
     expect(res.status).toBe(204);
-    const { sqlite } = t.deps.database;
     for (const table of ['workshops', 'workshop_members', 'cards', 'criteria', 'events']) {
       const column = table === 'workshops' ? 'id' : 'workshop_id';
-      expect((sqlite.prepare(`select count(*) as n from ${table} where ${column} = ?`).get(w.id) as { n: number }).n, table).toBe(0);
+      const [counted] = await t.rows<{ n: number | string }>(sql`select count(*) as n from ${sql.raw(table)} where ${sql.raw(column)} = ${w.id}`);
+      expect(Number(counted!.n), table).toBe(0);
     }
     expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token }), 404, 'not_found');
   });
 
   it('is for facilitators of running workshops only', async () => {
-    const w = seedWorkshop(t, ada);
-    seedMember(t, w.id, bob);
+    const w = await seedWorkshop(t, ada);
+    await seedMember(t, w.id, bob);
     expectError(await t.request('DELETE', `/v1/workshops/${w.id}`, { token: bob.token }), 403, 'forbidden');
     expectError(await t.request('DELETE', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
-    const archived = seedWorkshop(t, ada, { state: 'archived' });
+    const archived = await seedWorkshop(t, ada, { state: 'archived' });
     expectError(await t.request('DELETE', `/v1/workshops/${archived.id}`, { token: ada.token }), 409, 'workshop_archived');
-    expect(t.deps.database.db.select().from(workshops).where(eq(workshops.id, w.id)).get()).toBeDefined();
-    expect(eventLog(t, w.id)).toEqual([]);
+    expect(await workshopRow(w.id)).toBeDefined();
+    expect(await eventLog(t, w.id)).toEqual([]);
   });
 });

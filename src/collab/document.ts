@@ -42,6 +42,8 @@ export class WorkshopDocument {
   unloadTimer: NodeJS.Timeout | undefined;
   /** Brought in line with SQL since it was loaded (see `DocumentLifecycle.reconcile`). */
   reconciled = false;
+  /** The compaction of it under way (`DocumentPersistence.compact`): a second one waits for it. */
+  compacting: Promise<void> | null = null;
   private capture: Captured | null = null;
 
   constructor(readonly workshopId: string) {

@@ -1,13 +1,14 @@
-import { write, type WriteDeps } from '../modules/events/recorder';
+import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, WorkshopDocument } from './document';
 import type { Extensions } from './hooks';
 import { samePlacement, sameZone } from './layout';
+import { DocumentLocks } from './locks';
 import { DocumentPersistence, type CompactionOptions } from './persistence';
 import { CLOSE } from './protocol';
 import { reconcileWithSql } from './repair';
 import type { DocumentStore, StoredDocument } from './store';
-import type { CardPlacement, LayoutCopy, TransactionHooks } from './types';
+import type { CardPlacement, LayoutCopy, OpenWrite } from './types';
 
 export interface CollabOptions extends CompactionOptions {
   /** How long a document stays loaded after its last client left. */
@@ -18,13 +19,18 @@ export interface CollabOptions extends CompactionOptions {
 
 export const DEFAULT_COLLAB_OPTIONS: CollabOptions = { graceMs: 5_000, idleMs: 60_000, compactAfter: 100, compactRatio: 8 };
 
+type Close = { code: number; reason: string };
+
 /**
  * The loaded documents of this instance and their life: loading (snapshot + updates since, then
- * reconciled with SQL), use by services, unloading. Changes go through `persistence`. Extensions
- * hear `onLoadDocument`, `afterUnloadDocument` and `onAwarenessUpdate` from here.
+ * reconciled with SQL), use by services, unloading. Changes go through `persistence`, under the
+ * documents' locks (`locks.ts`). Extensions hear `onLoadDocument`, `afterUnloadDocument` and
+ * `onAwarenessUpdate` from here.
  */
 export class DocumentLifecycle {
   private readonly docs = new Map<string, WorkshopDocument>();
+  private readonly loading = new Map<string, Promise<WorkshopDocument | undefined>>();
+  readonly locks = new DocumentLocks();
   readonly persistence: DocumentPersistence;
   /** Set once the service closes: documents are then unloaded right after each use. */
   closed = false;
@@ -36,8 +42,15 @@ export class DocumentLifecycle {
     private readonly extensions: Extensions,
     private readonly events: WriteDeps,
   ) {
-    this.persistence = new DocumentPersistence(store, layout, events, extensions, options, (entry) =>
-      this.unload(entry, { compact: false, close: CLOSE.retry }),
+    this.persistence = new DocumentPersistence(
+      store,
+      layout,
+      events,
+      extensions,
+      options,
+      this.locks,
+      (entry) => this.docs.get(entry.workshopId) === entry,
+      (entry) => this.drop(entry, CLOSE.retry),
     );
   }
 
@@ -49,69 +62,101 @@ export class DocumentLifecycle {
     return [...this.docs.values()];
   }
 
-  /** The workshop's document, loaded when needed; undefined when the workshop does not exist. */
-  open(workshopId: string): WorkshopDocument | undefined {
-    return this.docs.get(workshopId) ?? this.load(workshopId);
+  /**
+   * The workshop's document, loaded and reconciled with SQL when needed, outside any write;
+   * undefined when the workshop does not exist.
+   */
+  async open(workshopId: string): Promise<WorkshopDocument | undefined> {
+    const entry = this.docs.get(workshopId) ?? (await this.load(workshopId));
+    if (entry && !entry.reconciled) await this.reconcile(entry);
+    return entry && this.docs.get(workshopId) === entry ? entry : undefined;
   }
 
-  /** What SQLite holds of a workshop's document (snapshot and updates since), without loading it. */
-  stored(workshopId: string): StoredDocument {
-    return this.store.read(workshopId);
+  /** What the database holds of a workshop's document (snapshot and updates since), without loading it. */
+  stored(workshopId: string): Promise<StoredDocument> {
+    return this.events.database.snapshot((db) => this.store.read(db, workshopId));
   }
 
-  /** What SQLite holds beyond snapshot `version` and update `afterId` (see `DocumentStore.readNewer`). */
-  storedAfter(workshopId: string, version: string | null, afterId: number): StoredDocument {
-    return this.store.readNewer(workshopId, version, afterId);
-  }
-
-  /** Runs `fn` on the workshop's document for a service call; it stays loaded a while if idle. */
-  use<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
-    return this.useEntry(this.open(workshopId), fn, { keepLoaded: true });
+  /** What the database holds beyond snapshot `version` and update `afterId` (see `DocumentStore.readNewer`). */
+  storedAfter(workshopId: string, version: string | null, afterId: number): Promise<StoredDocument> {
+    return this.events.database.snapshot((db) => this.store.readNewer(db, workshopId, version, afterId));
   }
 
   /**
-   * `use`, when this instance has the document loaded; undefined otherwise, loading nothing. Such
-   * reads do not keep an idle document loaded longer: they would be answered without it.
+   * Runs `fn` on the workshop's document for a read, loading it when needed; it stays loaded a
+   * while if idle. The copy is brought up to what is stored first.
    */
-  useIfLoaded<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): T | undefined {
-    return this.useEntry(this.docs.get(workshopId), fn, { keepLoaded: false });
-  }
-
-  private useEntry<T>(entry: WorkshopDocument | undefined, fn: (entry: WorkshopDocument) => T, options: { keepLoaded: boolean }): T | undefined {
+  async read<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): Promise<T | undefined> {
+    const entry = await this.open(workshopId);
     if (!entry) return undefined;
-    const workshopId = entry.workshopId;
-    // A read answers with what is stored, even what another instance's relay has not brought yet.
-    if (!this.store.sqlite.inTransaction) this.persistence.refresh(entry);
-    if (this.docs.get(workshopId) !== entry) return undefined;
     try {
-      return fn(entry);
+      return await this.readEntry(entry, fn);
     } finally {
-      if (options.keepLoaded) this.idle(entry);
+      this.idle(entry);
     }
   }
 
   /**
-   * Runs `fn` on the workshop's document inside the caller's write transaction. A document not yet
-   * brought in line with SQL is reconciled first, in that transaction too: if it rolls back, the
-   * document is dropped anyway (see `DocumentPersistence.serverChange`).
+   * `read`, when this instance has the document loaded; undefined otherwise, loading nothing. Such
+   * reads do not keep an idle document loaded longer: they would be answered without it.
    */
-  useInTransaction(workshopId: string, tx: TransactionHooks, fn: (entry: WorkshopDocument) => void): void {
-    if (!this.store.sqlite.inTransaction) throw new Error('useInTransaction needs an open write transaction');
-    const entry = this.open(workshopId);
-    if (!entry) return;
-    if (!entry.reconciled) this.reconcile(entry, tx);
-    fn(entry);
-    tx.afterCommit(() => this.idle(entry));
+  async readIfLoaded<T>(workshopId: string, fn: (entry: WorkshopDocument) => T): Promise<T | undefined> {
+    const entry = this.docs.get(workshopId);
+    return entry ? this.readEntry(entry, fn) : undefined;
+  }
+
+  private async readEntry<T>(entry: WorkshopDocument, fn: (entry: WorkshopDocument) => T): Promise<T | undefined> {
+    // A read answers with what is stored, even what another instance's relay has not brought yet.
+    await this.persistence.refresh(entry);
+    return this.locks.run(entry.workshopId, () => (this.docs.get(entry.workshopId) === entry ? fn(entry) : undefined));
+  }
+
+  /**
+   * The workshop's document inside the caller's write, which holds its lock from here until it
+   * ends: loaded through the write's handle when needed, and brought in line with SQL in that
+   * write (if it rolls back, the document is dropped: `DocumentPersistence.serverChange`).
+   */
+  async openInWrite(write: OpenWrite, workshopId: string): Promise<WorkshopDocument | undefined> {
+    await this.locks.holdFor(write, workshopId);
+    let entry = this.docs.get(workshopId);
+    if (!entry) {
+      if (!(await this.store.workshopExists(write.tx, workshopId))) return undefined;
+      entry = this.install(workshopId, await this.store.read(write.tx, workshopId), write);
+    }
+    if (!entry.reconciled) await this.reconcile(entry, write);
+    const used = entry;
+    write.changes.afterCommit(() => this.idle(used));
+    return entry;
   }
 
   private idle(entry: WorkshopDocument) {
     if (this.docs.get(entry.workshopId) === entry && entry.clients.size === 0) this.unloadLater(entry, this.options.idleMs);
   }
 
-  private load(workshopId: string): WorkshopDocument | undefined {
-    if (!this.store.workshopExists(workshopId)) return undefined;
+  /** Loads a document outside any write, once however many ask at the same time. */
+  private load(workshopId: string): Promise<WorkshopDocument | undefined> {
+    let loading = this.loading.get(workshopId);
+    if (!loading) {
+      loading = this.locks
+        .run(workshopId, async () => {
+          const present = this.docs.get(workshopId);
+          if (present) return present;
+          const stored = await this.events.database.snapshot(async (db) => ((await this.store.workshopExists(db, workshopId)) ? this.store.read(db, workshopId) : null));
+          return stored ? this.install(workshopId, stored) : undefined;
+        })
+        .finally(() => this.loading.delete(workshopId));
+      this.loading.set(workshopId, loading);
+    }
+    return loading;
+  }
+
+  /**
+   * Makes a loaded copy from what is stored; the caller holds the document's lock. Loaded inside
+   * a write, extensions hear of it once that write has committed: what they start (a Redis
+   * subscription, a re-read) must not run inside it.
+   */
+  private install(workshopId: string, stored: StoredDocument, write?: OpenWrite): WorkshopDocument {
     const entry = new WorkshopDocument(workshopId);
-    const stored = this.store.read(workshopId);
     applyStored(entry, stored);
     countStored(entry, stored);
     entry.snapshotVersion = stored.version;
@@ -120,77 +165,85 @@ export class DocumentLifecycle {
       this.extensions.call('onAwarenessUpdate', entry, [...added, ...updated, ...removed], origin),
     );
     this.docs.set(workshopId, entry);
-    this.extensions.call('onLoadDocument', entry);
-    // Reconciling writes; a caller reading inside its own transaction must not have those writes
-    // roll back with it, so then it waits until that transaction is over.
-    if (this.store.sqlite.inTransaction) this.reconcileLater(entry);
-    else this.reconcile(entry);
-    return this.docs.get(workshopId) === entry ? entry : undefined;
-  }
-
-  private reconcileLater(entry: WorkshopDocument) {
-    queueMicrotask(() => {
-      if (this.docs.get(entry.workshopId) !== entry || entry.reconciled) return;
-      if (this.store.sqlite.inTransaction) setImmediate(() => this.reconcileLater(entry));
-      else this.reconcile(entry);
-    });
+    const announce = () => {
+      if (this.docs.get(workshopId) === entry) this.extensions.call('onLoadDocument', entry);
+    };
+    if (write) write.changes.afterCommit(announce);
+    else announce();
+    return entry;
   }
 
   /**
-   * Brings the document and the SQL copy in line (`reconcileWithSql`), inside `tx` or a write of
+   * Brings the document and the SQL copy in line (`reconcileWithSql`), inside `write` or a write of
    * its own. What it changes in the copy is logged: REST readers and live screens knew the copy's
    * values, and the log moving is what tells them (and the cached card lists) otherwise.
    */
-  private reconcile(entry: WorkshopDocument, tx?: TransactionHooks) {
-    if (!tx) {
+  private async reconcile(entry: WorkshopDocument, write?: OpenWrite): Promise<void> {
+    if (!write) {
       try {
-        write(this.events, (_tx, changes) => this.reconcile(entry, changes));
-      } catch {
-        // Reported, and the document dropped, by `serverChange`.
+        await writeWorkshop(this.events, entry.workshopId, (tx, changes) => this.reconcile(entry, { tx, changes }));
+      } catch (err) {
+        // The document was dropped with the write's rollback (`serverChange`); the next use loads it again.
+        console.error(`[collab] could not bring the document of workshop ${entry.workshopId} in line with SQL`, err);
       }
       return;
     }
-    const cards = this.layout.cards(entry.workshopId);
-    const zones = this.layout.zones(entry.workshopId);
+    await this.locks.holdFor(write, entry.workshopId);
+    if (entry.reconciled || this.docs.get(entry.workshopId) !== entry) return;
+    const cards = await this.layout.cards(write.tx, entry.workshopId);
+    const zones = await this.layout.zones(write.tx, entry.workshopId);
     let placements = new Map<string, CardPlacement>();
     entry.reconciled = true;
-    this.persistence.serverChange(entry, () => (placements = reconcileWithSql(entry, cards, zones)), {
-      tx,
-      alsoInTransaction: () => {
+    await this.persistence.serverChange(write, entry, () => (placements = reconcileWithSql(entry, cards, zones)), {
+      alsoInTransaction: async () => {
         const copied = { cards: new Map<string, unknown>(), zones: new Map<string, unknown>() };
         for (const card of cards) {
           const placement = placements.get(card.id);
           if (!placement || samePlacement(placement, card)) continue;
-          this.layout.writeCard(entry.workshopId, card.id, placement);
+          await this.layout.writeCard(write.tx, entry.workshopId, card.id, placement);
           copied.cards.set(card.id, { position: card.position, x: card.x, y: card.y });
         }
         for (const zone of zones) {
           const state = entry.zone(zone.id);
           if (!state || sameZone(state, zone)) continue;
-          this.layout.writeZone(entry.workshopId, zone.id, state);
+          await this.layout.writeZone(write.tx, entry.workshopId, zone.id, state);
           copied.zones.set(zone.id, zone);
         }
-        recordLayoutChange(tx, entry, null, copied);
+        recordLayoutChange(write.changes, entry, null, copied);
       },
     });
   }
 
   unloadLater(entry: WorkshopDocument, ms: number): void {
     clearTimeout(entry.unloadTimer);
-    if (this.closed) return this.unload(entry, { compact: true });
-    entry.unloadTimer = setTimeout(() => {
-      if (entry.clients.size === 0) this.unload(entry, { compact: true });
-    }, ms);
+    if (this.closed) {
+      void this.unload(entry, { compact: true, onlyIdle: true });
+      return;
+    }
+    entry.unloadTimer = setTimeout(() => void this.unload(entry, { compact: true, onlyIdle: true }), ms);
     entry.unloadTimer.unref();
   }
 
-  unload(entry: WorkshopDocument, options: { compact: boolean; close?: { code: number; reason: string } }): void {
+  /**
+   * Unloads a document, compacting it first when asked; with `onlyIdle`, only if no client joined
+   * meanwhile. Its remaining clients are closed with `close` (reconnect, by default).
+   */
+  async unload(entry: WorkshopDocument, options: { compact: boolean; onlyIdle?: boolean; close?: Close }): Promise<void> {
+    if (this.docs.get(entry.workshopId) !== entry || (options.onlyIdle && entry.clients.size > 0)) return;
+    clearTimeout(entry.unloadTimer);
+    if (options.compact && entry.storedUpdates > 0) await this.persistence.compact(entry);
+    await this.locks.run(entry.workshopId, () => {
+      if (options.onlyIdle && entry.clients.size > 0) return;
+      this.drop(entry, options.close ?? CLOSE.retry);
+    });
+  }
+
+  /** Takes the document out of memory at once; the caller holds its lock (or nothing else can). */
+  drop(entry: WorkshopDocument, close: Close): void {
     if (this.docs.get(entry.workshopId) !== entry) return;
     clearTimeout(entry.unloadTimer);
-    if (options.compact && entry.storedUpdates > 0) this.persistence.compact(entry);
     this.docs.delete(entry.workshopId);
     this.extensions.call('afterUnloadDocument', entry.workshopId);
-    const close = options.close ?? CLOSE.retry;
     for (const client of entry.clients) client.close(close.code, close.reason);
     entry.clients.clear();
     entry.destroy();

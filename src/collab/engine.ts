@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../config';
-import type { DatabaseHandle } from '../db/client';
+import type { Database } from '../db/database';
 import type { AccessChangedEvent, DomainEventBus, SessionRevokedEvent, WorkshopEvent } from '../modules/events/bus';
 import type { WorkshopAction } from '../modules/events/changes';
 import type { WorkshopDocument } from './document';
@@ -13,13 +13,13 @@ import { applyPlacements, applyZones } from './server-changes';
 import { SyncSessions } from './sessions';
 import { DocumentStore } from './store';
 import { SyncEndpoint } from './sync-server';
-import type { CardPlacement, CollabService, LayoutCopy, PlacementChange, SessionCheck, TransactionHooks, ZoneState } from './types';
+import type { CardPlacement, CollabService, LayoutCopy, OpenWrite, PlacementChange, SessionCheck, ZoneState } from './types';
 
 export type { CollabOptions } from './documents';
 
 export interface CollabDeps {
   config: Config;
-  database: DatabaseHandle;
+  database: Database;
   /** Client moves are logged through it; logouts and lost memberships end sync connections at once. */
   bus: DomainEventBus;
   /** Who a sync connection's token is, and whether it still works (`auth/service.ts`). */
@@ -39,14 +39,12 @@ const ACCESS_ACTIONS: ReadonlySet<WorkshopAction> = new Set(['updateMember', 're
  */
 export class CollabEngine implements CollabService {
   private readonly documents: DocumentLifecycle;
-  private readonly store: DocumentStore;
   private readonly extensions = new Extensions();
   private readonly endpoint: SyncEndpoint;
   private readonly stopListening: () => void;
 
   constructor(deps: CollabDeps, options: Partial<CollabOptions> = {}, extensions: CollabExtension[] = []) {
-    this.store = new DocumentStore(deps.database.sqlite);
-    this.documents = new DocumentLifecycle(this.store, deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
+    this.documents = new DocumentLifecycle(new DocumentStore(), deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
     const sessions = new SyncSessions(this.documents, deps.database.db, deps.auth);
     this.extensions.register(sessions);
     if (deps.config.redisUrl) this.extensions.register(new RedisExtension(deps.config.redisUrl, this.fanoutHost()));
@@ -92,36 +90,30 @@ export class CollabEngine implements CollabService {
     return this.documents.options;
   }
 
-  placeCards(tx: TransactionHooks, workshopId: string, change: PlacementChange): void {
+  async placeCards(write: OpenWrite, workshopId: string, change: PlacementChange): Promise<void> {
     if (Object.keys(change.placements).length === 0 && !change.removed?.length) return;
-    this.documents.useInTransaction(workshopId, tx, (entry) =>
-      this.documents.persistence.serverChange(entry, () => applyPlacements(entry, change), { tx }),
-    );
+    const entry = await this.documents.openInWrite(write, workshopId);
+    if (entry) await this.documents.persistence.serverChange(write, entry, () => applyPlacements(entry, change));
   }
 
-  placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void {
+  async placeZones(write: OpenWrite, workshopId: string, zones: Record<string, ZoneState | null>): Promise<void> {
     if (Object.keys(zones).length === 0) return;
-    this.documents.useInTransaction(workshopId, tx, (entry) =>
-      this.documents.persistence.serverChange(entry, () => applyZones(entry, zones), { tx }),
-    );
+    const entry = await this.documents.openInWrite(write, workshopId);
+    if (entry) await this.documents.persistence.serverChange(write, entry, () => applyZones(entry, zones));
   }
 
-  zones(workshopId: string): Map<string, ZoneState> {
-    return this.documents.use(workshopId, (entry) => entry.zones()) ?? new Map();
+  async zones(write: OpenWrite, workshopId: string): Promise<Map<string, ZoneState>> {
+    return (await this.documents.openInWrite(write, workshopId))?.zones() ?? new Map();
   }
 
-  zonesIfLoaded(workshopId: string): Map<string, ZoneState> | null {
-    return this.documents.useIfLoaded(workshopId, (entry) => entry.zones()) ?? null;
+  async zonesIfLoaded(workshopId: string): Promise<Map<string, ZoneState> | null> {
+    return (await this.documents.readIfLoaded(workshopId, (entry) => entry.zones())) ?? null;
   }
 
-  forgetWorkshop(workshopId: string): void {
+  async forgetWorkshop(workshopId: string): Promise<void> {
     const entry = this.documents.loaded(workshopId);
-    if (entry) this.documents.unload(entry, { compact: false, close: CLOSE.notFound });
-    try {
-      this.store.forget(workshopId);
-    } catch (err) {
-      console.error(`[collab] could not drop the stored document of workshop ${workshopId}`, err);
-    }
+    // Its stored history went with the workshop's rows.
+    if (entry) await this.documents.unload(entry, { compact: false, close: CLOSE.notFound });
     this.extensions.call('afterForgetDocument', workshopId);
   }
 
@@ -134,7 +126,7 @@ export class CollabEngine implements CollabService {
     this.documents.closed = true;
     this.stopListening();
     await this.endpoint.close();
-    for (const entry of this.documents.all()) this.documents.unload(entry, { compact: true });
+    await Promise.all(this.documents.all().map((entry) => this.documents.unload(entry, { compact: true })));
     this.extensions.call('onDestroy');
   }
 
@@ -142,8 +134,8 @@ export class CollabEngine implements CollabService {
    * The document's placements, by card id, loading the document when needed (for tests and
    * diagnostics: REST reads take placements from the SQL copy, see `zonesIfLoaded` for why).
    */
-  cardPlacements(workshopId: string): Map<string, CardPlacement> {
-    return this.documents.use(workshopId, (entry) => entry.placements()) ?? new Map();
+  async cardPlacements(workshopId: string): Promise<Map<string, CardPlacement>> {
+    return (await this.documents.read(workshopId, (entry) => entry.placements())) ?? new Map();
   }
 
   /** Workshop ids of the documents loaded in this instance (for tests and diagnostics). */
@@ -152,8 +144,8 @@ export class CollabEngine implements CollabService {
   }
 
   /** Drops a loaded document, compacting it or not (for tools measuring loads). */
-  unloadNow(workshopId: string, options: { compact: boolean }): void {
+  async unloadNow(workshopId: string, options: { compact: boolean }): Promise<void> {
     const entry = this.documents.loaded(workshopId);
-    if (entry) this.documents.unload(entry, options);
+    if (entry) await this.documents.unload(entry, options);
   }
 }

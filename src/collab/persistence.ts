@@ -1,14 +1,16 @@
 import * as Y from 'yjs';
+import type { Db } from '../db/database';
 import { findAccess } from '../modules/access/load';
-import { write, type WriteDeps } from '../modules/events/recorder';
+import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
 import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
 import type { Extensions } from './hooks';
+import type { DocumentLocks } from './locks';
 import { CLOSE, updateMessage } from './protocol';
-import { repairClientChange } from './repair';
+import { readLayoutFacts, repairClientChange } from './repair';
 import type { DocumentStore, StoredDocument } from './store';
-import type { LayoutCopy, TransactionHooks } from './types';
+import type { LayoutCopy, OpenWrite } from './types';
 
 export interface CompactionOptions {
   /** Stored updates after which a document is compacted into its snapshot. */
@@ -21,10 +23,13 @@ export interface CompactionOptions {
   compactRatio: number;
 }
 
+const NOTHING: Captured = { cards: new Map(), zones: new Map(), updates: [] };
+
 /**
- * Every change to a loaded document: stored in SQLite (`yjs_updates`) with the SQL copy of what it
- * changed, in one transaction, before any client or other instance hears of it. Server changes
- * made inside a REST write transaction are stored in it and relayed only once it commits.
+ * Every change to a loaded document: stored in the database (`yjs_updates`) with the SQL copy of
+ * what it changed, in one transaction that holds the document's lock (`locks.ts`), before any
+ * client or other instance hears of it. Server changes made inside a REST write are stored in its
+ * transaction and relayed only once it commits; if it rolls back, the document is dropped.
  */
 export class DocumentPersistence {
   constructor(
@@ -33,76 +38,68 @@ export class DocumentPersistence {
     private readonly events: WriteDeps,
     private readonly extensions: Extensions,
     private readonly options: CompactionOptions,
-    /** Drops a loaded document whose memory may hold what SQLite does not; its clients reconnect. */
+    private readonly locks: DocumentLocks,
+    /** Whether the entry is still the workshop's loaded document. */
+    private readonly isLoaded: (entry: WorkshopDocument) => boolean,
+    /**
+     * Drops a loaded document whose memory may hold what the database does not; its clients
+     * reconnect, sync from what is stored, and send again what was lost. The caller holds its lock.
+     */
     private readonly drop: (entry: WorkshopDocument) => void,
   ) {}
 
   /**
-   * Something failed between changing the document in memory and committing it: the copy in
-   * memory may hold what SQLite does not, so it is dropped. Its clients reconnect, sync from what
-   * is stored, and send again what was lost.
+   * A change the server makes (REST placements, zones, reconciling) inside the caller's open
+   * write: stored, copied to SQL, and relayed once that write commits; the document is dropped if
+   * it rolls back, and a failure is the caller's failure. The write holds the document's lock
+   * until it ends.
    */
-  private fail(entry: WorkshopDocument, err: unknown) {
-    console.error(`[collab] could not store a change to workshop ${entry.workshopId}; reloading its document`, err);
-    this.drop(entry);
-  }
-
-  /**
-   * A change the server makes (REST placements, zones, reconciling): stored, copied to SQL,
-   * relayed. With `tx`, it runs inside the caller's open transaction: relayed after that commits,
-   * the document dropped if it rolls back, and a failure is the caller's failure.
-   */
-  serverChange(entry: WorkshopDocument, fn: () => void, options: { alsoInTransaction?: () => void; tx?: TransactionHooks } = {}): void {
-    let update: Uint8Array | null = null;
-    let caught: Captured | undefined;
-    try {
-      this.store.transaction(() => {
-        // The write lock is held from here: with everything stored applied first, values the
-        // change keeps (a position-only patch keeps x and y) are the stored ones, never a stale copy's.
-        caught = this.catchUp(entry);
-        const captured = entry.collect(() => entry.doc.transact(fn, SERVER));
-        this.copyToSql(entry, captured);
-        options.alsoInTransaction?.();
-        update = mergedUpdate(captured.updates);
-        if (update) entry.lastUpdateId = this.store.append(entry.workshopId, update);
-      });
-    } catch (err) {
-      this.fail(entry, err);
-      if (options.tx) throw err;
-      return;
-    }
-    const relay = () => {
-      if (caught) this.relayCaught(entry, caught);
+  async serverChange(write: OpenWrite, entry: WorkshopDocument, fn: () => void, options: { alsoInTransaction?: () => Promise<void> } = {}): Promise<void> {
+    await this.locks.holdFor(write, entry.workshopId);
+    write.changes.onRollback(() => this.drop(entry));
+    // With everything stored applied first, values the change keeps (a position-only patch keeps
+    // x and y) are the stored ones, never a stale copy's.
+    const caught = await this.catchUp(write.tx, entry);
+    const captured = entry.collect(() => entry.doc.transact(fn, SERVER));
+    await this.copyToSql(write.tx, entry, captured);
+    await options.alsoInTransaction?.();
+    const update = mergedUpdate(captured.updates);
+    if (update) entry.lastUpdateId = await this.store.append(write.tx, entry.workshopId, update);
+    write.changes.afterCommit(() => {
+      this.relayCaught(entry, caught);
       if (update) this.stored(entry, update);
-    };
-    if (!options.tx) return relay();
-    options.tx.afterCommit(relay);
-    options.tx.onRollback(() => this.drop(entry));
+    });
   }
 
   /**
-   * Applies what SQLite holds beyond this copy (stored by another instance, its relay not here
-   * yet) and copies it to SQL. Runs inside the caller's transaction; the caller relays the result.
+   * Applies what the database holds beyond this copy (stored by another instance, its relay not
+   * here yet) and copies it to SQL, in the caller's write; the caller relays the result.
    */
-  private catchUp(entry: WorkshopDocument): Captured {
-    const stored = this.store.readNewer(entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
-    if (!stored.snapshot && stored.updates.length === 0) return { cards: new Map(), zones: new Map(), updates: [] };
+  private async catchUp(tx: Db, entry: WorkshopDocument): Promise<Captured> {
+    const stored = await this.store.readNewer(tx, entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
+    if (!stored.snapshot && stored.updates.length === 0) return NOTHING;
     const captured = entry.collect(() => applyStored(entry, stored));
     this.noteRead(entry, stored);
-    this.copyToSql(entry, captured);
+    await this.copyToSql(tx, entry, captured);
     return captured;
   }
 
-  /** `catchUp` in a transaction of its own, then relayed to this instance's clients. */
-  refresh(entry: WorkshopDocument): void {
-    let caught: Captured | undefined;
+  /**
+   * Brings a loaded copy up to what is stored before a read answers from it. A look through the
+   * read handle first: a read opens a write only when something newer is stored.
+   */
+  async refresh(entry: WorkshopDocument): Promise<void> {
     try {
-      this.store.transaction(() => (caught = this.catchUp(entry)));
+      const newer = await this.store.readNewer(this.events.database.db, entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
+      if (!newer.snapshot && newer.updates.length === 0) return;
+      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
+        const caught = await this.catchUp(tx, entry);
+        changes.afterCommit(() => this.relayCaught(entry, caught));
+      });
     } catch (err) {
-      this.fail(entry, err);
-      return;
+      // The read answers from the copy as it is.
+      console.error(`[collab] could not bring the document of workshop ${entry.workshopId} up to date`, err);
     }
-    this.relayCaught(entry, caught!);
   }
 
   private noteRead(entry: WorkshopDocument, stored: StoredDocument) {
@@ -118,18 +115,16 @@ export class DocumentPersistence {
   /**
    * An update from a client of this instance: membership is checked, the update applied, what it
    * may not do repaired (`repair.ts`), and all of it stored with the SQL copy, and the placements
-   * and zones it changed logged (`change-log.ts`), in one transaction; only then do the other
-   * clients, instances and Socket.IO screens get it. The sender gets the repairs.
+   * and zones it changed logged (`change-log.ts`), in one write; only then do the other clients,
+   * instances and Socket.IO screens get it. The sender gets the repairs.
    */
-  clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array): void {
-    let stored: Uint8Array | null = null;
-    let repair: Uint8Array | null = null;
-    let caught: Captured | undefined;
-    let outcome = 'stored' as 'stored' | 'notMember' | 'refused' | 'pending';
+  async clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array): Promise<void> {
+    let outcome = 'stored' as 'stored' | 'gone' | 'notMember' | 'refused';
+    let caught = NOTHING;
     try {
-      write(this.events, (_tx, changes) => {
-        caught = this.catchUp(entry);
-        const access = findAccess(this.events.database.db, entry.workshopId, userId);
+      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
+        caught = await this.catchUp(tx, entry);
+        const access = await findAccess(tx, entry.workshopId, userId);
         if (!access) return void (outcome = 'notMember');
         try {
           checkClientUpdate(entry.doc, update);
@@ -139,47 +134,62 @@ export class DocumentPersistence {
         }
         const applied = entry.collect(() => Y.applyUpdate(entry.doc, update, client));
         if (leftPending(entry.doc)) {
-          // Nothing of it is stored (the transaction rolls back) and the copy is reloaded below.
-          outcome = 'pending';
+          // Nothing of it is stored (the write rolls back) and the copy is dropped, to reload.
+          client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
           throw new RefusedUpdate('update left pending structs');
         }
         if (applied.updates.length === 0) return;
-        const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, this.layout, access, applied), SERVER));
+        const facts = await readLayoutFacts(tx, this.layout, entry, applied);
+        const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER));
         const all = mergeCaptured(applied, repairs);
-        this.copyToSql(entry, all);
+        await this.copyToSql(tx, entry, all);
         recordLayoutChange(changes, entry, userId, all);
-        stored = mergedUpdate(all.updates)!;
-        repair = mergedUpdate(repairs.updates);
-        entry.lastUpdateId = this.store.append(entry.workshopId, stored);
+        const stored = mergedUpdate(all.updates)!;
+        const repair = mergedUpdate(repairs.updates);
+        entry.lastUpdateId = await this.store.append(tx, entry.workshopId, stored);
+        changes.afterCommit(() => {
+          this.stored(entry, stored, client);
+          if (repair) client.send(updateMessage(repair));
+        });
+      }).then((ran) => {
+        if (!ran) outcome = 'gone';
       });
     } catch (err) {
-      if (outcome === 'pending') {
-        client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-        this.drop(entry);
-      } else this.fail(entry, err);
+      if (!(err instanceof RefusedUpdate)) console.error(`[collab] could not store a change to workshop ${entry.workshopId}; reloading its document`, err);
       return;
     }
-    if (caught) this.relayCaught(entry, caught);
-    if (outcome === 'notMember') return client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-    if (outcome === 'refused') return client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-    if (!stored) return;
-    this.stored(entry, stored, client);
-    if (repair) client.send(updateMessage(repair));
+    this.relayCaught(entry, caught);
+    if (outcome === 'notMember') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    else if (outcome === 'refused') client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
   }
 
   /**
    * An update another instance stored. The SQL copy is rewritten from this copy's merged state,
    * so that when concurrent moves met on two instances, SQL ends on what the document converged to.
+   * Under the write lock everything stored is applied first: a copy still missing a newer update
+   * (its relay not here yet) would otherwise write an older value over the one that update's
+   * instance wrote, leaving SQL behind the document.
    */
-  remoteChange(entry: WorkshopDocument, update: Uint8Array): void {
-    let captured: Captured;
+  async remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void> {
     try {
-      captured = entry.collect(() => Y.applyUpdate(entry.doc, update, REMOTE));
+      await this.inWrite(entry, { dropOnRollback: false }, async ({ tx, changes }) => {
+        let captured: Captured;
+        try {
+          captured = entry.collect(() => Y.applyUpdate(entry.doc, update, REMOTE));
+        } catch (err) {
+          console.error('[collab] dropped an update from another instance that did not apply', err);
+          return;
+        }
+        let caught = NOTHING;
+        if (captured.cards.size > 0 || captured.zones.size > 0) {
+          caught = await this.catchUp(tx, entry);
+          await this.copyToSql(tx, entry, captured);
+        }
+        changes.afterCommit(() => this.relayCaught(entry, mergeCaptured(captured, caught)));
+      });
     } catch (err) {
-      console.error('[collab] dropped an update from another instance that did not apply', err);
-      return;
+      console.error(`[collab] could not update the SQL copy of workshop ${entry.workshopId}`, err);
     }
-    this.relayCaught(entry, this.applyToSqlCopy(entry, captured));
   }
 
   /** After an update is committed: relay it, call `onStoreDocument` (other instances), compact when due. */
@@ -189,84 +199,87 @@ export class DocumentPersistence {
     entry.storedUpdates += 1;
     entry.storedBytes += update.byteLength;
     const { compactAfter, compactRatio } = this.options;
-    if (entry.storedUpdates > compactAfter && entry.storedBytes * compactRatio >= entry.snapshotBytes) this.compact(entry);
+    if (!entry.compacting && entry.storedUpdates > compactAfter && entry.storedBytes * compactRatio >= entry.snapshotBytes) void this.compact(entry);
   }
 
-  private copyToSql(entry: WorkshopDocument, captured: Captured) {
+  private async copyToSql(tx: Db, entry: WorkshopDocument, captured: Captured) {
     for (const cardId of captured.cards.keys()) {
       const placement = entry.placement(cardId);
-      if (placement) this.layout.writeCard(entry.workshopId, cardId, placement);
+      if (placement) await this.layout.writeCard(tx, entry.workshopId, cardId, placement);
     }
     for (const zoneId of captured.zones.keys()) {
       const zone = entry.zone(zoneId);
-      if (zone) this.layout.writeZone(entry.workshopId, zoneId, zone);
+      if (zone) await this.layout.writeZone(tx, entry.workshopId, zoneId, zone);
     }
   }
 
   /**
-   * Merges the stored updates into the snapshot and deletes them, in one transaction. Whatever
-   * SQLite holds that this copy lacks (stored by another instance, not relayed yet) is applied
-   * first, so the snapshot never loses it.
+   * Merges the stored updates into the snapshot and deletes exactly those it merged, in one write.
+   * Whatever the database holds that this copy lacks (stored by another instance, not relayed
+   * yet) is applied first, so the snapshot never loses it.
    */
-  compact(entry: WorkshopDocument): void {
-    let captured: Captured | undefined;
-    let compacted: StoredDocument | undefined;
+  compact(entry: WorkshopDocument): Promise<void> {
+    entry.compacting ??= this.compactNow(entry).finally(() => (entry.compacting = null));
+    return entry.compacting;
+  }
+
+  private async compactNow(entry: WorkshopDocument): Promise<void> {
     try {
-      this.store.transaction(() => {
-        const stored = this.store.readSince(entry.workshopId, entry.snapshotVersion);
-        captured = entry.collect(() => applyStored(entry, stored));
-        this.copyToSql(entry, captured);
+      await this.inWrite(entry, { dropOnRollback: false }, async ({ tx, changes }) => {
+        const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
+        const captured = entry.collect(() => applyStored(entry, stored));
+        await this.copyToSql(tx, entry, captured);
         const state = Y.encodeStateAsUpdate(entry.doc);
-        const version = this.store.compact(entry.workshopId, state, stored.updates.at(-1)?.id ?? null, stored.version);
-        compacted = { snapshot: state, version, updates: [] };
-        entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
+        const through = stored.updates.at(-1)?.id ?? null;
+        const version = await this.store.compact(tx, entry.workshopId, state, through, stored.version);
+        changes.afterCommit(() => {
+          entry.snapshotVersion = version;
+          countStored(entry, { snapshot: state, version, updates: [] });
+          entry.lastUpdateId = Math.max(entry.lastUpdateId, through ?? 0);
+          this.relayCaught(entry, captured);
+        });
       });
     } catch (err) {
       console.error(`[collab] could not compact the document of workshop ${entry.workshopId}`, err);
-      return;
     }
-    entry.snapshotVersion = compacted!.version;
-    countStored(entry, compacted!);
-    this.relayCaught(entry, captured!);
   }
 
-  /** Re-reads what SQLite holds for a loaded document (after a Redis outage, or when asked). */
-  resync(entry: WorkshopDocument): void {
+  /** Re-reads what the database holds for a loaded document (after a Redis outage, or when asked). */
+  async resync(entry: WorkshopDocument): Promise<void> {
     try {
-      const stored = this.store.readSince(entry.workshopId, entry.snapshotVersion);
-      const captured = entry.collect(() => applyStored(entry, stored));
-      entry.snapshotVersion = stored.version;
-      countStored(entry, stored);
-      entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
-      this.relayCaught(entry, this.applyToSqlCopy(entry, captured));
+      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
+        const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
+        const captured = entry.collect(() => applyStored(entry, stored));
+        entry.snapshotVersion = stored.version;
+        countStored(entry, stored);
+        entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
+        await this.copyToSql(tx, entry, captured);
+        changes.afterCommit(() => this.relayCaught(entry, captured));
+      });
     } catch (err) {
-      this.fail(entry, err);
+      console.error(`[collab] could not re-read the document of workshop ${entry.workshopId}; reloading it`, err);
     }
+  }
+
+  /**
+   * Runs `fn` in a write of its own on the entry's workshop, holding the document's lock; resolves
+   * false (running nothing) when the entry was unloaded meanwhile. With `dropOnRollback`, a write
+   * that fails drops the document, whose memory may then hold what was not stored.
+   */
+  private async inWrite(entry: WorkshopDocument, options: { dropOnRollback: boolean }, fn: (write: OpenWrite) => Promise<void>): Promise<boolean> {
+    return writeWorkshop(this.events, entry.workshopId, async (tx, changes) => {
+      const write = { tx, changes };
+      await this.locks.holdFor(write, entry.workshopId);
+      if (!this.isLoaded(entry)) return false;
+      if (options.dropOnRollback) changes.onRollback(() => this.drop(entry));
+      await fn(write);
+      return true;
+    });
   }
 
   /** Updates already stored elsewhere that this copy had missed: only its own clients need them. */
   private relayCaught(entry: WorkshopDocument, captured: Captured) {
     const update = mergedUpdate(captured.updates);
     if (update) entry.broadcast(updateMessage(update));
-  }
-
-  /**
-   * Writes the SQL copy of what updates stored elsewhere changed in this copy; returns those
-   * changes with whatever catching up added, for relaying. Under the write lock everything stored
-   * is applied first: a copy still missing a newer update (its relay not here yet) would otherwise
-   * write an older value over the one that update's instance wrote, leaving SQL behind the document.
-   */
-  private applyToSqlCopy(entry: WorkshopDocument, captured: Captured): Captured {
-    if (captured.cards.size === 0 && captured.zones.size === 0) return captured;
-    let caught: Captured | undefined;
-    try {
-      this.store.transaction(() => {
-        caught = this.catchUp(entry);
-        this.copyToSql(entry, captured);
-      });
-    } catch (err) {
-      console.error(`[collab] could not update the SQL copy of workshop ${entry.workshopId}`, err);
-    }
-    return caught ? mergeCaptured(captured, caught) : captured;
   }
 }

@@ -8,11 +8,11 @@ export interface FanoutHost {
   loaded(workshopId: string): WorkshopDocument | undefined;
   all(): WorkshopDocument[];
   /** Applies an update another instance stored. */
-  remoteChange(entry: WorkshopDocument, update: Uint8Array): void;
-  /** Re-reads what SQLite holds for the document. */
-  resync(entry: WorkshopDocument): void;
+  remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void>;
+  /** Re-reads what the database holds for the document. */
+  resync(entry: WorkshopDocument): Promise<void>;
   /** The workshop was deleted through another instance. */
-  forget(entry: WorkshopDocument): void;
+  forget(entry: WorkshopDocument): Promise<void>;
 }
 
 /**
@@ -33,7 +33,7 @@ export class RedisExtension implements CollabExtension {
       receive: (workshopId, kind, payload) => this.receive(workshopId, kind, payload),
       recovered: () => {
         for (const entry of this.host.all()) {
-          this.host.resync(entry);
+          void this.host.resync(entry);
           this.fanout?.publish(entry.workshopId, 'resync');
         }
       },
@@ -46,7 +46,7 @@ export class RedisExtension implements CollabExtension {
     // published to nobody here: once Redis confirms it, the stored updates are read again.
     this.connection()?.subscribe(entry.workshopId).then(
       () => {
-        if (this.host.loaded(entry.workshopId) === entry) this.host.resync(entry);
+        if (this.host.loaded(entry.workshopId) === entry) void this.host.resync(entry);
       },
       () => {},
     );
@@ -78,16 +78,16 @@ export class RedisExtension implements CollabExtension {
     if (!entry) return;
     switch (kind) {
       case 'update':
-        this.host.remoteChange(entry, payload);
+        void this.host.remoteChange(entry, payload);
         break;
       case 'awareness':
         applyAwarenessUpdate(entry.awareness, payload, REMOTE);
         break;
       case 'resync':
-        this.host.resync(entry);
+        void this.host.resync(entry);
         break;
       case 'forget':
-        this.host.forget(entry);
+        void this.host.forget(entry);
         break;
     }
   }

@@ -1,3 +1,4 @@
+import type { Db } from '../db/database';
 import { may, type WorkshopAccess } from '../modules/access/rules';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
@@ -21,14 +22,49 @@ import type { CardCopy, CardPlacement, LayoutCopy, ZoneCopy, ZoneState } from '.
 const placementOf = (card: CardCopy): CardPlacement => ({ position: card.position, x: card.x, y: card.y });
 const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({ name, x, y, rows, cols, cluster_id });
 
-/** Repairs what a client's update changed; runs inside the transaction that stores it. */
-export function repairClientChange(entry: WorkshopDocument, layout: LayoutCopy, access: WorkshopAccess, applied: Captured): void {
+/**
+ * What the repair of a client's update needs from SQL, read (in the write storing it) before the
+ * document is touched, so the repair itself is one synchronous Yjs transaction: the cards and zones
+ * the update touched, the stacks whose order it may have changed, and the clusters zones now name.
+ */
+export interface LayoutFacts {
+  cards: ReadonlyMap<string, CardCopy>;
+  stacks: ReadonlyMap<string | null, readonly CardCopy[]>;
+  zones: ReadonlyMap<string, ZoneCopy>;
+  clusters: ReadonlySet<string>;
+}
+
+export async function readLayoutFacts(tx: Db, layout: LayoutCopy, entry: WorkshopDocument, applied: Captured): Promise<LayoutFacts> {
   const workshopId = entry.workshopId;
+  const cards = new Map<string, CardCopy>();
+  const stacks = new Map<string | null, CardCopy[]>();
+  for (const [cardId, old] of applied.cards) {
+    const card = await layout.card(tx, workshopId, cardId);
+    if (!card) continue;
+    cards.set(cardId, card);
+    const before = cleanPlacement(old) ?? placementOf(card);
+    const asked = cleanPlacement(entry.cards.get(cardId));
+    if (asked && asked.position !== before.position && !stacks.has(card.parentId)) stacks.set(card.parentId, await layout.stack(tx, workshopId, card.parentId));
+  }
+  const zones = new Map<string, ZoneCopy>();
+  const clusters = new Set<string>();
+  for (const zoneId of applied.zones.keys()) {
+    const zone = await layout.zone(tx, workshopId, zoneId);
+    if (!zone) continue;
+    zones.set(zoneId, zone);
+    const clusterId = cleanZone(entry.zoneMap.get(zoneId))?.cluster_id;
+    if (clusterId && !clusters.has(clusterId) && (await layout.isCluster(tx, workshopId, clusterId))) clusters.add(clusterId);
+  }
+  return { cards, stacks, zones, clusters };
+}
+
+/** Repairs what a client's update changed, from `facts` read before; runs inside the write that stores it. */
+export function repairClientChange(entry: WorkshopDocument, facts: LayoutFacts, access: WorkshopAccess, applied: Captured): void {
   const moved = new Map<string | null, Map<string, number>>();
 
   for (const [cardId, old] of applied.cards) {
     const raw = entry.cards.get(cardId);
-    const card = layout.card(workshopId, cardId);
+    const card = facts.cards.get(cardId);
     if (!card) {
       if (raw !== undefined) entry.cards.delete(cardId);
       continue;
@@ -43,20 +79,20 @@ export function repairClientChange(entry: WorkshopDocument, layout: LayoutCopy, 
       moved.set(card.parentId, stack);
     }
   }
-  for (const [parentId, previous] of moved) normalizeStack(entry, layout.stack(workshopId, parentId), previous);
+  for (const [parentId, previous] of moved) normalizeStack(entry, facts.stacks.get(parentId) ?? [], previous);
 
   if (applied.zones.size === 0) return;
   const mayEditZones = may(access, 'facilitate');
   for (const [zoneId, old] of applied.zones) {
     const raw = entry.zoneMap.get(zoneId);
-    const zone = layout.zone(workshopId, zoneId);
+    const zone = facts.zones.get(zoneId);
     if (!zone) {
       if (raw !== undefined) entry.zoneMap.delete(zoneId);
       continue;
     }
     const before = cleanZone(old) ?? zoneOf(zone);
     let after = (mayEditZones ? cleanZone(raw) : null) ?? before;
-    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !layout.isCluster(workshopId, after.cluster_id)) after = before;
+    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !facts.clusters.has(after.cluster_id)) after = before;
     if (!isCleanZone(raw, after)) entry.zoneMap.set(zoneId, after);
   }
 }

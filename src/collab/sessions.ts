@@ -1,5 +1,5 @@
 import { applyAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
-import type { Db } from '../db/client';
+import type { Db } from '../db/database';
 import { AppError } from '../http/errors';
 import { findAccess } from '../modules/access/load';
 import type { WorkshopDocument } from './document';
@@ -27,25 +27,28 @@ export class SyncSessions implements SyncHost, CollabExtension {
     private readonly auth: Pick<SessionCheck, 'isAlive'>,
   ) {}
 
-  connect(workshopId: string, client: SyncClient): boolean {
+  async connect(workshopId: string, client: SyncClient): Promise<boolean> {
     if (this.registry.closed) return false;
-    if (!findAccess(this.db, workshopId, client.userId)) return false;
+    if (!(await findAccess(this.db, workshopId, client.userId))) return false;
     if (!this.registry.loaded(workshopId)) {
-      const stored = this.registry.stored(workshopId);
+      const stored = await this.registry.stored(workshopId);
       if (hasStoredState(stored)) {
         client.pending = new PendingSync(workshopId, stored);
-        client.pending.timer = setTimeout(() => this.join(client), JOIN_UNASKED_AFTER_MS);
+        client.pending.timer = setTimeout(() => client.serially(() => this.join(client)), JOIN_UNASKED_AFTER_MS);
         return true;
       }
     }
-    const entry = this.registry.open(workshopId);
+    const entry = await this.registry.open(workshopId);
     if (!entry) return false;
-    this.attach(client, entry, []);
-    return true;
+    return this.registry.locks.run(workshopId, () => this.attach(client, entry, []));
   }
 
-  /** Joins the client to the loaded document: it gets `first`, then the server's step 1 and the cursors. */
-  private attach(client: SyncClient, entry: WorkshopDocument, first: Uint8Array[]) {
+  /**
+   * Joins the client to the loaded document (its lock held): it gets `first`, then the server's
+   * step 1 and the cursors. False when the document was unloaded meanwhile.
+   */
+  private attach(client: SyncClient, entry: WorkshopDocument, first: Uint8Array[]): boolean {
+    if (this.registry.loaded(entry.workshopId) !== entry) return false;
     clearTimeout(entry.unloadTimer);
     entry.clients.add(client);
     client.document = entry;
@@ -53,6 +56,7 @@ export class SyncSessions implements SyncHost, CollabExtension {
     client.send(syncStep1Message(entry.doc));
     const states = [...entry.awareness.getStates().keys()];
     if (states.length > 0) client.send(awarenessMessage(entry.awareness, states));
+    return true;
   }
 
   /**
@@ -60,7 +64,7 @@ export class SyncSessions implements SyncHost, CollabExtension {
    * joins it: what was stored since that answer is sent first, then the messages that waited are
    * handled in the order they came.
    */
-  private join(client: SyncClient) {
+  private async join(client: SyncClient) {
     const pending = client.pending;
     if (!pending) return;
     client.pending = undefined;
@@ -68,28 +72,36 @@ export class SyncSessions implements SyncHost, CollabExtension {
     if (!client.isOpen) return;
     if (this.registry.closed) return client.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
     try {
-      const entry = this.registry.open(pending.workshopId);
+      const entry = await this.registry.open(pending.workshopId);
       if (!entry) return client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-      const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId;
-      const newer = unchanged ? [] : newerMessages(this.registry.storedAfter(entry.workshopId, pending.stored.version, pending.lastUpdateId));
-      this.attach(client, entry, newer);
+      const joined = await this.registry.locks.run(entry.workshopId, async () => {
+        const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId;
+        const newer = unchanged ? [] : newerMessages(await this.registry.storedAfter(entry.workshopId, pending.stored.version, pending.lastUpdateId));
+        return this.attach(client, entry, newer);
+      });
+      if (!joined) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     } catch (err) {
       console.error(`[collab] could not load the document of workshop ${pending.workshopId} for a sync connection`, err);
       return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     }
-    for (const data of pending.queue) this.receive(client, data);
+    for (const data of pending.queue) await this.process(client, data);
   }
 
+  /** A message from the client: handled after the ones before it (`SyncClient.serially`). */
   receive(client: SyncClient, data: Uint8Array): void {
+    client.serially(() => this.process(client, data));
+  }
+
+  private async process(client: SyncClient, data: Uint8Array): Promise<void> {
     const pending = client.pending;
     if (pending) {
-      if (client.isOpen) this.guarded(client, () => this.receiveBeforeJoining(client, pending, data));
+      if (client.isOpen) await this.guarded(client, () => this.receiveBeforeJoining(client, pending, data));
       return;
     }
     const entry = client.document;
     // Messages still arriving after the server closed the connection (refused, revoked) are dropped.
     if (!entry || !client.isOpen || this.registry.loaded(entry.workshopId) !== entry) return;
-    this.guarded(client, () => this.handle(entry, client, data));
+    await this.guarded(client, () => this.handle(entry, client, data));
   }
 
   /**
@@ -97,23 +109,23 @@ export class SyncSessions implements SyncHost, CollabExtension {
    * answer has left (loading first would hold it back). Anything else waits for the document; if it
    * comes before the answer was asked for, the document loads at once.
    */
-  private receiveBeforeJoining(client: SyncClient, pending: PendingSync, data: Uint8Array) {
+  private async receiveBeforeJoining(client: SyncClient, pending: PendingSync, data: Uint8Array) {
     const message = readClientMessage(data);
     if (message.kind === 'syncStep1' && !pending.answered) {
       pending.answered = true;
       // From here the answer's send completes, or the socket closes and `disconnect` drops this.
       clearTimeout(pending.timer);
       const answer = storedSyncAnswer(pending.stored, message.stateVector);
-      answer.forEach((part, i) => client.send(part, i === answer.length - 1 ? () => setImmediate(() => this.join(client)) : undefined));
+      answer.forEach((part, i) => client.send(part, i === answer.length - 1 ? () => setImmediate(() => client.serially(() => this.join(client))) : undefined));
       return;
     }
     pending.queue.push(data);
-    if (!pending.answered) this.join(client);
+    if (!pending.answered) await this.join(client);
   }
 
-  private guarded(client: SyncClient, fn: () => void) {
+  private async guarded(client: SyncClient, fn: () => Promise<void> | void) {
     try {
-      fn();
+      await fn();
     } catch (err) {
       // Whatever a client sends, a bad message ends its own connection and nothing else.
       if (!(err instanceof AppError)) console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
@@ -121,19 +133,23 @@ export class SyncSessions implements SyncHost, CollabExtension {
     }
   }
 
-  private handle(entry: WorkshopDocument, client: SyncClient, data: Uint8Array) {
+  private async handle(entry: WorkshopDocument, client: SyncClient, data: Uint8Array) {
     const message = readClientMessage(data);
     switch (message.kind) {
       case 'syncStep1':
-        client.send(syncStep2Message(entry.doc, message.stateVector));
+        // Under the document's lock: a change not stored yet is never sent.
+        await this.registry.locks.run(entry.workshopId, () => {
+          if (this.registry.loaded(entry.workshopId) === entry) client.send(syncStep2Message(entry.doc, message.stateVector));
+        });
         break;
       case 'update':
         // The membership is checked with the write itself (`clientChange`).
-        if (!this.stillAllowed(undefined, client)) return;
-        this.registry.persistence.clientChange(entry, client, client.userId, message.update);
+        if (!(await this.stillAllowed(undefined, client))) return;
+        await this.registry.persistence.clientChange(entry, client, client.userId, message.update);
         break;
       case 'awareness': {
-        if (!this.stillAllowed(entry, client)) return;
+        if (!(await this.stillAllowed(entry, client))) return;
+        if (this.registry.loaded(entry.workshopId) !== entry) return;
         const own = ownAwarenessEntries(entry.awareness, client.awarenessIds, message.update);
         if (own) applyAwarenessUpdate(entry.awareness, own, client);
         break;
@@ -151,23 +167,19 @@ export class SyncSessions implements SyncHost, CollabExtension {
    * otherwise (4401, 4404). Checked on every write, on the bus's revocations, and periodically,
    * so a token revoked or a membership lost through another instance ends here too.
    */
-  stillAllowed(entry: WorkshopDocument | undefined, client: SyncClient): boolean {
-    if (!this.auth.isAlive(client.tokenHash)) {
+  async stillAllowed(entry: WorkshopDocument | undefined, client: SyncClient): Promise<boolean> {
+    if (!(await this.auth.isAlive(client.tokenHash))) {
       client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
       return false;
     }
-    if (!entry || findAccess(this.db, entry.workshopId, client.userId)) return true;
+    if (!entry || (await findAccess(this.db, entry.workshopId, client.userId))) return true;
     client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
     return false;
   }
 
   /** Checks a connection again (see `stillAllowed`), after anything that may have ended its rights. */
   recheck(client: SyncClient): void {
-    try {
-      this.stillAllowed(client.document, client);
-    } catch (err) {
-      console.error('[collab] could not check a sync connection again', err);
-    }
+    this.stillAllowed(client.document, client).catch((err) => console.error('[collab] could not check a sync connection again', err));
   }
 
   disconnect(client: SyncClient): void {

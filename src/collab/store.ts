@@ -1,4 +1,6 @@
-import type Database from 'better-sqlite3';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { tablesOf, type Db } from '../db/database';
+import { named, preparedPerDb } from '../db/prepared';
 
 export interface StoredDocument {
   /** Compacted state, or null before the first compaction. */
@@ -8,94 +10,104 @@ export interface StoredDocument {
   updates: Array<{ id: number; update: Uint8Array }>;
 }
 
+/** Every update a client sends runs through these: prepared once per handle. */
+const statements = preparedPerDb((db: Db) => {
+  const { workshops, yjsDocuments, yjsUpdates } = tablesOf(db);
+  const p = sql.placeholder;
+  return {
+    workshopExists: named(db.select({ id: workshops.id }).from(workshops).where(eq(workshops.id, p('workshopId'))), 'collab_workshop_exists'),
+    snapshot: named(
+      db.select({ state: yjsDocuments.state, version: yjsDocuments.updatedAt }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, p('workshopId'))),
+      'collab_snapshot',
+    ),
+    snapshotVersion: named(
+      db.select({ version: yjsDocuments.updatedAt }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, p('workshopId'))),
+      'collab_snapshot_version',
+    ),
+    updates: named(
+      db.select({ id: yjsUpdates.id, update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, p('workshopId'))).orderBy(asc(yjsUpdates.id)),
+      'collab_updates',
+    ),
+    updatesAfter: named(
+      db
+        .select({ id: yjsUpdates.id, update: yjsUpdates.update })
+        .from(yjsUpdates)
+        .where(and(gt(yjsUpdates.id, p('afterId')), eq(yjsUpdates.workshopId, p('workshopId'))))
+        .orderBy(asc(yjsUpdates.id)),
+      'collab_updates_after',
+    ),
+    insertUpdate: named(
+      db.insert(yjsUpdates).values({ workshopId: p('workshopId'), update: p('update'), createdAt: p('now') }).returning({ id: yjsUpdates.id }),
+      'collab_insert_update',
+    ),
+    saveSnapshot: named(
+      db
+        .insert(yjsDocuments)
+        .values({ workshopId: p('workshopId'), state: p('state'), updatedAt: p('version') })
+        .onConflictDoUpdate({ target: yjsDocuments.workshopId, set: { state: sql`excluded.state`, updatedAt: sql`excluded.updated_at` } }),
+      'collab_save_snapshot',
+    ),
+    deleteUpdatesUpTo: named(
+      db.delete(yjsUpdates).where(and(eq(yjsUpdates.workshopId, p('workshopId')), lte(yjsUpdates.id, p('throughId')))),
+      'collab_delete_updates',
+    ),
+  };
+});
+
 /**
- * What the documents keep in SQLite: the snapshot and the updates since (`yjs_documents`,
+ * What the documents keep in the database: the snapshot and the updates since (`yjs_documents`,
  * `yjs_updates`). The SQL copy of placements and zones is the cards and canvas modules' business
- * (`LayoutCopy`). Statements are prepared once per connection; every update a client sends runs
- * through them.
+ * (`LayoutCopy`). Every method reads or writes through the handle it is given: a transaction's,
+ * or a snapshot's where several reads must agree.
  */
 export class DocumentStore {
-  private readonly q;
-
-  constructor(readonly sqlite: Database.Database) {
-    this.q = {
-      workshopExists: sqlite.prepare<[string], number>('SELECT 1 FROM workshops WHERE id = ?').pluck(),
-      snapshot: sqlite.prepare<[string], { state: Buffer; updated_at: string }>('SELECT state, updated_at FROM yjs_documents WHERE workshop_id = ?'),
-      snapshotVersion: sqlite.prepare<[string], string>('SELECT updated_at FROM yjs_documents WHERE workshop_id = ?').pluck(),
-      updates: sqlite.prepare<[string], { id: number; update: Buffer }>('SELECT id, "update" FROM yjs_updates WHERE workshop_id = ? ORDER BY id'),
-      updatesAfter: sqlite.prepare<[number, string], { id: number; update: Buffer }>(
-        'SELECT id, "update" FROM yjs_updates WHERE id > ? AND workshop_id = ? ORDER BY id',
-      ),
-      insertUpdate: sqlite.prepare<[string, Uint8Array, string]>('INSERT INTO yjs_updates (workshop_id, "update", created_at) VALUES (?, ?, ?)'),
-      saveSnapshot: sqlite.prepare<[string, Uint8Array, string]>(
-        `INSERT INTO yjs_documents (workshop_id, state, updated_at) VALUES (?, ?, ?)
-           ON CONFLICT (workshop_id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at`,
-      ),
-      deleteUpdatesUpTo: sqlite.prepare<[string, number]>('DELETE FROM yjs_updates WHERE workshop_id = ? AND id <= ?'),
-      forgetUpdates: sqlite.prepare<[string]>('DELETE FROM yjs_updates WHERE workshop_id = ?'),
-      forgetSnapshot: sqlite.prepare<[string]>('DELETE FROM yjs_documents WHERE workshop_id = ?'),
-    };
+  async workshopExists(db: Db, workshopId: string): Promise<boolean> {
+    return (await statements(db).workshopExists.execute({ workshopId })).length > 0;
   }
 
-  /** Runs `fn` in one IMMEDIATE transaction (or inside the caller's, when one is open). */
-  transaction<T>(fn: () => T): T {
-    return this.sqlite.transaction(fn).immediate();
-  }
-
-  workshopExists(workshopId: string): boolean {
-    return this.q.workshopExists.get(workshopId) !== undefined;
-  }
-
-  /** Snapshot and updates, read in one transaction so a compaction elsewhere cannot split them. */
-  read(workshopId: string): StoredDocument {
-    return this.sqlite.transaction(() => {
-      const snapshot = this.q.snapshot.get(workshopId);
-      const updates = this.q.updates.all(workshopId);
-      return { snapshot: snapshot?.state ?? null, version: snapshot?.updated_at ?? null, updates };
-    })();
+  /** Snapshot and updates; `db` must be one consistent view (a snapshot or a transaction) so a compaction cannot split them. */
+  async read(db: Db, workshopId: string): Promise<StoredDocument> {
+    const q = statements(db);
+    const [snapshot] = await q.snapshot.execute({ workshopId });
+    const updates = await q.updates.execute({ workshopId });
+    return { snapshot: snapshot?.state ?? null, version: snapshot?.version ?? null, updates };
   }
 
   /** The updates stored since the snapshot, plus the snapshot when its version is not `knownVersion`. */
-  readSince(workshopId: string, knownVersion: string | null): StoredDocument {
-    return this.sqlite.transaction(() => {
-      const version = this.q.snapshotVersion.get(workshopId) ?? null;
-      const snapshot = version !== null && version !== knownVersion ? this.q.snapshot.get(workshopId)!.state : null;
-      return { snapshot, version, updates: this.q.updates.all(workshopId) };
-    })();
+  async readSince(db: Db, workshopId: string, knownVersion: string | null): Promise<StoredDocument> {
+    const q = statements(db);
+    const version = (await q.snapshotVersion.execute({ workshopId }))[0]?.version ?? null;
+    const snapshot = version !== null && version !== knownVersion ? ((await q.snapshot.execute({ workshopId }))[0]?.state ?? null) : null;
+    return { snapshot, version, updates: await q.updates.execute({ workshopId }) };
   }
 
   /** Stores an update; returns its id. */
-  append(workshopId: string, update: Uint8Array): number {
-    return Number(this.q.insertUpdate.run(workshopId, update, new Date().toISOString()).lastInsertRowid);
+  async append(tx: Db, workshopId: string, update: Uint8Array): Promise<number> {
+    const [row] = await statements(tx).insertUpdate.execute({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), now: new Date().toISOString() });
+    return row!.id;
   }
 
   /**
-   * What SQLite holds beyond a copy that contains snapshot `knownVersion` and the updates up to
-   * `afterId`: only the newer updates while the snapshot is the same (usually none), else all.
+   * What the database holds beyond a copy that contains snapshot `knownVersion` and the updates up
+   * to `afterId`: only the newer updates while the snapshot is the same (usually none), else all.
    */
-  readNewer(workshopId: string, knownVersion: string | null, afterId: number): StoredDocument {
-    return this.sqlite.transaction(() => {
-      const version = this.q.snapshotVersion.get(workshopId) ?? null;
-      if (version !== knownVersion) return this.readSince(workshopId, knownVersion);
-      // The id bound first: SQLite walks the rowid range from there.
-      return { snapshot: null, version, updates: this.q.updatesAfter.all(afterId, workshopId) };
-    })();
+  async readNewer(db: Db, workshopId: string, knownVersion: string | null, afterId: number): Promise<StoredDocument> {
+    const q = statements(db);
+    const version = (await q.snapshotVersion.execute({ workshopId }))[0]?.version ?? null;
+    if (version !== knownVersion) return this.readSince(db, workshopId, knownVersion);
+    return { snapshot: null, version, updates: await q.updatesAfter.execute({ afterId, workshopId }) };
   }
 
   /**
    * Replaces the snapshot and drops the updates it now contains. The version written is strictly
    * greater than the one it replaces, so an instance comparing versions always sees the change.
    */
-  compact(workshopId: string, state: Uint8Array, throughUpdateId: number | null, previousVersion: string | null): string {
+  async compact(tx: Db, workshopId: string, state: Uint8Array, throughUpdateId: number | null, previousVersion: string | null): Promise<string> {
     const version = nextVersion(previousVersion);
-    this.q.saveSnapshot.run(workshopId, state, version);
-    if (throughUpdateId !== null) this.q.deleteUpdatesUpTo.run(workshopId, throughUpdateId);
+    const q = statements(tx);
+    await q.saveSnapshot.execute({ workshopId, state: Buffer.from(state.buffer, state.byteOffset, state.byteLength), version });
+    if (throughUpdateId !== null) await q.deleteUpdatesUpTo.execute({ workshopId, throughId: throughUpdateId });
     return version;
-  }
-
-  forget(workshopId: string): void {
-    this.q.forgetUpdates.run(workshopId);
-    this.q.forgetSnapshot.run(workshopId);
   }
 }
 

@@ -28,8 +28,18 @@ export class SyncClient implements DocumentClient {
   /** Set while its first sync was answered from the stored state and the document is not joined yet. */
   pending: PendingSync | undefined;
   alive = true;
+  /** The connection's messages are handled one after another, in the order they came. */
+  private work: Promise<void> = Promise.resolve();
 
   constructor(readonly socket: WebSocket, readonly userId: string, readonly tokenHash: string) {}
+
+  /** Runs `task` once everything queued before it on this connection is done. */
+  serially(task: () => Promise<void>): void {
+    this.work = this.work.then(task).catch((err) => {
+      console.error('[collab] a sync message failed', err);
+      this.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
+    });
+  }
 
   get isOpen(): boolean {
     return this.socket.readyState === WebSocket.OPEN;
@@ -52,7 +62,7 @@ export class SyncClient implements DocumentClient {
 /** What the endpoint asks of the document registry. */
 export interface SyncHost {
   /** Joins the client to the workshop's document and starts the sync; false for non-members. */
-  connect(workshopId: string, client: SyncClient): boolean;
+  connect(workshopId: string, client: SyncClient): Promise<boolean>;
   receive(client: SyncClient, data: Uint8Array): void;
   disconnect(client: SyncClient): void;
   /** Checks the client's token and membership again, closing it when either is gone. */
@@ -90,44 +100,49 @@ export class SyncEndpoint {
       return true;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      try {
-        this.accept(ws, url, request);
-      } catch (err) {
+      this.accept(ws, url, request).catch((err) => {
         console.error('[collab] could not accept a sync connection', err);
         ws.close(CLOSE.retry.code, CLOSE.retry.reason);
-      }
+      });
     });
     return true;
   }
 
-  private accept(ws: WebSocket, url: URL, request: IncomingMessage) {
-    const workshopId = url.pathname.slice(SYNC_PATH.length);
-    const token = url.searchParams.get('token') ?? this.auth.bearerToken(request.headers.authorization);
-    const session = token ? this.auth.authenticate(token) : null;
-    if (!session) return ws.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
-
-    const client = new SyncClient(ws, session.user.id, session.tokenHash);
-    if (!/^[\w-]{1,64}$/.test(workshopId) || !this.host.connect(workshopId, client)) {
-      return ws.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-    }
-    this.clients.add(client);
+  private async accept(ws: WebSocket, url: URL, request: IncomingMessage) {
+    // Messages that arrive while the token and membership are checked wait for the answer.
+    const early: Uint8Array[] = [];
+    let client: SyncClient | undefined;
     ws.on('message', (data: RawData) => {
+      if (!client) return void early.push(toBytes(data));
       // A client sending more than the server has read yet answers pings only after all of it:
       // what arrives proves it is there as well as a pong would.
       client.alive = true;
-      try {
-        this.host.receive(client, toBytes(data));
-      } catch (err) {
-        console.error('[collab] a sync message failed', err);
-        client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-      }
+      this.host.receive(client, toBytes(data));
     });
-    ws.on('pong', () => (client.alive = true));
+    ws.on('pong', () => {
+      if (client) client.alive = true;
+    });
     ws.on('error', () => ws.terminate());
     ws.on('close', () => {
+      if (!client) return;
       this.clients.delete(client);
       this.host.disconnect(client);
     });
+
+    const workshopId = url.pathname.slice(SYNC_PATH.length);
+    const token = url.searchParams.get('token') ?? this.auth.bearerToken(request.headers.authorization);
+    const session = token ? await this.auth.authenticate(token) : null;
+    if (!session) return ws.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
+
+    const candidate = new SyncClient(ws, session.user.id, session.tokenHash);
+    if (!/^[\w-]{1,64}$/.test(workshopId) || !(await this.host.connect(workshopId, candidate))) {
+      this.host.disconnect(candidate);
+      return ws.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    }
+    if (ws.readyState !== WebSocket.OPEN) return this.host.disconnect(candidate);
+    client = candidate;
+    this.clients.add(client);
+    for (const data of early) this.host.receive(client, data);
   }
 
   private ping() {

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Db } from '../db/database';
 import type { ChangeRecorder } from '../modules/events/recorder';
 
 /**
@@ -28,6 +29,12 @@ export interface ZoneState {
  */
 export type TransactionHooks = Pick<ChangeRecorder, 'record' | 'afterCommit' | 'onRollback'>;
 
+/** An open write transaction: its handle and its hooks. Server changes to a document run inside one. */
+export interface OpenWrite {
+  tx: Db;
+  changes: TransactionHooks;
+}
+
 /** Card placements a REST write hands to a document: new values by card id, and cards it deleted. */
 export interface PlacementChange {
   placements: Record<string, Partial<CardPlacement>>;
@@ -41,23 +48,23 @@ export interface CollabService {
    * transaction, relayed to clients and other instances once it commits, and the document is
    * dropped (to reload from SQLite) when it rolls back. Unknown workshops are ignored.
    */
-  placeCards(tx: TransactionHooks, workshopId: string, change: PlacementChange): void;
+  placeCards(write: OpenWrite, workshopId: string, change: PlacementChange): Promise<void>;
   /**
    * Merges zones into the document (`null` removes one) INSIDE the caller's write transaction, as
    * `placeCards` does: stored and copied to SQL with the caller's rows, relayed once it commits,
    * and the document dropped if it rolls back. So SQL and the document never part.
    */
-  placeZones(tx: TransactionHooks, workshopId: string, zones: Record<string, ZoneState | null>): void;
-  /** The document's zones, by zone id, loading the document when needed (for writes). */
-  zones(workshopId: string): Map<string, ZoneState>;
+  placeZones(write: OpenWrite, workshopId: string, zones: Record<string, ZoneState | null>): Promise<void>;
+  /** The document's zones, by zone id, loading the document when needed, inside the caller's write transaction. */
+  zones(write: OpenWrite, workshopId: string): Promise<Map<string, ZoneState>>;
   /**
    * For reads: the document's zones when this instance has it loaded (brought up to what is
    * stored), else null, loading nothing. Then the SQL copy holds what the document would: every
    * stored document update writes the SQL copy of what it changed in the same transaction.
    */
-  zonesIfLoaded(workshopId: string): Map<string, ZoneState> | null;
-  /** Drops a workshop's document and its stored history (the workshop was deleted). */
-  forgetWorkshop(workshopId: string): void;
+  zonesIfLoaded(workshopId: string): Promise<Map<string, ZoneState> | null>;
+  /** Drops a workshop's loaded document (the workshop was deleted; its stored history went with its rows). */
+  forgetWorkshop(workshopId: string): Promise<void>;
   /**
    * Takes an HTTP upgrade for the y-websocket endpoint (`/v1/sync/:workshop_id`) and returns true;
    * once closing, it answers those with 503 and ends the socket itself. Returns false, touching
@@ -91,16 +98,16 @@ export interface ZoneCopy extends ZoneState {
  * the document update; `writeCard` is the only code that changes an existing card's placement.
  */
 export interface LayoutCopy {
-  cards(workshopId: string): CardCopy[];
-  card(workshopId: string, cardId: string): CardCopy | undefined;
+  cards(db: Db, workshopId: string): Promise<CardCopy[]>;
+  card(db: Db, workshopId: string, cardId: string): Promise<CardCopy | undefined>;
   /** The cards sharing a parent (the ideas of a cluster, or all clusters), in SQL order. */
-  stack(workshopId: string, parentId: string | null): CardCopy[];
-  isCluster(workshopId: string, cardId: string): boolean;
+  stack(db: Db, workshopId: string, parentId: string | null): Promise<CardCopy[]>;
+  isCluster(db: Db, workshopId: string, cardId: string): Promise<boolean>;
   /** Writes a card's placement; rows already equal are left untouched. */
-  writeCard(workshopId: string, cardId: string, placement: CardPlacement): void;
-  zones(workshopId: string): ZoneCopy[];
-  zone(workshopId: string, zoneId: string): ZoneCopy | undefined;
-  writeZone(workshopId: string, zoneId: string, zone: ZoneState): void;
+  writeCard(tx: Db, workshopId: string, cardId: string, placement: CardPlacement): Promise<void>;
+  zones(db: Db, workshopId: string): Promise<ZoneCopy[]>;
+  zone(db: Db, workshopId: string, zoneId: string): Promise<ZoneCopy | undefined>;
+  writeZone(tx: Db, workshopId: string, zoneId: string, zone: ZoneState): Promise<void>;
 }
 
 /** What the sync endpoint asks of authentication (`auth/service.ts`: `sessionAuth`, `bearerToken`). */
@@ -108,7 +115,7 @@ export interface SessionCheck {
   /** The token of an `Authorization: Bearer` header; null for anything else. */
   bearerToken(header: string | null | undefined): string | null;
   /** The token's user and hash; null for an unknown, expired or revoked token. */
-  authenticate(token: string): { user: { id: string }; tokenHash: string } | null;
+  authenticate(token: string): Promise<{ user: { id: string }; tokenHash: string } | null>;
   /** Whether a token (by hash) still works. */
-  isAlive(tokenHash: string): boolean;
+  isAlive(tokenHash: string): Promise<boolean>;
 }

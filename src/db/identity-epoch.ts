@@ -1,5 +1,6 @@
-import { sqliteOf, type Db } from './client';
-import { preparedPerDb } from './prepared';
+import { eq } from 'drizzle-orm';
+import { tablesOf, type Db } from './database';
+import { named, preparedPerDb } from './prepared';
 
 /**
  * `auth_state.epoch`: moved by triggers on any token deleted (logout) and any user or organization
@@ -8,6 +9,7 @@ import { preparedPerDb } from './prepared';
  * keeps the epoch it read them at, and reads them again once it moved.
  */
 export const identityEpoch = preparedPerDb((db: Db) => {
-  const statement = sqliteOf(db).prepare<[], number>('SELECT epoch FROM auth_state WHERE id = 1').pluck();
-  return (): number => statement.get() ?? 0;
+  const { authState } = tablesOf(db);
+  const query = named(db.select({ epoch: authState.epoch }).from(authState).where(eq(authState.id, 1)), 'identity_epoch');
+  return async (): Promise<number> => (await query.execute())[0]?.epoch ?? 0;
 });

@@ -1,6 +1,6 @@
 import { asc, eq, type SQL } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { DbOrTx } from './client';
+import type { Db } from './database';
 
 type PositionedTable = SQLiteTable & { id: SQLiteColumn; position: SQLiteColumn };
 
@@ -32,21 +32,20 @@ export function reorder(ids: string[], change: ListChange): number {
  * transaction. Card stacks do not use it: card positions are written through the workshop's
  * document (`cards/placements.ts`).
  */
-export function arrange(tx: DbOrTx, table: PositionedTable, scope: SQL | undefined, change: ListChange): number {
-  const rows = tx
+export async function arrange(tx: Db, table: PositionedTable, scope: SQL | undefined, change: ListChange): Promise<number> {
+  const rows = (await tx
     .select({ id: table.id, position: table.position })
     .from(table as SQLiteTable)
     .where(scope)
-    .orderBy(asc(table.position), asc(table.id))
-    .all() as Array<{ id: string; position: number }>;
+    .orderBy(asc(table.position), asc(table.id))) as Array<{ id: string; position: number }>;
   const current = new Map(rows.map((r) => [r.id, r.position]));
   const ids = rows.map((r) => r.id);
   const placed = reorder(ids, change);
-  ids.forEach((id, index) => {
+  for (const [index, id] of ids.entries()) {
     const before = current.get(id);
     if (before !== undefined && before !== index) {
-      tx.update(table).set({ position: index } as never).where(eq(table.id, id)).run();
+      await tx.update(table).set({ position: index } as never).where(eq(table.id, id));
     }
-  });
+  }
   return placed;
 }

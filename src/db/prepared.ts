@@ -1,9 +1,9 @@
-import type { Db } from './client';
+import type { Db } from './database';
 
 /**
  * Builds a set of prepared statements once per database handle. Hot paths (auth, access checks,
- * votes) use them to skip query building; with better-sqlite3 they run on the same connection,
- * so they also take part in an open transaction.
+ * votes, the event log) use them to skip query building. A handle is one connection on SQLite
+ * (the reader, the writer) and on PostgreSQL the pool or one pooled connection: each keeps its own.
  */
 export function preparedPerDb<T>(factory: (db: Db) => T): (db: Db) => T {
   const cache = new WeakMap<Db, T>();
@@ -15,4 +15,13 @@ export function preparedPerDb<T>(factory: (db: Db) => T): (db: Db) => T {
     }
     return prepared;
   };
+}
+
+/**
+ * Prepares a built query under `name`, by which PostgreSQL keeps its plan on each connection
+ * (names are unique across the service); SQLite prepares it on its connection and needs no name.
+ * Run it with `await prepared.execute(placeholders)`: both stores answer an array of rows.
+ */
+export function named<P>(query: { prepare(): P }, name: string): P {
+  return (query.prepare as (name?: string) => P).call(query, name);
 }

@@ -1,4 +1,4 @@
-import { sqliteOf, type Db } from '../db/client';
+import { isTransactionHandle, type Db } from '../db/database';
 import { preparedPerDb } from '../db/prepared';
 
 const MAX_ENTRIES = 256;
@@ -12,7 +12,7 @@ interface Entry {
 /**
  * Serialized answers of hot reads (a workshop, its card list), kept while their version holds.
  * The version is what the caller can vouch for: a workshop's `last_event_seq` moves with every
- * logged change to it, whichever instance made it (they share the file), and `auth_state.epoch`
+ * logged change to it, whichever instance made it (they share the database), and `auth_state.epoch`
  * with any change to users or organizations (the owner shown in a workshop). So votes flowing in
  * one workshop leave the others' answers cached. What is kept is the JSON itself: a hit costs
  * neither serializing nor encoding. Inside a transaction nothing is cached, since its changes may
@@ -21,10 +21,10 @@ interface Entry {
 class BodyCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly inTransaction: () => boolean) {}
+  constructor(private readonly inTransaction: boolean) {}
 
-  body(key: string, version: string, compute: () => unknown): Uint8Array<ArrayBuffer> {
-    if (this.inTransaction()) return encoder.encode(JSON.stringify(compute()));
+  async body(key: string, version: string, compute: () => Promise<unknown>): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.inTransaction) return encoder.encode(JSON.stringify(await compute()));
     const hit = this.entries.get(key);
     if (hit && hit.version === version) {
       // Most recently used last, so the oldest entry is the first one evicted.
@@ -32,7 +32,7 @@ class BodyCache {
       this.entries.set(key, hit);
       return hit.body;
     }
-    const body = encoder.encode(JSON.stringify(compute()));
+    const body = encoder.encode(JSON.stringify(await compute()));
     this.entries.delete(key);
     this.entries.set(key, { version, body });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
@@ -40,8 +40,5 @@ class BodyCache {
   }
 }
 
-/** One cache per database connection, like the prepared statements. */
-export const bodyCache = preparedPerDb((db: Db) => {
-  const sqlite = sqliteOf(db);
-  return new BodyCache(() => sqlite.inTransaction);
-});
+/** One cache per database handle, like the prepared statements; a transaction's handle caches nothing. */
+export const bodyCache = preparedPerDb((db: Db) => new BodyCache(isTransactionHandle(db)));

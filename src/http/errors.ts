@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { isUnavailable } from '../db/errors';
 
 /** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
 export const ERROR_STATUS = {
@@ -70,12 +71,6 @@ export function toErrorResponse(err: unknown, c: Context): Response {
   return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
 }
 
-/** SQLite could not get its lock in time (`SQLITE_BUSY`, `SQLITE_BUSY_SNAPSHOT`, …). */
-export function isDatabaseBusy(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED');
-}
-
 function normalize(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
@@ -94,9 +89,9 @@ function normalize(err: unknown): AppError {
     if (err.status === 404) return new AppError('not_found', 'Not found.');
     return new AppError('internal_error', 'Internal server error.');
   }
-  if (isDatabaseBusy(err)) {
-    // Another instance held the write lock past the busy timeout: nothing was written; try again.
-    return new AppError('service_unavailable', 'The database is busy with another write; try again in a moment.', { headers: { 'Retry-After': '1' } });
+  if (isUnavailable(err)) {
+    // A lock or a connection could not be had in time: nothing was written; try again.
+    return new AppError('service_unavailable', 'The database is busy or unavailable; nothing was written. Try again in a moment.', { headers: { 'Retry-After': '1' } });
   }
   return new AppError('internal_error', 'Internal server error.');
 }

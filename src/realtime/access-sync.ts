@@ -12,12 +12,12 @@ import { moveSockets, socketsIn, type ClusterReachable } from './cluster';
  * role room of their current role, or none of the workshop's rooms once they lost access. The
  * rights are read again from the database (`findAccess`), never inferred from the change.
  */
-export function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): void {
+export async function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): Promise<void> {
   for (const workshopId of new Set(workshopIds)) {
     const from = memberRoom(workshopId, userId);
     let role: WorkshopRole | null = null;
     try {
-      role = findAccess(deps.database.db, workshopId, userId)?.role ?? null;
+      role = (await findAccess(deps.database.db, workshopId, userId))?.role ?? null;
     } catch (err) {
       // Without a readable answer the safe side is out: the client may join again.
       console.error('[realtime] access check failed', err);

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps';
+import type { KeyedLock } from '../lib/keyed-lock';
 import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
 import { evictWorkshop, recheckAccess } from './access-sync';
 import type { ClusterReachable } from './cluster';
@@ -24,20 +25,26 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
 
 /**
  * The one path from committed writes to sockets: every workshop event the bus publishes (after its
- * transaction committed) becomes the socket events `deliveriesFor` renders; notifications go to
- * their user's private room. Returns the unsubscribe function.
+ * transaction committed, in `seq` order per workshop) becomes the socket events `deliveriesFor`
+ * renders; notifications go to their user's private room. Rendering reads the database, so a
+ * workshop's events are rendered and sent one after another through `order` (one lock per
+ * workshop, shared with joins: a resume's replay never interleaves with that workshop's live
+ * events). Returns the unsubscribe function.
  */
-export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable): () => void {
-  const onWorkshop = (event: WorkshopEvent) => {
+export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable, order: KeyedLock): () => void {
+  const deliver = async (event: WorkshopEvent) => {
     const { workshopId } = event;
     // A promoted or demoted member's open sockets change role rooms before the event goes out, to
     // the role their access gives now (an organization admin stays a facilitator whatever the member role).
-    if (event.action === 'updateMember') recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
-    for (const delivery of deliveriesFor(deps.database.db, event)) emitDelivery(io, workshopId, delivery);
+    if (event.action === 'updateMember') await recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
+    for (const delivery of await deliveriesFor(deps.database.db, event)) emitDelivery(io, workshopId, delivery);
     if (event.action === 'removeWorkshop') {
       // Nothing of this workshop will be sent again; its rooms, per-user ones included, would only linger.
       evictWorkshop(io, workshopId, reachable).catch((err) => console.error('[realtime] leaving a deleted workshop failed', err));
     }
+  };
+  const onWorkshop = (event: WorkshopEvent) => {
+    order.run(event.workshopId, () => deliver(event)).catch((err) => console.error(`[realtime] could not send ${event.action} (seq ${event.seq})`, err));
   };
   const onNotification = ({ userId, notification }: NotificationEvent) => {
     io.to(userRoom(userId)).emit('notification', notification);

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { AppDeps } from '../deps';
+import { KeyedLock } from '../lib/keyed-lock';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
 import { JoinLimits } from './join-limits';
@@ -47,12 +48,11 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   });
 
   const { auth } = deps;
-  const authenticate = auth.authenticate;
-  io.use((socket, next) => {
+  io.use(async (socket, next) => {
     const token: unknown = socket.handshake.auth?.token;
-    let found: ReturnType<typeof authenticate> = null;
+    let found: Awaited<ReturnType<typeof auth.authenticate>> = null;
     try {
-      found = typeof token === 'string' && token.length > 0 ? authenticate(token) : null;
+      found = typeof token === 'string' && token.length > 0 ? await auth.authenticate(token) : null;
     } catch (err) {
       console.error('[realtime] handshake failed', err);
       return next(Object.assign(new Error('internal_error'), { data: { code: 'internal_error' } }));
@@ -68,15 +68,17 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   const presence = new Presence(io, reachable);
   const guard = new ReplayGuard();
   const limits = new JoinLimits();
+  // Each workshop's live events, and the replays of its resumes, leave one after another.
+  const order = new KeyedLock();
   io.on('connection', (socket) => {
     socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
-    registerWorkshopHandlers({ deps, presence, guard, limits }, socket);
+    registerWorkshopHandlers({ deps, presence, guard, limits, order }, socket);
   });
   function recheckNow(): Promise<void> {
     return recheckLocalSockets(deps, io, presence, auth).catch((err) => console.error('[realtime] re-checking sockets failed', err));
   }
   const unsubscribe = [
-    broadcastChanges(deps, io, presence, reachable),
+    broadcastChanges(deps, io, presence, reachable, order),
     syncAccess(deps, io, presence, reachable),
     recheckPeriodically(recheckNow, deps.config.liveRecheckMs),
     announceParticipation(deps, io),

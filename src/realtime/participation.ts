@@ -31,14 +31,13 @@ export function announceParticipation(deps: AppDeps, io: RealtimeServer): () => 
   const windows = new Map<string, { timer: NodeJS.Timeout; pending: boolean }>();
 
   const send = (workshopId: string) => {
-    try {
-      const withNames = participationOf(deps.database.db, workshopId, true);
-      const { users: _names, ...counts } = withNames;
-      io.to(roleRoom(workshopId, 'facilitator')).emit('participation:changed', { workshop_id: workshopId, ...withNames });
-      io.to(roleRoom(workshopId, 'participant')).emit('participation:changed', { workshop_id: workshopId, ...counts });
-    } catch (err) {
-      console.error('[realtime] participation failed', err);
-    }
+    participationOf(deps.database.db, workshopId, true)
+      .then((withNames) => {
+        const { users: _names, ...counts } = withNames;
+        io.to(roleRoom(workshopId, 'facilitator')).emit('participation:changed', { workshop_id: workshopId, ...withNames });
+        io.to(roleRoom(workshopId, 'participant')).emit('participation:changed', { workshop_id: workshopId, ...counts });
+      })
+      .catch((err) => console.error('[realtime] participation failed', err));
   };
 
   const open = (workshopId: string) => {

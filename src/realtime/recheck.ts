@@ -19,12 +19,12 @@ export async function recheckLocalSockets(deps: AppDeps, io: RealtimeServer, pre
   for (let start = 0; start < sockets.length; start += BATCH) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     for (const socket of sockets.slice(start, start + BATCH)) {
-      if (!auth.isAlive(socket.data.tokenHash)) {
+      if (!(await auth.isAlive(socket.data.tokenHash))) {
         socket.disconnect(true);
         continue;
       }
       const joined = joinedWorkshops(socket.rooms);
-      if (joined.length > 0) recheckAccess(deps, io, presence, socket.data.user.id, joined);
+      if (joined.length > 0) await recheckAccess(deps, io, presence, socket.data.user.id, joined);
     }
   }
 }

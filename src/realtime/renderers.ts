@@ -1,4 +1,4 @@
-import type { Db } from '../db/client';
+import type { Db } from '../db/database';
 import { workshopDisplays } from '../modules/access/load';
 import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
@@ -15,7 +15,7 @@ import type { Sequenced } from './events';
  * people's hidden votes or ratings, only the bare `seq` and `action`, so their sequence has no hole.
  */
 
-export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db) => Delivery[];
+export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db) => Delivery[] | Promise<Delivery[]>;
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
 
 const EVERYONE: Audience = { to: 'workshop' };
@@ -51,9 +51,9 @@ function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Del
 }
 
 /** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
-function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Delivery[] {
+async function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Promise<Delivery[]> {
   const withScore = (audience: Audience, score: number): Delivery => ({ ...render({ ...card, summary: { ...card.summary, score } }), audience });
-  const readings = scoreReadings(db, event.workshopId, card.id);
+  const readings = await scoreReadings(db, event.workshopId, card.id);
   if (readings.shared) return [withScore(EVERYONE, readings.score)];
   const voters = [...readings.byVoter.keys()];
   return [
@@ -64,17 +64,17 @@ function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, render: 
 }
 
 /** A vote changed a card's score: as each reader may see it (`scoreReadings`). */
-const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = (event, db) => {
+const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (event, db) => {
   const { card_id: cardId, user_id: ownerId } = event.change.vote;
   const scored = (audience: Audience, score: number): Delivery => ({ audience, event: 'score:changed', payload: { ...head(event), card_id: cardId, score } });
-  const readings = scoreReadings(db, event.workshopId, cardId);
+  const readings = await scoreReadings(db, event.workshopId, cardId);
   if (readings.shared) return [scored(EVERYONE, readings.score)];
   return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored({ to: 'participant', userId: ownerId }, readings.byVoter.get(ownerId) ?? 0));
 };
 
 /** A rating is everyone's to see unless the current step hides others' ratings. */
-const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = (event, db) => {
-  if (workshopDisplays(db, event.workshopId).allow_display_ratings) return [logged(event)];
+const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = async (event, db) => {
+  if ((await workshopDisplays(db, event.workshopId)).allow_display_ratings) return [logged(event)];
   const ownerId = event.change.rating.user_id;
   return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, { to: 'participant', userId: ownerId }));
 };
@@ -111,10 +111,10 @@ export const RENDERERS: Renderers = {
     const { card, removed_ids } = event.change;
     return [{ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: card.id, removed_ids: [card.id, ...removed_ids], merged_into: null } }];
   },
-  mergeCards: (event, db) => {
+  mergeCards: async (event, db) => {
     const { card, merged_ids } = event.change;
     return [
-      ...cardDeliveries(db, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } })),
+      ...(await cardDeliveries(db, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } }))),
       ...merged_ids.map((id): Delivery => ({ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: id, removed_ids: [id], merged_into: card.id } })),
     ];
   },

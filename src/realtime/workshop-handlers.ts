@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../deps';
+import type { KeyedLock } from '../lib/keyed-lock';
 import { idString, issuesToDetails } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
@@ -17,6 +18,8 @@ export interface HandlerContext {
   presence: Presence;
   guard: ReplayGuard;
   limits: JoinLimits;
+  /** The per-workshop order live events leave in (`broadcast.ts`); a join takes its turn in it. */
+  order: KeyedLock;
 }
 
 const JoinRequest = v.object({
@@ -61,9 +64,9 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
   });
 }
 
-function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): LoadedAccess | SocketError {
+async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): Promise<LoadedAccess | SocketError> {
   try {
-    return findAccess(ctx.deps.database.db, id, socket.data.user.id) ?? { code: 'not_found', message: 'Workshop not found.' };
+    return (await findAccess(ctx.deps.database.db, id, socket.data.user.id)) ?? { code: 'not_found', message: 'Workshop not found.' };
   } catch (err) {
     console.error('[realtime] join failed', err);
     return { code: 'internal_error', message: 'Something went wrong on our side.' };
@@ -71,17 +74,21 @@ function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): Loa
 }
 
 /**
- * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. The rooms
- * are joined first and the log read in the same tick (SQLite reads are synchronous), so a change
- * committed here is either in the replay or broadcast live afterwards, never both and never lost;
- * the guard drops late copies of changes made on other instances.
+ * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. It runs in
+ * the workshop's turn of live events (`HandlerContext.order`): rooms joined, then the log read and
+ * replayed, while no live event of that workshop leaves this instance. A change committed before
+ * the read is in the replay (its live copy, sent after, is dropped by the guard); one committed
+ * after it is sent live. The guard also drops late copies of changes made on other instances.
  */
 async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Promise<JoinAck> {
   const input = parse(JoinRequest, request);
   if (isError(input)) return { ok: false, error: input };
   const gap = await replayBudget(ctx, socket, input);
-  // From here on everything runs in one tick: rooms joined, then the log read (see above).
-  const access = accessFor(ctx, socket, input.workshop_id);
+  return ctx.order.run(input.workshop_id, () => joinInTurn(ctx, socket, input, gap));
+}
+
+async function joinInTurn(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }, gap: { allowed: boolean }): Promise<JoinAck> {
+  const access = await accessFor(ctx, socket, input.workshop_id);
   if (isError(access)) {
     // A refused join (access lost since an earlier one) takes the socket out of that workshop.
     leaveAll(ctx, socket, input.workshop_id);
@@ -103,9 +110,9 @@ async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknow
     return since === undefined ? { ok: true, seq: latest } : { ok: true, seq: latest, reload: true };
   }
   const { db } = ctx.deps.database;
-  const missed = eventsAfter(db, id, since, MAX_REPLAY);
+  const missed = await eventsAfter(db, id, since, MAX_REPLAY);
   for (const event of missed) {
-    for (const delivery of deliveriesFor(db, event)) {
+    for (const delivery of await deliveriesFor(db, event)) {
       if (audienceIncludes(delivery.audience, access.role, userId)) (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
     }
   }
@@ -122,7 +129,7 @@ async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknow
  */
 async function replayBudget(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }): Promise<{ allowed: boolean }> {
   if (input.since_seq === undefined) return { allowed: true };
-  const latest = findAccess(ctx.deps.database.db, input.workshop_id, socket.data.user.id)?.workshop.lastEventSeq;
+  const latest = (await findAccess(ctx.deps.database.db, input.workshop_id, socket.data.user.id))?.workshop.lastEventSeq;
   if (latest === undefined || input.since_seq >= latest || latest - input.since_seq > MAX_REPLAY) return { allowed: true };
   return { allowed: await ctx.limits.replayAllowed(socket.data.user.id, latest - input.since_seq) };
 }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Config } from '../../src/config';
 import { syncedDoc, type DocClient } from './collab';
@@ -55,9 +56,17 @@ export function useServer(overrides: Lazy<Partial<Config>> = {}, options: Lazy<T
     get server() {
       return live().server;
     },
+    get db() {
+      return live().db;
+    },
+    get tables() {
+      return live().tables;
+    },
     request<T = unknown>(method: string, path: string, options?: RequestOptions) {
       return live().request<T>(method, path, options);
     },
+    rows: <T>(query: SQL) => live().rows<T>(query),
+    write: ((what: Parameters<TestServer['write']>[0]) => live().write(what as never)) as TestServer['write'],
     close: () => live().close(),
   };
 }

@@ -1,3 +1,4 @@
+import { count, eq } from 'drizzle-orm';
 import { WebSocket } from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
@@ -72,12 +73,16 @@ export async function rawSync(t: TestServer, path: string, headers: Record<strin
   return { ...closed, messages };
 }
 
-export function storedUpdateCount(t: TestServer, workshopId: string): number {
-  return (t.deps.database.sqlite.prepare('SELECT count(*) AS n FROM yjs_updates WHERE workshop_id = ?').get(workshopId) as { n: number }).n;
+export async function storedUpdateCount(t: TestServer, workshopId: string): Promise<number> {
+  const { yjsUpdates } = t.tables;
+  const [counted] = await t.db.select({ n: count() }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId));
+  return counted!.n;
 }
 
-export function sqlPlacement(t: TestServer, cardId: string) {
-  return t.deps.database.sqlite.prepare('SELECT position, x, y FROM cards WHERE id = ?').get(cardId) as { position: number; x: number | null; y: number | null };
+export async function sqlPlacement(t: TestServer, cardId: string): Promise<{ position: number; x: number | null; y: number | null }> {
+  const { cards } = t.tables;
+  const [placement] = await t.db.select({ position: cards.position, x: cards.x, y: cards.y }).from(cards).where(eq(cards.id, cardId));
+  return placement!;
 }
 
 /** A raw WebSocket joined to a workshop's document: send hand-made messages, see how it closes. */

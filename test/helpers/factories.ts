@@ -3,9 +3,9 @@ import { expect } from 'vitest';
 import type { ErrorCode } from '../../src/http/errors';
 import type { UserOutput } from '../../src/modules/users/schemas';
 import type { ApiError, TestServer } from './server';
-import { eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
-import { cards, steps, workshopMembers, workshops } from '../../src/db/schema/index';
+import type { Schema } from '../../src/db/database';
 import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/access/rules';
 import { DEFAULT_VIEW } from '../../src/modules/workshops/view';
 
@@ -38,68 +38,69 @@ export function expectError(res: { status: number; body: unknown }, status: numb
  * Tests of the routes themselves go through the API.
  */
 
-export function seedWorkshop(t: TestServer, owner: TestUser, values: Partial<typeof workshops.$inferInsert> = {}) {
-  const { db } = t.deps.database;
+export async function seedWorkshop(t: TestServer, owner: TestUser, values: Partial<Schema['workshops']['$inferInsert']> = {}) {
   const accessCode = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
-  const workshop = db
-    .insert(workshops)
-    .values({ ownerType: 'user', ownerId: owner.id, createdBy: owner.id, title: 'Seeded workshop', view: DEFAULT_VIEW, accessCode, ...values })
-    .returning()
-    .get();
-  db.insert(workshopMembers).values({ workshopId: workshop.id, userId: owner.id, role: 'facilitator' }).run();
-  return workshop;
+  return t.write(async (tx, { workshops, workshopMembers }) => {
+    const [workshop] = await tx
+      .insert(workshops)
+      .values({ ownerType: 'user', ownerId: owner.id, createdBy: owner.id, title: 'Seeded workshop', view: DEFAULT_VIEW, accessCode, ...values })
+      .returning();
+    await tx.insert(workshopMembers).values({ workshopId: workshop!.id, userId: owner.id, role: 'facilitator' });
+    return workshop!;
+  });
 }
 
 /** A workshop of `facilitator` with `participants` joined as participants. */
-export function seedWorkshopWith(
+export async function seedWorkshopWith(
   t: TestServer,
   facilitator: TestUser,
   participants: TestUser[],
-  values: Partial<typeof workshops.$inferInsert> = {},
+  values: Partial<Schema['workshops']['$inferInsert']> = {},
 ) {
-  const workshop = seedWorkshop(t, facilitator, values);
-  for (const participant of participants) seedMember(t, workshop.id, participant);
+  const workshop = await seedWorkshop(t, facilitator, values);
+  for (const participant of participants) await seedMember(t, workshop.id, participant);
   return workshop;
 }
 
-export function seedMember(t: TestServer, workshopId: string, user: TestUser, role: 'facilitator' | 'participant' = 'participant') {
-  t.deps.database.db.insert(workshopMembers).values({ workshopId, userId: user.id, role }).run();
+export async function seedMember(t: TestServer, workshopId: string, user: TestUser, role: 'facilitator' | 'participant' = 'participant') {
+  await t.write(async (tx, { workshopMembers }) => {
+    await tx.insert(workshopMembers).values({ workshopId, userId: user.id, role });
+  });
 }
 
 /** Inserts a step with the given prefs and makes it the workshop's current step. */
-export function seedCurrentStep(t: TestServer, workshopId: string, prefs: Partial<StepPrefs>) {
-  const { db } = t.deps.database;
-  const position = db.select({ n: sql<number>`count(*)` }).from(steps).where(eq(steps.workshopId, workshopId)).get()!.n;
-  const step = db
-    .insert(steps)
-    .values({ workshopId, position, name: `Step ${position + 1}`, prefs: { ...DEFAULT_PREFS, ...prefs }, view: DEFAULT_VIEW })
-    .returning()
-    .get();
-  db.update(workshops).set({ currentStepId: step.id }).where(eq(workshops.id, workshopId)).run();
-  return step;
+export async function seedCurrentStep(t: TestServer, workshopId: string, prefs: Partial<StepPrefs>) {
+  return t.write(async (tx, { steps, workshops }) => {
+    const position = (await tx.select({ n: count() }).from(steps).where(eq(steps.workshopId, workshopId)))[0]!.n;
+    const [step] = await tx
+      .insert(steps)
+      .values({ workshopId, position, name: `Step ${position + 1}`, prefs: { ...DEFAULT_PREFS, ...prefs }, view: DEFAULT_VIEW })
+      .returning();
+    await tx.update(workshops).set({ currentStepId: step!.id }).where(eq(workshops.id, workshopId));
+    return step!;
+  });
 }
 
-export function seedCard(
+export async function seedCard(
   t: TestServer,
   workshopId: string,
   author: TestUser,
   values: { type?: 'idea' | 'cluster'; title?: string; parentId?: string | null; aside?: boolean } = {},
 ) {
-  const { db } = t.deps.database;
-  return db.transaction((tx) => {
-    const { number } = tx
+  return t.write(async (tx, { cards, workshops }) => {
+    const [numbered] = await tx
       .update(workshops)
       .set({ lastCardNumber: sql`${workshops.lastCardNumber} + 1` })
       .where(eq(workshops.id, workshopId))
-      .returning({ number: workshops.lastCardNumber })
-      .get()!;
+      .returning({ number: workshops.lastCardNumber });
+    const number = numbered!.number;
     const parentId = values.parentId ?? null;
-    const siblings = tx
-      .select({ n: sql<number>`count(*)` })
+    const [counted] = await tx
+      .select({ n: count() })
       .from(cards)
-      .where(sql`${cards.workshopId} = ${workshopId} and ${cards.parentId} is ${parentId}`)
-      .get()!.n;
-    return tx
+      .where(sql`${cards.workshopId} = ${workshopId} and ${cards.parentId} is not distinct from ${parentId}`);
+    const siblings = counted!.n;
+    const [card] = await tx
       .insert(cards)
       .values({
         id: newId(),
@@ -112,82 +113,102 @@ export function seedCard(
         position: siblings,
         userId: author.id,
       })
-      .returning()
-      .get();
+      .returning();
+    return card!;
   });
 }
 
 // Activity factories: log rows, notifications and uploaded-file rows written directly. Seeded log
 // rows may hold partial payloads (the log lists what it stores); `seq` is numbered as `record` does.
-import { files as fileRows, notifications as notificationRows } from '../../src/db/schema/index';
 import { write, type ChangeInput } from '../../src/modules/events/recorder';
 
 /** Records a change through the real recorder: logged and broadcast as a service's write would be. */
 export function recordEvent(t: TestServer, input: ChangeInput) {
-  return write(t.deps, (_tx, changes) => changes.record(input));
+  return write(t.deps, async (_tx, changes) => changes.record(input));
 }
 
-export function seedEvent(t: TestServer, workshopId: string, action: string, userId: string | null, change: Record<string, unknown> = {}) {
-  const { sqlite } = t.deps.database;
-  sqlite.transaction(() => {
-    const seq = sqlite.prepare('UPDATE workshops SET last_event_seq = last_event_seq + 1 WHERE id = ? RETURNING last_event_seq').pluck().get(workshopId);
-    sqlite
-      .prepare('INSERT INTO events (id, workshop_id, seq, action, user_id, change, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(newId(), workshopId, seq, action, userId, JSON.stringify(change), new Date().toISOString());
-  }).immediate();
+export async function seedEvent(t: TestServer, workshopId: string, action: string, userId: string | null, change: Record<string, unknown> = {}) {
+  await t.write(async (tx, { events, workshops }) => {
+    const [numbered] = await tx
+      .update(workshops)
+      .set({ lastEventSeq: sql`${workshops.lastEventSeq} + 1` })
+      .where(eq(workshops.id, workshopId))
+      .returning({ seq: workshops.lastEventSeq });
+    await tx.insert(events).values({ id: newId(), workshopId, seq: numbered!.seq, action, userId, change, createdAt: new Date().toISOString() });
+  });
 }
 
-export function seedNotification(
+export async function seedNotification(
   t: TestServer,
   user: TestUser,
   values: { type?: string; data?: Record<string, unknown>; read?: boolean; createdAt?: string } = {},
 ) {
   const createdAt = values.createdAt ?? new Date().toISOString();
-  return t.deps.database.db
-    .insert(notificationRows)
-    .values({ userId: user.id, type: values.type ?? 'message', data: values.data ?? {}, read: values.read ?? false, createdAt, updatedAt: createdAt })
-    .returning()
-    .get();
+  return t.write(async (tx, { notifications }) => {
+    const [notification] = await tx
+      .insert(notifications)
+      .values({ userId: user.id, type: values.type ?? 'message', data: values.data ?? {}, read: values.read ?? false, createdAt, updatedAt: createdAt })
+      .returning();
+    return notification!;
+  });
 }
 
 /** A `files` row as an upload leaves it (no bytes on disk). */
-export function seedFile(t: TestServer, user: TestUser, values: { name?: string; mimetype?: string; container?: string } = {}) {
-  return t.deps.database.db
-    .insert(fileRows)
-    .values({
-      container: values.container ?? 'uploads',
-      key: randomBytes(16).toString('hex'),
-      name: values.name ?? 'picture.png',
-      mimetype: values.mimetype ?? 'image/png',
-      size: 1234,
-      userId: user.id,
-    })
-    .returning()
-    .get();
+export async function seedFile(t: TestServer, user: TestUser, values: { name?: string; mimetype?: string; container?: string } = {}) {
+  return t.write(async (tx, { files }) => {
+    const [file] = await tx
+      .insert(files)
+      .values({
+        container: values.container ?? 'uploads',
+        key: randomBytes(16).toString('hex'),
+        name: values.name ?? 'picture.png',
+        mimetype: values.mimetype ?? 'image/png',
+        size: 1234,
+        userId: user.id,
+      })
+      .returning();
+    return file!;
+  });
 }
 
 // Card feedback factories: criteria and sections written directly, and a peek at the event log.
-import { criteria as criterionRows, events as eventRows, sections as sectionRows } from '../../src/db/schema/index';
 
-export function seedCriterion(t: TestServer, workshopId: string, values: { title?: string; scale?: number } = {}) {
-  const { db } = t.deps.database;
-  const position = db.select({ n: sql<number>`count(*)` }).from(criterionRows).where(eq(criterionRows.workshopId, workshopId)).get()!.n;
-  return db
-    .insert(criterionRows)
-    .values({ workshopId, title: values.title ?? `Criterion ${position + 1}`, scale: values.scale ?? 1, position })
-    .returning()
-    .get();
+export async function seedCriterion(t: TestServer, workshopId: string, values: { title?: string; scale?: number } = {}) {
+  return t.write(async (tx, { criteria }) => {
+    const position = (await tx.select({ n: count() }).from(criteria).where(eq(criteria.workshopId, workshopId)))[0]!.n;
+    const [criterion] = await tx
+      .insert(criteria)
+      .values({ workshopId, title: values.title ?? `Criterion ${position + 1}`, scale: values.scale ?? 1, position })
+      .returning();
+    return criterion!;
+  });
 }
 
-export function seedSection(t: TestServer, workshopId: string, title?: string) {
-  const { db } = t.deps.database;
-  const position = db.select({ n: sql<number>`count(*)` }).from(sectionRows).where(eq(sectionRows.workshopId, workshopId)).get()!.n;
-  return db.insert(sectionRows).values({ workshopId, title: title ?? `Section ${position + 1}`, position }).returning().get();
+export async function seedSection(t: TestServer, workshopId: string, title?: string) {
+  return t.write(async (tx, { sections }) => {
+    const position = (await tx.select({ n: count() }).from(sections).where(eq(sections.workshopId, workshopId)))[0]!.n;
+    const [section] = await tx.insert(sections).values({ workshopId, title: title ?? `Section ${position + 1}`, position }).returning();
+    return section!;
+  });
+}
+
+/**
+ * Runs `make` for each of `items` (or for 0 … count-1), one after another: rows seeded in turn
+ * are numbered and positioned in that order, as the synchronous factories used to make them.
+ */
+export function inTurn<T>(count: number, make: (index: number) => Promise<T>): Promise<T[]>;
+export function inTurn<I, T>(items: readonly I[], make: (item: I, index: number) => Promise<T>): Promise<T[]>;
+export async function inTurn<T>(items: number | readonly unknown[], make: (item: never, index: number) => Promise<T>): Promise<T[]> {
+  const list = typeof items === 'number' ? Array.from({ length: items }, (_, index) => index) : items;
+  const made: T[] = [];
+  for (const [index, item] of list.entries()) made.push(await make(item as never, index));
+  return made;
 }
 
 /** The workshop's logged events, oldest first. */
-export function eventLog(t: TestServer, workshopId: string) {
-  return t.deps.database.db.select().from(eventRows).where(eq(eventRows.workshopId, workshopId)).orderBy(eventRows.seq).all();
+export async function eventLog(t: TestServer, workshopId: string) {
+  const { events } = t.tables;
+  return t.db.select().from(events).where(eq(events.workshopId, workshopId)).orderBy(events.seq);
 }
 
 /** A real PNG of the given size, made with sharp, for upload and avatar tests. */
@@ -217,10 +238,10 @@ export interface Cast {
  * A workshop of the cast (the stranger left out) with one cluster by the facilitator, and the
  * path of that card's `feedback` collection (`votes`, `items`, …).
  */
-export function seedCardScene(cast: Cast, feedback: string, values: Partial<typeof workshops.$inferInsert> = {}) {
+export async function seedCardScene(cast: Cast, feedback: string, values: Partial<Schema['workshops']['$inferInsert']> = {}) {
   const { t, facilitator, participant, other } = cast;
-  const workshop = seedWorkshopWith(t, facilitator, [participant, other], values);
-  const card = seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+  const workshop = await seedWorkshopWith(t, facilitator, [participant, other], values);
+  const card = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
   return { workshop, card, path: `/v1/workshops/${workshop.id}/cards/${card.id}/${feedback}` };
 }
 

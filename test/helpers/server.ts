@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SQL } from 'drizzle-orm';
 import { testConfig, type Config } from '../../src/config';
 import { createDeps } from '../../src/create-deps';
+import { tablesOf, type Db, type Schema } from '../../src/db/database';
+import { execute, queryRows } from '../../src/db/sql';
 import type { AppDeps } from '../../src/deps';
 import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer } from '../../src/server';
@@ -37,12 +40,20 @@ export interface TestServer {
   url: string;
   deps: AppDeps;
   server: RunningServer;
+  /** The store's read handle, and its tables (the same objects inside `write`). */
+  db: Db;
+  tables: Schema;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** Rows of a statement, read outside any transaction (either store). */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /** Runs a statement, or `fn`, in a write transaction of its own (tests setting up rows directly). */
+  write(query: SQL): Promise<void>;
+  write<T>(fn: (tx: Db, tables: Schema) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface TestServerOptions {
-  /** Serve the same SQLite file and files folder as this server (a second instance); its folder stays its own to remove. */
+  /** Serve the same database and files folder as this server (a second instance); its folder stays its own to remove. */
   shareDatabaseOf?: TestServer;
 }
 
@@ -56,7 +67,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     ...(shared ? { secret: shared.secret } : {}),
     ...overrides,
   });
-  const deps = createDeps(config);
+  const deps = await createDeps(config);
   const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
   deps.config.publicUrl = overrides.publicUrl ?? server.url;
 
@@ -78,14 +89,20 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
+  const db = deps.database.db;
   return {
     url: server.url,
     deps,
     server,
+    db,
+    tables: tablesOf(db),
     request,
+    rows: <T>(query: SQL) => queryRows<T>(db, query),
+    write: ((what: SQL | ((tx: Db, tables: Schema) => Promise<unknown>)) =>
+      deps.database.transaction((tx) => (typeof what === 'function' ? what(tx, tablesOf(tx)) : execute(tx, what)))) as TestServer['write'],
     async close() {
       await server.close();
-      deps.database.close();
+      await deps.database.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };

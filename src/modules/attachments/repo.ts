@@ -1,20 +1,25 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { attachments } from '../../db/schema/index';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { AttachmentRow } from './schemas';
 
-export function listAttachments(db: Db, cardId: string): AttachmentRow[] {
-  return db.select().from(attachments).where(eq(attachments.cardId, cardId)).orderBy(asc(attachments.createdAt), asc(sql`rowid`)).all();
+export function listAttachments(db: Db, cardId: string): Promise<AttachmentRow[]> {
+  const { attachments } = tablesOf(db);
+  return db.select().from(attachments).where(eq(attachments.cardId, cardId)).orderBy(asc(attachments.createdAt), asc(sql`rowid`));
 }
 
-export function findAttachment(db: Db, cardId: string, id: string): AttachmentRow | undefined {
-  return db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.cardId, cardId))).get();
+export async function findAttachment(db: Db, cardId: string, id: string): Promise<AttachmentRow | undefined> {
+  const { attachments } = tablesOf(db);
+  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.cardId, cardId)));
+  return row;
 }
 
-export function insertAttachment(db: Db, values: typeof attachments.$inferInsert): AttachmentRow {
-  return db.insert(attachments).values(values).returning().get();
+export async function insertAttachment(db: Db, values: Schema['attachments']['$inferInsert']): Promise<AttachmentRow> {
+  const { attachments } = tablesOf(db);
+  const [row] = await db.insert(attachments).values(values).returning();
+  return row!;
 }
 
-export function deleteAttachment(db: Db, id: string): void {
-  db.delete(attachments).where(eq(attachments.id, id)).run();
+export async function deleteAttachment(db: Db, id: string): Promise<void> {
+  const { attachments } = tablesOf(db);
+  await db.delete(attachments).where(eq(attachments.id, id));
 }

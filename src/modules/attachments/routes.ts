@@ -13,20 +13,20 @@ const path = '/workshops/:workshop_id/cards/:card_id/attachments';
 
 export function attachmentsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: "List a card's attachments", response: v.array(AttachmentOutput) }), (c) => {
-      return c.json(listAttachments(deps, cardRef(c)), 200);
+    .get(path, doc({ tag, summary: "List a card's attachments", response: v.array(AttachmentOutput) }), async (c) => {
+      return c.json(await listAttachments(deps, cardRef(c)), 200);
     })
     .post(
       path,
       doc({ tag, summary: 'Attach a file uploaded with POST /v1/uploads to a card', status: 201, response: AttachmentOutput }),
       jsonBody(CreateAttachmentInput),
-      (c) => c.json(attachFile(deps, cardRef(c), c.req.valid('json')), 201),
+      async (c) => c.json(await attachFile(deps, cardRef(c), c.req.valid('json')), 201),
     )
-    .get(`${path}/:id`, doc({ tag, summary: 'Get an attachment', response: AttachmentOutput }), (c) => {
-      return c.json(getAttachment(deps, cardRef(c), c.req.param('id')), 200);
+    .get(`${path}/:id`, doc({ tag, summary: 'Get an attachment', response: AttachmentOutput }), async (c) => {
+      return c.json(await getAttachment(deps, cardRef(c), c.req.param('id')), 200);
     })
-    .delete(`${path}/:id`, doc({ tag, summary: 'Remove an attachment from a card', status: 204 }), (c) => {
-      removeAttachment(deps, cardRef(c), c.req.param('id'));
+    .delete(`${path}/:id`, doc({ tag, summary: 'Remove an attachment from a card', status: 204 }), async (c) => {
+      await removeAttachment(deps, cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
-import type { attachments } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { publicFileUrl } from '../uploads/storage';
 
-export type AttachmentRow = typeof attachments.$inferSelect;
+export type AttachmentRow = Schema['attachments']['$inferSelect'];
 
 export const AttachmentOutput = v.object({
   id: v.string(),

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { notFound } from '../../http/errors';
-import { write, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../events/recorder';
 import { ownUpload } from '../uploads/storage';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
@@ -14,27 +14,26 @@ function found(row: AttachmentRow | undefined): AttachmentRow {
   return row;
 }
 
-export function listAttachments(deps: AttachmentDeps, ref: CardRef): AttachmentOutput[] {
-  const { card } = loadTarget(deps.database.db, ref);
-  return listAttachmentRows(deps.database.db, card.id).map((row) => toAttachment(row, deps.config));
+export async function listAttachments(deps: AttachmentDeps, ref: CardRef): Promise<AttachmentOutput[]> {
+  const { card } = await loadTarget(deps.database.db, ref);
+  return (await listAttachmentRows(deps.database.db, card.id)).map((row) => toAttachment(row, deps.config));
 }
 
-export function getAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): AttachmentOutput {
-  const { card } = loadTarget(deps.database.db, ref);
-  return toAttachment(found(findAttachment(deps.database.db, card.id, attachmentId)), deps.config);
+export async function getAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): Promise<AttachmentOutput> {
+  const { card } = await loadTarget(deps.database.db, ref);
+  return toAttachment(found(await findAttachment(deps.database.db, card.id, attachmentId)), deps.config);
 }
 
 /**
  * Attaches a file the caller uploaded. Only their own uploads qualify: a key seen in someone
  * else's link must not let a file travel into another workshop under a new name.
  */
-export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAttachmentInput): AttachmentOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
+export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAttachmentInput): Promise<AttachmentOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'attachment');
-    const file = ownUpload(db, ref.userId, { container: input.blob.container, key: input.blob.key });
-    const row = insertAttachment(db, {
+    const file = await ownUpload(tx, ref.userId, { container: input.blob.container, key: input.blob.key });
+    const row = await insertAttachment(tx, {
       workshopId: ref.workshopId,
       cardId: card.id,
       userId: ref.userId,
@@ -51,14 +50,13 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
 }
 
 /** Detaches the file; the upload itself stays, since a merge may have left other attachments on it. */
-export function removeAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): void {
-  const { db } = deps.database;
-  write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
-    const row = found(findAttachment(db, card.id, attachmentId));
+export async function removeAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): Promise<void> {
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
+    const row = found(await findAttachment(tx, card.id, attachmentId));
     authorize(access, 'attachment');
     authorize(access, { manage_feedback: { authorId: row.userId } });
-    deleteAttachment(db, row.id);
+    await deleteAttachment(tx, row.id);
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeAttachment',

@@ -7,7 +7,7 @@ import type { SessionAuth } from './service';
 export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {
   return async function authenticateRequest(c, next) {
     const token = deps.auth.bearerToken(c.req.header('authorization'));
-    const session = token ? deps.auth.authenticate(token) : null;
+    const session = token ? await deps.auth.authenticate(token) : null;
     if (!session) {
       throw new AppError('unauthenticated', 'A valid bearer token is required.', {
         headers: { 'WWW-Authenticate': 'Bearer' },

@@ -17,12 +17,12 @@ export function authRoutes(deps: AuthDeps & { attempts: AttemptStores; auth: Ses
     .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false, errors: { 401: 'invalid_credentials: wrong e-mail or password', 429: 'Too many failed logins for this account or address' } }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {
       return c.json(await login(deps, c.req.valid('json')), 200);
     })
-    .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), (c) => {
-      logout(deps, c.get('user'), c.get('tokenHash'));
+    .post('/logout', doc({ tag: 'Auth', summary: 'Revoke the current token', status: 204 }), authenticate(deps), async (c) => {
+      await logout(deps, c.get('user'), c.get('tokenHash'));
       return c.body(null, 204);
     })
-    .post('/confirm', doc({ tag: 'Auth', summary: 'Confirm an e-mail address with the mailed token', status: 204, auth: false }), jsonBody(ConfirmInput), (c) => {
-      confirmEmail(deps, c.req.valid('json').token);
+    .post('/confirm', doc({ tag: 'Auth', summary: 'Confirm an e-mail address with the mailed token', status: 204, auth: false }), jsonBody(ConfirmInput), async (c) => {
+      await confirmEmail(deps, c.req.valid('json').token);
       return c.body(null, 204);
     });
 }

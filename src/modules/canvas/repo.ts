@@ -1,32 +1,38 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { canvases, zones } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import type { CanvasRow, ZoneRow } from './schemas';
 
-// Every screen showing a canvas reads these, so they are prepared once per connection. With
-// better-sqlite3 they run on the same connection, so inside a write they see its changes.
-const queries = preparedPerDb((db: Db) => ({
-  canvasOf: db.select().from(canvases).where(eq(canvases.workshopId, sql.placeholder('workshopId'))).prepare(),
-  zonesOf: db
-    .select()
-    .from(zones)
-    .where(eq(zones.canvasId, sql.placeholder('canvasId')))
-    .orderBy(asc(zones.position), asc(zones.id))
-    .prepare(),
-  zone: db.select().from(zones).where(eq(zones.id, sql.placeholder('id'))).prepare(),
-}));
+// Every screen showing a canvas reads these, so they are prepared once per connection. Inside a
+// write, pass the transaction's handle so they see its changes.
+const queries = preparedPerDb((db: Db) => {
+  const { canvases, zones } = tablesOf(db);
+  return {
+    canvasOf: named(db.select().from(canvases).where(eq(canvases.workshopId, sql.placeholder('workshopId'))), 'canvas_of'),
+    zonesOf: named(
+      db
+        .select()
+        .from(zones)
+        .where(eq(zones.canvasId, sql.placeholder('canvasId')))
+        .orderBy(asc(zones.position), asc(zones.id)),
+      'canvas_zones_of',
+    ),
+    zone: named(db.select().from(zones).where(eq(zones.id, sql.placeholder('id'))), 'canvas_zone'),
+  };
+});
 
 /** The workshop's canvas, if it has one. */
-export function canvasOf(db: Db, workshopId: string): CanvasRow | undefined {
-  return queries(db).canvasOf.get({ workshopId });
+export async function canvasOf(db: Db, workshopId: string): Promise<CanvasRow | undefined> {
+  const [row] = await queries(db).canvasOf.execute({ workshopId });
+  return row;
 }
 
 /** The SQL copy of a canvas's zones, in the order they were given. */
-export function zoneRowsOf(db: Db, canvasId: string): ZoneRow[] {
-  return queries(db).zonesOf.all({ canvasId });
+export function zoneRowsOf(db: Db, canvasId: string): Promise<ZoneRow[]> {
+  return queries(db).zonesOf.execute({ canvasId });
 }
 
-export function zoneRow(db: Db, id: string): ZoneRow | undefined {
-  return queries(db).zone.get({ id });
+export async function zoneRow(db: Db, id: string): Promise<ZoneRow | undefined> {
+  const [row] = await queries(db).zone.execute({ id });
+  return row;
 }

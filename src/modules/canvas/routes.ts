@@ -17,11 +17,11 @@ export function canvasRoutes(deps: AppDeps) {
     .get('/canvas/:id', doc({ tag, summary: 'Get a predefined canvas', response: PredefinedCanvasOutput }), (c) => {
       return c.json(getPredefinedCanvas(c.req.param('id')), 200);
     })
-    .get('/workshops/canvas/zones/:id', doc({ tag, summary: 'Get a zone of a canvas by its id alone', response: ZoneOutput }), (c) => {
-      return c.json(getZone(deps, c.get('user'), c.req.param('id')), 200);
+    .get('/workshops/canvas/zones/:id', doc({ tag, summary: 'Get a zone of a canvas by its id alone', response: ZoneOutput }), async (c) => {
+      return c.json(await getZone(deps, c.get('user'), c.req.param('id')), 200);
     })
-    .get('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Get the workshop canvas with its zones', response: CanvasOutput }), (c) => {
-      return c.json(getCanvas(deps, c.get('user'), c.req.param('workshop_id')), 200);
+    .get('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Get the workshop canvas with its zones', response: CanvasOutput }), async (c) => {
+      return c.json(await getCanvas(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
     .post(
       '/workshops/:workshop_id/canvas',
@@ -33,21 +33,21 @@ export function canvasRoutes(deps: AppDeps) {
         response: CanvasOutput,
       }),
       jsonBody(CreateCanvasInput),
-      (c) => {
-        return c.json(createCanvas(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
+      async (c) => {
+        return c.json(await createCanvas(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
       },
     )
-    .delete('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Delete the workshop canvas and its zones', status: 204 }), (c) => {
-      deleteCanvas(deps, c.get('user'), c.req.param('workshop_id'));
+    .delete('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Delete the workshop canvas and its zones', status: 204 }), async (c) => {
+      await deleteCanvas(deps, c.get('user'), c.req.param('workshop_id'));
       return c.body(null, 204);
     })
     .put(
       '/workshops/:workshop_id/canvas/zones/:id',
       doc({ tag, summary: 'Link a zone to a cluster, or unlink it with null', status: 204 }),
       jsonBody(LinkZoneInput),
-      (c) => {
+      async (c) => {
         const { workshop_id, id } = c.req.param();
-        linkZone(deps, c.get('user'), workshop_id, id, c.req.valid('json').cluster_id);
+        await linkZone(deps, c.get('user'), workshop_id, id, c.req.valid('json').cluster_id);
         return c.body(null, 204);
       },
     );

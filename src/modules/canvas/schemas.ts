@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { canvases, zones } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import type { ZoneState } from '../../collab/types';
 import { idString, requiredText } from '../../http/validation';
 
-export type CanvasRow = typeof canvases.$inferSelect;
-export type ZoneRow = typeof zones.$inferSelect;
+export type CanvasRow = Schema['canvases']['$inferSelect'];
+export type ZoneRow = Schema['zones']['$inferSelect'];
 
 /** Grid coordinates and sizes are floats; the bound only keeps absurd numbers out of the document. */
 const MAX_GRID = 100_000;

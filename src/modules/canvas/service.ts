@@ -1,16 +1,16 @@
 import { eq } from 'drizzle-orm';
-import type { ZoneState } from '../../collab/types';
+import type { OpenWrite, ZoneState } from '../../collab/types';
 import { newId } from '../../db/columns';
-import { canvases, zones } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
 import { invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { parseInput } from '../../http/validation';
 import { findCluster } from '../cards/repo';
-import { write } from '../events/recorder';
+import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { CANVASES, type CanvasCatalog } from './catalog';
-import { currentZones, setZoneLinks, zoneOutputs, zonesForRead, type CanvasDeps } from './zones';
+import { currentZones, setZoneLinks, zoneOutputs, zonesForRead, type CanvasDeps, type CurrentZone } from './zones';
 import { canvasOf, zoneRow, zoneRowsOf } from './repo';
 import {
   CanvasDefinition,
@@ -20,6 +20,7 @@ import {
   type CreateCanvasInput,
   type PredefinedCanvasOutput,
   type ZoneOutput,
+  type ZoneRow,
 } from './schemas';
 
 export type { CanvasDeps } from './zones';
@@ -34,22 +35,30 @@ export function getPredefinedCanvas(id: string, catalog: CanvasCatalog = CANVASE
   return canvas;
 }
 
-/** The canvas with its zones' values; REST reads pass `zonesForRead`, which loads no document. */
-function canvasAsDocumentSays(deps: CanvasDeps, row: CanvasRow, zonesOf = currentZones): CanvasOutput {
-  return toCanvas(row, zoneOutputs(zonesOf(deps, row.workshopId, zoneRowsOf(deps.database.db, row.id))));
+/**
+ * The canvas with its zones' values, read through `db`: writes pass `currentZones` (the document's
+ * values), REST reads `zonesForRead`, which loads no document.
+ */
+async function canvasAsDocumentSays(db: Db, row: CanvasRow, zonesOf: (rows: ZoneRow[]) => Promise<CurrentZone[]>): Promise<CanvasOutput> {
+  return toCanvas(row, zoneOutputs(await zonesOf(await zoneRowsOf(db, row.id))));
 }
 
-export function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): CanvasOutput {
+/** `canvasAsDocumentSays` inside a write. */
+function canvasInWrite(deps: CanvasDeps, write: OpenWrite, row: CanvasRow): Promise<CanvasOutput> {
+  return canvasAsDocumentSays(write.tx, row, (rows) => currentZones(deps, write, row.workshopId, rows));
+}
+
+export async function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): Promise<CanvasOutput> {
   const { db } = deps.database;
-  loadAccess(db, workshopId, user.id);
-  const row = canvasOf(db, workshopId);
+  await loadAccess(db, workshopId, user.id);
+  const row = await canvasOf(db, workshopId);
   if (!row) throw notFound('Canvas');
-  return canvasAsDocumentSays(deps, row, zonesForRead);
+  return canvasAsDocumentSays(db, row, (rows) => zonesForRead(deps, row.workshopId, rows));
 }
 
 /** A document patch removing every zone the document holds, whatever SQL knew of them. */
-function everyZoneRemoved(deps: CanvasDeps, workshopId: string): Record<string, ZoneState | null> {
-  return Object.fromEntries([...deps.collab.zones(workshopId).keys()].map((id) => [id, null]));
+async function everyZoneRemoved(deps: CanvasDeps, write: OpenWrite, workshopId: string): Promise<Record<string, ZoneState | null>> {
+  return Object.fromEntries([...(await deps.collab.zones(write, workshopId)).keys()].map((id) => [id, null]));
 }
 
 /**
@@ -78,22 +87,29 @@ function definitionOf(input: CreateCanvasInput, catalog: CanvasCatalog): { defin
  * Creates the workshop's canvas, replacing the one it had. SQL gets the canvas and the copy of its
  * zones in the transaction; after commit the document drops every zone it held and takes the new ones.
  */
-export function createCanvas(deps: CanvasDeps, user: UserRow, workshopId: string, input: CreateCanvasInput, catalog: CanvasCatalog = CANVASES): CanvasOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+export function createCanvas(
+  deps: CanvasDeps,
+  user: UserRow,
+  workshopId: string,
+  input: CreateCanvasInput,
+  catalog: CanvasCatalog = CANVASES,
+): Promise<CanvasOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { canvases, zones } = tablesOf(tx);
+    const write = { tx, changes };
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const { definition, backgroundId } = definitionOf(input, catalog);
-    const patch = everyZoneRemoved(deps, workshopId);
+    const patch = await everyZoneRemoved(deps, write, workshopId);
 
-    const previous = canvasOf(db, workshopId);
+    const previous = await canvasOf(tx, workshopId);
     if (previous) {
-      const canvas = canvasAsDocumentSays(deps, previous);
+      const canvas = await canvasInWrite(deps, write, previous);
       // Zones go with their canvas (foreign key cascade).
-      tx.delete(canvases).where(eq(canvases.id, previous.id)).run();
+      await tx.delete(canvases).where(eq(canvases.id, previous.id));
       changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
     }
 
-    const row = tx
+    const [row] = await tx
       .insert(canvases)
       .values({
         id: newId(),
@@ -104,54 +120,54 @@ export function createCanvas(deps: CanvasDeps, user: UserRow, workshopId: string
         backgroundRows: definition.background.rows,
         image: definition.image,
       })
-      .returning()
-      .get();
-    const zoneRows = definition.zones.map((zone, position) => ({ ...zone, id: newId(), canvasId: row.id, workshopId, clusterId: null, position }));
-    if (zoneRows.length > 0) tx.insert(zones).values(zoneRows).run();
+      .returning();
+    const zoneRows = definition.zones.map((zone, position) => ({ ...zone, id: newId(), canvasId: row!.id, workshopId, clusterId: null, position }));
+    if (zoneRows.length > 0) await tx.insert(zones).values(zoneRows);
     const zoneList = zoneRows.map((z) => ({ id: z.id, name: z.name, x: z.x, y: z.y, rows: z.rows, cols: z.cols, cluster_id: null }));
     for (const { id, ...state } of zoneList) patch[id] = state;
 
-    const canvas = toCanvas(row, zoneList);
+    const canvas = toCanvas(row!, zoneList);
     changes.record({ workshopId, action: 'addCanvas', userId: user.id, change: { canvas } });
-    deps.collab.placeZones(changes, workshopId, patch);
+    await deps.collab.placeZones(write, workshopId, patch);
     return canvas;
   });
 }
 
 /** Deletes the canvas; its zones leave the document in the same transaction. */
-export function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): void {
-  const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
-    const row = canvasOf(db, workshopId);
+export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { canvases } = tablesOf(tx);
+    const write = { tx, changes };
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const row = await canvasOf(tx, workshopId);
     if (!row) throw notFound('Canvas');
-    const canvas = canvasAsDocumentSays(deps, row);
-    tx.delete(canvases).where(eq(canvases.id, row.id)).run();
+    const canvas = await canvasInWrite(deps, write, row);
+    await tx.delete(canvases).where(eq(canvases.id, row.id));
     changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
-    deps.collab.placeZones(changes, workshopId, everyZoneRemoved(deps, workshopId));
+    await deps.collab.placeZones(write, workshopId, await everyZoneRemoved(deps, write, workshopId));
   });
 }
 
 /** A zone found by its id alone: the caller must be a member of its workshop (404 otherwise). */
-export function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): ZoneOutput {
+export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): Promise<ZoneOutput> {
   const { db } = deps.database;
-  const row = zoneRow(db, zoneId);
+  const row = await zoneRow(db, zoneId);
   if (!row) throw notFound('Zone');
-  loadAccess(db, row.workshopId, user.id);
-  return zoneOutputs(zonesForRead(deps, row.workshopId, [row]))[0]!;
+  await loadAccess(db, row.workshopId, user.id);
+  return zoneOutputs(await zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
 
 /** Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. */
-export function linkZone(deps: CanvasDeps, user: UserRow, workshopId: string, zoneId: string, clusterId: string | null): void {
-  const { db } = deps.database;
-  write(deps, (_tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
-    const row = zoneRow(db, zoneId);
+export async function linkZone(deps: CanvasDeps, user: UserRow, workshopId: string, zoneId: string, clusterId: string | null): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const write = { tx, changes };
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const row = await zoneRow(tx, zoneId);
     if (!row || row.workshopId !== workshopId) throw notFound('Zone');
-    if (clusterId !== null && !findCluster(db, workshopId, clusterId)) {
+    if (clusterId !== null && !(await findCluster(tx, workshopId, clusterId))) {
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }
-    const [zone] = currentZones(deps, workshopId, [row]);
-    setZoneLinks(deps, changes, { workshopId, userId: user.id }, [{ ...zone!, clusterId }]);
+    const [zone] = await currentZones(deps, write, workshopId, [row]);
+    await setZoneLinks(deps, write, { workshopId, userId: user.id }, [{ ...zone!, clusterId }]);
   });
 }

@@ -1,21 +1,53 @@
-import type Database from 'better-sqlite3';
-import type { LayoutCopy, ZoneCopy, ZoneState } from '../../collab/types';
+import { and, eq, sql } from 'drizzle-orm';
+import type { LayoutCopy } from '../../collab/types';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 
-/** The zones side of the documents' SQL copy (`LayoutCopy`). */
-export function zoneCopy(sqlite: Database.Database): Pick<LayoutCopy, 'zones' | 'zone' | 'writeZone'> {
-  const q = {
-    zones: sqlite.prepare<[string], ZoneCopy>('SELECT id, name, x, y, rows, cols, cluster_id FROM zones WHERE workshop_id = ?'),
-    zone: sqlite.prepare<[string, string], ZoneCopy>('SELECT id, name, x, y, rows, cols, cluster_id FROM zones WHERE id = ? AND workshop_id = ?'),
-    writeZone: sqlite.prepare<[string, number, number, number, number, string | null, string, string, string]>(
-      `UPDATE zones SET name = ?, x = ?, y = ?, rows = ?, cols = ?, cluster_id = ?, updated_at = ?
-         WHERE id = ? AND workshop_id = ?`,
+const statements = preparedPerDb((db: Db) => {
+  const { zones } = tablesOf(db);
+  const p = sql.placeholder;
+  const copy = { id: zones.id, name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId };
+  return {
+    zones: named(db.select(copy).from(zones).where(eq(zones.workshopId, p('workshopId'))), 'canvas_copy_zones'),
+    zone: named(db.select(copy).from(zones).where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))), 'canvas_copy_zone'),
+    writeZone: named(
+      db
+        .update(zones)
+        .set({
+          name: sql`${p('name')}`,
+          x: sql`${p('x')}`,
+          y: sql`${p('y')}`,
+          rows: sql`${p('rows')}`,
+          cols: sql`${p('cols')}`,
+          clusterId: sql`${p('clusterId')}`,
+          updatedAt: sql`${p('now')}`,
+        })
+        .where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))),
+      'canvas_copy_write_zone',
     ),
   };
+});
+
+/** The zones side of the documents' SQL copy (`LayoutCopy`). */
+export function zoneCopy(): Pick<LayoutCopy, 'zones' | 'zone' | 'writeZone'> {
   return {
-    zones: (workshopId) => q.zones.all(workshopId),
-    zone: (workshopId, zoneId) => q.zone.get(zoneId, workshopId),
-    writeZone(workshopId: string, zoneId: string, z: ZoneState) {
-      q.writeZone.run(z.name, z.x, z.y, z.rows, z.cols, z.cluster_id, new Date().toISOString(), zoneId, workshopId);
+    zones: (db, workshopId) => statements(db).zones.execute({ workshopId }),
+    async zone(db, workshopId, zoneId) {
+      const [row] = await statements(db).zone.execute({ zoneId, workshopId });
+      return row;
+    },
+    async writeZone(tx, workshopId, zoneId, z) {
+      await statements(tx).writeZone.execute({
+        name: z.name,
+        x: z.x,
+        y: z.y,
+        rows: z.rows,
+        cols: z.cols,
+        clusterId: z.cluster_id,
+        now: new Date().toISOString(),
+        zoneId,
+        workshopId,
+      });
     },
   };
 }

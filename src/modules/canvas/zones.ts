@@ -1,6 +1,5 @@
-import type { CollabService, ZoneState } from '../../collab/types';
-import type { Db } from '../../db/client';
-import { diffFields, type ChangeRecorder, type WriteDeps } from '../events/recorder';
+import type { CollabService, OpenWrite, ZoneState } from '../../collab/types';
+import { diffFields, type WriteDeps } from '../events/recorder';
 import { canvasOf, zoneRowsOf } from './repo';
 import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
 
@@ -20,15 +19,15 @@ export interface CurrentZone {
 }
 
 /**
- * A canvas's zones with the values the document holds, for a write (the document is loaded).
- * SQL says which zones exist (and their order); the document, which never holds zones SQL lacks,
- * gives their values. A document just loaded inside a transaction is brought in line with SQL only
- * once that transaction ends, so until then a zone it lacks shows its SQL copy, which is what
- * reconciling will put in.
+ * A canvas's zones with the values the document holds, for a write (`write`: its transaction and
+ * hooks; the document is loaded). SQL says which zones exist (and their order); the document,
+ * which never holds zones SQL lacks, gives their values. A document just loaded inside a
+ * transaction is brought in line with SQL only once that transaction ends, so until then a zone
+ * it lacks shows its SQL copy, which is what reconciling will put in.
  */
-export function currentZones(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): CurrentZone[] {
+export async function currentZones(deps: Pick<CanvasDeps, 'collab'>, write: OpenWrite, workshopId: string, rows: readonly ZoneRow[]): Promise<CurrentZone[]> {
   if (rows.length === 0) return [];
-  return withValues(rows, deps.collab.zones(workshopId));
+  return withValues(rows, await deps.collab.zones(write, workshopId));
 }
 
 /**
@@ -36,9 +35,9 @@ export function currentZones(deps: Pick<CanvasDeps, 'collab'>, workshopId: strin
  * the SQL rows give the values, and they are the document's (every stored document update writes
  * its SQL copy in the same transaction).
  */
-export function zonesForRead(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): CurrentZone[] {
+export async function zonesForRead(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): Promise<CurrentZone[]> {
   if (rows.length === 0) return [];
-  return withValues(rows, deps.collab.zonesIfLoaded(workshopId) ?? new Map());
+  return withValues(rows, (await deps.collab.zonesIfLoaded(workshopId)) ?? new Map());
 }
 
 function withValues(rows: readonly ZoneRow[], document: ReadonlyMap<string, ZoneState>): CurrentZone[] {
@@ -54,21 +53,21 @@ export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
  * document takes the new values in the same transaction, writing their SQL copy with them. Zones
  * already linked as asked are left alone.
  */
-export function setZoneLinks(
+export async function setZoneLinks(
   deps: Pick<CanvasDeps, 'collab'>,
-  changes: ChangeRecorder,
+  write: OpenWrite,
   ref: Ref,
   links: ReadonlyArray<CurrentZone & { clusterId: string | null }>,
-): void {
+): Promise<void> {
   const patch: Record<string, ZoneState> = {};
   for (const { id, state, clusterId } of links) {
     if (state.cluster_id === clusterId) continue;
     const after: ZoneState = { ...state, cluster_id: clusterId };
     const [before, zone] = [toZone(id, state), toZone(id, after)];
-    changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
+    write.changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
     patch[id] = after;
   }
-  deps.collab.placeZones(changes, ref.workshopId, patch);
+  await deps.collab.placeZones(write, ref.workshopId, patch);
 }
 
 /**
@@ -77,16 +76,16 @@ export function setZoneLinks(
  * calls this inside the write that deletes, merges or replaces clusters. A workshop without a
  * canvas costs one indexed lookup; its document is not loaded.
  */
-export function relinkZones(
-  deps: Pick<CanvasDeps, 'collab'> & { database: { db: Db } },
-  changes: ChangeRecorder,
+export async function relinkZones(
+  deps: Pick<CanvasDeps, 'collab'>,
+  write: OpenWrite,
   ref: Ref & { from: readonly string[]; to?: string | null },
-): void {
-  const canvas = ref.from.length > 0 ? canvasOf(deps.database.db, ref.workshopId) : undefined;
+): Promise<void> {
+  const canvas = ref.from.length > 0 ? await canvasOf(write.tx, ref.workshopId) : undefined;
   if (!canvas) return;
   const from = new Set(ref.from);
-  const links = currentZones(deps, ref.workshopId, zoneRowsOf(deps.database.db, canvas.id))
+  const links = (await currentZones(deps, write, ref.workshopId, await zoneRowsOf(write.tx, canvas.id)))
     .filter(({ state }) => state.cluster_id !== null && from.has(state.cluster_id))
     .map((zone) => ({ ...zone, clusterId: ref.to ?? null }));
-  setZoneLinks(deps, changes, ref, links);
+  await setZoneLinks(deps, write, ref, links);
 }

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
-import { cards } from '../../db/schema/index';
-import { write } from '../events/recorder';
+import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { planCardsImport, type ImportPlan } from './csv-plan';
@@ -19,8 +18,8 @@ export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 const INSERT_CHUNK = 500;
 
 /** Only facilitators import; checked before the upload is read, and again inside the write. */
-export function authorizeImport(deps: AppDeps, ref: WorkshopRef): void {
-  authorize(loadAccess(deps.database.db, ref.workshopId, ref.userId), 'facilitate');
+export async function authorizeImport(deps: AppDeps, ref: WorkshopRef): Promise<void> {
+  authorize(await loadAccess(deps.database.db, ref.workshopId, ref.userId), 'facilitate');
 }
 
 /**
@@ -33,22 +32,23 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
   const plan = await planCardsImport(csv);
   const rows = plannedRows(ref, plan);
   const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    const access = loadAccess(db, ref.workshopId, ref.userId);
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { cards } = tablesOf(tx);
+    const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, 'facilitate');
-    const replaced = tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId)).all().map((r) => r.id);
-    tx.delete(cards).where(eq(cards.workshopId, ref.workshopId)).run();
-    unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
-    relinkZones(deps, changes, { ...ref, from: replaced });
-    const placements = insertRows(tx, ref, rows);
+    const replaced = (await tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId))).map((r) => r.id);
+    await tx.delete(cards).where(eq(cards.workshopId, ref.workshopId));
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
+    await relinkZones(deps, { tx, changes }, { ...ref, from: replaced });
+    const placements = await insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.
-    deps.collab.placeCards(changes, ref.workshopId, { placements, removed: replaced });
+    await deps.collab.placeCards({ tx, changes }, ref.workshopId, { placements, removed: replaced });
     changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
   });
-  return cardsFor(db, loadAccess(db, ref.workshopId, ref.userId));
+  return cardsFor(db, await loadAccess(db, ref.workshopId, ref.userId));
 }
 
-type PlannedRow = typeof cards.$inferInsert & { id: string; position: number };
+type PlannedRow = Schema['cards']['$inferInsert'] & { id: string; position: number };
 
 /** The planned cards as rows in list order, without their numbers (handed out in the write). */
 function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
@@ -68,12 +68,13 @@ function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
  * Inserts the rows, numbered in list order after the workshop's last number; returns their
  * positions by card id.
  */
-function insertRows(tx: Tx, ref: WorkshopRef, rows: PlannedRow[]): Record<string, { position: number }> {
+async function insertRows(tx: Db, ref: WorkshopRef, rows: PlannedRow[]): Promise<Record<string, { position: number }>> {
   if (rows.length === 0) return {};
-  const first = reserveCardNumbers(tx, ref.workshopId, rows.length);
+  const { cards } = tablesOf(tx);
+  const first = await reserveCardNumbers(tx, ref.workshopId, rows.length);
   rows.forEach((row, index) => (row.number = first + index));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK)).run();
+    await tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK));
   }
   return Object.fromEntries(rows.map((row) => [row.id, { position: row.position }]));
 }

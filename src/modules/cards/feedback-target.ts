@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { cards } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import { notFound } from '../../http/errors';
 import { loadAccess, type LoadedAccess } from '../access/load';
 
@@ -22,22 +21,27 @@ export interface FeedbackTarget {
   card: { id: string; type: 'idea' | 'cluster' };
 }
 
-const queries = preparedPerDb((db: Db) => ({
-  card: db
-    .select({ id: cards.id, type: cards.type })
-    .from(cards)
-    .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId'))))
-    .prepare(),
-}));
+const queries = preparedPerDb((db: Db) => {
+  const { cards } = tablesOf(db);
+  return {
+    card: named(
+      db
+        .select({ id: cards.id, type: cards.type })
+        .from(cards)
+        .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId')))),
+      'feedback_target_card',
+    ),
+  };
+});
 
 /**
  * The caller's access to the workshop (404 for strangers) and the card, which must belong to that
  * workshop (404 otherwise). Call inside the `write` callback for writes, so the checks and the
  * write are one transaction.
  */
-export function loadTarget(db: Db, ref: CardRef): FeedbackTarget {
-  const access = loadAccess(db, ref.workshopId, ref.userId);
-  const card = queries(db).card.get({ cardId: ref.cardId, workshopId: ref.workshopId });
+export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> {
+  const access = await loadAccess(db, ref.workshopId, ref.userId);
+  const [card] = await queries(db).card.execute({ cardId: ref.cardId, workshopId: ref.workshopId });
   if (!card) throw notFound('Card');
   return { access, card };
 }

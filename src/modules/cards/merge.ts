@@ -1,10 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { newId } from '../../db/columns';
-import { attachments, cards, comments, items, ratings, votes } from '../../db/schema/index';
+import { execute, inList } from '../../db/sql';
 import { invalid } from '../../http/errors';
-import { write } from '../events/recorder';
+import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { StackPlan } from './placements';
@@ -20,17 +21,18 @@ import { cardFor, cardForEvent, type WorkshopRef } from './service';
  * kept); ideas of merged clusters move under it, or under its cluster when it is an idea; the
  * merged cards are deleted. One transaction: all or nothing.
  */
-export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInput): CardOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const access = loadAccess(db, ref.workshopId, ref.userId);
-    const merged = input.cards_id.map((id, index) => {
+export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInput): Promise<CardOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { cards } = tablesOf(tx);
+    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const merged: CardRow[] = [];
+    for (const [index, id] of input.cards_id.entries()) {
       try {
-        return findCard(db, ref.workshopId, id);
+        merged.push(await findCard(tx, ref.workshopId, id));
       } catch {
         throw invalid(`cards_id.${index}`, 'Not a card of this workshop.');
       }
-    });
+    }
     const first = merged[0]!;
     authorize(access, first.type === 'cluster' ? 'add_cluster' : 'add_idea');
     for (const card of merged) authorize(access, { delete_card: { authorId: card.userId } });
@@ -43,83 +45,85 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
 
     // The new card takes the first card's place among the siblings that remain. Positions are
     // planned here and written by the workshop's document, with the SQL copy, at the end.
-    const plan = new StackPlan(db, ref.workshopId);
-    const siblings = plan.ids(parentId);
+    const plan = new StackPlan(tx, ref.workshopId);
+    const siblings = await plan.ids(parentId);
     const place = siblings.slice(0, Math.max(0, siblings.indexOf(first.id))).filter((id) => !mergedIds.has(id)).length;
-    for (const card of merged) plan.remove(card.parentId, card.id);
+    for (const card of merged) await plan.remove(card.parentId, card.id);
     const id = newId();
-    plan.insert(parentId, id, place);
+    await plan.insert(parentId, id, place);
 
-    tx.insert(cards)
-      .values({
-        id,
-        workshopId: ref.workshopId,
-        number: nextCardNumber(tx, ref.workshopId),
-        type: first.type,
-        title: input.title ?? first.title,
-        content: input.content ?? first.content,
-        color: first.type === 'cluster' ? first.color : null,
-        aside: first.aside,
-        parentId,
-        position: place,
-        userId: ref.userId,
-      })
-      .run();
+    await tx.insert(cards).values({
+      id,
+      workshopId: ref.workshopId,
+      number: await nextCardNumber(tx, ref.workshopId),
+      type: first.type,
+      title: input.title ?? first.title,
+      content: input.content ?? first.content,
+      color: first.type === 'cluster' ? first.color : null,
+      aside: first.aside,
+      parentId,
+      position: place,
+      userId: ref.userId,
+    });
 
-    const sourceIds = JSON.stringify([...mergedIds]);
-    moveFeedback(tx, sourceIds, id);
-    adoptIdeas(tx, plan, merged, mergedIds, first.type === 'cluster' ? id : parentId!);
-    tx.delete(cards).where(sql`${cards.id} IN (SELECT value FROM json_each(${sourceIds}))`).run();
+    const sourceIds = [...mergedIds];
+    await moveFeedback(tx, sourceIds, id);
+    await adoptIdeas(tx, plan, merged, mergedIds, first.type === 'cluster' ? id : parentId!);
+    await tx.delete(cards).where(inList(tx, cards.id, sourceIds));
     // The stacks the merged cards left close their gaps; the document drops the merged cards.
     plan.delete(mergedIds);
-    plan.commit(deps, changes);
+    await plan.commit(deps, tx, changes);
 
-    const row = findCard(db, ref.workshopId, id);
-    changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: cardForEvent(db, row), merged_ids: [...mergedIds] } });
-    unhookViewReferences(deps, tx, changes, ref, { cardIds: [...mergedIds] });
+    const row = await findCard(tx, ref.workshopId, id);
+    changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: await cardForEvent(tx, row), merged_ids: sourceIds } });
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: sourceIds });
     // Zones linked to a merged cluster follow it into the new cluster.
-    relinkZones(deps, changes, { ...ref, from: [...mergedIds], to: first.type === 'cluster' ? id : null });
-    return cardFor(db, access, row);
+    await relinkZones(deps, { tx, changes }, { ...ref, from: sourceIds, to: first.type === 'cluster' ? id : null });
+    return cardFor(tx, access, row);
   });
 }
 
 /** Moves votes, ratings, items, comments and attachments of the source cards onto `targetId`. */
-function moveFeedback(tx: Tx, sourceIds: string, targetId: string): void {
-  const fromSources = (table: { cardId: unknown }) => sql`${table.cardId} IN (SELECT value FROM json_each(${sourceIds}))`;
+async function moveFeedback(tx: Db, sourceIds: readonly string[], targetId: string): Promise<void> {
+  const { attachments, comments, items, ratings, votes } = tablesOf(tx);
+  const fromSources = (table: { cardId: SQLiteColumn }) => inList(tx, table.cardId, sourceIds);
   // One rating per user and criterion survives: the most recently changed.
-  tx.run(sql`
+  await execute(
+    tx,
+    sql`
     DELETE FROM ratings WHERE id IN (
       SELECT id FROM (
         SELECT id, row_number() OVER (
           PARTITION BY user_id, criterium_id ORDER BY updated_at DESC, created_at DESC, rowid DESC
         ) AS rank
-        FROM ratings WHERE card_id IN (SELECT value FROM json_each(${sourceIds}))
-      ) WHERE rank > 1
-    )`);
-  tx.update(ratings).set({ cardId: targetId }).where(fromSources(ratings)).run();
-  tx.update(votes).set({ cardId: targetId }).where(fromSources(votes)).run();
-  tx.update(items).set({ cardId: targetId }).where(fromSources(items)).run();
-  tx.update(comments).set({ cardId: targetId }).where(fromSources(comments)).run();
-  tx.update(attachments).set({ cardId: targetId }).where(fromSources(attachments)).run();
+        FROM ratings WHERE ${inList(tx, sql`card_id`, sourceIds)}
+      ) AS ranked WHERE rank > 1
+    )`,
+  );
+  await tx.update(ratings).set({ cardId: targetId }).where(fromSources(ratings));
+  await tx.update(votes).set({ cardId: targetId }).where(fromSources(votes));
+  await tx.update(items).set({ cardId: targetId }).where(fromSources(items));
+  await tx.update(comments).set({ cardId: targetId }).where(fromSources(comments));
+  await tx.update(attachments).set({ cardId: targetId }).where(fromSources(attachments));
 }
 
 /**
  * Ideas of merged clusters that are not merged themselves move to the end of `newParentId`'s stack,
  * cluster by cluster in the order the clusters were listed (their positions through `plan`).
  */
-function adoptIdeas(tx: Tx, plan: StackPlan, merged: CardRow[], mergedIds: ReadonlySet<string>, newParentId: string): void {
+async function adoptIdeas(tx: Db, plan: StackPlan, merged: CardRow[], mergedIds: ReadonlySet<string>, newParentId: string): Promise<void> {
+  const { cards } = tablesOf(tx);
   for (const cluster of merged) {
     if (cluster.type !== 'cluster') continue;
-    const ideas = tx
+    const ideas = await tx
       .select({ id: cards.id })
       .from(cards)
       .where(and(eq(cards.workshopId, cluster.workshopId), eq(cards.parentId, cluster.id)))
-      .orderBy(asc(cards.position), asc(cards.id))
-      .all();
+      .orderBy(asc(cards.position), asc(cards.id));
     for (const idea of ideas) {
       if (mergedIds.has(idea.id)) continue;
-      plan.move(cluster.id, newParentId, idea.id);
-      tx.update(cards).set({ parentId: newParentId }).where(eq(cards.id, idea.id)).run();
+      await plan.move(cluster.id, newParentId, idea.id);
+      await tx.update(cards).set({ parentId: newParentId }).where(eq(cards.id, idea.id));
     }
   }
 }

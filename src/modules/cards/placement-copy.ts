@@ -1,41 +1,66 @@
-import type Database from 'better-sqlite3';
-import type { CardCopy, CardPlacement, LayoutCopy } from '../../collab/types';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { LayoutCopy } from '../../collab/types';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 
-type Row = [id: string, parentId: string | null, userId: string, position: number, x: number | null, y: number | null];
-const copyOf = ([id, parentId, userId, position, x, y]: Row): CardCopy => ({ id, parentId, userId, position, x, y });
+/** Every update a client sends runs through these: prepared once per connection. */
+const statements = preparedPerDb((db: Db) => {
+  const { cards } = tablesOf(db);
+  const p = sql.placeholder;
+  const copy = { id: cards.id, parentId: cards.parentId, userId: cards.userId, position: cards.position, x: cards.x, y: cards.y };
+  return {
+    // Every card of a workshop, on each document load.
+    cards: named(db.select(copy).from(cards).where(eq(cards.workshopId, p('workshopId'))), 'cards_copy_all'),
+    card: named(db.select(copy).from(cards).where(and(eq(cards.id, p('cardId')), eq(cards.workshopId, p('workshopId')))), 'cards_copy_one'),
+    stack: named(
+      db
+        .select(copy)
+        .from(cards)
+        .where(and(eq(cards.workshopId, p('workshopId')), sql`${cards.parentId} IS NOT DISTINCT FROM ${p('parentId')}`))
+        .orderBy(asc(cards.position), asc(cards.id)),
+      'cards_copy_stack',
+    ),
+    isCluster: named(
+      db
+        .select({ id: cards.id })
+        .from(cards)
+        .where(and(eq(cards.id, p('cardId')), eq(cards.workshopId, p('workshopId')), eq(cards.type, 'cluster'))),
+      'cards_copy_is_cluster',
+    ),
+    writeCard: named(
+      db
+        .update(cards)
+        .set({ position: sql`${p('position')}`, x: sql`${p('x')}`, y: sql`${p('y')}` })
+        .where(
+          and(
+            eq(cards.id, p('cardId')),
+            eq(cards.workshopId, p('workshopId')),
+            sql`(${cards.position} IS DISTINCT FROM ${p('position')} OR ${cards.x} IS DISTINCT FROM ${p('x')} OR ${cards.y} IS DISTINCT FROM ${p('y')})`,
+          ),
+        ),
+      'cards_copy_write',
+    ),
+  };
+});
 
 /**
  * The cards side of the documents' SQL copy (`LayoutCopy`): which cards exist, in which stack, by
  * whom, and their placement columns. The documents write `position`, `x` and `y` of existing
  * cards only through `writeCard`, inside the transaction that stores the document update.
- * Statements are prepared once; every update a client sends runs through them.
  */
-export function placementCopy(sqlite: Database.Database): Pick<LayoutCopy, 'cards' | 'card' | 'stack' | 'isCluster' | 'writeCard'> {
-  const q = {
-    // Every card of a workshop, on each document load: arrays skip building an object per column.
-    cards: sqlite.prepare<[string], Row>('SELECT id, parent_id, user_id, position, x, y FROM cards WHERE workshop_id = ?').raw(),
-    card: sqlite.prepare<[string, string], Row>('SELECT id, parent_id, user_id, position, x, y FROM cards WHERE id = ? AND workshop_id = ?').raw(),
-    stack: sqlite
-      .prepare<[string, string | null], Row>(
-        'SELECT id, parent_id, user_id, position, x, y FROM cards WHERE workshop_id = ? AND parent_id IS ? ORDER BY position, id',
-      )
-      .raw(),
-    isCluster: sqlite.prepare<[string, string], number>("SELECT 1 FROM cards WHERE id = ? AND workshop_id = ? AND type = 'cluster'").pluck(),
-    writeCard: sqlite.prepare<[number, number | null, number | null, string, string, number, number | null, number | null]>(
-      `UPDATE cards SET position = ?, x = ?, y = ? WHERE id = ? AND workshop_id = ?
-         AND (position IS NOT ? OR x IS NOT ? OR y IS NOT ?)`,
-    ),
-  };
+export function placementCopy(): Pick<LayoutCopy, 'cards' | 'card' | 'stack' | 'isCluster' | 'writeCard'> {
   return {
-    cards: (workshopId) => q.cards.all(workshopId).map(copyOf),
-    card(workshopId, cardId) {
-      const row = q.card.get(cardId, workshopId);
-      return row ? copyOf(row) : undefined;
+    cards: (db, workshopId) => statements(db).cards.execute({ workshopId }),
+    async card(db, workshopId, cardId) {
+      const [row] = await statements(db).card.execute({ cardId, workshopId });
+      return row;
     },
-    stack: (workshopId, parentId) => q.stack.all(workshopId, parentId).map(copyOf),
-    isCluster: (workshopId, cardId) => q.isCluster.get(cardId, workshopId) !== undefined,
-    writeCard(workshopId: string, cardId: string, p: CardPlacement) {
-      q.writeCard.run(p.position, p.x, p.y, cardId, workshopId, p.position, p.x, p.y);
+    stack: (db, workshopId, parentId) => statements(db).stack.execute({ workshopId, parentId }),
+    async isCluster(db, workshopId, cardId) {
+      return (await statements(db).isCluster.execute({ cardId, workshopId })).length > 0;
+    },
+    async writeCard(tx, workshopId, cardId, placement) {
+      await statements(tx).writeCard.execute({ cardId, workshopId, position: placement.position, x: placement.x, y: placement.y });
     },
   };
 }

@@ -1,12 +1,23 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { sqliteOf, type Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import { reorder } from '../../db/positions';
 import type { ChangeRecorder } from '../events/recorder';
 
-const statements = preparedPerDb((db: Db) => ({
-  stack: sqliteOf(db).prepare<[string, string | null], string>('SELECT id FROM cards WHERE workshop_id = ? AND parent_id IS ? ORDER BY position, id').pluck(),
-}));
+const statements = preparedPerDb((db: Db) => {
+  const { cards } = tablesOf(db);
+  return {
+    stack: named(
+      db
+        .select({ id: cards.id })
+        .from(cards)
+        .where(and(eq(cards.workshopId, sql.placeholder('workshopId')), sql`${cards.parentId} IS NOT DISTINCT FROM ${sql.placeholder('parentId')}`))
+        .orderBy(asc(cards.position), asc(cards.id)),
+      'cards_stack_ids',
+    ),
+  };
+});
 
 /**
  * The new order of the card stacks a REST write touches. Card positions live in the workshop's Yjs
@@ -26,33 +37,33 @@ export class StackPlan {
   constructor(private readonly db: Db, private readonly workshopId: string) {}
 
   /** The stack's ids in their planned order (ideas of a cluster, or all clusters for null). */
-  ids(parentId: string | null): readonly string[] {
+  async ids(parentId: string | null): Promise<readonly string[]> {
     return this.stack(parentId);
   }
 
-  private stack(parentId: string | null): string[] {
+  private async stack(parentId: string | null): Promise<string[]> {
     let ids = this.stacks.get(parentId);
     if (!ids) {
-      ids = statements(this.db).stack.all(this.workshopId, parentId);
+      ids = (await statements(this.db).stack.execute({ workshopId: this.workshopId, parentId })).map((row) => row.id);
       this.stacks.set(parentId, ids);
     }
     return ids;
   }
 
   /** Puts a card in a stack at `position` (clamped; the end when omitted); returns its index. */
-  insert(parentId: string | null, cardId: string, position?: number): number {
-    return reorder(this.stack(parentId), { insert: { id: cardId, position } });
+  async insert(parentId: string | null, cardId: string, position?: number): Promise<number> {
+    return reorder(await this.stack(parentId), { insert: { id: cardId, position } });
   }
 
   /** Moves a card from one stack to the end of another (or to `position` there). */
-  move(fromParentId: string | null, toParentId: string | null, cardId: string, position?: number): number {
-    if (fromParentId !== toParentId) reorder(this.stack(fromParentId), { remove: cardId });
+  async move(fromParentId: string | null, toParentId: string | null, cardId: string, position?: number): Promise<number> {
+    if (fromParentId !== toParentId) reorder(await this.stack(fromParentId), { remove: cardId });
     return this.insert(toParentId, cardId, position);
   }
 
   /** Takes a card out of its stack; the others close the gap. */
-  remove(parentId: string | null, cardId: string): void {
-    reorder(this.stack(parentId), { remove: cardId });
+  async remove(parentId: string | null, cardId: string): Promise<void> {
+    reorder(await this.stack(parentId), { remove: cardId });
   }
 
   /** Cards the write deletes: out of every stack the plan holds, and out of the document. */
@@ -63,13 +74,13 @@ export class StackPlan {
     }
   }
 
-  /** Hands the planned stacks (numbered 0..n-1) and the deleted cards to the document, in the write. */
-  commit(deps: Pick<AppDeps, 'collab'>, changes: ChangeRecorder): void {
+  /** Hands the planned stacks (numbered 0..n-1) and the deleted cards to the document, in the write `tx`. */
+  async commit(deps: Pick<AppDeps, 'collab'>, tx: Db, changes: ChangeRecorder): Promise<void> {
     const placements: Record<string, { position: number }> = {};
     for (const [parentId, ids] of this.stacks) {
       if (parentId !== null && this.removed.has(parentId)) continue;
       ids.forEach((id, position) => (placements[id] = { position }));
     }
-    deps.collab.placeCards(changes, this.workshopId, { placements, removed: [...this.removed] });
+    await deps.collab.placeCards({ tx, changes }, this.workshopId, { placements, removed: [...this.removed] });
   }
 }

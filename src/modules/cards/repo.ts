@@ -1,80 +1,92 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { sqliteOf, type Db, type DbOrTx } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { cards, workshops } from '../../db/schema/index';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import { AppError, notFound } from '../../http/errors';
-import type { CardFields, CardRow, CardType, ListCardsQuery } from './schemas';
+import type { CardFields, CardRow, ListCardsQuery } from './schemas';
 
-const queries = preparedPerDb((db: Db) => ({
-  one: db
-    .select()
-    .from(cards)
-    .where(and(eq(cards.id, sql.placeholder('id')), eq(cards.workshopId, sql.placeholder('workshopId'))))
-    .prepare(),
-}));
-
-/*
- * The card list is a hot path: plain statements returning arrays skip the query builder's row
- * mapping, and rows come in index order (clusters first, then ideas grouped by cluster), so
- * `inListOrder` only has to interleave them. Absent filters are bound as null.
- */
-const listStatements = preparedPerDb((db: Db) => {
-  const sqlite = sqliteOf(db);
+const queries = preparedPerDb((db: Db) => {
+  const { cards } = tablesOf(db);
   return {
-    cards: sqlite
-      .prepare<ListParams, RawCard>(
-        `SELECT id, number, type, title, content, aside, user_id, position, parent_id, color FROM cards
-          WHERE workshop_id = @workshopId AND (@type IS NULL OR type = @type)
-            AND (@parent IS NULL OR parent_id = @parent) AND (@aside IS NULL OR aside = @aside)
-          ORDER BY parent_id, position`,
-      )
-      .raw(),
-    clusterPositions: sqlite
-      .prepare<[string], [id: string, position: number]>('SELECT id, position FROM cards WHERE workshop_id = ? AND parent_id IS NULL')
-      .raw(),
+    one: named(
+      db
+        .select()
+        .from(cards)
+        .where(and(eq(cards.id, sql.placeholder('id')), eq(cards.workshopId, sql.placeholder('workshopId')))),
+      'cards_one',
+    ),
   };
 });
 
-interface ListParams {
-  workshopId: string;
-  type: string | null;
-  parent: string | null;
-  aside: number | null;
+/** The columns a card's output is made of (`CardFields`). */
+function listColumns(db: Db) {
+  const { cards } = tablesOf(db);
+  return {
+    id: cards.id,
+    number: cards.number,
+    type: cards.type,
+    title: cards.title,
+    content: cards.content,
+    aside: cards.aside,
+    userId: cards.userId,
+    position: cards.position,
+    parentId: cards.parentId,
+    color: cards.color,
+  };
 }
 
-type RawCard = [
-  id: string,
-  number: number,
-  type: CardType,
-  title: string,
-  content: string,
-  aside: number,
-  userId: string,
-  position: number,
-  parentId: string | null,
-  color: string | null,
-];
+/*
+ * The card list is a hot path: the unfiltered list is prepared once per connection, and rows come
+ * in index order (clusters first, then ideas grouped by cluster), so `inListOrder` only has to
+ * interleave them.
+ */
+const listStatements = preparedPerDb((db: Db) => {
+  const { cards } = tablesOf(db);
+  const workshopId = sql.placeholder('workshopId');
+  return {
+    cards: named(
+      db.select(listColumns(db)).from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.parentId), asc(cards.position)),
+      'cards_list',
+    ),
+    clusterPositions: named(
+      db
+        .select({ id: cards.id, position: cards.position })
+        .from(cards)
+        .where(and(eq(cards.workshopId, workshopId), isNull(cards.parentId))),
+      'cards_cluster_positions',
+    ),
+  };
+});
+
+/** The list with filters: built per call, with only the filters given. */
+function filteredCardRows(db: Db, workshopId: string, filters: ListCardsQuery): Promise<CardFields[]> {
+  const { cards } = tablesOf(db);
+  return db
+    .select(listColumns(db))
+    .from(cards)
+    .where(
+      and(
+        eq(cards.workshopId, workshopId),
+        filters.type === undefined ? undefined : eq(cards.type, filters.type),
+        filters.parent === undefined ? undefined : eq(cards.parentId, filters.parent),
+        filters.aside === undefined ? undefined : eq(cards.aside, filters.aside),
+      ),
+    )
+    .orderBy(asc(cards.parentId), asc(cards.position));
+}
 
 /** A workshop's cards, filtered: clusters by position, each followed by its ideas by position. */
-export function listCardRows(db: Db, workshopId: string, filters: ListCardsQuery = {}): CardFields[] {
+export async function listCardRows(db: Db, workshopId: string, filters: ListCardsQuery = {}): Promise<CardFields[]> {
   const q = listStatements(db);
-  const rows = q.cards.all({
-    workshopId,
-    type: filters.type ?? null,
-    parent: filters.parent ?? null,
-    aside: filters.aside === undefined ? null : Number(filters.aside),
-  });
-  const list = rows.map(([id, number, type, title, content, aside, userId, position, parentId, color]) => ({
-    id, number, type, title, content, aside: aside === 1, userId, position, parentId, color,
-  }));
-  return inListOrder(list, () => q.clusterPositions.all(workshopId));
+  const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
+  const rows = filtered ? await filteredCardRows(db, workshopId, filters) : await q.cards.execute({ workshopId });
+  return inListOrder(rows, async () => (await q.clusterPositions.execute({ workshopId })).map((row) => [row.id, row.position]));
 }
 
 /**
  * Interleaves rows sorted by (parent, position) into list order. Ideas whose cluster was
  * filtered out are placed by that cluster's position, read only when needed.
  */
-function inListOrder(rows: CardFields[], clusterPositions: () => Array<[string, number]>): CardFields[] {
+async function inListOrder(rows: CardFields[], clusterPositions: () => Promise<Array<[string, number]>>): Promise<CardFields[]> {
   const clusters: CardFields[] = [];
   const ideas = new Map<string, CardFields[]>();
   for (const row of rows) {
@@ -96,7 +108,7 @@ function inListOrder(rows: CardFields[], clusterPositions: () => Array<[string, 
     }
   }
   if (ideas.size > 0) {
-    const positions = new Map(clusterPositions());
+    const positions = new Map(await clusterPositions());
     const rest = [...ideas.entries()].sort(([a], [b]) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || (a < b ? -1 : 1));
     for (const [, stack] of rest) ordered.push(...stack);
   }
@@ -104,15 +116,15 @@ function inListOrder(rows: CardFields[], clusterPositions: () => Array<[string, 
 }
 
 /** The card, which must belong to the workshop (404 otherwise, whatever the reason). */
-export function findCard(db: Db, workshopId: string, cardId: string): CardRow {
-  const row = queries(db).one.get({ id: cardId, workshopId });
+export async function findCard(db: Db, workshopId: string, cardId: string): Promise<CardRow> {
+  const [row] = await queries(db).one.execute({ id: cardId, workshopId });
   if (!row) throw notFound('Card');
   return row;
 }
 
 /** The card if it is a cluster of this workshop, else undefined. */
-export function findCluster(db: Db, workshopId: string, cardId: string): CardRow | undefined {
-  const row = queries(db).one.get({ id: cardId, workshopId });
+export async function findCluster(db: Db, workshopId: string, cardId: string): Promise<CardRow | undefined> {
+  const [row] = await queries(db).one.execute({ id: cardId, workshopId });
   return row?.type === 'cluster' ? row : undefined;
 }
 
@@ -120,26 +132,28 @@ export function findCluster(db: Db, workshopId: string, cardId: string): CardRow
 export const WORKSHOP_MAX_CARDS = 10_000;
 
 /** Refuses a write that would take the workshop past `WORKSHOP_MAX_CARDS` (409 `conflict`). */
-export function requireRoomForCards(tx: DbOrTx, workshopId: string, adding: number): void {
-  const { n } = tx.select({ n: sql<number>`count(*)` }).from(cards).where(eq(cards.workshopId, workshopId)).get()!;
+export async function requireRoomForCards(tx: Db, workshopId: string, adding: number): Promise<void> {
+  const { cards } = tablesOf(tx);
+  const [row] = await tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(cards).where(eq(cards.workshopId, workshopId));
+  const n = row?.n ?? 0;
   if (n + adding > WORKSHOP_MAX_CARDS) {
     throw new AppError('conflict', `A workshop holds at most ${WORKSHOP_MAX_CARDS} cards; this one has ${n}.`);
   }
 }
 
 /** Hands out the workshop's next card number; numbers are never reused. */
-export function nextCardNumber(tx: DbOrTx, workshopId: string): number {
+export function nextCardNumber(tx: Db, workshopId: string): Promise<number> {
   return reserveCardNumbers(tx, workshopId, 1);
 }
 
 /** Reserves `count` consecutive card numbers and returns the first. */
-export function reserveCardNumbers(tx: DbOrTx, workshopId: string, count: number): number {
-  const row = tx
+export async function reserveCardNumbers(tx: Db, workshopId: string, count: number): Promise<number> {
+  const { workshops } = tablesOf(tx);
+  const [row] = await tx
     .update(workshops)
     .set({ lastCardNumber: sql`${workshops.lastCardNumber} + ${count}` })
     .where(eq(workshops.id, workshopId))
-    .returning({ last: workshops.lastCardNumber })
-    .get();
+    .returning({ last: workshops.lastCardNumber });
   if (!row) throw notFound('Workshop');
   return row.last - count + 1;
 }

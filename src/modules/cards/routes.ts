@@ -40,11 +40,11 @@ function requireMultipart(c: Context<AppEnv>): void {
 
 export function cardsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), (c) => {
-      return c.body(listCardsBody(deps, workshopRef(c), c.req.valid('query')), 200, { 'Content-Type': 'application/json' });
+    .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), async (c) => {
+      return c.body(await listCardsBody(deps, workshopRef(c), c.req.valid('query')), 200, { 'Content-Type': 'application/json' });
     })
-    .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), (c) => {
-      return c.json(createCard(deps, workshopRef(c), c.req.valid('json')), 201);
+    .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), async (c) => {
+      return c.json(await createCard(deps, workshopRef(c), c.req.valid('json')), 201);
     })
     .put(
       '/workshops/:workshop_id/cards',
@@ -57,22 +57,22 @@ export function cardsRoutes(deps: AppDeps) {
       }),
       async (c) => {
         requireMultipart(c);
-        authorizeImport(deps, workshopRef(c));
+        await authorizeImport(deps, workshopRef(c));
         const csv = await csvUpload(c);
         return c.json(await importCards(deps, workshopRef(c), csv), 200);
       },
     )
-    .post('/workshops/:workshop_id/cards/merge', doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }), jsonBody(MergeCardsInput), (c) => {
-      return c.json(mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
+    .post('/workshops/:workshop_id/cards/merge', doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }), jsonBody(MergeCardsInput), async (c) => {
+      return c.json(await mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
     })
-    .get('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Get a card', response: CardDetailOutput }), queryParams(GetCardQuery), (c) => {
-      return c.json(getCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('query').attributes), 200);
+    .get('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Get a card', response: CardDetailOutput }), queryParams(GetCardQuery), async (c) => {
+      return c.json(await getCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('query').attributes), 200);
     })
-    .put('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Update a card', response: CardOutput }), jsonBody(UpdateCardInput), (c) => {
-      return c.json(updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
+    .put('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Update a card', response: CardOutput }), jsonBody(UpdateCardInput), async (c) => {
+      return c.json(await updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
     })
-    .delete('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }), (c) => {
-      removeCard(deps, workshopRef(c), c.req.param('id'));
+    .delete('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }), async (c) => {
+      await removeCard(deps, workshopRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import type { cards } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../criteria/schemas';
 import { ItemOutput } from '../items/schemas';
 
-export type CardRow = typeof cards.$inferSelect;
+export type CardRow = Schema['cards']['$inferSelect'];
 export type CardType = CardRow['type'];
 /** What a card's output is made of. */
 export type CardFields = Pick<CardRow, 'id' | 'number' | 'type' | 'title' | 'content' | 'aside' | 'userId' | 'position' | 'parentId' | 'color'>;

@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { cards } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { cardCriteria, cardSections } from './detail';
@@ -33,25 +32,25 @@ export interface WorkshopRef {
 }
 
 /** One card as the caller sees it (score per display prefs). */
-export function cardFor(db: Db, access: WorkshopAccess, row: CardRow): CardOutput {
-  return toCard(row, cardSummaries(db, row.workshopId, scoreVoter(access), [row.id])(row.id));
+export async function cardFor(db: Db, access: WorkshopAccess, row: CardRow): Promise<CardOutput> {
+  return toCard(row, (await cardSummaries(db, row.workshopId, scoreVoter(access), [row.id]))(row.id));
 }
 
 /**
  * One card for the event log and broadcasts: the full score, whoever acted. Readers whose display
  * prefs hide others' votes get it redacted on the way out (events/log.ts).
  */
-export function cardForEvent(db: Db, row: CardRow): CardOutput {
-  return toCard(row, cardSummaries(db, row.workshopId, null, [row.id])(row.id));
+export async function cardForEvent(db: Db, row: CardRow): Promise<CardOutput> {
+  return toCard(row, (await cardSummaries(db, row.workshopId, null, [row.id]))(row.id));
 }
 
 /** Cards in list order, each with its summary as the caller sees it. */
-export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): CardOutput[] {
+export async function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): Promise<CardOutput[]> {
   const workshopId = access.workshop.id;
   const voterId = scoreVoter(access);
-  const rows = listCardRows(db, workshopId, filters);
+  const rows = await listCardRows(db, workshopId, filters);
   const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
-  const summaryOf = cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
+  const summaryOf = await cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
   return rows.map((row) => toCard(row, summaryOf(row.id)));
 }
 
@@ -59,46 +58,46 @@ export function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery
  * GET …/cards as JSON bytes, served from the body cache while the workshop has not changed
  * (`http/body-cache.ts`); a reader whose display prefs hide others' votes has lists of their own.
  */
-export function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Uint8Array<ArrayBuffer> {
+export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
-  const access = loadAccess(db, ref.workshopId, ref.userId);
+  const access = await loadAccess(db, ref.workshopId, ref.userId);
   const key = [access.workshop.id, scoreVoter(access) ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
   return bodyCache(db).body(`cards\u0000${key}`, String(access.workshop.lastEventSeq), () => cardsFor(db, access, filters));
 }
 
-export function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): CardDetailOutput {
+export async function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): Promise<CardDetailOutput> {
   const { db } = deps.database;
-  const access = loadAccess(db, ref.workshopId, ref.userId);
-  const row = findCard(db, ref.workshopId, cardId);
-  const card: CardDetailOutput = cardFor(db, access, row);
-  if (attributes.has('sections')) card.sections = cardSections(db, ref.workshopId, row.id);
-  if (attributes.has('criteria')) card.criteria = cardCriteria(db, access, row.id);
+  const access = await loadAccess(db, ref.workshopId, ref.userId);
+  const row = await findCard(db, ref.workshopId, cardId);
+  const card: CardDetailOutput = await cardFor(db, access, row);
+  if (attributes.has('sections')) card.sections = await cardSections(db, ref.workshopId, row.id);
+  if (attributes.has('criteria')) card.criteria = await cardCriteria(db, access, row.id);
   return card;
 }
 
 /** The parent an idea names: a cluster of the same workshop (400 on `parent` otherwise). */
-function requireCluster(db: Db, workshopId: string, parentId: string): CardRow {
-  const cluster = findCluster(db, workshopId, parentId);
+async function requireCluster(db: Db, workshopId: string, parentId: string): Promise<CardRow> {
+  const cluster = await findCluster(db, workshopId, parentId);
   if (!cluster) throw invalid('parent', 'The parent must be a cluster of this workshop.');
   return cluster;
 }
 
-export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInput): CardOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const access = loadAccess(db, ref.workshopId, ref.userId);
+export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInput): Promise<CardOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { cards } = tablesOf(tx);
+    const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
-    const parentId = input.type === 'idea' ? requireCluster(db, ref.workshopId, input.parent!).id : null;
-    requireRoomForCards(tx, ref.workshopId, 1);
+    const parentId = input.type === 'idea' ? (await requireCluster(tx, ref.workshopId, input.parent!)).id : null;
+    await requireRoomForCards(tx, ref.workshopId, 1);
     const id = newId();
-    const plan = new StackPlan(db, ref.workshopId);
-    const position = plan.insert(parentId, id, input.position);
-    const row = tx
+    const plan = new StackPlan(tx, ref.workshopId);
+    const position = await plan.insert(parentId, id, input.position);
+    const [row] = await tx
       .insert(cards)
       .values({
         id,
         workshopId: ref.workshopId,
-        number: nextCardNumber(tx, ref.workshopId),
+        number: await nextCardNumber(tx, ref.workshopId),
         type: input.type,
         title: input.title,
         content: input.content,
@@ -108,20 +107,19 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
         position,
         userId: ref.userId,
       })
-      .returning()
-      .get();
-    plan.commit(deps, changes);
-    const card = toCard(row);
+      .returning();
+    await plan.commit(deps, tx, changes);
+    const card = toCard(row!);
     changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
     return card;
   });
 }
 
-export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): CardOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const access = loadAccess(db, ref.workshopId, ref.userId);
-    const before = findCard(db, ref.workshopId, cardId);
+export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): Promise<CardOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { cards } = tablesOf(tx);
+    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const before = await findCard(tx, ref.workshopId, cardId);
     authorize(access, { edit_card: { authorId: before.userId } });
 
     if (input.color && before.type === 'idea') throw invalid('color', 'Only clusters have a color.');
@@ -129,15 +127,15 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
     if (input.parent !== undefined && input.parent !== before.parentId) {
       if (before.type === 'cluster') throw invalid('parent', 'A cluster cannot have a parent.');
       if (input.parent === null) throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
-      parentId = requireCluster(db, ref.workshopId, input.parent).id;
+      parentId = (await requireCluster(tx, ref.workshopId, input.parent)).id;
     }
 
     // The new position is planned here and written by the document (with the SQL copy) below.
     const moves = parentId !== before.parentId || input.position !== undefined;
-    const plan = moves ? new StackPlan(db, ref.workshopId) : undefined;
-    const position = plan ? plan.move(before.parentId, parentId, before.id, input.position) : before.position;
+    const plan = moves ? new StackPlan(tx, ref.workshopId) : undefined;
+    const position = plan ? await plan.move(before.parentId, parentId, before.id, input.position) : before.position;
 
-    const updated = tx
+    const [updated] = await tx
       .update(cards)
       .set({
         title: input.title ?? before.title,
@@ -148,39 +146,38 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
         updatedAt: nowIso(),
       })
       .where(eq(cards.id, before.id))
-      .returning()
-      .get();
-    plan?.commit(deps, changes);
-    const row = { ...updated, position };
-    const card = cardFor(db, access, row);
+      .returning();
+    await plan?.commit(deps, tx, changes);
+    const row = { ...updated!, position };
+    const card = await cardFor(tx, access, row);
     const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
     if (Object.keys(diff).length > 0) {
-      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card: cardForEvent(db, row), changes: diff } });
+      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card: await cardForEvent(tx, row), changes: diff } });
     }
     return card;
   });
 }
 
-export function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): void {
-  const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    const access = loadAccess(db, ref.workshopId, ref.userId);
-    const row = findCard(db, ref.workshopId, cardId);
+export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): Promise<void> {
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { cards } = tablesOf(tx);
+    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const row = await findCard(tx, ref.workshopId, cardId);
     authorize(access, { delete_card: { authorId: row.userId } });
-    const card = cardForEvent(db, row);
+    const card = await cardForEvent(tx, row);
 
     const ideaIds = row.type === 'cluster'
-      ? tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id)).all().map((r) => r.id)
+      ? (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id))).map((r) => r.id)
       : [];
-    const plan = new StackPlan(db, ref.workshopId);
-    plan.remove(row.parentId, row.id);
+    const plan = new StackPlan(tx, ref.workshopId);
+    await plan.remove(row.parentId, row.id);
     // Ideas have no foreign key to their cluster; their feedback goes with them through card_id cascades.
-    if (ideaIds.length > 0) tx.delete(cards).where(eq(cards.parentId, row.id)).run();
-    tx.delete(cards).where(eq(cards.id, row.id)).run();
+    if (ideaIds.length > 0) await tx.delete(cards).where(eq(cards.parentId, row.id));
+    await tx.delete(cards).where(eq(cards.id, row.id));
     plan.delete([row.id, ...ideaIds]);
-    plan.commit(deps, changes);
+    await plan.commit(deps, tx, changes);
     changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
-    unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
-    relinkZones(deps, changes, { ...ref, from: [row.id] });
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
+    await relinkZones(deps, { tx, changes }, { ...ref, from: [row.id] });
   });
 }

@@ -1,39 +1,97 @@
-import { sqliteOf, type Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
+import { inList } from '../../db/sql';
 import { workshopDisplays } from '../access/load';
 import { seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { emptySummary, type CardSummary } from './schemas';
 
-type Count = [cardId: string, n: number];
-type SectionCount = [cardId: string, sectionId: string, n: number];
+/** Which rows an aggregate reads: a workshop's, or a set of cards'. */
+type Scope = (table: { workshopId: SQLiteColumn; cardId: SQLiteColumn }) => SQL;
 
 /*
- * One grouped query per aggregate, for a whole workshop or for a set of cards (passed as a JSON
- * array, so one prepared statement serves any number of ids). They run on every card list, so
- * they are plain statements returning arrays.
+ * One grouped query per aggregate, for a whole workshop or for a set of cards. They run on every
+ * card list: the workshop-wide ones are prepared once per connection; those for a set of cards
+ * bind the ids as one list (`inList`), whatever their number.
  */
-const statements = preparedPerDb((db: Db) => {
-  const sqlite = sqliteOf(db);
-  const inCards = 'card_id IN (SELECT value FROM json_each(@ids))';
-  const both = <Row>(aggregate: (scope: string) => string) => ({
-    workshop: sqlite.prepare<Params, Row>(aggregate('workshop_id = @workshopId')).raw(),
-    cards: sqlite.prepare<Params, Row>(aggregate(inCards)).raw(),
-  });
+function aggregates(db: Db, scope: Scope, voterId: string | Placeholder) {
+  const { attachments, comments, items, voteTallies } = tablesOf(db);
+  const count = sql<number>`count(*)`.mapWith(Number);
   return {
     // Scores from the tallies the triggers keep (one row per card and voter), not from every vote.
-    score: both<Count>((scope) => `SELECT card_id, SUM(positive - negative) FROM vote_tallies WHERE ${scope} GROUP BY card_id`),
-    ownScore: both<Count>((scope) => `SELECT card_id, positive - negative FROM vote_tallies WHERE ${scope} AND user_id = @userId`),
-    comments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM comments WHERE ${scope} GROUP BY card_id`),
-    attachments: both<Count>((scope) => `SELECT card_id, COUNT(*) FROM attachments WHERE ${scope} GROUP BY card_id`),
-    sections: both<SectionCount>((scope) => `SELECT card_id, section_id, COUNT(*) FROM items WHERE ${scope} GROUP BY card_id, section_id`),
-    voterScores: sqlite.prepare<[string], [userId: string, score: number]>('SELECT user_id, positive - negative FROM vote_tallies WHERE card_id = ?').raw(),
+    score: () =>
+      db
+        .select({ cardId: voteTallies.cardId, n: sql<number>`sum(${voteTallies.positive} - ${voteTallies.negative})`.mapWith(Number) })
+        .from(voteTallies)
+        .where(scope(voteTallies))
+        .groupBy(voteTallies.cardId),
+    ownScore: () =>
+      db
+        .select({ cardId: voteTallies.cardId, n: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number) })
+        .from(voteTallies)
+        .where(and(scope(voteTallies), eq(voteTallies.userId, voterId))),
+    comments: () => db.select({ cardId: comments.cardId, n: count }).from(comments).where(scope(comments)).groupBy(comments.cardId),
+    attachments: () => db.select({ cardId: attachments.cardId, n: count }).from(attachments).where(scope(attachments)).groupBy(attachments.cardId),
+    sections: () =>
+      db
+        .select({ cardId: items.cardId, sectionId: items.sectionId, n: count })
+        .from(items)
+        .where(scope(items))
+        .groupBy(items.cardId, items.sectionId),
+  };
+}
+
+const statements = preparedPerDb((db: Db) => {
+  const { voteTallies } = tablesOf(db);
+  const workshop = aggregates(db, (table) => eq(table.workshopId, sql.placeholder('workshopId')), sql.placeholder('userId'));
+  return {
+    score: named(workshop.score(), 'cards_summary_score'),
+    ownScore: named(workshop.ownScore(), 'cards_summary_own_score'),
+    comments: named(workshop.comments(), 'cards_summary_comments'),
+    attachments: named(workshop.attachments(), 'cards_summary_attachments'),
+    sections: named(workshop.sections(), 'cards_summary_sections'),
+    voterScores: named(
+      db
+        .select({ userId: voteTallies.userId, score: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number) })
+        .from(voteTallies)
+        .where(eq(voteTallies.cardId, sql.placeholder('cardId'))),
+      'cards_voter_scores',
+    ),
   };
 });
 
-interface Params {
-  workshopId: string;
-  ids: string;
-  userId: string | null;
+interface Count {
+  cardId: string;
+  n: number;
+}
+
+interface AggregateRows {
+  score: Count[];
+  comments: Count[];
+  attachments: Count[];
+  sections: Array<Count & { sectionId: string }>;
+}
+
+/** The aggregates' rows of a whole workshop (prepared), or of the cards in `cardIds`. */
+async function aggregateRows(db: Db, workshopId: string, voterId: string | null, cardIds?: readonly string[]): Promise<AggregateRows> {
+  if (!cardIds) {
+    const q = statements(db);
+    const params = { workshopId, userId: voterId };
+    return {
+      score: await (voterId === null ? q.score : q.ownScore).execute(params),
+      comments: await q.comments.execute(params),
+      attachments: await q.attachments.execute(params),
+      sections: await q.sections.execute(params),
+    };
+  }
+  const q = aggregates(db, (table) => inList(db, table.cardId, cardIds), voterId ?? '');
+  return {
+    score: await (voterId === null ? q.score() : q.ownScore()),
+    comments: await q.comments(),
+    attachments: await q.attachments(),
+    sections: await q.sections(),
+  };
 }
 
 /**
@@ -48,18 +106,15 @@ export function scoreVoter(access: WorkshopAccess): string | null {
  * Summaries of a workshop's cards (all of them, or those in `cardIds`), computed with one grouped
  * query per aggregate. `voterId` limits the score to that user's votes (see `scoreVoter`).
  * Returns a lookup that answers an empty summary for a card without feedback. Inside a write, pass
- * the database handle: statements run on the same connection, so they see the transaction.
+ * the transaction's handle, so the summaries see its changes.
  */
-export function cardSummaries(
+export async function cardSummaries(
   db: Db,
   workshopId: string,
   voterId: string | null,
   cardIds?: readonly string[],
-): (cardId: string) => CardSummary {
-  const q = statements(db);
-  const scope = cardIds ? 'cards' : 'workshop';
-  const params = { workshopId, ids: cardIds ? JSON.stringify(cardIds) : '[]', userId: voterId };
-  const scoreRows = voterId === null ? q.score[scope].all(params) : q.ownScore[scope].all(params);
+): Promise<(cardId: string) => CardSummary> {
+  const rows = await aggregateRows(db, workshopId, voterId, cardIds);
 
   const summaries = new Map<string, CardSummary>();
   const entry = (cardId: string) => {
@@ -70,10 +125,10 @@ export function cardSummaries(
     }
     return summary;
   };
-  for (const [cardId, n] of scoreRows) entry(cardId).score = n;
-  for (const [cardId, n] of q.comments[scope].all(params)) entry(cardId).comments = n;
-  for (const [cardId, n] of q.attachments[scope].all(params)) entry(cardId).attachments = n;
-  for (const [cardId, sectionId, n] of q.sections[scope].all(params)) entry(cardId).sections[sectionId] = n;
+  for (const { cardId, n } of rows.score) entry(cardId).score = n;
+  for (const { cardId, n } of rows.comments) entry(cardId).comments = n;
+  for (const { cardId, n } of rows.attachments) entry(cardId).attachments = n;
+  for (const { cardId, sectionId, n } of rows.sections) entry(cardId).sections[sectionId] = n;
   return (cardId) => summaries.get(cardId) ?? emptySummary();
 }
 
@@ -86,10 +141,10 @@ export type ScoreReadings =
   | { shared: true; score: number }
   | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
 
-export function scoreReadings(db: Db, workshopId: string, cardId: string): ScoreReadings {
-  const byVoter = new Map(statements(db).voterScores.all(cardId));
+export async function scoreReadings(db: Db, workshopId: string, cardId: string): Promise<ScoreReadings> {
+  const byVoter = new Map((await statements(db).voterScores.execute({ cardId })).map((row) => [row.userId, row.score] as const));
   let full = 0;
   for (const score of byVoter.values()) full += score;
-  if (workshopDisplays(db, workshopId).allow_display_votes) return { shared: true, score: full };
+  if ((await workshopDisplays(db, workshopId)).allow_display_votes) return { shared: true, score: full };
   return { shared: false, full, byVoter };
 }

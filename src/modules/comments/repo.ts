@@ -1,21 +1,26 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { comments } from '../../db/schema/index';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { CommentRow } from './schemas';
 
 /** Oldest first: a card's comments read as a conversation. */
-export function listComments(db: Db, cardId: string): CommentRow[] {
-  return db.select().from(comments).where(eq(comments.cardId, cardId)).orderBy(asc(comments.createdAt), asc(sql`rowid`)).all();
+export function listComments(db: Db, cardId: string): Promise<CommentRow[]> {
+  const { comments } = tablesOf(db);
+  return db.select().from(comments).where(eq(comments.cardId, cardId)).orderBy(asc(comments.createdAt), asc(sql`rowid`));
 }
 
-export function findComment(db: Db, cardId: string, id: string): CommentRow | undefined {
-  return db.select().from(comments).where(and(eq(comments.id, id), eq(comments.cardId, cardId))).get();
+export async function findComment(db: Db, cardId: string, id: string): Promise<CommentRow | undefined> {
+  const { comments } = tablesOf(db);
+  const [row] = await db.select().from(comments).where(and(eq(comments.id, id), eq(comments.cardId, cardId)));
+  return row;
 }
 
-export function insertComment(db: Db, values: typeof comments.$inferInsert): CommentRow {
-  return db.insert(comments).values(values).returning().get();
+export async function insertComment(db: Db, values: Schema['comments']['$inferInsert']): Promise<CommentRow> {
+  const { comments } = tablesOf(db);
+  const [row] = await db.insert(comments).values(values).returning();
+  return row!;
 }
 
-export function deleteComment(db: Db, id: string): void {
-  db.delete(comments).where(eq(comments.id, id)).run();
+export async function deleteComment(db: Db, id: string): Promise<void> {
+  const { comments } = tablesOf(db);
+  await db.delete(comments).where(eq(comments.id, id));
 }

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { comments } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 
-export type CommentRow = typeof comments.$inferSelect;
+export type CommentRow = Schema['comments']['$inferSelect'];
 
 export const CommentOutput = v.object({ id: v.string(), created_at: v.string(), content: v.string(), user_id: v.string() });
 export type CommentOutput = v.InferOutput<typeof CommentOutput>;

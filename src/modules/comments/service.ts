@@ -1,5 +1,5 @@
 import { notFound } from '../../http/errors';
-import { write, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../events/recorder';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
 import { deleteComment, findComment, insertComment, listComments as listCommentRows } from './repo';
@@ -10,35 +10,33 @@ function found(row: CommentRow | undefined): CommentRow {
   return row;
 }
 
-export function listComments(deps: WriteDeps, ref: CardRef): CommentOutput[] {
-  const { card } = loadTarget(deps.database.db, ref);
-  return listCommentRows(deps.database.db, card.id).map(toComment);
+export async function listComments(deps: WriteDeps, ref: CardRef): Promise<CommentOutput[]> {
+  const { card } = await loadTarget(deps.database.db, ref);
+  return (await listCommentRows(deps.database.db, card.id)).map(toComment);
 }
 
-export function getComment(deps: WriteDeps, ref: CardRef, commentId: string): CommentOutput {
-  const { card } = loadTarget(deps.database.db, ref);
-  return toComment(found(findComment(deps.database.db, card.id, commentId)));
+export async function getComment(deps: WriteDeps, ref: CardRef, commentId: string): Promise<CommentOutput> {
+  const { card } = await loadTarget(deps.database.db, ref);
+  return toComment(found(await findComment(deps.database.db, card.id, commentId)));
 }
 
-export function addComment(deps: WriteDeps, ref: CardRef, input: { content: string }): CommentOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
+export function addComment(deps: WriteDeps, ref: CardRef, input: { content: string }): Promise<CommentOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'comment');
-    const comment = toComment(insertComment(db, { workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, content: input.content }));
+    const comment = toComment(await insertComment(tx, { workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, content: input.content }));
     changes.record({ workshopId: ref.workshopId, action: 'addComment', userId: ref.userId, change: { comment: onCard(comment, card.id) } });
     return comment;
   });
 }
 
-export function removeComment(deps: WriteDeps, ref: CardRef, commentId: string): void {
-  const { db } = deps.database;
-  write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
-    const row = found(findComment(db, card.id, commentId));
+export async function removeComment(deps: WriteDeps, ref: CardRef, commentId: string): Promise<void> {
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
+    const row = found(await findComment(tx, card.id, commentId));
     authorize(access, 'comment');
     authorize(access, { manage_feedback: { authorId: row.userId } });
-    deleteComment(db, row.id);
+    await deleteComment(tx, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeComment', userId: ref.userId, change: { comment: onCard(toComment(row), card.id) } });
   });
 }

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import type { criteria } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 import { RatingOutput, type RatingOutput as Rating } from '../ratings/schemas';
 
-export type CriterionRow = typeof criteria.$inferSelect;
+export type CriterionRow = Schema['criteria']['$inferSelect'];
 
 /** The values each scale allows (spec: Criterion). */
 export const SCALES: Record<number, readonly number[]> = {

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { events, users } from '../../db/schema/index';
+import { and, asc, count, desc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
+import { jsonText } from '../../db/sql';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
@@ -14,17 +14,19 @@ import { toEvent, type EventOutput, type EventRow } from './schemas';
  * (a facilitator may remove a participant's vote, and that stays the participant's event),
  * falling back to the actor.
  */
-function onlyOwn(resource: 'vote' | 'rating', userId: string): SQL {
+function onlyOwn(db: Db, resource: 'vote' | 'rating', userId: string): SQL {
+  const { events } = tablesOf(db);
   const actions = actionsVisibleAs(resource);
-  const owner = sql`coalesce(json_extract(${events.change}, ${`$.${resource}.user_id`}), ${events.userId})`;
-  return sql`not (${inArray(events.action, actions)} and ${owner} is not ${userId})`;
+  const owner = sql`coalesce(${jsonText(db, events.change, `${resource}.user_id`)}, ${events.userId})`;
+  return sql`not (${inArray(events.action, actions)} and ${owner} is distinct from ${userId})`;
 }
 
 /** What the caller may see of the log, under the display prefs of the current step. */
-function visibleTo(access: WorkshopAccess): SQL[] {
+function visibleTo(db: Db, access: WorkshopAccess): SQL[] {
+  const { events } = tablesOf(db);
   const conditions: SQL[] = [];
-  if (!seesAllVotes(access)) conditions.push(onlyOwn('vote', access.userId));
-  if (!seesAllRatings(access)) conditions.push(onlyOwn('rating', access.userId));
+  if (!seesAllVotes(access)) conditions.push(onlyOwn(db, 'vote', access.userId));
+  if (!seesAllRatings(access)) conditions.push(onlyOwn(db, 'rating', access.userId));
   if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
   return conditions;
 }
@@ -41,29 +43,29 @@ function withoutScores(output: EventOutput, row: EventRow): EventOutput {
 }
 
 /** A page of the workshop's log, newest first, with the total the filters and visibility leave. */
-export function listEvents(
+export async function listEvents(
   deps: AppDeps,
   workshopId: string,
   userId: string,
   query: { filters?: string[] | undefined; page: Page & { offset: number } },
-): { items: EventOutput[]; total: number } {
+): Promise<{ items: EventOutput[]; total: number }> {
   const { db } = deps.database;
-  const access = loadAccess(db, workshopId, userId);
+  const { events, users } = tablesOf(db);
+  const access = await loadAccess(db, workshopId, userId);
   const where = and(
     eq(events.workshopId, workshopId),
     query.filters ? inArray(events.action, query.filters) : undefined,
-    ...visibleTo(access),
+    ...visibleTo(db, access),
   );
-  const total = db.select({ n: sql<number>`count(*)` }).from(events).where(where).get()!.n;
-  const rows = db
+  const total = (await db.select({ n: count() }).from(events).where(where))[0]!.n;
+  const rows = await db
     .select({ event: events, user: users })
     .from(events)
     .leftJoin(users, eq(users.id, events.userId))
     .where(where)
     .orderBy(desc(events.seq))
     .limit(query.page.perPage)
-    .offset(query.page.offset)
-    .all();
+    .offset(query.page.offset);
   const hideScores = !seesAllVotes(access);
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, deps.config);
@@ -72,15 +74,18 @@ export function listEvents(
   return { items, total };
 }
 
-const after = preparedPerDb((db: Db) =>
-  db
-    .select()
-    .from(events)
-    .where(and(eq(events.workshopId, sql.placeholder('workshopId')), sql`${events.seq} > ${sql.placeholder('afterSeq')}`))
-    .orderBy(asc(events.seq))
-    .limit(sql.placeholder('limit'))
-    .prepare(),
-);
+const after = preparedPerDb((db: Db) => {
+  const { events } = tablesOf(db);
+  return named(
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.workshopId, sql.placeholder('workshopId')), sql`${events.seq} > ${sql.placeholder('afterSeq')}`))
+      .orderBy(asc(events.seq))
+      .limit(sql.placeholder('limit')),
+    'events_after',
+  );
+});
 
 /**
  * Whether a stored row records an action this version knows. Rows are written only by `record`
@@ -95,6 +100,6 @@ function isLogged(row: EventRow): row is EventRow & WorkshopEvent {
  * that saw `afterSeq` last has missed. Visibility filtering is the caller's concern; rows of actions
  * this version does not know are left out.
  */
-export function eventsAfter(db: Db, workshopId: string, afterSeq: number, limit: number): WorkshopEvent[] {
-  return after(db).all({ workshopId, afterSeq, limit }).filter(isLogged);
+export async function eventsAfter(db: Db, workshopId: string, afterSeq: number, limit: number): Promise<WorkshopEvent[]> {
+  return (await after(db).execute({ workshopId, afterSeq, limit })).filter(isLogged);
 }

@@ -1,17 +1,21 @@
-import type Database from 'better-sqlite3';
-import type { Db, Tx } from '../../db/client';
+import { eq, sql } from 'drizzle-orm';
+import { tablesOf, type Database, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import type { DomainEventBus, NotificationEvent } from './bus';
+import { isRetryable } from '../../db/errors';
+import { named, preparedPerDb } from '../../db/prepared';
+import { inSavepoint } from '../../db/sql';
+import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
 import type { ChangeInput, WorkshopEvent } from './changes';
 
 /** Collects what a write transaction changed; published only once the transaction commits. */
 export interface ChangeRecorder {
   /**
-   * Appends an event to the workshop's log (in the transaction) and queues its broadcast. The
-   * payload's type follows the action (`changes.ts`).
+   * Appends an event to the workshop's log and queues its broadcast. Events are numbered and
+   * stored when the write's body is done, in the order recorded, in its transaction. The payload's
+   * type follows the action (`changes.ts`).
    */
-  record(input: ChangeInput): WorkshopEvent;
-  /** Creates a notification for each user (in the transaction) and queues its delivery. */
+  record(input: ChangeInput): void;
+  /** Creates a notification for each user (stored with the events) and queues its delivery. */
   notify(userIds: readonly string[], type: string, data: Record<string, unknown>): void;
   /** Runs after commit; skipped when the transaction rolls back. */
   afterCommit(fn: () => void): void;
@@ -25,157 +29,246 @@ export interface ChangeRecorder {
 export type { ChangeInput } from './changes';
 
 export interface WriteDeps {
-  database: { db: Db; sqlite: Database.Database };
+  database: Database;
   bus: DomainEventBus;
 }
 
-/** Prepared once per connection: these run on every write, so they skip the query builder. */
-const statements = new WeakMap<Database.Database, ReturnType<typeof prepare>>();
-
-function prepare(sqlite: Database.Database) {
+/** These run on every write: prepared once per connection. */
+const statements = preparedPerDb((db: Db) => {
+  const { workshops, events, notifications } = tablesOf(db);
+  const p = sql.placeholder;
   return {
-    nextSeq: sqlite.prepare<[string], { seq: number }>(
-      'UPDATE workshops SET last_event_seq = last_event_seq + 1 WHERE id = ? RETURNING last_event_seq AS seq',
+    // Moves the workshop's last seq past the events being stored; the row is locked from here on.
+    number: named(
+      db
+        .update(workshops)
+        .set({ lastEventSeq: sql`${workshops.lastEventSeq} + ${p('count')}` })
+        .where(eq(workshops.id, p('workshopId')))
+        .returning({ last: workshops.lastEventSeq }),
+      'events_number',
     ),
-    insertEvent: sqlite.prepare(
-      'INSERT INTO events (id, workshop_id, seq, action, user_id, change, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insertEvent: named(
+      db.insert(events).values({
+        id: p('id'),
+        workshopId: p('workshopId'),
+        seq: p('seq'),
+        action: p('action'),
+        userId: p('userId'),
+        change: p('change'),
+        createdAt: p('createdAt'),
+      }),
+      'events_insert',
     ),
-    insertNotification: sqlite.prepare(
-      'INSERT INTO notifications (id, user_id, type, data, read, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)',
+    insertNotification: named(
+      db.insert(notifications).values({
+        id: p('id'),
+        userId: p('userId'),
+        type: p('type'),
+        data: p('data'),
+        read: false,
+        createdAt: p('now'),
+        updatedAt: p('now'),
+      }),
+      'notifications_insert',
     ),
   };
-}
+});
 
-function statementsFor(sqlite: Database.Database) {
-  let prepared = statements.get(sqlite);
-  if (!prepared) {
-    prepared = prepare(sqlite);
-    statements.set(sqlite, prepared);
-  }
-  return prepared;
-}
-
-/** What one write recorded, published once its transaction commits. */
+/** What one write recorded: stored at the end of its body, published once its transaction commits. */
 class Recorded {
+  readonly inputs: ChangeInput[] = [];
   readonly events: WorkshopEvent[] = [];
   readonly notifications: NotificationEvent[] = [];
   readonly callbacks: Array<() => void> = [];
   readonly rollbacks: Array<() => void> = [];
+  private readonly tickets: Array<{ workshopId: string; ticket: PublishTicket }> = [];
 
-  recorder(sql: ReturnType<typeof prepare>): ChangeRecorder {
-    return {
-      record: (input) => {
-        const row = sql.nextSeq.get(input.workshopId);
-        // A removed workshop has no row left to number its last event; it is still broadcast.
-        const event: WorkshopEvent = { id: newId(), seq: row?.seq ?? 0, createdAt: nowIso(), ...input };
-        if (row) {
-          sql.insertEvent.run(event.id, event.workshopId, event.seq, event.action, event.userId, JSON.stringify(event.change), event.createdAt);
-        }
-        this.events.push(event);
-        return event;
-      },
-      notify: (userIds, type, data) => {
-        const now = nowIso();
-        const serialized = JSON.stringify(data);
-        for (const userId of userIds) {
-          const id = newId();
-          sql.insertNotification.run(id, userId, type, serialized, now, now);
-          this.notifications.push({ userId, notification: { id, type, data, read: false, created_at: now, updated_at: now } });
-        }
-      },
-      afterCommit: (callback) => {
-        this.callbacks.push(callback);
-      },
-      onRollback: (callback) => {
-        this.rollbacks.push(callback);
-      },
-    };
+  readonly recorder: ChangeRecorder = {
+    record: (input) => {
+      this.inputs.push(input);
+    },
+    notify: (userIds, type, data) => {
+      const now = nowIso();
+      for (const userId of userIds) {
+        this.notifications.push({ userId, notification: { id: newId(), type, data, read: false, created_at: now, updated_at: now } });
+      }
+    },
+    afterCommit: (callback) => {
+      this.callbacks.push(callback);
+    },
+    onRollback: (callback) => {
+      this.rollbacks.push(callback);
+    },
+  };
+
+  /** Reserves this write's place in `workshopId`'s publishing order, at its first event there. */
+  reserve(bus: DomainEventBus, workshopId: string, seq: number): void {
+    this.tickets.push({ workshopId, ticket: bus.reserve(workshopId, seq) });
   }
 
   rolledBack(): void {
+    for (const { ticket } of this.tickets.splice(0)) ticket.drop();
     for (const callback of this.rollbacks) guarded(callback, 'rollback');
   }
 
   /** The write has committed: a failing listener must not turn it into an error for the caller. */
   publish(bus: DomainEventBus): void {
-    for (const event of this.events) guarded(() => bus.emit('workshop', event));
+    const unnumbered = this.events.filter((event) => event.seq === 0);
+    for (const { workshopId, ticket } of this.tickets) ticket.publish(this.events.filter((event) => event.workshopId === workshopId && event.seq > 0));
+    for (const event of unnumbered) guarded(() => bus.emit('workshop', event));
     for (const notification of this.notifications) guarded(() => bus.emit('notification', notification));
     for (const callback of this.callbacks) guarded(callback);
   }
 }
 
+/** Rows per insert statement: well under either store's limit of bound parameters. */
+const ROWS_PER_INSERT = 500;
+
 /**
- * Runs `fn` in one IMMEDIATE transaction (the write lock is taken up front, so checks and writes
- * cannot interleave, even across processes sharing the file), then publishes what it recorded.
- * Nothing is published when `fn` throws.
+ * Numbers the events the writes recorded, per workshop in the order recorded, stores them and the
+ * notifications in `tx`, and reserves each write's place in the bus's publishing order. One
+ * statement numbers a workshop's events of all the writes. A removed workshop has no row left to
+ * number its last event: that one is broadcast with `seq` 0 and not stored.
  */
-export function write<T>(deps: WriteDeps, fn: (tx: Tx, changes: ChangeRecorder) => T): T {
-  const recorded = new Recorded();
-  const recorder = recorded.recorder(statementsFor(deps.database.sqlite));
-  let result: T;
-  try {
-    result = deps.database.db.transaction((tx) => fn(tx, recorder), { behavior: 'immediate' });
-  } catch (err) {
-    recorded.rolledBack();
-    throw err;
+async function storeRecorded(tx: Db, bus: DomainEventBus, writes: readonly Recorded[]): Promise<void> {
+  const q = statements(tx);
+  const byWorkshop = new Map<string, Array<{ input: ChangeInput; write: Recorded }>>();
+  for (const write of writes) {
+    for (const input of write.inputs) {
+      const list = byWorkshop.get(input.workshopId);
+      if (list) list.push({ input, write });
+      else byWorkshop.set(input.workshopId, [{ input, write }]);
+    }
   }
-  recorded.publish(deps.bus);
-  return result;
+  const numbered = new Map<ChangeInput, WorkshopEvent>();
+  for (const [workshopId, entries] of byWorkshop) {
+    const [row] = await q.number.execute({ workshopId, count: entries.length });
+    const first = row ? row.last - entries.length + 1 : 0;
+    const createdAt = nowIso();
+    const events = entries.map(({ input }, index) => {
+      const event = { id: newId(), seq: row ? first + index : 0, createdAt, ...input } as WorkshopEvent;
+      numbered.set(input, event);
+      return event;
+    });
+    if (!row) continue;
+    if (events.length === 1) await q.insertEvent.execute({ ...events[0]! });
+    else {
+      const { events: table } = tablesOf(tx);
+      for (let at = 0; at < events.length; at += ROWS_PER_INSERT) {
+        await tx.insert(table).values(events.slice(at, at + ROWS_PER_INSERT).map(({ id, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt })));
+      }
+    }
+    const reserved = new Set<Recorded>();
+    entries.forEach(({ write }, index) => {
+      if (reserved.has(write)) return;
+      reserved.add(write);
+      write.reserve(bus, workshopId, first + index);
+    });
+  }
+  for (const write of writes) {
+    write.events.push(...write.inputs.map((input) => numbered.get(input)!));
+    for (const { userId, notification } of write.notifications) {
+      await q.insertNotification.execute({ id: notification.id, userId, type: notification.type, data: notification.data, now: notification.created_at });
+    }
+  }
+}
+
+/** How often a write two transactions collided on (a deadlock, a serialization failure) runs again. */
+const RETRIES = 3;
+
+/**
+ * Runs `fn` in one write transaction, then publishes what it recorded. Nothing is published when
+ * `fn` throws. A write the database failed because it met another (PostgreSQL's deadlocks) runs
+ * again whole, a few times. `fn` reaches the database only through `tx`.
+ */
+export async function write<T>(deps: WriteDeps, fn: (tx: Db, changes: ChangeRecorder) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const recorded = new Recorded();
+    let result: T;
+    try {
+      result = await deps.database.transaction(async (tx) => {
+        const value = await fn(tx, recorded.recorder);
+        await storeRecorded(tx, deps.bus, [recorded]);
+        return value;
+      });
+    } catch (err) {
+      recorded.rolledBack();
+      if (attempt <= RETRIES && isRetryable(err)) continue;
+      throw err;
+    }
+    recorded.publish(deps.bus);
+    return result;
+  }
+}
+
+/**
+ * `write` for a change to one workshop: its row is locked as the transaction's first statement
+ * (`Database.lockWorkshop`), so every check-then-act rule of the workshop (vote budgets, positions,
+ * card numbers, `seq`) holds across instances.
+ */
+export function writeWorkshop<T>(deps: WriteDeps, workshopId: string, fn: (tx: Db, changes: ChangeRecorder) => Promise<T>): Promise<T> {
+  return write(deps, async (tx, changes) => {
+    await deps.database.lockWorkshop(tx, workshopId);
+    return fn(tx, changes);
+  });
 }
 
 interface Queued {
-  run: (db: Db, changes: ChangeRecorder) => unknown;
+  run: (tx: Db, changes: ChangeRecorder) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-const queues = new WeakMap<Database.Database, Queued[]>();
+/** Writes waiting for their workshop's next batch, per store and workshop. */
+const queues = new WeakMap<Database, Map<string, Queued[]>>();
 
 /**
- * `write` for the busiest small writes (votes): writes that arrive together share one transaction
- * and one commit (group commit). Each runs in a savepoint of its own, so one refused write (a
- * limit reached) leaves the others; each is answered, and its events published, only once the
- * shared transaction has committed. Writes queued while the event loop handles one batch of I/O
- * form the next batch. `fn` gets the database handle: its statements run inside the transaction.
+ * `writeWorkshop` for the busiest small writes (votes): writes to one workshop that arrive
+ * together share one transaction, one lock of the workshop and one commit (group commit). Each
+ * runs in a savepoint of its own, so one refused write (a limit reached) leaves the others; each
+ * is answered, and its events published, only once the shared transaction has committed. Writes
+ * queued while the event loop handles one batch of I/O form the next batch.
  */
-export function writeSoon<T>(deps: WriteDeps, fn: (db: Db, changes: ChangeRecorder) => T): Promise<T> {
-  const { sqlite } = deps.database;
-  let queue = queues.get(sqlite);
+export function writeSoon<T>(deps: WriteDeps, workshopId: string, fn: (tx: Db, changes: ChangeRecorder) => Promise<T>): Promise<T> {
+  let byWorkshop = queues.get(deps.database);
+  if (!byWorkshop) queues.set(deps.database, (byWorkshop = new Map()));
+  let queue = byWorkshop.get(workshopId);
   if (!queue) {
-    queue = [];
-    queues.set(sqlite, queue);
-    setImmediate(() => flush(deps, sqlite));
+    byWorkshop.set(workshopId, (queue = []));
+    setImmediate(() => {
+      byWorkshop.delete(workshopId);
+      void flush(deps, workshopId, queue!);
+    });
   }
-  return new Promise<T>((resolve, reject) => queue!.push({ run: fn, resolve: resolve as (value: unknown) => void, reject }));
+  return new Promise<T>((resolve, reject) => queue.push({ run: fn as Queued['run'], resolve: resolve as Queued['resolve'], reject }));
 }
 
-function flush(deps: WriteDeps, sqlite: Database.Database): void {
-  const batch = queues.get(sqlite) ?? [];
-  queues.delete(sqlite);
-  const sql = statementsFor(sqlite);
+async function flush(deps: WriteDeps, workshopId: string, batch: Queued[]): Promise<void> {
   const outcomes = batch.map(() => ({ recorded: new Recorded(), ok: false, value: undefined as unknown, error: undefined as unknown }));
   try {
-    sqlite
-      .transaction(() => {
-        batch.forEach((item, index) => {
-          const outcome = outcomes[index]!;
-          try {
-            // A nested transaction is a savepoint: a write that throws takes back only its own rows.
-            outcome.value = sqlite.transaction(() => item.run(deps.database.db, outcome.recorded.recorder(sql)))();
-            outcome.ok = true;
-          } catch (err) {
-            outcome.error = err;
-            // A failure SQLite answers by rolling the whole transaction back (disk full, I/O):
-            // the writes after it would run outside any transaction, so none of the batch stands.
-            if (!sqlite.inTransaction) throw err;
-          }
-        });
-      })
-      .immediate();
+    await deps.database.transaction(async (tx) => {
+      await deps.database.lockWorkshop(tx, workshopId);
+      for (const [index, item] of batch.entries()) {
+        const outcome = outcomes[index]!;
+        try {
+          outcome.value = await inSavepoint(tx, () => item.run(tx, outcome.recorded.recorder));
+          outcome.ok = true;
+        } catch (err) {
+          outcome.error = err;
+          outcome.recorded.rolledBack();
+        }
+      }
+      // Numbered together, in the order the writes ran.
+      await storeRecorded(
+        tx,
+        deps.bus,
+        outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.recorded),
+      );
+    });
   } catch (err) {
     // The shared transaction failed (the lock could not be had, the commit failed): none of it stands.
     for (const [index, item] of batch.entries()) {
-      outcomes[index]!.recorded.rolledBack();
+      if (outcomes[index]!.ok) outcomes[index]!.recorded.rolledBack();
       item.reject(err);
     }
     return;
@@ -186,7 +279,6 @@ function flush(deps: WriteDeps, sqlite: Database.Database): void {
       outcome.recorded.publish(deps.bus);
       item.resolve(outcome.value);
     } else {
-      outcome.recorded.rolledBack();
       item.reject(outcome.error);
     }
   }

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
-import type { events } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import type { UserRow } from '../../http/env';
 import { PageQuery } from '../../http/pagination';
 import { toUser, UserOutput } from '../users/schemas';
 
-export type EventRow = typeof events.$inferSelect;
+export type EventRow = Schema['events']['$inferSelect'];
 
 export const EventOutput = v.object({
   id: v.string(),

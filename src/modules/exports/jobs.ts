@@ -3,8 +3,8 @@ import { Worker } from 'node:worker_threads';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { newId, nowIso } from '../../db/columns';
-import { workshopExports } from '../../db/schema/index';
-import { isDatabaseBusy } from '../../http/errors';
+import { tablesOf } from '../../db/database';
+import { isUnavailable } from '../../db/errors';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import type { ExportRow } from './schemas';
@@ -38,11 +38,12 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let tidying: Promise<void> | null = null;
 
   const drain = async () => {
     do {
       again = false;
-      for (let row = stopped ? null : take(deps); row; row = stopped ? null : take(deps)) {
+      for (let row = stopped ? null : await take(deps); row; row = stopped ? null : await take(deps)) {
         // A thread that ended (crashed, even between jobs, or stopped for overrunning) is replaced.
         if (!worker?.alive) worker = new ExportWorker();
         const job: ExportJob = {
@@ -54,7 +55,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
           file: { container: EXPORTS_CONTAINER, key: newId() },
         };
         const result = await worker.run(job);
-        record(deps, row, job, result);
+        await record(deps, row, job, result);
       }
     } while (again && !stopped);
   };
@@ -78,15 +79,19 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
     if (event.action === 'addExport') wake();
   };
   deps.bus.on('workshop', onEvent);
-  const poll = setInterval(() => {
-    wake();
+  const tidy = async () => {
     try {
-      pruneOldExports(deps);
-      sweepStrayExportFiles(deps);
+      await pruneOldExports(deps);
+      await sweepStrayExportFiles(deps);
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
-      if (!isDatabaseBusy(err)) console.error('[exports] removing old exports failed', err);
+      if (!isUnavailable(err)) console.error('[exports] removing old exports failed', err);
     }
+  };
+  const poll = setInterval(() => {
+    wake();
+    // One tidying at a time: a slow one is not overtaken by the next poll.
+    tidying ??= tidy().finally(() => (tidying = null));
   }, POLL_MS);
   poll.unref();
   wake();
@@ -98,6 +103,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
       clearInterval(poll);
       deps.bus.off('workshop', onEvent);
       await running;
+      await tidying;
       await worker?.end();
       worker = null;
     },
@@ -105,36 +111,33 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
 }
 
 /** Takes the oldest pending export nobody holds; null when there is none (or the lock is busy). */
-function take(deps: AppDeps): ExportRow | null {
+async function take(deps: AppDeps): Promise<ExportRow | null> {
   const now = nowIso();
   try {
-    return deps.database.db.transaction(
-      (tx) => {
-        const row = tx
-          .select()
-          .from(workshopExports)
-          .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
-          .orderBy(asc(workshopExports.createdAt))
-          .limit(1)
-          .get();
-        if (!row) return null;
-        return tx
-          .update(workshopExports)
-          .set({ leaseUntil: new Date(Date.now() + LEASE_MS).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
-          .where(eq(workshopExports.id, row.id))
-          .returning()
-          .get();
-      },
-      { behavior: 'immediate' },
-    );
+    return await deps.database.transaction(async (tx) => {
+      const { workshopExports } = tablesOf(tx);
+      const [row] = await tx
+        .select()
+        .from(workshopExports)
+        .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
+        .orderBy(asc(workshopExports.createdAt))
+        .limit(1);
+      if (!row) return null;
+      const [taken] = await tx
+        .update(workshopExports)
+        .set({ leaseUntil: new Date(Date.now() + LEASE_MS).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
+        .where(eq(workshopExports.id, row.id))
+        .returning();
+      return taken ?? null;
+    });
   } catch (err) {
     // Another instance holds the write lock: the next wake-up or poll tries again.
-    if (isDatabaseBusy(err)) return null;
+    if (isUnavailable(err)) return null;
     throw err;
   }
 }
 
-function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): void {
+async function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): Promise<void> {
   // Whatever a failed or dead render left under the job's key is no export's file.
   if (!result.ok) removeBlob(deps.config, job.file);
   if (!result.ok && result.crashed && row.attempts < MAX_ATTEMPTS) {
@@ -142,7 +145,7 @@ function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOut
     return;
   }
   try {
-    finishExport(deps, row, job.file, result);
+    await finishExport(deps, row, job.file, result);
   } catch (err) {
     removeBlob(deps.config, job.file);
     console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);

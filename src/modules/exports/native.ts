@@ -1,18 +1,17 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import * as Y from 'yjs';
-import type { Db } from '../../db/client';
-import { users, yjsDocuments, yjsUpdates } from '../../db/schema/index';
+import { tablesOf, type Database, type Db } from '../../db/database';
 import { readWorkshopRows } from './workshop-rows';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
- * The native export: every row of the workshop as the document of `native-schema.ts`, read in one
- * read transaction. The Yjs document goes along as one merged update (the stored snapshot plus
- * the updates after it); its values are also in the cards' x/y and the zones.
+ * The native export: every row of the workshop as the document of `native-schema.ts`, read on one
+ * snapshot of the database. The Yjs document goes along as one merged update (the stored snapshot
+ * plus the updates after it); its values are also in the cards' x/y and the zones.
  */
-export function readNative(db: Db, workshopId: string): NativeDocument | null {
-  return db.transaction((tx) => {
-    const rows = readWorkshopRows(tx, workshopId);
+export function readNative(database: Database, workshopId: string): Promise<NativeDocument | null> {
+  return database.snapshot(async (db) => {
+    const rows = await readWorkshopRows(db, workshopId);
     if (!rows) return null;
     const { workshop, canvas } = rows;
     const { steps: stepRows, criteria: criterionRows, sections: sectionRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
@@ -21,7 +20,9 @@ export function readNative(db: Db, workshopId: string): NativeDocument | null {
 
     const authorIds = new Set<string>();
     for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);
-    const userRows = authorIds.size === 0 ? [] : tx.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds])).all();
+    const { users } = tablesOf(db);
+    const userRows = authorIds.size === 0 ? [] : await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds]));
+    const document = canvas ? await storedDocument(db, workshopId) : null;
 
     return {
       format: NATIVE_FORMAT,
@@ -83,7 +84,7 @@ export function readNative(db: Db, workshopId: string): NativeDocument | null {
             background: { cols: canvas.backgroundCols, rows: canvas.backgroundRows },
             image: canvas.image,
             zones: zoneRows.map((zone) => ({ id: zone.id, name: zone.name, x: zone.x, y: zone.y, rows: zone.rows, cols: zone.cols, cluster_id: zone.clusterId })),
-            document: storedDocument(tx as unknown as Db, workshopId),
+            document,
           }
         : null,
     };
@@ -91,9 +92,10 @@ export function readNative(db: Db, workshopId: string): NativeDocument | null {
 }
 
 /** The workshop's stored Yjs document as one update, base64; null when it was never stored. */
-function storedDocument(db: Db, workshopId: string): string | null {
-  const snapshot = db.select({ state: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId)).get();
-  const updates = db.select({ update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)).orderBy(asc(yjsUpdates.id)).all();
+async function storedDocument(db: Db, workshopId: string): Promise<string | null> {
+  const { yjsDocuments, yjsUpdates } = tablesOf(db);
+  const [snapshot] = await db.select({ state: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
+  const updates = await db.select({ update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)).orderBy(asc(yjsUpdates.id));
   const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map((part) => new Uint8Array(part));
   if (parts.length === 0) return null;
   return Buffer.from(Y.mergeUpdates(parts)).toString('base64');

@@ -1,40 +1,31 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { users, workshopMembers } from '../../db/schema/index';
+import { tablesOf, type Database, type Db } from '../../db/database';
+import { inList } from '../../db/sql';
 import { readWorkshopRows } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
 
 /**
- * Reads everything a report shows in one read transaction, so the export is one consistent
+ * Reads everything a report shows on one snapshot of the database, so the export is one consistent
  * moment of the workshop even while people keep writing. Card coordinates and zones come from
  * SQL's copy of the canvas document, which every stored document change keeps current.
  */
-export function readReport(db: Db, workshopId: string): ExportReport | null {
-  return db.transaction((tx) => {
-    const rows = readWorkshopRows(tx, workshopId);
+export function readReport(database: Database, workshopId: string): Promise<ExportReport | null> {
+  return database.snapshot(async (db) => {
+    const rows = await readWorkshopRows(db, workshopId);
     if (!rows) return null;
     const { workshop, canvas } = rows;
-    const names = new Map<string, string>();
-    const memberRows = tx
+    const { users, workshopMembers } = tablesOf(db);
+    const memberRows = await db
       .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name })
       .from(workshopMembers)
       .innerJoin(users, eq(users.id, workshopMembers.userId))
       .where(eq(workshopMembers.workshopId, workshopId))
-      .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id))
-      .all();
-    for (const member of memberRows) names.set(member.userId, member.name);
-    const nameOf = (userId: string) => {
-      let name = names.get(userId);
-      if (name === undefined) {
-        // Authors who have left the workshop still wrote what they wrote.
-        name = tx.select({ name: users.name }).from(users).where(eq(users.id, userId)).get()?.name ?? '';
-        names.set(userId, name);
-      }
-      return name;
-    };
+      .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
 
     const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
+    const names = await authorNames(db, memberRows, [cardRows, voteRows, ratingRows, itemRows, commentRows]);
+    const nameOf = (userId: string) => names.get(userId) ?? '';
 
     const tallies = new Map<string, { count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
     const tallyOf = (cardId: string) => {
@@ -145,4 +136,24 @@ export function readReport(db: Db, workshopId: string): ExportReport | null {
         : null,
     };
   });
+}
+
+/**
+ * Names of the members and of every author of the rows, by user id. Authors who have left the
+ * workshop still wrote what they wrote: their names are read too.
+ */
+async function authorNames(
+  db: Db,
+  members: ReadonlyArray<{ userId: string; name: string }>,
+  authored: ReadonlyArray<ReadonlyArray<{ userId: string }>>,
+): Promise<Map<string, string>> {
+  const names = new Map(members.map((member) => [member.userId, member.name]));
+  const departed = new Set<string>();
+  for (const rows of authored) for (const row of rows) if (!names.has(row.userId)) departed.add(row.userId);
+  if (departed.size > 0) {
+    const { users } = tablesOf(db);
+    const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inList(db, users.id, [...departed]));
+    for (const user of rows) names.set(user.id, user.name);
+  }
+  return names;
 }

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client';
+import type { Database } from '../../db/database';
 import type { ExportType } from './schemas';
 import { readNative } from './native';
 import { readReport } from './read-report';
@@ -28,13 +28,13 @@ export function preloadRenderers(): Promise<unknown> {
 }
 
 /** Reads the workshop and renders it in `type`; null when the workshop no longer exists. */
-export async function renderExport(db: Db, workshopId: string, type: ExportType): Promise<RenderedExport | null> {
+export async function renderExport(database: Database, workshopId: string, type: ExportType): Promise<RenderedExport | null> {
   if (type === 'native') {
-    const document = readNative(db, workshopId);
+    const document = await readNative(database, workshopId);
     if (!document) return null;
     return { data: Buffer.from(JSON.stringify(document)), mimetype: 'application/json', extension: 'json' };
   }
-  const report = readReport(db, workshopId);
+  const report = await readReport(database, workshopId);
   if (!report) return null;
   const render = await RENDERERS[type]();
   return render(report);

@@ -23,13 +23,13 @@ export function exportsRoutes(deps: AppDeps) {
         errors: { ...facilitatorsOnly, 409: 'workshop_archived, or 5 exports of the workshop (10 of the caller) still pending' },
       }),
       jsonBody(CreateExportInput),
-      (c) => c.json(createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
+      async (c) => c.json(await createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
     )
-    .get(path, doc({ tag, summary: 'List the exports of a workshop, newest first', response: v.array(ExportOutput), errors: facilitatorsOnly }), (c) => {
-      return c.json(listExports(deps, c.get('user'), c.req.param('workshop_id')), 200);
+    .get(path, doc({ tag, summary: 'List the exports of a workshop, newest first', response: v.array(ExportOutput), errors: facilitatorsOnly }), async (c) => {
+      return c.json(await listExports(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
-    .get(`${path}/:id`, doc({ tag, summary: 'Get an export', response: ExportOutput, errors: facilitatorsOnly }), (c) => {
-      return c.json(getExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id')), 200);
+    .get(`${path}/:id`, doc({ tag, summary: 'Get an export', response: ExportOutput, errors: facilitatorsOnly }), async (c) => {
+      return c.json(await getExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id')), 200);
     })
     .get(
       `${path}/:id/download`,
@@ -50,8 +50,8 @@ export function exportsRoutes(deps: AppDeps) {
         return c.body(body, 200, headers);
       },
     )
-    .delete(`${path}/:id`, doc({ tag, summary: 'Delete an export and its file', status: 204, errors: { ...facilitatorsOnly, 409: 'workshop_archived' } }), (c) => {
-      deleteExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+    .delete(`${path}/:id`, doc({ tag, summary: 'Delete an export and its file', status: 204, errors: { ...facilitatorsOnly, 409: 'workshop_archived' } }), async (c) => {
+      await deleteExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
       return c.body(null, 204);
     });
 }

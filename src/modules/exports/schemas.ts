@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
-import type { workshopExports } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import { fileUrlUntil, LINK_TTL_SECONDS, type FileRef } from '../uploads/storage';
 
-export type ExportRow = typeof workshopExports.$inferSelect;
+export type ExportRow = Schema['workshopExports']['$inferSelect'];
 export type ExportType = ExportRow['type'];
 
 export const EXPORT_TYPES = ['pdf', 'xlsx', 'docx', 'csv', 'native'] as const satisfies readonly ExportType[];

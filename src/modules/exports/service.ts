@@ -2,14 +2,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { workshopExports, workshops } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
 import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
@@ -32,17 +31,19 @@ export { EXPORTS_CONTAINER };
 export const MAX_PENDING_PER_WORKSHOP = 5;
 export const MAX_PENDING_PER_USER = 10;
 
-export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): ExportResource {
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
-    const pending = (condition: SQL) => tx.select({ n: count() }).from(workshopExports).where(and(eq(workshopExports.state, 'pending'), condition)).get()!.n;
-    if (pending(eq(workshopExports.workshopId, workshopId)) >= MAX_PENDING_PER_WORKSHOP) {
+export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): Promise<ExportResource> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshopExports } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const pending = async (condition: SQL) =>
+      (await tx.select({ n: count() }).from(workshopExports).where(and(eq(workshopExports.state, 'pending'), condition)))[0]!.n;
+    if ((await pending(eq(workshopExports.workshopId, workshopId))) >= MAX_PENDING_PER_WORKSHOP) {
       throw new AppError('conflict', `${MAX_PENDING_PER_WORKSHOP} exports of this workshop are still being made; ask again once one is done.`);
     }
-    if (pending(eq(workshopExports.requestedBy, user.id)) >= MAX_PENDING_PER_USER) {
+    if ((await pending(eq(workshopExports.requestedBy, user.id))) >= MAX_PENDING_PER_USER) {
       throw new AppError('conflict', `${MAX_PENDING_PER_USER} of your exports are still being made; ask again once one is done.`);
     }
-    const row = tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning().get();
+    const row = (await tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning())[0]!;
     const resource = toExport(deps.config, row);
     changes.record({ workshopId, action: 'addExport', userId: user.id, change: { export: resource } });
     return resource;
@@ -50,31 +51,31 @@ export function createExport(deps: AppDeps, user: UserRow, workshopId: string, i
 }
 
 /** The workshop's exports, newest first. */
-export function listExports(deps: AppDeps, user: UserRow, workshopId: string): ExportResource[] {
+export async function listExports(deps: AppDeps, user: UserRow, workshopId: string): Promise<ExportResource[]> {
   const { db } = deps.database;
-  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return db
+  const { workshopExports } = tablesOf(db);
+  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  const rows = await db
     .select()
     .from(workshopExports)
     .where(eq(workshopExports.workshopId, workshopId))
-    .orderBy(desc(workshopExports.createdAt), desc(workshopExports.id))
-    .all()
-    .map((row) => toExport(deps.config, row));
+    .orderBy(desc(workshopExports.createdAt), desc(workshopExports.id));
+  return rows.map((row) => toExport(deps.config, row));
 }
 
-export function getExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): ExportResource {
+export async function getExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<ExportResource> {
   const { db } = deps.database;
-  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return toExport(deps.config, findExport(deps, workshopId, exportId));
+  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  return toExport(deps.config, await findExport(db, workshopId, exportId));
 }
 
 /** The export's file, streamed from storage; 409 while it is pending or when it failed. */
 export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<FileResponse> {
   const { db } = deps.database;
-  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  const row = findExport(deps, workshopId, exportId);
+  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  const row = await findExport(db, workshopId, exportId);
   const file = row.state === 'success' ? exportFile(row) : null;
-  const stored = file ? findFile(db, file) : undefined;
+  const stored = file ? await findFile(db, file) : undefined;
   if (!stored) {
     const why = row.state === 'failed' ? `This export failed: ${row.message ?? 'no file was made'}.` : 'This export is not ready yet; wait for export:updated or GET it again.';
     throw new AppError('conflict', why);
@@ -83,15 +84,16 @@ export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: s
 }
 
 /** Deletes the export and its file (its link stops working). */
-export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): void {
-  let file: FileRef | null = null;
-  write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, user.id), 'facilitate');
-    const row = findExport(deps, workshopId, exportId);
-    file = exportFile(row);
-    tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).run();
-    if (file) deleteFileRow(tx, file);
+export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<void> {
+  const file = await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshopExports } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const row = await findExport(tx, workshopId, exportId);
+    const stored = exportFile(row);
+    await tx.delete(workshopExports).where(eq(workshopExports.id, row.id));
+    if (stored) await deleteFileRow(tx, stored);
     changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
+    return stored;
   });
   if (file) removeBlob(deps.config, file);
 }
@@ -100,14 +102,14 @@ export function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, e
  * Inside the transaction deleting a workshop: removes its exports' file rows (their links stop
  * working at once) and returns the files, whose bytes the caller removes once it has committed.
  */
-export function dropWorkshopExports(tx: Tx, workshopId: string): FileRef[] {
-  const refs = tx
+export async function dropWorkshopExports(tx: Db, workshopId: string): Promise<FileRef[]> {
+  const { workshopExports } = tablesOf(tx);
+  const rows = await tx
     .select({ fileContainer: workshopExports.fileContainer, fileKey: workshopExports.fileKey })
     .from(workshopExports)
-    .where(eq(workshopExports.workshopId, workshopId))
-    .all()
-    .flatMap((row) => exportFile(row) ?? []);
-  for (const ref of refs) deleteFileRow(tx, ref);
+    .where(eq(workshopExports.workshopId, workshopId));
+  const refs = rows.flatMap((row) => exportFile(row) ?? []);
+  for (const ref of refs) await deleteFileRow(tx, ref);
   return refs;
 }
 
@@ -115,17 +117,20 @@ export function dropWorkshopExports(tx: Tx, workshopId: string): FileRef[] {
  * Exports are kept as long as a link made for them works (7 days): older ones, files included,
  * are removed and logged as `removeExport` by nobody. Returns how many went.
  */
-export function pruneOldExports(deps: AppDeps, now = Date.now()): number {
+export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<number> {
+  const { db } = deps.database;
+  const { workshopExports } = tablesOf(db);
   const cutoff = new Date(now - LINK_TTL_SECONDS * 1000).toISOString();
-  const old = deps.database.db.select().from(workshopExports).where(lt(workshopExports.createdAt, cutoff)).limit(100).all();
+  const old = await db.select().from(workshopExports).where(lt(workshopExports.createdAt, cutoff)).limit(100);
   const files: FileRef[] = [];
   for (const row of old) {
-    write(deps, (tx, changes) => {
-      const deleted = tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).returning().get();
+    await writeWorkshop(deps, row.workshopId, async (tx, changes) => {
+      const { workshopExports } = tablesOf(tx);
+      const [deleted] = await tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).returning();
       if (!deleted) return;
       const file = exportFile(row);
       if (file) {
-        deleteFileRow(tx, file);
+        await deleteFileRow(tx, file);
         files.push(file);
       }
       changes.record({ workshopId: row.workshopId, action: 'removeExport', userId: null, change: { export: toExport(deps.config, row) } });
@@ -142,7 +147,7 @@ const STRAY_AFTER_MS = 10 * 60_000;
  * Removes export files no export refers to: what a render left when its process died or its
  * outcome could not be recorded. Recent ones may still be on their way to being recorded.
  */
-export function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): number {
+export async function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): Promise<number> {
   const folder = join(deps.config.filesDir, EXPORTS_CONTAINER);
   let keys: string[];
   try {
@@ -153,7 +158,7 @@ export function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): number {
   let removed = 0;
   for (const key of keys) {
     const ref = { container: EXPORTS_CONTAINER, key };
-    if (!isSafeRef(ref) || findFile(deps.database.db, ref)) continue;
+    if (!isSafeRef(ref) || (await findFile(deps.database.db, ref))) continue;
     const modified = statSync(join(folder, key), { throwIfNoEntry: false })?.mtimeMs;
     if (modified === undefined || now - modified < STRAY_AFTER_MS) continue;
     removeBlob(deps.config, ref);
@@ -168,29 +173,32 @@ export function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): number {
  * export deleted (or finished by another instance) meanwhile keeps its state, and a file made
  * for it is removed.
  */
-export function finishExport(deps: AppDeps, taken: ExportRow, file: FileRef, outcome: ExportOutcome): void {
-  const kept = write(deps, (tx, changes) => {
-    const before = tx.select().from(workshopExports).where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending'))).get();
+export async function finishExport(deps: AppDeps, taken: ExportRow, file: FileRef, outcome: ExportOutcome): Promise<void> {
+  const kept = await writeWorkshop(deps, taken.workshopId, async (tx, changes) => {
+    const { workshopExports, workshops } = tablesOf(tx);
+    const [before] = await tx.select().from(workshopExports).where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending')));
     if (!before) return false;
-    const workshop = tx.select({ title: workshops.title }).from(workshops).where(eq(workshops.id, before.workshopId)).get();
+    const [workshop] = await tx.select({ title: workshops.title }).from(workshops).where(eq(workshops.id, before.workshopId));
     if (!workshop) return false;
     const now = nowIso();
     let after: ExportRow;
     if (outcome.ok) {
-      recordFile(tx, file, { userId: before.requestedBy, name: `${fileBaseName(workshop.title)}.${outcome.extension}`, mimetype: outcome.mimetype, size: outcome.size });
-      after = tx
-        .update(workshopExports)
-        .set({ state: 'success', fileContainer: file.container, fileKey: file.key, leaseUntil: null, updatedAt: now })
-        .where(eq(workshopExports.id, before.id))
-        .returning()
-        .get();
+      await recordFile(tx, file, { userId: before.requestedBy, name: `${fileBaseName(workshop.title)}.${outcome.extension}`, mimetype: outcome.mimetype, size: outcome.size });
+      after = (
+        await tx
+          .update(workshopExports)
+          .set({ state: 'success', fileContainer: file.container, fileKey: file.key, leaseUntil: null, updatedAt: now })
+          .where(eq(workshopExports.id, before.id))
+          .returning()
+      )[0]!;
     } else {
-      after = tx
-        .update(workshopExports)
-        .set({ state: 'failed', message: outcome.message, leaseUntil: null, updatedAt: now })
-        .where(eq(workshopExports.id, before.id))
-        .returning()
-        .get();
+      after = (
+        await tx
+          .update(workshopExports)
+          .set({ state: 'failed', message: outcome.message, leaseUntil: null, updatedAt: now })
+          .where(eq(workshopExports.id, before.id))
+          .returning()
+      )[0]!;
     }
     const previous = toExport(deps.config, before);
     const resource = toExport(deps.config, after);
@@ -205,12 +213,12 @@ export function finishExport(deps: AppDeps, taken: ExportRow, file: FileRef, out
   if (outcome.ok && !kept) removeBlob(deps.config, file);
 }
 
-function findExport(deps: AppDeps, workshopId: string, exportId: string): ExportRow {
-  const row = deps.database.db
+async function findExport(db: Db, workshopId: string, exportId: string): Promise<ExportRow> {
+  const { workshopExports } = tablesOf(db);
+  const [row] = await db
     .select()
     .from(workshopExports)
-    .where(and(eq(workshopExports.id, exportId), eq(workshopExports.workshopId, workshopId)))
-    .get();
+    .where(and(eq(workshopExports.id, exportId), eq(workshopExports.workshopId, workshopId)));
   if (!row) throw notFound('Export');
   return row;
 }

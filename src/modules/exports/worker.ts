@@ -1,7 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import { openReader, type DatabaseHandle } from '../../db/client';
+import type { Database } from '../../db/database';
+import { openReaderStore } from '../../db/store';
 import { filePath } from '../uploads/storage';
 import { preloadRenderers, renderExport } from './render';
 import type { ExportJob, ExportJobResult } from './job-messages';
@@ -11,18 +12,24 @@ import type { ExportJob, ExportJobResult } from './job-messages';
  * writes the file, so none of that runs on the thread answering requests. One job at a time.
  */
 
-const readers = new Map<string, DatabaseHandle>();
+const readers = new Map<string, Promise<Database>>();
 
-function readerFor(path: string): DatabaseHandle {
-  let reader = readers.get(path);
-  if (!reader) readers.set(path, (reader = openReader(path)));
+function readerFor(job: ExportJob): Promise<Database> {
+  const key = job.databasePath;
+  let reader = readers.get(key);
+  if (!reader) {
+    reader = openReaderStore(job);
+    readers.set(key, reader);
+    // A store that could not be opened (the database away) is opened again for the next job.
+    reader.catch(() => readers.delete(key));
+  }
   return reader;
 }
 
 async function run(job: ExportJob): Promise<ExportJobResult> {
   const path = filePath({ filesDir: job.filesDir }, job.file);
   try {
-    const rendered = await renderExport(readerFor(job.databasePath).db, job.workshopId, job.type);
+    const rendered = await renderExport(await readerFor(job), job.workshopId, job.type);
     if (!rendered) return { id: job.id, ok: false, message: 'The workshop no longer exists.' };
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, rendered.data, { flag: 'wx' });

@@ -1,27 +1,27 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
-import { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, workshops, zones } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
 
 /**
  * Every row of a workshop an export shows, in the order the exports list them: the agenda and
  * the workshop's criteria and sections by position, feedback oldest first, zones in canvas order.
- * Call it inside a read transaction so the rows are one moment of the workshop.
+ * Call it on a snapshot (`Database.snapshot`) so the rows are one moment of the workshop.
  */
-export function readWorkshopRows(tx: Db | Tx, workshopId: string) {
-  const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
+export async function readWorkshopRows(db: Db, workshopId: string) {
+  const { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, workshops, zones } = tablesOf(db);
+  const [workshop] = await db.select().from(workshops).where(eq(workshops.id, workshopId));
   if (!workshop) return null;
-  const canvas = tx.select().from(canvases).where(eq(canvases.workshopId, workshopId)).get() ?? null;
+  const [canvas = null] = await db.select().from(canvases).where(eq(canvases.workshopId, workshopId));
   return {
     workshop,
-    steps: tx.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)).all(),
-    criteria: tx.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)).all(),
-    sections: tx.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)).all(),
-    cards: tx.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.position), asc(cards.number)).all(),
-    votes: tx.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)).all(),
-    ratings: tx.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).all(),
-    items: tx.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)).all(),
-    comments: tx.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)).all(),
+    steps: await db.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)),
+    criteria: await db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position)),
+    sections: await db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position)),
+    cards: await db.select().from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.position), asc(cards.number)),
+    votes: await db.select().from(votes).where(eq(votes.workshopId, workshopId)).orderBy(asc(votes.createdAt), asc(votes.id)),
+    ratings: await db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)),
+    items: await db.select().from(items).where(eq(items.workshopId, workshopId)).orderBy(asc(items.createdAt), asc(items.id)),
+    comments: await db.select().from(comments).where(eq(comments.workshopId, workshopId)).orderBy(asc(comments.createdAt), asc(comments.id)),
     canvas,
-    zones: canvas ? tx.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)).all() : [],
+    zones: canvas ? await db.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)) : [],
   };
 }

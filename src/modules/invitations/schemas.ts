@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { invitations } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { Email } from '../auth/schemas';
 
-export type InvitationRow = typeof invitations.$inferSelect;
+export type InvitationRow = Schema['invitations']['$inferSelect'];
 
 export const InvitationOutput = v.object({
   id: v.string(),

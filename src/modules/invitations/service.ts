@@ -1,14 +1,13 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { invitations, users, workshopMembers } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { authorize } from '../access/rules';
 import { hashToken, newToken } from '../auth/crypto';
-import { write, type ChangeRecorder } from '../events/recorder';
+import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { admitParticipant } from '../workshops/join';
@@ -21,57 +20,68 @@ import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInp
  * participant. Only the token's hash is stored; sending again replaces it (the old link dies).
  */
 
-export function listInvitations(deps: AppDeps, user: UserRow, workshopId: string): InvitationOutput[] {
+export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: string): Promise<InvitationOutput[]> {
   const { db } = deps.database;
-  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return db.select().from(invitations).where(eq(invitations.workshopId, workshopId)).orderBy(asc(invitations.createdAt), asc(invitations.id)).all().map(toInvitation);
+  const { invitations } = tablesOf(db);
+  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  return (await db.select().from(invitations).where(eq(invitations.workshopId, workshopId)).orderBy(asc(invitations.createdAt), asc(invitations.id))).map(toInvitation);
 }
 
 /** Invites each address: a new pending invitation, or the pending one sent again with a new link. */
-export function invite(deps: AppDeps, user: UserRow, workshopId: string, input: InviteInput): InvitationOutput[] {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const access = loadAccess(db, workshopId, user.id);
+export function invite(deps: AppDeps, user: UserRow, workshopId: string, input: InviteInput): Promise<InvitationOutput[]> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { invitations, users, workshopMembers } = tablesOf(tx);
+    const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
     const members = new Set(
-      tx.select({ email: users.email }).from(workshopMembers).innerJoin(users, eq(users.id, workshopMembers.userId)).where(eq(workshopMembers.workshopId, workshopId)).all().map((r) => r.email),
+      (await tx.select({ email: users.email }).from(workshopMembers).innerJoin(users, eq(users.id, workshopMembers.userId)).where(eq(workshopMembers.workshopId, workshopId))).map((r) => r.email),
     );
     const already = input.emails.filter((email) => members.has(email));
     if (already.length > 0) throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
-    return input.emails.map((email) => {
-      const pending = tx.select().from(invitations).where(and(eq(invitations.workshopId, workshopId), eq(invitations.email, email), eq(invitations.state, 'pending'))).get();
-      if (pending) return sendAgain(deps, tx, changes, access.workshop, user, pending, input.content);
+    const sent: InvitationOutput[] = [];
+    for (const email of input.emails) {
+      const [pending] = await tx.select().from(invitations).where(and(eq(invitations.workshopId, workshopId), eq(invitations.email, email), eq(invitations.state, 'pending')));
+      if (pending) {
+        sent.push(await sendAgain(deps, tx, changes, access.workshop, user, pending, input.content));
+        continue;
+      }
       const token = newToken();
-      const row = tx.insert(invitations).values({ workshopId, email, tokenHash: hashToken(token), content: input.content, invitedBy: user.id }).returning().get();
-      mailInvitation(deps, tx, access.workshop, user, row, token);
-      const invitation = toInvitation(row);
+      const [row] = await tx.insert(invitations).values({ workshopId, email, tokenHash: hashToken(token), content: input.content, invitedBy: user.id }).returning();
+      await mailInvitation(deps, tx, access.workshop, user, row!, token);
+      const invitation = toInvitation(row!);
       changes.record({ workshopId, action: 'addInvitation', userId: user.id, change: { invitation } });
-      return invitation;
-    });
+      sent.push(invitation);
+    }
+    return sent;
   });
 }
 
 /** POST …/invitations/:id/resend: a new link (the old one stops working) and a new mail. */
-export function resendInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): void {
-  const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    const access = loadAccess(db, workshopId, user.id);
+export async function resendInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
-    const row = findInvitation(tx, workshopId, invitationId);
+    const row = await findInvitation(tx, workshopId, invitationId);
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was accepted already.');
-    sendAgain(deps, tx, changes, access.workshop, user, row, row.content);
+    await sendAgain(deps, tx, changes, access.workshop, user, row, row.content);
   });
 }
 
 /** DELETE …/invitations/:id: the link stops working. */
-export function deleteInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): void {
-  const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
-    const row = findInvitation(tx, workshopId, invitationId);
-    tx.delete(invitations).where(eq(invitations.id, row.id)).run();
+export async function deleteInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { invitations } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const row = await findInvitation(tx, workshopId, invitationId);
+    await tx.delete(invitations).where(eq(invitations.id, row.id));
     changes.record({ workshopId, action: 'removeInvitation', userId: user.id, change: { invitation: toInvitation(row) } });
   });
+}
+
+async function findByToken(db: Db, tokenHash: string): Promise<InvitationRow | undefined> {
+  const { invitations } = tablesOf(db);
+  const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
+  return row;
 }
 
 /**
@@ -79,39 +89,55 @@ export function deleteInvitation(deps: AppDeps, user: UserRow, workshopId: strin
  * signed up with: the link is the proof). A used link answers 409 `invitation_used`, a deleted or
  * replaced one 404; the workshop's state and plan apply as for joining with the code.
  */
-export function acceptInvitation(deps: AppDeps, user: UserRow, token: string): { workshop_id: string } {
-  return write(deps, (tx, changes) => {
-    const row = tx.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token))).get();
+export async function acceptInvitation(deps: AppDeps, user: UserRow, token: string): Promise<{ workshop_id: string }> {
+  const tokenHash = hashToken(token);
+  // The write takes the lock of the invitation's workshop first (`writeWorkshop`): the invitation
+  // is found before it, and read again under it (it may have been used or sent again meanwhile).
+  const found = await findByToken(deps.database.db, tokenHash);
+  if (!found) throw notFound('Invitation');
+  return writeWorkshop(deps, found.workshopId, async (tx, changes) => {
+    const { invitations } = tablesOf(tx);
+    const row = await findByToken(tx, tokenHash);
     if (!row) throw notFound('Invitation');
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was used already.');
-    const workshop = findWorkshop(tx, row.workshopId);
+    const workshop = await findWorkshop(tx, row.workshopId);
     if (!workshop) throw notFound('Invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
-    admitParticipant(deps, tx, changes, workshop, user.id);
-    const after = tx.update(invitations).set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning().get();
-    const invitation = toInvitation(after);
+    await admitParticipant(deps, tx, changes, workshop, user.id);
+    const [after] = await tx.update(invitations).set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning();
+    const invitation = toInvitation(after!);
     changes.record({ workshopId: row.workshopId, action: 'updateInvitation', userId: user.id, change: { invitation, changes: { state: ['pending', 'accepted'] } } });
     return { workshop_id: row.workshopId };
   });
 }
 
-function findInvitation(tx: Tx, workshopId: string, id: string): InvitationRow {
-  const row = tx.select().from(invitations).where(and(eq(invitations.id, id), eq(invitations.workshopId, workshopId))).get();
+async function findInvitation(tx: Db, workshopId: string, id: string): Promise<InvitationRow> {
+  const { invitations } = tablesOf(tx);
+  const [row] = await tx.select().from(invitations).where(and(eq(invitations.id, id), eq(invitations.workshopId, workshopId)));
   if (!row) throw notFound('Invitation');
   return row;
 }
 
-function sendAgain(deps: AppDeps, tx: Tx, changes: ChangeRecorder, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, content: string): InvitationOutput {
+async function sendAgain(
+  deps: AppDeps,
+  tx: Db,
+  changes: ChangeRecorder,
+  workshop: WorkshopRow,
+  sender: UserRow,
+  row: InvitationRow,
+  content: string,
+): Promise<InvitationOutput> {
+  const { invitations } = tablesOf(tx);
   const token = newToken();
-  const after = tx.update(invitations).set({ tokenHash: hashToken(token), content, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning().get();
-  mailInvitation(deps, tx, workshop, sender, after, token);
-  const invitation = toInvitation(after);
-  changes.record({ workshopId: workshop.id, action: 'updateInvitation', userId: sender.id, change: { invitation, changes: { sent_at: [row.updatedAt, after.updatedAt] } } });
+  const [after] = await tx.update(invitations).set({ tokenHash: hashToken(token), content, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning();
+  await mailInvitation(deps, tx, workshop, sender, after!, token);
+  const invitation = toInvitation(after!);
+  changes.record({ workshopId: workshop.id, action: 'updateInvitation', userId: sender.id, change: { invitation, changes: { sent_at: [row.updatedAt, after!.updatedAt] } } });
   return invitation;
 }
 
-function mailInvitation(deps: AppDeps, tx: Tx, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, token: string): void {
-  queueMailFrom(tx, { id: sender.id, perDay: deps.config.invitationMailsPerDay }, {
+async function mailInvitation(deps: AppDeps, tx: Db, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, token: string): Promise<void> {
+  await queueMailFrom(tx, { id: sender.id, perDay: deps.config.invitationMailsPerDay }, {
     to: row.email,
     subject: `${sender.name} invites you to "${workshop.title}"`,
     ...renderMail({

@@ -1,34 +1,42 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { items, sections } from '../../db/schema/index';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { ItemRow } from './schemas';
 
 /** A card's items in the order they were added, optionally of one section. */
-export function listItems(db: Db, cardId: string, sectionId?: string): ItemRow[] {
+export function listItems(db: Db, cardId: string, sectionId?: string): Promise<ItemRow[]> {
+  const { items } = tablesOf(db);
   return db
     .select()
     .from(items)
     .where(and(eq(items.cardId, cardId), sectionId === undefined ? undefined : eq(items.sectionId, sectionId)))
-    .orderBy(asc(items.createdAt), asc(sql`rowid`))
-    .all();
+    .orderBy(asc(items.createdAt), asc(sql`rowid`));
 }
 
-export function findItem(db: Db, cardId: string, id: string): ItemRow | undefined {
-  return db.select().from(items).where(and(eq(items.id, id), eq(items.cardId, cardId))).get();
+export async function findItem(db: Db, cardId: string, id: string): Promise<ItemRow | undefined> {
+  const { items } = tablesOf(db);
+  const [row] = await db.select().from(items).where(and(eq(items.id, id), eq(items.cardId, cardId)));
+  return row;
 }
 
-export function sectionExists(db: Db, workshopId: string, sectionId: string): boolean {
-  return db.select({ id: sections.id }).from(sections).where(and(eq(sections.id, sectionId), eq(sections.workshopId, workshopId))).get() !== undefined;
+export async function sectionExists(db: Db, workshopId: string, sectionId: string): Promise<boolean> {
+  const { sections } = tablesOf(db);
+  const [row] = await db.select({ id: sections.id }).from(sections).where(and(eq(sections.id, sectionId), eq(sections.workshopId, workshopId)));
+  return row !== undefined;
 }
 
-export function insertItem(db: Db, values: typeof items.$inferInsert): ItemRow {
-  return db.insert(items).values(values).returning().get();
+export async function insertItem(db: Db, values: Schema['items']['$inferInsert']): Promise<ItemRow> {
+  const { items } = tablesOf(db);
+  const [row] = await db.insert(items).values(values).returning();
+  return row!;
 }
 
-export function updateItemContent(db: Db, id: string, content: string, now: string): ItemRow {
-  return db.update(items).set({ content, updatedAt: now }).where(eq(items.id, id)).returning().get()!;
+export async function updateItemContent(db: Db, id: string, content: string, now: string): Promise<ItemRow> {
+  const { items } = tablesOf(db);
+  const [row] = await db.update(items).set({ content, updatedAt: now }).where(eq(items.id, id)).returning();
+  return row!;
 }
 
-export function deleteItem(db: Db, id: string): void {
-  db.delete(items).where(eq(items.id, id)).run();
+export async function deleteItem(db: Db, id: string): Promise<void> {
+  const { items } = tablesOf(db);
+  await db.delete(items).where(eq(items.id, id));
 }

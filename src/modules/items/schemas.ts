@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { items } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { idString, requiredText } from '../../http/validation';
 
-export type ItemRow = typeof items.$inferSelect;
+export type ItemRow = Schema['items']['$inferSelect'];
 
 export const ItemOutput = v.object({ id: v.string(), content: v.string(), section_id: v.string(), user_id: v.string() });
 export type ItemOutput = v.InferOutput<typeof ItemOutput>;

@@ -1,6 +1,5 @@
 import { and, asc, count, eq, gte } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { outbox } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
 import { AppError } from '../../http/errors';
 
 export interface Mail {
@@ -16,9 +15,10 @@ const DAY_MS = 24 * 3600 * 1000;
  * Queues a mail in the outbox table, in the caller's transaction, so a mail exists exactly when
  * the change that caused it committed. Delivery (SMTP, or keeping it in the outbox) happens elsewhere.
  */
-export function queueMail(tx: DbOrTx, mail: Mail): string {
-  const row = tx.insert(outbox).values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null }).returning({ id: outbox.id }).get();
-  return row.id;
+export async function queueMail(tx: Db, mail: Mail): Promise<string> {
+  const { outbox } = tablesOf(tx);
+  const [row] = await tx.insert(outbox).values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null }).returning({ id: outbox.id });
+  return row!.id;
 }
 
 /**
@@ -27,19 +27,19 @@ export function queueMail(tx: DbOrTx, mail: Mail): string {
  * the caller's transaction rolls back, none of its mails is sent. The count is read from the
  * outbox itself, so the budget holds across instances sharing the database.
  */
-export function queueMailFrom(tx: DbOrTx, sender: { id: string; perDay: number }, mail: Mail): string {
+export async function queueMailFrom(tx: Db, sender: { id: string; perDay: number }, mail: Mail): Promise<string> {
+  const { outbox } = tablesOf(tx);
   const since = new Date(Date.now() - DAY_MS).toISOString();
   const inWindow = and(eq(outbox.senderId, sender.id), gte(outbox.createdAt, since));
-  const sent = tx.select({ n: count() }).from(outbox).where(inWindow).get()!.n;
+  const sent = (await tx.select({ n: count() }).from(outbox).where(inWindow))[0]!.n;
   if (sent >= sender.perDay) {
-    const oldest = tx.select({ at: outbox.createdAt }).from(outbox).where(inWindow).orderBy(asc(outbox.createdAt)).limit(1).get();
+    const [oldest] = await tx.select({ at: outbox.createdAt }).from(outbox).where(inWindow).orderBy(asc(outbox.createdAt)).limit(1);
     const seconds = Math.max(1, Math.ceil((Date.parse(oldest?.at ?? since) + DAY_MS - Date.now()) / 1000));
     throw new AppError('rate_limited', `At most ${sender.perDay} invitation mails a day; the next can go in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
   }
-  const row = tx
+  const [row] = await tx
     .insert(outbox)
     .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null, senderId: sender.id })
-    .returning({ id: outbox.id })
-    .get();
-  return row.id;
+    .returning({ id: outbox.id });
+  return row!.id;
 }

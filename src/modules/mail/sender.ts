@@ -1,6 +1,7 @@
-import type Database from 'better-sqlite3';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
-import { isDatabaseBusy } from '../../http/errors';
+import { tablesOf, type Database } from '../../db/database';
+import { isUnavailable } from '../../db/errors';
 
 /** How often the outbox is looked at for mail that is due. */
 const POLL_MS = 1_000;
@@ -31,7 +32,7 @@ interface OutboxRow {
 
 export interface MailSenderDeps {
   config: { smtpUrl: string | undefined; mailFrom: string; mailRetryBaseMs: number };
-  database: { sqlite: Database.Database };
+  database: Database;
 }
 
 export interface MailSender {
@@ -57,44 +58,70 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
   });
-  const { sqlite } = deps.database;
-  // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
-  // would do too), and a mark only applies while the row still holds this taking's value.
-  const take = sqlite.prepare<[string, string, string], OutboxRow>(
-    `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1
-      WHERE id = (SELECT id FROM outbox
-                   WHERE sent_at IS NULL AND failed_at IS NULL
-                     AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
-                     AND (claimed_until IS NULL OR claimed_until <= ?)
-                   ORDER BY created_at LIMIT 1)
-      RETURNING id, claimed_until AS claim, "to", subject, text, html, attempts`,
-  );
-  const markSent = sqlite.prepare<[string, string, string]>(
-    'UPDATE outbox SET sent_at = ?, claimed_until = NULL, last_error = NULL WHERE id = ? AND claimed_until = ?',
-  );
-  const markFailed = sqlite.prepare<[string | null, string | null, string, string, string]>(
-    'UPDATE outbox SET next_attempt_at = ?, failed_at = ?, claimed_until = NULL, last_error = ? WHERE id = ? AND claimed_until = ?',
-  );
+  const { database } = deps;
 
   let stopped = false;
   let running: Promise<void> | null = null;
 
   /** The next due mail, taken under a lease of its own; undefined when none is due. */
-  const takeNext = (): OutboxRow | undefined => {
+  const takeNext = (): Promise<OutboxRow | undefined> => {
     const now = new Date();
     // Unique to this taking: the lease's end, made distinct by a nonce in its sub-millisecond part.
     const claim = `${new Date(now.getTime() + LEASE_MS).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    return sqlite.transaction(() => take.get(claim, now.toISOString(), now.toISOString())).immediate();
+    const at = now.toISOString();
+    return database.transaction(async (tx) => {
+      const { outbox } = tablesOf(tx);
+      const [due] = await tx
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(
+          and(
+            isNull(outbox.sentAt),
+            isNull(outbox.failedAt),
+            or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
+            or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, at)),
+          ),
+        )
+        .orderBy(asc(outbox.createdAt))
+        .limit(1);
+      if (!due) return undefined;
+      // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
+      // would do too), and a mark only applies while the row still holds this taking's value.
+      const [mail] = await tx
+        .update(outbox)
+        .set({ claimedUntil: claim, attempts: sql`${outbox.attempts} + 1` })
+        .where(eq(outbox.id, due.id))
+        .returning({ id: outbox.id, to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html, attempts: outbox.attempts });
+      return mail && { ...mail, claim };
+    });
   };
 
+  /** Records a delivery (sent, or failed) while the row still holds this taking's claim. */
+  const markSent = (mail: OutboxRow) =>
+    database.transaction(async (tx) => {
+      const { outbox } = tablesOf(tx);
+      await tx
+        .update(outbox)
+        .set({ sentAt: new Date().toISOString(), claimedUntil: null, lastError: null })
+        .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
+    });
+  const markFailed = (mail: OutboxRow, outcome: { nextAttemptAt: string | null; failedAt: string | null; lastError: string }) =>
+    database.transaction(async (tx) => {
+      const { outbox } = tablesOf(tx);
+      await tx
+        .update(outbox)
+        .set({ ...outcome, claimedUntil: null })
+        .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
+    });
+
   /** Writes a mark, waiting out another writer's lock a few times; false when it never got it. */
-  const mark = async (write: () => void): Promise<boolean> => {
+  const mark = async (write: () => Promise<void>): Promise<boolean> => {
     for (let attempt = 1; attempt <= MARK_TRIES; attempt++) {
       try {
-        write();
+        await write();
         return true;
       } catch (err) {
-        if (!isDatabaseBusy(err) || attempt === MARK_TRIES) {
+        if (!isUnavailable(err) || attempt === MARK_TRIES) {
           console.error('[mail] could not record a delivery; the lease will hand the mail on', err);
           return false;
         }
@@ -120,13 +147,13 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     }
     // The server's answer is known: recording it is another matter (the database may be busy).
     if (failure === null) {
-      await mark(() => markSent.run(new Date().toISOString(), mail.id, mail.claim));
+      await mark(() => markSent(mail));
       return;
     }
     const givenUp = mail.attempts >= MAX_ATTEMPTS;
     const wait = Math.min(mailRetryBaseMs * 2 ** (mail.attempts - 1), MAX_BACKOFF_MS);
     const nextAt = givenUp ? null : new Date(Date.now() + wait).toISOString();
-    await mark(() => markFailed.run(nextAt, givenUp ? new Date().toISOString() : null, failure.slice(0, 500), mail.id, mail.claim));
+    await mark(() => markFailed(mail, { nextAttemptAt: nextAt, failedAt: givenUp ? new Date().toISOString() : null, lastError: failure.slice(0, 500) }));
     console.warn(`[mail] sending to ${mail.to} failed (attempt ${mail.attempts}${givenUp ? ', giving up' : ''}): ${failure}`);
   };
 
@@ -134,10 +161,10 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     while (!stopped) {
       let mail: OutboxRow | undefined;
       try {
-        mail = takeNext();
+        mail = await takeNext();
       } catch (err) {
         // The database busy with another instance's write: the next poll tries again.
-        if (sqlite.open) console.warn(`[mail] could not read the outbox: ${(err as Error).message}`);
+        if (!stopped) console.warn(`[mail] could not read the outbox: ${(err as Error).message}`);
         return;
       }
       if (!mail) return;

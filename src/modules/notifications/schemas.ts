@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import type { notifications } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { PageQuery } from '../../http/pagination';
 import { idString } from '../../http/validation';
 
-export type NotificationRow = typeof notifications.$inferSelect;
+export type NotificationRow = Schema['notifications']['$inferSelect'];
 
 export const NotificationOutput = v.object({
   id: v.string(),

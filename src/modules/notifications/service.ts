@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
-import { notifications } from '../../db/schema/index';
+import { tablesOf, type Schema } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Page } from '../../http/pagination';
@@ -8,56 +8,57 @@ import { write } from '../events/recorder';
 import { toNotification, type NotificationOutput } from './schemas';
 
 /** Several notifications can share a millisecond; insertion order (rowid) breaks the tie. */
-const rowid = sql`${notifications}.rowid`;
+const rowidOf = (notifications: Schema['notifications']) => sql`${notifications}.rowid`;
 
-export function listNotifications(
+export async function listNotifications(
   deps: AppDeps,
   userId: string,
   page: Page & { offset: number },
-): { items: NotificationOutput[]; total: number } {
+): Promise<{ items: NotificationOutput[]; total: number }> {
   const { db } = deps.database;
+  const { notifications } = tablesOf(db);
   const mine = eq(notifications.userId, userId);
-  const total = db.select({ n: sql<number>`count(*)` }).from(notifications).where(mine).get()!.n;
-  const rows = db
+  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(notifications).where(mine);
+  const rows = await db
     .select()
     .from(notifications)
     .where(mine)
-    .orderBy(desc(notifications.createdAt), desc(rowid))
+    .orderBy(desc(notifications.createdAt), desc(rowidOf(notifications)))
     .limit(page.perPage)
-    .offset(page.offset)
-    .all();
-  return { items: rows.map(toNotification), total };
+    .offset(page.offset);
+  return { items: rows.map(toNotification), total: counted!.n };
 }
 
 /** Marks every unread notification of the user read, or only those created up to and including `lastId`. */
-export function markAllRead(deps: AppDeps, userId: string, lastId: string | null | undefined): void {
-  write(deps, (tx) => {
+export async function markAllRead(deps: AppDeps, userId: string, lastId: string | null | undefined): Promise<void> {
+  await write(deps, async (tx) => {
+    const { notifications } = tablesOf(tx);
+    const rowid = rowidOf(notifications);
     let upTo = sql`1 = 1`;
     if (lastId) {
-      const last = tx
-        .select({ createdAt: notifications.createdAt, rowid: sql<number>`${rowid}` })
+      const [last] = await tx
+        .select({ createdAt: notifications.createdAt, rowid: sql<number>`${rowid}`.mapWith(Number) })
         .from(notifications)
-        .where(and(eq(notifications.id, lastId), eq(notifications.userId, userId)))
-        .get();
+        .where(and(eq(notifications.id, lastId), eq(notifications.userId, userId)));
       if (!last) throw notFound('Notification');
       upTo = sql`(${notifications.createdAt} < ${last.createdAt} or (${notifications.createdAt} = ${last.createdAt} and ${rowid} <= ${last.rowid}))`;
     }
-    tx.update(notifications)
+    await tx
+      .update(notifications)
       .set({ read: true, updatedAt: nowIso() })
-      .where(and(eq(notifications.userId, userId), eq(notifications.read, false), upTo))
-      .run();
+      .where(and(eq(notifications.userId, userId), eq(notifications.read, false), upTo));
   });
 }
 
-export function markRead(deps: AppDeps, userId: string, notificationId: string, read: boolean): void {
-  write(deps, (tx) => {
-    const row = tx
+export async function markRead(deps: AppDeps, userId: string, notificationId: string, read: boolean): Promise<void> {
+  await write(deps, async (tx) => {
+    const { notifications } = tablesOf(tx);
+    const [row] = await tx
       .select({ read: notifications.read })
       .from(notifications)
-      .where(and(eq(notifications.id, notificationId), eq(notifications.userId, userId)))
-      .get();
+      .where(and(eq(notifications.id, notificationId), eq(notifications.userId, userId)));
     if (!row) throw notFound('Notification');
     if (row.read === read) return;
-    tx.update(notifications).set({ read, updatedAt: nowIso() }).where(eq(notifications.id, notificationId)).run();
+    await tx.update(notifications).set({ read, updatedAt: nowIso() }).where(eq(notifications.id, notificationId));
   });
 }

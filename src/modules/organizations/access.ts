@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../../db/client';
+import type { Db } from '../../db/database';
 import { forbidden, notFound } from '../../http/errors';
 import { findMembership, findOrganization } from './repo';
 import type { OrganizationMemberRow, OrganizationRow } from './schemas';
@@ -10,9 +10,9 @@ export interface OrganizationAccess {
 }
 
 /** Members only: anyone else gets 404, so a stranger cannot learn that the organization exists. */
-export function loadOrganizationAccess(db: DbOrTx, organizationId: string, userId: string): OrganizationAccess {
-  const organization = findOrganization(db, organizationId);
-  const membership = organization && findMembership(db, organizationId, userId);
+export async function loadOrganizationAccess(db: Db, organizationId: string, userId: string): Promise<OrganizationAccess> {
+  const organization = await findOrganization(db, organizationId);
+  const membership = organization && (await findMembership(db, organizationId, userId));
   if (!organization || !membership) throw notFound('Organization');
   return { organization, membership };
 }

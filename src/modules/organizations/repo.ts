@@ -1,44 +1,51 @@
 import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { organizationMembers, organizations, users } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import type { MemberWithUser, OrganizationMemberRow, OrganizationRow } from './schemas';
 
-const queries = preparedPerDb((db: Db) => ({
-  organization: db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id'))).prepare(),
-  membership: db
-    .select()
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, sql.placeholder('organizationId')), eq(organizationMembers.userId, sql.placeholder('userId'))))
-    .prepare(),
-}));
+const queries = preparedPerDb((db: Db) => {
+  const { organizationMembers, organizations } = tablesOf(db);
+  return {
+    organization: named(db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id'))), 'organizations_by_id'),
+    membership: named(
+      db
+        .select()
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, sql.placeholder('organizationId')), eq(organizationMembers.userId, sql.placeholder('userId')))),
+      'organizations_membership',
+    ),
+  };
+});
 
-export function findOrganization(db: DbOrTx, id: string): OrganizationRow | undefined {
-  return queries(db as Db).organization.get({ id });
+export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return (await queries(db).organization.execute({ id }))[0];
 }
 
 /** The caller's membership; pending members (no account yet) never match a user. */
-export function findMembership(db: DbOrTx, organizationId: string, userId: string): OrganizationMemberRow | undefined {
-  return queries(db as Db).membership.get({ organizationId, userId });
+export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationMemberRow | undefined> {
+  return (await queries(db).membership.execute({ organizationId, userId }))[0];
 }
 
-export function organizationsOf(db: DbOrTx, userId: string): OrganizationRow[] {
-  return db
+export async function organizationsOf(db: Db, userId: string): Promise<OrganizationRow[]> {
+  const { organizationMembers, organizations } = tablesOf(db);
+  const rows = await db
     .select({ organization: organizations })
     .from(organizationMembers)
     .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
     .where(eq(organizationMembers.userId, userId))
-    .orderBy(sql`${organizations.name} collate nocase`, asc(organizations.id))
-    .all()
-    .map((row) => row.organization);
+    .orderBy(sql`lower(${organizations.name})`, asc(organizations.id));
+  return rows.map((row) => row.organization);
 }
 
-const memberColumns = {
-  member: organizationMembers,
-  userName: users.name,
-  userEmail: users.email,
-  userAvatarUrl: users.avatarUrl,
-};
+function memberColumns(db: Db) {
+  const { organizationMembers, users } = tablesOf(db);
+  return {
+    member: organizationMembers,
+    userName: users.name,
+    userEmail: users.email,
+    userAvatarUrl: users.avatarUrl,
+  };
+}
 
 function withUser(row: { member: OrganizationMemberRow; userName: string | null; userEmail: string | null; userAvatarUrl: string | null }): MemberWithUser {
   return {
@@ -48,39 +55,41 @@ function withUser(row: { member: OrganizationMemberRow; userName: string | null;
 }
 
 /** Members in the order they were added (rowid: timestamps can tie within a millisecond). */
-export function membersOf(db: DbOrTx, organizationId: string): MemberWithUser[] {
-  return db
-    .select(memberColumns)
+export async function membersOf(db: Db, organizationId: string): Promise<MemberWithUser[]> {
+  const { organizationMembers, users } = tablesOf(db);
+  const rows = await db
+    .select(memberColumns(db))
     .from(organizationMembers)
     .leftJoin(users, eq(users.id, organizationMembers.userId))
     .where(eq(organizationMembers.organizationId, organizationId))
-    .orderBy(sql`${organizationMembers}.rowid`)
-    .all()
-    .map(withUser);
+    .orderBy(sql`${organizationMembers}.rowid`);
+  return rows.map(withUser);
 }
 
-export function findMember(db: DbOrTx, organizationId: string, memberId: string): MemberWithUser | undefined {
-  const row = db
-    .select(memberColumns)
+export async function findMember(db: Db, organizationId: string, memberId: string): Promise<MemberWithUser | undefined> {
+  const { organizationMembers, users } = tablesOf(db);
+  const [row] = await db
+    .select(memberColumns(db))
     .from(organizationMembers)
     .leftJoin(users, eq(users.id, organizationMembers.userId))
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)))
-    .get();
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)));
   return row && withUser(row);
 }
 
-export function memberByEmail(db: DbOrTx, organizationId: string, email: string): OrganizationMemberRow | undefined {
-  return db
+export async function memberByEmail(db: Db, organizationId: string, email: string): Promise<OrganizationMemberRow | undefined> {
+  const { organizationMembers } = tablesOf(db);
+  const [row] = await db
     .select()
     .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.email, email)))
-    .get();
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.email, email)));
+  return row;
 }
 
 /** Admins with an account other than `exceptMemberId`: who would be left to manage the organization. */
-export function otherActiveAdmins(db: DbOrTx, organizationId: string, exceptMemberId: string): number {
-  return db
-    .select({ n: sql<number>`count(*)` })
+export async function otherActiveAdmins(db: Db, organizationId: string, exceptMemberId: string): Promise<number> {
+  const { organizationMembers } = tablesOf(db);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(organizationMembers)
     .where(
       and(
@@ -89,6 +98,6 @@ export function otherActiveAdmins(db: DbOrTx, organizationId: string, exceptMemb
         isNotNull(organizationMembers.userId),
         ne(organizationMembers.id, exceptMemberId),
       ),
-    )
-    .get()!.n;
+    );
+  return row!.n;
 }

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
-import type { organizationMembers, organizations } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 import { Email } from '../auth/schemas';
 import { PlanOutput, planFor } from '../users/schemas';
 
-export type OrganizationRow = typeof organizations.$inferSelect;
-export type OrganizationMemberRow = typeof organizationMembers.$inferSelect;
+export type OrganizationRow = Schema['organizations']['$inferSelect'];
+export type OrganizationMemberRow = Schema['organizationMembers']['$inferSelect'];
 export type OrganizationRole = OrganizationMemberRow['role'];
 
 export const OrganizationOutput = v.object({

@@ -1,5 +1,7 @@
-import { sqliteOf, type Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
+import { sqlBoolean } from '../../db/sql';
 import type { AppDeps } from '../../deps';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
@@ -8,19 +10,30 @@ import { workshopBudgetLeft } from '../votes/service';
 import type { ParticipationOutput } from './schemas';
 
 const statements = preparedPerDb((db: Db) => {
-  const sqlite = sqliteOf(db);
+  const { ratings, users, voteTallies, workshopMembers, workshops } = tablesOf(db);
+  const workshopId = sql.placeholder('workshopId');
+  const ownTallies = and(eq(voteTallies.workshopId, workshopMembers.workshopId), eq(voteTallies.userId, users.id));
   return {
     // One row per participant: positive points spent (from the tallies) and ratings given.
-    progress: sqlite.prepare<[string], { id: string; name: string; votes_used: number; voted: number; ratings: number }>(
-      `SELECT u.id, u.name,
-              coalesce((SELECT sum(t.positive) FROM vote_tallies t WHERE t.workshop_id = m.workshop_id AND t.user_id = u.id), 0) AS votes_used,
-              EXISTS (SELECT 1 FROM vote_tallies t WHERE t.workshop_id = m.workshop_id AND t.user_id = u.id) AS voted,
-              (SELECT count(*) FROM ratings r WHERE r.workshop_id = m.workshop_id AND r.user_id = u.id) AS ratings
-         FROM workshop_members m JOIN users u ON u.id = m.user_id
-        WHERE m.workshop_id = ? AND m.role = 'participant'
-        ORDER BY u.name, u.id`,
+    progress: named(
+      db
+        .select({
+          id: users.id,
+          name: users.name,
+          votes_used: sql<number>`coalesce((select sum(${voteTallies.positive}) from ${voteTallies} where ${ownTallies}), 0)`.mapWith(Number),
+          voted: sql<unknown>`exists (select 1 from ${voteTallies} where ${ownTallies})`,
+          ratings: sql<number>`(select count(*) from ${ratings} where ${ratings.workshopId} = ${workshopMembers.workshopId} and ${ratings.userId} = ${users.id})`.mapWith(Number),
+        })
+        .from(workshopMembers)
+        .innerJoin(users, eq(users.id, workshopMembers.userId))
+        .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.role, 'participant')))
+        .orderBy(asc(users.name), asc(users.id)),
+      'participation_progress',
     ),
-    workshop: sqlite.prepare<[string], { current_step_id: string | null; vote_positive: number }>('SELECT current_step_id, vote_positive FROM workshops WHERE id = ?'),
+    workshop: named(
+      db.select({ currentStepId: workshops.currentStepId, votePositive: workshops.votePositive }).from(workshops).where(eq(workshops.id, workshopId)),
+      'participation_workshop',
+    ),
   };
 });
 
@@ -30,15 +43,15 @@ const statements = preparedPerDb((db: Db) => {
  * positive budget is spent (an unlimited budget never is), `rated_any` those who have rated.
  * `users` (facilitators only) gives each participant's points used and ratings, never a vote's value.
  */
-export function participationOf(db: Db, workshopId: string, withUsers: boolean): ParticipationOutput {
+export async function participationOf(db: Db, workshopId: string, withUsers: boolean): Promise<ParticipationOutput> {
   const q = statements(db);
-  const workshop = q.workshop.get(workshopId);
-  const rows = q.progress.all(workshopId);
-  const limit = workshop?.vote_positive ?? -1;
+  const [workshop] = await q.workshop.execute({ workshopId });
+  const rows = await q.progress.execute({ workshopId });
+  const limit = workshop?.votePositive ?? -1;
   const counts: ParticipationOutput = {
-    step_id: workshop?.current_step_id ?? null,
+    step_id: workshop?.currentStepId ?? null,
     participants: rows.length,
-    voted_any: rows.filter((r) => r.voted).length,
+    voted_any: rows.filter((r) => sqlBoolean(r.voted)).length,
     voted_all: rows.filter((r) => workshopBudgetLeft(limit, r.votes_used) <= 0).length,
     rated_any: rows.filter((r) => r.ratings > 0).length,
   };
@@ -46,8 +59,8 @@ export function participationOf(db: Db, workshopId: string, withUsers: boolean):
 }
 
 /** GET /v1/workshops/:id/participation (members; `users` for facilitators). */
-export function getParticipation(deps: AppDeps, user: UserRow, workshopId: string): ParticipationOutput {
+export async function getParticipation(deps: AppDeps, user: UserRow, workshopId: string): Promise<ParticipationOutput> {
   const { db } = deps.database;
-  const access = loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user.id);
   return participationOf(db, workshopId, isFacilitator(access));
 }

@@ -1,10 +1,10 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { criteria, ratings } from '../../db/schema/index';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { RatingRow } from './schemas';
 
 /** A card's ratings in the order they were given, optionally of one criterion and one user. */
-export function listRatings(db: Db, cardId: string, filter: { criteriumId?: string | undefined; userId?: string | undefined }): RatingRow[] {
+export function listRatings(db: Db, cardId: string, filter: { criteriumId?: string | undefined; userId?: string | undefined }): Promise<RatingRow[]> {
+  const { ratings } = tablesOf(db);
   return db
     .select()
     .from(ratings)
@@ -15,38 +15,46 @@ export function listRatings(db: Db, cardId: string, filter: { criteriumId?: stri
         filter.userId === undefined ? undefined : eq(ratings.userId, filter.userId),
       ),
     )
-    .orderBy(asc(ratings.createdAt), asc(sql`rowid`))
-    .all();
+    .orderBy(asc(ratings.createdAt), asc(sql`rowid`));
 }
 
-export function findRating(db: Db, cardId: string, id: string): RatingRow | undefined {
-  return db.select().from(ratings).where(and(eq(ratings.id, id), eq(ratings.cardId, cardId))).get();
+export async function findRating(db: Db, cardId: string, id: string): Promise<RatingRow | undefined> {
+  const { ratings } = tablesOf(db);
+  const [row] = await db.select().from(ratings).where(and(eq(ratings.id, id), eq(ratings.cardId, cardId)));
+  return row;
 }
 
-export function findUserRating(db: Db, q: { cardId: string; criteriumId: string; userId: string }): RatingRow | undefined {
-  return db
+export async function findUserRating(db: Db, q: { cardId: string; criteriumId: string; userId: string }): Promise<RatingRow | undefined> {
+  const { ratings } = tablesOf(db);
+  const [row] = await db
     .select()
     .from(ratings)
-    .where(and(eq(ratings.cardId, q.cardId), eq(ratings.criteriumId, q.criteriumId), eq(ratings.userId, q.userId)))
-    .get();
+    .where(and(eq(ratings.cardId, q.cardId), eq(ratings.criteriumId, q.criteriumId), eq(ratings.userId, q.userId)));
+  return row;
 }
 
-export function findCriterionScale(db: Db, workshopId: string, criteriumId: string): number | undefined {
-  return db
+export async function findCriterionScale(db: Db, workshopId: string, criteriumId: string): Promise<number | undefined> {
+  const { criteria } = tablesOf(db);
+  const [row] = await db
     .select({ scale: criteria.scale })
     .from(criteria)
-    .where(and(eq(criteria.id, criteriumId), eq(criteria.workshopId, workshopId)))
-    .get()?.scale;
+    .where(and(eq(criteria.id, criteriumId), eq(criteria.workshopId, workshopId)));
+  return row?.scale;
 }
 
-export function insertRating(db: Db, values: typeof ratings.$inferInsert): RatingRow {
-  return db.insert(ratings).values(values).returning().get();
+export async function insertRating(db: Db, values: Schema['ratings']['$inferInsert']): Promise<RatingRow> {
+  const { ratings } = tablesOf(db);
+  const [row] = await db.insert(ratings).values(values).returning();
+  return row!;
 }
 
-export function updateRatingValue(db: Db, id: string, value: number, now: string): RatingRow {
-  return db.update(ratings).set({ value, updatedAt: now }).where(eq(ratings.id, id)).returning().get()!;
+export async function updateRatingValue(db: Db, id: string, value: number, now: string): Promise<RatingRow> {
+  const { ratings } = tablesOf(db);
+  const [row] = await db.update(ratings).set({ value, updatedAt: now }).where(eq(ratings.id, id)).returning();
+  return row!;
 }
 
-export function deleteRating(db: Db, id: string): void {
-  db.delete(ratings).where(eq(ratings.id, id)).run();
+export async function deleteRating(db: Db, id: string): Promise<void> {
+  const { ratings } = tablesOf(db);
+  await db.delete(ratings).where(eq(ratings.id, id));
 }

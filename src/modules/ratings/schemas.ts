@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { ratings } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { idString } from '../../http/validation';
 
-export type RatingRow = typeof ratings.$inferSelect;
+export type RatingRow = Schema['ratings']['$inferSelect'];
 
 export const RatingOutput = v.object({
   id: v.string(),

@@ -1,7 +1,8 @@
 import { nowIso } from '../../db/columns';
+import { isUniqueViolation } from '../../db/errors';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { SCALES } from '../criteria/schemas';
-import { diffFields, write, type WriteDeps } from '../events/recorder';
+import { diffFields, writeWorkshop, type WriteDeps } from '../events/recorder';
 import { loadTarget, type CardRef } from '../cards/feedback-target';
 import { authorize, seesAllRatings, type WorkshopAccess } from '../access/rules';
 import { deleteRating, findCriterionScale, findRating, findUserRating, insertRating, listRatings as listRatingRows, updateRatingValue } from './repo';
@@ -20,44 +21,42 @@ function requireOnScale(scale: number, value: number): void {
 
 const alreadyRated = () => new AppError('already_rated', 'You have already rated this card on this criterion; change that rating instead.');
 
-export function listRatings(deps: WriteDeps, ref: CardRef, query: { criterium_id?: string | undefined }): RatingOutput[] {
-  const { access, card } = loadTarget(deps.database.db, ref);
+export async function listRatings(deps: WriteDeps, ref: CardRef, query: { criterium_id?: string | undefined }): Promise<RatingOutput[]> {
+  const { access, card } = await loadTarget(deps.database.db, ref);
   const userId = seesAllRatings(access) ? undefined : access.userId;
-  return listRatingRows(deps.database.db, card.id, { criteriumId: query.criterium_id, userId }).map(toRating);
+  return (await listRatingRows(deps.database.db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating);
 }
 
-export function getRating(deps: WriteDeps, ref: CardRef, ratingId: string): RatingOutput {
-  const { access, card } = loadTarget(deps.database.db, ref);
-  return toRating(visible(access, findRating(deps.database.db, card.id, ratingId)));
+export async function getRating(deps: WriteDeps, ref: CardRef, ratingId: string): Promise<RatingOutput> {
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return toRating(visible(access, await findRating(deps.database.db, card.id, ratingId)));
 }
 
-export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; criterium_id: string }): RatingOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
+export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; criterium_id: string }): Promise<RatingOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'rate');
-    const scale = findCriterionScale(db, ref.workshopId, input.criterium_id);
+    const scale = await findCriterionScale(tx, ref.workshopId, input.criterium_id);
     if (scale === undefined) throw invalid('criterium_id', 'No criterion with this id in the workshop.');
     requireOnScale(scale, input.value);
     const key = { cardId: card.id, criteriumId: input.criterium_id, userId: ref.userId };
-    if (findUserRating(db, key)) throw alreadyRated();
-    const row = insertUnique(() => insertRating(db, { ...key, workshopId: ref.workshopId, value: input.value }));
+    if (await findUserRating(tx, key)) throw alreadyRated();
+    const row = await insertUnique(() => insertRating(tx, { ...key, workshopId: ref.workshopId, value: input.value }));
     const rating = toRating(row);
     changes.record({ workshopId: ref.workshopId, action: 'addRating', userId: ref.userId, change: { rating } });
     return rating;
   });
 }
 
-export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, input: { value?: number | undefined }): RatingOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
-    const before = visible(access, findRating(db, card.id, ratingId));
+export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, input: { value?: number | undefined }): Promise<RatingOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
+    const before = visible(access, await findRating(tx, card.id, ratingId));
     authorize(access, 'rate');
     authorize(access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toRating(before);
-    requireOnScale(findCriterionScale(db, ref.workshopId, before.criteriumId) ?? 0, input.value);
-    const rating = toRating(updateRatingValue(db, before.id, input.value, nowIso()));
+    requireOnScale((await findCriterionScale(tx, ref.workshopId, before.criteriumId)) ?? 0, input.value);
+    const rating = toRating(await updateRatingValue(tx, before.id, input.value, nowIso()));
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateRating',
@@ -68,25 +67,23 @@ export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, in
   });
 }
 
-export function removeRating(deps: WriteDeps, ref: CardRef, ratingId: string): void {
-  const { db } = deps.database;
-  write(deps, (_tx, changes) => {
-    const { access, card } = loadTarget(db, ref);
-    const row = visible(access, findRating(db, card.id, ratingId));
+export async function removeRating(deps: WriteDeps, ref: CardRef, ratingId: string): Promise<void> {
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const { access, card } = await loadTarget(tx, ref);
+    const row = visible(access, await findRating(tx, card.id, ratingId));
     authorize(access, 'rate');
     authorize(access, { manage_feedback: { authorId: row.userId } });
-    deleteRating(db, row.id);
+    await deleteRating(tx, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, change: { rating: toRating(row) } });
   });
 }
 
 /** The unique index is the last word on "one rating per user, card and criterion". */
-function insertUnique(insert: () => RatingRow): RatingRow {
+async function insertUnique(insert: () => Promise<RatingRow>): Promise<RatingRow> {
   try {
-    return insert();
+    return await insert();
   } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw alreadyRated();
+    if (isUniqueViolation(err)) throw alreadyRated();
     throw err;
   }
 }
-

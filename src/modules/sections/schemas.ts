@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { sections } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 
-export type SectionRow = typeof sections.$inferSelect;
+export type SectionRow = Schema['sections']['$inferSelect'];
 
 export const SectionOutput = v.object({ id: v.string(), title: v.string() });
 export type SectionOutput = v.InferOutput<typeof SectionOutput>;

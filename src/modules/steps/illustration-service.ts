@@ -1,11 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { stepIllustrations } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
 import type { StepIllustration } from '../events/changes';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { ownUpload } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -21,12 +20,14 @@ import {
 /** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
 
-function findIllustration(db: DbOrTx, stepId: string): IllustrationRow | undefined {
-  return db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, stepId)).get();
+async function findIllustration(db: Db, stepId: string): Promise<IllustrationRow | undefined> {
+  const { stepIllustrations } = tablesOf(db);
+  const [row] = await db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, stepId));
+  return row;
 }
 
-function requireIllustration(db: DbOrTx, stepId: string): IllustrationRow {
-  const row = findIllustration(db, stepId);
+async function requireIllustration(db: Db, stepId: string): Promise<IllustrationRow> {
+  const row = await findIllustration(db, stepId);
   if (!row) throw notFound('Illustration');
   return row;
 }
@@ -36,11 +37,11 @@ function logged(deps: AppDeps, row: IllustrationRow): StepIllustration {
   return { ...toIllustration(row, deps.config), step_id: row.stepId };
 }
 
-export function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): IllustrationOutput {
+export async function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<IllustrationOutput> {
   const { db } = deps.database;
-  loadAccess(db, workshopId, userId);
-  findStep(db, workshopId, stepId);
-  return toIllustration(requireIllustration(db, stepId), deps.config);
+  await loadAccess(db, workshopId, userId);
+  await findStep(db, workshopId, stepId);
+  return toIllustration(await requireIllustration(db, stepId), deps.config);
 }
 
 /** Points the step's illustration at an uploaded image, replacing the one it had. */
@@ -50,20 +51,21 @@ export function setIllustration(
   userId: string,
   stepId: string,
   input: CreateIllustrationInput,
-): IllustrationOutput {
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
-    findStep(tx, workshopId, stepId);
-    const file = ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
+): Promise<IllustrationOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { stepIllustrations } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    await findStep(tx, workshopId, stepId);
+    const file = await ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
     }
-    const previous = findIllustration(tx, stepId);
+    const previous = await findIllustration(tx, stepId);
     if (previous) {
-      tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id)).run();
+      await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id));
       changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, previous) } });
     }
-    const row = tx
+    const [row] = await tx
       .insert(stepIllustrations)
       .values({
         stepId,
@@ -74,10 +76,9 @@ export function setIllustration(
         container: file.container,
         mimetype: file.mimetype,
       })
-      .returning()
-      .get();
-    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row) } });
-    return toIllustration(row, deps.config);
+      .returning();
+    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row!) } });
+    return toIllustration(row!, deps.config);
   });
 }
 
@@ -87,32 +88,33 @@ export function updateIllustration(
   userId: string,
   stepId: string,
   input: UpdateIllustrationInput,
-): IllustrationOutput {
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
-    findStep(tx, workshopId, stepId);
-    const before = requireIllustration(tx, stepId);
+): Promise<IllustrationOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { stepIllustrations } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    await findStep(tx, workshopId, stepId);
+    const before = await requireIllustration(tx, stepId);
     const wanted = { ...before, align: input.align ?? before.align, name: input.name ?? before.name };
     const diff = diffFields(before, wanted, ['name', 'align']);
     // Nothing to change: nothing written, nothing logged.
     if (Object.keys(diff).length === 0) return toIllustration(before, deps.config);
-    const row = tx
+    const [row] = await tx
       .update(stepIllustrations)
       .set({ align: wanted.align, name: wanted.name, updatedAt: nowIso() })
       .where(eq(stepIllustrations.id, before.id))
-      .returning()
-      .get()!;
-    changes.record({ workshopId, action: 'updateIllustration', userId, change: { illustration: logged(deps, row), changes: diff } });
-    return toIllustration(row, deps.config);
+      .returning();
+    changes.record({ workshopId, action: 'updateIllustration', userId, change: { illustration: logged(deps, row!), changes: diff } });
+    return toIllustration(row!, deps.config);
   });
 }
 
-export function deleteIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): void {
-  write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
-    findStep(tx, workshopId, stepId);
-    const row = requireIllustration(tx, stepId);
-    tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id)).run();
+export async function deleteIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { stepIllustrations } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    await findStep(tx, workshopId, stepId);
+    const row = await requireIllustration(tx, stepId);
+    await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id));
     changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, row) } });
   });
 }

@@ -13,43 +13,43 @@ const illustrationPath = '/workshops/:workshop_id/steps/:step_id/illustration';
 
 export function stepsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get('/workshops/:workshop_id/steps', doc({ tag, summary: 'List the steps in order', response: v.array(StepOutput) }), (c) => {
-      return c.json(listSteps(deps, c.req.param('workshop_id'), c.get('user').id), 200);
+    .get('/workshops/:workshop_id/steps', doc({ tag, summary: 'List the steps in order', response: v.array(StepOutput) }), async (c) => {
+      return c.json(await listSteps(deps, c.req.param('workshop_id'), c.get('user').id), 200);
     })
-    .post('/workshops/:workshop_id/steps', doc({ tag, summary: 'Add a step', status: 201, response: StepOutput }), jsonBody(StepInput), (c) => {
-      return c.json(createStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.valid('json')), 201);
+    .post('/workshops/:workshop_id/steps', doc({ tag, summary: 'Add a step', status: 201, response: StepOutput }), jsonBody(StepInput), async (c) => {
+      return c.json(await createStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.valid('json')), 201);
     })
-    .get('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Get a step', response: StepOutput }), (c) => {
-      return c.json(getStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id')), 200);
+    .get('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Get a step', response: StepOutput }), async (c) => {
+      return c.json(await getStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id')), 200);
     })
-    .put('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Update or move a step', response: StepOutput }), jsonBody(StepInput), (c) => {
+    .put('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Update or move a step', response: StepOutput }), jsonBody(StepInput), async (c) => {
       const { workshop_id, id } = c.req.param();
-      return c.json(updateStep(deps, workshop_id, c.get('user').id, id, c.req.valid('json')), 200);
+      return c.json(await updateStep(deps, workshop_id, c.get('user').id, id, c.req.valid('json')), 200);
     })
-    .delete('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Delete a step', status: 204 }), (c) => {
-      deleteStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id'));
+    .delete('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Delete a step', status: 204 }), async (c) => {
+      await deleteStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id'));
       return c.body(null, 204);
     })
-    .get(illustrationPath, doc({ tag, summary: "Get the step's illustration", response: IllustrationOutput }), (c) => {
+    .get(illustrationPath, doc({ tag, summary: "Get the step's illustration", response: IllustrationOutput }), async (c) => {
       const { workshop_id, step_id } = c.req.param();
-      return c.json(getIllustration(deps, workshop_id, c.get('user').id, step_id), 200);
+      return c.json(await getIllustration(deps, workshop_id, c.get('user').id, step_id), 200);
     })
     .post(
       illustrationPath,
       doc({ tag, summary: 'Set the step illustration to an uploaded image', status: 201, response: IllustrationOutput }),
       jsonBody(CreateIllustrationInput),
-      (c) => {
+      async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(setIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 201);
+        return c.json(await setIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 201);
       },
     )
-    .put(illustrationPath, doc({ tag, summary: 'Change how the illustration is shown', response: IllustrationOutput }), jsonBody(UpdateIllustrationInput), (c) => {
+    .put(illustrationPath, doc({ tag, summary: 'Change how the illustration is shown', response: IllustrationOutput }), jsonBody(UpdateIllustrationInput), async (c) => {
       const { workshop_id, step_id } = c.req.param();
-      return c.json(updateIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 200);
+      return c.json(await updateIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 200);
     })
-    .delete(illustrationPath, doc({ tag, summary: 'Remove the illustration', status: 204 }), (c) => {
+    .delete(illustrationPath, doc({ tag, summary: 'Remove the illustration', status: 204 }), async (c) => {
       const { workshop_id, step_id } = c.req.param();
-      deleteIllustration(deps, workshop_id, c.get('user').id, step_id);
+      await deleteIllustration(deps, workshop_id, c.get('user').id, step_id);
       return c.body(null, 204);
     });
 }

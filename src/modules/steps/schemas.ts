@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
-import type { stepIllustrations, steps } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { imageUrlTemplate, publicFileUrl } from '../uploads/storage';
 import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../workshops/view';
 import { DEFAULT_PREFS } from '../access/rules';
 import { PrefsInput, PrefsOutput, mergePrefs } from './prefs';
 
-export type StepRow = typeof steps.$inferSelect;
-export type IllustrationRow = typeof stepIllustrations.$inferSelect;
+export type StepRow = Schema['steps']['$inferSelect'];
+export type IllustrationRow = Schema['stepIllustrations']['$inferSelect'];
 
 export const StepOutput = v.object({
   id: v.string(),

@@ -1,11 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { arrange } from '../../db/positions';
-import { steps, workshops } from '../../db/schema/index';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, DEFAULT_PREFS } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopForEvent } from '../workshops/output';
@@ -17,34 +16,37 @@ import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas
 const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as const;
 
 /** The step with this id in this workshop; a step of another workshop is as missing as an unknown id. */
-export function findStep(db: DbOrTx, workshopId: string, stepId: string): StepRow {
-  const row = db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId))).get();
+export async function findStep(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
+  const { steps } = tablesOf(db);
+  const [row] = await db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   if (!row) throw notFound('Step');
   return row;
 }
 
-const inWorkshop = (workshopId: string) => eq(steps.workshopId, workshopId);
+const inWorkshop = (db: Db, workshopId: string) => eq(tablesOf(db).steps.workshopId, workshopId);
 
-export function listSteps(deps: AppDeps, workshopId: string, userId: string): StepOutput[] {
+export async function listSteps(deps: AppDeps, workshopId: string, userId: string): Promise<StepOutput[]> {
   const { db } = deps.database;
-  loadAccess(db, workshopId, userId);
-  return db.select().from(steps).where(inWorkshop(workshopId)).orderBy(asc(steps.position), asc(steps.id)).all().map(toStep);
+  const { steps } = tablesOf(db);
+  await loadAccess(db, workshopId, userId);
+  return (await db.select().from(steps).where(inWorkshop(db, workshopId)).orderBy(asc(steps.position), asc(steps.id))).map(toStep);
 }
 
-export function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): StepOutput {
+export async function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<StepOutput> {
   const { db } = deps.database;
-  loadAccess(db, workshopId, userId);
-  return toStep(findStep(db, workshopId, stepId));
+  await loadAccess(db, workshopId, userId);
+  return toStep(await findStep(db, workshopId, stepId));
 }
 
-export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): StepOutput {
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
-    assertViewReferences(tx, workshopId, input.view);
+export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): Promise<StepOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    await assertViewReferences(tx, workshopId, input.view);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const id = newId();
-    const position = arrange(tx, steps, inWorkshop(workshopId), { insert: { id, position: input.position } });
-    const row = tx
+    const position = await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id, position: input.position } });
+    const [row] = await tx
       .insert(steps)
       .values({
         id,
@@ -55,9 +57,8 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
         prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
         view: mergeView(DEFAULT_VIEW, input.view),
       })
-      .returning()
-      .get();
-    const step = toStep(row);
+      .returning();
+    const step = toStep(row!);
     changes.record({ workshopId, action: 'addStep', userId, change: { step } });
     return step;
   });
@@ -67,15 +68,16 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
  * Applies the given members over the step; prefs and view are merged member by member. An update
  * that changes nothing writes nothing and logs nothing.
  */
-export function updateStep(deps: AppDeps, workshopId: string, userId: string, stepId: string, input: StepInput): StepOutput {
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(deps.database.db, workshopId, userId), 'facilitate');
-    assertViewReferences(tx, workshopId, input.view);
-    const before = toStep(findStep(tx, workshopId, stepId));
+export function updateStep(deps: AppDeps, workshopId: string, userId: string, stepId: string, input: StepInput): Promise<StepOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    await assertViewReferences(tx, workshopId, input.view);
+    const before = toStep(await findStep(tx, workshopId, stepId));
     const position =
       input.position === undefined
         ? before.position
-        : arrange(tx, steps, inWorkshop(workshopId), { insert: { id: stepId, position: input.position } });
+        : await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id: stepId, position: input.position } });
     const wanted = {
       ...before,
       name: input.name,
@@ -87,31 +89,31 @@ export function updateStep(deps: AppDeps, workshopId: string, userId: string, st
     assertSortable(wanted.view, input.view);
     const diff = diffFields(before, wanted, STEP_FIELDS);
     if (Object.keys(diff).length === 0) return before;
-    const row = tx
+    const [row] = await tx
       .update(steps)
       .set({ name: wanted.name, instructions: wanted.instructions, position, prefs: wanted.prefs, view: wanted.view, updatedAt: nowIso() })
       .where(eq(steps.id, stepId))
-      .returning()
-      .get()!;
-    const step = toStep(row);
+      .returning();
+    const step = toStep(row!);
     changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff } });
     return step;
   });
 }
 
 /** Removes the step and closes the gap; a workshop whose current step it was has no current step any more. */
-export function deleteStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): void {
-  write(deps, (tx, changes) => {
-    const access = loadAccess(deps.database.db, workshopId, userId);
+export async function deleteStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps, workshops } = tablesOf(tx);
+    const access = await loadAccess(tx, workshopId, userId);
     authorize(access, 'facilitate');
-    const step = toStep(findStep(tx, workshopId, stepId));
-    arrange(tx, steps, inWorkshop(workshopId), { remove: stepId });
-    tx.delete(steps).where(eq(steps.id, stepId)).run();
+    const step = toStep(await findStep(tx, workshopId, stepId));
+    await arrange(tx, steps, inWorkshop(tx, workshopId), { remove: stepId });
+    await tx.delete(steps).where(eq(steps.id, stepId));
     changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
-      const workshop = tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning().get()!;
-      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: workshopForEvent(deps.database.db, deps.config, workshop), step: null } });
+      const [workshop] = await tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning();
+      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null } });
     }
   });
 }

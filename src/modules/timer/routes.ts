@@ -11,8 +11,8 @@ const path = '/workshops/:workshop_id/timer';
 
 export function timerRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: "The workshop's countdown timer, with the server's clock", response: TimerOutput }), (c) => {
-      return c.json(getTimer(deps, c.get('user'), c.req.param('workshop_id')), 200);
+    .get(path, doc({ tag, summary: "The workshop's countdown timer, with the server's clock", response: TimerOutput }), async (c) => {
+      return c.json(await getTimer(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
     .put(
       path,
@@ -23,6 +23,6 @@ export function timerRoutes(deps: AppDeps) {
         errors: { 409: 'conflict: the timer cannot do that in its state (pause a stopped timer); workshop_archived' },
       }),
       jsonBody(TimerInput),
-      (c) => c.json(changeTimer(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 200),
+      async (c) => c.json(await changeTimer(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 200),
     );
 }

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import type { workshopTimers } from '../../db/schema/index';
+import type { Schema } from '../../db/database';
 
-export type TimerRow = typeof workshopTimers.$inferSelect;
+export type TimerRow = Schema['workshopTimers']['$inferSelect'];
 
 /** CONTRACT §9. `server_time` lets a client correct its own clock before counting down to `ends_at`. */
 export const TimerOutput = v.object({

@@ -1,22 +1,25 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { DbOrTx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { workshopTimers } from '../../db/schema/index';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
 
-const find = (db: DbOrTx, workshopId: string) => db.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId)).get();
+async function find(db: Db, workshopId: string): Promise<TimerRow | undefined> {
+  const { workshopTimers } = tablesOf(db);
+  const [row] = await db.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId));
+  return row;
+}
 
 /** GET /v1/workshops/:id/timer (members). */
-export function getTimer(deps: AppDeps, user: UserRow, workshopId: string): TimerOutput {
+export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Promise<TimerOutput> {
   const { db } = deps.database;
-  loadAccess(db, workshopId, user.id);
-  return toTimer(find(db, workshopId));
+  await loadAccess(db, workshopId, user.id);
+  return toTimer(await find(db, workshopId));
 }
 
 /**
@@ -24,19 +27,18 @@ export function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Time
  * or add time (`add_s`, never below zero left). A change the timer's state does not allow (pausing
  * a stopped timer) is a 409 `conflict`. Logged as `changeTimer`, sent as `timer:changed`.
  */
-export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, input: TimerInput): TimerOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
+export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, input: TimerInput): Promise<TimerOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshopTimers } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const now = Date.now();
-    const before = find(tx, workshopId);
+    const before = await find(tx, workshopId);
     const next = nextTimer(before, input, now);
-    const row = tx
+    const [row] = await tx
       .insert(workshopTimers)
       .values({ workshopId, ...next, updatedAt: nowIso() })
       .onConflictDoUpdate({ target: workshopTimers.workshopId, set: { ...next, updatedAt: nowIso() } })
-      .returning()
-      .get();
+      .returning();
     const [old, timer] = [toTimer(before, now), toTimer(row, now)];
     const changed = diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']);
     // Like any PUT that changes nothing (adding 0 s), nothing is logged or sent.

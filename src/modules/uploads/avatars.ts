@@ -1,14 +1,14 @@
 import type { Config } from '../../config';
-import type { Db, Tx } from '../../db/client';
+import type { Database, Db } from '../../db/database';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
-import { deleteFileRow, fileRefFromUrl, permanentFileUrl, removeBlob, saveFile, type FileRef, type FileRow } from './storage';
+import { deleteFileRow, fileRefFromUrl, permanentFileUrl, removeBlob, saveFileIn, type FileRef, type FileRow } from './storage';
 
 export const AVATAR_CONTAINER = 'avatars';
 
 interface AvatarDeps {
   config: Pick<Config, 'filesDir' | 'publicUrl' | 'secret'>;
-  database: { db: Db };
+  database: Database;
 }
 
 /** The re-encoded `avatar` part, or null when the form has none (which removes the avatar). */
@@ -23,23 +23,23 @@ export async function readAvatar(form: FormFields, field = 'avatar'): Promise<En
  * (null to remove) and drops the previous avatar file. Blobs are removed only once the outcome is
  * known, so a failed write leaves the old avatar in place and no stray file behind.
  */
-export function replaceAvatar<T>(
+export async function replaceAvatar<T>(
   deps: AvatarDeps,
   input: {
     userId: string;
     image: EncodedImage | null;
     /** Reads the current avatar URL inside the transaction. */
-    current: (tx: Tx) => string | null;
-    store: (tx: Tx, url: string | null) => T;
+    current: (tx: Db) => Promise<string | null>;
+    store: (tx: Db, url: string | null) => Promise<T>;
   },
-): T {
+): Promise<T> {
   const blobs: { saved?: FileRow; previous?: FileRef } = {};
   let result: T;
   try {
-    result = deps.database.db.transaction((tx) => {
-      const previous = ownAvatar(deps.config, input.current(tx));
+    result = await deps.database.transaction(async (tx) => {
+      const previous = ownAvatar(deps.config, await input.current(tx));
       if (input.image) {
-        blobs.saved = saveFile({ config: deps.config, database: { db: tx } }, {
+        blobs.saved = await saveFileIn(tx, deps.config, {
           userId: input.userId,
           name: `avatar.${input.image.extension}`,
           mimetype: input.image.mimetype,
@@ -47,13 +47,13 @@ export function replaceAvatar<T>(
           container: AVATAR_CONTAINER,
         });
       }
-      const stored = input.store(tx, blobs.saved ? permanentFileUrl(deps.config, blobs.saved) : null);
+      const stored = await input.store(tx, blobs.saved ? permanentFileUrl(deps.config, blobs.saved) : null);
       if (previous) {
-        deleteFileRow(tx, previous);
+        await deleteFileRow(tx, previous);
         blobs.previous = previous;
       }
       return stored;
-    }, { behavior: 'immediate' });
+    });
   } catch (err) {
     if (blobs.saved) removeBlob(deps.config, blobs.saved);
     throw err;

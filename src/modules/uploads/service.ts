@@ -19,7 +19,7 @@ export function toUpload(config: Pick<Config, 'publicUrl' | 'secret'>, file: Fil
 
 export async function uploadFile(deps: UploadDeps, userId: string, part: File): Promise<UploadOutput> {
   const data = new Uint8Array(await part.arrayBuffer());
-  const file = saveFile(deps, { userId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data });
+  const file = await saveFile(deps, { userId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data });
   return toUpload(deps.config, file);
 }
 
@@ -36,7 +36,7 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
   const size = query.mode ? requestedSize(query) : null;
   const check = checkSignature(deps.config, ref, { mode: query.mode ?? '', expires: query.expires, signature: query.signature });
   if (!check.ok) throw new AppError('forbidden', check.reason);
-  const file = findFile(deps.database.db, ref);
+  const file = await findFile(deps.database.db, ref);
   if (!file) throw notFound('File');
   const maxAge = check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
 

@@ -4,13 +4,12 @@ import { readFile as readBlob } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db, DbOrTx } from '../../db/client';
+import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
-import { preparedPerDb } from '../../db/prepared';
-import { files } from '../../db/schema/index';
+import { named, preparedPerDb } from '../../db/prepared';
 import { invalid } from '../../http/errors';
 
-export type FileRow = typeof files.$inferSelect;
+export type FileRow = Schema['files']['$inferSelect'];
 
 /** Where a stored file lives: a container (folder) and a random key within it. */
 export interface FileRef {
@@ -20,10 +19,22 @@ export interface FileRef {
 
 export type ImageMode = 'crop' | 'resize';
 
-/** What the storage functions need; `db` may be a transaction so a file row joins the caller's write. */
+/**
+ * What the storage functions need: file rows are written in a transaction of their own, or in the
+ * caller's (`saveFileIn`, `recordFile`, `deleteFileRow`) so that they join its write.
+ */
 export interface StorageDeps {
   config: Pick<Config, 'filesDir'>;
-  database: { db: DbOrTx };
+  database: Database;
+}
+
+/** A file to store: its bytes and what its row says of them. */
+export interface NewFile {
+  userId: string | null;
+  name: string;
+  mimetype: string;
+  data: Uint8Array;
+  container?: string;
 }
 
 type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
@@ -48,23 +59,33 @@ export function filePath(config: Pick<Config, 'filesDir'>, ref: FileRef): string
 }
 
 /**
- * Writes the bytes under a fresh unguessable key and records them in `files`. The blob is written
- * first, so a row never points at nothing; if the row cannot be written the blob is removed again.
+ * Writes the bytes under a fresh unguessable key and records them in `files`, in a transaction of
+ * its own. The blob is written first, so a row never points at nothing; if the row cannot be
+ * written the blob is removed again.
  */
-export function saveFile(
-  deps: StorageDeps,
-  input: { userId: string | null; name: string; mimetype: string; data: Uint8Array; container?: string },
-): FileRow {
+export function saveFile(deps: StorageDeps, input: NewFile): Promise<FileRow> {
+  return writeThenRecord(deps.config, input, (ref, row) => deps.database.transaction((tx) => recordFile(tx, ref, row)));
+}
+
+/**
+ * `saveFile` inside the caller's transaction `tx`. If the row cannot be written the blob is
+ * removed again; if the transaction rolls back later, the caller removes it (`removeBlob`).
+ */
+export function saveFileIn(tx: Db, config: Pick<Config, 'filesDir'>, input: NewFile): Promise<FileRow> {
+  return writeThenRecord(config, input, (ref, row) => recordFile(tx, ref, row));
+}
+
+async function writeThenRecord(
+  config: Pick<Config, 'filesDir'>,
+  input: NewFile,
+  record: (ref: FileRef, row: { userId: string | null; name: string; mimetype: string; size: number }) => Promise<FileRow>,
+): Promise<FileRow> {
   const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
-  const path = filePath(deps.config, ref);
-  mkdirSync(join(deps.config.filesDir, ref.container), { recursive: true });
+  const path = filePath(config, ref);
+  mkdirSync(join(config.filesDir, ref.container), { recursive: true });
   writeFileSync(path, input.data, { flag: 'wx' });
   try {
-    return deps.database.db
-      .insert(files)
-      .values({ ...ref, name: input.name, mimetype: input.mimetype, size: input.data.byteLength, userId: input.userId })
-      .returning()
-      .get();
+    return await record(ref, { name: input.name, mimetype: input.mimetype, size: input.data.byteLength, userId: input.userId });
   } catch (err) {
     rmSync(path, { force: true });
     throw err;
@@ -72,29 +93,33 @@ export function saveFile(
 }
 
 /** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
-export function recordFile(db: DbOrTx, ref: FileRef, input: { userId: string | null; name: string; mimetype: string; size: number }): FileRow {
-  return db.insert(files).values({ ...ref, ...input }).returning().get();
+export async function recordFile(tx: Db, ref: FileRef, input: { userId: string | null; name: string; mimetype: string; size: number }): Promise<FileRow> {
+  const { files } = tablesOf(tx);
+  return (await tx.insert(files).values({ ...ref, ...input }).returning())[0]!;
 }
 
-const lookups = preparedPerDb((db: Db) =>
-  db
-    .select()
-    .from(files)
-    .where(and(eq(files.container, sql.placeholder('container')), eq(files.key, sql.placeholder('key'))))
-    .prepare(),
-);
+const lookups = preparedPerDb((db: Db) => {
+  const { files } = tablesOf(db);
+  return named(
+    db
+      .select()
+      .from(files)
+      .where(and(eq(files.container, sql.placeholder('container')), eq(files.key, sql.placeholder('key')))),
+    'files_by_ref',
+  );
+});
 
-export function findFile(db: DbOrTx, ref: FileRef): FileRow | undefined {
+export async function findFile(db: Db, ref: FileRef): Promise<FileRow | undefined> {
   if (!isSafeRef(ref)) return undefined;
-  return lookups(db as Db).get({ container: ref.container, key: ref.key });
+  return (await lookups(db).execute({ container: ref.container, key: ref.key }))[0];
 }
 
 /**
  * The one rule for referencing an upload (attachments, illustrations): the blob must be a file the
  * caller uploaded. Anything else, someone else's key included, is a 400 on `blob.key`.
  */
-export function ownUpload(db: DbOrTx, userId: string, blob: FileRef): FileRow {
-  const file = findFile(db, blob);
+export async function ownUpload(db: Db, userId: string, blob: FileRef): Promise<FileRow> {
+  const file = await findFile(db, blob);
   if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
   return file;
 }
@@ -104,14 +129,15 @@ export function readFile(deps: { config: Pick<Config, 'filesDir'> }, file: FileR
 }
 
 /** Removes the row and the blob. */
-export function deleteFile(deps: StorageDeps, file: FileRef): void {
-  deleteFileRow(deps.database.db, file);
+export async function deleteFile(deps: StorageDeps, file: FileRef): Promise<void> {
+  await deps.database.transaction((tx) => deleteFileRow(tx, file));
   removeBlob(deps.config, file);
 }
 
 /** Removes only the row, inside a caller's transaction; `removeBlob` once it has committed. */
-export function deleteFileRow(db: DbOrTx, file: FileRef): void {
-  db.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key))).run();
+export async function deleteFileRow(tx: Db, file: FileRef): Promise<void> {
+  const { files } = tablesOf(tx);
+  await tx.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key)));
 }
 
 /** Removes only the bytes: for a row deleted in a transaction that has committed. */

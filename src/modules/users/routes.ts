@@ -28,8 +28,8 @@ export function usersRoutes(deps: AppDeps) {
     .get('/user/me', doc({ tag: 'Current user', summary: 'The authenticated user', response: UserOutput }), (c) => {
       return c.json(toUser(c.get('user'), deps.config), 200);
     })
-    .put('/user/me', doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }), jsonBody(UpdateMeInput), (c) => {
-      updateMe(deps, c.get('user').id, c.req.valid('json'));
+    .put('/user/me', doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }), jsonBody(UpdateMeInput), async (c) => {
+      await updateMe(deps, c.get('user').id, c.req.valid('json'));
       return c.body(null, 204);
     })
     .put(
@@ -42,7 +42,7 @@ export function usersRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const image = await readAvatar(await readMultipart(c, { allowEmpty: true }));
-        return c.json(setMyAvatar(deps, c.get('user').id, image), 200);
+        return c.json(await setMyAvatar(deps, c.get('user').id, image), 200);
       },
     )
     .post(
@@ -54,8 +54,8 @@ export function usersRoutes(deps: AppDeps) {
         errors: { 409: 'conflict: the address is already confirmed', 429: 'Three resends in ten minutes already' },
       }),
       confirmationResends,
-      (c) => {
-        resendConfirmation(deps, c.get('user').id);
+      async (c) => {
+        await resendConfirmation(deps, c.get('user').id);
         return c.body(null, 204);
       },
     );

@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import { tablesOf, type Database } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { users } from '../../db/schema/index';
 import { AppError, invalid, notFound } from '../../http/errors';
-import type { UserRow } from '../../http/env';
 import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
@@ -12,33 +10,45 @@ import { toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
   config: Config;
-  database: { db: Db };
+  database: Database;
 }
 
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
-export function updateMe(deps: UserDeps, userId: string, input: UpdateMeInput): void {
+export async function updateMe(deps: UserDeps, userId: string, input: UpdateMeInput): Promise<void> {
   const name = input.display_name ?? input.name;
   if (name === undefined) throw invalid('display_name', 'display_name is required.');
-  deps.database.db.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId)).run();
+  await deps.database.transaction(async (tx) => {
+    const { users } = tablesOf(tx);
+    await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
+  });
 }
 
-export function setMyAvatar(deps: UserDeps, userId: string, image: EncodedImage | null): UserOutput {
-  const row = replaceAvatar(deps, {
+export async function setMyAvatar(deps: UserDeps, userId: string, image: EncodedImage | null): Promise<UserOutput> {
+  const row = await replaceAvatar(deps, {
     userId,
     image,
-    current: (tx) => tx.select({ url: users.avatarUrl }).from(users).where(eq(users.id, userId)).get()?.url ?? null,
-    store: (tx, url) => tx.update(users).set({ avatarUrl: url, updatedAt: nowIso() }).where(eq(users.id, userId)).returning().get(),
+    current: async (tx) => {
+      const { users } = tablesOf(tx);
+      const [user] = await tx.select({ url: users.avatarUrl }).from(users).where(eq(users.id, userId));
+      return user?.url ?? null;
+    },
+    store: async (tx, url) => {
+      const { users } = tablesOf(tx);
+      const [user] = await tx.update(users).set({ avatarUrl: url, updatedAt: nowIso() }).where(eq(users.id, userId)).returning();
+      return user;
+    },
   });
   if (!row) throw notFound('User');
   return toUser(row, deps.config);
 }
 
 /** Mails a fresh confirmation link; a confirmed address has nothing to confirm (409). */
-export function resendConfirmation(deps: UserDeps, userId: string): void {
-  deps.database.db.transaction((tx) => {
-    const user: UserRow | undefined = tx.select().from(users).where(eq(users.id, userId)).get();
+export async function resendConfirmation(deps: UserDeps, userId: string): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const { users } = tablesOf(tx);
+    const [user] = await tx.select().from(users).where(eq(users.id, userId));
     if (!user) throw notFound('User');
     if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
-    sendConfirmation(tx, deps.config, user);
-  }, { behavior: 'immediate' });
+    await sendConfirmation(tx, deps.config, user);
+  });
 }

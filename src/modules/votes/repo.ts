@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { sqliteOf, type Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { votes } from '../../db/schema/index';
+import { tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import type { VoteRow } from './schemas';
 
 /** What a user has already spent, positive values and negative magnitudes. */
@@ -11,59 +10,69 @@ export interface VoteSpending {
 }
 
 /** Voting is the busiest write: every statement on its path is prepared once per connection. */
-const statements = preparedPerDb((db: Db) => ({
-  // One row: the tallies kept by triggers on votes (see `voteTallies` in the schema).
-  cardSpending: sqliteOf(db).prepare<[string, string], VoteSpending>('SELECT positive, negative FROM vote_tallies WHERE card_id = ? AND user_id = ?'),
-  // One row per card the user voted on (vote_tallies_workshop_user).
-  workshopSpending: sqliteOf(db).prepare<[string, string], VoteSpending>(
-    'SELECT coalesce(sum(positive), 0) AS positive, coalesce(sum(negative), 0) AS negative FROM vote_tallies WHERE workshop_id = ? AND user_id = ?',
-  ),
-  insert: db
-    .insert(votes)
-    .values({
-      id: sql.placeholder('id'),
-      workshopId: sql.placeholder('workshopId'),
-      cardId: sql.placeholder('cardId'),
-      userId: sql.placeholder('userId'),
-      value: sql.placeholder('value'),
-      createdAt: sql.placeholder('now'),
-      updatedAt: sql.placeholder('now'),
-    })
-    .returning()
-    .prepare(),
-  find: db
-    .select()
-    .from(votes)
-    .where(and(eq(votes.id, sql.placeholder('id')), eq(votes.cardId, sql.placeholder('cardId'))))
-    .prepare(),
-  update: db
-    .update(votes)
-    .set({ value: sql`${sql.placeholder('value')}`, updatedAt: sql`${sql.placeholder('now')}` })
-    .where(eq(votes.id, sql.placeholder('id')))
-    .returning()
-    .prepare(),
-  // Casting order; rowid breaks ties between votes of the same millisecond.
-  list: db.select().from(votes).where(eq(votes.cardId, sql.placeholder('cardId'))).orderBy(asc(votes.createdAt), asc(sql`rowid`)).prepare(),
-  listOwn: db
-    .select()
-    .from(votes)
-    .where(and(eq(votes.cardId, sql.placeholder('cardId')), eq(votes.userId, sql.placeholder('userId'))))
-    .orderBy(asc(votes.createdAt), asc(sql`rowid`))
-    .prepare(),
-}));
+const statements = preparedPerDb((db: Db) => {
+  const { votes, voteTallies } = tablesOf(db);
+  const p = sql.placeholder;
+  return {
+    // The voter's tallies kept by triggers on votes (see `voteTallies` in the schema): on this card,
+    // and summed over the cards of the workshop they voted on (vote_tallies_workshop_user), in one statement.
+    spending: named(
+      db
+        .select({
+          cardPositive: sql<number>`coalesce(sum(case when ${voteTallies.cardId} = ${p('cardId')} then ${voteTallies.positive} end), 0)`.mapWith(Number),
+          cardNegative: sql<number>`coalesce(sum(case when ${voteTallies.cardId} = ${p('cardId')} then ${voteTallies.negative} end), 0)`.mapWith(Number),
+          positive: sql<number>`coalesce(sum(${voteTallies.positive}), 0)`.mapWith(Number),
+          negative: sql<number>`coalesce(sum(${voteTallies.negative}), 0)`.mapWith(Number),
+        })
+        .from(voteTallies)
+        .where(and(eq(voteTallies.workshopId, p('workshopId')), eq(voteTallies.userId, p('userId')))),
+      'votes_spending',
+    ),
+    insert: named(
+      db
+        .insert(votes)
+        .values({ id: p('id'), workshopId: p('workshopId'), cardId: p('cardId'), userId: p('userId'), value: p('value'), createdAt: p('now'), updatedAt: p('now') })
+        .returning(),
+      'votes_insert',
+    ),
+    find: named(db.select().from(votes).where(and(eq(votes.id, p('id')), eq(votes.cardId, p('cardId')))), 'votes_find'),
+    update: named(
+      db
+        .update(votes)
+        .set({ value: sql`${p('value')}`, updatedAt: sql`${p('now')}` })
+        .where(eq(votes.id, p('id')))
+        .returning(),
+      'votes_update',
+    ),
+    // Casting order; rowid breaks ties between votes of the same millisecond.
+    list: named(db.select().from(votes).where(eq(votes.cardId, p('cardId'))).orderBy(asc(votes.createdAt), asc(sql`rowid`)), 'votes_list'),
+    listOwn: named(
+      db
+        .select()
+        .from(votes)
+        .where(and(eq(votes.cardId, p('cardId')), eq(votes.userId, p('userId'))))
+        .orderBy(asc(votes.createdAt), asc(sql`rowid`)),
+      'votes_list_own',
+    ),
+  };
+});
 
 /** What a vote of `value` adds to its voter's spending. */
 const spendingOfValue = (value: number): VoteSpending => ({ positive: Math.max(value, 0), negative: Math.max(-value, 0) });
 
-/** The user's spending on one card, leaving out `replaced` (the value of a vote being changed). */
-export function cardSpendingOf(db: Db, q: { cardId: string; userId: string; replaced?: number | undefined }): VoteSpending {
-  const spending = statements(db).cardSpending.get(q.cardId, q.userId) ?? { positive: 0, negative: 0 };
-  return without(spending, q.replaced);
-}
-
-/** The user's spending across the workshop, leaving out `replaced`. */
-export function workshopSpendingOf(db: Db, q: { workshopId: string; userId: string; replaced?: number | undefined }): VoteSpending {
-  return without(statements(db).workshopSpending.get(q.workshopId, q.userId)!, q.replaced);
+/**
+ * The user's spending on one card and across the workshop, leaving out `replaced` (the value of a
+ * vote being changed) from both.
+ */
+export async function spendingOf(
+  db: Db,
+  q: { workshopId: string; cardId: string; userId: string; replaced?: number | undefined },
+): Promise<{ card: VoteSpending; workshop: VoteSpending }> {
+  const [row] = await statements(db).spending.execute({ workshopId: q.workshopId, cardId: q.cardId, userId: q.userId });
+  return {
+    card: without({ positive: row?.cardPositive ?? 0, negative: row?.cardNegative ?? 0 }, q.replaced),
+    workshop: without({ positive: row?.positive ?? 0, negative: row?.negative ?? 0 }, q.replaced),
+  };
 }
 
 function without(spending: VoteSpending, replaced: number | undefined): VoteSpending {
@@ -72,24 +81,25 @@ function without(spending: VoteSpending, replaced: number | undefined): VoteSpen
   return { positive: spending.positive - gone.positive, negative: spending.negative - gone.negative };
 }
 
-export function insertVote(db: Db, row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string }): VoteRow {
-  return statements(db).insert.get(row)!;
+export async function insertVote(db: Db, row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string }): Promise<VoteRow> {
+  return (await statements(db).insert.execute(row))[0]!;
 }
 
-export function findVote(db: Db, cardId: string, id: string): VoteRow | undefined {
-  return statements(db).find.get({ id, cardId });
+export async function findVote(db: Db, cardId: string, id: string): Promise<VoteRow | undefined> {
+  return (await statements(db).find.execute({ id, cardId }))[0];
 }
 
-export function updateVoteValue(db: Db, id: string, value: number, now: string): VoteRow {
-  return statements(db).update.get({ id, value, now })!;
+export async function updateVoteValue(db: Db, id: string, value: number, now: string): Promise<VoteRow> {
+  return (await statements(db).update.execute({ id, value, now }))[0]!;
 }
 
-export function deleteVote(db: Db, id: string): void {
-  db.delete(votes).where(eq(votes.id, id)).run();
+export async function deleteVote(db: Db, id: string): Promise<void> {
+  const { votes } = tablesOf(db);
+  await db.delete(votes).where(eq(votes.id, id));
 }
 
 /** A card's votes in the order they were cast; only `userId`'s when given. */
-export function listVotes(db: Db, cardId: string, userId?: string): VoteRow[] {
+export async function listVotes(db: Db, cardId: string, userId?: string): Promise<VoteRow[]> {
   const q = statements(db);
-  return userId === undefined ? q.list.all({ cardId }) : q.listOwn.all({ cardId, userId });
+  return userId === undefined ? q.list.execute({ cardId }) : q.listOwn.execute({ cardId, userId });
 }

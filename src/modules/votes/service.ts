@@ -1,11 +1,11 @@
-import type { Db } from '../../db/client';
+import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
-import { diffFields, write, writeSoon, type WriteDeps } from '../events/recorder';
+import { diffFields, writeSoon, writeWorkshop, type WriteDeps } from '../events/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
 import { loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
-import { cardSpendingOf, deleteVote, findVote, insertVote, listVotes as listVoteRows, updateVoteValue, workshopSpendingOf } from './repo';
+import { deleteVote, findVote, insertVote, listVotes as listVoteRows, spendingOf, updateVoteValue } from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
 const voteAction = (target: FeedbackTarget) => (target.card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
@@ -16,40 +16,39 @@ function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
   return row;
 }
 
-export function listVotes(deps: WriteDeps, ref: CardRef): VoteOutput[] {
-  const { access, card } = loadTarget(deps.database.db, ref);
-  return listVoteRows(deps.database.db, card.id, seesAllVotes(access) ? undefined : access.userId).map(toVote);
+export async function listVotes(deps: WriteDeps, ref: CardRef): Promise<VoteOutput[]> {
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return (await listVoteRows(deps.database.db, card.id, seesAllVotes(access) ? undefined : access.userId)).map(toVote);
 }
 
-export function getVote(deps: WriteDeps, ref: CardRef, voteId: string): VoteOutput {
-  const { access, card } = loadTarget(deps.database.db, ref);
-  return toVote(visible(access, findVote(deps.database.db, card.id, voteId)));
+export async function getVote(deps: WriteDeps, ref: CardRef, voteId: string): Promise<VoteOutput> {
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return toVote(visible(access, await findVote(deps.database.db, card.id, voteId)));
 }
 
 /** Votes arrive in bursts: they are written together, one commit for the votes of a moment (`writeSoon`). */
 export function castVote(deps: WriteDeps, ref: CardRef, input: { value: number }): Promise<VoteOutput> {
-  return writeSoon(deps, (db, changes) => {
-    const target = loadTarget(db, ref);
+  return writeSoon(deps, ref.workshopId, async (tx, changes) => {
+    const target = await loadTarget(tx, ref);
     authorize(target.access, voteAction(target));
-    requireWithinBudget(db, target.access.workshop, { cardId: target.card.id, userId: ref.userId, value: input.value });
-    const row = insertVote(db, { id: newId(), workshopId: ref.workshopId, cardId: target.card.id, userId: ref.userId, value: input.value, now: nowIso() });
+    await requireWithinBudget(tx, target.access.workshop, { cardId: target.card.id, userId: ref.userId, value: input.value });
+    const row = await insertVote(tx, { id: newId(), workshopId: ref.workshopId, cardId: target.card.id, userId: ref.userId, value: input.value, now: nowIso() });
     const vote = toVote(row);
     changes.record({ workshopId: ref.workshopId, action: 'addVote', userId: ref.userId, change: { vote: onCard(vote, row.cardId) } });
     return vote;
   });
 }
 
-export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input: { value?: number | undefined }): VoteOutput {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const target = loadTarget(db, ref);
-    const before = visible(target.access, findVote(db, target.card.id, voteId));
+export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input: { value?: number | undefined }): Promise<VoteOutput> {
+  return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const target = await loadTarget(tx, ref);
+    const before = visible(target.access, await findVote(tx, target.card.id, voteId));
     authorize(target.access, voteAction(target));
     authorize(target.access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toVote(before);
     // The old value is given back before the new one is spent; the budget is the owner's.
-    requireWithinBudget(db, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.value });
-    const after = updateVoteValue(db, before.id, input.value, nowIso());
+    await requireWithinBudget(tx, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.value });
+    const after = await updateVoteValue(tx, before.id, input.value, nowIso());
     const vote = toVote(after);
     changes.record({
       workshopId: ref.workshopId,
@@ -61,14 +60,13 @@ export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input:
   });
 }
 
-export function removeVote(deps: WriteDeps, ref: CardRef, voteId: string): void {
-  const { db } = deps.database;
-  write(deps, (_tx, changes) => {
-    const target = loadTarget(db, ref);
-    const row = visible(target.access, findVote(db, target.card.id, voteId));
+export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string): Promise<void> {
+  await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
+    const target = await loadTarget(tx, ref);
+    const row = visible(target.access, await findVote(tx, target.card.id, voteId));
     authorize(target.access, voteAction(target));
     authorize(target.access, { manage_feedback: { authorId: row.userId } });
-    deleteVote(db, row.id);
+    await deleteVote(tx, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, change: { vote: onCard(toVote(row), row.cardId) } });
   });
 }
@@ -88,20 +86,20 @@ export function workshopBudgetLeft(limit: number, spent: number): number {
  * `vote_limit.positive` / `.negative` unless -1. Runs in the write transaction, so concurrent
  * votes cannot overspend.
  */
-function requireWithinBudget(
+async function requireWithinBudget(
   db: Db,
   workshop: WorkshopRow,
   vote: { cardId: string; userId: string; value: number; replacing?: number },
-): void {
+): Promise<void> {
   const side = vote.value > 0 ? 'positive' : 'negative';
   const points = Math.abs(vote.value);
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
-  const replaced = vote.replacing;
-  if (cardSpendingOf(db, { cardId: vote.cardId, userId: vote.userId, replaced })[side] + points > perCard) {
+  const spent = await spendingOf(db, { workshopId: workshop.id, cardId: vote.cardId, userId: vote.userId, replaced: vote.replacing });
+  if (spent.card[side] + points > perCard) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perCard} ${side} points of its voter on this card.`);
   }
-  if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, workshopSpendingOf(db, { workshopId: workshop.id, userId: vote.userId, replaced })[side])) {
+  if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, spent.workshop[side])) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`);
   }
 }

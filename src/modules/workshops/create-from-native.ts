@@ -60,7 +60,7 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
     const query = new URL(url).searchParams;
     const check = checkSignature(deps.config, own, { mode: '', expires: query.get('expires') ?? undefined, signature: query.get('signature') ?? undefined });
     if (!check.ok) throw badFile(check.reason);
-    const file = findFile(deps.database.db, own);
+    const file = await findFile(deps.database.db, own);
     if (!file) throw badFile('No file has this link.');
     if (file.size > NATIVE_MAX_BYTES) throw badFile(`The file is larger than ${NATIVE_MAX_BYTES} bytes.`);
     try {

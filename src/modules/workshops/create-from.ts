@@ -1,9 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { cards, criteria, sections, steps, workshops } from '../../db/schema/index';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { write, type ChangeRecorder } from '../events/recorder';
@@ -17,17 +16,17 @@ import { toWorkshop, workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, remapView } from './view';
 
 /** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
-export function announceCreated(deps: AppDeps, changes: ChangeRecorder, workshopId: string, userId: string): WorkshopOutput {
-  const { db } = deps.database;
-  const workshop = db.select().from(workshops).where(eq(workshops.id, workshopId)).get()!;
-  changes.record({ workshopId, action: 'createWorkshop', userId, change: { workshop: workshopForEvent(db, deps.config, workshop) } });
-  return toWorkshop(db, deps.config, workshop, 'all');
+export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeRecorder, workshopId: string, userId: string): Promise<WorkshopOutput> {
+  const { workshops } = tablesOf(tx);
+  const [workshop] = await tx.select().from(workshops).where(eq(workshops.id, workshopId));
+  changes.record({ workshopId, action: 'createWorkshop', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!) } });
+  return toWorkshop(tx, deps.config, workshop!, 'all');
 }
 
-/** Multi-row inserts stay well under SQLite's limit on bound parameters. */
-export function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inferInsert'][]) {
+/** Multi-row inserts stay well under the database's limit on bound parameters. */
+export async function insertAll<T extends SQLiteTable>(tx: Db, table: T, rows: T['$inferInsert'][]): Promise<void> {
   for (let start = 0; start < rows.length; start += 200) {
-    tx.insert(table).values(rows.slice(start, start + 200)).run();
+    await tx.insert(table).values(rows.slice(start, start + 200));
   }
 }
 
@@ -37,10 +36,11 @@ export function insertAll<T extends SQLiteTable>(tx: Tx, table: T, rows: T['$inf
  * sections and cards (same short ids, new ids). Votes, ratings, items, comments, attachments and
  * members stay behind; the copy is the caller's personal workshop.
  */
-export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): WorkshopOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const source = loadAccess(db, sourceId, user.id).workshop;
+export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): Promise<WorkshopOutput> {
+  // The copy is a new workshop, with no row to lock yet: a plain write.
+  return write(deps, async (tx, changes) => {
+    const { cards, criteria, sections, steps } = tablesOf(tx);
+    const source = (await loadAccess(tx, sourceId, user.id)).workshop;
     const ids = new Map<string, string>();
     const copyId = (id: string) => {
       const fresh = newId();
@@ -48,15 +48,15 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
       return fresh;
     };
     const now = nowIso();
-    const sourceSteps = tx.select().from(steps).where(eq(steps.workshopId, source.id)).orderBy(asc(steps.position)).all();
-    const sourceCriteria = tx.select().from(criteria).where(eq(criteria.workshopId, source.id)).all();
-    const sourceSections = tx.select().from(sections).where(eq(sections.workshopId, source.id)).all();
-    const sourceCards = tx.select().from(cards).where(eq(cards.workshopId, source.id)).all();
+    const sourceSteps = await tx.select().from(steps).where(eq(steps.workshopId, source.id)).orderBy(asc(steps.position));
+    const sourceCriteria = await tx.select().from(criteria).where(eq(criteria.workshopId, source.id));
+    const sourceSections = await tx.select().from(sections).where(eq(sections.workshopId, source.id));
+    const sourceCards = await tx.select().from(cards).where(eq(cards.workshopId, source.id));
     for (const row of [...sourceSteps, ...sourceCriteria, ...sourceSections, ...sourceCards]) copyId(row.id);
     const copyOf = (id: string) => ids.get(id) ?? null;
     const copies = { card: copyOf, criterion: copyOf };
 
-    const workshop = insertWorkshop(tx, {
+    const workshop = await insertWorkshop(tx, {
       owner: { type: 'user', id: user.id },
       creatorId: user.id,
       title: title ?? source.title,
@@ -76,15 +76,15 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     });
     const workshopId = workshop.id;
     const fresh = (id: string) => ids.get(id)!;
-    insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
-    insertAll(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
-    insertAll(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
-    insertAll(
+    await insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
+    await insertAll(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
+    await insertAll(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
+    await insertAll(
       tx,
       cards,
       sourceCards.map((c) => ({ ...c, id: fresh(c.id), workshopId, parentId: c.parentId ? (ids.get(c.parentId) ?? null) : null, createdAt: now, updatedAt: now })),
     );
-    return announceCreated(deps, changes, workshopId, user.id);
+    return announceCreated(deps, tx, changes, workshopId, user.id);
   });
 }
 
@@ -92,16 +92,17 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
  * Creates a workshop from a catalog template: its steps (prefs and view over the defaults),
  * starter clusters and ideas (written by the caller), criteria and sections.
  */
-export function createFromTemplate(deps: AppDeps, user: UserRow, templateId: string, input: CreateWorkshopInput): WorkshopOutput {
+export async function createFromTemplate(deps: AppDeps, user: UserRow, templateId: string, input: CreateWorkshopInput): Promise<WorkshopOutput> {
   const template = TEMPLATES.get(templateId);
   if (!template) throw invalid('template', `Unknown template "${templateId}"; GET /v1/templates lists them.`);
   // The view of a workshop being created cannot name its cards or criteria yet.
-  assertViewReferences(deps.database.db, '', input.view);
-  return write(deps, (tx, changes) => {
+  await assertViewReferences(deps.database.db, '', input.view);
+  return write(deps, async (tx, changes) => {
+    const { cards, criteria, sections, steps } = tablesOf(tx);
     const now = nowIso();
     const criterionIds = new Map(template.criteria.map((c) => [c.title, newId()]));
     const cardCount = template.clusters.reduce((n, cluster) => n + 1 + (cluster.ideas?.length ?? 0), 0);
-    const workshop = insertWorkshop(tx, {
+    const workshop = await insertWorkshop(tx, {
       owner: { type: 'user', id: user.id },
       creatorId: user.id,
       title: input.title ?? template.title,
@@ -113,7 +114,7 @@ export function createFromTemplate(deps: AppDeps, user: UserRow, templateId: str
       extra: { lastCardNumber: cardCount },
     });
     const workshopId = workshop.id;
-    const cardRows: Array<typeof cards.$inferInsert> = [];
+    const cardRows: Array<Schema['cards']['$inferInsert']> = [];
     let number = 0;
     const base = { workshopId, createdAt: now, updatedAt: now };
     template.clusters.forEach((cluster, position) => {
@@ -123,7 +124,7 @@ export function createFromTemplate(deps: AppDeps, user: UserRow, templateId: str
         cardRows.push({ ...base, id: newId(), number: ++number, type: 'idea', title: idea.title, content: idea.content ?? '', parentId: clusterId, position: ideaPosition, userId: user.id });
       });
     });
-    insertAll(
+    await insertAll(
       tx,
       steps,
       template.steps.map((step, position) => ({
@@ -136,9 +137,9 @@ export function createFromTemplate(deps: AppDeps, user: UserRow, templateId: str
         view: { ...mergeView(DEFAULT_VIEW, step.view), sort_criterium_id: step.sort_criterium ? criterionIds.get(step.sort_criterium)! : null },
       })),
     );
-    insertAll(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
-    insertAll(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
-    insertAll(tx, cards, cardRows);
-    return announceCreated(deps, changes, workshopId, user.id);
+    await insertAll(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
+    await insertAll(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
+    await insertAll(tx, cards, cardRows);
+    return announceCreated(deps, tx, changes, workshopId, user.id);
   });
 }

@@ -1,12 +1,11 @@
 import type { Context } from 'hono';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { workshopMembers } from '../../db/schema/index';
 import { AppError, notFound } from '../../http/errors';
 import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
-import { write, type ChangeRecorder } from '../events/recorder';
+import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
@@ -16,13 +15,16 @@ import type { WorkshopOutput } from './schemas';
  * POST /v1/workshops/join. A member joining again gets the workshop back (idempotent); anyone
  * else becomes a participant, within the owner's plan.
  */
-export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): WorkshopOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const workshop = findRunningByCode(tx, accessCode);
-    if (!workshop) throw notFound('Workshop with this access code');
-    admitParticipant(deps, tx, changes, workshop, user.id);
-    return workshopFor(db, deps.config, loadAccess(db, workshop.id, user.id));
+export async function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): Promise<WorkshopOutput> {
+  // The write takes the workshop's lock first (`writeWorkshop`): the code is looked up before it,
+  // and again under it (the workshop may have been archived meanwhile).
+  const found = await findRunningByCode(deps.database.db, accessCode);
+  if (!found) throw notFound('Workshop with this access code');
+  return writeWorkshop(deps, found.id, async (tx, changes) => {
+    const workshop = await findRunningByCode(tx, accessCode);
+    if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
+    await admitParticipant(deps, tx, changes, workshop, user.id);
+    return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user.id));
   });
 }
 
@@ -31,19 +33,18 @@ export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): 
  * within the owner's plan (409 `attendee_limit_reached`); a member already stays as they are.
  * Runs inside the caller's write.
  */
-export function admitParticipant(deps: Pick<AppDeps, 'config' | 'database'>, tx: Tx, changes: ChangeRecorder, workshop: WorkshopRow, userId: string): void {
-  const { db } = deps.database;
-  if (findAccess(db, workshop.id, userId)) return;
-  const { plan } = ownerOf(db, deps.config, workshop);
-  if (countMembers(tx, workshop.id, 'participant') >= plan.workshops_max_attendees) {
+export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, userId: string): Promise<void> {
+  const { workshopMembers } = tablesOf(tx);
+  if (await findAccess(tx, workshop.id, userId)) return;
+  const { plan } = await ownerOf(tx, deps.config, workshop);
+  if ((await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
     throw new AppError('attendee_limit_reached', `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`);
   }
-  const member = tx
+  const [member] = await tx
     .insert(workshopMembers)
     .values({ id: newId(), workshopId: workshop.id, userId, role: 'participant', createdAt: nowIso() })
-    .returning()
-    .get();
-  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: { id: member.id, user_id: member.userId, role: member.role } } });
+    .returning();
+  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: { id: member!.id, user_id: member!.userId, role: member!.role } } });
 }
 
 /**

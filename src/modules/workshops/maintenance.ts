@@ -1,42 +1,42 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { attachments, comments, items, ratings, votes } from '../../db/schema/index';
+import { tablesOf } from '../../db/database';
 import type { UserRow } from '../../http/env';
-import { write } from '../events/recorder';
+import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopPublicUrl } from './output';
 import { membersOf } from './repo';
 import type { MessageInput } from './schemas';
 
-/** What a facilitator may clear in one go, and the event each clearing logs. */
+/** What a facilitator may clear in one go (tables by name), and the event each clearing logs. */
 export const BULK_DELETES = {
-  votes: { table: votes, action: 'removeVotes' },
-  ratings: { table: ratings, action: 'removeRatings' },
-  items: { table: items, action: 'removeItems' },
-  comments: { table: comments, action: 'removeComments' },
-  attachments: { table: attachments, action: 'removeAttachments' },
+  votes: { table: 'votes', action: 'removeVotes' },
+  ratings: { table: 'ratings', action: 'removeRatings' },
+  items: { table: 'items', action: 'removeItems' },
+  comments: { table: 'comments', action: 'removeComments' },
+  attachments: { table: 'attachments', action: 'removeAttachments' },
 } as const;
 export type BulkDeletable = keyof typeof BULK_DELETES;
 
 /** DELETE /v1/workshops/:id/{votes,ratings,items,comments,attachments}: one event with the count. */
-export function deleteAllOf(deps: AppDeps, user: UserRow, workshopId: string, kind: BulkDeletable): void {
-  const { db } = deps.database;
-  const { table, action } = BULK_DELETES[kind];
-  write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
-    const { changes: count } = tx.delete(table).where(eq(table.workshopId, workshopId)).run();
+export async function deleteAllOf(deps: AppDeps, user: UserRow, workshopId: string, kind: BulkDeletable): Promise<void> {
+  const { action } = BULK_DELETES[kind];
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const table = tablesOf(tx)[BULK_DELETES[kind].table];
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    // Both stores answer the deleted rows' ids; their number is the count logged.
+    const { length: count } = await tx.delete(table).where(eq(table.workshopId, workshopId)).returning({ id: table.id });
     changes.record({ workshopId, action, userId: user.id, change: { count } });
   });
 }
 
 /** POST /v1/workshops/:id/messages: a `message` notification for every member but the sender (unless include_me). */
-export function sendMessage(deps: AppDeps, user: UserRow, workshopId: string, input: MessageInput): { recipients: number } {
-  const { db } = deps.database;
-  return write(deps, (_tx, changes) => {
-    const access = loadAccess(db, workshopId, user.id);
+export function sendMessage(deps: AppDeps, user: UserRow, workshopId: string, input: MessageInput): Promise<{ recipients: number }> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
-    const recipients = membersOf(db, workshopId).map((m) => m.userId).filter((id) => id !== user.id);
+    const recipients = (await membersOf(tx, workshopId)).map((m) => m.userId).filter((id) => id !== user.id);
     if (input.include_me) recipients.push(user.id);
     const { workshop } = access;
     changes.notify(recipients, 'message', {

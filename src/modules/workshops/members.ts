@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { workshopMembers } from '../../db/schema/index';
+import { tablesOf } from '../../db/database';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import { diffFields, write } from '../events/recorder';
+import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { countMembers, membersOf, type MemberRow } from './repo';
@@ -14,36 +14,35 @@ export function toUserRole(row: MemberRow): UserRoleOutput {
 }
 
 /** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
-export function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): UserRoleOutput[] {
+export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): Promise<UserRoleOutput[]> {
   const { db } = deps.database;
-  authorize(loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return membersOf(db, workshopId).map(toUserRole);
+  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  return (await membersOf(db, workshopId)).map(toUserRole);
 }
 
 /** GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop. */
-export function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): { access_code: string } {
-  const access = loadAccess(deps.database.db, workshopId, user.id);
+export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): Promise<{ access_code: string }> {
+  const access = await loadAccess(deps.database.db, workshopId, user.id);
   authorize(access, 'facilitate', { allowArchived: true });
   return { access_code: formatAccessCode(access.workshop.accessCode) };
 }
 
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */
-export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string, memberId: string, role: UserRoleOutput['role']): UserRoleOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    authorize(loadAccess(db, workshopId, user.id), 'facilitate');
-    const before = tx
+export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string, memberId: string, role: UserRoleOutput['role']): Promise<UserRoleOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshopMembers } = tablesOf(tx);
+    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    const [before] = await tx
       .select()
       .from(workshopMembers)
-      .where(and(eq(workshopMembers.id, memberId), eq(workshopMembers.workshopId, workshopId)))
-      .get();
+      .where(and(eq(workshopMembers.id, memberId), eq(workshopMembers.workshopId, workshopId)));
     if (!before) throw notFound('User role');
     if (before.role === role) return toUserRole(before);
-    if (before.role === 'facilitator' && countMembers(tx, workshopId, 'facilitator') <= 1) {
+    if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
-    const after = tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning().get();
-    const [old, member] = [toUserRole(before), toUserRole(after)];
+    const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
+    const [old, member] = [toUserRole(before), toUserRole(after!)];
     changes.record({ workshopId, action: 'updateMember', userId: user.id, change: { member, changes: diffFields(old, member, ['role']) } });
     return member;
   });

@@ -1,8 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import { preparedPerDb } from '../../db/prepared';
-import { criteria, ratings, sections, workshops } from '../../db/schema/index';
+import { dialectOf, tablesOf, type Db } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
 import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteria/schemas';
 import { toRating, type RatingOutput } from '../ratings/schemas';
 import { toSection, type SectionOutput } from '../sections/schemas';
@@ -29,36 +28,54 @@ interface DetailsRow {
 }
 
 // GET /v1/workshops/:id is a hot path: the owner, sections, criteria and ratings come from one
-// prepared statement, in which SQLite builds the JSON.
-const queries = preparedPerDb((db: Db) => {
-  const workshopId = sql.placeholder('workshopId');
+// prepared statement, in which the database builds the JSON (as text, in each dialect's words).
+const details = preparedPerDb((db: Db) => {
+  const { workshops } = tablesOf(db);
   // 'all', or the id of the only user whose ratings are included.
   const ratingsOf = sql.placeholder('ratingsOf');
-  return {
-    // Drizzle leaves columns of a single-table select unqualified, which subqueries would capture.
-    details: db
+  const postgres = dialectOf(db) === 'postgres';
+  const object = postgres ? sql.raw('json_build_object') : sql.raw('json_object');
+  // An empty list is `[]` in both: PostgreSQL's json_agg answers null for no rows.
+  const list = (item: SQL, order: string, from: SQL) =>
+    postgres
+      ? sql`(select coalesce(json_agg(${item} order by ${sql.raw(order)}), '[]'::json)::text from ${from})`
+      : sql`(select json_group_array(${item} order by ${sql.raw(order)}) from ${from})`;
+  const ownerOf = (table: string, alias: string) =>
+    sql`(select ${object}('id', ${sql.raw(alias)}.id, 'name', ${sql.raw(alias)}.name, 'avatar_url', ${sql.raw(alias)}.avatar_url, 'plan_name', ${sql.raw(alias)}.plan_name)${sql.raw(postgres ? '::text' : '')} from ${sql.raw(table)} ${sql.raw(alias)} where ${sql.raw(alias)}.id = workshops.owner_id)`;
+  // Drizzle leaves columns of a single-table select unqualified, which subqueries would capture.
+  return named(
+    db
       .select({
-        owner: sql<string | null>`case when workshops.owner_type = 'organization'
-          then (select json_object('id', o.id, 'name', o.name, 'avatar_url', o.avatar_url, 'plan_name', o.plan_name) from organizations o where o.id = workshops.owner_id)
-          else (select json_object('id', u.id, 'name', u.name, 'avatar_url', u.avatar_url, 'plan_name', u.plan_name) from users u where u.id = workshops.owner_id)
-          end`,
-        sections: sql<string>`(select json_group_array(json_object('id', s.id, 'title', s.title) order by s.position, s.id) from sections s where s.workshop_id = workshops.id)`,
-        criteria: sql<string>`(select json_group_array(json_object('id', c.id, 'title', c.title, 'scale', c.scale) order by c.position, c.id) from criteria c where c.workshop_id = workshops.id)`,
-        ratings: sql<string>`(select json_group_array(json_object('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id) order by r.created_at, r.id)
-          from ratings r where r.workshop_id = workshops.id and (${ratingsOf} = 'all' or r.user_id = ${ratingsOf}))`,
+        owner: sql<string | null>`case when workshops.owner_type = 'organization' then ${ownerOf('organizations', 'o')} else ${ownerOf('users', 'u')} end`,
+        sections: sql<string>`${list(sql`${object}('id', s.id, 'title', s.title)`, 's.position, s.id', sql`sections s where s.workshop_id = workshops.id`)}`,
+        criteria: sql<string>`${list(sql`${object}('id', c.id, 'title', c.title, 'scale', c.scale)`, 'c.position, c.id', sql`criteria c where c.workshop_id = workshops.id`)}`,
+        ratings: sql<string>`${list(
+          sql`${object}('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id)`,
+          'r.created_at, r.id',
+          sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))`,
+        )}`,
       })
       .from(workshops)
-      .where(eq(workshops.id, workshopId))
-      .prepare(),
-    criteria: db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position), asc(criteria.id)).prepare(),
-    sections: db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position), asc(sections.id)).prepare(),
-    allRatings: db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)).prepare(),
-    userRatings: db
-      .select()
-      .from(ratings)
-      .where(and(eq(ratings.workshopId, workshopId), eq(ratings.userId, sql.placeholder('userId'))))
-      .orderBy(asc(ratings.createdAt), asc(ratings.id))
-      .prepare(),
+      .where(eq(workshops.id, sql.placeholder('workshopId'))),
+    'workshops_details',
+  );
+});
+
+const queries = preparedPerDb((db: Db) => {
+  const { criteria, ratings, sections } = tablesOf(db);
+  const workshopId = sql.placeholder('workshopId');
+  return {
+    criteria: named(db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position), asc(criteria.id)), 'workshops_criteria'),
+    sections: named(db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position), asc(sections.id)), 'workshops_sections'),
+    allRatings: named(db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)), 'workshops_all_ratings'),
+    userRatings: named(
+      db
+        .select()
+        .from(ratings)
+        .where(and(eq(ratings.workshopId, workshopId), eq(ratings.userId, sql.placeholder('userId'))))
+        .orderBy(asc(ratings.createdAt), asc(ratings.id)),
+      'workshops_user_ratings',
+    ),
   };
 });
 
@@ -70,9 +87,10 @@ function toOwner(config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'own
   return { id: row.id, name: row.name, avatar_url: row.avatar_url, plan: planFor(config, row.plan_name) };
 }
 
-function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope) {
+async function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope) {
   const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
-  const row: DetailsRow = queries(db).details.get({ workshopId: workshop.id, ratingsOf }) ?? { owner: null, sections: '[]', criteria: '[]', ratings: '[]' };
+  const [found] = await details(db).execute({ workshopId: workshop.id, ratingsOf });
+  const row: DetailsRow = found ?? { owner: null, sections: '[]', criteria: '[]', ratings: '[]' };
   return {
     owner: row.owner ? (JSON.parse(row.owner) as OwnerRow) : null,
     sections: JSON.parse(row.sections) as SectionOutput[],
@@ -91,16 +109,16 @@ function groupByCriterion(ratings: RatingOutput[]): Map<string, RatingOutput[]> 
   return grouped;
 }
 
-function ratingsByCriterion(db: Db, workshopId: string, scope: RatingsScope): Map<string, RatingOutput[]> {
+async function ratingsByCriterion(db: Db, workshopId: string, scope: RatingsScope): Promise<Map<string, RatingOutput[]>> {
   if (scope === 'none') return new Map();
   const q = queries(db);
-  const rows = scope === 'all' ? q.allRatings.all({ workshopId }) : q.userRatings.all({ workshopId, userId: scope.userId });
+  const rows = scope === 'all' ? await q.allRatings.execute({ workshopId }) : await q.userRatings.execute({ workshopId, userId: scope.userId });
   return groupByCriterion(rows.map(toRating));
 }
 
 /** The owner as the spec shows it: the organization, or the personal owner seen as one. */
-export function ownerOf(db: Db, config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>): OwnerOutput {
-  return toOwner(config, workshop, detailsOf(db, workshop, 'none').owner);
+export async function ownerOf(db: Db, config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>): Promise<OwnerOutput> {
+  return toOwner(config, workshop, (await detailsOf(db, workshop, 'none')).owner);
 }
 
 export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId: string): string {
@@ -108,15 +126,15 @@ export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId:
 }
 
 /** A workshop's criteria in order, each with the ratings `scope` allows. */
-export function criteriaOf(db: Db, workshopId: string, scope: RatingsScope): CriterionOutput[] {
-  const rows = queries(db).criteria.all({ workshopId });
-  const ratings = rows.length > 0 ? ratingsByCriterion(db, workshopId, scope) : new Map<string, RatingOutput[]>();
+export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope): Promise<CriterionOutput[]> {
+  const rows = await queries(db).criteria.execute({ workshopId });
+  const ratings = rows.length > 0 ? await ratingsByCriterion(db, workshopId, scope) : new Map<string, RatingOutput[]>();
   return rows.map((row) => toCriterion(row, ratings.get(row.id) ?? []));
 }
 
 /** A workshop's sections in order. */
-export function sectionsOf(db: Db, workshopId: string): SectionOutput[] {
-  return queries(db).sections.all({ workshopId }).map(toSection);
+export async function sectionsOf(db: Db, workshopId: string): Promise<SectionOutput[]> {
+  return (await queries(db).sections.execute({ workshopId })).map(toSection);
 }
 
 /** Whose ratings a member sees: participants whose current step hides ratings see only their own. */
@@ -125,8 +143,8 @@ export function ratingsScopeFor(access: WorkshopAccess): RatingsScope {
 }
 
 /** Serializes a workshop with its sections, criteria and the ratings `scope` allows. */
-export function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow, scope: RatingsScope): WorkshopOutput {
-  const details = detailsOf(db, workshop, scope);
+export async function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow, scope: RatingsScope): Promise<WorkshopOutput> {
+  const details = await detailsOf(db, workshop, scope);
   const ratings = groupByCriterion(details.ratings);
   return {
     id: workshop.id,
@@ -154,11 +172,11 @@ export function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, 
 }
 
 /** The workshop as the caller may see it. */
-export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): WorkshopOutput {
+export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): Promise<WorkshopOutput> {
   return toWorkshop(db, config, access.workshop, ratingsScopeFor(access));
 }
 
 /** The workshop as recorded in the event log. */
-export function workshopForEvent(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow): WorkshopOutput {
+export function workshopForEvent(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow): Promise<WorkshopOutput> {
   return toWorkshop(db, config, workshop, 'none');
 }

@@ -1,8 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { canvases, cards, comments, criteria, items, ratings, sections, steps, users, votes, zones } from '../../db/schema/index';
 import type { UserRow } from '../../http/env';
 import { DEFAULT_PREFS } from '../access/rules';
 import { write } from '../events/recorder';
@@ -19,8 +18,10 @@ import { remapView } from './view';
  */
 
 /** Rebuilds the document as a new workshop of `user`, with new ids everywhere. */
-export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, title: string | undefined, options: { keepAuthors: boolean }): WorkshopOutput {
-  return write(deps, (tx, changes) => {
+export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, title: string | undefined, options: { keepAuthors: boolean }): Promise<WorkshopOutput> {
+  // A new workshop, with no row to lock yet: a plain write.
+  return write(deps, async (tx, changes) => {
+    const { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, zones } = tablesOf(tx);
     // New ids per kind of row: a file may reuse one id for, say, a step and a card.
     const ids = new Map<string, string>();
     const freshFor = (kind: string) => (id: string) => {
@@ -29,12 +30,12 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       return mapped;
     };
     const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
-    const authors = options.keepAuthors ? knownAuthors(tx, doc, user.id) : () => user.id;
+    const authors = options.keepAuthors ? await knownAuthors(tx, doc, user.id) : () => user.id;
     const now = nowIso();
     const newIds = { card: fresh.card, criterion: fresh.criterion };
 
     const source = doc.workshop;
-    const workshop = insertWorkshop(tx, {
+    const workshop = await insertWorkshop(tx, {
       owner: { type: 'user', id: user.id },
       creatorId: user.id,
       title: title ?? source.title,
@@ -55,7 +56,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     const workshopId = workshop.id;
     const base = { workshopId, createdAt: now, updatedAt: now };
 
-    insertAll(
+    await insertAll(
       tx,
       steps,
       doc.steps.map((step, position) => ({
@@ -68,8 +69,8 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         view: remapView(step.view, newIds),
       })),
     );
-    insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
-    insertAll(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
+    await insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
+    await insertAll(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
 
     // Positions among siblings are kept in their order and made 0..n-1 whatever the file says.
     const stacks = new Map<string | null, NativeDocument['cards']>();
@@ -78,7 +79,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     for (const stack of stacks.values()) {
       [...stack].sort((a, b) => a.position - b.position || a.short_id - b.short_id).forEach((card, position) => positions.set(card.id, position));
     }
-    insertAll(
+    await insertAll(
       tx,
       cards,
       doc.cards.map((card) => ({
@@ -99,7 +100,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    insertAll(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
+    await insertAll(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
     // One rating per user, card and criterion: when authors fold into the caller, the latest stays.
     const latestRatings = new Map<string, NativeDocument['ratings'][number] & { userId: string }>();
     for (const rating of doc.ratings) {
@@ -108,7 +109,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       const kept = latestRatings.get(key);
       if (!kept || kept.created_at <= rating.created_at) latestRatings.set(key, { ...rating, userId });
     }
-    insertAll(
+    await insertAll(
       tx,
       ratings,
       [...latestRatings.values()].map((rating) => ({
@@ -122,7 +123,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    insertAll(
+    await insertAll(
       tx,
       items,
       doc.items.map((item) => ({
@@ -136,13 +137,13 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    insertAll(
+    await insertAll(
       tx,
       comments,
       doc.comments.map((comment) => ({ workshopId, id: newId(), cardId: fresh.card(comment.card_id), userId: authors(comment.user_id), content: comment.content, createdAt: comment.created_at })),
     );
     if (doc.canvas) {
-      const canvas = tx
+      const [canvas] = await tx
         .insert(canvases)
         .values({
           ...base,
@@ -152,16 +153,15 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
           backgroundRows: doc.canvas.background.rows,
           image: doc.canvas.image,
         })
-        .returning()
-        .get();
+        .returning();
       // The document is built from these rows (and the cards' x/y) when it first loads.
-      insertAll(
+      await insertAll(
         tx,
         zones,
         doc.canvas.zones.map((zone, position) => ({
           ...base,
           id: fresh.zone(zone.id),
-          canvasId: canvas.id,
+          canvasId: canvas!.id,
           name: zone.name,
           x: zone.x,
           y: zone.y,
@@ -172,18 +172,19 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         })),
       );
     }
-    return announceCreated(deps, changes, workshopId, user.id);
+    return announceCreated(deps, tx, changes, workshopId, user.id);
   });
 }
 
 /** Maps a file's user ids to accounts of this service: the same account when it exists, the caller otherwise. */
-function knownAuthors(tx: Tx, doc: NativeDocument, callerId: string): (userId: string) => string {
+async function knownAuthors(tx: Db, doc: NativeDocument, callerId: string): Promise<(userId: string) => string> {
+  const { users } = tablesOf(tx);
   const named = new Set<string>();
   for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments]) for (const row of list) named.add(row.user_id);
   const existing = new Set<string>();
   const all = [...named];
   for (let start = 0; start < all.length; start += 500) {
-    for (const row of tx.select({ id: users.id }).from(users).where(inArray(users.id, all.slice(start, start + 500))).all()) existing.add(row.id);
+    for (const row of await tx.select({ id: users.id }).from(users).where(inArray(users.id, all.slice(start, start + 500)))) existing.add(row.id);
   }
   return (userId) => (existing.has(userId) ? userId : callerId);
 }

@@ -1,36 +1,37 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { cards, criteria, organizationMembers, workshopMembers, workshops } from '../../db/schema/index';
+import { inList } from '../../db/sql';
 import { invalid } from '../../http/errors';
 import type { WorkshopRole } from '../access/rules';
 import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from './view';
 
-export type WorkshopInsert = typeof workshops.$inferInsert;
-export type MemberRow = typeof workshopMembers.$inferSelect;
+export type WorkshopInsert = Schema['workshops']['$inferInsert'];
+export type MemberRow = Schema['workshopMembers']['$inferSelect'];
 
-function accessCodeTaken(db: DbOrTx, code: string, exceptWorkshopId?: string): boolean {
+async function accessCodeTaken(db: Db, code: string, exceptWorkshopId?: string): Promise<boolean> {
+  const { workshops } = tablesOf(db);
   const conditions = [eq(workshops.accessCode, code), eq(workshops.state, 'running')];
   if (exceptWorkshopId) conditions.push(ne(workshops.id, exceptWorkshopId));
-  return db.select({ id: workshops.id }).from(workshops).where(and(...conditions)).get() !== undefined;
+  return (await db.select({ id: workshops.id }).from(workshops).where(and(...conditions))).length > 0;
 }
 
 /**
  * Nine random digits not used by a running workshop. Call inside the write transaction, which holds
  * the write lock, so the check and the insert cannot interleave with another writer.
  */
-export function newAccessCode(db: DbOrTx): string {
+export async function newAccessCode(db: Db): Promise<string> {
   for (;;) {
     const code = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
-    if (!accessCodeTaken(db, code)) return code;
+    if (!(await accessCodeTaken(db, code))) return code;
   }
 }
 
 /** A code that stayed with an archived workshop may have been handed to a running one since. */
-export function accessCodeCollides(db: DbOrTx, workshop: WorkshopRow): boolean {
+export function accessCodeCollides(db: Db, workshop: WorkshopRow): Promise<boolean> {
   return accessCodeTaken(db, workshop.accessCode, workshop.id);
 }
 
@@ -47,9 +48,11 @@ export interface NewWorkshop {
 }
 
 /** Inserts a running workshop with a fresh access code; its creator becomes a facilitator. */
-export function insertWorkshop(tx: DbOrTx, input: NewWorkshop): WorkshopRow {
+export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<WorkshopRow> {
+  const { workshopMembers, workshops } = tablesOf(tx);
   const now = nowIso();
-  const workshop = tx
+  const accessCode = await newAccessCode(tx);
+  const [workshop] = await tx
     .insert(workshops)
     .values({
       id: newId(),
@@ -64,41 +67,47 @@ export function insertWorkshop(tx: DbOrTx, input: NewWorkshop): WorkshopRow {
       forceSync: input.forceSync ?? false,
       ...input.extra,
       state: 'running',
-      accessCode: newAccessCode(tx),
+      accessCode,
       createdAt: now,
       updatedAt: now,
     })
-    .returning()
-    .get();
-  tx.insert(workshopMembers).values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now }).run();
-  return workshop;
+    .returning();
+  await tx.insert(workshopMembers).values({ workshopId: workshop!.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
+  return workshop!;
 }
 
-export function findWorkshop(db: DbOrTx, id: string): WorkshopRow | undefined {
-  return db.select().from(workshops).where(eq(workshops.id, id)).get();
+export async function findWorkshop(db: Db, id: string): Promise<WorkshopRow | undefined> {
+  const { workshops } = tablesOf(db);
+  const [row] = await db.select().from(workshops).where(eq(workshops.id, id));
+  return row;
 }
 
-export function findRunningByCode(db: DbOrTx, code: string): WorkshopRow | undefined {
-  return db.select().from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running'))).get();
+export async function findRunningByCode(db: Db, code: string): Promise<WorkshopRow | undefined> {
+  const { workshops } = tablesOf(db);
+  const [row] = await db.select().from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')));
+  return row;
 }
 
-export function membersOf(db: DbOrTx, workshopId: string): MemberRow[] {
-  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id)).all();
+export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
+  const { workshopMembers } = tablesOf(db);
+  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
 }
 
-export function countMembers(db: DbOrTx, workshopId: string, role: WorkshopRole): number {
-  return db
+export async function countMembers(db: Db, workshopId: string, role: WorkshopRole): Promise<number> {
+  const { workshopMembers } = tablesOf(db);
+  const [row] = await db
     .select({ n: count() })
     .from(workshopMembers)
-    .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.role, role)))
-    .get()!.n;
+    .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.role, role)));
+  return row!.n;
 }
 
 /**
  * The workshops a user sees in their list: those they are a member of, and those of organizations
  * they administer (where they act as facilitators). Newest first.
  */
-export function listVisibleWorkshops(db: DbOrTx, userId: string, filters: ListWorkshopsQuery): WorkshopRow[] {
+export async function listVisibleWorkshops(db: Db, userId: string, filters: ListWorkshopsQuery): Promise<WorkshopRow[]> {
+  const { organizationMembers, workshopMembers, workshops } = tablesOf(db);
   const administered = and(
     eq(workshops.ownerType, 'organization'),
     inArray(
@@ -116,35 +125,38 @@ export function listVisibleWorkshops(db: DbOrTx, userId: string, filters: ListWo
   if (filters.state) conditions.push(eq(workshops.state, filters.state));
   if (filters.since) conditions.push(gte(workshops.createdAt, filters.since));
   if (filters.until) conditions.push(lte(workshops.createdAt, filters.until));
-  return db
+  const rows = await db
     .select({ workshop: workshops })
     .from(workshops)
     .leftJoin(workshopMembers, and(eq(workshopMembers.workshopId, workshops.id), eq(workshopMembers.userId, userId)))
     .where(and(...conditions))
-    .orderBy(desc(workshops.createdAt), desc(workshops.id))
-    .all()
-    .map((row) => row.workshop);
+    .orderBy(desc(workshops.createdAt), desc(workshops.id));
+  return rows.map((row) => row.workshop);
 }
 
 /**
  * The ids a view names must belong to the workshop: the shown card, the criterion it sorts by and
  * the clusters it shows. Throws the contract's 400 naming the member (under `path`).
  */
-export function assertViewReferences(db: DbOrTx, workshopId: string, view: ViewInput | undefined, path = 'view'): void {
+export async function assertViewReferences(db: Db, workshopId: string, view: ViewInput | undefined, path = 'view'): Promise<void> {
   if (!view) return;
-  if (view.card && !db.select({ id: cards.id }).from(cards).where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId))).get()) {
+  const { cards, criteria } = tablesOf(db);
+  if (view.card && (await db.select({ id: cards.id }).from(cards).where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId)))).length === 0) {
     throw invalid(`${path}.card`, 'Not a card of this workshop.');
   }
-  if (view.sort_criterium_id && !db.select({ id: criteria.id }).from(criteria).where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId))).get()) {
+  if (
+    view.sort_criterium_id &&
+    (await db.select({ id: criteria.id }).from(criteria).where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId)))).length === 0
+  ) {
     throw invalid(`${path}.sort_criterium_id`, 'Not a criterion of this workshop.');
   }
   const clusterIds = [...new Set(view.show_cluster_ids ?? [])];
   if (clusterIds.length > 0) {
-    const found = db
+    const [row] = await db
       .select({ n: count() })
       .from(cards)
-      .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inArray(cards.id, clusterIds)))
-      .get()!.n;
+      .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inList(db, cards.id, clusterIds)));
+    const found = row!.n;
     if (found !== clusterIds.length) throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
   }
 }

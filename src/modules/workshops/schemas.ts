@@ -64,7 +64,7 @@ export const CreateWorkshopInput = v.object({
 });
 export type CreateWorkshopInput = v.InferOutput<typeof CreateWorkshopInput>;
 
-/** Far above any real budget, and small enough to stay an exact SQLite integer. */
+/** Far above any real budget, and small enough to stay an exact integer in the database. */
 const MAX_POINTS = 1_000_000;
 export const unlimitedOrCount = v.pipe(v.number(), v.integer(), v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'), v.maxValue(MAX_POINTS));
 export const perCardCount = v.pipe(v.number(), v.integer(), v.minValue(1, 'Must be greater than 0.'), v.maxValue(MAX_POINTS));

@@ -1,13 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import type { Db } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { steps, workshops } from '../../db/schema/index';
 import { identityEpoch } from '../../db/identity-epoch';
 import { bodyCache } from '../../http/body-cache';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import { diffFields, write, type ChangeRecorder } from '../events/recorder';
+import { diffFields, write, writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
@@ -34,36 +33,34 @@ function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: str
   };
 }
 
-/**
- * POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom).
- * Only a native file's fetch is asynchronous.
- */
-export function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput, imports: NativeImports): WorkshopOutput | Promise<WorkshopOutput> {
+/** POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom). */
+export async function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput, imports: NativeImports): Promise<WorkshopOutput> {
   if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input.title);
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
   if (input.url !== undefined) return imports.create(deps, user, input.url, input.title);
   const title = input.title;
   if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
   // A new workshop has no cards or criteria for its view to name.
-  assertViewReferences(deps.database.db, '', input.view);
+  await assertViewReferences(deps.database.db, '', input.view);
   const values = customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user.id);
   assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
-  return write(deps, (tx, changes) => {
-    const workshop = insertWorkshop(tx, values);
-    return announceCreated(deps, changes, workshop.id, user.id);
+  // A new workshop has no row to lock yet: a plain write.
+  return write(deps, async (tx, changes) => {
+    const workshop = await insertWorkshop(tx, values);
+    return announceCreated(deps, tx, changes, workshop.id, user.id);
   });
 }
 
 /** POST /v1/organizations/:id/workshops: any member of the organization may create its workshops. */
-export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organizationId: string, input: CustomWorkshopInput): WorkshopOutput {
-  return write(deps, (tx, changes) => {
+export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organizationId: string, input: CustomWorkshopInput): Promise<WorkshopOutput> {
+  return write(deps, async (tx, changes) => {
     // Any member, facilitator or admin, may create the organization's workshops; strangers get 404.
-    loadOrganizationAccess(tx, organizationId, user.id);
-    assertViewReferences(tx, '', input.view);
+    await loadOrganizationAccess(tx, organizationId, user.id);
+    await assertViewReferences(tx, '', input.view);
     const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
-    const workshop = insertWorkshop(tx, values);
-    return announceCreated(deps, changes, workshop.id, user.id);
+    const workshop = await insertWorkshop(tx, values);
+    return announceCreated(deps, tx, changes, workshop.id, user.id);
   });
 }
 
@@ -72,18 +69,22 @@ export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organiz
  * workshop's logged changes (its event seq), its row, and its owner (the identity epoch). Readers
  * whose step hides others' ratings have answers of their own.
  */
-export function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string): Uint8Array<ArrayBuffer> {
+export async function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
-  const access = loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user.id);
   const scope = ratingsScopeFor(access);
   const key = `workshop\u0000${access.workshop.id}\u0000${typeof scope === 'object' ? scope.userId : ''}`;
-  const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch(db)()}`;
+  const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${await identityEpoch(db)()}`;
   return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }
 
-export function listWorkshops(deps: AppDeps, user: UserRow, filters: ListWorkshopsQuery): WorkshopOutput[] {
+export async function listWorkshops(deps: AppDeps, user: UserRow, filters: ListWorkshopsQuery): Promise<WorkshopOutput[]> {
   const { db } = deps.database;
-  return listVisibleWorkshops(db, user.id, filters).map((row) => workshopFor(db, deps.config, loadAccess(db, row.id, user.id)));
+  const output: WorkshopOutput[] = [];
+  for (const row of await listVisibleWorkshops(db, user.id, filters)) {
+    output.push(await workshopFor(db, deps.config, await loadAccess(db, row.id, user.id)));
+  }
+  return output;
 }
 
 /** The settings an update can change, named as in the output, so `changes` reads like the resource. */
@@ -119,8 +120,9 @@ function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRo
   };
 }
 
-function stepOf(db: Db, workshopId: string, stepId: string): StepRow {
-  const step = db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId))).get();
+async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
+  const { steps } = tablesOf(db);
+  const [step] = await db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   if (!step) throw invalid('current_step_id', 'Not a step of this workshop.');
   return step;
 }
@@ -130,29 +132,30 @@ function stepOf(db: Db, workshopId: string, stepId: string): StepRow {
  * (explicit `view.*` members of the same request still win), logs `changeStep` and notifies the
  * other members; any other change logs `updateWorkshop`.
  */
-export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string, input: UpdateWorkshopInput): WorkshopOutput {
-  const { db } = deps.database;
-  return write(deps, (tx, changes) => {
-    const access = loadAccess(db, workshopId, user.id);
+export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string, input: UpdateWorkshopInput): Promise<WorkshopOutput> {
+  return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshops } = tablesOf(tx);
+    const access = await loadAccess(tx, workshopId, user.id);
     const before = access.workshop;
     authorize(access, 'facilitate', { allowArchived: before.state === 'archived' && input.state === 'running' });
-    assertViewReferences(tx, workshopId, input.view);
+    await assertViewReferences(tx, workshopId, input.view);
 
     const patched = applySettings(before, input);
     const settingsChanged = diffFields(settingsOf(before), settingsOf(patched), SETTINGS);
     const stepChanged = input.current_step_id !== undefined && input.current_step_id !== before.currentStepId;
-    const step = stepChanged && input.current_step_id ? stepOf(db, workshopId, input.current_step_id) : null;
-    if (Object.keys(settingsChanged).length === 0 && !stepChanged) return toWorkshop(db, deps.config, before, 'all');
+    const step = stepChanged && input.current_step_id ? await stepOf(tx, workshopId, input.current_step_id) : null;
+    if (Object.keys(settingsChanged).length === 0 && !stepChanged) return toWorkshop(tx, deps.config, before, 'all');
 
     const after: WorkshopRow = {
       ...patched,
       currentStepId: stepChanged ? (input.current_step_id ?? null) : before.currentStepId,
       view: step ? mergeView(mergeView(DEFAULT_VIEW, step.view), input.view) : patched.view,
-      accessCode: before.state === 'archived' && patched.state === 'running' && accessCodeCollides(tx, before) ? newAccessCode(tx) : before.accessCode,
+      accessCode: before.state === 'archived' && patched.state === 'running' && (await accessCodeCollides(tx, before)) ? await newAccessCode(tx) : before.accessCode,
       updatedAt: nowIso(),
     };
     assertSortable(after.view, input.view);
-    tx.update(workshops)
+    await tx
+      .update(workshops)
       .set({
         title: after.title,
         description: after.description,
@@ -169,23 +172,22 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
         accessCode: after.accessCode,
         updatedAt: after.updatedAt,
       })
-      .where(eq(workshops.id, workshopId))
-      .run();
+      .where(eq(workshops.id, workshopId));
 
-    const recorded = workshopForEvent(db, deps.config, after);
+    const recorded = await workshopForEvent(tx, deps.config, after);
     if (Object.keys(settingsChanged).length > 0) {
       changes.record({ workshopId, action: 'updateWorkshop', userId: user.id, change: { workshop: recorded, changes: settingsChanged } });
     }
     if (stepChanged) {
       changes.record({ workshopId, action: 'changeStep', userId: user.id, change: { workshop: recorded, step: step ? toStep(step) : null } });
-      if (step && after.changeStepNotifications) notifyStepChange(deps, changes, after, step, user);
+      if (step && after.changeStepNotifications) await notifyStepChange(deps, tx, changes, after, step, user);
     }
-    return toWorkshop(db, deps.config, after, 'all');
+    return toWorkshop(tx, deps.config, after, 'all');
   });
 }
 
-function notifyStepChange(deps: AppDeps, changes: ChangeRecorder, workshop: WorkshopRow, step: StepRow, actor: UserRow) {
-  const recipients = membersOf(deps.database.db, workshop.id).map((m) => m.userId).filter((id) => id !== actor.id);
+async function notifyStepChange(deps: AppDeps, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, step: StepRow, actor: UserRow) {
+  const recipients = (await membersOf(tx, workshop.id)).map((m) => m.userId).filter((id) => id !== actor.id);
   changes.notify(recipients, 'changeStep', {
     workshop: { id: workshop.id, title: workshop.title, public_url: workshopPublicUrl(deps.config, workshop.id) },
     step: { id: step.id, name: step.name, instructions: step.instructions },
@@ -194,17 +196,19 @@ function notifyStepChange(deps: AppDeps, changes: ChangeRecorder, workshop: Work
 }
 
 /** DELETE /v1/workshops/:id: everything in the workshop goes with it (foreign keys cascade). */
-export function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string): void {
-  const { db } = deps.database;
-  write(deps, (tx, changes) => {
-    const access = loadAccess(db, workshopId, user.id);
+export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string): Promise<void> {
+  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { workshops } = tablesOf(tx);
+    const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
-    const recorded = workshopForEvent(db, deps.config, access.workshop);
-    const exportFiles = dropWorkshopExports(tx, workshopId);
-    tx.delete(workshops).where(eq(workshops.id, workshopId)).run();
+    const recorded = await workshopForEvent(tx, deps.config, access.workshop);
+    const exportFiles = await dropWorkshopExports(tx, workshopId);
+    await tx.delete(workshops).where(eq(workshops.id, workshopId));
     changes.afterCommit(() => exportFiles.forEach((file) => removeBlob(deps.config, file)));
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
-    changes.afterCommit(() => deps.collab.forgetWorkshop(workshopId));
+    changes.afterCommit(() => {
+      void deps.collab.forgetWorkshop(workshopId).catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
+    });
   });
 }

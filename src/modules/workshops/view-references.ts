@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import type { Db, Tx } from '../../db/client';
+import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { steps, workshops } from '../../db/schema/index';
 import type { ChangeRecorder } from '../events/recorder';
 import { toStep } from '../steps/schemas';
 import { workshopForEvent } from './output';
@@ -42,31 +41,32 @@ function withoutReferences(stored: View, removed: RemovedReferences): View | nul
  * transaction, logging `updateWorkshop` / `updateStep` for each view that changed, so no view is
  * left pointing at nothing.
  */
-export function unhookViewReferences(
-  deps: { config: Config; database: { db: Db } },
-  tx: Tx,
+export async function unhookViewReferences(
+  deps: { config: Config },
+  tx: Db,
   changes: ChangeRecorder,
   target: { workshopId: string; userId: string },
   removed: RemovedReferences,
-): void {
+): Promise<void> {
+  const { steps, workshops } = tablesOf(tx);
   const { workshopId, userId } = target;
-  const workshop = tx.select().from(workshops).where(eq(workshops.id, workshopId)).get();
+  const [workshop] = await tx.select().from(workshops).where(eq(workshops.id, workshopId));
   if (!workshop) return;
   const now = nowIso();
   const view = withoutReferences(workshop.view, removed);
   if (view) {
-    const after = tx.update(workshops).set({ view, updatedAt: now }).where(eq(workshops.id, workshopId)).returning().get();
+    const [after] = await tx.update(workshops).set({ view, updatedAt: now }).where(eq(workshops.id, workshopId)).returning();
     changes.record({
       workshopId,
       action: 'updateWorkshop',
       userId,
-      change: { workshop: workshopForEvent(deps.database.db, deps.config, after), changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] } },
+      change: { workshop: await workshopForEvent(tx, deps.config, after!), changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] } },
     });
   }
-  for (const step of tx.select().from(steps).where(eq(steps.workshopId, workshopId)).all()) {
+  for (const step of await tx.select().from(steps).where(eq(steps.workshopId, workshopId))) {
     const stepView = withoutReferences(step.view, removed);
     if (!stepView) continue;
-    const after = tx.update(steps).set({ view: stepView, updatedAt: now }).where(eq(steps.id, step.id)).returning().get();
-    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } } });
+    const [after] = await tx.update(steps).set({ view: stepView, updatedAt: now }).where(eq(steps.id, step.id)).returning();
+    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after!), changes: { view: [toStep(step).view, stepView] } } });
   }
 }

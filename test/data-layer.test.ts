@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { tablesOf } from '../src/db/database';
+import { QueryOutsideTransaction } from '../src/db/scope';
+import { write } from '../src/modules/events/recorder';
+import { useCast } from './helpers/cast';
+import { seedCard, seedWorkshopWith } from './helpers/factories';
+
+/*
+ * The data layer's own rules: a write reaches the database only through its transaction, and the
+ * code is written so that the same queries run on SQLite and PostgreSQL.
+ */
+
+const { t, facilitator, participant } = useCast();
+
+describe('a write transaction', () => {
+  it('refuses a query through the read handle inside it, and leaves nothing of the write', async () => {
+    const workshop = await seedWorkshopWith(t, facilitator, [participant]);
+    const { workshops } = t.tables;
+    const outside = write(t.deps, async (tx) => {
+      await tx.update(tablesOf(tx).workshops).set({ title: 'Renamed' }).where(eq(workshops.id, workshop.id));
+      // A read that would not see the update above (SQLite: another connection; PostgreSQL: another pooled one).
+      await t.deps.database.db.select().from(workshops).where(eq(workshops.id, workshop.id));
+    });
+    await expect(outside).rejects.toBeInstanceOf(QueryOutsideTransaction);
+    const [row] = await t.db.select().from(workshops).where(eq(workshops.id, workshop.id));
+    expect(row!.title).toBe(workshop.title);
+  });
+
+  it('sees its own rows: a merge answers with the card it just made', async () => {
+    const workshop = await seedWorkshopWith(t, facilitator, [participant]);
+    const a = await seedCard(t, workshop.id, facilitator, { type: 'cluster', title: 'A' });
+    const b = await seedCard(t, workshop.id, facilitator, { type: 'cluster', title: 'B' });
+    const res = await t.request<{ id: string; title: string }>('POST', `/v1/workshops/${workshop.id}/cards/merge`, {
+      token: facilitator.token,
+      body: { cards_id: [a.id, b.id], title: 'A and B' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.title).toBe('A and B');
+  });
+
+  it('cannot be opened inside another one', async () => {
+    const nested = t.deps.database.transaction(() => t.deps.database.transaction(async () => 1));
+    await expect(nested).rejects.toThrow(/inside another one/);
+  });
+});
+
+/** Every source file under `dir`, with its path relative to the repository. */
+function sources(dir: string): Array<{ path: string; text: string }> {
+  const found: Array<{ path: string; text: string }> = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...sources(path));
+    else if (name.endsWith('.ts')) found.push({ path: relative(process.cwd(), path), text: readFileSync(path, 'utf8') });
+  }
+  return found;
+}
+
+describe('the code the stores share', () => {
+  const outsideDb = sources('src').filter((file) => !file.path.startsWith('src/db/') && !file.path.startsWith('src/screen/'));
+
+  it('awaits every query: no synchronous better-sqlite3 calls outside the SQLite store', () => {
+    const offending = outsideDb.flatMap(({ path, text }) =>
+      text.split('\n').flatMap((line, index) => (/\)\s*\.(all|get|run)\(\)|sqliteOf|\.pluck\(|better-sqlite3/.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it('takes its tables from the handle, never from an import of a schema', () => {
+    const offending = outsideDb.filter(({ text }) => /^import (?!type)[^;]*from '[./]*db\/schema(-pg)?\/index'/m.test(text)).map(({ path }) => path);
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('the migrations', () => {
+  it('are what the schema says: drizzle-kit would generate nothing', () => {
+    const dialects = [
+      { dialect: 'sqlite', schema: './src/db/schema/index.ts', folder: 'drizzle/sqlite' },
+    ];
+    for (const { dialect, schema, folder } of dialects) {
+      // drizzle-kit takes the folder relative to the working directory.
+      const copy = relative(process.cwd(), mkdtempSync(join(process.cwd(), '.migrations-check-')));
+      try {
+        cpSync(folder, copy, { recursive: true });
+        const before = readdirSync(copy, { recursive: true }).sort();
+        const out = execFileSync('npx', ['drizzle-kit', 'generate', '--dialect', dialect, '--schema', schema, '--out', copy], { encoding: 'utf8', stdio: 'pipe' });
+        expect(out, dialect).toMatch(/No schema changes/);
+        expect(readdirSync(copy, { recursive: true }).sort(), dialect).toEqual(before);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    }
+  }, 60_000);
+});
