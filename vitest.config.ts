@@ -1,12 +1,28 @@
 import { defineConfig } from 'vitest/config';
+import { postgresBinaries } from './test/setup/binaries';
+
+/*
+ * The suite runs twice: on SQLite (the default store) and on PostgreSQL (`DATABASE_URL`), a
+ * cluster the `postgres` project starts for the run (`test/setup/postgres.ts`). Without
+ * PostgreSQL installed, only SQLite runs, unless REQUIRE_POSTGRES=1 makes that an error (CI).
+ */
+const withPostgres = postgresBinaries() !== null || process.env.REQUIRE_POSTGRES === '1';
+if (!withPostgres) console.warn('PostgreSQL is not installed: the suite runs on SQLite only (REQUIRE_POSTGRES=1 makes this an error).');
+
+const include = ['test/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Each file starts its own server and database; two workers fit the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'sqlite', include } },
+      ...(withPostgres
+        ? [{ extends: true as const, test: { name: 'postgres', include, env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
+        : []),
+    ],
   },
 });

@@ -199,7 +199,7 @@ async function timeLoads(engine: CollabEngine, workshopId: string, runs: number)
 
 /** Reading the stored rows and applying them to a Y.Doc, without the service around it. */
 async function timeStorageOnly(deps: AppDeps, workshopId: string, runs: number): Promise<number> {
-  const store = new DocumentStore();
+  const store = new DocumentStore(deps.database);
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const started = performance.now();

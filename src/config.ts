@@ -18,6 +18,10 @@ export interface Config {
   port: number;
   /** SQLite file (WAL mode); `:memory:` is not supported because several connections share it. */
   databasePath: string;
+  /** When set (`postgres://…`), everything is stored in PostgreSQL instead of `databasePath` (CONTRACT §10). */
+  databaseUrl: string | undefined;
+  /** PostgreSQL connections one instance keeps at most. */
+  databasePoolSize: number;
   /** Uploaded and generated files (local storage driver). */
   filesDir: string;
   /** Base of every URL the service hands out. */
@@ -94,6 +98,11 @@ const EnvSchema = v.object({
     '3000',
   ),
   DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// URL'))),
+  DATABASE_POOL_SIZE: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'expected a number from 1 to 100'), v.transform(Number), v.minValue(1, 'expected a number from 1 to 100'), v.maxValue(100, 'expected a number from 1 to 100')),
+    '10',
+  ),
   FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
@@ -122,9 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.output;
+  // Instances on several machines must sign links alike: a secret made on one of them would not do.
+  if (e.DATABASE_URL && !e.SECRET) throw new ConfigError('SECRET must be set when DATABASE_URL is: every instance sharing the database must sign links with the same secret.');
   return {
     port: e.PORT,
     databasePath: e.DATABASE_PATH,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     filesDir: e.FILES_DIR,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secret: e.SECRET ?? persistentSecret(dirname(e.DATABASE_PATH)),
@@ -143,6 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePath' | 'filesDir'>): Config {
   return {
     port: 0,
+    databaseUrl: undefined,
+    databasePoolSize: 10,
     publicUrl: 'http://localhost',
     secret: randomBytes(32).toString('hex'),
     redisUrl: undefined,

@@ -1,5 +1,7 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDeps } from './create-deps';
+import { isUnavailable } from './db/errors';
+import { UnsuitableDatabase } from './db/postgres';
 import { logQueuedMail } from './modules/mail/dev-log';
 import { scheduleDailyDigest } from './modules/mail/digest';
 import { createServer } from './server';
@@ -17,7 +19,11 @@ try {
   if (err instanceof ConfigError) exitWith(err.message);
   throw err;
 }
-const deps = await createDeps(config);
+const deps = await createDeps(config).catch((err: unknown) => {
+  if (err instanceof UnsuitableDatabase) exitWith(err.message);
+  if (isUnavailable(err)) exitWith(`Cannot reach the database named by DATABASE_URL: ${(err as Error).message}`);
+  throw err;
+});
 const server = await createServer(deps).catch(async (err: NodeJS.ErrnoException) => {
   await deps.database.close();
   if (err.code === 'EADDRINUSE') exitWith(`Port ${config.port} is already in use; stop what listens there or set PORT to another port.`);
@@ -30,7 +36,8 @@ if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://loc
 const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
 const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database);
-console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${config.databasePath})`);
+const store = config.databaseUrl ? `PostgreSQL at ${new URL(config.databaseUrl).host}` : config.databasePath;
+console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${store})`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -5,6 +5,7 @@ import type { EventOutput } from '../src/modules/events/schemas';
 import { useDocs, useServer, useSockets, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement, storedUpdateCount } from './helpers/collab';
 import { eventLog, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser, inTurn } from './helpers/factories';
+import { testStore } from './helpers/store';
 import { quietFor, until } from './helpers/wait';
 
 // One owner of card placement: REST card writes and Yjs clients both change placements through
@@ -37,6 +38,15 @@ const moveCard = (workshopId: string, cardId: string, body: Record<string, unkno
 async function failEventsOf(action: string, workshopId: string): Promise<() => Promise<void>> {
   const name = sql.raw(`fail_${action}_${workshopId.replace(/\W/g, '_')}`);
   const when = sql.raw(`NEW.action = '${action}' AND NEW.workshop_id = '${workshopId}'`);
+  // A trigger is written in each store's own dialect.
+  if (testStore === 'postgres') {
+    await t.write(sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`);
+    await t.write(sql`CREATE TRIGGER ${name} BEFORE INSERT ON events FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${name}()`);
+    return async () => {
+      await t.write(sql`DROP TRIGGER ${name} ON events`);
+      await t.write(sql`DROP FUNCTION ${name}()`);
+    };
+  }
   await t.write(sql`CREATE TRIGGER ${name} BEFORE INSERT ON events WHEN ${when} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`);
   return () => t.write(sql`DROP TRIGGER ${name}`);
 }

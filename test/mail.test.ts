@@ -1,61 +1,11 @@
-import Database from 'better-sqlite3';
 import { sql } from 'drizzle-orm';
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdWriteLock } from './helpers/locks';
 import { startTestServer, type TestServer } from './helpers/server';
+import { startSmtp } from './helpers/smtp';
 import { until } from './helpers/wait';
 
 /* Mail leaves through a real SMTP server running in the test process. */
-
-interface Received {
-  from: string;
-  to: string[];
-  data: string;
-}
-
-/**
- * A local SMTP server that keeps what it receives; it refuses the first `refuse` deliveries, and
- * runs `onAccept` as it accepts one.
- */
-async function startSmtp(options: { refuse?: number; onAccept?: () => void } = {}) {
-  const received: Received[] = [];
-  let refusals = options.refuse ?? 0;
-  let attempts = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address: SMTPServerAddress, _session, callback) {
-      attempts += 1;
-      if (refusals > 0) {
-        refusals -= 1;
-        return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => (data += chunk.toString()));
-      stream.on('end', () => {
-        options.onAccept?.();
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as { port: number };
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    attempts: () => attempts,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const signup = (t: TestServer, email: string) =>
   t.request('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Mailed' } });
@@ -114,16 +64,12 @@ describe('a refusing SMTP server', () => {
 describe('a database busy when the mail was accepted', () => {
   it('records the delivery once the lock is free, without sending the mail again', async () => {
     let t: TestServer | undefined;
-    let held: Database.Database | undefined;
     const smtp = await startSmtp({
-      // Another writer holds the lock for longer than a write waits, right as the server accepts.
-      onAccept() {
-        held = new Database(t!.deps.config.databasePath);
-        held.exec('BEGIN IMMEDIATE');
-        setTimeout(() => {
-          held!.exec('ROLLBACK');
-          held!.close();
-        }, 2_500);
+      // Another writer holds what recording the delivery needs for longer than a write waits, from
+      // just before the server accepts the mail.
+      async onAccept() {
+        const held = await holdWriteLock(t!, { table: 'outbox', column: 'to', value: 'locked@example.test' });
+        setTimeout(() => void held.release(), 2_500);
       },
     });
     t = await startTestServer({ smtpUrl: smtp.url });

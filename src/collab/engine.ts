@@ -44,7 +44,7 @@ export class CollabEngine implements CollabService {
   private readonly stopListening: () => void;
 
   constructor(deps: CollabDeps, options: Partial<CollabOptions> = {}, extensions: CollabExtension[] = []) {
-    this.documents = new DocumentLifecycle(new DocumentStore(), deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
+    this.documents = new DocumentLifecycle(new DocumentStore(deps.database), deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
     const sessions = new SyncSessions(this.documents, deps.database.db, deps.auth);
     this.extensions.register(sessions);
     if (deps.config.redisUrl) this.extensions.register(new RedisExtension(deps.config.redisUrl, this.fanoutHost()));

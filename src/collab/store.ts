@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../db/database';
+import { tablesOf, type Database, type Db } from '../db/database';
 import { named, preparedPerDb } from '../db/prepared';
 
 export interface StoredDocument {
@@ -61,6 +61,8 @@ const statements = preparedPerDb((db: Db) => {
  * or a snapshot's where several reads must agree.
  */
 export class DocumentStore {
+  constructor(private readonly database: Pick<Database, 'lockWorkshop'>) {}
+
   async workshopExists(db: Db, workshopId: string): Promise<boolean> {
     return (await statements(db).workshopExists.execute({ workshopId })).length > 0;
   }
@@ -81,8 +83,15 @@ export class DocumentStore {
     return { snapshot, version, updates: await q.updates.execute({ workshopId }) };
   }
 
-  /** Stores an update; returns its id. */
+  /**
+   * Stores an update; returns its id. The workshop's row is locked first (free when the write
+   * already holds it, as every write to a workshop does): so ids of one document are handed out,
+   * and committed, one write after another, and a reader catching up by "ids above the last it
+   * read" never misses one that commits later. Compaction, under the same lock, deletes exactly
+   * the ids it read.
+   */
   async append(tx: Db, workshopId: string, update: Uint8Array): Promise<number> {
+    await this.database.lockWorkshop(tx, workshopId);
     const [row] = await statements(tx).insertUpdate.execute({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), now: new Date().toISOString() });
     return row!.id;
   }

@@ -75,3 +75,13 @@ export function sqlBoolean(value: unknown): boolean {
   return value === true || value === 1;
 }
 
+/**
+ * `SELECT … FOR UPDATE` on PostgreSQL: the rows read stay this transaction's until it ends; with
+ * `skipLocked`, rows another transaction holds are passed over (a queue claimed by several
+ * instances). SQLite's single writer already holds every row: the query is left as it is.
+ */
+export function forUpdate<Q>(db: Db, query: Q, options: { skipLocked?: boolean } = {}): Q {
+  if (dialectOf(db) !== 'postgres') return query;
+  const lockable = query as unknown as { for(strength: 'update', config?: { skipLocked?: boolean }): Q };
+  return lockable.for('update', options.skipLocked ? { skipLocked: true } : undefined);
+}

@@ -1,21 +1,27 @@
 import type { Config } from '../config';
 import type { Database } from './database';
+import { openPostgres } from './postgres';
 import { openSqlite } from './sqlite';
 
 /**
  * Opens the store the configuration names, running its pending migrations: the one place the
- * service chooses its store. A query through the read handle inside a transaction fails outside
- * production (`scope.ts`).
+ * service chooses between SQLite (`DATABASE_PATH`, the default) and PostgreSQL (`DATABASE_URL`).
+ * A query through the read handle inside a transaction fails outside production (`scope.ts`).
  */
-export async function openStore(config: Pick<Config, 'databasePath'>): Promise<Database> {
+export async function openStore(config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize'>): Promise<Database> {
   const strict = process.env.NODE_ENV !== 'production';
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { strict, poolSize: config.databasePoolSize });
   return openSqlite(config.databasePath, { strict });
 }
+
+/** Long reads of whole workshops (an export) may take longer than a request's statements. */
+const READER_STATEMENT_LIMIT_MS = 60_000;
 
 /**
  * A store for reading only, on a database another process opened and migrated: for readers on
  * other threads (the export worker), whose long reads must not hold the service's connections.
  */
-export async function openReaderStore(config: Pick<Config, 'databasePath'>): Promise<Database> {
+export async function openReaderStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { strict: true, poolSize: 2, migrate: false, statementLimitMs: READER_STATEMENT_LIMIT_MS });
   return openSqlite(config.databasePath, { strict: true, readOnly: true });
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../src/deps';
 import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer } from '../../src/server';
 import { checkResponse } from './response-check';
+import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './store';
 
 /** The contract's error body (CONTRACT §3). */
 export interface ApiError {
@@ -55,14 +56,22 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Serve the same database and files folder as this server (a second instance); its folder stays its own to remove. */
   shareDatabaseOf?: TestServer;
+  /** The store of a server of its own: the run's (`TEST_STORE`) unless told. */
+  store?: 'sqlite' | 'postgres';
 }
 
-/** Starts the real server on a free port over a fresh SQLite file in a temporary folder. */
+/**
+ * Starts the real server on a free port over a fresh store: a SQLite file in a temporary folder,
+ * or, in the `postgres` project, a PostgreSQL database of its own copied from the run's template.
+ */
 export async function startTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const shared = options.shareDatabaseOf?.deps.config;
   const dir = shared ? undefined : mkdtempSync(join(tmpdir(), 'workshops-test-'));
+  const store = options.store ?? testStore;
+  const ownDatabaseUrl = !shared && store === 'postgres' && overrides.databaseUrl === undefined ? await freshPostgresDatabase() : undefined;
   const config = testConfig({
     databasePath: shared?.databasePath ?? join(dir!, 'test.db'),
+    databaseUrl: shared?.databaseUrl ?? ownDatabaseUrl,
     filesDir: shared?.filesDir ?? join(dir!, 'files'),
     ...(shared ? { secret: shared.secret } : {}),
     ...overrides,
@@ -103,6 +112,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     async close() {
       await server.close();
       await deps.database.close();
+      if (ownDatabaseUrl) await dropPostgresDatabase(ownDatabaseUrl);
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -7,7 +7,9 @@ export interface ExportJob {
   id: string;
   workshopId: string;
   type: ExportType;
+  /** The store to read from: the SQLite file, or PostgreSQL's URL when set. */
   databasePath: string;
+  databaseUrl: string | undefined;
   filesDir: string;
   file: FileRef;
 }

@@ -4,6 +4,7 @@ import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { newId, nowIso } from '../../db/columns';
 import { tablesOf } from '../../db/database';
+import { forUpdate } from '../../db/sql';
 import { isUnavailable } from '../../db/errors';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
@@ -51,6 +52,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
           workshopId: row.workshopId,
           type: row.type,
           databasePath: deps.config.databasePath,
+          databaseUrl: deps.config.databaseUrl,
           filesDir: deps.config.filesDir,
           file: { container: EXPORTS_CONTAINER, key: newId() },
         };
@@ -116,12 +118,17 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
   try {
     return await deps.database.transaction(async (tx) => {
       const { workshopExports } = tablesOf(tx);
-      const [row] = await tx
-        .select()
-        .from(workshopExports)
-        .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
-        .orderBy(asc(workshopExports.createdAt))
-        .limit(1);
+      // Instances taking exports at the same time pass over each other's (SKIP LOCKED): each is rendered once.
+      const [row] = await forUpdate(
+        tx,
+        tx
+          .select()
+          .from(workshopExports)
+          .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
+          .orderBy(asc(workshopExports.createdAt))
+          .limit(1),
+        { skipLocked: true },
+      );
       if (!row) return null;
       const [taken] = await tx
         .update(workshopExports)

@@ -21,7 +21,11 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
     const authorIds = new Set<string>();
     for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);
     const { users } = tablesOf(db);
-    const userRows = authorIds.size === 0 ? [] : await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds]));
+    // In the order they signed up: the same file whichever store it was read from.
+    const userRows =
+      authorIds.size === 0
+        ? []
+        : await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds])).orderBy(asc(users.createdAt), asc(users.id));
     const document = canvas ? await storedDocument(db, workshopId) : null;
 
     return {

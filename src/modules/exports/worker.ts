@@ -15,7 +15,7 @@ import type { ExportJob, ExportJobResult } from './job-messages';
 const readers = new Map<string, Promise<Database>>();
 
 function readerFor(job: ExportJob): Promise<Database> {
-  const key = job.databasePath;
+  const key = job.databaseUrl ?? job.databasePath;
   let reader = readers.get(key);
   if (!reader) {
     reader = openReaderStore(job);

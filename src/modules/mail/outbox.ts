@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gte } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
+import { forUpdate } from '../../db/sql';
 import { AppError } from '../../http/errors';
 
 export interface Mail {
@@ -25,10 +26,13 @@ export async function queueMail(tx: Db, mail: Mail): Promise<string> {
  * Queues a mail to an address a user chose (an invitation), counted against that user's daily
  * budget: past `perDay` mails in 24 hours the request answers 429 with `Retry-After`, and since
  * the caller's transaction rolls back, none of its mails is sent. The count is read from the
- * outbox itself, so the budget holds across instances sharing the database.
+ * outbox itself, under a lock of the sender's row, so the budget holds across instances sharing
+ * the database.
  */
 export async function queueMailFrom(tx: Db, sender: { id: string; perDay: number }, mail: Mail): Promise<string> {
-  const { outbox } = tablesOf(tx);
+  const { outbox, users } = tablesOf(tx);
+  // The sender's row, locked: two requests of one user on two instances count one after the other.
+  await forUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, sender.id)));
   const since = new Date(Date.now() - DAY_MS).toISOString();
   const inWindow = and(eq(outbox.senderId, sender.id), gte(outbox.createdAt, since));
   const sent = (await tx.select({ n: count() }).from(outbox).where(inWindow))[0]!.n;

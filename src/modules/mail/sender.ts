@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { tablesOf, type Database } from '../../db/database';
+import { forUpdate } from '../../db/sql';
 import { isUnavailable } from '../../db/errors';
 
 /** How often the outbox is looked at for mail that is due. */
@@ -71,19 +72,24 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     const at = now.toISOString();
     return database.transaction(async (tx) => {
       const { outbox } = tablesOf(tx);
-      const [due] = await tx
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(
-          and(
-            isNull(outbox.sentAt),
-            isNull(outbox.failedAt),
-            or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
-            or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, at)),
-          ),
-        )
-        .orderBy(asc(outbox.createdAt))
-        .limit(1);
+      // Senders on several instances pass over each other's mail (SKIP LOCKED): each mail is taken once.
+      const [due] = await forUpdate(
+        tx,
+        tx
+          .select({ id: outbox.id })
+          .from(outbox)
+          .where(
+            and(
+              isNull(outbox.sentAt),
+              isNull(outbox.failedAt),
+              or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
+              or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, at)),
+            ),
+          )
+          .orderBy(asc(outbox.createdAt))
+          .limit(1),
+        { skipLocked: true },
+      );
       if (!due) return undefined;
       // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
       // would do too), and a mark only applies while the row still holds this taking's value.

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
+import { isTransactionHandle, tablesOf, type Db } from '../../db/database';
+import { forUpdate } from '../../db/sql';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { MemberWithUser, OrganizationMemberRow, OrganizationRow } from './schemas';
 
@@ -7,6 +8,8 @@ const queries = preparedPerDb((db: Db) => {
   const { organizationMembers, organizations } = tablesOf(db);
   return {
     organization: named(db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id'))), 'organizations_by_id'),
+    // The same row, locked for the rest of the transaction (PostgreSQL; SQLite's writer holds all).
+    lockedOrganization: named(forUpdate(db, db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id')))), 'organizations_by_id_locked'),
     membership: named(
       db
         .select()
@@ -17,8 +20,13 @@ const queries = preparedPerDb((db: Db) => {
   };
 });
 
+/**
+ * The organization's row. Inside a transaction it is locked until the transaction ends: every
+ * write to an organization reads it first, so its rules (the last admin stays) hold across instances.
+ */
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
-  return (await queries(db).organization.execute({ id }))[0];
+  const q = queries(db);
+  return (await (isTransactionHandle(db) ? q.lockedOrganization : q.organization).execute({ id }))[0];
 }
 
 /** The caller's membership; pending members (no account yet) never match a user. */

@@ -1,0 +1,223 @@
+import { eq, sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import { fromPackageRoot } from '../lib/package-root';
+import { markHandle, type Database, type Db } from './database';
+import { DatabaseUnavailable, isUnavailable } from './errors';
+import * as schema from './schema-pg/index';
+import { TransactionScope } from './scope';
+
+const MIGRATIONS_DIR = fromPackageRoot('drizzle/postgres');
+
+/** A row lock not had within this long fails the statement (55P03): the request answers 503 (CONTRACT §10). */
+const LOCK_WAIT_MS = 1_000;
+/** A pooled connection not had within this long: 503, rather than a request that hangs. */
+const CONNECT_WAIT_MS = 2_000;
+/** A statement the server has not answered within this long is given up (the database is away): 503. */
+const STATEMENT_LIMIT_MS = 4_000;
+/** How long an instance waits for another one's migrations before giving up its start. */
+const MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * node-postgres answers `int8` (every `count(*)`) and `numeric` (every `sum()` of integers) as
+ * strings, to keep precision no count here needs: the service reads numbers, as from SQLite.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+export interface PostgresOptions {
+  strict: boolean;
+  /** Connections this instance keeps at most. */
+  poolSize: number;
+  /** Longest statement allowed (the export worker reads whole workshops); default `STATEMENT_LIMIT_MS`. */
+  statementLimitMs?: number;
+  /** Skip migrations (a reader of a database another process migrated). */
+  migrate?: boolean;
+}
+
+/** Locks a workshop's row until the transaction ends (prepared once per pooled connection). */
+function workshopLock(db: NodePgDatabase<typeof schema>) {
+  const { workshops } = schema;
+  return db.select({ id: workshops.id }).from(workshops).where(eq(workshops.id, sql.placeholder('workshopId'))).for('update').prepare('store_lock_workshop');
+}
+
+/**
+ * PostgreSQL at `url` (14 or later), migrated at open (once across instances starting together):
+ * a pool of connections; a transaction holds one connection for its whole body and runs at READ
+ * COMMITTED, where writes take row locks first (`lockWorkshop`). Reads outside transactions go to
+ * any pooled connection. The database must compare text bytewise (`C` collation), so that lists
+ * come in the same order as from SQLite.
+ */
+export async function openPostgres(url: string, options: PostgresOptions): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    connectionTimeoutMillis: CONNECT_WAIT_MS,
+    query_timeout: options.statementLimitMs ?? STATEMENT_LIMIT_MS,
+    options: `-c lock_timeout=${LOCK_WAIT_MS}`,
+    application_name: 'workshop-server',
+    keepAlive: true,
+    types,
+  });
+  // A pooled connection the server dropped while idle is replaced on next use; it must not crash the process.
+  pool.on('error', (err) => console.error('[db] an idle PostgreSQL connection failed:', err.message));
+
+  try {
+    if (options.migrate !== false) await migrateOnce(pool);
+    await requireBytewiseText(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+
+  const scope = new TransactionScope(options.strict);
+  const readDb = markHandle(drizzle(pool, { schema, logger: scope.guard() }), { dialect: 'postgres', transaction: false });
+  // One handle per pooled connection, made once: its prepared statements stay with it.
+  const handles = new WeakMap<pg.PoolClient, Db>();
+  const locks = new WeakMap<Db, ReturnType<typeof workshopLock>>();
+  // The workshops each open transaction has locked: locking one again is free.
+  const locked = new WeakMap<Db, Set<string>>();
+  const handleOf = (client: pg.PoolClient) => {
+    let handle = handles.get(client);
+    if (!handle) {
+      const pgHandle = drizzle(client, { schema });
+      handle = markHandle(pgHandle, { dialect: 'postgres', transaction: true });
+      handles.set(client, handle);
+      locks.set(handle, workshopLock(pgHandle));
+    }
+    return handle;
+  };
+  let closed = false;
+
+  async function connect(): Promise<pg.PoolClient> {
+    if (closed) throw new DatabaseUnavailable('The database is closed.');
+    try {
+      return await pool.connect();
+    } catch (err) {
+      throw new DatabaseUnavailable('No database connection could be had in time.', { cause: err });
+    }
+  }
+
+  async function inTransaction<T>(begin: string, fn: (db: Db) => Promise<T>): Promise<T> {
+    if (scope.inside) throw new Error('A transaction cannot be opened inside another one; pass its handle on instead.');
+    const client = await connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(begin);
+      const handle = handleOf(client);
+      locked.set(handle, new Set());
+      try {
+        const result = await scope.run(() => fn(handle));
+        // A commit whose answer never came may or may not have happened: it is not acknowledged.
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        throw err;
+      }
+    } catch (err) {
+      // A connection that failed mid-transaction is not handed out again.
+      if (isUnavailable(err)) broken ??= err as Error;
+      throw err;
+    } finally {
+      locked.delete(handleOf(client));
+      client.release(broken);
+    }
+  }
+
+  return {
+    dialect: 'postgres',
+    db: readDb,
+    transaction: (fn) => inTransaction('BEGIN', fn),
+    snapshot: (fn) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
+    async lockWorkshop(tx, workshopId) {
+      const lock = locks.get(tx);
+      const held = locked.get(tx);
+      if (!lock || !held) throw new Error('lockWorkshop needs the handle of an open transaction.');
+      if (held.has(workshopId)) return;
+      await lock.execute({ workshopId });
+      held.add(workshopId);
+    },
+    async answers() {
+      if (closed) return false;
+      try {
+        await pool.query('SELECT 1');
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Applies the migrations not applied yet, all in one transaction, holding a lock on the
+ * migrations' table: instances starting together apply them once (the others wait, then find
+ * nothing to do), and a failure leaves nothing half applied. The bookkeeping is Drizzle's own
+ * (`drizzle.__drizzle_migrations`), so its tools read it too.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR });
+  const client = await pool.connect();
+  try {
+    // Two instances creating these at once can collide in the catalog: one then tries again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await client.query('CREATE SCHEMA IF NOT EXISTS drizzle');
+        await client.query('CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)');
+        break;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (attempt >= 5 || (code !== '23505' && code !== '42P06' && code !== '42P07')) throw err;
+      }
+    }
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL lock_timeout = ${MIGRATION_WAIT_MS}`);
+      await client.query(`SET LOCAL statement_timeout = ${MIGRATION_WAIT_MS}`);
+      await client.query('LOCK TABLE drizzle.__drizzle_migrations IN EXCLUSIVE MODE');
+      const { rows } = await client.query<{ created_at: string | number | null }>('SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1');
+      const last = rows[0]?.created_at == null ? null : Number(rows[0].created_at);
+      for (const migration of migrations) {
+        if (last !== null && migration.folderMillis <= last) continue;
+        for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
+        await client.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [migration.hash, migration.folderMillis]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** Thrown when the database would order text by a locale: the service does not start on it. */
+export class UnsuitableDatabase extends Error {}
+
+/**
+ * Text must compare as bytes (ids, timestamps, names in lists), as in SQLite; a database made
+ * with a locale's collation would order lists differently. Checked once, at start.
+ */
+async function requireBytewiseText(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ collate: string; ctype: string }>(
+    'SELECT datcollate AS collate, datctype AS ctype FROM pg_database WHERE datname = current_database()',
+  );
+  const bytewise = (value: string | undefined) => value === 'C' || value === 'POSIX';
+  const row = rows[0];
+  if (!row || !bytewise(row.collate) || !bytewise(row.ctype)) {
+    throw new UnsuitableDatabase(
+      `The database orders text by the locale "${row?.collate ?? '?'}"; the service needs bytewise order: create it with ` +
+        `CREATE DATABASE <name> TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'.`,
+    );
+  }
+}

@@ -1,0 +1,6 @@
+export * from './users';
+export * from './organizations';
+export * from './workshops';
+export * from './cards';
+export * from './activity';
+export * from './collab';
