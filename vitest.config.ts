@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { postgresBinaries } from './test/setup/binaries';
+import { postgresBinaries } from './scripts/postgres-cluster';
 
 /*
  * The suite runs twice: on SQLite (the default store) and on PostgreSQL (`DATABASE_URL`), a

@@ -9,7 +9,7 @@ import { DUMMY_PASSWORD_HASH, hashToken, newToken } from '../src/modules/auth/cr
  * this bench measures. They then join the workshop through the API, with its access code.
  */
 export async function seedParticipants(databasePath: string, count: number): Promise<string[]> {
-  const database = openSqlite(databasePath, { strict: true });
+  const database = openSqlite(databasePath, { checked: true });
   const run = randomBytes(4).toString('hex');
   const now = new Date();
   const expires = new Date(now.getTime() + 24 * 3600 * 1000).toISOString();

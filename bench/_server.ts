@@ -46,16 +46,24 @@ export function announcedPort(child: ChildProcess, name: string): Promise<number
   });
 }
 
+export interface BenchServerOptions {
+  /** The server script to run: this checkout's bench/server.ts unless told (a baseline's, say). */
+  entry?: string;
+  /** Run on PostgreSQL, in this (fresh) database; a fresh SQLite file otherwise. */
+  databaseUrl?: string;
+}
+
 /** Starts bench/server.ts in a child process over a fresh database and waits until it listens. */
-export async function startBenchServer(): Promise<BenchServer> {
+export async function startBenchServer(options: BenchServerOptions = {}): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-bench-'));
-  const entry = join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
+  const entry = options.entry ?? join(dirname(fileURLToPath(import.meta.url)), 'server.ts');
   // BENCH_SERVER_ARGS passes node flags to the measured server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const extraArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
   // The request log goes to a file, as in production; the server says where it listens on stderr.
   const log = openSync(join(dir, 'requests.log'), 'a');
   const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', entry], {
-    env: { ...process.env, DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files') },
+    // Production's settings: NODE_ENV=production as in the Docker image.
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files'), DATABASE_URL: options.databaseUrl ?? '' },
     stdio: ['ignore', log, 'pipe'],
   });
   closeSync(log);

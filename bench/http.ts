@@ -1,18 +1,42 @@
 /**
- * REST throughput: autocannon against, in one run, a hello-JSON route of the same app (the
- * ceiling), GET /v1/workshops/:id, GET …/cards of a 500-card workshop beside a route serving a
- * precomputed body of the same size, and POST …/votes by 50 users. The server runs with
- * production's configuration (every request logged to a file). Prints requests/s, p50, p99 and
- * each one's ratio to its baseline.
+ * REST throughput, side by side in one run: this checkout on SQLite and on PostgreSQL, and a
+ * baseline commit on SQLite (`--baseline=<rev>`, by default the last commit before the data layer
+ * became asynchronous; `--baseline=none` skips it). `--store=sqlite|postgres` measures one store
+ * only. Each server runs in its own process with production's configuration (every request logged
+ * to a file), over a fresh database, and is measured by autocannon against, in turn: a hello-JSON
+ * route of the same app (the ceiling), GET /v1/workshops/:id, GET …/cards of a 500-card workshop
+ * beside a route serving a precomputed body of the same size, POST …/votes by 50 users into one
+ * workshop, votes by the same 50 users spread over 20 workshops, and the workshop read while votes
+ * flow into another workshop. PostgreSQL is a throwaway cluster on this machine with its default
+ * (durable) settings, measured once more through a loopback proxy adding 1 ms each way, as between
+ * machines.
  *
- * Targets (2 cores, load generator on the same machine): GET workshop ≥ 0.50 of the ceiling, the
- * 500-card list ≥ 0.80 of the precomputed body, votes ≥ 0.25 of the ceiling with p99 ≤ 40 ms.
+ * Targets (2 cores, load generator on the same machine):
+ * - this checkout on SQLite within 10 % of the baseline's ratios; GET workshop ≥ 0.50 of the
+ *   ceiling, the card list ≥ 0.80 of the precomputed body, votes ≥ 0.25 of the ceiling with p99
+ *   ≤ 40 ms (the service's own targets);
+ * - PostgreSQL: one workshop, 50 voters ≥ 1,000 accepted votes/s with p99 ≤ 60 ms and ≥ 0.3 of
+ *   SQLite's; 20 workshops ≥ 0.5 of SQLite's aggregate; GET workshop ≥ 0.5 of SQLite's; through
+ *   the proxy ≥ 300 votes/s into one workshop.
  */
 import autocannon from 'autocannon';
-import { startBenchServer, type BenchServer } from './_server';
+import pg from 'pg';
+import { startPostgresCluster, type PostgresCluster } from '../scripts/postgres-cluster';
+import { baselineCheckout } from './_baseline';
+import { startLatencyProxy } from './_latency-proxy';
+import { startBenchServer, type BenchServer, type BenchServerOptions } from './_server';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
+/** The last commit whose data layer was synchronous (SQLite only). */
+const DEFAULT_BASELINE = 'c8c4e68';
+const SPREAD_WORKSHOPS = 20;
+
+const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
+const stores = flag('store') ? [flag('store')!] : ['sqlite', 'postgres'];
+// `--loads=ceiling,votes` measures only those (quicker, when working on one of them).
+const loads = flag('loads')?.split(',');
+const baselineRev = flag('baseline') ?? DEFAULT_BASELINE;
 
 interface Row {
   name: string;
@@ -25,23 +49,24 @@ interface Row {
 
 async function load(name: string, options: autocannon.Options): Promise<Row> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
-  const ok = result['2xx'];
   return {
     name,
     requestsPerSec: result.requests.average,
-    okPerSec: ok / (result.duration || DURATION_S),
+    okPerSec: result['2xx'] / (result.duration || DURATION_S),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
   };
 }
 
+/** Every user may put many points on one card, so the vote loads measure writes, not refusals. */
+const UNLIMITED = { vote_limit: { positive: -1, negative: -1, max_positive: 100_000, max_negative: 100_000 } };
+
 async function seed(server: BenchServer) {
   const facilitator = await server.signup('Facilitator');
   const workshop = await server.api('POST', '/v1/workshops', facilitator.token, { title: 'Bench workshop' });
   const wid = workshop.id as string;
-  // Every user may put many points on one card, so the vote bench measures writes, not refusals.
-  await server.api('PUT', `/v1/workshops/${wid}`, facilitator.token, { vote_limit: { positive: -1, negative: -1, max_positive: 100_000, max_negative: 100_000 } });
+  await server.api('PUT', `/v1/workshops/${wid}`, facilitator.token, UNLIMITED);
   const cardIds: string[] = [];
   for (let c = 0; c < 50; c++) {
     const cluster = await server.api('POST', `/v1/workshops/${wid}/cards`, facilitator.token, { type: 'cluster', title: `Cluster ${c}`, color: 'blue' });
@@ -56,81 +81,169 @@ async function seed(server: BenchServer) {
       cardIds.push(idea.id);
     }
   }
+  const spread: Array<{ wid: string; cardIds: string[]; code: string }> = [];
+  for (let w = 0; w < SPREAD_WORKSHOPS; w++) {
+    const other = await server.api('POST', '/v1/workshops', facilitator.token, { title: `Spread ${w}` });
+    await server.api('PUT', `/v1/workshops/${other.id}`, facilitator.token, UNLIMITED);
+    const ids: string[] = [];
+    for (let c = 0; c < 10; c++) ids.push((await server.api('POST', `/v1/workshops/${other.id}/cards`, facilitator.token, { type: 'cluster', title: `Cluster ${c}` })).id);
+    spread.push({ wid: other.id, cardIds: ids, code: (await server.api('GET', `/v1/workshops/${other.id}/access_code`, facilitator.token)).access_code });
+  }
   const { access_code } = await server.api('GET', `/v1/workshops/${wid}/access_code`, facilitator.token);
   const voters: string[] = [];
   for (let u = 0; u < 50; u++) {
     const user = await server.signup(`Voter ${u}`);
     await server.api('POST', '/v1/workshops/join', user.token, { access_code });
+    for (const other of spread) await server.api('POST', '/v1/workshops/join', user.token, { access_code: other.code });
     voters.push(user.token);
   }
-  return { wid, facilitator, cardIds, voters };
+  return { wid, facilitator, cardIds, voters, spread };
 }
 
-const server = await startBenchServer();
-try {
-  const { wid, facilitator, cardIds, voters } = await seed(server);
-  const auth = { authorization: `Bearer ${facilitator.token}` };
-  const rows: Row[] = [];
+type Seeded = Awaited<ReturnType<typeof seed>>;
 
-  rows.push(await load('hello JSON (ceiling)', { url: `${server.url}/bench/hello` }));
-  rows.push(await load('GET /v1/workshops/:id', { url: `${server.url}/v1/workshops/${wid}`, headers: auth }));
-  const listBytes = (await fetch(`${server.url}/v1/workshops/${wid}/cards`, { headers: auth }).then((r) => r.arrayBuffer())).byteLength;
-  rows.push(await load(`precomputed ${Math.round(listBytes / 1024)} KB body`, { url: `${server.url}/bench/precomputed?bytes=${listBytes}` }));
-  rows.push(await load('GET …/cards (500 cards)', { url: `${server.url}/v1/workshops/${wid}/cards`, headers: auth }));
-
-  let nextVoter = 0;
-  rows.push(
-    await load('POST …/votes (50 users)', {
-      url: server.url,
-      setupClient(client) {
-        const token = voters[nextVoter++ % voters.length]!;
-        client.setHeaders({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
-      },
-      requests: [
+/** Votes of the 50 voters, each connection voting into the workshop `workshopOf` gives it. */
+function votes(server: BenchServer, seeded: Seeded, name: string, workshopOf: (connection: number) => { wid: string; cardIds: string[] }) {
+  let next = 0;
+  return load(name, {
+    url: server.url,
+    setupClient(client) {
+      const connection = next++;
+      const token = seeded.voters[connection % seeded.voters.length]!;
+      const target = workshopOf(connection);
+      client.setHeaders({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+      client.setRequests([
         {
           method: 'POST',
           setupRequest(request) {
-            const card = cardIds[Math.floor(Math.random() * cardIds.length)];
-            return { ...request, path: `/v1/workshops/${wid}/cards/${card}/votes`, body: JSON.stringify({ value: 1 }) };
+            const card = target.cardIds[Math.floor(Math.random() * target.cardIds.length)];
+            return { ...request, path: `/v1/workshops/${target.wid}/cards/${card}/votes`, body: JSON.stringify({ value: 1 }) };
           },
         },
-      ],
-    }),
-  );
-
-  // The workshop read again while votes flow into another workshop: its cached answer must hold.
-  const other = await server.api('POST', '/v1/workshops', facilitator.token, { title: 'Busy workshop' });
-  await server.api('PUT', `/v1/workshops/${other.id}`, facilitator.token, { vote_limit: { positive: -1, negative: -1, max_positive: 100_000, max_negative: 100_000 } });
-  const busyCard = await server.api('POST', `/v1/workshops/${other.id}/cards`, facilitator.token, { type: 'cluster', title: 'Busy', color: 'blue' });
-  const busyVotes = autocannon({
-    url: server.url,
-    connections: 10,
-    duration: DURATION_S,
-    headers: { authorization: `Bearer ${facilitator.token}`, 'content-type': 'application/json' },
-    requests: [{ method: 'POST', path: `/v1/workshops/${other.id}/cards/${busyCard.id}/votes`, body: JSON.stringify({ value: 1 }) }],
+      ]);
+    },
   });
-  rows.push(await load('GET workshop, votes elsewhere', { url: `${server.url}/v1/workshops/${wid}`, headers: auth, connections: 40 }));
-  const busy = await busyVotes;
-  console.log(`(meanwhile ${Math.round(busy['2xx'] / (busy.duration || DURATION_S))} votes/s were cast in another workshop)`);
-
-  const ceiling = rows[0]!.requestsPerSec;
-  console.log(`\n${DURATION_S} s each, ${CONNECTIONS} connections, server and load generator on the same machine`);
-  console.log('route                          req/s   2xx/s   p50 ms  p99 ms  non-2xx  ratio to ceiling');
-  for (const row of rows) {
-    console.log(
-      `${row.name.padEnd(30)} ${row.requestsPerSec.toFixed(0).padStart(6)} ${row.okPerSec.toFixed(0).padStart(7)} ${String(row.p50).padStart(8)} ${String(row.p99).padStart(7)} ${String(row.non2xx).padStart(8)}  ${(row.requestsPerSec / ceiling).toFixed(2)}`,
-    );
-  }
-  const [, workshopRow, precomputedRow, cardsRow, votesRow, busyRow] = rows;
-  const ratio = (row: Row, base: number) => row.okPerSec / base;
-  const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
-  console.log('\ntargets:');
-  console.log(`  GET workshop ≥ 0.50 of ceiling: ${ratio(workshopRow!, ceiling).toFixed(2)} ${verdict(ratio(workshopRow!, ceiling) >= 0.5)}`);
-  console.log(`  GET workshop while votes flow elsewhere ≥ 0.50 of ceiling: ${ratio(busyRow!, ceiling).toFixed(2)} ${verdict(ratio(busyRow!, ceiling) >= 0.5)}`);
-  const listRatio = ratio(cardsRow!, precomputedRow!.requestsPerSec);
-  console.log(`  500-card list ≥ 0.80 of the precomputed body: ${listRatio.toFixed(2)} ${verdict(listRatio >= 0.8)}`);
-  const votesRatio = ratio(votesRow!, ceiling);
-  console.log(`  votes ≥ 0.25 of ceiling, p99 ≤ 40 ms: ${votesRatio.toFixed(2)}, p99 ${votesRow!.p99} ms ${verdict(votesRatio >= 0.25 && votesRow!.p99 <= 40)}`);
-} finally {
-  await server.stop();
 }
+
+interface Measured {
+  label: string;
+  rows: Map<string, Row>;
+}
+
+/** The loads of one server, in order; `only` keeps the ones named (the proxy run). */
+async function measure(label: string, options: BenchServerOptions, only?: string[]): Promise<Measured> {
+  console.log(`\n--- ${label}`);
+  const server = await startBenchServer(options);
+  const rows = new Map<string, Row>();
+  const wanted = (name: string) => (!only || only.includes(name)) && (!loads || loads.includes(name));
+  try {
+    const seeded = await seed(server);
+    const { wid, facilitator } = seeded;
+    const auth = { authorization: `Bearer ${facilitator.token}` };
+    const add = (row: Row) => {
+      rows.set(row.name, row);
+      console.log(`${row.name.padEnd(30)} ${row.okPerSec.toFixed(0).padStart(7)} 2xx/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(4)} ms  non-2xx ${row.non2xx}`);
+    };
+    if (wanted('ceiling')) add(await load('ceiling', { url: `${server.url}/bench/hello` }));
+    if (wanted('workshop')) add(await load('workshop', { url: `${server.url}/v1/workshops/${wid}`, headers: auth }));
+    if (wanted('cards')) {
+      const listBytes = (await fetch(`${server.url}/v1/workshops/${wid}/cards`, { headers: auth }).then((r) => r.arrayBuffer())).byteLength;
+      add(await load('precomputed', { url: `${server.url}/bench/precomputed?bytes=${listBytes}` }));
+      add(await load('cards', { url: `${server.url}/v1/workshops/${wid}/cards`, headers: auth }));
+    }
+    if (wanted('votes')) add(await votes(server, seeded, 'votes', () => ({ wid, cardIds: seeded.cardIds })));
+    if (wanted('votes-20')) add(await votes(server, seeded, 'votes-20', (connection) => seeded.spread[connection % SPREAD_WORKSHOPS]!));
+    if (wanted('workshop-busy')) {
+      // The workshop read again while votes flow into another workshop: its cached answer must hold.
+      const other = seeded.spread[0]!;
+      const busyVotes = autocannon({
+        url: server.url,
+        connections: 10,
+        duration: DURATION_S,
+        headers: { authorization: `Bearer ${facilitator.token}`, 'content-type': 'application/json' },
+        requests: [{ method: 'POST', path: `/v1/workshops/${other.wid}/cards/${other.cardIds[0]}/votes`, body: JSON.stringify({ value: 1 }) }],
+      });
+      add(await load('workshop-busy', { url: `${server.url}/v1/workshops/${wid}`, headers: auth, connections: 40 }));
+      const busy = await busyVotes;
+      console.log(`  (meanwhile ${Math.round(busy['2xx'] / (busy.duration || DURATION_S))} votes/s were cast in another workshop)`);
+    }
+  } finally {
+    await server.stop();
+  }
+  return { label, rows };
+}
+
+async function freshDatabase(cluster: PostgresCluster, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: `${cluster.baseUrl}postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return `${cluster.baseUrl}${name}`;
+}
+
+const measured: Measured[] = [];
+let baseline: Measured | undefined;
+let sqlite: Measured | undefined;
+let postgres: Measured | undefined;
+let proxied: Measured | undefined;
+
+if (baselineRev !== 'none' && stores.includes('sqlite')) {
+  const dir = baselineCheckout(baselineRev);
+  baseline = await measure(`baseline ${baselineRev}, SQLite`, { entry: `${dir}/bench/server.ts` });
+  measured.push(baseline);
+}
+if (stores.includes('sqlite')) measured.push((sqlite = await measure('this checkout, SQLite', {})));
+if (stores.includes('postgres')) {
+  const cluster = await startPostgresCluster(['max_connections=200']);
+  try {
+    measured.push((postgres = await measure('this checkout, PostgreSQL', { databaseUrl: await freshDatabase(cluster, 'bench_local') })));
+    const proxy = await startLatencyProxy({ host: '127.0.0.1', port: cluster.port }, 1);
+    try {
+      const url = (await freshDatabase(cluster, 'bench_remote')).replace(`:${cluster.port}/`, `:${proxy.port}/`);
+      measured.push((proxied = await measure('this checkout, PostgreSQL 1 ms away', { databaseUrl: url }, ['ceiling', 'workshop', 'votes'])));
+    } finally {
+      await proxy.close();
+    }
+  } finally {
+    cluster.stop();
+  }
+}
+
+// Ratios: each route to its server's own ceiling (the list to the precomputed body), so servers
+// measured one after another on a noisy machine can be compared.
+const ratioOf = (m: Measured, name: string) => {
+  const row = m.rows.get(name);
+  const base = m.rows.get(name === 'cards' ? 'precomputed' : 'ceiling');
+  return row && base ? row.okPerSec / base.requestsPerSec : NaN;
+};
+const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy'];
+console.log(`\n${DURATION_S} s per load, ${CONNECTIONS} connections, servers and load generator on the same machine`);
+console.log(`ratio to ceiling     ${measured.map((m) => m.label.padStart(38)).join('')}`);
+for (const name of routes) console.log(`${name.padEnd(20)} ${measured.map((m) => ratioOf(m, name).toFixed(2).padStart(38)).join('')}`);
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+const rate = (m: Measured | undefined, name: string) => m?.rows.get(name)?.okPerSec ?? NaN;
+console.log('\ntargets:');
+if (baseline && sqlite) {
+  for (const name of routes) {
+    const change = ratioOf(sqlite, name) / ratioOf(baseline, name);
+    console.log(`  SQLite ${name} within 10 % of the baseline's ratio: ${change.toFixed(2)}× ${verdict(change >= 0.9)}`);
+  }
+}
+if (sqlite) {
+  const votesRow = sqlite.rows.get('votes')!;
+  console.log(`  SQLite GET workshop ≥ 0.50 of ceiling: ${ratioOf(sqlite, 'workshop').toFixed(2)} ${verdict(ratioOf(sqlite, 'workshop') >= 0.5)}`);
+  console.log(`  SQLite 500-card list ≥ 0.80 of the precomputed body: ${ratioOf(sqlite, 'cards').toFixed(2)} ${verdict(ratioOf(sqlite, 'cards') >= 0.8)}`);
+  console.log(`  SQLite votes ≥ 0.25 of ceiling, p99 ≤ 40 ms: ${ratioOf(sqlite, 'votes').toFixed(2)}, p99 ${votesRow.p99} ms ${verdict(ratioOf(sqlite, 'votes') >= 0.25 && votesRow.p99 <= 40)}`);
+}
+if (postgres) {
+  const votesRow = postgres.rows.get('votes')!;
+  console.log(`  PostgreSQL votes into one workshop ≥ 1,000/s, p99 ≤ 60 ms: ${rate(postgres, 'votes').toFixed(0)}/s, p99 ${votesRow.p99} ms ${verdict(rate(postgres, 'votes') >= 1000 && votesRow.p99 <= 60)}`);
+  if (sqlite) {
+    for (const [name, goal] of [['votes', 0.3], ['votes-20', 0.5], ['workshop', 0.5]] as const) {
+      const share = rate(postgres, name) / rate(sqlite, name);
+      console.log(`  PostgreSQL ${name} ≥ ${goal} of SQLite's: ${share.toFixed(2)} ${verdict(share >= goal)}`);
+    }
+  }
+}
+if (proxied) console.log(`  PostgreSQL 1 ms away, votes into one workshop ≥ 300/s: ${rate(proxied, 'votes').toFixed(0)}/s ${verdict(rate(proxied, 'votes') >= 300)}`);

@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- <name>` runs bench/<name>.ts; without a name, every bench in turn.
+ * `npm run bench -- <name> [--flag=value …]` runs bench/<name>.ts with the flags; without a name,
+ * every bench in turn.
  * Each bench prints its figures and their ratios to a baseline measured in the same run.
  */
 import { spawnSync } from 'node:child_process';
@@ -12,6 +13,8 @@ const available = readdirSync(here)
   .filter((f) => f.endsWith('.ts') && !['run.ts', 'server.ts'].includes(f) && !f.startsWith('_'))
   .map((f) => f.replace(/\.ts$/, ''));
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// Flags (`--store=postgres`) go on to each bench.
+const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
 const names = requested.length > 0 ? requested : available;
 
 for (const name of names) {
@@ -20,6 +23,6 @@ for (const name of names) {
     process.exit(2);
   }
   console.log(`\n=== bench: ${name} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`)], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

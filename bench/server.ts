@@ -11,10 +11,13 @@ import { createServer } from '../src/server';
 const databasePath = process.env.DATABASE_PATH;
 const filesDir = process.env.FILES_DIR;
 if (!databasePath || !filesDir) throw new Error('DATABASE_PATH and FILES_DIR are required');
+// With DATABASE_URL the server runs on PostgreSQL, as in production.
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const databasePoolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 const plans = { free: { name: 'free', workshops_max_attendees: 100_000 }, team: { name: 'team', workshops_max_attendees: 100_000 } };
 // Production's configuration: every request logged (stdout goes to a file, as on a server).
-const deps = await createDeps(testConfig({ databasePath, filesDir, plans, joinAttemptsPerMinute: 1_000_000, authAttemptsPerMinute: 1_000_000, logRequests: process.env.BENCH_LOG !== '0' }));
+const deps = await createDeps(testConfig({ databasePath, databaseUrl, databasePoolSize, filesDir, plans, joinAttemptsPerMinute: 1_000_000, authAttemptsPerMinute: 1_000_000, logRequests: process.env.BENCH_LOG !== '0' }));
 const app = createApp(deps);
 app.get('/bench/hello', (c) => c.json({ hello: 'world' }));
 // A body made once and served as is: the most a route answering `bytes` bytes of JSON can do.

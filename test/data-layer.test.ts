@@ -7,7 +7,7 @@ import { tablesOf } from '../src/db/database';
 import { QueryOutsideTransaction } from '../src/db/scope';
 import { write } from '../src/modules/events/recorder';
 import { useCast } from './helpers/cast';
-import { seedCard, seedWorkshopWith } from './helpers/factories';
+import { eventLog, seedCard, seedWorkshopWith } from './helpers/factories';
 
 /*
  * The data layer's own rules: a write reaches the database only through its transaction, and the
@@ -40,6 +40,17 @@ describe('a write transaction', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.title).toBe('A and B');
+  });
+
+  it('numbers the events it records on several workshops, each in its own sequence', async () => {
+    const [first, second] = [await seedWorkshopWith(t, facilitator, []), await seedWorkshopWith(t, facilitator, [])];
+    await write(t.deps, async (_tx, changes) => {
+      for (const workshop of [first!, second!, first!]) {
+        changes.record({ workshopId: workshop.id, action: 'addMessage', userId: facilitator.id, change: { message: { content: 'Hello', include_me: false, recipients: 0 } } });
+      }
+    });
+    expect((await eventLog(t, first!.id)).map((event) => event.seq)).toEqual([1, 2]);
+    expect((await eventLog(t, second!.id)).map((event) => event.seq)).toEqual([1]);
   });
 
   it('cannot be opened inside another one', async () => {

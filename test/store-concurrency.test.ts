@@ -43,6 +43,23 @@ describe.skipIf(!redisAvailable)('three instances on one store', () => {
     }
   }, 120_000);
 
+  it('writes votes on 20 workshops arriving together, each workshop numbered on its own', async () => {
+    const workshops = [];
+    for (let i = 0; i < 20; i++) workshops.push(await seedWorkshopWith(a, fay, [pat], { votePositive: 3, voteMaxPositive: 3 }));
+    const cards: Array<{ id: string }> = [];
+    for (const workshop of workshops) cards.push(await seedCard(a, workshop.id, fay, { type: 'cluster' }));
+    const answers = await Promise.all(
+      workshops.flatMap((workshop, i) =>
+        Array.from({ length: 5 }, (_, j) =>
+          instances()[(i + j) % 3]!.request('POST', `/v1/workshops/${workshop.id}/cards/${cards[i]!.id}/votes`, { token: pat.token, body: { value: 1 } }),
+        ),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(60);
+    expect(answers.filter((res) => res.status === 409)).toHaveLength(40);
+    for (const workshop of workshops) expect((await eventLog(a, workshop.id)).map((event) => event.seq)).toEqual([1, 2, 3]);
+  });
+
   it('numbers the writes of 3 × 20 writers on one workshop 1..N, and every socket hears and replays exactly the log', async () => {
     const workshop = await seedWorkshopWith(a, fay, [pat]);
     const listeners = await Promise.all(instances().map((server) => sockets.joined(pat, workshop.id, server)));

@@ -48,6 +48,8 @@ export interface Database {
    * everything: nothing to do there.
    */
   lockWorkshop(tx: Db, workshopId: string): Promise<void>;
+  /** `lockWorkshop` for several workshops, in one statement and always in the same order (by id), so two batches cannot deadlock. */
+  lockWorkshops(tx: Db, workshopIds: readonly string[]): Promise<void>;
   /** True when the database answers a trivial query (`/health`). */
   answers(): Promise<boolean>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -29,7 +29,7 @@ const types = {
 };
 
 export interface PostgresOptions {
-  strict: boolean;
+  checked: boolean;
   /** Connections this instance keeps at most. */
   poolSize: number;
   /** Longest statement allowed (the export worker reads whole workshops); default `STATEMENT_LIMIT_MS`. */
@@ -38,10 +38,19 @@ export interface PostgresOptions {
   migrate?: boolean;
 }
 
-/** Locks a workshop's row until the transaction ends (prepared once per pooled connection). */
+/**
+ * Locks workshops' rows until the transaction ends, in the order of their ids (prepared once per
+ * pooled connection; the ids as a JSON array, one statement for any number).
+ */
 function workshopLock(db: NodePgDatabase<typeof schema>) {
   const { workshops } = schema;
-  return db.select({ id: workshops.id }).from(workshops).where(eq(workshops.id, sql.placeholder('workshopId'))).for('update').prepare('store_lock_workshop');
+  return db
+    .select({ id: workshops.id })
+    .from(workshops)
+    .where(sql`${workshops.id} = ANY(ARRAY(SELECT json_array_elements_text(${sql.placeholder('workshopIds')}::json)))`)
+    .orderBy(workshops.id)
+    .for('update')
+    .prepare('store_lock_workshops');
 }
 
 /**
@@ -73,7 +82,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     throw err;
   }
 
-  const scope = new TransactionScope(options.strict);
+  const scope = new TransactionScope(options.checked);
   const readDb = markHandle(drizzle(pool, { schema, logger: scope.guard() }), { dialect: 'postgres', transaction: false });
   // One handle per pooled connection, made once: its prepared statements stay with it.
   const handles = new WeakMap<pg.PoolClient, Db>();
@@ -99,6 +108,16 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     } catch (err) {
       throw new DatabaseUnavailable('No database connection could be had in time.', { cause: err });
     }
+  }
+
+  async function lockWorkshops(tx: Db, workshopIds: readonly string[]): Promise<void> {
+    const lock = locks.get(tx);
+    const held = locked.get(tx);
+    if (!lock || !held) throw new Error('lockWorkshops needs the handle of an open transaction.');
+    const wanted = workshopIds.filter((id) => !held.has(id));
+    if (wanted.length === 0) return;
+    await lock.execute({ workshopIds: JSON.stringify(wanted) });
+    for (const id of wanted) held.add(id);
   }
 
   async function inTransaction<T>(begin: string, fn: (db: Db) => Promise<T>): Promise<T> {
@@ -133,14 +152,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     db: readDb,
     transaction: (fn) => inTransaction('BEGIN', fn),
     snapshot: (fn) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
-    async lockWorkshop(tx, workshopId) {
-      const lock = locks.get(tx);
-      const held = locked.get(tx);
-      if (!lock || !held) throw new Error('lockWorkshop needs the handle of an open transaction.');
-      if (held.has(workshopId)) return;
-      await lock.execute({ workshopId });
-      held.add(workshopId);
-    },
+    lockWorkshop: (tx, workshopId) => lockWorkshops(tx, [workshopId]),
+    lockWorkshops,
     async answers() {
       if (closed) return false;
       try {

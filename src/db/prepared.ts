@@ -25,3 +25,19 @@ export function preparedPerDb<T>(factory: (db: Db) => T): (db: Db) => T {
 export function named<P>(query: { prepare(): P }, name: string): P {
   return (query.prepare as (name?: string) => P).call(query, name);
 }
+
+/**
+ * For statements whose shape depends on a count (a multi-row insert): prepared once per handle and
+ * count, for counts up to `limit`; above it the caller builds the statement itself (`undefined`).
+ */
+export function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T): (db: Db, size: number) => T | undefined {
+  const cache = new WeakMap<Db, Map<number, T>>();
+  return (db, size) => {
+    if (size > limit) return undefined;
+    let sizes = cache.get(db);
+    if (!sizes) cache.set(db, (sizes = new Map()));
+    let prepared = sizes.get(size);
+    if (!prepared) sizes.set(size, (prepared = factory(db, size)));
+    return prepared;
+  };
+}

@@ -36,6 +36,7 @@ export type SchemaChecks = [
   Check<SameRow<'cards'>>, Check<SameInsert<'cards'>>,
   Check<SameRow<'votes'>>, Check<SameInsert<'votes'>>,
   Check<SameRow<'voteTallies'>>, Check<SameInsert<'voteTallies'>>,
+  Check<SameRow<'voteTotals'>>, Check<SameInsert<'voteTotals'>>,
   Check<SameRow<'ratings'>>, Check<SameInsert<'ratings'>>,
   Check<SameRow<'items'>>, Check<SameInsert<'items'>>,
   Check<SameRow<'comments'>>, Check<SameInsert<'comments'>>,

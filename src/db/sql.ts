@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { dialectOf, type Db } from './database';
 
 /*
@@ -48,12 +48,31 @@ export async function inSavepoint<T>(tx: Db, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
- * `column IN (values)` for a list of any length, bound as one parameter (a JSON array on SQLite,
- * an array on PostgreSQL) rather than one per value.
+ * `column IN (…)` for a list of any length, bound as one parameter: the list as a JSON array of
+ * strings, which both dialects expand (SQLite `json_each`, PostgreSQL `json_array_elements_text`).
+ * Pass the values, or a placeholder for a prepared statement (its value: `JSON.stringify(list)`),
+ * so one statement serves lists of every length.
  */
-export function inList(db: Db, column: SQL | SQL.Aliased | object, values: readonly string[]): SQL {
-  if (dialectOf(db) === 'postgres') return sql`${column} = ANY(${sql.param([...values])}::text[])`;
-  return sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+export function inList(db: Db, column: SQL | SQL.Aliased | object, values: readonly string[] | Placeholder): SQL {
+  const list = Array.isArray(values) ? JSON.stringify(values) : values;
+  // An array PostgreSQL's planner sees as one, so the column's index is used (a set-returning
+  // function would be planned as a hundred rows to hash against a scan of the table).
+  if (dialectOf(db) === 'postgres') return sql`${column} = ANY(ARRAY(SELECT json_array_elements_text(${list}::json)))`;
+  return sql`${column} IN (SELECT value FROM json_each(${list}))`;
+}
+
+/**
+ * `(first, second) IN (…)` for a list of pairs, bound as one parameter: a JSON array of
+ * two-element arrays (as `inList`, a placeholder's value is `JSON.stringify(pairs)`).
+ */
+export function inPairs(db: Db, first: SQL | object, second: SQL | object, pairs: ReadonlyArray<readonly [string, string]> | Placeholder): SQL {
+  const list = Array.isArray(pairs) ? JSON.stringify(pairs) : pairs;
+  if (dialectOf(db) === 'postgres') {
+    const member = (index: number) => sql`ARRAY(SELECT pair ->> ${sql.raw(String(index))} FROM json_array_elements(${list}::json) AS pair)`;
+    // Each column against its array first (an index scan, as in `inList`), then the pairs themselves.
+    return sql`${first} = ANY(${member(0)}) AND ${second} = ANY(${member(1)}) AND (${first}, ${second}) IN (SELECT pair ->> 0, pair ->> 1 FROM json_array_elements(${list}::json) AS pair)`;
+  }
+  return sql`(${first}, ${second}) IN (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${list}))`;
 }
 
 /**
@@ -84,4 +103,17 @@ export function forUpdate<Q>(db: Db, query: Q, options: { skipLocked?: boolean }
   if (dialectOf(db) !== 'postgres') return query;
   const lockable = query as unknown as { for(strength: 'update', config?: { skipLocked?: boolean }): Q };
   return lockable.for('update', options.skipLocked ? { skipLocked: true } : undefined);
+}
+
+/**
+ * Rows given as one JSON parameter (an array of arrays), as a table with the named columns, for
+ * statements that take many rows at once (`UPDATE … FROM`). Alias it in the statement.
+ */
+export function jsonRows(db: Db, rows: string | Placeholder, columns: ReadonlyArray<{ name: string; type: 'text' | 'integer' }>): SQL {
+  if (dialectOf(db) === 'postgres') {
+    const fields = columns.map(({ name, type }, index) => sql.raw(`(item ->> ${index})::${type} AS ${name}`));
+    return sql`(SELECT ${sql.join(fields, sql`, `)} FROM json_array_elements(${rows}::json) AS item)`;
+  }
+  const fields = columns.map(({ name }, index) => sql.raw(`json_extract(value, '$[${index}]') AS ${name}`));
+  return sql`(SELECT ${sql.join(fields, sql`, `)} FROM json_each(${rows}))`;
 }

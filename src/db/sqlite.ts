@@ -71,14 +71,14 @@ async function acquire(lock: MutexInterface, what: string): Promise<MutexInterfa
  * rows); one more for consistent snapshots. Several processes may share the file: SQLite's own
  * lock orders their writers.
  */
-export function openSqlite(path: string, options: { strict: boolean; readOnly?: boolean }): Database {
+export function openSqlite(path: string, options: { checked: boolean; readOnly?: boolean }): Database {
   mkdirSync(dirname(path), { recursive: true });
   // A read-only store (the export worker's) reads a file another connection made and migrated.
   const writer = connect(path, { readOnly: options.readOnly ?? false });
   if (!options.readOnly) migrate(drizzle(writer), { migrationsFolder: MIGRATIONS_DIR });
   const reader = connect(path, { readOnly: true });
   const snapshotReader = connect(path, { readOnly: true });
-  const scope = new TransactionScope(options.strict);
+  const scope = new TransactionScope(options.checked);
 
   const readDb = markHandle(drizzle(reader, { schema, logger: scope.guard() }), { dialect: 'sqlite', transaction: false });
   const writeDb = markHandle(drizzle(writer, { schema }), { dialect: 'sqlite', transaction: true });
@@ -130,6 +130,7 @@ export function openSqlite(path: string, options: { strict: boolean; readOnly?: 
       inTransaction(snapshotLock, snapshotReader, snapshotDb, { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead }, fn),
     // The single writer holds the whole database for the transaction.
     lockWorkshop: async () => {},
+    lockWorkshops: async () => {},
     answers: async () => {
       try {
         return !closed && statements.ping.get() !== undefined;

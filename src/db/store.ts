@@ -9,9 +9,14 @@ import { openSqlite } from './sqlite';
  * A query through the read handle inside a transaction fails outside production (`scope.ts`).
  */
 export async function openStore(config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize'>): Promise<Database> {
-  const strict = process.env.NODE_ENV !== 'production';
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { strict, poolSize: config.databasePoolSize });
-  return openSqlite(config.databasePath, { strict });
+  const checked = transactionsChecked();
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize });
+  return openSqlite(config.databasePath, { checked });
+}
+
+/** Whether transactions are watched for queries that bypass them (`scope.ts`): everywhere but in production. */
+function transactionsChecked(): boolean {
+  return process.env.NODE_ENV !== 'production';
 }
 
 /** Long reads of whole workshops (an export) may take longer than a request's statements. */
@@ -22,6 +27,7 @@ const READER_STATEMENT_LIMIT_MS = 60_000;
  * other threads (the export worker), whose long reads must not hold the service's connections.
  */
 export async function openReaderStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { strict: true, poolSize: 2, migrate: false, statementLimitMs: READER_STATEMENT_LIMIT_MS });
-  return openSqlite(config.databasePath, { strict: true, readOnly: true });
+  const checked = transactionsChecked();
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: 2, migrate: false, statementLimitMs: READER_STATEMENT_LIMIT_MS });
+  return openSqlite(config.databasePath, { checked, readOnly: true });
 }

@@ -9,5 +9,7 @@ export interface AppEnv {
     user: UserRow;
     /** Hash of the bearer token of this request, so logout can revoke exactly it. */
     tokenHash: string;
+    /** The identity epoch the token was checked against (`db/identity-epoch.ts`), for cached answers to check theirs. */
+    identityEpoch: number;
   };
 }

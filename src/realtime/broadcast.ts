@@ -29,7 +29,7 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
  * renders; notifications go to their user's private room. Rendering reads the database, so a
  * workshop's events are rendered and sent one after another through `order` (one lock per
  * workshop, shared with joins: a resume's replay never interleaves with that workshop's live
- * events). Returns the unsubscribe function.
+ * events). Returns the stop function, which resolves once nothing is being sent.
  */
 export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable, order: KeyedLock): () => void {
   const deliver = async (event: WorkshopEvent) => {
@@ -43,16 +43,25 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
       evictWorkshop(io, workshopId, reachable).catch((err) => console.error('[realtime] leaving a deleted workshop failed', err));
     }
   };
+  // Sending reads the database: closing waits for what is under way, so the store closes after it.
+  const sending = new Set<Promise<void>>();
+  let closed = false;
   const onWorkshop = (event: WorkshopEvent) => {
-    order.run(event.workshopId, () => deliver(event)).catch((err) => console.error(`[realtime] could not send ${event.action} (seq ${event.seq})`, err));
+    const sent = order
+      .run(event.workshopId, () => (closed ? undefined : deliver(event)))
+      .catch((err) => console.error(`[realtime] could not send ${event.action} (seq ${event.seq})`, err))
+      .finally(() => sending.delete(sent));
+    sending.add(sent);
   };
   const onNotification = ({ userId, notification }: NotificationEvent) => {
     io.to(userRoom(userId)).emit('notification', notification);
   };
   deps.bus.on('workshop', onWorkshop);
   deps.bus.on('notification', onNotification);
-  return () => {
+  return async () => {
     deps.bus.off('workshop', onWorkshop);
     deps.bus.off('notification', onNotification);
+    closed = true;
+    await Promise.all(sending);
   };
 }

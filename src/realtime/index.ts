@@ -88,7 +88,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     io,
     ready: redis?.ready ?? Promise.resolve(),
     async close() {
-      for (const stop of unsubscribe) stop();
+      await Promise.all(unsubscribe.map((stop) => stop()));
       presence.close();
       io.local.disconnectSockets(true);
       await io.of('/').adapter.close();

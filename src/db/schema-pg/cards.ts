@@ -44,6 +44,13 @@ export const voteTallies = pgTable('vote_tallies', {
   negative: integer('negative').notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.cardId, t.userId] }), index('vote_tallies_workshop_user').on(t.workshopId, t.userId)]);
 
+export const voteTotals = pgTable('vote_totals', {
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull(),
+  positive: integer('positive').notNull().default(0),
+  negative: integer('negative').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.workshopId, t.userId] })]);
+
 export const ratings = pgTable('ratings', {
   id: idColumn(),
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),

@@ -51,6 +51,18 @@ export const voteTallies = sqliteTable('vote_tallies', {
   negative: integer('negative').notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.cardId, t.userId] }), index('vote_tallies_workshop_user').on(t.workshopId, t.userId)]);
 
+/**
+ * Per voter and workshop, the points of all their votes there, kept by triggers on `votes`
+ * (migration `0013`) like `vote_tallies`: a budget check reads one row per voter, however many
+ * cards they voted on.
+ */
+export const voteTotals = sqliteTable('vote_totals', {
+  workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull(),
+  positive: integer('positive').notNull().default(0),
+  negative: integer('negative').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.workshopId, t.userId] })]);
+
 export const ratings = sqliteTable('ratings', {
   id: idColumn(),
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),

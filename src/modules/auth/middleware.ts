@@ -3,7 +3,7 @@ import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import type { SessionAuth } from './service';
 
-/** Requires `Authorization: Bearer <token>` and sets `user` and `tokenHash`; 401 otherwise. */
+/** Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise. */
 export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {
   return async function authenticateRequest(c, next) {
     const token = deps.auth.bearerToken(c.req.header('authorization'));
@@ -15,6 +15,7 @@ export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<App
     }
     c.set('user', session.user);
     c.set('tokenHash', session.tokenHash);
+    c.set('identityEpoch', session.epoch);
     await next();
   };
 }

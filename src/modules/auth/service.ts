@@ -147,8 +147,12 @@ function bearerToken(header: string | null | undefined): string | null {
 export interface SessionAuth {
   /** The token of an `Authorization: Bearer` header; null for anything else. */
   bearerToken(header: string | null | undefined): string | null;
-  /** The token's user and hash, sliding its expiry; null for an unknown, expired or revoked token. */
-  authenticate(token: string): Promise<{ user: UserRow; tokenHash: string } | null>;
+  /**
+   * The token's user and hash, sliding its expiry; null for an unknown, expired or revoked token.
+   * `epoch` is the identity epoch it was checked against (`db/identity-epoch.ts`), for the
+   * request's other caches to reuse.
+   */
+  authenticate(token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
   /** Whether a token (by hash) still works: not logged out, not expired. */
   isAlive(tokenHash: string): Promise<boolean>;
 }
@@ -188,7 +192,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
   const currentEpoch = identityEpoch(database.db);
   const resolved = new Map<string, ResolvedToken>();
 
-  return async (token: string): Promise<{ user: UserRow; tokenHash: string } | null> => {
+  return async (token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null> => {
     const tokenHash = hashToken(token);
     const now = Date.now();
     const epoch = await currentEpoch();
@@ -197,7 +201,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
       resolved.delete(tokenHash);
       if (hit.epoch === epoch && hit.expiresAt > now && now - hit.lastUsedAt <= SLIDE_EVERY_MS) {
         resolved.set(tokenHash, hit);
-        return { user: hit.user, tokenHash };
+        return { user: hit.user, tokenHash, epoch };
       }
     }
     const [row] = await queries(database.db).find.execute({ tokenHash });
@@ -216,6 +220,6 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
     const { user } = row;
     resolved.set(tokenHash, { user, tokenHash, expiresAt, lastUsedAt, epoch });
     if (resolved.size > TOKEN_CACHE_ENTRIES) resolved.delete(resolved.keys().next().value!);
-    return { user, tokenHash };
+    return { user, tokenHash, epoch };
   };
 }

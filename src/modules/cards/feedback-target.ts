@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { inPairs } from '../../db/sql';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { notFound } from '../../http/errors';
@@ -31,6 +32,13 @@ const queries = preparedPerDb((db: Db) => {
         .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId')))),
       'feedback_target_card',
     ),
+    cards: named(
+      db
+        .select({ id: cards.id, workshopId: cards.workshopId, type: cards.type })
+        .from(cards)
+        .where(inPairs(db, cards.workshopId, cards.id, sql.placeholder('pairs'))),
+      'feedback_target_cards',
+    ),
   };
 });
 
@@ -44,6 +52,17 @@ export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> 
   const [card] = await queries(db).card.execute({ cardId: ref.cardId, workshopId: ref.workshopId });
   if (!card) throw notFound('Card');
   return { access, card };
+}
+
+/**
+ * The cards asked about that belong to the workshop named with them (for a batch of feedback), by
+ * id; the others left out.
+ */
+export async function loadCardTargets(db: Db, asked: ReadonlyArray<{ workshopId: string; cardId: string }>): Promise<Map<string, FeedbackTarget['card']>> {
+  if (asked.length === 0) return new Map();
+  const pairs = [...new Map(asked.map((a) => [a.cardId, [a.workshopId, a.cardId] as const])).values()];
+  const rows = await queries(db).cards.execute({ pairs: JSON.stringify(pairs) });
+  return new Map(rows.map(({ id, type }) => [id, { id, type }]));
 }
 
 /** Names the card a piece of feedback is on, for event payloads. */

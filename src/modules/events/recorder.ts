@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { isRetryable } from '../../db/errors';
-import { named, preparedPerDb } from '../../db/prepared';
-import { inSavepoint } from '../../db/sql';
+import { named, preparedPerDb, preparedPerSize } from '../../db/prepared';
+import { jsonRows, queryRows } from '../../db/sql';
 import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
 import type { ChangeInput, WorkshopEvent } from './changes';
 
@@ -35,7 +35,7 @@ export interface WriteDeps {
 
 /** These run on every write: prepared once per connection. */
 const statements = preparedPerDb((db: Db) => {
-  const { workshops, events, notifications } = tablesOf(db);
+  const { workshops, notifications } = tablesOf(db);
   const p = sql.placeholder;
   return {
     // Moves the workshop's last seq past the events being stored; the row is locked from here on.
@@ -46,18 +46,6 @@ const statements = preparedPerDb((db: Db) => {
         .where(eq(workshops.id, p('workshopId')))
         .returning({ last: workshops.lastEventSeq }),
       'events_number',
-    ),
-    insertEvent: named(
-      db.insert(events).values({
-        id: p('id'),
-        workshopId: p('workshopId'),
-        seq: p('seq'),
-        action: p('action'),
-        userId: p('userId'),
-        change: p('change'),
-        createdAt: p('createdAt'),
-      }),
-      'events_insert',
     ),
     insertNotification: named(
       db.insert(notifications).values({
@@ -72,6 +60,24 @@ const statements = preparedPerDb((db: Db) => {
       'notifications_insert',
     ),
   };
+});
+
+/** Inserts of up to this many events are prepared, one statement per count (a batch of votes logs one each). */
+const PREPARED_EVENTS = 64;
+
+const eventInserts = preparedPerSize(PREPARED_EVENTS, (db: Db, size: number) => {
+  const { events } = tablesOf(db);
+  const p = (name: string, index: number) => sql.placeholder(`${name}${index}`);
+  const rows = Array.from({ length: size }, (_, i) => ({
+    id: p('id', i),
+    workshopId: p('workshopId', i),
+    seq: p('seq', i),
+    action: p('action', i),
+    userId: p('userId', i),
+    change: p('change', i),
+    createdAt: p('createdAt', i),
+  }));
+  return named(db.insert(events).values(rows), `events_insert_${size}`);
 });
 
 /** What one write recorded: stored at the end of its body, published once its transaction commits. */
@@ -125,51 +131,74 @@ class Recorded {
 const ROWS_PER_INSERT = 500;
 
 /**
- * Numbers the events the writes recorded, per workshop in the order recorded, stores them and the
- * notifications in `tx`, and reserves each write's place in the bus's publishing order. One
- * statement numbers a workshop's events of all the writes. A removed workshop has no row left to
- * number its last event: that one is broadcast with `seq` 0 and not stored.
+ * Moves each workshop's last seq past its events; answers the new last seq by workshop (a removed
+ * workshop: none). One statement however many workshops the write recorded events on.
  */
-async function storeRecorded(tx: Db, bus: DomainEventBus, writes: readonly Recorded[]): Promise<void> {
+async function numberEvents(tx: Db, byWorkshop: ReadonlyMap<string, readonly ChangeInput[]>): Promise<Map<string, number>> {
+  if (byWorkshop.size === 1) {
+    const [workshopId, inputs] = [...byWorkshop][0]!;
+    const [row] = await statements(tx).number.execute({ workshopId, count: inputs.length });
+    return new Map(row ? [[workshopId, row.last]] : []);
+  }
+  const counts = JSON.stringify([...byWorkshop].map(([workshopId, inputs]) => [workshopId, inputs.length]));
+  const rows = await queryRows<{ id: string; last: number }>(
+    tx,
+    sql`UPDATE workshops SET last_event_seq = workshops.last_event_seq + added.count
+      FROM ${jsonRows(tx, counts, [{ name: 'id', type: 'text' }, { name: 'count', type: 'integer' }])} AS added
+      WHERE workshops.id = added.id RETURNING workshops.id AS id, workshops.last_event_seq AS last`,
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.last)]));
+}
+
+/**
+ * Numbers the events a write recorded, per workshop in the order recorded (`numberEvents`), stores
+ * them and the notifications in `tx`, and reserves the write's place in the bus's publishing order.
+ * A removed workshop has no row left to number its last event: that one is broadcast with `seq` 0
+ * and not stored.
+ */
+async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Promise<void> {
   const q = statements(tx);
-  const byWorkshop = new Map<string, Array<{ input: ChangeInput; write: Recorded }>>();
-  for (const write of writes) {
-    for (const input of write.inputs) {
-      const list = byWorkshop.get(input.workshopId);
-      if (list) list.push({ input, write });
-      else byWorkshop.set(input.workshopId, [{ input, write }]);
-    }
+  const { events: eventRows, notifications: notificationRows } = tablesOf(tx);
+  const byWorkshop = new Map<string, ChangeInput[]>();
+  for (const input of write.inputs) {
+    const list = byWorkshop.get(input.workshopId);
+    if (list) list.push(input);
+    else byWorkshop.set(input.workshopId, [input]);
   }
   const numbered = new Map<ChangeInput, WorkshopEvent>();
-  for (const [workshopId, entries] of byWorkshop) {
-    const [row] = await q.number.execute({ workshopId, count: entries.length });
-    const first = row ? row.last - entries.length + 1 : 0;
-    const createdAt = nowIso();
-    const events = entries.map(({ input }, index) => {
-      const event = { id: newId(), seq: row ? first + index : 0, createdAt, ...input } as WorkshopEvent;
+  const lastSeqs = await numberEvents(tx, byWorkshop);
+  const createdAt = nowIso();
+  const rows: WorkshopEvent[] = [];
+  for (const [workshopId, inputs] of byWorkshop) {
+    const last = lastSeqs.get(workshopId);
+    const first = last === undefined ? 0 : last - inputs.length + 1;
+    inputs.forEach((input, index) => {
+      const event = { id: newId(), seq: last === undefined ? 0 : first + index, createdAt, ...input } as WorkshopEvent;
       numbered.set(input, event);
-      return event;
+      if (last !== undefined) rows.push(event);
     });
-    if (!row) continue;
-    if (events.length === 1) await q.insertEvent.execute({ ...events[0]! });
-    else {
-      const { events: table } = tablesOf(tx);
-      for (let at = 0; at < events.length; at += ROWS_PER_INSERT) {
-        await tx.insert(table).values(events.slice(at, at + ROWS_PER_INSERT).map(({ id, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt })));
-      }
-    }
-    const reserved = new Set<Recorded>();
-    entries.forEach(({ write }, index) => {
-      if (reserved.has(write)) return;
-      reserved.add(write);
-      write.reserve(bus, workshopId, first + index);
-    });
+    if (last !== undefined) write.reserve(bus, workshopId, first);
   }
-  for (const write of writes) {
-    write.events.push(...write.inputs.map((input) => numbered.get(input)!));
-    for (const { userId, notification } of write.notifications) {
-      await q.insertNotification.execute({ id: notification.id, userId, type: notification.type, data: notification.data, now: notification.created_at });
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    const chunk = rows.slice(at, at + ROWS_PER_INSERT).map(({ id, workshopId, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt }));
+    const prepared = eventInserts(tx, chunk.length);
+    if (!prepared) {
+      await tx.insert(eventRows).values(chunk);
+      continue;
     }
+    const params: Record<string, unknown> = {};
+    chunk.forEach((event, i) => {
+      for (const [name, value] of Object.entries(event)) params[`${name}${i}`] = value;
+    });
+    await prepared.execute(params);
+  }
+  write.events.push(...write.inputs.map((input) => numbered.get(input)!));
+  const notifications = write.notifications.map(({ userId, notification: n }) => ({ id: n.id, userId, type: n.type, data: n.data, read: false, createdAt: n.created_at, updatedAt: n.updated_at }));
+  if (notifications.length === 1) {
+    const [only] = notifications;
+    await q.insertNotification.execute({ ...only!, now: only!.createdAt });
+  } else {
+    for (let at = 0; at < notifications.length; at += ROWS_PER_INSERT) await tx.insert(notificationRows).values(notifications.slice(at, at + ROWS_PER_INSERT));
   }
 }
 
@@ -188,7 +217,7 @@ export async function write<T>(deps: WriteDeps, fn: (tx: Db, changes: ChangeReco
     try {
       result = await deps.database.transaction(async (tx) => {
         const value = await fn(tx, recorded.recorder);
-        await storeRecorded(tx, deps.bus, [recorded]);
+        await storeRecorded(tx, deps.bus, recorded);
         return value;
       });
     } catch (err) {
@@ -213,75 +242,93 @@ export function writeWorkshop<T>(deps: WriteDeps, workshopId: string, fn: (tx: D
   });
 }
 
-interface Queued {
-  run: (tx: Db, changes: ChangeRecorder) => Promise<unknown>;
+interface Pending {
+  workshopId: string;
+  input: unknown;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-/** Writes waiting for their workshop's next batch, per store and workshop. */
-const queues = new WeakMap<Database, Map<string, Queued[]>>();
+type BatchRun = (tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<unknown>>) => Promise<Array<BatchOutcome<unknown>>>;
 
-/**
- * `writeWorkshop` for the busiest small writes (votes): writes to one workshop that arrive
- * together share one transaction, one lock of the workshop and one commit (group commit). Each
- * runs in a savepoint of its own, so one refused write (a limit reached) leaves the others; each
- * is answered, and its events published, only once the shared transaction has committed. Writes
- * queued while the event loop handles one batch of I/O form the next batch.
- */
-export function writeSoon<T>(deps: WriteDeps, workshopId: string, fn: (tx: Db, changes: ChangeRecorder) => Promise<T>): Promise<T> {
-  let byWorkshop = queues.get(deps.database);
-  if (!byWorkshop) queues.set(deps.database, (byWorkshop = new Map()));
-  let queue = byWorkshop.get(workshopId);
-  if (!queue) {
-    byWorkshop.set(workshopId, (queue = []));
-    setImmediate(() => {
-      byWorkshop.delete(workshopId);
-      void flush(deps, workshopId, queue!);
-    });
-  }
-  return new Promise<T>((resolve, reject) => queue.push({ run: fn as Queued['run'], resolve: resolve as Queued['resolve'], reject }));
+/** A batched request: which workshop it changes, and what it asks. */
+export interface BatchItem<I> {
+  workshopId: string;
+  input: I;
 }
 
-async function flush(deps: WriteDeps, workshopId: string, batch: Queued[]): Promise<void> {
-  const outcomes = batch.map(() => ({ recorded: new Recorded(), ok: false, value: undefined as unknown, error: undefined as unknown }));
+/** Requests waiting for their batch, and whether a batch of them is being written. */
+interface BatchQueue {
+  items: Pending[];
+  scheduled: boolean;
+  writing: boolean;
+}
+
+/** The queues of batched writes, per store and kind. */
+const queues = new WeakMap<Database, Map<string, BatchQueue>>();
+
+/** The most requests one batch's transaction takes; more wait for the next. */
+const BATCH_LIMIT = 500;
+
+/**
+ * What a batch's writer answers for each request, in order: its result, or the error refusing it
+ * (a limit reached). A refused request must have written nothing.
+ */
+export type BatchOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+/**
+ * `writeWorkshop` for the busiest small writes (votes): requests of one `kind` that arrive together,
+ * on any number of workshops, are written by `run` in one transaction that locks their workshops
+ * first (in one statement), with set-based reads: a batch costs a handful of statements however
+ * many requests and workshops it holds. One batch of a kind is written at a time, and what arrives
+ * meanwhile forms the next (group commit). Each request is answered, and its events published,
+ * once the transaction has committed; if it fails, every request of the batch fails with it.
+ */
+export function writeBatched<I, O>(
+  deps: WriteDeps,
+  kind: string,
+  workshopId: string,
+  input: I,
+  run: (tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<I>>) => Promise<Array<BatchOutcome<O>>>,
+): Promise<O> {
+  let byKind = queues.get(deps.database);
+  if (!byKind) queues.set(deps.database, (byKind = new Map()));
+  let queue = byKind.get(kind);
+  if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false }));
+  const waiting = queue;
+  const answer = new Promise<O>((resolve, reject) => waiting.items.push({ workshopId, input, resolve: resolve as Pending['resolve'], reject }));
+  if (!waiting.scheduled && !waiting.writing) {
+    waiting.scheduled = true;
+    // What arrives in the same turn of the event loop joins this batch.
+    setImmediate(() => void drain(deps, waiting, run as BatchRun));
+  }
+  return answer;
+}
+
+async function drain(deps: WriteDeps, queue: BatchQueue, run: BatchRun): Promise<void> {
+  queue.scheduled = false;
+  queue.writing = true;
+  while (queue.items.length > 0) await writeBatch(deps, queue.items.splice(0, BATCH_LIMIT), run);
+  queue.writing = false;
+}
+
+async function writeBatch(deps: WriteDeps, batch: Pending[], run: BatchRun): Promise<void> {
+  let outcomes: Array<BatchOutcome<unknown>>;
   try {
-    await deps.database.transaction(async (tx) => {
-      await deps.database.lockWorkshop(tx, workshopId);
-      for (const [index, item] of batch.entries()) {
-        const outcome = outcomes[index]!;
-        try {
-          outcome.value = await inSavepoint(tx, () => item.run(tx, outcome.recorded.recorder));
-          outcome.ok = true;
-        } catch (err) {
-          outcome.error = err;
-          outcome.recorded.rolledBack();
-        }
-      }
-      // Numbered together, in the order the writes ran.
-      await storeRecorded(
-        tx,
-        deps.bus,
-        outcomes.filter((outcome) => outcome.ok).map((outcome) => outcome.recorded),
-      );
+    outcomes = await write(deps, async (tx, changes) => {
+      await deps.database.lockWorkshops(tx, [...new Set(batch.map((item) => item.workshopId))]);
+      return run(tx, changes, batch.map(({ workshopId, input }) => ({ workshopId, input })));
     });
   } catch (err) {
-    // The shared transaction failed (the lock could not be had, the commit failed): none of it stands.
-    for (const [index, item] of batch.entries()) {
-      if (outcomes[index]!.ok) outcomes[index]!.recorded.rolledBack();
-      item.reject(err);
-    }
+    // The shared transaction failed (a lock could not be had, the commit failed): none of it stands.
+    for (const item of batch) item.reject(err);
     return;
   }
-  for (const [index, item] of batch.entries()) {
+  batch.forEach((item, index) => {
     const outcome = outcomes[index]!;
-    if (outcome.ok) {
-      outcome.recorded.publish(deps.bus);
-      item.resolve(outcome.value);
-    } else {
-      item.reject(outcome.error);
-    }
-  }
+    if (outcome.ok) item.resolve(outcome.value);
+    else item.reject(outcome.error);
+  });
 }
 
 function guarded(fn: () => void, after = 'commit') {

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
+import { named, preparedPerDb, preparedPerSize } from '../../db/prepared';
+import { inPairs } from '../../db/sql';
 import type { VoteRow } from './schemas';
 
 /** What a user has already spent, positive values and negative magnitudes. */
@@ -11,29 +12,22 @@ export interface VoteSpending {
 
 /** Voting is the busiest write: every statement on its path is prepared once per connection. */
 const statements = preparedPerDb((db: Db) => {
-  const { votes, voteTallies } = tablesOf(db);
+  const { votes, voteTallies, voteTotals } = tablesOf(db);
   const p = sql.placeholder;
   return {
-    // The voter's tallies kept by triggers on votes (see `voteTallies` in the schema): on this card,
-    // and summed over the cards of the workshop they voted on (vote_tallies_workshop_user), in one statement.
+    // The voter's points on this card and across the workshop, kept by triggers on votes
+    // (`vote_tallies`, `vote_totals`): two rows, however many cards the voter voted on.
     spending: named(
       db
         .select({
-          cardPositive: sql<number>`coalesce(sum(case when ${voteTallies.cardId} = ${p('cardId')} then ${voteTallies.positive} end), 0)`.mapWith(Number),
-          cardNegative: sql<number>`coalesce(sum(case when ${voteTallies.cardId} = ${p('cardId')} then ${voteTallies.negative} end), 0)`.mapWith(Number),
-          positive: sql<number>`coalesce(sum(${voteTallies.positive}), 0)`.mapWith(Number),
-          negative: sql<number>`coalesce(sum(${voteTallies.negative}), 0)`.mapWith(Number),
+          cardPositive: sql<number>`coalesce((select ${voteTallies.positive} from ${voteTallies} where ${voteTallies.cardId} = ${p('cardId')} and ${voteTallies.userId} = ${p('userId')}), 0)`.mapWith(Number),
+          cardNegative: sql<number>`coalesce((select ${voteTallies.negative} from ${voteTallies} where ${voteTallies.cardId} = ${p('cardId')} and ${voteTallies.userId} = ${p('userId')}), 0)`.mapWith(Number),
+          positive: sql<number>`coalesce(max(${voteTotals.positive}), 0)`.mapWith(Number),
+          negative: sql<number>`coalesce(max(${voteTotals.negative}), 0)`.mapWith(Number),
         })
-        .from(voteTallies)
-        .where(and(eq(voteTallies.workshopId, p('workshopId')), eq(voteTallies.userId, p('userId')))),
+        .from(voteTotals)
+        .where(and(eq(voteTotals.workshopId, p('workshopId')), eq(voteTotals.userId, p('userId')))),
       'votes_spending',
-    ),
-    insert: named(
-      db
-        .insert(votes)
-        .values({ id: p('id'), workshopId: p('workshopId'), cardId: p('cardId'), userId: p('userId'), value: p('value'), createdAt: p('now'), updatedAt: p('now') })
-        .returning(),
-      'votes_insert',
     ),
     find: named(db.select().from(votes).where(and(eq(votes.id, p('id')), eq(votes.cardId, p('cardId')))), 'votes_find'),
     update: named(
@@ -58,7 +52,104 @@ const statements = preparedPerDb((db: Db) => {
 });
 
 /** What a vote of `value` adds to its voter's spending. */
-const spendingOfValue = (value: number): VoteSpending => ({ positive: Math.max(value, 0), negative: Math.max(-value, 0) });
+export const spendingOfValue = (value: number): VoteSpending => ({ positive: Math.max(value, 0), negative: Math.max(-value, 0) });
+
+/** One voter's spending: across the workshop, and by card. */
+export interface VoterSpending {
+  workshop: VoteSpending;
+  cards: Map<string, VoteSpending>;
+}
+
+/** The statements of a batch of votes: lists bound as one parameter (`inList`, `inPairs`). */
+const batchStatements = preparedPerDb((db: Db) => {
+  const { voteTallies, voteTotals } = tablesOf(db);
+  const p = sql.placeholder;
+  return {
+    totals: named(
+      db
+        .select({ workshopId: voteTotals.workshopId, userId: voteTotals.userId, positive: voteTotals.positive, negative: voteTotals.negative })
+        .from(voteTotals)
+        .where(inPairs(db, voteTotals.workshopId, voteTotals.userId, p('pairs'))),
+      'votes_batch_totals',
+    ),
+    onCards: named(
+      db
+        .select({ userId: voteTallies.userId, cardId: voteTallies.cardId, positive: voteTallies.positive, negative: voteTallies.negative })
+        .from(voteTallies)
+        .where(inPairs(db, voteTallies.cardId, voteTallies.userId, p('pairs'))),
+      'votes_batch_on_cards',
+    ),
+  };
+});
+
+/** The key of a voter's spending in a workshop in the map `spendingOfVoters` answers. */
+export const voterKey = (workshopId: string, userId: string) => `${workshopId}\u0000${userId}`;
+
+/**
+ * What each voter has spent across their workshop, and on the cards asked about (nothing yet: no
+ * entry), by `voterKey`. Two statements, whatever the numbers, each reading one row per voter or
+ * per voter and card (`vote_totals`, and `vote_tallies` by its key).
+ */
+export async function spendingOfVoters(db: Db, asked: ReadonlyArray<{ workshopId: string; userId: string; cardId: string }>): Promise<Map<string, VoterSpending>> {
+  const q = batchStatements(db);
+  const voters = [...new Map(asked.map((a) => [voterKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
+  const totals = await q.totals.execute({ pairs: JSON.stringify(voters) });
+  const spending = new Map<string, VoterSpending>(totals.map((row) => [voterKey(row.workshopId, row.userId), { workshop: { positive: row.positive, negative: row.negative }, cards: new Map() }]));
+  if (spending.size === 0) return spending;
+  // A card belongs to one workshop: its voter's tally is found by card and voter.
+  const workshopOfCard = new Map(asked.map((a) => [a.cardId, a.workshopId]));
+  const onCards = [...new Map(asked.filter((a) => spending.has(voterKey(a.workshopId, a.userId))).map((a) => [`${a.cardId}\u0000${a.userId}`, [a.cardId, a.userId] as const])).values()];
+  for (const row of await q.onCards.execute({ pairs: JSON.stringify(onCards) })) {
+    spending.get(voterKey(workshopOfCard.get(row.cardId)!, row.userId))?.cards.set(row.cardId, { positive: row.positive, negative: row.negative });
+  }
+  return spending;
+}
+
+/** Rows per insert statement: well under either store's limit of bound parameters. */
+const ROWS_PER_INSERT = 500;
+/** Inserts of up to this many votes are prepared, one statement per count. */
+const PREPARED_ROWS = 64;
+
+type NewVote = { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string };
+
+const insertsOfSize = preparedPerSize(PREPARED_ROWS, (db: Db, size: number) => {
+  const { votes } = tablesOf(db);
+  const p = (name: string, index: number) => sql.placeholder(`${name}${index}`);
+  const rows = Array.from({ length: size }, (_, i) => ({
+    id: p('id', i),
+    workshopId: p('workshopId', i),
+    cardId: p('cardId', i),
+    userId: p('userId', i),
+    value: p('value', i),
+    createdAt: p('now', i),
+    updatedAt: p('now', i),
+  }));
+  return named(db.insert(votes).values(rows).returning(), `votes_insert_${size}`);
+});
+
+/** Inserts votes in as few statements as their number allows; answers the rows in the same order. */
+export async function insertVotes(db: Db, rows: readonly NewVote[]): Promise<VoteRow[]> {
+  const inserted: VoteRow[] = [];
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+    const chunk = rows.slice(at, at + ROWS_PER_INSERT);
+    const prepared = insertsOfSize(db, chunk.length);
+    let returned: VoteRow[];
+    if (prepared) {
+      const params: Record<string, unknown> = {};
+      chunk.forEach((row, i) => {
+        for (const [name, value] of Object.entries(row)) params[`${name}${i}`] = value;
+      });
+      returned = await prepared.execute(params);
+    } else {
+      const { votes } = tablesOf(db);
+      returned = await db.insert(votes).values(chunk.map(({ now, ...row }) => ({ ...row, createdAt: now, updatedAt: now }))).returning();
+    }
+    // RETURNING's order is not promised: the rows are matched to the inputs by id.
+    const byId = new Map(returned.map((row) => [row.id, row]));
+    inserted.push(...chunk.map((row) => byId.get(row.id)!));
+  }
+  return inserted;
+}
 
 /**
  * The user's spending on one card and across the workshop, leaving out `replaced` (the value of a
@@ -79,10 +170,6 @@ function without(spending: VoteSpending, replaced: number | undefined): VoteSpen
   if (replaced === undefined) return spending;
   const gone = spendingOfValue(replaced);
   return { positive: spending.positive - gone.positive, negative: spending.negative - gone.negative };
-}
-
-export async function insertVote(db: Db, row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string }): Promise<VoteRow> {
-  return (await statements(db).insert.execute(row))[0]!;
 }
 
 export async function findVote(db: Db, cardId: string, id: string): Promise<VoteRow | undefined> {

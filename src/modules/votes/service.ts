@@ -1,14 +1,14 @@
-import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
-import { diffFields, writeSoon, writeWorkshop, type WriteDeps } from '../events/recorder';
+import type { Db } from '../../db/database';
+import { diffFields, writeBatched, writeWorkshop, type BatchItem, type BatchOutcome, type ChangeRecorder, type WriteDeps } from '../events/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
-import type { LoadedAccess, WorkshopRow } from '../access/load';
-import { loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
-import { deleteVote, findVote, insertVote, listVotes as listVoteRows, spendingOf, updateVoteValue } from './repo';
+import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
+import { loadCardTargets, loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
+import { deleteVote, findVote, insertVotes, listVotes as listVoteRows, spendingOf, spendingOfValue, spendingOfVoters, updateVoteValue, voterKey, type VoteSpending } from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
-const voteAction = (target: FeedbackTarget) => (target.card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
+const voteAction = (card: FeedbackTarget['card']) => (card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
 
 /** A participant who may not see all votes sees only their own, as if the others did not exist. */
 function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
@@ -26,28 +26,74 @@ export async function getVote(deps: WriteDeps, ref: CardRef, voteId: string): Pr
   return toVote(visible(access, await findVote(deps.database.db, card.id, voteId)));
 }
 
-/** Votes arrive in bursts: they are written together, one commit for the votes of a moment (`writeSoon`). */
+/**
+ * Votes arrive in bursts: those that arrive together are written in one transaction, whatever
+ * workshops they are on (`writeBatched`, `castVotes`).
+ */
 export function castVote(deps: WriteDeps, ref: CardRef, input: { value: number }): Promise<VoteOutput> {
-  return writeSoon(deps, ref.workshopId, async (tx, changes) => {
-    const target = await loadTarget(tx, ref);
-    authorize(target.access, voteAction(target));
-    await requireWithinBudget(tx, target.access.workshop, { cardId: target.card.id, userId: ref.userId, value: input.value });
-    const row = await insertVote(tx, { id: newId(), workshopId: ref.workshopId, cardId: target.card.id, userId: ref.userId, value: input.value, now: nowIso() });
-    const vote = toVote(row);
-    changes.record({ workshopId: ref.workshopId, action: 'addVote', userId: ref.userId, change: { vote: onCard(vote, row.cardId) } });
-    return vote;
+  return writeBatched(deps, 'votes', ref.workshopId, { ref, value: input.value }, castVotes);
+}
+
+interface Cast {
+  ref: CardRef;
+  value: number;
+}
+
+/**
+ * A batch of votes, under the locks of their workshops: the voters' access, the cards and the
+ * voters' spending are read once for all, each vote is checked in order against what the votes
+ * before it spent, and the accepted ones inserted together. A refused vote writes nothing.
+ */
+async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<Cast>>): Promise<Array<BatchOutcome<VoteOutput>>> {
+  const refs = items.map(({ input }) => input.ref);
+  const accesses = await findAccesses(tx, refs);
+  const cards = await loadCardTargets(tx, refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))));
+  const spending = await spendingOfVoters(tx, refs.filter((ref) => cards.has(ref.cardId)));
+  const now = nowIso();
+  const accepted: Array<{ index: number; row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string } }> = [];
+  // Accepted votes are answered once inserted, below.
+  const outcomes: Array<BatchOutcome<VoteOutput> | undefined> = items.map(({ input: { ref, value } }, index) => {
+    try {
+      const access = accesses.get(accessKey(ref.workshopId, ref.userId));
+      if (!access) throw notFound('Workshop');
+      const card = cards.get(ref.cardId);
+      if (!card) throw notFound('Card');
+      authorize(access, voteAction(card));
+      const key = voterKey(ref.workshopId, ref.userId);
+      let voter = spending.get(key);
+      if (!voter) spending.set(key, (voter = { workshop: { positive: 0, negative: 0 }, cards: new Map() }));
+      const onCard = voter.cards.get(card.id) ?? { positive: 0, negative: 0 };
+      requireWithinBudget(access.workshop, { card: onCard, workshop: voter.workshop }, value);
+      // Spent as soon as checked: the next vote of the batch is checked against it.
+      const added = spendingOfValue(value);
+      voter.cards.set(card.id, { positive: onCard.positive + added.positive, negative: onCard.negative + added.negative });
+      voter.workshop = { positive: voter.workshop.positive + added.positive, negative: voter.workshop.negative + added.negative };
+      accepted.push({ index, row: { id: newId(), workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, value, now } });
+      return undefined;
+    } catch (error) {
+      return { ok: false, error };
+    }
   });
+  const rows = await insertVotes(tx, accepted.map(({ row }) => row));
+  accepted.forEach(({ index }, n) => {
+    const row = rows[n]!;
+    const vote = toVote(row);
+    changes.record({ workshopId: row.workshopId, action: 'addVote', userId: row.userId, change: { vote: onCard(vote, row.cardId) } });
+    outcomes[index] = { ok: true, value: vote };
+  });
+  return outcomes as Array<BatchOutcome<VoteOutput>>;
 }
 
 export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input: { value?: number | undefined }): Promise<VoteOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const target = await loadTarget(tx, ref);
     const before = visible(target.access, await findVote(tx, target.card.id, voteId));
-    authorize(target.access, voteAction(target));
+    authorize(target.access, voteAction(target.card));
     authorize(target.access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toVote(before);
     // The old value is given back before the new one is spent; the budget is the owner's.
-    await requireWithinBudget(tx, target.access.workshop, { cardId: before.cardId, userId: before.userId, value: input.value, replacing: before.value });
+    const spent = await spendingOf(tx, { workshopId: ref.workshopId, cardId: before.cardId, userId: before.userId, replaced: before.value });
+    requireWithinBudget(target.access.workshop, spent, input.value);
     const after = await updateVoteValue(tx, before.id, input.value, nowIso());
     const vote = toVote(after);
     changes.record({
@@ -64,7 +110,7 @@ export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string):
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const target = await loadTarget(tx, ref);
     const row = visible(target.access, await findVote(tx, target.card.id, voteId));
-    authorize(target.access, voteAction(target));
+    authorize(target.access, voteAction(target.card));
     authorize(target.access, { manage_feedback: { authorId: row.userId } });
     await deleteVote(tx, row.id);
     changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, change: { vote: onCard(toVote(row), row.cardId) } });
@@ -83,19 +129,14 @@ export function workshopBudgetLeft(limit: number, spent: number): number {
 /**
  * CONTRACT §7: on one card a user's positive values sum to at most `max_positive` and their
  * negative magnitudes to at most `max_negative`; across the workshop likewise against
- * `vote_limit.positive` / `.negative` unless -1. Runs in the write transaction, so concurrent
- * votes cannot overspend.
+ * `vote_limit.positive` / `.negative` unless -1. `spent` is read in the write transaction, under
+ * the workshop's lock, so concurrent votes cannot overspend.
  */
-async function requireWithinBudget(
-  db: Db,
-  workshop: WorkshopRow,
-  vote: { cardId: string; userId: string; value: number; replacing?: number },
-): Promise<void> {
-  const side = vote.value > 0 ? 'positive' : 'negative';
-  const points = Math.abs(vote.value);
+function requireWithinBudget(workshop: WorkshopRow, spent: { card: VoteSpending; workshop: VoteSpending }, value: number): void {
+  const side = value > 0 ? 'positive' : 'negative';
+  const points = Math.abs(value);
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
-  const spent = await spendingOf(db, { workshopId: workshop.id, cardId: vote.cardId, userId: vote.userId, replaced: vote.replacing });
   if (spent.card[side] + points > perCard) {
     throw new AppError('vote_limit_reached', `This vote would put more than ${perCard} ${side} points of its voter on this card.`);
   }

@@ -56,7 +56,7 @@ export function workshopsRoutes(deps: AppDeps) {
       async (c) => c.json(await createOrganizationWorkshop(deps, c.get('user'), c.req.param('organization_id'), c.req.valid('json')), 201),
     )
     .get('/workshops/:id', doc({ tag, summary: 'Get a workshop', response: WorkshopOutput }), async (c) => {
-      return c.body(await getWorkshopBody(deps, c.get('user'), c.req.param('id')), 200, { 'Content-Type': 'application/json' });
+      return c.body(await getWorkshopBody(deps, c.get('user'), c.req.param('id'), c.get('identityEpoch')), 200, { 'Content-Type': 'application/json' });
     })
     .put('/workshops/:id', doc({ tag, summary: 'Update, archive, restore or change the step of a workshop', response: WorkshopOutput }), jsonBody(UpdateWorkshopInput), async (c) => {
       return c.json(await updateWorkshop(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 200);

@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import { identityEpoch } from '../../db/identity-epoch';
 import { bodyCache } from '../../http/body-cache';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -66,15 +65,16 @@ export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organiz
 
 /**
  * GET /v1/workshops/:id as JSON bytes, from the body cache while nothing it shows has changed: the
- * workshop's logged changes (its event seq), its row, and its owner (the identity epoch). Readers
- * whose step hides others' ratings have answers of their own.
+ * workshop's logged changes (its event seq), its row, and its owner (the identity epoch, as the
+ * request's authentication read it moments ago). Readers whose step hides others' ratings have
+ * answers of their own.
  */
-export async function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string, identityEpoch: number): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
   const scope = ratingsScopeFor(access);
   const key = `workshop\u0000${access.workshop.id}\u0000${typeof scope === 'object' ? scope.userId : ''}`;
-  const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${await identityEpoch(db)()}`;
+  const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch}`;
   return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }
 

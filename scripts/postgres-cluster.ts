@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/*
+ * A throwaway PostgreSQL cluster from Debian's `postgresql` package, for the test suite and the
+ * benches: made in a temporary folder, started on a free loopback port, removed when stopped.
+ * `initdb` refuses to run as root: as root, the cluster runs as the `postgres` user the package
+ * creates. Its databases compare text bytewise (`--locale=C`), as the service requires.
+ */
+
+/** The newest installed PostgreSQL's programs, or null. */
+export function postgresBinaries(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PostgresCluster {
+  /** `postgres://postgres@127.0.0.1:<port>/`: append a database name. */
+  baseUrl: string;
+  port: number;
+  /** Stops the server at once and removes its folder. */
+  stop(): void;
+}
+
+/**
+ * Starts a cluster; `settings` are server settings (`fsync=off` for tests, where nothing must
+ * survive). Trust authentication on loopback only.
+ */
+export async function startPostgresCluster(settings: string[] = []): Promise<PostgresCluster> {
+  const bin = postgresBinaries();
+  if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql).');
+  const asRoot = process.getuid?.() === 0;
+  const run = (program: string, args: string[]) =>
+    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, program), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, program), args, { stdio: 'pipe' });
+
+  const dir = mkdtempSync(join(tmpdir(), 'workshops-pg-'));
+  if (asRoot) {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
+    chownSync(dir, id('-u'), id('-g'));
+  }
+  const data = join(dir, 'data');
+  run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', ...settings.map((setting) => `-c ${setting}`)].join(' ');
+  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  return {
+    baseUrl: `postgres://postgres@127.0.0.1:${port}/`,
+    port,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Already stopped.
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
