@@ -2,14 +2,16 @@
  * REST throughput, side by side in one run: this checkout on SQLite and on PostgreSQL, and a
  * baseline commit on SQLite (`--baseline=<rev>`, by default the last commit before the data layer
  * became asynchronous; `--baseline=none` skips it). `--store=sqlite|postgres` measures one store
- * only. Each server runs in its own process with production's configuration (every request logged
- * to a file), over a fresh database, and is measured by autocannon against, in turn: a hello-JSON
- * route of the same app (the ceiling), GET /v1/workshops/:id, GET …/cards of a 500-card workshop
- * beside a route serving a precomputed body of the same size, POST …/votes by 50 users into one
- * workshop, votes by the same 50 users spread over 20 workshops, and the workshop read while votes
- * flow into another workshop. PostgreSQL is a throwaway cluster on this machine with its default
- * (durable) settings, measured once more through a loopback proxy adding 1 ms each way, as between
- * machines.
+ * only. Each server runs in its own process with production's configuration (NODE_ENV=production,
+ * every request logged to a file), over a fresh database, and is measured by autocannon against, in
+ * turn: a hello-JSON route of the same app (the ceiling), GET /v1/workshops/:id, GET …/cards of a
+ * 500-card workshop beside a route serving a precomputed body of the same size, POST …/votes by 50
+ * users into one workshop, votes by the same 50 users spread over 20 workshops, and the workshop
+ * read while 1,500 votes a second flow into another workshop. The servers take each load one after
+ * another, round after round (`BENCH_ROUNDS`, 3; `BENCH_DURATION` seconds each, 5), and each
+ * figure is the median of its rounds. PostgreSQL is a throwaway cluster on this machine with its
+ * default (durable) settings, measured once more through a loopback proxy adding 1 ms each way, as
+ * between machines. `--loads=votes,cards` measures only those (with the ceilings they are read against).
  *
  * Targets (2 cores, load generator on the same machine):
  * - this checkout on SQLite within 10 % of the baseline's ratios; GET workshop ≥ 0.50 of the
@@ -26,11 +28,15 @@ import { baselineCheckout } from './_baseline';
 import { startLatencyProxy } from './_latency-proxy';
 import { startBenchServer, type BenchServer, type BenchServerOptions } from './_server';
 
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+/** Rounds of every load on every server; the figures are each one's median. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 /** The last commit whose data layer was synchronous (SQLite only). */
 const DEFAULT_BASELINE = 'c8c4e68';
 const SPREAD_WORKSHOPS = 20;
+/** The votes cast into another workshop while the workshop is read (`workshop-busy`). */
+const BUSY_VOTES_PER_S = 1_500;
 
 const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1];
 const stores = flag('store') ? [flag('store')!] : ['sqlite', 'postgres'];
@@ -125,52 +131,65 @@ function votes(server: BenchServer, seeded: Seeded, name: string, workshopOf: (c
   });
 }
 
+/** A server measured: what it is, and its rows by load, one per round. */
 interface Measured {
   label: string;
-  rows: Map<string, Row>;
+  server: BenchServer;
+  seeded: Seeded;
+  /** The loads it takes part in (all unless told). */
+  only?: string[];
+  rows: Map<string, Row[]>;
 }
 
-/** The loads of one server, in order; `only` keeps the ones named (the proxy run). */
-async function measure(label: string, options: BenchServerOptions, only?: string[]): Promise<Measured> {
-  console.log(`\n--- ${label}`);
+const LOADS = ['ceiling', 'workshop', 'precomputed', 'cards', 'votes', 'votes-20', 'workshop-busy'];
+
+async function prepare(label: string, options: BenchServerOptions, only?: string[]): Promise<Measured> {
   const server = await startBenchServer(options);
-  const rows = new Map<string, Row>();
-  const wanted = (name: string) => (!only || only.includes(name)) && (!loads || loads.includes(name));
   try {
-    const seeded = await seed(server);
-    const { wid, facilitator } = seeded;
-    const auth = { authorization: `Bearer ${facilitator.token}` };
-    const add = (row: Row) => {
-      rows.set(row.name, row);
-      console.log(`${row.name.padEnd(30)} ${row.okPerSec.toFixed(0).padStart(7)} 2xx/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(4)} ms  non-2xx ${row.non2xx}`);
-    };
-    if (wanted('ceiling')) add(await load('ceiling', { url: `${server.url}/bench/hello` }));
-    if (wanted('workshop')) add(await load('workshop', { url: `${server.url}/v1/workshops/${wid}`, headers: auth }));
-    if (wanted('cards')) {
+    return { label, server, seeded: await seed(server), ...(only ? { only } : {}), rows: new Map() };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+}
+
+/** One load on one server. */
+async function run(m: Measured, name: string): Promise<Row> {
+  const { server, seeded } = m;
+  const { wid, facilitator } = seeded;
+  const auth = { authorization: `Bearer ${facilitator.token}` };
+  switch (name) {
+    case 'ceiling':
+      return load(name, { url: `${server.url}/bench/hello` });
+    case 'workshop':
+      return load(name, { url: `${server.url}/v1/workshops/${wid}`, headers: auth });
+    case 'precomputed': {
       const listBytes = (await fetch(`${server.url}/v1/workshops/${wid}/cards`, { headers: auth }).then((r) => r.arrayBuffer())).byteLength;
-      add(await load('precomputed', { url: `${server.url}/bench/precomputed?bytes=${listBytes}` }));
-      add(await load('cards', { url: `${server.url}/v1/workshops/${wid}/cards`, headers: auth }));
+      return load(name, { url: `${server.url}/bench/precomputed?bytes=${listBytes}` });
     }
-    if (wanted('votes')) add(await votes(server, seeded, 'votes', () => ({ wid, cardIds: seeded.cardIds })));
-    if (wanted('votes-20')) add(await votes(server, seeded, 'votes-20', (connection) => seeded.spread[connection % SPREAD_WORKSHOPS]!));
-    if (wanted('workshop-busy')) {
+    case 'cards':
+      return load(name, { url: `${server.url}/v1/workshops/${wid}/cards`, headers: auth });
+    case 'votes':
+      return votes(server, seeded, name, () => ({ wid, cardIds: seeded.cardIds }));
+    case 'votes-20':
+      return votes(server, seeded, name, (connection) => seeded.spread[connection % SPREAD_WORKSHOPS]!);
+    default: {
       // The workshop read again while votes flow into another workshop: its cached answer must hold.
+      // The votes come at a fixed rate, so every server reads beside the same load.
       const other = seeded.spread[0]!;
       const busyVotes = autocannon({
         url: server.url,
         connections: 10,
+        overallRate: BUSY_VOTES_PER_S,
         duration: DURATION_S,
         headers: { authorization: `Bearer ${facilitator.token}`, 'content-type': 'application/json' },
         requests: [{ method: 'POST', path: `/v1/workshops/${other.wid}/cards/${other.cardIds[0]}/votes`, body: JSON.stringify({ value: 1 }) }],
       });
-      add(await load('workshop-busy', { url: `${server.url}/v1/workshops/${wid}`, headers: auth, connections: 40 }));
-      const busy = await busyVotes;
-      console.log(`  (meanwhile ${Math.round(busy['2xx'] / (busy.duration || DURATION_S))} votes/s were cast in another workshop)`);
+      const row = await load(name, { url: `${server.url}/v1/workshops/${wid}`, headers: auth, connections: 40 });
+      await busyVotes;
+      return row;
     }
-  } finally {
-    await server.stop();
   }
-  return { label, rows };
 }
 
 async function freshDatabase(cluster: PostgresCluster, name: string): Promise<string> {
@@ -186,43 +205,64 @@ let baseline: Measured | undefined;
 let sqlite: Measured | undefined;
 let postgres: Measured | undefined;
 let proxied: Measured | undefined;
+let cluster: PostgresCluster | undefined;
+let proxy: Awaited<ReturnType<typeof startLatencyProxy>> | undefined;
 
-if (baselineRev !== 'none' && stores.includes('sqlite')) {
-  const dir = baselineCheckout(baselineRev);
-  baseline = await measure(`baseline ${baselineRev}, SQLite`, { entry: `${dir}/bench/server.ts` });
-  measured.push(baseline);
-}
-if (stores.includes('sqlite')) measured.push((sqlite = await measure('this checkout, SQLite', {})));
-if (stores.includes('postgres')) {
-  const cluster = await startPostgresCluster(['max_connections=200']);
-  try {
-    measured.push((postgres = await measure('this checkout, PostgreSQL', { databaseUrl: await freshDatabase(cluster, 'bench_local') })));
-    const proxy = await startLatencyProxy({ host: '127.0.0.1', port: cluster.port }, 1);
-    try {
-      const url = (await freshDatabase(cluster, 'bench_remote')).replace(`:${cluster.port}/`, `:${proxy.port}/`);
-      measured.push((proxied = await measure('this checkout, PostgreSQL 1 ms away', { databaseUrl: url }, ['ceiling', 'workshop', 'votes'])));
-    } finally {
-      await proxy.close();
-    }
-  } finally {
-    cluster.stop();
+try {
+  // Every server is started and seeded first; then each load runs on one server after the other,
+  // round after round, so a slower or faster moment of the machine falls on all of them alike.
+  if (baselineRev !== 'none' && stores.includes('sqlite')) {
+    const dir = baselineCheckout(baselineRev);
+    measured.push((baseline = await prepare(`baseline ${baselineRev}, SQLite`, { entry: `${dir}/bench/server.ts` })));
   }
+  if (stores.includes('sqlite')) measured.push((sqlite = await prepare('this checkout, SQLite', {})));
+  if (stores.includes('postgres')) {
+    cluster = await startPostgresCluster(['max_connections=200']);
+    measured.push((postgres = await prepare('this checkout, PostgreSQL', { databaseUrl: await freshDatabase(cluster, 'bench_local') })));
+    proxy = await startLatencyProxy({ host: '127.0.0.1', port: cluster.port }, 1);
+    const url = (await freshDatabase(cluster, 'bench_remote')).replace(`:${cluster.port}/`, `:${proxy.port}/`);
+    measured.push((proxied = await prepare('this checkout, PostgreSQL 1 ms away', { databaseUrl: url }, ['ceiling', 'workshop', 'votes'])));
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    console.log(`\n--- round ${round} of ${ROUNDS}`);
+    for (const name of LOADS) {
+      if (loads && !loads.includes(name) && name !== 'ceiling' && !(name === 'precomputed' && loads.includes('cards'))) continue;
+      for (const m of measured) {
+        if (m.only && !m.only.includes(name)) continue;
+        const row = await run(m, name);
+        m.rows.set(name, [...(m.rows.get(name) ?? []), row]);
+        console.log(`${m.label.padEnd(38)} ${name.padEnd(14)} ${row.okPerSec.toFixed(0).padStart(7)} 2xx/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(4)} ms  non-2xx ${row.non2xx}`);
+      }
+    }
+  }
+} finally {
+  for (const m of measured) await m.server.stop();
+  await proxy?.close();
+  cluster?.stop();
 }
 
-// Ratios: each route to its server's own ceiling (the list to the precomputed body), so servers
-// measured one after another on a noisy machine can be compared.
-const ratioOf = (m: Measured, name: string) => {
-  const row = m.rows.get(name);
-  const base = m.rows.get(name === 'cards' ? 'precomputed' : 'ceiling');
-  return row && base ? row.okPerSec / base.requestsPerSec : NaN;
+// Ratios: each load to its server's own ceiling of the same round (the list to the precomputed
+// body), so servers measured one after another on a noisy machine can be compared; the median of
+// the rounds.
+const median = (values: number[]) => {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((x, y) => x - y);
+  return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]!;
 };
+const ratioOf = (m: Measured, name: string) => {
+  const rows = m.rows.get(name) ?? [];
+  const bases = m.rows.get(name === 'cards' ? 'precomputed' : 'ceiling') ?? [];
+  return median(rows.map((row, round) => (bases[round] ? row.okPerSec / bases[round]!.requestsPerSec : NaN)));
+};
+const rate = (m: Measured | undefined, name: string) => median((m?.rows.get(name) ?? []).map((row) => row.okPerSec));
+const p99Of = (m: Measured, name: string) => median((m.rows.get(name) ?? []).map((row) => row.p99));
 const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy'];
-console.log(`\n${DURATION_S} s per load, ${CONNECTIONS} connections, servers and load generator on the same machine`);
+console.log(`\n${DURATION_S} s per load, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds, servers and load generator on the same machine`);
+console.log(`2xx/s               ${measured.map((m) => m.label.padStart(38)).join('')}`);
+for (const name of LOADS) console.log(`${name.padEnd(20)} ${measured.map((m) => rate(m, name).toFixed(0).padStart(38)).join('')}`);
 console.log(`ratio to ceiling     ${measured.map((m) => m.label.padStart(38)).join('')}`);
 for (const name of routes) console.log(`${name.padEnd(20)} ${measured.map((m) => ratioOf(m, name).toFixed(2).padStart(38)).join('')}`);
 
 const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
-const rate = (m: Measured | undefined, name: string) => m?.rows.get(name)?.okPerSec ?? NaN;
 console.log('\ntargets:');
 if (baseline && sqlite) {
   for (const name of routes) {
@@ -231,14 +271,12 @@ if (baseline && sqlite) {
   }
 }
 if (sqlite) {
-  const votesRow = sqlite.rows.get('votes')!;
   console.log(`  SQLite GET workshop ≥ 0.50 of ceiling: ${ratioOf(sqlite, 'workshop').toFixed(2)} ${verdict(ratioOf(sqlite, 'workshop') >= 0.5)}`);
   console.log(`  SQLite 500-card list ≥ 0.80 of the precomputed body: ${ratioOf(sqlite, 'cards').toFixed(2)} ${verdict(ratioOf(sqlite, 'cards') >= 0.8)}`);
-  console.log(`  SQLite votes ≥ 0.25 of ceiling, p99 ≤ 40 ms: ${ratioOf(sqlite, 'votes').toFixed(2)}, p99 ${votesRow.p99} ms ${verdict(ratioOf(sqlite, 'votes') >= 0.25 && votesRow.p99 <= 40)}`);
+  console.log(`  SQLite votes ≥ 0.25 of ceiling, p99 ≤ 40 ms: ${ratioOf(sqlite, 'votes').toFixed(2)}, p99 ${p99Of(sqlite, 'votes')} ms ${verdict(ratioOf(sqlite, 'votes') >= 0.25 && p99Of(sqlite, 'votes') <= 40)}`);
 }
 if (postgres) {
-  const votesRow = postgres.rows.get('votes')!;
-  console.log(`  PostgreSQL votes into one workshop ≥ 1,000/s, p99 ≤ 60 ms: ${rate(postgres, 'votes').toFixed(0)}/s, p99 ${votesRow.p99} ms ${verdict(rate(postgres, 'votes') >= 1000 && votesRow.p99 <= 60)}`);
+  console.log(`  PostgreSQL votes into one workshop ≥ 1,000/s, p99 ≤ 60 ms: ${rate(postgres, 'votes').toFixed(0)}/s, p99 ${p99Of(postgres, 'votes')} ms ${verdict(rate(postgres, 'votes') >= 1000 && p99Of(postgres, 'votes') <= 60)}`);
   if (sqlite) {
     for (const [name, goal] of [['votes', 0.3], ['votes-20', 0.5], ['workshop', 0.5]] as const) {
       const share = rate(postgres, name) / rate(sqlite, name);

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +51,17 @@ describe('generated secret', () => {
       // No candidate file is left behind.
       expect(readdirSync(dataDir)).toEqual(['secret']);
     }
+  });
+});
+
+describe('the store settings', () => {
+  it('take PostgreSQL from DATABASE_URL with a pool size, and refuse what cannot work with one line each', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://app:pw@db.internal:5432/workshops', DATABASE_POOL_SIZE: '20', SECRET: 'a'.repeat(32) });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://app:pw@db.internal:5432/workshops', databasePoolSize: 20 });
+    expect(loadConfig({ DATABASE_PATH: join(dir, 'plain', 'w.db') })).toMatchObject({ databaseUrl: undefined, databasePoolSize: 10 });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/workshops', SECRET: 'a'.repeat(32) })).toThrow(/DATABASE_URL="mysql:\/\/db\/workshops": expected a postgres:\/\/ URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops', DATABASE_POOL_SIZE: '0', SECRET: 'a'.repeat(32) })).toThrow(/DATABASE_POOL_SIZE="0"/);
+    // Instances on several machines must sign alike: a secret generated on one of them would not do.
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops' })).toThrow(/^SECRET must be set when DATABASE_URL is/);
   });
 });

@@ -1,13 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
 import { tablesOf } from '../src/db/database';
+import { openPostgres } from '../src/db/postgres';
+import { queryRows } from '../src/db/sql';
 import { QueryOutsideTransaction } from '../src/db/scope';
 import { write } from '../src/modules/events/recorder';
 import { useCast } from './helpers/cast';
 import { eventLog, seedCard, seedWorkshopWith } from './helpers/factories';
+import { testStore } from './helpers/store';
 
 /*
  * The data layer's own rules: a write reaches the database only through its transaction, and the
@@ -106,4 +110,42 @@ describe('the migrations', () => {
       }
     }
   }, 60_000);
+});
+
+describe.skipIf(testStore !== 'postgres')('a PostgreSQL database', () => {
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: `${inject('postgres')!.baseUrl}postgres` });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('is migrated once by instances starting together, all of them serving afterwards', async () => {
+    const name = `migrate_${Date.now()}`;
+    await admin(`CREATE DATABASE ${name}`);
+    const url = `${inject('postgres')!.baseUrl}${name}`;
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgres(url, { checked: true, poolSize: 2 })));
+    try {
+      const applied = await queryRows<{ hash: string }>(stores[0]!.db, sql`SELECT hash FROM drizzle.__drizzle_migrations`);
+      expect(applied).toHaveLength(readdirSync('drizzle/postgres').filter((file) => file.endsWith('.sql')).length);
+      expect(new Set(applied.map((row) => row.hash)).size).toBe(applied.length);
+      for (const store of stores) expect(await store.answers()).toBe(true);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await admin(`DROP DATABASE ${name} WITH (FORCE)`);
+    }
+  });
+
+  it('is refused at start when it orders text by a locale, saying how to make one that does not', async () => {
+    const name = `collated_${Date.now()}`;
+    await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+    try {
+      await expect(openPostgres(`${inject('postgres')!.baseUrl}${name}`, { checked: true, poolSize: 1 })).rejects.toThrow(/LC_COLLATE 'C'/);
+    } finally {
+      await admin(`DROP DATABASE ${name} WITH (FORCE)`);
+    }
+  });
 });

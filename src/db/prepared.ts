@@ -1,3 +1,4 @@
+import { sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from './database';
 
 /**
@@ -40,4 +41,24 @@ export function preparedPerSize<T>(limit: number, factory: (db: Db, size: number
     if (!prepared) sizes.set(size, (prepared = factory(db, size)));
     return prepared;
   };
+}
+
+/** Rows per multi-row insert: well under either store's limit of bound parameters. */
+export const ROWS_PER_INSERT = 500;
+
+/**
+ * Placeholders for a multi-row insert of `size` rows of `columns` (named `<column><row>`), for a
+ * statement prepared per row count (`preparedPerSize`); `rowValues` gives it its values.
+ */
+export function rowPlaceholders<C extends string>(size: number, columns: readonly C[]): Array<Record<C, Placeholder>> {
+  return Array.from({ length: size }, (_, row) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${row}`)])) as Record<C, Placeholder>);
+}
+
+/** The values of `rows` for a statement made with `rowPlaceholders`. */
+export function rowValues(rows: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, index) => {
+    for (const [column, value] of Object.entries(row)) values[`${column}${index}`] = value;
+  });
+  return values;
 }

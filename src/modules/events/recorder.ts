@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { isRetryable } from '../../db/errors';
-import { named, preparedPerDb, preparedPerSize } from '../../db/prepared';
+import { named, preparedPerDb, preparedPerSize, rowPlaceholders, rowValues, ROWS_PER_INSERT } from '../../db/prepared';
 import { jsonRows, queryRows } from '../../db/sql';
 import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
 import type { ChangeInput, WorkshopEvent } from './changes';
@@ -67,17 +67,7 @@ const PREPARED_EVENTS = 64;
 
 const eventInserts = preparedPerSize(PREPARED_EVENTS, (db: Db, size: number) => {
   const { events } = tablesOf(db);
-  const p = (name: string, index: number) => sql.placeholder(`${name}${index}`);
-  const rows = Array.from({ length: size }, (_, i) => ({
-    id: p('id', i),
-    workshopId: p('workshopId', i),
-    seq: p('seq', i),
-    action: p('action', i),
-    userId: p('userId', i),
-    change: p('change', i),
-    createdAt: p('createdAt', i),
-  }));
-  return named(db.insert(events).values(rows), `events_insert_${size}`);
+  return named(db.insert(events).values(rowPlaceholders(size, ['id', 'workshopId', 'seq', 'action', 'userId', 'change', 'createdAt'] as const)), `events_insert_${size}`);
 });
 
 /** What one write recorded: stored at the end of its body, published once its transaction commits. */
@@ -126,9 +116,6 @@ class Recorded {
     for (const callback of this.callbacks) guarded(callback);
   }
 }
-
-/** Rows per insert statement: well under either store's limit of bound parameters. */
-const ROWS_PER_INSERT = 500;
 
 /**
  * Moves each workshop's last seq past its events; answers the new last seq by workshop (a removed
@@ -182,15 +169,8 @@ async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Prom
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
     const chunk = rows.slice(at, at + ROWS_PER_INSERT).map(({ id, workshopId, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt }));
     const prepared = eventInserts(tx, chunk.length);
-    if (!prepared) {
-      await tx.insert(eventRows).values(chunk);
-      continue;
-    }
-    const params: Record<string, unknown> = {};
-    chunk.forEach((event, i) => {
-      for (const [name, value] of Object.entries(event)) params[`${name}${i}`] = value;
-    });
-    await prepared.execute(params);
+    if (prepared) await prepared.execute(rowValues(chunk));
+    else await tx.insert(eventRows).values(chunk);
   }
   write.events.push(...write.inputs.map((input) => numbered.get(input)!));
   const notifications = write.notifications.map(({ userId, notification: n }) => ({ id: n.id, userId, type: n.type, data: n.data, read: false, createdAt: n.created_at, updatedAt: n.updated_at }));

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb, preparedPerSize } from '../../db/prepared';
+import { named, preparedPerDb, preparedPerSize, rowPlaceholders, rowValues, ROWS_PER_INSERT } from '../../db/prepared';
 import { inPairs } from '../../db/sql';
 import type { VoteRow } from './schemas';
 
@@ -105,25 +105,14 @@ export async function spendingOfVoters(db: Db, asked: ReadonlyArray<{ workshopId
   return spending;
 }
 
-/** Rows per insert statement: well under either store's limit of bound parameters. */
-const ROWS_PER_INSERT = 500;
 /** Inserts of up to this many votes are prepared, one statement per count. */
 const PREPARED_ROWS = 64;
 
-type NewVote = { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string };
+type NewVote = Pick<VoteRow, 'id' | 'workshopId' | 'cardId' | 'userId' | 'value' | 'createdAt' | 'updatedAt'>;
 
 const insertsOfSize = preparedPerSize(PREPARED_ROWS, (db: Db, size: number) => {
   const { votes } = tablesOf(db);
-  const p = (name: string, index: number) => sql.placeholder(`${name}${index}`);
-  const rows = Array.from({ length: size }, (_, i) => ({
-    id: p('id', i),
-    workshopId: p('workshopId', i),
-    cardId: p('cardId', i),
-    userId: p('userId', i),
-    value: p('value', i),
-    createdAt: p('now', i),
-    updatedAt: p('now', i),
-  }));
+  const rows = rowPlaceholders(size, ['id', 'workshopId', 'cardId', 'userId', 'value', 'createdAt', 'updatedAt'] as const);
   return named(db.insert(votes).values(rows).returning(), `votes_insert_${size}`);
 });
 
@@ -133,17 +122,7 @@ export async function insertVotes(db: Db, rows: readonly NewVote[]): Promise<Vot
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
     const chunk = rows.slice(at, at + ROWS_PER_INSERT);
     const prepared = insertsOfSize(db, chunk.length);
-    let returned: VoteRow[];
-    if (prepared) {
-      const params: Record<string, unknown> = {};
-      chunk.forEach((row, i) => {
-        for (const [name, value] of Object.entries(row)) params[`${name}${i}`] = value;
-      });
-      returned = await prepared.execute(params);
-    } else {
-      const { votes } = tablesOf(db);
-      returned = await db.insert(votes).values(chunk.map(({ now, ...row }) => ({ ...row, createdAt: now, updatedAt: now }))).returning();
-    }
+    const returned = prepared ? await prepared.execute(rowValues(chunk)) : await db.insert(tablesOf(db).votes).values([...chunk]).returning();
     // RETURNING's order is not promised: the rows are matched to the inputs by id.
     const byId = new Map(returned.map((row) => [row.id, row]));
     inserted.push(...chunk.map((row) => byId.get(row.id)!));

@@ -50,7 +50,7 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
   const cards = await loadCardTargets(tx, refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))));
   const spending = await spendingOfVoters(tx, refs.filter((ref) => cards.has(ref.cardId)));
   const now = nowIso();
-  const accepted: Array<{ index: number; row: { id: string; workshopId: string; cardId: string; userId: string; value: number; now: string } }> = [];
+  const accepted: Array<{ index: number; row: { id: string; workshopId: string; cardId: string; userId: string; value: number; createdAt: string; updatedAt: string } }> = [];
   // Accepted votes are answered once inserted, below.
   const outcomes: Array<BatchOutcome<VoteOutput> | undefined> = items.map(({ input: { ref, value } }, index) => {
     try {
@@ -68,7 +68,7 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
       const added = spendingOfValue(value);
       voter.cards.set(card.id, { positive: onCard.positive + added.positive, negative: onCard.negative + added.negative });
       voter.workshop = { positive: voter.workshop.positive + added.positive, negative: voter.workshop.negative + added.negative };
-      accepted.push({ index, row: { id: newId(), workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, value, now } });
+      accepted.push({ index, row: { id: newId(), workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, value, createdAt: now, updatedAt: now } });
       return undefined;
     } catch (error) {
       return { ok: false, error };
