@@ -189,7 +189,8 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
         break;
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (attempt >= 5 || (code !== '23505' && code !== '42P06' && code !== '42P07')) throw err;
+        // unique_violation on the catalog, duplicate_schema, duplicate_table, duplicate_object (the row type)
+        if (attempt >= 5 || !['23505', '42P06', '42P07', '42710'].includes(code ?? '')) throw err;
       }
     }
     await client.query('BEGIN');

@@ -26,27 +26,6 @@ export async function execute(db: Db, query: SQL): Promise<void> {
   else await db.run(query);
 }
 
-let savepoints = 0;
-
-/**
- * Runs `fn` in a savepoint of the open transaction `tx`: when it throws, only its own changes are
- * taken back and the transaction goes on.
- */
-export async function inSavepoint<T>(tx: Db, fn: () => Promise<T>): Promise<T> {
-  const name = sql.raw(`sp_${(savepoints = (savepoints + 1) % 1_000_000)}`);
-  await execute(tx, sql`SAVEPOINT ${name}`);
-  let result: T;
-  try {
-    result = await fn();
-  } catch (err) {
-    await execute(tx, sql`ROLLBACK TO SAVEPOINT ${name}`);
-    await execute(tx, sql`RELEASE SAVEPOINT ${name}`);
-    throw err;
-  }
-  await execute(tx, sql`RELEASE SAVEPOINT ${name}`);
-  return result;
-}
-
 /**
  * `column IN (…)` for a list of any length, bound as one parameter: the list as a JSON array of
  * strings, which both dialects expand (SQLite `json_each`, PostgreSQL `json_array_elements_text`).
