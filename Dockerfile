@@ -3,7 +3,7 @@
 
 # --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
 #     (the server, and the live screen's browser files in dist/screen/, built from the SDK's sources)
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -19,7 +19,7 @@ COPY client-sdk/src ./client-sdk/src
 RUN npm run build && npm prune --omit=dev
 
 # --- run: the same base (same Node ABI for the native modules), no compilers, a non-root user
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./

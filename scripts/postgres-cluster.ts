@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,10 @@ export interface PostgresCluster {
   port: number;
   /** Stops the server at once and removes its folder. */
   stop(): void;
+  /** Stops the server at once, as a crash or a failover would, keeping its data: `resume` brings it back. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port with the same data. */
+  resume(): Promise<void>;
 }
 
 /**
@@ -48,8 +52,11 @@ export async function startPostgresCluster(settings: string[] = []): Promise<Pos
   const bin = postgresBinaries();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql).');
   const asRoot = process.getuid?.() === 0;
-  const run = (program: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, program), ...args], { stdio: 'pipe' }) : execFileSync(join(bin, program), args, { stdio: 'pipe' });
+  const command = (program: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args]);
+  const run = (program: string, args: string[]) => execFileSync(...command(program, args), { stdio: 'pipe' });
+  // Halting and resuming happen under load from the same process: they must not block its event loop.
+  const runAsync = (program: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => execFile(...command(program, args), (err) => (err ? reject(err) : resolve())));
 
   const dir = mkdtempSync(join(tmpdir(), 'workshops-pg-'));
   if (asRoot) {
@@ -60,7 +67,8 @@ export async function startPostgresCluster(settings: string[] = []): Promise<Pos
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C', '-E', 'UTF8']);
   const port = await freePort();
   const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', ...settings.map((setting) => `-c ${setting}`)].join(' ');
-  run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const startArgs = ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'];
+  run('pg_ctl', startArgs);
   return {
     baseUrl: `postgres://postgres@127.0.0.1:${port}/`,
     port,
@@ -72,5 +80,7 @@ export async function startPostgresCluster(settings: string[] = []): Promise<Pos
       }
       rmSync(dir, { recursive: true, force: true });
     },
+    halt: () => runAsync('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    resume: () => runAsync('pg_ctl', startArgs),
   };
 }

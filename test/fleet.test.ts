@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFleet, type Fleet } from './helpers/fleet';
+import { fleetCanvas, fleetUser, fleetWorkshop } from './helpers/fleet-scene';
+import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
+import { connectSocket } from './helpers/sockets';
+import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helpers/store';
+import { until } from './helpers/wait';
+
+/*
+ * Three instances as three processes, one PostgreSQL, one Redis: one service whichever instance a
+ * request reaches (CONTRACT §10).
+ */
+describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three instances', () => {
+  let redis: TestRedis;
+  let databaseUrl: string;
+  let fleet: Fleet;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    databaseUrl = await freshPostgresDatabase();
+    fleet = await startFleet({ size: 3, env: { DATABASE_URL: databaseUrl, REDIS_URL: redis.url } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await redis?.stop();
+    if (databaseUrl) await dropPostgresDatabase(databaseUrl);
+  });
+
+  it('is one service: signed up on A, joined on B, voting on C, seen live on A in seq order, canvas moves everywhere', async () => {
+    const [a, b, c] = fleet.instances.map((instance) => instance.url) as [string, string, string];
+    const fay = await fleetUser(a, 'Fay');
+    const pat = await fleetUser(a, 'Pat');
+    // Pat's token, made on A, is known on B: the join goes through B.
+    const workshop = await fleetWorkshop(a, fay, []);
+    const { access_code } = await fay.on(a).get('/v1/workshops/{workshop_id}/access_code', workshop.inWorkshop);
+    expect((await pat.on(b).post('/v1/workshops/join', { body: { access_code } })).id).toBe(workshop.id);
+
+    const watcher = await connectSocket(a, fay.token);
+    expect((await watcher.join(workshop.id)).ok).toBe(true);
+    const ideas: Array<{ id: string }> = [];
+    for (let i = 0; i < 5; i++) {
+      ideas.push(await pat.on(c).post('/v1/workshops/{workshop_id}/cards', { ...workshop.inWorkshop, body: { type: 'idea', title: `Idea ${i}`, parent: workshop.clusterId } }));
+    }
+    for (const idea of ideas) {
+      await pat.on(c).post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
+    }
+    // The workshop's latest seq, as a socket joining on B is told it.
+    const probe = await connectSocket(b, fay.token);
+    const joined = await probe.join(workshop.id);
+    probe.close();
+    if (!joined.ok) throw new Error(JSON.stringify(joined));
+    const lastSeq = joined.seq;
+    await until(() => watcher.seqs(workshop.id).at(-1) === lastSeq, 'the writes on C, live on A');
+    const seen = watcher.seqs(workshop.id);
+    expect(seen).toEqual(Array.from({ length: seen.length }, (_, i) => seen[0]! + i));
+    watcher.close();
+
+    const canvases = await Promise.all([a, b, c].map((url) => fleetCanvas(url, fay, workshop.id)));
+    canvases[1]!.moveCard(ideas[0]!.id, { x: 120, y: 80 });
+    await until(() => canvases.every((canvas) => canvas.placement(ideas[0]!.id)?.x === 120), 'the move on B, on A and C');
+    for (const canvas of canvases) canvas.destroy();
+  });
+});
