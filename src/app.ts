@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Logger } from 'pino';
 import type { AppDeps } from './deps';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
@@ -8,6 +9,8 @@ import { screenRoutes } from './screen/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
+import { measureRequests } from './http/middleware/http-metrics';
+import { requestId } from './http/middleware/request-id';
 import { createLogger, requestLog } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
@@ -32,6 +35,7 @@ import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { votesRoutes } from './modules/votes/routes';
 import { workshopsRoutes } from './modules/workshops/routes';
+import { opsRoutes } from './ops/routes';
 
 /**
  * The authenticated `/v1` API. Each module owns its full paths below `/v1`; modules whose paths
@@ -64,14 +68,20 @@ function apiRoutes(deps: AppDeps) {
     .route('/', uploadsRoutes(deps));
 }
 
-/** Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. */
-export function createApp(deps: AppDeps) {
+/**
+ * Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. Requests
+ * are logged to `options.log` when given, else to stdout when `LOG_REQUESTS` is on.
+ */
+export function createApp(deps: AppDeps, options: { log?: Logger } = {}) {
   const app = new Hono<AppEnv>();
-  if (deps.config.logRequests) app.use(requestLog(createLogger()));
+  app.use(requestId());
+  const log = options.log ?? (deps.config.logRequests ? createLogger() : undefined);
+  if (log) app.use(requestLog(log));
+  app.use(measureRequests(deps.metrics));
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
   // writes build a full Response object per request (a third of the hello route's throughput).
-  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After'], maxAge: 600 });
+  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id'], maxAge: 600 });
   app.use('*', async function crossOrigin(c, next) {
     if (c.req.header('origin') === undefined) return next();
     return corsHeaders(c, next);
@@ -85,6 +95,7 @@ export function createApp(deps: AppDeps) {
       // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
       return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
     })
+    .route('/', opsRoutes(deps))
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())
     .route('/', screenRoutes())

@@ -6,6 +6,20 @@ import * as v from 'valibot';
 /** Which proxy header, if any, names the client's address (see `Config.trustProxy`). */
 export type TrustProxy = 'none' | 'forwarded' | 'fly';
 
+/**
+ * The AWS SDK's standard variables for the files bucket: `AWS_REGION`, `AWS_ACCESS_KEY_ID`,
+ * `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`. What
+ * is unset is left to the SDK's own lookup (shared config files, instance and container roles).
+ * With an endpoint, buckets are addressed by path (`endpoint/bucket/key`).
+ */
+export interface S3Settings {
+  region?: string;
+  endpoint?: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  sessionToken?: string;
+}
+
 /** A plan caps how many participants the owner's workshops may hold. */
 export interface Plan {
   name: string;
@@ -24,6 +38,13 @@ export interface Config {
   databasePoolSize: number;
   /** Uploaded and generated files (local storage driver). */
   filesDir: string;
+  /**
+   * When set (`s3://bucket/optional/prefix`), files live in that S3-compatible bucket instead of
+   * `filesDir`, and every instance serves every file (CONTRACT §10).
+   */
+  filesUrl: string | undefined;
+  /** How the S3 client reaches and signs in to `filesUrl`'s bucket. */
+  s3: S3Settings;
   /** Base of every URL the service hands out. */
   publicUrl: string;
   /** Signs download links and one-time tokens. */
@@ -41,19 +62,34 @@ export interface Config {
   importAllowHosts: string[];
   /** A native-file import's fetch gives up after this long (CONTRACT §7: 10 s). */
   importTimeoutMs: number;
-  /** Imports from URLs one user may start per minute on one instance. */
+  /** Imports from URLs one user may start per minute. Here and in every limit below, `0` means no limit. */
   importsPerMinute: number;
   /** Invitation mails (workshops and organizations) one user's requests may send in 24 hours. */
   invitationMailsPerDay: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
-  /** Wrong access codes a user or address may try per minute before 429. */
+  /** Wrong access codes a user may try per minute before 429. */
   joinAttemptsPerMinute: number;
-  /**
-   * Failed logins an account may take per minute before 429 (an address may fail three times as
-   * many, on any accounts), and signups an address may make per minute.
-   */
+  /** Wrong access codes one client address may try per minute before 429; by default `joinAttemptsPerMinute`. */
+  joinAttemptsPerAddressPerMinute: number;
+  /** Failed logins an account may take per minute before 429. */
   authAttemptsPerMinute: number;
+  /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */
+  loginFailuresPerAddressPerMinute: number;
+  /** Signups (each sends a mail) one address may make per minute; by default `authAttemptsPerMinute`. */
+  signupsPerAddressPerMinute: number;
+  /** Confirmation mails one user may have sent again in 10 minutes. */
+  confirmationMailsPer10Minutes: number;
+  /** Socket.IO joins one connection may make in 10 seconds. */
+  joinsPerSocketPer10Seconds: number;
+  /** Socket.IO joins one user may make per minute, whatever their connections. */
+  joinsPerUserPerMinute: number;
+  /** Events one user may have replayed by resumes per minute (beyond, a resume answers `reload`). */
+  replayedEventsPerUserPerMinute: number;
+  /** Exports of one workshop waiting to be made at once. */
+  pendingExportsPerWorkshop: number;
+  /** Exports one user asked for waiting to be made at once. */
+  pendingExportsPerUser: number;
   /**
    * Where the client's address comes from: the socket's peer (`none`), the last `X-Forwarded-For`
    * entry behind a proxy (`forwarded`), or Fly's `Fly-Client-IP` (`fly`).
@@ -71,6 +107,11 @@ export interface Config {
   liveRecheckMs: number;
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
+  /**
+   * When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`; unset, it answers only
+   * requests whose peer is a loopback address (CONTRACT §13).
+   */
+  metricsToken: string | undefined;
 }
 
 export const DEFAULT_PLANS: Record<string, Plan> = {
@@ -84,13 +125,44 @@ const FIXED = {
   mailRetryBaseMs: 30_000,
   plans: DEFAULT_PLANS,
   importTimeoutMs: 10_000,
-  importsPerMinute: 10,
-  invitationMailsPerDay: 200,
   tokenTtlMs: 30 * 24 * 3600 * 1000,
-  joinAttemptsPerMinute: 10,
-  authAttemptsPerMinute: 10,
   liveRecheckMs: 30_000,
 } satisfies Partial<Config>;
+
+/** The limits' defaults when their variables are unset (README: Rate limits and caps); tests start from them too. */
+const LIMIT_DEFAULTS = {
+  importsPerMinute: 10,
+  invitationMailsPerDay: 200,
+  joinAttemptsPerMinute: 10,
+  authAttemptsPerMinute: 10,
+  confirmationMailsPer10Minutes: 3,
+  joinsPerSocketPer10Seconds: 10,
+  joinsPerUserPerMinute: 60,
+  replayedEventsPerUserPerMinute: 2_500,
+  pendingExportsPerWorkshop: 5,
+  pendingExportsPerUser: 10,
+} satisfies Partial<Config>;
+
+/** The limits that, left unset, follow another one. */
+type FollowingLimits = Pick<Config, 'joinAttemptsPerAddressPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute'>;
+
+/**
+ * An address stands for several people (a room behind one router): its budgets follow the
+ * per-user ones unless set on their own, so one variable still tunes (or turns off) a family.
+ */
+function followingLimits(base: Pick<Config, 'joinAttemptsPerMinute' | 'authAttemptsPerMinute'>, set: Partial<FollowingLimits>): FollowingLimits {
+  return {
+    joinAttemptsPerAddressPerMinute: set.joinAttemptsPerAddressPerMinute ?? base.joinAttemptsPerMinute,
+    loginFailuresPerAddressPerMinute: set.loginFailuresPerAddressPerMinute ?? 3 * base.authAttemptsPerMinute,
+    signupsPerAddressPerMinute: set.signupsPerAddressPerMinute ?? base.authAttemptsPerMinute,
+  };
+}
+
+/** Stays an exact integer in every counter, and within the database's integer column. */
+const LIMIT_MAX = 1_000_000_000;
+const LIMIT_MESSAGE = `expected a whole number from 0 (no limit) to ${LIMIT_MAX}`;
+const limitValue = v.pipe(v.string(), v.regex(/^\d{1,10}$/, LIMIT_MESSAGE), v.transform(Number), v.maxValue(LIMIT_MAX, LIMIT_MESSAGE));
+const limitVariable = (fallback: number) => v.optional(limitValue, String(fallback));
 
 const EnvSchema = v.object({
   PORT: v.optional(
@@ -104,6 +176,20 @@ const EnvSchema = v.object({
     '10',
   ),
   FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
+  // S3's bucket naming rules (3 to 63 lowercase letters, digits, dots and dashes); the prefix in
+  // S3's safe key characters, without empty segments.
+  FILES_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([\w!.*'()-]+\/)*([\w!.*'()-]+)?)?$/, 'expected s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, dots and dashes)'),
+    ),
+  ),
+  AWS_REGION: v.optional(v.string()),
+  AWS_ACCESS_KEY_ID: v.optional(v.string()),
+  AWS_SECRET_ACCESS_KEY: v.optional(v.string()),
+  AWS_SESSION_TOKEN: v.optional(v.string()),
+  AWS_ENDPOINT_URL_S3: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000'))),
+  AWS_ENDPOINT_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000'))),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
   REDIS_URL: v.optional(v.pipe(v.string(), v.url())),
@@ -113,6 +199,20 @@ const EnvSchema = v.object({
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
   TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false', 'fly']), '0'),
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.regex(/^\S{16,}$/, 'expected at least 16 characters, no spaces'))),
+  IMPORTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.importsPerMinute),
+  INVITATION_MAILS_PER_DAY: limitVariable(LIMIT_DEFAULTS.invitationMailsPerDay),
+  JOIN_ATTEMPTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.joinAttemptsPerMinute),
+  JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
+  AUTH_ATTEMPTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.authAttemptsPerMinute),
+  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
+  SIGNUPS_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
+  CONFIRMATION_MAILS_PER_10_MINUTES: limitVariable(LIMIT_DEFAULTS.confirmationMailsPer10Minutes),
+  JOINS_PER_SOCKET_PER_10_SECONDS: limitVariable(LIMIT_DEFAULTS.joinsPerSocketPer10Seconds),
+  JOINS_PER_USER_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.joinsPerUserPerMinute),
+  REPLAYED_EVENTS_PER_USER_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.replayedEventsPerUserPerMinute),
+  PENDING_EXPORTS_PER_WORKSHOP: limitVariable(LIMIT_DEFAULTS.pendingExportsPerWorkshop),
+  PENDING_EXPORTS_PER_USER: limitVariable(LIMIT_DEFAULTS.pendingExportsPerUser),
 });
 
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
@@ -132,46 +232,85 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.output;
   // Instances on several machines must sign links alike: a secret made on one of them would not do.
-  if (e.DATABASE_URL && !e.SECRET) throw new ConfigError('SECRET must be set when DATABASE_URL is: every instance sharing the database must sign links with the same secret.');
+  const shared = [e.DATABASE_URL && 'DATABASE_URL', e.FILES_URL && 'FILES_URL'].filter((name) => !!name);
+  if (shared.length > 0 && !e.SECRET) {
+    throw new ConfigError(
+      `SECRET must be set when ${shared.join(' and ')} ${shared.length > 1 ? 'are' : 'is'}: every instance sharing the ${e.DATABASE_URL ? 'database' : 'files'} must sign links with the same secret.`,
+    );
+  }
   return {
     port: e.PORT,
     databasePath: e.DATABASE_PATH,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     filesDir: e.FILES_DIR,
+    filesUrl: e.FILES_URL,
+    s3: s3Settings(e),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secret: e.SECRET ?? persistentSecret(dirname(e.DATABASE_PATH)),
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     ...FIXED,
+    importsPerMinute: e.IMPORTS_PER_MINUTE,
+    invitationMailsPerDay: e.INVITATION_MAILS_PER_DAY,
+    joinAttemptsPerMinute: e.JOIN_ATTEMPTS_PER_MINUTE,
+    authAttemptsPerMinute: e.AUTH_ATTEMPTS_PER_MINUTE,
+    ...followingLimits(
+      { joinAttemptsPerMinute: e.JOIN_ATTEMPTS_PER_MINUTE, authAttemptsPerMinute: e.AUTH_ATTEMPTS_PER_MINUTE },
+      { joinAttemptsPerAddressPerMinute: e.JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE, loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE, signupsPerAddressPerMinute: e.SIGNUPS_PER_ADDRESS_PER_MINUTE },
+    ),
+    confirmationMailsPer10Minutes: e.CONFIRMATION_MAILS_PER_10_MINUTES,
+    joinsPerSocketPer10Seconds: e.JOINS_PER_SOCKET_PER_10_SECONDS,
+    joinsPerUserPerMinute: e.JOINS_PER_USER_PER_MINUTE,
+    replayedEventsPerUserPerMinute: e.REPLAYED_EVENTS_PER_USER_PER_MINUTE,
+    pendingExportsPerWorkshop: e.PENDING_EXPORTS_PER_WORKSHOP,
+    pendingExportsPerUser: e.PENDING_EXPORTS_PER_USER,
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     trustProxy: e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
 /** Builds a Config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePath' | 'filesDir'>): Config {
-  return {
+  const config = {
     port: 0,
     databaseUrl: undefined,
     databasePoolSize: 10,
+    filesUrl: undefined,
+    s3: {},
     publicUrl: 'http://localhost',
     secret: randomBytes(32).toString('hex'),
     redisUrl: undefined,
     smtpUrl: undefined,
     mailFrom: 'Workshops <no-reply@localhost>',
     ...FIXED,
+    ...LIMIT_DEFAULTS,
     // Test files sign many users up from one address; the throttling tests set their own.
     authAttemptsPerMinute: 10_000,
     importAllowHosts: [],
-    trustProxy: 'none',
+    trustProxy: 'none' as const,
     corsOrigins: '*',
     logRequests: false,
+    metricsToken: undefined,
     ...overrides,
   };
+  return { ...config, ...followingLimits(config, overrides) };
+}
+
+/** Unset and empty variables alike are left to the SDK's own lookup. */
+function s3Settings(e: v.InferOutput<typeof EnvSchema>): S3Settings {
+  const settings: S3Settings = {
+    region: e.AWS_REGION,
+    endpoint: e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL,
+    accessKeyId: e.AWS_ACCESS_KEY_ID,
+    secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+    sessionToken: e.AWS_SESSION_TOKEN,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, value]) => value)) as S3Settings;
 }
 
 /**

@@ -1,9 +1,12 @@
 import type { CollabService } from './collab/types';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { FileStore } from './files/store';
 import type { AttemptStores } from './http/middleware/attempt-stores';
 import type { SessionAuth } from './modules/auth/service';
 import type { DomainEventBus } from './modules/events/bus';
+import type { Metrics } from './ops/metrics';
+import type { Readiness } from './ops/readiness';
 
 /**
  * What the app and its services are built from (`create-deps.ts` builds it); tests build their
@@ -13,11 +16,17 @@ export interface AppDeps {
   config: Config;
   /** The store (SQLite or PostgreSQL), chosen once in `createDeps`. */
   database: Database;
+  /** Where uploads, avatars and exports are kept: `FILES_DIR`, or the bucket of `FILES_URL`. */
+  files: FileStore;
   bus: DomainEventBus;
   /** The workshops' Yjs documents (card placements, zones); truth for those values. */
   collab: CollabService;
   /** Who a bearer token is: one cache of resolved tokens for REST, Socket.IO and the sync endpoint. */
   auth: SessionAuth;
-  /** Counters of the attempt limits (wrong codes, failed logins): in Redis when configured. */
+  /** Counters of every rate limit (wrong codes, failed logins, joins, imports): in Redis when configured, else in the database. */
   attempts: AttemptStores;
+  /** This app's Prometheus series (`GET /metrics`), in a registry of its own. */
+  metrics: Metrics;
+  /** What `GET /ready` answers; the shutdown calls `readiness.markDraining()` on SIGTERM. */
+  readiness: Readiness;
 }

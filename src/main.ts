@@ -37,7 +37,7 @@ const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
 const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database);
 const store = config.databaseUrl ? `PostgreSQL at ${new URL(config.databaseUrl).host}` : config.databasePath;
-console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${store})`);
+console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${store}, files in ${deps.files.location})`);
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -78,10 +78,17 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     httpServer.once('listening', async () => {
       const { port } = httpServer.address() as AddressInfo;
       await realtime.ready;
+      // Until now `/ready` said "starting": load balancers wait for the fan-out before sending traffic.
+      deps.readiness.markServing();
       let closed: Promise<void> | undefined;
       const shutDown = async () => {
         closing = true;
-        // First stop accepting: nothing new arrives while the rest closes.
+        // The load balancer's readiness check sends nothing new here from now on (GET /ready: 503).
+        deps.readiness.markDraining();
+        // First stop accepting: nothing new arrives while the rest closes. Socket.IO clients are
+        // then disconnected (the SDK reconnects at once, through the balancer, to another instance,
+        // and resumes by `since_seq`), and sync connections closed with 1001, which y-websocket
+        // reconnects on.
         const stopped = new Promise<void>((done) => httpServer.close(() => done()));
         httpServer.closeIdleConnections();
         await realtime.close();

@@ -65,3 +65,68 @@ describe('the store settings', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops' })).toThrow(/^SECRET must be set when DATABASE_URL is/);
   });
 });
+
+describe('the files settings', () => {
+  const secret = 'b'.repeat(32);
+  const plain = () => ({ DATABASE_PATH: join(dir, 'files-settings', 'w.db') });
+
+  it('keep files in FILES_DIR unless FILES_URL names a bucket', () => {
+    expect(loadConfig(plain())).toMatchObject({ filesDir: './data/files', filesUrl: undefined, s3: {} });
+    for (const url of ['s3://workshop-files', 's3://abc', 's3://my.bucket-1/prod', 's3://files-eu/prod/eu-west/', "s3://files/a_b/c!d/e*f/(g)/'h'"]) {
+      expect(loadConfig({ ...plain(), FILES_URL: url, SECRET: secret }).filesUrl, url).toBe(url);
+    }
+  });
+
+  it('take the AWS SDK variables for the bucket, AWS_ENDPOINT_URL_S3 before AWS_ENDPOINT_URL, empty ones as unset', () => {
+    const config = loadConfig({
+      ...plain(),
+      FILES_URL: 's3://workshop-files/prod',
+      SECRET: secret,
+      AWS_REGION: 'eu-west-1',
+      AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+      AWS_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI',
+      AWS_ENDPOINT_URL: 'http://minio.internal:9000',
+      AWS_ENDPOINT_URL_S3: 'http://s3.internal:9000',
+      AWS_SESSION_TOKEN: '',
+    });
+    expect(config.s3).toEqual({ region: 'eu-west-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI', endpoint: 'http://s3.internal:9000' });
+    expect(loadConfig({ ...plain(), FILES_URL: 's3://workshop-files', SECRET: secret, AWS_ENDPOINT_URL: 'http://minio.internal:9000' }).s3).toEqual({
+      endpoint: 'http://minio.internal:9000',
+    });
+  });
+
+  it('refuse a FILES_URL or an endpoint that cannot work, with one line naming it', () => {
+    for (const url of ['s3://ab', 'https://workshop-files', 's3://Workshop-Files', 's3://-files', 's3://files-', 's3://files//prefix', 's3://files/a b', 's3://' + 'a'.repeat(64), 's3://']) {
+      let message = '';
+      try {
+        loadConfig({ ...plain(), FILES_URL: url, SECRET: secret });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message, url).toContain(`FILES_URL=${JSON.stringify(url)}: expected s3://bucket or s3://bucket/prefix`);
+      expect(message.split('\n'), url).toHaveLength(1);
+    }
+    expect(() => loadConfig({ ...plain(), FILES_URL: 's3://workshop-files', SECRET: secret, AWS_ENDPOINT_URL_S3: 'minio:9000' })).toThrow(
+      /^Invalid configuration: AWS_ENDPOINT_URL_S3="minio:9000": expected an http\(s\) URL/,
+    );
+  });
+
+  it('require SECRET with FILES_URL, as with DATABASE_URL: instances sharing the bucket must sign links alike', () => {
+    const refusal = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (err) {
+        expect((err as Error).name).toBe('ConfigError');
+        return (err as Error).message;
+      }
+    };
+    const files = refusal({ ...plain(), FILES_URL: 's3://workshop-files' });
+    expect(files).toBe('SECRET must be set when FILES_URL is: every instance sharing the files must sign links with the same secret.');
+    const both = refusal({ ...plain(), FILES_URL: 's3://workshop-files', DATABASE_URL: 'postgres://db/workshops' });
+    expect(both).toMatch(/^SECRET must be set when DATABASE_URL and FILES_URL are: /);
+    expect(both.split('\n')).toHaveLength(1);
+    // Without either, the secret generated and kept in the data folder does.
+    expect(loadConfig(plain()).secret).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

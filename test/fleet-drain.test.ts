@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { openWorkshop } from '../client-sdk/src/live';
 import { startFleet, type Fleet } from './helpers/fleet';
 import { fleetCanvas, fleetUser, fleetWorkshop } from './helpers/fleet-scene';
@@ -23,13 +23,13 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance draine
   }, 60_000);
 
   afterAll(async () => {
-    if (process.env.FLEET_LOGS) for (const i of fleet.instances) console.log(i.name, i.port, i.run.child.exitCode, i.run.child.signalCode, i.run.stdout().slice(-3000), i.run.stderr().slice(-3000));
     await fleet?.stop();
     await redis?.stop();
     if (databaseUrl) await dropPostgresDatabase(databaseUrl);
   });
 
   it('moves its clients to the other instances with every event and every canvas move, and exits within 10 s', async () => {
+    onTestFailed(() => console.log(fleet.logs()));
     const [a, b, c] = fleet.instances as [Fleet['instances'][0], Fleet['instances'][0], Fleet['instances'][0]];
     const fay = await fleetUser(b.url, 'Fay');
     const pat = await fleetUser(b.url, 'Pat');

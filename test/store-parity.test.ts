@@ -31,6 +31,8 @@ function normalized(text: string, origin: string): string {
     .replace(/(expires|signature)=[\w%-]+/g, '$1=<signed>')
     .replace(TIME, '<time>')
     .replace(EMAIL, standIn('email'))
+    // An export's file key is its workshop's id and a random one, joined by `_`: two ids to stand in for.
+    .replace(/\/exports\/([\w-]{22})_([\w-]{22})/g, '/exports/$1~$2')
     .replace(ID, standIn('id'));
 }
 

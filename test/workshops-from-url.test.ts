@@ -191,10 +191,9 @@ describe('creating a workshop from a native file', () => {
     link.searchParams.set('signature', 'x'.repeat(43));
     expectError(await createFrom(t, fay, link.href), 400, 'invalid_request');
     // A link whose file row outlived its bytes (an export deleted while being read).
-    const { rmSync } = await import('node:fs');
-    const { filePath } = await import('../src/modules/uploads/storage');
+    const { objectName } = await import('../src/modules/uploads/storage');
     const stored = await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
-    rmSync(filePath(t.deps.config, stored));
+    await t.deps.files.delete(objectName(stored));
     const gone = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
     expectError(gone, 400, 'invalid_request');
     expect(JSON.stringify(gone.body)).toContain('No file has this link');

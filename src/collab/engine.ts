@@ -13,7 +13,7 @@ import { applyPlacements, applyZones } from './server-changes';
 import { SyncSessions } from './sessions';
 import { DocumentStore } from './store';
 import { SyncEndpoint } from './sync-server';
-import type { CardPlacement, CollabService, LayoutCopy, OpenWrite, PlacementChange, SessionCheck, ZoneState } from './types';
+import type { CardPlacement, CollabService, CollabUsage, LayoutCopy, OpenWrite, PlacementChange, SessionCheck, ZoneState } from './types';
 
 export type { CollabOptions } from './documents';
 
@@ -42,12 +42,13 @@ export class CollabEngine implements CollabService {
   private readonly extensions = new Extensions();
   private readonly endpoint: SyncEndpoint;
   private readonly stopListening: () => void;
+  private readonly redis: RedisExtension | undefined;
 
   constructor(deps: CollabDeps, options: Partial<CollabOptions> = {}, extensions: CollabExtension[] = []) {
     this.documents = new DocumentLifecycle(new DocumentStore(deps.database), deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
     const sessions = new SyncSessions(this.documents, deps.database.db, deps.auth);
     this.extensions.register(sessions);
-    if (deps.config.redisUrl) this.extensions.register(new RedisExtension(deps.config.redisUrl, this.fanoutHost()));
+    if (deps.config.redisUrl) this.extensions.register((this.redis = new RedisExtension(deps.config.redisUrl, this.fanoutHost())));
     for (const extension of extensions) this.extensions.register(extension);
     this.endpoint = new SyncEndpoint(deps.auth, sessions);
     this.stopListening = this.listen(deps.bus);
@@ -128,6 +129,10 @@ export class CollabEngine implements CollabService {
     await this.endpoint.close();
     await Promise.all(this.documents.all().map((entry) => this.documents.unload(entry, { compact: true })));
     this.extensions.call('onDestroy');
+  }
+
+  usage(): CollabUsage {
+    return { connections: this.endpoint.connections, documents: this.documents.all().length, redisUp: this.redis?.up() };
   }
 
   /**

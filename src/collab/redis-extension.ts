@@ -41,6 +41,11 @@ export class RedisExtension implements CollabExtension {
     return this.fanout;
   }
 
+  /** Whether both Redis connections are up; undefined until the first document opened them. */
+  up(): boolean | undefined {
+    return this.fanout?.healthy();
+  }
+
   onLoadDocument(entry: WorkshopDocument): void {
     // What other instances stored between the load and the subscription taking effect was
     // published to nobody here: once Redis confirms it, the stored updates are read again.

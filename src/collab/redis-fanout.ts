@@ -40,6 +40,11 @@ export class RedisFanout {
     this.redis.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
   }
 
+  /** Whether both connections are up (closed ones are not). */
+  healthy(): boolean {
+    return this.redis.healthy();
+  }
+
   /** Resolves once Redis confirmed the subscription: from then on nothing published is missed. */
   subscribe(workshopId: string): Promise<void> {
     const channel = channelOf(workshopId);

@@ -157,6 +157,11 @@ export class SyncEndpoint {
     }
   }
 
+  /** Connections open now that passed their checks. */
+  get connections(): number {
+    return this.clients.size;
+  }
+
   /** Checks again the connections `which` selects (after a logout, a lost membership). */
   recheck(which: (client: SyncClient) => boolean): void {
     for (const client of this.clients) if (which(client)) this.host.recheck(client);

@@ -41,6 +41,16 @@ export interface PlacementChange {
   removed?: readonly string[];
 }
 
+/** What the sync side holds in this instance now (metrics). */
+export interface CollabUsage {
+  /** Open y-websocket connections that passed their checks. */
+  connections: number;
+  /** Workshop documents loaded. */
+  documents: number;
+  /** Whether the Redis fan-out is up; undefined without `REDIS_URL`, or before the first document opened it. */
+  redisUp: boolean | undefined;
+}
+
 export interface CollabService {
   /**
    * Merges placements into the workshop's document and removes the deleted cards from it, INSIDE
@@ -76,6 +86,8 @@ export interface CollabService {
    * connections. Calls made afterwards still reach SQLite, without keeping documents loaded.
    */
   close(): Promise<void>;
+  /** Counts of what this instance holds now; cheap enough to read on every metrics scrape. */
+  usage(): CollabUsage;
 }
 
 /** A card as the documents need it from SQL: its stack, its author, and the SQL copy of its placement. */

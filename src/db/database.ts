@@ -15,6 +15,23 @@ export type Db = BaseSQLiteDatabase<'async', unknown, Schema>;
 /** Which store the service runs on: chosen once at start (`openStore`). */
 export type Dialect = 'sqlite' | 'postgres';
 
+/** What a transaction is: `transaction` (writes) or `snapshot` (consistent reads). */
+export type TransactionKind = 'write' | 'snapshot';
+
+/**
+ * Locks a transaction waits for: SQLite's writer and snapshot locks (this instance's, then
+ * another process's on the file); PostgreSQL's pooled connection and a workshop's row.
+ */
+export type StoreLock = 'writer' | 'snapshot' | 'connection' | 'workshop_row';
+
+/** What a store reports about its transactions (metrics). Called on every transaction: must be cheap. */
+export interface StoreObserver {
+  /** A lock was had, or given up on, after `seconds`. */
+  lockWaited(lock: StoreLock, seconds: number): void;
+  /** A transaction that began has ended. */
+  transactionEnded(kind: TransactionKind, outcome: 'commit' | 'rollback'): void;
+}
+
 /**
  * The tables of the store a handle belongs to. Queries take their tables from here, never from
  * an import of a schema: the same code then runs on either store's tables.

@@ -3,7 +3,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { fromPackageRoot } from '../lib/package-root';
-import { markHandle, type Database, type Db } from './database';
+import { markHandle, type Database, type Db, type StoreObserver, type TransactionKind } from './database';
 import { DatabaseUnavailable, isUnavailable } from './errors';
 import * as schema from './schema-pg/index';
 import { TransactionScope } from './scope';
@@ -36,6 +36,8 @@ export interface PostgresOptions {
   statementLimitMs?: number;
   /** Skip migrations (a reader of a database another process migrated). */
   migrate?: boolean;
+  /** Hears of every transaction and lock wait (the app's metrics). */
+  observer?: StoreObserver | undefined;
 }
 
 /**
@@ -100,13 +102,17 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     return handle;
   };
   let closed = false;
+  const { observer } = options;
 
   async function connect(): Promise<pg.PoolClient> {
     if (closed) throw new DatabaseUnavailable('The database is closed.');
+    const waitStarted = performance.now();
     try {
       return await pool.connect();
     } catch (err) {
       throw new DatabaseUnavailable('No database connection could be had in time.', { cause: err });
+    } finally {
+      observer?.lockWaited('connection', (performance.now() - waitStarted) / 1000);
     }
   }
 
@@ -116,11 +122,17 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     if (!lock || !held) throw new Error('lockWorkshops needs the handle of an open transaction.');
     const wanted = workshopIds.filter((id) => !held.has(id));
     if (wanted.length === 0) return;
-    await lock.execute({ workshopIds: JSON.stringify(wanted) });
+    // A row lock not had within `lock_timeout` fails the statement; that wait counts too.
+    const waitStarted = performance.now();
+    try {
+      await lock.execute({ workshopIds: JSON.stringify(wanted) });
+    } finally {
+      observer?.lockWaited('workshop_row', (performance.now() - waitStarted) / 1000);
+    }
     for (const id of wanted) held.add(id);
   }
 
-  async function inTransaction<T>(begin: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  async function inTransaction<T>(kind: TransactionKind, begin: string, fn: (db: Db) => Promise<T>): Promise<T> {
     if (scope.inside) throw new Error('A transaction cannot be opened inside another one; pass its handle on instead.');
     const client = await connect();
     let broken: Error | undefined;
@@ -132,9 +144,11 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
         const result = await scope.run(() => fn(handle));
         // A commit whose answer never came may or may not have happened: it is not acknowledged.
         await client.query('COMMIT');
+        observer?.transactionEnded(kind, 'commit');
         return result;
       } catch (err) {
         await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        observer?.transactionEnded(kind, 'rollback');
         throw err;
       }
     } catch (err) {
@@ -150,8 +164,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   return {
     dialect: 'postgres',
     db: readDb,
-    transaction: (fn) => inTransaction('BEGIN', fn),
-    snapshot: (fn) => inTransaction('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
+    transaction: (fn) => inTransaction('write', 'BEGIN', fn),
+    snapshot: (fn) => inTransaction('snapshot', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
     lockWorkshop: (tx, workshopId) => lockWorkshops(tx, [workshopId]),
     lockWorkshops,
     async answers() {

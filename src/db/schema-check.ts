@@ -49,4 +49,5 @@ export type SchemaChecks = [
   Check<SameRow<'yjsUpdates'>>, Check<SameInsert<'yjsUpdates'>>,
   Check<SameRow<'canvases'>>, Check<SameInsert<'canvases'>>,
   Check<SameRow<'zones'>>, Check<SameInsert<'zones'>>,
+  Check<SameRow<'rateLimits'>>, Check<SameInsert<'rateLimits'>>,
 ];

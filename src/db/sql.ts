@@ -76,12 +76,15 @@ export function sqlBoolean(value: unknown): boolean {
 /**
  * `SELECT … FOR UPDATE` on PostgreSQL: the rows read stay this transaction's until it ends; with
  * `skipLocked`, rows another transaction holds are passed over (a queue claimed by several
- * instances). SQLite's single writer already holds every row: the query is left as it is.
+ * instances). With `referenced` (a row other rows point to, such as a user), the lock is `FOR NO
+ * KEY UPDATE`: inserting a row that references it takes `FOR KEY SHARE` on it, which that lock
+ * neither waits for nor blocks, so two transactions that each inserted one (an event by that user)
+ * cannot deadlock taking it. SQLite's single writer already holds every row: the query is left as it is.
  */
-export function forUpdate<Q>(db: Db, query: Q, options: { skipLocked?: boolean } = {}): Q {
+export function forUpdate<Q>(db: Db, query: Q, options: { skipLocked?: boolean; referenced?: boolean } = {}): Q {
   if (dialectOf(db) !== 'postgres') return query;
-  const lockable = query as unknown as { for(strength: 'update', config?: { skipLocked?: boolean }): Q };
-  return lockable.for('update', options.skipLocked ? { skipLocked: true } : undefined);
+  const lockable = query as unknown as { for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q };
+  return lockable.for(options.referenced ? 'no key update' : 'update', options.skipLocked ? { skipLocked: true } : undefined);
 }
 
 /**

@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { fromPackageRoot } from '../lib/package-root';
-import { markHandle, type Database, type Db } from './database';
+import { markHandle, type Database, type Db, type StoreObserver, type TransactionKind } from './database';
 import { DatabaseUnavailable } from './errors';
 import * as schema from './schema/index';
 import { TransactionScope } from './scope';
@@ -71,7 +71,7 @@ async function acquire(lock: MutexInterface, what: string): Promise<MutexInterfa
  * rows); one more for consistent snapshots. Several processes may share the file: SQLite's own
  * lock orders their writers.
  */
-export function openSqlite(path: string, options: { checked: boolean; readOnly?: boolean }): Database {
+export function openSqlite(path: string, options: { checked: boolean; readOnly?: boolean; observer?: StoreObserver | undefined }): Database {
   mkdirSync(dirname(path), { recursive: true });
   // A read-only store (the export worker's) reads a file another connection made and migrated.
   const writer = connect(path, { readOnly: options.readOnly ?? false });
@@ -94,8 +94,10 @@ export function openSqlite(path: string, options: { checked: boolean; readOnly?:
     ping: reader.prepare('SELECT 1 AS ok'),
   };
   let closed = false;
+  const { observer } = options;
 
   async function inTransaction<T>(
+    kind: TransactionKind,
     lock: MutexInterface,
     connection: BetterSqlite3.Database,
     handle: Db,
@@ -104,16 +106,31 @@ export function openSqlite(path: string, options: { checked: boolean; readOnly?:
   ): Promise<T> {
     if (scope.inside) throw new Error('A transaction cannot be opened inside another one; pass its handle on instead.');
     if (closed) throw new DatabaseUnavailable('The database is closed.');
-    const release = await acquire(lock, 'the database');
+    // The wait covers this instance's lock and another process's; a wait given up on counts too.
+    const waitStarted = performance.now();
+    const waited = () => observer?.lockWaited(kind === 'write' ? 'writer' : 'snapshot', (performance.now() - waitStarted) / 1000);
+    let release: MutexInterface.Releaser;
     try {
-      await begin(sql.begin);
+      release = await acquire(lock, 'the database');
+    } catch (err) {
+      waited();
+      throw err;
+    }
+    try {
+      try {
+        await begin(sql.begin);
+      } finally {
+        waited();
+      }
       try {
         const result = await scope.run(() => fn(handle));
         sql.end.run();
+        observer?.transactionEnded(kind, 'commit');
         return result;
       } catch (err) {
         // A failure SQLite answers by rolling back itself (disk full, I/O) leaves nothing to undo.
         if (connection.inTransaction) sql.undo.run();
+        observer?.transactionEnded(kind, 'rollback');
         throw err;
       }
     } finally {
@@ -125,9 +142,9 @@ export function openSqlite(path: string, options: { checked: boolean; readOnly?:
     dialect: 'sqlite',
     db: readDb,
     transaction: (fn) =>
-      inTransaction(writeLock, writer, writeDb, { begin: statements.begin, end: statements.commit, undo: statements.rollback }, fn),
+      inTransaction('write', writeLock, writer, writeDb, { begin: statements.begin, end: statements.commit, undo: statements.rollback }, fn),
     snapshot: (fn) =>
-      inTransaction(snapshotLock, snapshotReader, snapshotDb, { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead }, fn),
+      inTransaction('snapshot', snapshotLock, snapshotReader, snapshotDb, { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead }, fn),
     // The single writer holds the whole database for the transaction.
     lockWorkshop: async () => {},
     lockWorkshops: async () => {},

@@ -1,5 +1,5 @@
 import type { Config } from '../config';
-import type { Database } from './database';
+import type { Database, StoreObserver } from './database';
 import { openPostgres } from './postgres';
 import { openSqlite } from './sqlite';
 
@@ -7,11 +7,12 @@ import { openSqlite } from './sqlite';
  * Opens the store the configuration names, running its pending migrations: the one place the
  * service chooses between SQLite (`DATABASE_PATH`, the default) and PostgreSQL (`DATABASE_URL`).
  * A query through the read handle inside a transaction fails outside production (`scope.ts`).
+ * `observer` hears of every transaction and lock wait (the app's metrics).
  */
-export async function openStore(config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize'>): Promise<Database> {
+export async function openStore(config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize'>, observer?: StoreObserver): Promise<Database> {
   const checked = transactionsChecked();
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize });
-  return openSqlite(config.databasePath, { checked });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize, observer });
+  return openSqlite(config.databasePath, { checked, observer });
 }
 
 /** Whether transactions are watched for queries that bypass them (`scope.ts`): everywhere but in production. */

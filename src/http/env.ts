@@ -11,5 +11,7 @@ export interface AppEnv {
     tokenHash: string;
     /** The identity epoch the token was checked against (`db/identity-epoch.ts`), for cached answers to check theirs. */
     identityEpoch: number;
+    /** This request's id (`X-Request-Id`), set first for every request: in its log lines and its answer. */
+    requestId: string;
   };
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isUnavailable } from '../db/errors';
+import { FileStoreUnavailable } from '../files/store';
 
 /** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
 export const ERROR_STATUS = {
@@ -66,7 +67,8 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 export function toErrorResponse(err: unknown, c: Context): Response {
   const appError = normalize(err);
   if (appError.code === 'internal_error') {
-    console.error(`[error] ${c.req.method} ${c.req.path}`, err);
+    // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.
+    console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
   }
   return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
 }
@@ -88,6 +90,10 @@ function normalize(err: unknown): AppError {
     }
     if (err.status === 404) return new AppError('not_found', 'Not found.');
     return new AppError('internal_error', 'Internal server error.');
+  }
+  if (err instanceof FileStoreUnavailable) {
+    // Checked first: its cause may be a network error the database check would claim as its own.
+    return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', { headers: { 'Retry-After': '1' } });
   }
   if (isUnavailable(err)) {
     // A lock or a connection could not be had in time: nothing was written; try again.

@@ -168,7 +168,7 @@ export async function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
       },
       security: [{ bearer: [] }],
     },
-    exclude: ['/v1/openapi.json', '/docs', '/health', '/confirm', '/signup', '/invitations/:token'],
+    exclude: ['/v1/openapi.json', '/docs', '/health', '/ready', '/metrics', '/confirm', '/signup', '/invitations/:token'],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
   integerQueryParameters(document as unknown as Parameters<typeof integerQueryParameters>[0]);

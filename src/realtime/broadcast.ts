@@ -37,7 +37,10 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
     // A promoted or demoted member's open sockets change role rooms before the event goes out, to
     // the role their access gives now (an organization admin stays a facilitator whatever the member role).
     if (event.action === 'updateMember') await recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
-    for (const delivery of await deliveriesFor(deps.database.db, event)) emitDelivery(io, workshopId, delivery);
+    for (const delivery of await deliveriesFor(deps.database.db, event)) {
+      emitDelivery(io, workshopId, delivery);
+      deps.metrics.liveEventSent(delivery.event);
+    }
     if (event.action === 'removeWorkshop') {
       // Nothing of this workshop will be sent again; its rooms, per-user ones included, would only linger.
       evictWorkshop(io, workshopId, reachable).catch((err) => console.error('[realtime] leaving a deleted workshop failed', err));
@@ -55,6 +58,7 @@ export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Pr
   };
   const onNotification = ({ userId, notification }: NotificationEvent) => {
     io.to(userRoom(userId)).emit('notification', notification);
+    deps.metrics.liveEventSent('notification');
   };
   deps.bus.on('workshop', onWorkshop);
   deps.bus.on('notification', onNotification);

@@ -205,8 +205,9 @@ export interface JoinRequest {
  * `join` answer. `seq` is the workshop's latest `seq` at the time of joining. `replayed` counts
  * the events sent for `since_seq`. `reload: true` means the gap was too large (more than
  * `MAX_REPLAY` events), `since_seq` is unknown to the server, or the user asked for more replays
- * than a minute allows: refetch the workshop over REST, then keep `seq` as the last seen. A socket
- * joining more than ten times in ten seconds is answered `rate_limited` with `retry_after`.
+ * than a minute allows: refetch the workshop over REST, then keep `seq` as the last seen. A join
+ * past the join limits (by default ten per socket in ten seconds, sixty per user a minute) is
+ * answered `rate_limited` with `retry_after`.
  */
 export type JoinAck =
   | { ok: true; seq: number; replayed?: number; reload?: true }

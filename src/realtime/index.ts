@@ -10,7 +10,7 @@ import { Presence } from './presence';
 import { recheckLocalSockets, recheckPeriodically } from './recheck';
 import { connectRedis } from './redis';
 import { ReplayGuard } from './replay-guard';
-import { tokenRoom, userRoom } from './rooms';
+import { joinedWorkshops, tokenRoom, userRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
 import { registerWorkshopHandlers } from './workshop-handlers';
 
@@ -67,7 +67,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   const reachable = () => !redis || redis.healthy();
   const presence = new Presence(io, reachable);
   const guard = new ReplayGuard();
-  const limits = new JoinLimits();
+  const limits = new JoinLimits(deps);
   // Each workshop's live events, and the replays of its resumes, leave one after another.
   const order = new KeyedLock();
   io.on('connection', (socket) => {
@@ -77,7 +77,13 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   function recheckNow(): Promise<void> {
     return recheckLocalSockets(deps, io, presence, auth).catch((err) => console.error('[realtime] re-checking sockets failed', err));
   }
+  const { metrics, readiness } = deps;
+  // Read on each metrics scrape; the adapter's rooms are this instance's, with or without Redis.
+  const namespace = io.of('/');
   const unsubscribe = [
+    metrics.sample('socketConnections', () => namespace.sockets.size),
+    metrics.sample('workshopRooms', () => joinedWorkshops(namespace.adapter.rooms.keys()).length),
+    ...(redis ? [metrics.watchRedis('realtime', redis.healthy), readiness.dependOn('Redis', redis.healthy)] : []),
     broadcastChanges(deps, io, presence, reachable, order),
     syncAccess(deps, io, presence, reachable),
     recheckPeriodically(recheckNow, deps.config.liveRecheckMs),

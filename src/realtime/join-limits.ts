@@ -1,52 +1,38 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import type { AttemptStores } from '../http/middleware/attempt-stores';
+import { instanceLimiter, type Limiter } from '../lib/limiters';
 
-/** Joins one socket may make in `JOIN_WINDOW_S` seconds (a reconnect, a few workshops, a role change). */
-const JOINS_PER_SOCKET = 10;
-const JOIN_WINDOW_S = 10;
-/** Joins one user may make per minute, whatever their sockets: a new socket per join gains nothing. */
-const JOINS_PER_USER = 60;
-/**
- * Events one user may have replayed per minute, whatever their sockets: five full replays
- * (`MAX_REPLAY` each). Past it a resume answers `reload: true`, which costs the server nothing.
- */
-const REPLAYED_EVENTS_PER_USER = 2_500;
+type JoinLimitSettings = Pick<Config, 'joinsPerSocketPer10Seconds' | 'joinsPerUserPerMinute' | 'replayedEventsPerUserPerMinute'>;
 
 /**
  * What `join` may cost. Each replayed event is read and rendered for the socket, so a client
  * replaying in a loop could hold the event loop; joins are limited per socket, and replays per
- * user, and joins per user too (a client opening a new socket for each join). The counters are
- * this instance's: a socket stays on one instance.
+ * user, and joins per user too (a client opening a new socket for each join). A socket lives on
+ * one instance, so its joins are counted there; a user's sockets may be on every instance, so
+ * their joins and replays are counted for the service (`AttemptStores`: Redis or the database).
+ * The replay budget's default is five full replays (`MAX_REPLAY` each) a minute; past it a resume
+ * answers `reload: true`, which costs the server nothing.
  */
 export class JoinLimits {
-  private readonly joins = new RateLimiterMemory({ keyPrefix: 'joins', points: JOINS_PER_SOCKET, duration: JOIN_WINDOW_S });
-  private readonly userJoins = new RateLimiterMemory({ keyPrefix: 'user-joins', points: JOINS_PER_USER, duration: 60 });
-  private readonly replays = new RateLimiterMemory({ keyPrefix: 'replays', points: REPLAYED_EVENTS_PER_USER, duration: 60 });
+  private readonly socketJoins: Limiter;
+  private readonly userJoins: Limiter;
+  private readonly replays: Limiter;
+
+  constructor({ config, attempts }: { config: JoinLimitSettings; attempts: Pick<AttemptStores, 'limiter'> }) {
+    this.socketJoins = instanceLimiter({ name: 'socket-joins', points: config.joinsPerSocketPer10Seconds, windowS: 10 });
+    this.userJoins = attempts.limiter({ name: 'user-joins', points: config.joinsPerUserPerMinute, windowS: 60 });
+    this.replays = attempts.limiter({ name: 'replays', points: config.replayedEventsPerUserPerMinute, windowS: 60 });
+  }
 
   /** Null when the socket (and its user) may join now; otherwise the seconds to wait. */
   async joinAllowed(socketId: string, userId: string): Promise<number | null> {
-    try {
-      await this.joins.consume(socketId);
-      await this.userJoins.consume(userId);
-      return null;
-    } catch (refused) {
-      return secondsUntil(refused);
-    }
+    // A join the socket's own budget refuses spends nothing of the user's.
+    return (await this.socketJoins.take(socketId)) ?? (await this.userJoins.take(userId));
   }
 
   /** Whether the user may have `events` more events replayed now (taken from their budget if so). */
   async replayAllowed(userId: string, events: number): Promise<boolean> {
     if (events === 0) return true;
-    try {
-      await this.replays.consume(userId, events);
-      return true;
-    } catch (refused) {
-      if (refused instanceof RateLimiterRes) return false;
-      throw refused;
-    }
+    return (await this.replays.take(userId, events)) === null;
   }
-}
-
-function secondsUntil(refused: unknown): number {
-  if (refused instanceof RateLimiterRes) return Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-  throw refused;
 }

@@ -28,6 +28,8 @@ export interface Fleet {
   instances: FleetInstance[];
   proxy: RoundRobinProxy;
   secret: string;
+  /** The end of every instance's output, to print when a test failed. */
+  logs(): string;
   /** Every instance still running is stopped (SIGKILL: nothing of theirs is kept), the proxy closed, folders removed. */
   stop(): Promise<void>;
 }
@@ -86,5 +88,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     throw (failed as PromiseRejectedResult).reason;
   }
   proxy.backends.push(...instances.map((instance) => instance.port));
-  return { instances, proxy, secret, stop };
+  const logs = () => instances.map((instance) => `--- instance ${instance.name} (port ${instance.port})\n${instance.run.stdout().slice(-4_000)}\n${instance.run.stderr().slice(-4_000)}`).join('\n');
+  return { instances, proxy, secret, logs, stop };
 }

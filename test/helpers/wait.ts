@@ -20,3 +20,15 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 export async function quietFor(ms: number, why: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * Sends a write again while it answers 503: on a busy machine a request may wait past the
+ * second a lock is waited for, and answer 503 having written nothing, as a client would retry.
+ */
+export async function answeredBeyond503<T extends { status: number }>(send: () => Promise<T>, tries = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await send();
+    if (res.status !== 503 || attempt === tries) return res;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -4,3 +4,4 @@ export * from './workshops';
 export * from './cards';
 export * from './activity';
 export * from './collab';
+export * from './limits';

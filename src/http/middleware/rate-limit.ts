@@ -9,7 +9,7 @@ import type { AppEnv } from '../env';
 export interface AttemptLimitOptions {
   /** Names the counter (keys and the request property); unique per limit. */
   name: string;
-  /** Counted attempts allowed per window; the next one answers 429 until the window ends. */
+  /** Counted attempts allowed per window; the next one answers 429 until the window ends. 0: no limit. */
   limit: number;
   windowMs: number;
   /** Whose budget a request spends (a user id, an address, an e-mail). */
@@ -28,6 +28,12 @@ export interface AttemptLimitOptions {
  * code or password after a few mistakes still goes through.
  */
 export function limitAttempts(options: AttemptLimitOptions): MiddlewareHandler<AppEnv> {
+  // 0 is no limit (CONTRACT §1); hono-rate-limiter would read it as no attempt allowed at all.
+  if (options.limit === 0) {
+    return async function unlimitedAttempts(_c, next) {
+      await next();
+    };
+  }
   const property = `attempts_${options.name}`;
   const counts = options.counts;
   return rateLimiter<AppEnv>({

@@ -22,13 +22,13 @@ async function loginEmail(c: Context<AppEnv>): Promise<string> {
  * window is one minute, so someone failing on purpose locks the real user out for a minute at most
  * after they stop.
  */
-type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'trustProxy'>; attempts: AttemptStores };
+type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute' | 'trustProxy'>; attempts: AttemptStores };
 
 export function loginThrottles({ config, attempts }: ThrottleDeps) {
   const failed = (c: Context<AppEnv>) => c.res.status === 401;
   const message = (seconds: number) => `Too many failed logins; try again in ${seconds} s.`;
   return [
-    limitAttempts({ name: 'login_address', limit: 3 * config.authAttemptsPerMinute, windowMs: 60_000, key: clientAddress(config), counts: failed, message, store: attempts.create() }),
+    limitAttempts({ name: 'login_address', limit: config.loginFailuresPerAddressPerMinute, windowMs: 60_000, key: clientAddress(config), counts: failed, message, store: attempts.create() }),
     limitAttempts({ name: 'login_account', limit: config.authAttemptsPerMinute, windowMs: 60_000, key: loginEmail, counts: failed, message, store: attempts.create() }),
   ] as const;
 }
@@ -37,7 +37,7 @@ export function loginThrottles({ config, attempts }: ThrottleDeps) {
 export function signupThrottle({ config, attempts }: ThrottleDeps) {
   return limitAttempts({
     name: 'signup_address',
-    limit: config.authAttemptsPerMinute,
+    limit: config.signupsPerAddressPerMinute,
     windowMs: 60_000,
     key: clientAddress(config),
     counts: (c) => c.res.status < 500,

@@ -1,3 +1,4 @@
+import type { FileStoreSettings } from '../../files/open';
 import type { FileRef } from '../uploads/storage';
 import type { ExportType } from './schemas';
 
@@ -10,7 +11,8 @@ export interface ExportJob {
   /** The store to read from: the SQLite file, or PostgreSQL's URL when set. */
   databasePath: string;
   databaseUrl: string | undefined;
-  filesDir: string;
+  /** The store to write to: the worker opens its own, alike. */
+  files: FileStoreSettings;
   file: FileRef;
 }
 

@@ -2,15 +2,15 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { newId, nowIso } from '../../db/columns';
+import { nowIso } from '../../db/columns';
 import { tablesOf } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { isUnavailable } from '../../db/errors';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
-import type { ExportRow } from './schemas';
+import { newExportFile, type ExportRow } from './schemas';
 import { removeBlob } from '../uploads/storage';
-import { EXPORTS_CONTAINER, finishExport, pruneOldExports, sweepStrayExportFiles } from './service';
+import { finishExport, pruneOldExports, sweepStrayExportFiles } from './service';
 
 /** How long a taken export stays this instance's; past it (a crash) any instance takes it up. */
 const LEASE_MS = 5 * 60_000;
@@ -53,8 +53,8 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
           type: row.type,
           databasePath: deps.config.databasePath,
           databaseUrl: deps.config.databaseUrl,
-          filesDir: deps.config.filesDir,
-          file: { container: EXPORTS_CONTAINER, key: newId() },
+          files: { filesDir: deps.config.filesDir, filesUrl: deps.config.filesUrl, s3: deps.config.s3 },
+          file: newExportFile(row.workshopId),
         };
         const result = await worker.run(job);
         await record(deps, row, job, result);
@@ -146,7 +146,7 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
 
 async function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): Promise<void> {
   // Whatever a failed or dead render left under the job's key is no export's file.
-  if (!result.ok) removeBlob(deps.config, job.file);
+  if (!result.ok) await removeBlob(deps.files, job.file);
   if (!result.ok && result.crashed && row.attempts < MAX_ATTEMPTS) {
     // The worker died (out of memory, killed): the lease runs out and the export is tried again.
     return;
@@ -154,7 +154,7 @@ async function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: Wor
   try {
     await finishExport(deps, row, job.file, result);
   } catch (err) {
-    removeBlob(deps.config, job.file);
+    await removeBlob(deps.files, job.file);
     console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);
   }
 }

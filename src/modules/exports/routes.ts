@@ -43,7 +43,7 @@ export function exportsRoutes(deps: AppDeps) {
           'text/csv',
           'application/json',
         ],
-        errors: { ...facilitatorsOnly, 409: 'The export is still pending, or it failed' },
+        errors: { ...facilitatorsOnly, 409: 'The export is still pending, or it failed', 503: 'The file storage is unavailable' },
       }),
       async (c) => {
         const { body, headers } = await downloadExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));

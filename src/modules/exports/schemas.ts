@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import type { ExportOutput as ExportResource } from '../events/changes';
-import { fileUrlUntil, LINK_TTL_SECONDS, type FileRef } from '../uploads/storage';
+import { newId } from '../../db/columns';
+import { EXPORTS_CONTAINER, fileUrlUntil, LINK_TTL_SECONDS, objectName, type FileRef } from '../uploads/storage';
 
 export type ExportRow = Schema['workshopExports']['$inferSelect'];
 export type ExportType = ExportRow['type'];
@@ -47,6 +48,23 @@ export const ExportOutput = v.object({
  */
 export function exportExpiry(row: Pick<ExportRow, 'createdAt'>): number {
   return Math.floor(Date.parse(row.createdAt) / 1000) + LINK_TTL_SECONDS;
+}
+
+/** Ids as the service makes them (`newId`): all of one length, so one is never the start of another. */
+const ID_SHAPE = /^[A-Za-z0-9_-]{22}$/;
+
+/**
+ * Where a render of the workshop's export writes its file. The key starts with the workshop's id,
+ * so deleting the workshop removes every object made for it by prefix (`workshopExportsPrefix`),
+ * including one whose render was never recorded.
+ */
+export function newExportFile(workshopId: string): FileRef {
+  return { container: EXPORTS_CONTAINER, key: ID_SHAPE.test(workshopId) ? `${workshopId}_${newId()}` : newId() };
+}
+
+/** The start of the object names of the workshop's exports; null for an id that could be the start of another. */
+export function workshopExportsPrefix(workshopId: string): string | null {
+  return ID_SHAPE.test(workshopId) ? `${objectName({ container: EXPORTS_CONTAINER, key: workshopId })}_` : null;
 }
 
 /** Where the export's file is stored; null until one was made. */

@@ -1,5 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
@@ -8,12 +6,13 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
+import { lockUser } from '../users/repo';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
 import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import type { ExportOutcome } from './job-messages';
-import { exportFile, toExport, type CreateExportInput, type ExportRow } from './schemas';
+import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
 
 export { EXPORTS_CONTAINER };
 
@@ -25,23 +24,28 @@ export { EXPORTS_CONTAINER };
  */
 
 /**
- * Exports waiting to be made, at most, per workshop and per requesting user: the queue is shared
- * by every workshop of the instance, so one facilitator cannot fill it for everyone else.
+ * Exports waiting to be made are capped per workshop and per requesting user (0: no cap): the
+ * queue is shared by every workshop of the service, so one facilitator cannot fill it for everyone
+ * else. Each count is taken under a row lock, so concurrent requests on any instances stop at
+ * exactly the cap.
  */
-export const MAX_PENDING_PER_WORKSHOP = 5;
-export const MAX_PENDING_PER_USER = 10;
-
 export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): Promise<ExportResource> {
+  const { pendingExportsPerWorkshop: perWorkshop, pendingExportsPerUser: perUser } = deps.config;
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { workshopExports } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const pending = async (condition: SQL) =>
       (await tx.select({ n: count() }).from(workshopExports).where(and(eq(workshopExports.state, 'pending'), condition)))[0]!.n;
-    if ((await pending(eq(workshopExports.workshopId, workshopId))) >= MAX_PENDING_PER_WORKSHOP) {
-      throw new AppError('conflict', `${MAX_PENDING_PER_WORKSHOP} exports of this workshop are still being made; ask again once one is done.`);
+    // The workshop's row is already locked (`writeWorkshop`).
+    if (perWorkshop > 0 && (await pending(eq(workshopExports.workshopId, workshopId))) >= perWorkshop) {
+      throw new AppError('conflict', `${perWorkshop} exports of this workshop are still being made; ask again once one is done.`);
     }
-    if ((await pending(eq(workshopExports.requestedBy, user.id))) >= MAX_PENDING_PER_USER) {
-      throw new AppError('conflict', `${MAX_PENDING_PER_USER} of your exports are still being made; ask again once one is done.`);
+    if (perUser > 0) {
+      // The user's exports span workshops, whose locks do not order them: the user's row does.
+      await lockUser(tx, user.id);
+      if ((await pending(eq(workshopExports.requestedBy, user.id))) >= perUser) {
+        throw new AppError('conflict', `${perUser} of your exports are still being made; ask again once one is done.`);
+      }
     }
     const row = (await tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning())[0]!;
     const resource = toExport(deps.config, row);
@@ -95,7 +99,7 @@ export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: str
     changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
     return stored;
   });
-  if (file) removeBlob(deps.config, file);
+  if (file) await removeBlob(deps.files, file);
 }
 
 /**
@@ -111,6 +115,23 @@ export async function dropWorkshopExports(tx: Db, workshopId: string): Promise<F
   const refs = rows.flatMap((row) => exportFile(row) ?? []);
   for (const ref of refs) await deleteFileRow(tx, ref);
   return refs;
+}
+
+/**
+ * Once the workshop's deletion has committed: removes its exports' objects, those `dropWorkshopExports`
+ * found and any other made for it (a render whose outcome was never recorded, or that finished
+ * while the workshop went).
+ */
+export async function removeWorkshopExportFiles(deps: Pick<AppDeps, 'files'>, workshopId: string, files: FileRef[]): Promise<void> {
+  for (const file of files) await removeBlob(deps.files, file);
+  const prefix = workshopExportsPrefix(workshopId);
+  if (!prefix) return;
+  try {
+    await deps.files.deletePrefix(prefix);
+  } catch (err) {
+    // The workshop is gone whatever happens here; what is left is swept as stray files.
+    console.error(`[exports] removing the files of deleted workshop ${workshopId} failed`, err);
+  }
 }
 
 /**
@@ -136,7 +157,7 @@ export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<
       changes.record({ workshopId: row.workshopId, action: 'removeExport', userId: null, change: { export: toExport(deps.config, row) } });
     });
   }
-  for (const file of files) removeBlob(deps.config, file);
+  for (const file of files) await removeBlob(deps.files, file);
   return old.length;
 }
 
@@ -148,20 +169,13 @@ const STRAY_AFTER_MS = 10 * 60_000;
  * outcome could not be recorded. Recent ones may still be on their way to being recorded.
  */
 export async function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): Promise<number> {
-  const folder = join(deps.config.filesDir, EXPORTS_CONTAINER);
-  let keys: string[];
-  try {
-    keys = readdirSync(folder).slice(0, 1_000);
-  } catch {
-    return 0;
-  }
+  const objects = await deps.files.list(`${EXPORTS_CONTAINER}/`, 1_000);
   let removed = 0;
-  for (const key of keys) {
-    const ref = { container: EXPORTS_CONTAINER, key };
-    if (!isSafeRef(ref) || (await findFile(deps.database.db, ref))) continue;
-    const modified = statSync(join(folder, key), { throwIfNoEntry: false })?.mtimeMs;
-    if (modified === undefined || now - modified < STRAY_AFTER_MS) continue;
-    removeBlob(deps.config, ref);
+  for (const object of objects) {
+    const ref = { container: EXPORTS_CONTAINER, key: object.name.slice(EXPORTS_CONTAINER.length + 1) };
+    if (!isSafeRef(ref) || now - object.modifiedAt.getTime() < STRAY_AFTER_MS) continue;
+    if (await findFile(deps.database.db, ref)) continue;
+    await removeBlob(deps.files, ref);
     removed += 1;
   }
   return removed;
@@ -210,7 +224,7 @@ export async function finishExport(deps: AppDeps, taken: ExportRow, file: FileRe
     });
     return outcome.ok;
   });
-  if (outcome.ok && !kept) removeBlob(deps.config, file);
+  if (outcome.ok && !kept) await removeBlob(deps.files, file);
 }
 
 async function findExport(db: Db, workshopId: string, exportId: string): Promise<ExportRow> {

@@ -1,41 +1,50 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import type { Database } from '../../db/database';
 import { openReaderStore } from '../../db/store';
-import { filePath } from '../uploads/storage';
+import { openFileStore, type FileStoreSettings } from '../../files/open';
+import type { FileStore } from '../../files/store';
+import { objectName } from '../uploads/storage';
 import { preloadRenderers, renderExport } from './render';
 import type { ExportJob, ExportJobResult } from './job-messages';
 
 /*
  * The export worker thread: reads the workshop on its own read-only connection, renders it and
- * writes the file, so none of that runs on the thread answering requests. One job at a time.
+ * writes the file to the store (the folder or the bucket, through a client of its own), so none of
+ * that runs on the thread answering requests. One job at a time.
  */
 
-const readers = new Map<string, Promise<Database>>();
-
-function readerFor(job: ExportJob): Promise<Database> {
-  const key = job.databaseUrl ?? job.databasePath;
-  let reader = readers.get(key);
-  if (!reader) {
-    reader = openReaderStore(job);
-    readers.set(key, reader);
-    // A store that could not be opened (the database away) is opened again for the next job.
-    reader.catch(() => readers.delete(key));
-  }
-  return reader;
+/**
+ * One store per setting, opened on first use and shared by the jobs after it. One that could not
+ * be opened (the database away) is opened again for the next job.
+ */
+function openedOnce<S, T>(keyOf: (settings: S) => string, open: (settings: S) => Promise<T>): (settings: S) => Promise<T> {
+  const opened = new Map<string, Promise<T>>();
+  return (settings) => {
+    const key = keyOf(settings);
+    let store = opened.get(key);
+    if (!store) {
+      store = open(settings);
+      opened.set(key, store);
+      store.catch(() => opened.delete(key));
+    }
+    return store;
+  };
 }
 
+const readerFor = openedOnce((job: ExportJob) => job.databaseUrl ?? job.databasePath, (job) => openReaderStore(job));
+const storeFor = openedOnce((settings: FileStoreSettings) => JSON.stringify([settings.filesDir, settings.filesUrl, settings.s3]), openFileStore);
+
 async function run(job: ExportJob): Promise<ExportJobResult> {
-  const path = filePath({ filesDir: job.filesDir }, job.file);
+  const name = objectName(job.file);
+  let files: FileStore | undefined;
   try {
     const rendered = await renderExport(await readerFor(job), job.workshopId, job.type);
     if (!rendered) return { id: job.id, ok: false, message: 'The workshop no longer exists.' };
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, rendered.data, { flag: 'wx' });
+    files = await storeFor(job.files);
+    await files.put(name, rendered.data, { contentType: rendered.mimetype });
     return { id: job.id, ok: true, size: rendered.data.byteLength, mimetype: rendered.mimetype, extension: rendered.extension };
   } catch (err) {
-    rmSync(path, { force: true });
+    // A write that failed part way leaves nothing under the name (the runner removes it too).
+    await files?.delete(name).catch(() => {});
     console.error(`[exports] ${job.type} export ${job.id} failed`, err);
     return { id: job.id, ok: false, message: `The ${job.type} file could not be made.` };
   }

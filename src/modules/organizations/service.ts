@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
+import type { FileStore } from '../../files/store';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
@@ -24,6 +25,7 @@ import {
 interface OrganizationDeps {
   config: Config;
   database: Database;
+  files: FileStore;
   bus: DomainEventBus;
 }
 

@@ -1,14 +1,16 @@
 import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
+import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
-import { deleteFileRow, fileRefFromUrl, permanentFileUrl, removeBlob, saveFileIn, type FileRef, type FileRow } from './storage';
+import { deleteFileRow, fileRefFromUrl, permanentFileUrl, putBlob, recordFile, removeBlob, type FileRef } from './storage';
 
 export const AVATAR_CONTAINER = 'avatars';
 
 interface AvatarDeps {
-  config: Pick<Config, 'filesDir' | 'publicUrl' | 'secret'>;
+  config: Pick<Config, 'publicUrl' | 'secret'>;
   database: Database;
+  files: FileStore;
 }
 
 /** The re-encoded `avatar` part, or null when the form has none (which removes the avatar). */
@@ -19,9 +21,10 @@ export async function readAvatar(form: FormFields, field = 'avatar'): Promise<En
 }
 
 /**
- * Sets or removes an avatar in one transaction: stores the new image, lets `store` write its URL
- * (null to remove) and drops the previous avatar file. Blobs are removed only once the outcome is
- * known, so a failed write leaves the old avatar in place and no stray file behind.
+ * Sets or removes an avatar in one transaction: the new image is stored first, then the
+ * transaction records it, lets `store` write its URL (null to remove) and drops the previous
+ * avatar's row. Blobs are removed only once the outcome is known, so a failed write leaves the old
+ * avatar in place and no stray file behind.
  */
 export async function replaceAvatar<T>(
   deps: AvatarDeps,
@@ -33,32 +36,32 @@ export async function replaceAvatar<T>(
     store: (tx: Db, url: string | null) => Promise<T>;
   },
 ): Promise<T> {
-  const blobs: { saved?: FileRow; previous?: FileRef } = {};
+  const saved = input.image
+    ? await putBlob(deps.files, {
+        userId: input.userId,
+        name: `avatar.${input.image.extension}`,
+        mimetype: input.image.mimetype,
+        data: input.image.data,
+        container: AVATAR_CONTAINER,
+      })
+    : null;
+  const dropped: { previous?: FileRef | null } = {};
   let result: T;
   try {
     result = await deps.database.transaction(async (tx) => {
+      // Read again on each run of the transaction, so a retried one drops what is current then.
       const previous = ownAvatar(deps.config, await input.current(tx));
-      if (input.image) {
-        blobs.saved = await saveFileIn(tx, deps.config, {
-          userId: input.userId,
-          name: `avatar.${input.image.extension}`,
-          mimetype: input.image.mimetype,
-          data: input.image.data,
-          container: AVATAR_CONTAINER,
-        });
-      }
-      const stored = await input.store(tx, blobs.saved ? permanentFileUrl(deps.config, blobs.saved) : null);
-      if (previous) {
-        await deleteFileRow(tx, previous);
-        blobs.previous = previous;
-      }
+      dropped.previous = previous;
+      const row = saved ? await recordFile(tx, saved, saved) : null;
+      const stored = await input.store(tx, row ? permanentFileUrl(deps.config, row) : null);
+      if (previous) await deleteFileRow(tx, previous);
       return stored;
     });
   } catch (err) {
-    if (blobs.saved) removeBlob(deps.config, blobs.saved);
+    if (saved) await removeBlob(deps.files, saved);
     throw err;
   }
-  if (blobs.previous) removeBlob(deps.config, blobs.previous);
+  if (dropped.previous) await removeBlob(deps.files, dropped.previous);
   return result;
 }
 

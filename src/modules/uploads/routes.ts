@@ -16,6 +16,7 @@ export function uploadsRoutes(deps: AppDeps) {
       status: 201,
       response: UploadOutput,
       multipart: { file: { description: 'The file; its part type and file name are kept', required: true } },
+      errors: { 503: 'The database or the file storage is unavailable; nothing was stored' },
     }),
     async (c) => {
       const file = requiredFile(await readMultipart(c), 'file');
@@ -34,7 +35,7 @@ export function publicFileRoutes(deps: AppDeps) {
       // The file's own type (an upload keeps the type it was uploaded with); crops and resizes are images.
       produces: ['image/*', '*/*'],
       auth: false,
-      errors: { 403: 'The signature is wrong or the link has expired' },
+      errors: { 403: 'The signature is wrong or the link has expired', 503: 'The file storage is unavailable' },
     }),
     queryParams(FileQuery),
     async (c) => {

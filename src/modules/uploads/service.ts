@@ -1,14 +1,12 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { Config } from '../../config';
+import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { isImageMimetype, transformImage } from './images';
 import { cleanFileName, declaredMimetype } from './multipart';
 import type { FileQuery, UploadOutput } from './schemas';
-import { checkSignature, EXPORTS_CONTAINER, filePath, findFile, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
+import { checkSignature, EXPORTS_CONTAINER, findFile, objectName, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
 
-type UploadDeps = StorageDeps & { config: Pick<Config, 'filesDir' | 'publicUrl' | 'secret'> };
+type UploadDeps = StorageDeps & { config: Pick<Config, 'publicUrl' | 'secret'> };
 
 /** Permanent links are cached like any immutable asset: a new upload always gets a new key. */
 const PERMANENT_MAX_AGE = 365 * 24 * 3600;
@@ -42,27 +40,20 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
 
   if (query.mode && size) {
     if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
-    const image = await transformImage(await readStored(deps, file), query.mode, size.width, size.height, file.mimetype);
+    const image = await transformImage(await readFile(deps, file), query.mode, size.width, size.height, file.mimetype);
     return { body: new Uint8Array(image.data), headers: fileHeaders(file, { mimetype: image.mimetype, length: image.data.byteLength, maxAge }) };
   }
   return storedFileResponse(deps, file, { maxAge });
 }
 
 /**
- * A stored file streamed from storage, with the headers every stored file is served with.
+ * A stored file streamed from storage (a folder or a bucket), with the headers every stored file
+ * is served with; a 404 when its object is gone.
  */
-export async function storedFileResponse(
-  deps: { config: Pick<Config, 'filesDir'> },
-  file: FileRow,
-  options: { maxAge: number },
-): Promise<FileResponse> {
-  const path = filePath(deps.config, file);
-  const length = await stat(path).then((s) => s.size, () => null);
-  if (length === null) throw notFound('File');
-  return {
-    body: Readable.toWeb(createReadStream(path)) as unknown as ReadableStream,
-    headers: fileHeaders(file, { mimetype: file.mimetype, length, maxAge: options.maxAge }),
-  };
+export async function storedFileResponse(deps: { files: FileStore }, file: FileRow, options: { maxAge: number }): Promise<FileResponse> {
+  const object = await deps.files.stream(objectName(file));
+  if (!object) throw notFound('File');
+  return { body: object.body, headers: fileHeaders(file, { mimetype: file.mimetype, length: object.size, maxAge: options.maxAge }) };
 }
 
 function fileHeaders(file: FileRow, options: { mimetype: string; length: number; maxAge: number }): Record<string, string> {
@@ -82,14 +73,6 @@ function requestedSize(query: FileQuery): { width: number; height: number } {
   if (query.width === undefined) throw invalid('width', 'width (1..4096) is required with mode.');
   if (query.height === undefined) throw invalid('height', 'height (1..4096) is required with mode.');
   return { width: query.width, height: query.height };
-}
-
-async function readStored(deps: UploadDeps, file: FileRow): Promise<Buffer> {
-  try {
-    return await readFile(deps, file);
-  } catch {
-    throw notFound('File');
-  }
 }
 
 /** With an ASCII fallback name and the exact name in RFC 5987 form. */

@@ -1,13 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile as readBlob } from 'node:fs/promises';
-import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
 import { named, preparedPerDb } from '../../db/prepared';
-import { invalid } from '../../http/errors';
+import type { FileStore } from '../../files/store';
+import { invalid, notFound } from '../../http/errors';
 
 export type FileRow = Schema['files']['$inferSelect'];
 
@@ -19,12 +17,9 @@ export interface FileRef {
 
 export type ImageMode = 'crop' | 'resize';
 
-/**
- * What the storage functions need: file rows are written in a transaction of their own, or in the
- * caller's (`saveFileIn`, `recordFile`, `deleteFileRow`) so that they join its write.
- */
+/** What the storage functions need: the bytes go to `files`, the rows to `database`. */
 export interface StorageDeps {
-  config: Pick<Config, 'filesDir'>;
+  files: FileStore;
   database: Database;
 }
 
@@ -45,49 +40,43 @@ export const EXPORTS_CONTAINER = 'exports';
 export const LINK_TTL_SECONDS = 7 * 24 * 3600;
 /** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
 const EXPIRY_STEP_SECONDS = 3600;
-/** Containers and keys become path segments: only these characters can ever reach the file system. */
+/** Containers and keys become object names (paths in the files folder): only these characters can ever reach the store. */
 const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function isSafeRef(ref: FileRef): boolean {
   return SAFE_SEGMENT.test(ref.container) && SAFE_SEGMENT.test(ref.key);
 }
 
-/** Absolute path of a stored file under `config.filesDir/<container>/<key>`. */
-export function filePath(config: Pick<Config, 'filesDir'>, ref: FileRef): string {
+/** The object a stored file's bytes are kept under: `<container>/<key>`, in either store. */
+export function objectName(ref: FileRef): string {
   if (!isSafeRef(ref)) throw new Error(`Unsafe file reference ${ref.container}/${ref.key}`);
-  return join(config.filesDir, ref.container, ref.key);
+  return `${ref.container}/${ref.key}`;
 }
+
+/** Bytes stored under `ref`, not yet recorded: what `recordFile` writes the row of. */
+export type StoredBlob = FileRef & { userId: string | null; name: string; mimetype: string; size: number };
 
 /**
- * Writes the bytes under a fresh unguessable key and records them in `files`, in a transaction of
- * its own. The blob is written first, so a row never points at nothing; if the row cannot be
- * written the blob is removed again.
+ * Writes the bytes under a fresh unguessable key, before any transaction: a write never waits on
+ * the storage while it holds the database. The caller records the row (`recordFile`), or removes
+ * the blob again (`removeBlob`) if that fails.
  */
-export function saveFile(deps: StorageDeps, input: NewFile): Promise<FileRow> {
-  return writeThenRecord(deps.config, input, (ref, row) => deps.database.transaction((tx) => recordFile(tx, ref, row)));
-}
-
-/**
- * `saveFile` inside the caller's transaction `tx`. If the row cannot be written the blob is
- * removed again; if the transaction rolls back later, the caller removes it (`removeBlob`).
- */
-export function saveFileIn(tx: Db, config: Pick<Config, 'filesDir'>, input: NewFile): Promise<FileRow> {
-  return writeThenRecord(config, input, (ref, row) => recordFile(tx, ref, row));
-}
-
-async function writeThenRecord(
-  config: Pick<Config, 'filesDir'>,
-  input: NewFile,
-  record: (ref: FileRef, row: { userId: string | null; name: string; mimetype: string; size: number }) => Promise<FileRow>,
-): Promise<FileRow> {
+export async function putBlob(files: FileStore, input: NewFile): Promise<StoredBlob> {
   const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
-  const path = filePath(config, ref);
-  mkdirSync(join(config.filesDir, ref.container), { recursive: true });
-  writeFileSync(path, input.data, { flag: 'wx' });
+  await files.put(objectName(ref), input.data, { contentType: input.mimetype });
+  return { ...ref, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.data.byteLength };
+}
+
+/**
+ * Writes the bytes and records them in `files`, in a transaction of its own. The blob is written
+ * first, so a row never points at nothing; if the row cannot be written the blob is removed again.
+ */
+export async function saveFile(deps: StorageDeps, input: NewFile): Promise<FileRow> {
+  const blob = await putBlob(deps.files, input);
   try {
-    return await record(ref, { name: input.name, mimetype: input.mimetype, size: input.data.byteLength, userId: input.userId });
+    return await deps.database.transaction((tx) => recordFile(tx, blob, blob));
   } catch (err) {
-    rmSync(path, { force: true });
+    await removeBlob(deps.files, blob);
     throw err;
   }
 }
@@ -95,7 +84,8 @@ async function writeThenRecord(
 /** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
 export async function recordFile(tx: Db, ref: FileRef, input: { userId: string | null; name: string; mimetype: string; size: number }): Promise<FileRow> {
   const { files } = tablesOf(tx);
-  return (await tx.insert(files).values({ ...ref, ...input }).returning())[0]!;
+  const row = { container: ref.container, key: ref.key, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.size };
+  return (await tx.insert(files).values(row).returning())[0]!;
 }
 
 const lookups = preparedPerDb((db: Db) => {
@@ -124,14 +114,17 @@ export async function ownUpload(db: Db, userId: string, blob: FileRef): Promise<
   return file;
 }
 
-export function readFile(deps: { config: Pick<Config, 'filesDir'> }, file: FileRef): Promise<Buffer> {
-  return readBlob(filePath(deps.config, file));
+/** The stored bytes; a 404 when the object is gone (removed meanwhile, or lost by the storage). */
+export async function readFile(deps: { files: FileStore }, file: FileRef): Promise<Buffer> {
+  const data = await deps.files.get(objectName(file));
+  if (!data) throw notFound('File');
+  return data;
 }
 
 /** Removes the row and the blob. */
 export async function deleteFile(deps: StorageDeps, file: FileRef): Promise<void> {
   await deps.database.transaction((tx) => deleteFileRow(tx, file));
-  removeBlob(deps.config, file);
+  await removeBlob(deps.files, file);
 }
 
 /** Removes only the row, inside a caller's transaction; `removeBlob` once it has committed. */
@@ -140,9 +133,18 @@ export async function deleteFileRow(tx: Db, file: FileRef): Promise<void> {
   await tx.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key)));
 }
 
-/** Removes only the bytes: for a row deleted in a transaction that has committed. */
-export function removeBlob(config: Pick<Config, 'filesDir'>, file: FileRef): void {
-  if (isSafeRef(file)) rmSync(filePath(config, file), { force: true });
+/**
+ * Removes only the bytes: for a row deleted in a transaction that has committed, or a blob no row
+ * was written for. The change it follows stands whatever happens here, so a storage that fails now
+ * is logged, not answered: the blob is left, unreachable (exports' are swept later).
+ */
+export async function removeBlob(files: FileStore, file: FileRef): Promise<void> {
+  if (!isSafeRef(file)) return;
+  try {
+    await files.delete(objectName(file));
+  } catch (err) {
+    console.error(`[files] removing ${objectName(file)} failed`, err);
+  }
 }
 
 /** A download link that works without a token until `expires` (seconds since the epoch). */

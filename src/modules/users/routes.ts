@@ -9,16 +9,13 @@ import { readMultipart } from '../uploads/multipart';
 import { toUser, UpdateMeInput, UserOutput } from './schemas';
 import { resendConfirmation, setMyAvatar, updateMe } from './service';
 
-/**
- * Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
- * are limited, so an account made with someone else's address cannot keep mailing it.
- */
-const CONFIRMATION_RESENDS = { limit: 3, windowMs: 10 * 60_000 };
-
 export function usersRoutes(deps: AppDeps) {
+  // Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
+  // are limited, so an account made with someone else's address cannot keep mailing it.
   const confirmationResends = limitAttempts({
     name: 'confirmation_user',
-    ...CONFIRMATION_RESENDS,
+    limit: deps.config.confirmationMailsPer10Minutes,
+    windowMs: 10 * 60_000,
     key: (c) => c.get('user').id,
     counts: (c) => c.res.status === 204,
     message: (seconds) => `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,

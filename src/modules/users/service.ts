@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database } from '../../db/database';
+import type { FileStore } from '../../files/store';
 import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { sendConfirmation } from '../auth/service';
@@ -11,6 +12,7 @@ import { toUser, type UpdateMeInput, type UserOutput } from './schemas';
 interface UserDeps {
   config: Config;
   database: Database;
+  files: FileStore;
 }
 
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */

@@ -1,8 +1,8 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import type { Limiter } from '../../lib/limiters';
 import { fetchPublic, PublicFetchError } from '../../lib/public-fetch';
 import { brokenReference } from '../exports/native-references';
 import { NATIVE_MAX_BYTES, NativeDocument } from '../exports/native-schema';
@@ -22,23 +22,22 @@ import type { WorkshopOutput } from './schemas';
 const badFile = (message: string) => invalid('url', message);
 
 /**
- * Imports from URLs, one instance's worth: each user may start a few a minute (429 beyond), and
- * they are rebuilt one at a time, so a burst of large files cannot stack their writes.
+ * Imports from URLs: each user may start a few a minute, on whichever instances (429 beyond); an
+ * instance rebuilds them one at a time, so a burst of large files cannot stack their writes.
  */
 export class NativeImports {
-  private readonly perUser: RateLimiterMemory;
+  private readonly perUser: Limiter;
+  private readonly perMinute: number;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly perMinute: number) {
-    this.perUser = new RateLimiterMemory({ keyPrefix: 'native-imports', points: perMinute, duration: 60 });
+  constructor({ config, attempts }: Pick<AppDeps, 'config' | 'attempts'>) {
+    this.perMinute = config.importsPerMinute;
+    this.perUser = attempts.limiter({ name: 'native-imports', points: config.importsPerMinute, windowS: 60 });
   }
 
   async create(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
-    try {
-      await this.perUser.consume(user.id);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+    const seconds = await this.perUser.take(user.id);
+    if (seconds !== null) {
       throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
     }
     const { bytes, fromThisService } = await readNativeFile(deps, url);
@@ -65,9 +64,10 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
     if (file.size > NATIVE_MAX_BYTES) throw badFile(`The file is larger than ${NATIVE_MAX_BYTES} bytes.`);
     try {
       return { bytes: await readFile(deps, file), fromThisService: file.container === EXPORTS_CONTAINER };
-    } catch {
+    } catch (err) {
       // Deleted between the lookup and the read (an export removed meanwhile).
-      throw badFile('No file has this link.');
+      if (err instanceof AppError && err.code === 'not_found') throw badFile('No file has this link.');
+      throw err;
     }
   }
   try {

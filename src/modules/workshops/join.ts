@@ -52,15 +52,18 @@ export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, ch
  * wrong code counts (a 404): joining, or a malformed body, costs nothing.
  */
 export function joinRateLimits(deps: AppDeps) {
-  const wrongCodes = (name: string, key: (c: Context<AppEnv>) => string) =>
+  const wrongCodes = (name: string, limit: number, key: (c: Context<AppEnv>) => string) =>
     limitAttempts({
       name: `join_${name}`,
-      limit: deps.config.joinAttemptsPerMinute,
+      limit,
       windowMs: 60_000,
       key,
       counts: (c) => c.res.status === 404,
       message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
       store: deps.attempts.create(),
     });
-  return { perUser: wrongCodes('user', (c) => c.get('user').id), perAddress: wrongCodes('address', clientAddress(deps.config)) };
+  return {
+    perUser: wrongCodes('user', deps.config.joinAttemptsPerMinute, (c) => c.get('user').id),
+    perAddress: wrongCodes('address', deps.config.joinAttemptsPerAddressPerMinute, clientAddress(deps.config)),
+  };
 }

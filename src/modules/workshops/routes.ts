@@ -27,7 +27,7 @@ const tag = 'Workshops';
 
 export function workshopsRoutes(deps: AppDeps) {
   // Imports from URLs started through this app: limited per user, rebuilt one at a time.
-  const imports = new NativeImports(deps.config.importsPerMinute);
+  const imports = new NativeImports(deps);
   const joinLimits = joinRateLimits(deps);
   return new Hono<AppEnv>()
     .get('/user/me/workshops', doc({ tag, summary: 'List the workshops of the current user', response: v.array(WorkshopOutput) }), queryParams(ListWorkshopsQuery), async (c) => {

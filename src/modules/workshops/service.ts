@@ -11,8 +11,7 @@ import { authorize } from '../access/rules';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import type { NativeImports } from './create-from-native';
-import { dropWorkshopExports } from '../exports/service';
-import { removeBlob } from '../uploads/storage';
+import { dropWorkshopExports, removeWorkshopExportFiles } from '../exports/service';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
@@ -197,18 +196,20 @@ async function notifyStepChange(deps: AppDeps, tx: Db, changes: ChangeRecorder, 
 
 /** DELETE /v1/workshops/:id: everything in the workshop goes with it (foreign keys cascade). */
 export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string): Promise<void> {
-  await writeWorkshop(deps, workshopId, async (tx, changes) => {
+  const exportFiles = await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
     const recorded = await workshopForEvent(tx, deps.config, access.workshop);
-    const exportFiles = await dropWorkshopExports(tx, workshopId);
+    const files = await dropWorkshopExports(tx, workshopId);
     await tx.delete(workshops).where(eq(workshops.id, workshopId));
-    changes.afterCommit(() => exportFiles.forEach((file) => removeBlob(deps.config, file)));
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
     changes.afterCommit(() => {
       void deps.collab.forgetWorkshop(workshopId).catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
     });
+    return files;
   });
+  // Before the answer, so that a client told 204 finds no file of the workshop left.
+  await removeWorkshopExportFiles(deps, workshopId, exportFiles);
 }

@@ -1,0 +1,13 @@
+import { eq } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { forUpdate } from '../../db/sql';
+
+/**
+ * Locks the user's row for the rest of the transaction, so a cap on what one user has (invitation
+ * mails in a day, exports pending) is counted and written by one request at a time, on any
+ * instance. A write to a workshop locks the workshop first and the user after, always in that order.
+ */
+export async function lockUser(tx: Db, userId: string): Promise<void> {
+  const { users } = tablesOf(tx);
+  await forUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, userId)), { referenced: true });
+}

@@ -1,0 +1,34 @@
+import { and, count, eq, isNull } from 'drizzle-orm';
+import type { CollabService } from '../collab/types';
+import { tablesOf, type Database, type Db } from '../db/database';
+import type { AttemptStores } from '../http/middleware/attempt-stores';
+import type { Metrics } from './metrics';
+
+/** Mails the sender has still to deliver: neither sent nor given up (the outbox's pending index). */
+export async function mailQueueDepth(db: Db): Promise<number> {
+  const { outbox } = tablesOf(db);
+  const [row] = await db.select({ n: count() }).from(outbox).where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
+  return row?.n ?? 0;
+}
+
+/** Exports waiting to be made, taken or not (the exports' pending index). */
+export async function exportQueueDepth(db: Db): Promise<number> {
+  const { workshopExports } = tablesOf(db);
+  const [row] = await db.select({ n: count() }).from(workshopExports).where(eq(workshopExports.state, 'pending'));
+  return row?.n ?? 0;
+}
+
+/**
+ * Points the scrape-time gauges at what `createDeps` built: the queues in the database, the
+ * sync side's connections and documents, and the Redis connections of the documents and of the
+ * attempt limits. (Socket.IO's are pointed at in `attachRealtime`, which owns them.)
+ */
+export function watchDeps(metrics: Metrics, deps: { database: Database; collab: CollabService; attempts: AttemptStores }): void {
+  const { database, collab, attempts } = deps;
+  metrics.sample('mailQueue', () => mailQueueDepth(database.db));
+  metrics.sample('exportQueue', () => exportQueueDepth(database.db));
+  metrics.sample('syncConnections', () => collab.usage().connections);
+  metrics.sample('documentsLoaded', () => collab.usage().documents);
+  metrics.watchRedis('collab', () => collab.usage().redisUp);
+  metrics.watchRedis('attempts', () => attempts.redisUp());
+}

@@ -1,0 +1,160 @@
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import type { Config } from '../src/config';
+import type { JoinAck } from '../src/realtime/events';
+import { useRedis, useServer, useSockets } from './helpers/cast';
+import { createUser, expectError, inTurn, seedEvent, seedWorkshop, type TestUser } from './helpers/factories';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
+import { answeredBeyond503 } from './helpers/wait';
+
+/*
+ * CONTRACT §10, limits across instances: a budget spent through several instances is the budget
+ * of one. Without Redis the instances count in the database they share (one SQLite file in the
+ * `sqlite` project, PostgreSQL in the `postgres` one); with Redis they count there, and while it
+ * is away each instance counts on its own instead of failing requests.
+ */
+
+/** Small budgets, so spending them takes a few requests. */
+const LIMITS = {
+  joinsPerUserPerMinute: 6,
+  replayedEventsPerUserPerMinute: 20,
+  importsPerMinute: 3,
+  joinAttemptsPerMinute: 3,
+  joinAttemptsPerAddressPerMinute: 5,
+  invitationMailsPerDay: 5,
+} satisfies Partial<Config>;
+
+const uniqueKey = () => randomBytes(6).toString('hex');
+
+type Sockets = ReturnType<typeof useSockets>;
+
+/** `times` joins of `user`, each on a fresh socket (no socket's own budget is reached), on `servers` in turn. */
+async function joinsInTurn(sockets: Sockets, servers: TestServer[], user: TestUser, join: { workshopId: string; times: number; sinceSeq?: number }): Promise<JoinAck[]> {
+  const acks: JoinAck[] = [];
+  for (let n = 0; n < join.times; n++) {
+    const client = await sockets.connected(user, servers[n % servers.length]);
+    acks.push(await client.join(join.workshopId, join.sinceSeq));
+  }
+  return acks;
+}
+
+const refusedJoin = { ok: false, error: { code: 'rate_limited', retry_after: expect.any(Number) } };
+
+/** The tests every shape of sharing passes: each budget spent on all instances is spent once. */
+function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
+  const first = () => instances()[0]!;
+  const on = (n: number) => instances()[n % instances().length]!;
+
+  it("counts a user's joins on every instance against one budget", async () => {
+    const user = await createUser(first(), 'Joiner');
+    const workshop = await seedWorkshop(first(), user);
+    const acks = await joinsInTurn(sockets, instances(), user, { workshopId: workshop.id, times: 9 });
+    expect(acks.slice(0, 6)).toEqual(Array(6).fill({ ok: true, seq: 0 }));
+    for (const ack of acks.slice(6)) expect(ack).toMatchObject(refusedJoin);
+  });
+
+  it('replays one budget of events per user across instances, then answers reload', async () => {
+    const user = await createUser(first(), 'Resumer');
+    const workshop = await seedWorkshop(first(), user);
+    for (let n = 1; n <= 10; n++) await seedEvent(first(), workshop.id, 'addStep', user.id, { step: { id: `s${n}` } });
+    const acks = await joinsInTurn(sockets, instances(), user, { workshopId: workshop.id, times: 3, sinceSeq: 0 });
+    expect(acks).toEqual([
+      { ok: true, seq: 10, replayed: 10 },
+      { ok: true, seq: 10, replayed: 10 },
+      { ok: true, seq: 10, reload: true },
+    ]);
+  });
+
+  it('limits imports from URLs per user across instances', async () => {
+    const user = await createUser(first(), 'Importer');
+    // Refused as a private address after the budget is taken: each attempt counts.
+    const attempt = (n: number) => on(n).request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
+    for (let n = 0; n < 3; n++) expectError(await attempt(n), 400, 'invalid_request');
+    const refused = await attempt(3);
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  });
+
+  it('counts wrong access codes per user and per address on every instance', async () => {
+    const guesser = await createUser(first(), 'Guesser');
+    const neighbour = await createUser(first(), 'Neighbour');
+    const wrongCode = (n: number, token: string) => on(n).request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });
+    for (let n = 0; n < 3; n++) expect((await wrongCode(n, guesser.token)).status).toBe(404);
+    expectError(await wrongCode(3, guesser.token), 429, 'rate_limited');
+    // The address (every test client is 127.0.0.1) has two of its five left, whoever spends them.
+    for (let n = 1; n < 3; n++) expect((await wrongCode(n, neighbour.token)).status).toBe(404);
+    expectError(await wrongCode(0, neighbour.token), 429, 'rate_limited');
+  });
+
+  it('lets exactly the budget through when every instance takes from it at once', async () => {
+    const limiters = instances().map((server) => server.deps.attempts.limiter({ name: 'probe', points: 10, windowS: 60 }));
+    const key = uniqueKey();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => limiters[n % limiters.length]!.take(key)));
+    expect(answers.filter((wait) => wait === null)).toHaveLength(10);
+    for (const wait of answers.filter((w) => w !== null)) {
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+    }
+  });
+}
+
+describe('limits on instances sharing the database, without Redis', () => {
+  const a = useServer(LIMITS);
+  const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+  const c = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+  const instances = () => [a, b, c];
+  oneBudgetAcross(instances, useSockets(a));
+
+  it("sends exactly the day's invitation mails of concurrent requests on every instance", async () => {
+    const inviter = await createUser(a, 'Inviter');
+    const workshops = await inTurn(6, () => seedWorkshop(a, inviter));
+    // Two at once on each workshop, through different instances: twelve mails asked, five sent.
+    const answers = await Promise.all(
+      workshops.flatMap((workshop, i) =>
+        [0, 1].map((j) =>
+          answeredBeyond503(() =>
+            instances()[(i + j) % 3]!.request('POST', `/v1/workshops/${workshop.id}/invitations`, {
+              token: inviter.token,
+              body: { emails: `guest-${i}-${j}-${uniqueKey()}@example.test`, content: 'Join us.' },
+            }),
+          ),
+        ),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201), JSON.stringify(answers.map((r) => [r.status, r.body]))).toHaveLength(5);
+    for (const refused of answers.filter((res) => res.status !== 201)) expectError(refused, 429, 'rate_limited');
+    const { outbox } = a.tables;
+    expect((await a.db.select({ n: count() }).from(outbox).where(eq(outbox.senderId, inviter.id)))[0]!.n).toBe(5);
+  });
+});
+
+describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
+  const redis = useRedis();
+  const a = useServer(() => ({ ...LIMITS, redisUrl: redis.url }));
+  const b = useServer(() => ({ ...LIMITS, redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const sockets = useSockets(a);
+  oneBudgetAcross(() => [a, b], sockets);
+
+  it('keeps serving while Redis is away, each instance counting on its own', async () => {
+    const user = await createUser(a, 'Offline joiner');
+    const workshop = await seedWorkshop(a, user);
+    await redis.stop();
+    try {
+      for (const server of [a, b]) {
+        const acks = await joinsInTurn(sockets, [server], user, { workshopId: workshop.id, times: 7 });
+        expect(acks.slice(0, 6)).toEqual(Array(6).fill({ ok: true, seq: 0 }));
+        expect(acks[6]).toMatchObject(refusedJoin);
+      }
+      const attempt = (server: TestServer) => server.request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
+      for (const server of [a, b]) {
+        for (let n = 0; n < 3; n++) expectError(await attempt(server), 400, 'invalid_request');
+        expectError(await attempt(server), 429, 'rate_limited');
+      }
+    } finally {
+      await redis.start();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { addToCounter, giveBackToCounter, sweepCounters } from '../src/db/rate-counters';
+import { openStore } from '../src/db/store';
+import { databaseLimiter } from '../src/http/middleware/attempt-stores';
+import { useServer } from './helpers/cast';
+
+/* The `rate_limits` table the limits count in when instances share no Redis, on the run's store. */
+
+const key = () => `test:${randomBytes(6).toString('hex')}`;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('database counters', () => {
+  const t = useServer();
+  const database = () => t.deps.database;
+
+  it('add up within a window, and start again once it has ended', async () => {
+    const k = key();
+    expect((await addToCounter(database(), k, 2, 200)).points).toBe(2);
+    const second = await addToCounter(database(), k, 3, 60_000);
+    // The window is the first count's: a later count does not stretch it.
+    expect(second.points).toBe(5);
+    expect(Date.parse(second.expiresAt)).toBeLessThanOrEqual(Date.now() + 200);
+    await pause(250);
+    const fresh = await addToCounter(database(), k, 1, 60_000);
+    expect(fresh.points).toBe(1);
+    expect(Date.parse(fresh.expiresAt)).toBeGreaterThan(Date.now() + 50_000);
+  });
+
+  it('give a point back within the window only, never below 0', async () => {
+    const k = key();
+    await addToCounter(database(), k, 1, 200);
+    await giveBackToCounter(database(), k);
+    await giveBackToCounter(database(), k);
+    expect((await addToCounter(database(), k, 0, 200)).points).toBe(0);
+    await addToCounter(database(), k, 1, 200);
+    await pause(250);
+    // The window ended: the next one owes nothing.
+    await giveBackToCounter(database(), k);
+    expect((await addToCounter(database(), k, 1, 60_000)).points).toBe(1);
+  });
+
+  it('are swept once their window has ended', async () => {
+    const [ended, running] = [key(), key()];
+    await addToCounter(database(), ended, 1, 50);
+    await addToCounter(database(), running, 1, 60_000);
+    await pause(100);
+    await sweepCounters(database());
+    const { rateLimits } = t.tables;
+    const left = await t.db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [ended, running]));
+    expect(left.map((row) => row.key)).toEqual([running]);
+  });
+
+  it('leave a limiter counting on its own instance while the database cannot be reached', async () => {
+    const away = await openStore(t.deps.config);
+    await away.close();
+    const limiter = databaseLimiter(away, { name: 'outage', points: 3, windowS: 60 });
+    const answers = [];
+    for (let n = 0; n < 4; n++) answers.push(await limiter.take('someone'));
+    expect(answers.slice(0, 3)).toEqual([null, null, null]);
+    expect(answers[3]).toBeGreaterThan(0);
+  });
+});
