@@ -3,7 +3,10 @@
 
 # --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
 #     (the server, and the live screen's browser files in dist/screen/, built from the SDK's sources)
-FROM node:24-bookworm-slim AS build
+#     On 24.18.1: better-sqlite3 compiled against the headers of Node 24.19 or later aborts the
+#     server (SIGABRT) when the garbage collector frees one of its statements outside JavaScript,
+#     as idle-time collections do (nodejs/node#65446; see .ci/run). Same ABI as any Node 24.
+FROM node:24.18.1-bookworm-slim AS build
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -18,7 +21,7 @@ COPY src ./src
 COPY client-sdk/src ./client-sdk/src
 RUN npm run build && npm prune --omit=dev
 
-# --- run: the same base (same Node ABI for the native modules), no compilers, a non-root user
+# --- run: the same base and major (same Node ABI for the native modules), no compilers, a non-root user
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
