@@ -1,4 +1,0 @@
-CREATE TABLE `auth_state` (
-	`id` integer PRIMARY KEY NOT NULL,
-	`epoch` integer DEFAULT 0 NOT NULL
-);
