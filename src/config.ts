@@ -56,6 +56,14 @@ export interface Config {
   mailFrom: string;
   /** The first wait before sending a refused mail again; it doubles with each attempt, up to an hour. */
   mailRetryBaseMs: number;
+  /**
+   * How long a mail taken for sending stays that instance's; past it (the instance died mid-send)
+   * another takes it over. Above an SMTP exchange's timeouts, or a slow exchange is taken over and
+   * the mail sent twice.
+   */
+  mailLeaseMs: number;
+  /** How long an export taken for rendering stays that instance's; past it another takes it over. Above a render's time limit, for the same reason. */
+  exportLeaseMs: number;
   /** Plans by name; users start on `free`, organizations on `team`. */
   plans: Record<string, Plan>;
   /** Hosts a native-file import may fetch even though they resolve to private addresses. */
@@ -164,6 +172,16 @@ const LIMIT_MESSAGE = `expected a whole number from 0 (no limit) to ${LIMIT_MAX}
 const limitValue = v.pipe(v.string(), v.regex(/^\d{1,10}$/, LIMIT_MESSAGE), v.transform(Number), v.maxValue(LIMIT_MAX, LIMIT_MESSAGE));
 const limitVariable = (fallback: number) => v.optional(limitValue, String(fallback));
 
+/** The leases' defaults when their variables are unset; tests start from them too. */
+const LEASE_DEFAULTS = {
+  mailLeaseMs: 120_000,
+  exportLeaseMs: 300_000,
+} satisfies Partial<Config>;
+
+const LEASE_MESSAGE = 'expected a whole number of milliseconds, at least 1000';
+const leaseVariable = (fallback: number) =>
+  v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, LEASE_MESSAGE), v.transform(Number), v.minValue(1000, LEASE_MESSAGE)), String(fallback));
+
 const EnvSchema = v.object({
   PORT: v.optional(
     v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'expected a port number from 0 to 65535'), v.transform(Number), v.maxValue(65535, 'expected a port number from 0 to 65535')),
@@ -213,6 +231,8 @@ const EnvSchema = v.object({
   REPLAYED_EVENTS_PER_USER_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.replayedEventsPerUserPerMinute),
   PENDING_EXPORTS_PER_WORKSHOP: limitVariable(LIMIT_DEFAULTS.pendingExportsPerWorkshop),
   PENDING_EXPORTS_PER_USER: limitVariable(LIMIT_DEFAULTS.pendingExportsPerUser),
+  MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
+  EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
 });
 
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
@@ -251,6 +271,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    mailLeaseMs: e.MAIL_LEASE_MS,
+    exportLeaseMs: e.EXPORT_LEASE_MS,
     ...FIXED,
     importsPerMinute: e.IMPORTS_PER_MINUTE,
     invitationMailsPerDay: e.INVITATION_MAILS_PER_DAY,
@@ -287,6 +309,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     redisUrl: undefined,
     smtpUrl: undefined,
     mailFrom: 'Workshops <no-reply@localhost>',
+    ...LEASE_DEFAULTS,
     ...FIXED,
     ...LIMIT_DEFAULTS,
     // Test files sign many users up from one address; the throttling tests set their own.

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import * as encoding from 'lib0/encoding';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
-import { awarenessUpdateMessage, updateMessage } from '../src/collab/protocol';
+import { awarenessUpdateMessage, syncStep2UpdateMessage, updateMessage } from '../src/collab/protocol';
 import { writeWorkshop } from '../src/modules/events/recorder';
 import { engineOf, rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
+import { holdWriteLock } from './helpers/locks';
 import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
 import { useDocs, useServer, useUsers } from './helpers/cast';
@@ -78,6 +79,8 @@ describe('messages the server refuses', () => {
     forge.getMap('zones').set(zone, { ...fac.zones.get(zone), name: 'Taken over' });
     const raw = await rawMember(t, w.id, participant.token);
     const stored = await storedUpdateCount(t, w.id);
+    // Its answer to the server's step 1 came first: no change of its own is on its way any more.
+    raw.send(syncStep2UpdateMessage(Y.encodeStateAsUpdate(new Y.Doc())));
     raw.send(updateMessage(Y.encodeStateAsUpdate(forge, before)));
     expect((await raw.closed).code).toBe(4400);
     expect(await storedUpdateCount(t, w.id)).toBe(stored);
@@ -90,6 +93,55 @@ describe('messages the server refuses', () => {
     expect(await sqlZoneName(zone)).toBe('Zone 0');
     expect((await documentZones(w.id)).get(zone)?.name).toBe('Zone 0');
     expect(fac.zones.get(zone).name).toBe('Zone 0');
+  });
+
+  it('takes a change built on one the server lost once the client answers its step 1, keeping the connection', async () => {
+    const w = await workshop();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const fac = await connect(w.id, facilitator);
+    await until(() => fac.cards.has(card.id), 'card loaded');
+
+    // A client whose last move a failed write lost reconnects, and moves again before answering.
+    const mine = new Y.Doc();
+    Y.applyUpdate(mine, Y.encodeStateAsUpdate(fac.doc));
+    const serverState = Y.encodeStateVector(mine);
+    mine.getMap('cards').set(card.id, { position: 0, x: 10, y: 10 });
+    const afterLost = Y.encodeStateVector(mine);
+    mine.getMap('cards').set(card.id, { position: 0, x: 20, y: 20 });
+    const raw = await rawMember(t, w.id, facilitator.token);
+    const stored = await storedUpdateCount(t, w.id);
+    raw.send(updateMessage(Y.encodeStateAsUpdate(mine, afterLost)));
+    raw.send(syncStep2UpdateMessage(Y.encodeStateAsUpdate(mine, serverState)));
+
+    await until(async () => (await sqlPlacement(t, card.id)).x === 20, 'the move stored with the one it built on');
+    await until(() => fac.cards.get(card.id)?.x === 20, 'the move relayed');
+    expect(await storedUpdateCount(t, w.id)).toBe(stored + 1);
+    expect(raw.ws.readyState).toBe(WebSocket.OPEN);
+    raw.ws.close();
+  });
+
+  it('asks a client again for a change whose write found the workshop locked, and takes its next ones', async () => {
+    const w = await workshop();
+    const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const watcher = await connect(w.id, facilitator);
+    const mover = await connect(w.id, facilitator);
+    const warned = vi.spyOn(console, 'warn');
+    try {
+      const held = await holdWriteLock(t, { table: 'workshops', column: 'id', value: w.id });
+      try {
+        mover.cards.set(card.id, { position: 0, x: 10, y: 10 });
+        await until(() => warned.mock.calls.some(([line]) => String(line).includes('could not store a change')), 'the write giving up on the lock');
+      } finally {
+        await held.release();
+      }
+    } finally {
+      warned.mockRestore();
+    }
+    // The next move builds on the lost one, which the client's answer brings along.
+    mover.cards.set(card.id, { position: 0, x: 20, y: 20 });
+    await until(async () => (await sqlPlacement(t, card.id)).x === 20, 'the next move stored');
+    await until(() => watcher.cards.get(card.id)?.x === 20, 'the next move relayed');
+    expect(mover.closes).toEqual([]);
   });
 
   it('refuses keyless items under the roots, also in an archived workshop, storing nothing', async () => {

@@ -159,6 +159,34 @@ describe('SDK live workshop', () => {
     expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
   });
 
+  it('fills gaps that keep coming at a pace within its join budget, and stays current', async () => {
+    const { fay, pat, workshop, addIdea } = await scene();
+    const live = await open(pat, workshop.id);
+    const created: string[] = [];
+    live.on('card:created', ({ card }) => created.push(card.title));
+    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    let joins = 0;
+    patsSocket!.onAny((event: string) => {
+      if (event === 'join') joins += 1;
+    });
+
+    // Every other change is lost on its way, as while the instances cannot reach each other.
+    const rooms = [...patsSocket!.rooms].filter((room) => room.startsWith(`workshop:${workshop.id}`));
+    const titles = Array.from({ length: 40 }, (_, i) => `Idea ${i}`);
+    for (const [i, title] of titles.entries()) {
+      if (i % 2 === 0) for (const room of rooms) patsSocket!.leave(room);
+      await addIdea(fay, title);
+      if (i % 2 === 0) patsSocket!.join(rooms);
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+
+    await until(() => created.length === titles.length, 'every change, lost ones included', 8_000);
+    expect(created).toEqual(titles);
+    // A join per gap would spend the ten a socket may make in ten seconds, then wait out the refusal.
+    expect(joins).toBeLessThanOrEqual(5);
+    expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
+  });
+
   it('ends the session when the token is logged out or the workshop deleted', async () => {
     const { fay, pat, workshop } = await scene();
     const patsLive = await open(pat, workshop.id);

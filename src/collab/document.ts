@@ -19,6 +19,11 @@ export interface Captured {
 export interface DocumentClient {
   send(message: Uint8Array): void;
   close(code: number, reason: string): void;
+  /**
+   * Asks the client for whatever `doc` lacks of its changes (y-websocket's step 1); until it
+   * answers, its updates that build on what is missing are set aside, as its answer brings them.
+   */
+  askAgain(doc: Y.Doc): void;
 }
 
 /**
@@ -40,6 +45,8 @@ export class WorkshopDocument {
   /** Highest stored update id this copy is known to contain (with `snapshotVersion`). */
   lastUpdateId = 0;
   unloadTimer: NodeJS.Timeout | undefined;
+  /** A re-read of the stored updates waiting to be tried again (`DocumentPersistence.resync`). */
+  rereadTimer: NodeJS.Timeout | undefined;
   /** Brought in line with SQL since it was loaded (see `DocumentLifecycle.reconcile`). */
   reconciled = false;
   /** The compaction of it under way (`DocumentPersistence.compact`): a second one waits for it. */
@@ -113,6 +120,7 @@ export class WorkshopDocument {
 
   destroy(): void {
     clearTimeout(this.unloadTimer);
+    clearTimeout(this.rereadTimer);
     this.awareness.destroy();
     this.doc.destroy();
   }

@@ -7,6 +7,9 @@ import { CARDS_MAP, ZONES_MAP } from './layout';
 /** An update a client sent is refused as a whole (the socket is closed with 4400). */
 export class RefusedUpdate extends Error {}
 
+/** Refused for what it depends on, not for what it writes: the document lacks changes it builds on. */
+export class IncompleteUpdate extends RefusedUpdate {}
+
 /**
  * Updates carry moves and zone edits, a few hundred bytes each; a client's catch-up after working
  * offline stays well below this too.
@@ -39,16 +42,16 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array): void {
   const end = new Map<number, number>();
   const known = (client: number) => end.get(client) ?? Y.getState(doc.store, client);
   for (const struct of structs) {
-    if (struct instanceof Y.Skip) throw new RefusedUpdate('update with gaps');
+    if (struct instanceof Y.Skip) throw new IncompleteUpdate('update with gaps');
     const { client, clock } = struct.id;
     const state = known(client);
-    if (clock > state) throw new RefusedUpdate('update depends on changes the server does not have');
+    if (clock > state) throw new IncompleteUpdate('update depends on changes the server does not have');
     end.set(client, Math.max(state, clock + struct.length));
   }
   const exists = (id: Y.ID | null) => id === null || id.clock < known(id.client);
   for (const struct of structs) {
     if (!(struct instanceof Y.Item)) continue;
-    if (!exists(struct.origin) || !exists(struct.rightOrigin)) throw new RefusedUpdate('update refers to unknown items');
+    if (!exists(struct.origin) || !exists(struct.rightOrigin)) throw new IncompleteUpdate('update refers to unknown items');
     const parent = struct.parent as unknown;
     if (parent instanceof Y.ID) throw new RefusedUpdate('nested types are not part of the document');
     if (typeof parent === 'string') {
@@ -59,7 +62,7 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array): void {
   }
   for (const [client, ranges] of ds.clients) {
     const state = known(client);
-    for (const { clock, len } of ranges) if (clock + len > state) throw new RefusedUpdate('update deletes unknown items');
+    for (const { clock, len } of ranges) if (clock + len > state) throw new IncompleteUpdate('update deletes unknown items');
   }
 }
 

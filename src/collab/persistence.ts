@@ -1,10 +1,11 @@
 import * as Y from 'yjs';
 import type { Db } from '../db/database';
+import { isUnavailable } from '../db/errors';
 import { findAccess } from '../modules/access/load';
 import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
-import { checkClientUpdate, leftPending, RefusedUpdate } from './guard';
+import { checkClientUpdate, IncompleteUpdate, leftPending, RefusedUpdate } from './guard';
 import type { Extensions } from './hooks';
 import type { DocumentLocks } from './locks';
 import { CLOSE, updateMessage } from './protocol';
@@ -24,6 +25,10 @@ export interface CompactionOptions {
 }
 
 const NOTHING: Captured = { cards: new Map(), zones: new Map(), updates: [] };
+
+/** The first wait before reading the stored updates again after a failed read; it doubles up to the second. */
+const REREAD_FIRST_WAIT_MS = 500;
+const REREAD_LONGEST_WAIT_MS = 8_000;
 
 /**
  * Every change to a loaded document: stored in the database (`yjs_updates`) with the SQL copy of
@@ -116,10 +121,12 @@ export class DocumentPersistence {
    * An update from a client of this instance: membership is checked, the update applied, what it
    * may not do repaired (`repair.ts`), and all of it stored with the SQL copy, and the placements
    * and zones it changed logged (`change-log.ts`), in one write; only then do the other clients,
-   * instances and Socket.IO screens get it. The sender gets the repairs.
+   * instances and Socket.IO screens get it. The sender gets the repairs. With `answerPending` (the
+   * client has not answered the server's step 1 yet), an update that builds on changes the
+   * document lacks is left aside: that answer brings it whole.
    */
-  async clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array): Promise<void> {
-    let outcome = 'stored' as 'stored' | 'gone' | 'notMember' | 'refused';
+  async clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array, options: { answerPending?: boolean } = {}): Promise<void> {
+    let outcome = 'stored' as 'stored' | 'gone' | 'notMember' | 'refused' | 'leftAside';
     let caught = NOTHING;
     try {
       await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
@@ -129,6 +136,7 @@ export class DocumentPersistence {
         try {
           checkClientUpdate(entry.doc, update);
         } catch (err) {
+          if (err instanceof IncompleteUpdate && options.answerPending) return void (outcome = 'leftAside');
           if (!(err instanceof RefusedUpdate)) throw err;
           return void (outcome = 'refused');
         }
@@ -155,7 +163,13 @@ export class DocumentPersistence {
         if (!ran) outcome = 'gone';
       });
     } catch (err) {
-      if (!(err instanceof RefusedUpdate)) console.error(`[collab] could not store a change to workshop ${entry.workshopId}; reloading its document`, err);
+      if (err instanceof RefusedUpdate) return;
+      logFailure(`could not store a change to workshop ${entry.workshopId}; asking its client for it again`, err);
+      // A copy that took the change was dropped with the rollback, and its clients reconnect. One
+      // that failed before (the workshop locked too long) goes on without it: the client, which
+      // counts it as sent, is asked for what the copy lacks, or its next change would build on a
+      // gap and be refused.
+      if (this.isLoaded(entry)) client.askAgain(entry.doc);
       return;
     }
     this.relayCaught(entry, caught);
@@ -188,7 +202,11 @@ export class DocumentPersistence {
         changes.afterCommit(() => this.relayCaught(entry, mergeCaptured(captured, caught)));
       });
     } catch (err) {
-      console.error(`[collab] could not update the SQL copy of workshop ${entry.workshopId}`, err);
+      // The write found the workshop locked too long, or the database away. What the copy took in
+      // it reached its clients all the same (`inWrite`); if it failed before the update, the update
+      // is stored (its instance stored it before publishing it) and a re-read brings it.
+      logFailure(`could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`, err);
+      this.rereadLater(entry);
     }
   }
 
@@ -247,32 +265,76 @@ export class DocumentPersistence {
   /** Re-reads what the database holds for a loaded document (after a Redis outage, or when asked). */
   async resync(entry: WorkshopDocument): Promise<void> {
     try {
-      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
-        const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
-        const captured = entry.collect(() => applyStored(entry, stored));
-        entry.snapshotVersion = stored.version;
-        countStored(entry, stored);
-        entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
-        await this.copyToSql(tx, entry, captured);
-        changes.afterCommit(() => this.relayCaught(entry, captured));
-      });
+      await this.reread(entry);
     } catch (err) {
-      console.error(`[collab] could not re-read the document of workshop ${entry.workshopId}; reloading it`, err);
+      logFailure(`could not re-read the document of workshop ${entry.workshopId}; trying again shortly`, err);
+      this.rereadLater(entry);
     }
+  }
+
+  /**
+   * Applies everything stored to the copy, copies what it changed to SQL and relays it to this
+   * instance's clients. A failure once the copy took something drops it (its clients reconnect to
+   * a fresh one); one before (the workshop locked too long) leaves it as it was.
+   */
+  private async reread(entry: WorkshopDocument): Promise<void> {
+    await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
+      const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
+      const captured = entry.collect(() => applyStored(entry, stored));
+      entry.snapshotVersion = stored.version;
+      countStored(entry, stored);
+      entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
+      await this.copyToSql(tx, entry, captured);
+      changes.afterCommit(() => this.relayCaught(entry, captured));
+    });
+  }
+
+  /**
+   * Re-reads the stored updates soon, and again, waiting longer each time, until it worked or the
+   * copy was unloaded: an update from another instance that could not be applied, or a re-read
+   * after a Redis outage that failed, would otherwise reach this copy and its clients only with
+   * the next change made here, which in a quiet workshop may never come.
+   */
+  private rereadLater(entry: WorkshopDocument, waitMs = REREAD_FIRST_WAIT_MS): void {
+    if (entry.rereadTimer || !this.isLoaded(entry)) return;
+    entry.rereadTimer = setTimeout(() => {
+      entry.rereadTimer = undefined;
+      if (!this.isLoaded(entry)) return;
+      this.reread(entry).catch((err) => {
+        logFailure(`could not re-read the document of workshop ${entry.workshopId}; trying again shortly`, err);
+        this.rereadLater(entry, Math.min(waitMs * 2, REREAD_LONGEST_WAIT_MS));
+      });
+    }, waitMs);
+    entry.rereadTimer.unref();
   }
 
   /**
    * Runs `fn` in a write of its own on the entry's workshop, holding the document's lock; resolves
    * false (running nothing) when the entry was unloaded meanwhile. With `dropOnRollback`, a write
-   * that fails drops the document, whose memory may then hold what was not stored.
+   * that fails drops the document, whose memory may then hold what was not stored. Without, `fn`
+   * applies only what is stored already (another instance's update, what the database holds): the
+   * copy keeps it when the write fails, so its clients are sent it all the same, or they would lack
+   * it until they reconnect.
    */
   private async inWrite(entry: WorkshopDocument, options: { dropOnRollback: boolean }, fn: (write: OpenWrite) => Promise<void>): Promise<boolean> {
     return writeWorkshop(this.events, entry.workshopId, async (tx, changes) => {
       const write = { tx, changes };
       await this.locks.holdFor(write, entry.workshopId);
       if (!this.isLoaded(entry)) return false;
-      if (options.dropOnRollback) changes.onRollback(() => this.drop(entry));
-      await fn(write);
+      if (options.dropOnRollback) {
+        changes.onRollback(() => this.drop(entry));
+        await fn(write);
+        return true;
+      }
+      const taken: Uint8Array[] = [];
+      const take = (update: Uint8Array) => taken.push(update);
+      changes.onRollback(() => this.relayCaught(entry, { ...NOTHING, updates: taken }));
+      entry.doc.on('update', take);
+      try {
+        await fn(write);
+      } finally {
+        entry.doc.off('update', take);
+      }
       return true;
     });
   }
@@ -282,4 +344,12 @@ export class DocumentPersistence {
     const update = mergedUpdate(captured.updates);
     if (update) entry.broadcast(updateMessage(update));
   }
+}
+
+/** The database away or busy is an expected moment (one line, its innermost reason); anything else is logged whole. */
+function logFailure(message: string, err: unknown): void {
+  if (!isUnavailable(err)) return console.error(`[collab] ${message}`, err);
+  let reason = err as { message?: unknown; cause?: unknown };
+  while (reason.cause instanceof Error) reason = reason.cause;
+  console.warn(`[collab] ${message} (${String(reason.message)})`);
 }

@@ -48,7 +48,8 @@ export function awarenessUpdateMessage(update: Uint8Array): Uint8Array {
 /** What a client sent, decoded far enough for the server to act on it. */
 export type ClientMessage =
   | { kind: 'syncStep1'; stateVector: Uint8Array }
-  | { kind: 'update'; update: Uint8Array }
+  /** `answer`: a step 2, the client's answer to the server's step 1 (everything it has that the server lacked). */
+  | { kind: 'update'; update: Uint8Array; answer: boolean }
   | { kind: 'awareness'; update: Uint8Array }
   | { kind: 'queryAwareness' }
   | { kind: 'ignored' };
@@ -61,7 +62,7 @@ export function readClientMessage(data: Uint8Array): ClientMessage {
     case MESSAGE_SYNC: {
       const step = decoding.readVarUint(decoder);
       if (step === sync.messageYjsSyncStep1) return { kind: 'syncStep1', stateVector: decoding.readVarUint8Array(decoder) };
-      if (step === sync.messageYjsSyncStep2 || step === sync.messageYjsUpdate) return { kind: 'update', update: decoding.readVarUint8Array(decoder) };
+      if (step === sync.messageYjsSyncStep2 || step === sync.messageYjsUpdate) return { kind: 'update', update: decoding.readVarUint8Array(decoder), answer: step === sync.messageYjsSyncStep2 };
       throw new Error(`unknown sync step ${step}`);
     }
     case MESSAGE_AWARENESS:

@@ -1,5 +1,6 @@
 import { applyAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import type { Db } from '../db/database';
+import { isUnavailable } from '../db/errors';
 import { AppError } from '../http/errors';
 import { findAccess } from '../modules/access/load';
 import type { WorkshopDocument } from './document';
@@ -127,6 +128,12 @@ export class SyncSessions implements SyncHost, CollabExtension {
     try {
       await fn();
     } catch (err) {
+      if (isUnavailable(err)) {
+        // The database away or busy is no fault of the message: 4400 would stop the client for
+        // good. It reconnects instead, and its sync sends again whatever was not taken.
+        client.close(CLOSE.retry.code, CLOSE.retry.reason);
+        return;
+      }
       // Whatever a client sends, a bad message ends its own connection and nothing else.
       if (!(err instanceof AppError)) console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
       client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
@@ -145,7 +152,11 @@ export class SyncSessions implements SyncHost, CollabExtension {
       case 'update':
         // The membership is checked with the write itself (`clientChange`).
         if (!(await this.stillAllowed(undefined, client))) return;
-        await this.registry.persistence.clientChange(entry, client, client.userId, message.update);
+        // Until the client answers the server's last step 1 (sent as it joined, or when a write of
+        // its change failed), its updates may build on changes the server lacks: its own, lost
+        // with a write that failed. The answer brings them, and everything sent before it.
+        if (message.answer) client.answered = true;
+        await this.registry.persistence.clientChange(entry, client, client.userId, message.update, { answerPending: !client.answered });
         break;
       case 'awareness': {
         if (!(await this.stillAllowed(entry, client))) return;

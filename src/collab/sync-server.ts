@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import type * as Y from 'yjs';
 import { refuseUpgrade } from '../http/upgrade';
 import type { DocumentClient, WorkshopDocument } from './document';
 import type { PendingSync } from './first-sync';
-import { CLOSE } from './protocol';
+import { CLOSE, syncStep1Message } from './protocol';
 import type { SessionCheck } from './types';
 
 /** Where the y-websocket endpoint lives: `/v1/sync/<workshop id>?token=…`. */
@@ -28,6 +29,8 @@ export class SyncClient implements DocumentClient {
   /** Set while its first sync was answered from the stored state and the document is not joined yet. */
   pending: PendingSync | undefined;
   alive = true;
+  /** The client answered the server's last step 1 (`SyncSessions.handle`). */
+  answered = false;
   /** The connection's messages are handled one after another, in the order they came. */
   private work: Promise<void> = Promise.resolve();
 
@@ -56,6 +59,11 @@ export class SyncClient implements DocumentClient {
 
   close(code: number, reason: string): void {
     if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(code, reason);
+  }
+
+  askAgain(doc: Y.Doc): void {
+    this.answered = false;
+    this.send(syncStep1Message(doc));
   }
 }
 

@@ -75,6 +75,10 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   });
   // A pooled connection the server dropped while idle is replaced on next use; it must not crash the process.
   pool.on('error', (err) => console.error('[db] an idle PostgreSQL connection failed:', err.message));
+  // The pool listens to idle connections only. One lost while a transaction holds it (the server
+  // stopped, say) fails that transaction's statements, which answer 503 and leave it out of the
+  // pool; its 'error' event, unheard, would end the process.
+  pool.on('connect', (client) => client.on('error', () => {}));
 
   try {
     if (options.migrate !== false) await migrateOnce(pool);

@@ -13,6 +13,8 @@ export interface TestSmtp {
   received: ReceivedMail[];
   /** Recipients offered so far, refused ones included. */
   attempts(): number;
+  /** Recipients whose first offer was left unanswered (`stallFirst`). */
+  stalled: string[];
   close(): Promise<void>;
 }
 
@@ -20,16 +22,28 @@ export interface TestSmtp {
  * Starts one on a loopback port; it refuses the first `refuse` recipients, and runs `onAccept` as it
  * accepts a mail (the sender hears the acceptance once what it returns has resolved).
  */
-export async function startSmtp(options: { refuse?: number; onAccept?: () => void | Promise<void> } = {}): Promise<TestSmtp> {
+export async function startSmtp(
+  options: {
+    refuse?: number;
+    onAccept?: () => void | Promise<void>;
+    /** Recipients whose first offer is never answered: the sending instance hangs there, its claim held. */
+    stallFirst?: (recipient: string) => boolean;
+  } = {},
+): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
+  const stalled: string[] = [];
   let refusals = options.refuse ?? 0;
   let attempts = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onRcptTo(_address: SMTPServerAddress, _session, callback) {
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
       attempts += 1;
+      if (options.stallFirst?.(address.address) && !stalled.includes(address.address)) {
+        stalled.push(address.address);
+        return;
+      }
       if (refusals > 0) {
         refusals -= 1;
         return callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
@@ -54,6 +68,7 @@ export async function startSmtp(options: { refuse?: number; onAccept?: () => voi
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    stalled,
     attempts: () => attempts,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

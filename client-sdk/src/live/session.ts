@@ -39,6 +39,23 @@ const JOIN_TIMEOUT_MS = 10_000;
 const LOAD_ATTEMPTS = 4;
 /** The wait before bringing the state up to date again after an attempt that got no answer. */
 const RETRY_MS = 1_000;
+/**
+ * How long a gap in the sequence may stay open before the missed changes are asked for. Each
+ * instance of the service sends its own writes' events, so events of different instances can
+ * cross on their way: the missing one usually arrives a moment later, and no `join` is needed.
+ */
+const GAP_WAIT_MS = 300;
+/**
+ * How gaps are filled when they keep coming. A socket may join ten times in ten seconds, and while
+ * the instances cannot reach each other (their Redis away) every event from another instance
+ * leaves a gap. A session that joined fewer than `GAP_JOINS_AT_ONCE` times in the last
+ * `JOIN_WINDOW_MS` fills a gap at once; past that, one join every `GAP_RESUME_INTERVAL_MS` at
+ * most: the screen stays within a few seconds of the log and well within its budget of joins,
+ * instead of spending it at once and waiting out the refusal with every event held.
+ */
+const JOIN_WINDOW_MS = 10_000;
+const GAP_JOINS_AT_ONCE = 3;
+const GAP_RESUME_INTERVAL_MS = 2_000;
 
 /**
  * Loads the workshop over REST, joins its live events, and keeps one consistent state:
@@ -67,8 +84,12 @@ class LiveSession implements LiveWorkshop {
   private syncRun: Promise<void> | null = null;
   /** The next sync loads over REST instead of only asking for the missed events. */
   private loadRequested = false;
-  /** True while the events of a resume are applied: a gap then is one the server could not fill. */
-  private releasingReplay = false;
+  /** Asks for the missed changes once a gap stayed open long enough (`GAP_WAIT_MS`, `GAP_RESUME_INTERVAL_MS`). */
+  private gapTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the joins of the last `JOIN_WINDOW_MS` were sent, for the pace of gap resumes. */
+  private recentJoins: number[] = [];
+  /** The `seq` the last `join` answered with: everything up to it was replayed (or loaded). */
+  private joinedSeq = 0;
   private closed = false;
   private notifyScheduled = false;
   private readonly listeners = new Set<(state: WorkshopState) => void>();
@@ -114,7 +135,7 @@ class LiveSession implements LiveWorkshop {
     await this.load(ack.seq);
     this.syncing = false;
     this.update({ status: 'live' });
-    this.release();
+    this.drain();
     // Every later connection is a return after a drop: ask for what was missed.
     this.socket.on('connect', () => void this.sync());
   }
@@ -140,6 +161,7 @@ class LiveSession implements LiveWorkshop {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopGapTimer();
     this.socket.disconnect();
     if (this.current) this.update({ status: 'closed' });
   }
@@ -163,13 +185,71 @@ class LiveSession implements LiveWorkshop {
       return;
     }
     const verdict = this.sequence.admit(payload.seq, eventKey(event, payload));
-    if (verdict === 'apply') this.apply(received);
-    if (verdict === 'gap') {
+    if (verdict === 'apply') {
+      this.apply(received);
+      // It may have been the missing one: what waited behind it follows.
+      if (this.held.length > 0) this.drain();
+    } else if (verdict === 'gap') {
       this.held.push(received);
-      // A gap left right after a resume is one the server could not fill: load instead.
-      if (this.releasingReplay) this.loadRequested = true;
-      void this.sync();
+      this.gapOpen();
     }
+  }
+
+  /**
+   * Applies the held events that now follow on, in `seq` order (duplicates dropped), up to the
+   * first gap; the rest stay held. Stops when an event starts a sync (a reload).
+   */
+  private drain(): void {
+    if (this.syncing) return;
+    const seqOf = (r: Received) => (typeof r.payload?.seq === 'number' ? r.payload.seq : -1);
+    const held = this.held.sort((a, b) => seqOf(a) - seqOf(b));
+    let taken = 0;
+    while (taken < held.length && !this.syncing && !this.closed) {
+      const received = held[taken]!;
+      if (seqOf(received) >= 0) {
+        const verdict = this.sequence.admit(seqOf(received), eventKey(received.event, received.payload));
+        if (verdict === 'gap') break;
+        taken += 1;
+        if (verdict === 'apply') this.apply(received);
+      } else {
+        taken += 1;
+        this.apply(received);
+      }
+    }
+    held.splice(0, taken);
+    if (held.length === 0) this.stopGapTimer();
+    else if (!this.syncing) this.gapOpen();
+  }
+
+  /**
+   * A gap in the sequence: the missed changes are asked for once it stayed open a moment, at a
+   * pace that keeps within the server's join budget. A gap the last join should have filled (its
+   * replay fell short of the `seq` it answered) is one the server could not fill: load instead.
+   */
+  private gapOpen(): void {
+    if (this.closed || this.syncing) return;
+    if (this.sequence.seq < this.joinedSeq) {
+      this.stopGapTimer();
+      this.loadRequested = true;
+      void this.sync();
+      return;
+    }
+    if (this.gapTimer !== null) return;
+    const now = Date.now();
+    const recent = this.recentJoins.filter((at) => at > now - JOIN_WINDOW_MS);
+    const last = recent.at(-1);
+    const wait = recent.length < GAP_JOINS_AT_ONCE || last === undefined ? GAP_WAIT_MS : Math.max(GAP_WAIT_MS, last + GAP_RESUME_INTERVAL_MS - now);
+    this.gapTimer = setTimeout(() => {
+      this.gapTimer = null;
+      // Disconnected, the next connection resumes anyway.
+      if (this.held.length > 0 && this.socket.connected) void this.sync();
+    }, wait);
+  }
+
+  private stopGapTimer(): void {
+    if (this.gapTimer === null) return;
+    clearTimeout(this.gapTimer);
+    this.gapTimer = null;
   }
 
   private apply(received: Received): void {
@@ -202,6 +282,7 @@ class LiveSession implements LiveWorkshop {
 
   private async runSync(): Promise<void> {
     this.syncing = true;
+    this.stopGapTimer();
     try {
       let seq = this.sequence.seq;
       if (!this.loadRequested) {
@@ -216,9 +297,7 @@ class LiveSession implements LiveWorkshop {
       }
       this.syncing = false;
       this.update({ status: 'live' });
-      this.releasingReplay = true;
-      this.release();
-      this.releasingReplay = false;
+      this.drain();
     } catch (err) {
       this.syncing = false;
       if (err instanceof ApiError && [401, 403, 404].includes(err.status)) return this.end(err);
@@ -260,18 +339,16 @@ class LiveSession implements LiveWorkshop {
     return { workshop, steps, cards, timer, participation };
   }
 
-  /** Applies the held events in `seq` order; those the state already holds are dropped as duplicates. */
-  private release(): void {
-    const held = this.held.splice(0);
-    const seqOf = (r: Received) => (typeof r.payload?.seq === 'number' ? r.payload.seq : -1);
-    for (const received of held.sort((a, b) => seqOf(a) - seqOf(b))) this.receive(received);
-  }
-
   private async join(sinceSeq?: number): Promise<{ seq: number; reload?: true }> {
     const request = sinceSeq === undefined ? { workshop_id: this.workshopId } : { workshop_id: this.workshopId, since_seq: sinceSeq };
     for (;;) {
+      const now = Date.now();
+      this.recentJoins = [...this.recentJoins.filter((at) => at > now - JOIN_WINDOW_MS), now];
       const ack: JoinAck = await this.socket.timeout(JOIN_TIMEOUT_MS).emitWithAck('join', request);
-      if (ack.ok) return ack;
+      if (ack.ok) {
+        this.joinedSeq = ack.seq;
+        return ack;
+      }
       const { code, message, details, retry_after } = ack.error;
       if (code !== 'rate_limited' || retry_after === undefined) throw new ApiError(statusOfCode(code), code, message, details, retry_after ?? null);
       await new Promise((resolve) => setTimeout(resolve, retry_after * 1000));
@@ -282,6 +359,7 @@ class LiveSession implements LiveWorkshop {
   private end(error: ApiError): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopGapTimer();
     this.socket.disconnect();
     if (this.current) this.update({ status: 'closed', error });
   }

@@ -12,9 +12,11 @@ import { newExportFile, type ExportRow } from './schemas';
 import { removeBlob } from '../uploads/storage';
 import { finishExport, pruneOldExports, sweepStrayExportFiles } from './service';
 
-/** How long a taken export stays this instance's; past it (a crash) any instance takes it up. */
-const LEASE_MS = 5 * 60_000;
-/** A render that takes longer is stopped (its worker ended) and the export marked failed. */
+/**
+ * A render that takes longer is stopped (its worker ended) and the export marked failed; well
+ * within the default lease (`Config.exportLeaseMs`: how long a taken export stays this
+ * instance's; past it, a crash, any instance takes it up).
+ */
 const JOB_TIMEOUT_MS = 2 * 60_000;
 /** How often pending exports are looked for besides the wake-ups new exports give. */
 const POLL_MS = 30_000;
@@ -132,7 +134,7 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
       if (!row) return null;
       const [taken] = await tx
         .update(workshopExports)
-        .set({ leaseUntil: new Date(Date.now() + LEASE_MS).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
+        .set({ leaseUntil: new Date(Date.now() + deps.config.exportLeaseMs).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
         .where(eq(workshopExports.id, row.id))
         .returning();
       return taken ?? null;

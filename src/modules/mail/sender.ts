@@ -7,12 +7,11 @@ import { isUnavailable } from '../../db/errors';
 /** How often the outbox is looked at for mail that is due. */
 const POLL_MS = 1_000;
 /**
- * How long a taken mail stays this instance's; past it (a crash mid-send) another may take it.
- * Mails are taken one at a time and the SMTP exchange times out well within the lease, so a lease
- * never runs out while its mail is still being sent.
+ * SMTP connection, greeting and socket timeouts: together far shorter than the default lease
+ * (`Config.mailLeaseMs`: how long a taken mail stays this instance's; past it, a crash mid-send,
+ * another may take it). Mails are taken one at a time, so with such a lease it never runs out
+ * while its mail is still being sent.
  */
-const LEASE_MS = 120_000;
-/** SMTP connection, greeting and socket timeouts: together far shorter than the lease. */
 const SMTP_TIMEOUT_MS = 20_000;
 /** Marking a mail sent waits for the write lock this long, a few times, before leaving it to the lease. */
 const MARK_TRIES = 5;
@@ -32,7 +31,7 @@ interface OutboxRow {
 }
 
 export interface MailSenderDeps {
-  config: { smtpUrl: string | undefined; mailFrom: string; mailRetryBaseMs: number };
+  config: { smtpUrl: string | undefined; mailFrom: string; mailRetryBaseMs: number; mailLeaseMs: number };
   database: Database;
 }
 
@@ -51,7 +50,7 @@ export interface MailSender {
  * that copy is recognizably the same mail. Without `SMTP_URL`, nothing runs: mail stays in the outbox.
  */
 export function startMailSender(deps: MailSenderDeps): MailSender {
-  const { smtpUrl, mailFrom, mailRetryBaseMs } = deps.config;
+  const { smtpUrl, mailFrom, mailRetryBaseMs, mailLeaseMs } = deps.config;
   if (!smtpUrl) return { async stop() {} };
   const transport = nodemailer.createTransport({
     url: smtpUrl,
@@ -68,7 +67,7 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
   const takeNext = (): Promise<OutboxRow | undefined> => {
     const now = new Date();
     // Unique to this taking: the lease's end, made distinct by a nonce in its sub-millisecond part.
-    const claim = `${new Date(now.getTime() + LEASE_MS).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
+    const claim = `${new Date(now.getTime() + mailLeaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
     const at = now.toISOString();
     return database.transaction(async (tx) => {
       const { outbox } = tablesOf(tx);
