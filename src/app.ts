@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { Logger } from 'pino';
 import type { AppDeps } from './deps';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
@@ -70,13 +69,12 @@ function apiRoutes(deps: AppDeps) {
 
 /**
  * Builds the HTTP app; `createServer` puts it on a node server beside Socket.IO and Yjs. Requests
- * are logged to `options.log` when given, else to stdout when `LOG_REQUESTS` is on.
+ * are logged to stdout when `LOG_REQUESTS` is on.
  */
-export function createApp(deps: AppDeps, options: { log?: Logger } = {}) {
+export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(requestId());
-  const log = options.log ?? (deps.config.logRequests ? createLogger() : undefined);
-  if (log) app.use(requestLog(log));
+  if (deps.config.logRequests) app.use(requestLog(createLogger()));
   app.use(measureRequests(deps.metrics));
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
@@ -90,11 +88,6 @@ export function createApp(deps: AppDeps, options: { log?: Logger } = {}) {
   app.use('*', limitBodySize());
 
   const routes = app
-    .get('/health', async (c) => {
-      const ok = await deps.database.answers();
-      // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
-      return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
-    })
     .route('/', opsRoutes(deps))
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())

@@ -26,8 +26,8 @@ export interface Plan {
   workshops_max_attendees: number;
 }
 
-/** Everything the service reads from its environment, parsed once at start. */
-export interface Config {
+/** Everything the service reads from its environment, parsed once at start (each limit is described in `LIMITS`). */
+export interface Config extends LimitSettings {
   /** HTTP, Socket.IO and Yjs share this port. */
   port: number;
   /** SQLite file (WAL mode); `:memory:` is not supported because several connections share it. */
@@ -70,34 +70,8 @@ export interface Config {
   importAllowHosts: string[];
   /** A native-file import's fetch gives up after this long (CONTRACT §7: 10 s). */
   importTimeoutMs: number;
-  /** Imports from URLs one user may start per minute. Here and in every limit below, `0` means no limit. */
-  importsPerMinute: number;
-  /** Invitation mails (workshops and organizations) one user's requests may send in 24 hours. */
-  invitationMailsPerDay: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
-  /** Wrong access codes a user may try per minute before 429. */
-  joinAttemptsPerMinute: number;
-  /** Wrong access codes one client address may try per minute before 429; by default `joinAttemptsPerMinute`. */
-  joinAttemptsPerAddressPerMinute: number;
-  /** Failed logins an account may take per minute before 429. */
-  authAttemptsPerMinute: number;
-  /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */
-  loginFailuresPerAddressPerMinute: number;
-  /** Signups (each sends a mail) one address may make per minute; by default `authAttemptsPerMinute`. */
-  signupsPerAddressPerMinute: number;
-  /** Confirmation mails one user may have sent again in 10 minutes. */
-  confirmationMailsPer10Minutes: number;
-  /** Socket.IO joins one connection may make in 10 seconds. */
-  joinsPerSocketPer10Seconds: number;
-  /** Socket.IO joins one user may make per minute, whatever their connections. */
-  joinsPerUserPerMinute: number;
-  /** Events one user may have replayed by resumes per minute (beyond, a resume answers `reload`). */
-  replayedEventsPerUserPerMinute: number;
-  /** Exports of one workshop waiting to be made at once. */
-  pendingExportsPerWorkshop: number;
-  /** Exports one user asked for waiting to be made at once. */
-  pendingExportsPerUser: number;
   /**
    * Where the client's address comes from: the socket's peer (`none`), the last `X-Forwarded-For`
    * entry behind a proxy (`forwarded`), or Fly's `Fly-Client-IP` (`fly`).
@@ -137,40 +111,84 @@ const FIXED = {
   liveRecheckMs: 30_000,
 } satisfies Partial<Config>;
 
-/** The limits' defaults when their variables are unset (README: Rate limits and caps); tests start from them too. */
-const LIMIT_DEFAULTS = {
-  importsPerMinute: 10,
-  invitationMailsPerDay: 200,
-  joinAttemptsPerMinute: 10,
-  authAttemptsPerMinute: 10,
-  confirmationMailsPer10Minutes: 3,
-  joinsPerSocketPer10Seconds: 10,
-  joinsPerUserPerMinute: 60,
-  replayedEventsPerUserPerMinute: 2_500,
-  pendingExportsPerWorkshop: 5,
-  pendingExportsPerUser: 10,
-} satisfies Partial<Config>;
-
-/** The limits that, left unset, follow another one. */
-type FollowingLimits = Pick<Config, 'joinAttemptsPerAddressPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute'>;
+/**
+ * A whole number from `min` to `max` in plain digits (no sign, point, exponent or spaces), else
+ * `message`, which names the range.
+ */
+const wholeNumber = (min: number, max: number, message: string) =>
+  v.pipe(v.string(), v.regex(new RegExp(`^\\d{1,${String(max).length}}$`), message), v.transform(Number), v.minValue(min, message), v.maxValue(max, message));
 
 /**
- * An address stands for several people (a room behind one router): its budgets follow the
- * per-user ones unless set on their own, so one variable still tunes (or turns off) a family.
+ * A limit's value when its variable is unset: a number, or a multiple of the limit it follows. An
+ * address stands for several people (a room behind one router): its budgets follow the per-user
+ * ones unless set on their own, so one variable still tunes (or turns off) a family.
  */
-function followingLimits(base: Pick<Config, 'joinAttemptsPerMinute' | 'authAttemptsPerMinute'>, set: Partial<FollowingLimits>): FollowingLimits {
-  return {
-    joinAttemptsPerAddressPerMinute: set.joinAttemptsPerAddressPerMinute ?? base.joinAttemptsPerMinute,
-    loginFailuresPerAddressPerMinute: set.loginFailuresPerAddressPerMinute ?? 3 * base.authAttemptsPerMinute,
-    signupsPerAddressPerMinute: set.signupsPerAddressPerMinute ?? base.authAttemptsPerMinute,
+type LimitDefault = number | { follows: string; times: number };
+
+/**
+ * Every limit (README: Rate limits and caps): its variable, its default, and the window it counts
+ * in (seconds; none for a cap on what waits at any moment). Here and in every limit, `0` means no
+ * limit. The variables, the defaults (tests start from them too) and the windows of the
+ * limiters are all read from here.
+ */
+export const LIMITS = {
+  /** Imports from URLs one user may start per minute. */
+  importsPerMinute: { env: 'IMPORTS_PER_MINUTE', fallback: 10, windowS: 60 },
+  /** Invitation mails (workshops and organizations) one user's requests may send in 24 hours. */
+  invitationMailsPerDay: { env: 'INVITATION_MAILS_PER_DAY', fallback: 200, windowS: 86_400 },
+  /** Wrong access codes a user may try per minute before 429. */
+  joinAttemptsPerMinute: { env: 'JOIN_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
+  /** Wrong access codes one client address may try per minute before 429; by default `joinAttemptsPerMinute`. */
+  joinAttemptsPerAddressPerMinute: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'joinAttemptsPerMinute', times: 1 }, windowS: 60 },
+  /** Failed logins an account may take per minute before 429. */
+  authAttemptsPerMinute: { env: 'AUTH_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
+  /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */
+  loginFailuresPerAddressPerMinute: { env: 'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'authAttemptsPerMinute', times: 3 }, windowS: 60 },
+  /** Signups (each sends a mail) one address may make per minute; by default `authAttemptsPerMinute`. */
+  signupsPerAddressPerMinute: { env: 'SIGNUPS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'authAttemptsPerMinute', times: 1 }, windowS: 60 },
+  /** Confirmation mails one user may have sent again in 10 minutes. */
+  confirmationMailsPer10Minutes: { env: 'CONFIRMATION_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
+  /** Socket.IO joins one connection may make in 10 seconds. */
+  joinsPerSocketPer10Seconds: { env: 'JOINS_PER_SOCKET_PER_10_SECONDS', fallback: 10, windowS: 10 },
+  /** Socket.IO joins one user may make per minute, whatever their connections. */
+  joinsPerUserPerMinute: { env: 'JOINS_PER_USER_PER_MINUTE', fallback: 60, windowS: 60 },
+  /** Events one user may have replayed by resumes per minute (beyond, a resume answers `reload`). */
+  replayedEventsPerUserPerMinute: { env: 'REPLAYED_EVENTS_PER_USER_PER_MINUTE', fallback: 2_500, windowS: 60 },
+  /** Exports of one workshop waiting to be made at once. */
+  pendingExportsPerWorkshop: { env: 'PENDING_EXPORTS_PER_WORKSHOP', fallback: 5, windowS: null },
+  /** Exports one user asked for waiting to be made at once. */
+  pendingExportsPerUser: { env: 'PENDING_EXPORTS_PER_USER', fallback: 10, windowS: null },
+} as const satisfies Record<string, { env: string; fallback: LimitDefault; windowS: number | null }>;
+
+export type LimitName = keyof typeof LIMITS;
+/** Each limit's value (`LIMITS`), as `Config` holds it. */
+export type LimitSettings = { -readonly [K in LimitName]: number };
+/** The limits that count in a window, as opposed to caps on what waits at once. */
+type WindowedLimit = { [K in LimitName]: (typeof LIMITS)[K]['windowS'] extends number ? K : never }[LimitName];
+
+const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
+
+/** The limits' values: those set, and for the others their default (following, in turn, the limit they follow). */
+function limitSettings(set: Partial<LimitSettings>): LimitSettings {
+  const value = (name: LimitName): number => {
+    const fallback: LimitDefault = LIMITS[name].fallback;
+    return set[name] ?? (typeof fallback === 'number' ? fallback : fallback.times * value(fallback.follows as LimitName));
   };
+  return Object.fromEntries(LIMIT_NAMES.map((name) => [name, value(name)])) as LimitSettings;
+}
+
+/** A windowed limit as a limiter's budget: its points (its value) per its window. */
+export function budget<K extends WindowedLimit>(config: Pick<Config, K>, name: K): { points: number; windowS: number } {
+  return { points: config[name], windowS: LIMITS[name].windowS as number };
 }
 
 /** Stays an exact integer in every counter, and within the database's integer column. */
 const LIMIT_MAX = 1_000_000_000;
-const LIMIT_MESSAGE = `expected a whole number from 0 (no limit) to ${LIMIT_MAX}`;
-const limitValue = v.pipe(v.string(), v.regex(/^\d{1,10}$/, LIMIT_MESSAGE), v.transform(Number), v.maxValue(LIMIT_MAX, LIMIT_MESSAGE));
-const limitVariable = (fallback: number) => v.optional(limitValue, String(fallback));
+const limitValue = wholeNumber(0, LIMIT_MAX, `expected a whole number from 0 (no limit) to ${LIMIT_MAX}`);
+/** Each limit's variable; unset, `limitSettings` gives it its default. */
+const limitVariables = Object.fromEntries(Object.values(LIMITS).map(({ env }) => [env, v.optional(limitValue)])) as {
+  [K in LimitName as (typeof LIMITS)[K]['env']]: v.OptionalSchema<typeof limitValue, undefined>;
+};
 
 /** The leases' defaults when their variables are unset; tests start from them too. */
 const LEASE_DEFAULTS = {
@@ -178,21 +196,13 @@ const LEASE_DEFAULTS = {
   exportLeaseMs: 300_000,
 } satisfies Partial<Config>;
 
-const LEASE_MESSAGE = 'expected a whole number of milliseconds, at least 1000';
-const leaseVariable = (fallback: number) =>
-  v.optional(v.pipe(v.string(), v.regex(/^\d{1,10}$/, LEASE_MESSAGE), v.transform(Number), v.minValue(1000, LEASE_MESSAGE)), String(fallback));
+const leaseVariable = (fallback: number) => v.optional(wholeNumber(1000, 9_999_999_999, 'expected a whole number of milliseconds, at least 1000'), String(fallback));
 
 const EnvSchema = v.object({
-  PORT: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,5}$/, 'expected a port number from 0 to 65535'), v.transform(Number), v.maxValue(65535, 'expected a port number from 0 to 65535')),
-    '3000',
-  ),
+  PORT: v.optional(wholeNumber(0, 65535, 'expected a port number from 0 to 65535'), '3000'),
   DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// URL'))),
-  DATABASE_POOL_SIZE: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'expected a number from 1 to 100'), v.transform(Number), v.minValue(1, 'expected a number from 1 to 100'), v.maxValue(100, 'expected a number from 1 to 100')),
-    '10',
-  ),
+  DATABASE_POOL_SIZE: v.optional(wholeNumber(1, 100, 'expected a number from 1 to 100'), '10'),
   FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
   // S3's bucket naming rules (3 to 63 lowercase letters, digits, dots and dashes); the prefix in
   // S3's safe key characters, without empty segments.
@@ -218,19 +228,7 @@ const EnvSchema = v.object({
   TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false', 'fly']), '0'),
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.regex(/^\S{16,}$/, 'expected at least 16 characters, no spaces'))),
-  IMPORTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.importsPerMinute),
-  INVITATION_MAILS_PER_DAY: limitVariable(LIMIT_DEFAULTS.invitationMailsPerDay),
-  JOIN_ATTEMPTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.joinAttemptsPerMinute),
-  JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
-  AUTH_ATTEMPTS_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.authAttemptsPerMinute),
-  LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
-  SIGNUPS_PER_ADDRESS_PER_MINUTE: v.optional(limitValue),
-  CONFIRMATION_MAILS_PER_10_MINUTES: limitVariable(LIMIT_DEFAULTS.confirmationMailsPer10Minutes),
-  JOINS_PER_SOCKET_PER_10_SECONDS: limitVariable(LIMIT_DEFAULTS.joinsPerSocketPer10Seconds),
-  JOINS_PER_USER_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.joinsPerUserPerMinute),
-  REPLAYED_EVENTS_PER_USER_PER_MINUTE: limitVariable(LIMIT_DEFAULTS.replayedEventsPerUserPerMinute),
-  PENDING_EXPORTS_PER_WORKSHOP: limitVariable(LIMIT_DEFAULTS.pendingExportsPerWorkshop),
-  PENDING_EXPORTS_PER_USER: limitVariable(LIMIT_DEFAULTS.pendingExportsPerUser),
+  ...limitVariables,
   MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
   EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
 });
@@ -274,20 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailLeaseMs: e.MAIL_LEASE_MS,
     exportLeaseMs: e.EXPORT_LEASE_MS,
     ...FIXED,
-    importsPerMinute: e.IMPORTS_PER_MINUTE,
-    invitationMailsPerDay: e.INVITATION_MAILS_PER_DAY,
-    joinAttemptsPerMinute: e.JOIN_ATTEMPTS_PER_MINUTE,
-    authAttemptsPerMinute: e.AUTH_ATTEMPTS_PER_MINUTE,
-    ...followingLimits(
-      { joinAttemptsPerMinute: e.JOIN_ATTEMPTS_PER_MINUTE, authAttemptsPerMinute: e.AUTH_ATTEMPTS_PER_MINUTE },
-      { joinAttemptsPerAddressPerMinute: e.JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE, loginFailuresPerAddressPerMinute: e.LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE, signupsPerAddressPerMinute: e.SIGNUPS_PER_ADDRESS_PER_MINUTE },
-    ),
-    confirmationMailsPer10Minutes: e.CONFIRMATION_MAILS_PER_10_MINUTES,
-    joinsPerSocketPer10Seconds: e.JOINS_PER_SOCKET_PER_10_SECONDS,
-    joinsPerUserPerMinute: e.JOINS_PER_USER_PER_MINUTE,
-    replayedEventsPerUserPerMinute: e.REPLAYED_EVENTS_PER_USER_PER_MINUTE,
-    pendingExportsPerWorkshop: e.PENDING_EXPORTS_PER_WORKSHOP,
-    pendingExportsPerUser: e.PENDING_EXPORTS_PER_USER,
+    ...limitSettings(Object.fromEntries(LIMIT_NAMES.map((name) => [name, e[LIMITS[name].env]]))),
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     trustProxy: e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
@@ -311,9 +296,6 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     mailFrom: 'Workshops <no-reply@localhost>',
     ...LEASE_DEFAULTS,
     ...FIXED,
-    ...LIMIT_DEFAULTS,
-    // Test files sign many users up from one address; the throttling tests set their own.
-    authAttemptsPerMinute: 10_000,
     importAllowHosts: [],
     trustProxy: 'none' as const,
     corsOrigins: '*',
@@ -321,7 +303,8 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     metricsToken: undefined,
     ...overrides,
   };
-  return { ...config, ...followingLimits(config, overrides) };
+  // Test files sign many users up from one address; the throttling tests set their own.
+  return { ...config, ...limitSettings({ authAttemptsPerMinute: 10_000, ...overrides }) };
 }
 
 /** Unset and empty variables alike are left to the SDK's own lookup. */

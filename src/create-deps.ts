@@ -1,9 +1,11 @@
 import { createCollab } from './collab/index';
 import type { Config } from './config';
+import type { Database } from './db/database';
+import { databaseLimiters } from './db/rate-counters';
 import { openStore } from './db/store';
 import type { AppDeps } from './deps';
 import { openFileStore } from './files/open';
-import { attemptStores } from './http/middleware/attempt-stores';
+import { memoryLimiters, redisLimiters, type Limiters } from './lib/limiters';
 import { sessionAuth } from './modules/auth/service';
 import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
@@ -21,7 +23,18 @@ export async function createDeps(config: Config): Promise<AppDeps> {
   const auth = sessionAuth({ config, database });
   const layout = { ...placementCopy(), ...zoneCopy() };
   const collab = createCollab({ config, database, bus, auth, layout });
-  const attempts = attemptStores(config.redisUrl, database);
+  const attempts = limitersFor(config, database);
   watchDeps(metrics, { database, collab, attempts });
   return { config, database, files, bus, collab, auth, attempts, metrics, readiness: new Readiness(database) };
+}
+
+/**
+ * Where the rate limits count. Limits hold for the service whenever REDIS_URL or DATABASE_URL is
+ * set (CONTRACT §10): in Redis, else in the PostgreSQL every instance shares. Without either the
+ * service is one process on its SQLite file, whose counters need no write on the single writer.
+ */
+function limitersFor(config: Config, database: Database): Limiters {
+  if (config.redisUrl) return redisLimiters(config.redisUrl);
+  if (config.databaseUrl) return databaseLimiters(database);
+  return memoryLimiters();
 }

@@ -2,7 +2,7 @@ import type { CollabService } from './collab/types';
 import type { Config } from './config';
 import type { Database } from './db/database';
 import type { FileStore } from './files/store';
-import type { AttemptStores } from './http/middleware/attempt-stores';
+import type { Limiters } from './lib/limiters';
 import type { SessionAuth } from './modules/auth/service';
 import type { DomainEventBus } from './modules/events/bus';
 import type { Metrics } from './ops/metrics';
@@ -23,8 +23,11 @@ export interface AppDeps {
   collab: CollabService;
   /** Who a bearer token is: one cache of resolved tokens for REST, Socket.IO and the sync endpoint. */
   auth: SessionAuth;
-  /** Counters of every rate limit (wrong codes, failed logins, joins, imports): in Redis when configured, else in the database. */
-  attempts: AttemptStores;
+  /**
+   * Where every rate limit counts (wrong codes, failed logins, joins, imports): in Redis with
+   * `REDIS_URL`, else in the database with `DATABASE_URL`, else in this process.
+   */
+  attempts: Limiters;
   /** This app's Prometheus series (`GET /metrics`), in a registry of its own. */
   metrics: Metrics;
   /** What `GET /ready` answers; the shutdown calls `readiness.markDraining()` on SIGTERM. */

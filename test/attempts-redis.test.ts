@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useRedis, useServer } from './helpers/cast';
 import { createUser, expectError } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
+import { until } from './helpers/wait';
 
 /* With Redis, an attempt budget is one budget across instances; without it, each instance counts. */
 
@@ -24,14 +25,20 @@ describe.skipIf(!redisAvailable)('attempt limits across two instances', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('keeps limiting per instance, without failing requests, while Redis is away', async () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('keeps limiting per instance, without failing requests, while Redis is away, and says so in the log', async () => {
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const logged = (text: string) => warnings.mock.calls.some(([line]) => String(line).startsWith('[limits]') && String(line).includes(text));
     const guesser = await createUser(a, 'Patient');
     await redis.stop();
     try {
       for (let n = 0; n < 3; n++) expect((await wrongCode(a, guesser.token)).status).toBe(404);
       expectError(await wrongCode(a, guesser.token), 429, 'rate_limited');
+      expect(logged('unreachable')).toBe(true);
     } finally {
       await redis.start();
     }
+    await until(() => logged('reachable again'), "the limits' connection back", 10_000);
   });
 });

@@ -1,29 +1,65 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, testConfig, type Config } from '../src/config';
+import { ConfigError, LIMITS, loadConfig, testConfig, type Config, type LimitName } from '../src/config';
 
 /* CONTRACT §1: every limit has its own variable; `0` turns it off; a bad value stops the start with one line. */
 
-/** Each limit's variable, the field it sets, and its default without the variable. */
-const VARIABLES: Array<[variable: string, field: keyof Config, fallback: number]> = [
-  ['IMPORTS_PER_MINUTE', 'importsPerMinute', 10],
-  ['INVITATION_MAILS_PER_DAY', 'invitationMailsPerDay', 200],
-  ['JOIN_ATTEMPTS_PER_MINUTE', 'joinAttemptsPerMinute', 10],
-  ['JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', 'joinAttemptsPerAddressPerMinute', 10],
-  ['AUTH_ATTEMPTS_PER_MINUTE', 'authAttemptsPerMinute', 10],
-  ['LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE', 'loginFailuresPerAddressPerMinute', 30],
-  ['SIGNUPS_PER_ADDRESS_PER_MINUTE', 'signupsPerAddressPerMinute', 10],
-  ['CONFIRMATION_MAILS_PER_10_MINUTES', 'confirmationMailsPer10Minutes', 3],
-  ['JOINS_PER_SOCKET_PER_10_SECONDS', 'joinsPerSocketPer10Seconds', 10],
-  ['JOINS_PER_USER_PER_MINUTE', 'joinsPerUserPerMinute', 60],
-  ['REPLAYED_EVENTS_PER_USER_PER_MINUTE', 'replayedEventsPerUserPerMinute', 2_500],
-  ['PENDING_EXPORTS_PER_WORKSHOP', 'pendingExportsPerWorkshop', 5],
-  ['PENDING_EXPORTS_PER_USER', 'pendingExportsPerUser', 10],
-];
+/** A row of the README's table of limits (Rate limits and caps). */
+interface DocumentedLimit {
+  variable: string;
+  /** Its default: a number, or a multiple of the variable it follows. */
+  fallback: number | { follows: string; times: number };
+  /** The window its "counted per" column names, in seconds; null for "at any moment". */
+  windowS: number | null;
+}
+
+const WINDOWS: Record<string, number | null> = { minute: 60, '10 minutes': 600, '24 hours': 86_400, '10 s': 10, 'at any moment': null };
+
+/** The limits as the README documents them, so the code and the operators' table cannot part. */
+function documentedLimits(): DocumentedLimit[] {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('### Rate limits and caps'), readme.indexOf('\n## ', readme.indexOf('### Rate limits and caps')));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [variable, fallback, , per] = line.split('|').slice(1).map((cell) => cell.trim());
+      const number = /^`(\d+)`/.exec(fallback!);
+      const follows = /^(?:(\d+) × )?`([A-Z_0-9]+)`$/.exec(fallback!);
+      const window = per!.split(', ').at(-1)!;
+      if (!(window in WINDOWS)) throw new Error(`README: ${variable} counts per "${window}", a window this test does not know`);
+      return {
+        variable: variable!.replaceAll('`', ''),
+        fallback: number ? Number(number[1]) : { follows: follows![2]!, times: Number(follows![1] ?? 1) },
+        windowS: WINDOWS[window]!,
+      };
+    });
+}
+
+const DOCUMENTED = documentedLimits();
+/** The field each documented variable sets. */
+const fieldOf = (variable: string): LimitName => {
+  const field = (Object.keys(LIMITS) as LimitName[]).find((name) => LIMITS[name].env === variable);
+  if (!field) throw new Error(`${variable} sets no limit`);
+  return field;
+};
+const VARIABLES: Array<[variable: string, field: keyof Config, fallback: number]> = DOCUMENTED.map(({ variable, fallback }) => {
+  const value = (given: DocumentedLimit['fallback']): number => {
+    if (typeof given === 'number') return given;
+    return given.times * value(DOCUMENTED.find((limit) => limit.variable === given.follows)!.fallback);
+  };
+  return [variable, fieldOf(variable), value(fallback)];
+});
 
 // A secret given, so loading writes no file.
 const load = (env: Record<string, string>) => loadConfig({ SECRET: 'a'.repeat(32), ...env });
 
 describe('limit settings', () => {
+  it("are the README's, each with its window", () => {
+    expect(DOCUMENTED.map(({ variable }) => variable).sort()).toEqual(Object.values(LIMITS).map(({ env }) => env).sort());
+    for (const { variable, windowS } of DOCUMENTED) expect(LIMITS[fieldOf(variable)].windowS, variable).toBe(windowS);
+  });
+
   it('have their documented defaults', () => {
     const config = load({});
     for (const [, field, fallback] of VARIABLES) expect(config[field], field).toBe(fallback);

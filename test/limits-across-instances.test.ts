@@ -7,13 +7,15 @@ import { useRedis, useServer, useSockets } from './helpers/cast';
 import { createUser, expectError, inTurn, seedEvent, seedWorkshop, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
+import { testStore } from './helpers/store';
 import { answeredBeyond503 } from './helpers/wait';
 
 /*
- * CONTRACT §10, limits across instances: a budget spent through several instances is the budget
- * of one. Without Redis the instances count in the database they share (one SQLite file in the
- * `sqlite` project, PostgreSQL in the `postgres` one); with Redis they count there, and while it
- * is away each instance counts on its own instead of failing requests.
+ * CONTRACT §10, limits across instances: whenever REDIS_URL or DATABASE_URL is set, a budget spent
+ * through several instances is the budget of one. Without Redis the instances count in the
+ * PostgreSQL they share; with Redis they count there, and while it is away each instance counts
+ * on its own instead of failing requests. With neither, the service is one process on its SQLite
+ * file and counts in memory.
  */
 
 /** Small budgets, so spending them takes a few requests. */
@@ -101,12 +103,23 @@ function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
   });
 }
 
+/** The counters of the `rate_limits` table, by key; participation's slots (a join moves the counts) left out. */
+const databaseCounters = async (server: TestServer) => {
+  const { rateLimits } = server.tables;
+  const rows = await server.db.select({ key: rateLimits.key, points: rateLimits.points }).from(rateLimits).orderBy(rateLimits.key);
+  return rows.filter(({ key }) => !key.startsWith('limits:participation:'));
+};
+
 describe('limits on instances sharing the database, without Redis', () => {
   const a = useServer(LIMITS);
   const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
   const c = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
   const instances = () => [a, b, c];
-  oneBudgetAcross(instances, useSockets(a));
+  const sockets = useSockets(a);
+
+  describe.runIf(testStore === 'postgres')('on PostgreSQL (DATABASE_URL)', () => {
+    oneBudgetAcross(instances, sockets);
+  });
 
   it("sends exactly the day's invitation mails of concurrent requests on every instance", async () => {
     const inviter = await createUser(a, 'Inviter');
@@ -156,5 +169,35 @@ describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
     } finally {
       await redis.start();
     }
+  });
+});
+
+describe.runIf(testStore === 'postgres')('limits counted in PostgreSQL, without Redis', () => {
+  const a = useServer(LIMITS);
+  const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+
+  it('counts only what counts: a successful login or join writes no counter', async () => {
+    const user = await createUser(a, 'Welcome');
+    const workshop = await seedWorkshop(a, await createUser(a, 'Host'));
+    const before = await databaseCounters(a);
+    // createUser's password.
+    expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'correct horse battery' } })).status).toBe(200);
+    expect((await a.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: workshop.accessCode } })).status).toBe(200);
+    expect(await databaseCounters(a)).toEqual(before);
+    // A failed one does.
+    expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'not the password' } })).status).toBe(401);
+    expect((await databaseCounters(a)).length).toBeGreaterThan(before.length);
+  });
+});
+
+describe.runIf(testStore === 'sqlite')('limits of one process on its SQLite file, without Redis or DATABASE_URL', () => {
+  const t = useServer(LIMITS);
+
+  it('counts in memory: a budget is kept without a write to the database', async () => {
+    const guesser = await createUser(t, 'Guesser');
+    const wrongCode = () => t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } });
+    for (let n = 0; n < 3; n++) expect((await wrongCode()).status).toBe(404);
+    expectError(await wrongCode(), 429, 'rate_limited');
+    expect(await databaseCounters(t)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipationOutput } from '../src/modules/participation/schemas';
-import { useServer, useSockets, useUsers } from './helpers/cast';
+import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
 import { seedCard, seedCriterion, seedWorkshopWith } from './helpers/factories';
-import { quietFor } from './helpers/wait';
+import { redisAvailable } from './helpers/redis';
+import { quietFor, until } from './helpers/wait';
 
 /* Who has voted and rated yet (CONTRACT §9): counts for everyone, names for facilitators. */
 
@@ -55,5 +56,39 @@ describe('participation', () => {
     await quietFor(300, 'no more participation events after the window');
     expect(screen.all('participation:changed').length).toBeLessThanOrEqual(2);
     expect(screen.all('participation:changed').every((p) => p.users === undefined)).toBe(true);
+  });
+});
+
+describe.skipIf(!redisAvailable)('participation on two instances sharing a database and Redis', () => {
+  const redis = useRedis();
+  const a = useServer(() => ({ redisUrl: redis.url }));
+  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const onA = useSockets(a);
+  const [host, watcher, ...voters] = useUsers(a, 'Host', 'Watcher', 'V1', 'V2', 'V3', 'V4');
+
+  it('reaches a client at most once a second, whichever instances the votes went through, the last with the final counts', async () => {
+    const w = await seedWorkshopWith(a, host, [watcher, ...voters], { votePositive: 2 });
+    const card = await seedCard(a, w.id, host, { type: 'cluster' });
+    const screen = await onA.joined(watcher, w.id);
+    const arrivals: Array<{ at: number; counts: ParticipationOutput }> = [];
+    screen.socket.on('participation:changed', ({ workshop_id: _w, ...counts }) => arrivals.push({ at: performance.now(), counts }));
+
+    // Eight votes over about two seconds, in turn through each instance.
+    for (const [n, voter] of [...voters, ...voters].entries()) {
+      const through = n % 2 === 0 ? a : b;
+      const res = await through.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, { token: voter.token, body: { value: 1 } });
+      expect(res.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const final = (await a.request<ParticipationOutput>('GET', `/v1/workshops/${w.id}/participation`, { token: watcher.token })).body;
+    expect(final).toMatchObject({ participants: 5, voted_any: 4, voted_all: 4 });
+    await until(() => arrivals.at(-1)?.counts.voted_all === 4, 'the final counts', 5_000);
+    await quietFor(1_500, 'no event after the final counts');
+
+    expect(arrivals.length).toBeGreaterThanOrEqual(2);
+    const gaps = arrivals.slice(1).map(({ at }, n) => Math.round(at - arrivals[n]!.at));
+    // One slot a second for the service; a little less between arrivals for the network's jitter.
+    for (const gap of gaps) expect(gap, `gaps between events: ${gaps.join(', ')} ms`).toBeGreaterThan(900);
+    expect(arrivals.at(-1)!.counts).toEqual(final);
   });
 });

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { addToCounter, giveBackToCounter, sweepCounters } from '../src/db/rate-counters';
+import { addToCounter, databaseLimiters, readCounter, sweepCounters } from '../src/db/rate-counters';
 import { openStore } from '../src/db/store';
-import { databaseLimiter } from '../src/http/middleware/attempt-stores';
 import { useServer } from './helpers/cast';
 
 /* The `rate_limits` table the limits count in when instances share no Redis, on the run's store. */
@@ -28,17 +27,32 @@ describe('database counters', () => {
     expect(Date.parse(fresh.expiresAt)).toBeGreaterThan(Date.now() + 50_000);
   });
 
-  it('give a point back within the window only, never below 0', async () => {
+  it('are read without counting, in their window only', async () => {
     const k = key();
-    await addToCounter(database(), k, 1, 200);
-    await giveBackToCounter(database(), k);
-    await giveBackToCounter(database(), k);
-    expect((await addToCounter(database(), k, 0, 200)).points).toBe(0);
-    await addToCounter(database(), k, 1, 200);
+    expect(await readCounter(database(), k)).toBeUndefined();
+    await addToCounter(database(), k, 2, 200);
+    expect(await readCounter(database(), k)).toMatchObject({ points: 2 });
+    expect(await readCounter(database(), k)).toMatchObject({ points: 2 });
     await pause(250);
-    // The window ended: the next one owes nothing.
-    await giveBackToCounter(database(), k);
-    expect((await addToCounter(database(), k, 1, 60_000)).points).toBe(1);
+    // The window ended: nothing counted in the current one.
+    expect(await readCounter(database(), k)).toBeUndefined();
+  });
+
+  it('make a limiter whose peek refuses once the budget is spent, and spends nothing itself', async () => {
+    const limiters = databaseLimiters(database());
+    try {
+      const limiter = limiters.limiter({ name: `peek-${randomBytes(4).toString('hex')}`, points: 2, windowS: 60 });
+      for (let n = 0; n < 5; n++) expect(await limiter.peek('someone')).toBeNull();
+      expect(await limiter.take('someone')).toBeNull();
+      expect(await limiter.peek('someone')).toBeNull();
+      expect(await limiter.take('someone')).toBeNull();
+      const wait = await limiter.peek('someone');
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(60);
+      expect(await limiter.peek('someone else')).toBeNull();
+    } finally {
+      limiters.close();
+    }
   });
 
   it('are swept once their window has ended', async () => {
@@ -55,10 +69,13 @@ describe('database counters', () => {
   it('leave a limiter counting on its own instance while the database cannot be reached', async () => {
     const away = await openStore(t.deps.config);
     await away.close();
-    const limiter = databaseLimiter(away, { name: 'outage', points: 3, windowS: 60 });
+    const limiters = databaseLimiters(away);
+    const limiter = limiters.limiter({ name: 'outage', points: 3, windowS: 60 });
     const answers = [];
     for (let n = 0; n < 4; n++) answers.push(await limiter.take('someone'));
     expect(answers.slice(0, 3)).toEqual([null, null, null]);
     expect(answers[3]).toBeGreaterThan(0);
+    expect(await limiter.peek('someone')).toBeGreaterThan(0);
+    limiters.close();
   });
 });

@@ -1,11 +1,14 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Hono } from 'hono';
-import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../src/app';
 import { toErrorResponse } from '../src/http/errors';
 import type { AppEnv } from '../src/http/env';
 import { requestId } from '../src/http/middleware/request-id';
 import { useServer, useUsers } from './helpers/cast';
+import { listeningPort, MAIN, startProcess } from './helpers/processes';
+import { until } from './helpers/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -63,18 +66,31 @@ describe('an answer whose headers cannot change', () => {
 
 describe('request log lines', () => {
   it("carry the request's id, the client's or the one made", async () => {
-    const lines: string[] = [];
-    const app = createApp(t.deps, { log: pino({ base: undefined }, { write: (line: string) => void lines.push(line) }) });
-    const given = await app.request('/health', { headers: { 'x-request-id': 'trace-42' } });
-    const made = await app.request(`/v1/workshops/nope`, { headers: { authorization: `Bearer ${user.token}`, 'x-request-id': 'not safe!' } });
-    expect(given.headers.get('x-request-id')).toBe('trace-42');
-
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(entries).toEqual([
-      expect.objectContaining({ msg: 'request', request_id: 'trace-42', method: 'GET', path: '/health', status: 200 }),
-      expect.objectContaining({ msg: 'request', request_id: made.headers.get('x-request-id'), path: '/v1/workshops/nope', status: 404 }),
-    ]);
-    expect(entries[1]!.request_id).toMatch(UUID);
+    // The service as `npm start` runs it, logging to its stdout.
+    const dir = mkdtempSync(join(tmpdir(), 'workshops-request-log-'));
+    const run = startProcess(MAIN, { PORT: '0', LOG_REQUESTS: '1', DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files') });
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(run)}`;
+      const given = await fetch(`${base}/health`, { headers: { 'x-request-id': 'trace-42' } });
+      const made = await fetch(`${base}/v1/workshops/nope`, { headers: { 'x-request-id': 'not safe!' } });
+      expect(given.headers.get('x-request-id')).toBe('trace-42');
+      const entries = () =>
+        run
+          .stdout()
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+      await until(() => entries().length >= 2, 'two request log lines');
+      expect(entries()).toEqual([
+        expect.objectContaining({ msg: 'request', request_id: 'trace-42', method: 'GET', path: '/health', status: 200 }),
+        expect.objectContaining({ msg: 'request', request_id: made.headers.get('x-request-id'), path: '/v1/workshops/nope', status: 401 }),
+      ]);
+      expect(entries()[1]!.request_id).toMatch(UUID);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe('of a request that failed', () => {

@@ -1,11 +1,13 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { limitersOver, memoryLimiters, secondsUntil, type Limiter, type Limiters, type LimiterSpec } from '../lib/limiters';
 import { tablesOf, type Database, type Db } from './database';
+import { isUnavailable } from './errors';
 import { named, preparedPerDb } from './prepared';
 
 /*
  * The `rate_limits` table: fixed-window counters that every instance on the database shares,
- * for when there is no Redis to keep them. Each change is one statement (an upsert, an update),
- * so two instances counting the same key at once each see the other's points, on either store.
+ * for when there is no Redis to keep them. Each count is one statement (an upsert), so two
+ * instances counting the same key at once each see the other's points, on either store.
  */
 
 export interface Counter {
@@ -15,7 +17,7 @@ export interface Counter {
   expiresAt: string;
 }
 
-/** The statements joins and logins run, prepared once per connection. */
+/** The statements the limits run, prepared once per connection. */
 const statements = preparedPerDb((db: Db) => {
   const { rateLimits } = tablesOf(db);
   const now = sql.placeholder('now');
@@ -35,12 +37,12 @@ const statements = preparedPerDb((db: Db) => {
         .returning({ points: rateLimits.points, expiresAt: rateLimits.expiresAt }),
       'rate_limits_add',
     ),
-    giveBack: named(
+    read: named(
       db
-        .update(rateLimits)
-        .set({ points: sql`${rateLimits.points} - 1` })
-        .where(and(eq(rateLimits.key, sql.placeholder('key')), gt(rateLimits.expiresAt, now), gt(rateLimits.points, 0))),
-      'rate_limits_give_back',
+        .select({ points: rateLimits.points, expiresAt: rateLimits.expiresAt })
+        .from(rateLimits)
+        .where(and(eq(rateLimits.key, sql.placeholder('key')), gt(rateLimits.expiresAt, now))),
+      'rate_limits_read',
     ),
   };
 });
@@ -55,22 +57,9 @@ export function addToCounter(database: Database, key: string, points: number, wi
   return database.transaction(async (tx) => ((await statements(tx).add.execute(values)) as Counter[])[0]!);
 }
 
-/**
- * Gives one point back to `key`'s counter, if its window is still the current one and it holds
- * any: a point counted in a window that has ended is not owed to the next.
- */
-export function giveBackToCounter(database: Database, key: string): Promise<void> {
-  return database.transaction(async (tx) => {
-    await statements(tx).giveBack.execute({ key, now: new Date().toISOString() });
-  });
-}
-
-/** Forgets `key`'s counter. */
-export function removeCounter(database: Database, key: string): Promise<void> {
-  return database.transaction(async (tx) => {
-    const { rateLimits } = tablesOf(tx);
-    await tx.delete(rateLimits).where(eq(rateLimits.key, key));
-  });
+/** `key`'s counter in its current window; none when nothing was counted since the last one ended. Writes nothing. */
+export async function readCounter(database: Database, key: string): Promise<Counter | undefined> {
+  return ((await statements(database.db).read.execute({ key, now: new Date().toISOString() })) as Counter[])[0];
 }
 
 /** Deletes the counters whose window has ended (they would start again anyway). */
@@ -79,4 +68,62 @@ export function sweepCounters(database: Database): Promise<void> {
     const { rateLimits } = tablesOf(tx);
     await tx.delete(rateLimits).where(lte(rateLimits.expiresAt, new Date().toISOString()));
   });
+}
+
+/** How often counters whose window has ended are deleted. */
+const SWEEP_MS = 10 * 60_000;
+
+/**
+ * Limiters counting in the `rate_limits` table, so instances sharing a database without Redis
+ * share their budgets. While the database cannot be reached each counts in this process, as
+ * rate-limiter-flexible's insurance limiter does for Redis.
+ */
+export function databaseLimiters(database: Database): Limiters {
+  const sweeper = setInterval(() => {
+    sweepCounters(database).catch((err: unknown) => {
+      if (!isUnavailable(err)) console.error('[limits] sweeping old counters failed', err);
+    });
+  }, SWEEP_MS).unref();
+  const insurance = memoryLimiters();
+  return limitersOver((spec) => databaseLimiter(database, spec, insurance.limiter(spec)), {
+    redisUp: () => undefined,
+    close() {
+      clearInterval(sweeper);
+    },
+  });
+}
+
+function databaseLimiter(database: Database, spec: LimiterSpec, insurance: Limiter): Limiter {
+  const keyOf = (key: string) => `limits:${spec.name}:${key}`;
+  /** The seconds until `counter`'s window ends when it holds more than `allowed` points; otherwise null. */
+  const beyond = (counter: Counter | undefined, allowed: number) =>
+    counter && counter.points > allowed ? secondsUntil(Date.parse(counter.expiresAt) - Date.now()) : null;
+  return {
+    async take(key, points = 1) {
+      let counter: Counter;
+      try {
+        counter = await addToCounter(database, keyOf(key), points, spec.windowS * 1000);
+      } catch (err) {
+        reportFault(err);
+        return insurance.take(key, points);
+      }
+      return beyond(counter, spec.points);
+    },
+    async peek(key) {
+      let counter: Counter | undefined;
+      try {
+        counter = await readCounter(database, keyOf(key));
+      } catch (err) {
+        reportFault(err);
+        return insurance.peek(key);
+      }
+      // A full budget has no room for the next point.
+      return beyond(counter, spec.points - 1);
+    },
+  };
+}
+
+/** Logs a count the database failed, unless it is simply away (an outage is what the insurance is for; anything else is a fault). */
+function reportFault(err: unknown): void {
+  if (!isUnavailable(err)) console.error('[limits] counting in the database failed; counting on this instance', err);
 }

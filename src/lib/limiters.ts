@@ -1,6 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { connectRedis } from './redis-pair';
 
-/** A budget of `points` per window of `windowS` seconds, per key (a user, a socket). */
+/** A budget of `points` per window of `windowS` seconds, per key (a user, a socket, an address). */
 export interface LimiterSpec {
   /** Names the counters (keys in Redis and in the database); unique per limit. */
   name: string;
@@ -15,32 +16,82 @@ export interface Limiter {
    * seconds until the window starts again. A refused take still counts, as a retry in a loop should.
    */
   take(key: string, points?: number): Promise<number | null>;
+  /** Null while `key` has budget left; otherwise the seconds until the window starts again. Counts nothing. */
+  peek(key: string): Promise<number | null>;
+}
+
+/**
+ * Where every rate limit of an instance counts (`AppDeps.attempts`): in Redis with `REDIS_URL`,
+ * else in the database with `DATABASE_URL`, so a budget is one for the service (CONTRACT §10);
+ * else, one process on its SQLite file, in memory.
+ */
+export interface Limiters {
+  /** A limiter for one limit; a limit of 0 counts nothing and refuses nothing. */
+  limiter(spec: LimiterSpec): Limiter;
+  /** Whether the Redis connection is up (metrics); undefined without Redis. */
+  redisUp(): boolean | undefined;
+  close(): void;
 }
 
 /** What a limit of 0 becomes: nothing is counted, nothing refused. */
-export const unlimited: Limiter = { take: async () => null };
+const unlimited: Limiter = { take: async () => null, peek: async () => null };
 
-/** Answers `limiter`'s refusals as the seconds to wait; anything else is thrown on. */
-export function limiterOver(limiter: RateLimiterAbstract): Limiter {
+/** Limiters counting as `counting` does; the one place a limit of 0 (CONTRACT §1) is turned off. */
+export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omit<Limiters, 'limiter'>): Limiters {
+  return { ...rest, limiter: (spec) => (spec.points === 0 ? unlimited : counting(spec)) };
+}
+
+/** Whole seconds to wait, at least one (a `Retry-After`). */
+export const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** A rate-limiter-flexible limiter as a `Limiter`: its refusals become the seconds to wait; anything else is thrown on. */
+function limiterOver(limiter: RateLimiterAbstract, points: number): Limiter {
   return {
-    async take(key, points = 1) {
+    async take(key, taken = 1) {
       try {
-        await limiter.consume(key, points);
+        await limiter.consume(key, taken);
         return null;
       } catch (refused) {
-        if (refused instanceof RateLimiterRes) return Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+        if (refused instanceof RateLimiterRes) return secondsUntil(refused.msBeforeNext);
         throw refused;
       }
+    },
+    async peek(key) {
+      const counted = await limiter.get(key);
+      return counted && counted.consumedPoints >= points ? secondsUntil(counted.msBeforeNext) : null;
     },
   };
 }
 
-/** Counters in this process: for what lives on one instance only (a socket), and while shared counters cannot be reached. */
-export function memoryLimiter(spec: LimiterSpec): RateLimiterMemory {
-  return new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowS });
+const memoryCounters = (spec: LimiterSpec) => new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowS });
+
+/**
+ * Counters in this process: for one instance alone on its SQLite file, for what lives on one
+ * instance only (a socket), and while shared counters cannot be reached.
+ */
+export function memoryLimiters(): Limiters {
+  return limitersOver((spec) => limiterOver(memoryCounters(spec), spec.points), { redisUp: () => undefined, close() {} });
 }
 
-/** A limiter counting in this process alone; none at all for a limit of 0. */
-export function instanceLimiter(spec: LimiterSpec): Limiter {
-  return spec.points === 0 ? unlimited : limiterOver(memoryLimiter(spec));
+/**
+ * Counters in Redis, on one connection of their own. While it is away each instance counts in
+ * memory (rate-limiter-flexible's insurance) rather than failing requests or joins; the outage is
+ * logged once, as the fan-out's are.
+ */
+export function redisLimiters(url: string, options: { log?: (message: string) => void } = {}): Limiters {
+  const redis = connectRedis(url, { label: 'limits', meanwhile: 'each instance counts the rate limits on its own', ...options });
+  const counting = (spec: LimiterSpec) =>
+    limiterOver(
+      new RateLimiterRedis({
+        storeClient: redis.client,
+        keyPrefix: `workshops:limits:${spec.name}`,
+        points: spec.points,
+        duration: spec.windowS,
+        // Straight to the insurance while the connection is down, rather than a failed command first.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memoryCounters(spec),
+      }),
+      spec.points,
+    );
+  return limitersOver(counting, { redisUp: redis.healthy, close: redis.disconnect });
 }

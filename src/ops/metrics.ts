@@ -52,12 +52,6 @@ export class Metrics implements StoreObserver {
     buckets: REQUEST_BUCKETS,
     registers: [this.registry],
   });
-  private readonly unavailable = new Counter({
-    name: 'workshops_http_unavailable_total',
-    help: "HTTP answers 503 service_unavailable (a database lock or connection not had in time, the database or the files' bucket away), by route template; /ready left out.",
-    labelNames: ['route'] as const,
-    registers: [this.registry],
-  });
   private readonly liveEvents = new Counter({
     name: 'workshops_live_events_sent_total',
     help: 'Live Socket.IO events sent to a room (one per emit, whatever the number of sockets in it), by event name.',
@@ -149,13 +143,13 @@ export class Metrics implements StoreObserver {
 
   /**
    * Counts one answered HTTP request; `route` is its template (`/v1/workshops/:id`), never the
-   * path the client sent. Methods outside the usual few count as `other`.
+   * path the client sent. Methods outside the usual few count as `other`. The 503s answered are
+   * this counter's `status="503"` series.
    */
   request(method: string, route: string, status: number, seconds: number): void {
     const labels = { method: METHODS.has(method) ? method : 'other', route, status };
     this.requests.inc(labels);
     this.requestSeconds.observe(labels, seconds);
-    if (status === 503 && route !== '/ready') this.unavailable.inc({ route });
   }
 
   /** Counts one live event sent to a room. `event` is one of the event map's names. */

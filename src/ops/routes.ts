@@ -1,15 +1,16 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
-import ipaddr from 'ipaddr.js';
 import type { Config } from '../config';
+import type { Database } from '../db/database';
+import { clientIp, isLoopback, peerIp } from '../http/client-address';
 import { AppError } from '../http/errors';
 import type { AppEnv } from '../http/env';
 import type { Metrics } from './metrics';
 import type { Readiness } from './readiness';
 
 export interface OpsDeps {
-  config: Pick<Config, 'metricsToken'>;
+  config: Pick<Config, 'metricsToken' | 'trustProxy' | 'smtpUrl'>;
+  database: Pick<Database, 'answers'>;
   metrics: Metrics;
   readiness: Readiness;
 }
@@ -23,44 +24,35 @@ function sameSecret(presented: string, expected: string): boolean {
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
-/**
- * The address of the socket the request came in on, whatever `TRUST_PROXY` says: a header naming
- * another address is the client's to write, and must not open the metrics to it.
- */
-function peerAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    // Not served by a node socket (an in-process request): no peer to trust.
-    return undefined;
-  }
-}
-
-/** 127.0.0.0/8 and ::1, and IPv4 loopback written as IPv6 (`::ffff:127.0.0.1`). */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address || !ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'loopback';
-}
-
 /** Why this request may not read the metrics; null when it may. */
-function metricsRefusal(c: Context, token: string | undefined): AppError | null {
+function metricsRefusal(c: Context, config: OpsDeps['config']): AppError | null {
+  const token = config.metricsToken;
   if (token !== undefined) {
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (presented !== undefined && sameSecret(presented, token)) return null;
     return new AppError('unauthenticated', 'The metrics need Authorization: Bearer <METRICS_TOKEN>.', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
   }
-  if (isLoopback(peerAddress(c))) return null;
+  // The socket's peer must be this machine, and so must the client a trusted proxy names: behind a
+  // proxy on the same host every client's socket comes from loopback. A header is the client's to
+  // write, so it never opens the metrics on its own.
+  if (isLoopback(peerIp(c)) && isLoopback(clientIp(c, config))) return null;
   return new AppError('forbidden', 'Without METRICS_TOKEN the metrics are served to loopback addresses only.');
 }
 
 /**
- * `GET /metrics` (Prometheus text format) and `GET /ready` (CONTRACT §13). Neither takes a user's
- * token: the metrics have their own (`METRICS_TOKEN`) or are kept to this machine.
+ * `GET /health` (liveness, CONTRACT §1), `GET /ready` and `GET /metrics` (Prometheus text format,
+ * CONTRACT §13). None takes a user's token: the metrics have their own (`METRICS_TOKEN`) or are
+ * kept to this machine.
  */
 export function opsRoutes(deps: OpsDeps) {
   return new Hono<AppEnv>()
+    .get('/health', async (c) => {
+      const ok = await deps.database.answers();
+      // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
+      return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
+    })
     .get('/metrics', async (c) => {
-      const refusal = metricsRefusal(c, deps.config.metricsToken);
+      const refusal = metricsRefusal(c, deps.config);
       if (refusal) throw refusal;
       return c.body(await deps.metrics.exposition(), 200, { 'Content-Type': deps.metrics.contentType, 'Cache-Control': 'no-store' });
     })

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
 import type { CollabService } from '../collab/types';
 import { tablesOf, type Database, type Db } from '../db/database';
-import type { AttemptStores } from '../http/middleware/attempt-stores';
+import type { Limiters } from '../lib/limiters';
 import type { Metrics } from './metrics';
 
 /** Mails the sender has still to deliver: neither sent nor given up (the outbox's pending index). */
@@ -23,7 +23,7 @@ export async function exportQueueDepth(db: Db): Promise<number> {
  * sync side's connections and documents, and the Redis connections of the documents and of the
  * attempt limits. (Socket.IO's are pointed at in `attachRealtime`, which owns them.)
  */
-export function watchDeps(metrics: Metrics, deps: { database: Database; collab: CollabService; attempts: AttemptStores }): void {
+export function watchDeps(metrics: Metrics, deps: { database: Database; collab: CollabService; attempts: Limiters }): void {
   const { database, collab, attempts } = deps;
   metrics.sample('mailQueue', () => mailQueueDepth(database.db));
   metrics.sample('exportQueue', () => exportQueueDepth(database.db));

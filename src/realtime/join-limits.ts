@@ -1,6 +1,5 @@
-import type { Config } from '../config';
-import type { AttemptStores } from '../http/middleware/attempt-stores';
-import { instanceLimiter, type Limiter } from '../lib/limiters';
+import { budget, type Config } from '../config';
+import { memoryLimiters, type Limiter, type Limiters } from '../lib/limiters';
 
 type JoinLimitSettings = Pick<Config, 'joinsPerSocketPer10Seconds' | 'joinsPerUserPerMinute' | 'replayedEventsPerUserPerMinute'>;
 
@@ -9,7 +8,8 @@ type JoinLimitSettings = Pick<Config, 'joinsPerSocketPer10Seconds' | 'joinsPerUs
  * replaying in a loop could hold the event loop; joins are limited per socket, and replays per
  * user, and joins per user too (a client opening a new socket for each join). A socket lives on
  * one instance, so its joins are counted there; a user's sockets may be on every instance, so
- * their joins and replays are counted for the service (`AttemptStores`: Redis or the database).
+ * their joins and replays are counted where every limit is (`Limiters`: for the service with
+ * Redis or PostgreSQL).
  * The replay budget's default is five full replays (`MAX_REPLAY` each) a minute; past it a resume
  * answers `reload: true`, which costs the server nothing.
  */
@@ -18,10 +18,10 @@ export class JoinLimits {
   private readonly userJoins: Limiter;
   private readonly replays: Limiter;
 
-  constructor({ config, attempts }: { config: JoinLimitSettings; attempts: Pick<AttemptStores, 'limiter'> }) {
-    this.socketJoins = instanceLimiter({ name: 'socket-joins', points: config.joinsPerSocketPer10Seconds, windowS: 10 });
-    this.userJoins = attempts.limiter({ name: 'user-joins', points: config.joinsPerUserPerMinute, windowS: 60 });
-    this.replays = attempts.limiter({ name: 'replays', points: config.replayedEventsPerUserPerMinute, windowS: 60 });
+  constructor({ config, attempts }: { config: JoinLimitSettings; attempts: Pick<Limiters, 'limiter'> }) {
+    this.socketJoins = memoryLimiters().limiter({ name: 'socket-joins', ...budget(config, 'joinsPerSocketPer10Seconds') });
+    this.userJoins = attempts.limiter({ name: 'user-joins', ...budget(config, 'joinsPerUserPerMinute') });
+    this.replays = attempts.limiter({ name: 'replays', ...budget(config, 'replayedEventsPerUserPerMinute') });
   }
 
   /** Null when the socket (and its user) may join now; otherwise the seconds to wait. */

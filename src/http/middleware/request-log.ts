@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { routePath } from 'hono/route';
 import pino, { type Logger } from 'pino';
 import type { AppEnv } from '../env';
+import { routeTemplate } from './http-metrics';
 
 /**
  * The service's structured log: one JSON line per entry on stdout (no colour codes, whatever the
@@ -27,7 +27,7 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   return async function logRequest(c, next) {
     const started = performance.now();
     await next();
-    const route = routePath(c, -1);
+    const route = routeTemplate(c);
     const path = route.includes(':token') ? route : c.req.path;
     log.info({ request_id: c.get('requestId'), method: c.req.method, path, status: c.res.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
   };

@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/env';
-import type { AttemptStores } from '../../http/middleware/attempt-stores';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
+import type { Limiters } from '../../lib/limiters';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
 import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } from './service';
 import { loginThrottles, signupThrottle } from './throttle';
 
-export function authRoutes(deps: AuthDeps & { attempts: AttemptStores; auth: SessionAuth }) {
+export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionAuth }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
   return new Hono<AppEnv>()
     .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {

@@ -1,8 +1,9 @@
 import type { Context } from 'hono';
-import type { Config } from '../../config';
-import type { AttemptStores } from '../../http/middleware/attempt-stores';
+import { budget, type Config } from '../../config';
+import { clientKey } from '../../http/client-address';
 import type { AppEnv } from '../../http/env';
-import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
+import { limitAttempts } from '../../http/middleware/rate-limit';
+import type { Limiters } from '../../lib/limiters';
 
 /** The e-mail a login names, as the account's key (Hono keeps the body's text for the validator). */
 async function loginEmail(c: Context<AppEnv>): Promise<string> {
@@ -22,26 +23,22 @@ async function loginEmail(c: Context<AppEnv>): Promise<string> {
  * window is one minute, so someone failing on purpose locks the real user out for a minute at most
  * after they stop.
  */
-type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute' | 'trustProxy'>; attempts: AttemptStores };
+type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute' | 'trustProxy'>; attempts: Pick<Limiters, 'limiter'> };
 
 export function loginThrottles({ config, attempts }: ThrottleDeps) {
   const failed = (c: Context<AppEnv>) => c.res.status === 401;
   const message = (seconds: number) => `Too many failed logins; try again in ${seconds} s.`;
   return [
-    limitAttempts({ name: 'login_address', limit: config.loginFailuresPerAddressPerMinute, windowMs: 60_000, key: clientAddress(config), counts: failed, message, store: attempts.create() }),
-    limitAttempts({ name: 'login_account', limit: config.authAttemptsPerMinute, windowMs: 60_000, key: loginEmail, counts: failed, message, store: attempts.create() }),
+    limitAttempts(attempts.limiter({ name: 'login_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), { key: (c) => clientKey(c, config), counts: failed, message }),
+    limitAttempts(attempts.limiter({ name: 'login_account', ...budget(config, 'authAttemptsPerMinute') }), { key: loginEmail, counts: failed, message }),
   ] as const;
 }
 
 /** Each signup sends a confirmation mail: signups are limited per address, so mail cannot be sprayed. */
 export function signupThrottle({ config, attempts }: ThrottleDeps) {
-  return limitAttempts({
-    name: 'signup_address',
-    limit: config.signupsPerAddressPerMinute,
-    windowMs: 60_000,
-    key: clientAddress(config),
+  return limitAttempts(attempts.limiter({ name: 'signup_address', ...budget(config, 'signupsPerAddressPerMinute') }), {
+    key: (c) => clientKey(c, config),
     counts: (c) => c.res.status < 500,
     message: (seconds) => `Too many signups from this address; try again in ${seconds} s.`,
-    store: attempts.create(),
   });
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { budget } from '../../config';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { limitAttempts } from '../../http/middleware/rate-limit';
@@ -12,14 +13,10 @@ import { resendConfirmation, setMyAvatar, updateMe } from './service';
 export function usersRoutes(deps: AppDeps) {
   // Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
   // are limited, so an account made with someone else's address cannot keep mailing it.
-  const confirmationResends = limitAttempts({
-    name: 'confirmation_user',
-    limit: deps.config.confirmationMailsPer10Minutes,
-    windowMs: 10 * 60_000,
+  const confirmationResends = limitAttempts(deps.attempts.limiter({ name: 'confirmation_user', ...budget(deps.config, 'confirmationMailsPer10Minutes') }), {
     key: (c) => c.get('user').id,
     counts: (c) => c.res.status === 204,
     message: (seconds) => `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
-    store: deps.attempts.create(),
   });
   return new Hono<AppEnv>()
     .get('/user/me', doc({ tag: 'Current user', summary: 'The authenticated user', response: UserOutput }), (c) => {

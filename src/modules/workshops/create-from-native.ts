@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { budget } from '../../config';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -32,7 +33,7 @@ export class NativeImports {
 
   constructor({ config, attempts }: Pick<AppDeps, 'config' | 'attempts'>) {
     this.perMinute = config.importsPerMinute;
-    this.perUser = attempts.limiter({ name: 'native-imports', points: config.importsPerMinute, windowS: 60 });
+    this.perUser = attempts.limiter({ name: 'native-imports', ...budget(config, 'importsPerMinute') });
   }
 
   async create(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
