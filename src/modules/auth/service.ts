@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
+import { isUniqueViolation } from '../../db/errors';
 import { identityEpoch } from '../../db/identity-epoch';
 import { named, preparedPerDb } from '../../db/prepared';
 import { AppError } from '../../http/errors';
@@ -24,10 +25,22 @@ const SLIDE_EVERY_MS = 3600 * 1000;
 
 export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }) {
   const passwordHash = await hashPassword(input.password);
+  try {
+    return await createAccount(deps, input, passwordHash);
+  } catch (err) {
+    // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
+    // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
+    // refuses every statement of a transaction after a failed one.
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+function createAccount(deps: AuthDeps, input: { email: string; name: string }, passwordHash: string) {
   return deps.database.transaction(async (tx) => {
     const { organizationMembers, users } = tablesOf(tx);
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (taken) throw new AppError('email_taken', 'An account with this e-mail already exists.');
+    if (taken) throw emailTaken();
     const user = (await tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning())[0]!;
     // Organizations may have added this address before it had an account.
     await tx
@@ -38,6 +51,10 @@ export async function signup(deps: AuthDeps, input: { email: string; password: s
     const token = await issueToken(tx, deps.config, user.id);
     return { token, user: toUser(user, deps.config) };
   });
+}
+
+function emailTaken() {
+  return new AppError('email_taken', 'An account with this e-mail already exists.');
 }
 
 export async function login(deps: AuthDeps, input: { email: string; password: string }) {

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
-import { isTransactionHandle, tablesOf, type Db } from '../../db/database';
+import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { MemberWithUser, OrganizationMemberRow, OrganizationRow } from './schemas';
@@ -8,8 +8,8 @@ const queries = preparedPerDb((db: Db) => {
   const { organizationMembers, organizations } = tablesOf(db);
   return {
     organization: named(db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id'))), 'organizations_by_id'),
-    // The same row, locked for the rest of the transaction (PostgreSQL; SQLite's writer holds all).
-    lockedOrganization: named(forUpdate(db, db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id')))), 'organizations_by_id_locked'),
+    // Members' rows reference it: FOR NO KEY UPDATE (PostgreSQL; SQLite's writer holds all).
+    lock: named(forUpdate(db, db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, sql.placeholder('id'))), { referenced: true }), 'organizations_lock'),
     membership: named(
       db
         .select()
@@ -21,12 +21,17 @@ const queries = preparedPerDb((db: Db) => {
 });
 
 /**
- * The organization's row. Inside a transaction it is locked until the transaction ends: every
- * write to an organization reads it first, so its rules (the last admin stays) hold across instances.
+ * Locks the organization's row for the rest of the transaction: every write to an organization, or
+ * to what its rules cover (its members, its avatar, its workshops being created), takes it first,
+ * so those rules (the last admin stays) are checked and written by one request at a time, on any
+ * instance. Taken before any user's lock (`lockUser`), always in that order.
  */
+export async function lockOrganization(tx: Db, id: string): Promise<void> {
+  await queries(tx).lock.execute({ id });
+}
+
 export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
-  const q = queries(db);
-  return (await (isTransactionHandle(db) ? q.lockedOrganization : q.organization).execute({ id }))[0];
+  return (await queries(db).organization.execute({ id }))[0];
 }
 
 /** The caller's membership; pending members (no account yet) never match a user. */

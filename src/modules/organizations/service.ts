@@ -12,7 +12,7 @@ import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
-import { findMember, memberByEmail, membersOf, organizationsOf, otherActiveAdmins } from './repo';
+import { findMember, lockOrganization, memberByEmail, membersOf, organizationsOf, otherActiveAdmins } from './repo';
 import {
   toMember,
   toOrganization,
@@ -51,6 +51,7 @@ export async function getOrganization(deps: OrganizationDeps, organizationId: st
 export async function renameOrganization(deps: OrganizationDeps, organizationId: string, userId: string, input: { name: string }): Promise<void> {
   await deps.database.transaction(async (tx) => {
     const { organizations } = tablesOf(tx);
+    await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId));
     await tx.update(organizations).set({ name: input.name, updatedAt: nowIso() }).where(eq(organizations.id, organizationId));
   });
@@ -64,7 +65,11 @@ export async function setOrganizationAvatar(deps: OrganizationDeps, organization
   await replaceAvatar(deps, {
     userId,
     image,
-    current: async (tx) => requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId)).organization.avatarUrl,
+    current: async (tx) => {
+      // Locked before it is read: another replacement waits, then drops the avatar this one stores.
+      await lockOrganization(tx, organizationId);
+      return requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId)).organization.avatarUrl;
+    },
     store: async (tx, url) => {
       const { organizations } = tablesOf(tx);
       await tx.update(organizations).set({ avatarUrl: url, updatedAt: nowIso() }).where(eq(organizations.id, organizationId));
@@ -91,6 +96,7 @@ export async function addMember(
   try {
     return await deps.database.transaction(async (tx) => {
       const { organizationMembers, users } = tablesOf(tx);
+      await lockOrganization(tx, organizationId);
       const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor.id));
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
       const [user] = await tx.select().from(users).where(eq(users.email, input.email));
@@ -116,6 +122,8 @@ export async function addMember(
 export async function removeMember(deps: OrganizationDeps, organizationId: string, userId: string, memberId: string): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
     const { organizationMembers } = tablesOf(tx);
+    // Two admins removing each other at once: the second waits, then finds what the first left.
+    await lockOrganization(tx, organizationId);
     const access = await loadOrganizationAccess(tx, organizationId, userId);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);

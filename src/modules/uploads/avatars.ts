@@ -31,7 +31,11 @@ export async function replaceAvatar<T>(
   input: {
     userId: string;
     image: EncodedImage | null;
-    /** Reads the current avatar URL inside the transaction. */
+    /**
+     * Reads the current avatar URL inside the transaction, having locked the row that holds it
+     * (`lockUser`, `lockOrganization`): two replacements at once would otherwise both drop the same
+     * previous avatar, and the first one's new file would stay behind, referenced by nothing.
+     */
     current: (tx: Db) => Promise<string | null>;
     store: (tx: Db, url: string | null) => Promise<T>;
   },
@@ -49,7 +53,6 @@ export async function replaceAvatar<T>(
   let result: T;
   try {
     result = await deps.database.transaction(async (tx) => {
-      // Read again on each run of the transaction, so a retried one drops what is current then.
       const previous = ownAvatar(deps.config, await input.current(tx));
       dropped.previous = previous;
       const row = saved ? await recordFile(tx, saved, saved) : null;

@@ -4,8 +4,9 @@ import { forUpdate } from '../../db/sql';
 
 /**
  * Locks the user's row for the rest of the transaction, so a cap on what one user has (invitation
- * mails in a day, exports pending) is counted and written by one request at a time, on any
- * instance. A write to a workshop locks the workshop first and the user after, always in that order.
+ * mails in a day, exports pending) and their avatar are counted, read and written by one request
+ * at a time, on any instance. A write to a workshop or an organization locks that first
+ * (`lockWorkshop`, `lockOrganization`) and the user after, always in that order.
  */
 export async function lockUser(tx: Db, userId: string): Promise<void> {
   const { users } = tablesOf(tx);

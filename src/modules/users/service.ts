@@ -7,6 +7,7 @@ import { AppError, invalid, notFound } from '../../http/errors';
 import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
+import { lockUser } from './repo';
 import { toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
@@ -31,6 +32,8 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     image,
     current: async (tx) => {
       const { users } = tablesOf(tx);
+      // Locked before it is read: another replacement waits, then drops the avatar this one stores.
+      await lockUser(tx, userId);
       const [user] = await tx.select({ url: users.avatarUrl }).from(users).where(eq(users.id, userId));
       return user?.url ?? null;
     },

@@ -1,9 +1,11 @@
 import type { Context } from 'hono';
+import { budget } from '../../config';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
+import { clientKey } from '../../http/client-address';
 import { AppError, notFound } from '../../http/errors';
-import { clientAddress, limitAttempts } from '../../http/middleware/rate-limit';
+import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
 import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
@@ -52,18 +54,15 @@ export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, ch
  * wrong code counts (a 404): joining, or a malformed body, costs nothing.
  */
 export function joinRateLimits(deps: AppDeps) {
-  const wrongCodes = (name: string, limit: number, key: (c: Context<AppEnv>) => string) =>
-    limitAttempts({
-      name: `join_${name}`,
-      limit,
-      windowMs: 60_000,
+  const { config } = deps;
+  const wrongCodes = (name: string, limit: 'joinAttemptsPerMinute' | 'joinAttemptsPerAddressPerMinute', key: (c: Context<AppEnv>) => string) =>
+    limitAttempts(deps.attempts.limiter({ name: `join_${name}`, ...budget(config, limit) }), {
       key,
       counts: (c) => c.res.status === 404,
       message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
-      store: deps.attempts.create(),
     });
   return {
-    perUser: wrongCodes('user', deps.config.joinAttemptsPerMinute, (c) => c.get('user').id),
-    perAddress: wrongCodes('address', deps.config.joinAttemptsPerAddressPerMinute, clientAddress(deps.config)),
+    perUser: wrongCodes('user', 'joinAttemptsPerMinute', (c) => c.get('user').id),
+    perAddress: wrongCodes('address', 'joinAttemptsPerAddressPerMinute', (c) => clientKey(c, config)),
   };
 }

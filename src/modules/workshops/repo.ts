@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { tablesOf, type Db, type Schema } from '../../db/database';
+import { dialectOf, tablesOf, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { inList } from '../../db/sql';
+import { isUniqueViolation } from '../../db/errors';
+import { execute, inList } from '../../db/sql';
 import { invalid } from '../../http/errors';
 import type { WorkshopRole } from '../access/rules';
 import type { WorkshopRow } from '../access/load';
@@ -20,8 +21,9 @@ async function accessCodeTaken(db: Db, code: string, exceptWorkshopId?: string):
 }
 
 /**
- * Nine random digits not used by a running workshop. Call inside the write transaction, which holds
- * the write lock, so the check and the insert cannot interleave with another writer.
+ * Nine random digits no running workshop holds now. What another transaction, uncommitted, is
+ * giving a workshop is not seen here: writers of a code go through `insertWorkshop` and
+ * `reopenWorkshop`, which let the unique index of running codes decide and draw again.
  */
 export async function newAccessCode(db: Db): Promise<string> {
   for (;;) {
@@ -30,9 +32,34 @@ export async function newAccessCode(db: Db): Promise<string> {
   }
 }
 
-/** A code that stayed with an archived workshop may have been handed to a running one since. */
-export function accessCodeCollides(db: Db, workshop: WorkshopRow): Promise<boolean> {
-  return accessCodeTaken(db, workshop.accessCode, workshop.id);
+/**
+ * Sets an archived workshop running again, under its code unless a running workshop holds that
+ * code by now (codes are unique among running workshops only), else under a fresh one: the code.
+ */
+export async function reopenWorkshop(tx: Db, workshop: WorkshopRow): Promise<string> {
+  const { workshops } = tablesOf(tx);
+  let code = (await accessCodeTaken(tx, workshop.accessCode, workshop.id)) ? await newAccessCode(tx) : workshop.accessCode;
+  // On PostgreSQL another instance may be giving the same code to a workshop right now, unseen by
+  // the check until it commits; the index then refuses this one, and a savepoint keeps the
+  // transaction going for another draw. (SQLite's single writer lets no one in between.)
+  while (!(await unlessDuplicate(tx, () => tx.update(workshops).set({ state: 'running', accessCode: code }).where(eq(workshops.id, workshop.id))))) {
+    code = await newAccessCode(tx);
+  }
+  return code;
+}
+
+/** Runs `statement` under a savepoint: false, with the transaction still usable, when a unique index refused it. */
+async function unlessDuplicate(tx: Db, statement: () => Promise<unknown>): Promise<boolean> {
+  await execute(tx, sql`savepoint unless_duplicate`);
+  try {
+    await statement();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await execute(tx, sql`rollback to savepoint unless_duplicate`);
+    return false;
+  }
+  await execute(tx, sql`release savepoint unless_duplicate`);
+  return true;
 }
 
 export interface NewWorkshop {
@@ -51,10 +78,10 @@ export interface NewWorkshop {
 export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<WorkshopRow> {
   const { workshopMembers, workshops } = tablesOf(tx);
   const now = nowIso();
-  const accessCode = await newAccessCode(tx);
-  const [workshop] = await tx
-    .insert(workshops)
-    .values({
+  let workshop: WorkshopRow | undefined;
+  while (!workshop) {
+    const accessCode = await newAccessCode(tx);
+    const insert = tx.insert(workshops).values({
       id: newId(),
       ownerType: input.owner.type,
       ownerId: input.owner.id,
@@ -70,10 +97,15 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
       accessCode,
       createdAt: now,
       updatedAt: now,
-    })
-    .returning();
-  await tx.insert(workshopMembers).values({ workshopId: workshop!.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
-  return workshop!;
+    });
+    // On PostgreSQL a workshop another instance is writing may take the code after the check:
+    // that insert is skipped (no row back) rather than failing the transaction, and the code drawn
+    // again. Drizzle's SQLite builder cannot name a partial index, and SQLite's single writer lets
+    // no one in between the check and the insert.
+    [workshop] = await (dialectOf(tx) === 'postgres' ? insert.onConflictDoNothing({ target: workshops.accessCode, where: sql`${workshops.state} = 'running'` }) : insert).returning();
+  }
+  await tx.insert(workshopMembers).values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
+  return workshop;
 }
 
 export async function findWorkshop(db: Db, id: string): Promise<WorkshopRow | undefined> {

@@ -14,7 +14,8 @@ import type { NativeImports } from './create-from-native';
 import { dropWorkshopExports, removeWorkshopExportFiles } from '../exports/service';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
-import { accessCodeCollides, assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, newAccessCode, type NewWorkshop } from './repo';
+import { lockOrganization } from '../organizations/repo';
+import { assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, reopenWorkshop, type NewWorkshop } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput, WorkshopOutput } from './schemas';
 import { assertSortable, DEFAULT_VIEW, mergeView } from './view';
 
@@ -53,6 +54,8 @@ export async function createWorkshop(deps: AppDeps, user: UserRow, input: Create
 export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organizationId: string, input: CustomWorkshopInput): Promise<WorkshopOutput> {
   return write(deps, async (tx, changes) => {
     // Any member, facilitator or admin, may create the organization's workshops; strangers get 404.
+    // Locked so that a member being removed meanwhile, on any instance, creates nothing after.
+    await lockOrganization(tx, organizationId);
     await loadOrganizationAccess(tx, organizationId, user.id);
     await assertViewReferences(tx, '', input.view);
     const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
@@ -149,7 +152,7 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
       ...patched,
       currentStepId: stepChanged ? (input.current_step_id ?? null) : before.currentStepId,
       view: step ? mergeView(mergeView(DEFAULT_VIEW, step.view), input.view) : patched.view,
-      accessCode: before.state === 'archived' && patched.state === 'running' && (await accessCodeCollides(tx, before)) ? await newAccessCode(tx) : before.accessCode,
+      accessCode: before.state === 'archived' && patched.state === 'running' ? await reopenWorkshop(tx, before) : before.accessCode,
       updatedAt: nowIso(),
     };
     assertSortable(after.view, input.view);

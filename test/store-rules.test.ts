@@ -1,0 +1,315 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, it, vi } from 'vitest';
+import { hashToken, newToken } from '../src/modules/auth/crypto';
+import { loadOrganizationAccess } from '../src/modules/organizations/access';
+import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { UserOutput } from '../src/modules/users/schemas';
+import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import { useServer, useUsers } from './helpers/cast';
+import { createUser, expectError, multipart, pngImage, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import type { ApiResponse, TestServer } from './helpers/server';
+import { testStore } from './helpers/store';
+
+// Access codes are drawn with `randomInt`: one test makes a draw land on a code it chose.
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return { ...actual, randomInt: vi.fn(actual.randomInt) };
+});
+
+/*
+ * The rules of CONTRACT §6, §7 and §10 that hold by a lock, with several instances on one store
+ * writing at once. On PostgreSQL each race is forced: rows the requests need after their checks are
+ * held from a connection of its own (as another instance's transaction would hold them) until every
+ * request waits on a lock, so all of them have read before any commits, which is the race the
+ * rule's lock must win. On SQLite (three servers on one file) the file's single writer keeps them;
+ * the requests are only sent together.
+ */
+
+describe('rules with three instances on one store', () => {
+  const a = useServer({ plans: { free: { name: 'free', workshops_max_attendees: 3 }, team: { name: 'team', workshops_max_attendees: 1000 } } });
+  // One service behind one address, as deployed: a link one instance stored (an avatar's) is
+  // recognised as the service's own by the others.
+  const sibling = () => ({ plans: a.deps.config.plans, publicUrl: a.deps.config.publicUrl });
+  const b = useServer(sibling, () => ({ shareDatabaseOf: a }));
+  const c = useServer(sibling, () => ({ shareDatabaseOf: a }));
+  const instances = () => [a, b, c];
+  const [fay, flo, pat] = useUsers(a, 'Fay', 'Flo', 'Pat');
+
+  /** Connections to this test's database waiting on a lock (a row, or another transaction's outcome). */
+  async function waitingOnLocks(): Promise<number> {
+    const [row] = await a.rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    return row!.n;
+  }
+
+  /**
+   * On PostgreSQL, locks the rows of `table` whose `column` is one of `values` until `release`; `waitFor`
+   * resolves once `n` requests wait on locks. PostgreSQL gives up a lock wait after a second (503),
+   * so a test releases well within it. On SQLite nothing is held.
+   */
+  async function hold(table: string, column: string, values: string[]) {
+    if (testStore !== 'postgres') return { waitFor: async () => {}, release: async () => {} };
+    const other = new pg.Client({ connectionString: a.deps.config.databaseUrl });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(`SELECT 1 FROM "${table}" WHERE "${column}" = ANY($1) FOR UPDATE`, [values]);
+    let released = false;
+    return {
+      async waitFor(n: number) {
+        const deadline = Date.now() + 700;
+        let waiting = await waitingOnLocks();
+        while (waiting < n && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          waiting = await waitingOnLocks();
+        }
+        // Fewer would mean some request was not held up, and the race not run.
+        expect(waiting, 'requests waiting on the held rows').toBe(n);
+      },
+      async release() {
+        if (released) return;
+        released = true;
+        await other.query('ROLLBACK');
+        await other.end();
+      },
+    };
+  }
+
+  /** Sends `requests` at once, with the rows held (PostgreSQL) until every request waits on a lock. */
+  async function together<T>(held: { table: string; column: string; values: string[] }, requests: Array<() => Promise<ApiResponse<T>>>) {
+    const rows = await hold(held.table, held.column, held.values);
+    try {
+      const answers = Promise.all(requests.map((request) => request()));
+      await rows.waitFor(requests.length);
+      await rows.release();
+      return await answers;
+    } finally {
+      await rows.release();
+    }
+  }
+
+  const statuses = (answers: Array<ApiResponse<unknown>>) => answers.map((res) => res.status).sort((x, y) => x - y);
+  const randomCode = () => String(100_000_000 + Math.floor(Math.random() * 899_999_999));
+
+  async function newOrganization(admin: TestUser, name: string) {
+    const res = await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name } });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  async function addOrganizationMember(organizationId: string, admin: TestUser, email: string, role: 'admin' | 'facilitator') {
+    const res = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${organizationId}/members`, { token: admin.token, body: { email, role } });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it('answers the same signup sent to three instances at once 201 once and 409 email_taken otherwise', async () => {
+    const organization = await newOrganization(fay, 'Signups');
+    const { organizationMembers, users } = a.tables;
+    for (let round = 0; round < 4; round++) {
+      const email = `twice-${randomBytes(4).toString('hex')}@example.test`;
+      // Added before it has an account: the signup links this row, which is held after the user's insert.
+      const pending = await addOrganizationMember(organization.id, fay, email, 'facilitator');
+      const answers = await together(
+        { table: 'organization_members', column: 'id', values: [pending.id] },
+        instances().map((server) => () => server.request('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Twice' } })),
+      );
+      expect(statuses(answers), `round ${round}`).toEqual([201, 409, 409]);
+      for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'email_taken');
+      const accounts = await a.db.select().from(users).where(eq(users.email, email));
+      expect(accounts).toHaveLength(1);
+      const [member] = await a.db.select().from(organizationMembers).where(eq(organizationMembers.id, pending.id));
+      expect(member!.userId).toBe(accounts[0]!.id);
+    }
+  });
+
+  async function runningCodes(workshopIds: string[]) {
+    const { workshops } = a.tables;
+    const rows = await a.db.select().from(workshops).where(and(inArray(workshops.id, workshopIds), eq(workshops.state, 'running')));
+    return rows.map((row) => row.accessCode);
+  }
+
+  it('reopens two archived workshops sharing a code at once through two instances, under two codes', async () => {
+    for (let round = 0; round < 3; round++) {
+      const code = randomCode();
+      const archived = [await seedWorkshop(a, fay, { state: 'archived', accessCode: code }), await seedWorkshop(a, fay, { state: 'archived', accessCode: code })];
+      // Each write logs an event by Fay: holding her row holds both after they set their workshop running.
+      const answers = await together(
+        { table: 'users', column: 'id', values: [fay.id] },
+        archived.map((workshop, i) => () => instances()[i]!.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, { token: fay.token, body: { state: 'running' } })),
+      );
+      expect(statuses(answers), `round ${round}`).toEqual([200, 200]);
+      const codes = await runningCodes(archived.map((workshop) => workshop.id));
+      expect(codes).toHaveLength(2);
+      expect(new Set(codes).size).toBe(2);
+      expect(codes).toContain(code);
+    }
+  });
+
+  it('draws a new workshop another code when a workshop being reopened on another instance takes the one drawn', async () => {
+    const code = randomCode();
+    const archived = await seedWorkshop(a, fay, { state: 'archived', accessCode: code });
+    const held = await hold('users', 'id', [fay.id]);
+    let answers: [ApiResponse<WorkshopOutput>, ApiResponse<WorkshopOutput>];
+    try {
+      // The reopening sets the code first and waits (on PostgreSQL) for Fay's row to log its event...
+      const reopened = a.request<WorkshopOutput>('PUT', `/v1/workshops/${archived.id}`, { token: fay.token, body: { state: 'running' } });
+      await held.waitFor(1);
+      // ...while Pat's new workshop draws that very code, not yet seen as taken.
+      vi.mocked(randomInt).mockImplementationOnce(() => Number(code));
+      const created = b.request<WorkshopOutput>('POST', '/v1/workshops', { token: pat.token, body: { title: 'Drawn twice' } });
+      await held.waitFor(2);
+      await held.release();
+      answers = await Promise.all([reopened, created]);
+    } finally {
+      await held.release();
+    }
+    expect(answers.map((res) => res.status)).toEqual([200, 201]);
+    expect(vi.mocked(randomInt)).toHaveReturnedWith(Number(code));
+    const codes = await runningCodes([archived.id, answers[1].body.id]);
+    expect(codes).toHaveLength(2);
+    expect(new Set(codes).size).toBe(2);
+    expect(codes).toContain(code);
+  });
+
+  /**
+   * Round after round, two instances replace one avatar at once (`put`, by `uploader`), with the row
+   * holding the avatar held: one avatar file remains, the one `currentUrl` names, and no object or
+   * row of a replaced one is left behind.
+   */
+  async function raceAvatarReplacements(input: {
+    uploader: TestUser;
+    held: { table: string; column: string; values: string[] };
+    put: (server: TestServer, form: FormData) => Promise<ApiResponse<unknown>>;
+    status: number;
+    currentUrl: () => Promise<string | null>;
+  }) {
+    const { files } = a.tables;
+    const images = [await pngImage(40, 40, '#aa3333'), await pngImage(40, 40, '#33aa33')];
+    for (let round = 0; round < 3; round++) {
+      const answers = await together(
+        input.held,
+        images.map((image, i) => () => input.put(instances()[i]!, multipart('avatar', image, { name: 'avatar.png', type: 'image/png' }))),
+      );
+      expect(statuses(answers), `round ${round}`).toEqual([input.status, input.status]);
+      const kept = await a.db.select().from(files).where(and(eq(files.userId, input.uploader.id), eq(files.container, 'avatars')));
+      expect(kept, `round ${round}`).toHaveLength(1);
+      expect(await input.currentUrl()).toContain(`/avatars/${kept[0]!.key}`);
+    }
+    const rows = await a.db.select().from(files).where(eq(files.container, 'avatars'));
+    const objects = await a.deps.files.list('avatars/');
+    expect(objects.map((object) => object.name).sort()).toEqual(rows.map((row) => `avatars/${row.key}`).sort());
+  }
+
+  it('keeps one avatar file when two instances replace a user’s avatar at once', async () => {
+    const ada = await createUser(a, 'Ada');
+    const { users } = a.tables;
+    await raceAvatarReplacements({
+      uploader: ada,
+      held: { table: 'users', column: 'id', values: [ada.id] },
+      put: (server, form) => server.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form }),
+      status: 200,
+      currentUrl: async () => (await a.db.select().from(users).where(eq(users.id, ada.id)))[0]!.avatarUrl,
+    });
+  });
+
+  it('keeps one avatar file when two instances replace an organization’s avatar at once', async () => {
+    const olga = await createUser(a, 'Olga');
+    const organization = await newOrganization(olga, 'Pictured');
+    const { organizations } = a.tables;
+    await raceAvatarReplacements({
+      uploader: olga,
+      held: { table: 'organizations', column: 'id', values: [organization.id] },
+      put: (server, form) => server.request('PUT', `/v1/organizations/${organization.id}/avatar`, { token: olga.token, rawBody: form }),
+      status: 204,
+      currentUrl: async () => (await a.db.select().from(organizations).where(eq(organizations.id, organization.id)))[0]!.avatarUrl,
+    });
+  });
+
+  it('keeps one facilitator when two facilitators demote each other at once through two instances', async () => {
+    const { workshopMembers } = a.tables;
+    for (let round = 0; round < 3; round++) {
+      const workshop = await seedWorkshop(a, fay);
+      await seedMember(a, workshop.id, flo, 'facilitator');
+      const members = await a.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshop.id));
+      const memberOf = (user: TestUser) => members.find((member) => member.userId === user.id)!.id;
+      const demote = (server: TestServer, actor: TestUser, target: TestUser) => () =>
+        server.request('PUT', `/v1/workshops/${workshop.id}/user_roles/${memberOf(target)}`, { token: actor.token, body: { role: 'participant' } });
+      const answers = await together({ table: 'workshop_members', column: 'id', values: members.map((member) => member.id) }, [demote(a, fay, flo), demote(b, flo, fay)]);
+      // The second, once the first committed, is no facilitator any more.
+      expect(statuses(answers), `round ${round}`).toEqual([200, 403]);
+      const roles = await a.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshop.id));
+      expect(roles.filter((member) => member.role === 'facilitator')).toHaveLength(1);
+    }
+  });
+
+  it('admits exactly 3 of 6 joins sent at once through three instances against a plan of 3 participants', async () => {
+    const { workshopMembers } = a.tables;
+    for (let round = 0; round < 2; round++) {
+      const code = randomCode();
+      const workshop = await seedWorkshop(a, fay, { accessCode: code });
+      const joiners: TestUser[] = [];
+      for (let i = 0; i < 6; i++) joiners.push(await createUser(a, `Joiner ${i}`));
+      // Each join writes a member row naming its user: held by the users' rows.
+      const answers = await together(
+        { table: 'users', column: 'id', values: joiners.map((user) => user.id) },
+        joiners.map((user, i) => () => instances()[i % 3]!.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: code } })),
+      );
+      expect(statuses(answers), `round ${round}`).toEqual([200, 200, 200, 409, 409, 409]);
+      for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'attendee_limit_reached');
+      const participants = await a.db.select().from(workshopMembers).where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
+      expect(participants).toHaveLength(3);
+    }
+  });
+
+  it('lets one invitation be accepted once when three people accept it at once through three instances', async () => {
+    const { invitations, workshopMembers } = a.tables;
+    for (let round = 0; round < 3; round++) {
+      const workshop = await seedWorkshop(a, fay);
+      const token = newToken();
+      const invitation = await a.write(async (tx) => {
+        const [row] = await tx.insert(invitations).values({ workshopId: workshop.id, email: `guest-${round}@example.test`, tokenHash: hashToken(token), content: 'Come', invitedBy: fay.id }).returning();
+        return row!;
+      });
+      const guests: TestUser[] = [];
+      for (let i = 0; i < 3; i++) guests.push(await createUser(a, `Guest ${i}`));
+      const answers = await together(
+        { table: 'invitations', column: 'id', values: [invitation.id] },
+        guests.map((guest, i) => () => instances()[i]!.request('POST', `/v1/invitations/${token}/accept`, { token: guest.token })),
+      );
+      expect(statuses(answers), `round ${round}`).toEqual([200, 409, 409]);
+      for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'invitation_used');
+      const accepter = guests[answers.findIndex((res) => res.status === 200)]!;
+      const [after] = await a.db.select().from(invitations).where(eq(invitations.id, invitation.id));
+      expect(after).toMatchObject({ state: 'accepted', acceptedBy: accepter.id });
+      const participants = await a.db.select().from(workshopMembers).where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
+      expect(participants.map((member) => member.userId)).toEqual([accepter.id]);
+    }
+  });
+
+  it('keeps one admin when two organization admins remove each other at once through two instances', async () => {
+    const { organizationMembers } = a.tables;
+    for (let round = 0; round < 3; round++) {
+      const organization = await newOrganization(fay, `Pair ${round}`);
+      const floMember = await addOrganizationMember(organization.id, fay, flo.email, 'admin');
+      const [fayMember] = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.userId, fay.id)));
+      const remove = (server: TestServer, actor: TestUser, memberId: string) => () =>
+        server.request('DELETE', `/v1/organizations/${organization.id}/members/${memberId}`, { token: actor.token });
+      const answers = await together({ table: 'organization_members', column: 'id', values: [fayMember!.id, floMember.id] }, [
+        remove(a, fay, floMember.id),
+        remove(b, flo, fayMember!.id),
+      ]);
+      // The second, once the first committed, is no member any more.
+      expect(statuses(answers), `round ${round}`).toEqual([204, 404]);
+      const admins = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.role, 'admin')));
+      expect(admins).toHaveLength(1);
+    }
+  });
+
+  it('reads an organization’s access inside a read-only snapshot', async () => {
+    const organization = await newOrganization(fay, 'Read only');
+    const access = await a.deps.database.snapshot((db) => loadOrganizationAccess(db, organization.id, fay.id));
+    expect(access.organization.id).toBe(organization.id);
+    expect(access.membership.role).toBe('admin');
+  });
+});
