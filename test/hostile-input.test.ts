@@ -4,7 +4,7 @@ import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
 import { WORKSHOP_MAX_CARDS } from '../src/modules/cards/repo';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useCast, useServer } from './helpers/cast';
-import { createUser, errorOf, expectError, seedCard, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
+import { createUser, errorOf, expectError, seedCard, seedCardScene, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /* Defects found by hostile input, each with the request that showed it. */
@@ -102,6 +102,52 @@ describe('card limits', () => {
     expect(refused.body).toMatchObject({ error: { message: expect.stringContaining(String(WORKSHOP_MAX_CARDS)) } });
     const [counted] = await t.rows<{ n: number }>(sql`SELECT count(*) AS n FROM cards WHERE workshop_id = ${workshop.id}`);
     expect(Number(counted!.n)).toBe(WORKSHOP_MAX_CARDS);
+  });
+});
+
+// PostgreSQL refuses a NUL character in text (a 500 it was) where SQLite stored it: both stores answer alike.
+describe('NUL characters', () => {
+  const NUL = '\u0000';
+
+  it('refuses one in a body’s text with 400, naming the member, and writes nothing', async () => {
+    const { t, facilitator } = cast;
+    const { workshop, card, path: comments } = await seedCardScene(cast, 'comments', { title: 'Kept' });
+    const cards = `/v1/workshops/${workshop.id}/cards`;
+    const refusals = [
+      { method: 'POST', path: cards, body: { type: 'cluster', title: `Nul${NUL}led` }, member: 'title' },
+      { method: 'POST', path: comments, body: { content: `${NUL}` }, member: 'content' },
+      { method: 'PUT', path: `/v1/workshops/${workshop.id}`, body: { title: `Re${NUL}named` }, member: 'title' },
+    ];
+    for (const { method, path, body, member } of refusals) {
+      const res = await t.request(method, path, { token: facilitator.token, body });
+      expectError(res, 400, 'invalid_request');
+      expect(errorOf(res).details).toEqual([{ path: member, message: expect.stringContaining('NUL') }]);
+    }
+    // A member the schema does not know is ignored, NUL or not.
+    expect((await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: facilitator.token, body: { unknown: NUL } })).status).toBe(200);
+
+    expect((await t.request<unknown[]>('GET', cards, { token: facilitator.token })).body.map((c) => (c as { id: string }).id)).toEqual([card.id]);
+    expect((await t.request('GET', comments, { token: facilitator.token })).body).toEqual([]);
+    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${workshop.id}`, { token: facilitator.token })).body.title).toBe('Kept');
+  });
+
+  it('refuses one in a query parameter with 400', async () => {
+    const { t, facilitator } = cast;
+    const workshop = await seedWorkshop(t, facilitator);
+    const res = await t.request('GET', `/v1/workshops/${workshop.id}/cards?parent=%00`, { token: facilitator.token });
+    expectError(res, 400, 'invalid_request');
+    expect(errorOf(res).details?.[0]?.path).toBe('parent');
+  });
+
+  it('answers 404 for one in a route parameter, an id that names nothing, and writes nothing', async () => {
+    const { t, facilitator } = cast;
+    const workshop = await seedWorkshop(t, facilitator);
+    expectError(await t.request('GET', '/v1/workshops/%00', { token: facilitator.token }), 404, 'not_found');
+    expectError(await t.request('GET', `/v1/workshops/${workshop.id}%00`, { token: facilitator.token }), 404, 'not_found');
+    const cards = `/v1/workshops/${workshop.id}/cards`;
+    expectError(await t.request('POST', '/v1/workshops/%00/cards', { token: facilitator.token, body: { type: 'cluster', title: 'Lost' } }), 404, 'not_found');
+    expectError(await t.request('POST', `${cards}/%00/comments`, { token: facilitator.token, body: { content: 'Lost' } }), 404, 'not_found');
+    expect((await t.request('GET', cards, { token: facilitator.token })).body).toEqual([]);
   });
 });
 

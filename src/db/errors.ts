@@ -11,6 +11,19 @@ export class DatabaseUnavailable extends Error {
   }
 }
 
+/**
+ * A COMMIT that got no answer (the connection was lost or fell silent while it was on its way): the
+ * transaction may have committed or not. Still a 503, never an acknowledgement (CONTRACT §10); but
+ * what the transaction recorded may exist, so a caller must not undo outside effects it tied to
+ * those rows (a blob written for a row that may be there).
+ */
+export class CommitInDoubt extends DatabaseUnavailable {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'CommitInDoubt';
+  }
+}
+
 function* chain(err: unknown): Generator<{ code?: unknown; message?: unknown }> {
   let current = err;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
@@ -41,37 +54,70 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY',
   'SQLITE_LOCKED',
   // PostgreSQL: lock or statement timeout, serialization failure or deadlock (after retries),
-  // the server shutting down or refusing connections, the connection lost.
+  // too many connections.
   '55P03',
   '57014',
   '40001',
   '40P01',
-  '57P01',
-  '57P02',
-  '57P03',
   '53300',
-  // Node's sockets.
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
 ]);
 
 /**
+ * No connection could be had: refused, not found, or not started in time (the server starting up
+ * or shutting down, node-postgres' connect timeouts). Nothing was sent on it.
+ */
+const NOT_CONNECTED_CODES = new Set(['57P03', '08001', '08004', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const NOT_CONNECTED_MESSAGE = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+
+/**
+ * An established connection failed: the server ended the session (shutting down, crashed, an idle
+ * transaction's limit) or the socket broke, and node-postgres reports by message only a connection
+ * it lost or gave up waiting on (`query_timeout`: the server or the network fell silent).
+ */
+const LOST_CODES = new Set(['57P01', '57P02', '25P03', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
+const LOST_MESSAGE = /Connection terminated|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable/;
+
+function notConnected(err: unknown): boolean {
+  for (const link of chain(err)) {
+    if (typeof link.code === 'string' && NOT_CONNECTED_CODES.has(link.code)) return true;
+    if (typeof link.message === 'string' && NOT_CONNECTED_MESSAGE.test(link.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The connection failed under the statement: lost, ended by the server, or silent past its limit.
+ * What the statement did is unknown to the client (a COMMIT among them is in doubt), and the
+ * connection is of no further use. Not so for a connection never had: nothing was sent on it.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  if (notConnected(err)) return false;
+  for (const link of chain(err)) {
+    const code = link.code;
+    if (typeof code === 'string' && (LOST_CODES.has(code) || code.startsWith('08'))) return true;
+    if (typeof link.message === 'string' && LOST_MESSAGE.test(link.message)) return true;
+  }
+  return false;
+}
+
+/**
  * The database is away or too busy: the request answers 503 with Retry-After (CONTRACT §10), and
- * nothing it did was written.
+ * nothing it did was written, or, for a `CommitInDoubt`, nothing of it was acknowledged.
  */
 export function isUnavailable(err: unknown): boolean {
   for (const link of chain(err)) {
     if (link instanceof DatabaseUnavailable) return true;
     const code = link.code;
-    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_BUSY_') || code.startsWith('08'))) return true;
-    // node-postgres reports a connection it lost, or could not make in time, by message only.
-    if (typeof link.message === 'string' && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(link.message)) {
-      return true;
-    }
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_BUSY_'))) return true;
   }
-  return false;
+  return notConnected(err) || isConnectionLost(err);
+}
+
+/**
+ * Text PostgreSQL cannot store: a NUL character in a text value (22021) or in JSON (22P05). The
+ * edge refuses these before any query (`parseInput`); this catches an input that got past it.
+ */
+export function isUnstorableText(err: unknown): boolean {
+  const code = codeOf(err);
+  return code === '22021' || code === '22P05';
 }

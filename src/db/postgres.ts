@@ -4,20 +4,50 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { fromPackageRoot } from '../lib/package-root';
 import { markHandle, type Database, type Db, type StoreObserver, type TransactionKind } from './database';
-import { DatabaseUnavailable, isUnavailable } from './errors';
+import { CommitInDoubt, DatabaseUnavailable, isConnectionLost, isUnavailable } from './errors';
 import * as schema from './schema-pg/index';
 import { TransactionScope } from './scope';
 
 const MIGRATIONS_DIR = fromPackageRoot('drizzle/postgres');
 
-/** A row lock not had within this long fails the statement (55P03): the request answers 503 (CONTRACT §10). */
+/*
+ * Time limits: a database that is away, stuck or too busy answers 503 within 5 s, never a hang or
+ * a 500 (CONTRACT §10). The server enforces its own (`sessionSettings`), so what it gave up also
+ * releases its locks; the client adds one for a server or network that fell silent.
+ *
+ * The longest a request waits on a database that stops answering: CONNECT_WAIT_MS for a
+ * connection (2 s: all pooled ones busy, or a new one not started), then STATEMENT_LIMIT_MS +
+ * SILENCE_MARGIN_MS for the first statement that gets no answer (2.5 s); its connection is then
+ * dropped at once, without a ROLLBACK round trip (the server rolls back when it sees the connection
+ * close, or after IDLE_IN_TRANSACTION_MS). 4.5 s in all: the statements before it were answered,
+ * in the time they take on a healthy database. A database that answers every statement slowly but
+ * within its limit is bounded per statement, not per request.
+ */
+/** A lock not had within this long fails the statement (55P03): the request answers 503. */
 const LOCK_WAIT_MS = 1_000;
 /** A pooled connection not had within this long: 503, rather than a request that hangs. */
 const CONNECT_WAIT_MS = 2_000;
-/** A statement the server has not answered within this long is given up (the database is away): 503. */
-const STATEMENT_LIMIT_MS = 4_000;
+/** The server cancels a statement running longer (57014), releasing what it locked: 503. */
+const STATEMENT_LIMIT_MS = 2_000;
+/**
+ * A statement still unanswered this long after the server's own limit would have ended it: the
+ * server or the network is silent. The client gives it up ('Query read timeout') and drops the connection.
+ */
+const SILENCE_MARGIN_MS = 500;
+/**
+ * The server ends a session idle this long inside a transaction (25P03), releasing its row locks:
+ * an instance frozen or cut off mid-transaction does not hold a workshop longer than this.
+ */
+const IDLE_IN_TRANSACTION_MS = 5_000;
 /** How long an instance waits for another one's migrations before giving up its start. */
 const MIGRATION_WAIT_MS = 120_000;
+
+/** The server-side limits, set on every connection as it starts (libpq's `options`). */
+function sessionSettings(statementLimitMs: number): string {
+  return [`lock_timeout=${LOCK_WAIT_MS}`, `statement_timeout=${statementLimitMs}`, `idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`]
+    .map((setting) => `-c ${setting}`)
+    .join(' ');
+}
 
 /**
  * node-postgres answers `int8` (every `count(*)`) and `numeric` (every `sum()` of integers) as
@@ -63,12 +93,13 @@ function workshopLock(db: NodePgDatabase<typeof schema>) {
  * come in the same order as from SQLite.
  */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<Database> {
+  const statementLimitMs = options.statementLimitMs ?? STATEMENT_LIMIT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize,
     connectionTimeoutMillis: CONNECT_WAIT_MS,
-    query_timeout: options.statementLimitMs ?? STATEMENT_LIMIT_MS,
-    options: `-c lock_timeout=${LOCK_WAIT_MS}`,
+    query_timeout: statementLimitMs + SILENCE_MARGIN_MS,
+    options: sessionSettings(statementLimitMs),
     application_name: 'workshop-server',
     keepAlive: true,
     types,
@@ -144,17 +175,32 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       await client.query(begin);
       const handle = handleOf(client);
       locked.set(handle, new Set());
+      let result: T;
       try {
-        const result = await scope.run(() => fn(handle));
-        // A commit whose answer never came may or may not have happened: it is not acknowledged.
-        await client.query('COMMIT');
-        observer?.transactionEnded(kind, 'commit');
-        return result;
+        result = await scope.run(() => fn(handle));
       } catch (err) {
-        await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        // A connection lost or silent is dropped, not asked to roll back: the ROLLBACK would wait
+        // behind the statement still unanswered. The server rolls back as the connection closes,
+        // or, if it cannot hear that, once its own limits end the statement and the idle session.
+        if (isConnectionLost(err)) broken = err as Error;
+        else await client.query('ROLLBACK').catch((rollbackFailed: Error) => (broken = rollbackFailed));
         observer?.transactionEnded(kind, 'rollback');
         throw err;
       }
+      try {
+        await client.query('COMMIT');
+      } catch (err) {
+        // Counted with the rollbacks either way: neither is acknowledged.
+        observer?.transactionEnded(kind, 'rollback');
+        // The server's own refusal (a deferred check, a serialization failure) rolled it back.
+        if (err instanceof pg.DatabaseError && !isConnectionLost(err)) throw err;
+        // No answer: it may or may not have happened. Not acknowledged, and said so to the caller,
+        // which must not undo what it did outside the database for it (`CommitInDoubt`).
+        broken = err as Error;
+        throw new CommitInDoubt('The database did not answer the commit; the write may or may not have been stored.', { cause: err });
+      }
+      observer?.transactionEnded(kind, 'commit');
+      return result;
     } catch (err) {
       // A connection that failed mid-transaction is not handed out again.
       if (isUnavailable(err)) broken ??= err as Error;
@@ -211,19 +257,23 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
         if (attempt >= 5 || !['23505', '42P06', '42P07', '42710'].includes(code ?? '')) throw err;
       }
     }
+    // The migrations' transaction may wait and run longer than a request's statements: the
+    // client's own limit (`query_timeout`, node-postgres reads it per query too) follows the server's.
+    const run = <R extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+      client.query<R>({ text, values, query_timeout: MIGRATION_WAIT_MS + SILENCE_MARGIN_MS } as pg.QueryConfig);
     await client.query('BEGIN');
     try {
       await client.query(`SET LOCAL lock_timeout = ${MIGRATION_WAIT_MS}`);
       await client.query(`SET LOCAL statement_timeout = ${MIGRATION_WAIT_MS}`);
-      await client.query('LOCK TABLE drizzle.__drizzle_migrations IN EXCLUSIVE MODE');
-      const { rows } = await client.query<{ created_at: string | number | null }>('SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1');
+      await run('LOCK TABLE drizzle.__drizzle_migrations IN EXCLUSIVE MODE');
+      const { rows } = await run<{ created_at: string | number | null }>('SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1');
       const last = rows[0]?.created_at == null ? null : Number(rows[0].created_at);
       for (const migration of migrations) {
         if (last !== null && migration.folderMillis <= last) continue;
-        for (const statement of migration.sql) if (statement.trim()) await client.query(statement);
-        await client.query('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [migration.hash, migration.folderMillis]);
+        for (const statement of migration.sql) if (statement.trim()) await run(statement);
+        await run('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [migration.hash, migration.folderMillis]);
       }
-      await client.query('COMMIT');
+      await run('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;

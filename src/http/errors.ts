@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { isUnavailable } from '../db/errors';
+import { isUnavailable, isUnstorableText } from '../db/errors';
 import { FileStoreUnavailable } from '../files/store';
 
 /** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
@@ -65,7 +65,7 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 
 /** Turns anything thrown by a handler into the contract's error shape. */
 export function toErrorResponse(err: unknown, c: Context): Response {
-  const appError = normalize(err);
+  const appError = normalize(err, c);
   if (appError.code === 'internal_error') {
     // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.
     console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
@@ -73,7 +73,7 @@ export function toErrorResponse(err: unknown, c: Context): Response {
   return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
 }
 
-function normalize(err: unknown): AppError {
+function normalize(err: unknown, c: Context): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
     switch (err.status) {
@@ -94,6 +94,12 @@ function normalize(err: unknown): AppError {
   if (err instanceof FileStoreUnavailable) {
     // Checked first: its cause may be a network error the database check would claim as its own.
     return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', { headers: { 'Retry-After': '1' } });
+  }
+  if (isUnstorableText(err)) {
+    // A NUL character got past the edge (`parseInput` refuses those of bodies and query strings).
+    // In the path it names no resource, as on SQLite, where such an id simply matches no row.
+    if (/%00/.test(new URL(c.req.url).pathname)) return new AppError('not_found', 'Not found.');
+    return new AppError('invalid_request', 'The request holds text that cannot be stored (a NUL character).');
   }
   if (isUnavailable(err)) {
     // A lock or a connection could not be had in time: nothing was written; try again.

@@ -74,6 +74,32 @@ function arrayForObject(schema: SchemaNode, input: unknown, path: readonly strin
   return null;
 }
 
+/**
+ * The path of the first string in `value` (a parsed input: its values and its objects' keys) that
+ * holds a NUL character, or null. PostgreSQL cannot store one in text or JSON (22021, 22P05) where
+ * SQLite would keep it: refused before either sees it, so both stores answer alike.
+ */
+export function nulCharacterPath(value: unknown, path: readonly string[] = []): string[] | null {
+  if (typeof value === 'string') return value.includes('\0') ? [...path] : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value) || value instanceof Set) {
+    let index = 0;
+    for (const element of value) {
+      const found = nulCharacterPath(element, [...path, String(index++)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return null;
+  for (const [key, element] of Object.entries(value)) {
+    if (key.includes('\0')) return [...path, key];
+    const found = nulCharacterPath(element, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+}
+
 /** Parses input against a schema or throws the contract's 400. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
   const wrongType = arrayForObject(schema, input, []);
@@ -81,7 +107,15 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
     throw new AppError('invalid_request', `Invalid ${what}: ${wrongType.path ? `${wrongType.path}: ` : ''}${wrongType.message}`, { details: [wrongType] });
   }
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
-  if (result.success) return result.output;
+  if (result.success) {
+    // Checked on what the schema kept, whatever the member's schema: unknown members stay ignored.
+    const nul = nulCharacterPath(result.output);
+    if (nul) {
+      const detail = { path: nul.join('.'), message: 'Must not contain a NUL character (\\u0000).' };
+      throw new AppError('invalid_request', `Invalid ${what}: ${detail.path ? `${detail.path}: ` : ''}${detail.message}`, { details: [detail] });
+    }
+    return result.output;
+  }
   const details = issuesToDetails(result.issues);
   const first = details[0];
   const message = first ? `Invalid ${what}: ${first.path ? `${first.path}: ` : ''}${first.message}` : `Invalid ${what}.`;
