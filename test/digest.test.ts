@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useUsers } from './helpers/cast';
 import { seedCard, seedWorkshopWith } from './helpers/factories';
+import { testStore } from './helpers/store';
 
 const t = useServer();
 const [fay, pat] = useUsers(t, 'Fay', 'Pat');
@@ -47,6 +49,24 @@ describe('daily digest', () => {
   it('sends nothing for a day without activity', async () => {
     // Two days on, yesterday was quiet everywhere.
     expect(await queueDailyDigests(t.deps, new Date(Date.now() + 2 * 24 * 3600 * 1000 + 60_000))).toEqual({ ran: true, workshops: 0, mails: 0 });
+  });
+});
+
+describe('the digest on several instances', () => {
+  // SQLite has one writer at a time: a second instance waits for the whole transaction, not for the claim.
+  it.runIf(testStore === 'postgres')('an instance finding the day claimed by another, still queueing it, sends nothing and raises nothing', async () => {
+    // Another instance has claimed the day and is still queueing its mails (not committed yet).
+    const other = new pg.Client({ connectionString: t.deps.config.databaseUrl });
+    await other.connect();
+    const now = new Date(Date.now() + 5 * 24 * 3600 * 1000);
+    await other.query('BEGIN');
+    await other.query('INSERT INTO digest_runs (day, started_at) VALUES ($1, $2)', [now.toISOString().slice(0, 10), now.toISOString()]);
+    try {
+      expect(await queueDailyDigests(t.deps, now)).toEqual({ ran: false, workshops: 0, mails: 0 });
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
   });
 });
 

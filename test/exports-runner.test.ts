@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testConfig } from '../src/config';
 import { createDeps } from '../src/create-deps';
 import type { AppDeps } from '../src/deps';
 import { tablesOf } from '../src/db/database';
+import { CommitInDoubt } from '../src/db/errors';
 import { startExportRunner } from '../src/modules/exports/jobs';
+import { exportFile } from '../src/modules/exports/schemas';
+import { objectName } from '../src/modules/uploads/storage';
 import { insertWorkshop } from '../src/modules/workshops/repo';
 import { until } from './helpers/wait';
 
@@ -58,6 +61,32 @@ describe('the export runner', () => {
     } finally {
       await runner.stop();
     }
+  });
+
+  it('keeps the file when the commit recording the export went unanswered: the export may be recorded', async () => {
+    const { deps, rows, read } = await depsWithExports(1);
+    const real = deps.database.transaction.bind(deps.database);
+    let doubted = false;
+    vi.spyOn(deps.database, 'transaction').mockImplementation(async (fn) => {
+      const result = await real(fn);
+      // The commit that made the export a success went through; its answer was lost on the way back.
+      if (!doubted && (await read(rows[0]!.id)).state === 'success') {
+        doubted = true;
+        throw new CommitInDoubt('The database did not answer the commit.');
+      }
+      return result;
+    });
+    const runner = startExportRunner(deps);
+    try {
+      await until(() => doubted, 'the outcome recorded, in doubt', 30_000);
+    } finally {
+      // Waits for the runner to be done with that outcome.
+      await runner.stop();
+      vi.restoreAllMocks();
+    }
+    const file = exportFile(await read(rows[0]!.id));
+    expect(file).not.toBeNull();
+    expect(await deps.files.get(objectName(file!))).not.toBeNull();
   });
 
   it('once stopped takes no further export: the next one stays free for another instance', async () => {

@@ -249,8 +249,38 @@ describe('exports', () => {
     const done = await finished((await retro()).workshop.id, (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id);
     const kept = join(folder, new URL(done.url!).pathname.split('/')[3]!);
     utimesSync(kept, old, old);
-    expect(await sweepStrayExportFiles(t.deps)).toBe(1);
+    expect(await sweepStrayExportFiles(t.deps)).toEqual({ removed: 1, next: undefined });
     expect([existsSync(stray), existsSync(fresh), existsSync(kept)]).toEqual([false, true, true]);
+  });
+
+  it('reaches a stray export file however many files sort before it, a page per sweep', async () => {
+    const { mkdirSync, rmSync, utimesSync, writeFileSync } = await import('node:fs');
+    const folder = join(t.deps.config.filesDir, 'exports');
+    mkdirSync(folder, { recursive: true });
+    // A page's worth of files that are no strays (on their way to being recorded), first by name.
+    const ahead = Array.from({ length: 1_000 }, (_, index) => join(folder, `--ahead${String(index).padStart(4, '0')}`));
+    for (const path of ahead) writeFileSync(path, 'being recorded');
+    const stray = join(folder, 'zz-stray000000000000000');
+    writeFileSync(stray, 'left by a dead render');
+    const old = (Date.now() - 3_600_000) / 1000;
+    utimesSync(stray, old, old);
+    const { sweepStrayExportFiles } = await import('../src/modules/exports/service');
+    try {
+      const first = await sweepStrayExportFiles(t.deps);
+      expect(first).toEqual({ removed: 0, next: `exports/--ahead0999` });
+      expect(existsSync(stray)).toBe(true);
+      // The next sweep goes on where the last one stopped, until the end of the folder.
+      let removed = 0;
+      for (let after = first.next; after !== undefined; ) {
+        const page = await sweepStrayExportFiles(t.deps, { after });
+        removed += page.removed;
+        after = page.next;
+      }
+      expect(removed).toBe(1);
+      expect(existsSync(stray)).toBe(false);
+    } finally {
+      for (const path of ahead) rmSync(path, { force: true });
+    }
   });
 
   it('a download of a pending export answers 409', async () => {

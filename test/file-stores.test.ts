@@ -2,11 +2,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { testConfig } from '../src/config';
+import { createDeps } from '../src/create-deps';
+import { tablesOf } from '../src/db/database';
+import { CommitInDoubt, DatabaseUnavailable } from '../src/db/errors';
 import { localFileStore } from '../src/files/local-store';
 import { parseFilesUrl, s3FileStore } from '../src/files/s3-store';
 import { FileStoreUnavailable, type FileStore } from '../src/files/store';
+import { objectName, saveFile } from '../src/modules/uploads/storage';
 import { useS3 } from './helpers/s3';
+import { silentServer } from './helpers/silent-tcp';
 
 /* Both stores through the one interface the service uses: the same calls, the same answers. */
 
@@ -35,26 +41,24 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 describe.each(stores)('the %s store', (_kind, open) => {
-  it('puts an object, then reads it whole, as a stream and by its head', async () => {
+  it('puts an object, then reads it whole and as a stream, with its size and age', async () => {
     const files = await open();
     const before = Date.now();
     await files.put('uploads/abc_DEF-1', bytes('hello, store'), { contentType: 'text/plain' });
     expect((await files.get('uploads/abc_DEF-1'))?.toString()).toBe('hello, store');
     const stream = await files.stream('uploads/abc_DEF-1');
     expect(stream?.size).toBe(12);
-    expect(await readAll(stream!.body)).toBe('hello, store');
-    const head = await files.head('uploads/abc_DEF-1');
-    expect(head?.size).toBe(12);
     // Stores keep modification times to the second.
-    expect(head!.modifiedAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(stream!.modifiedAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
+    expect(await readAll(stream!.body)).toBe('hello, store');
   });
 
   it('answers null for a missing object to every read, and removing one is no error', async () => {
     const files = await open();
     expect(await files.get('uploads/missing')).toBeNull();
     expect(await files.stream('uploads/missing')).toBeNull();
-    expect(await files.head('uploads/missing')).toBeNull();
-    expect(await files.head('nowhere/at/all')).toBeNull();
+    expect(await files.get('nowhere/at/all')).toBeNull();
+    expect(await files.stream('nowhere/at/all')).toBeNull();
     await files.delete('uploads/missing');
     await files.put('uploads/there', bytes('x'));
     await files.delete('uploads/there');
@@ -75,6 +79,19 @@ describe.each(stores)('the %s store', (_kind, open) => {
     expect((await files.list('exports/', 2)).map((object) => object.name)).toEqual(['exports/w1_a', 'exports/w1_b']);
     expect((await files.list('')).length).toBe(4);
     expect(await files.list('nothing/')).toEqual([]);
+  });
+
+  it('lists a page at a time, each starting after the last name of the one before', async () => {
+    const files = await open();
+    for (const name of ['exports/a', 'exports/b', 'exports/c', 'exports/d', 'exports/e', 'uploads/a']) await files.put(name, bytes(name));
+    const names = async (after?: string) => (await files.list('exports/', 2, after)).map((object) => object.name);
+    expect(await names()).toEqual(['exports/a', 'exports/b']);
+    expect(await names('exports/b')).toEqual(['exports/c', 'exports/d']);
+    expect(await names('exports/d')).toEqual(['exports/e']);
+    expect(await names('exports/e')).toEqual([]);
+    // A name that is gone still marks where the next page starts.
+    expect(await names('exports/bb')).toEqual(['exports/c', 'exports/d']);
+    await expect(files.list('exports/', 2, '../a')).rejects.toThrow(/Not an object name/);
   });
 
   it('deletes by prefix everything under it and nothing else', async () => {
@@ -123,6 +140,17 @@ describe('the local folder store', () => {
     // Names are never reused: an existing one is refused rather than overwritten.
     await expect(files.put('uploads/abc', bytes('again'))).rejects.toThrow(/EEXIST/);
     expect(readFileSync(join(folder, 'uploads', 'abc'), 'utf8')).toBe('on disk');
+    await expect(files.put('uploads/abc', bytes('again'))).rejects.not.toBeInstanceOf(FileStoreUnavailable);
+  });
+
+  it('says the storage is unavailable when the folder cannot be written, as the bucket does', async () => {
+    // Nobody, root included, may make folders in /sys (EPERM, EACCES or EROFS, by system): a disk
+    // that is full, read-only or failing answers alike.
+    const files = localFileStore('/sys/workshops-test-files');
+    await expect(files.put('uploads/a', bytes('x'))).rejects.toBeInstanceOf(FileStoreUnavailable);
+    // Reading what is not there is still no error.
+    expect(await files.get('uploads/a')).toBeNull();
+    expect(await files.list('uploads/')).toEqual([]);
   });
 });
 
@@ -150,7 +178,7 @@ describe('the S3 bucket store', () => {
     const files = await s3FileStore(s3().filesConfig('exact').filesUrl!, s3().settings);
     const data = Uint8Array.from({ length: 70_000 }, (_, index) => (index * 31) % 256);
     await files.put('uploads/binary', data);
-    expect((await files.head('uploads/binary'))?.size).toBe(70_000);
+    expect((await files.stream('uploads/binary'))?.size).toBe(70_000);
     expect(Buffer.compare(await files.get('uploads/binary').then((b) => b!), Buffer.from(data))).toBe(0);
   });
 
@@ -168,6 +196,21 @@ describe('the S3 bucket store', () => {
     await expect(files.list('uploads/')).rejects.toBeInstanceOf(FileStoreUnavailable);
   });
 
+  it('says the storage is unavailable, within seconds, when the endpoint takes connections and never answers', async () => {
+    const silent = await silentServer();
+    try {
+      const files = await s3FileStore('s3://workshop-files', { ...s3().settings, endpoint: silent.url });
+      for (const call of [() => files.put('uploads/a', bytes('x')), () => files.stream('uploads/a')]) {
+        const started = Date.now();
+        await expect(call()).rejects.toBeInstanceOf(FileStoreUnavailable);
+        // Two attempts of at most 3 s each, and the pause between them.
+        expect(Date.now() - started).toBeLessThan(8_000);
+      }
+    } finally {
+      await silent.close();
+    }
+  }, 30_000);
+
   it('leaves a refusal (an unknown access key) as the error it is: a setting to fix, not a pause', async () => {
     // s3rver checks the access key id (it does not check SigV4 signatures themselves).
     const files = await s3FileStore(s3().filesConfig().filesUrl!, { ...s3().settings, accessKeyId: 'NOT-A-KEY' });
@@ -178,5 +221,36 @@ describe('the S3 bucket store', () => {
     expect(refused).toBeInstanceOf(Error);
     expect(refused).not.toBeInstanceOf(FileStoreUnavailable);
     expect(await s3().keys('uploads/')).toEqual([]);
+  });
+});
+
+describe('a file whose row was being recorded when the commit went unanswered', () => {
+  it('keeps its bytes when the commit is in doubt (the row may be there), and removes them when the write surely failed', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'workshops-store-'));
+    folders.push(folder);
+    const deps = await createDeps(testConfig({ databasePath: join(folder, 'w.db'), filesDir: join(folder, 'files') }));
+    try {
+      const real = deps.database.transaction.bind(deps.database);
+      const input = { userId: null, name: 'notes.txt', mimetype: 'text/plain', data: bytes('kept') };
+      // The commit went through, but its answer was lost on the way back.
+      vi.spyOn(deps.database, 'transaction').mockImplementationOnce(async (fn) => {
+        await real(fn);
+        throw new CommitInDoubt('The database did not answer the commit.');
+      });
+      await expect(saveFile(deps, input)).rejects.toBeInstanceOf(CommitInDoubt);
+      const { files } = tablesOf(deps.database.db);
+      const [row] = await deps.database.db.select().from(files);
+      expect(row).toBeDefined();
+      expect((await deps.files.get(objectName(row!)))?.toString()).toBe('kept');
+
+      vi.spyOn(deps.database, 'transaction').mockImplementationOnce(async () => {
+        throw new DatabaseUnavailable('No database connection could be had in time.');
+      });
+      await expect(saveFile(deps, input)).rejects.toBeInstanceOf(DatabaseUnavailable);
+      expect((await deps.files.list('uploads/')).map((object) => object.name)).toEqual([objectName(row!)]);
+    } finally {
+      vi.restoreAllMocks();
+      await deps.database.close();
+    }
   });
 });

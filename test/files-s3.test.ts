@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
@@ -11,7 +11,8 @@ import { useServer, useUsers } from './helpers/cast';
 import { createUser, expectError, multipart, pngImage, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useS3 } from './helpers/s3';
 import { startTestServer, type TestServer } from './helpers/server';
-import { until } from './helpers/wait';
+import { silentServer } from './helpers/silent-tcp';
+import { quietFor, until } from './helpers/wait';
 
 /*
  * Files in object storage (CONTRACT §10): two instances over one database and one bucket (s3rver,
@@ -186,6 +187,54 @@ describe('object storage refusing or away', () => {
     }
   });
 
+  it('with the storage taking connections and never answering, an upload answers 503 within seconds', async () => {
+    const silent = await silentServer();
+    const hung = await startTestServer({ ...s3().filesConfig('hung'), s3: { ...s3().settings, endpoint: silent.url } });
+    try {
+      const ada = await createUser(hung, 'Ada');
+      const started = Date.now();
+      const res = await hung.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.txt', type: 'text/plain' }) });
+      expectError(res, 503, 'service_unavailable');
+      // Two attempts of at most 3 s each (connected, never answered), and the pause between them.
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(silent.connections()).toBeGreaterThan(0);
+    } finally {
+      await hung.close();
+      await silent.close();
+    }
+  }, 30_000);
+
+  it('an export asked while the storage is away stays pending, and is made once the storage is back', async () => {
+    const gate = await storageGate(s3().endpoint);
+    const flaky = await startTestServer({ ...s3().filesConfig('flaky'), s3: { ...s3().settings, endpoint: gate.url }, exportLeaseMs: 2_000 });
+    try {
+      const ada = await createUser(flaky, 'Ada');
+      const workshop = (await flaky.request<{ id: string }>('POST', '/v1/workshops', { token: ada.token, body: { title: 'Flaky' } })).body;
+      gate.close();
+      const created = (await flaky.request<ExportOutput>('POST', exportsPath(workshop.id), { token: ada.token, body: { type: 'csv' } })).body;
+      await until(() => gate.refused() > 0, 'the render to find the storage away');
+      // The outcome of that render is recorded at once: an export failed for good would show it now.
+      await quietFor(500, 'the failed render recorded');
+      const during = (await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })).body;
+      expect(during).toMatchObject({ state: 'pending', url: null });
+      gate.open();
+      let current = during;
+      await until(
+        async () => {
+          current = (await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })).body;
+          return current.state !== 'pending';
+        },
+        'the export made after its lease',
+        15_000,
+      );
+      expect(current.state).toBe('success');
+      expect((await fetch(on(flaky, current.url!))).status).toBe(200);
+    } finally {
+      await flaky.close();
+      await gate.stop();
+    }
+  }, 30_000);
+
   it('with the storage away, an upload and a download answer 503 with Retry-After, not 500', async () => {
     const closed = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, '127.0.0.1', () => {
@@ -210,3 +259,49 @@ describe('object storage refusing or away', () => {
     }
   });
 });
+
+/**
+ * A TCP gate in front of the storage: open, it passes connections through; closed, it drops
+ * every connection, those already open included, as a storage that went away does.
+ */
+async function storageGate(endpoint: string) {
+  const target = Number(new URL(endpoint).port);
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('error', () => socket.destroy());
+    socket.once('close', () => sockets.delete(socket));
+  };
+  let closed = false;
+  let refused = 0;
+  const server = createServer((client) => {
+    track(client);
+    if (closed) {
+      refused += 1;
+      client.destroy();
+      return;
+    }
+    const upstream = connect(target, '127.0.0.1');
+    track(upstream);
+    upstream.once('close', () => client.destroy());
+    client.once('close', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    refused: () => refused,
+    close() {
+      closed = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    open() {
+      closed = false;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,9 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { logQueuedMail } from '../src/modules/mail/dev-log';
+import { queueMail } from '../src/modules/mail/outbox';
 import { holdWriteLock } from './helpers/locks';
 import { startTestServer, type TestServer } from './helpers/server';
 import { startSmtp } from './helpers/smtp';
-import { until } from './helpers/wait';
+import { testStore } from './helpers/store';
+import { quietFor, until } from './helpers/wait';
 
 /* Mail leaves through a real SMTP server running in the test process. */
 
@@ -112,6 +115,58 @@ describe('two instances on one database', () => {
       await b.close();
       await a.close();
       await smtp.close();
+    }
+  });
+});
+
+describe('without SMTP, the mail printed to the log in development', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  const queue = (to: string) => t.write((tx) => queueMail(tx, { to, subject: `Hello ${to}`, text: `Open https://example.test/${to}` }));
+
+  it('prints each mail queued from then on, once, with its links', async () => {
+    await queue('before@example.test');
+    await quietFor(5, 'the log starting a moment after that mail');
+    const lines: string[] = [];
+    const stop = logQueuedMail(t.deps.database, (line) => lines.push(line));
+    try {
+      await queue('after@example.test');
+      await until(() => lines.length > 0, 'the new mail printed');
+      await quietFor(1_500, 'another look at the outbox');
+      expect(lines).toEqual(['[mail] to after@example.test: Hello after@example.test — https://example.test/after@example.test']);
+    } finally {
+      stop();
+    }
+  });
+
+  // Only PostgreSQL commits two writers' transactions side by side, in another order than they queued.
+  it.runIf(testStore === 'postgres')('prints a mail whose transaction commits after a mail queued later', async () => {
+    const lines: string[] = [];
+    const stop = logQueuedMail(t.deps.database, (line) => lines.push(line));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let queued = false;
+    try {
+      const slow = t.deps.database.transaction(async (tx) => {
+        await queueMail(tx, { to: 'slow@example.test', subject: 'Slow', text: 'queued first' });
+        queued = true;
+        await held;
+      });
+      await until(() => queued, 'the first mail queued, not committed');
+      await queue('fast@example.test');
+      await until(() => lines.some((line) => line.includes('fast@example.test')), 'the mail committed first printed');
+      release();
+      await slow;
+      await until(() => lines.some((line) => line.includes('slow@example.test')), 'the mail committed last printed');
+      expect(lines.filter((line) => line.includes('slow@example.test'))).toHaveLength(1);
+    } finally {
+      release();
+      stop();
     }
   });
 });

@@ -1,14 +1,14 @@
-import { mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { checkName, checkPrefix, isName, type FileStore, type ListedObject, type ObjectInfo, type ObjectStream } from './store';
+import { objectStore, type FileStore, type ListedObject, type StoreFailure } from './store';
 
 /** `FILES_DIR`: each object is the file `<root>/<name>`, so `uploads/<key>` lives where it always has. */
 export function localFileStore(folder: string): FileStore {
   const root = resolve(folder);
-  const pathOf = (name: string) => join(root, ...checkName(name).split('/'));
+  const pathOf = (name: string) => join(root, ...name.split('/'));
 
-  return {
+  return objectStore({
     location: `the folder ${root}`,
 
     async put(name, data) {
@@ -18,20 +18,14 @@ export function localFileStore(folder: string): FileStore {
         await writeFile(path, data, { flag: 'wx' });
       } catch (err) {
         // A disk that filled up mid-write leaves no half file; an existing one is someone else's.
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') await rm(path, { force: true });
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') await rm(path, { force: true }).catch(() => {});
         throw err;
       }
     },
 
-    async get(name) {
-      return missingAsNull(() => readFile(pathOf(name)));
-    },
-
-    async stream(name) {
-      const path = pathOf(name);
+    async open(name) {
       // Opened before its size is read: a file removed in between cannot answer with a length and no body.
-      const handle = await missingAsNull(() => open(path, 'r'));
-      if (!handle) return null;
+      const handle = await open(pathOf(name), 'r');
       try {
         const info = await handle.stat();
         if (!info.isFile()) {
@@ -39,64 +33,71 @@ export function localFileStore(folder: string): FileStore {
           return null;
         }
         const body = Readable.toWeb(handle.createReadStream()) as unknown as ReadableStream<Uint8Array>;
-        return { size: info.size, modifiedAt: info.mtime, body } satisfies ObjectStream;
+        return { size: info.size, modifiedAt: info.mtime, body };
       } catch (err) {
         await handle.close();
         throw err;
       }
     },
 
-    async head(name) {
-      const info = await missingAsNull(() => stat(pathOf(name)));
-      return info?.isFile() ? ({ size: info.size, modifiedAt: info.mtime } satisfies ObjectInfo) : null;
+    async remove(names) {
+      for (const name of names) await rm(pathOf(name), { force: true });
     },
 
-    async delete(name) {
-      await rm(pathOf(name), { force: true });
+    async page(prefix, after, max) {
+      const names = (await namesUnder(root, prefix)).filter((name) => after === undefined || byteOrder(name, after) > 0);
+      const objects: ListedObject[] = [];
+      for (const name of names.slice(0, max)) {
+        const info = await stat(pathOf(name)).catch((err: unknown) => {
+          // Removed since the folder was read.
+          if (classify(err) === 'missing') return null;
+          throw err;
+        });
+        if (info) objects.push({ name, size: info.size, modifiedAt: info.mtime });
+      }
+      return { objects, more: names.length > max };
     },
 
-    async list(prefix, limit = Infinity) {
-      return listUnder(root, checkPrefix(prefix), limit);
-    },
-
-    async deletePrefix(prefix) {
-      const found = await listUnder(root, checkPrefix(prefix), Infinity);
-      for (const object of found) await rm(pathOf(object.name), { force: true });
-      return found.length;
-    },
-  };
+    classify,
+  });
 }
 
-/** Walks the folder the prefix names (and the ones below it); names in byte order, as a bucket lists them. */
-async function listUnder(root: string, prefix: string, limit: number): Promise<ListedObject[]> {
+/** Every file under the folder the prefix names (and the ones below it) whose name starts with it, in byte order, as a bucket lists keys. */
+async function namesUnder(root: string, prefix: string): Promise<string[]> {
   const cut = prefix.lastIndexOf('/');
   const names: string[] = [];
   const walk = async (relative: string, start: string): Promise<void> => {
-    const entries = await missingAsNull(() => readdir(join(root, ...relative.split('/').filter(Boolean)), { withFileTypes: true }));
-    for (const entry of entries ?? []) {
+    let entries;
+    try {
+      entries = await readdir(join(root, ...relative.split('/').filter(Boolean)), { withFileTypes: true });
+    } catch (err) {
+      if (classify(err) === 'missing') return;
+      throw err;
+    }
+    for (const entry of entries) {
       if (!entry.name.startsWith(start)) continue;
       const name = `${relative}${entry.name}`;
       if (entry.isDirectory()) await walk(`${name}/`, '');
-      // Only what a put could have written: anything else in the folder is not an object.
-      else if (entry.isFile() && isName(name)) names.push(name);
+      else if (entry.isFile()) names.push(name);
     }
   };
   await walk(prefix.slice(0, cut + 1), prefix.slice(cut + 1));
-  names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  const found: ListedObject[] = [];
-  for (const name of names.slice(0, limit)) {
-    const info = await missingAsNull(() => stat(join(root, ...name.split('/'))));
-    if (info) found.push({ name, size: info.size, modifiedAt: info.mtime });
-  }
-  return found;
+  return names.sort(byteOrder);
 }
 
-async function missingAsNull<T>(read: () => Promise<T>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
-    throw err;
-  }
+function byteOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
+
+/**
+ * Not found (or a folder where a file was asked for) is a missing object. An existing name is a
+ * bug (names are never reused) and Node's own argument errors are too; every other error of the
+ * system (a full or read-only disk, permissions, I/O errors, too many open files) is the storage
+ * failing: a 503, as the bucket's failures are.
+ */
+function classify(err: unknown): StoreFailure {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return 'missing';
+  if (typeof code !== 'string' || code === 'EEXIST' || code.startsWith('ERR_')) return 'other';
+  return 'unavailable';
 }

@@ -1,5 +1,5 @@
 import type { S3Settings } from '../config';
-import { checkName, checkPrefix, FileStoreUnavailable, isName, type FileStore, type ListedObject } from './store';
+import { objectStore, type FileStore, type StoreFailure } from './store';
 
 /** `s3://bucket/optional/prefix` split into the bucket and the key prefix (`''` or ending in `/`). */
 export function parseFilesUrl(url: string): { bucket: string; prefix: string } {
@@ -9,16 +9,25 @@ export function parseFilesUrl(url: string): { bucket: string; prefix: string } {
   return { bucket: match[1]!, prefix: path ? `${path}/` : '' };
 }
 
-/** S3 lists, and deletes in one request, at most this many keys. */
-const PAGE = 1000;
+/**
+ * Each request's limits. Without them a bucket that accepts connections and never answers would
+ * hold an upload, a download, an avatar change or the exports' tidying forever (the SDK's defaults
+ * are no limits at all). A connection not made within `CONNECT_MS`, or a request not answered
+ * (its headers) within `ANSWER_MS` after it was sent, fails as a timeout; the body a slow client
+ * downloads afterwards is not limited. A body sent (a put) gets `ANSWER_MS` plus a second per MiB,
+ * so a large upload over a slow link is not cut. The SDK tries a failed request once more: a
+ * bucket that never answers costs at most two such waits before `FileStoreUnavailable` (503).
+ */
+const CONNECT_MS = 2_000;
+const ANSWER_MS = 3_000;
+const MS_PER_MIB = 1_000;
+const ATTEMPTS = 2;
 
 /** `FILES_URL`: each object is the key `<prefix><name>` in the bucket; any instance reads what another wrote. */
 export async function s3FileStore(url: string, settings: S3Settings): Promise<FileStore> {
   // Loaded only by instances that use a bucket. A dynamic import, because the build hoists static
   // imports of packages to the top of the bundle, where every instance would load the SDK.
-  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsCommand, PutObjectCommand, S3Client } = await import(
-    '@aws-sdk/client-s3'
-  );
+  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
   const { bucket, prefix: base } = parseFilesUrl(url);
   const client = new S3Client({
     // S3-compatible servers mostly ignore the region, but requests are signed with one.
@@ -38,48 +47,23 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
     // operation requires one (DeleteObjects); the signature covers each body's SHA-256 anyway.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    // Without `throwOnRequestTimeout` an overrun request only logs a warning and goes on waiting.
+    requestHandler: { connectionTimeout: CONNECT_MS, requestTimeout: ANSWER_MS, throwOnRequestTimeout: true },
+    maxAttempts: ATTEMPTS,
   });
-  const keyOf = (name: string) => `${base}${checkName(name)}`;
+  const keyOf = (name: string) => `${base}${name}`;
 
-  // ListObjects (v1), paged by the last key seen: every S3-compatible server pages it alike,
-  // where some (s3rver among them) fail to make v2's continuation tokens.
-  async function list(prefix: string, limit: number): Promise<ListedObject[]> {
-    const found: ListedObject[] = [];
-    let marker: string | undefined;
-    for (;;) {
-      const page = await send('list objects', () =>
-        client.send(new ListObjectsCommand({ Bucket: bucket, Prefix: `${base}${checkPrefix(prefix)}`, Marker: marker, MaxKeys: Math.min(PAGE, limit - found.length) })),
-      );
-      const contents = page.Contents ?? [];
-      for (const object of contents) {
-        const name = object.Key?.startsWith(base) ? object.Key.slice(base.length) : '';
-        // Keys someone else put beside ours are left alone, as the folder's stray files are.
-        if (isName(name)) found.push({ name, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date(0) });
-      }
-      marker = contents.at(-1)?.Key;
-      if (!page.IsTruncated || !marker || found.length >= limit) return found.slice(0, limit);
-    }
-  }
-
-  return {
+  return objectStore({
     location: `the bucket ${bucket}${base ? ` under ${base}` : ''}${settings.endpoint ? ` at ${new URL(settings.endpoint).host}` : ''}`,
 
-    async put(name, data, options = {}) {
-      await send('store an object', () =>
-        client.send(new PutObjectCommand({ Bucket: bucket, Key: keyOf(name), Body: data, ContentLength: data.byteLength, ContentType: options.contentType })),
-      );
+    async put(name, data, contentType) {
+      const command = new PutObjectCommand({ Bucket: bucket, Key: keyOf(name), Body: data, ContentLength: data.byteLength, ContentType: contentType });
+      await client.send(command, { requestTimeout: ANSWER_MS + Math.ceil((data.byteLength / 2 ** 20) * MS_PER_MIB) });
     },
 
-    async get(name) {
-      const object = await missingAsNull('read an object', () => client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) })));
-      if (!object?.Body) return null;
-      const bytes = await send('read an object', () => object.Body!.transformToByteArray());
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    },
-
-    async stream(name) {
-      const object = await missingAsNull('read an object', () => client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) })));
-      if (!object?.Body) return null;
+    async open(name) {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }));
+      if (!object.Body) return null;
       return {
         size: object.ContentLength ?? 0,
         modifiedAt: object.LastModified ?? new Date(0),
@@ -87,62 +71,43 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
       };
     },
 
-    async head(name) {
-      const object = await missingAsNull('look up an object', () => client.send(new HeadObjectCommand({ Bucket: bucket, Key: keyOf(name) })));
-      return object ? { size: object.ContentLength ?? 0, modifiedAt: object.LastModified ?? new Date(0) } : null;
-    },
-
-    async delete(name) {
-      await send('remove an object', () => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(name) })));
-    },
-
-    async list(prefix, limit = Infinity) {
-      return list(prefix, limit);
-    },
-
-    // Listed whole before anything goes: a listing paged while its objects are removed may skip some.
-    async deletePrefix(prefix) {
-      const objects = await list(prefix, Infinity);
-      for (let at = 0; at < objects.length; at += PAGE) {
-        const batch = objects.slice(at, at + PAGE);
-        const answer = await send('remove objects', () =>
-          client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: batch.map((object) => ({ Key: keyOf(object.name) })), Quiet: true } })),
-        );
-        const [first, ...others] = answer.Errors ?? [];
-        if (first) throw new Error(`Object storage kept ${others.length + 1} of ${batch.length} objects under ${prefix}: ${first.Key} ${first.Code} ${first.Message}`);
+    async remove(names) {
+      if (names.length === 1) {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(names[0]!) }));
+        return;
       }
-      return objects.length;
+      const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: names.map((name) => ({ Key: keyOf(name) })), Quiet: true } }));
+      const [first, ...others] = answer.Errors ?? [];
+      if (first) throw new Error(`Object storage kept ${others.length + 1} of ${names.length} objects: ${first.Key} ${first.Code} ${first.Message}`);
     },
-  };
-}
 
-/** A read of an object that is not there: null (S3 says NoSuchKey, or a bare 404 to a HEAD). */
-async function missingAsNull<T>(what: string, call: () => Promise<T>): Promise<T | null> {
-  try {
-    return await call();
-  } catch (err) {
-    const name = (err as Error).name;
-    if (name === 'NoSuchKey' || name === 'NotFound') return null;
-    throw unavailable(what, err);
-  }
-}
+    // ListObjects (v1), paged by the last key seen: every S3-compatible server pages it alike,
+    // where some (s3rver among them) fail to make v2's continuation tokens.
+    async page(prefix, after, max) {
+      const page = await client.send(
+        new ListObjectsCommand({ Bucket: bucket, Prefix: `${base}${prefix}`, Marker: after === undefined ? undefined : keyOf(after), MaxKeys: max }),
+      );
+      const objects = (page.Contents ?? []).map((object) => ({
+        name: object.Key?.startsWith(base) ? object.Key.slice(base.length) : '',
+        size: object.Size ?? 0,
+        modifiedAt: object.LastModified ?? new Date(0),
+      }));
+      return { objects, more: page.IsTruncated === true };
+    },
 
-async function send<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    throw unavailable(what, err);
-  }
+    classify,
+  });
 }
 
 /**
- * Network failures, timeouts, throttling and the server's own errors (the client has already
- * retried them) become `FileStoreUnavailable`: a 503, try again. Anything else (access denied, no
- * such bucket) is a setting to fix and stays as it is.
+ * A missing object is S3's NoSuchKey (or a bare 404). Network failures, timeouts, throttling and
+ * the server's own errors (the client has already retried them) are the storage away: a 503, try
+ * again. Anything else (access denied, no such bucket) is a setting to fix and stays as it is.
  */
-function unavailable(what: string, err: unknown): unknown {
-  const failure = err as { $metadata?: { httpStatusCode?: number }; code?: unknown; name?: string; message?: string };
+function classify(err: unknown): StoreFailure {
+  const failure = err as { $metadata?: { httpStatusCode?: number }; code?: unknown; name?: string };
+  if (failure.name === 'NoSuchKey' || failure.name === 'NotFound') return 'missing';
   const status = failure.$metadata?.httpStatusCode;
   const away = status === undefined ? typeof failure.code === 'string' || failure.name === 'TimeoutError' : status >= 500 || status === 429;
-  return away ? new FileStoreUnavailable(`Object storage could not ${what}: ${failure.message ?? failure.name}`, { cause: err }) : err;
+  return away ? 'unavailable' : 'other';
 }

@@ -9647,7 +9647,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description workshop_archived, or 5 exports of the workshop (10 of the caller) still pending */
+            /** @description workshop_archived, or the cap on pending exports of the workshop (PENDING_EXPORTS_PER_WORKSHOP) or of the caller (PENDING_EXPORTS_PER_USER) reached */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -19,5 +19,8 @@ export interface ExportJob {
 /** What became of an export: the file is written, or why it is not. */
 export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
 
-/** What the worker answers, for the export `id`. */
-export type ExportJobResult = ExportOutcome & { id: string };
+/**
+ * What the worker answers, for the export `id`. `retry`: the render failed only because the
+ * database or the file storage was away, so the export is not failed but made again later.
+ */
+export type ExportJobResult = ExportOutcome & { id: string; retry?: boolean };

@@ -5,7 +5,8 @@ import type { AppDeps } from '../../deps';
 import { nowIso } from '../../db/columns';
 import { tablesOf } from '../../db/database';
 import { forUpdate } from '../../db/sql';
-import { isUnavailable } from '../../db/errors';
+import { CommitInDoubt, isUnavailable } from '../../db/errors';
+import { FileStoreUnavailable } from '../../files/store';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import { newExportFile, type ExportRow } from './schemas';
@@ -20,6 +21,11 @@ import { finishExport, pruneOldExports, sweepStrayExportFiles } from './service'
 const JOB_TIMEOUT_MS = 2 * 60_000;
 /** How often pending exports are looked for besides the wake-ups new exports give. */
 const POLL_MS = 30_000;
+/**
+ * How often the exports folder is swept for stray files (a page of it at a time): on every
+ * instance, so far less often than the poll; strays only cost storage while they wait.
+ */
+const SWEEP_MS = 10 * 60_000;
 /** An export whose renders keep dying with the process is given up after this many takes. */
 const MAX_ATTEMPTS = 3;
 
@@ -42,6 +48,11 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   let again = false;
   let stopped = false;
   let tidying: Promise<void> | null = null;
+  let lastSweep = 0;
+  /** Where the next sweep of the exports folder goes on. */
+  let sweepAfter: string | undefined;
+  /** Wake-ups at the end of the leases of exports left to be made again. */
+  const retries = new Set<NodeJS.Timeout>();
 
   const drain = async () => {
     do {
@@ -59,7 +70,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
           file: newExportFile(row.workshopId),
         };
         const result = await worker.run(job);
-        await record(deps, row, job, result);
+        if ((await record(deps, row, job, result)) === 'again') retryAfterLease();
       }
     } while (again && !stopped);
   };
@@ -79,6 +90,16 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
       });
   };
 
+  // Taken again once its lease has run out, here or by another instance, rather than at a later poll.
+  const retryAfterLease = () => {
+    const timer = setTimeout(() => {
+      retries.delete(timer);
+      wake();
+    }, deps.config.exportLeaseMs + 100);
+    timer.unref();
+    retries.add(timer);
+  };
+
   const onEvent = (event: WorkshopEvent) => {
     if (event.action === 'addExport') wake();
   };
@@ -86,10 +107,13 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   const tidy = async () => {
     try {
       await pruneOldExports(deps);
-      await sweepStrayExportFiles(deps);
+      if (Date.now() - lastSweep >= SWEEP_MS) {
+        lastSweep = Date.now();
+        sweepAfter = (await sweepStrayExportFiles(deps, { after: sweepAfter })).next;
+      }
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
-      if (!isUnavailable(err)) console.error('[exports] removing old exports failed', err);
+      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports failed', err);
     }
   };
   const poll = setInterval(() => {
@@ -105,6 +129,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
     async stop() {
       stopped = true;
       clearInterval(poll);
+      for (const timer of retries) clearTimeout(timer);
       deps.bus.off('workshop', onEvent);
       await running;
       await tidying;
@@ -146,19 +171,24 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
   }
 }
 
-async function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): Promise<void> {
+/**
+ * Records the worker's outcome; 'again' when the export is left pending for its lease to run out:
+ * its render died with the thread, or failed only because the database or the storage was away,
+ * and it has been tried fewer than `MAX_ATTEMPTS` times.
+ */
+async function record(deps: AppDeps, row: ExportRow, job: ExportJob, result: WorkerOutcome): Promise<'done' | 'again'> {
   // Whatever a failed or dead render left under the job's key is no export's file.
   if (!result.ok) await removeBlob(deps.files, job.file);
-  if (!result.ok && result.crashed && row.attempts < MAX_ATTEMPTS) {
-    // The worker died (out of memory, killed): the lease runs out and the export is tried again.
-    return;
-  }
+  if (!result.ok && (result.crashed || result.retry) && row.attempts < MAX_ATTEMPTS) return 'again';
   try {
     await finishExport(deps, row, job.file, result);
   } catch (err) {
-    await removeBlob(deps.files, job.file);
+    // A commit in doubt may have recorded the file: the stray sweep removes it if no row came of it.
+    if (!(err instanceof CommitInDoubt)) await removeBlob(deps.files, job.file);
     console.error(`[exports] recording export ${row.id} failed; it is tried again after its lease`, err);
+    return 'again';
   }
+  return 'done';
 }
 
 /** The worker's answer, or the runner's own when the thread died (`crashed`) or overran. */

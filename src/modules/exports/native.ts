@@ -1,7 +1,7 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { readWorkshopRows } from './workshop-rows';
+import { readWorkshopRows, userNames } from './workshop-rows';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
@@ -20,12 +20,7 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
 
     const authorIds = new Set<string>();
     for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);
-    const { users } = tablesOf(db);
-    // In the order they signed up: the same file whichever store it was read from.
-    const userRows =
-      authorIds.size === 0
-        ? []
-        : await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...authorIds])).orderBy(asc(users.createdAt), asc(users.id));
+    const userRows = await userNames(db, authorIds);
     const document = canvas ? await storedDocument(db, workshopId) : null;
 
     return {

@@ -1,7 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { inList } from '../../db/sql';
-import { readWorkshopRows } from './workshop-rows';
+import { readWorkshopRows, userNames } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
 
@@ -150,10 +149,6 @@ async function authorNames(
   const names = new Map(members.map((member) => [member.userId, member.name]));
   const departed = new Set<string>();
   for (const rows of authored) for (const row of rows) if (!names.has(row.userId)) departed.add(row.userId);
-  if (departed.size > 0) {
-    const { users } = tablesOf(db);
-    const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inList(db, users.id, [...departed]));
-    for (const user of rows) names.set(user.id, user.name);
-  }
+  for (const user of await userNames(db, departed)) names.set(user.id, user.name);
   return names;
 }

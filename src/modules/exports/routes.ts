@@ -20,7 +20,8 @@ export function exportsRoutes(deps: AppDeps) {
         summary: 'Export the workshop (pdf, xlsx, docx, csv or native); the file is made in the background',
         status: 201,
         response: ExportOutput,
-        errors: { ...facilitatorsOnly, 409: 'workshop_archived, or 5 exports of the workshop (10 of the caller) still pending' },
+        // The caps are settings (0 turns one off): the text names them rather than today's numbers.
+        errors: { ...facilitatorsOnly, 409: 'workshop_archived, or the cap on pending exports of the workshop (PENDING_EXPORTS_PER_WORKSHOP) or of the caller (PENDING_EXPORTS_PER_USER) reached' },
       }),
       jsonBody(CreateExportInput),
       async (c) => c.json(await createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),

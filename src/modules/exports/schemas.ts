@@ -50,21 +50,21 @@ export function exportExpiry(row: Pick<ExportRow, 'createdAt'>): number {
   return Math.floor(Date.parse(row.createdAt) / 1000) + LINK_TTL_SECONDS;
 }
 
-/** Ids as the service makes them (`newId`): all of one length, so one is never the start of another. */
-const ID_SHAPE = /^[A-Za-z0-9_-]{22}$/;
-
 /**
  * Where a render of the workshop's export writes its file. The key starts with the workshop's id,
  * so deleting the workshop removes every object made for it by prefix (`workshopExportsPrefix`),
  * including one whose render was never recorded.
  */
 export function newExportFile(workshopId: string): FileRef {
-  return { container: EXPORTS_CONTAINER, key: ID_SHAPE.test(workshopId) ? `${workshopId}_${newId()}` : newId() };
+  return { container: EXPORTS_CONTAINER, key: `${workshopId}_${newId()}` };
 }
 
-/** The start of the object names of the workshop's exports; null for an id that could be the start of another. */
-export function workshopExportsPrefix(workshopId: string): string | null {
-  return ID_SHAPE.test(workshopId) ? `${objectName({ container: EXPORTS_CONTAINER, key: workshopId })}_` : null;
+/**
+ * The start of the object names of the workshop's exports. Workshop ids are all `newId`'s 22
+ * characters, so the keys of one workshop's exports never start with another's id and `_`.
+ */
+export function workshopExportsPrefix(workshopId: string): string {
+  return `${objectName({ container: EXPORTS_CONTAINER, key: workshopId })}_`;
 }
 
 /** Where the export's file is stored; null until one was made. */

@@ -9,12 +9,10 @@ import { authorize } from '../access/rules';
 import { lockUser } from '../users/repo';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
-import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordedKeys, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import type { ExportOutcome } from './job-messages';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
-
-export { EXPORTS_CONTAINER };
 
 /*
  * Exports (spec: Exports; CONTRACT §7), facilitators only: a request records a pending export and
@@ -124,10 +122,8 @@ export async function dropWorkshopExports(tx: Db, workshopId: string): Promise<F
  */
 export async function removeWorkshopExportFiles(deps: Pick<AppDeps, 'files'>, workshopId: string, files: FileRef[]): Promise<void> {
   for (const file of files) await removeBlob(deps.files, file);
-  const prefix = workshopExportsPrefix(workshopId);
-  if (!prefix) return;
   try {
-    await deps.files.deletePrefix(prefix);
+    await deps.files.deletePrefix(workshopExportsPrefix(workshopId));
   } catch (err) {
     // The workshop is gone whatever happens here; what is left is swept as stray files.
     console.error(`[exports] removing the files of deleted workshop ${workshopId} failed`, err);
@@ -163,22 +159,34 @@ export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<
 
 /** A file in the exports folder with no `files` row, older than this, belongs to no export. */
 const STRAY_AFTER_MS = 10 * 60_000;
+/** Objects looked at by one sweep: one listing and one query. */
+const SWEEP_PAGE = 1_000;
 
 /**
  * Removes export files no export refers to: what a render left when its process died or its
- * outcome could not be recorded. Recent ones may still be on their way to being recorded.
+ * outcome could not be recorded (or was in doubt). Recent ones may still be on their way to being
+ * recorded. One sweep looks at one page of the exports folder, starting after `after`; `next` is
+ * where the following sweep goes on (undefined once the last page was seen: start again), so
+ * every file is reached however many recorded exports sort before it.
  */
-export async function sweepStrayExportFiles(deps: AppDeps, now = Date.now()): Promise<number> {
-  const objects = await deps.files.list(`${EXPORTS_CONTAINER}/`, 1_000);
+export async function sweepStrayExportFiles(
+  deps: AppDeps,
+  options: { after?: string; now?: number } = {},
+): Promise<{ removed: number; next: string | undefined }> {
+  const now = options.now ?? Date.now();
+  const objects = await deps.files.list(`${EXPORTS_CONTAINER}/`, SWEEP_PAGE, options.after);
+  const old = objects
+    .filter((object) => now - object.modifiedAt.getTime() >= STRAY_AFTER_MS)
+    .map((object) => ({ container: EXPORTS_CONTAINER, key: object.name.slice(EXPORTS_CONTAINER.length + 1) }))
+    .filter(isSafeRef);
+  const recorded = await recordedKeys(deps.database.db, EXPORTS_CONTAINER, old.map((ref) => ref.key));
   let removed = 0;
-  for (const object of objects) {
-    const ref = { container: EXPORTS_CONTAINER, key: object.name.slice(EXPORTS_CONTAINER.length + 1) };
-    if (!isSafeRef(ref) || now - object.modifiedAt.getTime() < STRAY_AFTER_MS) continue;
-    if (await findFile(deps.database.db, ref)) continue;
+  for (const ref of old) {
+    if (recorded.has(ref.key)) continue;
     await removeBlob(deps.files, ref);
     removed += 1;
   }
-  return removed;
+  return { removed, next: objects.length < SWEEP_PAGE ? undefined : objects.at(-1)!.name };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { openReaderStore } from '../../db/store';
+import { isUnavailable } from '../../db/errors';
 import { openFileStore, type FileStoreSettings } from '../../files/open';
-import type { FileStore } from '../../files/store';
+import { FileStoreUnavailable } from '../../files/store';
 import { objectName } from '../uploads/storage';
 import { preloadRenderers, renderExport } from './render';
 import type { ExportJob, ExportJobResult } from './job-messages';
@@ -34,19 +35,18 @@ const readerFor = openedOnce((job: ExportJob) => job.databaseUrl ?? job.database
 const storeFor = openedOnce((settings: FileStoreSettings) => JSON.stringify([settings.filesDir, settings.filesUrl, settings.s3]), openFileStore);
 
 async function run(job: ExportJob): Promise<ExportJobResult> {
-  const name = objectName(job.file);
-  let files: FileStore | undefined;
   try {
     const rendered = await renderExport(await readerFor(job), job.workshopId, job.type);
     if (!rendered) return { id: job.id, ok: false, message: 'The workshop no longer exists.' };
-    files = await storeFor(job.files);
-    await files.put(name, rendered.data, { contentType: rendered.mimetype });
+    const files = await storeFor(job.files);
+    await files.put(objectName(job.file), rendered.data, { contentType: rendered.mimetype });
     return { id: job.id, ok: true, size: rendered.data.byteLength, mimetype: rendered.mimetype, extension: rendered.extension };
   } catch (err) {
-    // A write that failed part way leaves nothing under the name (the runner removes it too).
-    await files?.delete(name).catch(() => {});
-    console.error(`[exports] ${job.type} export ${job.id} failed`, err);
-    return { id: job.id, ok: false, message: `The ${job.type} file could not be made.` };
+    // A brief outage is no reason to fail the export for good: the runner leaves it for its lease.
+    const away = isUnavailable(err) || err instanceof FileStoreUnavailable;
+    console.error(`[exports] ${job.type} export ${job.id} failed${away ? '; it is tried again after its lease' : ''}`, err);
+    // Whatever a write that failed part way left under the name, the runner removes.
+    return { id: job.id, ok: false, message: `The ${job.type} file could not be made.`, ...(away ? { retry: true } : {}) };
   }
 }
 

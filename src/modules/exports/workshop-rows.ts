@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
+import { inList } from '../../db/sql';
 
 /**
  * Every row of a workshop an export shows, in the order the exports list them: the agenda and
@@ -24,4 +25,15 @@ export async function readWorkshopRows(db: Db, workshopId: string) {
     canvas,
     zones: canvas ? await db.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)) : [],
   };
+}
+
+/**
+ * The names of these users, in the order they signed up (so a file is the same whichever store it
+ * was read from). One query for any number of ids.
+ */
+export async function userNames(db: Db, ids: Iterable<string>): Promise<Array<{ id: string; name: string }>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return [];
+  const { users } = tablesOf(db);
+  return db.select({ id: users.id, name: users.name }).from(users).where(inList(db, users.id, list)).orderBy(asc(users.createdAt), asc(users.id));
 }

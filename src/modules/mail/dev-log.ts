@@ -1,34 +1,43 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/database';
-import { queryRow, queryRows } from '../../db/sql';
+import { and, asc, gte, isNull } from 'drizzle-orm';
+import { nowIso } from '../../db/columns';
+import { tablesOf, type Database } from '../../db/database';
 
 /** How often the outbox is looked at for new mail. */
 const EVERY_MS = 1_000;
+/**
+ * How far back each look reads. A mail's `created_at` (like PostgreSQL's row number) is given when
+ * it is queued, not when its transaction commits, so a mail may appear after later ones: each look
+ * reads the mails queued in this window and prints those not printed yet. Transactions end well
+ * within it (their statements and idle time are limited to seconds).
+ */
+const WINDOW_MS = 60_000;
 
 /**
  * Without SMTP, mail stays in the `outbox` table; in development nobody would see a confirmation
  * link. This prints each newly queued mail's recipient, subject and links to the log (the mail
- * itself stays in the outbox). Returns the stop function.
+ * itself stays in the outbox). Mail queued before it starts is not printed. Returns the stop function.
  */
 export function logQueuedMail(database: Database, log: (line: string) => void = console.log): () => void {
   const { db } = database;
-  // Where the log starts: mail queued before it is not printed. Read by the first look, at once.
-  let seen: number | null = null;
+  const { outbox } = tablesOf(db);
+  const startedAt = nowIso();
+  /** The mails printed, by id, with when they were queued: forgotten once they leave the window. */
+  const printed = new Map<string, string>();
   let looking = false;
   let stopped = false;
 
   const look = async () => {
-    if (seen === null) {
-      const last = await queryRow<{ last: number | string }>(db, sql`SELECT coalesce(max(rowid), 0) AS last FROM outbox`);
-      seen = Number(last?.last ?? 0);
-      return;
-    }
-    const newer = await queryRows<{ rowid: number | string; to: string; subject: string; text: string }>(
-      db,
-      sql`SELECT rowid, "to", subject, text FROM outbox WHERE rowid > ${seen} AND sent_at IS NULL ORDER BY rowid`,
-    );
-    for (const mail of newer) {
-      seen = Number(mail.rowid);
+    const windowStart = new Date(Date.now() - WINDOW_MS).toISOString();
+    const since = windowStart > startedAt ? windowStart : startedAt;
+    const queued = await db
+      .select({ id: outbox.id, createdAt: outbox.createdAt, to: outbox.to, subject: outbox.subject, text: outbox.text })
+      .from(outbox)
+      .where(and(isNull(outbox.sentAt), gte(outbox.createdAt, since)))
+      .orderBy(asc(outbox.createdAt), asc(outbox.id));
+    for (const [id, createdAt] of printed) if (createdAt < since) printed.delete(id);
+    for (const mail of queued) {
+      if (printed.has(mail.id)) continue;
+      printed.set(mail.id, mail.createdAt);
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
       log(`[mail] to ${mail.to}: ${mail.subject}${links.length > 0 ? ` — ${links.join(' ')}` : ''}`);
     }

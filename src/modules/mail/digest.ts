@@ -5,6 +5,7 @@ import { workshopPublicUrl } from '../workshops/output';
 import { queueMail } from './outbox';
 import { renderMail } from './templates';
 import { tablesOf, type Database } from '../../db/database';
+import { isConnectionLost, isUnavailable } from '../../db/errors';
 
 /** When the digest goes out: every day at 07:00 UTC, covering the 24 hours before. */
 const DIGEST_SCHEDULE = '0 7 * * *';
@@ -26,6 +27,8 @@ export interface DigestReport {
   mails: number;
 }
 
+const notRun = (): DigestReport => ({ ran: false, workshops: 0, mails: 0 });
+
 /**
  * Queues the daily digest of every running workshop with `daily_mail` on: the new cards, votes and
  * comments of the 24 hours before `now`, to each member. A workshop without any of those that day
@@ -37,10 +40,13 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
   const until = now.toISOString();
   const day = until.slice(0, 10);
 
+  let claiming = false;
   return deps.database.transaction(async (tx): Promise<DigestReport> => {
     const { digestRuns, events, users, workshopMembers, workshops } = tablesOf(tx);
+    claiming = true;
     const claimed = await tx.insert(digestRuns).values({ day, startedAt: until }).onConflictDoNothing().returning({ day: digestRuns.day });
-    if (claimed.length === 0) return { ran: false, workshops: 0, mails: 0 };
+    claiming = false;
+    if (claimed.length === 0) return notRun();
     let workshopCount = 0;
     let mails = 0;
     const workshopsToMail = await tx
@@ -86,6 +92,12 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
       }
     }
     return { ran: true, workshops: workshopCount, mails };
+  }).catch((err: unknown) => {
+    // On PostgreSQL the claim waits on another instance's claim of the day, not yet committed
+    // (its digest is being queued), and gives up after the lock wait: that instance is on it. The
+    // database answering but busy, not away: a lost connection is still an error.
+    if (claiming && isUnavailable(err) && !isConnectionLost(err)) return notRun();
+    throw err;
   });
 }
 

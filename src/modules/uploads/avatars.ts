@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
+import { CommitInDoubt } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
@@ -61,7 +62,9 @@ export async function replaceAvatar<T>(
       return stored;
     });
   } catch (err) {
-    if (saved) await removeBlob(deps.files, saved);
+    // A commit in doubt may have stored the new avatar's row and dropped the previous one: both
+    // objects stay, rather than a row pointing at a removed object.
+    if (saved && !(err instanceof CommitInDoubt)) await removeBlob(deps.files, saved);
     throw err;
   }
   if (dropped.previous) await removeBlob(deps.files, dropped.previous);

@@ -3,8 +3,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
+import { CommitInDoubt } from '../../db/errors';
 import { named, preparedPerDb } from '../../db/prepared';
-import type { FileStore } from '../../files/store';
+import { inList } from '../../db/sql';
+import { isSegment, type FileStore } from '../../files/store';
 import { invalid, notFound } from '../../http/errors';
 
 export type FileRow = Schema['files']['$inferSelect'];
@@ -40,11 +42,12 @@ export const EXPORTS_CONTAINER = 'exports';
 export const LINK_TTL_SECONDS = 7 * 24 * 3600;
 /** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
 const EXPIRY_STEP_SECONDS = 3600;
-/** Containers and keys become object names (paths in the files folder): only these characters can ever reach the store. */
-const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
-
+/**
+ * A reference that can name an object (`<container>/<key>`), by the store's own rule for names: a
+ * reference read from a link or a request that is not one is no file, rather than an error.
+ */
 export function isSafeRef(ref: FileRef): boolean {
-  return SAFE_SEGMENT.test(ref.container) && SAFE_SEGMENT.test(ref.key);
+  return isSegment(ref.container) && isSegment(ref.key);
 }
 
 /** The object a stored file's bytes are kept under: `<container>/<key>`, in either store. */
@@ -69,14 +72,16 @@ export async function putBlob(files: FileStore, input: NewFile): Promise<StoredB
 
 /**
  * Writes the bytes and records them in `files`, in a transaction of its own. The blob is written
- * first, so a row never points at nothing; if the row cannot be written the blob is removed again.
+ * first, so a row never points at nothing; if the row cannot be written the blob is removed again,
+ * unless the commit is in doubt: the row may be there, and a row whose bytes are gone is worse
+ * than bytes nobody refers to.
  */
 export async function saveFile(deps: StorageDeps, input: NewFile): Promise<FileRow> {
   const blob = await putBlob(deps.files, input);
   try {
     return await deps.database.transaction((tx) => recordFile(tx, blob, blob));
   } catch (err) {
-    await removeBlob(deps.files, blob);
+    if (!(err instanceof CommitInDoubt)) await removeBlob(deps.files, blob);
     throw err;
   }
 }
@@ -102,6 +107,17 @@ const lookups = preparedPerDb((db: Db) => {
 export async function findFile(db: Db, ref: FileRef): Promise<FileRow | undefined> {
   if (!isSafeRef(ref)) return undefined;
   return (await lookups(db).execute({ container: ref.container, key: ref.key }))[0];
+}
+
+/** Which of `keys` have a `files` row in `container`: one query for a whole page of objects. */
+export async function recordedKeys(db: Db, container: string, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { files } = tablesOf(db);
+  const rows = await db
+    .select({ key: files.key })
+    .from(files)
+    .where(and(eq(files.container, container), inList(db, files.key, keys)));
+  return new Set(rows.map((row) => row.key));
 }
 
 /**
