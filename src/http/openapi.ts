@@ -110,7 +110,7 @@ const DERIVED: Record<ErrorStatus, string> = {
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
   415: 'The body is not of the media type this route takes',
   429: 'Too many attempts',
-  503: "The database's write lock could not be had in time; nothing changed",
+  503: 'The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed',
 };
 
 type Operation = {
@@ -124,7 +124,8 @@ type Operation = {
  * Completes each operation's error responses from what the route is: a route behind a token can
  * answer 401; one with a body 400, 413 and 415; one with query parameters 400; one with path
  * parameters 404; a write inside a workshop or an organization 403 and 409 (roles, step prefs,
- * archived); every write 503 (the database busy). Routes name what else they give (`doc({errors})`).
+ * archived); every write, and every read behind a token (the token is looked up in the database),
+ * 503 (the database away or busy). Routes name what else they give (`doc({errors})`).
  * 429 and 503 carry `Retry-After`.
  */
 function exactResponses(document: { paths?: Record<string, Record<string, Operation>> }): void {
@@ -132,7 +133,8 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
     for (const [method, operation] of Object.entries(operations)) {
       const statuses = new Set<ErrorStatus>();
       const write = method !== 'get';
-      if (operation.security === undefined || operation.security.length > 0) statuses.add(401);
+      const authenticated = operation.security === undefined || operation.security.length > 0;
+      if (authenticated) statuses.add(401);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
       if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);
       if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
@@ -140,7 +142,7 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
         statuses.add(403);
         statuses.add(409);
       }
-      if (write) statuses.add(503);
+      if (write || authenticated) statuses.add(503);
       // The validator middleware documents a 400 of its own making; every 400 has the contract's error body.
       if (operation.responses[400]?.description === 'Validation Error') delete operation.responses[400];
       for (const status of statuses) operation.responses[status] ??= errorResponse(DERIVED[status]);
