@@ -4,6 +4,7 @@ import type { Schema } from '../src/db/database';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
+import { failNextStatement, storeBusyError } from './helpers/statements';
 
 const t = useServer();
 const [facilitator, participant, stranger] = useUsers(t, 'Fay', 'Pat', 'Stan');
@@ -158,6 +159,7 @@ describe('POST /cards/merge', () => {
       [{}, 'cards_id'],
       [{ cards_id: [a.id, foreign.id] }, 'cards_id.1'],
       [{ cards_id: ['missing', a.id] }, 'cards_id.0'],
+      [{ cards_id: [a.id, 'missing', 'gone'] }, 'cards_id.1'],
       [{ cards_id: [a1.id, a.id] }, 'cards_id'],
       [{ cards_id: [a.id, a1.id], title: '' }, 'title'],
     ];
@@ -167,6 +169,24 @@ describe('POST /cards/merge', () => {
       expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
     }
     expect(await snapshot(w.id)).toEqual(before);
+  });
+
+  it('answers 503, not 400, when the database fails while reading the listed cards, and changes nothing', async () => {
+    const w = await workshop();
+    const a = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const b = await seedCard(t, w.id, facilitator, { type: 'cluster' });
+    const before = await snapshot(w.id);
+    // The first read of whole card rows in the merge is that of the listed cards.
+    const failing = failNextStatement(/^select "id", "workshop_id", "number", .* from "cards"/, storeBusyError());
+    let res;
+    try {
+      res = await merge(w.id, { cards_id: [a.id, b.id] });
+    } finally {
+      expect(failing.stop()).toBe(true);
+    }
+    expectError(res, 503, 'service_unavailable');
+    expect(await snapshot(w.id)).toEqual(before);
+    expect((await merge(w.id, { cards_id: [a.id, b.id] })).status).toBe(201);
   });
 
   it('needs the right to create that type and to delete every merged card', async () => {

@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { tablesOf } from '../src/db/database';
+import { tablesOf, type Schema } from '../src/db/database';
+import { rowInserter, type Insertable } from '../src/db/prepared';
 import { openPostgres } from '../src/db/postgres';
 import { queryRows } from '../src/db/sql';
 import { QueryOutsideTransaction } from '../src/db/scope';
@@ -60,6 +61,28 @@ describe('a write transaction', () => {
   it('cannot be opened inside another one', async () => {
     const nested = t.deps.database.transaction(() => t.deps.database.transaction(async () => 1));
     await expect(nested).rejects.toThrow(/inside another one/);
+  });
+});
+
+describe('a multi-row insert (`rowInserter`)', () => {
+  type Row = Schema['notifications']['$inferSelect'];
+  const insert = rowInserter(
+    'test_notifications_insert',
+    ['id', 'userId', 'type', 'data', 'read', 'createdAt', 'updatedAt'],
+    (db, rows: Array<Insertable<Row>>) => db.insert(tablesOf(db).notifications).values(rows).returning({ id: tablesOf(db).notifications.id }),
+  );
+  const rows = (type: string, count: number): Row[] =>
+    Array.from({ length: count }, (_, i) => ({ id: `${type}-${String(i).padStart(4, '0')}`, userId: participant.id, type, data: { i }, read: i % 2 === 0, createdAt: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, updatedAt: '2026-01-02T00:00:00.000Z' }));
+
+  it('stores each call its own rows, prepared (up to 64) or built, in chunks of 500', async () => {
+    // Two calls of one size share a prepared statement; 501 rows are a built chunk and a prepared one.
+    const calls = [rows('first', 3), rows('second', 3), rows('many', 501), []];
+    const answers = await write(t.deps, async (tx) => Promise.all(calls.map((call) => insert(tx, call))));
+    expect(answers.map((chunks) => chunks.map((returned) => returned.length))).toEqual([[3], [3], [500, 1], []]);
+    const { notifications } = t.tables;
+    const stored = await t.db.select().from(notifications).where(eq(notifications.userId, participant.id));
+    const byId = (list: Row[]) => [...list].sort((x, y) => (x.id < y.id ? -1 : 1));
+    expect(byId(stored)).toEqual(byId(calls.flat()));
   });
 });
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../src/db/database';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, errorOf, createUser, seedMember, seedWorkshop } from './helpers/factories';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -171,6 +171,40 @@ describe('votes', () => {
     expectError(await t.request('GET', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }), 404, 'not_found');
     expectError(await t.request('DELETE', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }), 404, 'not_found');
     expect((await t.request('GET', s.ideaVotes, { token: facilitator.token })).body).toEqual([pats.body, ottos.body]);
+  });
+});
+
+describe('votes on a workshop an organization owns', () => {
+  it("counts the organization's admins as facilitators, members or not, in votes cast together", async () => {
+    const [admin, adminAndMember, orgFacilitator] = [await createUser(t, 'Ada'), await createUser(t, 'Abe'), await createUser(t, 'Ola')];
+    const organizationId = await t.write(async (tx, { organizationMembers, organizations }) => {
+      const [org] = await tx.insert(organizations).values({ name: 'Org' }).returning();
+      await tx.insert(organizationMembers).values([
+        { organizationId: org!.id, userId: admin.id, email: admin.email, role: 'admin' },
+        { organizationId: org!.id, userId: adminAndMember.id, email: adminAndMember.email, role: 'admin' },
+        { organizationId: org!.id, userId: orgFacilitator.id, email: orgFacilitator.email, role: 'facilitator' },
+      ]);
+      return org!.id;
+    });
+    const workshop = await seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: organizationId });
+    await seedMember(t, workshop.id, participant);
+    await seedMember(t, workshop.id, adminAndMember);
+    const card = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
+    // Participants may not vote on clusters in this step; facilitators may.
+    await seedCurrentStep(t, workshop.id, { allow_vote_on_clusters: false });
+    const path = `/v1/workshops/${workshop.id}/cards/${card.id}/votes`;
+    const [byAdmin, byAdminAndMember, byParticipant, byOrgFacilitator] = await Promise.all([
+      vote(path, admin, 1),
+      vote(path, adminAndMember, 1),
+      vote(path, participant, 1),
+      vote(path, orgFacilitator, 1),
+    ]);
+    expect(byAdmin.status).toBe(201);
+    expect(byAdminAndMember.status).toBe(201);
+    expectError(byParticipant, 403, 'forbidden');
+    // An organization's facilitator is no member of its workshops: they are not there.
+    expectError(byOrgFacilitator, 404, 'not_found');
+    expect((await voteRows(workshop.id)).map((row) => row.userId).sort()).toEqual([admin.id, adminAndMember.id].sort());
   });
 });
 

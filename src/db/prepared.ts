@@ -31,7 +31,7 @@ export function named<P>(query: { prepare(): P }, name: string): P {
  * For statements whose shape depends on a count (a multi-row insert): prepared once per handle and
  * count, for counts up to `limit`; above it the caller builds the statement itself (`undefined`).
  */
-export function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T): (db: Db, size: number) => T | undefined {
+function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T): (db: Db, size: number) => T | undefined {
   const cache = new WeakMap<Db, Map<number, T>>();
   return (db, size) => {
     if (size > limit) return undefined;
@@ -44,21 +44,55 @@ export function preparedPerSize<T>(limit: number, factory: (db: Db, size: number
 }
 
 /** Rows per multi-row insert: well under either store's limit of bound parameters. */
-export const ROWS_PER_INSERT = 500;
+const ROWS_PER_INSERT = 500;
 
 /**
- * Placeholders for a multi-row insert of `size` rows of `columns` (named `<column><row>`), for a
- * statement prepared per row count (`preparedPerSize`); `rowValues` gives it its values.
+ * Multi-row inserts of up to this many rows are prepared, one statement per count (a batch of
+ * votes inserts one row per vote, and logs one event each); larger ones are built each time.
  */
-export function rowPlaceholders<C extends string>(size: number, columns: readonly C[]): Array<Record<C, Placeholder>> {
+const PREPARED_ROWS = 64;
+
+/** A row of an insert as `rowInserter` hands it to its statement: values, or placeholders for them. */
+export type Insertable<Row> = { [K in keyof Row]: Row[K] | Placeholder };
+
+/** A built multi-row insert: awaited as it is, or prepared with placeholders for its values. */
+type InsertQuery<R> = PromiseLike<R> & { prepare(): { execute(values: Record<string, unknown>): Promise<R> } };
+
+/**
+ * Inserts rows of `columns` (each row holds exactly those) `ROWS_PER_INSERT` at a time, each
+ * chunk in the one statement `insert` makes of its rows. A chunk of up to `PREPARED_ROWS` rows
+ * runs a statement prepared once per handle and row count (named `<name>_<count>`, its rows given
+ * as placeholders); a larger one is built. Answers what each chunk's statement answered, in order.
+ * A column the schema fills in (`$defaultFn`: ids, times) must be among `columns`: a prepared
+ * statement would keep the value it was prepared with.
+ */
+export function rowInserter<Row extends Record<string, unknown>, R>(
+  name: string,
+  columns: ReadonlyArray<keyof Row & string>,
+  insert: (db: Db, rows: Array<Insertable<Row>>) => InsertQuery<R>,
+): (db: Db, rows: readonly Row[]) => Promise<R[]> {
+  const prepared = preparedPerSize(PREPARED_ROWS, (db, size) => named(insert(db, rowPlaceholders(size, columns) as Array<Insertable<Row>>), `${name}_${size}`));
+  return async (db, rows) => {
+    const answers: R[] = [];
+    for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
+      const chunk = rows.slice(at, at + ROWS_PER_INSERT);
+      const statement = prepared(db, chunk.length);
+      answers.push(statement ? await statement.execute(rowValues(chunk, columns)) : await insert(db, chunk));
+    }
+    return answers;
+  };
+}
+
+/** Placeholders for a multi-row insert of `size` rows of `columns`, named `<column><row>` (`rowValues` gives their values). */
+function rowPlaceholders<C extends string>(size: number, columns: readonly C[]): Array<Record<C, Placeholder>> {
   return Array.from({ length: size }, (_, row) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${row}`)])) as Record<C, Placeholder>);
 }
 
 /** The values of `rows` for a statement made with `rowPlaceholders`. */
-export function rowValues(rows: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+function rowValues<Row extends Record<string, unknown>>(rows: readonly Row[], columns: ReadonlyArray<keyof Row & string>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   rows.forEach((row, index) => {
-    for (const [column, value] of Object.entries(row)) values[`${column}${index}`] = value;
+    for (const column of columns) values[`${column}${index}`] = row[column];
   });
   return values;
 }

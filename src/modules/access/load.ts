@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
-import { inList, inPairs, jsonText, sqlBoolean } from '../../db/sql';
+import { inList, inPairs, sqlBoolean } from '../../db/sql';
 import type { Schema } from '../../db/database';
 import { notFound } from '../../http/errors';
 import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess, type WorkshopRole } from './rules';
@@ -22,10 +22,7 @@ const queries = preparedPerDb((db: Db) => {
   return {
     displays: named(
       db
-        .select({
-          votes: jsonText(db, steps.prefs, 'allow_display_votes'),
-          ratings: jsonText(db, steps.prefs, 'allow_display_ratings'),
-        })
+        .select({ prefs: steps.prefs })
         .from(workshops)
         .leftJoin(steps, eq(steps.id, workshops.currentStepId))
         .where(eq(workshops.id, sql.placeholder('workshopId'))),
@@ -51,13 +48,21 @@ const queries = preparedPerDb((db: Db) => {
 });
 
 /**
- * The caller's role in a workshop (admins of the owning organization act as facilitators), with
- * the workshop and the current step's prefs; null for a stranger or a missing workshop.
+ * A user's role in a workshop, from their membership (if any) and whether they are an admin of
+ * the organization owning it: such admins act as facilitators. Null for a stranger.
+ */
+function roleOf(memberRole: WorkshopRole | null | undefined, isOrgAdmin: boolean): WorkshopRole | null {
+  return memberRole === 'facilitator' || isOrgAdmin ? 'facilitator' : (memberRole ?? null);
+}
+
+/**
+ * The caller's role in a workshop (`roleOf`), with the workshop and the current step's prefs; null
+ * for a stranger or a missing workshop.
  */
 export async function findAccess(db: Db, workshopId: string, userId: string): Promise<LoadedAccess | null> {
   const [row] = await queries(db).access.execute({ workshopId, userId });
   if (!row) return null;
-  const role: WorkshopRole | null = row.memberRole === 'facilitator' || sqlBoolean(row.orgAdmin) ? 'facilitator' : row.memberRole;
+  const role = roleOf(row.memberRole, sqlBoolean(row.orgAdmin));
   if (!role) return null;
   return { workshop: row.workshop, userId, role, prefs: row.stepPrefs ?? DEFAULT_PREFS };
 }
@@ -103,20 +108,20 @@ export async function findAccesses(db: Db, asked: ReadonlyArray<{ workshopId: st
   const byId = new Map(found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: row.stepPrefs ?? DEFAULT_PREFS }]));
   const pairs = [...new Map(asked.filter((a) => byId.has(a.workshopId)).map((a) => [accessKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
   if (pairs.length === 0) return accesses;
-  for (const { workshopId, userId, role } of await q.members.execute({ pairs: JSON.stringify(pairs) })) {
-    accesses.set(accessKey(workshopId, userId), { ...byId.get(workshopId)!, userId, role });
-  }
-  // Admins of an owning organization act as facilitators (as in `findAccess`).
+  const members = await q.members.execute({ pairs: JSON.stringify(pairs) });
+  const memberRoles = new Map(members.map((row) => [accessKey(row.workshopId, row.userId), row.role]));
+  // Only workshops an organization owns have organization admins to look for.
   const owned = pairs.flatMap(([workshopId, userId]) => {
     const { workshop } = byId.get(workshopId)!;
-    return workshop.ownerType === 'organization' ? [[workshop.ownerId, userId, workshopId] as const] : [];
+    return workshop.ownerType === 'organization' ? [[workshop.ownerId, userId] as const] : [];
   });
-  if (owned.length > 0) {
-    const admins = await q.admins.execute({ pairs: JSON.stringify(owned.map(([organizationId, userId]) => [organizationId, userId])) });
-    const isAdmin = new Set(admins.map((row) => `${row.organizationId}\u0000${row.userId}`));
-    for (const [organizationId, userId, workshopId] of owned) {
-      if (isAdmin.has(`${organizationId}\u0000${userId}`)) accesses.set(accessKey(workshopId, userId), { ...byId.get(workshopId)!, userId, role: 'facilitator' });
-    }
+  const admins = owned.length === 0 ? [] : await q.admins.execute({ pairs: JSON.stringify(owned) });
+  const isAdmin = new Set(admins.map((row) => `${row.organizationId}\u0000${row.userId}`));
+  for (const [workshopId, userId] of pairs) {
+    const { workshop, prefs } = byId.get(workshopId)!;
+    const orgAdmin = workshop.ownerType === 'organization' && isAdmin.has(`${workshop.ownerId}\u0000${userId}`);
+    const role = roleOf(memberRoles.get(accessKey(workshopId, userId)), orgAdmin);
+    if (role) accesses.set(accessKey(workshopId, userId), { workshop, prefs, userId, role });
   }
   return accesses;
 }
@@ -138,14 +143,10 @@ export async function loadAccess(db: Db, workshopId: string, userId: string): Pr
  */
 export async function workshopDisplays(db: Db, workshopId: string): Promise<Pick<StepPrefs, 'allow_display_votes' | 'allow_display_ratings'>> {
   const [row] = await queries(db).displays.execute({ workshopId });
+  // No current step: the defaults; a pref the step's document lacks, likewise.
+  const prefs: Partial<StepPrefs> = row?.prefs ?? {};
   return {
-    allow_display_votes: displayPref(row?.votes, DEFAULT_PREFS.allow_display_votes),
-    allow_display_ratings: displayPref(row?.ratings, DEFAULT_PREFS.allow_display_ratings),
+    allow_display_votes: prefs.allow_display_votes ?? DEFAULT_PREFS.allow_display_votes,
+    allow_display_ratings: prefs.allow_display_ratings ?? DEFAULT_PREFS.allow_display_ratings,
   };
-}
-
-/** A JSON boolean read out of a document: SQLite answers 1 or 0, PostgreSQL's `->>` 'true' or 'false'. */
-function displayPref(value: unknown, fallback: boolean): boolean {
-  if (value === null || value === undefined) return fallback;
-  return value === 1 || value === 'true' || value === true;
 }

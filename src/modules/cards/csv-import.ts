@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db, type Schema } from '../../db/database';
-import { newId } from '../../db/columns';
+import { newId, nowIso } from '../../db/columns';
+import { rowInserter, type Insertable } from '../../db/prepared';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -14,8 +15,6 @@ import { cardsFor, type WorkshopRef } from './service';
 
 /** Larger CSV files are refused with 413 (CONTRACT §3). */
 export const CSV_MAX_BYTES = 5 * 1024 * 1024;
-
-const INSERT_CHUNK = 500;
 
 /** Only facilitators import; checked before the upload is read, and again inside the write. */
 export async function authorizeImport(deps: AppDeps, ref: WorkshopRef): Promise<void> {
@@ -48,12 +47,21 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
   return cardsFor(db, await loadAccess(db, ref.workshopId, ref.userId));
 }
 
-type PlannedRow = Schema['cards']['$inferInsert'] & { id: string; position: number };
+type PlannedRow = Pick<
+  Schema['cards']['$inferSelect'],
+  'id' | 'workshopId' | 'userId' | 'number' | 'type' | 'title' | 'content' | 'color' | 'aside' | 'parentId' | 'position' | 'createdAt' | 'updatedAt'
+>;
 
-/** The planned cards as rows in list order, without their numbers (handed out in the write). */
+const insertCards = rowInserter(
+  'cards_import_insert',
+  ['id', 'workshopId', 'userId', 'number', 'type', 'title', 'content', 'color', 'aside', 'parentId', 'position', 'createdAt', 'updatedAt'],
+  (db, rows: Array<Insertable<PlannedRow>>) => db.insert(tablesOf(db).cards).values(rows),
+);
+
+/** The planned cards as rows in list order, without their numbers and times (given in the write). */
 function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
   const rows: PlannedRow[] = [];
-  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0 };
+  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0, createdAt: '', updatedAt: '' };
   plan.clusters.forEach((cluster, clusterPosition) => {
     const clusterId = newId();
     rows.push({ ...base, id: clusterId, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
@@ -70,11 +78,9 @@ function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
  */
 async function insertRows(tx: Db, ref: WorkshopRef, rows: PlannedRow[]): Promise<Record<string, { position: number }>> {
   if (rows.length === 0) return {};
-  const { cards } = tablesOf(tx);
   const first = await reserveCardNumbers(tx, ref.workshopId, rows.length);
-  rows.forEach((row, index) => (row.number = first + index));
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    await tx.insert(cards).values(rows.slice(start, start + INSERT_CHUNK));
-  }
+  const now = nowIso();
+  rows.forEach((row, index) => Object.assign(row, { number: first + index, createdAt: now, updatedAt: now }));
+  await insertCards(tx, rows);
   return Object.fromEntries(rows.map((row) => [row.id, { position: row.position }]));
 }

@@ -1,23 +1,11 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
+import type { Db } from '../../db/database';
 import { reorder } from '../../db/positions';
 import type { ChangeRecorder } from '../events/recorder';
+import { placementCopy } from './placement-copy';
 
-const statements = preparedPerDb((db: Db) => {
-  const { cards } = tablesOf(db);
-  return {
-    stack: named(
-      db
-        .select({ id: cards.id })
-        .from(cards)
-        .where(and(eq(cards.workshopId, sql.placeholder('workshopId')), sql`${cards.parentId} IS NOT DISTINCT FROM ${sql.placeholder('parentId')}`))
-        .orderBy(asc(cards.position), asc(cards.id)),
-      'cards_stack_ids',
-    ),
-  };
-});
+/** A stack is read in the order the documents' SQL copy keeps it (the same prepared statement). */
+const copy = placementCopy();
 
 /**
  * The new order of the card stacks a REST write touches. Card positions live in the workshop's Yjs
@@ -44,7 +32,7 @@ export class StackPlan {
   private async stack(parentId: string | null): Promise<string[]> {
     let ids = this.stacks.get(parentId);
     if (!ids) {
-      ids = (await statements(this.db).stack.execute({ workshopId: this.workshopId, parentId })).map((row) => row.id);
+      ids = (await copy.stack(this.db, this.workshopId, parentId)).map((row) => row.id);
       this.stacks.set(parentId, ids);
     }
     return ids;

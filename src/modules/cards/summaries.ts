@@ -1,5 +1,4 @@
-import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { and, eq, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList } from '../../db/sql';
@@ -8,7 +7,7 @@ import { seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { emptySummary, type CardSummary } from './schemas';
 
 /** Which rows an aggregate reads: a workshop's, or a set of cards'. */
-type Scope = (table: { workshopId: SQLiteColumn; cardId: SQLiteColumn }) => SQL;
+type Scope = (table: { workshopId: Column; cardId: Column }) => SQL;
 
 /*
  * One grouped query per aggregate, for a whole workshop or for a set of cards. They run on every

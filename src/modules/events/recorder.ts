@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { tablesOf, type Database, type Db } from '../../db/database';
+import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { isRetryable } from '../../db/errors';
-import { named, preparedPerDb, preparedPerSize, rowPlaceholders, rowValues, ROWS_PER_INSERT } from '../../db/prepared';
-import { jsonRows, queryRows } from '../../db/sql';
+import { named, preparedPerDb, rowInserter, type Insertable } from '../../db/prepared';
+import { forUpdate, inList, jsonRows, queryRows } from '../../db/sql';
 import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
 import type { ChangeInput, WorkshopEvent } from './changes';
 
@@ -35,7 +35,7 @@ export interface WriteDeps {
 
 /** These run on every write: prepared once per connection. */
 const statements = preparedPerDb((db: Db) => {
-  const { workshops, notifications } = tablesOf(db);
+  const { workshops } = tablesOf(db);
   const p = sql.placeholder;
   return {
     // Moves the workshop's last seq past the events being stored; the row is locked from here on.
@@ -47,28 +47,30 @@ const statements = preparedPerDb((db: Db) => {
         .returning({ last: workshops.lastEventSeq }),
       'events_number',
     ),
-    insertNotification: named(
-      db.insert(notifications).values({
-        id: p('id'),
-        userId: p('userId'),
-        type: p('type'),
-        data: p('data'),
-        read: false,
-        createdAt: p('now'),
-        updatedAt: p('now'),
-      }),
-      'notifications_insert',
+    // Those of a batch's workshops no other transaction holds, locked from here on (`lockFreeWorkshops`);
+    // it waits for no lock, so the order the rows are locked in cannot deadlock.
+    lockFree: named(
+      forUpdate(db, db.select({ id: workshops.id }).from(workshops).where(inList(db, workshops.id, p('workshopIds'))), { skipLocked: true }),
+      'events_lock_free_workshops',
     ),
   };
 });
 
-/** Inserts of up to this many events are prepared, one statement per count (a batch of votes logs one each). */
-const PREPARED_EVENTS = 64;
+type EventRow = Pick<Schema['events']['$inferSelect'], 'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'change' | 'createdAt'>;
 
-const eventInserts = preparedPerSize(PREPARED_EVENTS, (db: Db, size: number) => {
-  const { events } = tablesOf(db);
-  return named(db.insert(events).values(rowPlaceholders(size, ['id', 'workshopId', 'seq', 'action', 'userId', 'change', 'createdAt'] as const)), `events_insert_${size}`);
-});
+const insertEvents = rowInserter(
+  'events_insert',
+  ['id', 'workshopId', 'seq', 'action', 'userId', 'change', 'createdAt'],
+  (db, rows: Array<Insertable<EventRow>>) => db.insert(tablesOf(db).events).values(rows),
+);
+
+type NotificationRow = Schema['notifications']['$inferSelect'];
+
+const insertNotifications = rowInserter(
+  'notifications_insert',
+  ['id', 'userId', 'type', 'data', 'read', 'createdAt', 'updatedAt'],
+  (db, rows: Array<Insertable<NotificationRow>>) => db.insert(tablesOf(db).notifications).values(rows),
+);
 
 /** What one write recorded: stored at the end of its body, published once its transaction commits. */
 class Recorded {
@@ -122,6 +124,8 @@ class Recorded {
  * workshop: none). One statement however many workshops the write recorded events on.
  */
 async function numberEvents(tx: Db, byWorkshop: ReadonlyMap<string, readonly ChangeInput[]>): Promise<Map<string, number>> {
+  // A write that recorded nothing (a refused vote, a change to the same value) costs no statement.
+  if (byWorkshop.size === 0) return new Map();
   if (byWorkshop.size === 1) {
     const [workshopId, inputs] = [...byWorkshop][0]!;
     const [row] = await statements(tx).number.execute({ workshopId, count: inputs.length });
@@ -144,8 +148,6 @@ async function numberEvents(tx: Db, byWorkshop: ReadonlyMap<string, readonly Cha
  * and not stored.
  */
 async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Promise<void> {
-  const q = statements(tx);
-  const { events: eventRows, notifications: notificationRows } = tablesOf(tx);
   const byWorkshop = new Map<string, ChangeInput[]>();
   for (const input of write.inputs) {
     const list = byWorkshop.get(input.workshopId);
@@ -166,20 +168,12 @@ async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Prom
     });
     if (last !== undefined) write.reserve(bus, workshopId, first);
   }
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
-    const chunk = rows.slice(at, at + ROWS_PER_INSERT).map(({ id, workshopId, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt }));
-    const prepared = eventInserts(tx, chunk.length);
-    if (prepared) await prepared.execute(rowValues(chunk));
-    else await tx.insert(eventRows).values(chunk);
-  }
+  await insertEvents(tx, rows.map(({ id, workshopId, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt })));
   write.events.push(...write.inputs.map((input) => numbered.get(input)!));
-  const notifications = write.notifications.map(({ userId, notification: n }) => ({ id: n.id, userId, type: n.type, data: n.data, read: false, createdAt: n.created_at, updatedAt: n.updated_at }));
-  if (notifications.length === 1) {
-    const [only] = notifications;
-    await q.insertNotification.execute({ ...only!, now: only!.createdAt });
-  } else {
-    for (let at = 0; at < notifications.length; at += ROWS_PER_INSERT) await tx.insert(notificationRows).values(notifications.slice(at, at + ROWS_PER_INSERT));
-  }
+  await insertNotifications(
+    tx,
+    write.notifications.map(({ userId, notification: n }) => ({ id: n.id, userId, type: n.type, data: n.data, read: false, createdAt: n.created_at, updatedAt: n.updated_at })),
+  );
 }
 
 /** How often a write two transactions collided on (a deadlock, a serialization failure) runs again. */
@@ -242,6 +236,11 @@ interface BatchQueue {
   items: Pending[];
   scheduled: boolean;
   writing: boolean;
+  /**
+   * Requests on workshops another transaction held when their batch was written, by workshop:
+   * written apart, one transaction per workshop at a time (`writeApart`).
+   */
+  apart: Map<string, Pending[]>;
 }
 
 /** The queues of batched writes, per store and kind. */
@@ -263,6 +262,8 @@ export type BatchOutcome<O> = { ok: true; value: O } | { ok: false; error: unkno
  * many requests and workshops it holds. One batch of a kind is written at a time, and what arrives
  * meanwhile forms the next (group commit). Each request is answered, and its events published,
  * once the transaction has committed; if it fails, every request of the batch fails with it.
+ * A workshop another transaction holds (a long import) does not hold up the batch: its requests
+ * are written apart, waiting for it as `writeWorkshop` would.
  */
 export function writeBatched<I, O>(
   deps: WriteDeps,
@@ -274,7 +275,7 @@ export function writeBatched<I, O>(
   let byKind = queues.get(deps.database);
   if (!byKind) queues.set(deps.database, (byKind = new Map()));
   let queue = byKind.get(kind);
-  if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false }));
+  if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false, apart: new Map() }));
   const waiting = queue;
   const answer = new Promise<O>((resolve, reject) => waiting.items.push({ workshopId, input, resolve: resolve as Pending['resolve'], reject }));
   if (!waiting.scheduled && !waiting.writing) {
@@ -288,23 +289,78 @@ export function writeBatched<I, O>(
 async function drain(deps: WriteDeps, queue: BatchQueue, run: BatchRun): Promise<void> {
   queue.scheduled = false;
   queue.writing = true;
-  while (queue.items.length > 0) await writeBatch(deps, queue.items.splice(0, BATCH_LIMIT), run);
+  while (queue.items.length > 0) await writeBatch(deps, queue, queue.items.splice(0, BATCH_LIMIT), run);
   queue.writing = false;
 }
 
-async function writeBatch(deps: WriteDeps, batch: Pending[], run: BatchRun): Promise<void> {
+/**
+ * Writes a batch under the locks of its workshops that no other transaction holds (taken without
+ * waiting); the requests on the others are written apart (`writeApart`), so that one workshop held
+ * for long fails none of the batch's other requests, nor keeps them waiting.
+ */
+async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], run: BatchRun): Promise<void> {
+  let locked: Pending[] = [];
+  let held: Pending[] = [];
   let outcomes: Array<BatchOutcome<unknown>>;
   try {
     outcomes = await write(deps, async (tx, changes) => {
-      await deps.database.lockWorkshops(tx, [...new Set(batch.map((item) => item.workshopId))]);
-      return run(tx, changes, batch.map(({ workshopId, input }) => ({ workshopId, input })));
+      const free = await lockFreeWorkshops(deps.database, tx, [...new Set(batch.map((item) => item.workshopId))]);
+      locked = batch.filter((item) => free.has(item.workshopId));
+      held = batch.filter((item) => !free.has(item.workshopId));
+      return locked.length === 0 ? [] : run(tx, changes, locked.map(({ workshopId, input }) => ({ workshopId, input })));
     });
   } catch (err) {
-    // The shared transaction failed (a lock could not be had, the commit failed): none of it stands.
+    // The shared transaction failed (the commit failed, the database is away): none of it stands.
     for (const item of batch) item.reject(err);
     return;
   }
-  batch.forEach((item, index) => {
+  answerEach(locked, outcomes);
+  for (const item of held) writeApart(deps, queue, item, run);
+}
+
+/**
+ * Locks those of `workshopIds` no other transaction holds, in one statement that waits for none
+ * (PostgreSQL's `SKIP LOCKED`), and answers them; a workshop that is gone is not among them.
+ * SQLite's single writer already holds every row: no statement there.
+ */
+async function lockFreeWorkshops(database: Database, tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>> {
+  if (database.dialect === 'sqlite') return new Set(workshopIds);
+  const rows = await statements(tx).lockFree.execute({ workshopIds: JSON.stringify(workshopIds) });
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Writes a request whose workshop was held when its batch was written: with the other requests on
+ * that workshop set apart meanwhile, in a `writeWorkshop` transaction that waits for the lock as
+ * long as any write does (past it: 503). One such transaction per workshop at a time, so a held
+ * workshop takes one pooled connection, not one per batch.
+ */
+function writeApart(deps: WriteDeps, queue: BatchQueue, item: Pending, run: BatchRun): void {
+  const waiting = queue.apart.get(item.workshopId);
+  if (waiting) {
+    waiting.push(item);
+    return;
+  }
+  const { workshopId } = item;
+  const pending = [item];
+  queue.apart.set(workshopId, pending);
+  void (async () => {
+    while (pending.length > 0) {
+      const taken = pending.splice(0);
+      try {
+        answerEach(taken, await writeWorkshop(deps, workshopId, (tx, changes) => run(tx, changes, taken.map(({ input }) => ({ workshopId, input })))));
+      } catch (err) {
+        // The lock was not had in time (503), or the transaction failed: none of it stands.
+        for (const request of taken) request.reject(err);
+      }
+    }
+    queue.apart.delete(workshopId);
+  })();
+}
+
+/** Answers the requests a transaction wrote, once it committed, each with its outcome (in order). */
+function answerEach(items: readonly Pending[], outcomes: ReadonlyArray<BatchOutcome<unknown>>): void {
+  items.forEach((item, index) => {
     const outcome = outcomes[index]!;
     if (outcome.ok) item.resolve(outcome.value);
     else item.reject(outcome.error);

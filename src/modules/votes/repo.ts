@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb, preparedPerSize, rowPlaceholders, rowValues, ROWS_PER_INSERT } from '../../db/prepared';
+import { named, preparedPerDb, rowInserter, type Insertable } from '../../db/prepared';
 import { inPairs } from '../../db/sql';
 import type { VoteRow } from './schemas';
 
@@ -12,23 +12,9 @@ export interface VoteSpending {
 
 /** Voting is the busiest write: every statement on its path is prepared once per connection. */
 const statements = preparedPerDb((db: Db) => {
-  const { votes, voteTallies, voteTotals } = tablesOf(db);
+  const { votes } = tablesOf(db);
   const p = sql.placeholder;
   return {
-    // The voter's points on this card and across the workshop, kept by triggers on votes
-    // (`vote_tallies`, `vote_totals`): two rows, however many cards the voter voted on.
-    spending: named(
-      db
-        .select({
-          cardPositive: sql<number>`coalesce((select ${voteTallies.positive} from ${voteTallies} where ${voteTallies.cardId} = ${p('cardId')} and ${voteTallies.userId} = ${p('userId')}), 0)`.mapWith(Number),
-          cardNegative: sql<number>`coalesce((select ${voteTallies.negative} from ${voteTallies} where ${voteTallies.cardId} = ${p('cardId')} and ${voteTallies.userId} = ${p('userId')}), 0)`.mapWith(Number),
-          positive: sql<number>`coalesce(max(${voteTotals.positive}), 0)`.mapWith(Number),
-          negative: sql<number>`coalesce(max(${voteTotals.negative}), 0)`.mapWith(Number),
-        })
-        .from(voteTotals)
-        .where(and(eq(voteTotals.workshopId, p('workshopId')), eq(voteTotals.userId, p('userId')))),
-      'votes_spending',
-    ),
     find: named(db.select().from(votes).where(and(eq(votes.id, p('id')), eq(votes.cardId, p('cardId')))), 'votes_find'),
     update: named(
       db
@@ -60,24 +46,35 @@ export interface VoterSpending {
   cards: Map<string, VoteSpending>;
 }
 
-/** The statements of a batch of votes: lists bound as one parameter (`inList`, `inPairs`). */
+/** The statements of a batch of votes: lists bound as one parameter (`inPairs`). */
 const batchStatements = preparedPerDb((db: Db) => {
   const { voteTallies, voteTotals } = tablesOf(db);
   const p = sql.placeholder;
   return {
-    totals: named(
+    // Each voter's row of `vote_totals`, with their rows of `vote_tallies` on the cards asked about:
+    // one row per voter and card they hold points on, or one without a card. The tallies are joined
+    // on their key (card, voter) alone, so that SQLite reads them through it (joined on the workshop
+    // too, it reads every tally of the voter there): a voter's tally on a card of another workshop
+    // of the batch comes along with each of their totals, and is left out below.
+    spending: named(
       db
-        .select({ workshopId: voteTotals.workshopId, userId: voteTotals.userId, positive: voteTotals.positive, negative: voteTotals.negative })
+        .select({
+          workshopId: voteTotals.workshopId,
+          userId: voteTotals.userId,
+          positive: voteTotals.positive,
+          negative: voteTotals.negative,
+          cardId: voteTallies.cardId,
+          cardWorkshopId: voteTallies.workshopId,
+          cardPositive: voteTallies.positive,
+          cardNegative: voteTallies.negative,
+        })
         .from(voteTotals)
-        .where(inPairs(db, voteTotals.workshopId, voteTotals.userId, p('pairs'))),
-      'votes_batch_totals',
-    ),
-    onCards: named(
-      db
-        .select({ userId: voteTallies.userId, cardId: voteTallies.cardId, positive: voteTallies.positive, negative: voteTallies.negative })
-        .from(voteTallies)
-        .where(inPairs(db, voteTallies.cardId, voteTallies.userId, p('pairs'))),
-      'votes_batch_on_cards',
+        .leftJoin(
+          voteTallies,
+          and(eq(voteTallies.userId, voteTotals.userId), inPairs(db, voteTallies.cardId, voteTallies.userId, p('cards'))),
+        )
+        .where(inPairs(db, voteTotals.workshopId, voteTotals.userId, p('voters'))),
+      'votes_batch_spending',
     ),
   };
 });
@@ -87,47 +84,38 @@ export const voterKey = (workshopId: string, userId: string) => `${workshopId}\u
 
 /**
  * What each voter has spent across their workshop, and on the cards asked about (nothing yet: no
- * entry), by `voterKey`. Two statements, whatever the numbers, each reading one row per voter or
- * per voter and card (`vote_totals`, and `vote_tallies` by its key).
+ * entry), by `voterKey`. One statement, whatever the numbers, reading one row per voter and one
+ * per voter and card (`vote_totals`, and `vote_tallies` by its key): votes, batched or not, and a
+ * changed vote read it alike.
  */
 export async function spendingOfVoters(db: Db, asked: ReadonlyArray<{ workshopId: string; userId: string; cardId: string }>): Promise<Map<string, VoterSpending>> {
-  const q = batchStatements(db);
+  const spending = new Map<string, VoterSpending>();
+  if (asked.length === 0) return spending;
   const voters = [...new Map(asked.map((a) => [voterKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
-  const totals = await q.totals.execute({ pairs: JSON.stringify(voters) });
-  const spending = new Map<string, VoterSpending>(totals.map((row) => [voterKey(row.workshopId, row.userId), { workshop: { positive: row.positive, negative: row.negative }, cards: new Map() }]));
-  if (spending.size === 0) return spending;
-  // A card belongs to one workshop: its voter's tally is found by card and voter.
-  const workshopOfCard = new Map(asked.map((a) => [a.cardId, a.workshopId]));
-  const onCards = [...new Map(asked.filter((a) => spending.has(voterKey(a.workshopId, a.userId))).map((a) => [`${a.cardId}\u0000${a.userId}`, [a.cardId, a.userId] as const])).values()];
-  for (const row of await q.onCards.execute({ pairs: JSON.stringify(onCards) })) {
-    spending.get(voterKey(workshopOfCard.get(row.cardId)!, row.userId))?.cards.set(row.cardId, { positive: row.positive, negative: row.negative });
+  const cards = [...new Map(asked.map((a) => [`${a.cardId}\u0000${a.userId}`, [a.cardId, a.userId] as const])).values()];
+  const rows = await batchStatements(db).spending.execute({ voters: JSON.stringify(voters), cards: JSON.stringify(cards) });
+  for (const row of rows) {
+    const key = voterKey(row.workshopId, row.userId);
+    let voter = spending.get(key);
+    if (!voter) spending.set(key, (voter = { workshop: { positive: row.positive, negative: row.negative }, cards: new Map() }));
+    if (row.cardId !== null && row.cardWorkshopId === row.workshopId) voter.cards.set(row.cardId, { positive: row.cardPositive ?? 0, negative: row.cardNegative ?? 0 });
   }
   return spending;
 }
 
-/** Inserts of up to this many votes are prepared, one statement per count. */
-const PREPARED_ROWS = 64;
-
 type NewVote = Pick<VoteRow, 'id' | 'workshopId' | 'cardId' | 'userId' | 'value' | 'createdAt' | 'updatedAt'>;
 
-const insertsOfSize = preparedPerSize(PREPARED_ROWS, (db: Db, size: number) => {
-  const { votes } = tablesOf(db);
-  const rows = rowPlaceholders(size, ['id', 'workshopId', 'cardId', 'userId', 'value', 'createdAt', 'updatedAt'] as const);
-  return named(db.insert(votes).values(rows).returning(), `votes_insert_${size}`);
-});
+const votesInsert = rowInserter(
+  'votes_insert',
+  ['id', 'workshopId', 'cardId', 'userId', 'value', 'createdAt', 'updatedAt'],
+  (db, rows: Array<Insertable<NewVote>>) => db.insert(tablesOf(db).votes).values(rows).returning(),
+);
 
 /** Inserts votes in as few statements as their number allows; answers the rows in the same order. */
 export async function insertVotes(db: Db, rows: readonly NewVote[]): Promise<VoteRow[]> {
-  const inserted: VoteRow[] = [];
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
-    const chunk = rows.slice(at, at + ROWS_PER_INSERT);
-    const prepared = insertsOfSize(db, chunk.length);
-    const returned = prepared ? await prepared.execute(rowValues(chunk)) : await db.insert(tablesOf(db).votes).values([...chunk]).returning();
-    // RETURNING's order is not promised: the rows are matched to the inputs by id.
-    const byId = new Map(returned.map((row) => [row.id, row]));
-    inserted.push(...chunk.map((row) => byId.get(row.id)!));
-  }
-  return inserted;
+  // RETURNING's order is not promised: the rows are matched to the inputs by id.
+  const byId = new Map((await votesInsert(db, rows)).flat().map((row) => [row.id, row]));
+  return rows.map((row) => byId.get(row.id)!);
 }
 
 /**
@@ -138,10 +126,10 @@ export async function spendingOf(
   db: Db,
   q: { workshopId: string; cardId: string; userId: string; replaced?: number | undefined },
 ): Promise<{ card: VoteSpending; workshop: VoteSpending }> {
-  const [row] = await statements(db).spending.execute({ workshopId: q.workshopId, cardId: q.cardId, userId: q.userId });
+  const voter = (await spendingOfVoters(db, [q])).get(voterKey(q.workshopId, q.userId));
   return {
-    card: without({ positive: row?.cardPositive ?? 0, negative: row?.cardNegative ?? 0 }, q.replaced),
-    workshop: without({ positive: row?.positive ?? 0, negative: row?.negative ?? 0 }, q.replaced),
+    card: without(voter?.cards.get(q.cardId) ?? { positive: 0, negative: 0 }, q.replaced),
+    workshop: without(voter?.workshop ?? { positive: 0, negative: 0 }, q.replaced),
   };
 }
 
