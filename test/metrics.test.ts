@@ -121,8 +121,9 @@ describe('GET /metrics', () => {
     const watcher = await sockets.joined(facilitator, workshop.id);
     const scoreChanged = { event: 'score:changed' };
     const committed = { kind: 'write', outcome: 'commit' };
-    // SQLite's single writer, or PostgreSQL's lock on the workshop's row.
-    const lock = { lock: t.deps.database.dialect === 'sqlite' ? 'writer' : 'workshop_row' };
+    // SQLite's single writer, or PostgreSQL's pooled connection (a vote batch takes the workshops'
+    // rows with SKIP LOCKED, which never waits).
+    const lock = { lock: t.deps.database.dialect === 'sqlite' ? 'writer' : 'connection' };
     const before = await scrape(t.url);
 
     const voted = await t.request('POST', `/v1/workshops/${workshop.id}/cards/${idea.id}/votes`, { token: participant.token, body: { value: 1 } });

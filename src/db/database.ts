@@ -65,8 +65,13 @@ export interface Database {
    * everything: nothing to do there.
    */
   lockWorkshop(tx: Db, workshopId: string): Promise<void>;
-  /** `lockWorkshop` for several workshops, in one statement and always in the same order (by id), so two batches cannot deadlock. */
-  lockWorkshops(tx: Db, workshopIds: readonly string[]): Promise<void>;
+  /**
+   * Locks those of `workshopIds` no other transaction holds, in one statement that waits for none
+   * (PostgreSQL's `SKIP LOCKED`), and answers the ones this transaction holds now; a workshop that
+   * is gone is not among them. A batch of writes over many workshops takes these and leaves a held
+   * one to its own transaction, instead of failing everyone's writes on one busy workshop.
+   */
+  lockFreeWorkshops(tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>>;
   /** True when the database answers a trivial query (`/health`). */
   answers(): Promise<boolean>;
   close(): Promise<void>;

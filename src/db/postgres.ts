@@ -74,15 +74,15 @@ export interface PostgresOptions {
  * Locks workshops' rows until the transaction ends, in the order of their ids (prepared once per
  * pooled connection; the ids as a JSON array, one statement for any number).
  */
-function workshopLock(db: NodePgDatabase<typeof schema>) {
+function workshopLocks(db: NodePgDatabase<typeof schema>) {
   const { workshops } = schema;
-  return db
-    .select({ id: workshops.id })
-    .from(workshops)
-    .where(sql`${workshops.id} = ANY(ARRAY(SELECT json_array_elements_text(${sql.placeholder('workshopIds')}::json)))`)
-    .orderBy(workshops.id)
-    .for('update')
-    .prepare('store_lock_workshops');
+  const rows = () => db.select({ id: workshops.id }).from(workshops).where(sql`${workshops.id} = ANY(ARRAY(SELECT json_array_elements_text(${sql.placeholder('workshopIds')}::json)))`);
+  return {
+    // In id order, so two transactions locking several workshops cannot deadlock.
+    waiting: rows().orderBy(workshops.id).for('update').prepare('store_lock_workshops'),
+    // Waits for none, so the order does not matter.
+    free: rows().for('update', { skipLocked: true }).prepare('store_lock_free_workshops'),
+  };
 }
 
 /**
@@ -123,7 +123,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   const readDb = markHandle(drizzle(pool, { schema, logger: scope.guard() }), { dialect: 'postgres', transaction: false });
   // One handle per pooled connection, made once: its prepared statements stay with it.
   const handles = new WeakMap<pg.PoolClient, Db>();
-  const locks = new WeakMap<Db, ReturnType<typeof workshopLock>>();
+  const locks = new WeakMap<Db, ReturnType<typeof workshopLocks>>();
   // The workshops each open transaction has locked: locking one again is free.
   const locked = new WeakMap<Db, Set<string>>();
   const handleOf = (client: pg.PoolClient) => {
@@ -132,7 +132,7 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
       const pgHandle = drizzle(client, { schema });
       handle = markHandle(pgHandle, { dialect: 'postgres', transaction: true });
       handles.set(client, handle);
-      locks.set(handle, workshopLock(pgHandle));
+      locks.set(handle, workshopLocks(pgHandle));
     }
     return handle;
   };
@@ -151,20 +151,31 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     }
   }
 
-  async function lockWorkshops(tx: Db, workshopIds: readonly string[]): Promise<void> {
+  function locksOf(tx: Db) {
     const lock = locks.get(tx);
     const held = locked.get(tx);
-    if (!lock || !held) throw new Error('lockWorkshops needs the handle of an open transaction.');
-    const wanted = workshopIds.filter((id) => !held.has(id));
-    if (wanted.length === 0) return;
+    if (!lock || !held) throw new Error('Workshops are locked with the handle of an open transaction.');
+    return { lock, held };
+  }
+
+  async function lockWorkshop(tx: Db, workshopId: string): Promise<void> {
+    const { lock, held } = locksOf(tx);
+    if (held.has(workshopId)) return;
     // A row lock not had within `lock_timeout` fails the statement; that wait counts too.
     const waitStarted = performance.now();
     try {
-      await lock.execute({ workshopIds: JSON.stringify(wanted) });
+      await lock.waiting.execute({ workshopIds: JSON.stringify([workshopId]) });
     } finally {
       observer?.lockWaited('workshop_row', (performance.now() - waitStarted) / 1000);
     }
-    for (const id of wanted) held.add(id);
+    held.add(workshopId);
+  }
+
+  async function lockFreeWorkshops(tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>> {
+    const { lock, held } = locksOf(tx);
+    const wanted = workshopIds.filter((id) => !held.has(id));
+    if (wanted.length > 0) for (const { id } of await lock.free.execute({ workshopIds: JSON.stringify(wanted) })) held.add(id);
+    return new Set(workshopIds.filter((id) => held.has(id)));
   }
 
   async function inTransaction<T>(kind: TransactionKind, begin: string, fn: (db: Db) => Promise<T>): Promise<T> {
@@ -216,8 +227,8 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     db: readDb,
     transaction: (fn) => inTransaction('write', 'BEGIN', fn),
     snapshot: (fn) => inTransaction('snapshot', 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', fn),
-    lockWorkshop: (tx, workshopId) => lockWorkshops(tx, [workshopId]),
-    lockWorkshops,
+    lockWorkshop,
+    lockFreeWorkshops,
     async answers() {
       if (closed) return false;
       try {

@@ -147,7 +147,7 @@ export function openSqlite(path: string, options: { checked: boolean; readOnly?:
       inTransaction('snapshot', snapshotLock, snapshotReader, snapshotDb, { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead }, fn),
     // The single writer holds the whole database for the transaction.
     lockWorkshop: async () => {},
-    lockWorkshops: async () => {},
+    lockFreeWorkshops: async (_tx, workshopIds) => new Set(workshopIds),
     answers: async () => {
       try {
         return !closed && statements.ping.get() !== undefined;

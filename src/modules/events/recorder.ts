@@ -3,7 +3,7 @@ import { tablesOf, type Database, type Db, type Schema } from '../../db/database
 import { newId, nowIso } from '../../db/columns';
 import { isRetryable } from '../../db/errors';
 import { named, preparedPerDb, rowInserter, type Insertable } from '../../db/prepared';
-import { forUpdate, inList, jsonRows, queryRows } from '../../db/sql';
+import { jsonRows, queryRows } from '../../db/sql';
 import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
 import type { ChangeInput, WorkshopEvent } from './changes';
 
@@ -46,12 +46,6 @@ const statements = preparedPerDb((db: Db) => {
         .where(eq(workshops.id, p('workshopId')))
         .returning({ last: workshops.lastEventSeq }),
       'events_number',
-    ),
-    // Those of a batch's workshops no other transaction holds, locked from here on (`lockFreeWorkshops`);
-    // it waits for no lock, so the order the rows are locked in cannot deadlock.
-    lockFree: named(
-      forUpdate(db, db.select({ id: workshops.id }).from(workshops).where(inList(db, workshops.id, p('workshopIds'))), { skipLocked: true }),
-      'events_lock_free_workshops',
     ),
   };
 });
@@ -304,7 +298,7 @@ async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], 
   let outcomes: Array<BatchOutcome<unknown>>;
   try {
     outcomes = await write(deps, async (tx, changes) => {
-      const free = await lockFreeWorkshops(deps.database, tx, [...new Set(batch.map((item) => item.workshopId))]);
+      const free = await deps.database.lockFreeWorkshops(tx, [...new Set(batch.map((item) => item.workshopId))]);
       locked = batch.filter((item) => free.has(item.workshopId));
       held = batch.filter((item) => !free.has(item.workshopId));
       return locked.length === 0 ? [] : run(tx, changes, locked.map(({ workshopId, input }) => ({ workshopId, input })));
@@ -316,17 +310,6 @@ async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], 
   }
   answerEach(locked, outcomes);
   for (const item of held) writeApart(deps, queue, item, run);
-}
-
-/**
- * Locks those of `workshopIds` no other transaction holds, in one statement that waits for none
- * (PostgreSQL's `SKIP LOCKED`), and answers them; a workshop that is gone is not among them.
- * SQLite's single writer already holds every row: no statement there.
- */
-async function lockFreeWorkshops(database: Database, tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>> {
-  if (database.dialect === 'sqlite') return new Set(workshopIds);
-  const rows = await statements(tx).lockFree.execute({ workshopIds: JSON.stringify(workshopIds) });
-  return new Set(rows.map((row) => row.id));
 }
 
 /**
