@@ -102,6 +102,14 @@ describe('PUT /cards (CSV import)', () => {
     expect(await listed(w.id)).toEqual([]);
   });
 
+  it('refuses a NUL character, which PostgreSQL cannot store, on both stores alike', async () => {
+    const w = await workshop();
+    const res = await upload(w.id, 'type,title\ncluster,Fine\ncluster,Not\u0000fine\n');
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('line 3');
+    expect(await listed(w.id)).toEqual([]);
+  });
+
   it('also takes the CSV as a plain form field', async () => {
     const w = await workshop();
     const form = new FormData();

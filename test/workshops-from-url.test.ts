@@ -176,6 +176,7 @@ describe('creating a workshop from a native file', () => {
       ['a canvas image that is not http(s)', JSON.stringify({ ...good, canvas: { ...good.canvas!, image: { cols: 2, rows: 2, url: 'javascript:alert(1)' } } }), /canvas\.image\.url/],
       ['a zone of no size', JSON.stringify({ ...good, canvas: { ...good.canvas!, background: { cols: 0, rows: 10 } } }), /background/],
       ['a blank title', JSON.stringify({ ...good, workshop: { ...good.workshop, title: '   ' } }), /workshop\.title/],
+      ['a NUL character in a comment', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, content: 'a\u0000b' }] }), /comments\.0\.content/],
       ['a sort by criterion without one', JSON.stringify({ ...good, workshop: { ...good.workshop, view: { ...good.workshop.view, sort: 'criterium_average', sort_criterium_id: null } } }), /criterium_average/],
       ['more feedback than a file may hold', JSON.stringify({ ...good, comments: Array.from({ length: 25_001 }, () => good.comments[0]!) }), /25000/],
       ['a timestamp naming no instant', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, created_at: '2026-01-01T10:00:00-00' }] }), /comments\.0\.created_at/],

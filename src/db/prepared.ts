@@ -1,5 +1,6 @@
 import { sql, type Placeholder } from 'drizzle-orm';
 import type { Db } from './database';
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 
 /**
  * Builds a set of prepared statements once per database handle. Hot paths (auth, access checks,
@@ -44,7 +45,7 @@ function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T)
 }
 
 /** Rows per multi-row insert: well under either store's limit of bound parameters. */
-const ROWS_PER_INSERT = 500;
+export const ROWS_PER_INSERT = 500;
 
 /**
  * Multi-row inserts of up to this many rows are prepared, one statement per count (a batch of
@@ -95,4 +96,13 @@ function rowValues<Row extends Record<string, unknown>>(rows: readonly Row[], co
     for (const column of columns) values[`${column}${index}`] = row[column];
   });
   return values;
+}
+
+/**
+ * Inserts `rows` into `table` `ROWS_PER_INSERT` at a time, each chunk one statement, built each
+ * time: for rare bulk writes (a copy, an import), where `rowInserter`'s prepared statements would
+ * only be kept for nothing.
+ */
+export async function insertChunked<T extends SQLiteTable>(tx: Db, table: T, rows: Array<T['$inferInsert']>): Promise<void> {
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) await tx.insert(table).values(rows.slice(at, at + ROWS_PER_INSERT));
 }

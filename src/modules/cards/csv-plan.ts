@@ -42,6 +42,9 @@ const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: fa
  * bad line (`path: "line 7"`). Lines count from 1, the header being line 1.
  */
 export async function planCardsImport(text: string): Promise<ImportPlan> {
+  // Text columns cannot hold a NUL character on PostgreSQL; SQLite would store it: refused on both.
+  const nul = text.indexOf('\0');
+  if (nul >= 0) throw badFile([{ path: `line ${text.slice(0, nul).split(/\r\n?|\n/).length}`, message: 'The file holds a NUL character.' }]);
   const rows = readRows(await parseRecords(text));
   const errors: ErrorDetail[] = [];
   const fail = (line: number, message: string) => errors.push({ path: `line ${line}`, message });

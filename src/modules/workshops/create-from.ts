@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db, type Schema } from '../../db/database';
+import { insertChunked } from '../../db/prepared';
 import { newId, nowIso } from '../../db/columns';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -22,14 +22,6 @@ export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeReco
   changes.record({ workshopId, action: 'createWorkshop', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!) } });
   return toWorkshop(tx, deps.config, workshop!, 'all');
 }
-
-/** Multi-row inserts stay well under the database's limit on bound parameters. */
-export async function insertAll<T extends SQLiteTable>(tx: Db, table: T, rows: T['$inferInsert'][]): Promise<void> {
-  for (let start = 0; start < rows.length; start += 200) {
-    await tx.insert(table).values(rows.slice(start, start + 200));
-  }
-}
-
 
 /**
  * Copies a workshop the caller is a member of: settings, view, vote limits, steps, criteria,
@@ -76,10 +68,10 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     });
     const workshopId = workshop.id;
     const fresh = (id: string) => ids.get(id)!;
-    await insertAll(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
-    await insertAll(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
-    await insertAll(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
-    await insertAll(
+    await insertChunked(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
+    await insertChunked(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
+    await insertChunked(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
+    await insertChunked(
       tx,
       cards,
       sourceCards.map((c) => ({ ...c, id: fresh(c.id), workshopId, parentId: c.parentId ? (ids.get(c.parentId) ?? null) : null, createdAt: now, updatedAt: now })),
@@ -124,7 +116,7 @@ export async function createFromTemplate(deps: AppDeps, user: UserRow, templateI
         cardRows.push({ ...base, id: newId(), number: ++number, type: 'idea', title: idea.title, content: idea.content ?? '', parentId: clusterId, position: ideaPosition, userId: user.id });
       });
     });
-    await insertAll(
+    await insertChunked(
       tx,
       steps,
       template.steps.map((step, position) => ({
@@ -137,9 +129,9 @@ export async function createFromTemplate(deps: AppDeps, user: UserRow, templateI
         view: { ...mergeView(DEFAULT_VIEW, step.view), sort_criterium_id: step.sort_criterium ? criterionIds.get(step.sort_criterium)! : null },
       })),
     );
-    await insertAll(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
-    await insertAll(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
-    await insertAll(tx, cards, cardRows);
+    await insertChunked(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
+    await insertChunked(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
+    await insertChunked(tx, cards, cardRows);
     return announceCreated(deps, tx, changes, workshopId, user.id);
   });
 }

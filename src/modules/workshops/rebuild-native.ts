@@ -1,13 +1,14 @@
-import { inArray } from 'drizzle-orm';
+import { insertChunked } from '../../db/prepared';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
+import { inList } from '../../db/sql';
 import type { UserRow } from '../../http/env';
 import { DEFAULT_PREFS } from '../access/rules';
 import { write } from '../events/recorder';
 import type { NativeDocument } from '../exports/native-schema';
 import { mergePrefs } from '../steps/prefs';
-import { announceCreated, insertAll } from './create-from';
+import { announceCreated } from './create-from';
 import { insertWorkshop } from './repo';
 import type { WorkshopOutput } from './schemas';
 import { remapView } from './view';
@@ -56,7 +57,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     const workshopId = workshop.id;
     const base = { workshopId, createdAt: now, updatedAt: now };
 
-    await insertAll(
+    await insertChunked(
       tx,
       steps,
       doc.steps.map((step, position) => ({
@@ -69,8 +70,8 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         view: remapView(step.view, newIds),
       })),
     );
-    await insertAll(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
-    await insertAll(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
+    await insertChunked(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
+    await insertChunked(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
 
     // Positions among siblings are kept in their order and made 0..n-1 whatever the file says.
     const stacks = new Map<string | null, NativeDocument['cards']>();
@@ -79,7 +80,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     for (const stack of stacks.values()) {
       [...stack].sort((a, b) => a.position - b.position || a.short_id - b.short_id).forEach((card, position) => positions.set(card.id, position));
     }
-    await insertAll(
+    await insertChunked(
       tx,
       cards,
       doc.cards.map((card) => ({
@@ -100,7 +101,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    await insertAll(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
+    await insertChunked(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
     // One rating per user, card and criterion: when authors fold into the caller, the latest stays.
     const latestRatings = new Map<string, NativeDocument['ratings'][number] & { userId: string }>();
     for (const rating of doc.ratings) {
@@ -109,7 +110,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       const kept = latestRatings.get(key);
       if (!kept || kept.created_at <= rating.created_at) latestRatings.set(key, { ...rating, userId });
     }
-    await insertAll(
+    await insertChunked(
       tx,
       ratings,
       [...latestRatings.values()].map((rating) => ({
@@ -123,7 +124,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    await insertAll(
+    await insertChunked(
       tx,
       items,
       doc.items.map((item) => ({
@@ -137,7 +138,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    await insertAll(
+    await insertChunked(
       tx,
       comments,
       doc.comments.map((comment) => ({ workshopId, id: newId(), cardId: fresh.card(comment.card_id), userId: authors(comment.user_id), content: comment.content, createdAt: comment.created_at })),
@@ -155,7 +156,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         })
         .returning();
       // The document is built from these rows (and the cards' x/y) when it first loads.
-      await insertAll(
+      await insertChunked(
         tx,
         zones,
         doc.canvas.zones.map((zone, position) => ({
@@ -182,9 +183,6 @@ async function knownAuthors(tx: Db, doc: NativeDocument, callerId: string): Prom
   const named = new Set<string>();
   for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments]) for (const row of list) named.add(row.user_id);
   const existing = new Set<string>();
-  const all = [...named];
-  for (let start = 0; start < all.length; start += 500) {
-    for (const row of await tx.select({ id: users.id }).from(users).where(inArray(users.id, all.slice(start, start + 500)))) existing.add(row.id);
-  }
+  for (const row of await tx.select({ id: users.id }).from(users).where(inList(tx, users.id, [...named]))) existing.add(row.id);
   return (userId) => (existing.has(userId) ? userId : callerId);
 }
