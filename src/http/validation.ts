@@ -76,16 +76,18 @@ function arrayForObject(schema: SchemaNode, input: unknown, path: readonly strin
 
 /**
  * The path of the first string in `value` (a parsed input: its values and its objects' keys) that
- * holds a NUL character, or null. PostgreSQL cannot store one in text or JSON (22021, 22P05) where
- * SQLite would keep it: refused before either sees it, so both stores answer alike.
+ * no store can keep as it is, or null: one holding a NUL character, which PostgreSQL cannot store
+ * in text or JSON (22021, 22P05) where SQLite would keep it, or a lone UTF-16 surrogate (from a
+ * JSON `\ud800` escape), which the two stores replace differently. Refused before either sees it,
+ * so both stores answer alike.
  */
-export function nulCharacterPath(value: unknown, path: readonly string[] = []): string[] | null {
-  if (typeof value === 'string') return value.includes('\0') ? [...path] : null;
+export function unstorableTextPath(value: unknown, path: readonly string[] = []): string[] | null {
+  if (typeof value === 'string') return unstorable(value) ? [...path] : null;
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value) || value instanceof Set) {
     let index = 0;
     for (const element of value) {
-      const found = nulCharacterPath(element, [...path, String(index++)]);
+      const found = unstorableTextPath(element, [...path, String(index++)]);
       if (found) return found;
     }
     return null;
@@ -93,12 +95,19 @@ export function nulCharacterPath(value: unknown, path: readonly string[] = []): 
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return null;
   for (const [key, element] of Object.entries(value)) {
-    if (key.includes('\0')) return [...path, key];
-    const found = nulCharacterPath(element, [...path, key]);
+    if (unstorable(key)) return [...path, key];
+    const found = unstorableTextPath(element, [...path, key]);
     if (found) return found;
   }
   return null;
 }
+
+// With the `u` flag a surrogate pair is one code point: only a lone surrogate matches.
+const UNSTORABLE = /[\0\uD800-\uDFFF]/u;
+const unstorable = (text: string) => UNSTORABLE.test(text);
+
+/** Why `unstorableTextPath` refuses a string. */
+export const UNSTORABLE_TEXT = 'Must not contain a NUL character (\\u0000) or a lone surrogate (\\ud800-\\udfff).';
 
 /** Parses input against a schema or throws the contract's 400. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
@@ -109,9 +118,9 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) {
     // Checked on what the schema kept, whatever the member's schema: unknown members stay ignored.
-    const nul = nulCharacterPath(result.output);
-    if (nul) {
-      const detail = { path: nul.join('.'), message: 'Must not contain a NUL character (\\u0000).' };
+    const unstorablePath = unstorableTextPath(result.output);
+    if (unstorablePath) {
+      const detail = { path: unstorablePath.join('.'), message: UNSTORABLE_TEXT };
       throw new AppError('invalid_request', `Invalid ${what}: ${detail.path ? `${detail.path}: ` : ''}${detail.message}`, { details: [detail] });
     }
     return result.output;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { budget } from '../../config';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../http/errors';
-import { nulCharacterPath } from '../../http/validation';
+import { UNSTORABLE_TEXT, unstorableTextPath } from '../../http/validation';
 import type { UserRow } from '../../http/env';
 import type { Limiter } from '../../lib/limiters';
 import { fetchPublic, PublicFetchError } from '../../lib/public-fetch';
@@ -94,9 +94,8 @@ function parseNative(bytes: Buffer): NativeDocument {
     const where = v.getDotPath(issue);
     throw badFile(`The file is not a native workshop: ${where ? `${where}: ` : ''}${issue.message}`);
   }
-  // Text columns cannot hold a NUL character on PostgreSQL; SQLite would store it: refused on both.
-  const nul = nulCharacterPath(parsed.output);
-  if (nul) throw badFile(`The file is not a native workshop: ${nul.join('.')}: a NUL character is not allowed.`);
+  const unstorable = unstorableTextPath(parsed.output);
+  if (unstorable) throw badFile(`The file is not a native workshop: ${unstorable.join('.')}: ${UNSTORABLE_TEXT}`);
   const broken = brokenReference(parsed.output);
   if (broken) throw badFile(`The file's references are broken: ${broken}`);
   return parsed.output;
