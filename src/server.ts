@@ -17,9 +17,10 @@ export interface RunningServer {
   /** Socket.IO on the same port. */
   realtime: Realtime;
   /**
-   * Stops accepting connections, closes Socket.IO and the sync endpoint, lets requests in flight
-   * finish for a grace period, then cuts what is left; resolves once every connection is gone.
-   * The database is left to the caller (close it after this resolves).
+   * Stops accepting connections, disconnects Socket.IO clients and closes sync connections, lets
+   * requests in flight finish for a grace period (their events still reach other instances), then
+   * cuts what is left, stops the fan-out and closes the documents; resolves once every connection
+   * is gone. The database is left to the caller (close it after this resolves).
    */
   close(): Promise<void>;
 }
@@ -29,8 +30,9 @@ export interface ServerOptions {
   hostname?: string;
   app?: ReturnType<typeof createApp>;
   /**
-   * How long `close()` waits for the sync endpoint to compact and close its documents, and, at the
-   * same time, for the mail being sent and the export being made to finish.
+   * How long `close()` waits for the sync endpoint to compact and close its documents and for the
+   * last events to leave, and, from the start, for the mail being sent and the export being made
+   * to finish.
    */
   closeLimitMs?: number;
   /** How long `close()` lets requests in flight finish before cutting every connection. */
@@ -85,21 +87,20 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         closing = true;
         // The load balancer's readiness check sends nothing new here from now on (GET /ready: 503).
         deps.readiness.markDraining();
-        // First stop accepting: nothing new arrives while the rest closes. Socket.IO clients are
-        // then disconnected (the SDK reconnects at once, through the balancer, to another instance,
-        // and resumes by `since_seq`), and sync connections closed with 1001, which y-websocket
-        // reconnects on.
+        // First stop accepting: nothing new arrives while the rest closes.
         const stopped = new Promise<void>((done) => httpServer.close(() => done()));
         httpServer.closeIdleConnections();
-        await realtime.close();
-        deps.attempts.close();
-        // Side by side, so the waits add up to one limit, not three.
         const limitMs = options.closeLimitMs ?? CLOSE_LIMIT_MS;
-        await Promise.all([
-          withinLimit(Promise.resolve().then(() => deps.collab.close()), limitMs, 'closing the sync endpoint'),
+        // The mail being sent and the export being made finish meanwhile, within the same limit.
+        const background = [
           withinLimit(mailSender.stop(), limitMs, 'finishing the mail being sent'),
           withinLimit(exportRunner.stop(), limitMs, 'finishing the export being made'),
-        ]);
+        ];
+        // Live connections hold the server open: Socket.IO clients are disconnected (the SDK
+        // reconnects at once, through the balancer, to another instance, and resumes by
+        // `since_seq`), and sync connections closed with 1001, which y-websocket reconnects on.
+        realtime.disconnect();
+        const syncClosed = withinLimit(Promise.resolve().then(() => deps.collab.closeConnections()), limitMs, 'closing the sync connections');
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
         // nobody finished) is cut, so close() always ends.
@@ -109,6 +110,16 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         }, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
         await stopped;
         clearTimeout(cut);
+        await syncClosed;
+        // Only now do events stop going out and the documents close: a write that finished during
+        // the grace period still had its events sent (to other instances' sockets, through Redis)
+        // and its document updates stored and relayed. Side by side, so the waits add up to one limit.
+        await Promise.all([
+          withinLimit(realtime.close(), limitMs, 'sending the last events'),
+          withinLimit(Promise.resolve().then(() => deps.collab.close()), limitMs, 'closing the sync endpoint'),
+          ...background,
+        ]);
+        deps.attempts.close();
       };
       resolve({
         port,

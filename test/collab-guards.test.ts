@@ -222,6 +222,27 @@ describe('access ending while connected', () => {
     t.deps.bus.emit('access-changed', { userId: participant.id });
     await until(() => client.closes.some((c) => c.code === 4404), 'closed with 4404');
   });
+
+  it('checks a token shared by several connections once, and closes only the connection whose membership went', async () => {
+    const user = await createUser(t, 'Many tabs');
+    const [kept, lost, other] = [await seedWorkshopWith(t, facilitator, [user]), await seedWorkshopWith(t, facilitator, [user]), await seedWorkshopWith(t, facilitator, [user])];
+    const clients = [await connect(kept.id, user), await connect(lost.id, user), await connect(other.id, user)];
+    await t.write(async (tx, { workshopMembers }) => tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, lost.id), eq(workshopMembers.userId, user.id))));
+    const asked: string[] = [];
+    const isAlive = vi.spyOn(t.deps.auth, 'isAlive').mockImplementation(async (tokenHash) => {
+      asked.push(tokenHash);
+      return true;
+    });
+    try {
+      t.deps.bus.emit('access-changed', { userId: user.id });
+      await until(() => clients[1]!.closes.some((c) => c.code === 4404), 'the connection to the workshop left closed with 4404');
+    } finally {
+      isAlive.mockRestore();
+    }
+    expect(asked).toHaveLength(1);
+    expect(clients[0]!.closes).toEqual([]);
+    expect(clients[2]!.closes).toEqual([]);
+  });
 });
 
 describe('two instances over one SQLite file, messages between them lost', () => {

@@ -1,10 +1,39 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { openWorkshop } from '../client-sdk/src/live';
 import { startFleet, type Fleet } from './helpers/fleet';
 import { fleetCanvas, fleetUser, fleetWorkshop } from './helpers/fleet-scene';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis';
+import { connectSocket } from './helpers/sockets';
 import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helpers/store';
-import { until } from './helpers/wait';
+import { quietFor, until } from './helpers/wait';
+
+/**
+ * A JSON POST whose body is sent in two halves: the request is in flight on the server from the
+ * first half until `finish` sends the second, and answers once it is all there.
+ */
+function slowPost(url: string, path: string, token: string, body: unknown) {
+  const payload = Buffer.from(JSON.stringify(body));
+  const half = Math.floor(payload.length / 2);
+  const sent = request(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length } });
+  const answered = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    sent.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
+    });
+    sent.on('error', reject);
+  });
+  const started = new Promise<void>((resolve) => sent.once('socket', (socket) => socket.once('connect', () => resolve())));
+  sent.write(payload.subarray(0, half));
+  return {
+    started,
+    finish() {
+      sent.end(payload.subarray(half));
+      return answered;
+    },
+  };
+}
 
 /*
  * A deploy stops one instance with SIGTERM while people work (CONTRACT §10 "Deploys"). Its clients
@@ -63,9 +92,25 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance draine
     })();
     await until(() => createdLive.length >= 10, 'cards live through A', 10_000);
 
+    // A write reaching A just before the deploy, its body still arriving when SIGTERM comes: it
+    // finishes while A drains, and its event still reaches a screen on B (on a workshop nobody else
+    // writes to, so no later event's gap could bring it by a resume).
+    const quiet = await fleetWorkshop(b.url, fay, [pat]);
+    const watcher = await connectSocket(b.url, pat.token);
+    expect(await watcher.join(quiet.id)).toMatchObject({ ok: true });
+    const slow = slowPost(a.url, `/v1/workshops/${quiet.id}/cards`, fay.token, { type: 'idea', title: 'Written while A drains', parent: quiet.clusterId });
+    await slow.started;
+    await quietFor(100, 'the first half of the request reaching A');
+
     const stoppedAt = Date.now();
-    const exitCode = await a.stop('SIGTERM');
+    const stopping = a.stop('SIGTERM');
+    await until(() => a.run.stdout().includes('SIGTERM:'), 'A draining');
+    const slowCard = await slow.finish();
+    const exitCode = await stopping;
     const drainMs = Date.now() - stoppedAt;
+    expect(slowCard.status).toBe(201);
+    await watcher.next('card:created', (payload) => payload.card.id === slowCard.body.id, 5_000);
+    watcher.close();
     const createdByThen = created.length;
     try {
       await until(() => created.length >= createdByThen + 10, 'more cards after A left', 10_000);

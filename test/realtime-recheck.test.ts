@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Presence } from '../src/realtime/presence';
+import { recheckLocalSockets } from '../src/realtime/recheck';
 import { useRedis, useServer, useSockets } from './helpers/cast';
 import { createUser, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
@@ -39,6 +41,32 @@ describe('periodic re-check', () => {
     await t.write(sql`DELETE FROM workshop_members WHERE workshop_id = ${workshop.id} AND user_id = ${member.id}`);
     await until(async () => !(await inRoom()), "the member out of the workshop's room");
     expect(await inRoom()).toBe(false);
+  });
+
+  it("asks once about a token however many sockets share it, and moves only the sockets whose rooms are wrong", async () => {
+    const owner = await createUser(t, 'Host');
+    const member = await createUser(t, 'Tabs');
+    const workshops = [await seedWorkshop(t, owner), await seedWorkshop(t, owner)];
+    for (const workshop of workshops) await seedMember(t, workshop.id, member);
+    for (let tab = 0; tab < 3; tab++) for (const workshop of workshops) await joined(t, member, workshop.id);
+    const { io } = t.server.realtime;
+    const asked: string[] = [];
+    const counting = { ...t.deps.auth, isAlive: async (tokenHash: string) => (asked.push(tokenHash), t.deps.auth.isAlive(tokenHash)) };
+    const moves: string[] = [];
+    const local = io.local;
+    const watched = vi.spyOn(io, 'in').mockImplementation((room) => (moves.push(String(room)), local.in(room)) as ReturnType<typeof io.in>);
+    const presence = new Presence(io, () => true);
+    try {
+      await recheckLocalSockets(t.deps, io, presence, counting);
+    } finally {
+      watched.mockRestore();
+      presence.close();
+    }
+    // Six sockets share the member's token (other tests' sockets are checked too): each token once.
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked).size).toBe(asked.length);
+    // Every socket was in the rooms its role gives: no member's sockets moved (presence counts go through `in` too).
+    expect(moves.filter((room) => room.includes(':user:'))).toEqual([]);
   });
 });
 

@@ -1,8 +1,35 @@
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { workshopRoom } from '../src/realtime/rooms';
 import { eventLog, seedCard, seedCurrentStep, seedEvent, type TestUser, seedWorkshopWith } from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { connectSocket, joinedClient } from './helpers/sockets';
+
+/**
+ * Counts the statements reading a member's access (`findAccess`), on either store, from now until
+ * `stop`: the server runs in this process, so its driver's calls are seen here.
+ */
+function accessReads() {
+  const isAccessRead = (text: unknown) => typeof text === 'string' && /left join "workshop_members".*left join "steps"/s.test(text);
+  let count = 0;
+  const restore: Array<() => void> = [];
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { all: (...args: unknown[]) => unknown; source: string };
+  const all = statement.all;
+  statement.all = function (this: typeof statement, ...args: unknown[]) {
+    if (isAccessRead(this.source)) count += 1;
+    return all.apply(this, args);
+  };
+  restore.push(() => (statement.all = all));
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [config] = args;
+    if (isAccessRead(typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text)) count += 1;
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  restore.push(() => (pg.Client.prototype.query = query as typeof pg.Client.prototype.query));
+  return { count: () => count, stop: () => restore.forEach((undo) => undo()) };
+}
 
 const t = useServer();
 const [facilitator, participant, other] = useUsers(t, 'Fay', 'Pat', 'Otto');
@@ -78,6 +105,21 @@ describe('resuming with since_seq', () => {
     expect(await rejoined).toEqual({ ok: true, seq: 4, replayed: 3 });
     expect(client.seqs(w.id)).toEqual([1, 2, 3, 4]);
     expect((await eventLog(t, w.id)).map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reads the access once for a resume, as for a plain join', async () => {
+    const { workshop: w, cluster } = await scene();
+    const client = sockets.track(await connectSocket(t.url, participant.token));
+    await threeChanges(w.id, cluster.id);
+    const reads = accessReads();
+    try {
+      expect(await client.join(w.id)).toEqual({ ok: true, seq: 3 });
+      expect(reads.count()).toBe(1);
+      expect(await client.join(w.id, 1)).toEqual({ ok: true, seq: 3, replayed: 2 });
+      expect(reads.count()).toBe(2);
+    } finally {
+      reads.stop();
+    }
   });
 
   it('answers reload instead of replaying more than 500 events, or a seq the server never gave', async () => {

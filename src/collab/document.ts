@@ -44,6 +44,11 @@ export class WorkshopDocument {
   snapshotVersion: string | null = null;
   /** Highest stored update id this copy is known to contain (with `snapshotVersion`). */
   lastUpdateId = 0;
+  /**
+   * Updates from other instances applied since the stored ones were last read: they come without
+   * their ids, so while this is not 0 the copy may hold more than `lastUpdateId` says.
+   */
+  unnumbered = 0;
   unloadTimer: NodeJS.Timeout | undefined;
   /** A re-read of the stored updates waiting to be tried again (`DocumentPersistence.resync`). */
   rereadTimer: NodeJS.Timeout | undefined;

@@ -1,4 +1,4 @@
-import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
+import type { WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, WorkshopDocument } from './document';
 import type { Extensions } from './hooks';
@@ -30,7 +30,7 @@ type Close = { code: number; reason: string };
 export class DocumentLifecycle {
   private readonly docs = new Map<string, WorkshopDocument>();
   private readonly loading = new Map<string, Promise<WorkshopDocument | undefined>>();
-  readonly locks = new DocumentLocks();
+  readonly locks: DocumentLocks;
   readonly persistence: DocumentPersistence;
   /** Set once the service closes: documents are then unloaded right after each use. */
   closed = false;
@@ -42,6 +42,7 @@ export class DocumentLifecycle {
     private readonly extensions: Extensions,
     private readonly events: WriteDeps,
   ) {
+    this.locks = new DocumentLocks((tx, workshopId) => store.lockWorkshop(tx, workshopId));
     this.persistence = new DocumentPersistence(
       store,
       layout,
@@ -75,11 +76,6 @@ export class DocumentLifecycle {
   /** What the database holds of a workshop's document (snapshot and updates since), without loading it. */
   stored(workshopId: string): Promise<StoredDocument> {
     return this.events.database.snapshot((db) => this.store.read(db, workshopId));
-  }
-
-  /** What the database holds beyond snapshot `version` and update `afterId` (see `DocumentStore.readNewer`). */
-  storedAfter(workshopId: string, version: string | null, afterId: number): Promise<StoredDocument> {
-    return this.events.database.snapshot((db) => this.store.readNewer(db, workshopId, version, afterId));
   }
 
   /**
@@ -133,17 +129,19 @@ export class DocumentLifecycle {
     if (this.docs.get(entry.workshopId) === entry && entry.clients.size === 0) this.unloadLater(entry, this.options.idleMs);
   }
 
-  /** Loads a document outside any write, once however many ask at the same time. */
+  /**
+   * Loads a document outside any write, once however many ask at the same time. What is stored is
+   * read before the document's lock is taken: a write holding the workshop's row (or SQLite's
+   * writer) may be waiting for that lock, and the read must not wait on the write in turn. What is
+   * stored after the read is applied when the copy is brought in line with SQL (`open` reconciles
+   * it, catching up under the row), and a copy a write installed meanwhile is kept.
+   */
   private load(workshopId: string): Promise<WorkshopDocument | undefined> {
     let loading = this.loading.get(workshopId);
     if (!loading) {
-      loading = this.locks
-        .run(workshopId, async () => {
-          const present = this.docs.get(workshopId);
-          if (present) return present;
-          const stored = await this.events.database.snapshot(async (db) => ((await this.store.workshopExists(db, workshopId)) ? this.store.read(db, workshopId) : null));
-          return stored ? this.install(workshopId, stored) : undefined;
-        })
+      loading = this.events.database
+        .snapshot(async (db) => ((await this.store.workshopExists(db, workshopId)) ? this.store.read(db, workshopId) : null))
+        .then((stored) => this.locks.run(workshopId, () => this.docs.get(workshopId) ?? (stored ? this.install(workshopId, stored) : undefined)))
         .finally(() => this.loading.delete(workshopId));
       this.loading.set(workshopId, loading);
     }
@@ -153,7 +151,8 @@ export class DocumentLifecycle {
   /**
    * Makes a loaded copy from what is stored; the caller holds the document's lock. Loaded inside
    * a write, extensions hear of it once that write has committed: what they start (a Redis
-   * subscription, a re-read) must not run inside it.
+   * subscription, a re-read) must not run inside it. If the write rolls back instead, the copy goes
+   * with it: never announced, it would never hear of other instances' changes.
    */
   private install(workshopId: string, stored: StoredDocument, write?: OpenWrite): WorkshopDocument {
     const entry = new WorkshopDocument(workshopId);
@@ -168,8 +167,10 @@ export class DocumentLifecycle {
     const announce = () => {
       if (this.docs.get(workshopId) === entry) this.extensions.call('onLoadDocument', entry);
     };
-    if (write) write.changes.afterCommit(announce);
-    else announce();
+    if (write) {
+      write.changes.afterCommit(announce);
+      write.changes.onRollback(() => this.drop(entry, CLOSE.retry));
+    } else announce();
     return entry;
   }
 
@@ -181,9 +182,10 @@ export class DocumentLifecycle {
   private async reconcile(entry: WorkshopDocument, write?: OpenWrite): Promise<void> {
     if (!write) {
       try {
-        await writeWorkshop(this.events, entry.workshopId, (tx, changes) => this.reconcile(entry, { tx, changes }));
+        await this.persistence.inWrite(entry, { dropOnRollback: true }, (own) => this.reconcile(entry, own));
       } catch (err) {
-        // The document was dropped with the write's rollback (`serverChange`); the next use loads it again.
+        // A write that failed once it had begun on the copy dropped it (`inWrite`): the next use
+        // loads it again. One that failed before (the workshop locked too long) left it as it was.
         console.error(`[collab] could not bring the document of workshop ${entry.workshopId} in line with SQL`, err);
       }
       return;
@@ -232,7 +234,7 @@ export class DocumentLifecycle {
     if (this.docs.get(entry.workshopId) !== entry || (options.onlyIdle && entry.clients.size > 0)) return;
     clearTimeout(entry.unloadTimer);
     if (options.compact && entry.storedUpdates > 0) await this.persistence.compact(entry);
-    await this.locks.run(entry.workshopId, () => {
+    await this.locks.runWhenFree(entry.workshopId, () => {
       if (options.onlyIdle && entry.clients.size > 0) return;
       this.drop(entry, options.close ?? CLOSE.retry);
     });

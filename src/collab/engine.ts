@@ -122,17 +122,30 @@ export class CollabEngine implements CollabService {
     return this.endpoint.handleUpgrade(request, socket, head);
   }
 
-  async close(): Promise<void> {
-    if (this.documents.closed) return;
-    this.documents.closed = true;
-    this.stopListening();
-    await this.endpoint.close();
-    await Promise.all(this.documents.all().map((entry) => this.documents.unload(entry, { compact: true })));
-    this.extensions.call('onDestroy');
+  private connectionsClosed: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
+
+  closeConnections(): Promise<void> {
+    this.connectionsClosed ??= (async () => {
+      // From here a document is unloaded as soon as its last use ends.
+      this.documents.closed = true;
+      await this.endpoint.close();
+    })();
+    return this.connectionsClosed;
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      await this.closeConnections();
+      this.stopListening();
+      await Promise.all(this.documents.all().map((entry) => this.documents.unload(entry, { compact: true })));
+      this.extensions.call('onDestroy');
+    })();
+    return this.closed;
   }
 
   usage(): CollabUsage {
-    return { connections: this.endpoint.connections, documents: this.documents.all().length, redisUp: this.redis?.up() };
+    return { connections: this.endpoint.connections, documents: this.documents.all().length, redisUp: this.redis?.up(), syncBacklog: this.endpoint.backlog };
   }
 
   /**
@@ -146,6 +159,11 @@ export class CollabEngine implements CollabService {
   /** Workshop ids of the documents loaded in this instance (for tests and diagnostics). */
   loadedDocuments(): string[] {
     return this.documents.all().map((entry) => entry.workshopId);
+  }
+
+  /** How many hold or wait for a workshop document's lock now (for tests and diagnostics). */
+  lockQueue(workshopId: string): number {
+    return this.documents.locks.queue(workshopId);
   }
 
   /** Drops a loaded document, compacting it or not (for tools measuring loads). */

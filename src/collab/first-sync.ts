@@ -55,8 +55,18 @@ export function storedSyncAnswer(stored: StoredDocument, stateVector: Uint8Array
   return messages;
 }
 
-/** What SQLite holds beyond an earlier answer (`newer`, see `DocumentStore.readNewer`), as update messages. */
-export function newerMessages(newer: StoredDocument): Uint8Array[] {
-  const since = mergedUpdate(newer.updates.map(({ update }) => update));
-  return [newer.snapshot, since].filter((update): update is Uint8Array => update !== null).map(updateMessage);
+/**
+ * What `doc` holds beyond the state an answer from `stored` gave the client, as update messages
+ * (none when nothing): read from the loaded document, under its lock, so nothing stored or relayed
+ * between the answer and the join is missed, and nothing is read from the database meanwhile.
+ */
+export function newerMessages(doc: Y.Doc, stored: StoredDocument): Uint8Array[] {
+  const answered = mergedUpdate([stored.snapshot, ...stored.updates.map(({ update }) => update)].filter((update): update is Uint8Array => update !== null));
+  const newer = Y.encodeStateAsUpdate(doc, answered ? Y.encodeStateVectorFromUpdate(answered) : undefined);
+  return isEmptyUpdate(newer) ? [] : [updateMessage(newer)];
+}
+
+/** No structs and no deletions: what Yjs encodes when there is nothing to send. */
+function isEmptyUpdate(update: Uint8Array): boolean {
+  return update.byteLength === 2 && update[0] === 0 && update[1] === 0;
 }

@@ -8,7 +8,11 @@ import type { WorkshopDocument } from './document';
  * store hook only once the update is committed, never for a change that rolled back.
  */
 export interface CollabExtension {
-  /** A document was loaded from SQLite on this instance (before it is reconciled with SQL). */
+  /**
+   * A document was loaded from the database on this instance: at once for a load outside writes
+   * (before it is brought in line with SQL), and for one loaded inside a write once that write
+   * committed (it was brought in line within it); never for one whose write rolled back.
+   */
   onLoadDocument?(entry: WorkshopDocument): void;
   /** An update was stored in SQLite (committed) and relayed to this instance's clients. */
   onStoreDocument?(entry: WorkshopDocument, update: Uint8Array): void;

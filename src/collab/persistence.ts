@@ -82,6 +82,8 @@ export class DocumentPersistence {
    */
   private async catchUp(tx: Db, entry: WorkshopDocument): Promise<Captured> {
     const stored = await this.store.readNewer(tx, entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
+    // Relays apply only what was committed before they were sent: all of it is read by now.
+    entry.unnumbered = 0;
     if (!stored.snapshot && stored.updates.length === 0) return NOTHING;
     const captured = entry.collect(() => applyStored(entry, stored));
     this.noteRead(entry, stored);
@@ -90,21 +92,46 @@ export class DocumentPersistence {
   }
 
   /**
-   * Brings a loaded copy up to what is stored before a read answers from it. A look through the
-   * read handle first: a read opens a write only when something newer is stored.
+   * Brings a loaded copy up to what is stored before a read answers from it: a look through the
+   * read handle first, and only when something newer is stored, `applyStoredNow`.
    */
   async refresh(entry: WorkshopDocument): Promise<void> {
     try {
       const newer = await this.store.readNewer(this.events.database.db, entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
       if (!newer.snapshot && newer.updates.length === 0) return;
-      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
-        const caught = await this.catchUp(tx, entry);
-        changes.afterCommit(() => this.relayCaught(entry, caught));
-      });
+      await this.applyStoredNow(entry, { all: false });
     } catch (err) {
       // The read answers from the copy as it is.
       console.error(`[collab] could not bring the document of workshop ${entry.workshopId} up to date`, err);
     }
+  }
+
+  /**
+   * Applies to the copy what the database holds beyond it (with `all`, every update since the
+   * snapshot), read in one snapshot before the document's lock is taken, and relays what it changed
+   * to this instance's clients. Nothing is written, no row is locked: whoever stored those updates
+   * wrote their SQL copy (see `remoteChange`). The copy's bookkeeping follows the read only if
+   * nothing moved it meanwhile (its own write, a compaction, a relay), each of which accounts for itself.
+   */
+  private async applyStoredNow(entry: WorkshopDocument, options: { all: boolean }): Promise<void> {
+    const { workshopId, snapshotVersion, lastUpdateId, unnumbered } = entry;
+    const stored = await this.events.database.snapshot((db) =>
+      options.all ? this.store.readSince(db, workshopId, snapshotVersion) : this.store.readNewer(db, workshopId, snapshotVersion, lastUpdateId),
+    );
+    await this.locks.run(workshopId, () => {
+      if (!this.isLoaded(entry)) return;
+      const captured = entry.collect(() => applyStored(entry, stored));
+      if (entry.snapshotVersion === snapshotVersion && entry.lastUpdateId === lastUpdateId && entry.unnumbered === unnumbered) {
+        if (options.all) {
+          entry.snapshotVersion = stored.version;
+          countStored(entry, stored);
+          entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
+        } else this.noteRead(entry, stored);
+        // Relays apply only what was committed before they were sent: all of it was read.
+        entry.unnumbered = 0;
+      }
+      this.relayCaught(entry, captured);
+    });
   }
 
   private noteRead(entry: WorkshopDocument, stored: StoredDocument) {
@@ -178,15 +205,20 @@ export class DocumentPersistence {
   }
 
   /**
-   * An update another instance stored. The SQL copy is rewritten from this copy's merged state,
-   * so that when concurrent moves met on two instances, SQL ends on what the document converged to.
-   * Under the write lock everything stored is applied first: a copy still missing a newer update
-   * (its relay not here yet) would otherwise write an older value over the one that update's
-   * instance wrote, leaving SQL behind the document.
+   * An update another instance stored: applied to this copy and relayed to its clients under the
+   * document's lock, in the order the relays came, without a write. The SQL copy needs nothing
+   * from here: every instance storing an update first applies everything stored before it (under
+   * the workshop's row, `catchUp`) and writes the copy of what that changed, in the same
+   * transaction, so after each commit SQL holds what the merge of all stored updates holds, the
+   * value every copy converges to. An update that builds on one whose relay is not here yet
+   * (relays of two instances crossing) waits inside Yjs for it, and is read from the database
+   * shortly if it still waits then; one that could not be applied (the lock held too long) is read
+   * back shortly too.
    */
   async remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void> {
     try {
-      await this.inWrite(entry, { dropOnRollback: false }, async ({ tx, changes }) => {
+      await this.locks.run(entry.workshopId, () => {
+        if (!this.isLoaded(entry)) return;
         let captured: Captured;
         try {
           captured = entry.collect(() => Y.applyUpdate(entry.doc, update, REMOTE));
@@ -194,17 +226,11 @@ export class DocumentPersistence {
           console.error('[collab] dropped an update from another instance that did not apply', err);
           return;
         }
-        let caught = NOTHING;
-        if (captured.cards.size > 0 || captured.zones.size > 0) {
-          caught = await this.catchUp(tx, entry);
-          await this.copyToSql(tx, entry, captured);
-        }
-        changes.afterCommit(() => this.relayCaught(entry, mergeCaptured(captured, caught)));
+        if (captured.updates.length > 0) entry.unnumbered += 1;
+        this.relayCaught(entry, captured);
+        if (leftPending(entry.doc)) this.rereadLater(entry);
       });
     } catch (err) {
-      // The write found the workshop locked too long, or the database away. What the copy took in
-      // it reached its clients all the same (`inWrite`); if it failed before the update, the update
-      // is stored (its instance stored it before publishing it) and a re-read brings it.
       logFailure(`could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`, err);
       this.rereadLater(entry);
     }
@@ -254,6 +280,7 @@ export class DocumentPersistence {
           entry.snapshotVersion = version;
           countStored(entry, { snapshot: state, version, updates: [] });
           entry.lastUpdateId = Math.max(entry.lastUpdateId, through ?? 0);
+          entry.unnumbered = 0;
           this.relayCaught(entry, captured);
         });
       });
@@ -272,21 +299,9 @@ export class DocumentPersistence {
     }
   }
 
-  /**
-   * Applies everything stored to the copy, copies what it changed to SQL and relays it to this
-   * instance's clients. A failure once the copy took something drops it (its clients reconnect to
-   * a fresh one); one before (the workshop locked too long) leaves it as it was.
-   */
-  private async reread(entry: WorkshopDocument): Promise<void> {
-    await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
-      const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
-      const captured = entry.collect(() => applyStored(entry, stored));
-      entry.snapshotVersion = stored.version;
-      countStored(entry, stored);
-      entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
-      await this.copyToSql(tx, entry, captured);
-      changes.afterCommit(() => this.relayCaught(entry, captured));
-    });
+  /** Applies everything stored since the snapshot to the copy and relays what it lacked to its clients (`applyStoredNow`). */
+  private reread(entry: WorkshopDocument): Promise<void> {
+    return this.applyStoredNow(entry, { all: true });
   }
 
   /**
@@ -312,11 +327,11 @@ export class DocumentPersistence {
    * Runs `fn` in a write of its own on the entry's workshop, holding the document's lock; resolves
    * false (running nothing) when the entry was unloaded meanwhile. With `dropOnRollback`, a write
    * that fails drops the document, whose memory may then hold what was not stored. Without, `fn`
-   * applies only what is stored already (another instance's update, what the database holds): the
-   * copy keeps it when the write fails, so its clients are sent it all the same, or they would lack
-   * it until they reconnect.
+   * applies only what is stored already (a compaction catching up with what the database holds):
+   * the copy keeps it when the write fails, so its clients are sent it all the same, or they would
+   * lack it until they reconnect.
    */
-  private async inWrite(entry: WorkshopDocument, options: { dropOnRollback: boolean }, fn: (write: OpenWrite) => Promise<void>): Promise<boolean> {
+  async inWrite(entry: WorkshopDocument, options: { dropOnRollback: boolean }, fn: (write: OpenWrite) => Promise<void>): Promise<boolean> {
     return writeWorkshop(this.events, entry.workshopId, async (tx, changes) => {
       const write = { tx, changes };
       await this.locks.holdFor(write, entry.workshopId);

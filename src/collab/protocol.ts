@@ -17,6 +17,8 @@ export const CLOSE = {
   notFound: { code: 4404, reason: 'not_found' },
   /** Transient: the client reconnects and syncs again. */
   retry: { code: 1011, reason: 'try_again' },
+  /** More messages before the connection was let in than a y-websocket client sends (it may reconnect). */
+  tooManyMessages: { code: 1008, reason: 'too_many_messages' },
   shutdown: { code: 1001, reason: 'server_shutdown' },
 } as const;
 

@@ -2,18 +2,21 @@ import { applyAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awarene
 import type { Db } from '../db/database';
 import { isUnavailable } from '../db/errors';
 import { AppError } from '../http/errors';
-import { findAccess } from '../modules/access/load';
+import { tokensAlive } from '../lib/tokens-alive';
+import { accessKey, findAccess, findAccesses } from '../modules/access/load';
 import type { WorkshopDocument } from './document';
 import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';
 import type { CollabExtension } from './hooks';
 import { hasStoredState, newerMessages, PendingSync, storedSyncAnswer } from './first-sync';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
-import { SyncClient, type SyncHost } from './sync-server';
+import { SyncClient, type ConnectOutcome, type SyncHost } from './sync-server';
 import type { SessionCheck } from './types';
 
 /** A connection that never asks for its first sync still joins its document after this long. */
 const JOIN_UNASKED_AFTER_MS = 1_000;
+/** Memberships read per statement when connections are checked again. */
+const RECHECK_BATCH = 500;
 
 /**
  * What happens on a sync socket once the endpoint accepted it: joining a document (members only,
@@ -28,20 +31,23 @@ export class SyncSessions implements SyncHost, CollabExtension {
     private readonly auth: Pick<SessionCheck, 'isAlive'>,
   ) {}
 
-  async connect(workshopId: string, client: SyncClient): Promise<boolean> {
-    if (this.registry.closed) return false;
-    if (!(await findAccess(this.db, workshopId, client.userId))) return false;
+  async connect(workshopId: string, client: SyncClient): Promise<ConnectOutcome> {
+    if (this.registry.closed) return 'shutdown';
+    if (!(await findAccess(this.db, workshopId, client.userId))) return 'notFound';
     if (!this.registry.loaded(workshopId)) {
       const stored = await this.registry.stored(workshopId);
       if (hasStoredState(stored)) {
         client.pending = new PendingSync(workshopId, stored);
         client.pending.timer = setTimeout(() => client.serially(() => this.join(client)), JOIN_UNASKED_AFTER_MS);
-        return true;
+        return 'joined';
       }
     }
+    // The workshop exists and the user may use it: a document dropped between its load and this
+    // join (a write on it rolled back) is a moment to retry, not a final 4404. Had the workshop
+    // gone meanwhile, the reconnect's check says so.
     const entry = await this.registry.open(workshopId);
-    if (!entry) return false;
-    return this.registry.locks.run(workshopId, () => this.attach(client, entry, []));
+    if (!entry) return 'retry';
+    return (await this.registry.locks.run(workshopId, () => this.attach(client, entry, []))) ? 'joined' : 'retry';
   }
 
   /**
@@ -73,12 +79,15 @@ export class SyncSessions implements SyncHost, CollabExtension {
     if (!client.isOpen) return;
     if (this.registry.closed) return client.close(CLOSE.shutdown.code, CLOSE.shutdown.reason);
     try {
+      // Access was checked as it connected: a document dropped meanwhile is a moment (see `connect`).
       const entry = await this.registry.open(pending.workshopId);
-      if (!entry) return client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
-      const joined = await this.registry.locks.run(entry.workshopId, async () => {
-        const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId;
-        const newer = unchanged ? [] : newerMessages(await this.registry.storedAfter(entry.workshopId, pending.stored.version, pending.lastUpdateId));
-        return this.attach(client, entry, newer);
+      if (!entry) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
+      const joined = await this.registry.locks.run(entry.workshopId, () => {
+        // What was stored or relayed since the answer comes from the copy itself: the lock is
+        // never held waiting on the database. Holding exactly what the answer was made from, the
+        // copy has nothing more to send.
+        const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId && entry.unnumbered === 0;
+        return this.attach(client, entry, unchanged ? [] : newerMessages(entry.doc, pending.stored));
       });
       if (!joined) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     } catch (err) {
@@ -188,9 +197,27 @@ export class SyncSessions implements SyncHost, CollabExtension {
     return false;
   }
 
-  /** Checks a connection again (see `stillAllowed`), after anything that may have ended its rights. */
-  recheck(client: SyncClient): void {
-    this.stillAllowed(client.document, client).catch((err) => console.error('[collab] could not check a sync connection again', err));
+  /**
+   * Checks connections again (as `stillAllowed` does), after anything that may have ended their
+   * rights, and on every ping: each token once however many connections share it, then the
+   * memberships of those whose token works in batched reads (`findAccesses`), so a check of every
+   * connection costs a few statements, not two per connection.
+   */
+  async recheck(clients: readonly SyncClient[]): Promise<void> {
+    const alive = await tokensAlive((tokenHash) => this.auth.isAlive(tokenHash), clients.map((client) => client.tokenHash));
+    const members: Array<{ client: SyncClient; workshopId: string }> = [];
+    for (const client of clients) {
+      if (!alive.get(client.tokenHash)) client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
+      else {
+        const workshopId = client.document?.workshopId ?? client.pending?.workshopId;
+        if (workshopId) members.push({ client, workshopId });
+      }
+    }
+    for (let at = 0; at < members.length; at += RECHECK_BATCH) {
+      const batch = members.slice(at, at + RECHECK_BATCH);
+      const accesses = await findAccesses(this.db, batch.map(({ client, workshopId }) => ({ workshopId, userId: client.userId })));
+      for (const { client, workshopId } of batch) if (!accesses.has(accessKey(workshopId, client.userId))) client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+    }
   }
 
   disconnect(client: SyncClient): void {

@@ -84,14 +84,18 @@ export class DocumentStore {
   }
 
   /**
-   * Stores an update; returns its id. The workshop's row is locked first (free when the write
-   * already holds it, as every write to a workshop does): so ids of one document are handed out,
-   * and committed, one write after another, and a reader catching up by "ids above the last it
-   * read" never misses one that commits later. Compaction, under the same lock, deletes exactly
-   * the ids it read.
+   * Locks the workshop's row for the rest of `tx` (free when the write already holds it, as every
+   * write to a workshop does). Every change to a document holds it (`DocumentLocks.holdFor`): so
+   * ids of one document are handed out, and committed, one write after another, and a reader
+   * catching up by "ids above the last it read" never misses one that commits later. Compaction,
+   * under the same lock, deletes exactly the ids it read.
    */
+  lockWorkshop(tx: Db, workshopId: string): Promise<void> {
+    return this.database.lockWorkshop(tx, workshopId);
+  }
+
+  /** Stores an update; returns its id. The caller holds the workshop's row (`lockWorkshop`). */
   async append(tx: Db, workshopId: string, update: Uint8Array): Promise<number> {
-    await this.database.lockWorkshop(tx, workshopId);
     const [row] = await statements(tx).insertUpdate.execute({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), now: new Date().toISOString() });
     return row!.id;
   }

@@ -49,6 +49,8 @@ export interface CollabUsage {
   documents: number;
   /** Whether the Redis fan-out is up; undefined without `REDIS_URL`, or before the first document opened it. */
   redisUp: boolean | undefined;
+  /** Messages received on sync connections and not handled yet (each connection's is bounded: `sync-server.ts`). */
+  syncBacklog: number;
 }
 
 export interface CollabService {
@@ -82,8 +84,15 @@ export interface CollabService {
    */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /**
-   * Closes the sync connections, compacts and unloads every loaded document, and closes Redis
-   * connections. Calls made afterwards still reach SQLite, without keeping documents loaded.
+   * Closes the sync connections (with 1001: clients reconnect, to another instance or after a
+   * restart) and answers new ones with 503. Documents stay loaded meanwhile: writes still under
+   * way store their updates and relay them to other instances as usual, and each document is
+   * unloaded once its last use ends.
+   */
+  closeConnections(): Promise<void>;
+  /**
+   * `closeConnections`, then compacts and unloads every loaded document, and closes Redis
+   * connections. Calls made afterwards still reach the database, without keeping documents loaded.
    */
   close(): Promise<void>;
   /** Counts of what this instance holds now; cheap enough to read on every metrics scrape. */

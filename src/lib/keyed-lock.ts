@@ -1,5 +1,13 @@
 import { Mutex } from 'async-mutex';
 
+/** A lock not had within the wait its caller allowed (`KeyedLock.acquire`). */
+export class LockTimeout extends Error {
+  constructor(readonly key: string, readonly waitedMs: number) {
+    super(`Waited more than ${waitedMs} ms for the lock of ${key}.`);
+    this.name = 'LockTimeout';
+  }
+}
+
 /**
  * One async lock per key (a workshop's document, say), made when first asked for and dropped once
  * nobody holds or waits for it. Holders are served in the order they asked.
@@ -7,14 +15,19 @@ import { Mutex } from 'async-mutex';
 export class KeyedLock {
   private readonly locks = new Map<string, { mutex: Mutex; users: number }>();
 
-  /** Waits for the key's lock; the function returned releases it (once). */
-  async acquire(key: string): Promise<() => void> {
+  /**
+   * Waits for the key's lock; the function returned releases it (once). With `waitMs`, a wait
+   * longer than that throws `LockTimeout` instead, and the turn it was waiting for is passed on
+   * as soon as it comes.
+   */
+  async acquire(key: string, waitMs?: number): Promise<() => void> {
     let lock = this.locks.get(key);
     if (!lock) this.locks.set(key, (lock = { mutex: new Mutex(), users: 0 }));
     lock.users += 1;
     let release: () => void;
     try {
-      release = await lock.mutex.acquire();
+      // A free lock is taken without arming a timer: the common case costs nothing more.
+      release = waitMs === undefined || !lock.mutex.isLocked() ? await lock.mutex.acquire() : await withinWait(lock.mutex, key, waitMs);
     } catch (err) {
       this.left(key, lock);
       throw err;
@@ -28,9 +41,14 @@ export class KeyedLock {
     };
   }
 
-  /** Runs `fn` holding the key's lock. */
-  async run<T>(key: string, fn: () => Promise<T> | T): Promise<T> {
-    const release = await this.acquire(key);
+  /** How many hold or wait for the key's lock now. */
+  queue(key: string): number {
+    return this.locks.get(key)?.users ?? 0;
+  }
+
+  /** Runs `fn` holding the key's lock (waiting at most `waitMs` for it, when given). */
+  async run<T>(key: string, fn: () => Promise<T> | T, waitMs?: number): Promise<T> {
+    const release = await this.acquire(key, waitMs);
     try {
       return await fn();
     } finally {
@@ -42,4 +60,20 @@ export class KeyedLock {
     lock.users -= 1;
     if (lock.users === 0 && this.locks.get(key) === lock) this.locks.delete(key);
   }
+}
+
+/** The mutex's turn within `waitMs`, or `LockTimeout`; a turn that comes too late is released at once. */
+function withinWait(mutex: Mutex, key: string, waitMs: number): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new LockTimeout(key, waitMs));
+    }, waitMs);
+    mutex.acquire().then((release) => {
+      if (late) return release();
+      clearTimeout(timer);
+      resolve(release);
+    }, reject);
+  });
 }

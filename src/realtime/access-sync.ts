@@ -14,7 +14,6 @@ import { moveSockets, socketsIn, type ClusterReachable } from './cluster';
  */
 export async function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): Promise<void> {
   for (const workshopId of new Set(workshopIds)) {
-    const from = memberRoom(workshopId, userId);
     let role: WorkshopRole | null = null;
     try {
       role = (await findAccess(deps.database.db, workshopId, userId))?.role ?? null;
@@ -22,14 +21,27 @@ export async function recheckAccess(deps: AppDeps, io: RealtimeServer, presence:
       // Without a readable answer the safe side is out: the client may join again.
       console.error('[realtime] access check failed', err);
     }
-    if (role) {
-      const other = role === 'facilitator' ? 'participant' : 'facilitator';
-      moveSockets(io, from, { leave: [roleRoom(workshopId, other)], join: roleRoom(workshopId, role) });
-    } else {
-      moveSockets(io, from, { leave: allRoomsOf(workshopId, userId) });
-    }
+    placeByRole(io, userId, workshopId, role);
     presence.changed(workshopId);
   }
+}
+
+/** Moves a user's sockets joined to a workshop, on every instance, to the rooms of `role` (out of them all without one). */
+export function placeByRole(io: RealtimeServer, userId: string, workshopId: string, role: WorkshopRole | null): void {
+  const from = memberRoom(workshopId, userId);
+  if (role) {
+    const other = role === 'facilitator' ? 'participant' : 'facilitator';
+    moveSockets(io, from, { leave: [roleRoom(workshopId, other)], join: roleRoom(workshopId, role) });
+  } else {
+    moveSockets(io, from, { leave: allRoomsOf(workshopId, userId) });
+  }
+}
+
+/** Whether a socket's rooms in a workshop are already those `role` gives (none without one). */
+export function placedByRole(rooms: ReadonlySet<string>, workshopId: string, role: WorkshopRole | null): boolean {
+  if (!role) return !rooms.has(workshopRoom(workshopId));
+  const other = role === 'facilitator' ? 'participant' : 'facilitator';
+  return rooms.has(roleRoom(workshopId, role)) && !rooms.has(roleRoom(workshopId, other));
 }
 
 /** Takes every socket, on every instance, out of a deleted workshop's rooms, per-user rooms included. */

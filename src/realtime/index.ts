@@ -20,7 +20,16 @@ export interface Realtime {
   io: RealtimeServer;
   /** Resolves once cross-instance fan-out is up (at once without `REDIS_URL`). */
   ready: Promise<void>;
-  /** Disconnects every socket and closes Redis; the HTTP server itself is left to its owner. */
+  /**
+   * Disconnects this instance's sockets and takes no new ones. Events go on being sent, to other
+   * instances' sockets through Redis, for the writes still finishing here.
+   */
+  disconnect(): void;
+  /**
+   * Stops sending events (once those under way have left) and closes Redis, after disconnecting
+   * the sockets if that was not done; the HTTP server itself is left to its owner. Call it once
+   * no request that may write is in flight: the events of a write committing later reach nobody.
+   */
   close(): Promise<void>;
 }
 
@@ -90,15 +99,22 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     announceParticipation(deps, io),
   ];
 
+  let disconnected = false;
+  const disconnect = () => {
+    if (disconnected) return;
+    disconnected = true;
+    presence.close();
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  };
   return {
     io,
     ready: redis?.ready ?? Promise.resolve(),
+    disconnect,
     async close() {
+      disconnect();
       await Promise.all(unsubscribe.map((stop) => stop()));
-      presence.close();
-      io.local.disconnectSockets(true);
       await io.of('/').adapter.close();
-      io.engine.close();
       await redis?.close();
     },
   };

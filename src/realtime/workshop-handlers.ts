@@ -74,8 +74,9 @@ async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string
 }
 
 /**
- * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. It runs in
- * the workshop's turn of live events (`HandlerContext.order`): rooms joined, then the log read and
+ * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. The access
+ * is read once, before anything waits. A plain join takes the rooms at once; a replay runs in the
+ * workshop's turn of live events (`HandlerContext.order`): rooms joined, then the log read and
  * replayed, while no live event of that workshop leaves this instance. A change committed before
  * the read is in the replay (its live copy, sent after, is dropped by the guard); one committed
  * after it is sent live. The guard also drops late copies of changes made on other instances.
@@ -83,32 +84,42 @@ async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string
 async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): Promise<JoinAck> {
   const input = parse(JoinRequest, request);
   if (isError(input)) return { ok: false, error: input };
-  const gap = await replayBudget(ctx, socket, input);
-  return ctx.order.run(input.workshop_id, () => joinInTurn(ctx, socket, input, gap));
-}
-
-async function joinInTurn(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }, gap: { allowed: boolean }): Promise<JoinAck> {
   const access = await accessFor(ctx, socket, input.workshop_id);
   if (isError(access)) {
     // A refused join (access lost since an earlier one) takes the socket out of that workshop.
     leaveAll(ctx, socket, input.workshop_id);
     return { ok: false, error: access };
   }
-
-  const { id } = access.workshop;
-  const userId = socket.data.user.id;
-  // A second join (after a role change, or to resume) starts from a clean set of rooms.
-  socket.leave(roleRoom(id, access.role === 'facilitator' ? 'participant' : 'facilitator'));
-  socket.join(memberRooms(id, userId, access.role));
-  ctx.presence.changed(id);
-  ctx.guard.disarm(socket, id);
-
   const latest = access.workshop.lastEventSeq;
   const since = input.since_seq;
-  if (since === undefined || since > latest || latest - since > MAX_REPLAY || !gap.allowed) {
-    ctx.guard.arm(socket, id, latest);
+  if (since === undefined || since > latest || latest - since > MAX_REPLAY || !(await ctx.limits.replayAllowed(socket.data.user.id, latest - since))) {
+    // Armed before the rooms are joined: a live copy of a change the ack's seq covers, still on
+    // its way, is dropped; anything later goes through.
+    ctx.guard.arm(socket, access.workshop.id, latest);
+    joinRooms(ctx, socket, access);
     return since === undefined ? { ok: true, seq: latest } : { ok: true, seq: latest, reload: true };
   }
+  return ctx.order.run(access.workshop.id, () => replayInTurn(ctx, socket, access, since));
+}
+
+/** The socket in the rooms of its role in the workshop (a second join, after a role change, starts clean). */
+function joinRooms(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAccess): void {
+  const { id } = access.workshop;
+  socket.leave(roleRoom(id, access.role === 'facilitator' ? 'participant' : 'facilitator'));
+  socket.join(memberRooms(id, socket.data.user.id, access.role));
+  ctx.presence.changed(id);
+}
+
+/**
+ * Joins the rooms and replays the log after `since`, in the workshop's turn. The replay was taken
+ * from the user's budget (`JoinLimits`) by the gap the access showed; a gap past `MAX_REPLAY` is
+ * answered `reload` before, whatever the budget, so it costs none.
+ */
+async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAccess, since: number): Promise<JoinAck> {
+  const { id } = access.workshop;
+  const userId = socket.data.user.id;
+  joinRooms(ctx, socket, access);
+  ctx.guard.disarm(socket, id);
   const { db } = ctx.deps.database;
   const missed = await eventsAfter(db, id, since, MAX_REPLAY);
   for (const event of missed) {
@@ -116,22 +127,10 @@ async function joinInTurn(ctx: HandlerContext, socket: RealtimeSocket, input: { 
       if (audienceIncludes(delivery.audience, access.role, userId)) (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
     }
   }
-  // Another instance may have committed between reading the workshop and reading its log.
-  const seq = Math.max(latest, missed.at(-1)?.seq ?? 0);
+  // Changes may have committed since the access was read: the log says how far the replay went.
+  const seq = Math.max(access.workshop.lastEventSeq, missed.at(-1)?.seq ?? 0);
   ctx.guard.arm(socket, id, seq);
   return { ok: true, seq, replayed: missed.length };
-}
-
-/**
- * Takes the events a resume will replay from the user's budget (`JoinLimits`), counting on the gap
- * the workshop's log shows now; false sends the client to REST (`reload`) instead. A gap past
- * `MAX_REPLAY` is answered `reload` whatever the budget, so it costs none.
- */
-async function replayBudget(ctx: HandlerContext, socket: RealtimeSocket, input: { workshop_id: string; since_seq?: number | undefined }): Promise<{ allowed: boolean }> {
-  if (input.since_seq === undefined) return { allowed: true };
-  const latest = (await findAccess(ctx.deps.database.db, input.workshop_id, socket.data.user.id))?.workshop.lastEventSeq;
-  if (latest === undefined || input.since_seq >= latest || latest - input.since_seq > MAX_REPLAY) return { allowed: true };
-  return { allowed: await ctx.limits.replayAllowed(socket.data.user.id, latest - input.since_seq) };
 }
 
 function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): LeaveAck {
