@@ -19,6 +19,7 @@ const ROOMS = 'workshops_socketio_workshop_rooms';
 const LIVE_EVENTS = 'workshops_live_events_sent_total';
 const SYNC_CONNECTIONS = 'workshops_sync_connections';
 const DOCUMENTS = 'workshops_sync_documents_loaded';
+const SYNC_BACKLOG = 'workshops_sync_backlog';
 const TRANSACTIONS = 'workshops_db_transactions_total';
 const LOCK_WAIT = 'workshops_db_lock_wait_seconds';
 const MAIL_QUEUE = 'workshops_mail_queue_depth';
@@ -41,7 +42,7 @@ describe('GET /metrics', () => {
     for (const name of [REQUESTS, LIVE_EVENTS, TRANSACTIONS]) expect(s.family(name).type).toBe('COUNTER');
     // The 503s answered are the request counter's status="503" series, not a second counter of their own.
     expect(s.text).not.toContain('workshops_http_unavailable_total');
-    for (const name of [SOCKETS, ROOMS, SYNC_CONNECTIONS, DOCUMENTS, MAIL_QUEUE, EXPORT_QUEUE, REDIS_UP]) expect(s.family(name).type).toBe('GAUGE');
+    for (const name of [SOCKETS, ROOMS, SYNC_CONNECTIONS, SYNC_BACKLOG, DOCUMENTS, MAIL_QUEUE, EXPORT_QUEUE, REDIS_UP]) expect(s.family(name).type).toBe('GAUGE');
     // One family per name: the process's metrics are not repeated per app.
     expect(s.text.match(/^# TYPE nodejs_heap_size_used_bytes /gm)).toHaveLength(1);
   });

@@ -62,6 +62,8 @@ describe('connecting', () => {
     expect(malformed).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
     const badSince = await client.socket.timeout(3_000).emitWithAck('join', { workshop_id: w.id, since_seq: -1 });
     expect(badSince).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ path: 'since_seq' }] } });
+    // A NUL character reaches no query (PostgreSQL would fail on it): refused alike on both stores.
+    expect(await client.join(`${w.id}\u0000`)).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ path: 'workshop_id' }] } });
 
     // A refused stranger receives nothing of the workshop.
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Secret plans' });

@@ -28,6 +28,7 @@ export function watchDeps(metrics: Metrics, deps: { database: Database; collab: 
   metrics.sample('mailQueue', () => mailQueueDepth(database.db));
   metrics.sample('exportQueue', () => exportQueueDepth(database.db));
   metrics.sample('syncConnections', () => collab.usage().connections);
+  metrics.sample('syncBacklog', () => collab.usage().syncBacklog);
   metrics.sample('documentsLoaded', () => collab.usage().documents);
   metrics.watchRedis('collab', () => collab.usage().redisUp);
   metrics.watchRedis('attempts', () => attempts.redisUp());

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../deps';
 import type { KeyedLock } from '../lib/keyed-lock';
-import { idString, issuesToDetails } from '../http/validation';
+import { idString, issuesToDetails, UNSTORABLE_TEXT, unstorableTextPath } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
 import { audienceIncludes } from './audience';
@@ -30,7 +30,12 @@ const LeaveRequest = v.object({ workshop_id: idString });
 
 function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> | SocketError {
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
-  if (result.success) return result.output;
+  if (result.success) {
+    // As over REST: text no store keeps alike never reaches a query (PostgreSQL would fail on it).
+    const unstorable = unstorableTextPath(result.output);
+    if (!unstorable) return result.output;
+    return { code: 'invalid_request', message: `Invalid request: ${unstorable.join('.')}: ${UNSTORABLE_TEXT}`, details: [{ path: unstorable.join('.'), message: UNSTORABLE_TEXT }] };
+  }
   const details = issuesToDetails(result.issues);
   return { code: 'invalid_request', message: `Invalid request: ${details.map((d) => `${d.path || 'payload'}: ${d.message}`).join('; ')}`, details };
 }

@@ -21,9 +21,8 @@ export interface CurrentZone {
 /**
  * A canvas's zones with the values the document holds, for a write (`write`: its transaction and
  * hooks; the document is loaded). SQL says which zones exist (and their order); the document,
- * which never holds zones SQL lacks, gives their values. A document just loaded inside a
- * transaction is brought in line with SQL only once that transaction ends, so until then a zone
- * it lacks shows its SQL copy, which is what reconciling will put in.
+ * which never holds zones SQL lacks, gives their values. A document loaded inside the write is
+ * reconciled with SQL there (`openInWrite`), before this reads it.
  */
 export async function currentZones(deps: Pick<CanvasDeps, 'collab'>, write: OpenWrite, workshopId: string, rows: readonly ZoneRow[]): Promise<CurrentZone[]> {
   if (rows.length === 0) return [];
