@@ -1,14 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
+const lockfile = (dir: string) => readFileSync(join(dir, 'package-lock.json'), 'utf8');
+
 /**
  * A checkout of another commit of this repository (a git worktree under `.bench/`), to measure it
- * beside the working tree in the same run. It runs on this checkout's installed packages (a
- * superset of what earlier commits need). Returns the checkout's folder.
+ * beside the working tree in the same run. With the same lockfile it runs on this checkout's
+ * installed packages; with another one (a dependency added or removed since), on its own, installed
+ * from its lockfile (from npm's cache when it can; once, kept with the checkout). Returns the
+ * checkout's folder.
  */
 export function baselineCheckout(rev: string): string {
   const commit = execFileSync('git', ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).trim();
@@ -17,6 +21,14 @@ export function baselineCheckout(rev: string): string {
     mkdirSync(dirname(dir), { recursive: true });
     execFileSync('git', ['worktree', 'add', '--force', '--detach', dir, commit], { cwd: root, stdio: 'ignore' });
   }
-  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const modules = join(dir, 'node_modules');
+  const sameLock = lockfile(dir) === lockfile(root);
+  const linked = existsSync(modules) && lstatSync(modules).isSymbolicLink();
+  if (!sameLock && linked) rmSync(modules);
+  if (sameLock && !existsSync(modules)) symlinkSync(join(root, 'node_modules'), modules, 'dir');
+  if (!sameLock && !existsSync(modules)) {
+    console.log(`installing the packages of ${commit} (its lockfile differs from this checkout's)…`);
+    execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+  }
   return dir;
 }
