@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { Readiness } from '../src/ops/readiness';
 import { useServer } from './helpers/cast';
-import { errorOf, expectError } from './helpers/factories';
+import { createUser, errorOf, expectError, seedWorkshop } from './helpers/factories';
+import { connectSocket } from './helpers/sockets';
 
 /*
  * `GET /ready` tells a load balancer whether to send this instance traffic (CONTRACT §13);
@@ -67,5 +68,24 @@ describe('Readiness', () => {
     reachable = false;
     forget();
     expect(await readiness.problem()).toBeNull();
+  });
+});
+
+describe('a Socket.IO join without a database', () => {
+  const t = useServer();
+
+  it('answers service_unavailable with a wait, as REST answers 503, never internal_error', async () => {
+    const user = await createUser(t, 'Joiner');
+    const workshop = await seedWorkshop(t, user);
+    const client = await connectSocket(t.url, user.token);
+    try {
+      await t.deps.database.close();
+      expect(await client.join(workshop.id)).toEqual({
+        ok: false,
+        error: { code: 'service_unavailable', message: expect.any(String), retry_after: 1 },
+      });
+    } finally {
+      client.close();
+    }
   });
 });

@@ -110,7 +110,19 @@ export function isUnavailable(err: unknown): boolean {
     const code = link.code;
     if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('SQLITE_BUSY_'))) return true;
   }
-  return notConnected(err) || isConnectionLost(err);
+  return notConnected(err) || isConnectionLost(err) || storeClosed(err);
+}
+
+/**
+ * A query on a store already closed (at shutdown, or by a test): better-sqlite3's closed
+ * connection, pg's ended pool. The store is away, as far as the request can tell.
+ */
+function storeClosed(err: unknown): boolean {
+  for (const link of chain(err)) {
+    if (link instanceof TypeError && link.message === 'The database connection is not open') return true;
+    if (link instanceof Error && link.message === 'Cannot use a pool after calling end on the pool') return true;
+  }
+  return false;
 }
 
 /**

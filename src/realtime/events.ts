@@ -182,13 +182,13 @@ export interface ServerToClientEvents {
 export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification' | 'participation:changed'>;
 
 /** Error codes a `join` may answer with (CONTRACT §3). */
-export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'internal_error';
+export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'service_unavailable' | 'internal_error';
 
 export interface SocketError {
   code: JoinErrorCode;
   message: string;
   details?: Array<{ path: string; message: string }>;
-  /** With `rate_limited`: seconds before joining again may succeed. */
+  /** With `rate_limited` and `service_unavailable`: seconds before joining again may succeed. */
   retry_after?: number;
 }
 

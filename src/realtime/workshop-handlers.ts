@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../deps';
 import type { KeyedLock } from '../lib/keyed-lock';
+import { isUnavailable } from '../db/errors';
 import { idString, issuesToDetails, UNSTORABLE_TEXT, unstorableTextPath } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
@@ -58,9 +59,8 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
       }
       answer<JoinAck>(ack, await join(ctx, socket, request));
     } catch (err) {
-      // Whatever failed (the database, a renderer), the client gets an answer and the process goes on.
-      console.error('[realtime] join failed', err);
-      answer<JoinAck>(ack, { ok: false, error: { code: 'internal_error', message: 'Something went wrong on our side.' } });
+      // Whatever failed, the client gets an answer and the process goes on.
+      answer<JoinAck>(ack, { ok: false, error: joinFailure(err) });
     }
   });
   socket.on('leave', (request, ack) => answer<LeaveAck>(ack, leave(ctx, socket, request)));
@@ -73,9 +73,15 @@ async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string
   try {
     return (await findAccess(ctx.deps.database.db, id, socket.data.user.id)) ?? { code: 'not_found', message: 'Workshop not found.' };
   } catch (err) {
-    console.error('[realtime] join failed', err);
-    return { code: 'internal_error', message: 'Something went wrong on our side.' };
+    return joinFailure(err);
   }
+}
+
+/** The database away or busy is the client's to retry, as a REST 503 is; anything else is logged as a fault. */
+function joinFailure(err: unknown): SocketError {
+  if (isUnavailable(err)) return { code: 'service_unavailable', message: 'The service is busy or restarting; join again shortly.', retry_after: 1 };
+  console.error('[realtime] join failed', err);
+  return { code: 'internal_error', message: 'Something went wrong on our side.' };
 }
 
 /**
