@@ -8,9 +8,8 @@ import { screenRoutes } from './screen/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
-import { measureRequests } from './http/middleware/http-metrics';
-import { requestId } from './http/middleware/request-id';
-import { createLogger, requestLog } from './http/middleware/request-log';
+import { observeRequests } from './http/middleware/observe-requests';
+import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
@@ -73,9 +72,7 @@ function apiRoutes(deps: AppDeps) {
  */
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
-  app.use(requestId());
-  if (deps.config.logRequests) app.use(requestLog(createLogger()));
-  app.use(measureRequests(deps.metrics));
+  app.use(observeRequests(deps.metrics, deps.config.logRequests ? createLogger() : undefined));
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
   // writes build a full Response object per request (a third of the hello route's throughput).

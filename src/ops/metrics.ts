@@ -22,6 +22,12 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
+/** One series of the request metrics: its labels, made once, and its requests not in the counter yet. */
+interface RequestSeries {
+  readonly labels: { method: string; route: string; status: number };
+  uncounted: number;
+}
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Seconds, from a cached request (sub-millisecond) to a lock given up on (about a second). */
@@ -39,11 +45,21 @@ export class Metrics implements StoreObserver {
   private readonly sources = new Map<SampledGauge, () => number | Promise<number>>();
   private readonly redis = new Map<RedisConnection, () => boolean | undefined>();
 
+  private readonly requestSeries = new Map<string, RequestSeries>();
   private readonly requests = new Counter({
     name: 'workshops_http_requests_total',
     help: 'HTTP requests answered, by method, route template and status.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
+    // prom-client hashes the labels on every `inc`, a labelled child's too: requests are counted
+    // per series in `request` and added to the counter when it is read (a scrape).
+    collect: () => {
+      for (const series of this.requestSeries.values()) {
+        if (series.uncounted === 0) continue;
+        this.requests.inc(series.labels, series.uncounted);
+        series.uncounted = 0;
+      }
+    },
   });
   private readonly requestSeconds = new Histogram({
     name: 'workshops_http_request_duration_seconds',
@@ -148,9 +164,12 @@ export class Metrics implements StoreObserver {
    * this counter's `status="503"` series.
    */
   request(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method: METHODS.has(method) ? method : 'other', route, status };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    const known = METHODS.has(method) ? method : 'other';
+    const key = `${known} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) this.requestSeries.set(key, (series = { labels: { method: known, route, status }, uncounted: 0 }));
+    series.uncounted += 1;
+    this.requestSeconds.observe(series.labels, seconds);
   }
 
   /** Counts one live event sent to a room. `event` is one of the event map's names. */

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import { AppError } from '../errors';
 import type { AppEnv } from '../env';
 
@@ -38,6 +39,11 @@ export function allowedMethods(routes: () => readonly RouteEntry[]): MiddlewareH
     table ??= build();
     const { method, path } = c.req;
     if (method === 'OPTIONS') return next();
+    // The router found a route of the request's own method (HEAD is routed as GET): the usual case
+    // needs no test of the path against every route's pattern (about 3 µs a request over the 80
+    // paths of today's API, and growing with it).
+    const routedAs = method === 'HEAD' ? 'GET' : method;
+    for (const route of matchedRoutes(c)) if (route.method === routedAs) return next();
     const allowed = new Set<string>();
     for (const route of table) if (route.pattern.test(path)) for (const m of route.methods) allowed.add(m);
     if (allowed.size === 0 || allowed.has(method)) return next();
