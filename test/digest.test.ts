@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queueDailyDigests } from '../src/modules/mail/digest';
+import { queueDailyDigests, runDailyDigest } from '../src/modules/mail/digest';
 import { useServer, useUsers } from './helpers/cast';
 import { seedCard, seedWorkshopWith } from './helpers/factories';
 import { testStore } from './helpers/store';
@@ -62,11 +62,34 @@ describe('the digest on several instances', () => {
     await other.query('BEGIN');
     await other.query('INSERT INTO digest_runs (day, started_at) VALUES ($1, $2)', [now.toISOString().slice(0, 10), now.toISOString()]);
     try {
-      expect(await queueDailyDigests(t.deps, now)).toEqual({ ran: false, workshops: 0, mails: 0 });
+      expect(await queueDailyDigests(t.deps, now)).toEqual({ ran: false, workshops: 0, mails: 0, claimInFlight: true });
     } finally {
       await other.query('ROLLBACK');
       await other.end();
     }
+  });
+
+  it.runIf(testStore === 'postgres')('a day whose claimer rolls back is sent by the instance that looks again', async () => {
+    const busy = await seedWorkshopWith(t, fay, [pat], { title: 'Rolled back' });
+    const card = await seedCard(t, busy.id, pat, { type: 'cluster' });
+    await t.request('POST', `/v1/workshops/${busy.id}/cards/${card.id}/votes`, { token: pat.token, body: { value: 1 } });
+    const other = new pg.Client({ connectionString: t.deps.config.databaseUrl });
+    await other.connect();
+    // The last 24 hours' activity counts: a run a minute from now, on a day an earlier test may have sent.
+    const now = new Date(Date.now() + 60_000);
+    await t.rows(sql`DELETE FROM digest_runs WHERE day = ${now.toISOString().slice(0, 10)} RETURNING day`);
+    await other.query('BEGIN');
+    await other.query('INSERT INTO digest_runs (day, started_at) VALUES ($1, $2)', [now.toISOString().slice(0, 10), now.toISOString()]);
+    const outcome = runDailyDigest(t.deps, now, { afterMs: 300, tries: 5 });
+    try {
+      // The other instance fails after this one found its claim in flight, and rolls back.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    expect(await outcome).toMatchObject({ ran: true });
+    expect((await outboxTo(pat.email)).filter((mail) => mail.subject.includes('Rolled back'))).toHaveLength(1);
   });
 });
 

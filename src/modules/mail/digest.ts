@@ -25,6 +25,11 @@ export interface DigestReport {
   ran: boolean;
   workshops: number;
   mails: number;
+  /**
+   * Another instance has claimed the day and not committed yet: it may still roll back, leaving
+   * the day unsent (`runDailyDigest` looks again).
+   */
+  claimInFlight?: true;
 }
 
 const notRun = (): DigestReport => ({ ran: false, workshops: 0, mails: 0 });
@@ -96,16 +101,45 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
     // On PostgreSQL the claim waits on another instance's claim of the day, not yet committed
     // (its digest is being queued), and gives up after the lock wait: that instance is on it. The
     // database answering but busy, not away: a lost connection is still an error.
-    if (claiming && isUnavailable(err) && !isConnectionLost(err)) return notRun();
+    if (claiming && isUnavailable(err) && !isConnectionLost(err)) return { ...notRun(), claimInFlight: true };
     throw err;
   });
+}
+
+export interface DigestRetries {
+  /** How long to wait before looking again. */
+  afterMs: number;
+  /** Tries in all, the first included. */
+  tries: number;
+}
+
+/** Ten minutes of looking again, once a minute: an outage or a failed instance rarely lasts longer. */
+const DIGEST_RETRIES: DigestRetries = { afterMs: 60_000, tries: 10 };
+
+/**
+ * Queues the digest of the day of `now`, and queues it again (for the same 24 hours) while it could
+ * not: the store away, or another instance's claim of the day in flight, which may roll back. The
+ * claim makes every try after one that committed send nothing, on any instance.
+ */
+export async function runDailyDigest(deps: DigestDeps, now = new Date(), retries = DIGEST_RETRIES): Promise<DigestReport> {
+  for (let attempt = 1; ; attempt++) {
+    const last = attempt >= retries.tries;
+    try {
+      const report = await queueDailyDigests(deps, now);
+      if (!report.claimInFlight || last) return report;
+    } catch (err) {
+      if (last) throw err;
+      console.error(`[digest] could not queue the daily digest; trying again in ${Math.round(retries.afterMs / 1000)} s`, err);
+    }
+    await new Promise((resolve) => setTimeout(resolve, retries.afterMs));
+  }
 }
 
 /** Queues the digest every day at 07:00 UTC (the mail sender, or the outbox, takes it from there). */
 export function scheduleDailyDigest(deps: DigestDeps): () => void {
   const job = new Cron(DIGEST_SCHEDULE, { timezone: 'UTC' }, async () => {
     try {
-      const report = await queueDailyDigests(deps);
+      const report = await runDailyDigest(deps);
       if (report.ran) console.log(`[digest] queued ${report.mails} mails for ${report.workshops} workshops`);
     } catch (err) {
       console.error('[digest] could not queue the daily digest', err);
