@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useServer, useUsers } from './helpers/cast';
 import { seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { holdWriteLock } from './helpers/locks';
+import { recordStatements, transactionsIn } from './helpers/statements';
 import { testStore } from './helpers/store';
 
 /*
@@ -72,5 +73,35 @@ describe.skipIf(testStore !== 'postgres')('votes while one workshop is held by a
       await releasing;
       await release();
     }
+  }, 30_000);
+});
+
+describe.skipIf(testStore !== 'postgres')('votes from two instances on the same workshops', () => {
+  const a = useServer();
+  const b = useServer({}, () => ({ shareDatabaseOf: a }));
+  const [fay, pat] = useUsers(a, 'Fay', 'Pat');
+
+  it('stay batched: a batch finding its workshops held by the other instance\'s batch tries again, not one transaction per workshop', async () => {
+    const paths: string[] = [];
+    for (let w = 0; w < 4; w++) {
+      const workshop = await seedWorkshopWith(a, fay, [pat], { voteMaxPositive: 10_000, votePositive: -1 });
+      paths.push(`/v1/workshops/${workshop.id}/cards/${(await seedCard(a, workshop.id, fay, { type: 'cluster' })).id}/votes`);
+    }
+    const recording = recordStatements();
+    let statuses: number[] = [];
+    let transactions: string[][] = [];
+    try {
+      // Rounds of two votes per workshop through each instance, sent together: both instances' batches want every workshop.
+      for (let round = 0; round < 40; round++) {
+        const votes = [a, b].flatMap((instance) => paths.flatMap((path) => [1, 2].map(() => instance.request('POST', path, { token: pat.token, body: { value: 1 } }))));
+        statuses = statuses.concat((await Promise.all(votes)).map((res) => res.status));
+      }
+    } finally {
+      transactions = transactionsIn(recording.stop());
+    }
+    expect(statuses).toEqual(Array(40 * 16).fill(201));
+    // A request written apart is a transaction that waits for its workshop's lock (no SKIP LOCKED).
+    const apart = transactions.filter((statements) => statements.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)));
+    expect(apart.length).toBeLessThanOrEqual(statuses.length / 20);
   }, 30_000);
 });

@@ -215,6 +215,8 @@ interface Pending {
   input: unknown;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  /** When a batch first found its workshop held by another transaction. */
+  heldSince?: number;
 }
 
 type BatchRun = (tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<unknown>>) => Promise<Array<BatchOutcome<unknown>>>;
@@ -244,6 +246,16 @@ const queues = new WeakMap<Database, Map<string, BatchQueue>>();
 const BATCH_LIMIT = 500;
 
 /**
+ * A request whose workshop a batch found held goes into the next batch, and the next, for this
+ * long: another instance's batch holds its workshops for a few milliseconds. Held longer (a big
+ * import), it is written apart. Without this, two instances batching votes on the same workshops
+ * kept finding them held by each other and fell back to one transaction per workshop for good.
+ */
+const HELD_BATCHED_MS = 100;
+/** A batch that found every workshop held waits this long before the next, rather than asking again at once. */
+const ALL_HELD_PAUSE_MS = 2;
+
+/**
  * What a batch's writer answers for each request, in order: its result, or the error refusing it
  * (a limit reached). A refused request must have written nothing.
  */
@@ -256,8 +268,9 @@ export type BatchOutcome<O> = { ok: true; value: O } | { ok: false; error: unkno
  * many requests and workshops it holds. One batch of a kind is written at a time, and what arrives
  * meanwhile forms the next (group commit). Each request is answered, and its events published,
  * once the transaction has committed; if it fails, every request of the batch fails with it.
- * A workshop another transaction holds (a long import) does not hold up the batch: its requests
- * are written apart, waiting for it as `writeWorkshop` would.
+ * A workshop another transaction holds does not hold up the batch: its requests go into the next
+ * batches (another instance's batch is over within milliseconds), and once held for longer (a
+ * long import) are written apart, waiting for it as `writeWorkshop` would.
  */
 export function writeBatched<I, O>(
   deps: WriteDeps,
@@ -283,16 +296,20 @@ export function writeBatched<I, O>(
 async function drain(deps: WriteDeps, queue: BatchQueue, run: BatchRun): Promise<void> {
   queue.scheduled = false;
   queue.writing = true;
-  while (queue.items.length > 0) await writeBatch(deps, queue, queue.items.splice(0, BATCH_LIMIT), run);
+  while (queue.items.length > 0) {
+    const lockedAny = await writeBatch(deps, queue, queue.items.splice(0, BATCH_LIMIT), run);
+    if (!lockedAny) await new Promise((resolve) => setTimeout(resolve, ALL_HELD_PAUSE_MS));
+  }
   queue.writing = false;
 }
 
 /**
  * Writes a batch under the locks of its workshops that no other transaction holds (taken without
- * waiting); the requests on the others are written apart (`writeApart`), so that one workshop held
- * for long fails none of the batch's other requests, nor keeps them waiting.
+ * waiting); the requests on the others go into the next batch for a while, then are written apart
+ * (`writeApart`), so that one workshop held for long fails none of the batch's other requests, nor
+ * keeps them waiting. Resolves with whether the batch had any of its workshops.
  */
-async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], run: BatchRun): Promise<void> {
+async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], run: BatchRun): Promise<boolean> {
   let locked: Pending[] = [];
   let held: Pending[] = [];
   let outcomes: Array<BatchOutcome<unknown>>;
@@ -306,10 +323,19 @@ async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], 
   } catch (err) {
     // The shared transaction failed (the commit failed, the database is away): none of it stands.
     for (const item of batch) item.reject(err);
-    return;
+    return true;
   }
   answerEach(locked, outcomes);
-  for (const item of held) writeApart(deps, queue, item, run);
+  const now = Date.now();
+  const again: Pending[] = [];
+  for (const item of held) {
+    item.heldSince ??= now;
+    if (now - item.heldSince < HELD_BATCHED_MS) again.push(item);
+    else writeApart(deps, queue, item, run);
+  }
+  // Ahead of what arrived meanwhile, in their order.
+  queue.items.unshift(...again);
+  return locked.length > 0;
 }
 
 /**
