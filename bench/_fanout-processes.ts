@@ -73,3 +73,32 @@ export async function startClientProcesses(count: number): Promise<Child[]> {
   await Promise.all(children.map((c) => c.next((m) => m.type === 'ready')));
   return children;
 }
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Connects clients of `group` to one server, split over the client processes, then waits
+ * `settleMs` for presence to settle. A group may grow over several calls (several servers, one
+ * after another); a broadcast round counts once every client of the group has it.
+ */
+export async function connectClients(clients: Child[], group: string, url: string, workshopId: string, tokens: string[], settleMs: number) {
+  const share = Math.ceil(tokens.length / clients.length);
+  const done = clients.map((child, i) => {
+    child.send({ type: 'connect', group, url, workshopId, tokens: tokens.slice(i * share, (i + 1) * share), concurrency: 25 });
+    return child.next((m) => (m.type === 'connected' || m.type === 'failed') && m.group === group);
+  });
+  for (const result of await Promise.all(done)) if (result.type === 'failed') throw new Error(`${group} clients: ${result.error}`);
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+}
+
+/** One broadcast: milliseconds from sending the trigger until the last client of every process got it. */
+export async function broadcastRound(clients: Child[], group: string, index: number, trigger: () => Promise<unknown>): Promise<number> {
+  const reports = clients.map((child) => child.next<{ at: string }>((m) => m.type === 'round' && m.group === group && m.round === index));
+  const sent = process.hrtime.bigint();
+  await trigger();
+  const last = (await Promise.all(reports)).reduce((max, r) => (BigInt(r.at) > max ? BigInt(r.at) : max), 0n);
+  return Number(last - sent) / 1e6;
+}

@@ -1,35 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { tablesOf } from '../src/db/database';
-import { openSqlite } from '../src/db/sqlite';
+import { tablesOf, type Database } from '../src/db/database';
 import { DUMMY_PASSWORD_HASH, hashToken, newToken } from '../src/modules/auth/crypto';
 
 /**
- * Participants with a bearer token each, written straight into the measured server's SQLite file:
+ * Participants with a bearer token each, written straight into the measured server's database:
  * signing thousands of users up through the API would spend minutes in scrypt, which is not what
  * this bench measures. They then join the workshop through the API, with its access code.
  */
-export async function seedParticipants(databasePath: string, count: number): Promise<string[]> {
-  const database = openSqlite(databasePath, { checked: true });
+export async function seedParticipants(database: Database, count: number): Promise<string[]> {
   const run = randomBytes(4).toString('hex');
   const now = new Date();
   const expires = new Date(now.getTime() + 24 * 3600 * 1000).toISOString();
   const tokens: string[] = [];
-  try {
-    await database.transaction(async (tx) => {
-      const { authTokens, users } = tablesOf(tx);
-      for (let i = 0; i < count; i++) {
-        const [user] = await tx
-          .insert(users)
-          .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
-          .returning({ id: users.id });
-        const token = newToken();
-        await tx.insert(authTokens).values({ userId: user!.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires });
-        tokens.push(token);
-      }
-    });
-  } finally {
-    await database.close();
-  }
+  await database.transaction(async (tx) => {
+    const { authTokens, users } = tablesOf(tx);
+    for (let i = 0; i < count; i++) {
+      const [user] = await tx
+        .insert(users)
+        .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
+        .returning({ id: users.id });
+      const token = newToken();
+      await tx.insert(authTokens).values({ userId: user!.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires });
+      tokens.push(token);
+    }
+  });
   return tokens;
 }
 

@@ -23,7 +23,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startClientProcesses, startServer, type Child, type Memory } from './_fanout-processes';
+import { openSqlite } from '../src/db/sqlite';
+import { broadcastRound, connectClients, percentile, startClientProcesses, startServer, type Child, type Memory } from './_fanout-processes';
 import { inParallel, seedParticipants } from './_fanout-seed';
 import { callApi } from './_server';
 
@@ -45,25 +46,8 @@ watchdog.unref();
 
 const api = callApi;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (value: number) => value.toFixed(1);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** Connects clients to one server, split over the client processes, and waits for presence to settle. */
-async function connect(clients: Child[], group: string, url: string, workshopId: string, tokens: string[]) {
-  const share = Math.ceil(tokens.length / clients.length);
-  const done = clients.map((child, i) => {
-    child.send({ type: 'connect', group, url, workshopId, tokens: tokens.slice(i * share, (i + 1) * share), concurrency: 25 });
-    return child.next((m) => (m.type === 'connected' || m.type === 'failed') && m.group === group);
-  });
-  for (const result of await Promise.all(done)) if (result.type === 'failed') throw new Error(`${group} clients: ${result.error}`);
-  await sleep(SETTLE_MS);
-}
 
 /**
  * Connects every token's client; memory per client is the server's growth from half of them to all
@@ -72,9 +56,9 @@ async function connect(clients: Child[], group: string, url: string, workshopId:
 async function connectAll(server: Child, clients: Child[], group: string, url: string, workshopId: string, tokens: string[]) {
   const half = Math.floor(tokens.length / 2);
   const started = Date.now();
-  await connect(clients, group, url, workshopId, tokens.slice(0, half));
+  await connectClients(clients, group, url, workshopId, tokens.slice(0, half), SETTLE_MS);
   const before = await server.memory();
-  await connect(clients, group, url, workshopId, tokens.slice(half));
+  await connectClients(clients, group, url, workshopId, tokens.slice(half), SETTLE_MS);
   const after: Memory = await server.memory();
   const added = tokens.length - half;
   // V8 keeps freed heap pages committed (and grows its young generation under load), which moves RSS
@@ -85,15 +69,6 @@ async function connectAll(server: Child, clients: Child[], group: string, url: s
     rss: (resident(after) - resident(before)) / added,
     heap: (after.heapUsed + after.external - before.heapUsed - before.external) / added,
   };
-}
-
-/** One broadcast: from sending the trigger until the last client of every process got it. */
-async function round(clients: Child[], group: string, index: number, trigger: () => Promise<unknown>): Promise<number> {
-  const reports = clients.map((child) => child.next<{ at: string }>((m) => m.type === 'round' && m.group === group && m.round === index));
-  const sent = process.hrtime.bigint();
-  await trigger();
-  const last = (await Promise.all(reports)).reduce((max, r) => (BigInt(r.at) > max ? BigInt(r.at) : max), 0n);
-  return Number(last - sent) / 1e6;
 }
 
 async function measure(size: number) {
@@ -112,7 +87,8 @@ async function measure(size: number) {
       await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, { name: 'Vote', instructions: 'Three votes each.', view: { sort: 'score' } }),
     ];
     const { access_code } = await api(app.url, 'GET', `/v1/workshops/${workshop.id}/access_code`, token);
-    const tokens = await seedParticipants(databasePath, size);
+    const database = openSqlite(databasePath, { checked: true });
+    const tokens = await seedParticipants(database, size).finally(() => database.close());
     await inParallel(tokens, 16, (participant) => api(app.url, 'POST', '/v1/workshops/join', participant, { access_code }));
 
     const appMemory = await connectAll(app.child, clients, 'app', app.url, workshop.id, tokens);
@@ -127,8 +103,8 @@ async function measure(size: number) {
         ['step:changed', { ...head, step }],
         ['view:changed', { ...head, view: step.view, force_sync: false }],
       ];
-      const appRound = () => round(clients, 'app', i, () => api(app.url, 'PUT', `/v1/workshops/${workshop.id}`, token, { current_step_id: step.id }));
-      const bareRound = () => round(clients, 'bare', i, () => fetch(`${bare.url}/broadcast`, { method: 'POST', body: JSON.stringify({ room: 'bench-room', events }) }));
+      const appRound = () => broadcastRound(clients, 'app', i, () => api(app.url, 'PUT', `/v1/workshops/${workshop.id}`, token, { current_step_id: step.id }));
+      const bareRound = () => broadcastRound(clients, 'bare', i, () => fetch(`${bare.url}/broadcast`, { method: 'POST', body: JSON.stringify({ room: 'bench-room', events }) }));
       // Which server goes first alternates, so neither always runs right after the other.
       let appTime: number;
       let bareTime: number;
