@@ -245,11 +245,11 @@ describe('exports', () => {
     writeFileSync(fresh, 'being recorded');
     const old = (Date.now() - 3_600_000) / 1000;
     utimesSync(stray, old, old);
-    const { sweepStrayExportFiles } = await import('../src/modules/exports/service');
+    const { sweepStrayBlobs } = await import('../src/modules/uploads/storage');
     const done = await finished((await retro()).workshop.id, (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id);
     const kept = join(folder, new URL(done.url!).pathname.split('/')[3]!);
     utimesSync(kept, old, old);
-    expect(await sweepStrayExportFiles(t.deps)).toEqual({ removed: 1, next: undefined });
+    expect(await sweepStrayBlobs(t.deps, 'exports')).toEqual({ removed: 1, next: undefined });
     expect([existsSync(stray), existsSync(fresh), existsSync(kept)]).toEqual([false, true, true]);
   });
 
@@ -264,15 +264,15 @@ describe('exports', () => {
     writeFileSync(stray, 'left by a dead render');
     const old = (Date.now() - 3_600_000) / 1000;
     utimesSync(stray, old, old);
-    const { sweepStrayExportFiles } = await import('../src/modules/exports/service');
+    const { sweepStrayBlobs } = await import('../src/modules/uploads/storage');
     try {
-      const first = await sweepStrayExportFiles(t.deps);
+      const first = await sweepStrayBlobs(t.deps, 'exports');
       expect(first).toEqual({ removed: 0, next: `exports/--ahead0999` });
       expect(existsSync(stray)).toBe(true);
       // The next sweep goes on where the last one stopped, until the end of the folder.
       let removed = 0;
       for (let after = first.next; after !== undefined; ) {
-        const page = await sweepStrayExportFiles(t.deps, { after });
+        const page = await sweepStrayBlobs(t.deps, 'exports', { after });
         removed += page.removed;
         after = page.next;
       }

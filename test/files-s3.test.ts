@@ -6,7 +6,7 @@ import type { AttachmentOutput } from '../src/modules/attachments/schemas';
 import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
-import { imageUrlTemplate, objectName, publicFileUrl } from '../src/modules/uploads/storage';
+import { CONTAINERS, imageUrlTemplate, objectName, publicFileUrl, sweepNextPage, sweepStrayBlobs } from '../src/modules/uploads/storage';
 import { useServer, useUsers } from './helpers/cast';
 import { createUser, expectError, multipart, pngImage, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useS3 } from './helpers/s3';
@@ -119,6 +119,36 @@ describe('files in object storage, across instances', () => {
     expect(await s3().keys('service/avatars/')).toEqual([`service/avatars/${keyOf(replaced.body.avatar_url!)}`]);
     expectError(await first.request('GET', new URL(set.body.avatar_url!).pathname + new URL(set.body.avatar_url!).search), 404, 'not_found');
     expect((await fetch(on(first, replaced.body.avatar_url!))).status).toBe(200);
+  });
+
+  it('sweeps blobs no file row refers to from every container, once old enough, and keeps recorded ones', async () => {
+    const recordedUpload = await upload(first, fay, 'kept', { name: 'kept.txt', type: 'text/plain' });
+    const avatar = (await first.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: fay.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) })).body;
+    // What a process that died between the blob and its row, or a commit in doubt that did not happen, leaves.
+    const strays = CONTAINERS.map((container) => `${container}/stray${container}0000000000000`);
+    for (const name of strays) await first.deps.files.put(name, new TextEncoder().encode('nobody refers to me'), { contentType: 'text/plain' });
+    const kept = [`uploads/${recordedUpload.key}`, `avatars/${keyOf(avatar.avatar_url!)}`];
+
+    // Fresh ones may still be on their way to a row: left alone.
+    for (const container of CONTAINERS) expect((await sweepStrayBlobs(second.deps, container)).removed).toBe(0);
+    expect(await s3().keys('service/')).toEqual(expect.arrayContaining([...strays, ...kept].map((name) => `service/${name}`)));
+
+    const anHourOn = Date.now() + 3_600_000;
+    for (const container of CONTAINERS) await sweepStrayBlobs(second.deps, container, { now: anHourOn });
+    const left = await s3().keys('service/');
+    for (const name of strays) expect(left).not.toContain(`service/${name}`);
+    expect(left).toEqual(expect.arrayContaining(kept.map((name) => `service/${name}`)));
+    expect((await fetch(on(first, recordedUpload.url))).status).toBe(200);
+
+    // The instances' periodic sweep goes through each container's pages, then on to the next container.
+    let cursor = { container: 0, after: undefined as string | undefined };
+    const visited: number[] = [];
+    for (let sweep = 0; sweep < CONTAINERS.length; sweep++) {
+      visited.push(cursor.container);
+      cursor = await sweepNextPage(first.deps, cursor);
+    }
+    expect(visited).toEqual([0, 1, 2]);
+    expect(cursor).toEqual({ container: 0, after: undefined });
   });
 
   it('an export made by one instance downloads through the other, by its link and by the API', async () => {

@@ -10,8 +10,8 @@ import { FileStoreUnavailable } from '../../files/store';
 import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import { newExportFile, type ExportRow } from './schemas';
-import { removeBlob } from '../uploads/storage';
-import { finishExport, pruneOldExports, sweepStrayExportFiles } from './service';
+import { removeBlob, sweepNextPage, type SweepCursor } from '../uploads/storage';
+import { finishExport, pruneOldExports } from './service';
 
 /**
  * A render that takes longer is stopped (its worker ended) and the export marked failed; well
@@ -22,10 +22,10 @@ const JOB_TIMEOUT_MS = 2 * 60_000;
 /** How often pending exports are looked for besides the wake-ups new exports give. */
 const POLL_MS = 30_000;
 /**
- * How often the exports folder is swept for stray files (a page of it at a time): on every
- * instance, so far less often than the poll; strays only cost storage while they wait.
+ * How often a page of stored blobs (uploads, avatars, exports in turn) is swept for strays: on
+ * every instance, so less often than the poll; strays only cost storage while they wait.
  */
-const SWEEP_MS = 10 * 60_000;
+const SWEEP_MS = 2 * 60_000;
 /** An export whose renders keep dying with the process is given up after this many takes. */
 const MAX_ATTEMPTS = 3;
 
@@ -49,8 +49,8 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   let stopped = false;
   let tidying: Promise<void> | null = null;
   let lastSweep = 0;
-  /** Where the next sweep of the exports folder goes on. */
-  let sweepAfter: string | undefined;
+  /** Where the next sweep for stray blobs goes on. */
+  let sweepCursor: SweepCursor = { container: 0, after: undefined };
   /** Wake-ups at the end of the leases of exports left to be made again. */
   const retries = new Set<NodeJS.Timeout>();
 
@@ -109,11 +109,11 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
       await pruneOldExports(deps);
       if (Date.now() - lastSweep >= SWEEP_MS) {
         lastSweep = Date.now();
-        sweepAfter = (await sweepStrayExportFiles(deps, { after: sweepAfter })).next;
+        sweepCursor = await sweepNextPage(deps, sweepCursor);
       }
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
-      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports failed', err);
+      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports or stray blobs failed', err);
     }
   };
   const poll = setInterval(() => {

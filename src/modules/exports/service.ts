@@ -9,7 +9,7 @@ import { authorize } from '../access/rules';
 import { lockUser } from '../users/repo';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
-import { deleteFileRow, EXPORTS_CONTAINER, findFile, isSafeRef, LINK_TTL_SECONDS, recordedKeys, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import { deleteFileRow, findFile, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../events/changes';
 import type { ExportOutcome } from './job-messages';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
@@ -155,38 +155,6 @@ export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<
   }
   for (const file of files) await removeBlob(deps.files, file);
   return old.length;
-}
-
-/** A file in the exports folder with no `files` row, older than this, belongs to no export. */
-const STRAY_AFTER_MS = 10 * 60_000;
-/** Objects looked at by one sweep: one listing and one query. */
-const SWEEP_PAGE = 1_000;
-
-/**
- * Removes export files no export refers to: what a render left when its process died or its
- * outcome could not be recorded (or was in doubt). Recent ones may still be on their way to being
- * recorded. One sweep looks at one page of the exports folder, starting after `after`; `next` is
- * where the following sweep goes on (undefined once the last page was seen: start again), so
- * every file is reached however many recorded exports sort before it.
- */
-export async function sweepStrayExportFiles(
-  deps: AppDeps,
-  options: { after?: string; now?: number } = {},
-): Promise<{ removed: number; next: string | undefined }> {
-  const now = options.now ?? Date.now();
-  const objects = await deps.files.list(`${EXPORTS_CONTAINER}/`, SWEEP_PAGE, options.after);
-  const old = objects
-    .filter((object) => now - object.modifiedAt.getTime() >= STRAY_AFTER_MS)
-    .map((object) => ({ container: EXPORTS_CONTAINER, key: object.name.slice(EXPORTS_CONTAINER.length + 1) }))
-    .filter(isSafeRef);
-  const recorded = await recordedKeys(deps.database.db, EXPORTS_CONTAINER, old.map((ref) => ref.key));
-  let removed = 0;
-  for (const ref of old) {
-    if (recorded.has(ref.key)) continue;
-    await removeBlob(deps.files, ref);
-    removed += 1;
-  }
-  return { removed, next: objects.length < SWEEP_PAGE ? undefined : objects.at(-1)!.name };
 }
 
 /**

@@ -4,9 +4,7 @@ import { CommitInDoubt } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
-import { deleteFileRow, fileRefFromUrl, permanentFileUrl, putBlob, recordFile, removeBlob, type FileRef } from './storage';
-
-export const AVATAR_CONTAINER = 'avatars';
+import { AVATAR_CONTAINER, deleteFileRow, fileRefFromUrl, permanentFileUrl, putBlob, recordFile, removeBlob, type FileRef } from './storage';
 
 interface AvatarDeps {
   config: Pick<Config, 'publicUrl' | 'secret'>;
