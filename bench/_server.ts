@@ -12,6 +12,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** Ends a bench that runs past `minutes` (a hung client or server) with a failure, rather than never. */
+export function stopAfter(name: string, minutes: number): void {
+  setTimeout(() => {
+    console.error(`${name} bench took longer than ${minutes} minutes; stopping`);
+    process.exit(1);
+  }, minutes * 60_000).unref();
+}
+
 /** One JSON call to a bench server; throws on any non-2xx answer, since seeding must not half-succeed. */
 export async function callApi(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<any> {
   const res = await fetch(`${baseUrl}${path}`, {

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { openSqlite } from '../src/db/sqlite';
 import { broadcastRound, connectClients, percentile, startClientProcesses, startServer, type Child, type Memory } from './_fanout-processes';
 import { inParallel, seedParticipants } from './_fanout-seed';
-import { callApi } from './_server';
+import { callApi, stopAfter } from './_server';
 
 const SIZES = (process.env.FANOUT_SIZES ?? '1000,5000').split(',').map(Number);
 const CLIENT_PROCESSES = Number(process.env.FANOUT_PROCESSES ?? 4);
@@ -38,11 +38,7 @@ const SETTLE_MS = 6_000;
 const TARGET_P99_RATIO = 1.25;
 const TARGET_KB_PER_CLIENT = 50;
 
-const watchdog = setTimeout(() => {
-  console.error('fanout bench took longer than 5 minutes; stopping');
-  process.exit(1);
-}, 5 * 60_000);
-watchdog.unref();
+stopAfter('fanout', 5);
 
 const api = callApi;
 

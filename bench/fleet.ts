@@ -32,7 +32,7 @@ import { startFleet, type Fleet } from '../test/helpers/fleet';
 import { startRedis } from '../test/helpers/redis';
 import { broadcastRound, connectClients, percentile, startClientProcesses } from './_fanout-processes';
 import { inParallel, seedParticipants } from './_fanout-seed';
-import { callApi } from './_server';
+import { callApi, stopAfter } from './_server';
 
 const SIZES = (process.env.FLEET_SIZES ?? '1,2,3').split(',').map(Number);
 const CLIENTS = Number(process.env.FLEET_CLIENTS ?? 1_000);
@@ -47,14 +47,7 @@ const WARMUP_ROUNDS = 5;
 const SETTLE_MS = 3_000;
 const TARGET_FANOUT_P99_RATIO = 1.5;
 
-const watchdog = setTimeout(
-  () => {
-    console.error('fleet bench took longer than 15 minutes; stopping');
-    process.exit(1);
-  },
-  15 * 60_000,
-);
-watchdog.unref();
+stopAfter('fleet', 15);
 
 /** Every user may put many points on one card, so the vote load measures writes, not refusals. */
 const UNLIMITED = { vote_limit: { positive: -1, negative: -1, max_positive: 100_000, max_negative: 100_000 } };
