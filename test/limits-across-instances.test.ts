@@ -176,17 +176,34 @@ describe.runIf(testStore === 'postgres')('limits counted in PostgreSQL, without 
   const a = useServer(LIMITS);
   const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
 
-  it('counts only what counts: a successful login or join writes no counter', async () => {
+  it('counts only what counts: a successful login or join leaves every budget as it was', async () => {
     const user = await createUser(a, 'Welcome');
     const workshop = await seedWorkshop(a, await createUser(a, 'Host'));
-    const before = await databaseCounters(a);
+    // What was spent: a point taken and given back leaves its counter at what it was (or at 0 where there was none).
+    const spent = async () => (await databaseCounters(a)).filter(({ points }) => points > 0);
+    const before = await spent();
     // createUser's password.
     expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'correct horse battery' } })).status).toBe(200);
     expect((await a.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: workshop.accessCode } })).status).toBe(200);
-    expect(await databaseCounters(a)).toEqual(before);
-    // A failed one does.
+    expect(await spent()).toEqual(before);
+    // A failed one spends a point.
     expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'not the password' } })).status).toBe(401);
-    expect((await databaseCounters(a)).length).toBeGreaterThan(before.length);
+    expect((await spent()).length).toBeGreaterThan(before.length);
+  });
+});
+
+describe('wrong access codes sent all at once', () => {
+  // A server of its own: no other test has spent its address's budget.
+  const t = useServer(LIMITS);
+
+  it('are answered 404 only within the budget, however many arrive together', async () => {
+    const guesser = await createUser(t, 'Guesser');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } })),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(LIMITS.joinAttemptsPerMinute);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(20 - LIMITS.joinAttemptsPerMinute);
   });
 });
 

@@ -38,18 +38,25 @@ describe('database counters', () => {
     expect(await readCounter(database(), k)).toBeUndefined();
   });
 
-  it('make a limiter whose peek refuses once the budget is spent, and spends nothing itself', async () => {
+  it('make a limiter that refuses once the budget is spent, and takes back what it gave back', async () => {
     const limiters = databaseLimiters(database());
     try {
-      const limiter = limiters.limiter({ name: `peek-${randomBytes(4).toString('hex')}`, points: 2, windowS: 60 });
-      for (let n = 0; n < 5; n++) expect(await limiter.peek('someone')).toBeNull();
+      const limiter = limiters.limiter({ name: `give-${randomBytes(4).toString('hex')}`, points: 2, windowS: 60 });
+      // Taken and given back, five times: nothing spent.
+      for (let n = 0; n < 5; n++) {
+        expect(await limiter.take('someone')).toBeNull();
+        await limiter.giveBack('someone');
+      }
       expect(await limiter.take('someone')).toBeNull();
-      expect(await limiter.peek('someone')).toBeNull();
       expect(await limiter.take('someone')).toBeNull();
-      const wait = await limiter.peek('someone');
+      const wait = await limiter.take('someone');
       expect(wait).toBeGreaterThan(0);
       expect(wait).toBeLessThanOrEqual(60);
-      expect(await limiter.peek('someone else')).toBeNull();
+      expect(await limiter.take('someone else')).toBeNull();
+      // Never below nothing: giving back more than was taken leaves the counter at zero.
+      for (let n = 0; n < 3; n++) await limiter.giveBack('someone else');
+      for (let n = 0; n < 2; n++) expect(await limiter.take('someone else')).toBeNull();
+      expect(await limiter.take('someone else')).toBeGreaterThan(0);
     } finally {
       limiters.close();
     }
@@ -75,7 +82,9 @@ describe('database counters', () => {
     for (let n = 0; n < 4; n++) answers.push(await limiter.take('someone'));
     expect(answers.slice(0, 3)).toEqual([null, null, null]);
     expect(answers[3]).toBeGreaterThan(0);
-    expect(await limiter.peek('someone')).toBeGreaterThan(0);
+    await limiter.giveBack('someone');
+    await limiter.giveBack('someone');
+    expect(await limiter.take('someone')).toBeNull();
     limiters.close();
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { limitersOver, memoryLimiters, secondsUntil, type Limiter, type Limiters, type LimiterSpec } from '../lib/limiters';
 import { tablesOf, type Database, type Db } from './database';
 import { isUnavailable } from './errors';
@@ -44,6 +44,14 @@ const statements = preparedPerDb((db: Db) => {
         .where(and(eq(rateLimits.key, sql.placeholder('key')), gt(rateLimits.expiresAt, now))),
       'rate_limits_read',
     ),
+    // Only within the window the points were taken in, and never below nothing.
+    giveBack: named(
+      db
+        .update(rateLimits)
+        .set({ points: sql`${rateLimits.points} - ${sql.placeholder('points')}` })
+        .where(and(eq(rateLimits.key, sql.placeholder('key')), gt(rateLimits.expiresAt, now), gte(rateLimits.points, sql.placeholder('points')))),
+      'rate_limits_give_back',
+    ),
   };
 });
 
@@ -55,6 +63,11 @@ export function addToCounter(database: Database, key: string, points: number, wi
   const now = Date.now();
   const values = { key, points, now: new Date(now).toISOString(), until: new Date(now + windowMs).toISOString() };
   return database.transaction(async (tx) => ((await statements(tx).add.execute(values)) as Counter[])[0]!);
+}
+
+/** Takes `points` back off `key`'s counter in its current window (a counter whose window ended is left alone). */
+export async function takeFromCounter(database: Database, key: string, points: number): Promise<void> {
+  await database.transaction((tx) => statements(tx).giveBack.execute({ key, points, now: new Date().toISOString() }));
 }
 
 /** `key`'s counter in its current window; none when nothing was counted since the last one ended. Writes nothing. */
@@ -96,8 +109,7 @@ export function databaseLimiters(database: Database): Limiters {
 function databaseLimiter(database: Database, spec: LimiterSpec, insurance: Limiter): Limiter {
   const keyOf = (key: string) => `limits:${spec.name}:${key}`;
   /** The seconds until `counter`'s window ends when it holds more than `allowed` points; otherwise null. */
-  const beyond = (counter: Counter | undefined, allowed: number) =>
-    counter && counter.points > allowed ? secondsUntil(Date.parse(counter.expiresAt) - Date.now()) : null;
+  const beyond = (counter: Counter, allowed: number) => (counter.points > allowed ? secondsUntil(Date.parse(counter.expiresAt) - Date.now()) : null);
   return {
     async take(key, points = 1) {
       let counter: Counter;
@@ -109,16 +121,13 @@ function databaseLimiter(database: Database, spec: LimiterSpec, insurance: Limit
       }
       return beyond(counter, spec.points);
     },
-    async peek(key) {
-      let counter: Counter | undefined;
+    async giveBack(key, points = 1) {
       try {
-        counter = await readCounter(database, keyOf(key));
+        await takeFromCounter(database, keyOf(key), points);
       } catch (err) {
         reportFault(err);
-        return insurance.peek(key);
+        await insurance.giveBack(key, points);
       }
-      // A full budget has no room for the next point.
-      return beyond(counter, spec.points - 1);
     },
   };
 }

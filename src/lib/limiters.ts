@@ -16,8 +16,8 @@ export interface Limiter {
    * seconds until the window starts again. A refused take still counts, as a retry in a loop should.
    */
   take(key: string, points?: number): Promise<number | null>;
-  /** Null while `key` has budget left; otherwise the seconds until the window starts again. Counts nothing. */
-  peek(key: string): Promise<number | null>;
+  /** Gives back `points` (1 by default) taken in the current window: what a take turned out not to cost. */
+  giveBack(key: string, points?: number): Promise<void>;
 }
 
 /**
@@ -34,7 +34,7 @@ export interface Limiters {
 }
 
 /** What a limit of 0 becomes: nothing is counted, nothing refused. */
-const unlimited: Limiter = { take: async () => null, peek: async () => null };
+const unlimited: Limiter = { take: async () => null, giveBack: async () => {} };
 
 /** Limiters counting as `counting` does; the one place a limit of 0 (CONTRACT §1) is turned off. */
 export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omit<Limiters, 'limiter'>): Limiters {
@@ -45,7 +45,7 @@ export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omi
 export const secondsUntil = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /** A rate-limiter-flexible limiter as a `Limiter`: its refusals become the seconds to wait; anything else is thrown on. */
-function limiterOver(limiter: RateLimiterAbstract, points: number): Limiter {
+function limiterOver(limiter: RateLimiterAbstract): Limiter {
   return {
     async take(key, taken = 1) {
       try {
@@ -56,9 +56,8 @@ function limiterOver(limiter: RateLimiterAbstract, points: number): Limiter {
         throw refused;
       }
     },
-    async peek(key) {
-      const counted = await limiter.get(key);
-      return counted && counted.consumedPoints >= points ? secondsUntil(counted.msBeforeNext) : null;
+    async giveBack(key, given = 1) {
+      await limiter.reward(key, given);
     },
   };
 }
@@ -70,7 +69,7 @@ const memoryCounters = (spec: LimiterSpec) => new RateLimiterMemory({ keyPrefix:
  * instance only (a socket), and while shared counters cannot be reached.
  */
 export function memoryLimiters(): Limiters {
-  return limitersOver((spec) => limiterOver(memoryCounters(spec), spec.points), { redisUp: () => undefined, close() {} });
+  return limitersOver((spec) => limiterOver(memoryCounters(spec)), { redisUp: () => undefined, close() {} });
 }
 
 /**
@@ -78,8 +77,8 @@ export function memoryLimiters(): Limiters {
  * memory (rate-limiter-flexible's insurance) rather than failing requests or joins; the outage is
  * logged once, as the fan-out's are.
  */
-export function redisLimiters(url: string, options: { log?: (message: string) => void } = {}): Limiters {
-  const redis = connectRedis(url, { label: 'limits', meanwhile: 'each instance counts the rate limits on its own', ...options });
+export function redisLimiters(url: string): Limiters {
+  const redis = connectRedis(url, { label: 'limits', meanwhile: 'each instance counts the rate limits on its own' });
   const counting = (spec: LimiterSpec) =>
     limiterOver(
       new RateLimiterRedis({
@@ -91,7 +90,6 @@ export function redisLimiters(url: string, options: { log?: (message: string) =>
         rejectIfRedisNotReady: true,
         insuranceLimiter: memoryCounters(spec),
       }),
-      spec.points,
     );
   return limitersOver(counting, { redisUp: redis.healthy, close: redis.disconnect });
 }

@@ -14,17 +14,22 @@ export interface AttemptLimitOptions {
 
 /**
  * Limits attempts of one kind (wrong access codes, failed logins, signups) on `limiter`'s budget
- * (`deps.attempts.limiter(…)`), with the contract's 429 `rate_limited` and `Retry-After`. A
- * request is refused while its key's budget is spent; otherwise it runs, and only answers `counts`
- * picks spend a point, so a correct code or password after a few mistakes still goes through and
- * a successful one writes nothing.
+ * (`deps.attempts.limiter(…)`), with the contract's 429 `rate_limited` and `Retry-After`. Each
+ * request takes its point before it runs, so requests sent together cannot all find the budget
+ * unspent, and gives it back unless its answer is one `counts` picks: a correct code or password
+ * after a few mistakes still goes through, and costs nothing.
  */
 export function limitAttempts(limiter: Limiter, options: AttemptLimitOptions): MiddlewareHandler<AppEnv> {
   return async function limitAttempt(c, next) {
     const key = await options.key(c);
-    const wait = await limiter.peek(key);
+    const wait = await limiter.take(key);
     if (wait !== null) throw new AppError('rate_limited', options.message(wait), { headers: { 'Retry-After': String(wait) } });
-    await next();
-    if (options.counts?.(c) ?? true) await limiter.take(key);
+    let counted = false;
+    try {
+      await next();
+      counted = options.counts?.(c) ?? true;
+    } finally {
+      if (!counted) await limiter.giveBack(key);
+    }
   };
 }
