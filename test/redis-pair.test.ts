@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { redisLimiters } from '../src/lib/limiters';
 import { connectRedisPair } from '../src/lib/redis-pair';
 import { useRedis } from './helpers/cast';
 import { redisAvailable } from './helpers/redis';
@@ -34,4 +36,32 @@ describe.skipIf(!redisAvailable)('a Redis connection pair', () => {
       await redis.start();
     }
   });
+
+  it("counts the limits in memory, within a second, while Redis holds the connection but does not answer", async () => {
+    const limiters = redisLimiters(redis.url);
+    const blocker = new Redis(redis.url);
+    const killer = new Redis(redis.url);
+    // Past this, Redis answers BUSY to everyone and takes a SCRIPT KILL; until then it answers nobody.
+    await killer.ping();
+    await blocker.config('SET', 'busy-reply-threshold', '2000');
+    const limiter = limiters.limiter({ name: `unanswered-${Date.now()}`, points: 5, windowS: 60 });
+    try {
+      await until(() => limiters.redisUp() === true, 'the limits connection up');
+      expect(await limiter.take('someone')).toBeNull();
+      // A script that never ends holds Redis: connections stay open, commands get no answer.
+      void blocker.eval('while true do end', 0).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      expect(await limiter.take('someone')).toBeNull();
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      // Made before the script runs: a connection opened meanwhile would wait on its own handshake.
+      await killer.script('KILL').catch(() => {});
+      await killer.config('SET', 'busy-reply-threshold', '5000');
+      killer.disconnect();
+      blocker.disconnect();
+      limiters.close();
+    }
+  });
 });
+

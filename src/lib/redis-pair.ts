@@ -18,8 +18,6 @@ export interface RedisConnection {
   client: Redis;
   /** The connection is up. */
   healthy(): boolean;
-  /** Reports a failure seen by the caller; logged once per outage. */
-  fault(reason: string): void;
   disconnect(): void;
 }
 
@@ -56,16 +54,25 @@ export function connectRedisPair(url: string, options: RedisWatchOptions): Redis
 }
 
 /**
- * One Redis connection whose commands fail at once while Redis is away, for a user with a
- * fallback of its own (the limits count in memory meanwhile); its outages are logged as a pair's.
+ * A Redis that accepts connections but does not answer (overloaded, or a network dropping packets)
+ * fails a command of `connectRedis` after this long: its user's fallback takes over rather than
+ * every request waiting for the operating system to give up on the connection.
+ */
+const COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * One Redis connection whose commands fail at once while Redis is away, and after
+ * `COMMAND_TIMEOUT_MS` while it does not answer, for a user with a fallback of its own (the
+ * limits count in memory meanwhile); its outages are logged as a pair's.
  */
 export function connectRedis(url: string, options: RedisWatchOptions): RedisConnection {
-  const client = new Redis(url, FAIL_FAST);
-  return { client, ...watchOutages(url, [client], options) };
+  const client = new Redis(url, { ...FAIL_FAST, commandTimeout: COMMAND_TIMEOUT_MS });
+  const { healthy, disconnect } = watchOutages(url, [client], options);
+  return { client, healthy, disconnect };
 }
 
 /** Logs an outage of `clients` once, and its end once all are back; `disconnect` closes them for good. */
-function watchOutages(url: string, clients: Redis[], options: RedisWatchOptions): Omit<RedisConnection, 'client'> {
+function watchOutages(url: string, clients: Redis[], options: RedisWatchOptions): Omit<RedisPair, 'pub' | 'sub'> {
   const log = options.log ?? ((message: string) => console.warn(message));
   const meanwhile = options.meanwhile ?? "serving this instance's clients only";
   let inOutage = false;
