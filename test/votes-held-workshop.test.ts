@@ -104,4 +104,20 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
     const apart = transactions.filter((statements) => statements.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)));
     expect(apart.length).toBeLessThanOrEqual(statuses.length / 20);
   }, 30_000);
+
+  it('answers a vote on a workshop that does not exist with its batch: 404, no retry, no lock waited for', async () => {
+    const recording = recordStatements();
+    let status = 0;
+    let seen: ReturnType<typeof recording.stop> = [];
+    try {
+      status = (await a.request('POST', '/v1/workshops/AAAAAAAAAAAAAAAAAAAAAA/cards/AAAAAAAAAAAAAAAAAAAAAA/votes', { token: pat.token, body: { value: 1 } })).status;
+    } finally {
+      seen = recording.stop();
+    }
+    expect(status).toBe(404);
+    const transactions = transactionsIn(seen);
+    expect(transactions.filter((body) => body.some((sql) => /skip locked/i.test(sql)))).toHaveLength(1);
+    expect(transactions.filter((body) => body.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)))).toHaveLength(0);
+  });
 });
+

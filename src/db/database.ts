@@ -67,8 +67,8 @@ export interface Database {
   lockWorkshop(tx: Db, workshopId: string): Promise<void>;
   /**
    * Locks those of `workshopIds` no other transaction holds, in one statement that waits for none
-   * (PostgreSQL's `SKIP LOCKED`), and answers the ones this transaction holds now; a workshop that
-   * is gone is not among them. A batch of writes over many workshops takes these and leaves a held
+   * (PostgreSQL's `SKIP LOCKED`), and answers the ones this transaction holds now, and those that
+   * do not exist (nothing to wait for: their requests are refused with the batch). A batch of writes over many workshops takes these and leaves a held
    * one to its own transaction, instead of failing everyone's writes on one busy workshop.
    */
   lockFreeWorkshops(tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>>;

@@ -82,6 +82,8 @@ function workshopLocks(db: NodePgDatabase<typeof schema>) {
     waiting: rows().orderBy(workshops.id).for('update').prepare('store_lock_workshops'),
     // Waits for none, so the order does not matter.
     free: rows().for('update', { skipLocked: true }).prepare('store_lock_free_workshops'),
+    // Which exist, locked or not: what `free` passed over is held elsewhere, or gone.
+    existing: rows().prepare('store_workshops_existing'),
   };
 }
 
@@ -175,7 +177,11 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
     const { lock, held } = locksOf(tx);
     const wanted = workshopIds.filter((id) => !held.has(id));
     if (wanted.length > 0) for (const { id } of await lock.free.execute({ workshopIds: JSON.stringify(wanted) })) held.add(id);
-    return new Set(workshopIds.filter((id) => held.has(id)));
+    const passedOver = wanted.filter((id) => !held.has(id));
+    // A workshop that is gone has nothing to wait for: its requests are answered (404) with the batch.
+    const gone = new Set(passedOver);
+    if (passedOver.length > 0) for (const { id } of await lock.existing.execute({ workshopIds: JSON.stringify(passedOver) })) gone.delete(id);
+    return new Set(workshopIds.filter((id) => held.has(id) || gone.has(id)));
   }
 
   async function inTransaction<T>(kind: TransactionKind, begin: string, fn: (db: Db) => Promise<T>): Promise<T> {

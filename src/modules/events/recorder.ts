@@ -330,7 +330,8 @@ async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], 
   const again: Pending[] = [];
   for (const item of held) {
     item.heldSince ??= now;
-    if (now - item.heldSince < HELD_BATCHED_MS) again.push(item);
+    // A workshop already written apart stays so until its queue there is empty.
+    if (now - item.heldSince < HELD_BATCHED_MS && !queue.apart.has(item.workshopId)) again.push(item);
     else writeApart(deps, queue, item, run);
   }
   // Ahead of what arrived meanwhile, in their order.
