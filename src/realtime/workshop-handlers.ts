@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { AppDeps } from '../deps';
 import type { KeyedLock } from '../lib/keyed-lock';
 import { isUnavailable } from '../db/errors';
-import { idString, issuesToDetails, UNSTORABLE_TEXT, unstorableTextPath } from '../http/validation';
+import { AppError } from '../http/errors';
+import { idString, parseInput } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
 import { audienceIncludes } from './audience';
@@ -29,16 +30,14 @@ const JoinRequest = v.object({
 });
 const LeaveRequest = v.object({ workshop_id: idString });
 
+/** REST's rules for a request body (`parseInput`, unstorable text included), answered as a socket error. */
 function parse<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> | SocketError {
-  const result = v.safeParse(schema, input, { abortPipeEarly: true });
-  if (result.success) {
-    // As over REST: text no store keeps alike never reaches a query (PostgreSQL would fail on it).
-    const unstorable = unstorableTextPath(result.output);
-    if (!unstorable) return result.output;
-    return { code: 'invalid_request', message: `Invalid request: ${unstorable.join('.')}: ${UNSTORABLE_TEXT}`, details: [{ path: unstorable.join('.'), message: UNSTORABLE_TEXT }] };
+  try {
+    return parseInput(schema, input);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return { code: 'invalid_request', message: err.message, ...(err.details ? { details: err.details } : {}) };
   }
-  const details = issuesToDetails(result.issues);
-  return { code: 'invalid_request', message: `Invalid request: ${details.map((d) => `${d.path || 'payload'}: ${d.message}`).join('; ')}`, details };
 }
 
 const isError = (x: unknown): x is SocketError => typeof x === 'object' && x !== null && 'code' in x && 'message' in x;
@@ -86,7 +85,7 @@ function joinFailure(err: unknown): SocketError {
 
 /**
  * Joins the workshop's rooms, then (with `since_seq`) replays what the client missed. The access
- * is read once, before anything waits. A plain join takes the rooms at once; a replay runs in the
+ * is read before anything waits, and again in the turn of a replay. A plain join takes the rooms at once; a replay runs in the
  * workshop's turn of live events (`HandlerContext.order`): rooms joined, then the log read and
  * replayed, while no live event of that workshop leaves this instance. A change committed before
  * the read is in the replay (its live copy, sent after, is dropped by the guard); one committed
@@ -123,12 +122,19 @@ function joinRooms(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAc
 
 /**
  * Joins the rooms and replays the log after `since`, in the workshop's turn. The replay was taken
- * from the user's budget (`JoinLimits`) by the gap the access showed; a gap past `MAX_REPLAY` is
+ * from the user's budget (`JoinLimits`) by the gap the earlier access showed; a gap past `MAX_REPLAY` is
  * answered `reload` before, whatever the budget, so it costs none.
  */
-async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAccess, since: number): Promise<JoinAck> {
-  const { id } = access.workshop;
+async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, earlier: LoadedAccess, since: number): Promise<JoinAck> {
+  const { id } = earlier.workshop;
   const userId = socket.data.user.id;
+  // Read again in the turn: a role change delivered while this join waited for it moved no room of
+  // this socket's, so the rooms and the replay must go by the role as it is now.
+  const access = await accessFor(ctx, socket, id);
+  if (isError(access)) {
+    leaveAll(ctx, socket, id);
+    return { ok: false, error: access };
+  }
   joinRooms(ctx, socket, access);
   ctx.guard.disarm(socket, id);
   const { db } = ctx.deps.database;
