@@ -350,7 +350,9 @@ class LiveSession implements LiveWorkshop {
         return ack;
       }
       const { code, message, details, retry_after } = ack.error;
-      if (code !== 'rate_limited' || retry_after === undefined) throw new ApiError(statusOfCode(code), code, message, details, retry_after ?? null);
+      // Too many joins, or the database away for a moment: the server says when to ask again.
+      const waitable = (code === 'rate_limited' || code === 'service_unavailable') && retry_after !== undefined;
+      if (!waitable || this.closed) throw new ApiError(statusOfCode(code), code, message, details, retry_after ?? null);
       await new Promise((resolve) => setTimeout(resolve, retry_after * 1000));
     }
   }
