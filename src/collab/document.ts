@@ -45,8 +45,9 @@ export class WorkshopDocument {
   /** Highest stored update id this copy is known to contain (with `snapshotVersion`). */
   lastUpdateId = 0;
   /**
-   * Updates from other instances applied since the stored ones were last read: they come without
-   * their ids, so while this is not 0 the copy may hold more than `lastUpdateId` says.
+   * Updates applied since the stored ones were last read without their ids (from other instances,
+   * or caught up with by a compaction that rolled back): while this is not 0 the copy may hold
+   * more than `lastUpdateId` says.
    */
   unnumbered = 0;
   unloadTimer: NodeJS.Timeout | undefined;

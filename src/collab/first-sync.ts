@@ -55,14 +55,19 @@ export function storedSyncAnswer(stored: StoredDocument, stateVector: Uint8Array
   return messages;
 }
 
-/**
- * What `doc` holds beyond the state an answer from `stored` gave the client, as update messages
- * (none when nothing): read from the loaded document, under its lock, so nothing stored or relayed
- * between the answer and the join is missed, and nothing is read from the database meanwhile.
- */
-export function newerMessages(doc: Y.Doc, stored: StoredDocument): Uint8Array[] {
+/** The state an answer from `stored` gave the client: worked out once, outside the document's lock. */
+export function answeredState(stored: StoredDocument): Uint8Array | undefined {
   const answered = mergedUpdate([stored.snapshot, ...stored.updates.map(({ update }) => update)].filter((update): update is Uint8Array => update !== null));
-  const newer = Y.encodeStateAsUpdate(doc, answered ? Y.encodeStateVectorFromUpdate(answered) : undefined);
+  return answered ? Y.encodeStateVectorFromUpdate(answered) : undefined;
+}
+
+/**
+ * What `doc` holds beyond `answered` (`answeredState`), as update messages (none when nothing):
+ * read from the loaded document, under its lock, so nothing stored or relayed between the answer
+ * and the join is missed, and nothing is read from the database meanwhile.
+ */
+export function newerMessages(doc: Y.Doc, answered: Uint8Array | undefined): Uint8Array[] {
+  const newer = Y.encodeStateAsUpdate(doc, answered);
   return isEmptyUpdate(newer) ? [] : [updateMessage(newer)];
 }
 

@@ -343,7 +343,12 @@ export class DocumentPersistence {
       }
       const taken: Uint8Array[] = [];
       const take = (update: Uint8Array) => taken.push(update);
-      changes.onRollback(() => this.relayCaught(entry, { ...NOTHING, updates: taken }));
+      changes.onRollback(() => {
+        // The copy keeps what it caught up with, beyond its stored marks: a sync client answered
+        // from those marks must be sent it when it joins.
+        if (taken.length > 0) entry.unnumbered += 1;
+        this.relayCaught(entry, { ...NOTHING, updates: taken });
+      });
       entry.doc.on('update', take);
       try {
         await fn(write);

@@ -8,7 +8,7 @@ import type { WorkshopDocument } from './document';
 import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';
 import type { CollabExtension } from './hooks';
-import { hasStoredState, newerMessages, PendingSync, storedSyncAnswer } from './first-sync';
+import { answeredState, hasStoredState, newerMessages, PendingSync, storedSyncAnswer } from './first-sync';
 import { awarenessMessage, CLOSE, readClientMessage, syncStep1Message, syncStep2Message } from './protocol';
 import { SyncClient, type ConnectOutcome, type SyncHost } from './sync-server';
 import type { SessionCheck } from './types';
@@ -82,12 +82,13 @@ export class SyncSessions implements SyncHost, CollabExtension {
       // Access was checked as it connected: a document dropped meanwhile is a moment (see `connect`).
       const entry = await this.registry.open(pending.workshopId);
       if (!entry) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
+      const answered = answeredState(pending.stored);
       const joined = await this.registry.locks.run(entry.workshopId, () => {
         // What was stored or relayed since the answer comes from the copy itself: the lock is
         // never held waiting on the database. Holding exactly what the answer was made from, the
         // copy has nothing more to send.
         const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId && entry.unnumbered === 0;
-        return this.attach(client, entry, unchanged ? [] : newerMessages(entry.doc, pending.stored));
+        return this.attach(client, entry, unchanged ? [] : newerMessages(entry.doc, answered));
       });
       if (!joined) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     } catch (err) {

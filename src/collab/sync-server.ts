@@ -67,6 +67,11 @@ export class SyncClient implements DocumentClient {
       });
   }
 
+  /** Messages of this connection are being handled now (not only held for its join). */
+  get working(): boolean {
+    return this.queued > 0;
+  }
+
   /** Messages received and not handled yet: queued here, or waiting for the document to load (`PendingSync`). */
   get backlog(): number {
     return this.queued + (this.pending?.queue.length ?? 0);
@@ -210,8 +215,10 @@ export class SyncEndpoint {
   private ping() {
     const checked: SyncClient[] = [];
     for (const client of this.clients) {
-      // A socket paused for its backlog is not read, its pong with it: that silence is the server's.
-      if (!client.alive && !client.socket.isPaused) {
+      // A socket paused while its messages are being handled is not read, its pong with it: that
+      // silence is the server's. Paused with only messages held for a join that waits on the client
+      // (its first answer not taken off the wire), the silence is the client's.
+      if (!client.alive && !(client.socket.isPaused && client.working)) {
         client.socket.terminate();
         continue;
       }

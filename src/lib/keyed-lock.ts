@@ -1,4 +1,4 @@
-import { Mutex } from 'async-mutex';
+import { Mutex, withTimeout } from 'async-mutex';
 
 /** A lock not had within the wait its caller allowed (`KeyedLock.acquire`). */
 export class LockTimeout extends Error {
@@ -27,7 +27,7 @@ export class KeyedLock {
     let release: () => void;
     try {
       // A free lock is taken without arming a timer: the common case costs nothing more.
-      release = waitMs === undefined || !lock.mutex.isLocked() ? await lock.mutex.acquire() : await withinWait(lock.mutex, key, waitMs);
+      release = waitMs === undefined || !lock.mutex.isLocked() ? await lock.mutex.acquire() : await withTimeout(lock.mutex, waitMs, new LockTimeout(key, waitMs)).acquire();
     } catch (err) {
       this.left(key, lock);
       throw err;
@@ -60,20 +60,4 @@ export class KeyedLock {
     lock.users -= 1;
     if (lock.users === 0 && this.locks.get(key) === lock) this.locks.delete(key);
   }
-}
-
-/** The mutex's turn within `waitMs`, or `LockTimeout`; a turn that comes too late is released at once. */
-function withinWait(mutex: Mutex, key: string, waitMs: number): Promise<() => void> {
-  return new Promise((resolve, reject) => {
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      reject(new LockTimeout(key, waitMs));
-    }, waitMs);
-    mutex.acquire().then((release) => {
-      if (late) return release();
-      clearTimeout(timer);
-      resolve(release);
-    }, reject);
-  });
 }
