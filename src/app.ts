@@ -83,6 +83,14 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', allowedMethods(() => app.routes));
   app.use('*', limitBodySize());
+  // A NUL character in the path names no resource (no store keeps it in an id); the query string's
+  // and the body's are refused with 400 by `parseInput`.
+  app.use('*', async function nulInPath(c, next) {
+    const { url } = c.req;
+    const query = url.indexOf('?');
+    if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', 'Not found.');
+    return next();
+  });
 
   const routes = app
     .route('/', opsRoutes(deps))

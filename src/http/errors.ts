@@ -65,7 +65,7 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 
 /** Turns anything thrown by a handler into the contract's error shape. */
 export function toErrorResponse(err: unknown, c: Context): Response {
-  const appError = normalize(err, c);
+  const appError = normalize(err);
   if (appError.code === 'internal_error') {
     // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.
     console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
@@ -73,7 +73,7 @@ export function toErrorResponse(err: unknown, c: Context): Response {
   return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
 }
 
-function normalize(err: unknown, c: Context): AppError {
+function normalize(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof HTTPException) {
     switch (err.status) {
@@ -96,9 +96,7 @@ function normalize(err: unknown, c: Context): AppError {
     return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', { headers: { 'Retry-After': '1' } });
   }
   if (isUnstorableText(err)) {
-    // A NUL character got past the edge (`parseInput` refuses those of bodies and query strings).
-    // In the path it names no resource, as on SQLite, where such an id simply matches no row.
-    if (/%00/.test(new URL(c.req.url).pathname)) return new AppError('not_found', 'Not found.');
+    // A NUL character got past the edge (`parseInput`, and the app's check of the path).
     return new AppError('invalid_request', 'The request holds text that cannot be stored (a NUL character).');
   }
   if (isUnavailable(err)) {
