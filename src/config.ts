@@ -196,7 +196,10 @@ const LEASE_DEFAULTS = {
   exportLeaseMs: 300_000,
 } satisfies Partial<Config>;
 
-const leaseVariable = (fallback: number) => v.optional(wholeNumber(1000, 9_999_999_999, 'expected a whole number of milliseconds, at least 1000'), String(fallback));
+/** The longest timer Node arms (about 24.8 days): a lease's end is waited for with one. */
+const LONGEST_TIMER_MS = 2_147_483_647;
+const leaseVariable = (fallback: number) =>
+  v.optional(wholeNumber(1000, LONGEST_TIMER_MS, `expected a whole number of milliseconds, from 1000 to ${LONGEST_TIMER_MS}`), String(fallback));
 
 const EnvSchema = v.object({
   PORT: v.optional(wholeNumber(0, 65535, 'expected a port number from 0 to 65535'), '3000'),

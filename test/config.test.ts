@@ -132,11 +132,13 @@ describe('the files settings', () => {
 });
 
 describe('the lease settings', () => {
-  it('take the mail and export leases from MAIL_LEASE_MS and EXPORT_LEASE_MS, at least a second each', () => {
+  it('take the mail and export leases from MAIL_LEASE_MS and EXPORT_LEASE_MS, from a second to the longest timer', () => {
     const plain = join(dir, 'leases', 'w.db');
     expect(loadConfig({ DATABASE_PATH: plain })).toMatchObject({ mailLeaseMs: 120_000, exportLeaseMs: 300_000 });
     expect(loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '3000', EXPORT_LEASE_MS: '1000' })).toMatchObject({ mailLeaseMs: 3_000, exportLeaseMs: 1_000 });
-    expect(() => loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '999' })).toThrow(/MAIL_LEASE_MS="999": expected a whole number of milliseconds, at least 1000/);
+    expect(() => loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '999' })).toThrow(/MAIL_LEASE_MS="999": expected a whole number of milliseconds, from 1000 to 2147483647/);
+    // Past it, Node fires a timer at once: the lease would end as it began.
+    expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2147483648' })).toThrow(/EXPORT_LEASE_MS="2147483648"/);
     expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2.5s' })).toThrow(/EXPORT_LEASE_MS="2.5s"/);
   });
 });

@@ -5,7 +5,8 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toErrorResponse } from '../src/http/errors';
 import type { AppEnv } from '../src/http/env';
-import { requestId } from '../src/http/middleware/request-id';
+import { observeRequests } from '../src/http/middleware/observe-requests';
+import { Metrics } from '../src/ops/metrics';
 import { useServer, useUsers } from './helpers/cast';
 import { listeningPort, MAIN, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
@@ -56,7 +57,7 @@ describe('X-Request-Id', () => {
 
 describe('an answer whose headers cannot change', () => {
   it('still gets the id, on a copy', async () => {
-    const app = new Hono<AppEnv>().use(requestId()).get('/moved', () => Response.redirect('https://example.test/elsewhere', 302));
+    const app = new Hono<AppEnv>().use(observeRequests(new Metrics())).get('/moved', () => Response.redirect('https://example.test/elsewhere', 302));
     const res = await app.request('/moved', { headers: { 'x-request-id': 'moved-1' } });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://example.test/elsewhere');
@@ -98,7 +99,7 @@ describe('request log lines', () => {
 
     it("carry the request's id into the error log", async () => {
       const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-      const app = new Hono<AppEnv>().use(requestId()).get('/broken', () => {
+      const app = new Hono<AppEnv>().use(observeRequests(new Metrics())).get('/broken', () => {
         throw new Error('a bug');
       });
       app.onError(toErrorResponse);

@@ -45,7 +45,7 @@ function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T)
 }
 
 /** Rows per multi-row insert: well under either store's limit of bound parameters. */
-export const ROWS_PER_INSERT = 500;
+const ROWS_PER_INSERT = 500;
 
 /**
  * Multi-row inserts of up to this many rows are prepared, one statement per count (a batch of

@@ -184,17 +184,17 @@ export function isSegment(segment: string): boolean {
   return SEGMENT_ONLY.test(segment);
 }
 
-export function isName(name: string): boolean {
+function isName(name: string): boolean {
   return NAME.test(name);
 }
 
 /** Throws on a name no store may be asked for: `objectStore` checks every name before its backend sees it. */
-export function checkName(name: string): string {
+function checkName(name: string): string {
   if (!isName(name)) throw new Error(`Not an object name: ${JSON.stringify(name)}`);
   return name;
 }
 
-export function checkPrefix(prefix: string): string {
+function checkPrefix(prefix: string): string {
   if (!PREFIX.test(prefix)) throw new Error(`Not an object name prefix: ${JSON.stringify(prefix)}`);
   return prefix;
 }

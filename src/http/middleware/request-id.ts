@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 
 /** What a client's own id may look like: short, and nothing a log line or a header could be broken with. */
@@ -41,17 +41,4 @@ export function tagAnswer(c: Context<AppEnv>, id: string): void {
   } catch {
     c.header('X-Request-Id', id);
   }
-}
-
-/**
- * Gives every request an id and sends it back in `X-Request-Id` (`tagRequest`). The app does this
- * in `observeRequests`, with the log line and the metrics; this is the id alone.
- */
-export function requestId(): MiddlewareHandler<AppEnv> {
-  return async function identifyRequest(c, next) {
-    const id = requestIdOf(c);
-    const tagged = tagRequest(c, id);
-    await next();
-    if (!tagged) tagAnswer(c, id);
-  };
 }
