@@ -12,7 +12,9 @@ try {
   const database = await openStore(config);
   try {
     const report = await queueDailyDigests({ config, database });
-    console.log(report.ran ? `queued ${report.mails} digest mails for ${report.workshops} workshops` : "today's digest was already queued; nothing to do");
+    if (report.ran) console.log(`queued ${report.mails} digest mails for ${report.workshops} workshops`);
+    else if (report.claimInFlight) console.log("another instance is queueing today's digest right now; if it fails, run this again in a minute");
+    else console.log("today's digest was already queued; nothing to do");
   } finally {
     await database.close();
   }
