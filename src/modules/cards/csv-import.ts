@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db, type Schema } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
-import { rowInserter, type Insertable } from '../../db/prepared';
+import { newId } from '../../db/columns';
+import { insertChunked } from '../../db/prepared';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -47,21 +47,12 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
   return cardsFor(db, await loadAccess(db, ref.workshopId, ref.userId));
 }
 
-type PlannedRow = Pick<
-  Schema['cards']['$inferSelect'],
-  'id' | 'workshopId' | 'userId' | 'number' | 'type' | 'title' | 'content' | 'color' | 'aside' | 'parentId' | 'position' | 'createdAt' | 'updatedAt'
->;
+type PlannedRow = Schema['cards']['$inferInsert'] & { id: string; position: number };
 
-const insertCards = rowInserter(
-  'cards_import_insert',
-  ['id', 'workshopId', 'userId', 'number', 'type', 'title', 'content', 'color', 'aside', 'parentId', 'position', 'createdAt', 'updatedAt'],
-  (db, rows: Array<Insertable<PlannedRow>>) => db.insert(tablesOf(db).cards).values(rows),
-);
-
-/** The planned cards as rows in list order, without their numbers and times (given in the write). */
+/** The planned cards as rows in list order, without their numbers (handed out in the write). */
 function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
   const rows: PlannedRow[] = [];
-  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0, createdAt: '', updatedAt: '' };
+  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0 };
   plan.clusters.forEach((cluster, clusterPosition) => {
     const clusterId = newId();
     rows.push({ ...base, id: clusterId, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
@@ -79,8 +70,7 @@ function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
 async function insertRows(tx: Db, ref: WorkshopRef, rows: PlannedRow[]): Promise<Record<string, { position: number }>> {
   if (rows.length === 0) return {};
   const first = await reserveCardNumbers(tx, ref.workshopId, rows.length);
-  const now = nowIso();
-  rows.forEach((row, index) => Object.assign(row, { number: first + index, createdAt: now, updatedAt: now }));
-  await insertCards(tx, rows);
+  rows.forEach((row, index) => (row.number = first + index));
+  await insertChunked(tx, tablesOf(tx).cards, rows);
   return Object.fromEntries(rows.map((row) => [row.id, { position: row.position }]));
 }
