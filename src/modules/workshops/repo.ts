@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { dialectOf, tablesOf, type Db, type Schema } from '../../db/database';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { execute, inList } from '../../db/sql';
@@ -13,11 +13,9 @@ import { DEFAULT_VIEW, type View, type ViewInput } from './view';
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
 
-async function accessCodeTaken(db: Db, code: string, exceptWorkshopId?: string): Promise<boolean> {
+async function accessCodeTaken(db: Db, code: string): Promise<boolean> {
   const { workshops } = tablesOf(db);
-  const conditions = [eq(workshops.accessCode, code), eq(workshops.state, 'running')];
-  if (exceptWorkshopId) conditions.push(ne(workshops.id, exceptWorkshopId));
-  return (await db.select({ id: workshops.id }).from(workshops).where(and(...conditions))).length > 0;
+  return (await db.select({ id: workshops.id }).from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')))).length > 0;
 }
 
 /**
@@ -25,7 +23,7 @@ async function accessCodeTaken(db: Db, code: string, exceptWorkshopId?: string):
  * giving a workshop is not seen here: writers of a code go through `insertWorkshop` and
  * `reopenWorkshop`, which let the unique index of running codes decide and draw again.
  */
-export async function newAccessCode(db: Db): Promise<string> {
+async function newAccessCode(db: Db): Promise<string> {
   for (;;) {
     const code = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
     if (!(await accessCodeTaken(db, code))) return code;
@@ -38,10 +36,10 @@ export async function newAccessCode(db: Db): Promise<string> {
  */
 export async function reopenWorkshop(tx: Db, workshop: WorkshopRow): Promise<string> {
   const { workshops } = tablesOf(tx);
-  let code = (await accessCodeTaken(tx, workshop.accessCode, workshop.id)) ? await newAccessCode(tx) : workshop.accessCode;
-  // On PostgreSQL another instance may be giving the same code to a workshop right now, unseen by
-  // the check until it commits; the index then refuses this one, and a savepoint keeps the
-  // transaction going for another draw. (SQLite's single writer lets no one in between.)
+  let code = workshop.accessCode;
+  // The unique index on running workshops' codes is the check: a code another workshop runs under
+  // (or, on PostgreSQL, is being given by another instance right now) is refused, and a savepoint
+  // keeps the transaction going for another draw.
   while (!(await unlessDuplicate(tx, () => tx.update(workshops).set({ state: 'running', accessCode: code }).where(eq(workshops.id, workshop.id))))) {
     code = await newAccessCode(tx);
   }
@@ -79,30 +77,31 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
   const { workshopMembers, workshops } = tablesOf(tx);
   const now = nowIso();
   let workshop: WorkshopRow | undefined;
+  // Drawn again while the unique index refuses the code (see `reopenWorkshop`).
   while (!workshop) {
     const accessCode = await newAccessCode(tx);
-    const insert = tx.insert(workshops).values({
-      id: newId(),
-      ownerType: input.owner.type,
-      ownerId: input.owner.id,
-      createdBy: input.creatorId,
-      title: input.title,
-      description: input.description ?? '',
-      view: input.view ?? { ...DEFAULT_VIEW },
-      dailyMail: input.dailyMail ?? true,
-      changeStepNotifications: input.changeStepNotifications ?? true,
-      forceSync: input.forceSync ?? false,
-      ...input.extra,
-      state: 'running',
-      accessCode,
-      createdAt: now,
-      updatedAt: now,
+    await unlessDuplicate(tx, async () => {
+      [workshop] = await tx
+        .insert(workshops)
+        .values({
+          id: newId(),
+          ownerType: input.owner.type,
+          ownerId: input.owner.id,
+          createdBy: input.creatorId,
+          title: input.title,
+          description: input.description ?? '',
+          view: input.view ?? { ...DEFAULT_VIEW },
+          dailyMail: input.dailyMail ?? true,
+          changeStepNotifications: input.changeStepNotifications ?? true,
+          forceSync: input.forceSync ?? false,
+          ...input.extra,
+          state: 'running',
+          accessCode,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
     });
-    // On PostgreSQL a workshop another instance is writing may take the code after the check:
-    // that insert is skipped (no row back) rather than failing the transaction, and the code drawn
-    // again. Drizzle's SQLite builder cannot name a partial index, and SQLite's single writer lets
-    // no one in between the check and the insert.
-    [workshop] = await (dialectOf(tx) === 'postgres' ? insert.onConflictDoNothing({ target: workshops.accessCode, where: sql`${workshops.state} = 'running'` }) : insert).returning();
   }
   await tx.insert(workshopMembers).values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
   return workshop;
