@@ -306,6 +306,26 @@ describe('rules with three instances on one store', () => {
     }
   });
 
+  it('creates no workshop for a member removed at the same moment through another instance', async () => {
+    const { organizationMembers, workshops } = a.tables;
+    for (let round = 0; round < 3; round++) {
+      const organization = await newOrganization(fay, `Leaving ${round}`);
+      const patMember = await addOrganizationMember(organization.id, fay, pat.email, 'facilitator');
+      // Both writes lock the organization's row first: held, each waits, and they go one after the other.
+      const answers = await together({ table: 'organizations', column: 'id', values: [organization.id] }, [
+        () => a.request('DELETE', `/v1/organizations/${organization.id}/members/${patMember.id}`, { token: fay.token }),
+        () => b.request<WorkshopOutput>('POST', `/v1/organizations/${organization.id}/workshops`, { token: pat.token, body: { title: 'After leaving?' } }),
+      ]);
+      const [removed, created] = answers;
+      expect(removed!.status, `round ${round}`).toBe(204);
+      const made = await a.db.select().from(workshops).where(and(eq(workshops.ownerId, organization.id), eq(workshops.title, 'After leaving?')));
+      // Either the workshop came first (made while Pat was a member) or the removal did (404, nothing made).
+      if (created!.status === 404) expect(made).toEqual([]);
+      else expect([created!.status, made.length]).toEqual([201, 1]);
+      expect(await a.db.select().from(organizationMembers).where(eq(organizationMembers.id, patMember.id))).toEqual([]);
+    }
+  });
+
   it('reads an organization’s access inside a read-only snapshot', async () => {
     const organization = await newOrganization(fay, 'Read only');
     const access = await a.deps.database.snapshot((db) => loadOrganizationAccess(db, organization.id, fay.id));
