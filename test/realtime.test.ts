@@ -196,8 +196,11 @@ describe('scores', () => {
 
     const vote = (await api<VoteOutput>('POST', votes, participant, { value: 1 })).body;
     expect(await client.next('score:changed')).toEqual({ seq: 1, workshop_id: w.id, card_id: card.id, score: 1 });
+    // The score is read as the change is sent: each change is awaited, so none is sent after the next committed.
     await api('POST', votes, facilitator, { value: 1 });
+    await client.next('score:changed', (p) => p.seq === 2);
     await api('PUT', `${votes}/${vote.id}`, participant, { value: 3 });
+    await client.next('score:changed', (p) => p.seq === 3);
     await api('DELETE', `${votes}/${vote.id}`, participant);
     await client.next('score:changed', (p) => p.seq === 4);
     expect(client.all('score:changed').map((p) => p.score)).toEqual([1, 2, 4, 1]);
