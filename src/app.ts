@@ -11,6 +11,7 @@ import { allowedMethods } from './http/middleware/methods';
 import { observeRequests } from './http/middleware/observe-requests';
 import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
+import { idempotentWrites } from './modules/idempotency/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
@@ -76,7 +77,7 @@ export function createApp(deps: AppDeps) {
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
   // writes build a full Response object per request (a third of the hello route's throughput).
-  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id'], maxAge: 600 });
+  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'], maxAge: 600 });
   app.use('*', async function crossOrigin(c, next) {
     if (c.req.header('origin') === undefined) return next();
     return corsHeaders(c, next);
@@ -91,6 +92,8 @@ export function createApp(deps: AppDeps) {
     if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', 'Not found.');
     return next();
   });
+  // Before every /v1 route, the ones without a token included (CONTRACT §12).
+  app.use('/v1/*', idempotentWrites(deps));
 
   const routes = app
     .route('/', opsRoutes(deps))

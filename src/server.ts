@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { refuseUpgrade } from './http/upgrade';
 import type { AppDeps } from './deps';
 import { startExportRunner } from './modules/exports/jobs';
+import { startKeySweeper } from './modules/idempotency/keys';
 import { startMailSender } from './modules/mail/sender';
 import { attachRealtime, type Realtime } from './realtime/index';
 
@@ -60,6 +61,8 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     const mailSender = startMailSender(deps);
     // Pending exports are made in a worker thread, here or by another instance on the database.
     const exportRunner = startExportRunner(deps);
+    // Idempotency keys' answers are kept 24 hours, then swept (by every instance; deleting is idempotent).
+    const keySweeper = startKeySweeper(deps.database);
     // Socket.IO's engine answers its own path (it leaves others alone: `destroyUpgrade: false`).
     const socketIoPath = `${realtime.io.path()}/`;
     let closing = false;
@@ -87,6 +90,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         closing = true;
         // The load balancer's readiness check sends nothing new here from now on (GET /ready: 503).
         deps.readiness.markDraining();
+        keySweeper.stop();
         // First stop accepting: nothing new arrives while the rest closes.
         const stopped = new Promise<void>((done) => httpServer.close(() => done()));
         httpServer.closeIdleConnections();

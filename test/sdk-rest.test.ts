@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../client-sdk/src/index';
+import { ApiError, createClient, newIdempotencyKey } from '../client-sdk/src/index';
 import { useServer } from './helpers/cast';
 import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
@@ -195,6 +195,66 @@ describe('SDK REST client', () => {
     expect(sent).toHaveLength(2);
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(990);
     expect(sent[1]!.body).toBe(sent[0]!.body);
+  });
+
+  it('sends every write with an Idempotency-Key of its own, the same one on each retry, and none on reads', async () => {
+    const keys: Array<{ method: string; key: string | null }> = [];
+    const api = createClient({
+      baseUrl: t.url,
+      fetch: async (request) => {
+        keys.push({ method: request.method, key: request.headers.get('idempotency-key') });
+        if (keys.length === 1) return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many attempts.' } }), { status: 429, headers: { 'retry-after': '0' } });
+        return fetch(request);
+      },
+    });
+    const { token } = await api.post('/v1/auth/signup', { body: { email: `keys-${process.pid}@example.test`, password: 'correct horse battery', name: 'Kim' } });
+    api.setToken(token);
+    await api.get('/v1/user/me');
+    await api.put('/v1/user/me', { body: { display_name: 'Kim K.' } });
+    expect(keys.map((k) => k.method)).toEqual(['POST', 'POST', 'GET', 'PUT']);
+    expect(keys[0]!.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]!.key).toBe(keys[0]!.key);
+    expect(keys[2]!.key).toBeNull();
+    expect(keys[3]!.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[3]!.key).not.toBe(keys[0]!.key);
+  });
+
+  it('sends a write again after its answer was lost on the way, and the server runs it once', async () => {
+    const fay = await signedUp('Lia');
+    const workshop = await fay.api.post('/v1/workshops', { body: { title: 'Lost answers' } });
+    let attempts = 0;
+    const flaky = createClient({
+      baseUrl: t.url,
+      token: fay.api.token,
+      fetch: async (request) => {
+        attempts++;
+        const response = await fetch(request);
+        // The server made the card; the connection dropped before the answer arrived.
+        if (attempts === 1) {
+          await response.body?.cancel();
+          throw new TypeError('fetch failed');
+        }
+        return response;
+      },
+    });
+    const inWorkshop = { path: { workshop_id: workshop.id } };
+    const cluster = await flaky.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'cluster', title: 'Sent once' } });
+    expect(attempts).toBe(2);
+    const cards = await fay.api.get('/v1/workshops/{workshop_id}/cards', { params: inWorkshop });
+    expect(cards.filter((card) => card.title === 'Sent once').map((card) => card.id)).toEqual([cluster.id]);
+  });
+
+  it('uses the Idempotency-Key the caller gives, so a write queued while offline keeps its key', async () => {
+    const fay = await signedUp('Ola');
+    const workshop = await fay.api.post('/v1/workshops', { body: { title: 'Offline queue' } });
+    const inWorkshop = { path: { workshop_id: workshop.id } };
+    const key = newIdempotencyKey();
+    const send = () => fay.api.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'cluster', title: 'Queued' }, headers: { 'Idempotency-Key': key } });
+    const first = await send();
+    const second = await send();
+    expect(second).toEqual(first);
+    const cards = await fay.api.get('/v1/workshops/{workshop_id}/cards', { params: inWorkshop });
+    expect(cards.filter((card) => card.title === 'Queued')).toHaveLength(1);
   });
 
   describe('against the server\'s own rate limit', () => {

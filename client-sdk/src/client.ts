@@ -3,7 +3,7 @@ import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'ope
 import { ApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
 import { nextPageQuery } from './paging.js';
-import { honourRetryAfter, type RetryOptions } from './retry.js';
+import { honourRetryAfter, withIdempotencyKeys, type RetryOptions } from './retry.js';
 
 export type { paths } from './generated/openapi.js';
 
@@ -85,7 +85,7 @@ export function createClient(options: ClientOptions): WorkshopClient {
     if (token !== null) request.headers.set('authorization', `Bearer ${token}`);
     return send(request);
   };
-  const fetchClient = createFetchClient<paths>({ baseUrl, fetch: honourRetryAfter(withToken, options.retry), bodySerializer: serializeBody });
+  const fetchClient = createFetchClient<paths>({ baseUrl, fetch: withIdempotencyKeys(honourRetryAfter(withToken, options.retry)), bodySerializer: serializeBody });
 
   const request = fetchClient.request as (method: HttpMethod, path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   async function exchange(method: HttpMethod, path: string, init?: object) {

@@ -17,6 +17,10 @@ const STATUS_OF_CODE = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  // After the generic codes of their statuses, so a bare status maps to those.
+  guests_not_allowed: 403,
+  idempotency_key_in_use: 409,
+  idempotency_key_reused: 422,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

@@ -5,5 +5,5 @@
  */
 export { createClient, type ClientOptions, type PagedPath, type WorkshopClient, type paths } from './client.js';
 export { ApiError, type ErrorCode, type ErrorDetail, type KnownErrorCode } from './errors.js';
-export type { RetryOptions } from './retry.js';
+export { newIdempotencyKey, type RetryOptions } from './retry.js';
 export type * from './resources.js';

@@ -22,7 +22,7 @@ const errorResponse = (description: string) => ({
 });
 
 /** An error status an operation may answer, with what it means there. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 interface RouteDoc {
   /** Group shown in the docs, usually the resource. */
@@ -109,9 +109,22 @@ const DERIVED: Record<ErrorStatus, string> = {
   409: 'Refused by the current state (an archived workshop, a limit reached)',
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
   415: 'The body is not of the media type this route takes',
+  422: 'idempotency_key_reused: this Idempotency-Key was sent with another method, path or body',
   429: 'Too many attempts',
   503: 'The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed',
 };
+
+/** The header every write under `/v1` accepts (CONTRACT §12). */
+const IDEMPOTENCY_KEY = {
+  in: 'header',
+  name: 'Idempotency-Key',
+  required: false,
+  description:
+    'Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed ' +
+    '(with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+const REPLAYED = { 'Idempotent-Replayed': { description: 'Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
 
 type Operation = {
   security?: unknown[];
@@ -125,14 +138,16 @@ type Operation = {
  * answer 401; one with a body 400, 413 and 415; one with query parameters 400; one with path
  * parameters 404; a write inside a workshop or an organization 403 and 409 (roles, step prefs,
  * archived); every write, and every read behind a token (the token is looked up in the database),
- * 503 (the database away or busy). Routes name what else they give (`doc({errors})`).
- * 429 and 503 carry `Retry-After`.
+ * 503 (the database away or busy); every write under `/v1` takes `Idempotency-Key`, so may answer
+ * 400, 409 and 422 for it (CONTRACT §12). Routes name what else they give (`doc({errors})`).
+ * 429 and 503 carry `Retry-After`, as does a write's 409.
  */
 function exactResponses(document: { paths?: Record<string, Record<string, Operation>> }): void {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const statuses = new Set<ErrorStatus>();
       const write = method !== 'get';
+      const keyed = write && path.startsWith('/v1/');
       const authenticated = operation.security === undefined || operation.security.length > 0;
       if (authenticated) statuses.add(401);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
@@ -143,10 +158,18 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
         statuses.add(409);
       }
       if (write || authenticated) statuses.add(503);
+      if (keyed) {
+        operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
+        for (const status of [400, 409, 422] as const) statuses.add(status);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          if (/^2/.test(status)) response.headers = { ...response.headers, ...REPLAYED };
+        }
+      }
       // The validator middleware documents a 400 of its own making; every 400 has the contract's error body.
       if (operation.responses[400]?.description === 'Validation Error') delete operation.responses[400];
       for (const status of statuses) operation.responses[status] ??= errorResponse(DERIVED[status]);
-      for (const status of [429, 503]) {
+      // A write's 409 may be `idempotency_key_in_use`, which says when to try again.
+      for (const status of keyed ? [409, 429, 503] : [429, 503]) {
         const response = operation.responses[status];
         if (response) response.headers = { ...response.headers, ...RETRY_AFTER };
       }

@@ -1315,7 +1315,10 @@ export interface operations {
     postV1AuthSignup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1333,6 +1336,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1367,6 +1372,8 @@ export interface operations {
             /** @description email_taken: an account with this e-mail exists */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,6 +1391,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1418,7 +1434,10 @@ export interface operations {
     postV1AuthLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1435,6 +1454,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1475,6 +1496,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -1486,6 +1518,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1520,7 +1561,10 @@ export interface operations {
     postV1AuthLogout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1529,12 +1573,43 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1558,7 +1633,10 @@ export interface operations {
     postV1AuthConfirm: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1573,6 +1651,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1580,6 +1660,17 @@ export interface operations {
             /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1597,6 +1688,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1673,7 +1773,10 @@ export interface operations {
     putV1UserMe: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1689,6 +1792,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1705,6 +1810,17 @@ export interface operations {
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1729,6 +1845,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -1745,7 +1870,10 @@ export interface operations {
     putV1UserMeAvatar: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1764,6 +1892,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1801,6 +1931,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -1812,6 +1953,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1835,7 +1985,10 @@ export interface operations {
     postV1UserMeConfirmation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1844,9 +1997,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -1859,6 +2023,17 @@ export interface operations {
             };
             /** @description conflict: the address is already confirmed */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1958,7 +2133,10 @@ export interface operations {
     putV1UserMeNotificationsRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1973,6 +2151,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2004,6 +2184,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -2015,6 +2206,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,7 +2238,10 @@ export interface operations {
     putV1UserMeNotificationsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2055,6 +2258,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2086,6 +2291,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -2097,6 +2313,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2120,7 +2345,10 @@ export interface operations {
     postV1Organizations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2135,6 +2363,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,6 +2397,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -2178,6 +2419,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2308,7 +2558,10 @@ export interface operations {
     putV1OrganizationsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2325,6 +2578,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2368,6 +2623,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2385,6 +2642,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2408,7 +2674,10 @@ export interface operations {
     putV1OrganizationsByIdAvatar: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2429,6 +2698,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2472,6 +2743,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,6 +2762,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2571,7 +2853,10 @@ export interface operations {
     postV1OrganizationsByIdMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2591,6 +2876,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2644,6 +2931,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,6 +2950,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2695,7 +2993,10 @@ export interface operations {
     deleteV1OrganizationsByIdMembersByMemberId: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 member_id: string;
@@ -2707,9 +3008,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -2740,6 +3052,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3018,7 +3341,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCanvas: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -3053,6 +3379,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,6 +3448,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3144,6 +3474,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -3160,7 +3499,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCanvas: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -3171,80 +3513,8 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, unknown, expired or revoked bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The caller's role or the current step does not allow this */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found, or not visible to the caller */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    putV1WorkshopsByWorkshopIdCanvasZonesById: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                workshop_id: string;
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    cluster_id: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Success, no content */
-            204: {
-                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3288,6 +3558,107 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putV1WorkshopsByWorkshopIdCanvasZonesById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                workshop_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    cluster_id: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3305,6 +3676,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3446,7 +3826,10 @@ export interface operations {
     postV1WorkshopsJoin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3461,6 +3844,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +3945,8 @@ export interface operations {
             /** @description attendee_limit_reached */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3577,6 +3964,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3611,7 +4007,10 @@ export interface operations {
     postV1Workshops: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3651,6 +4050,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +4148,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -3758,6 +4170,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3792,7 +4213,10 @@ export interface operations {
     postV1OrganizationsByOrganizationIdWorkshops: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 organization_id: string;
             };
@@ -3831,6 +4255,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3939,6 +4365,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3956,6 +4384,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4093,7 +4530,10 @@ export interface operations {
     putV1WorkshopsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4141,6 +4581,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4691,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4273,6 +4717,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -4289,7 +4742,10 @@ export interface operations {
     deleteV1WorkshopsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4300,9 +4756,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4333,6 +4800,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4483,7 +4961,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdUserRolesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -4502,6 +4983,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4552,6 +5035,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4576,6 +5061,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -4592,7 +5086,10 @@ export interface operations {
     deleteV1WorkshopsByIdVotes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4603,9 +5100,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4636,6 +5144,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4659,7 +5178,10 @@ export interface operations {
     deleteV1WorkshopsByIdRatings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4670,9 +5192,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4703,6 +5236,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4726,7 +5270,10 @@ export interface operations {
     deleteV1WorkshopsByIdItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4737,9 +5284,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4770,6 +5328,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4793,7 +5362,10 @@ export interface operations {
     deleteV1WorkshopsByIdComments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4804,9 +5376,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4837,6 +5420,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4860,7 +5454,10 @@ export interface operations {
     deleteV1WorkshopsByIdAttachments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4871,9 +5468,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -4905,6 +5513,17 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4927,7 +5546,10 @@ export interface operations {
     postV1WorkshopsByIdMessages: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4946,6 +5568,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4993,6 +5617,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5010,6 +5636,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5123,7 +5758,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdSteps: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -5176,6 +5814,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5260,6 +5900,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,6 +5919,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5391,7 +6042,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdStepsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -5445,6 +6099,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5529,6 +6185,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5553,6 +6211,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -5569,7 +6236,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdStepsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -5581,9 +6251,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -5614,6 +6295,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5697,7 +6389,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdStepsByStepIdIllustration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 step_id: string;
@@ -5717,6 +6412,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5770,6 +6467,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5794,6 +6493,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -5810,7 +6518,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdStepsByStepIdIllustration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 step_id: string;
@@ -5839,6 +6550,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5892,6 +6605,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,6 +6631,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -5932,7 +6656,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdStepsByStepIdIllustration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 step_id: string;
@@ -5944,9 +6671,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -5977,6 +6715,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6084,7 +6833,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCards: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -6105,6 +6857,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6170,6 +6924,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6194,6 +6950,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -6210,7 +6975,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCards: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -6239,6 +7007,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,6 +7074,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6321,6 +7093,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6344,7 +7125,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsMerge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -6363,6 +7147,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6428,6 +7214,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6445,6 +7233,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6574,7 +7371,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCardsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -6597,6 +7397,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6662,6 +7464,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6686,6 +7490,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -6702,7 +7515,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -6714,9 +7530,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -6747,6 +7574,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6826,7 +7664,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsByCardIdVotes: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -6844,6 +7685,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6893,6 +7736,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6910,6 +7755,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6990,7 +7844,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCardsByCardIdVotesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7009,6 +7866,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +7917,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7082,6 +7943,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -7098,7 +7968,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsByCardIdVotesById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7111,9 +7984,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -7144,6 +8028,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7236,7 +8131,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsByCardIdRatings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7255,6 +8153,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,6 +8206,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7323,6 +8225,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7405,7 +8316,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCardsByCardIdRatingsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7424,6 +8338,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7475,6 +8391,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7499,6 +8417,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -7515,7 +8442,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsByCardIdRatingsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7528,9 +8458,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -7561,6 +8502,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7652,7 +8604,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsByCardIdItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7671,6 +8626,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7721,6 +8678,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7738,6 +8697,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7819,7 +8787,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCardsByCardIdItemsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7838,6 +8809,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7888,6 +8861,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7912,6 +8887,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -7928,7 +8912,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsByCardIdItemsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -7941,9 +8928,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -7974,6 +8972,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8054,7 +9063,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsByCardIdComments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -8072,6 +9084,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8122,6 +9136,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8139,6 +9155,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8220,7 +9245,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsByCardIdCommentsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -8233,9 +9261,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -8266,6 +9305,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8349,7 +9399,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCardsByCardIdAttachments: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -8373,6 +9426,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,6 +9481,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +9500,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8527,7 +9593,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCardsByCardIdAttachmentsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 card_id: string;
@@ -8540,9 +9609,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -8573,6 +9653,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8659,7 +9750,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdCriteria: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -8677,6 +9771,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8734,6 +9830,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8751,6 +9849,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8838,7 +9945,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdCriteriaById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -8856,6 +9966,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8913,6 +10025,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8937,6 +10051,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -8953,7 +10076,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdCriteriaById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -8965,9 +10091,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -8998,6 +10135,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9075,7 +10223,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdSections: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -9092,6 +10243,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9140,6 +10293,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,6 +10312,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9235,7 +10399,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdSectionsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -9253,6 +10420,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9301,6 +10470,8 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9325,6 +10496,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -9341,7 +10521,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdSectionsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -9353,9 +10536,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -9386,6 +10580,17 @@ export interface operations {
             };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9564,7 +10769,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdInvitations: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -9582,6 +10790,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9632,6 +10842,8 @@ export interface operations {
             /** @description already_member: an address belongs to a member; or the workshop is archived */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9649,6 +10861,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9683,7 +10904,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdInvitationsByIdResend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -9695,9 +10919,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -9728,6 +10963,17 @@ export interface operations {
             };
             /** @description invitation_used: already accepted */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9762,7 +11008,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdInvitationsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -9774,9 +11023,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -9808,6 +11068,17 @@ export interface operations {
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -9830,7 +11101,10 @@ export interface operations {
     postV1InvitationsByTokenAccept: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 token: string;
             };
@@ -9841,12 +11115,23 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         workshop_id: string;
                     };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
@@ -9869,6 +11154,17 @@ export interface operations {
             };
             /** @description invitation_used, workshop_archived or attendee_limit_reached */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9961,7 +11257,10 @@ export interface operations {
     postV1WorkshopsByWorkshopIdExports: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -9981,6 +11280,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10035,6 +11336,8 @@ export interface operations {
             /** @description workshop_archived, or the cap on pending exports of the workshop (PENDING_EXPORTS_PER_WORKSHOP) or of the caller (PENDING_EXPORTS_PER_USER) reached */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10052,6 +11355,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10145,7 +11457,10 @@ export interface operations {
     deleteV1WorkshopsByWorkshopIdExportsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
                 id: string;
@@ -10157,9 +11472,20 @@ export interface operations {
             /** @description Success, no content */
             204: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
@@ -10190,6 +11516,17 @@ export interface operations {
             };
             /** @description workshop_archived */
             409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10345,7 +11682,10 @@ export interface operations {
     putV1WorkshopsByWorkshopIdTimer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 workshop_id: string;
             };
@@ -10365,6 +11705,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10417,6 +11759,8 @@ export interface operations {
             /** @description conflict: the timer cannot do that in its state (pause a stopped timer); workshop_archived */
             409: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10434,6 +11778,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10623,7 +11976,10 @@ export interface operations {
     postV1Uploads: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10642,6 +11998,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10672,6 +12030,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
             413: {
                 headers: {
@@ -10683,6 +12052,15 @@ export interface operations {
             };
             /** @description The body is not of the media type this route takes */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
