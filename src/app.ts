@@ -11,6 +11,7 @@ import { allowedMethods } from './http/middleware/methods';
 import { observeRequests } from './http/middleware/observe-requests';
 import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
+import { guestScope } from './modules/auth/guest-scope';
 import { idempotentWrites } from './modules/idempotency/middleware';
 import { authRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
@@ -33,6 +34,7 @@ import { timerRoutes } from './modules/timer/routes';
 import { publicFileRoutes, uploadsRoutes } from './modules/uploads/routes';
 import { usersRoutes } from './modules/users/routes';
 import { votesRoutes } from './modules/votes/routes';
+import { guestJoinRoutes } from './modules/workshops/guests';
 import { workshopsRoutes } from './modules/workshops/routes';
 import { opsRoutes } from './ops/routes';
 
@@ -43,6 +45,7 @@ import { opsRoutes } from './ops/routes';
 function apiRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .use(authenticate(deps))
+    .use(guestScope())
     .route('/', usersRoutes(deps))
     .route('/', notificationsRoutes(deps))
     .route('/', organizationsRoutes(deps))
@@ -102,6 +105,8 @@ export function createApp(deps: AppDeps) {
     .route('/', screenRoutes())
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
+    // Needs no token: before the routes that do (their `authenticate` would answer 401).
+    .route('/v1', guestJoinRoutes(deps))
     .route('/v1', apiRoutes(deps));
 
   app.notFound((c) => toErrorResponse(new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));

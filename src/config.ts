@@ -138,8 +138,16 @@ export const LIMITS = {
   invitationMailsPerDay: { env: 'INVITATION_MAILS_PER_DAY', fallback: 200, windowS: 86_400 },
   /** Wrong access codes a user may try per minute before 429. */
   joinAttemptsPerMinute: { env: 'JOIN_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
-  /** Wrong access codes one client address may try per minute before 429; by default `joinAttemptsPerMinute`. */
-  joinAttemptsPerAddressPerMinute: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'joinAttemptsPerMinute', times: 1 }, windowS: 60 },
+  /**
+   * Wrong access codes one client address may try per minute before 429; by default six times
+   * `joinAttemptsPerMinute`: a room of 300 behind one address, one in ten mistyping, gets in (CONTRACT §11).
+   */
+  joinAttemptsPerAddressPerMinute: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'joinAttemptsPerMinute', times: 6 }, windowS: 60 },
+  /**
+   * Wrong access codes one client address may try in 24 hours before 429, what bounds guessing over
+   * days (README: the odds); by default 50 times `joinAttemptsPerMinute`.
+   */
+  joinAttemptsPerAddressPerDay: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_DAY', fallback: { follows: 'joinAttemptsPerMinute', times: 50 }, windowS: 86_400 },
   /** Failed logins an account may take per minute before 429. */
   authAttemptsPerMinute: { env: 'AUTH_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
   /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */

@@ -79,10 +79,12 @@ describe('limit settings', () => {
 
   it('keep the per-address budgets following the per-user ones unless set themselves', () => {
     expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '4', AUTH_ATTEMPTS_PER_MINUTE: '7' })).toMatchObject({
-      joinAttemptsPerAddressPerMinute: 4,
+      joinAttemptsPerAddressPerMinute: 24,
+      joinAttemptsPerAddressPerDay: 200,
       loginFailuresPerAddressPerMinute: 21,
       signupsPerAddressPerMinute: 7,
     });
+    expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({ joinAttemptsPerMinute: 0, joinAttemptsPerAddressPerMinute: 0, joinAttemptsPerAddressPerDay: 0 });
     expect(load({ AUTH_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({ authAttemptsPerMinute: 0, loginFailuresPerAddressPerMinute: 0, signupsPerAddressPerMinute: 0 });
     expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '4', JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '300', AUTH_ATTEMPTS_PER_MINUTE: '0', SIGNUPS_PER_ADDRESS_PER_MINUTE: '2' })).toMatchObject({
       joinAttemptsPerMinute: 4,
@@ -125,7 +127,8 @@ describe('limit settings', () => {
     expect(testConfig({ databasePath: 'unused.db', filesDir: 'unused', authAttemptsPerMinute: 5, joinAttemptsPerMinute: 2 })).toMatchObject({
       loginFailuresPerAddressPerMinute: 15,
       signupsPerAddressPerMinute: 5,
-      joinAttemptsPerAddressPerMinute: 2,
+      joinAttemptsPerAddressPerMinute: 12,
+      joinAttemptsPerAddressPerDay: 100,
     });
   });
 });

@@ -42,6 +42,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
         id: participant.id,
         email: participant.email,
         name: 'Pat',
+        guest: false,
         avatar_url: null,
         plan: { name: 'free', workshops_max_attendees: 100 },
         admin: false,

@@ -200,7 +200,7 @@ describe('client addresses behind a proxy', () => {
     t.request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' }, headers });
 
   it('ignores forwarded addresses unless the proxy is trusted', async () => {
-    const t = await startTestServer({ joinAttemptsPerMinute: 2 });
+    const t = await startTestServer({ joinAttemptsPerAddressPerMinute: 2 });
     try {
       const users = await Promise.all([1, 2, 3].map((n) => createUser(t, `Guesser ${n}`)));
       // Every guess counts against the socket's address, whatever the header claims.
@@ -213,7 +213,7 @@ describe('client addresses behind a proxy', () => {
   });
 
   it('keeps one budget per client address Fly names', async () => {
-    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'fly' });
+    const t = await startTestServer({ joinAttemptsPerAddressPerMinute: 2, trustProxy: 'fly' });
     try {
       const users = await Promise.all([1, 2, 3, 4, 5].map((n) => createUser(t, `Client ${n}`)));
       const wrong = (token: string, address: string) => wrongCode(t, token, { 'fly-client-ip': address });
@@ -230,7 +230,7 @@ describe('client addresses behind a proxy', () => {
   });
 
   it('behind another proxy, counts the X-Forwarded-For entry it added and ignores a Fly header a client sends', async () => {
-    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'forwarded' });
+    const t = await startTestServer({ joinAttemptsPerAddressPerMinute: 2, trustProxy: 'forwarded' });
     try {
       const users = await Promise.all([1, 2, 3].map((n) => createUser(t, `Proxied ${n}`)));
       const forwardedFor = (spoofed: string) => ({ 'x-forwarded-for': '198.51.100.7', 'fly-client-ip': spoofed });
@@ -243,7 +243,7 @@ describe('client addresses behind a proxy', () => {
   });
 
   it('counts an IPv6 client by its /64', async () => {
-    const t = await startTestServer({ joinAttemptsPerMinute: 2, trustProxy: 'forwarded' });
+    const t = await startTestServer({ joinAttemptsPerAddressPerMinute: 2, trustProxy: 'forwarded' });
     try {
       const users = await Promise.all([1, 2, 3, 4].map((n) => createUser(t, `Six ${n}`)));
       const from = (address: string) => ({ 'x-forwarded-for': address });

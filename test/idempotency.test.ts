@@ -64,7 +64,7 @@ describe('Idempotency-Key', () => {
     const key = freshKey();
     expect((await addIdea(key, 'First body')).status).toBe(201);
     expectError(await addIdea(key, 'Second body'), 422, 'idempotency_key_reused');
-    const card = await seedCard(t, workshopId, participant, { type: 'idea', parent: clusterId });
+    const card = await seedCard(t, workshopId, participant, { type: "idea", parentId: clusterId });
     const otherPath = await t.request('PUT', `/v1/workshops/${workshopId}/cards/${card.id}`, {
       token: participant.token,
       body: { title: 'First body' },
@@ -143,7 +143,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a DELETE with its 204', async () => {
-    const card = await seedCard(t, workshopId, participant, { type: 'idea', parent: clusterId });
+    const card = await seedCard(t, workshopId, participant, { type: "idea", parentId: clusterId });
     const key = freshKey();
     const remove = () => t.request('DELETE', `/v1/workshops/${workshopId}/cards/${card.id}`, { token: participant.token, headers: { 'idempotency-key': key } });
     expect((await remove()).status).toBe(204);
@@ -194,8 +194,8 @@ describe('Idempotency-Key', () => {
 
     const inADay = new Date(Date.now() + KEPT_MS + 60_000);
     expect(await sweepExpiredKeys(t.deps.database, inADay)).toBeGreaterThan(0);
-    const [{ n }] = await t.rows<{ n: number | string }>(sql`select count(*) as n from idempotency_keys`);
-    expect(Number(n)).toBe(0);
+    const [counted] = await t.rows<{ n: number | string }>(sql`select count(*) as n from idempotency_keys`);
+    expect(Number(counted!.n)).toBe(0);
   });
 
   it('lets a retry run when the first request stopped holding its key (its instance died)', async () => {

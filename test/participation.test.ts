@@ -30,9 +30,9 @@ describe('participation', () => {
     expect((await read(w.id)).body).toEqual({ step_id: null, participants: 3, voted_any: 2, voted_all: 1, rated_any: 1 });
     const withNames = (await read(w.id, fay)).body;
     expect(withNames.users).toEqual([
-      { id: otto.id, name: 'Otto', votes_used: 1, ratings: 0 },
-      { id: pat.id, name: 'Pat', votes_used: 2, ratings: 0 },
-      { id: una.id, name: 'Una', votes_used: 0, ratings: 1 },
+      { id: otto.id, name: 'Otto', guest: false, votes_used: 1, ratings: 0 },
+      { id: pat.id, name: 'Pat', guest: false, votes_used: 2, ratings: 0 },
+      { id: una.id, name: 'Una', guest: false, votes_used: 0, ratings: 1 },
     ]);
   });
 

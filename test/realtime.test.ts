@@ -351,7 +351,7 @@ describe('presence', () => {
     const tab1 = await joined(participant, w.id);
     const tab2 = await joined(participant, w.id);
     const fay = await joined(facilitator, w.id);
-    const me = (user: TestUser) => ({ id: user.id, name: user.name, avatar_url: null });
+    const me = (user: TestUser) => ({ id: user.id, name: user.name, avatar_url: null, guest: false });
 
     const both = await tab1.next('presence', (p) => p.count === 2);
     expect(both).toEqual({ workshop_id: w.id, users: [me(facilitator), me(participant)], count: 2 });

@@ -11,7 +11,7 @@ import type { RatingOutput } from '../src/modules/ratings/schemas';
 import type { SectionOutput } from '../src/modules/sections/schemas';
 import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import type { UserRoleOutput } from '../src/modules/workshops/schemas';
+import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
 import { expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
@@ -25,7 +25,9 @@ import { startTestServer, type ApiResponse, type RequestOptions } from './helper
  *   anonymous                         → 401 unauthenticated, on every /v1 route but the public ones;
  *   a stranger (signed up, no member) → 404 not_found on workshop-, organization- and owner-scoped routes, never 403;
  *   a participant of the workshop     → 403 forbidden on facilitator-only routes;
- *   a facilitator of another workshop → 404 not_found on workshop-scoped routes.
+ *   a facilitator of another workshop → 404 not_found on workshop-scoped routes;
+ *   a guest (CONTRACT §11)            → as a participant in their workshop, 404 in any other, and 403
+ *                                       forbidden on everything outside workshops and their own account.
  */
 
 // The operations must be known while vitest collects the tests, so this file's server starts now
@@ -117,6 +119,7 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/uploads': ['user', png],
   'POST /v1/workshops': ['user', json(() => ({ title: 'Mine' }))],
   'POST /v1/workshops/join': ['user', json(() => ({ access_code: '000-000-000' }))],
+  'POST /v1/workshops/join/guest': ['public', json(() => ({ access_code: '000-000-000', name: 'Guest' }))],
 
   'GET /v1/workshops/{id}': ['member'],
   'PUT /v1/workshops/{id}': ['facilitator', json(() => ({ title: 'Taken over' }))],
@@ -204,6 +207,16 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'DELETE /v1/workshops/{workshop_id}/canvas': ['facilitator'],
   'PUT /v1/workshops/{workshop_id}/canvas/zones/{id}': ['facilitator', json((s) => ({ cluster_id: s.cluster }))],
 };
+
+/** The routes outside workshops that a guest's token reaches (CONTRACT §11); every other is 403 for them. */
+const GUEST_REACHES = new Set([
+  'POST /v1/auth/logout',
+  'GET /v1/user/me',
+  'PUT /v1/user/me',
+  'GET /v1/user/me/notifications',
+  'PUT /v1/user/me/notifications/read',
+  'PUT /v1/user/me/notifications/{id}',
+]);
 
 /** Path parameters known by their own name. */
 const BY_NAME: Record<string, (s: Scene) => string> = {
@@ -314,6 +327,13 @@ function useScene() {
   return scene;
 }
 
+/** A new guest of the workshop, joined with its code. */
+async function guestOf(workshopId: string, facilitator: TestUser): Promise<TestUser> {
+  const { access_code } = await ok(t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token }));
+  const session = await ok(t.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code, name: 'Guest' } }));
+  return { token: session.token, id: session.user.id, email: '', name: session.user.name };
+}
+
 function call(operation: (typeof operations)[number], scene: Scene, user?: TestUser) {
   const body = ACCESS[operation.key]?.[1]?.(scene) ?? {};
   return t.request(operation.method, fill(operation.path, scene), { token: user?.token, ...body });
@@ -368,5 +388,34 @@ describe('a facilitator of another workshop', () => {
 
   it.each(guarded('member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
     expectError(await call(operation, scene, otto), 404, 'not_found');
+  });
+});
+
+describe('a guest of the workshop', () => {
+  const scene = useScene();
+  const guest = {} as TestUser;
+  beforeAll(async () => {
+    Object.assign(guest, await guestOf(scene.workshop, fay));
+  });
+
+  it.each(guarded('facilitator').map((o) => [label(o), o] as const))('%s → 403', async (_, operation) => {
+    expectError(await call(operation, scene, guest), 403, 'forbidden');
+  });
+
+  it.each(guarded('user', 'organization').filter((o) => !GUEST_REACHES.has(o.key)).map((o) => [label(o), o] as const))('%s → 403', async (_, operation) => {
+    expectError(await call(operation, scene, guest), 403, 'forbidden');
+  });
+});
+
+describe('a guest of another workshop', () => {
+  const scene = useScene();
+  const guest = {} as TestUser;
+  beforeAll(async () => {
+    const elsewhere = await seedWorkshopWith(t, otto, []);
+    Object.assign(guest, await guestOf(elsewhere.id, otto));
+  });
+
+  it.each(guarded('owner', 'member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
+    expectError(await call(operation, scene, guest), 404, 'not_found');
   });
 });

@@ -41,6 +41,7 @@ describe('GET /v1/user/me', () => {
       id: ada.id,
       email: ada.email,
       name: 'Ada',
+      guest: false,
       avatar_url: null,
       plan: { name: 'free', workshops_max_attendees: 100 },
       admin: false,

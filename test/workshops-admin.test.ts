@@ -41,8 +41,8 @@ describe('user roles', () => {
     expect(res.body).toHaveLength(2);
     expect(res.body).toEqual(
       expect.arrayContaining([
-        { id: ids[ada.id], user_id: ada.id, role: 'facilitator' },
-        { id: ids[bob.id], user_id: bob.id, role: 'participant' },
+        { id: ids[ada.id], user_id: ada.id, role: 'facilitator', name: 'Ada', guest: false },
+        { id: ids[bob.id], user_id: bob.id, role: 'participant', name: 'Bob', guest: false },
       ]),
     );
     expectError(await t.request('GET', `/v1/workshops/${w.id}/user_roles`, { token: eve.token }), 404, 'not_found');
@@ -54,14 +54,14 @@ describe('user roles', () => {
     const bobMember = (await membersOf(w.id)).find((m) => m.userId === bob.id)!;
     const promoted = await t.request<UserRoleOutput>('PUT', `/v1/workshops/${w.id}/user_roles/${bobMember.id}`, { token: ada.token, body: { role: 'facilitator' } });
     expect(promoted.status).toBe(200);
-    expect(promoted.body).toEqual({ id: bobMember.id, user_id: bob.id, role: 'facilitator' });
+    expect(promoted.body).toEqual({ id: bobMember.id, user_id: bob.id, role: 'facilitator', name: 'Bob', guest: false });
     // Bob is a facilitator now and may demote Ada, since he remains.
     const adaMember = (await membersOf(w.id)).find((m) => m.userId === ada.id)!;
     const demoted = await t.request<UserRoleOutput>('PUT', `/v1/workshops/${w.id}/user_roles/${adaMember.id}`, { token: bob.token, body: { role: 'participant' } });
     expect(demoted.body.role).toBe('participant');
     const log = await eventLog(t, w.id);
     expect(log.map((e) => e.action)).toEqual(['updateMember', 'updateMember']);
-    expect(log[0]!.change).toEqual({ member: { id: bobMember.id, user_id: bob.id, role: 'facilitator' }, changes: { role: ['participant', 'facilitator'] } });
+    expect(log[0]!.change).toEqual({ member: { id: bobMember.id, user_id: bob.id, role: 'facilitator', name: 'Bob', guest: false }, changes: { role: ['participant', 'facilitator'] } });
   });
 
   it('keeps the last facilitator and refuses bad requests', async () => {
@@ -153,7 +153,7 @@ describe('POST /v1/workshops/:id/messages', () => {
     const data = {
       workshop: { id: w.id, title: 'Town hall', public_url: `${t.deps.config.publicUrl}/workshops/${w.id}` },
       content: 'Break until 11:00',
-      from: { id: ada.id, name: 'Ada', avatar_url: null },
+      from: { id: ada.id, name: 'Ada', avatar_url: null, guest: false },
     };
     expect((await messages(bob, w.id)).map((n) => n.data)).toEqual([data]);
     expect((await messages(cat, w.id)).map((n) => n.data)).toEqual([data]);

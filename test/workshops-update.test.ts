@@ -203,7 +203,7 @@ describe('changing the current step', () => {
     const expected = {
       workshop: { id: w.id, title: 'Stepping', public_url: `${t.deps.config.publicUrl}/workshops/${w.id}` },
       step: { id: step.id, name: 'Vote', instructions: 'Do Vote' },
-      from: { id: ada.id, name: 'Ada', avatar_url: null },
+      from: { id: ada.id, name: 'Ada', avatar_url: null, guest: false },
     };
     for (const user of [bob, cat]) {
       const mine = (await notificationsOf(user)).filter((n) => n.type === 'changeStep');

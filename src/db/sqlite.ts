@@ -65,6 +65,23 @@ async function acquire(lock: MutexInterface, what: string): Promise<MutexInterfa
 }
 
 /**
+ * Runs the migrations with foreign keys off, as SQLite asks for a table rebuilt to change a column
+ * (`0017_guests.sql`): dropping the old table must not cascade to the rows referencing it. The
+ * migrations run in one transaction, inside which the pragma would do nothing, so it is set around
+ * them; afterwards every reference must still hold, or the store does not open.
+ */
+function migrateWithoutForeignKeys(writer: BetterSqlite3.Database): void {
+  writer.pragma('foreign_keys = OFF');
+  try {
+    migrate(drizzle(writer), { migrationsFolder: MIGRATIONS_DIR });
+    const broken = writer.pragma('foreign_key_check') as unknown[];
+    if (broken.length > 0) throw new Error(`The migrations left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`);
+  } finally {
+    writer.pragma('foreign_keys = ON');
+  }
+}
+
+/**
  * SQLite at `path` (WAL), migrated at open: one writer connection behind an async lock, so a
  * transaction's awaits never let another request's statements into it; one reader connection for
  * everything outside transactions (in WAL it reads the last commit, never an open transaction's
@@ -75,7 +92,7 @@ export function openSqlite(path: string, options: { checked: boolean; readOnly?:
   mkdirSync(dirname(path), { recursive: true });
   // A read-only store (the export worker's) reads a file another connection made and migrated.
   const writer = connect(path, { readOnly: options.readOnly ?? false });
-  if (!options.readOnly) migrate(drizzle(writer), { migrationsFolder: MIGRATIONS_DIR });
+  if (!options.readOnly) migrateWithoutForeignKeys(writer);
   const reader = connect(path, { readOnly: true });
   const snapshotReader = connect(path, { readOnly: true });
   const scope = new TransactionScope(options.checked);

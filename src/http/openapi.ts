@@ -104,7 +104,7 @@ const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before tryi
 const DERIVED: Record<ErrorStatus, string> = {
   400: 'Invalid request: malformed JSON, a missing member, a wrong type or a value out of range',
   401: 'Missing, unknown, expired or revoked bearer token',
-  403: "The caller's role or the current step does not allow this",
+  403: "The caller's role or the current step does not allow this, or a guest's token does not reach this route",
   404: 'Not found, or not visible to the caller',
   409: 'Refused by the current state (an archived workshop, a limit reached)',
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
@@ -135,7 +135,7 @@ type Operation = {
 
 /**
  * Completes each operation's error responses from what the route is: a route behind a token can
- * answer 401; one with a body 400, 413 and 415; one with query parameters 400; one with path
+ * answer 401, and 403 (a guest's token); one with a body 400, 413 and 415; one with query parameters 400; one with path
  * parameters 404; a write inside a workshop or an organization 403 and 409 (roles, step prefs,
  * archived); every write, and every read behind a token (the token is looked up in the database),
  * 503 (the database away or busy); every write under `/v1` takes `Idempotency-Key`, so may answer
@@ -149,7 +149,8 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
       const write = method !== 'get';
       const keyed = write && path.startsWith('/v1/');
       const authenticated = operation.security === undefined || operation.security.length > 0;
-      if (authenticated) statuses.add(401);
+      // A guest's token is refused outside its workshop and its own account (CONTRACT §11).
+      if (authenticated) for (const status of [401, 403] as const) statuses.add(status);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
       if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);
       if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);

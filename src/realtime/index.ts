@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { AppDeps } from '../deps';
+import { toUserSummary } from '../modules/users/schemas';
 import { KeyedLock } from '../lib/keyed-lock';
 import { syncAccess } from './access-sync';
 import { broadcastChanges } from './broadcast';
@@ -68,7 +69,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     }
     if (!found) return next(Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } }));
     const { user, tokenHash } = found;
-    socket.data.user = { id: user.id, name: user.name, avatar_url: user.avatarUrl };
+    socket.data.user = toUserSummary(user);
     socket.data.tokenHash = tokenHash;
     next();
   });

@@ -67,7 +67,7 @@ function toPresence(workshopId: string, sockets: SocketView[]): PresencePayload 
   );
   return {
     workshop_id: workshopId,
-    users: ordered.slice(0, PRESENCE_LIST_LIMIT).map(({ user }) => ({ id: user.id, name: user.name, avatar_url: user.avatar_url })),
+    users: ordered.slice(0, PRESENCE_LIST_LIMIT).map(({ user }) => ({ id: user.id, name: user.name, avatar_url: user.avatar_url, guest: user.guest })),
     count: users.size,
   };
 }

@@ -143,6 +143,8 @@ export interface PresenceUser {
   id: string;
   name: string;
   avatar_url: string | null;
+  /** A guest (CONTRACT §11): joined with the code and a name. */
+  guest: boolean;
 }
 
 /**

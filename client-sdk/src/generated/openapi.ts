@@ -28,7 +28,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an account */
+        /** Create an account; sent with a guest's token, the guest becomes that account */
         post: operations["postV1AuthSignup"];
         delete?: never;
         options?: never;
@@ -81,6 +81,23 @@ export interface paths {
         put?: never;
         /** Confirm an e-mail address with the mailed token */
         post: operations["postV1AuthConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workshops/join/guest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a running workshop as a guest, with its access code and a name */
+        post: operations["postV1WorkshopsJoinGuest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1345,8 +1362,9 @@ export interface operations {
                         token: string;
                         user: {
                             id: string;
-                            email: string;
+                            email: string | null;
                             name: string;
+                            guest: boolean;
                             avatar_url: string | null;
                             plan: {
                                 name: string;
@@ -1463,8 +1481,9 @@ export interface operations {
                         token: string;
                         user: {
                             id: string;
-                            email: string;
+                            email: string | null;
                             name: string;
+                            guest: boolean;
                             avatar_url: string | null;
                             plan: {
                                 name: string;
@@ -1597,6 +1616,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
@@ -1717,6 +1745,207 @@ export interface operations {
             };
         };
     };
+    postV1WorkshopsJoinGuest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    access_code: string;
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        user: {
+                            id: string;
+                            email: string | null;
+                            name: string;
+                            guest: boolean;
+                            avatar_url: string | null;
+                            plan: {
+                                name: string;
+                                workshops_max_attendees: number;
+                            };
+                            admin: boolean;
+                            created_at: string;
+                            confirmed_at: string | null;
+                            updated_at: string;
+                        };
+                        workshop: {
+                            id: string;
+                            created_at: string;
+                            updated_at: string;
+                            title: string;
+                            description: string;
+                            /** @enum {string} */
+                            state: "running" | "archived";
+                            owner: {
+                                id: string;
+                                name: string;
+                                avatar_url: string | null;
+                                plan: {
+                                    name: string;
+                                    workshops_max_attendees: number;
+                                };
+                            };
+                            current_step_id: string | null;
+                            view: {
+                                card: string | null;
+                                /** @enum {string} */
+                                card_sub_view: "content" | "votes" | "ratings-overall" | "ratings-user";
+                                /** @enum {string} */
+                                sort: "position" | "random" | "score" | "criterium_average";
+                                sort_reverse: boolean;
+                                sort_criterium_id: string | null;
+                                /** @enum {string} */
+                                show: "cards" | "bars" | "bubbles";
+                                /** @enum {string} */
+                                show_clusters: "all" | "none" | "multi";
+                                show_cluster_ids: string[];
+                                /** @enum {string} */
+                                card_status: "all" | "active" | "aside";
+                                /** @enum {string} */
+                                card_author: "all" | "active" | "other";
+                            };
+                            sections: {
+                                id: string;
+                                title: string;
+                            }[];
+                            criteria: {
+                                id: string;
+                                title: string;
+                                scale: number;
+                                current_scale: number[];
+                                ratings: {
+                                    id: string;
+                                    value: number;
+                                    user_id: string;
+                                    criterium_id: string;
+                                    card_id: string;
+                                }[];
+                            }[];
+                            vote_limit: {
+                                positive: number;
+                                negative: number;
+                                max_positive: number;
+                                max_negative: number;
+                            };
+                            daily_mail: boolean;
+                            change_step_notifications: boolean;
+                            force_sync: boolean;
+                            allow_guests: boolean;
+                            public_url: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description guests_not_allowed: the workshop does not take guests */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No running workshop has this code */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description attendee_limit_reached */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong codes from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getV1UserMe: {
         parameters: {
             query?: never;
@@ -1734,8 +1963,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        email: string;
+                        email: string | null;
                         name: string;
+                        guest: boolean;
                         avatar_url: string | null;
                         plan: {
                             name: string;
@@ -1750,6 +1980,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1809,6 +2048,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1899,8 +2147,9 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        email: string;
+                        email: string | null;
                         name: string;
+                        guest: boolean;
                         avatar_url: string | null;
                         plan: {
                             name: string;
@@ -1924,6 +2173,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2014,6 +2272,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2117,6 +2384,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -2168,6 +2444,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2275,6 +2560,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2397,6 +2691,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Refused by the current state (an archived workshop, a limit reached) */
             409: {
                 headers: {
@@ -2483,6 +2786,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -2526,6 +2838,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2602,7 +2923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2722,7 +3043,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,6 +3149,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -2910,7 +3240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3032,7 +3362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3126,6 +3456,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -3177,6 +3516,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3236,6 +3584,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3309,6 +3666,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3427,7 +3793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3537,7 +3903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3636,7 +4002,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3788,6 +4154,7 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     }[];
                 };
@@ -3803,6 +4170,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3911,6 +4287,7 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     };
                 };
@@ -3926,6 +4303,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4022,6 +4408,7 @@ export interface operations {
                     daily_mail?: boolean;
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
+                    allow_guests?: boolean;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -4117,6 +4504,7 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     };
                 };
@@ -4132,6 +4520,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4230,6 +4627,7 @@ export interface operations {
                     daily_mail?: boolean;
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
+                    allow_guests?: boolean;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -4322,6 +4720,7 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     };
                 };
@@ -4344,7 +4743,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4492,12 +4891,22 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     };
                 };
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4555,6 +4964,7 @@ export interface operations {
                     daily_mail?: boolean;
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
+                    allow_guests?: boolean;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -4648,6 +5058,7 @@ export interface operations {
                         daily_mail: boolean;
                         change_step_notifications: boolean;
                         force_sync: boolean;
+                        allow_guests: boolean;
                         public_url: string;
                     };
                 };
@@ -4670,7 +5081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4780,7 +5191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4915,6 +5326,8 @@ export interface operations {
                         user_id: string;
                         /** @enum {string} */
                         role: "facilitator" | "participant";
+                        name: string;
+                        guest: boolean;
                     }[];
                 };
             };
@@ -4993,6 +5406,8 @@ export interface operations {
                         user_id: string;
                         /** @enum {string} */
                         role: "facilitator" | "participant";
+                        name: string;
+                        guest: boolean;
                     };
                 };
             };
@@ -5014,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5124,7 +5539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5216,7 +5631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5308,7 +5723,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5400,7 +5815,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5492,7 +5907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5596,7 +6011,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5726,6 +6141,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5879,7 +6303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6010,6 +6434,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6164,7 +6597,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6275,7 +6708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6357,6 +6790,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6446,7 +6888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6584,7 +7026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6695,7 +7137,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6808,6 +7250,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -6903,7 +7354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7053,7 +7504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7193,7 +7644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7346,6 +7797,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -7443,7 +7903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7554,7 +8014,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7639,6 +8099,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -7715,7 +8184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7819,6 +8288,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -7896,7 +8374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8008,7 +8486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8106,6 +8584,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -8185,7 +8672,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8291,6 +8778,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -8370,7 +8866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8482,7 +8978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8579,6 +9075,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -8657,7 +9162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8762,6 +9267,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -8840,7 +9354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8952,7 +9466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9038,6 +9552,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -9115,7 +9638,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9220,6 +9743,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -9285,7 +9817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9367,6 +9899,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9460,7 +10001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9568,6 +10109,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -9633,7 +10183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9725,6 +10275,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -9809,7 +10368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9920,6 +10479,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -10004,7 +10572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10115,7 +10683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10198,6 +10766,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -10272,7 +10849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10374,6 +10951,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -10449,7 +11035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10560,7 +11146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10646,8 +11232,9 @@ export interface operations {
                         };
                         user: {
                             id: string;
-                            email: string;
+                            email: string | null;
                             name: string;
+                            guest: boolean;
                             avatar_url: string | null;
                             plan: {
                                 name: string;
@@ -10672,6 +11259,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10821,7 +11417,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10943,7 +11539,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11047,7 +11643,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11136,6 +11732,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11657,6 +12262,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
@@ -11738,7 +12352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this */
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11833,6 +12447,7 @@ export interface operations {
                         users?: {
                             id: string;
                             name: string;
+                            guest: boolean;
                             votes_used: number;
                             ratings: number;
                         }[];
@@ -11841,6 +12456,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11901,6 +12525,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -11944,6 +12577,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12023,6 +12665,15 @@ export interface operations {
             };
             /** @description Missing, unknown, expired or revoked bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

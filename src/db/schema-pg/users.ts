@@ -5,9 +5,10 @@ import { createdAt, idColumn, updatedAt } from './columns';
 
 export const users = pgTable('users', {
   id: idColumn(),
-  email: text('email').notNull(),
+  email: text('email'),
   name: text('name').notNull(),
-  passwordHash: text('password_hash').notNull(),
+  passwordHash: text('password_hash'),
+  guest: boolean('guest').notNull().default(false),
   avatarUrl: text('avatar_url'),
   planName: text('plan_name').notNull().default('free'),
   admin: boolean('admin').notNull().default(false),

@@ -24,6 +24,7 @@ export const workshops = pgTable('workshops', {
   dailyMail: boolean('daily_mail').notNull().default(true),
   changeStepNotifications: boolean('change_step_notifications').notNull().default(true),
   forceSync: boolean('force_sync').notNull().default(false),
+  allowGuests: boolean('allow_guests').notNull().default(true),
   accessCode: text('access_code').notNull(),
   lastCardNumber: integer('last_card_number').notNull().default(0),
   lastEventSeq: integer('last_event_seq').notNull().default(0),

@@ -3,10 +3,13 @@ import { bool, createdAt, idColumn, updatedAt } from '../columns';
 
 export const users = sqliteTable('users', {
   id: idColumn(),
-  /** Stored lower-cased so look-ups ignore case. */
-  email: text('email').notNull(),
+  /** Stored lower-cased so look-ups ignore case; null for a guest (CONTRACT §11). */
+  email: text('email'),
   name: text('name').notNull(),
-  passwordHash: text('password_hash').notNull(),
+  /** Null for a guest, who has no password until they sign up. */
+  passwordHash: text('password_hash'),
+  /** Joined a workshop with its code and a name only; their token works for that workshop alone. */
+  guest: bool('guest').notNull().default(false),
   avatarUrl: text('avatar_url'),
   planName: text('plan_name').notNull().default('free'),
   admin: bool('admin').notNull().default(false),

@@ -23,6 +23,8 @@ export const workshops = sqliteTable('workshops', {
   dailyMail: bool('daily_mail').notNull().default(true),
   changeStepNotifications: bool('change_step_notifications').notNull().default(true),
   forceSync: bool('force_sync').notNull().default(false),
+  /** Whether people may join with the code as guests (CONTRACT §11); guests already in stay. */
+  allowGuests: bool('allow_guests').notNull().default(true),
   /** Nine digits without dashes; unique among running workshops. */
   accessCode: text('access_code').notNull(),
   /** Last card number handed out; short ids are never reused. */

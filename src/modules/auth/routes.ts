@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../http/env';
+import type { AppEnv, UserRow } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import type { Limiters } from '../../lib/limiters';
@@ -8,11 +8,21 @@ import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas'
 import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } from './service';
 import { loginThrottles, signupThrottle } from './throttle';
 
+/**
+ * The guest a signup's token names, who becomes the account (CONTRACT §11). Any other token, or
+ * none, makes a new account, as signup always did.
+ */
+async function guestOf(auth: SessionAuth, authorization: string | undefined): Promise<UserRow | undefined> {
+  const token = auth.bearerToken(authorization);
+  const session = token ? await auth.authenticate(token) : null;
+  return session?.user.guest ? session.user : undefined;
+}
+
 export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionAuth }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
   return new Hono<AppEnv>()
-    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {
-      return c.json(await signup(deps, c.req.valid('json')), 201);
+    .post('/signup', doc({ tag: 'Auth', summary: 'Create an account; sent with a guest\'s token, the guest becomes that account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), jsonBody(SignupInput), async (c) => {
+      return c.json(await signup(deps, c.req.valid('json'), await guestOf(deps.auth, c.req.header('authorization'))), 201);
     })
     .post('/login', doc({ tag: 'Auth', summary: 'Log in', response: SessionOutput, auth: false, errors: { 401: 'invalid_credentials: wrong e-mail or password', 429: 'Too many failed logins for this account or address' } }), loginsPerAddress, loginsPerAccount, jsonBody(LoginInput), async (c) => {
       return c.json(await login(deps, c.req.valid('json')), 200);

@@ -20,13 +20,19 @@ export interface AuthDeps {
 }
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
+/** A guest's token lasts 7 days after its last use (CONTRACT §11); an account's, `TOKEN_TTL_MS`. */
+export const GUEST_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Sliding expiry is written at most this often per token, not on every request. */
 const SLIDE_EVERY_MS = 3600 * 1000;
 
-export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }) {
+/**
+ * POST /v1/auth/signup. Sent with a guest's token, the guest becomes the account (CONTRACT §11):
+ * same id, so everything they wrote stays theirs.
+ */
+export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }, guest?: UserRow) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return await createAccount(deps, input, passwordHash);
+    return await (guest ? upgradeGuest(deps, guest.id, input, passwordHash) : createAccount(deps, input, passwordHash));
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
@@ -36,21 +42,50 @@ export async function signup(deps: AuthDeps, input: { email: string; password: s
   }
 }
 
-function createAccount(deps: AuthDeps, input: { email: string; name: string }, passwordHash: string) {
+type AccountInput = { email: string; name: string };
+
+function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string) {
   return deps.database.transaction(async (tx) => {
-    const { organizationMembers, users } = tablesOf(tx);
-    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-    if (taken) throw emailTaken();
+    const { users } = tablesOf(tx);
+    await refuseTakenEmail(tx, input.email);
     const user = (await tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning())[0]!;
-    // Organizations may have added this address before it had an account.
-    await tx
-      .update(organizationMembers)
-      .set({ userId: user.id })
-      .where(and(eq(organizationMembers.email, input.email), isNull(organizationMembers.userId)));
-    await sendConfirmation(tx, deps.config, user);
-    const token = await issueToken(tx, deps.config, user.id);
-    return { token, user: toUser(user, deps.config) };
+    return openAccount(tx, deps.config, user, input.email);
   });
+}
+
+/** The guest's row becomes an account: address, password and name set, `guest` false. */
+function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, passwordHash: string) {
+  return deps.database.transaction(async (tx) => {
+    const { users } = tablesOf(tx);
+    await refuseTakenEmail(tx, input.email);
+    const [user] = await tx
+      .update(users)
+      .set({ email: input.email, name: input.name, passwordHash, guest: false, updatedAt: nowIso() })
+      .where(and(eq(users.id, guestId), eq(users.guest, true)))
+      .returning();
+    // Signed up a moment ago with this token, in another request.
+    if (!user) throw new AppError('conflict', 'This guest has already signed up; log in instead.');
+    return openAccount(tx, deps.config, user, input.email);
+  });
+}
+
+async function refuseTakenEmail(tx: Db, email: string): Promise<void> {
+  const { users } = tablesOf(tx);
+  const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (taken) throw emailTaken();
+}
+
+/** What every new account gets: its organization seats, a confirmation mail and a token. */
+async function openAccount(tx: Db, config: Config, user: UserRow, email: string) {
+  const { organizationMembers } = tablesOf(tx);
+  // Organizations may have added this address before it had an account.
+  await tx
+    .update(organizationMembers)
+    .set({ userId: user.id })
+    .where(and(eq(organizationMembers.email, email), isNull(organizationMembers.userId)));
+  await sendConfirmation(tx, config, { ...user, email });
+  const token = await issueToken(tx, config, user);
+  return { token, user: toUser(user, config) };
 }
 
 function emailTaken() {
@@ -63,7 +98,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
   const [user] = await db.select().from(users).where(eq(users.email, input.email));
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  const token = await deps.database.transaction((tx) => issueToken(tx, deps.config, user.id));
+  const token = await deps.database.transaction((tx) => issueToken(tx, deps.config, user));
   return { token, user: toUser(user, deps.config) };
 }
 
@@ -92,7 +127,7 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
 }
 
 /** Mails a fresh confirmation link; earlier links stay valid until they expire. */
-export async function sendConfirmation(tx: Db, config: Config, user: UserRow): Promise<void> {
+export async function sendConfirmation(tx: Db, config: Config, user: Pick<UserRow, 'id' | 'name'> & { email: string }): Promise<void> {
   const { oneTimeTokens } = tablesOf(tx);
   const token = newToken();
   await tx.insert(oneTimeTokens).values({
@@ -114,15 +149,21 @@ export async function sendConfirmation(tx: Db, config: Config, user: UserRow): P
   });
 }
 
-async function issueToken(tx: Db, config: Config, userId: string): Promise<string> {
+/** How long a token lasts after its last use: 7 days for a guest's. */
+function tokenTtlMs(config: Pick<Config, 'tokenTtlMs'>, user: Pick<UserRow, 'guest'>): number {
+  return user.guest ? Math.min(GUEST_TOKEN_TTL_MS, config.tokenTtlMs) : config.tokenTtlMs;
+}
+
+/** A new bearer token for the user, inside the caller's transaction. */
+export async function issueToken(tx: Db, config: Config, user: Pick<UserRow, 'id' | 'guest'>): Promise<string> {
   const { authTokens } = tablesOf(tx);
   const token = newToken();
   const now = new Date();
   await tx.insert(authTokens).values({
-    userId,
+    userId: user.id,
     tokenHash: hashToken(token),
     lastUsedAt: now.toISOString(),
-    expiresAt: new Date(now.getTime() + config.tokenTtlMs).toISOString(),
+    expiresAt: new Date(now.getTime() + tokenTtlMs(config, user)).toISOString(),
   });
   return token;
 }
@@ -227,7 +268,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
     let lastUsedAt = Date.parse(row.lastUsedAt);
     if (expiresAt <= now) return null;
     if (now - lastUsedAt > SLIDE_EVERY_MS) {
-      expiresAt = now + deps.config.tokenTtlMs;
+      expiresAt = now + tokenTtlMs(deps.config, row.user);
       lastUsedAt = now;
       const slid = { id: row.tokenId, lastUsedAt: new Date(lastUsedAt).toISOString(), expiresAt: new Date(expiresAt).toISOString() };
       await database.transaction(async (tx) => {

@@ -51,7 +51,7 @@ const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX
 const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDINATE), v.maxValue(MAX_COORDINATE)));
 const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
 
-export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)) });
+export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)), guest: v.optional(v.boolean(), false) });
 
 export const NativeStep = v.object({
   id,

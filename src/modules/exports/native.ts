@@ -46,7 +46,7 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         last_card_number: workshop.lastCardNumber,
         created_at: workshop.createdAt,
       },
-      users: userRows.map((user) => ({ id: user.id, name: user.name })),
+      users: userRows.map((user) => ({ id: user.id, name: user.name, guest: user.guest })),
       steps: stepRows.map((step) => ({ id: step.id, name: step.name, instructions: step.instructions, prefs: step.prefs, view: step.view })),
       criteria: criterionRows.map((criterion) => ({ id: criterion.id, title: criterion.title, scale: criterion.scale })),
       sections: sectionRows.map((section) => ({ id: section.id, title: section.title })),

@@ -16,7 +16,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
     const { workshop, canvas } = rows;
     const { users, workshopMembers } = tablesOf(db);
     const memberRows = await db
-      .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name })
+      .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name, guest: users.guest })
       .from(workshopMembers)
       .innerJoin(users, eq(users.id, workshopMembers.userId))
       .where(eq(workshopMembers.workshopId, workshopId))
@@ -104,7 +104,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         description: workshop.description,
         createdAt: workshop.createdAt,
         state: workshop.state,
-        facilitators: memberRows.filter((m) => m.role === 'facilitator').map((m) => m.name),
+        facilitators: memberRows.filter((m) => m.role === 'facilitator').map(shownName),
         participantCount: memberRows.filter((m) => m.role === 'participant').length,
         currentStepId: workshop.currentStepId,
       },
@@ -143,12 +143,17 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
  */
 async function authorNames(
   db: Db,
-  members: ReadonlyArray<{ userId: string; name: string }>,
+  members: ReadonlyArray<{ userId: string; name: string; guest: boolean }>,
   authored: ReadonlyArray<ReadonlyArray<{ userId: string }>>,
 ): Promise<Map<string, string>> {
-  const names = new Map(members.map((member) => [member.userId, member.name]));
+  const names = new Map(members.map((member) => [member.userId, shownName(member)]));
   const departed = new Set<string>();
   for (const rows of authored) for (const row of rows) if (!names.has(row.userId)) departed.add(row.userId);
-  for (const user of await userNames(db, departed)) names.set(user.id, user.name);
+  for (const user of await userNames(db, departed)) names.set(user.id, shownName(user));
   return names;
+}
+
+/** A name as documents show it: a guest's marked as such (CONTRACT §11). */
+function shownName(user: { name: string; guest: boolean }): string {
+  return user.guest ? `${user.name} (guest)` : user.name;
 }

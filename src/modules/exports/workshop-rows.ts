@@ -31,9 +31,9 @@ export async function readWorkshopRows(db: Db, workshopId: string) {
  * The names of these users, in the order they signed up (so a file is the same whichever store it
  * was read from). One query for any number of ids.
  */
-export async function userNames(db: Db, ids: Iterable<string>): Promise<Array<{ id: string; name: string }>> {
+export async function userNames(db: Db, ids: Iterable<string>): Promise<Array<{ id: string; name: string; guest: boolean }>> {
   const list = [...new Set(ids)];
   if (list.length === 0) return [];
   const { users } = tablesOf(db);
-  return db.select({ id: users.id, name: users.name }).from(users).where(inList(db, users.id, list)).orderBy(asc(users.createdAt), asc(users.id));
+  return db.select({ id: users.id, name: users.name, guest: users.guest }).from(users).where(inList(db, users.id, list)).orderBy(asc(users.createdAt), asc(users.id));
 }

@@ -103,7 +103,7 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
     const workshop = await findWorkshop(tx, row.workshopId);
     if (!workshop) throw notFound('Invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
-    await admitParticipant(deps, tx, changes, workshop, user.id);
+    await admitParticipant(deps, tx, changes, workshop, user);
     const [after] = await tx.update(invitations).set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning();
     const invitation = toInvitation(after!);
     changes.record({ workshopId: row.workshopId, action: 'updateInvitation', userId: user.id, change: { invitation, changes: { state: ['pending', 'accepted'] } } });

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { and, asc, count, eq, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { workshopPublicUrl } from '../workshops/output';
 import { queueMail } from './outbox';
@@ -80,11 +80,12 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
         .select({ email: users.email, name: users.name })
         .from(workshopMembers)
         .innerJoin(users, eq(users.id, workshopMembers.userId))
-        .where(eq(workshopMembers.workshopId, workshop.id))
+        // Guests have no address to mail.
+        .where(and(eq(workshopMembers.workshopId, workshop.id), isNotNull(users.email)))
         .orderBy(asc(users.email));
       for (const member of recipients) {
         await queueMail(tx, {
-          to: member.email,
+          to: member.email!,
           subject: `What happened in "${workshop.title}" yesterday`,
           ...renderMail({
             greeting: `Hello ${member.name},`,

@@ -4,7 +4,7 @@ import { tablesOf, type Database, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import type { FileStore } from '../../files/store';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, forbidden, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
 import { queueMailFrom } from '../mail/outbox';
@@ -31,10 +31,13 @@ interface OrganizationDeps {
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
 export async function createOrganization(deps: OrganizationDeps, user: UserRow, input: { name: string }): Promise<OrganizationOutput> {
+  // Guests are turned away before this (`guestScope`); an organization's members have addresses.
+  const { email } = user;
+  if (email === null) throw forbidden('Guests cannot create organizations; sign up first.');
   const organization = await deps.database.transaction(async (tx) => {
     const { organizationMembers, organizations } = tablesOf(tx);
     const row = (await tx.insert(organizations).values({ name: input.name, planName: 'team' }).returning())[0]!;
-    await tx.insert(organizationMembers).values({ organizationId: row.id, userId: user.id, email: user.email, role: 'admin' });
+    await tx.insert(organizationMembers).values({ organizationId: row.id, userId: user.id, email, role: 'admin' });
     return row;
   });
   return toOrganization(organization, deps.config);
@@ -107,7 +110,7 @@ export async function addMember(
           .returning()
       )[0]!;
       await mailNewMember(tx, deps.config, { organization, actor, email: input.email, role: input.role, hasAccount: Boolean(user) });
-      return toMember({ member, user: user ? { name: user.name, email: user.email, avatarUrl: user.avatarUrl } : null });
+      return toMember({ member, user: user ? { name: user.name, email: input.email, avatarUrl: user.avatarUrl } : null });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyMember();

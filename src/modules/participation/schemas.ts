@@ -3,6 +3,7 @@ import * as v from 'valibot';
 export const ParticipantProgress = v.object({
   id: v.string(),
   name: v.string(),
+  guest: v.boolean(),
   /** Positive points spent (what the positive vote limit counts). */
   votes_used: v.number(),
   ratings: v.number(),

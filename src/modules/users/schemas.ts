@@ -7,8 +7,11 @@ export const PlanOutput = v.object({ name: v.string(), workshops_max_attendees: 
 
 export const UserOutput = v.object({
   id: v.string(),
-  email: v.string(),
+  /** Null for a guest (CONTRACT §11). */
+  email: v.nullable(v.string()),
   name: v.string(),
+  /** Joined a workshop with its code and a name only, until they sign up. */
+  guest: v.boolean(),
   avatar_url: v.nullable(v.string()),
   plan: PlanOutput,
   admin: v.boolean(),
@@ -18,8 +21,13 @@ export const UserOutput = v.object({
 });
 export type UserOutput = v.InferOutput<typeof UserOutput>;
 
-/** Public face of a user inside other resources (event authors, notification senders). */
-export const UserSummary = v.object({ id: v.string(), name: v.string(), avatar_url: v.nullable(v.string()) });
+/** Public face of a user inside other resources (notification senders, presence). */
+export const UserSummary = v.object({ id: v.string(), name: v.string(), avatar_url: v.nullable(v.string()), guest: v.boolean() });
+export type UserSummary = v.InferOutput<typeof UserSummary>;
+
+export function toUserSummary(row: Pick<UserRow, 'id' | 'name' | 'avatarUrl' | 'guest'>): UserSummary {
+  return { id: row.id, name: row.name, avatar_url: row.avatarUrl, guest: row.guest };
+}
 
 export const UpdateMeInput = v.object({
   display_name: v.optional(requiredText(200)),
@@ -36,6 +44,7 @@ export function toUser(row: UserRow, config: Pick<Config, 'plans'>): UserOutput 
     id: row.id,
     email: row.email,
     name: row.name,
+    guest: row.guest,
     avatar_url: row.avatarUrl,
     plan: planFor(config, row.planName),
     admin: row.admin,

@@ -54,6 +54,8 @@ export async function resendConfirmation(deps: UserDeps, userId: string): Promis
     const [user] = await tx.select().from(users).where(eq(users.id, userId));
     if (!user) throw notFound('User');
     if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
-    await sendConfirmation(tx, deps.config, user);
+    // Guests are turned away before this (`guestScope`): they have no address until they sign up.
+    if (user.email === null) throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
+    await sendConfirmation(tx, deps.config, { ...user, email: user.email });
   });
 }

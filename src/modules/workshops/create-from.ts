@@ -56,6 +56,7 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
       dailyMail: source.dailyMail,
       changeStepNotifications: source.changeStepNotifications,
       forceSync: source.forceSync,
+      allowGuests: source.allowGuests,
       view: remapView(source.view, copies),
       extra: {
         votePositive: source.votePositive,
@@ -102,6 +103,7 @@ export async function createFromTemplate(deps: AppDeps, user: UserRow, templateI
       dailyMail: input.daily_mail,
       changeStepNotifications: input.change_step_notifications,
       forceSync: input.force_sync,
+      allowGuests: input.allow_guests,
       view: mergeView(DEFAULT_VIEW, input.view),
       extra: { lastCardNumber: cardCount },
     });

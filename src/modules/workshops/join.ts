@@ -9,6 +9,7 @@ import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
 import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
+import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
 import { countMembers, findRunningByCode } from './repo';
 import type { WorkshopOutput } from './schemas';
@@ -25,7 +26,7 @@ export async function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: str
   return writeWorkshop(deps, found.id, async (tx, changes) => {
     const workshop = await findRunningByCode(tx, accessCode);
     if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
-    await admitParticipant(deps, tx, changes, workshop, user.id);
+    await admitParticipant(deps, tx, changes, workshop, user);
     return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user.id));
   });
 }
@@ -35,7 +36,8 @@ export async function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: str
  * within the owner's plan (409 `attendee_limit_reached`); a member already stays as they are.
  * Runs inside the caller's write.
  */
-export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, userId: string): Promise<void> {
+export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, user: Pick<UserRow, 'id' | 'name' | 'guest'>): Promise<void> {
+  const userId = user.id;
   const { workshopMembers } = tablesOf(tx);
   if (await findAccess(tx, workshop.id, userId)) return;
   const { plan } = await ownerOf(tx, deps.config, workshop);
@@ -46,23 +48,37 @@ export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, ch
     .insert(workshopMembers)
     .values({ id: newId(), workshopId: workshop.id, userId, role: 'participant', createdAt: nowIso() })
     .returning();
-  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: { id: member!.id, user_id: member!.userId, role: member!.role } } });
+  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: toUserRole(member!, user) } });
 }
 
 /**
- * Access codes cannot be guessed: wrong codes are limited per user and per client address. Only a
- * wrong code counts (a 404): joining, or a malformed body, costs nothing.
+ * Access codes cannot be guessed: wrong codes are limited per user, and per client address by the
+ * minute and by the day (both join routes, members' and guests', count against the same budgets).
+ * Only a wrong code counts (a 404): joining, or a malformed body, costs nothing. The per-address
+ * minute is sized for a room behind one address (CONTRACT §11), the day for guessing (README).
  */
-export function joinRateLimits(deps: AppDeps) {
+export function joinRateLimits(deps: AppDeps): JoinRateLimits {
+  // Both join routes take them: one set per app, so in-memory limiters count both in one budget.
+  let limits = joinLimitsOfApp.get(deps);
+  if (!limits) joinLimitsOfApp.set(deps, (limits = makeJoinRateLimits(deps)));
+  return limits;
+}
+
+type JoinRateLimits = ReturnType<typeof makeJoinRateLimits>;
+const joinLimitsOfApp = new WeakMap<AppDeps, JoinRateLimits>();
+
+function makeJoinRateLimits(deps: AppDeps) {
   const { config } = deps;
-  const wrongCodes = (name: string, limit: 'joinAttemptsPerMinute' | 'joinAttemptsPerAddressPerMinute', key: (c: Context<AppEnv>) => string) =>
+  type Limit = 'joinAttemptsPerMinute' | 'joinAttemptsPerAddressPerMinute' | 'joinAttemptsPerAddressPerDay';
+  const wrongCodes = (name: string, limit: Limit, key: (c: Context<AppEnv>) => string) =>
     limitAttempts(deps.attempts.limiter({ name: `join_${name}`, ...budget(config, limit) }), {
       key,
       counts: (c) => c.res.status === 404,
       message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
     });
+  const address = (c: Context<AppEnv>) => clientKey(c, config);
   return {
     perUser: wrongCodes('user', 'joinAttemptsPerMinute', (c) => c.get('user').id),
-    perAddress: wrongCodes('address', 'joinAttemptsPerAddressPerMinute', (c) => clientKey(c, config)),
+    perAddress: [wrongCodes('address', 'joinAttemptsPerAddressPerMinute', address), wrongCodes('address_day', 'joinAttemptsPerAddressPerDay', address)] as const,
   };
 }

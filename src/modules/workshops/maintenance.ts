@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf } from '../../db/database';
 import type { UserRow } from '../../http/env';
+import { toUserSummary } from '../users/schemas';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -42,7 +43,7 @@ export function sendMessage(deps: AppDeps, user: UserRow, workshopId: string, in
     changes.notify(recipients, 'message', {
       workshop: { id: workshop.id, title: workshop.title, public_url: workshopPublicUrl(deps.config, workshop.id) },
       content: input.content,
-      from: { id: user.id, name: user.name, avatar_url: user.avatarUrl },
+      from: toUserSummary(user),
     });
     changes.record({
       workshopId,

@@ -1,23 +1,34 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf } from '../../db/database';
+import { tablesOf, type Db } from '../../db/database';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { countMembers, membersOf, type MemberRow } from './repo';
+import { countMembers, type MemberRow } from './repo';
 import { formatAccessCode, type UserRoleOutput } from './schemas';
 
-export function toUserRole(row: MemberRow): UserRoleOutput {
-  return { id: row.id, user_id: row.userId, role: row.role };
+export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>): UserRoleOutput {
+  return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };
+}
+
+/** The members of a workshop with their users' names, in the order they joined. */
+async function membersWithUsers(db: Db, workshopId: string) {
+  const { users, workshopMembers } = tablesOf(db);
+  return db
+    .select({ member: workshopMembers, name: users.name, guest: users.guest })
+    .from(workshopMembers)
+    .innerJoin(users, eq(users.id, workshopMembers.userId))
+    .where(eq(workshopMembers.workshopId, workshopId))
+    .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
 }
 
 /** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
 export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): Promise<UserRoleOutput[]> {
   const { db } = deps.database;
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return (await membersOf(db, workshopId)).map(toUserRole);
+  return (await membersWithUsers(db, workshopId)).map(({ member, ...who }) => toUserRole(member, who));
 }
 
 /** GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop. */
@@ -30,19 +41,23 @@ export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: st
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */
 export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string, memberId: string, role: UserRoleOutput['role']): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshopMembers } = tablesOf(tx);
+    const { users, workshopMembers } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
-    const [before] = await tx
-      .select()
+    const [found] = await tx
+      .select({ before: workshopMembers, name: users.name, guest: users.guest })
       .from(workshopMembers)
+      .innerJoin(users, eq(users.id, workshopMembers.userId))
       .where(and(eq(workshopMembers.id, memberId), eq(workshopMembers.workshopId, workshopId)));
-    if (!before) throw notFound('User role');
-    if (before.role === role) return toUserRole(before);
+    if (!found) throw notFound('User role');
+    const { before, ...who } = found;
+    if (before.role === role) return toUserRole(before, who);
+    // A guest's token is a participant's (CONTRACT §11); once they sign up they can be promoted.
+    if (who.guest && role === 'facilitator') throw new AppError('conflict', 'A guest takes part as a participant; they can be made a facilitator once they sign up.');
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
     const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
-    const [old, member] = [toUserRole(before), toUserRole(after!)];
+    const [old, member] = [toUserRole(before, who), toUserRole(after!, who)];
     changes.record({ workshopId, action: 'updateMember', userId: user.id, change: { member, changes: diffFields(old, member, ['role']) } });
     return member;
   });

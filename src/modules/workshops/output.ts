@@ -167,6 +167,7 @@ export async function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicU
     daily_mail: workshop.dailyMail,
     change_step_notifications: workshop.changeStepNotifications,
     force_sync: workshop.forceSync,
+    allow_guests: workshop.allowGuests,
     public_url: workshopPublicUrl(config, workshop.id),
   };
 }

@@ -68,6 +68,7 @@ export interface NewWorkshop {
   dailyMail?: boolean | undefined;
   changeStepNotifications?: boolean | undefined;
   forceSync?: boolean | undefined;
+  allowGuests?: boolean | undefined;
   view?: View | undefined;
   extra?: Partial<WorkshopInsert>;
 }
@@ -94,6 +95,7 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
           dailyMail: input.dailyMail ?? true,
           changeStepNotifications: input.changeStepNotifications ?? true,
           forceSync: input.forceSync ?? false,
+          allowGuests: input.allowGuests ?? true,
           ...input.extra,
           state: 'running',
           accessCode,

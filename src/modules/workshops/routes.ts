@@ -42,7 +42,7 @@ export function workshopsRoutes(deps: AppDeps) {
         errors: { 404: 'No running workshop has this code', 409: 'attendee_limit_reached', 429: 'Too many wrong codes from this user or address' },
       }),
       joinLimits.perUser,
-      joinLimits.perAddress,
+      ...joinLimits.perAddress,
       jsonBody(JoinInput),
       async (c) => c.json(await joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
     )

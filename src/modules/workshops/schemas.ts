@@ -3,6 +3,7 @@ import { idString, optionalText, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../criteria/schemas';
 import { SectionOutput } from '../sections/schemas';
 import { OrganizationOutput } from '../organizations/schemas';
+import { UserOutput } from '../users/schemas';
 import { ViewInput, ViewOutput } from './view';
 
 export const TITLE_MAX = 200;
@@ -35,6 +36,8 @@ export const WorkshopOutput = v.object({
   daily_mail: v.boolean(),
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
+  /** Whether people may join with the code as guests (CONTRACT §11). */
+  allow_guests: v.boolean(),
   public_url: v.string(),
 });
 export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;
@@ -46,6 +49,7 @@ const settingsEntries = {
   daily_mail: v.optional(v.boolean()),
   change_step_notifications: v.optional(v.boolean()),
   force_sync: v.optional(v.boolean()),
+  allow_guests: v.optional(v.boolean()),
   view: v.optional(ViewInput),
 };
 
@@ -108,14 +112,24 @@ export const JoinInput = v.object({
   ),
 });
 
+/** CONTRACT §11: a guest joins with the code and a name, 1..60 characters after trimming. */
+export const GuestJoinInput = v.object({ ...JoinInput.entries, name: requiredText(60) });
+export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
+
 export const AccessCodeOutput = v.object({ access_code: v.string() });
 
 export const UserRoleOutput = v.object({
   id: v.string(),
   user_id: v.string(),
   role: v.picklist(['facilitator', 'participant']),
+  /** The member's name, and whether they are a guest (CONTRACT §11). */
+  name: v.string(),
+  guest: v.boolean(),
 });
 export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
+
+export const GuestSessionOutput = v.object({ token: v.string(), user: UserOutput, workshop: WorkshopOutput });
+export type GuestSessionOutput = v.InferOutput<typeof GuestSessionOutput>;
 
 export const UpdateUserRoleInput = v.object({ role: v.picklist(['facilitator', 'participant']) });
 

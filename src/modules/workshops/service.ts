@@ -5,6 +5,7 @@ import { nowIso } from '../../db/columns';
 import { bodyCache } from '../../http/body-cache';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import { toUserSummary } from '../users/schemas';
 import { diffFields, write, writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
@@ -28,6 +29,7 @@ function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: str
     dailyMail: input.daily_mail,
     changeStepNotifications: input.change_step_notifications,
     forceSync: input.force_sync,
+    allowGuests: input.allow_guests,
     view: mergeView(DEFAULT_VIEW, input.view),
   };
 }
@@ -99,10 +101,11 @@ function settingsOf(row: WorkshopRow) {
     daily_mail: row.dailyMail,
     change_step_notifications: row.changeStepNotifications,
     force_sync: row.forceSync,
+    allow_guests: row.allowGuests,
     view: mergeView(DEFAULT_VIEW, row.view),
   };
 }
-const SETTINGS = ['title', 'description', 'state', 'vote_limit', 'daily_mail', 'change_step_notifications', 'force_sync', 'view'] as const;
+const SETTINGS = ['title', 'description', 'state', 'vote_limit', 'daily_mail', 'change_step_notifications', 'force_sync', 'allow_guests', 'view'] as const;
 
 function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRow {
   const limit = input.vote_limit ?? {};
@@ -118,6 +121,7 @@ function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRo
     dailyMail: input.daily_mail ?? row.dailyMail,
     changeStepNotifications: input.change_step_notifications ?? row.changeStepNotifications,
     forceSync: input.force_sync ?? row.forceSync,
+    allowGuests: input.allow_guests ?? row.allowGuests,
     view: mergeView(mergeView(DEFAULT_VIEW, row.view), input.view),
   };
 }
@@ -169,6 +173,7 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
         dailyMail: after.dailyMail,
         changeStepNotifications: after.changeStepNotifications,
         forceSync: after.forceSync,
+        allowGuests: after.allowGuests,
         view: after.view,
         currentStepId: after.currentStepId,
         accessCode: after.accessCode,
@@ -193,7 +198,7 @@ async function notifyStepChange(deps: AppDeps, tx: Db, changes: ChangeRecorder, 
   changes.notify(recipients, 'changeStep', {
     workshop: { id: workshop.id, title: workshop.title, public_url: workshopPublicUrl(deps.config, workshop.id) },
     step: { id: step.id, name: step.name, instructions: step.instructions },
-    from: { id: actor.id, name: actor.name, avatar_url: actor.avatarUrl },
+    from: toUserSummary(actor),
   });
 }
 
