@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELD_MS, KEPT_MS, sweepExpiredKeys } from '../src/modules/idempotency/keys';
+import { storedKey } from '../src/modules/idempotency/sealing';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import { createUser, eventLog, expectError, seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -29,6 +31,8 @@ afterAll(() => t?.close());
 
 let keys = 0;
 const freshKey = () => `key-${process.pid}-${++keys}-${Math.random().toString(36).slice(2)}`;
+/** How a key is found in the table (an HMAC of it). */
+const stored = (key: string, server: TestServer = t) => storedKey(server.deps.config.secret, key);
 
 const addIdea = (key: string, title: string, token = participant.token) =>
   t.request<CardOutput>('POST', `/v1/workshops/${workshopId}/cards`, {
@@ -136,7 +140,7 @@ describe('Idempotency-Key', () => {
       expectError(await join(over), 429, 'rate_limited');
       const { idempotencyKeys } = limited.tables;
       const kept = await limited.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, user.id));
-      expect(kept.map((row) => row.key)).toEqual([wrong]);
+      expect(kept.map((row) => row.key)).toEqual([stored(wrong, limited)]);
     } finally {
       await limited.close();
     }
@@ -165,6 +169,32 @@ describe('Idempotency-Key', () => {
     expect(await t.db.select({ id: users.id }).from(users).where(eq(users.email, body.email))).toHaveLength(1);
   });
 
+  it('keeps neither the raw key, nor a token it answered, nor a fast hash of a password in the table', async () => {
+    const key = freshKey();
+    const password = 'correct horse battery';
+    const body = { email: `sealed-${process.pid}-${keys}@example.test`, password, name: 'Sealed' };
+    const first = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    const { idempotencyKeys } = t.tables;
+    const [row] = await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, stored(key)));
+    expect(row).toBeDefined();
+    const everything = JSON.stringify(row) + Buffer.from(row!.body!).toString('latin1');
+    for (const secret of [key, first.body.token, password, createHash('sha256').update(`POST /v1/auth/signup\n${JSON.stringify(body)}`).digest('base64url')]) {
+      expect(everything).not.toContain(secret);
+    }
+    // The replay still opens it, with the key.
+    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    expect(again.body.token).toBe(first.body.token);
+  });
+
+  it('keeps nothing for a request without a token on a route that needs one (it is 401)', async () => {
+    const key = freshKey();
+    const res = await t.request('POST', `/v1/workshops/${workshopId}/cards`, { body: { type: 'cluster', title: 'Anonymous' }, headers: { 'idempotency-key': key } });
+    expectError(res, 401, 'unauthenticated');
+    const { idempotencyKeys } = t.tables;
+    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, stored(key)))).toEqual([]);
+  });
+
   it('refuses a key that is empty, too long or not visible ASCII with 400, and ignores it on reads', async () => {
     for (const key of ['', 'x'.repeat(256), 'with space', 'accentué']) {
       const res = await t.request('POST', `/v1/workshops/${workshopId}/cards`, {
@@ -185,7 +215,7 @@ describe('Idempotency-Key', () => {
     expect((await addIdea(key, 'Expiring idea')).status).toBe(201);
     const { idempotencyKeys } = t.tables;
     await t.write(async (tx) => {
-      await tx.update(idempotencyKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(idempotencyKeys.key, key));
+      await tx.update(idempotencyKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(idempotencyKeys.key, stored(key)));
     });
     const later = await addIdea(key, 'Expiring idea');
     expect(later.status).toBe(201);
@@ -203,7 +233,7 @@ describe('Idempotency-Key', () => {
     await t.write(async (tx, { idempotencyKeys }) => {
       await tx.insert(idempotencyKeys).values({
         owner: participant.id,
-        key,
+        key: stored(key),
         fingerprint: 'of a request that never finished',
         lockedUntil: new Date(Date.now() + HELD_MS).toISOString(),
         expiresAt: new Date(Date.now() + KEPT_MS).toISOString(),
@@ -212,7 +242,7 @@ describe('Idempotency-Key', () => {
     // Another body while held is a reuse; a held key with the same request is "in use".
     expectError(await addIdea(key, 'Orphaned'), 422, 'idempotency_key_reused');
     await t.write(async (tx, { idempotencyKeys }) => {
-      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, key));
+      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, stored(key)));
     });
     // Its fingerprint is not this request's: still a reuse, even once free. Same request: taken over.
     expectError(await addIdea(key, 'Orphaned'), 422, 'idempotency_key_reused');
@@ -224,13 +254,13 @@ describe('Idempotency-Key', () => {
       await tx
         .update(idempotencyKeys)
         .set({ status: null, body: null, lockedUntil: new Date(Date.now() + HELD_MS).toISOString() })
-        .where(eq(idempotencyKeys.key, inUse));
+        .where(eq(idempotencyKeys.key, stored(inUse)));
     });
     const held = await addIdea(inUse, 'Taken over');
     expectError(held, 409, 'idempotency_key_in_use');
     expect(held.headers.get('retry-after')).toBe('1');
     await t.write(async (tx, { idempotencyKeys }) => {
-      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, inUse));
+      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, stored(inUse)));
     });
     const takenOver = await addIdea(inUse, 'Taken over');
     expect(takenOver.status).toBe(201);

@@ -216,6 +216,8 @@ const GUEST_REACHES = new Set([
   'GET /v1/user/me/notifications',
   'PUT /v1/user/me/notifications/read',
   'PUT /v1/user/me/notifications/{id}',
+  // Uploads become attachments on the workshop's cards.
+  'POST /v1/uploads',
 ]);
 
 /** Path parameters known by their own name. */

@@ -14,10 +14,11 @@ export const rateLimits = sqliteTable('rate_limits', {
 
 /**
  * Writes sent with an `Idempotency-Key` (CONTRACT §12): one row per owner (a user's id, or '' for
- * the routes that need no token) and key. `status` is null while the first request runs, held by
- * `locked_until`, which the running request moves on; then the answer is kept until `expires_at`
- * (24 hours), when the maintenance sweep deletes it. `fingerprint` hashes the method, the path and
- * the body, so a key reused for another request is told apart.
+ * the routes that need no token) and key (an HMAC of it). `status` is null while the first request
+ * runs, held by `locked_until`, which the running request moves on; then the answer is kept until
+ * `expires_at` (24 hours), when the maintenance sweep deletes it, its body sealed with the raw key
+ * (`modules/idempotency/sealing.ts`). `fingerprint` is an HMAC of the method, the path and the
+ * body, so a key reused for another request is told apart.
  */
 export const idempotencyKeys = sqliteTable('idempotency_keys', {
   owner: text('owner').notNull(),

@@ -1,17 +1,24 @@
-import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import type { Config } from '../../config';
 import type { Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import type { SessionAuth } from '../auth/service';
 import { claimKey, HELD_MS, holdKey, keepAnswer, releaseKey, type KeptAnswer, type KeyRef } from './keys';
+import { openAnswer, requestFingerprint, sealAnswer, storedKey } from './sealing';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** 1 to 255 visible ASCII characters (CONTRACT §12). */
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** The answer's headers a replay repeats; the others (dates, request ids, CORS) are the replay's own. */
 const KEPT_HEADERS = ['content-type', 'location'];
+/**
+ * The writes that need no token, whose keys are the key alone (CONTRACT §12). A request without a
+ * token anywhere else is answered 401 by its route: nothing is kept for it, so anonymous requests
+ * cannot make the database write for keys.
+ */
+const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/auth/confirm', '/v1/workshops/join/guest']);
 
 /**
  * `Idempotency-Key` on every write under `/v1` (CONTRACT §12). The first request with a key runs
@@ -19,10 +26,12 @@ const KEPT_HEADERS = ['content-type', 'location'];
  * with the same method, path and body gets that answer again with `Idempotent-Replayed: true` and
  * runs nothing; the same key for another request is 422; a repeat while the first still runs is
  * 409 with `Retry-After: 1`. A 5xx or a 429 is not kept, so a retry runs again. The keys live in the
- * database, so they hold across instances. Requests without the header pay nothing for this.
+ * database, so they hold across instances (sealed: `sealing.ts`). Requests without the header pay
+ * nothing for this.
  */
-export function idempotentWrites(deps: { database: Database; auth: SessionAuth }): MiddlewareHandler<AppEnv> {
+export function idempotentWrites(deps: { config: Pick<Config, 'secret'>; database: Database; auth: SessionAuth }): MiddlewareHandler<AppEnv> {
   const { database } = deps;
+  const { secret } = deps.config;
   return async function idempotentWrite(c, next) {
     const key = c.req.header('idempotency-key');
     if (key === undefined || !WRITES.has(c.req.method)) return next();
@@ -31,11 +40,13 @@ export function idempotentWrites(deps: { database: Database; auth: SessionAuth }
       throw new AppError('invalid_request', message, { details: [{ path: 'Idempotency-Key', message }] });
     }
     const owner = await ownerOf(deps.auth, c.req.header('authorization'));
-    // A token that does not work gets its 401 from the route, and nothing is kept for it.
-    if (owner === null) return next();
-    const ref: KeyRef = { owner, key };
+    // A token that does not work, or none where one is needed, gets its 401 from the route, and nothing is kept for it.
+    if (owner === null || (owner === '' && !WITHOUT_TOKEN.has(c.req.path))) return next();
+    const ref: KeyRef = { owner, key: storedKey(secret, key) };
 
-    const claim = await claimKey(database, ref, await fingerprintOf(c.req.method, c.req.url, c.req));
+    const { pathname, search } = new URL(c.req.url);
+    const fingerprint = requestFingerprint(secret, c.req.method, `${pathname}${search}`, await bodyOf(c.req));
+    const claim = await claimKey(database, ref, fingerprint);
     if (claim.kind === 'reused') {
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (method, path or body).');
     }
@@ -44,7 +55,7 @@ export function idempotentWrites(deps: { database: Database; auth: SessionAuth }
         headers: { 'Retry-After': '1' },
       });
     }
-    if (claim.kind === 'done') return replay(claim.answer);
+    if (claim.kind === 'done') return replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));
 
     const holding = setInterval(() => {
       holdKey(database, ref).catch((err: unknown) => reportKeyFailure('holding', err));
@@ -58,7 +69,7 @@ export function idempotentWrites(deps: { database: Database; auth: SessionAuth }
     const { status } = c.res;
     try {
       if (status >= 500 || status === 429) await releaseKey(database, ref);
-      else await keepAnswer(database, ref, await answerOf(c.res));
+      else await keepAnswer(database, ref, await answerOf(c.res, (body) => sealAnswer(secret, key, body)));
     } catch (err) {
       // The write itself has happened: its answer goes out. Unkept, the key frees itself once its
       // hold runs out, so a retry after that would run again.
@@ -75,28 +86,25 @@ async function ownerOf(auth: SessionAuth, authorization: string | undefined): Pr
   return session ? session.user.id : null;
 }
 
-/** What makes two requests the same: method, path with query, and the body's bytes. */
-async function fingerprintOf(method: string, url: string, request: { header(name: string): string | undefined; arrayBuffer(): Promise<ArrayBuffer> }): Promise<string> {
-  const { pathname, search } = new URL(url);
-  const hash = createHash('sha256').update(`${method} ${pathname}${search}\n`);
-  // Hono keeps the body it read, so the route still reads it (as JSON or multipart) afterwards.
+/** The request's body bytes, null without one. Hono keeps what it read, so the route still reads it (as JSON or multipart). */
+async function bodyOf(request: { header(name: string): string | undefined; arrayBuffer(): Promise<ArrayBuffer> }): Promise<Uint8Array | null> {
   const hasBody = request.header('content-length') !== undefined || request.header('transfer-encoding') !== undefined;
-  if (hasBody) hash.update(new Uint8Array(await request.arrayBuffer()));
-  return hash.digest('base64url');
+  return hasBody ? new Uint8Array(await request.arrayBuffer()) : null;
 }
 
-async function answerOf(res: Response): Promise<KeptAnswer> {
+/** The answer as kept: its status, the headers a replay repeats, and its body sealed. */
+async function answerOf(res: Response, seal: (body: Uint8Array) => Buffer): Promise<KeptAnswer> {
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = res.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const body = res.body ? Buffer.from(await res.clone().arrayBuffer()) : null;
-  return { status: res.status, headers, body };
+  const body = res.body ? new Uint8Array(await res.clone().arrayBuffer()) : null;
+  return { status: res.status, headers, body: body && body.length > 0 ? seal(body) : null };
 }
 
-function replay(answer: KeptAnswer): Response {
-  const body = answer.body && answer.body.length > 0 ? new Uint8Array(answer.body) : null;
+function replay(answer: KeptAnswer, open: (sealed: Buffer) => Buffer): Response {
+  const body = answer.body ? new Uint8Array(open(answer.body)) : null;
   return new Response(body, { status: answer.status, headers: { ...answer.headers, 'Idempotent-Replayed': 'true' } });
 }
 

@@ -23,7 +23,7 @@ export function usersRoutes(deps: AppDeps) {
       return c.json(toUser(c.get('user'), deps.config), 200);
     })
     .put('/user/me', doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }), jsonBody(UpdateMeInput), async (c) => {
-      await updateMe(deps, c.get('user').id, c.req.valid('json'));
+      await updateMe(deps, c.get('user'), c.req.valid('json'));
       return c.body(null, 204);
     })
     .put(

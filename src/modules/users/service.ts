@@ -4,6 +4,7 @@ import { tablesOf, type Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
+import type { UserRow } from '../../http/env';
 import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
@@ -16,10 +17,17 @@ interface UserDeps {
   files: FileStore;
 }
 
+/** A guest's name is what they joined with: at most 60 characters (CONTRACT §11). */
+const GUEST_NAME_MAX = 60;
+
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
-export async function updateMe(deps: UserDeps, userId: string, input: UpdateMeInput): Promise<void> {
+export async function updateMe(deps: UserDeps, user: Pick<UserRow, 'id' | 'guest'>, input: UpdateMeInput): Promise<void> {
   const name = input.display_name ?? input.name;
   if (name === undefined) throw invalid('display_name', 'display_name is required.');
+  if (user.guest && name.length > GUEST_NAME_MAX) {
+    throw invalid(input.display_name !== undefined ? 'display_name' : 'name', `A guest's name has at most ${GUEST_NAME_MAX} characters.`);
+  }
+  const userId = user.id;
   await deps.database.transaction(async (tx) => {
     const { users } = tablesOf(tx);
     await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
