@@ -2,7 +2,8 @@
 # the platform reaches it and it shuts down cleanly.
 
 # --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
-#     (the server, and the live screen's browser files in dist/screen/, built from the SDK's sources)
+#     (the server, and the browser pages' files in dist/screen/ and dist/participant/, built from
+#     the SDK's sources)
 #     On 24.18.1: better-sqlite3 compiled against the headers of Node 24.19 or later aborts the
 #     server (SIGABRT) when the garbage collector frees one of its statements outside JavaScript,
 #     as idle-time collections do (nodejs/node#65446; see .ci/run). Same ABI as any Node 24.
@@ -12,7 +13,7 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The SDK workspace: its dependencies (socket.io-client, Yjs, ...) go into the live screen's bundle.
+# The SDK workspace: its dependencies (socket.io-client, Yjs, ...) go into the pages' bundles.
 COPY client-sdk/package.json ./client-sdk/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./

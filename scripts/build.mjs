@@ -1,5 +1,6 @@
 // Builds the server for production: ES modules in dist/ (main.js, digest.js, export-worker.js),
-// run with plain `node`, and the live screen's browser files in dist/screen/.
+// run with plain `node`, and the browser pages' files: the live screen's in dist/screen/, the
+// participant page's in dist/participant/.
 // Dependencies stay in node_modules (better-sqlite3 and sharp are native); the migrations and
 // catalogs are read from the package folder at run time (src/lib/package-root.ts).
 import { rmSync } from 'node:fs';
@@ -20,7 +21,8 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 });
-// The screen's script and stylesheet, which production serves from here (it has no esbuild).
-const { writeScreenAssets } = await tsImport('../src/screen/build.ts', import.meta.url);
-const screen = await writeScreenAssets('dist/screen');
-console.log(`built dist/main.js, dist/digest.js, dist/export-worker.js and dist/screen/ (${screen.script}, ${screen.stylesheet})`);
+// The pages' scripts and stylesheets, which production serves from here (it has no esbuild).
+const { writePageAssets } = await tsImport('../src/screen/build.ts', import.meta.url);
+const pages = await writePageAssets('dist');
+const written = Object.entries(pages).map(([page, { script, stylesheet }]) => `dist/${page}/ (${script}, ${stylesheet})`);
+console.log(`built dist/main.js, dist/digest.js, dist/export-worker.js, ${written.join(' and ')}`);

@@ -1,13 +1,16 @@
 /**
  * `npm run screenshot`: writes `docs/screen.png`, the live screen of a seeded demo workshop as a
- * participant's laptop or the room's projector shows it at 1280×720 (the README shows it). The
- * server runs in-process over a temporary database; the browser is the system's chromium.
+ * participant's laptop or the room's projector shows it at 1280×720, and `docs/participant.png`,
+ * the participant page of the same workshop on a phone (390×844) after a guest joined from the
+ * screen's QR address and gave a point (the README shows both). The server runs in-process over
+ * a temporary database; the browser is the system's chromium.
  *
  * `seedDemoWorkshop` is also what `test/screen.test.ts` photographs in its known state.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
 import type { WorkshopClient } from '../client-sdk/src/index';
 import { launchBrowser, openScreen } from '../test/helpers/browser';
 import { sdkUser, sdkWorkshop } from '../test/helpers/sdk';
@@ -86,8 +89,36 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
   return { workshopId: workshop.id, facilitator, participantToken: participants[0]!.token! };
 }
 
+/**
+ * The demo workshop on a guest's phone: joined from the screen's QR address (`/join#code=…`),
+ * with the vote step set as a facilitator would for the picture (three points each, on ideas, no
+ * new cards), one point given.
+ */
+async function photographPhone(browser: Browser, baseUrl: string, demo: DemoWorkshop, out: string): Promise<void> {
+  const { workshopId: id, facilitator } = demo;
+  const workshop = await facilitator.put('/v1/workshops/{id}', { params: { path: { id } }, body: { vote_limit: { positive: 3 } } });
+  const inStep = { params: { path: { workshop_id: id, id: workshop.current_step_id! } } };
+  const step = await facilitator.get('/v1/workshops/{workshop_id}/steps/{id}', inStep);
+  await facilitator.put('/v1/workshops/{workshop_id}/steps/{id}', {
+    ...inStep,
+    body: { name: step.name, instructions: step.instructions, prefs: { allow_add_idea: false, allow_add_cluster: false, allow_vote_on_clusters: false } },
+  });
+  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: id } } });
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto(`${baseUrl}/join#code=${access_code.replace(/\D/g, '')}`);
+  await page.getByLabel('Your name').fill('Sam');
+  await page.getByRole('button', { name: 'Join' }).click();
+  await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+  await page.getByText('3 of 3 points left to give.').waitFor({ timeout: 5_000 });
+  await page.locator('#cards .ideas .plus').first().click();
+  await page.getByText('2 of 3 points left to give.').waitFor({ timeout: 5_000 });
+  await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 5_000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: out });
+}
+
 async function main(): Promise<void> {
-  const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'screen.png');
+  const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
   const server = await startTestServer();
   const browser = await launchBrowser();
   try {
@@ -96,9 +127,11 @@ async function main(): Promise<void> {
     await openScreen(page, server.url, demo.workshopId, demo.participantToken);
     // Participation counts arrive at most once a second: wait for the last votes to be counted.
     await page.getByText('5 of 6 have voted').waitFor({ timeout: 5_000 });
-    mkdirSync(dirname(out), { recursive: true });
-    await page.screenshot({ path: out });
-    console.log(`wrote ${out}`);
+    mkdirSync(docs, { recursive: true });
+    await page.screenshot({ path: join(docs, 'screen.png') });
+    console.log(`wrote ${join(docs, 'screen.png')}`);
+    await photographPhone(browser, server.url, demo, join(docs, 'participant.png'));
+    console.log(`wrote ${join(docs, 'participant.png')}`);
   } finally {
     await browser.close();
     await server.close();

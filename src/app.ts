@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps) {
     .route('/', opsRoutes(deps))
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())
-    .route('/', screenRoutes())
+    .route('/', screenRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).

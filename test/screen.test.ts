@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { WebSocket } from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCanvas } from '../client-sdk/src/canvas';
 import { seedDemoWorkshop } from '../scripts/screenshot';
-import { browserAvailable, openScreen, useBrowser } from './helpers/browser';
+import { browserAvailable, openScreen, shown, timeToShow, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -19,35 +19,8 @@ import { quietFor } from './helpers/wait';
  * facilitator's REST changes as they happen, and comes back by itself after the server restarts.
  */
 
-/** What the issue allows between a change and the page showing it. */
-const WITHIN_MS = 1_000;
 /** Participation counts are sent at most once a second, so they may take up to a second more. */
 const PARTICIPATION_WITHIN_MS = 2_000;
-
-/** Waits until the element `selector` exists and its text is `text` (checked at every frame). */
-function shown(page: Page, selector: string, text: string | RegExp, timeout = WITHIN_MS): Promise<unknown> {
-  const [source, flags] = typeof text === 'string' ? [null, null] : [text.source, text.flags];
-  return page.waitForFunction(
-    ({ selector, text, source, flags }) => {
-      const node = document.querySelector<HTMLElement>(selector);
-      if (!node || node.closest('[hidden]')) return false;
-      const content = node.textContent ?? '';
-      return source === null ? content === text : new RegExp(source, flags!).test(content);
-    },
-    { selector, text: typeof text === 'string' ? text : '', source, flags },
-    { timeout, polling: 'raf' },
-  );
-}
-
-/** How long `change` takes to show on the page (the REST call included); fails past `limitMs`. */
-async function timeToShow(change: () => Promise<unknown>, seen: () => Promise<unknown>, limitMs = WITHIN_MS): Promise<number> {
-  const started = performance.now();
-  await change();
-  await seen();
-  const took = Math.round(performance.now() - started);
-  expect(took).toBeLessThan(limitMs);
-  return took;
-}
 
 describe.skipIf(!browserAvailable)('the live screen', () => {
   const browser = useBrowser();
@@ -286,6 +259,56 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const widths = await page.$$eval('.zone', (zones) => zones.map((zone) => zone.getBoundingClientRect().width));
       expect(widths.length).toBe(3);
       for (const width of widths) expect(width).toBeGreaterThan(300);
+    });
+  });
+
+  describe('inviting people', () => {
+    const publicUrl = 'https://workshops.example.test';
+    const t = useServer({ publicUrl });
+
+    it("shows the join address, a QR code of it with the access code, and the code, while the workshop runs; a participant's screen shows none", async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Invite');
+      // The code's digits, however the server groups them.
+      const code = (await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop)).access_code.replace(/\D/g, '');
+
+      const res = await fetch(`${t.url}/screen/${id}`);
+      // Handed over in a <meta>, not an inline script: the policy stays as strict as it was.
+      expect(await res.text()).toContain(`<meta name="public-url" content="${publicUrl}" />`);
+      expect(res.headers.get('content-security-policy')).toContain("img-src 'self';");
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, fay.token!);
+      await shown(page, '#invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`, 5_000);
+      expect(await page.textContent('#invite-address')).toBe('workshops.example.test/join');
+      // The QR code, photographed as the room's phones see it, reads as the participant page's address with the code.
+      const photo = await page.locator('#invite-qr svg').screenshot();
+      const { data, info } = await sharp(photo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect(jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data).toBe(`${publicUrl}/join#code=${code}`);
+      // Drawn as SVG elements: no image, no data: URL.
+      expect(await page.evaluate(() => ({ images: document.images.length, svgs: document.querySelectorAll('#invite-qr svg path').length }))).toEqual({ images: 0, svgs: 1 });
+
+      // Archived, nobody may join: the invitation goes; running again, it comes back.
+      await timeToShow(
+        () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'archived' } }),
+        () => page.locator('#invite').waitFor({ state: 'hidden', timeout: 1_000 }),
+      );
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'running' } });
+      await shown(page, '#invite-code', /^\d{3}-\d{3}-\d{3}$/, 5_000);
+      // Closed to guests, the phone page cannot let anyone in: the invitation goes until it opens again.
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: false } });
+      await page.locator('#invite').waitFor({ state: 'hidden', timeout: 2_000 });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: true } });
+      await page.locator('#invite').waitFor({ state: 'visible', timeout: 2_000 });
+
+      // The code is the facilitators' to read: a participant's screen has no invitation.
+      const { page: participants } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(participants, t.url, id, pat.token!);
+      await quietFor(500, "the access code's 403 reaching the participant's screen");
+      expect(await participants.isVisible('#invite')).toBe(false);
+      expect(await participants.locator('#invite-code').textContent()).toBe('');
+      expect(problems.errors).toEqual([]);
     });
   });
 

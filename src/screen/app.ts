@@ -7,6 +7,8 @@ import { ApiError, createClient } from '../../client-sdk/src/index';
 import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
 import { boardOf, scoresVisible, screenView, votingOpen } from './board';
+import { codeText, joinAddress, joinUrl } from './invite';
+import { qrElement } from './qr';
 import { renderFrame, renderTimer } from './render';
 import { forgetToken, keepToken, takeToken } from './token';
 
@@ -16,6 +18,8 @@ const api = createClient({ baseUrl: location.origin });
 const TICK_MS = 250;
 /** The wait before trying again to open a workshop the server did not answer for. */
 const RETRY_MS = 2_000;
+/** The service's public address, handed over by the server in a `<meta>` (the policy allows no inline script). */
+const PUBLIC_URL = document.querySelector<HTMLMetaElement>('meta[name="public-url"]')?.content || location.origin;
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -73,6 +77,50 @@ async function open(token: string): Promise<void> {
   }
   const canvas = openCanvas(api, workshopId, { WebSocket: window.WebSocket, maxBackoffTime: RETRY_MS });
   show(live, canvas);
+  invite(live);
+}
+
+/**
+ * While people may join from a phone (the workshop runs and takes guests: the participant page
+ * joins as a guest), a facilitator's screen shows the join
+ * address, a QR code of it carrying the access code, and the code. The code is the facilitators'
+ * to read: a participant's screen gets a 403 and shows no invitation. It is read again when the
+ * workshop runs again after an archive, as reopening may draw a new code.
+ */
+function invite(live: LiveWorkshop): void {
+  let code: string | null = null;
+  let drawnCode: string | null = null;
+  let running: boolean | null = null;
+  const read = () =>
+    api.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: workshopId } } }).then(
+      (found) => {
+        // Digits only in the address, whether the server sends them grouped (`123-456-789`) or not.
+        code = found.access_code.replace(/\D/g, '');
+        draw();
+      },
+      (err: unknown) => {
+        // Not a facilitator (or no longer a member): no invitation. Anything else is asked again.
+        if (err instanceof ApiError && (err.status === 403 || err.status === 404 || err.status === 401)) return;
+        setTimeout(() => void read(), RETRY_MS);
+      },
+    );
+  const draw = () => {
+    const shown = running === true && code !== null;
+    byId('invite').hidden = !shown;
+    if (!shown || code === drawnCode) return;
+    drawnCode = code;
+    const url = joinUrl(PUBLIC_URL, code!);
+    byId('invite-qr').replaceChildren(qrElement(url, `QR code of ${url}`));
+    byId('invite-address').textContent = joinAddress(PUBLIC_URL);
+    byId('invite-code').textContent = codeText(code!);
+  };
+  live.subscribe((state) => {
+    const now = state.workshop.state !== 'archived' && state.workshop.allow_guests;
+    if (now === running) return;
+    running = now;
+    if (running) void read();
+    draw();
+  });
 }
 
 /** Draws the workshop and keeps drawing it: at every live change, canvas change and clock tick. */

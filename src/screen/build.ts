@@ -3,33 +3,41 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /*
- * The live screen's browser files: the page script (`app.ts` with the SDK's entry points and
- * their dependencies: socket.io-client, Yjs, y-websocket) and its stylesheet, minified, each
- * named by a hash of its content so browsers may keep them for good.
+ * The browser pages' files: each page's script (its `app.ts` with the SDK's entry points and
+ * their dependencies: socket.io-client, and for the screen Yjs and y-websocket) and its
+ * stylesheet, minified, each named by a hash of its content so browsers may keep them for good.
  *
- * Development builds them in memory on first use; `npm run build` writes them to `dist/screen/`
+ * Development builds them in memory on first use; `npm run build` writes them to `dist/<page>/`
  * so production serves them without esbuild, a devDependency the image does not hold.
  */
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-/** The file beside the built ones that names them (`{script, stylesheet}`). */
+const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The file beside each page's built ones that names them (`{script, stylesheet}`). */
 export const MANIFEST = 'manifest.json';
 
-/** The screen's built browser files, by their hashed names. */
-export interface ScreenAssets {
+/** The pages served from browser bundles: the live screen and the participant page. */
+export const PAGES = {
+  screen: { script: join(SRC, 'screen', 'app.ts'), stylesheet: join(SRC, 'screen', 'screen.css') },
+  participant: { script: join(SRC, 'participant', 'app.ts'), stylesheet: join(SRC, 'participant', 'participant.css') },
+} as const;
+export type PageName = keyof typeof PAGES;
+export const PAGE_NAMES = Object.keys(PAGES) as PageName[];
+
+/** One page's built browser files, by their hashed names. */
+export interface PageAssets {
   /** The page script's file name (`app-<hash>.js`). */
   script: string;
-  /** The stylesheet's file name (`screen-<hash>.css`). */
+  /** The stylesheet's file name (`<page>-<hash>.css`). */
   stylesheet: string;
   files: Map<string, Uint8Array<ArrayBuffer>>;
 }
 
-/** Bundles the page script and stylesheet in memory. Needs esbuild (a devDependency). */
-export async function buildScreenAssets(): Promise<ScreenAssets> {
+/** Bundles one page's script and stylesheet in memory. Needs esbuild (a devDependency). */
+export async function buildPageAssets(page: PageName): Promise<PageAssets> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: { app: join(HERE, 'app.ts'), screen: join(HERE, 'screen.css') },
-    outdir: '/screen',
+    entryPoints: { app: PAGES[page].script, [page]: PAGES[page].stylesheet },
+    outdir: '/out',
     entryNames: '[name]-[hash]',
     bundle: true,
     minify: true,
@@ -43,7 +51,7 @@ export async function buildScreenAssets(): Promise<ScreenAssets> {
   let script = '';
   let stylesheet = '';
   for (const file of result.outputFiles) {
-    const name = file.path.slice('/screen/'.length);
+    const name = file.path.slice('/out/'.length);
     files.set(name, new Uint8Array(file.contents));
     if (name.endsWith('.js')) script = name;
     if (name.endsWith('.css')) stylesheet = name;
@@ -51,12 +59,18 @@ export async function buildScreenAssets(): Promise<ScreenAssets> {
   return { script, stylesheet, files };
 }
 
-/** Writes the built files and a manifest naming them into `dir` (the production build: `dist/screen`). */
-export async function writeScreenAssets(dir: string): Promise<ScreenAssets> {
-  const assets = await buildScreenAssets();
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  for (const [name, contents] of assets.files) writeFileSync(join(dir, name), contents);
-  writeFileSync(join(dir, MANIFEST), JSON.stringify({ script: assets.script, stylesheet: assets.stylesheet }));
-  return assets;
+/**
+ * Writes every page's built files and a manifest naming them into `dir/<page>/` (the production
+ * build: `dist/screen/`, `dist/participant/`).
+ */
+export async function writePageAssets(dir: string): Promise<Record<PageName, PageAssets>> {
+  const built = await Promise.all(PAGE_NAMES.map(async (page) => [page, await buildPageAssets(page)] as const));
+  for (const [page, assets] of built) {
+    const out = join(dir, page);
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(out, { recursive: true });
+    for (const [name, contents] of assets.files) writeFileSync(join(out, name), contents);
+    writeFileSync(join(out, MANIFEST), JSON.stringify({ script: assets.script, stylesheet: assets.stylesheet }));
+  }
+  return Object.fromEntries(built) as Record<PageName, PageAssets>;
 }

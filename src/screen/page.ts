@@ -1,21 +1,17 @@
-import type { ScreenAssets } from './build';
+import type { PageAssets } from './build';
+import { pageDocument } from './html';
 
 /**
- * The screen's HTML: an empty frame the page script fills in. Nothing in it comes from the
- * request or the database; every user-provided text is set later as text, never as markup.
+ * The screen's HTML: an empty frame the page script fills in. The service's public address
+ * (configuration, for the invitation's QR code) is handed over in a `<meta>`.
  */
-export function screenPage(assets: Pick<ScreenAssets, 'script' | 'stylesheet'>): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <meta name="referrer" content="no-referrer" />
-    <title>Workshop screen</title>
-    <link rel="stylesheet" href="/screen/assets/${assets.stylesheet}" />
-    <script type="module" src="/screen/assets/${assets.script}"></script>
-  </head>
-  <body data-status="loading">
+export function screenPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>, publicUrl: string): string {
+  return pageDocument({
+    page: 'screen',
+    assets,
+    title: 'Workshop screen',
+    meta: { 'public-url': publicUrl },
+    body: `  <body data-status="loading">
     <p id="connection" class="connection" role="status" hidden>Reconnecting…</p>
     <section id="sign-in" class="sign-in" hidden>
       <h1>Sign in to the workshop screen</h1>
@@ -39,6 +35,12 @@ export function screenPage(assets: Pick<ScreenAssets, 'script' | 'stylesheet'>):
           <p id="timer" class="timer" hidden></p>
           <p id="participation" class="participation" hidden></p>
           <p id="presence" class="presence"></p>
+          <aside id="invite" class="invite" aria-labelledby="invite-title" hidden>
+            <div id="invite-qr" class="invite-qr"></div>
+            <p id="invite-title" class="invite-title">Join on your phone</p>
+            <p class="invite-address">Scan, or go to <span id="invite-address"></span></p>
+            <p class="invite-code-line">and enter <span id="invite-code" class="invite-code"></span></p>
+          </aside>
         </div>
       </header>
       <section id="spotlight" class="spotlight" aria-live="polite" hidden></section>
@@ -48,6 +50,6 @@ export function screenPage(assets: Pick<ScreenAssets, 'script' | 'stylesheet'>):
       <footer class="bottom"><span id="following" hidden>Following the facilitator's view</span><button id="sign-out" type="button">Sign out</button></footer>
     </main>
     <p id="notice" class="notice" role="status">Loading…</p>
-  </body>
-</html>`;
+  </body>`,
+  });
 }

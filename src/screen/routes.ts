@@ -1,7 +1,9 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/env';
 import { AppError } from '../http/errors';
-import { screenAssets } from './assets';
+import { participantPage } from '../participant/page';
+import { pageAssets } from './assets';
+import type { PageName } from './build';
 import { screenPage } from './page';
 
 /** Hashed names: a file's content never changes under its name. */
@@ -13,7 +15,8 @@ const WORKSHOP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Scripts and styles from this origin only, no inline code; the page talks to this origin only
- * (REST, Socket.IO and the Yjs endpoint over ws/wss), and no other site may frame it.
+ * (REST, Socket.IO and the Yjs endpoint over ws/wss), and no other site may frame it. The screen
+ * draws its QR code as SVG elements, so images stay `'self'` (no `data:`).
  */
 function contentSecurityPolicy(host: string | undefined): string {
   const sockets = host && PLAIN_HOST.test(host) ? ` ws://${host} wss://${host}` : '';
@@ -29,26 +32,46 @@ function contentSecurityPolicy(host: string | undefined): string {
   ].join('; ');
 }
 
-/** `GET /screen/<workshop_id>`: the live workshop screen, and `GET /screen/assets/<file>`: its script and stylesheet. */
-export function screenRoutes() {
+export interface PageRoutesOptions {
+  /** The service's public address (`config.publicUrl`): the screen's QR code sends people to `<it>/join`. */
+  publicUrl: string;
+}
+
+/**
+ * The browser pages, built from the client SDK's public entry points and served by the same code:
+ * `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
+ * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
+ */
+export function screenRoutes(options: PageRoutesOptions) {
+  const html = (c: Context<AppEnv>, body: string) =>
+    c.html(body, 200, {
+      // The page names the current files: it is asked for again each time, the files are kept.
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': contentSecurityPolicy(c.req.header('host')),
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+    });
+  const workshopPage = (c: Context<AppEnv>) => {
+    if (!WORKSHOP_ID.test(c.req.param('workshop_id') ?? '')) throw new AppError('not_found', 'No such workshop.');
+  };
+
   return new Hono<AppEnv>()
-    .get('/screen/assets/:file', async (c) => {
+    .get('/:page{screen|participant}/assets/:file', async (c) => {
       const file = c.req.param('file');
-      const assets = await screenAssets();
+      const assets = await pageAssets(c.req.param('page') as PageName);
       const type = CONTENT_TYPES[file.split('.').pop() ?? ''];
-      if (!assets.files.has(file) || !type) throw new AppError('not_found', 'No such screen file.');
+      if (!assets.files.has(file) || !type) throw new AppError('not_found', 'No such page file.');
       const headers = { 'Content-Type': type, 'Cache-Control': IMMUTABLE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
       if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) return c.body(assets.gzipped.get(file)!, 200, { ...headers, 'Content-Encoding': 'gzip' });
       return c.body(assets.files.get(file)!, 200, headers);
     })
     .get('/screen/:workshop_id', async (c) => {
-      if (!WORKSHOP_ID.test(c.req.param('workshop_id'))) throw new AppError('not_found', 'No such workshop.');
-      return c.html(screenPage(await screenAssets()), 200, {
-        // The page names the current files: it is asked for again each time, the files are kept.
-        'Cache-Control': 'no-cache',
-        'Content-Security-Policy': contentSecurityPolicy(c.req.header('host')),
-        'X-Content-Type-Options': 'nosniff',
-        'Referrer-Policy': 'no-referrer',
-      });
+      workshopPage(c);
+      return html(c, screenPage(await pageAssets('screen'), options.publicUrl));
+    })
+    .get('/join', async (c) => html(c, participantPage(await pageAssets('participant'))))
+    .get('/w/:workshop_id', async (c) => {
+      workshopPage(c);
+      return html(c, participantPage(await pageAssets('participant')));
     });
 }

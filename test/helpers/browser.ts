@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 /**
  * Browser tests drive the system's chromium (Debian's package; CI installs it), never a
@@ -68,4 +68,32 @@ export function useBrowser(): TestBrowser {
 export async function openScreen(page: Page, baseUrl: string, workshopId: string, token: string): Promise<void> {
   await page.goto(`${baseUrl}/screen/${workshopId}#token=${encodeURIComponent(token)}`);
   await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+}
+
+/** What the issues allow between a change and a page showing it. */
+export const WITHIN_MS = 1_000;
+
+/** Waits until the element `selector` exists, is not hidden, and its text is `text` (checked at every frame). */
+export function shown(page: Page, selector: string, text: string | RegExp, timeout = WITHIN_MS): Promise<unknown> {
+  const [source, flags] = typeof text === 'string' ? [null, null] : [text.source, text.flags];
+  return page.waitForFunction(
+    ({ selector, text, source, flags }) => {
+      const node = document.querySelector<HTMLElement>(selector);
+      if (!node || node.closest('[hidden]')) return false;
+      const content = node.textContent ?? '';
+      return source === null ? content === text : new RegExp(source, flags!).test(content);
+    },
+    { selector, text: typeof text === 'string' ? text : '', source, flags },
+    { timeout, polling: 'raf' },
+  );
+}
+
+/** How long `change` takes to show on the page (the REST call included); fails past `limitMs`. */
+export async function timeToShow(change: () => Promise<unknown>, seen: () => Promise<unknown>, limitMs = WITHIN_MS): Promise<number> {
+  const started = performance.now();
+  await change();
+  await seen();
+  const took = Math.round(performance.now() - started);
+  expect(took).toBeLessThan(limitMs);
+  return took;
 }

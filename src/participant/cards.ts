@@ -1,0 +1,280 @@
+import type { Card, Comment, Workshop } from '../../client-sdk/src/index';
+import type { Direction } from './votes';
+
+/** A criterion as the workshop carries it, with the ratings the reader may see. */
+export type Criterion = Workshop['criteria'][number];
+
+/*
+ * One card on the participant page, kept as one set of elements for as long as the card is shown
+ * and updated in place at each change: a re-render never takes the focus, a half-typed comment or
+ * an open panel away from the person. Every text people wrote is set with `textContent`.
+ */
+
+export interface CardActions {
+  vote(card: Card, direction: Direction): void;
+  rate(card: Card, criterion: Criterion, value: number): void;
+  comment(card: Card, content: string): void;
+  openComments(card: Card): void;
+  /** Says a text to assistive technology (a refused press's reason). */
+  announce(text: string): void;
+}
+
+/** What the page knows for one card at a render, worked out by the page. */
+export interface CardFrame {
+  scoreShown: boolean;
+  contentShown: boolean;
+  focused: boolean;
+  /** The vote controls, when the current step lets the person vote on this card. */
+  vote: {
+    /** The person's points on the card, waiting ones included. */
+    mine: number;
+    /** Why + (or −) would be refused, or null; a string while the points are being counted too. */
+    plus: string | null;
+    minus: string | null;
+    /** The line under the buttons when + is allowed: the points left for this card. */
+    left: string;
+  } | null;
+  /** The criteria to rate on, with the person's rating on each (null: none yet), when the step allows rating. */
+  rate: Array<{ criterion: Criterion; value: number | null; waiting: boolean }> | null;
+  /** Whether the step lets the person comment. */
+  comment: boolean;
+  /** The card's comments when read (null before its panel was first opened), then those waiting to be sent. */
+  comments: { list: Comment[] | null; waiting: string[]; me: string };
+}
+
+let made = 0;
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** Sets a text only when it changed, so assistive technology is not told of a change that is none. */
+function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** A button that stays focusable when refused, so its reason can be read (`aria-disabled`, not `disabled`). */
+function setRefused(button: HTMLButtonElement, refused: boolean): void {
+  button.setAttribute('aria-disabled', String(refused));
+}
+
+export class CardView {
+  readonly root: HTMLElement;
+  private card!: Card;
+  private frame!: CardFrame;
+  private readonly id = `c${++made}`;
+  private readonly article = element('article', 'card');
+  private readonly title: HTMLElement;
+  private readonly content = element('p', 'content');
+  private readonly score = element('p', 'score');
+  private readonly voteGroup = element('div', 'vote');
+  private readonly minus = element('button', 'vote-button minus', '−');
+  private readonly mine = element('span', 'mine');
+  private readonly plus = element('button', 'vote-button plus', '+');
+  private readonly voteNote = element('p', 'vote-note');
+  private readonly minusWhy = element('span', 'visually-hidden');
+  private readonly rateToggle = element('button', 'toggle rate-toggle');
+  private readonly commentsToggle = element('button', 'toggle comments-toggle');
+  private readonly ratePanel = element('div', 'panel rate-panel');
+  private readonly commentsPanel = element('div', 'panel comments-panel');
+  private readonly commentList = element('ul', 'comment-list');
+  private readonly commentForm = element('form', 'comment-form');
+  private readonly commentInput = element('textarea');
+  private scales = '';
+  private drawnComments = '';
+
+  constructor(
+    private readonly actions: CardActions,
+    container: 'li' | 'div',
+    headingLevel: 'h2' | 'h3',
+  ) {
+    this.root = element(container, 'card-holder');
+    this.title = element(headingLevel, 'title');
+    this.title.dir = 'auto';
+    this.content.dir = 'auto';
+
+    this.voteGroup.setAttribute('role', 'group');
+    this.voteNote.id = `${this.id}-vote-note`;
+    this.minusWhy.id = `${this.id}-minus-why`;
+    this.plus.setAttribute('aria-describedby', this.voteNote.id);
+    this.minus.setAttribute('aria-describedby', this.minusWhy.id);
+    for (const [button, direction] of [[this.minus, -1], [this.plus, 1]] as const) {
+      button.type = 'button';
+      button.addEventListener('click', () => {
+        // Refused: the reason is on the card already; say it again for whoever pressed.
+        const refused = direction === 1 ? this.frame.vote?.plus : this.frame.vote?.minus;
+        if (refused) return this.actions.announce(refused);
+        this.actions.vote(this.card, direction);
+      });
+    }
+    this.mine.setAttribute('aria-live', 'polite');
+    this.voteGroup.append(this.minus, this.mine, this.plus, this.voteNote, this.minusWhy);
+
+    const tools = element('div', 'tools');
+    for (const [toggle, panel, name] of [
+      [this.rateToggle, this.ratePanel, 'rate'],
+      [this.commentsToggle, this.commentsPanel, 'comments'],
+    ] as const) {
+      toggle.type = 'button';
+      panel.id = `${this.id}-${name}`;
+      panel.hidden = true;
+      toggle.setAttribute('aria-controls', panel.id);
+      toggle.setAttribute('aria-expanded', 'false');
+      toggle.addEventListener('click', () => {
+        panel.hidden = !panel.hidden;
+        toggle.setAttribute('aria-expanded', String(!panel.hidden));
+        if (!panel.hidden && panel === this.commentsPanel) this.actions.openComments(this.card);
+      });
+      tools.append(toggle);
+    }
+
+    const label = element('label', '', 'Your comment');
+    label.htmlFor = this.commentInput.id = `${this.id}-comment`;
+    this.commentInput.rows = 2;
+    this.commentInput.maxLength = 10_000;
+    const send = element('button', 'secondary', 'Send comment');
+    send.type = 'submit';
+    this.commentForm.append(label, this.commentInput, send);
+    this.commentForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const content = this.commentInput.value.trim();
+      if (!content) return this.commentInput.focus();
+      this.actions.comment(this.card, content);
+      this.commentInput.value = '';
+    });
+    this.commentsPanel.append(this.commentList, this.commentForm);
+
+    this.article.append(this.title, this.content, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel);
+    this.root.append(this.article);
+  }
+
+  update(card: Card, frame: CardFrame): void {
+    this.card = card;
+    this.frame = frame;
+    const { article } = this;
+    article.dataset.cardId = card.id;
+    article.className = `card ${card.type}${card.color ? ` color-${card.color}` : ''}${card.aside ? ' aside' : ''}${frame.focused ? ' focused' : ''}`;
+    setText(this.title, card.title);
+    setText(this.content, card.content);
+    this.content.hidden = !frame.contentShown || !card.content;
+    this.score.hidden = !frame.scoreShown;
+    setText(this.score, `Score ${card.summary.score}`);
+    this.updateVote(card);
+    this.updateRate();
+    this.updateComments(card);
+  }
+
+  private updateVote(card: Card): void {
+    const { vote } = this.frame;
+    this.voteGroup.hidden = vote === null;
+    if (!vote) return;
+    this.voteGroup.setAttribute('aria-label', `Your points on “${card.title}”`);
+    this.plus.setAttribute('aria-label', `Give a point to “${card.title}”`);
+    this.minus.setAttribute('aria-label', `Take a point from “${card.title}”`);
+    setRefused(this.plus, vote.plus !== null);
+    setRefused(this.minus, vote.minus !== null);
+    setText(this.mine, String(vote.mine));
+    this.mine.setAttribute('aria-label', `${vote.mine} of your points`);
+    setText(this.voteNote, vote.plus ?? vote.left);
+    setText(this.minusWhy, vote.minus ?? '');
+    this.voteNote.classList.toggle('why', vote.plus !== null);
+  }
+
+  private updateRate(): void {
+    const { rate } = this.frame;
+    this.rateToggle.hidden = rate === null;
+    if (!rate) {
+      this.ratePanel.hidden = true;
+      this.rateToggle.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    const rated = rate.filter((entry) => entry.value !== null).length;
+    setText(this.rateToggle, rated === 0 ? 'Rate' : `Rated ${rated} of ${rate.length}`);
+    // The scales are rebuilt only when the criteria change; the pressed values are set each time.
+    const scales = JSON.stringify(rate.map(({ criterion }) => [criterion.id, criterion.title, criterion.current_scale]));
+    if (scales !== this.scales) {
+      this.scales = scales;
+      this.ratePanel.replaceChildren(
+        ...rate.map(({ criterion }) => {
+          const group = element('div', 'criterion');
+          const name = element('p', 'criterion-name', criterion.title);
+          name.id = `${this.id}-criterion-${criterion.id}`;
+          name.dir = 'auto';
+          group.setAttribute('role', 'group');
+          group.setAttribute('aria-labelledby', name.id);
+          group.dataset.criterionId = criterion.id;
+          const values = element('div', 'scale');
+          for (const value of criterion.current_scale) {
+            const button = element('button', 'scale-value', String(value));
+            button.type = 'button';
+            button.dataset.value = String(value);
+            button.setAttribute('aria-label', `${value} for ${criterion.title}`);
+            button.addEventListener('click', () => this.actions.rate(this.card, criterion, value));
+            values.append(button);
+          }
+          group.append(name, values);
+          return group;
+        }),
+      );
+    }
+    for (const { criterion, value, waiting } of rate) {
+      const group = this.ratePanel.querySelector<HTMLElement>(`[data-criterion-id="${CSS.escape(criterion.id)}"]`);
+      group?.classList.toggle('waiting', waiting);
+      group?.querySelectorAll<HTMLButtonElement>('.scale-value').forEach((button) => {
+        button.setAttribute('aria-pressed', String(value !== null && button.dataset.value === String(value)));
+      });
+    }
+  }
+
+  private updateComments(card: Card): void {
+    const { comment, comments } = this.frame;
+    const count = Math.max(card.summary.comments, comments.list?.length ?? 0) + comments.waiting.length;
+    // Nothing to read and nothing to write: no toggle.
+    this.commentsToggle.hidden = !comment && count === 0;
+    if (this.commentsToggle.hidden) this.commentsPanel.hidden = true;
+    setText(this.commentsToggle, count === 0 ? 'Comment' : `Comments (${count})`);
+    this.commentForm.hidden = !comment;
+    const drawn = JSON.stringify([comments.list?.map(({ id, content }) => [id, content]) ?? null, comments.waiting, count > 0]);
+    if (drawn === this.drawnComments) return;
+    this.drawnComments = drawn;
+    const items = (comments.list ?? []).map((found) => {
+      const item = element('li', 'comment');
+      const text = element('p', 'comment-text', found.content);
+      text.dir = 'auto';
+      item.append(text);
+      if (found.user_id === comments.me) item.append(element('span', 'comment-by', 'You'));
+      return item;
+    });
+    for (const content of comments.waiting) {
+      const item = element('li', 'comment waiting');
+      const text = element('p', 'comment-text', content);
+      text.dir = 'auto';
+      item.append(text, element('span', 'comment-by', 'You · waiting to be sent'));
+      items.push(item);
+    }
+    if (comments.list === null && comments.waiting.length === 0) items.push(element('li', 'comment-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
+    else if (items.length === 0) items.push(element('li', 'comment-empty', 'No comments yet.'));
+    // The list holds no controls: redrawing it takes no focus away.
+    this.commentList.replaceChildren(...items);
+  }
+}
+
+/**
+ * Puts `nodes` into `parent` in this order, moving only those out of place (a moved element
+ * loses the focus it holds) and removing the others.
+ */
+export function placeChildren(parent: Element, nodes: Node[]): void {
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
+  while (at) {
+    const next = at.nextSibling;
+    parent.removeChild(at);
+    at = next;
+  }
+}

@@ -1,0 +1,84 @@
+import type { PageAssets } from '../screen/build';
+import { pageDocument } from '../screen/html';
+
+/**
+ * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both): an empty frame
+ * the page script fills in.
+ */
+export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>): string {
+  return pageDocument({
+    page: 'participant',
+    assets,
+    title: 'Join the workshop',
+    meta: { 'theme-color': '#1f4e79' },
+    body: `  <body data-status="loading">
+    <p id="connection" class="connection" role="status" hidden></p>
+    <main id="join" class="join" hidden>
+      <h1>Join the workshop</h1>
+      <p id="join-notice" class="join-notice" role="status"></p>
+      <section id="kept" class="kept" aria-labelledby="kept-title" hidden>
+        <h2 id="kept-title">Already in on this phone</h2>
+        <ul id="kept-list" class="kept-list"></ul>
+      </section>
+      <form id="join-form" class="join-form" novalidate>
+        <label for="code">Access code</label>
+        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" aria-describedby="code-hint" required />
+        <p id="code-hint" class="hint">The 9 digits shown on the workshop's screen.</p>
+        <label for="name">Your name</label>
+        <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" aria-describedby="name-hint" required />
+        <p id="name-hint" class="hint">How the others will see you.</p>
+        <button id="join-button" type="submit" class="primary">Join</button>
+        <p id="join-status" class="failed" role="alert"></p>
+      </form>
+    </main>
+    <div id="workshop" class="workshop" hidden>
+      <header class="top">
+        <p id="workshop-title" class="workshop-title"></p>
+        <h1 id="step-name" class="step-name"></h1>
+        <p id="step-instructions" class="instructions"></p>
+        <p id="timer" class="timer" role="timer" hidden></p>
+        <p id="points" class="points" aria-live="polite" hidden></p>
+      </header>
+      <main class="body">
+        <p id="archived" class="archived" hidden>This workshop is archived: it can be read, not changed.</p>
+        <section id="outbox" class="outbox" aria-labelledby="outbox-title" hidden>
+          <h2 id="outbox-title">Waiting to be sent</h2>
+          <p id="outbox-status" class="outbox-status"></p>
+          <ul id="outbox-list" class="outbox-list"></ul>
+        </section>
+        <p id="refused" class="refused" role="alert" hidden></p>
+        <section id="spotlight" class="spotlight" aria-labelledby="spotlight-title" hidden>
+          <h2 id="spotlight-title" class="spotlight-title">On the screen now</h2>
+          <div id="spotlight-card"></div>
+        </section>
+        <section id="add" class="add" aria-label="Add">
+          <form id="idea-form" class="add-form" hidden>
+            <h2>Add an idea</h2>
+            <label for="idea-cluster">Cluster</label>
+            <select id="idea-cluster"></select>
+            <label for="idea-title">Your idea</label>
+            <input id="idea-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" />
+            <button id="idea-form-button" type="submit" class="primary">Add idea</button>
+            <p id="idea-hint" class="hint" hidden>Ideas go into a cluster, and there is none yet.</p>
+          </form>
+          <form id="cluster-form" class="add-form" hidden>
+            <h2>Add a cluster</h2>
+            <label for="cluster-title">Cluster name</label>
+            <input id="cluster-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" />
+            <button type="submit" class="primary">Add cluster</button>
+          </form>
+        </section>
+        <section id="cards" class="cards" aria-label="Cards"></section>
+        <p id="empty" class="empty" hidden>No cards yet.</p>
+      </main>
+      <footer class="bottom">
+        <span id="following" hidden>Following the facilitator's screen.</span>
+        <span id="presence"></span>
+        <button id="leave" type="button" class="quiet">Leave</button>
+      </footer>
+    </div>
+    <p id="notice" class="notice" role="status">Loading…</p>
+    <p id="announce" class="visually-hidden" aria-live="polite"></p>
+  </body>`,
+  });
+}

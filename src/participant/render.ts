@@ -1,0 +1,255 @@
+import type { Card } from '../../client-sdk/src/index';
+import { timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
+import { boardOf, scoresVisible, screenView, type Stack } from '../screen/board';
+import { clockText } from '../screen/render';
+import { CardView, placeChildren, type CardActions, type CardFrame } from './cards';
+import { DEFAULT_PREFS, named, type ParticipantSession, type Prefs } from './session';
+import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';
+
+/*
+ * The participant page's DOM, drawn from the live state and the session at each change. The
+ * frame (header, forms, outbox) is in the HTML and only filled in; cards keep their elements
+ * (`CardView`) from one drawing to the next.
+ */
+
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function setText(node: Node, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** Says a text to assistive technology through the page's polite live region. */
+export function announce(text: string): void {
+  const region = byId('announce');
+  // The same words twice in a row are still read: clear first, then set in the next frame.
+  region.textContent = '';
+  requestAnimationFrame(() => (region.textContent = text));
+}
+
+export class WorkshopPage {
+  private readonly heads = new Map<string, CardView>();
+  private readonly ideas = new Map<string, CardView>();
+  private readonly stacks = new Map<string, { root: HTMLElement; list: HTMLUListElement }>();
+  private spotlight: { id: string; view: CardView } | null = null;
+  private clusterOptions = '';
+  private stepId: string | null | undefined = undefined;
+
+  constructor(
+    private readonly session: ParticipantSession,
+    private readonly actions: CardActions,
+  ) {}
+
+  draw(): void {
+    const { session } = this;
+    const state = session.live.state;
+    const archived = state.workshop.state === 'archived';
+    const prefs: Prefs = state.step?.prefs ?? DEFAULT_PREFS;
+    const may = (right: keyof Prefs) => !archived && prefs[right];
+
+    document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+    setText(byId('workshop-title'), state.workshop.title);
+    setText(byId('step-name'), state.step?.name ?? 'Waiting for the first step');
+    setText(byId('step-instructions'), state.step?.instructions ?? '');
+    if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null)) announce(`Now: ${state.step?.name ?? 'no step'}`);
+    this.stepId = state.step?.id ?? null;
+    byId('archived').hidden = !archived;
+    setText(byId('presence'), `${state.presence.count} connected`);
+    this.drawTimer(state);
+
+    // Votes: the person's, with those waiting to be sent, against the workshop's budget.
+    const voting = may('allow_vote_on_ideas') || may('allow_vote_on_clusters');
+    if (voting) session.loadVotes();
+    const waitingVotes = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'vote' ? [intent] : []));
+    const votes = session.votes.withWaiting(waitingVotes);
+    const total = spentOf([...votes.values()].flat());
+    const limit = state.workshop.vote_limit;
+    const left = pointsLeft(limit, total);
+    const points = byId('points');
+    points.hidden = !voting;
+    setText(
+      points,
+      !session.votes.loaded
+        ? 'Counting your points…'
+        : left === null
+          ? `Vote as you like: up to ${limit.max_positive} ${plural(limit.max_positive, 'point')} on a card.`
+          : left === 0
+            ? `No points left: you have spent all ${limit.positive}.`
+            : `${left} of ${limit.positive} ${plural(limit.positive, 'point')} left to give.`,
+    );
+
+    session.readRatings(state.workshop.criteria);
+    const criteria = state.workshop.criteria;
+    const { view, following } = screenView(state, false);
+    const scoresShown = scoresVisible(state);
+    const frameOf = (card: Card, focused: boolean): CardFrame => {
+      const values = votes.get(card.id) ?? [];
+      const canVote = may(card.type === 'idea' ? 'allow_vote_on_ideas' : 'allow_vote_on_clusters');
+      const refusal = (direction: Direction) => (session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…');
+      const cardLeft = Math.max(0, Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY));
+      const waitingRates = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'rate' && intent.cardId === card.id ? [intent] : []));
+      return {
+        scoreShown: scoresShown && (card.type === 'idea' || card.summary.score !== 0),
+        contentShown: view.card_sub_view === 'content',
+        focused,
+        vote: canVote
+          ? { mine: values.reduce((sum, value) => sum + value, 0), plus: refusal(1), minus: refusal(-1), left: `${cardLeft} more ${plural(cardLeft, 'point')} possible here.` }
+          : null,
+        rate:
+          may('allow_rate') && criteria.length > 0
+            ? criteria.map((criterion) => {
+                const waiting = waitingRates.filter((intent) => intent.criteriumId === criterion.id).at(-1);
+                return { criterion, value: waiting?.value ?? session.rating(card.id, criterion.id)?.value ?? null, waiting: waiting !== undefined };
+              })
+            : null,
+        comment: may('allow_comment'),
+        comments: {
+          list: session.comments.get(card.id) ?? null,
+          waiting: session.outbox.items.flatMap(({ intent }) => (intent.kind === 'comment' && intent.cardId === card.id ? [intent.content] : [])),
+          me: session.me,
+        },
+      };
+    };
+
+    const board = boardOf({ cards: state.cards, view, scoresShown, placements: {}, zones: {}, background: null });
+    this.drawSpotlight(board.focus, following, frameOf);
+    this.drawStacks(board.loose, board.focus?.id ?? null, frameOf);
+    byId('empty').hidden = board.loose.length > 0;
+    byId('following').hidden = !following;
+
+    this.drawForms(state, may('allow_add_idea'), may('allow_add_cluster'));
+    this.drawOutbox(state);
+  }
+
+  drawTimer(state: WorkshopState): void {
+    const timer = byId('timer');
+    const remaining = timerRemainingMs(state);
+    timer.hidden = state.timer.state === 'stopped';
+    timer.dataset.state = state.timer.state;
+    setText(timer, state.timer.state === 'paused' ? `${clockText(remaining)} paused` : `${clockText(remaining)} left`);
+  }
+
+  private drawSpotlight(focus: Card | null, following: boolean, frameOf: (card: Card, focused: boolean) => CardFrame): void {
+    const section = byId('spotlight');
+    section.hidden = focus === null;
+    if (!focus) {
+      this.spotlight = null;
+      return;
+    }
+    setText(byId('spotlight-title'), following ? 'On the screen now' : 'In the spotlight');
+    if (this.spotlight?.id !== focus.id) {
+      this.spotlight = { id: focus.id, view: new CardView(this.actions, 'div', 'h3') };
+      byId('spotlight-card').replaceChildren(this.spotlight.view.root);
+      announce(`On the screen: ${named(focus)}`);
+      // Brought into sight unless the person is busy with a control further down.
+      if (document.activeElement === document.body || document.activeElement === null) section.scrollIntoView({ block: 'nearest' });
+    }
+    this.spotlight.view.update(focus, frameOf(focus, true));
+  }
+
+  private drawStacks(stacks: Stack[], focusId: string | null, frameOf: (card: Card, focused: boolean) => CardFrame): void {
+    const shownStacks = new Set<string>();
+    const shownHeads = new Set<string>();
+    const shownIdeas = new Set<string>();
+    const roots = stacks.map((stack) => {
+      const key = stack.head?.id ?? '';
+      shownStacks.add(key);
+      let drawn = this.stacks.get(key);
+      if (!drawn) {
+        drawn = { root: document.createElement('section'), list: document.createElement('ul') };
+        drawn.root.className = 'stack';
+        drawn.list.className = 'ideas';
+        this.stacks.set(key, drawn);
+      }
+      const children: Node[] = [];
+      if (stack.head) {
+        shownHeads.add(stack.head.id);
+        const head = this.viewOf(this.heads, stack.head.id, 'div', 'h2');
+        head.update(stack.head, frameOf(stack.head, stack.head.id === focusId));
+        children.push(head.root);
+        drawn.root.className = `stack${stack.head.color ? ` color-${stack.head.color}` : ''}`;
+      }
+      placeChildren(
+        drawn.list,
+        stack.ideas.map((idea) => {
+          shownIdeas.add(idea.id);
+          const view = this.viewOf(this.ideas, idea.id, 'li', 'h3');
+          view.update(idea, frameOf(idea, idea.id === focusId));
+          return view.root;
+        }),
+      );
+      if (stack.ideas.length > 0) children.push(drawn.list);
+      placeChildren(drawn.root, children);
+      return drawn.root;
+    });
+    placeChildren(byId('cards'), roots);
+    for (const [views, shown] of [[this.heads, shownHeads], [this.ideas, shownIdeas]] as const) for (const id of views.keys()) if (!shown.has(id)) views.delete(id);
+    for (const key of this.stacks.keys()) if (!shownStacks.has(key)) this.stacks.delete(key);
+  }
+
+  private viewOf(views: Map<string, CardView>, id: string, container: 'li' | 'div', heading: 'h2' | 'h3'): CardView {
+    let view = views.get(id);
+    if (!view) views.set(id, (view = new CardView(this.actions, container, heading)));
+    return view;
+  }
+
+  private drawForms(state: WorkshopState, addIdea: boolean, addCluster: boolean): void {
+    byId('add').hidden = !addIdea && !addCluster;
+    byId('idea-form').hidden = !addIdea;
+    byId('cluster-form').hidden = !addCluster;
+    const clusters = state.cards.filter((card) => card.type === 'cluster');
+    const select = byId<HTMLSelectElement>('idea-cluster');
+    const options = JSON.stringify(clusters.map(({ id, title }) => [id, title]));
+    if (options !== this.clusterOptions) {
+      this.clusterOptions = options;
+      const chosen = select.value;
+      select.replaceChildren(
+        ...clusters.map((cluster) => {
+          const option = document.createElement('option');
+          option.value = cluster.id;
+          option.textContent = cluster.title;
+          return option;
+        }),
+      );
+      if (clusters.some(({ id }) => id === chosen)) select.value = chosen;
+    }
+    const none = clusters.length === 0;
+    select.disabled = none;
+    byId('idea-hint').hidden = !none;
+    byId<HTMLButtonElement>('idea-form-button').setAttribute('aria-disabled', String(none));
+  }
+
+  private drawOutbox(state: WorkshopState): void {
+    const { outbox, arriving } = this.session;
+    const offline = state.status !== 'live' || outbox.status === 'waiting' || !navigator.onLine;
+    const section = byId('outbox');
+    section.hidden = outbox.items.length === 0 && arriving.size === 0;
+    setText(
+      byId('outbox-status'),
+      outbox.status === 'waiting'
+        ? 'Kept on this phone: sent as soon as the connection returns.'
+        : outbox.items.length > 0
+          ? 'Sending…'
+          : 'Sent: showing as soon as the connection returns.',
+    );
+    const items = [
+      ...outbox.items.map(({ key, label }) => [key, label, 'waiting'] as const),
+      ...[...arriving].map(([id, label]) => [id, label, 'sent'] as const),
+    ].map(([key, label, status]) => {
+      const item = document.createElement('li');
+      item.dataset.key = key;
+      item.className = status;
+      item.textContent = status === 'sent' ? `${label} (sent)` : label;
+      return item;
+    });
+    const list = byId('outbox-list');
+    if (list.textContent !== items.map((item) => item.textContent).join('')) list.replaceChildren(...items);
+
+    document.body.dataset.status = state.status === 'live' && outbox.status !== 'waiting' ? 'live' : 'offline';
+    const connection = byId('connection');
+    connection.hidden = !offline;
+    setText(
+      connection,
+      outbox.items.length > 0 ? 'Offline. Keep going: what you add is kept here and sent when the connection returns.' : 'Offline: reconnecting…',
+    );
+  }
+}

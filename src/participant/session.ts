@@ -1,0 +1,297 @@
+import { ApiError, type Card, type Comment, type Step, type WorkshopClient } from '../../client-sdk/src/index';
+import type { LiveWorkshop } from '../../client-sdk/src/live';
+import type { Criterion } from './cards';
+import { Outbox, type Intent, type Request, type Waiting } from './outbox';
+import { outboxKey } from './token';
+import { VoteBook } from './votes';
+
+/*
+ * What the participant page knows beyond the SDK's live state: the person's own votes and
+ * ratings (for the points left and the pressed values), the comments of the cards whose panel
+ * was opened, and the writes waiting in the outbox. It turns the person's presses into writes and
+ * takes the answers and the live events in; `page.ts` draws it all.
+ */
+
+export type Prefs = Pick<
+  Step['prefs'],
+  'allow_add_idea' | 'allow_add_cluster' | 'allow_vote_on_ideas' | 'allow_vote_on_clusters' | 'allow_display_votes' | 'allow_rate' | 'allow_comment'
+>;
+
+/** A workshop with no current step lets participants do everything (CONTRACT §6). */
+export const DEFAULT_PREFS: Prefs = {
+  allow_add_idea: true,
+  allow_add_cluster: true,
+  allow_vote_on_ideas: true,
+  allow_vote_on_clusters: true,
+  allow_display_votes: true,
+  allow_rate: true,
+  allow_comment: true,
+};
+
+/** How many cards' votes are read at once when the person's votes are counted. */
+const READ_AT_ONCE = 4;
+const RETRY_MS = 2_000;
+
+const ratingKey = (cardId: string, criteriumId: string) => `${cardId} ${criteriumId}`;
+
+export interface SessionHooks {
+  changed(): void;
+  /** A write the server refused for good, in words. */
+  refused(text: string): void;
+  ended(): void;
+}
+
+export class ParticipantSession {
+  readonly votes = new VoteBook();
+  /** The person's ratings by card and criterion. */
+  readonly ratings = new Map<string, { id: string; value: number }>();
+  /** The comments of each card whose panel was opened. */
+  readonly comments = new Map<string, Comment[]>();
+  /** Cards the server created for the person that the live state does not hold yet, with their label. */
+  readonly arriving = new Map<string, string>();
+  readonly outbox: Outbox;
+  private ratingsReadFrom: unknown = null;
+  private votesLoading = false;
+
+  constructor(
+    private readonly api: WorkshopClient,
+    readonly workshopId: string,
+    readonly me: string,
+    readonly live: LiveWorkshop,
+    private readonly hooks: SessionHooks,
+  ) {
+    this.outbox = new Outbox(outboxKey(workshopId), {
+      resolve: (intent) => this.resolve(intent),
+      send: (request, key) => this.send(request, key),
+      refused: (item, error) => this.refused(item, error),
+      ended: () => hooks.ended(),
+      changed: () => hooks.changed(),
+    });
+    this.follow();
+    this.readRatings(live.state.workshop.criteria);
+    this.outbox.kick();
+  }
+
+  add(intent: Intent, label: string): void {
+    this.outbox.add(intent, label);
+  }
+
+  /** The person's ratings, read again whenever the live state loads the workshop's criteria. */
+  readRatings(criteria: Criterion[]): void {
+    if (criteria === this.ratingsReadFrom) return;
+    this.ratingsReadFrom = criteria;
+    for (const criterion of criteria) {
+      for (const rating of criterion.ratings) if (rating.user_id === this.me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+    }
+  }
+
+  rating(cardId: string, criteriumId: string): { id: string; value: number } | undefined {
+    return this.ratings.get(ratingKey(cardId, criteriumId));
+  }
+
+  /** Counts the person's votes once (card by card: there is no list of one's votes), then keeps them from answers and events. */
+  loadVotes(): void {
+    if (this.votes.loaded || this.votesLoading) return;
+    this.votesLoading = true;
+    this.readVotes(this.live.state.cards.map((card) => card.id)).then(
+      () => {
+        this.votes.loaded = true;
+        this.votesLoading = false;
+        this.hooks.changed();
+        // A press waiting to know which vote it takes back can be sent now.
+        this.outbox.kick();
+      },
+      () => setTimeout(() => {
+        this.votesLoading = false;
+        this.loadVotes();
+      }, RETRY_MS),
+    );
+  }
+
+  openComments(cardId: string): void {
+    const path = { workshop_id: this.workshopId, card_id: cardId };
+    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path } }).then(
+      (list) => {
+        // Comments that arrived live meanwhile are kept.
+        const known = this.comments.get(cardId) ?? [];
+        this.comments.set(cardId, [...list, ...known.filter((comment) => !list.some((read) => read.id === comment.id))]);
+        this.hooks.changed();
+      },
+      () => undefined,
+    );
+  }
+
+  private async readVotes(cardIds: string[]): Promise<void> {
+    const queue = [...cardIds];
+    const reader = async () => {
+      for (let cardId = queue.shift(); cardId !== undefined; cardId = queue.shift()) {
+        const path = { workshop_id: this.workshopId, card_id: cardId };
+        try {
+          for (const vote of await this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path } })) {
+            if (vote.user_id === this.me) this.votes.add(cardId, vote);
+          }
+        } catch (err) {
+          // A card deleted meanwhile holds none.
+          if (!(err instanceof ApiError && err.status === 404)) throw err;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: READ_AT_ONCE }, reader));
+  }
+
+  /** The live events that change what the page keeps beside the SDK's state. */
+  private follow(): void {
+    const { live, me } = this;
+    live.on('workshop:event', ({ action, change }) => {
+      const vote = change?.vote as { id: string; value: number; user_id: string; card_id: string } | undefined;
+      const rating = change?.rating as { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
+      const comment = change?.comment as { id: string; card_id: string } | undefined;
+      if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
+      else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
+      else if (action === 'removeVotes') this.votes.clear();
+      else if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+      else if (action === 'removeRating' && rating) this.ratings.delete(ratingKey(rating.card_id, rating.criterium_id));
+      else if (action === 'removeRatings') this.ratings.clear();
+      else if (action === 'removeComment' && comment) this.comments.set(comment.card_id, (this.comments.get(comment.card_id) ?? []).filter(({ id }) => id !== comment.id));
+      else if (action === 'removeComments') for (const cardId of this.comments.keys()) this.comments.set(cardId, []);
+      // The live state keeps criteria as last loaded: a change to them is read again.
+      else if (action.endsWith('Criterium')) void live.reload();
+      this.hooks.changed();
+    });
+    live.on('comment:created', ({ comment }) => {
+      const list = this.comments.get(comment.card_id);
+      if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
+      this.hooks.changed();
+    });
+    live.on('card:deleted', ({ card_id, removed_ids, merged_into }) => {
+      for (const id of [card_id, ...removed_ids]) {
+        this.votes.forgetCard(id);
+        this.comments.delete(id);
+      }
+      // A merge moved the votes onto the new card.
+      if (merged_into && this.votes.loaded) void this.readVotes([merged_into]).then(() => this.hooks.changed(), () => undefined);
+    });
+    live.subscribe((state) => {
+      for (const id of this.arriving.keys()) if (state.cards.some((card) => card.id === id)) this.arriving.delete(id);
+      // Back live: whatever waits goes now rather than at its next retry.
+      if (state.status === 'live') this.outbox.kick();
+      this.hooks.changed();
+    });
+  }
+
+  /**
+   * The request for an intent, from what is known when it is first sent (every earlier write
+   * answered); null for a press on a vote before the person's votes are counted (after a reload).
+   */
+  private resolve(intent: Intent): Request | null {
+    switch (intent.kind) {
+      case 'card':
+        return { op: 'createCard', type: intent.type, title: intent.title, parent: intent.parent };
+      case 'vote': {
+        if (!this.votes.loaded) {
+          this.loadVotes();
+          return null;
+        }
+        const voteId = this.votes.toWithdraw(intent.cardId, intent.direction);
+        return voteId ? { op: 'withdrawVote', cardId: intent.cardId, voteId } : { op: 'castVote', cardId: intent.cardId, value: intent.direction };
+      }
+      case 'rate': {
+        const mine = this.rating(intent.cardId, intent.criteriumId);
+        return mine ? { op: 'changeRating', cardId: intent.cardId, ratingId: mine.id, value: intent.value } : { op: 'rate', ...intent };
+      }
+      case 'comment':
+        return { op: 'comment', cardId: intent.cardId, content: intent.content };
+    }
+  }
+
+  /** Sends one request with its key (the same at every attempt) and takes the answer in. */
+  private async send(request: Request, key: string): Promise<void> {
+    const headers = { 'Idempotency-Key': key };
+    const workshop_id = this.workshopId;
+    switch (request.op) {
+      case 'createCard': {
+        const { type, title, parent } = request;
+        const body = parent ? { type, title, parent } : { type, title };
+        const card = await this.api.post('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id } }, body, headers });
+        if (!this.live.state.cards.some(({ id }) => id === card.id)) this.arriving.set(card.id, `${type === 'idea' ? 'Idea' : 'Cluster'} “${title}”`);
+        return;
+      }
+      case 'castVote': {
+        const path = { workshop_id, card_id: request.cardId };
+        this.votes.add(request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path }, body: { value: request.value }, headers }));
+        return;
+      }
+      case 'withdrawVote': {
+        const path = { workshop_id, card_id: request.cardId, id: request.voteId };
+        await this.api.delete('/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}', { params: { path }, headers }).catch(gone);
+        this.votes.remove(request.voteId);
+        return;
+      }
+      case 'rate': {
+        const path = { workshop_id, card_id: request.cardId };
+        const body = { criterium_id: request.criteriumId, value: request.value };
+        const rating = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path }, body, headers });
+        this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+        return;
+      }
+      case 'changeRating': {
+        const path = { workshop_id, card_id: request.cardId, id: request.ratingId };
+        const rating = await this.api.put('/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}', { params: { path }, body: { value: request.value }, headers });
+        this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+        return;
+      }
+      case 'comment': {
+        const path = { workshop_id, card_id: request.cardId };
+        const comment = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path }, body: { content: request.content }, headers });
+        const list = this.comments.get(request.cardId);
+        if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
+        return;
+      }
+    }
+  }
+
+  private refused(item: Waiting, error: ApiError): void {
+    const { intent, request } = item;
+    // A rating made elsewhere meanwhile, or one removed: rated again against what is there now.
+    if (intent.kind === 'rate' && (error.code === 'already_rated' || (request?.op === 'changeRating' && error.status === 404))) {
+      this.ratings.delete(ratingKey(intent.cardId, intent.criteriumId));
+      const path = { workshop_id: this.workshopId, card_id: intent.cardId };
+      void this.api
+        .get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path, query: { criterium_id: intent.criteriumId } } })
+        .then((found) => {
+          const mine = found.find((rating) => rating.user_id === this.me);
+          if (mine) this.ratings.set(ratingKey(intent.cardId, intent.criteriumId), mine);
+        })
+        .finally(() => this.add(intent, item.label));
+      return;
+    }
+    this.hooks.refused(`Not sent: ${item.label}. ${reasonOf(error)}`);
+  }
+}
+
+/** A vote already withdrawn (by a facilitator, or an earlier attempt whose answer was lost) is withdrawn. */
+function gone(err: unknown): void {
+  if (!(err instanceof ApiError && err.status === 404)) throw err;
+}
+
+function reasonOf(error: ApiError): string {
+  switch (error.code) {
+    case 'vote_limit_reached':
+      return 'No points left for it.';
+    case 'forbidden':
+      return 'The current step does not allow it any more.';
+    case 'workshop_archived':
+      return 'The workshop is archived.';
+    case 'not_found':
+      return 'The card is gone.';
+    case 'invalid_request':
+      return error.details[0]?.message ?? error.message;
+    default:
+      return error.message;
+  }
+}
+
+/** The card a label names, short enough for a line. */
+export function named(card: Card): string {
+  return card.title.length > 60 ? `${card.title.slice(0, 59)}…` : card.title;
+}

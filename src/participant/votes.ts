@@ -1,0 +1,114 @@
+import type { Workshop } from '../../client-sdk/src/index';
+
+/*
+ * The participant's own votes and what they may still spend (CONTRACT §7), apart from the DOM.
+ * The page's + and − are a counter: + takes back one of the person's negative votes on the card
+ * when there is one, else casts +1; − takes back a positive one, else casts −1. Votes still
+ * waiting to be sent count as spent, so the buttons and the points left are right offline too.
+ */
+
+export type VoteLimit = Workshop['vote_limit'];
+export type Direction = 1 | -1;
+
+/** What a voter spent: positive points and negative magnitudes. */
+export interface Spent {
+  positive: number;
+  negative: number;
+}
+
+/** The person's own votes that the server confirmed, by card and vote id. */
+export class VoteBook {
+  private readonly byCard = new Map<string, Map<string, number>>();
+  /** Votes known to be withdrawn: an event about them arriving late must not bring them back. */
+  private readonly withdrawn = new Set<string>();
+  /** True once every card's votes were read (until then the budget is not known). */
+  loaded = false;
+
+  add(cardId: string, vote: { id: string; value: number }): void {
+    if (this.withdrawn.has(vote.id)) return;
+    const votes = this.byCard.get(cardId) ?? new Map<string, number>();
+    this.byCard.set(cardId, votes.set(vote.id, vote.value));
+  }
+
+  remove(voteId: string): void {
+    this.withdrawn.add(voteId);
+    for (const votes of this.byCard.values()) votes.delete(voteId);
+  }
+
+  /** Forgets a card's votes (the card was deleted, or its votes are about to be read again). */
+  forgetCard(cardId: string): void {
+    this.byCard.delete(cardId);
+  }
+
+  clear(): void {
+    this.byCard.clear();
+  }
+
+  values(cardId: string): number[] {
+    return [...(this.byCard.get(cardId)?.values() ?? [])];
+  }
+
+  /** The vote that `direction` takes back on a card, if any: the smallest of the opposite sign. */
+  toWithdraw(cardId: string, direction: Direction): string | null {
+    let found: [string, number] | null = null;
+    for (const [id, value] of this.byCard.get(cardId) ?? []) {
+      if (Math.sign(value) !== -direction) continue;
+      if (!found || Math.abs(value) < Math.abs(found[1])) found = [id, value];
+    }
+    return found?.[0] ?? null;
+  }
+
+  /** Each card's values with the waiting votes applied in order, as they will be once sent. */
+  withWaiting(waiting: Array<{ cardId: string; direction: Direction }>): Map<string, number[]> {
+    const result = new Map([...this.byCard].map(([cardId, votes]) => [cardId, [...votes.values()]]));
+    for (const { cardId, direction } of waiting) result.set(cardId, afterVote(result.get(cardId) ?? [], direction));
+    return result;
+  }
+}
+
+/** A card's values after one press: the smallest opposite vote taken back, or one point cast. */
+export function afterVote(values: number[], direction: Direction): number[] {
+  const opposite = values
+    .map((value, index) => ({ value, index }))
+    .filter(({ value }) => Math.sign(value) === -direction)
+    .sort((a, b) => Math.abs(a.value) - Math.abs(b.value))[0];
+  if (!opposite) return [...values, direction];
+  return values.filter((_, index) => index !== opposite.index);
+}
+
+export function spentOf(values: Iterable<number>): Spent {
+  const spent = { positive: 0, negative: 0 };
+  for (const value of values) {
+    if (value > 0) spent.positive += value;
+    else spent.negative -= value;
+  }
+  return spent;
+}
+
+/** Positive points left in the workshop, or null when the budget has no end (-1). */
+export function pointsLeft(limit: VoteLimit, total: Spent): number | null {
+  return limit.positive === -1 ? null : Math.max(0, limit.positive - total.positive);
+}
+
+/**
+ * Why a press of `direction` on a card would be refused, in words for the person (the server
+ * would answer 409 `vote_limit_reached`), or null when it is allowed. Taking a vote back is
+ * always allowed.
+ */
+export function voteRefusal(direction: Direction, card: number[], total: Spent, limit: VoteLimit): string | null {
+  if (card.some((value) => Math.sign(value) === -direction)) return null;
+  const onCard = spentOf(card);
+  if (direction === 1) {
+    if (limit.positive !== -1 && total.positive + 1 > limit.positive) return 'No points left: you have spent them all.';
+    if (onCard.positive + 1 > limit.max_positive) return `No more on this card: ${limit.max_positive} ${plural(limit.max_positive, 'point')} at most on one card.`;
+    return null;
+  }
+  if (limit.negative === 0) return 'You have no points on this card to take back.';
+  if (limit.negative !== -1 && total.negative + 1 > limit.negative) return 'No negative points left.';
+  if (onCard.negative + 1 > limit.max_negative) return `No lower: ${limit.max_negative} negative ${plural(limit.max_negative, 'point')} at most on one card.`;
+  return null;
+}
+
+export function plural(count: number, word: string): string {
+  return count === 1 ? word : `${word}s`;
+}

@@ -1,0 +1,37 @@
+import type { PageAssets, PageName } from './build';
+
+/** A value for a double-quoted HTML attribute. */
+function attribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export interface PageDocument {
+  page: PageName;
+  assets: Pick<PageAssets, 'script' | 'stylesheet'>;
+  title: string;
+  /** `<meta name content>` pairs handed to the page script (the policy allows no inline script). */
+  meta?: Record<string, string>;
+  /** The body's elements: an empty frame the page script fills in. */
+  body: string;
+}
+
+/**
+ * A browser page's HTML: its stylesheet and module script from `/<page>/assets/`, no inline code.
+ * Nothing in it comes from the request or the database (`meta` holds configuration); every text
+ * people wrote is set later by the script as text, never as markup.
+ */
+export function pageDocument({ page, assets, title, meta = {}, body }: PageDocument): string {
+  const metas = Object.entries(meta).map(([name, content]) => `\n    <meta name="${attribute(name)}" content="${attribute(content)}" />`);
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />${metas.join('')}
+    <title>${attribute(title)}</title>
+    <link rel="stylesheet" href="/${page}/assets/${assets.stylesheet}" />
+    <script type="module" src="/${page}/assets/${assets.script}"></script>
+  </head>
+${body}
+</html>`;
+}

@@ -1,0 +1,439 @@
+import { gzipSync } from 'node:zlib';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { WorkshopClient } from '../client-sdk/src/index';
+import { browserAvailable, shown, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
+import { useServer } from './helpers/cast';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { until } from './helpers/wait';
+
+/*
+ * The participant page (`/join`, `/w/<workshop_id>`, CONTRACT §11) in a real chromium at a phone's
+ * size: guests join from the screen's QR address, write as the current step allows, follow the
+ * facilitator live, and lose nothing (and double nothing) through a network cut or a reload.
+ */
+
+const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+/** The goal the issue sets for the page's script, gzipped. */
+const SCRIPT_BUDGET = 60 * 1024;
+
+/** A workshop Fay facilitates with its code's nine digits, a cluster, and the `in` params for her calls. */
+async function workshopWithCode(t: { url: string }, title = 'Retro') {
+  const fay = (await sdkUser(t, 'Fay')).api;
+  const { id, inWorkshop } = await sdkWorkshop(fay, [], title);
+  const code = (await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop)).access_code.replace(/\D/g, '');
+  return { fay, id, inWorkshop, code };
+}
+
+/** Opens the QR code's address, types a name and joins; resolves once the workshop is live on the page. */
+async function joinAsGuest(page: Page, baseUrl: string, code: string, name: string): Promise<void> {
+  await page.goto(`${baseUrl}/join#code=${code}`);
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('button', { name: 'Join' }).click();
+  await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+}
+
+/** The guest's token as the page keeps it, and who it is. */
+async function guestOf(page: Page, baseUrl: string, workshopId: string): Promise<{ token: string; id: string }> {
+  const token = (await page.evaluate((id) => localStorage.getItem(`workshop-participant:${id}`), workshopId))!;
+  const me = (await (await fetch(`${baseUrl}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  return { token, id: me.id };
+}
+
+/** A card on the page's list (not its copy in the spotlight). */
+const onList = (page: Page, cardId: string) => page.locator(`#cards [data-card-id="${cardId}"]`);
+
+async function votesOf(fay: WorkshopClient, workshopId: string, cardId: string, userId: string): Promise<number[]> {
+  const votes = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshopId, card_id: cardId } } });
+  return votes.filter((vote) => vote.user_id === userId).map((vote) => vote.value);
+}
+
+async function cardsTitled(fay: WorkshopClient, workshopId: string, title: string): Promise<number> {
+  const cards = await fay.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: workshopId } } });
+  return cards.filter((card) => card.title === title).length;
+}
+
+async function phone(browser: TestBrowser) {
+  return browser.newPage(PHONE);
+}
+
+/** A guest on a phone, in a workshop with a cluster `Topics` holding the idea `Vote on me`, their votes counted. */
+async function guestWithAnIdea(browser: TestBrowser, t: { url: string }) {
+  const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
+  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Vote on me', parent: cluster.id } });
+  const { page, problems } = await phone(browser);
+  await joinAsGuest(page, t.url, code, 'Gus');
+  const guest = await guestOf(page, t.url, id);
+  await shown(page, '#points', /Vote as you like/, 5_000);
+  return { fay, id, idea, page, problems, guest };
+}
+
+describe.skipIf(!browserAvailable)('the participant page', () => {
+  const browser = useBrowser();
+  const t = useServer();
+
+  it('is served with the strict policy, with a script under its budget', async () => {
+    for (const path of ['/join', '/w/some-workshop']) {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status).toBe(200);
+      const policy = res.headers.get('content-security-policy')!;
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).not.toContain('unsafe-inline');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+    expect((await fetch(`${t.url}/w/not%20an%20id`)).status).toBe(404);
+    const html = await (await fetch(`${t.url}/join`)).text();
+    const script = /src="(\/participant\/assets\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const stylesheet = /href="(\/participant\/assets\/participant-[A-Z0-9]+\.css)"/.exec(html)?.[1];
+    expect(script && stylesheet).toBeTruthy();
+    const bundle = await fetch(`${t.url}${script}`);
+    expect(bundle.headers.get('content-encoding')).toBe('gzip');
+    expect(bundle.headers.get('cache-control')).toContain('immutable');
+    const code = new Uint8Array(await bundle.arrayBuffer());
+    const gzipped = gzipSync(code, { level: 9 }).byteLength;
+    console.log(`participant page: script ${(code.byteLength / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
+    expect(gzipped).toBeLessThan(SCRIPT_BUDGET);
+    // The screen's QR library stays out of the phone's script.
+    expect(new TextDecoder().decode(code)).not.toContain('Kanji');
+  });
+
+  it('lets a guest in from the QR address, keeps them in across a reload, and sends them back to /join when the token ends', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t, 'Guests <b>welcome</b>');
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Check-in', instructions: 'One word for your mood.' } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+
+    const { page, problems } = await phone(browser);
+    await page.goto(`${t.url}/join#code=${code}`);
+    // The code comes filled in from the address, grouped as on the screen; the name field has the focus.
+    expect(await page.getByLabel('Access code').inputValue()).toBe(`${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await shown(page, '#join-status', 'Enter your name.');
+    const started = performance.now();
+    await page.getByLabel('Your name').fill('Gus');
+    await page.keyboard.press('Enter');
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    console.log(`participant page: from the join form to the live workshop in ${Math.round(performance.now() - started)} ms`);
+    expect(page.url()).toBe(`${t.url}/w/${id}`);
+    expect(await page.textContent('#workshop-title')).toBe('Guests <b>welcome</b>');
+    expect(await page.textContent('#step-name')).toBe('Check-in');
+    expect(await page.textContent('#step-instructions')).toBe('One word for your mood.');
+    const guest = await guestOf(page, t.url, id);
+    const members = await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
+    expect(members.find((member) => member.user_id === guest.id)).toMatchObject({ role: 'participant', name: 'Gus', guest: true });
+
+    await page.reload();
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    expect(page.url()).toBe(`${t.url}/w/${id}`);
+    expect(await page.isVisible('#join')).toBe(false);
+    expect(await guestOf(page, t.url, id)).toEqual(guest);
+    // Scanning the screen's code again offers the way back in rather than a second guest.
+    await page.goto(`${t.url}/join#code=${code}`);
+    await page.getByRole('link', { name: 'Continue in “Guests <b>welcome</b>”' }).click();
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    expect(page.url()).toBe(`${t.url}/w/${id}`);
+
+    // The token ends (here, logged out elsewhere): the next load sends the person to /join.
+    expect((await fetch(`${t.url}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${guest.token}` } })).status).toBe(204);
+    await page.reload();
+    await page.waitForURL(`${t.url}/join#session=ended`, { timeout: 5_000 });
+    await shown(page, '#join-notice', 'Your session has ended: join again.');
+    expect(await page.evaluate((key) => localStorage.getItem(key), `workshop-participant:${id}`)).toBeNull();
+
+    // A wrong code is refused in words, and the field says which one is wrong.
+    await page.getByLabel('Access code').fill('000-000-000');
+    await page.getByLabel('Your name').fill('Gus');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await shown(page, '#join-status', /No running workshop has this code/, 5_000);
+    expect(await page.getAttribute('#code', 'aria-invalid')).toBe('true');
+    // A workshop that takes no guests says so.
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: false } });
+    await page.getByLabel('Access code').fill(code);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await shown(page, '#join-status', 'This workshop does not take guests. Ask the facilitator for an invitation.', 5_000);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('adds an idea into a chosen cluster, votes until the budget stops it (saying why), rates and comments', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { vote_limit: { positive: 3, max_positive: 2, negative: 0 } } });
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Ideas and votes' } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+    const first = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Keep' } });
+    const second = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Change' } });
+    const a = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea A', parent: first.id } });
+    const b = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea B', parent: first.id } });
+    const impact = await fay.post('/v1/workshops/{workshop_id}/criteria', { ...inWorkshop, body: { title: 'Impact', scale: 4 } });
+
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    const guest = await guestOf(page, t.url, id);
+
+    // An idea, into the second cluster, chosen by its name.
+    await page.getByLabel('Cluster', { exact: true }).selectOption({ label: 'Change' });
+    await page.getByLabel('Your idea').fill('Shorter stand-ups');
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    await shown(page, `#cards .stack:has([data-card-id="${second.id}"]) .ideas .title`, 'Shorter stand-ups', 5_000);
+    const cards = await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop);
+    expect(cards.filter((card) => card.title === 'Shorter stand-ups').map((card) => [card.parent, card.user_id])).toEqual([[second.id, guest.id]]);
+
+    // Votes: two on A (the most on one card), then one on B spends the budget of three.
+    await shown(page, '#points', '3 of 3 points left to give.', 5_000);
+    const plus = (card: string) => onList(page, card).locator('.plus');
+    const minus = (card: string) => onList(page, card).locator('.minus');
+    // Nothing to take back yet, and negative votes are off: − says so.
+    expect(await minus(a.id).getAttribute('aria-disabled')).toBe('true');
+    await plus(a.id).click();
+    await plus(a.id).click();
+    await shown(page, `#cards [data-card-id="${a.id}"] .mine`, '2');
+    expect(await plus(a.id).getAttribute('aria-disabled')).toBe('true');
+    expect(await onList(page, a.id).locator('.vote-note').textContent()).toBe('No more on this card: 2 points at most on one card.');
+    await plus(b.id).click();
+    await shown(page, '#points', 'No points left: you have spent all 3.');
+    // The + says why it is refused, to the eye and to a screen reader (its description).
+    expect(await plus(b.id).getAttribute('aria-disabled')).toBe('true');
+    expect(await onList(page, b.id).locator('.vote-note').textContent()).toBe('No points left: you have spent them all.');
+    const described = await plus(b.id).evaluate((button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent);
+    expect(described).toBe('No points left: you have spent them all.');
+    // Pressed anyway (it stays focusable, so its reason can be reached): nothing is sent, the reason is said again.
+    await plus(b.id).focus();
+    await page.keyboard.press('Enter');
+    await shown(page, '#announce', 'No points left: you have spent them all.');
+    await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 5_000 });
+    expect(await votesOf(fay, id, a.id, guest.id)).toEqual([1, 1]);
+    expect(await votesOf(fay, id, b.id, guest.id)).toEqual([1]);
+    // − takes a point back, and + is open again.
+    await minus(a.id).click();
+    await shown(page, '#points', '1 of 3 points left to give.');
+    expect(await plus(b.id).getAttribute('aria-disabled')).toBe('false');
+    await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 5_000 });
+    expect(await votesOf(fay, id, a.id, guest.id)).toEqual([1]);
+
+    // Ratings: the criterion's scale as buttons; a second press changes the rating, it does not add one.
+    await onList(page, a.id).getByRole('button', { name: 'Rate' }).click();
+    await onList(page, a.id).getByRole('button', { name: '3 for Impact' }).click();
+    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path: { workshop_id: id, card_id: a.id } } })).length === 1, 'the rating');
+    await onList(page, a.id).getByRole('button', { name: '4 for Impact' }).click();
+    await shown(page, `#cards [data-card-id="${a.id}"] [aria-pressed="true"]`, '4');
+    await until(async () => {
+      const ratings = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path: { workshop_id: id, card_id: a.id } } });
+      return ratings.length === 1 && ratings[0]!.value === 4 && ratings[0]!.criterium_id === impact.id && ratings[0]!.user_id === guest.id;
+    }, 'the rating changed to 4');
+    expect(await onList(page, a.id).getByRole('button', { name: /^Rated 1 of 1$/ }).count()).toBe(1);
+
+    // A comment, from the card's comment panel.
+    await onList(page, b.id).getByRole('button', { name: 'Comment' }).click();
+    await onList(page, b.id).getByLabel('Your comment').fill('Agreed: <i>soon</i>');
+    await onList(page, b.id).getByRole('button', { name: 'Send comment' }).click();
+    await shown(page, `#cards [data-card-id="${b.id}"] .comment:not(.waiting) .comment-text`, 'Agreed: <i>soon</i>', 5_000);
+    const comments = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path: { workshop_id: id, card_id: b.id } } });
+    expect(comments.map((comment) => [comment.content, comment.user_id])).toEqual([['Agreed: <i>soon</i>', guest.id]]);
+    expect(await page.evaluate(() => document.querySelectorAll('i, b').length)).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it("offers exactly what the current step allows, and follows the facilitator's step changes and spotlight within a second", async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    const write = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Write', prefs: { allow_vote_on_ideas: false, allow_vote_on_clusters: false, allow_rate: false, allow_add_cluster: false } },
+    });
+    const vote = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Vote', prefs: { allow_add_idea: false, allow_add_cluster: false, allow_comment: false, allow_vote_on_clusters: false } },
+    });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'In the spotlight', parent: cluster.id } });
+
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    const offered = () =>
+      page.evaluate(() => {
+        const visible = (selector: string) => Array.from(document.querySelectorAll<HTMLElement>(selector)).some((node) => !node.closest('[hidden]'));
+        return { idea: visible('#idea-form'), cluster: visible('#cluster-form'), vote: visible('.vote'), comment: visible('.comments-toggle') };
+      });
+    expect(await offered()).toEqual({ idea: true, cluster: false, vote: false, comment: true });
+
+    const stepTook = await timeToShow(
+      () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: vote.id } }),
+      () => shown(page, '#step-name', 'Vote'),
+    );
+    // Votes on ideas only: the cluster has no + and −.
+    expect(await offered()).toEqual({ idea: false, cluster: false, vote: true, comment: false });
+    expect(await onList(page, cluster.id).locator('.vote').isVisible()).toBe(false);
+    expect(await onList(page, idea.id).locator('.vote').isVisible()).toBe(true);
+
+    const spotlightTook = await timeToShow(
+      () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: true, view: { card: idea.id } } }),
+      () => shown(page, `#spotlight [data-card-id="${idea.id}"] .title`, 'In the spotlight'),
+    );
+    expect(await page.isVisible('#following')).toBe(true);
+    expect(await page.textContent('#spotlight-title')).toBe('On the screen now');
+    console.log(`participant page: a step change shown in ${stepTook} ms, a forced spotlight in ${spotlightTook} ms (REST call included)`);
+
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: false, view: { card: null } } });
+    await page.locator('#spotlight').waitFor({ state: 'hidden', timeout: 1_000 });
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('keeps writes made while the network is cut, shows them waiting, and sends each exactly once when it returns', async () => {
+    const { fay, id, idea, page, problems, guest } = await guestWithAnIdea(browser, t);
+
+    await page.context().setOffline(true);
+    await onList(page, idea.id).locator('.plus').click();
+    await page.getByLabel('Your idea').fill('Written offline');
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    // Calm: a band says what happens, the waiting writes are listed, the vote already counts on the card.
+    await shown(page, '#outbox-list', '+1 on “Vote on me”Idea “Written offline” in “Topics”');
+    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.', 5_000);
+    expect(await page.isVisible('#connection')).toBe(true);
+    expect(await onList(page, idea.id).locator('.mine').textContent()).toBe('1');
+    expect(await votesOf(fay, id, idea.id, guest.id)).toEqual([]);
+    expect(await cardsTitled(fay, id, 'Written offline')).toBe(0);
+
+    await page.context().setOffline(false);
+    const back = performance.now();
+    await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 15_000 });
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 15_000 });
+    console.log(`participant page: writes made offline all answered ${Math.round(performance.now() - back)} ms after the network returned`);
+    await page.getByText('Written offline').first().waitFor({ timeout: 5_000 });
+    expect(await votesOf(fay, id, idea.id, guest.id)).toEqual([1]);
+    expect(await cardsTitled(fay, id, 'Written offline')).toBe(1);
+    expect(await page.isVisible('#connection')).toBe(false);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('sends a write whose answer was cut off again with the same key, and it lands once; a reload keeps what still waits; a write a day old is not sent', async () => {
+    const { fay, id, idea, page, problems, guest } = await guestWithAnIdea(browser, t);
+
+    // The first vote reaches the server, which casts it, and its answer is lost on the way back.
+    const keys: string[] = [];
+    const replayed: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/votes') && response.headers()['idempotent-replayed'] === 'true') replayed.push(response.request().headers()['idempotency-key']!);
+    });
+    await page.route('**/votes', async (route) => {
+      keys.push(route.request().headers()['idempotency-key']!);
+      if (keys.length > 1) return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await onList(page, idea.id).locator('.plus').click();
+    await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 10_000 });
+    expect(keys.length).toBe(2);
+    expect(keys[1]).toBe(keys[0]);
+    expect(replayed).toEqual([keys[0]]);
+    expect(await votesOf(fay, id, idea.id, guest.id)).toEqual([1]);
+    await page.unroute('**/votes');
+
+    // An idea whose every answer is cut off stays waiting (the server has it once, under its key)…
+    await page.route('**/cards', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.getByLabel('Your idea').fill('Across a reload');
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.', 5_000);
+    expect(await page.textContent('#outbox-list')).toBe('Idea “Across a reload” in “Topics”');
+    await page.unroute('**/cards');
+    // …and after a reload it is sent again from where the page kept it, and is answered from the kept answer.
+    await page.reload();
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.getByText('Across a reload').first().waitFor({ timeout: 5_000 });
+    expect(await cardsTitled(fay, id, 'Across a reload')).toBe(1);
+
+    // A write kept more than a day (the phone asleep) is not sent blindly: the server may have run
+    // it and forgotten its key by now. The person is told instead.
+    const clusterId = (await fay.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: id } } })).find((card) => card.title === 'Topics')!.id;
+    await page.evaluate(
+      ({ key, parent }) => {
+        const stale = { key: 'stale-write-key', madeAt: Date.now() - 25 * 3600 * 1000, label: 'Idea “Slept on”', request: null, intent: { kind: 'card', type: 'idea', title: 'Slept on', parent } };
+        localStorage.setItem(key, JSON.stringify([stale]));
+      },
+      { key: `workshop-participant-outbox:${id}`, parent: clusterId },
+    );
+    await page.reload();
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    await shown(page, '#refused', /^Not sent: Idea “Slept on”\. It waited more than a day/, 5_000);
+    expect(await cardsTitled(fay, id, 'Slept on')).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('ten phones at once: each joins, adds an idea, and sees all ten appear', async () => {
+    const { fay, inWorkshop, code } = await workshopWithCode(t);
+    await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Everyone' } });
+    const phones = await Promise.all(Array.from({ length: 10 }, () => phone(browser)));
+    const started = performance.now();
+    await Promise.all(phones.map(({ page }, n) => joinAsGuest(page, t.url, code, `Phone ${n + 1}`)));
+    const joined = performance.now();
+    await Promise.all(
+      phones.map(async ({ page }, n) => {
+        await page.getByLabel('Your idea').fill(`Idea from phone ${n + 1}`);
+        await page.getByRole('button', { name: 'Add idea' }).click();
+      }),
+    );
+    const titles = Array.from({ length: 10 }, (_, n) => `Idea from phone ${n + 1}`).sort();
+    await Promise.all(
+      phones.map(({ page }) =>
+        page.waitForFunction(
+          (expected) => JSON.stringify(Array.from(document.querySelectorAll('#cards .ideas .title')).map((node) => node.textContent).sort()) === expected,
+          JSON.stringify(titles),
+          { timeout: 10_000 },
+        ),
+      ),
+    );
+    console.log(
+      `participant page: ten phones joined in ${Math.round(joined - started)} ms, then every phone showed all ten ideas ${Math.round(performance.now() - joined)} ms after they were added`,
+    );
+    expect(await cardsTitled(fay, inWorkshop.params.path.workshop_id, 'Idea from phone 1')).toBe(1);
+    for (const { problems } of phones) expect(problems.errors).toEqual([]);
+  }, 60_000);
+
+  it('is usable with a keyboard and a screen reader: labelled controls, named buttons, large targets, no sideways scrolling, text as text', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t, '<img src=x onerror="window.pwned = 1">');
+    const hostile = '<script>window.pwned = 1</script>';
+    await fay.post('/v1/workshops/{workshop_id}/criteria', { ...inWorkshop, body: { title: hostile, scale: 3 } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: hostile } });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: '<b>bold?</b>', parent: cluster.id } });
+
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    const guest = await guestOf(page, t.url, id);
+    await onList(page, idea.id).getByRole('button', { name: 'Rate' }).click();
+    await onList(page, idea.id).getByRole('button', { name: 'Comment' }).click();
+    const audit = await page.evaluate(() => {
+      const visible = (node: Element) => !node.closest('[hidden]') && (node as HTMLElement).offsetParent !== null;
+      const controls = Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter(visible);
+      const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button')).filter(visible);
+      return {
+        unlabelled: controls.filter((control) => control.labels?.length === 0).map((control) => control.outerHTML),
+        unnamed: buttons.filter((button) => !(button.getAttribute('aria-label') ?? button.textContent ?? '').trim()).map((button) => button.outerHTML),
+        small: buttons
+          .map((button) => button.getBoundingClientRect())
+          .filter((box) => box.width < 44 || box.height < 44)
+          .map((box) => `${box.width}×${box.height}`),
+        sideways: document.documentElement.scrollWidth > window.innerWidth,
+        images: document.images.length,
+        bold: document.querySelectorAll('b').length,
+        pwned: 'pwned' in window,
+      };
+    });
+    expect(audit).toEqual({ unlabelled: [], unnamed: [], small: [], sideways: false, images: 0, bold: 0, pwned: false });
+    expect(await page.textContent('#workshop-title')).toBe('<img src=x onerror="window.pwned = 1">');
+    expect(await onList(page, cluster.id).locator('.title').first().textContent()).toBe(hostile);
+    expect(await page.locator('#idea-cluster option').first().textContent()).toBe(hostile);
+
+    // The keyboard alone: to the idea's +, and Enter gives the point.
+    await onList(page, idea.id).locator('.minus').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Give a point to “<b>bold?</b>”');
+    await page.keyboard.press('Enter');
+    await until(async () => (await votesOf(fay, id, idea.id, guest.id)).length === 1, 'the vote given with the keyboard');
+    expect(problems.errors).toEqual([]);
+  });
+});
