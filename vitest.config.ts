@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { postgresBinaries } from './scripts/postgres-cluster';
 
 /*
@@ -10,6 +10,11 @@ const withPostgres = postgresBinaries() !== null || process.env.REQUIRE_POSTGRES
 if (!withPostgres) console.warn('PostgreSQL is not installed: the suite runs on SQLite only (REQUIRE_POSTGRES=1 makes this an error).');
 
 const include = ['test/**/*.test.ts'];
+/**
+ * The browser pages' tests drive chromium through what the SDK sees; the store under them is
+ * tested on both by every other file, so they run once, on SQLite, to keep the run within its time.
+ */
+const BROWSER_PAGES = ['test/screen.test.ts', 'test/participant-page.test.ts'];
 
 export default defineConfig({
   test: {
@@ -21,7 +26,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'sqlite', include } },
       ...(withPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include, env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include, exclude: [...configDefaults.exclude, ...BROWSER_PAGES], env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
         : []),
     ],
   },
