@@ -4,7 +4,7 @@ import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { pageRoutes } from './http/pages';
-import { screenRoutes } from './screen/routes';
+import { browserPageRoutes } from './screen/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps) {
     .route('/', opsRoutes(deps))
     .route('/', docsRoutes(deps, () => app))
     .route('/', pageRoutes())
-    .route('/', screenRoutes({ publicUrl: deps.config.publicUrl }))
+    .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).

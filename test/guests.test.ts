@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { ParticipationOutput } from '../src/modules/participation/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
+import { joinWorkshop } from '../src/modules/workshops/join';
 import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
 import { useServer, useSockets } from './helpers/cast';
 import { createUser, expectError, multipart, pngImage, seedCard, seedWorkshop, type TestUser } from './helpers/factories';
@@ -212,6 +213,18 @@ describe('a guest shown as such', () => {
     expect(participation.body.users).toEqual([{ id: guest.id, name: 'Eve', guest: true, votes_used: 1, ratings: 0 }]);
   });
 
+  it('gets no second seat, whichever route or service asks', async () => {
+    const { code } = await openWorkshop();
+    const guest = await guestIn(code);
+    const other = await openWorkshop();
+    const { users } = t.tables;
+    const [row] = await t.db.select().from(users).where(eq(users.id, guest.id));
+    // The route turns the token away (guestScope); the rule itself is the service's.
+    await expect(joinWorkshop(t.deps, row!, other.code.replace(/-/g, ''))).rejects.toMatchObject({ code: 'forbidden' });
+    const { workshopMembers } = t.tables;
+    expect(await t.db.select().from(workshopMembers).where(eq(workshopMembers.userId, guest.id))).toHaveLength(1);
+  });
+
   it('cannot be made a facilitator until they sign up', async () => {
     const { facilitator, workshop, code } = await openWorkshop();
     const guest = await guestIn(code);
@@ -303,13 +316,18 @@ describe('a room behind one address', () => {
     expect(roles.body.filter((role) => role.guest)).toHaveLength(300);
   }, 120_000);
 
-  it('still limits wrong codes from one address: 60 a minute, the 61st is 429 even with the right code', async () => {
+  it("still limits wrong codes from one address, both joins in one budget: 60 a minute, the 61st is 429 even with the right code", async () => {
     const guessing = await startTestServer();
     try {
       const facilitator = await createUser(guessing, 'Host');
       const workshop = await seedWorkshop(guessing, facilitator);
       const answers: number[] = [];
-      for (let i = 0; i < 61; i++) answers.push((await joinAsGuest(guessing, '000-000-000', 'Guesser')).status);
+      // Members' joins (six users, within each one's 10) and guests' joins spend the same budget.
+      const members = await Promise.all(Array.from({ length: 6 }, (_, i) => createUser(guessing, `Member ${i}`)));
+      for (let i = 0; i < 30; i++) {
+        answers.push((await guessing.request('POST', '/v1/workshops/join', { token: members[i % 6]!.token, body: { access_code: '000-000-000' } })).status);
+      }
+      for (let i = 30; i < 61; i++) answers.push((await joinAsGuest(guessing, '000-000-000', 'Guesser')).status);
       expect(answers.slice(0, 60)).toEqual(Array(60).fill(404));
       expect(answers[60]).toBe(429);
       expectError(await joinAsGuest(guessing, workshop.accessCode, 'Right code'), 429, 'rate_limited');

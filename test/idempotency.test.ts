@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELD_MS, KEPT_MS, sweepExpiredKeys } from '../src/modules/idempotency/keys';
+import { WITHOUT_TOKEN } from '../src/modules/idempotency/middleware';
 import { storedKey } from '../src/modules/idempotency/sealing';
+import type { OpenApiDocument } from './helpers/openapi';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import { createUser, eventLog, expectError, seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -193,6 +195,16 @@ describe('Idempotency-Key', () => {
     expectError(res, 401, 'unauthenticated');
     const { idempotencyKeys } = t.tables;
     expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, stored(key)))).toEqual([]);
+  });
+
+  it('keys without a token exactly the writes the OpenAPI document says need none', async () => {
+    const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
+    const publicWrites = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method, op]) => method !== 'get' && path.startsWith('/v1/') && Array.isArray(op.security) && op.security.length === 0)
+        .map(() => path),
+    );
+    expect([...WITHOUT_TOKEN].sort()).toEqual(publicWrites.sort());
   });
 
   it('refuses a key that is empty, too long or not visible ASCII with 400, and ignores it on reads', async () => {

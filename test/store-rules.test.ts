@@ -262,6 +262,53 @@ describe('rules with three instances on one store', () => {
     }
   });
 
+  it('admits exactly 3 of 6 guests joining at once through three instances against a plan of 3 participants', async () => {
+    const { users, workshopMembers } = a.tables;
+    const code = randomCode();
+    const workshop = await seedWorkshop(a, fay, { accessCode: code });
+    // Guests are new users: nothing of theirs can be held. The count and the seat are taken under
+    // the workshop's row lock (`writeWorkshop`); held, every join waits on it before counting.
+    const answers = await together(
+      { table: 'workshops', column: 'id', values: [workshop.id] },
+      Array.from({ length: 6 }, (_, i) => () => instances()[i % 3]!.request('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: `Guest ${i}` } })),
+    );
+    expect(statuses(answers)).toEqual([201, 201, 201, 409, 409, 409]);
+    const seats = await a.db
+      .select({ guest: users.guest })
+      .from(workshopMembers)
+      .innerJoin(users, eq(users.id, workshopMembers.userId))
+      .where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
+    expect(seats).toEqual([{ guest: true }, { guest: true }, { guest: true }]);
+    // A refused join made no guest: its insert rolled back with the seat.
+    expect(await a.db.select({ id: users.id }).from(users).where(and(eq(users.guest, true), inArray(users.name, ['Guest 0', 'Guest 1', 'Guest 2', 'Guest 3', 'Guest 4', 'Guest 5'])))).toHaveLength(3);
+  });
+
+  it("turns a guest into one account when two signups with the guest's token arrive at once through two instances", async () => {
+    const code = randomCode();
+    await seedWorkshop(a, fay, { accessCode: code });
+    const joined = await a.request<{ token: string; user: UserOutput }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: 'Twice' } });
+    expect(joined.status).toBe(201);
+    const guestId = joined.body.user.id;
+    // Both read the guest and find the addresses free, then wait on the guest's row: the second
+    // update finds it no longer a guest and changes nothing.
+    const answers = await together(
+      { table: 'users', column: 'id', values: [guestId] },
+      [a, b].map((server, i) => () =>
+        server.request<{ user: UserOutput }>('POST', '/v1/auth/signup', {
+          token: joined.body.token,
+          body: { email: `upgrade-${i}-${randomBytes(4).toString('hex')}@example.test`, password: 'correct horse battery', name: `Account ${i}` },
+        }),
+      ),
+    );
+    expect(statuses(answers)).toEqual([201, 409]);
+    expectError(answers.find((res) => res.status === 409)!, 409, 'conflict');
+    const upgraded = answers.find((res) => res.status === 201)!.body as { user: UserOutput };
+    expect(upgraded.user).toMatchObject({ id: guestId, guest: false });
+    const { users } = a.tables;
+    const [row] = await a.db.select({ email: users.email, guest: users.guest }).from(users).where(eq(users.id, guestId));
+    expect(row).toEqual({ email: upgraded.user.email, guest: false });
+  });
+
   it('lets one invitation be accepted once when three people accept it at once through three instances', async () => {
     const { invitations, workshopMembers } = a.tables;
     for (let round = 0; round < 3; round++) {

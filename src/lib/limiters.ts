@@ -26,7 +26,10 @@ export interface Limiter {
  * else, one process on its SQLite file, in memory.
  */
 export interface Limiters {
-  /** A limiter for one limit; a limit of 0 counts nothing and refuses nothing. */
+  /**
+   * The limiter of one limit; a limit of 0 counts nothing and refuses nothing. Asked again for the
+   * same name, the same limiter: two routes under one limit count in one budget, in memory too.
+   */
   limiter(spec: LimiterSpec): Limiter;
   /** Whether the Redis connection is up (metrics); undefined without Redis. */
   redisUp(): boolean | undefined;
@@ -36,9 +39,26 @@ export interface Limiters {
 /** What a limit of 0 becomes: nothing is counted, nothing refused. */
 const unlimited: Limiter = { take: async () => null, giveBack: async () => {} };
 
-/** Limiters counting as `counting` does; the one place a limit of 0 (CONTRACT §1) is turned off. */
+/**
+ * Limiters counting as `counting` does; the one place a limit of 0 (CONTRACT §1) is turned off,
+ * and where one name gets one limiter (Redis and database counters are shared by name anyway;
+ * memory counters would not be).
+ */
 export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omit<Limiters, 'limiter'>): Limiters {
-  return { ...rest, limiter: (spec) => (spec.points === 0 ? unlimited : counting(spec)) };
+  const made = new Map<string, { spec: LimiterSpec; limiter: Limiter }>();
+  return {
+    ...rest,
+    limiter(spec) {
+      const known = made.get(spec.name);
+      if (known) {
+        if (known.spec.points !== spec.points || known.spec.windowS !== spec.windowS) throw new Error(`Two budgets for the limit "${spec.name}"`);
+        return known.limiter;
+      }
+      const limiter = spec.points === 0 ? unlimited : counting(spec);
+      made.set(spec.name, { spec, limiter });
+      return limiter;
+    },
+  };
 }
 
 /** Whole seconds to wait, at least one (a `Retry-After`). */

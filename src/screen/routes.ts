@@ -42,7 +42,7 @@ export interface PageRoutesOptions {
  * `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
  * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
  */
-export function screenRoutes(options: PageRoutesOptions) {
+export function browserPageRoutes(options: PageRoutesOptions) {
   const html = (c: Context<AppEnv>, body: string) =>
     c.html(body, 200, {
       // The page names the current files: it is asked for again each time, the files are kept.

@@ -6,8 +6,7 @@ import type { SessionAuth } from './service';
 /** Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise. */
 export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {
   return async function authenticateRequest(c, next) {
-    const token = deps.auth.bearerToken(c.req.header('authorization'));
-    const session = token ? await deps.auth.authenticate(token) : null;
+    const session = await deps.auth.sessionOf(c.req.header('authorization'));
     if (!session) {
       throw new AppError('unauthenticated', 'A valid bearer token is required.', {
         headers: { 'WWW-Authenticate': 'Bearer' },

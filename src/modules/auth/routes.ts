@@ -13,8 +13,7 @@ import { loginThrottles, signupThrottle } from './throttle';
  * none, makes a new account, as signup always did.
  */
 async function guestOf(auth: SessionAuth, authorization: string | undefined): Promise<UserRow | undefined> {
-  const token = auth.bearerToken(authorization);
-  const session = token ? await auth.authenticate(token) : null;
+  const session = await auth.sessionOf(authorization);
   return session?.user.guest ? session.user : undefined;
 }
 

@@ -211,14 +211,21 @@ export interface SessionAuth {
    * request's other caches to reuse.
    */
   authenticate(token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
+  /** `authenticate` for an `Authorization` header: null without a bearer token or with one that does not work. */
+  sessionOf(authorization: string | null | undefined): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
   /** Whether a token (by hash) still works: not logged out, not expired. */
   isAlive(tokenHash: string): Promise<boolean>;
 }
 
 export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): SessionAuth {
+  const authenticate = tokenAuthenticator(deps);
   return {
     bearerToken,
-    authenticate: tokenAuthenticator(deps),
+    authenticate,
+    async sessionOf(authorization) {
+      const token = bearerToken(authorization);
+      return token ? authenticate(token) : null;
+    },
     async isAlive(tokenHash) {
       const [row] = await queries(deps.database.db).expiry.execute({ tokenHash });
       return row !== undefined && Date.parse(row.expiresAt) > Date.now();

@@ -18,7 +18,7 @@ const KEPT_HEADERS = ['content-type', 'location'];
  * token anywhere else is answered 401 by its route: nothing is kept for it, so anonymous requests
  * cannot make the database write for keys.
  */
-const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/auth/confirm', '/v1/workshops/join/guest']);
+export const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/auth/confirm', '/v1/workshops/join/guest']);
 
 /**
  * `Idempotency-Key` on every write under `/v1` (CONTRACT §12). The first request with a key runs
@@ -81,9 +81,7 @@ export function idempotentWrites(deps: { config: Pick<Config, 'secret'>; databas
 /** The key's owner: the token's user, '' without a token, null for a token that does not work. */
 async function ownerOf(auth: SessionAuth, authorization: string | undefined): Promise<string | null> {
   if (authorization === undefined) return '';
-  const token = auth.bearerToken(authorization);
-  const session = token ? await auth.authenticate(token) : null;
-  return session ? session.user.id : null;
+  return (await auth.sessionOf(authorization))?.user.id ?? null;
 }
 
 /** The request's body bytes, null without one. Hono keeps what it read, so the route still reads it (as JSON or multipart). */

@@ -29,6 +29,9 @@ export function toUserSummary(row: Pick<UserRow, 'id' | 'name' | 'avatarUrl' | '
   return { id: row.id, name: row.name, avatar_url: row.avatarUrl, guest: row.guest };
 }
 
+/** A guest's name: 1..60 characters after trimming (CONTRACT §11), at joining and at renaming. */
+export const GUEST_NAME_MAX = 60;
+
 export const UpdateMeInput = v.object({
   display_name: v.optional(requiredText(200)),
   name: v.optional(requiredText(200)),

@@ -9,16 +9,13 @@ import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
 import { lockUser } from './repo';
-import { toUser, type UpdateMeInput, type UserOutput } from './schemas';
+import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
   config: Config;
   database: Database;
   files: FileStore;
 }
-
-/** A guest's name is what they joined with: at most 60 characters (CONTRACT §11). */
-const GUEST_NAME_MAX = 60;
 
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
 export async function updateMe(deps: UserDeps, user: Pick<UserRow, 'id' | 'guest'>, input: UpdateMeInput): Promise<void> {

@@ -2,16 +2,14 @@ import { Hono } from 'hono';
 import { tablesOf } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
-import { AppError, notFound } from '../../http/errors';
+import { AppError } from '../../http/errors';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { loadAccess } from '../access/load';
 import { issueToken } from '../auth/service';
-import { writeWorkshop } from '../events/recorder';
 import { toUser } from '../users/schemas';
-import { admitParticipant, joinRateLimits } from './join';
+import { admitParticipant, joinRateLimits, writeRunningWorkshop } from './join';
 import { workshopFor } from './output';
-import { findRunningByCode } from './repo';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
 
 /**
@@ -20,21 +18,16 @@ import { GuestJoinInput, GuestSessionOutput } from './schemas';
  * the workshop keeps guests out (403 `guests_not_allowed`). The guest, their seat and their token
  * are one transaction.
  */
-export async function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
-  const found = await findRunningByCode(deps.database.db, input.access_code);
-  if (!found) throw notFound('Workshop with this access code');
-  return writeWorkshop(deps, found.id, async (tx, changes) => {
+export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
+  return writeRunningWorkshop(deps, input.access_code, async (tx, changes, workshop) => {
     const { users } = tablesOf(tx);
-    const workshop = await findRunningByCode(tx, input.access_code);
-    if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
     if (!workshop.allowGuests) throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
-    const [guest] = await tx.insert(users).values({ name: input.name, guest: true }).returning();
-    await admitParticipant(deps, tx, changes, workshop, guest!);
-    const token = await issueToken(tx, deps.config, guest!);
+    const guest = (await tx.insert(users).values({ name: input.name, guest: true }).returning())[0]!;
+    await admitParticipant(deps, tx, changes, workshop, guest);
     return {
-      token,
-      user: toUser(guest!, deps.config),
-      workshop: await workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, guest!.id)),
+      token: await issueToken(tx, deps.config, guest),
+      user: toUser(guest, deps.config),
+      workshop: await workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, guest.id)),
     };
   });
 }

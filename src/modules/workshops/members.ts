@@ -1,27 +1,16 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
+import { tablesOf } from '../../db/database';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { countMembers, type MemberRow } from './repo';
+import { countMembers, membersWithUsers, type MemberRow } from './repo';
 import { formatAccessCode, type UserRoleOutput } from './schemas';
 
 export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };
-}
-
-/** The members of a workshop with their users' names, in the order they joined. */
-async function membersWithUsers(db: Db, workshopId: string) {
-  const { users, workshopMembers } = tablesOf(db);
-  return db
-    .select({ member: workshopMembers, name: users.name, guest: users.guest })
-    .from(workshopMembers)
-    .innerJoin(users, eq(users.id, workshopMembers.userId))
-    .where(eq(workshopMembers.workshopId, workshopId))
-    .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
 }
 
 /** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
@@ -41,15 +30,11 @@ export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: st
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */
 export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string, memberId: string, role: UserRoleOutput['role']): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { users, workshopMembers } = tablesOf(tx);
+    const { workshopMembers } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
-    const [found] = await tx
-      .select({ before: workshopMembers, name: users.name, guest: users.guest })
-      .from(workshopMembers)
-      .innerJoin(users, eq(users.id, workshopMembers.userId))
-      .where(and(eq(workshopMembers.id, memberId), eq(workshopMembers.workshopId, workshopId)));
+    const [found] = await membersWithUsers(tx, workshopId, memberId);
     if (!found) throw notFound('User role');
-    const { before, ...who } = found;
+    const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
     // A guest's token is a participant's (CONTRACT §11); once they sign up they can be promoted.
     if (who.guest && role === 'facilitator') throw new AppError('conflict', 'A guest takes part as a participant; they can be made a facilitator once they sign up.');

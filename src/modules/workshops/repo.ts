@@ -121,6 +121,25 @@ export async function findRunningByCode(db: Db, code: string): Promise<WorkshopR
   return row;
 }
 
+/** A workshop's members (or the one with `memberId`) with their users' names, in the order they joined. */
+export function membersWithUsers(db: Db, workshopId: string, memberId?: string) {
+  const { users, workshopMembers } = tablesOf(db);
+  const ofWorkshop = eq(workshopMembers.workshopId, workshopId);
+  return db
+    .select({ member: workshopMembers, name: users.name, guest: users.guest })
+    .from(workshopMembers)
+    .innerJoin(users, eq(users.id, workshopMembers.userId))
+    .where(memberId === undefined ? ofWorkshop : and(ofWorkshop, eq(workshopMembers.id, memberId)))
+    .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
+}
+
+/** Whether the user is a member of any workshop. */
+export async function hasAnySeat(db: Db, userId: string): Promise<boolean> {
+  const { workshopMembers } = tablesOf(db);
+  const [seat] = await db.select({ id: workshopMembers.id }).from(workshopMembers).where(eq(workshopMembers.userId, userId)).limit(1);
+  return seat !== undefined;
+}
+
 export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
   const { workshopMembers } = tablesOf(db);
   return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));

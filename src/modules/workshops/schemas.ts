@@ -3,7 +3,7 @@ import { idString, optionalText, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../criteria/schemas';
 import { SectionOutput } from '../sections/schemas';
 import { OrganizationOutput } from '../organizations/schemas';
-import { UserOutput } from '../users/schemas';
+import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
 import { ViewInput, ViewOutput } from './view';
 
 export const TITLE_MAX = 200;
@@ -113,7 +113,7 @@ export const JoinInput = v.object({
 });
 
 /** CONTRACT §11: a guest joins with the code and a name, 1..60 characters after trimming. */
-export const GuestJoinInput = v.object({ ...JoinInput.entries, name: requiredText(60) });
+export const GuestJoinInput = v.object({ ...JoinInput.entries, name: requiredText(GUEST_NAME_MAX) });
 export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
 
 export const AccessCodeOutput = v.object({ access_code: v.string() });
