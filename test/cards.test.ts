@@ -70,6 +70,7 @@ describe('POST /cards', () => {
       aside: false,
       summary: { score: 0, comments: 0, sections: {}, attachments: 0 },
       user_id: facilitator.id,
+      author_visibility: 'shown',
       position: 0,
       parent: null,
       color: 'blue',
@@ -266,7 +267,7 @@ describe('GET /cards/:id', () => {
     expect(full.status, JSON.stringify(full.body)).toBe(200);
     expect(full.body.sections).toEqual([
       { id: pros.id, title: 'Pros', items: [] },
-      { id: cons.id, title: 'Cons', items: [{ id: item.id, content: 'costly', section_id: cons.id, user_id: participant.id }] },
+      { id: cons.id, title: 'Cons', items: [{ id: item.id, content: 'costly', section_id: cons.id, user_id: participant.id, author_visibility: 'shown' }] },
     ]);
     expect(full.body.criteria).toHaveLength(1);
     expect(full.body.criteria![0]!).toMatchObject({ id: impact.id, title: 'Impact', scale: 3, current_scale: [0, 5, 10] });

@@ -20,7 +20,7 @@ describe('comments', () => {
     const s = await scene();
     const first = await comment(s.path, participant, { content: 'Love it' });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: expect.any(String), created_at: expect.any(String), content: 'Love it', user_id: participant.id });
+    expect(first.body).toEqual({ id: expect.any(String), created_at: expect.any(String), content: 'Love it', user_id: participant.id, author_visibility: 'shown' });
     expect(new Date(first.body.created_at).toISOString()).toBe(first.body.created_at);
     const replies = [];
     for (const text of ['Me too', 'Not sure', 'Why?']) replies.push((await comment(s.path, other, { content: text })).body);

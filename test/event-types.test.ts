@@ -38,7 +38,7 @@ describe('domain event types', () => {
           return event.action;
       }
     };
-    const event: WorkshopEvent<'importCards'> = { id: 'e', workshopId: 'w', seq: 1, userId: null, createdAt: '', action: 'importCards', change: { count: 3 } };
+    const event: WorkshopEvent<'importCards'> = { id: 'e', workshopId: 'w', seq: 1, userId: null, cardUserId: null, createdAt: '', action: 'importCards', change: { count: 3 } };
     expect(describe(event)).toBe('3 cards');
     const actions: WorkshopAction[] = ['moveCards'];
     expect(ACTION_VISIBILITY[actions[0]!]).toBe('everyone');

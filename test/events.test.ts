@@ -240,6 +240,7 @@ describe('eventsAfter', () => {
       seq: 3,
       action: 'addCard',
       userId: facilitator.id,
+      cardUserId: null,
       change: { card: { id: 'c3', title: 'Card 3' } },
       createdAt: expect.any(String),
     });

@@ -23,7 +23,7 @@ describe('items', () => {
     const s = await scene();
     const pro = await add(s.path, participant, { content: 'Cheap to build', section_id: s.pros.id });
     expect(pro.status).toBe(201);
-    expect(pro.body).toEqual({ id: expect.any(String), content: 'Cheap to build', section_id: s.pros.id, user_id: participant.id });
+    expect(pro.body).toEqual({ id: expect.any(String), content: 'Cheap to build', section_id: s.pros.id, user_id: participant.id, author_visibility: 'shown' });
     const con = await add(s.path, other, { content: 'Slow', section_id: s.cons.id });
 
     expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([pro.body, con.body]);

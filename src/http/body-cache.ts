@@ -7,6 +7,14 @@ const encoder = new TextEncoder();
 interface Entry {
   version: string;
   body: Uint8Array<ArrayBuffer>;
+  /** For `bodyFor`: the users whose names the shared answer leaves out. */
+  hiddenAuthors?: ReadonlySet<string>;
+}
+
+/** An answer made for many readers, and whose names it leaves out that their own readers would see. */
+export interface SharedAnswer {
+  value: unknown;
+  hiddenAuthors: ReadonlySet<string>;
 }
 
 /**
@@ -33,10 +41,34 @@ class BodyCache {
       return hit.body;
     }
     const body = encoder.encode(JSON.stringify(await compute()));
-    this.entries.delete(key);
-    this.entries.set(key, { version, body });
-    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.keep(key, { version, body });
     return body;
+  }
+
+  /**
+   * An answer shared by the readers of `key`, made once for a reader who wrote nothing
+   * (`compute(true)`), except for `readerId` when it leaves out their own name on something they
+   * wrote anonymously (CONTRACT §14): they get one of their own (`compute(false)`).
+   */
+  async bodyFor(key: string, version: string, readerId: string, compute: (shared: boolean) => Promise<SharedAnswer>): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.inTransaction) return encoder.encode(JSON.stringify((await compute(false)).value));
+    let entry = this.entries.get(key);
+    if (entry && entry.version === version) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    } else {
+      const shared = await compute(true);
+      entry = { version, body: encoder.encode(JSON.stringify(shared.value)), hiddenAuthors: shared.hiddenAuthors };
+      this.keep(key, entry);
+    }
+    if (!entry.hiddenAuthors?.has(readerId)) return entry.body;
+    return this.body(`${key}\u0000${readerId}`, version, async () => (await compute(false)).value);
+  }
+
+  private keep(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 }
 

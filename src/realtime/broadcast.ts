@@ -11,15 +11,13 @@ import type { DynamicEmit, RealtimeServer } from './server-types';
 
 /** Sends one rendering of a change to its audience's rooms: one serialization per rendering. */
 export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: Delivery): void {
-  const { audience } = delivery;
+  const { roles, user, except } = delivery.audience;
+  const oneRole = roles.length === 1 ? roles[0]! : null;
+  // A user's sockets in one role: their member room, less the other role's room.
   const target =
-    audience.to === 'workshop'
-      ? io.to(workshopRoom(workshopId))
-      : audience.to === 'facilitators'
-        ? io.to(roleRoom(workshopId, 'facilitator'))
-        : audience.to === 'participants'
-          ? io.to(roleRoom(workshopId, 'participant')).except(audience.except.map((id) => memberRoom(workshopId, id)))
-          : io.to(memberRoom(workshopId, audience.userId)).except(roleRoom(workshopId, 'facilitator'));
+    user !== undefined
+      ? io.to(memberRoom(workshopId, user)).except(oneRole ? [roleRoom(workshopId, oneRole === 'facilitator' ? 'participant' : 'facilitator')] : [])
+      : io.to(oneRole ? roleRoom(workshopId, oneRole) : workshopRoom(workshopId)).except(except.map((id) => memberRoom(workshopId, id)));
   (target.emit as DynamicEmit)(delivery.event, delivery.payload);
 }
 

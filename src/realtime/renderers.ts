@@ -1,9 +1,9 @@
 import type { Db } from '../db/database';
-import { workshopDisplays } from '../modules/access/load';
+import { currentPrefs } from '../modules/access/load';
 import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
-import type { Audience, Delivery } from './audience';
+import { EVERYONE, FACILITATORS, participant, participantsExcept, type Audience, type Delivery } from './audience';
 import { readAt } from '../modules/timer/schemas';
 import type { Sequenced } from './events';
 
@@ -18,8 +18,6 @@ import type { Sequenced } from './events';
 export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db) => Delivery[] | Promise<Delivery[]>;
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
 
-const EVERYONE: Audience = { to: 'workshop' };
-const FACILITATORS: Audience = { to: 'facilitators' };
 
 const head = (event: WorkshopEvent): Sequenced => ({ seq: event.seq, workshop_id: event.workshopId });
 
@@ -31,23 +29,23 @@ function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
 const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 
 /** The change for facilitators; the bare sequence number for participants. */
-const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [logged(event, FACILITATORS), bare(event, { to: 'participants', except: [] })];
+const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [logged(event, FACILITATORS), bare(event, participantsExcept([]))];
 
 function exportDelivery(event: WorkshopEvent<'addExport' | 'updateExport' | 'removeExport'>, name: 'export:updated' | 'export:deleted'): Delivery[] {
   return [
     { audience: FACILITATORS, event: name, payload: { ...head(event), export: event.change.export } },
-    bare(event, { to: 'participants', except: [] }),
+    bare(event, participantsExcept([])),
   ];
 }
 
 /** The bare sequence number and action: for readers who may not see the change, so their sequence has no hole. */
-function bare(event: WorkshopEvent, audience: Audience): Delivery {
+export function bare(event: WorkshopEvent, audience: Audience): Delivery {
   return { audience, event: 'workshop:event', payload: { ...head(event), action: event.action } };
 }
 
 /** Content for facilitators and the feedback's author; the bare sequence number for other participants. */
 function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Delivery): Delivery[] {
-  return [full, own, bare(event, { to: 'participants', except: [ownerId] })];
+  return [full, own, bare(event, participantsExcept([ownerId]))];
 }
 
 /** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
@@ -58,8 +56,8 @@ async function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, re
   const voters = [...readings.byVoter.keys()];
   return [
     withScore(FACILITATORS, readings.full),
-    ...voters.map((userId) => withScore({ to: 'participant', userId }, readings.byVoter.get(userId)!)),
-    withScore({ to: 'participants', except: voters }, 0),
+    ...voters.map((userId) => withScore(participant(userId), readings.byVoter.get(userId)!)),
+    withScore(participantsExcept(voters), 0),
   ];
 }
 
@@ -69,14 +67,14 @@ const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (e
   const scored = (audience: Audience, score: number): Delivery => ({ audience, event: 'score:changed', payload: { ...head(event), card_id: cardId, score } });
   const readings = await scoreReadings(db, event.workshopId, cardId);
   if (readings.shared) return [scored(EVERYONE, readings.score)];
-  return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored({ to: 'participant', userId: ownerId }, readings.byVoter.get(ownerId) ?? 0));
+  return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored(participant(ownerId), readings.byVoter.get(ownerId) ?? 0));
 };
 
 /** A rating is everyone's to see unless the current step hides others' ratings. */
 const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = async (event, db) => {
-  if ((await workshopDisplays(db, event.workshopId)).allow_display_ratings) return [logged(event)];
+  if ((await currentPrefs(db, event.workshopId)).allow_display_ratings) return [logged(event)];
   const ownerId = event.change.rating.user_id;
-  return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, { to: 'participant', userId: ownerId }));
+  return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, participant(ownerId)));
 };
 
 export const RENDERERS: Renderers = {

@@ -8,6 +8,7 @@ import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
 import { audienceIncludes } from './audience';
 import { deliveriesFor } from './deliveries';
+import { VisibilityMemo } from '../modules/access/visibility';
 import { MAX_REPLAY, type JoinAck, type LeaveAck, type SocketError } from './events';
 import type { JoinLimits } from './join-limits';
 import type { Presence } from './presence';
@@ -139,8 +140,9 @@ async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, earlier
   ctx.guard.disarm(socket, id);
   const { db } = ctx.deps.database;
   const missed = await eventsAfter(db, id, since, MAX_REPLAY);
+  const memo = new VisibilityMemo();
   for (const event of missed) {
-    for (const delivery of await deliveriesFor(db, event)) {
+    for (const delivery of await deliveriesFor(db, event, memo)) {
       if (audienceIncludes(delivery.audience, access.role, userId)) (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
     }
   }

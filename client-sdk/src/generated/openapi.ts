@@ -1852,6 +1852,10 @@ export interface operations {
                             change_step_notifications: boolean;
                             force_sync: boolean;
                             allow_guests: boolean;
+                            /** @enum {string} */
+                            cards_visible: "all" | "own";
+                            /** @enum {string} */
+                            authors: "shown" | "hidden_from_participants" | "hidden";
                             public_url: string;
                         };
                     };
@@ -4155,6 +4159,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     }[];
                 };
@@ -4288,6 +4296,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     };
                 };
@@ -4505,6 +4517,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     };
                 };
@@ -4721,6 +4737,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     };
                 };
@@ -4892,6 +4912,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     };
                 };
@@ -5059,6 +5083,10 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
                         public_url: string;
                     };
                 };
@@ -6117,6 +6145,10 @@ export interface operations {
                             allow_edit: "none" | "their" | "all";
                             /** @enum {string} */
                             allow_delete: "none" | "their" | "all";
+                            /** @enum {string} */
+                            cards_visible: "all" | "own";
+                            /** @enum {string} */
+                            authors: "shown" | "hidden_from_participants" | "hidden";
                         };
                         view: {
                             card: string | null;
@@ -6212,6 +6244,10 @@ export interface operations {
                         allow_edit?: "none" | "their" | "all";
                         /** @enum {string} */
                         allow_delete?: "none" | "their" | "all";
+                        /** @enum {string} */
+                        cards_visible?: "all" | "own";
+                        /** @enum {string} */
+                        authors?: "shown" | "hidden_from_participants" | "hidden";
                     };
                     view?: {
                         card?: string | null;
@@ -6263,6 +6299,10 @@ export interface operations {
                             allow_edit: "none" | "their" | "all";
                             /** @enum {string} */
                             allow_delete: "none" | "their" | "all";
+                            /** @enum {string} */
+                            cards_visible: "all" | "own";
+                            /** @enum {string} */
+                            authors: "shown" | "hidden_from_participants" | "hidden";
                         };
                         view: {
                             card: string | null;
@@ -6410,6 +6450,10 @@ export interface operations {
                             allow_edit: "none" | "their" | "all";
                             /** @enum {string} */
                             allow_delete: "none" | "their" | "all";
+                            /** @enum {string} */
+                            cards_visible: "all" | "own";
+                            /** @enum {string} */
+                            authors: "shown" | "hidden_from_participants" | "hidden";
                         };
                         view: {
                             card: string | null;
@@ -6506,6 +6550,10 @@ export interface operations {
                         allow_edit?: "none" | "their" | "all";
                         /** @enum {string} */
                         allow_delete?: "none" | "their" | "all";
+                        /** @enum {string} */
+                        cards_visible?: "all" | "own";
+                        /** @enum {string} */
+                        authors?: "shown" | "hidden_from_participants" | "hidden";
                     };
                     view?: {
                         card?: string | null;
@@ -6557,6 +6605,10 @@ export interface operations {
                             allow_edit: "none" | "their" | "all";
                             /** @enum {string} */
                             allow_delete: "none" | "their" | "all";
+                            /** @enum {string} */
+                            cards_visible: "all" | "own";
+                            /** @enum {string} */
+                            authors: "shown" | "hidden_from_participants" | "hidden";
                         };
                         view: {
                             card: string | null;
@@ -7225,7 +7277,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -7329,7 +7383,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -7479,7 +7535,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -7619,7 +7677,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -7749,7 +7809,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -7760,7 +7822,9 @@ export interface operations {
                                 id: string;
                                 content: string;
                                 section_id: string;
-                                user_id: string;
+                                user_id: string | null;
+                                /** @enum {string} */
+                                author_visibility: "shown" | "hidden_from_participants" | "hidden";
                             }[];
                         }[];
                         criteria?: {
@@ -7878,7 +7942,9 @@ export interface operations {
                             };
                             attachments: number;
                         };
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         position: number;
                         parent: string | null;
                         color: ("blue" | "green" | "red" | "orange" | "purple" | "yellow" | "turquoise" | "rose" | "gray" | "brown" | "beige") | null;
@@ -9053,7 +9119,9 @@ export interface operations {
                         id: string;
                         content: string;
                         section_id: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     }[];
                 };
             };
@@ -9140,7 +9208,9 @@ export interface operations {
                         id: string;
                         content: string;
                         section_id: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     };
                 };
             };
@@ -9254,7 +9324,9 @@ export interface operations {
                         id: string;
                         content: string;
                         section_id: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     };
                 };
             };
@@ -9332,7 +9404,9 @@ export interface operations {
                         id: string;
                         content: string;
                         section_id: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     };
                 };
             };
@@ -9539,7 +9613,9 @@ export interface operations {
                         id: string;
                         created_at: string;
                         content: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     }[];
                 };
             };
@@ -9616,7 +9692,9 @@ export interface operations {
                         id: string;
                         created_at: string;
                         content: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     };
                 };
             };
@@ -9730,7 +9808,9 @@ export interface operations {
                         id: string;
                         created_at: string;
                         content: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                     };
                 };
             };

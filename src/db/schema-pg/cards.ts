@@ -19,6 +19,8 @@ export const cards = pgTable('cards', {
   x: doublePrecision('x'),
   y: doublePrecision('y'),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
@@ -71,6 +73,8 @@ export const items = pgTable('items', {
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   sectionId: text('section_id').notNull().references(() => sections.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -81,6 +85,8 @@ export const comments = pgTable('comments', {
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
 }, (t) => [index('comments_card').on(t.cardId, t.createdAt), index('comments_workshop').on(t.workshopId)]);

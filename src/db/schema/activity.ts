@@ -10,6 +10,11 @@ export const events = sqliteTable('events', {
   seq: integer('seq').notNull(),
   action: text('action').notNull(),
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+  /**
+   * The author of the card the change is about (its own, or the card a piece of feedback is on); null
+   * for changes about no card. Private writing (CONTRACT §14) hides a change from participants by it.
+   */
+  cardUserId: text('card_user_id'),
   change: json<Record<string, unknown>>('change').notNull(),
   createdAt: createdAt(),
 }, (t) => [

@@ -21,6 +21,8 @@ export const cards = sqliteTable('cards', {
   x: real('x'),
   y: real('y'),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
@@ -84,6 +86,8 @@ export const items = sqliteTable('items', {
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   sectionId: text('section_id').notNull().references(() => sections.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -94,6 +98,8 @@ export const comments = sqliteTable('comments', {
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
 }, (t) => [index('comments_card').on(t.cardId, t.createdAt), index('comments_workshop').on(t.workshopId)]);

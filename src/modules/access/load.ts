@@ -20,13 +20,28 @@ const queries = preparedPerDb((db: Db) => {
     where ${organizationMembers.organizationId} = ${workshops.ownerId}
       and ${organizationMembers.userId} = ${userId} and ${organizationMembers.role} = 'admin')`;
   return {
-    displays: named(
+    currentPrefs: named(
       db
         .select({ prefs: steps.prefs })
         .from(workshops)
         .leftJoin(steps, eq(steps.id, workshops.currentStepId))
         .where(eq(workshops.id, sql.placeholder('workshopId'))),
-      'access_displays',
+      'access_current_prefs',
+    ),
+    // Facilitators by membership, and the admins of the organization owning the workshop.
+    facilitators: named(
+      db
+        .select({ userId: workshopMembers.userId })
+        .from(workshopMembers)
+        .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.role, 'facilitator')))
+        .union(
+          db
+            .select({ userId: sql<string>`${organizationMembers.userId}` })
+            .from(organizationMembers)
+            .innerJoin(workshops, and(eq(workshops.ownerType, 'organization'), eq(workshops.ownerId, organizationMembers.organizationId)))
+            .where(and(eq(workshops.id, sql.placeholder('workshopId')), eq(organizationMembers.role, 'admin'))),
+        ),
+      'access_facilitators',
     ),
     // Every request on a workshop starts here, so the workshop, the caller's membership, their
     // organization-admin status and the current step's prefs come from one statement.
@@ -47,6 +62,11 @@ const queries = preparedPerDb((db: Db) => {
   };
 });
 
+/** The current step's prefs over the defaults: a step stored before a pref existed has the default. */
+function prefsOf(stepPrefs: StepPrefs | null): StepPrefs {
+  return stepPrefs ? { ...DEFAULT_PREFS, ...stepPrefs } : DEFAULT_PREFS;
+}
+
 /**
  * A user's role in a workshop, from their membership (if any) and whether they are an admin of
  * the organization owning it: such admins act as facilitators. Null for a stranger.
@@ -64,7 +84,7 @@ export async function findAccess(db: Db, workshopId: string, userId: string): Pr
   if (!row) return null;
   const role = roleOf(row.memberRole, sqlBoolean(row.orgAdmin));
   if (!role) return null;
-  return { workshop: row.workshop, userId, role, prefs: row.stepPrefs ?? DEFAULT_PREFS };
+  return { workshop: row.workshop, userId, role, prefs: prefsOf(row.stepPrefs) };
 }
 
 /** The statements of `findAccesses`: lists bound as one parameter (`inList`, `inPairs`). */
@@ -105,7 +125,7 @@ export async function findAccesses(db: Db, asked: ReadonlyArray<{ workshopId: st
   const accesses = new Map<string, LoadedAccess>();
   if (asked.length === 0) return accesses;
   const found = await q.workshops.execute({ workshopIds: JSON.stringify([...new Set(asked.map((a) => a.workshopId))]) });
-  const byId = new Map(found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: row.stepPrefs ?? DEFAULT_PREFS }]));
+  const byId = new Map(found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: prefsOf(row.stepPrefs) }]));
   const pairs = [...new Map(asked.filter((a) => byId.has(a.workshopId)).map((a) => [accessKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
   if (pairs.length === 0) return accesses;
   const members = await q.members.execute({ pairs: JSON.stringify(pairs) });
@@ -137,16 +157,15 @@ export async function loadAccess(db: Db, workshopId: string, userId: string): Pr
 }
 
 /**
- * What the current step lets every participant see of others' feedback, for renderings made once
- * for many readers (live events); a single reader's view comes from `seesAllVotes` /
- * `seesAllRatings` on their access.
+ * The current step's prefs (the defaults with no current step), for renderings made once for many
+ * readers (live events); a single reader's view comes from the prefs on their access.
  */
-export async function workshopDisplays(db: Db, workshopId: string): Promise<Pick<StepPrefs, 'allow_display_votes' | 'allow_display_ratings'>> {
-  const [row] = await queries(db).displays.execute({ workshopId });
-  // No current step: the defaults; a pref the step's document lacks, likewise.
-  const prefs: Partial<StepPrefs> = row?.prefs ?? {};
-  return {
-    allow_display_votes: prefs.allow_display_votes ?? DEFAULT_PREFS.allow_display_votes,
-    allow_display_ratings: prefs.allow_display_ratings ?? DEFAULT_PREFS.allow_display_ratings,
-  };
+export async function currentPrefs(db: Db, workshopId: string): Promise<StepPrefs> {
+  const [row] = await queries(db).currentPrefs.execute({ workshopId });
+  return prefsOf(row?.prefs ?? null);
+}
+
+/** Everyone who acts as a facilitator of the workshop: its facilitators and, for an organization's workshop, the organization's admins. */
+export async function facilitatorIds(db: Db, workshopId: string): Promise<Set<string>> {
+  return new Set((await queries(db).facilitators.execute({ workshopId })).map((row) => row.userId));
 }

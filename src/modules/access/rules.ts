@@ -9,6 +9,15 @@ import { AppError, forbidden } from '../../http/errors';
 
 export type EditScope = 'none' | 'their' | 'all';
 
+/** Whose cards participants see while a step is current (CONTRACT §14): everyone's, or only their own and facilitators'. */
+export type CardsVisible = 'all' | 'own';
+
+/**
+ * Who sees the author of what is written while a step is current (CONTRACT §14); a card, comment
+ * or item keeps the level it was written under.
+ */
+export type AuthorVisibility = 'shown' | 'hidden_from_participants' | 'hidden';
+
 /** What participants may do while a step is current (CONTRACT §6). */
 export interface StepPrefs {
   allow_add_idea: boolean;
@@ -23,6 +32,8 @@ export interface StepPrefs {
   allow_attachment: boolean;
   allow_edit: EditScope;
   allow_delete: EditScope;
+  cards_visible: CardsVisible;
+  authors: AuthorVisibility;
 }
 
 /** A step created without prefs, and a workshop with no current step, allow everything on one's own cards. */
@@ -39,6 +50,8 @@ export const DEFAULT_PREFS: StepPrefs = Object.freeze({
   allow_attachment: true,
   allow_edit: 'their',
   allow_delete: 'their',
+  cards_visible: 'all',
+  authors: 'shown',
 }) as StepPrefs;
 
 export type WorkshopRole = 'facilitator' | 'participant';

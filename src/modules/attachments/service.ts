@@ -44,7 +44,7 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
       size: file.size,
     });
     const attachment = toAttachment(row, deps.config);
-    changes.record({ workshopId: ref.workshopId, action: 'addAttachment', userId: ref.userId, change: { attachment: onCard(attachment, card.id) } });
+    changes.record({ workshopId: ref.workshopId, action: 'addAttachment', userId: ref.userId, cardUserId: card.userId, change: { attachment: onCard(attachment, card.id) } });
     return attachment;
   });
 }
@@ -61,6 +61,7 @@ export async function removeAttachment(deps: AttachmentDeps, ref: CardRef, attac
       workshopId: ref.workshopId,
       action: 'removeAttachment',
       userId: ref.userId,
+      cardUserId: card.userId,
       change: { attachment: onCard(toAttachment(row, deps.config), card.id) },
     });
   });

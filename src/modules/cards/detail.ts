@@ -6,6 +6,7 @@ import { toItem, type ItemOutput } from '../items/schemas';
 import { toRating, type RatingOutput } from '../ratings/schemas';
 import { toSection } from '../sections/schemas';
 import { seesAllRatings, type WorkshopAccess } from '../access/rules';
+import { authorFor, type Reader } from '../access/visibility';
 import type { CardSectionOutput } from './schemas';
 
 const queries = preparedPerDb((db: Db) => {
@@ -37,14 +38,15 @@ const queries = preparedPerDb((db: Db) => {
   };
 });
 
-/** Every section of the workshop, in order, each with this card's items in it. */
-export async function cardSections(db: Db, workshopId: string, cardId: string): Promise<CardSectionOutput[]> {
+/** Every section of the workshop, in order, each with this card's items in it, their authors as `reader` may see them. */
+export async function cardSections(db: Db, workshopId: string, cardId: string, reader: Reader): Promise<CardSectionOutput[]> {
   const q = queries(db);
   const bySection = new Map<string, ItemOutput[]>();
   for (const row of await q.items.execute({ cardId })) {
+    const item = authorFor(reader, toItem(row));
     const list = bySection.get(row.sectionId);
-    if (list) list.push(toItem(row));
-    else bySection.set(row.sectionId, [toItem(row)]);
+    if (list) list.push(item);
+    else bySection.set(row.sectionId, [item]);
   }
   return (await q.sections.execute({ workshopId })).map((row) => ({ ...toSection(row), items: bySection.get(row.id) ?? [] }));
 }

@@ -4,6 +4,7 @@ import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { notFound } from '../../http/errors';
 import { loadAccess, type LoadedAccess } from '../access/load';
+import { seesCard } from '../access/visibility';
 
 /*
  * Shared by every kind of card feedback (votes, ratings, items, comments, attachments): they all
@@ -19,7 +20,8 @@ export interface CardRef {
 
 export interface FeedbackTarget {
   access: LoadedAccess;
-  card: { id: string; type: 'idea' | 'cluster' };
+  /** `userId`: the card's author, whom private writing goes by (CONTRACT §14). */
+  card: { id: string; type: 'idea' | 'cluster'; userId: string };
 }
 
 const queries = preparedPerDb((db: Db) => {
@@ -27,14 +29,14 @@ const queries = preparedPerDb((db: Db) => {
   return {
     card: named(
       db
-        .select({ id: cards.id, type: cards.type })
+        .select({ id: cards.id, type: cards.type, userId: cards.userId })
         .from(cards)
         .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId')))),
       'feedback_target_card',
     ),
     cards: named(
       db
-        .select({ id: cards.id, workshopId: cards.workshopId, type: cards.type })
+        .select({ id: cards.id, workshopId: cards.workshopId, type: cards.type, userId: cards.userId })
         .from(cards)
         .where(inPairs(db, cards.workshopId, cards.id, sql.placeholder('pairs'))),
       'feedback_target_cards',
@@ -44,13 +46,14 @@ const queries = preparedPerDb((db: Db) => {
 
 /**
  * The caller's access to the workshop (404 for strangers) and the card, which must belong to that
- * workshop (404 otherwise). Call inside the `write` callback for writes, so the checks and the
- * write are one transaction.
+ * workshop and be one the caller may see now (404 otherwise: a private step hides other
+ * participants' cards and all about them). Call inside the `write` callback for writes, so the
+ * checks and the write are one transaction.
  */
 export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> {
   const access = await loadAccess(db, ref.workshopId, ref.userId);
   const [card] = await queries(db).card.execute({ cardId: ref.cardId, workshopId: ref.workshopId });
-  if (!card) throw notFound('Card');
+  if (!card || !(await seesCard(db, access, card.userId))) throw notFound('Card');
   return { access, card };
 }
 
@@ -62,7 +65,7 @@ export async function loadCardTargets(db: Db, asked: ReadonlyArray<{ workshopId:
   if (asked.length === 0) return new Map();
   const pairs = [...new Map(asked.map((a) => [a.cardId, [a.workshopId, a.cardId] as const])).values()];
   const rows = await queries(db).cards.execute({ pairs: JSON.stringify(pairs) });
-  return new Map(rows.map(({ id, type }) => [id, { id, type }]));
+  return new Map(rows.map(({ id, type, userId }) => [id, { id, type, userId }]));
 }
 
 /** Names the card a piece of feedback is on, for event payloads. */

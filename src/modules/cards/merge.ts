@@ -3,10 +3,11 @@ import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId } from '../../db/columns';
 import { execute, inList } from '../../db/sql';
-import { invalid } from '../../http/errors';
+import { invalid, notFound } from '../../http/errors';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
+import { authorVisibilityNow, mostHidden, seesCard } from '../access/visibility';
 import { StackPlan } from './placements';
 import { findCard, nextCardNumber } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
@@ -27,7 +28,10 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     const merged = await listedCards(tx, ref.workshopId, input.cards_id);
     const first = merged[0]!;
     authorize(access, first.type === 'cluster' ? 'add_cluster' : 'add_idea');
-    for (const card of merged) authorize(access, { delete_card: { authorId: card.userId } });
+    for (const card of merged) {
+      if (!(await seesCard(tx, access, card.userId))) throw notFound('Card');
+      authorize(access, { delete_card: { authorId: card.userId } });
+    }
 
     const mergedIds = new Set(merged.map((card) => card.id));
     const parentId = first.type === 'idea' ? first.parentId : null;
@@ -56,6 +60,8 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
       parentId,
       position: place,
       userId: ref.userId,
+      // Text written anonymously stays so in what it was merged into.
+      authorVisibility: mostHidden([authorVisibilityNow(access), ...merged.map((card) => card.authorVisibility)]),
     });
 
     const sourceIds = [...mergedIds];

@@ -28,6 +28,7 @@ function listColumns(db: Db) {
     content: cards.content,
     aside: cards.aside,
     userId: cards.userId,
+    authorVisibility: cards.authorVisibility,
     position: cards.position,
     parentId: cards.parentId,
     color: cards.color,

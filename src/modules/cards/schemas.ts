@@ -3,11 +3,12 @@ import type { Schema } from '../../db/database';
 import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../criteria/schemas';
 import { ItemOutput } from '../items/schemas';
+import { AuthorVisibilityOutput } from '../steps/prefs';
 
 export type CardRow = Schema['cards']['$inferSelect'];
 export type CardType = CardRow['type'];
 /** What a card's output is made of. */
-export type CardFields = Pick<CardRow, 'id' | 'number' | 'type' | 'title' | 'content' | 'aside' | 'userId' | 'position' | 'parentId' | 'color'>;
+export type CardFields = Pick<CardRow, 'id' | 'number' | 'type' | 'title' | 'content' | 'aside' | 'userId' | 'authorVisibility' | 'position' | 'parentId' | 'color'>;
 
 /** The colors a cluster may take (spec: Card). */
 export const CARD_COLORS = ['blue', 'green', 'red', 'orange', 'purple', 'yellow', 'turquoise', 'rose', 'gray', 'brown', 'beige'] as const;
@@ -34,7 +35,9 @@ export const CardOutput = v.object({
   content: v.string(),
   aside: v.boolean(),
   summary: CardSummaryOutput,
-  user_id: v.string(),
+  /** Null when the card was written anonymously and the reader may not see its author (CONTRACT §14). */
+  user_id: v.nullable(v.string()),
+  author_visibility: AuthorVisibilityOutput,
   position: v.number(),
   parent: v.nullable(v.string()),
   color: v.nullable(v.picklist(CARD_COLORS)),
@@ -65,6 +68,7 @@ export function toCard(row: CardFields, summary: CardSummary = emptySummary()): 
     aside: row.aside,
     summary,
     user_id: row.userId,
+    author_visibility: row.authorVisibility,
     position: row.position,
     parent: row.parentId,
     color: (row.color as CardColor | null) ?? null,

@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { invalid } from '../../http/errors';
+import { invalid, notFound } from '../../http/errors';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
+import { authorFor, authorVisibilityNow, seesCard, seesCardBy, visibleCardAuthors, writesPrivately, type Reader } from '../access/visibility';
 import { cardCriteria, cardSections } from './detail';
 import { bodyCache } from '../../http/body-cache';
 import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
@@ -31,9 +32,16 @@ export interface WorkshopRef {
   userId: string;
 }
 
-/** One card as the caller sees it (score per display prefs). */
+/** One card as the caller sees it (score per display prefs, author per its visibility). */
 export async function cardFor(db: Db, access: WorkshopAccess, row: CardRow): Promise<CardOutput> {
-  return toCard(row, (await cardSummaries(db, row.workshopId, scoreVoter(access), [row.id]))(row.id));
+  return authorFor(access, toCard(row, (await cardSummaries(db, row.workshopId, scoreVoter(access), [row.id]))(row.id)));
+}
+
+/** The card, if the caller may see it now (404 otherwise, as for a card that does not exist). */
+async function findVisibleCard(db: Db, access: WorkshopAccess, cardId: string): Promise<CardRow> {
+  const row = await findCard(db, access.workshop.id, cardId);
+  if (!(await seesCard(db, access, row.userId))) throw notFound('Card');
+  return row;
 }
 
 /**
@@ -44,12 +52,21 @@ export async function cardForEvent(db: Db, row: CardRow): Promise<CardOutput> {
   return toCard(row, (await cardSummaries(db, row.workshopId, null, [row.id]))(row.id));
 }
 
-/** Cards in list order, each with its summary as the caller sees it. */
+/**
+ * Cards in list order as the caller sees them: the cards a private step lets them see, each with
+ * its summary per display prefs and its author per its visibility.
+ */
 export async function cardsFor(db: Db, access: WorkshopAccess, filters: ListCardsQuery = {}): Promise<CardOutput[]> {
+  return (await visibleCards(db, access, filters)).map((card) => authorFor(access, card));
+}
+
+/** `cardsFor` with every author still named: for a caller who hides them as their reader may see them. */
+async function visibleCards(db: Db, access: WorkshopAccess, filters: ListCardsQuery): Promise<CardOutput[]> {
   const workshopId = access.workshop.id;
   const voterId = scoreVoter(access);
-  const rows = await listCardRows(db, workshopId, filters);
-  const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
+  const authors = await visibleCardAuthors(db, access);
+  const rows = (await listCardRows(db, workshopId, filters)).filter((row) => seesCardBy(authors, row.userId));
+  const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined || authors !== 'all';
   const summaryOf = await cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
   return rows.map((row) => toCard(row, summaryOf(row.id)));
 }
@@ -61,24 +78,39 @@ export async function cardsFor(db: Db, access: WorkshopAccess, filters: ListCard
 export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
-  const key = [access.workshop.id, scoreVoter(access) ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
-  return bodyCache(db).body(`cards\u0000${key}`, String(access.workshop.lastEventSeq), () => cardsFor(db, access, filters));
+  // A private step gives each participant a list of their own; otherwise one list per role is
+  // shared, made for a reader who wrote nothing, unless the caller wrote some of the anonymous
+  // cards in it (they see their own name on them).
+  const personal = scoreVoter(access) ?? (writesPrivately(access, access.prefs) ? access.userId : '');
+  const key = ['cards', access.workshop.id, access.role, personal, filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
+  return bodyCache(db).bodyFor(key, String(access.workshop.lastEventSeq), access.userId, async (shared) => {
+    const cards = await visibleCards(db, access, filters);
+    if (!shared) return { value: cards.map((card) => authorFor(access, card)), hiddenAuthors: new Set<string>() };
+    const generic: Reader = { role: access.role, userId: '' };
+    const hiddenAuthors = new Set<string>();
+    const value = cards.map((card) => {
+      const seen = authorFor(generic, card);
+      if (seen.user_id === null && card.user_id !== null) hiddenAuthors.add(card.user_id);
+      return seen;
+    });
+    return { value, hiddenAuthors };
+  });
 }
 
 export async function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): Promise<CardDetailOutput> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
-  const row = await findCard(db, ref.workshopId, cardId);
+  const row = await findVisibleCard(db, access, cardId);
   const card: CardDetailOutput = await cardFor(db, access, row);
-  if (attributes.has('sections')) card.sections = await cardSections(db, ref.workshopId, row.id);
+  if (attributes.has('sections')) card.sections = await cardSections(db, ref.workshopId, row.id, access);
   if (attributes.has('criteria')) card.criteria = await cardCriteria(db, access, row.id);
   return card;
 }
 
-/** The parent an idea names: a cluster of the same workshop (400 on `parent` otherwise). */
-async function requireCluster(db: Db, workshopId: string, parentId: string): Promise<CardRow> {
-  const cluster = await findCluster(db, workshopId, parentId);
-  if (!cluster) throw invalid('parent', 'The parent must be a cluster of this workshop.');
+/** The parent an idea names: a cluster of the same workshop the caller may see (400 on `parent` otherwise). */
+async function requireCluster(db: Db, access: WorkshopAccess, parentId: string): Promise<CardRow> {
+  const cluster = await findCluster(db, access.workshop.id, parentId);
+  if (!cluster || !(await seesCard(db, access, cluster.userId))) throw invalid('parent', 'The parent must be a cluster of this workshop.');
   return cluster;
 }
 
@@ -87,7 +119,7 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
-    const parentId = input.type === 'idea' ? (await requireCluster(tx, ref.workshopId, input.parent!)).id : null;
+    const parentId = input.type === 'idea' ? (await requireCluster(tx, access, input.parent!)).id : null;
     await requireRoomForCards(tx, ref.workshopId, 1);
     const id = newId();
     const plan = new StackPlan(tx, ref.workshopId);
@@ -106,6 +138,7 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
         parentId,
         position,
         userId: ref.userId,
+        authorVisibility: authorVisibilityNow(access),
       })
       .returning();
     await plan.commit(deps, tx, changes);
@@ -119,7 +152,7 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
-    const before = await findCard(tx, ref.workshopId, cardId);
+    const before = await findVisibleCard(tx, access, cardId);
     authorize(access, { edit_card: { authorId: before.userId } });
 
     if (input.color && before.type === 'idea') throw invalid('color', 'Only clusters have a color.');
@@ -127,7 +160,7 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
     if (input.parent !== undefined && input.parent !== before.parentId) {
       if (before.type === 'cluster') throw invalid('parent', 'A cluster cannot have a parent.');
       if (input.parent === null) throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
-      parentId = (await requireCluster(tx, ref.workshopId, input.parent)).id;
+      parentId = (await requireCluster(tx, access, input.parent)).id;
     }
 
     // The new position is planned here and written by the document (with the SQL copy) below.
@@ -162,7 +195,7 @@ export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
-    const row = await findCard(tx, ref.workshopId, cardId);
+    const row = await findVisibleCard(tx, access, cardId);
     authorize(access, { delete_card: { authorId: row.userId } });
     const card = await cardForEvent(tx, row);
 

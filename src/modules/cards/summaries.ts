@@ -2,7 +2,7 @@ import { and, eq, sql, type Column, type Placeholder, type SQL } from 'drizzle-o
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList } from '../../db/sql';
-import { workshopDisplays } from '../access/load';
+import { currentPrefs } from '../access/load';
 import { seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { emptySummary, type CardSummary } from './schemas';
 
@@ -144,6 +144,6 @@ export async function scoreReadings(db: Db, workshopId: string, cardId: string):
   const byVoter = new Map((await statements(db).voterScores.execute({ cardId })).map((row) => [row.userId, row.score] as const));
   let full = 0;
   for (const score of byVoter.values()) full += score;
-  if ((await workshopDisplays(db, workshopId)).allow_display_votes) return { shared: true, score: full };
+  if ((await currentPrefs(db, workshopId)).allow_display_votes) return { shared: true, score: full };
   return { shared: false, full, byVoter };
 }

@@ -1,14 +1,22 @@
 import * as v from 'valibot';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
+import { AuthorVisibilityOutput } from '../steps/prefs';
 
 export type CommentRow = Schema['comments']['$inferSelect'];
 
-export const CommentOutput = v.object({ id: v.string(), created_at: v.string(), content: v.string(), user_id: v.string() });
+export const CommentOutput = v.object({
+  id: v.string(),
+  created_at: v.string(),
+  content: v.string(),
+  /** Null when written anonymously and the reader may not see its author (CONTRACT §14). */
+  user_id: v.nullable(v.string()),
+  author_visibility: AuthorVisibilityOutput,
+});
 export type CommentOutput = v.InferOutput<typeof CommentOutput>;
 
 export const CreateCommentInput = v.object({ content: requiredText(10_000) });
 
 export function toComment(row: CommentRow): CommentOutput {
-  return { id: row.id, created_at: row.createdAt, content: row.content, user_id: row.userId };
+  return { id: row.id, created_at: row.createdAt, content: row.content, user_id: row.userId, author_visibility: row.authorVisibility };
 }

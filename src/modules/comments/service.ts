@@ -2,6 +2,7 @@ import { notFound } from '../../http/errors';
 import { writeWorkshop, type WriteDeps } from '../events/recorder';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
+import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteComment, findComment, insertComment, listComments as listCommentRows } from './repo';
 import { toComment, type CommentOutput, type CommentRow } from './schemas';
 
@@ -11,21 +12,29 @@ function found(row: CommentRow | undefined): CommentRow {
 }
 
 export async function listComments(deps: WriteDeps, ref: CardRef): Promise<CommentOutput[]> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return (await listCommentRows(deps.database.db, card.id)).map(toComment);
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return (await listCommentRows(deps.database.db, card.id)).map((row) => authorFor(access, toComment(row)));
 }
 
 export async function getComment(deps: WriteDeps, ref: CardRef, commentId: string): Promise<CommentOutput> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return toComment(found(await findComment(deps.database.db, card.id, commentId)));
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return authorFor(access, toComment(found(await findComment(deps.database.db, card.id, commentId))));
 }
 
 export function addComment(deps: WriteDeps, ref: CardRef, input: { content: string }): Promise<CommentOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'comment');
-    const comment = toComment(await insertComment(tx, { workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, content: input.content }));
-    changes.record({ workshopId: ref.workshopId, action: 'addComment', userId: ref.userId, change: { comment: onCard(comment, card.id) } });
+    const comment = toComment(
+      await insertComment(tx, {
+        workshopId: ref.workshopId,
+        cardId: card.id,
+        userId: ref.userId,
+        authorVisibility: authorVisibilityNow(access),
+        content: input.content,
+      }),
+    );
+    changes.record({ workshopId: ref.workshopId, action: 'addComment', userId: ref.userId, cardUserId: card.userId, change: { comment: onCard(comment, card.id) } });
     return comment;
   });
 }
@@ -37,6 +46,6 @@ export async function removeComment(deps: WriteDeps, ref: CardRef, commentId: st
     authorize(access, 'comment');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteComment(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeComment', userId: ref.userId, change: { comment: onCard(toComment(row), card.id) } });
+    changes.record({ workshopId: ref.workshopId, action: 'removeComment', userId: ref.userId, cardUserId: card.userId, change: { comment: onCard(toComment(row), card.id) } });
   });
 }

@@ -130,6 +130,11 @@ export interface EventEnvelope {
   /** Increasing per workshop, shared by the log and realtime so clients can spot gaps. */
   seq: number;
   userId: string | null;
+  /**
+   * The author of the card the change is about (`cardUserIdOf`): private writing (CONTRACT §14)
+   * hides the change from other participants by it. Stored with the event, never sent.
+   */
+  cardUserId: string | null;
   createdAt: string;
 }
 
@@ -141,10 +146,32 @@ export type WorkshopEvent<A extends WorkshopAction = WorkshopAction> = {
   [K in A]: EventEnvelope & { action: K; change: WorkshopChanges[K] };
 }[A];
 
-/** What a write records: one action with its own payload. */
+/** Feedback on one card: its author (whom private writing goes by) is not in the payload, so the write names it. */
+export type CardFeedbackAction =
+  | 'addVote' | 'updateVote' | 'removeVote'
+  | 'addRating' | 'updateRating' | 'removeRating'
+  | 'addItem' | 'updateItem' | 'removeItem'
+  | 'addComment' | 'removeComment'
+  | 'addAttachment' | 'removeAttachment';
+
+/** A change to one card carries the card, and with it its author. */
+export type CardAction = 'addCard' | 'updateCard' | 'removeCard' | 'mergeCards';
+
+/** What a write records: one action with its own payload (and, for feedback, the card's author). */
 export type ChangeInput = {
-  [K in WorkshopAction]: { workshopId: string; action: K; userId: string | null; change: WorkshopChanges[K] };
+  [K in WorkshopAction]: { workshopId: string; action: K; userId: string | null; change: WorkshopChanges[K] } & (K extends CardFeedbackAction
+    ? { cardUserId: string }
+    : { cardUserId?: undefined });
 }[WorkshopAction];
+
+const CARD_ACTIONS: ReadonlySet<WorkshopAction> = new Set<CardAction>(['addCard', 'updateCard', 'removeCard', 'mergeCards']);
+
+/** The author of the card a change is about; null for a change about no card. */
+export function cardUserIdOf(input: ChangeInput): string | null {
+  if (input.cardUserId !== undefined) return input.cardUserId;
+  if (CARD_ACTIONS.has(input.action)) return (input.change as WorkshopChanges[CardAction]).card.user_id;
+  return null;
+}
 
 /**
  * Whose eyes a logged change is for. `vote` and `rating`: feedback whose values the current step

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, inArray, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
-import { jsonText } from '../../db/sql';
+import { inList, jsonText } from '../../db/sql';
+import { authorsHiddenIn, visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
@@ -21,10 +22,14 @@ function onlyOwn(db: Db, resource: 'vote' | 'rating', userId: string): SQL {
   return sql`not (${inArray(events.action, actions)} and ${owner} is distinct from ${userId})`;
 }
 
-/** What the caller may see of the log, under the display prefs of the current step. */
-function visibleTo(db: Db, access: WorkshopAccess): SQL[] {
+/**
+ * What the caller may see of the log, under the display prefs of the current step and its private
+ * writing (changes about other participants' cards are left out).
+ */
+function visibleTo(db: Db, access: WorkshopAccess, cardAuthors: CardAuthors): SQL[] {
   const { events } = tablesOf(db);
   const conditions: SQL[] = [];
+  if (cardAuthors !== 'all') conditions.push(or(isNull(events.cardUserId), inList(db, events.cardUserId, [...cardAuthors]))!);
   if (!seesAllVotes(access)) conditions.push(onlyOwn(db, 'vote', access.userId));
   if (!seesAllRatings(access)) conditions.push(onlyOwn(db, 'rating', access.userId));
   if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
@@ -55,7 +60,7 @@ export async function listEvents(
   const where = and(
     eq(events.workshopId, workshopId),
     query.filters ? inArray(events.action, query.filters) : undefined,
-    ...visibleTo(db, access),
+    ...visibleTo(db, access, await visibleCardAuthors(db, access)),
   );
   const total = (await db.select({ n: count() }).from(events).where(where))[0]!.n;
   const rows = await db
@@ -69,7 +74,10 @@ export async function listEvents(
   const hideScores = !seesAllVotes(access);
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, deps.config);
-    return hideScores ? withoutScores(output, r.event) : output;
+    const scored = hideScores ? withoutScores(output, r.event) : output;
+    // Something written anonymously: its author, and the change's actor with it, left out.
+    const { value: change, hid } = authorsHiddenIn(access, scored.change);
+    return hid ? { ...scored, change, user: null } : scored;
   });
   return { items, total };
 }

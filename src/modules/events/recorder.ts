@@ -5,7 +5,7 @@ import { isRetryable } from '../../db/errors';
 import { named, preparedPerDb, rowInserter, type Insertable } from '../../db/prepared';
 import { jsonRows, queryRows } from '../../db/sql';
 import type { DomainEventBus, NotificationEvent, PublishTicket } from './bus';
-import type { ChangeInput, WorkshopEvent } from './changes';
+import { cardUserIdOf, type ChangeInput, type WorkshopEvent } from './changes';
 
 /** Collects what a write transaction changed; published only once the transaction commits. */
 export interface ChangeRecorder {
@@ -50,11 +50,11 @@ const statements = preparedPerDb((db: Db) => {
   };
 });
 
-type EventRow = Pick<Schema['events']['$inferSelect'], 'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'change' | 'createdAt'>;
+type EventRow = Pick<Schema['events']['$inferSelect'], 'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'cardUserId' | 'change' | 'createdAt'>;
 
 const insertEvents = rowInserter(
   'events_insert',
-  ['id', 'workshopId', 'seq', 'action', 'userId', 'change', 'createdAt'],
+  ['id', 'workshopId', 'seq', 'action', 'userId', 'cardUserId', 'change', 'createdAt'],
   (db, rows: Array<Insertable<EventRow>>) => db.insert(tablesOf(db).events).values(rows),
 );
 
@@ -156,13 +156,13 @@ async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Prom
     const last = lastSeqs.get(workshopId);
     const first = last === undefined ? 0 : last - inputs.length + 1;
     inputs.forEach((input, index) => {
-      const event = { id: newId(), seq: last === undefined ? 0 : first + index, createdAt, ...input } as WorkshopEvent;
+      const event = { id: newId(), seq: last === undefined ? 0 : first + index, createdAt, ...input, cardUserId: cardUserIdOf(input) } as WorkshopEvent;
       numbered.set(input, event);
       if (last !== undefined) rows.push(event);
     });
     if (last !== undefined) write.reserve(bus, workshopId, first);
   }
-  await insertEvents(tx, rows.map(({ id, workshopId, seq, action, userId, change }) => ({ id, workshopId, seq, action, userId, change, createdAt })));
+  await insertEvents(tx, rows.map(({ id, workshopId, seq, action, userId, cardUserId, change }) => ({ id, workshopId, seq, action, userId, cardUserId, change, createdAt })));
   write.events.push(...write.inputs.map((input) => numbered.get(input)!));
   await insertNotifications(
     tx,

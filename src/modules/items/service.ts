@@ -3,6 +3,7 @@ import { invalid, notFound } from '../../http/errors';
 import { diffFields, writeWorkshop, type WriteDeps } from '../events/recorder';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
+import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteItem, findItem, insertItem, listItems as listItemRows, sectionExists, updateItemContent } from './repo';
 import { toItem, type ItemOutput, type ItemRow } from './schemas';
 
@@ -12,13 +13,13 @@ function found(row: ItemRow | undefined): ItemRow {
 }
 
 export async function listItems(deps: WriteDeps, ref: CardRef, query: { section_id?: string | undefined }): Promise<ItemOutput[]> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return (await listItemRows(deps.database.db, card.id, query.section_id)).map(toItem);
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return (await listItemRows(deps.database.db, card.id, query.section_id)).map((row) => authorFor(access, toItem(row)));
 }
 
 export async function getItem(deps: WriteDeps, ref: CardRef, itemId: string): Promise<ItemOutput> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return toItem(found(await findItem(deps.database.db, card.id, itemId)));
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return authorFor(access, toItem(found(await findItem(deps.database.db, card.id, itemId))));
 }
 
 export function addItem(deps: WriteDeps, ref: CardRef, input: { content: string; section_id: string }): Promise<ItemOutput> {
@@ -26,8 +27,17 @@ export function addItem(deps: WriteDeps, ref: CardRef, input: { content: string;
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'items');
     if (!(await sectionExists(tx, ref.workshopId, input.section_id))) throw invalid('section_id', 'No section with this id in the workshop.');
-    const item = toItem(await insertItem(tx, { workshopId: ref.workshopId, cardId: card.id, sectionId: input.section_id, userId: ref.userId, content: input.content }));
-    changes.record({ workshopId: ref.workshopId, action: 'addItem', userId: ref.userId, change: { item: onCard(item, card.id) } });
+    const item = toItem(
+      await insertItem(tx, {
+        workshopId: ref.workshopId,
+        cardId: card.id,
+        sectionId: input.section_id,
+        userId: ref.userId,
+        authorVisibility: authorVisibilityNow(access),
+        content: input.content,
+      }),
+    );
+    changes.record({ workshopId: ref.workshopId, action: 'addItem', userId: ref.userId, cardUserId: card.userId, change: { item: onCard(item, card.id) } });
     return item;
   });
 }
@@ -38,12 +48,13 @@ export function changeItem(deps: WriteDeps, ref: CardRef, itemId: string, input:
     const before = found(await findItem(tx, card.id, itemId));
     authorize(access, 'items');
     authorize(access, { manage_feedback: { authorId: before.userId } });
-    if (input.content === undefined || input.content === before.content) return toItem(before);
+    if (input.content === undefined || input.content === before.content) return authorFor(access, toItem(before));
     const item = toItem(await updateItemContent(tx, before.id, input.content, nowIso()));
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateItem',
       userId: ref.userId,
+      cardUserId: card.userId,
       change: { item: onCard(item, card.id), changes: diffFields(toItem(before), item, ['content']) },
     });
     return item;
@@ -57,6 +68,6 @@ export async function removeItem(deps: WriteDeps, ref: CardRef, itemId: string):
     authorize(access, 'items');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteItem(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeItem', userId: ref.userId, change: { item: onCard(toItem(row), card.id) } });
+    changes.record({ workshopId: ref.workshopId, action: 'removeItem', userId: ref.userId, cardUserId: card.userId, change: { item: onCard(toItem(row), card.id) } });
   });
 }

@@ -43,7 +43,7 @@ export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; 
     if (await findUserRating(tx, key)) throw alreadyRated();
     const row = await insertUnique(() => insertRating(tx, { ...key, workshopId: ref.workshopId, value: input.value }));
     const rating = toRating(row);
-    changes.record({ workshopId: ref.workshopId, action: 'addRating', userId: ref.userId, change: { rating } });
+    changes.record({ workshopId: ref.workshopId, action: 'addRating', userId: ref.userId, cardUserId: card.userId, change: { rating } });
     return rating;
   });
 }
@@ -61,6 +61,7 @@ export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, in
       workshopId: ref.workshopId,
       action: 'updateRating',
       userId: ref.userId,
+      cardUserId: card.userId,
       change: { rating, changes: diffFields(toRating(before), rating, ['value']) },
     });
     return rating;
@@ -74,7 +75,7 @@ export async function removeRating(deps: WriteDeps, ref: CardRef, ratingId: stri
     authorize(access, 'rate');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteRating(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, change: { rating: toRating(row) } });
+    changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, cardUserId: card.userId, change: { rating: toRating(row) } });
   });
 }
 

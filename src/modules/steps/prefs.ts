@@ -4,6 +4,11 @@ import type { StepPrefs } from '../access/rules';
 // The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`.
 
 const scope = v.picklist(['none', 'their', 'all']);
+const cardsVisible = v.picklist(['all', 'own'], 'Expected all or own.');
+const authors = v.picklist(['shown', 'hidden_from_participants', 'hidden'], 'Expected shown, hidden_from_participants or hidden.');
+
+/** Who may see the author of a card, comment or item: the `authors` pref of the step it was written under. */
+export const AuthorVisibilityOutput = authors;
 
 export const PrefsInput = v.object({
   allow_add_idea: v.optional(v.boolean()),
@@ -18,6 +23,10 @@ export const PrefsInput = v.object({
   allow_attachment: v.optional(v.boolean()),
   allow_edit: v.optional(scope),
   allow_delete: v.optional(scope),
+  /** `own`: participants see only their own cards and facilitators' while the step is current. */
+  cards_visible: v.optional(cardsVisible),
+  /** Who sees the author of cards, comments and items written while the step is current. */
+  authors: v.optional(authors),
 });
 export type PrefsInput = v.InferOutput<typeof PrefsInput>;
 
@@ -34,6 +43,8 @@ export const PrefsOutput = v.object({
   allow_attachment: v.boolean(),
   allow_edit: scope,
   allow_delete: scope,
+  cards_visible: cardsVisible,
+  authors,
 });
 
 export function mergePrefs(base: StepPrefs, patch: PrefsInput | undefined): StepPrefs {

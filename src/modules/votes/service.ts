@@ -5,6 +5,7 @@ import { diffFields, writeBatched, writeWorkshop, type BatchItem, type BatchOutc
 import { authorize, seesAllVotes } from '../access/rules';
 import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
 import { loadCardTargets, loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
+import { VisibilityMemo, writesPrivately } from '../access/visibility';
 import { deleteVote, findVote, insertVotes, listVotes as listVoteRows, spendingOf, spendingOfValue, spendingOfVoters, updateVoteValue, voterKey, type VoteSpending } from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
@@ -48,6 +49,7 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
   const refs = items.map(({ input }) => input.ref);
   const accesses = await findAccesses(tx, refs);
   const cards = await loadCardTargets(tx, refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))));
+  const hidden = await cardsHiddenFromVoters(tx, refs, accesses, cards);
   const spending = await spendingOfVoters(tx, refs.filter((ref) => cards.has(ref.cardId)));
   const now = nowIso();
   const accepted: Array<{ index: number; row: { id: string; workshopId: string; cardId: string; userId: string; value: number; createdAt: string; updatedAt: string } }> = [];
@@ -57,7 +59,7 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
       const access = accesses.get(accessKey(ref.workshopId, ref.userId));
       if (!access) throw notFound('Workshop');
       const card = cards.get(ref.cardId);
-      if (!card) throw notFound('Card');
+      if (!card || hidden.has(index)) throw notFound('Card');
       authorize(access, voteAction(card));
       const key = voterKey(ref.workshopId, ref.userId);
       let voter = spending.get(key);
@@ -78,10 +80,31 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
   accepted.forEach(({ index }, n) => {
     const row = rows[n]!;
     const vote = toVote(row);
-    changes.record({ workshopId: row.workshopId, action: 'addVote', userId: row.userId, change: { vote: onCard(vote, row.cardId) } });
+    changes.record({ workshopId: row.workshopId, action: 'addVote', userId: row.userId, cardUserId: cards.get(row.cardId)!.userId, change: { vote: onCard(vote, row.cardId) } });
     outcomes[index] = { ok: true, value: vote };
   });
   return outcomes as Array<BatchOutcome<VoteOutput>>;
+}
+
+/**
+ * The votes of a batch (by index) on cards their voter may not see now: another participant's card
+ * under a private step (CONTRACT §14). Costs a query per workshop only when a private step is current.
+ */
+async function cardsHiddenFromVoters(
+  tx: Db,
+  refs: readonly CardRef[],
+  accesses: ReadonlyMap<string, LoadedAccess>,
+  cards: ReadonlyMap<string, FeedbackTarget['card']>,
+): Promise<Set<number>> {
+  const hidden = new Set<number>();
+  const memo = new VisibilityMemo();
+  for (const [index, ref] of refs.entries()) {
+    const access = accesses.get(accessKey(ref.workshopId, ref.userId));
+    const card = cards.get(ref.cardId);
+    if (!access || !card || card.userId === ref.userId || !writesPrivately(access, access.prefs)) continue;
+    if (!(await memo.facilitators(tx, ref.workshopId)).has(card.userId)) hidden.add(index);
+  }
+  return hidden;
 }
 
 export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input: { value?: number | undefined }): Promise<VoteOutput> {
@@ -100,6 +123,7 @@ export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input:
       workshopId: ref.workshopId,
       action: 'updateVote',
       userId: ref.userId,
+      cardUserId: target.card.userId,
       change: { vote: onCard(vote, after.cardId), changes: diffFields(toVote(before), vote, ['value']) },
     });
     return vote;
@@ -113,7 +137,7 @@ export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string):
     authorize(target.access, voteAction(target.card));
     authorize(target.access, { manage_feedback: { authorId: row.userId } });
     await deleteVote(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, change: { vote: onCard(toVote(row), row.cardId) } });
+    changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, cardUserId: target.card.userId, change: { vote: onCard(toVote(row), row.cardId) } });
   });
 }
 

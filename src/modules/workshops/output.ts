@@ -6,7 +6,9 @@ import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteri
 import { toRating, type RatingOutput } from '../ratings/schemas';
 import { toSection, type SectionOutput } from '../sections/schemas';
 import { planFor } from '../users/schemas';
-import { seesAllRatings, type WorkshopAccess } from '../access/rules';
+import { DEFAULT_PREFS, seesAllRatings, type StepPrefs, type WorkshopAccess } from '../access/rules';
+import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
+import { inList } from '../../db/sql';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
 import type { OwnerOutput, WorkshopOutput } from './schemas';
 import { DEFAULT_VIEW, mergeView } from './view';
@@ -25,6 +27,8 @@ interface DetailsRow {
   criteria: string;
   /** JSON array of the ratings in scope, oldest first. */
   ratings: string;
+  /** JSON of the current step's prefs; null with no current step. */
+  step_prefs: string | null;
 }
 
 // GET /v1/workshops/:id is a hot path: the owner, sections, criteria and ratings come from one
@@ -33,6 +37,8 @@ const details = preparedPerDb((db: Db) => {
   const { workshops } = tablesOf(db);
   // 'all', or the id of the only user whose ratings are included.
   const ratingsOf = sql.placeholder('ratingsOf');
+  // '1' for ratings on every card; else only on cards by the authors listed in `cardAuthors` (a private step).
+  const allCards = sql.placeholder('allCards');
   const postgres = dialectOf(db) === 'postgres';
   const object = postgres ? sql.raw('json_build_object') : sql.raw('json_object');
   // An empty list is `[]` in both: PostgreSQL's json_agg answers null for no rows.
@@ -52,8 +58,10 @@ const details = preparedPerDb((db: Db) => {
         ratings: sql<string>`${list(
           sql`${object}('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id)`,
           'r.created_at, r.id',
-          sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))`,
+          sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))
+            and (cast(${allCards} as text) = '1' or exists (select 1 from cards k where k.id = r.card_id and ${inList(db, sql`k.user_id`, sql.placeholder('cardAuthors'))}))`,
         )}`,
+        stepPrefs: sql<string | null>`(select ${sql.raw(postgres ? 'st.prefs::text' : 'st.prefs')} from steps st where st.id = workshops.current_step_id)`,
       })
       .from(workshops)
       .where(eq(workshops.id, sql.placeholder('workshopId'))),
@@ -87,11 +95,19 @@ function toOwner(config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'own
   return { id: row.id, name: row.name, avatar_url: row.avatar_url, plan: planFor(config, row.plan_name) };
 }
 
-async function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope) {
+async function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope, cardAuthors: CardAuthors = 'all') {
   const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
-  const [found] = await details(db).execute({ workshopId: workshop.id, ratingsOf });
-  const row: DetailsRow = found ?? { owner: null, sections: '[]', criteria: '[]', ratings: '[]' };
+  const [found] = await details(db).execute({
+    workshopId: workshop.id,
+    ratingsOf,
+    allCards: cardAuthors === 'all' ? '1' : '0',
+    cardAuthors: JSON.stringify(cardAuthors === 'all' ? [] : [...cardAuthors]),
+  });
+  const row: DetailsRow = found ? { ...found, step_prefs: found.stepPrefs } : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null };
+  const prefs: Partial<StepPrefs> = row.step_prefs ? (JSON.parse(row.step_prefs) as Partial<StepPrefs>) : {};
   return {
+    cardsVisible: prefs.cards_visible ?? DEFAULT_PREFS.cards_visible,
+    authors: prefs.authors ?? DEFAULT_PREFS.authors,
     owner: row.owner ? (JSON.parse(row.owner) as OwnerRow) : null,
     sections: JSON.parse(row.sections) as SectionOutput[],
     criteria: JSON.parse(row.criteria) as Array<Pick<CriterionRow, 'id' | 'title' | 'scale'>>,
@@ -142,9 +158,18 @@ export function ratingsScopeFor(access: WorkshopAccess): RatingsScope {
   return seesAllRatings(access) ? 'all' : { userId: access.userId };
 }
 
-/** Serializes a workshop with its sections, criteria and the ratings `scope` allows. */
-export async function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow, scope: RatingsScope): Promise<WorkshopOutput> {
-  const details = await detailsOf(db, workshop, scope);
+/**
+ * Serializes a workshop with its sections, criteria and the ratings `scope` allows, on the cards
+ * `cardAuthors` lets the reader see.
+ */
+export async function toWorkshop(
+  db: Db,
+  config: Pick<Config, 'plans' | 'publicUrl'>,
+  workshop: WorkshopRow,
+  scope: RatingsScope,
+  cardAuthors: CardAuthors = 'all',
+): Promise<WorkshopOutput> {
+  const details = await detailsOf(db, workshop, scope, cardAuthors);
   const ratings = groupByCriterion(details.ratings);
   return {
     id: workshop.id,
@@ -168,13 +193,15 @@ export async function toWorkshop(db: Db, config: Pick<Config, 'plans' | 'publicU
     change_step_notifications: workshop.changeStepNotifications,
     force_sync: workshop.forceSync,
     allow_guests: workshop.allowGuests,
+    cards_visible: details.cardsVisible,
+    authors: details.authors,
     public_url: workshopPublicUrl(config, workshop.id),
   };
 }
 
 /** The workshop as the caller may see it. */
-export function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): Promise<WorkshopOutput> {
-  return toWorkshop(db, config, access.workshop, ratingsScopeFor(access));
+export async function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): Promise<WorkshopOutput> {
+  return toWorkshop(db, config, access.workshop, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
 /** The workshop as recorded in the event log. */

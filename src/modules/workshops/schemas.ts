@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { AuthorVisibilityOutput } from '../steps/prefs';
 import { idString, optionalText, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../criteria/schemas';
 import { SectionOutput } from '../sections/schemas';
@@ -38,6 +39,10 @@ export const WorkshopOutput = v.object({
   force_sync: v.boolean(),
   /** Whether people may join with the code as guests (CONTRACT §11). */
   allow_guests: v.boolean(),
+  /** The current step's `cards_visible` (CONTRACT §14), `all` with no current step: what others can see before one writes. */
+  cards_visible: v.picklist(['all', 'own']),
+  /** The current step's `authors` (CONTRACT §14), `shown` with no current step. */
+  authors: AuthorVisibilityOutput,
   public_url: v.string(),
 });
 export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;

@@ -9,6 +9,7 @@ import { toUserSummary } from '../users/schemas';
 import { diffFields, write, writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
+import { writesPrivately } from '../access/visibility';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import type { NativeImports } from './create-from-native';
@@ -77,7 +78,9 @@ export async function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: 
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
   const scope = ratingsScopeFor(access);
-  const key = `workshop\u0000${access.workshop.id}\u0000${typeof scope === 'object' ? scope.userId : ''}`;
+  // Readers whose step hides others' ratings, or others' cards (and the ratings on them), have answers of their own.
+  const personal = typeof scope === 'object' ? scope.userId : writesPrivately(access, access.prefs) ? access.userId : '';
+  const key = `workshop\u0000${access.workshop.id}\u0000${personal}`;
   const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch}`;
   return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }

@@ -1,0 +1,14 @@
+-- Private writing and anonymous authors (CONTRACT §14). What was written before keeps its author shown.
+ALTER TABLE `cards` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
+ALTER TABLE `comments` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
+ALTER TABLE `items` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
+ALTER TABLE `events` ADD `card_user_id` text;--> statement-breakpoint
+-- The log's existing changes learn whose card they are about, so a private step hides them too.
+UPDATE `events` SET `card_user_id` = json_extract(`change`, '$.card.user_id')
+  WHERE `action` IN ('addCard', 'updateCard', 'removeCard', 'mergeCards');--> statement-breakpoint
+UPDATE `events` SET `card_user_id` = (SELECT `c`.`user_id` FROM `cards` `c` WHERE `c`.`id` = coalesce(
+    json_extract(`events`.`change`, '$.vote.card_id'), json_extract(`events`.`change`, '$.rating.card_id'),
+    json_extract(`events`.`change`, '$.item.card_id'), json_extract(`events`.`change`, '$.comment.card_id'),
+    json_extract(`events`.`change`, '$.attachment.card_id')))
+  WHERE `action` IN ('addVote', 'updateVote', 'removeVote', 'addRating', 'updateRating', 'removeRating', 'addItem', 'updateItem',
+    'removeItem', 'addComment', 'removeComment', 'addAttachment', 'removeAttachment');

@@ -1,0 +1,154 @@
+import type { Db } from '../../db/database';
+import { currentPrefs, facilitatorIds } from './load';
+import type { AuthorVisibility, StepPrefs, WorkshopAccess, WorkshopRole } from './rules';
+
+/*
+ * What a reader may see of what others wrote (CONTRACT §14), in one place: private writing (the
+ * current step's `cards_visible`) and anonymous authors (the level a card, comment or item was
+ * written under). REST answers, the event log, live renderings and their replays, exports, mails
+ * and notifications all ask here.
+ */
+
+/** Who reads: a member in a role. A reader who wrote nothing (a generic one) has an id no author has. */
+export interface Reader {
+  role: WorkshopRole;
+  userId: string;
+}
+
+/** Something written whose author may be hidden, as outputs carry it. */
+export interface Authored {
+  user_id: string | null;
+  author_visibility: AuthorVisibility;
+}
+
+/** The level a card, comment or item written now is stored with: the current step's `authors`. */
+export function authorVisibilityNow(access: Pick<WorkshopAccess, 'prefs'>): AuthorVisibility {
+  return access.prefs.authors;
+}
+
+const HIDING: readonly AuthorVisibility[] = ['shown', 'hidden_from_participants', 'hidden'];
+
+/** The level that hides the author from the most readers. */
+export function mostHidden(levels: readonly AuthorVisibility[]): AuthorVisibility {
+  return levels.reduce((most, level) => (HIDING.indexOf(level) > HIDING.indexOf(most) ? level : most), 'shown');
+}
+
+/**
+ * Whether `reader` may see who wrote something: always at `shown`; the author always; facilitators
+ * too at `hidden_from_participants`; nobody else.
+ */
+export function seesAuthor(reader: Reader, authorId: string | null, visibility: AuthorVisibility): boolean {
+  if (visibility === 'shown' || (authorId !== null && authorId === reader.userId)) return true;
+  return visibility === 'hidden_from_participants' && reader.role === 'facilitator';
+}
+
+/** The output as `reader` may see it: `user_id` null when its author is hidden from them. */
+export function authorFor<T extends Authored>(reader: Reader, output: T): T {
+  return seesAuthor(reader, output.user_id, output.author_visibility) ? output : { ...output, user_id: null };
+}
+
+/**
+ * A payload (an event's change, a live event) as `reader` may see it: every card, comment or item
+ * in it whose author is hidden from them has `user_id: null`. `hid` says whether any was, so the
+ * event's actor can be left out too. Payloads without such objects come back as they are.
+ */
+export function authorsHiddenIn<T>(reader: Reader, payload: T): { value: T; hid: boolean } {
+  let hid = false;
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      const mapped = value.map(walk);
+      return mapped.some((item, i) => item !== value[i]) ? mapped : value;
+    }
+    if (value === null || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    let copy: Record<string, unknown> | null = null;
+    if (typeof record.author_visibility === 'string' && 'user_id' in record) {
+      const authorId = typeof record.user_id === 'string' ? record.user_id : null;
+      if (authorId !== null && !seesAuthor(reader, authorId, record.author_visibility as AuthorVisibility)) {
+        copy = { ...record, user_id: null };
+        hid = true;
+      }
+    }
+    for (const [key, member] of Object.entries(record)) {
+      const walked = walk(member);
+      if (walked !== member) (copy ??= { ...record })[key] = walked;
+    }
+    return copy ?? value;
+  };
+  const value = walk(payload) as T;
+  return { value, hid };
+}
+
+/** The authors of the cards, comments and items in a payload whose author is not `shown`. */
+export function hiddenAuthorsOf(payload: unknown): Set<string> {
+  const authors = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    if (typeof record.author_visibility === 'string' && record.author_visibility !== 'shown' && typeof record.user_id === 'string') authors.add(record.user_id);
+    Object.values(record).forEach(walk);
+  };
+  walk(payload);
+  return authors;
+}
+
+/**
+ * Whose cards a reader sees: `all`, or only these authors' (their own and the facilitators'), for
+ * a participant while the current step has `cards_visible: own`.
+ */
+export type CardAuthors = 'all' | ReadonlySet<string>;
+
+/** Whether the current step keeps `reader` to their own cards and facilitators' (no query). */
+export function writesPrivately(reader: Reader, prefs: Pick<StepPrefs, 'cards_visible'>): boolean {
+  return reader.role === 'participant' && prefs.cards_visible === 'own';
+}
+
+/** `CardAuthors` for the caller: costs a query only while a private step keeps them to some cards. */
+export async function visibleCardAuthors(db: Db, access: WorkshopAccess): Promise<CardAuthors> {
+  if (!writesPrivately(access, access.prefs)) return 'all';
+  const authors = await facilitatorIds(db, access.workshop.id);
+  authors.add(access.userId);
+  return authors;
+}
+
+/** Whether a card by `cardUserId` is among those `authors` lets the reader see. */
+export function seesCardBy(authors: CardAuthors, cardUserId: string): boolean {
+  return authors === 'all' || authors.has(cardUserId);
+}
+
+/** Whether the caller may see a card by `cardUserId` now: a query only for another participant's card under a private step. */
+export async function seesCard(db: Db, access: WorkshopAccess, cardUserId: string): Promise<boolean> {
+  if (cardUserId === access.userId || !writesPrivately(access, access.prefs)) return true;
+  return (await facilitatorIds(db, access.workshop.id)).has(cardUserId);
+}
+
+/**
+ * For renderings made once for many readers (live events and their replays): whether the current
+ * step hides a card by `cardUserId` (and everything about it) from participants other than its
+ * author, that is, the step is private and the author is not a facilitator. Facilitators see every
+ * card. Reads are kept per workshop in `memo`, which lives as long as one broadcast or one replay.
+ */
+export async function cardHiddenFromOthers(db: Db, workshopId: string, cardUserId: string, memo: VisibilityMemo): Promise<boolean> {
+  const prefs = await memo.prefs(db, workshopId);
+  if (prefs.cards_visible !== 'own') return false;
+  return !(await memo.facilitators(db, workshopId)).has(cardUserId);
+}
+
+/** The current prefs and facilitators of workshops, read once per broadcast or replay. */
+export class VisibilityMemo {
+  private readonly prefsByWorkshop = new Map<string, Promise<StepPrefs>>();
+  private readonly facilitatorsByWorkshop = new Map<string, Promise<Set<string>>>();
+
+  prefs(db: Db, workshopId: string): Promise<StepPrefs> {
+    let found = this.prefsByWorkshop.get(workshopId);
+    if (!found) this.prefsByWorkshop.set(workshopId, (found = currentPrefs(db, workshopId)));
+    return found;
+  }
+
+  facilitators(db: Db, workshopId: string): Promise<Set<string>> {
+    let found = this.facilitatorsByWorkshop.get(workshopId);
+    if (!found) this.facilitatorsByWorkshop.set(workshopId, (found = facilitatorIds(db, workshopId)));
+    return found;
+  }
+}
