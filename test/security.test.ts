@@ -12,7 +12,8 @@ import type { SectionOutput } from '../src/modules/sections/schemas';
 import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
 import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
-import { expectError, multipart, pngImage, seedCard, seedFile, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { and, eq, isNotNull } from 'drizzle-orm';
+import { expectError, multipart, pngImage, seedCard, seedFile, seedMember, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 import { startTestServer, type ApiResponse, type RequestOptions } from './helpers/server';
@@ -27,7 +28,9 @@ import { startTestServer, type ApiResponse, type RequestOptions } from './helper
  *   a participant of the workshop     → 403 forbidden on facilitator-only routes;
  *   a facilitator of another workshop → 404 not_found on workshop-scoped routes;
  *   a guest (CONTRACT §11)            → as a participant in their workshop, 404 in any other, and 403
- *                                       forbidden on everything outside workshops and their own account.
+ *                                       forbidden on everything outside workshops and their own account;
+ *   a participant under a private step → 404 not_found on everything about another participant's card
+ *                                       (CONTRACT §14), as if it did not exist.
  */
 
 // The operations must be known while vitest collects the tests, so this file's server starts now
@@ -262,7 +265,7 @@ function fill(path: string, scene: Scene): string {
     .join('/');
 }
 
-const [fay, pat, otto, stan] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan');
+const [fay, pat, otto, stan, pia] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Stan', 'Pia');
 // Otto facilitates a workshop of his own: a facilitator, only not of this one.
 beforeAll(() => void seedWorkshopWith(t, otto, []));
 
@@ -419,5 +422,43 @@ describe('a guest of another workshop', () => {
 
   it.each(guarded('owner', 'member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
     expectError(await call(operation, scene, guest), 404, 'not_found');
+  });
+});
+
+describe('a participant while a private step hides the card (CONTRACT §14)', () => {
+  const scene = useScene();
+  beforeAll(async () => {
+    // The scene's cards become Pia's, a participant, and a step with cards_visible: own is current.
+    await seedMember(t, scene.workshop, pia);
+    await t.write(async (tx, { cards, events }) => {
+      await tx.update(cards).set({ userId: pia.id }).where(eq(cards.workshopId, scene.workshop));
+      await tx.update(events).set({ cardUserId: pia.id }).where(and(eq(events.workshopId, scene.workshop), isNotNull(events.cardUserId)));
+    });
+    const w = `/v1/workshops/${scene.workshop}`;
+    await ok(t.request('PUT', `${w}/steps/${scene.step}`, { token: fay.token, body: { name: 'Vote', prefs: { cards_visible: 'own' } } }));
+    await ok(t.request('PUT', w, { token: fay.token, body: { current_step_id: scene.step } }));
+  });
+  const aboutTheCard = operations.filter((o) => /\/cards\/(\{id\}|\{card_id\}|merge)/.test(o.path) && ACCESS[o.key]?.[0] === 'member');
+
+  it('covers the card and everything on it', () => {
+    expect(aboutTheCard.length).toBeGreaterThan(20);
+  });
+
+  it.each(aboutTheCard.map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
+    expectError(await call(operation, scene, pat), 404, 'not_found');
+  });
+
+  it('the card list, the workshop and the log leave them out; the facilitator and Pia still see them', async () => {
+    const w = `/v1/workshops/${scene.workshop}`;
+    const listed = async (user: TestUser) => (await ok(t.request<Array<{ id: string }>>('GET', `${w}/cards`, { token: user.token }))).map((card) => card.id);
+    expect(await listed(pat)).toEqual([]);
+    expect(await listed(pia)).toEqual(expect.arrayContaining([scene.cluster, scene.card]));
+    expect(await listed(fay)).toEqual(expect.arrayContaining([scene.cluster, scene.card]));
+    const workshop = await ok(t.request<{ criteria: Array<{ ratings: unknown[] }>; cards_visible: string }>('GET', w, { token: pat.token }));
+    expect(workshop.cards_visible).toBe('own');
+    expect(workshop.criteria.flatMap((criterion) => criterion.ratings)).toEqual([]);
+    const log = await ok(t.request<Array<{ action: string }>>('GET', `${w}/events?per_page=100`, { token: pat.token }));
+    // Positions are everyone's (the canvas document holds them); nothing else names the card.
+    expect(log.filter((event) => event.action !== 'moveCards' && JSON.stringify(event).includes(scene.card))).toEqual([]);
   });
 });
