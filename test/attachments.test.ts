@@ -38,6 +38,7 @@ describe('attachments', () => {
       size: 16,
       url: expect.stringMatching(new RegExp(`^${t.url}/files/${upload.body.container}/${upload.body.key}\\?`)),
       user_id: participant.id,
+      author_visibility: 'shown',
       created_at: expect.any(String),
     });
     const download = await fetch(created.body.url);

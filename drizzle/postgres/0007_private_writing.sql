@@ -2,6 +2,7 @@
 ALTER TABLE "cards" ADD COLUMN "author_visibility" text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE "comments" ADD COLUMN "author_visibility" text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE "items" ADD COLUMN "author_visibility" text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
+ALTER TABLE "attachments" ADD COLUMN "author_visibility" text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "card_user_id" text;--> statement-breakpoint
 -- The log's existing changes learn whose card they are about, so a private step hides them too.
 UPDATE "events" SET "card_user_id" = "change"->'card'->>'user_id'

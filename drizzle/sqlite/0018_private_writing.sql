@@ -2,6 +2,7 @@
 ALTER TABLE `cards` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE `comments` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE `items` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
+ALTER TABLE `attachments` ADD `author_visibility` text DEFAULT 'shown' NOT NULL;--> statement-breakpoint
 ALTER TABLE `events` ADD `card_user_id` text;--> statement-breakpoint
 -- The log's existing changes learn whose card they are about, so a private step hides them too.
 UPDATE `events` SET `card_user_id` = json_extract(`change`, '$.card.user_id')

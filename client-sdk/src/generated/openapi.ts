@@ -9972,7 +9972,9 @@ export interface operations {
                         mimetype: string;
                         size: number;
                         url: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         created_at: string;
                     }[];
                 };
@@ -10058,7 +10060,9 @@ export interface operations {
                         mimetype: string;
                         size: number;
                         url: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         created_at: string;
                     };
                 };
@@ -10175,7 +10179,9 @@ export interface operations {
                         mimetype: string;
                         size: number;
                         url: string;
-                        user_id: string;
+                        user_id: string | null;
+                        /** @enum {string} */
+                        author_visibility: "shown" | "hidden_from_participants" | "hidden";
                         created_at: string;
                     };
                 };

@@ -96,6 +96,8 @@ export const attachments = pgTable('attachments', {
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
+  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   name: text('name').notNull(),
   fileKey: text('file_key').notNull(),
   container: text('container').notNull(),

@@ -4,8 +4,8 @@ import type { AuthorVisibility, StepPrefs, WorkshopAccess, WorkshopRole } from '
 
 /*
  * What a reader may see of what others wrote (CONTRACT §14), in one place: private writing (the
- * current step's `cards_visible`) and anonymous authors (the level a card, comment or item was
- * written under). REST answers, the event log, live renderings and their replays, exports, mails
+ * current step's `cards_visible`) and anonymous authors (the level a card, comment, item or
+ * attachment was written under). REST answers, the event log, live renderings and their replays, exports, mails
  * and notifications all ask here.
  */
 

@@ -3,6 +3,7 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { publicFileUrl } from '../uploads/storage';
+import { AuthorVisibilityOutput } from '../steps/prefs';
 
 export type AttachmentRow = Schema['attachments']['$inferSelect'];
 
@@ -13,7 +14,9 @@ export const AttachmentOutput = v.object({
   size: v.number(),
   /** Signed download link; works without a token until it expires. */
   url: v.string(),
-  user_id: v.string(),
+  /** Null when attached anonymously and the reader may not see who did (CONTRACT §14). */
+  user_id: v.nullable(v.string()),
+  author_visibility: AuthorVisibilityOutput,
   created_at: v.string(),
 });
 export type AttachmentOutput = v.InferOutput<typeof AttachmentOutput>;
@@ -40,6 +43,7 @@ export function toAttachment(row: AttachmentRow, config: Pick<Config, 'publicUrl
     size: row.size,
     url: publicFileUrl(config, { container: row.container, key: row.fileKey }),
     user_id: row.userId,
+    author_visibility: row.authorVisibility,
     created_at: row.createdAt,
   };
 }

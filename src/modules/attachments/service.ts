@@ -4,6 +4,7 @@ import { writeWorkshop, type WriteDeps } from '../events/recorder';
 import { ownUpload } from '../uploads/storage';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
+import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
 import { toAttachment, type AttachmentOutput, type AttachmentRow, type CreateAttachmentInput } from './schemas';
 
@@ -15,13 +16,13 @@ function found(row: AttachmentRow | undefined): AttachmentRow {
 }
 
 export async function listAttachments(deps: AttachmentDeps, ref: CardRef): Promise<AttachmentOutput[]> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return (await listAttachmentRows(deps.database.db, card.id)).map((row) => toAttachment(row, deps.config));
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return (await listAttachmentRows(deps.database.db, card.id)).map((row) => authorFor(access, toAttachment(row, deps.config)));
 }
 
 export async function getAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): Promise<AttachmentOutput> {
-  const { card } = await loadTarget(deps.database.db, ref);
-  return toAttachment(found(await findAttachment(deps.database.db, card.id, attachmentId)), deps.config);
+  const { access, card } = await loadTarget(deps.database.db, ref);
+  return authorFor(access, toAttachment(found(await findAttachment(deps.database.db, card.id, attachmentId)), deps.config));
 }
 
 /**
@@ -37,6 +38,7 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
       workshopId: ref.workshopId,
       cardId: card.id,
       userId: ref.userId,
+      authorVisibility: authorVisibilityNow(access),
       name: input.name ?? file.name,
       fileKey: file.key,
       container: file.container,
