@@ -13,7 +13,7 @@ import { bare, RENDERERS, type Renderers } from './renderers';
  */
 export async function deliveriesFor<A extends WorkshopAction>(db: Db, event: WorkshopEvent<A>, memo: VisibilityMemo = new VisibilityMemo()): Promise<Delivery[]> {
   const renderer: Renderers[A] = RENDERERS[event.action];
-  const rendered = await renderer(event, db);
+  const rendered = await renderer(event, db, memo);
   const { cardUserId } = event;
   const readable = cardUserId && (await cardHiddenFromOthers(db, event.workshopId, cardUserId, memo)) ? forCardReaders(event as WorkshopEvent, rendered, cardUserId) : rendered;
   return readable.flatMap(withAuthorsHidden);

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { currentPrefs } from '../modules/access/load';
+import type { VisibilityMemo } from '../modules/access/visibility';
 import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
@@ -15,7 +15,8 @@ import type { Sequenced } from './events';
  * people's hidden votes or ratings, only the bare `seq` and `action`, so their sequence has no hole.
  */
 
-export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db) => Delivery[] | Promise<Delivery[]>;
+/** `memo` keeps the workshop's current prefs and facilitators for the length of one broadcast or replay. */
+export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db, memo: VisibilityMemo) => Delivery[] | Promise<Delivery[]>;
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
 
 
@@ -49,9 +50,9 @@ function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Del
 }
 
 /** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
-async function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Promise<Delivery[]> {
+async function cardDeliveries(db: Db, memo: VisibilityMemo, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Promise<Delivery[]> {
   const withScore = (audience: Audience, score: number): Delivery => ({ ...render({ ...card, summary: { ...card.summary, score } }), audience });
-  const readings = await scoreReadings(db, event.workshopId, card.id);
+  const readings = await scoreReadings(db, event.workshopId, card.id, memo);
   if (readings.shared) return [withScore(EVERYONE, readings.score)];
   const voters = [...readings.byVoter.keys()];
   return [
@@ -62,17 +63,17 @@ async function cardDeliveries(db: Db, event: WorkshopEvent, card: CardOutput, re
 }
 
 /** A vote changed a card's score: as each reader may see it (`scoreReadings`). */
-const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (event, db) => {
+const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (event, db, memo) => {
   const { card_id: cardId, user_id: ownerId } = event.change.vote;
   const scored = (audience: Audience, score: number): Delivery => ({ audience, event: 'score:changed', payload: { ...head(event), card_id: cardId, score } });
-  const readings = await scoreReadings(db, event.workshopId, cardId);
+  const readings = await scoreReadings(db, event.workshopId, cardId, memo);
   if (readings.shared) return [scored(EVERYONE, readings.score)];
   return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored(participant(ownerId), readings.byVoter.get(ownerId) ?? 0));
 };
 
 /** A rating is everyone's to see unless the current step hides others' ratings. */
-const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = async (event, db) => {
-  if ((await currentPrefs(db, event.workshopId)).allow_display_ratings) return [logged(event)];
+const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = async (event, db, memo) => {
+  if ((await memo.prefs(db, event.workshopId)).allow_display_ratings) return [logged(event)];
   const ownerId = event.change.rating.user_id;
   return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, participant(ownerId)));
 };
@@ -102,17 +103,17 @@ export const RENDERERS: Renderers = {
   updateIllustration: everyone,
   removeIllustration: everyone,
 
-  addCard: (event, db) => cardDeliveries(db, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card } })),
-  updateCard: (event, db) =>
-    cardDeliveries(db, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:updated', payload: { ...head(event), card, changes: event.change.changes } })),
+  addCard: (event, db, memo) => cardDeliveries(db, memo, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card } })),
+  updateCard: (event, db, memo) =>
+    cardDeliveries(db, memo, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:updated', payload: { ...head(event), card, changes: event.change.changes } })),
   removeCard: (event) => {
     const { card, removed_ids } = event.change;
     return [{ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: card.id, removed_ids: [card.id, ...removed_ids], merged_into: null } }];
   },
-  mergeCards: async (event, db) => {
+  mergeCards: async (event, db, memo) => {
     const { card, merged_ids } = event.change;
     return [
-      ...(await cardDeliveries(db, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } }))),
+      ...(await cardDeliveries(db, memo, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } }))),
       ...merged_ids.map((id): Delivery => ({ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: id, removed_ids: [id], merged_into: card.id } })),
     ];
   },

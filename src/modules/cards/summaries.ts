@@ -2,8 +2,8 @@ import { and, eq, sql, type Column, type Placeholder, type SQL } from 'drizzle-o
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList } from '../../db/sql';
-import { currentPrefs } from '../access/load';
 import { seesAllVotes, type WorkshopAccess } from '../access/rules';
+import type { VisibilityMemo } from '../access/visibility';
 import { emptySummary, type CardSummary } from './schemas';
 
 /** Which rows an aggregate reads: a workshop's, or a set of cards'. */
@@ -140,10 +140,10 @@ export type ScoreReadings =
   | { shared: true; score: number }
   | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
 
-export async function scoreReadings(db: Db, workshopId: string, cardId: string): Promise<ScoreReadings> {
+export async function scoreReadings(db: Db, workshopId: string, cardId: string, memo: VisibilityMemo): Promise<ScoreReadings> {
   const byVoter = new Map((await statements(db).voterScores.execute({ cardId })).map((row) => [row.userId, row.score] as const));
   let full = 0;
   for (const score of byVoter.values()) full += score;
-  if ((await currentPrefs(db, workshopId)).allow_display_votes) return { shared: true, score: full };
+  if ((await memo.prefs(db, workshopId)).allow_display_votes) return { shared: true, score: full };
   return { shared: false, full, byVoter };
 }
