@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { afterEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { drizzle as pgDrizzle } from 'drizzle-orm/node-postgres';
+import { migrate as pgMigrate } from 'drizzle-orm/node-postgres/migrator';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { openSqlite } from '../src/db/sqlite';
 import { testStore } from './helpers/store';
 
@@ -15,6 +19,7 @@ import { testStore } from './helpers/store';
  */
 
 const MIGRATIONS = new URL('../drizzle/sqlite/', import.meta.url).pathname;
+const PG_MIGRATIONS = new URL('../drizzle/postgres/', import.meta.url).pathname;
 const BEFORE_GUESTS = '0016_idempotency_keys';
 
 const folders: string[] = [];
@@ -23,16 +28,16 @@ afterEach(() => {
 });
 
 /** The migrations folder as the previous release shipped it: up to `last`. */
-function migrationsUpTo(last: string): string {
+function migrationsUpTo(last: string, from = MIGRATIONS): string {
   const folder = mkdtempSync(join(tmpdir(), 'migrations-'));
   folders.push(folder);
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
+  const journal = JSON.parse(readFileSync(join(from, 'meta/_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
   const upTo = journal.entries.findIndex((entry) => entry.tag === last);
   expect(upTo).toBeGreaterThan(0);
   const entries = journal.entries.slice(0, upTo + 1);
   mkdirSync(join(folder, 'meta'));
   writeFileSync(join(folder, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
-  for (const { tag } of entries) copyFileSync(join(MIGRATIONS, `${tag}.sql`), join(folder, `${tag}.sql`));
+  for (const { tag } of entries) copyFileSync(join(from, `${tag}.sql`), join(folder, `${tag}.sql`));
   return folder;
 }
 
@@ -82,6 +87,76 @@ describe.skipIf(testStore !== 'sqlite')('SQLite migrations', () => {
       guest.run('g2', now, now);
     } finally {
       migrated.close();
+    }
+  });
+});
+
+/*
+ * Private writing (CONTRACT §14): the release before it has cards, comments and feedback in its
+ * log; after the migration every logged change about a card names that card's author, so a private
+ * step hides the old changes too, and what was written keeps its author shown.
+ */
+const OLD_ROWS = [
+  `insert into users (id, email, name, password_hash, created_at, updated_at) values ('u1', 'ada@example.test', 'Ada', 'h', '2026-01-01', '2026-01-01')`,
+  `insert into users (id, email, name, password_hash, created_at, updated_at) values ('u2', 'bo@example.test', 'Bo', 'h', '2026-01-01', '2026-01-01')`,
+  `insert into workshops (id, owner_type, owner_id, created_by, title, view, access_code, created_at, updated_at) values ('w1', 'user', 'u1', 'u1', 'Old', '{}', '123456789', '2026-01-01', '2026-01-01')`,
+  `insert into cards (id, workshop_id, number, type, title, position, user_id, created_at, updated_at) values ('c1', 'w1', 1, 'cluster', 'Bo''s', 0, 'u2', '2026-01-01', '2026-01-01')`,
+  `insert into comments (id, workshop_id, card_id, user_id, content, created_at) values ('k1', 'w1', 'c1', 'u1', 'Nice', '2026-01-01')`,
+  `insert into events (id, workshop_id, seq, action, user_id, change, created_at) values
+    ('e1', 'w1', 1, 'addCard', 'u2', '{"card":{"id":"c1","user_id":"u2"}}', '2026-01-01'),
+    ('e2', 'w1', 2, 'addComment', 'u1', '{"comment":{"id":"k1","user_id":"u1","card_id":"c1"}}', '2026-01-01'),
+    ('e3', 'w1', 3, 'addVote', 'u1', '{"vote":{"id":"v1","user_id":"u1","value":1,"card_id":"c1"}}', '2026-01-01'),
+    ('e4', 'w1', 4, 'updateWorkshop', 'u1', '{"workshop":{"id":"w1"},"changes":{}}', '2026-01-01')`,
+];
+const AFTER = {
+  events: [
+    { id: 'e1', card_user_id: 'u2' },
+    { id: 'e2', card_user_id: 'u2' },
+    { id: 'e3', card_user_id: 'u2' },
+    { id: 'e4', card_user_id: null },
+  ],
+  cards: [{ author_visibility: 'shown' }],
+  comments: [{ author_visibility: 'shown' }],
+};
+
+describe.skipIf(testStore !== 'sqlite')('SQLite migrations to private writing', () => {
+  it('name the card author of every logged change about a card, and keep what was written shown', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'migrated-'));
+    folders.push(dir);
+    const db = new BetterSqlite3(join(dir, 'old.db'));
+    try {
+      migrate(drizzle(db), { migrationsFolder: migrationsUpTo('0017_guests') });
+      for (const statement of OLD_ROWS) db.prepare(statement).run();
+      migrate(drizzle(db), { migrationsFolder: MIGRATIONS });
+      expect(db.prepare('select id, card_user_id from events order by seq').all()).toEqual(AFTER.events);
+      expect(db.prepare('select author_visibility from cards').all()).toEqual(AFTER.cards);
+      expect(db.prepare('select author_visibility from comments').all()).toEqual(AFTER.comments);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe.skipIf(testStore !== 'postgres')('PostgreSQL migrations to private writing', () => {
+  it('name the card author of every logged change about a card, and keep what was written shown', async () => {
+    const info = inject('postgres')!;
+    const name = `m_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: `${info.baseUrl}postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const client = new pg.Client({ connectionString: `${info.baseUrl}${name}` });
+    try {
+      await client.connect();
+      await pgMigrate(pgDrizzle(client), { migrationsFolder: migrationsUpTo('0006_guests', PG_MIGRATIONS) });
+      for (const statement of OLD_ROWS) await client.query(statement);
+      await pgMigrate(pgDrizzle(client), { migrationsFolder: PG_MIGRATIONS });
+      expect((await client.query('select id, card_user_id from events order by seq')).rows).toEqual(AFTER.events);
+      expect((await client.query('select author_visibility from cards')).rows).toEqual(AFTER.cards);
+      expect((await client.query('select author_visibility from comments')).rows).toEqual(AFTER.comments);
+    } finally {
+      await client.end();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
     }
   });
 });
