@@ -16,6 +16,8 @@ import { until } from './helpers/wait';
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 /** The goal the issue sets for the page's script, gzipped. */
 const SCRIPT_BUDGET = 60 * 1024;
+/** A reveal is a step change and a load of the cards over REST. */
+const REVEAL_WITHIN_MS = 3_000;
 
 /** A workshop Fay facilitates with its code's nine digits, a cluster, and the `in` params for her calls. */
 async function workshopWithCode(t: { url: string }, title = 'Retro') {
@@ -276,6 +278,49 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: false, view: { card: null } } });
     await page.locator('#spotlight').waitFor({ state: 'hidden', timeout: 1_000 });
+    expect(problems.errors).toEqual([]);
+  });
+
+  it("says what a private, anonymous step keeps from the others, shows none of another's ideas, and reveals them live when the facilitator moves on", async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    const write = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden' } } });
+    const discuss = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Discuss' } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
+    const pia = (await sdkUser(t, 'Pia')).api;
+    await pia.post('/v1/workshops/join', { body: { access_code: code } });
+
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    // Said before anyone writes.
+    await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
+    await shown(page, '#anonymous-notice', 'Your name is not shown');
+    await page.evaluate(() => Object.assign(window, { pageMarker: 'first load' }));
+
+    const pias = await pia.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: "Pia's secret", parent: cluster.id } });
+    await page.getByLabel('Your idea').fill("Gus's idea");
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    await shown(page, `#cards .stack:has([data-card-id="${cluster.id}"]) .ideas .title`, "Gus's idea", 5_000);
+    // Gus's idea came after Pia's, and the live state applies changes in order: Pia's was taken in, unseen.
+    expect(await page.locator('#cards .ideas .title').allTextContents()).toEqual(["Gus's idea"]);
+    expect(await onList(page, pias.id).count()).toBe(0);
+    expect(await page.locator('#cards .ideas .by').allTextContents()).toEqual(['By you · your name is not shown']);
+    expect(await page.content()).not.toContain("Pia's secret");
+
+    const revealed = await timeToShow(
+      () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: discuss.id } }),
+      () => shown(page, `#cards [data-card-id="${pias.id}"] .title`, "Pia's secret", REVEAL_WITHIN_MS),
+      REVEAL_WITHIN_MS,
+    );
+    console.log(`participant page: another participant's idea shown ${revealed} ms after the step that reveals it (REST call included)`);
+    expect((await page.locator('#cards .ideas .title').allTextContents()).sort()).toEqual(["Gus's idea", "Pia's secret"]);
+    // Written anonymously: no author on Pia's card, and Gus's still says only the writer knows it is theirs.
+    expect(await onList(page, pias.id).locator('.by').isVisible()).toBe(false);
+    expect(await page.locator('#cards .ideas .by:not([hidden])').allTextContents()).toEqual(['By you · your name is not shown']);
+    await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: 1_000 });
+    expect(await page.isVisible('#anonymous-notice')).toBe(false);
+    // Live, in the same page: not loaded again.
+    expect(await page.evaluate(() => (window as unknown as { pageMarker?: string }).pageMarker)).toBe('first load');
     expect(problems.errors).toEqual([]);
   });
 

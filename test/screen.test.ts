@@ -171,6 +171,46 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await shown(page, `[data-card-id="${idea.id}"] .score`, '1');
     });
 
+    it("says what the step keeps private, and names no author the step hid, even on a facilitator's screen", async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
+      const open = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Check-in' } });
+      const write = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden_from_participants' } },
+      });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: open.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
+      const named = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Said with my name', parent: cluster.id } });
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, fay.token!);
+      // Authors shown: the facilitator's screen names them.
+      await shown(page, `[data-card-id="${named.id}"] .by`, 'Pat', 5_000);
+      expect(await page.isVisible('#private-notice')).toBe(false);
+      expect(await page.isVisible('#anonymous-notice')).toBe(false);
+
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
+      await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
+      await shown(page, '#anonymous-notice', 'Your name is not shown');
+      // Facilitators see every card, and this one's author too (REST gives them Pat's id), but the wall does not say it.
+      const unnamed = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Said without', parent: cluster.id } });
+      const asFay = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: id, id: unnamed.id } } });
+      expect(asFay).toMatchObject({ user_id: unnamed.user_id, author_visibility: 'hidden_from_participants' });
+      expect(asFay.user_id).not.toBeNull();
+      await shown(page, `[data-card-id="${unnamed.id}"] .title`, 'Said without');
+      expect(await page.locator(`[data-card-id="${unnamed.id}"] .by`).count()).toBe(0);
+      expect(await page.textContent(`[data-card-id="${named.id}"] .by`)).toBe('Pat');
+
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: open.id } });
+      await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: 1_000 });
+      expect(await page.isVisible('#anonymous-notice')).toBe(false);
+      // Written while hidden, it stays so.
+      expect(await page.locator(`[data-card-id="${unnamed.id}"] .by`).count()).toBe(0);
+      expect(problems.errors).toEqual([]);
+    });
+
     it('draws zones as labelled areas holding their clusters, and follows canvas moves', async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;

@@ -80,6 +80,6 @@ describe('SDK package', () => {
       ['--input-type=module', '-e', "for (const entry of ['workshop-sdk', 'workshop-sdk/live', 'workshop-sdk/canvas']) console.log(Object.keys(await import(entry)).sort().join())"],
       consumer,
     );
-    expect(loaded.trim().split('\n')).toEqual(['ApiError,createClient,newIdempotencyKey', 'openWorkshop,timerRemainingMs', 'openCanvas']);
+    expect(loaded.trim().split('\n')).toEqual(['ApiError,createClient,newIdempotencyKey', 'openWorkshop,privacyOf,timerRemainingMs', 'openCanvas']);
   }, 90_000);
 });

@@ -3,5 +3,5 @@
  * from `subscribe(state => …)`. Pass it a client from the REST entry point.
  */
 export { openWorkshop, type LiveOptions, type LiveWorkshop } from './live/session.js';
-export { timerRemainingMs, type EventName, type LiveStatus, type PayloadOf, type WorkshopState } from './live/state.js';
+export { privacyOf, timerRemainingMs, type EventName, type LiveStatus, type PayloadOf, type Privacy, type WorkshopState } from './live/state.js';
 export type * from './generated/events.js';

@@ -1,4 +1,5 @@
 import type { Card, Comment, Workshop } from '../../client-sdk/src/index';
+import { isMine } from './session';
 import type { Direction } from './votes';
 
 /** A criterion as the workshop carries it, with the ratings the reader may see. */
@@ -24,6 +25,8 @@ export interface CardFrame {
   scoreShown: boolean;
   contentShown: boolean;
   focused: boolean;
+  /** The person wrote the card: it says so (no other author is named on the phone). */
+  byYou: boolean;
   /** The vote controls, when the current step lets the person vote on this card. */
   vote: {
     /** The person's points on the card, waiting ones included. */
@@ -69,6 +72,7 @@ export class CardView {
   private readonly article = element('article', 'card');
   private readonly title: HTMLElement;
   private readonly content = element('p', 'content');
+  private readonly by = element('p', 'by');
   private readonly score = element('p', 'score');
   private readonly voteGroup = element('div', 'vote');
   private readonly minus = element('button', 'vote-button minus', '−');
@@ -147,7 +151,7 @@ export class CardView {
     });
     this.commentsPanel.append(this.commentList, this.commentForm);
 
-    this.article.append(this.title, this.content, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel);
+    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel);
     this.root.append(this.article);
   }
 
@@ -160,6 +164,8 @@ export class CardView {
     setText(this.title, card.title);
     setText(this.content, card.content);
     this.content.hidden = !frame.contentShown || !card.content;
+    this.by.hidden = !frame.byYou;
+    setText(this.by, card.author_visibility === 'shown' ? 'By you' : 'By you · your name is not shown');
     this.score.hidden = !frame.scoreShown;
     setText(this.score, `Score ${card.summary.score}`);
     this.updateVote(card);
@@ -245,7 +251,7 @@ export class CardView {
       const text = element('p', 'comment-text', found.content);
       text.dir = 'auto';
       item.append(text);
-      if (found.user_id === comments.me) item.append(element('span', 'comment-by', 'You'));
+      if (isMine(found, comments.me)) item.append(element('span', 'comment-by', 'You'));
       return item;
     });
     for (const content of comments.waiting) {

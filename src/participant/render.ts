@@ -1,9 +1,9 @@
 import type { Card } from '../../client-sdk/src/index';
-import { timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
+import { privacyOf, timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
 import { boardOf, scoresVisible, screenView, type Stack } from '../screen/board';
 import { clockText } from '../screen/render';
 import { CardView, placeChildren, type CardActions, type CardFrame } from './cards';
-import { DEFAULT_PREFS, named, type ParticipantSession, type Prefs } from './session';
+import { DEFAULT_PREFS, isMine, named, type ParticipantSession, type Prefs } from './session';
 import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';
 
 /*
@@ -52,6 +52,9 @@ export class WorkshopPage {
     setText(byId('step-instructions'), state.step?.instructions ?? '');
     if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null)) announce(`Now: ${state.step?.name ?? 'no step'}`);
     this.stepId = state.step?.id ?? null;
+    const privacy = privacyOf(state);
+    byId('private-notice').hidden = privacy.cardsVisible !== 'own';
+    byId('anonymous-notice').hidden = privacy.authors === 'shown';
     byId('archived').hidden = !archived;
     setText(byId('presence'), `${state.presence.count} connected`);
     this.drawTimer(state);
@@ -91,6 +94,7 @@ export class WorkshopPage {
         scoreShown: scoresShown && (card.type === 'idea' || card.summary.score !== 0),
         contentShown: view.card_sub_view === 'content',
         focused,
+        byYou: isMine(card, session.me),
         vote: canVote
           ? { mine: values.reduce((sum, value) => sum + value, 0), plus: refusal(1), minus: refusal(-1), left: `${cardLeft} more ${plural(cardLeft, 'point')} possible here.` }
           : null,

@@ -291,6 +291,11 @@ function reasonOf(error: ApiError): string {
   }
 }
 
+/** Whether the person wrote it (a card, a comment); one whose author is hidden from them (`user_id: null`) is someone else's. */
+export function isMine(written: { user_id: string | null }, me: string): boolean {
+  return written.user_id !== null && written.user_id === me;
+}
+
 /** The card a label names, short enough for a line. */
 export function named(card: Card): string {
   return card.title.length > 60 ? `${card.title.slice(0, 59)}…` : card.title;

@@ -6,6 +6,7 @@
 import { ApiError, createClient } from '../../client-sdk/src/index';
 import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
+import { AuthorNames } from './authors';
 import { boardOf, scoresVisible, screenView, votingOpen } from './board';
 import { codeText, joinAddress, joinUrl } from './invite';
 import { qrElement } from './qr';
@@ -129,6 +130,7 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   let drawScheduled = false;
   let wasLive = false;
   let ended = false;
+  const authors = new AuthorNames(api, workshopId, () => schedule());
 
   const readBackground = () =>
     api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
@@ -153,7 +155,7 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     // carried only their own votes), so the scores shown are everyone's once that answer is in.
     const scoresShown = scoresVisible(state);
     const board = boardOf({ cards: state.cards, view, scoresShown, placements: canvas.placements(), zones: canvas.zones(), background });
-    renderFrame({ state, board, following, scoresShown, contentShown: view.card_sub_view === 'content', votingOpen: votingOpen(state) });
+    renderFrame({ state, board, following, scoresShown, contentShown: view.card_sub_view === 'content', votingOpen: votingOpen(state), authorOf: (card) => authors.of(card) });
     renderTimer(state, timerRemainingMs(state));
 
     // A canvas the server refused for good (its error says why) is left out rather than waited for.

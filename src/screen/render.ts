@@ -1,5 +1,5 @@
 import type { Card, Participation } from '../../client-sdk/src/index';
-import type { WorkshopState } from '../../client-sdk/src/live';
+import { privacyOf, type WorkshopState } from '../../client-sdk/src/live';
 import type { Board, Stack, ZoneArea } from './board';
 
 /*
@@ -15,6 +15,8 @@ export interface Frame {
   /** Card contents under the titles (the view's `card_sub_view` is `content`). */
   contentShown: boolean;
   votingOpen: boolean;
+  /** The author's name to show with a card, or null for none (hidden by its step, or not known). */
+  authorOf(card: Card): string | null;
 }
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -32,6 +34,10 @@ export function renderFrame(frame: Frame): void {
   byId('workshop-title').textContent = state.workshop.title;
   byId('step-name').textContent = state.step?.name ?? 'Waiting for the first step';
   byId('step-instructions').textContent = state.step?.instructions ?? '';
+  // What the current step lets participants see of each other, said on the wall too.
+  const privacy = privacyOf(state);
+  byId('private-notice').hidden = privacy.cardsVisible !== 'own';
+  byId('anonymous-notice').hidden = privacy.authors === 'shown';
   byId('presence').textContent = `${state.presence.count} connected`;
   renderParticipation(frame.votingOpen ? state.participation : null);
   byId('following').hidden = !frame.following;
@@ -114,6 +120,8 @@ function cardElement(card: Card, frame: Frame, className: string): HTMLElement {
     content.dir = 'auto';
     node.append(content);
   }
+  const author = frame.authorOf(card);
+  if (author !== null) node.append(element('p', 'by', author));
   // A cluster's own score shows once it has votes: most votes go to ideas, and a row of zeros is noise.
   if (frame.scoresShown && (card.type === 'idea' || card.summary.score !== 0)) {
     const score = element('span', 'score', String(card.summary.score));

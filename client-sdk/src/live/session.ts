@@ -3,7 +3,7 @@ import type { WorkshopClient } from '../client.js';
 import { ApiError, statusOfCode } from '../errors.js';
 import type { ClientToServerEvents, JoinAck, ServerToClientEvents } from '../generated/events.js';
 import { eventKey, SequenceTracker } from './sequence.js';
-import { applyEvent, stateFromSnapshot, type EventName, type PayloadOf, type Snapshot, type WorkshopState } from './state.js';
+import { applyEvent, privacyOf, stateFromSnapshot, type EventName, type PayloadOf, type Snapshot, type WorkshopState } from './state.js';
 
 export interface LiveOptions {
   /** Socket.IO connection options (`transports`, reconnection delays, ...); the token is the client's. */
@@ -253,14 +253,16 @@ class LiveSession implements LiveWorkshop {
   }
 
   private apply(received: Received): void {
-    const shownBefore = feedbackShown(this.state);
+    const readBefore = cardsAsRead(this.state);
     this.current = applyEvent(this.state, received.event, received.payload);
     this.scheduleNotify();
     this.emit(received);
     // Changes the events do not describe card by card: an import, a merge moving a cluster's ideas,
-    // and a step that shows votes or ratings again (a participant's cards carried only their own).
+    // a step that shows votes or ratings again (a participant's cards carried only their own), and
+    // a step that reveals the other participants' cards, or hides them again (the reveal: while
+    // they were private their changes arrived bare).
     const { event, payload } = received;
-    if ((event === 'workshop:event' && payload.reload) || (event === 'card:deleted' && payload.merged_into) || feedbackShown(this.state) !== shownBefore) {
+    if ((event === 'workshop:event' && payload.reload) || (event === 'card:deleted' && payload.merged_into) || cardsAsRead(this.state) !== readBefore) {
       void this.reload();
     }
   }
@@ -392,8 +394,13 @@ function handshakeError(err: Error): ApiError {
   return err.message === 'unauthenticated' ? new ApiError(401, 'unauthenticated', 'The token is missing, unknown or revoked.') : new ApiError(0, 'internal_error', err.message);
 }
 
-/** Which feedback the current step shows everyone (votes, ratings); with no step, both. */
-function feedbackShown(state: WorkshopState): string {
+/**
+ * What decides which cards a reader is given and with which feedback: the votes and ratings the
+ * current step shows everyone (with no step, both), and whose cards it shows (`privacyOf`). A
+ * change of it is a change the cards' events do not carry: the cards are read again.
+ */
+function cardsAsRead(state: WorkshopState): string {
   const prefs = state.step?.prefs;
-  return prefs ? `${prefs.allow_display_votes}/${prefs.allow_display_ratings}` : 'true/true';
+  const feedback = prefs ? `${prefs.allow_display_votes}/${prefs.allow_display_ratings}` : 'true/true';
+  return `${feedback}/${privacyOf(state).cardsVisible}`;
 }

@@ -14,7 +14,10 @@ export interface WorkshopState {
   status: LiveStatus;
   /** Why the session was closed by the server (token revoked, workshop deleted); null otherwise. */
   error: ApiError | null;
-  /** `criteria` are as last loaded over REST (their ratings depend on the reader). */
+  /**
+   * `criteria` are as last loaded over REST (their ratings depend on the reader). `cards_visible`
+   * and `authors` are the current step's (see `privacyOf`), kept in step with `step`.
+   */
   workshop: Workshop;
   /** The current step, or null when none is. */
   step: Step | null;
@@ -79,7 +82,7 @@ const REDUCERS: Reducers = {
     view: workshop.view,
     forceSync: workshop.force_sync,
   }),
-  'step:changed': (state, { step }) => ({ ...state, step, workshop: { ...state.workshop, current_step_id: step?.id ?? null } }),
+  'step:changed': (state, { step }) => ({ ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step), current_step_id: step?.id ?? null } }),
   'view:changed': (state, { view, force_sync }) => ({
     ...state,
     view,
@@ -99,7 +102,7 @@ const REDUCERS: Reducers = {
   'workshop:event': (state, { action, change }) => {
     if (action === 'moveCards' && change) return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
     const step = change?.step as Step | undefined;
-    if (action === 'updateStep' && step && step.id === state.step?.id) return { ...state, step };
+    if (action === 'updateStep' && step && step.id === state.step?.id) return { ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step) } };
     return state;
   },
   // Carried in the event for listeners; the state keeps no comments, exports or notifications.
@@ -112,6 +115,25 @@ const REDUCERS: Reducers = {
 function reduce<E extends EventName>(state: WorkshopState, event: E, payload: PayloadOf<E>, now: number): WorkshopState {
   const reducer = REDUCERS[event] as ((state: WorkshopState, payload: PayloadOf<E>, now: number) => WorkshopState) | undefined;
   return reducer ? reducer(state, payload, now) : state;
+}
+
+/**
+ * What the current step lets people see of each other (CONTRACT §14): with `cardsVisible: 'own'`
+ * a participant sees only their own cards and the facilitators'; with `authors` other than
+ * `shown`, what is written now carries no name for the others. No step current: the defaults.
+ */
+export interface Privacy {
+  cardsVisible: Workshop['cards_visible'];
+  authors: Workshop['authors'];
+}
+
+export function privacyOf(state: Pick<WorkshopState, 'workshop'>): Privacy {
+  return { cardsVisible: state.workshop.cards_visible ?? 'all', authors: state.workshop.authors ?? 'shown' };
+}
+
+/** The workshop's `cards_visible` and `authors` while `step` is the current one. */
+function stepPrivacy(step: Step | null): Pick<Workshop, 'cards_visible' | 'authors'> {
+  return { cards_visible: step?.prefs.cards_visible ?? 'all', authors: step?.prefs.authors ?? 'shown' };
 }
 
 /** Milliseconds left on the timer by the server's clock, counted from `now` on this device's. */
