@@ -78,12 +78,14 @@ async function visibleCards(db: Db, access: WorkshopAccess, filters: ListCardsQu
 export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
-  // A private step gives each participant a list of their own; otherwise one list per role is
-  // shared, made for a reader who wrote nothing, unless the caller wrote some of the anonymous
-  // cards in it (they see their own name on them).
-  const personal = scoreVoter(access) ?? (writesPrivately(access, access.prefs) ? access.userId : '');
-  const key = ['cards', access.workshop.id, access.role, personal, filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
-  return bodyCache(db).bodyFor(key, String(access.workshop.lastEventSeq), access.userId, async (shared) => {
+  // Hidden votes or a private step give each participant a list of their own; otherwise one list
+  // per role is shared, made for a reader who wrote nothing, unless the caller wrote some of the
+  // anonymous cards in it (they see their own name on them).
+  const personal = scoreVoter(access) ?? (writesPrivately(access, access.prefs) ? access.userId : undefined);
+  const key = ['cards', access.workshop.id, access.role, personal ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
+  const version = String(access.workshop.lastEventSeq);
+  if (personal !== undefined) return bodyCache(db).body(key, version, () => cardsFor(db, access, filters));
+  return bodyCache(db).bodyFor(key, version, access.userId, async (shared) => {
     const cards = await visibleCards(db, access, filters);
     if (!shared) return { value: cards.map((card) => authorFor(access, card)), hiddenAuthors: new Set<string>() };
     const generic: Reader = { role: access.role, userId: '' };
