@@ -3,7 +3,7 @@ import { optionalText, requiredText } from '../../http/validation';
 import { CanvasImage, MAX_ZONES, size as gridSize, ZoneInput } from '../canvas/schemas';
 import { WORKSHOP_MAX_CARDS } from '../cards/repo';
 import { color as cardColor, CONTENT_MAX, TITLE_MAX as CARD_TITLE_MAX } from '../cards/schemas';
-import { PrefsInput } from '../steps/prefs';
+import { AuthorVisibilityOutput, PrefsInput } from '../steps/prefs';
 import { VoteValue } from '../votes/schemas';
 import { DESCRIPTION_MAX, perCardCount, TITLE_MAX as WORKSHOP_TITLE_MAX, unlimitedOrCount } from '../workshops/schemas';
 import { ViewInput } from '../workshops/view';
@@ -49,6 +49,12 @@ const position = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_C
 const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_COUNT));
 /** Card coordinates as the canvas document bounds them. */
 const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDINATE), v.maxValue(MAX_COORDINATE)));
+/**
+ * The author of a card, comment or item, and the level of `authors` it was written under (CONTRACT
+ * §14). An export leaves out (null) the author it may not name; files made before the level
+ * existed hold only shown authors.
+ */
+const authored = { user_id: v.nullable(id), author_visibility: v.optional(AuthorVisibilityOutput, 'shown') };
 const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
 
 export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)), guest: v.optional(v.boolean(), false) });
@@ -76,14 +82,14 @@ export const NativeCard = v.object({
   position,
   x: placed,
   y: placed,
-  user_id: id,
+  ...authored,
   created_at: timestamp,
 });
 
 export const NativeVote = v.object({ card_id: id, user_id: id, value: VoteValue, created_at: timestamp });
 export const NativeRating = v.object({ card_id: id, criterium_id: id, user_id: id, value: v.pipe(v.number(), v.integer()), created_at: timestamp });
-export const NativeItem = v.object({ card_id: id, section_id: id, user_id: id, content: requiredText(10_000), created_at: timestamp });
-export const NativeComment = v.object({ card_id: id, user_id: id, content: requiredText(10_000), created_at: timestamp });
+export const NativeItem = v.object({ card_id: id, section_id: id, ...authored, content: requiredText(10_000), created_at: timestamp });
+export const NativeComment = v.object({ card_id: id, ...authored, content: requiredText(10_000), created_at: timestamp });
 
 export const NativeZone = v.object({ id, ...ZoneInput.entries, cluster_id: v.nullable(id) });
 

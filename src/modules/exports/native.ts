@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { readWorkshopRows, userNames } from './workshop-rows';
+import { exportNamesAuthor, readWorkshopRows, userNames } from './workshop-rows';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
@@ -18,8 +18,15 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
     // By number: the order cards were made, which an import keeps.
     const cardRows = [...rows.cards].sort((a, b) => a.number - b.number);
 
+    // The author of a card, comment or item the export may not name stays out of the file, and
+    // out of its users unless they are in it for something else.
+    const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) => (exportNamesAuthor(row) ? row.userId : null);
     const authorIds = new Set<string>();
-    for (const row of [...cardRows, ...voteRows, ...ratingRows, ...itemRows, ...commentRows]) authorIds.add(row.userId);
+    for (const row of [...voteRows, ...ratingRows]) authorIds.add(row.userId);
+    for (const row of [...cardRows, ...itemRows, ...commentRows]) {
+      const author = authorOf(row);
+      if (author !== null) authorIds.add(author);
+    }
     const userRows = await userNames(db, authorIds);
     const document = canvas ? await storedDocument(db, workshopId) : null;
 
@@ -63,7 +70,8 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         position: card.position,
         x: card.x,
         y: card.y,
-        user_id: card.userId,
+        user_id: authorOf(card),
+        author_visibility: card.authorVisibility,
         created_at: card.createdAt,
       })),
       votes: voteRows.map((vote) => ({ card_id: vote.cardId, user_id: vote.userId, value: vote.value, created_at: vote.createdAt })),
@@ -74,8 +82,21 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         value: rating.value,
         created_at: rating.createdAt,
       })),
-      items: itemRows.map((item) => ({ card_id: item.cardId, section_id: item.sectionId, user_id: item.userId, content: item.content, created_at: item.createdAt })),
-      comments: commentRows.map((comment) => ({ card_id: comment.cardId, user_id: comment.userId, content: comment.content, created_at: comment.createdAt })),
+      items: itemRows.map((item) => ({
+        card_id: item.cardId,
+        section_id: item.sectionId,
+        user_id: authorOf(item),
+        author_visibility: item.authorVisibility,
+        content: item.content,
+        created_at: item.createdAt,
+      })),
+      comments: commentRows.map((comment) => ({
+        card_id: comment.cardId,
+        user_id: authorOf(comment),
+        author_visibility: comment.authorVisibility,
+        content: comment.content,
+        created_at: comment.createdAt,
+      })),
       canvas: canvas
         ? {
             name: canvas.name,

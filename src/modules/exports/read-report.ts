@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { readWorkshopRows, userNames } from './workshop-rows';
+import { exportNamesAuthor, readWorkshopRows, userNames } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
 
@@ -23,8 +23,12 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
       .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
 
     const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
-    const names = await authorNames(db, memberRows, [cardRows, voteRows, ratingRows, itemRows, commentRows]);
+    // Votes and ratings name their people (their display is a matter of §6, not of authorship);
+    // cards, comments and items only when an export may name their author.
+    const named = [cardRows, itemRows, commentRows].map((list) => list.filter(exportNamesAuthor));
+    const names = await authorNames(db, memberRows, [voteRows, ratingRows, ...named]);
     const nameOf = (userId: string) => names.get(userId) ?? '';
+    const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) => (exportNamesAuthor(row) ? nameOf(row.userId) : null);
 
     const tallies = new Map<string, { count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
     const tallyOf = (cardId: string) => {
@@ -78,7 +82,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         position: card.position,
         x: card.x,
         y: card.y,
-        author: nameOf(card.userId),
+        author: authorOf(card),
         createdAt: card.createdAt,
         score: tally.positive - tally.negative,
         voteCount: tally.count,
@@ -123,8 +127,8 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         value: rating.value,
         createdAt: rating.createdAt,
       })),
-      items: itemRows.map((item) => ({ cardId: item.cardId, sectionId: item.sectionId, user: nameOf(item.userId), content: item.content, createdAt: item.createdAt })),
-      comments: commentRows.map((comment) => ({ cardId: comment.cardId, user: nameOf(comment.userId), content: comment.content, createdAt: comment.createdAt })),
+      items: itemRows.map((item) => ({ cardId: item.cardId, sectionId: item.sectionId, user: authorOf(item), content: item.content, createdAt: item.createdAt })),
+      comments: commentRows.map((comment) => ({ cardId: comment.cardId, user: authorOf(comment), content: comment.content, createdAt: comment.createdAt })),
       canvas: canvas
         ? {
             name: canvas.name,

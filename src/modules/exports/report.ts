@@ -82,7 +82,8 @@ export interface ReportCard {
   /** Canvas coordinates, null when the card was never placed. */
   x: number | null;
   y: number | null;
-  author: string;
+  /** The author's name; null when it was written anonymously and an export may not name them (CONTRACT §14). */
+  author: string | null;
   createdAt: string;
   /** Sum of vote values. */
   score: number;
@@ -116,14 +117,16 @@ export interface ReportRating {
 export interface ReportItem {
   cardId: string;
   sectionId: string;
-  user: string;
+  /** The author's name; null when it was written anonymously and an export may not name them. */
+  user: string | null;
   content: string;
   createdAt: string;
 }
 
 export interface ReportComment {
   cardId: string;
-  user: string;
+  /** The author's name; null when it was written anonymously and an export may not name them. */
+  user: string | null;
   content: string;
   createdAt: string;
 }

@@ -1,6 +1,21 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { inList } from '../../db/sql';
+import type { AuthorVisibility } from '../access/rules';
+import { seesAuthor, type Reader } from '../access/visibility';
+
+/**
+ * Who reads an export (CONTRACT §14): a facilitator who wrote none of it. The file is downloaded
+ * through a link that needs no token and can be passed on, so even the facilitator who asked for
+ * it does not find their own name on what was written anonymously: at `hidden_from_participants`
+ * an export names the author, at `hidden` none does.
+ */
+export const EXPORT_READER: Reader = { role: 'facilitator', userId: '' };
+
+/** Whether an export may name the author of this card, comment or item. */
+export function exportNamesAuthor(row: { userId: string; authorVisibility: AuthorVisibility }): boolean {
+  return seesAuthor(EXPORT_READER, row.userId, row.authorVisibility);
+}
 
 /**
  * Every row of a workshop an export shows, in the order the exports list them: the agenda and

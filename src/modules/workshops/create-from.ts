@@ -9,7 +9,8 @@ import { write, type ChangeRecorder } from '../events/recorder';
 import { DEFAULT_PREFS } from '../access/rules';
 import { mergePrefs } from '../steps/prefs';
 import { TEMPLATES } from '../templates/catalog';
-import { loadAccess } from '../access/load';
+import { loadAccess, type LoadedAccess } from '../access/load';
+import { seesAuthor, seesCardBy, visibleCardAuthors } from '../access/visibility';
 import { assertViewReferences, insertWorkshop } from './repo';
 import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
 import { toWorkshop, workshopForEvent } from './output';
@@ -27,12 +28,17 @@ export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeReco
  * Copies a workshop the caller is a member of: settings, view, vote limits, steps, criteria,
  * sections and cards (same short ids, new ids). Votes, ratings, items, comments, attachments and
  * members stay behind; the copy is the caller's personal workshop.
+ *
+ * The caller facilitates the copy, so it holds only what they may read of the source (CONTRACT
+ * §14): cards a private step hides from them stay behind (and ideas whose cluster does), and a
+ * card whose author is hidden from them is `hidden` in the copy.
  */
 export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
     const { cards, criteria, sections, steps } = tablesOf(tx);
-    const source = (await loadAccess(tx, sourceId, user.id)).workshop;
+    const access = await loadAccess(tx, sourceId, user.id);
+    const source = access.workshop;
     const ids = new Map<string, string>();
     const copyId = (id: string) => {
       const fresh = newId();
@@ -43,7 +49,7 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     const sourceSteps = await tx.select().from(steps).where(eq(steps.workshopId, source.id)).orderBy(asc(steps.position));
     const sourceCriteria = await tx.select().from(criteria).where(eq(criteria.workshopId, source.id));
     const sourceSections = await tx.select().from(sections).where(eq(sections.workshopId, source.id));
-    const sourceCards = await tx.select().from(cards).where(eq(cards.workshopId, source.id));
+    const sourceCards = await readableCards(tx, access);
     for (const row of [...sourceSteps, ...sourceCriteria, ...sourceSections, ...sourceCards]) copyId(row.id);
     const copyOf = (id: string) => ids.get(id) ?? null;
     const copies = { card: copyOf, criterion: copyOf };
@@ -75,10 +81,28 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     await insertChunked(
       tx,
       cards,
-      sourceCards.map((c) => ({ ...c, id: fresh(c.id), workshopId, parentId: c.parentId ? (ids.get(c.parentId) ?? null) : null, createdAt: now, updatedAt: now })),
+      sourceCards.map((c) => ({
+        ...c,
+        id: fresh(c.id),
+        workshopId,
+        parentId: c.parentId ? (ids.get(c.parentId) ?? null) : null,
+        authorVisibility: seesAuthor(access, c.userId, c.authorVisibility) ? c.authorVisibility : 'hidden',
+        createdAt: now,
+        updatedAt: now,
+      })),
     );
     return announceCreated(deps, tx, changes, workshopId, user.id);
   });
+}
+
+/** The cards of the workshop the caller may read now, ideas only with their cluster. */
+async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema['cards']['$inferSelect']>> {
+  const { cards } = tablesOf(tx);
+  const authors = await visibleCardAuthors(tx, access);
+  const all = await tx.select().from(cards).where(eq(cards.workshopId, access.workshop.id));
+  const seen = all.filter((card) => seesCardBy(authors, card.userId));
+  const clusters = new Set(seen.filter((card) => card.type === 'cluster').map((card) => card.id));
+  return seen.filter((card) => card.type === 'cluster' || (card.parentId !== null && clusters.has(card.parentId)));
 }
 
 /**

@@ -31,7 +31,10 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       return mapped;
     };
     const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
-    const authors = options.keepAuthors ? await knownAuthors(tx, doc, user.id) : () => user.id;
+    const known = options.keepAuthors ? await knownAuthors(tx, doc, user.id) : () => user.id;
+    // A row the file names no author for (an anonymous one, CONTRACT §14) is the importer's, as
+    // are those whose author has no account here.
+    const authors = (userId: string | null) => (userId === null ? user.id : known(userId));
     const now = nowIso();
     const newIds = { card: fresh.card, criterion: fresh.criterion };
 
@@ -97,6 +100,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         x: card.x,
         y: card.y,
         userId: authors(card.user_id),
+        authorVisibility: card.author_visibility,
         createdAt: card.created_at,
         updatedAt: now,
       })),
@@ -133,6 +137,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         cardId: fresh.card(item.card_id),
         sectionId: fresh.section(item.section_id),
         userId: authors(item.user_id),
+        authorVisibility: item.author_visibility,
         content: item.content,
         createdAt: item.created_at,
         updatedAt: now,
@@ -141,7 +146,15 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     await insertChunked(
       tx,
       comments,
-      doc.comments.map((comment) => ({ workshopId, id: newId(), cardId: fresh.card(comment.card_id), userId: authors(comment.user_id), content: comment.content, createdAt: comment.created_at })),
+      doc.comments.map((comment) => ({
+        workshopId,
+        id: newId(),
+        cardId: fresh.card(comment.card_id),
+        userId: authors(comment.user_id),
+        authorVisibility: comment.author_visibility,
+        content: comment.content,
+        createdAt: comment.created_at,
+      })),
     );
     if (doc.canvas) {
       const [canvas] = await tx
@@ -181,7 +194,7 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
 async function knownAuthors(tx: Db, doc: NativeDocument, callerId: string): Promise<(userId: string) => string> {
   const { users } = tablesOf(tx);
   const named = new Set<string>();
-  for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments]) for (const row of list) named.add(row.user_id);
+  for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments]) for (const row of list) if (row.user_id !== null) named.add(row.user_id);
   const existing = new Set<string>();
   for (const row of await tx.select({ id: users.id }).from(users).where(inList(tx, users.id, [...named]))) existing.add(row.id);
   return (userId) => (existing.has(userId) ? userId : callerId);

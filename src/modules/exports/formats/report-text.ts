@@ -23,6 +23,11 @@ export function formatInstant(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
+/** Who wrote a comment or item and when, `Ada, 2026-11-20 09:03 UTC`; only when, for an author the export may not name. */
+export function attribution(user: string | null, iso: string): string {
+  return user ? `${user}, ${formatInstant(iso)}` : formatInstant(iso);
+}
+
 const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
 
 export function formatDate(iso: string): string {

@@ -21,7 +21,7 @@ export function reportSheets(report: ExportReport): Table[] {
     { header: 'Card', kind: 'integer', value: (row) => shortId(cardsById.get(row.cardId)) },
     { header: 'Card title', kind: 'text', value: (row) => cardsById.get(row.cardId)?.title ?? null },
   ];
-  const user: Column<{ user: string }> = { header: 'User', kind: 'text', value: (row) => row.user };
+  const user: Column<{ user: string | null }> = { header: 'User', kind: 'text', value: (row) => row.user };
 
   return [
     tableOf('Cards', cardColumns(report.criteria), report.cards),

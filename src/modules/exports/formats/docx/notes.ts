@@ -3,7 +3,7 @@ import type { ExportReport, ReportComment } from '../../report';
 import { cardLabel, clusterGroups, groupBy } from '../report-views';
 import { type Cell, dataTable } from './tables';
 import { heading, note, paragraph } from './text';
-import { formatInstant } from '../report-text';
+import { attribution, formatInstant } from '../report-text';
 
 /** Each section with a table of its items and the card each belongs to. */
 export function itemsBySection(report: ExportReport): FileChild[] {
@@ -20,7 +20,7 @@ export function itemsBySection(report: ExportReport): FileChild[] {
     }
     const rows = items.map((item): Cell[] => {
       const card = cards.get(item.cardId);
-      return [card ? cardLabel(card) : '–', item.content, item.user, formatInstant(item.createdAt)];
+      return [card ? cardLabel(card) : '–', item.content, item.user ?? '–', formatInstant(item.createdAt)];
     });
     const columns = [
       { title: 'Card', weight: 3 },
@@ -34,7 +34,7 @@ export function itemsBySection(report: ExportReport): FileChild[] {
 }
 
 function commentBlocks(comments: readonly ReportComment[]): FileChild[] {
-  return comments.flatMap((comment) => [note(`${comment.user}, ${formatInstant(comment.createdAt)}`), paragraph(comment.content)]);
+  return comments.flatMap((comment) => [note(attribution(comment.user, comment.createdAt)), paragraph(comment.content)]);
 }
 
 /**

@@ -13,7 +13,7 @@ function ideaFacts(report: ExportReport, idea: ReportCard): string {
   if (idea.commentCount > 0) facts.push(countOf(idea.commentCount, 'comment'));
   if (idea.itemCount > 0) facts.push(countOf(idea.itemCount, 'item'));
   if (idea.aside) facts.push('set aside');
-  facts.push(`by ${idea.author}`);
+  if (idea.author) facts.push(`by ${idea.author}`);
   return facts.join('  \u00b7  ');
 }
 

@@ -1,6 +1,6 @@
 import type { ExportReport, ReportComment, ReportItem, ReportSection } from '../../report';
 import { cardLabel, clusterGroups, groupBy } from '../report-views';
-import { formatInstant } from '../report-text';
+import { attribution } from '../report-text';
 import { MUTED, type PdfWriter } from './writer';
 
 /** One section's items, each with the card it belongs to and who added it. */
@@ -14,7 +14,7 @@ export function sectionItems(writer: PdfWriter, report: ExportReport, section: R
     const card = cards.get(item.cardId);
     writer.keepSpace(30);
     writer.paragraph(item.content, { after: 1 });
-    writer.note(`${card ? `On ${cardLabel(card)}` : `In ${section.title}`}  \u00b7  ${item.user}, ${formatInstant(item.createdAt)}`, { after: 7 });
+    writer.note(`${card ? `On ${cardLabel(card)}` : `In ${section.title}`}  \u00b7  ${attribution(item.user, item.createdAt)}`, { after: 7 });
   }
 }
 
@@ -27,7 +27,7 @@ function writeComments(writer: PdfWriter, comments: readonly ReportComment[]): v
   const x = writer.left + 14;
   for (const comment of comments) {
     writer.keepSpace(28);
-    writer.paragraph(`${comment.user}, ${formatInstant(comment.createdAt)}`, { x, size: 8.5, color: MUTED, after: 1 });
+    writer.paragraph(attribution(comment.user, comment.createdAt), { x, size: 8.5, color: MUTED, after: 1 });
     writer.paragraph(comment.content, { x, after: 6 });
   }
 }
