@@ -8,7 +8,10 @@
  * participant's state shows every idea; and the guests' figures as ratios to the users' (goal:
  * ≤ 1.1, a guest costs what a user costs).
  *
- *   npm run bench -- room [--participants=500] [--seconds=60]
+ * With `--rounds=N` (3) the two runs alternate N times, users first, and every figure is the median
+ * of its rounds: one run's tail is one moment of a shared machine.
+ *
+ *   npm run bench -- room [--participants=500] [--seconds=60] [--rounds=3]
  */
 import { fork } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -21,6 +24,7 @@ const PARTICIPANTS = flag('participants', 500);
 const SECONDS = flag('seconds', 60);
 /** Processes the participants' live states are spread over, so that no one process's event loop is what is measured. */
 const CLIENT_PROCESSES = flag('client-processes', 4);
+const ROUNDS = flag('rounds', 3);
 const here = dirname(fileURLToPath(import.meta.url));
 stopAfter('room', 15);
 
@@ -121,16 +125,30 @@ async function runRoom(mode: Mode): Promise<Figures> {
 }
 
 const show = (ms: number) => `${ms.toFixed(1)} ms`;
-const results = {} as Record<Mode, Figures>;
+const rounds: Record<Mode, Figures[]> = { users: [], guests: [] };
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const mode of ['users', 'guests'] as const) {
+    const figures = await runRoom(mode);
+    rounds[mode].push(figures);
+    const { joins, writes, settleMs, refused, reopened } = figures;
+    console.log(
+      `round ${round} ${mode.padEnd(6)}: ${joins.length} joined (${refused} refused, ${reopened} live states opened again); join p50 ${show(percentile(joins, 50))} p99 ${show(percentile(joins, 99))}; ` +
+        `${writes.length} writes p50 ${show(percentile(writes, 50))} p99 ${show(percentile(writes, 99))}; every state shows every idea ${show(settleMs)} after the last write`,
+    );
+  }
+}
+/** A figure of one mode: the median of its rounds. */
+const median = (mode: Mode, of: (f: Figures) => number) => {
+  const values = rounds[mode].map(of).sort((a, b) => a - b);
+  return values[Math.floor((values.length - 1) / 2)]!;
+};
+const ratio = (of: (f: Figures) => number) => (median('guests', of) / Math.max(median('users', of), 0.001)).toFixed(2);
 for (const mode of ['users', 'guests'] as const) {
-  results[mode] = await runRoom(mode);
-  const { joins, writes, settleMs, refused, reopened } = results[mode];
   console.log(
-    `${mode.padEnd(6)}: ${joins.length} joined (${refused} refused, ${reopened} live states opened again); join p50 ${show(percentile(joins, 50))} p99 ${show(percentile(joins, 99))}; ` +
-      `${writes.length} writes p50 ${show(percentile(writes, 50))} p99 ${show(percentile(writes, 99))}; every state shows every idea ${show(settleMs)} after the last write`,
+    `${mode.padEnd(6)} medians of ${ROUNDS}: join p50 ${show(median(mode, (f) => percentile(f.joins, 50)))} p99 ${show(median(mode, (f) => percentile(f.joins, 99)))}; ` +
+      `write p50 ${show(median(mode, (f) => percentile(f.writes, 50)))} p99 ${show(median(mode, (f) => percentile(f.writes, 99)))}; all ideas everywhere ${show(median(mode, (f) => f.settleMs))}`,
   );
 }
-const ratio = (of: (f: Figures) => number) => (of(results.guests) / Math.max(of(results.users), 0.001)).toFixed(2);
 console.log(
   `guests / users: join p50 ${ratio((f) => percentile(f.joins, 50))}× p99 ${ratio((f) => percentile(f.joins, 99))}×, ` +
     `write p50 ${ratio((f) => percentile(f.writes, 50))}× p99 ${ratio((f) => percentile(f.writes, 99))}×, all ideas everywhere ${ratio((f) => f.settleMs)}× (goal ≤ 1.1). ` +
