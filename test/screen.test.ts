@@ -199,15 +199,74 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const asFay = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: id, id: unnamed.id } } });
       expect(asFay).toMatchObject({ user_id: unnamed.user_id, author_visibility: 'hidden_from_participants' });
       expect(asFay.user_id).not.toBeNull();
-      await shown(page, `[data-card-id="${unnamed.id}"] .title`, 'Said without');
-      expect(await page.locator(`[data-card-id="${unnamed.id}"] .by`).count()).toBe(0);
-      expect(await page.textContent(`[data-card-id="${named.id}"] .by`)).toBe('Pat');
+      // While the step is private, Pat's cards stand blank on the wall (the next case).
+      await page.locator(`[data-card-id="${unnamed.id}"].private`).waitFor({ timeout: 1_000 });
 
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: open.id } });
       await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: 1_000 });
       expect(await page.isVisible('#anonymous-notice')).toBe(false);
-      // Written while hidden, it stays so.
+      // Written while hidden, it stays so once shown; the card written before still names Pat.
+      await shown(page, `[data-card-id="${unnamed.id}"] .title`, 'Said without');
       expect(await page.locator(`[data-card-id="${unnamed.id}"] .by`).count()).toBe(0);
+      expect(await page.textContent(`[data-card-id="${named.id}"] .by`)).toBe('Pat');
+      expect(problems.errors).toEqual([]);
+    });
+
+    it("keeps participants' ideas off the wall while a step is private, each in a blank place, and shows them at the reveal", async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
+      const write = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Write alone', prefs: { cards_visible: 'own' } } });
+      const discuss = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Discuss' } });
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
+      const faysIdea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Kept the timebox', parent: cluster.id } });
+      const first = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Pairing on the release', content: 'Every Friday afternoon', parent: cluster.id },
+      });
+      const secrets = ['Pairing on the release', 'Every Friday afternoon', 'Fewer status meetings'];
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, fay.token!);
+      await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
+      // The facilitators' cards show (once the member list says whose they are); Pat's is counted.
+      await shown(page, `[data-card-id="${faysIdea.id}"] .title`, 'Kept the timebox', 5_000);
+      await shown(page, `[data-card-id="${cluster.id}"] .title`, 'Went well');
+      await shown(page, '#private-count', '1 idea written privately');
+      // In its place under the cluster, with nothing of it on the page.
+      const blank = page.locator(`.stack:has([data-card-id="${cluster.id}"]) [data-card-id="${first.id}"]`);
+      expect(await blank.getAttribute('class')).toContain('private');
+      expect(await blank.innerHTML()).toBe('');
+
+      // Written while the wall is up: counted, not shown.
+      const second = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Fewer status meetings', parent: cluster.id } });
+      await shown(page, '#private-count', '2 ideas written privately');
+      await page.locator(`[data-card-id="${second.id}"].private`).waitFor({ timeout: 1_000 });
+      const html = await page.content();
+      for (const secret of secrets) expect(html).not.toContain(secret);
+      expect(await page.locator(`[data-card-id="${first.id}"] .by, [data-card-id="${second.id}"] .by`).count()).toBe(0);
+
+      // A participant's screen on the wall shows no more: the facilitator's cards, not Pat's own.
+      const { page: pats } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(pats, t.url, id, pat.token!);
+      await shown(pats, `[data-card-id="${cluster.id}"] .title`, 'Went well', 5_000);
+      await shown(pats, '#private-count', '2 ideas written privately', 5_000);
+      const patsHtml = await pats.content();
+      for (const secret of secrets) expect(patsHtml).not.toContain(secret);
+
+      const revealed = await timeToShow(
+        () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: discuss.id } }),
+        () => shown(page, `[data-card-id="${first.id}"] .title`, 'Pairing on the release', 2_000),
+        2_000,
+      );
+      console.log(`screen: step change to the private ideas shown in ${revealed} ms`);
+      await shown(page, `[data-card-id="${first.id}"] .content`, 'Every Friday afternoon');
+      await shown(page, `[data-card-id="${second.id}"] .title`, 'Fewer status meetings');
+      await shown(page, `[data-card-id="${first.id}"] .by`, 'Pat', 3_000);
+      expect(await page.isVisible('#private-count')).toBe(false);
+      expect(await page.locator('.card.private').count()).toBe(0);
+      await shown(pats, `[data-card-id="${first.id}"] .title`, 'Pairing on the release', 2_000);
       expect(problems.errors).toEqual([]);
     });
 

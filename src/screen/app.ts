@@ -6,7 +6,7 @@
 import { ApiError, createClient } from '../../client-sdk/src/index';
 import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
-import { AuthorNames } from './authors';
+import { Authors } from './authors';
 import { boardOf, scoresVisible, screenView, votingOpen } from './board';
 import { codeText, joinAddress, joinUrl } from './invite';
 import { qrElement } from './qr';
@@ -130,7 +130,7 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   let drawScheduled = false;
   let wasLive = false;
   let ended = false;
-  const authors = new AuthorNames(api, workshopId, () => schedule());
+  const authors = new Authors(api, workshopId, () => schedule());
 
   const readBackground = () =>
     api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
@@ -155,7 +155,16 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     // carried only their own votes), so the scores shown are everyone's once that answer is in.
     const scoresShown = scoresVisible(state);
     const board = boardOf({ cards: state.cards, view, scoresShown, placements: canvas.placements(), zones: canvas.zones(), background });
-    renderFrame({ state, board, following, scoresShown, contentShown: view.card_sub_view === 'content', votingOpen: votingOpen(state), authorOf: (card) => authors.of(card) });
+    renderFrame({
+      state,
+      board,
+      following,
+      scoresShown,
+      contentShown: view.card_sub_view === 'content',
+      votingOpen: votingOpen(state),
+      authorOf: (card) => authors.nameOf(card),
+      byFacilitator: (card) => authors.byFacilitator(card),
+    });
     renderTimer(state, timerRemainingMs(state));
 
     // A canvas the server refused for good (its error says why) is left out rather than waited for.
@@ -163,8 +172,12 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     document.body.dataset.status = connected ? 'live' : state.status === 'connecting' ? 'connecting' : 'reconnecting';
     byId('connection').hidden = connected;
     byId('screen').classList.toggle('stale', !connected);
-    // Back after a drop: a catch-up loaded over REST passes no events to listeners, so the canvas size is read again.
-    if (connected && !wasLive) void readBackground();
+    // Back after a drop: a catch-up loaded over REST passes no events to listeners, so the canvas
+    // size and the member list (whose facilitators' cards a private step shows) are read again.
+    if (connected && !wasLive) {
+      void readBackground();
+      authors.membersChanged();
+    }
     wasLive = connected;
   };
   const schedule = () => {
@@ -192,6 +205,7 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   live.subscribe(schedule);
   live.on('workshop:event', ({ action }) => {
     if (action === 'addCanvas' || action === 'removeCanvas') void readBackground();
+    if (action === 'addMember' || action === 'updateMember') authors.membersChanged();
   });
   canvas.observe(schedule);
   canvas.provider.on('status', schedule);

@@ -31,6 +31,7 @@ export function screenPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>, pu
           <h1 id="step-name" class="step-name"></h1>
           <p id="step-instructions" class="instructions"></p>
           <p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>
+          <p id="private-count" class="private-count" hidden></p>
           <p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>
         </div>
         <div class="meta">

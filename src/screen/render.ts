@@ -17,6 +17,13 @@ export interface Frame {
   votingOpen: boolean;
   /** The author's name to show with a card, or null for none (hidden by its step, or not known). */
   authorOf(card: Card): string | null;
+  /** Whether a card is known to be a facilitator's: the only cards the room reads while the step keeps cards private. */
+  byFacilitator(card: Card): boolean;
+}
+
+/** A frame as drawn: with which cards stand as blank places. */
+interface Drawing extends Frame {
+  hidden(card: Card): boolean;
 }
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -28,8 +35,8 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
-export function renderFrame(frame: Frame): void {
-  const { state, board } = frame;
+export function renderFrame(input: Frame): void {
+  const { state, board } = input;
   document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
   byId('workshop-title').textContent = state.workshop.title;
   byId('step-name').textContent = state.step?.name ?? 'Waiting for the first step';
@@ -38,6 +45,12 @@ export function renderFrame(frame: Frame): void {
   const privacy = privacyOf(state);
   byId('private-notice').hidden = privacy.cardsVisible !== 'own';
   byId('anonymous-notice').hidden = privacy.authors === 'shown';
+  // The wall is read by the whole room: while participants write privately, it shows no more of
+  // their cards than each of them sees of the others'. How many there are is what the room learns.
+  const frame: Drawing = { ...input, hidden: privacy.cardsVisible === 'own' ? (card) => !input.byFacilitator(card) : () => false };
+  const written = privacy.cardsVisible === 'own' ? state.cards.filter(frame.hidden).length : null;
+  byId('private-count').hidden = written === null;
+  byId('private-count').textContent = written === null ? '' : `${written} ${written === 1 ? 'idea' : 'ideas'} written privately`;
   byId('presence').textContent = `${state.presence.count} connected`;
   renderParticipation(frame.votingOpen ? state.participation : null);
   byId('following').hidden = !frame.following;
@@ -80,7 +93,7 @@ export function renderTimer(state: WorkshopState, remainingMs: number): void {
   timer.textContent = state.timer.state === 'paused' ? `${clockText(remainingMs)} paused` : clockText(remainingMs);
 }
 
-function zoneElement(area: ZoneArea, frame: Frame): HTMLElement {
+function zoneElement(area: ZoneArea, frame: Drawing): HTMLElement {
   const { zone } = area;
   const node = element('section', 'zone');
   node.dataset.zoneId = area.id;
@@ -91,7 +104,7 @@ function zoneElement(area: ZoneArea, frame: Frame): HTMLElement {
   return node;
 }
 
-function stackElement(stack: Stack, frame: Frame): HTMLElement {
+function stackElement(stack: Stack, frame: Drawing): HTMLElement {
   const node = element('section', 'stack');
   if (stack.head) node.append(cardElement(stack.head, frame, 'stack-head'));
   if (stack.head?.color) node.classList.add(`color-${stack.head.color}`);
@@ -105,12 +118,18 @@ function stackElement(stack: Stack, frame: Frame): HTMLElement {
   return node;
 }
 
-function cardElement(card: Card, frame: Frame, className: string): HTMLElement {
+function cardElement(card: Card, frame: Drawing, className: string): HTMLElement {
   const node = element('article', `card ${className}`);
   node.dataset.cardId = card.id;
   if (card.color) node.classList.add(`color-${card.color}`);
   if (card.aside) node.classList.add('aside');
   if (frame.board.focus?.id === card.id && className !== 'spotlight-card') node.classList.add('focused');
+  // Its place is kept, so nothing moves when the cards are revealed; nothing written in it, nor its score.
+  if (frame.hidden(card)) {
+    node.classList.add('private');
+    node.setAttribute('aria-label', 'Written privately');
+    return node;
+  }
   const title = element('p', 'title', card.title);
   // Titles in any script read in their own direction.
   title.dir = 'auto';
