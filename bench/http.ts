@@ -267,7 +267,7 @@ const ratioOf = (m: Measured, name: string) => {
 };
 const rate = (m: Measured | undefined, name: string) => median((m?.rows.get(name) ?? []).map((row) => row.okPerSec));
 const p99Of = (m: Measured, name: string) => median((m.rows.get(name) ?? []).map((row) => row.p99));
-const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy'];
+const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy'].filter((name) => !loads || loads.includes(name));
 console.log(`\n${DURATION_S} s per load, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds, servers and load generator on the same machine`);
 console.log(`2xx/s               ${measured.map((m) => m.label.padStart(38)).join('')}`);
 for (const name of LOADS) console.log(`${name.padEnd(20)} ${measured.map((m) => rate(m, name).toFixed(0).padStart(38)).join('')}`);
