@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { seedFile, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { errorOf, expectError, seedEvent, seedFile, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
@@ -246,17 +246,71 @@ describe('private writing and anonymous authors on every channel', () => {
       ['DELETE', `${base}/cards/${cluster.id}`, undefined],
       ['POST', `${base}/cards/${cluster.id}/votes`, { value: 1 }],
       ['POST', `${base}/cards/${cluster.id}/comments`, { content: 'Hi' }],
-      ['POST', `${base}/cards/merge`, { cards_id: [other.id, cluster.id] }],
     ];
     for (const [method, path, body] of attempts) {
       const res = await t.request(method, path, { token: ana.token, body });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
+    // In a merge, a card she cannot see reads as one that does not exist.
+    const merge = await t.request('POST', `${base}/cards/merge`, { token: ana.token, body: { cards_id: [other.id, cluster.id] } });
+    expect(merge.status).toBe(400);
+    expect(errorOf(merge).details).toEqual([expect.objectContaining({ path: 'cards_id.1' })]);
     const filed = await t.request('POST', `${base}/cards`, { token: ana.token, body: { type: 'idea', parent: cluster.id, title: 'Mine' } });
     expect(filed.status).toBe(400);
     // Nothing changed: Ben's cluster is as he wrote it, and has no votes or comments.
     expect(await api('GET', `${base}/cards/${cluster.id}`, fay)).toMatchObject({ title: 'Ben alone', summary: { score: 0, comments: 0 } });
     // Facilitators see and reach every card.
     expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(expect.arrayContaining([cluster.id, other.id]));
+  });
+
+  it("a facilitator's merge keeps privately written cards private, and the criteria's ratings leave out hidden cards", async () => {
+    const w = await seedWorkshopWith(t, fay, [ana, ben]);
+    const base = `/v1/workshops/${w.id}`;
+    const criterion = await api('POST', `${base}/criteria`, fay, { title: 'Impact', scale: 3 });
+    const step = await api('POST', `${base}/steps`, fay, { name: 'Alone', prefs: { cards_visible: 'own' } });
+    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
+    await api('PUT', base, fay, { current_step_id: step.id });
+    const [first, second] = [
+      await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'BEN-ONE' }),
+      await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'BEN-TWO' }),
+    ];
+    const anas = await api('POST', `${base}/cards`, ana, { type: 'idea', parent: board.id, title: 'ANA-ONE' });
+    await api('POST', `${base}/cards/${first.id}/ratings`, ben, { value: 5, criterium_id: criterion.id });
+
+    // Ana's criteria show no rating on Ben's hidden card; the facilitator's do.
+    const ratingsOf = async (user: TestUser, path: string) => JSON.stringify(await api('GET', path, user));
+    for (const path of [`${base}/criteria`, `${base}/criteria/${criterion.id}`]) {
+      expect(await ratingsOf(ana, path), path).not.toContain(first.id);
+      expect(await ratingsOf(fay, path), path).toContain(first.id);
+    }
+
+    // Grouping two participants' private ideas would show each their writing: refused, nothing changed.
+    expectError(await t.request('POST', `${base}/cards/merge`, { token: fay.token, body: { cards_id: [first.id, anas.id] } }), 409, 'conflict');
+    expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(expect.arrayContaining([first.id, anas.id]));
+
+    // One participant's ideas merged by the facilitator stay that participant's, private from Ana.
+    const anaLive = await sockets.joined(ana, w.id);
+    const merged = await api('POST', `${base}/cards/merge`, fay, { cards_id: [first.id, second.id] });
+    expect(merged.user_id).toBe(ben.id);
+    expect(JSON.stringify(await api('GET', `${base}/cards`, ana))).not.toContain('BEN-');
+    const heard = await anaLive.next('workshop:event', (p) => p.action === 'mergeCards');
+    expect(heard).toEqual({ seq: expect.any(Number), workshop_id: w.id, action: 'mergeCards', reload: true });
+    expect(anaLive.all('card:created')).toEqual([]);
+  });
+
+  it("the log does not name who moved their own anonymous card", async () => {
+    const w = await seedWorkshopWith(t, fay, [ana, ben]);
+    const base = `/v1/workshops/${w.id}`;
+    const step = await api('POST', `${base}/steps`, fay, { name: 'Candid', prefs: { authors: 'hidden' } });
+    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
+    await api('PUT', base, fay, { current_step_id: step.id });
+    const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Moved' });
+    // As the canvas document records a drag (collab/change-log.ts): the mover and the placements.
+    await seedEvent(t, w.id, 'moveCards', ben.id, { placements: { [idea.id]: { position: 0, x: 10, y: 20 } } });
+    await seedEvent(t, w.id, 'moveCards', fay.id, { placements: { [idea.id]: { position: 0, x: 30, y: 20 } } });
+    const moves = async (user: TestUser) => (await api<any[]>('GET', `${base}/events?filters=moveCards`, user)).map((event) => event.user?.id ?? null);
+    expect(await moves(ana)).toEqual([fay.id, null]);
+    expect(await moves(fay)).toEqual([fay.id, null]);
+    expect(await moves(ben)).toEqual([fay.id, ben.id]);
   });
 });

@@ -438,7 +438,7 @@ describe('a participant while a private step hides the card (CONTRACT §14)', ()
     await ok(t.request('PUT', `${w}/steps/${scene.step}`, { token: fay.token, body: { name: 'Vote', prefs: { cards_visible: 'own' } } }));
     await ok(t.request('PUT', w, { token: fay.token, body: { current_step_id: scene.step } }));
   });
-  const aboutTheCard = operations.filter((o) => /\/cards\/(\{id\}|\{card_id\}|merge)/.test(o.path) && ACCESS[o.key]?.[0] === 'member');
+  const aboutTheCard = operations.filter((o) => /\/cards\/(\{id\}|\{card_id\})/.test(o.path) && ACCESS[o.key]?.[0] === 'member');
 
   it('covers the card and everything on it', () => {
     expect(aboutTheCard.length).toBeGreaterThan(20);
@@ -446,6 +446,11 @@ describe('a participant while a private step hides the card (CONTRACT §14)', ()
 
   it.each(aboutTheCard.map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
     expectError(await call(operation, scene, pat), 404, 'not_found');
+  });
+
+  it('a merge naming the hidden cards answers as for cards that do not exist (400 on cards_id)', async () => {
+    const merge = operations.find((o) => o.key === 'POST /v1/workshops/{workshop_id}/cards/merge')!;
+    expectError(await call(merge, scene, pat), 400, 'invalid_request');
   });
 
   it('the card list, the workshop and the log leave them out; the facilitator and Pia still see them', async () => {

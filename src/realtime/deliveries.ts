@@ -21,7 +21,9 @@ export async function deliveriesFor<A extends WorkshopAction>(db: Db, event: Wor
 
 /**
  * A change about a card the current step hides from other participants: facilitators and the
- * card's author get what was rendered; every other participant the bare sequence number.
+ * card's author get what was rendered; every other participant the bare sequence number. A hidden
+ * cluster deleted with ideas under it, or a merge, may take along cards those participants do see
+ * (theirs, written before the step, or a facilitator's): they are told to read the cards again.
  */
 function forCardReaders(event: WorkshopEvent, deliveries: readonly Delivery[], authorId: string): Delivery[] {
   const readers = [FACILITATORS, participant(authorId)];
@@ -31,7 +33,9 @@ function forCardReaders(event: WorkshopEvent, deliveries: readonly Delivery[], a
       return audience ? [{ ...delivery, audience } as Delivery] : [];
     }),
   );
-  return [...kept, bare(event, participantsExcept([authorId]))];
+  const others = bare(event, participantsExcept([authorId]));
+  const tookOthers = event.action === 'mergeCards' || (event.action === 'removeCard' && event.change.removed_ids.length > 0);
+  return [...kept, tookOthers ? ({ ...others, payload: { ...others.payload, reload: true } } as Delivery) : others];
 }
 
 /**

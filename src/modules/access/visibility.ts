@@ -124,6 +124,16 @@ export async function seesCard(db: Db, access: WorkshopAccess, cardUserId: strin
 }
 
 /**
+ * The authors, among `authorIds`, whose cards the current step hides from other participants:
+ * under `cards_visible: own`, every author who is not a facilitator. Empty otherwise, at no cost.
+ */
+export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, authorIds: Iterable<string>): Promise<Set<string>> {
+  if (access.prefs.cards_visible !== 'own') return new Set();
+  const facilitators = await facilitatorIds(db, access.workshop.id);
+  return new Set([...authorIds].filter((id) => !facilitators.has(id)));
+}
+
+/**
  * For renderings made once for many readers (live events and their replays): whether the current
  * step hides a card by `cardUserId` (and everything about it) from participants other than its
  * author, that is, the step is private and the author is not a facilitator. Facilitators see every

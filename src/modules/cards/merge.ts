@@ -3,11 +3,11 @@ import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId } from '../../db/columns';
 import { execute, inList } from '../../db/sql';
-import { invalid, notFound } from '../../http/errors';
+import { AppError, invalid } from '../../http/errors';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
-import { loadAccess } from '../access/load';
-import { authorVisibilityNow, mostHidden, seesCard } from '../access/visibility';
+import { loadAccess, type LoadedAccess } from '../access/load';
+import { authorVisibilityNow, mostHidden, privateAuthorsAmong, seesCard } from '../access/visibility';
 import { StackPlan } from './placements';
 import { findCard, nextCardNumber } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
@@ -28,10 +28,12 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     const merged = await listedCards(tx, ref.workshopId, input.cards_id);
     const first = merged[0]!;
     authorize(access, first.type === 'cluster' ? 'add_cluster' : 'add_idea');
-    for (const card of merged) {
-      if (!(await seesCard(tx, access, card.userId))) throw notFound('Card');
+    for (const [index, card] of merged.entries()) {
+      // A card hidden from the caller reads as one that does not exist.
+      if (!(await seesCard(tx, access, card.userId))) throw invalid(`cards_id.${index}`, 'Not a card of this workshop.');
       authorize(access, { delete_card: { authorId: card.userId } });
     }
+    const owner = await mergedCardOwner(tx, access, merged);
 
     const mergedIds = new Set(merged.map((card) => card.id));
     const parentId = first.type === 'idea' ? first.parentId : null;
@@ -59,7 +61,7 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
       aside: first.aside,
       parentId,
       position: place,
-      userId: ref.userId,
+      userId: owner,
       // Text written anonymously stays so in what it was merged into.
       authorVisibility: mostHidden([authorVisibilityNow(access), ...merged.map((card) => card.authorVisibility)]),
     });
@@ -92,6 +94,22 @@ async function listedCards(tx: Db, workshopId: string, ids: readonly string[]): 
   const missing = ids.findIndex((id) => !byId.has(id));
   if (missing !== -1) throw invalid(`cards_id.${missing}`, 'Not a card of this workshop.');
   return ids.map((id) => byId.get(id)!);
+}
+
+/**
+ * Whose the merged card is: whoever merges, unless a private step hides some of the merged cards
+ * from other participants (CONTRACT §14). Then the new card, which takes their text and feedback,
+ * stays as private as they were: it is their author's, and cards of several such authors cannot
+ * be merged until they are revealed (a facilitator grouping duplicates would otherwise show each
+ * author's writing to the others).
+ */
+async function mergedCardOwner(tx: Db, access: LoadedAccess, merged: readonly CardRow[]): Promise<string> {
+  const hidden = await privateAuthorsAmong(tx, access, merged.map((card) => card.userId));
+  if (hidden.size === 0) return access.userId;
+  if (hidden.size > 1) {
+    throw new AppError('conflict', "These cards were written privately by different participants; merge them after the step that reveals them, or they would see each other's writing.");
+  }
+  return [...hidden][0]!;
 }
 
 /** Moves votes, ratings, items, comments and attachments of the source cards onto `targetId`. */

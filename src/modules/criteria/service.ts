@@ -9,7 +9,8 @@ import { diffFields, writeWorkshop } from '../events/recorder';
 import { toRating } from '../ratings/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { criteriaOf, ratingsScopeFor, type RatingsScope } from '../workshops/output';
+import { criteriaOf, ratingsOnVisibleCards, ratingsScopeFor, type RatingsScope } from '../workshops/output';
+import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { unhookViewReferences } from '../workshops/view-references';
 import { toCriterion, type CriterionOutput, type CriterionRow } from './schemas';
 
@@ -20,25 +21,25 @@ async function findCriterion(db: Db, workshopId: string, id: string): Promise<Cr
   return row;
 }
 
-async function withRatings(db: Db, row: CriterionRow, scope: RatingsScope): Promise<CriterionOutput> {
+async function withRatings(db: Db, row: CriterionRow, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput> {
   if (scope === 'none') return toCriterion(row, []);
   const { ratings } = tablesOf(db);
   const conditions = [eq(ratings.criteriumId, row.id)];
   if (scope !== 'all') conditions.push(eq(ratings.userId, scope.userId));
   const rows = await db.select().from(ratings).where(and(...conditions)).orderBy(asc(ratings.createdAt), asc(ratings.id));
-  return toCriterion(row, rows.map(toRating));
+  return toCriterion(row, (await ratingsOnVisibleCards(db, row.workshopId, cardAuthors))(rows.map(toRating)));
 }
 
 export async function listCriteria(deps: AppDeps, user: UserRow, workshopId: string): Promise<CriterionOutput[]> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
-  return criteriaOf(db, workshopId, ratingsScopeFor(access));
+  return criteriaOf(db, workshopId, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
 export async function getCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<CriterionOutput> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
-  return withRatings(db, await findCriterion(db, workshopId, id), ratingsScopeFor(access));
+  return withRatings(db, await findCriterion(db, workshopId, id), ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
 export function createCriterion(deps: AppDeps, user: UserRow, workshopId: string, input: { title: string; scale: number }): Promise<CriterionOutput> {

@@ -50,6 +50,7 @@ export function changeItem(deps: WriteDeps, ref: CardRef, itemId: string, input:
     authorize(access, { manage_feedback: { authorId: before.userId } });
     if (input.content === undefined || input.content === before.content) return authorFor(access, toItem(before));
     const item = toItem(await updateItemContent(tx, before.id, input.content, nowIso()));
+    const answer = authorFor(access, item);
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateItem',
@@ -57,7 +58,7 @@ export function changeItem(deps: WriteDeps, ref: CardRef, itemId: string, input:
       cardUserId: card.userId,
       change: { item: onCard(item, card.id), changes: diffFields(toItem(before), item, ['content']) },
     });
-    return item;
+    return answer;
   });
 }
 

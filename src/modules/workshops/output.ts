@@ -141,11 +141,25 @@ export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId:
   return `${config.publicUrl}/workshops/${workshopId}`;
 }
 
-/** A workshop's criteria in order, each with the ratings `scope` allows. */
-export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope): Promise<CriterionOutput[]> {
+/** A workshop's criteria in order, each with the ratings `scope` allows on the cards `cardAuthors` lets the reader see. */
+export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput[]> {
   const rows = await queries(db).criteria.execute({ workshopId });
   const ratings = rows.length > 0 ? await ratingsByCriterion(db, workshopId, scope) : new Map<string, RatingOutput[]>();
-  return rows.map((row) => toCriterion(row, ratings.get(row.id) ?? []));
+  const onCards = await ratingsOnVisibleCards(db, workshopId, cardAuthors);
+  return rows.map((row) => toCriterion(row, onCards(ratings.get(row.id) ?? [])));
+}
+
+/**
+ * Leaves out the ratings on cards a private step hides from the reader (`cardAuthors`); with
+ * every card visible, a filter that keeps all and costs no query.
+ */
+export async function ratingsOnVisibleCards(db: Db, workshopId: string, cardAuthors: CardAuthors): Promise<(ratings: RatingOutput[]) => RatingOutput[]> {
+  if (cardAuthors === 'all') return (ratings) => ratings;
+  const { cards } = tablesOf(db);
+  const visible = new Set(
+    (await db.select({ id: cards.id }).from(cards).where(and(eq(cards.workshopId, workshopId), inList(db, cards.userId, [...cardAuthors])))).map((row) => row.id),
+  );
+  return (ratings) => ratings.filter((rating) => visible.has(rating.card_id));
 }
 
 /** A workshop's sections in order. */
