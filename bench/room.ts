@@ -26,7 +26,8 @@ const SECONDS = flag('seconds', 60);
 const CLIENT_PROCESSES = flag('client-processes', 4);
 const ROUNDS = flag('rounds', 3);
 const here = dirname(fileURLToPath(import.meta.url));
-stopAfter('room', 15);
+// Each run takes the arrival window and a minute or two around it.
+stopAfter('room', 5 + ROUNDS * 2 * (SECONDS / 60 + 2));
 
 // The server's real limits on wrong codes per address (bench/server.ts lifts them otherwise).
 process.env.BENCH_JOIN_LIMITS = 'default';
