@@ -141,7 +141,8 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect((await fetch(`${t.url}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${guest.token}` } })).status).toBe(204);
     await page.reload();
     await page.waitForURL(`${t.url}/join#session=ended`, { timeout: 5_000 });
-    await shown(page, '#join-notice', 'Your session has ended: join again.');
+    // A page load, not a live change: it has the time a load takes on a busy machine.
+    await shown(page, '#join-notice', 'Your session has ended: join again.', 5_000);
     expect(await page.evaluate((key) => localStorage.getItem(key), `workshop-participant:${id}`)).toBeNull();
 
     // A wrong code is refused in words, and the field says which one is wrong.
@@ -293,8 +294,8 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');
     // Said before anyone writes.
-    await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
-    await shown(page, '#anonymous-notice', 'Your name is not shown');
+    await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them', 5_000);
+    await shown(page, '#anonymous-notice', 'Your name is not shown', 5_000);
     await page.evaluate(() => Object.assign(window, { pageMarker: 'first load' }));
 
     const pias = await pia.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: "Pia's secret", parent: cluster.id } });
