@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
@@ -6,10 +6,9 @@ import { arrange } from '../../db/positions';
 import { notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { diffFields, writeWorkshop } from '../events/recorder';
-import { toRating } from '../ratings/schemas';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { criteriaOf, ratingsOnVisibleCards, ratingsScopeFor, type RatingsScope } from '../workshops/output';
+import { criteriaOf, ratingsScopeFor, type RatingsScope } from '../workshops/output';
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { unhookViewReferences } from '../workshops/view-references';
 import { toCriterion, type CriterionOutput, type CriterionRow } from './schemas';
@@ -21,13 +20,11 @@ async function findCriterion(db: Db, workshopId: string, id: string): Promise<Cr
   return row;
 }
 
-async function withRatings(db: Db, row: CriterionRow, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput> {
-  if (scope === 'none') return toCriterion(row, []);
-  const { ratings } = tablesOf(db);
-  const conditions = [eq(ratings.criteriumId, row.id)];
-  if (scope !== 'all') conditions.push(eq(ratings.userId, scope.userId));
-  const rows = await db.select().from(ratings).where(and(...conditions)).orderBy(asc(ratings.createdAt), asc(ratings.id));
-  return toCriterion(row, (await ratingsOnVisibleCards(db, row.workshopId, cardAuthors))(rows.map(toRating)));
+/** One criterion with the ratings the caller may see, as the list gives it (404 for another workshop's). */
+async function criterionOf(db: Db, workshopId: string, id: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput> {
+  const criterion = (await criteriaOf(db, workshopId, scope, cardAuthors)).find((c) => c.id === id);
+  if (!criterion) throw notFound('Criterion');
+  return criterion;
 }
 
 export async function listCriteria(deps: AppDeps, user: UserRow, workshopId: string): Promise<CriterionOutput[]> {
@@ -39,7 +36,7 @@ export async function listCriteria(deps: AppDeps, user: UserRow, workshopId: str
 export async function getCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<CriterionOutput> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
-  return withRatings(db, await findCriterion(db, workshopId, id), ratingsScopeFor(access), await visibleCardAuthors(db, access));
+  return criterionOf(db, workshopId, id, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
 export function createCriterion(deps: AppDeps, user: UserRow, workshopId: string, input: { title: string; scale: number }): Promise<CriterionOutput> {
@@ -60,11 +57,11 @@ export function updateCriterion(deps: AppDeps, user: UserRow, workshopId: string
     const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
-    if (input.title === undefined || input.title === before.title) return withRatings(tx, before, 'all');
+    if (input.title === undefined || input.title === before.title) return criterionOf(tx, workshopId, id, 'all');
     const [after] = await tx.update(criteria).set({ title: input.title, updatedAt: nowIso() }).where(eq(criteria.id, id)).returning();
     const [old, criterium] = [toCriterion(before, []), toCriterion(after!, [])];
     changes.record({ workshopId, action: 'updateCriterium', userId: user.id, change: { criterium, changes: diffFields(old, criterium, ['title']) } });
-    return withRatings(tx, after!, 'all');
+    return criterionOf(tx, workshopId, id, 'all');
   });
 }
 

@@ -1,9 +1,9 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { dialectOf, tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteria/schemas';
-import { toRating, type RatingOutput } from '../ratings/schemas';
+import { type RatingOutput } from '../ratings/schemas';
 import { toSection, type SectionOutput } from '../sections/schemas';
 import { planFor } from '../users/schemas';
 import { DEFAULT_PREFS, seesAllRatings, type StepPrefs, type WorkshopAccess } from '../access/rules';
@@ -70,19 +70,11 @@ const details = preparedPerDb((db: Db) => {
 });
 
 const queries = preparedPerDb((db: Db) => {
-  const { criteria, ratings, sections } = tablesOf(db);
-  const workshopId = sql.placeholder('workshopId');
+  const { sections } = tablesOf(db);
   return {
-    criteria: named(db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position), asc(criteria.id)), 'workshops_criteria'),
-    sections: named(db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position), asc(sections.id)), 'workshops_sections'),
-    allRatings: named(db.select().from(ratings).where(eq(ratings.workshopId, workshopId)).orderBy(asc(ratings.createdAt), asc(ratings.id)), 'workshops_all_ratings'),
-    userRatings: named(
-      db
-        .select()
-        .from(ratings)
-        .where(and(eq(ratings.workshopId, workshopId), eq(ratings.userId, sql.placeholder('userId'))))
-        .orderBy(asc(ratings.createdAt), asc(ratings.id)),
-      'workshops_user_ratings',
+    sections: named(
+      db.select().from(sections).where(eq(sections.workshopId, sql.placeholder('workshopId'))).orderBy(asc(sections.position), asc(sections.id)),
+      'workshops_sections',
     ),
   };
 });
@@ -125,13 +117,6 @@ function groupByCriterion(ratings: RatingOutput[]): Map<string, RatingOutput[]> 
   return grouped;
 }
 
-async function ratingsByCriterion(db: Db, workshopId: string, scope: RatingsScope): Promise<Map<string, RatingOutput[]>> {
-  if (scope === 'none') return new Map();
-  const q = queries(db);
-  const rows = scope === 'all' ? await q.allRatings.execute({ workshopId }) : await q.userRatings.execute({ workshopId, userId: scope.userId });
-  return groupByCriterion(rows.map(toRating));
-}
-
 /** The owner as the spec shows it: the organization, or the personal owner seen as one. */
 export async function ownerOf(db: Db, config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>): Promise<OwnerOutput> {
   return toOwner(config, workshop, (await detailsOf(db, workshop, 'none')).owner);
@@ -141,25 +126,14 @@ export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId:
   return `${config.publicUrl}/workshops/${workshopId}`;
 }
 
-/** A workshop's criteria in order, each with the ratings `scope` allows on the cards `cardAuthors` lets the reader see. */
-export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput[]> {
-  const rows = await queries(db).criteria.execute({ workshopId });
-  const ratings = rows.length > 0 ? await ratingsByCriterion(db, workshopId, scope) : new Map<string, RatingOutput[]>();
-  const onCards = await ratingsOnVisibleCards(db, workshopId, cardAuthors);
-  return rows.map((row) => toCriterion(row, onCards(ratings.get(row.id) ?? [])));
-}
-
 /**
- * Leaves out the ratings on cards a private step hides from the reader (`cardAuthors`); with
- * every card visible, a filter that keeps all and costs no query.
+ * A workshop's criteria in order, each with the ratings `scope` allows on the cards `cardAuthors`
+ * lets the reader see: the criteria of the workshop's answer (`detailsOf`), one statement.
  */
-export async function ratingsOnVisibleCards(db: Db, workshopId: string, cardAuthors: CardAuthors): Promise<(ratings: RatingOutput[]) => RatingOutput[]> {
-  if (cardAuthors === 'all') return (ratings) => ratings;
-  const { cards } = tablesOf(db);
-  const visible = new Set(
-    (await db.select({ id: cards.id }).from(cards).where(and(eq(cards.workshopId, workshopId), inList(db, cards.userId, [...cardAuthors])))).map((row) => row.id),
-  );
-  return (ratings) => ratings.filter((rating) => visible.has(rating.card_id));
+export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput[]> {
+  const details = await detailsOf(db, { id: workshopId }, scope, cardAuthors);
+  const ratings = groupByCriterion(details.ratings);
+  return details.criteria.map((row) => toCriterion(row, ratings.get(row.id) ?? []));
 }
 
 /** A workshop's sections in order. */
