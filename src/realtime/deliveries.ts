@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { WorkshopEvent, WorkshopAction } from '../modules/events/changes';
-import { authorsHiddenIn, cardHiddenFromOthers, hiddenAuthorsOf, VisibilityMemo, type Reader } from '../modules/access/visibility';
+import { authorsHiddenIn, cardHiddenFromOthers, hiddenAuthorsOf, readerWhoWroteNothing, VisibilityMemo, type Reader } from '../modules/access/visibility';
 import { FACILITATORS, intersect, participant, participantsExcept, type Audience, type Delivery } from './audience';
 import { bare, RENDERERS, type Renderers } from './renderers';
 
@@ -51,8 +51,8 @@ function withAuthorsHidden(delivery: Delivery): Delivery[] {
       { audience: { roles: ['facilitator'], user: userId, except: [] }, reader: { role: 'facilitator', userId } } as const,
       { audience: { roles: ['participant'], user: userId, except: [] }, reader: { role: 'participant', userId } } as const,
     ]),
-    { audience: { roles: ['facilitator'], except: authors }, reader: { role: 'facilitator', userId: '' } },
-    { audience: { roles: ['participant'], except: authors }, reader: { role: 'participant', userId: '' } },
+    { audience: { roles: ['facilitator'], except: authors }, reader: readerWhoWroteNothing('facilitator') },
+    { audience: { roles: ['participant'], except: authors }, reader: readerWhoWroteNothing('participant') },
   ];
   return parts.flatMap(({ audience, reader }) => {
     const within = intersect(delivery.audience, audience);

@@ -117,20 +117,36 @@ export function seesCardBy(authors: CardAuthors, cardUserId: string): boolean {
   return authors === 'all' || authors.has(cardUserId);
 }
 
-/** Whether the caller may see a card by `cardUserId` now: a query only for another participant's card under a private step. */
-export async function seesCard(db: Db, access: WorkshopAccess, cardUserId: string): Promise<boolean> {
-  if (cardUserId === access.userId || !writesPrivately(access, access.prefs)) return true;
-  return (await facilitatorIds(db, access.workshop.id)).has(cardUserId);
+/**
+ * The heart of private writing: whether, under `prefs`, a card by `cardUserId` is hidden from the
+ * participants other than its author (the step is private and the author no facilitator).
+ */
+async function hiddenFromOtherParticipants(db: Db, workshopId: string, prefs: Pick<StepPrefs, 'cards_visible'>, cardUserId: string, memo: VisibilityMemo): Promise<boolean> {
+  return prefs.cards_visible === 'own' && !(await memo.facilitators(db, workshopId)).has(cardUserId);
+}
+
+/**
+ * Whether the caller may see a card by `cardUserId` now: a query only for another participant's
+ * card under a private step, once per `memo` (pass one when asking about several cards).
+ */
+export async function seesCard(db: Db, access: WorkshopAccess, cardUserId: string, memo = new VisibilityMemo()): Promise<boolean> {
+  if (cardUserId === access.userId || access.role !== 'participant') return true;
+  return !(await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, cardUserId, memo));
+}
+
+/** The level a generic reader of `role` stands at: one who wrote nothing, so sees only what their role may. */
+export function readerWhoWroteNothing(role: WorkshopRole): Reader {
+  return { role, userId: '' };
 }
 
 /**
  * The authors, among `authorIds`, whose cards the current step hides from other participants:
  * under `cards_visible: own`, every author who is not a facilitator. Empty otherwise, at no cost.
  */
-export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, authorIds: Iterable<string>): Promise<Set<string>> {
-  if (access.prefs.cards_visible !== 'own') return new Set();
-  const facilitators = await facilitatorIds(db, access.workshop.id);
-  return new Set([...authorIds].filter((id) => !facilitators.has(id)));
+export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, authorIds: Iterable<string>, memo = new VisibilityMemo()): Promise<Set<string>> {
+  const hidden = new Set<string>();
+  for (const id of new Set(authorIds)) if (await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, id, memo)) hidden.add(id);
+  return hidden;
 }
 
 /**
@@ -140,9 +156,7 @@ export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, author
  * card. Reads are kept per workshop in `memo`, which lives as long as one broadcast or one replay.
  */
 export async function cardHiddenFromOthers(db: Db, workshopId: string, cardUserId: string, memo: VisibilityMemo): Promise<boolean> {
-  const prefs = await memo.prefs(db, workshopId);
-  if (prefs.cards_visible !== 'own') return false;
-  return !(await memo.facilitators(db, workshopId)).has(cardUserId);
+  return hiddenFromOtherParticipants(db, workshopId, await memo.prefs(db, workshopId), cardUserId, memo);
 }
 
 /** The current prefs and facilitators of workshops, read once per broadcast or replay. */

@@ -7,7 +7,7 @@ import { AppError, invalid } from '../../http/errors';
 import { writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess, type LoadedAccess } from '../access/load';
-import { authorVisibilityNow, mostHidden, privateAuthorsAmong, seesCard } from '../access/visibility';
+import { authorVisibilityNow, mostHidden, privateAuthorsAmong, seesCard, VisibilityMemo } from '../access/visibility';
 import { StackPlan } from './placements';
 import { findCard, nextCardNumber } from './repo';
 import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
@@ -28,12 +28,13 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     const merged = await listedCards(tx, ref.workshopId, input.cards_id);
     const first = merged[0]!;
     authorize(access, first.type === 'cluster' ? 'add_cluster' : 'add_idea');
+    const memo = new VisibilityMemo();
     for (const [index, card] of merged.entries()) {
       // A card hidden from the caller reads as one that does not exist.
-      if (!(await seesCard(tx, access, card.userId))) throw invalid(`cards_id.${index}`, 'Not a card of this workshop.');
+      if (!(await seesCard(tx, access, card.userId, memo))) throw invalid(`cards_id.${index}`, 'Not a card of this workshop.');
       authorize(access, { delete_card: { authorId: card.userId } });
     }
-    const owner = await mergedCardOwner(tx, access, merged);
+    const owner = await mergedCardOwner(tx, access, merged, memo);
 
     const mergedIds = new Set(merged.map((card) => card.id));
     const parentId = first.type === 'idea' ? first.parentId : null;
@@ -103,8 +104,8 @@ async function listedCards(tx: Db, workshopId: string, ids: readonly string[]): 
  * be merged until they are revealed (a facilitator grouping duplicates would otherwise show each
  * author's writing to the others).
  */
-async function mergedCardOwner(tx: Db, access: LoadedAccess, merged: readonly CardRow[]): Promise<string> {
-  const hidden = await privateAuthorsAmong(tx, access, merged.map((card) => card.userId));
+async function mergedCardOwner(tx: Db, access: LoadedAccess, merged: readonly CardRow[], memo: VisibilityMemo): Promise<string> {
+  const hidden = await privateAuthorsAmong(tx, access, merged.map((card) => card.userId), memo);
   if (hidden.size === 0) return access.userId;
   if (hidden.size > 1) {
     throw new AppError('conflict', "These cards were written privately by different participants; merge them after the step that reveals them, or they would see each other's writing.");

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../http/errors';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { authorFor, authorVisibilityNow, seesCard, seesCardBy, visibleCardAuthors, writesPrivately, type Reader } from '../access/visibility';
+import { authorFor, authorVisibilityNow, readerWhoWroteNothing, seesCard, seesCardBy, visibleCardAuthors, writesPrivately } from '../access/visibility';
 import { cardCriteria, cardSections } from './detail';
 import { bodyCache } from '../../http/body-cache';
 import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
@@ -88,7 +88,7 @@ export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: Li
   return bodyCache(db).bodyFor(key, version, access.userId, async (shared) => {
     const cards = await visibleCards(db, access, filters);
     if (!shared) return { value: cards.map((card) => authorFor(access, card)), hiddenAuthors: new Set<string>() };
-    const generic: Reader = { role: access.role, userId: '' };
+    const generic = readerWhoWroteNothing(access.role);
     const hiddenAuthors = new Set<string>();
     const value = cards.map((card) => {
       const seen = authorFor(generic, card);

@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { inList } from '../../db/sql';
 import type { AuthorVisibility } from '../access/rules';
-import { seesAuthor, type Reader } from '../access/visibility';
+import { readerWhoWroteNothing, seesAuthor, type Reader } from '../access/visibility';
 
 /**
  * Who reads an export (CONTRACT §14): a facilitator who wrote none of it. The file is downloaded
@@ -10,7 +10,7 @@ import { seesAuthor, type Reader } from '../access/visibility';
  * it does not find their own name on what was written anonymously: at `hidden_from_participants`
  * an export names the author, at `hidden` none does.
  */
-export const EXPORT_READER: Reader = { role: 'facilitator', userId: '' };
+export const EXPORT_READER: Reader = readerWhoWroteNothing('facilitator');
 
 /** Whether an export may name the author of this card, comment or item. */
 export function exportNamesAuthor(row: { userId: string; authorVisibility: AuthorVisibility }): boolean {

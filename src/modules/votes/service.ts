@@ -5,7 +5,7 @@ import { diffFields, writeBatched, writeWorkshop, type BatchItem, type BatchOutc
 import { authorize, seesAllVotes } from '../access/rules';
 import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
 import { loadCardTargets, loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
-import { VisibilityMemo, writesPrivately } from '../access/visibility';
+import { seesCard, VisibilityMemo } from '../access/visibility';
 import { deleteVote, findVote, insertVotes, listVotes as listVoteRows, spendingOf, spendingOfValue, spendingOfVoters, updateVoteValue, voterKey, type VoteSpending } from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
@@ -86,10 +86,7 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
   return outcomes as Array<BatchOutcome<VoteOutput>>;
 }
 
-/**
- * The votes of a batch (by index) on cards their voter may not see now: another participant's card
- * under a private step (CONTRACT §14). Costs a query per workshop only when a private step is current.
- */
+/** The votes of a batch (by index) on cards their voter may not see now (`seesCard`, CONTRACT §14). */
 async function cardsHiddenFromVoters(
   tx: Db,
   refs: readonly CardRef[],
@@ -101,8 +98,7 @@ async function cardsHiddenFromVoters(
   for (const [index, ref] of refs.entries()) {
     const access = accesses.get(accessKey(ref.workshopId, ref.userId));
     const card = cards.get(ref.cardId);
-    if (!access || !card || card.userId === ref.userId || !writesPrivately(access, access.prefs)) continue;
-    if (!(await memo.facilitators(tx, ref.workshopId)).has(card.userId)) hidden.add(index);
+    if (access && card && !(await seesCard(tx, access, card.userId, memo))) hidden.add(index);
   }
   return hidden;
 }
