@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, type Card, type WorkshopClient } from '../client-sdk/src/index';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
+import { applyEvent } from '../client-sdk/src/live/state';
 import { eventKey, SequenceTracker } from '../client-sdk/src/live/sequence';
 import { disposedAfterEach, useServer } from './helpers/cast';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -243,5 +244,44 @@ describe('SDK sequence tracking', () => {
     expect(sequence.admit(12, eventKey('card:deleted', { card_id: 'b' }))).toBe('apply');
     expect(sequence.admit(12, eventKey('card:deleted', { card_id: 'd' }))).toBe('apply');
     expect(sequence.seq).toBe(12);
+  });
+});
+
+describe('SDK card order', () => {
+  const cardAt = (id: string, parent: string | null, position: number, title = id) => ({ id, parent, position, title, type: parent ? 'idea' : 'cluster' }) as Card;
+  const created = (state: WorkshopState, card: Card) => applyEvent(state, 'card:created', { seq: state.seq + 1, workshop_id: 'w', card });
+  const withCards = (cards: Card[]) => ({ cards, seq: 0 }) as unknown as WorkshopState;
+
+  it('puts each new idea at its position in its stack, as a model of the stacks says, and keeps the cards it did not move', () => {
+    // A model: clusters in order, each with its ideas in order; a new idea goes in at its position, clamped.
+    const model = new Map<string, string[]>([['k0', []], ['k1', []], ['k2', []]]);
+    let state = withCards([cardAt('k0', null, 0), cardAt('k1', null, 1), cardAt('k2', null, 2)]);
+    let seed = 7;
+    const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
+    for (let i = 0; i < 150; i++) {
+      const parent = `k${random(3)}`;
+      const stack = model.get(parent)!;
+      const position = random(stack.length + 3) - 1;
+      stack.splice(Math.min(Math.max(position, 0), stack.length), 0, `i${i}`);
+      const before = state.cards;
+      state = created(state, cardAt(`i${i}`, parent, position));
+      const expected = [...model].flatMap(([cluster, ideas]) => [`${cluster}@-`, ...ideas.map((idea) => `${idea}@${cluster}`)]);
+      expect(state.cards.map((card) => `${card.id}@${card.parent ?? '-'}`)).toEqual(expected);
+      const positions = new Map(state.cards.map((card) => [card.id, card.position]));
+      expect([...model.values()].flatMap((ideas) => ideas.map((idea) => positions.get(idea)))).toEqual([...model.values()].flatMap((ideas) => ideas.map((_, at) => at)));
+      // Cards of the other stacks are the same objects: a view may skip them.
+      for (const card of before.filter((c) => c.parent !== parent)) expect(state.cards).toContain(card);
+    }
+    // An idea whose cluster this reader cannot see is left out, as in the list the state loaded.
+    expect(created(state, cardAt('orphan', 'hidden-cluster', 0)).cards.map((card) => card.id)).not.toContain('orphan');
+  });
+
+  it('edits a card in place without renumbering or copying the others', () => {
+    const state = withCards([cardAt('k', null, 0), cardAt('a', 'k', 0), cardAt('b', 'k', 1), cardAt('c', 'k', 2)]);
+    const edited = applyEvent(state, 'card:updated', { seq: 1, workshop_id: 'w', card: cardAt('b', 'k', 1, 'B edited'), changes: { title: 'B edited' } } as never);
+    expect(edited.cards.map((card) => card.title)).toEqual(['k', 'a', 'B edited', 'c']);
+    expect(edited.cards.filter((card) => card.id !== 'b')).toEqual(state.cards.filter((card) => card.id !== 'b'));
+    expect(edited.cards[1]).toBe(state.cards[1]);
+    expect(state.cards[2]!.title).toBe('b');
   });
 });
