@@ -238,6 +238,21 @@ describe('a guest shown as such', () => {
 });
 
 describe('a guest signing up', () => {
+  it('shows in presence as an account, under the new name, once signed up, without connecting again', async () => {
+    const { facilitator, workshop, code } = await openWorkshop();
+    const guest = await guestIn(code, 'Ola');
+    const watcher = await sockets.joined(facilitator, workshop.id);
+    expect(await (await sockets.connected(guest)).join(workshop.id)).toMatchObject({ ok: true });
+    await watcher.next('presence', (p) => p.users.some((u: { id: string; guest: boolean }) => u.id === guest.id && u.guest));
+    const signup = await t.request('POST', '/v1/auth/signup', { token: guest.token, body: { email: `ola-${guest.id}@example.test`, password: 'correct horse battery', name: 'Ola Account' } });
+    expect(signup.status).toBe(201);
+    const after = await watcher.next('presence', (p) => p.users.some((u: { id: string; guest: boolean }) => u.id === guest.id && !u.guest));
+    expect(after.users.find((u: { id: string }) => u.id === guest.id)).toEqual({ id: guest.id, name: 'Ola Account', avatar_url: null, guest: false });
+    // A rename shows the same way.
+    await t.request('PUT', '/v1/user/me', { token: guest.token, body: { display_name: 'Ola Renamed' } });
+    await watcher.next('presence', (p) => p.users.some((u: { id: string; name: string }) => u.id === guest.id && u.name === 'Ola Renamed'));
+  });
+
   it('keeps their id and everything they wrote; guest becomes false; the answer is a session', async () => {
     const { facilitator, workshop, code } = await openWorkshop();
     const guest = await guestIn(code, 'Uma');

@@ -55,7 +55,7 @@ describe('periodic re-check', () => {
     const moves: string[] = [];
     const local = io.local;
     const watched = vi.spyOn(io, 'in').mockImplementation((room) => (moves.push(String(room)), local.in(room)) as ReturnType<typeof io.in>);
-    const presence = new Presence(io, () => true);
+    const presence = new Presence(io, () => true, t.deps.database);
     try {
       await recheckLocalSockets(t.deps, io, presence, counting);
     } finally {

@@ -75,7 +75,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   });
 
   const reachable = () => !redis || redis.healthy();
-  const presence = new Presence(io, reachable);
+  const presence = new Presence(io, reachable, deps.database);
   const guard = new ReplayGuard();
   const limits = new JoinLimits(deps);
   // Each workshop's live events, and the replays of its resumes, leave one after another.
@@ -96,6 +96,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     ...(redis ? [metrics.watchRedis('realtime', redis.healthy), readiness.dependOn('Redis', redis.healthy)] : []),
     broadcastChanges(deps, io, presence, reachable, order),
     syncAccess(deps, io, presence, reachable),
+    presence.followProfiles(deps.bus),
     recheckPeriodically(recheckNow, deps.config.liveRecheckMs),
     announceParticipation(deps, io),
   ];

@@ -1,5 +1,10 @@
+import { inArray } from 'drizzle-orm';
+import { tablesOf, type Database } from '../db/database';
+import { isUnavailable } from '../db/errors';
+import type { DomainEventBus, ProfileChangedEvent } from '../modules/events/bus';
+import { toUserSummary } from '../modules/users/schemas';
 import { PRESENCE_LIST_LIMIT, type PresencePayload, type PresenceUser } from './events';
-import { roleRoom, workshopRoom } from './rooms';
+import { joinedWorkshops, roleRoom, userRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
 import { socketsIn, type ClusterReachable, type SocketView } from './cluster';
 
@@ -21,6 +26,7 @@ export class Presence {
     private readonly io: RealtimeServer,
     /** False while the instances cannot reach each other: count local sockets only. */
     private readonly clusterReachable: ClusterReachable,
+    private readonly database: Database,
   ) {}
 
   /** Someone joined or left `workshopId`: recount soon. */
@@ -36,15 +42,53 @@ export class Presence {
     this.pending.set(workshopId, timer);
   }
 
-  /** The workshop's connected users, as a presence event. */
+  /**
+   * The workshop's connected users, as a presence event. Names, avatars and the guest flag are read
+   * again for the users listed: a socket keeps the profile it connected with, and a user renamed
+   * or a guest who signed up since shows as they are now.
+   */
   async current(workshopId: string): Promise<PresencePayload> {
-    return toPresence(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
+    const payload = toPresence(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
+    const profiles = await this.profilesOf(payload.users.map((user) => user.id));
+    return { ...payload, users: payload.users.map((user) => profiles.get(user.id) ?? user) };
+  }
+
+  /**
+   * Recounts every workshop the user's sockets, on any instance, joined: their profile changed.
+   * Returns the unsubscribe function.
+   */
+  followProfiles(bus: DomainEventBus): () => void {
+    const onProfileChanged = ({ userId }: ProfileChangedEvent) => {
+      socketsIn(this.io, userRoom(userId), this.clusterReachable)
+        .then((sockets) => {
+          for (const workshopId of new Set(sockets.flatMap((socket) => joinedWorkshops(socket.rooms)))) this.changed(workshopId);
+        })
+        .catch((err: unknown) => console.error('[realtime] presence after a profile change failed', err));
+    };
+    bus.on('profile-changed', onProfileChanged);
+    return () => bus.off('profile-changed', onProfileChanged);
   }
 
   close(): void {
     this.closed = true;
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
+  }
+
+  /** The users' profiles now; none while the database is away (the sockets' own are shown then). */
+  private async profilesOf(userIds: string[]): Promise<Map<string, PresenceUser>> {
+    if (userIds.length === 0) return new Map();
+    try {
+      const { users } = tablesOf(this.database.db);
+      const rows = await this.database.db
+        .select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest })
+        .from(users)
+        .where(inArray(users.id, userIds));
+      return new Map(rows.map((row) => [row.id, toUserSummary(row)]));
+    } catch (err) {
+      if (!isUnavailable(err)) console.error('[realtime] reading profiles for presence failed', err);
+      return new Map();
+    }
   }
 
   private async publish(workshopId: string) {

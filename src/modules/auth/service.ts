@@ -32,7 +32,10 @@ const SLIDE_EVERY_MS = 3600 * 1000;
 export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }, guest?: UserRow) {
   const passwordHash = await hashPassword(input.password);
   try {
-    return await (guest ? upgradeGuest(deps, guest.id, input, passwordHash) : createAccount(deps, input, passwordHash));
+    if (!guest) return await createAccount(deps, input, passwordHash);
+    const account = await upgradeGuest(deps, guest.id, input, passwordHash);
+    deps.bus.emit('profile-changed', { userId: guest.id });
+    return account;
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL

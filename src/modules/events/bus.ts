@@ -29,11 +29,20 @@ export interface AccessChangedEvent {
   userId: string;
 }
 
+/**
+ * What others see of a user changed (name, avatar, a guest becoming an account): live lists of
+ * who is here show it again.
+ */
+export interface ProfileChangedEvent {
+  userId: string;
+}
+
 interface BusEvents {
   workshop: [WorkshopEvent];
   notification: [NotificationEvent];
   'session-revoked': [SessionRevokedEvent];
   'access-changed': [AccessChangedEvent];
+  'profile-changed': [ProfileChangedEvent];
 }
 
 /** A write's place in its workshop's publishing order (`DomainEventBus.reserve`). */

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
+import type { DomainEventBus } from '../events/bus';
 import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -15,6 +16,7 @@ interface UserDeps {
   config: Config;
   database: Database;
   files: FileStore;
+  bus: DomainEventBus;
 }
 
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
@@ -29,6 +31,7 @@ export async function updateMe(deps: UserDeps, user: Pick<UserRow, 'id' | 'guest
     const { users } = tablesOf(tx);
     await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
   });
+  deps.bus.emit('profile-changed', { userId });
 }
 
 export async function setMyAvatar(deps: UserDeps, userId: string, image: EncodedImage | null): Promise<UserOutput> {
@@ -49,6 +52,7 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     },
   });
   if (!row) throw notFound('User');
+  deps.bus.emit('profile-changed', { userId });
   return toUser(row, deps.config);
 }
 
