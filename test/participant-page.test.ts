@@ -237,6 +237,52 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('edits and deletes the cards the step lets them change: their own under `their`, any under `all`, none under `none`', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    const step = async (name: string, allow: 'none' | 'their' | 'all') =>
+      fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name, prefs: { allow_edit: allow, allow_delete: allow } } });
+    const [their, all, none] = [await step('Their', 'their'), await step('All', 'all'), await step('None', 'none')];
+    const toStep = (stepId: string, name: string) =>
+      fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: stepId } }).then(() => shown(page, '#step-name', name, 5_000));
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
+    const fays = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'By Fay', parent: cluster.id } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: their.id } });
+
+    const { page, problems } = await phone(browser);
+    page.on('dialog', (dialog) => void dialog.accept());
+    await joinAsGuest(page, t.url, code, 'Gus');
+    await page.getByLabel('Your idea').fill('Typo in titel');
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    await until(async () => (await cardsTitled(fay, id, 'Typo in titel')) === 1, 'the idea');
+    const mine = (await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).find((card) => card.title === 'Typo in titel')!;
+    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'Typo in titel', 5_000);
+    const offered = (cardId: string) =>
+      Promise.all([onList(page, cardId).getByRole('button', { name: /^Edit / }).isVisible(), onList(page, cardId).getByRole('button', { name: /^Delete / }).isVisible()]);
+    expect(await offered(mine.id)).toEqual([true, true]);
+    expect(await offered(fays.id)).toEqual([false, false]);
+
+    // A new title, from the card's edit panel.
+    await onList(page, mine.id).getByRole('button', { name: 'Edit “Typo in titel”' }).click();
+    await onList(page, mine.id).getByLabel('New title').fill('No typo in title');
+    await onList(page, mine.id).getByRole('button', { name: 'Save' }).click();
+    await until(async () => (await cardsTitled(fay, id, 'No typo in title')) === 1, 'the new title');
+    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'No typo in title', 5_000);
+
+    await toStep(all.id, 'All');
+    expect(await offered(fays.id)).toEqual([true, true]);
+    await onList(page, fays.id).getByRole('button', { name: 'Delete “By Fay”' }).click();
+    await onList(page, fays.id).waitFor({ state: 'detached', timeout: 5_000 });
+    expect(await cardsTitled(fay, id, 'By Fay')).toBe(0);
+
+    await toStep(none.id, 'None');
+    expect(await offered(mine.id)).toEqual([false, false]);
+    await toStep(their.id, 'Their');
+    await onList(page, mine.id).getByRole('button', { name: 'Delete “No typo in title”' }).click();
+    await onList(page, mine.id).waitFor({ state: 'detached', timeout: 5_000 });
+    expect((await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).map((card) => card.title)).toEqual(['Topics']);
+    expect(problems.errors).toEqual([]);
+  });
+
   it("offers exactly what the current step allows, and follows the facilitator's step changes and spotlight within a second", async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
     const write = await fay.post('/v1/workshops/{workshop_id}/steps', {

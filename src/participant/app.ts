@@ -82,6 +82,14 @@ function show(session: ParticipantSession): void {
       announce('Comment added.');
     },
     openComments: (card) => session.openComments(card.id),
+    edit: (card, title) => {
+      session.add({ kind: 'edit', cardId: card.id, title }, `New title “${title}” for “${named(card)}”`);
+      announce('Title changed.');
+    },
+    remove: (card) => {
+      session.add({ kind: 'delete', cardId: card.id }, `Delete “${named(card)}”`);
+      announce(`“${named(card)}” deleted.`);
+    },
     announce,
   };
   const page = new WorkshopPage(session, actions);

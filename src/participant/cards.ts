@@ -16,6 +16,9 @@ export interface CardActions {
   rate(card: Card, criterion: Criterion, value: number): void;
   comment(card: Card, content: string): void;
   openComments(card: Card): void;
+  /** A new title for the card. */
+  edit(card: Card, title: string): void;
+  remove(card: Card): void;
   /** Says a text to assistive technology (a refused press's reason). */
   announce(text: string): void;
 }
@@ -41,6 +44,11 @@ export interface CardFrame {
   rate: Array<{ criterion: Criterion; value: number | null; waiting: boolean }> | null;
   /** Whether the step lets the person comment. */
   comment: boolean;
+  /** Whether the step lets the person edit (`allow_edit`) or delete (`allow_delete`) this card. */
+  edit: boolean;
+  remove: boolean;
+  /** A new title waiting to be sent, shown in place of the card's. */
+  waitingTitle: string | null;
   /** The card's comments when read (null before its panel was first opened), then those waiting to be sent. */
   comments: { list: Comment[] | null; waiting: string[]; me: string };
 }
@@ -82,6 +90,10 @@ export class CardView {
   private readonly minusWhy = element('span', 'visually-hidden');
   private readonly rateToggle = element('button', 'toggle rate-toggle');
   private readonly commentsToggle = element('button', 'toggle comments-toggle');
+  private readonly editToggle = element('button', 'toggle edit-toggle', 'Edit');
+  private readonly removeButton = element('button', 'toggle remove-button', 'Delete');
+  private readonly editPanel = element('form', 'panel edit-panel');
+  private readonly editInput = element('input');
   private readonly ratePanel = element('div', 'panel rate-panel');
   private readonly commentsPanel = element('div', 'panel comments-panel');
   private readonly commentList = element('ul', 'comment-list');
@@ -121,6 +133,7 @@ export class CardView {
     for (const [toggle, panel, name] of [
       [this.rateToggle, this.ratePanel, 'rate'],
       [this.commentsToggle, this.commentsPanel, 'comments'],
+      [this.editToggle, this.editPanel, 'edit'],
     ] as const) {
       toggle.type = 'button';
       panel.id = `${this.id}-${name}`;
@@ -131,9 +144,35 @@ export class CardView {
         panel.hidden = !panel.hidden;
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
         if (!panel.hidden && panel === this.commentsPanel) this.actions.openComments(this.card);
+        if (!panel.hidden && panel === this.editPanel) {
+          this.editInput.value = this.frame.waitingTitle ?? this.card.title;
+          this.editInput.focus();
+        }
       });
       tools.append(toggle);
     }
+    this.removeButton.type = 'button';
+    this.removeButton.addEventListener('click', () => {
+      if (confirm(`Delete “${this.card.title}”?`)) this.actions.remove(this.card);
+    });
+    tools.append(this.removeButton);
+
+    const titleLabel = element('label', '', 'New title');
+    titleLabel.htmlFor = this.editInput.id = `${this.id}-title`;
+    this.editInput.maxLength = 1_000;
+    this.editInput.dir = 'auto';
+    const save = element('button', 'secondary', 'Save');
+    save.type = 'submit';
+    this.editPanel.append(titleLabel, this.editInput, save);
+    this.editPanel.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const title = this.editInput.value.trim();
+      if (!title) return this.editInput.focus();
+      if (title !== (this.frame.waitingTitle ?? this.card.title)) this.actions.edit(this.card, title);
+      this.editPanel.hidden = true;
+      this.editToggle.setAttribute('aria-expanded', 'false');
+      this.editToggle.focus();
+    });
 
     const label = element('label', '', 'Your comment');
     label.htmlFor = this.commentInput.id = `${this.id}-comment`;
@@ -151,7 +190,7 @@ export class CardView {
     });
     this.commentsPanel.append(this.commentList, this.commentForm);
 
-    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel);
+    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.editPanel);
     this.root.append(this.article);
   }
 
@@ -161,7 +200,8 @@ export class CardView {
     const { article } = this;
     article.dataset.cardId = card.id;
     article.className = `card ${card.type}${card.color ? ` color-${card.color}` : ''}${card.aside ? ' aside' : ''}${frame.focused ? ' focused' : ''}`;
-    setText(this.title, card.title);
+    setText(this.title, frame.waitingTitle ?? card.title);
+    this.title.classList.toggle('waiting', frame.waitingTitle !== null);
     setText(this.content, card.content);
     this.content.hidden = !frame.contentShown || !card.content;
     this.by.hidden = !frame.byYou;
@@ -171,6 +211,19 @@ export class CardView {
     this.updateVote(card);
     this.updateRate();
     this.updateComments(card);
+    this.updateChanges(card);
+  }
+
+  private updateChanges(card: Card): void {
+    const { edit, remove } = this.frame;
+    this.editToggle.hidden = !edit;
+    if (!edit) {
+      this.editPanel.hidden = true;
+      this.editToggle.setAttribute('aria-expanded', 'false');
+    }
+    this.editToggle.setAttribute('aria-label', `Edit “${card.title}”`);
+    this.removeButton.hidden = !remove;
+    this.removeButton.setAttribute('aria-label', `Delete “${card.title}”`);
   }
 
   private updateVote(card: Card): void {

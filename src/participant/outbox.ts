@@ -14,7 +14,9 @@ export type Intent =
   | { kind: 'card'; type: 'idea' | 'cluster'; title: string; parent: string | null }
   | { kind: 'vote'; cardId: string; direction: Direction }
   | { kind: 'rate'; cardId: string; criteriumId: string; value: number }
-  | { kind: 'comment'; cardId: string; content: string };
+  | { kind: 'comment'; cardId: string; content: string }
+  | { kind: 'edit'; cardId: string; title: string }
+  | { kind: 'delete'; cardId: string };
 
 /**
  * The request an intent became when it was first sent, worked out from what was known then (a
@@ -26,7 +28,9 @@ export type Request =
   | { op: 'withdrawVote'; cardId: string; voteId: string }
   | { op: 'rate'; cardId: string; criteriumId: string; value: number }
   | { op: 'changeRating'; cardId: string; ratingId: string; value: number }
-  | { op: 'comment'; cardId: string; content: string };
+  | { op: 'comment'; cardId: string; content: string }
+  | { op: 'editCard'; cardId: string; title: string }
+  | { op: 'deleteCard'; cardId: string };
 
 export interface Waiting {
   key: string;

@@ -44,7 +44,7 @@ export class WorkshopPage {
     const state = session.live.state;
     const archived = state.workshop.state === 'archived';
     const prefs: Prefs = state.step?.prefs ?? DEFAULT_PREFS;
-    const may = (right: keyof Prefs) => !archived && prefs[right];
+    const may = (right: Exclude<keyof Prefs, 'allow_edit' | 'allow_delete'>) => !archived && prefs[right];
 
     document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
     setText(byId('workshop-title'), state.workshop.title);
@@ -90,6 +90,7 @@ export class WorkshopPage {
       const refusal = (direction: Direction) => (session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…');
       const cardLeft = Math.max(0, Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY));
       const waitingRates = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'rate' && intent.cardId === card.id ? [intent] : []));
+      const waitingTitle = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'edit' && intent.cardId === card.id ? [intent.title] : [])).at(-1) ?? null;
       return {
         scoreShown: scoresShown && (card.type === 'idea' || card.summary.score !== 0),
         contentShown: view.card_sub_view === 'content',
@@ -106,6 +107,9 @@ export class WorkshopPage {
               })
             : null,
         comment: may('allow_comment'),
+        edit: !archived && session.mayChange(prefs.allow_edit, card),
+        remove: !archived && session.mayChange(prefs.allow_delete, card),
+        waitingTitle,
         comments: {
           list: session.comments.get(card.id) ?? null,
           waiting: session.outbox.items.flatMap(({ intent }) => (intent.kind === 'comment' && intent.cardId === card.id ? [intent.content] : [])),

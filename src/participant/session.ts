@@ -14,7 +14,15 @@ import { VoteBook } from './votes';
 
 export type Prefs = Pick<
   Step['prefs'],
-  'allow_add_idea' | 'allow_add_cluster' | 'allow_vote_on_ideas' | 'allow_vote_on_clusters' | 'allow_display_votes' | 'allow_rate' | 'allow_comment'
+  | 'allow_add_idea'
+  | 'allow_add_cluster'
+  | 'allow_vote_on_ideas'
+  | 'allow_vote_on_clusters'
+  | 'allow_display_votes'
+  | 'allow_rate'
+  | 'allow_comment'
+  | 'allow_edit'
+  | 'allow_delete'
 >;
 
 /** A workshop with no current step lets participants do everything (CONTRACT §6). */
@@ -26,6 +34,8 @@ export const DEFAULT_PREFS: Prefs = {
   allow_display_votes: true,
   allow_rate: true,
   allow_comment: true,
+  allow_edit: 'their',
+  allow_delete: 'their',
 };
 
 /** How many cards' votes are read at once when the person's votes are counted. */
@@ -201,6 +211,10 @@ export class ParticipantSession {
       }
       case 'comment':
         return { op: 'comment', cardId: intent.cardId, content: intent.content };
+      case 'edit':
+        return { op: 'editCard', cardId: intent.cardId, title: intent.title };
+      case 'delete':
+        return { op: 'deleteCard', cardId: intent.cardId };
     }
   }
 
@@ -247,7 +261,22 @@ export class ParticipantSession {
         if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
         return;
       }
+      case 'editCard': {
+        const path = { workshop_id, id: request.cardId };
+        await this.api.put('/v1/workshops/{workshop_id}/cards/{id}', { params: { path }, body: { title: request.title }, headers });
+        return;
+      }
+      case 'deleteCard': {
+        const path = { workshop_id, id: request.cardId };
+        await this.api.delete('/v1/workshops/{workshop_id}/cards/{id}', { params: { path }, headers }).catch(gone);
+        return;
+      }
     }
+  }
+
+  /** Whether the current step's `allow_edit` or `allow_delete` lets the person change this card. */
+  mayChange(scope: Prefs['allow_edit'], card: Card): boolean {
+    return scope === 'all' || (scope === 'their' && isMine(card, this.me));
   }
 
   private refused(item: Waiting, error: ApiError): void {
@@ -269,7 +298,7 @@ export class ParticipantSession {
   }
 }
 
-/** A vote already withdrawn (by a facilitator, or an earlier attempt whose answer was lost) is withdrawn. */
+/** A vote withdrawn or a card deleted already (by someone else, or an earlier attempt whose answer was lost) is gone as asked. */
 function gone(err: unknown): void {
   if (!(err instanceof ApiError && err.status === 404)) throw err;
 }
