@@ -237,6 +237,45 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('adds items under the sections the facilitator made, sees others\' items arrive, and reads them once the step stops adding', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    const adding = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Pros and cons' } });
+    const reading = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Read', prefs: { allow_items: false } } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: adding.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Remote Fridays', parent: cluster.id } });
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    const guest = await guestOf(page, t.url, id);
+    // No sections yet: nothing to add items under.
+    expect(await onList(page, idea.id).locator('.items-toggle').isVisible()).toBe(false);
+    await fay.post('/v1/workshops/{workshop_id}/sections', { ...inWorkshop, body: { title: 'Pros' } });
+    const cons = await fay.post('/v1/workshops/{workshop_id}/sections', { ...inWorkshop, body: { title: 'Cons' } });
+    const toggle = onList(page, idea.id).getByRole('button', { name: 'Add an item to “Remote Fridays”' });
+    await toggle.waitFor({ timeout: 5_000 });
+
+    await toggle.click();
+    await onList(page, idea.id).getByLabel('Section').selectOption({ label: 'Cons' });
+    await onList(page, idea.id).getByLabel('Your item').fill('Fewer <b>chats</b> by the coffee');
+    await onList(page, idea.id).getByRole('button', { name: 'Add item', exact: true }).click();
+    const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
+    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path)).length === 1, 'the item');
+    const [item] = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path);
+    expect([item!.content, item!.section_id, item!.user_id]).toEqual(['Fewer <b>chats</b> by the coffee', cons.id, guest.id]);
+    await shown(page, `#cards [data-card-id="${idea.id}"] .item:not(.waiting) .item-text`, 'Fewer <b>chats</b> by the coffee', 5_000);
+
+    // The facilitator's item arrives in the open panel, under its section.
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { ...path, body: { section_id: cons.id, content: 'Harder to reach people' } });
+    await until(async () => (await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).length === 2, 'the second item');
+
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: reading.id } });
+    await shown(page, '#step-name', 'Read', 5_000);
+    expect(await onList(page, idea.id).locator('.item-form').isVisible()).toBe(false);
+    expect(await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).toEqual(['Fewer <b>chats</b> by the coffee', 'Harder to reach people']);
+    expect(await page.evaluate(() => document.querySelectorAll('b, i').length)).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
+
   it('edits and deletes the cards the step lets them change: their own under `their`, any under `all`, none under `none`', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
     const step = async (name: string, allow: 'none' | 'their' | 'all') =>

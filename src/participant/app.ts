@@ -82,6 +82,11 @@ function show(session: ParticipantSession): void {
       announce('Comment added.');
     },
     openComments: (card) => session.openComments(card.id),
+    addItem: (card, section, content) => {
+      session.add({ kind: 'item', cardId: card.id, sectionId: section.id, content }, `Item in ${section.title} on “${named(card)}”`);
+      announce('Item added.');
+    },
+    openItems: (card) => session.openItems(card.id),
     edit: (card, title) => {
       session.add({ kind: 'edit', cardId: card.id, title }, `New title “${title}” for “${named(card)}”`);
       announce('Title changed.');

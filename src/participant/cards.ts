@@ -1,4 +1,4 @@
-import type { Card, Comment, Workshop } from '../../client-sdk/src/index';
+import type { Card, Comment, Item, Section, Workshop } from '../../client-sdk/src/index';
 import { isMine } from './session';
 import type { Direction } from './votes';
 
@@ -16,6 +16,9 @@ export interface CardActions {
   rate(card: Card, criterion: Criterion, value: number): void;
   comment(card: Card, content: string): void;
   openComments(card: Card): void;
+  /** An item in one of the workshop's sections. */
+  addItem(card: Card, section: Section, content: string): void;
+  openItems(card: Card): void;
   /** A new title for the card. */
   edit(card: Card, title: string): void;
   remove(card: Card): void;
@@ -44,6 +47,16 @@ export interface CardFrame {
   rate: Array<{ criterion: Criterion; value: number | null; waiting: boolean }> | null;
   /** Whether the step lets the person comment. */
   comment: boolean;
+  /** The card's items by section, when the workshop has sections. */
+  items: {
+    sections: Section[];
+    /** Read when the panel was first opened; null before. */
+    list: Item[] | null;
+    waiting: Array<{ sectionId: string; content: string }>;
+    /** Whether the step lets the person add items (`allow_items`). */
+    add: boolean;
+    me: string;
+  } | null;
   /** Whether the step lets the person edit (`allow_edit`) or delete (`allow_delete`) this card. */
   edit: boolean;
   remove: boolean;
@@ -90,6 +103,14 @@ export class CardView {
   private readonly minusWhy = element('span', 'visually-hidden');
   private readonly rateToggle = element('button', 'toggle rate-toggle');
   private readonly commentsToggle = element('button', 'toggle comments-toggle');
+  private readonly itemsToggle = element('button', 'toggle items-toggle');
+  private readonly itemsPanel = element('div', 'panel items-panel');
+  private readonly itemLists = element('div', 'item-lists');
+  private readonly itemForm = element('form', 'item-form');
+  private readonly itemSection = element('select');
+  private readonly itemInput = element('textarea');
+  private drawnItems = '';
+  private sectionOptions = '';
   private readonly editToggle = element('button', 'toggle edit-toggle', 'Edit');
   private readonly removeButton = element('button', 'toggle remove-button', 'Delete');
   private readonly editPanel = element('form', 'panel edit-panel');
@@ -133,6 +154,7 @@ export class CardView {
     for (const [toggle, panel, name] of [
       [this.rateToggle, this.ratePanel, 'rate'],
       [this.commentsToggle, this.commentsPanel, 'comments'],
+      [this.itemsToggle, this.itemsPanel, 'items'],
       [this.editToggle, this.editPanel, 'edit'],
     ] as const) {
       toggle.type = 'button';
@@ -144,6 +166,7 @@ export class CardView {
         panel.hidden = !panel.hidden;
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
         if (!panel.hidden && panel === this.commentsPanel) this.actions.openComments(this.card);
+        if (!panel.hidden && panel === this.itemsPanel) this.actions.openItems(this.card);
         if (!panel.hidden && panel === this.editPanel) {
           this.editInput.value = this.frame.waitingTitle ?? this.card.title;
           this.editInput.focus();
@@ -156,6 +179,26 @@ export class CardView {
       if (confirm(`Delete “${this.card.title}”?`)) this.actions.remove(this.card);
     });
     tools.append(this.removeButton);
+
+    const sectionLabel = element('label', '', 'Section');
+    sectionLabel.htmlFor = this.itemSection.id = `${this.id}-section`;
+    const itemLabel = element('label', '', 'Your item');
+    itemLabel.htmlFor = this.itemInput.id = `${this.id}-item`;
+    this.itemInput.rows = 2;
+    this.itemInput.maxLength = 10_000;
+    const addItem = element('button', 'secondary', 'Add item');
+    addItem.type = 'submit';
+    this.itemForm.append(sectionLabel, this.itemSection, itemLabel, this.itemInput, addItem);
+    this.itemForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const content = this.itemInput.value.trim();
+      const section = this.frame.items?.sections.find(({ id }) => id === this.itemSection.value);
+      if (!section) return this.itemSection.focus();
+      if (!content) return this.itemInput.focus();
+      this.actions.addItem(this.card, section, content);
+      this.itemInput.value = '';
+    });
+    this.itemsPanel.append(this.itemLists, this.itemForm);
 
     const titleLabel = element('label', '', 'New title');
     titleLabel.htmlFor = this.editInput.id = `${this.id}-title`;
@@ -190,7 +233,7 @@ export class CardView {
     });
     this.commentsPanel.append(this.commentList, this.commentForm);
 
-    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.editPanel);
+    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.itemsPanel, this.editPanel);
     this.root.append(this.article);
   }
 
@@ -211,7 +254,62 @@ export class CardView {
     this.updateVote(card);
     this.updateRate();
     this.updateComments(card);
+    this.updateItems(card);
     this.updateChanges(card);
+  }
+
+  private updateItems(card: Card): void {
+    const { items } = this.frame;
+    const summed = Object.values(card.summary.sections).reduce((sum, count) => sum + count, 0);
+    const count = items ? Math.max(summed, items.list?.length ?? 0) + items.waiting.length : 0;
+    this.itemsToggle.hidden = !items || (!items.add && count === 0);
+    if (this.itemsToggle.hidden || !items) {
+      this.itemsPanel.hidden = true;
+      this.itemsToggle.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    setText(this.itemsToggle, count === 0 ? 'Add item' : `Items (${count})`);
+    this.itemsToggle.setAttribute('aria-label', count === 0 ? `Add an item to “${card.title}”` : `Items (${count}) on “${card.title}”`);
+    this.itemForm.hidden = !items.add;
+    const options = JSON.stringify(items.sections.map(({ id, title }) => [id, title]));
+    if (options !== this.sectionOptions) {
+      this.sectionOptions = options;
+      const chosen = this.itemSection.value;
+      this.itemSection.replaceChildren(...items.sections.map(({ id, title }) => Object.assign(element('option', '', title), { value: id })));
+      if (items.sections.some(({ id }) => id === chosen)) this.itemSection.value = chosen;
+    }
+    const drawn = JSON.stringify([options, items.list?.map(({ id, content, section_id }) => [id, content, section_id]) ?? null, items.waiting]);
+    if (drawn === this.drawnItems) return;
+    this.drawnItems = drawn;
+    // One list per section, with the items waiting to be sent at its end; the lists hold no controls.
+    const lists = items.sections.map((section) => {
+      const group = element('div', 'item-section');
+      const name = element('p', 'item-section-name', section.title);
+      name.dir = 'auto';
+      const list = element('ul', 'item-list');
+      const entries = (items.list ?? [])
+        .filter((item) => item.section_id === section.id)
+        .map((item) => {
+          const entry = element('li', 'item');
+          const text = element('p', 'item-text', item.content);
+          text.dir = 'auto';
+          entry.append(text);
+          if (isMine(item, items.me)) entry.append(element('span', 'comment-by', 'You'));
+          return entry;
+        });
+      for (const waiting of items.waiting.filter(({ sectionId }) => sectionId === section.id)) {
+        const entry = element('li', 'item waiting');
+        const text = element('p', 'item-text', waiting.content);
+        text.dir = 'auto';
+        entry.append(text, element('span', 'comment-by', 'You · waiting to be sent'));
+        entries.push(entry);
+      }
+      if (entries.length === 0) entries.push(element('li', 'comment-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
+      list.append(...entries);
+      group.append(name, list);
+      return group;
+    });
+    this.itemLists.replaceChildren(...lists);
   }
 
   private updateChanges(card: Card): void {

@@ -15,6 +15,7 @@ export type Intent =
   | { kind: 'vote'; cardId: string; direction: Direction }
   | { kind: 'rate'; cardId: string; criteriumId: string; value: number }
   | { kind: 'comment'; cardId: string; content: string }
+  | { kind: 'item'; cardId: string; sectionId: string; content: string }
   | { kind: 'edit'; cardId: string; title: string }
   | { kind: 'delete'; cardId: string };
 
@@ -29,6 +30,7 @@ export type Request =
   | { op: 'rate'; cardId: string; criteriumId: string; value: number }
   | { op: 'changeRating'; cardId: string; ratingId: string; value: number }
   | { op: 'comment'; cardId: string; content: string }
+  | { op: 'addItem'; cardId: string; sectionId: string; content: string }
   | { op: 'editCard'; cardId: string; title: string }
   | { op: 'deleteCard'; cardId: string };
 

@@ -107,6 +107,16 @@ export class WorkshopPage {
               })
             : null,
         comment: may('allow_comment'),
+        items:
+          state.workshop.sections.length > 0
+            ? {
+                sections: state.workshop.sections,
+                list: session.items.get(card.id) ?? null,
+                waiting: session.outbox.items.flatMap(({ intent }) => (intent.kind === 'item' && intent.cardId === card.id ? [intent] : [])),
+                add: may('allow_items'),
+                me: session.me,
+              }
+            : null,
         edit: !archived && session.mayChange(prefs.allow_edit, card),
         remove: !archived && session.mayChange(prefs.allow_delete, card),
         waitingTitle,

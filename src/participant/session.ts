@@ -1,4 +1,4 @@
-import { ApiError, type Card, type Comment, type Step, type WorkshopClient } from '../../client-sdk/src/index';
+import { ApiError, type Card, type Comment, type Item, type Step, type WorkshopClient } from '../../client-sdk/src/index';
 import type { LiveWorkshop } from '../../client-sdk/src/live';
 import type { Criterion } from './cards';
 import { Outbox, type Intent, type Request, type Waiting } from './outbox';
@@ -21,6 +21,7 @@ export type Prefs = Pick<
   | 'allow_display_votes'
   | 'allow_rate'
   | 'allow_comment'
+  | 'allow_items'
   | 'allow_edit'
   | 'allow_delete'
 >;
@@ -34,6 +35,7 @@ export const DEFAULT_PREFS: Prefs = {
   allow_display_votes: true,
   allow_rate: true,
   allow_comment: true,
+  allow_items: true,
   allow_edit: 'their',
   allow_delete: 'their',
 };
@@ -57,6 +59,8 @@ export class ParticipantSession {
   readonly ratings = new Map<string, { id: string; value: number }>();
   /** The comments of each card whose panel was opened. */
   readonly comments = new Map<string, Comment[]>();
+  /** The items of each card whose panel was opened. */
+  readonly items = new Map<string, Item[]>();
   /** Cards the server created for the person that the live state does not hold yet, with their label. */
   readonly arriving = new Map<string, string>();
   readonly outbox: Outbox;
@@ -131,6 +135,28 @@ export class ParticipantSession {
     );
   }
 
+  openItems(cardId: string): void {
+    const path = { workshop_id: this.workshopId, card_id: cardId };
+    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path } }).then(
+      (list) => {
+        // Items that arrived live meanwhile are kept.
+        const known = this.items.get(cardId) ?? [];
+        this.items.set(cardId, [...list, ...known.filter((item) => !list.some((read) => read.id === item.id))]);
+        this.hooks.changed();
+      },
+      () => undefined,
+    );
+  }
+
+  /** An item of a card whose items were read: added, changed or gone. */
+  private keepItem(cardId: string, item: Item, gone = false): void {
+    const list = this.items.get(cardId);
+    if (!list) return;
+    const known = list.some(({ id }) => id === item.id);
+    if (gone) this.items.set(cardId, list.filter(({ id }) => id !== item.id));
+    else this.items.set(cardId, known ? list.map((kept) => (kept.id === item.id ? item : kept)) : [...list, item]);
+  }
+
   private async readVotes(cardIds: string[]): Promise<void> {
     const queue = [...cardIds];
     const reader = async () => {
@@ -156,6 +182,7 @@ export class ParticipantSession {
       const vote = change?.vote as { id: string; value: number; user_id: string; card_id: string } | undefined;
       const rating = change?.rating as { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
       const comment = change?.comment as { id: string; card_id: string } | undefined;
+      const item = change?.item as (Item & { card_id: string }) | undefined;
       if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
       else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
       else if (action === 'removeVotes') this.votes.clear();
@@ -164,6 +191,10 @@ export class ParticipantSession {
       else if (action === 'removeRatings') this.ratings.clear();
       else if (action === 'removeComment' && comment) this.comments.set(comment.card_id, (this.comments.get(comment.card_id) ?? []).filter(({ id }) => id !== comment.id));
       else if (action === 'removeComments') for (const cardId of this.comments.keys()) this.comments.set(cardId, []);
+      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) this.keepItem(item.card_id, item, action === 'removeItem');
+      else if (action === 'removeItems') for (const cardId of this.items.keys()) this.items.set(cardId, []);
+      // The live state keeps the sections as last loaded: a change to them is read again.
+      else if (action.endsWith('Section')) void live.reload();
       // The live state keeps criteria as last loaded: a change to them is read again.
       else if (action.endsWith('Criterium')) void live.reload();
       this.hooks.changed();
@@ -177,6 +208,7 @@ export class ParticipantSession {
       for (const id of [card_id, ...removed_ids]) {
         this.votes.forgetCard(id);
         this.comments.delete(id);
+        this.items.delete(id);
       }
       // A merge moved the votes onto the new card.
       if (merged_into && this.votes.loaded) void this.readVotes([merged_into]).then(() => this.hooks.changed(), () => undefined);
@@ -211,6 +243,8 @@ export class ParticipantSession {
       }
       case 'comment':
         return { op: 'comment', cardId: intent.cardId, content: intent.content };
+      case 'item':
+        return { op: 'addItem', cardId: intent.cardId, sectionId: intent.sectionId, content: intent.content };
       case 'edit':
         return { op: 'editCard', cardId: intent.cardId, title: intent.title };
       case 'delete':
@@ -259,6 +293,12 @@ export class ParticipantSession {
         const comment = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path }, body: { content: request.content }, headers });
         const list = this.comments.get(request.cardId);
         if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
+        return;
+      }
+      case 'addItem': {
+        const path = { workshop_id, card_id: request.cardId };
+        const body = { section_id: request.sectionId, content: request.content };
+        this.keepItem(request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
         return;
       }
       case 'editCard': {
