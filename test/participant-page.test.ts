@@ -276,6 +276,47 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('attaches a file to a card, which everyone can download, and says a file needs a connection while offline', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+    const attaching = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Attach' } });
+    const closed = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Closed', prefs: { allow_attachment: false } } });
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: attaching.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Whiteboard photo', parent: cluster.id } });
+    const { page, problems } = await phone(browser);
+    const context = page.context();
+    await joinAsGuest(page, t.url, code, 'Gus');
+    const guest = await guestOf(page, t.url, id);
+    const card = onList(page, idea.id);
+
+    await card.getByRole('button', { name: 'Attach a file to “Whiteboard photo”' }).click();
+    await card.getByLabel('File to attach').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('written on the wall') });
+    await card.getByRole('button', { name: 'Attach file' }).click();
+    const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
+    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1, 'the attachment');
+    const [attachment] = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path);
+    expect([attachment!.name, attachment!.mimetype, attachment!.user_id]).toEqual(['notes.txt', 'text/plain', guest.id]);
+    const link = card.getByRole('link', { name: 'notes.txt' });
+    await link.waitFor({ timeout: 5_000 });
+    const download = await fetch(new URL((await link.getAttribute('href'))!, t.url));
+    expect(await download.text()).toBe('written on the wall');
+
+    // Offline: nothing is sent, and the person is told why.
+    await context.setOffline(true);
+    await card.getByLabel('File to attach').setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from('later') });
+    await card.getByRole('button', { name: 'Attach file' }).click();
+    await shown(page, '#refused', /later\.txt.*needs a connection/);
+    await context.setOffline(false);
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    expect(await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).toHaveLength(1);
+
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: closed.id } });
+    await shown(page, '#step-name', 'Closed', 5_000);
+    expect(await card.locator('.file-form').isVisible()).toBe(false);
+    expect(await card.getByRole('link', { name: 'notes.txt' }).isVisible()).toBe(true);
+    expect(problems.errors).toEqual([]);
+  });
+
   it('edits and deletes the cards the step lets them change: their own under `their`, any under `all`, none under `none`', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
     const step = async (name: string, allow: 'none' | 'their' | 'all') =>

@@ -25,6 +25,7 @@ export type Rating = Answer<'/v1/workshops/{workshop_id}/cards/{card_id}/ratings
 export type Criterion = Answer<'/v1/workshops/{workshop_id}/criteria/{id}', 'get'>;
 export type Section = Answer<'/v1/workshops/{workshop_id}/sections/{id}', 'get'>;
 export type Item = Answer<'/v1/workshops/{workshop_id}/cards/{card_id}/items/{id}', 'get'>;
+export type Attachment = Answer<'/v1/workshops/{workshop_id}/cards/{card_id}/attachments/{id}', 'get'>;
 export type Timer = Answer<'/v1/workshops/{workshop_id}/timer', 'get'>;
 export type Participation = Answer<'/v1/workshops/{workshop_id}/participation', 'get'>;
 export type Notification = Answer<'/v1/user/me/notifications', 'get'>[number];

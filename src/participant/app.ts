@@ -87,6 +87,11 @@ function show(session: ParticipantSession): void {
       announce('Item added.');
     },
     openItems: (card) => session.openItems(card.id),
+    attach: (card, file) => {
+      session.attach(card, file);
+      announce(`Sending “${file.name}”.`);
+    },
+    openAttachments: (card) => session.openAttachments(card.id),
     edit: (card, title) => {
       session.add({ kind: 'edit', cardId: card.id, title }, `New title “${title}” for “${named(card)}”`);
       announce('Title changed.');

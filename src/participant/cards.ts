@@ -1,4 +1,4 @@
-import type { Card, Comment, Item, Section, Workshop } from '../../client-sdk/src/index';
+import type { Attachment, Card, Comment, Item, Section, Workshop } from '../../client-sdk/src/index';
 import { isMine } from './session';
 import type { Direction } from './votes';
 
@@ -19,6 +19,8 @@ export interface CardActions {
   /** An item in one of the workshop's sections. */
   addItem(card: Card, section: Section, content: string): void;
   openItems(card: Card): void;
+  attach(card: Card, file: File): void;
+  openAttachments(card: Card): void;
   /** A new title for the card. */
   edit(card: Card, title: string): void;
   remove(card: Card): void;
@@ -57,6 +59,8 @@ export interface CardFrame {
     add: boolean;
     me: string;
   } | null;
+  /** The card's files: read when the panel was first opened (null before), those being sent, and whether the step lets the person attach (`allow_attachment`). */
+  files: { list: Attachment[] | null; sending: string[]; add: boolean };
   /** Whether the step lets the person edit (`allow_edit`) or delete (`allow_delete`) this card. */
   edit: boolean;
   remove: boolean;
@@ -111,6 +115,12 @@ export class CardView {
   private readonly itemInput = element('textarea');
   private drawnItems = '';
   private sectionOptions = '';
+  private readonly filesToggle = element('button', 'toggle files-toggle');
+  private readonly filesPanel = element('div', 'panel files-panel');
+  private readonly fileList = element('ul', 'file-list');
+  private readonly fileForm = element('form', 'file-form');
+  private readonly fileInput = element('input');
+  private drawnFiles = '';
   private readonly editToggle = element('button', 'toggle edit-toggle', 'Edit');
   private readonly removeButton = element('button', 'toggle remove-button', 'Delete');
   private readonly editPanel = element('form', 'panel edit-panel');
@@ -155,6 +165,7 @@ export class CardView {
       [this.rateToggle, this.ratePanel, 'rate'],
       [this.commentsToggle, this.commentsPanel, 'comments'],
       [this.itemsToggle, this.itemsPanel, 'items'],
+      [this.filesToggle, this.filesPanel, 'files'],
       [this.editToggle, this.editPanel, 'edit'],
     ] as const) {
       toggle.type = 'button';
@@ -167,6 +178,7 @@ export class CardView {
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
         if (!panel.hidden && panel === this.commentsPanel) this.actions.openComments(this.card);
         if (!panel.hidden && panel === this.itemsPanel) this.actions.openItems(this.card);
+        if (!panel.hidden && panel === this.filesPanel) this.actions.openAttachments(this.card);
         if (!panel.hidden && panel === this.editPanel) {
           this.editInput.value = this.frame.waitingTitle ?? this.card.title;
           this.editInput.focus();
@@ -199,6 +211,21 @@ export class CardView {
       this.itemInput.value = '';
     });
     this.itemsPanel.append(this.itemLists, this.itemForm);
+
+    const fileLabel = element('label', '', 'File to attach');
+    fileLabel.htmlFor = this.fileInput.id = `${this.id}-file`;
+    this.fileInput.type = 'file';
+    const attach = element('button', 'secondary', 'Attach file');
+    attach.type = 'submit';
+    this.fileForm.append(fileLabel, this.fileInput, attach);
+    this.fileForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const file = this.fileInput.files?.[0];
+      if (!file) return this.fileInput.focus();
+      this.actions.attach(this.card, file);
+      this.fileInput.value = '';
+    });
+    this.filesPanel.append(this.fileList, this.fileForm);
 
     const titleLabel = element('label', '', 'New title');
     titleLabel.htmlFor = this.editInput.id = `${this.id}-title`;
@@ -233,7 +260,7 @@ export class CardView {
     });
     this.commentsPanel.append(this.commentList, this.commentForm);
 
-    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.itemsPanel, this.editPanel);
+    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.itemsPanel, this.filesPanel, this.editPanel);
     this.root.append(this.article);
   }
 
@@ -255,6 +282,7 @@ export class CardView {
     this.updateRate();
     this.updateComments(card);
     this.updateItems(card);
+    this.updateFiles(card);
     this.updateChanges(card);
   }
 
@@ -310,6 +338,36 @@ export class CardView {
       return group;
     });
     this.itemLists.replaceChildren(...lists);
+  }
+
+  private updateFiles(card: Card): void {
+    const { list, sending, add } = this.frame.files;
+    const count = Math.max(card.summary.attachments, list?.length ?? 0) + sending.length;
+    this.filesToggle.hidden = !add && count === 0;
+    if (this.filesToggle.hidden) {
+      this.filesPanel.hidden = true;
+      this.filesToggle.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    setText(this.filesToggle, count === 0 ? 'Attach' : `Files (${count})`);
+    this.filesToggle.setAttribute('aria-label', count === 0 ? `Attach a file to “${card.title}”` : `Files (${count}) on “${card.title}”`);
+    this.fileForm.hidden = !add;
+    const drawn = JSON.stringify([list?.map(({ id, name, url }) => [id, name, url]) ?? null, sending, count > 0]);
+    if (drawn === this.drawnFiles) return;
+    this.drawnFiles = drawn;
+    const entries = (list ?? []).map((attachment) => {
+      const entry = element('li', 'file');
+      const link = element('a', 'file-link', attachment.name);
+      link.href = attachment.url;
+      link.rel = 'noopener';
+      link.target = '_blank';
+      entry.append(link, element('span', 'file-size', ` ${sizeText(attachment.size)}`));
+      return entry;
+    });
+    for (const name of sending) entries.push(element('li', 'file waiting', `${name} · sending…`));
+    if (entries.length === 0) entries.push(element('li', 'comment-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
+    // The list holds links only: redrawing it while one has the focus is rare and costs only that.
+    this.fileList.replaceChildren(...entries);
   }
 
   private updateChanges(card: Card): void {
@@ -417,6 +475,13 @@ export class CardView {
     // The list holds no controls: redrawing it takes no focus away.
     this.commentList.replaceChildren(...items);
   }
+}
+
+/** A file's size in words a person reads. */
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /**

@@ -117,6 +117,7 @@ export class WorkshopPage {
                 me: session.me,
               }
             : null,
+        files: { list: session.attachments.get(card.id) ?? null, sending: session.sendingFiles.get(card.id) ?? [], add: may('allow_attachment') },
         edit: !archived && session.mayChange(prefs.allow_edit, card),
         remove: !archived && session.mayChange(prefs.allow_delete, card),
         waitingTitle,

@@ -1,4 +1,4 @@
-import { ApiError, type Card, type Comment, type Item, type Step, type WorkshopClient } from '../../client-sdk/src/index';
+import { ApiError, type Attachment, type Card, type Comment, type Item, type Step, type WorkshopClient } from '../../client-sdk/src/index';
 import type { LiveWorkshop } from '../../client-sdk/src/live';
 import type { Criterion } from './cards';
 import { Outbox, type Intent, type Request, type Waiting } from './outbox';
@@ -22,6 +22,7 @@ export type Prefs = Pick<
   | 'allow_rate'
   | 'allow_comment'
   | 'allow_items'
+  | 'allow_attachment'
   | 'allow_edit'
   | 'allow_delete'
 >;
@@ -36,10 +37,13 @@ export const DEFAULT_PREFS: Prefs = {
   allow_rate: true,
   allow_comment: true,
   allow_items: true,
+  allow_attachment: true,
   allow_edit: 'their',
   allow_delete: 'their',
 };
 
+/** The largest file the server takes (CONTRACT §3: 413 above it). */
+export const FILE_MAX_BYTES = 20 * 1024 * 1024;
 /** How many cards' votes are read at once when the person's votes are counted. */
 const READ_AT_ONCE = 4;
 const RETRY_MS = 2_000;
@@ -61,6 +65,10 @@ export class ParticipantSession {
   readonly comments = new Map<string, Comment[]>();
   /** The items of each card whose panel was opened. */
   readonly items = new Map<string, Item[]>();
+  /** The attachments of each card whose panel was opened. */
+  readonly attachments = new Map<string, Attachment[]>();
+  /** The names of the files being sent, by card. */
+  readonly sendingFiles = new Map<string, string[]>();
   /** Cards the server created for the person that the live state does not hold yet, with their label. */
   readonly arriving = new Map<string, string>();
   readonly outbox: Outbox;
@@ -148,13 +156,45 @@ export class ParticipantSession {
     );
   }
 
-  /** An item of a card whose items were read: added, changed or gone. */
-  private keepItem(cardId: string, item: Item, gone = false): void {
-    const list = this.items.get(cardId);
-    if (!list) return;
-    const known = list.some(({ id }) => id === item.id);
-    if (gone) this.items.set(cardId, list.filter(({ id }) => id !== item.id));
-    else this.items.set(cardId, known ? list.map((kept) => (kept.id === item.id ? item : kept)) : [...list, item]);
+  openAttachments(cardId: string): void {
+    const path = { workshop_id: this.workshopId, card_id: cardId };
+    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { params: { path } }).then(
+      (list) => {
+        const known = this.attachments.get(cardId) ?? [];
+        this.attachments.set(cardId, [...list, ...known.filter((attachment) => !list.some((read) => read.id === attachment.id))]);
+        this.hooks.changed();
+      },
+      () => undefined,
+    );
+  }
+
+  /**
+   * Uploads a file and attaches it to the card, at once: a file is too big to wait in the outbox
+   * (kept in the browser's storage), so without a connection the person is told to attach it
+   * again later. The SDK's retries carry each request's key, so a cut-off answer lands once.
+   */
+  attach(card: Card, file: File): void {
+    const name = file.name || 'file';
+    if (file.size > FILE_MAX_BYTES) return this.hooks.refused(`Not sent: “${name}”. Files can be at most 20 MB.`);
+    if (!navigator.onLine) return this.hooks.refused(`Not sent: “${name}”. Attaching a file needs a connection: attach it again once you are online.`);
+    const sending = (this.sendingFiles.get(card.id) ?? []).concat(name);
+    this.sendingFiles.set(card.id, sending);
+    this.hooks.changed();
+    const upload = async () => {
+      const { key, container } = await this.api.post('/v1/uploads', { body: { file } });
+      const path = { workshop_id: this.workshopId, card_id: card.id };
+      return this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { params: { path }, body: { name, blob: { key, container } } });
+    };
+    upload()
+      .then(
+        (attachment) => keepOnCard(this.attachments, card.id, attachment),
+        (err: unknown) => this.hooks.refused(`Not sent: “${name}”. ${err instanceof ApiError ? reasonOf(err) : 'The server could not be reached; attach it again.'}`),
+      )
+      .finally(() => {
+        const left = (this.sendingFiles.get(card.id) ?? []).filter((sent, at, all) => sent !== name || all.indexOf(name) !== at);
+        this.sendingFiles.set(card.id, left);
+        this.hooks.changed();
+      });
   }
 
   private async readVotes(cardIds: string[]): Promise<void> {
@@ -183,6 +223,7 @@ export class ParticipantSession {
       const rating = change?.rating as { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
       const comment = change?.comment as { id: string; card_id: string } | undefined;
       const item = change?.item as (Item & { card_id: string }) | undefined;
+      const attachment = change?.attachment as (Attachment & { card_id: string }) | undefined;
       if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
       else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
       else if (action === 'removeVotes') this.votes.clear();
@@ -191,8 +232,11 @@ export class ParticipantSession {
       else if (action === 'removeRatings') this.ratings.clear();
       else if (action === 'removeComment' && comment) this.comments.set(comment.card_id, (this.comments.get(comment.card_id) ?? []).filter(({ id }) => id !== comment.id));
       else if (action === 'removeComments') for (const cardId of this.comments.keys()) this.comments.set(cardId, []);
-      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) this.keepItem(item.card_id, item, action === 'removeItem');
+      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) keepOnCard(this.items, item.card_id, item, action === 'removeItem');
       else if (action === 'removeItems') for (const cardId of this.items.keys()) this.items.set(cardId, []);
+      else if ((action === 'addAttachment' || action === 'removeAttachment') && attachment) {
+        keepOnCard(this.attachments, attachment.card_id, attachment, action === 'removeAttachment');
+      } else if (action === 'removeAttachments') for (const cardId of this.attachments.keys()) this.attachments.set(cardId, []);
       // The live state keeps the sections as last loaded: a change to them is read again.
       else if (action.endsWith('Section')) void live.reload();
       // The live state keeps criteria as last loaded: a change to them is read again.
@@ -209,6 +253,7 @@ export class ParticipantSession {
         this.votes.forgetCard(id);
         this.comments.delete(id);
         this.items.delete(id);
+        this.attachments.delete(id);
       }
       // A merge moved the votes onto the new card.
       if (merged_into && this.votes.loaded) void this.readVotes([merged_into]).then(() => this.hooks.changed(), () => undefined);
@@ -298,7 +343,7 @@ export class ParticipantSession {
       case 'addItem': {
         const path = { workshop_id, card_id: request.cardId };
         const body = { section_id: request.sectionId, content: request.content };
-        this.keepItem(request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
+        keepOnCard(this.items, request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
         return;
       }
       case 'editCard': {
@@ -336,6 +381,15 @@ export class ParticipantSession {
     }
     this.hooks.refused(`Not sent: ${item.label}. ${reasonOf(error)}`);
   }
+}
+
+/** Something written on a card whose list was read (an item, an attachment): added, changed or gone. */
+function keepOnCard<T extends { id: string }>(lists: Map<string, T[]>, cardId: string, written: T, gone = false): void {
+  const list = lists.get(cardId);
+  if (!list) return;
+  const known = list.some(({ id }) => id === written.id);
+  if (gone) lists.set(cardId, list.filter(({ id }) => id !== written.id));
+  else lists.set(cardId, known ? list.map((kept) => (kept.id === written.id ? written : kept)) : [...list, written]);
 }
 
 /** A vote withdrawn or a card deleted already (by someone else, or an earlier attempt whose answer was lost) is gone as asked. */
