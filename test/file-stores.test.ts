@@ -108,7 +108,8 @@ describe.each(stores)('the %s store', (_kind, open) => {
   it('deletes more objects by prefix than one request of the bucket takes', async () => {
     const files = await open();
     const names = Array.from({ length: 1_005 }, (_, index) => `bulk/item${String(index).padStart(4, '0')}`);
-    for (let at = 0; at < names.length; at += 50) await Promise.all(names.slice(at, at + 50).map((name) => files.put(name, bytes('x'))));
+    // Ten at a time: the in-process bucket answers each within the store's 3 s even on a busy machine.
+    for (let at = 0; at < names.length; at += 10) await Promise.all(names.slice(at, at + 10).map((name) => files.put(name, bytes('x'))));
     expect((await files.list('bulk/')).length).toBe(1_005);
     expect(await files.deletePrefix('bulk/')).toBe(1_005);
     expect(await files.list('bulk/')).toEqual([]);

@@ -261,7 +261,8 @@ describe('SDK card order', () => {
     for (let i = 0; i < 150; i++) {
       const parent = `k${random(3)}`;
       const stack = model.get(parent)!;
-      const position = random(stack.length + 3) - 1;
+      // The server's positions: 0..n (a negative one is taken as 0).
+      const position = random(stack.length + 2) - 1;
       stack.splice(Math.min(Math.max(position, 0), stack.length), 0, `i${i}`);
       const before = state.cards;
       state = created(state, cardAt(`i${i}`, parent, position));
@@ -274,6 +275,23 @@ describe('SDK card order', () => {
     }
     // An idea whose cluster this reader cannot see is left out, as in the list the state loaded.
     expect(created(state, cardAt('orphan', 'hidden-cluster', 0)).cards.map((card) => card.id)).not.toContain('orphan');
+  });
+
+  it("keeps the server's positions in a stack seen in part, moving the siblings as the server does", () => {
+    // A private step: this reader sees three of the stack's cards, at the server's positions 2, 5 and 9.
+    let state = withCards([cardAt('k', null, 0), cardAt('a', 'k', 2), cardAt('b', 'k', 5), cardAt('c', 'k', 9)]);
+    const placements = () => state.cards.map((card) => `${card.id}@${card.position}`);
+    state = created(state, cardAt('d', 'k', 5));
+    expect(placements()).toEqual(['k@0', 'a@2', 'd@5', 'b@6', 'c@10']);
+    const before = state.cards;
+    state = applyEvent(state, 'card:updated', { seq: 2, workshop_id: 'w', card: cardAt('b', 'k', 6, 'B edited'), changes: { title: 'B edited' } } as never);
+    expect(placements()).toEqual(['k@0', 'a@2', 'd@5', 'b@6', 'c@10']);
+    expect(state.cards.filter((card) => card.id !== 'b').every((card) => before.includes(card))).toBe(true);
+    // c moves to the top of the stack: the server puts it at 0 and every card before it one up.
+    state = applyEvent(state, 'card:updated', { seq: 3, workshop_id: 'w', card: cardAt('c', 'k', 0), changes: { position: [10, 0] } } as never);
+    expect(placements()).toEqual(['k@0', 'c@0', 'a@3', 'd@6', 'b@7']);
+    state = applyEvent(state, 'card:deleted', { seq: 4, workshop_id: 'w', card_id: 'd', removed_ids: [], merged_into: null } as never);
+    expect(placements()).toEqual(['k@0', 'c@0', 'a@3', 'b@6']);
   });
 
   it('edits a card in place without renumbering or copying the others', () => {

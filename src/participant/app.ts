@@ -81,24 +81,21 @@ function show(session: ParticipantSession): void {
       session.add({ kind: 'comment', cardId: card.id, content }, `Comment on “${named(card)}”`);
       announce('Comment added.');
     },
-    openComments: (card) => session.openComments(card.id),
+    openList: (card, list) => session.readCardList(list, card.id),
     addItem: (card, section, content) => {
       session.add({ kind: 'item', cardId: card.id, sectionId: section.id, content }, `Item in ${section.title} on “${named(card)}”`);
       announce('Item added.');
     },
-    openItems: (card) => session.openItems(card.id),
     attach: (card, file) => {
-      session.attach(card, file);
-      announce(`Sending “${file.name}”.`);
+      if (session.attach(card, file)) announce(`Sending “${file.name}”.`);
     },
-    openAttachments: (card) => session.openAttachments(card.id),
     edit: (card, title) => {
       session.add({ kind: 'edit', cardId: card.id, title }, `New title “${title}” for “${named(card)}”`);
       announce('Title changed.');
     },
     remove: (card) => {
       session.add({ kind: 'delete', cardId: card.id }, `Delete “${named(card)}”`);
-      announce(`“${named(card)}” deleted.`);
+      announce(`Deleting “${named(card)}”.`);
     },
     announce,
   };

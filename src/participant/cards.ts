@@ -1,5 +1,5 @@
 import type { Attachment, Card, Comment, Item, Section, Workshop } from '../../client-sdk/src/index';
-import { isMine } from './session';
+import { isMine, type CardList } from './session';
 import type { Direction } from './votes';
 
 /** A criterion as the workshop carries it, with the ratings the reader may see. */
@@ -15,12 +15,11 @@ export interface CardActions {
   vote(card: Card, direction: Direction): void;
   rate(card: Card, criterion: Criterion, value: number): void;
   comment(card: Card, content: string): void;
-  openComments(card: Card): void;
+  /** A card's panel opened: its list is read. */
+  openList(card: Card, list: CardList): void;
   /** An item in one of the workshop's sections. */
   addItem(card: Card, section: Section, content: string): void;
-  openItems(card: Card): void;
   attach(card: Card, file: File): void;
-  openAttachments(card: Card): void;
   /** A new title for the card. */
   edit(card: Card, title: string): void;
   remove(card: Card): void;
@@ -56,14 +55,14 @@ export interface CardFrame {
     list: Item[] | null;
     waiting: Array<{ sectionId: string; content: string }>;
     /** Whether the step lets the person add items (`allow_items`). */
-    add: boolean;
+    mayAdd: boolean;
     me: string;
   } | null;
   /** The card's files: read when the panel was first opened (null before), those being sent, and whether the step lets the person attach (`allow_attachment`). */
-  files: { list: Attachment[] | null; sending: string[]; add: boolean };
+  files: { list: Attachment[] | null; sending: string[]; mayAdd: boolean };
   /** Whether the step lets the person edit (`allow_edit`) or delete (`allow_delete`) this card. */
-  edit: boolean;
-  remove: boolean;
+  mayEdit: boolean;
+  mayRemove: boolean;
   /** A new title waiting to be sent, shown in place of the card's. */
   waitingTitle: string | null;
   /** The card's comments when read (null before its panel was first opened), then those waiting to be sent. */
@@ -176,9 +175,8 @@ export class CardView {
       toggle.addEventListener('click', () => {
         panel.hidden = !panel.hidden;
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
-        if (!panel.hidden && panel === this.commentsPanel) this.actions.openComments(this.card);
-        if (!panel.hidden && panel === this.itemsPanel) this.actions.openItems(this.card);
-        if (!panel.hidden && panel === this.filesPanel) this.actions.openAttachments(this.card);
+        const list = panel === this.commentsPanel ? 'comments' : panel === this.itemsPanel ? 'items' : panel === this.filesPanel ? 'attachments' : null;
+        if (!panel.hidden && list) this.actions.openList(this.card, list);
         if (!panel.hidden && panel === this.editPanel) {
           this.editInput.value = this.frame.waitingTitle ?? this.card.title;
           this.editInput.focus();
@@ -239,8 +237,7 @@ export class CardView {
       const title = this.editInput.value.trim();
       if (!title) return this.editInput.focus();
       if (title !== (this.frame.waitingTitle ?? this.card.title)) this.actions.edit(this.card, title);
-      this.editPanel.hidden = true;
-      this.editToggle.setAttribute('aria-expanded', 'false');
+      closePanel(this.editToggle, this.editPanel);
       this.editToggle.focus();
     });
 
@@ -290,15 +287,14 @@ export class CardView {
     const { items } = this.frame;
     const summed = Object.values(card.summary.sections).reduce((sum, count) => sum + count, 0);
     const count = items ? Math.max(summed, items.list?.length ?? 0) + items.waiting.length : 0;
-    this.itemsToggle.hidden = !items || (!items.add && count === 0);
+    this.itemsToggle.hidden = !items || (!items.mayAdd && count === 0);
     if (this.itemsToggle.hidden || !items) {
-      this.itemsPanel.hidden = true;
-      this.itemsToggle.setAttribute('aria-expanded', 'false');
+      closePanel(this.itemsToggle, this.itemsPanel);
       return;
     }
     setText(this.itemsToggle, count === 0 ? 'Add item' : `Items (${count})`);
     this.itemsToggle.setAttribute('aria-label', count === 0 ? `Add an item to “${card.title}”` : `Items (${count}) on “${card.title}”`);
-    this.itemForm.hidden = !items.add;
+    this.itemForm.hidden = !items.mayAdd;
     const options = JSON.stringify(items.sections.map(({ id, title }) => [id, title]));
     if (options !== this.sectionOptions) {
       this.sectionOptions = options;
@@ -314,25 +310,14 @@ export class CardView {
       const group = element('div', 'item-section');
       const name = element('p', 'item-section-name', section.title);
       name.dir = 'auto';
+      name.id = `${this.id}-section-${section.id}`;
       const list = element('ul', 'item-list');
-      const entries = (items.list ?? [])
-        .filter((item) => item.section_id === section.id)
-        .map((item) => {
-          const entry = element('li', 'item');
-          const text = element('p', 'item-text', item.content);
-          text.dir = 'auto';
-          entry.append(text);
-          if (isMine(item, items.me)) entry.append(element('span', 'comment-by', 'You'));
-          return entry;
-        });
-      for (const waiting of items.waiting.filter(({ sectionId }) => sectionId === section.id)) {
-        const entry = element('li', 'item waiting');
-        const text = element('p', 'item-text', waiting.content);
-        text.dir = 'auto';
-        entry.append(text, element('span', 'comment-by', 'You · waiting to be sent'));
-        entries.push(entry);
-      }
-      if (entries.length === 0) entries.push(element('li', 'comment-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
+      list.setAttribute('aria-labelledby', name.id);
+      const entries = [
+        ...(items.list ?? []).filter((item) => item.section_id === section.id).map((item) => writtenEntry('item', item.content, isMine(item, items.me) ? 'You' : null)),
+        ...items.waiting.filter(({ sectionId }) => sectionId === section.id).map(({ content }) => writtenEntry('item', content, WAITING_BY_YOU)),
+      ];
+      if (entries.length === 0) entries.push(element('li', 'list-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
       list.append(...entries);
       group.append(name, list);
       return group;
@@ -341,17 +326,16 @@ export class CardView {
   }
 
   private updateFiles(card: Card): void {
-    const { list, sending, add } = this.frame.files;
+    const { list, sending, mayAdd } = this.frame.files;
     const count = Math.max(card.summary.attachments, list?.length ?? 0) + sending.length;
-    this.filesToggle.hidden = !add && count === 0;
+    this.filesToggle.hidden = !mayAdd && count === 0;
     if (this.filesToggle.hidden) {
-      this.filesPanel.hidden = true;
-      this.filesToggle.setAttribute('aria-expanded', 'false');
+      closePanel(this.filesToggle, this.filesPanel);
       return;
     }
     setText(this.filesToggle, count === 0 ? 'Attach' : `Files (${count})`);
     this.filesToggle.setAttribute('aria-label', count === 0 ? `Attach a file to “${card.title}”` : `Files (${count}) on “${card.title}”`);
-    this.fileForm.hidden = !add;
+    this.fileForm.hidden = !mayAdd;
     const drawn = JSON.stringify([list?.map(({ id, name, url }) => [id, name, url]) ?? null, sending, count > 0]);
     if (drawn === this.drawnFiles) return;
     this.drawnFiles = drawn;
@@ -365,20 +349,19 @@ export class CardView {
       return entry;
     });
     for (const name of sending) entries.push(element('li', 'file waiting', `${name} · sending…`));
-    if (entries.length === 0) entries.push(element('li', 'comment-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
+    if (entries.length === 0) entries.push(element('li', 'list-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
     // The list holds links only: redrawing it while one has the focus is rare and costs only that.
     this.fileList.replaceChildren(...entries);
   }
 
   private updateChanges(card: Card): void {
-    const { edit, remove } = this.frame;
-    this.editToggle.hidden = !edit;
-    if (!edit) {
-      this.editPanel.hidden = true;
-      this.editToggle.setAttribute('aria-expanded', 'false');
+    const { mayEdit, mayRemove } = this.frame;
+    this.editToggle.hidden = !mayEdit;
+    if (!mayEdit) {
+      closePanel(this.editToggle, this.editPanel);
     }
     this.editToggle.setAttribute('aria-label', `Edit “${card.title}”`);
-    this.removeButton.hidden = !remove;
+    this.removeButton.hidden = !mayRemove;
     this.removeButton.setAttribute('aria-label', `Delete “${card.title}”`);
   }
 
@@ -402,8 +385,7 @@ export class CardView {
     const { rate } = this.frame;
     this.rateToggle.hidden = rate === null;
     if (!rate) {
-      this.ratePanel.hidden = true;
-      this.rateToggle.setAttribute('aria-expanded', 'false');
+      closePanel(this.rateToggle, this.ratePanel);
       return;
     }
     const rated = rate.filter((entry) => entry.value !== null).length;
@@ -449,32 +431,39 @@ export class CardView {
     const count = Math.max(card.summary.comments, comments.list?.length ?? 0) + comments.waiting.length;
     // Nothing to read and nothing to write: no toggle.
     this.commentsToggle.hidden = !comment && count === 0;
-    if (this.commentsToggle.hidden) this.commentsPanel.hidden = true;
+    if (this.commentsToggle.hidden) closePanel(this.commentsToggle, this.commentsPanel);
     setText(this.commentsToggle, count === 0 ? 'Comment' : `Comments (${count})`);
     this.commentForm.hidden = !comment;
     const drawn = JSON.stringify([comments.list?.map(({ id, content }) => [id, content]) ?? null, comments.waiting, count > 0]);
     if (drawn === this.drawnComments) return;
     this.drawnComments = drawn;
-    const items = (comments.list ?? []).map((found) => {
-      const item = element('li', 'comment');
-      const text = element('p', 'comment-text', found.content);
-      text.dir = 'auto';
-      item.append(text);
-      if (isMine(found, comments.me)) item.append(element('span', 'comment-by', 'You'));
-      return item;
-    });
-    for (const content of comments.waiting) {
-      const item = element('li', 'comment waiting');
-      const text = element('p', 'comment-text', content);
-      text.dir = 'auto';
-      item.append(text, element('span', 'comment-by', 'You · waiting to be sent'));
-      items.push(item);
-    }
-    if (comments.list === null && comments.waiting.length === 0) items.push(element('li', 'comment-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
-    else if (items.length === 0) items.push(element('li', 'comment-empty', 'No comments yet.'));
+    const items = [
+      ...(comments.list ?? []).map((found) => writtenEntry('comment', found.content, isMine(found, comments.me) ? 'You' : null)),
+      ...comments.waiting.map((content) => writtenEntry('comment', content, WAITING_BY_YOU)),
+    ];
+    if (comments.list === null && comments.waiting.length === 0) items.push(element('li', 'list-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
+    else if (items.length === 0) items.push(element('li', 'list-empty', 'No comments yet.'));
     // The list holds no controls: redrawing it takes no focus away.
     this.commentList.replaceChildren(...items);
   }
+}
+
+const WAITING_BY_YOU = 'You · waiting to be sent';
+
+/** A comment or an item in its card's list, with who wrote it when that is the person; waiting ones drawn dashed. */
+function writtenEntry(kind: 'comment' | 'item', content: string, by: string | null): HTMLLIElement {
+  const entry = element('li', by === WAITING_BY_YOU ? `${kind} waiting` : kind);
+  const text = element('p', `${kind}-text`, content);
+  text.dir = 'auto';
+  entry.append(text);
+  if (by) entry.append(element('span', 'written-by', by));
+  return entry;
+}
+
+/** Closes a card's panel and says so on its toggle. */
+function closePanel(toggle: HTMLButtonElement, panel: HTMLElement): void {
+  panel.hidden = true;
+  toggle.setAttribute('aria-expanded', 'false');
 }
 
 /** A file's size in words a person reads. */

@@ -75,6 +75,11 @@ export class Outbox {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
 
+  /** The intents of one kind about one card still waiting, oldest first. */
+  waitingOn<K extends Exclude<Intent['kind'], 'card'>>(kind: K, cardId: string): Array<Extract<Intent, { kind: K }>> {
+    return this.items.flatMap(({ intent }) => (intent.kind === kind && 'cardId' in intent && intent.cardId === cardId ? [intent as Extract<Intent, { kind: K }>] : []));
+  }
+
   constructor(
     private readonly storageKey: string,
     private readonly hooks: OutboxHooks,

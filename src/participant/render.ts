@@ -89,8 +89,8 @@ export class WorkshopPage {
       const canVote = may(card.type === 'idea' ? 'allow_vote_on_ideas' : 'allow_vote_on_clusters');
       const refusal = (direction: Direction) => (session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…');
       const cardLeft = Math.max(0, Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY));
-      const waitingRates = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'rate' && intent.cardId === card.id ? [intent] : []));
-      const waitingTitle = session.outbox.items.flatMap(({ intent }) => (intent.kind === 'edit' && intent.cardId === card.id ? [intent.title] : [])).at(-1) ?? null;
+      const { outbox } = session;
+      const waitingRates = outbox.waitingOn('rate', card.id);
       return {
         scoreShown: scoresShown && (card.type === 'idea' || card.summary.score !== 0),
         contentShown: view.card_sub_view === 'content',
@@ -112,18 +112,18 @@ export class WorkshopPage {
             ? {
                 sections: state.workshop.sections,
                 list: session.items.get(card.id) ?? null,
-                waiting: session.outbox.items.flatMap(({ intent }) => (intent.kind === 'item' && intent.cardId === card.id ? [intent] : [])),
-                add: may('allow_items'),
+                waiting: outbox.waitingOn('item', card.id),
+                mayAdd: may('allow_items'),
                 me: session.me,
               }
             : null,
-        files: { list: session.attachments.get(card.id) ?? null, sending: session.sendingFiles.get(card.id) ?? [], add: may('allow_attachment') },
-        edit: !archived && session.mayChange(prefs.allow_edit, card),
-        remove: !archived && session.mayChange(prefs.allow_delete, card),
-        waitingTitle,
+        files: { list: session.attachments.get(card.id) ?? null, sending: session.sendingFiles.get(card.id) ?? [], mayAdd: may('allow_attachment') },
+        mayEdit: !archived && session.mayChange(prefs.allow_edit, card),
+        mayRemove: !archived && session.mayChange(prefs.allow_delete, card),
+        waitingTitle: outbox.waitingOn('edit', card.id).at(-1)?.title ?? null,
         comments: {
           list: session.comments.get(card.id) ?? null,
-          waiting: session.outbox.items.flatMap(({ intent }) => (intent.kind === 'comment' && intent.cardId === card.id ? [intent.content] : [])),
+          waiting: outbox.waitingOn('comment', card.id).map(({ content }) => content),
           me: session.me,
         },
       };

@@ -44,6 +44,9 @@ export const DEFAULT_PREFS: Prefs = {
 
 /** The largest file the server takes (CONTRACT §3: 413 above it). */
 export const FILE_MAX_BYTES = 20 * 1024 * 1024;
+/** The lists of what is written on a card that the page reads when their panel opens. */
+export type CardList = 'comments' | 'items' | 'attachments';
+
 /** How many cards' votes are read at once when the person's votes are counted. */
 const READ_AT_ONCE = 4;
 const RETRY_MS = 2_000;
@@ -130,38 +133,20 @@ export class ParticipantSession {
     );
   }
 
-  openComments(cardId: string): void {
-    const path = { workshop_id: this.workshopId, card_id: cardId };
-    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path } }).then(
+  /** Reads one of a card's lists (when its panel opens); what arrived live meanwhile is kept. */
+  readCardList(kind: CardList, cardId: string): void {
+    const params = { params: { path: { workshop_id: this.workshopId, card_id: cardId } } };
+    const reading: Promise<Array<{ id: string }>> =
+      kind === 'comments'
+        ? this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', params)
+        : kind === 'items'
+          ? this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', params)
+          : this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', params);
+    const lists = this[kind] as Map<string, Array<{ id: string }>>;
+    reading.then(
       (list) => {
-        // Comments that arrived live meanwhile are kept.
-        const known = this.comments.get(cardId) ?? [];
-        this.comments.set(cardId, [...list, ...known.filter((comment) => !list.some((read) => read.id === comment.id))]);
-        this.hooks.changed();
-      },
-      () => undefined,
-    );
-  }
-
-  openItems(cardId: string): void {
-    const path = { workshop_id: this.workshopId, card_id: cardId };
-    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path } }).then(
-      (list) => {
-        // Items that arrived live meanwhile are kept.
-        const known = this.items.get(cardId) ?? [];
-        this.items.set(cardId, [...list, ...known.filter((item) => !list.some((read) => read.id === item.id))]);
-        this.hooks.changed();
-      },
-      () => undefined,
-    );
-  }
-
-  openAttachments(cardId: string): void {
-    const path = { workshop_id: this.workshopId, card_id: cardId };
-    this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { params: { path } }).then(
-      (list) => {
-        const known = this.attachments.get(cardId) ?? [];
-        this.attachments.set(cardId, [...list, ...known.filter((attachment) => !list.some((read) => read.id === attachment.id))]);
+        const known = lists.get(cardId) ?? [];
+        lists.set(cardId, [...list, ...known.filter((written) => !list.some((read) => read.id === written.id))]);
         this.hooks.changed();
       },
       () => undefined,
@@ -173,10 +158,14 @@ export class ParticipantSession {
    * (kept in the browser's storage), so without a connection the person is told to attach it
    * again later. The SDK's retries carry each request's key, so a cut-off answer lands once.
    */
-  attach(card: Card, file: File): void {
+  attach(card: Card, file: File): boolean {
     const name = file.name || 'file';
-    if (file.size > FILE_MAX_BYTES) return this.hooks.refused(`Not sent: “${name}”. Files can be at most 20 MB.`);
-    if (!navigator.onLine) return this.hooks.refused(`Not sent: “${name}”. Attaching a file needs a connection: attach it again once you are online.`);
+    const refusal =
+      file.size > FILE_MAX_BYTES ? 'Files can be at most 20 MB.' : !navigator.onLine ? 'Attaching a file needs a connection: attach it again once you are online.' : null;
+    if (refusal) {
+      this.hooks.refused(`Not sent: “${name}”. ${refusal}`);
+      return false;
+    }
     const sending = (this.sendingFiles.get(card.id) ?? []).concat(name);
     this.sendingFiles.set(card.id, sending);
     this.hooks.changed();
@@ -187,7 +176,7 @@ export class ParticipantSession {
     };
     upload()
       .then(
-        (attachment) => keepOnCard(this.attachments, card.id, attachment),
+        (attachment) => this.wroteOnCard('attachments', card.id, attachment),
         (err: unknown) => this.hooks.refused(`Not sent: “${name}”. ${err instanceof ApiError ? reasonOf(err) : 'The server could not be reached; attach it again.'}`),
       )
       .finally(() => {
@@ -195,6 +184,19 @@ export class ParticipantSession {
         this.sendingFiles.set(card.id, left);
         this.hooks.changed();
       });
+    return true;
+  }
+
+  /**
+   * Takes in what the person wrote on a card: into its list when that was read, else the list is
+   * read now (the card's counts in the live state are as it loaded them).
+   */
+  private wroteOnCard(kind: 'items', cardId: string, written: Item): void;
+  private wroteOnCard(kind: 'attachments', cardId: string, written: Attachment): void;
+  private wroteOnCard(kind: 'items' | 'attachments', cardId: string, written: { id: string }): void {
+    const lists = this[kind] as Map<string, Array<{ id: string }>>;
+    if (lists.has(cardId)) applyToCardList(lists, cardId, written);
+    else this.readCardList(kind, cardId);
   }
 
   private async readVotes(cardIds: string[]): Promise<void> {
@@ -232,10 +234,10 @@ export class ParticipantSession {
       else if (action === 'removeRatings') this.ratings.clear();
       else if (action === 'removeComment' && comment) this.comments.set(comment.card_id, (this.comments.get(comment.card_id) ?? []).filter(({ id }) => id !== comment.id));
       else if (action === 'removeComments') for (const cardId of this.comments.keys()) this.comments.set(cardId, []);
-      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) keepOnCard(this.items, item.card_id, item, action === 'removeItem');
+      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) applyToCardList(this.items, item.card_id, item, action === 'removeItem');
       else if (action === 'removeItems') for (const cardId of this.items.keys()) this.items.set(cardId, []);
       else if ((action === 'addAttachment' || action === 'removeAttachment') && attachment) {
-        keepOnCard(this.attachments, attachment.card_id, attachment, action === 'removeAttachment');
+        applyToCardList(this.attachments, attachment.card_id, attachment, action === 'removeAttachment');
       } else if (action === 'removeAttachments') for (const cardId of this.attachments.keys()) this.attachments.set(cardId, []);
       // The live state keeps the sections as last loaded: a change to them is read again.
       else if (action.endsWith('Section')) void live.reload();
@@ -254,6 +256,7 @@ export class ParticipantSession {
         this.comments.delete(id);
         this.items.delete(id);
         this.attachments.delete(id);
+        this.sendingFiles.delete(id);
       }
       // A merge moved the votes onto the new card.
       if (merged_into && this.votes.loaded) void this.readVotes([merged_into]).then(() => this.hooks.changed(), () => undefined);
@@ -343,7 +346,7 @@ export class ParticipantSession {
       case 'addItem': {
         const path = { workshop_id, card_id: request.cardId };
         const body = { section_id: request.sectionId, content: request.content };
-        keepOnCard(this.items, request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
+        this.wroteOnCard('items', request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
         return;
       }
       case 'editCard': {
@@ -384,7 +387,7 @@ export class ParticipantSession {
 }
 
 /** Something written on a card whose list was read (an item, an attachment): added, changed or gone. */
-function keepOnCard<T extends { id: string }>(lists: Map<string, T[]>, cardId: string, written: T, gone = false): void {
+function applyToCardList<T extends { id: string }>(lists: Map<string, T[]>, cardId: string, written: T, gone = false): void {
   const list = lists.get(cardId);
   if (!list) return;
   const known = list.some(({ id }) => id === written.id);

@@ -3,9 +3,9 @@ import type { AccessChangedEvent, SessionRevokedEvent } from '../modules/events/
 import { findAccess } from '../modules/access/load';
 import type { WorkshopRole } from '../modules/access/rules';
 import type { Presence } from './presence';
-import { allRoomsOf, joinedWorkshops, memberRoom, roleRoom, tokenRoom, userRoom, workshopRoom } from './rooms';
+import { allRoomsOf, memberRoom, roleRoom, tokenRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
-import { moveSockets, socketsIn, type ClusterReachable } from './cluster';
+import { moveSockets, socketsIn, workshopsJoinedBy, type ClusterReachable } from './cluster';
 
 /**
  * Puts one user's sockets joined to these workshops in the rooms their access allows now: the
@@ -67,8 +67,8 @@ export function syncAccess(deps: AppDeps, io: RealtimeServer, presence: Presence
     io.in(room).disconnectSockets(true);
   };
   const onAccessChanged = ({ userId }: AccessChangedEvent) => {
-    socketsIn(io, userRoom(userId), reachable)
-      .then((sockets) => recheckAccess(deps, io, presence, userId, sockets.flatMap((s) => joinedWorkshops(s.rooms))))
+    workshopsJoinedBy(io, userId, reachable)
+      .then((workshopIds) => recheckAccess(deps, io, presence, userId, workshopIds))
       .catch((err) => console.error('[realtime] access re-check failed', err));
   };
   deps.bus.on('session-revoked', onRevoked);

@@ -1,4 +1,5 @@
 import type { SocketData } from './events';
+import { joinedWorkshops, userRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
 
 /*
@@ -24,6 +25,12 @@ export async function socketsIn(io: RealtimeServer, room: string, reachable: Clu
     // The other instances did not answer in time (Redis went away meanwhile): ours still count.
     return io.local.in(room).fetchSockets();
   }
+}
+
+/** The workshops one user's sockets joined, on every instance (this instance's, when the others cannot answer). */
+export async function workshopsJoinedBy(io: RealtimeServer, userId: string, reachable: ClusterReachable): Promise<string[]> {
+  const sockets = await socketsIn(io, userRoom(userId), reachable);
+  return [...new Set(sockets.flatMap((socket) => joinedWorkshops(socket.rooms)))];
 }
 
 /**

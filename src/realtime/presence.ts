@@ -1,12 +1,11 @@
-import { inArray } from 'drizzle-orm';
-import { tablesOf, type Database } from '../db/database';
+import type { Database } from '../db/database';
 import { isUnavailable } from '../db/errors';
 import type { DomainEventBus, ProfileChangedEvent } from '../modules/events/bus';
-import { toUserSummary } from '../modules/users/schemas';
+import { profilesOf } from '../modules/users/repo';
 import { PRESENCE_LIST_LIMIT, type PresencePayload, type PresenceUser } from './events';
-import { joinedWorkshops, roleRoom, userRoom, workshopRoom } from './rooms';
+import { roleRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
-import { socketsIn, type ClusterReachable, type SocketView } from './cluster';
+import { socketsIn, workshopsJoinedBy, type ClusterReachable, type SocketView } from './cluster';
 
 /** Changes this close together make one presence event. */
 const MIN_DELAY_MS = 50;
@@ -20,6 +19,9 @@ const DELAY_PER_SOCKET_MS = 1;
  */
 export class Presence {
   private readonly pending = new Map<string, NodeJS.Timeout>();
+  /** Each workshop's latest recount: an earlier one still reading when it ends is not sent. */
+  private readonly recounts = new Map<string, number>();
+  private recounted = 0;
   private closed = false;
 
   constructor(
@@ -48,9 +50,11 @@ export class Presence {
    * or a guest who signed up since shows as they are now.
    */
   async current(workshopId: string): Promise<PresencePayload> {
-    const payload = toPresence(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
-    const profiles = await this.profilesOf(payload.users.map((user) => user.id));
-    return { ...payload, users: payload.users.map((user) => profiles.get(user.id) ?? user) };
+    const present = presentIn(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
+    const profiles = await this.profilesOf(present.listed.map(({ user }) => user.id));
+    const listed = present.listed.map((entry) => ({ ...entry, user: profiles.get(entry.user.id) ?? entry.user })).sort(byPresenceOrder);
+    const users = listed.map(({ user }) => ({ id: user.id, name: user.name, avatar_url: user.avatar_url, guest: user.guest }));
+    return { workshop_id: workshopId, users, count: present.count };
   }
 
   /**
@@ -59,9 +63,9 @@ export class Presence {
    */
   followProfiles(bus: DomainEventBus): () => void {
     const onProfileChanged = ({ userId }: ProfileChangedEvent) => {
-      socketsIn(this.io, userRoom(userId), this.clusterReachable)
-        .then((sockets) => {
-          for (const workshopId of new Set(sockets.flatMap((socket) => joinedWorkshops(socket.rooms)))) this.changed(workshopId);
+      workshopsJoinedBy(this.io, userId, this.clusterReachable)
+        .then((workshopIds) => {
+          for (const workshopId of workshopIds) this.changed(workshopId);
         })
         .catch((err: unknown) => console.error('[realtime] presence after a profile change failed', err));
     };
@@ -77,14 +81,8 @@ export class Presence {
 
   /** The users' profiles now; none while the database is away (the sockets' own are shown then). */
   private async profilesOf(userIds: string[]): Promise<Map<string, PresenceUser>> {
-    if (userIds.length === 0) return new Map();
     try {
-      const { users } = tablesOf(this.database.db);
-      const rows = await this.database.db
-        .select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest })
-        .from(users)
-        .where(inArray(users.id, userIds));
-      return new Map(rows.map((row) => [row.id, toUserSummary(row)]));
+      return await profilesOf(this.database.db, userIds);
     } catch (err) {
       if (!isUnavailable(err)) console.error('[realtime] reading profiles for presence failed', err);
       return new Map();
@@ -92,26 +90,37 @@ export class Presence {
   }
 
   private async publish(workshopId: string) {
-    const payload = await this.current(workshopId);
-    if (!this.closed) this.io.to(workshopRoom(workshopId)).emit('presence', payload);
+    const recount = ++this.recounted;
+    this.recounts.set(workshopId, recount);
+    // A later recount that began while this one read (a slow database) alone says who is here now.
+    const latest = () => this.recounts.get(workshopId) === recount;
+    try {
+      const payload = await this.current(workshopId);
+      if (latest() && !this.closed) this.io.to(workshopRoom(workshopId)).emit('presence', payload);
+    } finally {
+      if (latest()) this.recounts.delete(workshopId);
+    }
   }
 }
 
-function toPresence(workshopId: string, sockets: SocketView[]): PresencePayload {
+interface PresentUser {
+  user: PresenceUser;
+  facilitator: boolean;
+}
+
+/** Facilitators first, then by name. */
+function byPresenceOrder(a: PresentUser, b: PresentUser): number {
+  return Number(b.facilitator) - Number(a.facilitator) || a.user.name.localeCompare(b.user.name) || a.user.id.localeCompare(b.user.id);
+}
+
+/** Each connected user once, the first `PRESENCE_LIST_LIMIT` in presence order (by the names their sockets hold), and how many there are. */
+function presentIn(workshopId: string, sockets: SocketView[]): { listed: PresentUser[]; count: number } {
   const facilitators = roleRoom(workshopId, 'facilitator');
-  const users = new Map<string, { user: PresenceUser; facilitator: boolean }>();
+  const users = new Map<string, PresentUser>();
   for (const socket of sockets) {
     const user = socket.data.user;
     if (!user) continue;
-    const facilitator = socket.rooms.has(facilitators) || users.get(user.id)?.facilitator === true;
-    users.set(user.id, { user, facilitator });
+    users.set(user.id, { user, facilitator: socket.rooms.has(facilitators) || users.get(user.id)?.facilitator === true });
   }
-  const ordered = [...users.values()].sort(
-    (a, b) => Number(b.facilitator) - Number(a.facilitator) || a.user.name.localeCompare(b.user.name) || a.user.id.localeCompare(b.user.id),
-  );
-  return {
-    workshop_id: workshopId,
-    users: ordered.slice(0, PRESENCE_LIST_LIMIT).map(({ user }) => ({ id: user.id, name: user.name, avatar_url: user.avatar_url, guest: user.guest })),
-    count: users.size,
-  };
+  return { listed: [...users.values()].sort(byPresenceOrder).slice(0, PRESENCE_LIST_LIMIT), count: users.size };
 }

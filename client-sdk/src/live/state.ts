@@ -166,8 +166,10 @@ export function ordered(cards: Card[]): Card[] {
 }
 
 /**
- * Puts a card at its position among its siblings and numbers the stacks it left and joined
- * 0..n-1, as the server does (events name only the card that moved, not the siblings renumbered).
+ * Puts a card at its position among its siblings, moving the siblings as the server does: those
+ * after the place it left one down, those from the place it joined one up (events name only the
+ * card that moved, not its siblings). Positions stay the server's, so a reader who sees part of a
+ * stack (a private step) keeps the gaps of the cards they do not see.
  */
 function placed(cards: Card[], card: Card): Card[] {
   const index = cards.findIndex((c) => c.id === card.id);
@@ -179,47 +181,56 @@ function placed(cards: Card[], card: Card): Card[] {
     edited[index] = card;
     return edited;
   }
+  const at = Math.max(card.position, 0);
   if (!previous && card.parent !== null) {
-    const joinedStack = withIdeaJoining(cards, card);
-    if (joinedStack) return joinedStack;
+    const withIdea = withNewIdea(cards, { ...card, position: at });
+    if (withIdea) return withIdea;
   }
-  const stack = (parent: string | null) => cards.filter((c) => c.parent === parent && c.id !== card.id).sort((a, b) => a.position - b.position);
-  const joined = stack(card.parent);
-  joined.splice(Math.min(Math.max(card.position, 0), joined.length), 0, card);
-  const renumbered = new Map(joined.map((c, position) => [c.id, { ...c, position }]));
-  if (previous && previous.parent !== card.parent) {
-    stack(previous.parent).forEach((c, position) => renumbered.set(c.id, { ...c, position }));
-  }
-  const others = cards.filter((c) => !renumbered.has(c.id));
-  return ordered([...others, ...renumbered.values()]);
+  const moved = cards.flatMap((c) => {
+    if (c.id === card.id) return [];
+    let position = c.position;
+    if (previous && c.parent === previous.parent && position > previous.position) position -= 1;
+    if (c.parent === card.parent && position >= at) position += 1;
+    return [position === c.position ? c : { ...c, position }];
+  });
+  return ordered([...moved, { ...card, position: at }]);
 }
 
 /**
- * `cards` (ordered) with a new idea put into its cluster's stack, the stack numbered 0..n-1 again;
- * null when its cluster is not in the list (`ordered` leaves such an idea out).
+ * `cards` (ordered) with a new idea put into its cluster's stack before the first sibling at or
+ * after its position, those siblings one up; null when its cluster is not in the list (`ordered`
+ * leaves such an idea out).
  */
-function withIdeaJoining(cards: Card[], idea: Card): Card[] | null {
+function withNewIdea(cards: Card[], idea: Card): Card[] | null {
   const cluster = cards.findIndex((c) => c.id === idea.parent);
   if (cluster < 0) return null;
-  let end = cluster + 1;
-  while (end < cards.length && cards[end]!.parent === idea.parent) end++;
-  const stack = cards.slice(cluster + 1, end);
-  stack.splice(Math.min(Math.max(idea.position, 0), stack.length), 0, idea);
-  const renumbered = stack.map((c, position) => (c.position === position ? c : { ...c, position }));
-  return [...cards.slice(0, cluster + 1), ...renumbered, ...cards.slice(end)];
+  const result = cards.slice(0, cluster + 1);
+  let next = cluster + 1;
+  let inserted = false;
+  for (; next < cards.length && cards[next]!.parent === idea.parent; next++) {
+    const sibling = cards[next]!;
+    if (sibling.position < idea.position) {
+      result.push(sibling);
+      continue;
+    }
+    if (!inserted) result.push(idea);
+    inserted = true;
+    result.push({ ...sibling, position: sibling.position + 1 });
+  }
+  if (!inserted) result.push(idea);
+  for (; next < cards.length; next++) result.push(cards[next]!);
+  return result;
 }
 
+/** The cards without those removed, each sibling after a removed one one down per removed card before it. */
 function without(cards: Card[], ids: Set<string>): Card[] {
-  const left = cards.filter((card) => !ids.has(card.id));
-  const stacks = new Set(cards.filter((card) => ids.has(card.id)).map((card) => card.parent));
-  const renumbered = new Map<string, Card>();
-  for (const parent of stacks) {
-    left
-      .filter((card) => card.parent === parent)
-      .sort((a, b) => a.position - b.position)
-      .forEach((card, position) => renumbered.set(card.id, { ...card, position }));
-  }
-  return ordered(left.map((card) => renumbered.get(card.id) ?? card));
+  const removed = cards.filter((card) => ids.has(card.id));
+  const left = cards.flatMap((card) => {
+    if (ids.has(card.id)) return [];
+    const before = removed.filter((gone) => gone.parent === card.parent && gone.position < card.position).length;
+    return [before === 0 ? card : { ...card, position: card.position - before }];
+  });
+  return ordered(left);
 }
 
 /** Positions from a canvas move: the server's values for every card the move renumbered. */

@@ -31,11 +31,9 @@ const SLIDE_EVERY_MS = 3600 * 1000;
  */
 export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }, guest?: UserRow) {
   const passwordHash = await hashPassword(input.password);
+  let account: Awaited<ReturnType<typeof createAccount>>;
   try {
-    if (!guest) return await createAccount(deps, input, passwordHash);
-    const account = await upgradeGuest(deps, guest.id, input, passwordHash);
-    deps.bus.emit('profile-changed', { userId: guest.id });
-    return account;
+    account = await (guest ? upgradeGuest(deps, guest.id, input, passwordHash) : createAccount(deps, input, passwordHash));
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
@@ -43,6 +41,9 @@ export async function signup(deps: AuthDeps, input: { email: string; password: s
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
+  // A guest's name and flag changed where people see them live.
+  if (guest) deps.bus.emit('profile-changed', { userId: guest.id });
+  return account;
 }
 
 type AccountInput = { email: string; name: string };
