@@ -388,10 +388,12 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       // Drawn as SVG elements: no image, no data: URL.
       expect(await page.evaluate(() => ({ images: document.images.length, svgs: document.querySelectorAll('#invite-qr svg path').length }))).toEqual({ images: 0, svgs: 1 });
 
-      // Archived, nobody may join: the invitation goes; running again, it comes back.
+      // Archived, nobody may join: the invitation goes; running again, it comes back. (Live changes
+      // reach a screen within a second in the tests that time them; here a loaded machine gets 3 s.)
       await timeToShow(
         () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'archived' } }),
-        () => page.locator('#invite').waitFor({ state: 'hidden', timeout: 1_000 }),
+        () => page.locator('#invite').waitFor({ state: 'hidden', timeout: 3_000 }),
+        3_000,
       );
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'running' } });
       await shown(page, '#invite-code', /^\d{3}-\d{3}-\d{3}$/, 5_000);
