@@ -20,6 +20,11 @@ const BROWSER_PAGES = ['test/screen.test.ts', 'test/participant-page.test.ts'];
  * chromium, which the first run did, and the CI run keeps within its time.
  */
 const pagesOnce = process.env.BROWSER_PAGES_DONE === '1' ? BROWSER_PAGES : [];
+/**
+ * The fleet's fault tests (two minutes of killed and frozen instances) run once in CI: on Node 24,
+ * which production runs (`.ci/run` sets FLEET_FAULTS_ON_NODE24=1 for its first run, on Node 20).
+ */
+const faultsLater = process.env.FLEET_FAULTS_ON_NODE24 === '1' ? ['test/fleet-faults.test.ts'] : [];
 
 export default defineConfig({
   test: {
@@ -31,7 +36,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'sqlite', include, exclude: [...configDefaults.exclude, ...pagesOnce] } },
       ...(withPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include, exclude: [...configDefaults.exclude, ...BROWSER_PAGES], env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include, exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater], env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
         : []),
     ],
   },
