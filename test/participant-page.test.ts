@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { WorkshopClient } from '../client-sdk/src/index';
+import type { Step, WorkshopClient } from '../client-sdk/src/index';
 import { browserAvailable, shown, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -59,14 +59,32 @@ async function phone(browser: TestBrowser) {
   return browser.newPage(PHONE);
 }
 
-/** A guest on a phone, in a workshop with a cluster `Topics` holding the idea `Vote on me`, their votes counted. */
-async function guestWithAnIdea(browser: TestBrowser, t: { url: string }) {
+/**
+ * Fay's workshop with these steps, the first one current (none without steps), and a cluster
+ * `Topics` holding the idea `ideaTitle`; `toStep` makes another step current.
+ */
+async function workshopWithAnIdea(t: { url: string }, ideaTitle: string, steps: Array<{ name: string; prefs?: Partial<Step['prefs']> }> = []) {
   const { fay, id, inWorkshop, code } = await workshopWithCode(t);
+  const made: Step[] = [];
+  for (const body of steps) made.push(await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body }));
+  const toStep = (step: Step) => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+  if (made[0]) await toStep(made[0]);
   const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Vote on me', parent: cluster.id } });
+  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: ideaTitle, parent: cluster.id } });
+  return { fay, id, inWorkshop, code, steps: made, toStep, cluster, idea };
+}
+
+/** Gus, a guest who joined with `code` on a phone, and who he is. */
+async function guestOnPhone(browser: TestBrowser, t: { url: string }, code: string, workshopId: string) {
   const { page, problems } = await phone(browser);
   await joinAsGuest(page, t.url, code, 'Gus');
-  const guest = await guestOf(page, t.url, id);
+  return { page, problems, guest: await guestOf(page, t.url, workshopId) };
+}
+
+/** A guest on a phone, in a workshop with a cluster `Topics` holding the idea `Vote on me`, their votes counted. */
+async function guestWithAnIdea(browser: TestBrowser, t: { url: string }) {
+  const { fay, id, code, idea } = await workshopWithAnIdea(t, 'Vote on me');
+  const { page, problems, guest } = await guestOnPhone(browser, t, code, id);
   await shown(page, '#points', /Vote as you like/, 5_000);
   return { fay, id, idea, page, problems, guest };
 }
@@ -238,15 +256,11 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
   });
 
   it('adds items under the sections the facilitator made, sees others\' items arrive, and reads them once the step stops adding', async () => {
-    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
-    const adding = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Pros and cons' } });
-    const reading = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Read', prefs: { allow_items: false } } });
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: adding.id } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Remote Fridays', parent: cluster.id } });
-    const { page, problems } = await phone(browser);
-    await joinAsGuest(page, t.url, code, 'Gus');
-    const guest = await guestOf(page, t.url, id);
+    const { fay, id, inWorkshop, code, idea, steps, toStep } = await workshopWithAnIdea(t, 'Remote Fridays', [
+      { name: 'Pros and cons' },
+      { name: 'Read', prefs: { allow_items: false } },
+    ]);
+    const { page, problems, guest } = await guestOnPhone(browser, t, code, id);
     // No sections yet: nothing to add items under.
     expect(await onList(page, idea.id).locator('.items-toggle').isVisible()).toBe(false);
     await fay.post('/v1/workshops/{workshop_id}/sections', { ...inWorkshop, body: { title: 'Pros' } });
@@ -268,7 +282,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { ...path, body: { section_id: cons.id, content: 'Harder to reach people' } });
     await until(async () => (await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).length === 2, 'the second item');
 
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: reading.id } });
+    await toStep(steps[1]!);
     await shown(page, '#step-name', 'Read', 5_000);
     expect(await onList(page, idea.id).locator('.item-form').isVisible()).toBe(false);
     expect(await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).toEqual(['Fewer <b>chats</b> by the coffee', 'Harder to reach people']);
@@ -277,16 +291,12 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
   });
 
   it('attaches a file to a card, which everyone can download, and says a file needs a connection while offline', async () => {
-    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
-    const attaching = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Attach' } });
-    const closed = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Closed', prefs: { allow_attachment: false } } });
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: attaching.id } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Whiteboard photo', parent: cluster.id } });
-    const { page, problems } = await phone(browser);
+    const { fay, id, code, idea, steps, toStep } = await workshopWithAnIdea(t, 'Whiteboard photo', [
+      { name: 'Attach' },
+      { name: 'Closed', prefs: { allow_attachment: false } },
+    ]);
+    const { page, problems, guest } = await guestOnPhone(browser, t, code, id);
     const context = page.context();
-    await joinAsGuest(page, t.url, code, 'Gus');
-    const guest = await guestOf(page, t.url, id);
     const card = onList(page, idea.id);
 
     await card.getByRole('button', { name: 'Attach a file to “Whiteboard photo”' }).click();
@@ -310,7 +320,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
     expect(await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).toHaveLength(1);
 
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: closed.id } });
+    await toStep(steps[1]!);
     await shown(page, '#step-name', 'Closed', 5_000);
     expect(await card.locator('.file-form').isVisible()).toBe(false);
     expect(await card.getByRole('link', { name: 'notes.txt' }).isVisible()).toBe(true);
@@ -318,19 +328,13 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
   });
 
   it('edits and deletes the cards the step lets them change: their own under `their`, any under `all`, none under `none`', async () => {
-    const { fay, id, inWorkshop, code } = await workshopWithCode(t);
-    const step = async (name: string, allow: 'none' | 'their' | 'all') =>
-      fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name, prefs: { allow_edit: allow, allow_delete: allow } } });
-    const [their, all, none] = [await step('Their', 'their'), await step('All', 'all'), await step('None', 'none')];
-    const toStep = (stepId: string, name: string) =>
-      fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: stepId } }).then(() => shown(page, '#step-name', name, 5_000));
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-    const fays = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'By Fay', parent: cluster.id } });
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: their.id } });
-
-    const { page, problems } = await phone(browser);
+    const allowing = (name: string, allow: 'none' | 'their' | 'all') => ({ name, prefs: { allow_edit: allow, allow_delete: allow } });
+    const workshop = await workshopWithAnIdea(t, 'By Fay', [allowing('Their', 'their'), allowing('All', 'all'), allowing('None', 'none')]);
+    const { fay, id, inWorkshop, code, idea: fays } = workshop;
+    const [their, all, none] = workshop.steps as [Step, Step, Step];
+    const toStep = (step: Step) => workshop.toStep(step).then(() => shown(page, '#step-name', step.name, 5_000));
+    const { page, problems } = await guestOnPhone(browser, t, code, id);
     page.on('dialog', (dialog) => void dialog.accept());
-    await joinAsGuest(page, t.url, code, 'Gus');
     await page.getByLabel('Your idea').fill('Typo in titel');
     await page.getByRole('button', { name: 'Add idea' }).click();
     await until(async () => (await cardsTitled(fay, id, 'Typo in titel')) === 1, 'the idea');
@@ -348,15 +352,15 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await until(async () => (await cardsTitled(fay, id, 'No typo in title')) === 1, 'the new title');
     await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'No typo in title', 5_000);
 
-    await toStep(all.id, 'All');
+    await toStep(all);
     expect(await offered(fays.id)).toEqual([true, true]);
     await onList(page, fays.id).getByRole('button', { name: 'Delete “By Fay”' }).click();
     await onList(page, fays.id).waitFor({ state: 'detached', timeout: 5_000 });
     expect(await cardsTitled(fay, id, 'By Fay')).toBe(0);
 
-    await toStep(none.id, 'None');
+    await toStep(none);
     expect(await offered(mine.id)).toEqual([false, false]);
-    await toStep(their.id, 'Their');
+    await toStep(their);
     await onList(page, mine.id).getByRole('button', { name: 'Delete “No typo in title”' }).click();
     await onList(page, mine.id).waitFor({ state: 'detached', timeout: 5_000 });
     expect((await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).map((card) => card.title)).toEqual(['Topics']);

@@ -54,6 +54,16 @@ class Transcript {
 }
 
 /** Waits until `client` has every change up to now: the facilitator renames the workshop, and events arrive in order. */
+/** A workshop of Fay's with Ana and Ben, a cluster `Board` of hers, and a step with these prefs current. */
+async function onStep(prefs: Record<string, unknown>) {
+  const w = await seedWorkshopWith(t, fay, [ana, ben]);
+  const base = `/v1/workshops/${w.id}`;
+  const step = await api('POST', `${base}/steps`, fay, { name: 'The step', prefs });
+  const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
+  await api('PUT', base, fay, { current_step_id: step.id });
+  return { w, base, step, board };
+}
+
 async function caughtUp(client: LiveClient, workshopId: string, marker: string) {
   await api('PUT', `/v1/workshops/${workshopId}`, fay, { title: marker });
   await client.next('workshop:updated', (p) => p.workshop.title === marker, 5_000);
@@ -201,11 +211,7 @@ describe('private writing and anonymous authors on every channel', () => {
   });
 
   it('hidden_from_participants: facilitators and the author see the author, other participants never, live and over REST', async () => {
-    const w = await seedWorkshopWith(t, fay, [ana, ben]);
-    const base = `/v1/workshops/${w.id}`;
-    const step = await api('POST', `${base}/steps`, fay, { name: 'Candid', prefs: { authors: 'hidden_from_participants' } });
-    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
-    await api('PUT', base, fay, { current_step_id: step.id });
+    const { w, base, board } = await onStep({ authors: 'hidden_from_participants' });
     const [fayLive, anaLive, benLive] = [await sockets.joined(fay, w.id), await sockets.joined(ana, w.id), await sockets.joined(ben, w.id)];
 
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Candid idea' });
@@ -264,12 +270,8 @@ describe('private writing and anonymous authors on every channel', () => {
   });
 
   it("a facilitator's merge keeps privately written cards private, and the criteria's ratings leave out hidden cards", async () => {
-    const w = await seedWorkshopWith(t, fay, [ana, ben]);
-    const base = `/v1/workshops/${w.id}`;
+    const { w, base, board } = await onStep({ cards_visible: 'own' });
     const criterion = await api('POST', `${base}/criteria`, fay, { title: 'Impact', scale: 3 });
-    const step = await api('POST', `${base}/steps`, fay, { name: 'Alone', prefs: { cards_visible: 'own' } });
-    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
-    await api('PUT', base, fay, { current_step_id: step.id });
     const [first, second] = [
       await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'BEN-ONE' }),
       await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'BEN-TWO' }),
@@ -299,11 +301,7 @@ describe('private writing and anonymous authors on every channel', () => {
   });
 
   it("the log does not name who moved their own anonymous card", async () => {
-    const w = await seedWorkshopWith(t, fay, [ana, ben]);
-    const base = `/v1/workshops/${w.id}`;
-    const step = await api('POST', `${base}/steps`, fay, { name: 'Candid', prefs: { authors: 'hidden' } });
-    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
-    await api('PUT', base, fay, { current_step_id: step.id });
+    const { w, base, board } = await onStep({ authors: 'hidden' });
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Moved' });
     // As the canvas document records a drag (collab/change-log.ts): the mover and the placements.
     await seedEvent(t, w.id, 'moveCards', ben.id, { placements: { [idea.id]: { position: 0, x: 10, y: 20 } } });
