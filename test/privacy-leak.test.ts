@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/modules/events/changes';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { errorOf, expectError, seedEvent, seedFile, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { syncedDoc } from './helpers/collab';
+import { errorOf, expectError, seedFile, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
@@ -303,12 +304,19 @@ describe('private writing and anonymous authors on every channel', () => {
   it("the log does not name who moved their own anonymous card", async () => {
     const { w, base, board } = await onStep({ authors: 'hidden' });
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Moved' });
-    // As the canvas document records a drag (collab/change-log.ts): the mover and the placements.
-    await seedEvent(t, w.id, 'moveCards', ben.id, { placements: { [idea.id]: { position: 0, x: 10, y: 20 } } });
-    await seedEvent(t, w.id, 'moveCards', fay.id, { placements: { [idea.id]: { position: 0, x: 30, y: 20 } } });
     const moves = async (user: TestUser) => (await api<any[]>('GET', `${base}/events?filters=moveCards`, user)).map((event) => event.user?.id ?? null);
+    // Drags on the canvas document, as a screen makes them: Ben's own card, then Fay's drag of it.
+    for (const [user, x] of [[ben, 10], [fay, 30]] as const) {
+      const client = await syncedDoc(t, w.id, user.token);
+      client.cards.set(idea.id, { ...client.cards.get(idea.id), x, y: 20 });
+      await until(async () => (await moves(fay)).length === (user === ben ? 1 : 2), 'the move logged');
+      client.destroy();
+    }
     expect(await moves(ana)).toEqual([fay.id, null]);
     expect(await moves(fay)).toEqual([fay.id, null]);
     expect(await moves(ben)).toEqual([fay.id, ben.id]);
+    // Decided when the move was logged: deleting the card later names nobody.
+    await api('DELETE', `${base}/cards/${idea.id}`, ben);
+    expect(await moves(ana)).toEqual([fay.id, null]);
   });
 });

@@ -1,3 +1,4 @@
+import type { AuthorVisibility } from '../modules/access/rules';
 import type { PlacementOutput } from '../modules/events/changes';
 import { diffFields, type ChangeRecorder } from '../modules/events/recorder';
 import type { Captured, WorkshopDocument } from './document';
@@ -14,9 +15,16 @@ const ZONE_FIELDS = ['name', 'x', 'y', 'rows', 'cols', 'cluster_id'] as const;
  * - one `updateZone` per zone whose values changed.
  * Nothing when nothing changed. A client's stored update is logged under its user; reconciling
  * on load, which puts the document's values into a SQL copy that had parted from them, under no
- * user. REST writes log their own `updateCard`, `updateZone`, ….
+ * user. REST writes log their own `updateCard`, `updateZone`, …. `moverHidden`: the user moved a
+ * card they wrote anonymously, at that level: the move names its mover as the card its author.
  */
-export function recordLayoutChange(changes: Pick<ChangeRecorder, 'record'>, entry: WorkshopDocument, userId: string | null, known: Pick<Captured, 'cards' | 'zones'>): void {
+export function recordLayoutChange(
+  changes: Pick<ChangeRecorder, 'record'>,
+  entry: WorkshopDocument,
+  userId: string | null,
+  known: Pick<Captured, 'cards' | 'zones'>,
+  moverHidden: AuthorVisibility = 'shown',
+): void {
   const workshopId = entry.workshopId;
   const placements: Record<string, PlacementOutput> = {};
   for (const [cardId, old] of known.cards) {
@@ -24,7 +32,10 @@ export function recordLayoutChange(changes: Pick<ChangeRecorder, 'record'>, entr
     const before = cleanPlacement(old);
     if (after && !(before && samePlacement(before, after))) placements[cardId] = after;
   }
-  if (Object.keys(placements).length > 0) changes.record({ workshopId, action: 'moveCards', userId, change: { placements } });
+  if (Object.keys(placements).length > 0) {
+    const mover = userId !== null && moverHidden !== 'shown' ? { mover: { user_id: userId, author_visibility: moverHidden } } : {};
+    changes.record({ workshopId, action: 'moveCards', userId, change: { placements, ...mover } });
+  }
 
   for (const [zoneId, old] of known.zones) {
     const after = entry.zone(zoneId);

@@ -2,6 +2,8 @@ import * as Y from 'yjs';
 import type { Db } from '../db/database';
 import { isUnavailable } from '../db/errors';
 import { findAccess } from '../modules/access/load';
+import type { AuthorVisibility } from '../modules/access/rules';
+import { mostHidden } from '../modules/access/visibility';
 import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
@@ -9,7 +11,7 @@ import { checkClientUpdate, IncompleteUpdate, leftPending, RefusedUpdate } from 
 import type { Extensions } from './hooks';
 import type { DocumentLocks } from './locks';
 import { CLOSE, updateMessage } from './protocol';
-import { readLayoutFacts, repairClientChange } from './repair';
+import { readLayoutFacts, repairClientChange, type LayoutFacts } from './repair';
 import type { DocumentStore, StoredDocument } from './store';
 import type { LayoutCopy, OpenWrite } from './types';
 
@@ -178,7 +180,7 @@ export class DocumentPersistence {
         const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER));
         const all = mergeCaptured(applied, repairs);
         await this.copyToSql(tx, entry, all);
-        recordLayoutChange(changes, entry, userId, all);
+        recordLayoutChange(changes, entry, userId, all, ownAnonymousCards(facts, userId));
         const stored = mergedUpdate(all.updates)!;
         const repair = mergedUpdate(repairs.updates);
         entry.lastUpdateId = await this.store.append(tx, entry.workshopId, stored);
@@ -372,4 +374,9 @@ function logFailure(message: string, err: unknown): void {
   let reason = err as { message?: unknown; cause?: unknown };
   while (reason.cause instanceof Error) reason = reason.cause;
   console.warn(`[collab] ${message} (${String(reason.message)})`);
+}
+
+/** How hidden the most hidden of the cards a user moved that they wrote anonymously is (`shown`: none). */
+function ownAnonymousCards(facts: LayoutFacts, userId: string): AuthorVisibility {
+  return mostHidden([...facts.cards.values()].filter((card) => card.userId === userId).map((card) => card.authorVisibility));
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Db } from '../db/database';
+import type { AuthorVisibility } from '../modules/access/rules';
 import type { ChangeRecorder } from '../modules/events/recorder';
 
 /**
@@ -104,6 +105,8 @@ export interface CardCopy {
   id: string;
   parentId: string | null;
   userId: string;
+  /** Whether its author is shown (CONTRACT §14): a move of one's own anonymous card names no mover. */
+  authorVisibility: AuthorVisibility;
   position: number;
   x: number | null;
   y: number | null;

@@ -7,7 +7,7 @@ import { named, preparedPerDb } from '../../db/prepared';
 const statements = preparedPerDb((db: Db) => {
   const { cards } = tablesOf(db);
   const p = sql.placeholder;
-  const copy = { id: cards.id, parentId: cards.parentId, userId: cards.userId, position: cards.position, x: cards.x, y: cards.y };
+  const copy = { id: cards.id, parentId: cards.parentId, userId: cards.userId, authorVisibility: cards.authorVisibility, position: cards.position, x: cards.x, y: cards.y };
   return {
     // Every card of a workshop, on each document load.
     cards: named(db.select(copy).from(cards).where(eq(cards.workshopId, p('workshopId'))), 'cards_copy_all'),

@@ -4,6 +4,7 @@
  * updates). Adding an action here makes the compiler ask for everything that must know it: its
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
  */
+import type { AuthorVisibility } from '../access/rules';
 import type { AttachmentOutput } from '../attachments/schemas';
 import type { CanvasOutput, ZoneOutput } from '../canvas/schemas';
 import type { CardOutput } from '../cards/schemas';
@@ -66,7 +67,11 @@ export interface WorkshopChanges {
   mergeCards: { card: CardOutput; merged_ids: string[] };
   importCards: { count: number };
   /** Placements a client changed through the workshop's Yjs document: the new values by card id. */
-  moveCards: { placements: Record<string, PlacementOutput> };
+  /**
+   * `mover`: present when the mover moved a card they wrote anonymously (CONTRACT §14), so that the
+   * mover is hidden wherever that card's author is, decided when the move is logged.
+   */
+  moveCards: { placements: Record<string, PlacementOutput>; mover?: { user_id: string; author_visibility: AuthorVisibility } };
 
   addVote: { vote: OnCard<VoteOutput> };
   updateVote: { vote: OnCard<VoteOutput>; changes: FieldChanges };

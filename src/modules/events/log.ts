@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, not, or, sql, type SQL } fr
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList, jsonText } from '../../db/sql';
-import { authorsHiddenIn, seesAuthor, visibleCardAuthors, type CardAuthors } from '../access/visibility';
+import { authorsHiddenIn, visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
@@ -72,33 +72,15 @@ export async function listEvents(
     .limit(query.page.perPage)
     .offset(query.page.offset);
   const hideScores = !seesAllVotes(access);
-  const movedOwnHidden = await moversOfOwnHiddenCards(db, access, rows.map((r) => r.event));
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, deps.config);
     const scored = hideScores ? withoutScores(output, r.event) : output;
-    // Something written anonymously: its author, and the change's actor with it, left out.
+    // Something written anonymously (or a move of one's own anonymous card, `mover`): its author,
+    // and the change's actor with it, left out.
     const { value: change, hid } = authorsHiddenIn(access, scored.change);
-    return hid || movedOwnHidden.has(r.event.id) ? { ...scored, change, user: null } : scored;
+    return hid ? { ...scored, change, user: null } : scored;
   });
   return { items, total };
-}
-
-/**
- * The `moveCards` events (by id) whose actor moved a card they wrote anonymously, hidden from
- * this reader: the mover is its author (only authors and facilitators may move a card), so the
- * log leaves them out as it leaves out the author. One query for the page.
- */
-async function moversOfOwnHiddenCards(db: Db, reader: WorkshopAccess, rows: readonly EventRow[]): Promise<Set<string>> {
-  const moves = rows.filter((row) => row.action === 'moveCards' && row.userId !== null && row.userId !== reader.userId);
-  const cardIds = [...new Set(moves.flatMap((row) => Object.keys((row.change as { placements?: object }).placements ?? {})))];
-  if (cardIds.length === 0) return new Set();
-  const { cards } = tablesOf(db);
-  const authored = await db
-    .select({ id: cards.id, userId: cards.userId, authorVisibility: cards.authorVisibility })
-    .from(cards)
-    .where(and(inList(db, cards.id, cardIds), not(eq(cards.authorVisibility, 'shown'))));
-  const hiddenBy = new Map(authored.filter((card) => !seesAuthor(reader, card.userId, card.authorVisibility)).map((card) => [card.id, card.userId]));
-  return new Set(moves.filter((row) => Object.keys((row.change as { placements?: object }).placements ?? {}).some((id) => hiddenBy.get(id) === row.userId)).map((row) => row.id));
 }
 
 const after = preparedPerDb((db: Db) => {
