@@ -310,7 +310,14 @@ describe('exports and anonymous authors', () => {
     // While a step keeps her to her own cards and the facilitators', the copy holds only those,
     // and no idea without its cluster.
     await as(fiona, 'PUT', `/v1/workshops/${scene.workshop.id}`, { current_step_id: scene.steps.alone.id });
-    const alone = await stored((await as<WorkshopOutput>(bertha, 'POST', '/v1/workshops', { workshop_id: scene.workshop.id })).id);
+    const aloneId = (await as<WorkshopOutput>(bertha, 'POST', '/v1/workshops', { workshop_id: scene.workshop.id })).id;
+    const alone = await stored(aloneId);
     expect([...alone.keys()].sort()).toEqual([named.cluster, named.berthaIdea, named.fionaIdea].sort());
+    // The cards left out leave no gaps: each stack is numbered 0..n-1 (CONTRACT §7).
+    const { cards } = t.tables;
+    const placed = await t.db.select({ parentId: cards.parentId, position: cards.position }).from(cards).where(eq(cards.workshopId, aloneId));
+    const stacks = new Map<string | null, number[]>();
+    for (const { parentId, position } of placed) stacks.set(parentId, [...(stacks.get(parentId) ?? []), position]);
+    for (const positions of stacks.values()) expect(positions.sort((a, b) => a - b)).toEqual(positions.map((_, at) => at));
   });
 });

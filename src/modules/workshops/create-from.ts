@@ -95,14 +95,23 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
   });
 }
 
-/** The cards of the workshop the caller may read now, ideas only with their cluster. */
+/**
+ * The cards of the workshop the caller may read now, ideas only with their cluster, each stack
+ * numbered 0..n-1 again (CONTRACT §7): the cards left out leave no gaps.
+ */
 async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema['cards']['$inferSelect']>> {
   const { cards } = tablesOf(tx);
   const authors = await visibleCardAuthors(tx, access);
-  const all = await tx.select().from(cards).where(eq(cards.workshopId, access.workshop.id));
+  const all = await tx.select().from(cards).where(eq(cards.workshopId, access.workshop.id)).orderBy(asc(cards.position), asc(cards.id));
   const seen = all.filter((card) => seesCardBy(authors, card.userId));
   const clusters = new Set(seen.filter((card) => card.type === 'cluster').map((card) => card.id));
-  return seen.filter((card) => card.type === 'cluster' || (card.parentId !== null && clusters.has(card.parentId)));
+  const kept = seen.filter((card) => card.type === 'cluster' || (card.parentId !== null && clusters.has(card.parentId)));
+  const stackSizes = new Map<string | null, number>();
+  return kept.map((card) => {
+    const position = stackSizes.get(card.parentId) ?? 0;
+    stackSizes.set(card.parentId, position + 1);
+    return position === card.position ? card : { ...card, position };
+  });
 }
 
 /**
