@@ -1,7 +1,7 @@
 import type { Database } from '../db/database';
 import { isUnavailable } from '../db/errors';
 import type { DomainEventBus, ProfileChangedEvent } from '../modules/events/bus';
-import { profilesOf } from '../modules/users/repo';
+import { userSummaries } from '../modules/users/repo';
 import { PRESENCE_LIST_LIMIT, type PresencePayload, type PresenceUser } from './events';
 import { roleRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';
@@ -82,7 +82,7 @@ export class Presence {
   /** The users' profiles now; none while the database is away (the sockets' own are shown then). */
   private async profilesOf(userIds: string[]): Promise<Map<string, PresenceUser>> {
     try {
-      return await profilesOf(this.database.db, userIds);
+      return new Map((await userSummaries(this.database.db, userIds)).map((user) => [user.id, user]));
     } catch (err) {
       if (!isUnavailable(err)) console.error('[realtime] reading profiles for presence failed', err);
       return new Map();

@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { exportNamesAuthor, readWorkshopRows, userNames } from './workshop-rows';
+import { userSummaries } from '../users/repo';
+import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
@@ -27,7 +28,7 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
       const author = authorOf(row);
       if (author !== null) authorIds.add(author);
     }
-    const userRows = await userNames(db, authorIds);
+    const userRows = await userSummaries(db, authorIds);
     const document = canvas ? await storedDocument(db, workshopId) : null;
 
     return {

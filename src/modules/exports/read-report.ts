@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
-import { exportNamesAuthor, readWorkshopRows, userNames } from './workshop-rows';
+import { userSummaries } from '../users/repo';
+import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
 
@@ -153,7 +154,7 @@ async function authorNames(
   const names = new Map(members.map((member) => [member.userId, shownName(member)]));
   const departed = new Set<string>();
   for (const rows of authored) for (const row of rows) if (!names.has(row.userId)) departed.add(row.userId);
-  for (const user of await userNames(db, departed)) names.set(user.id, shownName(user));
+  for (const user of await userSummaries(db, departed)) names.set(user.id, shownName(user));
   return names;
 }
 

@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import { inList } from '../../db/sql';
 import type { AuthorVisibility } from '../access/rules';
 import { readerWhoWroteNothing, seesAuthor, type Reader } from '../access/visibility';
 
@@ -10,7 +9,7 @@ import { readerWhoWroteNothing, seesAuthor, type Reader } from '../access/visibi
  * it does not find their own name on what was written anonymously: at `hidden_from_participants`
  * an export names the author, at `hidden` none does.
  */
-export const EXPORT_READER: Reader = readerWhoWroteNothing('facilitator');
+const EXPORT_READER: Reader = readerWhoWroteNothing('facilitator');
 
 /** Whether an export may name the author of this card, comment or item. */
 export function exportNamesAuthor(row: { userId: string; authorVisibility: AuthorVisibility }): boolean {
@@ -40,15 +39,4 @@ export async function readWorkshopRows(db: Db, workshopId: string) {
     canvas,
     zones: canvas ? await db.select().from(zones).where(eq(zones.canvasId, canvas.id)).orderBy(asc(zones.position), asc(zones.createdAt)) : [],
   };
-}
-
-/**
- * The names of these users, in the order they signed up (so a file is the same whichever store it
- * was read from). One query for any number of ids.
- */
-export async function userNames(db: Db, ids: Iterable<string>): Promise<Array<{ id: string; name: string; guest: boolean }>> {
-  const list = [...new Set(ids)];
-  if (list.length === 0) return [];
-  const { users } = tablesOf(db);
-  return db.select({ id: users.id, name: users.name, guest: users.guest }).from(users).where(inList(db, users.id, list)).orderBy(asc(users.createdAt), asc(users.id));
 }

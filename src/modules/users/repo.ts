@@ -1,6 +1,6 @@
-import { eq, inArray } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import { forUpdate } from '../../db/sql';
+import { forUpdate, inList } from '../../db/sql';
 import { toUserSummary, type UserSummary } from './schemas';
 
 /**
@@ -14,10 +14,18 @@ export async function lockUser(tx: Db, userId: string): Promise<void> {
   await forUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, userId)), { referenced: true });
 }
 
-/** What others see of these users (name, avatar, guest), as summaries by id. */
-export async function profilesOf(db: Db, userIds: string[]): Promise<Map<string, UserSummary>> {
-  if (userIds.length === 0) return new Map();
+/**
+ * What others see of these users (name, avatar, guest), in the order they signed up (so an export
+ * is the same whichever store it was read from). One query for any number of ids.
+ */
+export async function userSummaries(db: Db, ids: Iterable<string>): Promise<UserSummary[]> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return [];
   const { users } = tablesOf(db);
-  const rows = await db.select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest }).from(users).where(inArray(users.id, userIds));
-  return new Map(rows.map((row) => [row.id, toUserSummary(row)]));
+  const rows = await db
+    .select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest })
+    .from(users)
+    .where(inList(db, users.id, list))
+    .orderBy(asc(users.createdAt), asc(users.id));
+  return rows.map(toUserSummary);
 }
