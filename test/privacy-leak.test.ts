@@ -6,7 +6,7 @@ import type { ExportOutput } from '../src/modules/events/changes';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { syncedDoc } from './helpers/collab';
-import { errorOf, expectError, seedFile, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { errorOf, expectError, seedFile, seedMember, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
@@ -299,6 +299,22 @@ describe('private writing and anonymous authors on every channel', () => {
     const heard = await anaLive.next('workshop:event', (p) => p.action === 'mergeCards');
     expect(heard).toEqual({ seq: expect.any(Number), workshop_id: w.id, action: 'mergeCards', reload: true });
     expect(anaLive.all('card:created')).toEqual([]);
+  });
+
+  it("shows a participant the cards of someone made an organization admin at once, though the workshop's log did not move", async () => {
+    const org = await api('POST', '/v1/organizations', fay, { name: 'Quiet org' });
+    const w = await api('POST', `/v1/organizations/${org.id}/workshops`, fay, { title: 'Org workshop' });
+    for (const user of [ana, ben]) await seedMember(t, w.id, user);
+    const base = `/v1/workshops/${w.id}`;
+    const step = await api('POST', `${base}/steps`, fay, { name: 'Alone', prefs: { cards_visible: 'own' } });
+    const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
+    await api('PUT', base, fay, { current_step_id: step.id });
+    const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Soon a facilitator' });
+    const listed = async () => (await api<any[]>('GET', `${base}/cards`, ana)).map((card) => card.id);
+    expect(await listed()).not.toContain(idea.id);
+    // Organization admins act as facilitators, whose cards a private step shows (CONTRACT §14).
+    await api('POST', `/v1/organizations/${org.id}/members`, fay, { email: ben.email, role: 'admin' });
+    expect(await listed()).toContain(idea.id);
   });
 
   it("the log does not name who moved their own anonymous card", async () => {

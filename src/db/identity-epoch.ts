@@ -3,8 +3,9 @@ import { tablesOf, type Db } from './database';
 import { named, preparedPerDb } from './prepared';
 
 /**
- * `auth_state.epoch`: moved by triggers on any token deleted (logout) and any user or organization
- * changed, whichever connection or instance did it (migrations `0003`, `0004`). Whatever keeps
+ * `auth_state.epoch`: moved by triggers on any token deleted (logout), any user or organization
+ * changed and any organization member added, changed or removed, whichever connection or instance
+ * did it (SQLite migrations `0003`, `0004`, `0019`; PostgreSQL `0001`, `0008`). Whatever keeps
  * answers that show users, organizations or tokens (the token cache, cached workshop answers)
  * keeps the epoch it read them at, and reads them again once it moved.
  *

@@ -41,7 +41,7 @@ function requireMultipart(c: Context<AppEnv>): void {
 export function cardsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), async (c) => {
-      return c.body(await listCardsBody(deps, workshopRef(c), c.req.valid('query')), 200, { 'Content-Type': 'application/json' });
+      return c.body(await listCardsBody(deps, workshopRef(c), c.req.valid('query'), c.get('identityEpoch')), 200, { 'Content-Type': 'application/json' });
     })
     .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), async (c) => {
       return c.json(await createCard(deps, workshopRef(c), c.req.valid('json')), 201);

@@ -74,16 +74,19 @@ async function visibleCards(db: Db, access: WorkshopAccess, filters: ListCardsQu
 /**
  * GET …/cards as JSON bytes, served from the body cache while the workshop has not changed
  * (`http/body-cache.ts`); a reader whose display prefs hide others' votes has lists of their own.
+ * A private step's list also depends on who facilitates (organization admins among them), which
+ * the identity epoch follows, as the request's authentication read it.
  */
-export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery): Promise<Uint8Array<ArrayBuffer>> {
+export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery, identityEpoch: number): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
   // Hidden votes or a private step give each participant a list of their own; otherwise one list
   // per role is shared, made for a reader who wrote nothing, unless the caller wrote some of the
   // anonymous cards in it (they see their own name on them).
-  const personal = scoreVoter(access) ?? (writesPrivately(access, access.prefs) ? access.userId : undefined);
+  const privately = writesPrivately(access, access.prefs);
+  const personal = scoreVoter(access) ?? (privately ? access.userId : undefined);
   const key = ['cards', access.workshop.id, access.role, personal ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
-  const version = String(access.workshop.lastEventSeq);
+  const version = privately ? `${access.workshop.lastEventSeq}:${identityEpoch}` : String(access.workshop.lastEventSeq);
   if (personal !== undefined) return bodyCache(db).body(key, version, () => cardsFor(db, access, filters));
   return bodyCache(db).bodyFor(key, version, access.userId, async (shared) => {
     const cards = await visibleCards(db, access, filters);
