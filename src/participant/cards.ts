@@ -190,68 +190,42 @@ export class CardView {
     });
     tools.append(this.removeButton);
 
-    const sectionLabel = element('label', '', 'Section');
-    sectionLabel.htmlFor = this.itemSection.id = `${this.id}-section`;
-    const itemLabel = element('label', '', 'Your item');
-    itemLabel.htmlFor = this.itemInput.id = `${this.id}-item`;
     this.itemInput.rows = 2;
     this.itemInput.maxLength = 10_000;
-    const addItem = element('button', 'secondary', 'Add item');
-    addItem.type = 'submit';
-    this.itemForm.append(sectionLabel, this.itemSection, itemLabel, this.itemInput, addItem);
-    this.itemForm.addEventListener('submit', (event) => {
-      event.preventDefault();
+    labelledForm(this.itemForm, [['Section', this.itemSection, `${this.id}-section`], ['Your item', this.itemInput, `${this.id}-item`]], 'Add item', () => {
       const content = this.itemInput.value.trim();
       const section = this.frame.items?.sections.find(({ id }) => id === this.itemSection.value);
-      if (!section) return this.itemSection.focus();
-      if (!content) return this.itemInput.focus();
+      if (!section) return this.itemSection;
+      if (!content) return this.itemInput;
       this.actions.addItem(this.card, section, content);
       this.itemInput.value = '';
     });
     this.itemsPanel.append(this.itemLists, this.itemForm);
 
-    const fileLabel = element('label', '', 'File to attach');
-    fileLabel.htmlFor = this.fileInput.id = `${this.id}-file`;
     this.fileInput.type = 'file';
-    const attach = element('button', 'secondary', 'Attach file');
-    attach.type = 'submit';
-    this.fileForm.append(fileLabel, this.fileInput, attach);
-    this.fileForm.addEventListener('submit', (event) => {
-      event.preventDefault();
+    labelledForm(this.fileForm, [['File to attach', this.fileInput, `${this.id}-file`]], 'Attach file', () => {
       const file = this.fileInput.files?.[0];
-      if (!file) return this.fileInput.focus();
+      if (!file) return this.fileInput;
       this.actions.attach(this.card, file);
       this.fileInput.value = '';
     });
     this.filesPanel.append(this.fileList, this.fileForm);
 
-    const titleLabel = element('label', '', 'New title');
-    titleLabel.htmlFor = this.editInput.id = `${this.id}-title`;
     this.editInput.maxLength = 1_000;
     this.editInput.dir = 'auto';
-    const save = element('button', 'secondary', 'Save');
-    save.type = 'submit';
-    this.editPanel.append(titleLabel, this.editInput, save);
-    this.editPanel.addEventListener('submit', (event) => {
-      event.preventDefault();
+    labelledForm(this.editPanel, [['New title', this.editInput, `${this.id}-title`]], 'Save', () => {
       const title = this.editInput.value.trim();
-      if (!title) return this.editInput.focus();
+      if (!title) return this.editInput;
       if (title !== (this.frame.waitingTitle ?? this.card.title)) this.actions.edit(this.card, title);
       closePanel(this.editToggle, this.editPanel);
-      this.editToggle.focus();
+      return this.editToggle;
     });
 
-    const label = element('label', '', 'Your comment');
-    label.htmlFor = this.commentInput.id = `${this.id}-comment`;
     this.commentInput.rows = 2;
     this.commentInput.maxLength = 10_000;
-    const send = element('button', 'secondary', 'Send comment');
-    send.type = 'submit';
-    this.commentForm.append(label, this.commentInput, send);
-    this.commentForm.addEventListener('submit', (event) => {
-      event.preventDefault();
+    labelledForm(this.commentForm, [['Your comment', this.commentInput, `${this.id}-comment`]], 'Send comment', () => {
       const content = this.commentInput.value.trim();
-      if (!content) return this.commentInput.focus();
+      if (!content) return this.commentInput;
       this.actions.comment(this.card, content);
       this.commentInput.value = '';
     });
@@ -314,8 +288,8 @@ export class CardView {
       const list = element('ul', 'item-list');
       list.setAttribute('aria-labelledby', name.id);
       const entries = [
-        ...(items.list ?? []).filter((item) => item.section_id === section.id).map((item) => writtenEntry('item', item.content, isMine(item, items.me) ? 'You' : null)),
-        ...items.waiting.filter(({ sectionId }) => sectionId === section.id).map(({ content }) => writtenEntry('item', content, WAITING_BY_YOU)),
+        ...(items.list ?? []).filter((item) => item.section_id === section.id).map((item) => writtenEntry('item', item.content, isMine(item, items.me) ? 'you' : null)),
+        ...items.waiting.filter(({ sectionId }) => sectionId === section.id).map(({ content }) => writtenEntry('item', content, 'you, waiting')),
       ];
       if (entries.length === 0) entries.push(element('li', 'list-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
       list.append(...entries);
@@ -438,8 +412,8 @@ export class CardView {
     if (drawn === this.drawnComments) return;
     this.drawnComments = drawn;
     const items = [
-      ...(comments.list ?? []).map((found) => writtenEntry('comment', found.content, isMine(found, comments.me) ? 'You' : null)),
-      ...comments.waiting.map((content) => writtenEntry('comment', content, WAITING_BY_YOU)),
+      ...(comments.list ?? []).map((found) => writtenEntry('comment', found.content, isMine(found, comments.me) ? 'you' : null)),
+      ...comments.waiting.map((content) => writtenEntry('comment', content, 'you, waiting')),
     ];
     if (comments.list === null && comments.waiting.length === 0) items.push(element('li', 'list-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
     else if (items.length === 0) items.push(element('li', 'list-empty', 'No comments yet.'));
@@ -448,15 +422,32 @@ export class CardView {
   }
 }
 
-const WAITING_BY_YOU = 'You · waiting to be sent';
+/**
+ * Fills a form of a card: each control with its label, then a submit button. On submit `submit`
+ * runs; the control it returns (one left empty, or where to go next) gets the focus.
+ */
+function labelledForm(form: HTMLFormElement, fields: Array<[string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, string]>, button: string, submit: () => HTMLElement | void): void {
+  for (const [text, control, id] of fields) {
+    const label = element('label', '', text);
+    label.htmlFor = control.id = id;
+    form.append(label, control);
+  }
+  const send = element('button', 'secondary', button);
+  send.type = 'submit';
+  form.append(send);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit()?.focus();
+  });
+}
 
-/** A comment or an item in its card's list, with who wrote it when that is the person; waiting ones drawn dashed. */
-function writtenEntry(kind: 'comment' | 'item', content: string, by: string | null): HTMLLIElement {
-  const entry = element('li', by === WAITING_BY_YOU ? `${kind} waiting` : kind);
+/** A comment or an item in its card's list, saying so when the person wrote it; one still waiting to be sent drawn dashed. */
+function writtenEntry(kind: 'comment' | 'item', content: string, by: 'you' | 'you, waiting' | null): HTMLLIElement {
+  const entry = element('li', by === 'you, waiting' ? `${kind} waiting` : kind);
   const text = element('p', `${kind}-text`, content);
   text.dir = 'auto';
   entry.append(text);
-  if (by) entry.append(element('span', 'written-by', by));
+  if (by) entry.append(element('span', 'written-by', by === 'you' ? 'You' : 'You · waiting to be sent'));
   return entry;
 }
 

@@ -1,5 +1,5 @@
 import type { PageAssets } from '../screen/build';
-import { pageDocument } from '../screen/html';
+import { pageDocument, PRIVACY_NOTICES } from '../screen/html';
 
 /**
  * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both): an empty frame
@@ -36,8 +36,8 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <p id="workshop-title" class="workshop-title"></p>
         <h1 id="step-name" class="step-name"></h1>
         <p id="step-instructions" class="instructions"></p>
-        <p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>
-        <p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>
+        ${PRIVACY_NOTICES.private}
+        ${PRIVACY_NOTICES.anonymous}
         <p id="timer" class="timer" role="timer" hidden></p>
         <p id="points" class="points" aria-live="polite" hidden></p>
       </header>

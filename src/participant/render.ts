@@ -1,7 +1,7 @@
 import type { Card } from '../../client-sdk/src/index';
-import { privacyOf, timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
+import { timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
 import { boardOf, scoresVisible, screenView, type Stack } from '../screen/board';
-import { clockText } from '../screen/render';
+import { clockText, showPrivacy } from '../screen/render';
 import { CardView, placeChildren, type CardActions, type CardFrame } from './cards';
 import { DEFAULT_PREFS, isMine, named, type ParticipantSession, type Prefs } from './session';
 import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';
@@ -52,9 +52,7 @@ export class WorkshopPage {
     setText(byId('step-instructions'), state.step?.instructions ?? '');
     if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null)) announce(`Now: ${state.step?.name ?? 'no step'}`);
     this.stepId = state.step?.id ?? null;
-    const privacy = privacyOf(state);
-    byId('private-notice').hidden = privacy.cardsVisible !== 'own';
-    byId('anonymous-notice').hidden = privacy.authors === 'shown';
+    showPrivacy(state);
     byId('archived').hidden = !archived;
     setText(byId('presence'), `${state.presence.count} connected`);
     this.drawTimer(state);

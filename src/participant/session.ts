@@ -43,9 +43,16 @@ export const DEFAULT_PREFS: Prefs = {
 };
 
 /** The largest file the server takes (CONTRACT §3: 413 above it). */
-export const FILE_MAX_BYTES = 20 * 1024 * 1024;
+const FILE_MAX_BYTES = 20 * 1024 * 1024;
 /** The lists of what is written on a card that the page reads when their panel opens. */
 export type CardList = 'comments' | 'items' | 'attachments';
+
+/** The logged actions that change each of a card's lists, and the member of their change holding the entry. */
+const CARD_LIST_ACTIONS: Record<CardList, { member: string; written: readonly string[]; removed: string; cleared: string }> = {
+  comments: { member: 'comment', written: ['addComment'], removed: 'removeComment', cleared: 'removeComments' },
+  items: { member: 'item', written: ['addItem', 'updateItem'], removed: 'removeItem', cleared: 'removeItems' },
+  attachments: { member: 'attachment', written: ['addAttachment'], removed: 'removeAttachment', cleared: 'removeAttachments' },
+};
 
 /** How many cards' votes are read at once when the person's votes are counted. */
 const READ_AT_ONCE = 4;
@@ -199,6 +206,23 @@ export class ParticipantSession {
     else this.readCardList(kind, cardId);
   }
 
+  /** Applies a logged change to a comment, an item or an attachment to the lists read; false for any other change. */
+  private followCardLists(action: string, change: Record<string, unknown> | undefined): boolean {
+    for (const [kind, actions] of Object.entries(CARD_LIST_ACTIONS) as Array<[CardList, (typeof CARD_LIST_ACTIONS)[CardList]]>) {
+      const lists = this[kind] as Map<string, Array<{ id: string }>>;
+      if (action === actions.cleared) {
+        for (const cardId of lists.keys()) lists.set(cardId, []);
+        return true;
+      }
+      const entry = change?.[actions.member] as { id: string; card_id: string } | undefined;
+      if (entry && (actions.written.includes(action) || action === actions.removed)) {
+        applyToCardList(lists, entry.card_id, entry, action === actions.removed);
+        return true;
+      }
+    }
+    return false;
+  }
+
   private async readVotes(cardIds: string[]): Promise<void> {
     const queue = [...cardIds];
     const reader = async () => {
@@ -223,31 +247,20 @@ export class ParticipantSession {
     live.on('workshop:event', ({ action, change }) => {
       const vote = change?.vote as { id: string; value: number; user_id: string; card_id: string } | undefined;
       const rating = change?.rating as { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
-      const comment = change?.comment as { id: string; card_id: string } | undefined;
-      const item = change?.item as (Item & { card_id: string }) | undefined;
-      const attachment = change?.attachment as (Attachment & { card_id: string }) | undefined;
       if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
       else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
       else if (action === 'removeVotes') this.votes.clear();
       else if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
       else if (action === 'removeRating' && rating) this.ratings.delete(ratingKey(rating.card_id, rating.criterium_id));
       else if (action === 'removeRatings') this.ratings.clear();
-      else if (action === 'removeComment' && comment) this.comments.set(comment.card_id, (this.comments.get(comment.card_id) ?? []).filter(({ id }) => id !== comment.id));
-      else if (action === 'removeComments') for (const cardId of this.comments.keys()) this.comments.set(cardId, []);
-      else if ((action === 'addItem' || action === 'updateItem' || action === 'removeItem') && item) applyToCardList(this.items, item.card_id, item, action === 'removeItem');
-      else if (action === 'removeItems') for (const cardId of this.items.keys()) this.items.set(cardId, []);
-      else if ((action === 'addAttachment' || action === 'removeAttachment') && attachment) {
-        applyToCardList(this.attachments, attachment.card_id, attachment, action === 'removeAttachment');
-      } else if (action === 'removeAttachments') for (const cardId of this.attachments.keys()) this.attachments.set(cardId, []);
-      // The live state keeps the sections as last loaded: a change to them is read again.
-      else if (action.endsWith('Section')) void live.reload();
-      // The live state keeps criteria as last loaded: a change to them is read again.
-      else if (action.endsWith('Criterium')) void live.reload();
+      else if (!this.followCardLists(action, change)) {
+        // The live state keeps sections and criteria as last loaded: a change to them is read again.
+        if (action.endsWith('Section') || action.endsWith('Criterium')) void live.reload();
+      }
       this.hooks.changed();
     });
     live.on('comment:created', ({ comment }) => {
-      const list = this.comments.get(comment.card_id);
-      if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
+      applyToCardList(this.comments, comment.card_id, comment);
       this.hooks.changed();
     });
     live.on('card:deleted', ({ card_id, removed_ids, merged_into }) => {
@@ -339,8 +352,7 @@ export class ParticipantSession {
       case 'comment': {
         const path = { workshop_id, card_id: request.cardId };
         const comment = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path }, body: { content: request.content }, headers });
-        const list = this.comments.get(request.cardId);
-        if (list && !list.some(({ id }) => id === comment.id)) list.push(comment);
+        applyToCardList(this.comments, request.cardId, comment);
         return;
       }
       case 'addItem': {

@@ -35,3 +35,9 @@ export function pageDocument({ page, assets, title, meta = {}, body }: PageDocum
 ${body}
 </html>`;
 }
+
+/** What the current step keeps participants from seeing of each other, said on both pages (`showPrivacy`). */
+export const PRIVACY_NOTICES = {
+  private: '<p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>',
+  anonymous: '<p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>',
+};

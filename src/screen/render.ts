@@ -1,5 +1,5 @@
 import type { Card, Participation } from '../../client-sdk/src/index';
-import { privacyOf, type WorkshopState } from '../../client-sdk/src/live';
+import { privacyOf, type Privacy, type WorkshopState } from '../../client-sdk/src/live';
 import type { Board, Stack, ZoneArea } from './board';
 
 /*
@@ -28,6 +28,14 @@ interface Drawing extends Frame {
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
+/** Shows the notices of what the current step keeps participants from seeing of each other (`PRIVACY_NOTICES`); answers it. */
+export function showPrivacy(state: WorkshopState): Privacy {
+  const privacy = privacyOf(state);
+  byId('private-notice').hidden = privacy.cardsVisible !== 'own';
+  byId('anonymous-notice').hidden = privacy.authors === 'shown';
+  return privacy;
+}
+
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   node.className = className;
@@ -42,13 +50,11 @@ export function renderFrame(input: Frame): void {
   byId('step-name').textContent = state.step?.name ?? 'Waiting for the first step';
   byId('step-instructions').textContent = state.step?.instructions ?? '';
   // What the current step lets participants see of each other, said on the wall too.
-  const privacy = privacyOf(state);
-  byId('private-notice').hidden = privacy.cardsVisible !== 'own';
-  byId('anonymous-notice').hidden = privacy.authors === 'shown';
+  const privacy = showPrivacy(state);
   // The wall is read by the whole room: while participants write privately, it shows no more of
   // their cards than each of them sees of the others'. How many there are is what the room learns.
   const frame: Drawing = { ...input, hidden: privacy.cardsVisible === 'own' ? (card) => !input.byFacilitator(card) : () => false };
-  const written = privacy.cardsVisible === 'own' ? state.cards.filter(frame.hidden).length : null;
+  const written = privacy.cardsVisible === 'own' ? state.cards.filter((card) => card.type === 'idea' && frame.hidden(card)).length : null;
   byId('private-count').hidden = written === null;
   byId('private-count').textContent = written === null ? '' : `${written} ${written === 1 ? 'idea' : 'ideas'} written privately`;
   byId('presence').textContent = `${state.presence.count} connected`;
