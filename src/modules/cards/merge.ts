@@ -25,15 +25,11 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
-    const merged = await listedCards(tx, ref.workshopId, input.cards_id);
+    const memo = new VisibilityMemo();
+    const merged = await listedCards(tx, access, input.cards_id, memo);
     const first = merged[0]!;
     authorize(access, first.type === 'cluster' ? 'add_cluster' : 'add_idea');
-    const memo = new VisibilityMemo();
-    for (const [index, card] of merged.entries()) {
-      // A card hidden from the caller reads as one that does not exist.
-      if (!(await seesCard(tx, access, card.userId, memo))) throw invalid(`cards_id.${index}`, 'Not a card of this workshop.');
-      authorize(access, { delete_card: { authorId: card.userId } });
-    }
+    for (const card of merged) authorize(access, { delete_card: { authorId: card.userId } });
     const owner = await mergedCardOwner(tx, access, merged, memo);
 
     const mergedIds = new Set(merged.map((card) => card.id));
@@ -86,12 +82,14 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
 
 /**
  * The listed cards of the workshop, in the order listed, read in one statement; a 400 names the
- * first id that is not one of them.
+ * first id that is not one of them, or names a card hidden from the caller (CONTRACT §14: it reads
+ * as one that does not exist).
  */
-async function listedCards(tx: Db, workshopId: string, ids: readonly string[]): Promise<CardRow[]> {
+async function listedCards(tx: Db, access: LoadedAccess, ids: readonly string[], memo: VisibilityMemo): Promise<CardRow[]> {
   const { cards } = tablesOf(tx);
-  const rows = await tx.select().from(cards).where(and(eq(cards.workshopId, workshopId), inList(tx, cards.id, ids)));
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const rows = await tx.select().from(cards).where(and(eq(cards.workshopId, access.workshop.id), inList(tx, cards.id, ids)));
+  const byId = new Map<string, CardRow>();
+  for (const row of rows) if (await seesCard(tx, access, row.userId, memo)) byId.set(row.id, row);
   const missing = ids.findIndex((id) => !byId.has(id));
   if (missing !== -1) throw invalid(`cards_id.${missing}`, 'Not a card of this workshop.');
   return ids.map((id) => byId.get(id)!);
