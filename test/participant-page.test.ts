@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Step, WorkshopClient } from '../client-sdk/src/index';
-import { browserAvailable, shown, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
+import { browserAvailable, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
@@ -85,7 +85,7 @@ async function guestOnPhone(browser: TestBrowser, t: { url: string }, code: stri
 async function guestWithAnIdea(browser: TestBrowser, t: { url: string }) {
   const { fay, id, code, idea } = await workshopWithAnIdea(t, 'Vote on me');
   const { page, problems, guest } = await guestOnPhone(browser, t, code, id);
-  await shown(page, '#points', /Vote as you like/, 5_000);
+  await shown(page, '#points', /Vote as you like/);
   return { fay, id, idea, page, problems, guest };
 }
 
@@ -161,26 +161,26 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const tokenKey = `workshop-participant:${id}`;
     // Followed by a page load: it has the time a load takes on a busy machine.
     await page.waitForURL(`${t.url}/join#session=ended`, { timeout: 5_000 });
-    await shown(page, '#join-notice', 'Your session has ended: join again.', 5_000);
+    await shown(page, '#join-notice', 'Your session has ended: join again.');
     expect(await page.evaluate((key) => localStorage.getItem(key), tokenKey)).toBeNull();
     // A page loaded with a token that no longer works (the phone waking after the logout) does the same.
     await page.evaluate(([key, token]) => localStorage.setItem(key!, token!), [tokenKey, guest.token]);
     await page.goto(`${t.url}/w/${id}`);
     await page.waitForURL(`${t.url}/join#session=ended`, { timeout: 5_000 });
-    await shown(page, '#join-notice', 'Your session has ended: join again.', 5_000);
+    await shown(page, '#join-notice', 'Your session has ended: join again.');
     expect(await page.evaluate((key) => localStorage.getItem(key), tokenKey)).toBeNull();
 
     // A wrong code is refused in words, and the field says which one is wrong.
     await page.getByLabel('Access code').fill('000-000-000');
     await page.getByLabel('Your name').fill('Gus');
     await page.getByRole('button', { name: 'Join' }).click();
-    await shown(page, '#join-status', /No running workshop has this code/, 5_000);
+    await shown(page, '#join-status', /No running workshop has this code/);
     expect(await page.getAttribute('#code', 'aria-invalid')).toBe('true');
     // A workshop that takes no guests says so.
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: false } });
     await page.getByLabel('Access code').fill(code);
     await page.getByRole('button', { name: 'Join' }).click();
-    await shown(page, '#join-status', 'This workshop does not take guests. Ask the facilitator for an invitation.', 5_000);
+    await shown(page, '#join-status', 'This workshop does not take guests. Ask the facilitator for an invitation.');
     expect(problems.errors).toEqual([]);
   });
 
@@ -203,12 +203,12 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.getByLabel('Cluster', { exact: true }).selectOption({ label: 'Change' });
     await page.getByLabel('Your idea').fill('Shorter stand-ups');
     await page.getByRole('button', { name: 'Add idea' }).click();
-    await shown(page, `#cards .stack:has([data-card-id="${second.id}"]) .ideas .title`, 'Shorter stand-ups', 5_000);
+    await shown(page, `#cards .stack:has([data-card-id="${second.id}"]) .ideas .title`, 'Shorter stand-ups');
     const cards = await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop);
     expect(cards.filter((card) => card.title === 'Shorter stand-ups').map((card) => [card.parent, card.user_id])).toEqual([[second.id, guest.id]]);
 
     // Votes: two on A (the most on one card), then one on B spends the budget of three.
-    await shown(page, '#points', '3 of 3 points left to give.', 5_000);
+    await shown(page, '#points', '3 of 3 points left to give.');
     const plus = (card: string) => onList(page, card).locator('.plus');
     const minus = (card: string) => onList(page, card).locator('.minus');
     // Nothing to take back yet, and negative votes are off: − says so.
@@ -255,7 +255,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await onList(page, b.id).getByRole('button', { name: 'Comment' }).click();
     await onList(page, b.id).getByLabel('Your comment').fill('Agreed: <i>soon</i>');
     await onList(page, b.id).getByRole('button', { name: 'Send comment' }).click();
-    await shown(page, `#cards [data-card-id="${b.id}"] .comment:not(.waiting) .comment-text`, 'Agreed: <i>soon</i>', 5_000);
+    await shown(page, `#cards [data-card-id="${b.id}"] .comment:not(.waiting) .comment-text`, 'Agreed: <i>soon</i>');
     const comments = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path: { workshop_id: id, card_id: b.id } } });
     expect(comments.map((comment) => [comment.content, comment.user_id])).toEqual([['Agreed: <i>soon</i>', guest.id]]);
     expect(await page.evaluate(() => document.querySelectorAll('i, b').length)).toBe(0);
@@ -283,14 +283,14 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path)).length === 1, 'the item');
     const [item] = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path);
     expect([item!.content, item!.section_id, item!.user_id]).toEqual(['Fewer <b>chats</b> by the coffee', cons.id, guest.id]);
-    await shown(page, `#cards [data-card-id="${idea.id}"] .item:not(.waiting) .item-text`, 'Fewer <b>chats</b> by the coffee', 5_000);
+    await shown(page, `#cards [data-card-id="${idea.id}"] .item:not(.waiting) .item-text`, 'Fewer <b>chats</b> by the coffee');
 
     // The facilitator's item arrives in the open panel, under its section.
     await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { ...path, body: { section_id: cons.id, content: 'Harder to reach people' } });
     await until(async () => (await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).length === 2, 'the second item');
 
     await toStep(steps[1]!);
-    await shown(page, '#step-name', 'Read', 5_000);
+    await shown(page, '#step-name', 'Read');
     expect(await onList(page, idea.id).locator('.item-form').isVisible()).toBe(false);
     expect(await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).toEqual(['Fewer <b>chats</b> by the coffee', 'Harder to reach people']);
     expect(await page.evaluate(() => document.querySelectorAll('b, i').length)).toBe(0);
@@ -328,7 +328,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).toHaveLength(1);
 
     await toStep(steps[1]!);
-    await shown(page, '#step-name', 'Closed', 5_000);
+    await shown(page, '#step-name', 'Closed');
     expect(await card.locator('.file-form').isVisible()).toBe(false);
     expect(await card.getByRole('link', { name: 'notes.txt' }).isVisible()).toBe(true);
     expect(problems.errors).toEqual([]);
@@ -339,14 +339,14 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const workshop = await workshopWithAnIdea(t, 'By Fay', [allowing('Their', 'their'), allowing('All', 'all'), allowing('None', 'none')]);
     const { fay, id, inWorkshop, code, idea: fays } = workshop;
     const [their, all, none] = workshop.steps as [Step, Step, Step];
-    const toStep = (step: Step) => workshop.toStep(step).then(() => shown(page, '#step-name', step.name, 5_000));
+    const toStep = (step: Step) => workshop.toStep(step).then(() => shown(page, '#step-name', step.name));
     const { page, problems } = await guestOnPhone(browser, t, code, id);
     page.on('dialog', (dialog) => void dialog.accept());
     await page.getByLabel('Your idea').fill('Typo in titel');
     await page.getByRole('button', { name: 'Add idea' }).click();
     await until(async () => (await cardsTitled(fay, id, 'Typo in titel')) === 1, 'the idea');
     const mine = (await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).find((card) => card.title === 'Typo in titel')!;
-    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'Typo in titel', 5_000);
+    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'Typo in titel');
     const offered = (cardId: string) =>
       Promise.all([onList(page, cardId).getByRole('button', { name: /^Edit / }).isVisible(), onList(page, cardId).getByRole('button', { name: /^Delete / }).isVisible()]);
     expect(await offered(mine.id)).toEqual([true, true]);
@@ -357,7 +357,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await onList(page, mine.id).getByLabel('New title').fill('No typo in title');
     await onList(page, mine.id).getByRole('button', { name: 'Save' }).click();
     await until(async () => (await cardsTitled(fay, id, 'No typo in title')) === 1, 'the new title');
-    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'No typo in title', 5_000);
+    await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'No typo in title');
 
     await toStep(all);
     expect(await offered(fays.id)).toEqual([true, true]);
@@ -415,7 +415,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     console.log(`participant page: a step change shown in ${stepTook} ms, a forced spotlight in ${spotlightTook} ms (REST call included)`);
 
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: false, view: { card: null } } });
-    await page.locator('#spotlight').waitFor({ state: 'hidden', timeout: 1_000 });
+    await page.locator('#spotlight').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
     expect(problems.errors).toEqual([]);
   });
 
@@ -431,14 +431,14 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');
     // Said before anyone writes.
-    await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them', 5_000);
-    await shown(page, '#anonymous-notice', 'Your name is not shown', 5_000);
+    await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
+    await shown(page, '#anonymous-notice', 'Your name is not shown');
     await page.evaluate(() => Object.assign(window, { pageMarker: 'first load' }));
 
     const pias = await pia.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: "Pia's secret", parent: cluster.id } });
     await page.getByLabel('Your idea').fill("Gus's idea");
     await page.getByRole('button', { name: 'Add idea' }).click();
-    await shown(page, `#cards .stack:has([data-card-id="${cluster.id}"]) .ideas .title`, "Gus's idea", 5_000);
+    await shown(page, `#cards .stack:has([data-card-id="${cluster.id}"]) .ideas .title`, "Gus's idea");
     // Gus's idea came after Pia's, and the live state applies changes in order: Pia's was taken in, unseen.
     expect(await page.locator('#cards .ideas .title').allTextContents()).toEqual(["Gus's idea"]);
     expect(await onList(page, pias.id).count()).toBe(0);
@@ -455,7 +455,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     // Written anonymously: no author on Pia's card, and Gus's still says only the writer knows it is theirs.
     expect(await onList(page, pias.id).locator('.by').isVisible()).toBe(false);
     expect(await page.locator('#cards .ideas .by:not([hidden])').allTextContents()).toEqual(['By you · your name is not shown']);
-    await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: 1_000 });
+    await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
     expect(await page.isVisible('#anonymous-notice')).toBe(false);
     // Live, in the same page: not loaded again.
     expect(await page.evaluate(() => (window as unknown as { pageMarker?: string }).pageMarker)).toBe('first load');
@@ -471,7 +471,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.getByRole('button', { name: 'Add idea' }).click();
     // Calm: a band says what happens, the waiting writes are listed, the vote already counts on the card.
     await shown(page, '#outbox-list', '+1 on “Vote on me”Idea “Written offline” in “Topics”');
-    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.', 5_000);
+    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.');
     expect(await page.isVisible('#connection')).toBe(true);
     expect(await onList(page, idea.id).locator('.mine').textContent()).toBe('1');
     expect(await votesOf(fay, id, idea.id, guest.id)).toEqual([]);
@@ -520,7 +520,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     });
     await page.getByLabel('Your idea').fill('Across a reload');
     await page.getByRole('button', { name: 'Add idea' }).click();
-    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.', 5_000);
+    await shown(page, '#outbox-status', 'Kept on this phone: sent as soon as the connection returns.');
     expect(await page.textContent('#outbox-list')).toBe('Idea “Across a reload” in “Topics”');
     await page.unroute('**/cards');
     // …and after a reload it is sent again from where the page kept it, and is answered from the kept answer.
@@ -542,7 +542,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     );
     await page.reload();
     await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
-    await shown(page, '#refused', /^Not sent: Idea “Slept on”\. It waited more than a day/, 5_000);
+    await shown(page, '#refused', /^Not sent: Idea “Slept on”\. It waited more than a day/);
     expect(await cardsTitled(fay, id, 'Slept on')).toBe(0);
     expect(problems.errors).toEqual([]);
   });

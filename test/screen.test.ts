@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openCanvas } from '../client-sdk/src/canvas';
 import { seedDemoWorkshop } from '../scripts/screenshot';
-import { browserAvailable, openScreen, shown, timeToShow, useBrowser } from './helpers/browser';
+import { browserAvailable, openScreen, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -61,7 +61,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await page.fill('#email', pat.email);
       await page.fill('#password', 'not the password');
       await page.click('button[type="submit"]');
-      await shown(page, '#sign-in-status', /./, 5_000);
+      await shown(page, '#sign-in-status', /./);
       await page.fill('#password', SDK_PASSWORD);
       await page.click('button[type="submit"]');
       await page.locator('body[data-status="live"]').waitFor({ timeout: 5_000 });
@@ -130,7 +130,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         () => shown(page, '#timer', /^1:(30|29)$/),
       );
       // It counts down on its own, from the server's end time.
-      await shown(page, '#timer', /^1:2\d$/, 2_000);
+      await shown(page, '#timer', /^1:2\d$/);
       console.log(`screen: load to live ${loadMs} ms; change to screen: ${Object.entries(taken).map(([what, ms]) => `${what} ${ms} ms`).join(', ')}`);
       expect(problems.errors).toEqual([]);
     });
@@ -187,7 +187,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, fay.token!);
       // Authors shown: the facilitator's screen names them.
-      await shown(page, `[data-card-id="${named.id}"] .by`, 'Pat', 5_000);
+      await shown(page, `[data-card-id="${named.id}"] .by`, 'Pat');
       expect(await page.isVisible('#private-notice')).toBe(false);
       expect(await page.isVisible('#anonymous-notice')).toBe(false);
 
@@ -200,10 +200,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       expect(asFay).toMatchObject({ user_id: unnamed.user_id, author_visibility: 'hidden_from_participants' });
       expect(asFay.user_id).not.toBeNull();
       // While the step is private, Pat's cards stand blank on the wall (the next case).
-      await page.locator(`[data-card-id="${unnamed.id}"].private`).waitFor({ timeout: 1_000 });
+      await page.locator(`[data-card-id="${unnamed.id}"].private`).waitFor({ timeout: SHOWS_WITHIN_MS });
 
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: open.id } });
-      await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: 1_000 });
+      await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
       expect(await page.isVisible('#anonymous-notice')).toBe(false);
       // Written while hidden, it stays so once shown; the card written before still names Pat.
       await shown(page, `[data-card-id="${unnamed.id}"] .title`, 'Said without');
@@ -231,7 +231,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await openScreen(page, t.url, id, fay.token!);
       await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
       // The facilitators' cards show (once the member list says whose they are); Pat's is counted.
-      await shown(page, `[data-card-id="${faysIdea.id}"] .title`, 'Kept the timebox', 5_000);
+      await shown(page, `[data-card-id="${faysIdea.id}"] .title`, 'Kept the timebox');
       await shown(page, `[data-card-id="${cluster.id}"] .title`, 'Went well');
       await shown(page, '#private-count', '1 idea written privately');
       // In its place under the cluster, with nothing of it on the page.
@@ -242,7 +242,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       // Written while the wall is up: counted, not shown.
       const second = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Fewer status meetings', parent: cluster.id } });
       await shown(page, '#private-count', '2 ideas written privately');
-      await page.locator(`[data-card-id="${second.id}"].private`).waitFor({ timeout: 1_000 });
+      await page.locator(`[data-card-id="${second.id}"].private`).waitFor({ timeout: SHOWS_WITHIN_MS });
       const html = await page.content();
       for (const secret of secrets) expect(html).not.toContain(secret);
       expect(await page.locator(`[data-card-id="${first.id}"] .by, [data-card-id="${second.id}"] .by`).count()).toBe(0);
@@ -250,8 +250,8 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       // A participant's screen on the wall shows no more: the facilitator's cards, not Pat's own.
       const { page: pats } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(pats, t.url, id, pat.token!);
-      await shown(pats, `[data-card-id="${cluster.id}"] .title`, 'Went well', 5_000);
-      await shown(pats, '#private-count', '2 ideas written privately', 5_000);
+      await shown(pats, `[data-card-id="${cluster.id}"] .title`, 'Went well');
+      await shown(pats, '#private-count', '2 ideas written privately');
       const patsHtml = await pats.content();
       for (const secret of secrets) expect(patsHtml).not.toContain(secret);
 
@@ -263,10 +263,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       console.log(`screen: step change to the private ideas shown in ${revealed} ms`);
       await shown(page, `[data-card-id="${first.id}"] .content`, 'Every Friday afternoon');
       await shown(page, `[data-card-id="${second.id}"] .title`, 'Fewer status meetings');
-      await shown(page, `[data-card-id="${first.id}"] .by`, 'Pat', 3_000);
+      await shown(page, `[data-card-id="${first.id}"] .by`, 'Pat');
       expect(await page.isVisible('#private-count')).toBe(false);
       expect(await page.locator('.card.private').count()).toBe(0);
-      await shown(pats, `[data-card-id="${first.id}"] .title`, 'Pairing on the release', 2_000);
+      await shown(pats, `[data-card-id="${first.id}"] .title`, 'Pairing on the release');
       expect(problems.errors).toEqual([]);
     });
 
@@ -379,7 +379,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, fay.token!);
-      await shown(page, '#invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`, 5_000);
+      await shown(page, '#invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
       expect(await page.textContent('#invite-address')).toBe('workshops.example.test/join');
       // The QR code, photographed as the room's phones see it, reads as the participant page's address with the code.
       const photo = await page.locator('#invite-qr svg').screenshot();
@@ -396,12 +396,12 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         3_000,
       );
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'running' } });
-      await shown(page, '#invite-code', /^\d{3}-\d{3}-\d{3}$/, 5_000);
+      await shown(page, '#invite-code', /^\d{3}-\d{3}-\d{3}$/);
       // Closed to guests, the phone page cannot let anyone in: the invitation goes until it opens again.
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: false } });
-      await page.locator('#invite').waitFor({ state: 'hidden', timeout: 2_000 });
+      await page.locator('#invite').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { allow_guests: true } });
-      await page.locator('#invite').waitFor({ state: 'visible', timeout: 2_000 });
+      await page.locator('#invite').waitFor({ state: 'visible', timeout: SHOWS_WITHIN_MS });
 
       // The code is the facilitators' to read: a participant's screen has no invitation.
       const { page: participants } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
