@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { userSummaries } from '../users/repo';
 import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
@@ -21,7 +21,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
       .from(workshopMembers)
       .innerJoin(users, eq(users.id, workshopMembers.userId))
       .where(eq(workshopMembers.workshopId, workshopId))
-      .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
+      .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
 
     const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
     // Votes and ratings name their people (their display is a matter of §6, not of authorship);

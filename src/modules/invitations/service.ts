@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
@@ -24,7 +24,7 @@ export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: 
   const { db } = deps.database;
   const { invitations } = tablesOf(db);
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return (await db.select().from(invitations).where(eq(invitations.workshopId, workshopId)).orderBy(asc(invitations.createdAt), asc(invitations.id))).map(toInvitation);
+  return (await db.select().from(invitations).where(eq(invitations.workshopId, workshopId)).orderBy(asc(invitations.createdAt), asc(sql`${invitations}.rowid`))).map(toInvitation);
 }
 
 /** Invites each address: a new pending invitation, or the pending one sent again with a new link. */

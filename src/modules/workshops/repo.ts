@@ -130,7 +130,7 @@ export function membersWithUsers(db: Db, workshopId: string, memberId?: string) 
     .from(workshopMembers)
     .innerJoin(users, eq(users.id, workshopMembers.userId))
     .where(memberId === undefined ? ofWorkshop : and(ofWorkshop, eq(workshopMembers.id, memberId)))
-    .orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
+    .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
 }
 
 /** Whether the user is a member of any workshop. */
@@ -142,7 +142,7 @@ export async function hasAnySeat(db: Db, userId: string): Promise<boolean> {
 
 export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
   const { workshopMembers } = tablesOf(db);
-  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(workshopMembers.id));
+  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
 }
 
 export async function countMembers(db: Db, workshopId: string, role: WorkshopRole): Promise<number> {
