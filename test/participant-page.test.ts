@@ -184,6 +184,55 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('turns a guest into an account that keeps what they wrote, saying why an address or a password is refused', async () => {
+    const { fay, id, inWorkshop, code, cluster } = await workshopWithAnIdea(t, 'From Fay');
+    const taken = (await fay.get('/v1/user/me')).email!;
+    const { page, problems, guest } = await guestOnPhone(browser, t, code, id);
+    const gusIdea = await fetch(`${t.url}/v1/workshops/${id}/cards`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${guest.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'idea', title: 'Written as a guest', parent: cluster.id }),
+    }).then((res) => res.json() as Promise<{ id: string }>);
+
+    await page.getByText('Keep what you wrote: create an account').click();
+    expect(await page.getByLabel('Name on the account').inputValue()).toBe('Gus');
+    const email = page.getByLabel('E-mail address');
+    const password = page.getByLabel('Password');
+    const create = page.getByRole('button', { name: 'Create account' });
+    // An address with an account already: said in words, on the field it is about; the guest stays a guest.
+    await email.fill(taken);
+    await password.fill('correct horse battery');
+    await create.click();
+    await shown(page, '#account-status', 'This address already has an account. Use another one.');
+    expect(await email.getAttribute('aria-invalid')).toBe('true');
+    expect((await (await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${guest.token}` } })).json()).guest).toBe(true);
+    const mine = `gus-page-${process.pid}@example.test`;
+    await email.fill(mine);
+    await password.fill('short');
+    await create.click();
+    await shown(page, '#account-status', 'Passwords have at least 8 characters.');
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+
+    await password.fill('correct horse battery');
+    await create.click();
+    await shown(page, '#account-done', `You have an account as ${mine}: everything you wrote stays yours. A mail asks you to confirm the address.`);
+    expect(await page.isVisible('#account')).toBe(false);
+    // The page keeps the account's token: the same person, no longer a guest, and the idea is still theirs.
+    const kept = await guestOf(page, t.url, id);
+    expect(kept.token).not.toBe(guest.token);
+    expect(kept.id).toBe(guest.id);
+    const me = await (await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${kept.token}` } })).json();
+    expect(me).toMatchObject({ id: guest.id, guest: false, email: mine, name: 'Gus' });
+    const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: id, id: gusIdea.id } } });
+    expect(card.user_id).toBe(guest.id);
+    // Still in after a reload, with nothing more to offer.
+    await page.reload();
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    expect(await page.isVisible('#account')).toBe(false);
+    expect((await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop)).find((member) => member.user_id === guest.id)).toMatchObject({ guest: false, name: 'Gus' });
+    expect(problems.errors).toEqual([]);
+  });
+
   it('adds an idea into a chosen cluster, votes until the budget stops it (saying why), rates and comments', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { vote_limit: { positive: 3, max_positive: 2, negative: 0 } } });

@@ -6,6 +6,7 @@
  */
 import { ApiError, createClient, type User } from '../../client-sdk/src/index';
 import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
+import { offerAccount } from './account';
 import type { CardActions } from './cards';
 import { showJoin } from './join';
 import { announce, WorkshopPage } from './render';
@@ -60,6 +61,7 @@ async function enter(workshopId: string): Promise<void> {
     return;
   }
   show(new ParticipantSession(api, workshopId, me.id, live, { changed: () => schedule(), refused: (text) => refused(text), ended: () => sessionEnded(workshopId) }));
+  offerAccount(api, workshopId, me, announce);
 }
 
 let schedule: () => void = () => undefined;

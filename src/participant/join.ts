@@ -1,5 +1,6 @@
 import { ApiError, createClient, type WorkshopClient } from '../../client-sdk/src/index';
 import { codeText } from '../screen/invite';
+import { markInvalid, refusalText } from './forms';
 import { forgetToken, keepToken, keptWorkshops } from './token';
 
 /*
@@ -11,23 +12,16 @@ import { forgetToken, keepToken, keptWorkshops } from './token';
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** What a refused join says to the person. */
-function refusalText(err: unknown): string {
-  if (!(err instanceof ApiError)) return 'The server cannot be reached. Check your connection and try again.';
-  switch (err.code) {
-    case 'not_found':
-      return 'No running workshop has this code. Check the digits on the screen.';
-    case 'guests_not_allowed':
-      return 'This workshop does not take guests. Ask the facilitator for an invitation.';
-    case 'attendee_limit_reached':
-      return 'This workshop is full.';
-    case 'rate_limited':
-      return `Too many tries. Wait ${err.retryAfter ?? 60} seconds and try again.`;
-    case 'invalid_request':
-      return err.details[0]?.message ?? err.message;
-    default:
-      return err.message;
-  }
-}
+const refusedJoin = (err: unknown) =>
+  refusalText(
+    err,
+    {
+      not_found: 'No running workshop has this code. Check the digits on the screen.',
+      guests_not_allowed: 'This workshop does not take guests. Ask the facilitator for an invitation.',
+      attendee_limit_reached: 'This workshop is full.',
+    },
+    'The server cannot be reached. Check your connection and try again.',
+  );
 
 export function showJoin(api: WorkshopClient, entered: (workshopId: string) => void): void {
   document.body.dataset.status = 'join';
@@ -46,6 +40,7 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
   (given ? name : code).focus();
   offerKept();
 
+  const invalid = (input: HTMLInputElement, message: string) => markInvalid(status, input, message);
   byId<HTMLFormElement>('join-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const digits = code.value.replace(/\D/g, '');
@@ -65,17 +60,11 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
       (err: unknown) => {
         button.disabled = false;
         button.textContent = 'Join';
-        status.textContent = refusalText(err);
+        status.textContent = refusedJoin(err);
         if (err instanceof ApiError && err.code === 'not_found') code.setAttribute('aria-invalid', 'true');
       },
     );
   });
-
-  function invalid(input: HTMLInputElement, message: string): void {
-    input.setAttribute('aria-invalid', 'true');
-    status.textContent = message;
-    input.focus();
-  }
 }
 
 /**

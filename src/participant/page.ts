@@ -72,6 +72,22 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         </section>
         <section id="cards" class="cards" aria-label="Cards"></section>
         <p id="empty" class="empty" hidden>No cards yet.</p>
+        <details id="account" class="account" hidden>
+          <summary>Keep what you wrote: create an account</summary>
+          <form id="account-form" class="account-form" novalidate>
+            <p class="hint">Your ideas, votes and comments stay yours, under an address you can sign in with.</p>
+            <label for="account-name">Name on the account</label>
+            <input id="account-name" type="text" autocomplete="name" maxlength="200" required />
+            <label for="account-email">E-mail address</label>
+            <input id="account-email" type="email" autocomplete="email" maxlength="254" required />
+            <label for="account-password">Password</label>
+            <input id="account-password" type="password" autocomplete="new-password" aria-describedby="account-password-hint" required />
+            <p id="account-password-hint" class="hint">At least 8 characters.</p>
+            <button id="account-button" type="submit" class="primary">Create account</button>
+            <p id="account-status" class="failed" role="alert"></p>
+          </form>
+        </details>
+        <p id="account-done" class="account-done" role="status" hidden></p>
       </main>
       <footer class="bottom">
         <span id="following" hidden>Following the facilitator's screen.</span>
