@@ -171,6 +171,46 @@ describe('Idempotency-Key', () => {
     expect(await t.db.select({ id: users.id }).from(users).where(eq(users.email, body.email))).toHaveLength(1);
   });
 
+  it('looks at the key of a route without a token after its limits: what an address is refused leaves nothing kept', async () => {
+    const limited = await startTestServer({ loginFailuresPerAddressPerMinute: 3 });
+    try {
+      const confirm = (key: string, token: string) =>
+        limited.request('POST', '/v1/auth/confirm', { body: { token }, headers: { 'idempotency-key': key } });
+      const { idempotencyKeys } = limited.tables;
+      const keptWithoutToken = async () => (await limited.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, ''))).length;
+      const first = freshKey();
+      expectError(await confirm(first, 'not-a-real-link-0'), 400, 'invalid_request');
+      expect((await confirm(first, 'not-a-real-link-0')).headers.get('idempotent-replayed')).toBe('true');
+      for (let n = 1; n <= 2; n++) expectError(await confirm(freshKey(), `not-a-real-link-${n}`), 400, 'invalid_request');
+      // The address has used its three wrong links: six more keys, each refused before its key is
+      // looked at, so none is kept; and a used key sent with another body is refused by the limit
+      // first, not answered 422.
+      for (let n = 3; n <= 8; n++) expectError(await confirm(freshKey(), `not-a-real-link-${n}`), 429, 'rate_limited');
+      expectError(await confirm(first, 'another-link'), 429, 'rate_limited');
+      expect(await keptWithoutToken()).toBe(3);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('spends nothing of a limit on a replay: a repeated signup is one signup', async () => {
+    const limited = await startTestServer({ signupsPerAddressPerMinute: 2 });
+    try {
+      const signup = (key: string, name: string) =>
+        limited.request('POST', '/v1/auth/signup', {
+          body: { email: `${name.toLowerCase()}-${process.pid}@example.test`, password: 'correct horse battery', name },
+          headers: { 'idempotency-key': key },
+        });
+      const key = freshKey();
+      expect((await signup(key, 'Once')).status).toBe(201);
+      for (let n = 0; n < 3; n++) expect((await signup(key, 'Once')).headers.get('idempotent-replayed')).toBe('true');
+      expect((await signup(freshKey(), 'Twice')).status).toBe(201);
+      expectError(await signup(freshKey(), 'Thrice'), 429, 'rate_limited');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('keeps neither the raw key, nor a token it answered, nor a fast hash of a password in the table', async () => {
     const key = freshKey();
     const password = 'correct horse battery';

@@ -27,7 +27,8 @@ export function limitAttempts(limiter: Limiter, options: AttemptLimitOptions): M
     let counted = false;
     try {
       await next();
-      counted = options.counts?.(c) ?? true;
+      // A replay of a kept answer (CONTRACT §12) ran nothing: it spends nothing either.
+      counted = c.res.headers.get('idempotent-replayed') !== 'true' && (options.counts?.(c) ?? true);
     } finally {
       if (!counted) await limiter.giveBack(key);
     }

@@ -42,3 +42,16 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
     message: (seconds) => `Too many signups from this address; try again in ${seconds} s.`,
   });
 }
+
+/**
+ * Wrong confirmation tokens are limited per address like failed logins: a token cannot be guessed
+ * anyway, but each refused request sent with an Idempotency-Key has its answer kept for a day
+ * (CONTRACT §12), and this bounds what one address can make the service keep.
+ */
+export function confirmThrottle({ config, attempts }: ThrottleDeps) {
+  return limitAttempts(attempts.limiter({ name: 'confirm_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {
+    key: (c) => clientKey(c, config),
+    counts: (c) => c.res.status >= 400 && c.res.status < 500,
+    message: (seconds) => `Too many wrong confirmation links from this address; try again in ${seconds} s.`,
+  });
+}

@@ -20,8 +20,25 @@ const KEPT_HEADERS = ['content-type', 'location'];
  */
 export const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/auth/confirm', '/v1/workshops/join/guest']);
 
+type KeyDeps = { config: Pick<Config, 'secret'>; database: Database; auth: SessionAuth };
+
 /**
- * `Idempotency-Key` on every write under `/v1` (CONTRACT §12). The first request with a key runs
+ * `Idempotency-Key` on every write under `/v1` but those in `WITHOUT_TOKEN`, before their routes
+ * (CONTRACT §12). Those take `idempotentPublicWrite` after their own limits instead.
+ */
+export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
+  const keyed = idempotentPublicWrite(deps);
+  return (c, next) => (WITHOUT_TOKEN.has(c.req.path) ? next() : keyed(c, next));
+}
+
+/**
+ * The same for a route that needs no token, placed after the route's limits per address: a
+ * request those refuse (429) never reaches the database for its key, so anonymous requests with
+ * keys cost the store no more than those without, and the answers kept for them are bounded by
+ * the route's own limits. A replay passes those limits too, but is not counted by them
+ * (`limitAttempts`).
+ *
+ * `Idempotency-Key` (CONTRACT §12): the first request with a key runs
  * and its answer is kept for 24 hours for its user (or the key alone, without a token); a repeat
  * with the same method, path and body gets that answer again with `Idempotent-Replayed: true` and
  * runs nothing; the same key for another request is 422; a repeat while the first still runs is
@@ -29,7 +46,7 @@ export const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/
  * database, so they hold across instances (sealed: `sealing.ts`). Requests without the header pay
  * nothing for this.
  */
-export function idempotentWrites(deps: { config: Pick<Config, 'secret'>; database: Database; auth: SessionAuth }): MiddlewareHandler<AppEnv> {
+export function idempotentPublicWrite(deps: KeyDeps): MiddlewareHandler<AppEnv> {
   const { database } = deps;
   const { secret } = deps.config;
   return async function idempotentWrite(c, next) {
