@@ -193,7 +193,7 @@ describe('Idempotency-Key', () => {
     }
   });
 
-  it('spends nothing of a limit on a replay: a repeated signup is one signup', async () => {
+  it('spends nothing of a limit on what the key answers: a repeated signup is one signup, a reused key none', async () => {
     const limited = await startTestServer({ signupsPerAddressPerMinute: 2 });
     try {
       const signup = (key: string, name: string) =>
@@ -204,6 +204,8 @@ describe('Idempotency-Key', () => {
       const key = freshKey();
       expect((await signup(key, 'Once')).status).toBe(201);
       for (let n = 0; n < 3; n++) expect((await signup(key, 'Once')).headers.get('idempotent-replayed')).toBe('true');
+      // The key sent with another request is refused by the key alone, which ran nothing either.
+      expectError(await signup(key, 'Other'), 422, 'idempotency_key_reused');
       expect((await signup(freshKey(), 'Twice')).status).toBe(201);
       expectError(await signup(freshKey(), 'Thrice'), 429, 'rate_limited');
     } finally {
@@ -245,6 +247,14 @@ describe('Idempotency-Key', () => {
         .map(() => path),
     );
     expect([...WITHOUT_TOKEN].sort()).toEqual(publicWrites.sort());
+    // Each takes its keys in its own chain (after its limits): a repeat is replayed on every one.
+    for (const path of WITHOUT_TOKEN) {
+      const key = freshKey();
+      const first = await t.request('POST', path, { body: {}, headers: { 'idempotency-key': key } });
+      expectError(first, 400, 'invalid_request');
+      const again = await t.request('POST', path, { body: {}, headers: { 'idempotency-key': key } });
+      expect([path, again.status, again.headers.get('idempotent-replayed')]).toEqual([path, 400, 'true']);
+    }
   });
 
   it('refuses a key that is empty, too long or not visible ASCII with 400, and ignores it on reads', async () => {

@@ -13,5 +13,7 @@ export interface AppEnv {
     identityEpoch: number;
     /** This request's id (`X-Request-Id`), set first for every request: in its log lines and its answer. */
     requestId: string;
+    /** Set when the Idempotency-Key answered (a replay, a key in use or reused): the request ran nothing. */
+    answeredByKey?: boolean;
   };
 }

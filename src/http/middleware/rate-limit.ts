@@ -27,8 +27,8 @@ export function limitAttempts(limiter: Limiter, options: AttemptLimitOptions): M
     let counted = false;
     try {
       await next();
-      // A replay of a kept answer (CONTRACT §12) ran nothing: it spends nothing either.
-      counted = c.res.headers.get('idempotent-replayed') !== 'true' && (options.counts?.(c) ?? true);
+      // Answered by its Idempotency-Key (a replay, a key in use or reused), it ran nothing: it spends nothing either.
+      counted = c.get('answeredByKey') !== true && (options.counts?.(c) ?? true);
     } finally {
       if (!counted) await limiter.giveBack(key);
     }

@@ -3,7 +3,7 @@ import type { AppEnv, UserRow } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import type { Limiters } from '../../lib/limiters';
-import { idempotentPublicWrite } from '../idempotency/middleware';
+import { idempotencyKeys } from '../idempotency/middleware';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
 import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } from './service';
@@ -20,8 +20,8 @@ async function guestOf(auth: SessionAuth, authorization: string | undefined): Pr
 
 export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionAuth }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
-  // Their keys are looked at after their limits (`idempotentPublicWrite`).
-  const keyed = idempotentPublicWrite(deps);
+  // Their keys are looked at after their limits (`idempotencyKeys`).
+  const keyed = idempotencyKeys(deps);
   return new Hono<AppEnv>()
     .post('/signup', doc({ tag: 'Auth', summary: 'Create an account; sent with a guest\'s token, the guest becomes that account', status: 201, response: SessionOutput, auth: false, errors: { 409: 'email_taken: an account with this e-mail exists', 429: 'Too many signups from this address' } }), signupThrottle(deps), keyed, jsonBody(SignupInput), async (c) => {
       return c.json(await signup(deps, c.req.valid('json'), await guestOf(deps.auth, c.req.header('authorization'))), 201);

@@ -51,7 +51,8 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
 export function confirmThrottle({ config, attempts }: ThrottleDeps) {
   return limitAttempts(attempts.limiter({ name: 'confirm_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {
     key: (c) => clientKey(c, config),
-    counts: (c) => c.res.status >= 400 && c.res.status < 500,
+    // A wrong or expired link is a 400, as is a malformed body; a key in use or reused is no guess.
+    counts: (c) => c.res.status === 400,
     message: (seconds) => `Too many wrong confirmation links from this address; try again in ${seconds} s.`,
   });
 }

@@ -24,21 +24,22 @@ type KeyDeps = { config: Pick<Config, 'secret'>; database: Database; auth: Sessi
 
 /**
  * `Idempotency-Key` on every write under `/v1` but those in `WITHOUT_TOKEN`, before their routes
- * (CONTRACT §12). Those take `idempotentPublicWrite` after their own limits instead.
+ * (CONTRACT §12). Those take `idempotencyKeys` after their own limits instead.
  */
 export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
-  const keyed = idempotentPublicWrite(deps);
+  const keyed = idempotencyKeys(deps);
   return (c, next) => (WITHOUT_TOKEN.has(c.req.path) ? next() : keyed(c, next));
 }
 
 /**
- * The same for a route that needs no token, placed after the route's limits per address: a
- * request those refuse (429) never reaches the database for its key, so anonymous requests with
- * keys cost the store no more than those without, and the answers kept for them are bounded by
- * the route's own limits. A replay passes those limits too, but is not counted by them
- * (`limitAttempts`).
+ * `Idempotency-Key` (CONTRACT §12) on the routes it is placed on: `idempotentWrites` places it
+ * before every route that needs a token; each route in `WITHOUT_TOKEN` places it itself, after its
+ * limits per address, so a request those refuse (429) never reaches the database for its key,
+ * anonymous requests with keys cost the store no more than those without, and the answers kept
+ * for them are bounded by the route's own limits. What this answers itself (a replay, a key in
+ * use or reused) ran nothing, and says so (`answeredByKey`): limits give its point back.
  *
- * `Idempotency-Key` (CONTRACT §12): the first request with a key runs
+ * The first request with a key runs
  * and its answer is kept for 24 hours for its user (or the key alone, without a token); a repeat
  * with the same method, path and body gets that answer again with `Idempotent-Replayed: true` and
  * runs nothing; the same key for another request is 422; a repeat while the first still runs is
@@ -46,7 +47,7 @@ export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
  * database, so they hold across instances (sealed: `sealing.ts`). Requests without the header pay
  * nothing for this.
  */
-export function idempotentPublicWrite(deps: KeyDeps): MiddlewareHandler<AppEnv> {
+export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
   const { database } = deps;
   const { secret } = deps.config;
   return async function idempotentWrite(c, next) {
@@ -64,6 +65,7 @@ export function idempotentPublicWrite(deps: KeyDeps): MiddlewareHandler<AppEnv> 
     const { pathname, search } = new URL(c.req.url);
     const fingerprint = requestFingerprint(secret, c.req.method, `${pathname}${search}`, await bodyOf(c.req));
     const claim = await claimKey(database, ref, fingerprint);
+    if (claim.kind !== 'claimed') c.set('answeredByKey', true);
     if (claim.kind === 'reused') {
       throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (method, path or body).');
     }

@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { loadAccess } from '../access/load';
-import { idempotentPublicWrite } from '../idempotency/middleware';
+import { idempotencyKeys } from '../idempotency/middleware';
 import { issueToken } from '../auth/service';
 import { toUser } from '../users/schemas';
 import { admitParticipant, joinRateLimits, writeRunningWorkshop } from './join';
@@ -52,8 +52,8 @@ export function guestJoinRoutes(deps: AppDeps) {
       },
     }),
     ...perAddress,
-    // The key after the limits: `idempotentPublicWrite`.
-    idempotentPublicWrite(deps),
+    // The key after the limits: `idempotencyKeys`.
+    idempotencyKeys(deps),
     jsonBody(GuestJoinInput),
     async (c) => c.json(await joinAsGuest(deps, c.req.valid('json')), 201),
   );
