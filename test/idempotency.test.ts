@@ -231,6 +231,50 @@ describe('Idempotency-Key', () => {
     expect(again.body.token).toBe(first.body.token);
   });
 
+  it('honours the key of a route without a token when a stale or unknown token comes along: a retried guest join is one guest', async () => {
+    const { token: loggedOut } = await createUser(t, 'Gone');
+    expect((await t.request('POST', '/v1/auth/logout', { token: loggedOut })).status).toBe(204);
+    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token })).body.access_code;
+    const { users } = t.tables;
+    for (const stale of ['Bearer not-a-token-at-all', `Bearer ${loggedOut}`, 'Basic d2hvOmV2ZXI=']) {
+      const key = freshKey();
+      const name = `Retried ${keys}`;
+      const join = () => t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name }, headers: { 'idempotency-key': key, authorization: stale } });
+      const first = await join();
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      const again = await join();
+      expect([stale, again.status, again.headers.get('idempotent-replayed')]).toEqual([stale, 201, 'true']);
+      expect(again.body.user.id).toBe(first.body.user.id);
+      expect(await t.db.select({ id: users.id }).from(users).where(eq(users.name, name))).toHaveLength(1);
+    }
+    // A signup and a login likewise: one account, the same session answered again.
+    const key = freshKey();
+    const body = { email: `stale-${process.pid}-${keys}@example.test`, password: 'correct horse battery', name: 'Stale' };
+    const signup = () => t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key, authorization: `Bearer ${loggedOut}` } });
+    const first = await signup();
+    expect(first.status).toBe(201);
+    const again = await signup();
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([201, 'true', first.body.token]);
+    const loginKey = freshKey();
+    const login = () => t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: body.email, password: body.password }, headers: { 'idempotency-key': loginKey, authorization: 'Bearer stale' } });
+    const session = await login();
+    expect(session.status).toBe(200);
+    expect((await login()).body.token).toBe(session.body.token);
+  });
+
+  it("keys a signup sent with a guest's token to that guest: the same key and body without it is another request", async () => {
+    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token })).body.access_code;
+    const guest = (await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: 'Upgrading' } })).body;
+    const key = freshKey();
+    const body = { email: `upgrade-${process.pid}-${keys}@example.test`, password: 'correct horse battery', name: 'Upgraded' };
+    const first = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', { token: guest.token, body, headers: { 'idempotency-key': key } });
+    expect([first.status, first.body.user.id]).toEqual([201, guest.user.id]);
+    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', { token: guest.token, body, headers: { 'idempotency-key': key } });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([201, 'true', first.body.token]);
+    // The key belongs to the guest: sent by anyone else it runs, and the address is taken.
+    expectError(await t.request('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } }), 409, 'email_taken');
+  });
+
   it('keeps nothing for a request without a token on a route that needs one (it is 401)', async () => {
     const key = freshKey();
     const res = await t.request('POST', `/v1/workshops/${workshopId}/cards`, { body: { type: 'cluster', title: 'Anonymous' }, headers: { 'idempotency-key': key } });

@@ -57,9 +57,10 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
       const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
       throw new AppError('invalid_request', message, { details: [{ path: 'Idempotency-Key', message }] });
     }
-    const owner = await ownerOf(deps.auth, c.req.header('authorization'));
+    const withoutToken = WITHOUT_TOKEN.has(c.req.path);
+    const owner = await ownerOf(deps.auth, c.req.header('authorization'), withoutToken);
     // A token that does not work, or none where one is needed, gets its 401 from the route, and nothing is kept for it.
-    if (owner === null || (owner === '' && !WITHOUT_TOKEN.has(c.req.path))) return next();
+    if (owner === null || (owner === '' && !withoutToken)) return next();
     const ref: KeyRef = { owner, key: storedKey(secret, key) };
 
     const { pathname, search } = new URL(c.req.url);
@@ -97,10 +98,18 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The key's owner: the token's user, '' without a token, null for a token that does not work. */
-async function ownerOf(auth: SessionAuth, authorization: string | undefined): Promise<string | null> {
+/**
+ * The key's owner: the token's user, '' without a token, null for a token that does not work. On a
+ * route that needs no token, one that does not work (logged out, expired, not a bearer token) is
+ * as good as none: the route answers as it would without it, so its key is the key alone, and a
+ * retry that still carries that header is replayed rather than run again (a second guest). A
+ * working token keeps its key its user's (a guest's signup makes that guest the account).
+ */
+async function ownerOf(auth: SessionAuth, authorization: string | undefined, withoutToken: boolean): Promise<string | null> {
   if (authorization === undefined) return '';
-  return (await auth.sessionOf(authorization))?.user.id ?? null;
+  const userId = (await auth.sessionOf(authorization))?.user.id;
+  if (userId !== undefined) return userId;
+  return withoutToken ? '' : null;
 }
 
 /** The request's body bytes, null without one. Hono keeps what it read, so the route still reads it (as JSON or multipart). */
