@@ -69,7 +69,11 @@ export const stepIllustrations = pgTable('step_illustrations', {
   mimetype: text('mimetype').notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-}, (t) => [uniqueIndex('step_illustrations_step').on(t.stepId)]);
+}, (t) => [
+  uniqueIndex('step_illustrations_step').on(t.stepId),
+  // Whether an upload illustrates a step (the sweep of unattached uploads).
+  index('step_illustrations_file').on(t.fileKey),
+]);
 
 export const criteria = pgTable('criteria', {
   id: idColumn(),

@@ -41,8 +41,19 @@ export const files = sqliteTable('files', {
   mimetype: text('mimetype').notNull(),
   size: integer('size').notNull(),
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
+  /**
+   * The workshop an upload's bytes count against (its storage limit): a guest's workshop from the
+   * upload on, a user's the first workshop it is attached to or illustrates; null until then.
+   */
+  workshopId: text('workshop_id').references(() => workshops.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
-}, (t) => [uniqueIndex('files_container_key').on(t.container, t.key)]);
+}, (t) => [
+  uniqueIndex('files_container_key').on(t.container, t.key),
+  // A user's uploads of the last day, a workshop's stored bytes, and old uploads to sweep.
+  index('files_user_created').on(t.userId, t.createdAt),
+  index('files_workshop').on(t.workshopId),
+  index('files_container_created').on(t.container, t.createdAt),
+]);
 
 /**
  * Exports of a workshop (spec: Exports; CONTRACT §7), made in the background: `pending` until a

@@ -117,4 +117,9 @@ export const attachments = sqliteTable('attachments', {
   mimetype: text('mimetype').notNull(),
   size: integer('size').notNull(),
   createdAt: createdAt(),
-}, (t) => [index('attachments_card').on(t.cardId), index('attachments_workshop').on(t.workshopId)]);
+}, (t) => [
+  index('attachments_card').on(t.cardId),
+  index('attachments_workshop').on(t.workshopId),
+  // Whether an upload is attached anywhere (the sweep of unattached uploads).
+  index('attachments_file').on(t.fileKey),
+]);
