@@ -1,7 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config';
 import { createDeps } from './create-deps';
 import { isUnavailable } from './db/errors';
-import { UnsuitableDatabase } from './db/postgres';
 import { logQueuedMail } from './modules/mail/dev-log';
 import { scheduleDailyDigest } from './modules/mail/digest';
 import { createServer } from './server';
@@ -20,7 +19,6 @@ try {
   throw err;
 }
 const deps = await createDeps(config).catch((err: unknown) => {
-  if (err instanceof UnsuitableDatabase) exitWith(err.message);
   if (isUnavailable(err)) exitWith(`Cannot reach the database named by DATABASE_URL: ${(err as Error).message}`);
   throw err;
 });

@@ -7,7 +7,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { tablesOf, type Schema } from '../src/db/database';
 import { rowInserter, type Insertable } from '../src/db/prepared';
 import { openPostgres } from '../src/db/postgres';
-import { queryRows } from '../src/db/sql';
+import { execute, queryRows } from '../src/db/sql';
 import { QueryOutsideTransaction } from '../src/db/scope';
 import { write } from '../src/modules/events/recorder';
 import { useCast } from './helpers/cast';
@@ -140,7 +140,7 @@ describe.skipIf(testStore !== 'postgres')('a PostgreSQL database', () => {
     const client = new pg.Client({ connectionString: `${inject('postgres')!.baseUrl}postgres` });
     await client.connect();
     try {
-      await client.query(statement);
+      return (await client.query(statement)).rows as unknown[];
     } finally {
       await client.end();
     }
@@ -162,12 +162,44 @@ describe.skipIf(testStore !== 'postgres')('a PostgreSQL database', () => {
     }
   });
 
-  it('is refused at start when it orders text by a locale, saying how to make one that does not', async () => {
+  /**
+   * The locales a first deploy meets: C.UTF-8 (Debian's and many images' default), the libc
+   * en_US.UTF-8 where the machine has it, and ICU's English (managed services, PostgreSQL 15+
+   * built with ICU), which orders by a language's rules: case and accents second, punctuation last.
+   */
+  const LOCALES = [
+    { name: 'C.UTF-8', clause: "LOCALE 'C.UTF-8'" },
+    { name: 'en_US.UTF-8', clause: "LOCALE 'en_US.UTF-8'", libc: 'en_US.utf8' },
+    { name: 'ICU en-US', clause: "LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'" },
+  ];
+  const NAMES = ['bob', 'Bob', 'Ángel', 'émile', 'Zoë', 'zed', '_under', 'a-c', 'ab', 'Éa', 'èb'];
+  const bytewise = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+  // SQLite's lower() folds ASCII letters only.
+  const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+
+  it.for(LOCALES)('starts on a database made with $name, and orders and folds text bytewise there, as SQLite does', async ({ clause, libc }, context) => {
+    if (libc && (await admin(`SELECT 1 FROM pg_collation WHERE collname = '${libc}'`)).length === 0) {
+      // Debian's images carry C.UTF-8 only, unless the locales package adds more.
+      context.skip(`this machine has no ${libc} locale`);
+    }
     const name = `collated_${Date.now()}`;
-    await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C.UTF-8' LC_CTYPE 'C.UTF-8'`);
+    await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' ${clause}`);
+    const store = await openPostgres(`${inject('postgres')!.baseUrl}${name}`, { checked: true, poolSize: 1 });
     try {
-      await expect(openPostgres(`${inject('postgres')!.baseUrl}${name}`, { checked: true, poolSize: 1 })).rejects.toThrow(/LC_COLLATE 'C'/);
+      expect(await store.answers()).toBe(true);
+      await store.transaction(async (tx) => {
+        for (const [index, person] of NAMES.entries()) {
+          await execute(tx, sql`INSERT INTO users (id, email, name, created_at, updated_at) VALUES (${`u${index}`}, ${`${index}@example.test`}, ${person}, '', '')`);
+        }
+      });
+      const ordered = await queryRows<{ name: string }>(store.db, sql`SELECT name FROM users ORDER BY name`);
+      expect(ordered.map((row) => row.name)).toEqual([...NAMES].sort(bytewise));
+      const folded = await queryRows<{ name: string }>(store.db, sql`SELECT lower(name) AS name FROM users ORDER BY lower(name), id`);
+      expect(folded.map((row) => row.name)).toEqual(NAMES.map(asciiLower).sort(bytewise));
+      const below = await queryRows<{ name: string }>(store.db, sql`SELECT name FROM users WHERE name < ${'a'} ORDER BY name`);
+      expect(below.map((row) => row.name)).toEqual(NAMES.filter((person) => bytewise(person, 'a') < 0).sort(bytewise));
     } finally {
+      await store.close();
       await admin(`DROP DATABASE ${name} WITH (FORCE)`);
     }
   });

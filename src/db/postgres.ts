@@ -91,8 +91,8 @@ function workshopLocks(db: NodePgDatabase<typeof schema>) {
  * PostgreSQL at `url` (14 or later), migrated at open (once across instances starting together):
  * a pool of connections; a transaction holds one connection for its whole body and runs at READ
  * COMMITTED, where writes take row locks first (`lockWorkshop`). Reads outside transactions go to
- * any pooled connection. The database must compare text bytewise (`C` collation), so that lists
- * come in the same order as from SQLite.
+ * any pooled connection. The database may have any locale: every text column is declared with the
+ * `C` collation (migration 0010), so lists come in the same order as from SQLite.
  */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<Database> {
   const statementLimitMs = options.statementLimitMs ?? STATEMENT_LIMIT_MS;
@@ -115,7 +115,6 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
 
   try {
     if (options.migrate !== false) await migrateOnce(pool);
-    await requireBytewiseText(pool);
   } catch (err) {
     await pool.end();
     throw err;
@@ -297,26 +296,5 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
     }
   } finally {
     client.release();
-  }
-}
-
-/** Thrown when the database would order text by a locale: the service does not start on it. */
-export class UnsuitableDatabase extends Error {}
-
-/**
- * Text must compare as bytes (ids, timestamps, names in lists), as in SQLite; a database made
- * with a locale's collation would order lists differently. Checked once, at start.
- */
-async function requireBytewiseText(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ collate: string; ctype: string }>(
-    'SELECT datcollate AS collate, datctype AS ctype FROM pg_database WHERE datname = current_database()',
-  );
-  const bytewise = (value: string | undefined) => value === 'C' || value === 'POSIX';
-  const row = rows[0];
-  if (!row || !bytewise(row.collate) || !bytewise(row.ctype)) {
-    throw new UnsuitableDatabase(
-      `The database orders text by the locale "${row?.collate ?? '?'}"; the service needs bytewise order: create it with ` +
-        `CREATE DATABASE <name> TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'.`,
-    );
   }
 }

@@ -25,7 +25,17 @@ export async function freshPostgresDatabase(): Promise<string> {
   return `${info.baseUrl}${name}`;
 }
 
-/** Drops a database `freshPostgresDatabase` made, whoever is still connected. */
+/**
+ * An empty database of its own (not migrated: the server migrates it at start), made from
+ * `template0` with the locale settings given (`LOCALE 'C.UTF-8'`, `LOCALE_PROVIDER icu …`): its URL.
+ */
+export async function emptyPostgresDatabase(locale: string): Promise<string> {
+  const name = `t_${randomBytes(8).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' ${locale}`));
+  return `${inject('postgres')!.baseUrl}${name}`;
+}
+
+/** Drops a database `freshPostgresDatabase` or `emptyPostgresDatabase` made, whoever is still connected. */
 export async function dropPostgresDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
