@@ -44,6 +44,19 @@ export function bare(event: WorkshopEvent, audience: Audience): Delivery {
   return { audience, event: 'workshop:event', payload: { ...head(event), action: event.action } };
 }
 
+/**
+ * A step change, or an edit of the current step, that moved whose cards participants read
+ * (`cards_visible`): each participant is told to read the cards again (`reload: true`), in the
+ * change's `seq`, after its other events. At the reveal the cards they could not see arrived bare,
+ * so a client learns of them only by reading again; when the cards are hidden again, reading again
+ * drops them. Facilitators read every card all along.
+ */
+function readCardsAgain(event: WorkshopEvent<'changeStep' | 'updateStep'>, withChange: boolean): Delivery[] {
+  if (!event.change.cards_visible) return [];
+  const told = withChange ? logged(event, participantsExcept([])) : bare(event, participantsExcept([]));
+  return [{ ...told, payload: { ...told.payload, reload: true } } as Delivery];
+}
+
 /** Content for facilitators and the feedback's author; the bare sequence number for other participants. */
 function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Delivery): Delivery[] {
   return [full, own, bare(event, participantsExcept([ownerId]))];
@@ -94,10 +107,11 @@ export const RENDERERS: Renderers = {
   changeStep: (event) => [
     { audience: EVERYONE, event: 'step:changed', payload: { ...head(event), step: event.change.step } },
     { audience: EVERYONE, event: 'view:changed', payload: { ...head(event), view: event.change.workshop.view, force_sync: event.change.workshop.force_sync } },
+    ...readCardsAgain(event, false),
   ],
 
   addStep: everyone,
-  updateStep: everyone,
+  updateStep: (event) => (event.change.cards_visible ? [logged(event, FACILITATORS), ...readCardsAgain(event, true)] : [logged(event)]),
   removeStep: everyone,
   addIllustration: everyone,
   updateIllustration: everyone,

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { currentPrefs, facilitatorIds } from './load';
-import type { AuthorVisibility, StepPrefs, WorkshopAccess, WorkshopRole } from './rules';
+import type { AuthorVisibility, CardsVisible, StepPrefs, WorkshopAccess, WorkshopRole } from './rules';
 
 /*
  * What a reader may see of what others wrote (CONTRACT §14), in one place: private writing (the
@@ -98,6 +98,16 @@ export function hiddenAuthorsOf(payload: unknown): Set<string> {
  * a participant while the current step has `cards_visible: own`.
  */
 export type CardAuthors = 'all' | ReadonlySet<string>;
+
+/**
+ * What a change of the current step (another step, or the current one edited) does to whose cards
+ * participants read: `{cards_visible: [before, after]}` when it moved (the reveal, or the cards
+ * hidden again), for the logged change to carry, so its live rendering and every replay of it can
+ * tell participants to read the cards again; nothing when it stayed.
+ */
+export function cardsVisibleMoved(before: Pick<StepPrefs, 'cards_visible'>, after: Pick<StepPrefs, 'cards_visible'>): { cards_visible?: [CardsVisible, CardsVisible] } {
+  return before.cards_visible === after.cards_visible ? {} : { cards_visible: [before.cards_visible, after.cards_visible] };
+}
 
 /** Whether the current step keeps `reader` to their own cards and facilitators' (no query). */
 export function writesPrivately(reader: Reader, prefs: Pick<StepPrefs, 'cards_visible'>): boolean {

@@ -4,7 +4,7 @@
  * updates). Adding an action here makes the compiler ask for everything that must know it: its
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
  */
-import type { AuthorVisibility } from '../access/rules';
+import type { AuthorVisibility, CardsVisible } from '../access/rules';
 import type { AttachmentOutput } from '../attachments/schemas';
 import type { CanvasOutput, ZoneOutput } from '../canvas/schemas';
 import type { CardOutput } from '../cards/schemas';
@@ -50,10 +50,15 @@ export interface WorkshopChanges {
   createWorkshop: { workshop: WorkshopOutput };
   updateWorkshop: { workshop: WorkshopOutput; changes: FieldChanges };
   removeWorkshop: { workshop: WorkshopOutput };
-  changeStep: { workshop: WorkshopOutput; step: StepOutput | null };
+  /**
+   * `cards_visible` (there, and on `updateStep` of the current step): `[before, after]` when the
+   * change moved whose cards participants read (CONTRACT §14); participants are told to read the
+   * cards again (`cardsVisibleMoved`).
+   */
+  changeStep: { workshop: WorkshopOutput; step: StepOutput | null; cards_visible?: [CardsVisible, CardsVisible] };
 
   addStep: { step: StepOutput };
-  updateStep: { step: StepOutput; changes: FieldChanges };
+  updateStep: { step: StepOutput; changes: FieldChanges; cards_visible?: [CardsVisible, CardsVisible] };
   removeStep: { step: StepOutput };
 
   addIllustration: { illustration: StepIllustration };

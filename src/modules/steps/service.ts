@@ -7,6 +7,7 @@ import { notFound } from '../../http/errors';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, DEFAULT_PREFS } from '../access/rules';
 import { loadAccess } from '../access/load';
+import { cardsVisibleMoved } from '../access/visibility';
 import { workshopForEvent } from '../workshops/output';
 import { assertViewReferences } from '../workshops/repo';
 import { assertSortable, DEFAULT_VIEW, mergeView } from '../workshops/view';
@@ -71,7 +72,8 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
 export function updateStep(deps: AppDeps, workshopId: string, userId: string, stepId: string, input: StepInput): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { steps } = tablesOf(tx);
-    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    const access = await loadAccess(tx, workshopId, userId);
+    authorize(access, 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
     const before = toStep(await findStep(tx, workshopId, stepId));
     const position =
@@ -95,7 +97,9 @@ export function updateStep(deps: AppDeps, workshopId: string, userId: string, st
       .where(eq(steps.id, stepId))
       .returning();
     const step = toStep(row!);
-    changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff } });
+    // Editing the current step's prefs can reveal or hide cards as a step change does.
+    const moved = access.workshop.currentStepId === stepId ? cardsVisibleMoved(before.prefs, step.prefs) : {};
+    changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff, ...moved } });
     return step;
   });
 }
@@ -113,7 +117,8 @@ export async function deleteStep(deps: AppDeps, workshopId: string, userId: stri
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
       const [workshop] = await tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning();
-      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null } });
+      const moved = cardsVisibleMoved(access.prefs, DEFAULT_PREFS);
+      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null, ...moved } });
     }
   });
 }

@@ -8,8 +8,8 @@ import type { UserRow } from '../../http/env';
 import { toUserSummary } from '../users/schemas';
 import { diffFields, write, writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
-import { authorize } from '../access/rules';
-import { writesPrivately } from '../access/visibility';
+import { authorize, DEFAULT_PREFS } from '../access/rules';
+import { cardsVisibleMoved, writesPrivately } from '../access/visibility';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import type { NativeImports } from './create-from-native';
@@ -189,7 +189,9 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
       changes.record({ workshopId, action: 'updateWorkshop', userId: user.id, change: { workshop: recorded, changes: settingsChanged } });
     }
     if (stepChanged) {
-      changes.record({ workshopId, action: 'changeStep', userId: user.id, change: { workshop: recorded, step: step ? toStep(step) : null } });
+      const stepNow = step ? toStep(step) : null;
+      const moved = cardsVisibleMoved(access.prefs, stepNow?.prefs ?? DEFAULT_PREFS);
+      changes.record({ workshopId, action: 'changeStep', userId: user.id, change: { workshop: recorded, step: stepNow, ...moved } });
       if (step && after.changeStepNotifications) await notifyStepChange(deps, tx, changes, after, step, user);
     }
     return toWorkshop(tx, deps.config, after, 'all');
