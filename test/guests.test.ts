@@ -27,6 +27,27 @@ async function joinAsGuest(server: TestServer, accessCode: string, name: string)
   return server.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code: accessCode, name } });
 }
 
+async function joinWithKey(server: TestServer, joinKey: string, name: string) {
+  return server.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { join_key: joinKey, name } });
+}
+
+/** The key of the workshop's join link, as its facilitator reads it. */
+async function joinKeyOf(server: TestServer, facilitator: TestUser, workshopId: string): Promise<string> {
+  const res = await server.request<{ join_url: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token });
+  const key = /#key=(.+)$/.exec(res.body.join_url ?? '')?.[1];
+  expect(key, JSON.stringify(res.body)).toBeDefined();
+  return key!;
+}
+
+/** `count` requests, `concurrency` at a time (as a crowd arrives, and within what the test machine takes), in order. */
+async function inBatches<T>(count: number, concurrency: number, request: (index: number) => Promise<T>): Promise<T[]> {
+  const answers: T[] = [];
+  for (let start = 0; start < count; start += concurrency) {
+    answers.push(...(await Promise.all(Array.from({ length: Math.min(concurrency, count - start) }, (_, i) => request(start + i)))));
+  }
+  return answers;
+}
+
 /** A facilitator's workshop and its code. */
 async function openWorkshop(values: Parameters<typeof seedWorkshop>[2] = {}) {
   const facilitator = await createUser(t, 'Facilitator');
@@ -220,7 +241,7 @@ describe('a guest shown as such', () => {
     const { users } = t.tables;
     const [row] = await t.db.select().from(users).where(eq(users.id, guest.id));
     // The route turns the token away (guestScope); the rule itself is the service's.
-    await expect(joinWorkshop(t.deps, row!, other.code.replace(/-/g, ''))).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(joinWorkshop(t.deps, row!, { access_code: other.code.replace(/-/g, '') })).rejects.toMatchObject({ code: 'forbidden' });
     const { workshopMembers } = t.tables;
     expect(await t.db.select().from(workshopMembers).where(eq(workshopMembers.userId, guest.id))).toHaveLength(1);
   });
@@ -331,7 +352,7 @@ describe('a room behind one address', () => {
     expect(roles.body.filter((role) => role.guest)).toHaveLength(300);
   }, 120_000);
 
-  it("still limits wrong codes from one address, both joins in one budget: 60 a minute, the 61st is 429 even with the right code", async () => {
+  it("still limits wrong codes from one address, both joins in one budget: 60 a minute, the 61st is 429 even with the right code typed; the link still gets in", async () => {
     const guessing = await startTestServer();
     try {
       const facilitator = await createUser(guessing, 'Host');
@@ -346,8 +367,35 @@ describe('a room behind one address', () => {
       expect(answers.slice(0, 60)).toEqual(Array(60).fill(404));
       expect(answers[60]).toBe(429);
       expectError(await joinAsGuest(guessing, workshop.accessCode, 'Right code'), 429, 'rate_limited');
+      // Typed codes wait; the screen's link is not a guess and gets in.
+      const key = await joinKeyOf(guessing, facilitator, workshop.id);
+      expect((await joinWithKey(guessing, key, 'Scanned')).status).toBe(201);
     } finally {
       await guessing.close();
     }
   });
+
+  it('cannot be locked out: after 1,000 wrong codes from one address, 300 guests get in through the link', async () => {
+    const venue = await startTestServer({ plans: { free: { name: 'free', workshops_max_attendees: 1000 } } });
+    try {
+      const facilitator = await createUser(venue, 'Host');
+      const workshop = await seedWorkshop(venue, facilitator);
+      const key = await joinKeyOf(venue, facilitator, workshop.id);
+      // One person flooding wrong codes spends the address's minute and day alike.
+      const guesses = await inBatches(1_000, 25, (i) => joinAsGuest(venue, String(100_000_000 + i), 'Flooder'));
+      expect(guesses.filter((res) => res.status === 404)).toHaveLength(60);
+      expect(guesses.filter((res) => res.status === 429)).toHaveLength(940);
+      expectError(await joinAsGuest(venue, workshop.accessCode, 'Typed'), 429, 'rate_limited');
+
+      const joins = await inBatches(300, 25, (i) => joinWithKey(venue, key, `Guest ${i}`));
+      expect(joins.map((res) => res.status)).toEqual(Array(300).fill(201));
+      expect(new Set(joins.map((res) => res.body.user.id)).size).toBe(300);
+      const roles = await venue.request<UserRoleOutput[]>('GET', `/v1/workshops/${workshop.id}/user_roles`, { token: facilitator.token });
+      expect(roles.body.filter((role) => role.guest)).toHaveLength(300);
+      // A wrong key from that address is still a wrong code: refused with the same 404.
+      expectError(await joinWithKey(venue, `${workshop.id}.${'A'.repeat(22)}`, 'Forger'), 404, 'not_found');
+    } finally {
+      await venue.close();
+    }
+  }, 120_000);
 });

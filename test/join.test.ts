@@ -102,3 +102,94 @@ describe('join rate limit', () => {
     expect((await membersOf(t, w.id)).map((m) => m.userId).sort()).toEqual([owner.id, guesser.id, neighbour.id].sort());
   });
 });
+
+describe('the join link', () => {
+  const t = useServer();
+  const [ada, bob, cat] = useUsers(t, 'Ada', 'Bob', 'Cat');
+  const joinWithKey = (user: TestUser, join_key: unknown) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { join_key } });
+  const linkOf = async (workshopId: string) =>
+    (await t.request<{ access_code: string; join_url: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: ada.token })).body;
+  const keyOf = async (workshopId: string) => new URL((await linkOf(workshopId)).join_url).hash.replace(/^#key=/, '');
+
+  it('is answered with the code: the participant page with an unguessable key, the same on every read', async () => {
+    const w = await seedWorkshop(t, ada, { accessCode: '246813579' });
+    const link = await linkOf(w.id);
+    expect(link.access_code).toBe('246-813-579');
+    expect(link.join_url).toMatch(new RegExp(`^${t.deps.config.publicUrl}/join#key=[\\w.-]+$`));
+    const key = await keyOf(w.id);
+    expect(await keyOf(w.id)).toBe(key);
+    // At least 128 bits that only the service can make: more than the workshop's id it names.
+    expect(key.replace(w.id, '').replace(/[^\w-]/g, '').length * 6).toBeGreaterThanOrEqual(128);
+  });
+
+  it('lets an account in as a participant, and again as a member (idempotent)', async () => {
+    const w = await seedWorkshop(t, ada, { title: 'Linked' });
+    const key = await keyOf(w.id);
+    const res = await joinWithKey(bob, key);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ id: w.id, title: 'Linked' });
+    expect((await joinWithKey(bob, key)).status).toBe(200);
+    expect((await membersOf(t, w.id)).find((m) => m.userId === bob.id)?.role).toBe('participant');
+  });
+
+  it('takes exactly one of access_code and join_key', async () => {
+    const w = await seedWorkshop(t, ada, { accessCode: '864213579' });
+    const key = await keyOf(w.id);
+    const body = (value: unknown) => t.request('POST', '/v1/workshops/join', { token: cat.token, body: value });
+    expectError(await body({ access_code: '864-213-579', join_key: key }), 400, 'invalid_request');
+    expectError(await body({}), 400, 'invalid_request');
+    expectError(await body({ join_key: 12 }), 400, 'invalid_request');
+    expectError(await body({ join_key: '' }), 400, 'invalid_request');
+    expect(await membersOf(t, w.id)).toHaveLength(1);
+  });
+
+  it('works only while the workshop runs, and only with its current code: a new code kills it', async () => {
+    const w = await seedWorkshop(t, ada);
+    const key = await keyOf(w.id);
+    const state = (value: 'archived' | 'running') => t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: ada.token, body: { state: value } });
+    expect((await state('archived')).status).toBe(200);
+    expectError(await joinWithKey(bob, key), 404, 'not_found');
+    // Running again under its code, the link works again.
+    expect((await state('running')).status).toBe(200);
+    expect((await joinWithKey(bob, key)).status).toBe(200);
+
+    // Archived while another workshop takes its code, it runs again under a new one: the old link is dead.
+    expect((await state('archived')).status).toBe(200);
+    const { accessCode: oldCode } = (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!;
+    await seedWorkshop(t, ada, { accessCode: oldCode });
+    expect((await state('running')).status).toBe(200);
+    const fresh = await keyOf(w.id);
+    expect(fresh).not.toBe(key);
+    expectError(await joinWithKey(cat, key), 404, 'not_found');
+    expect((await joinWithKey(cat, fresh)).status).toBe(200);
+  });
+
+  it('refuses a key it did not make with the 404 of a wrong code', async () => {
+    const w = await seedWorkshop(t, ada);
+    const key = await keyOf(w.id);
+    const other = await seedWorkshop(t, ada);
+    const forged = [key.slice(0, -2) + (key.endsWith('AA') ? 'BB' : 'AA'), key.replace(w.id, other.id), w.id, `${w.id}.`, 'x'.repeat(80), (await keyOf(other.id)).replace(other.id, w.id)];
+    for (const wrong of forged) expectError(await joinWithKey(cat, wrong), 404, 'not_found');
+    expect((await membersOf(t, w.id)).map((m) => m.userId)).toEqual([ada.id]);
+  });
+});
+
+describe('the join link and the wrong-code limits', () => {
+  const t = useServer();
+
+  it('a wrong key counts as a wrong code; a right key is neither counted nor refused', async () => {
+    const [owner, guesser] = [await createUser(t, 'Owner'), await createUser(t, 'Guesser')];
+    const w = await seedWorkshop(t, owner, { accessCode: '271828182' });
+    const key = new URL((await t.request<{ join_url: string }>('GET', `/v1/workshops/${w.id}/access_code`, { token: owner.token })).body.join_url).hash.slice('#key='.length);
+    const byKey = (join_key: string) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: guesser.token, body: { join_key } });
+    // Five wrong keys and five wrong codes spend the user's ten; right keys between them cost nothing.
+    for (let i = 0; i < 5; i++) {
+      expectError(await byKey(`${w.id}.${'A'.repeat(22 + i)}`), 404, 'not_found');
+      expect((await byKey(key)).status).toBe(200);
+      expectError(await join(t, guesser, `900-000-00${i}`), 404, 'not_found');
+    }
+    expectError(await join(t, guesser, '271-828-182'), 429, 'rate_limited');
+    // Limited for typed codes, the user still gets in with the link.
+    expect((await byKey(key)).status).toBe(200);
+  });
+});

@@ -18,14 +18,14 @@ describe('GET /v1/workshops/:id/access_code', () => {
     await seedMember(t, w.id, bob);
     const res = await t.request('GET', `/v1/workshops/${w.id}/access_code`, { token: ada.token });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ access_code: '012-345-678' });
+    expect(res.body).toEqual({ access_code: '012-345-678', join_url: expect.stringMatching(new RegExp(`^${t.deps.config.publicUrl}/join#key=${w.id}\\.[\\w-]{22}$`)) });
     expectError(await t.request('GET', `/v1/workshops/${w.id}/access_code`, { token: bob.token }), 403, 'forbidden');
     expectError(await t.request('GET', `/v1/workshops/${w.id}/access_code`, { token: eve.token }), 404, 'not_found');
   });
 
   it('stays readable in an archived workshop', async () => {
     const w = await seedWorkshop(t, ada, { state: 'archived', accessCode: '999888777' });
-    expect((await t.request('GET', `/v1/workshops/${w.id}/access_code`, { token: ada.token })).body).toEqual({ access_code: '999-888-777' });
+    expect((await t.request('GET', `/v1/workshops/${w.id}/access_code`, { token: ada.token })).body).toEqual({ access_code: '999-888-777', join_url: expect.stringContaining('/join#key=') });
   });
 });
 

@@ -96,7 +96,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join a running workshop as a guest, with its access code and a name */
+        /** Join a running workshop as a guest, with its access code (or the key of its join link) and a name */
         post: operations["postV1WorkshopsJoinGuest"];
         delete?: never;
         options?: never;
@@ -427,7 +427,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join a workshop with its access code */
+        /** Join a workshop with its access code, or with the key of its join link */
         post: operations["postV1WorkshopsJoin"];
         delete?: never;
         options?: never;
@@ -495,7 +495,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the access code of a workshop */
+        /** Get the access code of a workshop and its join link */
         get: operations["getV1WorkshopsByWorkshopIdAccessCode"];
         put?: never;
         post?: never;
@@ -1769,7 +1769,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    access_code: string;
+                    access_code?: string;
+                    join_key?: string;
                     name: string;
                 };
             };
@@ -1890,7 +1891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No running workshop has this code */
+            /** @description No running workshop has this code, or this key (the workshop ended or has a new code) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1937,7 +1938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many wrong codes from this address */
+            /** @description Too many wrong codes from this address (a join key is never refused) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4231,7 +4232,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    access_code: string;
+                    access_code?: string;
+                    join_key?: string;
                 };
             };
         };
@@ -4342,7 +4344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No running workshop has this code */
+            /** @description No running workshop has this code, or this key (the workshop ended or has a new code) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4389,7 +4391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too many wrong codes from this user or address */
+            /** @description Too many wrong codes from this user or address (a join key is never refused) */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -5300,6 +5302,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         access_code: string;
+                        join_url: string;
                     };
                 };
             };

@@ -10,6 +10,11 @@ export interface AttemptLimitOptions {
   counts?: (c: Context<AppEnv>) => boolean;
   /** The sentence of the 429, given the seconds to wait. */
   message: (seconds: number) => string;
+  /**
+   * Requests that are no guess (a join link's key, too long to guess): never refused, and, not
+   * having taken a point first, counted after their answer when `counts` picks it.
+   */
+  unguessable?: (c: Context<AppEnv>) => boolean | Promise<boolean>;
 }
 
 /**
@@ -20,17 +25,23 @@ export interface AttemptLimitOptions {
  * after a few mistakes still goes through, and costs nothing.
  */
 export function limitAttempts(limiter: Limiter, options: AttemptLimitOptions): MiddlewareHandler<AppEnv> {
+  const counted = (c: Context<AppEnv>) => c.get('answeredByKey') !== true && (options.counts?.(c) ?? true);
   return async function limitAttempt(c, next) {
     const key = await options.key(c);
+    if (await options.unguessable?.(c)) {
+      await next();
+      if (counted(c)) await limiter.take(key);
+      return;
+    }
     const wait = await limiter.take(key);
     if (wait !== null) throw new AppError('rate_limited', options.message(wait), { headers: { 'Retry-After': String(wait) } });
-    let counted = false;
+    let spent = false;
     try {
       await next();
       // Answered by its Idempotency-Key (a replay, a key in use or reused), it ran nothing: it spends nothing either.
-      counted = c.get('answeredByKey') !== true && (options.counts?.(c) ?? true);
+      spent = counted(c);
     } finally {
-      if (!counted) await limiter.giveBack(key);
+      if (!spent) await limiter.giveBack(key);
     }
   };
 }

@@ -15,12 +15,12 @@ import { GuestJoinInput, GuestSessionOutput } from './schemas';
 
 /**
  * POST /v1/workshops/join/guest (CONTRACT §11): a new guest, with no e-mail and no password,
- * made a participant of the running workshop with this code, within the owner's plan, unless
+ * made a participant of the running workshop with this code (or join key), within the owner's plan, unless
  * the workshop keeps guests out (403 `guests_not_allowed`). The guest, their seat and their token
  * are one transaction.
  */
 export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
-  return writeRunningWorkshop(deps, input.access_code, async (tx, changes, workshop) => {
+  return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
     const { users } = tablesOf(tx);
     if (!workshop.allowGuests) throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
     const guest = (await tx.insert(users).values({ name: input.name, guest: true }).returning())[0]!;
@@ -40,15 +40,15 @@ export function guestJoinRoutes(deps: AppDeps) {
     '/workshops/join/guest',
     doc({
       tag: 'Workshops',
-      summary: 'Join a running workshop as a guest, with its access code and a name',
+      summary: 'Join a running workshop as a guest, with its access code (or the key of its join link) and a name',
       status: 201,
       response: GuestSessionOutput,
       auth: false,
       errors: {
         403: 'guests_not_allowed: the workshop does not take guests',
-        404: 'No running workshop has this code',
+        404: 'No running workshop has this code, or this key (the workshop ended or has a new code)',
         409: 'attendee_limit_reached',
-        429: 'Too many wrong codes from this address',
+        429: 'Too many wrong codes from this address (a join key is never refused)',
       },
     }),
     ...perAddress,

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { clientKey } from '../../http/client-address';
+import { hasBody } from '../../http/validation';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
@@ -11,37 +12,47 @@ import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
-import { countMembers, findRunningByCode, hasAnySeat } from './repo';
-import type { WorkshopOutput } from './schemas';
+import { workshopIdOfKey, keyOpens } from './join-key';
+import { countMembers, findRunningByCode, findWorkshop, hasAnySeat } from './repo';
+import type { JoinBy, WorkshopOutput } from './schemas';
 
 /**
  * POST /v1/workshops/join. A member joining again gets the workshop back (idempotent); anyone
  * else becomes a participant, within the owner's plan.
  */
-export function joinWorkshop(deps: AppDeps, user: UserRow, accessCode: string): Promise<WorkshopOutput> {
-  return writeRunningWorkshop(deps, accessCode, async (tx, changes, workshop) => {
+export function joinWorkshop(deps: AppDeps, user: UserRow, by: JoinBy): Promise<WorkshopOutput> {
+  return writeRunningWorkshop(deps, by, async (tx, changes, workshop) => {
     await admitParticipant(deps, tx, changes, workshop, user);
     return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user.id));
   });
 }
 
 /**
- * A write on the running workshop with this access code (404 for none), under its lock: the code is
- * looked up before the lock is taken (`writeWorkshop`), and again under it (the workshop may have
- * been archived meanwhile). Both joins, members' and guests', go through it.
+ * A write on the running workshop with this access code or join key (404 for none, the same for
+ * both), under its lock: the workshop is looked up before the lock is taken (`writeWorkshop`), and
+ * again under it (it may have been archived, or given a new code, meanwhile). Both joins, members'
+ * and guests', go through it.
  */
 export async function writeRunningWorkshop<T>(
   deps: AppDeps,
-  accessCode: string,
+  by: JoinBy,
   write: (tx: Db, changes: ChangeRecorder, workshop: WorkshopRow) => Promise<T>,
 ): Promise<T> {
-  const found = await findRunningByCode(deps.database.db, accessCode);
+  const found = await findRunning(deps.database.db, deps.config.secret, by);
   if (!found) throw notFound('Workshop with this access code');
   return writeWorkshop(deps, found.id, async (tx, changes) => {
-    const workshop = await findRunningByCode(tx, accessCode);
+    const workshop = await findRunning(tx, deps.config.secret, by);
     if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
     return write(tx, changes, workshop);
   });
+}
+
+/** The running workshop a join names: by its code, or by a key made for its current code. */
+async function findRunning(db: Db, secret: string, by: JoinBy): Promise<WorkshopRow | undefined> {
+  if (by.join_key === undefined) return findRunningByCode(db, by.access_code!);
+  const workshopId = workshopIdOfKey(by.join_key);
+  const workshop = workshopId === null ? undefined : await findWorkshop(db, workshopId);
+  return workshop?.state === 'running' && keyOpens(secret, workshop, by.join_key) ? workshop : undefined;
 }
 
 /**
@@ -70,7 +81,9 @@ export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, ch
  * Access codes cannot be guessed: wrong codes are limited per user, and per client address by the
  * minute and by the day (both join routes, members' and guests', count against the same budgets).
  * Only a wrong code counts (a 404): joining, or a malformed body, costs nothing. The per-address
- * minute is sized for a room behind one address (CONTRACT §11), the day for guessing (README).
+ * minute is sized for a room behind one address, the day for guessing (README). A join link's key
+ * is no guess: it is never refused, so one person typing wrong codes cannot keep a room behind
+ * their address out; a wrong key still counts as a wrong code.
  */
 export function joinRateLimits(deps: AppDeps) {
   // Both join routes take them; one name is one budget (`Limiters.limiter`).
@@ -81,10 +94,26 @@ export function joinRateLimits(deps: AppDeps) {
       key,
       counts: (c) => c.res.status === 404,
       message: (seconds) => `Too many wrong access codes; try again in ${seconds} s.`,
+      unguessable: byJoinKey,
     });
   const address = (c: Context<AppEnv>) => clientKey(c, config);
   return {
     perUser: wrongCodes('user', 'joinAttemptsPerMinute', (c) => c.get('user').id),
     perAddress: [wrongCodes('address', 'joinAttemptsPerAddressPerMinute', address), wrongCodes('address_day', 'joinAttemptsPerAddressPerDay', address)] as const,
   };
+}
+
+/**
+ * Whether the body joins with a link's key rather than a typed code. Read before the body is
+ * validated (the guest route's limits come before its Idempotency-Key, and that before the body):
+ * a body that is not what it seems is answered 400 by validation, which costs nothing either way.
+ */
+async function byJoinKey(c: Context<AppEnv>): Promise<boolean> {
+  if (!hasBody(c)) return false;
+  try {
+    const body: unknown = await c.req.json();
+    return typeof body === 'object' && body !== null && 'join_key' in body;
+  } catch {
+    return false;
+  }
 }

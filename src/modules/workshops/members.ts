@@ -6,8 +6,9 @@ import type { UserRow } from '../../http/env';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
+import { joinKeyFor } from './join-key';
 import { countMembers, membersWithUsers, type MemberRow } from './repo';
-import { formatAccessCode, type UserRoleOutput } from './schemas';
+import { formatAccessCode, type AccessCodeOutput, type UserRoleOutput } from './schemas';
 
 export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };
@@ -20,11 +21,18 @@ export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: st
   return (await membersWithUsers(db, workshopId)).map(({ member, ...who }) => toUserRole(member, who));
 }
 
-/** GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop. */
-export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): Promise<{ access_code: string }> {
+/**
+ * GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop
+ * (whose link opens again only if it runs again under the same code).
+ */
+export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): Promise<AccessCodeOutput> {
   const access = await loadAccess(deps.database.db, workshopId, user.id);
   authorize(access, 'facilitate', { allowArchived: true });
-  return { access_code: formatAccessCode(access.workshop.accessCode) };
+  const { config } = deps;
+  return {
+    access_code: formatAccessCode(access.workshop.accessCode),
+    join_url: `${config.publicUrl}/join#key=${joinKeyFor(config.secret, access.workshop)}`,
+  };
 }
 
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */

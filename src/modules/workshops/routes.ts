@@ -37,14 +37,18 @@ export function workshopsRoutes(deps: AppDeps) {
       '/workshops/join',
       doc({
         tag,
-        summary: 'Join a workshop with its access code',
+        summary: 'Join a workshop with its access code, or with the key of its join link',
         response: WorkshopOutput,
-        errors: { 404: 'No running workshop has this code', 409: 'attendee_limit_reached', 429: 'Too many wrong codes from this user or address' },
+        errors: {
+          404: 'No running workshop has this code, or this key (the workshop ended or has a new code)',
+          409: 'attendee_limit_reached',
+          429: 'Too many wrong codes from this user or address (a join key is never refused)',
+        },
       }),
       joinLimits.perUser,
       ...joinLimits.perAddress,
       jsonBody(JoinInput),
-      async (c) => c.json(await joinWorkshop(deps, c.get('user'), c.req.valid('json').access_code), 200),
+      async (c) => c.json(await joinWorkshop(deps, c.get('user'), c.req.valid('json')), 200),
     )
     .post('/workshops', doc({ tag, summary: 'Create a workshop (custom, from a template, a copy, or a native file at a URL)', status: 201, response: WorkshopOutput, errors: { 404: 'The workshop to copy does not exist or is not visible to the caller', 429: 'Too many imports from URLs in a minute (10 by default)' } }), jsonBody(CreateWorkshopInput), async (c) => {
       return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json'), imports), 201);
@@ -65,7 +69,7 @@ export function workshopsRoutes(deps: AppDeps) {
       await deleteWorkshop(deps, c.get('user'), c.req.param('id'));
       return c.body(null, 204);
     })
-    .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop', response: AccessCodeOutput, errors: { 403: 'Facilitators only' } }), async (c) => {
+    .get('/workshops/:workshop_id/access_code', doc({ tag, summary: 'Get the access code of a workshop and its join link', response: AccessCodeOutput, errors: { 403: 'Facilitators only' } }), async (c) => {
       return c.json(await getAccessCode(deps, c.get('user'), c.req.param('workshop_id')), 200);
     })
     .get('/workshops/:workshop_id/user_roles', doc({ tag, summary: 'List the members of a workshop and their roles', response: v.array(UserRoleOutput), errors: { 403: 'Facilitators only' } }), async (c) => {

@@ -108,20 +108,35 @@ export const ListWorkshopsQuery = v.object({
 });
 export type ListWorkshopsQuery = v.InferOutput<typeof ListWorkshopsQuery>;
 
-export const JoinInput = v.object({
-  access_code: v.pipe(
-    v.string(),
-    v.maxLength(64),
-    v.transform((s) => s.replace(/[\s-]+/g, '')),
-    v.regex(/^\d{9}$/, 'An access code has 9 digits (dashes and spaces are ignored).'),
+/**
+ * How a join names its workshop: the access code people type, or the key of the join link
+ * (`join-key.ts`), exactly one of them. A string that is no key is a wrong key (404), as a wrong
+ * code is.
+ */
+const JOIN_BY = {
+  access_code: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(64),
+      v.transform((s) => s.replace(/[\s-]+/g, '')),
+      v.regex(/^\d{9}$/, 'An access code has 9 digits (dashes and spaces are ignored).'),
+    ),
   ),
-});
+  join_key: v.optional(v.pipe(v.string(), v.minLength(1, 'A join key is not empty.'), v.maxLength(256))),
+};
+export type JoinBy = { access_code?: string; join_key?: string };
+const exactlyOneWayIn = <T extends JoinBy>() =>
+  v.check<T, string>((input) => (input.access_code === undefined) !== (input.join_key === undefined), 'Give exactly one of access_code and join_key.');
 
-/** CONTRACT §11: a guest joins with the code and a name, 1..60 characters after trimming. */
-export const GuestJoinInput = v.object({ ...JoinInput.entries, name: requiredText(GUEST_NAME_MAX) });
+export const JoinInput = v.pipe(v.object(JOIN_BY), exactlyOneWayIn());
+
+/** CONTRACT §11: a guest joins with the code (or the link's key) and a name, 1..60 characters after trimming. */
+export const GuestJoinInput = v.pipe(v.object({ ...JOIN_BY, name: requiredText(GUEST_NAME_MAX) }), exactlyOneWayIn());
 export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
 
-export const AccessCodeOutput = v.object({ access_code: v.string() });
+/** The code people type, and the link (`${PUBLIC_URL}/join#key=…`) that joins without typing it. */
+export const AccessCodeOutput = v.object({ access_code: v.string(), join_url: v.string() });
+export type AccessCodeOutput = v.InferOutput<typeof AccessCodeOutput>;
 
 export const UserRoleOutput = v.object({
   id: v.string(),
