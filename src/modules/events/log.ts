@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, not, or, sql, type SQL } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList, jsonText } from '../../db/sql';
@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { actionsVisibleAs, isWorkshopAction, type WorkshopEvent } from './changes';
+import { actionsVisibleAs, isWorkshopAction, type WorkshopAction, type WorkshopEvent } from './changes';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
 
 /**
@@ -34,6 +34,48 @@ function visibleTo(db: Db, access: WorkshopAccess, cardAuthors: CardAuthors): SQ
   if (!seesAllRatings(access)) conditions.push(onlyOwn(db, 'rating', access.userId));
   if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
   return conditions;
+}
+
+/**
+ * How many events of `actions` logged in `[since, until)` each reader may see in the log (the rule
+ * of `visibleTo`, under the current step), by action, keyed by the reader's user id. Readers the
+ * rule treats alike (one role, every card, every vote and rating) share one count.
+ */
+export async function countsSeenBy(
+  db: Db,
+  workshopId: string,
+  readers: readonly WorkshopAccess[],
+  actions: readonly WorkshopAction[],
+  window: { since: string; until: string },
+): Promise<Map<string, Map<string, number>>> {
+  const { events } = tablesOf(db);
+  const byView = new Map<string, Map<string, number>>();
+  const seen = new Map<string, Map<string, number>>();
+  for (const reader of readers) {
+    const cardAuthors = await visibleCardAuthors(db, reader);
+    const alike = cardAuthors === 'all' && seesAllVotes(reader) && seesAllRatings(reader);
+    const view = alike ? reader.role : `${reader.role}\u0000${reader.userId}`;
+    let counts = byView.get(view);
+    if (!counts) {
+      const rows = await db
+        .select({ action: events.action, n: count() })
+        .from(events)
+        .where(
+          and(
+            eq(events.workshopId, workshopId),
+            gte(events.createdAt, window.since),
+            lt(events.createdAt, window.until),
+            inArray(events.action, [...actions]),
+            ...visibleTo(db, reader, cardAuthors),
+          ),
+        )
+        .groupBy(events.action);
+      counts = new Map(rows.map((row) => [row.action, row.n]));
+      byView.set(view, counts);
+    }
+    seen.set(reader.userId, counts);
+  }
+  return seen;
 }
 
 /**

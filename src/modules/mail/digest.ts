@@ -1,6 +1,8 @@
 import { Cron } from 'croner';
-import { and, asc, count, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Config } from '../../config';
+import { accessKey, findAccesses } from '../access/load';
+import { countsSeenBy } from '../events/log';
 import { workshopPublicUrl } from '../workshops/output';
 import { queueMail } from './outbox';
 import { renderMail } from './templates';
@@ -36,8 +38,10 @@ const notRun = (): DigestReport => ({ ran: false, workshops: 0, mails: 0 });
 
 /**
  * Queues the daily digest of every running workshop with `daily_mail` on: the new cards, votes and
- * comments of the 24 hours before `now`, to each member. A workshop without any of those that day
- * gets no mail. The day (UTC, of `now`) is claimed first, in the same transaction as the mails, so
+ * comments of the 24 hours before `now`, to each member, counting only what that member may see
+ * of them in the workshop's log now (a private step hides other participants' cards and all about
+ * them; hidden votes leave a participant their own). A member who may see none of them, and a
+ * workshop without any that day, get no mail. The day (UTC, of `now`) is claimed first, in the same transaction as the mails, so
  * whichever instance runs first sends it and the others, or a second run, send nothing.
  */
 export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<DigestReport> {
@@ -59,8 +63,9 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
       .from(workshops)
       .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
     for (const workshop of workshopsToMail) {
+      // A quiet workshop costs this one look; the counts are each reader's own.
       const activity = await tx
-        .select({ action: events.action, n: count() })
+        .select({ seq: events.seq })
         .from(events)
         .where(
           and(
@@ -70,20 +75,25 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
             inArray(events.action, Object.keys(COUNTED)),
           ),
         )
-        .groupBy(events.action);
-      const counts = new Map(activity.map((row) => [row.action as Counted, row.n]));
-      if (counts.size === 0) continue;
-      workshopCount += 1;
-      const lines = (Object.keys(COUNTED) as Counted[]).map((action) => `- ${counts.get(action) ?? 0} ${COUNTED[action]}`);
+        .limit(1);
+      if (activity.length === 0) continue;
       const link = workshopPublicUrl(deps.config, workshop.id);
       const recipients = await tx
-        .select({ email: users.email, name: users.name })
+        .select({ id: users.id, email: users.email, name: users.name })
         .from(workshopMembers)
         .innerJoin(users, eq(users.id, workshopMembers.userId))
         // Guests have no address to mail.
         .where(and(eq(workshopMembers.workshopId, workshop.id), isNotNull(users.email)))
         .orderBy(asc(users.email));
+      const accesses = await findAccesses(tx, recipients.map((member) => ({ workshopId: workshop.id, userId: member.id })));
+      const readers = [...accesses.values()];
+      const seen = await countsSeenBy(tx, workshop.id, readers, Object.keys(COUNTED) as Counted[], { since, until });
+      let mailed = false;
       for (const member of recipients) {
+        const counts = seen.get(member.id);
+        if (!accesses.has(accessKey(workshop.id, member.id)) || !counts || counts.size === 0) continue;
+        const lines = (Object.keys(COUNTED) as Counted[]).map((action) => `- ${counts.get(action) ?? 0} ${COUNTED[action]}`);
+        mailed = true;
         await queueMail(tx, {
           to: member.email!,
           subject: `What happened in "${workshop.title}" yesterday`,
@@ -96,6 +106,7 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
         });
         mails += 1;
       }
+      if (mailed) workshopCount += 1;
     }
     return { ran: true, workshops: workshopCount, mails };
   }).catch((err: unknown) => {
