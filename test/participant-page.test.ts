@@ -669,3 +669,50 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(problems.errors).toEqual([]);
   });
 });
+
+describe.skipIf(!browserAvailable)('the participant page opened from the join link', () => {
+  const browser = useBrowser();
+  // Its own server: the wrong codes typed here spend this address's budget for the day.
+  const t = useServer();
+
+  it('lets a guest in with a name alone while wrong codes from the same address keep typed codes out, and falls back to the code when the link is old', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t, 'Venue');
+    const { join_url } = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+    // Someone on the venue's network floods wrong codes until the address is refused.
+    const guess = (accessCode: string) =>
+      fetch(`${t.url}/v1/workshops/join/guest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_code: accessCode, name: 'Flood' }) });
+    for (let i = 0; (await guess(String(100_000_000 + i))).status !== 429; i++) expect(i).toBeLessThan(100);
+
+    const { page, problems } = await phone(browser);
+    // Typed, even the right code waits.
+    await page.goto(`${t.url}/join#code=${code}`);
+    await page.getByLabel('Your name').fill('Tess');
+    await page.getByRole('button', { name: 'Join' }).click();
+    await shown(page, '#join-status', /^Too many tries\. Wait \d+ seconds and try again\.$/);
+
+    // Scanned (a phone opens the link afresh), the link gets in: no code to type, the name has the focus.
+    await page.goto('about:blank');
+    await page.goto(join_url);
+    await shown(page, '#join-notice', "You came with the workshop's link: your name is all it takes.");
+    expect(await page.isVisible('#code')).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
+    await page.getByLabel('Your name').fill('Kay');
+    await page.keyboard.press('Enter');
+    await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    expect(page.url()).toBe(`${t.url}/w/${id}`);
+    const kay = await guestOf(page, t.url, id);
+    const members = await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
+    expect(members.find((member) => member.user_id === kay.id)).toMatchObject({ role: 'participant', name: 'Kay', guest: true });
+
+    // Archived, the link no longer works: the page says so and asks for the code instead.
+    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'archived' } });
+    const { page: late } = await phone(browser);
+    await late.goto(join_url);
+    await late.getByLabel('Your name').fill('Lou');
+    await late.getByRole('button', { name: 'Join' }).click();
+    await shown(late, '#join-status', 'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.');
+    expect(await late.isVisible('#code')).toBe(true);
+    expect(await late.evaluate(() => document.activeElement?.id)).toBe('code');
+    expect(problems.errors).toEqual([]);
+  });
+});

@@ -365,12 +365,14 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
     const publicUrl = 'https://workshops.example.test';
     const t = useServer({ publicUrl });
 
-    it("shows the join address, a QR code of it with the access code, and the code, while the workshop runs; a participant's screen shows none", async () => {
+    it("shows the join address, a QR code of the workshop's join link, and the code, while the workshop runs; a participant's screen shows none", async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Invite');
+      const found = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
       // The code's digits, however the server groups them.
-      const code = (await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop)).access_code.replace(/\D/g, '');
+      const code = found.access_code.replace(/\D/g, '');
+      expect(found.join_url).toMatch(new RegExp(`^${publicUrl}/join#key=`));
 
       const res = await fetch(`${t.url}/screen/${id}`);
       // Handed over in a <meta>, not an inline script: the policy stays as strict as it was.
@@ -381,10 +383,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await openScreen(page, t.url, id, fay.token!);
       await shown(page, '#invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
       expect(await page.textContent('#invite-address')).toBe('workshops.example.test/join');
-      // The QR code, photographed as the room's phones see it, reads as the participant page's address with the code.
+      // The QR code, photographed as the room's phones see it, reads as the join link: no wrong codes typed at the venue lock it out.
       const photo = await page.locator('#invite-qr svg').screenshot();
       const { data, info } = await sharp(photo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      expect(jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data).toBe(`${publicUrl}/join#code=${code}`);
+      expect(jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data).toBe(found.join_url);
       // Drawn as SVG elements: no image, no data: URL.
       expect(await page.evaluate(() => ({ images: document.images.length, svgs: document.querySelectorAll('#invite-qr svg path').length }))).toEqual({ images: 0, svgs: 1 });
 

@@ -4,9 +4,12 @@ import { markInvalid, refusalText } from './forms';
 import { forgetToken, keepToken, keptWorkshops } from './token';
 
 /*
- * `/join`: the access code (filled from `/join#code=123456789`, the screen's QR code) and a name,
- * then in as a guest (`POST /v1/workshops/join/guest`): the token is kept for that workshop and
- * the page becomes `/w/<workshop_id>`.
+ * `/join`: a name and the access code (filled from `/join#code=123456789`), or a name alone when
+ * the page was opened from the workshop's join link (`/join#key=…`, the screen's QR code), then in
+ * as a guest (`POST /v1/workshops/join/guest`): the token is kept for that workshop and the page
+ * becomes `/w/<workshop_id>`. The link's key is never refused for wrong codes others typed from
+ * the same address; a link that no longer works (the workshop has a new code, or ended) falls
+ * back to typing the code.
  */
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -36,8 +39,11 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
   const fragment = new URLSearchParams(location.hash.slice(1));
   const given = (fragment.get('code') ?? '').replace(/\D/g, '');
   if (given) code.value = codeText(given);
+  let joinKey = fragment.get('key') || null;
+  byId('code-field').hidden = joinKey !== null;
+  if (joinKey !== null) byId('join-notice').textContent = "You came with the workshop's link: your name is all it takes.";
   if (fragment.get('session') === 'ended') byId('join-notice').textContent = 'Your session has ended: join again.';
-  (given ? name : code).focus();
+  (given || joinKey !== null ? name : code).focus();
   offerKept();
 
   const invalid = (input: HTMLInputElement, message: string) => markInvalid(status, input, message);
@@ -47,12 +53,13 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
     const person = name.value.trim();
     code.removeAttribute('aria-invalid');
     name.removeAttribute('aria-invalid');
-    if (!digits) return invalid(code, 'Enter the access code.');
+    if (joinKey === null && !digits) return invalid(code, 'Enter the access code.');
     if (!person) return invalid(name, 'Enter your name.');
     status.textContent = '';
     button.disabled = true;
     button.textContent = 'Joining…';
-    api.post('/v1/workshops/join/guest', { body: { access_code: digits, name: person } }).then(
+    const by = joinKey !== null ? { join_key: joinKey } : { access_code: digits };
+    api.post('/v1/workshops/join/guest', { body: { ...by, name: person } }).then(
       ({ token, workshop }) => {
         keepToken(workshop.id, token);
         entered(workshop.id);
@@ -60,6 +67,13 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
       (err: unknown) => {
         button.disabled = false;
         button.textContent = 'Join';
+        if (joinKey !== null && err instanceof ApiError && err.code === 'not_found') {
+          // An old link: the code on the screen still lets the person in.
+          joinKey = null;
+          byId('code-field').hidden = false;
+          byId('join-notice').textContent = '';
+          return invalid(code, 'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.');
+        }
         status.textContent = refusedJoin(err);
         if (err instanceof ApiError && err.code === 'not_found') code.setAttribute('aria-invalid', 'true');
       },

@@ -21,9 +21,11 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <ul id="kept-list" class="kept-list"></ul>
       </section>
       <form id="join-form" class="join-form" novalidate>
-        <label for="code">Access code</label>
-        <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" aria-describedby="code-hint" required />
-        <p id="code-hint" class="hint">The 9 digits shown on the workshop's screen.</p>
+        <div id="code-field">
+          <label for="code">Access code</label>
+          <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" aria-describedby="code-hint" required />
+          <p id="code-hint" class="hint">The 9 digits shown on the workshop's screen.</p>
+        </div>
         <label for="name">Your name</label>
         <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" aria-describedby="name-hint" required />
         <p id="name-hint" class="hint">How the others will see you.</p>

@@ -8,7 +8,7 @@ import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
 import { Authors } from './authors';
 import { boardOf, scoresVisible, screenView, votingOpen } from './board';
-import { codeText, joinAddress, joinUrl } from './invite';
+import { codeText, joinAddress } from './invite';
 import { qrElement } from './qr';
 import { renderFrame, renderTimer } from './render';
 import { forgetToken, keepToken, takeToken } from './token';
@@ -83,20 +83,22 @@ async function open(token: string): Promise<void> {
 
 /**
  * While people may join from a phone (the workshop runs and takes guests: the participant page
- * joins as a guest), a facilitator's screen shows the join
- * address, a QR code of it carrying the access code, and the code. The code is the facilitators'
- * to read: a participant's screen gets a 403 and shows no invitation. It is read again when the
- * workshop runs again after an archive, as reopening may draw a new code.
+ * joins as a guest), a facilitator's screen shows the join address, a QR code of the workshop's
+ * join link, and the code. Both are the facilitators' to read: a participant's screen gets a 403
+ * and shows no invitation. They are read again when the workshop runs again after an archive, as
+ * reopening may draw a new code (and so a new link).
  */
 function invite(live: LiveWorkshop): void {
   let code: string | null = null;
-  let drawnCode: string | null = null;
+  let link: string | null = null;
+  let drawnLink: string | null = null;
   let running: boolean | null = null;
   const read = () =>
     api.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: workshopId } } }).then(
       (found) => {
-        // Digits only in the address, whether the server sends them grouped (`123-456-789`) or not.
+        // Digits only, whether the server sends them grouped (`123-456-789`) or not.
         code = found.access_code.replace(/\D/g, '');
+        link = found.join_url;
         draw();
       },
       (err: unknown) => {
@@ -106,12 +108,11 @@ function invite(live: LiveWorkshop): void {
       },
     );
   const draw = () => {
-    const shown = running === true && code !== null;
+    const shown = running === true && link !== null;
     byId('invite').hidden = !shown;
-    if (!shown || code === drawnCode) return;
-    drawnCode = code;
-    const url = joinUrl(PUBLIC_URL, code!);
-    byId('invite-qr').replaceChildren(qrElement(url, `QR code of ${url}`));
+    if (!shown || link === drawnLink) return;
+    drawnLink = link;
+    byId('invite-qr').replaceChildren(qrElement(link!, `QR code of ${link}`));
     byId('invite-address').textContent = joinAddress(PUBLIC_URL);
     byId('invite-code').textContent = codeText(code!);
   };
