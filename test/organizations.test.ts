@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
-import { createUser, expectError, multipart, pngImage, type TestUser, errorOf } from './helpers/factories';
+import { confirmAddress, createConfirmedUser, createUser, expectError, multipart, pngImage, type TestUser, errorOf } from './helpers/factories';
 import { useServer } from './helpers/cast';
 
 const t = useServer();
@@ -20,10 +20,10 @@ async function addMember(orgId: string, admin: TestUser, email: string, role: 'f
   return res.body as { id: string; email: string; name: string; role: string; pending: boolean };
 }
 
-/** An organization with an admin, a facilitator member and a stranger. */
+/** An organization with an admin, a facilitator member (a confirmed address) and a stranger. */
 async function scene() {
   const admin = await createUser(t, 'Admin');
-  const facilitator = await createUser(t, 'Fran');
+  const facilitator = await createConfirmedUser(t, 'Fran');
   const stranger = await createUser(t, 'Stranger');
   const org = await createOrg(admin);
   const member = await addMember(org.id, admin, facilitator.email);
@@ -140,9 +140,9 @@ describe('organization members', () => {
     expectError(await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: stranger.token }), 404, 'not_found');
   });
 
-  it('adds an existing account at once and tells them by mail', async () => {
+  it('adds an account with a confirmed address at once and tells them by mail', async () => {
     const { admin, org } = await scene();
-    const grace = await createUser(t, 'Grace');
+    const grace = await createConfirmedUser(t, 'Grace');
     await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: grace.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) });
     const added = await addMember(org.id, admin, grace.email.toUpperCase(), 'admin');
     expect(added).toMatchObject({ email: grace.email, name: 'Grace', role: 'admin', pending: false, avatar_url: expect.stringContaining('/files/avatars/') });
@@ -150,7 +150,7 @@ describe('organization members', () => {
     expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token: grace.token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
   });
 
-  it('invites an address without an account and links it when that person signs up', async () => {
+  it('invites an address without an account and links it once that person signed up and confirmed it', async () => {
     const { admin, org } = await scene();
     const email = `later-${Date.now()}+tag@example.test`;
     const pending = await addMember(org.id, admin, email);
@@ -159,10 +159,17 @@ describe('organization members', () => {
     const [mail] = await mailsTo(email);
     expect(mail!.text).toContain(`${t.url}/signup?email=${encodeURIComponent(email).replace('%40', '@')}`);
     expect(mail!.subject).toContain('Acme');
+    expect(mail!.text).toContain('confirm the address');
 
     const signup = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body: { email, password: 'long enough', name: 'Later' } });
     expect(signup.status).toBe(201);
     const token = signup.body.token;
+    // Anyone may sign up with any address: the seat waits until the address is confirmed.
+    expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token })).body).toEqual([]);
+    expectError(await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token }), 404, 'not_found');
+    expect((await memberRows(org.id)).find((m) => m.email === email)!.userId).toBeNull();
+
+    await confirmAddress(t, email);
     expect((await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token })).body.map((o: { id: string }) => o.id)).toEqual([org.id]);
     expect((await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token })).status).toBe(200);
     const members = (await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token })).body;
@@ -192,7 +199,7 @@ describe('organization members', () => {
 
   it('lets admins remove members, members leave, and keeps the last admin', async () => {
     const { admin, facilitator, stranger, org, member } = await scene();
-    const other = await createUser(t, 'Other');
+    const other = await createConfirmedUser(t, 'Other');
     const otherMember = await addMember(org.id, admin, other.email);
     const adminMember = (await memberRows(org.id)).find((m) => m.userId === admin.id)!;
 
@@ -217,7 +224,7 @@ describe('organization members', () => {
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${pendingAdmin.id}`, { token: admin.token })).status).toBe(204);
 
     // With a second admin, the first may go.
-    const second = await createUser(t, 'Second');
+    const second = await createConfirmedUser(t, 'Second');
     await addMember(org.id, admin, second.email, 'admin');
     expect((await t.request('DELETE', `/v1/organizations/${org.id}/members/${adminMember.id}`, { token: admin.token })).status).toBe(204);
     expect((await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: second.token })).body.map((m: { name: string }) => m.name)).toEqual(['Second']);

@@ -6,7 +6,7 @@ import type { ExportOutput } from '../src/modules/events/changes';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { syncedDoc } from './helpers/collab';
-import { errorOf, expectError, seedFile, seedMember, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { confirmAddress, errorOf, expectError, seedFile, seedMember, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
@@ -313,6 +313,7 @@ describe('private writing and anonymous authors on every channel', () => {
     const listed = async () => (await api<any[]>('GET', `${base}/cards`, ana)).map((card) => card.id);
     expect(await listed()).not.toContain(idea.id);
     // Organization admins act as facilitators, whose cards a private step shows (CONTRACT §14).
+    await confirmAddress(t, ben.email);
     await api('POST', `/v1/organizations/${org.id}/members`, fay, { email: ben.email, role: 'admin' });
     expect(await listed()).toContain(idea.id);
   });

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
-import { createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { createConfirmedUser, createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { until } from './helpers/wait';
 import { type LiveClient } from './helpers/sockets';
@@ -57,7 +57,7 @@ describe('logout', () => {
 describe('losing access', () => {
   async function orgScene() {
     const owner = await createUser(t, 'Olga');
-    const admin = await createUser(t, 'Adam');
+    const admin = await createConfirmedUser(t, 'Adam');
     const org = (await api<OrganizationOutput>('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
     const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
     expect(member.status).toBe(201);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
-import { createUser, seedCard, seedMember, seedWorkshop, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { createConfirmedUser, createUser, seedCard, seedMember, seedWorkshop, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
@@ -51,7 +51,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     expect(await gone).toBe('io server disconnect');
 
     const owner = await createUser(a, 'Olga');
-    const admin = await createUser(a, 'Adam');
+    const admin = await createConfirmedUser(a, 'Adam');
     const org = (await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
     const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
     const orgWorkshop = await seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, newIdempotencyKey } from '../client-sdk/src/index';
 import { useServer } from './helpers/cast';
+import { confirmAddress } from './helpers/factories';
 import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
 /*
@@ -122,6 +123,8 @@ describe('SDK REST client', () => {
   it('runs an organization and lists its workshops', async () => {
     const { api } = await signedUp('Olga');
     const member = await signedUp('Mia');
+    // An organization seat follows a confirmed address.
+    await confirmAddress(t, member.email);
     const organization = await api.post('/v1/organizations', { body: { name: 'Acme' } });
     const added = await api.post('/v1/organizations/{id}/members', { params: { path: { id: organization.id } }, body: { email: member.email, role: 'facilitator' } });
     expect(added.pending).toBe(false);

@@ -1,14 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken, newToken } from '../src/modules/auth/crypto';
 import { loadOrganizationAccess } from '../src/modules/organizations/access';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useServer, useUsers } from './helpers/cast';
-import { createUser, expectError, multipart, pngImage, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import { confirmAddress, createUser, expectError, multipart, pngImage, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import type { ApiResponse, TestServer } from './helpers/server';
 import { testStore } from './helpers/store';
 
@@ -36,6 +36,10 @@ describe('rules with three instances on one store', () => {
   const c = useServer(sibling, () => ({ shareDatabaseOf: a }));
   const instances = () => [a, b, c];
   const [fay, flo, pat] = useUsers(a, 'Fay', 'Flo', 'Pat');
+  // Added to organizations by address: their seats follow a confirmed address.
+  beforeAll(async () => {
+    for (const user of [flo, pat]) await confirmAddress(a, user.email);
+  });
 
   /** Connections to this test's database waiting on a lock (a row, or another transaction's outcome). */
   async function waitingOnLocks(): Promise<number> {
@@ -53,7 +57,10 @@ describe('rules with three instances on one store', () => {
     const other = new pg.Client({ connectionString: a.deps.config.databaseUrl });
     await other.connect();
     await other.query('BEGIN');
-    await other.query(`SELECT 1 FROM "${table}" WHERE "${column}" = ANY($1) FOR UPDATE`, [values]);
+    // No rows named: no row may be added to the table (reads go on), as while another transaction
+    // holds a lock on the whole table.
+    if (values.length === 0) await other.query(`LOCK TABLE "${table}" IN SHARE MODE`);
+    else await other.query(`SELECT 1 FROM "${table}" WHERE "${column}" = ANY($1) FOR UPDATE`, [values]);
     let released = false;
     return {
       async waitFor(n: number) {
@@ -75,7 +82,10 @@ describe('rules with three instances on one store', () => {
     };
   }
 
-  /** Sends `requests` at once, with the rows held (PostgreSQL) until every request waits on a lock. */
+  /**
+   * Sends `requests` at once, with the rows held (PostgreSQL; with no `values`, the table held
+   * against new rows) until every request waits on a lock.
+   */
   async function together<T>(held: { table: string; column: string; values: string[] }, requests: Array<() => Promise<ApiResponse<T>>>) {
     const rows = await hold(held.table, held.column, held.values);
     try {
@@ -108,18 +118,40 @@ describe('rules with three instances on one store', () => {
     const { organizationMembers, users } = a.tables;
     for (let round = 0; round < 4; round++) {
       const email = `twice-${randomBytes(4).toString('hex')}@example.test`;
-      // Added before it has an account: the signup links this row, which is held after the user's insert.
       const pending = await addOrganizationMember(organization.id, fay, email, 'facilitator');
+      // The confirmation link a signup stores after the user's insert waits on the held table.
       const answers = await together(
-        { table: 'organization_members', column: 'id', values: [pending.id] },
+        { table: 'one_time_tokens', column: 'id', values: [] },
         instances().map((server) => () => server.request('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Twice' } })),
       );
       expect(statuses(answers), `round ${round}`).toEqual([201, 409, 409]);
       for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'email_taken');
       const accounts = await a.db.select().from(users).where(eq(users.email, email));
       expect(accounts).toHaveLength(1);
+      // Added by address before the account existed: the seat waits for the address to be confirmed.
       const [member] = await a.db.select().from(organizationMembers).where(eq(organizationMembers.id, pending.id));
-      expect(member!.userId).toBe(accounts[0]!.id);
+      expect(member!.userId).toBeNull();
+    }
+  });
+
+  it('links the seat of an address added on one instance while it is confirmed on another, whichever commits first', async () => {
+    const organization = await newOrganization(fay, 'Confirmations');
+    const { organizationMembers } = a.tables;
+    for (let round = 0; round < 4; round++) {
+      const email = `racing-${randomBytes(4).toString('hex')}@example.test`;
+      const signup = await c.request<{ user: UserOutput }>('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Racing' } });
+      expect(signup.status).toBe(201);
+      const [mail] = await a.rows<{ text: string }>(sql`select text from outbox where "to" = ${email}`);
+      const link = /\/confirm\?token=(\S+)/.exec(mail!.text)![1];
+      // Both wait on the account's row: the confirmation before linking seats, the add before
+      // reading whether the address is confirmed.
+      const answers = await together({ table: 'users', column: 'id', values: [signup.body.user.id] }, [
+        () => a.request('POST', `/v1/organizations/${organization.id}/members`, { token: fay.token, body: { email, role: round % 2 ? 'admin' : 'facilitator' } }),
+        () => b.request('POST', '/v1/auth/confirm', { body: { token: link } }),
+      ]);
+      expect(statuses(answers), `round ${round}`).toEqual([201, 204]);
+      const [member] = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.email, email)));
+      expect(member!.userId, `round ${round}`).toBe(signup.body.user.id);
     }
   });
 
@@ -339,6 +371,7 @@ describe('rules with three instances on one store', () => {
     for (let round = 0; round < 3; round++) {
       const organization = await newOrganization(fay, `Pair ${round}`);
       const floMember = await addOrganizationMember(organization.id, fay, flo.email, 'admin');
+      expect(floMember.pending).toBe(false);
       const [fayMember] = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.userId, fay.id)));
       const remove = (server: TestServer, actor: TestUser, memberId: string) => () =>
         server.request('DELETE', `/v1/organizations/${organization.id}/members/${memberId}`, { token: actor.token });
@@ -358,6 +391,7 @@ describe('rules with three instances on one store', () => {
     for (let round = 0; round < 3; round++) {
       const organization = await newOrganization(fay, `Leaving ${round}`);
       const patMember = await addOrganizationMember(organization.id, fay, pat.email, 'facilitator');
+      expect(patMember.pending).toBe(false);
       // Both writes lock the organization's row first: held, each waits, and they go one after the other.
       const answers = await together({ table: 'organizations', column: 'id', values: [organization.id] }, [
         () => a.request('DELETE', `/v1/organizations/${organization.id}/members/${patMember.id}`, { token: fay.token }),

@@ -24,6 +24,25 @@ export async function createUser(t: TestServer, name = 'User'): Promise<TestUser
   return { token: res.body.token, id: res.body.user.id, email, name };
 }
 
+/**
+ * Confirms a user's address the way they would: with the link of the last confirmation mail sent
+ * to it. Organization seats added by address follow a confirmed address only.
+ */
+export async function confirmAddress(t: Pick<TestServer, 'rows' | 'request'>, email: string): Promise<void> {
+  const mails = await t.rows<{ text: string }>(sql`select text from outbox where "to" = ${email} and subject = 'Confirm your e-mail address' order by rowid`);
+  const token = /\/confirm\?token=(\S+)/.exec(mails.at(-1)?.text ?? '')?.[1];
+  expect(token, `no confirmation mail to ${email}`).toBeDefined();
+  const res = await t.request('POST', '/v1/auth/confirm', { body: { token } });
+  expect(res.status, JSON.stringify(res.body)).toBe(204);
+}
+
+/** `createUser` whose address is confirmed, as an organization member added by address must be. */
+export async function createConfirmedUser(t: TestServer, name = 'User'): Promise<TestUser> {
+  const user = await createUser(t, name);
+  await confirmAddress(t, user.email);
+  return user;
+}
+
 /** Expects the contract's error shape with the given status and code. */
 export function expectError(res: { status: number; body: unknown }, status: number, code: ErrorCode): void {
   const body = res.body as Partial<ApiError> | undefined;

@@ -10,6 +10,8 @@ import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../events/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
+import { linkPendingSeats } from '../organizations/repo';
+import { lockUser } from '../users/repo';
 import { toUser } from '../users/schemas';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
@@ -79,14 +81,12 @@ async function refuseTakenEmail(tx: Db, email: string): Promise<void> {
   if (taken) throw emailTaken();
 }
 
-/** What every new account gets: its organization seats, a confirmation mail and a token. */
+/**
+ * What every new account gets: a confirmation mail and a token. Not the organization seats added
+ * by its address: anyone may sign up with any address, so those wait until it is confirmed
+ * (`confirmEmail`).
+ */
 async function openAccount(tx: Db, config: Config, user: UserRow, email: string) {
-  const { organizationMembers } = tablesOf(tx);
-  // Organizations may have added this address before it had an account.
-  await tx
-    .update(organizationMembers)
-    .set({ userId: user.id })
-    .where(and(eq(organizationMembers.email, email), isNull(organizationMembers.userId)));
   await sendConfirmation(tx, config, { ...user, email });
   const token = await issueToken(tx, config, user);
   return { token, user: toUser(user, config) };
@@ -115,8 +115,13 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
   deps.bus.emit('session-revoked', { userId: user.id, tokenHash });
 }
 
+/**
+ * POST /v1/auth/confirm: the address is its owner's, so the organization seats added by it are now
+ * theirs. Their token sees them at once, on every instance: the seats' rows move the
+ * identity epoch, which every cache of access checks.
+ */
 export async function confirmEmail(deps: AuthDeps, token: string): Promise<void> {
-  await deps.database.transaction(async (tx) => {
+  const confirmed = await deps.database.transaction(async (tx) => {
     const { oneTimeTokens, users } = tablesOf(tx);
     const [row] = await tx.select().from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token)));
     if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
@@ -124,10 +129,18 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
         details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
       });
     }
+    // Taken before the seats are linked, as an organization adding this address takes it before
+    // reading whether the address is confirmed: one of the two then sees what the other wrote.
+    await lockUser(tx, row.userId);
     const now = nowIso();
     await tx.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, row.id));
     await tx.update(users).set({ confirmedAt: now, updatedAt: now }).where(and(eq(users.id, row.userId), isNull(users.confirmedAt)));
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
+    const seats = user?.email ? await linkPendingSeats(tx, row.userId, user.email) : 0;
+    return { userId: row.userId, seats };
   });
+  // An organization admin facilitates its workshops: sockets already in one take that role.
+  if (confirmed.seats > 0) deps.bus.emit('access-changed', { userId: confirmed.userId });
 }
 
 /** Mails a fresh confirmation link; earlier links stay valid until they expire. */

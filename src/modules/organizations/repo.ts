@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { named, preparedPerDb } from '../../db/prepared';
@@ -96,6 +96,20 @@ export async function memberByEmail(db: Db, organizationId: string, email: strin
     .from(organizationMembers)
     .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.email, email)));
   return row;
+}
+
+/**
+ * Links the pending seats added by this address to its account: only once the address is
+ * confirmed (the caller has just confirmed it, holding the user's lock). Answers how many.
+ */
+export async function linkPendingSeats(tx: Db, userId: string, email: string): Promise<number> {
+  const { organizationMembers } = tablesOf(tx);
+  const linked = await tx
+    .update(organizationMembers)
+    .set({ userId })
+    .where(and(eq(organizationMembers.email, email), isNull(organizationMembers.userId)))
+    .returning({ id: organizationMembers.id });
+  return linked.length;
 }
 
 /** Admins with an account other than `exceptMemberId`: who would be left to manage the organization. */

@@ -11,6 +11,7 @@ import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
+import { lockUser } from '../users/repo';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
 import { findMember, lockOrganization, memberByEmail, membersOf, organizationsOf, otherActiveAdmins } from './repo';
 import {
@@ -87,8 +88,10 @@ export async function listMembers(deps: OrganizationDeps, organizationId: string
 }
 
 /**
- * Adds an address as a member. With an account it is linked at once; without one it stays pending
- * (signup links it by address) and an invitation to sign up is mailed.
+ * Adds an address as a member. With a confirmed account it is linked at once. Without one, or with
+ * an account whose address is not confirmed, the seat stays pending until that address is
+ * confirmed (`confirmEmail` links it): anyone may sign up with any address, so an unconfirmed
+ * account has no part of an organization it was added to by address. The mail says what to do.
  */
 export async function addMember(
   deps: OrganizationDeps,
@@ -98,19 +101,21 @@ export async function addMember(
 ): Promise<OrganizationMemberOutput> {
   try {
     return await deps.database.transaction(async (tx) => {
-      const { organizationMembers, users } = tablesOf(tx);
+      const { organizationMembers } = tablesOf(tx);
       await lockOrganization(tx, organizationId);
       const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor.id));
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
-      const [user] = await tx.select().from(users).where(eq(users.email, input.email));
+      const account = await lockedAccountOf(tx, input.email, actor.id);
+      const confirmed = account?.confirmedAt ? account : undefined;
       const member = (
         await tx
           .insert(organizationMembers)
-          .values({ organizationId, userId: user?.id ?? null, email: input.email, role: input.role })
+          .values({ organizationId, userId: confirmed?.id ?? null, email: input.email, role: input.role })
           .returning()
       )[0]!;
-      await mailNewMember(tx, deps.config, { organization, actor, email: input.email, role: input.role, hasAccount: Boolean(user) });
-      return toMember({ member, user: user ? { name: user.name, email: input.email, avatarUrl: user.avatarUrl } : null });
+      const standing = !account ? 'none' : confirmed ? 'confirmed' : 'unconfirmed';
+      await mailNewMember(tx, deps.config, { organization, actor, email: input.email, role: input.role, account: standing });
+      return toMember({ member, user: confirmed ? { name: confirmed.name, email: input.email, avatarUrl: confirmed.avatarUrl } : null });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyMember();
@@ -141,18 +146,50 @@ export async function removeMember(deps: OrganizationDeps, organizationId: strin
   if (removedUserId) deps.bus.emit('access-changed', { userId: removedUserId });
 }
 
+/**
+ * The account an added address has, if any, read under its lock: a confirmation of that address
+ * takes the same lock before it links the pending seats, so it either committed before this read
+ * (the seat is linked here) or links the seat this transaction writes once it has committed. The
+ * adder's row is locked too, in id order with it: the invitation mail's daily budget locks the
+ * adder's row next (`queueMailFrom`), and two admins adding each other's address at once must not
+ * take the two locks in opposite orders.
+ */
+async function lockedAccountOf(tx: Db, email: string, actorId: string): Promise<UserRow | undefined> {
+  const { users } = tablesOf(tx);
+  const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!found) return undefined;
+  for (const id of [found.id, actorId].sort()) await lockUser(tx, id);
+  return (await tx.select().from(users).where(eq(users.id, found.id)))[0];
+}
+
 async function mailNewMember(
   tx: Db,
   config: Config,
-  input: { organization: OrganizationRow; actor: UserRow; email: string; role: OrganizationRole; hasAccount: boolean },
+  input: { organization: OrganizationRow; actor: UserRow; email: string; role: OrganizationRole; account: 'confirmed' | 'unconfirmed' | 'none' },
 ): Promise<void> {
   const { organization, actor, email, role } = input;
   const from = { id: actor.id, perDay: config.invitationMailsPerDay };
-  if (input.hasAccount) {
+  if (input.account === 'confirmed') {
     await queueMailFrom(tx, from, {
       to: email,
       subject: `You were added to ${organization.name}`,
       ...renderMail({ greeting: 'Hello,', paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`], action: { label: 'Open the workshops', url: config.publicUrl } }),
+    });
+    return;
+  }
+  const invited = `${actor.name} invited you to the organization "${organization.name}" as ${role}.`;
+  if (input.account === 'unconfirmed') {
+    await queueMailFrom(tx, from, {
+      to: email,
+      subject: `${actor.name} invited you to ${organization.name}`,
+      ...renderMail({
+        greeting: 'Hello,',
+        paragraphs: [
+          invited,
+          'Your account with this e-mail address joins once you confirm the address: use the confirmation link we mailed you when you signed up, or ask for a new one from your account.',
+        ],
+        action: { label: 'Open the workshops', url: config.publicUrl },
+      }),
     });
     return;
   }
@@ -163,7 +200,7 @@ async function mailNewMember(
     subject: `${actor.name} invited you to ${organization.name}`,
     ...renderMail({
       greeting: 'Hello,',
-      paragraphs: [`${actor.name} invited you to the organization "${organization.name}" as ${role}.`, 'Create your account with this e-mail address to join.'],
+      paragraphs: [invited, 'To join, create your account with this e-mail address, then confirm the address with the link we mail you.'],
       action: { label: 'Create my account', url: link },
     }),
   });
