@@ -1,13 +1,13 @@
-import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { and, count, isNull } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app';
 import { nowIso } from '../src/db/columns';
 import { useCast, useDocs, useRedis, useServer, useSockets } from './helpers/cast';
 import { errorOf, expectError, seedCard, seedCardScene, seedWorkshop, seedWorkshopWith } from './helpers/factories';
 import { holdWriteLock } from './helpers/locks';
+import { openPeer, peerOrSkip } from './helpers/netns';
 import { scrape, Scrape } from './helpers/prometheus';
 import { redisAvailable } from './helpers/redis';
 import { until } from './helpers/wait';
@@ -262,21 +262,32 @@ describe('who may read /metrics', () => {
     expect((await fromPeer(createApp(t.deps), '127.0.0.1', { 'x-forwarded-for': '203.0.113.7' })).status).toBe(200);
   });
 
-  const external = Object.values(networkInterfaces())
-    .flat()
-    .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
+  describe('over a real interface other than loopback', () => {
+    // A network namespace of this test's own, joined to the host by a veth pair: a peer that is not
+    // loopback on any machine, a second interface or not (root and iproute2; REQUIRE_NETNS=1 in CI).
+    let opened: Awaited<ReturnType<typeof openPeer>> | undefined;
+    beforeAll(async () => {
+      opened = await openPeer();
+    });
+    afterAll(async () => {
+      if (opened && !('unavailable' in opened)) await opened.close();
+    });
 
-  it.skipIf(!external)('refuses a client reaching the server through another interface than loopback', async () => {
-    const server = serve({ fetch: createApp(t.deps).fetch, hostname: '0.0.0.0', port: 0 });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    const { port } = server.address() as AddressInfo;
-    try {
-      const outside = await fetch(`http://${external}:${port}/metrics`, { headers: { 'x-forwarded-for': '127.0.0.1' } });
-      expectError({ status: outside.status, body: await outside.json() }, 403, 'forbidden');
-      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(200);
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    it('refuses a client reaching the server through another interface than loopback', async (context) => {
+      const peer = peerOrSkip(opened, context);
+      const server = serve({ fetch: createApp(t.deps).fetch, hostname: peer.hostAddress, port: 0 });
+      await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+      const { port } = server.address() as AddressInfo;
+      try {
+        // The same server answers other routes to that peer: it is the peer, not the path, that is refused.
+        expect((await peer.fetchFrom(`http://${peer.hostAddress}:${port}/health`)).status).toBe(200);
+        expectError(await peer.fetchFrom(`http://${peer.hostAddress}:${port}/metrics`), 403, 'forbidden');
+        // Whatever the client claims in a header.
+        expectError(await peer.fetchFrom(`http://${peer.hostAddress}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '::1' }), 403, 'forbidden');
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
   });
 
   describe('with METRICS_TOKEN', () => {
