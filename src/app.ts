@@ -36,6 +36,7 @@ import { usersRoutes } from './modules/users/routes';
 import { votesRoutes } from './modules/votes/routes';
 import { guestJoinRoutes } from './modules/workshops/guests';
 import { workshopsRoutes } from './modules/workshops/routes';
+import { refuseWhileDraining } from './ops/drain';
 import { opsRoutes } from './ops/routes';
 
 /**
@@ -77,6 +78,8 @@ function apiRoutes(deps: AppDeps) {
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   app.use(observeRequests(deps.metrics, deps.config.logRequests ? createLogger() : undefined));
+  // Once the instance drains, what arrives on a connection kept alive from before is sent elsewhere.
+  app.use(refuseWhileDraining(deps.readiness));
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
   // writes build a full Response object per request (a third of the hello route's throughput).

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -8,6 +8,7 @@ import type { AppDeps } from './deps';
 import { startExportRunner } from './modules/exports/jobs';
 import { startKeySweeper } from './modules/idempotency/keys';
 import { startMailSender } from './modules/mail/sender';
+import { WriteGate } from './ops/drain';
 import { attachRealtime, type Realtime } from './realtime/index';
 
 export interface RunningServer {
@@ -36,19 +37,38 @@ export interface ServerOptions {
    * to finish.
    */
   closeLimitMs?: number;
-  /** How long `close()` lets requests in flight finish before cutting every connection. */
+  /**
+   * How long `close()` lets requests in flight finish before it stops their writes and cuts every
+   * connection. The app `createServer` builds is the one whose writes stop (not an `app` given).
+   */
   shutdownGraceMs?: number;
 }
 
 // Both together stay under the 10 s after which `main.ts` gives up on a clean exit.
 const CLOSE_LIMIT_MS = 5_000;
 const SHUTDOWN_GRACE_MS = 3_000;
+/**
+ * Once the grace period is over and the commits under way have ended, how long the requests they
+ * belong to have to send their answers before the connections are cut (an answer is written within
+ * milliseconds of its commit; the requests that did not commit answer 503 as quickly).
+ */
+const ANSWER_WAIT_MS = 1_000;
 
 /** One node HTTP server carrying the REST app; Socket.IO and the Yjs endpoint attach to it. */
 export function createServer(deps: AppDeps, options: ServerOptions = {}): Promise<RunningServer> {
-  const app = options.app ?? createApp(deps);
+  // The drain stops the app's writes before it cuts the connections of requests still running.
+  const writes = new WriteGate();
+  const app = options.app ?? createApp({ ...deps, database: writes.guard(deps.database) });
   return new Promise((resolve, reject) => {
     const httpServer = serve({ fetch: app.fetch, port: options.port ?? deps.config.port, hostname: options.hostname }) as Server;
+    let closing = false;
+    // Requests not answered yet: once draining, each answer closes its connection.
+    const unanswered = new Set<ServerResponse>();
+    httpServer.prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+      if (closing) response.setHeader('Connection', 'close');
+      unanswered.add(response);
+      response.once('close', () => unanswered.delete(response));
+    });
     // Upgraded sockets leave the HTTP server's bookkeeping but still hold close() open: tracked here.
     const sockets = new Set<Socket>();
     httpServer.on('connection', (socket: Socket) => {
@@ -65,7 +85,6 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     const keySweeper = startKeySweeper(deps.database);
     // Socket.IO's engine answers its own path (it leaves others alone: `destroyUpgrade: false`).
     const socketIoPath = `${realtime.io.path()}/`;
-    let closing = false;
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (request.url?.startsWith(socketIoPath)) return;
       if (closing) return refuseUpgrade(socket, 'service_unavailable', 'The server is shutting down.');
@@ -91,7 +110,11 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         // The load balancer's readiness check sends nothing new here from now on (GET /ready: 503).
         deps.readiness.markDraining();
         keySweeper.stop();
-        // First stop accepting: nothing new arrives while the rest closes.
+        // First stop accepting: nothing new arrives while the rest closes. A request arriving on a
+        // connection kept alive from before is refused (503, `refuseWhileDraining`); the ones in
+        // flight finish, and every answer from now on closes its connection, so the connections
+        // end with their last answer rather than when the grace period cuts them.
+        for (const response of unanswered) if (!response.headersSent) response.setHeader('Connection', 'close');
         const stopped = new Promise<void>((done) => httpServer.close(() => done()));
         httpServer.closeIdleConnections();
         const limitMs = options.closeLimitMs ?? CLOSE_LIMIT_MS;
@@ -107,8 +130,12 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         const syncClosed = withinLimit(Promise.resolve().then(() => deps.collab.closeConnections()), limitMs, 'closing the sync connections');
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
-        // nobody finished) is cut, so close() always ends.
-        const cut = setTimeout(() => {
+        // nobody finished, requests stuck on a lock) is cut, so close() always ends. A request cut
+        // must not commit afterwards, unanswered: the app's writes stop first (those not committed
+        // yet roll back and answer 503), the commits under way end and their answers go out.
+        const cut = setTimeout(async () => {
+          await writes.close();
+          await withinLimit(allAnswered(unanswered), ANSWER_WAIT_MS, 'answering the requests in flight');
           httpServer.closeAllConnections();
           for (const socket of sockets) socket.destroy();
         }, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
@@ -134,6 +161,12 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
       });
     });
   });
+}
+
+/** Resolves once every response in `unanswered` has closed (it deletes them as they do). */
+async function allAnswered(unanswered: ReadonlySet<ServerResponse>): Promise<void> {
+  // Each round waits for those unanswered when it began; what arrived meanwhile (refusals) comes next.
+  while (unanswered.size > 0) await Promise.all([...unanswered].map((response) => new Promise((done) => response.once('close', done))));
 }
 
 /** Waits for `task`, but no longer than `limitMs`; a failure or an overrun is logged, not thrown. */
