@@ -89,6 +89,8 @@ export interface Config extends LimitSettings {
   liveRecheckMs: number;
   /** Whether to log each request (off in tests). */
   logRequests: boolean;
+  /** An upload attached to nothing (no attachment, no step illustration) is removed once this many hours old. */
+  uploadUnattachedHours: number;
   /**
    * When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`; unset, it answers only
    * requests whose peer is a loopback address (CONTRACT §13).
@@ -166,6 +168,12 @@ export const LIMITS = {
   pendingExportsPerWorkshop: { env: 'PENDING_EXPORTS_PER_WORKSHOP', fallback: 5, windowS: null },
   /** Exports one user asked for waiting to be made at once. */
   pendingExportsPerUser: { env: 'PENDING_EXPORTS_PER_USER', fallback: 10, windowS: null },
+  /** MiB one user may upload in any 24 hours (counted in `files`, not by a limiter). */
+  uploadUserDailyMb: { env: 'UPLOAD_USER_DAILY_MB', fallback: 200, windowS: 86_400 },
+  /** MiB one guest may upload in any 24 hours. */
+  uploadGuestDailyMb: { env: 'UPLOAD_GUEST_DAILY_MB', fallback: 50, windowS: 86_400 },
+  /** MiB the uploads counted against one workshop may hold in all. */
+  uploadWorkshopMb: { env: 'UPLOAD_WORKSHOP_MB', fallback: 2_000, windowS: null },
 } as const satisfies Record<string, { env: string; fallback: LimitDefault; windowS: number | null }>;
 
 export type LimitName = keyof typeof LIMITS;
@@ -203,6 +211,9 @@ const LEASE_DEFAULTS = {
   mailLeaseMs: 120_000,
   exportLeaseMs: 300_000,
 } satisfies Partial<Config>;
+
+/** Hours an upload attached to nothing is kept by default. */
+const UPLOAD_UNATTACHED_HOURS = 24;
 
 /** The longest timer Node arms (about 24.8 days): a lease's end is waited for with one. */
 const LONGEST_TIMER_MS = 2_147_483_647;
@@ -242,6 +253,7 @@ const EnvSchema = v.object({
   ...limitVariables,
   MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
   EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
+  UPLOAD_UNATTACHED_HOURS: v.optional(wholeNumber(1, 87_600, 'expected a whole number of hours, from 1 to 87600'), String(UPLOAD_UNATTACHED_HOURS)),
 });
 
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
@@ -289,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
     metricsToken: e.METRICS_TOKEN,
+    uploadUnattachedHours: e.UPLOAD_UNATTACHED_HOURS,
   };
 }
 
@@ -312,6 +325,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     corsOrigins: '*',
     logRequests: false,
     metricsToken: undefined,
+    uploadUnattachedHours: UPLOAD_UNATTACHED_HOURS,
     ...overrides,
   };
   // Test files sign many users up from one address; the throttling tests set their own.

@@ -132,3 +132,17 @@ describe('limit settings', () => {
     });
   });
 });
+
+describe('UPLOAD_UNATTACHED_HOURS', () => {
+  it('keeps an upload attached to nothing 24 hours unless set, from 1 hour on; a bad value stops the start with one line', () => {
+    expect(load({}).uploadUnattachedHours).toBe(24);
+    expect(load({ UPLOAD_UNATTACHED_HOURS: '1' }).uploadUnattachedHours).toBe(1);
+    expect(load({ UPLOAD_UNATTACHED_HOURS: '720' }).uploadUnattachedHours).toBe(720);
+    // 0 would remove an upload before it could be attached.
+    for (const bad of ['0', '-1', '1.5', 'day', '', '87601']) {
+      expect(() => load({ UPLOAD_UNATTACHED_HOURS: bad }), bad).toThrow(
+        new ConfigError(`Invalid configuration: UPLOAD_UNATTACHED_HOURS=${JSON.stringify(bad)}: expected a whole number of hours, from 1 to 87600`),
+      );
+    }
+  });
+});

@@ -21,6 +21,8 @@ const STATUS_OF_CODE = {
   guests_not_allowed: 403,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
+  workshop_storage_full: 413,
+  upload_quota_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

@@ -23,9 +23,11 @@ export const ERROR_STATUS = {
   conflict: 409,
   idempotency_key_in_use: 409,
   payload_too_large: 413,
+  workshop_storage_full: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  upload_quota_exceeded: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;

@@ -44,6 +44,7 @@ export class Metrics implements StoreObserver {
   private readonly registry = new Registry();
   private readonly sources = new Map<SampledGauge, () => number | Promise<number>>();
   private readonly redis = new Map<RedisConnection, () => boolean | undefined>();
+  private storedBytes: (() => Promise<ReadonlyMap<string, number>>) | undefined;
 
   private readonly requestSeries = new Map<string, RequestSeries>();
   private readonly requests = new Counter({
@@ -100,6 +101,22 @@ export class Metrics implements StoreObserver {
   };
 
   constructor() {
+    const metrics = this;
+    new Gauge({
+      name: 'workshops_files_stored_bytes',
+      help: 'Bytes of the files recorded in the database, by container (uploads, avatars, exports), on every instance sharing it.',
+      labelNames: ['container'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        if (!metrics.storedBytes) return;
+        try {
+          for (const [container, bytes] of await metrics.storedBytes()) this.set({ container }, bytes);
+        } catch {
+          // The database away: no series this scrape, rather than a failed scrape.
+        }
+      },
+    });
     this.sampled('socketConnections', 'workshops_socketio_connections', 'Socket.IO connections open on this instance.');
     this.sampled('workshopRooms', 'workshops_socketio_workshop_rooms', 'Workshops with at least one Socket.IO connection of this instance joined.');
     this.sampled('syncConnections', 'workshops_sync_connections', 'Yjs sync (y-websocket) connections open on this instance.');
@@ -147,6 +164,14 @@ export class Metrics implements StoreObserver {
     this.sources.set(gauge, read);
     return () => {
       if (this.sources.get(gauge) === read) this.sources.delete(gauge);
+    };
+  }
+
+  /** Reads the bytes stored by container on every scrape; returns the function that stops it. */
+  watchStoredBytes(read: () => Promise<ReadonlyMap<string, number>>): () => void {
+    this.storedBytes = read;
+    return () => {
+      if (this.storedBytes === read) this.storedBytes = undefined;
     };
   }
 

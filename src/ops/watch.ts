@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { CollabService } from '../collab/types';
 import { tablesOf, type Database, type Db } from '../db/database';
 import type { Limiters } from '../lib/limiters';
@@ -19,6 +19,19 @@ export async function exportQueueDepth(db: Db): Promise<number> {
 }
 
 /**
+ * Bytes of the files recorded, by container: `uploads`, `avatars` and `exports`, the names the
+ * service gives them (a client never chooses one), so the label's values stay a short fixed set.
+ */
+export async function storedBytesByContainer(db: Db): Promise<Map<string, number>> {
+  const { files } = tablesOf(db);
+  const rows = await db
+    .select({ container: files.container, bytes: sql<string | number>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .groupBy(files.container);
+  return new Map(rows.map((row) => [row.container, Number(row.bytes)]));
+}
+
+/**
  * Points the scrape-time gauges at what `createDeps` built: the queues in the database, the
  * sync side's connections and documents, and the Redis connections of the documents and of the
  * attempt limits. (Socket.IO's are pointed at in `attachRealtime`, which owns them.)
@@ -27,6 +40,7 @@ export function watchDeps(metrics: Metrics, deps: { database: Database; collab: 
   const { database, collab, attempts } = deps;
   metrics.sample('mailQueue', () => mailQueueDepth(database.db));
   metrics.sample('exportQueue', () => exportQueueDepth(database.db));
+  metrics.watchStoredBytes(() => storedBytesByContainer(database.db));
   metrics.sample('syncConnections', () => collab.usage().connections);
   metrics.sample('syncBacklog', () => collab.usage().syncBacklog);
   metrics.sample('documentsLoaded', () => collab.usage().documents);

@@ -7121,7 +7121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            /** @description payload_too_large: the body is above 1 MiB; workshop_storage_full: the image would take the workshop's files past UPLOAD_WORKSHOP_MB (an upload counts against the first workshop that uses it); the illustration is unchanged */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10128,7 +10128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            /** @description payload_too_large: the body is above 1 MiB; workshop_storage_full: the upload would take the workshop's files past UPLOAD_WORKSHOP_MB (an upload counts against the first workshop that uses it); nothing was attached */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12792,7 +12792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            /** @description payload_too_large: the file is above 20 MiB; workshop_storage_full: a guest's workshop has no room left for it (UPLOAD_WORKSHOP_MB). Nothing was stored */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -12813,6 +12813,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description upload_quota_exceeded: the uploads of the last 24 hours and this one would pass the uploader's daily allowance (UPLOAD_USER_DAILY_MB, guests UPLOAD_GUEST_DAILY_MB); Retry-After says when it fits. Nothing was stored */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { notFound } from '../../http/errors';
 import { writeWorkshop, type WriteDeps } from '../events/recorder';
+import { countAgainstWorkshop, type UploadLimits } from '../uploads/quota';
 import { ownUpload } from '../uploads/storage';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
@@ -8,7 +9,7 @@ import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
 import { toAttachment, type AttachmentOutput, type AttachmentRow, type CreateAttachmentInput } from './schemas';
 
-export type AttachmentDeps = WriteDeps & { config: Pick<Config, 'publicUrl' | 'secret'> };
+export type AttachmentDeps = WriteDeps & { config: Pick<Config, 'publicUrl' | 'secret'> & UploadLimits };
 
 function found(row: AttachmentRow | undefined): AttachmentRow {
   if (!row) throw notFound('Attachment');
@@ -34,6 +35,7 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'attachment');
     const file = await ownUpload(tx, ref.userId, { container: input.blob.container, key: input.blob.key });
+    await countAgainstWorkshop(tx, deps.config, file, ref.workshopId);
     const row = await insertAttachment(tx, {
       workshopId: ref.workshopId,
       cardId: card.id,

@@ -11,6 +11,7 @@ import type { WorkshopEvent } from '../events/changes';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import { newExportFile, type ExportRow } from './schemas';
 import { removeBlob, sweepNextPage, type SweepCursor } from '../uploads/storage';
+import { sweepUnattachedUploads } from '../uploads/unattached';
 import { finishExport, pruneOldExports } from './service';
 
 /**
@@ -26,6 +27,8 @@ const POLL_MS = 30_000;
  * every instance, so less often than the poll; strays only cost storage while they wait.
  */
 const SWEEP_MS = 2 * 60_000;
+/** How often uploads attached to nothing past their hours are removed (`sweepUnattachedUploads`), on every instance. */
+const UNATTACHED_SWEEP_MS = 10 * 60_000;
 /** An export whose renders keep dying with the process is given up after this many takes. */
 const MAX_ATTEMPTS = 3;
 
@@ -49,6 +52,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   let stopped = false;
   let tidying: Promise<void> | null = null;
   let lastSweep = 0;
+  let lastUnattachedSweep = 0;
   /** Where the next sweep for stray blobs goes on. */
   let sweepCursor: SweepCursor = { container: 0, after: undefined };
   /** Wake-ups at the end of the leases of exports left to be made again. */
@@ -107,13 +111,17 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
   const tidy = async () => {
     try {
       await pruneOldExports(deps);
+      if (Date.now() - lastUnattachedSweep >= UNATTACHED_SWEEP_MS) {
+        lastUnattachedSweep = Date.now();
+        await sweepUnattachedUploads(deps);
+      }
       if (Date.now() - lastSweep >= SWEEP_MS) {
         lastSweep = Date.now();
         sweepCursor = await sweepNextPage(deps, sweepCursor);
       }
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
-      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports or stray blobs failed', err);
+      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports, unattached uploads or stray blobs failed', err);
     }
   };
   const poll = setInterval(() => {

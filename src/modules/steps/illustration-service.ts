@@ -5,6 +5,7 @@ import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
 import type { StepIllustration } from '../events/changes';
 import { diffFields, writeWorkshop } from '../events/recorder';
+import { countAgainstWorkshop } from '../uploads/quota';
 import { ownUpload } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
@@ -60,6 +61,7 @@ export function setIllustration(
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
     }
+    await countAgainstWorkshop(tx, deps.config, file, workshopId);
     const previous = await findIllustration(tx, stepId);
     if (previous) {
       await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id));

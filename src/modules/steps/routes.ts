@@ -36,7 +36,13 @@ export function stepsRoutes(deps: AppDeps) {
     })
     .post(
       illustrationPath,
-      doc({ tag, summary: 'Set the step illustration to an uploaded image', status: 201, response: IllustrationOutput }),
+      doc({
+        tag,
+        summary: 'Set the step illustration to an uploaded image',
+        status: 201,
+        response: IllustrationOutput,
+        errors: { 413: 'payload_too_large: the body is above 1 MiB; workshop_storage_full: the image would take the workshop\'s files past UPLOAD_WORKSHOP_MB (an upload counts against the first workshop that uses it); the illustration is unchanged' },
+      }),
       jsonBody(CreateIllustrationInput),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();

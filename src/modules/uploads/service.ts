@@ -1,8 +1,11 @@
 import type { Config } from '../../config';
+import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { isImageMimetype, transformImage } from './images';
 import { cleanFileName, declaredMimetype } from './multipart';
+import { admitUpload, refuseBeyondDailyAllowance, refuseBeyondWorkshopRoom, type UploadLimits, type Uploader } from './quota';
+import { guestWorkshopOf } from './repo';
 import type { FileQuery, UploadOutput } from './schemas';
 import { checkSignature, EXPORTS_CONTAINER, findFile, objectName, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
 
@@ -15,9 +18,20 @@ export function toUpload(config: Pick<Config, 'publicUrl' | 'secret'>, file: Fil
   return { url: publicFileUrl(config, file), key: file.key, container: file.container, mimetype: file.mimetype, size: file.size };
 }
 
-export async function uploadFile(deps: UploadDeps, userId: string, part: File): Promise<UploadOutput> {
+/**
+ * Stores an upload within the limits: the uploader's for the day, and for a guest their
+ * workshop's (a user's upload counts against a workshop once it is attached there). Checked
+ * before the bytes are written, so a refusal costs no storage, and again where the row is
+ * recorded, which decides; refused there, the bytes are removed: nothing is stored.
+ */
+export async function uploadFile(deps: UploadDeps & { config: UploadLimits }, uploader: Uploader, part: File): Promise<UploadOutput> {
   const data = new Uint8Array(await part.arrayBuffer());
-  const file = await saveFile(deps, { userId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data });
+  const { database, config } = deps;
+  const workshopId = uploader.guest ? await guestWorkshopOf(database.db, uploader.id) : null;
+  await refuseBeyondDailyAllowance(database.db, config, uploader, data.byteLength);
+  if (workshopId) await refuseBeyondWorkshopRoom(database.db, config, workshopId, data.byteLength);
+  const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
+  const file = await saveFile(deps, { userId: uploader.id, workshopId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data }, admit);
   return toUpload(deps.config, file);
 }
 

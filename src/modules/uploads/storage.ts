@@ -5,7 +5,7 @@ import { tablesOf, type Database, type Db, type Schema } from '../../db/database
 import { newId } from '../../db/columns';
 import { CommitInDoubt } from '../../db/errors';
 import { named, preparedPerDb } from '../../db/prepared';
-import { inList } from '../../db/sql';
+import { forUpdate, inList } from '../../db/sql';
 import { isSegment, type FileStore } from '../../files/store';
 import { invalid, notFound } from '../../http/errors';
 
@@ -32,6 +32,8 @@ export interface NewFile {
   mimetype: string;
   data: Uint8Array;
   container?: string;
+  /** The workshop its bytes count against (an upload's limit), when known as it is stored. */
+  workshopId?: string | null;
 }
 
 type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
@@ -60,7 +62,7 @@ export function objectName(ref: FileRef): string {
 }
 
 /** Bytes stored under `ref`, not yet recorded: what `recordFile` writes the row of. */
-export type StoredBlob = FileRef & { userId: string | null; name: string; mimetype: string; size: number };
+export type StoredBlob = FileRef & { userId: string | null; name: string; mimetype: string; size: number; workshopId: string | null };
 
 /**
  * Writes the bytes under a fresh unguessable key, before any transaction: a write never waits on
@@ -70,19 +72,23 @@ export type StoredBlob = FileRef & { userId: string | null; name: string; mimety
 export async function putBlob(files: FileStore, input: NewFile): Promise<StoredBlob> {
   const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
   await files.put(objectName(ref), input.data, { contentType: input.mimetype });
-  return { ...ref, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.data.byteLength };
+  return { ...ref, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.data.byteLength, workshopId: input.workshopId ?? null };
 }
 
 /**
  * Writes the bytes and records them in `files`, in a transaction of its own. The blob is written
  * first, so a row never points at nothing; if the row cannot be written the blob is removed again,
  * unless the commit is in doubt: the row may be there, and a row whose bytes are gone is worse
- * than bytes nobody refers to.
+ * than bytes nobody refers to. `admit` runs in that transaction before the row is written: what
+ * it throws (a limit) refuses the file, and its blob is removed.
  */
-export async function saveFile(deps: StorageDeps, input: NewFile): Promise<FileRow> {
+export async function saveFile(deps: StorageDeps, input: NewFile, admit?: (tx: Db) => Promise<void>): Promise<FileRow> {
   const blob = await putBlob(deps.files, input);
   try {
-    return await deps.database.transaction((tx) => recordFile(tx, blob, blob));
+    return await deps.database.transaction(async (tx) => {
+      await admit?.(tx);
+      return recordFile(tx, blob, blob);
+    });
   } catch (err) {
     if (!(err instanceof CommitInDoubt)) await removeBlob(deps.files, blob);
     throw err;
@@ -90,9 +96,13 @@ export async function saveFile(deps: StorageDeps, input: NewFile): Promise<FileR
 }
 
 /** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
-export async function recordFile(tx: Db, ref: FileRef, input: { userId: string | null; name: string; mimetype: string; size: number }): Promise<FileRow> {
+export async function recordFile(
+  tx: Db,
+  ref: FileRef,
+  input: { userId: string | null; name: string; mimetype: string; size: number; workshopId?: string | null },
+): Promise<FileRow> {
   const { files } = tablesOf(tx);
-  const row = { container: ref.container, key: ref.key, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.size };
+  const row = { container: ref.container, key: ref.key, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.size, workshopId: input.workshopId ?? null };
   return (await tx.insert(files).values(row).returning())[0]!;
 }
 
@@ -125,10 +135,15 @@ export async function recordedKeys(db: Db, container: string, keys: readonly str
 
 /**
  * The one rule for referencing an upload (attachments, illustrations): the blob must be a file the
- * caller uploaded. Anything else, someone else's key included, is a 400 on `blob.key`.
+ * caller uploaded. Anything else, someone else's key included, is a 400 on `blob.key`. The row is
+ * locked for the rest of the write, so the sweep of unattached uploads passes it over rather than
+ * deleting it under the attachment being made (one it deleted first is gone here: a 400 too).
  */
-export async function ownUpload(db: Db, userId: string, blob: FileRef): Promise<FileRow> {
-  const file = await findFile(db, blob);
+export async function ownUpload(tx: Db, userId: string, blob: FileRef): Promise<FileRow> {
+  const { files } = tablesOf(tx);
+  const [file] = isSafeRef(blob)
+    ? await forUpdate(tx, tx.select().from(files).where(and(eq(files.container, blob.container), eq(files.key, blob.key))), { referenced: true })
+    : [];
   if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
   return file;
 }
