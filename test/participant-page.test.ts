@@ -716,3 +716,34 @@ describe.skipIf(!browserAvailable)('the participant page opened from the join li
     expect(problems.errors).toEqual([]);
   });
 });
+
+describe.skipIf(!browserAvailable)('the participant page at the upload limits', () => {
+  const browser = useBrowser();
+  // A guest may upload 1 MiB a day, a workshop's files hold 2 MiB.
+  const t = useServer({ uploadGuestDailyMb: 1, uploadWorkshopMb: 2 });
+
+  it("says in words that the workshop has no room left, and that the guest has uploaded as much as they can today", async () => {
+    const { fay, id, code, idea } = await workshopWithAnIdea(t, 'Photos');
+    const { page, problems } = await guestOnPhone(browser, t, code, id);
+    const card = onList(page, idea.id);
+    const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
+    const attachFile = async (name: string, bytes: number) => {
+      await card.getByLabel('File to attach').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(bytes) });
+      await card.getByRole('button', { name: 'Attach file' }).click();
+    };
+
+    await card.getByRole('button', { name: 'Attach a file to “Photos”' }).click();
+    await attachFile('first.bin', 900 * 1024);
+    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1, 'the first attachment');
+    // Fay's 1.1 MiB fill the workshop's 2 MiB but for 22 KiB.
+    const upload = await fay.post('/v1/uploads', { body: { file: new File([Buffer.alloc(1126 * 1024)], 'board.bin') } });
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { ...path, body: { blob: { key: upload.key, container: upload.container } } });
+
+    await attachFile('second.bin', 60 * 1024);
+    await shown(page, '#refused', 'Not sent: “second.bin”. This workshop has no room left for more files.');
+    await attachFile('third.bin', 200 * 1024);
+    await shown(page, '#refused', "Not sent: “third.bin”. You've uploaded as much as you can today. Try again in 24 hours.");
+    expect(await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).toHaveLength(2);
+    expect(problems.errors).toEqual([]);
+  });
+});

@@ -424,9 +424,22 @@ function reasonOf(error: ApiError): string {
       return 'The card is gone.';
     case 'invalid_request':
       return error.details[0]?.message ?? error.message;
+    case 'upload_quota_exceeded':
+      return `You've uploaded as much as you can today. ${tryAgainIn(error.retryAfter)}`;
+    case 'workshop_storage_full':
+      return 'This workshop has no room left for more files.';
     default:
       return error.message;
   }
+}
+
+/** When a file fits again, in the rough words a person plans by. */
+function tryAgainIn(seconds: number | null): string {
+  if (seconds === null) return 'Try again tomorrow.';
+  if (seconds < 90) return 'Try again in a minute.';
+  if (seconds < 90 * 60) return `Try again in ${Math.round(seconds / 60)} minutes.`;
+  const hours = Math.round(seconds / 3600);
+  return hours === 1 ? 'Try again in an hour.' : `Try again in ${hours} hours.`;
 }
 
 /** Whether the person wrote it (a card, a comment); one whose author is hidden from them (`user_id: null`) is someone else's. */
