@@ -36,6 +36,12 @@ export interface Config extends LimitSettings {
   databaseUrl: string | undefined;
   /** PostgreSQL connections one instance keeps at most. */
   databasePoolSize: number;
+  /**
+   * How SQLite (WAL) syncs a commit to disk: `full`, before the commit is acknowledged, so it
+   * survives a power cut; `normal`, at checkpoints only, so the last acknowledged commits survive a
+   * crash of the process but may be lost with the machine (`SQLITE_SYNCHRONOUS`).
+   */
+  sqliteSynchronous: 'full' | 'normal';
   /** Uploaded and generated files (local storage driver). */
   filesDir: string;
   /**
@@ -225,6 +231,7 @@ const EnvSchema = v.object({
   DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// URL'))),
   DATABASE_POOL_SIZE: v.optional(wholeNumber(1, 100, 'expected a number from 1 to 100'), '10'),
+  SQLITE_SYNCHRONOUS: v.optional(v.picklist(['full', 'normal'], 'expected full or normal'), 'full'),
   FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
   // S3's bucket naming rules (3 to 63 lowercase letters, digits, dots and dashes); the prefix in
   // S3's safe key characters, without empty segments.
@@ -284,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePath: e.DATABASE_PATH,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     filesDir: e.FILES_DIR,
     filesUrl: e.FILES_URL,
     s3: s3Settings(e),
@@ -311,6 +319,8 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     port: 0,
     databaseUrl: undefined,
     databasePoolSize: 10,
+    // Test databases need not outlive a power cut (the tests' PostgreSQL runs with fsync off too).
+    sqliteSynchronous: 'normal' as const,
     filesUrl: undefined,
     s3: {},
     publicUrl: 'http://localhost',

@@ -64,6 +64,16 @@ describe('the store settings', () => {
     // Instances on several machines must sign alike: a secret generated on one of them would not do.
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops' })).toThrow(/^SECRET must be set when DATABASE_URL is/);
   });
+
+  it('sync SQLite commits to disk unless SQLITE_SYNCHRONOUS=normal, and refuse another value in one line', () => {
+    const path = { DATABASE_PATH: join(dir, 'sync', 'w.db'), SECRET: 'a'.repeat(32) };
+    expect(loadConfig(path)).toMatchObject({ sqliteSynchronous: 'full' });
+    expect(loadConfig({ ...path, SQLITE_SYNCHRONOUS: 'full' })).toMatchObject({ sqliteSynchronous: 'full' });
+    expect(loadConfig({ ...path, SQLITE_SYNCHRONOUS: 'normal' })).toMatchObject({ sqliteSynchronous: 'normal' });
+    for (const bad of ['off', 'NORMAL', '1', '']) {
+      expect(() => loadConfig({ ...path, SQLITE_SYNCHRONOUS: bad })).toThrow(new RegExp(`^Invalid configuration: SQLITE_SYNCHRONOUS=${JSON.stringify(bad)}: expected full or normal$`));
+    }
+  });
 });
 
 describe('the files settings', () => {

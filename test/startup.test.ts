@@ -21,6 +21,12 @@ describe('startup problems', () => {
     expect(lines(run.stderr())).toEqual(['Invalid configuration: PORT="abc": expected a port number from 0 to 65535']);
   });
 
+  it('names a bad SQLITE_SYNCHRONOUS in one line and exits 1', async () => {
+    const run = runMain({ SQLITE_SYNCHRONOUS: 'off' });
+    expect(await run.exited).toBe(1);
+    expect(lines(run.stderr())).toEqual(['Invalid configuration: SQLITE_SYNCHRONOUS="off": expected full or normal']);
+  });
+
   it('says in one line that the port is taken, and exits 1', async () => {
     const taken = createServer().listen(0);
     await new Promise((resolve) => taken.once('listening', resolve));

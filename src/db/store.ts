@@ -9,10 +9,13 @@ import { openSqlite } from './sqlite';
  * A query through the read handle inside a transaction fails outside production (`scope.ts`).
  * `observer` hears of every transaction and lock wait (the app's metrics).
  */
-export async function openStore(config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize'>, observer?: StoreObserver): Promise<Database> {
+export async function openStore(
+  config: Pick<Config, 'databasePath' | 'databaseUrl' | 'databasePoolSize' | 'sqliteSynchronous'>,
+  observer?: StoreObserver,
+): Promise<Database> {
   const checked = transactionsChecked();
   if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize, observer });
-  return openSqlite(config.databasePath, { checked, observer });
+  return openSqlite(config.databasePath, { checked, observer, synchronous: config.sqliteSynchronous });
 }
 
 /** Whether transactions are watched for queries that bypass them (`scope.ts`): everywhere but in production. */
