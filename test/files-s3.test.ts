@@ -7,6 +7,7 @@ import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { CONTAINERS, imageUrlTemplate, objectName, publicFileUrl, sweepNextPage, sweepStrayBlobs } from '../src/modules/uploads/storage';
+import { sweepUnattachedUploads } from '../src/modules/uploads/unattached';
 import { useServer, useUsers } from './helpers/cast';
 import { createUser, expectError, multipart, pngImage, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useS3 } from './helpers/s3';
@@ -194,6 +195,23 @@ describe('files in object storage, across instances', () => {
     const done = await exported(first, workshop.id, 'csv');
     await first.deps.files.delete(`exports/${keyOf(done.url!)}`);
     expectError(await second.request('GET', `${exportsPath(workshop.id)}/${done.id}/download`, { token: fay.token }), 404, 'not_found');
+  });
+
+  it('removes an upload attached to nothing from the bucket once its hours are past, through either instance, and keeps an attached one', async () => {
+    const loose = await upload(first, fay, 'nobody attached me', { name: 'loose.txt', type: 'text/plain' });
+    const kept = await upload(second, fay, 'attached', { name: 'kept.txt', type: 'text/plain' });
+    const workshop = await seedWorkshopWith(first, fay, []);
+    const card = await seedCard(first, workshop.id, fay, { type: 'cluster' });
+    const attached = await first.request('POST', `/v1/workshops/${workshop.id}/cards/${card.id}/attachments`, { token: fay.token, body: { blob: kept } });
+    expect(attached.status).toBe(201);
+    const dayAndMore = Date.now() + 25 * 3_600_000;
+    const removed = await Promise.all([sweepUnattachedUploads(first.deps, { now: dayAndMore }), sweepUnattachedUploads(second.deps, { now: dayAndMore })]);
+    expect(removed[0] + removed[1]).toBeGreaterThanOrEqual(1);
+    const left = await s3().keys('service/uploads/');
+    expect(left).not.toContain(`service/uploads/${loose.key}`);
+    expect(left).toContain(`service/uploads/${kept.key}`);
+    expect((await fetch(on(second, loose.url))).status).toBe(404);
+    expect((await fetch(on(second, kept.url))).status).toBe(200);
   });
 });
 
