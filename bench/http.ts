@@ -6,8 +6,9 @@
  * every request logged to a file), over a fresh database, and is measured by autocannon against, in
  * turn: a hello-JSON route of the same app (the ceiling), GET /v1/workshops/:id, GET …/cards of a
  * 500-card workshop beside a route serving a precomputed body of the same size, POST …/votes by 50
- * users into one workshop, votes by the same 50 users spread over 20 workshops, and the workshop
- * read while 1,500 votes a second flow into another workshop. The servers take each load one after
+ * users into one workshop, votes by the same 50 users spread over 20 workshops, the workshop read
+ * while 1,500 votes a second flow into another workshop, and ideas written by the 50 users into the
+ * 20 workshops (one transaction each, unbatched: `card-writes`). The servers take each load one after
  * another, round after round (`BENCH_ROUNDS`, 3; `BENCH_DURATION` seconds each, 5), and each
  * figure is the median of its rounds. PostgreSQL is a throwaway cluster on this machine with its
  * default (durable) settings, measured once more through a loopback proxy adding 1 ms each way, as
@@ -143,6 +144,32 @@ function votes(server: BenchServer, seeded: Seeded, name: string, workshopOf: (c
   });
 }
 
+/**
+ * Ideas written by the 50 voters into the 20 spread workshops, one transaction each (no batching):
+ * the write path whose commits each wait for the disk on SQLite with `synchronous = FULL`.
+ */
+function cardWrites(server: BenchServer, seeded: Seeded, name: string) {
+  let next = 0;
+  return load(name, {
+    url: server.url,
+    setupClient(client) {
+      const connection = next++;
+      const token = seeded.voters[connection % seeded.voters.length]!;
+      const target = seeded.spread[connection % SPREAD_WORKSHOPS]!;
+      client.setHeaders({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
+      client.setRequests([
+        {
+          method: 'POST',
+          setupRequest(request) {
+            const parent = target.cardIds[Math.floor(Math.random() * target.cardIds.length)];
+            return { ...request, path: `/v1/workshops/${target.wid}/cards`, body: JSON.stringify({ type: 'idea', parent, title: 'An idea written during the bench' }) };
+          },
+        },
+      ]);
+    },
+  });
+}
+
 /** A server measured: what it is, and its rows by load, one per round. */
 interface Measured {
   label: string;
@@ -153,7 +180,7 @@ interface Measured {
   rows: Map<string, Row[]>;
 }
 
-const LOADS = ['ceiling', 'workshop', 'precomputed', 'cards', 'votes', 'votes-20', 'workshop-busy'];
+const LOADS = ['ceiling', 'workshop', 'precomputed', 'cards', 'votes', 'votes-20', 'workshop-busy', 'card-writes'];
 
 async function prepare(label: string, options: BenchServerOptions, only?: string[]): Promise<Measured> {
   const server = await startBenchServer(options);
@@ -185,6 +212,8 @@ async function run(m: Measured, name: string): Promise<Row> {
       return votes(server, seeded, name, () => ({ wid, cardIds: seeded.cardIds }));
     case 'votes-20':
       return votes(server, seeded, name, (connection) => seeded.spread[connection % SPREAD_WORKSHOPS]!);
+    case 'card-writes':
+      return cardWrites(server, seeded, name);
     default: {
       // The workshop read again while votes flow into another workshop: its cached answer must hold.
       // The votes come at a fixed rate, so every server reads beside the same load.
@@ -267,7 +296,7 @@ const ratioOf = (m: Measured, name: string) => {
 };
 const rate = (m: Measured | undefined, name: string) => median((m?.rows.get(name) ?? []).map((row) => row.okPerSec));
 const p99Of = (m: Measured, name: string) => median((m.rows.get(name) ?? []).map((row) => row.p99));
-const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy'].filter((name) => !loads || loads.includes(name));
+const routes = ['workshop', 'cards', 'votes', 'votes-20', 'workshop-busy', 'card-writes'].filter((name) => !loads || loads.includes(name));
 console.log(`\n${DURATION_S} s per load, ${CONNECTIONS} connections, medians of ${ROUNDS} rounds, servers and load generator on the same machine`);
 console.log(`2xx/s               ${measured.map((m) => m.label.padStart(38)).join('')}`);
 for (const name of LOADS) console.log(`${name.padEnd(20)} ${measured.map((m) => rate(m, name).toFixed(0).padStart(38)).join('')}`);
