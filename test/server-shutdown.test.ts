@@ -51,7 +51,14 @@ interface Outcome {
 }
 
 /** One card write (on `agent`'s kept-alive connection, when given), and how it was answered. */
-function createCard(agent: Agent | undefined, port: number, token: string, workshopId: string, body: object): Promise<Omit<Outcome, 'title'>> {
+function createCard(
+  agent: Agent | undefined,
+  port: number,
+  token: string,
+  workshopId: string,
+  body: object,
+  extraHeaders: Record<string, string> = {},
+): Promise<Omit<Outcome, 'title'>> {
   const payload = JSON.stringify(body);
   const unanswered = { status: 0, connection: undefined, code: undefined, retryAfter: undefined };
   return new Promise((resolve) => {
@@ -61,7 +68,7 @@ function createCard(agent: Agent | undefined, port: number, token: string, works
       agent,
       method: 'POST',
       path: `/v1/workshops/${workshopId}/cards`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...extraHeaders },
     });
     sent.on('response', (res) => {
       let text = '';
@@ -245,7 +252,8 @@ describe("the drain's cut-off", () => {
     const cluster = await seedCard(t, workshop.id, fay, { type: 'cluster', title: 'Ideas' });
     const lock = await holdWriteLock(t, { table: 'workshops', column: 'id', value: workshop.id });
     const title = 'Written while the drain cuts';
-    const answer = createCard(undefined, t.server.port, fay.token, workshop.id, { type: 'idea', title, parent: cluster.id });
+    // Keyed, as the SDK sends it: the refused write frees its key, so the retry elsewhere runs rather than waiting on it.
+    const answer = createCard(undefined, t.server.port, fay.token, workshop.id, { type: 'idea', title, parent: cluster.id }, { 'idempotency-key': 'cut-off-write' });
     await quietFor(150, 'the write reaching the held lock');
 
     const closing = t.server.close();
@@ -259,5 +267,6 @@ describe("the drain's cut-off", () => {
     const stored = await t.rows<{ title: string }>(sql`SELECT title FROM cards WHERE workshop_id = ${workshop.id}`);
     expect(stored.map((card) => card.title)).toEqual(['Ideas']);
     expect(outcome).toMatchObject({ status: 503, code: 'service_unavailable', connection: 'close', retryAfter: '1' });
+    expect(await t.rows(sql`SELECT key FROM idempotency_keys`)).toEqual([]);
   });
 });

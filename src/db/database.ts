@@ -106,3 +106,22 @@ export function dialectOf(db: Db): Dialect {
 export function isTransactionHandle(db: Db): boolean {
   return kindOf(db).transaction;
 }
+
+const UNGATED = Symbol('store under a gate');
+
+/**
+ * `gated` in front of `store`: a store whose write transactions something may refuse (the drain's
+ * gate), remembering the store beneath for `ungatedStore`.
+ */
+export function gatedStore(store: Database, transaction: Database['transaction']): Database {
+  return Object.assign({ ...store, transaction }, { [UNGATED]: store });
+}
+
+/**
+ * The store beneath any gate: for bookkeeping that must end as the request's own write ended
+ * (keeping an idempotency key's answer once its write committed, or freeing the key once it was
+ * refused), even after the gate closed.
+ */
+export function ungatedStore(database: Database): Database {
+  return (database as Database & { [UNGATED]?: Database })[UNGATED] ?? database;
+}

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Database, Db } from '../db/database';
+import { gatedStore, type Database, type Db } from '../db/database';
 import { AppError } from '../http/errors';
 import type { AppEnv } from '../http/env';
 import type { Readiness } from './readiness';
@@ -50,7 +50,7 @@ export class WriteGate {
    * as they close) writes through the database itself.
    */
   guard(database: Database): Database {
-    return { ...database, transaction: (fn) => this.transaction(database, fn) };
+    return gatedStore(database, (fn) => this.transaction(database, fn));
   }
 
   /** From now on nothing begins or commits through the gate; resolves once the commits under way have ended. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Config } from '../../config';
-import type { Database } from '../../db/database';
+import { ungatedStore, type Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
@@ -48,7 +48,9 @@ export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
  * nothing for this.
  */
 export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
-  const { database } = deps;
+  // The key's own writes pass the drain's gate: a write that committed keeps its answer, one the
+  // gate refused frees its key, so a retry is answered rather than kept waiting on a dead claim.
+  const database = ungatedStore(deps.database);
   const { secret } = deps.config;
   return async function idempotentWrite(c, next) {
     const key = c.req.header('idempotency-key');
