@@ -4,7 +4,7 @@ import { ConfigError, LIMITS, loadConfig, testConfig, type Config, type LimitNam
 
 /* CONTRACT §1: every limit has its own variable; `0` turns it off; a bad value stops the start with one line. */
 
-/** A row of the README's table of limits (Rate limits and caps). */
+/** A row of the table of limits in docs/configuration.md#rate-limits-and-caps. */
 interface DocumentedLimit {
   variable: string;
   /** Its default: a number, or a multiple of the variable it follows. */
@@ -15,10 +15,13 @@ interface DocumentedLimit {
 
 const WINDOWS: Record<string, number | null> = { minute: 60, '10 minutes': 600, '24 hours': 86_400, '10 s': 10, 'at any moment': null };
 
-/** The limits as the README documents them, so the code and the operators' table cannot part. */
+/** The limits as docs/configuration.md documents them, so the code and the operators' table cannot part. */
 function documentedLimits(): DocumentedLimit[] {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Rate limits and caps'), readme.indexOf('\n## ', readme.indexOf('### Rate limits and caps')));
+  const page = readFileSync(new URL('../docs/configuration.md', import.meta.url), 'utf8');
+  const start = page.indexOf('\n## Rate limits and caps\n');
+  if (start === -1) throw new Error('docs/configuration.md has no "## Rate limits and caps" section');
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end === -1 ? undefined : end);
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
@@ -27,7 +30,7 @@ function documentedLimits(): DocumentedLimit[] {
       const number = /^`(\d+)`/.exec(fallback!);
       const follows = /^(?:(\d+) × )?`([A-Z_0-9]+)`$/.exec(fallback!);
       const window = per!.split(', ').at(-1)!;
-      if (!(window in WINDOWS)) throw new Error(`README: ${variable} counts per "${window}", a window this test does not know`);
+      if (!(window in WINDOWS)) throw new Error(`docs/configuration.md: ${variable} counts per "${window}", a window this test does not know`);
       return {
         variable: variable!.replaceAll('`', ''),
         fallback: number ? Number(number[1]) : { follows: follows![2]!, times: Number(follows![1] ?? 1) },
@@ -55,7 +58,7 @@ const VARIABLES: Array<[variable: string, field: keyof Config, fallback: number]
 const load = (env: Record<string, string>) => loadConfig({ SECRET: 'a'.repeat(32), ...env });
 
 describe('limit settings', () => {
-  it("are the README's, each with its window", () => {
+  it('are the documented ones, each with its window', () => {
     expect(DOCUMENTED.map(({ variable }) => variable).sort()).toEqual(Object.values(LIMITS).map(({ env }) => env).sort());
     for (const { variable, windowS } of DOCUMENTED) expect(LIMITS[fieldOf(variable)].windowS, variable).toBe(windowS);
   });

@@ -7,7 +7,7 @@ import { createUser, seedEvent, seedWorkshop } from './helpers/factories';
 
 /*
  * CONTRACT §1: `0` turns a limit off (for load tests on a private network). Each test goes past
- * the limit's default (README: Rate limits and caps) and is refused nothing.
+ * the limit's default (docs/configuration.md#rate-limits-and-caps) and is refused nothing.
  */
 
 const OFF = {
