@@ -18,7 +18,7 @@
  * Everything shares this machine's cores (the instances, PostgreSQL, Redis, the load generator and
  * the client processes), so a second instance adds processes, not CPU: the votes ratio shows what
  * coordination costs (the Redis adapter's publishing, connections, cross-process locks), not what
- * separate machines would gain. See the README's deployment section for what the figures predict.
+ * separate machines would gain. See docs/performance.md#a-fleet for what the figures predict.
  *
  * Knobs (environment): FLEET_SIZES (default "1,2,3"), FLEET_CLIENTS (default 1000), FLEET_ROUNDS
  * (step changes measured, default 100), FANOUT_PROCESSES (client processes, default 4),

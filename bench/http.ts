@@ -14,8 +14,9 @@
  * default (durable) settings, measured once more through a loopback proxy adding 1 ms each way, as
  * between machines. `--loads=votes,cards` measures only those (with the ceilings they are read against).
  * `--private` makes a private, anonymous step current in the measured workshop (`cards_visible:
- * own`, `authors: hidden`, CONTRACT §14) and reads the workshop and its cards as a participant;
- * its baseline is by default the last commit before private writing existed.
+ * own`, `authors: hidden`, docs/api.md#private-writing-and-anonymous-authors) and reads the
+ * workshop and its cards as a participant; its baseline is by default the last commit before
+ * private writing existed.
  *
  * Targets (2 cores, load generator on the same machine):
  * - this checkout on SQLite within 10 % of the baseline's ratios; GET workshop ≥ 0.50 of the

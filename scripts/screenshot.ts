@@ -2,7 +2,7 @@
  * `npm run screenshot`: writes `docs/screen.png`, the live screen of a seeded demo workshop as a
  * participant's laptop or the room's projector shows it at 1280×720, and `docs/participant.png`,
  * the participant page of the same workshop on a phone (390×844) after a guest joined from the
- * screen's QR address and gave a point (the README shows both). The server runs in-process over
+ * screen's QR address and gave a point (docs/pages.md shows both). The server runs in-process over
  * a temporary database; the browser is the system's chromium.
  *
  * `seedDemoWorkshop` is also what `test/screen.test.ts` photographs in its known state.

@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps) {
     if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', 'Not found.');
     return next();
   });
-  // Before every /v1 route, the ones without a token included (CONTRACT §12).
+  // Before every /v1 route, the ones without a token included (docs/api.md#idempotent-writes).
   app.use('/v1/*', idempotentWrites(deps));
 
   const routes = app

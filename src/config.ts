@@ -32,7 +32,10 @@ export interface Config extends LimitSettings {
   port: number;
   /** SQLite file (WAL mode); `:memory:` is not supported because several connections share it. */
   databasePath: string;
-  /** When set (`postgres://…`), everything is stored in PostgreSQL instead of `databasePath` (CONTRACT §10). */
+  /**
+   * When set (`postgres://…`), everything is stored in PostgreSQL instead of `databasePath`
+   * (docs/operations.md#running-on-postgresql).
+   */
   databaseUrl: string | undefined;
   /** PostgreSQL connections one instance keeps at most. */
   databasePoolSize: number;
@@ -46,7 +49,7 @@ export interface Config extends LimitSettings {
   filesDir: string;
   /**
    * When set (`s3://bucket/optional/prefix`), files live in that S3-compatible bucket instead of
-   * `filesDir`, and every instance serves every file (CONTRACT §10).
+   * `filesDir`, and every instance serves every file (docs/configuration.md#object-storage).
    */
   filesUrl: string | undefined;
   /** How the S3 client reaches and signs in to `filesUrl`'s bucket. */
@@ -74,7 +77,7 @@ export interface Config extends LimitSettings {
   plans: Record<string, Plan>;
   /** Hosts a native-file import may fetch even though they resolve to private addresses. */
   importAllowHosts: string[];
-  /** A native-file import's fetch gives up after this long (CONTRACT §7: 10 s). */
+  /** A native-file import's fetch gives up after this long (docs/api.md#exports: 10 s). */
   importTimeoutMs: number;
   /** Bearer tokens expire after this long without use. */
   tokenTtlMs: number;
@@ -99,7 +102,7 @@ export interface Config extends LimitSettings {
   uploadUnattachedHours: number;
   /**
    * When set, `GET /metrics` needs `Authorization: Bearer <metricsToken>`; unset, it answers only
-   * requests whose peer is a loopback address (CONTRACT §13).
+   * requests whose peer is a loopback address (docs/operations.md#what-to-watch).
    */
   metricsToken: string | undefined;
 }
@@ -134,7 +137,7 @@ const wholeNumber = (min: number, max: number, message: string) =>
 type LimitDefault = number | { follows: string; times: number };
 
 /**
- * Every limit (README: Rate limits and caps): its variable, its default, and the window it counts
+ * Every limit (docs/configuration.md#rate-limits-and-caps): its variable, its default, and the window it counts
  * in (seconds; none for a cap on what waits at any moment). Here and in every limit, `0` means no
  * limit. The variables, the defaults (tests start from them too) and the windows of the
  * limiters are all read from here.
@@ -148,12 +151,14 @@ export const LIMITS = {
   joinAttemptsPerMinute: { env: 'JOIN_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
   /**
    * Wrong access codes one client address may try per minute before 429; by default six times
-   * `joinAttemptsPerMinute`: a room of 300 behind one address, one in ten mistyping, gets in (CONTRACT §11).
+   * `joinAttemptsPerMinute`: a room of 300 behind one address, one in ten mistyping, gets in
+   * (docs/configuration.md#a-room-behind-one-address-and-guessing-codes).
    */
   joinAttemptsPerAddressPerMinute: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'joinAttemptsPerMinute', times: 6 }, windowS: 60 },
   /**
    * Wrong access codes one client address may try in 24 hours before 429, what bounds guessing over
-   * days (README: the odds); by default 50 times `joinAttemptsPerMinute`.
+   * days (docs/configuration.md#a-room-behind-one-address-and-guessing-codes: the odds); by default
+   * 50 times `joinAttemptsPerMinute`.
    */
   joinAttemptsPerAddressPerDay: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_DAY', fallback: { follows: 'joinAttemptsPerMinute', times: 50 }, windowS: 86_400 },
   /** Failed logins an account may take per minute before 429. */

@@ -30,8 +30,9 @@ export async function createDeps(config: Config): Promise<AppDeps> {
 
 /**
  * Where the rate limits count. Limits hold for the service whenever REDIS_URL or DATABASE_URL is
- * set (CONTRACT §10): in Redis, else in the PostgreSQL every instance shares. Without either the
- * service is one process on its SQLite file, whose counters need no write on the single writer.
+ * set (docs/configuration.md#limits-across-instances): in Redis, else in the PostgreSQL every
+ * instance shares. Without either the service is one process on its SQLite file, whose counters
+ * need no write on the single writer.
  */
 function limitersFor(config: Config, database: Database): Limiters {
   if (config.redisUrl) return redisLimiters(config.redisUrl);

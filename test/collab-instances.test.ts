@@ -11,9 +11,10 @@ import type { TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 
 /*
- * Several instances on one store and one Redis: what one stores, the others apply (CONTRACT §10,
- * "Yjs updates are stored before they are relayed, are read back by every instance without one
- * being skipped"). The instance storing an update writes its SQL copy; the others only apply it.
+ * Several instances on one store and one Redis: what one stores, the others apply. An update is
+ * stored before it is relayed, and every instance reads it back without skipping one
+ * (docs/operations.md#what-holds-the-rules-across-instances). The instance storing an update
+ * writes its SQL copy; the others only apply it.
  */
 
 /**

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, LIMITS, loadConfig, testConfig, type Config, type LimitName } from '../src/config';
 
-/* CONTRACT §1: every limit has its own variable; `0` turns it off; a bad value stops the start with one line. */
+/*
+ * Rate limits (docs/configuration.md#rate-limits-and-caps): every limit has its own variable; `0`
+ * turns it off; a bad value stops the start with one line.
+ */
 
 /** A row of the table of limits in docs/configuration.md#rate-limits-and-caps. */
 interface DocumentedLimit {

@@ -12,10 +12,10 @@ import { readPdf, type ReadPdf } from './helpers/pdf';
 import { until } from './helpers/wait';
 
 /*
- * Exports and anonymous authors (CONTRACT §14). An export is read as by a facilitator who wrote
- * none of it: a file's link needs no token and can be passed on. So what was written at
- * `authors: hidden` names nobody in any format, not even the facilitator who wrote it and asks
- * for the file; at `hidden_from_participants` the author is named.
+ * Exports and anonymous authors (docs/api.md#private-writing-and-anonymous-authors). An export is
+ * read as by a facilitator who wrote none of it: a file's link needs no token and can be passed on.
+ * So what was written at `authors: hidden` names nobody in any format, not even the facilitator who
+ * wrote it and asks for the file; at `hidden_from_participants` the author is named.
  *
  * Where people's names legitimately appear in the files: the reports list the facilitators by name
  * (title page, document properties) and only count participants; votes and ratings name their
@@ -313,7 +313,7 @@ describe('exports and anonymous authors', () => {
     const aloneId = (await as<WorkshopOutput>(bertha, 'POST', '/v1/workshops', { workshop_id: scene.workshop.id })).id;
     const alone = await stored(aloneId);
     expect([...alone.keys()].sort()).toEqual([named.cluster, named.berthaIdea, named.fionaIdea].sort());
-    // The cards left out leave no gaps: each stack is numbered 0..n-1 (CONTRACT §7).
+    // The cards left out leave no gaps: each stack is numbered 0..n-1 (docs/api.md#cards).
     const { cards } = t.tables;
     const placed = await t.db.select({ parentId: cards.parentId, position: cards.position }).from(cards).where(eq(cards.workshopId, aloneId));
     const stacks = new Map<string | null, number[]>();

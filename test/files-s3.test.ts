@@ -16,8 +16,9 @@ import { silentServer } from './helpers/silent-tcp';
 import { quietFor, until } from './helpers/wait';
 
 /*
- * Files in object storage (CONTRACT §10): two instances over one database and one bucket (s3rver,
- * a real S3-compatible server), so every file written through one is read through the other.
+ * Files in object storage (docs/configuration.md#object-storage): two instances over one database
+ * and one bucket (s3rver, a real S3-compatible server), so every file written through one is read
+ * through the other.
  */
 
 const s3 = useS3();

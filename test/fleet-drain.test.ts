@@ -36,9 +36,10 @@ function slowPost(url: string, path: string, token: string, body: unknown) {
 }
 
 /*
- * A deploy stops one instance with SIGTERM while people work (CONTRACT §10 "Deploys"). Its clients
- * are told to reconnect, land on another instance through the load balancer, and resume: no live
- * event and no canvas update is lost, and nobody reloads.
+ * A deploy stops one instance with SIGTERM while people work
+ * (docs/operations.md#deploys-without-losing-anyone). Its clients are told to reconnect, land on
+ * another instance through the load balancer, and resume: no live event and no canvas update is
+ * lost, and nobody reloads.
  */
 describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance drained during a workshop', () => {
   let redis: TestRedis;

@@ -14,7 +14,7 @@ import { testStore } from './helpers/store';
 import { until } from './helpers/wait';
 
 /*
- * The fleet under faults (CONTRACT §10): three instances as processes, each with its own folder
+ * The fleet under faults (docs/operations.md#several-instances): three instances as processes, each with its own folder
  * and port, on one PostgreSQL (a cluster of this file's own, so it can be stopped), one Redis and
  * one SMTP server, with one SECRET, behind a round-robin load balancer. Thirty people write through
  * the balancer while Redis goes away, then PostgreSQL, then an instance is killed. Every write the

@@ -10,7 +10,7 @@ import { until } from './helpers/wait';
 
 /*
  * Three instances as three processes, one PostgreSQL, one Redis: one service whichever instance a
- * request reaches (CONTRACT §10).
+ * request reaches (docs/operations.md#several-instances).
  */
 describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three instances', () => {
   let redis: TestRedis;

@@ -10,7 +10,7 @@ import { createUser, expectError, multipart, pngImage, seedCard, seedWorkshop, t
 import { startTestServer, type TestServer } from './helpers/server';
 
 /*
- * Guests (CONTRACT §11): joining with the code and a name, what their token reaches, keeping
+ * Guests (docs/api.md#guests): joining with the code and a name, what their token reaches, keeping
  * guests out, a guest turning into an account, guests shown as such; and a room of 300 behind one
  * address. Over real HTTP and Socket.IO, on the run's store.
  */

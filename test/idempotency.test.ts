@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from './helpers/server';
 import { failNextStatement, storeBusyError } from './helpers/statements';
 
 /*
- * Idempotency-Key on writes (CONTRACT §12), over real HTTP, on the run's store; one case with two
+ * Idempotency-Key on writes (docs/api.md#idempotent-writes), over real HTTP, on the run's store; one case with two
  * instances on one database.
  */
 

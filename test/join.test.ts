@@ -96,7 +96,8 @@ describe('join rate limit', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
     // Even the right code is refused while limited. Another user at the same address is not: the
-    // address's budget is a room's (CONTRACT §11), six times a user's.
+    // address's budget is a room's
+    // (docs/configuration.md#a-room-behind-one-address-and-guessing-codes), six times a user's.
     expectError(await join(t, guesser, '314-159-265'), 429, 'rate_limited');
     expect((await join(t, neighbour, '314-159-265')).status).toBe(200);
     expect((await membersOf(t, w.id)).map((m) => m.userId).sort()).toEqual([owner.id, guesser.id, neighbour.id].sort());

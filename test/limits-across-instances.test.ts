@@ -11,11 +11,11 @@ import { testStore } from './helpers/store';
 import { answeredBeyond503 } from './helpers/wait';
 
 /*
- * CONTRACT §10, limits across instances: whenever REDIS_URL or DATABASE_URL is set, a budget spent
- * through several instances is the budget of one. Without Redis the instances count in the
- * PostgreSQL they share; with Redis they count there, and while it is away each instance counts
- * on its own instead of failing requests. With neither, the service is one process on its SQLite
- * file and counts in memory.
+ * docs/configuration.md#limits-across-instances, limits across instances: whenever REDIS_URL or
+ * DATABASE_URL is set, a budget spent through several instances is the budget of one. Without Redis
+ * the instances count in the PostgreSQL they share; with Redis they count there, and while it is
+ * away each instance counts on its own instead of failing requests. With neither, the service is
+ * one process on its SQLite file and counts in memory.
  */
 
 /** Small budgets, so spending them takes a few requests. */

@@ -17,10 +17,10 @@ import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helper
 import { answeredBeyond503 } from './helpers/wait';
 
 /*
- * The export caps (CONTRACT §10: per workshop and per user) under concurrent requests from three
- * instances on one store. These instances serve the REST app alone, without the export runner
- * `createServer` starts, so no export is made (freeing its place) while the requests are in
- * flight: what is pending afterwards is exactly what the caps let in.
+ * The export caps (docs/configuration.md#limits-across-instances: per workshop and per user) under
+ * concurrent requests from three instances on one store. These instances serve the REST app alone,
+ * without the export runner `createServer` starts, so no export is made (freeing its place) while
+ * the requests are in flight: what is pending afterwards is exactly what the caps let in.
  */
 
 interface Instances {

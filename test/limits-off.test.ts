@@ -6,8 +6,9 @@ import { useServer, useSockets } from './helpers/cast';
 import { createUser, seedEvent, seedWorkshop } from './helpers/factories';
 
 /*
- * CONTRACT §1: `0` turns a limit off (for load tests on a private network). Each test goes past
- * the limit's default (docs/configuration.md#rate-limits-and-caps) and is refused nothing.
+ * Rate limits (docs/configuration.md#rate-limits-and-caps): `0` turns a limit off (for load tests
+ * on a private network). Each test goes past the limit's default
+ * (docs/configuration.md#rate-limits-and-caps) and is refused nothing.
  */
 
 const OFF = {

@@ -92,9 +92,10 @@ describe.skipIf(testStore !== 'sqlite')('SQLite migrations', () => {
 });
 
 /*
- * Private writing (CONTRACT §14): the release before it has cards, comments and feedback in its
- * log; after the migration every logged change about a card names that card's author, so a private
- * step hides the old changes too, and what was written keeps its author shown.
+ * Private writing (docs/api.md#private-writing-and-anonymous-authors): the release before it has
+ * cards, comments and feedback in its log; after the migration every logged change about a card
+ * names that card's author, so a private step hides the old changes too, and what was written keeps
+ * its author shown.
  */
 const OLD_ROWS = [
   `insert into users (id, email, name, password_hash, created_at, updated_at) values ('u1', 'ada@example.test', 'Ada', 'h', '2026-01-01', '2026-01-01')`,

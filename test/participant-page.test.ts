@@ -8,7 +8,7 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
- * The participant page (`/join`, `/w/<workshop_id>`, CONTRACT §11) in a real chromium at a phone's
+ * The participant page (`/join`, `/w/<workshop_id>`, docs/pages.md#participant-page) in a real chromium at a phone's
  * size: guests join from the screen's QR address, write as the current step allows, follow the
  * facilitator live, and lose nothing (and double nothing) through a network cut or a reload.
  */

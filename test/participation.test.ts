@@ -5,7 +5,7 @@ import { seedCard, seedCriterion, seedWorkshopWith } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import { quietFor, until } from './helpers/wait';
 
-/* Who has voted and rated yet (CONTRACT §9): counts for everyone, names for facilitators. */
+/* Who has voted and rated yet (docs/api.md#participation): counts for everyone, names for facilitators. */
 
 const t = useServer();
 const [fay, pat, otto, una] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Una');

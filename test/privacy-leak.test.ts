@@ -12,7 +12,8 @@ import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
 
 /*
- * CONTRACT §14 held on every channel at once: a private, anonymous brainstorm, then a reveal.
+ * Private writing and anonymous authors (docs/api.md#private-writing-and-anonymous-authors) held
+ * on every channel at once: a private, anonymous brainstorm, then a reveal.
  * A second participant records every byte the server sends them (REST answers, every Socket.IO
  * event, resumes from seq 0, the event log, participation); nothing of the first participant's
  * cards may reach them before the reveal, and their id never. The facilitator's exports and the
@@ -47,7 +48,7 @@ class Transcript {
     return client;
   }
 
-  /** Presence is left out: it shows who is connected, by design (CONTRACT §14). */
+  /** Presence is left out: it shows who is connected, by design (docs/api.md#private-writing-and-anonymous-authors). */
   text(): string {
     const events = this.clients.flatMap((client) => client.received.filter((r) => r.event !== 'presence').map((r) => `${r.event} ${JSON.stringify(r.payload)}`));
     return [...this.answers, ...events].join('\n');
@@ -312,7 +313,8 @@ describe('private writing and anonymous authors on every channel', () => {
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Soon a facilitator' });
     const listed = async () => (await api<any[]>('GET', `${base}/cards`, ana)).map((card) => card.id);
     expect(await listed()).not.toContain(idea.id);
-    // Organization admins act as facilitators, whose cards a private step shows (CONTRACT §14).
+    // Organization admins act as facilitators, whose cards a private step shows
+    // (docs/api.md#private-writing-and-anonymous-authors).
     await confirmAddress(t, ben.email);
     await api('POST', `/v1/organizations/${org.id}/members`, fay, { email: ben.email, role: 'admin' });
     expect(await listed()).toContain(idea.id);

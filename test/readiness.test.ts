@@ -6,8 +6,9 @@ import { createUser, errorOf, expectError, seedWorkshop } from './helpers/factor
 import { connectSocket } from './helpers/sockets';
 
 /*
- * `GET /ready` tells a load balancer whether to send this instance traffic (CONTRACT §13);
- * `GET /health` stays the liveness check, unchanged.
+ * `GET /ready` tells a load balancer whether to send this instance traffic
+ * (docs/operations.md#health-readiness-and-stopping); `GET /health` stays the liveness check,
+ * unchanged.
  */
 
 describe('GET /ready', () => {

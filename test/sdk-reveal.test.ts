@@ -6,9 +6,10 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
- * Private writing through the SDK's live state (CONTRACT §14): while the current step has
- * `cards_visible: own` each participant's state holds only their own cards and the facilitators',
- * and the step that reveals them brings the others' into every state, live, without reopening it.
+ * Private writing through the SDK's live state (docs/api.md#private-writing-and-anonymous-authors):
+ * while the current step has `cards_visible: own` each participant's state holds only their own
+ * cards and the facilitators', and the step that reveals them brings the others' into every state,
+ * live, without reopening it.
  */
 
 const t = useServer();

@@ -22,15 +22,17 @@ import { startTestServer, type ApiResponse, type RequestOptions } from './helper
  * Who may call what, for every operation the service documents (in the spirit of unkey's
  * `runCommonRouteTests`). The operations come from the running service's own OpenAPI document,
  * so a new route gets these cases without anyone writing them, and the suite fails until the
- * route is classified in ACCESS below. Expectations (CONTRACT §2, §3, §6):
+ * route is classified in ACCESS below. Expectations (docs/api.md#who-may-do-what,
+ * docs/api.md#authentication-and-errors):
  *   anonymous                         → 401 unauthenticated, on every /v1 route but the public ones;
  *   a stranger (signed up, no member) → 404 not_found on workshop-, organization- and owner-scoped routes, never 403;
  *   a participant of the workshop     → 403 forbidden on facilitator-only routes;
  *   a facilitator of another workshop → 404 not_found on workshop-scoped routes;
- *   a guest (CONTRACT §11)            → as a participant in their workshop, 404 in any other, and 403
+ *   a guest (docs/api.md#guests)      → as a participant in their workshop, 404 in any other, and 403
  *                                       forbidden on everything outside workshops and their own account;
  *   a participant under a private step → 404 not_found on everything about another participant's card
- *                                       (CONTRACT §14), as if it did not exist.
+ *                                       (docs/api.md#private-writing-and-anonymous-authors), as if it did
+ *                                       not exist.
  */
 
 // The operations must be known while vitest collects the tests, so this file's server starts now
@@ -51,7 +53,7 @@ const operations = Object.entries(document.paths)
  * - `owner`: the caller's own resource by id (a notification): anyone else gets 404;
  * - `organization`: members of the organization: anyone else gets 404;
  * - `member`: members of the workshop; participants as the current step's prefs allow;
- * - `facilitator`: facilitators of the workshop only (CONTRACT §6).
+ * - `facilitator`: facilitators of the workshop only (docs/api.md#who-may-do-what).
  */
 type Access = 'public' | 'user' | 'owner' | 'organization' | 'member' | 'facilitator';
 
@@ -211,7 +213,7 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/workshops/{workshop_id}/canvas/zones/{id}': ['facilitator', json((s) => ({ cluster_id: s.cluster }))],
 };
 
-/** The routes outside workshops that a guest's token reaches (CONTRACT §11); every other is 403 for them. */
+/** The routes outside workshops that a guest's token reaches (docs/api.md#guests); every other is 403 for them. */
 const GUEST_REACHES = new Set([
   'POST /v1/auth/logout',
   'GET /v1/user/me',
@@ -425,7 +427,7 @@ describe('a guest of another workshop', () => {
   });
 });
 
-describe('a participant while a private step hides the card (CONTRACT §14)', () => {
+describe('a participant while a private step hides the card', () => {
   const scene = useScene();
   beforeAll(async () => {
     // The scene's cards become Pia's, a participant, and a step with cards_visible: own is current.

@@ -126,7 +126,7 @@ describe('shutdown', () => {
 });
 
 /*
- * A deploy drains an instance while people write (CONTRACT §10 "Deploys"): whatever the drain
+ * A deploy drains an instance while people write (docs/operations.md#deploys-without-losing-anyone): whatever the drain
  * does to a request, a write that commits is answered, so a client that got no answer may retry
  * it without writing it twice; a request arriving after the drain began is refused with 503 and
  * `Connection: close`, so the client sends it elsewhere.

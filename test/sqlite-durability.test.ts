@@ -7,7 +7,7 @@ import type { TestServer } from './helpers/server';
 import { testStore } from './helpers/store';
 
 /*
- * An acknowledged write survives a power cut (CONTRACT §13): in WAL mode SQLite syncs the log on
+ * An acknowledged write survives a power cut (docs/operations.md#durability): in WAL mode SQLite syncs the log on
  * every commit only with `synchronous = FULL`; `NORMAL` syncs at checkpoints, so the last commits
  * survive a crash of the process but not of the machine. `SQLITE_SYNCHRONOUS=normal` opts out.
  */

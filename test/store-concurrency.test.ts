@@ -11,7 +11,8 @@ import { startSmtp } from './helpers/smtp';
 import { answeredBeyond503, until } from './helpers/wait';
 
 /*
- * The rules of CONTRACT §7 and §10 with three instances on one store, writing at the same time:
+ * The rules that hold across instances (docs/operations.md#what-holds-the-rules-across-instances)
+ * with three instances on one store, writing at the same time:
  * on PostgreSQL (the `postgres` project) row locks and SKIP LOCKED claims keep them, on SQLite the
  * file's single writer does. Redis carries live events and document updates between instances.
  */

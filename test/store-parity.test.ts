@@ -9,14 +9,15 @@ import { until } from './helpers/wait';
 import { buildScene, RETRO } from './helpers/workshop-scene';
 
 /*
- * CONTRACT §10: every answer is the same on both stores, byte for byte. The same workshop is built
- * through the same requests on a SQLite server and a PostgreSQL one, and their answers compared as
- * text: order of lists, booleans, numbers, nulls and members must match. What cannot match (random
- * ids, the clock, each server's address, signatures) is replaced by a stand-in first, ids by the
- * order they first appear in, so an id standing where another stood on the other store still fails.
- * Lists ordered by text (participants by name, organizations by name folded to lower case) hold
- * names a language's collation orders otherwise than bytes do, and PostgreSQL runs twice: on the
- * run's database (the cluster's C.UTF-8) and on one made with ICU's English collation.
+ * On either store (docs/operations.md#running-on-postgresql) every answer is the same on both
+ * stores, byte for byte. The same workshop is built through the same requests on a SQLite server
+ * and a PostgreSQL one, and their answers compared as text: order of lists, booleans, numbers,
+ * nulls and members must match. What cannot match (random ids, the clock, each server's address,
+ * signatures) is replaced by a stand-in first, ids by the order they first appear in, so an id
+ * standing where another stood on the other store still fails. Lists ordered by text (participants
+ * by name, organizations by name folded to lower case) hold names a language's collation orders
+ * otherwise than bytes do, and PostgreSQL runs twice: on the run's database (the cluster's C.UTF-8)
+ * and on one made with ICU's English collation.
  */
 
 /**

@@ -19,12 +19,12 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 /*
- * The rules of CONTRACT §6, §7 and §10 that hold by a lock, with several instances on one store
- * writing at once. On PostgreSQL each race is forced: rows the requests need after their checks are
- * held from a connection of its own (as another instance's transaction would hold them) until every
- * request waits on a lock, so all of them have read before any commits, which is the race the
- * rule's lock must win. On SQLite (three servers on one file) the file's single writer keeps them;
- * the requests are only sent together.
+ * The rules that hold by a lock (docs/operations.md#what-holds-the-rules-across-instances), with
+ * several instances on one store writing at once. On PostgreSQL each race is forced: rows the
+ * requests need after their checks are held from a connection of its own (as another instance's
+ * transaction would hold them) until every request waits on a lock, so all of them have read before
+ * any commits, which is the race the rule's lock must win. On SQLite (three servers on one file)
+ * the file's single writer keeps them; the requests are only sent together.
  */
 
 describe('rules with three instances on one store', () => {

@@ -3,7 +3,7 @@ import type { TimerOutput } from '../src/modules/timer/schemas';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 
-/* The workshop's countdown timer (CONTRACT §9). */
+/* The workshop's countdown timer (docs/api.md#timer). */
 
 const t = useServer();
 const [fay, pat] = useUsers(t, 'Fay', 'Pat');

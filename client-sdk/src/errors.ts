@@ -1,4 +1,4 @@
-/** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
+/** Every error code the service answers with, and its HTTP status (docs/api.md#authentication-and-errors). */
 const STATUS_OF_CODE = {
   invalid_request: 400,
   unauthenticated: 401,

@@ -31,7 +31,7 @@ export function newIdempotencyKey(): string {
 }
 
 /**
- * Gives every write an `Idempotency-Key` (CONTRACT §12), unless the caller set one, before any
+ * Gives every write an `Idempotency-Key` (docs/api.md#idempotent-writes), unless the caller set one, before any
  * retry: each attempt of a write carries the same key, so the server runs it at most once.
  */
 export function withIdempotencyKeys(send: Fetch): Fetch {

@@ -5,9 +5,9 @@ import type { OpenWrite, TransactionHooks } from './types';
 
 /**
  * How long a document's lock is waited for before the wait answers as the database would after
- * waiting as long for a row (503, CONTRACT §10). Its holders outside writes run without awaiting
- * anything, and those inside writes hold the workshop's row first: a longer wait means a write
- * that is stuck, and nobody must queue behind it forever.
+ * waiting as long for a row (503, docs/operations.md#when-the-database-is-away-or-busy). Its
+ * holders outside writes run without awaiting anything, and those inside writes hold the workshop's
+ * row first: a longer wait means a write that is stuck, and nobody must queue behind it forever.
  */
 export const DOCUMENT_LOCK_WAIT_MS = 1_000;
 

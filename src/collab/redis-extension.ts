@@ -16,7 +16,7 @@ export interface FanoutHost {
 }
 
 /**
- * Two instances behave as one (CONTRACT §8): each loaded document subscribes to its workshop's
+ * Two instances behave as one (docs/realtime.md#across-instances): each loaded document subscribes to its workshop's
  * channel, every stored update and awareness change is published there, and what other instances
  * publish is applied here. Redis is connected with the first document loaded, so a process that
  * loads none never connects.

@@ -105,7 +105,10 @@ export interface CardCopy {
   id: string;
   parentId: string | null;
   userId: string;
-  /** Whether its author is shown (CONTRACT §14): a move of one's own anonymous card names no mover. */
+  /**
+   * Whether its author is shown (docs/api.md#private-writing-and-anonymous-authors): a move of
+   * one's own anonymous card names no mover.
+   */
   authorVisibility: AuthorVisibility;
   position: number;
   x: number | null;

@@ -8,7 +8,7 @@ import { integer, text } from 'drizzle-orm/sqlite-core';
 const pool = Buffer.alloc(4096);
 let offset = pool.length;
 
-/** 128 random bits, URL-safe: ids must be unguessable (CONTRACT §5). */
+/** 128 random bits, URL-safe: ids must be unguessable (docs/api.md#requests-and-answers). */
 export function newId(): string {
   if (offset + 16 > pool.length) {
     randomFillSync(pool);

@@ -13,9 +13,10 @@ export class DatabaseUnavailable extends Error {
 
 /**
  * A COMMIT that got no answer (the connection was lost or fell silent while it was on its way): the
- * transaction may have committed or not. Still a 503, never an acknowledgement (CONTRACT §10); but
- * what the transaction recorded may exist, so a caller must not undo outside effects it tied to
- * those rows (a blob written for a row that may be there).
+ * transaction may have committed or not. Still a 503, never an acknowledgement
+ * (docs/operations.md#when-the-database-is-away-or-busy); but what the transaction recorded may
+ * exist, so a caller must not undo outside effects it tied to those rows (a blob written for a row
+ * that may be there).
  */
 export class CommitInDoubt extends DatabaseUnavailable {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -101,8 +102,9 @@ export function isConnectionLost(err: unknown): boolean {
 }
 
 /**
- * The database is away or too busy: the request answers 503 with Retry-After (CONTRACT §10), and
- * nothing it did was written, or, for a `CommitInDoubt`, nothing of it was acknowledged.
+ * The database is away or too busy: the request answers 503 with Retry-After
+ * (docs/operations.md#when-the-database-is-away-or-busy), and nothing it did was written, or, for a
+ * `CommitInDoubt`, nothing of it was acknowledged.
  */
 export function isUnavailable(err: unknown): boolean {
   for (const link of chain(err)) {

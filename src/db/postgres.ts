@@ -12,8 +12,9 @@ const MIGRATIONS_DIR = fromPackageRoot('drizzle/postgres');
 
 /*
  * Time limits: a database that is away, stuck or too busy answers 503 within 5 s, never a hang or
- * a 500 (CONTRACT §10). The server enforces its own (`sessionSettings`), so what it gave up also
- * releases its locks; the client adds one for a server or network that fell silent.
+ * a 500 (docs/operations.md#when-the-database-is-away-or-busy). The server enforces its own
+ * (`sessionSettings`), so what it gave up also releases its locks; the client adds one for a server
+ * or network that fell silent.
  *
  * The longest a request waits on a database that stops answering: CONNECT_WAIT_MS for a
  * connection (2 s: all pooled ones busy, or a new one not started), then STATEMENT_LIMIT_MS +

@@ -15,7 +15,8 @@ const MIGRATIONS_DIR = fromPackageRoot('drizzle/sqlite');
 /**
  * How long a write waits for the write lock: this instance's (the async lock below) and, after
  * that, another process's on the same file (SQLite's busy timeout, which blocks the event loop,
- * hence short). Past it the request answers 503 with Retry-After (CONTRACT §10).
+ * hence short). Past it the request answers 503 with Retry-After
+ * (docs/operations.md#when-the-database-is-away-or-busy).
  */
 const LOCK_WAIT_MS = 1_000;
 

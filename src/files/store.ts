@@ -52,7 +52,7 @@ export interface FileStore {
 
 /**
  * The storage could not be reached or failed on its side (after the client's own retries):
- * requests answer 503 with Retry-After, as for the database (CONTRACT §10).
+ * requests answer 503 with Retry-After, as for the database (docs/configuration.md#object-storage).
  */
 export class FileStoreUnavailable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -48,7 +48,8 @@ class BodyCache {
   /**
    * An answer shared by the readers of `key`, made once for a reader who wrote nothing
    * (`compute(true)`), except for `readerId` when it leaves out their own name on something they
-   * wrote anonymously (CONTRACT §14): they get one of their own (`compute(false)`).
+   * wrote anonymously (docs/api.md#private-writing-and-anonymous-authors): they get one of their
+   * own (`compute(false)`).
    */
   async bodyFor(key: string, version: string, readerId: string, compute: (shared: boolean) => Promise<SharedAnswer>): Promise<Uint8Array<ArrayBuffer>> {
     if (this.inTransaction) return encoder.encode(JSON.stringify((await compute(false)).value));

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isUnavailable, isUnstorableText } from '../db/errors';
 import { FileStoreUnavailable } from '../files/store';
 
-/** Every error code the service answers with, and its HTTP status (CONTRACT §3). */
+/** Every error code the service answers with, and its HTTP status (docs/api.md#authentication-and-errors). */
 export const ERROR_STATUS = {
   invalid_request: 400,
   unauthenticated: 401,

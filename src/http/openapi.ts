@@ -114,7 +114,7 @@ const DERIVED: Record<ErrorStatus, string> = {
   503: 'The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed',
 };
 
-/** The header every write under `/v1` accepts (CONTRACT §12). */
+/** The header every write under `/v1` accepts (docs/api.md#idempotent-writes). */
 const IDEMPOTENCY_KEY = {
   in: 'header',
   name: 'Idempotency-Key',
@@ -139,7 +139,7 @@ type Operation = {
  * parameters 404; a write inside a workshop or an organization 403 and 409 (roles, step prefs,
  * archived); every write, and every read behind a token (the token is looked up in the database),
  * 503 (the database away or busy); every write under `/v1` takes `Idempotency-Key`, so may answer
- * 400, 409 and 422 for it (CONTRACT §12). Routes name what else they give (`doc({errors})`).
+ * 400, 409 and 422 for it (docs/api.md#idempotent-writes). Routes name what else they give (`doc({errors})`).
  * 429 and 503 carry `Retry-After`, as does a write's 409.
  */
 function exactResponses(document: { paths?: Record<string, Record<string, Operation>> }): void {
@@ -149,7 +149,7 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
       const write = method !== 'get';
       const keyed = write && path.startsWith('/v1/');
       const authenticated = operation.security === undefined || operation.security.length > 0;
-      // A guest's token is refused outside its workshop and its own account (CONTRACT §11).
+      // A guest's token is refused outside its workshop and its own account (docs/api.md#guests).
       if (authenticated) for (const status of [401, 403] as const) statuses.add(status);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
       if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);

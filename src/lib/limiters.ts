@@ -22,8 +22,8 @@ export interface Limiter {
 
 /**
  * Where every rate limit of an instance counts (`AppDeps.attempts`): in Redis with `REDIS_URL`,
- * else in the database with `DATABASE_URL`, so a budget is one for the service (CONTRACT §10);
- * else, one process on its SQLite file, in memory.
+ * else in the database with `DATABASE_URL`, so a budget is one for the service
+ * (docs/configuration.md#limits-across-instances); else, one process on its SQLite file, in memory.
  */
 export interface Limiters {
   /**
@@ -40,9 +40,9 @@ export interface Limiters {
 const unlimited: Limiter = { take: async () => null, giveBack: async () => {} };
 
 /**
- * Limiters counting as `counting` does; the one place a limit of 0 (CONTRACT §1) is turned off,
- * and where one name gets one limiter (Redis and database counters are shared by name anyway;
- * memory counters would not be).
+ * Limiters counting as `counting` does; the one place a limit of 0
+ * (docs/configuration.md#rate-limits-and-caps) is turned off, and where one name gets one limiter
+ * (Redis and database counters are shared by name anyway; memory counters would not be).
  */
 export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omit<Limiters, 'limiter'>): Limiters {
   const made = new Map<string, { spec: LimiterSpec; limiter: Limiter }>();

@@ -35,7 +35,7 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 const LOCK_BUCKETS = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
- * One app's metrics (CONTRACT §13), in a registry of its own: several apps in one process (tests)
+ * One app's metrics (docs/operations.md#what-to-watch), in a registry of its own: several apps in one process (tests)
  * never share a series. Label values come from short fixed sets (route templates, event names,
  * lock kinds), never from ids, tokens or addresses. Hot paths only increment; the gauges that
  * count what other parts hold are read when Prometheus scrapes (`sample`, `watchRedis`).

@@ -4,9 +4,10 @@ import type { Database } from '../db/database';
 export type ReadinessPhase = 'starting' | 'serving' | 'draining';
 
 /**
- * Whether this instance should be sent traffic (`GET /ready`, CONTRACT §13): not while it is
- * starting, not once it drains after SIGTERM, not while its database (or a Redis it depends on)
- * cannot be reached. `/health` stays the liveness check: a draining instance is alive.
+ * Whether this instance should be sent traffic (`GET /ready`,
+ * docs/operations.md#health-readiness-and-stopping): not while it is starting, not once it drains
+ * after SIGTERM, not while its database (or a Redis it depends on) cannot be reached. `/health`
+ * stays the liveness check: a draining instance is alive.
  */
 export class Readiness {
   private current: ReadinessPhase = 'starting';

@@ -40,9 +40,9 @@ function metricsRefusal(c: Context, config: OpsDeps['config']): AppError | null 
 }
 
 /**
- * `GET /health` (liveness, CONTRACT §1), `GET /ready` and `GET /metrics` (Prometheus text format,
- * CONTRACT §13). None takes a user's token: the metrics have their own (`METRICS_TOKEN`) or are
- * kept to this machine.
+ * `GET /health` (liveness, docs/operations.md#health-readiness-and-stopping), `GET /ready` and `GET
+ * /metrics` (Prometheus text format, docs/operations.md#what-to-watch). None takes a user's token:
+ * the metrics have their own (`METRICS_TOKEN`) or are kept to this machine.
  */
 export function opsRoutes(deps: OpsDeps) {
   return new Hono<AppEnv>()

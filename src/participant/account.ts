@@ -3,7 +3,7 @@ import { markInvalid, refusalText } from './forms';
 import { keepToken } from './token';
 
 /*
- * A guest keeps what they wrote by becoming an account (CONTRACT §11): `POST /v1/auth/signup` sent
+ * A guest keeps what they wrote by becoming an account (docs/api.md#guests): `POST /v1/auth/signup` sent
  * with the guest's own token turns the same user into an account, so their cards, votes, ratings,
  * comments and seat stay theirs. The page then keeps the account's token, which lasts as an
  * account's does rather than a guest's week. Sent at once, never queued: an address and a password

@@ -6,7 +6,7 @@ import type { Direction } from './votes';
  * made, kept in the browser (a reload keeps them) and sent one at a time. Each has its own
  * `Idempotency-Key` from the moment it is made: a write cut off on its way and sent again, by the
  * SDK's own retries or by this queue after the connection returns (or after a reload), carries
- * the same key and the same request, so the server runs it once (CONTRACT §12).
+ * the same key and the same request, so the server runs it once (docs/api.md#idempotent-writes).
  */
 
 /** What the person asked for. */
@@ -62,7 +62,7 @@ export type OutboxStatus = 'idle' | 'sending' | 'waiting';
 /** Waits before sending again after a failure: short at first, then every 10 s. */
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 10_000];
 /**
- * The server keeps a key's answer 24 hours (CONTRACT §12): a write older than this may have landed
+ * The server keeps a key's answer 24 hours (docs/api.md#idempotent-writes): a write older than this may have landed
  * with its answer lost, and sent again after the key expired it would land twice. So it is not
  * sent again; the person is told.
  */

@@ -27,7 +27,7 @@ export type Prefs = Pick<
   | 'allow_delete'
 >;
 
-/** A workshop with no current step lets participants do everything (CONTRACT §6). */
+/** A workshop with no current step lets participants do everything (docs/api.md#who-may-do-what). */
 export const DEFAULT_PREFS: Prefs = {
   allow_add_idea: true,
   allow_add_cluster: true,
@@ -42,7 +42,7 @@ export const DEFAULT_PREFS: Prefs = {
   allow_delete: 'their',
 };
 
-/** The largest file the server takes (CONTRACT §3: 413 above it). */
+/** The largest file the server takes (docs/api.md#authentication-and-errors: 413 above it). */
 const FILE_MAX_BYTES = 20 * 1024 * 1024;
 /** The lists of what is written on a card that the page reads when their panel opens. */
 export type CardList = 'comments' | 'items' | 'attachments';

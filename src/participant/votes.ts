@@ -1,7 +1,7 @@
 import type { Workshop } from '../../client-sdk/src/index';
 
 /*
- * The participant's own votes and what they may still spend (CONTRACT §7), apart from the DOM.
+ * The participant's own votes and what they may still spend (docs/api.md#feedback-on-cards), apart from the DOM.
  * The page's + and − are a counter: + takes back one of the person's negative votes on the card
  * when there is one, else casts +1; − takes back a positive one, else casts −1. Votes still
  * waiting to be sent count as spent, so the buttons and the points left are right offline too.

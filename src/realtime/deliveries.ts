@@ -7,9 +7,10 @@ import { bare, RENDERERS, type Renderers } from './renderers';
 /**
  * Turns one logged change into the socket events it produces, each with its audience, through
  * the renderer of its action (`renderers.ts`), then as private writing and anonymous authors let
- * each reader see it (CONTRACT §14, the rule of `access/visibility.ts`). Live broadcasts and resume
- * replays both go through here, so a replayed event reads exactly as the live one would now.
- * `memo` keeps what visibility read for the length of one broadcast or replay.
+ * each reader see it (docs/realtime.md#what-each-reader-receives, the rule of
+ * `access/visibility.ts`). Live broadcasts and resume replays both go through here, so a replayed
+ * event reads exactly as the live one would now. `memo` keeps what visibility read for the length
+ * of one broadcast or replay.
  */
 export async function deliveriesFor<A extends WorkshopAction>(db: Db, event: WorkshopEvent<A>, memo: VisibilityMemo = new VisibilityMemo()): Promise<Delivery[]> {
   const renderer: Renderers[A] = RENDERERS[event.action];

@@ -123,7 +123,7 @@ export interface WorkshopEventPayload extends Sequenced {
 }
 
 /**
- * The workshop's timer changed (`changeTimer`, CONTRACT §9). `timer.server_time` is the server's
+ * The workshop's timer changed (`changeTimer`, docs/api.md#timer). `timer.server_time` is the server's
  * clock as the event was sent (and `remaining_s` as it read then): a client counts down to
  * `ends_at` corrected by the difference between its clock and the server's.
  */
@@ -132,7 +132,7 @@ export interface TimerChangedPayload extends Sequenced {
 }
 
 /**
- * How many participants have voted and rated (CONTRACT §9), as `GET …/participation` answers: with
+ * How many participants have voted and rated (docs/api.md#participation), as `GET …/participation` answers: with
  * `users` for facilitators. Sent after votes, ratings and membership changes, at most once a second
  * per workshop with the latest counts; it carries no `seq` and is not in the log.
  */
@@ -143,7 +143,7 @@ export interface PresenceUser {
   id: string;
   name: string;
   avatar_url: string | null;
-  /** A guest (CONTRACT §11): joined with the code and a name. */
+  /** A guest (docs/api.md#guests): joined with the code and a name. */
   guest: boolean;
 }
 
@@ -186,7 +186,7 @@ export interface ServerToClientEvents {
 /** The server-side name of each workshop-scoped event. */
 export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification' | 'participation:changed'>;
 
-/** Error codes a `join` may answer with (CONTRACT §3). */
+/** Error codes a `join` may answer with (docs/api.md#authentication-and-errors). */
 export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'service_unavailable' | 'internal_error';
 
 export interface SocketError {

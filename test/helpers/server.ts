@@ -12,7 +12,7 @@ import { createServer, type RunningServer, type ServerOptions } from '../../src/
 import { checkResponse } from './response-check';
 import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './store';
 
-/** The contract's error body (CONTRACT §3). */
+/** The contract's error body (docs/api.md#authentication-and-errors). */
 export interface ApiError {
   error: { code: ErrorCode; message: string; details?: ErrorDetail[] };
 }

@@ -118,9 +118,10 @@ function reduce<E extends EventName>(state: WorkshopState, event: E, payload: Pa
 }
 
 /**
- * What the current step lets people see of each other (CONTRACT §14): with `cardsVisible: 'own'`
- * a participant sees only their own cards and the facilitators'; with `authors` other than
- * `shown`, what is written now carries no name for the others. No step current: the defaults.
+ * What the current step lets people see of each other (docs/realtime.md#what-each-reader-receives):
+ * with `cardsVisible: 'own'` a participant sees only their own cards and the facilitators'; with
+ * `authors` other than `shown`, what is written now carries no name for the others. No step
+ * current: the defaults.
  */
 export interface Privacy {
   cardsVisible: Workshop['cards_visible'];

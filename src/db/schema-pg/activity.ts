@@ -13,7 +13,8 @@ export const events = pgTable('events', {
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
   /**
    * The author of the card the change is about (its own, or the card a piece of feedback is on); null
-   * for changes about no card. Private writing (CONTRACT §14) hides a change from participants by it.
+   * for changes about no card. Private writing (docs/api.md#private-writing-and-anonymous-authors)
+   * hides a change from participants by it.
    */
   cardUserId: text('card_user_id'),
   change: json<Record<string, unknown>>('change').notNull(),

@@ -19,7 +19,10 @@ export const cards = pgTable('cards', {
   x: doublePrecision('x'),
   y: doublePrecision('y'),
   userId: text('user_id').notNull().references(() => users.id),
-  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  /**
+   * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
+   * `authors` when it was written; kept for good.
+   */
   authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -73,7 +76,10 @@ export const items = pgTable('items', {
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   sectionId: text('section_id').notNull().references(() => sections.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
-  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  /**
+   * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
+   * `authors` when it was written; kept for good.
+   */
   authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
@@ -85,7 +91,10 @@ export const comments = pgTable('comments', {
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
-  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  /**
+   * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
+   * `authors` when it was written; kept for good.
+   */
   authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   content: text('content').notNull(),
   createdAt: createdAt(),
@@ -96,7 +105,10 @@ export const attachments = pgTable('attachments', {
   workshopId: text('workshop_id').notNull().references(() => workshops.id, { onDelete: 'cascade' }),
   cardId: text('card_id').notNull().references(() => cards.id, { onDelete: 'cascade' }),
   userId: text('user_id').notNull().references(() => users.id),
-  /** Who may see the author (CONTRACT §14): the current step's `authors` when it was written; kept for good. */
+  /**
+   * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
+   * `authors` when it was written; kept for good.
+   */
   authorVisibility: text('author_visibility', { enum: ['shown', 'hidden_from_participants', 'hidden'] }).notNull().default('shown'),
   name: text('name').notNull(),
   fileKey: text('file_key').notNull(),

@@ -12,7 +12,8 @@ export const events = sqliteTable('events', {
   userId: text('user_id').references(() => users.id, { onDelete: 'set null' }),
   /**
    * The author of the card the change is about (its own, or the card a piece of feedback is on); null
-   * for changes about no card. Private writing (CONTRACT §14) hides a change from participants by it.
+   * for changes about no card. Private writing (docs/api.md#private-writing-and-anonymous-authors)
+   * hides a change from participants by it.
    */
   cardUserId: text('card_user_id'),
   change: json<Record<string, unknown>>('change').notNull(),
@@ -56,7 +57,7 @@ export const files = sqliteTable('files', {
 ]);
 
 /**
- * Exports of a workshop (spec: Exports; CONTRACT §7), made in the background: `pending` until a
+ * Exports of a workshop (spec: Exports; docs/api.md#exports), made in the background: `pending` until a
  * worker has written the file (`file_container`/`file_key`, a row of `files`), then `success`, or
  * `failed` with `message`. A runner holds a pending export only until `lease_until`: an export
  * whose runner died is taken up again by any instance once its lease has run out.

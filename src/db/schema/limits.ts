@@ -13,7 +13,7 @@ export const rateLimits = sqliteTable('rate_limits', {
 }, (t) => [index('rate_limits_expires').on(t.expiresAt)]);
 
 /**
- * Writes sent with an `Idempotency-Key` (CONTRACT §12): one row per owner (a user's id, or '' for
+ * Writes sent with an `Idempotency-Key` (docs/api.md#idempotent-writes): one row per owner (a user's id, or '' for
  * the routes that need no token) and key (an HMAC of it). `status` is null while the first request
  * runs, held by `locked_until`, which the running request moves on; then the answer is kept until
  * `expires_at` (24 hours), when the maintenance sweep deletes it, its body sealed with the raw key

@@ -3,7 +3,7 @@ import { bool, createdAt, idColumn, updatedAt } from '../columns';
 
 export const users = sqliteTable('users', {
   id: idColumn(),
-  /** Stored lower-cased so look-ups ignore case; null for a guest (CONTRACT §11). */
+  /** Stored lower-cased so look-ups ignore case; null for a guest (docs/api.md#guests). */
   email: text('email'),
   name: text('name').notNull(),
   /** Null for a guest, who has no password until they sign up. */

@@ -23,7 +23,7 @@ export const workshops = sqliteTable('workshops', {
   dailyMail: bool('daily_mail').notNull().default(true),
   changeStepNotifications: bool('change_step_notifications').notNull().default(true),
   forceSync: bool('force_sync').notNull().default(false),
-  /** Whether people may join with the code as guests (CONTRACT §11); guests already in stay. */
+  /** Whether people may join with the code as guests (docs/api.md#guests); guests already in stay. */
   allowGuests: bool('allow_guests').notNull().default(true),
   /** Nine digits without dashes; unique among running workshops. */
   accessCode: text('access_code').notNull(),
@@ -120,7 +120,7 @@ export const invitations = sqliteTable('invitations', {
 ]);
 
 /**
- * A workshop's countdown timer (CONTRACT §9), server-authoritative: while running, `ends_at` is
+ * A workshop's countdown timer (docs/api.md#timer), server-authoritative: while running, `ends_at` is
  * the instant it reaches zero; while paused, `remaining_ms` is what was left. No row: stopped.
  */
 export const workshopTimers = sqliteTable('workshop_timers', {

@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import type { AppEnv } from '../env';
 
 const MiB = 1024 * 1024;
-/** JSON bodies are capped at 1 MiB and uploads at 20 MiB (CONTRACT §3). */
+/** JSON bodies are capped at 1 MiB and uploads at 20 MiB (docs/api.md#authentication-and-errors). */
 // The rest of an oversize body is never read, so the connection cannot carry another request.
 const tooLarge = (message: string) => () => {
   throw new AppError('payload_too_large', message, { headers: { Connection: 'close' } });

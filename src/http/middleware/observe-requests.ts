@@ -7,7 +7,7 @@ import { requestIdOf, tagAnswer, tagRequest } from './request-id';
 import { logRequest } from './request-log';
 
 /**
- * What CONTRACT §13 asks of every request, in one middleware, first in the chain: its id, sent
+ * What every request gets (docs/operations.md#request-ids), in one middleware, first in the chain: its id, sent
  * back and on its log line (`request-id.ts`); once answered, its line in `log` when there is one
  * (`request-log.ts`), and its count and duration by method, route template and status
  * (`Metrics.request`). One middleware rather than three: each layer of the chain costs about a

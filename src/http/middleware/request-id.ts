@@ -7,7 +7,7 @@ import type { AppEnv } from '../env';
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
- * The id a request goes by (CONTRACT §13): the client's `X-Request-Id` when it is a safe short
+ * The id a request goes by (docs/operations.md#request-ids): the client's `X-Request-Id` when it is a safe short
  * token (a proxy's, so one id follows the request through both logs), a new UUID otherwise.
  */
 export function requestIdOf(c: Context): string {

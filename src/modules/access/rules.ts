@@ -1,7 +1,7 @@
 import { AppError, forbidden } from '../../http/errors';
 
 /*
- * Who may do what in a workshop (CONTRACT §6), in one place: the participant rights a step grants
+ * Who may do what in a workshop (docs/api.md#who-may-do-what), in one place: the participant rights a step grants
  * (`StepPrefs`), the actions a member may try (`Action`), the boolean question (`may`) and the
  * refusal that answers a request (`authorize`). Everything that asks "may this user do X on this
  * workshop now" asks here, REST, Socket.IO and the Yjs documents alike.
@@ -9,16 +9,21 @@ import { AppError, forbidden } from '../../http/errors';
 
 export type EditScope = 'none' | 'their' | 'all';
 
-/** Whose cards participants see while a step is current (CONTRACT §14): everyone's, or only their own and facilitators'. */
+/**
+ * Whose cards participants see while a step is current
+ * (docs/api.md#private-writing-and-anonymous-authors): everyone's, or only their own and
+ * facilitators'.
+ */
 export type CardsVisible = 'all' | 'own';
 
 /**
- * Who sees the author of what is written while a step is current (CONTRACT §14); a card, comment
- * or item keeps the level it was written under.
+ * Who sees the author of what is written while a step is current
+ * (docs/api.md#private-writing-and-anonymous-authors); a card, comment or item keeps the level it
+ * was written under.
  */
 export type AuthorVisibility = 'shown' | 'hidden_from_participants' | 'hidden';
 
-/** What participants may do while a step is current (CONTRACT §6). */
+/** What participants may do while a step is current (docs/api.md#who-may-do-what). */
 export interface StepPrefs {
   allow_add_idea: boolean;
   allow_add_cluster: boolean;

@@ -3,10 +3,10 @@ import { currentPrefs, facilitatorIds } from './load';
 import type { AuthorVisibility, CardsVisible, StepPrefs, WorkshopAccess, WorkshopRole } from './rules';
 
 /*
- * What a reader may see of what others wrote (CONTRACT §14), in one place: private writing (the
- * current step's `cards_visible`) and anonymous authors (the level a card, comment, item or
- * attachment was written under). REST answers, the event log, live renderings and their replays, exports, mails
- * and notifications all ask here.
+ * What a reader may see of what others wrote (docs/api.md#private-writing-and-anonymous-authors),
+ * in one place: private writing (the current step's `cards_visible`) and anonymous authors (the
+ * level a card, comment, item or attachment was written under). REST answers, the event log, live
+ * renderings and their replays, exports, mails and notifications all ask here.
  */
 
 /** Who reads: a member in a role. A reader who wrote nothing (a generic one) has an id no author has. */

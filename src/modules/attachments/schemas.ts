@@ -14,7 +14,10 @@ export const AttachmentOutput = v.object({
   size: v.number(),
   /** Signed download link; works without a token until it expires. */
   url: v.string(),
-  /** Null when attached anonymously and the reader may not see who did (CONTRACT §14). */
+  /**
+   * Null when attached anonymously and the reader may not see who did
+   * (docs/api.md#private-writing-and-anonymous-authors).
+   */
   user_id: v.nullable(v.string()),
   author_visibility: AuthorVisibilityOutput,
   created_at: v.string(),

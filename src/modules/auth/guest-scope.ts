@@ -3,7 +3,7 @@ import { forbidden } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 
 /**
- * What a guest's token reaches (CONTRACT §11): their workshop's routes (a workshop they are not a
+ * What a guest's token reaches (docs/api.md#guests): their workshop's routes (a workshop they are not a
  * member of answers 404 there, as for anyone), their own account (read, rename), notifications,
  * and uploads, which is how a file becomes an attachment on a card (`POST /v1/uploads`, then the
  * attachments route with its key). Logout is in the auth routes, which need no such check.

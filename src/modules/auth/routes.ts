@@ -10,7 +10,7 @@ import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } 
 import { confirmThrottle, loginThrottles, signupThrottle } from './throttle';
 
 /**
- * The guest a signup's token names, who becomes the account (CONTRACT §11). Any other token, or
+ * The guest a signup's token names, who becomes the account (docs/api.md#guests). Any other token, or
  * none, makes a new account, as signup always did.
  */
 async function guestOf(auth: SessionAuth, authorization: string | undefined): Promise<UserRow | undefined> {

@@ -22,13 +22,13 @@ export interface AuthDeps {
 }
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
-/** A guest's token lasts 7 days after its last use (CONTRACT §11); an account's, `TOKEN_TTL_MS`. */
+/** A guest's token lasts 7 days after its last use (docs/api.md#guests); an account's, `TOKEN_TTL_MS`. */
 export const GUEST_TOKEN_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Sliding expiry is written at most this often per token, not on every request. */
 const SLIDE_EVERY_MS = 3600 * 1000;
 
 /**
- * POST /v1/auth/signup. Sent with a guest's token, the guest becomes the account (CONTRACT §11):
+ * POST /v1/auth/signup. Sent with a guest's token, the guest becomes the account (docs/api.md#guests):
  * same id, so everything they wrote stays theirs.
  */
 export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }, guest?: UserRow) {

@@ -46,7 +46,7 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
 /**
  * Wrong confirmation tokens are limited per address like failed logins: a token cannot be guessed
  * anyway, but each refused request sent with an Idempotency-Key has its answer kept for a day
- * (CONTRACT §12), and this bounds what one address can make the service keep.
+ * (docs/api.md#idempotent-writes), and this bounds what one address can make the service keep.
  */
 export function confirmThrottle({ config, attempts }: ThrottleDeps) {
   return limitAttempts(attempts.limiter({ name: 'confirm_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {

@@ -13,7 +13,7 @@ import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardsFor, type WorkshopRef } from './service';
 
-/** Larger CSV files are refused with 413 (CONTRACT §3). */
+/** Larger CSV files are refused with 413 (docs/api.md#authentication-and-errors). */
 export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Only facilitators import; checked before the upload is read, and again inside the write. */

@@ -3,7 +3,7 @@ import { AppError, type ErrorDetail } from '../../http/errors';
 import { isFigureColumn, restoreCell } from '../exports/formats/csv-cells';
 import { CARD_COLORS, CONTENT_MAX, TITLE_MAX, type CardColor } from './schemas';
 
-/** The import's columns; an export writes the same ones first (CONTRACT §7). */
+/** The import's columns; an export writes the same ones first (docs/api.md#cards). */
 export const CSV_COLUMNS = ['type', 'title', 'content', 'cluster', 'color', 'aside'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
 

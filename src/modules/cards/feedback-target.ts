@@ -20,7 +20,7 @@ export interface CardRef {
 
 export interface FeedbackTarget {
   access: LoadedAccess;
-  /** `userId`: the card's author, whom private writing goes by (CONTRACT §14). */
+  /** `userId`: the card's author, whom private writing goes by (docs/api.md#private-writing-and-anonymous-authors). */
   card: { id: string; type: 'idea' | 'cluster'; userId: string };
 }
 

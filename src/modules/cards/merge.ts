@@ -16,7 +16,7 @@ import { unhookViewReferences } from '../workshops/view-references';
 import { cardFor, cardForEvent, type WorkshopRef } from './service';
 
 /**
- * Merges cards into a new one (CONTRACT §7): it takes the first card's type, parent and place;
+ * Merges cards into a new one (docs/api.md#cards): it takes the first card's type, parent and place;
  * the feedback of every merged card moves onto it (one rating per user and criterion, the latest
  * kept); ideas of merged clusters move under it, or under its cluster when it is an idea; the
  * merged cards are deleted. One transaction: all or nothing.
@@ -82,8 +82,8 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
 
 /**
  * The listed cards of the workshop, in the order listed, read in one statement; a 400 names the
- * first id that is not one of them, or names a card hidden from the caller (CONTRACT §14: it reads
- * as one that does not exist).
+ * first id that is not one of them, or names a card hidden from the caller
+ * (docs/api.md#private-writing-and-anonymous-authors: it reads as one that does not exist).
  */
 async function listedCards(tx: Db, access: LoadedAccess, ids: readonly string[], memo: VisibilityMemo): Promise<CardRow[]> {
   const { cards } = tablesOf(tx);
@@ -97,10 +97,10 @@ async function listedCards(tx: Db, access: LoadedAccess, ids: readonly string[],
 
 /**
  * Whose the merged card is: whoever merges, unless a private step hides some of the merged cards
- * from other participants (CONTRACT §14). Then the new card, which takes their text and feedback,
- * stays as private as they were: it is their author's, and cards of several such authors cannot
- * be merged until they are revealed (a facilitator grouping duplicates would otherwise show each
- * author's writing to the others).
+ * from other participants (docs/api.md#private-writing-and-anonymous-authors). Then the new card,
+ * which takes their text and feedback, stays as private as they were: it is their author's, and
+ * cards of several such authors cannot be merged until they are revealed (a facilitator grouping
+ * duplicates would otherwise show each author's writing to the others).
  */
 async function mergedCardOwner(tx: Db, access: LoadedAccess, merged: readonly CardRow[], memo: VisibilityMemo): Promise<string> {
   const hidden = await privateAuthorsAmong(tx, access, merged.map((card) => card.userId), memo);

@@ -35,7 +35,10 @@ export const CardOutput = v.object({
   content: v.string(),
   aside: v.boolean(),
   summary: CardSummaryOutput,
-  /** Null when the card was written anonymously and the reader may not see its author (CONTRACT §14). */
+  /**
+   * Null when the card was written anonymously and the reader may not see its author
+   * (docs/api.md#private-writing-and-anonymous-authors).
+   */
   user_id: v.nullable(v.string()),
   author_visibility: AuthorVisibilityOutput,
   position: v.number(),

@@ -9,7 +9,10 @@ export const CommentOutput = v.object({
   id: v.string(),
   created_at: v.string(),
   content: v.string(),
-  /** Null when written anonymously and the reader may not see its author (CONTRACT §14). */
+  /**
+   * Null when written anonymously and the reader may not see its author
+   * (docs/api.md#private-writing-and-anonymous-authors).
+   */
   user_id: v.nullable(v.string()),
   author_visibility: AuthorVisibilityOutput,
 });

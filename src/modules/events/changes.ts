@@ -1,5 +1,5 @@
 /*
- * Every kind of logged change, with the payload it carries (CONTRACT §7: the resource after the
+ * Every kind of logged change, with the payload it carries (docs/api.md#events: the resource after the
  * change under its singular name, the resource before it for removals, and `changes` for
  * updates). Adding an action here makes the compiler ask for everything that must know it: its
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
@@ -52,8 +52,8 @@ export interface WorkshopChanges {
   removeWorkshop: { workshop: WorkshopOutput };
   /**
    * `cards_visible` (there, and on `updateStep` of the current step): `[before, after]` when the
-   * change moved whose cards participants read (CONTRACT §14); participants are told to read the
-   * cards again (`cardsVisibleMoved`).
+   * change moved whose cards participants read (docs/api.md#private-writing-and-anonymous-authors);
+   * participants are told to read the cards again (`cardsVisibleMoved`).
    */
   changeStep: { workshop: WorkshopOutput; step: StepOutput | null; cards_visible?: [CardsVisible, CardsVisible] };
 
@@ -73,8 +73,9 @@ export interface WorkshopChanges {
   importCards: { count: number };
   /** Placements a client changed through the workshop's Yjs document: the new values by card id. */
   /**
-   * `mover`: present when the mover moved a card they wrote anonymously (CONTRACT §14), so that the
-   * mover is hidden wherever that card's author is, decided when the move is logged.
+   * `mover`: present when the mover moved a card they wrote anonymously
+   * (docs/api.md#private-writing-and-anonymous-authors), so that the mover is hidden wherever that
+   * card's author is, decided when the move is logged.
    */
   moveCards: { placements: Record<string, PlacementOutput>; mover?: { user_id: string; author_visibility: AuthorVisibility } };
 
@@ -123,7 +124,7 @@ export interface WorkshopChanges {
   updateInvitation: { invitation: InvitationOutput; changes: FieldChanges };
   removeInvitation: { invitation: InvitationOutput };
 
-  /** The countdown timer changed (CONTRACT §9); `timer` as it read right after. */
+  /** The countdown timer changed (docs/api.md#timer); `timer` as it read right after. */
   changeTimer: { timer: TimerOutput; changes: FieldChanges };
 
   addExport: { export: ExportOutput };
@@ -141,8 +142,9 @@ export interface EventEnvelope {
   seq: number;
   userId: string | null;
   /**
-   * The author of the card the change is about (`cardUserIdOf`): private writing (CONTRACT §14)
-   * hides the change from other participants by it. Stored with the event, never sent.
+   * The author of the card the change is about (`cardUserIdOf`): private writing
+   * (docs/api.md#private-writing-and-anonymous-authors) hides the change from other participants by
+   * it. Stored with the event, never sent.
    */
   cardUserId: string | null;
   createdAt: string;

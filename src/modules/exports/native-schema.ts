@@ -9,7 +9,7 @@ import { DESCRIPTION_MAX, perCardCount, TITLE_MAX as WORKSHOP_TITLE_MAX, unlimit
 import { ViewInput } from '../workshops/view';
 
 /*
- * The native format (CONTRACT §7): one JSON document holding a workshop with everything in it,
+ * The native format (docs/api.md#exports): one JSON document holding a workshop with everything in it,
  * `{"format": "workshop-native", "version": 1, ...}`. Names and shapes follow the REST resources
  * (snake_case); ids are the source's and only tie the document together: an import gives every
  * row a new id. The schema is also the import's first check, so its limits are the service's.
@@ -18,7 +18,7 @@ import { ViewInput } from '../workshops/view';
 export const NATIVE_FORMAT = 'workshop-native';
 export const NATIVE_VERSION = 1;
 
-/** A native file may hold at most this many bytes (CONTRACT §7). */
+/** A native file may hold at most this many bytes (docs/api.md#exports). */
 export const NATIVE_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Bounds shared with the REST inputs: a file holds nothing REST would refuse. */
@@ -27,7 +27,7 @@ const MAX_COORDINATE = 10_000_000;
 
 const id = v.pipe(v.string(), v.minLength(1), v.maxLength(64));
 /**
- * Stored as the service writes its own (UTC, milliseconds, CONTRACT §5): a file's `+02:00` or
+ * Stored as the service writes its own (UTC, milliseconds, docs/api.md#requests-and-answers): a file's `+02:00` or
  * `2026-02-30` would otherwise come back out as given and sort out of order among the rest.
  */
 const timestamp = v.pipe(
@@ -50,9 +50,9 @@ const cardNumber = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX
 /** Card coordinates as the canvas document bounds them. */
 const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDINATE), v.maxValue(MAX_COORDINATE)));
 /**
- * The author of a card, comment or item, and the level of `authors` it was written under (CONTRACT
- * §14). An export leaves out (null) the author it may not name; files made before the level
- * existed hold only shown authors.
+ * The author of a card, comment or item, and the level of `authors` it was written under
+ * (docs/api.md#private-writing-and-anonymous-authors). An export leaves out (null) the author it
+ * may not name; files made before the level existed hold only shown authors.
  */
 const authored = { user_id: v.nullable(id), author_visibility: v.optional(AuthorVisibilityOutput, 'shown') };
 const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));

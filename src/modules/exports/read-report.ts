@@ -158,7 +158,7 @@ async function authorNames(
   return names;
 }
 
-/** A name as documents show it: a guest's marked as such (CONTRACT §11). */
+/** A name as documents show it: a guest's marked as such (docs/api.md#guests). */
 function shownName(user: { name: string; guest: boolean }): string {
   return user.guest ? `${user.name} (guest)` : user.name;
 }

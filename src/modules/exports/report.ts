@@ -15,7 +15,7 @@ export interface ExportReport {
   sections: ReportSection[];
   /**
    * Clusters in board order, each followed by its ideas in their order; ideas without a cluster
-   * never exist (CONTRACT §7), so every idea's `clusterId` names a cluster listed before it.
+   * never exist (docs/api.md#cards), so every idea's `clusterId` names a cluster listed before it.
    */
   cards: ReportCard[];
   /** Oldest first. */
@@ -82,7 +82,10 @@ export interface ReportCard {
   /** Canvas coordinates, null when the card was never placed. */
   x: number | null;
   y: number | null;
-  /** The author's name; null when it was written anonymously and an export may not name them (CONTRACT §14). */
+  /**
+   * The author's name; null when it was written anonymously and an export may not name them
+   * (docs/api.md#private-writing-and-anonymous-authors).
+   */
   author: string | null;
   createdAt: string;
   /** Sum of vote values. */

@@ -12,7 +12,7 @@ export const EXPORT_TYPES = ['pdf', 'xlsx', 'docx', 'csv', 'native'] as const sa
 
 const exportType = v.picklist(EXPORT_TYPES, `Expected one of ${EXPORT_TYPES.join(', ')}.`);
 
-/** `type`, or `mimetype` as a sample body of the spec names it (CONTRACT §7): one of the two. */
+/** `type`, or `mimetype` as a sample body of the spec names it (docs/api.md#exports): one of the two. */
 export const CreateExportInput = v.pipe(
   v.object({ type: v.optional(exportType), mimetype: v.optional(exportType) }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {

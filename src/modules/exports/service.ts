@@ -15,7 +15,7 @@ import type { ExportOutcome } from './job-messages';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
 
 /*
- * Exports (spec: Exports; CONTRACT §7), facilitators only: a request records a pending export and
+ * Exports (spec: Exports; docs/api.md#exports), facilitators only: a request records a pending export and
  * answers at once; the export runner (`jobs.ts`) makes the file in a worker thread and
  * `finishExport` records the outcome. Each step is logged (`addExport`, `updateExport`,
  * `removeExport`) and reaches facilitators' sockets as `export:updated` / `export:deleted`.

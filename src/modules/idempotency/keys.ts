@@ -2,7 +2,7 @@ import { and, eq, isNull, lte } from 'drizzle-orm';
 import { tablesOf, type Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 
-/** How long a finished write's answer is kept for its key (CONTRACT §12). */
+/** How long a finished write's answer is kept for its key (docs/api.md#idempotent-writes). */
 export const KEPT_MS = 24 * 3600 * 1000;
 /**
  * A running write holds its key this long, and moves it on while it runs; a key whose instance

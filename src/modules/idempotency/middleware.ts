@@ -9,12 +9,12 @@ import { claimKey, HELD_MS, holdKey, keepAnswer, releaseKey, type KeptAnswer, ty
 import { openAnswer, requestFingerprint, sealAnswer, storedKey } from './sealing';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** 1 to 255 visible ASCII characters (CONTRACT §12). */
+/** 1 to 255 visible ASCII characters (docs/api.md#idempotent-writes). */
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 /** The answer's headers a replay repeats; the others (dates, request ids, CORS) are the replay's own. */
 const KEPT_HEADERS = ['content-type', 'location'];
 /**
- * The writes that need no token, whose keys are the key alone (CONTRACT §12). A request without a
+ * The writes that need no token, whose keys are the key alone (docs/api.md#idempotent-writes). A request without a
  * token anywhere else is answered 401 by its route: nothing is kept for it, so anonymous requests
  * cannot make the database write for keys.
  */
@@ -24,7 +24,7 @@ type KeyDeps = { config: Pick<Config, 'secret'>; database: Database; auth: Sessi
 
 /**
  * `Idempotency-Key` on every write under `/v1` but those in `WITHOUT_TOKEN`, before their routes
- * (CONTRACT §12). Those take `idempotencyKeys` after their own limits instead.
+ * (docs/api.md#idempotent-writes). Those take `idempotencyKeys` after their own limits instead.
  */
 export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
   const keyed = idempotencyKeys(deps);
@@ -32,7 +32,7 @@ export function idempotentWrites(deps: KeyDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * `Idempotency-Key` (CONTRACT §12) on the routes it is placed on: `idempotentWrites` places it
+ * `Idempotency-Key` (docs/api.md#idempotent-writes) on the routes it is placed on: `idempotentWrites` places it
  * before every route that needs a token; each route in `WITHOUT_TOKEN` places it itself, after its
  * limits per address, so a request those refuse (429) never reaches the database for its key,
  * anonymous requests with keys cost the store no more than those without, and the answers kept

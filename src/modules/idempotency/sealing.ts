@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 /*
  * What `idempotency_keys` holds must not give away what the requests carried: a login's body holds
  * a password, and the answers of signup, login and guest joins hold bearer tokens, which the
- * service otherwise keeps only as hashes (CONTRACT §2). So the table holds the key and the
+ * service otherwise keeps only as hashes (docs/api.md#accounts-and-tokens). So the table holds the key and the
  * request's fingerprint only as HMACs under `SECRET` (no guessing a password from a fast hash of
  * the body), and each kept answer's body encrypted (AES-256-GCM) under a key derived from the raw
  * Idempotency-Key, which only the client holds: neither the database nor the database with the

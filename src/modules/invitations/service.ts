@@ -15,7 +15,7 @@ import { findWorkshop } from '../workshops/repo';
 import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInput } from './schemas';
 
 /*
- * Invitations (spec: Invitations; CONTRACT §7): facilitators invite addresses; each gets a mail
+ * Invitations (spec: Invitations; docs/api.md#invitations): facilitators invite addresses; each gets a mail
  * with a one-time link `${PUBLIC_URL}/invitations/<token>`; whoever opens it signed in becomes a
  * participant. Only the token's hash is stored; sending again replaces it (the old link dies).
  */

@@ -10,7 +10,10 @@ export const ParticipantProgress = v.object({
 });
 export type ParticipantProgress = v.InferOutput<typeof ParticipantProgress>;
 
-/** CONTRACT §9: counts for everyone; `users` for facilitators only. Never any vote's value. */
+/**
+ * Participation (docs/api.md#participation): counts for everyone; `users` for facilitators only.
+ * Never any vote's value.
+ */
 export const ParticipationOutput = v.object({
   step_id: v.nullable(v.string()),
   participants: v.number(),

@@ -39,7 +39,7 @@ const statements = preparedPerDb((db: Db) => {
 });
 
 /**
- * Who has taken part in the voting and rating (CONTRACT §9): `participants` counts members with the
+ * Who has taken part in the voting and rating (docs/api.md#participation): `participants` counts members with the
  * participant role; `voted_any` those who have voted in the workshop, `voted_all` those whose
  * positive budget is spent (an unlimited budget never is), `rated_any` those who have rated.
  * `users` (facilitators only) gives each participant's points used and ratings, never a vote's value.

@@ -3,7 +3,10 @@ import type { Schema } from '../../db/database';
 
 export type TimerRow = Schema['workshopTimers']['$inferSelect'];
 
-/** CONTRACT §9. `server_time` lets a client correct its own clock before counting down to `ends_at`. */
+/**
+ * The timer (docs/api.md#timer). `server_time` lets a client correct its own clock before counting
+ * down to `ends_at`.
+ */
 export const TimerOutput = v.object({
   state: v.picklist(['stopped', 'running', 'paused']),
   duration_s: v.number(),

@@ -5,7 +5,7 @@ import { lockUser } from '../users/repo';
 import { claimForWorkshop, uploadedBytesSince, uploadFreeingBytes, workshopStoredBytes } from './repo';
 
 /*
- * Upload limits (README: Files): what one person may upload in a day, and what one workshop's
+ * Upload limits (docs/api.md#files): what one person may upload in a day, and what one workshop's
  * files may hold in all. Both are counted in the `files` table, the service's one truth: a check
  * before the bytes are written refuses early, and the check that decides is made again in the
  * transaction that records the file, under row locks, so requests on any number of instances stop

@@ -7,7 +7,7 @@ export const PlanOutput = v.object({ name: v.string(), workshops_max_attendees: 
 
 export const UserOutput = v.object({
   id: v.string(),
-  /** Null for a guest (CONTRACT §11). */
+  /** Null for a guest (docs/api.md#guests). */
   email: v.nullable(v.string()),
   name: v.string(),
   /** Joined a workshop with its code and a name only, until they sign up. */
@@ -29,7 +29,7 @@ export function toUserSummary(row: Pick<UserRow, 'id' | 'name' | 'avatarUrl' | '
   return { id: row.id, name: row.name, avatar_url: row.avatarUrl, guest: row.guest };
 }
 
-/** A guest's name: 1..60 characters after trimming (CONTRACT §11), at joining and at renaming. */
+/** A guest's name: 1..60 characters after trimming (docs/api.md#guests), at joining and at renaming. */
 export const GUEST_NAME_MAX = 60;
 
 export const UpdateMeInput = v.object({

@@ -86,7 +86,10 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
   return outcomes as Array<BatchOutcome<VoteOutput>>;
 }
 
-/** The votes of a batch (by index) on cards their voter may not see now (`seesCard`, CONTRACT §14). */
+/**
+ * The votes of a batch (by index) on cards their voter may not see now (`seesCard`,
+ * docs/api.md#private-writing-and-anonymous-authors).
+ */
 async function cardsHiddenFromVoters(
   tx: Db,
   refs: readonly CardRef[],
@@ -138,7 +141,7 @@ export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string):
 }
 
 /**
- * What a voter may still spend on one side of the workshop-wide budget (CONTRACT §7): the limit
+ * What a voter may still spend on one side of the workshop-wide budget (docs/api.md#feedback-on-cards): the limit
  * less what they spent, or no end when the limit is -1. Budget checks and participation's "has
  * voted all" both read it here.
  */
@@ -147,10 +150,10 @@ export function workshopBudgetLeft(limit: number, spent: number): number {
 }
 
 /**
- * CONTRACT §7: on one card a user's positive values sum to at most `max_positive` and their
- * negative magnitudes to at most `max_negative`; across the workshop likewise against
- * `vote_limit.positive` / `.negative` unless -1. `spent` is read in the write transaction, under
- * the workshop's lock, so concurrent votes cannot overspend.
+ * Vote budgets (docs/api.md#feedback-on-cards): on one card a user's positive values sum to at most
+ * `max_positive` and their negative magnitudes to at most `max_negative`; across the workshop
+ * likewise against `vote_limit.positive` / `.negative` unless -1. `spent` is read in the write
+ * transaction, under the workshop's lock, so concurrent votes cannot overspend.
  */
 function requireWithinBudget(workshop: WorkshopRow, spent: { card: VoteSpending; workshop: VoteSpending }, value: number): void {
   const side = value > 0 ? 'positive' : 'negative';

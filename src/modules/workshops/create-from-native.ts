@@ -13,7 +13,7 @@ import { importNative } from './rebuild-native';
 import type { WorkshopOutput } from './schemas';
 
 /*
- * Creating a workshop from a native file at a URL (CONTRACT §7): fetched under the SSRF rules of
+ * Creating a workshop from a native file at a URL (docs/api.md#exports): fetched under the SSRF rules of
  * `lib/public-fetch.ts`, or read straight from storage when it is a signed link of this service;
  * checked whole (shape, then every reference) before anything is written; then rebuilt in one
  * transaction with new ids, as the caller's personal workshop (`rebuild-native.ts`). Authors are

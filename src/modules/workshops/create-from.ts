@@ -29,9 +29,10 @@ export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeReco
  * sections and cards (same short ids, new ids). Votes, ratings, items, comments, attachments and
  * members stay behind; the copy is the caller's personal workshop.
  *
- * The caller facilitates the copy, so it holds only what they may read of the source (CONTRACT
- * §14): cards a private step hides from them stay behind (and ideas whose cluster does), and a
- * card whose author is hidden from them is `hidden` in the copy.
+ * The caller facilitates the copy, so it holds only what they may read of the source
+ * (docs/api.md#private-writing-and-anonymous-authors): cards a private step hides from them stay
+ * behind (and ideas whose cluster does), and a card whose author is hidden from them is `hidden`
+ * in the copy.
  */
 export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
@@ -97,7 +98,7 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
 
 /**
  * The cards of the workshop the caller may read now, ideas only with their cluster, each stack
- * numbered 0..n-1 again (CONTRACT §7): the cards left out leave no gaps.
+ * numbered 0..n-1 again (docs/api.md#cards): the cards left out leave no gaps.
  */
 async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema['cards']['$inferSelect']>> {
   const { cards } = tablesOf(tx);

@@ -14,7 +14,7 @@ import { workshopFor } from './output';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
 
 /**
- * POST /v1/workshops/join/guest (CONTRACT §11): a new guest, with no e-mail and no password,
+ * POST /v1/workshops/join/guest (docs/api.md#guests): a new guest, with no e-mail and no password,
  * made a participant of the running workshop with this code (or join key), within the owner's plan, unless
  * the workshop keeps guests out (403 `guests_not_allowed`). The guest, their seat and their token
  * are one transaction.

@@ -58,7 +58,7 @@ async function findRunning(db: Db, secret: string, by: JoinBy): Promise<Workshop
 /**
  * Makes the user a participant of the workshop (joining with the code, accepting an invitation),
  * within the owner's plan (409 `attendee_limit_reached`); a member already stays as they are. A
- * guest takes part in the one workshop they joined (CONTRACT §11): one who is a member anywhere
+ * guest takes part in the one workshop they joined (docs/api.md#guests): one who is a member anywhere
  * gets no second seat (403), whichever route asked. Runs inside the caller's write.
  */
 export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, user: Pick<UserRow, 'id' | 'name' | 'guest'>): Promise<void> {
@@ -81,7 +81,8 @@ export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, ch
  * Access codes cannot be guessed: wrong codes are limited per user, and per client address by the
  * minute and by the day (both join routes, members' and guests', count against the same budgets).
  * Only a wrong code counts (a 404): joining, or a malformed body, costs nothing. The per-address
- * minute is sized for a room behind one address, the day for guessing (README). A join link's key
+ * minute is sized for a room behind one address, the day for guessing
+ * (docs/configuration.md#a-room-behind-one-address-and-guessing-codes). A join link's key
  * is no guess: it is never refused, so one person typing wrong codes cannot keep a room behind
  * their address out; a wrong key still counts as a wrong code.
  */

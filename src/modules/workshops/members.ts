@@ -14,7 +14,7 @@ export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>
   return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };
 }
 
-/** GET /v1/workshops/:id/user_roles: facilitator-only (CONTRACT §6), also in an archived workshop. */
+/** GET /v1/workshops/:id/user_roles: facilitator-only (docs/api.md#who-may-do-what), also in an archived workshop. */
 export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): Promise<UserRoleOutput[]> {
   const { db } = deps.database;
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
@@ -22,7 +22,7 @@ export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: st
 }
 
 /**
- * GET /v1/workshops/:id/access_code: facilitator-only (CONTRACT §6), also in an archived workshop
+ * GET /v1/workshops/:id/access_code: facilitator-only (docs/api.md#who-may-do-what), also in an archived workshop
  * (whose link opens again only if it runs again under the same code).
  */
 export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): Promise<AccessCodeOutput> {
@@ -44,7 +44,7 @@ export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string,
     if (!found) throw notFound('User role');
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
-    // A guest's token is a participant's (CONTRACT §11); once they sign up they can be promoted.
+    // A guest's token is a participant's (docs/api.md#guests); once they sign up they can be promoted.
     if (who.guest && role === 'facilitator') throw new AppError('conflict', 'A guest takes part as a participant; they can be made a facilitator once they sign up.');
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');

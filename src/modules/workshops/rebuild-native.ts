@@ -32,8 +32,9 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
     };
     const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
     const known = options.keepAuthors ? await knownAuthors(tx, doc, user.id) : () => user.id;
-    // A row the file names no author for (an anonymous one, CONTRACT §14) is the importer's, as
-    // are those whose author has no account here.
+    // A row the file names no author for (an anonymous one,
+    // docs/api.md#private-writing-and-anonymous-authors) is the importer's, as are those whose
+    // author has no account here.
     const authors = (userId: string | null) => (userId === null ? user.id : known(userId));
     const now = nowIso();
     const newIds = { card: fresh.card, criterion: fresh.criterion };

@@ -10,7 +10,7 @@ import { ViewInput, ViewOutput } from './view';
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 5_000;
 
-/** The owner of a workshop: an organization, or the user seen as one (CONTRACT §5). */
+/** The owner of a workshop: an organization, or the user seen as one (docs/api.md#workshops). */
 export const OwnerOutput = OrganizationOutput;
 export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
 
@@ -37,11 +37,14 @@ export const WorkshopOutput = v.object({
   daily_mail: v.boolean(),
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
-  /** Whether people may join with the code as guests (CONTRACT §11). */
+  /** Whether people may join with the code as guests (docs/api.md#guests). */
   allow_guests: v.boolean(),
-  /** The current step's `cards_visible` (CONTRACT §14), `all` with no current step: what others can see before one writes. */
+  /**
+   * The current step's `cards_visible` (docs/api.md#private-writing-and-anonymous-authors), `all`
+   * with no current step: what others can see before one writes.
+   */
   cards_visible: v.picklist(['all', 'own']),
-  /** The current step's `authors` (CONTRACT §14), `shown` with no current step. */
+  /** The current step's `authors` (docs/api.md#private-writing-and-anonymous-authors), `shown` with no current step. */
   authors: AuthorVisibilityOutput,
   public_url: v.string(),
 });
@@ -130,7 +133,7 @@ const exactlyOneWayIn = <T extends JoinBy>() =>
 
 export const JoinInput = v.pipe(v.object(JOIN_BY), exactlyOneWayIn());
 
-/** CONTRACT §11: a guest joins with the code (or the link's key) and a name, 1..60 characters after trimming. */
+/** A guest joins (docs/api.md#guests) with the code (or the link's key) and a name, 1..60 characters after trimming. */
 export const GuestJoinInput = v.pipe(v.object({ ...JOIN_BY, name: requiredText(GUEST_NAME_MAX) }), exactlyOneWayIn());
 export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
 
@@ -142,7 +145,7 @@ export const UserRoleOutput = v.object({
   id: v.string(),
   user_id: v.string(),
   role: v.picklist(['facilitator', 'participant']),
-  /** The member's name, and whether they are a guest (CONTRACT §11). */
+  /** The member's name, and whether they are a guest (docs/api.md#guests). */
   name: v.string(),
   guest: v.boolean(),
 });
