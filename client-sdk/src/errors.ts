@@ -76,7 +76,7 @@ export function retryAfterSeconds(headers: Headers): number | null {
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/** A code for a failed answer whose body is not the contract's (a proxy's page, an empty body). */
+/** A code for a failed answer whose body is not the API's error body (a proxy's page, an empty body). */
 function codeOfStatus(status: number): ErrorCode {
   const known = Object.entries(STATUS_OF_CODE).find(([, s]) => s === status);
   return known ? known[0] : 'internal_error';

@@ -39,7 +39,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The one error type services throw; the app's error handler turns it into the contract's JSON. */
+/** The one error type services throw; the app's error handler turns it into the error body of docs/api.md#authentication-and-errors. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
@@ -68,7 +68,7 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
   return { error: details && details.length > 0 ? { code, message, details } : { code, message } };
 }
 
-/** Turns anything thrown by a handler into the contract's error shape. */
+/** Turns anything thrown by a handler into the documented error shape. */
 export function toErrorResponse(err: unknown, c: Context): Response {
   const appError = normalize(err);
   if (appError.code === 'internal_error') {

@@ -12,7 +12,7 @@ export const ErrorSchema = v.object({
 });
 
 /**
- * Every error answer has the contract's body: one schema under `components`, referenced by each
+ * Every error answer has the one error body (docs/api.md#authentication-and-errors): one schema under `components`, referenced by each
  * error response (a plain JSON Schema, since responses are also added after generation).
  */
 const ERROR_COMPONENT = 'Error';
@@ -166,7 +166,7 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
           if (/^2/.test(status)) response.headers = { ...response.headers, ...REPLAYED };
         }
       }
-      // The validator middleware documents a 400 of its own making; every 400 has the contract's error body.
+      // The validator middleware documents a 400 of its own making; every 400 has the one error body.
       if (operation.responses[400]?.description === 'Validation Error') delete operation.responses[400];
       for (const status of statuses) operation.responses[status] ??= errorResponse(DERIVED[status]);
       // A write's 409 may be `idempotency_key_in_use`, which says when to try again.

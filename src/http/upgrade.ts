@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { ERROR_STATUS, errorBody } from './errors';
 
 /**
- * Answers an HTTP upgrade that will not be taken with the contract's error body (shutting down,
+ * Answers an HTTP upgrade that will not be taken with the API's error body (shutting down,
  * no such endpoint, a failure), then ends the connection.
  */
 export function refuseUpgrade(socket: Duplex, code: 'not_found' | 'service_unavailable' | 'internal_error', message: string): void {

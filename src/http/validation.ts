@@ -24,7 +24,7 @@ export function hasBody(c: Context): boolean {
   return c.req.header('transfer-encoding') !== undefined;
 }
 
-/** Valibot issues as the contract's `details`: a dotted path and a sentence. */
+/** Valibot issues as the error body's `details` (docs/api.md#authentication-and-errors): a dotted path and a sentence. */
 export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
   return issues.map((issue) => {
     const path = v.getDotPath(issue) ?? '';
@@ -41,7 +41,7 @@ const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', '
 
 /**
  * Where an object is expected and an array given: valibot's object schemas read an array's
- * (missing) keys like an object's, so `[]` would pass as `{}`. The contract calls it a wrong type.
+ * (missing) keys like an object's, so `[]` would pass as `{}`. The API calls it a wrong type.
  */
 function arrayForObject(schema: SchemaNode, input: unknown, path: readonly string[]): ErrorDetail | null {
   if (input === null || typeof input !== 'object') return null;
@@ -109,7 +109,7 @@ const unstorable = (text: string) => UNSTORABLE.test(text);
 /** Why `unstorableTextPath` refuses a string. */
 export const UNSTORABLE_TEXT = 'Must not contain a NUL character (\\u0000) or a lone surrogate (\\ud800-\\udfff).';
 
-/** Parses input against a schema or throws the contract's 400. */
+/** Parses input against a schema or throws the documented 400. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
   const wrongType = arrayForObject(schema, input, []);
   if (wrongType) {

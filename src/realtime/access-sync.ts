@@ -56,7 +56,7 @@ export async function evictWorkshop(io: RealtimeServer, workshopId: string, reac
 
 /**
  * Keeps live sockets within their user's rights: a revoked token's sockets are disconnected on
- * every instance (contract §2: it stops working at once), and when a user's access changed outside
+ * every instance (docs/api.md#accounts-and-tokens: it stops working at once), and when a user's access changed outside
  * a workshop's log (an organization membership), each workshop their sockets joined is checked
  * again. Returns the unsubscribe function.
  */

@@ -13,7 +13,7 @@ const jsonLimit = bodyLimit({ maxSize: MiB, onError: tooLarge('JSON bodies are l
 const uploadLimit = bodyLimit({ maxSize: 20 * MiB, onError: tooLarge('Uploads are limited to 20 MiB.') });
 
 /**
- * Refuses bodies over the contract's limits with 413 `payload_too_large`: multipart uploads over
+ * Refuses bodies over the documented limits (docs/api.md#requests-and-answers) with 413 `payload_too_large`: multipart uploads over
  * 20 MiB, anything else over 1 MiB.
  */
 export function limitBodySize(): MiddlewareHandler<AppEnv> {

@@ -19,7 +19,7 @@ export interface AttemptLimitOptions {
 
 /**
  * Limits attempts of one kind (wrong access codes, failed logins, signups) on `limiter`'s budget
- * (`deps.attempts.limiter(…)`), with the contract's 429 `rate_limited` and `Retry-After`. Each
+ * (`deps.attempts.limiter(…)`), with the documented 429 `rate_limited` and `Retry-After`. Each
  * request takes its point before it runs, so requests sent together cannot all find the budget
  * unspent, and gives it back unless its answer is one `counts` picks: a correct code or password
  * after a few mistakes still goes through, and costs nothing.

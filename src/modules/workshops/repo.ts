@@ -188,7 +188,7 @@ export async function listVisibleWorkshops(db: Db, userId: string, filters: List
 
 /**
  * The ids a view names must belong to the workshop: the shown card, the criterion it sorts by and
- * the clusters it shows. Throws the contract's 400 naming the member (under `path`).
+ * the clusters it shows. Throws the documented 400 naming the member (under `path`).
  */
 export async function assertViewReferences(db: Db, workshopId: string, view: ViewInput | undefined, path = 'view'): Promise<void> {
   if (!view) return;
