@@ -88,7 +88,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     httpServer.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if (request.url?.startsWith(socketIoPath)) return;
       if (closing) return refuseUpgrade(socket, 'service_unavailable', 'The server is shutting down.');
-      let taken = false;
+      let taken: boolean;
       try {
         taken = deps.collab.handleUpgrade(request, socket, head);
       } catch (err) {
@@ -99,7 +99,9 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     });
 
     httpServer.once('error', reject);
-    httpServer.once('listening', async () => {
+    // A failure before the server is handed over fails the start rather than going unhandled.
+    httpServer.once('listening', () => void whenListening().catch(reject));
+    async function whenListening(): Promise<void> {
       const { port } = httpServer.address() as AddressInfo;
       await realtime.ready;
       // Until now `/ready` said "starting": load balancers wait for the fan-out before sending traffic.
@@ -133,12 +135,14 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         // nobody finished, requests stuck on a lock) is cut, so close() always ends. A request cut
         // must not commit afterwards, unanswered: the app's writes stop first (those not committed
         // yet roll back and answer 503), the commits under way end and their answers go out.
-        const cut = setTimeout(async () => {
+        const cutOff = async () => {
           await writes.close();
           await withinLimit(allAnswered(unanswered), ANSWER_WAIT_MS, 'answering the requests in flight');
           httpServer.closeAllConnections();
           for (const socket of sockets) socket.destroy();
-        }, options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
+        };
+        // cutOff cannot fail: the gate's close only waits, and withinLimit logs what goes wrong.
+        const cut = setTimeout(() => void cutOff(), options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS);
         await stopped;
         clearTimeout(cut);
         await syncClosed;
@@ -159,7 +163,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         realtime,
         close: () => (closed ??= shutDown()),
       });
-    });
+    }
   });
 }
 

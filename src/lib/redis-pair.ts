@@ -16,9 +16,9 @@ export interface RedisWatchOptions {
 /** One Redis connection and its state. */
 export interface RedisConnection {
   client: Redis;
-  /** The connection is up. */
-  healthy(): boolean;
-  disconnect(): void;
+  /** The connection is up. A function, not a method: it is handed around unbound (metrics, readiness). */
+  healthy: () => boolean;
+  disconnect: () => void;
 }
 
 export interface RedisPair {
@@ -26,8 +26,8 @@ export interface RedisPair {
   pub: Redis;
   /** Keeps its queue, so subscriptions made during an outage apply on reconnect. */
   sub: Redis;
-  /** Both connections are up. */
-  healthy(): boolean;
+  /** Both connections are up. A function, not a method: it is handed around unbound. */
+  healthy: () => boolean;
   /** Reports a failure seen by the caller (a refused publish); logged once per outage. */
   fault(reason: string): void;
   disconnect(): void;

@@ -29,7 +29,7 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
  * workshop, shared with joins: a resume's replay never interleaves with that workshop's live
  * events). Returns the stop function, which resolves once nothing is being sent.
  */
-export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable, order: KeyedLock): () => void {
+export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable, order: KeyedLock): () => Promise<void> {
   const deliver = async (event: WorkshopEvent) => {
     const { workshopId } = event;
     // A promoted or demoted member's open sockets change role rooms before the event goes out, to

@@ -12,7 +12,7 @@ import { recheckLocalSockets, recheckPeriodically } from './recheck';
 import { connectRedis } from './redis';
 import { ReplayGuard } from './replay-guard';
 import { joinedWorkshops, tokenRoom, userRoom } from './rooms';
-import type { RealtimeServer } from './server-types';
+import type { RealtimeServer, RealtimeSocket } from './server-types';
 import { registerWorkshopHandlers } from './workshop-handlers';
 
 export type { RealtimeServer, RealtimeSocket } from './server-types';
@@ -58,20 +58,21 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   });
 
   const { auth } = deps;
-  io.use(async (socket, next) => {
+  /** Who the handshake's token belongs to, on the socket; or the error the client is refused with. */
+  const admit = async (socket: RealtimeSocket): Promise<Error | undefined> => {
     const token: unknown = socket.handshake.auth?.token;
-    let found: Awaited<ReturnType<typeof auth.authenticate>> = null;
-    try {
-      found = typeof token === 'string' && token.length > 0 ? await auth.authenticate(token) : null;
-    } catch (err) {
+    const found = typeof token === 'string' && token.length > 0 ? await auth.authenticate(token) : null;
+    if (!found) return Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } });
+    socket.data.user = toUserSummary(found.user);
+    socket.data.tokenHash = found.tokenHash;
+    return undefined;
+  };
+  // Socket.IO ignores what a middleware returns: a failed handshake must still call `next`.
+  io.use((socket, next) => {
+    admit(socket).then(next, (err: unknown) => {
       console.error('[realtime] handshake failed', err);
-      return next(Object.assign(new Error('internal_error'), { data: { code: 'internal_error' } }));
-    }
-    if (!found) return next(Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } }));
-    const { user, tokenHash } = found;
-    socket.data.user = toUserSummary(user);
-    socket.data.tokenHash = tokenHash;
-    next();
+      next(Object.assign(new Error('internal_error'), { data: { code: 'internal_error' } }));
+    });
   });
 
   const reachable = () => !redis || redis.healthy();
@@ -81,7 +82,8 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   // Each workshop's live events, and the replays of its resumes, leave one after another.
   const order = new KeyedLock();
   io.on('connection', (socket) => {
-    socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
+    // The in-memory and Redis adapters join at once; the promise in Socket.IO's type is other adapters'.
+    void socket.join([userRoom(socket.data.user.id), tokenRoom(socket.data.tokenHash)]);
     registerWorkshopHandlers({ deps, presence, guard, limits, order }, socket);
   });
   function recheckNow(): Promise<void> {
@@ -90,7 +92,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
   const { metrics, readiness } = deps;
   // Read on each metrics scrape; the adapter's rooms are this instance's, with or without Redis.
   const namespace = io.of('/');
-  const unsubscribe = [
+  const unsubscribe: Array<() => void | Promise<void>> = [
     metrics.sample('socketConnections', () => namespace.sockets.size),
     metrics.sample('workshopRooms', () => joinedWorkshops(namespace.adapter.rooms.keys()).length),
     ...(redis ? [metrics.watchRedis('realtime', redis.healthy), readiness.dependOn('Redis', redis.healthy)] : []),
@@ -115,7 +117,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     disconnect,
     async close() {
       disconnect();
-      await Promise.all(unsubscribe.map((stop) => stop()));
+      await Promise.all(unsubscribe.map(async (stop) => stop()));
       await io.of('/').adapter.close();
       await redis?.close();
     },

@@ -9,8 +9,8 @@ const READY_WAIT_MS = 3_000;
 export interface RedisFanout {
   /** The Socket.IO adapter: rooms and broadcasts span every instance on this Redis. */
   adapter: ReturnType<typeof createAdapter>;
-  /** Whether both connections are up; while they are not, rooms are served locally. */
-  healthy(): boolean;
+  /** Whether both connections are up; while they are not, rooms are served locally. Handed around unbound. */
+  healthy: () => boolean;
   /** Resolves once both connections are up, or after a short wait if Redis cannot be reached. */
   ready: Promise<void>;
   close(): Promise<void>;

@@ -45,7 +45,7 @@ const isError = (x: unknown): x is SocketError => typeof x === 'object' && x !==
 
 /** Acks are optional for clients; a non-function in that place is ignored. */
 function answer<T>(ack: unknown, value: T) {
-  if (typeof ack === 'function') ack(value);
+  if (typeof ack === 'function') (ack as (value: T) => void)(value);
 }
 
 /** `join` and `leave` for one socket, and presence upkeep when it goes away. */
@@ -116,8 +116,10 @@ async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknow
 /** The socket in the rooms of its role in the workshop (a second join, after a role change, starts clean). */
 function joinRooms(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAccess): void {
   const { id } = access.workshop;
-  socket.leave(roleRoom(id, access.role === 'facilitator' ? 'participant' : 'facilitator'));
-  socket.join(memberRooms(id, socket.data.user.id, access.role));
+  // The in-memory and Redis adapters join and leave at once (the handlers rely on it); the promise
+  // in Socket.IO's type is other adapters'.
+  void socket.leave(roleRoom(id, access.role === 'facilitator' ? 'participant' : 'facilitator'));
+  void socket.join(memberRooms(id, socket.data.user.id, access.role));
   ctx.presence.changed(id);
 }
 
@@ -162,6 +164,7 @@ function leave(ctx: HandlerContext, socket: RealtimeSocket, request: unknown): L
 function leaveAll(ctx: HandlerContext, socket: RealtimeSocket, workshopId: string): void {
   const rooms = allRoomsOf(workshopId, socket.data.user.id);
   if (!rooms.some((room) => socket.rooms.has(room))) return;
-  for (const room of rooms) socket.leave(room);
+  // At once, as in joinRooms.
+  for (const room of rooms) void socket.leave(room);
   ctx.presence.changed(workshopId);
 }
