@@ -86,6 +86,7 @@ export function createApp(deps: AppDeps) {
   const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'], maxAge: 600 });
   app.use('*', async function crossOrigin(c, next) {
     if (c.req.header('origin') === undefined) return next();
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Hono types app.use's context input as any
     return corsHeaders(c, next);
   });
   app.use('*', allowedMethods(() => app.routes));

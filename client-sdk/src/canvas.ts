@@ -152,8 +152,9 @@ export function openCanvas<Presence extends object = CanvasPresence>(
       zones.set(zoneId, { ...current, ...change });
     },
     observe(listener) {
-      const onCards = (event: Y.YMapEvent<Placement>) => listener({ cards: [...event.keysChanged], zones: [] });
-      const onZones = (event: Y.YMapEvent<Zone>) => listener({ cards: [], zones: [...event.keysChanged] });
+      // Yjs types a map's changed keys as any; a Y.Map's keys are strings.
+      const onCards = (event: Y.YMapEvent<Placement>) => listener({ cards: [...(event.keysChanged as Set<string>)], zones: [] });
+      const onZones = (event: Y.YMapEvent<Zone>) => listener({ cards: [], zones: [...(event.keysChanged as Set<string>)] });
       cards.observe(onCards);
       zones.observe(onZones);
       return () => {

@@ -21,6 +21,7 @@ export interface ClientOptions {
 type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** What a successful call resolves to: the route's success body, or nothing for a 204. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- openapi-fetch's own constraint on an operation
 type Data<Operation, Init> = OrVoid<Exclude<FetchResponse<Operation & Record<string | number, any>, Init, MediaType>['data'], undefined>>;
 type OrVoid<T> = [T] extends [never] ? void : T;
 

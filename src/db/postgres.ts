@@ -55,7 +55,7 @@ function sessionSettings(statementLimitMs: number): string {
  * strings, to keep precision no count here needs: the service reads numbers, as from SQLite.
  */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 

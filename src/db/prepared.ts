@@ -37,7 +37,7 @@ function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T)
   return (db, size) => {
     if (size > limit) return undefined;
     let sizes = cache.get(db);
-    if (!sizes) cache.set(db, (sizes = new Map()));
+    if (!sizes) cache.set(db, (sizes = new Map<number, T>()));
     let prepared = sizes.get(size);
     if (!prepared) sizes.set(size, (prepared = factory(db, size)));
     return prepared;

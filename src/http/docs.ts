@@ -46,7 +46,7 @@ const DOCS_PAGE = `<!doctype html>
  * `/v1/openapi.json` (generated from the route validators once, on first request) and `/docs`.
  * The app is passed lazily because the document describes the app this router is part of.
  */
-export function docsRoutes(deps: AppDeps, getApp: () => Hono<any>) {
+export function docsRoutes(deps: AppDeps, getApp: () => Hono<AppEnv>) {
   let document: Promise<unknown> | undefined;
   return new Hono<AppEnv>()
     .get('/v1/openapi.json', async (c) => {

@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { AppEnv } from './env';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describeRoute, generateSpecs, resolver } from 'hono-openapi';
 import * as v from 'valibot';
@@ -179,7 +180,7 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
 }
 
 /** Builds the OpenAPI 3.1 document of every route mounted on the app. */
-export async function buildOpenApiDocument(app: Hono<any>, publicUrl: string) {
+export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string) {
   const document = await generateSpecs(app, {
     documentation: {
       info: {

@@ -2,11 +2,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { uniqueSymbol, resolver } from 'hono-openapi';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
+import type { AppEnv } from './env';
 import { AppError, type ErrorDetail } from './errors';
 
 /** A validator middleware whose output handlers read, typed, with `c.req.valid(target)`. */
 type Validated<T extends 'json' | 'query', S extends v.GenericSchema> = MiddlewareHandler<
-  any,
+  AppEnv,
   string,
   { in: { [K in T]: v.InferInput<S> }; out: { [K in T]: v.InferOutput<S> } }
 >;
@@ -92,7 +93,7 @@ export function unstorableTextPath(value: unknown, path: readonly string[] = [])
     }
     return null;
   }
-  const prototype = Object.getPrototypeOf(value);
+  const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return null;
   for (const [key, element] of Object.entries(value)) {
     if (unstorable(key)) return [...path, key];

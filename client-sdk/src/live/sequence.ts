@@ -45,6 +45,6 @@ export class SequenceTracker {
 }
 
 /** What tells an event apart from the others of its change: its name and the card it is about. */
-export function eventKey(event: string, payload: { card_id?: unknown; card?: { id?: unknown } }): string {
-  return `${event}|${String(payload.card_id ?? payload.card?.id ?? '')}`;
+export function eventKey(event: string, payload: { card_id?: string; card?: { id?: string } }): string {
+  return `${event}|${payload.card_id ?? payload.card?.id ?? ''}`;
 }

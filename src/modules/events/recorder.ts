@@ -280,7 +280,7 @@ export function writeBatched<I, O>(
   run: (tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<I>>) => Promise<Array<BatchOutcome<O>>>,
 ): Promise<O> {
   let byKind = queues.get(deps.database);
-  if (!byKind) queues.set(deps.database, (byKind = new Map()));
+  if (!byKind) queues.set(deps.database, (byKind = new Map<string, BatchQueue>()));
   let queue = byKind.get(kind);
   if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false, apart: new Map() }));
   const waiting = queue;

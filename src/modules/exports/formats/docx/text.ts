@@ -3,6 +3,7 @@ import { readsRightToLeft } from '../report-text';
 
 // XML 1.0 refuses C0 controls (but tab, newline, return), lone surrogates and U+FFFE/U+FFFF: one
 // of them in a card title would leave a file Word cannot open, so they are dropped.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function xmlSafe(text: string): string {

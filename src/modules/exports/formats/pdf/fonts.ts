@@ -112,6 +112,7 @@ function visualPieces(text: string): string[] {
   return pieces.reverse().map((piece) => (HAS_RTL.test(piece) ? piece : piece.replace(/^(\s*)(.*?)(\s*)$/s, '$3$2$1')));
 }
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/g;
 const PLAIN_ASCII = /^[\u0020-\u007e\n]*$/;
 
