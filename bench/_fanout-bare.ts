@@ -23,7 +23,8 @@ const httpServer = createServer((req, res) => {
 const io = new Server(httpServer, { serveClient: false });
 io.on('connection', (socket) => {
   socket.on('join', (request: { workshop_id: string }, ack: (answer: unknown) => void) => {
-    socket.join(request.workshop_id);
+    // The in-memory adapter joins at once.
+    void socket.join(request.workshop_id);
     ack({ ok: true, seq: 0 });
   });
 });

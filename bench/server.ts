@@ -40,8 +40,15 @@ deps.config.publicUrl = server.url;
 // stderr: stdout carries the request log.
 console.error(`listening ${server.port}`);
 
-process.on('SIGTERM', async () => {
-  await server.close();
-  await deps.database.close();
+// stop() catches what it awaits, so nothing it does is left unhandled.
+process.on('SIGTERM', () => void stop());
+async function stop(): Promise<void> {
+  try {
+    await server.close();
+    await deps.database.close();
+  } catch (err) {
+    console.error('stopping failed', err);
+    process.exit(1);
+  }
   process.exit(0);
-});
+}

@@ -83,7 +83,7 @@ describe('XLSX export', () => {
       const lastColumn = worksheet.getColumn(header.cellCount).letter;
       expect(worksheet.autoFilter).toBe(`A1:${lastColumn}${worksheet.rowCount}`);
       worksheet.columns.forEach((column, index) => {
-        const headerText = String(header.getCell(index + 1).value);
+        const headerText = header.getCell(index + 1).text;
         expect(column.width, `${name} ${headerText}`).toBeGreaterThanOrEqual(Math.min(60, headerText.length));
         expect(column.width, `${name} ${headerText}`).toBeLessThanOrEqual(60);
       });

@@ -21,6 +21,7 @@ function accessReads() {
     return all.apply(this, args);
   };
   restore.push(() => (statement.all = all));
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be restored, and called with its `this`
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config] = args;

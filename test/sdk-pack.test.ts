@@ -22,7 +22,7 @@ const run = (command: string, args: string[], cwd: string) => {
     return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: err });
   }
 };
 

@@ -89,7 +89,7 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
     }
     const recording = recordStatements();
     let statuses: number[] = [];
-    let transactions: string[][] = [];
+    let transactions: string[][];
     try {
       // Rounds of two votes per workshop through each instance, sent together: both instances' batches want every workshop.
       for (let round = 0; round < 40; round++) {
@@ -107,8 +107,8 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
 
   it('answers a vote on a workshop that does not exist with its batch: 404, no retry, no lock waited for', async () => {
     const recording = recordStatements();
-    let status = 0;
-    let seen: ReturnType<typeof recording.stop> = [];
+    let status: number;
+    let seen: ReturnType<typeof recording.stop>;
     try {
       status = (await a.request('POST', '/v1/workshops/AAAAAAAAAAAAAAAAAAAAAA/cards/AAAAAAAAAAAAAAAAAAAAAA/votes', { token: pat.token, body: { value: 1 } })).status;
     } finally {

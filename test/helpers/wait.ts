@@ -15,9 +15,9 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
 
 /**
  * Lets `ms` pass so that something which should NOT happen (an event, a relay, an unload) would
- * have had the time to show up. Say in `why` what the window stands for; keep it short.
+ * have had the time to show up. Say in `_why` what the window stands for; keep it short.
  */
-export async function quietFor(ms: number, why: string): Promise<void> {
+export async function quietFor(ms: number, _why: string): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, ms));
 }
 
