@@ -3,7 +3,7 @@
 
 # --- build: dependencies with their native modules (better-sqlite3 compiles here), then the bundle
 #     (the server, and the browser pages' files in dist/screen/ and dist/participant/, built from
-#     the SDK's sources)
+#     web/ and the SDK's sources)
 #     On 24.18.1: better-sqlite3 compiled against the headers of Node 24.19 or later aborts the
 #     server (SIGABRT) when the garbage collector frees one of its statements outside JavaScript,
 #     as idle-time collections do (nodejs/node#65446; see .ci/run). Same ABI as any Node 24.
@@ -19,6 +19,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
+COPY web ./web
 COPY client-sdk/src ./client-sdk/src
 RUN npm run build && npm prune --omit=dev
 

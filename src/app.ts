@@ -4,7 +4,7 @@ import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { pageRoutes } from './http/pages';
-import { browserPageRoutes } from './screen/routes';
+import { browserPageRoutes } from './pages/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';

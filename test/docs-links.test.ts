@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
-const CODE_FOLDERS = ['src', 'client-sdk/src', 'test', 'bench', 'scripts'];
+const CODE_FOLDERS = ['src', 'web', 'client-sdk/src', 'test', 'bench', 'scripts'];
 
 /** Lines outside fenced code blocks. */
 function prose(text: string): string[] {

@@ -1,6 +1,6 @@
-import type { Card, View } from '../../client-sdk/src/index';
-import type { Placement, Zone } from '../../client-sdk/src/canvas';
-import type { WorkshopState } from '../../client-sdk/src/live';
+import type { Card, View } from 'workshop-sdk';
+import type { Placement, Zone } from 'workshop-sdk/canvas';
+import type { WorkshopState } from 'workshop-sdk/live';
 
 /*
  * What the screen shows, worked out from the live state and the canvas document, apart from the

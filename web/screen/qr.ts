@@ -1,4 +1,4 @@
-import { create } from 'qrcode';
+import { create } from 'qrcode/lib/core/qrcode.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** The blank border a reader needs around the symbol, in modules (the standard's minimum). */

@@ -1,6 +1,7 @@
-import type { Card, Participation } from '../../client-sdk/src/index';
-import { privacyOf, type Privacy, type WorkshopState } from '../../client-sdk/src/live';
-import type { Board, Stack, ZoneArea } from './board';
+import type { Card, Participation } from 'workshop-sdk';
+import type { WorkshopState } from 'workshop-sdk/live';
+import type { Board, Stack, ZoneArea } from '../shared/board';
+import { clockText, showPrivacy } from '../shared/step';
 
 /*
  * The screen's DOM, rebuilt from a board and the live state at each change. Every text that comes
@@ -27,14 +28,6 @@ interface Drawing extends Frame {
 }
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-
-/** Shows the notices of what the current step keeps participants from seeing of each other (`PRIVACY_NOTICES`); answers it. */
-export function showPrivacy(state: WorkshopState): Privacy {
-  const privacy = privacyOf(state);
-  byId('private-notice').hidden = privacy.cardsVisible !== 'own';
-  byId('anonymous-notice').hidden = privacy.authors === 'shown';
-  return privacy;
-}
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -80,14 +73,6 @@ function renderParticipation(participation: Participation | null): void {
   if (!participation) return;
   const { voted_any: voted, participants } = participation;
   line.textContent = `${voted} of ${participants} ${voted === 1 ? 'has' : 'have'} voted`;
-}
-
-/** `m:ss`, or `h:mm:ss` from an hour up; rounded up, so the last second shows `0:01`, not `0:00`. */
-export function clockText(ms: number): string {
-  const total = Math.ceil(Math.max(0, ms) / 1000);
-  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
 }
 
 /** The timer line: counting down while running, still while paused, gone while stopped. */

@@ -1,4 +1,4 @@
-import { ApiError, type User, type WorkshopClient } from '../../client-sdk/src/index';
+import { ApiError, type User, type WorkshopClient } from 'workshop-sdk';
 import { markInvalid, refusalText } from './forms';
 import { keepToken } from './token';
 

@@ -1,5 +1,5 @@
-import type { PageAssets } from '../screen/build';
-import { pageDocument, PRIVACY_NOTICES } from '../screen/html';
+import type { PageAssets } from './build';
+import { pageDocument, PRIVACY_NOTICES } from './html';
 
 /**
  * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both): an empty frame

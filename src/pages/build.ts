@@ -7,18 +7,21 @@ import { fileURLToPath } from 'node:url';
  * their dependencies: socket.io-client, and for the screen Yjs and y-websocket) and its
  * stylesheet, minified, each named by a hash of its content so browsers may keep them for good.
  *
- * Development builds them in memory on first use; `npm run build` writes them to `dist/<page>/`
- * so production serves them without esbuild, a devDependency the image does not hold.
+ * The pages' code lives apart from the server, in `web/` (type-checked with the DOM library by
+ * `web/tsconfig.json`, whose paths also name the SDK's sources for esbuild); the server never
+ * imports it, only bundles it here. Development builds the files in memory on first use;
+ * `npm run build` writes them to `dist/<page>/` so production serves them without esbuild, a
+ * devDependency the image does not hold.
  */
 
-const SRC = join(dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 /** The file beside each page's built ones that names them (`{script, stylesheet}`). */
 export const MANIFEST = 'manifest.json';
 
 /** The pages served from browser bundles: the live screen and the participant page. */
 export const PAGES = {
-  screen: { script: join(SRC, 'screen', 'app.ts'), stylesheet: join(SRC, 'screen', 'screen.css') },
-  participant: { script: join(SRC, 'participant', 'app.ts'), stylesheet: join(SRC, 'participant', 'participant.css') },
+  screen: { script: join(WEB, 'screen', 'app.ts'), stylesheet: join(WEB, 'screen', 'screen.css') },
+  participant: { script: join(WEB, 'participant', 'app.ts'), stylesheet: join(WEB, 'participant', 'participant.css') },
 } as const;
 export type PageName = keyof typeof PAGES;
 export const PAGE_NAMES = Object.keys(PAGES) as PageName[];

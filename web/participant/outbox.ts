@@ -1,4 +1,4 @@
-import { ApiError, newIdempotencyKey } from '../../client-sdk/src/index';
+import { ApiError, newIdempotencyKey } from 'workshop-sdk';
 import type { Direction } from './votes';
 
 /*

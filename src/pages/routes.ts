@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/env';
 import { AppError } from '../http/errors';
-import { participantPage } from '../participant/page';
 import { pageAssets } from './assets';
 import type { PageName } from './build';
-import { screenPage } from './page';
+import { participantPage } from './participant';
+import { screenPage } from './screen';
 
 /** Hashed names: a file's content never changes under its name. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../client-sdk/src/index';
+import { ApiError } from 'workshop-sdk';
 
 /*
  * What the page's own forms (joining, creating an account) share: a refusal said in words, and a

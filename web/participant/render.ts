@@ -1,7 +1,7 @@
-import type { Card } from '../../client-sdk/src/index';
-import { timerRemainingMs, type WorkshopState } from '../../client-sdk/src/live';
-import { boardOf, scoresVisible, screenView, type Stack } from '../screen/board';
-import { clockText, showPrivacy } from '../screen/render';
+import type { Card } from 'workshop-sdk';
+import { timerRemainingMs, type WorkshopState } from 'workshop-sdk/live';
+import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board';
+import { clockText, showPrivacy } from '../shared/step';
 import { CardView, placeChildren, type CardActions, type CardFrame } from './cards';
 import { DEFAULT_PREFS, isMine, named, type ParticipantSession, type Prefs } from './session';
 import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';

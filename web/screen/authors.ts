@@ -1,4 +1,4 @@
-import { ApiError, type Card, type WorkshopClient } from '../../client-sdk/src/index';
+import { ApiError, type Card, type WorkshopClient } from 'workshop-sdk';
 
 /*
  * Who wrote the cards on the screen. Cards carry their author's id only; names and roles come from

@@ -3,12 +3,12 @@
  * points only: the REST client signs in and reads the canvas's size, `openWorkshop` keeps the
  * workshop's state current, `openCanvas` gives the zones and where the canvas placed the clusters.
  */
-import { ApiError, createClient } from '../../client-sdk/src/index';
-import { openCanvas, type WorkshopCanvas } from '../../client-sdk/src/canvas';
-import { openWorkshop, timerRemainingMs, type LiveWorkshop } from '../../client-sdk/src/live';
+import { ApiError, createClient } from 'workshop-sdk';
+import { openCanvas, type WorkshopCanvas } from 'workshop-sdk/canvas';
+import { openWorkshop, timerRemainingMs, type LiveWorkshop } from 'workshop-sdk/live';
+import { boardOf, scoresVisible, screenView, votingOpen } from '../shared/board';
+import { codeText, joinAddress } from '../shared/invite';
 import { Authors } from './authors';
-import { boardOf, scoresVisible, screenView, votingOpen } from './board';
-import { codeText, joinAddress } from './invite';
 import { qrElement } from './qr';
 import { renderFrame, renderTimer } from './render';
 import { forgetToken, keepToken, takeToken } from './token';

@@ -1,9 +1,6 @@
-import type { Attachment, Card, Comment, Item, Section, Workshop } from '../../client-sdk/src/index';
-import { isMine, type CardList } from './session';
+import type { Attachment, Card, Comment, Item, Section } from 'workshop-sdk';
+import { isMine, type CardList, type Criterion } from './session';
 import type { Direction } from './votes';
-
-/** A criterion as the workshop carries it, with the ratings the reader may see. */
-export type Criterion = Workshop['criteria'][number];
 
 /*
  * One card on the participant page, kept as one set of elements for as long as the card is shown

@@ -1,4 +1,4 @@
-import type { Workshop } from '../../client-sdk/src/index';
+import type { Workshop } from 'workshop-sdk';
 
 /*
  * The participant's own votes and what they may still spend (docs/api.md#feedback-on-cards), apart from the DOM.

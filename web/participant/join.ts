@@ -1,5 +1,5 @@
-import { ApiError, createClient, type WorkshopClient } from '../../client-sdk/src/index';
-import { codeText } from '../screen/invite';
+import { ApiError, createClient, type WorkshopClient } from 'workshop-sdk';
+import { codeText } from '../shared/invite';
 import { markInvalid, refusalText } from './forms';
 import { forgetToken, keepToken, keptWorkshops } from './token';
 

@@ -4,8 +4,8 @@
  * keeps the workshop's state current. Writes go through an outbox that keeps them, each with its
  * own Idempotency-Key, until the server has answered.
  */
-import { ApiError, createClient, type User } from '../../client-sdk/src/index';
-import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
+import { ApiError, createClient, type User } from 'workshop-sdk';
+import { openWorkshop, type LiveWorkshop } from 'workshop-sdk/live';
 import { offerAccount } from './account';
 import type { CardActions } from './cards';
 import { showJoin } from './join';

@@ -1,6 +1,5 @@
-import { ApiError, type Attachment, type Card, type Comment, type Item, type Step, type WorkshopClient } from '../../client-sdk/src/index';
-import type { LiveWorkshop } from '../../client-sdk/src/live';
-import type { Criterion } from './cards';
+import { ApiError, type Attachment, type Card, type Comment, type Item, type Step, type Workshop, type WorkshopClient } from 'workshop-sdk';
+import type { LiveWorkshop } from 'workshop-sdk/live';
 import { Outbox, type Intent, type Request, type Waiting } from './outbox';
 import { outboxKey } from './token';
 import { VoteBook } from './votes';
@@ -9,8 +8,11 @@ import { VoteBook } from './votes';
  * What the participant page knows beyond the SDK's live state: the person's own votes and
  * ratings (for the points left and the pressed values), the comments of the cards whose panel
  * was opened, and the writes waiting in the outbox. It turns the person's presses into writes and
- * takes the answers and the live events in; `page.ts` draws it all.
+ * takes the answers and the live events in; `render.ts` and `cards.ts` draw it all.
  */
+
+/** A criterion as the workshop carries it, with the ratings the reader may see. */
+export type Criterion = Workshop['criteria'][number];
 
 export type Prefs = Pick<
   Step['prefs'],
