@@ -7,7 +7,8 @@ import { postgresBinaries } from './scripts/postgres-cluster';
  * PostgreSQL installed, only SQLite runs, unless REQUIRE_POSTGRES=1 makes that an error (CI).
  */
 const withPostgres = postgresBinaries() !== null || process.env.REQUIRE_POSTGRES === '1';
-if (!withPostgres) console.warn('PostgreSQL is not installed: the suite runs on SQLite only (REQUIRE_POSTGRES=1 makes this an error).');
+if (!withPostgres)
+  console.warn('PostgreSQL is not installed: the suite runs on SQLite only (REQUIRE_POSTGRES=1 makes this an error).');
 
 const include = ['test/**/*.test.ts'];
 /**
@@ -36,7 +37,18 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'sqlite', include, exclude: [...configDefaults.exclude, ...pagesOnce] } },
       ...(withPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include, exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater], env: { TEST_STORE: 'postgres' }, globalSetup: ['test/setup/postgres.ts'] } }]
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include,
+                exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater],
+                env: { TEST_STORE: 'postgres' },
+                globalSetup: ['test/setup/postgres.ts'],
+              },
+            },
+          ]
         : []),
     ],
   },

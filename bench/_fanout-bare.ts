@@ -15,7 +15,10 @@ const httpServer = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const { room, events } = JSON.parse(Buffer.concat(chunks).toString()) as { room: string; events: Array<[string, unknown]> };
+    const { room, events } = JSON.parse(Buffer.concat(chunks).toString()) as {
+      room: string;
+      events: Array<[string, unknown]>;
+    };
     for (const [name, payload] of events) io.to(room).emit(name, payload);
     res.writeHead(204).end();
   });

@@ -26,13 +26,20 @@ const send = (message: unknown) => process.send!(message);
 
 function connectOne(command: ConnectCommand, token: string, group: Group): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = io(command.url, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true, timeout: 60_000 });
+    const socket = io(command.url, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      timeout: 60_000,
+    });
     let received = 0;
     socket.on('step:changed', () => {
       const round = received++;
       const count = (group.rounds[round] ?? 0) + 1;
       group.rounds[round] = count;
-      if (count === group.sockets.length) send({ type: 'round', group: command.group, round, at: process.hrtime.bigint().toString() });
+      if (count === group.sockets.length)
+        send({ type: 'round', group: command.group, round, at: process.hrtime.bigint().toString() });
     });
     socket.once('connect_error', reject);
     socket.once('connect', () => {
@@ -61,6 +68,7 @@ async function connectAll(command: ConnectCommand) {
 }
 
 process.on('message', (message: ConnectCommand) => {
-  if (message.type === 'connect') connectAll(message).catch((err: Error) => send({ type: 'failed', group: message.group, error: err.message }));
+  if (message.type === 'connect')
+    connectAll(message).catch((err: Error) => send({ type: 'failed', group: message.group, error: err.message }));
 });
 send({ type: 'ready' });

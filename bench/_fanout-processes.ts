@@ -17,7 +17,10 @@ export class Child {
   private readonly waiting: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
   readonly exited: Promise<number | null>;
 
-  constructor(readonly process: ChildProcess, readonly name: string) {
+  constructor(
+    readonly process: ChildProcess,
+    readonly name: string,
+  ) {
     process.on('message', (message: any) => {
       const index = this.waiting.findIndex((w) => w.match(message));
       if (index >= 0) this.waiting.splice(index, 1)[0]!.resolve(message);
@@ -51,16 +54,32 @@ export class Child {
   }
 }
 
-function start(entry: string, name: string, options: { env?: NodeJS.ProcessEnv; measured?: boolean; stdout?: boolean } = {}): Child {
+function start(
+  entry: string,
+  name: string,
+  options: { env?: NodeJS.ProcessEnv; measured?: boolean; stdout?: boolean } = {},
+): Child {
   // tsx first, so the memory responder (a .ts file) can be preloaded after it.
-  const execArgv = ['--import', 'tsx', ...(options.measured ? ['--expose-gc', '--import', join(here, '_fanout-memory.ts')] : [])];
+  const execArgv = [
+    '--import',
+    'tsx',
+    ...(options.measured ? ['--expose-gc', '--import', join(here, '_fanout-memory.ts')] : []),
+  ];
   const output = options.stdout ? 'pipe' : 'inherit';
-  const child = fork(join(here, entry), [], { execArgv, env: { ...process.env, ...options.env }, stdio: ['ignore', output, output, 'ipc'] });
+  const child = fork(join(here, entry), [], {
+    execArgv,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', output, output, 'ipc'],
+  });
   return new Child(child, name);
 }
 
 /** Starts a server entry that prints "listening <port>"; resolves with it and its URL. */
-export async function startServer(entry: string, name: string, env: NodeJS.ProcessEnv = {}): Promise<{ child: Child; url: string }> {
+export async function startServer(
+  entry: string,
+  name: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: Child; url: string }> {
   const child = start(entry, name, { env, measured: true, stdout: true });
   // The app's server says where it listens on stderr (its stdout is the request log), the bare one on stdout.
   const port = await announcedPort(child.process, name);
@@ -84,19 +103,41 @@ export function percentile(values: number[], p: number): number {
  * `settleMs` for presence to settle. A group may grow over several calls (several servers, one
  * after another); a broadcast round counts once every client of the group has it.
  */
-export async function connectClients(clients: Child[], group: string, url: string, workshopId: string, tokens: string[], settleMs: number) {
+export async function connectClients(
+  clients: Child[],
+  group: string,
+  url: string,
+  workshopId: string,
+  tokens: string[],
+  settleMs: number,
+) {
   const share = Math.ceil(tokens.length / clients.length);
   const done = clients.map((child, i) => {
-    child.send({ type: 'connect', group, url, workshopId, tokens: tokens.slice(i * share, (i + 1) * share), concurrency: 25 });
+    child.send({
+      type: 'connect',
+      group,
+      url,
+      workshopId,
+      tokens: tokens.slice(i * share, (i + 1) * share),
+      concurrency: 25,
+    });
     return child.next((m) => (m.type === 'connected' || m.type === 'failed') && m.group === group);
   });
-  for (const result of await Promise.all(done)) if (result.type === 'failed') throw new Error(`${group} clients: ${result.error}`);
+  for (const result of await Promise.all(done))
+    if (result.type === 'failed') throw new Error(`${group} clients: ${result.error}`);
   await new Promise((resolve) => setTimeout(resolve, settleMs));
 }
 
 /** One broadcast: milliseconds from sending the trigger until the last client of every process got it. */
-export async function broadcastRound(clients: Child[], group: string, index: number, trigger: () => Promise<unknown>): Promise<number> {
-  const reports = clients.map((child) => child.next<{ at: string }>((m) => m.type === 'round' && m.group === group && m.round === index));
+export async function broadcastRound(
+  clients: Child[],
+  group: string,
+  index: number,
+  trigger: () => Promise<unknown>,
+): Promise<number> {
+  const reports = clients.map((child) =>
+    child.next<{ at: string }>((m) => m.type === 'round' && m.group === group && m.round === index),
+  );
   const sent = process.hrtime.bigint();
   await trigger();
   const last = (await Promise.all(reports)).reduce((max, r) => (BigInt(r.at) > max ? BigInt(r.at) : max), 0n);

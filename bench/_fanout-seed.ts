@@ -17,10 +17,16 @@ export async function seedParticipants(database: Database, count: number): Promi
     for (let i = 0; i < count; i++) {
       const [user] = await tx
         .insert(users)
-        .values({ email: `bench-${run}-${i}@example.test`, name: `Participant ${i}`, passwordHash: DUMMY_PASSWORD_HASH })
+        .values({
+          email: `bench-${run}-${i}@example.test`,
+          name: `Participant ${i}`,
+          passwordHash: DUMMY_PASSWORD_HASH,
+        })
         .returning({ id: users.id });
       const token = newToken();
-      await tx.insert(authTokens).values({ userId: user!.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires });
+      await tx
+        .insert(authTokens)
+        .values({ userId: user!.id, tokenHash: hashToken(token), lastUsedAt: now.toISOString(), expiresAt: expires });
       tokens.push(token);
     }
   });

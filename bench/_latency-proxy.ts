@@ -4,7 +4,10 @@ import { createConnection, createServer, type Socket } from 'node:net';
  * A TCP proxy on loopback that holds every chunk `delayMs` before passing it on, both ways: the
  * round trip of two machines in one data centre, between the service and its database.
  */
-export async function startLatencyProxy(target: { host: string; port: number }, delayMs: number): Promise<{ port: number; close(): Promise<void> }> {
+export async function startLatencyProxy(
+  target: { host: string; port: number },
+  delayMs: number,
+): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const relay = (from: Socket, to: Socket) => {
     // Timers of equal delay fire in the order they were set: chunks keep their order.

@@ -8,8 +8,17 @@ const w = await server.api('POST', '/v1/workshops', f.token, { title: 'W' });
 const target = process.argv[2] ?? 'workshop';
 if (target === 'cards') {
   for (let c = 0; c < 50; c++) {
-    const cluster = await server.api('POST', `/v1/workshops/${w.id}/cards`, f.token, { type: 'cluster', title: `C${c}` });
-    for (let i = 0; i < 9; i++) await server.api('POST', `/v1/workshops/${w.id}/cards`, f.token, { type: 'idea', parent: cluster.id, title: `I${i}`, content: 'A sentence or two of content, as participants usually write on a card.' });
+    const cluster = await server.api('POST', `/v1/workshops/${w.id}/cards`, f.token, {
+      type: 'cluster',
+      title: `C${c}`,
+    });
+    for (let i = 0; i < 9; i++)
+      await server.api('POST', `/v1/workshops/${w.id}/cards`, f.token, {
+        type: 'idea',
+        parent: cluster.id,
+        title: `I${i}`,
+        content: 'A sentence or two of content, as participants usually write on a card.',
+      });
   }
 }
 let voteCard = '';

@@ -21,10 +21,19 @@ export function stopAfter(name: string, minutes: number): void {
 }
 
 /** One JSON call to a bench server; throws on any non-2xx answer, since seeding must not half-succeed. */
-export async function callApi(baseUrl: string, method: string, path: string, token?: string, body?: unknown): Promise<any> {
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -71,7 +80,13 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
   const log = openSync(join(dir, 'requests.log'), 'a');
   const child = spawn(process.execPath, [...extraArgs, '--import', 'tsx', entry], {
     // Production's settings: NODE_ENV=production as in the Docker image.
-    env: { ...process.env, NODE_ENV: 'production', DATABASE_PATH: join(dir, 'bench.db'), FILES_DIR: join(dir, 'files'), DATABASE_URL: options.databaseUrl ?? '' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_PATH: join(dir, 'bench.db'),
+      FILES_DIR: join(dir, 'files'),
+      DATABASE_URL: options.databaseUrl ?? '',
+    },
     stdio: ['ignore', log, 'pipe'],
   });
   closeSync(log);
@@ -86,7 +101,11 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
     process: child,
     api,
     async signup(name) {
-      const res = await api('POST', '/v1/auth/signup', undefined, { email: `bench-${counter++}-${Date.now()}@example.test`, password: 'bench password', name });
+      const res = await api('POST', '/v1/auth/signup', undefined, {
+        email: `bench-${counter++}-${Date.now()}@example.test`,
+        password: 'bench password',
+        name,
+      });
       return { token: res.token, id: res.user.id };
     },
     async stop() {

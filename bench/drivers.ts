@@ -32,20 +32,32 @@ try {
   const users = Array.from({ length: 50 }, id);
   const cards = Array.from({ length: 100 }, id);
   const now = new Date().toISOString();
-  for (const user of users) await seed.query('INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)', [user, `${user}@x`, 'Voter', 'x', now]);
+  for (const user of users)
+    await seed.query(
+      'INSERT INTO users (id, email, name, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)',
+      [user, `${user}@x`, 'Voter', 'x', now],
+    );
   await seed.query(
     `INSERT INTO workshops (id, owner_type, owner_id, created_by, title, view, access_code, created_at, updated_at) VALUES ($1, 'user', $2, $2, 'Bench', '{}', '123456789', $3, $3)`,
     [workshopId, users[0], now],
   );
-  for (const user of users) await seed.query(`INSERT INTO workshop_members (id, workshop_id, user_id, role, created_at) VALUES ($1, $2, $3, 'participant', $4)`, [id(), workshopId, user, now]);
+  for (const user of users)
+    await seed.query(
+      `INSERT INTO workshop_members (id, workshop_id, user_id, role, created_at) VALUES ($1, $2, $3, 'participant', $4)`,
+      [id(), workshopId, user, now],
+    );
   for (const [n, card] of cards.entries()) {
-    await seed.query(`INSERT INTO cards (id, workshop_id, number, type, title, position, user_id, created_at, updated_at) VALUES ($1, $2, $3, 'cluster', 'Card', $3, $4, $5, $5)`, [card, workshopId, n, users[0], now]);
+    await seed.query(
+      `INSERT INTO cards (id, workshop_id, number, type, title, position, user_id, created_at, updated_at) VALUES ($1, $2, $3, 'cluster', 'Card', $3, $4, $5, $5)`,
+      [card, workshopId, n, users[0], now],
+    );
   }
   await seed.end();
 
   const statements = {
     lock: 'SELECT id FROM workshops WHERE id = $1 FOR UPDATE',
-    access: 'SELECT w.vote_positive, m.role FROM workshops w LEFT JOIN workshop_members m ON m.workshop_id = w.id AND m.user_id = $2 WHERE w.id = $1',
+    access:
+      'SELECT w.vote_positive, m.role FROM workshops w LEFT JOIN workshop_members m ON m.workshop_id = w.id AND m.user_id = $2 WHERE w.id = $1',
     spending: 'SELECT positive, negative FROM vote_totals WHERE workshop_id = $1 AND user_id = $2',
     insert: `INSERT INTO votes (id, workshop_id, card_id, user_id, value, created_at, updated_at) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
     number: 'UPDATE workshops SET last_event_seq = last_event_seq + 1 WHERE id = $1 RETURNING last_event_seq',
@@ -68,7 +80,11 @@ try {
       await client.query({ name: 'spending', text: statements.spending, values: [workshopId, user] });
       await client.query({ name: 'insert', text: statements.insert, values: [voteId, workshopId, card, user, at] });
       const { rows } = await client.query({ name: 'number', text: statements.number, values: [workshopId] });
-      await client.query({ name: 'event', text: statements.event, values: [id(), workshopId, rows[0].last_event_seq, user, JSON.stringify({ vote: { id: voteId } }), at] });
+      await client.query({
+        name: 'event',
+        text: statements.event,
+        values: [id(), workshopId, rows[0].last_event_seq, user, JSON.stringify({ vote: { id: voteId } }), at],
+      });
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -84,7 +100,11 @@ try {
       await tx.unsafe(statements.spending, [workshopId, user], { prepare: true });
       await tx.unsafe(statements.insert, [voteId, workshopId, card, user, at], { prepare: true });
       const [row] = await tx.unsafe(statements.number, [workshopId], { prepare: true });
-      await tx.unsafe(statements.event, [id(), workshopId, row!.last_event_seq, user, JSON.stringify({ vote: { id: voteId } }), at], { prepare: true });
+      await tx.unsafe(
+        statements.event,
+        [id(), workshopId, row!.last_event_seq, user, JSON.stringify({ vote: { id: voteId } }), at],
+        { prepare: true },
+      );
     });
   };
 
@@ -102,7 +122,10 @@ try {
       }),
     );
     latencies.sort((a, b) => a - b);
-    return { perSecond: TRANSACTIONS / ((performance.now() - begin) / 1000), p99: latencies[Math.floor(latencies.length * 0.99)]! };
+    return {
+      perSecond: TRANSACTIONS / ((performance.now() - begin) / 1000),
+      p99: latencies[Math.floor(latencies.length * 0.99)]!,
+    };
   }
 
   // A warm-up round each, then the measured one.

@@ -16,27 +16,56 @@ const IDEAS_PER_CLUSTER = 19;
 const CARDS = CLUSTERS * (IDEAS_PER_CLUSTER + 1);
 const VOTERS = 20;
 const FORMATS = ['csv', 'native', 'xlsx', 'docx', 'pdf'] as const;
-const TARGET_CARDS_PER_S: Record<(typeof FORMATS)[number], number> = { csv: 2000, native: 2000, xlsx: 2000, docx: 400, pdf: 400 };
+const TARGET_CARDS_PER_S: Record<(typeof FORMATS)[number], number> = {
+  csv: 2000,
+  native: 2000,
+  xlsx: 2000,
+  docx: 400,
+  pdf: 400,
+};
 
 async function seed(server: BenchServer) {
   const facilitator = await server.signup('Facilitator');
-  const { id: wid } = await server.api('POST', '/v1/workshops', facilitator.token, { title: 'Export bench — 2,000 cards' });
-  await server.api('PUT', `/v1/workshops/${wid}`, facilitator.token, { vote_limit: { positive: -1, negative: -1, max_positive: 100, max_negative: 100 } });
+  const { id: wid } = await server.api('POST', '/v1/workshops', facilitator.token, {
+    title: 'Export bench — 2,000 cards',
+  });
+  await server.api('PUT', `/v1/workshops/${wid}`, facilitator.token, {
+    vote_limit: { positive: -1, negative: -1, max_positive: 100, max_negative: 100 },
+  });
   // The cards in one CSV import: 100 clusters of 19 ideas.
   const rows = ['type,title,content,cluster,color,aside'];
   for (let c = 0; c < CLUSTERS; c += 1) {
     rows.push(`cluster,Theme ${c},,,blue,false`);
-    for (let i = 0; i < IDEAS_PER_CLUSTER; i += 1) rows.push(`idea,Idea ${c}.${i},"A sentence or two of content, as participants write on a card.",Theme ${c},,false`);
+    for (let i = 0; i < IDEAS_PER_CLUSTER; i += 1)
+      rows.push(
+        `idea,Idea ${c}.${i},"A sentence or two of content, as participants write on a card.",Theme ${c},,false`,
+      );
   }
   const form = new FormData();
   form.append('file', new Blob([rows.join('\n')], { type: 'text/csv' }), 'cards.csv');
-  const imported = await fetch(`${server.url}/v1/workshops/${wid}/cards`, { method: 'PUT', headers: { authorization: `Bearer ${facilitator.token}` }, body: form });
+  const imported = await fetch(`${server.url}/v1/workshops/${wid}/cards`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${facilitator.token}` },
+    body: form,
+  });
   if (!imported.ok) throw new Error(`import failed: ${imported.status} ${await imported.text()}`);
-  const cards: Array<{ id: string; type: string }> = await server.api('GET', `/v1/workshops/${wid}/cards`, facilitator.token);
+  const cards: Array<{ id: string; type: string }> = await server.api(
+    'GET',
+    `/v1/workshops/${wid}/cards`,
+    facilitator.token,
+  );
   const ideas = cards.filter((c) => c.type === 'idea');
-  const impact = await server.api('POST', `/v1/workshops/${wid}/criteria`, facilitator.token, { title: 'Impact', scale: 4 });
-  const effort = await server.api('POST', `/v1/workshops/${wid}/criteria`, facilitator.token, { title: 'Effort', scale: 4 });
-  const section = await server.api('POST', `/v1/workshops/${wid}/sections`, facilitator.token, { title: 'Next actions' });
+  const impact = await server.api('POST', `/v1/workshops/${wid}/criteria`, facilitator.token, {
+    title: 'Impact',
+    scale: 4,
+  });
+  const effort = await server.api('POST', `/v1/workshops/${wid}/criteria`, facilitator.token, {
+    title: 'Effort',
+    scale: 4,
+  });
+  const section = await server.api('POST', `/v1/workshops/${wid}/sections`, facilitator.token, {
+    title: 'Next actions',
+  });
   const { access_code } = await server.api('GET', `/v1/workshops/${wid}/access_code`, facilitator.token);
   const voters = [];
   for (let u = 0; u < VOTERS; u += 1) {
@@ -50,18 +79,39 @@ async function seed(server: BenchServer) {
   for (const [u, voter] of voters.entries()) {
     for (let k = 0; k < 100; k += 1) {
       const card = ideas[(u * 97 + k * 13) % ideas.length]!;
-      writes.push(server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/votes`, voter.token, { value: k % 7 === 0 ? -1 : 1 }));
+      writes.push(
+        server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/votes`, voter.token, { value: k % 7 === 0 ? -1 : 1 }),
+      );
     }
     for (let k = 0; k < 50; k += 1) {
       const card = ideas[(u * 50 + k) % ideas.length]!;
-      writes.push(server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/ratings`, voter.token, { criterium_id: impact.id, value: (u + k) % 5 }));
-      writes.push(server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/ratings`, voter.token, { criterium_id: effort.id, value: (u * 3 + k) % 5 }));
+      writes.push(
+        server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/ratings`, voter.token, {
+          criterium_id: impact.id,
+          value: (u + k) % 5,
+        }),
+      );
+      writes.push(
+        server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/ratings`, voter.token, {
+          criterium_id: effort.id,
+          value: (u * 3 + k) % 5,
+        }),
+      );
     }
     for (let k = 0; k < 10; k += 1) {
       const card = ideas[(u * 31 + k * 7) % ideas.length]!;
-      writes.push(server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/comments`, voter.token, { content: `Comment ${n++} from voter ${u}` }));
+      writes.push(
+        server.api('POST', `/v1/workshops/${wid}/cards/${card.id}/comments`, voter.token, {
+          content: `Comment ${n++} from voter ${u}`,
+        }),
+      );
     }
-    writes.push(server.api('POST', `/v1/workshops/${wid}/cards/${ideas[u]!.id}/items`, voter.token, { content: `Follow up ${u}`, section_id: section.id }));
+    writes.push(
+      server.api('POST', `/v1/workshops/${wid}/cards/${ideas[u]!.id}/items`, voter.token, {
+        content: `Follow up ${u}`,
+        section_id: section.id,
+      }),
+    );
     // Bounded concurrency: one voter's writes at a time.
     await Promise.all(writes.splice(0));
   }
@@ -69,10 +119,18 @@ async function seed(server: BenchServer) {
   const canvas = await server.api('POST', `/v1/workshops/${wid}/canvas`, facilitator.token, {
     name: 'Board',
     background: { cols: 80, rows: 60 },
-    zones: Array.from({ length: 12 }, (_, i) => ({ name: `Zone ${i + 1}`, x: (i % 4) * 20, y: Math.floor(i / 4) * 20, cols: 18, rows: 18 })),
+    zones: Array.from({ length: 12 }, (_, i) => ({
+      name: `Zone ${i + 1}`,
+      x: (i % 4) * 20,
+      y: Math.floor(i / 4) * 20,
+      cols: 18,
+      rows: 18,
+    })),
   });
   for (const [i, zone] of (canvas.zones as Array<{ id: string }>).entries()) {
-    await server.api('PUT', `/v1/workshops/${wid}/canvas/zones/${zone.id}`, facilitator.token, { cluster_id: clusters[i]!.id });
+    await server.api('PUT', `/v1/workshops/${wid}/canvas/zones/${zone.id}`, facilitator.token, {
+      cluster_id: clusters[i]!.id,
+    });
   }
   return { wid, facilitator };
 }
@@ -82,7 +140,8 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /** `/health` one request at a time until `until` resolves (or for `ms`), latencies in ms, sorted. */
 async function healthLatencies(url: string, until: Promise<unknown> | number): Promise<number[]> {
@@ -124,7 +183,9 @@ const server = await startBenchServer();
 try {
   const seedStart = performance.now();
   const { wid, facilitator } = await seed(server);
-  console.log(`seeded ${CARDS} cards with votes, ratings, comments, items and a canvas in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${CARDS} cards with votes, ratings, comments, items and a canvas in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+  );
 
   // The worker thread starts on the first export: started here, so each format is timed warm.
   const warm = await server.api('POST', '/v1/workshops', facilitator.token, { title: 'Warm-up' });
@@ -134,11 +195,17 @@ try {
   const idleP50 = percentile(idle, 50);
   const idleP99 = percentile(idle, 99);
   const healthLimit = 2 * idleP99 + 20;
-  console.log(`\n/health idle: p50 ${idleP50.toFixed(2)} ms, p99 ${idleP99.toFixed(2)} ms (${idle.length} requests); limit during an export ${healthLimit.toFixed(1)} ms`);
-  console.log('\nformat   seconds  cards/s (target)   file KB  RSS growth MB  /health p50  p99 ms (ratio to idle p99)  verdict');
+  console.log(
+    `\n/health idle: p50 ${idleP50.toFixed(2)} ms, p99 ${idleP99.toFixed(2)} ms (${idle.length} requests); limit during an export ${healthLimit.toFixed(1)} ms`,
+  );
+  console.log(
+    '\nformat   seconds  cards/s (target)   file KB  RSS growth MB  /health p50  p99 ms (ratio to idle p99)  verdict',
+  );
   let allMet = true;
   // BENCH_FORMATS=csv,pdf measures only those.
-  const chosen = process.env.BENCH_FORMATS ? FORMATS.filter((f) => process.env.BENCH_FORMATS!.split(',').includes(f)) : FORMATS;
+  const chosen = process.env.BENCH_FORMATS
+    ? FORMATS.filter((f) => process.env.BENCH_FORMATS!.split(',').includes(f))
+    : FORMATS;
   for (const type of chosen) {
     const run = await exportOnce(server, wid, facilitator.token, type);
     const perSecond = CARDS / run.seconds;
@@ -147,8 +214,12 @@ try {
     const met = perSecond >= TARGET_CARDS_PER_S[type] && run.rssGrowth <= 300 && p99 <= healthLimit;
     allMet &&= met;
     console.log(
-      `${type.padEnd(8)} ${run.seconds.toFixed(2).padStart(7)}  ${Math.round(perSecond).toString().padStart(7)} (≥${TARGET_CARDS_PER_S[type]})`.padEnd(36) +
-        `${(run.size / 1024).toFixed(0).padStart(7)}  ${run.rssGrowth.toFixed(0).padStart(13)}  ${p50.toFixed(2).padStart(11)}  ${p99.toFixed(2).padStart(6)} (${(p99 / idleP99).toFixed(2)}×)`.padEnd(50) +
+      `${type.padEnd(8)} ${run.seconds.toFixed(2).padStart(7)}  ${Math.round(perSecond).toString().padStart(7)} (≥${TARGET_CARDS_PER_S[type]})`.padEnd(
+        36,
+      ) +
+        `${(run.size / 1024).toFixed(0).padStart(7)}  ${run.rssGrowth.toFixed(0).padStart(13)}  ${p50.toFixed(2).padStart(11)}  ${p99.toFixed(2).padStart(6)} (${(p99 / idleP99).toFixed(2)}×)`.padEnd(
+          50,
+        ) +
         `  ${met ? 'met' : 'NOT met'}`,
     );
   }

@@ -24,7 +24,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../src/db/sqlite';
-import { broadcastRound, connectClients, percentile, startClientProcesses, startServer, type Child, type Memory } from './_fanout-processes';
+import {
+  broadcastRound,
+  connectClients,
+  percentile,
+  startClientProcesses,
+  startServer,
+  type Child,
+  type Memory,
+} from './_fanout-processes';
 import { inParallel, seedParticipants } from './_fanout-seed';
 import { callApi, stopAfter } from './_server';
 
@@ -49,7 +57,14 @@ const ms = (value: number) => value.toFixed(1);
  * Connects every token's client; memory per client is the server's growth from half of them to all
  * of them (after a full GC each time), so allocator noise from the setup does not count.
  */
-async function connectAll(server: Child, clients: Child[], group: string, url: string, workshopId: string, tokens: string[]) {
+async function connectAll(
+  server: Child,
+  clients: Child[],
+  group: string,
+  url: string,
+  workshopId: string,
+  tokens: string[],
+) {
   const half = Math.floor(tokens.length / 2);
   const started = Date.now();
   await connectClients(clients, group, url, workshopId, tokens.slice(0, half), SETTLE_MS);
@@ -74,18 +89,31 @@ async function measure(size: number) {
   const bare = await startServer('_fanout-bare.ts', 'bare');
   const clients = await startClientProcesses(CLIENT_PROCESSES);
   try {
-    const signup = await api(app.url, 'POST', '/v1/auth/signup', undefined, { email: `fay-${Date.now()}@example.test`, password: 'bench password', name: 'Fay' });
+    const signup = await api(app.url, 'POST', '/v1/auth/signup', undefined, {
+      email: `fay-${Date.now()}@example.test`,
+      password: 'bench password',
+      name: 'Fay',
+    });
     const token: string = signup.token;
     const workshop = await api(app.url, 'POST', '/v1/workshops', token, { title: `Fan-out ${size}` });
     await api(app.url, 'PUT', `/v1/workshops/${workshop.id}`, token, { change_step_notifications: false });
     const steps = [
-      await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, { name: 'Collect', instructions: 'Write one idea per card.' }),
-      await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, { name: 'Vote', instructions: 'Three votes each.', view: { sort: 'score' } }),
+      await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, {
+        name: 'Collect',
+        instructions: 'Write one idea per card.',
+      }),
+      await api(app.url, 'POST', `/v1/workshops/${workshop.id}/steps`, token, {
+        name: 'Vote',
+        instructions: 'Three votes each.',
+        view: { sort: 'score' },
+      }),
     ];
     const { access_code } = await api(app.url, 'GET', `/v1/workshops/${workshop.id}/access_code`, token);
     const database = openSqlite(databasePath, { checked: true });
     const tokens = await seedParticipants(database, size).finally(() => database.close());
-    await inParallel(tokens, 16, (participant) => api(app.url, 'POST', '/v1/workshops/join', participant, { access_code }));
+    await inParallel(tokens, 16, (participant) =>
+      api(app.url, 'POST', '/v1/workshops/join', participant, { access_code }),
+    );
 
     const appMemory = await connectAll(app.child, clients, 'app', app.url, workshop.id, tokens);
     const bareMemory = await connectAll(bare.child, clients, 'bare', bare.url, 'bench-room', tokens);
@@ -99,8 +127,14 @@ async function measure(size: number) {
         ['step:changed', { ...head, step }],
         ['view:changed', { ...head, view: step.view, force_sync: false }],
       ];
-      const appRound = () => broadcastRound(clients, 'app', i, () => api(app.url, 'PUT', `/v1/workshops/${workshop.id}`, token, { current_step_id: step.id }));
-      const bareRound = () => broadcastRound(clients, 'bare', i, () => fetch(`${bare.url}/broadcast`, { method: 'POST', body: JSON.stringify({ room: 'bench-room', events }) }));
+      const appRound = () =>
+        broadcastRound(clients, 'app', i, () =>
+          api(app.url, 'PUT', `/v1/workshops/${workshop.id}`, token, { current_step_id: step.id }),
+        );
+      const bareRound = () =>
+        broadcastRound(clients, 'bare', i, () =>
+          fetch(`${bare.url}/broadcast`, { method: 'POST', body: JSON.stringify({ room: 'bench-room', events }) }),
+        );
       // Which server goes first alternates, so neither always runs right after the other.
       let appTime: number;
       let bareTime: number;
@@ -123,20 +157,36 @@ async function measure(size: number) {
   }
 }
 
-console.log(`fan-out of step:changed (after ${WARMUP_ROUNDS} warm-up changes), clients in ${CLIENT_PROCESSES} processes`);
+console.log(
+  `fan-out of step:changed (after ${WARMUP_ROUNDS} warm-up changes), clients in ${CLIENT_PROCESSES} processes`,
+);
 let failed = false;
 for (const size of SIZES) {
   const r = await measure(size);
-  const [appP50, appP99, bareP50, bareP99] = [percentile(r.appTimes, 50), percentile(r.appTimes, 99), percentile(r.bareTimes, 50), percentile(r.bareTimes, 99)];
+  const [appP50, appP99, bareP50, bareP99] = [
+    percentile(r.appTimes, 50),
+    percentile(r.appTimes, 99),
+    percentile(r.bareTimes, 50),
+    percentile(r.bareTimes, 99),
+  ];
   const ratio = appP99 / bareP99;
   const memoryOk = Math.max(r.appMemory.rss, r.appMemory.heap) / 1024 <= TARGET_KB_PER_CLIENT;
   failed ||= ratio > TARGET_P99_RATIO || !memoryOk;
   console.log(`\nN = ${size.toLocaleString('en')}, ${r.appTimes.length} step changes`);
-  console.log(`  app  (REST step change): p50 ${ms(appP50)} ms, p99 ${ms(appP99)} ms; connected in ${r.appMemory.connectMs} ms`);
-  console.log(`  bare (Socket.IO only):   p50 ${ms(bareP50)} ms, p99 ${ms(bareP99)} ms; connected in ${r.bareMemory.connectMs} ms`);
-  console.log(`  ratio app/bare: p50 ${(appP50 / bareP50).toFixed(2)}x, p99 ${ratio.toFixed(2)}x (target ≤ ${TARGET_P99_RATIO}x) ${ratio <= TARGET_P99_RATIO ? 'ok' : 'MISSED'}`);
-  if (process.env.FANOUT_SAMPLES) console.log(`  app samples: ${r.appTimes.map(ms).join(' ')}\n  bare samples: ${r.bareTimes.map(ms).join(' ')}`);
-  console.log(`  memory per idle client: app ${kb(r.appMemory.rss)} KB resident, ${kb(r.appMemory.heap)} KB heap+external; bare ${kb(r.bareMemory.rss)} KB resident, ${kb(r.bareMemory.heap)} KB heap+external (target ≤ ${TARGET_KB_PER_CLIENT} KB) ${memoryOk ? 'ok' : 'MISSED'}`);
+  console.log(
+    `  app  (REST step change): p50 ${ms(appP50)} ms, p99 ${ms(appP99)} ms; connected in ${r.appMemory.connectMs} ms`,
+  );
+  console.log(
+    `  bare (Socket.IO only):   p50 ${ms(bareP50)} ms, p99 ${ms(bareP99)} ms; connected in ${r.bareMemory.connectMs} ms`,
+  );
+  console.log(
+    `  ratio app/bare: p50 ${(appP50 / bareP50).toFixed(2)}x, p99 ${ratio.toFixed(2)}x (target ≤ ${TARGET_P99_RATIO}x) ${ratio <= TARGET_P99_RATIO ? 'ok' : 'MISSED'}`,
+  );
+  if (process.env.FANOUT_SAMPLES)
+    console.log(`  app samples: ${r.appTimes.map(ms).join(' ')}\n  bare samples: ${r.bareTimes.map(ms).join(' ')}`);
+  console.log(
+    `  memory per idle client: app ${kb(r.appMemory.rss)} KB resident, ${kb(r.appMemory.heap)} KB heap+external; bare ${kb(r.bareMemory.rss)} KB resident, ${kb(r.bareMemory.heap)} KB heap+external (target ≤ ${TARGET_KB_PER_CLIENT} KB) ${memoryOk ? 'ok' : 'MISSED'}`,
+  );
 }
 if (failed) console.log('\nsome targets were missed (figures above)');
 process.exit(0);

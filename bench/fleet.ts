@@ -77,8 +77,13 @@ const median = (values: number[]) => percentile(values, 50);
 
 async function seed(fleet: Fleet, databaseUrl: string) {
   const first = fleet.instances[0]!.url;
-  const api = (method: string, path: string, token?: string, body?: unknown) => callApi(first, method, path, token, body);
-  const signup = await api('POST', '/v1/auth/signup', undefined, { email: `fay-${Date.now()}@example.test`, password: 'bench password', name: 'Fay' });
+  const api = (method: string, path: string, token?: string, body?: unknown) =>
+    callApi(first, method, path, token, body);
+  const signup = await api('POST', '/v1/auth/signup', undefined, {
+    email: `fay-${Date.now()}@example.test`,
+    password: 'bench password',
+    name: 'Fay',
+  });
   const facilitator: string = signup.token;
 
   const database = await openPostgres(databaseUrl, { checked: false, poolSize: 2 });
@@ -99,7 +104,15 @@ async function seed(fleet: Fleet, databaseUrl: string) {
     const workshop = await api('POST', '/v1/workshops', facilitator, { title: `Voting ${w}` });
     await api('PUT', `/v1/workshops/${workshop.id}`, facilitator, UNLIMITED);
     const cardIds: string[] = [];
-    for (let c = 0; c < 10; c++) cardIds.push((await api('POST', `/v1/workshops/${workshop.id}/cards`, facilitator, { type: 'cluster', title: `Cluster ${c}` })).id);
+    for (let c = 0; c < 10; c++)
+      cardIds.push(
+        (
+          await api('POST', `/v1/workshops/${workshop.id}/cards`, facilitator, {
+            type: 'cluster',
+            title: `Cluster ${c}`,
+          })
+        ).id,
+      );
     const { access_code } = await api('GET', `/v1/workshops/${workshop.id}/access_code`, facilitator);
     await inParallel(tokens.slice(0, VOTERS), 16, (voter) => api('POST', '/v1/workshops/join', voter, { access_code }));
     workshops.push({ id: workshop.id, cardIds });
@@ -108,12 +121,24 @@ async function seed(fleet: Fleet, databaseUrl: string) {
   const crowd = await api('POST', '/v1/workshops', facilitator, { title: 'Fan-out' });
   await api('PUT', `/v1/workshops/${crowd.id}`, facilitator, { change_step_notifications: false });
   const steps = [
-    await api('POST', `/v1/workshops/${crowd.id}/steps`, facilitator, { name: 'Collect', instructions: 'Write one idea per card.' }),
-    await api('POST', `/v1/workshops/${crowd.id}/steps`, facilitator, { name: 'Vote', instructions: 'Three votes each.', view: { sort: 'score' } }),
+    await api('POST', `/v1/workshops/${crowd.id}/steps`, facilitator, {
+      name: 'Collect',
+      instructions: 'Write one idea per card.',
+    }),
+    await api('POST', `/v1/workshops/${crowd.id}/steps`, facilitator, {
+      name: 'Vote',
+      instructions: 'Three votes each.',
+      view: { sort: 'score' },
+    }),
   ];
   const { access_code } = await api('GET', `/v1/workshops/${crowd.id}/access_code`, facilitator);
   await inParallel(tokens, 16, (participant) => api('POST', '/v1/workshops/join', participant, { access_code }));
-  return { facilitator, voters: tokens.slice(0, VOTERS), workshops, crowd: { id: crowd.id as string, steps, participants: tokens } };
+  return {
+    facilitator,
+    voters: tokens.slice(0, VOTERS),
+    workshops,
+    crowd: { id: crowd.id as string, steps, participants: tokens },
+  };
 }
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
@@ -133,13 +158,20 @@ async function voteRound(fleet: Fleet, seeded: Seeded) {
           // Connections numbered across the fleet, so each voter and workshop is used alike at every size.
           const connection = k * connections + next++;
           const target = seeded.workshops[connection % WORKSHOPS]!;
-          client.setHeaders({ authorization: `Bearer ${seeded.voters[connection % VOTERS]}`, 'content-type': 'application/json' });
+          client.setHeaders({
+            authorization: `Bearer ${seeded.voters[connection % VOTERS]}`,
+            'content-type': 'application/json',
+          });
           client.setRequests([
             {
               method: 'POST',
               setupRequest(request) {
                 const card = target.cardIds[Math.floor(Math.random() * target.cardIds.length)];
-                return { ...request, path: `/v1/workshops/${target.id}/cards/${card}/votes`, body: JSON.stringify({ value: 1 }) };
+                return {
+                  ...request,
+                  path: `/v1/workshops/${target.id}/cards/${card}/votes`,
+                  body: JSON.stringify({ value: 1 }),
+                };
               },
             },
           ]);
@@ -176,7 +208,9 @@ async function measure(size: number, databaseUrl: string, redisUrl: string): Pro
     for (let i = 0; i < WARMUP_ROUNDS + ROUNDS; i++) {
       const step = seeded.crowd.steps[(i + 1) % 2];
       const through = fleet.instances[i % size]!.url;
-      const time = await broadcastRound(clients, group, i, () => callApi(through, 'PUT', `/v1/workshops/${seeded.crowd.id}`, seeded.facilitator, { current_step_id: step.id }));
+      const time = await broadcastRound(clients, group, i, () =>
+        callApi(through, 'PUT', `/v1/workshops/${seeded.crowd.id}`, seeded.facilitator, { current_step_id: step.id }),
+      );
       if (i >= WARMUP_ROUNDS) times.push(time);
     }
     return {
@@ -217,7 +251,9 @@ try {
 
 const one = results.find((r) => r.size === 1) ?? results[0]!;
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
-console.log(`\n${VOTE_CONNECTIONS} vote connections over ${WORKSHOPS} workshops (median of ${VOTE_ROUNDS} × ${DURATION_S} s); ${CLIENTS} clients, ${ROUNDS} step changes`);
+console.log(
+  `\n${VOTE_CONNECTIONS} vote connections over ${WORKSHOPS} workshops (median of ${VOTE_ROUNDS} × ${DURATION_S} s); ${CLIENTS} clients, ${ROUNDS} step changes`,
+);
 console.log('instances   votes/s   p99 ms   × one   | fan-out p50 ms   p99 ms   p99 × one');
 let missed = false;
 for (const r of results) {

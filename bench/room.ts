@@ -19,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { Child, percentile } from './_fanout-processes';
 import { callApi, startBenchServer, stopAfter, type BenchServer } from './_server';
 
-const flag = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const flag = (name: string, fallback: number) =>
+  Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const PARTICIPANTS = flag('participants', 500);
 const SECONDS = flag('seconds', 60);
 /** Processes the participants' live states are spread over, so that no one process's event loop is what is measured. */
@@ -54,23 +55,40 @@ async function runRoom(mode: Mode): Promise<Figures> {
   const server: BenchServer = await startBenchServer();
   const clients = Array.from(
     { length: CLIENT_PROCESSES },
-    (_, i) => new Child(fork(join(here, '_room-clients.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }), `room clients ${i}`),
+    (_, i) =>
+      new Child(
+        fork(join(here, '_room-clients.ts'), [], {
+          execArgv: ['--import', 'tsx'],
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        }),
+        `room clients ${i}`,
+      ),
   );
   try {
     const host = await server.signup('Host');
     const workshop = await server.api('POST', '/v1/workshops', host.token, { title: 'Room' });
     const { access_code: code } = await server.api('GET', `/v1/workshops/${workshop.id}/access_code`, host.token);
-    const cluster = await server.api('POST', `/v1/workshops/${workshop.id}/cards`, host.token, { type: 'cluster', title: 'Ideas' });
+    const cluster = await server.api('POST', `/v1/workshops/${workshop.id}/cards`, host.token, {
+      type: 'cluster',
+      title: 'Ideas',
+    });
     const wrongCode = code.replace(/\d$/, (d: string) => String((Number(d) + 1) % 10));
     // Users sign up beforehand: what is measured is joining and taking part, as for guests.
-    const accounts = mode === 'users' ? await Promise.all(Array.from({ length: PARTICIPANTS }, (_, i) => server.signup(`User ${i}`))) : [];
+    const accounts =
+      mode === 'users'
+        ? await Promise.all(Array.from({ length: PARTICIPANTS }, (_, i) => server.signup(`User ${i}`)))
+        : [];
 
     const figures: Figures = { joins: [], writes: [], settleMs: 0, refused: 0, reopened: 0 };
     const ideas: string[] = [];
     const join = async (person: number, accessCode: string): Promise<{ status: number; token?: string }> => {
       const res =
         mode === 'guests'
-          ? await fetch(`${server.url}/v1/workshops/join/guest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_code: accessCode, name: `Guest ${person}` }) })
+          ? await fetch(`${server.url}/v1/workshops/join/guest`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ access_code: accessCode, name: `Guest ${person}` }),
+            })
           : await fetch(`${server.url}/v1/workshops/join`, {
               method: 'POST',
               headers: { 'content-type': 'application/json', authorization: `Bearer ${accounts[person]!.token}` },
@@ -91,9 +109,14 @@ async function runRoom(mode: Mode): Promise<Figures> {
       const holder = clients[person % clients.length]!;
       holder.send({ type: 'open', url: server.url, workshopId: workshop.id, token });
       await holder.next((m) => m.type === 'opened');
-      const write = (method: string, path: string, body: unknown) => timed(figures.writes, () => callApi(server.url, method, path, token, body));
+      const write = (method: string, path: string, body: unknown) =>
+        timed(figures.writes, () => callApi(server.url, method, path, token, body));
       for (let i = 0; i < 2; i++) {
-        const idea = await write('POST', `/v1/workshops/${workshop.id}/cards`, { type: 'idea', title: `Idea ${person}.${i}`, parent: cluster.id });
+        const idea = await write('POST', `/v1/workshops/${workshop.id}/cards`, {
+          type: 'idea',
+          title: `Idea ${person}.${i}`,
+          parent: cluster.id,
+        });
         ideas.push(idea.id);
       }
       for (let i = 0; i < 3; i++) {
@@ -114,7 +137,9 @@ async function runRoom(mode: Mode): Promise<Figures> {
     await Promise.all(arrivals);
     const lastWrite = process.hrtime.bigint();
     for (const holder of clients) holder.send({ type: 'expect', ideas: ideas.length });
-    const seen = await Promise.all(clients.map((holder) => holder.next<{ at: string; retries: number }>((m) => m.type === 'seen')));
+    const seen = await Promise.all(
+      clients.map((holder) => holder.next<{ at: string; retries: number }>((m) => m.type === 'seen')),
+    );
     figures.reopened = seen.reduce((sum, { retries }) => sum + retries, 0);
     const last = seen.reduce((latest, { at }) => (BigInt(at) > latest ? BigInt(at) : latest), 0n);
     figures.settleMs = Math.max(0, Number(last - lastWrite) / 1e6);
@@ -155,6 +180,8 @@ console.log(
     `write p50 ${ratio((f) => percentile(f.writes, 50))}× p99 ${ratio((f) => percentile(f.writes, 99))}×, all ideas everywhere ${ratio((f) => f.settleMs)}× (goal ≤ 1.1).`,
 );
 if ([...rounds.users, ...rounds.guests].some((f) => f.reopened > 0)) {
-  console.log("Live states had to be opened again: the machine was saturated (the participants' states share its cores with the server), and the p99s and the settle time measure that, not the server.");
+  console.log(
+    "Live states had to be opened again: the machine was saturated (the participants' states share its cores with the server), and the p99s and the settle time measure that, not the server.",
+  );
 }
 process.exit(0);

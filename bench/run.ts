@@ -23,6 +23,8 @@ for (const name of names) {
     process.exit(2);
   }
   console.log(`\n=== bench: ${name} ===`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], {
+    stdio: 'inherit',
+  });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

@@ -30,7 +30,11 @@ export async function measureSdkSizes(): Promise<BundleSize[]> {
   const sizes: BundleSize[] = [];
   for (const bundle of BUNDLES) {
     const result = await build({
-      stdin: { contents: bundle.imports.map((file) => `export * from './${file}';`).join('\n'), resolveDir: sdk, loader: 'ts' },
+      stdin: {
+        contents: bundle.imports.map((file) => `export * from './${file}';`).join('\n'),
+        resolveDir: sdk,
+        loader: 'ts',
+      },
       bundle: true,
       minify: true,
       format: 'esm',
@@ -41,10 +45,17 @@ export async function measureSdkSizes(): Promise<BundleSize[]> {
       logLevel: 'silent',
     });
     // A browser bundle must not take in Node's WebSocket (socket.io-client's browser build leaves it out).
-    const nodeOnly = Object.keys(result.metafile.inputs).filter((input) => /node_modules\/(ws|xmlhttprequest-ssl)\//.test(input));
+    const nodeOnly = Object.keys(result.metafile.inputs).filter((input) =>
+      /node_modules\/(ws|xmlhttprequest-ssl)\//.test(input),
+    );
     if (nodeOnly.length > 0) throw new Error(`${bundle.name} bundles Node-only modules: ${nodeOnly.join(', ')}`);
     const code = result.outputFiles[0]!.contents;
-    sizes.push({ name: bundle.name, minified: code.byteLength, gzipped: gzipSync(code).byteLength, budget: bundle.budget });
+    sizes.push({
+      name: bundle.name,
+      minified: code.byteLength,
+      gzipped: gzipSync(code).byteLength,
+      budget: bundle.budget,
+    });
   }
   return sizes;
 }
@@ -53,7 +64,12 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const size of await measureSdkSizes()) {
-    const verdict = size.budget === null ? '(reported)' : `budget ${kb(size.budget)}: ${size.gzipped <= size.budget ? 'within' : 'OVER'} (${((size.gzipped / size.budget) * 100).toFixed(0)}%)`;
-    console.log(`${size.name.padEnd(34)} min ${kb(size.minified).padStart(9)}  min+gzip ${kb(size.gzipped).padStart(8)}  ${verdict}`);
+    const verdict =
+      size.budget === null
+        ? '(reported)'
+        : `budget ${kb(size.budget)}: ${size.gzipped <= size.budget ? 'within' : 'OVER'} (${((size.gzipped / size.budget) * 100).toFixed(0)}%)`;
+    console.log(
+      `${size.name.padEnd(34)} min ${kb(size.minified).padStart(9)}  min+gzip ${kb(size.gzipped).padStart(8)}  ${verdict}`,
+    );
   }
 }

@@ -17,11 +17,26 @@ const databasePoolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 // Production's durability on SQLite (every commit synced), unless SQLITE_SYNCHRONOUS=normal.
 const sqliteSynchronous = process.env.SQLITE_SYNCHRONOUS === 'normal' ? 'normal' : 'full';
 
-const plans = { free: { name: 'free', workshops_max_attendees: 100_000 }, team: { name: 'team', workshops_max_attendees: 100_000 } };
+const plans = {
+  free: { name: 'free', workshops_max_attendees: 100_000 },
+  team: { name: 'team', workshops_max_attendees: 100_000 },
+};
 // Production's configuration: every request logged (stdout goes to a file, as on a server).
 // Wrong-code limits are lifted, unless a bench measures them (BENCH_JOIN_LIMITS=default: the room).
 const joinLimits = process.env.BENCH_JOIN_LIMITS === 'default' ? {} : { joinAttemptsPerMinute: 1_000_000 };
-const deps = await createDeps(testConfig({ databasePath, databaseUrl, databasePoolSize, sqliteSynchronous, filesDir, plans, ...joinLimits, authAttemptsPerMinute: 1_000_000, logRequests: process.env.BENCH_LOG !== '0' }));
+const deps = await createDeps(
+  testConfig({
+    databasePath,
+    databaseUrl,
+    databasePoolSize,
+    sqliteSynchronous,
+    filesDir,
+    plans,
+    ...joinLimits,
+    authAttemptsPerMinute: 1_000_000,
+    logRequests: process.env.BENCH_LOG !== '0',
+  }),
+);
 const app = createApp(deps);
 app.get('/bench/hello', (c) => c.json({ hello: 'world' }));
 // A body made once and served as is: the most a route answering `bytes` bytes of JSON can do.

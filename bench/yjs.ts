@@ -50,7 +50,13 @@ const COLD_RUNS = 7;
 const BOARD = {
   name: 'Bench board',
   background: { cols: 40, rows: 20 },
-  zones: Array.from({ length: 8 }, (_, i) => ({ name: `Zone ${i + 1}`, x: (i % 4) * 10, y: Math.floor(i / 4) * 10, rows: 10, cols: 10 })),
+  zones: Array.from({ length: 8 }, (_, i) => ({
+    name: `Zone ${i + 1}`,
+    x: (i % 4) * 10,
+    y: Math.floor(i / 4) * 10,
+    rows: 10,
+    cols: 10,
+  })),
 };
 
 type Workload = 'drags' | 'scattered';
@@ -100,12 +106,14 @@ async function seed(deps: AppDeps, userId: string): Promise<{ workshopId: string
       createdAt: now,
       updatedAt: now,
     }));
-    for (let start = 0; start < rows.length; start += INSERT_BATCH) await tx.insert(cards).values(rows.slice(start, start + INSERT_BATCH));
+    for (let start = 0; start < rows.length; start += INSERT_BATCH)
+      await tx.insert(cards).values(rows.slice(start, start + INSERT_BATCH));
   });
   return { workshopId, cardIds };
 }
 
-const syncUrlOf = (serverUrl: string, workshopId: string, token: string) => `${serverUrl.replace(/^http/, 'ws')}/v1/sync/${workshopId}?token=${token}`;
+const syncUrlOf = (serverUrl: string, workshopId: string, token: string) =>
+  `${serverUrl.replace(/^http/, 'ws')}/v1/sync/${workshopId}?token=${token}`;
 
 /**
  * A bare y-websocket connection with an empty document: resolves once the server's step 2 (the
@@ -132,7 +140,11 @@ async function syncFromEmpty(syncUrl: string): Promise<{ ws: WebSocket; initial:
 }
 
 /** The clients' updates, in the order they were made; each moves a card to x = its index. */
-function history(workload: Workload, initial: Uint8Array, cardIds: string[]): { updates: Uint8Array[]; movedCard: string[] } {
+function history(
+  workload: Workload,
+  initial: Uint8Array,
+  cardIds: string[],
+): { updates: Uint8Array[]; movedCard: string[] } {
   const updates: Uint8Array[] = [];
   /** The card update i moves (to x = i). */
   const movedCard: string[] = [];
@@ -150,7 +162,8 @@ function history(workload: Workload, initial: Uint8Array, cardIds: string[]): { 
   });
   while (updates.length < UPDATES) {
     const client = clients[Math.floor(Math.random() * clients.length)]!;
-    if (workload === 'drags') Y.applyUpdate(client, Y.encodeStateAsUpdate(truth, Y.encodeStateVector(client)), 'catch-up');
+    if (workload === 'drags')
+      Y.applyUpdate(client, Y.encodeStateAsUpdate(truth, Y.encodeStateVector(client)), 'catch-up');
     const cards = client.getMap<{ position: number }>('cards');
     const cardId = cardIds[Math.floor(Math.random() * cardIds.length)]!;
     const steps = workload === 'drags' ? Math.min(DRAG_STEPS, UPDATES - updates.length) : 1;
@@ -169,7 +182,12 @@ function history(workload: Workload, initial: Uint8Array, cardIds: string[]): { 
  * socket ahead of anything else this client sends, its answers to the server's pings included.
  * Fails if the connection closes or nothing is stored for `STALL_MS`.
  */
-async function ingest(ws: WebSocket, updates: Uint8Array[], movedCard: string[], storedX: (cardId: string) => Promise<number | null | undefined>) {
+async function ingest(
+  ws: WebSocket,
+  updates: Uint8Array[],
+  movedCard: string[],
+  storedX: (cardId: string) => Promise<number | null | undefined>,
+) {
   let closed: string | undefined;
   ws.once('close', (code, reason) => (closed = `${code} ${reason.toString()}`));
   for (let start = 0; start < updates.length; start += SEND_BATCH) {
@@ -177,8 +195,10 @@ async function ingest(ws: WebSocket, updates: Uint8Array[], movedCard: string[],
     for (let i = start; i < end; i++) ws.send(updateMessage(updates[i]!));
     const deadline = performance.now() + STALL_MS;
     while ((await storedX(movedCard[end - 1]!)) !== end - 1) {
-      if (closed !== undefined) throw new Error(`the sync connection closed during ingest (${closed}) after ${start} updates`);
-      if (performance.now() > deadline) throw new Error(`nothing stored for ${STALL_MS} ms during ingest, after ${start} updates`);
+      if (closed !== undefined)
+        throw new Error(`the sync connection closed during ingest (${closed}) after ${start} updates`);
+      if (performance.now() > deadline)
+        throw new Error(`nothing stored for ${STALL_MS} ms during ingest, after ${start} updates`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
@@ -241,7 +261,12 @@ async function timeColdUse(config: Config, workshopId: string, token: string): P
   const loaded = () => engine.loadedDocuments().includes(workshopId);
   const workshopUrl = `${server.url}/v1/workshops/${workshopId}`;
   const syncUrl = syncUrlOf(server.url, workshopId, token);
-  const times = { canvas: [] as number[], cards: [] as number[], firstSync: [] as number[], loadedSync: [] as number[] };
+  const times = {
+    canvas: [] as number[],
+    cards: [] as number[],
+    firstSync: [] as number[],
+    loadedSync: [] as number[],
+  };
   let readsLoaded = false;
   let syncBytes = 0;
   try {
@@ -252,7 +277,8 @@ async function timeColdUse(config: Config, workshopId: string, token: string): P
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify({ title: `Bench ${run}` }),
       });
-      if (renamed.status !== 200) throw new Error(`could not rename the workshop: ${renamed.status} ${await renamed.text()}`);
+      if (renamed.status !== 200)
+        throw new Error(`could not rename the workshop: ${renamed.status} ${await renamed.text()}`);
       times.canvas.push((await client.ask({ kind: 'get', url: `${workshopUrl}/canvas`, token })).ms);
       times.cards.push((await client.ask({ kind: 'get', url: `${workshopUrl}/cards`, token })).ms);
       readsLoaded ||= loaded();
@@ -293,7 +319,9 @@ type ClientTask = { kind: 'get'; url: string; token: string } | { kind: 'sync'; 
 
 /** This file run as `client`: does what the bench asks over IPC and answers with the time it took. */
 class ClientProcess {
-  private readonly child: ChildProcess = fork(fileURLToPath(import.meta.url), ['client'], { execArgv: ['--import', 'tsx'] });
+  private readonly child: ChildProcess = fork(fileURLToPath(import.meta.url), ['client'], {
+    execArgv: ['--import', 'tsx'],
+  });
 
   ask(task: ClientTask): Promise<{ ms: number; bytes: number }> {
     return new Promise((resolve, reject) => {
@@ -360,7 +388,11 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
   try {
     let deps = await createDeps(config);
     const server = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
-    const { token, user } = await signup(deps, { email: `bench-${workload}@example.test`, password: 'bench password', name: 'Bench' });
+    const { token, user } = await signup(deps, {
+      email: `bench-${workload}@example.test`,
+      password: 'bench password',
+      name: 'Bench',
+    });
     const { workshopId, cardIds } = await seed(deps, user.id);
     const board = await fetch(`${server.url}/v1/workshops/${workshopId}/canvas`, {
       method: 'POST',
@@ -375,11 +407,17 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
     const generateMs = performance.now() - generating;
     const { db } = deps.database;
     const { cards, yjsUpdates } = tablesOf(db);
-    const storedX = db.select({ x: cards.x }).from(cards).where(eq(cards.id, sql.placeholder('cardId'))).prepare();
+    const storedX = db
+      .select({ x: cards.x })
+      .from(cards)
+      .where(eq(cards.id, sql.placeholder('cardId')))
+      .prepare();
     const started = performance.now();
     await ingest(ws, updates, movedCard, async (cardId) => (await storedX.execute({ cardId }))[0]?.x);
     const ingestMs = performance.now() - started;
-    const stored = (await db.select({ stored: count() }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)))[0]!.stored;
+    const stored = (
+      await db.select({ stored: count() }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId))
+    )[0]!.stored;
     ws.close();
     // The first sync also answered from the updates stored after the snapshot (merged), as when
     // another instance holds the document loaded and nobody compacted it yet.
@@ -387,7 +425,8 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
     const withUpdates: number[] = [];
     try {
       const syncUrl = syncUrlOf(server.url, workshopId, token);
-      for (let run = 0; run < 3; run++) withUpdates.push((await firstSync(deps.collab as CollabEngine, client, workshopId, syncUrl)).ms);
+      for (let run = 0; run < 3; run++)
+        withUpdates.push((await firstSync(deps.collab as CollabEngine, client, workshopId, syncUrl)).ms);
     } finally {
       client.stop();
     }
@@ -411,8 +450,13 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
     await deps.database.transaction(async (tx) => {
       const { yjsDocuments, yjsUpdates } = tablesOf(tx);
       await tx.delete(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
-      const rows = [initial, ...updates].map((update) => ({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), createdAt: '' }));
-      for (let start = 0; start < rows.length; start += INSERT_BATCH) await tx.insert(yjsUpdates).values(rows.slice(start, start + INSERT_BATCH));
+      const rows = [initial, ...updates].map((update) => ({
+        workshopId,
+        update: Buffer.from(update.buffer, update.byteOffset, update.byteLength),
+        createdAt: '',
+      }));
+      for (let start = 0; start < rows.length; start += INSERT_BATCH)
+        await tx.insert(yjsUpdates).values(rows.slice(start, start + INSERT_BATCH));
     });
     const baseline = await timeLoads(engine, workshopId, 3);
     const baselineStorage = await timeStorageOnly(deps, workshopId, 3);
@@ -420,19 +464,34 @@ async function run(workload: Workload): Promise<{ load: number; read: number; fi
     await engine.close();
     await deps.database.close();
 
-    console.log(`\n${workload}: ${CARDS} cards, ${UPDATES} updates (${workload === 'drags' ? `${CLIENTS} clients, drags of ${DRAG_STEPS} steps` : 'one random card per update'})`);
+    console.log(
+      `\n${workload}: ${CARDS} cards, ${UPDATES} updates (${workload === 'drags' ? `${CLIENTS} clients, drags of ${DRAG_STEPS} steps` : 'one random card per update'})`,
+    );
     console.log(`  history made by the clients in ${ms(generateMs)}`);
-    console.log(`  ingest through /v1/sync: ${(UPDATES / (ingestMs / 1000)).toFixed(0)} updates/s stored (${ms(ingestMs)}); stored updates left: ${stored}`);
-    console.log(`  snapshot: ${(snapshotBytes / 1024).toFixed(0)} KiB; placements loaded: ${compacted.placements.size}; same content both ways: ${same}`);
-    console.log(`  load after compaction: ${ms(compacted.median)} (storage + Yjs only: ${ms(compactedStorage)})  target < ${TARGET_MS} ms`);
+    console.log(
+      `  ingest through /v1/sync: ${(UPDATES / (ingestMs / 1000)).toFixed(0)} updates/s stored (${ms(ingestMs)}); stored updates left: ${stored}`,
+    );
+    console.log(
+      `  snapshot: ${(snapshotBytes / 1024).toFixed(0)} KiB; placements loaded: ${compacted.placements.size}; same content both ways: ${same}`,
+    );
+    console.log(
+      `  load after compaction: ${ms(compacted.median)} (storage + Yjs only: ${ms(compactedStorage)})  target < ${TARGET_MS} ms`,
+    );
     console.log(`  load uncompacted:      ${ms(baseline.median)} (storage + Yjs only: ${ms(baselineStorage)})`);
     console.log(`  ratio uncompacted / compacted: ${(baseline.median / compacted.median).toFixed(1)}×`);
     console.log(`  document not loaded (each against the load after compaction above, ${ms(compacted.median)}):`);
-    console.log(`    REST GET …/canvas (${BOARD.zones.length} zones): ${ms(cold.canvas)}; GET …/cards (${CARDS} cards): ${ms(cold.cards)}; document loaded by them: ${cold.readsLoaded}  target < ${TARGET_MS} ms`);
-    console.log(`    new client's first sync (connect → step 2, ${(cold.syncBytes / 1024).toFixed(0)} KiB): ${ms(cold.firstSync)}  target < ${TARGET_MS} ms`);
+    console.log(
+      `    REST GET …/canvas (${BOARD.zones.length} zones): ${ms(cold.canvas)}; GET …/cards (${CARDS} cards): ${ms(cold.cards)}; document loaded by them: ${cold.readsLoaded}  target < ${TARGET_MS} ms`,
+    );
+    console.log(
+      `    new client's first sync (connect → step 2, ${(cold.syncBytes / 1024).toFixed(0)} KiB): ${ms(cold.firstSync)}  target < ${TARGET_MS} ms`,
+    );
     console.log(`    the same client, document already loaded: ${ms(cold.loadedSync)}`);
-    console.log(`    first sync with the ${stored} updates stored after the snapshot, not loaded (after ingest): ${ms(median(withUpdates))}`);
-    if (!same || compacted.placements.size !== CARDS) throw new Error('the compacted document does not match its history');
+    console.log(
+      `    first sync with the ${stored} updates stored after the snapshot, not loaded (after ingest): ${ms(median(withUpdates))}`,
+    );
+    if (!same || compacted.placements.size !== CARDS)
+      throw new Error('the compacted document does not match its history');
     if (cold.readsLoaded) throw new Error('a REST read loaded the document');
     return { load: compacted.median, read: Math.max(cold.canvas, cold.cards), firstSync: cold.firstSync };
   } finally {
@@ -448,7 +507,9 @@ else {
   for (const workload of ['drags', 'scattered'] as const) results.push([workload, await run(workload)]);
   console.log('');
   for (const [workload, r] of results) {
-    console.log(`${workload}: load ${verdict(r.load)}; slower REST read, not loaded, ${verdict(r.read)}; first sync, not loaded, ${verdict(r.firstSync)}`);
+    console.log(
+      `${workload}: load ${verdict(r.load)}; slower REST read, not loaded, ${verdict(r.read)}; first sync, not loaded, ${verdict(r.firstSync)}`,
+    );
   }
   process.exit(0);
 }

@@ -24,5 +24,7 @@ await build({
 // The pages' scripts and stylesheets, which production serves from here (it has no esbuild).
 const { writePageAssets } = await tsImport('../src/pages/build.ts', import.meta.url);
 const pages = await writePageAssets('dist');
-const written = Object.entries(pages).map(([page, { script, stylesheet }]) => `dist/${page}/ (${script}, ${stylesheet})`);
+const written = Object.entries(pages).map(
+  ([page, { script, stylesheet }]) => `dist/${page}/ (${script}, ${stylesheet})`,
+);
 console.log(`built dist/main.js, dist/digest.js, dist/export-worker.js, ${written.join(' and ')}`);

@@ -14,7 +14,9 @@ const server = new SMTPServer({
       const subject = /^Subject: (.*)$/im.exec(message)?.[1] ?? '(no subject)';
       const to = session.envelope.rcptTo.map((r) => r.address).join(', ');
       // The links in the mail, decoded from quoted-printable soft breaks and escapes.
-      const text = message.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+      const text = message
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
       const links = [...new Set(text.match(/https?:\/\/[^\s"<>]*[^\s"<>.,;:)]/g) ?? [])];
       console.log(`\n--- mail to ${to}: ${subject}`);
       for (const link of links) console.log(`    ${link}`);

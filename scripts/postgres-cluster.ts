@@ -53,11 +53,14 @@ export async function startPostgresCluster(settings: string[] = []): Promise<Pos
   const bin = postgresBinaries();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install -y postgresql).');
   const asRoot = process.getuid?.() === 0;
-  const command = (program: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args]);
+  const command = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
   const run = (program: string, args: string[]) => execFileSync(...command(program, args), { stdio: 'pipe' });
   // Halting and resuming happen under load from the same process: they must not block its event loop.
   const runAsync = (program: string, args: string[]) =>
-    new Promise<void>((resolve, reject) => execFile(...command(program, args), (err) => (err ? reject(err) : resolve())));
+    new Promise<void>((resolve, reject) =>
+      execFile(...command(program, args), (err) => (err ? reject(err) : resolve())),
+    );
 
   const dir = mkdtempSync(join(tmpdir(), 'workshops-pg-'));
   if (asRoot) {
@@ -67,7 +70,12 @@ export async function startPostgresCluster(settings: string[] = []): Promise<Pos
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '--locale=C.UTF-8', '-E', 'UTF8']);
   const port = await freePort();
-  const options = [`-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', ...settings.map((setting) => `-c ${setting}`)].join(' ');
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    ...settings.map((setting) => `-c ${setting}`),
+  ].join(' ');
   const startArgs = ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start'];
   run('pg_ctl', startArgs);
   return {

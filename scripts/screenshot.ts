@@ -24,8 +24,16 @@ export interface DemoWorkshop {
 }
 
 const CLUSTERS = [
-  { title: 'Went well', color: 'green', ideas: ['Pairing on the hard bugs', 'Release notes written as we go', 'Demo day every Friday'] },
-  { title: 'To improve', color: 'orange', ideas: ['Flaky end-to-end tests', 'Reviews wait two days', 'Too many meetings on Tuesday'] },
+  {
+    title: 'Went well',
+    color: 'green',
+    ideas: ['Pairing on the hard bugs', 'Release notes written as we go', 'Demo day every Friday'],
+  },
+  {
+    title: 'To improve',
+    color: 'orange',
+    ideas: ['Flaky end-to-end tests', 'Reviews wait two days', 'Too many meetings on Tuesday'],
+  },
   { title: 'Try next', color: 'blue', ideas: ['A shared on-call handbook', 'No-meeting Wednesday mornings'] },
 ] as const;
 
@@ -40,23 +48,40 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
   const server = { url: baseUrl };
   const facilitator = (await sdkUser(server, 'Fay')).api;
   const participants: WorkshopClient[] = [];
-  for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara']) participants.push((await sdkUser(server, name)).api);
+  for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara'])
+    participants.push((await sdkUser(server, name)).api);
   const { workshop, inWorkshop } = await sdkWorkshop(facilitator, participants, 'Team retro, sprint 42');
 
-  await facilitator.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
+  await facilitator.post('/v1/workshops/{workshop_id}/steps', {
+    ...inWorkshop,
+    body: { name: 'Brainstorm', instructions: 'One idea per card.' },
+  });
   const vote = await facilitator.post('/v1/workshops/{workshop_id}/steps', {
     ...inWorkshop,
-    body: { name: 'Vote on what matters', instructions: 'Three points each: put them on the ideas you want to act on first.' },
+    body: {
+      name: 'Vote on what matters',
+      instructions: 'Three points each: put them on the ideas you want to act on first.',
+    },
   });
 
   const ideaIds: string[] = [];
   const clusterIds: string[] = [];
   for (const cluster of CLUSTERS) {
-    const created = await facilitator.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: cluster.title, color: cluster.color } });
+    const created = await facilitator.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: cluster.title, color: cluster.color },
+    });
     clusterIds.push(created.id);
     for (const [index, title] of cluster.ideas.entries()) {
       const author = participants[index % participants.length]!;
-      ideaIds.push((await author.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent: created.id } })).id);
+      ideaIds.push(
+        (
+          await author.post('/v1/workshops/{workshop_id}/cards', {
+            ...inWorkshop,
+            body: { type: 'idea', title, parent: created.id },
+          })
+        ).id,
+      );
     }
   }
 
@@ -73,16 +98,25 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
     },
   });
   for (const [index, zone] of canvas.zones.entries()) {
-    await facilitator.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', { params: { path: { workshop_id: workshop.id, id: zone.id } }, body: { cluster_id: clusterIds[index]! } });
+    await facilitator.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', {
+      params: { path: { workshop_id: workshop.id, id: zone.id } },
+      body: { cluster_id: clusterIds[index]! },
+    });
   }
 
-  await facilitator.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: vote.id } });
+  await facilitator.put('/v1/workshops/{id}', {
+    params: { path: { id: workshop.id } },
+    body: { current_step_id: vote.id },
+  });
   // Five of the six have voted: the screen says so.
   let voter = 0;
   for (const [index, points] of VOTES.entries()) {
     for (let point = 0; point < points; point++) {
       const by = participants[voter++ % 5]!;
-      await by.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: ideaIds[index]! } }, body: { value: 1 } });
+      await by.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+        params: { path: { workshop_id: workshop.id, card_id: ideaIds[index]! } },
+        body: { value: 1 },
+      });
     }
   }
   await facilitator.put('/v1/workshops/{workshop_id}/timer', { ...inWorkshop, body: { duration_s: 300 } });
@@ -96,14 +130,23 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
  */
 async function photographPhone(browser: Browser, baseUrl: string, demo: DemoWorkshop, out: string): Promise<void> {
   const { workshopId: id, facilitator } = demo;
-  const workshop = await facilitator.put('/v1/workshops/{id}', { params: { path: { id } }, body: { vote_limit: { positive: 3 } } });
+  const workshop = await facilitator.put('/v1/workshops/{id}', {
+    params: { path: { id } },
+    body: { vote_limit: { positive: 3 } },
+  });
   const inStep = { params: { path: { workshop_id: id, id: workshop.current_step_id! } } };
   const step = await facilitator.get('/v1/workshops/{workshop_id}/steps/{id}', inStep);
   await facilitator.put('/v1/workshops/{workshop_id}/steps/{id}', {
     ...inStep,
-    body: { name: step.name, instructions: step.instructions, prefs: { allow_add_idea: false, allow_add_cluster: false, allow_vote_on_clusters: false } },
+    body: {
+      name: step.name,
+      instructions: step.instructions,
+      prefs: { allow_add_idea: false, allow_add_cluster: false, allow_vote_on_clusters: false },
+    },
   });
-  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', { params: { path: { workshop_id: id } } });
+  const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', {
+    params: { path: { workshop_id: id } },
+  });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.goto(`${baseUrl}/join#code=${access_code.replace(/\D/g, '')}`);
   await page.getByLabel('Your name').fill('Sam');

@@ -44,31 +44,33 @@ import { opsRoutes } from './ops/routes';
  * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
  */
 function apiRoutes(deps: AppDeps) {
-  return new Hono<AppEnv>()
-    .use(authenticate(deps))
-    .use(guestScope())
-    .route('/', usersRoutes(deps))
-    .route('/', notificationsRoutes(deps))
-    .route('/', organizationsRoutes(deps))
-    // Before workshops: `/workshops/canvas/zones/:id` has no workshop id.
-    .route('/', canvasRoutes(deps))
-    .route('/', workshopsRoutes(deps))
-    .route('/', stepsRoutes(deps))
-    .route('/', cardsRoutes(deps))
-    .route('/', votesRoutes(deps))
-    .route('/', ratingsRoutes(deps))
-    .route('/', itemsRoutes(deps))
-    .route('/', commentsRoutes(deps))
-    .route('/', attachmentsRoutes(deps))
-    .route('/', criteriaRoutes(deps))
-    .route('/', sectionsRoutes(deps))
-    .route('/', eventsRoutes(deps))
-    .route('/', invitationsRoutes(deps))
-    .route('/', exportsRoutes(deps))
-    .route('/', timerRoutes(deps))
-    .route('/', participationRoutes(deps))
-    .route('/', templatesRoutes(deps))
-    .route('/', uploadsRoutes(deps));
+  return (
+    new Hono<AppEnv>()
+      .use(authenticate(deps))
+      .use(guestScope())
+      .route('/', usersRoutes(deps))
+      .route('/', notificationsRoutes(deps))
+      .route('/', organizationsRoutes(deps))
+      // Before workshops: `/workshops/canvas/zones/:id` has no workshop id.
+      .route('/', canvasRoutes(deps))
+      .route('/', workshopsRoutes(deps))
+      .route('/', stepsRoutes(deps))
+      .route('/', cardsRoutes(deps))
+      .route('/', votesRoutes(deps))
+      .route('/', ratingsRoutes(deps))
+      .route('/', itemsRoutes(deps))
+      .route('/', commentsRoutes(deps))
+      .route('/', attachmentsRoutes(deps))
+      .route('/', criteriaRoutes(deps))
+      .route('/', sectionsRoutes(deps))
+      .route('/', eventsRoutes(deps))
+      .route('/', invitationsRoutes(deps))
+      .route('/', exportsRoutes(deps))
+      .route('/', timerRoutes(deps))
+      .route('/', participationRoutes(deps))
+      .route('/', templatesRoutes(deps))
+      .route('/', uploadsRoutes(deps))
+  );
 }
 
 /**
@@ -83,13 +85,20 @@ export function createApp(deps: AppDeps) {
 
   // Only cross-origin requests carry an Origin; the others skip the CORS middleware, whose header
   // writes build a full Response object per request (a third of the hello route's throughput).
-  const corsHeaders = cors({ origin: deps.config.corsOrigins, exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'], maxAge: 600 });
+  const corsHeaders = cors({
+    origin: deps.config.corsOrigins,
+    exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+    maxAge: 600,
+  });
   app.use('*', async function crossOrigin(c, next) {
     if (c.req.header('origin') === undefined) return next();
     // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- Hono types app.use's context input as any
     return corsHeaders(c, next);
   });
-  app.use('*', allowedMethods(() => app.routes));
+  app.use(
+    '*',
+    allowedMethods(() => app.routes),
+  );
   app.use('*', limitBodySize());
   // A NUL character in the path names no resource (no store keeps it in an id); the query string's
   // and the body's are refused with 400 by `parseInput`.
@@ -104,7 +113,10 @@ export function createApp(deps: AppDeps) {
 
   const routes = app
     .route('/', opsRoutes(deps))
-    .route('/', docsRoutes(deps, () => app))
+    .route(
+      '/',
+      docsRoutes(deps, () => app),
+    )
     .route('/', pageRoutes())
     .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))

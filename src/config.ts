@@ -127,7 +127,13 @@ const FIXED = {
  * `message`, which names the range.
  */
 const wholeNumber = (min: number, max: number, message: string) =>
-  v.pipe(v.string(), v.regex(new RegExp(`^\\d{1,${String(max).length}}$`), message), v.transform(Number), v.minValue(min, message), v.maxValue(max, message));
+  v.pipe(
+    v.string(),
+    v.regex(new RegExp(`^\\d{1,${String(max).length}}$`), message),
+    v.transform(Number),
+    v.minValue(min, message),
+    v.maxValue(max, message),
+  );
 
 /**
  * A limit's value when its variable is unset: a number, or a multiple of the limit it follows. An
@@ -154,19 +160,35 @@ export const LIMITS = {
    * `joinAttemptsPerMinute`: a room of 300 behind one address, one in ten mistyping, gets in
    * (docs/configuration.md#a-room-behind-one-address-and-guessing-codes).
    */
-  joinAttemptsPerAddressPerMinute: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'joinAttemptsPerMinute', times: 6 }, windowS: 60 },
+  joinAttemptsPerAddressPerMinute: {
+    env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE',
+    fallback: { follows: 'joinAttemptsPerMinute', times: 6 },
+    windowS: 60,
+  },
   /**
    * Wrong access codes one client address may try in 24 hours before 429, what bounds guessing over
    * days (docs/configuration.md#a-room-behind-one-address-and-guessing-codes: the odds); by default
    * 50 times `joinAttemptsPerMinute`.
    */
-  joinAttemptsPerAddressPerDay: { env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_DAY', fallback: { follows: 'joinAttemptsPerMinute', times: 50 }, windowS: 86_400 },
+  joinAttemptsPerAddressPerDay: {
+    env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_DAY',
+    fallback: { follows: 'joinAttemptsPerMinute', times: 50 },
+    windowS: 86_400,
+  },
   /** Failed logins an account may take per minute before 429. */
   authAttemptsPerMinute: { env: 'AUTH_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
   /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */
-  loginFailuresPerAddressPerMinute: { env: 'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'authAttemptsPerMinute', times: 3 }, windowS: 60 },
+  loginFailuresPerAddressPerMinute: {
+    env: 'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
+    fallback: { follows: 'authAttemptsPerMinute', times: 3 },
+    windowS: 60,
+  },
   /** Signups (each sends a mail) one address may make per minute; by default `authAttemptsPerMinute`. */
-  signupsPerAddressPerMinute: { env: 'SIGNUPS_PER_ADDRESS_PER_MINUTE', fallback: { follows: 'authAttemptsPerMinute', times: 1 }, windowS: 60 },
+  signupsPerAddressPerMinute: {
+    env: 'SIGNUPS_PER_ADDRESS_PER_MINUTE',
+    fallback: { follows: 'authAttemptsPerMinute', times: 1 },
+    windowS: 60,
+  },
   /** Confirmation mails one user may have sent again in 10 minutes. */
   confirmationMailsPer10Minutes: { env: 'CONFIRMATION_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
   /** Socket.IO joins one connection may make in 10 seconds. */
@@ -199,7 +221,9 @@ const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
 function limitSettings(set: Partial<LimitSettings>): LimitSettings {
   const value = (name: LimitName): number => {
     const fallback: LimitDefault = LIMITS[name].fallback;
-    return set[name] ?? (typeof fallback === 'number' ? fallback : fallback.times * value(fallback.follows as LimitName));
+    return (
+      set[name] ?? (typeof fallback === 'number' ? fallback : fallback.times * value(fallback.follows as LimitName))
+    );
   };
   return Object.fromEntries(LIMIT_NAMES.map((name) => [name, value(name)])) as LimitSettings;
 }
@@ -229,7 +253,10 @@ const UPLOAD_UNATTACHED_HOURS = 24;
 /** The longest timer Node arms (about 24.8 days): a lease's end is waited for with one. */
 const LONGEST_TIMER_MS = 2_147_483_647;
 const leaseVariable = (fallback: number) =>
-  v.optional(wholeNumber(1000, LONGEST_TIMER_MS, `expected a whole number of milliseconds, from 1000 to ${LONGEST_TIMER_MS}`), String(fallback));
+  v.optional(
+    wholeNumber(1000, LONGEST_TIMER_MS, `expected a whole number of milliseconds, from 1000 to ${LONGEST_TIMER_MS}`),
+    String(fallback),
+  );
 
 const EnvSchema = v.object({
   PORT: v.optional(wholeNumber(0, 65535, 'expected a port number from 0 to 65535'), '3000'),
@@ -243,15 +270,22 @@ const EnvSchema = v.object({
   FILES_URL: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([\w!.*'()-]+\/)*([\w!.*'()-]+)?)?$/, 'expected s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, dots and dashes)'),
+      v.regex(
+        /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([\w!.*'()-]+\/)*([\w!.*'()-]+)?)?$/,
+        'expected s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, dots and dashes)',
+      ),
     ),
   ),
   AWS_REGION: v.optional(v.string()),
   AWS_ACCESS_KEY_ID: v.optional(v.string()),
   AWS_SECRET_ACCESS_KEY: v.optional(v.string()),
   AWS_SESSION_TOKEN: v.optional(v.string()),
-  AWS_ENDPOINT_URL_S3: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000'))),
-  AWS_ENDPOINT_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000'))),
+  AWS_ENDPOINT_URL_S3: v.optional(
+    v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000')),
+  ),
+  AWS_ENDPOINT_URL: v.optional(
+    v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000')),
+  ),
   PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
   SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
   REDIS_URL: v.optional(v.pipe(v.string(), v.url())),
@@ -265,7 +299,10 @@ const EnvSchema = v.object({
   ...limitVariables,
   MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
   EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
-  UPLOAD_UNATTACHED_HOURS: v.optional(wholeNumber(1, 87_600, 'expected a whole number of hours, from 1 to 87600'), String(UPLOAD_UNATTACHED_HOURS)),
+  UPLOAD_UNATTACHED_HOURS: v.optional(
+    wholeNumber(1, 87_600, 'expected a whole number of hours, from 1 to 87600'),
+    String(UPLOAD_UNATTACHED_HOURS),
+  ),
 });
 
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
@@ -309,9 +346,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exportLeaseMs: e.EXPORT_LEASE_MS,
     ...FIXED,
     ...limitSettings(Object.fromEntries(LIMIT_NAMES.map((name) => [name, e[LIMITS[name].env]]))),
-    importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
-    trustProxy: e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
-    corsOrigins: e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === '' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+    importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    trustProxy:
+      e.TRUST_PROXY === 'fly' ? 'fly' : e.TRUST_PROXY === '1' || e.TRUST_PROXY === 'true' ? 'forwarded' : 'none',
+    corsOrigins:
+      e.CORS_ORIGINS === '*' || e.CORS_ORIGINS === ''
+        ? '*'
+        : e.CORS_ORIGINS.split(',')
+            .map((o) => o.trim().replace(/\/+$/, ''))
+            .filter(Boolean),
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
     metricsToken: e.METRICS_TOKEN,
     uploadUnattachedHours: e.UPLOAD_UNATTACHED_HOURS,

@@ -13,7 +13,8 @@ try {
   try {
     const report = await queueDailyDigests({ config, database });
     if (report.ran) console.log(`queued ${report.mails} digest mails for ${report.workshops} workshops`);
-    else if (report.claimInFlight) console.log("another instance is queueing today's digest right now; if it fails, run this again in a minute");
+    else if (report.claimInFlight)
+      console.log("another instance is queueing today's digest right now; if it fails, run this again in a minute");
     else console.log("today's digest was already queued; nothing to do");
   } finally {
     await database.close();

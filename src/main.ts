@@ -24,7 +24,8 @@ const deps = await createDeps(config).catch((err: unknown) => {
 });
 const server = await createServer(deps).catch(async (err: NodeJS.ErrnoException) => {
   await deps.database.close();
-  if (err.code === 'EADDRINUSE') exitWith(`Port ${config.port} is already in use; stop what listens there or set PORT to another port.`);
+  if (err.code === 'EADDRINUSE')
+    exitWith(`Port ${config.port} is already in use; stop what listens there or set PORT to another port.`);
   if (err.code === 'EACCES') exitWith(`Not allowed to listen on port ${config.port}; set PORT to a port above 1023.`);
   throw err;
 });
@@ -35,7 +36,9 @@ const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
 const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database);
 const store = config.databaseUrl ? `PostgreSQL at ${new URL(config.databaseUrl).host}` : config.databasePath;
-console.log(`workshop server listening on ${config.publicUrl} (port ${server.port}, database ${store}, files in ${deps.files.location})`);
+console.log(
+  `workshop server listening on ${config.publicUrl} (port ${server.port}, database ${store}, files in ${deps.files.location})`,
+);
 
 let stopping = false;
 async function shutdown(signal: string) {

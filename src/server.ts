@@ -60,7 +60,11 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
   const writes = new WriteGate();
   const app = options.app ?? createApp({ ...deps, database: writes.guard(deps.database) });
   return new Promise((resolve, reject) => {
-    const httpServer = serve({ fetch: app.fetch, port: options.port ?? deps.config.port, hostname: options.hostname }) as Server;
+    const httpServer = serve({
+      fetch: app.fetch,
+      port: options.port ?? deps.config.port,
+      hostname: options.hostname,
+    }) as Server;
     let closing = false;
     // Requests not answered yet: once draining, each answer closes its connection.
     const unanswered = new Set<ServerResponse>();
@@ -129,7 +133,11 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         // reconnects at once, through the balancer, to another instance, and resumes by
         // `since_seq`), and sync connections closed with 1001, which y-websocket reconnects on.
         realtime.disconnect();
-        const syncClosed = withinLimit(Promise.resolve().then(() => deps.collab.closeConnections()), limitMs, 'closing the sync connections');
+        const syncClosed = withinLimit(
+          Promise.resolve().then(() => deps.collab.closeConnections()),
+          limitMs,
+          'closing the sync connections',
+        );
         httpServer.closeIdleConnections();
         // Requests in flight get a grace period; then whatever is still open (slow clients, upgrades
         // nobody finished, requests stuck on a lock) is cut, so close() always ends. A request cut
@@ -151,7 +159,11 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         // and its document updates stored and relayed. Side by side, so the waits add up to one limit.
         await Promise.all([
           withinLimit(realtime.close(), limitMs, 'sending the last events'),
-          withinLimit(Promise.resolve().then(() => deps.collab.close()), limitMs, 'closing the sync endpoint'),
+          withinLimit(
+            Promise.resolve().then(() => deps.collab.close()),
+            limitMs,
+            'closing the sync endpoint',
+          ),
           ...background,
         ]);
         deps.attempts.close();
@@ -170,7 +182,8 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
 /** Resolves once every response in `unanswered` has closed (it deletes them as they do). */
 async function allAnswered(unanswered: ReadonlySet<ServerResponse>): Promise<void> {
   // Each round waits for those unanswered when it began; what arrived meanwhile (refusals) comes next.
-  while (unanswered.size > 0) await Promise.all([...unanswered].map((response) => new Promise((done) => response.once('close', done))));
+  while (unanswered.size > 0)
+    await Promise.all([...unanswered].map((response) => new Promise((done) => response.once('close', done))));
 }
 
 /** Waits for `task`, but no longer than `limitMs`; a failure or an overrun is logged, not thrown. */

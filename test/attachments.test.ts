@@ -2,7 +2,15 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AttachmentOutput } from '../src/modules/attachments/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
-import { eventLog, expectError, seedCurrentStep, seedFile, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import {
+  eventLog,
+  expectError,
+  seedCurrentStep,
+  seedFile,
+  type TestUser,
+  seedCardScene,
+  errorOf,
+} from './helpers/factories';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -16,10 +24,14 @@ function scene() {
 /** Attaches a freshly seeded upload of `user`. */
 async function attach(path: string, user: TestUser, extra: { name?: string } = {}) {
   const file = await seedFile(t, user, { name: 'sketch.png' });
-  return t.request<AttachmentOutput>('POST', path, { token: user.token, body: { ...extra, blob: { key: file.key, container: file.container } } });
+  return t.request<AttachmentOutput>('POST', path, {
+    token: user.token,
+    body: { ...extra, blob: { key: file.key, container: file.container } },
+  });
 }
 
-const attachmentRows = (workshopId: string) => t.db.select().from(t.tables.attachments).where(eq(t.tables.attachments.workshopId, workshopId));
+const attachmentRows = (workshopId: string) =>
+  t.db.select().from(t.tables.attachments).where(eq(t.tables.attachments.workshopId, workshopId));
 
 describe('attachments', () => {
   it('attaches an uploaded file, serves it through the signed url, lists and removes it', async () => {
@@ -29,7 +41,10 @@ describe('attachments', () => {
     const upload = await t.request<UploadOutput>('POST', '/v1/uploads', { token: participant.token, rawBody: form });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
 
-    const created = await t.request<AttachmentOutput>('POST', s.path, { token: participant.token, body: { blob: upload.body } });
+    const created = await t.request<AttachmentOutput>('POST', s.path, {
+      token: participant.token,
+      body: { blob: upload.body },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -46,7 +61,12 @@ describe('attachments', () => {
     expect(await download.text()).toBe('hello attachment');
 
     const named = await attach(s.path, other, { name: 'Whiteboard photo' });
-    expect(named.body).toMatchObject({ name: 'Whiteboard photo', mimetype: 'image/png', size: 1234, user_id: other.id });
+    expect(named.body).toMatchObject({
+      name: 'Whiteboard photo',
+      mimetype: 'image/png',
+      size: 1234,
+      user_id: other.id,
+    });
     expect((await t.request('GET', s.path, { token: facilitator.token })).body).toEqual([created.body, named.body]);
     expect((await t.request('GET', `${s.path}/${created.body.id}`, { token: other.token })).body).toEqual(created.body);
 
@@ -83,7 +103,11 @@ describe('attachments', () => {
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     expectError(
-      await t.request('POST', s.path, { token: participant.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
+      await t.request('POST', s.path, {
+        token: participant.token,
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
       415,
       'unsupported_media_type',
     );
@@ -98,8 +122,16 @@ describe('attachments', () => {
     expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
     expectError(await attach(s.path, stranger), 404, 'not_found');
     expectError(await t.request('GET', `${s.path}/${mine.body.id}`, { token: stranger.token }), 404, 'not_found');
-    expectError(await attach(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/attachments`, participant), 404, 'not_found');
-    expectError(await t.request('DELETE', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(
+      await attach(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/attachments`, participant),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     expect(await attachmentRows(elsewhere.workshop.id)).toHaveLength(0);
   });
 
@@ -122,10 +154,16 @@ describe('attachments', () => {
   it('refuses writes to an archived workshop with 409', async () => {
     const s = await scene();
     const kept = await attach(s.path, participant);
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)),
+    );
     for (const user of [participant, facilitator]) {
       expectError(await attach(s.path, user), 409, 'workshop_archived');
-      expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
+      expectError(
+        await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }),
+        409,
+        'workshop_archived',
+      );
     }
     expect((await t.request('GET', s.path, { token: other.token })).body).toEqual([kept.body]);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(1);

@@ -10,7 +10,10 @@ import { until } from './helpers/wait';
 describe.skipIf(!redisAvailable)('attempt limits across two instances', () => {
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }));
-  const b = useServer(() => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }),
+    () => ({ shareDatabaseOf: a }),
+  );
 
   const wrongCode = (server: TestServer, token: string) =>
     server.request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });
@@ -29,7 +32,8 @@ describe.skipIf(!redisAvailable)('attempt limits across two instances', () => {
 
   it('keeps limiting per instance, without failing requests, while Redis is away, and says so in the log', async () => {
     const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const logged = (text: string) => warnings.mock.calls.some(([line]) => String(line).startsWith('[limits]') && String(line).includes(text));
+    const logged = (text: string) =>
+      warnings.mock.calls.some(([line]) => String(line).startsWith('[limits]') && String(line).includes(text));
     const guesser = await createUser(a, 'Patient');
     await redis.stop();
     try {

@@ -24,7 +24,9 @@ describe('auth', () => {
     expect(logout.status).toBe(204);
     expectError(await t.request('POST', '/v1/auth/logout', { token }), 401, 'unauthenticated');
 
-    const login = await t.request<Session>('POST', '/v1/auth/login', { body: { email: 'ada@example.test', password: 'long enough' } });
+    const login = await t.request<Session>('POST', '/v1/auth/login', {
+      body: { email: 'ada@example.test', password: 'long enough' },
+    });
     expect(login.status).toBe(200);
     expect(login.body.user.id).toBe(res.body.user.id);
     expect(login.body.token).not.toBe(token);
@@ -32,12 +34,28 @@ describe('auth', () => {
 
   it('refuses a taken e-mail, a short password and bad credentials', async () => {
     const user = await createUser(t, 'Grace');
-    expectError(await t.request('POST', '/v1/auth/signup', { body: { email: user.email.toUpperCase(), password: 'long enough', name: 'G' } }), 409, 'email_taken');
-    const short = await t.request('POST', '/v1/auth/signup', { body: { email: 'x@example.test', password: 'short', name: 'X' } });
+    expectError(
+      await t.request('POST', '/v1/auth/signup', {
+        body: { email: user.email.toUpperCase(), password: 'long enough', name: 'G' },
+      }),
+      409,
+      'email_taken',
+    );
+    const short = await t.request('POST', '/v1/auth/signup', {
+      body: { email: 'x@example.test', password: 'short', name: 'X' },
+    });
     expectError(short, 400, 'invalid_request');
     expect(errorOf(short).details?.[0]?.path).toBe('password');
-    expectError(await t.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'wrong password' } }), 401, 'invalid_credentials');
-    expectError(await t.request('POST', '/v1/auth/login', { body: { email: 'nobody@example.test', password: 'wrong password' } }), 401, 'invalid_credentials');
+    expectError(
+      await t.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'wrong password' } }),
+      401,
+      'invalid_credentials',
+    );
+    expectError(
+      await t.request('POST', '/v1/auth/login', { body: { email: 'nobody@example.test', password: 'wrong password' } }),
+      401,
+      'invalid_credentials',
+    );
   });
 
   it('confirms the e-mail with the mailed token, once', async () => {
@@ -49,11 +67,33 @@ describe('auth', () => {
   });
 
   it('answers malformed input with the contract shape', async () => {
-    expectError(await t.request('POST', '/v1/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', '/v1/auth/login', { rawBody: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('POST', '/v1/auth/login', { body: { email: 42, password: [] } }), 400, 'invalid_request');
+    expectError(
+      await t.request('POST', '/v1/auth/login', {
+        rawBody: '{"email":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', '/v1/auth/login', {
+        rawBody: 'email=a',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request('POST', '/v1/auth/login', { body: { email: 42, password: [] } }),
+      400,
+      'invalid_request',
+    );
     const huge = JSON.stringify({ email: 'a@b.test', password: 'x'.repeat(1.1 * 1024 * 1024) });
-    expectError(await t.request('POST', '/v1/auth/login', { rawBody: huge, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
+    expectError(
+      await t.request('POST', '/v1/auth/login', { rawBody: huge, headers: { 'content-type': 'application/json' } }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('requires a bearer token on /v1 routes', async () => {

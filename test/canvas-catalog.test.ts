@@ -10,7 +10,14 @@ import { useServer, useUsers } from './helpers/cast';
 const t = useServer();
 const [ada] = useUsers(t, 'Ada');
 
-const REQUIRED = ['swot', 'impact-effort', 'lean-canvas', 'business-model-canvas', 'empathy-map', 'start-stop-continue'];
+const REQUIRED = [
+  'swot',
+  'impact-effort',
+  'lean-canvas',
+  'business-model-canvas',
+  'empathy-map',
+  'start-stop-continue',
+];
 
 type Zone = { id: string; name: string; x: number; y: number; rows: number; cols: number; cluster_id: null };
 
@@ -21,7 +28,12 @@ describe('GET /v1/canvas', () => {
     const ids = res.body.map((c: { id: string }) => c.id);
     for (const id of REQUIRED) expect(ids).toContain(id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const canvas of res.body as Array<{ id: string; name: string; background: { cols: number; rows: number }; zones: Zone[] }>) {
+    for (const canvas of res.body as Array<{
+      id: string;
+      name: string;
+      background: { cols: number; rows: number };
+      zones: Zone[];
+    }>) {
       expect(Object.keys(canvas).sort()).toEqual(['background', 'id', 'name', 'zones']);
       expect(canvas.id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(canvas.name.length).toBeGreaterThan(0);
@@ -63,7 +75,15 @@ describe('GET /v1/canvas/:id', () => {
     });
     const lean = await t.request<PredefinedCanvasOutput>('GET', '/v1/canvas/lean-canvas', { token: ada.token });
     expect(lean.body.zones.map((z) => z.id)).toEqual([
-      'problem', 'solution', 'key-metrics', 'unique-value-proposition', 'unfair-advantage', 'channels', 'customer-segments', 'cost-structure', 'revenue-streams',
+      'problem',
+      'solution',
+      'key-metrics',
+      'unique-value-proposition',
+      'unfair-advantage',
+      'channels',
+      'customer-segments',
+      'cost-structure',
+      'revenue-streams',
     ]);
   });
 
@@ -84,18 +104,33 @@ describe('catalog files', () => {
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
     return () => loadCanvasCatalog(dir);
   }
-  const good = { id: 'grid', name: 'Grid', background: { cols: 2, rows: 1 }, zones: [{ id: 'a', name: 'A', x: 0, y: 0, cols: 1, rows: 1 }] };
+  const good = {
+    id: 'grid',
+    name: 'Grid',
+    background: { cols: 2, rows: 1 },
+    zones: [{ id: 'a', name: 'A', x: 0, y: 0, cols: 1, rows: 1 }],
+  };
 
   it('loads a valid folder', () => {
     const catalog = catalogWith({ 'grid.json': good })();
     expect([...catalog.canvases.keys()]).toEqual(['grid']);
-    expect(catalog.outputs[0]!.zones[0]).toEqual({ id: 'a', name: 'A', x: 0, y: 0, cols: 1, rows: 1, cluster_id: null });
+    expect(catalog.outputs[0]!.zones[0]).toEqual({
+      id: 'a',
+      name: 'A',
+      x: 0,
+      y: 0,
+      cols: 1,
+      rows: 1,
+      cluster_id: null,
+    });
   });
 
   it('refuses files that are wrong, naming the file and the problem', () => {
     expect(catalogWith({ 'other.json': good })).toThrow(/must have the id "other"/);
     expect(catalogWith({ 'grid.json': { ...good, extra: 1 } })).toThrow(/grid\.json/);
-    expect(catalogWith({ 'grid.json': { ...good, zones: [{ ...good.zones[0], x: 1.5 }] } })).toThrow(/inside the background/);
+    expect(catalogWith({ 'grid.json': { ...good, zones: [{ ...good.zones[0], x: 1.5 }] } })).toThrow(
+      /inside the background/,
+    );
     const twice = [good.zones[0], { ...good.zones[0], x: 1 }];
     expect(catalogWith({ 'grid.json': { ...good, zones: twice } })).toThrow(/unique/);
     const overlapping = [good.zones[0], { id: 'b', name: 'B', x: 0.5, y: 0, cols: 1, rows: 1 }];

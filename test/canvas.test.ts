@@ -33,7 +33,9 @@ const placeZones = (workshopId: string, patch: Record<string, Omit<Zone, 'id'> |
   write(t.deps, (tx, changes) => t.deps.collab.placeZones({ tx, changes }, workshopId, patch));
 /** The document's zones of a workshop, as plain objects by id (loading it, inside a write of its own). */
 const documentZones = async (workshopId: string) =>
-  Object.fromEntries(await writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId)));
+  Object.fromEntries(
+    await writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId)),
+  );
 const sqlZones = (workshopId: string) => {
   const { zones } = t.tables;
   return t.db.select().from(zones).where(eq(zones.workshopId, workshopId)).orderBy(asc(zones.position));
@@ -42,7 +44,13 @@ const sqlZones = (workshopId: string) => {
 async function createCanvas(workshopId: string, body: unknown = CUSTOM) {
   const res = await t.request('POST', canvasPath(workshopId), { token: ada.token, body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; name: string; background: { id: string; cols: number; rows: number }; zones: Zone[]; image: unknown };
+  return res.body as {
+    id: string;
+    name: string;
+    background: { id: string; cols: number; rows: number };
+    zones: Zone[];
+    image: unknown;
+  };
 }
 
 /** A workshop with a canvas, Bob as participant. */
@@ -75,11 +83,15 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
       [first!.id]: { name: 'Went well', x: 0, y: 0, rows: 10.5, cols: 10, cluster_id: null },
       [second!.id]: { name: 'To improve', x: 10, y: 0, rows: 10.5, cols: 10, cluster_id: null },
     });
-    expect((await sqlZones(w.id)).map((z) => [z.id, z.name, z.x, z.y, z.rows, z.cols, z.clusterId, z.position, z.canvasId])).toEqual([
+    expect(
+      (await sqlZones(w.id)).map((z) => [z.id, z.name, z.x, z.y, z.rows, z.cols, z.clusterId, z.position, z.canvasId]),
+    ).toEqual([
       [first!.id, 'Went well', 0, 0, 10.5, 10, null, 0, canvas.id],
       [second!.id, 'To improve', 10, 0, 10.5, 10, null, 1, canvas.id],
     ]);
-    expect((await eventLog(t, w.id)).map((e) => [e.action, e.userId, e.change])).toEqual([['addCanvas', ada.id, { canvas }]]);
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.userId, e.change])).toEqual([
+      ['addCanvas', ada.id, { canvas }],
+    ]);
 
     const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token });
     expect(read.status).toBe(200);
@@ -114,15 +126,25 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
 
   it('lets explicit members override those of the predefined canvas', async () => {
     const w = await seedWorkshop(t, ada);
-    const renamed = await createCanvas(w.id, { canvas_id: 'start-stop-continue', name: 'Our retro', background: { cols: 24 } });
+    const renamed = await createCanvas(w.id, {
+      canvas_id: 'start-stop-continue',
+      name: 'Our retro',
+      background: { cols: 24 },
+    });
     expect(renamed.name).toBe('Our retro');
     expect(renamed.background).toEqual({ id: 'start-stop-continue', cols: 24, rows: 8 });
     expect(renamed.zones.map((z) => z.name)).toEqual(['Start', 'Stop', 'Continue']);
 
-    const own = await createCanvas(w.id, { canvas_id: 'empathy-map', zones: [{ name: 'Only', x: 1, y: 1, rows: 2, cols: 2 }], image: CUSTOM.image });
+    const own = await createCanvas(w.id, {
+      canvas_id: 'empathy-map',
+      zones: [{ name: 'Only', x: 1, y: 1, rows: 2, cols: 2 }],
+      image: CUSTOM.image,
+    });
     expect(own.name).toBe('Empathy map');
     expect(own.background).toEqual({ id: 'empathy-map', cols: 12, rows: 10 });
-    expect(own.zones).toEqual([{ id: expect.any(String), name: 'Only', x: 1, y: 1, rows: 2, cols: 2, cluster_id: null }]);
+    expect(own.zones).toEqual([
+      { id: expect.any(String), name: 'Only', x: 1, y: 1, rows: 2, cols: 2, cluster_id: null },
+    ]);
     expect(own.image).toEqual(CUSTOM.image);
   });
 
@@ -135,13 +157,19 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     expect(Object.keys(doc).sort()).toEqual(replacement.zones.map((z) => z.id).sort());
     for (const zone of old.zones) expect(doc[zone.id]).toBeUndefined();
     expect((await sqlZones(w.id)).map((z) => z.id)).toEqual(replacement.zones.map((z) => z.id));
-    expect((await t.db.select().from(t.tables.canvases).where(eq(t.tables.canvases.workshopId, w.id))).map((c) => c.id)).toEqual([replacement.id]);
+    expect(
+      (await t.db.select().from(t.tables.canvases).where(eq(t.tables.canvases.workshopId, w.id))).map((c) => c.id),
+    ).toEqual([replacement.id]);
     expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([
       ['addCanvas', { canvas: old }],
       ['removeCanvas', { canvas: old }],
       ['addCanvas', { canvas: replacement }],
     ]);
-    expectError(await t.request<ZoneOutput>('GET', anyZonePath(old.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expectError(
+      await t.request<ZoneOutput>('GET', anyZonePath(old.zones[0]!.id), { token: ada.token }),
+      404,
+      'not_found',
+    );
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(replacement);
   });
 
@@ -176,8 +204,24 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body).slice(0, 200)).toBe(path);
     }
-    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, rawBody: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await t.request('POST', canvasPath(w.id), {
+        token: ada.token,
+        rawBody: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', canvasPath(w.id), {
+        token: ada.token,
+        rawBody: 'name=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token }), 400, 'invalid_request');
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
@@ -206,7 +250,11 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
       ['removeCanvas', { canvas }],
     ]);
     expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
-    expectError(await t.request<ZoneOutput>('GET', anyZonePath(canvas.zones[0]!.id), { token: ada.token }), 404, 'not_found');
+    expectError(
+      await t.request<ZoneOutput>('GET', anyZonePath(canvas.zones[0]!.id), { token: ada.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 404, 'not_found');
   });
 
@@ -217,7 +265,15 @@ describe('GET and DELETE /v1/workshops/:workshop_id/canvas', () => {
     expect((await t.request('DELETE', canvasPath(w.id), { token: ada.token })).status).toBe(204);
     const removed = (await eventLog(t, w.id)).at(-1)!;
     expect(removed.action).toBe('removeCanvas');
-    expect((removed.change as { canvas: { zones: Zone[] } }).canvas.zones[0]).toEqual({ id: zone!.id, name: 'Moved', x: 3, y: 4, rows: 1, cols: 1, cluster_id: null });
+    expect((removed.change as { canvas: { zones: Zone[] } }).canvas.zones[0]).toEqual({
+      id: zone!.id,
+      name: 'Moved',
+      x: 3,
+      y: 4,
+      rows: 1,
+      cols: 1,
+      cluster_id: null,
+    });
   });
 });
 
@@ -228,14 +284,20 @@ describe('the document is the truth for zones', () => {
     await placeZones(w.id, { [first!.id]: { name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null } });
 
     const read = await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token });
-    expect(read.body.zones).toEqual([{ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null }, second]);
+    expect(read.body.zones).toEqual([
+      { id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null },
+      second,
+    ]);
     const one = await t.request<ZoneOutput>('GET', anyZonePath(first!.id), { token: bob.token });
     expect(one.status).toBe(200);
     expect(one.body).toEqual({ id: first!.id, name: 'Renamed', x: 2.5, y: 1, rows: 3, cols: 4, cluster_id: null });
-    expect((await sqlZones(w.id)).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([['Renamed', 2.5, 1, 3, 4], [second!.name, second!.x, second!.y, second!.rows, second!.cols]]);
+    expect((await sqlZones(w.id)).map((z) => [z.name, z.x, z.y, z.rows, z.cols])).toEqual([
+      ['Renamed', 2.5, 1, 3, 4],
+      [second!.name, second!.x, second!.y, second!.rows, second!.cols],
+    ]);
   });
 
-  it('a y-websocket client sees REST canvas writes, and REST sees the client\'s moves', async () => {
+  it("a y-websocket client sees REST canvas writes, and REST sees the client's moves", async () => {
     const w = await seedWorkshop(t, ada);
     const client = await syncedDoc(t, w.id, ada.token);
     try {
@@ -247,11 +309,20 @@ describe('the document is the truth for zones', () => {
       const moved = { name: 'Our strengths', x: 1, y: 0.5, rows: 3, cols: 5, cluster_id: null };
       client.zones.set(zone!.id, moved);
       await until(async () => (await sqlZones(w.id))[0]!.name === 'Our strengths', 'the move is stored');
-      expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({ id: zone!.id, ...moved });
-      expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({ id: zone!.id, ...moved });
+      expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: ada.token })).body).toEqual({
+        id: zone!.id,
+        ...moved,
+      });
+      expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body.zones[0]).toEqual({
+        id: zone!.id,
+        ...moved,
+      });
 
       const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
-      expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
+      expect(
+        (await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } }))
+          .status,
+      ).toBe(204);
       await until(() => client.zones.get(zone!.id)?.cluster_id === cluster.id, 'the link reaches the client');
       expect(client.zones.get(zone!.id)).toEqual({ ...moved, cluster_id: cluster.id });
 
@@ -268,13 +339,20 @@ describe('the document is the truth for zones', () => {
     const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
     const moved = { name: 'Went well', x: 7, y: 8, rows: 2, cols: 3, cluster_id: cluster.id };
     await placeZones(w.id, { [zone!.id]: moved });
-    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(cluster.id);
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body.cluster_id).toBe(
+      cluster.id,
+    );
 
-    expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null } })).status,
+    ).toBe(204);
     expect((await documentZones(w.id))[zone!.id]).toEqual({ ...moved, cluster_id: null });
     const [row] = await sqlZones(w.id);
     expect([row!.x, row!.y, row!.rows, row!.cols, row!.clusterId]).toEqual([7, 8, 2, 3, null]);
-    expect((await eventLog(t, w.id)).at(-1)!.change).toEqual({ zone: { id: zone!.id, ...moved, cluster_id: null }, changes: { cluster_id: [cluster.id, null] } });
+    expect((await eventLog(t, w.id)).at(-1)!.change).toEqual({
+      zone: { id: zone!.id, ...moved, cluster_id: null },
+      changes: { cluster_id: [cluster.id, null] },
+    });
   });
 });
 
@@ -288,7 +366,11 @@ describe('GET /v1/workshops/canvas/zones/:id', () => {
       expect(res.body).toEqual(zone);
     }
     expectError(await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: eve.token }), 404, 'not_found');
-    expectError(await t.request<ZoneOutput>('GET', anyZonePath('no-such-zone'), { token: ada.token }), 404, 'not_found');
+    expectError(
+      await t.request<ZoneOutput>('GET', anyZonePath('no-such-zone'), { token: ada.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request<ZoneOutput>('GET', anyZonePath(zone!.id)), 401, 'unauthenticated');
   });
 });
@@ -299,26 +381,51 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
     const [zone, other] = canvas.zones;
     const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
 
-    const linked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
+    const linked = await t.request('PUT', zonePath(w.id, zone!.id), {
+      token: ada.token,
+      body: { cluster_id: cluster.id },
+    });
     expect(linked.status).toBe(204);
     expect(linked.body).toBe('');
     expect((await documentZones(w.id))[zone!.id]!.cluster_id).toBe(cluster.id);
     expect((await documentZones(w.id))[other!.id]!.cluster_id).toBeNull();
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([cluster.id, null]);
-    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({ ...zone, cluster_id: cluster.id });
-    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([{ ...zone, cluster_id: cluster.id }, other]);
+    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual({
+      ...zone,
+      cluster_id: cluster.id,
+    });
+    expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body.zones).toEqual([
+      { ...zone, cluster_id: cluster.id },
+      other,
+    ]);
 
     // Linking again to the same cluster is a no-op: nothing logged.
-    expect((await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status).toBe(204);
+    expect(
+      (await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } })).status,
+    ).toBe(204);
 
-    const unlinked = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: null, name: 'ignored' } });
+    const unlinked = await t.request('PUT', zonePath(w.id, zone!.id), {
+      token: ada.token,
+      body: { cluster_id: null, name: 'ignored' },
+    });
     expect(unlinked.status).toBe(204);
-    expect((await documentZones(w.id))[zone!.id]).toEqual({ name: zone!.name, x: zone!.x, y: zone!.y, rows: zone!.rows, cols: zone!.cols, cluster_id: null });
+    expect((await documentZones(w.id))[zone!.id]).toEqual({
+      name: zone!.name,
+      x: zone!.x,
+      y: zone!.y,
+      rows: zone!.rows,
+      cols: zone!.cols,
+      cluster_id: null,
+    });
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
 
     expect((await eventLog(t, w.id)).map((e) => [e.action, e.userId, e.change])).toEqual([
       ['addCanvas', ada.id, { canvas }],
-      ['updateZone', ada.id, { zone: { ...zone, cluster_id: cluster.id }, changes: { cluster_id: [null, cluster.id] } }],
+      [
+        'updateZone',
+        ada.id,
+        { zone: { ...zone, cluster_id: cluster.id }, changes: { cluster_id: [null, cluster.id] } },
+      ],
       ['updateZone', ada.id, { zone, changes: { cluster_id: [cluster.id, null] } }],
     ]);
   });
@@ -330,17 +437,51 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
     const idea = await seedCard(t, w.id, ada, { type: 'idea', parentId: cluster.id });
     const elsewhere = await seedWorkshop(t, ada);
     const foreign = await seedCard(t, elsewhere.id, ada, { type: 'cluster' });
-    for (const body of [{ cluster_id: idea.id }, { cluster_id: foreign.id }, { cluster_id: 'no-such-card' }, { cluster_id: 12 }, { cluster_id: '' }, {}]) {
+    for (const body of [
+      { cluster_id: idea.id },
+      { cluster_id: foreign.id },
+      { cluster_id: 'no-such-card' },
+      { cluster_id: 12 },
+      { cluster_id: '' },
+      {},
+    ]) {
       const res = await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body });
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe('cluster_id');
     }
-    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(
+      await t.request('PUT', zonePath(w.id, zone!.id), {
+        token: ada.token,
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request('PUT', zonePath(w.id, zone!.id), {
+        token: ada.token,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
     // A zone of another workshop's canvas is not found through this workshop.
     const { canvas: otherCanvas } = await workshopWithCanvas();
-    expectError(await t.request('PUT', zonePath(w.id, otherCanvas.zones[0]!.id), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
-    expectError(await t.request('PUT', zonePath(w.id, 'no-such-zone'), { token: ada.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
+    expectError(
+      await t.request('PUT', zonePath(w.id, otherCanvas.zones[0]!.id), {
+        token: ada.token,
+        body: { cluster_id: cluster.id },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('PUT', zonePath(w.id, 'no-such-zone'), { token: ada.token, body: { cluster_id: cluster.id } }),
+      404,
+      'not_found',
+    );
 
     expect((await documentZones(w.id))[zone!.id]!.cluster_id).toBeNull();
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
@@ -357,13 +498,25 @@ describe('who may do what', () => {
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).status).toBe(200);
     expectError(await t.request('POST', canvasPath(w.id), { token: bob.token, body: CUSTOM }), 403, 'forbidden');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
-    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: bob.token, body: { cluster_id: cluster.id } }), 403, 'forbidden');
+    expectError(
+      await t.request('PUT', zonePath(w.id, zone!.id), { token: bob.token, body: { cluster_id: cluster.id } }),
+      403,
+      'forbidden',
+    );
 
     expectError(await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
     expectError(await t.request('POST', canvasPath(w.id), { token: eve.token, body: CUSTOM }), 404, 'not_found');
     expectError(await t.request('DELETE', canvasPath(w.id), { token: eve.token }), 404, 'not_found');
-    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: eve.token, body: { cluster_id: cluster.id } }), 404, 'not_found');
-    expectError(await t.request<CanvasOutput>('GET', canvasPath('no-such-workshop'), { token: ada.token }), 404, 'not_found');
+    expectError(
+      await t.request('PUT', zonePath(w.id, zone!.id), { token: eve.token, body: { cluster_id: cluster.id } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request<CanvasOutput>('GET', canvasPath('no-such-workshop'), { token: ada.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('POST', canvasPath(w.id), { body: CUSTOM }), 401, 'unauthenticated');
 
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: ada.token })).body).toEqual(canvas);
@@ -379,10 +532,22 @@ describe('who may do what', () => {
     expect(archived.status, JSON.stringify(archived.body)).toBe(200);
     const before = (await eventLog(t, w.id)).length;
 
-    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: CUSTOM }), 409, 'workshop_archived');
-    expectError(await t.request('POST', canvasPath(w.id), { token: ada.token, body: { canvas_id: 'swot' } }), 409, 'workshop_archived');
+    expectError(
+      await t.request('POST', canvasPath(w.id), { token: ada.token, body: CUSTOM }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('POST', canvasPath(w.id), { token: ada.token, body: { canvas_id: 'swot' } }),
+      409,
+      'workshop_archived',
+    );
     expectError(await t.request('DELETE', canvasPath(w.id), { token: ada.token }), 409, 'workshop_archived');
-    expectError(await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } }), 409, 'workshop_archived');
+    expectError(
+      await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } }),
+      409,
+      'workshop_archived',
+    );
     // Participants learn they may not, before learning the workshop is archived.
     expectError(await t.request('DELETE', canvasPath(w.id), { token: bob.token }), 403, 'forbidden');
 
@@ -416,14 +581,19 @@ describe('zones follow the clusters they link to', () => {
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
     const logged = (await eventLog(t, w.id)).slice(before);
     expect(logged.map((e) => e.action)).toEqual(['updateZone', 'updateZone']);
-    expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([{ cluster_id: [cluster.id, null] }, { cluster_id: [cluster.id, null] }]);
+    expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([
+      { cluster_id: [cluster.id, null] },
+      { cluster_id: [cluster.id, null] },
+    ]);
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
   });
 
   it('moves zone links to the cluster a merge made', async () => {
     const { w, cluster, zone } = await linkedZone();
     const merged = await seedCard(t, w.id, ada, { type: 'cluster' });
-    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }));
+    await write(t.deps, (tx, changes) =>
+      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }),
+    );
     expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(merged.id);
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
   });
@@ -445,9 +615,13 @@ describe('zones follow the clusters they link to', () => {
   it('does nothing for a workshop without a canvas, or clusters no zone links to', async () => {
     const w = await seedWorkshop(t, ada);
     const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
-    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] }));
+    await write(t.deps, (tx, changes) =>
+      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] }),
+    );
     const { w: other } = await workshopWithCanvas();
-    await write(t.deps, (tx, changes) => relinkZones(t.deps, { tx, changes }, { workshopId: other.id, userId: ada.id, from: [cluster.id] }));
+    await write(t.deps, (tx, changes) =>
+      relinkZones(t.deps, { tx, changes }, { workshopId: other.id, userId: ada.id, from: [cluster.id] }),
+    );
     expect(await eventLog(t, w.id)).toEqual([]);
     expect((await eventLog(t, other.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });

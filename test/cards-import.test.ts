@@ -38,7 +38,9 @@ async function populated() {
   const w = await workshop();
   const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Old' });
   const idea = await seedCard(t, w.id, facilitator, { parentId: cluster.id, title: 'Old idea' });
-  await t.write(async (tx, { votes }) => tx.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: facilitator.id, value: 1 }));
+  await t.write(async (tx, { votes }) =>
+    tx.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: facilitator.id, value: 1 }),
+  );
   return w;
 }
 
@@ -53,11 +55,19 @@ function toCsv(list: CardOutput[]) {
 
 const shape = (list: CardOutput[]) => {
   const titles = new Map(list.map((c) => [c.id, c.title]));
-  return list.map((c) => ({ type: c.type, title: c.title, content: c.content, parent: c.parent ? titles.get(c.parent) : null, color: c.color, aside: c.aside, position: c.position }));
+  return list.map((c) => ({
+    type: c.type,
+    title: c.title,
+    content: c.content,
+    parent: c.parent ? titles.get(c.parent) : null,
+    color: c.color,
+    aside: c.aside,
+    position: c.position,
+  }));
 };
 
 describe('PUT /cards (CSV import)', () => {
-  it('replaces every card and its feedback with the file\'s cards', async () => {
+  it("replaces every card and its feedback with the file's cards", async () => {
     const w = await populated();
     const csv = [
       'Title,type,aside,cluster,color,content',
@@ -72,8 +82,24 @@ describe('PUT /cards (CSV import)', () => {
     const res = await upload(w.id, csv);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(shape(res.body)).toEqual([
-      { type: 'cluster', title: 'Problems', content: 'Things that hurt', parent: null, color: 'red', aside: false, position: 0 },
-      { type: 'idea', title: 'Slow builds', content: 'Takes "ages"\nevery time', parent: 'Problems', color: null, aside: true, position: 0 },
+      {
+        type: 'cluster',
+        title: 'Problems',
+        content: 'Things that hurt',
+        parent: null,
+        color: 'red',
+        aside: false,
+        position: 0,
+      },
+      {
+        type: 'idea',
+        title: 'Slow builds',
+        content: 'Takes "ages"\nevery time',
+        parent: 'Problems',
+        color: null,
+        aside: true,
+        position: 0,
+      },
       { type: 'idea', title: 'Flaky tests', content: '', parent: 'Problems', color: null, aside: false, position: 1 },
       { type: 'cluster', title: 'Ideas', content: '', parent: null, color: 'green', aside: false, position: 1 },
       { type: 'idea', title: 'Faster CI', content: '', parent: 'Ideas', color: null, aside: true, position: 0 },
@@ -86,7 +112,9 @@ describe('PUT /cards (CSV import)', () => {
     expect(after.votes).toBe(0);
     expect(after.lastCardNumber).toBe(8);
     const { events } = t.tables;
-    const event = (await t.db.select().from(events).where(eq(events.workshopId, w.id)).orderBy(asc(events.seq))).at(-1)!;
+    const event = (await t.db.select().from(events).where(eq(events.workshopId, w.id)).orderBy(asc(events.seq))).at(
+      -1,
+    )!;
     expect(event.action).toBe('importCards');
     expect(event.change).toEqual({ count: 6 });
   });
@@ -95,7 +123,13 @@ describe('PUT /cards (CSV import)', () => {
     const w = await workshop();
     const res = await upload(w.id, 'type,title,cluster\nidea,One,Alpha\nidea,Two,Beta\nidea,Three,Alpha\n');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.map((c) => `${c.type}:${c.title}`)).toEqual(['cluster:Alpha', 'idea:One', 'idea:Three', 'cluster:Beta', 'idea:Two']);
+    expect(res.body.map((c) => `${c.type}:${c.title}`)).toEqual([
+      'cluster:Alpha',
+      'idea:One',
+      'idea:Three',
+      'cluster:Beta',
+      'idea:Two',
+    ]);
     const emptied = await upload(w.id, '\uFEFFtype,title,content,cluster,color,aside\n');
     expect(emptied.status).toBe(200);
     expect(emptied.body).toEqual([]);
@@ -114,21 +148,27 @@ describe('PUT /cards (CSV import)', () => {
     const w = await workshop();
     const form = new FormData();
     form.append('file', 'type,title\ncluster,From a field\n');
-    const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form });
+    const res = await t.request<CardOutput[]>('PUT', `/v1/workshops/${w.id}/cards`, {
+      token: facilitator.token,
+      rawBody: form,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.map((c) => c.title)).toEqual(['From a field']);
   });
 
   it('round-trips an exported card list', async () => {
     const w = await workshop();
-    const first = await upload(w.id, [
-      'type,title,content,cluster,color,aside',
-      'cluster,"Comma, cluster","Line one\nline two",,beige,false',
-      'idea,"Quote ""here""",x,"Comma, cluster",,true',
-      'idea,Plain,,"Comma, cluster",,false',
-      'cluster,Second,,,,true',
-      'idea,Under second,,Second,,false',
-    ].join('\n'));
+    const first = await upload(
+      w.id,
+      [
+        'type,title,content,cluster,color,aside',
+        'cluster,"Comma, cluster","Line one\nline two",,beige,false',
+        'idea,"Quote ""here""",x,"Comma, cluster",,true',
+        'idea,Plain,,"Comma, cluster",,false',
+        'cluster,Second,,,,true',
+        'idea,Under second,,Second,,false',
+      ].join('\n'),
+    );
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const again = await upload(w.id, toCsv(first.body));
     expect(again.status, JSON.stringify(again.body)).toBe(200);
@@ -174,8 +214,20 @@ describe('PUT /cards (CSV import)', () => {
     const w = await populated();
     const before = await snapshot(w.id);
     const path = `/v1/workshops/${w.id}/cards`;
-    expectError(await t.request('PUT', path, { token: facilitator.token, body: { file: 'type,title' } }), 415, 'unsupported_media_type');
-    expectError(await t.request('PUT', path, { token: facilitator.token, rawBody: 'type,title\n', headers: { 'content-type': 'text/csv' } }), 415, 'unsupported_media_type');
+    expectError(
+      await t.request('PUT', path, { token: facilitator.token, body: { file: 'type,title' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request('PUT', path, {
+        token: facilitator.token,
+        rawBody: 'type,title\n',
+        headers: { 'content-type': 'text/csv' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
     const missing = await upload(w.id, 'type,title\n', facilitator, 'other');
     expectError(missing, 400, 'invalid_request');
     expect(errorOf(missing).details?.[0]?.path).toBe('file');
@@ -190,9 +242,13 @@ describe('PUT /cards (CSV import)', () => {
     const csv = 'type,title\ncluster,New\n';
     expectError(await upload(w.id, csv, participant), 403, 'forbidden');
     expectError(await upload(w.id, csv, stranger), 404, 'not_found');
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     expectError(await upload(w.id, csv), 409, 'workshop_archived');
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)),
+    );
     expect(await snapshot(w.id)).toEqual(before);
   });
 });

@@ -2,7 +2,15 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../src/db/database';
 import type { CardOutput } from '../src/modules/cards/schemas';
-import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf, inTurn } from './helpers/factories';
+import {
+  expectError,
+  seedCard,
+  seedCurrentStep,
+  seedWorkshop,
+  seedWorkshopWith,
+  errorOf,
+  inTurn,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import { failNextStatement, storeBusyError } from './helpers/statements';
 
@@ -34,7 +42,8 @@ async function listed(workshopId: string) {
 
 function expectPacked(list: any[]) {
   const byStack = new Map<string, number[]>();
-  for (const card of list) byStack.set(card.parent ?? 'clusters', [...(byStack.get(card.parent ?? 'clusters') ?? []), card.position]);
+  for (const card of list)
+    byStack.set(card.parent ?? 'clusters', [...(byStack.get(card.parent ?? 'clusters') ?? []), card.position]);
   for (const positions of byStack.values()) expect(positions).toEqual(positions.map((_, i) => i));
 }
 
@@ -59,32 +68,101 @@ describe('POST /cards/merge', () => {
         { workshopId: w.id, cardId: b1.id, userId: participant.id, value: 1 },
         { workshopId: w.id, cardId: b1.id, userId: facilitator.id, value: -1 },
       ]);
-      const criterion = async (values: Schema['criteria']['$inferInsert']) => (await tx.insert(s.criteria).values(values).returning())[0]!;
-      const rating = async (values: Schema['ratings']['$inferInsert']) => (await tx.insert(s.ratings).values(values).returning())[0]!;
+      const criterion = async (values: Schema['criteria']['$inferInsert']) =>
+        (await tx.insert(s.criteria).values(values).returning())[0]!;
+      const rating = async (values: Schema['ratings']['$inferInsert']) =>
+        (await tx.insert(s.ratings).values(values).returning())[0]!;
       const impact = await criterion({ workshopId: w.id, title: 'Impact', scale: 1, position: 0 });
       const effort = await criterion({ workshopId: w.id, title: 'Effort', scale: 1, position: 1 });
-      const older = await rating({ workshopId: w.id, cardId: a2.id, criteriumId: impact.id, userId: participant.id, value: 3, createdAt: at(0), updatedAt: at(0) });
-      const latest = await rating({ workshopId: w.id, cardId: b1.id, criteriumId: impact.id, userId: participant.id, value: 7, createdAt: at(1), updatedAt: at(2) });
-      const updatedLater = await rating({ workshopId: w.id, cardId: b1.id, criteriumId: impact.id, userId: facilitator.id, value: 1, createdAt: at(0), updatedAt: at(9) });
-      const createdLater = await rating({ workshopId: w.id, cardId: a2.id, criteriumId: impact.id, userId: facilitator.id, value: 9, createdAt: at(3), updatedAt: at(3) });
-      const onlyOne = await rating({ workshopId: w.id, cardId: b1.id, criteriumId: effort.id, userId: participant.id, value: 4, createdAt: at(0), updatedAt: at(0) });
-      const elsewhere = await rating({ workshopId: w.id, cardId: a1.id, criteriumId: impact.id, userId: participant.id, value: 5 });
-      const [section] = await tx.insert(s.sections).values({ workshopId: w.id, title: 'Pros', position: 0 }).returning();
+      const older = await rating({
+        workshopId: w.id,
+        cardId: a2.id,
+        criteriumId: impact.id,
+        userId: participant.id,
+        value: 3,
+        createdAt: at(0),
+        updatedAt: at(0),
+      });
+      const latest = await rating({
+        workshopId: w.id,
+        cardId: b1.id,
+        criteriumId: impact.id,
+        userId: participant.id,
+        value: 7,
+        createdAt: at(1),
+        updatedAt: at(2),
+      });
+      const updatedLater = await rating({
+        workshopId: w.id,
+        cardId: b1.id,
+        criteriumId: impact.id,
+        userId: facilitator.id,
+        value: 1,
+        createdAt: at(0),
+        updatedAt: at(9),
+      });
+      const createdLater = await rating({
+        workshopId: w.id,
+        cardId: a2.id,
+        criteriumId: impact.id,
+        userId: facilitator.id,
+        value: 9,
+        createdAt: at(3),
+        updatedAt: at(3),
+      });
+      const onlyOne = await rating({
+        workshopId: w.id,
+        cardId: b1.id,
+        criteriumId: effort.id,
+        userId: participant.id,
+        value: 4,
+        createdAt: at(0),
+        updatedAt: at(0),
+      });
+      const elsewhere = await rating({
+        workshopId: w.id,
+        cardId: a1.id,
+        criteriumId: impact.id,
+        userId: participant.id,
+        value: 5,
+      });
+      const [section] = await tx
+        .insert(s.sections)
+        .values({ workshopId: w.id, title: 'Pros', position: 0 })
+        .returning();
       await tx.insert(s.items).values([
         { workshopId: w.id, cardId: a2.id, sectionId: section!.id, userId: participant.id, content: 'x' },
         { workshopId: w.id, cardId: b1.id, sectionId: section!.id, userId: participant.id, content: 'y' },
       ]);
       await tx.insert(s.comments).values({ workshopId: w.id, cardId: b1.id, userId: participant.id, content: 'hi' });
-      await tx
-        .insert(s.attachments)
-        .values({ id: 'm-att', workshopId: w.id, cardId: b1.id, userId: participant.id, name: 'a.png', fileKey: 'k', container: 'c', mimetype: 'image/png', size: 3, createdAt: at(0) });
+      await tx.insert(s.attachments).values({
+        id: 'm-att',
+        workshopId: w.id,
+        cardId: b1.id,
+        userId: participant.id,
+        name: 'a.png',
+        fileKey: 'k',
+        container: 'c',
+        mimetype: 'image/png',
+        size: 3,
+        createdAt: at(0),
+      });
       return { older, latest, updatedLater, createdLater, onlyOne, elsewhere, section: section! };
     });
 
     const res = await merge(w.id, { cards_id: [a2.id, b1.id], title: 'Merged', content: 'Both' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const merged = res.body;
-    expect(merged).toMatchObject({ short_id: '8', type: 'idea', title: 'Merged', content: 'Both', parent: a.id, position: 1, user_id: facilitator.id, color: null });
+    expect(merged).toMatchObject({
+      short_id: '8',
+      type: 'idea',
+      title: 'Merged',
+      content: 'Both',
+      parent: a.id,
+      position: 1,
+      user_id: facilitator.id,
+      color: null,
+    });
     expect(merged.summary).toEqual({ score: 2, comments: 1, sections: { [section.id]: 2 }, attachments: 1 });
 
     const cardIds = (await db.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, w.id))).map((r) => r.id);
@@ -108,9 +186,11 @@ describe('POST /cards/merge', () => {
     expect(event.change).toEqual({ card: merged, merged_ids: [a2.id, b1.id] });
   });
 
-  it('merges clusters: the new cluster takes the first one\'s place and adopts all their ideas', async () => {
+  it("merges clusters: the new cluster takes the first one's place and adopts all their ideas", async () => {
     const w = await workshop();
-    const [a, b, c, d] = await inTurn(['A', 'B', 'C', 'D'], (title) => seedCard(t, w.id, facilitator, { type: 'cluster', title }));
+    const [a, b, c, d] = await inTurn(['A', 'B', 'C', 'D'], (title) =>
+      seedCard(t, w.id, facilitator, { type: 'cluster', title }),
+    );
     await t.write(async (tx, { cards }) => tx.update(cards).set({ color: 'red' }).where(eq(cards.id, c!.id)));
     await seedCard(t, w.id, facilitator, { parentId: a!.id, title: 'a1' });
     await seedCard(t, w.id, facilitator, { parentId: c!.id, title: 'c1' });
@@ -127,7 +207,7 @@ describe('POST /cards/merge', () => {
     expectPacked(list);
   });
 
-  it('merging a cluster into an idea moves its ideas under the idea\'s cluster', async () => {
+  it("merging a cluster into an idea moves its ideas under the idea's cluster", async () => {
     const w = await workshop();
     const a = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
     const b = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
@@ -166,7 +246,10 @@ describe('POST /cards/merge', () => {
     for (const [body, path] of cases) {
       const res = await merge(w.id, body);
       expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        errorOf(res).details?.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect(await snapshot(w.id)).toEqual(before);
   });
@@ -201,11 +284,15 @@ describe('POST /cards/merge', () => {
     await seedCurrentStep(t, w.id, { allow_add_idea: false });
     expectError(await merge(w.id, { cards_id: [mine.id, alsoMine.id] }, participant), 403, 'forbidden');
     expectError(await merge(w.id, { cards_id: [mine.id, alsoMine.id] }, stranger), 404, 'not_found');
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     expectError(await merge(w.id, { cards_id: [mine.id, alsoMine.id] }), 409, 'workshop_archived');
     expect(await snapshot(w.id)).toEqual(before);
 
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'running' }).where(eq(workshops.id, w.id)),
+    );
     await seedCurrentStep(t, w.id, { allow_add_idea: true, allow_delete: 'their' });
     const res = await merge(w.id, { cards_id: [mine.id, alsoMine.id] }, participant);
     expect(res.status).toBe(201);

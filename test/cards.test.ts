@@ -1,7 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
-import { expectError, seedCard, seedCurrentStep, seedWorkshop, type TestUser, seedWorkshopWith, errorOf, inTurn } from './helpers/factories';
+import {
+  expectError,
+  seedCard,
+  seedCurrentStep,
+  seedWorkshop,
+  type TestUser,
+  seedWorkshopWith,
+  errorOf,
+  inTurn,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import { startTestServer } from './helpers/server';
 import type { OpenApiDocument } from './helpers/openapi';
@@ -42,7 +51,10 @@ async function stacks(workshopId: string) {
 
 async function expectPacked(workshopId: string) {
   for (const [stack, list] of await stacks(workshopId)) {
-    expect(list.map((c) => c.position).sort((a, b) => a - b), `stack ${stack}`).toEqual(list.map((_, i) => i));
+    expect(
+      list.map((c) => c.position).sort((a, b) => a - b),
+      `stack ${stack}`,
+    ).toEqual(list.map((_, i) => i));
   }
 }
 
@@ -51,7 +63,9 @@ async function create(workshopId: string, user: TestUser, body: Record<string, u
 }
 
 async function titlesIn(workshopId: string, user: TestUser, parent?: string) {
-  const res = await t.request<CardOutput[]>('GET', `${cardsPath(workshopId)}${parent ? `?parent=${parent}` : ''}`, { token: user.token });
+  const res = await t.request<CardOutput[]>('GET', `${cardsPath(workshopId)}${parent ? `?parent=${parent}` : ''}`, {
+    token: user.token,
+  });
   expect(res.status).toBe(200);
   return res.body.map((c) => c.title);
 }
@@ -77,7 +91,17 @@ describe('POST /cards', () => {
     });
     const idea = await create(w.id, participant, { title: '  Idea  ', parent: cluster.body.id, aside: true });
     expect(idea.status).toBe(201);
-    expect(idea.body).toMatchObject({ short_id: '2', type: 'idea', title: 'Idea', content: '', aside: true, parent: cluster.body.id, color: null, position: 0, user_id: participant.id });
+    expect(idea.body).toMatchObject({
+      short_id: '2',
+      type: 'idea',
+      title: 'Idea',
+      content: '',
+      aside: true,
+      parent: cluster.body.id,
+      color: null,
+      position: 0,
+      user_id: participant.id,
+    });
 
     const event = (await eventLog(w.id)).at(-1)!;
     expect(event.action).toBe('addCard');
@@ -88,7 +112,9 @@ describe('POST /cards', () => {
   it('never reuses a short id', async () => {
     const w = await workshop();
     const first = await create(w.id, facilitator, { type: 'cluster', title: 'A' });
-    expect((await t.request('DELETE', `${cardsPath(w.id)}/${first.body.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(
+      (await t.request('DELETE', `${cardsPath(w.id)}/${first.body.id}`, { token: facilitator.token })).status,
+    ).toBe(204);
     const second = await create(w.id, facilitator, { type: 'cluster', title: 'B' });
     expect(second.body.short_id).toBe('2');
   });
@@ -129,13 +155,34 @@ describe('POST /cards', () => {
     for (const [body, path] of cases) {
       const res = await create(w.id, facilitator, body);
       expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        errorOf(res).details?.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
-    expectError(await t.request('POST', cardsPath(w.id), { token: facilitator.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', cardsPath(w.id), { token: facilitator.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await t.request('POST', cardsPath(w.id), {
+        token: facilitator.token,
+        rawBody: '{"title":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', cardsPath(w.id), {
+        token: facilitator.token,
+        rawBody: 'title=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
     expect(await cardRows(w.id)).toHaveLength(2);
     expect(await eventCount(w.id)).toBe(before);
-    expect((await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!.lastCardNumber).toBe(2);
+    expect(
+      (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!.lastCardNumber,
+    ).toBe(2);
   });
 
   it('follows the current step: add_idea / add_cluster for participants, 404 for strangers, 409 when archived', async () => {
@@ -152,7 +199,9 @@ describe('POST /cards', () => {
     expectError(await create(w.id, stranger, { title: 'x', parent: cluster.id }), 404, 'not_found');
     expectError(await create('missing', facilitator, { type: 'cluster', title: 'x' }), 404, 'not_found');
 
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     const before = await eventCount(w.id);
     expectError(await create(w.id, facilitator, { type: 'cluster', title: 'x' }), 409, 'workshop_archived');
     expect(await cardRows(w.id)).toHaveLength(3);
@@ -219,7 +268,16 @@ describe('GET /cards', () => {
       ]);
       await tx.insert(comments).values({ workshopId: w.id, cardId: idea.id, userId: participant.id, content: 'hi' });
       await tx.insert(attachments).values({
-        id: 'att1', workshopId: w.id, cardId: idea.id, userId: participant.id, name: 'a.png', fileKey: 'k', container: 'c', mimetype: 'image/png', size: 3, createdAt: '2026-01-01T00:00:00.000Z',
+        id: 'att1',
+        workshopId: w.id,
+        cardId: idea.id,
+        userId: participant.id,
+        name: 'a.png',
+        fileKey: 'k',
+        container: 'c',
+        mimetype: 'image/png',
+        size: 3,
+        createdAt: '2026-01-01T00:00:00.000Z',
       });
       return section!;
     });
@@ -234,7 +292,10 @@ describe('GET /cards', () => {
     expect((await listed(w, '', participant))[1].summary.score).toBe(1);
     expect((await listed(w, '?type=idea', participant))[0].summary.score).toBe(1);
     expect((await listed(w, '', participant))[0].summary.score).toBe(0);
-    expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token })).body.summary.score).toBe(1);
+    expect(
+      (await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token })).body
+        .summary.score,
+    ).toBe(1);
     expect((await listed(w, '', facilitator))[1].summary.score).toBe(4);
   });
 });
@@ -245,39 +306,84 @@ describe('GET /cards/:id', () => {
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const idea = await seedCard(t, w.id, facilitator, { parentId: cluster.id });
     const other = await seedCard(t, w.id, facilitator, { parentId: cluster.id });
-    const { pros, cons, item, impact, mine, theirs } = await t.write(async (tx, { criteria, items, ratings, sections }) => {
-      const [pros] = await tx.insert(sections).values({ workshopId: w.id, title: 'Pros', position: 0 }).returning();
-      const [cons] = await tx.insert(sections).values({ workshopId: w.id, title: 'Cons', position: 1 }).returning();
-      const [item] = await tx.insert(items).values({ workshopId: w.id, cardId: idea.id, sectionId: cons!.id, userId: participant.id, content: 'costly' }).returning();
-      await tx.insert(items).values({ workshopId: w.id, cardId: other.id, sectionId: pros!.id, userId: participant.id, content: 'elsewhere' });
-      const [impact] = await tx.insert(criteria).values({ workshopId: w.id, title: 'Impact', scale: 3, position: 0 }).returning();
-      const [mine] = await tx.insert(ratings).values({ workshopId: w.id, cardId: idea.id, criteriumId: impact!.id, userId: participant.id, value: 5 }).returning();
-      const [theirs] = await tx.insert(ratings).values({ workshopId: w.id, cardId: idea.id, criteriumId: impact!.id, userId: facilitator.id, value: 10 }).returning();
-      await tx.insert(ratings).values({ workshopId: w.id, cardId: other.id, criteriumId: impact!.id, userId: facilitator.id, value: 0 });
-      return { pros: pros!, cons: cons!, item: item!, impact: impact!, mine: mine!, theirs: theirs! };
-    });
+    const { pros, cons, item, impact, mine, theirs } = await t.write(
+      async (tx, { criteria, items, ratings, sections }) => {
+        const [pros] = await tx.insert(sections).values({ workshopId: w.id, title: 'Pros', position: 0 }).returning();
+        const [cons] = await tx.insert(sections).values({ workshopId: w.id, title: 'Cons', position: 1 }).returning();
+        const [item] = await tx
+          .insert(items)
+          .values({ workshopId: w.id, cardId: idea.id, sectionId: cons!.id, userId: participant.id, content: 'costly' })
+          .returning();
+        await tx.insert(items).values({
+          workshopId: w.id,
+          cardId: other.id,
+          sectionId: pros!.id,
+          userId: participant.id,
+          content: 'elsewhere',
+        });
+        const [impact] = await tx
+          .insert(criteria)
+          .values({ workshopId: w.id, title: 'Impact', scale: 3, position: 0 })
+          .returning();
+        const [mine] = await tx
+          .insert(ratings)
+          .values({ workshopId: w.id, cardId: idea.id, criteriumId: impact!.id, userId: participant.id, value: 5 })
+          .returning();
+        const [theirs] = await tx
+          .insert(ratings)
+          .values({ workshopId: w.id, cardId: idea.id, criteriumId: impact!.id, userId: facilitator.id, value: 10 })
+          .returning();
+        await tx
+          .insert(ratings)
+          .values({ workshopId: w.id, cardId: other.id, criteriumId: impact!.id, userId: facilitator.id, value: 0 });
+        return { pros: pros!, cons: cons!, item: item!, impact: impact!, mine: mine!, theirs: theirs! };
+      },
+    );
 
-    const plain = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, { token: participant.token });
+    const plain = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}`, {
+      token: participant.token,
+    });
     expect(plain.status).toBe(200);
     expect(plain.body).not.toHaveProperty('sections');
     expect(plain.body).not.toHaveProperty('criteria');
     expect(plain.body.summary.sections).toEqual({ [cons.id]: 1 });
 
-    const full = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=sections,criteria`, { token: participant.token });
+    const full = await t.request<CardDetailOutput>(
+      'GET',
+      `${cardsPath(w.id)}/${idea.id}?attributes=sections,criteria`,
+      { token: participant.token },
+    );
     expect(full.status, JSON.stringify(full.body)).toBe(200);
     expect(full.body.sections).toEqual([
       { id: pros.id, title: 'Pros', items: [] },
-      { id: cons.id, title: 'Cons', items: [{ id: item.id, content: 'costly', section_id: cons.id, user_id: participant.id, author_visibility: 'shown' }] },
+      {
+        id: cons.id,
+        title: 'Cons',
+        items: [
+          { id: item.id, content: 'costly', section_id: cons.id, user_id: participant.id, author_visibility: 'shown' },
+        ],
+      },
     ]);
     expect(full.body.criteria).toHaveLength(1);
-    expect(full.body.criteria![0]!).toMatchObject({ id: impact.id, title: 'Impact', scale: 3, current_scale: [0, 5, 10] });
+    expect(full.body.criteria![0]!).toMatchObject({
+      id: impact.id,
+      title: 'Impact',
+      scale: 3,
+      current_scale: [0, 5, 10],
+    });
     expect(full.body.criteria![0]!.ratings.map((r) => r.id)).toEqual([mine.id, theirs.id]);
 
     await seedCurrentStep(t, w.id, { allow_display_ratings: false });
-    const hidden = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: participant.token });
+    const hidden = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, {
+      token: participant.token,
+    });
     expect(hidden.body).not.toHaveProperty('sections');
     expect(hidden.body.criteria![0]!.ratings.map((r) => r.id)).toEqual([mine.id]);
-    const asFacilitator = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${idea.id}?attributes=criteria`, { token: facilitator.token });
+    const asFacilitator = await t.request<CardDetailOutput>(
+      'GET',
+      `${cardsPath(w.id)}/${idea.id}?attributes=criteria`,
+      { token: facilitator.token },
+    );
     expect(asFacilitator.body.criteria![0]!.ratings).toHaveLength(2);
   });
 
@@ -286,13 +392,29 @@ describe('GET /cards/:id', () => {
     const other = await seedWorkshop(t, facilitator);
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const foreign = await seedCard(t, other.id, facilitator, { type: 'cluster' });
-    const bad = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=sections,votes`, { token: facilitator.token });
+    const bad = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=sections,votes`, {
+      token: facilitator.token,
+    });
     expectError(bad, 400, 'invalid_request');
     expect(errorOf(bad).details?.[0]?.path).toBe('attributes');
-    expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=`, { token: facilitator.token })).status).toBe(200);
-    expectError(await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${foreign.id}`, { token: facilitator.token }), 404, 'not_found');
+    expect(
+      (
+        await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}?attributes=`, {
+          token: facilitator.token,
+        })
+      ).status,
+    ).toBe(200);
+    expectError(
+      await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${foreign.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('GET', `${cardsPath(w.id)}/missing`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(
+      await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: stranger.token }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -300,19 +422,36 @@ describe('PUT /cards/:id', () => {
   it('updates fields and records updateCard with changes', async () => {
     const w = await workshop();
     const cluster = (await create(w.id, facilitator, { type: 'cluster', title: 'Cluster' })).body;
-    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { title: 'Renamed', color: 'green', aside: true, content: 'More' } });
+    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, {
+      token: facilitator.token,
+      body: { title: 'Renamed', color: 'green', aside: true, content: 'More' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ id: cluster.id, short_id: cluster.short_id, title: 'Renamed', color: 'green', aside: true, content: 'More', position: 0 });
+    expect(res.body).toMatchObject({
+      id: cluster.id,
+      short_id: cluster.short_id,
+      title: 'Renamed',
+      color: 'green',
+      aside: true,
+      content: 'More',
+      position: 0,
+    });
     const event = (await eventLog(w.id)).at(-1)!;
     expect(event.action).toBe('updateCard');
     expect(event.change).toEqual({
       card: res.body,
       changes: { title: ['Cluster', 'Renamed'], content: ['', 'More'], color: [null, 'green'], aside: [false, true] },
     });
-    const cleared = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { color: null } });
+    const cleared = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, {
+      token: facilitator.token,
+      body: { color: null },
+    });
     expect(cleared.body.color).toBeNull();
     const before = await eventCount(w.id);
-    expect((await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: {} })).status).toBe(200);
+    expect(
+      (await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: {} }))
+        .status,
+    ).toBe(200);
     expect(await eventCount(w.id)).toBe(before);
   });
 
@@ -322,9 +461,11 @@ describe('PUT /cards/:id', () => {
     const b = (await create(w.id, facilitator, { type: 'cluster', title: 'B' })).body;
     const c = (await create(w.id, facilitator, { type: 'cluster', title: 'C' })).body;
     const ideas: Record<string, CardOutput> = {};
-    for (const title of ['a1', 'a2', 'a3']) ideas[title] = (await create(w.id, facilitator, { title, parent: a.id })).body;
+    for (const title of ['a1', 'a2', 'a3'])
+      ideas[title] = (await create(w.id, facilitator, { title, parent: a.id })).body;
     for (const title of ['b1', 'b2']) ideas[title] = (await create(w.id, facilitator, { title, parent: b.id })).body;
-    const put = (id: string, body: Record<string, unknown>) => t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
+    const put = (id: string, body: Record<string, unknown>) =>
+      t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
 
     expect((await put(c.id, { position: 0 })).body.position).toBe(0);
     expect(await titlesIn(w.id, facilitator)).toEqual(['C', 'A', 'a1', 'a2', 'a3', 'B', 'b1', 'b2']);
@@ -365,12 +506,30 @@ describe('PUT /cards/:id', () => {
     for (const [id, body, path] of cases) {
       const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: facilitator.token, body });
       expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.map((d) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        errorOf(res).details?.map((d) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
-    expect((await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, { token: facilitator.token, body: { parent: null } })).status).toBe(200);
+    expect(
+      (
+        await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${cluster.id}`, {
+          token: facilitator.token,
+          body: { parent: null },
+        })
+      ).status,
+    ).toBe(200);
     expect(await eventCount(w.id)).toBe(before);
-    expect((await cardRows(w.id)).find((r) => r.id === idea.id)).toMatchObject({ parentId: cluster.id, color: null, title: idea.title });
-    expectError(await t.request('PUT', `${cardsPath(other.id)}/${idea.id}`, { token: facilitator.token, body: { title: 'x' } }), 404, 'not_found');
+    expect((await cardRows(w.id)).find((r) => r.id === idea.id)).toMatchObject({
+      parentId: cluster.id,
+      color: null,
+      title: idea.title,
+    });
+    expectError(
+      await t.request('PUT', `${cardsPath(other.id)}/${idea.id}`, { token: facilitator.token, body: { title: 'x' } }),
+      404,
+      'not_found',
+    );
   });
 
   it('lets participants edit per allow_edit none / their / all', async () => {
@@ -378,7 +537,8 @@ describe('PUT /cards/:id', () => {
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const theirs = await seedCard(t, w.id, participant, { parentId: cluster.id });
     const others = await seedCard(t, w.id, facilitator, { parentId: cluster.id });
-    const edit = (id: string, user = participant) => t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: user.token, body: { title: 'Edited' } });
+    const edit = (id: string, user = participant) =>
+      t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${id}`, { token: user.token, body: { title: 'Edited' } });
 
     expect((await edit(theirs.id)).status).toBe(200);
     expectError(await edit(others.id), 403, 'forbidden');
@@ -391,7 +551,9 @@ describe('PUT /cards/:id', () => {
     expectError(await edit(others.id), 403, 'forbidden');
     expectError(await edit(others.id, stranger), 404, 'not_found');
 
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     const before = await eventCount(w.id);
     expectError(await edit(theirs.id, facilitator), 409, 'workshop_archived');
     expect(await eventCount(w.id)).toBe(before);
@@ -402,7 +564,9 @@ describe('DELETE /cards/:id', () => {
   it('deletes an idea, re-packing its stack', async () => {
     const w = await workshop();
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const ideas = await inTurn(['i1', 'i2', 'i3'], (title) => seedCard(t, w.id, facilitator, { parentId: cluster.id, title }));
+    const ideas = await inTurn(['i1', 'i2', 'i3'], (title) =>
+      seedCard(t, w.id, facilitator, { parentId: cluster.id, title }),
+    );
     const res = await t.request('DELETE', `${cardsPath(w.id)}/${ideas[0]!.id}`, { token: facilitator.token });
     expect(res.status).toBe(204);
     expect(await titlesIn(w.id, facilitator, cluster.id)).toEqual(['i2', 'i3']);
@@ -420,8 +584,13 @@ describe('DELETE /cards/:id', () => {
     const gone = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Gone' });
     const last = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'Last' });
     const kept = await seedCard(t, w.id, facilitator, { parentId: keep.id });
-    const children = [await seedCard(t, w.id, participant, { parentId: gone.id }), await seedCard(t, w.id, facilitator, { parentId: gone.id })];
-    await t.write(async (tx, s) => tx.insert(s.votes).values({ workshopId: w.id, cardId: children[0]!.id, userId: participant.id, value: 1 }));
+    const children = [
+      await seedCard(t, w.id, participant, { parentId: gone.id }),
+      await seedCard(t, w.id, facilitator, { parentId: gone.id }),
+    ];
+    await t.write(async (tx, s) =>
+      tx.insert(s.votes).values({ workshopId: w.id, cardId: children[0]!.id, userId: participant.id, value: 1 }),
+    );
 
     expect((await t.request('DELETE', `${cardsPath(w.id)}/${gone.id}`, { token: facilitator.token })).status).toBe(204);
     expect((await cardRows(w.id)).map((r) => r.id).sort()).toEqual([keep.id, last.id, kept.id].sort());
@@ -429,15 +598,25 @@ describe('DELETE /cards/:id', () => {
     expect(await titlesIn(w.id, facilitator)).toEqual(['Keep', kept.title, 'Last']);
     await expectPacked(w.id);
     const event = (await eventLog(w.id)).at(-1)!;
-    expect(event.change).toMatchObject({ card: { id: gone.id }, removed_ids: expect.arrayContaining(children.map((c) => c.id)) });
-    expectError(await t.request('DELETE', `${cardsPath(w.id)}/${gone.id}`, { token: facilitator.token }), 404, 'not_found');
+    expect(event.change).toMatchObject({
+      card: { id: gone.id },
+      removed_ids: expect.arrayContaining(children.map((c) => c.id)),
+    });
+    expectError(
+      await t.request('DELETE', `${cardsPath(w.id)}/${gone.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
   });
 
   it('lets participants delete per allow_delete none / their / all', async () => {
     const w = await workshop();
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const cards_ = await inTurn(4, (i) => seedCard(t, w.id, i % 2 ? facilitator : participant, { parentId: cluster.id }));
-    const remove = (id: string, user = participant) => t.request('DELETE', `${cardsPath(w.id)}/${id}`, { token: user.token });
+    const cards_ = await inTurn(4, (i) =>
+      seedCard(t, w.id, i % 2 ? facilitator : participant, { parentId: cluster.id }),
+    );
+    const remove = (id: string, user = participant) =>
+      t.request('DELETE', `${cardsPath(w.id)}/${id}`, { token: user.token });
     const before = await eventCount(w.id);
     expectError(await remove(cards_[1]!.id), 403, 'forbidden');
     await seedCurrentStep(t, w.id, { allow_delete: 'none' });
@@ -451,7 +630,9 @@ describe('DELETE /cards/:id', () => {
     expect((await remove(cards_[1]!.id)).status).toBe(204);
     await expectPacked(w.id);
 
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     expectError(await remove(cards_[2]!.id, facilitator), 409, 'workshop_archived');
     expect(await cardRows(w.id)).toHaveLength(3);
   });
@@ -475,17 +656,32 @@ describe('list freshness', () => {
     const quiet = await workshop();
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     await seedCard(t, quiet.id, facilitator, { type: 'cluster' });
-    const list = async (id: string) => (await t.request<CardOutput[]>('GET', cardsPath(id), { token: facilitator.token })).body;
+    const list = async (id: string) =>
+      (await t.request<CardOutput[]>('GET', cardsPath(id), { token: facilitator.token })).body;
     const score = async () => (await list(w.id))[0]!.summary.score;
     expect(await score()).toBe(0);
     const cached = await list(quiet.id);
-    expect((await t.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, { token: participant.token, body: { value: 2 } })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, {
+          token: participant.token,
+          body: { value: 2 },
+        })
+      ).status,
+    ).toBe(201);
     expect(await score()).toBe(2);
 
     // A second instance on the same file: its writes number the workshop's events in the file too.
     const second = await startTestServer({}, { shareDatabaseOf: t });
     try {
-      expect((await second.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, { token: facilitator.token, body: { value: 3 } })).status).toBe(201);
+      expect(
+        (
+          await second.request('POST', `${cardsPath(w.id)}/${cluster.id}/votes`, {
+            token: facilitator.token,
+            body: { value: 3 },
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       await second.close();
     }
@@ -495,17 +691,23 @@ describe('list freshness', () => {
 
   it('lists each card exactly as GET /cards/:id shows it', async () => {
     const w = await workshop();
-    const cluster = (await create(w.id, facilitator, { type: 'cluster', title: 'C "quoted" ✓', color: 'rose', aside: true })).body;
+    const cluster = (
+      await create(w.id, facilitator, { type: 'cluster', title: 'C "quoted" ✓', color: 'rose', aside: true })
+    ).body;
     const idea = (await create(w.id, participant, { title: 'Idea', content: 'line\nbreak', parent: cluster.id })).body;
     const section = await t.write(async (tx, { items, sections, votes }) => {
       const [section] = await tx.insert(sections).values({ workshopId: w.id, title: 'S', position: 0 }).returning();
-      await tx.insert(items).values({ workshopId: w.id, cardId: idea.id, sectionId: section!.id, userId: participant.id, content: 'x' });
+      await tx
+        .insert(items)
+        .values({ workshopId: w.id, cardId: idea.id, sectionId: section!.id, userId: participant.id, content: 'x' });
       await tx.insert(votes).values({ workshopId: w.id, cardId: idea.id, userId: participant.id, value: -2 });
       return section!;
     });
     const list = (await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: participant.token })).body;
     for (const card of list) {
-      expect((await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: participant.token })).body).toEqual(card);
+      expect(
+        (await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${card.id}`, { token: participant.token })).body,
+      ).toEqual(card);
     }
     expect(list[1]!.summary).toEqual({ score: -2, comments: 0, sections: { [section.id]: 1 }, attachments: 0 });
   });

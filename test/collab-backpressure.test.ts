@@ -62,7 +62,11 @@ describe('a sync client sending faster than its messages are handled', () => {
       const raw = await rawMember(t, w.id, participant.token);
       const sent = 400;
       for (let n = 1; n <= sent; n++) raw.send(awarenessEntry(4242, n, n));
-      await until(() => watcher.provider.awareness.getStates().get(4242)?.n === sent, 'the last message handled and relayed', 15_000);
+      await until(
+        () => watcher.provider.awareness.getStates().get(4242)?.n === sent,
+        'the last message handled and relayed',
+        15_000,
+      );
       expect(raw.ws.readyState).toBe(raw.ws.OPEN);
       raw.ws.close();
     } finally {

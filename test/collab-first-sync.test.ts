@@ -39,7 +39,8 @@ async function rawClient(server: TestServer, workshopId: string, user: TestUser)
 }
 
 /** How many structs a document's history holds in all: the sum of its state vector. */
-const historyLength = (doc: Y.Doc) => [...Y.decodeStateVector(Y.encodeStateVector(doc)).values()].reduce((sum, clock) => sum + clock, 0);
+const historyLength = (doc: Y.Doc) =>
+  [...Y.decodeStateVector(Y.encodeStateVector(doc)).values()].reduce((sum, clock) => sum + clock, 0);
 
 /** Moves each card to x = its index in `cards` plus `base`, on `client`. */
 function moveAll(client: DocClient, cards: ReadonlyArray<{ id: string }>, base: number) {
@@ -95,13 +96,19 @@ describe('a new connection to a document this instance has not loaded', () => {
 
     const client = await docs.synced(w.id, fay);
     await until(() => client.cards.has(late.id), 'the card the load added');
-    expect(client.cards.toJSON()).toEqual({ [card.id]: { position: 0, x: 5, y: 5 }, [late.id]: { position: 1, x: null, y: null } });
+    expect(client.cards.toJSON()).toEqual({
+      [card.id]: { position: 0, x: 5, y: 5 },
+      [late.id]: { position: 1, x: null, y: null },
+    });
   });
 
   it('stores the updates it sends before the document is loaded, in order, before relaying them', async () => {
     const engine = engineOf(t);
     const w = await seedWorkshop(t, fay);
-    const [a, b] = [await seedCard(t, w.id, fay, { type: 'cluster' }), await seedCard(t, w.id, fay, { type: 'cluster' })];
+    const [a, b] = [
+      await seedCard(t, w.id, fay, { type: 'cluster' }),
+      await seedCard(t, w.id, fay, { type: 'cluster' }),
+    ];
     const old = await docs.synced(w.id, fay);
     old.disconnect();
     await engine.unloadNow(w.id, { compact: true });
@@ -119,7 +126,9 @@ describe('a new connection to a document this instance has not loaded', () => {
     raw.ws.send(updateMessage(updates[1]!));
     await until(async () => (await sqlPlacement(t, a.id)).x === 2, 'both updates stored');
     const moves = (await eventLog(t, w.id)).filter((row) => row.action === 'moveCards');
-    expect(moves.map((row) => (row.change as { placements: Record<string, { x: number }> }).placements[a.id]!.x)).toEqual([1, 2]);
+    expect(
+      moves.map((row) => (row.change as { placements: Record<string, { x: number }> }).placements[a.id]!.x),
+    ).toEqual([1, 2]);
     const watcher = await docs.synced(w.id, fay);
     expect(watcher.cards.get(a.id)).toEqual({ position: 0, x: 2, y: 2 });
     raw.ws.close();
@@ -149,7 +158,12 @@ describe('a client that kept an old copy and edited it offline', () => {
 
     // While it is away: 900 moves scattered over 30 cards, compacted as they come and on unload.
     const busy = await syncedDoc(first, w.id, owner.token);
-    for (let round = 0; round < 30; round++) moveAll(busy, moved.map((_, i) => moved[(i * 7 + round) % moved.length]!), round * 100);
+    for (let round = 0; round < 30; round++)
+      moveAll(
+        busy,
+        moved.map((_, i) => moved[(i * 7 + round) % moved.length]!),
+        round * 100,
+      );
     const last = moved[(29 * 7 + 29) % moved.length]!;
     await until(async () => (await sqlPlacement(first, last.id)).x === 2_929, 'the moves stored', 15_000);
     expect(await storedUpdateCount(first, w.id)).toBeLessThanOrEqual(engine.options.compactAfter + 1);
@@ -165,9 +179,14 @@ describe('a client that kept an old copy and edited it offline', () => {
 
     // Back online on the document nobody has loaded: first sync from the stored state.
     const back = await syncedDoc(first, w.id, owner.token, old.doc);
-    await until(async () => (await sqlPlacement(first, keptForOffline.at(-1)!.id)).x === 1_000 + keptForOffline.length - 1, 'offline edits stored');
+    await until(
+      async () => (await sqlPlacement(first, keptForOffline.at(-1)!.id)).x === 1_000 + keptForOffline.length - 1,
+      'offline edits stored',
+    );
     const expected = { ...afterMoves };
-    keptForOffline.forEach((card, i) => (expected[card.id] = { ...afterMoves[card.id], x: 1_000 + i, y: -(1_000 + i) }));
+    keptForOffline.forEach(
+      (card, i) => (expected[card.id] = { ...afterMoves[card.id], x: 1_000 + i, y: -(1_000 + i) }),
+    );
     const watcher = await syncedDoc(first, w.id, owner.token);
     expect(watcher.cards.toJSON()).toEqual(expected);
     expect(back.cards.toJSON()).toEqual(expected);

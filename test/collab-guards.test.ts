@@ -25,10 +25,28 @@ async function seedZone(workshopId: string) {
   const id = `zone-${workshopId}`;
   await t.write(async (tx, { canvases, zones }) => {
     await tx.insert(canvases).values({
-      id: `canvas-${workshopId}`, workshopId, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now,
+      id: `canvas-${workshopId}`,
+      workshopId,
+      name: 'Board',
+      backgroundId: 'swot',
+      backgroundCols: 12,
+      backgroundRows: 8,
+      createdAt: now,
+      updatedAt: now,
     });
     await tx.insert(zones).values({
-      id, canvasId: `canvas-${workshopId}`, workshopId, name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, clusterId: null, position: 0, createdAt: now, updatedAt: now,
+      id,
+      canvasId: `canvas-${workshopId}`,
+      workshopId,
+      name: 'Zone 0',
+      x: 0,
+      y: 0,
+      rows: 4,
+      cols: 6,
+      clusterId: null,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
     });
   });
   return id;
@@ -38,7 +56,8 @@ const sqlZoneName = async (id: string) => {
   return (await t.db.select({ name: zones.name }).from(zones).where(eq(zones.id, id)))[0]!.name;
 };
 /** The document's zones of a workshop (loading it when needed), inside a write of its own. */
-const documentZones = (workshopId: string) => writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
+const documentZones = (workshopId: string) =>
+  writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
 
 /** An awareness update (y-protocols encoding) for one client id. */
 function awarenessEntry(clientId: number, clock: number, state: unknown): Uint8Array {
@@ -130,7 +149,10 @@ describe('messages the server refuses', () => {
       const held = await holdWriteLock(t, { table: 'workshops', column: 'id', value: w.id });
       try {
         mover.cards.set(card.id, { position: 0, x: 10, y: 10 });
-        await until(() => warned.mock.calls.some(([line]) => String(line).includes('could not store a change')), 'the write giving up on the lock');
+        await until(
+          () => warned.mock.calls.some(([line]) => String(line).includes('could not store a change')),
+          'the write giving up on the lock',
+        );
       } finally {
         await held.release();
       }
@@ -148,7 +170,9 @@ describe('messages the server refuses', () => {
     const w = await workshop();
     await seedCard(t, w.id, facilitator, { type: 'cluster' });
     await connect(w.id, facilitator);
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     const stored = await storedUpdateCount(t, w.id);
 
     for (const root of ['cards', 'zones']) {
@@ -189,7 +213,10 @@ describe('messages the server refuses', () => {
     raw.send(awarenessEntry(id, clock + 1, { cursor: { x: 99, y: 99 } }));
     raw.send(awarenessEntry(id, clock + 2, null));
     raw.send(awarenessEntry(424242, 1, { cursor: { x: 5, y: 5 } }));
-    await until(() => watcher.provider.awareness.getStates().get(424242)?.cursor?.x === 5, "the raw client's own cursor");
+    await until(
+      () => watcher.provider.awareness.getStates().get(424242)?.cursor?.x === 5,
+      "the raw client's own cursor",
+    );
     expect(watcher.provider.awareness.getStates().get(id)?.cursor).toEqual({ x: 1, y: 1 });
     raw.ws.close();
     await until(() => !watcher.provider.awareness.getStates().has(424242), 'its cursor leaves with it');
@@ -199,8 +226,14 @@ describe('messages the server refuses', () => {
 
 async function storedBytes(workshopId: string): Promise<number> {
   const { yjsDocuments, yjsUpdates } = t.tables;
-  const updates = await t.db.select({ bytes: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId));
-  const snapshot = await t.db.select({ bytes: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
+  const updates = await t.db
+    .select({ bytes: yjsUpdates.update })
+    .from(yjsUpdates)
+    .where(eq(yjsUpdates.workshopId, workshopId));
+  const snapshot = await t.db
+    .select({ bytes: yjsDocuments.state })
+    .from(yjsDocuments)
+    .where(eq(yjsDocuments.workshopId, workshopId));
   return [...updates, ...snapshot].reduce((sum, row) => sum + row.bytes.byteLength, 0);
 }
 
@@ -217,7 +250,9 @@ describe('access ending while connected', () => {
     const w = await workshop();
     const client = await connect(w.id, participant);
     await t.write(async (tx, { workshopMembers }) =>
-      tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, participant.id))),
+      tx
+        .delete(workshopMembers)
+        .where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, participant.id))),
     );
     t.deps.bus.emit('access-changed', { userId: participant.id });
     await until(() => client.closes.some((c) => c.code === 4404), 'closed with 4404');
@@ -225,9 +260,17 @@ describe('access ending while connected', () => {
 
   it('checks a token shared by several connections once, and closes only the connection whose membership went', async () => {
     const user = await createUser(t, 'Many tabs');
-    const [kept, lost, other] = [await seedWorkshopWith(t, facilitator, [user]), await seedWorkshopWith(t, facilitator, [user]), await seedWorkshopWith(t, facilitator, [user])];
+    const [kept, lost, other] = [
+      await seedWorkshopWith(t, facilitator, [user]),
+      await seedWorkshopWith(t, facilitator, [user]),
+      await seedWorkshopWith(t, facilitator, [user]),
+    ];
     const clients = [await connect(kept.id, user), await connect(lost.id, user), await connect(other.id, user)];
-    await t.write(async (tx, { workshopMembers }) => tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, lost.id), eq(workshopMembers.userId, user.id))));
+    await t.write(async (tx, { workshopMembers }) =>
+      tx
+        .delete(workshopMembers)
+        .where(and(eq(workshopMembers.workshopId, lost.id), eq(workshopMembers.userId, user.id))),
+    );
     const asked: string[] = [];
     const isAlive = vi.spyOn(t.deps.auth, 'isAlive').mockImplementation(async (tokenHash) => {
       asked.push(tokenHash);
@@ -235,7 +278,10 @@ describe('access ending while connected', () => {
     });
     try {
       t.deps.bus.emit('access-changed', { userId: user.id });
-      await until(() => clients[1]!.closes.some((c) => c.code === 4404), 'the connection to the workshop left closed with 4404');
+      await until(
+        () => clients[1]!.closes.some((c) => c.code === 4404),
+        'the connection to the workshop left closed with 4404',
+      );
     } finally {
       isAlive.mockRestore();
     }
@@ -263,7 +309,10 @@ describe('two instances over one SQLite file, messages between them lost', () =>
     onA.cards.set(first.id, { position: 0, x: 100, y: 200 });
     await until(async () => (await sqlPlacement(t, first.id)).x === 100, 'move stored on A');
 
-    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: facilitator.token, body: { position: 0 } });
+    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, {
+      token: facilitator.token,
+      body: { position: 0 },
+    });
     expect(moved.status).toBe(200);
     expect(await sqlPlacement(t, first.id)).toEqual({ position: 1, x: 100, y: 200 });
     expect((await engineOf(b).cardPlacements(w.id)).get(first.id)).toEqual({ position: 1, x: 100, y: 200 });

@@ -50,15 +50,27 @@ async function rowLocker(t: TestServer, workshopId: string) {
 describe.skipIf(!redisAvailable)('Yjs updates between instances', () => {
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
-  const c = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
+  const c = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const [fay, pat] = useUsers(a, 'Fay', 'Pat');
   const docs = useDocs(a);
 
   /** Every instance of `servers` holds the document and Redis counts each one's subscription. */
   async function loadedOn(servers: TestServer[], workshopId: string) {
-    await until(() => servers.every((server) => engineOf(server).loadedDocuments().includes(workshopId)), 'loaded on every instance');
-    await until(async () => (await redis.subscribers(`collab:${workshopId}`)) === servers.length, 'every instance subscribed in Redis');
+    await until(
+      () => servers.every((server) => engineOf(server).loadedDocuments().includes(workshopId)),
+      'loaded on every instance',
+    );
+    await until(
+      async () => (await redis.subscribers(`collab:${workshopId}`)) === servers.length,
+      'every instance subscribed in Redis',
+    );
   }
 
   it("applies another instance's move, and relays it to its clients, while the workshop's row is held by a write", async () => {
@@ -90,7 +102,10 @@ describe.skipIf(!redisAvailable)('Yjs updates between instances', () => {
 
   it('converges on three instances moving the same cards at once, in the documents and the SQL copy, and the stored updates alone load the same', async () => {
     const w = await seedWorkshopWith(a, fay, [pat]);
-    const cards = [await seedCard(a, w.id, fay, { type: 'cluster', title: 'Contested' }), await seedCard(a, w.id, fay, { type: 'cluster', title: 'Also contested' })];
+    const cards = [
+      await seedCard(a, w.id, fay, { type: 'cluster', title: 'Contested' }),
+      await seedCard(a, w.id, fay, { type: 'cluster', title: 'Also contested' }),
+    ];
     const instances = [a, b, c];
     const clients = await Promise.all(instances.map((server) => docs.synced(w.id, fay, server)));
     await loadedOn(instances, w.id);
@@ -98,18 +113,32 @@ describe.skipIf(!redisAvailable)('Yjs updates between instances', () => {
     // the same keys set concurrently on three instances, which Yjs settles the same way everywhere.
     for (let round = 0; round < 10; round++) {
       clients.forEach((client, i) => {
-        for (const card of cards) client.cards.set(card.id, { ...(client.cards.get(card.id) as object), x: round * 100 + i, y: i });
+        for (const card of cards)
+          client.cards.set(card.id, { ...(client.cards.get(card.id) as object), x: round * 100 + i, y: i });
       });
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const sorted = (entries: Iterable<[string, unknown]>) => JSON.stringify(Object.fromEntries([...entries].sort(([x], [y]) => (x < y ? -1 : 1))));
-    await until(() => new Set(clients.map((client) => sorted(client.cards.entries()))).size === 1, 'the three clients agree');
+    const sorted = (entries: Iterable<[string, unknown]>) =>
+      JSON.stringify(Object.fromEntries([...entries].sort(([x], [y]) => (x < y ? -1 : 1))));
+    await until(
+      () => new Set(clients.map((client) => sorted(client.cards.entries()))).size === 1,
+      'the three clients agree',
+    );
     const agreed = sorted(clients[0]!.cards.entries());
     for (const server of instances) {
-      await until(async () => sorted(await engineOf(server).cardPlacements(w.id)) === agreed, 'the instance document agrees');
+      await until(
+        async () => sorted(await engineOf(server).cardPlacements(w.id)) === agreed,
+        'the instance document agrees',
+      );
     }
     const { cards: table } = a.tables;
-    const copy = async () => sorted((await a.db.select().from(table).where(eq(table.workshopId, w.id))).map((row) => [row.id, { position: row.position, x: row.x, y: row.y }]));
+    const copy = async () =>
+      sorted(
+        (await a.db.select().from(table).where(eq(table.workshopId, w.id))).map((row) => [
+          row.id,
+          { position: row.position, x: row.x, y: row.y },
+        ]),
+      );
     expect(await copy()).toBe(agreed);
 
     // Every instance drops its copy without compacting it: loading again reads only what was stored.

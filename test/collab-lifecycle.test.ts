@@ -14,7 +14,10 @@ const [user] = useUsers(t, 'Lifecycle');
 
 async function snapshotRow(server: TestServer, workshopId: string): Promise<{ bytes: number } | undefined> {
   const { yjsDocuments } = server.tables;
-  const [row] = await server.db.select({ state: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
+  const [row] = await server.db
+    .select({ state: yjsDocuments.state })
+    .from(yjsDocuments)
+    .where(eq(yjsDocuments.workshopId, workshopId));
   return row && { bytes: row.state.byteLength };
 }
 
@@ -49,7 +52,9 @@ describe('loading and unloading', () => {
     engine.options.idleMs = 60_000;
     // A workshop that does not exist has no document, and nothing is stored for it.
     expect((await engine.cardPlacements('no-such-workshop')).size).toBe(0);
-    await write(t.deps, (tx, changes) => t.deps.collab.placeCards({ tx, changes }, 'no-such-workshop', { placements: { x: { position: 0 } } }));
+    await write(t.deps, (tx, changes) =>
+      t.deps.collab.placeCards({ tx, changes }, 'no-such-workshop', { placements: { x: { position: 0 } } }),
+    );
     expect(engine.loadedDocuments()).not.toContain('no-such-workshop');
   });
 });
@@ -105,7 +110,10 @@ describe('restart', () => {
       expect(await storedUpdateCount(second, w.id)).toBe(0);
       expect((await snapshotRow(second, w.id))!.bytes).toBeGreaterThan(0);
       const fresh = await syncedDoc(second, w.id, owner.token);
-      expect(fresh.cards.toJSON()).toEqual({ [a.id]: { position: 1, x: 40, y: 50 }, [b.id]: { position: 0, x: null, y: null } });
+      expect(fresh.cards.toJSON()).toEqual({
+        [a.id]: { position: 1, x: 40, y: 50 },
+        [b.id]: { position: 0, x: null, y: null },
+      });
 
       const back = await syncedDoc(second, w.id, owner.token, client.doc);
       await until(() => fresh.cards.get(b.id)?.x === 7, 'offline move arrives');

@@ -23,10 +23,28 @@ async function seedZone(workshopId: string) {
   const now = new Date().toISOString();
   await t.write(async (tx, { canvases, zones }) => {
     await tx.insert(canvases).values({
-      id: `canvas-${workshopId}`, workshopId, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now,
+      id: `canvas-${workshopId}`,
+      workshopId,
+      name: 'Board',
+      backgroundId: 'swot',
+      backgroundCols: 12,
+      backgroundRows: 8,
+      createdAt: now,
+      updatedAt: now,
     });
     await tx.insert(zones).values({
-      id: `zone-${workshopId}`, canvasId: `canvas-${workshopId}`, workshopId, name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, clusterId: null, position: 0, createdAt: now, updatedAt: now,
+      id: `zone-${workshopId}`,
+      canvasId: `canvas-${workshopId}`,
+      workshopId,
+      name: 'Zone 0',
+      x: 0,
+      y: 0,
+      rows: 4,
+      cols: 6,
+      clusterId: null,
+      position: 0,
+      createdAt: now,
+      updatedAt: now,
     });
   });
 }
@@ -62,7 +80,10 @@ describe('joining a document that goes away meanwhile', () => {
 describe('the order of locks', () => {
   it("takes the workshop's row before the document's lock, even for a write that did not lock the row first", async () => {
     const w = await seedWorkshopWith(t, facilitator, [participant]);
-    const [first, second] = [await seedCard(t, w.id, facilitator, { type: 'cluster' }), await seedCard(t, w.id, facilitator, { type: 'cluster' })];
+    const [first, second] = [
+      await seedCard(t, w.id, facilitator, { type: 'cluster' }),
+      await seedCard(t, w.id, facilitator, { type: 'cluster' }),
+    ];
     // One write holds the workshop's row (as every write to a workshop does first) and moves a card
     // a moment later; meanwhile another, which never locked the row, moves a card too.
     let goOn!: () => void;
@@ -71,7 +92,9 @@ describe('the order of locks', () => {
       await later;
       await t.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [first.id]: { x: 1, y: 1 } } });
     });
-    const unlocked = write(t.deps, (tx, changes) => t.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [second.id]: { x: 2, y: 2 } } }));
+    const unlocked = write(t.deps, (tx, changes) =>
+      t.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [second.id]: { x: 2, y: 2 } } }),
+    );
     await quietFor(200, 'the second write reaching the document');
     goOn();
     // Had the second taken the document's lock first, each would wait for the other's lock.
@@ -124,7 +147,8 @@ describe('a document loaded inside a write that rolls back', () => {
     let failures = 1;
     const failing: LayoutCopy = {
       ...layout,
-      cards: (db, workshopId) => (failures-- > 0 ? Promise.reject(new Error('forced failure')) : layout.cards(db, workshopId)),
+      cards: (db, workshopId) =>
+        failures-- > 0 ? Promise.reject(new Error('forced failure')) : layout.cards(db, workshopId),
     };
     const loads: string[] = [];
     const listener: CollabExtension = { onLoadDocument: (entry) => void loads.push(entry.workshopId) };

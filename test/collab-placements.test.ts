@@ -23,7 +23,10 @@ const live = (workshopId: string, user: TestUser) => sockets.joined(user, worksh
 /** Every card's SQL copy, by id. */
 async function sqlCopy(workshopId: string) {
   const { cards } = t.tables;
-  const rows = await t.db.select({ id: cards.id, position: cards.position, x: cards.x, y: cards.y }).from(cards).where(eq(cards.workshopId, workshopId));
+  const rows = await t.db
+    .select({ id: cards.id, position: cards.position, x: cards.x, y: cards.y })
+    .from(cards)
+    .where(eq(cards.workshopId, workshopId));
   return new Map(rows.map(({ id, ...placement }) => [id, placement]));
 }
 
@@ -32,7 +35,11 @@ async function expectSqlToMatchDocument(workshopId: string) {
 }
 
 const moveCard = (workshopId: string, cardId: string, body: Record<string, unknown>, provokedFailure = false) =>
-  t.request<CardOutput>('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, { token: facilitator.token, body, provokedFailure });
+  t.request<CardOutput>('PUT', `/v1/workshops/${workshopId}/cards/${cardId}`, {
+    token: facilitator.token,
+    body,
+    provokedFailure,
+  });
 
 /** Makes the next event row with that action fail, as a write failing late would. */
 async function failEventsOf(action: string, workshopId: string): Promise<() => Promise<void>> {
@@ -40,14 +47,20 @@ async function failEventsOf(action: string, workshopId: string): Promise<() => P
   const when = sql.raw(`NEW.action = '${action}' AND NEW.workshop_id = '${workshopId}'`);
   // A trigger is written in each store's own dialect.
   if (testStore === 'postgres') {
-    await t.write(sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`);
-    await t.write(sql`CREATE TRIGGER ${name} BEFORE INSERT ON events FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${name}()`);
+    await t.write(
+      sql`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`,
+    );
+    await t.write(
+      sql`CREATE TRIGGER ${name} BEFORE INSERT ON events FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${name}()`,
+    );
     return async () => {
       await t.write(sql`DROP TRIGGER ${name} ON events`);
       await t.write(sql`DROP FUNCTION ${name}()`);
     };
   }
-  await t.write(sql`CREATE TRIGGER ${name} BEFORE INSERT ON events WHEN ${when} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`);
+  await t.write(
+    sql`CREATE TRIGGER ${name} BEFORE INSERT ON events WHEN ${when} BEGIN SELECT RAISE(ABORT, 'forced failure'); END`,
+  );
   return () => t.write(sql`DROP TRIGGER ${name}`);
 }
 
@@ -62,13 +75,18 @@ describe('REST and client moves take the same path into SQL', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.position).toBe(0);
     expect(await storedUpdateCount(t, w.id)).toBe(stored + 1);
-    expect(await sqlCopy(w.id)).toEqual(new Map([
-      [c!.id, { position: 0, x: null, y: null }],
-      [a!.id, { position: 1, x: null, y: null }],
-      [b!.id, { position: 2, x: null, y: null }],
-    ]));
+    expect(await sqlCopy(w.id)).toEqual(
+      new Map([
+        [c!.id, { position: 0, x: null, y: null }],
+        [a!.id, { position: 1, x: null, y: null }],
+        [b!.id, { position: 2, x: null, y: null }],
+      ]),
+    );
     await expectSqlToMatchDocument(w.id);
-    await until(() => client.cards.get(c!.id)?.position === 0 && client.cards.get(b!.id)?.position === 2, 'client sees the REST move');
+    await until(
+      () => client.cards.get(c!.id)?.position === 0 && client.cards.get(b!.id)?.position === 2,
+      'client sees the REST move',
+    );
 
     // A client move takes the same way: one more stored update, SQL equal to the document.
     client.cards.set(a!.id, { position: 1, x: 40, y: 50 });
@@ -87,14 +105,30 @@ describe('REST and client moves take the same path into SQL', () => {
 
     expect((await moveCard(w.id, ideas[2]!.id, { parent: two!.id })).status).toBe(200);
     expect(await sqlPlacement(t, ideas[2]!.id)).toEqual({ position: 0, x: 7, y: 8 });
-    const created = await t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, body: { type: 'idea', title: 'New', parent: one!.id, position: 0 } });
+    const created = await t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, {
+      token: facilitator.token,
+      body: { type: 'idea', title: 'New', parent: one!.id, position: 0 },
+    });
     expect(created.status).toBe(201);
-    expect(await Promise.all([ideas[0], ideas[1]].map(async (idea) => (await sqlPlacement(t, idea!.id)).position))).toEqual([1, 2]);
-    const merged = await t.request('POST', `/v1/workshops/${w.id}/cards/merge`, { token: facilitator.token, body: { cards_id: [ideas[1]!.id, ideas[0]!.id] } });
+    expect(
+      await Promise.all([ideas[0], ideas[1]].map(async (idea) => (await sqlPlacement(t, idea!.id)).position)),
+    ).toEqual([1, 2]);
+    const merged = await t.request('POST', `/v1/workshops/${w.id}/cards/merge`, {
+      token: facilitator.token,
+      body: { cards_id: [ideas[1]!.id, ideas[0]!.id] },
+    });
     expect(merged.status, JSON.stringify(merged.body)).toBe(201);
-    expect((await t.request('DELETE', `/v1/workshops/${w.id}/cards/${created.body.id}`, { token: facilitator.token })).status).toBe(204);
+    expect(
+      (await t.request('DELETE', `/v1/workshops/${w.id}/cards/${created.body.id}`, { token: facilitator.token }))
+        .status,
+    ).toBe(204);
     await expectSqlToMatchDocument(w.id);
-    await until(async () => JSON.stringify(Object.keys(client.cards.toJSON()).sort()) === JSON.stringify([...(await sqlCopy(w.id)).keys()].sort()), 'client holds the same cards');
+    await until(
+      async () =>
+        JSON.stringify(Object.keys(client.cards.toJSON()).sort()) ===
+        JSON.stringify([...(await sqlCopy(w.id)).keys()].sort()),
+      'client holds the same cards',
+    );
     expect(new Map(Object.entries(client.cards.toJSON()))).toEqual(await sqlCopy(w.id));
   });
 });
@@ -104,7 +138,11 @@ describe('a REST write failing after handing placements to the document', () => 
     const w = await workshop();
     const [a, b] = await inTurn(2, () => seedCard(t, w.id, facilitator, { type: 'cluster' }));
     const client = await connect(w.id, participant);
-    const [sql, stored, seen] = [await sqlCopy(w.id), await storedUpdateCount(t, w.id), JSON.stringify(client.cards.toJSON())];
+    const [sql, stored, seen] = [
+      await sqlCopy(w.id),
+      await storedUpdateCount(t, w.id),
+      JSON.stringify(client.cards.toJSON()),
+    ];
 
     // The updateCard event is recorded after the placements went to the document.
     const restore = await failEventsOf('updateCard', w.id);
@@ -138,8 +176,16 @@ describe('a REST write failing after handing placements to the document', () => 
     const restore = await failEventsOf('importCards', w.id);
     try {
       const form = new FormData();
-      form.append('file', new Blob(['type,title,cluster\ncluster,Imported,\nidea,Inside,Imported\n'], { type: 'text/csv' }), 'cards.csv');
-      const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form, provokedFailure: true });
+      form.append(
+        'file',
+        new Blob(['type,title,cluster\ncluster,Imported,\nidea,Inside,Imported\n'], { type: 'text/csv' }),
+        'cards.csv',
+      );
+      const res = await t.request('PUT', `/v1/workshops/${w.id}/cards`, {
+        token: facilitator.token,
+        rawBody: form,
+        provokedFailure: true,
+      });
       expect(res.status).toBe(500);
     } finally {
       await restore();
@@ -196,7 +242,7 @@ describe('what a move leaves in the log', () => {
     const [events, stored] = [(await eventLog(t, w.id)).length, await storedUpdateCount(t, w.id)];
 
     mover.cards.set(card.id, { position: 0, x: 99, y: 99 });
-    await until(async () => await storedUpdateCount(t, w.id) > stored, 'update and repair stored');
+    await until(async () => (await storedUpdateCount(t, w.id)) > stored, 'update and repair stored');
     await until(() => mover.cards.get(card.id)?.x === null, 'repair reaches the mover');
     // A refused move is neither logged nor announced; give a stray event the time to show.
     await quietFor(100, 'no log entry or event for the refused move');
@@ -209,9 +255,29 @@ describe('what a move leaves in the log', () => {
     const w = await workshop();
     const now = new Date().toISOString();
     await t.write(async (tx, { canvases, zones }) => {
-      await tx.insert(canvases).values({ id: `canvas-${w.id}`, workshopId: w.id, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now });
+      await tx.insert(canvases).values({
+        id: `canvas-${w.id}`,
+        workshopId: w.id,
+        name: 'Board',
+        backgroundId: 'swot',
+        backgroundCols: 12,
+        backgroundRows: 8,
+        createdAt: now,
+        updatedAt: now,
+      });
       await tx.insert(zones).values({
-        id: `zone-${w.id}`, canvasId: `canvas-${w.id}`, workshopId: w.id, name: 'Zone', x: 0, y: 0, rows: 4, cols: 6, clusterId: null, position: 0, createdAt: now, updatedAt: now,
+        id: `zone-${w.id}`,
+        canvasId: `canvas-${w.id}`,
+        workshopId: w.id,
+        name: 'Zone',
+        x: 0,
+        y: 0,
+        rows: 4,
+        cols: 6,
+        clusterId: null,
+        position: 0,
+        createdAt: now,
+        updatedAt: now,
       });
     });
     const [editor, screen] = await Promise.all([connect(w.id, facilitator), live(w.id, participant)]);

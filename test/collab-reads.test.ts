@@ -25,14 +25,24 @@ const BOARD = {
 async function sqlZone(server: TestServer, zoneId: string): Promise<Omit<ZoneOutput, 'id'>> {
   const { zones } = server.tables;
   const [zone] = await server.db
-    .select({ name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId })
+    .select({
+      name: zones.name,
+      x: zones.x,
+      y: zones.y,
+      rows: zones.rows,
+      cols: zones.cols,
+      cluster_id: zones.clusterId,
+    })
     .from(zones)
     .where(eq(zones.id, zoneId));
   return zone!;
 }
 
 async function canvasWithZones(workshopId: string, user: TestUser) {
-  const res = await t.request<CanvasOutput>('POST', `/v1/workshops/${workshopId}/canvas`, { token: user.token, body: BOARD });
+  const res = await t.request<CanvasOutput>('POST', `/v1/workshops/${workshopId}/canvas`, {
+    token: user.token,
+    body: BOARD,
+  });
   expect(res.status).toBe(201);
   return res.body.zones;
 }
@@ -63,7 +73,9 @@ describe('REST reads of zones', () => {
 
     // Loading the document shows the same values.
     const { id, ...values } = moved;
-    expect((await writeWorkshop(t.deps, w.id, (tx, changes) => t.deps.collab.zones({ tx, changes }, w.id))).get(id)).toEqual(values);
+    expect(
+      (await writeWorkshop(t.deps, w.id, (tx, changes) => t.deps.collab.zones({ tx, changes }, w.id))).get(id),
+    ).toEqual(values);
     expect(await readCanvas(t, w.id, fay)).toEqual(canvas);
   });
 
@@ -97,7 +109,11 @@ describe('a document loading over a SQL copy that parted from it', () => {
   it('logs what it puts back, so cached card lists and live screens follow', async () => {
     const engine = engineOf(t);
     const w = await seedWorkshop(t, fay);
-    const create = (title: string) => t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, { token: fay.token, body: { type: 'cluster', title } });
+    const create = (title: string) =>
+      t.request<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, {
+        token: fay.token,
+        body: { type: 'cluster', title },
+      });
     const [first, second] = [(await create('First')).body, (await create('Second')).body];
     await engine.unloadNow(w.id, { compact: true });
     // A copy an older version of the service left behind (it wrote SQL after the commit).
@@ -106,7 +122,10 @@ describe('a document loading over a SQL copy that parted from it', () => {
       await setPosition(1, first.id);
       await setPosition(0, second.id);
     });
-    const list = async () => (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards`, { token: fay.token })).body.map((card) => card.title);
+    const list = async () =>
+      (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards`, { token: fay.token })).body.map(
+        (card) => card.title,
+      );
     expect(await list()).toEqual(['Second', 'First']);
 
     // Loading reconciles: the document, the truth, wins over the copy.
@@ -114,6 +133,8 @@ describe('a document loading over a SQL copy that parted from it', () => {
     expect(await list()).toEqual(['First', 'Second']);
     const moved = (await eventLog(t, w.id)).at(-1)!;
     expect(moved.action).toBe('moveCards');
-    expect(moved.change).toEqual({ placements: { [first.id]: { position: 0, x: null, y: null }, [second.id]: { position: 1, x: null, y: null } } });
+    expect(moved.change).toEqual({
+      placements: { [first.id]: { position: 0, x: null, y: null }, [second.id]: { position: 1, x: null, y: null } },
+    });
   });
 });

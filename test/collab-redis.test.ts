@@ -10,7 +10,10 @@ import { quietFor, until } from './helpers/wait';
 describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () => {
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const [user] = useUsers(a, 'Both');
   const docs = useDocs(a);
 
@@ -18,9 +21,15 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
 
   /** Both instances hold the document and are subscribed to its channel. */
   async function bothLoaded(workshopId: string) {
-    await until(() => engineOf(a).loadedDocuments().includes(workshopId) && engineOf(b).loadedDocuments().includes(workshopId), 'loaded on both');
+    await until(
+      () => engineOf(a).loadedDocuments().includes(workshopId) && engineOf(b).loadedDocuments().includes(workshopId),
+      'loaded on both',
+    );
     // Redis confirms a subscription asynchronously: wait until it counts both instances.
-    await until(async () => (await redis.subscribers(`collab:${workshopId}`)) === 2, 'both instances subscribed in Redis');
+    await until(
+      async () => (await redis.subscribers(`collab:${workshopId}`)) === 2,
+      'both instances subscribed in Redis',
+    );
   }
 
   it('relays moves and awareness made by a client on B to a client on A, once stored', async () => {
@@ -41,20 +50,31 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
 
     // A change the service makes on A reaches B's clients too.
     const again = await connect(b, w.id);
-    await write(a.deps, (tx, changes) => a.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [card.id]: { x: 500 } } }));
+    await write(a.deps, (tx, changes) =>
+      a.deps.collab.placeCards({ tx, changes }, w.id, { placements: { [card.id]: { x: 500 } } }),
+    );
     await until(() => again.cards.get(card.id)?.x === 500, 'service change reaches B');
   });
 
   it('shows a REST move made on B to a client on A, and closes the clients on A when B deletes the workshop', async () => {
     const w = await seedWorkshop(a, user);
-    const [first, second] = [await seedCard(a, w.id, user, { type: 'cluster' }), await seedCard(a, w.id, user, { type: 'cluster' })];
+    const [first, second] = [
+      await seedCard(a, w.id, user, { type: 'cluster' }),
+      await seedCard(a, w.id, user, { type: 'cluster' }),
+    ];
     const onA = await connect(a, w.id);
     await connect(b, w.id);
     await bothLoaded(w.id);
 
-    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, { token: user.token, body: { position: 0 } });
+    const moved = await b.request('PUT', `/v1/workshops/${w.id}/cards/${second.id}`, {
+      token: user.token,
+      body: { position: 0 },
+    });
     expect(moved.status).toBe(200);
-    await until(() => onA.cards.get(second.id)?.position === 0 && onA.cards.get(first.id)?.position === 1, 'REST move on B reaches A');
+    await until(
+      () => onA.cards.get(second.id)?.position === 0 && onA.cards.get(first.id)?.position === 1,
+      'REST move on B reaches A',
+    );
 
     expect((await b.request('DELETE', `/v1/workshops/${w.id}`, { token: user.token })).status).toBe(204);
     await until(() => onA.closes.some((c) => c.code === 4404), "A's client closed");
@@ -82,7 +102,10 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
   it('keeps serving local clients while Redis is down, and catches up from SQLite when it is back', async () => {
     const warn = vi.spyOn(console, 'warn');
     const w = await seedWorkshop(a, user);
-    const [c1, c2] = [await seedCard(a, w.id, user, { type: 'cluster' }), await seedCard(a, w.id, user, { type: 'cluster' })];
+    const [c1, c2] = [
+      await seedCard(a, w.id, user, { type: 'cluster' }),
+      await seedCard(a, w.id, user, { type: 'cluster' }),
+    ];
     const [a1, a2, b1] = [await connect(a, w.id), await connect(a, w.id), await connect(b, w.id)];
     await bothLoaded(w.id);
 
@@ -99,11 +122,17 @@ describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () =>
     expect(a1.cards.get(c2.id)?.x).toBe(null);
 
     await redis.start();
-    await until(() => b1.cards.get(c1.id)?.x === 1 && a1.cards.get(c2.id)?.x === 2, 'both caught up after Redis came back', 15_000);
+    await until(
+      () => b1.cards.get(c1.id)?.x === 1 && a1.cards.get(c2.id)?.x === 2,
+      'both caught up after Redis came back',
+      15_000,
+    );
     a2.cards.set(c2.id, { position: 1, x: 3, y: 3 });
     await until(() => b1.cards.get(c2.id)?.x === 3, 'live relay again');
 
-    const outages = warn.mock.calls.filter(([message]) => String(message).startsWith('[collab] Redis at') && String(message).includes('unreachable'));
+    const outages = warn.mock.calls.filter(
+      ([message]) => String(message).startsWith('[collab] Redis at') && String(message).includes('unreachable'),
+    );
     // Logged once per instance for the outage, not once per retry.
     expect(outages.length).toBe(2);
     warn.mockRestore();

@@ -82,7 +82,9 @@ describe('document contents', () => {
     await until(() => watcher.cards.get(card.id)?.x === 120.5, 'watcher sees the move');
     expect(await sqlPlacement(t, card.id)).toEqual({ position: 0, x: 120.5, y: -40 });
     expect(await storedUpdateCount(t, w.id)).toBeGreaterThan(before);
-    const res = await t.request<CardDetailOutput>('GET', `/v1/workshops/${w.id}/cards/${card.id}`, { token: facilitator.token });
+    const res = await t.request<CardDetailOutput>('GET', `/v1/workshops/${w.id}/cards/${card.id}`, {
+      token: facilitator.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.position).toBe(0);
   });
@@ -117,19 +119,31 @@ describe('positions', () => {
   it('renumbers the siblings of a card a client moved, in the document, SQL and REST', async () => {
     const w = await workshop();
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
-    const ideas = await inTurn(['i0', 'i1', 'i2', 'i3'], (title) => seedCard(t, w.id, facilitator, { parentId: cluster.id, title }));
+    const ideas = await inTurn(['i0', 'i1', 'i2', 'i3'], (title) =>
+      seedCard(t, w.id, facilitator, { parentId: cluster.id, title }),
+    );
     const [mover, watcher] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const titles = async () =>
-      (await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards?parent=${cluster.id}`, { token: participant.token })).body.map((c) => c.title);
+      (
+        await t.request<CardOutput[]>('GET', `/v1/workshops/${w.id}/cards?parent=${cluster.id}`, {
+          token: participant.token,
+        })
+      ).body.map((c) => c.title);
 
     // Moved up onto position 0: it goes before the card that was there.
     mover.cards.set(ideas[3]!.id, { ...mover.cards.get(ideas[3]!.id), position: 0 });
-    await until(() => watcher.cards.get(ideas[0]!.id)?.position === 1 && mover.cards.get(ideas[2]!.id)?.position === 3, 'renumbered');
+    await until(
+      () => watcher.cards.get(ideas[0]!.id)?.position === 1 && mover.cards.get(ideas[2]!.id)?.position === 3,
+      'renumbered',
+    );
     expect(await titles()).toEqual(['i3', 'i0', 'i1', 'i2']);
 
     // Moved down onto position 2: it goes after the card that was there.
     mover.cards.set(ideas[3]!.id, { ...mover.cards.get(ideas[3]!.id), position: 2 });
-    await until(() => watcher.cards.get(ideas[3]!.id)?.position === 2 && watcher.cards.get(ideas[1]!.id)?.position === 1, 'moved down');
+    await until(
+      () => watcher.cards.get(ideas[3]!.id)?.position === 2 && watcher.cards.get(ideas[1]!.id)?.position === 1,
+      'moved down',
+    );
     expect(await titles()).toEqual(['i0', 'i1', 'i3', 'i2']);
 
     // Past the end: clamped to the last position.
@@ -138,13 +152,17 @@ describe('positions', () => {
     expect(await titles()).toEqual(['i1', 'i3', 'i2', 'i0']);
     const positions = ideas.map((i) => mover.cards.get(i.id).position).sort();
     expect(positions).toEqual([0, 1, 2, 3]);
-    for (const idea of ideas) expect((await sqlPlacement(t, idea.id)).position).toBe(watcher.cards.get(idea.id).position);
+    for (const idea of ideas)
+      expect((await sqlPlacement(t, idea.id)).position).toBe(watcher.cards.get(idea.id).position);
   });
 });
 
 describe('what clients may write', () => {
   async function settle(client: DocClient, cardId: string, expected: unknown) {
-    await until(() => JSON.stringify(client.cards.get(cardId)) === JSON.stringify(expected), `card ${cardId} back to ${JSON.stringify(expected)}`);
+    await until(
+      () => JSON.stringify(client.cards.get(cardId)) === JSON.stringify(expected),
+      `card ${cardId} back to ${JSON.stringify(expected)}`,
+    );
   }
 
   it('lets participants move only the cards the current step lets them edit', async () => {
@@ -174,7 +192,9 @@ describe('what clients may write', () => {
     const w = await workshop();
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await connect(w.id, facilitator);
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     client.cards.set(card.id, { position: 0, x: 1, y: 1 });
     await settle(client, card.id, { position: 0, x: null, y: null });
     expect(await sqlPlacement(t, card.id)).toEqual({ position: 0, x: null, y: null });
@@ -187,7 +207,14 @@ describe('what clients may write', () => {
     const [client, watcher] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const initial = { position: 0, x: null, y: null };
 
-    for (const bad of [{ position: -1, x: 1, y: 1 }, { position: 0.5, x: 1, y: 1 }, { position: 0, x: 'left', y: 1 }, 'nonsense', [1, 2], null]) {
+    for (const bad of [
+      { position: -1, x: 1, y: 1 },
+      { position: 0.5, x: 1, y: 1 },
+      { position: 0, x: 'left', y: 1 },
+      'nonsense',
+      [1, 2],
+      null,
+    ]) {
       client.cards.set(card.id, bad);
       await settle(client, card.id, initial);
     }
@@ -223,11 +250,31 @@ describe('zones', () => {
     const now = new Date().toISOString();
     const canvasId = `canvas-${workshopId}`;
     return t.write(async (tx, { canvases, zones }) => {
-      await tx.insert(canvases).values({ id: canvasId, workshopId, name: 'Board', backgroundId: 'swot', backgroundCols: 12, backgroundRows: 8, createdAt: now, updatedAt: now });
+      await tx.insert(canvases).values({
+        id: canvasId,
+        workshopId,
+        name: 'Board',
+        backgroundId: 'swot',
+        backgroundCols: 12,
+        backgroundRows: 8,
+        createdAt: now,
+        updatedAt: now,
+      });
       return inTurn(zoneCount, async (i) => {
         const id = `zone-${i}-${workshopId}`;
         await tx.insert(zones).values({
-          id, canvasId, workshopId, name: `Zone ${i}`, x: i * 6, y: 0, rows: 4, cols: 6, clusterId: null, position: i, createdAt: now, updatedAt: now,
+          id,
+          canvasId,
+          workshopId,
+          name: `Zone ${i}`,
+          x: i * 6,
+          y: 0,
+          rows: 4,
+          cols: 6,
+          clusterId: null,
+          position: i,
+          createdAt: now,
+          updatedAt: now,
         });
         return id;
       });
@@ -236,13 +283,21 @@ describe('zones', () => {
   const sqlZone = async (id: string) => {
     const { zones } = t.tables;
     const [zone] = await t.db
-      .select({ name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId })
+      .select({
+        name: zones.name,
+        x: zones.x,
+        y: zones.y,
+        rows: zones.rows,
+        cols: zones.cols,
+        cluster_id: zones.clusterId,
+      })
       .from(zones)
       .where(eq(zones.id, id));
     return zone;
   };
   /** The document's zones of a workshop (loading it when needed), inside a write of its own. */
-  const documentZones = (workshopId: string) => writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
+  const documentZones = (workshopId: string) =>
+    writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
 
   it('come from SQL on first load; placeZones from a REST write reaches clients and the SQL copy', async () => {
     const w = await workshop();
@@ -252,7 +307,10 @@ describe('zones', () => {
     expect(client.zones.get(z0!)).toEqual({ name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null });
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     await write(t.deps, (tx, changes) =>
-      t.deps.collab.placeZones({ tx, changes }, w.id, { [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id }, [z0!]: null }),
+      t.deps.collab.placeZones({ tx, changes }, w.id, {
+        [z1!]: { name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id },
+        [z0!]: null,
+      }),
     );
     await until(() => client.zones.get(z1!)?.cluster_id === cluster.id && !client.zones.has(z0!), 'placeZones relayed');
     expect(await sqlZone(z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
@@ -267,7 +325,10 @@ describe('zones', () => {
     const [fac, par] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
     const initial = { name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null };
     const back = (client: DocClient, value: unknown) =>
-      until(() => JSON.stringify(client.zones.get(zone!)) === JSON.stringify(value), `zone is ${JSON.stringify(value)}`);
+      until(
+        () => JSON.stringify(client.zones.get(zone!)) === JSON.stringify(value),
+        `zone is ${JSON.stringify(value)}`,
+      );
 
     par.zones.set(zone!, { ...initial, name: 'Mine now' });
     await back(par, initial);
@@ -289,7 +350,8 @@ describe('zones', () => {
 
 describe('REST and the document', () => {
   const cardsPath = (workshopId: string) => `/v1/workshops/${workshopId}/cards`;
-  const placements = (client: DocClient) => client.cards.toJSON() as Record<string, { position: number; x: number | null; y: number | null }>;
+  const placements = (client: DocClient) =>
+    client.cards.toJSON() as Record<string, { position: number; x: number | null; y: number | null }>;
   async function create(workshopId: string, body: object, user = facilitator) {
     const res = await t.request<CardOutput>('POST', cardsPath(workshopId), { token: user.token, body });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -303,59 +365,102 @@ describe('REST and the document', () => {
     await until(() => client.cards.has(a.id), 'created card in the document');
     expect(client.cards.get(a.id)).toEqual({ position: 0, x: null, y: null });
     const b = await create(w.id, { type: 'cluster', title: 'B', position: 0 });
-    await until(() => client.cards.get(a.id)?.position === 1 && client.cards.get(b.id)?.position === 0, 'siblings renumbered');
+    await until(
+      () => client.cards.get(a.id)?.position === 1 && client.cards.get(b.id)?.position === 0,
+      'siblings renumbered',
+    );
     const idea = await create(w.id, { type: 'idea', title: 'i', parent: a.id }, participant);
     await until(() => client.cards.has(idea.id), 'idea in the document');
   });
 
   it('shows a REST move to clients, keeping the coordinates they set', async () => {
     const w = await workshop();
-    const [a, b] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' })];
+    const [a, b] = [
+      await create(w.id, { type: 'cluster', title: 'A' }),
+      await create(w.id, { type: 'cluster', title: 'B' }),
+    ];
     const idea = await create(w.id, { type: 'idea', title: 'i', parent: a.id });
     const client = await connect(w.id, facilitator);
     client.cards.set(b.id, { position: 1, x: 300, y: 200 });
     await until(async () => (await sqlPlacement(t, b.id)).x === 300, 'coordinates stored');
 
-    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: facilitator.token, body: { position: 0 } });
+    const res = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, {
+      token: facilitator.token,
+      body: { position: 0 },
+    });
     expect(res.status).toBe(200);
-    await until(() => client.cards.get(b.id)?.position === 0 && client.cards.get(a.id)?.position === 1, 'REST move in the document');
+    await until(
+      () => client.cards.get(b.id)?.position === 0 && client.cards.get(a.id)?.position === 1,
+      'REST move in the document',
+    );
     expect(client.cards.get(b.id)).toEqual({ position: 0, x: 300, y: 200 });
 
-    const moved = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${idea.id}`, { token: facilitator.token, body: { parent: b.id } });
+    const moved = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${idea.id}`, {
+      token: facilitator.token,
+      body: { parent: b.id },
+    });
     expect(moved.status).toBe(200);
     expect((await engineOf(t).cardPlacements(w.id)).get(idea.id)?.position).toBe(0);
   });
 
   it('shows a client move in REST reads', async () => {
     const w = await workshop();
-    const [a, b, c] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' }), await create(w.id, { type: 'cluster', title: 'C' })];
+    const [a, b, c] = [
+      await create(w.id, { type: 'cluster', title: 'A' }),
+      await create(w.id, { type: 'cluster', title: 'B' }),
+      await create(w.id, { type: 'cluster', title: 'C' }),
+    ];
     const client = await connect(w.id, facilitator);
     client.cards.set(c.id, { position: 0, x: 1, y: 2 });
     await until(() => client.cards.get(a.id)?.position === 1, 'renumbered');
     const list = await t.request<CardOutput[]>('GET', cardsPath(w.id), { token: participant.token });
-    expect(list.body.map((card) => [card.title, card.position])).toEqual([['C', 0], ['A', 1], ['B', 2]]);
+    expect(list.body.map((card) => [card.title, card.position])).toEqual([
+      ['C', 0],
+      ['A', 1],
+      ['B', 2],
+    ]);
     const one = await t.request<CardDetailOutput>('GET', `${cardsPath(w.id)}/${b.id}`, { token: participant.token });
     expect(one.body.position).toBe(2);
   });
 
   it('removes deleted, merged and replaced cards from the document', async () => {
     const w = await workshop();
-    const [a, b, c] = [await create(w.id, { type: 'cluster', title: 'A' }), await create(w.id, { type: 'cluster', title: 'B' }), await create(w.id, { type: 'cluster', title: 'C' })];
-    const ideas = [await create(w.id, { type: 'idea', title: 'a1', parent: a.id }), await create(w.id, { type: 'idea', title: 'b1', parent: b.id })];
+    const [a, b, c] = [
+      await create(w.id, { type: 'cluster', title: 'A' }),
+      await create(w.id, { type: 'cluster', title: 'B' }),
+      await create(w.id, { type: 'cluster', title: 'C' }),
+    ];
+    const ideas = [
+      await create(w.id, { type: 'idea', title: 'a1', parent: a.id }),
+      await create(w.id, { type: 'idea', title: 'b1', parent: b.id }),
+    ];
     const client = await connect(w.id, participant);
     await until(() => client.cards.size === 5, 'five cards');
 
     expect((await t.request('DELETE', `${cardsPath(w.id)}/${a.id}`, { token: facilitator.token })).status).toBe(204);
     await until(() => !client.cards.has(a.id) && !client.cards.has(ideas[0]!.id), 'cluster and its idea gone');
-    await until(() => client.cards.get(b.id)?.position === 0 && client.cards.get(c.id)?.position === 1, 'siblings renumbered');
+    await until(
+      () => client.cards.get(b.id)?.position === 0 && client.cards.get(c.id)?.position === 1,
+      'siblings renumbered',
+    );
 
-    const merge = await t.request<CardOutput>('POST', `${cardsPath(w.id)}/merge`, { token: facilitator.token, body: { cards_id: [c.id, b.id] } });
+    const merge = await t.request<CardOutput>('POST', `${cardsPath(w.id)}/merge`, {
+      token: facilitator.token,
+      body: { cards_id: [c.id, b.id] },
+    });
     expect(merge.status).toBe(201);
     await until(() => client.cards.size === 2 && client.cards.has(merge.body.id), 'merged');
-    expect(placements(client)).toEqual({ [merge.body.id]: { position: 0, x: null, y: null }, [ideas[1]!.id]: { position: 0, x: null, y: null } });
+    expect(placements(client)).toEqual({
+      [merge.body.id]: { position: 0, x: null, y: null },
+      [ideas[1]!.id]: { position: 0, x: null, y: null },
+    });
 
     const form = new FormData();
-    form.append('file', new Blob(['type,title,content,cluster,color,aside\ncluster,New,,,,\nidea,Inside,,New,,\n'], { type: 'text/csv' }), 'cards.csv');
+    form.append(
+      'file',
+      new Blob(['type,title,content,cluster,color,aside\ncluster,New,,,,\nidea,Inside,,New,,\n'], { type: 'text/csv' }),
+      'cards.csv',
+    );
     const imported = await t.request<CardOutput[]>('PUT', cardsPath(w.id), { token: facilitator.token, rawBody: form });
     expect(imported.status, JSON.stringify(imported.body)).toBe(200);
     const ids = imported.body.map((card) => card.id).sort();
@@ -369,9 +474,15 @@ describe('REST and the document', () => {
     const client = await connect(w.id, participant);
     const stored = await storedUpdateCount(t, w.id);
     const before = JSON.stringify(placements(client));
-    const refused = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, { token: participant.token, body: { position: 0 } });
+    const refused = await t.request<CardOutput>('PUT', `${cardsPath(w.id)}/${b.id}`, {
+      token: participant.token,
+      body: { position: 0 },
+    });
     expect(refused.status).toBe(403);
-    const invalidBody = await t.request('POST', cardsPath(w.id), { token: facilitator.token, body: { type: 'idea', title: 'x', parent: 'nope' } });
+    const invalidBody = await t.request('POST', cardsPath(w.id), {
+      token: facilitator.token,
+      body: { type: 'idea', title: 'x', parent: 'nope' },
+    });
     expect(invalidBody.status).toBe(400);
     // Failed writes have nothing to relay; give a stray update the time to reach the client.
     await quietFor(100, 'no document update after refused writes');

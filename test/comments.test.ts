@@ -12,18 +12,27 @@ function scene() {
   return seedCardScene(cast, 'comments');
 }
 
-const comment = (path: string, user: TestUser, body: unknown) => t.request<CommentOutput>('POST', path, { token: user.token, body });
-const commentRows = (workshopId: string) => t.db.select().from(t.tables.comments).where(eq(t.tables.comments.workshopId, workshopId));
+const comment = (path: string, user: TestUser, body: unknown) =>
+  t.request<CommentOutput>('POST', path, { token: user.token, body });
+const commentRows = (workshopId: string) =>
+  t.db.select().from(t.tables.comments).where(eq(t.tables.comments.workshopId, workshopId));
 
 describe('comments', () => {
   it('comments, lists oldest first, reads and deletes, logging each change', async () => {
     const s = await scene();
     const first = await comment(s.path, participant, { content: 'Love it' });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: expect.any(String), created_at: expect.any(String), content: 'Love it', user_id: participant.id, author_visibility: 'shown' });
+    expect(first.body).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+      content: 'Love it',
+      user_id: participant.id,
+      author_visibility: 'shown',
+    });
     expect(new Date(first.body.created_at).toISOString()).toBe(first.body.created_at);
     const replies = [];
-    for (const text of ['Me too', 'Not sure', 'Why?']) replies.push((await comment(s.path, other, { content: text })).body);
+    for (const text of ['Me too', 'Not sure', 'Why?'])
+      replies.push((await comment(s.path, other, { content: text })).body);
 
     expect((await t.request('GET', s.path, { token: facilitator.token })).body).toEqual([first.body, ...replies]);
     expect((await t.request('GET', `${s.path}/${first.body.id}`, { token: other.token })).body).toEqual(first.body);
@@ -39,13 +48,23 @@ describe('comments', () => {
 
   it('refuses empty or missing content with 400, changing nothing', async () => {
     const s = await scene();
-    for (const body of [{}, { content: '' }, { content: ' \n ' }, { content: ['x'] }, { content: 'x'.repeat(10_001) }]) {
+    for (const body of [
+      {},
+      { content: '' },
+      { content: ' \n ' },
+      { content: ['x'] },
+      { content: 'x'.repeat(10_001) },
+    ]) {
       const res = await comment(s.path, participant, body);
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('content');
     }
     expectError(
-      await t.request('POST', s.path, { token: participant.token, rawBody: 'content=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await t.request('POST', s.path, {
+        token: participant.token,
+        rawBody: 'content=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
       415,
       'unsupported_media_type',
     );
@@ -60,8 +79,18 @@ describe('comments', () => {
     expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
     expectError(await comment(s.path, stranger, { content: 'x' }), 404, 'not_found');
     expectError(await t.request('GET', `${s.path}/${mine.body.id}`, { token: stranger.token }), 404, 'not_found');
-    expectError(await comment(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/comments`, participant, { content: 'x' }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(
+      await comment(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/comments`, participant, {
+        content: 'x',
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     expect(await commentRows(elsewhere.workshop.id)).toHaveLength(0);
     expect(await commentRows(s.workshop.id)).toHaveLength(1);
   });
@@ -85,10 +114,16 @@ describe('comments', () => {
   it('refuses writes to an archived workshop with 409', async () => {
     const s = await scene();
     const kept = await comment(s.path, participant, { content: 'x' });
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)),
+    );
     for (const user of [participant, facilitator]) {
       expectError(await comment(s.path, user, { content: 'y' }), 409, 'workshop_archived');
-      expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
+      expectError(
+        await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }),
+        409,
+        'workshop_archived',
+      );
     }
     expect((await t.request('GET', s.path, { token: other.token })).body).toEqual([kept.body]);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(1);

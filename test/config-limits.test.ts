@@ -16,7 +16,13 @@ interface DocumentedLimit {
   windowS: number | null;
 }
 
-const WINDOWS: Record<string, number | null> = { minute: 60, '10 minutes': 600, '24 hours': 86_400, '10 s': 10, 'at any moment': null };
+const WINDOWS: Record<string, number | null> = {
+  minute: 60,
+  '10 minutes': 600,
+  '24 hours': 86_400,
+  '10 s': 10,
+  'at any moment': null,
+};
 
 /** The limits as docs/configuration.md documents them, so the code and the operators' table cannot part. */
 function documentedLimits(): DocumentedLimit[] {
@@ -29,11 +35,15 @@ function documentedLimits(): DocumentedLimit[] {
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .map((line) => {
-      const [variable, fallback, , per] = line.split('|').slice(1).map((cell) => cell.trim());
+      const [variable, fallback, , per] = line
+        .split('|')
+        .slice(1)
+        .map((cell) => cell.trim());
       const number = /^`(\d+)`/.exec(fallback!);
       const follows = /^(?:(\d+) × )?`([A-Z_0-9]+)`$/.exec(fallback!);
       const window = per!.split(', ').at(-1)!;
-      if (!(window in WINDOWS)) throw new Error(`docs/configuration.md: ${variable} counts per "${window}", a window this test does not know`);
+      if (!(window in WINDOWS))
+        throw new Error(`docs/configuration.md: ${variable} counts per "${window}", a window this test does not know`);
       return {
         variable: variable!.replaceAll('`', ''),
         fallback: number ? Number(number[1]) : { follows: follows![2]!, times: Number(follows![1] ?? 1) },
@@ -49,20 +59,26 @@ const fieldOf = (variable: string): LimitName => {
   if (!field) throw new Error(`${variable} sets no limit`);
   return field;
 };
-const VARIABLES: Array<[variable: string, field: keyof Config, fallback: number]> = DOCUMENTED.map(({ variable, fallback }) => {
-  const value = (given: DocumentedLimit['fallback']): number => {
-    if (typeof given === 'number') return given;
-    return given.times * value(DOCUMENTED.find((limit) => limit.variable === given.follows)!.fallback);
-  };
-  return [variable, fieldOf(variable), value(fallback)];
-});
+const VARIABLES: Array<[variable: string, field: keyof Config, fallback: number]> = DOCUMENTED.map(
+  ({ variable, fallback }) => {
+    const value = (given: DocumentedLimit['fallback']): number => {
+      if (typeof given === 'number') return given;
+      return given.times * value(DOCUMENTED.find((limit) => limit.variable === given.follows)!.fallback);
+    };
+    return [variable, fieldOf(variable), value(fallback)];
+  },
+);
 
 // A secret given, so loading writes no file.
 const load = (env: Record<string, string>) => loadConfig({ SECRET: 'a'.repeat(32), ...env });
 
 describe('limit settings', () => {
   it('are the documented ones, each with its window', () => {
-    expect(DOCUMENTED.map(({ variable }) => variable).sort()).toEqual(Object.values(LIMITS).map(({ env }) => env).sort());
+    expect(DOCUMENTED.map(({ variable }) => variable).sort()).toEqual(
+      Object.values(LIMITS)
+        .map(({ env }) => env)
+        .sort(),
+    );
     for (const { variable, windowS } of DOCUMENTED) expect(LIMITS[fieldOf(variable)].windowS, variable).toBe(windowS);
   });
 
@@ -80,7 +96,8 @@ describe('limit settings', () => {
 
   it('set only their own limit', () => {
     const config = load({ JOINS_PER_USER_PER_MINUTE: '7' });
-    for (const [, field, fallback] of VARIABLES) expect(config[field], field).toBe(field === 'joinsPerUserPerMinute' ? 7 : fallback);
+    for (const [, field, fallback] of VARIABLES)
+      expect(config[field], field).toBe(field === 'joinsPerUserPerMinute' ? 7 : fallback);
   });
 
   it('keep the per-address budgets following the per-user ones unless set themselves', () => {
@@ -90,9 +107,24 @@ describe('limit settings', () => {
       loginFailuresPerAddressPerMinute: 21,
       signupsPerAddressPerMinute: 7,
     });
-    expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({ joinAttemptsPerMinute: 0, joinAttemptsPerAddressPerMinute: 0, joinAttemptsPerAddressPerDay: 0 });
-    expect(load({ AUTH_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({ authAttemptsPerMinute: 0, loginFailuresPerAddressPerMinute: 0, signupsPerAddressPerMinute: 0 });
-    expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '4', JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '300', AUTH_ATTEMPTS_PER_MINUTE: '0', SIGNUPS_PER_ADDRESS_PER_MINUTE: '2' })).toMatchObject({
+    expect(load({ JOIN_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({
+      joinAttemptsPerMinute: 0,
+      joinAttemptsPerAddressPerMinute: 0,
+      joinAttemptsPerAddressPerDay: 0,
+    });
+    expect(load({ AUTH_ATTEMPTS_PER_MINUTE: '0' })).toMatchObject({
+      authAttemptsPerMinute: 0,
+      loginFailuresPerAddressPerMinute: 0,
+      signupsPerAddressPerMinute: 0,
+    });
+    expect(
+      load({
+        JOIN_ATTEMPTS_PER_MINUTE: '4',
+        JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '300',
+        AUTH_ATTEMPTS_PER_MINUTE: '0',
+        SIGNUPS_PER_ADDRESS_PER_MINUTE: '2',
+      }),
+    ).toMatchObject({
       joinAttemptsPerMinute: 4,
       joinAttemptsPerAddressPerMinute: 300,
       loginFailuresPerAddressPerMinute: 0,
@@ -111,7 +143,9 @@ describe('limit settings', () => {
         }
         expect(error, `${variable}=${JSON.stringify(bad)}`).toBeInstanceOf(ConfigError);
         const message = (error as ConfigError).message;
-        expect(message).toBe(`Invalid configuration: ${variable}=${JSON.stringify(bad)}: expected a whole number from 0 (no limit) to 1000000000`);
+        expect(message).toBe(
+          `Invalid configuration: ${variable}=${JSON.stringify(bad)}: expected a whole number from 0 (no limit) to 1000000000`,
+        );
       }
     }
   });
@@ -125,12 +159,19 @@ describe('limit settings', () => {
   it("keep the tests' defaults in testConfig, with the address budgets following overrides", () => {
     const config = testConfig({ databasePath: 'unused.db', filesDir: 'unused' });
     for (const [, field, fallback] of VARIABLES) {
-      if (['authAttemptsPerMinute', 'loginFailuresPerAddressPerMinute', 'signupsPerAddressPerMinute'].includes(field)) continue;
+      if (['authAttemptsPerMinute', 'loginFailuresPerAddressPerMinute', 'signupsPerAddressPerMinute'].includes(field))
+        continue;
       expect(config[field], field).toBe(fallback);
     }
     // Test files sign many users up from one address.
-    expect(config).toMatchObject({ authAttemptsPerMinute: 10_000, loginFailuresPerAddressPerMinute: 30_000, signupsPerAddressPerMinute: 10_000 });
-    expect(testConfig({ databasePath: 'unused.db', filesDir: 'unused', authAttemptsPerMinute: 5, joinAttemptsPerMinute: 2 })).toMatchObject({
+    expect(config).toMatchObject({
+      authAttemptsPerMinute: 10_000,
+      loginFailuresPerAddressPerMinute: 30_000,
+      signupsPerAddressPerMinute: 10_000,
+    });
+    expect(
+      testConfig({ databasePath: 'unused.db', filesDir: 'unused', authAttemptsPerMinute: 5, joinAttemptsPerMinute: 2 }),
+    ).toMatchObject({
       loginFailuresPerAddressPerMinute: 15,
       signupsPerAddressPerMinute: 5,
       joinAttemptsPerAddressPerMinute: 12,
@@ -147,7 +188,9 @@ describe('UPLOAD_UNATTACHED_HOURS', () => {
     // 0 would remove an upload before it could be attached.
     for (const bad of ['0', '-1', '1.5', 'day', '', '87601']) {
       expect(() => load({ UPLOAD_UNATTACHED_HOURS: bad }), bad).toThrow(
-        new ConfigError(`Invalid configuration: UPLOAD_UNATTACHED_HOURS=${JSON.stringify(bad)}: expected a whole number of hours, from 1 to 87600`),
+        new ConfigError(
+          `Invalid configuration: UPLOAD_UNATTACHED_HOURS=${JSON.stringify(bad)}: expected a whole number of hours, from 1 to 87600`,
+        ),
       );
     }
   });

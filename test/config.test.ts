@@ -25,14 +25,20 @@ async function secretsOfSimultaneousStarts(dataDir: string, count: number): Prom
     `process.stdout.write('secret=' + loadConfig({ DATABASE_PATH: ${JSON.stringify(join(dataDir, 'w.db'))} }).secret + '\\n');`,
   ].join('\n');
   const children = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
-    const ready = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('ready')) resolve();
-    }));
+    const ready = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('ready')) resolve();
+      }),
+    );
     const secret = new Promise<string>((resolve, reject) =>
-      child.once('exit', (code) => (code === 0 ? resolve(/secret=(\w+)/.exec(out)?.[1] ?? '') : reject(new Error(`exited with ${code}: ${out}`)))),
+      child.once('exit', (code) =>
+        code === 0 ? resolve(/secret=(\w+)/.exec(out)?.[1] ?? '') : reject(new Error(`exited with ${code}: ${out}`)),
+      ),
     );
     return { ready, secret };
   });
@@ -56,13 +62,26 @@ describe('generated secret', () => {
 
 describe('the store settings', () => {
   it('take PostgreSQL from DATABASE_URL with a pool size, and refuse what cannot work with one line each', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://app:pw@db.internal:5432/workshops', DATABASE_POOL_SIZE: '20', SECRET: 'a'.repeat(32) });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app:pw@db.internal:5432/workshops',
+      DATABASE_POOL_SIZE: '20',
+      SECRET: 'a'.repeat(32),
+    });
     expect(config).toMatchObject({ databaseUrl: 'postgres://app:pw@db.internal:5432/workshops', databasePoolSize: 20 });
-    expect(loadConfig({ DATABASE_PATH: join(dir, 'plain', 'w.db') })).toMatchObject({ databaseUrl: undefined, databasePoolSize: 10 });
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/workshops', SECRET: 'a'.repeat(32) })).toThrow(/DATABASE_URL="mysql:\/\/db\/workshops": expected a postgres:\/\/ URL/);
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops', DATABASE_POOL_SIZE: '0', SECRET: 'a'.repeat(32) })).toThrow(/DATABASE_POOL_SIZE="0"/);
+    expect(loadConfig({ DATABASE_PATH: join(dir, 'plain', 'w.db') })).toMatchObject({
+      databaseUrl: undefined,
+      databasePoolSize: 10,
+    });
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/workshops', SECRET: 'a'.repeat(32) })).toThrow(
+      /DATABASE_URL="mysql:\/\/db\/workshops": expected a postgres:\/\/ URL/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://db/workshops', DATABASE_POOL_SIZE: '0', SECRET: 'a'.repeat(32) }),
+    ).toThrow(/DATABASE_POOL_SIZE="0"/);
     // Instances on several machines must sign alike: a secret generated on one of them would not do.
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops' })).toThrow(/^SECRET must be set when DATABASE_URL is/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/workshops' })).toThrow(
+      /^SECRET must be set when DATABASE_URL is/,
+    );
   });
 
   it('sync SQLite commits to disk unless SQLITE_SYNCHRONOUS=normal, and refuse another value in one line', () => {
@@ -71,7 +90,9 @@ describe('the store settings', () => {
     expect(loadConfig({ ...path, SQLITE_SYNCHRONOUS: 'full' })).toMatchObject({ sqliteSynchronous: 'full' });
     expect(loadConfig({ ...path, SQLITE_SYNCHRONOUS: 'normal' })).toMatchObject({ sqliteSynchronous: 'normal' });
     for (const bad of ['off', 'NORMAL', '1', '']) {
-      expect(() => loadConfig({ ...path, SQLITE_SYNCHRONOUS: bad })).toThrow(new RegExp(`^Invalid configuration: SQLITE_SYNCHRONOUS=${JSON.stringify(bad)}: expected full or normal$`));
+      expect(() => loadConfig({ ...path, SQLITE_SYNCHRONOUS: bad })).toThrow(
+        new RegExp(`^Invalid configuration: SQLITE_SYNCHRONOUS=${JSON.stringify(bad)}: expected full or normal$`),
+      );
     }
   });
 });
@@ -82,7 +103,13 @@ describe('the files settings', () => {
 
   it('keep files in FILES_DIR unless FILES_URL names a bucket', () => {
     expect(loadConfig(plain())).toMatchObject({ filesDir: './data/files', filesUrl: undefined, s3: {} });
-    for (const url of ['s3://workshop-files', 's3://abc', 's3://my.bucket-1/prod', 's3://files-eu/prod/eu-west/', "s3://files/a_b/c!d/e*f/(g)/'h'"]) {
+    for (const url of [
+      's3://workshop-files',
+      's3://abc',
+      's3://my.bucket-1/prod',
+      's3://files-eu/prod/eu-west/',
+      "s3://files/a_b/c!d/e*f/(g)/'h'",
+    ]) {
       expect(loadConfig({ ...plain(), FILES_URL: url, SECRET: secret }).filesUrl, url).toBe(url);
     }
   });
@@ -99,14 +126,36 @@ describe('the files settings', () => {
       AWS_ENDPOINT_URL_S3: 'http://s3.internal:9000',
       AWS_SESSION_TOKEN: '',
     });
-    expect(config.s3).toEqual({ region: 'eu-west-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI', endpoint: 'http://s3.internal:9000' });
-    expect(loadConfig({ ...plain(), FILES_URL: 's3://workshop-files', SECRET: secret, AWS_ENDPOINT_URL: 'http://minio.internal:9000' }).s3).toEqual({
+    expect(config.s3).toEqual({
+      region: 'eu-west-1',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI',
+      endpoint: 'http://s3.internal:9000',
+    });
+    expect(
+      loadConfig({
+        ...plain(),
+        FILES_URL: 's3://workshop-files',
+        SECRET: secret,
+        AWS_ENDPOINT_URL: 'http://minio.internal:9000',
+      }).s3,
+    ).toEqual({
       endpoint: 'http://minio.internal:9000',
     });
   });
 
   it('refuse a FILES_URL or an endpoint that cannot work, with one line naming it', () => {
-    for (const url of ['s3://ab', 'https://workshop-files', 's3://Workshop-Files', 's3://-files', 's3://files-', 's3://files//prefix', 's3://files/a b', 's3://' + 'a'.repeat(64), 's3://']) {
+    for (const url of [
+      's3://ab',
+      'https://workshop-files',
+      's3://Workshop-Files',
+      's3://-files',
+      's3://files-',
+      's3://files//prefix',
+      's3://files/a b',
+      's3://' + 'a'.repeat(64),
+      's3://',
+    ]) {
       let message = '';
       try {
         loadConfig({ ...plain(), FILES_URL: url, SECRET: secret });
@@ -116,9 +165,9 @@ describe('the files settings', () => {
       expect(message, url).toContain(`FILES_URL=${JSON.stringify(url)}: expected s3://bucket or s3://bucket/prefix`);
       expect(message.split('\n'), url).toHaveLength(1);
     }
-    expect(() => loadConfig({ ...plain(), FILES_URL: 's3://workshop-files', SECRET: secret, AWS_ENDPOINT_URL_S3: 'minio:9000' })).toThrow(
-      /^Invalid configuration: AWS_ENDPOINT_URL_S3="minio:9000": expected an http\(s\) URL/,
-    );
+    expect(() =>
+      loadConfig({ ...plain(), FILES_URL: 's3://workshop-files', SECRET: secret, AWS_ENDPOINT_URL_S3: 'minio:9000' }),
+    ).toThrow(/^Invalid configuration: AWS_ENDPOINT_URL_S3="minio:9000": expected an http\(s\) URL/);
   });
 
   it('require SECRET with FILES_URL, as with DATABASE_URL: instances sharing the bucket must sign links alike', () => {
@@ -132,7 +181,9 @@ describe('the files settings', () => {
       }
     };
     const files = refusal({ ...plain(), FILES_URL: 's3://workshop-files' });
-    expect(files).toBe('SECRET must be set when FILES_URL is: every instance sharing the files must sign links with the same secret.');
+    expect(files).toBe(
+      'SECRET must be set when FILES_URL is: every instance sharing the files must sign links with the same secret.',
+    );
     const both = refusal({ ...plain(), FILES_URL: 's3://workshop-files', DATABASE_URL: 'postgres://db/workshops' });
     expect(both).toMatch(/^SECRET must be set when DATABASE_URL and FILES_URL are: /);
     expect(both.split('\n')).toHaveLength(1);
@@ -145,10 +196,17 @@ describe('the lease settings', () => {
   it('take the mail and export leases from MAIL_LEASE_MS and EXPORT_LEASE_MS, from a second to the longest timer', () => {
     const plain = join(dir, 'leases', 'w.db');
     expect(loadConfig({ DATABASE_PATH: plain })).toMatchObject({ mailLeaseMs: 120_000, exportLeaseMs: 300_000 });
-    expect(loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '3000', EXPORT_LEASE_MS: '1000' })).toMatchObject({ mailLeaseMs: 3_000, exportLeaseMs: 1_000 });
-    expect(() => loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '999' })).toThrow(/MAIL_LEASE_MS="999": expected a whole number of milliseconds, from 1000 to 2147483647/);
+    expect(loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '3000', EXPORT_LEASE_MS: '1000' })).toMatchObject({
+      mailLeaseMs: 3_000,
+      exportLeaseMs: 1_000,
+    });
+    expect(() => loadConfig({ DATABASE_PATH: plain, MAIL_LEASE_MS: '999' })).toThrow(
+      /MAIL_LEASE_MS="999": expected a whole number of milliseconds, from 1000 to 2147483647/,
+    );
     // Past it, Node fires a timer at once: the lease would end as it began.
-    expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2147483648' })).toThrow(/EXPORT_LEASE_MS="2147483648"/);
+    expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2147483648' })).toThrow(
+      /EXPORT_LEASE_MS="2147483648"/,
+    );
     expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2.5s' })).toThrow(/EXPORT_LEASE_MS="2.5s"/);
   });
 });

@@ -51,7 +51,12 @@ describe('a write transaction', () => {
     const [first, second] = [await seedWorkshopWith(t, facilitator, []), await seedWorkshopWith(t, facilitator, [])];
     await write(t.deps, async (_tx, changes) => {
       for (const workshop of [first!, second!, first!]) {
-        changes.record({ workshopId: workshop.id, action: 'addMessage', userId: facilitator.id, change: { message: { content: 'Hello', include_me: false, recipients: 0 } } });
+        changes.record({
+          workshopId: workshop.id,
+          action: 'addMessage',
+          userId: facilitator.id,
+          change: { message: { content: 'Hello', include_me: false, recipients: 0 } },
+        });
       }
     });
     expect((await eventLog(t, first!.id)).map((event) => event.seq)).toEqual([1, 2]);
@@ -69,10 +74,22 @@ describe('a multi-row insert (`rowInserter`)', () => {
   const insert = rowInserter(
     'test_notifications_insert',
     ['id', 'userId', 'type', 'data', 'read', 'createdAt', 'updatedAt'],
-    (db, rows: Array<Insertable<Row>>) => db.insert(tablesOf(db).notifications).values(rows).returning({ id: tablesOf(db).notifications.id }),
+    (db, rows: Array<Insertable<Row>>) =>
+      db
+        .insert(tablesOf(db).notifications)
+        .values(rows)
+        .returning({ id: tablesOf(db).notifications.id }),
   );
   const rows = (type: string, count: number): Row[] =>
-    Array.from({ length: count }, (_, i) => ({ id: `${type}-${String(i).padStart(4, '0')}`, userId: participant.id, type, data: { i }, read: i % 2 === 0, createdAt: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, updatedAt: '2026-01-02T00:00:00.000Z' }));
+    Array.from({ length: count }, (_, i) => ({
+      id: `${type}-${String(i).padStart(4, '0')}`,
+      userId: participant.id,
+      type,
+      data: { i },
+      read: i % 2 === 0,
+      createdAt: `2026-01-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`,
+      updatedAt: '2026-01-02T00:00:00.000Z',
+    }));
 
   it('stores each call its own rows, prepared (up to 64) or built, in chunks of 500', async () => {
     // Two calls of one size share a prepared statement; 501 rows are a built chunk and a prepared one.
@@ -92,7 +109,8 @@ function sources(dir: string): Array<{ path: string; text: string }> {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) found.push(...sources(path));
-    else if (name.endsWith('.ts')) found.push({ path: relative(process.cwd(), path), text: readFileSync(path, 'utf8') });
+    else if (name.endsWith('.ts'))
+      found.push({ path: relative(process.cwd(), path), text: readFileSync(path, 'utf8') });
   }
   return found;
 }
@@ -102,13 +120,21 @@ describe('the code the stores share', () => {
 
   it('awaits every query: no synchronous better-sqlite3 calls outside the SQLite store', () => {
     const offending = outsideDb.flatMap(({ path, text }) =>
-      text.split('\n').flatMap((line, index) => (/\)\s*\.(all|get|run)\(\)|sqliteOf|\.pluck\(|better-sqlite3/.test(line) ? [`${path}:${index + 1}: ${line.trim()}`] : [])),
+      text
+        .split('\n')
+        .flatMap((line, index) =>
+          /\)\s*\.(all|get|run)\(\)|sqliteOf|\.pluck\(|better-sqlite3/.test(line)
+            ? [`${path}:${index + 1}: ${line.trim()}`]
+            : [],
+        ),
     );
     expect(offending).toEqual([]);
   });
 
   it('takes its tables from the handle, never from an import of a schema', () => {
-    const offending = outsideDb.filter(({ text }) => /^import (?!type)[^;]*from '[./]*db\/schema(-pg)?\/index'/m.test(text)).map(({ path }) => path);
+    const offending = outsideDb
+      .filter(({ text }) => /^import (?!type)[^;]*from '[./]*db\/schema(-pg)?\/index'/m.test(text))
+      .map(({ path }) => path);
     expect(offending).toEqual([]);
   });
 });
@@ -125,7 +151,11 @@ describe('the migrations', () => {
       try {
         cpSync(folder, copy, { recursive: true });
         const before = readdirSync(copy, { recursive: true }).sort();
-        const out = execFileSync('npx', ['drizzle-kit', 'generate', '--dialect', dialect, '--schema', schema, '--out', copy], { encoding: 'utf8', stdio: 'pipe' });
+        const out = execFileSync(
+          'npx',
+          ['drizzle-kit', 'generate', '--dialect', dialect, '--schema', schema, '--out', copy],
+          { encoding: 'utf8', stdio: 'pipe' },
+        );
         expect(out, dialect).toMatch(/No schema changes/);
         expect(readdirSync(copy, { recursive: true }).sort(), dialect).toEqual(before);
       } finally {
@@ -150,9 +180,14 @@ describe.skipIf(testStore !== 'postgres')('a PostgreSQL database', () => {
     const name = `migrate_${Date.now()}`;
     await admin(`CREATE DATABASE ${name}`);
     const url = `${inject('postgres')!.baseUrl}${name}`;
-    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgres(url, { checked: true, poolSize: 2 })));
+    const stores = await Promise.all(
+      Array.from({ length: 4 }, () => openPostgres(url, { checked: true, poolSize: 2 })),
+    );
     try {
-      const applied = await queryRows<{ hash: string }>(stores[0]!.db, sql`SELECT hash FROM drizzle.__drizzle_migrations`);
+      const applied = await queryRows<{ hash: string }>(
+        stores[0]!.db,
+        sql`SELECT hash FROM drizzle.__drizzle_migrations`,
+      );
       expect(applied).toHaveLength(readdirSync('drizzle/postgres').filter((file) => file.endsWith('.sql')).length);
       expect(new Set(applied.map((row) => row.hash)).size).toBe(applied.length);
       for (const store of stores) expect(await store.answers()).toBe(true);
@@ -177,30 +212,44 @@ describe.skipIf(testStore !== 'postgres')('a PostgreSQL database', () => {
   // SQLite's lower() folds ASCII letters only.
   const asciiLower = (text: string) => text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
 
-  it.for(LOCALES)('starts on a database made with $name, and orders and folds text bytewise there, as SQLite does', async ({ clause, libc }, context) => {
-    if (libc && (await admin(`SELECT 1 FROM pg_collation WHERE collname = '${libc}'`)).length === 0) {
-      // Debian's images carry C.UTF-8 only, unless the locales package adds more.
-      context.skip(`this machine has no ${libc} locale`);
-    }
-    const name = `collated_${Date.now()}`;
-    await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' ${clause}`);
-    const store = await openPostgres(`${inject('postgres')!.baseUrl}${name}`, { checked: true, poolSize: 1 });
-    try {
-      expect(await store.answers()).toBe(true);
-      await store.transaction(async (tx) => {
-        for (const [index, person] of NAMES.entries()) {
-          await execute(tx, sql`INSERT INTO users (id, email, name, created_at, updated_at) VALUES (${`u${index}`}, ${`${index}@example.test`}, ${person}, '', '')`);
-        }
-      });
-      const ordered = await queryRows<{ name: string }>(store.db, sql`SELECT name FROM users ORDER BY name`);
-      expect(ordered.map((row) => row.name)).toEqual([...NAMES].sort(bytewise));
-      const folded = await queryRows<{ name: string }>(store.db, sql`SELECT lower(name) AS name FROM users ORDER BY lower(name), id`);
-      expect(folded.map((row) => row.name)).toEqual(NAMES.map(asciiLower).sort(bytewise));
-      const below = await queryRows<{ name: string }>(store.db, sql`SELECT name FROM users WHERE name < ${'a'} ORDER BY name`);
-      expect(below.map((row) => row.name)).toEqual(NAMES.filter((person) => bytewise(person, 'a') < 0).sort(bytewise));
-    } finally {
-      await store.close();
-      await admin(`DROP DATABASE ${name} WITH (FORCE)`);
-    }
-  });
+  it.for(LOCALES)(
+    'starts on a database made with $name, and orders and folds text bytewise there, as SQLite does',
+    async ({ clause, libc }, context) => {
+      if (libc && (await admin(`SELECT 1 FROM pg_collation WHERE collname = '${libc}'`)).length === 0) {
+        // Debian's images carry C.UTF-8 only, unless the locales package adds more.
+        context.skip(`this machine has no ${libc} locale`);
+      }
+      const name = `collated_${Date.now()}`;
+      await admin(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' ${clause}`);
+      const store = await openPostgres(`${inject('postgres')!.baseUrl}${name}`, { checked: true, poolSize: 1 });
+      try {
+        expect(await store.answers()).toBe(true);
+        await store.transaction(async (tx) => {
+          for (const [index, person] of NAMES.entries()) {
+            await execute(
+              tx,
+              sql`INSERT INTO users (id, email, name, created_at, updated_at) VALUES (${`u${index}`}, ${`${index}@example.test`}, ${person}, '', '')`,
+            );
+          }
+        });
+        const ordered = await queryRows<{ name: string }>(store.db, sql`SELECT name FROM users ORDER BY name`);
+        expect(ordered.map((row) => row.name)).toEqual([...NAMES].sort(bytewise));
+        const folded = await queryRows<{ name: string }>(
+          store.db,
+          sql`SELECT lower(name) AS name FROM users ORDER BY lower(name), id`,
+        );
+        expect(folded.map((row) => row.name)).toEqual(NAMES.map(asciiLower).sort(bytewise));
+        const below = await queryRows<{ name: string }>(
+          store.db,
+          sql`SELECT name FROM users WHERE name < ${'a'} ORDER BY name`,
+        );
+        expect(below.map((row) => row.name)).toEqual(
+          NAMES.filter((person) => bytewise(person, 'a') < 0).sort(bytewise),
+        );
+      } finally {
+        await store.close();
+        await admin(`DROP DATABASE ${name} WITH (FORCE)`);
+      }
+    },
+  );
 });

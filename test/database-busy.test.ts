@@ -19,7 +19,10 @@ describe('a lock held elsewhere', () => {
     const held = await holdWriteLock(t, { table: 'workshops', column: 'id', value: workshop.id });
     try {
       const started = Date.now();
-      const res = await t.request('POST', `/v1/workshops/${workshop.id}/cards`, { token: user.token, body: { type: 'cluster', title: 'Blocked' } });
+      const res = await t.request('POST', `/v1/workshops/${workshop.id}/cards`, {
+        token: user.token,
+        body: { type: 'cluster', title: 'Blocked' },
+      });
       expectError(res, 503, 'service_unavailable');
       expect(res.headers.get('retry-after')).toBe('1');
       expect(Date.now() - started).toBeLessThan(4_000);
@@ -32,7 +35,10 @@ describe('a lock held elsewhere', () => {
     const { workshops } = t.tables;
     const [row] = await t.db.select().from(workshops).where(eq(workshops.id, workshop.id));
     expect(row).toMatchObject({ lastCardNumber: 0, lastEventSeq: 0 });
-    const res = await t.request('POST', `/v1/workshops/${workshop.id}/cards`, { token: user.token, body: { type: 'cluster', title: 'Free' } });
+    const res = await t.request('POST', `/v1/workshops/${workshop.id}/cards`, {
+      token: user.token,
+      body: { type: 'cluster', title: 'Free' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ short_id: '1' });
   });

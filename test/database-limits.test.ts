@@ -36,7 +36,10 @@ async function cardCount(t: TestServer, workshopId: string): Promise<number> {
 }
 
 function postCard(t: TestServer, user: TestUser, workshopId: string, title: string) {
-  return t.request<{ short_id: string }>('POST', `/v1/workshops/${workshopId}/cards`, { token: user.token, body: { type: 'cluster', title } });
+  return t.request<{ short_id: string }>('POST', `/v1/workshops/${workshopId}/cards`, {
+    token: user.token,
+    body: { type: 'cluster', title },
+  });
 }
 
 /**
@@ -89,7 +92,9 @@ describe.skipIf(testStore !== 'postgres')('PostgreSQL limits', () => {
       const admin = await otherClient(t.deps.config.databaseUrl!);
       try {
         // A card insert that would take half a minute, as on a database too busy to answer.
-        await admin.query(`CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$`);
+        await admin.query(
+          `CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(30); RETURN NEW; END $$`,
+        );
         await admin.query('CREATE TRIGGER stall BEFORE INSERT ON cards FOR EACH ROW EXECUTE FUNCTION stall()');
         const started = Date.now();
         const res = await postCard(t, user, workshop.id, 'Stalled');
@@ -149,7 +154,12 @@ describe.skipIf(testStore !== 'postgres')('PostgreSQL limits', () => {
         });
         expectError(await postCard(t, user, workshop.id, 'Held'), 503, 'service_unavailable');
         let written = 0;
-        await until(async () => (written = (await postCard(t, user, workshop.id, 'Released')).status) !== 503, 'the workshop to take writes again', 15_000, 100);
+        await until(
+          async () => (written = (await postCard(t, user, workshop.id, 'Released')).status) !== 503,
+          'the workshop to take writes again',
+          15_000,
+          100,
+        );
         expect(written).toBe(201);
         // The server's idle limit (5 s) and one lock wait, not the frozen instance, decided it.
         expect(Date.now() - lockedAt).toBeLessThan(8_000);
@@ -212,7 +222,11 @@ describe.skipIf(testStore !== 'postgres')('PostgreSQL limits', () => {
             // Killed while no statement of it runs: node-postgres hears of it as an 'error' event
             // of the connection, which ends the process unless someone listens.
             await admin.query('SELECT pg_terminate_backend($1)', [own!.pid]);
-            await until(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [own!.pid])).rowCount === 0, 'the backend to end');
+            await until(
+              async () =>
+                (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [own!.pid])).rowCount === 0,
+              'the backend to end',
+            );
             await quietFor(200, 'the connection to hear that its server end closed');
             await execute(tx, sql`SELECT 1`);
           })
@@ -261,11 +275,20 @@ describe.skipIf(testStore !== 'postgres')('PostgreSQL limits', () => {
       relay.silent = false;
       started = Date.now();
       let status = 0;
-      await until(async () => (status = (await postCard(t, user, workshop.id, 'Heard')).status) !== 503, 'a write to succeed again', PROMISED_LIMIT_MS, 100);
+      await until(
+        async () => (status = (await postCard(t, user, workshop.id, 'Heard')).status) !== 503,
+        'a write to succeed again',
+        PROMISED_LIMIT_MS,
+        100,
+      );
       expect(status).toBe(201);
       expect(Date.now() - started).toBeLessThan(PROMISED_LIMIT_MS);
       const { cards } = t.tables;
-      expect((await t.db.select({ title: cards.title }).from(cards).where(eq(cards.workshopId, workshop.id))).map((card) => card.title)).toEqual(['Heard']);
+      expect(
+        (await t.db.select({ title: cards.title }).from(cards).where(eq(cards.workshopId, workshop.id))).map(
+          (card) => card.title,
+        ),
+      ).toEqual(['Heard']);
     });
 
     it('gives a transaction up at its first unanswered statement, without waiting for a ROLLBACK that cannot come', async () => {

@@ -11,7 +11,12 @@ import { describe, expect, it } from 'vitest';
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const CODE_FOLDERS = ['src', 'web', 'client-sdk/src', 'test', 'bench', 'scripts'];
 
 /** Lines outside fenced code blocks. */
@@ -31,7 +36,11 @@ function anchorsOf(markdown: string): Set<string> {
     const heading = /^#{1,6} +(.+?) *#*$/.exec(line);
     if (!heading) continue;
     const text = heading[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const slug = text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = text
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -84,8 +93,17 @@ function codeFiles(folder: string): string[] {
 
 describe('documentation links', () => {
   it('computes anchors as GitHub does', () => {
-    const anchors = anchorsOf('# Title\n## Socket.IO\n## Health, readiness and stopping\n### `--private` runs\n## Notes\n## Notes\n```\n# not a heading\n```');
-    expect([...anchors]).toEqual(['title', 'socketio', 'health-readiness-and-stopping', '--private-runs', 'notes', 'notes-1']);
+    const anchors = anchorsOf(
+      '# Title\n## Socket.IO\n## Health, readiness and stopping\n### `--private` runs\n## Notes\n## Notes\n```\n# not a heading\n```',
+    );
+    expect([...anchors]).toEqual([
+      'title',
+      'socketio',
+      'health-readiness-and-stopping',
+      '--private-runs',
+      'notes',
+      'notes-1',
+    ]);
   });
 
   it('resolve, in the README and every page under docs/', () => {

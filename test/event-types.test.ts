@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ACTION_VISIBILITY, type ChangeInput, type WorkshopAction, type WorkshopEvent } from '../src/modules/events/changes';
+import {
+  ACTION_VISIBILITY,
+  type ChangeInput,
+  type WorkshopAction,
+  type WorkshopEvent,
+} from '../src/modules/events/changes';
 import { RENDERERS, type Renderers } from '../src/realtime/renderers';
 
 /*
@@ -38,7 +43,16 @@ describe('domain event types', () => {
           return event.action;
       }
     };
-    const event: WorkshopEvent<'importCards'> = { id: 'e', workshopId: 'w', seq: 1, userId: null, cardUserId: null, createdAt: '', action: 'importCards', change: { count: 3 } };
+    const event: WorkshopEvent<'importCards'> = {
+      id: 'e',
+      workshopId: 'w',
+      seq: 1,
+      userId: null,
+      cardUserId: null,
+      createdAt: '',
+      action: 'importCards',
+      change: { count: 3 },
+    };
     expect(describe(event)).toBe('3 cards');
     const actions: WorkshopAction[] = ['moveCards'];
     expect(ACTION_VISIBILITY[actions[0]!]).toBe('everyone');

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { eventsAfter } from '../src/modules/events/log';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { EventOutput } from '../src/modules/events/schemas';
-import { createUser, expectError, seedCurrentStep, seedEvent, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import {
+  createUser,
+  expectError,
+  seedCurrentStep,
+  seedEvent,
+  seedWorkshop,
+  seedWorkshopWith,
+  errorOf,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import { startTestServer } from './helpers/server';
 
@@ -13,19 +21,27 @@ const [facilitator, participant, colleague, stranger] = useUsers(t, 'Fay', 'Pat'
 const newWorkshop = () => seedWorkshopWith(t, facilitator, [participant, colleague]);
 
 const eventsPath = (workshopId: string) => `/v1/workshops/${workshopId}/events`;
-const get = (workshopId: string, query = '', token = facilitator.token) => t.request<EventOutput[]>('GET', `${eventsPath(workshopId)}${query}`, { token });
+const get = (workshopId: string, query = '', token = facilitator.token) =>
+  t.request<EventOutput[]>('GET', `${eventsPath(workshopId)}${query}`, { token });
 const actionsOf = (res: { body: EventOutput[] }) => res.body.map((e) => e.action);
 
 /** `count` card events by the facilitator, numbered in their change. */
 async function seedCards(workshopId: string, count: number) {
-  for (let n = 1; n <= count; n++) await seedEvent(t, workshopId, 'addCard', facilitator.id, { card: { id: `c${n}`, title: `Card ${n}` } });
+  for (let n = 1; n <= count; n++)
+    await seedEvent(t, workshopId, 'addCard', facilitator.id, { card: { id: `c${n}`, title: `Card ${n}` } });
 }
 
 describe('GET /v1/workshops/:workshop_id/events', () => {
   it('lists events newest first with the acting user', async () => {
     const w = await newWorkshop();
-    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'Warm up' } });
-    await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token, body: { name: 'Warm-up' } });
+    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, {
+      token: facilitator.token,
+      body: { name: 'Warm up' },
+    });
+    await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.body.id}`, {
+      token: facilitator.token,
+      body: { name: 'Warm-up' },
+    });
     await seedEvent(t, w.id, 'addCard', participant.id, { card: { id: 'c1', title: 'Idea' } });
     await seedEvent(t, w.id, 'importCards', null, { count: 3 });
 
@@ -52,7 +68,10 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
       },
     });
     expect(res.body[0]!.user).toBeNull();
-    expect(res.body[2]!.change).toEqual({ step: { ...step.body, name: 'Warm-up' }, changes: { name: ['Warm up', 'Warm-up'] } });
+    expect(res.body[2]!.change).toEqual({
+      step: { ...step.body, name: 'Warm-up' },
+      changes: { name: ['Warm up', 'Warm-up'] },
+    });
     expect(res.body[3]!.change).toEqual({ step: step.body });
     expect(res.body[3]!.user?.id).toBe(facilitator.id);
     expect(res.headers.get('x-total-count')).toBe('4');
@@ -60,7 +79,10 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
 
   it('keeps only the actions named in filters', async () => {
     const w = await newWorkshop();
-    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'A' } });
+    const step = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, {
+      token: facilitator.token,
+      body: { name: 'A' },
+    });
     await seedCards(w.id, 2);
     await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.body.id}`, { token: facilitator.token });
 
@@ -114,7 +136,9 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
 
     const first = await get(w.id);
     expect(first.body).toHaveLength(8);
-    expect(first.headers.get('link')).toBe(`<${base}?page=1&per_page=30>; rel="first", <${base}?page=1&per_page=30>; rel="last"`);
+    expect(first.headers.get('link')).toBe(
+      `<${base}?page=1&per_page=30>; rel="first", <${base}?page=1&per_page=30>; rel="last"`,
+    );
 
     const empty = await newWorkshop();
     const none = await get(empty.id);
@@ -177,7 +201,9 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
     expectError(await get(w.id, '', stranger.token), 404, 'not_found');
     expectError(await get('no-such-workshop'), 404, 'not_found');
     expectError(await t.request('GET', eventsPath(w.id)), 401, 'unauthenticated');
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
     expect(actionsOf(await get(w.id, '', participant.token))).toEqual(['addCard']);
   });
 });
@@ -185,17 +211,38 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
 describe('events hidden by display prefs', () => {
   /** Votes and ratings by the participant and their colleague, one removed by the facilitator, and a bulk removal. */
   async function seedFeedback(workshopId: string) {
-    await seedEvent(t, workshopId, 'addVote', participant.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
-    await seedEvent(t, workshopId, 'addVote', colleague.id, { vote: { id: 'v2', value: 2, user_id: colleague.id, card_id: 'c1' } });
-    await seedEvent(t, workshopId, 'updateVote', colleague.id, { vote: { id: 'v2', value: 1, user_id: colleague.id, card_id: 'c1' }, changes: { value: [2, 1] } });
-    await seedEvent(t, workshopId, 'removeVote', facilitator.id, { vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' } });
-    await seedEvent(t, workshopId, 'addRating', participant.id, { rating: { id: 'r1', value: 3, user_id: participant.id, criterium_id: 'k', card_id: 'c1' } });
-    await seedEvent(t, workshopId, 'addRating', colleague.id, { rating: { id: 'r2', value: 5, user_id: colleague.id, criterium_id: 'k', card_id: 'c1' } });
+    await seedEvent(t, workshopId, 'addVote', participant.id, {
+      vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' },
+    });
+    await seedEvent(t, workshopId, 'addVote', colleague.id, {
+      vote: { id: 'v2', value: 2, user_id: colleague.id, card_id: 'c1' },
+    });
+    await seedEvent(t, workshopId, 'updateVote', colleague.id, {
+      vote: { id: 'v2', value: 1, user_id: colleague.id, card_id: 'c1' },
+      changes: { value: [2, 1] },
+    });
+    await seedEvent(t, workshopId, 'removeVote', facilitator.id, {
+      vote: { id: 'v1', value: 1, user_id: participant.id, card_id: 'c1' },
+    });
+    await seedEvent(t, workshopId, 'addRating', participant.id, {
+      rating: { id: 'r1', value: 3, user_id: participant.id, criterium_id: 'k', card_id: 'c1' },
+    });
+    await seedEvent(t, workshopId, 'addRating', colleague.id, {
+      rating: { id: 'r2', value: 5, user_id: colleague.id, criterium_id: 'k', card_id: 'c1' },
+    });
     await seedEvent(t, workshopId, 'removeVotes', facilitator.id, { count: 1 });
   }
   const ids = (res: { body: EventOutput[] }) =>
     res.body.map((e) => `${e.action}:${((e.change.vote ?? e.change.rating) as { id: string } | undefined)?.id ?? '-'}`);
-  const everything = ['removeVotes:-', 'addRating:r2', 'addRating:r1', 'removeVote:v1', 'updateVote:v2', 'addVote:v2', 'addVote:v1'];
+  const everything = [
+    'removeVotes:-',
+    'addRating:r2',
+    'addRating:r1',
+    'removeVote:v1',
+    'updateVote:v2',
+    'addVote:v2',
+    'addVote:v1',
+  ];
 
   it("hides other users' vote events from participants when the step hides votes", async () => {
     const w = await newWorkshop();
@@ -205,7 +252,10 @@ describe('events hidden by display prefs', () => {
     const mine = await get(w.id, '', participant.token);
     expect(ids(mine)).toEqual(['removeVotes:-', 'addRating:r2', 'addRating:r1', 'removeVote:v1', 'addVote:v1']);
     expect(mine.headers.get('x-total-count')).toBe('5');
-    expect(ids(await get(w.id, '?filters=addVote,updateVote', colleague.token))).toEqual(['updateVote:v2', 'addVote:v2']);
+    expect(ids(await get(w.id, '?filters=addVote,updateVote', colleague.token))).toEqual([
+      'updateVote:v2',
+      'addVote:v2',
+    ]);
     expect(ids(await get(w.id))).toEqual(everything);
   });
 

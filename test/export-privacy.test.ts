@@ -67,9 +67,18 @@ async function buildScene(): Promise<Scene> {
   for (const person of [quentin, bertha]) await as(person, 'POST', '/v1/workshops/join', { access_code });
   const section = await as<{ id: string }>(fiona, 'POST', `${base}/sections`, { title: 'Follow-ups' });
   const steps = {
-    hidden: await as<StepOutput>(fiona, 'POST', `${base}/steps`, { name: 'Write anonymously', prefs: { authors: 'hidden' } }),
-    named: await as<StepOutput>(fiona, 'POST', `${base}/steps`, { name: 'Discuss', prefs: { authors: 'hidden_from_participants' } }),
-    alone: await as<StepOutput>(fiona, 'POST', `${base}/steps`, { name: 'Write alone', prefs: { cards_visible: 'own' } }),
+    hidden: await as<StepOutput>(fiona, 'POST', `${base}/steps`, {
+      name: 'Write anonymously',
+      prefs: { authors: 'hidden' },
+    }),
+    named: await as<StepOutput>(fiona, 'POST', `${base}/steps`, {
+      name: 'Discuss',
+      prefs: { authors: 'hidden_from_participants' },
+    }),
+    alone: await as<StepOutput>(fiona, 'POST', `${base}/steps`, {
+      name: 'Write alone',
+      prefs: { cards_visible: 'own' },
+    }),
   };
   const cards = new Map<string, string>();
   const card = async (user: TestUser, title: string, parent?: string) => {
@@ -99,14 +108,21 @@ async function buildScene(): Promise<Scene> {
 }
 
 /** Asks for an export, waits until it is made, and downloads it through its link, without a token. */
-async function exported(workshopId: string, type: 'csv' | 'xlsx' | 'pdf' | 'docx' | 'native'): Promise<{ url: string; data: Buffer }> {
+async function exported(
+  workshopId: string,
+  type: 'csv' | 'xlsx' | 'pdf' | 'docx' | 'native',
+): Promise<{ url: string; data: Buffer }> {
   const path = `/v1/workshops/${workshopId}/exports`;
   const created = await as<ExportOutput>(fiona, 'POST', path, { type });
   let current = created;
-  await until(async () => {
-    current = await as<ExportOutput>(fiona, 'GET', `${path}/${created.id}`);
-    return current.state !== 'pending';
-  }, `the ${type} export`, 20_000);
+  await until(
+    async () => {
+      current = await as<ExportOutput>(fiona, 'GET', `${path}/${created.id}`);
+      return current.state !== 'pending';
+    },
+    `the ${type} export`,
+    20_000,
+  );
   expect(current.state, current.message ?? '').toBe('success');
   const res = await fetch(current.url!);
   expect(res.status).toBe(200);
@@ -116,7 +132,11 @@ async function exported(workshopId: string, type: 'csv' | 'xlsx' | 'pdf' | 'docx
 /** Every part of a zip (xlsx, docx) as text, with the XML tags taken out. */
 async function zipText(data: Buffer): Promise<string> {
   const zip = await JSZip.loadAsync(data);
-  const parts = await Promise.all(Object.values(zip.files).filter((file) => !file.dir).map((file) => file.async('string')));
+  const parts = await Promise.all(
+    Object.values(zip.files)
+      .filter((file) => !file.dir)
+      .map((file) => file.async('string')),
+  );
   return parts.map((part) => part.replace(/<[^>]+>/g, ' ')).join('\n');
 }
 
@@ -167,7 +187,8 @@ describe('exports and anonymous authors', () => {
 
   it('CSV: the anonymous writings are there, and the hidden author nowhere', async () => {
     const text = (await exported(scene.workshop.id, 'csv')).data.toString('utf8');
-    for (const title of [WRITTEN.hidden.quentinIdea, WRITTEN.hidden.cluster, WRITTEN.named.berthaIdea]) expect(text).toContain(title);
+    for (const title of [WRITTEN.hidden.quentinIdea, WRITTEN.hidden.cluster, WRITTEN.named.berthaIdea])
+      expect(text).toContain(title);
     expect(text).not.toContain(HIDDEN_NAME);
   });
 
@@ -219,7 +240,9 @@ describe('exports and anonymous authors', () => {
     expect(text).toMatch(/Bertha Quillmore, \d{4}-/);
     // The anonymous comment's attribution is its time alone, not a name and a dangling comma.
     const document = await (await JSZip.loadAsync(data)).file('word/document.xml')!.async('string');
-    const paragraphs = [...document.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((match) => match[0].replace(/<[^>]+>/g, ''));
+    const paragraphs = [...document.matchAll(/<w:p[ >][\s\S]*?<\/w:p>/g)].map((match) =>
+      match[0].replace(/<[^>]+>/g, ''),
+    );
     const comment = paragraphs.indexOf(WRITTEN.hidden.comment);
     expect(comment).toBeGreaterThan(0);
     expect(paragraphs[comment - 1]).toMatch(INSTANT);
@@ -240,9 +263,18 @@ describe('exports and anonymous authors', () => {
     }
     expect(card(named.berthaIdea)).toMatchObject({ user_id: bertha.id, author_visibility: 'hidden_from_participants' });
     expect(card(named.cluster)).toMatchObject({ user_id: fiona.id, author_visibility: 'hidden_from_participants' });
-    expect(doc.comments.find((c) => c.content === hidden.comment)).toMatchObject({ user_id: null, author_visibility: 'hidden' });
-    expect(doc.comments.find((c) => c.content === named.comment)).toMatchObject({ user_id: bertha.id, author_visibility: 'hidden_from_participants' });
-    expect(doc.items.find((i) => i.content === hidden.item)).toMatchObject({ user_id: null, author_visibility: 'hidden' });
+    expect(doc.comments.find((c) => c.content === hidden.comment)).toMatchObject({
+      user_id: null,
+      author_visibility: 'hidden',
+    });
+    expect(doc.comments.find((c) => c.content === named.comment)).toMatchObject({
+      user_id: bertha.id,
+      author_visibility: 'hidden_from_participants',
+    });
+    expect(doc.items.find((i) => i.content === hidden.item)).toMatchObject({
+      user_id: null,
+      author_visibility: 'hidden',
+    });
     expect(doc.votes).toEqual([expect.objectContaining({ card_id: card(hidden.quentinIdea).id, user_id: bertha.id })]);
     const prefsOf = (name: string) => doc.steps.find((step) => step.name === name)!.prefs;
     expect(prefsOf('Write anonymously')).toMatchObject({ authors: 'hidden', cards_visible: 'all' });
@@ -254,22 +286,34 @@ describe('exports and anonymous authors', () => {
   async function stored(workshopId: string) {
     const { cards, comments, items } = t.tables;
     const rows = [
-      ...(await t.db.select({ text: cards.title, userId: cards.userId, level: cards.authorVisibility }).from(cards).where(eq(cards.workshopId, workshopId))),
-      ...(await t.db.select({ text: comments.content, userId: comments.userId, level: comments.authorVisibility }).from(comments).where(eq(comments.workshopId, workshopId))),
-      ...(await t.db.select({ text: items.content, userId: items.userId, level: items.authorVisibility }).from(items).where(eq(items.workshopId, workshopId))),
+      ...(await t.db
+        .select({ text: cards.title, userId: cards.userId, level: cards.authorVisibility })
+        .from(cards)
+        .where(eq(cards.workshopId, workshopId))),
+      ...(await t.db
+        .select({ text: comments.content, userId: comments.userId, level: comments.authorVisibility })
+        .from(comments)
+        .where(eq(comments.workshopId, workshopId))),
+      ...(await t.db
+        .select({ text: items.content, userId: items.userId, level: items.authorVisibility })
+        .from(items)
+        .where(eq(items.workshopId, workshopId))),
     ];
     return new Map(rows.map((row) => [row.text, { userId: row.userId, level: row.level }]));
   }
 
   const stepPrefs = async (user: TestUser, workshopId: string) =>
-    new Map((await as<StepOutput[]>(user, 'GET', `/v1/workshops/${workshopId}/steps`)).map((step) => [step.name, step.prefs]));
+    new Map(
+      (await as<StepOutput[]>(user, 'GET', `/v1/workshops/${workshopId}/steps`)).map((step) => [step.name, step.prefs]),
+    );
 
-  it('a native export imported again keeps author_visibility and the steps\' prefs; the hidden authors become the importer', async () => {
+  it("a native export imported again keeps author_visibility and the steps' prefs; the hidden authors become the importer", async () => {
     const { url } = await exported(scene.workshop.id, 'native');
     const created = await as<WorkshopOutput>(fiona, 'POST', '/v1/workshops', { url });
     const rows = await stored(created.id);
     const { hidden, named } = WRITTEN;
-    for (const text of Object.values(hidden)) expect(rows.get(text), text).toEqual({ userId: fiona.id, level: 'hidden' });
+    for (const text of Object.values(hidden))
+      expect(rows.get(text), text).toEqual({ userId: fiona.id, level: 'hidden' });
     expect(rows.get(named.berthaIdea)).toEqual({ userId: bertha.id, level: 'hidden_from_participants' });
     expect(rows.get(named.comment)).toEqual({ userId: bertha.id, level: 'hidden_from_participants' });
     expect([...rows.values()].some((row) => row.userId === quentin.id)).toBe(false);
@@ -280,14 +324,30 @@ describe('exports and anonymous authors', () => {
     const doc = JSON.parse((await exported(scene.workshop.id, 'native')).data.toString('utf8')) as NativeDocument;
     const older = {
       ...doc,
-      cards: doc.cards.map(({ author_visibility: _level, ...card }) => ({ ...card, user_id: card.user_id ?? fiona.id })),
-      items: doc.items.map(({ author_visibility: _level, ...item }) => ({ ...item, user_id: item.user_id ?? fiona.id })),
-      comments: doc.comments.map(({ author_visibility: _level, ...comment }) => ({ ...comment, user_id: comment.user_id ?? fiona.id })),
+      cards: doc.cards.map(({ author_visibility: _level, ...card }) => ({
+        ...card,
+        user_id: card.user_id ?? fiona.id,
+      })),
+      items: doc.items.map(({ author_visibility: _level, ...item }) => ({
+        ...item,
+        user_id: item.user_id ?? fiona.id,
+      })),
+      comments: doc.comments.map(({ author_visibility: _level, ...comment }) => ({
+        ...comment,
+        user_id: comment.user_id ?? fiona.id,
+      })),
     };
     expect(JSON.stringify(older)).not.toContain('author_visibility');
     const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
-    const file = await saveFile(t.deps, { userId: fiona.id, name: 'older.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(older)) });
-    const created = await as<WorkshopOutput>(fiona, 'POST', '/v1/workshops', { url: publicFileUrl(t.deps.config, file) });
+    const file = await saveFile(t.deps, {
+      userId: fiona.id,
+      name: 'older.json',
+      mimetype: 'application/json',
+      data: Buffer.from(JSON.stringify(older)),
+    });
+    const created = await as<WorkshopOutput>(fiona, 'POST', '/v1/workshops', {
+      url: publicFileUrl(t.deps.config, file),
+    });
     const levels = new Set([...(await stored(created.id)).values()].map((row) => row.level));
     expect([...levels]).toEqual(['shown']);
   });
@@ -301,7 +361,9 @@ describe('exports and anonymous authors', () => {
     for (const title of scene.cards.keys()) expect(copied.get(title), title).toEqual(source.get(title));
 
     // Bertha facilitates her copy: whose authors she could not see stay hidden from her there.
-    const byBertha = await stored((await as<WorkshopOutput>(bertha, 'POST', '/v1/workshops', { workshop_id: scene.workshop.id })).id);
+    const byBertha = await stored(
+      (await as<WorkshopOutput>(bertha, 'POST', '/v1/workshops', { workshop_id: scene.workshop.id })).id,
+    );
     expect(byBertha.get(named.fionaIdea)?.level).toBe('hidden');
     expect(byBertha.get(named.cluster)?.level).toBe('hidden');
     expect(byBertha.get(named.berthaIdea)?.level).toBe('hidden_from_participants');
@@ -315,9 +377,13 @@ describe('exports and anonymous authors', () => {
     expect([...alone.keys()].sort()).toEqual([named.cluster, named.berthaIdea, named.fionaIdea].sort());
     // The cards left out leave no gaps: each stack is numbered 0..n-1 (docs/api.md#cards).
     const { cards } = t.tables;
-    const placed = await t.db.select({ parentId: cards.parentId, position: cards.position }).from(cards).where(eq(cards.workshopId, aloneId));
+    const placed = await t.db
+      .select({ parentId: cards.parentId, position: cards.position })
+      .from(cards)
+      .where(eq(cards.workshopId, aloneId));
     const stacks = new Map<string | null, number[]>();
     for (const { parentId, position } of placed) stacks.set(parentId, [...(stacks.get(parentId) ?? []), position]);
-    for (const positions of stacks.values()) expect(positions.sort((a, b) => a - b)).toEqual(positions.map((_, at) => at));
+    for (const positions of stacks.values())
+      expect(positions.sort((a, b) => a - b)).toEqual(positions.map((_, at) => at));
   });
 });

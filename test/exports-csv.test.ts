@@ -26,7 +26,12 @@ interface ClusterSpec extends IdeaSpec {
 /** A report whose cards are the given clusters, each followed by its ideas. */
 function reportWith(clusters: ClusterSpec[], figures: Partial<ReportCard> = {}): ExportReport {
   const cards: ReportCard[] = [];
-  const card = (fields: Pick<ReportCard, 'type' | 'title' | 'content' | 'aside' | 'color' | 'clusterId' | 'clusterTitle' | 'position'>): ReportCard => {
+  const card = (
+    fields: Pick<
+      ReportCard,
+      'type' | 'title' | 'content' | 'aside' | 'color' | 'clusterId' | 'clusterTitle' | 'position'
+    >,
+  ): ReportCard => {
     const number = cards.length + 1;
     const made: ReportCard = {
       id: `card${number}`,
@@ -50,9 +55,25 @@ function reportWith(clusters: ClusterSpec[], figures: Partial<ReportCard> = {}):
     return made;
   };
   clusters.forEach((spec, position) => {
-    const cluster = card({ type: 'cluster', title: spec.title, content: spec.content, aside: spec.aside, color: spec.color, clusterId: null, clusterTitle: '', position });
+    const cluster = card({
+      type: 'cluster',
+      title: spec.title,
+      content: spec.content,
+      aside: spec.aside,
+      color: spec.color,
+      clusterId: null,
+      clusterTitle: '',
+      position,
+    });
     spec.ideas.forEach((idea, ideaPosition) =>
-      card({ type: 'idea', ...idea, color: null, clusterId: cluster.id, clusterTitle: cluster.title, position: ideaPosition }),
+      card({
+        type: 'idea',
+        ...idea,
+        color: null,
+        clusterId: cluster.id,
+        clusterTitle: cluster.title,
+        position: ideaPosition,
+      }),
     );
   });
   return { ...sampleReport({ clusters: 0 }), cards, votes: [], ratings: [], items: [], comments: [] };
@@ -65,20 +86,54 @@ const imported = async (report: ExportReport) => planCardsImport(await textOf((a
 /** The plan as the cards it creates, in order. */
 const cardsOf = (plan: ImportPlan) =>
   plan.clusters.flatMap((cluster) => [
-    { type: 'cluster', title: cluster.title, content: cluster.content, cluster: '', color: cluster.color, aside: cluster.aside },
-    ...cluster.ideas.map((idea) => ({ type: 'idea', title: idea.title, content: idea.content, cluster: cluster.title, color: null, aside: idea.aside })),
+    {
+      type: 'cluster',
+      title: cluster.title,
+      content: cluster.content,
+      cluster: '',
+      color: cluster.color,
+      aside: cluster.aside,
+    },
+    ...cluster.ideas.map((idea) => ({
+      type: 'idea',
+      title: idea.title,
+      content: idea.content,
+      cluster: cluster.title,
+      color: null,
+      aside: idea.aside,
+    })),
   ]);
 
 /** The importer reads every line break as `\n`; everything else comes back as it was. */
 const lineBreaks = (text: string) => text.replace(/\r\n?/g, '\n');
 const expectedCards = (clusters: ClusterSpec[]) =>
   clusters.flatMap((cluster) => [
-    { type: 'cluster', title: lineBreaks(cluster.title), content: lineBreaks(cluster.content), cluster: '', color: cluster.color, aside: cluster.aside },
-    ...cluster.ideas.map((idea) => ({ type: 'idea', title: lineBreaks(idea.title), content: lineBreaks(idea.content), cluster: lineBreaks(cluster.title), color: null, aside: idea.aside })),
+    {
+      type: 'cluster',
+      title: lineBreaks(cluster.title),
+      content: lineBreaks(cluster.content),
+      cluster: '',
+      color: cluster.color,
+      aside: cluster.aside,
+    },
+    ...cluster.ideas.map((idea) => ({
+      type: 'idea',
+      title: lineBreaks(idea.title),
+      content: lineBreaks(idea.content),
+      cluster: lineBreaks(cluster.title),
+      color: null,
+      aside: idea.aside,
+    })),
   ]);
 
 const idea = (title: string, content = ''): IdeaSpec => ({ title, content, aside: false });
-const cluster = (title: string, ideas: IdeaSpec[] = [], color: CardColor | null = null): ClusterSpec => ({ title, content: '', aside: false, color, ideas });
+const cluster = (title: string, ideas: IdeaSpec[] = [], color: CardColor | null = null): ClusterSpec => ({
+  title,
+  content: '',
+  aside: false,
+  color,
+  ideas,
+});
 
 describe('CSV export', () => {
   it('writes UTF-8 with a BOM, the import columns first, then the figures, one row per card in board order', async () => {
@@ -89,7 +144,21 @@ describe('CSV export', () => {
     expect([...rendered.data.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
 
     const [header, ...rows] = parse(Buffer.from(rendered.data).toString('utf8'), { bom: true }) as string[][];
-    expect(header).toEqual(['type', 'title', 'content', 'cluster', 'color', 'aside', 'short_id', 'score', 'votes', 'comments', 'items', 'rating:Impact', 'rating:Effort']);
+    expect(header).toEqual([
+      'type',
+      'title',
+      'content',
+      'cluster',
+      'color',
+      'aside',
+      'short_id',
+      'score',
+      'votes',
+      'comments',
+      'items',
+      'rating:Impact',
+      'rating:Effort',
+    ]);
     expect(rows).toHaveLength(report.cards.length);
     rows.forEach((row, index) => {
       const card = report.cards[index]!;
@@ -105,7 +174,9 @@ describe('CSV export', () => {
         String(card.voteCount),
         String(card.commentCount),
         String(card.itemCount),
-        ...report.criteria.map((c) => (card.ratingAverages[c.id] === undefined ? '' : String(card.ratingAverages[c.id]))),
+        ...report.criteria.map((c) =>
+          card.ratingAverages[c.id] === undefined ? '' : String(card.ratingAverages[c.id]),
+        ),
       ]);
     });
     expect(rows.map((row) => row[1])).toContain('改进入职流程');
@@ -114,10 +185,27 @@ describe('CSV export', () => {
 
   it('neutralises text cells that would run as formulas, and leaves numbers numbers', async () => {
     const titles = ['=SUM(A1)', '+1', '-x', '@x', '\tx', "'=quoted", "'Tis the season", 'plain'];
-    const report = reportWith([cluster('=HYPERLINK("http://x")', titles.map((title) => idea(title, title)))], { score: -3 });
+    const report = reportWith(
+      [
+        cluster(
+          '=HYPERLINK("http://x")',
+          titles.map((title) => idea(title, title)),
+        ),
+      ],
+      { score: -3 },
+    );
     const [, clusterRow, ...ideaRows] = await recordsOf(report);
     expect(clusterRow!.slice(0, 4)).toEqual(['cluster', `'=HYPERLINK("http://x")`, '', '']);
-    expect(ideaRows.map((row) => row[1])).toEqual(["'=SUM(A1)", "'+1", "'-x", "'@x", "'\tx", "''=quoted", "'Tis the season", 'plain']);
+    expect(ideaRows.map((row) => row[1])).toEqual([
+      "'=SUM(A1)",
+      "'+1",
+      "'-x",
+      "'@x",
+      "'\tx",
+      "''=quoted",
+      "'Tis the season",
+      'plain',
+    ]);
     expect(ideaRows.map((row) => row[2])).toEqual(ideaRows.map((row) => row[1]));
     expect(ideaRows.every((row) => row[3] === `'=HYPERLINK("http://x")`)).toBe(true);
     // The score is a figure we wrote: a spreadsheet must read the number -3, not the text '-3.
@@ -136,7 +224,11 @@ describe('CSV export', () => {
     expect(first!.slice(1, 3)).toEqual(['\nx', '\n=cmd|calc']);
     expect(second!.slice(1, 3)).toEqual(['a\nb', 'one\ntwo']);
     // Titles are trimmed on import, as by the API, which never holds one that begins with \r.
-    expect(cardsOf(await imported(report)).slice(1).map((card) => [card.title, card.content])).toEqual([
+    expect(
+      cardsOf(await imported(report))
+        .slice(1)
+        .map((card) => [card.title, card.content]),
+    ).toEqual([
       ['x', '\n=cmd|calc'],
       ['a\nb', 'one\ntwo'],
     ]);
@@ -168,12 +260,16 @@ describe('CSV export', () => {
 describe('CSV cells', () => {
   it('restores what it neutralised, and a neutralised cell never starts a formula', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", 'a', ' ') }), fc.string(), (start, rest) => {
-        const value = start + rest;
-        const written = neutralizeCell(value);
-        expect(restoreCell(written)).toBe(value);
-        expect(/^[=+\-@\t\r]/.test(written)).toBe(false);
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('=', '+', '-', '@', '\t', '\r', "'", 'a', ' ') }),
+        fc.string(),
+        (start, rest) => {
+          const value = start + rest;
+          const written = neutralizeCell(value);
+          expect(restoreCell(written)).toBe(value);
+          expect(/^[=+\-@\t\r]/.test(written)).toBe(false);
+        },
+      ),
       { numRuns: 500 },
     );
     expect(restoreCell("'Tis the season")).toBe("'Tis the season");
@@ -182,7 +278,27 @@ describe('CSV cells', () => {
 });
 
 describe('CSV export → import', () => {
-  const special = fc.constantFrom('=', '+', '-', '@', '\t', '\r', '\n', '\r\n', "'", '"', '""', ',', ';', ' ', '\uFEFF', 'é', '改', '🚀', 'ا');
+  const special = fc.constantFrom(
+    '=',
+    '+',
+    '-',
+    '@',
+    '\t',
+    '\r',
+    '\n',
+    '\r\n',
+    "'",
+    '"',
+    '""',
+    ',',
+    ';',
+    ' ',
+    '\uFEFF',
+    'é',
+    '改',
+    '🚀',
+    'ا',
+  );
   // Any text a card can hold: every code point but NUL, which no card holds (refused at the edge).
   const text = fc
     .array(fc.oneof(special, fc.string({ unit: 'binary', maxLength: 4 })), { maxLength: 8 })
@@ -200,30 +316,47 @@ describe('CSV export → import', () => {
 
   it('gives back the same cards: type, title, content, cluster, color, aside and order', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(clusterArb, { maxLength: 5, selector: (c) => lineBreaks(c.title) }), async (clusters) => {
-        const report = reportWith(clusters);
-        const plan = await imported(report);
-        expect(cardsOf(plan)).toEqual(expectedCards(clusters));
-        expect(plan.count).toBe(report.cards.length);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(clusterArb, { maxLength: 5, selector: (c) => lineBreaks(c.title) }),
+        async (clusters) => {
+          const report = reportWith(clusters);
+          const plan = await imported(report);
+          expect(cardsOf(plan)).toEqual(expectedCards(clusters));
+          expect(plan.count).toBe(report.cards.length);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('keeps every card and its place when cluster titles repeat', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(clusterArb, { maxLength: 5 }), fc.array(fc.nat(4), { maxLength: 5 }), async (clusters, repeats) => {
-        // Some clusters take the title of an earlier one.
-        const specs = clusters.map((spec, index) => (index > 0 && repeats[index] !== undefined ? { ...spec, title: clusters[repeats[index]! % index]!.title } : spec));
-        const plan = await imported(reportWith(specs));
-        const back = cardsOf(plan);
-        const expected = expectedCards(specs);
-        expect(back.map(({ title: _t, cluster: _c, ...rest }) => rest)).toEqual(expected.map(({ title: _t, cluster: _c, ...rest }) => rest));
-        expect(back.filter((card) => card.type === 'idea').map((card) => card.title)).toEqual(expected.filter((card) => card.type === 'idea').map((card) => card.title));
-        const titles = plan.clusters.map((c) => c.title);
-        expect(new Set(titles).size).toBe(titles.length);
-        titles.forEach((written, index) => expect(written.startsWith(lineBreaks(specs[index]!.title).slice(0, TITLE_MAX - 8))).toBe(true));
-      }),
+      fc.asyncProperty(
+        fc.array(clusterArb, { maxLength: 5 }),
+        fc.array(fc.nat(4), { maxLength: 5 }),
+        async (clusters, repeats) => {
+          // Some clusters take the title of an earlier one.
+          const specs = clusters.map((spec, index) =>
+            index > 0 && repeats[index] !== undefined
+              ? { ...spec, title: clusters[repeats[index]! % index]!.title }
+              : spec,
+          );
+          const plan = await imported(reportWith(specs));
+          const back = cardsOf(plan);
+          const expected = expectedCards(specs);
+          expect(back.map(({ title: _t, cluster: _c, ...rest }) => rest)).toEqual(
+            expected.map(({ title: _t, cluster: _c, ...rest }) => rest),
+          );
+          expect(back.filter((card) => card.type === 'idea').map((card) => card.title)).toEqual(
+            expected.filter((card) => card.type === 'idea').map((card) => card.title),
+          );
+          const titles = plan.clusters.map((c) => c.title);
+          expect(new Set(titles).size).toBe(titles.length);
+          titles.forEach((written, index) =>
+            expect(written.startsWith(lineBreaks(specs[index]!.title).slice(0, TITLE_MAX - 8))).toBe(true),
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

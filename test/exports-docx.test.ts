@@ -129,18 +129,25 @@ async function openDocx(report: ExportReport): Promise<OpenedDocx> {
 const headingsOf = (blocks: Block[], level: 1 | 2 | 3) =>
   blocks.flatMap((block) => (block.kind === 'paragraph' && block.style === `Heading${level}` ? [block.text] : []));
 
-const headingLevel = (block: Block) => (block.kind === 'paragraph' ? Number(/^Heading(\d)$/.exec(block.style ?? '')?.[1] ?? 0) : 0);
+const headingLevel = (block: Block) =>
+  block.kind === 'paragraph' ? Number(/^Heading(\d)$/.exec(block.style ?? '')?.[1] ?? 0) : 0;
 
 /** The blocks below a heading, up to the next heading of its level or above. */
 function under(blocks: Block[], level: 1 | 2 | 3, text: string): Block[] {
-  const start = blocks.findIndex((block) => headingLevel(block) === level && block.kind === 'paragraph' && block.text === text);
+  const start = blocks.findIndex(
+    (block) => headingLevel(block) === level && block.kind === 'paragraph' && block.text === text,
+  );
   if (start < 0) throw new Error(`no Heading${level} "${text}"`);
-  const end = blocks.findIndex((block, index) => index > start && headingLevel(block) >= 1 && headingLevel(block) <= level);
+  const end = blocks.findIndex(
+    (block, index) => index > start && headingLevel(block) >= 1 && headingLevel(block) <= level,
+  );
   return blocks.slice(start + 1, end < 0 ? undefined : end);
 }
 
-const rowsOf = (blocks: Block[]) => blocks.flatMap((block) => (block.kind === 'row' && !block.header ? [block.cells] : []));
-const textOf = (blocks: Block[]) => blocks.map((block) => (block.kind === 'row' ? block.cells.join(' | ') : block.text)).join('\n');
+const rowsOf = (blocks: Block[]) =>
+  blocks.flatMap((block) => (block.kind === 'row' && !block.header ? [block.cells] : []));
+const textOf = (blocks: Block[]) =>
+  blocks.map((block) => (block.kind === 'row' ? block.cells.join(' | ') : block.text)).join('\n');
 const ideasOf = (report: ExportReport) => report.cards.filter((card) => card.type === 'idea');
 const label = (card: ReportCard) => `#${card.shortId} ${card.title}`;
 
@@ -151,7 +158,9 @@ describe('docx export', () => {
 
     expect(headingsOf(body.blocks, 1)).toEqual(['Agenda', 'Clusters', 'Results', 'Items', 'Comments']);
     expect(raw.document).toContain('<w:pStyle w:val="Heading1"/>');
-    expect(headingsOf(under(body.blocks, 1, 'Agenda'), 2)).toEqual(report.steps.map((step) => `${step.number}. ${step.name}`));
+    expect(headingsOf(under(body.blocks, 1, 'Agenda'), 2)).toEqual(
+      report.steps.map((step) => `${step.number}. ${step.name}`),
+    );
     expect(textOf(under(body.blocks, 2, '2. Vote'))).toContain(report.steps[1]!.instructions);
     const clusters = report.cards.filter((card) => card.type === 'cluster');
     expect(headingsOf(under(body.blocks, 1, 'Clusters'), 2)).toEqual(clusters.map((cluster) => cluster.title));
@@ -178,7 +187,9 @@ describe('docx export', () => {
     const { body } = await openDocx(report);
     for (const cluster of report.cards.filter((card) => card.type === 'cluster')) {
       const section = under(body.blocks, 2, cluster.title);
-      expect(section.find((block) => block.kind === 'row' && block.header)).toMatchObject({ cells: ['#', 'Idea', 'Score', 'Votes', 'Impact', 'Effort'] });
+      expect(section.find((block) => block.kind === 'row' && block.header)).toMatchObject({
+        cells: ['#', 'Idea', 'Score', 'Votes', 'Impact', 'Effort'],
+      });
       const expected = ideasOf(report)
         .filter((idea) => idea.clusterId === cluster.id)
         .map((idea) => [
@@ -199,7 +210,9 @@ describe('docx export', () => {
     cluster.score = 4;
     cluster.voteCount = 4;
     const { body } = await openDocx(report);
-    const ideaScores = ideasOf(report).filter((idea) => idea.clusterId === cluster.id).reduce((sum, idea) => sum + idea.score, 0);
+    const ideaScores = ideasOf(report)
+      .filter((idea) => idea.clusterId === cluster.id)
+      .reduce((sum, idea) => sum + idea.score, 0);
     expect(textOf(under(body.blocks, 2, cluster.title))).toContain(`Total score ${4 + ideaScores}`);
   });
 
@@ -215,7 +228,11 @@ describe('docx export', () => {
     expect(Number(top[0]![3])).toBe(best);
     const scores = top.map((cells) => Number(cells[3]));
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
-    top.forEach((cells, index) => expect(Number(cells[0])).toBe(index === 0 || scores[index] !== scores[index - 1] ? index + 1 : Number(top[index - 1]![0])));
+    top.forEach((cells, index) =>
+      expect(Number(cells[0])).toBe(
+        index === 0 || scores[index] !== scores[index - 1] ? index + 1 : Number(top[index - 1]![0]),
+      ),
+    );
 
     const quadrants = rowsOf(under(body.blocks, 2, 'Impact and Effort'));
     expect(quadrants.map((cells) => cells[0]!.split('\n')[0])).toEqual([
@@ -226,9 +243,12 @@ describe('docx export', () => {
     ]);
     const [impact, effort] = report.criteria;
     for (const idea of ideasOf(report)) {
-      const high = (value: number, criterion: typeof impact) => (value >= (criterion!.min + criterion!.max) / 2 ? 'high' : 'low');
+      const high = (value: number, criterion: typeof impact) =>
+        value >= (criterion!.min + criterion!.max) / 2 ? 'high' : 'low';
       const name = `${high(idea.ratingAverages.crit1!, impact)} Impact / ${high(idea.ratingAverages.crit2!, effort)} Effort`;
-      const holding = quadrants.filter((cells) => cells[1]!.split('\n').some((line) => line.startsWith(`${label(idea)} (`)));
+      const holding = quadrants.filter((cells) =>
+        cells[1]!.split('\n').some((line) => line.startsWith(`${label(idea)} (`)),
+      );
       expect(holding.map((cells) => cells[0]!.split('\n')[0])).toEqual([name]);
     }
   });
@@ -239,13 +259,22 @@ describe('docx export', () => {
     const cardOf = (id: string) => report.cards.find((card) => card.id === id)!;
 
     const zones = rowsOf(under(body.blocks, 2, 'Canvas: Board'));
-    expect(zones).toEqual(report.canvas!.zones.map((zone) => [zone.name, `${zone.x}, ${zone.y}`, `${zone.cols} × ${zone.rows}`, cardOf(zone.clusterId!).title]));
+    expect(zones).toEqual(
+      report.canvas!.zones.map((zone) => [
+        zone.name,
+        `${zone.x}, ${zone.y}`,
+        `${zone.cols} × ${zone.rows}`,
+        cardOf(zone.clusterId!).title,
+      ]),
+    );
 
     const items = under(body.blocks, 1, 'Items');
     expect(headingsOf(items, 2)).toEqual(report.sections.map((section) => section.title));
     expect(report.items.length).toBeGreaterThan(0);
     for (const section of report.sections) {
-      const expected = report.items.filter((item) => item.sectionId === section.id).map((item) => [label(cardOf(item.cardId)), item.content, item.user]);
+      const expected = report.items
+        .filter((item) => item.sectionId === section.id)
+        .map((item) => [label(cardOf(item.cardId)), item.content, item.user]);
       expect(rowsOf(under(items, 2, section.title)).map((cells) => cells.slice(0, 3))).toEqual(expected);
     }
 
@@ -253,7 +282,10 @@ describe('docx export', () => {
     expect(report.comments.length).toBeGreaterThan(0);
     for (const comment of report.comments) {
       const card = cardOf(comment.cardId);
-      const place = card.type === 'idea' ? under(under(comments, 2, card.clusterTitle), 3, label(card)) : under(comments, 2, card.title);
+      const place =
+        card.type === 'idea'
+          ? under(under(comments, 2, card.clusterTitle), 3, label(card))
+          : under(comments, 2, card.title);
       expect(textOf(place)).toContain(comment.content);
       expect(textOf(place)).toContain(comment.user);
     }
@@ -262,14 +294,24 @@ describe('docx export', () => {
   it('passes Chinese, Arabic and emoji through and lays Arabic paragraphs out right to left', async () => {
     const report = sampleReport({ worldText: true });
     const { raw, body } = await openDocx(report);
-    for (const text of ['Retro 2026 — 回顾 — مراجعة', '改进入职流程', 'تحسين تجربة العملاء', 'Ship it 🚀 faster', 'Übergröße & Ähnliches']) {
+    for (const text of [
+      'Retro 2026 — 回顾 — مراجعة',
+      '改进入职流程',
+      'تحسين تجربة العملاء',
+      'Ship it 🚀 faster',
+      'Übergröße & Ähnliches',
+    ]) {
       expect(textOf(body.blocks)).toContain(text);
     }
     expect(raw.document).toContain('Ship it 🚀 faster');
     expect(raw.document).toContain('تحسين تجربة العملاء');
     const headings = body.blocks.filter((block) => block.kind === 'paragraph' && block.style === 'Heading2');
-    expect(headings.find((block) => block.kind === 'paragraph' && block.text === 'تحسين تجربة العملاء')).toMatchObject({ rightToLeft: true });
-    expect(headings.find((block) => block.kind === 'paragraph' && block.text === '改进入职流程')).toMatchObject({ rightToLeft: false });
+    expect(headings.find((block) => block.kind === 'paragraph' && block.text === 'تحسين تجربة العملاء')).toMatchObject({
+      rightToLeft: true,
+    });
+    expect(headings.find((block) => block.kind === 'paragraph' && block.text === '改进入职流程')).toMatchObject({
+      rightToLeft: false,
+    });
     expect(textOf(body.blocks)).toContain(`A long idea ${'that keeps going and going '.repeat(20)}end`);
   });
 
@@ -304,13 +346,25 @@ describe('docx export', () => {
       ratings: [],
       items: [],
       comments: [],
-      workshop: { ...sampleReport().workshop, description: '', facilitators: [], participantCount: 0, currentStepId: null },
+      workshop: {
+        ...sampleReport().workshop,
+        description: '',
+        facilitators: [],
+        participantCount: 0,
+        currentStepId: null,
+      },
     };
     const { body } = await openDocx(report);
     expect(headingsOf(body.blocks, 1)).toEqual(['Agenda', 'Clusters', 'Results', 'Items', 'Comments']);
     expect(headingsOf(body.blocks, 2)).toEqual(['Top ideas', 'Canvas']);
     const text = textOf(body.blocks);
-    for (const note of ['The agenda has no steps.', 'No clusters yet.', 'No idea has votes yet.', 'The workshop has no canvas.', 'No comments yet.']) {
+    for (const note of [
+      'The agenda has no steps.',
+      'No clusters yet.',
+      'No idea has votes yet.',
+      'The workshop has no canvas.',
+      'No comments yet.',
+    ]) {
       expect(text).toContain(note);
     }
     expect(rowsOf(body.blocks)).toEqual([]);
@@ -320,9 +374,15 @@ describe('docx export', () => {
     const one = await openDocx(sampleReport({ criteria: 1 }));
     expect(headingsOf(under(one.body.blocks, 1, 'Results'), 2)).toEqual(['Top ideas', 'Canvas: Board']);
     expect(textOf(one.body.blocks)).not.toMatch(/(high|low) Impact \//);
-    expect(one.body.blocks.find((block) => block.kind === 'row' && block.header && block.cells[0] === 'Quadrant')).toBeUndefined();
+    expect(
+      one.body.blocks.find((block) => block.kind === 'row' && block.header && block.cells[0] === 'Quadrant'),
+    ).toBeUndefined();
 
     const two = await openDocx(sampleReport({ criteria: 2 }));
-    expect(headingsOf(under(two.body.blocks, 1, 'Results'), 2)).toEqual(['Top ideas', 'Impact and Effort', 'Canvas: Board']);
+    expect(headingsOf(under(two.body.blocks, 1, 'Results'), 2)).toEqual([
+      'Top ideas',
+      'Impact and Effort',
+      'Canvas: Board',
+    ]);
   });
 });

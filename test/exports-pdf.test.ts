@@ -30,7 +30,10 @@ function pageOf(pdf: ReadPdf, number: number): PdfPage {
 
 /** Fails with the pattern and the lines when no line matches. */
 function expectLine(lines: readonly string[], pattern: RegExp): void {
-  expect(lines.filter((line) => pattern.test(line)), `${pattern} in ${JSON.stringify(lines)}`).not.toHaveLength(0);
+  expect(
+    lines.filter((line) => pattern.test(line)),
+    `${pattern} in ${JSON.stringify(lines)}`,
+  ).not.toHaveLength(0);
 }
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -78,7 +81,15 @@ describe('PDF export of a sample workshop', () => {
         return match && !line.startsWith('Quarterly retrospective') ? [[match[1]!, Number(match[2])] as const] : [];
       }),
     );
-    for (const heading of ['Agenda', 'Clusters and ideas', 'Results', 'Impact × Effort', 'Canvas: Board', 'Items by section', 'Comments']) {
+    for (const heading of [
+      'Agenda',
+      'Clusters and ideas',
+      'Results',
+      'Impact × Effort',
+      'Canvas: Board',
+      'Items by section',
+      'Comments',
+    ]) {
       expect(numbered.get(heading), heading).toBe(pageStarting(pdf, heading));
     }
     // Each entry links to the page it names.
@@ -153,8 +164,11 @@ describe('PDF export of a sample workshop', () => {
     expect(page.lines).toContain('Impact (average)');
     expect(page.items.map((item) => item.str)).toContain('Effort (average)');
     // The dots' labels are the only 7-point text beside the quadrant names.
-    const labelled = new Set(page.items.filter((item) => Math.abs(item.size - 7) < 0.1).flatMap((item) => item.str.split(/[,\s]+/)));
-    for (const idea of report.cards.filter((card) => card.type === 'idea')) expect(labelled, `#${idea.shortId}`).toContain(idea.shortId);
+    const labelled = new Set(
+      page.items.filter((item) => Math.abs(item.size - 7) < 0.1).flatMap((item) => item.str.split(/[,\s]+/)),
+    );
+    for (const idea of report.cards.filter((card) => card.type === 'idea'))
+      expect(labelled, `#${idea.shortId}`).toContain(idea.shortId);
     expect(page.lines).toContain('# Idea Impact Effort');
     expect(page.lines).toContain('2 Idea 1.1 0.0 0.5');
   });
@@ -164,12 +178,19 @@ describe('PDF export of a sample workshop', () => {
     const zoneLabels = page.items.filter((item) => Math.abs(item.size - 9) < 0.1).map((item) => item.str);
     for (const zone of report.canvas!.zones) {
       expect(zoneLabels).toContain(zone.name);
-      expectLine(page.lines, new RegExp(`^${escaped(zone.name)} ${zone.x}, ${zone.y} ${zone.cols} × ${zone.rows} #\\d+ ${escaped(zone.name)}$`));
+      expectLine(
+        page.lines,
+        new RegExp(
+          `^${escaped(zone.name)} ${zone.x}, ${zone.y} ${zone.cols} × ${zone.rows} #\\d+ ${escaped(zone.name)}$`,
+        ),
+      );
     }
   });
 
   it('groups items by section and comments by card', () => {
-    const items = pdf.pages.slice(pageStarting(pdf, 'Items by section') - 1, pageStarting(pdf, 'Comments') - 1).flatMap((page) => page.lines);
+    const items = pdf.pages
+      .slice(pageStarting(pdf, 'Items by section') - 1, pageStarting(pdf, 'Comments') - 1)
+      .flatMap((page) => page.lines);
     for (const item of report.items) expect(items).toContain(item.content);
     const comments = pdf.pages.slice(pageStarting(pdf, 'Comments') - 1).flatMap((page) => page.lines);
     for (const comment of report.comments) {
@@ -251,7 +272,14 @@ describe('PDF export of other workshop shapes', () => {
     const { pdf } = await rendered(report);
     expect(pdf.pageCount).toBeGreaterThan(1);
     const text = pdf.pages.flatMap((page) => page.lines);
-    for (const note of ['The agenda has no steps.', 'No clusters yet.', 'No idea has votes yet.', 'The workshop has no canvas.', 'No items.', 'No comments yet.']) {
+    for (const note of [
+      'The agenda has no steps.',
+      'No clusters yet.',
+      'No idea has votes yet.',
+      'The workshop has no canvas.',
+      'No items.',
+      'No comments yet.',
+    ]) {
       expect(text).toContain(note);
     }
     expectLine(text, new RegExp(`Page ${pdf.pageCount} of ${pdf.pageCount}$`));

@@ -31,11 +31,21 @@ async function depsWithExports(count: number) {
   const { db } = deps.database;
   const rows = await deps.database.transaction(async (tx) => {
     const { users, workshopExports } = tablesOf(tx);
-    const [user] = await tx.insert(users).values({ email: 'runner@example.test', name: 'Runner', passwordHash: 'x' }).returning();
-    const workshop = await insertWorkshop(tx, { owner: { type: 'user', id: user!.id }, creatorId: user!.id, title: 'Runner' });
+    const [user] = await tx
+      .insert(users)
+      .values({ email: 'runner@example.test', name: 'Runner', passwordHash: 'x' })
+      .returning();
+    const workshop = await insertWorkshop(tx, {
+      owner: { type: 'user', id: user!.id },
+      creatorId: user!.id,
+      title: 'Runner',
+    });
     const made = [];
     for (let index = 0; index < count; index++) {
-      const [row] = await tx.insert(workshopExports).values({ workshopId: workshop.id, type: 'pdf', requestedBy: user!.id }).returning();
+      const [row] = await tx
+        .insert(workshopExports)
+        .values({ workshopId: workshop.id, type: 'pdf', requestedBy: user!.id })
+        .returning();
       made.push(row!);
     }
     return made;

@@ -22,7 +22,11 @@ function sheet(workbook: ExcelJS.Workbook, name: string): ExcelJS.Worksheet {
 }
 
 /** The sheet's rows below its header row, as objects keyed by header. */
-function records(worksheet: ExcelJS.Worksheet, headerRow = 1, last = worksheet.rowCount): Array<Record<string, ExcelJS.Cell>> {
+function records(
+  worksheet: ExcelJS.Worksheet,
+  headerRow = 1,
+  last = worksheet.rowCount,
+): Array<Record<string, ExcelJS.Cell>> {
   const headers = (worksheet.getRow(headerRow).values as unknown[]).slice(1) as string[];
   const rows: Array<Record<string, ExcelJS.Cell>> = [];
   for (let number = headerRow + 1; number <= last; number += 1) {
@@ -52,13 +56,21 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 function withClusterFeedback(base: ExportReport): ExportReport {
   const cards = base.cards.map((card) => ({ ...card }));
   const cluster = cards[0]!;
-  Object.assign(cluster, { voteCount: cluster.voteCount + 1, score: cluster.score - 2, negativePoints: cluster.negativePoints + 2, commentCount: cluster.commentCount + 1 });
+  Object.assign(cluster, {
+    voteCount: cluster.voteCount + 1,
+    score: cluster.score - 2,
+    negativePoints: cluster.negativePoints + 2,
+    commentCount: cluster.commentCount + 1,
+  });
   const at = '2026-11-20T12:00:00.000Z';
   return {
     ...base,
     cards,
     votes: [...base.votes, { cardId: cluster.id, user: 'Grace Hopper', value: -2, createdAt: at }],
-    comments: [...base.comments, { cardId: cluster.id, user: 'Grace Hopper', content: 'Merge with Theme 2?', createdAt: at }],
+    comments: [
+      ...base.comments,
+      { cardId: cluster.id, user: 'Grace Hopper', content: 'Merge with Theme 2?', createdAt: at },
+    ],
   };
 }
 
@@ -71,7 +83,14 @@ describe('XLSX export', () => {
     expect(rendered.extension).toBe('xlsx');
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['Summary', ...RESOURCE_SHEETS]);
 
-    const sizes = { Cards: report.cards.length, Votes: report.votes.length, Ratings: report.ratings.length, Items: report.items.length, Comments: report.comments.length, Steps: report.steps.length };
+    const sizes = {
+      Cards: report.cards.length,
+      Votes: report.votes.length,
+      Ratings: report.ratings.length,
+      Items: report.items.length,
+      Comments: report.comments.length,
+      Steps: report.steps.length,
+    };
     for (const name of RESOURCE_SHEETS) {
       const worksheet = sheet(workbook, name);
       expect(worksheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
@@ -89,7 +108,8 @@ describe('XLSX export', () => {
       });
     }
     const cards = sheet(workbook, 'Cards');
-    const widthOf = (header: string) => cards.columns[(cards.getRow(1).values as unknown[]).indexOf(header) - 1]!.width!;
+    const widthOf = (header: string) =>
+      cards.columns[(cards.getRow(1).values as unknown[]).indexOf(header) - 1]!.width!;
     // The long idea's title hits the cap; the contents are "Details for …" plus the title.
     expect(widthOf('Title')).toBe(60);
     expect(widthOf('Created (UTC)')).toBeGreaterThanOrEqual('2026-11-20 09:00'.length);
@@ -129,7 +149,8 @@ describe('XLSX export', () => {
       expect(number(row.Items)).toBe(card.itemCount);
     });
     const titles = rows.map((row) => row.Title!.value);
-    for (const world of ['改进入职流程', 'تحسين تجربة العملاء', 'Ship it 🚀 faster', 'Übergröße & Ähnliches']) expect(titles).toContain(world);
+    for (const world of ['改进入职流程', 'تحسين تجربة العملاء', 'Ship it 🚀 faster', 'Übergröße & Ähnliches'])
+      expect(titles).toContain(world);
     expect(rows[0]!['Created (UTC)']!.numFmt).toMatch(/yyyy-mm-dd/);
   });
 
@@ -144,27 +165,57 @@ describe('XLSX export', () => {
     records(sheet(workbook, 'Votes')).forEach((row, index) => {
       const vote = report.votes[index]!;
       expectCard(row, vote.cardId);
-      expect([text(row.User), number(row.Value), dateOf(row['Created (UTC)'])]).toEqual([vote.user, vote.value, vote.createdAt]);
+      expect([text(row.User), number(row.Value), dateOf(row['Created (UTC)'])]).toEqual([
+        vote.user,
+        vote.value,
+        vote.createdAt,
+      ]);
     });
     const criterionTitle = new Map(report.criteria.map((c) => [c.id, c.title]));
     records(sheet(workbook, 'Ratings')).forEach((row, index) => {
       const rating = report.ratings[index]!;
       expectCard(row, rating.cardId);
-      expect([text(row.Criterion), text(row.User), number(row.Value), dateOf(row['Created (UTC)'])]).toEqual([criterionTitle.get(rating.criterionId), rating.user, rating.value, rating.createdAt]);
+      expect([text(row.Criterion), text(row.User), number(row.Value), dateOf(row['Created (UTC)'])]).toEqual([
+        criterionTitle.get(rating.criterionId),
+        rating.user,
+        rating.value,
+        rating.createdAt,
+      ]);
     });
     const sectionTitle = new Map(report.sections.map((s) => [s.id, s.title]));
     records(sheet(workbook, 'Items')).forEach((row, index) => {
       const item = report.items[index]!;
       expectCard(row, item.cardId);
-      expect([text(row.Section), text(row.User), text(row.Content), dateOf(row['Created (UTC)'])]).toEqual([sectionTitle.get(item.sectionId), item.user, item.content, item.createdAt]);
+      expect([text(row.Section), text(row.User), text(row.Content), dateOf(row['Created (UTC)'])]).toEqual([
+        sectionTitle.get(item.sectionId),
+        item.user,
+        item.content,
+        item.createdAt,
+      ]);
     });
     records(sheet(workbook, 'Comments')).forEach((row, index) => {
       const comment = report.comments[index]!;
       expectCard(row, comment.cardId);
-      expect([text(row.User), text(row.Content), dateOf(row['Created (UTC)'])]).toEqual([comment.user, comment.content, comment.createdAt]);
+      expect([text(row.User), text(row.Content), dateOf(row['Created (UTC)'])]).toEqual([
+        comment.user,
+        comment.content,
+        comment.createdAt,
+      ]);
     });
-    expect(records(sheet(workbook, 'Steps')).map((row) => [number(row.Step), text(row.Name), text(row.Instructions), row.Current!.value])).toEqual(
-      report.steps.map((step) => [step.number, step.name, step.instructions, step.id === report.workshop.currentStepId]),
+    expect(
+      records(sheet(workbook, 'Steps')).map((row) => [
+        number(row.Step),
+        text(row.Name),
+        text(row.Instructions),
+        row.Current!.value,
+      ]),
+    ).toEqual(
+      report.steps.map((step) => [
+        step.number,
+        step.name,
+        step.instructions,
+        step.id === report.workshop.currentStepId,
+      ]),
     );
   });
 
@@ -172,7 +223,9 @@ describe('XLSX export', () => {
     const report = withClusterFeedback(sampleReport({ worldText: true }));
     const { workbook } = await workbookOf(report);
     const summary = sheet(workbook, 'Summary');
-    const facts = Object.fromEntries([1, 2, 3, 4].map((n) => [summary.getRow(n).getCell(1).value, summary.getRow(n).getCell(2)]));
+    const facts = Object.fromEntries(
+      [1, 2, 3, 4].map((n) => [summary.getRow(n).getCell(1).value, summary.getRow(n).getCell(2)]),
+    );
     expect(text(facts.Workshop)).toBe('Retro 2026 — 回顾 — مراجعة');
     expect(dateOf(facts['Generated (UTC)'])).toBe(report.generatedAt);
     expect(text(facts.Facilitators)).toBe(report.workshop.facilitators.join(', '));
@@ -184,7 +237,9 @@ describe('XLSX export', () => {
     const clusters = report.cards.filter((card) => card.type === 'cluster');
     const rows = records(summary, headerRow);
     expect(rows).toHaveLength(clusters.length + 1);
-    expect(summary.autoFilter).toBe(`A${headerRow}:${summary.getColumn(summary.getRow(headerRow).cellCount).letter}${headerRow + clusters.length}`);
+    expect(summary.autoFilter).toBe(
+      `A${headerRow}:${summary.getColumn(summary.getRow(headerRow).cellCount).letter}${headerRow + clusters.length}`,
+    );
 
     // Expected figures, counted from the report's lists rather than from the cards' own tallies.
     const figures = (members: ReportCard[], ideas: ReportCard[]) => {
@@ -192,12 +247,20 @@ describe('XLSX export', () => {
       const votes = report.votes.filter((vote) => ids.has(vote.cardId));
       const averages = report.criteria.map((criterion) => {
         const perIdea = ideas
-          .map((idea) => report.ratings.filter((r) => r.cardId === idea.id && r.criterionId === criterion.id).map((r) => r.value))
+          .map((idea) =>
+            report.ratings.filter((r) => r.cardId === idea.id && r.criterionId === criterion.id).map((r) => r.value),
+          )
           .filter((values) => values.length > 0)
           .map(mean);
         return perIdea.length === 0 ? null : mean(perIdea);
       });
-      return { ideas: ideas.length, votes: votes.length, score: votes.reduce((sum, vote) => sum + vote.value, 0), averages, comments: report.comments.filter((c) => ids.has(c.cardId)).length };
+      return {
+        ideas: ideas.length,
+        votes: votes.length,
+        score: votes.reduce((sum, vote) => sum + vote.value, 0),
+        averages,
+        comments: report.comments.filter((c) => ids.has(c.cardId)).length,
+      };
     };
     const read = (row: Record<string, ExcelJS.Cell>) => ({
       ideas: number(row.Ideas),
@@ -208,7 +271,11 @@ describe('XLSX export', () => {
     });
     const close = (actual: ReturnType<typeof read>, expected: ReturnType<typeof figures>) => {
       expect({ ...actual, averages: null }).toEqual({ ...expected, averages: null });
-      actual.averages.forEach((average, index) => (expected.averages[index] === null ? expect(average).toBeNull() : expect(average).toBeCloseTo(expected.averages[index]!, 10)));
+      actual.averages.forEach((average, index) =>
+        expected.averages[index] === null
+          ? expect(average).toBeNull()
+          : expect(average).toBeCloseTo(expected.averages[index]!, 10),
+      );
     };
     clusters.forEach((cluster, index) => {
       const row = rows[index]!;
@@ -220,7 +287,13 @@ describe('XLSX export', () => {
     const total = rows.at(-1)!;
     expect(text(total.Cluster)).toBe('Total');
     expect(total.Cluster!.font?.bold).toBe(true);
-    close(read(total), figures(report.cards, report.cards.filter((card) => card.type === 'idea')));
+    close(
+      read(total),
+      figures(
+        report.cards,
+        report.cards.filter((card) => card.type === 'idea'),
+      ),
+    );
     expect(number(total.Votes)).toBe(report.votes.length);
     expect(number(total.Comments)).toBe(report.comments.length);
   });

@@ -13,15 +13,21 @@ const [fay, pat, sam, stranger] = useUsers(t, 'Fay Facilitator', 'Pat', 'Sam', '
 const sockets = useSockets(t);
 
 const exportsPath = (workshopId: string) => `/v1/workshops/${workshopId}/exports`;
-const requestExport = (workshopId: string, body: unknown, user = fay) => t.request<ExportOutput>('POST', exportsPath(workshopId), { token: user.token, body });
+const requestExport = (workshopId: string, body: unknown, user = fay) =>
+  t.request<ExportOutput>('POST', exportsPath(workshopId), { token: user.token, body });
 
 /** Polls the export until the worker has made it (or failed). */
 async function finished(workshopId: string, exportId: string): Promise<ExportOutput> {
   let current: ExportOutput | undefined;
-  await until(async () => {
-    current = (await t.request<ExportOutput>('GET', `${exportsPath(workshopId)}/${exportId}`, { token: fay.token })).body;
-    return current.state !== 'pending';
-  }, `export ${exportId} to be made`, 20_000);
+  await until(
+    async () => {
+      current = (await t.request<ExportOutput>('GET', `${exportsPath(workshopId)}/${exportId}`, { token: fay.token }))
+        .body;
+      return current.state !== 'pending';
+    },
+    `export ${exportId} to be made`,
+    20_000,
+  );
   return current!;
 }
 
@@ -37,13 +43,26 @@ describe('exports', () => {
     const live = await sockets.joined(fay, workshop.id);
     const created = await requestExport(workshop.id, { type: 'csv' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), created_at: expect.any(String), type: 'csv', state: 'pending', url: null, message: null });
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      created_at: expect.any(String),
+      type: 'csv',
+      state: 'pending',
+      url: null,
+      message: null,
+    });
 
     const pending = await live.next('export:updated', (p) => p.export.id === created.body.id);
     expect(pending.export.state).toBe('pending');
-    const done = await live.next('export:updated', (p) => p.export.id === created.body.id && p.export.state !== 'pending');
+    const done = await live.next(
+      'export:updated',
+      (p) => p.export.id === created.body.id && p.export.state !== 'pending',
+    );
     expect(done.seq).toBe(pending.seq + 1);
-    expect(done.export).toMatchObject({ state: 'success', url: expect.stringMatching(new RegExp(`^${t.url}/files/exports/[\\w-]+\\?expires=\\d+&signature=`)) });
+    expect(done.export).toMatchObject({
+      state: 'success',
+      url: expect.stringMatching(new RegExp(`^${t.url}/files/exports/[\\w-]+\\?expires=\\d+&signature=`)),
+    });
     expect(await finished(workshop.id, created.body.id)).toEqual(done.export);
 
     // The link works without a token, as a download named after the workshop.
@@ -72,7 +91,11 @@ describe('exports', () => {
 
     expectError(await requestExport(workshop.id, { type: 'pdf' }, pat), 403, 'forbidden');
     expectError(await t.request('GET', exportsPath(workshop.id), { token: pat.token }), 403, 'forbidden');
-    expectError(await t.request('GET', `${exportsPath(workshop.id)}/${created.body.id}/download`, { token: pat.token }), 403, 'forbidden');
+    expectError(
+      await t.request('GET', `${exportsPath(workshop.id)}/${created.body.id}/download`, { token: pat.token }),
+      403,
+      'forbidden',
+    );
     expectError(await t.request('GET', exportsPath(workshop.id), { token: stranger.token }), 404, 'not_found');
   });
 
@@ -86,12 +109,15 @@ describe('exports', () => {
       native: 'application/json',
     } as const;
     const created = [];
-    for (const type of Object.keys(expected) as Array<keyof typeof expected>) created.push((await requestExport(workshop.id, { type })).body);
+    for (const type of Object.keys(expected) as Array<keyof typeof expected>)
+      created.push((await requestExport(workshop.id, { type })).body);
     for (const made of created) {
       const done = await finished(workshop.id, made.id);
       expect(done.state, `${made.type}: ${done.message}`).toBe('success');
       const viaLink = await fetch(done.url!);
-      const viaRoute = await fetch(`${t.url}${exportsPath(workshop.id)}/${made.id}/download`, { headers: { authorization: `Bearer ${fay.token}` } });
+      const viaRoute = await fetch(`${t.url}${exportsPath(workshop.id)}/${made.id}/download`, {
+        headers: { authorization: `Bearer ${fay.token}` },
+      });
       for (const res of [viaLink, viaRoute]) {
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe(expected[made.type]);
@@ -134,8 +160,13 @@ describe('exports', () => {
     const { createHmac } = await import('node:crypto');
     const [container, key] = url.pathname.split('/').slice(2) as [string, string];
     const past = String(Math.floor(Date.now() / 1000) - 60);
-    const signature = createHmac('sha256', t.deps.config.secret).update(`file\n${container}\n${key}\n\n${past}`).digest('base64url');
-    expect(checkSignature(t.deps.config, { container, key }, { mode: '', expires: past, signature })).toEqual({ ok: false, reason: 'This link has expired.' });
+    const signature = createHmac('sha256', t.deps.config.secret)
+      .update(`file\n${container}\n${key}\n\n${past}`)
+      .digest('base64url');
+    expect(checkSignature(t.deps.config, { container, key }, { mode: '', expires: past, signature })).toEqual({
+      ok: false,
+      reason: 'This link has expired.',
+    });
     const expired = await t.request('GET', `${url.pathname}?expires=${past}&signature=${signature}`);
     expectError(expired, 403, 'forbidden');
     expect(JSON.stringify(expired.body)).toContain('expired');
@@ -147,28 +178,48 @@ describe('exports', () => {
     const key = new URL(done.url!).pathname.split('/')[3]!;
     const path = join(t.deps.config.filesDir, 'exports', key);
     expect(existsSync(path)).toBe(true);
-    expect((await t.request('DELETE', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token })).status).toBe(204);
+    expect((await t.request('DELETE', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token })).status).toBe(
+      204,
+    );
     expect(existsSync(path)).toBe(false);
     expectError(await t.request('GET', `${new URL(done.url!).pathname}${new URL(done.url!).search}`), 404, 'not_found');
-    expectError(await t.request('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }), 404, 'not_found');
-    expect((await eventLog(t, workshop.id)).at(-1)).toMatchObject({ action: 'removeExport', change: { export: { id: done.id } } });
+    expectError(
+      await t.request('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }),
+      404,
+      'not_found',
+    );
+    expect((await eventLog(t, workshop.id)).at(-1)).toMatchObject({
+      action: 'removeExport',
+      change: { export: { id: done.id } },
+    });
   });
 
   it('an archived workshop refuses new exports but lists and serves the ones it has', async () => {
     const { workshop } = await retro();
     const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
-    expect((await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: fay.token, body: { state: 'archived' } }))
+        .status,
+    ).toBe(200);
     try {
       expectError(await requestExport(workshop.id, { type: 'csv' }), 409, 'workshop_archived');
-      expect((await t.request('GET', `${exportsPath(workshop.id)}/${done.id}/download`, { token: fay.token })).status).toBe(200);
+      expect(
+        (await t.request('GET', `${exportsPath(workshop.id)}/${done.id}/download`, { token: fay.token })).status,
+      ).toBe(200);
     } finally {
       await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: fay.token, body: { state: 'running' } });
     }
   });
 
   it("deleting the workshop kills its exports' links and removes their files", async () => {
-    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Short-lived' } })).body;
+    const workshop = (
+      await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Short-lived' } })
+    ).body;
     const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
     const link = new URL(done.url!);
     const path = join(t.deps.config.filesDir, 'exports', link.pathname.split('/')[3]!);
@@ -179,14 +230,17 @@ describe('exports', () => {
   });
 
   it('exports older than their links (7 days) are removed with their files', async () => {
-    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Old' } })).body;
+    const workshop = (
+      await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Old' } })
+    ).body;
     const done = await finished(workshop.id, (await requestExport(workshop.id, { type: 'csv' })).body.id);
     const path = join(t.deps.config.filesDir, 'exports', new URL(done.url!).pathname.split('/')[3]!);
     const { pruneOldExports } = await import('../src/modules/exports/service');
     // The link says when it stops working, the same on every read: that is when the export goes.
     const expires = Number(new URL(done.url!).searchParams.get('expires'));
     expect(expires).toBe(Math.floor(Date.parse(done.created_at) / 1000) + 7 * 24 * 3600);
-    const again = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token })).body;
+    const again = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${done.id}`, { token: fay.token }))
+      .body;
     expect(again.url).toBe(done.url);
     expect(await pruneOldExports(t.deps, Date.now() + 6 * 24 * 3600 * 1000)).toBe(0);
     expect(await pruneOldExports(t.deps, Date.now() + 8 * 24 * 3600 * 1000)).toBeGreaterThanOrEqual(1);
@@ -196,11 +250,16 @@ describe('exports', () => {
   });
 
   it('an export whose runner died is made by the next instance once its lease has run out, and not before', async () => {
-    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Orphan' } })).body;
+    const workshop = (
+      await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Orphan' } })
+    ).body;
     // As a runner leaves them when its process dies mid-export: pending, with a lease.
     const orphan = (leaseUntil: string) =>
       t.write(async (tx, { workshopExports }) => {
-        const [row] = await tx.insert(workshopExports).values({ workshopId: workshop.id, type: 'csv', requestedBy: fay.id, leaseUntil, attempts: 1 }).returning();
+        const [row] = await tx
+          .insert(workshopExports)
+          .values({ workshopId: workshop.id, type: 'csv', requestedBy: fay.id, leaseUntil, attempts: 1 })
+          .returning();
         return row!;
       });
     const expired = await orphan(new Date(Date.now() - 1000).toISOString());
@@ -208,7 +267,9 @@ describe('exports', () => {
     const second = await startTestServer({}, { shareDatabaseOf: t });
     try {
       expect((await finished(workshop.id, expired.id)).state).toBe('success');
-      const still = (await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${held.id}`, { token: fay.token })).body;
+      const still = (
+        await t.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${held.id}`, { token: fay.token })
+      ).body;
       expect(still.state).toBe('pending');
     } finally {
       await second.close();
@@ -216,13 +277,20 @@ describe('exports', () => {
   });
 
   it('refuses a sixth pending export of a workshop with 409, and takes new ones once they are made', async () => {
-    const workshop = (await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Busy' } })).body;
+    const workshop = (
+      await t.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Busy' } })
+    ).body;
     // Pending exports another instance holds: this one's runner leaves them alone.
     const held = await inTurn(5, () =>
       t.write(async (tx, { workshopExports }) => {
         const [row] = await tx
           .insert(workshopExports)
-          .values({ workshopId: workshop.id, type: 'pdf', requestedBy: fay.id, leaseUntil: new Date(Date.now() + 60_000).toISOString() })
+          .values({
+            workshopId: workshop.id,
+            type: 'pdf',
+            requestedBy: fay.id,
+            leaseUntil: new Date(Date.now() + 60_000).toISOString(),
+          })
           .returning();
         return row!;
       }),
@@ -235,7 +303,7 @@ describe('exports', () => {
     expect((await requestExport(workshop.id, { type: 'csv' })).status).toBe(201);
   });
 
-  it("sweeps export files no export refers to, once they are old enough not to be on their way", async () => {
+  it('sweeps export files no export refers to, once they are old enough not to be on their way', async () => {
     const { mkdirSync, utimesSync, writeFileSync } = await import('node:fs');
     const folder = join(t.deps.config.filesDir, 'exports');
     mkdirSync(folder, { recursive: true });
@@ -246,7 +314,10 @@ describe('exports', () => {
     const old = (Date.now() - 3_600_000) / 1000;
     utimesSync(stray, old, old);
     const { sweepStrayBlobs } = await import('../src/modules/uploads/storage');
-    const done = await finished((await retro()).workshop.id, (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id);
+    const done = await finished(
+      (await retro()).workshop.id,
+      (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id,
+    );
     const kept = join(folder, new URL(done.url!).pathname.split('/')[3]!);
     utimesSync(kept, old, old);
     expect(await sweepStrayBlobs(t.deps, 'exports')).toEqual({ removed: 1, next: undefined });
@@ -271,7 +342,7 @@ describe('exports', () => {
       expect(existsSync(stray)).toBe(true);
       // The next sweep goes on where the last one stopped, until the end of the folder.
       let removed = 0;
-      for (let after = first.next; after !== undefined; ) {
+      for (let after = first.next; after !== undefined;) {
         const page = await sweepStrayBlobs(t.deps, 'exports', { after });
         removed += page.removed;
         after = page.next;
@@ -288,7 +359,11 @@ describe('exports', () => {
     // Two exports asked together: the second waits while the first is made.
     await requestExport(workshop.id, { type: 'pdf' });
     const second = (await requestExport(workshop.id, { type: 'pdf' })).body;
-    expectError(await t.request('GET', `${exportsPath(workshop.id)}/${second.id}/download`, { token: fay.token }), 409, 'conflict');
+    expectError(
+      await t.request('GET', `${exportsPath(workshop.id)}/${second.id}/download`, { token: fay.token }),
+      409,
+      'conflict',
+    );
     await finished(workshop.id, second.id);
   });
 });

@@ -68,8 +68,13 @@ describe.each(stores)('the %s store', (_kind, open) => {
 
   it('lists by prefix in name order, whole names or parts of them, up to a limit', async () => {
     const files = await open();
-    for (const name of ['exports/w1_b', 'exports/w1_a', 'exports/w2_a', 'uploads/w1_a']) await files.put(name, bytes(name));
-    expect((await files.list('exports/')).map((object) => object.name)).toEqual(['exports/w1_a', 'exports/w1_b', 'exports/w2_a']);
+    for (const name of ['exports/w1_b', 'exports/w1_a', 'exports/w2_a', 'uploads/w1_a'])
+      await files.put(name, bytes(name));
+    expect((await files.list('exports/')).map((object) => object.name)).toEqual([
+      'exports/w1_a',
+      'exports/w1_b',
+      'exports/w2_a',
+    ]);
     const part = await files.list('exports/w1_');
     expect(part.map((object) => [object.name, object.size])).toEqual([
       ['exports/w1_a', 12],
@@ -83,7 +88,8 @@ describe.each(stores)('the %s store', (_kind, open) => {
 
   it('lists a page at a time, each starting after the last name of the one before', async () => {
     const files = await open();
-    for (const name of ['exports/a', 'exports/b', 'exports/c', 'exports/d', 'exports/e', 'uploads/a']) await files.put(name, bytes(name));
+    for (const name of ['exports/a', 'exports/b', 'exports/c', 'exports/d', 'exports/e', 'uploads/a'])
+      await files.put(name, bytes(name));
     const names = async (after?: string) => (await files.list('exports/', 2, after)).map((object) => object.name);
     expect(await names()).toEqual(['exports/a', 'exports/b']);
     expect(await names('exports/b')).toEqual(['exports/c', 'exports/d']);
@@ -99,7 +105,11 @@ describe.each(stores)('the %s store', (_kind, open) => {
     const names = ['exports/w1_a', 'exports/w1_b', 'exports/w10_a', 'exports/w2_a', 'uploads/w1_a'];
     for (const name of names) await files.put(name, bytes(name));
     expect(await files.deletePrefix('exports/w1_')).toBe(2);
-    expect((await files.list('')).map((object) => object.name)).toEqual(['exports/w10_a', 'exports/w2_a', 'uploads/w1_a']);
+    expect((await files.list('')).map((object) => object.name)).toEqual([
+      'exports/w10_a',
+      'exports/w2_a',
+      'uploads/w1_a',
+    ]);
     expect(await files.deletePrefix('exports/w1_')).toBe(0);
     expect(await files.deletePrefix('exports/')).toBe(2);
     expect((await files.list('')).map((object) => object.name)).toEqual(['uploads/w1_a']);
@@ -109,7 +119,8 @@ describe.each(stores)('the %s store', (_kind, open) => {
     const files = await open();
     const names = Array.from({ length: 1_005 }, (_, index) => `bulk/item${String(index).padStart(4, '0')}`);
     // Ten at a time: the in-process bucket answers each within the store's 3 s even on a busy machine.
-    for (let at = 0; at < names.length; at += 10) await Promise.all(names.slice(at, at + 10).map((name) => files.put(name, bytes('x'))));
+    for (let at = 0; at < names.length; at += 10)
+      await Promise.all(names.slice(at, at + 10).map((name) => files.put(name, bytes('x'))));
     expect((await files.list('bulk/')).length).toBe(1_005);
     expect(await files.deletePrefix('bulk/')).toBe(1_005);
     expect(await files.list('bulk/')).toEqual([]);
@@ -117,7 +128,16 @@ describe.each(stores)('the %s store', (_kind, open) => {
 
   it('refuses names that are not object names, before they reach a folder or the bucket', async () => {
     const files = await open();
-    for (const name of ['../secret', 'uploads/../../etc', 'uploads/', '/uploads/a', 'uploads//a', 'up loads/a', 'uploads/a.png', '']) {
+    for (const name of [
+      '../secret',
+      'uploads/../../etc',
+      'uploads/',
+      '/uploads/a',
+      'uploads//a',
+      'up loads/a',
+      'uploads/a.png',
+      '',
+    ]) {
       await expect(files.put(name, bytes('x')), name).rejects.toThrow(/Not an object name/);
       await expect(files.get(name), name).rejects.toThrow(/Not an object name/);
       await expect(files.delete(name), name).rejects.toThrow(/Not an object name/);
@@ -190,7 +210,10 @@ describe('the S3 bucket store', () => {
         server.close(() => resolve(port));
       });
     });
-    const files = await s3FileStore('s3://workshop-files', { ...s3().settings, endpoint: `http://127.0.0.1:${closed}` });
+    const files = await s3FileStore('s3://workshop-files', {
+      ...s3().settings,
+      endpoint: `http://127.0.0.1:${closed}`,
+    });
     await expect(files.put('uploads/a', bytes('x'))).rejects.toBeInstanceOf(FileStoreUnavailable);
     await expect(files.get('uploads/a')).rejects.toBeInstanceOf(FileStoreUnavailable);
     await expect(files.stream('uploads/a')).rejects.toBeInstanceOf(FileStoreUnavailable);

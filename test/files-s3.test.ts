@@ -6,10 +6,26 @@ import type { AttachmentOutput } from '../src/modules/attachments/schemas';
 import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
-import { CONTAINERS, imageUrlTemplate, objectName, publicFileUrl, sweepNextPage, sweepStrayBlobs } from '../src/modules/uploads/storage';
+import {
+  CONTAINERS,
+  imageUrlTemplate,
+  objectName,
+  publicFileUrl,
+  sweepNextPage,
+  sweepStrayBlobs,
+} from '../src/modules/uploads/storage';
 import { sweepUnattachedUploads } from '../src/modules/uploads/unattached';
 import { useServer, useUsers } from './helpers/cast';
-import { createUser, expectError, multipart, pngImage, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
+import {
+  createUser,
+  expectError,
+  multipart,
+  pngImage,
+  seedCard,
+  seedCurrentStep,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { useS3 } from './helpers/s3';
 import { startTestServer, type TestServer } from './helpers/server';
 import { silentServer } from './helpers/silent-tcp';
@@ -24,7 +40,10 @@ import { quietFor, until } from './helpers/wait';
 const s3 = useS3();
 const first = useServer(() => s3().filesConfig('service'));
 // Behind one public URL, as instances behind a load balancer are: links name it, whoever made them.
-const second = useServer(() => ({ ...s3().filesConfig('service'), publicUrl: first.url }), () => ({ shareDatabaseOf: first }));
+const second = useServer(
+  () => ({ ...s3().filesConfig('service'), publicUrl: first.url }),
+  () => ({ shareDatabaseOf: first }),
+);
 const [fay] = useUsers(first, 'Fay');
 
 /** The same link, asked of another instance. */
@@ -33,10 +52,19 @@ const on = (server: TestServer, link: string) => {
   return `${server.url}${url.pathname}${url.search}`;
 };
 
-const sized = (template: string, width: number, height: number) => template.replace('{{width}}', String(width)).replace('{{height}}', String(height));
+const sized = (template: string, width: number, height: number) =>
+  template.replace('{{width}}', String(width)).replace('{{height}}', String(height));
 
-async function upload(server: TestServer, user: TestUser, data: string | Uint8Array, file: { name: string; type: string }) {
-  const res = await server.request<UploadOutput>('POST', '/v1/uploads', { token: user.token, rawBody: multipart('file', data, file) });
+async function upload(
+  server: TestServer,
+  user: TestUser,
+  data: string | Uint8Array,
+  file: { name: string; type: string },
+) {
+  const res = await server.request<UploadOutput>('POST', '/v1/uploads', {
+    token: user.token,
+    rawBody: multipart('file', data, file),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -44,12 +72,17 @@ async function upload(server: TestServer, user: TestUser, data: string | Uint8Ar
 const exportsPath = (workshopId: string) => `/v1/workshops/${workshopId}/exports`;
 
 async function exported(server: TestServer, workshopId: string, type: string): Promise<ExportOutput> {
-  const created = await server.request<ExportOutput>('POST', exportsPath(workshopId), { token: fay.token, body: { type } });
+  const created = await server.request<ExportOutput>('POST', exportsPath(workshopId), {
+    token: fay.token,
+    body: { type },
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   let current = created.body;
   await until(
     async () => {
-      current = (await server.request<ExportOutput>('GET', `${exportsPath(workshopId)}/${created.body.id}`, { token: fay.token })).body;
+      current = (
+        await server.request<ExportOutput>('GET', `${exportsPath(workshopId)}/${created.body.id}`, { token: fay.token })
+      ).body;
       return current.state !== 'pending';
     },
     `the ${type} export to be made`,
@@ -77,7 +110,10 @@ describe('files in object storage, across instances', () => {
     const workshop = await seedWorkshopWith(first, fay, []);
     const step = await seedCurrentStep(first, workshop.id, {});
     const path = `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`;
-    const set = await first.request<IllustrationOutput>('POST', path, { token: fay.token, body: { blob: { key: image.key, container: image.container } } });
+    const set = await first.request<IllustrationOutput>('POST', path, {
+      token: fay.token,
+      body: { blob: { key: image.key, container: image.container } },
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(201);
 
     const read = await second.request<IllustrationOutput>('GET', path, { token: fay.token });
@@ -101,7 +137,10 @@ describe('files in object storage, across instances', () => {
     await seedCurrentStep(first, workshop.id, {});
     const card = await seedCard(first, workshop.id, fay, { type: 'cluster' });
     const path = `/v1/workshops/${workshop.id}/cards/${card.id}/attachments`;
-    const attached = await second.request<AttachmentOutput>('POST', path, { token: fay.token, body: { blob: { key: file.key, container: file.container } } });
+    const attached = await second.request<AttachmentOutput>('POST', path, {
+      token: fay.token,
+      body: { blob: { key: file.key, container: file.container } },
+    });
     expect(attached.status, JSON.stringify(attached.body)).toBe(201);
     const listed = await first.request<AttachmentOutput[]>('GET', path, { token: fay.token });
     const served = await fetch(on(first, listed.body[0]!.url));
@@ -110,30 +149,48 @@ describe('files in object storage, across instances', () => {
   });
 
   it('an avatar set through one instance is served by the other; replacing it leaves one object', async () => {
-    const set = await first.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: fay.token, rawBody: multipart('avatar', await pngImage(30, 30), { type: 'image/png' }) });
+    const set = await first.request<UserOutput>('PUT', '/v1/user/me/avatar', {
+      token: fay.token,
+      rawBody: multipart('avatar', await pngImage(30, 30), { type: 'image/png' }),
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     const before = await s3().keys('service/avatars/');
     expect(before).toEqual([`service/avatars/${keyOf(set.body.avatar_url!)}`]);
     expect((await fetch(on(second, set.body.avatar_url!))).status).toBe(200);
 
-    const replaced = await second.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: fay.token, rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }) });
+    const replaced = await second.request<UserOutput>('PUT', '/v1/user/me/avatar', {
+      token: fay.token,
+      rawBody: multipart('avatar', await pngImage(20, 20), { type: 'image/png' }),
+    });
     expect(replaced.status).toBe(200);
     expect(await s3().keys('service/avatars/')).toEqual([`service/avatars/${keyOf(replaced.body.avatar_url!)}`]);
-    expectError(await first.request('GET', new URL(set.body.avatar_url!).pathname + new URL(set.body.avatar_url!).search), 404, 'not_found');
+    expectError(
+      await first.request('GET', new URL(set.body.avatar_url!).pathname + new URL(set.body.avatar_url!).search),
+      404,
+      'not_found',
+    );
     expect((await fetch(on(first, replaced.body.avatar_url!))).status).toBe(200);
   });
 
   it('sweeps blobs no file row refers to from every container, once old enough, and keeps recorded ones', async () => {
     const recordedUpload = await upload(first, fay, 'kept', { name: 'kept.txt', type: 'text/plain' });
-    const avatar = (await first.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: fay.token, rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }) })).body;
+    const avatar = (
+      await first.request<UserOutput>('PUT', '/v1/user/me/avatar', {
+        token: fay.token,
+        rawBody: multipart('avatar', await pngImage(10, 10), { type: 'image/png' }),
+      })
+    ).body;
     // What a process that died between the blob and its row, or a commit in doubt that did not happen, leaves.
     const strays = CONTAINERS.map((container) => `${container}/stray${container}0000000000000`);
-    for (const name of strays) await first.deps.files.put(name, new TextEncoder().encode('nobody refers to me'), { contentType: 'text/plain' });
+    for (const name of strays)
+      await first.deps.files.put(name, new TextEncoder().encode('nobody refers to me'), { contentType: 'text/plain' });
     const kept = [`uploads/${recordedUpload.key}`, `avatars/${keyOf(avatar.avatar_url!)}`];
 
     // Fresh ones may still be on their way to a row: left alone.
     for (const container of CONTAINERS) expect((await sweepStrayBlobs(second.deps, container)).removed).toBe(0);
-    expect(await s3().keys('service/')).toEqual(expect.arrayContaining([...strays, ...kept].map((name) => `service/${name}`)));
+    expect(await s3().keys('service/')).toEqual(
+      expect.arrayContaining([...strays, ...kept].map((name) => `service/${name}`)),
+    );
 
     const anHourOn = Date.now() + 3_600_000;
     for (const container of CONTAINERS) await sweepStrayBlobs(second.deps, container, { now: anHourOn });
@@ -154,7 +211,12 @@ describe('files in object storage, across instances', () => {
   });
 
   it('an export made by one instance downloads through the other, by its link and by the API', async () => {
-    const workshop = (await first.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Shared retro' } })).body;
+    const workshop = (
+      await first.request<{ id: string }>('POST', '/v1/workshops', {
+        token: fay.token,
+        body: { title: 'Shared retro' },
+      })
+    ).body;
     const done = await exported(first, workshop.id, 'native');
     expect(done.state).toBe('success');
     expect(await s3().keys(`service/exports/${workshop.id}_`)).toEqual([`service/exports/${keyOf(done.url!)}`]);
@@ -163,24 +225,36 @@ describe('files in object storage, across instances', () => {
       expect(byLink.status).toBe(200);
       expect(byLink.headers.get('content-disposition')).toMatch(/^attachment; filename="Shared retro\.json"/);
       expect(JSON.parse(await byLink.text())).toMatchObject({ workshop: { title: 'Shared retro' } });
-      const byApi = await fetch(`${server.url}${exportsPath(workshop.id)}/${done.id}/download`, { headers: { authorization: `Bearer ${fay.token}` } });
+      const byApi = await fetch(`${server.url}${exportsPath(workshop.id)}/${done.id}/download`, {
+        headers: { authorization: `Bearer ${fay.token}` },
+      });
       expect(byApi.status).toBe(200);
       expect(byApi.headers.get('content-type')).toBe('application/json');
     }
   });
 
-  it("deleting the workshop removes its objects from the bucket, those of renders never recorded too", async () => {
-    const workshop = (await first.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Short-lived' } })).body;
+  it('deleting the workshop removes its objects from the bucket, those of renders never recorded too', async () => {
+    const workshop = (
+      await first.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Short-lived' } })
+    ).body;
     const csv = await exported(first, workshop.id, 'csv');
     const native = await exported(second, workshop.id, 'native');
     // As a render leaves its file when the instance dies before recording it.
-    await first.deps.files.put(`exports/${workshop.id}_unrecorded0000000000000`, new TextEncoder().encode('left behind'));
+    await first.deps.files.put(
+      `exports/${workshop.id}_unrecorded0000000000000`,
+      new TextEncoder().encode('left behind'),
+    );
     const kept = await upload(first, fay, 'still mine', { name: 'kept.txt', type: 'text/plain' });
     expect(await s3().keys(`service/exports/${workshop.id}_`)).toHaveLength(3);
 
     expect((await second.request('DELETE', `/v1/workshops/${workshop.id}`, { token: fay.token })).status).toBe(204);
     expect(await s3().keys(`service/exports/${workshop.id}_`)).toEqual([]);
-    for (const done of [csv, native]) expectError(await first.request('GET', new URL(done.url!).pathname + new URL(done.url!).search), 404, 'not_found');
+    for (const done of [csv, native])
+      expectError(
+        await first.request('GET', new URL(done.url!).pathname + new URL(done.url!).search),
+        404,
+        'not_found',
+      );
     // Uploads are their uploader's, not the workshop's: they stay.
     expect(await s3().keys('service/uploads/')).toContain(`service/uploads/${kept.key}`);
   });
@@ -192,10 +266,16 @@ describe('files in object storage, across instances', () => {
     const resize = new URL(sized(imageUrlTemplate(second.deps.config, image, 'resize'), 5, 5));
     expectError(await second.request('GET', resize.pathname + resize.search), 404, 'not_found');
 
-    const workshop = (await first.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Lost' } })).body;
+    const workshop = (
+      await first.request<{ id: string }>('POST', '/v1/workshops', { token: fay.token, body: { title: 'Lost' } })
+    ).body;
     const done = await exported(first, workshop.id, 'csv');
     await first.deps.files.delete(`exports/${keyOf(done.url!)}`);
-    expectError(await second.request('GET', `${exportsPath(workshop.id)}/${done.id}/download`, { token: fay.token }), 404, 'not_found');
+    expectError(
+      await second.request('GET', `${exportsPath(workshop.id)}/${done.id}/download`, { token: fay.token }),
+      404,
+      'not_found',
+    );
   });
 
   it('removes an upload attached to nothing from the bucket once its hours are past, through either instance, and keeps an attached one', async () => {
@@ -203,10 +283,16 @@ describe('files in object storage, across instances', () => {
     const kept = await upload(second, fay, 'attached', { name: 'kept.txt', type: 'text/plain' });
     const workshop = await seedWorkshopWith(first, fay, []);
     const card = await seedCard(first, workshop.id, fay, { type: 'cluster' });
-    const attached = await first.request('POST', `/v1/workshops/${workshop.id}/cards/${card.id}/attachments`, { token: fay.token, body: { blob: kept } });
+    const attached = await first.request('POST', `/v1/workshops/${workshop.id}/cards/${card.id}/attachments`, {
+      token: fay.token,
+      body: { blob: kept },
+    });
     expect(attached.status).toBe(201);
     const dayAndMore = Date.now() + 25 * 3_600_000;
-    const removed = await Promise.all([sweepUnattachedUploads(first.deps, { now: dayAndMore }), sweepUnattachedUploads(second.deps, { now: dayAndMore })]);
+    const removed = await Promise.all([
+      sweepUnattachedUploads(first.deps, { now: dayAndMore }),
+      sweepUnattachedUploads(second.deps, { now: dayAndMore }),
+    ]);
     expect(removed[0] + removed[1]).toBeGreaterThanOrEqual(1);
     const left = await s3().keys('service/uploads/');
     expect(left).not.toContain(`service/uploads/${loose.key}`);
@@ -219,16 +305,32 @@ describe('files in object storage, across instances', () => {
 describe('object storage refusing or away', () => {
   it('a failed export leaves no object: the storage refused the write', async () => {
     // s3rver knows one access key; this instance signs with another, so every write is refused.
-    const refused = await startTestServer({ ...s3().filesConfig('refused'), s3: { ...s3().settings, accessKeyId: 'NOT-A-KEY' } });
+    const refused = await startTestServer({
+      ...s3().filesConfig('refused'),
+      s3: { ...s3().settings, accessKeyId: 'NOT-A-KEY' },
+    });
     try {
       const ada = await createUser(refused, 'Ada');
-      const workshop = (await refused.request<{ id: string }>('POST', '/v1/workshops', { token: ada.token, body: { title: 'Refused' } })).body;
-      const created = await refused.request<ExportOutput>('POST', exportsPath(workshop.id), { token: ada.token, body: { type: 'csv' } });
+      const workshop = (
+        await refused.request<{ id: string }>('POST', '/v1/workshops', { token: ada.token, body: { title: 'Refused' } })
+      ).body;
+      const created = await refused.request<ExportOutput>('POST', exportsPath(workshop.id), {
+        token: ada.token,
+        body: { type: 'csv' },
+      });
       let current = created.body;
-      await until(async () => {
-        current = (await refused.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.body.id}`, { token: ada.token })).body;
-        return current.state !== 'pending';
-      }, 'the export to fail', 20_000);
+      await until(
+        async () => {
+          current = (
+            await refused.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.body.id}`, {
+              token: ada.token,
+            })
+          ).body;
+          return current.state !== 'pending';
+        },
+        'the export to fail',
+        20_000,
+      );
       expect(current).toMatchObject({ state: 'failed', url: null, message: 'The csv file could not be made.' });
       expect(await s3().keys('refused/')).toEqual([]);
     } finally {
@@ -242,7 +344,10 @@ describe('object storage refusing or away', () => {
     try {
       const ada = await createUser(hung, 'Ada');
       const started = Date.now();
-      const res = await hung.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.txt', type: 'text/plain' }) });
+      const res = await hung.request('POST', '/v1/uploads', {
+        token: ada.token,
+        rawBody: multipart('file', 'x', { name: 'x.txt', type: 'text/plain' }),
+      });
       expectError(res, 503, 'service_unavailable');
       // Two attempts of at most 3 s each (connected, never answered), and the pause between them.
       expect(Date.now() - started).toBeLessThan(8_000);
@@ -255,22 +360,34 @@ describe('object storage refusing or away', () => {
 
   it('an export asked while the storage is away stays pending, and is made once the storage is back', async () => {
     const gate = await storageGate(s3().endpoint);
-    const flaky = await startTestServer({ ...s3().filesConfig('flaky'), s3: { ...s3().settings, endpoint: gate.url }, exportLeaseMs: 2_000 });
+    const flaky = await startTestServer({
+      ...s3().filesConfig('flaky'),
+      s3: { ...s3().settings, endpoint: gate.url },
+      exportLeaseMs: 2_000,
+    });
     try {
       const ada = await createUser(flaky, 'Ada');
-      const workshop = (await flaky.request<{ id: string }>('POST', '/v1/workshops', { token: ada.token, body: { title: 'Flaky' } })).body;
+      const workshop = (
+        await flaky.request<{ id: string }>('POST', '/v1/workshops', { token: ada.token, body: { title: 'Flaky' } })
+      ).body;
       gate.close();
-      const created = (await flaky.request<ExportOutput>('POST', exportsPath(workshop.id), { token: ada.token, body: { type: 'csv' } })).body;
+      const created = (
+        await flaky.request<ExportOutput>('POST', exportsPath(workshop.id), { token: ada.token, body: { type: 'csv' } })
+      ).body;
       await until(() => gate.refused() > 0, 'the render to find the storage away');
       // The outcome of that render is recorded at once: an export failed for good would show it now.
       await quietFor(500, 'the failed render recorded');
-      const during = (await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })).body;
+      const during = (
+        await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })
+      ).body;
       expect(during).toMatchObject({ state: 'pending', url: null });
       gate.open();
       let current = during;
       await until(
         async () => {
-          current = (await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })).body;
+          current = (
+            await flaky.request<ExportOutput>('GET', `${exportsPath(workshop.id)}/${created.id}`, { token: ada.token })
+          ).body;
           return current.state !== 'pending';
         },
         'the export made after its lease',
@@ -291,14 +408,35 @@ describe('object storage refusing or away', () => {
         server.close(() => resolve(port));
       });
     });
-    const away = await startTestServer({ ...s3().filesConfig('away'), s3: { ...s3().settings, endpoint: `http://127.0.0.1:${closed}` } });
+    const away = await startTestServer({
+      ...s3().filesConfig('away'),
+      s3: { ...s3().settings, endpoint: `http://127.0.0.1:${closed}` },
+    });
     try {
       const ada = await createUser(away, 'Ada');
-      const res = await away.request('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.txt', type: 'text/plain' }) });
+      const res = await away.request('POST', '/v1/uploads', {
+        token: ada.token,
+        rawBody: multipart('file', 'x', { name: 'x.txt', type: 'text/plain' }),
+      });
       expectError(res, 503, 'service_unavailable');
       expect(res.headers.get('retry-after')).toBe('1');
       // A file row whose bytes cannot be reached now.
-      const row = await away.write(async (tx, { files }) => (await tx.insert(files).values({ container: 'uploads', key: 'unreachable0000000000000', name: 'x.txt', mimetype: 'text/plain', size: 1, userId: ada.id }).returning())[0]!);
+      const row = await away.write(
+        async (tx, { files }) =>
+          (
+            await tx
+              .insert(files)
+              .values({
+                container: 'uploads',
+                key: 'unreachable0000000000000',
+                name: 'x.txt',
+                mimetype: 'text/plain',
+                size: 1,
+                userId: ada.id,
+              })
+              .returning()
+          )[0]!,
+      );
       const link = new URL(publicFileUrl(away.deps.config, row));
       const download = await away.request('GET', link.pathname + link.search);
       expectError(download, 503, 'service_unavailable');

@@ -15,7 +15,10 @@ import { quietFor, until } from './helpers/wait';
 function slowPost(url: string, path: string, token: string, body: unknown) {
   const payload = Buffer.from(JSON.stringify(body));
   const half = Math.floor(payload.length / 2);
-  const sent = request(`${url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length } });
+  const sent = request(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': payload.length },
+  });
   const answered = new Promise<{ status: number; body: any }>((resolve, reject) => {
     sent.on('response', (res) => {
       let text = '';
@@ -24,7 +27,9 @@ function slowPost(url: string, path: string, token: string, body: unknown) {
     });
     sent.on('error', reject);
   });
-  const started = new Promise<void>((resolve) => sent.once('socket', (socket) => socket.once('connect', () => resolve())));
+  const started = new Promise<void>((resolve) =>
+    sent.once('socket', (socket) => socket.once('connect', () => resolve())),
+  );
   sent.write(payload.subarray(0, half));
   return {
     started,
@@ -83,7 +88,10 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance draine
     let writing = true;
     const writer = (async () => {
       for (let i = 0; writing; i++) {
-        const card = await fay.on(b.url).post('/v1/workshops/{workshop_id}/cards', { ...workshop.inWorkshop, body: { type: 'idea', title: `Idea ${i}`, parent: workshop.clusterId } });
+        const card = await fay.on(b.url).post('/v1/workshops/{workshop_id}/cards', {
+          ...workshop.inWorkshop,
+          body: { type: 'idea', title: `Idea ${i}`, parent: workshop.clusterId },
+        });
         created.push(card.id);
         // The card reaches C's document from B's write through Redis.
         await until(() => fayCanvas.placement(card.id) !== undefined, 'the new card on the canvas through C');
@@ -99,7 +107,11 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance draine
     const quiet = await fleetWorkshop(b.url, fay, [pat]);
     const watcher = await connectSocket(b.url, pat.token);
     expect(await watcher.join(quiet.id)).toMatchObject({ ok: true });
-    const slow = slowPost(a.url, `/v1/workshops/${quiet.id}/cards`, fay.token, { type: 'idea', title: 'Written while A drains', parent: quiet.clusterId });
+    const slow = slowPost(a.url, `/v1/workshops/${quiet.id}/cards`, fay.token, {
+      type: 'idea',
+      title: 'Written while A drains',
+      parent: quiet.clusterId,
+    });
     await slow.started;
     await quietFor(100, 'the first half of the request reaching A');
 
@@ -123,14 +135,23 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('an instance draine
     expect(exitCode).toBe(0);
     expect(drainMs).toBeLessThan(10_000);
     // Pat is on B or C now, and missed nothing: every card arrived as its own live event, once.
-    await until(() => createdLive.length === created.length, `every card live for Pat (${createdLive.length} of ${created.length})`, 15_000);
+    await until(
+      () => createdLive.length === created.length,
+      `every card live for Pat (${createdLive.length} of ${created.length})`,
+      15_000,
+    );
     expect(createdLive).toEqual(created);
     expect(live.state.status).toBe('live');
-    expect(live.state.cards.filter((card) => card.type === 'idea').map((card) => card.id).sort()).toEqual([...created].sort());
+    expect(
+      live.state.cards
+        .filter((card) => card.type === 'idea')
+        .map((card) => card.id)
+        .sort(),
+    ).toEqual([...created].sort());
     expect(proxy.openTo(b.index) + proxy.openTo(c.index)).toBeGreaterThanOrEqual(2);
     // And every move Fay made on C, through whichever instance Pat's canvas reconnected to.
     const last = created.length - 1;
-    await until(() => patCanvas.placement(created[last]!)?.x === last * 10, 'the last move on Pat\'s canvas', 15_000);
+    await until(() => patCanvas.placement(created[last]!)?.x === last * 10, "the last move on Pat's canvas", 15_000);
     for (const [i, id] of created.entries()) expect(patCanvas.placement(id)).toMatchObject({ x: i * 10, y: i * 5 });
 
     live.close();

@@ -72,7 +72,10 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
   /** Prints the instances' logs when a test fails: what they said is the first thing to read. */
   const logsOnFailure = () =>
     onTestFailed(() => {
-      for (const instance of fleet.instances) console.log(`--- instance ${instance.name}\n${instance.run.stdout().slice(-4_000)}\n${instance.run.stderr().slice(-4_000)}`);
+      for (const instance of fleet.instances)
+        console.log(
+          `--- instance ${instance.name}\n${instance.run.stdout().slice(-4_000)}\n${instance.run.stderr().slice(-4_000)}`,
+        );
     });
 
   interface Scene {
@@ -89,14 +92,27 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     const facilitator = await fleetUser(url, 'Fay');
     const participants = await Promise.all(Array.from({ length: PARTICIPANTS }, (_, i) => fleetUser(url, `P${i}`)));
     const workshop = await fleetWorkshop(url, facilitator, participants);
-    const live = { socket: { transports: ['websocket' as const], reconnectionDelay: 200, reconnectionDelayMax: 1_000 } };
-    const screens = await Promise.all(participants.slice(0, LIVE_SCREENS).map((user) => openWorkshop(user.on(url), workshop.id, live)));
-    const canvases = await Promise.all(participants.slice(0, CANVASES).map((user) => fleetCanvas(url, user, workshop.id)));
+    const live = {
+      socket: { transports: ['websocket' as const], reconnectionDelay: 200, reconnectionDelayMax: 1_000 },
+    };
+    const screens = await Promise.all(
+      participants.slice(0, LIVE_SCREENS).map((user) => openWorkshop(user.on(url), workshop.id, live)),
+    );
+    const canvases = await Promise.all(
+      participants.slice(0, CANVASES).map((user) => fleetCanvas(url, user, workshop.id)),
+    );
     return { workshop, facilitator, participants, screens, canvases };
   }
 
   function loadOn(s: Scene) {
-    return startLoad({ url: fleet.proxy.url, workshopId: s.workshop.id, clusterId: s.workshop.clusterId, participants: s.participants, canvases: s.canvases, thinkMs: 350 });
+    return startLoad({
+      url: fleet.proxy.url,
+      workshopId: s.workshop.id,
+      clusterId: s.workshop.clusterId,
+      participants: s.participants,
+      canvases: s.canvases,
+      thinkMs: 350,
+    });
   }
 
   /**
@@ -115,7 +131,10 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     }
   }
 
-  const alive = () => fleet.instances.filter((instance) => instance.run.child.exitCode === null && instance.run.child.signalCode === null);
+  const alive = () =>
+    fleet.instances.filter(
+      (instance) => instance.run.child.exitCode === null && instance.run.child.signalCode === null,
+    );
 
   async function idsIn(table: string, workshopId: string): Promise<Set<string>> {
     const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${table} WHERE workshop_id = $1`, [workshopId]);
@@ -132,24 +151,38 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     expect(report.votes.filter((id) => !votes.has(id))).toEqual([]);
     expect(report.comments.filter((id) => !comments.has(id))).toEqual([]);
 
-    const { rows } = await db.query<{ seq: number }>('SELECT seq FROM events WHERE workshop_id = $1 ORDER BY seq', [s.workshop.id]);
+    const { rows } = await db.query<{ seq: number }>('SELECT seq FROM events WHERE workshop_id = $1 ORDER BY seq', [
+      s.workshop.id,
+    ]);
     const seqs = rows.map((row) => Number(row.seq));
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     const last = seqs.at(-1)!;
 
     for (const [i, screen] of s.screens.entries()) {
-      await until(() => screen.state.status === 'live' && screen.state.seq === last, `screen ${i} live at seq ${last} (${screen.state.status} at ${screen.state.seq})`, 20_000);
+      await until(
+        () => screen.state.status === 'live' && screen.state.seq === last,
+        `screen ${i} live at seq ${last} (${screen.state.status} at ${screen.state.seq})`,
+        20_000,
+      );
       expect(new Set(screen.state.cards.map((card) => card.id))).toEqual(cards);
     }
 
     // The canvases, reconnected, hold what a new reader of each instance still up gets.
-    for (const canvas of s.canvases) await until(() => canvas.provider.synced && canvas.provider.wsconnected, 'a canvas back in step', 20_000);
-    const readers = await Promise.all(alive().map((instance) => fleetCanvas(instance.url, s.facilitator, s.workshop.id)));
+    for (const canvas of s.canvases)
+      await until(() => canvas.provider.synced && canvas.provider.wsconnected, 'a canvas back in step', 20_000);
+    const readers = await Promise.all(
+      alive().map((instance) => fleetCanvas(instance.url, s.facilitator, s.workshop.id)),
+    );
     try {
       const expected = readers[0]!.placements();
       for (const reader of readers) expect(reader.placements()).toEqual(expected);
       // Compared card by card: a document lists its keys in the order it came to know them, which differs between peers.
-      for (const canvas of s.canvases) await until(() => isDeepStrictEqual(canvas.placements(), expected), 'a canvas equal to the instances\' documents', 20_000);
+      for (const canvas of s.canvases)
+        await until(
+          () => isDeepStrictEqual(canvas.placements(), expected),
+          "a canvas equal to the instances' documents",
+          20_000,
+        );
     } finally {
       for (const reader of readers) reader.destroy();
     }
@@ -187,8 +220,11 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     const report = await load.stop();
     expect(load.acknowledged()).toBeGreaterThan(100);
     // Every screen follows the log again within seconds of the last write, Redis being back.
-    const { rows: [last] } = await db.query<{ seq: number }>('SELECT max(seq) AS seq FROM events WHERE workshop_id = $1', [s.workshop.id]);
-    for (const [i, screen] of s.screens.entries()) await until(() => screen.state.seq === Number(last!.seq), `screen ${i} at seq ${last!.seq}`, 5_000);
+    const {
+      rows: [last],
+    } = await db.query<{ seq: number }>('SELECT max(seq) AS seq FROM events WHERE workshop_id = $1', [s.workshop.id]);
+    for (const [i, screen] of s.screens.entries())
+      await until(() => screen.state.seq === Number(last!.seq), `screen ${i} at seq ${last!.seq}`, 5_000);
     await expectConsistent(s, report);
     close(s);
   }, 120_000);
@@ -202,14 +238,29 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     await cluster.halt();
     const haltedAt = Date.now();
     // The instances say so, promptly: liveness and readiness both 503.
-    await until(async () => (await statusesOf('/health')).every((status) => status === 503), '/health 503 on every instance', 5_000, 200);
-    await until(async () => (await statusesOf('/ready')).every((status) => status === 503), '/ready 503 on every instance', 5_000, 200);
+    await until(
+      async () => (await statusesOf('/health')).every((status) => status === 503),
+      '/health 503 on every instance',
+      5_000,
+      200,
+    );
+    await until(
+      async () => (await statusesOf('/ready')).every((status) => status === 503),
+      '/ready 503 on every instance',
+      5_000,
+      200,
+    );
     await sleep(Math.max(0, 10_000 - (Date.now() - haltedAt)));
     const duringOutage = load.acknowledged() - before;
     await cluster.resume();
     const resumedAt = Date.now();
     // Each instance, same process, writes again within 5 s.
-    await until(async () => (await statusesOf('/ready')).every((status) => status === 200), '/ready 200 on every instance', 5_000, 100);
+    await until(
+      async () => (await statusesOf('/ready')).every((status) => status === 200),
+      '/ready 200 on every instance',
+      5_000,
+      100,
+    );
     const writer = s.participants[0]!;
     for (const instance of alive()) {
       await until(
@@ -257,14 +308,27 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
     try {
       await whileBusy(() => fleetUser(victim.url, 'stalled-mail'));
       await until(() => smtp.stalled.length === 1, 'the victim hanging on a mail', 10_000);
-      const made = await whileBusy(() => victimApi.post('/v1/workshops/{workshop_id}/exports', { params: { path: { workshop_id: exported.id } }, body: { type: 'pdf' } }));
+      const made = await whileBusy(() =>
+        victimApi.post('/v1/workshops/{workshop_id}/exports', {
+          params: { path: { workshop_id: exported.id } },
+          body: { type: 'pdf' },
+        }),
+      );
       exportId = made.id;
-      await until(async () => (await db.query('SELECT 1 FROM workshop_exports WHERE id = $1 AND lease_until IS NOT NULL', [exportId])).rowCount === 1, 'the victim taking the export', 10_000);
+      await until(
+        async () =>
+          (await db.query('SELECT 1 FROM workshop_exports WHERE id = $1 AND lease_until IS NOT NULL', [exportId]))
+            .rowCount === 1,
+        'the victim taking the export',
+        10_000,
+      );
       victim.run.child.kill('SIGKILL');
     } finally {
       for (const other of others) other.run.child.kill('SIGCONT');
     }
-    const { rows: [held] } = await db.query<{ state: string }>('SELECT state FROM workshop_exports WHERE id = $1', [exportId]);
+    const {
+      rows: [held],
+    } = await db.query<{ state: string }>('SELECT state FROM workshop_exports WHERE id = $1', [exportId]);
     await victim.run.exited;
 
     await sleep(40_000);
@@ -273,15 +337,29 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable || !postgresBinaries
 
     // The mail the victim held is sent by another instance once its lease ran out: once.
     const stalledTo = smtp.stalled[0]!;
-    await until(() => smtp.received.some((mail) => mail.to.includes(stalledTo)), 'the held mail sent by another instance', 15_000);
+    await until(
+      () => smtp.received.some((mail) => mail.to.includes(stalledTo)),
+      'the held mail sent by another instance',
+      15_000,
+    );
     expect(smtp.received.filter((mail) => mail.to.includes(stalledTo))).toHaveLength(1);
     // And the export it was rendering, unless it finished before dying, is made by another.
     if (held!.state === 'pending') {
-      await until(async () => (await db.query('SELECT 1 FROM workshop_exports WHERE id = $1 AND state = $2', [exportId, 'success'])).rowCount === 1, 'the held export made by another instance', 15_000);
-      const { rows: [done] } = await db.query<{ attempts: number }>('SELECT attempts FROM workshop_exports WHERE id = $1', [exportId]);
+      await until(
+        async () =>
+          (await db.query('SELECT 1 FROM workshop_exports WHERE id = $1 AND state = $2', [exportId, 'success']))
+            .rowCount === 1,
+        'the held export made by another instance',
+        15_000,
+      );
+      const {
+        rows: [done],
+      } = await db.query<{ attempts: number }>('SELECT attempts FROM workshop_exports WHERE id = $1', [exportId]);
       expect(Number(done!.attempts)).toBe(2);
     }
-    const download = await s.facilitator.on(fleet.proxy.url).get('/v1/workshops/{workshop_id}/exports/{id}', { params: { path: { workshop_id: exported.id, id: exportId } } });
+    const download = await s.facilitator.on(fleet.proxy.url).get('/v1/workshops/{workshop_id}/exports/{id}', {
+      params: { path: { workshop_id: exported.id, id: exportId } },
+    });
     expect(download.state).toBe('success');
     close(s);
   }, 150_000);

@@ -54,10 +54,18 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three i
     expect((await watcher.join(workshop.id)).ok).toBe(true);
     const ideas: Array<{ id: string }> = [];
     for (let i = 0; i < 5; i++) {
-      ideas.push(await pat.on(c).post('/v1/workshops/{workshop_id}/cards', { ...workshop.inWorkshop, body: { type: 'idea', title: `Idea ${i}`, parent: workshop.clusterId } }));
+      ideas.push(
+        await pat.on(c).post('/v1/workshops/{workshop_id}/cards', {
+          ...workshop.inWorkshop,
+          body: { type: 'idea', title: `Idea ${i}`, parent: workshop.clusterId },
+        }),
+      );
     }
     for (const idea of ideas) {
-      await pat.on(c).post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
+      await pat.on(c).post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+        params: { path: { workshop_id: workshop.id, card_id: idea.id } },
+        body: { value: 1 },
+      });
     }
     // The workshop's latest seq, as a socket joining on B is told it.
     const probe = await connectSocket(b, fay.token);
@@ -72,7 +80,10 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three i
 
     const canvases = await Promise.all([a, b, c].map((url) => fleetCanvas(url, fay, workshop.id)));
     canvases[1]!.moveCard(ideas[0]!.id, { x: 120, y: 80 });
-    await until(() => canvases.every((canvas) => canvas.placement(ideas[0]!.id)?.x === 120), 'the move on B, on A and C');
+    await until(
+      () => canvases.every((canvas) => canvas.placement(ideas[0]!.id)?.x === 120),
+      'the move on B, on A and C',
+    );
     for (const canvas of canvases) canvas.destroy();
   });
 
@@ -82,8 +93,12 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three i
     const workshop = await fleetWorkshop(a, fay, []);
 
     const png = await pngImage(64, 48);
-    const upload = await fay.on(a).post('/v1/uploads', { body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) } });
-    const step = await fay.on(a).post('/v1/workshops/{workshop_id}/steps', { ...workshop.inWorkshop, body: { name: 'Illustrated' } });
+    const upload = await fay
+      .on(a)
+      .post('/v1/uploads', { body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) } });
+    const step = await fay
+      .on(a)
+      .post('/v1/workshops/{workshop_id}/steps', { ...workshop.inWorkshop, body: { name: 'Illustrated' } });
     const illustration = await fay.on(a).post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
       params: { path: { workshop_id: workshop.id, step_id: step.id } },
       body: { blob: { key: upload.key, container: upload.container } },
@@ -95,9 +110,15 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a fleet of three i
     expect(resized.headers.get('content-type')).toMatch(/^image\//);
     expect((await resized.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
-    const made = await fay.on(b).post('/v1/workshops/{workshop_id}/exports', { ...workshop.inWorkshop, body: { type: 'csv' } });
+    const made = await fay
+      .on(b)
+      .post('/v1/workshops/{workshop_id}/exports', { ...workshop.inWorkshop, body: { type: 'csv' } });
     const inExport = { params: { path: { workshop_id: workshop.id, id: made.id } } };
-    await until(async () => (await fay.on(c).get('/v1/workshops/{workshop_id}/exports/{id}', inExport)).state === 'success', 'the export made', 15_000);
+    await until(
+      async () => (await fay.on(c).get('/v1/workshops/{workshop_id}/exports/{id}', inExport)).state === 'success',
+      'the export made',
+      15_000,
+    );
     const done = await fay.on(c).get('/v1/workshops/{workshop_id}/exports/{id}', inExport);
     const download = await fetch(onC(done.url!));
     expect(download.status).toBe(200);

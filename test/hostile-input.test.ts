@@ -4,7 +4,17 @@ import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
 import { WORKSHOP_MAX_CARDS } from '../src/modules/cards/repo';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useCast, useServer } from './helpers/cast';
-import { createUser, errorOf, expectError, seedCard, seedCardScene, seedCurrentStep, seedFile, seedMember, seedWorkshop } from './helpers/factories';
+import {
+  createUser,
+  errorOf,
+  expectError,
+  seedCard,
+  seedCardScene,
+  seedCurrentStep,
+  seedFile,
+  seedMember,
+  seedWorkshop,
+} from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 
 /* Defects found by hostile input, each with the request that showed it. */
@@ -22,13 +32,19 @@ describe('wrong types', () => {
       expect(errorOf(res).details?.[0]?.message).toBe('Expected an object but received an array.');
     }
     const steps = `${path}/steps`;
-    expectError(await t.request('POST', steps, { token: facilitator.token, body: { name: 'Vote', prefs: [] } }), 400, 'invalid_request');
+    expectError(
+      await t.request('POST', steps, { token: facilitator.token, body: { name: 'Vote', prefs: [] } }),
+      400,
+      'invalid_request',
+    );
     expect((await t.request('GET', steps, { token: facilitator.token })).body).toEqual([]);
     expect((await t.request<WorkshopOutput>('GET', path, { token: facilitator.token })).body.title).toBe('Kept');
   });
 
   it('names a missing member plainly', async () => {
-    const res = await cast.t.request('POST', '/v1/auth/signup', { body: { email: 'nameless@example.test', password: 'long enough' } });
+    const res = await cast.t.request('POST', '/v1/auth/signup', {
+      body: { email: 'nameless@example.test', password: 'long enough' },
+    });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details).toEqual([{ path: 'name', message: 'name is required.' }]);
   });
@@ -41,8 +57,16 @@ describe('blob references', () => {
     await seedMember(t, workshop.id, participant);
     const step = await seedCurrentStep(t, workshop.id, {});
     const theirs = await seedFile(t, participant, { name: 'theirs.png' });
-    const blob = { url: `http://example.test/${theirs.key}`, mimetype: theirs.mimetype, key: theirs.key, container: theirs.container };
-    const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob } });
+    const blob = {
+      url: `http://example.test/${theirs.key}`,
+      mimetype: theirs.mimetype,
+      key: theirs.key,
+      container: theirs.container,
+    };
+    const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, {
+      token: facilitator.token,
+      body: { blob },
+    });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details?.[0]?.path).toBe('blob.key');
   });
@@ -56,7 +80,11 @@ describe('imports', () => {
     const upload = (rows: number) => {
       const form = new FormData();
       const lines = Array.from({ length: rows }, (_, n) => `idea,Idea ${n},,Cluster ${n % 50}`);
-      form.append('file', new Blob([`type,title,content,cluster\n${lines.join('\n')}\n`], { type: 'text/csv' }), 'cards.csv');
+      form.append(
+        'file',
+        new Blob([`type,title,content,cluster\n${lines.join('\n')}\n`], { type: 'text/csv' }),
+        'cards.csv',
+      );
       return t.request('PUT', path, { token: facilitator.token, rawBody: form });
     };
     const refused = await upload(CSV_MAX_ROWS + 1);
@@ -67,7 +95,6 @@ describe('imports', () => {
     expect(taken.status, JSON.stringify(taken.body).slice(0, 300)).toBe(200);
     expect(taken.body).toHaveLength(CSV_MAX_ROWS + 50);
   });
-
 });
 
 describe('card limits', () => {
@@ -94,13 +121,19 @@ describe('card limits', () => {
       };
     });
     await t.write(async (tx, { cards }) => {
-      for (let start = 0; start < fillers.length; start += 500) await tx.insert(cards).values(fillers.slice(start, start + 500));
+      for (let start = 0; start < fillers.length; start += 500)
+        await tx.insert(cards).values(fillers.slice(start, start + 500));
     });
     const path = `/v1/workshops/${workshop.id}/cards`;
-    const refused = await t.request('POST', path, { token: facilitator.token, body: { type: 'cluster', title: 'One too many' } });
+    const refused = await t.request('POST', path, {
+      token: facilitator.token,
+      body: { type: 'cluster', title: 'One too many' },
+    });
     expectError(refused, 409, 'conflict');
     expect(refused.body).toMatchObject({ error: { message: expect.stringContaining(String(WORKSHOP_MAX_CARDS)) } });
-    const [counted] = await t.rows<{ n: number }>(sql`SELECT count(*) AS n FROM cards WHERE workshop_id = ${workshop.id}`);
+    const [counted] = await t.rows<{ n: number }>(
+      sql`SELECT count(*) AS n FROM cards WHERE workshop_id = ${workshop.id}`,
+    );
     expect(Number(counted!.n)).toBe(WORKSHOP_MAX_CARDS);
   });
 });
@@ -127,11 +160,20 @@ describe('NUL characters', () => {
       expect(errorOf(res).details).toEqual([{ path: member, message: expect.stringContaining('NUL') }]);
     }
     // A member the schema does not know is ignored, NUL or not.
-    expect((await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: facilitator.token, body: { unknown: NUL } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/v1/workshops/${workshop.id}`, { token: facilitator.token, body: { unknown: NUL } }))
+        .status,
+    ).toBe(200);
 
-    expect((await t.request<unknown[]>('GET', cards, { token: facilitator.token })).body.map((c) => (c as { id: string }).id)).toEqual([card.id]);
+    expect(
+      (await t.request<unknown[]>('GET', cards, { token: facilitator.token })).body.map(
+        (c) => (c as { id: string }).id,
+      ),
+    ).toEqual([card.id]);
     expect((await t.request('GET', comments, { token: facilitator.token })).body).toEqual([]);
-    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${workshop.id}`, { token: facilitator.token })).body.title).toBe('Kept');
+    expect(
+      (await t.request<WorkshopOutput>('GET', `/v1/workshops/${workshop.id}`, { token: facilitator.token })).body.title,
+    ).toBe('Kept');
   });
 
   it('refuses one in a query parameter with 400', async () => {
@@ -146,10 +188,25 @@ describe('NUL characters', () => {
     const { t, facilitator } = cast;
     const workshop = await seedWorkshop(t, facilitator);
     expectError(await t.request('GET', '/v1/workshops/%00', { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('GET', `/v1/workshops/${workshop.id}%00`, { token: facilitator.token }), 404, 'not_found');
+    expectError(
+      await t.request('GET', `/v1/workshops/${workshop.id}%00`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     const cards = `/v1/workshops/${workshop.id}/cards`;
-    expectError(await t.request('POST', '/v1/workshops/%00/cards', { token: facilitator.token, body: { type: 'cluster', title: 'Lost' } }), 404, 'not_found');
-    expectError(await t.request('POST', `${cards}/%00/comments`, { token: facilitator.token, body: { content: 'Lost' } }), 404, 'not_found');
+    expectError(
+      await t.request('POST', '/v1/workshops/%00/cards', {
+        token: facilitator.token,
+        body: { type: 'cluster', title: 'Lost' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('POST', `${cards}/%00/comments`, { token: facilitator.token, body: { content: 'Lost' } }),
+      404,
+      'not_found',
+    );
     expect((await t.request('GET', cards, { token: facilitator.token })).body).toEqual([]);
   });
 });
@@ -157,7 +214,8 @@ describe('NUL characters', () => {
 describe('throttling', () => {
   const t = useServer({ authAttemptsPerMinute: 5, joinAttemptsPerMinute: 3 });
 
-  const login = (email: string, password: string, headers: Record<string, string> = {}) => t.request('POST', '/v1/auth/login', { body: { email, password }, headers });
+  const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+    t.request('POST', '/v1/auth/login', { body: { email, password }, headers });
 
   it('answers 429 with Retry-After after repeated failed logins on one account, and leaves other accounts alone', async () => {
     const victim = await createUser(t, 'Victim');
@@ -182,7 +240,10 @@ describe('throttling', () => {
   it('limits signups (each sends a mail) per address', async () => {
     const fresh = await startTestServer({ authAttemptsPerMinute: 3 });
     try {
-      const signup = (n: number) => fresh.request('POST', '/v1/auth/signup', { body: { email: `spray-${n}@example.test`, password: 'long enough', name: 'S' } });
+      const signup = (n: number) =>
+        fresh.request('POST', '/v1/auth/signup', {
+          body: { email: `spray-${n}@example.test`, password: 'long enough', name: 'S' },
+        });
       for (let n = 0; n < 3; n++) expect((await signup(n)).status).toBe(201);
       const refused = await signup(3);
       expectError(refused, 429, 'rate_limited');
@@ -223,7 +284,9 @@ describe('client addresses behind a proxy', () => {
       // Someone else behind the same proxy keeps their own budget.
       expect((await wrong(users[3]!.token, '198.51.100.2')).status).toBe(404);
       // Without Fly's header, the last X-Forwarded-For entry (the one the proxy added) counts.
-      expect((await wrongCode(t, users[4]!.token, { 'x-forwarded-for': '198.51.100.1, 198.51.100.3' })).status).toBe(404);
+      expect((await wrongCode(t, users[4]!.token, { 'x-forwarded-for': '198.51.100.1, 198.51.100.3' })).status).toBe(
+        404,
+      );
     } finally {
       await t.close();
     }

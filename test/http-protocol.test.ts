@@ -13,7 +13,11 @@ describe('CORS', () => {
   it('answers preflights before authentication', async () => {
     const res = await fetch(`${t.url}/v1/workshops`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://app.example.test',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
@@ -22,7 +26,10 @@ describe('CORS', () => {
   });
 
   it('lets a page read the answer and the paging headers', async () => {
-    const res = await t.request('GET', `/v1/workshops/${(await seedWorkshop(t, user)).id}/events`, { token: user.token, headers: { origin: 'https://app.example.test' } });
+    const res = await t.request('GET', `/v1/workshops/${(await seedWorkshop(t, user)).id}/events`, {
+      token: user.token,
+      headers: { origin: 'https://app.example.test' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('access-control-expose-headers')).toContain('X-Total-Count');
@@ -33,11 +40,19 @@ describe('CORS', () => {
     const listed = await startTestServer({ corsOrigins: ['https://app.example.test'] });
     try {
       const preflight = (origin: string) =>
-        fetch(`${listed.url}/v1/workshops`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
-      expect((await preflight('https://app.example.test')).headers.get('access-control-allow-origin')).toBe('https://app.example.test');
+        fetch(`${listed.url}/v1/workshops`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'GET' },
+        });
+      expect((await preflight('https://app.example.test')).headers.get('access-control-allow-origin')).toBe(
+        'https://app.example.test',
+      );
       expect((await preflight('https://evil.example.test')).headers.get('access-control-allow-origin')).toBeNull();
-      const handshake = (origin: string) => fetch(`${listed.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin } });
-      expect((await handshake('https://app.example.test')).headers.get('access-control-allow-origin')).toBe('https://app.example.test');
+      const handshake = (origin: string) =>
+        fetch(`${listed.url}/socket.io/?EIO=4&transport=polling`, { headers: { origin } });
+      expect((await handshake('https://app.example.test')).headers.get('access-control-allow-origin')).toBe(
+        'https://app.example.test',
+      );
       expect((await handshake('https://evil.example.test')).headers.get('access-control-allow-origin')).toBeNull();
     } finally {
       await listed.close();
@@ -66,17 +81,29 @@ describe('empty bodies', () => {
   it('reads an empty body as {} whether or not it declares JSON', async () => {
     const workshop = await seedWorkshop(t, user, { title: 'Same' });
     for (const headers of [{}, { 'content-type': 'application/json' }] as Array<Record<string, string>>) {
-      const res = await t.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, { token: user.token, rawBody: '', headers });
+      const res = await t.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, {
+        token: user.token,
+        rawBody: '',
+        headers,
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.title).toBe('Same');
     }
-    const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps`, { token: user.token, rawBody: '', headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', `/v1/workshops/${workshop.id}/steps`, {
+      token: user.token,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details).toEqual([{ path: 'name', message: 'name is required.' }]);
   });
 
   it('still refuses malformed JSON', async () => {
-    const res = await t.request('POST', '/v1/workshops', { token: user.token, rawBody: '{"title": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.request('POST', '/v1/workshops', {
+      token: user.token,
+      rawBody: '{"title": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'invalid_request');
   });
 });

@@ -70,7 +70,7 @@ describe('Idempotency-Key', () => {
     const key = freshKey();
     expect((await addIdea(key, 'First body')).status).toBe(201);
     expectError(await addIdea(key, 'Second body'), 422, 'idempotency_key_reused');
-    const card = await seedCard(t, workshopId, participant, { type: "idea", parentId: clusterId });
+    const card = await seedCard(t, workshopId, participant, { type: 'idea', parentId: clusterId });
     const otherPath = await t.request('PUT', `/v1/workshops/${workshopId}/cards/${card.id}`, {
       token: participant.token,
       body: { title: 'First body' },
@@ -132,7 +132,11 @@ describe('Idempotency-Key', () => {
     try {
       const user = await createUser(limited, 'Guesser');
       const join = (key: string) =>
-        limited.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: '000-000-001' }, headers: { 'idempotency-key': key } });
+        limited.request('POST', '/v1/workshops/join', {
+          token: user.token,
+          body: { access_code: '000-000-001' },
+          headers: { 'idempotency-key': key },
+        });
       const wrong = freshKey();
       expectError(await join(wrong), 404, 'not_found');
       const replayed = await join(wrong);
@@ -141,7 +145,10 @@ describe('Idempotency-Key', () => {
       const over = freshKey();
       expectError(await join(over), 429, 'rate_limited');
       const { idempotencyKeys } = limited.tables;
-      const kept = await limited.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, user.id));
+      const kept = await limited.db
+        .select({ key: idempotencyKeys.key })
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.owner, user.id));
       expect(kept.map((row) => row.key)).toEqual([stored(wrong, limited)]);
     } finally {
       await limited.close();
@@ -149,9 +156,13 @@ describe('Idempotency-Key', () => {
   });
 
   it('replays a DELETE with its 204', async () => {
-    const card = await seedCard(t, workshopId, participant, { type: "idea", parentId: clusterId });
+    const card = await seedCard(t, workshopId, participant, { type: 'idea', parentId: clusterId });
     const key = freshKey();
-    const remove = () => t.request('DELETE', `/v1/workshops/${workshopId}/cards/${card.id}`, { token: participant.token, headers: { 'idempotency-key': key } });
+    const remove = () =>
+      t.request('DELETE', `/v1/workshops/${workshopId}/cards/${card.id}`, {
+        token: participant.token,
+        headers: { 'idempotency-key': key },
+      });
     expect((await remove()).status).toBe(204);
     const again = await remove();
     expect(again.status).toBe(204);
@@ -161,9 +172,15 @@ describe('Idempotency-Key', () => {
   it('keys the routes without a token by the key alone: a repeated signup answers the same session', async () => {
     const key = freshKey();
     const body = { email: `idem-${process.pid}-${keys}@example.test`, password: 'correct horse battery', name: 'Once' };
-    const first = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    const first = await t.request<{ token: string }>('POST', '/v1/auth/signup', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(first.status).toBe(201);
-    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.token).toBe(first.body.token);
@@ -177,11 +194,18 @@ describe('Idempotency-Key', () => {
       const confirm = (key: string, token: string) =>
         limited.request('POST', '/v1/auth/confirm', { body: { token }, headers: { 'idempotency-key': key } });
       const { idempotencyKeys } = limited.tables;
-      const keptWithoutToken = async () => (await limited.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.owner, ''))).length;
+      const keptWithoutToken = async () =>
+        (
+          await limited.db
+            .select({ key: idempotencyKeys.key })
+            .from(idempotencyKeys)
+            .where(eq(idempotencyKeys.owner, ''))
+        ).length;
       const first = freshKey();
       expectError(await confirm(first, 'not-a-real-link-0'), 400, 'invalid_request');
       expect((await confirm(first, 'not-a-real-link-0')).headers.get('idempotent-replayed')).toBe('true');
-      for (let n = 1; n <= 2; n++) expectError(await confirm(freshKey(), `not-a-real-link-${n}`), 400, 'invalid_request');
+      for (let n = 1; n <= 2; n++)
+        expectError(await confirm(freshKey(), `not-a-real-link-${n}`), 400, 'invalid_request');
       // The address has used its three wrong links: six more keys, each refused before its key is
       // looked at, so none is kept; and a used key sent with another body is refused by the limit
       // first, not answered 422.
@@ -217,29 +241,53 @@ describe('Idempotency-Key', () => {
     const key = freshKey();
     const password = 'correct horse battery';
     const body = { email: `sealed-${process.pid}-${keys}@example.test`, password, name: 'Sealed' };
-    const first = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    const first = await t.request<{ token: string }>('POST', '/v1/auth/signup', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(first.status).toBe(201);
     const { idempotencyKeys } = t.tables;
-    const [row] = await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, stored(key)));
+    const [row] = await t.db
+      .select()
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.key, stored(key)));
     expect(row).toBeDefined();
     const everything = JSON.stringify(row) + Buffer.from(row!.body!).toString('latin1');
-    for (const secret of [key, first.body.token, password, createHash('sha256').update(`POST /v1/auth/signup\n${JSON.stringify(body)}`).digest('base64url')]) {
+    for (const secret of [
+      key,
+      first.body.token,
+      password,
+      createHash('sha256')
+        .update(`POST /v1/auth/signup\n${JSON.stringify(body)}`)
+        .digest('base64url'),
+    ]) {
       expect(everything).not.toContain(secret);
     }
     // The replay still opens it, with the key.
-    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } });
+    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', {
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect(again.body.token).toBe(first.body.token);
   });
 
   it('honours the key of a route without a token when a stale or unknown token comes along: a retried guest join is one guest', async () => {
     const { token: loggedOut } = await createUser(t, 'Gone');
     expect((await t.request('POST', '/v1/auth/logout', { token: loggedOut })).status).toBe(204);
-    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token })).body.access_code;
+    const code = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, {
+        token: facilitator.token,
+      })
+    ).body.access_code;
     const { users } = t.tables;
     for (const stale of ['Bearer not-a-token-at-all', `Bearer ${loggedOut}`, 'Basic d2hvOmV2ZXI=']) {
       const key = freshKey();
       const name = `Retried ${keys}`;
-      const join = () => t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name }, headers: { 'idempotency-key': key, authorization: stale } });
+      const join = () =>
+        t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', {
+          body: { access_code: code, name },
+          headers: { 'idempotency-key': key, authorization: stale },
+        });
       const first = await join();
       expect(first.status, JSON.stringify(first.body)).toBe(201);
       const again = await join();
@@ -249,45 +297,100 @@ describe('Idempotency-Key', () => {
     }
     // A signup and a login likewise: one account, the same session answered again.
     const key = freshKey();
-    const body = { email: `stale-${process.pid}-${keys}@example.test`, password: 'correct horse battery', name: 'Stale' };
-    const signup = () => t.request<{ token: string }>('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key, authorization: `Bearer ${loggedOut}` } });
+    const body = {
+      email: `stale-${process.pid}-${keys}@example.test`,
+      password: 'correct horse battery',
+      name: 'Stale',
+    };
+    const signup = () =>
+      t.request<{ token: string }>('POST', '/v1/auth/signup', {
+        body,
+        headers: { 'idempotency-key': key, authorization: `Bearer ${loggedOut}` },
+      });
     const first = await signup();
     expect(first.status).toBe(201);
     const again = await signup();
-    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([201, 'true', first.body.token]);
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([
+      201,
+      'true',
+      first.body.token,
+    ]);
     const loginKey = freshKey();
-    const login = () => t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: body.email, password: body.password }, headers: { 'idempotency-key': loginKey, authorization: 'Bearer stale' } });
+    const login = () =>
+      t.request<{ token: string }>('POST', '/v1/auth/login', {
+        body: { email: body.email, password: body.password },
+        headers: { 'idempotency-key': loginKey, authorization: 'Bearer stale' },
+      });
     const session = await login();
     expect(session.status).toBe(200);
     expect((await login()).body.token).toBe(session.body.token);
   });
 
   it("keys a signup sent with a guest's token to that guest: the same key and body without it is another request", async () => {
-    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token })).body.access_code;
-    const guest = (await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: 'Upgrading' } })).body;
+    const code = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, {
+        token: facilitator.token,
+      })
+    ).body.access_code;
+    const guest = (
+      await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', {
+        body: { access_code: code, name: 'Upgrading' },
+      })
+    ).body;
     const key = freshKey();
-    const body = { email: `upgrade-${process.pid}-${keys}@example.test`, password: 'correct horse battery', name: 'Upgraded' };
-    const first = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', { token: guest.token, body, headers: { 'idempotency-key': key } });
+    const body = {
+      email: `upgrade-${process.pid}-${keys}@example.test`,
+      password: 'correct horse battery',
+      name: 'Upgraded',
+    };
+    const first = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', {
+      token: guest.token,
+      body,
+      headers: { 'idempotency-key': key },
+    });
     expect([first.status, first.body.user.id]).toEqual([201, guest.user.id]);
-    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', { token: guest.token, body, headers: { 'idempotency-key': key } });
-    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([201, 'true', first.body.token]);
+    const again = await t.request<{ token: string }>('POST', '/v1/auth/signup', {
+      token: guest.token,
+      body,
+      headers: { 'idempotency-key': key },
+    });
+    expect([again.status, again.headers.get('idempotent-replayed'), again.body.token]).toEqual([
+      201,
+      'true',
+      first.body.token,
+    ]);
     // The key belongs to the guest: sent by anyone else it runs, and the address is taken.
-    expectError(await t.request('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } }), 409, 'email_taken');
+    expectError(
+      await t.request('POST', '/v1/auth/signup', { body, headers: { 'idempotency-key': key } }),
+      409,
+      'email_taken',
+    );
   });
 
   it('keeps nothing for a request without a token on a route that needs one (it is 401)', async () => {
     const key = freshKey();
-    const res = await t.request('POST', `/v1/workshops/${workshopId}/cards`, { body: { type: 'cluster', title: 'Anonymous' }, headers: { 'idempotency-key': key } });
+    const res = await t.request('POST', `/v1/workshops/${workshopId}/cards`, {
+      body: { type: 'cluster', title: 'Anonymous' },
+      headers: { 'idempotency-key': key },
+    });
     expectError(res, 401, 'unauthenticated');
     const { idempotencyKeys } = t.tables;
-    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, stored(key)))).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(idempotencyKeys)
+        .where(eq(idempotencyKeys.key, stored(key))),
+    ).toEqual([]);
   });
 
   it('keys without a token exactly the writes the OpenAPI document says need none', async () => {
     const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
     const publicWrites = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.entries(item)
-        .filter(([method, op]) => method !== 'get' && path.startsWith('/v1/') && Array.isArray(op.security) && op.security.length === 0)
+        .filter(
+          ([method, op]) =>
+            method !== 'get' && path.startsWith('/v1/') && Array.isArray(op.security) && op.security.length === 0,
+        )
         .map(() => path),
     );
     expect([...WITHOUT_TOKEN].sort()).toEqual(publicWrites.sort());
@@ -312,7 +415,10 @@ describe('Idempotency-Key', () => {
     }
     expect((await addIdea('x'.repeat(255), 'Longest key')).status).toBe(201);
     expect(await ideasTitled('Bad key')).toBe(0);
-    const read = await t.request('GET', `/v1/workshops/${workshopId}`, { token: participant.token, headers: { 'idempotency-key': '' } });
+    const read = await t.request('GET', `/v1/workshops/${workshopId}`, {
+      token: participant.token,
+      headers: { 'idempotency-key': '' },
+    });
     expect(read.status).toBe(200);
   });
 
@@ -321,7 +427,10 @@ describe('Idempotency-Key', () => {
     expect((await addIdea(key, 'Expiring idea')).status).toBe(201);
     const { idempotencyKeys } = t.tables;
     await t.write(async (tx) => {
-      await tx.update(idempotencyKeys).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(idempotencyKeys.key, stored(key)));
+      await tx
+        .update(idempotencyKeys)
+        .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+        .where(eq(idempotencyKeys.key, stored(key)));
     });
     const later = await addIdea(key, 'Expiring idea');
     expect(later.status).toBe(201);
@@ -348,7 +457,10 @@ describe('Idempotency-Key', () => {
     // Another body while held is a reuse; a held key with the same request is "in use".
     expectError(await addIdea(key, 'Orphaned'), 422, 'idempotency_key_reused');
     await t.write(async (tx, { idempotencyKeys }) => {
-      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, stored(key)));
+      await tx
+        .update(idempotencyKeys)
+        .set({ lockedUntil: new Date(Date.now() - 1).toISOString() })
+        .where(eq(idempotencyKeys.key, stored(key)));
     });
     // Its fingerprint is not this request's: still a reuse, even once free. Same request: taken over.
     expectError(await addIdea(key, 'Orphaned'), 422, 'idempotency_key_reused');
@@ -366,7 +478,10 @@ describe('Idempotency-Key', () => {
     expectError(held, 409, 'idempotency_key_in_use');
     expect(held.headers.get('retry-after')).toBe('1');
     await t.write(async (tx, { idempotencyKeys }) => {
-      await tx.update(idempotencyKeys).set({ lockedUntil: new Date(Date.now() - 1).toISOString() }).where(eq(idempotencyKeys.key, stored(inUse)));
+      await tx
+        .update(idempotencyKeys)
+        .set({ lockedUntil: new Date(Date.now() - 1).toISOString() })
+        .where(eq(idempotencyKeys.key, stored(inUse)));
     });
     const takenOver = await addIdea(inUse, 'Taken over');
     expect(takenOver.status).toBe(201);

@@ -22,7 +22,11 @@ function blobOf(file: Awaited<ReturnType<typeof seedFile>>) {
 
 async function actions(workshopId: string) {
   const { events } = t.tables;
-  return t.db.select({ action: events.action, change: events.change }).from(events).where(eq(events.workshopId, workshopId)).orderBy(events.seq);
+  return t.db
+    .select({ action: events.action, change: events.change })
+    .from(events)
+    .where(eq(events.workshopId, workshopId))
+    .orderBy(events.seq);
 }
 
 function expectUrls(body: IllustrationOutput, file: { container: string; key: string }) {
@@ -44,7 +48,10 @@ describe('step illustration', () => {
     const file = await seedFile(t, facilitator, { name: 'board.png' });
     expectError(await t.request('GET', path, { token: participant.token }), 404, 'not_found');
 
-    const created = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(file) } });
+    const created = await t.request<IllustrationOutput>('POST', path, {
+      token: facilitator.token,
+      body: { blob: blobOf(file) },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -61,7 +68,10 @@ describe('step illustration', () => {
     expect(read.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'above' });
     expectUrls(read.body, file);
 
-    const updated = await t.request<IllustrationOutput>('PUT', path, { token: facilitator.token, body: { align: 'left' } });
+    const updated = await t.request<IllustrationOutput>('PUT', path, {
+      token: facilitator.token,
+      body: { align: 'left' },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: created.body.id, name: 'board.png', align: 'left' });
 
@@ -82,16 +92,29 @@ describe('step illustration', () => {
     const { workshop, step, path } = await setup();
     const first = await seedFile(t, facilitator, { name: 'one.png' });
     const second = await seedFile(t, facilitator, { name: 'two.jpg', mimetype: 'image/jpeg' });
-    const a = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { name: 'Map', align: 'left', blob: blobOf(first) } });
+    const a = await t.request<IllustrationOutput>('POST', path, {
+      token: facilitator.token,
+      body: { name: 'Map', align: 'left', blob: blobOf(first) },
+    });
     expect(a.body).toMatchObject({ name: 'Map', align: 'left' });
-    const b = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: blobOf(second) } });
+    const b = await t.request<IllustrationOutput>('POST', path, {
+      token: facilitator.token,
+      body: { blob: blobOf(second) },
+    });
     expect(b.status).toBe(201);
     expect(b.body).toMatchObject({ name: 'two.jpg', align: 'above' });
     expect(b.body.id).not.toBe(a.body.id);
     expectUrls(b.body, second);
-    const rows = await t.db.select().from(t.tables.stepIllustrations).where(eq(t.tables.stepIllustrations.stepId, step.id));
+    const rows = await t.db
+      .select()
+      .from(t.tables.stepIllustrations)
+      .where(eq(t.tables.stepIllustrations.stepId, step.id));
     expect(rows.map((r) => r.id)).toEqual([b.body.id]);
-    expect((await actions(workshop.id)).map((e) => e.action)).toEqual(['addIllustration', 'removeIllustration', 'addIllustration']);
+    expect((await actions(workshop.id)).map((e) => e.action)).toEqual([
+      'addIllustration',
+      'removeIllustration',
+      'addIllustration',
+    ]);
   });
 
   it('refuses unknown files, non-images and bad members, changing nothing', async () => {
@@ -115,8 +138,24 @@ describe('step illustration', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(detailPath);
     }
-    expectError(await t.request('POST', path, { token: facilitator.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', path, { token: facilitator.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await t.request('POST', path, {
+        token: facilitator.token,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', path, {
+        token: facilitator.token,
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
 
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
     const bad = await t.request('PUT', path, { token: facilitator.token, body: { align: 'below' } });
@@ -130,7 +169,12 @@ describe('step illustration', () => {
     const { workshop, path } = await setup();
     const image = await seedFile(t, facilitator);
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
-    for (const [method, body] of [['GET'], ['POST', { blob: blobOf(image) }], ['PUT', { align: 'left' }], ['DELETE']] as const) {
+    for (const [method, body] of [
+      ['GET'],
+      ['POST', { blob: blobOf(image) }],
+      ['PUT', { align: 'left' }],
+      ['DELETE'],
+    ] as const) {
       expectError(await t.request(method, path, { token: stranger.token, body }), 404, 'not_found');
     }
     expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).status).toBe(200);
@@ -146,19 +190,37 @@ describe('step illustration', () => {
     const other = await seedWorkshop(t, facilitator);
     const image = await seedFile(t, facilitator);
     const foreign = `/v1/workshops/${other.id}/steps/${step.id}/illustration`;
-    expectError(await t.request('POST', foreign, { token: facilitator.token, body: { blob: blobOf(image) } }), 404, 'not_found');
+    expectError(
+      await t.request('POST', foreign, { token: facilitator.token, body: { blob: blobOf(image) } }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('GET', foreign, { token: facilitator.token }), 404, 'not_found');
     const unknown = `/v1/workshops/${other.id}/steps/nope/illustration`;
-    expectError(await t.request('POST', unknown, { token: facilitator.token, body: { blob: blobOf(image) } }), 404, 'not_found');
+    expectError(
+      await t.request('POST', unknown, { token: facilitator.token, body: { blob: blobOf(image) } }),
+      404,
+      'not_found',
+    );
   });
 
   it('refuses writes in an archived workshop', async () => {
     const { workshop, path } = await setup();
     const image = await seedFile(t, facilitator);
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, workshop.id)));
-    expectError(await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } }), 409, 'workshop_archived');
-    expectError(await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } }), 409, 'workshop_archived');
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, workshop.id)),
+    );
+    expectError(
+      await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('PUT', path, { token: facilitator.token, body: { align: 'left' } }),
+      409,
+      'workshop_archived',
+    );
     expectError(await t.request('DELETE', path, { token: facilitator.token }), 409, 'workshop_archived');
     expect((await t.request<IllustrationOutput>('GET', path, { token: participant.token })).body.align).toBe('above');
     expect(await actions(workshop.id)).toHaveLength(1);
@@ -167,20 +229,29 @@ describe('step illustration', () => {
   it('goes away with its step', async () => {
     const { workshop, step, path } = await setup();
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(await seedFile(t, facilitator)) } });
-    expect((await t.request('DELETE', `/v1/workshops/${workshop.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
-    expect(await t.db.select().from(t.tables.stepIllustrations).where(eq(t.tables.stepIllustrations.stepId, step.id))).toEqual([]);
+    expect(
+      (await t.request('DELETE', `/v1/workshops/${workshop.id}/steps/${step.id}`, { token: facilitator.token })).status,
+    ).toBe(204);
+    expect(
+      await t.db.select().from(t.tables.stepIllustrations).where(eq(t.tables.stepIllustrations.stepId, step.id)),
+    ).toEqual([]);
     expectError(await t.request('GET', path, { token: facilitator.token }), 404, 'not_found');
   });
 
   it('shows an image uploaded through /v1/uploads, resized through its resize_url', async () => {
     const { path } = await setup();
-    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: 'red' } })
+      .png()
+      .toBuffer();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'red.png');
     const upload = await t.request<UploadOutput>('POST', '/v1/uploads', { token: facilitator.token, rawBody: form });
     expect(upload.status, JSON.stringify(upload.body)).toBe(201);
 
-    const created = await t.request<IllustrationOutput>('POST', path, { token: facilitator.token, body: { blob: upload.body } });
+    const created = await t.request<IllustrationOutput>('POST', path, {
+      token: facilitator.token,
+      body: { blob: upload.body },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.name).toBe('red.png');
     const original = await fetch(created.body.public_url);

@@ -13,8 +13,14 @@ const sockets = useSockets(t);
 
 const path = (workshopId: string) => `/v1/workshops/${workshopId}/invitations`;
 const inviteAs = (workshopId: string, emails: string, user = fay) =>
-  t.request<InvitationOutput[]>('POST', path(workshopId), { token: user.token, body: { emails, content: 'Join our retro on Friday.' } });
-const accept = (token: string, user = guest) => t.request<{ workshop_id: string }>('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, { token: user.token });
+  t.request<InvitationOutput[]>('POST', path(workshopId), {
+    token: user.token,
+    body: { emails, content: 'Join our retro on Friday.' },
+  });
+const accept = (token: string, user = guest) =>
+  t.request<{ workshop_id: string }>('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, {
+    token: user.token,
+  });
 
 /** The link the last mail to `email` carries, and the mail. */
 async function mailedLink(email: string) {
@@ -67,7 +73,12 @@ describe('invitations', () => {
     expect(listed.find((i) => i.email === guest.email)?.state).toBe('accepted');
     expectError(await accept(token), 409, 'invitation_used');
     expectError(await accept(token, other), 409, 'invitation_used');
-    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['addInvitation', 'addInvitation', 'addMember', 'updateInvitation']);
+    expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual([
+      'addInvitation',
+      'addInvitation',
+      'addMember',
+      'updateInvitation',
+    ]);
   });
 
   it('resend replaces the link, and delete kills it', async () => {
@@ -97,7 +108,9 @@ describe('invitations', () => {
 
     await inviteAs(w.id, other.email);
     const { token } = await mailedLink(other.email);
-    expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status,
+    ).toBe(200);
     expectError(await inviteAs(w.id, 'later@example.test'), 409, 'workshop_archived');
     expectError(await accept(token, other), 409, 'workshop_archived');
   });
@@ -108,15 +121,25 @@ describe('invitations', () => {
     const participantSocket = await sockets.joined(pat, w.id);
     await inviteAs(w.id, 'live@example.test');
     const full = await facilitatorSocket.next('workshop:event', (p) => p.action === 'addInvitation');
-    expect(full).toMatchObject({ seq: 1, workshop_id: w.id, change: { invitation: { email: 'live@example.test', state: 'pending' } } });
-    expect(await participantSocket.next('workshop:event', (p) => p.action === 'addInvitation')).toEqual({ seq: 1, workshop_id: w.id, action: 'addInvitation' });
+    expect(full).toMatchObject({
+      seq: 1,
+      workshop_id: w.id,
+      change: { invitation: { email: 'live@example.test', state: 'pending' } },
+    });
+    expect(await participantSocket.next('workshop:event', (p) => p.action === 'addInvitation')).toEqual({
+      seq: 1,
+      workshop_id: w.id,
+      action: 'addInvitation',
+    });
   });
 
   it('keep invitations (e-mail addresses) out of participants’ view of the log', async () => {
     const w = await seedWorkshopWith(t, fay, [pat]);
     await inviteAs(w.id, 'private@example.test');
-    const asParticipant = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: pat.token })).body;
-    const asFacilitator = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: fay.token })).body;
+    const asParticipant = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: pat.token }))
+      .body;
+    const asFacilitator = (await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: fay.token }))
+      .body;
     expect(asParticipant.map((e) => e.action)).toEqual([]);
     expect(asFacilitator.map((e) => e.action)).toEqual(['addInvitation']);
   });
@@ -124,19 +147,39 @@ describe('invitations', () => {
 
 describe('invitations and the attendee limit', () => {
   it('refuse an acceptance past the owner’s plan', async () => {
-    const small = await startTestServer({ plans: { free: { name: 'free', workshops_max_attendees: 1 }, team: { name: 'team', workshops_max_attendees: 1 } } });
+    const small = await startTestServer({
+      plans: { free: { name: 'free', workshops_max_attendees: 1 }, team: { name: 'team', workshops_max_attendees: 1 } },
+    });
     try {
       const signup = async (name: string) => {
-        const res = await small.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', { body: { email: `${name}@limit.test`, password: 'long enough', name } });
+        const res = await small.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', {
+          body: { email: `${name}@limit.test`, password: 'long enough', name },
+        });
         return res.body.token;
       };
       const [owner, first, second] = [await signup('owner'), await signup('first'), await signup('second')];
-      const w = (await small.request<WorkshopOutput>('POST', '/v1/workshops', { token: owner, body: { title: 'Small' } })).body;
-      await small.request('POST', path(w.id), { token: owner, body: { emails: 'first@limit.test, second@limit.test', content: 'Come' } });
+      const w = (
+        await small.request<WorkshopOutput>('POST', '/v1/workshops', { token: owner, body: { title: 'Small' } })
+      ).body;
+      await small.request('POST', path(w.id), {
+        token: owner,
+        body: { emails: 'first@limit.test, second@limit.test', content: 'Come' },
+      });
       const tokenFor = async (email: string) =>
-        /\/invitations\/(\S+)/.exec((await small.rows<{ text: string }>(sql`SELECT text FROM outbox WHERE "to" = ${email} ORDER BY rowid DESC`))[0]!.text)![1]!;
-      expect((await small.request('POST', `/v1/invitations/${await tokenFor('first@limit.test')}/accept`, { token: first })).status).toBe(200);
-      expectError(await small.request('POST', `/v1/invitations/${await tokenFor('second@limit.test')}/accept`, { token: second }), 409, 'attendee_limit_reached');
+        /\/invitations\/(\S+)/.exec(
+          (
+            await small.rows<{ text: string }>(sql`SELECT text FROM outbox WHERE "to" = ${email} ORDER BY rowid DESC`)
+          )[0]!.text,
+        )![1]!;
+      expect(
+        (await small.request('POST', `/v1/invitations/${await tokenFor('first@limit.test')}/accept`, { token: first }))
+          .status,
+      ).toBe(200);
+      expectError(
+        await small.request('POST', `/v1/invitations/${await tokenFor('second@limit.test')}/accept`, { token: second }),
+        409,
+        'attendee_limit_reached',
+      );
     } finally {
       await small.close();
     }
@@ -147,22 +190,47 @@ describe('invitations and the attendee limit', () => {
     try {
       const [host, member] = [await createUser(limited, 'Host'), await createUser(limited, 'Member')];
       const w = await seedWorkshopWith(limited, host, []);
-      const invite = (emails: string) => limited.request<InvitationOutput[]>('POST', path(w.id), { token: host.token, body: { emails, content: 'Come' } });
-      const mails = async () => Number((await limited.rows<{ n: number }>(sql`SELECT count(*) AS n FROM outbox`))[0]!.n);
+      const invite = (emails: string) =>
+        limited.request<InvitationOutput[]>('POST', path(w.id), {
+          token: host.token,
+          body: { emails, content: 'Come' },
+        });
+      const mails = async () =>
+        Number((await limited.rows<{ n: number }>(sql`SELECT count(*) AS n FROM outbox`))[0]!.n);
       const [first] = (await invite('a@example.test, b@example.test')).body;
-      expect((await limited.request('POST', `${path(w.id)}/${first!.id}/resend`, { token: host.token })).status).toBe(204);
+      expect((await limited.request('POST', `${path(w.id)}/${first!.id}/resend`, { token: host.token })).status).toBe(
+        204,
+      );
       const before = await mails();
       // Two more would make five: refused whole, nothing mailed, nothing created.
       const refused = await invite('c@example.test, d@example.test');
       expectError(refused, 429, 'rate_limited');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(80_000);
       expect(await mails()).toBe(before);
-      expect((await limited.request<InvitationOutput[]>('GET', path(w.id), { token: host.token })).body).toHaveLength(2);
+      expect((await limited.request<InvitationOutput[]>('GET', path(w.id), { token: host.token })).body).toHaveLength(
+        2,
+      );
       // Organization invitations draw on the same budget; other users have their own.
-      const org = (await limited.request<{ id: string }>('POST', '/v1/organizations', { token: host.token, body: { name: 'Org' } })).body;
-      expectError(await limited.request('POST', `/v1/organizations/${org.id}/members`, { token: host.token, body: { email: 'e@example.test', role: 'facilitator' } }), 429, 'rate_limited');
+      const org = (
+        await limited.request<{ id: string }>('POST', '/v1/organizations', { token: host.token, body: { name: 'Org' } })
+      ).body;
+      expectError(
+        await limited.request('POST', `/v1/organizations/${org.id}/members`, {
+          token: host.token,
+          body: { email: 'e@example.test', role: 'facilitator' },
+        }),
+        429,
+        'rate_limited',
+      );
       const other = await seedWorkshopWith(limited, member, []);
-      expect((await limited.request('POST', path(other.id), { token: member.token, body: { emails: 'f@example.test', content: 'Hi' } })).status).toBe(201);
+      expect(
+        (
+          await limited.request('POST', path(other.id), {
+            token: member.token,
+            body: { emails: 'f@example.test', content: 'Hi' },
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       await limited.close();
     }

@@ -1,7 +1,16 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { ItemOutput } from '../src/modules/items/schemas';
-import { eventLog, expectError, seedCurrentStep, seedSection, seedWorkshop, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import {
+  eventLog,
+  expectError,
+  seedCurrentStep,
+  seedSection,
+  seedWorkshop,
+  type TestUser,
+  seedCardScene,
+  errorOf,
+} from './helpers/factories';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -15,22 +24,35 @@ async function scene() {
   return { workshop, card, pros, cons, path };
 }
 
-const add = (path: string, user: TestUser, body: unknown) => t.request<ItemOutput>('POST', path, { token: user.token, body });
-const itemRows = (workshopId: string) => t.db.select().from(t.tables.items).where(eq(t.tables.items.workshopId, workshopId));
+const add = (path: string, user: TestUser, body: unknown) =>
+  t.request<ItemOutput>('POST', path, { token: user.token, body });
+const itemRows = (workshopId: string) =>
+  t.db.select().from(t.tables.items).where(eq(t.tables.items.workshopId, workshopId));
 
 describe('items', () => {
   it('adds, reads, filters, edits and removes items, logging each change', async () => {
     const s = await scene();
     const pro = await add(s.path, participant, { content: 'Cheap to build', section_id: s.pros.id });
     expect(pro.status).toBe(201);
-    expect(pro.body).toEqual({ id: expect.any(String), content: 'Cheap to build', section_id: s.pros.id, user_id: participant.id, author_visibility: 'shown' });
+    expect(pro.body).toEqual({
+      id: expect.any(String),
+      content: 'Cheap to build',
+      section_id: s.pros.id,
+      user_id: participant.id,
+      author_visibility: 'shown',
+    });
     const con = await add(s.path, other, { content: 'Slow', section_id: s.cons.id });
 
     expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([pro.body, con.body]);
-    expect((await t.request('GET', `${s.path}?section_id=${s.cons.id}`, { token: participant.token })).body).toEqual([con.body]);
+    expect((await t.request('GET', `${s.path}?section_id=${s.cons.id}`, { token: participant.token })).body).toEqual([
+      con.body,
+    ]);
     expect((await t.request('GET', `${s.path}/${pro.body.id}`, { token: other.token })).body).toEqual(pro.body);
 
-    const edited = await t.request<ItemOutput>('PUT', `${s.path}/${pro.body.id}`, { token: participant.token, body: { content: 'Very cheap' } });
+    const edited = await t.request<ItemOutput>('PUT', `${s.path}/${pro.body.id}`, {
+      token: participant.token,
+      body: { content: 'Very cheap' },
+    });
     expect(edited.status).toBe(200);
     expect(edited.body).toEqual({ ...pro.body, content: 'Very cheap' });
     expect((await t.request('DELETE', `${s.path}/${pro.body.id}`, { token: participant.token })).status).toBe(204);
@@ -39,7 +61,10 @@ describe('items', () => {
     const log = await eventLog(t, s.workshop.id);
     expect(log.map((e) => e.action)).toEqual(['addItem', 'addItem', 'updateItem', 'removeItem']);
     expect(log[0]!.change).toEqual({ item: { ...pro.body, card_id: s.card.id } });
-    expect(log[2]!.change).toEqual({ item: { ...edited.body, card_id: s.card.id }, changes: { content: ['Cheap to build', 'Very cheap'] } });
+    expect(log[2]!.change).toEqual({
+      item: { ...edited.body, card_id: s.card.id },
+      changes: { content: ['Cheap to build', 'Very cheap'] },
+    });
     expect((await itemRows(s.workshop.id)).map((r) => r.id)).toEqual([con.body.id]);
   });
 
@@ -61,12 +86,20 @@ describe('items', () => {
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     expectError(
-      await t.request('POST', s.path, { token: participant.token, rawBody: '{', headers: { 'content-type': 'application/json' } }),
+      await t.request('POST', s.path, {
+        token: participant.token,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'invalid_request',
     );
     const kept = await add(s.path, participant, { content: 'kept', section_id: s.pros.id });
-    expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { content: '' } }), 400, 'invalid_request');
+    expectError(
+      await t.request('PUT', `${s.path}/${kept.body.id}`, { token: participant.token, body: { content: '' } }),
+      400,
+      'invalid_request',
+    );
     expect((await itemRows(s.workshop.id)).map((r) => r.content)).toEqual(['kept']);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(1);
   });
@@ -77,8 +110,19 @@ describe('items', () => {
     const mine = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
     expectError(await t.request('GET', s.path, { token: stranger.token }), 404, 'not_found');
     expectError(await add(s.path, stranger, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
-    expectError(await add(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/items`, participant, { content: 'x', section_id: s.pros.id }), 404, 'not_found');
-    expectError(await t.request('GET', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(
+      await add(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.card.id}/items`, participant, {
+        content: 'x',
+        section_id: s.pros.id,
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('GET', `${elsewhere.path}/${mine.body.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('DELETE', `${s.path}/unknown`, { token: participant.token }), 404, 'not_found');
     expect(await itemRows(elsewhere.workshop.id)).toHaveLength(0);
   });
@@ -86,12 +130,23 @@ describe('items', () => {
   it('follows the current step, and lets participants change only their own items', async () => {
     const s = await scene();
     const pats = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
-    expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: other.token, body: { content: 'y' } }), 403, 'forbidden');
+    expectError(
+      await t.request('PUT', `${s.path}/${pats.body.id}`, { token: other.token, body: { content: 'y' } }),
+      403,
+      'forbidden',
+    );
     expectError(await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
     await seedCurrentStep(t, s.workshop.id, { allow_items: false });
     expectError(await add(s.path, other, { content: 'x', section_id: s.pros.id }), 403, 'forbidden');
-    expectError(await t.request('PUT', `${s.path}/${pats.body.id}`, { token: participant.token, body: { content: 'y' } }), 403, 'forbidden');
-    expect((await t.request('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { content: 'z' } })).status).toBe(200);
+    expectError(
+      await t.request('PUT', `${s.path}/${pats.body.id}`, { token: participant.token, body: { content: 'y' } }),
+      403,
+      'forbidden',
+    );
+    expect(
+      (await t.request('PUT', `${s.path}/${pats.body.id}`, { token: facilitator.token, body: { content: 'z' } }))
+        .status,
+    ).toBe(200);
     expect((await t.request('DELETE', `${s.path}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
     expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual(['addItem', 'updateItem', 'removeItem']);
   });
@@ -99,11 +154,21 @@ describe('items', () => {
   it('refuses writes to an archived workshop with 409', async () => {
     const s = await scene();
     const kept = await add(s.path, participant, { content: 'x', section_id: s.pros.id });
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)),
+    );
     for (const user of [participant, facilitator]) {
       expectError(await add(s.path, user, { content: 'y', section_id: s.pros.id }), 409, 'workshop_archived');
-      expectError(await t.request('PUT', `${s.path}/${kept.body.id}`, { token: user.token, body: { content: 'y' } }), 409, 'workshop_archived');
-      expectError(await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
+      expectError(
+        await t.request('PUT', `${s.path}/${kept.body.id}`, { token: user.token, body: { content: 'y' } }),
+        409,
+        'workshop_archived',
+      );
+      expectError(
+        await t.request('DELETE', `${s.path}/${kept.body.id}`, { token: user.token }),
+        409,
+        'workshop_archived',
+      );
     }
     expect((await t.request('GET', s.path, { token: participant.token })).body).toEqual([kept.body]);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(1);

@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import { createUser, errorOf, eventLog, expectError, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  createUser,
+  errorOf,
+  eventLog,
+  expectError,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestServer } from './helpers/server';
 
@@ -9,7 +17,8 @@ function membersOf(t: TestServer, workshopId: string) {
   return t.db.select().from(t.tables.workshopMembers).where(eq(t.tables.workshopMembers.workshopId, workshopId));
 }
 
-const join = (t: TestServer, user: TestUser, access_code: unknown) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
+const join = (t: TestServer, user: TestUser, access_code: unknown) =>
+  t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
 
 describe('POST /v1/workshops/join', () => {
   const t = useServer();
@@ -60,7 +69,10 @@ describe('POST /v1/workshops/join', () => {
 
 describe('attendee limit', () => {
   const t = useServer({
-    plans: { free: { name: 'free', workshops_max_attendees: 2 }, team: { name: 'team', workshops_max_attendees: 1000 } },
+    plans: {
+      free: { name: 'free', workshops_max_attendees: 2 },
+      team: { name: 'team', workshops_max_attendees: 1000 },
+    },
   });
 
   it('answers 409 attendee_limit_reached past the owner plan', async () => {
@@ -82,7 +94,11 @@ describe('join rate limit', () => {
   const t = useServer();
 
   it('answers 429 with Retry-After after 10 wrong codes in a minute; right codes do not count', async () => {
-    const [owner, guesser, neighbour] = [await createUser(t, 'Owner'), await createUser(t, 'Guesser'), await createUser(t, 'Neighbour')];
+    const [owner, guesser, neighbour] = [
+      await createUser(t, 'Owner'),
+      await createUser(t, 'Guesser'),
+      await createUser(t, 'Neighbour'),
+    ];
     const w = await seedWorkshop(t, owner, { accessCode: '314159265' });
     for (let i = 0; i < 9; i++) expectError(await join(t, guesser, `900-000-00${i}`), 404, 'not_found');
     // Joining with a right code and a malformed one cost nothing.
@@ -107,9 +123,14 @@ describe('join rate limit', () => {
 describe('the join link', () => {
   const t = useServer();
   const [ada, bob, cat] = useUsers(t, 'Ada', 'Bob', 'Cat');
-  const joinWithKey = (user: TestUser, join_key: unknown) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { join_key } });
+  const joinWithKey = (user: TestUser, join_key: unknown) =>
+    t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: user.token, body: { join_key } });
   const linkOf = async (workshopId: string) =>
-    (await t.request<{ access_code: string; join_url: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: ada.token })).body;
+    (
+      await t.request<{ access_code: string; join_url: string }>('GET', `/v1/workshops/${workshopId}/access_code`, {
+        token: ada.token,
+      })
+    ).body;
   const keyOf = async (workshopId: string) => new URL((await linkOf(workshopId)).join_url).hash.replace(/^#key=/, '');
 
   it('is answered with the code: the participant page with an unguessable key, the same on every read', async () => {
@@ -147,7 +168,8 @@ describe('the join link', () => {
   it('works only while the workshop runs, and only with its current code: a new code kills it', async () => {
     const w = await seedWorkshop(t, ada);
     const key = await keyOf(w.id);
-    const state = (value: 'archived' | 'running') => t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: ada.token, body: { state: value } });
+    const state = (value: 'archived' | 'running') =>
+      t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: ada.token, body: { state: value } });
     expect((await state('archived')).status).toBe(200);
     expectError(await joinWithKey(bob, key), 404, 'not_found');
     // Running again under its code, the link works again.
@@ -156,7 +178,9 @@ describe('the join link', () => {
 
     // Archived while another workshop takes its code, it runs again under a new one: the old link is dead.
     expect((await state('archived')).status).toBe(200);
-    const { accessCode: oldCode } = (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!;
+    const { accessCode: oldCode } = (
+      await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id))
+    )[0]!;
     await seedWorkshop(t, ada, { accessCode: oldCode });
     expect((await state('running')).status).toBe(200);
     const fresh = await keyOf(w.id);
@@ -169,7 +193,14 @@ describe('the join link', () => {
     const w = await seedWorkshop(t, ada);
     const key = await keyOf(w.id);
     const other = await seedWorkshop(t, ada);
-    const forged = [key.slice(0, -2) + (key.endsWith('AA') ? 'BB' : 'AA'), key.replace(w.id, other.id), w.id, `${w.id}.`, 'x'.repeat(80), (await keyOf(other.id)).replace(other.id, w.id)];
+    const forged = [
+      key.slice(0, -2) + (key.endsWith('AA') ? 'BB' : 'AA'),
+      key.replace(w.id, other.id),
+      w.id,
+      `${w.id}.`,
+      'x'.repeat(80),
+      (await keyOf(other.id)).replace(other.id, w.id),
+    ];
     for (const wrong of forged) expectError(await joinWithKey(cat, wrong), 404, 'not_found');
     expect((await membersOf(t, w.id)).map((m) => m.userId)).toEqual([ada.id]);
   });
@@ -181,8 +212,12 @@ describe('the join link and the wrong-code limits', () => {
   it('a wrong key counts as a wrong code; a right key is neither counted nor refused', async () => {
     const [owner, guesser] = [await createUser(t, 'Owner'), await createUser(t, 'Guesser')];
     const w = await seedWorkshop(t, owner, { accessCode: '271828182' });
-    const key = new URL((await t.request<{ join_url: string }>('GET', `/v1/workshops/${w.id}/access_code`, { token: owner.token })).body.join_url).hash.slice('#key='.length);
-    const byKey = (join_key: string) => t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: guesser.token, body: { join_key } });
+    const key = new URL(
+      (await t.request<{ join_url: string }>('GET', `/v1/workshops/${w.id}/access_code`, { token: owner.token })).body
+        .join_url,
+    ).hash.slice('#key='.length);
+    const byKey = (join_key: string) =>
+      t.request<WorkshopOutput>('POST', '/v1/workshops/join', { token: guesser.token, body: { join_key } });
     // Five wrong keys and five wrong codes spend the user's ten; right keys between them cost nothing.
     for (let i = 0; i < 5; i++) {
       expectError(await byKey(`${w.id}.${'A'.repeat(22 + i)}`), 404, 'not_found');

@@ -33,7 +33,12 @@ const uniqueKey = () => randomBytes(6).toString('hex');
 type Sockets = ReturnType<typeof useSockets>;
 
 /** `times` joins of `user`, each on a fresh socket (no socket's own budget is reached), on `servers` in turn. */
-async function joinsInTurn(sockets: Sockets, servers: TestServer[], user: TestUser, join: { workshopId: string; times: number; sinceSeq?: number }): Promise<JoinAck[]> {
+async function joinsInTurn(
+  sockets: Sockets,
+  servers: TestServer[],
+  user: TestUser,
+  join: { workshopId: string; times: number; sinceSeq?: number },
+): Promise<JoinAck[]> {
   const acks: JoinAck[] = [];
   for (let n = 0; n < join.times; n++) {
     const client = await sockets.connected(user, servers[n % servers.length]);
@@ -72,7 +77,8 @@ function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
   it('limits imports from URLs per user across instances', async () => {
     const user = await createUser(first(), 'Importer');
     // Refused as a private address after the budget is taken: each attempt counts.
-    const attempt = (n: number) => on(n).request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
+    const attempt = (n: number) =>
+      on(n).request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
     for (let n = 0; n < 3; n++) expectError(await attempt(n), 400, 'invalid_request');
     const refused = await attempt(3);
     expectError(refused, 429, 'rate_limited');
@@ -83,7 +89,8 @@ function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
   it('counts wrong access codes per user and per address on every instance', async () => {
     const guesser = await createUser(first(), 'Guesser');
     const neighbour = await createUser(first(), 'Neighbour');
-    const wrongCode = (n: number, token: string) => on(n).request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });
+    const wrongCode = (n: number, token: string) =>
+      on(n).request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });
     for (let n = 0; n < 3; n++) expect((await wrongCode(n, guesser.token)).status).toBe(404);
     expectError(await wrongCode(3, guesser.token), 429, 'rate_limited');
     // The address (every test client is 127.0.0.1) has two of its five left, whoever spends them.
@@ -92,7 +99,9 @@ function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
   });
 
   it('lets exactly the budget through when every instance takes from it at once', async () => {
-    const limiters = instances().map((server) => server.deps.attempts.limiter({ name: 'probe', points: 10, windowS: 60 }));
+    const limiters = instances().map((server) =>
+      server.deps.attempts.limiter({ name: 'probe', points: 10, windowS: 60 }),
+    );
     const key = uniqueKey();
     const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => limiters[n % limiters.length]!.take(key)));
     expect(answers.filter((wait) => wait === null)).toHaveLength(10);
@@ -106,7 +115,10 @@ function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
 /** The counters of the `rate_limits` table, by key; participation's slots (a join moves the counts) left out. */
 const databaseCounters = async (server: TestServer) => {
   const { rateLimits } = server.tables;
-  const rows = await server.db.select({ key: rateLimits.key, points: rateLimits.points }).from(rateLimits).orderBy(rateLimits.key);
+  const rows = await server.db
+    .select({ key: rateLimits.key, points: rateLimits.points })
+    .from(rateLimits)
+    .orderBy(rateLimits.key);
   return rows.filter(({ key }) => !key.startsWith('limits:participation:'));
 };
 
@@ -137,7 +149,10 @@ describe('limits on instances sharing the database, without Redis', () => {
         ),
       ),
     );
-    expect(answers.filter((res) => res.status === 201), JSON.stringify(answers.map((r) => [r.status, r.body]))).toHaveLength(5);
+    expect(
+      answers.filter((res) => res.status === 201),
+      JSON.stringify(answers.map((r) => [r.status, r.body])),
+    ).toHaveLength(5);
     for (const refused of answers.filter((res) => res.status !== 201)) expectError(refused, 429, 'rate_limited');
     const { outbox } = a.tables;
     expect((await a.db.select({ n: count() }).from(outbox).where(eq(outbox.senderId, inviter.id)))[0]!.n).toBe(5);
@@ -147,7 +162,10 @@ describe('limits on instances sharing the database, without Redis', () => {
 describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
   const redis = useRedis();
   const a = useServer(() => ({ ...LIMITS, redisUrl: redis.url }));
-  const b = useServer(() => ({ ...LIMITS, redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ ...LIMITS, redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const sockets = useSockets(a);
   oneBudgetAcross(() => [a, b], sockets);
 
@@ -161,7 +179,8 @@ describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
         expect(acks.slice(0, 6)).toEqual(Array(6).fill({ ok: true, seq: 0 }));
         expect(acks[6]).toMatchObject(refusedJoin);
       }
-      const attempt = (server: TestServer) => server.request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
+      const attempt = (server: TestServer) =>
+        server.request('POST', '/v1/workshops', { token: user.token, body: { url: 'http://10.0.0.1/file.json' } });
       for (const server of [a, b]) {
         for (let n = 0; n < 3; n++) expectError(await attempt(server), 400, 'invalid_request');
         expectError(await attempt(server), 429, 'rate_limited');
@@ -183,11 +202,19 @@ describe.runIf(testStore === 'postgres')('limits counted in PostgreSQL, without 
     const spent = async () => (await databaseCounters(a)).filter(({ points }) => points > 0);
     const before = await spent();
     // createUser's password.
-    expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'correct horse battery' } })).status).toBe(200);
-    expect((await a.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: workshop.accessCode } })).status).toBe(200);
+    expect(
+      (await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'correct horse battery' } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await a.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: workshop.accessCode } }))
+        .status,
+    ).toBe(200);
     expect(await spent()).toEqual(before);
     // A failed one spends a point.
-    expect((await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'not the password' } })).status).toBe(401);
+    expect(
+      (await b.request('POST', '/v1/auth/login', { body: { email: user.email, password: 'not the password' } })).status,
+    ).toBe(401);
     expect((await spent()).length).toBeGreaterThan(before.length);
   });
 });
@@ -199,7 +226,9 @@ describe('wrong access codes sent all at once', () => {
   it('are answered 404 only within the budget, however many arrive together', async () => {
     const guesser = await createUser(t, 'Guesser');
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } })),
+      Array.from({ length: 20 }, () =>
+        t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } }),
+      ),
     );
     const statuses = answers.map((res) => res.status);
     expect(statuses.filter((status) => status === 404)).toHaveLength(LIMITS.joinAttemptsPerMinute);
@@ -207,14 +236,18 @@ describe('wrong access codes sent all at once', () => {
   });
 });
 
-describe.runIf(testStore === 'sqlite')('limits of one process on its SQLite file, without Redis or DATABASE_URL', () => {
-  const t = useServer(LIMITS);
+describe.runIf(testStore === 'sqlite')(
+  'limits of one process on its SQLite file, without Redis or DATABASE_URL',
+  () => {
+    const t = useServer(LIMITS);
 
-  it('counts in memory: a budget is kept without a write to the database', async () => {
-    const guesser = await createUser(t, 'Guesser');
-    const wrongCode = () => t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } });
-    for (let n = 0; n < 3; n++) expect((await wrongCode()).status).toBe(404);
-    expectError(await wrongCode(), 429, 'rate_limited');
-    expect(await databaseCounters(t)).toEqual([]);
-  });
-});
+    it('counts in memory: a budget is kept without a write to the database', async () => {
+      const guesser = await createUser(t, 'Guesser');
+      const wrongCode = () =>
+        t.request('POST', '/v1/workshops/join', { token: guesser.token, body: { access_code: '000-000-000' } });
+      for (let n = 0; n < 3; n++) expect((await wrongCode()).status).toBe(404);
+      expectError(await wrongCode(), 429, 'rate_limited');
+      expect(await databaseCounters(t)).toEqual([]);
+    });
+  },
+);

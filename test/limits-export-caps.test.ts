@@ -33,7 +33,12 @@ interface Instances {
 async function instancesOnOneStore(count: number, overrides: Partial<Config>): Promise<Instances> {
   const dir = mkdtempSync(join(tmpdir(), 'workshops-caps-'));
   const databaseUrl = testStore === 'postgres' ? await freshPostgresDatabase() : undefined;
-  const shared = { databasePath: join(dir, 'test.db'), databaseUrl, filesDir: join(dir, 'files'), secret: randomBytes(32).toString('hex') };
+  const shared = {
+    databasePath: join(dir, 'test.db'),
+    databaseUrl,
+    filesDir: join(dir, 'files'),
+    secret: randomBytes(32).toString('hex'),
+  };
   const deps: AppDeps[] = [];
   const servers: Server[] = [];
   const urls: string[] = [];
@@ -50,7 +55,10 @@ async function instancesOnOneStore(count: number, overrides: Partial<Config>): P
     request: (instance, method, path, token, body) =>
       fetch(`${urls[instance]}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     async close() {
@@ -73,7 +81,12 @@ describe('export caps on three instances at once', () => {
   });
   afterAll(() => instances?.close());
 
-  const facilitator = async (name: string) => signup(instances.deps[0]!, { email: `${name}-${randomBytes(4).toString('hex')}@example.test`, password: 'correct horse battery', name });
+  const facilitator = async (name: string) =>
+    signup(instances.deps[0]!, {
+      email: `${name}-${randomBytes(4).toString('hex')}@example.test`,
+      password: 'correct horse battery',
+      name,
+    });
   const newWorkshop = async (token: string) => {
     const res = await instances.request(0, 'POST', '/v1/workshops', token, { title: 'Exported' });
     const body = (await res.json()) as { id: string };
@@ -81,14 +94,21 @@ describe('export caps on three instances at once', () => {
     return body.id;
   };
   const requestExport = (instance: number, workshopId: string, token: string) =>
-    answeredBeyond503(() => instances.request(instance % 3, 'POST', `/v1/workshops/${workshopId}/exports`, token, { type: 'csv' }));
+    answeredBeyond503(() =>
+      instances.request(instance % 3, 'POST', `/v1/workshops/${workshopId}/exports`, token, { type: 'csv' }),
+    );
   const pendingOf = async (where: { workshopId?: string; userId?: string }) => {
     const { db } = instances.deps[0]!.database;
     const { workshopExports } = db._.fullSchema;
     const conditions = [eq(workshopExports.state, 'pending')];
     if (where.workshopId) conditions.push(eq(workshopExports.workshopId, where.workshopId));
     if (where.userId) conditions.push(eq(workshopExports.requestedBy, where.userId));
-    return (await db.select({ n: count() }).from(workshopExports).where(and(...conditions)))[0]!.n;
+    return (
+      await db
+        .select({ n: count() })
+        .from(workshopExports)
+        .where(and(...conditions))
+    )[0]!.n;
   };
   const statuses = async (answers: Response[]) => {
     const seen = await Promise.all(answers.map(async (res) => ({ status: res.status, body: await res.text() })));
@@ -102,10 +122,13 @@ describe('export caps on three instances at once', () => {
     const others = [await facilitator('Co-host'), await facilitator('Helper')];
     const { workshopMembers } = instances.deps[0]!.database.db._.fullSchema;
     await instances.deps[0]!.database.transaction(async (tx) => {
-      for (const other of others) await tx.insert(workshopMembers).values({ workshopId, userId: other.user.id, role: 'facilitator' });
+      for (const other of others)
+        await tx.insert(workshopMembers).values({ workshopId, userId: other.user.id, role: 'facilitator' });
     });
     const tokens = [owner.token, ...others.map((o) => o.token)];
-    const answers = await Promise.all(Array.from({ length: 15 }, (_, n) => requestExport(n, workshopId, tokens[n % 3]!)));
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, n) => requestExport(n, workshopId, tokens[n % 3]!)),
+    );
     const { sorted, seen } = await statuses(answers);
     expect(sorted, seen).toEqual([...Array(5).fill(201), ...Array(10).fill(409)]);
     expect(await pendingOf({ workshopId })).toBe(5);
@@ -115,7 +138,9 @@ describe('export caps on three instances at once', () => {
     const busy = await facilitator('Busy');
     const workshops: string[] = [];
     for (let n = 0; n < 8; n++) workshops.push(await newWorkshop(busy.token));
-    const answers = await Promise.all(Array.from({ length: 16 }, (_, n) => requestExport(n, workshops[n % 8]!, busy.token)));
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, n) => requestExport(n, workshops[n % 8]!, busy.token)),
+    );
     const { sorted, seen } = await statuses(answers);
     expect(sorted, seen).toEqual([...Array(4).fill(201), ...Array(12).fill(409)]);
     expect(await pendingOf({ userId: busy.user.id })).toBe(4);

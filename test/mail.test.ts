@@ -54,7 +54,11 @@ describe('a refusing SMTP server', () => {
     const t = await startTestServer({ smtpUrl: smtp.url, mailRetryBaseMs: 50 });
     try {
       expect((await signup(t, 'patient@example.test')).status).toBe(201);
-      await until(async () => (await outboxOf(t, 'patient@example.test')).sent_at !== null, 'the mail sent after two refusals', 10_000);
+      await until(
+        async () => (await outboxOf(t, 'patient@example.test')).sent_at !== null,
+        'the mail sent after two refusals',
+        10_000,
+      );
       expect((await outboxOf(t, 'patient@example.test')).attempts).toBe(3);
       expect(smtp.received.filter((m) => m.to.includes('patient@example.test'))).toHaveLength(1);
     } finally {
@@ -81,7 +85,11 @@ describe('a database busy when the mail was accepted', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       expect((await signup(t, 'locked@example.test')).status).toBe(201);
-      await until(async () => (await outboxOf(t!, 'locked@example.test')).sent_at !== null, 'the delivery recorded', 15_000);
+      await until(
+        async () => (await outboxOf(t!, 'locked@example.test')).sent_at !== null,
+        'the delivery recorded',
+        15_000,
+      );
       expect(smtp.received.filter((m) => m.to.includes('locked@example.test'))).toHaveLength(1);
       expect(await outboxOf(t, 'locked@example.test')).toMatchObject({ attempts: 1, last_error: null });
       expect(unhandled).toEqual([]);
@@ -127,7 +135,8 @@ describe('without SMTP, the mail printed to the log in development', () => {
   afterAll(async () => {
     await t?.close();
   });
-  const queue = (to: string) => t.write((tx) => queueMail(tx, { to, subject: `Hello ${to}`, text: `Open https://example.test/${to}` }));
+  const queue = (to: string) =>
+    t.write((tx) => queueMail(tx, { to, subject: `Hello ${to}`, text: `Open https://example.test/${to}` }));
 
   it('prints each mail queued from then on, once, with its links', async () => {
     await queue('before@example.test');
@@ -138,7 +147,9 @@ describe('without SMTP, the mail printed to the log in development', () => {
       await queue('after@example.test');
       await until(() => lines.length > 0, 'the new mail printed');
       await quietFor(1_500, 'another look at the outbox');
-      expect(lines).toEqual(['[mail] to after@example.test: Hello after@example.test — https://example.test/after@example.test']);
+      expect(lines).toEqual([
+        '[mail] to after@example.test: Hello after@example.test — https://example.test/after@example.test',
+      ]);
     } finally {
       stop();
     }

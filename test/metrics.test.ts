@@ -42,7 +42,8 @@ describe('GET /metrics', () => {
     for (const name of [REQUESTS, LIVE_EVENTS, TRANSACTIONS]) expect(s.family(name).type).toBe('COUNTER');
     // The 503s answered are the request counter's status="503" series, not a second counter of their own.
     expect(s.text).not.toContain('workshops_http_unavailable_total');
-    for (const name of [SOCKETS, ROOMS, SYNC_CONNECTIONS, SYNC_BACKLOG, DOCUMENTS, MAIL_QUEUE, EXPORT_QUEUE, REDIS_UP]) expect(s.family(name).type).toBe('GAUGE');
+    for (const name of [SOCKETS, ROOMS, SYNC_CONNECTIONS, SYNC_BACKLOG, DOCUMENTS, MAIL_QUEUE, EXPORT_QUEUE, REDIS_UP])
+      expect(s.family(name).type).toBe('GAUGE');
     // One family per name: the process's metrics are not repeated per app.
     expect(s.text.match(/^# TYPE nodejs_heap_size_used_bytes /gm)).toHaveLength(1);
   });
@@ -62,7 +63,8 @@ describe('GET /metrics', () => {
     expect((await t.request('GET', `/no/such/path/${w.id}`)).status).toBe(404);
 
     const after = await scrape(t.url);
-    const grew = (name: string, labels: Record<string, string>, read: 'value' | 'count' = 'value') => after[read](name, labels) - before[read](name, labels);
+    const grew = (name: string, labels: Record<string, string>, read: 'value' | 'count' = 'value') =>
+      after[read](name, labels) - before[read](name, labels);
     expect(grew(REQUESTS, seen)).toBe(1);
     expect(grew(DURATION, seen, 'count')).toBe(1);
     expect(grew(REQUESTS, hidden)).toBe(1);
@@ -81,7 +83,10 @@ describe('GET /metrics', () => {
     const before = await scrape(t.url);
     const held = await holdWriteLock(t, { table: 'workshops', column: 'id', value: w.id });
     try {
-      const res = await t.request('POST', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, body: { type: 'cluster', title: 'Blocked' } });
+      const res = await t.request('POST', `/v1/workshops/${w.id}/cards`, {
+        token: facilitator.token,
+        body: { type: 'cluster', title: 'Blocked' },
+      });
       expectError(res, 503, 'service_unavailable');
     } finally {
       await held.release();
@@ -127,11 +132,17 @@ describe('GET /metrics', () => {
     const lock = { lock: t.deps.database.dialect === 'sqlite' ? 'writer' : 'connection' };
     const before = await scrape(t.url);
 
-    const voted = await t.request('POST', `/v1/workshops/${workshop.id}/cards/${idea.id}/votes`, { token: participant.token, body: { value: 1 } });
+    const voted = await t.request('POST', `/v1/workshops/${workshop.id}/cards/${idea.id}/votes`, {
+      token: participant.token,
+      body: { value: 1 },
+    });
     expect(voted.status).toBe(201);
     await watcher.next('score:changed');
 
-    await until(async () => (await scrape(t.url)).value(LIVE_EVENTS, scoreChanged) > before.value(LIVE_EVENTS, scoreChanged), 'the live event to be counted');
+    await until(
+      async () => (await scrape(t.url)).value(LIVE_EVENTS, scoreChanged) > before.value(LIVE_EVENTS, scoreChanged),
+      'the live event to be counted',
+    );
     const after = await scrape(t.url);
     expect(after.value(TRANSACTIONS, committed)).toBeGreaterThan(before.value(TRANSACTIONS, committed));
     expect(after.count(LOCK_WAIT, lock)).toBeGreaterThan(before.count(LOCK_WAIT, lock));
@@ -157,7 +168,10 @@ describe('GET /metrics', () => {
     expect(synced.value(SYNC_CONNECTIONS)).toBe(before.value(SYNC_CONNECTIONS) + 1);
     expect(synced.value(DOCUMENTS)).toBe(before.value(DOCUMENTS) + 1);
     client.destroy();
-    await until(async () => (await scrape(t.url)).value(SYNC_CONNECTIONS) === before.value(SYNC_CONNECTIONS), 'the sync connection to close');
+    await until(
+      async () => (await scrape(t.url)).value(SYNC_CONNECTIONS) === before.value(SYNC_CONNECTIONS),
+      'the sync connection to close',
+    );
   });
 
   it('reads the mail and export queues from the database', async () => {
@@ -167,7 +181,13 @@ describe('GET /metrics', () => {
     await t.write(async (tx, { outbox, workshopExports }) => {
       await tx.insert(outbox).values([
         { to: 'queued-1@example.test', subject: 'Waiting', text: '…' },
-        { to: 'queued-2@example.test', subject: 'Waiting for a retry', text: '…', attempts: 2, nextAttemptAt: '2999-01-01T00:00:00.000Z' },
+        {
+          to: 'queued-2@example.test',
+          subject: 'Waiting for a retry',
+          text: '…',
+          attempts: 2,
+          nextAttemptAt: '2999-01-01T00:00:00.000Z',
+        },
         { to: 'sent@example.test', subject: 'Sent', text: '…', sentAt: now },
         { to: 'failed@example.test', subject: 'Given up', text: '…', failedAt: now },
       ]);
@@ -182,7 +202,10 @@ describe('GET /metrics', () => {
     expect(after.value(EXPORT_QUEUE) - before.value(EXPORT_QUEUE)).toBe(1);
     // Without SMTP the signups' confirmation mails wait in the outbox too.
     const { outbox } = t.tables;
-    const [waiting] = await t.db.select({ n: count() }).from(outbox).where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
+    const [waiting] = await t.db
+      .select({ n: count() })
+      .from(outbox)
+      .where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
     expect(after.value(MAIL_QUEUE)).toBe(waiting!.n);
   });
 
@@ -205,15 +228,20 @@ describe('GET /metrics', () => {
     client.close();
 
     const s = await scrape(t.url);
-    expect(s.value(REQUESTS, { method: 'GET', route: '/v1/workshops/:workshop_id/cards/:id', status: '200' })).toBeGreaterThan(0);
+    expect(
+      s.value(REQUESTS, { method: 'GET', route: '/v1/workshops/:workshop_id/cards/:id', status: '200' }),
+    ).toBeGreaterThan(0);
     expect(s.value(REQUESTS, { method: 'GET', route: '/invitations/:token', status: '200' })).toBeGreaterThan(0);
     expect(s.samples(REQUESTS, { method: 'other', route: 'unmatched' })).not.toEqual([]);
     const secrets = [w.id, card.id, ...people.flatMap((person) => [person.id, person.token, person.email])];
     for (const secret of secrets) expect(s.text).not.toContain(secret);
     // An id or token is a long run of base64url characters; a long name in snake case (Node 24's
     // `shared_trusted_large_object` heap space) is not one.
-    const idLike = (value: string) => /@|[0-9a-f]{16,}/.test(value) || value.split(/[^A-Za-z0-9_-]+/).some((run) => run.length >= 22 && !/^[a-z_]+$/.test(run));
-    for (const { series, label, value } of s.labelValues()) expect(idLike(value), `${series}{${label}}: ${value}`).toBe(false);
+    const idLike = (value: string) =>
+      /@|[0-9a-f]{16,}/.test(value) ||
+      value.split(/[^A-Za-z0-9_-]+/).some((run) => run.length >= 22 && !/^[a-z_]+$/.test(run));
+    for (const { series, label, value } of s.labelValues())
+      expect(idLike(value), `${series}{${label}}: ${value}`).toBe(false);
   });
 });
 
@@ -234,7 +262,11 @@ describe('who may read /metrics', () => {
   it('refuses every other peer with 403, whatever the proxy headers claim, even with TRUST_PROXY', async () => {
     const app = createApp({ ...t.deps, config: { ...t.deps.config, trustProxy: 'forwarded' } });
     for (const address of ['192.0.2.10', '10.0.0.1', '::ffff:10.0.0.1', 'fd00::1', '0.0.0.0', '::']) {
-      const res = await fromPeer(app, address, { 'x-forwarded-for': '127.0.0.1', 'fly-client-ip': '127.0.0.1', 'x-real-ip': '::1' });
+      const res = await fromPeer(app, address, {
+        'x-forwarded-for': '127.0.0.1',
+        'fly-client-ip': '127.0.0.1',
+        'x-real-ip': '::1',
+      });
       const body = { status: res.status, body: await res.json() };
       expectError(body, 403, 'forbidden');
     }
@@ -283,7 +315,14 @@ describe('who may read /metrics', () => {
         expect((await peer.fetchFrom(`http://${peer.hostAddress}:${port}/health`)).status).toBe(200);
         expectError(await peer.fetchFrom(`http://${peer.hostAddress}:${port}/metrics`), 403, 'forbidden');
         // Whatever the client claims in a header.
-        expectError(await peer.fetchFrom(`http://${peer.hostAddress}:${port}/metrics`, { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '::1' }), 403, 'forbidden');
+        expectError(
+          await peer.fetchFrom(`http://${peer.hostAddress}:${port}/metrics`, {
+            'x-forwarded-for': '127.0.0.1',
+            'x-real-ip': '::1',
+          }),
+          403,
+          'forbidden',
+        );
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
@@ -330,11 +369,18 @@ describe.skipIf(!redisAvailable)('Redis state', () => {
     expect((await r.request('GET', '/ready')).status).toBe(200);
 
     await redis.stop();
-    await until(async () => (await scrape(r.url)).value(REDIS_UP, realtime) === 0, 'the realtime connection to be down');
+    await until(
+      async () => (await scrape(r.url)).value(REDIS_UP, realtime) === 0,
+      'the realtime connection to be down',
+    );
     expectError(await r.request('GET', '/ready'), 503, 'service_unavailable');
 
     await redis.start();
-    await until(async () => (await r.request('GET', '/ready')).status === 200, 'the instance to be ready again', 10_000);
+    await until(
+      async () => (await r.request('GET', '/ready')).status === 200,
+      'the instance to be ready again',
+      10_000,
+    );
     expect((await scrape(r.url)).value(REDIS_UP, realtime)).toBe(1);
   });
 });

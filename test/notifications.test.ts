@@ -14,7 +14,8 @@ beforeEach(async () => {
 });
 
 const at = (minute: number) => new Date(Date.UTC(2020, 0, 6, 10, minute)).toISOString();
-const list = (query = '', token = me.token) => t.request<NotificationOutput[]>('GET', `/v1/user/me/notifications${query}`, { token });
+const list = (query = '', token = me.token) =>
+  t.request<NotificationOutput[]>('GET', `/v1/user/me/notifications${query}`, { token });
 const readFlags = async () => Object.fromEntries((await list('?per_page=100')).body.map((n) => [n.data.n, n.read]));
 
 function seedMine(count: number) {
@@ -28,7 +29,14 @@ describe('GET /v1/user/me/notifications', () => {
     const res = await list();
     expect(res.status).toBe(200);
     expect(res.body.map((n) => n.data.n)).toEqual([2, 1, 0]);
-    expect(res.body[0]).toEqual({ id: expect.any(String), type: 'message', created_at: at(2), updated_at: at(2), data: { n: 2 }, read: false });
+    expect(res.body[0]).toEqual({
+      id: expect.any(String),
+      type: 'message',
+      created_at: at(2),
+      updated_at: at(2),
+      data: { n: 2 },
+      read: false,
+    });
     expect(res.headers.get('x-total-count')).toBe('3');
   });
 
@@ -61,7 +69,9 @@ describe('GET /v1/user/me/notifications', () => {
 
     const all = await list();
     expect(all.body).toHaveLength(5);
-    expect(all.headers.get('link')).toBe(`<${base}?page=1&per_page=30>; rel="first", <${base}?page=1&per_page=30>; rel="last"`);
+    expect(all.headers.get('link')).toBe(
+      `<${base}?page=1&per_page=30>; rel="first", <${base}?page=1&per_page=30>; rel="last"`,
+    );
   });
 
   it('defaults to 30 a page and serves at most 100', async () => {
@@ -74,7 +84,15 @@ describe('GET /v1/user/me/notifications', () => {
   });
 
   it('refuses bad paging values and needs a token', async () => {
-    for (const query of ['?page=0', '?page=-1', '?page=x', '?per_page=0', '?per_page=1.5', '?per_page=-3', '?page=1&page=2']) {
+    for (const query of [
+      '?page=0',
+      '?page=-1',
+      '?page=x',
+      '?per_page=0',
+      '?per_page=1.5',
+      '?per_page=-3',
+      '?page=1&page=2',
+    ]) {
       const res = await list(query);
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, query).toMatch(/^(page|per_page)$/);
@@ -96,14 +114,20 @@ describe('PUT /v1/user/me/notifications/read', () => {
 
     // An explicit null means the same, and a body is optional.
     await seedMine(1);
-    const again = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: null } });
+    const again = await t.request('PUT', '/v1/user/me/notifications/read', {
+      token: me.token,
+      body: { last_notification_id: null },
+    });
     expect(again.status).toBe(204);
     expect((await list()).body.every((n) => n.read)).toBe(true);
   });
 
   it('marks only those created up to and including the given one', async () => {
     const rows = await seedMine(4);
-    const res = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: rows[1]!.id } });
+    const res = await t.request('PUT', '/v1/user/me/notifications/read', {
+      token: me.token,
+      body: { last_notification_id: rows[1]!.id },
+    });
     expect(res.status).toBe(204);
     expect(await readFlags()).toEqual({ 0: true, 1: true, 2: false, 3: false });
   });
@@ -111,7 +135,10 @@ describe('PUT /v1/user/me/notifications/read', () => {
   it('breaks ties within one millisecond by creation order', async () => {
     const same = at(30);
     const rows = await inTurn(3, (n) => seedNotification(t, me, { data: { n }, createdAt: same }));
-    await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: rows[1]!.id } });
+    await t.request('PUT', '/v1/user/me/notifications/read', {
+      token: me.token,
+      body: { last_notification_id: rows[1]!.id },
+    });
     expect(await readFlags()).toEqual({ 0: true, 1: true, 2: false });
   });
 
@@ -119,18 +146,36 @@ describe('PUT /v1/user/me/notifications/read', () => {
     await seedMine(2);
     const theirs = await seedNotification(t, other);
     for (const id of ['nope', theirs.id]) {
-      expectError(await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: id } }), 404, 'not_found');
+      expectError(
+        await t.request('PUT', '/v1/user/me/notifications/read', {
+          token: me.token,
+          body: { last_notification_id: id },
+        }),
+        404,
+        'not_found',
+      );
     }
-    const bad = await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, body: { last_notification_id: 7 } });
+    const bad = await t.request('PUT', '/v1/user/me/notifications/read', {
+      token: me.token,
+      body: { last_notification_id: 7 },
+    });
     expectError(bad, 400, 'invalid_request');
     expect(errorOf(bad).details?.[0]?.path).toBe('last_notification_id');
     expectError(
-      await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, rawBody: '{"last', headers: { 'content-type': 'application/json' } }),
+      await t.request('PUT', '/v1/user/me/notifications/read', {
+        token: me.token,
+        rawBody: '{"last',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'invalid_request',
     );
     expectError(
-      await t.request('PUT', '/v1/user/me/notifications/read', { token: me.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } }),
+      await t.request('PUT', '/v1/user/me/notifications/read', {
+        token: me.token,
+        rawBody: 'x',
+        headers: { 'content-type': 'text/plain' },
+      }),
       415,
       'unsupported_media_type',
     );
@@ -154,12 +199,26 @@ describe('PUT /v1/user/me/notifications/:id', () => {
     const [mine] = await seedMine(1);
     const theirs = await seedNotification(t, other);
     for (const body of [{}, { read: 'yes' }, { read: 1 }]) {
-      const res = await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${mine!.id}`, { token: me.token, body });
+      const res = await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${mine!.id}`, {
+        token: me.token,
+        body,
+      });
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('read');
     }
-    expectError(await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${theirs.id}`, { token: me.token, body: { read: true } }), 404, 'not_found');
-    expectError(await t.request('PUT', '/v1/user/me/notifications/nope', { token: me.token, body: { read: true } }), 404, 'not_found');
+    expectError(
+      await t.request<NotificationOutput>('PUT', `/v1/user/me/notifications/${theirs.id}`, {
+        token: me.token,
+        body: { read: true },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('PUT', '/v1/user/me/notifications/nope', { token: me.token, body: { read: true } }),
+      404,
+      'not_found',
+    );
     expect((await list('', other.token)).body.find((n) => n.id === theirs.id)?.read).toBe(false);
     expect(Object.values(await readFlags())).toEqual([false]);
   });

@@ -121,7 +121,8 @@ describe('OpenAPI document', () => {
       // Errors are documented where the route can give them: a body can be malformed, too large or
       // of another type; a token can be missing; a path can name nothing.
       const documented = Object.keys(operation.responses ?? {});
-      if (operation.requestBody) expect(documented, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '413', '415']));
+      if (operation.requestBody)
+        expect(documented, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '413', '415']));
       if (operation.security?.length !== 0) expect(documented, `${method} ${path}`).toContain('401');
       if (path.includes('{')) expect(documented, `${method} ${path}`).toContain('404');
       if (method === 'get' && !operation.parameters?.some((p: { in: string }) => p.in === 'query')) {
@@ -146,7 +147,9 @@ describe('OpenAPI document', () => {
     const events = document.paths?.['/v1/workshops/{workshop_id}/events']?.get;
     expect(Object.keys(events?.responses?.['200']?.headers ?? {})).toEqual(['X-Total-Count', 'Link']);
     const login = document.paths?.['/v1/auth/login']?.post;
-    expect(Object.keys(login?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '401', '413', '415', '429']));
+    expect(Object.keys(login?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '401', '413', '415', '429']),
+    );
     expect(Object.keys(login?.responses?.['429']?.headers ?? {})).toEqual(['Retry-After']);
     const file = document.paths?.['/files/{container}/{key}']?.get;
     expect(Object.keys(file?.responses?.['200']?.content ?? {})).toEqual(['image/*', '*/*']);
@@ -159,7 +162,10 @@ describe('OpenAPI document', () => {
     expect(document.components!.schemas.Error.properties.error.required).toEqual(['code', 'message']);
     const notFound = document.paths['/v1/workshops/{id}']!.get.responses['404'];
     expect(notFound.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
-    const parameters = document.paths['/v1/workshops/{workshop_id}/events']!.get.parameters as Array<{ name: string; schema: { type: string; default?: unknown } }>;
+    const parameters = document.paths['/v1/workshops/{workshop_id}/events']!.get.parameters as Array<{
+      name: string;
+      schema: { type: string; default?: unknown };
+    }>;
     expect(parameters.find((p) => p.name === 'per_page')?.schema).toMatchObject({ type: 'integer', default: 30 });
     expect(parameters.find((p) => p.name === 'page')?.schema).toMatchObject({ type: 'integer', default: 1 });
   });

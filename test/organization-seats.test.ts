@@ -2,7 +2,14 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import { confirmAddress, createConfirmedUser, createUser, expectError, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  confirmAddress,
+  createConfirmedUser,
+  createUser,
+  expectError,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import { useServer, useSockets } from './helpers/cast';
 import { until } from './helpers/wait';
 
@@ -25,20 +32,31 @@ const freshAddress = (who: string) => `${who}-${process.pid}-${++addresses}-${Da
 /** An organization of a confirmed admin, with a workshop it owns and that workshop's access code. */
 async function organizationScene() {
   const admin = await createConfirmedUser(t, 'Admin');
-  const org = (await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name: 'Acme' } })).body;
-  const workshop = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: admin.token, body: { title: 'Acme planning' } });
+  const org = (
+    await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name: 'Acme' } })
+  ).body;
+  const workshop = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+    token: admin.token,
+    body: { title: 'Acme planning' },
+  });
   expect(workshop.status).toBe(201);
   return { admin, org, workshopId: workshop.body.id };
 }
 
 async function addMember(orgId: string, admin: TestUser, email: string, role: Role) {
-  const res = await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${orgId}/members`, { token: admin.token, body: { email, role } });
+  const res = await t.request<OrganizationMemberOutput>('POST', `/v1/organizations/${orgId}/members`, {
+    token: admin.token,
+    body: { email, role },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
 
 async function signup(email: string, name: string, guestToken?: string) {
-  const res = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', { token: guestToken, body: { email, password: 'correct horse battery', name } });
+  const res = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/auth/signup', {
+    token: guestToken,
+    body: { email, password: 'correct horse battery', name },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -64,8 +82,19 @@ async function expectOutside(token: string, org: { id: string }, workshopId: str
   expect(await myWorkshops(token, server)).not.toContain(workshopId);
   expectError(await server.request('GET', `/v1/organizations/${org.id}`, { token }), 404, 'not_found');
   expectError(await server.request('GET', `/v1/organizations/${org.id}/members`, { token }), 404, 'not_found');
-  expectError(await server.request('POST', `/v1/organizations/${org.id}/workshops`, { token, body: { title: 'Mine now' } }), 404, 'not_found');
-  expectError(await server.request('POST', `/v1/organizations/${org.id}/members`, { token, body: { email: freshAddress('friend'), role: 'admin' } }), 404, 'not_found');
+  expectError(
+    await server.request('POST', `/v1/organizations/${org.id}/workshops`, { token, body: { title: 'Mine now' } }),
+    404,
+    'not_found',
+  );
+  expectError(
+    await server.request('POST', `/v1/organizations/${org.id}/members`, {
+      token,
+      body: { email: freshAddress('friend'), role: 'admin' },
+    }),
+    404,
+    'not_found',
+  );
   expectError(await server.request('GET', `/v1/workshops/${workshopId}`, { token }), 404, 'not_found');
   expectError(await server.request('GET', `/v1/workshops/${workshopId}/access_code`, { token }), 404, 'not_found');
 }
@@ -77,12 +106,17 @@ async function expectInside(token: string, role: Role, org: { id: string }, work
   if (role === 'admin') {
     expect(await myWorkshops(token, server)).toContain(workshopId);
     expect((await server.request('GET', `/v1/workshops/${workshopId}`, { token })).status).toBe(200);
-    const code = await server.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token });
+    const code = await server.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, {
+      token,
+    });
     expect(code.status).toBe(200);
     expect(code.body.access_code).toMatch(/^\d{3}-\d{3}-\d{3}$/);
   } else {
     // A facilitator member creates the organization's workshops; its others stay the admins'.
-    expect((await server.request('POST', `/v1/organizations/${org.id}/workshops`, { token, body: { title: 'Mine' } })).status).toBe(201);
+    expect(
+      (await server.request('POST', `/v1/organizations/${org.id}/workshops`, { token, body: { title: 'Mine' } }))
+        .status,
+    ).toBe(201);
     expectError(await server.request('GET', `/v1/workshops/${workshopId}`, { token }), 404, 'not_found');
   }
 }
@@ -94,20 +128,30 @@ describe('an organization seat added by address', () => {
       const email = freshAddress(`new-${role}`);
       const seat = await addMember(org.id, admin, email, role);
       expect(seat).toMatchObject({ email, role, pending: true });
-      const [invitation] = await t.rows<{ subject: string; text: string }>(sql`select subject, text from outbox where "to" = ${email} order by rowid`);
+      const [invitation] = await t.rows<{ subject: string; text: string }>(
+        sql`select subject, text from outbox where "to" = ${email} order by rowid`,
+      );
       expect(invitation!.subject).toContain('Acme');
       expect(invitation!.text).toContain('confirm');
 
       const account = await signup(email, 'Newhire');
       expect((await seatOf(org.id, email))!.userId).toBeNull();
       await expectOutside(account.token, org, workshopId);
-      const listed = (await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: admin.token })).body;
+      const listed = (
+        await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, {
+          token: admin.token,
+        })
+      ).body;
       expect(listed.find((m) => m.id === seat.id)).toEqual(seat);
 
       await confirmAddress(t, email);
       expect((await seatOf(org.id, email))!.userId).toBe(account.user.id);
       await expectInside(account.token, role, org, workshopId);
-      const after = (await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, { token: admin.token })).body;
+      const after = (
+        await t.request<OrganizationMemberOutput[]>('GET', `/v1/organizations/${org.id}/members`, {
+          token: admin.token,
+        })
+      ).body;
       expect(after.find((m) => m.id === seat.id)).toMatchObject({ email, name: 'Newhire', role, pending: false });
     });
 
@@ -116,14 +160,27 @@ describe('an organization seat added by address', () => {
       const email = freshAddress(`early-${role}`);
       const account = await signup(email, 'Early');
       const seat = await addMember(org.id, admin, email, role);
-      expect(seat).toEqual({ id: expect.any(String), email, name: email.split('@')[0], avatar_url: null, role, pending: true });
+      expect(seat).toEqual({
+        id: expect.any(String),
+        email,
+        name: email.split('@')[0],
+        avatar_url: null,
+        role,
+        pending: true,
+      });
       expect((await seatOf(org.id, email))!.userId).toBeNull();
-      const mails = await t.rows<{ subject: string; text: string }>(sql`select subject, text from outbox where "to" = ${email} and subject like '%Acme%'`);
+      const mails = await t.rows<{ subject: string; text: string }>(
+        sql`select subject, text from outbox where "to" = ${email} and subject like '%Acme%'`,
+      );
       expect(mails).toHaveLength(1);
       expect(mails[0]!.text).toContain('confirm');
       await expectOutside(account.token, org, workshopId);
       // Added twice is still refused while pending.
-      expectError(await t.request('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email, role } }), 409, 'already_member');
+      expectError(
+        await t.request('POST', `/v1/organizations/${org.id}/members`, { token: admin.token, body: { email, role } }),
+        409,
+        'already_member',
+      );
 
       await confirmAddress(t, email);
       await expectInside(account.token, role, org, workshopId);
@@ -133,16 +190,23 @@ describe('an organization seat added by address', () => {
   it('links a confirmed account at once, as before', async () => {
     const { admin, org, workshopId } = await organizationScene();
     const confirmed = await createConfirmedUser(t, 'Confirmed');
-    expect(await addMember(org.id, admin, confirmed.email, 'admin')).toMatchObject({ pending: false, name: 'Confirmed' });
+    expect(await addMember(org.id, admin, confirmed.email, 'admin')).toMatchObject({
+      pending: false,
+      name: 'Confirmed',
+    });
     await expectInside(confirmed.token, 'admin', org, workshopId);
   });
 
-  it("a guest signing up with the address gets the seat only once it is confirmed", async () => {
+  it('a guest signing up with the address gets the seat only once it is confirmed', async () => {
     const { admin, org, workshopId } = await organizationScene();
     const host = await createUser(t, 'Host');
     const personal = await seedWorkshop(t, host);
-    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${personal.id}/access_code`, { token: host.token })).body.access_code;
-    const guest = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: 'Gina' } });
+    const code = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${personal.id}/access_code`, { token: host.token })
+    ).body.access_code;
+    const guest = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', {
+      body: { access_code: code, name: 'Gina' },
+    });
     expect(guest.status).toBe(201);
     const email = freshAddress('guest');
     await addMember(org.id, admin, email, 'admin');
@@ -184,13 +248,21 @@ describe('an organization seat added by address', () => {
     await addMember(org.id, admin, email, 'admin');
     const account = await signup(email, 'Pia');
     const user: TestUser = { token: account.token, id: account.user.id, email, name: 'Pia' };
-    const code = (await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: admin.token })).body.access_code;
-    expect((await t.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: code } })).status).toBe(200);
+    const code = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: admin.token })
+    ).body.access_code;
+    expect(
+      (await t.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: code } })).status,
+    ).toBe(200);
     await sockets.joined(user, workshopId);
     expect(await roomsOf(user.id)).toContain(`workshop:${workshopId}:participants`);
 
     await confirmAddress(t, email);
-    await until(async () => (await roomsOf(user.id)).includes(`workshop:${workshopId}:facilitators`), "the new admin's socket among the facilitators", 2_000);
+    await until(
+      async () => (await roomsOf(user.id)).includes(`workshop:${workshopId}:facilitators`),
+      "the new admin's socket among the facilitators",
+      2_000,
+    );
     expect(await roomsOf(user.id)).not.toContain(`workshop:${workshopId}:participants`);
   });
 });

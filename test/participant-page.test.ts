@@ -38,7 +38,9 @@ async function joinAsGuest(page: Page, baseUrl: string, code: string, name: stri
 /** The guest's token as the page keeps it, and who it is. */
 async function guestOf(page: Page, baseUrl: string, workshopId: string): Promise<{ token: string; id: string }> {
   const token = (await page.evaluate((id) => localStorage.getItem(`workshop-participant:${id}`), workshopId))!;
-  const me = (await (await fetch(`${baseUrl}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } })).json()) as { id: string };
+  const me = (await (
+    await fetch(`${baseUrl}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { id: string };
   return { token, id: me.id };
 }
 
@@ -46,7 +48,9 @@ async function guestOf(page: Page, baseUrl: string, workshopId: string): Promise
 const onList = (page: Page, cardId: string) => page.locator(`#cards [data-card-id="${cardId}"]`);
 
 async function votesOf(fay: WorkshopClient, workshopId: string, cardId: string, userId: string): Promise<number[]> {
-  const votes = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshopId, card_id: cardId } } });
+  const votes = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+    params: { path: { workshop_id: workshopId, card_id: cardId } },
+  });
   return votes.filter((vote) => vote.user_id === userId).map((vote) => vote.value);
 }
 
@@ -63,14 +67,25 @@ async function phone(browser: TestBrowser) {
  * Fay's workshop with these steps, the first one current (none without steps), and a cluster
  * `Topics` holding the idea `ideaTitle`; `toStep` makes another step current.
  */
-async function workshopWithAnIdea(t: { url: string }, ideaTitle: string, steps: Array<{ name: string; prefs?: Partial<Step['prefs']> }> = []) {
+async function workshopWithAnIdea(
+  t: { url: string },
+  ideaTitle: string,
+  steps: Array<{ name: string; prefs?: Partial<Step['prefs']> }> = [],
+) {
   const { fay, id, inWorkshop, code } = await workshopWithCode(t);
   const made: Step[] = [];
   for (const body of steps) made.push(await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body }));
-  const toStep = (step: Step) => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+  const toStep = (step: Step) =>
+    fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
   if (made[0]) await toStep(made[0]);
-  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: ideaTitle, parent: cluster.id } });
+  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Topics' },
+  });
+  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'idea', title: ideaTitle, parent: cluster.id },
+  });
   return { fay, id, inWorkshop, code, steps: made, toStep, cluster, idea };
 }
 
@@ -113,7 +128,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(bundle.headers.get('cache-control')).toContain('immutable');
     const code = new Uint8Array(await bundle.arrayBuffer());
     const gzipped = gzipSync(code, { level: 9 }).byteLength;
-    console.log(`participant page: script ${(code.byteLength / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
+    console.log(
+      `participant page: script ${(code.byteLength / 1024).toFixed(1)} KB minified, ${(gzipped / 1024).toFixed(1)} KB gzipped`,
+    );
     expect(gzipped).toBeLessThan(SCRIPT_BUDGET);
     // The screen's QR library stays out of the phone's script.
     expect(new TextDecoder().decode(code)).not.toContain('Kanji');
@@ -121,13 +138,18 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
   it('lets a guest in from the QR address, keeps them in across a reload, and sends them back to /join when the token ends', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t, 'Guests <b>welcome</b>');
-    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Check-in', instructions: 'One word for your mood.' } });
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Check-in', instructions: 'One word for your mood.' },
+    });
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
 
     const { page, problems } = await phone(browser);
     await page.goto(`${t.url}/join#code=${code}`);
     // The code comes filled in from the address, grouped as on the screen; the name field has the focus.
-    expect(await page.getByLabel('Access code').inputValue()).toBe(`${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
+    expect(await page.getByLabel('Access code').inputValue()).toBe(
+      `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`,
+    );
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('name');
     await page.getByRole('button', { name: 'Join' }).click();
     await shown(page, '#join-status', 'Enter your name.');
@@ -135,14 +157,20 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.getByLabel('Your name').fill('Gus');
     await page.keyboard.press('Enter');
     await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
-    console.log(`participant page: from the join form to the live workshop in ${Math.round(performance.now() - started)} ms`);
+    console.log(
+      `participant page: from the join form to the live workshop in ${Math.round(performance.now() - started)} ms`,
+    );
     expect(page.url()).toBe(`${t.url}/w/${id}`);
     expect(await page.textContent('#workshop-title')).toBe('Guests <b>welcome</b>');
     expect(await page.textContent('#step-name')).toBe('Check-in');
     expect(await page.textContent('#step-instructions')).toBe('One word for your mood.');
     const guest = await guestOf(page, t.url, id);
     const members = await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
-    expect(members.find((member) => member.user_id === guest.id)).toMatchObject({ role: 'participant', name: 'Gus', guest: true });
+    expect(members.find((member) => member.user_id === guest.id)).toMatchObject({
+      role: 'participant',
+      name: 'Gus',
+      guest: true,
+    });
 
     await page.reload();
     await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
@@ -157,7 +185,10 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
     // The token ends (here, logged out elsewhere): the server ends the live connection, and the
     // open page sends the person to /join, forgetting the token.
-    expect((await fetch(`${t.url}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${guest.token}` } })).status).toBe(204);
+    expect(
+      (await fetch(`${t.url}/v1/auth/logout`, { method: 'POST', headers: { authorization: `Bearer ${guest.token}` } }))
+        .status,
+    ).toBe(204);
     const tokenKey = `workshop-participant:${id}`;
     // Followed by a page load: it has the time a load takes on a busy machine.
     await page.waitForURL(`${t.url}/join#session=ended`, { timeout: 5_000 });
@@ -205,7 +236,10 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await create.click();
     await shown(page, '#account-status', 'This address already has an account. Use another one.');
     expect(await email.getAttribute('aria-invalid')).toBe('true');
-    expect((await (await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${guest.token}` } })).json()).guest).toBe(true);
+    expect(
+      (await (await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${guest.token}` } })).json())
+        .guest,
+    ).toBe(true);
     const mine = `gus-page-${process.pid}@example.test`;
     await email.fill(mine);
     await password.fill('short');
@@ -215,34 +249,67 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
     await password.fill('correct horse battery');
     await create.click();
-    await shown(page, '#account-done', `You have an account as ${mine}: everything you wrote stays yours. A mail asks you to confirm the address.`);
+    await shown(
+      page,
+      '#account-done',
+      `You have an account as ${mine}: everything you wrote stays yours. A mail asks you to confirm the address.`,
+    );
     expect(await page.isVisible('#account')).toBe(false);
     // The page keeps the account's token: the same person, no longer a guest, and the idea is still theirs.
     const kept = await guestOf(page, t.url, id);
     expect(kept.token).not.toBe(guest.token);
     expect(kept.id).toBe(guest.id);
-    const me = await (await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${kept.token}` } })).json();
+    const me = await (
+      await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${kept.token}` } })
+    ).json();
     expect(me).toMatchObject({ id: guest.id, guest: false, email: mine, name: 'Gus' });
-    const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: id, id: gusIdea.id } } });
+    const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', {
+      params: { path: { workshop_id: id, id: gusIdea.id } },
+    });
     expect(card.user_id).toBe(guest.id);
     // Still in after a reload, with nothing more to offer.
     await page.reload();
     await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
     expect(await page.isVisible('#account')).toBe(false);
-    expect((await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop)).find((member) => member.user_id === guest.id)).toMatchObject({ guest: false, name: 'Gus' });
+    expect(
+      (await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop)).find(
+        (member) => member.user_id === guest.id,
+      ),
+    ).toMatchObject({ guest: false, name: 'Gus' });
     expect(problems.errors).toEqual([]);
   });
 
   it('adds an idea into a chosen cluster, votes until the budget stops it (saying why), rates and comments', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { vote_limit: { positive: 3, max_positive: 2, negative: 0 } } });
-    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Ideas and votes' } });
+    await fay.put('/v1/workshops/{id}', {
+      params: { path: { id } },
+      body: { vote_limit: { positive: 3, max_positive: 2, negative: 0 } },
+    });
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Ideas and votes' },
+    });
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
-    const first = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Keep' } });
-    const second = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Change' } });
-    const a = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea A', parent: first.id } });
-    const b = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea B', parent: first.id } });
-    const impact = await fay.post('/v1/workshops/{workshop_id}/criteria', { ...inWorkshop, body: { title: 'Impact', scale: 4 } });
+    const first = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Keep' },
+    });
+    const second = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Change' },
+    });
+    const a = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: 'Idea A', parent: first.id },
+    });
+    const b = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: 'Idea B', parent: first.id },
+    });
+    const impact = await fay.post('/v1/workshops/{workshop_id}/criteria', {
+      ...inWorkshop,
+      body: { title: 'Impact', scale: 4 },
+    });
 
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');
@@ -254,7 +321,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.getByRole('button', { name: 'Add idea' }).click();
     await shown(page, `#cards .stack:has([data-card-id="${second.id}"]) .ideas .title`, 'Shorter stand-ups');
     const cards = await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop);
-    expect(cards.filter((card) => card.title === 'Shorter stand-ups').map((card) => [card.parent, card.user_id])).toEqual([[second.id, guest.id]]);
+    expect(
+      cards.filter((card) => card.title === 'Shorter stand-ups').map((card) => [card.parent, card.user_id]),
+    ).toEqual([[second.id, guest.id]]);
 
     // Votes: two on A (the most on one card), then one on B spends the budget of three.
     await shown(page, '#points', '3 of 3 points left to give.');
@@ -266,13 +335,19 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await plus(a.id).click();
     await shown(page, `#cards [data-card-id="${a.id}"] .mine`, '2');
     expect(await plus(a.id).getAttribute('aria-disabled')).toBe('true');
-    expect(await onList(page, a.id).locator('.vote-note').textContent()).toBe('No more on this card: 2 points at most on one card.');
+    expect(await onList(page, a.id).locator('.vote-note').textContent()).toBe(
+      'No more on this card: 2 points at most on one card.',
+    );
     await plus(b.id).click();
     await shown(page, '#points', 'No points left: you have spent all 3.');
     // The + says why it is refused, to the eye and to a screen reader (its description).
     expect(await plus(b.id).getAttribute('aria-disabled')).toBe('true');
-    expect(await onList(page, b.id).locator('.vote-note').textContent()).toBe('No points left: you have spent them all.');
-    const described = await plus(b.id).evaluate((button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent);
+    expect(await onList(page, b.id).locator('.vote-note').textContent()).toBe(
+      'No points left: you have spent them all.',
+    );
+    const described = await plus(b.id).evaluate(
+      (button) => document.getElementById(button.getAttribute('aria-describedby')!)?.textContent,
+    );
     expect(described).toBe('No points left: you have spent them all.');
     // Pressed anyway (it stays focusable, so its reason can be reached): nothing is sent, the reason is said again.
     await plus(b.id).focus();
@@ -291,27 +366,48 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     // Ratings: the criterion's scale as buttons; a second press changes the rating, it does not add one.
     await onList(page, a.id).getByRole('button', { name: 'Rate' }).click();
     await onList(page, a.id).getByRole('button', { name: '3 for Impact' }).click();
-    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path: { workshop_id: id, card_id: a.id } } })).length === 1, 'the rating');
+    await until(
+      async () =>
+        (
+          await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+            params: { path: { workshop_id: id, card_id: a.id } },
+          })
+        ).length === 1,
+      'the rating',
+    );
     await onList(page, a.id).getByRole('button', { name: '4 for Impact' }).click();
     await shown(page, `#cards [data-card-id="${a.id}"] [aria-pressed="true"]`, '4');
     await until(async () => {
-      const ratings = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path: { workshop_id: id, card_id: a.id } } });
-      return ratings.length === 1 && ratings[0]!.value === 4 && ratings[0]!.criterium_id === impact.id && ratings[0]!.user_id === guest.id;
+      const ratings = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+        params: { path: { workshop_id: id, card_id: a.id } },
+      });
+      return (
+        ratings.length === 1 &&
+        ratings[0]!.value === 4 &&
+        ratings[0]!.criterium_id === impact.id &&
+        ratings[0]!.user_id === guest.id
+      );
     }, 'the rating changed to 4');
-    expect(await onList(page, a.id).getByRole('button', { name: /^Rated 1 of 1$/ }).count()).toBe(1);
+    expect(
+      await onList(page, a.id)
+        .getByRole('button', { name: /^Rated 1 of 1$/ })
+        .count(),
+    ).toBe(1);
 
     // A comment, from the card's comment panel.
     await onList(page, b.id).getByRole('button', { name: 'Comment' }).click();
     await onList(page, b.id).getByLabel('Your comment').fill('Agreed: <i>soon</i>');
     await onList(page, b.id).getByRole('button', { name: 'Send comment' }).click();
     await shown(page, `#cards [data-card-id="${b.id}"] .comment:not(.waiting) .comment-text`, 'Agreed: <i>soon</i>');
-    const comments = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path: { workshop_id: id, card_id: b.id } } });
+    const comments = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', {
+      params: { path: { workshop_id: id, card_id: b.id } },
+    });
     expect(comments.map((comment) => [comment.content, comment.user_id])).toEqual([['Agreed: <i>soon</i>', guest.id]]);
     expect(await page.evaluate(() => document.querySelectorAll('i, b').length)).toBe(0);
     expect(problems.errors).toEqual([]);
   });
 
-  it('adds items under the sections the facilitator made, sees others\' items arrive, and reads them once the step stops adding', async () => {
+  it("adds items under the sections the facilitator made, sees others' items arrive, and reads them once the step stops adding", async () => {
     const { fay, id, inWorkshop, code, idea, steps, toStep } = await workshopWithAnIdea(t, 'Remote Fridays', [
       { name: 'Pros and cons' },
       { name: 'Read', prefs: { allow_items: false } },
@@ -329,19 +425,41 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await onList(page, idea.id).getByLabel('Your item').fill('Fewer <b>chats</b> by the coffee');
     await onList(page, idea.id).getByRole('button', { name: 'Add item', exact: true }).click();
     const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
-    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path)).length === 1, 'the item');
+    await until(
+      async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path)).length === 1,
+      'the item',
+    );
     const [item] = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/items', path);
-    expect([item!.content, item!.section_id, item!.user_id]).toEqual(['Fewer <b>chats</b> by the coffee', cons.id, guest.id]);
-    await shown(page, `#cards [data-card-id="${idea.id}"] .item:not(.waiting) .item-text`, 'Fewer <b>chats</b> by the coffee');
+    expect([item!.content, item!.section_id, item!.user_id]).toEqual([
+      'Fewer <b>chats</b> by the coffee',
+      cons.id,
+      guest.id,
+    ]);
+    await shown(
+      page,
+      `#cards [data-card-id="${idea.id}"] .item:not(.waiting) .item-text`,
+      'Fewer <b>chats</b> by the coffee',
+    );
 
     // The facilitator's item arrives in the open panel, under its section.
-    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { ...path, body: { section_id: cons.id, content: 'Harder to reach people' } });
-    await until(async () => (await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).length === 2, 'the second item');
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', {
+      ...path,
+      body: { section_id: cons.id, content: 'Harder to reach people' },
+    });
+    await until(
+      async () =>
+        (await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).length ===
+        2,
+      'the second item',
+    );
 
     await toStep(steps[1]!);
     await shown(page, '#step-name', 'Read');
     expect(await onList(page, idea.id).locator('.item-form').isVisible()).toBe(false);
-    expect(await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).toEqual(['Fewer <b>chats</b> by the coffee', 'Harder to reach people']);
+    expect(await onList(page, idea.id).locator('.item-section:has-text("Cons") .item-text').allTextContents()).toEqual([
+      'Fewer <b>chats</b> by the coffee',
+      'Harder to reach people',
+    ]);
     expect(await page.evaluate(() => document.querySelectorAll('b, i').length)).toBe(0);
     expect(problems.errors).toEqual([]);
   });
@@ -356,12 +474,21 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const card = onList(page, idea.id);
 
     await card.getByRole('button', { name: 'Attach a file to “Whiteboard photo”' }).click();
-    await card.getByLabel('File to attach').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('written on the wall') });
+    await card
+      .getByLabel('File to attach')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('written on the wall') });
     await card.getByRole('button', { name: 'Attach file' }).click();
     const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
-    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1, 'the attachment');
+    await until(
+      async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1,
+      'the attachment',
+    );
     const [attachment] = await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path);
-    expect([attachment!.name, attachment!.mimetype, attachment!.user_id]).toEqual(['notes.txt', 'text/plain', guest.id]);
+    expect([attachment!.name, attachment!.mimetype, attachment!.user_id]).toEqual([
+      'notes.txt',
+      'text/plain',
+      guest.id,
+    ]);
     const link = card.getByRole('link', { name: 'notes.txt' });
     await link.waitFor({ timeout: 5_000 });
     const download = await fetch(new URL((await link.getAttribute('href'))!, t.url));
@@ -369,7 +496,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
     // Offline: nothing is sent, and the person is told why.
     await context.setOffline(true);
-    await card.getByLabel('File to attach').setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from('later') });
+    await card
+      .getByLabel('File to attach')
+      .setInputFiles({ name: 'later.txt', mimeType: 'text/plain', buffer: Buffer.from('later') });
     await card.getByRole('button', { name: 'Attach file' }).click();
     await shown(page, '#refused', /later\.txt.*needs a connection/);
     await context.setOffline(false);
@@ -384,8 +513,15 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
   });
 
   it('edits and deletes the cards the step lets them change: their own under `their`, any under `all`, none under `none`', async () => {
-    const allowing = (name: string, allow: 'none' | 'their' | 'all') => ({ name, prefs: { allow_edit: allow, allow_delete: allow } });
-    const workshop = await workshopWithAnIdea(t, 'By Fay', [allowing('Their', 'their'), allowing('All', 'all'), allowing('None', 'none')]);
+    const allowing = (name: string, allow: 'none' | 'their' | 'all') => ({
+      name,
+      prefs: { allow_edit: allow, allow_delete: allow },
+    });
+    const workshop = await workshopWithAnIdea(t, 'By Fay', [
+      allowing('Their', 'their'),
+      allowing('All', 'all'),
+      allowing('None', 'none'),
+    ]);
     const { fay, id, inWorkshop, code, idea: fays } = workshop;
     const [their, all, none] = workshop.steps as [Step, Step, Step];
     const toStep = (step: Step) => workshop.toStep(step).then(() => shown(page, '#step-name', step.name));
@@ -394,10 +530,19 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await page.getByLabel('Your idea').fill('Typo in titel');
     await page.getByRole('button', { name: 'Add idea' }).click();
     await until(async () => (await cardsTitled(fay, id, 'Typo in titel')) === 1, 'the idea');
-    const mine = (await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).find((card) => card.title === 'Typo in titel')!;
+    const mine = (await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).find(
+      (card) => card.title === 'Typo in titel',
+    )!;
     await shown(page, `#cards [data-card-id="${mine.id}"] .title`, 'Typo in titel');
     const offered = (cardId: string) =>
-      Promise.all([onList(page, cardId).getByRole('button', { name: /^Edit / }).isVisible(), onList(page, cardId).getByRole('button', { name: /^Delete / }).isVisible()]);
+      Promise.all([
+        onList(page, cardId)
+          .getByRole('button', { name: /^Edit / })
+          .isVisible(),
+        onList(page, cardId)
+          .getByRole('button', { name: /^Delete / })
+          .isVisible(),
+      ]);
     expect(await offered(mine.id)).toEqual([true, true]);
     expect(await offered(fays.id)).toEqual([false, false]);
 
@@ -419,7 +564,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await toStep(their);
     await onList(page, mine.id).getByRole('button', { name: 'Delete “No typo in title”' }).click();
     await onList(page, mine.id).waitFor({ state: 'detached', timeout: 5_000 });
-    expect((await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).map((card) => card.title)).toEqual(['Topics']);
+    expect((await fay.get('/v1/workshops/{workshop_id}/cards', inWorkshop)).map((card) => card.title)).toEqual([
+      'Topics',
+    ]);
     expect(problems.errors).toEqual([]);
   });
 
@@ -427,22 +574,45 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
     const write = await fay.post('/v1/workshops/{workshop_id}/steps', {
       ...inWorkshop,
-      body: { name: 'Write', prefs: { allow_vote_on_ideas: false, allow_vote_on_clusters: false, allow_rate: false, allow_add_cluster: false } },
+      body: {
+        name: 'Write',
+        prefs: {
+          allow_vote_on_ideas: false,
+          allow_vote_on_clusters: false,
+          allow_rate: false,
+          allow_add_cluster: false,
+        },
+      },
     });
     const vote = await fay.post('/v1/workshops/{workshop_id}/steps', {
       ...inWorkshop,
-      body: { name: 'Vote', prefs: { allow_add_idea: false, allow_add_cluster: false, allow_comment: false, allow_vote_on_clusters: false } },
+      body: {
+        name: 'Vote',
+        prefs: { allow_add_idea: false, allow_add_cluster: false, allow_comment: false, allow_vote_on_clusters: false },
+      },
     });
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Topics' } });
-    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'In the spotlight', parent: cluster.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Topics' },
+    });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: 'In the spotlight', parent: cluster.id },
+    });
 
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');
     const offered = () =>
       page.evaluate(() => {
-        const visible = (selector: string) => Array.from(document.querySelectorAll<HTMLElement>(selector)).some((node) => !node.closest('[hidden]'));
-        return { idea: visible('#idea-form'), cluster: visible('#cluster-form'), vote: visible('.vote'), comment: visible('.comments-toggle') };
+        const visible = (selector: string) =>
+          Array.from(document.querySelectorAll<HTMLElement>(selector)).some((node) => !node.closest('[hidden]'));
+        return {
+          idea: visible('#idea-form'),
+          cluster: visible('#cluster-form'),
+          vote: visible('.vote'),
+          comment: visible('.comments-toggle'),
+        };
       });
     expect(await offered()).toEqual({ idea: true, cluster: false, vote: false, comment: true });
 
@@ -456,24 +626,39 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(await onList(page, idea.id).locator('.vote').isVisible()).toBe(true);
 
     const spotlightTook = await timeToShow(
-      () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: true, view: { card: idea.id } } }),
+      () =>
+        fay.put('/v1/workshops/{id}', {
+          params: { path: { id } },
+          body: { force_sync: true, view: { card: idea.id } },
+        }),
       () => shown(page, `#spotlight [data-card-id="${idea.id}"] .title`, 'In the spotlight'),
     );
     expect(await page.isVisible('#following')).toBe(true);
     expect(await page.textContent('#spotlight-title')).toBe('On the screen now');
-    console.log(`participant page: a step change shown in ${stepTook} ms, a forced spotlight in ${spotlightTook} ms (REST call included)`);
+    console.log(
+      `participant page: a step change shown in ${stepTook} ms, a forced spotlight in ${spotlightTook} ms (REST call included)`,
+    );
 
-    await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: false, view: { card: null } } });
+    await fay.put('/v1/workshops/{id}', {
+      params: { path: { id } },
+      body: { force_sync: false, view: { card: null } },
+    });
     await page.locator('#spotlight').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
     expect(problems.errors).toEqual([]);
   });
 
   it("says what a private, anonymous step keeps from the others, shows none of another's ideas, and reveals them live when the facilitator moves on", async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t);
-    const write = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden' } } });
+    const write = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden' } },
+    });
     const discuss = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Discuss' } });
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Went well' },
+    });
     const pia = (await sdkUser(t, 'Pia')).api;
     await pia.post('/v1/workshops/join', { body: { access_code: code } });
 
@@ -484,7 +669,10 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await shown(page, '#anonymous-notice', 'Your name is not shown');
     await page.evaluate(() => Object.assign(window, { pageMarker: 'first load' }));
 
-    const pias = await pia.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: "Pia's secret", parent: cluster.id } });
+    const pias = await pia.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: "Pia's secret", parent: cluster.id },
+    });
     await page.getByLabel('Your idea').fill("Gus's idea");
     await page.getByRole('button', { name: 'Add idea' }).click();
     await shown(page, `#cards .stack:has([data-card-id="${cluster.id}"]) .ideas .title`, "Gus's idea");
@@ -499,11 +687,18 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
       () => shown(page, `#cards [data-card-id="${pias.id}"] .title`, "Pia's secret", REVEAL_WITHIN_MS),
       REVEAL_WITHIN_MS,
     );
-    console.log(`participant page: another participant's idea shown ${revealed} ms after the step that reveals it (REST call included)`);
-    expect((await page.locator('#cards .ideas .title').allTextContents()).sort()).toEqual(["Gus's idea", "Pia's secret"]);
+    console.log(
+      `participant page: another participant's idea shown ${revealed} ms after the step that reveals it (REST call included)`,
+    );
+    expect((await page.locator('#cards .ideas .title').allTextContents()).sort()).toEqual([
+      "Gus's idea",
+      "Pia's secret",
+    ]);
     // Written anonymously: no author on Pia's card, and Gus's still says only the writer knows it is theirs.
     expect(await onList(page, pias.id).locator('.by').isVisible()).toBe(false);
-    expect(await page.locator('#cards .ideas .by:not([hidden])').allTextContents()).toEqual(['By you · your name is not shown']);
+    expect(await page.locator('#cards .ideas .by:not([hidden])').allTextContents()).toEqual([
+      'By you · your name is not shown',
+    ]);
     await page.locator('#private-notice').waitFor({ state: 'hidden', timeout: SHOWS_WITHIN_MS });
     expect(await page.isVisible('#anonymous-notice')).toBe(false);
     // Live, in the same page: not loaded again.
@@ -530,7 +725,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const back = performance.now();
     await page.locator('#outbox').waitFor({ state: 'hidden', timeout: 15_000 });
     await page.locator('body[data-status="live"]').waitFor({ timeout: 15_000 });
-    console.log(`participant page: writes made offline all answered ${Math.round(performance.now() - back)} ms after the network returned`);
+    console.log(
+      `participant page: writes made offline all answered ${Math.round(performance.now() - back)} ms after the network returned`,
+    );
     await page.getByText('Written offline').first().waitFor({ timeout: 5_000 });
     expect(await votesOf(fay, id, idea.id, guest.id)).toEqual([1]);
     expect(await cardsTitled(fay, id, 'Written offline')).toBe(1);
@@ -545,7 +742,8 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const keys: string[] = [];
     const replayed: string[] = [];
     page.on('response', (response) => {
-      if (response.url().endsWith('/votes') && response.headers()['idempotent-replayed'] === 'true') replayed.push(response.request().headers()['idempotency-key']!);
+      if (response.url().endsWith('/votes') && response.headers()['idempotent-replayed'] === 'true')
+        replayed.push(response.request().headers()['idempotency-key']!);
     });
     await page.route('**/votes', async (route) => {
       keys.push(route.request().headers()['idempotency-key']!);
@@ -581,10 +779,18 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
     // A write kept more than a day (the phone asleep) is not sent blindly: the server may have run
     // it and forgotten its key by now. The person is told instead.
-    const clusterId = (await fay.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: id } } })).find((card) => card.title === 'Topics')!.id;
+    const clusterId = (
+      await fay.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: id } } })
+    ).find((card) => card.title === 'Topics')!.id;
     await page.evaluate(
       ({ key, parent }) => {
-        const stale = { key: 'stale-write-key', madeAt: Date.now() - 25 * 3600 * 1000, label: 'Idea “Slept on”', request: null, intent: { kind: 'card', type: 'idea', title: 'Slept on', parent } };
+        const stale = {
+          key: 'stale-write-key',
+          madeAt: Date.now() - 25 * 3600 * 1000,
+          label: 'Idea “Slept on”',
+          request: null,
+          intent: { kind: 'card', type: 'idea', title: 'Slept on', parent },
+        };
         localStorage.setItem(key, JSON.stringify([stale]));
       },
       { key: `workshop-participant-outbox:${id}`, parent: clusterId },
@@ -598,7 +804,10 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
 
   it('ten phones at once: each joins, adds an idea, and sees all ten appear', async () => {
     const { fay, inWorkshop, code } = await workshopWithCode(t);
-    await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Everyone' } });
+    await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Everyone' },
+    });
     const phones = await Promise.all(Array.from({ length: 10 }, () => phone(browser)));
     const started = performance.now();
     await Promise.all(phones.map(({ page }, n) => joinAsGuest(page, t.url, code, `Phone ${n + 1}`)));
@@ -613,7 +822,12 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await Promise.all(
       phones.map(({ page }) =>
         page.waitForFunction(
-          (expected) => JSON.stringify(Array.from(document.querySelectorAll('#cards .ideas .title')).map((node) => node.textContent).sort()) === expected,
+          (expected) =>
+            JSON.stringify(
+              Array.from(document.querySelectorAll('#cards .ideas .title'))
+                .map((node) => node.textContent)
+                .sort(),
+            ) === expected,
           JSON.stringify(titles),
           { timeout: 10_000 },
         ),
@@ -630,8 +844,14 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t, '<img src=x onerror="window.pwned = 1">');
     const hostile = '<script>window.pwned = 1</script>';
     await fay.post('/v1/workshops/{workshop_id}/criteria', { ...inWorkshop, body: { title: hostile, scale: 3 } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: hostile } });
-    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: '<b>bold?</b>', parent: cluster.id } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: hostile },
+    });
+    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: '<b>bold?</b>', parent: cluster.id },
+    });
 
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');
@@ -640,11 +860,15 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     await onList(page, idea.id).getByRole('button', { name: 'Comment' }).click();
     const audit = await page.evaluate(() => {
       const visible = (node: Element) => !node.closest('[hidden]') && (node as HTMLElement).offsetParent !== null;
-      const controls = Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter(visible);
+      const controls = Array.from(document.querySelectorAll<HTMLInputElement>('input, select, textarea')).filter(
+        visible,
+      );
       const buttons = Array.from(document.querySelectorAll<HTMLButtonElement>('button')).filter(visible);
       return {
         unlabelled: controls.filter((control) => control.labels?.length === 0).map((control) => control.outerHTML),
-        unnamed: buttons.filter((button) => !(button.getAttribute('aria-label') ?? button.textContent ?? '').trim()).map((button) => button.outerHTML),
+        unnamed: buttons
+          .filter((button) => !(button.getAttribute('aria-label') ?? button.textContent ?? '').trim())
+          .map((button) => button.outerHTML),
         small: buttons
           .map((button) => button.getBoundingClientRect())
           .filter((box) => box.width < 44 || box.height < 44)
@@ -655,7 +879,15 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
         pwned: 'pwned' in window,
       };
     });
-    expect(audit).toEqual({ unlabelled: [], unnamed: [], small: [], sideways: false, images: 0, bold: 0, pwned: false });
+    expect(audit).toEqual({
+      unlabelled: [],
+      unnamed: [],
+      small: [],
+      sideways: false,
+      images: 0,
+      bold: 0,
+      pwned: false,
+    });
     expect(await page.textContent('#workshop-title')).toBe('<img src=x onerror="window.pwned = 1">');
     expect(await onList(page, cluster.id).locator('.title').first().textContent()).toBe(hostile);
     expect(await page.locator('#idea-cluster option').first().textContent()).toBe(hostile);
@@ -663,9 +895,14 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     // The keyboard alone: to the idea's +, and Enter gives the point.
     await onList(page, idea.id).locator('.minus').focus();
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Give a point to “<b>bold?</b>”');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Give a point to “<b>bold?</b>”',
+    );
     await page.keyboard.press('Enter');
-    await until(async () => (await votesOf(fay, id, idea.id, guest.id)).length === 1, 'the vote given with the keyboard');
+    await until(
+      async () => (await votesOf(fay, id, idea.id, guest.id)).length === 1,
+      'the vote given with the keyboard',
+    );
     expect(problems.errors).toEqual([]);
   });
 });
@@ -680,7 +917,11 @@ describe.skipIf(!browserAvailable)('the participant page opened from the join li
     const { join_url } = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
     // Someone on the venue's network floods wrong codes until the address is refused.
     const guess = (accessCode: string) =>
-      fetch(`${t.url}/v1/workshops/join/guest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_code: accessCode, name: 'Flood' }) });
+      fetch(`${t.url}/v1/workshops/join/guest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ access_code: accessCode, name: 'Flood' }),
+      });
     for (let i = 0; (await guess(String(100_000_000 + i))).status !== 429; i++) expect(i).toBeLessThan(100);
 
     const { page, problems } = await phone(browser);
@@ -702,7 +943,11 @@ describe.skipIf(!browserAvailable)('the participant page opened from the join li
     expect(page.url()).toBe(`${t.url}/w/${id}`);
     const kay = await guestOf(page, t.url, id);
     const members = await fay.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
-    expect(members.find((member) => member.user_id === kay.id)).toMatchObject({ role: 'participant', name: 'Kay', guest: true });
+    expect(members.find((member) => member.user_id === kay.id)).toMatchObject({
+      role: 'participant',
+      name: 'Kay',
+      guest: true,
+    });
 
     // Archived, the link no longer works: the page says so and asks for the code instead.
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { state: 'archived' } });
@@ -710,7 +955,11 @@ describe.skipIf(!browserAvailable)('the participant page opened from the join li
     await late.goto(join_url);
     await late.getByLabel('Your name').fill('Lou');
     await late.getByRole('button', { name: 'Join' }).click();
-    await shown(late, '#join-status', 'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.');
+    await shown(
+      late,
+      '#join-status',
+      'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.',
+    );
     expect(await late.isVisible('#code')).toBe(true);
     expect(await late.evaluate(() => document.activeElement?.id)).toBe('code');
     expect(problems.errors).toEqual([]);
@@ -722,27 +971,41 @@ describe.skipIf(!browserAvailable)('the participant page at the upload limits', 
   // A guest may upload 1 MiB a day, a workshop's files hold 2 MiB.
   const t = useServer({ uploadGuestDailyMb: 1, uploadWorkshopMb: 2 });
 
-  it("says in words that the workshop has no room left, and that the guest has uploaded as much as they can today", async () => {
+  it('says in words that the workshop has no room left, and that the guest has uploaded as much as they can today', async () => {
     const { fay, id, code, idea } = await workshopWithAnIdea(t, 'Photos');
     const { page, problems } = await guestOnPhone(browser, t, code, id);
     const card = onList(page, idea.id);
     const path = { params: { path: { workshop_id: id, card_id: idea.id } } };
     const attachFile = async (name: string, bytes: number) => {
-      await card.getByLabel('File to attach').setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(bytes) });
+      await card
+        .getByLabel('File to attach')
+        .setInputFiles({ name, mimeType: 'application/octet-stream', buffer: Buffer.alloc(bytes) });
       await card.getByRole('button', { name: 'Attach file' }).click();
     };
 
     await card.getByRole('button', { name: 'Attach a file to “Photos”' }).click();
     await attachFile('first.bin', 900 * 1024);
-    await until(async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1, 'the first attachment');
+    await until(
+      async () => (await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).length === 1,
+      'the first attachment',
+    );
     // Fay's 1.1 MiB fill the workshop's 2 MiB but for 22 KiB.
-    const upload = await fay.post('/v1/uploads', { body: { file: new File([Buffer.alloc(1126 * 1024)], 'board.bin') } });
-    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { ...path, body: { blob: { key: upload.key, container: upload.container } } });
+    const upload = await fay.post('/v1/uploads', {
+      body: { file: new File([Buffer.alloc(1126 * 1024)], 'board.bin') },
+    });
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', {
+      ...path,
+      body: { blob: { key: upload.key, container: upload.container } },
+    });
 
     await attachFile('second.bin', 60 * 1024);
     await shown(page, '#refused', 'Not sent: “second.bin”. This workshop has no room left for more files.');
     await attachFile('third.bin', 200 * 1024);
-    await shown(page, '#refused', "Not sent: “third.bin”. You've uploaded as much as you can today. Try again in 24 hours.");
+    await shown(
+      page,
+      '#refused',
+      "Not sent: “third.bin”. You've uploaded as much as you can today. Try again in 24 hours.",
+    );
     expect(await fay.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', path)).toHaveLength(2);
     expect(problems.errors).toEqual([]);
   });

@@ -11,23 +11,40 @@ const t = useServer();
 const [fay, pat, otto, una] = useUsers(t, 'Fay', 'Pat', 'Otto', 'Una');
 const sockets = useSockets(t);
 
-const read = (id: string, user = pat) => t.request<ParticipationOutput>('GET', `/v1/workshops/${id}/participation`, { token: user.token });
-const vote = (w: string, card: string, user: typeof pat, value = 1) => t.request('POST', `/v1/workshops/${w}/cards/${card}/votes`, { token: user.token, body: { value } });
+const read = (id: string, user = pat) =>
+  t.request<ParticipationOutput>('GET', `/v1/workshops/${id}/participation`, { token: user.token });
+const vote = (w: string, card: string, user: typeof pat, value = 1) =>
+  t.request('POST', `/v1/workshops/${w}/cards/${card}/votes`, { token: user.token, body: { value } });
 
 describe('participation', () => {
   it('counts participants who voted, spent their budget and rated; names only for facilitators', async () => {
     const w = await seedWorkshopWith(t, fay, [pat, otto, una], { votePositive: 2 });
     const card = await seedCard(t, w.id, fay, { type: 'cluster' });
     const criterion = await seedCriterion(t, w.id, { scale: 1 });
-    expect((await read(w.id)).body).toEqual({ step_id: null, participants: 3, voted_any: 0, voted_all: 0, rated_any: 0 });
+    expect((await read(w.id)).body).toEqual({
+      step_id: null,
+      participants: 3,
+      voted_any: 0,
+      voted_all: 0,
+      rated_any: 0,
+    });
 
     await vote(w.id, card.id, pat);
     await vote(w.id, card.id, pat);
     await vote(w.id, card.id, otto);
     await vote(w.id, card.id, fay); // a facilitator's vote counts for nobody here
-    await t.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, { token: una.token, body: { value: 3, criterium_id: criterion.id } });
+    await t.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, {
+      token: una.token,
+      body: { value: 3, criterium_id: criterion.id },
+    });
 
-    expect((await read(w.id)).body).toEqual({ step_id: null, participants: 3, voted_any: 2, voted_all: 1, rated_any: 1 });
+    expect((await read(w.id)).body).toEqual({
+      step_id: null,
+      participants: 3,
+      voted_any: 2,
+      voted_all: 1,
+      rated_any: 1,
+    });
     const withNames = (await read(w.id, fay)).body;
     expect(withNames.users).toEqual([
       { id: otto.id, name: 'Otto', guest: false, votes_used: 1, ratings: 0 },
@@ -48,10 +65,22 @@ describe('participation', () => {
     const card = await seedCard(t, w.id, fay, { type: 'cluster' });
     const screen = await sockets.joined(pat, w.id);
     const desk = await sockets.joined(fay, w.id);
-    await Promise.all([vote(w.id, card.id, pat), vote(w.id, card.id, otto), vote(w.id, card.id, pat), vote(w.id, card.id, otto)]);
+    await Promise.all([
+      vote(w.id, card.id, pat),
+      vote(w.id, card.id, otto),
+      vote(w.id, card.id, pat),
+      vote(w.id, card.id, otto),
+    ]);
     // The first change is sent at once, the rest of the burst once the second is over.
     const last = await screen.next('participation:changed', (p) => p.voted_any === 2, 3_000);
-    expect(last).toEqual({ workshop_id: w.id, step_id: null, participants: 2, voted_any: 2, voted_all: 0, rated_any: 0 });
+    expect(last).toEqual({
+      workshop_id: w.id,
+      step_id: null,
+      participants: 2,
+      voted_any: 2,
+      voted_all: 0,
+      rated_any: 0,
+    });
     expect((await desk.next('participation:changed', (p) => p.voted_any === 2)).users).toHaveLength(2);
     await quietFor(300, 'no more participation events after the window');
     expect(screen.all('participation:changed').length).toBeLessThanOrEqual(2);
@@ -62,7 +91,10 @@ describe('participation', () => {
 describe.skipIf(!redisAvailable)('participation on two instances sharing a database and Redis', () => {
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const onA = useSockets(a);
   const [host, watcher, ...voters] = useUsers(a, 'Host', 'Watcher', 'V1', 'V2', 'V3', 'V4');
 
@@ -71,16 +103,23 @@ describe.skipIf(!redisAvailable)('participation on two instances sharing a datab
     const card = await seedCard(a, w.id, host, { type: 'cluster' });
     const screen = await onA.joined(watcher, w.id);
     const arrivals: Array<{ at: number; counts: ParticipationOutput }> = [];
-    screen.socket.on('participation:changed', ({ workshop_id: _w, ...counts }) => arrivals.push({ at: performance.now(), counts }));
+    screen.socket.on('participation:changed', ({ workshop_id: _w, ...counts }) =>
+      arrivals.push({ at: performance.now(), counts }),
+    );
 
     // Eight votes over about two seconds, in turn through each instance.
     for (const [n, voter] of [...voters, ...voters].entries()) {
       const through = n % 2 === 0 ? a : b;
-      const res = await through.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, { token: voter.token, body: { value: 1 } });
+      const res = await through.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, {
+        token: voter.token,
+        body: { value: 1 },
+      });
       expect(res.status).toBe(201);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const final = (await a.request<ParticipationOutput>('GET', `/v1/workshops/${w.id}/participation`, { token: watcher.token })).body;
+    const final = (
+      await a.request<ParticipationOutput>('GET', `/v1/workshops/${w.id}/participation`, { token: watcher.token })
+    ).body;
     expect(final).toMatchObject({ participants: 5, voted_any: 4, voted_all: 4 });
     await until(() => arrivals.at(-1)?.counts.voted_all === 4, 'the final counts', 5_000);
     await quietFor(1_500, 'no event after the final counts');

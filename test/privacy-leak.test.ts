@@ -6,7 +6,15 @@ import type { ExportOutput } from '../src/modules/events/changes';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { syncedDoc } from './helpers/collab';
-import { confirmAddress, errorOf, expectError, seedFile, seedMember, seedWorkshopWith, type TestUser } from './helpers/factories';
+import {
+  confirmAddress,
+  errorOf,
+  expectError,
+  seedFile,
+  seedMember,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { readPdf } from './helpers/pdf';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
@@ -50,7 +58,9 @@ class Transcript {
 
   /** Presence is left out: it shows who is connected, by design (docs/api.md#private-writing-and-anonymous-authors). */
   text(): string {
-    const events = this.clients.flatMap((client) => client.received.filter((r) => r.event !== 'presence').map((r) => `${r.event} ${JSON.stringify(r.payload)}`));
+    const events = this.clients.flatMap((client) =>
+      client.received.filter((r) => r.event !== 'presence').map((r) => `${r.event} ${JSON.stringify(r.payload)}`),
+    );
     return [...this.answers, ...events].join('\n');
   }
 }
@@ -75,9 +85,18 @@ async function caughtUp(client: LiveClient, workshopId: string, marker: string) 
 async function readEverything(ear: Transcript, workshopId: string, cardIds: string[]) {
   const w = `/v1/workshops/${workshopId}`;
   const answers: Record<string, number> = {};
-  for (const path of [w, `${w}/cards`, `${w}/cards?type=idea`, `${w}/events?per_page=100`, `${w}/participation`]) answers[path] = (await ear.get(path)).status;
+  for (const path of [w, `${w}/cards`, `${w}/cards?type=idea`, `${w}/events?per_page=100`, `${w}/participation`])
+    answers[path] = (await ear.get(path)).status;
   for (const id of cardIds) {
-    for (const part of ['', '?attributes=sections,criteria', '/comments', '/items', '/votes', '/ratings', '/attachments']) {
+    for (const part of [
+      '',
+      '?attributes=sections,criteria',
+      '/comments',
+      '/items',
+      '/votes',
+      '/ratings',
+      '/attachments',
+    ]) {
       const path = `${w}/cards/${id}${part.startsWith('?') ? part : part}`;
       answers[path] = (await ear.get(path)).status;
     }
@@ -97,10 +116,14 @@ async function resumeFromStart(ear: Transcript, workshopId: string) {
 async function exportText(workshopId: string, type: 'csv' | 'xlsx' | 'docx' | 'pdf'): Promise<string> {
   const created = await api<ExportOutput>('POST', `/v1/workshops/${workshopId}/exports`, fay, { type });
   let done: ExportOutput | undefined;
-  await until(async () => {
-    done = await api<ExportOutput>('GET', `/v1/workshops/${workshopId}/exports/${created.id}`, fay);
-    return done.state !== 'pending';
-  }, `the ${type} export`, 30_000);
+  await until(
+    async () => {
+      done = await api<ExportOutput>('GET', `/v1/workshops/${workshopId}/exports/${created.id}`, fay);
+      return done.state !== 'pending';
+    },
+    `the ${type} export`,
+    30_000,
+  );
   expect(done!.state, done!.message ?? '').toBe('success');
   const bytes = Buffer.from(await (await fetch(done!.url!)).arrayBuffer());
   switch (type) {
@@ -115,7 +138,11 @@ async function exportText(workshopId: string, type: 'csv' | 'xlsx' | 'docx' | 'p
     }
     case 'docx': {
       const zip = await JSZip.loadAsync(bytes);
-      const parts = await Promise.all(Object.values(zip.files).filter((f) => f.name.endsWith('.xml')).map((f) => f.async('string')));
+      const parts = await Promise.all(
+        Object.values(zip.files)
+          .filter((f) => f.name.endsWith('.xml'))
+          .map((f) => f.async('string')),
+      );
       return parts.join('\n');
     }
     case 'pdf':
@@ -129,8 +156,14 @@ describe('private writing and anonymous authors on every channel', () => {
     const base = `/v1/workshops/${w.id}`;
     const section = await api('POST', `${base}/sections`, fay, { title: 'Notes' });
     const criterion = await api('POST', `${base}/criteria`, fay, { title: 'Impact', scale: 3 });
-    const quiet = await api('POST', `${base}/steps`, fay, { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden' } });
-    const together = await api('POST', `${base}/steps`, fay, { name: 'Read together', prefs: { cards_visible: 'all' } });
+    const quiet = await api('POST', `${base}/steps`, fay, {
+      name: 'Write alone',
+      prefs: { cards_visible: 'own', authors: 'hidden' },
+    });
+    const together = await api('POST', `${base}/steps`, fay, {
+      name: 'Read together',
+      prefs: { cards_visible: 'all' },
+    });
     expect(quiet.prefs).toMatchObject({ cards_visible: 'own', authors: 'hidden' });
     expect(together.prefs).toMatchObject({ cards_visible: 'all', authors: 'shown' });
     const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
@@ -142,13 +175,20 @@ describe('private writing and anonymous authors on every channel', () => {
     expect(shown).toMatchObject({ cards_visible: 'own', authors: 'hidden' });
 
     // Ben writes alone and without his name; the facilitator gives his idea feedback and edits it.
-    const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'BEN-SECRET idea', content: 'BEN-SECRET body' });
+    const idea = await api('POST', `${base}/cards`, ben, {
+      type: 'idea',
+      parent: board.id,
+      title: 'BEN-SECRET idea',
+      content: 'BEN-SECRET body',
+    });
     expect(idea).toMatchObject({ user_id: ben.id, author_visibility: 'hidden' });
     const cluster = await api('POST', `${base}/cards`, ben, { type: 'cluster', title: 'BEN-SECRET cluster' });
     await api('POST', `${base}/cards/${idea.id}/comments`, ben, { content: 'BEN-SECRET comment' });
     await api('POST', `${base}/cards/${idea.id}/items`, ben, { content: 'BEN-SECRET item', section_id: section.id });
     const file = await seedFile(t, ben, { name: 'BEN-SECRET.png' });
-    await api('POST', `${base}/cards/${idea.id}/attachments`, ben, { blob: { key: file.key, container: file.container } });
+    await api('POST', `${base}/cards/${idea.id}/attachments`, ben, {
+      blob: { key: file.key, container: file.container },
+    });
     // On the facilitator's card: its text is for everyone, its author for nobody.
     await api('POST', `${base}/cards/${board.id}/comments`, ben, { content: 'Open remark' });
     await api('POST', `${base}/cards/${idea.id}/votes`, fay, { value: 1 });
@@ -174,14 +214,28 @@ describe('private writing and anonymous authors on every channel', () => {
     const seqs = live.seqs(w.id);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
     const bare = live.all('workshop:event', (p) => p.change === undefined).map((p) => p.action);
-    expect(bare).toEqual(expect.arrayContaining(['addCard', 'addComment', 'addItem', 'addAttachment', 'addVote', 'addRating', 'updateCard']));
+    expect(bare).toEqual(
+      expect.arrayContaining([
+        'addCard',
+        'addComment',
+        'addItem',
+        'addAttachment',
+        'addVote',
+        'addRating',
+        'updateCard',
+      ]),
+    );
 
     // The reveal: the next step shows every card, still without Ben's name.
     await api('PUT', base, fay, { current_step_id: together.id });
     const changed = await live.next('step:changed', (p) => p.step?.id === together.id);
     expect(changed.step.prefs.cards_visible).toBe('all');
     const cards = (await ear.get(`${base}/cards`)).body as Array<{ id: string; title: string; user_id: string | null }>;
-    expect(cards.find((card) => card.id === idea.id)).toMatchObject({ title: 'BEN-SECRET edited', user_id: null, author_visibility: 'hidden' });
+    expect(cards.find((card) => card.id === idea.id)).toMatchObject({
+      title: 'BEN-SECRET edited',
+      user_id: null,
+      author_visibility: 'hidden',
+    });
     expect(cards.find((card) => card.id === cluster.id)).toMatchObject({ user_id: null });
     const comments = (await ear.get(`${base}/cards/${idea.id}/comments`)).body;
     expect(comments).toEqual([expect.objectContaining({ content: 'BEN-SECRET comment', user_id: null })]);
@@ -190,7 +244,9 @@ describe('private writing and anonymous authors on every channel', () => {
     expect(added).toMatchObject({ user: null, change: { card: { user_id: null } } });
     await readEverything(ear, w.id, [idea.id, cluster.id]);
     const replay = await resumeFromStart(ear, w.id);
-    expect(replay.all('card:created', (p) => p.card.id === idea.id)).toEqual([expect.objectContaining({ card: expect.objectContaining({ user_id: null }) })]);
+    expect(replay.all('card:created', (p) => p.card.id === idea.id)).toEqual([
+      expect.objectContaining({ card: expect.objectContaining({ user_id: null }) }),
+    ]);
 
     const after = ear.text();
     expect(after).toContain('BEN-SECRET edited');
@@ -203,7 +259,9 @@ describe('private writing and anonymous authors on every channel', () => {
       expect(text, type).not.toContain('Quillfeather');
     }
     await queueDailyDigests(t.deps, new Date(Date.now() + 60_000));
-    const mails = await t.rows<{ to: string; text: string; html: string }>(sql`SELECT "to", text, html FROM outbox WHERE subject LIKE 'What happened%'`);
+    const mails = await t.rows<{ to: string; text: string; html: string }>(
+      sql`SELECT "to", text, html FROM outbox WHERE subject LIKE 'What happened%'`,
+    );
     const toOthers = mails.filter((mail) => mail.to !== ben.email);
     expect(toOthers.length).toBeGreaterThan(0);
     for (const mail of toOthers) {
@@ -214,7 +272,11 @@ describe('private writing and anonymous authors on every channel', () => {
 
   it('hidden_from_participants: facilitators and the author see the author, other participants never, live and over REST', async () => {
     const { w, base, board } = await onStep({ authors: 'hidden_from_participants' });
-    const [fayLive, anaLive, benLive] = [await sockets.joined(fay, w.id), await sockets.joined(ana, w.id), await sockets.joined(ben, w.id)];
+    const [fayLive, anaLive, benLive] = [
+      await sockets.joined(fay, w.id),
+      await sockets.joined(ana, w.id),
+      await sockets.joined(ben, w.id),
+    ];
 
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Candid idea' });
     const byCard = (p: any) => p.card.id === idea.id;
@@ -224,7 +286,8 @@ describe('private writing and anonymous authors on every channel', () => {
     // Each socket got the card once.
     for (const client of [fayLive, anaLive, benLive]) expect(client.all('card:created', byCard)).toHaveLength(1);
 
-    const read = async (user: TestUser) => (await api<any[]>('GET', `${base}/cards`, user)).find((card) => card.id === idea.id).user_id;
+    const read = async (user: TestUser) =>
+      (await api<any[]>('GET', `${base}/cards`, user)).find((card) => card.id === idea.id).user_id;
     expect(await read(fay)).toBe(ben.id);
     expect(await read(ben)).toBe(ben.id);
     expect(await read(ana)).toBeNull();
@@ -244,7 +307,10 @@ describe('private writing and anonymous authors on every channel', () => {
   it('a private step keeps other participants from writing on, voting on or filing under a card they cannot see', async () => {
     const w = await seedWorkshopWith(t, fay, [ana, ben]);
     const base = `/v1/workshops/${w.id}`;
-    const step = await api('POST', `${base}/steps`, fay, { name: 'Alone', prefs: { cards_visible: 'own', allow_edit: 'all', allow_delete: 'all' } });
+    const step = await api('POST', `${base}/steps`, fay, {
+      name: 'Alone',
+      prefs: { cards_visible: 'own', allow_edit: 'all', allow_delete: 'all' },
+    });
     await api('PUT', base, fay, { current_step_id: step.id });
     const cluster = await api('POST', `${base}/cards`, ben, { type: 'cluster', title: 'Ben alone' });
     const other = await api('POST', `${base}/cards`, ana, { type: 'cluster', title: 'Ana alone' });
@@ -260,15 +326,26 @@ describe('private writing and anonymous authors on every channel', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
     }
     // In a merge, a card she cannot see reads as one that does not exist.
-    const merge = await t.request('POST', `${base}/cards/merge`, { token: ana.token, body: { cards_id: [other.id, cluster.id] } });
+    const merge = await t.request('POST', `${base}/cards/merge`, {
+      token: ana.token,
+      body: { cards_id: [other.id, cluster.id] },
+    });
     expect(merge.status).toBe(400);
     expect(errorOf(merge).details).toEqual([expect.objectContaining({ path: 'cards_id.1' })]);
-    const filed = await t.request('POST', `${base}/cards`, { token: ana.token, body: { type: 'idea', parent: cluster.id, title: 'Mine' } });
+    const filed = await t.request('POST', `${base}/cards`, {
+      token: ana.token,
+      body: { type: 'idea', parent: cluster.id, title: 'Mine' },
+    });
     expect(filed.status).toBe(400);
     // Nothing changed: Ben's cluster is as he wrote it, and has no votes or comments.
-    expect(await api('GET', `${base}/cards/${cluster.id}`, fay)).toMatchObject({ title: 'Ben alone', summary: { score: 0, comments: 0 } });
+    expect(await api('GET', `${base}/cards/${cluster.id}`, fay)).toMatchObject({
+      title: 'Ben alone',
+      summary: { score: 0, comments: 0 },
+    });
     // Facilitators see and reach every card.
-    expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(expect.arrayContaining([cluster.id, other.id]));
+    expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(
+      expect.arrayContaining([cluster.id, other.id]),
+    );
   });
 
   it("a facilitator's merge keeps privately written cards private, and the criteria's ratings leave out hidden cards", async () => {
@@ -289,8 +366,14 @@ describe('private writing and anonymous authors on every channel', () => {
     }
 
     // Grouping two participants' private ideas would show each their writing: refused, nothing changed.
-    expectError(await t.request('POST', `${base}/cards/merge`, { token: fay.token, body: { cards_id: [first.id, anas.id] } }), 409, 'conflict');
-    expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(expect.arrayContaining([first.id, anas.id]));
+    expectError(
+      await t.request('POST', `${base}/cards/merge`, { token: fay.token, body: { cards_id: [first.id, anas.id] } }),
+      409,
+      'conflict',
+    );
+    expect((await api<any[]>('GET', `${base}/cards`, fay)).map((card) => card.id)).toEqual(
+      expect.arrayContaining([first.id, anas.id]),
+    );
 
     // One participant's ideas merged by the facilitator stay that participant's, private from Ana.
     const anaLive = await sockets.joined(ana, w.id);
@@ -310,7 +393,11 @@ describe('private writing and anonymous authors on every channel', () => {
     const step = await api('POST', `${base}/steps`, fay, { name: 'Alone', prefs: { cards_visible: 'own' } });
     const board = await api('POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
     await api('PUT', base, fay, { current_step_id: step.id });
-    const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Soon a facilitator' });
+    const idea = await api('POST', `${base}/cards`, ben, {
+      type: 'idea',
+      parent: board.id,
+      title: 'Soon a facilitator',
+    });
     const listed = async () => (await api<any[]>('GET', `${base}/cards`, ana)).map((card) => card.id);
     expect(await listed()).not.toContain(idea.id);
     // Organization admins act as facilitators, whose cards a private step shows
@@ -320,12 +407,16 @@ describe('private writing and anonymous authors on every channel', () => {
     expect(await listed()).toContain(idea.id);
   });
 
-  it("the log does not name who moved their own anonymous card", async () => {
+  it('the log does not name who moved their own anonymous card', async () => {
     const { w, base, board } = await onStep({ authors: 'hidden' });
     const idea = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Moved' });
-    const moves = async (user: TestUser) => (await api<any[]>('GET', `${base}/events?filters=moveCards`, user)).map((event) => event.user?.id ?? null);
+    const moves = async (user: TestUser) =>
+      (await api<any[]>('GET', `${base}/events?filters=moveCards`, user)).map((event) => event.user?.id ?? null);
     // Drags on the canvas document, as a screen makes them: Ben's own card, then Fay's drag of it.
-    for (const [user, x] of [[ben, 10], [fay, 30]] as const) {
+    for (const [user, x] of [
+      [ben, 10],
+      [fay, 30],
+    ] as const) {
       const client = await syncedDoc(t, w.id, user.token);
       client.cards.set(idea.id, { ...client.cards.get(idea.id), x, y: 20 });
       await until(async () => (await moves(fay)).length === (user === ben ? 1 : 2), 'the move logged');

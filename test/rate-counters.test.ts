@@ -69,7 +69,10 @@ describe('database counters', () => {
     await pause(100);
     await sweepCounters(database());
     const { rateLimits } = t.tables;
-    const left = await t.db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [ended, running]));
+    const left = await t.db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(inArray(rateLimits.key, [ended, running]));
     expect(left.map((row) => row.key)).toEqual([running]);
   });
 

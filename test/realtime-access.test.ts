@@ -1,7 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
-import { createConfirmedUser, createUser, seedCriterion, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  createConfirmedUser,
+  createUser,
+  seedCriterion,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { until } from './helpers/wait';
 import { type LiveClient } from './helpers/sockets';
@@ -10,7 +17,8 @@ const t = useServer();
 const [facilitator] = useUsers(t, 'Fay');
 const sockets = useSockets(t);
 
-const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) => t.request<T>(method, path, { token: user.token, body });
+const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) =>
+  t.request<T>(method, path, { token: user.token, body });
 
 const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
@@ -33,11 +41,13 @@ function disconnected(client: LiveClient): Promise<string> {
 }
 
 describe('logout', () => {
-  it("ends the sockets opened with the token at once, and only those", async () => {
+  it('ends the sockets opened with the token at once, and only those', async () => {
     const pat = await createUser(t, 'Pat');
     const w = await seedWorkshop(t, facilitator);
     await seedMember(t, w.id, pat);
-    const login = await t.request<{ token: string }>('POST', '/v1/auth/login', { body: { email: pat.email, password: 'correct horse battery' } });
+    const login = await t.request<{ token: string }>('POST', '/v1/auth/login', {
+      body: { email: pat.email, password: 'correct horse battery' },
+    });
     expect(login.status).toBe(200);
     const otherDevice = await joined({ ...pat, token: login.body.token }, w.id);
     const client = await joined(pat, w.id);
@@ -59,7 +69,10 @@ describe('losing access', () => {
     const owner = await createUser(t, 'Olga');
     const admin = await createConfirmedUser(t, 'Adam');
     const org = (await api<OrganizationOutput>('POST', '/v1/organizations', owner, { name: 'Acme' })).body;
-    const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, { email: admin.email, role: 'admin' });
+    const member = await api<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, owner, {
+      email: admin.email,
+      role: 'admin',
+    });
     expect(member.status).toBe(201);
     const w = await seedWorkshop(t, facilitator, { ownerType: 'organization', ownerId: org.id });
     const removeAdmin = async () => {
@@ -76,7 +89,11 @@ describe('losing access', () => {
     await client.next('workshop:updated', (p) => p.workshop.title === 'While admin');
 
     await removeAdmin();
-    await until(async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)), "the admin out of the workshop's rooms", 2_000);
+    await until(
+      async () => !(await roomsOf(admin.id)).some((room) => room.startsWith(`workshop:${w.id}`)),
+      "the admin out of the workshop's rooms",
+      2_000,
+    );
     await rename(w.id, 'After removal', watcher);
     expect(titles(client)).toEqual(['While admin']);
     expect(client.socket.connected).toBe(true);
@@ -90,7 +107,11 @@ describe('losing access', () => {
     expect(await roomsOf(admin.id)).toContain(`workshop:${w.id}:facilitators`);
 
     await removeAdmin();
-    await until(async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`), "the admin in the participants' room", 2_000);
+    await until(
+      async () => (await roomsOf(admin.id)).includes(`workshop:${w.id}:participants`),
+      "the admin in the participants' room",
+      2_000,
+    );
     const rooms = await roomsOf(admin.id);
     expect(rooms).not.toContain(`workshop:${w.id}:facilitators`);
     expect(rooms).toContain(`workshop:${w.id}`);
@@ -101,10 +122,17 @@ describe('losing access', () => {
     await seedMember(t, w.id, admin, 'facilitator');
     await joined(admin, w.id);
     const watcher = await joined(facilitator, w.id);
-    const roles = await api<Array<{ id: string; user_id: string }>>('GET', `/v1/workshops/${w.id}/user_roles`, facilitator);
+    const roles = await api<Array<{ id: string; user_id: string }>>(
+      'GET',
+      `/v1/workshops/${w.id}/user_roles`,
+      facilitator,
+    );
     const membership = roles.body.find((r) => r.user_id === admin.id)!;
 
-    expect((await api('PUT', `/v1/workshops/${w.id}/user_roles/${membership.id}`, facilitator, { role: 'participant' })).status).toBe(200);
+    expect(
+      (await api('PUT', `/v1/workshops/${w.id}/user_roles/${membership.id}`, facilitator, { role: 'participant' }))
+        .status,
+    ).toBe(200);
     await watcher.next('workshop:event', (p) => p.action === 'updateMember');
     const rooms = await roomsOf(admin.id);
     expect(rooms).toContain(`workshop:${w.id}:facilitators`);
@@ -118,7 +146,9 @@ describe('losing access', () => {
     const client = await joined(pat, w.id);
     const watcher = await joined(facilitator, w.id);
     // Removed without a logged event: only the refused join tells.
-    await t.write(async (tx, { workshopMembers }) => tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, pat.id))));
+    await t.write(async (tx, { workshopMembers }) =>
+      tx.delete(workshopMembers).where(and(eq(workshopMembers.workshopId, w.id), eq(workshopMembers.userId, pat.id))),
+    );
 
     expect(await client.join(w.id)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect((await roomsOf(pat.id)).filter((room) => room.startsWith('workshop:'))).toEqual([]);
@@ -137,7 +167,10 @@ describe('workshop deletion', () => {
     expect(await roomsOf(pat.id)).toContain(`workshop:${w.id}:user:${pat.id}`);
 
     expect((await api('DELETE', `/v1/workshops/${w.id}`, facilitator)).status).toBe(204);
-    const inWorkshop = async () => [...(await roomsOf(pat.id)), ...(await roomsOf(facilitator.id))].filter((room) => room.startsWith(`workshop:${w.id}`));
+    const inWorkshop = async () =>
+      [...(await roomsOf(pat.id)), ...(await roomsOf(facilitator.id))].filter((room) =>
+        room.startsWith(`workshop:${w.id}`),
+      );
     await until(async () => (await inWorkshop()).length === 0, "nobody left in the workshop's room", 2_000);
     expect(client.socket.connected).toBe(true);
   });

@@ -50,14 +50,16 @@ describe('join limits', () => {
       const ack = await client.join(workshop.id, 0);
       replays.push({ ack, received: client.all('workshop:event').length });
     }
-    for (const replay of replays.slice(0, 5)) expect(replay).toEqual({ ack: { ok: true, seq: 500, replayed: 500 }, received: 500 });
+    for (const replay of replays.slice(0, 5))
+      expect(replay).toEqual({ ack: { ok: true, seq: 500, replayed: 500 }, received: 500 });
     expect(replays[5]).toEqual({ ack: { ok: true, seq: 500, reload: true }, received: 0 });
   });
 
   it('charges nothing for a gap too large to replay: the client reloads over REST anyway', async () => {
     const resumer = await createUser(t, 'Long-gone resumer');
     const tooFar = await workshopWithEvents(501, resumer);
-    for (let n = 0; n < 5; n++) expect(await (await sockets.connected(resumer)).join(tooFar.id, 0)).toEqual({ ok: true, seq: 501, reload: true });
+    for (let n = 0; n < 5; n++)
+      expect(await (await sockets.connected(resumer)).join(tooFar.id, 0)).toEqual({ ok: true, seq: 501, reload: true });
     const small = await workshopWithEvents(10, resumer);
     expect(await (await sockets.connected(resumer)).join(small.id, 0)).toEqual({ ok: true, seq: 10, replayed: 10 });
   });

@@ -14,7 +14,8 @@ import { until } from './helpers/wait';
  * Redis is back, so a logout or a lost membership that could not travel still ends the feed.
  */
 
-const disconnected = (client: LiveClient) => new Promise<string>((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
+const disconnected = (client: LiveClient) =>
+  new Promise<string>((resolve) => client.socket.once('disconnect', (reason) => resolve(reason)));
 
 describe('periodic re-check', () => {
   const t = useServer({ liveRecheckMs: 100 });
@@ -36,14 +37,17 @@ describe('periodic re-check', () => {
     const workshop = await seedWorkshop(t, owner);
     await seedMember(t, workshop.id, member);
     await joined(t, member, workshop.id);
-    const inRoom = async () => (await t.server.realtime.io.local.in(`workshop:${workshop.id}`).fetchSockets()).some((s) => s.data.user.id === member.id);
+    const inRoom = async () =>
+      (await t.server.realtime.io.local.in(`workshop:${workshop.id}`).fetchSockets()).some(
+        (s) => s.data.user.id === member.id,
+      );
     expect(await inRoom()).toBe(true);
     await t.write(sql`DELETE FROM workshop_members WHERE workshop_id = ${workshop.id} AND user_id = ${member.id}`);
     await until(async () => !(await inRoom()), "the member out of the workshop's room");
     expect(await inRoom()).toBe(false);
   });
 
-  it("asks once about a token however many sockets share it, and moves only the sockets whose rooms are wrong", async () => {
+  it('asks once about a token however many sockets share it, and moves only the sockets whose rooms are wrong', async () => {
     const owner = await createUser(t, 'Host');
     const member = await createUser(t, 'Tabs');
     const workshops = [await seedWorkshop(t, owner), await seedWorkshop(t, owner)];
@@ -51,10 +55,15 @@ describe('periodic re-check', () => {
     for (let tab = 0; tab < 3; tab++) for (const workshop of workshops) await joined(t, member, workshop.id);
     const { io } = t.server.realtime;
     const asked: string[] = [];
-    const counting = { ...t.deps.auth, isAlive: async (tokenHash: string) => (asked.push(tokenHash), t.deps.auth.isAlive(tokenHash)) };
+    const counting = {
+      ...t.deps.auth,
+      isAlive: async (tokenHash: string) => (asked.push(tokenHash), t.deps.auth.isAlive(tokenHash)),
+    };
     const moves: string[] = [];
     const local = io.local;
-    const watched = vi.spyOn(io, 'in').mockImplementation((room) => (moves.push(String(room)), local.in(room)) as ReturnType<typeof io.in>);
+    const watched = vi
+      .spyOn(io, 'in')
+      .mockImplementation((room) => (moves.push(String(room)), local.in(room)) as ReturnType<typeof io.in>);
     const presence = new Presence(io, () => true, t.deps.database);
     try {
       await recheckLocalSockets(t.deps, io, presence, counting);
@@ -74,7 +83,10 @@ describe.skipIf(!redisAvailable)('re-check after a Redis outage', () => {
   const redis = useRedis();
   // Periodic checks far apart: what ends the socket here is the re-check on reconnect.
   const a = useServer(() => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }));
-  const b = useServer(() => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const sockets = useSockets(a);
   const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
 

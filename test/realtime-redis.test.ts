@@ -1,19 +1,31 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
-import { createConfirmedUser, createUser, seedCard, seedMember, seedWorkshop, seedWorkshopWith, type TestUser } from './helpers/factories';
+import {
+  createConfirmedUser,
+  createUser,
+  seedCard,
+  seedMember,
+  seedWorkshop,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Redis', () => {
   const warn = vi.spyOn(console, 'warn');
-  const logged = (text: string) => warn.mock.calls.filter(([m]) => String(m).startsWith('[realtime]') && String(m).includes(text)).length;
+  const logged = (text: string) =>
+    warn.mock.calls.filter(([m]) => String(m).startsWith('[realtime]') && String(m).includes(text)).length;
   afterAll(() => warn.mockRestore());
 
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const [facilitator] = useUsers(a, 'Fay');
   const [participant] = useUsers(b, 'Pat');
   const sockets = useSockets(a);
@@ -21,7 +33,10 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   const scene = () => seedWorkshopWith(a, facilitator, [participant]);
   const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
   const rename = async (server: TestServer, workshopId: string, title: string) => {
-    const res = await server.request('PUT', `/v1/workshops/${workshopId}`, { token: facilitator.token, body: { title } });
+    const res = await server.request('PUT', `/v1/workshops/${workshopId}`, {
+      token: facilitator.token,
+      body: { title },
+    });
     expect(res.status).toBe(200);
   };
 
@@ -33,10 +48,17 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
     await rename(b, w.id, 'Written on B');
     expect(await onA.next('workshop:updated')).toMatchObject({ seq: 1, workshop: { title: 'Written on B' } });
     const card = await seedCard(a, w.id, facilitator, { type: 'cluster' });
-    await a.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, { token: participant.token, body: { value: 1 } });
+    await a.request('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, {
+      token: participant.token,
+      body: { value: 1 },
+    });
     expect(await onB.next('score:changed')).toMatchObject({ seq: 2, card_id: card.id, score: 1 });
 
-    const everyone = { workshop_id: w.id, users: [expect.objectContaining({ id: facilitator.id }), expect.objectContaining({ id: participant.id })], count: 2 };
+    const everyone = {
+      workshop_id: w.id,
+      users: [expect.objectContaining({ id: facilitator.id }), expect.objectContaining({ id: participant.id })],
+      count: 2,
+    };
     expect(await onA.next('presence', (p) => p.count === 2)).toEqual(everyone);
     expect(await onB.next('presence', (p) => p.count === 2)).toEqual(everyone);
   });
@@ -52,13 +74,24 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
 
     const owner = await createUser(a, 'Olga');
     const admin = await createConfirmedUser(a, 'Adam');
-    const org = (await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })).body;
-    const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, { token: owner.token, body: { email: admin.email, role: 'admin' } });
+    const org = (
+      await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: owner.token, body: { name: 'Acme' } })
+    ).body;
+    const member = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${org.id}/members`, {
+      token: owner.token,
+      body: { email: admin.email, role: 'admin' },
+    });
     const orgWorkshop = await seedWorkshop(a, facilitator, { ownerType: 'organization', ownerId: org.id });
     const adminOnB = await joined(b, admin, orgWorkshop.id);
     const watcherOnA = await joined(a, facilitator, orgWorkshop.id);
-    expect((await a.request('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, { token: owner.token })).status).toBe(204);
-    const inRoom = async () => (await b.server.realtime.io.local.in(`workshop:${orgWorkshop.id}`).fetchSockets()).some((s) => s.data.user.id === admin.id);
+    expect(
+      (await a.request('DELETE', `/v1/organizations/${org.id}/members/${member.body.id}`, { token: owner.token }))
+        .status,
+    ).toBe(204);
+    const inRoom = async () =>
+      (await b.server.realtime.io.local.in(`workshop:${orgWorkshop.id}`).fetchSockets()).some(
+        (s) => s.data.user.id === admin.id,
+      );
     await until(async () => !(await inRoom()), "the removed admin out of the workshop's room on B");
     await rename(a, orgWorkshop.id, 'Admins only');
     await watcherOnA.next('workshop:updated', (p) => p.workshop.title === 'Admins only');
@@ -80,7 +113,9 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
 
     // A write on A still reaches A's sockets, and nothing written to SQLite is lost.
     await rename(a, w.id, 'During the outage');
-    expect(await onA.next('workshop:updated', (p) => p.seq === 2)).toMatchObject({ workshop: { title: 'During the outage' } });
+    expect(await onA.next('workshop:updated', (p) => p.seq === 2)).toMatchObject({
+      workshop: { title: 'During the outage' },
+    });
     // Presence falls back to this instance's sockets instead of waiting for the others.
     const late = await joined(a, facilitator, w.id);
     expect(await late.next('presence')).toMatchObject({ count: 2 });

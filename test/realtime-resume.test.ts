@@ -11,10 +11,14 @@ import { connectSocket, joinedClient } from './helpers/sockets';
  * `stop`: the server runs in this process, so its driver's calls are seen here.
  */
 function accessReads() {
-  const isAccessRead = (text: unknown) => typeof text === 'string' && /left join "workshop_members".*left join "steps"/s.test(text);
+  const isAccessRead = (text: unknown) =>
+    typeof text === 'string' && /left join "workshop_members".*left join "steps"/s.test(text);
   let count = 0;
   const restore: Array<() => void> = [];
-  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as { all: (...args: unknown[]) => unknown; source: string };
+  const statement = Object.getPrototypeOf(new Database(':memory:').prepare('SELECT 1')) as {
+    all: (...args: unknown[]) => unknown;
+    source: string;
+  };
   const all = statement.all;
   statement.all = function (this: typeof statement, ...args: unknown[]) {
     if (isAccessRead(this.source)) count += 1;
@@ -25,7 +29,8 @@ function accessReads() {
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config] = args;
-    if (isAccessRead(typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text)) count += 1;
+    if (isAccessRead(typeof config === 'string' ? config : (config as { text?: unknown } | undefined)?.text))
+      count += 1;
     return query.apply(this, args);
   } as typeof pg.Client.prototype.query;
   restore.push(() => (pg.Client.prototype.query = query as typeof pg.Client.prototype.query));
@@ -50,7 +55,11 @@ const api = async (method: string, path: string, user: TestUser, body?: unknown)
 
 /** Three different changes: a card, a vote and a comment. */
 async function threeChanges(workshopId: string, clusterId: string) {
-  const card = await api('POST', `/v1/workshops/${workshopId}/cards`, participant, { type: 'idea', parent: clusterId, title: 'While away' });
+  const card = await api('POST', `/v1/workshops/${workshopId}/cards`, participant, {
+    type: 'idea',
+    parent: clusterId,
+    title: 'While away',
+  });
   await api('POST', `/v1/workshops/${workshopId}/cards/${clusterId}/votes`, other, { value: 1 });
   await api('POST', `/v1/workshops/${workshopId}/cards/${clusterId}/comments`, other, { content: 'Missed this?' });
   return card;
@@ -72,7 +81,13 @@ describe('resuming with since_seq', () => {
     expect(again.received.filter((r) => r.event !== 'presence')).toEqual([
       { event: 'card:created', payload: { seq: seen + 1, workshop_id: w.id, card } },
       { event: 'score:changed', payload: { seq: seen + 2, workshop_id: w.id, card_id: cluster.id, score: 1 } },
-      { event: 'comment:created', payload: expect.objectContaining({ seq: seen + 3, comment: expect.objectContaining({ content: 'Missed this?' }) }) },
+      {
+        event: 'comment:created',
+        payload: expect.objectContaining({
+          seq: seen + 3,
+          comment: expect.objectContaining({ content: 'Missed this?' }),
+        }),
+      },
     ]);
 
     // Live events continue right after, without a hole or a repeat.
@@ -125,7 +140,8 @@ describe('resuming with since_seq', () => {
 
   it('answers reload instead of replaying more than 500 events, or a seq the server never gave', async () => {
     const { workshop: w } = await scene();
-    for (let i = 0; i < 502; i++) await seedEvent(t, w.id, 'addSection', facilitator.id, { section: { id: `s${i}`, title: `S${i}` } });
+    for (let i = 0; i < 502; i++)
+      await seedEvent(t, w.id, 'addSection', facilitator.id, { section: { id: `s${i}`, title: `S${i}` } });
     const client = await connectSocket(t.url, participant.token);
     sockets.track(client);
 

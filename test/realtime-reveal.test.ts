@@ -13,7 +13,13 @@ import { connectSocket, type LiveClient } from './helpers/sockets';
  * instance. Facilitators saw every card all along and are not told.
  */
 
-const api = async <T = any>(server: TestServer, method: string, path: string, user: TestUser, body?: unknown): Promise<T> => {
+const api = async <T = any>(
+  server: TestServer,
+  method: string,
+  path: string,
+  user: TestUser,
+  body?: unknown,
+): Promise<T> => {
   const res = await server.request<T>(method, path, { token: user.token, body });
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   return res.body;
@@ -23,14 +29,26 @@ const api = async <T = any>(server: TestServer, method: string, path: string, us
 async function privateScene(server: TestServer, fay: TestUser, pat: TestUser, quinn: TestUser) {
   const w = await seedWorkshopWith(server, fay, [pat, quinn]);
   const base = `/v1/workshops/${w.id}`;
-  const write = await api(server, 'POST', `${base}/steps`, fay, { name: 'Write alone', prefs: { cards_visible: 'own' } });
+  const write = await api(server, 'POST', `${base}/steps`, fay, {
+    name: 'Write alone',
+    prefs: { cards_visible: 'own' },
+  });
   const discuss = await api(server, 'POST', `${base}/steps`, fay, { name: 'Discuss', prefs: { cards_visible: 'all' } });
   await api(server, 'PUT', base, fay, { current_step_id: write.id });
   const board = await api(server, 'POST', `${base}/cards`, fay, { type: 'cluster', title: 'Board' });
-  const patsIdea = await api(server, 'POST', `${base}/cards`, pat, { type: 'idea', parent: board.id, title: "Pat's idea" });
-  const quinnsIdea = await api(server, 'POST', `${base}/cards`, quinn, { type: 'idea', parent: board.id, title: "Quinn's idea" });
+  const patsIdea = await api(server, 'POST', `${base}/cards`, pat, {
+    type: 'idea',
+    parent: board.id,
+    title: "Pat's idea",
+  });
+  const quinnsIdea = await api(server, 'POST', `${base}/cards`, quinn, {
+    type: 'idea',
+    parent: board.id,
+    title: "Quinn's idea",
+  });
   const changeStep = (stepId: string) => api(server, 'PUT', base, fay, { current_step_id: stepId });
-  const titlesFor = async (user: TestUser) => (await api<Array<{ title: string }>>(server, 'GET', `${base}/cards`, user)).map((card) => card.title).sort();
+  const titlesFor = async (user: TestUser) =>
+    (await api<Array<{ title: string }>>(server, 'GET', `${base}/cards`, user)).map((card) => card.title).sort();
   return { w, base, write, discuss, board, patsIdea, quinnsIdea, changeStep, titlesFor };
 }
 
@@ -49,7 +67,11 @@ describe('the reveal reaches plain Socket.IO clients', () => {
 
   it('tells each participant to read the cards again when the step reveals them, after the step change, with its seq', async () => {
     const { w, discuss, changeStep, titlesFor } = await privateScene(t, fay, pat, quinn);
-    const [fayLive, patLive, quinnLive] = [await sockets.joined(fay, w.id), await sockets.joined(pat, w.id), await sockets.joined(quinn, w.id)];
+    const [fayLive, patLive, quinnLive] = [
+      await sockets.joined(fay, w.id),
+      await sockets.joined(pat, w.id),
+      await sockets.joined(quinn, w.id),
+    ];
     expect(await titlesFor(pat)).toEqual(['Board', "Pat's idea"]);
 
     await changeStep(discuss.id);
@@ -86,13 +108,20 @@ describe('the reveal reaches plain Socket.IO clients', () => {
     // all → own: the cards Pat holds include some he may no longer read.
     await changeStep(write.id);
     const changed = await patLive.next('step:changed', (p) => p.step?.id === write.id);
-    expect(await patLive.next('workshop:event', (p) => p.reload === true)).toEqual({ seq: changed.seq, workshop_id: w.id, action: 'changeStep', reload: true });
+    expect(await patLive.next('workshop:event', (p) => p.reload === true)).toEqual({
+      seq: changed.seq,
+      workshop_id: w.id,
+      action: 'changeStep',
+      reload: true,
+    });
     expect(await titlesFor(pat)).toEqual(['Board', "Pat's idea"]);
 
     // own → no current step (the defaults show every card): a reveal too.
     await changeStep(null as unknown as string);
     const none = await patLive.next('step:changed', (p) => p.step === null);
-    expect(await patLive.next('workshop:event', (p) => p.reload === true && p.seq === none.seq)).toMatchObject({ action: 'changeStep' });
+    expect(await patLive.next('workshop:event', (p) => p.reload === true && p.seq === none.seq)).toMatchObject({
+      action: 'changeStep',
+    });
 
     await caughtUp(fayLive, w.id, 'Done');
     expect(reloads(fayLive)).toEqual([]);
@@ -108,8 +137,16 @@ describe('the reveal reaches plain Socket.IO clients', () => {
 
     await api(t, 'PUT', `${base}/steps/${write.id}`, fay, { name: 'Write alone', prefs: { cards_visible: 'all' } });
     const reload = await patLive.next('workshop:event', (p) => p.reload === true);
-    expect(reload).toMatchObject({ workshop_id: w.id, action: 'updateStep', reload: true, change: { step: { id: write.id } } });
-    const edited = await fayLive.next('workshop:event', (p) => p.action === 'updateStep' && p.change.step.id === write.id);
+    expect(reload).toMatchObject({
+      workshop_id: w.id,
+      action: 'updateStep',
+      reload: true,
+      change: { step: { id: write.id } },
+    });
+    const edited = await fayLive.next(
+      'workshop:event',
+      (p) => p.action === 'updateStep' && p.change.step.id === write.id,
+    );
     expect(edited.seq).toBe(reload.seq);
     expect(edited.reload).toBeUndefined();
   });
@@ -139,7 +176,10 @@ describe('the reveal reaches plain Socket.IO clients', () => {
 describe.skipIf(!redisAvailable)('the reveal across two instances sharing one Redis', () => {
   const redis = useRedis();
   const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(() => ({ redisUrl: redis.url }), () => ({ shareDatabaseOf: a }));
+  const b = useServer(
+    () => ({ redisUrl: redis.url }),
+    () => ({ shareDatabaseOf: a }),
+  );
   const [fay, pat, quinn] = useUsers(a, 'Fay', 'Pat', 'Quinn');
   const sockets = useSockets(a);
 
@@ -150,7 +190,12 @@ describe.skipIf(!redisAvailable)('the reveal across two instances sharing one Re
 
     await changeStep(discuss.id);
     const changed = await patOnB.next('step:changed', (p) => p.step?.id === discuss.id);
-    expect(await patOnB.next('workshop:event', (p) => p.reload === true)).toEqual({ seq: changed.seq, workshop_id: w.id, action: 'changeStep', reload: true });
+    expect(await patOnB.next('workshop:event', (p) => p.reload === true)).toEqual({
+      seq: changed.seq,
+      workshop_id: w.id,
+      action: 'changeStep',
+      reload: true,
+    });
     await api(a, 'PUT', `/v1/workshops/${w.id}`, fay, { title: 'Marker' });
     await fayOnB.next('workshop:updated', (p) => p.workshop.title === 'Marker');
     expect(reloads(fayOnB)).toEqual([]);

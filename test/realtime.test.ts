@@ -5,7 +5,18 @@ import type { RatingOutput } from '../src/modules/ratings/schemas';
 import type { SectionOutput } from '../src/modules/sections/schemas';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import { createUser, eventLog, seedCard, seedCriterion, seedCurrentStep, recordEvent, seedMember, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
+import {
+  createUser,
+  eventLog,
+  seedCard,
+  seedCriterion,
+  seedCurrentStep,
+  recordEvent,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+  seedWorkshopWith,
+} from './helpers/factories';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { quietFor, until } from './helpers/wait';
 import { connectSocket, type LiveClient } from './helpers/sockets';
@@ -19,7 +30,8 @@ const scene = () => seedWorkshopWith(t, facilitator, [participant, other]);
 
 const joined = (user: TestUser, workshopId: string) => sockets.joined(user, workshopId);
 
-const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) => t.request<T>(method, path, { token: user.token, body });
+const api = <T = unknown>(method: string, path: string, user: TestUser, body?: unknown) =>
+  t.request<T>(method, path, { token: user.token, body });
 
 describe('connecting', () => {
   it('refuses a handshake without a token, with an unknown token and with a revoked one', async () => {
@@ -63,7 +75,10 @@ describe('connecting', () => {
     const badSince = await client.socket.timeout(3_000).emitWithAck('join', { workshop_id: w.id, since_seq: -1 });
     expect(badSince).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ path: 'since_seq' }] } });
     // A NUL character reaches no query (PostgreSQL would fail on it): refused alike on both stores.
-    expect(await client.join(`${w.id}\u0000`)).toMatchObject({ ok: false, error: { code: 'invalid_request', details: [{ path: 'workshop_id' }] } });
+    expect(await client.join(`${w.id}\u0000`)).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', details: [{ path: 'workshop_id' }] },
+    });
 
     // A refused stranger receives nothing of the workshop.
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Secret plans' });
@@ -90,22 +105,44 @@ describe('workshop and step events', () => {
     const client = await joined(participant, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'New title' });
     const updated = await client.next('workshop:updated');
-    expect(updated).toMatchObject({ seq: 1, workshop_id: w.id, workshop: { id: w.id, title: 'New title' }, changes: { title: ['Seeded workshop', 'New title'] } });
+    expect(updated).toMatchObject({
+      seq: 1,
+      workshop_id: w.id,
+      workshop: { id: w.id, title: 'New title' },
+      changes: { title: ['Seeded workshop', 'New title'] },
+    });
     expect(client.all('view:changed')).toEqual([]);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { force_sync: true, view: { sort: 'score' } });
     const view = await client.next('view:changed');
-    expect(view).toEqual({ seq: 2, workshop_id: w.id, view: expect.objectContaining({ sort: 'score' }), force_sync: true });
+    expect(view).toEqual({
+      seq: 2,
+      workshop_id: w.id,
+      view: expect.objectContaining({ sort: 'score' }),
+      force_sync: true,
+    });
     expect(client.all('workshop:updated').map((p) => p.seq)).toEqual([1, 2]);
   });
 
   it('sends step:changed and view:changed when the current step changes', async () => {
     const w = await scene();
-    const step = (await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, { name: 'Vote', view: { sort: 'score' } })).body;
+    const step = (
+      await api<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, facilitator, {
+        name: 'Vote',
+        view: { sort: 'score' },
+      })
+    ).body;
     const client = await joined(other, w.id);
-    await api('PUT', `/v1/workshops/${w.id}`, facilitator, { current_step_id: step.id, change_step_notifications: false });
+    await api('PUT', `/v1/workshops/${w.id}`, facilitator, {
+      current_step_id: step.id,
+      change_step_notifications: false,
+    });
     const changed = await client.next('step:changed');
-    expect(changed).toEqual({ seq: expect.any(Number), workshop_id: w.id, step: expect.objectContaining({ id: step.id, name: 'Vote' }) });
+    expect(changed).toEqual({
+      seq: expect.any(Number),
+      workshop_id: w.id,
+      step: expect.objectContaining({ id: step.id, name: 'Vote' }),
+    });
     const view = await client.next('view:changed', (p) => p.seq === changed.seq);
     expect(view.view.sort).toBe('score');
 
@@ -117,17 +154,40 @@ describe('workshop and step events', () => {
     const w = await scene();
     const facilitatorClient = await joined(facilitator, w.id);
     const participantClient = await joined(participant, w.id);
-    const exported = { id: 'e1', created_at: new Date().toISOString(), type: 'pdf' as const, state: 'success' as const, url: 'http://localhost/x', message: null };
-    await recordEvent(t, { workshopId: w.id, action: 'updateExport', userId: facilitator.id, change: { export: exported, changes: { state: ['pending', 'success'] } } });
+    const exported = {
+      id: 'e1',
+      created_at: new Date().toISOString(),
+      type: 'pdf' as const,
+      state: 'success' as const,
+      url: 'http://localhost/x',
+      message: null,
+    };
+    await recordEvent(t, {
+      workshopId: w.id,
+      action: 'updateExport',
+      userId: facilitator.id,
+      change: { export: exported, changes: { state: ['pending', 'success'] } },
+    });
     expect(await facilitatorClient.next('export:updated')).toEqual({ seq: 1, workshop_id: w.id, export: exported });
-    expect(await participantClient.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'updateExport' });
+    expect(await participantClient.next('workshop:event')).toEqual({
+      seq: 1,
+      workshop_id: w.id,
+      action: 'updateExport',
+    });
   });
 
   it('sends other changes as workshop:event with the logged change', async () => {
     const w = await scene();
     const client = await joined(participant, w.id);
-    const section = (await api<SectionOutput>('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })).body;
-    expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addSection', change: { section } });
+    const section = (
+      await api<SectionOutput>('POST', `/v1/workshops/${w.id}/sections`, facilitator, { title: 'Risks' })
+    ).body;
+    expect(await client.next('workshop:event')).toEqual({
+      seq: 1,
+      workshop_id: w.id,
+      action: 'addSection',
+      change: { section },
+    });
   });
 
   it('tells joined clients when the workshop is deleted, then sends nothing more', async () => {
@@ -143,15 +203,36 @@ describe('card events', () => {
   it('sends card:created, card:updated and card:deleted shaped like the REST card', async () => {
     const w = await scene();
     const client = await joined(other, w.id);
-    const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })).body;
+    const cluster = (
+      await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Ideas' })
+    ).body;
     expect(await client.next('card:created')).toEqual({ seq: 1, workshop_id: w.id, card: cluster });
 
-    const idea = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: 'One' })).body;
-    const updated = (await api<CardOutput>('PUT', `/v1/workshops/${w.id}/cards/${idea.id}`, participant, { title: 'Uno' })).body;
-    expect(await client.next('card:updated')).toEqual({ seq: 3, workshop_id: w.id, card: updated, changes: { title: ['One', 'Uno'] } });
+    const idea = (
+      await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, {
+        type: 'idea',
+        parent: cluster.id,
+        title: 'One',
+      })
+    ).body;
+    const updated = (
+      await api<CardOutput>('PUT', `/v1/workshops/${w.id}/cards/${idea.id}`, participant, { title: 'Uno' })
+    ).body;
+    expect(await client.next('card:updated')).toEqual({
+      seq: 3,
+      workshop_id: w.id,
+      card: updated,
+      changes: { title: ['One', 'Uno'] },
+    });
 
     await api('DELETE', `/v1/workshops/${w.id}/cards/${cluster.id}`, facilitator);
-    expect(await client.next('card:deleted')).toEqual({ seq: 4, workshop_id: w.id, card_id: cluster.id, removed_ids: [cluster.id, idea.id], merged_into: null });
+    expect(await client.next('card:deleted')).toEqual({
+      seq: 4,
+      workshop_id: w.id,
+      card_id: cluster.id,
+      removed_ids: [cluster.id, idea.id],
+      merged_into: null,
+    });
   });
 
   it('sends a merge as card:created plus card:deleted for each merged card', async () => {
@@ -159,7 +240,12 @@ describe('card events', () => {
     const a = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'A' });
     const b = await seedCard(t, w.id, facilitator, { type: 'cluster', title: 'B' });
     const client = await joined(participant, w.id);
-    const merged = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, { cards_id: [a.id, b.id], title: 'AB' })).body;
+    const merged = (
+      await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards/merge`, facilitator, {
+        cards_id: [a.id, b.id],
+        title: 'AB',
+      })
+    ).body;
     const created = await client.next('card:created');
     expect(created).toEqual({ seq: 1, workshop_id: w.id, card: merged });
     await client.next('card:deleted', (p) => p.card_id === b.id);
@@ -174,16 +260,32 @@ describe('card events', () => {
     const client = await joined(participant, w.id);
     const form = new FormData();
     form.append('file', new Blob(['type,title\ncluster,Imported\n'], { type: 'text/csv' }), 'cards.csv');
-    expect((await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form })).status).toBe(200);
-    expect(await client.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'importCards', change: { count: 1 }, reload: true });
+    expect(
+      (await t.request('PUT', `/v1/workshops/${w.id}/cards`, { token: facilitator.token, rawBody: form })).status,
+    ).toBe(200);
+    expect(await client.next('workshop:event')).toEqual({
+      seq: 1,
+      workshop_id: w.id,
+      action: 'importCards',
+      change: { count: 1 },
+      reload: true,
+    });
   });
 
   it('sends comment:created with the comment and its card', async () => {
     const w = await scene();
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const client = await joined(other, w.id);
-    const comment = (await api<CommentOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, { content: 'Nice' })).body;
-    expect(await client.next('comment:created')).toEqual({ seq: 1, workshop_id: w.id, comment: { ...comment, card_id: card.id } });
+    const comment = (
+      await api<CommentOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/comments`, participant, {
+        content: 'Nice',
+      })
+    ).body;
+    expect(await client.next('comment:created')).toEqual({
+      seq: 1,
+      workshop_id: w.id,
+      comment: { ...comment, card_id: card.id },
+    });
   });
 });
 
@@ -206,7 +308,12 @@ describe('scores', () => {
     expect(client.all('score:changed').map((p) => p.score)).toEqual([1, 2, 4, 1]);
 
     expect((await api('DELETE', `/v1/workshops/${w.id}/votes`, facilitator)).status).toBe(204);
-    expect(await client.next('score:changed', (p) => p.seq === 5)).toEqual({ seq: 5, workshop_id: w.id, card_id: null, score: 0 });
+    expect(await client.next('score:changed', (p) => p.seq === 5)).toEqual({
+      seq: 5,
+      workshop_id: w.id,
+      card_id: null,
+      score: 0,
+    });
   });
 
   it("hides other people's votes from participants when the step does not display them", async () => {
@@ -215,7 +322,11 @@ describe('scores', () => {
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const votes = `/v1/workshops/${w.id}/cards/${card.id}/votes`;
     await api('POST', votes, other, { value: 2 });
-    const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
+    const [fay, pat, otto] = [
+      await joined(facilitator, w.id),
+      await joined(participant, w.id),
+      await joined(other, w.id),
+    ];
 
     await api('POST', votes, participant, { value: 1 });
     expect(await fay.next('score:changed')).toEqual({ seq: 2, workshop_id: w.id, card_id: card.id, score: 3 });
@@ -238,9 +349,23 @@ describe('scores', () => {
     await seedCurrentStep(t, w.id, { allow_display_ratings: false });
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const criterion = await seedCriterion(t, w.id);
-    const [fay, pat, otto] = [await joined(facilitator, w.id), await joined(participant, w.id), await joined(other, w.id)];
-    const rating = (await api<RatingOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, { value: 4, criterium_id: criterion.id })).body;
-    const full = { seq: 1, workshop_id: w.id, action: 'addRating', change: { rating: expect.objectContaining({ id: rating.id, value: 4 }) } };
+    const [fay, pat, otto] = [
+      await joined(facilitator, w.id),
+      await joined(participant, w.id),
+      await joined(other, w.id),
+    ];
+    const rating = (
+      await api<RatingOutput>('POST', `/v1/workshops/${w.id}/cards/${card.id}/ratings`, participant, {
+        value: 4,
+        criterium_id: criterion.id,
+      })
+    ).body;
+    const full = {
+      seq: 1,
+      workshop_id: w.id,
+      action: 'addRating',
+      change: { rating: expect.objectContaining({ id: rating.id, value: 4 }) },
+    };
     expect(await fay.next('workshop:event')).toEqual(full);
     expect(await pat.next('workshop:event')).toEqual(full);
     expect(await otto.next('workshop:event')).toEqual({ seq: 1, workshop_id: w.id, action: 'addRating' });
@@ -251,12 +376,19 @@ describe('scores', () => {
     await seedCurrentStep(t, w.id, { allow_display_votes: false });
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const otto = await joined(other, w.id);
-    const roles = (await api('GET', `/v1/workshops/${w.id}/user_roles`, facilitator)).body as Array<{ id: string; user_id: string }>;
+    const roles = (await api('GET', `/v1/workshops/${w.id}/user_roles`, facilitator)).body as Array<{
+      id: string;
+      user_id: string;
+    }>;
     const member = roles.find((r) => r.user_id === other.id)!;
-    expect((await api('PUT', `/v1/workshops/${w.id}/user_roles/${member.id}`, facilitator, { role: 'facilitator' })).status).toBe(200);
+    expect(
+      (await api('PUT', `/v1/workshops/${w.id}/user_roles/${member.id}`, facilitator, { role: 'facilitator' })).status,
+    ).toBe(200);
     await otto.next('workshop:event', (p) => p.action === 'updateMember');
 
-    expect((await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, participant, { value: 1 })).status).toBe(201);
+    expect((await api('POST', `/v1/workshops/${w.id}/cards/${card.id}/votes`, participant, { value: 1 })).status).toBe(
+      201,
+    );
     expect(await otto.next('score:changed')).toEqual({ seq: 2, workshop_id: w.id, card_id: card.id, score: 1 });
   });
 });
@@ -269,8 +401,14 @@ describe('one path, in order', () => {
     const before = (await eventLog(t, w.id)).length;
 
     expect((await api('PUT', `/v1/workshops/${w.id}`, participant, { title: 'Mine now' })).status).toBe(403);
-    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' })).status).toBe(403);
-    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' })).status).toBe(400);
+    expect(
+      (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'cluster', title: 'Nope' }))
+        .status,
+    ).toBe(403);
+    expect(
+      (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'idea', title: 'No parent' }))
+        .status,
+    ).toBe(400);
     expect(await eventLog(t, w.id)).toHaveLength(before);
 
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Marker' });
@@ -283,7 +421,10 @@ describe('one path, in order', () => {
     const w = await scene();
     const client = await joined(participant, w.id);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'archived' });
-    expect((await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' })).status).toBe(409);
+    expect(
+      (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'Late' }))
+        .status,
+    ).toBe(409);
     expect((await api('PUT', `/v1/workshops/${w.id}`, facilitator, { title: 'Still archived' })).status).toBe(409);
     await api('PUT', `/v1/workshops/${w.id}`, facilitator, { state: 'running' });
     await client.next('workshop:updated', (p) => p.workshop.state === 'running');
@@ -299,9 +440,15 @@ describe('one path, in order', () => {
     await seedMember(t, w.id, participant);
     await seedMember(t, w.id, other);
     const client = await joined(participant, w.id);
-    const cluster = (await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })).body;
+    const cluster = (
+      await api<CardOutput>('POST', `/v1/workshops/${w.id}/cards`, facilitator, { type: 'cluster', title: 'C' })
+    ).body;
     for (let i = 0; i < 5; i++) {
-      await api('POST', `/v1/workshops/${w.id}/cards`, participant, { type: 'idea', parent: cluster.id, title: `I${i}` });
+      await api('POST', `/v1/workshops/${w.id}/cards`, participant, {
+        type: 'idea',
+        parent: cluster.id,
+        title: `I${i}`,
+      });
       await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/votes`, other, { value: 1 });
       await api('POST', `/v1/workshops/${w.id}/cards/${cluster.id}/comments`, other, { content: `c${i}` });
     }
@@ -338,7 +485,10 @@ describe('notifications', () => {
     expect(forOtto.id).not.toBe(forPat.id);
 
     await api('POST', `/v1/workshops/${w.id}/messages`, facilitator, { content: 'Break!', include_me: true });
-    expect(await fay.next('notification')).toMatchObject({ type: 'message', data: expect.objectContaining({ content: 'Break!' }) });
+    expect(await fay.next('notification')).toMatchObject({
+      type: 'message',
+      data: expect.objectContaining({ content: 'Break!' }),
+    });
     await pat.next('notification', (n) => n.type === 'message');
     expect(fay.all('notification')).toHaveLength(1);
     expect(stan.received).toEqual([]);
@@ -357,13 +507,21 @@ describe('presence', () => {
     expect(both).toEqual({ workshop_id: w.id, users: [me(facilitator), me(participant)], count: 2 });
 
     tab2.close();
-    await until(async () => (await t.server.realtime.io.fetchSockets()).filter((s) => s.data.user.id === participant.id).length === 1, 'the server saw the second tab go');
+    await until(
+      async () =>
+        (await t.server.realtime.io.fetchSockets()).filter((s) => s.data.user.id === participant.id).length === 1,
+      'the server saw the second tab go',
+    );
     // The participant is still there in tab 1, so nobody gets a new presence list.
     await quietFor(200, 'no presence change while the user keeps a tab');
     expect(fay.all('presence').at(-1)).toEqual(both);
 
     await fay.socket.timeout(3_000).emitWithAck('leave', { workshop_id: w.id });
-    expect(await tab1.next('presence', (p) => p.count === 1)).toEqual({ workshop_id: w.id, users: [me(participant)], count: 1 });
+    expect(await tab1.next('presence', (p) => p.count === 1)).toEqual({
+      workshop_id: w.id,
+      users: [me(participant)],
+      count: 1,
+    });
 
     const otto = await joined(other, w.id);
     await tab1.next('presence', (p) => p.count === 2);

@@ -37,7 +37,7 @@ describe.skipIf(!redisAvailable)('a Redis connection pair', () => {
     }
   });
 
-  it("counts the limits in memory, long before Redis answers again, while it holds the connection without answering", async () => {
+  it('counts the limits in memory, long before Redis answers again, while it holds the connection without answering', async () => {
     const limiters = redisLimiters(redis.url);
     const blocker = new Redis(redis.url);
     const killer = new Redis(redis.url);
@@ -59,11 +59,19 @@ describe.skipIf(!redisAvailable)('a Redis connection pair', () => {
       // Made before the script runs: a connection opened meanwhile would wait on its own handshake.
       await killer.script('KILL').catch(() => {});
       // The script ends a moment after the kill is answered: until then Redis answers BUSY.
-      await until(() => killer.config('SET', 'busy-reply-threshold', '5000').then(() => true, () => false), 'Redis answering again', 5_000, 50);
+      await until(
+        () =>
+          killer.config('SET', 'busy-reply-threshold', '5000').then(
+            () => true,
+            () => false,
+          ),
+        'Redis answering again',
+        5_000,
+        50,
+      );
       killer.disconnect();
       blocker.disconnect();
       limiters.close();
     }
   });
 });
-

@@ -16,7 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const t = useServer();
 const [user] = useUsers(t, 'Tracy');
 
-const idOf = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${t.url}${path}`, { headers })).headers.get('x-request-id');
+const idOf = async (path: string, headers: Record<string, string> = {}) =>
+  (await fetch(`${t.url}${path}`, { headers })).headers.get('x-request-id');
 
 describe('X-Request-Id', () => {
   it("sends back the client's id when it is a safe short token", async () => {
@@ -26,7 +27,18 @@ describe('X-Request-Id', () => {
   });
 
   it('makes a new one when the client sent none, or one that is not a safe short token', async () => {
-    const unsafe = ['', 'x'.repeat(65), 'y'.repeat(200), 'has space', 'semi;colon', 'quote"d', 'new\tline', 'ümlaut', '../../etc', '{"json":1}'];
+    const unsafe = [
+      '',
+      'x'.repeat(65),
+      'y'.repeat(200),
+      'has space',
+      'semi;colon',
+      'quote"d',
+      'new\tline',
+      'ümlaut',
+      '../../etc',
+      '{"json":1}',
+    ];
     const made = [await idOf('/health')];
     for (const given of unsafe) {
       const id = await idOf('/health', { 'x-request-id': given });
@@ -40,13 +52,20 @@ describe('X-Request-Id', () => {
   it('is on every answer: errors, refusals, pages and other routes alike', async () => {
     const answers = [
       await fetch(`${t.url}/v1/workshops/nope`, { headers: { authorization: `Bearer ${user.token}` } }),
-      await fetch(`${t.url}/v1/workshops`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      await fetch(`${t.url}/v1/workshops`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
       await fetch(`${t.url}/no/such/path`),
       await fetch(`${t.url}/health`, { method: 'DELETE' }),
       await fetch(`${t.url}/signup`),
       await fetch(`${t.url}/ready`),
       await fetch(`${t.url}/metrics`),
-      await fetch(`${t.url}/v1/user/me`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } }),
+      await fetch(`${t.url}/v1/user/me`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+      }),
     ];
     for (const res of answers) expect(res.headers.get('x-request-id'), `${res.url} ${res.status}`).toMatch(UUID);
     // Browser apps may read it.
@@ -57,7 +76,9 @@ describe('X-Request-Id', () => {
 
 describe('an answer whose headers cannot change', () => {
   it('still gets the id, on a copy', async () => {
-    const app = new Hono<AppEnv>().use(observeRequests(new Metrics())).get('/moved', () => Response.redirect('https://example.test/elsewhere', 302));
+    const app = new Hono<AppEnv>()
+      .use(observeRequests(new Metrics()))
+      .get('/moved', () => Response.redirect('https://example.test/elsewhere', 302));
     const res = await app.request('/moved', { headers: { 'x-request-id': 'moved-1' } });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('https://example.test/elsewhere');
@@ -69,7 +90,12 @@ describe('request log lines', () => {
   it("carry the request's id, the client's or the one made", async () => {
     // The service as `npm start` runs it, logging to its stdout.
     const dir = mkdtempSync(join(tmpdir(), 'workshops-request-log-'));
-    const run = startProcess(MAIN, { PORT: '0', LOG_REQUESTS: '1', DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files') });
+    const run = startProcess(MAIN, {
+      PORT: '0',
+      LOG_REQUESTS: '1',
+      DATABASE_PATH: join(dir, 'w.db'),
+      FILES_DIR: join(dir, 'files'),
+    });
     try {
       const base = `http://127.0.0.1:${await listeningPort(run)}`;
       const given = await fetch(`${base}/health`, { headers: { 'x-request-id': 'trace-42' } });
@@ -83,8 +109,19 @@ describe('request log lines', () => {
           .map((line) => JSON.parse(line) as Record<string, unknown>);
       await until(() => entries().length >= 2, 'two request log lines');
       expect(entries()).toEqual([
-        expect.objectContaining({ msg: 'request', request_id: 'trace-42', method: 'GET', path: '/health', status: 200 }),
-        expect.objectContaining({ msg: 'request', request_id: made.headers.get('x-request-id'), path: '/v1/workshops/nope', status: 401 }),
+        expect.objectContaining({
+          msg: 'request',
+          request_id: 'trace-42',
+          method: 'GET',
+          path: '/health',
+          status: 200,
+        }),
+        expect.objectContaining({
+          msg: 'request',
+          request_id: made.headers.get('x-request-id'),
+          path: '/v1/workshops/nope',
+          status: 401,
+        }),
       ]);
       expect(entries()[1]!.request_id).toMatch(UUID);
     } finally {

@@ -23,7 +23,11 @@ beforeAll(async () => {
   };
   const workshop = await api('POST', '/v1/workshops', { title: 'Robust' });
   const cluster = await api('POST', `/v1/workshops/${workshop.id}/cards`, { type: 'cluster', title: 'C' });
-  const idea = await api('POST', `/v1/workshops/${workshop.id}/cards`, { type: 'idea', title: 'I', parent: cluster.id });
+  const idea = await api('POST', `/v1/workshops/${workshop.id}/cards`, {
+    type: 'idea',
+    title: 'I',
+    parent: cluster.id,
+  });
   const step = await api('POST', `/v1/workshops/${workshop.id}/steps`, { name: 'S' });
   const criterion = await api('POST', `/v1/workshops/${workshop.id}/criteria`, { title: 'Impact', scale: 1 });
   const section = await api('POST', `/v1/workshops/${workshop.id}/sections`, { title: 'Pros' });
@@ -71,13 +75,20 @@ function expectClientError(res: { status: number; body: unknown }, label: string
 }
 
 // Routes that would end the session or the fixtures the other calls rely on.
-const SKIP = new Set(['POST /v1/auth/logout', 'DELETE /v1/workshops/{id}', 'DELETE /v1/organizations/{id}/members/{member_id}']);
+const SKIP = new Set([
+  'POST /v1/auth/logout',
+  'DELETE /v1/workshops/{id}',
+  'DELETE /v1/organizations/{id}/members/{member_id}',
+]);
 
 describe('robustness', () => {
   it('answers unknown and malformed path parameters with 4xx', async () => {
     for (const { method, path } of operations) {
       if (SKIP.has(`${method} ${path}`) || !path.includes('{')) continue;
-      const res = await t.request(method, fill(path, true), { token: owner.token, ...(method === 'GET' ? {} : { body: {} }) });
+      const res = await t.request(method, fill(path, true), {
+        token: owner.token,
+        ...(method === 'GET' ? {} : { body: {} }),
+      });
       expectClientError(res, `${method} ${path}`);
     }
   });
@@ -87,9 +98,16 @@ describe('robustness', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...writes()),
-        fc.oneof(fc.json(), fc.jsonValue().map((v) => JSON.stringify({ value: v, title: v, type: v, view: v, vote_limit: v, prefs: v }))),
+        fc.oneof(
+          fc.json(),
+          fc.jsonValue().map((v) => JSON.stringify({ value: v, title: v, type: v, view: v, vote_limit: v, prefs: v })),
+        ),
         async ({ method, path }, body) => {
-          const res = await t.request(method, fill(path, false), { token: owner.token, rawBody: body, headers: { 'content-type': 'application/json' } });
+          const res = await t.request(method, fill(path, false), {
+            token: owner.token,
+            rawBody: body,
+            headers: { 'content-type': 'application/json' },
+          });
           expectClientError(res, `${method} ${path} ${body.slice(0, 200)}`);
         },
       ),
@@ -97,11 +115,33 @@ describe('robustness', () => {
     );
     const reads = operations.filter(({ method }) => method === 'GET');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...reads), fc.dictionary(fc.constantFrom('type', 'parent', 'aside', 'page', 'per_page', 'filters', 'since', 'until', 'state', 'role', 'owner', 'attributes', 'criterium_id', 'section_id'), fc.string()), async ({ method, path }, query) => {
-        const qs = new URLSearchParams(query).toString();
-        const res = await t.request(method, `${fill(path, false)}?${qs}`, { token: owner.token });
-        expectClientError(res, `${method} ${path}?${qs}`);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...reads),
+        fc.dictionary(
+          fc.constantFrom(
+            'type',
+            'parent',
+            'aside',
+            'page',
+            'per_page',
+            'filters',
+            'since',
+            'until',
+            'state',
+            'role',
+            'owner',
+            'attributes',
+            'criterium_id',
+            'section_id',
+          ),
+          fc.string(),
+        ),
+        async ({ method, path }, query) => {
+          const qs = new URLSearchParams(query).toString();
+          const res = await t.request(method, `${fill(path, false)}?${qs}`, { token: owner.token });
+          expectClientError(res, `${method} ${path}?${qs}`);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -28,9 +28,13 @@ describe('the schema check', () => {
   });
 
   it('names a table whose rows read differently, or are inserted differently', () => {
-    type ValueAsText = Omit<Pg, 'votes'> & { votes: { $inferSelect: Omit<VoteRow, 'value'> & { value: string }; $inferInsert: Pg['votes']['$inferInsert'] } };
+    type ValueAsText = Omit<Pg, 'votes'> & {
+      votes: { $inferSelect: Omit<VoteRow, 'value'> & { value: string }; $inferInsert: Pg['votes']['$inferInsert'] };
+    };
     expectTypeOf<SchemaMismatches<Sqlite, ValueAsText>>().toEqualTypeOf<'votes'>();
-    type IdRequired = Omit<Pg, 'cards'> & { cards: { $inferSelect: Pg['cards']['$inferSelect']; $inferInsert: Pg['cards']['$inferInsert'] & { id: string } } };
+    type IdRequired = Omit<Pg, 'cards'> & {
+      cards: { $inferSelect: Pg['cards']['$inferSelect']; $inferInsert: Pg['cards']['$inferInsert'] & { id: string } };
+    };
     expectTypeOf<SchemaMismatches<Sqlite, IdRequired>>().toEqualTypeOf<'cards'>();
   });
 });
@@ -72,7 +76,7 @@ describe.skipIf(testStore !== 'postgres')('the migrated databases', () => {
     expect(described(fromPostgres)).toEqual(described(fromSqlite));
   });
 
-  it('compare text bytewise on PostgreSQL: every text column has the C collation, whatever the database\'s locale', async () => {
+  it("compare text bytewise on PostgreSQL: every text column has the C collation, whatever the database's locale", async () => {
     const text = await postgresServer.rows<{ column: string; collation: string | null }>(sql`
       SELECT c.table_name || '.' || c.column_name AS column, c.collation_name AS collation
       FROM information_schema.columns c

@@ -32,7 +32,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = await sdkUser(t, 'Pat');
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat.api], 'Sign-in <b>workshop</b>');
-      const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Warm-up', instructions: 'Say hello.' } });
+      const step = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Warm-up', instructions: 'Say hello.' },
+      });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
 
       const res = await fetch(`${t.url}/screen/${id}`);
@@ -65,7 +68,9 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await page.fill('#password', SDK_PASSWORD);
       await page.click('button[type="submit"]');
       await page.locator('body[data-status="live"]').waitFor({ timeout: 5_000 });
-      console.log(`screen: sign-in page to live screen in ${Math.round(performance.now() - started)} ms (one wrong password included)`);
+      console.log(
+        `screen: sign-in page to live screen in ${Math.round(performance.now() - started)} ms (one wrong password included)`,
+      );
 
       expect(await page.textContent('#workshop-title')).toBe('Sign-in <b>workshop</b>');
       expect(await page.textContent('#step-name')).toBe('Warm-up');
@@ -81,10 +86,19 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
-      const first = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Brainstorm', instructions: 'One idea per card.' } });
-      const second = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote', instructions: 'Three points each.' } });
+      const first = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Brainstorm', instructions: 'One idea per card.' },
+      });
+      const second = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Vote', instructions: 'Three points each.' },
+      });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: first.id } });
-      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas', color: 'blue' } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Ideas', color: 'blue' },
+      });
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       const started = performance.now();
@@ -98,7 +112,11 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const taken: Record<string, number> = {};
       let idea = { id: '' };
       taken['new card'] = await timeToShow(
-        async () => (idea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Shorter standups', parent: cluster.id } })),
+        async () =>
+          (idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
+            ...inWorkshop,
+            body: { type: 'idea', title: 'Shorter standups', parent: cluster.id },
+          })),
         () => shown(page, `[data-card-id="${idea.id}"] .title`, 'Shorter standups'),
       );
       expect(await page.textContent(`[data-card-id="${idea.id}"] .score`)).toBe('0');
@@ -131,7 +149,11 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       );
       // It counts down on its own, from the server's end time.
       await shown(page, '#timer', /^1:2\d$/);
-      console.log(`screen: load to live ${loadMs} ms; change to screen: ${Object.entries(taken).map(([what, ms]) => `${what} ${ms} ms`).join(', ')}`);
+      console.log(
+        `screen: load to live ${loadMs} ms; change to screen: ${Object.entries(taken)
+          .map(([what, ms]) => `${what} ${ms} ms`)
+          .join(', ')}`,
+      );
       expect(problems.errors).toEqual([]);
     });
 
@@ -149,14 +171,24 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         body: { name: 'Discuss', prefs: { allow_vote_on_ideas: false, allow_vote_on_clusters: false } },
       });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: hidden.id } });
-      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
-      const idea = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Pizza friday', parent: cluster.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Ideas' },
+      });
+      const idea = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Pizza friday', parent: cluster.id },
+      });
 
       const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, pat.token!);
       await shown(page, '#participation', '0 of 2 have voted');
       const voted = await timeToShow(
-        () => otto.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: id, card_id: idea.id } }, body: { value: 1 } }),
+        () =>
+          otto.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+            params: { path: { workshop_id: id, card_id: idea.id } },
+            body: { value: 1 },
+          }),
         () => shown(page, '#participation', '1 of 2 has voted', PARTICIPATION_WITHIN_MS),
         PARTICIPATION_WITHIN_MS,
       );
@@ -181,8 +213,14 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         body: { name: 'Write alone', prefs: { cards_visible: 'own', authors: 'hidden_from_participants' } },
       });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: open.id } });
-      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
-      const named = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Said with my name', parent: cluster.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Went well' },
+      });
+      const named = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Said with my name', parent: cluster.id },
+      });
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, fay.token!);
@@ -195,8 +233,13 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
       await shown(page, '#anonymous-notice', 'Your name is not shown');
       // Facilitators see every card, and this one's author too (REST gives them Pat's id), but the wall does not say it.
-      const unnamed = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Said without', parent: cluster.id } });
-      const asFay = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: id, id: unnamed.id } } });
+      const unnamed = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Said without', parent: cluster.id },
+      });
+      const asFay = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', {
+        params: { path: { workshop_id: id, id: unnamed.id } },
+      });
       expect(asFay).toMatchObject({ user_id: unnamed.user_id, author_visibility: 'hidden_from_participants' });
       expect(asFay.user_id).not.toBeNull();
       // While the step is private, Pat's cards stand blank on the wall (the next case).
@@ -216,11 +259,20 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
-      const write = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Write alone', prefs: { cards_visible: 'own' } } });
+      const write = await fay.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop,
+        body: { name: 'Write alone', prefs: { cards_visible: 'own' } },
+      });
       const discuss = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Discuss' } });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
-      const faysIdea = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Kept the timebox', parent: cluster.id } });
+      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Went well' },
+      });
+      const faysIdea = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Kept the timebox', parent: cluster.id },
+      });
       const first = await pat.post('/v1/workshops/{workshop_id}/cards', {
         ...inWorkshop,
         body: { type: 'idea', title: 'Pairing on the release', content: 'Every Friday afternoon', parent: cluster.id },
@@ -240,7 +292,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       expect(await blank.innerHTML()).toBe('');
 
       // Written while the wall is up: counted, not shown.
-      const second = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Fewer status meetings', parent: cluster.id } });
+      const second = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Fewer status meetings', parent: cluster.id },
+      });
       await shown(page, '#private-count', '2 ideas written privately');
       await page.locator(`[data-card-id="${second.id}"].private`).waitFor({ timeout: SHOWS_WITHIN_MS });
       const html = await page.content();
@@ -274,15 +329,34 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat]);
-      const linked = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Linked cluster' } });
-      const moved = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Moved cluster' } });
-      await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea in the linked one', parent: linked.id } });
+      const linked = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Linked cluster' },
+      });
+      const moved = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Moved cluster' },
+      });
+      await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Idea in the linked one', parent: linked.id },
+      });
       const canvas = await fay.post('/v1/workshops/{workshop_id}/canvas', {
         ...inWorkshop,
-        body: { name: 'Board', background: { cols: 40, rows: 10 }, zones: [{ name: 'Now', x: 0, y: 0, cols: 20, rows: 10 }, { name: 'Later', x: 20, y: 0, cols: 20, rows: 10 }] },
+        body: {
+          name: 'Board',
+          background: { cols: 40, rows: 10 },
+          zones: [
+            { name: 'Now', x: 0, y: 0, cols: 20, rows: 10 },
+            { name: 'Later', x: 20, y: 0, cols: 20, rows: 10 },
+          ],
+        },
       });
       const [now, later] = canvas.zones;
-      await fay.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', { params: { path: { workshop_id: id, id: now!.id } }, body: { cluster_id: linked.id } });
+      await fay.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', {
+        params: { path: { workshop_id: id, id: now!.id } },
+        body: { cluster_id: linked.id },
+      });
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, pat.token!);
@@ -307,22 +381,36 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       expect(problems.errors).toEqual([]);
     });
 
-    it('shows people\'s text as text, never as markup', async () => {
+    it("shows people's text as text, never as markup", async () => {
       const fay = (await sdkUser(t, 'Fay')).api;
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat], '<script>window.pwned = 1</script>');
       const hostile = '<img src=x onerror="window.pwned = 1">';
-      await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: hostile, instructions: '<b>bold?</b>' } }).then((step) =>
-        fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } }),
-      );
-      const card = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: hostile } });
+      await fay
+        .post('/v1/workshops/{workshop_id}/steps', {
+          ...inWorkshop,
+          body: { name: hostile, instructions: '<b>bold?</b>' },
+        })
+        .then((step) =>
+          fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } }),
+        );
+      const card = await pat.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: hostile },
+      });
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, pat.token!);
       expect(await page.textContent('#step-name')).toBe(hostile);
       expect(await page.textContent('#step-instructions')).toBe('<b>bold?</b>');
       expect(await page.textContent(`[data-card-id="${card.id}"] .title`)).toBe(hostile);
-      expect(await page.evaluate(() => ({ images: document.images.length, bold: document.querySelectorAll('b').length, pwned: 'pwned' in window }))).toEqual({
+      expect(
+        await page.evaluate(() => ({
+          images: document.images.length,
+          bold: document.querySelectorAll('b').length,
+          pwned: 'pwned' in window,
+        })),
+      ).toEqual({
         images: 0,
         bold: 0,
         pwned: false,
@@ -386,9 +474,16 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       // The QR code, photographed as the room's phones see it, reads as the join link: no wrong codes typed at the venue lock it out.
       const photo = await page.locator('#invite-qr svg').screenshot();
       const { data, info } = await sharp(photo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      expect(jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data).toBe(found.join_url);
+      expect(
+        jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data,
+      ).toBe(found.join_url);
       // Drawn as SVG elements: no image, no data: URL.
-      expect(await page.evaluate(() => ({ images: document.images.length, svgs: document.querySelectorAll('#invite-qr svg path').length }))).toEqual({ images: 0, svgs: 1 });
+      expect(
+        await page.evaluate(() => ({
+          images: document.images.length,
+          svgs: document.querySelectorAll('#invite-qr svg path').length,
+        })),
+      ).toEqual({ images: 0, svgs: 1 });
 
       // Archived, nobody may join: the invitation goes; running again, it comes back. (Live changes
       // reach a screen within a second in the tests that time them; here a loaded machine gets 3 s.)
@@ -425,7 +520,12 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
 
     it('shows a calm reconnecting state while the server is down and recovers without reloading the page', async () => {
       const port = await freePort();
-      const env = { PORT: String(port), DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), LOG_REQUESTS: '0' };
+      const env = {
+        PORT: String(port),
+        DATABASE_PATH: join(dir, 'w.db'),
+        FILES_DIR: join(dir, 'files'),
+        LOG_REQUESTS: '0',
+      };
       const start = async () => {
         const run = startProcess(MAIN, env);
         running.push(run);
@@ -438,7 +538,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const fay = (await sdkUser({ url: base }, 'Fay')).api;
       const pat = (await sdkUser({ url: base }, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Restart');
-      await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Before the restart' } });
+      await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Before the restart' },
+      });
 
       const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, base, id, pat.token!);
@@ -455,12 +558,20 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
 
       server = await start();
       const restarted = performance.now();
-      const card = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'After the restart' } });
+      const card = await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'After the restart' },
+      });
       await shown(page, `[data-card-id="${card.id}"] .title`, 'After the restart', 15_000);
       await page.locator('body[data-status="live"]').waitFor({ timeout: 15_000 });
       console.log(`screen: live again ${Math.round(performance.now() - restarted)} ms after the server was back`);
       expect(await page.isVisible('#connection')).toBe(false);
-      expect(await page.evaluate(() => [(window as unknown as { screenMarker?: string }).screenMarker, performance.timeOrigin])).toEqual(['first load', loadedAt]);
+      expect(
+        await page.evaluate(() => [
+          (window as unknown as { screenMarker?: string }).screenMarker,
+          performance.timeOrigin,
+        ]),
+      ).toEqual(['first load', loadedAt]);
 
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);

@@ -15,7 +15,8 @@ import { until } from './helpers/wait';
 const t = useServer();
 
 const track = disposedAfterEach<WorkshopCanvas>((canvas) => canvas.destroy());
-const canvasOf = (api: Pick<WorkshopClient, 'baseUrl' | 'token'>, workshopId: string) => track(openCanvas(api, workshopId, { WebSocket, maxBackoffTime: 200 }));
+const canvasOf = (api: Pick<WorkshopClient, 'baseUrl' | 'token'>, workshopId: string) =>
+  track(openCanvas(api, workshopId, { WebSocket, maxBackoffTime: 200 }));
 
 const signedUp = async (name: string) => (await sdkUser(t, name)).api;
 
@@ -23,8 +24,14 @@ async function scene() {
   const fay = await signedUp('Fay');
   const pat = await signedUp('Pat');
   const { workshop, inWorkshop } = await sdkWorkshop(fay, [pat], 'Canvas');
-  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Cluster' } });
-  const idea = await pat.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title: 'Idea', parent: cluster.id } });
+  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Cluster' },
+  });
+  const idea = await pat.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'idea', title: 'Idea', parent: cluster.id },
+  });
   const canvas = await fay.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop, body: { canvas_id: 'swot' } });
   return { fay, pat, workshop, cluster, idea, zone: canvas.zones[0]! };
 }
@@ -47,12 +54,19 @@ describe('SDK canvas', () => {
 
     faysCanvas.moveCard(cluster.id, { x: 10, y: 20 });
     faysCanvas.updateZone(zone.id, { name: 'Strong points' });
-    await until(() => patsCanvas.zones()[zone.id]?.name === 'Strong points' && patsCanvas.placement(cluster.id)?.x === 10, "the facilitator's changes on the participant's canvas");
+    await until(
+      () => patsCanvas.zones()[zone.id]?.name === 'Strong points' && patsCanvas.placement(cluster.id)?.x === 10,
+      "the facilitator's changes on the participant's canvas",
+    );
 
     // The server stored both moves: REST reads them back.
-    const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: workshop.id, id: idea.id } } });
+    const card = await fay.get('/v1/workshops/{workshop_id}/cards/{id}', {
+      params: { path: { workshop_id: workshop.id, id: idea.id } },
+    });
     expect(card.position).toBe(0);
-    const events = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: 5 } } });
+    const events = await fay.get('/v1/workshops/{workshop_id}/events', {
+      params: { path: { workshop_id: workshop.id }, query: { per_page: 5 } },
+    });
     expect(events.map((event) => event.action)).toContain('moveCards');
     expect(() => patsCanvas.moveCard('no-such-card', { x: 1 })).toThrow(/not on the canvas/);
   });
@@ -63,7 +77,10 @@ describe('SDK canvas', () => {
     const patsCanvas = canvasOf(pat, workshop.id);
     await Promise.all([faysCanvas.synced, patsCanvas.synced]);
     patsCanvas.setPresence({ name: 'Pat', cursor: { x: 5, y: 6 } });
-    await until(() => [...faysCanvas.others().values()].some((presence) => presence.cursor?.x === 5), "the participant's cursor");
+    await until(
+      () => [...faysCanvas.others().values()].some((presence) => presence.cursor?.x === 5),
+      "the participant's cursor",
+    );
     expect([...faysCanvas.others().values()]).toEqual([{ name: 'Pat', cursor: { x: 5, y: 6 } }]);
     expect(faysCanvas.others().has(faysCanvas.doc.clientID)).toBe(false);
   });
@@ -72,7 +89,9 @@ describe('SDK canvas', () => {
     const { fay, workshop, idea } = await scene();
     const stranger = await signedUp('Stan');
 
-    const badToken = await canvasOf({ baseUrl: t.url, token: 'not-a-token' }, workshop.id).synced.catch((err: unknown) => err);
+    const badToken = await canvasOf({ baseUrl: t.url, token: 'not-a-token' }, workshop.id).synced.catch(
+      (err: unknown) => err,
+    );
     expect(badToken).toBeInstanceOf(ApiError);
     expect(badToken).toMatchObject({ status: 401, code: 'unauthenticated' });
 

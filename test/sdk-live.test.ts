@@ -15,7 +15,14 @@ import { until } from './helpers/wait';
  */
 
 const t = useServer();
-const fast = { socket: { transports: ['websocket' as const], reconnectionDelay: 300, reconnectionDelayMax: 300, randomizationFactor: 0 } };
+const fast = {
+  socket: {
+    transports: ['websocket' as const],
+    reconnectionDelay: 300,
+    reconnectionDelayMax: 300,
+    randomizationFactor: 0,
+  },
+};
 
 const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
 const open = async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, fast));
@@ -27,31 +34,38 @@ async function scene() {
   const fay = await signedUp('Fay');
   const pat = await signedUp('Pat');
   const { workshop, inWorkshop } = await sdkWorkshop(fay, [pat], 'Live');
-  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
+  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Ideas' },
+  });
   const addIdea = (api: WorkshopClient, title: string, parent = cluster.id) =>
     api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent } });
   return { fay, pat, workshop, cluster, inWorkshop, addIdea };
 }
 
 /** The cards as REST lists them now, in the reader's eyes. */
-const cardsOverRest = (api: WorkshopClient, workshopId: string) => api.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: workshopId } } });
+const cardsOverRest = (api: WorkshopClient, workshopId: string) =>
+  api.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: workshopId } } });
 const placements = (cards: Card[]) => cards.map((card) => `${card.title}@${card.parent ?? '-'}:${card.position}`);
 const latestSeq = (state: WorkshopState) => state.seq;
 
 describe('SDK live workshop', () => {
   // The client's side of it, alike on both stores; the fault is made at SQLite's driver (a failed
   // query outside a transaction cannot be made at node-postgres' Client: the pool passes a callback).
-  it.runIf(testStore === 'sqlite')('waits out a join the server answered service_unavailable (its database busy a moment), and opens', async () => {
-    const { pat, workshop } = await scene();
-    // The join's read of the member's access is the first statement of the opening to touch the membership.
-    const failing = failNextStatement(/join "workshop_members"/i, storeBusyError());
-    try {
-      const live = await open(pat, workshop.id);
-      expect(live.state.status).toBe('live');
-    } finally {
-      expect(failing.stop()).toBe(true);
-    }
-  });
+  it.runIf(testStore === 'sqlite')(
+    'waits out a join the server answered service_unavailable (its database busy a moment), and opens',
+    async () => {
+      const { pat, workshop } = await scene();
+      // The join's read of the member's access is the first statement of the opening to touch the membership.
+      const failing = failNextStatement(/join "workshop_members"/i, storeBusyError());
+      try {
+        const live = await open(pat, workshop.id);
+        expect(live.state.status).toBe('live');
+      } finally {
+        expect(failing.stop()).toBe(true);
+      }
+    },
+  );
 
   it('loads the workshop and follows cards, scores, view, step, timer and presence', async () => {
     const { fay, pat, workshop, cluster, inWorkshop, addIdea } = await scene();
@@ -67,9 +81,18 @@ describe('SDK live workshop', () => {
     live.on('card:created', ({ card }) => created.push(card.title));
 
     const idea = await addIdea(pat, 'Pairing');
-    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
-    const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote', view: { sort: 'score' } } });
-    await fay.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: step.id, force_sync: true, title: 'Live retro' } });
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+      params: { path: { workshop_id: workshop.id, card_id: idea.id } },
+      body: { value: 1 },
+    });
+    const step = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Vote', view: { sort: 'score' } },
+    });
+    await fay.put('/v1/workshops/{id}', {
+      params: { path: { id: workshop.id } },
+      body: { current_step_id: step.id, force_sync: true, title: 'Live retro' },
+    });
     await fay.put('/v1/workshops/{workshop_id}/timer', { ...inWorkshop, body: { duration_s: 120 } });
 
     await until(() => live.state.timer.state === 'running', 'the timer in the live state');
@@ -85,7 +108,10 @@ describe('SDK live workshop', () => {
     await until(() => live.state.presence.count === 1, 'presence listing the participant');
     expect(live.state.presence.users.map((user) => user.name)).toEqual(['Pat']);
 
-    const events = await fay.get('/v1/workshops/{workshop_id}/events', { ...inWorkshop, params: { ...inWorkshop.params, query: { per_page: 1 } } });
+    const events = await fay.get('/v1/workshops/{workshop_id}/events', {
+      ...inWorkshop,
+      params: { ...inWorkshop.params, query: { per_page: 1 } },
+    });
     expect(events).toHaveLength(1);
     expect(renders.length).toBeGreaterThan(1);
     expect(renders.at(-1)).toBe(live.state);
@@ -94,7 +120,10 @@ describe('SDK live workshop', () => {
   it('keeps card order equal to the REST list through moves, merges and imports', async () => {
     const { fay, workshop, cluster, inWorkshop, addIdea } = await scene();
     const live = await open(fay, workshop.id);
-    const other = await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'More' } });
+    const other = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'More' },
+    });
     const [a, b, c] = [await addIdea(fay, 'A'), await addIdea(fay, 'B'), await addIdea(fay, 'C')];
     const card = (id: string) => ({ params: { path: { workshop_id: workshop.id, id } } });
     await fay.put('/v1/workshops/{workshop_id}/cards/{id}', { ...card(c.id), body: { position: 0 } });
@@ -102,31 +131,57 @@ describe('SDK live workshop', () => {
     await fay.delete('/v1/workshops/{workshop_id}/cards/{id}', card(b.id));
     const settled = async () => {
       const rest = await cardsOverRest(fay, workshop.id);
-      await until(() => placements(live.state.cards).join() === placements(rest).join(), 'the live cards to equal the REST list');
+      await until(
+        () => placements(live.state.cards).join() === placements(rest).join(),
+        'the live cards to equal the REST list',
+      );
     };
     await settled();
-    expect(placements(live.state.cards)).toEqual(['Ideas@-:0', 'C@' + cluster.id + ':0', 'More@-:1', 'A@' + other.id + ':0']);
+    expect(placements(live.state.cards)).toEqual([
+      'Ideas@-:0',
+      'C@' + cluster.id + ':0',
+      'More@-:1',
+      'A@' + other.id + ':0',
+    ]);
 
-    await fay.post('/v1/workshops/{workshop_id}/cards/merge', { ...inWorkshop, body: { cards_id: [other.id, cluster.id], title: 'Merged' } });
+    await fay.post('/v1/workshops/{workshop_id}/cards/merge', {
+      ...inWorkshop,
+      body: { cards_id: [other.id, cluster.id], title: 'Merged' },
+    });
     await settled();
-    await fay.put('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { file: new Blob(['type,title,cluster\nidea,Imported,From CSV\n']) } });
+    await fay.put('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { file: new Blob(['type,title,cluster\nidea,Imported,From CSV\n']) },
+    });
     await settled();
     expect(live.state.cards.map((c) => c.title)).toEqual(['From CSV', 'Imported']);
   });
 
   it("reads everyone's scores again when the current step starts showing votes", async () => {
     const { fay, pat, workshop, inWorkshop, addIdea } = await scene();
-    const secret = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Secret vote', prefs: { allow_display_votes: false } } });
-    await fay.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: secret.id } });
+    const secret = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Secret vote', prefs: { allow_display_votes: false } },
+    });
+    await fay.put('/v1/workshops/{id}', {
+      params: { path: { id: workshop.id } },
+      body: { current_step_id: secret.id },
+    });
     const idea = await addIdea(pat, 'Pizza friday');
-    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path: { workshop_id: workshop.id, card_id: idea.id } }, body: { value: 1 } });
+    await fay.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+      params: { path: { workshop_id: workshop.id, card_id: idea.id } },
+      body: { value: 1 },
+    });
     const live = await open(pat, workshop.id);
     const scoreOfIdea = () => live.state.cards.find((card) => card.id === idea.id)?.summary.score;
     // While the step hides votes a participant's cards carry only their own.
     expect(scoreOfIdea()).toBe(0);
 
     // The same step, its prefs changed: only an `updateStep` arrives, no score event.
-    await fay.put('/v1/workshops/{workshop_id}/steps/{id}', { params: { path: { workshop_id: workshop.id, id: secret.id } }, body: { name: 'Secret vote', prefs: { allow_display_votes: true } } });
+    await fay.put('/v1/workshops/{workshop_id}/steps/{id}', {
+      params: { path: { workshop_id: workshop.id, id: secret.id } },
+      body: { name: 'Secret vote', prefs: { allow_display_votes: true } },
+    });
     await until(() => scoreOfIdea() === 1, "the facilitator's vote in the participant's live state");
     expect(live.state.step?.prefs.allow_display_votes).toBe(true);
   });
@@ -140,7 +195,9 @@ describe('SDK live workshop', () => {
     await until(() => created.length === 1, 'the first card live');
 
     // The network goes away: the server loses the connection, and changes go on meanwhile.
-    const patsSockets = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    const patsSockets = [...t.server.realtime.io.sockets.sockets.values()].filter(
+      (socket) => socket.data.user?.name === 'Pat',
+    );
     expect(patsSockets).toHaveLength(1);
     patsSockets[0]!.conn.close();
     await until(() => live.state.status === 'reconnecting', 'the session to notice the drop');
@@ -151,9 +208,19 @@ describe('SDK live workshop', () => {
     await until(() => created.length === 5, 'live events after the return');
     expect(created).toEqual(['Before', 'While away 1', 'While away 2', 'While away 3', 'After']);
     expect(placements(live.state.cards)).toEqual(placements(await cardsOverRest(pat, workshop.id)));
-    const [newest] = await fay.get('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id }, query: { per_page: 1 } } });
+    const [newest] = await fay.get('/v1/workshops/{workshop_id}/events', {
+      params: { path: { workshop_id: workshop.id }, query: { per_page: 1 } },
+    });
     expect(newest!.action).toBe('addCard');
-    expect(latestSeq(live.state)).toBe(Number((await fay.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { path: { workshop_id: workshop.id } } })).response.headers.get('x-total-count')));
+    expect(latestSeq(live.state)).toBe(
+      Number(
+        (
+          await fay.fetchClient.GET('/v1/workshops/{workshop_id}/events', {
+            params: { path: { workshop_id: workshop.id } },
+          })
+        ).response.headers.get('x-total-count'),
+      ),
+    );
   });
 
   it('fills a gap in the sequence by asking for the missed changes', async () => {
@@ -163,7 +230,9 @@ describe('SDK live workshop', () => {
     live.on('card:created', ({ card }) => created.push(card.title));
 
     // Events lost on the way (an instance's fan-out failing) while the connection stays up.
-    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter(
+      (socket) => socket.data.user?.name === 'Pat',
+    );
     const rooms = [...patsSocket!.rooms].filter((room) => room.startsWith(`workshop:${workshop.id}`));
     // The in-memory adapter leaves and joins at once.
     for (const room of rooms) void patsSocket!.leave(room);
@@ -182,7 +251,9 @@ describe('SDK live workshop', () => {
     const live = await open(pat, workshop.id);
     const created: string[] = [];
     live.on('card:created', ({ card }) => created.push(card.title));
-    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter((socket) => socket.data.user?.name === 'Pat');
+    const [patsSocket] = [...t.server.realtime.io.sockets.sockets.values()].filter(
+      (socket) => socket.data.user?.name === 'Pat',
+    );
     let joins = 0;
     patsSocket!.onAny((event: string) => {
       if (event === 'join') joins += 1;
@@ -225,7 +296,11 @@ describe('SDK live workshop', () => {
     const refusal = await openWorkshop(stranger, workshop.id, fast).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({ status: 404, code: 'not_found' });
-    const anonymous = await openWorkshop(createClient({ baseUrl: t.url, token: 'not-a-token' }), workshop.id, fast).catch((err: unknown) => err);
+    const anonymous = await openWorkshop(
+      createClient({ baseUrl: t.url, token: 'not-a-token' }),
+      workshop.id,
+      fast,
+    ).catch((err: unknown) => err);
     expect(anonymous).toMatchObject({ status: 401, code: 'unauthenticated' });
   });
 });
@@ -249,13 +324,19 @@ describe('SDK sequence tracking', () => {
 });
 
 describe('SDK card order', () => {
-  const cardAt = (id: string, parent: string | null, position: number, title = id) => ({ id, parent, position, title, type: parent ? 'idea' : 'cluster' }) as Card;
-  const created = (state: WorkshopState, card: Card) => applyEvent(state, 'card:created', { seq: state.seq + 1, workshop_id: 'w', card });
+  const cardAt = (id: string, parent: string | null, position: number, title = id) =>
+    ({ id, parent, position, title, type: parent ? 'idea' : 'cluster' }) as Card;
+  const created = (state: WorkshopState, card: Card) =>
+    applyEvent(state, 'card:created', { seq: state.seq + 1, workshop_id: 'w', card });
   const withCards = (cards: Card[]) => ({ cards, seq: 0 }) as unknown as WorkshopState;
 
   it('puts each new idea at its position in its stack, as a model of the stacks says, and keeps the cards it did not move', () => {
     // A model: clusters in order, each with its ideas in order; a new idea goes in at its position, clamped.
-    const model = new Map<string, string[]>([['k0', []], ['k1', []], ['k2', []]]);
+    const model = new Map<string, string[]>([
+      ['k0', []],
+      ['k1', []],
+      ['k2', []],
+    ]);
     let state = withCards([cardAt('k0', null, 0), cardAt('k1', null, 1), cardAt('k2', null, 2)]);
     let seed = 7;
     const random = (below: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % below;
@@ -267,10 +348,15 @@ describe('SDK card order', () => {
       stack.splice(Math.min(Math.max(position, 0), stack.length), 0, `i${i}`);
       const before = state.cards;
       state = created(state, cardAt(`i${i}`, parent, position));
-      const expected = [...model].flatMap(([cluster, ideas]) => [`${cluster}@-`, ...ideas.map((idea) => `${idea}@${cluster}`)]);
+      const expected = [...model].flatMap(([cluster, ideas]) => [
+        `${cluster}@-`,
+        ...ideas.map((idea) => `${idea}@${cluster}`),
+      ]);
       expect(state.cards.map((card) => `${card.id}@${card.parent ?? '-'}`)).toEqual(expected);
       const positions = new Map(state.cards.map((card) => [card.id, card.position]));
-      expect([...model.values()].flatMap((ideas) => ideas.map((idea) => positions.get(idea)))).toEqual([...model.values()].flatMap((ideas) => ideas.map((_, at) => at)));
+      expect([...model.values()].flatMap((ideas) => ideas.map((idea) => positions.get(idea)))).toEqual(
+        [...model.values()].flatMap((ideas) => ideas.map((_, at) => at)),
+      );
       // Cards of the other stacks are the same objects: a view may skip them.
       for (const card of before.filter((c) => c.parent !== parent)) expect(state.cards).toContain(card);
     }
@@ -285,19 +371,40 @@ describe('SDK card order', () => {
     state = created(state, cardAt('d', 'k', 5));
     expect(placements()).toEqual(['k@0', 'a@2', 'd@5', 'b@6', 'c@10']);
     const before = state.cards;
-    state = applyEvent(state, 'card:updated', { seq: 2, workshop_id: 'w', card: cardAt('b', 'k', 6, 'B edited'), changes: { title: 'B edited' } } as never);
+    state = applyEvent(state, 'card:updated', {
+      seq: 2,
+      workshop_id: 'w',
+      card: cardAt('b', 'k', 6, 'B edited'),
+      changes: { title: 'B edited' },
+    } as never);
     expect(placements()).toEqual(['k@0', 'a@2', 'd@5', 'b@6', 'c@10']);
     expect(state.cards.filter((card) => card.id !== 'b').every((card) => before.includes(card))).toBe(true);
     // c moves to the top of the stack: the server puts it at 0 and every card before it one up.
-    state = applyEvent(state, 'card:updated', { seq: 3, workshop_id: 'w', card: cardAt('c', 'k', 0), changes: { position: [10, 0] } } as never);
+    state = applyEvent(state, 'card:updated', {
+      seq: 3,
+      workshop_id: 'w',
+      card: cardAt('c', 'k', 0),
+      changes: { position: [10, 0] },
+    } as never);
     expect(placements()).toEqual(['k@0', 'c@0', 'a@3', 'd@6', 'b@7']);
-    state = applyEvent(state, 'card:deleted', { seq: 4, workshop_id: 'w', card_id: 'd', removed_ids: [], merged_into: null } as never);
+    state = applyEvent(state, 'card:deleted', {
+      seq: 4,
+      workshop_id: 'w',
+      card_id: 'd',
+      removed_ids: [],
+      merged_into: null,
+    } as never);
     expect(placements()).toEqual(['k@0', 'c@0', 'a@3', 'b@6']);
   });
 
   it('edits a card in place without renumbering or copying the others', () => {
     const state = withCards([cardAt('k', null, 0), cardAt('a', 'k', 0), cardAt('b', 'k', 1), cardAt('c', 'k', 2)]);
-    const edited = applyEvent(state, 'card:updated', { seq: 1, workshop_id: 'w', card: cardAt('b', 'k', 1, 'B edited'), changes: { title: 'B edited' } } as never);
+    const edited = applyEvent(state, 'card:updated', {
+      seq: 1,
+      workshop_id: 'w',
+      card: cardAt('b', 'k', 1, 'B edited'),
+      changes: { title: 'B edited' },
+    } as never);
     expect(edited.cards.map((card) => card.title)).toEqual(['k', 'a', 'B edited', 'c']);
     expect(edited.cards.filter((card) => card.id !== 'b')).toEqual(state.cards.filter((card) => card.id !== 'b'));
     expect(edited.cards[1]).toBe(state.cards[1]);

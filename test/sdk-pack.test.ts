@@ -19,7 +19,12 @@ afterAll(() => rmSync(consumer, { recursive: true, force: true }));
 
 const run = (command: string, args: string[], cwd: string) => {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, npm_config_update_notifier: 'false' } });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: 'pipe',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`, { cause: err });
@@ -62,24 +67,55 @@ describe('SDK package', () => {
     const tarball = readdirSync(consumer).find((file) => file.endsWith('.tgz'));
     expect(tarball).toMatch(/^workshop-sdk-.*\.tgz$/);
     const listing = run('tar', ['-tzf', tarball!], consumer).split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/live.js', 'package/dist/canvas.js']));
+    expect(listing).toEqual(
+      expect.arrayContaining([
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+        'package/dist/live.js',
+        'package/dist/canvas.js',
+      ]),
+    );
     expect(listing.filter((file) => file.startsWith('package/src/'))).toEqual([]);
 
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'sdk-consumer', private: true, type: 'module' }),
+    );
     run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], consumer);
 
     writeFileSync(join(consumer, 'consumer.ts'), CONSUMER_SOURCE);
-    const compilerOptions = { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: [], strict: true, noEmit: true, skipLibCheck: false };
-    for (const [module, moduleResolution] of [['NodeNext', 'NodeNext'], ['ESNext', 'Bundler']]) {
-      writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module, moduleResolution }, files: ['consumer.ts'] }));
+    const compilerOptions = {
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    for (const [module, moduleResolution] of [
+      ['NodeNext', 'NodeNext'],
+      ['ESNext', 'Bundler'],
+    ]) {
+      writeFileSync(
+        join(consumer, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, module, moduleResolution }, files: ['consumer.ts'] }),
+      );
       run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
     }
 
     const loaded = run(
       process.execPath,
-      ['--input-type=module', '-e', "for (const entry of ['workshop-sdk', 'workshop-sdk/live', 'workshop-sdk/canvas']) console.log(Object.keys(await import(entry)).sort().join())"],
+      [
+        '--input-type=module',
+        '-e',
+        "for (const entry of ['workshop-sdk', 'workshop-sdk/live', 'workshop-sdk/canvas']) console.log(Object.keys(await import(entry)).sort().join())",
+      ],
       consumer,
     );
-    expect(loaded.trim().split('\n')).toEqual(['ApiError,createClient,newIdempotencyKey', 'openWorkshop,privacyOf,timerRemainingMs', 'openCanvas']);
+    expect(loaded.trim().split('\n')).toEqual([
+      'ApiError,createClient,newIdempotencyKey',
+      'openWorkshop,privacyOf,timerRemainingMs',
+      'openCanvas',
+    ]);
   }, 90_000);
 });

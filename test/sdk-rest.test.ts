@@ -57,62 +57,129 @@ describe('SDK REST client', () => {
     expect(roles.map((role) => role.role).sort()).toEqual(['facilitator', 'participant']);
 
     const step = await api.post('/v1/workshops/{workshop_id}/steps', { params: inWorkshop, body: { name: 'Vote' } });
-    const updated = await api.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: step.id, description: 'Sprint 42' } });
+    const updated = await api.put('/v1/workshops/{id}', {
+      params: { path: { id: workshop.id } },
+      body: { current_step_id: step.id, description: 'Sprint 42' },
+    });
     expect(updated.current_step_id).toBe(step.id);
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366ff' } }).png().toBuffer();
-    const image = await api.post('/v1/uploads', { body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) } });
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366ff' } })
+      .png()
+      .toBuffer();
+    const image = await api.post('/v1/uploads', {
+      body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) },
+    });
     const illustration = await api.post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
       params: { path: { workshop_id: workshop.id, step_id: step.id } },
       body: { blob: { key: image.key, container: image.container } },
     });
     expect(illustration.crop_url).toContain('{{width}}');
 
-    const cluster = await api.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'cluster', title: 'Went well', color: 'green' } });
-    const idea = await pat.api.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'idea', title: 'Pairing', parent: cluster.id } });
-    const second = await pat.api.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'idea', title: 'Reviews', parent: cluster.id } });
+    const cluster = await api.post('/v1/workshops/{workshop_id}/cards', {
+      params: inWorkshop,
+      body: { type: 'cluster', title: 'Went well', color: 'green' },
+    });
+    const idea = await pat.api.post('/v1/workshops/{workshop_id}/cards', {
+      params: inWorkshop,
+      body: { type: 'idea', title: 'Pairing', parent: cluster.id },
+    });
+    const second = await pat.api.post('/v1/workshops/{workshop_id}/cards', {
+      params: inWorkshop,
+      body: { type: 'idea', title: 'Reviews', parent: cluster.id },
+    });
     const onIdea = { path: { workshop_id: workshop.id, card_id: idea.id } };
 
-    const vote = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: onIdea, body: { value: 1 } });
+    const vote = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+      params: onIdea,
+      body: { value: 1 },
+    });
     expect(vote.value).toBe(1);
-    const criterion = await api.post('/v1/workshops/{workshop_id}/criteria', { params: inWorkshop, body: { title: 'Impact', scale: 2 } });
+    const criterion = await api.post('/v1/workshops/{workshop_id}/criteria', {
+      params: inWorkshop,
+      body: { title: 'Impact', scale: 2 },
+    });
     const top = criterion.current_scale.at(-1)!;
-    const rating = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: onIdea, body: { criterium_id: criterion.id, value: top } });
-    const section = await api.post('/v1/workshops/{workshop_id}/sections', { params: inWorkshop, body: { title: 'Actions' } });
-    const item = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: onIdea, body: { section_id: section.id, content: 'Pair on Fridays' } });
-    const comment = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: onIdea, body: { content: 'Yes!' } });
+    const rating = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+      params: onIdea,
+      body: { criterium_id: criterion.id, value: top },
+    });
+    const section = await api.post('/v1/workshops/{workshop_id}/sections', {
+      params: inWorkshop,
+      body: { title: 'Actions' },
+    });
+    const item = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', {
+      params: onIdea,
+      body: { section_id: section.id, content: 'Pair on Fridays' },
+    });
+    const comment = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', {
+      params: onIdea,
+      body: { content: 'Yes!' },
+    });
     const file = await pat.api.post('/v1/uploads', { body: { file: new Blob(['notes'], { type: 'text/plain' }) } });
     const attachment = await pat.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', {
       params: onIdea,
       body: { name: 'notes.txt', blob: { key: file.key, container: file.container } },
     });
-    const card = await api.get('/v1/workshops/{workshop_id}/cards/{id}', { params: { path: { workshop_id: workshop.id, id: idea.id } } });
+    const card = await api.get('/v1/workshops/{workshop_id}/cards/{id}', {
+      params: { path: { workshop_id: workshop.id, id: idea.id } },
+    });
     expect(card.summary).toEqual({ score: 1, comments: 1, attachments: 1, sections: { [section.id]: 1 } });
-    expect([rating.value, item.content, comment.content, attachment.name]).toEqual([top, 'Pair on Fridays', 'Yes!', 'notes.txt']);
+    expect([rating.value, item.content, comment.content, attachment.name]).toEqual([
+      top,
+      'Pair on Fridays',
+      'Yes!',
+      'notes.txt',
+    ]);
 
-    const merged = await api.post('/v1/workshops/{workshop_id}/cards/merge', { params: inWorkshop, body: { cards_id: [idea.id, second.id] } });
+    const merged = await api.post('/v1/workshops/{workshop_id}/cards/merge', {
+      params: inWorkshop,
+      body: { cards_id: [idea.id, second.id] },
+    });
     expect(merged.summary.score).toBe(1);
     const csv = 'type,title,cluster\nidea,From CSV,Imported\n';
-    const imported = await api.put('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { file: new Blob([csv], { type: 'text/csv' }) } });
+    const imported = await api.put('/v1/workshops/{workshop_id}/cards', {
+      params: inWorkshop,
+      body: { file: new Blob([csv], { type: 'text/csv' }) },
+    });
     expect(imported.map((c) => c.title)).toEqual(['Imported', 'From CSV']);
 
-    const canvas = await api.post('/v1/workshops/{workshop_id}/canvas', { params: inWorkshop, body: { canvas_id: 'swot' } });
+    const canvas = await api.post('/v1/workshops/{workshop_id}/canvas', {
+      params: inWorkshop,
+      body: { canvas_id: 'swot' },
+    });
     const zone = canvas.zones[0]!;
-    await api.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', { params: { path: { workshop_id: workshop.id, id: zone.id } }, body: { cluster_id: imported[0]!.id } });
+    await api.put('/v1/workshops/{workshop_id}/canvas/zones/{id}', {
+      params: { path: { workshop_id: workshop.id, id: zone.id } },
+      body: { cluster_id: imported[0]!.id },
+    });
     expect((await api.get('/v1/canvas')).length).toBeGreaterThan(0);
 
     const timer = await api.put('/v1/workshops/{workshop_id}/timer', { params: inWorkshop, body: { duration_s: 300 } });
     expect(timer.state).toBe('running');
-    expect((await pat.api.get('/v1/workshops/{workshop_id}/participation', { params: inWorkshop })).participants).toBe(1);
+    expect((await pat.api.get('/v1/workshops/{workshop_id}/participation', { params: inWorkshop })).participants).toBe(
+      1,
+    );
 
-    const { recipients } = await api.post('/v1/workshops/{id}/messages', { params: { path: { id: workshop.id } }, body: { content: 'Break' } });
+    const { recipients } = await api.post('/v1/workshops/{id}/messages', {
+      params: { path: { id: workshop.id } },
+      body: { content: 'Break' },
+    });
     expect(recipients).toBe(1);
     const notifications = [];
-    for await (const notification of pat.api.paginate('/v1/user/me/notifications')) notifications.push(notification.type);
+    for await (const notification of pat.api.paginate('/v1/user/me/notifications'))
+      notifications.push(notification.type);
     expect(notifications).toContain('message');
-    const invitations = await api.post('/v1/workshops/{workshop_id}/invitations', { params: inWorkshop, body: { emails: 'guest@example.test', content: 'Join us' } });
-    await api.delete('/v1/workshops/{workshop_id}/invitations/{id}', { params: { path: { workshop_id: workshop.id, id: invitations[0]!.id } } });
+    const invitations = await api.post('/v1/workshops/{workshop_id}/invitations', {
+      params: inWorkshop,
+      body: { emails: 'guest@example.test', content: 'Join us' },
+    });
+    await api.delete('/v1/workshops/{workshop_id}/invitations/{id}', {
+      params: { path: { workshop_id: workshop.id, id: invitations[0]!.id } },
+    });
 
-    const exported = await api.post('/v1/workshops/{workshop_id}/exports', { params: inWorkshop, body: { type: 'csv' } });
+    const exported = await api.post('/v1/workshops/{workshop_id}/exports', {
+      params: inWorkshop,
+      body: { type: 'csv' },
+    });
     expect(exported.state).toBe('pending');
 
     await api.delete('/v1/workshops/{id}/votes', { params: { path: { id: workshop.id } } });
@@ -126,7 +193,10 @@ describe('SDK REST client', () => {
     // An organization seat follows a confirmed address.
     await confirmAddress(t, member.email);
     const organization = await api.post('/v1/organizations', { body: { name: 'Acme' } });
-    const added = await api.post('/v1/organizations/{id}/members', { params: { path: { id: organization.id } }, body: { email: member.email, role: 'facilitator' } });
+    const added = await api.post('/v1/organizations/{id}/members', {
+      params: { path: { id: organization.id } },
+      body: { email: member.email, role: 'facilitator' },
+    });
     expect(added.pending).toBe(false);
     const workshop = await member.api.post('/v1/organizations/{organization_id}/workshops', {
       params: { path: { organization_id: organization.id } },
@@ -150,9 +220,17 @@ describe('SDK REST client', () => {
     const hidden = await failure(stranger.api.get('/v1/workshops/{id}', { params: { path: { id: workshop.id } } }));
     expect([hidden.status, hidden.code]).toEqual([404, 'not_found']);
 
-    const archived = await api.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { state: 'archived' } });
+    const archived = await api.put('/v1/workshops/{id}', {
+      params: { path: { id: workshop.id } },
+      body: { state: 'archived' },
+    });
     expect(archived.state).toBe('archived');
-    const refused = await failure(api.post('/v1/workshops/{workshop_id}/steps', { params: { path: { workshop_id: workshop.id } }, body: { name: 'Late' } }));
+    const refused = await failure(
+      api.post('/v1/workshops/{workshop_id}/steps', {
+        params: { path: { workshop_id: workshop.id } },
+        body: { name: 'Late' },
+      }),
+    );
     expect([refused.status, refused.code]).toEqual([409, 'workshop_archived']);
   });
 
@@ -163,19 +241,25 @@ describe('SDK REST client', () => {
     for (const name of ['One', 'Two', 'Three', 'Four', 'Five']) {
       await api.post('/v1/workshops/{workshop_id}/steps', { params: inWorkshop, body: { name } });
     }
-    const first = await api.fetchClient.GET('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } });
+    const first = await api.fetchClient.GET('/v1/workshops/{workshop_id}/events', {
+      params: { ...inWorkshop, query: { per_page: 2 } },
+    });
     const total = Number(first.response.headers.get('x-total-count'));
     expect(total).toBe(6);
 
     const actions: string[] = [];
-    for await (const event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } })) {
+    for await (const event of api.paginate('/v1/workshops/{workshop_id}/events', {
+      params: { ...inWorkshop, query: { per_page: 2 } },
+    })) {
       actions.push(event.action);
     }
     expect(actions).toEqual(['addStep', 'addStep', 'addStep', 'addStep', 'addStep', 'createWorkshop']);
 
     // Stopping early fetches no further page.
     let seen = 0;
-    for await (const _event of api.paginate('/v1/workshops/{workshop_id}/events', { params: { ...inWorkshop, query: { per_page: 2 } } })) {
+    for await (const _event of api.paginate('/v1/workshops/{workshop_id}/events', {
+      params: { ...inWorkshop, query: { per_page: 2 } },
+    })) {
       if (++seen === 1) break;
     }
     expect(seen).toBe(1);
@@ -188,12 +272,18 @@ describe('SDK REST client', () => {
       fetch: async (request) => {
         sent.push({ at: Date.now(), body: await request.clone().text() });
         // The first answer is the server's rate limit as a proxy in front of it would give it.
-        if (sent.length === 1) return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many attempts.' } }), { status: 429, headers: { 'retry-after': '1' } });
+        if (sent.length === 1)
+          return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many attempts.' } }), {
+            status: 429,
+            headers: { 'retry-after': '1' },
+          });
         return fetch(request);
       },
     });
     const email = `retry-${process.pid}@example.test`;
-    const { user } = await api.post('/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Rita' } });
+    const { user } = await api.post('/v1/auth/signup', {
+      body: { email, password: 'correct horse battery', name: 'Rita' },
+    });
     expect(user.email).toBe(email);
     expect(sent).toHaveLength(2);
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(990);
@@ -206,11 +296,17 @@ describe('SDK REST client', () => {
       baseUrl: t.url,
       fetch: async (request) => {
         keys.push({ method: request.method, key: request.headers.get('idempotency-key') });
-        if (keys.length === 1) return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many attempts.' } }), { status: 429, headers: { 'retry-after': '0' } });
+        if (keys.length === 1)
+          return new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'Too many attempts.' } }), {
+            status: 429,
+            headers: { 'retry-after': '0' },
+          });
         return fetch(request);
       },
     });
-    const { token } = await api.post('/v1/auth/signup', { body: { email: `keys-${process.pid}@example.test`, password: 'correct horse battery', name: 'Kim' } });
+    const { token } = await api.post('/v1/auth/signup', {
+      body: { email: `keys-${process.pid}@example.test`, password: 'correct horse battery', name: 'Kim' },
+    });
     api.setToken(token);
     await api.get('/v1/user/me');
     await api.put('/v1/user/me', { body: { display_name: 'Kim K.' } });
@@ -241,7 +337,10 @@ describe('SDK REST client', () => {
       },
     });
     const inWorkshop = { path: { workshop_id: workshop.id } };
-    const cluster = await flaky.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'cluster', title: 'Sent once' } });
+    const cluster = await flaky.post('/v1/workshops/{workshop_id}/cards', {
+      params: inWorkshop,
+      body: { type: 'cluster', title: 'Sent once' },
+    });
     expect(attempts).toBe(2);
     const cards = await fay.api.get('/v1/workshops/{workshop_id}/cards', { params: inWorkshop });
     expect(cards.filter((card) => card.title === 'Sent once').map((card) => card.id)).toEqual([cluster.id]);
@@ -252,7 +351,12 @@ describe('SDK REST client', () => {
     const workshop = await fay.api.post('/v1/workshops', { body: { title: 'Offline queue' } });
     const inWorkshop = { path: { workshop_id: workshop.id } };
     const key = newIdempotencyKey();
-    const send = () => fay.api.post('/v1/workshops/{workshop_id}/cards', { params: inWorkshop, body: { type: 'cluster', title: 'Queued' }, headers: { 'Idempotency-Key': key } });
+    const send = () =>
+      fay.api.post('/v1/workshops/{workshop_id}/cards', {
+        params: inWorkshop,
+        body: { type: 'cluster', title: 'Queued' },
+        headers: { 'Idempotency-Key': key },
+      });
     const first = await send();
     const second = await send();
     expect(second).toEqual(first);
@@ -260,12 +364,14 @@ describe('SDK REST client', () => {
     expect(cards.filter((card) => card.title === 'Queued')).toHaveLength(1);
   });
 
-  describe('against the server\'s own rate limit', () => {
+  describe("against the server's own rate limit", () => {
     const limited = useServer({ joinAttemptsPerMinute: 2 });
 
     it('gives up at once on a Retry-After longer than allowed, saying how long', async () => {
       const api = createClient({ baseUrl: limited.url, retry: { maxDelaySeconds: 5 } });
-      const { token } = await api.post('/v1/auth/signup', { body: { email: `guess-${process.pid}@example.test`, password: 'correct horse battery', name: 'Gus' } });
+      const { token } = await api.post('/v1/auth/signup', {
+        body: { email: `guess-${process.pid}@example.test`, password: 'correct horse battery', name: 'Gus' },
+      });
       api.setToken(token);
       const guess = () => api.post('/v1/workshops/join', { body: { access_code: '000-000-000' } });
       expect((await failure(guess())).status).toBe(404);

@@ -13,7 +13,14 @@ import { until } from './helpers/wait';
  */
 
 const t = useServer();
-const fast = { socket: { transports: ['websocket' as const], reconnectionDelay: 300, reconnectionDelayMax: 300, randomizationFactor: 0 } };
+const fast = {
+  socket: {
+    transports: ['websocket' as const],
+    reconnectionDelay: 300,
+    reconnectionDelayMax: 300,
+    randomizationFactor: 0,
+  },
+};
 const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
 const open = async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, fast));
 
@@ -21,7 +28,8 @@ const open = async (api: WorkshopClient, workshopId: string) => track(await open
 const REVEAL_WITHIN_MS = 3_000;
 
 const titles = (state: WorkshopState) => state.cards.map((card) => card.title).sort();
-const byTitle = (state: WorkshopState, title: string): Card | undefined => state.cards.find((card) => card.title === title);
+const byTitle = (state: WorkshopState, title: string): Card | undefined =>
+  state.cards.find((card) => card.title === title);
 
 /** Fay facilitates, Pat and Quinn take part; a private step (current) and an open one; Fay's cluster. */
 async function scene(privatePrefs: { authors?: 'shown' | 'hidden_from_participants' | 'hidden' } = {}) {
@@ -29,17 +37,29 @@ async function scene(privatePrefs: { authors?: 'shown' | 'hidden_from_participan
   const pat = await sdkUser(t, 'Pat');
   const quinn = await sdkUser(t, 'Quinn');
   const { id, inWorkshop } = await sdkWorkshop(fay.api, [pat.api, quinn.api], 'Retro');
-  const write = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Write alone', prefs: { cards_visible: 'own', ...privatePrefs } } });
-  const discuss = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Discuss', prefs: { cards_visible: 'all' } } });
+  const write = await fay.api.post('/v1/workshops/{workshop_id}/steps', {
+    ...inWorkshop,
+    body: { name: 'Write alone', prefs: { cards_visible: 'own', ...privatePrefs } },
+  });
+  const discuss = await fay.api.post('/v1/workshops/{workshop_id}/steps', {
+    ...inWorkshop,
+    body: { name: 'Discuss', prefs: { cards_visible: 'all' } },
+  });
   await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-  const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Went well' } });
-  const addIdea = (api: WorkshopClient, title: string) => api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent: cluster.id } });
-  const changeStep = (stepId: string) => fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: stepId } });
+  const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Went well' },
+  });
+  const addIdea = (api: WorkshopClient, title: string) =>
+    api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'idea', title, parent: cluster.id } });
+  const changeStep = (stepId: string) =>
+    fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: stepId } });
   return { fay, pat, quinn, id, inWorkshop, write, discuss, addIdea, changeStep };
 }
 
 /** Resolves once `live` has taken in every change up to the facilitator's `seq` (bare ones included). */
-const caughtUp = (live: LiveWorkshop, seq: number, who: string) => until(() => live.state.seq >= seq, `${who}'s live state at seq ${seq}`);
+const caughtUp = (live: LiveWorkshop, seq: number, who: string) =>
+  until(() => live.state.seq >= seq, `${who}'s live state at seq ${seq}`);
 
 describe('SDK live state: the reveal', () => {
   it("holds only a participant's own ideas while the step is private, and everyone's once the facilitator moves on", async () => {
@@ -65,30 +85,55 @@ describe('SDK live state: the reveal', () => {
 
     await changeStep(discuss.id);
     const everyone = ["Pat's idea", "Quinn's idea", 'Went well'];
-    await until(() => titles(patsLive.state).join() === everyone.join(), "Quinn's idea in Pat's live state", REVEAL_WITHIN_MS);
-    await until(() => titles(quinnsLive.state).join() === everyone.join(), "Pat's idea in Quinn's live state", REVEAL_WITHIN_MS);
+    await until(
+      () => titles(patsLive.state).join() === everyone.join(),
+      "Quinn's idea in Pat's live state",
+      REVEAL_WITHIN_MS,
+    );
+    await until(
+      () => titles(quinnsLive.state).join() === everyone.join(),
+      "Pat's idea in Quinn's live state",
+      REVEAL_WITHIN_MS,
+    );
     expect(patsLive.state.status).toBe('live');
     expect(privacyOf(quinnsLive.state)).toEqual({ cardsVisible: 'all', authors: 'shown' });
     // Subscribers heard the revealed cards (the UIs redraw from them).
-    await until(() => titles(heard.pat.at(-1)!).length === 3 && titles(heard.quinn.at(-1)!).length === 3, 'subscribers told of the reveal');
+    await until(
+      () => titles(heard.pat.at(-1)!).length === 3 && titles(heard.quinn.at(-1)!).length === 3,
+      'subscribers told of the reveal',
+    );
     // Authors shown: each card names its author to everyone.
     expect(byTitle(quinnsLive.state, "Pat's idea")?.user_id).toBe(pat.id);
 
     // Open now, the next idea arrives with its change, as any other.
     await addIdea(pat.api, 'After the reveal');
-    await until(() => byTitle(quinnsLive.state, 'After the reveal') !== undefined, "Pat's next idea in Quinn's live state");
+    await until(
+      () => byTitle(quinnsLive.state, 'After the reveal') !== undefined,
+      "Pat's next idea in Quinn's live state",
+    );
 
     // Back to a private step: each participant's state lets go of the other's ideas.
     await changeStep(write.id);
-    await until(() => titles(quinnsLive.state).join() === ["Quinn's idea", 'Went well'].join(), "Pat's ideas gone from Quinn's live state", REVEAL_WITHIN_MS);
-    await until(() => titles(patsLive.state).join() === ["After the reveal", "Pat's idea", 'Went well'].join(), "Quinn's idea gone from Pat's live state", REVEAL_WITHIN_MS);
+    await until(
+      () => titles(quinnsLive.state).join() === ["Quinn's idea", 'Went well'].join(),
+      "Pat's ideas gone from Quinn's live state",
+      REVEAL_WITHIN_MS,
+    );
+    await until(
+      () => titles(patsLive.state).join() === ['After the reveal', "Pat's idea", 'Went well'].join(),
+      "Quinn's idea gone from Pat's live state",
+      REVEAL_WITHIN_MS,
+    );
     expect(titles(faysLive.state)).toEqual(['After the reveal', "Pat's idea", "Quinn's idea", 'Went well']);
 
     // The sequence stayed whole through it all: every state is where the facilitator's is, and a
     // change after it applies to each.
     await addIdea(fay.api, "Fay's idea");
     const lives = [faysLive, patsLive, quinnsLive];
-    await until(() => lives.every((live) => byTitle(live.state, "Fay's idea") !== undefined), "Fay's idea in every live state");
+    await until(
+      () => lives.every((live) => byTitle(live.state, "Fay's idea") !== undefined),
+      "Fay's idea in every live state",
+    );
     expect(lives.map((live) => live.state.seq)).toEqual(lives.map(() => faysLive.state.seq));
   });
 
@@ -105,13 +150,26 @@ describe('SDK live state: the reveal', () => {
 
     // Only an `updateStep` arrives: the step stays current, its prefs open the cards.
     const inStep = { params: { path: { workshop_id: id, id: write.id } } };
-    await fay.api.put('/v1/workshops/{workshop_id}/steps/{id}', { ...inStep, body: { name: 'Write alone', prefs: { cards_visible: 'all' } } });
-    await until(() => byTitle(quinnsLive.state, 'Say it plainly') !== undefined, "Pat's idea in Quinn's live state", REVEAL_WITHIN_MS);
+    await fay.api.put('/v1/workshops/{workshop_id}/steps/{id}', {
+      ...inStep,
+      body: { name: 'Write alone', prefs: { cards_visible: 'all' } },
+    });
+    await until(
+      () => byTitle(quinnsLive.state, 'Say it plainly') !== undefined,
+      "Pat's idea in Quinn's live state",
+      REVEAL_WITHIN_MS,
+    );
     expect(privacyOf(quinnsLive.state).cardsVisible).toBe('all');
     // Written while authors were hidden from participants: no author for Quinn, Quinn's own as ever, Pat's for the facilitator.
-    expect(byTitle(quinnsLive.state, 'Say it plainly')).toMatchObject({ user_id: null, author_visibility: 'hidden_from_participants' });
+    expect(byTitle(quinnsLive.state, 'Say it plainly')).toMatchObject({
+      user_id: null,
+      author_visibility: 'hidden_from_participants',
+    });
     expect(byTitle(quinnsLive.state, 'Mine, unnamed to others')?.user_id).toBe(quinn.id);
-    await until(() => privacyOf(faysLive.state).cardsVisible === 'all', "the facilitator's state told of the step's prefs");
+    await until(
+      () => privacyOf(faysLive.state).cardsVisible === 'all',
+      "the facilitator's state told of the step's prefs",
+    );
     expect(byTitle(faysLive.state, 'Say it plainly')?.user_id).toBe(pat.id);
   });
 });

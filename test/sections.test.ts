@@ -10,7 +10,9 @@ const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 const base = (workshopId: string) => `/v1/workshops/${workshopId}/sections`;
 const positions = async (workshopId: string) => {
   const { sections } = t.tables;
-  return (await t.db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position))).map((s) => [s.title, s.position]);
+  return (
+    await t.db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position))
+  ).map((s) => [s.title, s.position]);
 };
 
 describe('sections', () => {
@@ -20,7 +22,10 @@ describe('sections', () => {
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ id: first.body.id, title: 'Pros' });
     const second = await t.request<SectionOutput>('POST', base(w.id), { token: ada.token, body: { title: 'Cons' } });
-    expect(await positions(w.id)).toEqual([['Pros', 0], ['Cons', 1]]);
+    expect(await positions(w.id)).toEqual([
+      ['Pros', 0],
+      ['Cons', 1],
+    ]);
     const list = await t.request('GET', base(w.id), { token: ada.token });
     expect(list.body).toEqual([first.body, second.body]);
     const one = await t.request('GET', `${base(w.id)}/${second.body.id}`, { token: ada.token });
@@ -54,9 +59,14 @@ describe('sections', () => {
       ]),
     );
     expect((await t.request('DELETE', `${base(w.id)}/${b.id}`, { token: ada.token })).status).toBe(204);
-    expect(await positions(w.id)).toEqual([['A', 0], ['C', 1]]);
+    expect(await positions(w.id)).toEqual([
+      ['A', 0],
+      ['C', 1],
+    ]);
     expect((await t.db.select().from(items).where(eq(items.workshopId, w.id))).map((i) => i.content)).toEqual(['kept']);
-    expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([['removeSection', { section: { id: b.id, title: 'B' } }]]);
+    expect((await eventLog(t, w.id)).map((e) => [e.action, e.change])).toEqual([
+      ['removeSection', { section: { id: b.id, title: 'B' } }],
+    ]);
     expectError(await t.request('GET', `${base(w.id)}/${b.id}`, { token: ada.token }), 404, 'not_found');
   });
 
@@ -68,8 +78,20 @@ describe('sections', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('title');
     }
-    expectError(await t.request('PUT', `${base(w.id)}/${section.id}`, { token: ada.token, body: { title: '  ' } }), 400, 'invalid_request');
-    expectError(await t.request('POST', base(w.id), { token: ada.token, rawBody: '{', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
+    expectError(
+      await t.request('PUT', `${base(w.id)}/${section.id}`, { token: ada.token, body: { title: '  ' } }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', base(w.id), {
+        token: ada.token,
+        rawBody: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
     expect(await positions(w.id)).toEqual([['Kept', 0]]);
     expect(await eventLog(t, w.id)).toEqual([]);
   });
@@ -79,7 +101,9 @@ describe('sections', () => {
     await seedMember(t, w.id, bob);
     const section = await seedSection(t, w.id, 'Kept');
     const one = `${base(w.id)}/${section.id}`;
-    expect((await t.request('GET', base(w.id), { token: bob.token })).body).toEqual([{ id: section.id, title: 'Kept' }]);
+    expect((await t.request('GET', base(w.id), { token: bob.token })).body).toEqual([
+      { id: section.id, title: 'Kept' },
+    ]);
     expect((await t.request('GET', one, { token: bob.token })).status).toBe(200);
     expectError(await t.request('POST', base(w.id), { token: bob.token, body: { title: 'x' } }), 403, 'forbidden');
     expectError(await t.request('PUT', one, { token: bob.token, body: { title: 'x' } }), 403, 'forbidden');
@@ -88,7 +112,11 @@ describe('sections', () => {
     expectError(await t.request('GET', one, { token: eve.token }), 404, 'not_found');
     expectError(await t.request('DELETE', one, { token: eve.token }), 404, 'not_found');
     const other = await seedWorkshop(t, ada);
-    expectError(await t.request('PUT', `${base(other.id)}/${section.id}`, { token: ada.token, body: { title: 'x' } }), 404, 'not_found');
+    expectError(
+      await t.request('PUT', `${base(other.id)}/${section.id}`, { token: ada.token, body: { title: 'x' } }),
+      404,
+      'not_found',
+    );
     expect(await positions(w.id)).toEqual([['Kept', 0]]);
     expect(await eventLog(t, w.id)).toEqual([]);
   });
@@ -96,9 +124,21 @@ describe('sections', () => {
   it('refuses writes to an archived workshop', async () => {
     const w = await seedWorkshop(t, ada, { state: 'archived' });
     const section = await seedSection(t, w.id, 'Kept');
-    expectError(await t.request('POST', base(w.id), { token: ada.token, body: { title: 'x' } }), 409, 'workshop_archived');
-    expectError(await t.request('PUT', `${base(w.id)}/${section.id}`, { token: ada.token, body: { title: 'x' } }), 409, 'workshop_archived');
-    expectError(await t.request('DELETE', `${base(w.id)}/${section.id}`, { token: ada.token }), 409, 'workshop_archived');
+    expectError(
+      await t.request('POST', base(w.id), { token: ada.token, body: { title: 'x' } }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('PUT', `${base(w.id)}/${section.id}`, { token: ada.token, body: { title: 'x' } }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('DELETE', `${base(w.id)}/${section.id}`, { token: ada.token }),
+      409,
+      'workshop_archived',
+    );
     expect(await positions(w.id)).toEqual([['Kept', 0]]);
     expect(await eventLog(t, w.id)).toEqual([]);
   });

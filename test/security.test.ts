@@ -13,7 +13,17 @@ import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schema
 import type { VoteOutput } from '../src/modules/votes/schemas';
 import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { expectError, multipart, pngImage, seedCard, seedFile, seedMember, seedNotification, seedWorkshopWith, type TestUser } from './helpers/factories';
+import {
+  expectError,
+  multipart,
+  pngImage,
+  seedCard,
+  seedFile,
+  seedMember,
+  seedNotification,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 import { startTestServer, type ApiResponse, type RequestOptions } from './helpers/server';
@@ -42,7 +52,14 @@ afterAll(() => t.close());
 
 const document = (await t.request<OpenApiDocument>('GET', '/v1/openapi.json')).body;
 const operations = Object.entries(document.paths)
-  .flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, op, key: `${method.toUpperCase()} ${path}` })))
+  .flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      op,
+      key: `${method.toUpperCase()} ${path}`,
+    })),
+  )
   // Deletes last, so that a wrongly allowed one does not take the scene from the cases after it.
   .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 
@@ -81,7 +98,9 @@ interface Scene {
 }
 
 type Body = (s: Scene) => Pick<RequestOptions, 'body' | 'rawBody'>;
-const json = (body: (s: Scene) => unknown): Body => (s) => ({ body: body(s) });
+const json =
+  (body: (s: Scene) => unknown): Body =>
+  (s) => ({ body: body(s) });
 const blob = (file: Scene['file']) => ({ key: file.key, container: file.container });
 const image = await pngImage(4, 4);
 const png = () => ({ rawBody: multipart('file', image, { name: 'a.png', type: 'image/png' }) });
@@ -113,7 +132,10 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/organizations/{id}': ['organization', json(() => ({ name: 'Renamed' }))],
   'PUT /v1/organizations/{id}/avatar': ['organization', png],
   'GET /v1/organizations/{id}/members': ['organization'],
-  'POST /v1/organizations/{id}/members': ['organization', json(() => ({ email: 'new@example.test', role: 'facilitator' }))],
+  'POST /v1/organizations/{id}/members': [
+    'organization',
+    json(() => ({ email: 'new@example.test', role: 'facilitator' })),
+  ],
   'DELETE /v1/organizations/{id}/members/{member_id}': ['organization'],
   'POST /v1/organizations/{organization_id}/workshops': ['organization', json(() => ({ title: 'Org workshop' }))],
 
@@ -143,7 +165,10 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'GET /v1/workshops/{workshop_id}/participation': ['member'],
   'PUT /v1/workshops/{workshop_id}/timer': ['facilitator', json(() => ({ duration_s: 300 }))],
   'GET /v1/workshops/{workshop_id}/invitations': ['facilitator'],
-  'POST /v1/workshops/{workshop_id}/invitations': ['facilitator', json(() => ({ emails: 'invitee@example.test', content: 'Join us' }))],
+  'POST /v1/workshops/{workshop_id}/invitations': [
+    'facilitator',
+    json(() => ({ emails: 'invitee@example.test', content: 'Join us' })),
+  ],
   'POST /v1/workshops/{workshop_id}/invitations/{id}/resend': ['facilitator'],
   'DELETE /v1/workshops/{workshop_id}/invitations/{id}': ['facilitator'],
   // The link is the permission: any signed-in user may try one (an unknown one answers 404).
@@ -160,13 +185,24 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/workshops/{workshop_id}/steps/{id}': ['facilitator', json(() => ({ name: 'Renamed' }))],
   'DELETE /v1/workshops/{workshop_id}/steps/{id}': ['facilitator'],
   'GET /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['member'],
-  'POST /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator', json((s) => ({ blob: blob(s.file) }))],
+  'POST /v1/workshops/{workshop_id}/steps/{step_id}/illustration': [
+    'facilitator',
+    json((s) => ({ blob: blob(s.file) })),
+  ],
   'PUT /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator', json(() => ({ align: 'left' }))],
   'DELETE /v1/workshops/{workshop_id}/steps/{step_id}/illustration': ['facilitator'],
 
   'GET /v1/workshops/{workshop_id}/cards': ['member'],
   'POST /v1/workshops/{workshop_id}/cards': ['member', json(() => ({ type: 'cluster', title: 'New' }))],
-  'PUT /v1/workshops/{workshop_id}/cards': ['facilitator', () => ({ rawBody: multipart('file', 'type,title,content,cluster,color,aside\ncluster,Imported,,,,\n', { name: 'cards.csv', type: 'text/csv' }) })],
+  'PUT /v1/workshops/{workshop_id}/cards': [
+    'facilitator',
+    () => ({
+      rawBody: multipart('file', 'type,title,content,cluster,color,aside\ncluster,Imported,,,,\n', {
+        name: 'cards.csv',
+        type: 'text/csv',
+      }),
+    }),
+  ],
   'POST /v1/workshops/{workshop_id}/cards/merge': ['member', json((s) => ({ cards_id: [s.cluster, s.card] }))],
   'GET /v1/workshops/{workshop_id}/cards/{id}': ['member'],
   'PUT /v1/workshops/{workshop_id}/cards/{id}': ['member', json(() => ({ title: 'Edited' }))],
@@ -177,12 +213,18 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}': ['member', json(() => ({ value: 1 }))],
   'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}': ['member'],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member'],
-  'POST /v1/workshops/{workshop_id}/cards/{card_id}/ratings': ['member', json((s) => ({ value: 1, criterium_id: s.criterion }))],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/ratings': [
+    'member',
+    json((s) => ({ value: 1, criterium_id: s.criterion })),
+  ],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
   'PUT /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member', json(() => ({ value: 0 }))],
   'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}': ['member'],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member'],
-  'POST /v1/workshops/{workshop_id}/cards/{card_id}/items': ['member', json((s) => ({ content: 'Pro', section_id: s.section }))],
+  'POST /v1/workshops/{workshop_id}/cards/{card_id}/items': [
+    'member',
+    json((s) => ({ content: 'Pro', section_id: s.section })),
+  ],
   'GET /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member'],
   'PUT /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member', json(() => ({ content: 'Edited' }))],
   'DELETE /v1/workshops/{workshop_id}/cards/{card_id}/items/{id}': ['member'],
@@ -280,7 +322,8 @@ async function ok<T>(pending: Promise<ApiResponse<T>>): Promise<T> {
 
 /** A workshop of Fay with Pat as participant, and one of everything in it, seeded through the API. */
 async function seedScene(): Promise<Scene> {
-  const as = <T>(method: string, path: string, body?: unknown) => ok(t.request<T>(method, path, { token: fay.token, body }));
+  const as = <T>(method: string, path: string, body?: unknown) =>
+    ok(t.request<T>(method, path, { token: fay.token, body }));
   const workshop = (await seedWorkshopWith(t, fay, [pat])).id;
   const w = `/v1/workshops/${workshop}`;
   const cluster = (await seedCard(t, workshop, fay, { type: 'cluster' })).id;
@@ -299,8 +342,14 @@ async function seedScene(): Promise<Scene> {
   const canvas = await as<CanvasOutput>('POST', `${w}/canvas`, { canvas_id: 'swot' });
   const roles = await as<UserRoleOutput[]>('GET', `${w}/user_roles`);
   const organization = await as<OrganizationOutput>('POST', '/v1/organizations', { name: 'Fay & co' });
-  const orgMember = await as<OrganizationMemberOutput>('POST', `/v1/organizations/${organization.id}/members`, { email: pat.email, role: 'facilitator' });
-  const [invitation] = await as<InvitationOutput[]>('POST', `${w}/invitations`, { emails: `guest-${workshop}@example.test`, content: 'Come along' });
+  const orgMember = await as<OrganizationMemberOutput>('POST', `/v1/organizations/${organization.id}/members`, {
+    email: pat.email,
+    role: 'facilitator',
+  });
+  const [invitation] = await as<InvitationOutput[]>('POST', `${w}/invitations`, {
+    emails: `guest-${workshop}@example.test`,
+    content: 'Come along',
+  });
   const exported = await as<ExportOutput>('POST', `${w}/exports`, { type: 'csv' });
   return {
     workshop,
@@ -336,8 +385,12 @@ function useScene() {
 
 /** A new guest of the workshop, joined with its code. */
 async function guestOf(workshopId: string, facilitator: TestUser): Promise<TestUser> {
-  const { access_code } = await ok(t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token }));
-  const session = await ok(t.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code, name: 'Guest' } }));
+  const { access_code } = await ok(
+    t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token }),
+  );
+  const session = await ok(
+    t.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code, name: 'Guest' } }),
+  );
   return { token: session.token, id: session.user.id, email: '', name: session.user.name };
 }
 
@@ -352,12 +405,21 @@ const label = (o: (typeof operations)[number]) => o.key;
 describe('the classification', () => {
   it('covers every documented operation, and only those', () => {
     const documented = operations.map((o) => o.key).sort();
-    expect(documented.filter((key) => !(key in ACCESS)), 'documented but not classified in ACCESS').toEqual([]);
-    expect(Object.keys(ACCESS).filter((key) => !documented.includes(key)), 'classified but not documented').toEqual([]);
+    expect(
+      documented.filter((key) => !(key in ACCESS)),
+      'documented but not classified in ACCESS',
+    ).toEqual([]);
+    expect(
+      Object.keys(ACCESS).filter((key) => !documented.includes(key)),
+      'classified but not documented',
+    ).toEqual([]);
   });
 
   it('agrees with the document on which operations are public', () => {
-    const publicInDocument = operations.filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0).map(label).sort();
+    const publicInDocument = operations
+      .filter((o) => Array.isArray(o.op.security) && o.op.security.length === 0)
+      .map(label)
+      .sort();
     expect(guarded('public').map(label).sort()).toEqual(publicInDocument);
   });
 });
@@ -365,9 +427,12 @@ describe('the classification', () => {
 describe('anonymous', () => {
   const scene = useScene();
 
-  it.each(operations.filter((o) => ACCESS[o.key]?.[0] !== 'public').map((o) => [label(o), o] as const))('%s → 401', async (_, operation) => {
-    expectError(await call(operation, scene), 401, 'unauthenticated');
-  });
+  it.each(operations.filter((o) => ACCESS[o.key]?.[0] !== 'public').map((o) => [label(o), o] as const))(
+    '%s → 401',
+    async (_, operation) => {
+      expectError(await call(operation, scene), 401, 'unauthenticated');
+    },
+  );
 
   it.each(guarded('public').map((o) => [label(o), o] as const))('%s needs no token', async (_, operation) => {
     expect((await call(operation, scene)).status).not.toBe(401);
@@ -377,9 +442,12 @@ describe('anonymous', () => {
 describe('a stranger', () => {
   const scene = useScene();
 
-  it.each(guarded('owner', 'organization', 'member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
-    expectError(await call(operation, scene, stan), 404, 'not_found');
-  });
+  it.each(guarded('owner', 'organization', 'member', 'facilitator').map((o) => [label(o), o] as const))(
+    '%s → 404',
+    async (_, operation) => {
+      expectError(await call(operation, scene, stan), 404, 'not_found');
+    },
+  );
 });
 
 describe('a participant', () => {
@@ -409,7 +477,11 @@ describe('a guest of the workshop', () => {
     expectError(await call(operation, scene, guest), 403, 'forbidden');
   });
 
-  it.each(guarded('user', 'organization').filter((o) => !GUEST_REACHES.has(o.key)).map((o) => [label(o), o] as const))('%s → 403', async (_, operation) => {
+  it.each(
+    guarded('user', 'organization')
+      .filter((o) => !GUEST_REACHES.has(o.key))
+      .map((o) => [label(o), o] as const),
+  )('%s → 403', async (_, operation) => {
     expectError(await call(operation, scene, guest), 403, 'forbidden');
   });
 });
@@ -422,9 +494,12 @@ describe('a guest of another workshop', () => {
     Object.assign(guest, await guestOf(elsewhere.id, otto));
   });
 
-  it.each(guarded('owner', 'member', 'facilitator').map((o) => [label(o), o] as const))('%s → 404', async (_, operation) => {
-    expectError(await call(operation, scene, guest), 404, 'not_found');
-  });
+  it.each(guarded('owner', 'member', 'facilitator').map((o) => [label(o), o] as const))(
+    '%s → 404',
+    async (_, operation) => {
+      expectError(await call(operation, scene, guest), 404, 'not_found');
+    },
+  );
 });
 
 describe('a participant while a private step hides the card', () => {
@@ -434,13 +509,23 @@ describe('a participant while a private step hides the card', () => {
     await seedMember(t, scene.workshop, pia);
     await t.write(async (tx, { cards, events }) => {
       await tx.update(cards).set({ userId: pia.id }).where(eq(cards.workshopId, scene.workshop));
-      await tx.update(events).set({ cardUserId: pia.id }).where(and(eq(events.workshopId, scene.workshop), isNotNull(events.cardUserId)));
+      await tx
+        .update(events)
+        .set({ cardUserId: pia.id })
+        .where(and(eq(events.workshopId, scene.workshop), isNotNull(events.cardUserId)));
     });
     const w = `/v1/workshops/${scene.workshop}`;
-    await ok(t.request('PUT', `${w}/steps/${scene.step}`, { token: fay.token, body: { name: 'Vote', prefs: { cards_visible: 'own' } } }));
+    await ok(
+      t.request('PUT', `${w}/steps/${scene.step}`, {
+        token: fay.token,
+        body: { name: 'Vote', prefs: { cards_visible: 'own' } },
+      }),
+    );
     await ok(t.request('PUT', w, { token: fay.token, body: { current_step_id: scene.step } }));
   });
-  const aboutTheCard = operations.filter((o) => /\/cards\/(\{id\}|\{card_id\})/.test(o.path) && ACCESS[o.key]?.[0] === 'member');
+  const aboutTheCard = operations.filter(
+    (o) => /\/cards\/(\{id\}|\{card_id\})/.test(o.path) && ACCESS[o.key]?.[0] === 'member',
+  );
 
   it('covers the card and everything on it', () => {
     expect(aboutTheCard.length).toBeGreaterThan(20);
@@ -457,15 +542,20 @@ describe('a participant while a private step hides the card', () => {
 
   it('the card list, the workshop and the log leave them out; the facilitator and Pia still see them', async () => {
     const w = `/v1/workshops/${scene.workshop}`;
-    const listed = async (user: TestUser) => (await ok(t.request<Array<{ id: string }>>('GET', `${w}/cards`, { token: user.token }))).map((card) => card.id);
+    const listed = async (user: TestUser) =>
+      (await ok(t.request<Array<{ id: string }>>('GET', `${w}/cards`, { token: user.token }))).map((card) => card.id);
     expect(await listed(pat)).toEqual([]);
     expect(await listed(pia)).toEqual(expect.arrayContaining([scene.cluster, scene.card]));
     expect(await listed(fay)).toEqual(expect.arrayContaining([scene.cluster, scene.card]));
-    const workshop = await ok(t.request<{ criteria: Array<{ ratings: unknown[] }>; cards_visible: string }>('GET', w, { token: pat.token }));
+    const workshop = await ok(
+      t.request<{ criteria: Array<{ ratings: unknown[] }>; cards_visible: string }>('GET', w, { token: pat.token }),
+    );
     expect(workshop.cards_visible).toBe('own');
     expect(workshop.criteria.flatMap((criterion) => criterion.ratings)).toEqual([]);
     const log = await ok(t.request<Array<{ action: string }>>('GET', `${w}/events?per_page=100`, { token: pat.token }));
     // Positions are everyone's (the canvas document holds them); nothing else names the card.
-    expect(log.filter((event) => event.action !== 'moveCards' && JSON.stringify(event).includes(scene.card))).toEqual([]);
+    expect(log.filter((event) => event.action !== 'moveCards' && JSON.stringify(event).includes(scene.card))).toEqual(
+      [],
+    );
   });
 });

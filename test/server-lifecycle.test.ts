@@ -28,7 +28,10 @@ function rawConnection(port: number) {
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)),
+  ]);
 }
 
 describe('stray upgrades', () => {
@@ -40,7 +43,9 @@ describe('stray upgrades', () => {
     raw.socket.write(`${upgradeHead('/somewhere/else')}\r\n`);
     await within(raw.closed, 2_000, 'stray upgrade closed');
     expect(raw.received()).toMatch(/^HTTP\/1\.1 404 /);
-    expect(JSON.parse(raw.received().split('\r\n\r\n')[1]!)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+    expect(JSON.parse(raw.received().split('\r\n\r\n')[1]!)).toEqual({
+      error: { code: 'not_found', message: expect.any(String) },
+    });
   });
 
   it('leaves Socket.IO upgrades to Socket.IO', async () => {
@@ -60,9 +65,16 @@ describe('shutdown', () => {
   /** A server whose sync endpoint takes upgrades without answering and never finishes closing. */
   async function stuckServer(): Promise<RunningServer & { upgradesTaken(): number }> {
     const dir = mkdtempSync(join(tmpdir(), 'workshops-lifecycle-'));
-    const deps: AppDeps = await createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }));
+    const deps: AppDeps = await createDeps(
+      testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files') }),
+    );
     const realClose = deps.collab.close.bind(deps.collab);
-    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', closeLimitMs: 400, shutdownGraceMs: 300 });
+    const server = await createServer(deps, {
+      port: 0,
+      hostname: '127.0.0.1',
+      closeLimitMs: 400,
+      shutdownGraceMs: 300,
+    });
     let upgrades = 0;
     deps.collab.handleUpgrade = () => ++upgrades > 0;
     deps.collab.close = () => new Promise<void>(() => {});
@@ -77,7 +89,9 @@ describe('shutdown', () => {
   }
 
   const connectionsOf = (server: RunningServer) =>
-    new Promise<number>((resolve, reject) => server.httpServer.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+    new Promise<number>((resolve, reject) =>
+      server.httpServer.getConnections((err, count) => (err ? reject(err) : resolve(count))),
+    );
 
   it('resolves promptly with a hanging raw upgrade open and a stuck sync endpoint', async () => {
     const server = await stuckServer();

@@ -68,14 +68,24 @@ function createCard(
       agent,
       method: 'POST',
       path: `/v1/workshops/${workshopId}/cards`,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...extraHeaders },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+        ...extraHeaders,
+      },
     });
     sent.on('response', (res) => {
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
       res.on('end', () => {
         const code = res.statusCode! >= 400 ? (JSON.parse(text) as { error: { code: string } }).error.code : undefined;
-        resolve({ status: res.statusCode!, connection: res.headers.connection, code, retryAfter: res.headers['retry-after'] });
+        resolve({
+          status: res.statusCode!,
+          connection: res.headers.connection,
+          code,
+          retryAfter: res.headers['retry-after'],
+        });
       });
       res.on('error', () => resolve(unanswered));
     });
@@ -88,11 +98,24 @@ describe('shutdown', () => {
   it('waits for a stuck sync endpoint and a hanging mail send side by side, within one limit', async () => {
     const smtp = await silentSmtp();
     const dir = mkdtempSync(join(tmpdir(), 'workshops-shutdown-'));
-    const deps = await createDeps(testConfig({ databasePath: join(dir, 'test.db'), filesDir: join(dir, 'files'), smtpUrl: `smtp://127.0.0.1:${smtp.port}` }));
+    const deps = await createDeps(
+      testConfig({
+        databasePath: join(dir, 'test.db'),
+        filesDir: join(dir, 'files'),
+        smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      }),
+    );
     const realClose = deps.collab.close.bind(deps.collab);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const failed = async () =>
-      Number((await queryRows<{ n: number }>(deps.database.db, sql`SELECT count(*) AS n FROM outbox WHERE last_error IS NOT NULL`))[0]!.n);
+      Number(
+        (
+          await queryRows<{ n: number }>(
+            deps.database.db,
+            sql`SELECT count(*) AS n FROM outbox WHERE last_error IS NOT NULL`,
+          )
+        )[0]!.n,
+      );
     cleanups.push(async () => {
       // The send still hanging ends, and is recorded as failed, before the database closes.
       smtp.hangUp();
@@ -103,7 +126,12 @@ describe('shutdown', () => {
       rmSync(dir, { recursive: true, force: true });
     });
     const limitMs = 1_000;
-    const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', closeLimitMs: limitMs, shutdownGraceMs: 200 });
+    const server = await createServer(deps, {
+      port: 0,
+      hostname: '127.0.0.1',
+      closeLimitMs: limitMs,
+      shutdownGraceMs: 200,
+    });
     deps.collab.close = () => new Promise<void>(() => {});
 
     const signup = await fetch(`${server.url}/v1/auth/signup`, {
@@ -113,7 +141,10 @@ describe('shutdown', () => {
     });
     expect(signup.status).toBe(201);
     const attempts = async () =>
-      Number((await queryRows<{ n: number }>(deps.database.db, sql`SELECT coalesce(max(attempts), 0) AS n FROM outbox`))[0]!.n);
+      Number(
+        (await queryRows<{ n: number }>(deps.database.db, sql`SELECT coalesce(max(attempts), 0) AS n FROM outbox`))[0]!
+          .n,
+      );
     await until(async () => (await attempts()) > 0, 'the confirmation mail being sent', 3_000);
 
     const started = Date.now();
@@ -152,7 +183,9 @@ describe('a drain under load', () => {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       try {
-        const { rows } = await client.query<{ title: string }>('SELECT title FROM cards WHERE workshop_id = $1', [workshopId]);
+        const { rows } = await client.query<{ title: string }>('SELECT title FROM cards WHERE workshop_id = $1', [
+          workshopId,
+        ]);
         return new Set(rows.map((row) => row.title));
       } finally {
         await client.end();
@@ -160,7 +193,11 @@ describe('a drain under load', () => {
     }
     const sqlite = new BetterSqlite3(join(folder, 'workshops.db'), { readonly: true });
     try {
-      return new Set((sqlite.prepare('SELECT title FROM cards WHERE workshop_id = ?').all(workshopId) as Array<{ title: string }>).map((row) => row.title));
+      return new Set(
+        (
+          sqlite.prepare('SELECT title FROM cards WHERE workshop_id = ?').all(workshopId) as Array<{ title: string }>
+        ).map((row) => row.title),
+      );
     } finally {
       sqlite.close();
     }
@@ -179,7 +216,9 @@ describe('a drain under load', () => {
     const problems: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const run = startProcess(MAIN, env);
-      onTestFailed(() => console.log(`--- round ${round}\n${run.stdout().slice(-4_000)}\n${run.stderr().slice(-4_000)}`));
+      onTestFailed(() =>
+        console.log(`--- round ${round}\n${run.stdout().slice(-4_000)}\n${run.stderr().slice(-4_000)}`),
+      );
       const port = await listeningPort(run);
       const url = `http://127.0.0.1:${port}`;
       if (!scene) {
@@ -199,7 +238,14 @@ describe('a drain under load', () => {
         for (let i = 0; !exited; i++) {
           const title = `Round ${round} writer ${index} card ${i}`;
           const sentWhileDraining = draining;
-          const outcome = { title, ...(await createCard(agent, port, fay.token, workshop.id, { type: 'idea', title, parent: workshop.clusterId })) };
+          const outcome = {
+            title,
+            ...(await createCard(agent, port, fay.token, workshop.id, {
+              type: 'idea',
+              title,
+              parent: workshop.clusterId,
+            })),
+          };
           outcomes.push(outcome);
           if (sentWhileDraining && outcome.status !== 0) answersAfterDrain.push(outcome);
           // Refused or cut: a client would go to another instance; this one tries here again.
@@ -220,7 +266,15 @@ describe('a drain under load', () => {
       const committedUnanswered = outcomes.filter((outcome) => outcome.status !== 201 && stored.has(outcome.title));
       const answeredMissing = outcomes.filter((outcome) => outcome.status === 201 && !stored.has(outcome.title));
       const wrongRefusals = outcomes.filter(
-        (outcome) => outcome.status !== 201 && outcome.status !== 0 && !(outcome.status === 503 && outcome.code === 'service_unavailable' && outcome.connection === 'close' && outcome.retryAfter === '1'),
+        (outcome) =>
+          outcome.status !== 201 &&
+          outcome.status !== 0 &&
+          !(
+            outcome.status === 503 &&
+            outcome.code === 'service_unavailable' &&
+            outcome.connection === 'close' &&
+            outcome.retryAfter === '1'
+          ),
       );
       // What was sent after the drain began and answered at all was refused, on a connection closing.
       const servedAfterDrain = answersAfterDrain.filter((outcome) => outcome.status !== 503);
@@ -231,9 +285,18 @@ describe('a drain under load', () => {
         `round ${round} (${statuses}): committed but unanswered ${committedUnanswered.length}, answered but not stored ${answeredMissing.length}, ` +
           `refused otherwise ${wrongRefusals.length}, served after the drain began ${servedAfterDrain.length}`,
       );
-      for (const outcome of [...committedUnanswered, ...answeredMissing, ...wrongRefusals, ...servedAfterDrain]) problems.push(`round ${round}: ${JSON.stringify(outcome)}`);
+      for (const outcome of [...committedUnanswered, ...answeredMissing, ...wrongRefusals, ...servedAfterDrain])
+        problems.push(`round ${round}: ${JSON.stringify(outcome)}`);
     }
-    expect({ rounds, problems: problems.slice(0, 10) }).toEqual({ rounds: rounds.map((line) => line.replace(/: committed.*/, ': committed but unanswered 0, answered but not stored 0, refused otherwise 0, served after the drain began 0')), problems: [] });
+    expect({ rounds, problems: problems.slice(0, 10) }).toEqual({
+      rounds: rounds.map((line) =>
+        line.replace(
+          /: committed.*/,
+          ': committed but unanswered 0, answered but not stored 0, refused otherwise 0, served after the drain began 0',
+        ),
+      ),
+      problems: [],
+    });
   }, 90_000);
 });
 
@@ -253,7 +316,14 @@ describe("the drain's cut-off", () => {
     const lock = await holdWriteLock(t, { table: 'workshops', column: 'id', value: workshop.id });
     const title = 'Written while the drain cuts';
     // Keyed, as the SDK sends it: the refused write frees its key, so the retry elsewhere runs rather than waiting on it.
-    const answer = createCard(undefined, t.server.port, fay.token, workshop.id, { type: 'idea', title, parent: cluster.id }, { 'idempotency-key': 'cut-off-write' });
+    const answer = createCard(
+      undefined,
+      t.server.port,
+      fay.token,
+      workshop.id,
+      { type: 'idea', title, parent: cluster.id },
+      { 'idempotency-key': 'cut-off-write' },
+    );
     await quietFor(150, 'the write reaching the held lock');
 
     const closing = t.server.close();

@@ -14,7 +14,8 @@ import { testStore } from './helpers/store';
 
 /** The `synchronous` level in force on the connection that commits, and on the one that reads (2: FULL, 1: NORMAL). */
 async function synchronousLevels(t: TestServer): Promise<{ writer: number; reader: number }> {
-  const level = async (db: TestServer['db']) => Number((await queryRows<{ synchronous: number }>(db, sql`PRAGMA synchronous`))[0]!.synchronous);
+  const level = async (db: TestServer['db']) =>
+    Number((await queryRows<{ synchronous: number }>(db, sql`PRAGMA synchronous`))[0]!.synchronous);
   return { writer: await t.write((tx) => level(tx)), reader: await level(t.db) };
 }
 

@@ -10,7 +10,8 @@ const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `src/main.ts` as `npm start` does, over this file's data folder unless told otherwise. */
-const runMain = (env: Record<string, string>) => startProcess(MAIN, { DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env });
+const runMain = (env: Record<string, string>) =>
+  startProcess(MAIN, { DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env });
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 
@@ -34,7 +35,9 @@ describe('startup problems', () => {
     try {
       const run = runMain({ PORT: String(port) });
       expect(await run.exited).toBe(1);
-      expect(lines(run.stderr())).toEqual([`Port ${port} is already in use; stop what listens there or set PORT to another port.`]);
+      expect(lines(run.stderr())).toEqual([
+        `Port ${port} is already in use; stop what listens there or set PORT to another port.`,
+      ]);
     } finally {
       taken.close();
     }
@@ -53,7 +56,8 @@ describe('mail without SMTP', () => {
         body: JSON.stringify({ email: 'newcomer@example.test', password: 'long enough', name: 'New' }),
       });
       expect(signup.status).toBe(201);
-      const mailLine = () => lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
+      const mailLine = () =>
+        lines(run.stdout()).find((l) => l.startsWith('[mail] to newcomer@example.test: Confirm your e-mail address'));
       await until(() => mailLine() !== undefined, 'the queued mail printed to the log', 5_000, 50);
       const line = mailLine();
       const link = /(http:\/\/\S+\/confirm\?token=\S+)/.exec(line ?? '')?.[1];
@@ -84,8 +88,14 @@ describe('request log', () => {
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/v1/user/me?token=secret`)).status).toBe(401);
       expect((await fetch(`http://127.0.0.1:${port}/invitations/secret-invitation-token`)).status).toBe(200);
-      await until(() => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 3, 'three request log lines', 5_000);
-      const logged = lines(run.stdout()).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+      await until(
+        () => lines(run.stdout()).filter((l) => l.startsWith('{')).length >= 3,
+        'three request log lines',
+        5_000,
+      );
+      const logged = lines(run.stdout())
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
       expect(logged).toEqual([
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/health', status: 200 }),
         expect.objectContaining({ msg: 'request', method: 'GET', path: '/v1/user/me', status: 401 }),

@@ -74,14 +74,22 @@ describe('steps: create and read', () => {
       view: { sort: 'score', sort_reverse: true, show_cluster_ids: [cluster.id] },
       unknown_member: 'ignored',
     });
-    expect(step.prefs).toEqual({ ...DEFAULT_PREFS, allow_add_idea: false, allow_edit: 'none', allow_display_votes: false });
+    expect(step.prefs).toEqual({
+      ...DEFAULT_PREFS,
+      allow_add_idea: false,
+      allow_edit: 'none',
+      allow_display_votes: false,
+    });
     expect(step.view).toEqual({ ...DEFAULT_VIEW, sort: 'score', sort_reverse: true, show_cluster_ids: [cluster.id] });
     expect(step).not.toHaveProperty('unknown_member');
   });
 
   it('refuses views that point outside the workshop', async () => {
     const w = await newWorkshop();
-    const res = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, { token: facilitator.token, body: { name: 'S', view: { card: 'nope' } } });
+    const res = await t.request<StepOutput>('POST', `/v1/workshops/${w.id}/steps`, {
+      token: facilitator.token,
+      body: { name: 'S', view: { card: 'nope' } },
+    });
     expectError(res, 400, 'invalid_request');
     expect(errorOf(res).details?.[0]?.path).toBe('view.card');
   });
@@ -89,9 +97,16 @@ describe('steps: create and read', () => {
   it('logs a step change when the current step is deleted', async () => {
     const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Only' });
-    await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, { token: facilitator.token, body: { current_step_id: step.id } });
-    expect((await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token })).status).toBe(204);
-    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events?per_page=2`, { token: facilitator.token });
+    await t.request<WorkshopOutput>('PUT', `/v1/workshops/${w.id}`, {
+      token: facilitator.token,
+      body: { current_step_id: step.id },
+    });
+    expect(
+      (await t.request('DELETE', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token })).status,
+    ).toBe(204);
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events?per_page=2`, {
+      token: facilitator.token,
+    });
     expect(log.body.map((e: { action: string }) => e.action)).toEqual(['changeStep', 'removeStep']);
     expect(log.body[0]!.change.step).toBeNull();
     expect((log.body[0]!.change.workshop as WorkshopOutput).current_step_id).toBeNull();
@@ -101,7 +116,10 @@ describe('steps: create and read', () => {
     const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Same' });
     const before = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
-    const res = await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, { token: facilitator.token, body: { name: 'Same' } });
+    const res = await t.request<StepOutput>('PUT', `/v1/workshops/${w.id}/steps/${step.id}`, {
+      token: facilitator.token,
+      body: { name: 'Same' },
+    });
     expect(res.status).toBe(200);
     const after = await t.request<EventOutput[]>('GET', `/v1/workshops/${w.id}/events`, { token: facilitator.token });
     expect(after.headers.get('x-total-count')).toBe(before.headers.get('x-total-count'));
@@ -140,10 +158,22 @@ describe('steps: create and read', () => {
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
     }
     const json = { 'content-type': 'application/json' };
-    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '{"name":', headers: json }), 400, 'invalid_request');
-    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '[1]', headers: json }), 400, 'invalid_request');
     expectError(
-      await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: 'name=S', headers: { 'content-type': 'text/plain' } }),
+      await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '{"name":', headers: json }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '[1]', headers: json }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request('POST', stepsPath(w.id), {
+        token: facilitator.token,
+        rawBody: 'name=S',
+        headers: { 'content-type': 'text/plain' },
+      }),
       415,
       'unsupported_media_type',
     );
@@ -156,15 +186,53 @@ describe('steps: create and read', () => {
     const other = await newWorkshop();
     const step = await addStep(w.id, { name: 'Mine' });
     expectError(await t.request('GET', stepsPath(w.id), { token: stranger.token }), 404, 'not_found');
-    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
-    expectError(await t.request('POST', stepsPath(w.id), { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
-    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token, body: { name: 'X' } }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(
+      await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('POST', stepsPath(w.id), { token: stranger.token, body: { name: 'X' } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
+        token: stranger.token,
+        body: { name: 'X' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: stranger.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('GET', stepsPath('no-such-workshop'), { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/no-such-step`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request<StepOutput>('GET', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request<StepOutput>('PUT', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }), 404, 'not_found');
+    expectError(
+      await t.request<StepOutput>('GET', `${stepsPath(w.id)}/no-such-step`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request<StepOutput>('GET', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request<StepOutput>('PUT', `${stepsPath(other.id)}/${step.id}`, {
+        token: facilitator.token,
+        body: { name: 'X' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${stepsPath(other.id)}/${step.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('GET', stepsPath(w.id)), 401, 'unauthenticated');
     expect(await listNames(w.id)).toEqual(['Mine']);
   });
@@ -174,9 +242,24 @@ describe('steps: create and read', () => {
     await seedCurrentStep(t, w.id, { allow_edit: 'all', allow_delete: 'all' });
     const step = await addStep(w.id, { name: 'Second' });
     const before = (await events(w.id)).length;
-    expectError(await t.request('POST', stepsPath(w.id), { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
-    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: participant.token, body: { name: 'X' } }), 403, 'forbidden');
-    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: participant.token }), 403, 'forbidden');
+    expectError(
+      await t.request('POST', stepsPath(w.id), { token: participant.token, body: { name: 'X' } }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
+        token: participant.token,
+        body: { name: 'X' },
+      }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: participant.token }),
+      403,
+      'forbidden',
+    );
     expect(await listNames(w.id, participant.token)).toEqual(['Step 1', 'Second']);
     expect(await events(w.id)).toHaveLength(before);
   });
@@ -185,7 +268,12 @@ describe('steps: create and read', () => {
 describe('steps: update and delete', () => {
   it('updates members, merges prefs and view, and logs the changes', async () => {
     const w = await newWorkshop();
-    const step = await addStep(w.id, { name: 'Vote', instructions: 'Old', prefs: { allow_rate: false }, view: { sort: 'score' } });
+    const step = await addStep(w.id, {
+      name: 'Vote',
+      instructions: 'Old',
+      prefs: { allow_rate: false },
+      view: { sort: 'score' },
+    });
     const res = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
       token: facilitator.token,
       body: { name: 'Vote now', prefs: { allow_add_idea: false }, view: { show: 'bars' } },
@@ -198,7 +286,9 @@ describe('steps: update and delete', () => {
       prefs: { ...step.prefs, allow_add_idea: false, allow_rate: false },
       view: { ...step.view, sort: 'score', show: 'bars' },
     });
-    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(res.body);
+    expect(
+      (await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body,
+    ).toEqual(res.body);
 
     const update = (await events(w.id)).at(-1)!;
     expect(update.action).toBe('updateStep');
@@ -212,16 +302,29 @@ describe('steps: update and delete', () => {
 
   it('moves a step and re-packs the others', async () => {
     const w = await newWorkshop();
-    const [a] = [await addStep(w.id, { name: 'A' }), await addStep(w.id, { name: 'B' }), await addStep(w.id, { name: 'C' })];
-    const moved = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 2 } });
+    const [a] = [
+      await addStep(w.id, { name: 'A' }),
+      await addStep(w.id, { name: 'B' }),
+      await addStep(w.id, { name: 'C' }),
+    ];
+    const moved = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, {
+      token: facilitator.token,
+      body: { name: 'A', position: 2 },
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.position).toBe(2);
     expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
     expect((await events(w.id)).at(-1)!.change.changes).toEqual({ position: [0, 2] });
 
-    await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 0 } });
+    await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, {
+      token: facilitator.token,
+      body: { name: 'A', position: 0 },
+    });
     expect(await listNames(w.id)).toEqual(['A', 'B', 'C']);
-    const clamped = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, { token: facilitator.token, body: { name: 'A', position: 50 } });
+    const clamped = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${a.id}`, {
+      token: facilitator.token,
+      body: { name: 'A', position: 50 },
+    });
     expect(clamped.body.position).toBe(2);
     expect(await listNames(w.id)).toEqual(['B', 'C', 'A']);
   });
@@ -229,12 +332,20 @@ describe('steps: update and delete', () => {
   it('requires a name on update and refuses bad members', async () => {
     const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Keep' });
-    const missing = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { instructions: 'x' } });
+    const missing = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
+      token: facilitator.token,
+      body: { instructions: 'x' },
+    });
     expectError(missing, 400, 'invalid_request');
     expect(errorOf(missing).details?.[0]?.path).toBe('name');
-    const badView = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'K', view: { card_status: 'gone' } } });
+    const badView = await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
+      token: facilitator.token,
+      body: { name: 'K', view: { card_status: 'gone' } },
+    });
     expect(errorOf(badView).details?.[0]?.path).toBe('view.card_status');
-    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body).toEqual(step);
+    expect(
+      (await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token })).body,
+    ).toEqual(step);
     expect((await events(w.id)).map((e) => e.action)).toEqual(['addStep']);
   });
 
@@ -247,20 +358,37 @@ describe('steps: update and delete', () => {
     expect(res.status).toBe(204);
     expect(res.body).toBe('');
     expect(await listNames(w.id)).toEqual(['A', 'C']);
-    expectError(await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }), 404, 'not_found');
-    expect((await events(w.id)).at(-1)).toMatchObject({ action: 'removeStep', userId: facilitator.id, change: { step: b } });
+    expectError(
+      await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${stepsPath(w.id)}/${b.id}`, { token: facilitator.token }),
+      404,
+      'not_found',
+    );
+    expect((await events(w.id)).at(-1)).toMatchObject({
+      action: 'removeStep',
+      userId: facilitator.id,
+      change: { step: b },
+    });
   });
 
   it('clears current_step_id when the current step is deleted, and only then', async () => {
     const w = await newWorkshop();
     const current = await seedCurrentStep(t, w.id, { allow_add_idea: false });
     const other = await addStep(w.id, { name: 'Other' });
-    const currentStepId = async () => (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!.currentStepId;
+    const currentStepId = async () =>
+      (await t.db.select().from(t.tables.workshops).where(eq(t.tables.workshops.id, w.id)))[0]!.currentStepId;
 
-    expect((await t.request('DELETE', `${stepsPath(w.id)}/${other.id}`, { token: facilitator.token })).status).toBe(204);
+    expect((await t.request('DELETE', `${stepsPath(w.id)}/${other.id}`, { token: facilitator.token })).status).toBe(
+      204,
+    );
     expect(await currentStepId()).toBe(current.id);
-    expect((await t.request('DELETE', `${stepsPath(w.id)}/${current.id}`, { token: facilitator.token })).status).toBe(204);
+    expect((await t.request('DELETE', `${stepsPath(w.id)}/${current.id}`, { token: facilitator.token })).status).toBe(
+      204,
+    );
     expect(await currentStepId()).toBeNull();
     expect(await listNames(w.id)).toEqual([]);
   });
@@ -268,11 +396,30 @@ describe('steps: update and delete', () => {
   it('refuses every write in an archived workshop and records nothing', async () => {
     const w = await newWorkshop();
     const step = await addStep(w.id, { name: 'Frozen' });
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)));
-    expectError(await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
-    expectError(await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token, body: { name: 'X' } }), 409, 'workshop_archived');
-    expectError(await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token }), 409, 'workshop_archived');
-    expect((await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body).toEqual(step);
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, w.id)),
+    );
+    expectError(
+      await t.request('POST', stepsPath(w.id), { token: facilitator.token, body: { name: 'X' } }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request<StepOutput>('PUT', `${stepsPath(w.id)}/${step.id}`, {
+        token: facilitator.token,
+        body: { name: 'X' },
+      }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('DELETE', `${stepsPath(w.id)}/${step.id}`, { token: facilitator.token }),
+      409,
+      'workshop_archived',
+    );
+    expect(
+      (await t.request<StepOutput>('GET', `${stepsPath(w.id)}/${step.id}`, { token: participant.token })).body,
+    ).toEqual(step);
     expect(await listNames(w.id)).toEqual(['Frozen']);
     expect((await events(w.id)).map((e) => e.action)).toEqual(['addStep']);
   });

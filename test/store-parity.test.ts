@@ -40,14 +40,16 @@ function normalized(text: string, origin: string): string {
     if (!seen.has(value)) seen.set(value, `<${prefix}${seen.size}>`);
     return seen.get(value)!;
   };
-  return text
-    .replaceAll(origin, '<origin>')
-    .replace(/(expires|signature)=[\w%-]+/g, '$1=<signed>')
-    .replace(TIME, '<time>')
-    .replace(EMAIL, standIn('email'))
-    // An export's file key is its workshop's id and a random one, joined by `_`: two ids to stand in for.
-    .replace(/\/exports\/([\w-]{22})_([\w-]{22})/g, '/exports/$1~$2')
-    .replace(ID, standIn('id'));
+  return (
+    text
+      .replaceAll(origin, '<origin>')
+      .replace(/(expires|signature)=[\w%-]+/g, '$1=<signed>')
+      .replace(TIME, '<time>')
+      .replace(EMAIL, standIn('email'))
+      // An export's file key is its workshop's id and a random one, joined by `_`: two ids to stand in for.
+      .replace(/\/exports\/([\w-]{22})_([\w-]{22})/g, '/exports/$1~$2')
+      .replace(ID, standIn('id'))
+  );
 }
 
 interface Built {
@@ -65,16 +67,33 @@ async function build(store: 'sqlite' | 'postgres', databaseUrl?: string): Promis
   const token = people[0]!.token;
   const code = (await t.request<{ access_code: string }>('GET', `${base}/access_code`, { token })).body.access_code;
   for (const name of PARTICIPANT_NAMES) {
-    const joined = await t.request('POST', '/v1/workshops/join', { token: (await createUser(t, name)).token, body: { access_code: code } });
+    const joined = await t.request('POST', '/v1/workshops/join', {
+      token: (await createUser(t, name)).token,
+      body: { access_code: code },
+    });
     expect(joined.status, name).toBeLessThan(300);
   }
-  for (const name of ORGANIZATION_NAMES) expect((await t.request('POST', '/v1/organizations', { token, body: { name } })).status, name).toBe(201);
+  for (const name of ORGANIZATION_NAMES)
+    expect((await t.request('POST', '/v1/organizations', { token, body: { name } })).status, name).toBe(201);
   // A few changes of every kind on top: a merge, a move, an update, a step change, the timer.
-  const merged = await t.request<{ id: string }>('POST', `${base}/cards/merge`, { token, body: { cards_id: [cards.get('Faster CI'), cards.get('تحسين الأدوات')], title: 'Tools' } });
+  const merged = await t.request<{ id: string }>('POST', `${base}/cards/merge`, {
+    token,
+    body: { cards_id: [cards.get('Faster CI'), cards.get('تحسين الأدوات')], title: 'Tools' },
+  });
   expect(merged.status).toBe(201);
-  expect((await t.request('PUT', `${base}/cards/${cards.get('Shorter standups')}`, { token, body: { position: 1, content: 'Ten minutes' } })).status).toBe(200);
+  expect(
+    (
+      await t.request('PUT', `${base}/cards/${cards.get('Shorter standups')}`, {
+        token,
+        body: { position: 1, content: 'Ten minutes' },
+      })
+    ).status,
+  ).toBe(200);
   const steps = (await t.request<Array<{ id: string }>>('GET', `${base}/steps`, { token })).body;
-  expect((await t.request('PUT', base, { token, body: { current_step_id: steps[1]!.id, title: 'Q4 retro, voting' } })).status).toBe(200);
+  expect(
+    (await t.request('PUT', base, { token, body: { current_step_id: steps[1]!.id, title: 'Q4 retro, voting' } }))
+      .status,
+  ).toBe(200);
   expect((await t.request('PUT', `${base}/timer`, { token, body: { duration_s: 300 } })).status).toBe(200);
   return { t, facilitator: people[0]!, workshopId: workshop.id };
 }
@@ -87,12 +106,20 @@ async function answers({ t, facilitator, workshopId }: Built): Promise<Record<st
     return normalized(await res.text(), t.url);
   };
   const base = `/v1/workshops/${workshopId}`;
-  const made = await t.request<ExportOutput>('POST', `${base}/exports`, { token: facilitator.token, body: { type: 'native' } });
+  const made = await t.request<ExportOutput>('POST', `${base}/exports`, {
+    token: facilitator.token,
+    body: { type: 'native' },
+  });
   let exported = made.body;
-  await until(async () => {
-    exported = (await t.request<ExportOutput>('GET', `${base}/exports/${made.body.id}`, { token: facilitator.token })).body;
-    return exported.state !== 'pending';
-  }, 'the native export', 20_000);
+  await until(
+    async () => {
+      exported = (await t.request<ExportOutput>('GET', `${base}/exports/${made.body.id}`, { token: facilitator.token }))
+        .body;
+      return exported.state !== 'pending';
+    },
+    'the native export',
+    20_000,
+  );
   expect(exported.state).toBe('success');
   // The Yjs document is compared by what it holds, in the order of the export's own cards and
   // zones: its encoding carries the random client ids of its writers.
@@ -102,8 +129,20 @@ async function answers({ t, facilitator, workshopId }: Built): Promise<Record<st
   };
   const doc = new Y.Doc();
   Y.applyUpdate(doc, Buffer.from(native.canvas.document as string, 'base64'));
-  const inOrder = (map: Y.Map<unknown>, ids: string[]) => Object.fromEntries([...ids, ...[...map.keys()].filter((id) => !ids.includes(id)).sort()].map((id) => [id, map.get(id)]));
-  native.canvas.document = { cards: inOrder(doc.getMap('cards'), native.cards.map((card) => card.id)), zones: inOrder(doc.getMap('zones'), native.canvas.zones.map((zone) => zone.id)) };
+  const inOrder = (map: Y.Map<unknown>, ids: string[]) =>
+    Object.fromEntries(
+      [...ids, ...[...map.keys()].filter((id) => !ids.includes(id)).sort()].map((id) => [id, map.get(id)]),
+    );
+  native.canvas.document = {
+    cards: inOrder(
+      doc.getMap('cards'),
+      native.cards.map((card) => card.id),
+    ),
+    zones: inOrder(
+      doc.getMap('zones'),
+      native.canvas.zones.map((zone) => zone.id),
+    ),
+  };
   return {
     workshop: await text(base),
     cards: await text(`${base}/cards`),
@@ -138,15 +177,21 @@ describe.skipIf(testStore !== 'postgres')('the same workshop on SQLite and on Po
   });
 
   it('compares lists ordered by text: participants by name, organizations by name in lower case', () => {
-    const names = (JSON.parse(fromSqlite.participation!) as { users: Array<{ name: string }> }).users.map((user) => user.name);
+    const names = (JSON.parse(fromSqlite.participation!) as { users: Array<{ name: string }> }).users.map(
+      (user) => user.name,
+    );
     expect(names).toEqual([...names].sort(bytewise));
     expect(names).toEqual(expect.arrayContaining(PARTICIPANT_NAMES));
-    const organizations = (JSON.parse(fromSqlite.organizations!) as Array<{ name: string }>).map((organization) => organization.name);
+    const organizations = (JSON.parse(fromSqlite.organizations!) as Array<{ name: string }>).map(
+      (organization) => organization.name,
+    );
     expect(organizations).toEqual(['_tools', 'alpha', 'Beta', 'Zeta', 'Ábaco', 'Éa', 'èb']);
   });
 
-  it('gets the same answers, byte for byte once random values stand in, on the run\'s database (C.UTF-8)', async () => {
-    const [collation] = await postgres.t.rows<{ datcollate: string }>(sql`SELECT datcollate FROM pg_database WHERE datname = current_database()`);
+  it("gets the same answers, byte for byte once random values stand in, on the run's database (C.UTF-8)", async () => {
+    const [collation] = await postgres.t.rows<{ datcollate: string }>(
+      sql`SELECT datcollate FROM pg_database WHERE datname = current_database()`,
+    );
     expect(collation!.datcollate).toBe('C.UTF-8');
     const fromPostgres = await answers(postgres);
     for (const name of Object.keys(fromSqlite)) {
@@ -158,7 +203,9 @@ describe.skipIf(testStore !== 'postgres')('the same workshop on SQLite and on Po
   });
 
   it('gets the same answers on a database made with an English collation (ICU en-US)', async () => {
-    const [provider] = await english.t.rows<{ provider: string }>(sql`SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()`);
+    const [provider] = await english.t.rows<{ provider: string }>(
+      sql`SELECT datlocprovider AS provider FROM pg_database WHERE datname = current_database()`,
+    );
     expect(provider!.provider).toBe('i');
     const fromEnglish = await answers(english);
     for (const name of Object.keys(fromSqlite)) {

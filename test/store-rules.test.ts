@@ -8,7 +8,16 @@ import type { OrganizationMemberOutput, OrganizationOutput } from '../src/module
 import type { UserOutput } from '../src/modules/users/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useServer, useUsers } from './helpers/cast';
-import { confirmAddress, createUser, expectError, multipart, pngImage, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  confirmAddress,
+  createUser,
+  expectError,
+  multipart,
+  pngImage,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import type { ApiResponse, TestServer } from './helpers/server';
 import { testStore } from './helpers/store';
 
@@ -28,7 +37,12 @@ vi.mock('node:crypto', async (importOriginal) => {
  */
 
 describe('rules with three instances on one store', () => {
-  const a = useServer({ plans: { free: { name: 'free', workshops_max_attendees: 3 }, team: { name: 'team', workshops_max_attendees: 1000 } } });
+  const a = useServer({
+    plans: {
+      free: { name: 'free', workshops_max_attendees: 3 },
+      team: { name: 'team', workshops_max_attendees: 1000 },
+    },
+  });
   // One service behind one address, as deployed: a link one instance stored (an avatar's) is
   // recognised as the service's own by the others.
   const sibling = () => ({ plans: a.deps.config.plans, publicUrl: a.deps.config.publicUrl });
@@ -43,7 +57,9 @@ describe('rules with three instances on one store', () => {
 
   /** Connections to this test's database waiting on a lock (a row, or another transaction's outcome). */
   async function waitingOnLocks(): Promise<number> {
-    const [row] = await a.rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const [row] = await a.rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     return row!.n;
   }
 
@@ -86,7 +102,10 @@ describe('rules with three instances on one store', () => {
    * Sends `requests` at once, with the rows held (PostgreSQL; with no `values`, the table held
    * against new rows) until every request waits on a lock.
    */
-  async function together<T>(held: { table: string; column: string; values: string[] }, requests: Array<() => Promise<ApiResponse<T>>>) {
+  async function together<T>(
+    held: { table: string; column: string; values: string[] },
+    requests: Array<() => Promise<ApiResponse<T>>>,
+  ) {
     const rows = await hold(held.table, held.column, held.values);
     try {
       const answers = Promise.all(requests.map((request) => request()));
@@ -102,13 +121,24 @@ describe('rules with three instances on one store', () => {
   const randomCode = () => String(100_000_000 + Math.floor(Math.random() * 899_999_999));
 
   async function newOrganization(admin: TestUser, name: string) {
-    const res = await a.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name } });
+    const res = await a.request<OrganizationOutput>('POST', '/v1/organizations', {
+      token: admin.token,
+      body: { name },
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
 
-  async function addOrganizationMember(organizationId: string, admin: TestUser, email: string, role: 'admin' | 'facilitator') {
-    const res = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${organizationId}/members`, { token: admin.token, body: { email, role } });
+  async function addOrganizationMember(
+    organizationId: string,
+    admin: TestUser,
+    email: string,
+    role: 'admin' | 'facilitator',
+  ) {
+    const res = await a.request<OrganizationMemberOutput>('POST', `/v1/organizations/${organizationId}/members`, {
+      token: admin.token,
+      body: { email, role },
+    });
     expect(res.status).toBe(201);
     return res.body;
   }
@@ -122,7 +152,12 @@ describe('rules with three instances on one store', () => {
       // The confirmation link a signup stores after the user's insert waits on the held table.
       const answers = await together(
         { table: 'one_time_tokens', column: 'id', values: [] },
-        instances().map((server) => () => server.request('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Twice' } })),
+        instances().map(
+          (server) => () =>
+            server.request('POST', '/v1/auth/signup', {
+              body: { email, password: 'correct horse battery', name: 'Twice' },
+            }),
+        ),
       );
       expect(statuses(answers), `round ${round}`).toEqual([201, 409, 409]);
       for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'email_taken');
@@ -139,36 +174,57 @@ describe('rules with three instances on one store', () => {
     const { organizationMembers } = a.tables;
     for (let round = 0; round < 4; round++) {
       const email = `racing-${randomBytes(4).toString('hex')}@example.test`;
-      const signup = await c.request<{ user: UserOutput }>('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name: 'Racing' } });
+      const signup = await c.request<{ user: UserOutput }>('POST', '/v1/auth/signup', {
+        body: { email, password: 'correct horse battery', name: 'Racing' },
+      });
       expect(signup.status).toBe(201);
       const [mail] = await a.rows<{ text: string }>(sql`select text from outbox where "to" = ${email}`);
       const link = /\/confirm\?token=(\S+)/.exec(mail!.text)![1];
       // Both wait on the account's row: the confirmation before linking seats, the add before
       // reading whether the address is confirmed.
       const answers = await together({ table: 'users', column: 'id', values: [signup.body.user.id] }, [
-        () => a.request('POST', `/v1/organizations/${organization.id}/members`, { token: fay.token, body: { email, role: round % 2 ? 'admin' : 'facilitator' } }),
+        () =>
+          a.request('POST', `/v1/organizations/${organization.id}/members`, {
+            token: fay.token,
+            body: { email, role: round % 2 ? 'admin' : 'facilitator' },
+          }),
         () => b.request('POST', '/v1/auth/confirm', { body: { token: link } }),
       ]);
       expect(statuses(answers), `round ${round}`).toEqual([201, 204]);
-      const [member] = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.email, email)));
+      const [member] = await a.db
+        .select()
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.email, email)));
       expect(member!.userId, `round ${round}`).toBe(signup.body.user.id);
     }
   });
 
   async function runningCodes(workshopIds: string[]) {
     const { workshops } = a.tables;
-    const rows = await a.db.select().from(workshops).where(and(inArray(workshops.id, workshopIds), eq(workshops.state, 'running')));
+    const rows = await a.db
+      .select()
+      .from(workshops)
+      .where(and(inArray(workshops.id, workshopIds), eq(workshops.state, 'running')));
     return rows.map((row) => row.accessCode);
   }
 
   it('reopens two archived workshops sharing a code at once through two instances, under two codes', async () => {
     for (let round = 0; round < 3; round++) {
       const code = randomCode();
-      const archived = [await seedWorkshop(a, fay, { state: 'archived', accessCode: code }), await seedWorkshop(a, fay, { state: 'archived', accessCode: code })];
+      const archived = [
+        await seedWorkshop(a, fay, { state: 'archived', accessCode: code }),
+        await seedWorkshop(a, fay, { state: 'archived', accessCode: code }),
+      ];
       // Each write logs an event by Fay: holding her row holds both after they set their workshop running.
       const answers = await together(
         { table: 'users', column: 'id', values: [fay.id] },
-        archived.map((workshop, i) => () => instances()[i]!.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, { token: fay.token, body: { state: 'running' } })),
+        archived.map(
+          (workshop, i) => () =>
+            instances()[i]!.request<WorkshopOutput>('PUT', `/v1/workshops/${workshop.id}`, {
+              token: fay.token,
+              body: { state: 'running' },
+            }),
+        ),
       );
       expect(statuses(answers), `round ${round}`).toEqual([200, 200]);
       const codes = await runningCodes(archived.map((workshop) => workshop.id));
@@ -185,11 +241,17 @@ describe('rules with three instances on one store', () => {
     let answers: [ApiResponse<WorkshopOutput>, ApiResponse<WorkshopOutput>];
     try {
       // The reopening sets the code first and waits (on PostgreSQL) for Fay's row to log its event...
-      const reopened = a.request<WorkshopOutput>('PUT', `/v1/workshops/${archived.id}`, { token: fay.token, body: { state: 'running' } });
+      const reopened = a.request<WorkshopOutput>('PUT', `/v1/workshops/${archived.id}`, {
+        token: fay.token,
+        body: { state: 'running' },
+      });
       await held.waitFor(1);
       // ...while Pat's new workshop draws that very code, not yet seen as taken.
       vi.mocked(randomInt).mockImplementationOnce(() => Number(code));
-      const created = b.request<WorkshopOutput>('POST', '/v1/workshops', { token: pat.token, body: { title: 'Drawn twice' } });
+      const created = b.request<WorkshopOutput>('POST', '/v1/workshops', {
+        token: pat.token,
+        body: { title: 'Drawn twice' },
+      });
       await held.waitFor(2);
       await held.release();
       answers = await Promise.all([reopened, created]);
@@ -221,10 +283,16 @@ describe('rules with three instances on one store', () => {
     for (let round = 0; round < 3; round++) {
       const answers = await together(
         input.held,
-        images.map((image, i) => () => input.put(instances()[i]!, multipart('avatar', image, { name: 'avatar.png', type: 'image/png' }))),
+        images.map(
+          (image, i) => () =>
+            input.put(instances()[i]!, multipart('avatar', image, { name: 'avatar.png', type: 'image/png' })),
+        ),
       );
       expect(statuses(answers), `round ${round}`).toEqual([input.status, input.status]);
-      const kept = await a.db.select().from(files).where(and(eq(files.userId, input.uploader.id), eq(files.container, 'avatars')));
+      const kept = await a.db
+        .select()
+        .from(files)
+        .where(and(eq(files.userId, input.uploader.id), eq(files.container, 'avatars')));
       expect(kept, `round ${round}`).toHaveLength(1);
       expect(await input.currentUrl()).toContain(`/avatars/${kept[0]!.key}`);
     }
@@ -239,7 +307,8 @@ describe('rules with three instances on one store', () => {
     await raceAvatarReplacements({
       uploader: ada,
       held: { table: 'users', column: 'id', values: [ada.id] },
-      put: (server, form) => server.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form }),
+      put: (server, form) =>
+        server.request<UserOutput>('PUT', '/v1/user/me/avatar', { token: ada.token, rawBody: form }),
       status: 200,
       currentUrl: async () => (await a.db.select().from(users).where(eq(users.id, ada.id)))[0]!.avatarUrl,
     });
@@ -252,9 +321,11 @@ describe('rules with three instances on one store', () => {
     await raceAvatarReplacements({
       uploader: olga,
       held: { table: 'organizations', column: 'id', values: [organization.id] },
-      put: (server, form) => server.request('PUT', `/v1/organizations/${organization.id}/avatar`, { token: olga.token, rawBody: form }),
+      put: (server, form) =>
+        server.request('PUT', `/v1/organizations/${organization.id}/avatar`, { token: olga.token, rawBody: form }),
       status: 204,
-      currentUrl: async () => (await a.db.select().from(organizations).where(eq(organizations.id, organization.id)))[0]!.avatarUrl,
+      currentUrl: async () =>
+        (await a.db.select().from(organizations).where(eq(organizations.id, organization.id)))[0]!.avatarUrl,
     });
   });
 
@@ -266,8 +337,14 @@ describe('rules with three instances on one store', () => {
       const members = await a.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshop.id));
       const memberOf = (user: TestUser) => members.find((member) => member.userId === user.id)!.id;
       const demote = (server: TestServer, actor: TestUser, target: TestUser) => () =>
-        server.request('PUT', `/v1/workshops/${workshop.id}/user_roles/${memberOf(target)}`, { token: actor.token, body: { role: 'participant' } });
-      const answers = await together({ table: 'workshop_members', column: 'id', values: members.map((member) => member.id) }, [demote(a, fay, flo), demote(b, flo, fay)]);
+        server.request('PUT', `/v1/workshops/${workshop.id}/user_roles/${memberOf(target)}`, {
+          token: actor.token,
+          body: { role: 'participant' },
+        });
+      const answers = await together(
+        { table: 'workshop_members', column: 'id', values: members.map((member) => member.id) },
+        [demote(a, fay, flo), demote(b, flo, fay)],
+      );
       // The second, once the first committed, is no facilitator any more.
       expect(statuses(answers), `round ${round}`).toEqual([200, 403]);
       const roles = await a.db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshop.id));
@@ -285,11 +362,20 @@ describe('rules with three instances on one store', () => {
       // Each join writes a member row naming its user: held by the users' rows.
       const answers = await together(
         { table: 'users', column: 'id', values: joiners.map((user) => user.id) },
-        joiners.map((user, i) => () => instances()[i % 3]!.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code: code } })),
+        joiners.map(
+          (user, i) => () =>
+            instances()[i % 3]!.request('POST', '/v1/workshops/join', {
+              token: user.token,
+              body: { access_code: code },
+            }),
+        ),
       );
       expect(statuses(answers), `round ${round}`).toEqual([200, 200, 200, 409, 409, 409]);
       for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'attendee_limit_reached');
-      const participants = await a.db.select().from(workshopMembers).where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
+      const participants = await a.db
+        .select()
+        .from(workshopMembers)
+        .where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
       expect(participants).toHaveLength(3);
     }
   });
@@ -302,7 +388,13 @@ describe('rules with three instances on one store', () => {
     // the workshop's row lock (`writeWorkshop`); held, every join waits on it before counting.
     const answers = await together(
       { table: 'workshops', column: 'id', values: [workshop.id] },
-      Array.from({ length: 6 }, (_, i) => () => instances()[i % 3]!.request('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: `Guest ${i}` } })),
+      Array.from(
+        { length: 6 },
+        (_, i) => () =>
+          instances()[i % 3]!.request('POST', '/v1/workshops/join/guest', {
+            body: { access_code: code, name: `Guest ${i}` },
+          }),
+      ),
     );
     expect(statuses(answers)).toEqual([201, 201, 201, 409, 409, 409]);
     const seats = await a.db
@@ -312,32 +404,56 @@ describe('rules with three instances on one store', () => {
       .where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
     expect(seats).toEqual([{ guest: true }, { guest: true }, { guest: true }]);
     // A refused join made no guest: its insert rolled back with the seat.
-    expect(await a.db.select({ id: users.id }).from(users).where(and(eq(users.guest, true), inArray(users.name, ['Guest 0', 'Guest 1', 'Guest 2', 'Guest 3', 'Guest 4', 'Guest 5'])))).toHaveLength(3);
+    expect(
+      await a.db
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(
+            eq(users.guest, true),
+            inArray(users.name, ['Guest 0', 'Guest 1', 'Guest 2', 'Guest 3', 'Guest 4', 'Guest 5']),
+          ),
+        ),
+    ).toHaveLength(3);
   });
 
   it("turns a guest into one account when two signups with the guest's token arrive at once through two instances", async () => {
     const code = randomCode();
     await seedWorkshop(a, fay, { accessCode: code });
-    const joined = await a.request<{ token: string; user: UserOutput }>('POST', '/v1/workshops/join/guest', { body: { access_code: code, name: 'Twice' } });
+    const joined = await a.request<{ token: string; user: UserOutput }>('POST', '/v1/workshops/join/guest', {
+      body: { access_code: code, name: 'Twice' },
+    });
     expect(joined.status).toBe(201);
     const guestId = joined.body.user.id;
     // Both read the guest and find the addresses free, then wait on the guest's row: the second
     // update finds it no longer a guest and changes nothing.
     const answers = await together(
       { table: 'users', column: 'id', values: [guestId] },
-      [a, b].map((server, i) => () =>
-        server.request<{ user: UserOutput }>('POST', '/v1/auth/signup', {
-          token: joined.body.token,
-          body: { email: `upgrade-${i}-${randomBytes(4).toString('hex')}@example.test`, password: 'correct horse battery', name: `Account ${i}` },
-        }),
+      [a, b].map(
+        (server, i) => () =>
+          server.request<{ user: UserOutput }>('POST', '/v1/auth/signup', {
+            token: joined.body.token,
+            body: {
+              email: `upgrade-${i}-${randomBytes(4).toString('hex')}@example.test`,
+              password: 'correct horse battery',
+              name: `Account ${i}`,
+            },
+          }),
       ),
     );
     expect(statuses(answers)).toEqual([201, 409]);
-    expectError(answers.find((res) => res.status === 409)!, 409, 'conflict');
+    expectError(
+      answers.find((res) => res.status === 409)!,
+      409,
+      'conflict',
+    );
     const upgraded = answers.find((res) => res.status === 201)!.body as { user: UserOutput };
     expect(upgraded.user).toMatchObject({ id: guestId, guest: false });
     const { users } = a.tables;
-    const [row] = await a.db.select({ email: users.email, guest: users.guest }).from(users).where(eq(users.id, guestId));
+    const [row] = await a.db
+      .select({ email: users.email, guest: users.guest })
+      .from(users)
+      .where(eq(users.id, guestId));
     expect(row).toEqual({ email: upgraded.user.email, guest: false });
   });
 
@@ -347,21 +463,36 @@ describe('rules with three instances on one store', () => {
       const workshop = await seedWorkshop(a, fay);
       const token = newToken();
       const invitation = await a.write(async (tx) => {
-        const [row] = await tx.insert(invitations).values({ workshopId: workshop.id, email: `guest-${round}@example.test`, tokenHash: hashToken(token), content: 'Come', invitedBy: fay.id }).returning();
+        const [row] = await tx
+          .insert(invitations)
+          .values({
+            workshopId: workshop.id,
+            email: `guest-${round}@example.test`,
+            tokenHash: hashToken(token),
+            content: 'Come',
+            invitedBy: fay.id,
+          })
+          .returning();
         return row!;
       });
       const guests: TestUser[] = [];
       for (let i = 0; i < 3; i++) guests.push(await createUser(a, `Guest ${i}`));
       const answers = await together(
         { table: 'invitations', column: 'id', values: [invitation.id] },
-        guests.map((guest, i) => () => instances()[i]!.request('POST', `/v1/invitations/${token}/accept`, { token: guest.token })),
+        guests.map(
+          (guest, i) => () =>
+            instances()[i]!.request('POST', `/v1/invitations/${token}/accept`, { token: guest.token }),
+        ),
       );
       expect(statuses(answers), `round ${round}`).toEqual([200, 409, 409]);
       for (const res of answers.filter((res) => res.status === 409)) expectError(res, 409, 'invitation_used');
       const accepter = guests[answers.findIndex((res) => res.status === 200)]!;
       const [after] = await a.db.select().from(invitations).where(eq(invitations.id, invitation.id));
       expect(after).toMatchObject({ state: 'accepted', acceptedBy: accepter.id });
-      const participants = await a.db.select().from(workshopMembers).where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
+      const participants = await a.db
+        .select()
+        .from(workshopMembers)
+        .where(and(eq(workshopMembers.workshopId, workshop.id), eq(workshopMembers.role, 'participant')));
       expect(participants.map((member) => member.userId)).toEqual([accepter.id]);
     }
   });
@@ -372,16 +503,22 @@ describe('rules with three instances on one store', () => {
       const organization = await newOrganization(fay, `Pair ${round}`);
       const floMember = await addOrganizationMember(organization.id, fay, flo.email, 'admin');
       expect(floMember.pending).toBe(false);
-      const [fayMember] = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.userId, fay.id)));
+      const [fayMember] = await a.db
+        .select()
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.userId, fay.id)));
       const remove = (server: TestServer, actor: TestUser, memberId: string) => () =>
         server.request('DELETE', `/v1/organizations/${organization.id}/members/${memberId}`, { token: actor.token });
-      const answers = await together({ table: 'organization_members', column: 'id', values: [fayMember!.id, floMember.id] }, [
-        remove(a, fay, floMember.id),
-        remove(b, flo, fayMember!.id),
-      ]);
+      const answers = await together(
+        { table: 'organization_members', column: 'id', values: [fayMember!.id, floMember.id] },
+        [remove(a, fay, floMember.id), remove(b, flo, fayMember!.id)],
+      );
       // The second, once the first committed, is no member any more.
       expect(statuses(answers), `round ${round}`).toEqual([204, 404]);
-      const admins = await a.db.select().from(organizationMembers).where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.role, 'admin')));
+      const admins = await a.db
+        .select()
+        .from(organizationMembers)
+        .where(and(eq(organizationMembers.organizationId, organization.id), eq(organizationMembers.role, 'admin')));
       expect(admins).toHaveLength(1);
     }
   });
@@ -395,11 +532,18 @@ describe('rules with three instances on one store', () => {
       // Both writes lock the organization's row first: held, each waits, and they go one after the other.
       const answers = await together({ table: 'organizations', column: 'id', values: [organization.id] }, [
         () => a.request('DELETE', `/v1/organizations/${organization.id}/members/${patMember.id}`, { token: fay.token }),
-        () => b.request<WorkshopOutput>('POST', `/v1/organizations/${organization.id}/workshops`, { token: pat.token, body: { title: 'After leaving?' } }),
+        () =>
+          b.request<WorkshopOutput>('POST', `/v1/organizations/${organization.id}/workshops`, {
+            token: pat.token,
+            body: { title: 'After leaving?' },
+          }),
       ]);
       const [removed, created] = answers;
       expect(removed!.status, `round ${round}`).toBe(204);
-      const made = await a.db.select().from(workshops).where(and(eq(workshops.ownerId, organization.id), eq(workshops.title, 'After leaving?')));
+      const made = await a.db
+        .select()
+        .from(workshops)
+        .where(and(eq(workshops.ownerId, organization.id), eq(workshops.title, 'After leaving?')));
       // Either the workshop came first (made while Pat was a member) or the removal did (404, nothing made).
       if (created!.status === 404) expect(made).toEqual([]);
       else expect([created!.status, made.length]).toEqual([201, 1]);

@@ -88,10 +88,23 @@ describe('catalog loading', () => {
 
   it('refuses typos, too few steps, a wrong id and dangling criterion names', () => {
     expect(() => loadCatalog(write('ok.json', { ...valid, stpes: [] }))).toThrow(/ok\.json[\s\S]*stpes/);
-    expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step('a'), step('b', { prefs: { allow_vote: true } }), step('c')] }))).toThrow(/allow_vote/);
+    expect(() =>
+      loadCatalog(
+        write('ok.json', { ...valid, steps: [step('a'), step('b', { prefs: { allow_vote: true } }), step('c')] }),
+      ),
+    ).toThrow(/allow_vote/);
     expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step('a'), step('b')] }))).toThrow(/steps/);
     expect(() => loadCatalog(write('other.json', valid))).toThrow(/must have the id "other"/);
-    expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step('a', { sort_criterium: 'Nope' }), step('b'), step('c')] }))).toThrow(/sort_criterium/);
-    expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step('a', { view: { sort: 'criterium_average' } }), step('b'), step('c')] }))).toThrow(/criterium_average/);
+    expect(() =>
+      loadCatalog(write('ok.json', { ...valid, steps: [step('a', { sort_criterium: 'Nope' }), step('b'), step('c')] })),
+    ).toThrow(/sort_criterium/);
+    expect(() =>
+      loadCatalog(
+        write('ok.json', {
+          ...valid,
+          steps: [step('a', { view: { sort: 'criterium_average' } }), step('b'), step('c')],
+        }),
+      ),
+    ).toThrow(/criterium_average/);
   });
 });

@@ -10,13 +10,20 @@ const [fay, pat] = useUsers(t, 'Fay', 'Pat');
 const sockets = useSockets(t);
 
 const path = (id: string) => `/v1/workshops/${id}/timer`;
-const set = (id: string, body: unknown, user = fay) => t.request<TimerOutput>('PUT', path(id), { token: user.token, body });
+const set = (id: string, body: unknown, user = fay) =>
+  t.request<TimerOutput>('PUT', path(id), { token: user.token, body });
 const read = (id: string, user = pat) => t.request<TimerOutput>('GET', path(id), { token: user.token });
 
 describe('timer', () => {
   it('starts, pauses, resumes, takes more time and stops, reading the same for every member', async () => {
     const w = await seedWorkshopWith(t, fay, [pat]);
-    expect((await read(w.id)).body).toEqual({ state: 'stopped', duration_s: 0, ends_at: null, remaining_s: 0, server_time: expect.any(String) });
+    expect((await read(w.id)).body).toEqual({
+      state: 'stopped',
+      duration_s: 0,
+      ends_at: null,
+      remaining_s: 0,
+      server_time: expect.any(String),
+    });
 
     const started = (await set(w.id, { duration_s: 300 })).body;
     expect(started).toMatchObject({ state: 'running', duration_s: 300 });
@@ -38,7 +45,11 @@ describe('timer', () => {
     expect(Date.parse(resumed.ends_at!) - Date.parse(resumed.server_time)).toBeCloseTo(more.remaining_s * 1000, -2);
     // Never below zero left.
     expect((await set(w.id, { add_s: -86_400 })).body).toMatchObject({ state: 'running', remaining_s: 0 });
-    expect((await set(w.id, { action: 'stop' })).body).toMatchObject({ state: 'stopped', ends_at: null, remaining_s: 0 });
+    expect((await set(w.id, { action: 'stop' })).body).toMatchObject({
+      state: 'stopped',
+      ends_at: null,
+      remaining_s: 0,
+    });
 
     const log = (await eventLog(t, w.id)).filter((e) => e.action === 'changeTimer');
     expect(log).toHaveLength(6);
@@ -52,11 +63,20 @@ describe('timer', () => {
     expectError(await set(w.id, { add_s: 10 }), 409, 'conflict');
     await set(w.id, { duration_s: 60 });
     expectError(await set(w.id, { action: 'resume' }), 409, 'conflict');
-    for (const body of [{}, { duration_s: 0 }, { duration_s: 86_401 }, { duration_s: 60, action: 'pause' }, { action: 'rewind' }, { add_s: 1.5 }]) {
+    for (const body of [
+      {},
+      { duration_s: 0 },
+      { duration_s: 86_401 },
+      { duration_s: 60, action: 'pause' },
+      { action: 'rewind' },
+      { add_s: 1.5 },
+    ]) {
       expectError(await set(w.id, body), 400, 'invalid_request');
     }
     expectError(await set(w.id, { duration_s: 60 }, pat), 403, 'forbidden');
-    expect((await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/v1/workshops/${w.id}`, { token: fay.token, body: { state: 'archived' } })).status,
+    ).toBe(200);
     expectError(await set(w.id, { action: 'stop' }), 409, 'workshop_archived');
     expect((await read(w.id)).body.state).toBe('running');
   });
@@ -75,7 +95,11 @@ describe('timer', () => {
     const screen = await sockets.joined(pat, w.id);
     const started = (await set(w.id, { duration_s: 120 })).body;
     const event = await screen.next('timer:changed');
-    expect(event).toMatchObject({ seq: 1, workshop_id: w.id, timer: { state: 'running', duration_s: 120, ends_at: started.ends_at } });
+    expect(event).toMatchObject({
+      seq: 1,
+      workshop_id: w.id,
+      timer: { state: 'running', duration_s: 120, ends_at: started.ends_at },
+    });
     expect(Date.parse(event.timer.server_time)).toBeGreaterThanOrEqual(Date.parse(started.server_time));
   });
 });

@@ -24,7 +24,9 @@ describe('resolved tokens', () => {
 
   it('show a change to the user made on another instance', async () => {
     expect((await a.request<UserOutput>('GET', '/v1/user/me', { token: bob.token })).body.name).toBe('Bob');
-    expect((await b.request('PUT', '/v1/user/me', { token: bob.token, body: { display_name: 'Robert' } })).status).toBe(204);
+    expect((await b.request('PUT', '/v1/user/me', { token: bob.token, body: { display_name: 'Robert' } })).status).toBe(
+      204,
+    );
     expect((await a.request<UserOutput>('GET', '/v1/user/me', { token: bob.token })).body.name).toBe('Robert');
   });
 });

@@ -9,7 +9,19 @@ import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { sweepUnattachedUploads } from '../src/modules/uploads/unattached';
 import type { GuestSessionOutput } from '../src/modules/workshops/schemas';
 import { useServer } from './helpers/cast';
-import { createUser, errorOf, expectError, multipart, pngImage, seedCard, seedCurrentStep, seedFile, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  createUser,
+  errorOf,
+  expectError,
+  multipart,
+  pngImage,
+  seedCard,
+  seedCurrentStep,
+  seedFile,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import type { OpenApiDocument } from './helpers/openapi';
 import { scrape } from './helpers/prometheus';
 import type { TestServer } from './helpers/server';
@@ -30,11 +42,26 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function upload(server: TestServer, user: TestUser, size: number, name = 'part.bin', type = 'application/octet-stream') {
-  return server.request<UploadOutput>('POST', '/v1/uploads', { token: user.token, rawBody: multipart('file', new Uint8Array(size), { name, type }) });
+function upload(
+  server: TestServer,
+  user: TestUser,
+  size: number,
+  name = 'part.bin',
+  type = 'application/octet-stream',
+) {
+  return server.request<UploadOutput>('POST', '/v1/uploads', {
+    token: user.token,
+    rawBody: multipart('file', new Uint8Array(size), { name, type }),
+  });
 }
 
-async function uploaded(server: TestServer, user: TestUser, size: number, name?: string, type?: string): Promise<UploadOutput> {
+async function uploaded(
+  server: TestServer,
+  user: TestUser,
+  size: number,
+  name?: string,
+  type?: string,
+): Promise<UploadOutput> {
   const res = await upload(server, user, size, name, type);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -46,7 +73,8 @@ function storedObjects(server: TestServer): string[] {
   return existsSync(dir) ? readdirSync(dir).sort() : [];
 }
 
-const filesOf = (server: TestServer, userId: string) => server.db.select().from(server.tables.files).where(eq(server.tables.files.userId, userId));
+const filesOf = (server: TestServer, userId: string) =>
+  server.db.select().from(server.tables.files).where(eq(server.tables.files.userId, userId));
 
 /** A facilitator's workshop (guests allowed) with a card. */
 async function openWorkshop(server: TestServer) {
@@ -57,7 +85,9 @@ async function openWorkshop(server: TestServer) {
 }
 
 async function guestIn(server: TestServer, accessCode: string, name = 'Gina'): Promise<TestUser> {
-  const res = await server.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code: accessCode, name } });
+  const res = await server.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', {
+    body: { access_code: accessCode, name },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { token: res.body.token, id: res.body.user.id, email: '', name };
 }
@@ -140,11 +170,16 @@ describe('upload limits on one instance', () => {
     expect((await t.request('POST', attachments, { token: guest.token, body: { blob: guestFile } })).status).toBe(201);
     // A user's uploads count nowhere until used: Fay's 1.5 MiB once attached here (2,436 KiB of 3,072).
     const fays = await uploaded(t, facilitator, (3 * MIB) / 2);
-    expect((await t.request<AttachmentOutput>('POST', attachments, { token: facilitator.token, body: { blob: fays } })).status).toBe(201);
+    expect(
+      (await t.request<AttachmentOutput>('POST', attachments, { token: facilitator.token, body: { blob: fays } }))
+        .status,
+    ).toBe(201);
     const pats = await uploaded(t, pat, 700 * KIB);
     const refused = await t.request('POST', attachments, { token: pat.token, body: { blob: pats } });
     expectError(refused, 413, 'workshop_storage_full');
-    expect(await t.db.select().from(t.tables.attachments).where(eq(t.tables.attachments.fileKey, pats.key))).toEqual([]);
+    expect(await t.db.select().from(t.tables.attachments).where(eq(t.tables.attachments.fileKey, pats.key))).toEqual(
+      [],
+    );
     // Fay's upload, counted here already, is attached to a second card without counting again.
     const another = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
     const anotherCard = `/v1/workshops/${workshop.id}/cards/${another.id}/attachments`;
@@ -152,13 +187,19 @@ describe('upload limits on one instance', () => {
     // Pat's upload fits a workshop with room of its own.
     const elsewhere = await openWorkshop(t);
     await seedMember(t, elsewhere.workshop.id, pat);
-    expect((await t.request('POST', elsewhere.attachments, { token: pat.token, body: { blob: pats } })).status).toBe(201);
+    expect((await t.request('POST', elsewhere.attachments, { token: pat.token, body: { blob: pats } })).status).toBe(
+      201,
+    );
 
     // An illustration is counted alike.
     const step = await seedCurrentStep(t, workshop.id, {});
     const illustration = `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`;
     const image = await uploaded(t, pat, 700 * KIB, 'board.png', 'image/png');
-    expectError(await t.request<IllustrationOutput>('POST', illustration, { token: pat.token, body: { blob: image } }), 413, 'workshop_storage_full');
+    expectError(
+      await t.request<IllustrationOutput>('POST', illustration, { token: pat.token, body: { blob: image } }),
+      413,
+      'workshop_storage_full',
+    );
     expectError(await t.request('GET', illustration, { token: pat.token }), 404, 'not_found');
     const small = await uploaded(t, pat, 10, 'dot.png', 'image/png');
     expect((await t.request('POST', illustration, { token: pat.token, body: { blob: small } })).status).toBe(201);
@@ -170,8 +211,12 @@ describe('upload limits on one instance', () => {
     expect(uploadRoute.responses['429']!.description).toMatch(/upload_quota_exceeded/);
     expect(Object.keys((uploadRoute.responses['429'] as { headers?: object }).headers ?? {})).toContain('Retry-After');
     expect(uploadRoute.responses['413']!.description).toMatch(/workshop_storage_full/);
-    expect(document.paths['/v1/workshops/{workshop_id}/cards/{card_id}/attachments']!.post!.responses['413']!.description).toMatch(/workshop_storage_full/);
-    expect(document.paths['/v1/workshops/{workshop_id}/steps/{step_id}/illustration']!.post!.responses['413']!.description).toMatch(/workshop_storage_full/);
+    expect(
+      document.paths['/v1/workshops/{workshop_id}/cards/{card_id}/attachments']!.post!.responses['413']!.description,
+    ).toMatch(/workshop_storage_full/);
+    expect(
+      document.paths['/v1/workshops/{workshop_id}/steps/{step_id}/illustration']!.post!.responses['413']!.description,
+    ).toMatch(/workshop_storage_full/);
   });
 });
 
@@ -180,7 +225,10 @@ describe('a limit of 0', () => {
   const usersFree = useServer({ uploadUserDailyMb: 0, uploadGuestDailyMb: 1, uploadWorkshopMb: 0 });
 
   it('turns that one limit off, and only that one', async () => {
-    for (const [server, free] of [[guestsFree, 'guest'], [usersFree, 'user']] as const) {
+    for (const [server, free] of [
+      [guestsFree, 'guest'],
+      [usersFree, 'user'],
+    ] as const) {
       const { facilitator, workshop } = await openWorkshop(server);
       const guest = await guestIn(server, workshop.accessCode);
       const [unlimited, limited] = free === 'guest' ? [guest, facilitator] : [facilitator, guest];
@@ -210,7 +258,9 @@ describe('upload limits on instances sharing the database', () => {
     const guest = await guestIn(a, workshop.accessCode);
     const before = storedObjects(a);
     // 1 MiB holds two of 400 KiB, not three.
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => answeredBeyond503(() => upload(n % 2 ? b : a, guest, 400 * KIB))));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => answeredBeyond503(() => upload(n % 2 ? b : a, guest, 400 * KIB))),
+    );
     expect(answers.map((res) => res.status).sort()).toEqual([201, 201, 429, 429, 429, 429]);
     expect(await filesOf(a, guest.id)).toHaveLength(2);
     // The refused ones' bytes, written before the decisive check, are gone again.
@@ -227,15 +277,37 @@ describe('uploads attached to nothing', () => {
     const loose = await uploaded(t, facilitator, 10 * KIB, 'loose.bin');
     const guestLoose = await uploaded(t, guest, 10 * KIB, 'guest-loose.bin');
     const attached = await uploaded(t, facilitator, 10 * KIB, 'attached.bin');
-    expect((await t.request('POST', attachments, { token: facilitator.token, body: { blob: attached } })).status).toBe(201);
+    expect((await t.request('POST', attachments, { token: facilitator.token, body: { blob: attached } })).status).toBe(
+      201,
+    );
     const detached = await uploaded(t, facilitator, 10 * KIB, 'detached.bin');
-    const detaching = await t.request<AttachmentOutput>('POST', attachments, { token: facilitator.token, body: { blob: detached } });
-    expect((await t.request('DELETE', `${attachments}/${detaching.body.id}`, { token: facilitator.token })).status).toBe(204);
+    const detaching = await t.request<AttachmentOutput>('POST', attachments, {
+      token: facilitator.token,
+      body: { blob: detached },
+    });
+    expect(
+      (await t.request('DELETE', `${attachments}/${detaching.body.id}`, { token: facilitator.token })).status,
+    ).toBe(204);
     const step = await seedCurrentStep(t, workshop.id, {});
     const png = await pngImage(8, 8);
-    const image = (await t.request<UploadOutput>('POST', '/v1/uploads', { token: facilitator.token, rawBody: multipart('file', png, { name: 'board.png', type: 'image/png' }) })).body;
-    expect((await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, { token: facilitator.token, body: { blob: image } })).status).toBe(201);
-    const avatar = await t.request('PUT', '/v1/user/me/avatar', { token: facilitator.token, rawBody: multipart('avatar', png, { name: 'me.png', type: 'image/png' }) });
+    const image = (
+      await t.request<UploadOutput>('POST', '/v1/uploads', {
+        token: facilitator.token,
+        rawBody: multipart('file', png, { name: 'board.png', type: 'image/png' }),
+      })
+    ).body;
+    expect(
+      (
+        await t.request('POST', `/v1/workshops/${workshop.id}/steps/${step.id}/illustration`, {
+          token: facilitator.token,
+          body: { blob: image },
+        })
+      ).status,
+    ).toBe(201);
+    const avatar = await t.request('PUT', '/v1/user/me/avatar', {
+      token: facilitator.token,
+      rawBody: multipart('avatar', png, { name: 'me.png', type: 'image/png' }),
+    });
     expect(avatar.status).toBe(200);
     const exported = await seedFile(t, facilitator, { container: 'exports', name: 'retro.pdf' });
     const rowsBefore = await t.db.select().from(t.tables.files);
@@ -247,7 +319,9 @@ describe('uploads attached to nothing', () => {
     expect(await t.db.select().from(t.tables.files)).toHaveLength(rowsBefore.length);
 
     expect(await sweepUnattachedUploads(t.deps, { now: Date.now() + 25 * HOUR })).toBe(3);
-    expect((await t.db.select().from(t.tables.files)).map((row) => row.key).sort()).toEqual(kept.map((row) => row.key).sort());
+    expect((await t.db.select().from(t.tables.files)).map((row) => row.key).sort()).toEqual(
+      kept.map((row) => row.key).sort(),
+    );
     for (const gone of [loose, guestLoose, detached]) {
       expect(object(gone.key), gone.key).toBe(false);
       expect((await fetch(gone.url)).status).toBe(404);
@@ -258,7 +332,12 @@ describe('uploads attached to nothing', () => {
     expect(kept.some((row) => row.container === 'avatars')).toBe(true);
 
     // Sweeping again, twice at once: nothing more to remove, and no failure.
-    expect(await Promise.all([sweepUnattachedUploads(t.deps, { now: Date.now() + 25 * HOUR }), sweepUnattachedUploads(t.deps, { now: Date.now() + 25 * HOUR })])).toEqual([0, 0]);
+    expect(
+      await Promise.all([
+        sweepUnattachedUploads(t.deps, { now: Date.now() + 25 * HOUR }),
+        sweepUnattachedUploads(t.deps, { now: Date.now() + 25 * HOUR }),
+      ]),
+    ).toEqual([0, 0]);
   });
 
   it('free the room they took in their workshop once removed', async () => {
@@ -282,8 +361,13 @@ describe('the metrics', () => {
     await uploaded(t, user, 234);
     const after = await scrape(t.url);
     expect(after.family('workshops_files_stored_bytes').type).toBe('GAUGE');
-    expect(after.value('workshops_files_stored_bytes', { container: 'uploads' }) - before.value('workshops_files_stored_bytes', { container: 'uploads' })).toBe(1234);
+    expect(
+      after.value('workshops_files_stored_bytes', { container: 'uploads' }) -
+        before.value('workshops_files_stored_bytes', { container: 'uploads' }),
+    ).toBe(1234);
     const labels = after.labelValues().filter(({ series }) => series === 'workshops_files_stored_bytes');
-    expect(labels.every(({ label, value }) => label === 'container' && ['uploads', 'avatars', 'exports'].includes(value))).toBe(true);
+    expect(
+      labels.every(({ label, value }) => label === 'container' && ['uploads', 'avatars', 'exports'].includes(value)),
+    ).toBe(true);
   });
 });

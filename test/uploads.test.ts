@@ -30,7 +30,10 @@ async function fileCount() {
 }
 
 async function uploadPng(width: number, height: number, name = 'picture.png') {
-  const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', await pngImage(width, height), { name, type: 'image/png' }) });
+  const res = await t.request<UploadOutput>('POST', '/v1/uploads', {
+    token: ada.token,
+    rawBody: multipart('file', await pngImage(width, height), { name, type: 'image/png' }),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { url: string; key: string; container: string; mimetype: string; size: number };
 }
@@ -38,11 +41,22 @@ async function uploadPng(width: number, height: number, name = 'picture.png') {
 describe('POST /v1/uploads', () => {
   it('stores a real PNG that downloads through its signed link without a token', async () => {
     const png = await pngImage(30, 20);
-    const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', png, { name: 'C:\\fakepath\\plan.png', type: 'image/png' }) });
+    const res = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', png, { name: 'C:\\fakepath\\plan.png', type: 'image/png' }),
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ url: expect.any(String), key: expect.any(String), container: 'uploads', mimetype: 'image/png', size: png.length });
+    expect(res.body).toEqual({
+      url: expect.any(String),
+      key: expect.any(String),
+      container: 'uploads',
+      mimetype: 'image/png',
+      size: png.length,
+    });
     expect(res.body.key).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    expect(res.body.url).toMatch(new RegExp(`^${t.url}/files/uploads/${res.body.key}\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(res.body.url).toMatch(
+      new RegExp(`^${t.url}/files/uploads/${res.body.key}\\?expires=\\d+&signature=[\\w-]+$`),
+    );
 
     const row = (await findFile(t.deps.database.db, res.body))!;
     expect(row).toMatchObject({ name: 'plan.png', mimetype: 'image/png', size: png.length, userId: ada.id });
@@ -62,22 +76,34 @@ describe('POST /v1/uploads', () => {
   });
 
   it('keeps any file type, falls back to application/octet-stream and encodes odd names safely', async () => {
-    const typed = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'a,b\n1,2\n', { name: 'données "1".csv', type: 'text/csv' }) });
+    const typed = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', 'a,b\n1,2\n', { name: 'données "1".csv', type: 'text/csv' }),
+    });
     expect(typed.status).toBe(201);
     expect(typed.body).toMatchObject({ mimetype: 'text/csv', size: 8 });
     const download = await fetchLink(typed.body.url);
     expect(download.bytes.toString()).toBe('a,b\n1,2\n');
-    expect(download.headers.get('content-disposition')).toBe(`inline; filename="donn_es _1_.csv"; filename*=UTF-8''donn%C3%A9es%20%221%22.csv`);
+    expect(download.headers.get('content-disposition')).toBe(
+      `inline; filename="donn_es _1_.csv"; filename*=UTF-8''donn%C3%A9es%20%221%22.csv`,
+    );
 
     // A part that declares no type at all.
     const boundary = 'XyZ';
     const raw = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\n\r\n\x00\x01binary\r\n--${boundary}--\r\n`;
-    const untyped = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const untyped = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: raw,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     expect(untyped.status).toBe(201);
     expect(untyped.body).toMatchObject({ mimetype: 'application/octet-stream', size: 8 });
     expect((await findFile(t.deps.database.db, untyped.body))!.name).toBe('blob');
 
-    const declaredNothing = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'x', { name: 'x.bin' }) });
+    const declaredNothing = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', 'x', { name: 'x.bin' }),
+    });
     expect(declaredNothing.body.mimetype).toBe('application/octet-stream');
   });
 
@@ -95,21 +121,41 @@ describe('POST /v1/uploads', () => {
     expectError(notAFile, 400, 'invalid_request');
     expect(errorOf(notAFile).details?.[0]?.path).toBe('file');
 
-    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, body: { file: 'x' } }), 415, 'unsupported_media_type');
-    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token }), 415, 'unsupported_media_type');
     expectError(
-      await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=nope' } }),
+      await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, body: { file: 'x' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request<UploadOutput>('POST', '/v1/uploads', {
+        token: ada.token,
+        rawBody: 'garbage',
+        headers: { 'content-type': 'multipart/form-data; boundary=nope' },
+      }),
       400,
       'invalid_request',
     );
-    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }), 401, 'unauthenticated');
+    expectError(
+      await t.request<UploadOutput>('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }),
+      401,
+      'unauthenticated',
+    );
     expect(await fileCount()).toBe(before);
   });
 
   it('caps uploads at 20 MiB', async () => {
     const before = await fileCount();
     const big = multipart('file', new Uint8Array(20 * 1024 * 1024 + 1), { name: 'big.bin' });
-    expectError(await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: big }), 413, 'payload_too_large');
+    expectError(
+      await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: big }),
+      413,
+      'payload_too_large',
+    );
     expect(await fileCount()).toBe(before);
   });
 });
@@ -119,7 +165,14 @@ describe('GET /files/:container/:key', () => {
     const { url, key } = await uploadPng(10, 10);
     const signature = new URL(url).searchParams.get('signature')!;
     const flipped = `${signature[0] === 'A' ? 'B' : 'A'}${signature.slice(1)}`;
-    expectError(await t.request('GET', new URL(url.replace(signature, flipped)).pathname + new URL(url.replace(signature, flipped)).search), 403, 'forbidden');
+    expectError(
+      await t.request(
+        'GET',
+        new URL(url.replace(signature, flipped)).pathname + new URL(url.replace(signature, flipped)).search,
+      ),
+      403,
+      'forbidden',
+    );
     expectError(await t.request('GET', `/files/uploads/${key}`), 403, 'forbidden');
 
     const later = new URL(url);
@@ -165,9 +218,16 @@ describe('GET /files/:container/:key', () => {
   });
 
   it('keeps a JPEG a JPEG', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } }).jpeg().toBuffer();
-    const res = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', jpeg, { name: 'red.jpg', type: 'image/jpeg' }) });
-    const cropped = await fetchLink(imageUrlTemplate(t.deps.config, res.body, 'crop').replace('{{width}}', '16').replace('{{height}}', '32'));
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ff0000' } })
+      .jpeg()
+      .toBuffer();
+    const res = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', jpeg, { name: 'red.jpg', type: 'image/jpeg' }),
+    });
+    const cropped = await fetchLink(
+      imageUrlTemplate(t.deps.config, res.body, 'crop').replace('{{width}}', '16').replace('{{height}}', '32'),
+    );
     expect(cropped.headers.get('content-type')).toBe('image/jpeg');
     expect(await sharp(cropped.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 16, height: 32 });
   });
@@ -176,7 +236,12 @@ describe('GET /files/:container/:key', () => {
     const upload = await uploadPng(40, 40);
     const crop = imageUrlTemplate(t.deps.config, upload, 'crop');
     const path = (url: string) => new URL(url).pathname + new URL(url).search;
-    for (const [w, h] of [['0', '10'], ['10', '4097'], ['ten', '10'], ['{{width}}', '10']]) {
+    for (const [w, h] of [
+      ['0', '10'],
+      ['10', '4097'],
+      ['ten', '10'],
+      ['{{width}}', '10'],
+    ]) {
       const res = await t.request('GET', path(crop).replace('%7B%7Bwidth%7D%7D', w!).replace('%7B%7Bheight%7D%7D', h!));
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toMatch(/width|height/);
@@ -188,15 +253,32 @@ describe('GET /files/:container/:key', () => {
 
     // The plain link and the crop link are signed for what they are.
     expectError(await t.request('GET', path(upload.url) + '&mode=crop&width=5&height=5'), 403, 'forbidden');
-    expectError(await t.request('GET', path(crop.replace('mode=crop', 'mode=resize').replace('{{width}}', '5').replace('{{height}}', '5'))), 403, 'forbidden');
+    expectError(
+      await t.request(
+        'GET',
+        path(crop.replace('mode=crop', 'mode=resize').replace('{{width}}', '5').replace('{{height}}', '5')),
+      ),
+      403,
+      'forbidden',
+    );
 
-    const text = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'hello', { name: 'a.txt', type: 'text/plain' }) });
-    const textCrop = imageUrlTemplate(t.deps.config, text.body, 'crop').replace('{{width}}', '5').replace('{{height}}', '5');
+    const text = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', 'hello', { name: 'a.txt', type: 'text/plain' }),
+    });
+    const textCrop = imageUrlTemplate(t.deps.config, text.body, 'crop')
+      .replace('{{width}}', '5')
+      .replace('{{height}}', '5');
     expectError(await t.request('GET', path(textCrop)), 400, 'invalid_request');
 
     // Declared an image, but is not one.
-    const fake = await t.request<UploadOutput>('POST', '/v1/uploads', { token: ada.token, rawBody: multipart('file', 'not a png', { name: 'fake.png', type: 'image/png' }) });
-    const fakeCrop = imageUrlTemplate(t.deps.config, fake.body, 'resize').replace('{{width}}', '5').replace('{{height}}', '5');
+    const fake = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', 'not a png', { name: 'fake.png', type: 'image/png' }),
+    });
+    const fakeCrop = imageUrlTemplate(t.deps.config, fake.body, 'resize')
+      .replace('{{width}}', '5')
+      .replace('{{height}}', '5');
     expectError(await t.request('GET', path(fakeCrop)), 400, 'invalid_request');
   });
 });
@@ -204,8 +286,20 @@ describe('GET /files/:container/:key', () => {
 describe('storage', () => {
   it('saves, finds, reads and deletes files under filesDir/<container>/<key>', async () => {
     const data = new TextEncoder().encode('{"format":"workshop-native"}');
-    const file = await saveFile(t.deps, { userId: ada.id, name: 'export.json', mimetype: 'application/json', data, container: 'exports' });
-    expect(file).toMatchObject({ container: 'exports', name: 'export.json', mimetype: 'application/json', size: data.length, userId: ada.id });
+    const file = await saveFile(t.deps, {
+      userId: ada.id,
+      name: 'export.json',
+      mimetype: 'application/json',
+      data,
+      container: 'exports',
+    });
+    expect(file).toMatchObject({
+      container: 'exports',
+      name: 'export.json',
+      mimetype: 'application/json',
+      size: data.length,
+      userId: ada.id,
+    });
     const path = join(t.deps.config.filesDir, 'exports', file.key);
     expect(existsSync(path)).toBe(true);
     expect(await findFile(t.deps.database.db, file)).toEqual(file);

@@ -38,12 +38,23 @@ type Command =
 const voteValue = fc.integer({ min: -3, max: 3 }).filter((n) => n !== 0);
 const limit = fc.oneof(fc.constant(-1), fc.integer({ min: 1, max: 6 }));
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('post' as const), actor: fc.nat(3), card: fc.nat(2), value: voteValue }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('put' as const), actor: fc.nat(3), pick: fc.nat(), value: voteValue }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('post' as const), actor: fc.nat(3), card: fc.nat(2), value: voteValue }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('put' as const), actor: fc.nat(3), pick: fc.nat(), value: voteValue }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), actor: fc.nat(3), pick: fc.nat() }) },
 );
 const scenario = fc.record({
-  limits: fc.record({ positive: limit, negative: limit, maxPositive: fc.integer({ min: 1, max: 4 }), maxNegative: fc.integer({ min: 1, max: 4 }) }),
+  limits: fc.record({
+    positive: limit,
+    negative: limit,
+    maxPositive: fc.integer({ min: 1, max: 4 }),
+    maxNegative: fc.integer({ min: 1, max: 4 }),
+  }),
   users: fc.integer({ min: 2, max: 4 }),
   cards: fc.integer({ min: 2, max: 3 }),
   commands: fc.array(command, { minLength: 5, maxLength: 30, size: 'max' }),
@@ -82,7 +93,10 @@ describe('vote limits (property)', () => {
         });
         for (const user of users.slice(1)) await seedMember(t, workshop.id, user);
         const cluster = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });
-        const cards = [cluster, ...(await inTurn(cardCount - 1, () => seedCard(t, workshop.id, facilitator, { parentId: cluster.id })))];
+        const cards = [
+          cluster,
+          ...(await inTurn(cardCount - 1, () => seedCard(t, workshop.id, facilitator, { parentId: cluster.id }))),
+        ];
         const cardPath = (index: number) => `/v1/workshops/${workshop.id}/cards/${cards[index]!.id}`;
         const model: ModelVote[] = [];
 
@@ -92,7 +106,10 @@ describe('vote limits (property)', () => {
           if (cmd.kind === 'post') {
             const cardIndex = cmd.card % cards.length;
             const candidate = { id: '', userId: actor.id, cardIndex, value: cmd.value };
-            const res = await t.request<VoteOutput>('POST', `${cardPath(cardIndex)}/votes`, { token: actor.token, body: { value: cmd.value } });
+            const res = await t.request<VoteOutput>('POST', `${cardPath(cardIndex)}/votes`, {
+              token: actor.token,
+              body: { value: cmd.value },
+            });
             if (fits(limits, model, candidate)) {
               expect(res.status, JSON.stringify(res.body)).toBe(201);
               model.push({ ...candidate, id: res.body.id });
@@ -126,18 +143,33 @@ describe('vote limits (property)', () => {
           // The stored votes are the model's, and every user is within every budget.
           const { votes } = t.tables;
           const stored = await t.db.select().from(votes).where(eq(votes.workshopId, workshop.id));
-          const asModel = stored.map((row) => ({ id: row.id, userId: row.userId, cardIndex: cards.findIndex((c) => c.id === row.cardId), value: row.value }));
+          const asModel = stored.map((row) => ({
+            id: row.id,
+            userId: row.userId,
+            cardIndex: cards.findIndex((c) => c.id === row.cardId),
+            value: row.value,
+          }));
           expect(new Set(asModel.map((v) => `${v.id}:${v.userId}:${v.cardIndex}:${v.value}`))).toEqual(
             new Set(model.map((v) => `${v.id}:${v.userId}:${v.cardIndex}:${v.value}`)),
           );
-          for (const user of users) expect(withinBudget(limits, asModel.filter((v) => v.userId === user.id))).toBe(true);
+          for (const user of users)
+            expect(
+              withinBudget(
+                limits,
+                asModel.filter((v) => v.userId === user.id),
+              ),
+            ).toBe(true);
 
           // Each card's score is the sum of the votes it lists.
           for (let index = 0; index < cards.length; index++) {
-            const listed = await t.request<VoteOutput[]>('GET', `${cardPath(index)}/votes`, { token: facilitator.token });
+            const listed = await t.request<VoteOutput[]>('GET', `${cardPath(index)}/votes`, {
+              token: facilitator.token,
+            });
             const card = await t.request<CardDetailOutput>('GET', cardPath(index), { token: facilitator.token });
             expect(card.status, JSON.stringify(card.body)).toBe(200);
-            expect(card.body.summary.score).toBe(listed.body.reduce((sum: number, v: { value: number }) => sum + v.value, 0));
+            expect(card.body.summary.score).toBe(
+              listed.body.reduce((sum: number, v: { value: number }) => sum + v.value, 0),
+            );
           }
         }
       }),

@@ -68,7 +68,8 @@ describe.skipIf(testStore !== 'postgres')('votes while one workshop is held by a
       const { votes } = t.tables;
       const written = await t.db.select().from(votes).where(eq(votes.workshopId, held.workshopId));
       expect(written).toHaveLength(onHeld.filter((vote) => vote.status === 201).length + 1);
-      for (const other of others) expect(await t.db.select().from(votes).where(eq(votes.workshopId, other.workshopId))).toHaveLength(30);
+      for (const other of others)
+        expect(await t.db.select().from(votes).where(eq(votes.workshopId, other.workshopId))).toHaveLength(30);
     } finally {
       await releasing;
       await release();
@@ -81,11 +82,13 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
   const b = useServer({}, () => ({ shareDatabaseOf: a }));
   const [fay, pat] = useUsers(a, 'Fay', 'Pat');
 
-  it('stay batched: a batch finding its workshops held by the other instance\'s batch tries again, not one transaction per workshop', async () => {
+  it("stay batched: a batch finding its workshops held by the other instance's batch tries again, not one transaction per workshop", async () => {
     const paths: string[] = [];
     for (let w = 0; w < 4; w++) {
       const workshop = await seedWorkshopWith(a, fay, [pat], { voteMaxPositive: 10_000, votePositive: -1 });
-      paths.push(`/v1/workshops/${workshop.id}/cards/${(await seedCard(a, workshop.id, fay, { type: 'cluster' })).id}/votes`);
+      paths.push(
+        `/v1/workshops/${workshop.id}/cards/${(await seedCard(a, workshop.id, fay, { type: 'cluster' })).id}/votes`,
+      );
     }
     const recording = recordStatements();
     let statuses: number[] = [];
@@ -93,7 +96,11 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
     try {
       // Rounds of two votes per workshop through each instance, sent together: both instances' batches want every workshop.
       for (let round = 0; round < 40; round++) {
-        const votes = [a, b].flatMap((instance) => paths.flatMap((path) => [1, 2].map(() => instance.request('POST', path, { token: pat.token, body: { value: 1 } }))));
+        const votes = [a, b].flatMap((instance) =>
+          paths.flatMap((path) =>
+            [1, 2].map(() => instance.request('POST', path, { token: pat.token, body: { value: 1 } })),
+          ),
+        );
         statuses = statuses.concat((await Promise.all(votes)).map((res) => res.status));
       }
     } finally {
@@ -101,7 +108,9 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
     }
     expect(statuses).toEqual(Array(40 * 16).fill(201));
     // A request written apart is a transaction that waits for its workshop's lock (no SKIP LOCKED).
-    const apart = transactions.filter((statements) => statements.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)));
+    const apart = transactions.filter((statements) =>
+      statements.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)),
+    );
     expect(apart.length).toBeLessThanOrEqual(statuses.length / 20);
   }, 30_000);
 
@@ -110,14 +119,20 @@ describe.skipIf(testStore !== 'postgres')('votes from two instances on the same 
     let status: number;
     let seen: ReturnType<typeof recording.stop>;
     try {
-      status = (await a.request('POST', '/v1/workshops/AAAAAAAAAAAAAAAAAAAAAA/cards/AAAAAAAAAAAAAAAAAAAAAA/votes', { token: pat.token, body: { value: 1 } })).status;
+      status = (
+        await a.request('POST', '/v1/workshops/AAAAAAAAAAAAAAAAAAAAAA/cards/AAAAAAAAAAAAAAAAAAAAAA/votes', {
+          token: pat.token,
+          body: { value: 1 },
+        })
+      ).status;
     } finally {
       seen = recording.stop();
     }
     expect(status).toBe(404);
     const transactions = transactionsIn(seen);
     expect(transactions.filter((body) => body.some((sql) => /skip locked/i.test(sql)))).toHaveLength(1);
-    expect(transactions.filter((body) => body.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql)))).toHaveLength(0);
+    expect(
+      transactions.filter((body) => body.some((sql) => /for update/i.test(sql) && !/skip locked/i.test(sql))),
+    ).toHaveLength(0);
   });
 });
-

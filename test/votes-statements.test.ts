@@ -16,7 +16,9 @@ const { t, participant } = cast;
 const lock = testStore === 'postgres' ? 1 : 0;
 
 /** The answer to a request that makes one write transaction, and that transaction's statements. */
-async function transactionOf(request: () => Promise<{ status: number }>): Promise<{ status: number; statements: string[] }> {
+async function transactionOf(
+  request: () => Promise<{ status: number }>,
+): Promise<{ status: number; statements: string[] }> {
   const recording = recordStatements();
   let status: number;
   let transactions: string[][];
@@ -25,13 +27,16 @@ async function transactionOf(request: () => Promise<{ status: number }>): Promis
   } finally {
     // The participation announcement a vote sets off takes its once-a-second slot in a transaction
     // of its own (`rate_limits`, on a database without Redis): not the vote's.
-    transactions = transactionsIn(recording.stop()).filter((statements) => !statements.every((statement) => statement.includes('"rate_limits"')));
+    transactions = transactionsIn(recording.stop()).filter(
+      (statements) => !statements.every((statement) => statement.includes('"rate_limits"')),
+    );
   }
   expect(transactions, JSON.stringify(transactions, null, 1)).toHaveLength(1);
   return { status, statements: transactions[0]! };
 }
 
-const vote = (path: string, value: number) => t.request<VoteOutput>('POST', path, { token: participant.token, body: { value } });
+const vote = (path: string, value: number) =>
+  t.request<VoteOutput>('POST', path, { token: participant.token, body: { value } });
 
 describe('the statements of a vote', () => {
   it('an accepted vote: access (2), card, spending, insert, numbering, event', async () => {
@@ -54,7 +59,9 @@ describe('the statements of a vote', () => {
   it('a changed vote: access, card, vote, spending, update, numbering, event', async () => {
     const { path } = await seedCardScene(cast, 'votes', { voteMaxPositive: 3 });
     const { body } = await vote(path, 1);
-    const changed = await transactionOf(() => t.request('PUT', `${path}/${body.id}`, { token: participant.token, body: { value: 2 } }));
+    const changed = await transactionOf(() =>
+      t.request('PUT', `${path}/${body.id}`, { token: participant.token, body: { value: 2 } }),
+    );
     expect(changed.status).toBe(200);
     expect(changed.statements, changed.statements.join('\n')).toHaveLength(lock + 7);
   });

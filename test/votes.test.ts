@@ -2,7 +2,18 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../src/db/database';
 import type { VoteOutput } from '../src/modules/votes/schemas';
-import { eventLog, expectError, seedCard, seedCurrentStep, type TestUser, seedCardScene, errorOf, createUser, seedMember, seedWorkshop } from './helpers/factories';
+import {
+  eventLog,
+  expectError,
+  seedCard,
+  seedCurrentStep,
+  type TestUser,
+  seedCardScene,
+  errorOf,
+  createUser,
+  seedMember,
+  seedWorkshop,
+} from './helpers/factories';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -14,11 +25,19 @@ async function scene(limits: Partial<Schema['workshops']['$inferInsert']> = {}) 
   const { workshop, card: cluster } = await seedCardScene(cast, 'votes', limits);
   const idea = await seedCard(t, workshop.id, participant, { parentId: cluster.id });
   const base = `/v1/workshops/${workshop.id}/cards`;
-  return { workshop, cluster, idea, ideaVotes: `${base}/${idea.id}/votes`, clusterVotes: `${base}/${cluster.id}/votes` };
+  return {
+    workshop,
+    cluster,
+    idea,
+    ideaVotes: `${base}/${idea.id}/votes`,
+    clusterVotes: `${base}/${cluster.id}/votes`,
+  };
 }
 
-const vote = (path: string, user: TestUser, value: unknown) => t.request<VoteOutput>('POST', path, { token: user.token, body: { value } });
-const voteRows = (workshopId: string) => t.db.select().from(t.tables.votes).where(eq(t.tables.votes.workshopId, workshopId));
+const vote = (path: string, user: TestUser, value: unknown) =>
+  t.request<VoteOutput>('POST', path, { token: user.token, body: { value } });
+const voteRows = (workshopId: string) =>
+  t.db.select().from(t.tables.votes).where(eq(t.tables.votes.workshopId, workshopId));
 
 describe('votes', () => {
   it('casts, reads, changes and withdraws a vote, logging each change', async () => {
@@ -33,7 +52,10 @@ describe('votes', () => {
     expect(list.body).toEqual([created.body]);
     expect((await t.request('GET', `${s.ideaVotes}/${id}`, { token: other.token })).body).toEqual(created.body);
 
-    const updated = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${id}`, { token: participant.token, body: { value: -1 } });
+    const updated = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${id}`, {
+      token: participant.token,
+      body: { value: -1 },
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toEqual({ ...created.body, value: -1 });
 
@@ -62,7 +84,10 @@ describe('votes', () => {
     const s = await scene();
     const created = await vote(s.ideaVotes, participant, 1);
     for (const body of [{}, { value: 1 }]) {
-      const res = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${created.body.id}`, { token: participant.token, body });
+      const res = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${created.body.id}`, {
+        token: participant.token,
+        body,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual(created.body);
     }
@@ -78,17 +103,28 @@ describe('votes', () => {
     }
     expectError(await t.request('POST', s.ideaVotes, { token: participant.token, body: {} }), 400, 'invalid_request');
     expectError(
-      await t.request('POST', s.ideaVotes, { token: participant.token, rawBody: '{"value":', headers: { 'content-type': 'application/json' } }),
+      await t.request('POST', s.ideaVotes, {
+        token: participant.token,
+        rawBody: '{"value":',
+        headers: { 'content-type': 'application/json' },
+      }),
       400,
       'invalid_request',
     );
     expectError(
-      await t.request('POST', s.ideaVotes, { token: participant.token, rawBody: 'value=1', headers: { 'content-type': 'text/plain' } }),
+      await t.request('POST', s.ideaVotes, {
+        token: participant.token,
+        rawBody: 'value=1',
+        headers: { 'content-type': 'text/plain' },
+      }),
       415,
       'unsupported_media_type',
     );
     const kept = await vote(s.ideaVotes, participant, 1);
-    const put = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${kept.body.id}`, { token: participant.token, body: { value: 0 } });
+    const put = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${kept.body.id}`, {
+      token: participant.token,
+      body: { value: 0 },
+    });
     expectError(put, 400, 'invalid_request');
     expect(errorOf(put).details?.[0]?.path).toBe('value');
     expect((await voteRows(s.workshop.id)).map((r) => r.value)).toEqual([1]);
@@ -102,24 +138,48 @@ describe('votes', () => {
     expectError(await t.request('GET', s.ideaVotes, { token: stranger.token }), 404, 'not_found');
     expectError(await vote(s.ideaVotes, stranger, 1), 404, 'not_found');
     expectError(await t.request('GET', `${s.ideaVotes}/${mine.body.id}`, { token: stranger.token }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${s.ideaVotes}/${mine.body.id}`, { token: stranger.token }), 404, 'not_found');
+    expectError(
+      await t.request('DELETE', `${s.ideaVotes}/${mine.body.id}`, { token: stranger.token }),
+      404,
+      'not_found',
+    );
     // A card of another workshop, under this workshop's path.
-    expectError(await vote(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.idea.id}/votes`, participant, 1), 404, 'not_found');
+    expectError(
+      await vote(`/v1/workshops/${s.workshop.id}/cards/${elsewhere.idea.id}/votes`, participant, 1),
+      404,
+      'not_found',
+    );
     expectError(await vote(`/v1/workshops/${s.workshop.id}/cards/nope/votes`, participant, 1), 404, 'not_found');
     // A vote of this workshop, reached through another card.
-    expectError(await t.request('GET', `${s.clusterVotes}/${mine.body.id}`, { token: participant.token }), 404, 'not_found');
-    expectError(await t.request('PUT', `${s.ideaVotes}/nope`, { token: participant.token, body: { value: 1 } }), 404, 'not_found');
+    expectError(
+      await t.request('GET', `${s.clusterVotes}/${mine.body.id}`, { token: participant.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('PUT', `${s.ideaVotes}/nope`, { token: participant.token, body: { value: 1 } }),
+      404,
+      'not_found',
+    );
     expect(await voteRows(s.workshop.id)).toHaveLength(1);
     expect(await voteRows(elsewhere.workshop.id)).toHaveLength(0);
   });
 
-  it("follows the current step: votes on ideas and on clusters are allowed separately", async () => {
+  it('follows the current step: votes on ideas and on clusters are allowed separately', async () => {
     const s = await scene();
     const early = await vote(s.ideaVotes, participant, 1);
     await seedCurrentStep(t, s.workshop.id, { allow_vote_on_ideas: false, allow_vote_on_clusters: true });
     expectError(await vote(s.ideaVotes, participant, 1), 403, 'forbidden');
-    expectError(await t.request('PUT', `${s.ideaVotes}/${early.body.id}`, { token: participant.token, body: { value: 2 } }), 403, 'forbidden');
-    expectError(await t.request('DELETE', `${s.ideaVotes}/${early.body.id}`, { token: participant.token }), 403, 'forbidden');
+    expectError(
+      await t.request('PUT', `${s.ideaVotes}/${early.body.id}`, { token: participant.token, body: { value: 2 } }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await t.request('DELETE', `${s.ideaVotes}/${early.body.id}`, { token: participant.token }),
+      403,
+      'forbidden',
+    );
     expect((await vote(s.clusterVotes, participant, 1)).status).toBe(201);
     // Facilitators are not bound by the step.
     expect((await vote(s.ideaVotes, facilitator, 1)).status).toBe(201);
@@ -127,18 +187,32 @@ describe('votes', () => {
     await seedCurrentStep(t, s.workshop.id, { allow_vote_on_ideas: true, allow_vote_on_clusters: false });
     expectError(await vote(s.clusterVotes, participant, 1), 403, 'forbidden');
     expect((await vote(s.ideaVotes, participant, 1)).status).toBe(201);
-    expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual(['addVote', 'addVote', 'addVote', 'addVote']);
+    expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual([
+      'addVote',
+      'addVote',
+      'addVote',
+      'addVote',
+    ]);
   });
 
   it("lets participants change only their own votes, and facilitators anyone's", async () => {
     const s = await scene();
     const pats = await vote(s.ideaVotes, participant, 1);
-    expectError(await t.request('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: other.token, body: { value: 2 } }), 403, 'forbidden');
+    expectError(
+      await t.request('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: other.token, body: { value: 2 } }),
+      403,
+      'forbidden',
+    );
     expectError(await t.request('DELETE', `${s.ideaVotes}/${pats.body.id}`, { token: other.token }), 403, 'forbidden');
-    const changed = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token, body: { value: 3 } });
+    const changed = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${pats.body.id}`, {
+      token: facilitator.token,
+      body: { value: 3 },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ value: 3, user_id: participant.id });
-    expect((await t.request('DELETE', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token })).status).toBe(204);
+    expect((await t.request('DELETE', `${s.ideaVotes}/${pats.body.id}`, { token: facilitator.token })).status).toBe(
+      204,
+    );
     const log = await eventLog(t, s.workshop.id);
     expect(log.map((e) => [e.action, e.userId])).toEqual([
       ['addVote', participant.id],
@@ -150,11 +224,21 @@ describe('votes', () => {
   it('refuses writes to an archived workshop with 409 but still reads', async () => {
     const s = await scene();
     const kept = await vote(s.ideaVotes, participant, 1);
-    await t.write(async (tx, { workshops }) => tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)));
+    await t.write(async (tx, { workshops }) =>
+      tx.update(workshops).set({ state: 'archived' }).where(eq(workshops.id, s.workshop.id)),
+    );
     for (const user of [participant, facilitator]) {
       expectError(await vote(s.ideaVotes, user, 1), 409, 'workshop_archived');
-      expectError(await t.request('PUT', `${s.ideaVotes}/${kept.body.id}`, { token: user.token, body: { value: 2 } }), 409, 'workshop_archived');
-      expectError(await t.request('DELETE', `${s.ideaVotes}/${kept.body.id}`, { token: user.token }), 409, 'workshop_archived');
+      expectError(
+        await t.request('PUT', `${s.ideaVotes}/${kept.body.id}`, { token: user.token, body: { value: 2 } }),
+        409,
+        'workshop_archived',
+      );
+      expectError(
+        await t.request('DELETE', `${s.ideaVotes}/${kept.body.id}`, { token: user.token }),
+        409,
+        'workshop_archived',
+      );
     }
     expect((await t.request('GET', s.ideaVotes, { token: participant.token })).body).toEqual([kept.body]);
     expect(await voteRows(s.workshop.id)).toHaveLength(1);
@@ -168,15 +252,27 @@ describe('votes', () => {
     await seedCurrentStep(t, s.workshop.id, { allow_display_votes: false });
     expect((await t.request('GET', s.ideaVotes, { token: participant.token })).body).toEqual([pats.body]);
     expect((await t.request('GET', s.ideaVotes, { token: other.token })).body).toEqual([ottos.body]);
-    expectError(await t.request('GET', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }), 404, 'not_found');
-    expectError(await t.request('DELETE', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }), 404, 'not_found');
+    expectError(
+      await t.request('GET', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('DELETE', `${s.ideaVotes}/${ottos.body.id}`, { token: participant.token }),
+      404,
+      'not_found',
+    );
     expect((await t.request('GET', s.ideaVotes, { token: facilitator.token })).body).toEqual([pats.body, ottos.body]);
   });
 });
 
 describe('votes on a workshop an organization owns', () => {
   it("counts the organization's admins as facilitators, members or not, in votes cast together", async () => {
-    const [admin, adminAndMember, orgFacilitator] = [await createUser(t, 'Ada'), await createUser(t, 'Abe'), await createUser(t, 'Ola')];
+    const [admin, adminAndMember, orgFacilitator] = [
+      await createUser(t, 'Ada'),
+      await createUser(t, 'Abe'),
+      await createUser(t, 'Ola'),
+    ];
     const organizationId = await t.write(async (tx, { organizationMembers, organizations }) => {
       const [org] = await tx.insert(organizations).values({ name: 'Org' }).returning();
       await tx.insert(organizationMembers).values([
@@ -246,19 +342,41 @@ describe('vote limits', () => {
     const two = await vote(s.ideaVotes, participant, 2);
     await vote(s.ideaVotes, participant, 1);
     await vote(s.clusterVotes, participant, 1);
-    expectError(await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: participant.token, body: { value: 3 } }), 409, 'vote_limit_reached');
+    expectError(
+      await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: participant.token, body: { value: 3 } }),
+      409,
+      'vote_limit_reached',
+    );
     // Without its old 2 the card holds 1: a new 1 fits there (2 ≤ 3) and across the workshop (3 ≤ 4).
-    expect((await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: participant.token, body: { value: 1 } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: participant.token, body: { value: 1 } }))
+        .status,
+    ).toBe(200);
     // The facilitator has spent nothing, yet the participant's budget decides.
-    expectError(await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: facilitator.token, body: { value: 3 } }), 409, 'vote_limit_reached');
-    expect((await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: facilitator.token, body: { value: 2 } })).status).toBe(200);
+    expectError(
+      await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: facilitator.token, body: { value: 3 } }),
+      409,
+      'vote_limit_reached',
+    );
+    expect(
+      (await t.request('PUT', `${s.ideaVotes}/${two.body.id}`, { token: facilitator.token, body: { value: 2 } }))
+        .status,
+    ).toBe(200);
     expect((await voteRows(s.workshop.id)).map((r) => r.value).sort()).toEqual([1, 1, 2]);
-    expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual(['addVote', 'addVote', 'addVote', 'updateVote', 'updateVote']);
+    expect((await eventLog(t, s.workshop.id)).map((e) => e.action)).toEqual([
+      'addVote',
+      'addVote',
+      'addVote',
+      'updateVote',
+      'updateVote',
+    ]);
   });
 
   it('lets exactly 10 of 100 concurrent votes through a workshop limit of 10', async () => {
     const s = await scene({ votePositive: 10, voteMaxPositive: 100 });
-    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => vote(i % 2 ? s.ideaVotes : s.clusterVotes, participant, 1)));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => vote(i % 2 ? s.ideaVotes : s.clusterVotes, participant, 1)),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 409)).toHaveLength(90);

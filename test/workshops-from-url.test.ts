@@ -38,13 +38,24 @@ function localSite(handler: (req: IncomingMessage, res: ServerResponse) => void)
 }
 
 async function nativeExport(t: TestServer, user: TestUser, workshopId: string): Promise<ExportOutput> {
-  const created = await t.request<ExportOutput>('POST', `/v1/workshops/${workshopId}/exports`, { token: user.token, body: { type: 'native' } });
+  const created = await t.request<ExportOutput>('POST', `/v1/workshops/${workshopId}/exports`, {
+    token: user.token,
+    body: { type: 'native' },
+  });
   expect(created.status).toBe(201);
   let current = created.body;
-  await until(async () => {
-    current = (await t.request<ExportOutput>('GET', `/v1/workshops/${workshopId}/exports/${created.body.id}`, { token: user.token })).body;
-    return current.state !== 'pending';
-  }, 'the native export', 20_000);
+  await until(
+    async () => {
+      current = (
+        await t.request<ExportOutput>('GET', `/v1/workshops/${workshopId}/exports/${created.body.id}`, {
+          token: user.token,
+        })
+      ).body;
+      return current.state !== 'pending';
+    },
+    'the native export',
+    20_000,
+  );
   expect(current.state, current.message ?? '').toBe('success');
   return current;
 }
@@ -66,7 +77,12 @@ function comparable(doc: NativeDocument) {
   doc.sections.forEach((s, i) => names.set(s.id, `section#${i}`));
   doc.canvas?.zones.forEach((z, i) => names.set(z.id, `zone#${i}`));
   const name = (id: string | null) => (id === null ? null : (names.get(id) ?? `unknown:${id}`));
-  const view = (v: NativeDocument['workshop']['view']) => ({ ...v, card: name(v.card ?? null), sort_criterium_id: name(v.sort_criterium_id ?? null), show_cluster_ids: (v.show_cluster_ids ?? []).map(name) });
+  const view = (v: NativeDocument['workshop']['view']) => ({
+    ...v,
+    card: name(v.card ?? null),
+    sort_criterium_id: name(v.sort_criterium_id ?? null),
+    show_cluster_ids: (v.show_cluster_ids ?? []).map(name),
+  });
   const sorted = <T>(rows: T[]) => rows.map((r) => JSON.stringify(r)).sort();
   const { id: _id, created_at: _created, state: _state, ...workshop } = doc.workshop;
   return {
@@ -80,7 +96,11 @@ function comparable(doc: NativeDocument) {
     ratings: sorted(doc.ratings.map((r) => ({ ...r, card_id: name(r.card_id), criterium_id: name(r.criterium_id) }))),
     items: sorted(doc.items.map((r) => ({ ...r, card_id: name(r.card_id), section_id: name(r.section_id) }))),
     comments: sorted(doc.comments.map((r) => ({ ...r, card_id: name(r.card_id) }))),
-    canvas: doc.canvas && { ...doc.canvas, document: undefined, zones: doc.canvas.zones.map((z) => ({ ...z, id: name(z.id), cluster_id: name(z.cluster_id) })) },
+    canvas: doc.canvas && {
+      ...doc.canvas,
+      document: undefined,
+      zones: doc.canvas.zones.map((z) => ({ ...z, id: name(z.id), cluster_id: name(z.cluster_id) })),
+    },
   };
 }
 
@@ -109,7 +129,13 @@ describe('creating a workshop from a native file', () => {
     const copy = await nativeOf(t, fay, created.body.id);
     expect(comparable(copy)).toEqual(comparable(original));
     // The canvas document of the copy holds the zones and placements under the new ids.
-    const canvas = (await t.request<{ zones: Array<{ name: string; cluster_id: string | null }> }>('GET', `/v1/workshops/${created.body.id}/canvas`, { token: fay.token })).body;
+    const canvas = (
+      await t.request<{ zones: Array<{ name: string; cluster_id: string | null }> }>(
+        'GET',
+        `/v1/workshops/${created.body.id}/canvas`,
+        { token: fay.token },
+      )
+    ).body;
     expect(canvas.zones.map((z) => z.name)).toEqual(['Now', 'Later']);
     expect(canvas.zones.every((z) => z.cluster_id !== null)).toBe(true);
   });
@@ -121,17 +147,34 @@ describe('creating a workshop from a native file', () => {
       content: fc.option(word, { nil: undefined }),
       aside: fc.boolean(),
       votes: fc.array(fc.record({ by: fc.constantFrom(1, 2), value: fc.constantFrom(1, -1) }), { maxLength: 2 }),
-      ratings: fc.uniqueArray(fc.record({ by: fc.constantFrom(1, 2), criterion: fc.constant(0), value: fc.constantFrom(0, 1, 2, 3, 4) }), { maxLength: 2, selector: (r) => r.by }),
+      ratings: fc.uniqueArray(
+        fc.record({ by: fc.constantFrom(1, 2), criterion: fc.constant(0), value: fc.constantFrom(0, 1, 2, 3, 4) }),
+        { maxLength: 2, selector: (r) => r.by },
+      ),
       comments: fc.array(fc.record({ by: fc.constantFrom(0, 1, 2), content: word }), { maxLength: 2 }),
-      items: fc.array(fc.record({ by: fc.constantFrom(0, 1), section: fc.constant(0), content: word }), { maxLength: 1 }),
+      items: fc.array(fc.record({ by: fc.constantFrom(0, 1), section: fc.constant(0), content: word }), {
+        maxLength: 1,
+      }),
     });
     const spec: fc.Arbitrary<SceneSpec> = fc.record({
       title: word,
       steps: fc.array(fc.record({ name: word, instructions: word }), { maxLength: 3 }),
       criteria: fc.constant([{ title: 'Value', scale: 4 as const }]),
       sections: fc.constant(['Notes']),
-      clusters: fc.array(fc.record({ title: word, color: fc.constantFrom('yellow', 'blue'), ideas: fc.array(idea, { maxLength: 3 }) }), { maxLength: 3 }),
-      zones: fc.array(fc.record({ name: word, x: fc.integer({ min: 0, max: 20 }), y: fc.integer({ min: 0, max: 20 }), cols: fc.integer({ min: 1, max: 10 }), rows: fc.integer({ min: 1, max: 10 }) }), { maxLength: 2 }),
+      clusters: fc.array(
+        fc.record({ title: word, color: fc.constantFrom('yellow', 'blue'), ideas: fc.array(idea, { maxLength: 3 }) }),
+        { maxLength: 3 },
+      ),
+      zones: fc.array(
+        fc.record({
+          name: word,
+          x: fc.integer({ min: 0, max: 20 }),
+          y: fc.integer({ min: 0, max: 20 }),
+          cols: fc.integer({ min: 1, max: 10 }),
+          rows: fc.integer({ min: 1, max: 10 }),
+        }),
+        { maxLength: 2 },
+      ),
     });
     await fc.assert(
       fc.asyncProperty(spec, async (scene) => {
@@ -155,7 +198,15 @@ describe('creating a workshop from a native file', () => {
     const good = await nativeOf(t, fay, workshop.id);
     const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
     const linkTo = async (body: string) =>
-      publicFileUrl(t.deps.config, await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(body) }));
+      publicFileUrl(
+        t.deps.config,
+        await saveFile(t.deps, {
+          userId: fay.id,
+          name: 'w.json',
+          mimetype: 'application/json',
+          data: Buffer.from(body),
+        }),
+      );
     const broken = structuredClone(good);
     broken.votes[0]!.card_id = 'nope';
     const wrongParent = structuredClone(good);
@@ -170,17 +221,69 @@ describe('creating a workshop from a native file', () => {
       ['a vote on no card', JSON.stringify(broken), /votes\[0\]\.card_id/],
       ['an idea whose parent is an idea', JSON.stringify(wrongParent), /parent_id/],
       ['a rating off its scale', JSON.stringify(badRating), /scale/],
-      ['a vote beyond what REST accepts', JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, value: 2 ** 62 }] }), /votes\.0\.value/],
-      ['a short id beyond exact integers', JSON.stringify({ ...good, cards: good.cards.map((c, i) => (i === 0 ? { ...c, short_id: 1e20 } : c)) }), /short_id/],
-      ['a color no card may have', JSON.stringify({ ...good, cards: good.cards.map((c) => (c.type === 'cluster' ? { ...c, color: '<script>' } : c)) }), /color/],
-      ['a canvas image that is not http(s)', JSON.stringify({ ...good, canvas: { ...good.canvas!, image: { cols: 2, rows: 2, url: 'javascript:alert(1)' } } }), /canvas\.image\.url/],
-      ['a zone of no size', JSON.stringify({ ...good, canvas: { ...good.canvas!, background: { cols: 0, rows: 10 } } }), /background/],
+      [
+        'a vote beyond what REST accepts',
+        JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, value: 2 ** 62 }] }),
+        /votes\.0\.value/,
+      ],
+      [
+        'a short id beyond exact integers',
+        JSON.stringify({ ...good, cards: good.cards.map((c, i) => (i === 0 ? { ...c, short_id: 1e20 } : c)) }),
+        /short_id/,
+      ],
+      [
+        'a color no card may have',
+        JSON.stringify({
+          ...good,
+          cards: good.cards.map((c) => (c.type === 'cluster' ? { ...c, color: '<script>' } : c)),
+        }),
+        /color/,
+      ],
+      [
+        'a canvas image that is not http(s)',
+        JSON.stringify({
+          ...good,
+          canvas: { ...good.canvas!, image: { cols: 2, rows: 2, url: 'javascript:alert(1)' } },
+        }),
+        /canvas\.image\.url/,
+      ],
+      [
+        'a zone of no size',
+        JSON.stringify({ ...good, canvas: { ...good.canvas!, background: { cols: 0, rows: 10 } } }),
+        /background/,
+      ],
       ['a blank title', JSON.stringify({ ...good, workshop: { ...good.workshop, title: '   ' } }), /workshop\.title/],
-      ['a NUL character in a comment', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, content: 'a\u0000b' }] }), /comments\.0\.content/],
-      ['a sort by criterion without one', JSON.stringify({ ...good, workshop: { ...good.workshop, view: { ...good.workshop.view, sort: 'criterium_average', sort_criterium_id: null } } }), /criterium_average/],
-      ['more feedback than a file may hold', JSON.stringify({ ...good, comments: Array.from({ length: 25_001 }, () => good.comments[0]!) }), /25000/],
-      ['a timestamp naming no instant', JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, created_at: '2026-01-01T10:00:00-00' }] }), /comments\.0\.created_at/],
-      ['a timestamp past the year 9999 in UTC', JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, created_at: '9999-12-31T23:00:00-02:00' }] }), /votes\.0\.created_at/],
+      [
+        'a NUL character in a comment',
+        JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, content: 'a\u0000b' }] }),
+        /comments\.0\.content/,
+      ],
+      [
+        'a sort by criterion without one',
+        JSON.stringify({
+          ...good,
+          workshop: {
+            ...good.workshop,
+            view: { ...good.workshop.view, sort: 'criterium_average', sort_criterium_id: null },
+          },
+        }),
+        /criterium_average/,
+      ],
+      [
+        'more feedback than a file may hold',
+        JSON.stringify({ ...good, comments: Array.from({ length: 25_001 }, () => good.comments[0]!) }),
+        /25000/,
+      ],
+      [
+        'a timestamp naming no instant',
+        JSON.stringify({ ...good, comments: [{ ...good.comments[0]!, created_at: '2026-01-01T10:00:00-00' }] }),
+        /comments\.0\.created_at/,
+      ],
+      [
+        'a timestamp past the year 9999 in UTC',
+        JSON.stringify({ ...good, votes: [{ ...good.votes[0]!, created_at: '9999-12-31T23:00:00-02:00' }] }),
+        /votes\.0\.created_at/,
+      ],
     ];
     const before = await workshopCount(t);
     for (const [what, body, message] of cases) {
@@ -193,7 +296,12 @@ describe('creating a workshop from a native file', () => {
     expectError(await createFrom(t, fay, link.href), 400, 'invalid_request');
     // A link whose file row outlived its bytes (an export deleted while being read).
     const { objectName } = await import('../src/modules/uploads/storage');
-    const stored = await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    const stored = await saveFile(t.deps, {
+      userId: fay.id,
+      name: 'w.json',
+      mimetype: 'application/json',
+      data: Buffer.from(JSON.stringify(good)),
+    });
     await t.deps.files.delete(objectName(stored));
     const gone = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
     expectError(gone, 400, 'invalid_request');
@@ -208,11 +316,18 @@ describe('creating a workshop from a native file', () => {
     const shifted = structuredClone(good);
     shifted.cards[0]!.created_at = '2026-01-01T12:00:00+02:00';
     shifted.comments[0]!.created_at = '2026-01-01 10:30:00Z';
-    const stored = await saveFile(t.deps, { userId: fay.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(shifted)) });
+    const stored = await saveFile(t.deps, {
+      userId: fay.id,
+      name: 'w.json',
+      mimetype: 'application/json',
+      data: Buffer.from(JSON.stringify(shifted)),
+    });
     const created = await createFrom(t, fay, publicFileUrl(t.deps.config, stored));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const copy = await nativeOf(t, fay, created.body.id);
-    expect(copy.cards.find((c) => c.short_id === shifted.cards[0]!.short_id)!.created_at).toBe('2026-01-01T10:00:00.000Z');
+    expect(copy.cards.find((c) => c.short_id === shifted.cards[0]!.short_id)!.created_at).toBe(
+      '2026-01-01T10:00:00.000Z',
+    );
     expect(copy.comments.map((c) => c.created_at)).toContain('2026-01-01T10:30:00.000Z');
   });
 
@@ -222,11 +337,18 @@ describe('creating a workshop from a native file', () => {
     expect(new Set(good.cards.map((c) => c.user_id)).size).toBeGreaterThan(1);
     const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
     // Sam uploads Fay's export as his own file and imports it: nothing may speak for Fay or Pat.
-    const uploaded = await saveFile(t.deps, { userId: sam.id, name: 'w.json', mimetype: 'application/json', data: Buffer.from(JSON.stringify(good)) });
+    const uploaded = await saveFile(t.deps, {
+      userId: sam.id,
+      name: 'w.json',
+      mimetype: 'application/json',
+      data: Buffer.from(JSON.stringify(good)),
+    });
     const created = await createFrom(t, sam, publicFileUrl(t.deps.config, uploaded));
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const copy = await nativeOf(t, sam, created.body.id);
-    const authors = new Set([...copy.cards, ...copy.votes, ...copy.ratings, ...copy.items, ...copy.comments].map((row) => row.user_id));
+    const authors = new Set(
+      [...copy.cards, ...copy.votes, ...copy.ratings, ...copy.items, ...copy.comments].map((row) => row.user_id),
+    );
     expect([...authors]).toEqual([sam.id]);
     // One rating per user, card and criterion still holds once every rater is Sam.
     const keys = copy.ratings.map((r) => `${r.card_id}/${r.criterium_id}`);
@@ -276,14 +398,40 @@ describe('fetching a native file from another host', () => {
 
   const strict = useServer({ importsPerMinute: 1_000 });
   const [ada] = useUsers(strict, 'Ada');
-  const lenient = useServer(() => ({ importAllowHosts: ['127.0.0.1'], importTimeoutMs: 1_000, importsPerMinute: 1_000 }));
+  const lenient = useServer(() => ({
+    importAllowHosts: ['127.0.0.1'],
+    importTimeoutMs: 1_000,
+    importsPerMinute: 1_000,
+  }));
   const [bo] = useUsers(lenient, 'Bo');
 
   it('classifies addresses: only public unicast may be fetched', () => {
-    for (const address of ['::127.0.0.1', '::7f00:1', '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1', 'not an address']) {
+    for (const address of [
+      '::127.0.0.1',
+      '::7f00:1',
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd12:3456::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      'not an address',
+    ]) {
       expect(isPublicAddress(address), address).toBe(false);
     }
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+      expect(isPublicAddress(address), address).toBe(true);
   });
 
   it('refuses loopback, private, link-local and mapped addresses, names resolving to them, and other schemes, fetching nothing', async () => {
@@ -315,20 +463,37 @@ describe('fetching a native file from another host', () => {
 
   it('checks every redirect hop: an allowed host redirecting to a private one is refused before it is asked', async () => {
     const target = `http://localhost:${inner.port}/secret`;
-    const res = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/redirect?to=${encodeURIComponent(target)}`);
+    const res = await createFrom(
+      lenient,
+      bo,
+      `http://127.0.0.1:${site.port}/redirect?to=${encodeURIComponent(target)}`,
+    );
     expectError(res, 400, 'invalid_request');
     expect(JSON.stringify(res.body)).toContain('not public');
     expect(inner.hits).toEqual([]);
   });
 
   it('with IMPORT_ALLOW_HOSTS, fetches a named host; caps size and time; refuses what is not a native file', async () => {
-    const source = await buildScene(strict, [ada], { ...RETRO, clusters: RETRO.clusters.map((c) => ({ ...c, ideas: c.ideas.map((i) => ({ title: i.title, content: i.content })) })), zones: [] });
+    const source = await buildScene(strict, [ada], {
+      ...RETRO,
+      clusters: RETRO.clusters.map((c) => ({
+        ...c,
+        ideas: c.ideas.map((i) => ({ title: i.title, content: i.content })),
+      })),
+      zones: [],
+    });
     served = JSON.stringify(await nativeOf(strict, ada, source.workshop.id));
-    const created = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/file.json`, { title: 'From elsewhere' });
+    const created = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/file.json`, {
+      title: 'From elsewhere',
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.title).toBe('From elsewhere');
     // Authors unknown to this service become the importer.
-    const cards = (await lenient.request<Array<{ user_id: string }>>('GET', `/v1/workshops/${created.body.id}/cards`, { token: bo.token })).body;
+    const cards = (
+      await lenient.request<Array<{ user_id: string }>>('GET', `/v1/workshops/${created.body.id}/cards`, {
+        token: bo.token,
+      })
+    ).body;
     expect(cards.length).toBe(6);
 
     const tooBig = await createFrom(lenient, bo, `http://127.0.0.1:${site.port}/huge`);

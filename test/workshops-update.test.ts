@@ -5,7 +5,16 @@ import { DEFAULT_VIEW } from '../src/modules/workshops/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
 import type { NotificationOutput } from '../src/modules/notifications/schemas';
-import { eventLog, expectError, seedCard, seedCriterion, seedMember, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import {
+  eventLog,
+  expectError,
+  seedCard,
+  seedCriterion,
+  seedMember,
+  seedWorkshop,
+  type TestUser,
+  errorOf,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -20,7 +29,14 @@ async function seedStep(workshopId: string, name: string, view: Partial<typeof D
   const [step] = await t.write(async (tx, { steps }) =>
     tx
       .insert(steps)
-      .values({ workshopId, position: 0, name, instructions: `Do ${name}`, prefs: DEFAULT_PREFS, view: { ...DEFAULT_VIEW, ...view } })
+      .values({
+        workshopId,
+        position: 0,
+        name,
+        instructions: `Do ${name}`,
+        prefs: DEFAULT_PREFS,
+        view: { ...DEFAULT_VIEW, ...view },
+      })
       .returning(),
   );
   return step!;
@@ -30,7 +46,8 @@ function notificationsOf(user: TestUser) {
   return t.db.select().from(t.tables.notifications).where(eq(t.tables.notifications.userId, user.id));
 }
 
-const put = (id: string, user: TestUser, body: unknown) => t.request<WorkshopOutput>('PUT', `/v1/workshops/${id}`, { token: user.token, body });
+const put = (id: string, user: TestUser, body: unknown) =>
+  t.request<WorkshopOutput>('PUT', `/v1/workshops/${id}`, { token: user.token, body });
 
 describe('PUT /v1/workshops/:id', () => {
   it('updates settings, vote limits and view, and logs the changes', async () => {
@@ -55,7 +72,9 @@ describe('PUT /v1/workshops/:id', () => {
       view: { sort: 'random', show_cluster_ids: [cluster.id], card_status: 'active' },
     });
     expect(res.body.updated_at >= res.body.created_at).toBe(true);
-    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token })).body).toEqual(res.body);
+    expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token })).body).toEqual(
+      res.body,
+    );
     const [event] = await eventLog(t, w.id);
     expect(event!.action).toBe('updateWorkshop');
     expect(event!.userId).toBe(ada.id);
@@ -126,10 +145,24 @@ describe('PUT /v1/workshops/:id', () => {
       expect(errorOf(res).details?.[0]?.path).toBe(path);
     }
     expect(await eventLog(t, w.id)).toEqual([]);
-    const ok = await put(w.id, ada, { view: { card: idea.id, sort: 'criterium_average', sort_criterium_id: criterion.id, show_clusters: 'multi', show_cluster_ids: [cluster.id, cluster.id] } });
+    const ok = await put(w.id, ada, {
+      view: {
+        card: idea.id,
+        sort: 'criterium_average',
+        sort_criterium_id: criterion.id,
+        show_clusters: 'multi',
+        show_cluster_ids: [cluster.id, cluster.id],
+      },
+    });
     expect(ok.status).toBe(200);
-    expect(ok.body.view).toMatchObject({ card: idea.id, sort_criterium_id: criterion.id, show_cluster_ids: [cluster.id, cluster.id] });
-    expect((await put(w.id, ada, { view: { card: null, sort: 'position', sort_criterium_id: null } })).body.view).toMatchObject({ card: null, sort_criterium_id: null });
+    expect(ok.body.view).toMatchObject({
+      card: idea.id,
+      sort_criterium_id: criterion.id,
+      show_cluster_ids: [cluster.id, cluster.id],
+    });
+    expect(
+      (await put(w.id, ada, { view: { card: null, sort: 'position', sort_criterium_id: null } })).body.view,
+    ).toMatchObject({ card: null, sort_criterium_id: null });
   });
 
   it('is for facilitators only', async () => {
@@ -156,15 +189,29 @@ describe('archiving', () => {
     expectError(await put(w.id, ada, { title: 'Nope' }), 409, 'workshop_archived');
     expectError(await put(w.id, ada, { state: 'archived' }), 409, 'workshop_archived');
     expectError(await put(w.id, bob, { state: 'running' }), 403, 'forbidden');
-    expectError(await t.request<CriterionOutput>('POST', `/v1/workshops/${w.id}/criteria`, { token: ada.token, body: { title: 'x', scale: 1 } }), 409, 'workshop_archived');
-    expectError(await t.request('DELETE', `/v1/workshops/${w.id}/votes`, { token: ada.token }), 409, 'workshop_archived');
+    expectError(
+      await t.request<CriterionOutput>('POST', `/v1/workshops/${w.id}/criteria`, {
+        token: ada.token,
+        body: { title: 'x', scale: 1 },
+      }),
+      409,
+      'workshop_archived',
+    );
+    expectError(
+      await t.request('DELETE', `/v1/workshops/${w.id}/votes`, { token: ada.token }),
+      409,
+      'workshop_archived',
+    );
     expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: bob.token })).status).toBe(200);
     expect(await eventLog(t, w.id)).toHaveLength(events);
 
     const restored = await put(w.id, ada, { state: 'running', title: 'Back' });
     expect(restored.status).toBe(200);
     expect(restored.body).toMatchObject({ state: 'running', title: 'Back' });
-    expect((await eventLog(t, w.id)).at(-1)!.change.changes).toEqual({ state: ['archived', 'running'], title: ['Archive me', 'Back'] });
+    expect((await eventLog(t, w.id)).at(-1)!.change.changes).toEqual({
+      state: ['archived', 'running'],
+      title: ['Archive me', 'Back'],
+    });
   });
 
   it('issues a new access code when the old one was taken while archived', async () => {
@@ -198,7 +245,10 @@ describe('changing the current step', () => {
 
     const log = await eventLog(t, w.id);
     expect(log.map((e) => e.action)).toEqual(['changeStep']);
-    expect(log[0]!.change).toMatchObject({ workshop: { id: w.id, current_step_id: step.id }, step: { id: step.id, name: 'Vote', instructions: 'Do Vote' } });
+    expect(log[0]!.change).toMatchObject({
+      workshop: { id: w.id, current_step_id: step.id },
+      step: { id: step.id, name: 'Vote', instructions: 'Do Vote' },
+    });
 
     const expected = {
       workshop: { id: w.id, title: 'Stepping', public_url: `${t.deps.config.publicUrl}/workshops/${w.id}` },
@@ -212,7 +262,11 @@ describe('changing the current step', () => {
     }
     expect((await notificationsOf(ada)).filter((n) => n.type === 'changeStep')).toEqual([]);
     const inbox = await t.request<NotificationOutput[]>('GET', '/v1/user/me/notifications', { token: bob.token });
-    expect(inbox.body.find((n: { type: string }) => n.type === 'changeStep')).toMatchObject({ type: 'changeStep', read: false, data: expected });
+    expect(inbox.body.find((n: { type: string }) => n.type === 'changeStep')).toMatchObject({
+      type: 'changeStep',
+      read: false,
+      data: expected,
+    });
   });
 
   it('lets explicit view members win and logs other changes separately', async () => {
@@ -221,7 +275,10 @@ describe('changing the current step', () => {
     const res = await put(w.id, ada, { current_step_id: step.id, view: { show: 'bubbles' }, title: 'Renamed' });
     expect(res.body.view).toMatchObject({ sort: 'score', show: 'bubbles' });
     expect((await eventLog(t, w.id)).map((e) => e.action)).toEqual(['updateWorkshop', 'changeStep']);
-    expect((await eventLog(t, w.id))[0]!.change.changes).toEqual({ title: ['Seeded workshop', 'Renamed'], view: [DEFAULT_VIEW, { ...DEFAULT_VIEW, show: 'bubbles' }] });
+    expect((await eventLog(t, w.id))[0]!.change.changes).toEqual({
+      title: ['Seeded workshop', 'Renamed'],
+      view: [DEFAULT_VIEW, { ...DEFAULT_VIEW, show: 'bubbles' }],
+    });
   });
 
   it('notifies nobody when change_step_notifications is off, and accepts null', async () => {
@@ -233,7 +290,9 @@ describe('changing the current step', () => {
     expect(await notificationsOf(bob)).toHaveLength(before);
     const cleared = await put(w.id, ada, { current_step_id: null });
     expect(cleared.body.current_step_id).toBeNull();
-    expect((await eventLog(t, w.id)).map((e) => [e.action, (e.change.step as { id: string } | null)?.id ?? null])).toEqual([
+    expect(
+      (await eventLog(t, w.id)).map((e) => [e.action, (e.change.step as { id: string } | null)?.id ?? null]),
+    ).toEqual([
       ['changeStep', step.id],
       ['changeStep', null],
     ]);

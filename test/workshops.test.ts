@@ -1,7 +1,19 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import { createUser, eventLog, expectError, seedCard, seedCriterion, seedCurrentStep, seedMember, seedSection, seedWorkshop, type TestUser, errorOf } from './helpers/factories';
+import {
+  createUser,
+  eventLog,
+  expectError,
+  seedCard,
+  seedCriterion,
+  seedCurrentStep,
+  seedMember,
+  seedSection,
+  seedWorkshop,
+  type TestUser,
+  errorOf,
+} from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -10,7 +22,10 @@ const [ada, bob, eve] = useUsers(t, 'Ada', 'Bob', 'Eve');
 function seedOrganization(name: string, members: Array<[TestUser, 'facilitator' | 'admin']>) {
   return t.write(async (tx, { organizations, organizationMembers }) => {
     const [org] = await tx.insert(organizations).values({ name }).returning();
-    for (const [user, role] of members) await tx.insert(organizationMembers).values({ organizationId: org!.id, userId: user.id, email: user.email, role });
+    for (const [user, role] of members)
+      await tx
+        .insert(organizationMembers)
+        .values({ organizationId: org!.id, userId: user.id, email: user.email, role });
     return org!;
   });
 }
@@ -26,7 +41,10 @@ async function workshopRow(id: string) {
 
 describe('POST /v1/workshops (custom)', () => {
   it('creates a running workshop with the defaults and makes the creator a facilitator', async () => {
-    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: '  Planning  ', description: 'Q3', unknown: 1 } });
+    const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+      token: ada.token,
+      body: { title: '  Planning  ', description: 'Q3', unknown: 1 },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       title: 'Planning',
@@ -43,8 +61,16 @@ describe('POST /v1/workshops (custom)', () => {
       public_url: `${t.deps.config.publicUrl}/workshops/${res.body.id}`,
     });
     expect(res.body.view).toEqual({
-      card: null, card_sub_view: 'content', sort: 'position', sort_reverse: false, sort_criterium_id: null,
-      show: 'cards', show_clusters: 'all', show_cluster_ids: [], card_status: 'active', card_author: 'all',
+      card: null,
+      card_sub_view: 'content',
+      sort: 'position',
+      sort_reverse: false,
+      sort_criterium_id: null,
+      show: 'cards',
+      show_clusters: 'all',
+      show_cluster_ids: [],
+      card_status: 'active',
+      card_author: 'all',
     });
     expect(res.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const row = (await workshopRow(res.body.id))!;
@@ -60,40 +86,100 @@ describe('POST /v1/workshops (custom)', () => {
   it('takes the settings and view members', async () => {
     const res = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
       token: ada.token,
-      body: { title: 'Settings', daily_mail: false, change_step_notifications: false, force_sync: true, view: { sort: 'score', show: 'bars' } },
+      body: {
+        title: 'Settings',
+        daily_mail: false,
+        change_step_notifications: false,
+        force_sync: true,
+        view: { sort: 'score', show: 'bars' },
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ daily_mail: false, change_step_notifications: false, force_sync: true, view: { sort: 'score', show: 'bars', card_status: 'active' } });
+    expect(res.body).toMatchObject({
+      daily_mail: false,
+      change_step_notifications: false,
+      force_sync: true,
+      view: { sort: 'score', show: 'bars', card_status: 'active' },
+    });
   });
 
   it('refuses bad input and changes nothing', async () => {
     const before = await workshopCount();
-    const missing = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { description: 'no title' } });
+    const missing = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+      token: ada.token,
+      body: { description: 'no title' },
+    });
     expectError(missing, 400, 'invalid_request');
     expect(errorOf(missing).details?.[0]?.path).toBe('title');
-    const blank = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: '   ' } });
+    const blank = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+      token: ada.token,
+      body: { title: '   ' },
+    });
     expectError(blank, 400, 'invalid_request');
-    const badView = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { sort: 'sideways' } } });
+    const badView = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+      token: ada.token,
+      body: { title: 'x', view: { sort: 'sideways' } },
+    });
     expectError(badView, 400, 'invalid_request');
     expect(errorOf(badView).details?.[0]?.path).toBe('view.sort');
-    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', daily_mail: 'yes' } }), 400, 'invalid_request');
-    const dangling = await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, body: { title: 'x', view: { card: 'some-card' } } });
+    expectError(
+      await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+        token: ada.token,
+        body: { title: 'x', daily_mail: 'yes' },
+      }),
+      400,
+      'invalid_request',
+    );
+    const dangling = await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+      token: ada.token,
+      body: { title: 'x', view: { card: 'some-card' } },
+    });
     expectError(dangling, 400, 'invalid_request');
     expect(errorOf(dangling).details?.[0]?.path).toBe('view.card');
-    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: '{"title":', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: ada.token, rawBody: 'title=x', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }), 401, 'unauthenticated');
+    expectError(
+      await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+        token: ada.token,
+        rawBody: '{"title":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      'invalid_request',
+    );
+    expectError(
+      await t.request<WorkshopOutput>('POST', '/v1/workshops', {
+        token: ada.token,
+        rawBody: 'title=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }),
+      401,
+      'unauthenticated',
+    );
     expect(await workshopCount()).toBe(before);
   });
 });
 
 describe('POST /v1/organizations/:id/workshops', () => {
   it('lets facilitator and admin members create workshops owned by the organization', async () => {
-    const org = await seedOrganization('Acme', [[ada, 'admin'], [bob, 'facilitator']]);
+    const org = await seedOrganization('Acme', [
+      [ada, 'admin'],
+      [bob, 'facilitator'],
+    ]);
     for (const user of [ada, bob]) {
-      const res = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: user.token, body: { title: `By ${user.name}`, force_sync: true } });
+      const res = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+        token: user.token,
+        body: { title: `By ${user.name}`, force_sync: true },
+      });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ title: `By ${user.name}`, force_sync: true, owner: { id: org.id, name: 'Acme', plan: { name: 'team', workshops_max_attendees: 1000 } } });
+      expect(res.body).toMatchObject({
+        title: `By ${user.name}`,
+        force_sync: true,
+        owner: { id: org.id, name: 'Acme', plan: { name: 'team', workshops_max_attendees: 1000 } },
+      });
       const row = (await workshopRow(res.body.id))!;
       expect(row).toMatchObject({ ownerType: 'organization', ownerId: org.id, createdBy: user.id });
     }
@@ -102,9 +188,24 @@ describe('POST /v1/organizations/:id/workshops', () => {
   it('hides the organization from non-members and validates the body', async () => {
     const org = await seedOrganization('Hidden', [[ada, 'admin']]);
     const before = await workshopCount();
-    expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: eve.token, body: { title: 'x' } }), 404, 'not_found');
-    expectError(await t.request('POST', '/v1/organizations/nope/workshops', { token: ada.token, body: { title: 'x' } }), 404, 'not_found');
-    expectError(await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: ada.token, body: {} }), 400, 'invalid_request');
+    expectError(
+      await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+        token: eve.token,
+        body: { title: 'x' },
+      }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request('POST', '/v1/organizations/nope/workshops', { token: ada.token, body: { title: 'x' } }),
+      404,
+      'not_found',
+    );
+    expectError(
+      await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, { token: ada.token, body: {} }),
+      400,
+      'invalid_request',
+    );
     expect(await workshopCount()).toBe(before);
   });
 });
@@ -121,14 +222,35 @@ describe('GET /v1/workshops/:id', () => {
     const cluster = await seedCard(t, w.id, ada);
     await t.write(async (tx, { ratings }) => {
       await tx.insert(ratings).values([
-        { id: 'r-ada', workshopId: w.id, cardId: cluster.id, criteriumId: criterion.id, userId: ada.id, value: 5, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' },
-        { id: 'r-bob', workshopId: w.id, cardId: cluster.id, criteriumId: criterion.id, userId: bob.id, value: 10, createdAt: '2026-01-01T00:00:01.000Z', updatedAt: '2026-01-01T00:00:01.000Z' },
+        {
+          id: 'r-ada',
+          workshopId: w.id,
+          cardId: cluster.id,
+          criteriumId: criterion.id,
+          userId: ada.id,
+          value: 5,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+        {
+          id: 'r-bob',
+          workshopId: w.id,
+          cardId: cluster.id,
+          criteriumId: criterion.id,
+          userId: bob.id,
+          value: 10,
+          createdAt: '2026-01-01T00:00:01.000Z',
+          updatedAt: '2026-01-01T00:00:01.000Z',
+        },
       ]);
     });
 
     const asAda = await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token });
     expect(asAda.status).toBe(200);
-    expect(asAda.body.sections).toEqual([{ id: first.id, title: 'First' }, { id: second.id, title: 'Second' }]);
+    expect(asAda.body.sections).toEqual([
+      { id: first.id, title: 'First' },
+      { id: second.id, title: 'Second' },
+    ]);
     expect(asAda.body.criteria).toEqual([
       {
         id: criterion.id,
@@ -153,7 +275,11 @@ describe('GET /v1/workshops/:id', () => {
 
   it('answers 404 to strangers and for unknown ids', async () => {
     const w = await seedWorkshop(t, ada);
-    expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
+    expectError(
+      await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: eve.token }),
+      404,
+      'not_found',
+    );
     expectError(await t.request('GET', '/v1/workshops/does-not-exist', { token: ada.token }), 404, 'not_found');
   });
 
@@ -179,8 +305,17 @@ describe('GET /v1/user/me/workshops', () => {
     const joined = await seedWorkshop(t, dan, { title: 'joined', createdAt: '2026-02-01T00:00:00.000Z' });
     await seedMember(t, joined.id, carol);
     ids.joined = joined.id;
-    ids.archived = (await seedWorkshop(t, carol, { title: 'archived', state: 'archived', createdAt: '2026-03-01T00:00:00.000Z' })).id;
-    ids.administered = (await seedWorkshop(t, dan, { title: 'administered', ownerType: 'organization', ownerId: org.id, createdAt: '2026-04-01T00:00:00.000Z' })).id;
+    ids.archived = (
+      await seedWorkshop(t, carol, { title: 'archived', state: 'archived', createdAt: '2026-03-01T00:00:00.000Z' })
+    ).id;
+    ids.administered = (
+      await seedWorkshop(t, dan, {
+        title: 'administered',
+        ownerType: 'organization',
+        ownerId: org.id,
+        createdAt: '2026-04-01T00:00:00.000Z',
+      })
+    ).id;
     await seedWorkshop(t, dan, { title: 'not mine', createdAt: '2026-05-01T00:00:00.000Z' });
   });
 
@@ -203,7 +338,9 @@ describe('GET /v1/user/me/workshops', () => {
     expect(await titles('?state=running')).toEqual(['administered', 'joined', 'own']);
     expect(await titles('?since=2026-02-01T00:00:00Z')).toEqual(['administered', 'archived', 'joined']);
     expect(await titles('?until=2026-02-15T00:00:00.000Z')).toEqual(['joined', 'own']);
-    expect(await titles('?since=2026-01-15T00:00:00Z&until=2026-03-15T00:00:00Z&role=facilitator')).toEqual(['archived']);
+    expect(await titles('?since=2026-01-15T00:00:00Z&until=2026-03-15T00:00:00Z&role=facilitator')).toEqual([
+      'archived',
+    ]);
   });
 
   it('refuses bad filters', async () => {
@@ -226,10 +363,16 @@ describe('DELETE /v1/workshops/:id', () => {
     expect(res.status).toBe(204);
     for (const table of ['workshops', 'workshop_members', 'cards', 'criteria', 'events']) {
       const column = table === 'workshops' ? 'id' : 'workshop_id';
-      const [counted] = await t.rows<{ n: number | string }>(sql`select count(*) as n from ${sql.raw(table)} where ${sql.raw(column)} = ${w.id}`);
+      const [counted] = await t.rows<{ n: number | string }>(
+        sql`select count(*) as n from ${sql.raw(table)} where ${sql.raw(column)} = ${w.id}`,
+      );
       expect(Number(counted!.n), table).toBe(0);
     }
-    expectError(await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token }), 404, 'not_found');
+    expectError(
+      await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: ada.token }),
+      404,
+      'not_found',
+    );
   });
 
   it('is for facilitators of running workshops only', async () => {
@@ -238,7 +381,11 @@ describe('DELETE /v1/workshops/:id', () => {
     expectError(await t.request('DELETE', `/v1/workshops/${w.id}`, { token: bob.token }), 403, 'forbidden');
     expectError(await t.request('DELETE', `/v1/workshops/${w.id}`, { token: eve.token }), 404, 'not_found');
     const archived = await seedWorkshop(t, ada, { state: 'archived' });
-    expectError(await t.request('DELETE', `/v1/workshops/${archived.id}`, { token: ada.token }), 409, 'workshop_archived');
+    expectError(
+      await t.request('DELETE', `/v1/workshops/${archived.id}`, { token: ada.token }),
+      409,
+      'workshop_archived',
+    );
     expect(await workshopRow(w.id)).toBeDefined();
     expect(await eventLog(t, w.id)).toEqual([]);
   });

@@ -51,7 +51,7 @@ export async function openApiTypes(document: unknown): Promise<string> {
   const ast = await openapiTS(document as OpenAPI3, {
     transform: (schema) => (schema.format === 'binary' ? blob : undefined),
   });
-  return header('the service\'s /v1/openapi.json') + astToString(ast);
+  return header("the service's /v1/openapi.json") + astToString(ast);
 }
 
 /** The server's event map with its server-module imports replaced by the SDK's resource types. */
@@ -64,7 +64,10 @@ export function eventMapTypes(source: string): string {
       .filter(Boolean)
       .map((name) => {
         const sdkName = RESOURCE_NAMES[name];
-        if (!sdkName) throw new Error(`the event map uses ${name}: name the SDK resource it is in RESOURCE_NAMES (client-sdk/scripts/generate.ts)`);
+        if (!sdkName)
+          throw new Error(
+            `the event map uses ${name}: name the SDK resource it is in RESOURCE_NAMES (client-sdk/scripts/generate.ts)`,
+          );
         return sdkName === name ? name : `${sdkName} as ${name}`;
       });
     return `${keyword} type { ${specifiers.join(', ')} } from '../resources.js';`;

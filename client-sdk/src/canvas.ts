@@ -90,7 +90,8 @@ export function openCanvas<Presence extends object = CanvasPresence>(
   options: CanvasOptions = {},
 ): WorkshopCanvas<Presence> {
   const WebSocketClass = options.WebSocket ?? globalThis.WebSocket;
-  if (!WebSocketClass) throw new Error('no WebSocket in this runtime: pass one as options.WebSocket (in Node 20, the ws package\'s)');
+  if (!WebSocketClass)
+    throw new Error("no WebSocket in this runtime: pass one as options.WebSocket (in Node 20, the ws package's)");
   const doc = options.doc ?? new Y.Doc();
   const provider = new WebsocketProvider(`${client.baseUrl.replace(/^http/, 'ws')}/v1/sync`, workshopId, doc, {
     params: client.token === null ? {} : { token: client.token },
@@ -117,7 +118,11 @@ export function openCanvas<Presence extends object = CanvasPresence>(
     });
     provider.on('closed', ({ code, reason }) => {
       const known = CLOSE_CODES[code];
-      error = new ApiError(known ? code - 4000 : 500, known?.code ?? (reason || 'internal_error'), known?.message ?? `The sync connection closed with ${code}.`);
+      error = new ApiError(
+        known ? code - 4000 : 500,
+        known?.code ?? (reason || 'internal_error'),
+        known?.message ?? `The sync connection closed with ${code}.`,
+      );
       reject(error);
       for (const listener of errorListeners) listener(error);
     });
@@ -127,7 +132,8 @@ export function openCanvas<Presence extends object = CanvasPresence>(
 
   const presenceOfOthers = () => {
     const others = new Map<number, Presence>();
-    for (const [clientId, state] of awareness.getStates()) if (clientId !== doc.clientID) others.set(clientId, state as Presence);
+    for (const [clientId, state] of awareness.getStates())
+      if (clientId !== doc.clientID) others.set(clientId, state as Presence);
     return others;
   };
 
@@ -153,8 +159,10 @@ export function openCanvas<Presence extends object = CanvasPresence>(
     },
     observe(listener) {
       // Yjs types a map's changed keys as any; a Y.Map's keys are strings.
-      const onCards = (event: Y.YMapEvent<Placement>) => listener({ cards: [...(event.keysChanged as Set<string>)], zones: [] });
-      const onZones = (event: Y.YMapEvent<Zone>) => listener({ cards: [], zones: [...(event.keysChanged as Set<string>)] });
+      const onCards = (event: Y.YMapEvent<Placement>) =>
+        listener({ cards: [...(event.keysChanged as Set<string>)], zones: [] });
+      const onZones = (event: Y.YMapEvent<Zone>) =>
+        listener({ cards: [], zones: [...(event.keysChanged as Set<string>)] });
       cards.observe(onCards);
       zones.observe(onZones);
       return () => {
@@ -166,7 +174,8 @@ export function openCanvas<Presence extends object = CanvasPresence>(
     others: presenceOfOthers,
     observePresence(listener) {
       const onChange = ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }) => {
-        if ([...added, ...updated, ...removed].some((clientId) => clientId !== doc.clientID)) listener(presenceOfOthers());
+        if ([...added, ...updated, ...removed].some((clientId) => clientId !== doc.clientID))
+          listener(presenceOfOthers());
       };
       awareness.on('change', onChange);
       return () => awareness.off('change', onChange);

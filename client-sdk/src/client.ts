@@ -1,4 +1,8 @@
-import createFetchClient, { type Client as FetchClient, type FetchResponse, type MaybeOptionalInit } from 'openapi-fetch';
+import createFetchClient, {
+  type Client as FetchClient,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
 import type { HttpMethod, MediaType, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
 import { ApiError } from './errors.js';
 import type { paths } from './generated/openapi.js';
@@ -18,11 +22,14 @@ export interface ClientOptions {
 }
 
 /** The second argument of a call: required when the route has path parameters or a required body. */
-type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
 
 /** What a successful call resolves to: the route's success body, or nothing for a 204. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- openapi-fetch's own constraint on an operation
-type Data<Operation, Init> = OrVoid<Exclude<FetchResponse<Operation & Record<string | number, any>, Init, MediaType>['data'], undefined>>;
+type Data<Operation, Init> = OrVoid<
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- openapi-fetch's own constraint on an operation
+  Exclude<FetchResponse<Operation & Record<string | number, any>, Init, MediaType>['data'], undefined>
+>;
 type OrVoid<T> = [T] extends [never] ? void : T;
 
 /** A typed call: the path is one of the service's, the init its parameters and body. Throws `ApiError`. */
@@ -39,13 +46,16 @@ function serializeBody(body: unknown): string | FormData {
   const members = body !== null && typeof body === 'object' ? Object.entries(body) : [];
   if (!members.some(([, value]) => value instanceof Blob)) return JSON.stringify(body);
   const form = new FormData();
-  for (const [name, value] of members) if (value !== undefined) form.append(name, value instanceof Blob ? value : String(value));
+  for (const [name, value] of members)
+    if (value !== undefined) form.append(name, value instanceof Blob ? value : String(value));
   return form;
 }
 
 /** The GET routes whose lists come in pages (their answers declare a `Link` header). */
 export type PagedPath = {
-  [P in PathsWithMethod<paths, 'get'>]: paths[P]['get'] extends { responses: { 200: { headers: { Link?: infer Link } } } }
+  [P in PathsWithMethod<paths, 'get'>]: paths[P]['get'] extends {
+    responses: { 200: { headers: { Link?: infer Link } } };
+  }
     ? unknown extends Link
       ? never
       : P
@@ -86,9 +96,17 @@ export function createClient(options: ClientOptions): WorkshopClient {
     if (token !== null) request.headers.set('authorization', `Bearer ${token}`);
     return send(request);
   };
-  const fetchClient = createFetchClient<paths>({ baseUrl, fetch: withIdempotencyKeys(honourRetryAfter(withToken, options.retry)), bodySerializer: serializeBody });
+  const fetchClient = createFetchClient<paths>({
+    baseUrl,
+    fetch: withIdempotencyKeys(honourRetryAfter(withToken, options.retry)),
+    bodySerializer: serializeBody,
+  });
 
-  const request = fetchClient.request as (method: HttpMethod, path: string, init?: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const request = fetchClient.request as (
+    method: HttpMethod,
+    path: string,
+    init?: object,
+  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   async function exchange(method: HttpMethod, path: string, init?: object) {
     const { data, error, response } = await request(method, path, init);
     if (!response.ok) throw ApiError.fromResponse(response, error);

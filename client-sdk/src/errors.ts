@@ -61,7 +61,8 @@ export class ApiError extends Error {
   static fromResponse(response: Response, body: unknown): ApiError {
     const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
     const code = typeof error?.code === 'string' ? error.code : codeOfStatus(response.status);
-    const message = typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`.trim();
+    const message =
+      typeof error?.message === 'string' ? error.message : `${response.status} ${response.statusText}`.trim();
     const details = Array.isArray(error?.details) ? (error.details as ErrorDetail[]) : [];
     return new ApiError(response.status, code, message, details, retryAfterSeconds(response.headers));
   }

@@ -3,5 +3,13 @@
  * from `subscribe(state => …)`. Pass it a client from the REST entry point.
  */
 export { openWorkshop, type LiveOptions, type LiveWorkshop } from './live/session.js';
-export { privacyOf, timerRemainingMs, type EventName, type LiveStatus, type PayloadOf, type Privacy, type WorkshopState } from './live/state.js';
+export {
+  privacyOf,
+  timerRemainingMs,
+  type EventName,
+  type LiveStatus,
+  type PayloadOf,
+  type Privacy,
+  type WorkshopState,
+} from './live/state.js';
 export type * from './generated/events.js';

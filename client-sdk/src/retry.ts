@@ -36,7 +36,8 @@ export function newIdempotencyKey(): string {
  */
 export function withIdempotencyKeys(send: Fetch): Fetch {
   return (request) => {
-    if (WRITES.has(request.method) && !request.headers.has('idempotency-key')) request.headers.set('idempotency-key', newIdempotencyKey());
+    if (WRITES.has(request.method) && !request.headers.has('idempotency-key'))
+      request.headers.set('idempotency-key', newIdempotencyKey());
     return send(request);
   };
 }
@@ -62,7 +63,10 @@ export function honourRetryAfter(send: Fetch, options: RetryOptions = {}): Fetch
         await sleep(NETWORK_RETRY_MS[Math.min(attempt, NETWORK_RETRY_MS.length - 1)]!, request.signal);
         continue;
       }
-      const waitable = response.status === 429 || response.status === 503 || (keyed && response.status === 409 && response.headers.has('retry-after'));
+      const waitable =
+        response.status === 429 ||
+        response.status === 503 ||
+        (keyed && response.status === 409 && response.headers.has('retry-after'));
       if (!waitable) return response;
       const wait = retryAfterSeconds(response.headers);
       if (wait === null || wait > maxDelaySeconds || attempt >= retries) return response;

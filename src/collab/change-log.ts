@@ -33,7 +33,8 @@ export function recordLayoutChange(
     if (after && !(before && samePlacement(before, after))) placements[cardId] = after;
   }
   if (Object.keys(placements).length > 0) {
-    const mover = userId !== null && moverHidden !== 'shown' ? { mover: { user_id: userId, author_visibility: moverHidden } } : {};
+    const mover =
+      userId !== null && moverHidden !== 'shown' ? { mover: { user_id: userId, author_visibility: moverHidden } } : {};
     changes.record({ workshopId, action: 'moveCards', userId, change: { placements, ...mover } });
   }
 
@@ -42,6 +43,11 @@ export function recordLayoutChange(
     const before = cleanZone(old);
     if (!after || !before || sameZone(before, after)) continue;
     const zone = { id: zoneId, ...after };
-    changes.record({ workshopId, action: 'updateZone', userId, change: { zone, changes: diffFields({ id: zoneId, ...before }, zone, ZONE_FIELDS) } });
+    changes.record({
+      workshopId,
+      action: 'updateZone',
+      userId,
+      change: { zone, changes: diffFields({ id: zoneId, ...before }, zone, ZONE_FIELDS) },
+    });
   }
 }

@@ -17,7 +17,12 @@ export interface CollabOptions extends CompactionOptions {
   idleMs: number;
 }
 
-export const DEFAULT_COLLAB_OPTIONS: CollabOptions = { graceMs: 5_000, idleMs: 60_000, compactAfter: 100, compactRatio: 8 };
+export const DEFAULT_COLLAB_OPTIONS: CollabOptions = {
+  graceMs: 5_000,
+  idleMs: 60_000,
+  compactAfter: 100,
+  compactRatio: 8,
+};
 
 type Close = { code: number; reason: string };
 
@@ -126,7 +131,8 @@ export class DocumentLifecycle {
   }
 
   private idle(entry: WorkshopDocument) {
-    if (this.docs.get(entry.workshopId) === entry && entry.clients.size === 0) this.unloadLater(entry, this.options.idleMs);
+    if (this.docs.get(entry.workshopId) === entry && entry.clients.size === 0)
+      this.unloadLater(entry, this.options.idleMs);
   }
 
   /**
@@ -140,8 +146,15 @@ export class DocumentLifecycle {
     let loading = this.loading.get(workshopId);
     if (!loading) {
       loading = this.events.database
-        .snapshot(async (db) => ((await this.store.workshopExists(db, workshopId)) ? this.store.read(db, workshopId) : null))
-        .then((stored) => this.locks.run(workshopId, () => this.docs.get(workshopId) ?? (stored ? this.install(workshopId, stored) : undefined)))
+        .snapshot(async (db) =>
+          (await this.store.workshopExists(db, workshopId)) ? this.store.read(db, workshopId) : null,
+        )
+        .then((stored) =>
+          this.locks.run(
+            workshopId,
+            () => this.docs.get(workshopId) ?? (stored ? this.install(workshopId, stored) : undefined),
+          ),
+        )
         .finally(() => this.loading.delete(workshopId));
       this.loading.set(workshopId, loading);
     }
@@ -230,7 +243,10 @@ export class DocumentLifecycle {
    * Unloads a document, compacting it first when asked; with `onlyIdle`, only if no client joined
    * meanwhile. Its remaining clients are closed with `close` (reconnect, by default).
    */
-  async unload(entry: WorkshopDocument, options: { compact: boolean; onlyIdle?: boolean; close?: Close }): Promise<void> {
+  async unload(
+    entry: WorkshopDocument,
+    options: { compact: boolean; onlyIdle?: boolean; close?: Close },
+  ): Promise<void> {
     if (this.docs.get(entry.workshopId) !== entry || (options.onlyIdle && entry.clients.size > 0)) return;
     clearTimeout(entry.unloadTimer);
     if (options.compact && entry.storedUpdates > 0) await this.persistence.compact(entry);

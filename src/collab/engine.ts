@@ -13,7 +13,16 @@ import { applyPlacements, applyZones } from './server-changes';
 import { SyncSessions } from './sessions';
 import { DocumentStore } from './store';
 import { SyncEndpoint } from './sync-server';
-import type { CardPlacement, CollabService, CollabUsage, LayoutCopy, OpenWrite, PlacementChange, SessionCheck, ZoneState } from './types';
+import type {
+  CardPlacement,
+  CollabService,
+  CollabUsage,
+  LayoutCopy,
+  OpenWrite,
+  PlacementChange,
+  SessionCheck,
+  ZoneState,
+} from './types';
 
 export type { CollabOptions } from './documents';
 
@@ -45,10 +54,17 @@ export class CollabEngine implements CollabService {
   private readonly redis: RedisExtension | undefined;
 
   constructor(deps: CollabDeps, options: Partial<CollabOptions> = {}, extensions: CollabExtension[] = []) {
-    this.documents = new DocumentLifecycle(new DocumentStore(deps.database), deps.layout, { ...DEFAULT_COLLAB_OPTIONS, ...options }, this.extensions, deps);
+    this.documents = new DocumentLifecycle(
+      new DocumentStore(deps.database),
+      deps.layout,
+      { ...DEFAULT_COLLAB_OPTIONS, ...options },
+      this.extensions,
+      deps,
+    );
     const sessions = new SyncSessions(this.documents, deps.database.db, deps.auth);
     this.extensions.register(sessions);
-    if (deps.config.redisUrl) this.extensions.register((this.redis = new RedisExtension(deps.config.redisUrl, this.fanoutHost())));
+    if (deps.config.redisUrl)
+      this.extensions.register((this.redis = new RedisExtension(deps.config.redisUrl, this.fanoutHost())));
     for (const extension of extensions) this.extensions.register(extension);
     this.endpoint = new SyncEndpoint(deps.auth, sessions);
     this.stopListening = this.listen(deps.bus);
@@ -71,10 +87,13 @@ export class CollabEngine implements CollabService {
    * every write and on every ping (`sync-server.ts`).
    */
   private listen(bus: DomainEventBus): () => void {
-    const revoked = ({ tokenHash }: SessionRevokedEvent) => this.endpoint.recheck((client) => client.tokenHash === tokenHash);
-    const accessChanged = ({ userId }: AccessChangedEvent) => this.endpoint.recheck((client) => client.userId === userId);
+    const revoked = ({ tokenHash }: SessionRevokedEvent) =>
+      this.endpoint.recheck((client) => client.tokenHash === tokenHash);
+    const accessChanged = ({ userId }: AccessChangedEvent) =>
+      this.endpoint.recheck((client) => client.userId === userId);
     const workshop = (event: WorkshopEvent) => {
-      if (ACCESS_ACTIONS.has(event.action)) this.endpoint.recheck((client) => client.document?.workshopId === event.workshopId);
+      if (ACCESS_ACTIONS.has(event.action))
+        this.endpoint.recheck((client) => client.document?.workshopId === event.workshopId);
     };
     bus.on('session-revoked', revoked);
     bus.on('access-changed', accessChanged);
@@ -145,7 +164,12 @@ export class CollabEngine implements CollabService {
   }
 
   usage(): CollabUsage {
-    return { connections: this.endpoint.connections, documents: this.documents.all().length, redisUp: this.redis?.up(), syncBacklog: this.endpoint.backlog };
+    return {
+      connections: this.endpoint.connections,
+      documents: this.documents.all().length,
+      redisUp: this.redis?.up(),
+      syncBacklog: this.endpoint.backlog,
+    };
   }
 
   /**

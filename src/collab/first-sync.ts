@@ -57,7 +57,11 @@ export function storedSyncAnswer(stored: StoredDocument, stateVector: Uint8Array
 
 /** The state an answer from `stored` gave the client: worked out once, outside the document's lock. */
 export function answeredState(stored: StoredDocument): Uint8Array | undefined {
-  const answered = mergedUpdate([stored.snapshot, ...stored.updates.map(({ update }) => update)].filter((update): update is Uint8Array => update !== null));
+  const answered = mergedUpdate(
+    [stored.snapshot, ...stored.updates.map(({ update }) => update)].filter(
+      (update): update is Uint8Array => update !== null,
+    ),
+  );
   return answered ? Y.encodeStateVectorFromUpdate(answered) : undefined;
 }
 

@@ -51,18 +51,22 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array): void {
   const exists = (id: Y.ID | null) => id === null || id.clock < known(id.client);
   for (const struct of structs) {
     if (!(struct instanceof Y.Item)) continue;
-    if (!exists(struct.origin) || !exists(struct.rightOrigin)) throw new IncompleteUpdate('update refers to unknown items');
+    if (!exists(struct.origin) || !exists(struct.rightOrigin))
+      throw new IncompleteUpdate('update refers to unknown items');
     const parent = struct.parent as unknown;
     if (parent instanceof Y.ID) throw new RefusedUpdate('nested types are not part of the document');
     if (typeof parent === 'string') {
-      if (parent !== CARDS_MAP && parent !== ZONES_MAP) throw new RefusedUpdate(`update writes to the unknown root "${parent}"`);
+      if (parent !== CARDS_MAP && parent !== ZONES_MAP)
+        throw new RefusedUpdate(`update writes to the unknown root "${parent}"`);
       if (struct.parentSub === null) throw new RefusedUpdate('update writes keyless items');
     }
-    if (!ALLOWED_CONTENT.some((kind) => struct.content instanceof kind)) throw new RefusedUpdate('update writes content of a kind the document does not hold');
+    if (!ALLOWED_CONTENT.some((kind) => struct.content instanceof kind))
+      throw new RefusedUpdate('update writes content of a kind the document does not hold');
   }
   for (const [client, ranges] of ds.clients) {
     const state = known(client);
-    for (const { clock, len } of ranges) if (clock + len > state) throw new IncompleteUpdate('update deletes unknown items');
+    for (const { clock, len } of ranges)
+      if (clock + len > state) throw new IncompleteUpdate('update deletes unknown items');
   }
 }
 
@@ -79,7 +83,11 @@ const MAX_AWARENESS_IDS = 8;
  * before, or ids nobody currently holds. A member cannot overwrite or remove other people's
  * cursors. Returns null when nothing is left; throws on a malformed update.
  */
-export function ownAwarenessEntries(awareness: Awareness, owned: ReadonlySet<number>, update: Uint8Array): Uint8Array | null {
+export function ownAwarenessEntries(
+  awareness: Awareness,
+  owned: ReadonlySet<number>,
+  update: Uint8Array,
+): Uint8Array | null {
   const decoder = decoding.createDecoder(update);
   const count = decoding.readVarUint(decoder);
   const kept: Array<[number, number, string]> = [];

@@ -1,7 +1,17 @@
 import { CollabEngine, type CollabDeps, type CollabOptions } from './engine';
 import type { CollabService } from './types';
 
-export type { CardCopy, CardPlacement, CollabService, LayoutCopy, PlacementChange, SessionCheck, TransactionHooks, ZoneCopy, ZoneState } from './types';
+export type {
+  CardCopy,
+  CardPlacement,
+  CollabService,
+  LayoutCopy,
+  PlacementChange,
+  SessionCheck,
+  TransactionHooks,
+  ZoneCopy,
+  ZoneState,
+} from './types';
 export type { CollabExtension } from './hooks';
 export { CollabEngine, type CollabOptions } from './engine';
 

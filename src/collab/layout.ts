@@ -38,7 +38,8 @@ function gridNumber(value: unknown): number | undefined {
 export function cleanPlacement(value: unknown): CardPlacement | null {
   if (!isRecord(value)) return null;
   const { position } = value;
-  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > MAX_POSITION) return null;
+  if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > MAX_POSITION)
+    return null;
   const x = coordinate(value.x);
   const y = coordinate(value.y);
   if (x === undefined || y === undefined) return null;
@@ -70,7 +71,14 @@ export function isCleanZone(value: unknown, clean: ZoneState): boolean {
 }
 
 export function sameZone(a: ZoneState, b: ZoneState): boolean {
-  return a.name === b.name && a.x === b.x && a.y === b.y && a.rows === b.rows && a.cols === b.cols && a.cluster_id === b.cluster_id;
+  return (
+    a.name === b.name &&
+    a.x === b.x &&
+    a.y === b.y &&
+    a.rows === b.rows &&
+    a.cols === b.cols &&
+    a.cluster_id === b.cluster_id
+  );
 }
 
 export interface StackMember {
@@ -90,6 +98,12 @@ export interface StackMember {
 export function orderStack(members: readonly StackMember[]): string[] {
   const direction = (m: StackMember) => Math.sign(m.position - m.previous);
   return [...members]
-    .sort((a, b) => a.position - b.position || direction(a) - direction(b) || a.previous - b.previous || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort(
+      (a, b) =>
+        a.position - b.position ||
+        direction(a) - direction(b) ||
+        a.previous - b.previous ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
     .map((m) => m.id);
 }

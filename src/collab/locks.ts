@@ -67,7 +67,8 @@ async function bounded<T>(waiting: Promise<T>): Promise<T> {
   try {
     return await waiting;
   } catch (err) {
-    if (err instanceof LockTimeout) throw new DatabaseUnavailable(`A workshop document stayed locked more than ${err.waitedMs} ms.`, { cause: err });
+    if (err instanceof LockTimeout)
+      throw new DatabaseUnavailable(`A workshop document stayed locked more than ${err.waitedMs} ms.`, { cause: err });
     throw err;
   }
 }

@@ -6,7 +6,17 @@ import type { AuthorVisibility } from '../modules/access/rules';
 import { mostHidden } from '../modules/access/visibility';
 import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
 import { recordLayoutChange } from './change-log';
-import { applyStored, countStored, mergeCaptured, mergedUpdate, REMOTE, SERVER, type Captured, type DocumentClient, type WorkshopDocument } from './document';
+import {
+  applyStored,
+  countStored,
+  mergeCaptured,
+  mergedUpdate,
+  REMOTE,
+  SERVER,
+  type Captured,
+  type DocumentClient,
+  type WorkshopDocument,
+} from './document';
 import { checkClientUpdate, IncompleteUpdate, leftPending, RefusedUpdate } from './guard';
 import type { Extensions } from './hooks';
 import type { DocumentLocks } from './locks';
@@ -61,7 +71,12 @@ export class DocumentPersistence {
    * it rolls back, and a failure is the caller's failure. The write holds the document's lock
    * until it ends.
    */
-  async serverChange(write: OpenWrite, entry: WorkshopDocument, fn: () => void, options: { alsoInTransaction?: () => Promise<void> } = {}): Promise<void> {
+  async serverChange(
+    write: OpenWrite,
+    entry: WorkshopDocument,
+    fn: () => void,
+    options: { alsoInTransaction?: () => Promise<void> } = {},
+  ): Promise<void> {
     await this.locks.holdFor(write, entry.workshopId);
     write.changes.onRollback(() => this.drop(entry));
     // With everything stored applied first, values the change keeps (a position-only patch keeps
@@ -99,7 +114,12 @@ export class DocumentPersistence {
    */
   async refresh(entry: WorkshopDocument): Promise<void> {
     try {
-      const newer = await this.store.readNewer(this.events.database.db, entry.workshopId, entry.snapshotVersion, entry.lastUpdateId);
+      const newer = await this.store.readNewer(
+        this.events.database.db,
+        entry.workshopId,
+        entry.snapshotVersion,
+        entry.lastUpdateId,
+      );
       if (!newer.snapshot && newer.updates.length === 0) return;
       await this.applyStoredNow(entry, { all: false });
     } catch (err) {
@@ -118,12 +138,18 @@ export class DocumentPersistence {
   private async applyStoredNow(entry: WorkshopDocument, options: { all: boolean }): Promise<void> {
     const { workshopId, snapshotVersion, lastUpdateId, unnumbered } = entry;
     const stored = await this.events.database.snapshot((db) =>
-      options.all ? this.store.readSince(db, workshopId, snapshotVersion) : this.store.readNewer(db, workshopId, snapshotVersion, lastUpdateId),
+      options.all
+        ? this.store.readSince(db, workshopId, snapshotVersion)
+        : this.store.readNewer(db, workshopId, snapshotVersion, lastUpdateId),
     );
     await this.locks.run(workshopId, () => {
       if (!this.isLoaded(entry)) return;
       const captured = entry.collect(() => applyStored(entry, stored));
-      if (entry.snapshotVersion === snapshotVersion && entry.lastUpdateId === lastUpdateId && entry.unnumbered === unnumbered) {
+      if (
+        entry.snapshotVersion === snapshotVersion &&
+        entry.lastUpdateId === lastUpdateId &&
+        entry.unnumbered === unnumbered
+      ) {
         if (options.all) {
           entry.snapshotVersion = stored.version;
           countStored(entry, stored);
@@ -154,7 +180,13 @@ export class DocumentPersistence {
    * client has not answered the server's step 1 yet), an update that builds on changes the
    * document lacks is left aside: that answer brings it whole.
    */
-  async clientChange(entry: WorkshopDocument, client: DocumentClient, userId: string, update: Uint8Array, options: { answerPending?: boolean } = {}): Promise<void> {
+  async clientChange(
+    entry: WorkshopDocument,
+    client: DocumentClient,
+    userId: string,
+    update: Uint8Array,
+    options: { answerPending?: boolean } = {},
+  ): Promise<void> {
     let outcome = 'stored' as 'stored' | 'gone' | 'notMember' | 'refused' | 'leftAside';
     let caught = NOTHING;
     try {
@@ -177,7 +209,9 @@ export class DocumentPersistence {
         }
         if (applied.updates.length === 0) return;
         const facts = await readLayoutFacts(tx, this.layout, entry, applied);
-        const repairs = entry.collect(() => entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER));
+        const repairs = entry.collect(() =>
+          entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER),
+        );
         const all = mergeCaptured(applied, repairs);
         await this.copyToSql(tx, entry, all);
         recordLayoutChange(changes, entry, userId, all, ownAnonymousCards(facts, userId));
@@ -233,7 +267,10 @@ export class DocumentPersistence {
         if (leftPending(entry.doc)) this.rereadLater(entry);
       });
     } catch (err) {
-      logFailure(`could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`, err);
+      logFailure(
+        `could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`,
+        err,
+      );
       this.rereadLater(entry);
     }
   }
@@ -245,7 +282,12 @@ export class DocumentPersistence {
     entry.storedUpdates += 1;
     entry.storedBytes += update.byteLength;
     const { compactAfter, compactRatio } = this.options;
-    if (!entry.compacting && entry.storedUpdates > compactAfter && entry.storedBytes * compactRatio >= entry.snapshotBytes) void this.compact(entry);
+    if (
+      !entry.compacting &&
+      entry.storedUpdates > compactAfter &&
+      entry.storedBytes * compactRatio >= entry.snapshotBytes
+    )
+      void this.compact(entry);
   }
 
   private async copyToSql(tx: Db, entry: WorkshopDocument, captured: Captured) {
@@ -333,7 +375,11 @@ export class DocumentPersistence {
    * the copy keeps it when the write fails, so its clients are sent it all the same, or they would
    * lack it until they reconnect.
    */
-  async inWrite(entry: WorkshopDocument, options: { dropOnRollback: boolean }, fn: (write: OpenWrite) => Promise<void>): Promise<boolean> {
+  async inWrite(
+    entry: WorkshopDocument,
+    options: { dropOnRollback: boolean },
+    fn: (write: OpenWrite) => Promise<void>,
+  ): Promise<boolean> {
     return writeWorkshop(this.events, entry.workshopId, async (tx, changes) => {
       const write = { tx, changes };
       await this.locks.holdFor(write, entry.workshopId);
@@ -378,5 +424,7 @@ function logFailure(message: string, err: unknown): void {
 
 /** How hidden the most hidden of the cards a user moved that they wrote anonymously is (`shown`: none). */
 function ownAnonymousCards(facts: LayoutFacts, userId: string): AuthorVisibility {
-  return mostHidden([...facts.cards.values()].filter((card) => card.userId === userId).map((card) => card.authorVisibility));
+  return mostHidden(
+    [...facts.cards.values()].filter((card) => card.userId === userId).map((card) => card.authorVisibility),
+  );
 }

@@ -63,8 +63,14 @@ export function readClientMessage(data: Uint8Array): ClientMessage {
   switch (type) {
     case MESSAGE_SYNC: {
       const step = decoding.readVarUint(decoder);
-      if (step === sync.messageYjsSyncStep1) return { kind: 'syncStep1', stateVector: decoding.readVarUint8Array(decoder) };
-      if (step === sync.messageYjsSyncStep2 || step === sync.messageYjsUpdate) return { kind: 'update', update: decoding.readVarUint8Array(decoder), answer: step === sync.messageYjsSyncStep2 };
+      if (step === sync.messageYjsSyncStep1)
+        return { kind: 'syncStep1', stateVector: decoding.readVarUint8Array(decoder) };
+      if (step === sync.messageYjsSyncStep2 || step === sync.messageYjsUpdate)
+        return {
+          kind: 'update',
+          update: decoding.readVarUint8Array(decoder),
+          answer: step === sync.messageYjsSyncStep2,
+        };
       throw new Error(`unknown sync step ${step}`);
     }
     case MESSAGE_AWARENESS:

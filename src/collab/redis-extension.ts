@@ -25,7 +25,10 @@ export class RedisExtension implements CollabExtension {
   private fanout: RedisFanout | undefined;
   private destroyed = false;
 
-  constructor(private readonly url: string, private readonly host: FanoutHost) {}
+  constructor(
+    private readonly url: string,
+    private readonly host: FanoutHost,
+  ) {}
 
   private connection(): RedisFanout | undefined {
     if (this.destroyed) return this.fanout;
@@ -49,12 +52,14 @@ export class RedisExtension implements CollabExtension {
   onLoadDocument(entry: WorkshopDocument): void {
     // What other instances stored between the load and the subscription taking effect was
     // published to nobody here: once Redis confirms it, the stored updates are read again.
-    this.connection()?.subscribe(entry.workshopId).then(
-      () => {
-        if (this.host.loaded(entry.workshopId) === entry) void this.host.resync(entry);
-      },
-      () => {},
-    );
+    this.connection()
+      ?.subscribe(entry.workshopId)
+      .then(
+        () => {
+          if (this.host.loaded(entry.workshopId) === entry) void this.host.resync(entry);
+        },
+        () => {},
+      );
   }
 
   onStoreDocument(entry: WorkshopDocument, update: Uint8Array): void {
@@ -66,7 +71,8 @@ export class RedisExtension implements CollabExtension {
   }
 
   onAwarenessUpdate(entry: WorkshopDocument, changed: number[], origin: unknown): void {
-    if (origin !== REMOTE) this.connection()?.publish(entry.workshopId, 'awareness', encodeAwarenessUpdate(entry.awareness, changed));
+    if (origin !== REMOTE)
+      this.connection()?.publish(entry.workshopId, 'awareness', encodeAwarenessUpdate(entry.awareness, changed));
   }
 
   afterForgetDocument(workshopId: string): void {
@@ -97,4 +103,3 @@ export class RedisExtension implements CollabExtension {
     }
   }
 }
-

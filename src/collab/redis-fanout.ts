@@ -31,13 +31,22 @@ export class RedisFanout {
   /** Messages published before the first connection was ready (sent once it is). */
   private beforeFirstConnect: Array<[string, Buffer]> | null = [];
 
-  constructor(url: string, private readonly handlers: FanoutHandlers) {
-    this.redis = connectRedisPair(url, { label: 'collab', onReady: () => this.flushFirstMessages(), onRecovered: () => this.recover() });
+  constructor(
+    url: string,
+    private readonly handlers: FanoutHandlers,
+  ) {
+    this.redis = connectRedisPair(url, {
+      label: 'collab',
+      onReady: () => this.flushFirstMessages(),
+      onRecovered: () => this.recover(),
+    });
     for (const connection of [this.redis.pub, this.redis.sub]) {
       // Whatever waited for the first connection is covered by the re-read that follows recovery.
       connection.on('close', () => (this.beforeFirstConnect = null));
     }
-    this.redis.sub.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onMessage(channel.toString(), message));
+    this.redis.sub.on('messageBuffer', (channel: Buffer, message: Buffer) =>
+      this.onMessage(channel.toString(), message),
+    );
   }
 
   /** Whether both connections are up (closed ones are not). */

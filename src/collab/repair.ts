@@ -20,7 +20,14 @@ import type { CardCopy, CardPlacement, LayoutCopy, ZoneCopy, ZoneState } from '.
  */
 
 const placementOf = (card: CardCopy): CardPlacement => ({ position: card.position, x: card.x, y: card.y });
-const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({ name, x, y, rows, cols, cluster_id });
+const zoneOf = ({ name, x, y, rows, cols, cluster_id }: ZoneCopy): ZoneState => ({
+  name,
+  x,
+  y,
+  rows,
+  cols,
+  cluster_id,
+});
 
 /**
  * What the repair of a client's update needs from SQL, read (in the write storing it) before the
@@ -34,7 +41,12 @@ export interface LayoutFacts {
   clusters: ReadonlySet<string>;
 }
 
-export async function readLayoutFacts(tx: Db, layout: LayoutCopy, entry: WorkshopDocument, applied: Captured): Promise<LayoutFacts> {
+export async function readLayoutFacts(
+  tx: Db,
+  layout: LayoutCopy,
+  entry: WorkshopDocument,
+  applied: Captured,
+): Promise<LayoutFacts> {
   const workshopId = entry.workshopId;
   const cards = new Map<string, CardCopy>();
   const stacks = new Map<string | null, CardCopy[]>();
@@ -44,7 +56,8 @@ export async function readLayoutFacts(tx: Db, layout: LayoutCopy, entry: Worksho
     cards.set(cardId, card);
     const before = cleanPlacement(old) ?? placementOf(card);
     const asked = cleanPlacement(entry.cards.get(cardId));
-    if (asked && asked.position !== before.position && !stacks.has(card.parentId)) stacks.set(card.parentId, await layout.stack(tx, workshopId, card.parentId));
+    if (asked && asked.position !== before.position && !stacks.has(card.parentId))
+      stacks.set(card.parentId, await layout.stack(tx, workshopId, card.parentId));
   }
   const zones = new Map<string, ZoneCopy>();
   const clusters = new Set<string>();
@@ -53,13 +66,19 @@ export async function readLayoutFacts(tx: Db, layout: LayoutCopy, entry: Worksho
     if (!zone) continue;
     zones.set(zoneId, zone);
     const clusterId = cleanZone(entry.zoneMap.get(zoneId))?.cluster_id;
-    if (clusterId && !clusters.has(clusterId) && (await layout.isCluster(tx, workshopId, clusterId))) clusters.add(clusterId);
+    if (clusterId && !clusters.has(clusterId) && (await layout.isCluster(tx, workshopId, clusterId)))
+      clusters.add(clusterId);
   }
   return { cards, stacks, zones, clusters };
 }
 
 /** Repairs what a client's update changed, from `facts` read before; runs inside the write that stores it. */
-export function repairClientChange(entry: WorkshopDocument, facts: LayoutFacts, access: WorkshopAccess, applied: Captured): void {
+export function repairClientChange(
+  entry: WorkshopDocument,
+  facts: LayoutFacts,
+  access: WorkshopAccess,
+  applied: Captured,
+): void {
   const moved = new Map<string | null, Map<string, number>>();
 
   for (const [cardId, old] of applied.cards) {
@@ -92,7 +111,8 @@ export function repairClientChange(entry: WorkshopDocument, facts: LayoutFacts, 
     }
     const before = cleanZone(old) ?? zoneOf(zone);
     let after = (mayEditZones ? cleanZone(raw) : null) ?? before;
-    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !facts.clusters.has(after.cluster_id)) after = before;
+    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !facts.clusters.has(after.cluster_id))
+      after = before;
     if (!isCleanZone(raw, after)) entry.zoneMap.set(zoneId, after);
   }
 }
@@ -130,7 +150,11 @@ function normalizeStack(
  * numbered 0..n-1 and zone links to clusters that are gone cleared. Where both hold a value, the
  * document's wins: it is the truth, SQL the copy. Returns every card's placement afterwards.
  */
-export function reconcileWithSql(entry: WorkshopDocument, cards: readonly CardCopy[], zones: readonly ZoneCopy[]): Map<string, CardPlacement> {
+export function reconcileWithSql(
+  entry: WorkshopDocument,
+  cards: readonly CardCopy[],
+  zones: readonly ZoneCopy[],
+): Map<string, CardPlacement> {
   const known = new Set(cards.map((card) => card.id));
   for (const cardId of [...entry.cards.keys()]) if (!known.has(cardId)) entry.cards.delete(cardId);
   const placements = new Map<string, CardPlacement>();
@@ -144,7 +168,8 @@ export function reconcileWithSql(entry: WorkshopDocument, cards: readonly CardCo
     stacks.set(card.parentId, stack);
   }
   for (const stack of stacks.values()) {
-    for (const [id, placement] of normalizeStack(entry, stack, new Map(), (cardId) => placements.get(cardId) ?? null)) placements.set(id, placement);
+    for (const [id, placement] of normalizeStack(entry, stack, new Map(), (cardId) => placements.get(cardId) ?? null))
+      placements.set(id, placement);
   }
 
   const clusters = new Set(stacks.get(null)?.map((card) => card.id) ?? []);

@@ -87,12 +87,18 @@ export class SyncSessions implements SyncHost, CollabExtension {
         // What was stored or relayed since the answer comes from the copy itself: the lock is
         // never held waiting on the database. Holding exactly what the answer was made from, the
         // copy has nothing more to send.
-        const unchanged = entry.snapshotVersion === pending.stored.version && entry.lastUpdateId === pending.lastUpdateId && entry.unnumbered === 0;
+        const unchanged =
+          entry.snapshotVersion === pending.stored.version &&
+          entry.lastUpdateId === pending.lastUpdateId &&
+          entry.unnumbered === 0;
         return this.attach(client, entry, unchanged ? [] : newerMessages(entry.doc, answered));
       });
       if (!joined) return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     } catch (err) {
-      console.error(`[collab] could not load the document of workshop ${pending.workshopId} for a sync connection`, err);
+      console.error(
+        `[collab] could not load the document of workshop ${pending.workshopId} for a sync connection`,
+        err,
+      );
       return client.close(CLOSE.retry.code, CLOSE.retry.reason);
     }
     for (const data of pending.queue) await this.process(client, data);
@@ -127,7 +133,12 @@ export class SyncSessions implements SyncHost, CollabExtension {
       // From here the answer's send completes, or the socket closes and `disconnect` drops this.
       clearTimeout(pending.timer);
       const answer = storedSyncAnswer(pending.stored, message.stateVector);
-      answer.forEach((part, i) => client.send(part, i === answer.length - 1 ? () => setImmediate(() => client.serially(() => this.join(client))) : undefined));
+      answer.forEach((part, i) =>
+        client.send(
+          part,
+          i === answer.length - 1 ? () => setImmediate(() => client.serially(() => this.join(client))) : undefined,
+        ),
+      );
       return;
     }
     pending.queue.push(data);
@@ -145,7 +156,8 @@ export class SyncSessions implements SyncHost, CollabExtension {
         return;
       }
       // Whatever a client sends, a bad message ends its own connection and nothing else.
-      if (!(err instanceof AppError)) console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
+      if (!(err instanceof AppError))
+        console.warn(`[collab] closed a sync connection after a message it could not take: ${(err as Error)?.message}`);
       client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
     }
   }
@@ -156,7 +168,8 @@ export class SyncSessions implements SyncHost, CollabExtension {
       case 'syncStep1':
         // Under the document's lock: a change not stored yet is never sent.
         await this.registry.locks.run(entry.workshopId, () => {
-          if (this.registry.loaded(entry.workshopId) === entry) client.send(syncStep2Message(entry.doc, message.stateVector));
+          if (this.registry.loaded(entry.workshopId) === entry)
+            client.send(syncStep2Message(entry.doc, message.stateVector));
         });
         break;
       case 'update':
@@ -166,7 +179,9 @@ export class SyncSessions implements SyncHost, CollabExtension {
         // its change failed), its updates may build on changes the server lacks: its own, lost
         // with a write that failed. The answer brings them, and everything sent before it.
         if (message.answer) client.answered = true;
-        await this.registry.persistence.clientChange(entry, client, client.userId, message.update, { answerPending: !client.answered });
+        await this.registry.persistence.clientChange(entry, client, client.userId, message.update, {
+          answerPending: !client.answered,
+        });
         break;
       case 'awareness': {
         if (!(await this.stillAllowed(entry, client))) return;
@@ -205,7 +220,10 @@ export class SyncSessions implements SyncHost, CollabExtension {
    * connection costs a few statements, not two per connection.
    */
   async recheck(clients: readonly SyncClient[]): Promise<void> {
-    const alive = await tokensAlive((tokenHash) => this.auth.isAlive(tokenHash), clients.map((client) => client.tokenHash));
+    const alive = await tokensAlive(
+      (tokenHash) => this.auth.isAlive(tokenHash),
+      clients.map((client) => client.tokenHash),
+    );
     const members: Array<{ client: SyncClient; workshopId: string }> = [];
     for (const client of clients) {
       if (!alive.get(client.tokenHash)) client.close(CLOSE.unauthenticated.code, CLOSE.unauthenticated.reason);
@@ -216,8 +234,13 @@ export class SyncSessions implements SyncHost, CollabExtension {
     }
     for (let at = 0; at < members.length; at += RECHECK_BATCH) {
       const batch = members.slice(at, at + RECHECK_BATCH);
-      const accesses = await findAccesses(this.db, batch.map(({ client, workshopId }) => ({ workshopId, userId: client.userId })));
-      for (const { client, workshopId } of batch) if (!accesses.has(accessKey(workshopId, client.userId))) client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      const accesses = await findAccesses(
+        this.db,
+        batch.map(({ client, workshopId }) => ({ workshopId, userId: client.userId })),
+      );
+      for (const { client, workshopId } of batch)
+        if (!accesses.has(accessKey(workshopId, client.userId)))
+          client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
     }
   }
 
@@ -230,7 +253,8 @@ export class SyncSessions implements SyncHost, CollabExtension {
     if (!entry || !entry.clients.delete(client)) return;
     // Their cursors leave with them, here and on other instances.
     if (client.awarenessIds.size > 0) removeAwarenessStates(entry.awareness, [...client.awarenessIds], null);
-    if (entry.clients.size === 0 && this.registry.loaded(entry.workshopId) === entry) this.registry.unloadLater(entry, this.registry.options.graceMs);
+    if (entry.clients.size === 0 && this.registry.loaded(entry.workshopId) === entry)
+      this.registry.unloadLater(entry, this.registry.options.graceMs);
   }
 
   /** Relays an awareness change to this instance's clients (other instances: `redis-extension.ts`). */

@@ -15,17 +15,33 @@ const statements = preparedPerDb((db: Db) => {
   const { workshops, yjsDocuments, yjsUpdates } = tablesOf(db);
   const p = sql.placeholder;
   return {
-    workshopExists: named(db.select({ id: workshops.id }).from(workshops).where(eq(workshops.id, p('workshopId'))), 'collab_workshop_exists'),
+    workshopExists: named(
+      db
+        .select({ id: workshops.id })
+        .from(workshops)
+        .where(eq(workshops.id, p('workshopId'))),
+      'collab_workshop_exists',
+    ),
     snapshot: named(
-      db.select({ state: yjsDocuments.state, version: yjsDocuments.updatedAt }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, p('workshopId'))),
+      db
+        .select({ state: yjsDocuments.state, version: yjsDocuments.updatedAt })
+        .from(yjsDocuments)
+        .where(eq(yjsDocuments.workshopId, p('workshopId'))),
       'collab_snapshot',
     ),
     snapshotVersion: named(
-      db.select({ version: yjsDocuments.updatedAt }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, p('workshopId'))),
+      db
+        .select({ version: yjsDocuments.updatedAt })
+        .from(yjsDocuments)
+        .where(eq(yjsDocuments.workshopId, p('workshopId'))),
       'collab_snapshot_version',
     ),
     updates: named(
-      db.select({ id: yjsUpdates.id, update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, p('workshopId'))).orderBy(asc(yjsUpdates.id)),
+      db
+        .select({ id: yjsUpdates.id, update: yjsUpdates.update })
+        .from(yjsUpdates)
+        .where(eq(yjsUpdates.workshopId, p('workshopId')))
+        .orderBy(asc(yjsUpdates.id)),
       'collab_updates',
     ),
     updatesAfter: named(
@@ -37,14 +53,20 @@ const statements = preparedPerDb((db: Db) => {
       'collab_updates_after',
     ),
     insertUpdate: named(
-      db.insert(yjsUpdates).values({ workshopId: p('workshopId'), update: p('update'), createdAt: p('now') }).returning({ id: yjsUpdates.id }),
+      db
+        .insert(yjsUpdates)
+        .values({ workshopId: p('workshopId'), update: p('update'), createdAt: p('now') })
+        .returning({ id: yjsUpdates.id }),
       'collab_insert_update',
     ),
     saveSnapshot: named(
       db
         .insert(yjsDocuments)
         .values({ workshopId: p('workshopId'), state: p('state'), updatedAt: p('version') })
-        .onConflictDoUpdate({ target: yjsDocuments.workshopId, set: { state: sql`excluded.state`, updatedAt: sql`excluded.updated_at` } }),
+        .onConflictDoUpdate({
+          target: yjsDocuments.workshopId,
+          set: { state: sql`excluded.state`, updatedAt: sql`excluded.updated_at` },
+        }),
       'collab_save_snapshot',
     ),
     deleteUpdatesUpTo: named(
@@ -79,7 +101,10 @@ export class DocumentStore {
   async readSince(db: Db, workshopId: string, knownVersion: string | null): Promise<StoredDocument> {
     const q = statements(db);
     const version = (await q.snapshotVersion.execute({ workshopId }))[0]?.version ?? null;
-    const snapshot = version !== null && version !== knownVersion ? ((await q.snapshot.execute({ workshopId }))[0]?.state ?? null) : null;
+    const snapshot =
+      version !== null && version !== knownVersion
+        ? ((await q.snapshot.execute({ workshopId }))[0]?.state ?? null)
+        : null;
     return { snapshot, version, updates: await q.updates.execute({ workshopId }) };
   }
 
@@ -96,7 +121,11 @@ export class DocumentStore {
 
   /** Stores an update; returns its id. The caller holds the workshop's row (`lockWorkshop`). */
   async append(tx: Db, workshopId: string, update: Uint8Array): Promise<number> {
-    const [row] = await statements(tx).insertUpdate.execute({ workshopId, update: Buffer.from(update.buffer, update.byteOffset, update.byteLength), now: new Date().toISOString() });
+    const [row] = await statements(tx).insertUpdate.execute({
+      workshopId,
+      update: Buffer.from(update.buffer, update.byteOffset, update.byteLength),
+      now: new Date().toISOString(),
+    });
     return row!.id;
   }
 
@@ -115,10 +144,20 @@ export class DocumentStore {
    * Replaces the snapshot and drops the updates it now contains. The version written is strictly
    * greater than the one it replaces, so an instance comparing versions always sees the change.
    */
-  async compact(tx: Db, workshopId: string, state: Uint8Array, throughUpdateId: number | null, previousVersion: string | null): Promise<string> {
+  async compact(
+    tx: Db,
+    workshopId: string,
+    state: Uint8Array,
+    throughUpdateId: number | null,
+    previousVersion: string | null,
+  ): Promise<string> {
     const version = nextVersion(previousVersion);
     const q = statements(tx);
-    await q.saveSnapshot.execute({ workshopId, state: Buffer.from(state.buffer, state.byteOffset, state.byteLength), version });
+    await q.saveSnapshot.execute({
+      workshopId,
+      state: Buffer.from(state.buffer, state.byteOffset, state.byteLength),
+      version,
+    });
     if (throughUpdateId !== null) await q.deleteUpdatesUpTo.execute({ workshopId, throughId: throughUpdateId });
     return version;
   }

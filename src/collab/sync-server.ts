@@ -49,7 +49,11 @@ export class SyncClient implements DocumentClient {
   private work: Promise<void> = Promise.resolve();
   private queued = 0;
 
-  constructor(readonly socket: WebSocket, readonly userId: string, readonly tokenHash: string) {}
+  constructor(
+    readonly socket: WebSocket,
+    readonly userId: string,
+    readonly tokenHash: string,
+  ) {}
 
   /** Runs `task` once everything queued before it on this connection is done. */
   serially(task: () => Promise<void>): void {
@@ -84,7 +88,8 @@ export class SyncClient implements DocumentClient {
   flow(): void {
     const backlog = this.backlog;
     if (backlog >= BACKLOG_PAUSE_AT && this.socket.readyState === WebSocket.OPEN) this.socket.pause();
-    else if ((backlog <= BACKLOG_RESUME_AT || this.socket.readyState !== WebSocket.OPEN) && this.socket.isPaused) this.socket.resume();
+    else if ((backlog <= BACKLOG_RESUME_AT || this.socket.readyState !== WebSocket.OPEN) && this.socket.isPaused)
+      this.socket.resume();
   }
 
   get isOpen(): boolean {
@@ -101,7 +106,8 @@ export class SyncClient implements DocumentClient {
   }
 
   close(code: number, reason: string): void {
-    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING) this.socket.close(code, reason);
+    if (this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING)
+      this.socket.close(code, reason);
     this.flow();
   }
 
@@ -141,7 +147,10 @@ export class SyncEndpoint {
   /** Checks under way (`checkAgain`): closing waits for them, as they read the database. */
   private readonly checking = new Set<Promise<void>>();
 
-  constructor(private readonly auth: Pick<SessionCheck, 'authenticate' | 'bearerToken'>, private readonly host: SyncHost) {
+  constructor(
+    private readonly auth: Pick<SessionCheck, 'authenticate' | 'bearerToken'>,
+    private readonly host: SyncHost,
+  ) {
     this.pinger = setInterval(() => this.ping(), PING_EVERY_MS);
     this.pinger.unref();
   }

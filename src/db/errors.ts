@@ -76,7 +76,8 @@ const NOT_CONNECTED_MESSAGE = /timeout exceeded when trying to connect|Connectio
  * it lost or gave up waiting on (`query_timeout`: the server or the network fell silent).
  */
 const LOST_CODES = new Set(['57P01', '57P02', '25P03', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE']);
-const LOST_MESSAGE = /Connection terminated|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable/;
+const LOST_MESSAGE =
+  /Connection terminated|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable/;
 
 function notConnected(err: unknown): boolean {
   for (const link of chain(err)) {

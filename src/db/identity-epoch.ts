@@ -16,7 +16,10 @@ import { named, preparedPerDb } from './prepared';
  */
 export const identityEpoch = preparedPerDb((db: Db) => {
   const { authState } = tablesOf(db);
-  const query = named(db.select({ epoch: authState.epoch }).from(authState).where(eq(authState.id, 1)), 'identity_epoch');
+  const query = named(
+    db.select({ epoch: authState.epoch }).from(authState).where(eq(authState.id, 1)),
+    'identity_epoch',
+  );
   let running: Promise<number> | null = null;
   let following: Promise<number> | null = null;
   const start = (): Promise<number> => {
@@ -30,13 +33,15 @@ export const identityEpoch = preparedPerDb((db: Db) => {
   };
   return (): Promise<number> => {
     if (!running) return start();
-    following ??= running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      following = null;
-      return start();
-    });
+    following ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        following = null;
+        return start();
+      });
     return following;
   };
 });

@@ -32,7 +32,12 @@ export function reorder(ids: string[], change: ListChange): number {
  * transaction. Card stacks do not use it: card positions are written through the workshop's
  * document (`cards/placements.ts`).
  */
-export async function arrange(tx: Db, table: PositionedTable, scope: SQL | undefined, change: ListChange): Promise<number> {
+export async function arrange(
+  tx: Db,
+  table: PositionedTable,
+  scope: SQL | undefined,
+  change: ListChange,
+): Promise<number> {
   const rows = (await tx
     .select({ id: table.id, position: table.position })
     .from(table as SQLiteTable)
@@ -44,7 +49,10 @@ export async function arrange(tx: Db, table: PositionedTable, scope: SQL | undef
   for (const [index, id] of ids.entries()) {
     const before = current.get(id);
     if (before !== undefined && before !== index) {
-      await tx.update(table).set({ position: index } as never).where(eq(table.id, id));
+      await tx
+        .update(table)
+        .set({ position: index } as never)
+        .where(eq(table.id, id));
     }
   }
   return placed;

@@ -45,7 +45,11 @@ const MIGRATION_WAIT_MS = 120_000;
 
 /** The server-side limits, set on every connection as it starts (libpq's `options`). */
 function sessionSettings(statementLimitMs: number): string {
-  return [`lock_timeout=${LOCK_WAIT_MS}`, `statement_timeout=${statementLimitMs}`, `idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`]
+  return [
+    `lock_timeout=${LOCK_WAIT_MS}`,
+    `statement_timeout=${statementLimitMs}`,
+    `idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+  ]
     .map((setting) => `-c ${setting}`)
     .join(' ');
 }
@@ -56,7 +60,9 @@ function sessionSettings(statementLimitMs: number): string {
  */
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
-    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresOptions {
@@ -77,7 +83,13 @@ export interface PostgresOptions {
  */
 function workshopLocks(db: NodePgDatabase<typeof schema>) {
   const { workshops } = schema;
-  const rows = () => db.select({ id: workshops.id }).from(workshops).where(sql`${workshops.id} = ANY(ARRAY(SELECT json_array_elements_text(${sql.placeholder('workshopIds')}::json)))`);
+  const rows = () =>
+    db
+      .select({ id: workshops.id })
+      .from(workshops)
+      .where(
+        sql`${workshops.id} = ANY(ARRAY(SELECT json_array_elements_text(${sql.placeholder('workshopIds')}::json)))`,
+      );
   return {
     // In id order, so two transactions locking several workshops cannot deadlock.
     waiting: rows().orderBy(workshops.id).for('update').prepare('store_lock_workshops'),
@@ -122,7 +134,10 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   }
 
   const scope = new TransactionScope(options.checked);
-  const readDb = markHandle(drizzle(pool, { schema, logger: scope.guard() }), { dialect: 'postgres', transaction: false });
+  const readDb = markHandle(drizzle(pool, { schema, logger: scope.guard() }), {
+    dialect: 'postgres',
+    transaction: false,
+  });
   // One handle per pooled connection, made once: its prepared statements stay with it.
   const handles = new WeakMap<pg.PoolClient, Db>();
   const locks = new WeakMap<Db, ReturnType<typeof workshopLocks>>();
@@ -176,11 +191,13 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
   async function lockFreeWorkshops(tx: Db, workshopIds: readonly string[]): Promise<ReadonlySet<string>> {
     const { lock, held } = locksOf(tx);
     const wanted = workshopIds.filter((id) => !held.has(id));
-    if (wanted.length > 0) for (const { id } of await lock.free.execute({ workshopIds: JSON.stringify(wanted) })) held.add(id);
+    if (wanted.length > 0)
+      for (const { id } of await lock.free.execute({ workshopIds: JSON.stringify(wanted) })) held.add(id);
     const passedOver = wanted.filter((id) => !held.has(id));
     // A workshop that is gone has nothing to wait for: its requests are answered (404) with the batch.
     const gone = new Set(passedOver);
-    if (passedOver.length > 0) for (const { id } of await lock.existing.execute({ workshopIds: JSON.stringify(passedOver) })) gone.delete(id);
+    if (passedOver.length > 0)
+      for (const { id } of await lock.existing.execute({ workshopIds: JSON.stringify(passedOver) })) gone.delete(id);
     return new Set(workshopIds.filter((id) => held.has(id) || gone.has(id)));
   }
 
@@ -214,7 +231,9 @@ export async function openPostgres(url: string, options: PostgresOptions): Promi
         // No answer: it may or may not have happened. Not acknowledged, and said so to the caller,
         // which must not undo what it did outside the database for it (`CommitInDoubt`).
         broken = err as Error;
-        throw new CommitInDoubt('The database did not answer the commit; the write may or may not have been stored.', { cause: err });
+        throw new CommitInDoubt('The database did not answer the commit; the write may or may not have been stored.', {
+          cause: err,
+        });
       }
       observer?.transactionEnded(kind, 'commit');
       return result;
@@ -266,7 +285,9 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
         await client.query('CREATE SCHEMA IF NOT EXISTS drizzle');
-        await client.query('CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)');
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS drizzle.__drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at bigint)',
+        );
         break;
       } catch (err) {
         const code = (err as { code?: string }).code;
@@ -283,12 +304,17 @@ async function migrateOnce(pool: pg.Pool): Promise<void> {
       await client.query(`SET LOCAL lock_timeout = ${MIGRATION_WAIT_MS}`);
       await client.query(`SET LOCAL statement_timeout = ${MIGRATION_WAIT_MS}`);
       await run('LOCK TABLE drizzle.__drizzle_migrations IN EXCLUSIVE MODE');
-      const { rows } = await run<{ created_at: string | number | null }>('SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1');
+      const { rows } = await run<{ created_at: string | number | null }>(
+        'SELECT created_at FROM drizzle.__drizzle_migrations ORDER BY created_at DESC LIMIT 1',
+      );
       const last = rows[0]?.created_at == null ? null : Number(rows[0].created_at);
       for (const migration of migrations) {
         if (last !== null && migration.folderMillis <= last) continue;
         for (const statement of migration.sql) if (statement.trim()) await run(statement);
-        await run('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [migration.hash, migration.folderMillis]);
+        await run('INSERT INTO drizzle.__drizzle_migrations (hash, created_at) VALUES ($1, $2)', [
+          migration.hash,
+          migration.folderMillis,
+        ]);
       }
       await run('COMMIT');
     } catch (err) {

@@ -32,7 +32,10 @@ export function named<P>(query: { prepare(): P }, name: string): P {
  * For statements whose shape depends on a count (a multi-row insert): prepared once per handle and
  * count, for counts up to `limit`; above it the caller builds the statement itself (`undefined`).
  */
-function preparedPerSize<T>(limit: number, factory: (db: Db, size: number) => T): (db: Db, size: number) => T | undefined {
+function preparedPerSize<T>(
+  limit: number,
+  factory: (db: Db, size: number) => T,
+): (db: Db, size: number) => T | undefined {
   const cache = new WeakMap<Db, Map<number, T>>();
   return (db, size) => {
     if (size > limit) return undefined;
@@ -72,7 +75,9 @@ export function rowInserter<Row extends Record<string, unknown>, R>(
   columns: ReadonlyArray<keyof Row & string>,
   insert: (db: Db, rows: Array<Insertable<Row>>) => InsertQuery<R>,
 ): (db: Db, rows: readonly Row[]) => Promise<R[]> {
-  const prepared = preparedPerSize(PREPARED_ROWS, (db, size) => named(insert(db, rowPlaceholders(size, columns) as Array<Insertable<Row>>), `${name}_${size}`));
+  const prepared = preparedPerSize(PREPARED_ROWS, (db, size) =>
+    named(insert(db, rowPlaceholders(size, columns) as Array<Insertable<Row>>), `${name}_${size}`),
+  );
   return async (db, rows) => {
     const answers: R[] = [];
     for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
@@ -86,11 +91,21 @@ export function rowInserter<Row extends Record<string, unknown>, R>(
 
 /** Placeholders for a multi-row insert of `size` rows of `columns`, named `<column><row>` (`rowValues` gives their values). */
 function rowPlaceholders<C extends string>(size: number, columns: readonly C[]): Array<Record<C, Placeholder>> {
-  return Array.from({ length: size }, (_, row) => Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${row}`)])) as Record<C, Placeholder>);
+  return Array.from(
+    { length: size },
+    (_, row) =>
+      Object.fromEntries(columns.map((column) => [column, sql.placeholder(`${column}${row}`)])) as Record<
+        C,
+        Placeholder
+      >,
+  );
 }
 
 /** The values of `rows` for a statement made with `rowPlaceholders`. */
-function rowValues<Row extends Record<string, unknown>>(rows: readonly Row[], columns: ReadonlyArray<keyof Row & string>): Record<string, unknown> {
+function rowValues<Row extends Record<string, unknown>>(
+  rows: readonly Row[],
+  columns: ReadonlyArray<keyof Row & string>,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   rows.forEach((row, index) => {
     for (const column of columns) values[`${column}${index}`] = row[column];
@@ -103,6 +118,11 @@ function rowValues<Row extends Record<string, unknown>>(rows: readonly Row[], co
  * time: for rare bulk writes (a copy, an import), where `rowInserter`'s prepared statements would
  * only be kept for nothing.
  */
-export async function insertChunked<T extends SQLiteTable>(tx: Db, table: T, rows: Array<T['$inferInsert']>): Promise<void> {
-  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) await tx.insert(table).values(rows.slice(at, at + ROWS_PER_INSERT));
+export async function insertChunked<T extends SQLiteTable>(
+  tx: Db,
+  table: T,
+  rows: Array<T['$inferInsert']>,
+): Promise<void> {
+  for (let at = 0; at < rows.length; at += ROWS_PER_INSERT)
+    await tx.insert(table).values(rows.slice(at, at + ROWS_PER_INSERT));
 }

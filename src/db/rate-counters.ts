@@ -1,5 +1,12 @@
 import { and, eq, gt, gte, lte, sql } from 'drizzle-orm';
-import { limitersOver, memoryLimiters, secondsUntil, type Limiter, type Limiters, type LimiterSpec } from '../lib/limiters';
+import {
+  limitersOver,
+  memoryLimiters,
+  secondsUntil,
+  type Limiter,
+  type Limiters,
+  type LimiterSpec,
+} from '../lib/limiters';
 import { tablesOf, type Database, type Db } from './database';
 import { isUnavailable } from './errors';
 import { named, preparedPerDb } from './prepared';
@@ -49,7 +56,13 @@ const statements = preparedPerDb((db: Db) => {
       db
         .update(rateLimits)
         .set({ points: sql`${rateLimits.points} - ${sql.placeholder('points')}` })
-        .where(and(eq(rateLimits.key, sql.placeholder('key')), gt(rateLimits.expiresAt, now), gte(rateLimits.points, sql.placeholder('points')))),
+        .where(
+          and(
+            eq(rateLimits.key, sql.placeholder('key')),
+            gt(rateLimits.expiresAt, now),
+            gte(rateLimits.points, sql.placeholder('points')),
+          ),
+        ),
       'rate_limits_give_back',
     ),
   };
@@ -109,7 +122,8 @@ export function databaseLimiters(database: Database): Limiters {
 function databaseLimiter(database: Database, spec: LimiterSpec, insurance: Limiter): Limiter {
   const keyOf = (key: string) => `limits:${spec.name}:${key}`;
   /** The seconds until `counter`'s window ends when it holds more than `allowed` points; otherwise null. */
-  const beyond = (counter: Counter, allowed: number) => (counter.points > allowed ? secondsUntil(Date.parse(counter.expiresAt) - Date.now()) : null);
+  const beyond = (counter: Counter, allowed: number) =>
+    counter.points > allowed ? secondsUntil(Date.parse(counter.expiresAt) - Date.now()) : null;
   return {
     async take(key, points = 1) {
       let counter: Counter;

@@ -44,10 +44,16 @@ export function inList(db: Db, column: SQL | SQL.Aliased | object, values: reado
  * `(first, second) IN (…)` for a list of pairs, bound as one parameter: a JSON array of
  * two-element arrays (as `inList`, a placeholder's value is `JSON.stringify(pairs)`).
  */
-export function inPairs(db: Db, first: SQL | object, second: SQL | object, pairs: ReadonlyArray<readonly [string, string]> | Placeholder): SQL {
+export function inPairs(
+  db: Db,
+  first: SQL | object,
+  second: SQL | object,
+  pairs: ReadonlyArray<readonly [string, string]> | Placeholder,
+): SQL {
   const list = Array.isArray(pairs) ? JSON.stringify(pairs) : pairs;
   if (dialectOf(db) === 'postgres') {
-    const member = (index: number) => sql`ARRAY(SELECT pair ->> ${sql.raw(String(index))} FROM json_array_elements(${list}::json) AS pair)`;
+    const member = (index: number) =>
+      sql`ARRAY(SELECT pair ->> ${sql.raw(String(index))} FROM json_array_elements(${list}::json) AS pair)`;
     // Each column against its array first (an index scan, as in `inList`), then the pairs themselves.
     return sql`${first} = ANY(${member(0)}) AND ${second} = ANY(${member(1)}) AND (${first}, ${second}) IN (SELECT pair ->> 0, pair ->> 1 FROM json_array_elements(${list}::json) AS pair)`;
   }
@@ -83,15 +89,24 @@ export function sqlBoolean(value: unknown): boolean {
  */
 export function forUpdate<Q>(db: Db, query: Q, options: { skipLocked?: boolean; referenced?: boolean } = {}): Q {
   if (dialectOf(db) !== 'postgres') return query;
-  const lockable = query as unknown as { for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q };
-  return lockable.for(options.referenced ? 'no key update' : 'update', options.skipLocked ? { skipLocked: true } : undefined);
+  const lockable = query as unknown as {
+    for(strength: 'update' | 'no key update', config?: { skipLocked?: boolean }): Q;
+  };
+  return lockable.for(
+    options.referenced ? 'no key update' : 'update',
+    options.skipLocked ? { skipLocked: true } : undefined,
+  );
 }
 
 /**
  * Rows given as one JSON parameter (an array of arrays), as a table with the named columns, for
  * statements that take many rows at once (`UPDATE … FROM`). Alias it in the statement.
  */
-export function jsonRows(db: Db, rows: string | Placeholder, columns: ReadonlyArray<{ name: string; type: 'text' | 'integer' }>): SQL {
+export function jsonRows(
+  db: Db,
+  rows: string | Placeholder,
+  columns: ReadonlyArray<{ name: string; type: 'text' | 'integer' }>,
+): SQL {
   if (dialectOf(db) === 'postgres') {
     const fields = columns.map(({ name, type }, index) => sql.raw(`(item ->> ${index})::${type} AS ${name}`));
     return sql`(SELECT ${sql.join(fields, sql`, `)} FROM json_array_elements(${rows}::json) AS item)`;

@@ -83,7 +83,8 @@ function migrateWithoutForeignKeys(writer: BetterSqlite3.Database): void {
   try {
     migrate(drizzle(writer), { migrationsFolder: MIGRATIONS_DIR });
     const broken = writer.pragma('foreign_key_check') as unknown[];
-    if (broken.length > 0) throw new Error(`The migrations left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`);
+    if (broken.length > 0)
+      throw new Error(`The migrations left ${broken.length} broken references: ${JSON.stringify(broken.slice(0, 5))}`);
   } finally {
     writer.pragma('foreign_keys = ON');
   }
@@ -98,7 +99,12 @@ function migrateWithoutForeignKeys(writer: BetterSqlite3.Database): void {
  */
 export function openSqlite(
   path: string,
-  options: { checked: boolean; readOnly?: boolean; observer?: StoreObserver | undefined; synchronous?: SqliteSynchronous },
+  options: {
+    checked: boolean;
+    readOnly?: boolean;
+    observer?: StoreObserver | undefined;
+    synchronous?: SqliteSynchronous;
+  },
 ): Database {
   mkdirSync(dirname(path), { recursive: true });
   const synchronous = options.synchronous ?? 'full';
@@ -109,7 +115,10 @@ export function openSqlite(
   const snapshotReader = connect(path, { readOnly: true, synchronous });
   const scope = new TransactionScope(options.checked);
 
-  const readDb = markHandle(drizzle(reader, { schema, logger: scope.guard() }), { dialect: 'sqlite', transaction: false });
+  const readDb = markHandle(drizzle(reader, { schema, logger: scope.guard() }), {
+    dialect: 'sqlite',
+    transaction: false,
+  });
   const writeDb = markHandle(drizzle(writer, { schema }), { dialect: 'sqlite', transaction: true });
   const snapshotDb = markHandle(drizzle(snapshotReader, { schema }), { dialect: 'sqlite', transaction: true });
   const writeLock = withTimeout(new Mutex(), LOCK_WAIT_MS, E_TIMEOUT);
@@ -137,7 +146,8 @@ export function openSqlite(
     if (closed) throw new DatabaseUnavailable('The database is closed.');
     // The wait covers this instance's lock and another process's; a wait given up on counts too.
     const waitStarted = performance.now();
-    const waited = () => observer?.lockWaited(kind === 'write' ? 'writer' : 'snapshot', (performance.now() - waitStarted) / 1000);
+    const waited = () =>
+      observer?.lockWaited(kind === 'write' ? 'writer' : 'snapshot', (performance.now() - waitStarted) / 1000);
     let release: MutexInterface.Releaser;
     try {
       release = await acquire(lock, 'the database');
@@ -171,9 +181,23 @@ export function openSqlite(
     dialect: 'sqlite',
     db: readDb,
     transaction: (fn) =>
-      inTransaction('write', writeLock, writer, writeDb, { begin: statements.begin, end: statements.commit, undo: statements.rollback }, fn),
+      inTransaction(
+        'write',
+        writeLock,
+        writer,
+        writeDb,
+        { begin: statements.begin, end: statements.commit, undo: statements.rollback },
+        fn,
+      ),
     snapshot: (fn) =>
-      inTransaction('snapshot', snapshotLock, snapshotReader, snapshotDb, { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead }, fn),
+      inTransaction(
+        'snapshot',
+        snapshotLock,
+        snapshotReader,
+        snapshotDb,
+        { begin: statements.beginRead, end: statements.endRead, undo: statements.endRead },
+        fn,
+      ),
     // The single writer holds the whole database for the transaction.
     lockWorkshop: async () => {},
     lockFreeWorkshops: async (_tx, workshopIds) => new Set(workshopIds),

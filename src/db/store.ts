@@ -14,7 +14,8 @@ export async function openStore(
   observer?: StoreObserver,
 ): Promise<Database> {
   const checked = transactionsChecked();
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize, observer });
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, { checked, poolSize: config.databasePoolSize, observer });
   return openSqlite(config.databasePath, { checked, observer, synchronous: config.sqliteSynchronous });
 }
 
@@ -32,6 +33,12 @@ const READER_STATEMENT_LIMIT_MS = 60_000;
  */
 export async function openReaderStore(config: Pick<Config, 'databasePath' | 'databaseUrl'>): Promise<Database> {
   const checked = transactionsChecked();
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, { checked, poolSize: 2, migrate: false, statementLimitMs: READER_STATEMENT_LIMIT_MS });
+  if (config.databaseUrl)
+    return openPostgres(config.databaseUrl, {
+      checked,
+      poolSize: 2,
+      migrate: false,
+      statementLimitMs: READER_STATEMENT_LIMIT_MS,
+    });
   return openSqlite(config.databasePath, { checked, readOnly: true });
 }

@@ -45,7 +45,9 @@ export function localFileStore(folder: string): FileStore {
     },
 
     async page(prefix, after, max) {
-      const names = (await namesUnder(root, prefix)).filter((name) => after === undefined || byteOrder(name, after) > 0);
+      const names = (await namesUnder(root, prefix)).filter(
+        (name) => after === undefined || byteOrder(name, after) > 0,
+      );
       const objects: ListedObject[] = [];
       for (const name of names.slice(0, max)) {
         const info = await stat(pathOf(name)).catch((err: unknown) => {

@@ -27,7 +27,14 @@ const ATTEMPTS = 2;
 export async function s3FileStore(url: string, settings: S3Settings): Promise<FileStore> {
   // Loaded only by instances that use a bucket. A dynamic import, because the build hoists static
   // imports of packages to the top of the bundle, where every instance would load the SDK.
-  const { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const {
+    DeleteObjectCommand,
+    DeleteObjectsCommand,
+    GetObjectCommand,
+    ListObjectsCommand,
+    PutObjectCommand,
+    S3Client,
+  } = await import('@aws-sdk/client-s3');
   const { bucket, prefix: base } = parseFilesUrl(url);
   const client = new S3Client({
     // S3-compatible servers mostly ignore the region, but requests are signed with one.
@@ -38,7 +45,11 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
     // Unset, the SDK looks for credentials itself (shared files, instance and container roles).
     credentials:
       settings.accessKeyId && settings.secretAccessKey
-        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, sessionToken: settings.sessionToken }
+        ? {
+            accessKeyId: settings.accessKeyId,
+            secretAccessKey: settings.secretAccessKey,
+            sessionToken: settings.sessionToken,
+          }
         : undefined,
     // The client's defaults ('WHEN_SUPPORTED') add CRC32 checksums to every upload. Tried against
     // s3rver: a buffer with its `x-amz-checksum-crc32` header round-trips, but a streamed body goes
@@ -57,7 +68,13 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
     location: `the bucket ${bucket}${base ? ` under ${base}` : ''}${settings.endpoint ? ` at ${new URL(settings.endpoint).host}` : ''}`,
 
     async put(name, data, contentType) {
-      const command = new PutObjectCommand({ Bucket: bucket, Key: keyOf(name), Body: data, ContentLength: data.byteLength, ContentType: contentType });
+      const command = new PutObjectCommand({
+        Bucket: bucket,
+        Key: keyOf(name),
+        Body: data,
+        ContentLength: data.byteLength,
+        ContentType: contentType,
+      });
       await client.send(command, { requestTimeout: ANSWER_MS + Math.ceil((data.byteLength / 2 ** 20) * MS_PER_MIB) });
     },
 
@@ -76,16 +93,29 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
         await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(names[0]!) }));
         return;
       }
-      const answer = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: names.map((name) => ({ Key: keyOf(name) })), Quiet: true } }));
+      const answer = await client.send(
+        new DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: names.map((name) => ({ Key: keyOf(name) })), Quiet: true },
+        }),
+      );
       const [first, ...others] = answer.Errors ?? [];
-      if (first) throw new Error(`Object storage kept ${others.length + 1} of ${names.length} objects: ${first.Key} ${first.Code} ${first.Message}`);
+      if (first)
+        throw new Error(
+          `Object storage kept ${others.length + 1} of ${names.length} objects: ${first.Key} ${first.Code} ${first.Message}`,
+        );
     },
 
     // ListObjects (v1), paged by the last key seen: every S3-compatible server pages it alike,
     // where some (s3rver among them) fail to make v2's continuation tokens.
     async page(prefix, after, max) {
       const page = await client.send(
-        new ListObjectsCommand({ Bucket: bucket, Prefix: `${base}${prefix}`, Marker: after === undefined ? undefined : keyOf(after), MaxKeys: max }),
+        new ListObjectsCommand({
+          Bucket: bucket,
+          Prefix: `${base}${prefix}`,
+          Marker: after === undefined ? undefined : keyOf(after),
+          MaxKeys: max,
+        }),
       );
       const objects = (page.Contents ?? []).map((object) => ({
         name: object.Key?.startsWith(base) ? object.Key.slice(base.length) : '',
@@ -108,6 +138,9 @@ function classify(err: unknown): StoreFailure {
   const failure = err as { $metadata?: { httpStatusCode?: number }; code?: unknown; name?: string };
   if (failure.name === 'NoSuchKey' || failure.name === 'NotFound') return 'missing';
   const status = failure.$metadata?.httpStatusCode;
-  const away = status === undefined ? typeof failure.code === 'string' || failure.name === 'TimeoutError' : status >= 500 || status === 429;
+  const away =
+    status === undefined
+      ? typeof failure.code === 'string' || failure.name === 'TimeoutError'
+      : status >= 500 || status === 429;
   return away ? 'unavailable' : 'other';
 }

@@ -120,7 +120,9 @@ export function objectStore(backend: StoreBackend): FileStore {
     const found: ListedObject[] = [];
     let marker = after;
     while (found.length < limit) {
-      const { objects, more } = await attempt('list objects', () => backend.page(prefix, marker, Math.min(PAGE, limit - found.length)));
+      const { objects, more } = await attempt('list objects', () =>
+        backend.page(prefix, marker, Math.min(PAGE, limit - found.length)),
+      );
       // Only what a put could have written: anything else beside the objects is not one of them.
       for (const object of objects) if (isName(object.name) && found.length < limit) found.push(object);
       marker = objects.at(-1)?.name;

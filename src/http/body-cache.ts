@@ -51,7 +51,12 @@ class BodyCache {
    * wrote anonymously (docs/api.md#private-writing-and-anonymous-authors): they get one of their
    * own (`compute(false)`).
    */
-  async bodyFor(key: string, version: string, readerId: string, compute: (shared: boolean) => Promise<SharedAnswer>): Promise<Uint8Array<ArrayBuffer>> {
+  async bodyFor(
+    key: string,
+    version: string,
+    readerId: string,
+    compute: (shared: boolean) => Promise<SharedAnswer>,
+  ): Promise<Uint8Array<ArrayBuffer>> {
     if (this.inTransaction) return encoder.encode(JSON.stringify((await compute(false)).value));
     let entry = this.entries.get(key);
     if (entry && entry.version === version) {

@@ -45,7 +45,11 @@ export class AppError extends Error {
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { details?: ErrorDetail[]; headers?: Record<string, string> }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { details?: ErrorDetail[]; headers?: Record<string, string> },
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
@@ -98,7 +102,9 @@ function normalize(err: unknown): AppError {
   }
   if (err instanceof FileStoreUnavailable) {
     // Checked first: its cause may be a network error the database check would claim as its own.
-    return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', { headers: { 'Retry-After': '1' } });
+    return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', {
+      headers: { 'Retry-After': '1' },
+    });
   }
   if (isUnstorableText(err)) {
     // A NUL character got past the edge (`parseInput`, and the app's check of the path).
@@ -106,7 +112,11 @@ function normalize(err: unknown): AppError {
   }
   if (isUnavailable(err)) {
     // A lock or a connection could not be had in time: nothing was written; try again.
-    return new AppError('service_unavailable', 'The database is busy or unavailable; nothing was written. Try again in a moment.', { headers: { 'Retry-After': '1' } });
+    return new AppError(
+      'service_unavailable',
+      'The database is busy or unavailable; nothing was written. Try again in a moment.',
+      { headers: { 'Retry-After': '1' } },
+    );
   }
   return new AppError('internal_error', 'Internal server error.');
 }

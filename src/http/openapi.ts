@@ -54,7 +54,12 @@ export function doc(spec: RouteDoc) {
   const status = spec.status ?? 200;
   const success = {
     ...(spec.produces
-      ? { description: 'The file', content: Object.fromEntries(spec.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
+      ? {
+          description: 'The file',
+          content: Object.fromEntries(
+            spec.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+          ),
+        }
       : spec.response
         ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
         : { description: 'Success, no content' }),
@@ -75,7 +80,9 @@ export function doc(spec: RouteDoc) {
                     : { type: 'string' as const, format: 'binary', description: field.description },
                 ]),
               ),
-              required: Object.entries(spec.multipart).filter(([, f]) => f.required).map(([n]) => n),
+              required: Object.entries(spec.multipart)
+                .filter(([, f]) => f.required)
+                .map(([n]) => n),
             },
           },
         },
@@ -89,7 +96,9 @@ export function doc(spec: RouteDoc) {
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [status]: success,
-      ...Object.fromEntries(Object.entries(spec.errors ?? {}).map(([code, description]) => [code, errorResponse(description)])),
+      ...Object.fromEntries(
+        Object.entries(spec.errors ?? {}).map(([code, description]) => [code, errorResponse(description)]),
+      ),
     },
   });
 }
@@ -99,7 +108,9 @@ const PAGE_HEADERS = {
   Link: { description: 'Links to the `first`, `prev`, `next` and `last` pages (RFC 8288)', schema: { type: 'string' } },
 };
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+};
 
 /** What each derived error means, when the route says nothing more specific. */
 const DERIVED: Record<ErrorStatus, string> = {
@@ -125,7 +136,12 @@ const IDEMPOTENCY_KEY = {
     '(with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
-const REPLAYED = { 'Idempotent-Replayed': { description: 'Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
+const REPLAYED = {
+  'Idempotent-Replayed': {
+    description: 'Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 type Operation = {
   security?: unknown[];
@@ -186,7 +202,8 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
       info: {
         title: 'Workshop facilitation API',
         version: '1.0.0',
-        description: 'Workshops, steps, cards and card feedback. Every `/v1` route but signup, login and confirm needs `Authorization: Bearer <token>`.',
+        description:
+          'Workshops, steps, cards and card feedback. Every `/v1` route but signup, login and confirm needs `Authorization: Bearer <token>`.',
       },
       servers: [{ url: publicUrl }],
       components: {
@@ -195,20 +212,34 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
       },
       security: [{ bearer: [] }],
     },
-    exclude: ['/v1/openapi.json', '/docs', '/health', '/ready', '/metrics', '/confirm', '/signup', '/invitations/:token'],
+    exclude: [
+      '/v1/openapi.json',
+      '/docs',
+      '/health',
+      '/ready',
+      '/metrics',
+      '/confirm',
+      '/signup',
+      '/invitations/:token',
+    ],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
   integerQueryParameters(document as unknown as Parameters<typeof integerQueryParameters>[0]);
   return document;
 }
 
-type QueryParameter = { in: string; schema?: { type?: string; pattern?: string; default?: unknown } & Record<string, unknown> };
+type QueryParameter = {
+  in: string;
+  schema?: { type?: string; pattern?: string; default?: unknown } & Record<string, unknown>;
+};
 
 /**
  * Query members arrive as text and are parsed into integers (`page`, `per_page`, sizes); the
  * generated schema still shows the text's pattern. Documented as what they mean: integers.
  */
-function integerQueryParameters(document: { paths?: Record<string, Record<string, { parameters?: QueryParameter[] }>> }): void {
+function integerQueryParameters(document: {
+  paths?: Record<string, Record<string, { parameters?: QueryParameter[] }>>;
+}): void {
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {
       for (const parameter of operation.parameters ?? []) {

@@ -4,5 +4,9 @@ import type { AppEnv } from './env';
 
 /** The card reference of a request on a `/workshops/:workshop_id/cards/:card_id/…` route. */
 export function cardRef(c: Context<AppEnv>): CardRef {
-  return { workshopId: c.req.param('workshop_id') ?? '', cardId: c.req.param('card_id') ?? '', userId: c.get('user').id };
+  return {
+    workshopId: c.req.param('workshop_id') ?? '',
+    cardId: c.req.param('card_id') ?? '',
+    userId: c.get('user').id,
+  };
 }

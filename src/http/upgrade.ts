@@ -6,7 +6,11 @@ import { ERROR_STATUS, errorBody } from './errors';
  * Answers an HTTP upgrade that will not be taken with the API's error body (shutting down,
  * no such endpoint, a failure), then ends the connection.
  */
-export function refuseUpgrade(socket: Duplex, code: 'not_found' | 'service_unavailable' | 'internal_error', message: string): void {
+export function refuseUpgrade(
+  socket: Duplex,
+  code: 'not_found' | 'service_unavailable' | 'internal_error',
+  message: string,
+): void {
   const status = ERROR_STATUS[code];
   const body = JSON.stringify(errorBody(code, message));
   const reason = STATUS_CODES[status] ?? 'Error';

@@ -30,15 +30,32 @@ export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): ErrorD
   return issues.map((issue) => {
     const path = v.getDotPath(issue) ?? '';
     // A member that is missing reads as valibot's "Invalid key: Expected "name" but received undefined".
-    const missing = issue.kind === 'schema' && issue.received === 'undefined' && issue.message.startsWith('Invalid key');
+    const missing =
+      issue.kind === 'schema' && issue.received === 'undefined' && issue.message.startsWith('Invalid key');
     return { path, message: missing ? `${path.split('.').at(-1) || 'value'} is required.` : issue.message };
   });
 }
 
-type SchemaNode = { type: string; entries?: Record<string, SchemaNode>; wrapped?: SchemaNode; item?: SchemaNode; value?: SchemaNode; options?: SchemaNode[] };
+type SchemaNode = {
+  type: string;
+  entries?: Record<string, SchemaNode>;
+  wrapped?: SchemaNode;
+  item?: SchemaNode;
+  value?: SchemaNode;
+  options?: SchemaNode[];
+};
 
 const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
-const WRAPPERS = new Set(['optional', 'exact_optional', 'nullable', 'nullish', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
+const WRAPPERS = new Set([
+  'optional',
+  'exact_optional',
+  'nullable',
+  'nullish',
+  'undefinedable',
+  'non_optional',
+  'non_nullable',
+  'non_nullish',
+]);
 
 /**
  * Where an object is expected and an array given: valibot's object schemas read an array's
@@ -70,7 +87,8 @@ function arrayForObject(schema: SchemaNode, input: unknown, path: readonly strin
     return null;
   }
   if ((schema.type === 'union' || schema.type === 'variant') && schema.options && Array.isArray(input)) {
-    if (schema.options.every((option) => OBJECT_TYPES.has(option.type))) return { path: path.join('.'), message: 'Expected an object but received an array.' };
+    if (schema.options.every((option) => OBJECT_TYPES.has(option.type)))
+      return { path: path.join('.'), message: 'Expected an object but received an array.' };
   }
   return null;
 }
@@ -114,7 +132,11 @@ export const UNSTORABLE_TEXT = 'Must not contain a NUL character (\\u0000) or a 
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
   const wrongType = arrayForObject(schema, input, []);
   if (wrongType) {
-    throw new AppError('invalid_request', `Invalid ${what}: ${wrongType.path ? `${wrongType.path}: ` : ''}${wrongType.message}`, { details: [wrongType] });
+    throw new AppError(
+      'invalid_request',
+      `Invalid ${what}: ${wrongType.path ? `${wrongType.path}: ` : ''}${wrongType.message}`,
+      { details: [wrongType] },
+    );
   }
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) {
@@ -122,19 +144,27 @@ export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown,
     const unstorablePath = unstorableTextPath(result.output);
     if (unstorablePath) {
       const detail = { path: unstorablePath.join('.'), message: UNSTORABLE_TEXT };
-      throw new AppError('invalid_request', `Invalid ${what}: ${detail.path ? `${detail.path}: ` : ''}${detail.message}`, { details: [detail] });
+      throw new AppError(
+        'invalid_request',
+        `Invalid ${what}: ${detail.path ? `${detail.path}: ` : ''}${detail.message}`,
+        { details: [detail] },
+      );
     }
     return result.output;
   }
   const details = issuesToDetails(result.issues);
   const first = details[0];
-  const message = first ? `Invalid ${what}: ${first.path ? `${first.path}: ` : ''}${first.message}` : `Invalid ${what}.`;
+  const message = first
+    ? `Invalid ${what}: ${first.path ? `${first.path}: ` : ''}${first.message}`
+    : `Invalid ${what}.`;
   throw new AppError('invalid_request', message, { details });
 }
 
 /** Attaches the OpenAPI description hono-openapi reads from a validator middleware. */
 function documented<M extends object>(middleware: M, target: 'json' | 'query' | 'param', schema: v.GenericSchema): M {
-  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema as never), options: undefined } }) as M;
+  return Object.assign(middleware, {
+    [uniqueSymbol]: { target, ...resolver(schema as never), options: undefined },
+  }) as M;
 }
 
 /**
@@ -167,7 +197,10 @@ export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json'
 
 /** Validates the query string; repeated keys arrive as arrays, single ones as strings. */
 export function queryParams<S extends v.GenericSchema>(schema: S): Validated<'query', S> {
-  const middleware = validator('query', (value) => parseInput(schema, value, 'query')) as unknown as Validated<'query', S>;
+  const middleware = validator('query', (value) => parseInput(schema, value, 'query')) as unknown as Validated<
+    'query',
+    S
+  >;
   return documented(middleware, 'query', schema);
 }
 
@@ -188,6 +221,7 @@ export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   );
 
 /** Non-empty trimmed text with an upper bound, for titles and names. */
-export const requiredText = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max));
+export const requiredText = (max: number) =>
+  v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max));
 export const optionalText = (max: number) => v.pipe(v.string(), v.maxLength(max));
 export const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -13,7 +13,9 @@ export function loadJsonCatalog<S extends v.GenericSchema<unknown, { id: string 
   what: string,
 ): ReadonlyMap<string, v.InferOutput<S>> {
   const catalog = new Map<string, v.InferOutput<S>>();
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const path = join(dir, file);
     const parsed = v.safeParse(schema, JSON.parse(readFileSync(path, 'utf8')));
     if (!parsed.success) {

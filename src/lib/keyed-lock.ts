@@ -2,7 +2,10 @@ import { Mutex, withTimeout } from 'async-mutex';
 
 /** A lock not had within the wait its caller allowed (`KeyedLock.acquire`). */
 export class LockTimeout extends Error {
-  constructor(readonly key: string, readonly waitedMs: number) {
+  constructor(
+    readonly key: string,
+    readonly waitedMs: number,
+  ) {
     super(`Waited more than ${waitedMs} ms for the lock of ${key}.`);
     this.name = 'LockTimeout';
   }
@@ -27,7 +30,10 @@ export class KeyedLock {
     let release: () => void;
     try {
       // A free lock is taken without arming a timer: the common case costs nothing more.
-      release = waitMs === undefined || !lock.mutex.isLocked() ? await lock.mutex.acquire() : await withTimeout(lock.mutex, waitMs, new LockTimeout(key, waitMs)).acquire();
+      release =
+        waitMs === undefined || !lock.mutex.isLocked()
+          ? await lock.mutex.acquire()
+          : await withTimeout(lock.mutex, waitMs, new LockTimeout(key, waitMs)).acquire();
     } catch (err) {
       this.left(key, lock);
       throw err;

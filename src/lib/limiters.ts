@@ -51,7 +51,8 @@ export function limitersOver(counting: (spec: LimiterSpec) => Limiter, rest: Omi
     limiter(spec) {
       const known = made.get(spec.name);
       if (known) {
-        if (known.spec.points !== spec.points || known.spec.windowS !== spec.windowS) throw new Error(`Two budgets for the limit "${spec.name}"`);
+        if (known.spec.points !== spec.points || known.spec.windowS !== spec.windowS)
+          throw new Error(`Two budgets for the limit "${spec.name}"`);
         return known.limiter;
       }
       const limiter = spec.points === 0 ? unlimited : counting(spec);
@@ -82,7 +83,8 @@ function limiterOver(limiter: RateLimiterAbstract): Limiter {
   };
 }
 
-const memoryCounters = (spec: LimiterSpec) => new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowS });
+const memoryCounters = (spec: LimiterSpec) =>
+  new RateLimiterMemory({ keyPrefix: spec.name, points: spec.points, duration: spec.windowS });
 
 /**
  * Counters in this process: for one instance alone on its SQLite file, for what lives on one

@@ -11,7 +11,8 @@ function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('No package.json above the running code: cannot find the migrations and catalogs.');
+    if (parent === dir)
+      throw new Error('No package.json above the running code: cannot find the migrations and catalogs.');
     dir = parent;
   }
   return dir;

@@ -47,7 +47,8 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
     const status = response.statusCode ?? 0;
     if (status >= 300 && status < 400 && response.headers.location) {
       response.resume();
-      if (hop >= (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS)) throw new PublicFetchError('The URL redirects too many times.');
+      if (hop >= (options.maxRedirects ?? DEFAULT_MAX_REDIRECTS))
+        throw new PublicFetchError('The URL redirects too many times.');
       current = parseTarget(response.headers.location, current);
       continue;
     }
@@ -66,7 +67,8 @@ function parseTarget(raw: string, base?: URL): URL {
   } catch {
     throw new PublicFetchError(base ? 'The URL redirects to something that is not a URL.' : 'This is not a URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicFetchError('Only http and https URLs can be fetched.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new PublicFetchError('Only http and https URLs can be fetched.');
   if (url.username || url.password) throw new PublicFetchError('URLs with credentials are not fetched.');
   return url;
 }
@@ -84,7 +86,11 @@ function request(url: URL, options: PublicFetchOptions, signal: AbortSignal): Pr
   }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.get(url, { signal, lookup: allowed ? undefined : publicLookup, headers: { accept: 'application/json' }, agent: false }, resolve);
+    const req = client.get(
+      url,
+      { signal, lookup: allowed ? undefined : publicLookup, headers: { accept: 'application/json' }, agent: false },
+      resolve,
+    );
     req.on('error', (err) => reject(describe(err, signal)));
   });
 }
@@ -95,7 +101,13 @@ const publicLookup: LookupFunction = (hostname, options, callback) => {
     if (err) return callback(err, '', 0);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused || addresses.length === 0) {
-      return callback(new PublicFetchError(`${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not public; it cannot be fetched.`), '', 0);
+      return callback(
+        new PublicFetchError(
+          `${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not public; it cannot be fetched.`,
+        ),
+        '',
+        0,
+      );
     }
     if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);

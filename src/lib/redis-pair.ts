@@ -49,7 +49,9 @@ export function connectRedisPair(url: string, options: RedisWatchOptions): Redis
   // awaiting: a command refused while Redis is away, or cut off by disconnect() at shutdown, must
   // not become an unhandled rejection. Callers that await still see the refusal.
   guardFireAndForget(pub, ['publish'], () => watch.fault('publish refused'));
-  guardFireAndForget(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], () => watch.fault('subscription refused'));
+  guardFireAndForget(sub, ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'], () =>
+    watch.fault('subscription refused'),
+  );
   return { pub, sub, ...watch };
 }
 
@@ -106,7 +108,11 @@ function watchOutages(url: string, clients: Redis[], options: RedisWatchOptions)
   };
 }
 
-function guardFireAndForget(client: Redis, commands: ReadonlyArray<'publish' | 'subscribe' | 'psubscribe' | 'unsubscribe' | 'punsubscribe'>, onRefused: () => void): void {
+function guardFireAndForget(
+  client: Redis,
+  commands: ReadonlyArray<'publish' | 'subscribe' | 'psubscribe' | 'unsubscribe' | 'punsubscribe'>,
+  onRefused: () => void,
+): void {
   const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const command of commands) {
     const original = methods[command]!.bind(client);

@@ -5,7 +5,10 @@ const AT_ONCE = 20;
  * Whether each distinct token (by hash) still works, asked once per token however many
  * connections share it, a few at a time. Used by the periodic checks of live connections.
  */
-export async function tokensAlive(isAlive: (tokenHash: string) => Promise<boolean>, tokenHashes: Iterable<string>): Promise<Map<string, boolean>> {
+export async function tokensAlive(
+  isAlive: (tokenHash: string) => Promise<boolean>,
+  tokenHashes: Iterable<string>,
+): Promise<Map<string, boolean>> {
   const distinct = [...new Set(tokenHashes)];
   const alive = new Map<string, boolean>();
   for (let at = 0; at < distinct.length; at += AT_ONCE) {

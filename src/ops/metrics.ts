@@ -2,7 +2,14 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { StoreLock, StoreObserver, TransactionKind } from '../db/database';
 
 /** Gauges read when Prometheus scrapes, from whoever owns the number (`Metrics.sample`). */
-export type SampledGauge = 'socketConnections' | 'workshopRooms' | 'syncConnections' | 'syncBacklog' | 'documentsLoaded' | 'mailQueue' | 'exportQueue';
+export type SampledGauge =
+  | 'socketConnections'
+  | 'workshopRooms'
+  | 'syncConnections'
+  | 'syncBacklog'
+  | 'documentsLoaded'
+  | 'mailQueue'
+  | 'exportQueue';
 
 /** The service's Redis connections, as the `connection` label names them. */
 export type RedisConnection = 'realtime' | 'collab' | 'attempts';
@@ -83,8 +90,14 @@ export class Metrics implements StoreObserver {
     registers: [this.registry],
   });
   private readonly transactionsBy = {
-    write: { commit: this.transactions.labels('write', 'commit'), rollback: this.transactions.labels('write', 'rollback') },
-    snapshot: { commit: this.transactions.labels('snapshot', 'commit'), rollback: this.transactions.labels('snapshot', 'rollback') },
+    write: {
+      commit: this.transactions.labels('write', 'commit'),
+      rollback: this.transactions.labels('write', 'rollback'),
+    },
+    snapshot: {
+      commit: this.transactions.labels('snapshot', 'commit'),
+      rollback: this.transactions.labels('snapshot', 'rollback'),
+    },
   };
   private readonly lockWait = new Histogram({
     name: 'workshops_db_lock_wait_seconds',
@@ -118,12 +131,36 @@ export class Metrics implements StoreObserver {
       },
     });
     this.sampled('socketConnections', 'workshops_socketio_connections', 'Socket.IO connections open on this instance.');
-    this.sampled('workshopRooms', 'workshops_socketio_workshop_rooms', 'Workshops with at least one Socket.IO connection of this instance joined.');
-    this.sampled('syncConnections', 'workshops_sync_connections', 'Yjs sync (y-websocket) connections open on this instance.');
-    this.sampled('syncBacklog', 'workshops_sync_backlog', 'Sync messages received and not handled yet, over every connection of this instance (a connection past its bound is not read until it catches up).');
-    this.sampled('documentsLoaded', 'workshops_sync_documents_loaded', 'Yjs workshop documents loaded in this instance.');
-    this.sampled('mailQueue', 'workshops_mail_queue_depth', 'Mails in the outbox not sent yet and not given up (without SMTP_URL they stay there).');
-    this.sampled('exportQueue', 'workshops_export_queue_depth', 'Exports waiting to be made, on every instance sharing the database.');
+    this.sampled(
+      'workshopRooms',
+      'workshops_socketio_workshop_rooms',
+      'Workshops with at least one Socket.IO connection of this instance joined.',
+    );
+    this.sampled(
+      'syncConnections',
+      'workshops_sync_connections',
+      'Yjs sync (y-websocket) connections open on this instance.',
+    );
+    this.sampled(
+      'syncBacklog',
+      'workshops_sync_backlog',
+      'Sync messages received and not handled yet, over every connection of this instance (a connection past its bound is not read until it catches up).',
+    );
+    this.sampled(
+      'documentsLoaded',
+      'workshops_sync_documents_loaded',
+      'Yjs workshop documents loaded in this instance.',
+    );
+    this.sampled(
+      'mailQueue',
+      'workshops_mail_queue_depth',
+      'Mails in the outbox not sent yet and not given up (without SMTP_URL they stay there).',
+    );
+    this.sampled(
+      'exportQueue',
+      'workshops_export_queue_depth',
+      'Exports waiting to be made, on every instance sharing the database.',
+    );
     const redis = this.redis;
     new Gauge({
       name: 'workshops_redis_up',

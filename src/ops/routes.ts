@@ -30,7 +30,9 @@ function metricsRefusal(c: Context, config: OpsDeps['config']): AppError | null 
   if (token !== undefined) {
     const presented = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (presented !== undefined && sameSecret(presented, token)) return null;
-    return new AppError('unauthenticated', 'The metrics need Authorization: Bearer <METRICS_TOKEN>.', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
+    return new AppError('unauthenticated', 'The metrics need Authorization: Bearer <METRICS_TOKEN>.', {
+      headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+    });
   }
   // The socket's peer must be this machine, and so must the client a trusted proxy names: behind a
   // proxy on the same host every client's socket comes from loopback. A header is the client's to
@@ -49,12 +51,18 @@ export function opsRoutes(deps: OpsDeps) {
     .get('/health', async (c) => {
       const ok = await deps.database.answers();
       // `mail` says where mail goes: sent over SMTP, or kept in the outbox table.
-      return c.json({ status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' }, ok ? 200 : 503);
+      return c.json(
+        { status: ok ? 'ok' : 'unavailable', mail: deps.config.smtpUrl ? 'smtp' : 'outbox' },
+        ok ? 200 : 503,
+      );
     })
     .get('/metrics', async (c) => {
       const refusal = metricsRefusal(c, deps.config);
       if (refusal) throw refusal;
-      return c.body(await deps.metrics.exposition(), 200, { 'Content-Type': deps.metrics.contentType, 'Cache-Control': 'no-store' });
+      return c.body(await deps.metrics.exposition(), 200, {
+        'Content-Type': deps.metrics.contentType,
+        'Cache-Control': 'no-store',
+      });
     })
     .get('/ready', async (c) => {
       const problem = await deps.readiness.problem();

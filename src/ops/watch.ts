@@ -7,7 +7,10 @@ import type { Metrics } from './metrics';
 /** Mails the sender has still to deliver: neither sent nor given up (the outbox's pending index). */
 export async function mailQueueDepth(db: Db): Promise<number> {
   const { outbox } = tablesOf(db);
-  const [row] = await db.select({ n: count() }).from(outbox).where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(outbox)
+    .where(and(isNull(outbox.sentAt), isNull(outbox.failedAt)));
   return row?.n ?? 0;
 }
 
@@ -36,7 +39,10 @@ export async function storedBytesByContainer(db: Db): Promise<Map<string, number
  * sync side's connections and documents, and the Redis connections of the documents and of the
  * attempt limits. (Socket.IO's are pointed at in `attachRealtime`, which owns them.)
  */
-export function watchDeps(metrics: Metrics, deps: { database: Database; collab: CollabService; attempts: Limiters }): void {
+export function watchDeps(
+  metrics: Metrics,
+  deps: { database: Database; collab: CollabService; attempts: Limiters },
+): void {
   const { database, collab, attempts } = deps;
   metrics.sample('mailQueue', () => mailQueueDepth(database.db));
   metrics.sample('exportQueue', () => exportQueueDepth(database.db));

@@ -42,7 +42,9 @@ async function loadAssets(page: PageName): Promise<PageAssets> {
 }
 
 function withGzip(built: PageAssets): ServedAssets {
-  const gzipped = new Map([...built.files].map(([name, contents]) => [name, new Uint8Array(gzipSync(contents, { level: 9 }))] as const));
+  const gzipped = new Map(
+    [...built.files].map(([name, contents]) => [name, new Uint8Array(gzipSync(contents, { level: 9 }))] as const),
+  );
   return { ...built, gzipped };
 }
 

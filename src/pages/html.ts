@@ -21,7 +21,9 @@ export interface PageDocument {
  * people wrote is set later by the script as text, never as markup.
  */
 export function pageDocument({ page, assets, title, meta = {}, body }: PageDocument): string {
-  const metas = Object.entries(meta).map(([name, content]) => `\n    <meta name="${attribute(name)}" content="${attribute(content)}" />`);
+  const metas = Object.entries(meta).map(
+    ([name, content]) => `\n    <meta name="${attribute(name)}" content="${attribute(content)}" />`,
+  );
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -38,6 +40,7 @@ ${body}
 
 /** What the current step keeps participants from seeing of each other, said on both pages (`showPrivacy`). */
 export const PRIVACY_NOTICES = {
-  private: '<p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>',
+  private:
+    '<p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>',
   anonymous: '<p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>',
 };

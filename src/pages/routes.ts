@@ -61,8 +61,14 @@ export function browserPageRoutes(options: PageRoutesOptions) {
       const assets = await pageAssets(c.req.param('page') as PageName);
       const type = CONTENT_TYPES[file.split('.').pop() ?? ''];
       if (!assets.files.has(file) || !type) throw new AppError('not_found', 'No such page file.');
-      const headers = { 'Content-Type': type, 'Cache-Control': IMMUTABLE, 'X-Content-Type-Options': 'nosniff', Vary: 'Accept-Encoding' };
-      if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) return c.body(assets.gzipped.get(file)!, 200, { ...headers, 'Content-Encoding': 'gzip' });
+      const headers = {
+        'Content-Type': type,
+        'Cache-Control': IMMUTABLE,
+        'X-Content-Type-Options': 'nosniff',
+        Vary: 'Accept-Encoding',
+      };
+      if (/\bgzip\b/.test(c.req.header('accept-encoding') ?? ''))
+        return c.body(assets.gzipped.get(file)!, 200, { ...headers, 'Content-Encoding': 'gzip' });
       return c.body(assets.files.get(file)!, 200, headers);
     })
     .get('/screen/:workshop_id', async (c) => {

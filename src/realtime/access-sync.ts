@@ -12,7 +12,13 @@ import { moveSockets, socketsIn, workshopsJoinedBy, type ClusterReachable } from
  * role room of their current role, or none of the workshop's rooms once they lost access. The
  * rights are read again from the database (`findAccess`), never inferred from the change.
  */
-export async function recheckAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, userId: string, workshopIds: Iterable<string>): Promise<void> {
+export async function recheckAccess(
+  deps: AppDeps,
+  io: RealtimeServer,
+  presence: Presence,
+  userId: string,
+  workshopIds: Iterable<string>,
+): Promise<void> {
   for (const workshopId of new Set(workshopIds)) {
     let role: WorkshopRole | null = null;
     try {
@@ -45,10 +51,15 @@ export function placedByRole(rooms: ReadonlySet<string>, workshopId: string, rol
 }
 
 /** Takes every socket, on every instance, out of a deleted workshop's rooms, per-user rooms included. */
-export async function evictWorkshop(io: RealtimeServer, workshopId: string, reachable: ClusterReachable): Promise<void> {
+export async function evictWorkshop(
+  io: RealtimeServer,
+  workshopId: string,
+  reachable: ClusterReachable,
+): Promise<void> {
   const sockets = await socketsIn(io, workshopRoom(workshopId), reachable);
   const users = new Set(sockets.map((s) => s.data.user?.id).filter((id): id is string => id !== undefined));
-  for (const userId of users) moveSockets(io, memberRoom(workshopId, userId), { leave: allRoomsOf(workshopId, userId) });
+  for (const userId of users)
+    moveSockets(io, memberRoom(workshopId, userId), { leave: allRoomsOf(workshopId, userId) });
   moveSockets(io, workshopRoom(workshopId), {
     leave: [workshopRoom(workshopId), roleRoom(workshopId, 'facilitator'), roleRoom(workshopId, 'participant')],
   });
@@ -60,7 +71,12 @@ export async function evictWorkshop(io: RealtimeServer, workshopId: string, reac
  * a workshop's log (an organization membership), each workshop their sockets joined is checked
  * again. Returns the unsubscribe function.
  */
-export function syncAccess(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable): () => void {
+export function syncAccess(
+  deps: AppDeps,
+  io: RealtimeServer,
+  presence: Presence,
+  reachable: ClusterReachable,
+): () => void {
   const onRevoked = ({ tokenHash }: SessionRevokedEvent) => {
     const room = tokenRoom(tokenHash);
     io.local.in(room).disconnectSockets(true);

@@ -32,7 +32,11 @@ export type Delivery = {
 
 /** Whether a socket of `userId` in `role` is part of `audience` (replay picks its renderings this way). */
 export function audienceIncludes(audience: Audience, role: WorkshopRole, userId: string): boolean {
-  return audience.roles.includes(role) && (audience.user === undefined || audience.user === userId) && !audience.except.includes(userId);
+  return (
+    audience.roles.includes(role) &&
+    (audience.user === undefined || audience.user === userId) &&
+    !audience.except.includes(userId)
+  );
 }
 
 /** The readers in both audiences, or null when none can be. */

@@ -16,8 +16,12 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
   // A user's sockets in one role: their member room, less the other role's room.
   const target =
     user !== undefined
-      ? io.to(memberRoom(workshopId, user)).except(oneRole ? [roleRoom(workshopId, oneRole === 'facilitator' ? 'participant' : 'facilitator')] : [])
-      : io.to(oneRole ? roleRoom(workshopId, oneRole) : workshopRoom(workshopId)).except(except.map((id) => memberRoom(workshopId, id)));
+      ? io
+          .to(memberRoom(workshopId, user))
+          .except(oneRole ? [roleRoom(workshopId, oneRole === 'facilitator' ? 'participant' : 'facilitator')] : [])
+      : io
+          .to(oneRole ? roleRoom(workshopId, oneRole) : workshopRoom(workshopId))
+          .except(except.map((id) => memberRoom(workshopId, id)));
   (target.emit as DynamicEmit)(delivery.event, delivery.payload);
 }
 
@@ -29,19 +33,28 @@ export function emitDelivery(io: RealtimeServer, workshopId: string, delivery: D
  * workshop, shared with joins: a resume's replay never interleaves with that workshop's live
  * events). Returns the stop function, which resolves once nothing is being sent.
  */
-export function broadcastChanges(deps: AppDeps, io: RealtimeServer, presence: Presence, reachable: ClusterReachable, order: KeyedLock): () => Promise<void> {
+export function broadcastChanges(
+  deps: AppDeps,
+  io: RealtimeServer,
+  presence: Presence,
+  reachable: ClusterReachable,
+  order: KeyedLock,
+): () => Promise<void> {
   const deliver = async (event: WorkshopEvent) => {
     const { workshopId } = event;
     // A promoted or demoted member's open sockets change role rooms before the event goes out, to
     // the role their access gives now (an organization admin stays a facilitator whatever the member role).
-    if (event.action === 'updateMember') await recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
+    if (event.action === 'updateMember')
+      await recheckAccess(deps, io, presence, event.change.member.user_id, [workshopId]);
     for (const delivery of await deliveriesFor(deps.database.db, event)) {
       emitDelivery(io, workshopId, delivery);
       deps.metrics.liveEventSent(delivery.event);
     }
     if (event.action === 'removeWorkshop') {
       // Nothing of this workshop will be sent again; its rooms, per-user ones included, would only linger.
-      evictWorkshop(io, workshopId, reachable).catch((err) => console.error('[realtime] leaving a deleted workshop failed', err));
+      evictWorkshop(io, workshopId, reachable).catch((err) =>
+        console.error('[realtime] leaving a deleted workshop failed', err),
+      );
     }
   };
   // Sending reads the database: closing waits for what is under way, so the store closes after it.

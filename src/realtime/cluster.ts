@@ -28,7 +28,11 @@ export async function socketsIn(io: RealtimeServer, room: string, reachable: Clu
 }
 
 /** The workshops one user's sockets joined, on every instance (this instance's, when the others cannot answer). */
-export async function workshopsJoinedBy(io: RealtimeServer, userId: string, reachable: ClusterReachable): Promise<string[]> {
+export async function workshopsJoinedBy(
+  io: RealtimeServer,
+  userId: string,
+  reachable: ClusterReachable,
+): Promise<string[]> {
   const sockets = await socketsIn(io, userRoom(userId), reachable);
   return [...new Set(sockets.flatMap((socket) => joinedWorkshops(socket.rooms)))];
 }

@@ -1,6 +1,13 @@
 import type { Db } from '../db/database';
 import type { WorkshopEvent, WorkshopAction } from '../modules/events/changes';
-import { authorsHiddenIn, cardHiddenFromOthers, hiddenAuthorsOf, readerWhoWroteNothing, VisibilityMemo, type Reader } from '../modules/access/visibility';
+import {
+  authorsHiddenIn,
+  cardHiddenFromOthers,
+  hiddenAuthorsOf,
+  readerWhoWroteNothing,
+  VisibilityMemo,
+  type Reader,
+} from '../modules/access/visibility';
 import { FACILITATORS, intersect, participant, participantsExcept, type Audience, type Delivery } from './audience';
 import { bare, RENDERERS, type Renderers } from './renderers';
 
@@ -12,11 +19,18 @@ import { bare, RENDERERS, type Renderers } from './renderers';
  * event reads exactly as the live one would now. `memo` keeps what visibility read for the length
  * of one broadcast or replay.
  */
-export async function deliveriesFor<A extends WorkshopAction>(db: Db, event: WorkshopEvent<A>, memo: VisibilityMemo = new VisibilityMemo()): Promise<Delivery[]> {
+export async function deliveriesFor<A extends WorkshopAction>(
+  db: Db,
+  event: WorkshopEvent<A>,
+  memo: VisibilityMemo = new VisibilityMemo(),
+): Promise<Delivery[]> {
   const renderer: Renderers[A] = RENDERERS[event.action];
   const rendered = await renderer(event, db, memo);
   const { cardUserId } = event;
-  const readable = cardUserId && (await cardHiddenFromOthers(db, event.workshopId, cardUserId, memo)) ? forCardReaders(event as WorkshopEvent, rendered, cardUserId) : rendered;
+  const readable =
+    cardUserId && (await cardHiddenFromOthers(db, event.workshopId, cardUserId, memo))
+      ? forCardReaders(event as WorkshopEvent, rendered, cardUserId)
+      : rendered;
   return readable.flatMap(withAuthorsHidden);
 }
 
@@ -35,7 +49,8 @@ function forCardReaders(event: WorkshopEvent, deliveries: readonly Delivery[], a
     }),
   );
   const others = bare(event, participantsExcept([authorId]));
-  const tookOthers = event.action === 'mergeCards' || (event.action === 'removeCard' && event.change.removed_ids.length > 0);
+  const tookOthers =
+    event.action === 'mergeCards' || (event.action === 'removeCard' && event.change.removed_ids.length > 0);
   return [...kept, tookOthers ? ({ ...others, payload: { ...others.payload, reload: true } } as Delivery) : others];
 }
 
@@ -49,14 +64,22 @@ function withAuthorsHidden(delivery: Delivery): Delivery[] {
   if (authors.length === 0) return [delivery];
   const parts: Array<{ audience: Audience; reader: Reader }> = [
     ...authors.flatMap((userId) => [
-      { audience: { roles: ['facilitator'], user: userId, except: [] }, reader: { role: 'facilitator', userId } } as const,
-      { audience: { roles: ['participant'], user: userId, except: [] }, reader: { role: 'participant', userId } } as const,
+      {
+        audience: { roles: ['facilitator'], user: userId, except: [] },
+        reader: { role: 'facilitator', userId },
+      } as const,
+      {
+        audience: { roles: ['participant'], user: userId, except: [] },
+        reader: { role: 'participant', userId },
+      } as const,
     ]),
     { audience: { roles: ['facilitator'], except: authors }, reader: readerWhoWroteNothing('facilitator') },
     { audience: { roles: ['participant'], except: authors }, reader: readerWhoWroteNothing('participant') },
   ];
   return parts.flatMap(({ audience, reader }) => {
     const within = intersect(delivery.audience, audience);
-    return within ? [{ ...delivery, audience: within, payload: authorsHiddenIn(reader, delivery.payload).value } as Delivery] : [];
+    return within
+      ? [{ ...delivery, audience: within, payload: authorsHiddenIn(reader, delivery.payload).value } as Delivery]
+      : [];
   });
 }

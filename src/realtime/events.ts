@@ -184,7 +184,10 @@ export interface ServerToClientEvents {
 }
 
 /** The server-side name of each workshop-scoped event. */
-export type WorkshopEventName = Exclude<keyof ServerToClientEvents, 'presence' | 'notification' | 'participation:changed'>;
+export type WorkshopEventName = Exclude<
+  keyof ServerToClientEvents,
+  'presence' | 'notification' | 'participation:changed'
+>;
 
 /** Error codes a `join` may answer with (docs/api.md#authentication-and-errors). */
 export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'service_unavailable' | 'internal_error';
@@ -214,9 +217,7 @@ export interface JoinRequest {
  * past the join limits (by default ten per socket in ten seconds, sixty per user a minute) is
  * answered `rate_limited` with `retry_after`.
  */
-export type JoinAck =
-  | { ok: true; seq: number; replayed?: number; reload?: true }
-  | { ok: false; error: SocketError };
+export type JoinAck = { ok: true; seq: number; replayed?: number; reload?: true } | { ok: false; error: SocketError };
 
 /** The most events a resume replays; a larger gap answers `reload: true`. */
 export const MAX_REPLAY = 500;

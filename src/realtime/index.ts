@@ -48,7 +48,9 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     cors: { origin: deps.config.corsOrigins, credentials: false },
   });
   // Logouts and role changes made on other instances while Redis was away never arrived here.
-  const redis = deps.config.redisUrl ? connectRedis(deps.config.redisUrl, { onRecovered: () => void recheckNow() }) : null;
+  const redis = deps.config.redisUrl
+    ? connectRedis(deps.config.redisUrl, { onRecovered: () => void recheckNow() })
+    : null;
   if (redis) io.adapter(redis.adapter);
 
   // Socket.IO keeps each connection's first HTTP request for its whole life; nothing here reads it
@@ -87,7 +89,9 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     registerWorkshopHandlers({ deps, presence, guard, limits, order }, socket);
   });
   function recheckNow(): Promise<void> {
-    return recheckLocalSockets(deps, io, presence, auth).catch((err) => console.error('[realtime] re-checking sockets failed', err));
+    return recheckLocalSockets(deps, io, presence, auth).catch((err) =>
+      console.error('[realtime] re-checking sockets failed', err),
+    );
   }
   const { metrics, readiness } = deps;
   // Read on each metrics scrape; the adapter's rooms are this instance's, with or without Redis.

@@ -1,7 +1,10 @@
 import { budget, type Config } from '../config';
 import { memoryLimiters, type Limiter, type Limiters } from '../lib/limiters';
 
-type JoinLimitSettings = Pick<Config, 'joinsPerSocketPer10Seconds' | 'joinsPerUserPerMinute' | 'replayedEventsPerUserPerMinute'>;
+type JoinLimitSettings = Pick<
+  Config,
+  'joinsPerSocketPer10Seconds' | 'joinsPerUserPerMinute' | 'replayedEventsPerUserPerMinute'
+>;
 
 /**
  * What `join` may cost. Each replayed event is read and rendered for the socket, so a client
@@ -19,7 +22,10 @@ export class JoinLimits {
   private readonly replays: Limiter;
 
   constructor({ config, attempts }: { config: JoinLimitSettings; attempts: Pick<Limiters, 'limiter'> }) {
-    this.socketJoins = memoryLimiters().limiter({ name: 'socket-joins', ...budget(config, 'joinsPerSocketPer10Seconds') });
+    this.socketJoins = memoryLimiters().limiter({
+      name: 'socket-joins',
+      ...budget(config, 'joinsPerSocketPer10Seconds'),
+    });
     this.userJoins = attempts.limiter({ name: 'user-joins', ...budget(config, 'joinsPerUserPerMinute') });
     this.replays = attempts.limiter({ name: 'replays', ...budget(config, 'replayedEventsPerUserPerMinute') });
   }

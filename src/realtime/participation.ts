@@ -6,9 +6,19 @@ import type { RealtimeServer } from './server-types';
 
 /** Logged changes after which the participation counts may read differently. */
 const AFFECTING: ReadonlySet<WorkshopAction> = new Set<WorkshopAction>([
-  'addVote', 'updateVote', 'removeVote', 'removeVotes',
-  'addRating', 'updateRating', 'removeRating', 'removeRatings',
-  'addMember', 'updateMember', 'removeCard', 'mergeCards', 'importCards',
+  'addVote',
+  'updateVote',
+  'removeVote',
+  'removeVotes',
+  'addRating',
+  'updateRating',
+  'removeRating',
+  'removeRatings',
+  'addMember',
+  'updateMember',
+  'removeCard',
+  'mergeCards',
+  'importCards',
   'changeStep',
 ]);
 
@@ -36,7 +46,10 @@ export function announceParticipation(deps: AppDeps, io: RealtimeServer): () => 
   const send = (workshopId: string) =>
     participationOf(deps.database.db, workshopId, true).then((withNames) => {
       const { users: _names, ...counts } = withNames;
-      io.to(roleRoom(workshopId, 'facilitator')).emit('participation:changed', { workshop_id: workshopId, ...withNames });
+      io.to(roleRoom(workshopId, 'facilitator')).emit('participation:changed', {
+        workshop_id: workshopId,
+        ...withNames,
+      });
       io.to(roleRoom(workshopId, 'participant')).emit('participation:changed', { workshop_id: workshopId, ...counts });
     });
 

@@ -52,8 +52,15 @@ export class Presence {
   async current(workshopId: string): Promise<PresencePayload> {
     const present = presentIn(workshopId, await socketsIn(this.io, workshopRoom(workshopId), this.clusterReachable));
     const profiles = await this.profilesOf(present.listed.map(({ user }) => user.id));
-    const listed = present.listed.map((entry) => ({ ...entry, user: profiles.get(entry.user.id) ?? entry.user })).sort(byPresenceOrder);
-    const users = listed.map(({ user }) => ({ id: user.id, name: user.name, avatar_url: user.avatar_url, guest: user.guest }));
+    const listed = present.listed
+      .map((entry) => ({ ...entry, user: profiles.get(entry.user.id) ?? entry.user }))
+      .sort(byPresenceOrder);
+    const users = listed.map(({ user }) => ({
+      id: user.id,
+      name: user.name,
+      avatar_url: user.avatar_url,
+      guest: user.guest,
+    }));
     return { workshop_id: workshopId, users, count: present.count };
   }
 
@@ -110,7 +117,11 @@ interface PresentUser {
 
 /** Facilitators first, then by name. */
 function byPresenceOrder(a: PresentUser, b: PresentUser): number {
-  return Number(b.facilitator) - Number(a.facilitator) || a.user.name.localeCompare(b.user.name) || a.user.id.localeCompare(b.user.id);
+  return (
+    Number(b.facilitator) - Number(a.facilitator) ||
+    a.user.name.localeCompare(b.user.name) ||
+    a.user.id.localeCompare(b.user.id)
+  );
 }
 
 /** Each connected user once, the first `PRESENCE_LIST_LIMIT` in presence order (by the names their sockets hold), and how many there are. */
@@ -120,7 +131,10 @@ function presentIn(workshopId: string, sockets: SocketView[]): { listed: Present
   for (const socket of sockets) {
     const user = socket.data.user;
     if (!user) continue;
-    users.set(user.id, { user, facilitator: socket.rooms.has(facilitators) || users.get(user.id)?.facilitator === true });
+    users.set(user.id, {
+      user,
+      facilitator: socket.rooms.has(facilitators) || users.get(user.id)?.facilitator === true,
+    });
   }
   return { listed: [...users.values()].sort(byPresenceOrder).slice(0, PRESENCE_LIST_LIMIT), count: users.size };
 }

@@ -18,19 +18,30 @@ const BATCH = 200;
  * asked about once, and the accesses of a batch of sockets are read together (`findAccesses`): a
  * few statements per batch, not two per socket.
  */
-export async function recheckLocalSockets(deps: AppDeps, io: RealtimeServer, presence: Presence, auth: SessionAuth): Promise<void> {
+export async function recheckLocalSockets(
+  deps: AppDeps,
+  io: RealtimeServer,
+  presence: Presence,
+  auth: SessionAuth,
+): Promise<void> {
   const sockets = await io.local.fetchSockets();
   const workshops = new Set<string>();
   for (let start = 0; start < sockets.length; start += BATCH) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     const batch = sockets.slice(start, start + BATCH);
-    const alive = await tokensAlive((tokenHash) => auth.isAlive(tokenHash), batch.map((socket) => socket.data.tokenHash));
+    const alive = await tokensAlive(
+      (tokenHash) => auth.isAlive(tokenHash),
+      batch.map((socket) => socket.data.tokenHash),
+    );
     const joined: Array<{ socket: (typeof batch)[number]; workshopId: string }> = [];
     for (const socket of batch) {
       if (!alive.get(socket.data.tokenHash)) socket.disconnect(true);
       else for (const workshopId of joinedWorkshops(socket.rooms)) joined.push({ socket, workshopId });
     }
-    const accesses = await findAccesses(deps.database.db, joined.map(({ socket, workshopId }) => ({ workshopId, userId: socket.data.user.id })));
+    const accesses = await findAccesses(
+      deps.database.db,
+      joined.map(({ socket, workshopId }) => ({ workshopId, userId: socket.data.user.id })),
+    );
     const moved = new Set<string>();
     for (const { socket, workshopId } of joined) {
       const userId = socket.data.user.id;

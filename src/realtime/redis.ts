@@ -21,7 +21,10 @@ export interface RedisFanout {
  * each instance keeps serving its own clients: publishes fail at once instead of queueing (a queue
  * would deliver stale broadcasts after the outage; clients catch up by `seq` instead).
  */
-export function connectRedis(url: string, options: { log?: (message: string) => void; onRecovered?: () => void } = {}): RedisFanout {
+export function connectRedis(
+  url: string,
+  options: { log?: (message: string) => void; onRecovered?: () => void } = {},
+): RedisFanout {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;

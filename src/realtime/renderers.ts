@@ -16,9 +16,12 @@ import type { Sequenced } from './events';
  */
 
 /** `memo` keeps the workshop's current prefs and facilitators for the length of one broadcast or replay. */
-export type Renderer<A extends WorkshopAction> = (event: WorkshopEvent<A>, db: Db, memo: VisibilityMemo) => Delivery[] | Promise<Delivery[]>;
+export type Renderer<A extends WorkshopAction> = (
+  event: WorkshopEvent<A>,
+  db: Db,
+  memo: VisibilityMemo,
+) => Delivery[] | Promise<Delivery[]>;
 export type Renderers = { readonly [A in WorkshopAction]: Renderer<A> };
-
 
 const head = (event: WorkshopEvent): Sequenced => ({ seq: event.seq, workshop_id: event.workshopId });
 
@@ -30,9 +33,15 @@ function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
 const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 
 /** The change for facilitators; the bare sequence number for participants. */
-const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [logged(event, FACILITATORS), bare(event, participantsExcept([]))];
+const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [
+  logged(event, FACILITATORS),
+  bare(event, participantsExcept([])),
+];
 
-function exportDelivery(event: WorkshopEvent<'addExport' | 'updateExport' | 'removeExport'>, name: 'export:updated' | 'export:deleted'): Delivery[] {
+function exportDelivery(
+  event: WorkshopEvent<'addExport' | 'updateExport' | 'removeExport'>,
+  name: 'export:updated' | 'export:deleted',
+): Delivery[] {
   return [
     { audience: FACILITATORS, event: name, payload: { ...head(event), export: event.change.export } },
     bare(event, participantsExcept([])),
@@ -63,8 +72,17 @@ function ownedBy(event: WorkshopEvent, ownerId: string, full: Delivery, own: Del
 }
 
 /** A card rendered for each reader: the full score, or each participant's own votes when those are hidden. */
-async function cardDeliveries(db: Db, memo: VisibilityMemo, event: WorkshopEvent, card: CardOutput, render: (card: CardOutput) => Delivery): Promise<Delivery[]> {
-  const withScore = (audience: Audience, score: number): Delivery => ({ ...render({ ...card, summary: { ...card.summary, score } }), audience });
+async function cardDeliveries(
+  db: Db,
+  memo: VisibilityMemo,
+  event: WorkshopEvent,
+  card: CardOutput,
+  render: (card: CardOutput) => Delivery,
+): Promise<Delivery[]> {
+  const withScore = (audience: Audience, score: number): Delivery => ({
+    ...render({ ...card, summary: { ...card.summary, score } }),
+    audience,
+  });
   const readings = await scoreReadings(db, event.workshopId, card.id, memo);
   if (readings.shared) return [withScore(EVERYONE, readings.score)];
   const voters = [...readings.byVoter.keys()];
@@ -78,10 +96,19 @@ async function cardDeliveries(db: Db, memo: VisibilityMemo, event: WorkshopEvent
 /** A vote changed a card's score: as each reader may see it (`scoreReadings`). */
 const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (event, db, memo) => {
   const { card_id: cardId, user_id: ownerId } = event.change.vote;
-  const scored = (audience: Audience, score: number): Delivery => ({ audience, event: 'score:changed', payload: { ...head(event), card_id: cardId, score } });
+  const scored = (audience: Audience, score: number): Delivery => ({
+    audience,
+    event: 'score:changed',
+    payload: { ...head(event), card_id: cardId, score },
+  });
   const readings = await scoreReadings(db, event.workshopId, cardId, memo);
   if (readings.shared) return [scored(EVERYONE, readings.score)];
-  return ownedBy(event, ownerId, scored(FACILITATORS, readings.full), scored(participant(ownerId), readings.byVoter.get(ownerId) ?? 0));
+  return ownedBy(
+    event,
+    ownerId,
+    scored(FACILITATORS, readings.full),
+    scored(participant(ownerId), readings.byVoter.get(ownerId) ?? 0),
+  );
 };
 
 /** A rating is everyone's to see unless the current step hides others' ratings. */
@@ -97,47 +124,89 @@ export const RENDERERS: Renderers = {
     const { workshop, changes } = event.change;
     // Criteria carry ratings that not every reader may see; this rendering goes to everyone.
     const { criteria: _perReader, ...shared } = workshop;
-    const deliveries: Delivery[] = [{ audience: EVERYONE, event: 'workshop:updated', payload: { ...head(event), workshop: shared, changes } }];
+    const deliveries: Delivery[] = [
+      { audience: EVERYONE, event: 'workshop:updated', payload: { ...head(event), workshop: shared, changes } },
+    ];
     if ('view' in changes || 'force_sync' in changes) {
-      deliveries.push({ audience: EVERYONE, event: 'view:changed', payload: { ...head(event), view: workshop.view, force_sync: workshop.force_sync } });
+      deliveries.push({
+        audience: EVERYONE,
+        event: 'view:changed',
+        payload: { ...head(event), view: workshop.view, force_sync: workshop.force_sync },
+      });
     }
     return deliveries;
   },
   removeWorkshop: everyone,
   changeStep: (event) => [
     { audience: EVERYONE, event: 'step:changed', payload: { ...head(event), step: event.change.step } },
-    { audience: EVERYONE, event: 'view:changed', payload: { ...head(event), view: event.change.workshop.view, force_sync: event.change.workshop.force_sync } },
+    {
+      audience: EVERYONE,
+      event: 'view:changed',
+      payload: { ...head(event), view: event.change.workshop.view, force_sync: event.change.workshop.force_sync },
+    },
     ...readCardsAgain(event, false),
   ],
 
   addStep: everyone,
-  updateStep: (event) => (event.change.cards_visible ? [logged(event, FACILITATORS), ...readCardsAgain(event, true)] : [logged(event)]),
+  updateStep: (event) =>
+    event.change.cards_visible ? [logged(event, FACILITATORS), ...readCardsAgain(event, true)] : [logged(event)],
   removeStep: everyone,
   addIllustration: everyone,
   updateIllustration: everyone,
   removeIllustration: everyone,
 
-  addCard: (event, db, memo) => cardDeliveries(db, memo, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card } })),
+  addCard: (event, db, memo) =>
+    cardDeliveries(db, memo, event, event.change.card, (card) => ({
+      audience: EVERYONE,
+      event: 'card:created',
+      payload: { ...head(event), card },
+    })),
   updateCard: (event, db, memo) =>
-    cardDeliveries(db, memo, event, event.change.card, (card) => ({ audience: EVERYONE, event: 'card:updated', payload: { ...head(event), card, changes: event.change.changes } })),
+    cardDeliveries(db, memo, event, event.change.card, (card) => ({
+      audience: EVERYONE,
+      event: 'card:updated',
+      payload: { ...head(event), card, changes: event.change.changes },
+    })),
   removeCard: (event) => {
     const { card, removed_ids } = event.change;
-    return [{ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: card.id, removed_ids: [card.id, ...removed_ids], merged_into: null } }];
+    return [
+      {
+        audience: EVERYONE,
+        event: 'card:deleted',
+        payload: { ...head(event), card_id: card.id, removed_ids: [card.id, ...removed_ids], merged_into: null },
+      },
+    ];
   },
   mergeCards: async (event, db, memo) => {
     const { card, merged_ids } = event.change;
     return [
-      ...(await cardDeliveries(db, memo, event, card, (c) => ({ audience: EVERYONE, event: 'card:created', payload: { ...head(event), card: c } }))),
-      ...merged_ids.map((id): Delivery => ({ audience: EVERYONE, event: 'card:deleted', payload: { ...head(event), card_id: id, removed_ids: [id], merged_into: card.id } })),
+      ...(await cardDeliveries(db, memo, event, card, (c) => ({
+        audience: EVERYONE,
+        event: 'card:created',
+        payload: { ...head(event), card: c },
+      }))),
+      ...merged_ids.map((id): Delivery => ({
+        audience: EVERYONE,
+        event: 'card:deleted',
+        payload: { ...head(event), card_id: id, removed_ids: [id], merged_into: card.id },
+      })),
     ];
   },
-  importCards: (event) => [{ audience: EVERYONE, event: 'workshop:event', payload: { ...head(event), action: event.action, change: event.change, reload: true } }],
+  importCards: (event) => [
+    {
+      audience: EVERYONE,
+      event: 'workshop:event',
+      payload: { ...head(event), action: event.action, change: event.change, reload: true },
+    },
+  ],
   moveCards: everyone,
 
   addVote: scoreChanged,
   updateVote: scoreChanged,
   removeVote: scoreChanged,
-  removeVotes: (event) => [{ audience: EVERYONE, event: 'score:changed', payload: { ...head(event), card_id: null, score: 0 } }],
+  removeVotes: (event) => [
+    { audience: EVERYONE, event: 'score:changed', payload: { ...head(event), card_id: null, score: 0 } },
+  ],
 
   addRating: ratingChanged,
   updateRating: ratingChanged,
@@ -149,7 +218,9 @@ export const RENDERERS: Renderers = {
   removeItem: everyone,
   removeItems: everyone,
 
-  addComment: (event) => [{ audience: EVERYONE, event: 'comment:created', payload: { ...head(event), comment: event.change.comment } }],
+  addComment: (event) => [
+    { audience: EVERYONE, event: 'comment:created', payload: { ...head(event), comment: event.change.comment } },
+  ],
   removeComment: everyone,
   removeComments: everyone,
 

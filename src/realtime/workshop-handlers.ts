@@ -54,7 +54,10 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
     try {
       const wait = await ctx.limits.joinAllowed(socket.id, socket.data.user.id);
       if (wait !== null) {
-        answer<JoinAck>(ack, { ok: false, error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait } });
+        answer<JoinAck>(ack, {
+          ok: false,
+          error: { code: 'rate_limited', message: `Too many joins; try again in ${wait} s.`, retry_after: wait },
+        });
         return;
       }
       answer<JoinAck>(ack, await join(ctx, socket, request));
@@ -71,7 +74,12 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
 
 async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): Promise<LoadedAccess | SocketError> {
   try {
-    return (await findAccess(ctx.deps.database.db, id, socket.data.user.id)) ?? { code: 'not_found', message: 'Workshop not found.' };
+    return (
+      (await findAccess(ctx.deps.database.db, id, socket.data.user.id)) ?? {
+        code: 'not_found',
+        message: 'Workshop not found.',
+      }
+    );
   } catch (err) {
     return joinFailure(err);
   }
@@ -79,7 +87,12 @@ async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string
 
 /** The database away or busy is the client's to retry, as a REST 503 is; anything else is logged as a fault. */
 function joinFailure(err: unknown): SocketError {
-  if (isUnavailable(err)) return { code: 'service_unavailable', message: 'The service is busy or restarting; join again shortly.', retry_after: 1 };
+  if (isUnavailable(err))
+    return {
+      code: 'service_unavailable',
+      message: 'The service is busy or restarting; join again shortly.',
+      retry_after: 1,
+    };
   console.error('[realtime] join failed', err);
   return { code: 'internal_error', message: 'Something went wrong on our side.' };
 }
@@ -103,7 +116,12 @@ async function join(ctx: HandlerContext, socket: RealtimeSocket, request: unknow
   }
   const latest = access.workshop.lastEventSeq;
   const since = input.since_seq;
-  if (since === undefined || since > latest || latest - since > MAX_REPLAY || !(await ctx.limits.replayAllowed(socket.data.user.id, latest - since))) {
+  if (
+    since === undefined ||
+    since > latest ||
+    latest - since > MAX_REPLAY ||
+    !(await ctx.limits.replayAllowed(socket.data.user.id, latest - since))
+  ) {
     // Armed before the rooms are joined: a live copy of a change the ack's seq covers, still on
     // its way, is dropped; anything later goes through.
     ctx.guard.arm(socket, access.workshop.id, latest);
@@ -128,7 +146,12 @@ function joinRooms(ctx: HandlerContext, socket: RealtimeSocket, access: LoadedAc
  * from the user's budget (`JoinLimits`) by the gap the earlier access showed; a gap past `MAX_REPLAY` is
  * answered `reload` before, whatever the budget, so it costs none.
  */
-async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, earlier: LoadedAccess, since: number): Promise<JoinAck> {
+async function replayInTurn(
+  ctx: HandlerContext,
+  socket: RealtimeSocket,
+  earlier: LoadedAccess,
+  since: number,
+): Promise<JoinAck> {
   const { id } = earlier.workshop;
   const userId = socket.data.user.id;
   // Read again in the turn: a role change delivered while this join waited for it moved no room of
@@ -145,7 +168,8 @@ async function replayInTurn(ctx: HandlerContext, socket: RealtimeSocket, earlier
   const memo = new VisibilityMemo();
   for (const event of missed) {
     for (const delivery of await deliveriesFor(db, event, memo)) {
-      if (audienceIncludes(delivery.audience, access.role, userId)) (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
+      if (audienceIncludes(delivery.audience, access.role, userId))
+        (socket.emit as DynamicEmit)(delivery.event, delivery.payload);
     }
   }
   // Changes may have committed since the access was read: the log says how far the replay went.

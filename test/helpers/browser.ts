@@ -11,12 +11,23 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserAvailable = existsSync(CHROMIUM);
 
 if (!browserAvailable) {
-  if (process.env.REQUIRE_BROWSER === '1') throw new Error(`REQUIRE_BROWSER=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
-  console.warn(`No chromium at ${CHROMIUM}: skipping the browser tests. Install it with \`apt-get install -y chromium\` to run them.`);
+  if (process.env.REQUIRE_BROWSER === '1')
+    throw new Error(`REQUIRE_BROWSER=1 but there is no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  console.warn(
+    `No chromium at ${CHROMIUM}: skipping the browser tests. Install it with \`apt-get install -y chromium\` to run them.`,
+  );
 }
 
 /** Headless, and quiet: no calls home, no updates, no first-run pages. */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
@@ -79,7 +90,12 @@ export const WITHIN_MS = 1_000;
 export const SHOWS_WITHIN_MS = 5_000;
 
 /** Waits until the element `selector` exists, is not hidden, and its text is `text` (checked at every frame). */
-export function shown(page: Page, selector: string, text: string | RegExp, timeout = SHOWS_WITHIN_MS): Promise<unknown> {
+export function shown(
+  page: Page,
+  selector: string,
+  text: string | RegExp,
+  timeout = SHOWS_WITHIN_MS,
+): Promise<unknown> {
   const [source, flags] = typeof text === 'string' ? [null, null] : [text.source, text.flags];
   return page.waitForFunction(
     ({ selector, text, source, flags }) => {
@@ -94,7 +110,11 @@ export function shown(page: Page, selector: string, text: string | RegExp, timeo
 }
 
 /** How long `change` takes to show on the page (the REST call included); fails past `limitMs`. */
-export async function timeToShow(change: () => Promise<unknown>, seen: () => Promise<unknown>, limitMs = WITHIN_MS): Promise<number> {
+export async function timeToShow(
+  change: () => Promise<unknown>,
+  seen: () => Promise<unknown>,
+  limitMs = WITHIN_MS,
+): Promise<number> {
   const started = performance.now();
   await change();
   await seen();

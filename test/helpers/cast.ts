@@ -75,7 +75,10 @@ export function useServer(overrides: Lazy<Partial<Config>> = {}, options: Lazy<T
  * Signs up one user per name on `t` before the tests (in order, so creation times follow the
  * names). Each returned user is filled in place, so the array can be destructured at once.
  */
-export function useUsers<const Names extends readonly string[]>(t: TestServer, ...names: Names): { [K in keyof Names]: TestUser } {
+export function useUsers<const Names extends readonly string[]>(
+  t: TestServer,
+  ...names: Names
+): { [K in keyof Names]: TestUser } {
   const users = names.map(() => ({}) as TestUser);
   beforeAll(async () => {
     for (const [index, name] of names.entries()) Object.assign(users[index]!, await createUser(t, name));

@@ -79,9 +79,15 @@ export async function storedUpdateCount(t: TestServer, workshopId: string): Prom
   return counted!.n;
 }
 
-export async function sqlPlacement(t: TestServer, cardId: string): Promise<{ position: number; x: number | null; y: number | null }> {
+export async function sqlPlacement(
+  t: TestServer,
+  cardId: string,
+): Promise<{ position: number; x: number | null; y: number | null }> {
   const { cards } = t.tables;
-  const [placement] = await t.db.select({ position: cards.position, x: cards.x, y: cards.y }).from(cards).where(eq(cards.id, cardId));
+  const [placement] = await t.db
+    .select({ position: cards.position, x: cards.x, y: cards.y })
+    .from(cards)
+    .where(eq(cards.id, cardId));
   return placement!;
 }
 

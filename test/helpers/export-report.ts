@@ -1,4 +1,11 @@
-import type { ExportReport, ReportCard, ReportComment, ReportItem, ReportRating, ReportVote } from '../../src/modules/exports/report';
+import type {
+  ExportReport,
+  ReportCard,
+  ReportComment,
+  ReportItem,
+  ReportRating,
+  ReportVote,
+} from '../../src/modules/exports/report';
 
 export interface SampleOptions {
   clusters?: number;
@@ -70,15 +77,36 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
     if (fields.type === 'idea') {
       for (const criterion of criteria) {
         const values = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(criterion.values));
-        values.forEach((value) => ratings.push({ cardId: id, criterionId: criterion.id, user: pick(PEOPLE), value, createdAt: at(number + 120) }));
+        values.forEach((value) =>
+          ratings.push({
+            cardId: id,
+            criterionId: criterion.id,
+            user: pick(PEOPLE),
+            value,
+            createdAt: at(number + 120),
+          }),
+        );
         ratingAverages[criterion.id] = values.reduce((a, b) => a + b, 0) / values.length;
         ratingCount += values.length;
       }
     }
     const commentCount = random() < 0.3 ? 1 : 0;
-    if (commentCount) comments.push({ cardId: id, user: pick(PEOPLE), content: `Comment on ${fields.title}`, createdAt: at(number + 200) });
+    if (commentCount)
+      comments.push({
+        cardId: id,
+        user: pick(PEOPLE),
+        content: `Comment on ${fields.title}`,
+        createdAt: at(number + 200),
+      });
     const itemCount = random() < 0.25 ? 1 : 0;
-    if (itemCount) items.push({ cardId: id, sectionId: pick(sections).id, user: pick(PEOPLE), content: `Follow up ${fields.title}`, createdAt: at(number + 210) });
+    if (itemCount)
+      items.push({
+        cardId: id,
+        sectionId: pick(sections).id,
+        user: pick(PEOPLE),
+        content: `Follow up ${fields.title}`,
+        createdAt: at(number + 210),
+      });
     return {
       id,
       shortId: String(number),
@@ -146,7 +174,15 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
             zones: cards
               .filter((c) => c.type === 'cluster')
               .slice(0, 4)
-              .map((c, i) => ({ id: `zone${i + 1}`, name: c.title, x: (i % 2) * 24, y: Math.floor(i / 2) * 16, cols: 22, rows: 14, clusterId: c.id })),
+              .map((c, i) => ({
+                id: `zone${i + 1}`,
+                name: c.title,
+                x: (i % 2) * 24,
+                y: Math.floor(i / 2) * 16,
+                cols: 22,
+                rows: 14,
+                clusterId: c.id,
+              })),
           },
   };
 }

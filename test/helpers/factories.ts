@@ -19,7 +19,9 @@ export interface TestUser {
 /** Signs a new user up through the API. */
 export async function createUser(t: TestServer, name = 'User'): Promise<TestUser> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}@example.test`;
-  const res = await t.request<{ token: string; user: UserOutput }>('POST', '/v1/auth/signup', { body: { email, password: 'correct horse battery', name } });
+  const res = await t.request<{ token: string; user: UserOutput }>('POST', '/v1/auth/signup', {
+    body: { email, password: 'correct horse battery', name },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { token: res.body.token, id: res.body.user.id, email, name };
 }
@@ -29,7 +31,9 @@ export async function createUser(t: TestServer, name = 'User'): Promise<TestUser
  * to it. Organization seats added by address follow a confirmed address only.
  */
 export async function confirmAddress(t: Pick<TestServer, 'rows' | 'request'>, email: string): Promise<void> {
-  const mails = await t.rows<{ text: string }>(sql`select text from outbox where "to" = ${email} and subject = 'Confirm your e-mail address' order by rowid`);
+  const mails = await t.rows<{ text: string }>(
+    sql`select text from outbox where "to" = ${email} and subject = 'Confirm your e-mail address' order by rowid`,
+  );
   const token = /\/confirm\?token=(\S+)/.exec(mails.at(-1)?.text ?? '')?.[1];
   expect(token, `no confirmation mail to ${email}`).toBeDefined();
   const res = await t.request('POST', '/v1/auth/confirm', { body: { token } });
@@ -57,12 +61,24 @@ export function expectError(res: { status: number; body: unknown }, status: numb
  * Tests of the routes themselves go through the API.
  */
 
-export async function seedWorkshop(t: TestServer, owner: TestUser, values: Partial<Schema['workshops']['$inferInsert']> = {}) {
+export async function seedWorkshop(
+  t: TestServer,
+  owner: TestUser,
+  values: Partial<Schema['workshops']['$inferInsert']> = {},
+) {
   const accessCode = String(100_000_000 + Math.floor(Math.random() * 899_999_999));
   return t.write(async (tx, { workshops, workshopMembers }) => {
     const [workshop] = await tx
       .insert(workshops)
-      .values({ ownerType: 'user', ownerId: owner.id, createdBy: owner.id, title: 'Seeded workshop', view: DEFAULT_VIEW, accessCode, ...values })
+      .values({
+        ownerType: 'user',
+        ownerId: owner.id,
+        createdBy: owner.id,
+        title: 'Seeded workshop',
+        view: DEFAULT_VIEW,
+        accessCode,
+        ...values,
+      })
       .returning();
     await tx.insert(workshopMembers).values({ workshopId: workshop!.id, userId: owner.id, role: 'facilitator' });
     return workshop!;
@@ -81,7 +97,12 @@ export async function seedWorkshopWith(
   return workshop;
 }
 
-export async function seedMember(t: TestServer, workshopId: string, user: TestUser, role: 'facilitator' | 'participant' = 'participant') {
+export async function seedMember(
+  t: TestServer,
+  workshopId: string,
+  user: TestUser,
+  role: 'facilitator' | 'participant' = 'participant',
+) {
   await t.write(async (tx, { workshopMembers }) => {
     await tx.insert(workshopMembers).values({ workshopId, userId: user.id, role });
   });
@@ -93,7 +114,13 @@ export async function seedCurrentStep(t: TestServer, workshopId: string, prefs: 
     const position = (await tx.select({ n: count() }).from(steps).where(eq(steps.workshopId, workshopId)))[0]!.n;
     const [step] = await tx
       .insert(steps)
-      .values({ workshopId, position, name: `Step ${position + 1}`, prefs: { ...DEFAULT_PREFS, ...prefs }, view: DEFAULT_VIEW })
+      .values({
+        workshopId,
+        position,
+        name: `Step ${position + 1}`,
+        prefs: { ...DEFAULT_PREFS, ...prefs },
+        view: DEFAULT_VIEW,
+      })
       .returning();
     await tx.update(workshops).set({ currentStepId: step!.id }).where(eq(workshops.id, workshopId));
     return step!;
@@ -146,14 +173,28 @@ export function recordEvent(t: TestServer, input: ChangeInput) {
   return write(t.deps, async (_tx, changes) => changes.record(input));
 }
 
-export async function seedEvent(t: TestServer, workshopId: string, action: string, userId: string | null, change: Record<string, unknown> = {}) {
+export async function seedEvent(
+  t: TestServer,
+  workshopId: string,
+  action: string,
+  userId: string | null,
+  change: Record<string, unknown> = {},
+) {
   await t.write(async (tx, { events, workshops }) => {
     const [numbered] = await tx
       .update(workshops)
       .set({ lastEventSeq: sql`${workshops.lastEventSeq} + 1` })
       .where(eq(workshops.id, workshopId))
       .returning({ seq: workshops.lastEventSeq });
-    await tx.insert(events).values({ id: newId(), workshopId, seq: numbered!.seq, action, userId, change, createdAt: new Date().toISOString() });
+    await tx.insert(events).values({
+      id: newId(),
+      workshopId,
+      seq: numbered!.seq,
+      action,
+      userId,
+      change,
+      createdAt: new Date().toISOString(),
+    });
   });
 }
 
@@ -166,14 +207,25 @@ export async function seedNotification(
   return t.write(async (tx, { notifications }) => {
     const [notification] = await tx
       .insert(notifications)
-      .values({ userId: user.id, type: values.type ?? 'message', data: values.data ?? {}, read: values.read ?? false, createdAt, updatedAt: createdAt })
+      .values({
+        userId: user.id,
+        type: values.type ?? 'message',
+        data: values.data ?? {},
+        read: values.read ?? false,
+        createdAt,
+        updatedAt: createdAt,
+      })
       .returning();
     return notification!;
   });
 }
 
 /** A `files` row as an upload leaves it (no bytes on disk). */
-export async function seedFile(t: TestServer, user: TestUser, values: { name?: string; mimetype?: string; container?: string } = {}) {
+export async function seedFile(
+  t: TestServer,
+  user: TestUser,
+  values: { name?: string; mimetype?: string; container?: string } = {},
+) {
   return t.write(async (tx, { files }) => {
     const [file] = await tx
       .insert(files)
@@ -192,7 +244,11 @@ export async function seedFile(t: TestServer, user: TestUser, values: { name?: s
 
 // Card feedback factories: criteria and sections written directly, and a peek at the event log.
 
-export async function seedCriterion(t: TestServer, workshopId: string, values: { title?: string; scale?: number } = {}) {
+export async function seedCriterion(
+  t: TestServer,
+  workshopId: string,
+  values: { title?: string; scale?: number } = {},
+) {
   return t.write(async (tx, { criteria }) => {
     const position = (await tx.select({ n: count() }).from(criteria).where(eq(criteria.workshopId, workshopId)))[0]!.n;
     const [criterion] = await tx
@@ -206,7 +262,10 @@ export async function seedCriterion(t: TestServer, workshopId: string, values: {
 export async function seedSection(t: TestServer, workshopId: string, title?: string) {
   return t.write(async (tx, { sections }) => {
     const position = (await tx.select({ n: count() }).from(sections).where(eq(sections.workshopId, workshopId)))[0]!.n;
-    const [section] = await tx.insert(sections).values({ workshopId, title: title ?? `Section ${position + 1}`, position }).returning();
+    const [section] = await tx
+      .insert(sections)
+      .values({ workshopId, title: title ?? `Section ${position + 1}`, position })
+      .returning();
     return section!;
   });
 }
@@ -217,7 +276,10 @@ export async function seedSection(t: TestServer, workshopId: string, title?: str
  */
 export function inTurn<T>(count: number, make: (index: number) => Promise<T>): Promise<T[]>;
 export function inTurn<I, T>(items: readonly I[], make: (item: I, index: number) => Promise<T>): Promise<T[]>;
-export async function inTurn<T>(items: number | readonly unknown[], make: (item: never, index: number) => Promise<T>): Promise<T[]> {
+export async function inTurn<T>(
+  items: number | readonly unknown[],
+  make: (item: never, index: number) => Promise<T>,
+): Promise<T[]> {
   const list = typeof items === 'number' ? Array.from({ length: items }, (_, index) => index) : items;
   const made: T[] = [];
   for (const [index, item] of list.entries()) made.push(await make(item as never, index));
@@ -233,11 +295,17 @@ export async function eventLog(t: TestServer, workshopId: string) {
 /** A real PNG of the given size, made with sharp, for upload and avatar tests. */
 export async function pngImage(width: number, height: number, background = '#3366cc'): Promise<Buffer> {
   const { default: sharp } = await import('sharp');
-  return sharp({ create: { width, height, channels: 4, background } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 4, background } })
+    .png()
+    .toBuffer();
 }
 
 /** Sends `data` as the multipart part `field` (a file with the given name and type). */
-export function multipart(field: string, data: Uint8Array | string, options: { name?: string; type?: string } = {}): FormData {
+export function multipart(
+  field: string,
+  data: Uint8Array | string,
+  options: { name?: string; type?: string } = {},
+): FormData {
   const form = new FormData();
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
   form.append(field, new Blob([bytes], options.type ? { type: options.type } : {}), options.name ?? 'file.bin');
@@ -257,7 +325,11 @@ export interface Cast {
  * A workshop of the cast (the stranger left out) with one cluster by the facilitator, and the
  * path of that card's `feedback` collection (`votes`, `items`, …).
  */
-export async function seedCardScene(cast: Cast, feedback: string, values: Partial<Schema['workshops']['$inferInsert']> = {}) {
+export async function seedCardScene(
+  cast: Cast,
+  feedback: string,
+  values: Partial<Schema['workshops']['$inferInsert']> = {},
+) {
   const { t, facilitator, participant, other } = cast;
   const workshop = await seedWorkshopWith(t, facilitator, [participant, other], values);
   const card = await seedCard(t, workshop.id, facilitator, { type: 'cluster' });

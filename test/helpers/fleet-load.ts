@@ -47,7 +47,15 @@ export interface RunningLoad {
 export function startLoad(options: LoadOptions): RunningLoad {
   const thinkMs = options.thinkMs ?? 100;
   const hangMs = options.hangMs ?? 5_000;
-  const report: LoadReport = { cards: [], votes: [], comments: [], statuses: new Map(), violations: [], slowestMs: 0, moves: 0 };
+  const report: LoadReport = {
+    cards: [],
+    votes: [],
+    comments: [],
+    statuses: new Map(),
+    violations: [],
+    slowestMs: 0,
+    moves: 0,
+  };
   let running = true;
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const pick = <T>(list: T[]): T | undefined => list[Math.floor(Math.random() * list.length)];
@@ -66,10 +74,12 @@ export function startLoad(options: LoadOptions): RunningLoad {
       status = res.status;
       const text = await res.text();
       if (status >= 500 && status !== 503) report.violations.push(`${status} on POST ${path}: ${text.slice(0, 200)}`);
-      if (status === 503 && !res.headers.get('retry-after')) report.violations.push(`503 without Retry-After on POST ${path}`);
+      if (status === 503 && !res.headers.get('retry-after'))
+        report.violations.push(`503 without Retry-After on POST ${path}`);
       return res.ok ? (JSON.parse(text) as { id: string }) : null;
     } catch (err) {
-      if ((err as Error).name === 'TimeoutError') report.violations.push(`no answer within ${hangMs + 3_000} ms on POST ${path}`);
+      if ((err as Error).name === 'TimeoutError')
+        report.violations.push(`no answer within ${hangMs + 3_000} ms on POST ${path}`);
       return null;
     } finally {
       const ms = Date.now() - started;
@@ -85,7 +95,11 @@ export function startLoad(options: LoadOptions): RunningLoad {
       const roll = Math.random();
       const card = pick(report.cards);
       if (roll < 0.4 || !card) {
-        const made = await send(user, `${inWorkshop}/cards`, { type: 'idea', title: `Idea ${index}.${i}`, parent: options.clusterId });
+        const made = await send(user, `${inWorkshop}/cards`, {
+          type: 'idea',
+          title: `Idea ${index}.${i}`,
+          parent: options.clusterId,
+        });
         if (made) report.cards.push(made.id);
       } else if (roll < 0.8) {
         const vote = await send(user, `${inWorkshop}/cards/${card}/votes`, { value: 1 });

@@ -46,11 +46,18 @@ export async function fleetWorkshop(url: string, facilitator: FleetUser, partici
   const api = facilitator.on(url);
   const workshop = await api.post('/v1/workshops', { body: { title: 'Fleet' } });
   const inWorkshop = { params: { path: { workshop_id: workshop.id } } };
-  const step = await api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Ideas and votes' } });
+  const step = await api.post('/v1/workshops/{workshop_id}/steps', {
+    ...inWorkshop,
+    body: { name: 'Ideas and votes' },
+  });
   await api.put('/v1/workshops/{id}', { params: { path: { id: workshop.id } }, body: { current_step_id: step.id } });
-  const cluster = await api.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Ideas' } });
+  const cluster = await api.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Ideas' },
+  });
   const { access_code } = await api.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
-  for (const participant of participants) await participant.on(url).post('/v1/workshops/join', { body: { access_code } });
+  for (const participant of participants)
+    await participant.on(url).post('/v1/workshops/join', { body: { access_code } });
   return { id: workshop.id, clusterId: cluster.id, inWorkshop };
 }
 

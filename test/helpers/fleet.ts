@@ -88,6 +88,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     throw (failed as PromiseRejectedResult).reason;
   }
   proxy.backends.push(...instances.map((instance) => instance.port));
-  const logs = () => instances.map((instance) => `--- instance ${instance.name} (port ${instance.port})\n${instance.run.stdout().slice(-4_000)}\n${instance.run.stderr().slice(-4_000)}`).join('\n');
+  const logs = () =>
+    instances
+      .map(
+        (instance) =>
+          `--- instance ${instance.name} (port ${instance.port})\n${instance.run.stdout().slice(-4_000)}\n${instance.run.stderr().slice(-4_000)}`,
+      )
+      .join('\n');
   return { instances, proxy, secret, logs, stop };
 }

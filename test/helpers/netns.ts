@@ -37,7 +37,8 @@ async function routedPrefixes(): Promise<Array<{ base: number; bits: number }>> 
 }
 
 const toNumber = (address: string) => address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-const within = (address: number, { base, bits }: { base: number; bits: number }) => bits === 0 || address >>> (32 - bits) === base >>> (32 - bits);
+const within = (address: number, { base, bits }: { base: number; bits: number }) =>
+  bits === 0 || address >>> (32 - bits) === base >>> (32 - bits);
 
 /** A /30 of the range that nothing on this host routes to yet: [host end, namespace end]. */
 async function freeSubnet(): Promise<[string, string]> {
@@ -84,13 +85,24 @@ export async function openPeer(): Promise<NamespacePeer | { unavailable: string 
     const fetchFrom = async (url: string, headers: Record<string, string> = {}) => {
       const script = `fetch(process.argv[1], { headers: JSON.parse(process.argv[2]), signal: AbortSignal.timeout(5000) })
         .then(async (res) => console.log(JSON.stringify({ status: res.status, body: await res.json() })))`;
-      const { stdout } = await ip('netns', 'exec', namespace, process.execPath, '-e', script, url, JSON.stringify(headers));
+      const { stdout } = await ip(
+        'netns',
+        'exec',
+        namespace,
+        process.execPath,
+        '-e',
+        script,
+        url,
+        JSON.stringify(headers),
+      );
       return JSON.parse(stdout) as { status: number; body: unknown };
     };
     return { hostAddress, peerAddress, fetchFrom, close };
   } catch (err) {
     await close();
-    return { unavailable: `ip refused to make a namespace: ${err instanceof Error ? err.message.trim() : String(err)}` };
+    return {
+      unavailable: `ip refused to make a namespace: ${err instanceof Error ? err.message.trim() : String(err)}`,
+    };
   }
 }
 
@@ -98,10 +110,16 @@ export async function openPeer(): Promise<NamespacePeer | { unavailable: string 
  * The peer, or the test skipped with the reason printed; under REQUIRE_NETNS=1 (CI) a missing
  * peer fails the test instead.
  */
-export function peerOrSkip(opened: NamespacePeer | { unavailable: string } | undefined, context: { skip: (note?: string) => never }): NamespacePeer {
+export function peerOrSkip(
+  opened: NamespacePeer | { unavailable: string } | undefined,
+  context: { skip: (note?: string) => never },
+): NamespacePeer {
   if (opened && !('unavailable' in opened)) return opened;
   const why = opened?.unavailable ?? 'the namespace was not opened';
-  if (process.env.REQUIRE_NETNS === '1') throw new Error(`REQUIRE_NETNS=1 but no network namespace could be made: ${why}`);
-  console.warn(`No network namespace (${why}): skipping the test of a peer on another interface. Run as root with iproute2 to run it.`);
+  if (process.env.REQUIRE_NETNS === '1')
+    throw new Error(`REQUIRE_NETNS=1 but no network namespace could be made: ${why}`);
+  console.warn(
+    `No network namespace (${why}): skipping the test of a peer on another interface. Run as root with iproute2 to run it.`,
+  );
   return context.skip(why);
 }

@@ -59,7 +59,12 @@ export interface ReadPdf {
 
 /** Opens a PDF with pdf.js, as a viewer would, and reads every page's text and the outline. */
 export async function readPdf(data: Uint8Array): Promise<ReadPdf> {
-  const document = await getDocument({ data: new Uint8Array(data), isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
+  const document = await getDocument({
+    data: new Uint8Array(data),
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  }).promise;
   try {
     const pages: PdfPage[] = [];
     for (let number = 1; number <= document.numPages; number += 1) {
@@ -92,7 +97,10 @@ export async function readPdf(data: Uint8Array): Promise<ReadPdf> {
     const destinations = await document.getDestinations();
     const destinationPages = new Map<string, number>();
     for (const [name, destination] of Object.entries(destinations)) {
-      destinationPages.set(name, (await document.getPageIndex(destination[0] as Parameters<typeof document.getPageIndex>[0])) + 1);
+      destinationPages.set(
+        name,
+        (await document.getPageIndex(destination[0] as Parameters<typeof document.getPageIndex>[0])) + 1,
+      );
     }
     return { pageCount: document.numPages, pages, outline, destinationPages };
   } finally {
@@ -106,7 +114,18 @@ export async function renderPage(data: Uint8Array, page: number, resolution = 60
   try {
     const input = join(dir, 'report.pdf');
     await writeFile(input, data);
-    await run('pdftoppm', ['-png', '-r', String(resolution), '-f', String(page), '-l', String(page), '-singlefile', input, join(dir, 'page')]);
+    await run('pdftoppm', [
+      '-png',
+      '-r',
+      String(resolution),
+      '-f',
+      String(page),
+      '-l',
+      String(page),
+      '-singlefile',
+      input,
+      join(dir, 'page'),
+    ]);
     return await readFile(join(dir, 'page.png'));
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -17,7 +17,8 @@ export class Scrape {
     // Read that way, a histogram's series come in runs, one run per label set: gathered by name.
     const plain = text.replace(/^# TYPE (\S+) histogram$/gm, '# TYPE $1 untyped');
     this.series = new Map();
-    for (const { name, metrics } of parsePrometheusTextFormat(plain)) this.series.set(name, [...(this.series.get(name) ?? []), ...metrics]);
+    for (const { name, metrics } of parsePrometheusTextFormat(plain))
+      this.series.set(name, [...(this.series.get(name) ?? []), ...metrics]);
   }
 
   family(name: string): PrometheusFamily {
@@ -28,13 +29,16 @@ export class Scrape {
 
   /** The samples of series `name` (a histogram's: `name_count`, …) whose labels include `labels`. */
   samples(name: string, labels: Record<string, string> = {}): PrometheusSample[] {
-    return (this.series.get(name) ?? []).filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value));
+    return (this.series.get(name) ?? []).filter((sample) =>
+      Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value),
+    );
   }
 
   /** The value of the one sample of `name` matching `labels`; 0 when the series is not there yet. */
   value(name: string, labels: Record<string, string> = {}): number {
     const found = this.samples(name, labels);
-    if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}: name more labels`);
+    if (found.length > 1)
+      throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(labels)}: name more labels`);
     return found[0]?.value === undefined ? 0 : Number(found[0].value);
   }
 
@@ -58,7 +62,8 @@ export class Scrape {
     const found: Array<{ series: string; label: string; value: string }> = [];
     for (const [series, samples] of this.series) {
       for (const sample of samples) {
-        for (const [label, value] of Object.entries(sample.labels ?? {})) if (label !== 'le') found.push({ series, label, value });
+        for (const [label, value] of Object.entries(sample.labels ?? {}))
+          if (label !== 'le') found.push({ series, label, value });
       }
     }
     return found;
@@ -70,6 +75,7 @@ export async function scrape(baseUrl: string, headers: Record<string, string> = 
   const res = await fetch(`${baseUrl}/metrics`, { headers });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}: ${text.slice(0, 300)}`);
-  if (!res.headers.get('content-type')?.startsWith('text/plain; version=0.0.4')) throw new Error(`GET /metrics answered ${res.headers.get('content-type')}`);
+  if (!res.headers.get('content-type')?.startsWith('text/plain; version=0.0.4'))
+    throw new Error(`GET /metrics answered ${res.headers.get('content-type')}`);
   return new Scrape(text);
 }

@@ -12,7 +12,9 @@ if (!redisAvailable) {
   if (process.env.REQUIRE_REDIS === '1') {
     throw new Error('REQUIRE_REDIS=1 but redis-server is not installed (apt-get install -y redis-server)');
   }
-  console.warn('redis-server not found: skipping the Redis tests. Install it with `apt-get install -y redis-server` to run them.');
+  console.warn(
+    'redis-server not found: skipping the Redis tests. Install it with `apt-get install -y redis-server` to run them.',
+  );
 }
 
 export interface TestRedis {
@@ -30,9 +32,13 @@ class PortTaken extends Error {}
 
 /** Spawns redis-server on `port` and resolves once it accepts connections. */
 function spawnRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise<ChildProcess>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

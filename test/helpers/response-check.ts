@@ -24,7 +24,9 @@ interface Template {
 /** Statuses any route may answer whatever it documents: a wrong method (answered before routing). */
 const UNDOCUMENTED_EVERYWHERE = new Set([405]);
 
-let loaded: Promise<{ templates: Template[]; validators: Map<object, ValidateFunction>; components: Record<string, unknown> }> | undefined;
+let loaded:
+  | Promise<{ templates: Template[]; validators: Map<object, ValidateFunction>; components: Record<string, unknown> }>
+  | undefined;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 
@@ -35,7 +37,9 @@ function load(baseUrl: string) {
       templates: Object.entries(document.paths).map(([path, operations]) => ({
         path,
         operations,
-        pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`),
+        pattern: new RegExp(
+          `^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|\{[^}]+\}/g, '[^/]+')}$`,
+        ),
       })),
       validators: new Map<object, ValidateFunction>(),
       // Schemas refer to shared ones as `#/components/schemas/…`: compiled with the components beside them.
@@ -45,7 +49,11 @@ function load(baseUrl: string) {
 }
 
 /** Which operation a concrete path and method call, if the document has it. */
-function operationFor(templates: Template[], method: string, path: string): { template: string; operation: Operation } | undefined {
+function operationFor(
+  templates: Template[],
+  method: string,
+  path: string,
+): { template: string; operation: Operation } | undefined {
   const matching = templates.filter((t) => t.pattern.test(path) && t.operations[method.toLowerCase()]);
   // A static segment beats a parameter (`/workshops/join` over `/workshops/{id}`): fewer braces first.
   matching.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
@@ -60,7 +68,12 @@ export interface ReceivedResponse {
 }
 
 /** Throws when a response breaks the document: an undocumented status, or a body off its schema. */
-export async function checkResponse(baseUrl: string, method: string, url: string, response: ReceivedResponse): Promise<void> {
+export async function checkResponse(
+  baseUrl: string,
+  method: string,
+  url: string,
+  response: ReceivedResponse,
+): Promise<void> {
   const path = new URL(url, baseUrl).pathname;
   const { templates, validators, components } = await load(baseUrl);
   const found = operationFor(templates, method, path);
@@ -80,6 +93,8 @@ export async function checkResponse(baseUrl: string, method: string, url: string
     validators.set(schema, validate);
   }
   if (!validate(response.body)) {
-    throw new Error(`${method} ${template} ${response.status}: the body does not match the documented schema: ${ajv.errorsText(validate.errors)}; body: ${JSON.stringify(response.body).slice(0, 300)}`);
+    throw new Error(
+      `${method} ${template} ${response.status}: the body does not match the documented schema: ${ajv.errorsText(validate.errors)}; body: ${JSON.stringify(response.body).slice(0, 300)}`,
+    );
   }
 }

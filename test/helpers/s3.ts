@@ -26,7 +26,13 @@ export interface TestS3 {
 /** Buckets need 3 or more characters; this one is created as the server starts. */
 export async function startS3(bucket = 'workshop-files'): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), 'workshops-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const settings: S3Settings = { endpoint, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -45,7 +51,7 @@ export async function startS3(bucket = 'workshop-files'): Promise<TestS3> {
     async keys(prefix = '') {
       // v1 listings, paged by marker: s3rver cannot make v2's continuation tokens on this Node.
       const keys: string[] = [];
-      for (let marker: string | undefined; ; ) {
+      for (let marker: string | undefined; ;) {
         const page = await client.send(new ListObjectsCommand({ Bucket: bucket, Prefix: prefix, Marker: marker }));
         keys.push(...(page.Contents ?? []).map((object) => object.Key!));
         marker = keys.at(-1);

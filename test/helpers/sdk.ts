@@ -6,7 +6,10 @@ let signups = 0;
 export const SDK_PASSWORD = 'correct horse battery';
 
 /** A new account signed up through the SDK on `server`, and the SDK client holding its token. */
-export async function sdkUser(server: Pick<TestServer, 'url'>, name: string): Promise<{ api: WorkshopClient; id: string; email: string }> {
+export async function sdkUser(
+  server: Pick<TestServer, 'url'>,
+  name: string,
+): Promise<{ api: WorkshopClient; id: string; email: string }> {
   const api = createClient({ baseUrl: server.url });
   const email = `${name.toLowerCase()}-sdk-${process.pid}-${++signups}@example.test`;
   const { token, user } = await api.post('/v1/auth/signup', { body: { email, password: SDK_PASSWORD, name } });

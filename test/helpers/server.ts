@@ -66,11 +66,15 @@ export interface TestServerOptions {
  * Starts the real server on a free port over a fresh store: a SQLite file in a temporary folder,
  * or, in the `postgres` project, a PostgreSQL database of its own copied from the run's template.
  */
-export async function startTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
   const shared = options.shareDatabaseOf?.deps.config;
   const dir = shared ? undefined : mkdtempSync(join(tmpdir(), 'workshops-test-'));
   const store = options.store ?? testStore;
-  const ownDatabaseUrl = !shared && store === 'postgres' && overrides.databaseUrl === undefined ? await freshPostgresDatabase() : undefined;
+  const ownDatabaseUrl =
+    !shared && store === 'postgres' && overrides.databaseUrl === undefined ? await freshPostgresDatabase() : undefined;
   const config = testConfig({
     databasePath: shared?.databasePath ?? join(dir!, 'test.db'),
     databaseUrl: shared?.databaseUrl ?? ownDatabaseUrl,
@@ -82,10 +86,14 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', ...options.drain });
   deps.config.publicUrl = overrides.publicUrl ?? server.url;
 
-  async function request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  async function request<T = unknown>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: RequestInit["body"] = options.rawBody as RequestInit["body"];
+    let body: RequestInit['body'] = options.rawBody as RequestInit['body'];
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
@@ -96,7 +104,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     const contentType = res.headers.get('content-type') ?? '';
     if (contentType.includes('json') && text) parsed = JSON.parse(text);
     // Every answer the suite gets must be one the OpenAPI document describes (status and body).
-    if (!options.provokedFailure) await checkResponse(server.url, method, path, { status: res.status, contentType, body: parsed });
+    if (!options.provokedFailure)
+      await checkResponse(server.url, method, path, { status: res.status, contentType, body: parsed });
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
@@ -110,7 +119,9 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     request,
     rows: <T>(query: SQL) => queryRows<T>(db, query),
     write: ((what: SQL | ((tx: Db, tables: Schema) => Promise<unknown>)) =>
-      deps.database.transaction((tx) => (typeof what === 'function' ? what(tx, tablesOf(tx)) : execute(tx, what)))) as TestServer['write'],
+      deps.database.transaction((tx) =>
+        typeof what === 'function' ? what(tx, tablesOf(tx)) : execute(tx, what),
+      )) as TestServer['write'],
     async close() {
       await server.close();
       await deps.database.close();

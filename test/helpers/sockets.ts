@@ -64,7 +64,8 @@ export class LiveClient {
   }
 
   join(workshopId: string, sinceSeq?: number): Promise<JoinAck> {
-    const request = sinceSeq === undefined ? { workshop_id: workshopId } : { workshop_id: workshopId, since_seq: sinceSeq };
+    const request =
+      sinceSeq === undefined ? { workshop_id: workshopId } : { workshop_id: workshopId, since_seq: sinceSeq };
     return this.socket.timeout(3_000).emitWithAck('join', request);
   }
 

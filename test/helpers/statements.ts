@@ -20,7 +20,10 @@ export interface SeenStatement {
 function statementOf(self: unknown, args: unknown[]): SeenStatement {
   if (testStore === 'postgres') {
     const query = args[0];
-    return { sql: typeof query === 'string' ? query : String((query as { text?: unknown }).text), connection: self as object };
+    return {
+      sql: typeof query === 'string' ? query : String((query as { text?: unknown }).text),
+      connection: self as object,
+    };
   }
   const statement = self as BetterSqlite3.Statement;
   return { sql: statement.source, connection: statement.database };
@@ -47,7 +50,12 @@ function interceptStatements(seen: (statement: SeenStatement) => Error | undefin
   };
 }
 
-function wrap(target: Record<string, Run>, method: string, seen: (statement: SeenStatement) => Error | undefined, async: boolean) {
+function wrap(
+  target: Record<string, Run>,
+  method: string,
+  seen: (statement: SeenStatement) => Error | undefined,
+  async: boolean,
+) {
   const original = target[method]!;
   return vi.spyOn(target, method).mockImplementation(function (this: unknown, ...args: unknown[]) {
     const failure = seen(statementOf(this, args));

@@ -47,20 +47,29 @@ export async function buildScene(t: TestServer, people: TestUser[], spec: SceneS
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
     return res.body;
   };
-  const workshop = await as<WorkshopOutput>(facilitator!, 'POST', '/v1/workshops', { title: spec.title, description: `About ${spec.title}` });
+  const workshop = await as<WorkshopOutput>(facilitator!, 'POST', '/v1/workshops', {
+    title: spec.title,
+    description: `About ${spec.title}`,
+  });
   const base = `/v1/workshops/${workshop.id}`;
   const code = (await as<{ access_code: string }>(facilitator!, 'GET', `${base}/access_code`)).access_code;
   for (const person of people.slice(1)) await as(person, 'POST', '/v1/workshops/join', { access_code: code });
   for (const step of spec.steps) await as(facilitator!, 'POST', `${base}/steps`, step);
   const criteria: CriterionOutput[] = [];
-  for (const criterion of spec.criteria) criteria.push(await as<CriterionOutput>(facilitator!, 'POST', `${base}/criteria`, criterion));
+  for (const criterion of spec.criteria)
+    criteria.push(await as<CriterionOutput>(facilitator!, 'POST', `${base}/criteria`, criterion));
   const sectionIds: string[] = [];
-  for (const title of spec.sections) sectionIds.push((await as<{ id: string }>(facilitator!, 'POST', `${base}/sections`, { title })).id);
+  for (const title of spec.sections)
+    sectionIds.push((await as<{ id: string }>(facilitator!, 'POST', `${base}/sections`, { title })).id);
 
   const cards = new Map<string, string>();
   const clusterIds: string[] = [];
   for (const cluster of spec.clusters) {
-    const created = await as<CardOutput>(facilitator!, 'POST', `${base}/cards`, { type: 'cluster', title: cluster.title, ...(cluster.color ? { color: cluster.color } : {}) });
+    const created = await as<CardOutput>(facilitator!, 'POST', `${base}/cards`, {
+      type: 'cluster',
+      title: cluster.title,
+      ...(cluster.color ? { color: cluster.color } : {}),
+    });
     cards.set(cluster.title, created.id);
     clusterIds.push(created.id);
     for (const idea of cluster.ideas) {
@@ -74,13 +83,21 @@ export async function buildScene(t: TestServer, people: TestUser[], spec: SceneS
       });
       cards.set(idea.title, card.id);
       const cardPath = `${base}/cards/${card.id}`;
-      for (const vote of idea.votes ?? []) await as(people[vote.by]!, 'POST', `${cardPath}/votes`, { value: vote.value });
+      for (const vote of idea.votes ?? [])
+        await as(people[vote.by]!, 'POST', `${cardPath}/votes`, { value: vote.value });
       for (const rating of idea.ratings ?? []) {
-        await as(people[rating.by]!, 'POST', `${cardPath}/ratings`, { criterium_id: criteria[rating.criterion]!.id, value: rating.value });
+        await as(people[rating.by]!, 'POST', `${cardPath}/ratings`, {
+          criterium_id: criteria[rating.criterion]!.id,
+          value: rating.value,
+        });
       }
-      for (const comment of idea.comments ?? []) await as(people[comment.by]!, 'POST', `${cardPath}/comments`, { content: comment.content });
+      for (const comment of idea.comments ?? [])
+        await as(people[comment.by]!, 'POST', `${cardPath}/comments`, { content: comment.content });
       for (const item of idea.items ?? []) {
-        await as(people[item.by]!, 'POST', `${cardPath}/items`, { content: item.content, section_id: sectionIds[item.section]! });
+        await as(people[item.by]!, 'POST', `${cardPath}/items`, {
+          content: item.content,
+          section_id: sectionIds[item.section]!,
+        });
       }
     }
   }
@@ -91,7 +108,8 @@ export async function buildScene(t: TestServer, people: TestUser[], spec: SceneS
       zones: spec.zones,
     });
     for (const [index, zone] of canvas.zones.entries()) {
-      if (clusterIds[index]) await as(facilitator!, 'PUT', `${base}/canvas/zones/${zone.id}`, { cluster_id: clusterIds[index] });
+      if (clusterIds[index])
+        await as(facilitator!, 'PUT', `${base}/canvas/zones/${zone.id}`, { cluster_id: clusterIds[index] });
     }
   }
   return { workshop, cards };
@@ -117,8 +135,16 @@ export const RETRO: SceneSpec = {
         {
           title: 'Shorter standups',
           content: 'Ten minutes, standing.',
-          votes: [{ by: 1, value: 1 }, { by: 2, value: 1 }, { by: 2, value: 1 }],
-          ratings: [{ by: 1, criterion: 0, value: 4 }, { by: 2, criterion: 0, value: 2 }, { by: 1, criterion: 1, value: 1 }],
+          votes: [
+            { by: 1, value: 1 },
+            { by: 2, value: 1 },
+            { by: 2, value: 1 },
+          ],
+          ratings: [
+            { by: 1, criterion: 0, value: 4 },
+            { by: 2, criterion: 0, value: 2 },
+            { by: 1, criterion: 1, value: 1 },
+          ],
           comments: [{ by: 2, content: 'Yes please' }],
           items: [{ by: 0, section: 0, content: 'Try it for two weeks' }],
         },
@@ -129,7 +155,14 @@ export const RETRO: SceneSpec = {
       title: 'Tooling 工具',
       color: 'blue',
       ideas: [
-        { title: 'Faster CI', ratings: [{ by: 2, criterion: 0, value: 3 }, { by: 2, criterion: 1, value: 3 }], votes: [{ by: 1, value: 1 }] },
+        {
+          title: 'Faster CI',
+          ratings: [
+            { by: 2, criterion: 0, value: 3 },
+            { by: 2, criterion: 1, value: 3 },
+          ],
+          votes: [{ by: 1, value: 1 }],
+        },
         { title: 'تحسين الأدوات', content: 'Arabic title', aside: true },
       ],
     },

@@ -19,7 +19,13 @@ declare module 'vitest' {
 const TEMPLATE = 'workshops_template';
 
 export default async function startPostgres(project: TestProject): Promise<() => void> {
-  const cluster = await startPostgresCluster(['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=400', 'shared_buffers=64MB']);
+  const cluster = await startPostgresCluster([
+    'fsync=off',
+    'synchronous_commit=off',
+    'full_page_writes=off',
+    'max_connections=400',
+    'shared_buffers=64MB',
+  ]);
   try {
     const admin = new pg.Client({ connectionString: `${cluster.baseUrl}postgres` });
     await admin.connect();

@@ -14,10 +14,19 @@ const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getEl
 
 /** What a refused signup says to the person. */
 const refusedSignup = (err: unknown) =>
-  refusalText(err, { email_taken: 'This address already has an account. Use another one.' }, 'Creating an account needs a connection. Try again once you are online.');
+  refusalText(
+    err,
+    { email_taken: 'This address already has an account. Use another one.' },
+    'Creating an account needs a connection. Try again once you are online.',
+  );
 
 /** Offers a guest the account form; does nothing for someone who already has an account. */
-export function offerAccount(api: WorkshopClient, workshopId: string, me: User, announce: (text: string) => void): void {
+export function offerAccount(
+  api: WorkshopClient,
+  workshopId: string,
+  me: User,
+  announce: (text: string) => void,
+): void {
   if (!me.guest) return;
   const section = byId<HTMLDetailsElement>('account');
   const name = byId<HTMLInputElement>('account-name');
@@ -57,7 +66,8 @@ export function offerAccount(api: WorkshopClient, workshopId: string, me: User, 
         status.textContent = refusedSignup(err);
         if (err instanceof ApiError && err.code === 'email_taken') email.setAttribute('aria-invalid', 'true');
         const field = err instanceof ApiError ? err.details[0]?.path : undefined;
-        if (field === 'password' || field === 'email' || field === 'name') byId(`account-${field}`).setAttribute('aria-invalid', 'true');
+        if (field === 'password' || field === 'email' || field === 'name')
+          byId(`account-${field}`).setAttribute('aria-invalid', 'true');
       },
     );
   });

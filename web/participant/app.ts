@@ -54,13 +54,21 @@ async function enter(workshopId: string): Promise<void> {
     if (err instanceof ApiError && err.status === 401) return sessionEnded(workshopId);
     if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
       forgetToken(workshopId);
-      return showNotice('This workshop was deleted, or you are no longer one of its participants. Join again with its code at /join.');
+      return showNotice(
+        'This workshop was deleted, or you are no longer one of its participants. Join again with its code at /join.',
+      );
     }
     showNotice('The server cannot be reached; trying again…');
     setTimeout(() => void enter(workshopId), RETRY_MS);
     return;
   }
-  show(new ParticipantSession(api, workshopId, me.id, live, { changed: () => schedule(), refused: (text) => refused(text), ended: () => sessionEnded(workshopId) }));
+  show(
+    new ParticipantSession(api, workshopId, me.id, live, {
+      changed: () => schedule(),
+      refused: (text) => refused(text),
+      ended: () => sessionEnded(workshopId),
+    }),
+  );
   offerAccount(api, workshopId, me, announce);
 }
 
@@ -77,15 +85,23 @@ function refused(text: string): void {
 
 function show(session: ParticipantSession): void {
   const actions: CardActions = {
-    vote: (card, direction) => session.add({ kind: 'vote', cardId: card.id, direction }, `${direction > 0 ? '+1' : '−1'} on “${named(card)}”`),
-    rate: (card, criterion, value) => session.add({ kind: 'rate', cardId: card.id, criteriumId: criterion.id, value }, `${value} for ${criterion.title} on “${named(card)}”`),
+    vote: (card, direction) =>
+      session.add({ kind: 'vote', cardId: card.id, direction }, `${direction > 0 ? '+1' : '−1'} on “${named(card)}”`),
+    rate: (card, criterion, value) =>
+      session.add(
+        { kind: 'rate', cardId: card.id, criteriumId: criterion.id, value },
+        `${value} for ${criterion.title} on “${named(card)}”`,
+      ),
     comment: (card, content) => {
       session.add({ kind: 'comment', cardId: card.id, content }, `Comment on “${named(card)}”`);
       announce('Comment added.');
     },
     openList: (card, list) => session.readCardList(list, card.id),
     addItem: (card, section, content) => {
-      session.add({ kind: 'item', cardId: card.id, sectionId: section.id, content }, `Item in ${section.title} on “${named(card)}”`);
+      session.add(
+        { kind: 'item', cardId: card.id, sectionId: section.id, content },
+        `Item in ${section.title} on “${named(card)}”`,
+      );
       announce('Item added.');
     },
     attach: (card, file) => {
@@ -117,7 +133,11 @@ function show(session: ParticipantSession): void {
       if (state.error?.status === 401) return sessionEnded(session.workshopId);
       forgetToken(session.workshopId);
       session.outbox.stop();
-      showNotice(state.error?.status === 404 ? 'This workshop was deleted, or you are no longer one of its participants.' : 'This page is closed.');
+      showNotice(
+        state.error?.status === 404
+          ? 'This workshop was deleted, or you are no longer one of its participants.'
+          : 'This page is closed.',
+      );
     });
   };
 
@@ -144,7 +164,10 @@ function show(session: ParticipantSession): void {
   });
   byId('leave').addEventListener('click', () => {
     const waiting = session.outbox.items.length;
-    const question = waiting > 0 ? `${waiting} of your changes are not sent yet and would be lost. Leave anyway?` : 'Leave this workshop on this phone?';
+    const question =
+      waiting > 0
+        ? `${waiting} of your changes are not sent yet and would be lost. Leave anyway?`
+        : 'Leave this workshop on this phone?';
     if (!confirm(question)) return;
     session.outbox.stop();
     // Ends the guest's token on the server too; the page goes back to joining whatever the answer.

@@ -68,7 +68,11 @@ export interface CardFrame {
 
 let made = 0;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className = '',
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -144,7 +148,10 @@ export class CardView {
     this.minusWhy.id = `${this.id}-minus-why`;
     this.plus.setAttribute('aria-describedby', this.voteNote.id);
     this.minus.setAttribute('aria-describedby', this.minusWhy.id);
-    for (const [button, direction] of [[this.minus, -1], [this.plus, 1]] as const) {
+    for (const [button, direction] of [
+      [this.minus, -1],
+      [this.plus, 1],
+    ] as const) {
       button.type = 'button';
       button.addEventListener('click', () => {
         // Refused: the reason is on the card already; say it again for whoever pressed.
@@ -172,7 +179,14 @@ export class CardView {
       toggle.addEventListener('click', () => {
         panel.hidden = !panel.hidden;
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
-        const list = panel === this.commentsPanel ? 'comments' : panel === this.itemsPanel ? 'items' : panel === this.filesPanel ? 'attachments' : null;
+        const list =
+          panel === this.commentsPanel
+            ? 'comments'
+            : panel === this.itemsPanel
+              ? 'items'
+              : panel === this.filesPanel
+                ? 'attachments'
+                : null;
         if (!panel.hidden && list) this.actions.openList(this.card, list);
         if (!panel.hidden && panel === this.editPanel) {
           this.editInput.value = this.frame.waitingTitle ?? this.card.title;
@@ -189,14 +203,22 @@ export class CardView {
 
     this.itemInput.rows = 2;
     this.itemInput.maxLength = 10_000;
-    labelledForm(this.itemForm, [['Section', this.itemSection, `${this.id}-section`], ['Your item', this.itemInput, `${this.id}-item`]], 'Add item', () => {
-      const content = this.itemInput.value.trim();
-      const section = this.frame.items?.sections.find(({ id }) => id === this.itemSection.value);
-      if (!section) return this.itemSection;
-      if (!content) return this.itemInput;
-      this.actions.addItem(this.card, section, content);
-      this.itemInput.value = '';
-    });
+    labelledForm(
+      this.itemForm,
+      [
+        ['Section', this.itemSection, `${this.id}-section`],
+        ['Your item', this.itemInput, `${this.id}-item`],
+      ],
+      'Add item',
+      () => {
+        const content = this.itemInput.value.trim();
+        const section = this.frame.items?.sections.find(({ id }) => id === this.itemSection.value);
+        if (!section) return this.itemSection;
+        if (!content) return this.itemInput;
+        this.actions.addItem(this.card, section, content);
+        this.itemInput.value = '';
+      },
+    );
     this.itemsPanel.append(this.itemLists, this.itemForm);
 
     this.fileInput.type = 'file';
@@ -228,7 +250,19 @@ export class CardView {
     });
     this.commentsPanel.append(this.commentList, this.commentForm);
 
-    this.article.append(this.title, this.content, this.by, this.score, this.voteGroup, tools, this.ratePanel, this.commentsPanel, this.itemsPanel, this.filesPanel, this.editPanel);
+    this.article.append(
+      this.title,
+      this.content,
+      this.by,
+      this.score,
+      this.voteGroup,
+      tools,
+      this.ratePanel,
+      this.commentsPanel,
+      this.itemsPanel,
+      this.filesPanel,
+      this.editPanel,
+    );
     this.root.append(this.article);
   }
 
@@ -264,16 +298,25 @@ export class CardView {
       return;
     }
     setText(this.itemsToggle, count === 0 ? 'Add item' : `Items (${count})`);
-    this.itemsToggle.setAttribute('aria-label', count === 0 ? `Add an item to “${card.title}”` : `Items (${count}) on “${card.title}”`);
+    this.itemsToggle.setAttribute(
+      'aria-label',
+      count === 0 ? `Add an item to “${card.title}”` : `Items (${count}) on “${card.title}”`,
+    );
     this.itemForm.hidden = !items.mayAdd;
     const options = JSON.stringify(items.sections.map(({ id, title }) => [id, title]));
     if (options !== this.sectionOptions) {
       this.sectionOptions = options;
       const chosen = this.itemSection.value;
-      this.itemSection.replaceChildren(...items.sections.map(({ id, title }) => Object.assign(element('option', '', title), { value: id })));
+      this.itemSection.replaceChildren(
+        ...items.sections.map(({ id, title }) => Object.assign(element('option', '', title), { value: id })),
+      );
       if (items.sections.some(({ id }) => id === chosen)) this.itemSection.value = chosen;
     }
-    const drawn = JSON.stringify([options, items.list?.map(({ id, content, section_id }) => [id, content, section_id]) ?? null, items.waiting]);
+    const drawn = JSON.stringify([
+      options,
+      items.list?.map(({ id, content, section_id }) => [id, content, section_id]) ?? null,
+      items.waiting,
+    ]);
     if (drawn === this.drawnItems) return;
     this.drawnItems = drawn;
     // One list per section, with the items waiting to be sent at its end; the lists hold no controls.
@@ -285,10 +328,15 @@ export class CardView {
       const list = element('ul', 'item-list');
       list.setAttribute('aria-labelledby', name.id);
       const entries = [
-        ...(items.list ?? []).filter((item) => item.section_id === section.id).map((item) => writtenEntry('item', item.content, isMine(item, items.me) ? 'you' : null)),
-        ...items.waiting.filter(({ sectionId }) => sectionId === section.id).map(({ content }) => writtenEntry('item', content, 'you, waiting')),
+        ...(items.list ?? [])
+          .filter((item) => item.section_id === section.id)
+          .map((item) => writtenEntry('item', item.content, isMine(item, items.me) ? 'you' : null)),
+        ...items.waiting
+          .filter(({ sectionId }) => sectionId === section.id)
+          .map(({ content }) => writtenEntry('item', content, 'you, waiting')),
       ];
-      if (entries.length === 0) entries.push(element('li', 'list-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
+      if (entries.length === 0)
+        entries.push(element('li', 'list-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
       list.append(...entries);
       group.append(name, list);
       return group;
@@ -305,7 +353,10 @@ export class CardView {
       return;
     }
     setText(this.filesToggle, count === 0 ? 'Attach' : `Files (${count})`);
-    this.filesToggle.setAttribute('aria-label', count === 0 ? `Attach a file to “${card.title}”` : `Files (${count}) on “${card.title}”`);
+    this.filesToggle.setAttribute(
+      'aria-label',
+      count === 0 ? `Attach a file to “${card.title}”` : `Files (${count}) on “${card.title}”`,
+    );
     this.fileForm.hidden = !mayAdd;
     const drawn = JSON.stringify([list?.map(({ id, name, url }) => [id, name, url]) ?? null, sending, count > 0]);
     if (drawn === this.drawnFiles) return;
@@ -320,7 +371,8 @@ export class CardView {
       return entry;
     });
     for (const name of sending) entries.push(element('li', 'file waiting', `${name} · sending…`));
-    if (entries.length === 0) entries.push(element('li', 'list-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
+    if (entries.length === 0)
+      entries.push(element('li', 'list-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
     // The list holds links only: redrawing it while one has the focus is rare and costs only that.
     this.fileList.replaceChildren(...entries);
   }
@@ -362,7 +414,9 @@ export class CardView {
     const rated = rate.filter((entry) => entry.value !== null).length;
     setText(this.rateToggle, rated === 0 ? 'Rate' : `Rated ${rated} of ${rate.length}`);
     // The scales are rebuilt only when the criteria change; the pressed values are set each time.
-    const scales = JSON.stringify(rate.map(({ criterion }) => [criterion.id, criterion.title, criterion.current_scale]));
+    const scales = JSON.stringify(
+      rate.map(({ criterion }) => [criterion.id, criterion.title, criterion.current_scale]),
+    );
     if (scales !== this.scales) {
       this.scales = scales;
       this.ratePanel.replaceChildren(
@@ -405,14 +459,21 @@ export class CardView {
     if (this.commentsToggle.hidden) closePanel(this.commentsToggle, this.commentsPanel);
     setText(this.commentsToggle, count === 0 ? 'Comment' : `Comments (${count})`);
     this.commentForm.hidden = !comment;
-    const drawn = JSON.stringify([comments.list?.map(({ id, content }) => [id, content]) ?? null, comments.waiting, count > 0]);
+    const drawn = JSON.stringify([
+      comments.list?.map(({ id, content }) => [id, content]) ?? null,
+      comments.waiting,
+      count > 0,
+    ]);
     if (drawn === this.drawnComments) return;
     this.drawnComments = drawn;
     const items = [
-      ...(comments.list ?? []).map((found) => writtenEntry('comment', found.content, isMine(found, comments.me) ? 'you' : null)),
+      ...(comments.list ?? []).map((found) =>
+        writtenEntry('comment', found.content, isMine(found, comments.me) ? 'you' : null),
+      ),
       ...comments.waiting.map((content) => writtenEntry('comment', content, 'you, waiting')),
     ];
-    if (comments.list === null && comments.waiting.length === 0) items.push(element('li', 'list-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
+    if (comments.list === null && comments.waiting.length === 0)
+      items.push(element('li', 'list-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
     else if (items.length === 0) items.push(element('li', 'list-empty', 'No comments yet.'));
     // The list holds no controls: redrawing it takes no focus away.
     this.commentList.replaceChildren(...items);
@@ -423,7 +484,12 @@ export class CardView {
  * Fills a form of a card: each control with its label, then a submit button. On submit `submit`
  * runs; the control it returns (one left empty, or where to go next) gets the focus.
  */
-function labelledForm(form: HTMLFormElement, fields: Array<[string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, string]>, button: string, submit: () => HTMLElement | void): void {
+function labelledForm(
+  form: HTMLFormElement,
+  fields: Array<[string, HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, string]>,
+  button: string,
+  submit: () => HTMLElement | void,
+): void {
   for (const [text, control, id] of fields) {
     const label = element('label', '', text);
     label.htmlFor = control.id = id;

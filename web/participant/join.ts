@@ -41,7 +41,8 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
   if (given) code.value = codeText(given);
   let joinKey = fragment.get('key') || null;
   byId('code-field').hidden = joinKey !== null;
-  if (joinKey !== null) byId('join-notice').textContent = "You came with the workshop's link: your name is all it takes.";
+  if (joinKey !== null)
+    byId('join-notice').textContent = "You came with the workshop's link: your name is all it takes.";
   if (fragment.get('session') === 'ended') byId('join-notice').textContent = 'Your session has ended: join again.';
   (given || joinKey !== null ? name : code).focus();
   offerKept();
@@ -72,7 +73,10 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
           joinKey = null;
           byId('code-field').hidden = false;
           byId('join-notice').textContent = '';
-          return invalid(code, 'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.');
+          return invalid(
+            code,
+            'This link no longer works: the workshop has a new code, or has ended. Type the code shown on the screen.',
+          );
         }
         status.textContent = refusedJoin(err);
         if (err instanceof ApiError && err.code === 'not_found') code.setAttribute('aria-invalid', 'true');

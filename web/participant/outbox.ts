@@ -77,7 +77,11 @@ export class Outbox {
 
   /** The intents of one kind about one card still waiting, oldest first. */
   waitingOn<K extends Exclude<Intent['kind'], 'card'>>(kind: K, cardId: string): Array<Extract<Intent, { kind: K }>> {
-    return this.items.flatMap(({ intent }) => (intent.kind === kind && 'cardId' in intent && intent.cardId === cardId ? [intent as Extract<Intent, { kind: K }>] : []));
+    return this.items.flatMap(({ intent }) =>
+      intent.kind === kind && 'cardId' in intent && intent.cardId === cardId
+        ? [intent as Extract<Intent, { kind: K }>]
+        : [],
+    );
   }
 
   constructor(
@@ -129,7 +133,14 @@ export class Outbox {
       const item = this.items[0]!;
       if (Date.now() - item.madeAt > SEND_WITHIN_MS) {
         this.done(item);
-        this.hooks.refused(item, new ApiError(0, 'too_old', 'It waited more than a day to be sent, so it may have arrived already; do it again if it is missing.'));
+        this.hooks.refused(
+          item,
+          new ApiError(
+            0,
+            'too_old',
+            'It waited more than a day to be sent, so it may have arrived already; do it again if it is missing.',
+          ),
+        );
         continue;
       }
       if (!item.request) {
@@ -167,7 +178,10 @@ export class Outbox {
   }
 
   private retryLater(retryAfterSeconds: number | null): void {
-    const wait = retryAfterSeconds !== null ? retryAfterSeconds * 1000 : BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
+    const wait =
+      retryAfterSeconds !== null
+        ? retryAfterSeconds * 1000
+        : BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)]!;
     this.failures += 1;
     this.setStatus('waiting');
     this.retryTimer = setTimeout(() => {
@@ -212,7 +226,11 @@ function retryable(err: unknown): boolean {
 function readStored(storageKey: string): Waiting[] {
   try {
     const stored = JSON.parse(localStorage.getItem(storageKey) ?? '[]') as unknown;
-    return Array.isArray(stored) ? (stored as Waiting[]).filter((item) => typeof item?.key === 'string' && typeof item.madeAt === 'number' && item.intent) : [];
+    return Array.isArray(stored)
+      ? (stored as Waiting[]).filter(
+          (item) => typeof item?.key === 'string' && typeof item.madeAt === 'number' && item.intent,
+        )
+      : [];
   } catch {
     return [];
   }

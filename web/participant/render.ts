@@ -50,7 +50,8 @@ export class WorkshopPage {
     setText(byId('workshop-title'), state.workshop.title);
     setText(byId('step-name'), state.step?.name ?? 'Waiting for the first step');
     setText(byId('step-instructions'), state.step?.instructions ?? '');
-    if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null)) announce(`Now: ${state.step?.name ?? 'no step'}`);
+    if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null))
+      announce(`Now: ${state.step?.name ?? 'no step'}`);
     this.stepId = state.step?.id ?? null;
     showPrivacy(state);
     byId('archived').hidden = !archived;
@@ -85,8 +86,12 @@ export class WorkshopPage {
     const frameOf = (card: Card, focused: boolean): CardFrame => {
       const values = votes.get(card.id) ?? [];
       const canVote = may(card.type === 'idea' ? 'allow_vote_on_ideas' : 'allow_vote_on_clusters');
-      const refusal = (direction: Direction) => (session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…');
-      const cardLeft = Math.max(0, Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY));
+      const refusal = (direction: Direction) =>
+        session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…';
+      const cardLeft = Math.max(
+        0,
+        Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY),
+      );
       const { outbox } = session;
       const waitingRates = outbox.waitingOn('rate', card.id);
       return {
@@ -95,13 +100,22 @@ export class WorkshopPage {
         focused,
         byYou: isMine(card, session.me),
         vote: canVote
-          ? { mine: values.reduce((sum, value) => sum + value, 0), plus: refusal(1), minus: refusal(-1), left: `${cardLeft} more ${plural(cardLeft, 'point')} possible here.` }
+          ? {
+              mine: values.reduce((sum, value) => sum + value, 0),
+              plus: refusal(1),
+              minus: refusal(-1),
+              left: `${cardLeft} more ${plural(cardLeft, 'point')} possible here.`,
+            }
           : null,
         rate:
           may('allow_rate') && criteria.length > 0
             ? criteria.map((criterion) => {
                 const waiting = waitingRates.filter((intent) => intent.criteriumId === criterion.id).at(-1);
-                return { criterion, value: waiting?.value ?? session.rating(card.id, criterion.id)?.value ?? null, waiting: waiting !== undefined };
+                return {
+                  criterion,
+                  value: waiting?.value ?? session.rating(card.id, criterion.id)?.value ?? null,
+                  waiting: waiting !== undefined,
+                };
               })
             : null,
         comment: may('allow_comment'),
@@ -115,7 +129,11 @@ export class WorkshopPage {
                 me: session.me,
               }
             : null,
-        files: { list: session.attachments.get(card.id) ?? null, sending: session.sendingFiles.get(card.id) ?? [], mayAdd: may('allow_attachment') },
+        files: {
+          list: session.attachments.get(card.id) ?? null,
+          sending: session.sendingFiles.get(card.id) ?? [],
+          mayAdd: may('allow_attachment'),
+        },
         mayEdit: !archived && session.mayChange(prefs.allow_edit, card),
         mayRemove: !archived && session.mayChange(prefs.allow_delete, card),
         waitingTitle: outbox.waitingOn('edit', card.id).at(-1)?.title ?? null,
@@ -145,7 +163,11 @@ export class WorkshopPage {
     setText(timer, state.timer.state === 'paused' ? `${clockText(remaining)} paused` : `${clockText(remaining)} left`);
   }
 
-  private drawSpotlight(focus: Card | null, following: boolean, frameOf: (card: Card, focused: boolean) => CardFrame): void {
+  private drawSpotlight(
+    focus: Card | null,
+    following: boolean,
+    frameOf: (card: Card, focused: boolean) => CardFrame,
+  ): void {
     const section = byId('spotlight');
     section.hidden = focus === null;
     if (!focus) {
@@ -158,12 +180,17 @@ export class WorkshopPage {
       byId('spotlight-card').replaceChildren(this.spotlight.view.root);
       announce(`On the screen: ${named(focus)}`);
       // Brought into sight unless the person is busy with a control further down.
-      if (document.activeElement === document.body || document.activeElement === null) section.scrollIntoView({ block: 'nearest' });
+      if (document.activeElement === document.body || document.activeElement === null)
+        section.scrollIntoView({ block: 'nearest' });
     }
     this.spotlight.view.update(focus, frameOf(focus, true));
   }
 
-  private drawStacks(stacks: Stack[], focusId: string | null, frameOf: (card: Card, focused: boolean) => CardFrame): void {
+  private drawStacks(
+    stacks: Stack[],
+    focusId: string | null,
+    frameOf: (card: Card, focused: boolean) => CardFrame,
+  ): void {
     const shownStacks = new Set<string>();
     const shownHeads = new Set<string>();
     const shownIdeas = new Set<string>();
@@ -199,7 +226,11 @@ export class WorkshopPage {
       return drawn.root;
     });
     placeChildren(byId('cards'), roots);
-    for (const [views, shown] of [[this.heads, shownHeads], [this.ideas, shownIdeas]] as const) for (const id of views.keys()) if (!shown.has(id)) views.delete(id);
+    for (const [views, shown] of [
+      [this.heads, shownHeads],
+      [this.ideas, shownIdeas],
+    ] as const)
+      for (const id of views.keys()) if (!shown.has(id)) views.delete(id);
     for (const key of this.stacks.keys()) if (!shownStacks.has(key)) this.stacks.delete(key);
   }
 
@@ -266,7 +297,9 @@ export class WorkshopPage {
     connection.hidden = !offline;
     setText(
       connection,
-      outbox.items.length > 0 ? 'Offline. Keep going: what you add is kept here and sent when the connection returns.' : 'Offline: reconnecting…',
+      outbox.items.length > 0
+        ? 'Offline. Keep going: what you add is kept here and sent when the connection returns.'
+        : 'Offline: reconnecting…',
     );
   }
 }

@@ -1,4 +1,13 @@
-import { ApiError, type Attachment, type Card, type Comment, type Item, type Step, type Workshop, type WorkshopClient } from 'workshop-sdk';
+import {
+  ApiError,
+  type Attachment,
+  type Card,
+  type Comment,
+  type Item,
+  type Step,
+  type Workshop,
+  type WorkshopClient,
+} from 'workshop-sdk';
 import type { LiveWorkshop } from 'workshop-sdk/live';
 import { Outbox, type Intent, type Request, type Waiting } from './outbox';
 import { outboxKey } from './token';
@@ -50,10 +59,18 @@ const FILE_MAX_BYTES = 20 * 1024 * 1024;
 export type CardList = 'comments' | 'items' | 'attachments';
 
 /** The logged actions that change each of a card's lists, and the member of their change holding the entry. */
-const CARD_LIST_ACTIONS: Record<CardList, { member: string; written: readonly string[]; removed: string; cleared: string }> = {
+const CARD_LIST_ACTIONS: Record<
+  CardList,
+  { member: string; written: readonly string[]; removed: string; cleared: string }
+> = {
   comments: { member: 'comment', written: ['addComment'], removed: 'removeComment', cleared: 'removeComments' },
   items: { member: 'item', written: ['addItem', 'updateItem'], removed: 'removeItem', cleared: 'removeItems' },
-  attachments: { member: 'attachment', written: ['addAttachment'], removed: 'removeAttachment', cleared: 'removeAttachments' },
+  attachments: {
+    member: 'attachment',
+    written: ['addAttachment'],
+    removed: 'removeAttachment',
+    cleared: 'removeAttachments',
+  },
 };
 
 /** How many cards' votes are read at once when the person's votes are counted. */
@@ -115,7 +132,8 @@ export class ParticipantSession {
     if (criteria === this.ratingsReadFrom) return;
     this.ratingsReadFrom = criteria;
     for (const criterion of criteria) {
-      for (const rating of criterion.ratings) if (rating.user_id === this.me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+      for (const rating of criterion.ratings)
+        if (rating.user_id === this.me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
     }
   }
 
@@ -135,10 +153,11 @@ export class ParticipantSession {
         // A press waiting to know which vote it takes back can be sent now.
         this.outbox.kick();
       },
-      () => setTimeout(() => {
-        this.votesLoading = false;
-        this.loadVotes();
-      }, RETRY_MS),
+      () =>
+        setTimeout(() => {
+          this.votesLoading = false;
+          this.loadVotes();
+        }, RETRY_MS),
     );
   }
 
@@ -170,7 +189,11 @@ export class ParticipantSession {
   attach(card: Card, file: File): boolean {
     const name = file.name || 'file';
     const refusal =
-      file.size > FILE_MAX_BYTES ? 'Files can be at most 20 MB.' : !navigator.onLine ? 'Attaching a file needs a connection: attach it again once you are online.' : null;
+      file.size > FILE_MAX_BYTES
+        ? 'Files can be at most 20 MB.'
+        : !navigator.onLine
+          ? 'Attaching a file needs a connection: attach it again once you are online.'
+          : null;
     if (refusal) {
       this.hooks.refused(`Not sent: “${name}”. ${refusal}`);
       return false;
@@ -181,15 +204,23 @@ export class ParticipantSession {
     const upload = async () => {
       const { key, container } = await this.api.post('/v1/uploads', { body: { file } });
       const path = { workshop_id: this.workshopId, card_id: card.id };
-      return this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', { params: { path }, body: { name, blob: { key, container } } });
+      return this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', {
+        params: { path },
+        body: { name, blob: { key, container } },
+      });
     };
     upload()
       .then(
         (attachment) => this.wroteOnCard('attachments', card.id, attachment),
-        (err: unknown) => this.hooks.refused(`Not sent: “${name}”. ${err instanceof ApiError ? reasonOf(err) : 'The server could not be reached; attach it again.'}`),
+        (err: unknown) =>
+          this.hooks.refused(
+            `Not sent: “${name}”. ${err instanceof ApiError ? reasonOf(err) : 'The server could not be reached; attach it again.'}`,
+          ),
       )
       .finally(() => {
-        const left = (this.sendingFiles.get(card.id) ?? []).filter((sent, at, all) => sent !== name || all.indexOf(name) !== at);
+        const left = (this.sendingFiles.get(card.id) ?? []).filter(
+          (sent, at, all) => sent !== name || all.indexOf(name) !== at,
+        );
         this.sendingFiles.set(card.id, left);
         this.hooks.changed();
       });
@@ -210,7 +241,9 @@ export class ParticipantSession {
 
   /** Applies a logged change to a comment, an item or an attachment to the lists read; false for any other change. */
   private followCardLists(action: string, change: Record<string, unknown> | undefined): boolean {
-    for (const [kind, actions] of Object.entries(CARD_LIST_ACTIONS) as Array<[CardList, (typeof CARD_LIST_ACTIONS)[CardList]]>) {
+    for (const [kind, actions] of Object.entries(CARD_LIST_ACTIONS) as Array<
+      [CardList, (typeof CARD_LIST_ACTIONS)[CardList]]
+    >) {
       const lists = this[kind] as Map<string, Array<{ id: string }>>;
       if (action === actions.cleared) {
         for (const cardId of lists.keys()) lists.set(cardId, []);
@@ -231,7 +264,9 @@ export class ParticipantSession {
       for (let cardId = queue.shift(); cardId !== undefined; cardId = queue.shift()) {
         const path = { workshop_id: this.workshopId, card_id: cardId };
         try {
-          for (const vote of await this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path } })) {
+          for (const vote of await this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+            params: { path },
+          })) {
             if (vote.user_id === this.me) this.votes.add(cardId, vote);
           }
         } catch (err) {
@@ -248,11 +283,13 @@ export class ParticipantSession {
     const { live, me } = this;
     live.on('workshop:event', ({ action, change }) => {
       const vote = change?.vote as { id: string; value: number; user_id: string; card_id: string } | undefined;
-      const rating = change?.rating as { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
+      const rating = change?.rating as
+        { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
       if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
       else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
       else if (action === 'removeVotes') this.votes.clear();
-      else if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me) this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
+      else if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me)
+        this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
       else if (action === 'removeRating' && rating) this.ratings.delete(ratingKey(rating.card_id, rating.criterium_id));
       else if (action === 'removeRatings') this.ratings.clear();
       else if (!this.followCardLists(action, change)) {
@@ -274,7 +311,11 @@ export class ParticipantSession {
         this.sendingFiles.delete(id);
       }
       // A merge moved the votes onto the new card.
-      if (merged_into && this.votes.loaded) void this.readVotes([merged_into]).then(() => this.hooks.changed(), () => undefined);
+      if (merged_into && this.votes.loaded)
+        void this.readVotes([merged_into]).then(
+          () => this.hooks.changed(),
+          () => undefined,
+        );
     });
     live.subscribe((state) => {
       for (const id of this.arriving.keys()) if (state.cards.some((card) => card.id === id)) this.arriving.delete(id);
@@ -298,11 +339,15 @@ export class ParticipantSession {
           return null;
         }
         const voteId = this.votes.toWithdraw(intent.cardId, intent.direction);
-        return voteId ? { op: 'withdrawVote', cardId: intent.cardId, voteId } : { op: 'castVote', cardId: intent.cardId, value: intent.direction };
+        return voteId
+          ? { op: 'withdrawVote', cardId: intent.cardId, voteId }
+          : { op: 'castVote', cardId: intent.cardId, value: intent.direction };
       }
       case 'rate': {
         const mine = this.rating(intent.cardId, intent.criteriumId);
-        return mine ? { op: 'changeRating', cardId: intent.cardId, ratingId: mine.id, value: intent.value } : { op: 'rate', ...intent };
+        return mine
+          ? { op: 'changeRating', cardId: intent.cardId, ratingId: mine.id, value: intent.value }
+          : { op: 'rate', ...intent };
       }
       case 'comment':
         return { op: 'comment', cardId: intent.cardId, content: intent.content };
@@ -323,49 +368,83 @@ export class ParticipantSession {
       case 'createCard': {
         const { type, title, parent } = request;
         const body = parent ? { type, title, parent } : { type, title };
-        const card = await this.api.post('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id } }, body, headers });
-        if (!this.live.state.cards.some(({ id }) => id === card.id)) this.arriving.set(card.id, `${type === 'idea' ? 'Idea' : 'Cluster'} “${title}”`);
+        const card = await this.api.post('/v1/workshops/{workshop_id}/cards', {
+          params: { path: { workshop_id } },
+          body,
+          headers,
+        });
+        if (!this.live.state.cards.some(({ id }) => id === card.id))
+          this.arriving.set(card.id, `${type === 'idea' ? 'Idea' : 'Cluster'} “${title}”`);
         return;
       }
       case 'castVote': {
         const path = { workshop_id, card_id: request.cardId };
-        this.votes.add(request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', { params: { path }, body: { value: request.value }, headers }));
+        this.votes.add(
+          request.cardId,
+          await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+            params: { path },
+            body: { value: request.value },
+            headers,
+          }),
+        );
         return;
       }
       case 'withdrawVote': {
         const path = { workshop_id, card_id: request.cardId, id: request.voteId };
-        await this.api.delete('/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}', { params: { path }, headers }).catch(gone);
+        await this.api
+          .delete('/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}', { params: { path }, headers })
+          .catch(gone);
         this.votes.remove(request.voteId);
         return;
       }
       case 'rate': {
         const path = { workshop_id, card_id: request.cardId };
         const body = { criterium_id: request.criteriumId, value: request.value };
-        const rating = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path }, body, headers });
+        const rating = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+          params: { path },
+          body,
+          headers,
+        });
         this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
         return;
       }
       case 'changeRating': {
         const path = { workshop_id, card_id: request.cardId, id: request.ratingId };
-        const rating = await this.api.put('/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}', { params: { path }, body: { value: request.value }, headers });
+        const rating = await this.api.put('/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}', {
+          params: { path },
+          body: { value: request.value },
+          headers,
+        });
         this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
         return;
       }
       case 'comment': {
         const path = { workshop_id, card_id: request.cardId };
-        const comment = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', { params: { path }, body: { content: request.content }, headers });
+        const comment = await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', {
+          params: { path },
+          body: { content: request.content },
+          headers,
+        });
         applyToCardList(this.comments, request.cardId, comment);
         return;
       }
       case 'addItem': {
         const path = { workshop_id, card_id: request.cardId };
         const body = { section_id: request.sectionId, content: request.content };
-        this.wroteOnCard('items', request.cardId, await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }));
+        this.wroteOnCard(
+          'items',
+          request.cardId,
+          await this.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/items', { params: { path }, body, headers }),
+        );
         return;
       }
       case 'editCard': {
         const path = { workshop_id, id: request.cardId };
-        await this.api.put('/v1/workshops/{workshop_id}/cards/{id}', { params: { path }, body: { title: request.title }, headers });
+        await this.api.put('/v1/workshops/{workshop_id}/cards/{id}', {
+          params: { path },
+          body: { title: request.title },
+          headers,
+        });
         return;
       }
       case 'deleteCard': {
@@ -384,11 +463,16 @@ export class ParticipantSession {
   private refused(item: Waiting, error: ApiError): void {
     const { intent, request } = item;
     // A rating made elsewhere meanwhile, or one removed: rated again against what is there now.
-    if (intent.kind === 'rate' && (error.code === 'already_rated' || (request?.op === 'changeRating' && error.status === 404))) {
+    if (
+      intent.kind === 'rate' &&
+      (error.code === 'already_rated' || (request?.op === 'changeRating' && error.status === 404))
+    ) {
       this.ratings.delete(ratingKey(intent.cardId, intent.criteriumId));
       const path = { workshop_id: this.workshopId, card_id: intent.cardId };
       void this.api
-        .get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', { params: { path, query: { criterium_id: intent.criteriumId } } })
+        .get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+          params: { path, query: { criterium_id: intent.criteriumId } },
+        })
         .then((found) => {
           const mine = found.find((rating) => rating.user_id === this.me);
           if (mine) this.ratings.set(ratingKey(intent.cardId, intent.criteriumId), mine);
@@ -401,11 +485,20 @@ export class ParticipantSession {
 }
 
 /** Something written on a card whose list was read (an item, an attachment): added, changed or gone. */
-function applyToCardList<T extends { id: string }>(lists: Map<string, T[]>, cardId: string, written: T, gone = false): void {
+function applyToCardList<T extends { id: string }>(
+  lists: Map<string, T[]>,
+  cardId: string,
+  written: T,
+  gone = false,
+): void {
   const list = lists.get(cardId);
   if (!list) return;
   const known = list.some(({ id }) => id === written.id);
-  if (gone) lists.set(cardId, list.filter(({ id }) => id !== written.id));
+  if (gone)
+    lists.set(
+      cardId,
+      list.filter(({ id }) => id !== written.id),
+    );
   else lists.set(cardId, known ? list.map((kept) => (kept.id === written.id ? written : kept)) : [...list, written]);
 }
 

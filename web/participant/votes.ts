@@ -100,12 +100,14 @@ export function voteRefusal(direction: Direction, card: number[], total: Spent, 
   const onCard = spentOf(card);
   if (direction === 1) {
     if (limit.positive !== -1 && total.positive + 1 > limit.positive) return 'No points left: you have spent them all.';
-    if (onCard.positive + 1 > limit.max_positive) return `No more on this card: ${limit.max_positive} ${plural(limit.max_positive, 'point')} at most on one card.`;
+    if (onCard.positive + 1 > limit.max_positive)
+      return `No more on this card: ${limit.max_positive} ${plural(limit.max_positive, 'point')} at most on one card.`;
     return null;
   }
   if (limit.negative === 0) return 'You have no points on this card to take back.';
   if (limit.negative !== -1 && total.negative + 1 > limit.negative) return 'No negative points left.';
-  if (onCard.negative + 1 > limit.max_negative) return `No lower: ${limit.max_negative} negative ${plural(limit.max_negative, 'point')} at most on one card.`;
+  if (onCard.negative + 1 > limit.max_negative)
+    return `No lower: ${limit.max_negative} negative ${plural(limit.max_negative, 'point')} at most on one card.`;
   return null;
 }
 

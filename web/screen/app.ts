@@ -49,7 +49,8 @@ byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
       void open(token);
     },
     (err: unknown) => {
-      byId('sign-in-status').textContent = err instanceof ApiError ? err.message : 'The server cannot be reached; try again in a moment.';
+      byId('sign-in-status').textContent =
+        err instanceof ApiError ? err.message : 'The server cannot be reached; try again in a moment.';
     },
   );
 });
@@ -71,7 +72,8 @@ async function open(token: string): Promise<void> {
       forgetToken();
       return showSignIn('Your session has ended: sign in again.');
     }
-    if (err instanceof ApiError && err.status === 404) return showNotice('There is no such workshop, or you are not one of its members.');
+    if (err instanceof ApiError && err.status === 404)
+      return showNotice('There is no such workshop, or you are not one of its members.');
     showNotice('The server cannot be reached; trying again…');
     setTimeout(() => void open(token), RETRY_MS);
     return;
@@ -155,7 +157,14 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     // A step that shows votes again has the live state read the cards again (a participant's
     // carried only their own votes), so the scores shown are everyone's once that answer is in.
     const scoresShown = scoresVisible(state);
-    const board = boardOf({ cards: state.cards, view, scoresShown, placements: canvas.placements(), zones: canvas.zones(), background });
+    const board = boardOf({
+      cards: state.cards,
+      view,
+      scoresShown,
+      placements: canvas.placements(),
+      zones: canvas.zones(),
+      background,
+    });
     renderFrame({
       state,
       board,
@@ -198,7 +207,11 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
       return showSignIn('Your session has ended: sign in again.');
     }
     document.body.dataset.status = 'closed';
-    showNotice(error?.status === 404 ? 'This workshop was deleted, or you are no longer one of its members.' : 'This screen is closed.');
+    showNotice(
+      error?.status === 404
+        ? 'This workshop was deleted, or you are no longer one of its members.'
+        : 'This screen is closed.',
+    );
   };
 
   byId('notice').hidden = true;

@@ -86,9 +86,13 @@ export class Authors {
     this.stale = false;
     this.lastRead = Date.now();
     try {
-      const members = await this.api.get('/v1/workshops/{workshop_id}/user_roles', { params: { path: { workshop_id: this.workshopId } } });
+      const members = await this.api.get('/v1/workshops/{workshop_id}/user_roles', {
+        params: { path: { workshop_id: this.workshopId } },
+      });
       this.names = new Map(members.map((member) => [member.user_id, member.name]));
-      this.facilitators = new Set(members.filter((member) => member.role === 'facilitator').map((member) => member.user_id));
+      this.facilitators = new Set(
+        members.filter((member) => member.role === 'facilitator').map((member) => member.user_id),
+      );
       this.reader = 'facilitator';
       for (const id of looked) this.asked.add(id);
     } catch (err) {

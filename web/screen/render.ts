@@ -29,7 +29,11 @@ interface Drawing extends Frame {
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string, text?: string): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -46,10 +50,17 @@ export function renderFrame(input: Frame): void {
   const privacy = showPrivacy(state);
   // The wall is read by the whole room: while participants write privately, it shows no more of
   // their cards than each of them sees of the others'. How many there are is what the room learns.
-  const frame: Drawing = { ...input, hidden: privacy.cardsVisible === 'own' ? (card) => !input.byFacilitator(card) : () => false };
-  const written = privacy.cardsVisible === 'own' ? state.cards.filter((card) => card.type === 'idea' && frame.hidden(card)).length : null;
+  const frame: Drawing = {
+    ...input,
+    hidden: privacy.cardsVisible === 'own' ? (card) => !input.byFacilitator(card) : () => false,
+  };
+  const written =
+    privacy.cardsVisible === 'own'
+      ? state.cards.filter((card) => card.type === 'idea' && frame.hidden(card)).length
+      : null;
   byId('private-count').hidden = written === null;
-  byId('private-count').textContent = written === null ? '' : `${written} ${written === 1 ? 'idea' : 'ideas'} written privately`;
+  byId('private-count').textContent =
+    written === null ? '' : `${written} ${written === 1 ? 'idea' : 'ideas'} written privately`;
   byId('presence').textContent = `${state.presence.count} connected`;
   renderParticipation(frame.votingOpen ? state.participation : null);
   byId('following').hidden = !frame.following;

@@ -36,7 +36,8 @@ export interface Board {
  * step's own view otherwise.
  */
 export function screenView(state: WorkshopState, facilitating: boolean): { view: View; following: boolean } {
-  if (facilitating || state.forceSync || !state.step) return { view: state.view, following: !facilitating && state.forceSync };
+  if (facilitating || state.forceSync || !state.step)
+    return { view: state.view, following: !facilitating && state.forceSync };
   return { view: state.step.view, following: false };
 }
 

@@ -3,7 +3,15 @@ import type { WorkshopClient } from '../client.js';
 import { ApiError, statusOfCode } from '../errors.js';
 import type { ClientToServerEvents, JoinAck, ServerToClientEvents } from '../generated/events.js';
 import { eventKey, SequenceTracker } from './sequence.js';
-import { applyEvent, privacyOf, stateFromSnapshot, type EventName, type PayloadOf, type Snapshot, type WorkshopState } from './state.js';
+import {
+  applyEvent,
+  privacyOf,
+  stateFromSnapshot,
+  type EventName,
+  type PayloadOf,
+  type Snapshot,
+  type WorkshopState,
+} from './state.js';
 
 export interface LiveOptions {
   /** Socket.IO connection options (`transports`, reconnection delays, ...); the token is the client's. */
@@ -62,7 +70,11 @@ const GAP_RESUME_INTERVAL_MS = 2_000;
  * `const live = await openWorkshop(api, id); live.subscribe((state) => render(state));`
  * Rejects with `ApiError` when the workshop cannot be read or joined (404 for non-members, 401).
  */
-export async function openWorkshop(client: WorkshopClient, workshopId: string, options: LiveOptions = {}): Promise<LiveWorkshop> {
+export async function openWorkshop(
+  client: WorkshopClient,
+  workshopId: string,
+  options: LiveOptions = {},
+): Promise<LiveWorkshop> {
   const session = new LiveSession(client, workshopId, options);
   try {
     await session.start();
@@ -238,7 +250,10 @@ class LiveSession implements LiveWorkshop {
     const now = Date.now();
     const recent = this.recentJoins.filter((at) => at > now - JOIN_WINDOW_MS);
     const last = recent.at(-1);
-    const wait = recent.length < GAP_JOINS_AT_ONCE || last === undefined ? GAP_WAIT_MS : Math.max(GAP_WAIT_MS, last + GAP_RESUME_INTERVAL_MS - now);
+    const wait =
+      recent.length < GAP_JOINS_AT_ONCE || last === undefined
+        ? GAP_WAIT_MS
+        : Math.max(GAP_WAIT_MS, last + GAP_RESUME_INTERVAL_MS - now);
     this.gapTimer = setTimeout(() => {
       this.gapTimer = null;
       // Disconnected, the next connection resumes anyway.
@@ -262,7 +277,11 @@ class LiveSession implements LiveWorkshop {
     // a step that reveals the other participants' cards, or hides them again (the reveal: while
     // they were private their changes arrived bare).
     const { event, payload } = received;
-    if ((event === 'workshop:event' && payload.reload) || (event === 'card:deleted' && payload.merged_into) || cardsAsRead(this.state) !== readBefore) {
+    if (
+      (event === 'workshop:event' && payload.reload) ||
+      (event === 'card:deleted' && payload.merged_into) ||
+      cardsAsRead(this.state) !== readBefore
+    ) {
       void this.reload();
     }
   }
@@ -342,7 +361,8 @@ class LiveSession implements LiveWorkshop {
   }
 
   private async join(sinceSeq?: number): Promise<{ seq: number; reload?: true }> {
-    const request = sinceSeq === undefined ? { workshop_id: this.workshopId } : { workshop_id: this.workshopId, since_seq: sinceSeq };
+    const request =
+      sinceSeq === undefined ? { workshop_id: this.workshopId } : { workshop_id: this.workshopId, since_seq: sinceSeq };
     for (;;) {
       const now = Date.now();
       this.recentJoins = [...this.recentJoins.filter((at) => at > now - JOIN_WINDOW_MS), now];
@@ -391,7 +411,9 @@ class LiveSession implements LiveWorkshop {
 
 /** A refused Socket.IO handshake as an ApiError (the server refuses a missing or revoked token). */
 function handshakeError(err: Error): ApiError {
-  return err.message === 'unauthenticated' ? new ApiError(401, 'unauthenticated', 'The token is missing, unknown or revoked.') : new ApiError(0, 'internal_error', err.message);
+  return err.message === 'unauthenticated'
+    ? new ApiError(401, 'unauthenticated', 'The token is missing, unknown or revoked.')
+    : new ApiError(0, 'internal_error', err.message);
 }
 
 /**

@@ -48,7 +48,12 @@ export interface Snapshot {
 export type EventName = keyof ServerToClientEvents;
 export type PayloadOf<E extends EventName> = Parameters<ServerToClientEvents[E]>[0];
 
-export function stateFromSnapshot(snapshot: Snapshot, previous: WorkshopState | null, seq: number, now = Date.now()): WorkshopState {
+export function stateFromSnapshot(
+  snapshot: Snapshot,
+  previous: WorkshopState | null,
+  seq: number,
+  now = Date.now(),
+): WorkshopState {
   const { workshop } = snapshot;
   return {
     status: previous?.status ?? 'connecting',
@@ -67,7 +72,12 @@ export function stateFromSnapshot(snapshot: Snapshot, previous: WorkshopState | 
 }
 
 /** The state after one event. Applying the same event twice gives the same state. */
-export function applyEvent<E extends EventName>(state: WorkshopState, event: E, payload: PayloadOf<E>, now = Date.now()): WorkshopState {
+export function applyEvent<E extends EventName>(
+  state: WorkshopState,
+  event: E,
+  payload: PayloadOf<E>,
+  now = Date.now(),
+): WorkshopState {
   const next = reduce(state, event, payload as never, now);
   const seq = (payload as { seq?: unknown }).seq;
   return typeof seq === 'number' && seq > next.seq ? { ...next, seq } : next;
@@ -82,7 +92,11 @@ const REDUCERS: Reducers = {
     view: workshop.view,
     forceSync: workshop.force_sync,
   }),
-  'step:changed': (state, { step }) => ({ ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step), current_step_id: step?.id ?? null } }),
+  'step:changed': (state, { step }) => ({
+    ...state,
+    step,
+    workshop: { ...state.workshop, ...stepPrivacy(step), current_step_id: step?.id ?? null },
+  }),
   'view:changed': (state, { view, force_sync }) => ({
     ...state,
     view,
@@ -91,18 +105,25 @@ const REDUCERS: Reducers = {
   }),
   'card:created': (state, { card }) => ({ ...state, cards: placed(state.cards, card) }),
   'card:updated': (state, { card }) => ({ ...state, cards: placed(state.cards, card) }),
-  'card:deleted': (state, { removed_ids, card_id }) => ({ ...state, cards: without(state.cards, new Set([card_id, ...removed_ids])) }),
+  'card:deleted': (state, { removed_ids, card_id }) => ({
+    ...state,
+    cards: without(state.cards, new Set([card_id, ...removed_ids])),
+  }),
   'score:changed': (state, { card_id, score }) => ({
     ...state,
-    cards: state.cards.map((card) => (card_id === null || card.id === card_id ? { ...card, summary: { ...card.summary, score } } : card)),
+    cards: state.cards.map((card) =>
+      card_id === null || card.id === card_id ? { ...card, summary: { ...card.summary, score } } : card,
+    ),
   }),
   'timer:changed': (state, { timer }, now) => ({ ...state, timer, clockOffsetMs: clockOffset(timer, now) }),
   'participation:changed': (state, { workshop_id: _workshop, ...participation }) => ({ ...state, participation }),
   presence: (state, { users, count }) => ({ ...state, presence: { users, count } }),
   'workshop:event': (state, { action, change }) => {
-    if (action === 'moveCards' && change) return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
+    if (action === 'moveCards' && change)
+      return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
     const step = change?.step as Step | undefined;
-    if (action === 'updateStep' && step && step.id === state.step?.id) return { ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step) } };
+    if (action === 'updateStep' && step && step.id === state.step?.id)
+      return { ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step) } };
     return state;
   },
   // Carried in the event for listeners; the state keeps no comments, exports or notifications.
@@ -112,8 +133,14 @@ const REDUCERS: Reducers = {
   notification: (state) => state,
 };
 
-function reduce<E extends EventName>(state: WorkshopState, event: E, payload: PayloadOf<E>, now: number): WorkshopState {
-  const reducer = REDUCERS[event] as ((state: WorkshopState, payload: PayloadOf<E>, now: number) => WorkshopState) | undefined;
+function reduce<E extends EventName>(
+  state: WorkshopState,
+  event: E,
+  payload: PayloadOf<E>,
+  now: number,
+): WorkshopState {
+  const reducer = REDUCERS[event] as
+    ((state: WorkshopState, payload: PayloadOf<E>, now: number) => WorkshopState) | undefined;
   return reducer ? reducer(state, payload, now) : state;
 }
 
@@ -236,5 +263,7 @@ function without(cards: Card[], ids: Set<string>): Card[] {
 
 /** Positions from a canvas move: the server's values for every card the move renumbered. */
 function moved(cards: Card[], placements: Record<string, { position: number }>): Card[] {
-  return ordered(cards.map((card) => (placements[card.id] ? { ...card, position: placements[card.id]!.position } : card)));
+  return ordered(
+    cards.map((card) => (placements[card.id] ? { ...card, position: placements[card.id]!.position } : card)),
+  );
 }

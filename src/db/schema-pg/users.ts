@@ -3,54 +3,77 @@ import { createdAt, idColumn, updatedAt } from './columns';
 
 /* The tables of `../schema/users.ts`, in PostgreSQL: same names, same columns, same rows. */
 
-export const users = pgTable('users', {
-  id: idColumn(),
-  email: text('email'),
-  name: text('name').notNull(),
-  passwordHash: text('password_hash'),
-  guest: boolean('guest').notNull().default(false),
-  avatarUrl: text('avatar_url'),
-  planName: text('plan_name').notNull().default('free'),
-  admin: boolean('admin').notNull().default(false),
-  confirmedAt: text('confirmed_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [uniqueIndex('users_email_unique').on(t.email)]);
+export const users = pgTable(
+  'users',
+  {
+    id: idColumn(),
+    email: text('email'),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash'),
+    guest: boolean('guest').notNull().default(false),
+    avatarUrl: text('avatar_url'),
+    planName: text('plan_name').notNull().default('free'),
+    admin: boolean('admin').notNull().default(false),
+    confirmedAt: text('confirmed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+);
 
-export const authTokens = pgTable('auth_tokens', {
-  id: idColumn(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  tokenHash: text('token_hash').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  lastUsedAt: text('last_used_at').notNull(),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_user').on(t.userId)]);
+export const authTokens = pgTable(
+  'auth_tokens',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    lastUsedAt: text('last_used_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_user').on(t.userId)],
+);
 
-export const oneTimeTokens = pgTable('one_time_tokens', {
-  id: idColumn(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
-  tokenHash: text('token_hash').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  usedAt: text('used_at'),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash)]);
+export const oneTimeTokens = pgTable(
+  'one_time_tokens',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    usedAt: text('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash)],
+);
 
-export const outbox = pgTable('outbox', {
-  id: idColumn(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html'),
-  sentAt: text('sent_at'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: text('next_attempt_at'),
-  claimedUntil: text('claimed_until'),
-  lastError: text('last_error'),
-  failedAt: text('failed_at'),
-  senderId: text('sender_id'),
-  createdAt: createdAt(),
-}, (t) => [index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt), index('outbox_sender').on(t.senderId, t.createdAt)]);
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: idColumn(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    sentAt: text('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    claimedUntil: text('claimed_until'),
+    lastError: text('last_error'),
+    failedAt: text('failed_at'),
+    senderId: text('sender_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt),
+    index('outbox_sender').on(t.senderId, t.createdAt),
+  ],
+);
 
 export const authState = pgTable('auth_state', {
   // The one row's id; optional on insert, as SQLite's integer primary key is.

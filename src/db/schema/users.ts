@@ -1,65 +1,88 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, idColumn, updatedAt } from '../columns';
 
-export const users = sqliteTable('users', {
-  id: idColumn(),
-  /** Stored lower-cased so look-ups ignore case; null for a guest (docs/api.md#guests). */
-  email: text('email'),
-  name: text('name').notNull(),
-  /** Null for a guest, who has no password until they sign up. */
-  passwordHash: text('password_hash'),
-  /** Joined a workshop with its code and a name only; their token works for that workshop alone. */
-  guest: bool('guest').notNull().default(false),
-  avatarUrl: text('avatar_url'),
-  planName: text('plan_name').notNull().default('free'),
-  admin: bool('admin').notNull().default(false),
-  confirmedAt: text('confirmed_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-}, (t) => [uniqueIndex('users_email_unique').on(t.email)]);
+export const users = sqliteTable(
+  'users',
+  {
+    id: idColumn(),
+    /** Stored lower-cased so look-ups ignore case; null for a guest (docs/api.md#guests). */
+    email: text('email'),
+    name: text('name').notNull(),
+    /** Null for a guest, who has no password until they sign up. */
+    passwordHash: text('password_hash'),
+    /** Joined a workshop with its code and a name only; their token works for that workshop alone. */
+    guest: bool('guest').notNull().default(false),
+    avatarUrl: text('avatar_url'),
+    planName: text('plan_name').notNull().default('free'),
+    admin: bool('admin').notNull().default(false),
+    confirmedAt: text('confirmed_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_email_unique').on(t.email)],
+);
 
 /** Bearer tokens, kept only as a SHA-256 hash. */
-export const authTokens = sqliteTable('auth_tokens', {
-  id: idColumn(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  tokenHash: text('token_hash').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  lastUsedAt: text('last_used_at').notNull(),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_user').on(t.userId)]);
+export const authTokens = sqliteTable(
+  'auth_tokens',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    lastUsedAt: text('last_used_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('auth_tokens_hash_unique').on(t.tokenHash), index('auth_tokens_user').on(t.userId)],
+);
 
 /** Single-use tokens mailed to users (e-mail confirmation). */
-export const oneTimeTokens = sqliteTable('one_time_tokens', {
-  id: idColumn(),
-  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
-  tokenHash: text('token_hash').notNull(),
-  expiresAt: text('expires_at').notNull(),
-  usedAt: text('used_at'),
-  createdAt: createdAt(),
-}, (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash)]);
+export const oneTimeTokens = sqliteTable(
+  'one_time_tokens',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    usedAt: text('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('one_time_tokens_hash_unique').on(t.tokenHash)],
+);
 
 /** Mail waiting to be sent (or kept, when no SMTP server is configured). */
-export const outbox = sqliteTable('outbox', {
-  id: idColumn(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  html: text('html'),
-  sentAt: text('sent_at'),
-  /** Delivery attempts so far (the sender's). */
-  attempts: integer('attempts').notNull().default(0),
-  /** Not tried again before this instant (backoff after a failure). */
-  nextAttemptAt: text('next_attempt_at'),
-  /** A sender on some instance holds the mail until this instant; others leave it alone. */
-  claimedUntil: text('claimed_until'),
-  lastError: text('last_error'),
-  /** Set when the sender gave up (too many failed attempts). */
-  failedAt: text('failed_at'),
-  /** The user whose request mailed an address of their choosing (invitations), for their daily budget. */
-  senderId: text('sender_id'),
-  createdAt: createdAt(),
-}, (t) => [index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt), index('outbox_sender').on(t.senderId, t.createdAt)]);
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: idColumn(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    sentAt: text('sent_at'),
+    /** Delivery attempts so far (the sender's). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not tried again before this instant (backoff after a failure). */
+    nextAttemptAt: text('next_attempt_at'),
+    /** A sender on some instance holds the mail until this instant; others leave it alone. */
+    claimedUntil: text('claimed_until'),
+    lastError: text('last_error'),
+    /** Set when the sender gave up (too many failed attempts). */
+    failedAt: text('failed_at'),
+    /** The user whose request mailed an address of their choosing (invitations), for their daily budget. */
+    senderId: text('sender_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('outbox_pending').on(t.sentAt, t.failedAt, t.nextAttemptAt),
+    index('outbox_sender').on(t.senderId, t.createdAt),
+  ],
+);
 
 /**
  * One row whose `epoch` moves whenever a token is deleted (logout), a user row or an organization

@@ -12,7 +12,9 @@ interface RouteEntry {
 function patternOf(path: string): RegExp {
   const source = path
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment === '*' ? '.*' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
@@ -48,6 +50,8 @@ export function allowedMethods(routes: () => readonly RouteEntry[]): MiddlewareH
     for (const route of table) if (route.pattern.test(path)) for (const m of route.methods) allowed.add(m);
     if (allowed.size === 0 || allowed.has(method)) return next();
     const allow = [...allowed, 'OPTIONS'].sort().join(', ');
-    throw new AppError('method_not_allowed', `${path} does not take ${method}; it takes ${allow}.`, { headers: { Allow: allow } });
+    throw new AppError('method_not_allowed', `${path} does not take ${method}; it takes ${allow}.`, {
+      headers: { Allow: allow },
+    });
   };
 }

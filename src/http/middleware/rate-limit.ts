@@ -34,7 +34,8 @@ export function limitAttempts(limiter: Limiter, options: AttemptLimitOptions): M
       return;
     }
     const wait = await limiter.take(key);
-    if (wait !== null) throw new AppError('rate_limited', options.message(wait), { headers: { 'Retry-After': String(wait) } });
+    if (wait !== null)
+      throw new AppError('rate_limited', options.message(wait), { headers: { 'Retry-After': String(wait) } });
     let spent = false;
     try {
       await next();

@@ -42,5 +42,8 @@ function isoTimeOncePerMs(): () => string {
  */
 export function logRequest(log: Logger, c: Context<AppEnv>, route: string, ms: number): void {
   const path = route.includes(':token') ? route : c.req.path;
-  log.info({ request_id: c.get('requestId'), method: c.req.method, path, status: c.res.status, ms: Math.round(ms * 10) / 10 }, 'request');
+  log.info(
+    { request_id: c.get('requestId'), method: c.req.method, path, status: c.res.status, ms: Math.round(ms * 10) / 10 },
+    'request',
+  );
 }

@@ -33,12 +33,17 @@ const queries = preparedPerDb((db: Db) => {
       db
         .select({ userId: workshopMembers.userId })
         .from(workshopMembers)
-        .where(and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.role, 'facilitator')))
+        .where(
+          and(eq(workshopMembers.workshopId, sql.placeholder('workshopId')), eq(workshopMembers.role, 'facilitator')),
+        )
         .union(
           db
             .select({ userId: sql<string>`${organizationMembers.userId}` })
             .from(organizationMembers)
-            .innerJoin(workshops, and(eq(workshops.ownerType, 'organization'), eq(workshops.ownerId, organizationMembers.organizationId)))
+            .innerJoin(
+              workshops,
+              and(eq(workshops.ownerType, 'organization'), eq(workshops.ownerId, organizationMembers.organizationId)),
+            )
             .where(and(eq(workshops.id, sql.placeholder('workshopId')), eq(organizationMembers.role, 'admin'))),
         ),
       'access_facilitators',
@@ -54,7 +59,10 @@ const queries = preparedPerDb((db: Db) => {
           stepPrefs: steps.prefs,
         })
         .from(workshops)
-        .leftJoin(workshopMembers, and(eq(workshopMembers.workshopId, workshops.id), eq(workshopMembers.userId, userId)))
+        .leftJoin(
+          workshopMembers,
+          and(eq(workshopMembers.workshopId, workshops.id), eq(workshopMembers.userId, userId)),
+        )
         .leftJoin(steps, eq(steps.id, workshops.currentStepId))
         .where(eq(workshops.id, sql.placeholder('workshopId'))),
       'access_load',
@@ -93,7 +101,11 @@ const batchQueries = preparedPerDb((db: Db) => {
   const p = sql.placeholder;
   return {
     workshops: named(
-      db.select({ workshop: workshops, stepPrefs: steps.prefs }).from(workshops).leftJoin(steps, eq(steps.id, workshops.currentStepId)).where(inList(db, workshops.id, p('workshopIds'))),
+      db
+        .select({ workshop: workshops, stepPrefs: steps.prefs })
+        .from(workshops)
+        .leftJoin(steps, eq(steps.id, workshops.currentStepId))
+        .where(inList(db, workshops.id, p('workshopIds'))),
       'access_batch_workshops',
     ),
     members: named(
@@ -107,7 +119,12 @@ const batchQueries = preparedPerDb((db: Db) => {
       db
         .select({ organizationId: organizationMembers.organizationId, userId: organizationMembers.userId })
         .from(organizationMembers)
-        .where(and(eq(organizationMembers.role, 'admin'), inPairs(db, organizationMembers.organizationId, organizationMembers.userId, p('pairs')))),
+        .where(
+          and(
+            eq(organizationMembers.role, 'admin'),
+            inPairs(db, organizationMembers.organizationId, organizationMembers.userId, p('pairs')),
+          ),
+        ),
       'access_batch_admins',
     ),
   };
@@ -120,13 +137,26 @@ export const accessKey = (workshopId: string, userId: string) => `${workshopId}\
  * `findAccess` for many users of many workshops at once (a batch of votes): by `accessKey`, the
  * strangers left out. Three statements at most, whatever the numbers.
  */
-export async function findAccesses(db: Db, asked: ReadonlyArray<{ workshopId: string; userId: string }>): Promise<Map<string, LoadedAccess>> {
+export async function findAccesses(
+  db: Db,
+  asked: ReadonlyArray<{ workshopId: string; userId: string }>,
+): Promise<Map<string, LoadedAccess>> {
   const q = batchQueries(db);
   const accesses = new Map<string, LoadedAccess>();
   if (asked.length === 0) return accesses;
-  const found = await q.workshops.execute({ workshopIds: JSON.stringify([...new Set(asked.map((a) => a.workshopId))]) });
-  const byId = new Map(found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: prefsOf(row.stepPrefs) }]));
-  const pairs = [...new Map(asked.filter((a) => byId.has(a.workshopId)).map((a) => [accessKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
+  const found = await q.workshops.execute({
+    workshopIds: JSON.stringify([...new Set(asked.map((a) => a.workshopId))]),
+  });
+  const byId = new Map(
+    found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: prefsOf(row.stepPrefs) }]),
+  );
+  const pairs = [
+    ...new Map(
+      asked
+        .filter((a) => byId.has(a.workshopId))
+        .map((a) => [accessKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const]),
+    ).values(),
+  ];
   if (pairs.length === 0) return accesses;
   const members = await q.members.execute({ pairs: JSON.stringify(pairs) });
   const memberRoles = new Map(members.map((row) => [accessKey(row.workshopId, row.userId), row.role]));

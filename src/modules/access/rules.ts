@@ -132,7 +132,8 @@ function participantMay(access: WorkshopAccess, action: Exclude<Action, 'read'>)
   const p = access.prefs;
   if (typeof action === 'object') {
     if ('manage_feedback' in action) return action.manage_feedback.authorId === access.userId;
-    const [scope, authorId] = 'edit_card' in action ? [p.allow_edit, action.edit_card.authorId] : [p.allow_delete, action.delete_card.authorId];
+    const [scope, authorId] =
+      'edit_card' in action ? [p.allow_edit, action.edit_card.authorId] : [p.allow_delete, action.delete_card.authorId];
     return scope === 'all' || (scope === 'their' && authorId === access.userId);
   }
   switch (action) {
@@ -161,7 +162,9 @@ function describeRefusal(action: Exclude<Action, 'read'>): string {
   if (action === 'facilitate') return 'Only facilitators may do this.';
   if (typeof action === 'object') {
     if ('manage_feedback' in action) return 'Only its author or a facilitator may change this.';
-    return 'edit_card' in action ? 'The current step does not let you edit this card.' : 'The current step does not let you delete this card.';
+    return 'edit_card' in action
+      ? 'The current step does not let you edit this card.'
+      : 'The current step does not let you delete this card.';
   }
   return `The current step does not allow this (${action.replaceAll('_', ' ')}).`;
 }

@@ -86,7 +86,12 @@ export function hiddenAuthorsOf(payload: unknown): Set<string> {
     if (Array.isArray(value)) return value.forEach(walk);
     if (value === null || typeof value !== 'object') return;
     const record = value as Record<string, unknown>;
-    if (typeof record.author_visibility === 'string' && record.author_visibility !== 'shown' && typeof record.user_id === 'string') authors.add(record.user_id);
+    if (
+      typeof record.author_visibility === 'string' &&
+      record.author_visibility !== 'shown' &&
+      typeof record.user_id === 'string'
+    )
+      authors.add(record.user_id);
     Object.values(record).forEach(walk);
   };
   walk(payload);
@@ -105,8 +110,13 @@ export type CardAuthors = 'all' | ReadonlySet<string>;
  * hidden again), for the logged change to carry, so its live rendering and every replay of it can
  * tell participants to read the cards again; nothing when it stayed.
  */
-export function cardsVisibleMoved(before: Pick<StepPrefs, 'cards_visible'>, after: Pick<StepPrefs, 'cards_visible'>): { cards_visible?: [CardsVisible, CardsVisible] } {
-  return before.cards_visible === after.cards_visible ? {} : { cards_visible: [before.cards_visible, after.cards_visible] };
+export function cardsVisibleMoved(
+  before: Pick<StepPrefs, 'cards_visible'>,
+  after: Pick<StepPrefs, 'cards_visible'>,
+): { cards_visible?: [CardsVisible, CardsVisible] } {
+  return before.cards_visible === after.cards_visible
+    ? {}
+    : { cards_visible: [before.cards_visible, after.cards_visible] };
 }
 
 /** Whether the current step keeps `reader` to their own cards and facilitators' (no query). */
@@ -131,7 +141,13 @@ export function seesCardBy(authors: CardAuthors, cardUserId: string): boolean {
  * The heart of private writing: whether, under `prefs`, a card by `cardUserId` is hidden from the
  * participants other than its author (the step is private and the author no facilitator).
  */
-async function hiddenFromOtherParticipants(db: Db, workshopId: string, prefs: Pick<StepPrefs, 'cards_visible'>, cardUserId: string, memo: VisibilityMemo): Promise<boolean> {
+async function hiddenFromOtherParticipants(
+  db: Db,
+  workshopId: string,
+  prefs: Pick<StepPrefs, 'cards_visible'>,
+  cardUserId: string,
+  memo: VisibilityMemo,
+): Promise<boolean> {
   return prefs.cards_visible === 'own' && !(await memo.facilitators(db, workshopId)).has(cardUserId);
 }
 
@@ -139,7 +155,12 @@ async function hiddenFromOtherParticipants(db: Db, workshopId: string, prefs: Pi
  * Whether the caller may see a card by `cardUserId` now: a query only for another participant's
  * card under a private step, once per `memo` (pass one when asking about several cards).
  */
-export async function seesCard(db: Db, access: WorkshopAccess, cardUserId: string, memo = new VisibilityMemo()): Promise<boolean> {
+export async function seesCard(
+  db: Db,
+  access: WorkshopAccess,
+  cardUserId: string,
+  memo = new VisibilityMemo(),
+): Promise<boolean> {
   if (cardUserId === access.userId || access.role !== 'participant') return true;
   return !(await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, cardUserId, memo));
 }
@@ -153,9 +174,15 @@ export function readerWhoWroteNothing(role: WorkshopRole): Reader {
  * The authors, among `authorIds`, whose cards the current step hides from other participants:
  * under `cards_visible: own`, every author who is not a facilitator. Empty otherwise, at no cost.
  */
-export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, authorIds: Iterable<string>, memo = new VisibilityMemo()): Promise<Set<string>> {
+export async function privateAuthorsAmong(
+  db: Db,
+  access: WorkshopAccess,
+  authorIds: Iterable<string>,
+  memo = new VisibilityMemo(),
+): Promise<Set<string>> {
   const hidden = new Set<string>();
-  for (const id of new Set(authorIds)) if (await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, id, memo)) hidden.add(id);
+  for (const id of new Set(authorIds))
+    if (await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, id, memo)) hidden.add(id);
   return hidden;
 }
 
@@ -165,7 +192,12 @@ export async function privateAuthorsAmong(db: Db, access: WorkshopAccess, author
  * author, that is, the step is private and the author is not a facilitator. Facilitators see every
  * card. Reads are kept per workshop in `memo`, which lives as long as one broadcast or one replay.
  */
-export async function cardHiddenFromOthers(db: Db, workshopId: string, cardUserId: string, memo: VisibilityMemo): Promise<boolean> {
+export async function cardHiddenFromOthers(
+  db: Db,
+  workshopId: string,
+  cardUserId: string,
+  memo: VisibilityMemo,
+): Promise<boolean> {
   return hiddenFromOtherParticipants(db, workshopId, await memo.prefs(db, workshopId), cardUserId, memo);
 }
 

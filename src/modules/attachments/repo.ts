@@ -4,12 +4,19 @@ import type { AttachmentRow } from './schemas';
 
 export function listAttachments(db: Db, cardId: string): Promise<AttachmentRow[]> {
   const { attachments } = tablesOf(db);
-  return db.select().from(attachments).where(eq(attachments.cardId, cardId)).orderBy(asc(attachments.createdAt), asc(sql`rowid`));
+  return db
+    .select()
+    .from(attachments)
+    .where(eq(attachments.cardId, cardId))
+    .orderBy(asc(attachments.createdAt), asc(sql`rowid`));
 }
 
 export async function findAttachment(db: Db, cardId: string, id: string): Promise<AttachmentRow | undefined> {
   const { attachments } = tablesOf(db);
-  const [row] = await db.select().from(attachments).where(and(eq(attachments.id, id), eq(attachments.cardId, cardId)));
+  const [row] = await db
+    .select()
+    .from(attachments)
+    .where(and(eq(attachments.id, id), eq(attachments.cardId, cardId)));
   return row;
 }
 

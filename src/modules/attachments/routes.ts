@@ -23,7 +23,9 @@ export function attachmentsRoutes(deps: AppDeps) {
         summary: 'Attach a file uploaded with POST /v1/uploads to a card',
         status: 201,
         response: AttachmentOutput,
-        errors: { 413: 'payload_too_large: the body is above 1 MiB; workshop_storage_full: the upload would take the workshop\'s files past UPLOAD_WORKSHOP_MB (an upload counts against the first workshop that uses it); nothing was attached' },
+        errors: {
+          413: "payload_too_large: the body is above 1 MiB; workshop_storage_full: the upload would take the workshop's files past UPLOAD_WORKSHOP_MB (an upload counts against the first workshop that uses it); nothing was attached",
+        },
       }),
       jsonBody(CreateAttachmentInput),
       async (c) => c.json(await attachFile(deps, cardRef(c), c.req.valid('json')), 201),

@@ -18,19 +18,32 @@ function found(row: AttachmentRow | undefined): AttachmentRow {
 
 export async function listAttachments(deps: AttachmentDeps, ref: CardRef): Promise<AttachmentOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
-  return (await listAttachmentRows(deps.database.db, card.id)).map((row) => authorFor(access, toAttachment(row, deps.config)));
+  return (await listAttachmentRows(deps.database.db, card.id)).map((row) =>
+    authorFor(access, toAttachment(row, deps.config)),
+  );
 }
 
-export async function getAttachment(deps: AttachmentDeps, ref: CardRef, attachmentId: string): Promise<AttachmentOutput> {
+export async function getAttachment(
+  deps: AttachmentDeps,
+  ref: CardRef,
+  attachmentId: string,
+): Promise<AttachmentOutput> {
   const { access, card } = await loadTarget(deps.database.db, ref);
-  return authorFor(access, toAttachment(found(await findAttachment(deps.database.db, card.id, attachmentId)), deps.config));
+  return authorFor(
+    access,
+    toAttachment(found(await findAttachment(deps.database.db, card.id, attachmentId)), deps.config),
+  );
 }
 
 /**
  * Attaches a file the caller uploaded. Only their own uploads qualify: a key seen in someone
  * else's link must not let a file travel into another workshop under a new name.
  */
-export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAttachmentInput): Promise<AttachmentOutput> {
+export function attachFile(
+  deps: AttachmentDeps,
+  ref: CardRef,
+  input: CreateAttachmentInput,
+): Promise<AttachmentOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'attachment');
@@ -48,7 +61,13 @@ export function attachFile(deps: AttachmentDeps, ref: CardRef, input: CreateAtta
       size: file.size,
     });
     const attachment = toAttachment(row, deps.config);
-    changes.record({ workshopId: ref.workshopId, action: 'addAttachment', userId: ref.userId, cardUserId: card.userId, change: { attachment: onCard(attachment, card.id) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'addAttachment',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { attachment: onCard(attachment, card.id) },
+    });
     return attachment;
   });
 }

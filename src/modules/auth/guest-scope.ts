@@ -13,7 +13,10 @@ const GUEST_ROUTES: ReadonlyArray<{ methods: ReadonlySet<string>; path: RegExp }
   { methods: new Set(['GET', 'HEAD', 'PUT']), path: /^\/v1\/user\/me\/notifications(\/|$)/ },
   { methods: new Set(['POST']), path: /^\/v1\/uploads\/?$/ },
   // Every route inside a workshop, and the canvas zones read by id; not joining another one.
-  { methods: new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']), path: /^\/v1\/workshops\/(?!join(\/|$))[^/]+(\/|$)/ },
+  {
+    methods: new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']),
+    path: /^\/v1\/workshops\/(?!join(\/|$))[^/]+(\/|$)/,
+  },
 ];
 
 /**

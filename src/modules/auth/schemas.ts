@@ -2,7 +2,13 @@ import * as v from 'valibot';
 import { UserOutput } from '../users/schemas';
 import { requiredText } from '../../http/validation';
 
-export const Email = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.maxLength(254), v.email('Expected an e-mail address.'));
+export const Email = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.maxLength(254),
+  v.email('Expected an e-mail address.'),
+);
 
 export const SignupInput = v.object({
   email: Email,

@@ -31,11 +31,17 @@ const SLIDE_EVERY_MS = 3600 * 1000;
  * POST /v1/auth/signup. Sent with a guest's token, the guest becomes the account (docs/api.md#guests):
  * same id, so everything they wrote stays theirs.
  */
-export async function signup(deps: AuthDeps, input: { email: string; password: string; name: string }, guest?: UserRow) {
+export async function signup(
+  deps: AuthDeps,
+  input: { email: string; password: string; name: string },
+  guest?: UserRow,
+) {
   const passwordHash = await hashPassword(input.password);
   let account: Awaited<ReturnType<typeof createAccount>>;
   try {
-    account = await (guest ? upgradeGuest(deps, guest.id, input, passwordHash) : createAccount(deps, input, passwordHash));
+    account = await (guest
+      ? upgradeGuest(deps, guest.id, input, passwordHash)
+      : createAccount(deps, input, passwordHash));
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
@@ -54,7 +60,9 @@ function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string
   return deps.database.transaction(async (tx) => {
     const { users } = tablesOf(tx);
     await refuseTakenEmail(tx, input.email);
-    const user = (await tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning())[0]!;
+    const user = (
+      await tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning()
+    )[0]!;
     return openAccount(tx, deps.config, user, input.email);
   });
 }
@@ -123,7 +131,10 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
 export async function confirmEmail(deps: AuthDeps, token: string): Promise<void> {
   const confirmed = await deps.database.transaction(async (tx) => {
     const { oneTimeTokens, users } = tablesOf(tx);
-    const [row] = await tx.select().from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token)));
+    const [row] = await tx
+      .select()
+      .from(oneTimeTokens)
+      .where(eq(oneTimeTokens.tokenHash, hashToken(token)));
     if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
       throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
         details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
@@ -134,7 +145,10 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
     await lockUser(tx, row.userId);
     const now = nowIso();
     await tx.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, row.id));
-    await tx.update(users).set({ confirmedAt: now, updatedAt: now }).where(and(eq(users.id, row.userId), isNull(users.confirmedAt)));
+    await tx
+      .update(users)
+      .set({ confirmedAt: now, updatedAt: now })
+      .where(and(eq(users.id, row.userId), isNull(users.confirmedAt)));
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
     const seats = user?.email ? await linkPendingSeats(tx, row.userId, user.email) : 0;
     return { userId: row.userId, seats };
@@ -144,7 +158,11 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
 }
 
 /** Mails a fresh confirmation link; earlier links stay valid until they expire. */
-export async function sendConfirmation(tx: Db, config: Config, user: Pick<UserRow, 'id' | 'name'> & { email: string }): Promise<void> {
+export async function sendConfirmation(
+  tx: Db,
+  config: Config,
+  user: Pick<UserRow, 'id' | 'name'> & { email: string },
+): Promise<void> {
   const { oneTimeTokens } = tablesOf(tx);
   const token = newToken();
   await tx.insert(oneTimeTokens).values({
@@ -192,13 +210,24 @@ const queries = preparedPerDb((db: Db) => {
   return {
     find: named(
       db
-        .select({ tokenId: authTokens.id, expiresAt: authTokens.expiresAt, lastUsedAt: authTokens.lastUsedAt, user: users })
+        .select({
+          tokenId: authTokens.id,
+          expiresAt: authTokens.expiresAt,
+          lastUsedAt: authTokens.lastUsedAt,
+          user: users,
+        })
         .from(authTokens)
         .innerJoin(users, eq(users.id, authTokens.userId))
         .where(eq(authTokens.tokenHash, p('tokenHash'))),
       'auth_token_user',
     ),
-    expiry: named(db.select({ expiresAt: authTokens.expiresAt }).from(authTokens).where(eq(authTokens.tokenHash, p('tokenHash'))), 'auth_token_expiry'),
+    expiry: named(
+      db
+        .select({ expiresAt: authTokens.expiresAt })
+        .from(authTokens)
+        .where(eq(authTokens.tokenHash, p('tokenHash'))),
+      'auth_token_expiry',
+    ),
     slide: named(
       db
         .update(authTokens)
@@ -229,7 +258,9 @@ export interface SessionAuth {
    */
   authenticate(token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
   /** `authenticate` for an `Authorization` header: null without a bearer token or with one that does not work. */
-  sessionOf(authorization: string | null | undefined): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
+  sessionOf(
+    authorization: string | null | undefined,
+  ): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
   /** Whether a token (by hash) still works: not logged out, not expired. */
   isAlive(tokenHash: string): Promise<boolean>;
 }
@@ -294,7 +325,11 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
     if (now - lastUsedAt > SLIDE_EVERY_MS) {
       expiresAt = now + tokenTtlMs(deps.config, row.user);
       lastUsedAt = now;
-      const slid = { id: row.tokenId, lastUsedAt: new Date(lastUsedAt).toISOString(), expiresAt: new Date(expiresAt).toISOString() };
+      const slid = {
+        id: row.tokenId,
+        lastUsedAt: new Date(lastUsedAt).toISOString(),
+        expiresAt: new Date(expiresAt).toISOString(),
+      };
       await database.transaction(async (tx) => {
         await queries(tx).slide.execute(slid);
       });

@@ -13,7 +13,8 @@ async function loginEmail(c: Context<AppEnv>): Promise<string> {
   } catch {
     // A malformed body gets its 400 from the validator; it spends no account's budget.
   }
-  const email = typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
+  const email =
+    typeof body === 'object' && body !== null && 'email' in body && typeof body.email === 'string' ? body.email : '';
   return email.trim().toLowerCase();
 }
 
@@ -23,14 +24,28 @@ async function loginEmail(c: Context<AppEnv>): Promise<string> {
  * window is one minute, so someone failing on purpose locks the real user out for a minute at most
  * after they stop.
  */
-type ThrottleDeps = { config: Pick<Config, 'authAttemptsPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute' | 'trustProxy'>; attempts: Pick<Limiters, 'limiter'> };
+type ThrottleDeps = {
+  config: Pick<
+    Config,
+    'authAttemptsPerMinute' | 'loginFailuresPerAddressPerMinute' | 'signupsPerAddressPerMinute' | 'trustProxy'
+  >;
+  attempts: Pick<Limiters, 'limiter'>;
+};
 
 export function loginThrottles({ config, attempts }: ThrottleDeps) {
   const failed = (c: Context<AppEnv>) => c.res.status === 401;
   const message = (seconds: number) => `Too many failed logins; try again in ${seconds} s.`;
   return [
-    limitAttempts(attempts.limiter({ name: 'login_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), { key: (c) => clientKey(c, config), counts: failed, message }),
-    limitAttempts(attempts.limiter({ name: 'login_account', ...budget(config, 'authAttemptsPerMinute') }), { key: loginEmail, counts: failed, message }),
+    limitAttempts(attempts.limiter({ name: 'login_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {
+      key: (c) => clientKey(c, config),
+      counts: failed,
+      message,
+    }),
+    limitAttempts(attempts.limiter({ name: 'login_account', ...budget(config, 'authAttemptsPerMinute') }), {
+      key: loginEmail,
+      counts: failed,
+      message,
+    }),
   ] as const;
 }
 
@@ -49,10 +64,13 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
  * (docs/api.md#idempotent-writes), and this bounds what one address can make the service keep.
  */
 export function confirmThrottle({ config, attempts }: ThrottleDeps) {
-  return limitAttempts(attempts.limiter({ name: 'confirm_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {
-    key: (c) => clientKey(c, config),
-    // A wrong or expired link is a 400, as is a malformed body; a key in use or reused is no guess.
-    counts: (c) => c.res.status === 400,
-    message: (seconds) => `Too many wrong confirmation links from this address; try again in ${seconds} s.`,
-  });
+  return limitAttempts(
+    attempts.limiter({ name: 'confirm_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }),
+    {
+      key: (c) => clientKey(c, config),
+      // A wrong or expired link is a 400, as is a malformed body; a key in use or reused is no guess.
+      counts: (c) => c.res.status === 400,
+      message: (seconds) => `Too many wrong confirmation links from this address; try again in ${seconds} s.`,
+    },
+  );
 }

@@ -1,6 +1,11 @@
 import { fromPackageRoot } from '../../lib/package-root';
 import { deepFreeze, loadJsonCatalog } from '../../lib/json-catalog';
-import { PredefinedCanvasFile, toPredefinedCanvas, type PredefinedCanvas, type PredefinedCanvasOutput } from './schemas';
+import {
+  PredefinedCanvasFile,
+  toPredefinedCanvas,
+  type PredefinedCanvas,
+  type PredefinedCanvasOutput,
+} from './schemas';
 
 export interface CanvasCatalog {
   /** The predefined canvases as validated from their files, by slug. */
@@ -12,7 +17,10 @@ export interface CanvasCatalog {
 const CATALOG_DIR = fromPackageRoot('src', 'modules', 'canvas', 'catalog');
 
 export function loadCanvasCatalog(dir = CATALOG_DIR): CanvasCatalog {
-  const canvases = loadJsonCatalog(dir, PredefinedCanvasFile, 'predefined canvas') as ReadonlyMap<string, PredefinedCanvas>;
+  const canvases = loadJsonCatalog(dir, PredefinedCanvasFile, 'predefined canvas') as ReadonlyMap<
+    string,
+    PredefinedCanvas
+  >;
   return { canvases, outputs: deepFreeze([...canvases.values()].map(toPredefinedCanvas)) };
 }
 

@@ -8,7 +8,13 @@ import type { CanvasRow, ZoneRow } from './schemas';
 const queries = preparedPerDb((db: Db) => {
   const { canvases, zones } = tablesOf(db);
   return {
-    canvasOf: named(db.select().from(canvases).where(eq(canvases.workshopId, sql.placeholder('workshopId'))), 'canvas_of'),
+    canvasOf: named(
+      db
+        .select()
+        .from(canvases)
+        .where(eq(canvases.workshopId, sql.placeholder('workshopId'))),
+      'canvas_of',
+    ),
     zonesOf: named(
       db
         .select()
@@ -17,7 +23,13 @@ const queries = preparedPerDb((db: Db) => {
         .orderBy(asc(zones.position), asc(zones.id)),
       'canvas_zones_of',
     ),
-    zone: named(db.select().from(zones).where(eq(zones.id, sql.placeholder('id'))), 'canvas_zone'),
+    zone: named(
+      db
+        .select()
+        .from(zones)
+        .where(eq(zones.id, sql.placeholder('id'))),
+      'canvas_zone',
+    ),
   };
 });
 

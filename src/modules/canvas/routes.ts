@@ -5,30 +5,51 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { CanvasOutput, CreateCanvasInput, LinkZoneInput, PredefinedCanvasOutput, ZoneOutput } from './schemas';
-import { createCanvas, deleteCanvas, getCanvas, getPredefinedCanvas, getZone, linkZone, listPredefinedCanvases } from './service';
+import {
+  createCanvas,
+  deleteCanvas,
+  getCanvas,
+  getPredefinedCanvas,
+  getZone,
+  linkZone,
+  listPredefinedCanvases,
+} from './service';
 
 const tag = 'Canvas';
 
 export function canvasRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get('/canvas', doc({ tag, summary: 'List the predefined canvases', response: v.array(PredefinedCanvasOutput) }), (c) => {
-      return c.json(listPredefinedCanvases(), 200);
-    })
+    .get(
+      '/canvas',
+      doc({ tag, summary: 'List the predefined canvases', response: v.array(PredefinedCanvasOutput) }),
+      (c) => {
+        return c.json(listPredefinedCanvases(), 200);
+      },
+    )
     .get('/canvas/:id', doc({ tag, summary: 'Get a predefined canvas', response: PredefinedCanvasOutput }), (c) => {
       return c.json(getPredefinedCanvas(c.req.param('id')), 200);
     })
-    .get('/workshops/canvas/zones/:id', doc({ tag, summary: 'Get a zone of a canvas by its id alone', response: ZoneOutput }), async (c) => {
-      return c.json(await getZone(deps, c.get('user'), c.req.param('id')), 200);
-    })
-    .get('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Get the workshop canvas with its zones', response: CanvasOutput }), async (c) => {
-      return c.json(await getCanvas(deps, c.get('user'), c.req.param('workshop_id')), 200);
-    })
+    .get(
+      '/workshops/canvas/zones/:id',
+      doc({ tag, summary: 'Get a zone of a canvas by its id alone', response: ZoneOutput }),
+      async (c) => {
+        return c.json(await getZone(deps, c.get('user'), c.req.param('id')), 200);
+      },
+    )
+    .get(
+      '/workshops/:workshop_id/canvas',
+      doc({ tag, summary: 'Get the workshop canvas with its zones', response: CanvasOutput }),
+      async (c) => {
+        return c.json(await getCanvas(deps, c.get('user'), c.req.param('workshop_id')), 200);
+      },
+    )
     .post(
       '/workshops/:workshop_id/canvas',
       doc({
         tag,
         summary: 'Create the workshop canvas (replacing the current one)',
-        description: 'Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out.',
+        description:
+          'Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out.',
         status: 201,
         response: CanvasOutput,
       }),
@@ -37,10 +58,14 @@ export function canvasRoutes(deps: AppDeps) {
         return c.json(await createCanvas(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
       },
     )
-    .delete('/workshops/:workshop_id/canvas', doc({ tag, summary: 'Delete the workshop canvas and its zones', status: 204 }), async (c) => {
-      await deleteCanvas(deps, c.get('user'), c.req.param('workshop_id'));
-      return c.body(null, 204);
-    })
+    .delete(
+      '/workshops/:workshop_id/canvas',
+      doc({ tag, summary: 'Delete the workshop canvas and its zones', status: 204 }),
+      async (c) => {
+        await deleteCanvas(deps, c.get('user'), c.req.param('workshop_id'));
+        return c.body(null, 204);
+      },
+    )
     .put(
       '/workshops/:workshop_id/canvas/zones/:id',
       doc({ tag, summary: 'Link a zone to a cluster, or unlink it with null', status: 204 }),

@@ -83,7 +83,14 @@ export const LinkZoneInput = v.object({ cluster_id: v.nullable(idString) });
 
 const slug = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'An id is a lower-case slug.'));
 
-const PredefinedZone = v.strictObject({ id: slug, name: requiredText(200), x: coordinate, y: coordinate, rows: size, cols: size });
+const PredefinedZone = v.strictObject({
+  id: slug,
+  name: requiredText(200),
+  x: coordinate,
+  y: coordinate,
+  rows: size,
+  cols: size,
+});
 
 export const PredefinedCanvasFile = v.pipe(
   v.strictObject({
@@ -109,7 +116,15 @@ function overlap(a: Rect, b: Rect): boolean {
 // Row and document state → output
 
 export function toZone(id: string, state: ZoneState): ZoneOutput {
-  return { id, name: state.name, x: state.x, y: state.y, rows: state.rows, cols: state.cols, cluster_id: state.cluster_id };
+  return {
+    id,
+    name: state.name,
+    x: state.x,
+    y: state.y,
+    rows: state.rows,
+    cols: state.cols,
+    cluster_id: state.cluster_id,
+  };
 }
 
 export function zoneStateOf(row: Pick<ZoneRow, 'name' | 'x' | 'y' | 'rows' | 'cols' | 'clusterId'>): ZoneState {
@@ -131,6 +146,14 @@ export function toPredefinedCanvas(canvas: PredefinedCanvas): PredefinedCanvasOu
     id: canvas.id,
     name: canvas.name,
     background: { cols: canvas.background.cols, rows: canvas.background.rows },
-    zones: canvas.zones.map((z) => ({ id: z.id, name: z.name, x: z.x, y: z.y, rows: z.rows, cols: z.cols, cluster_id: null })),
+    zones: canvas.zones.map((z) => ({
+      id: z.id,
+      name: z.name,
+      x: z.x,
+      y: z.y,
+      rows: z.rows,
+      cols: z.cols,
+      cluster_id: null,
+    })),
   };
 }

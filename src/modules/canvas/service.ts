@@ -39,7 +39,11 @@ export function getPredefinedCanvas(id: string, catalog: CanvasCatalog = CANVASE
  * The canvas with its zones' values, read through `db`: writes pass `currentZones` (the document's
  * values), REST reads `zonesForRead`, which loads no document.
  */
-async function canvasAsDocumentSays(db: Db, row: CanvasRow, zonesOf: (rows: ZoneRow[]) => Promise<CurrentZone[]>): Promise<CanvasOutput> {
+async function canvasAsDocumentSays(
+  db: Db,
+  row: CanvasRow,
+  zonesOf: (rows: ZoneRow[]) => Promise<CurrentZone[]>,
+): Promise<CanvasOutput> {
   return toCanvas(row, zoneOutputs(await zonesOf(await zoneRowsOf(db, row.id))));
 }
 
@@ -57,7 +61,11 @@ export async function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: str
 }
 
 /** A document patch removing every zone the document holds, whatever SQL knew of them. */
-async function everyZoneRemoved(deps: CanvasDeps, write: OpenWrite, workshopId: string): Promise<Record<string, ZoneState | null>> {
+async function everyZoneRemoved(
+  deps: CanvasDeps,
+  write: OpenWrite,
+  workshopId: string,
+): Promise<Record<string, ZoneState | null>> {
   return Object.fromEntries([...(await deps.collab.zones(write, workshopId)).keys()].map((id) => [id, null]));
 }
 
@@ -66,7 +74,10 @@ async function everyZoneRemoved(deps: CanvasDeps, write: OpenWrite, workshopId: 
  * background member by member), then requires a complete canvas. The background of a canvas made
  * from a predefined one keeps that canvas's slug as its id.
  */
-function definitionOf(input: CreateCanvasInput, catalog: CanvasCatalog): { definition: CanvasDefinition; backgroundId: string } {
+function definitionOf(
+  input: CreateCanvasInput,
+  catalog: CanvasCatalog,
+): { definition: CanvasDefinition; backgroundId: string } {
   const predefined = input.canvas_id === undefined ? undefined : catalog.canvases.get(input.canvas_id);
   if (input.canvas_id !== undefined && !predefined) {
     throw invalid('canvas_id', 'canvas_id must name a predefined canvas (see GET /v1/canvas).');
@@ -121,9 +132,24 @@ export function createCanvas(
         image: definition.image,
       })
       .returning();
-    const zoneRows = definition.zones.map((zone, position) => ({ ...zone, id: newId(), canvasId: row!.id, workshopId, clusterId: null, position }));
+    const zoneRows = definition.zones.map((zone, position) => ({
+      ...zone,
+      id: newId(),
+      canvasId: row!.id,
+      workshopId,
+      clusterId: null,
+      position,
+    }));
     if (zoneRows.length > 0) await tx.insert(zones).values(zoneRows);
-    const zoneList = zoneRows.map((z) => ({ id: z.id, name: z.name, x: z.x, y: z.y, rows: z.rows, cols: z.cols, cluster_id: null }));
+    const zoneList = zoneRows.map((z) => ({
+      id: z.id,
+      name: z.name,
+      x: z.x,
+      y: z.y,
+      rows: z.rows,
+      cols: z.cols,
+      cluster_id: null,
+    }));
     for (const { id, ...state } of zoneList) patch[id] = state;
 
     const canvas = toCanvas(row!, zoneList);
@@ -158,7 +184,13 @@ export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): 
 }
 
 /** Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. */
-export async function linkZone(deps: CanvasDeps, user: UserRow, workshopId: string, zoneId: string, clusterId: string | null): Promise<void> {
+export async function linkZone(
+  deps: CanvasDeps,
+  user: UserRow,
+  workshopId: string,
+  zoneId: string,
+  clusterId: string | null,
+): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');

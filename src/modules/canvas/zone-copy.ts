@@ -6,10 +6,30 @@ import { named, preparedPerDb } from '../../db/prepared';
 const statements = preparedPerDb((db: Db) => {
   const { zones } = tablesOf(db);
   const p = sql.placeholder;
-  const copy = { id: zones.id, name: zones.name, x: zones.x, y: zones.y, rows: zones.rows, cols: zones.cols, cluster_id: zones.clusterId };
+  const copy = {
+    id: zones.id,
+    name: zones.name,
+    x: zones.x,
+    y: zones.y,
+    rows: zones.rows,
+    cols: zones.cols,
+    cluster_id: zones.clusterId,
+  };
   return {
-    zones: named(db.select(copy).from(zones).where(eq(zones.workshopId, p('workshopId'))), 'canvas_copy_zones'),
-    zone: named(db.select(copy).from(zones).where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))), 'canvas_copy_zone'),
+    zones: named(
+      db
+        .select(copy)
+        .from(zones)
+        .where(eq(zones.workshopId, p('workshopId'))),
+      'canvas_copy_zones',
+    ),
+    zone: named(
+      db
+        .select(copy)
+        .from(zones)
+        .where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))),
+      'canvas_copy_zone',
+    ),
     writeZone: named(
       db
         .update(zones)

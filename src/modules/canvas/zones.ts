@@ -24,7 +24,12 @@ export interface CurrentZone {
  * which never holds zones SQL lacks, gives their values. A document loaded inside the write is
  * reconciled with SQL there (`openInWrite`), before this reads it.
  */
-export async function currentZones(deps: Pick<CanvasDeps, 'collab'>, write: OpenWrite, workshopId: string, rows: readonly ZoneRow[]): Promise<CurrentZone[]> {
+export async function currentZones(
+  deps: Pick<CanvasDeps, 'collab'>,
+  write: OpenWrite,
+  workshopId: string,
+  rows: readonly ZoneRow[],
+): Promise<CurrentZone[]> {
   if (rows.length === 0) return [];
   return withValues(rows, await deps.collab.zones(write, workshopId));
 }
@@ -34,7 +39,11 @@ export async function currentZones(deps: Pick<CanvasDeps, 'collab'>, write: Open
  * the SQL rows give the values, and they are the document's (every stored document update writes
  * its SQL copy in the same transaction).
  */
-export async function zonesForRead(deps: Pick<CanvasDeps, 'collab'>, workshopId: string, rows: readonly ZoneRow[]): Promise<CurrentZone[]> {
+export async function zonesForRead(
+  deps: Pick<CanvasDeps, 'collab'>,
+  workshopId: string,
+  rows: readonly ZoneRow[],
+): Promise<CurrentZone[]> {
   if (rows.length === 0) return [];
   return withValues(rows, (await deps.collab.zonesIfLoaded(workshopId)) ?? new Map());
 }
@@ -63,7 +72,12 @@ export async function setZoneLinks(
     if (state.cluster_id === clusterId) continue;
     const after: ZoneState = { ...state, cluster_id: clusterId };
     const [before, zone] = [toZone(id, state), toZone(id, after)];
-    write.changes.record({ workshopId: ref.workshopId, action: 'updateZone', userId: ref.userId, change: { zone, changes: diffFields(before, zone, ['cluster_id']) } });
+    write.changes.record({
+      workshopId: ref.workshopId,
+      action: 'updateZone',
+      userId: ref.userId,
+      change: { zone, changes: diffFields(before, zone, ['cluster_id']) },
+    });
     patch[id] = after;
   }
   await deps.collab.placeZones(write, ref.workshopId, patch);

@@ -35,14 +35,21 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, 'facilitate');
-    const replaced = (await tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId))).map((r) => r.id);
+    const replaced = (await tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId))).map(
+      (r) => r.id,
+    );
     await tx.delete(cards).where(eq(cards.workshopId, ref.workshopId));
     await unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     await relinkZones(deps, { tx, changes }, { ...ref, from: replaced });
     const placements = await insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.
     await deps.collab.placeCards({ tx, changes }, ref.workshopId, { placements, removed: replaced });
-    changes.record({ workshopId: ref.workshopId, action: 'importCards', userId: ref.userId, change: { count: plan.count } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'importCards',
+      userId: ref.userId,
+      change: { count: plan.count },
+    });
   });
   return cardsFor(db, await loadAccess(db, ref.workshopId, ref.userId));
 }
@@ -55,9 +62,29 @@ function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
   const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0 };
   plan.clusters.forEach((cluster, clusterPosition) => {
     const clusterId = newId();
-    rows.push({ ...base, id: clusterId, type: 'cluster', title: cluster.title, content: cluster.content, color: cluster.color, aside: cluster.aside, parentId: null, position: clusterPosition });
+    rows.push({
+      ...base,
+      id: clusterId,
+      type: 'cluster',
+      title: cluster.title,
+      content: cluster.content,
+      color: cluster.color,
+      aside: cluster.aside,
+      parentId: null,
+      position: clusterPosition,
+    });
     cluster.ideas.forEach((idea, position) => {
-      rows.push({ ...base, id: newId(), type: 'idea', title: idea.title, content: idea.content, color: null, aside: idea.aside, parentId: clusterId, position });
+      rows.push({
+        ...base,
+        id: newId(),
+        type: 'idea',
+        title: idea.title,
+        content: idea.content,
+        color: null,
+        aside: idea.aside,
+        parentId: clusterId,
+        position,
+      });
     });
   });
   return rows;

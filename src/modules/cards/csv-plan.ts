@@ -35,7 +35,15 @@ const MAX_DETAILS = 50;
  * for. With the clusters its ideas name, an import stays within `WORKSHOP_MAX_CARDS`.
  */
 export const CSV_MAX_ROWS = 5_000;
-const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: false, '1': true, '0': false, yes: true, no: false };
+const ASIDE_VALUES: Record<string, boolean> = {
+  '': false,
+  true: true,
+  false: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+};
 
 /**
  * Reads a cards CSV into an import plan, or throws one 400 whose message and details name every
@@ -44,7 +52,10 @@ const ASIDE_VALUES: Record<string, boolean> = { '': false, true: true, false: fa
 export async function planCardsImport(text: string): Promise<ImportPlan> {
   // Text columns cannot hold a NUL character on PostgreSQL; SQLite would store it: refused on both.
   const nul = text.indexOf('\0');
-  if (nul >= 0) throw badFile([{ path: `line ${text.slice(0, nul).split(/\r\n?|\n/).length}`, message: 'The file holds a NUL character.' }]);
+  if (nul >= 0)
+    throw badFile([
+      { path: `line ${text.slice(0, nul).split(/\r\n?|\n/).length}`, message: 'The file holds a NUL character.' },
+    ]);
   const rows = readRows(await parseRecords(text));
   const errors: ErrorDetail[] = [];
   const fail = (line: number, message: string) => errors.push({ path: `line ${line}`, message });
@@ -73,12 +84,14 @@ export async function planCardsImport(text: string): Promise<ImportPlan> {
     if (title === '') problems.push('title is required');
     if (title.length > TITLE_MAX) problems.push(`title is longer than ${TITLE_MAX} characters`);
     if (content.length > CONTENT_MAX) problems.push(`content is longer than ${CONTENT_MAX} characters`);
-    if (color !== '' && !(CARD_COLORS as readonly string[]).includes(color)) problems.push(`color must be one of ${CARD_COLORS.join(', ')}`);
+    if (color !== '' && !(CARD_COLORS as readonly string[]).includes(color))
+      problems.push(`color must be one of ${CARD_COLORS.join(', ')}`);
     if (aside === undefined) problems.push('aside must be true or false');
     if (type === 'idea' && color !== '') problems.push('only clusters have a color');
     if (type === 'idea' && clusterTitle === '') problems.push('an idea needs a cluster');
     if (clusterTitle.length > TITLE_MAX) problems.push(`cluster is longer than ${TITLE_MAX} characters`);
-    if (type === 'cluster' && clusterTitle !== '' && clusterTitle !== title) problems.push('a cluster cannot belong to a cluster');
+    if (type === 'cluster' && clusterTitle !== '' && clusterTitle !== title)
+      problems.push('a cluster cannot belong to a cluster');
     if (type === 'cluster' && title !== '' && clusters.get(title)?.declaredOn !== undefined) {
       problems.push(`a cluster titled "${title}" is already on line ${clusters.get(title)!.declaredOn}`);
     }
@@ -90,7 +103,12 @@ export async function planCardsImport(text: string): Promise<ImportPlan> {
     count += 1;
     if (type === 'cluster') {
       const cluster = clusterNamed(title);
-      Object.assign(cluster, { content, aside: aside!, color: (color || null) as CardColor | null, declaredOn: row.line });
+      Object.assign(cluster, {
+        content,
+        aside: aside!,
+        color: (color || null) as CardColor | null,
+        declaredOn: row.line,
+      });
     } else {
       clusterNamed(clusterTitle).ideas.push({ title, content, aside: aside! });
     }
@@ -125,7 +143,11 @@ async function parseRecords(text: string): Promise<ParsedRecord[]> {
   });
   parser.on('error', (err) => (failure ??= err));
   const ended = new Promise<void>((resolve) => parser.on('end', resolve).on('close', resolve));
-  for (let start = 0; start < input.length && failure === undefined && records.length <= CSV_MAX_ROWS + 1; start += PARSE_CHUNK) {
+  for (
+    let start = 0;
+    start < input.length && failure === undefined && records.length <= CSV_MAX_ROWS + 1;
+    start += PARSE_CHUNK
+  ) {
     parser.write(input.slice(start, start + PARSE_CHUNK));
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -137,7 +159,9 @@ async function parseRecords(text: string): Promise<ParsedRecord[]> {
   }
   if (failure !== undefined) {
     const line = failure instanceof CsvError ? ((failure as CsvError & { lines?: number }).lines ?? 1) : 1;
-    throw badFile([{ path: `line ${line}`, message: failure instanceof Error ? failure.message : 'The file is not valid CSV.' }]);
+    throw badFile([
+      { path: `line ${line}`, message: failure instanceof Error ? failure.message : 'The file is not valid CSV.' },
+    ]);
   }
   return records;
 }
@@ -149,7 +173,9 @@ function readRows(records: ParsedRecord[]): Row[] {
   }
   const [header, ...body] = records;
   if (!header || header.record.every((cell) => cell.trim() === '')) {
-    throw badFile([{ path: 'line 1', message: `A header row is required, naming columns among ${CSV_COLUMNS.join(', ')}.` }]);
+    throw badFile([
+      { path: 'line 1', message: `A header row is required, naming columns among ${CSV_COLUMNS.join(', ')}.` },
+    ]);
   }
 
   const index = new Map<Column, number>();
@@ -164,7 +190,12 @@ function readRows(records: ParsedRecord[]): Row[] {
   });
   if (!index.has('title')) headerProblems.push('the title column is required');
   if (headerProblems.length > 0) {
-    throw badFile([{ path: `line ${startLine(header)}`, message: `${headerProblems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')}).` }]);
+    throw badFile([
+      {
+        path: `line ${startLine(header)}`,
+        message: `${headerProblems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')}).`,
+      },
+    ]);
   }
 
   return body.map((entry) => ({

@@ -15,16 +15,35 @@ const queries = preparedPerDb((db: Db) => {
   const cardId = sql.placeholder('cardId');
   return {
     sections: named(
-      db.select().from(sections).where(eq(sections.workshopId, workshopId)).orderBy(asc(sections.position), asc(sections.id)),
+      db
+        .select()
+        .from(sections)
+        .where(eq(sections.workshopId, workshopId))
+        .orderBy(asc(sections.position), asc(sections.id)),
       'cards_detail_sections',
     ),
     criteria: named(
-      db.select().from(criteria).where(eq(criteria.workshopId, workshopId)).orderBy(asc(criteria.position), asc(criteria.id)),
+      db
+        .select()
+        .from(criteria)
+        .where(eq(criteria.workshopId, workshopId))
+        .orderBy(asc(criteria.position), asc(criteria.id)),
       'cards_detail_criteria',
     ),
-    items: named(db.select().from(items).where(eq(items.cardId, cardId)).orderBy(asc(items.createdAt), asc(sql`${items}.rowid`)), 'cards_detail_items'),
+    items: named(
+      db
+        .select()
+        .from(items)
+        .where(eq(items.cardId, cardId))
+        .orderBy(asc(items.createdAt), asc(sql`${items}.rowid`)),
+      'cards_detail_items',
+    ),
     ratings: named(
-      db.select().from(ratings).where(eq(ratings.cardId, cardId)).orderBy(asc(ratings.createdAt), asc(sql`${ratings}.rowid`)),
+      db
+        .select()
+        .from(ratings)
+        .where(eq(ratings.cardId, cardId))
+        .orderBy(asc(ratings.createdAt), asc(sql`${ratings}.rowid`)),
       'cards_detail_ratings',
     ),
     ownRatings: named(
@@ -39,7 +58,12 @@ const queries = preparedPerDb((db: Db) => {
 });
 
 /** Every section of the workshop, in order, each with this card's items in it, their authors as `reader` may see them. */
-export async function cardSections(db: Db, workshopId: string, cardId: string, reader: Reader): Promise<CardSectionOutput[]> {
+export async function cardSections(
+  db: Db,
+  workshopId: string,
+  cardId: string,
+  reader: Reader,
+): Promise<CardSectionOutput[]> {
   const q = queries(db);
   const bySection = new Map<string, ItemOutput[]>();
   for (const row of await q.items.execute({ cardId })) {
@@ -48,7 +72,10 @@ export async function cardSections(db: Db, workshopId: string, cardId: string, r
     if (list) list.push(item);
     else bySection.set(row.sectionId, [item]);
   }
-  return (await q.sections.execute({ workshopId })).map((row) => ({ ...toSection(row), items: bySection.get(row.id) ?? [] }));
+  return (await q.sections.execute({ workshopId })).map((row) => ({
+    ...toSection(row),
+    items: bySection.get(row.id) ?? [],
+  }));
 }
 
 /**
@@ -57,12 +84,16 @@ export async function cardSections(db: Db, workshopId: string, cardId: string, r
  */
 export async function cardCriteria(db: Db, access: WorkshopAccess, cardId: string): Promise<CriterionOutput[]> {
   const q = queries(db);
-  const ratingRows = seesAllRatings(access) ? await q.ratings.execute({ cardId }) : await q.ownRatings.execute({ cardId, userId: access.userId });
+  const ratingRows = seesAllRatings(access)
+    ? await q.ratings.execute({ cardId })
+    : await q.ownRatings.execute({ cardId, userId: access.userId });
   const byCriterion = new Map<string, RatingOutput[]>();
   for (const row of ratingRows) {
     const list = byCriterion.get(row.criteriumId);
     if (list) list.push(toRating(row));
     else byCriterion.set(row.criteriumId, [toRating(row)]);
   }
-  return (await q.criteria.execute({ workshopId: access.workshop.id })).map((row) => toCriterion(row, byCriterion.get(row.id) ?? []));
+  return (await q.criteria.execute({ workshopId: access.workshop.id })).map((row) =>
+    toCriterion(row, byCriterion.get(row.id) ?? []),
+  );
 }

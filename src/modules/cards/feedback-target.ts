@@ -61,7 +61,10 @@ export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> 
  * The cards asked about that belong to the workshop named with them (for a batch of feedback), by
  * id; the others left out.
  */
-export async function loadCardTargets(db: Db, asked: ReadonlyArray<{ workshopId: string; cardId: string }>): Promise<Map<string, FeedbackTarget['card']>> {
+export async function loadCardTargets(
+  db: Db,
+  asked: ReadonlyArray<{ workshopId: string; cardId: string }>,
+): Promise<Map<string, FeedbackTarget['card']>> {
   if (asked.length === 0) return new Map();
   const pairs = [...new Map(asked.map((a) => [a.cardId, [a.workshopId, a.cardId] as const])).values()];
   const rows = await queries(db).cards.execute({ pairs: JSON.stringify(pairs) });

@@ -72,7 +72,12 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     await plan.commit(deps, tx, changes);
 
     const row = await findCard(tx, ref.workshopId, id);
-    changes.record({ workshopId: ref.workshopId, action: 'mergeCards', userId: ref.userId, change: { card: await cardForEvent(tx, row), merged_ids: sourceIds } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'mergeCards',
+      userId: ref.userId,
+      change: { card: await cardForEvent(tx, row), merged_ids: sourceIds },
+    });
     await unhookViewReferences(deps, tx, changes, ref, { cardIds: sourceIds });
     // Zones linked to a merged cluster follow it into the new cluster.
     await relinkZones(deps, { tx, changes }, { ...ref, from: sourceIds, to: first.type === 'cluster' ? id : null });
@@ -85,9 +90,17 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
  * first id that is not one of them, or names a card hidden from the caller
  * (docs/api.md#private-writing-and-anonymous-authors: it reads as one that does not exist).
  */
-async function listedCards(tx: Db, access: LoadedAccess, ids: readonly string[], memo: VisibilityMemo): Promise<CardRow[]> {
+async function listedCards(
+  tx: Db,
+  access: LoadedAccess,
+  ids: readonly string[],
+  memo: VisibilityMemo,
+): Promise<CardRow[]> {
   const { cards } = tablesOf(tx);
-  const rows = await tx.select().from(cards).where(and(eq(cards.workshopId, access.workshop.id), inList(tx, cards.id, ids)));
+  const rows = await tx
+    .select()
+    .from(cards)
+    .where(and(eq(cards.workshopId, access.workshop.id), inList(tx, cards.id, ids)));
   const byId = new Map<string, CardRow>();
   for (const row of rows) if (await seesCard(tx, access, row.userId, memo)) byId.set(row.id, row);
   const missing = ids.findIndex((id) => !byId.has(id));
@@ -102,11 +115,24 @@ async function listedCards(tx: Db, access: LoadedAccess, ids: readonly string[],
  * cards of several such authors cannot be merged until they are revealed (a facilitator grouping
  * duplicates would otherwise show each author's writing to the others).
  */
-async function mergedCardOwner(tx: Db, access: LoadedAccess, merged: readonly CardRow[], memo: VisibilityMemo): Promise<string> {
-  const hidden = await privateAuthorsAmong(tx, access, merged.map((card) => card.userId), memo);
+async function mergedCardOwner(
+  tx: Db,
+  access: LoadedAccess,
+  merged: readonly CardRow[],
+  memo: VisibilityMemo,
+): Promise<string> {
+  const hidden = await privateAuthorsAmong(
+    tx,
+    access,
+    merged.map((card) => card.userId),
+    memo,
+  );
   if (hidden.size === 0) return access.userId;
   if (hidden.size > 1) {
-    throw new AppError('conflict', "These cards were written privately by different participants; merge them after the step that reveals them, or they would see each other's writing.");
+    throw new AppError(
+      'conflict',
+      "These cards were written privately by different participants; merge them after the step that reveals them, or they would see each other's writing.",
+    );
   }
   return [...hidden][0]!;
 }
@@ -139,7 +165,13 @@ async function moveFeedback(tx: Db, sourceIds: readonly string[], targetId: stri
  * Ideas of merged clusters that are not merged themselves move to the end of `newParentId`'s stack,
  * cluster by cluster in the order the clusters were listed (their positions through `plan`).
  */
-async function adoptIdeas(tx: Db, plan: StackPlan, merged: CardRow[], mergedIds: ReadonlySet<string>, newParentId: string): Promise<void> {
+async function adoptIdeas(
+  tx: Db,
+  plan: StackPlan,
+  merged: CardRow[],
+  mergedIds: ReadonlySet<string>,
+  newParentId: string,
+): Promise<void> {
   const { cards } = tablesOf(tx);
   for (const cluster of merged) {
     if (cluster.type !== 'cluster') continue;

@@ -7,11 +7,31 @@ import { named, preparedPerDb } from '../../db/prepared';
 const statements = preparedPerDb((db: Db) => {
   const { cards } = tablesOf(db);
   const p = sql.placeholder;
-  const copy = { id: cards.id, parentId: cards.parentId, userId: cards.userId, authorVisibility: cards.authorVisibility, position: cards.position, x: cards.x, y: cards.y };
+  const copy = {
+    id: cards.id,
+    parentId: cards.parentId,
+    userId: cards.userId,
+    authorVisibility: cards.authorVisibility,
+    position: cards.position,
+    x: cards.x,
+    y: cards.y,
+  };
   return {
     // Every card of a workshop, on each document load.
-    cards: named(db.select(copy).from(cards).where(eq(cards.workshopId, p('workshopId'))), 'cards_copy_all'),
-    card: named(db.select(copy).from(cards).where(and(eq(cards.id, p('cardId')), eq(cards.workshopId, p('workshopId')))), 'cards_copy_one'),
+    cards: named(
+      db
+        .select(copy)
+        .from(cards)
+        .where(eq(cards.workshopId, p('workshopId'))),
+      'cards_copy_all',
+    ),
+    card: named(
+      db
+        .select(copy)
+        .from(cards)
+        .where(and(eq(cards.id, p('cardId')), eq(cards.workshopId, p('workshopId')))),
+      'cards_copy_one',
+    ),
     stack: named(
       db
         .select(copy)
@@ -60,7 +80,13 @@ export function placementCopy(): Pick<LayoutCopy, 'cards' | 'card' | 'stack' | '
       return (await statements(db).isCluster.execute({ cardId, workshopId })).length > 0;
     },
     async writeCard(tx, workshopId, cardId, placement) {
-      await statements(tx).writeCard.execute({ cardId, workshopId, position: placement.position, x: placement.x, y: placement.y });
+      await statements(tx).writeCard.execute({
+        cardId,
+        workshopId,
+        position: placement.position,
+        x: placement.x,
+        y: placement.y,
+      });
     },
   };
 }

@@ -22,7 +22,10 @@ export class StackPlan {
   private readonly stacks = new Map<string | null, string[]>();
   private readonly removed = new Set<string>();
 
-  constructor(private readonly db: Db, private readonly workshopId: string) {}
+  constructor(
+    private readonly db: Db,
+    private readonly workshopId: string,
+  ) {}
 
   /** The stack's ids in their planned order (ideas of a cluster, or all clusters for null). */
   async ids(parentId: string | null): Promise<readonly string[]> {
@@ -44,7 +47,12 @@ export class StackPlan {
   }
 
   /** Moves a card from one stack to the end of another (or to `position` there). */
-  async move(fromParentId: string | null, toParentId: string | null, cardId: string, position?: number): Promise<number> {
+  async move(
+    fromParentId: string | null,
+    toParentId: string | null,
+    cardId: string,
+    position?: number,
+  ): Promise<number> {
     if (fromParentId !== toParentId) reorder(await this.stack(fromParentId), { remove: cardId });
     return this.insert(toParentId, cardId, position);
   }

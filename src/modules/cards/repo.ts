@@ -45,7 +45,11 @@ const listStatements = preparedPerDb((db: Db) => {
   const workshopId = sql.placeholder('workshopId');
   return {
     cards: named(
-      db.select(listColumns(db)).from(cards).where(eq(cards.workshopId, workshopId)).orderBy(asc(cards.parentId), asc(cards.position)),
+      db
+        .select(listColumns(db))
+        .from(cards)
+        .where(eq(cards.workshopId, workshopId))
+        .orderBy(asc(cards.parentId), asc(cards.position)),
       'cards_list',
     ),
     clusterPositions: named(
@@ -80,14 +84,19 @@ export async function listCardRows(db: Db, workshopId: string, filters: ListCard
   const q = listStatements(db);
   const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined;
   const rows = filtered ? await filteredCardRows(db, workshopId, filters) : await q.cards.execute({ workshopId });
-  return inListOrder(rows, async () => (await q.clusterPositions.execute({ workshopId })).map((row) => [row.id, row.position]));
+  return inListOrder(rows, async () =>
+    (await q.clusterPositions.execute({ workshopId })).map((row) => [row.id, row.position]),
+  );
 }
 
 /**
  * Interleaves rows sorted by (parent, position) into list order. Ideas whose cluster was
  * filtered out are placed by that cluster's position, read only when needed.
  */
-async function inListOrder(rows: CardFields[], clusterPositions: () => Promise<Array<[string, number]>>): Promise<CardFields[]> {
+async function inListOrder(
+  rows: CardFields[],
+  clusterPositions: () => Promise<Array<[string, number]>>,
+): Promise<CardFields[]> {
   const clusters: CardFields[] = [];
   const ideas = new Map<string, CardFields[]>();
   for (const row of rows) {
@@ -110,7 +119,9 @@ async function inListOrder(rows: CardFields[], clusterPositions: () => Promise<A
   }
   if (ideas.size > 0) {
     const positions = new Map(await clusterPositions());
-    const rest = [...ideas.entries()].sort(([a], [b]) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || (a < b ? -1 : 1));
+    const rest = [...ideas.entries()].sort(
+      ([a], [b]) => (positions.get(a) ?? 0) - (positions.get(b) ?? 0) || (a < b ? -1 : 1),
+    );
     for (const [, stack] of rest) ordered.push(...stack);
   }
   return ordered;
@@ -135,7 +146,10 @@ export const WORKSHOP_MAX_CARDS = 10_000;
 /** Refuses a write that would take the workshop past `WORKSHOP_MAX_CARDS` (409 `conflict`). */
 export async function requireRoomForCards(tx: Db, workshopId: string, adding: number): Promise<void> {
   const { cards } = tablesOf(tx);
-  const [row] = await tx.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(cards).where(eq(cards.workshopId, workshopId));
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(cards)
+    .where(eq(cards.workshopId, workshopId));
   const n = row?.n ?? 0;
   if (n + adding > WORKSHOP_MAX_CARDS) {
     throw new AppError('conflict', `A workshop holds at most ${WORKSHOP_MAX_CARDS} cards; this one has ${n}.`);

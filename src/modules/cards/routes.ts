@@ -7,7 +7,15 @@ import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
 import { authorizeImport, CSV_MAX_BYTES, importCards } from './csv-import';
 import { mergeCards } from './merge';
-import { CardDetailOutput, CardOutput, CreateCardInput, GetCardQuery, ListCardsQuery, MergeCardsInput, UpdateCardInput } from './schemas';
+import {
+  CardDetailOutput,
+  CardOutput,
+  CreateCardInput,
+  GetCardQuery,
+  ListCardsQuery,
+  MergeCardsInput,
+  UpdateCardInput,
+} from './schemas';
 import { createCard, getCard, listCardsBody, removeCard, updateCard, type WorkshopRef } from './service';
 
 const tag = 'Cards';
@@ -34,24 +42,40 @@ async function csvUpload(c: Context<AppEnv>): Promise<string> {
 function requireMultipart(c: Context<AppEnv>): void {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (!type.startsWith('multipart/form-data')) {
-    throw new AppError('unsupported_media_type', 'This route takes multipart/form-data with a CSV in the "file" field.');
+    throw new AppError(
+      'unsupported_media_type',
+      'This route takes multipart/form-data with a CSV in the "file" field.',
+    );
   }
 }
 
 export function cardsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get('/workshops/:workshop_id/cards', doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }), queryParams(ListCardsQuery), async (c) => {
-      return c.body(await listCardsBody(deps, workshopRef(c), c.req.valid('query'), c.get('identityEpoch')), 200, { 'Content-Type': 'application/json' });
-    })
-    .post('/workshops/:workshop_id/cards', doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }), jsonBody(CreateCardInput), async (c) => {
-      return c.json(await createCard(deps, workshopRef(c), c.req.valid('json')), 201);
-    })
+    .get(
+      '/workshops/:workshop_id/cards',
+      doc({ tag, summary: "List a workshop's cards", response: v.array(CardOutput) }),
+      queryParams(ListCardsQuery),
+      async (c) => {
+        return c.body(await listCardsBody(deps, workshopRef(c), c.req.valid('query'), c.get('identityEpoch')), 200, {
+          'Content-Type': 'application/json',
+        });
+      },
+    )
+    .post(
+      '/workshops/:workshop_id/cards',
+      doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }),
+      jsonBody(CreateCardInput),
+      async (c) => {
+        return c.json(await createCard(deps, workshopRef(c), c.req.valid('json')), 201);
+      },
+    )
     .put(
       '/workshops/:workshop_id/cards',
       doc({
         tag,
         summary: 'Replace all cards with the cards of a CSV file',
-        description: 'Columns `type,title,content,cluster,color,aside` (header row required, any order). Facilitators only. A bad line changes nothing.',
+        description:
+          'Columns `type,title,content,cluster,color,aside` (header row required, any order). Facilitators only. A bad line changes nothing.',
         response: v.array(CardOutput),
         multipart: { file: { description: 'CSV file, at most 5 MiB', required: true } },
       }),
@@ -62,17 +86,36 @@ export function cardsRoutes(deps: AppDeps) {
         return c.json(await importCards(deps, workshopRef(c), csv), 200);
       },
     )
-    .post('/workshops/:workshop_id/cards/merge', doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }), jsonBody(MergeCardsInput), async (c) => {
-      return c.json(await mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
-    })
-    .get('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Get a card', response: CardDetailOutput }), queryParams(GetCardQuery), async (c) => {
-      return c.json(await getCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('query').attributes), 200);
-    })
-    .put('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Update a card', response: CardOutput }), jsonBody(UpdateCardInput), async (c) => {
-      return c.json(await updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
-    })
-    .delete('/workshops/:workshop_id/cards/:id', doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }), async (c) => {
-      await removeCard(deps, workshopRef(c), c.req.param('id'));
-      return c.body(null, 204);
-    });
+    .post(
+      '/workshops/:workshop_id/cards/merge',
+      doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }),
+      jsonBody(MergeCardsInput),
+      async (c) => {
+        return c.json(await mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
+      },
+    )
+    .get(
+      '/workshops/:workshop_id/cards/:id',
+      doc({ tag, summary: 'Get a card', response: CardDetailOutput }),
+      queryParams(GetCardQuery),
+      async (c) => {
+        return c.json(await getCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('query').attributes), 200);
+      },
+    )
+    .put(
+      '/workshops/:workshop_id/cards/:id',
+      doc({ tag, summary: 'Update a card', response: CardOutput }),
+      jsonBody(UpdateCardInput),
+      async (c) => {
+        return c.json(await updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
+      },
+    )
+    .delete(
+      '/workshops/:workshop_id/cards/:id',
+      doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }),
+      async (c) => {
+        await removeCard(deps, workshopRef(c), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    );
 }

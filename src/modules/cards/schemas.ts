@@ -8,10 +8,35 @@ import { AuthorVisibilityOutput } from '../steps/prefs';
 export type CardRow = Schema['cards']['$inferSelect'];
 export type CardType = CardRow['type'];
 /** What a card's output is made of. */
-export type CardFields = Pick<CardRow, 'id' | 'number' | 'type' | 'title' | 'content' | 'aside' | 'userId' | 'authorVisibility' | 'position' | 'parentId' | 'color'>;
+export type CardFields = Pick<
+  CardRow,
+  | 'id'
+  | 'number'
+  | 'type'
+  | 'title'
+  | 'content'
+  | 'aside'
+  | 'userId'
+  | 'authorVisibility'
+  | 'position'
+  | 'parentId'
+  | 'color'
+>;
 
 /** The colors a cluster may take (spec: Card). */
-export const CARD_COLORS = ['blue', 'green', 'red', 'orange', 'purple', 'yellow', 'turquoise', 'rose', 'gray', 'brown', 'beige'] as const;
+export const CARD_COLORS = [
+  'blue',
+  'green',
+  'red',
+  'orange',
+  'purple',
+  'yellow',
+  'turquoise',
+  'rose',
+  'gray',
+  'brown',
+  'beige',
+] as const;
 export type CardColor = (typeof CARD_COLORS)[number];
 
 export const TITLE_MAX = 500;
@@ -96,7 +121,12 @@ export const GetCardQuery = v.object({
   attributes: v.optional(
     v.pipe(
       v.string(),
-      v.transform((s) => s.split(',').map((a) => a.trim()).filter((a) => a !== '')),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((a) => a.trim())
+          .filter((a) => a !== ''),
+      ),
       v.check(
         (list) => list.every((a) => (CARD_ATTRIBUTES as readonly string[]).includes(a)),
         `Expected a comma-separated list among ${CARD_ATTRIBUTES.join(', ')}.`,
@@ -116,9 +146,18 @@ export const CreateCardInput = v.pipe(
     parent: v.optional(v.nullable(idString)),
     position: v.optional(position),
   }),
-  v.forward(v.check((input) => input.type === 'cluster' || !input.color, 'Only clusters have a color.'), ['color']),
-  v.forward(v.check((input) => input.type === 'cluster' || !!input.parent, 'An idea needs a parent cluster.'), ['parent']),
-  v.forward(v.check((input) => input.type === 'idea' || !input.parent, 'A cluster cannot have a parent.'), ['parent']),
+  v.forward(
+    v.check((input) => input.type === 'cluster' || !input.color, 'Only clusters have a color.'),
+    ['color'],
+  ),
+  v.forward(
+    v.check((input) => input.type === 'cluster' || !!input.parent, 'An idea needs a parent cluster.'),
+    ['parent'],
+  ),
+  v.forward(
+    v.check((input) => input.type === 'idea' || !input.parent, 'A cluster cannot have a parent.'),
+    ['parent'],
+  ),
 );
 export type CreateCardInput = v.InferOutput<typeof CreateCardInput>;
 

@@ -6,7 +6,15 @@ import { invalid, notFound } from '../../http/errors';
 import { diffFields, writeWorkshop } from '../events/recorder';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { authorFor, authorVisibilityNow, readerWhoWroteNothing, seesCard, seesCardBy, visibleCardAuthors, writesPrivately } from '../access/visibility';
+import {
+  authorFor,
+  authorVisibilityNow,
+  readerWhoWroteNothing,
+  seesCard,
+  seesCardBy,
+  visibleCardAuthors,
+  writesPrivately,
+} from '../access/visibility';
 import { cardCriteria, cardSections } from './detail';
 import { bodyCache } from '../../http/body-cache';
 import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
@@ -34,7 +42,10 @@ export interface WorkshopRef {
 
 /** One card as the caller sees it (score per display prefs, author per its visibility). */
 export async function cardFor(db: Db, access: WorkshopAccess, row: CardRow): Promise<CardOutput> {
-  return authorFor(access, toCard(row, (await cardSummaries(db, row.workshopId, scoreVoter(access), [row.id]))(row.id)));
+  return authorFor(
+    access,
+    toCard(row, (await cardSummaries(db, row.workshopId, scoreVoter(access), [row.id]))(row.id)),
+  );
 }
 
 /** The card, if the caller may see it now (404 otherwise, as for a card that does not exist). */
@@ -66,7 +77,8 @@ async function visibleCards(db: Db, access: WorkshopAccess, filters: ListCardsQu
   const voterId = scoreVoter(access);
   const authors = await visibleCardAuthors(db, access);
   const rows = (await listCardRows(db, workshopId, filters)).filter((row) => seesCardBy(authors, row.userId));
-  const filtered = filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined || authors !== 'all';
+  const filtered =
+    filters.type !== undefined || filters.parent !== undefined || filters.aside !== undefined || authors !== 'all';
   const summaryOf = await cardSummaries(db, workshopId, voterId, filtered ? rows.map((r) => r.id) : undefined);
   return rows.map((row) => toCard(row, summaryOf(row.id)));
 }
@@ -77,7 +89,12 @@ async function visibleCards(db: Db, access: WorkshopAccess, filters: ListCardsQu
  * A private step's list also depends on who facilitates (organization admins among them), which
  * the identity epoch follows, as the request's authentication read it.
  */
-export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: ListCardsQuery, identityEpoch: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function listCardsBody(
+  deps: AppDeps,
+  ref: WorkshopRef,
+  filters: ListCardsQuery,
+  identityEpoch: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
   // Hidden votes or a private step give each participant a list of their own; otherwise one list
@@ -85,7 +102,15 @@ export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: Li
   // anonymous cards in it (they see their own name on them).
   const privately = writesPrivately(access, access.prefs);
   const personal = scoreVoter(access) ?? (privately ? access.userId : undefined);
-  const key = ['cards', access.workshop.id, access.role, personal ?? '', filters.type ?? '', filters.parent ?? '', filters.aside ?? ''].join('\u0000');
+  const key = [
+    'cards',
+    access.workshop.id,
+    access.role,
+    personal ?? '',
+    filters.type ?? '',
+    filters.parent ?? '',
+    filters.aside ?? '',
+  ].join('\u0000');
   const version = privately ? `${access.workshop.lastEventSeq}:${identityEpoch}` : String(access.workshop.lastEventSeq);
   if (personal !== undefined) return bodyCache(db).body(key, version, () => cardsFor(db, access, filters));
   return bodyCache(db).bodyFor(key, version, access.userId, async (shared) => {
@@ -102,7 +127,12 @@ export async function listCardsBody(deps: AppDeps, ref: WorkshopRef, filters: Li
   });
 }
 
-export async function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, attributes: ReadonlySet<CardAttribute> = new Set()): Promise<CardDetailOutput> {
+export async function getCard(
+  deps: AppDeps,
+  ref: WorkshopRef,
+  cardId: string,
+  attributes: ReadonlySet<CardAttribute> = new Set(),
+): Promise<CardDetailOutput> {
   const { db } = deps.database;
   const access = await loadAccess(db, ref.workshopId, ref.userId);
   const row = await findVisibleCard(db, access, cardId);
@@ -115,7 +145,8 @@ export async function getCard(deps: AppDeps, ref: WorkshopRef, cardId: string, a
 /** The parent an idea names: a cluster of the same workshop the caller may see (400 on `parent` otherwise). */
 async function requireCluster(db: Db, access: WorkshopAccess, parentId: string): Promise<CardRow> {
   const cluster = await findCluster(db, access.workshop.id, parentId);
-  if (!cluster || !(await seesCard(db, access, cluster.userId))) throw invalid('parent', 'The parent must be a cluster of this workshop.');
+  if (!cluster || !(await seesCard(db, access, cluster.userId)))
+    throw invalid('parent', 'The parent must be a cluster of this workshop.');
   return cluster;
 }
 
@@ -153,7 +184,12 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
   });
 }
 
-export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, input: UpdateCardInput): Promise<CardOutput> {
+export function updateCard(
+  deps: AppDeps,
+  ref: WorkshopRef,
+  cardId: string,
+  input: UpdateCardInput,
+): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
@@ -164,7 +200,8 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
     let parentId = before.parentId;
     if (input.parent !== undefined && input.parent !== before.parentId) {
       if (before.type === 'cluster') throw invalid('parent', 'A cluster cannot have a parent.');
-      if (input.parent === null) throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
+      if (input.parent === null)
+        throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
       parentId = (await requireCluster(tx, access, input.parent)).id;
     }
 
@@ -190,7 +227,12 @@ export function updateCard(deps: AppDeps, ref: WorkshopRef, cardId: string, inpu
     const card = await cardFor(tx, access, row);
     const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
     if (Object.keys(diff).length > 0) {
-      changes.record({ workshopId: ref.workshopId, action: 'updateCard', userId: ref.userId, change: { card: await cardForEvent(tx, row), changes: diff } });
+      changes.record({
+        workshopId: ref.workshopId,
+        action: 'updateCard',
+        userId: ref.userId,
+        change: { card: await cardForEvent(tx, row), changes: diff },
+      });
     }
     return card;
   });
@@ -204,9 +246,10 @@ export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string
     authorize(access, { delete_card: { authorId: row.userId } });
     const card = await cardForEvent(tx, row);
 
-    const ideaIds = row.type === 'cluster'
-      ? (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id))).map((r) => r.id)
-      : [];
+    const ideaIds =
+      row.type === 'cluster'
+        ? (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id))).map((r) => r.id)
+        : [];
     const plan = new StackPlan(tx, ref.workshopId);
     await plan.remove(row.parentId, row.id);
     // Ideas have no foreign key to their cluster; their feedback goes with them through card_id cascades.
@@ -214,7 +257,12 @@ export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string
     await tx.delete(cards).where(eq(cards.id, row.id));
     plan.delete([row.id, ...ideaIds]);
     await plan.commit(deps, tx, changes);
-    changes.record({ workshopId: ref.workshopId, action: 'removeCard', userId: ref.userId, change: { card, removed_ids: ideaIds } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'removeCard',
+      userId: ref.userId,
+      change: { card, removed_ids: ideaIds },
+    });
     await unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
     await relinkZones(deps, { tx, changes }, { ...ref, from: [row.id] });
   });

@@ -21,17 +21,29 @@ function aggregates(db: Db, scope: Scope, voterId: string | Placeholder) {
     // Scores from the tallies the triggers keep (one row per card and voter), not from every vote.
     score: () =>
       db
-        .select({ cardId: voteTallies.cardId, n: sql<number>`sum(${voteTallies.positive} - ${voteTallies.negative})`.mapWith(Number) })
+        .select({
+          cardId: voteTallies.cardId,
+          n: sql<number>`sum(${voteTallies.positive} - ${voteTallies.negative})`.mapWith(Number),
+        })
         .from(voteTallies)
         .where(scope(voteTallies))
         .groupBy(voteTallies.cardId),
     ownScore: () =>
       db
-        .select({ cardId: voteTallies.cardId, n: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number) })
+        .select({
+          cardId: voteTallies.cardId,
+          n: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number),
+        })
         .from(voteTallies)
         .where(and(scope(voteTallies), eq(voteTallies.userId, voterId))),
-    comments: () => db.select({ cardId: comments.cardId, n: count }).from(comments).where(scope(comments)).groupBy(comments.cardId),
-    attachments: () => db.select({ cardId: attachments.cardId, n: count }).from(attachments).where(scope(attachments)).groupBy(attachments.cardId),
+    comments: () =>
+      db.select({ cardId: comments.cardId, n: count }).from(comments).where(scope(comments)).groupBy(comments.cardId),
+    attachments: () =>
+      db
+        .select({ cardId: attachments.cardId, n: count })
+        .from(attachments)
+        .where(scope(attachments))
+        .groupBy(attachments.cardId),
     sections: () =>
       db
         .select({ cardId: items.cardId, sectionId: items.sectionId, n: count })
@@ -43,7 +55,11 @@ function aggregates(db: Db, scope: Scope, voterId: string | Placeholder) {
 
 const statements = preparedPerDb((db: Db) => {
   const { voteTallies } = tablesOf(db);
-  const workshop = aggregates(db, (table) => eq(table.workshopId, sql.placeholder('workshopId')), sql.placeholder('userId'));
+  const workshop = aggregates(
+    db,
+    (table) => eq(table.workshopId, sql.placeholder('workshopId')),
+    sql.placeholder('userId'),
+  );
   return {
     score: named(workshop.score(), 'cards_summary_score'),
     ownScore: named(workshop.ownScore(), 'cards_summary_own_score'),
@@ -52,7 +68,10 @@ const statements = preparedPerDb((db: Db) => {
     sections: named(workshop.sections(), 'cards_summary_sections'),
     voterScores: named(
       db
-        .select({ userId: voteTallies.userId, score: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number) })
+        .select({
+          userId: voteTallies.userId,
+          score: sql<number>`${voteTallies.positive} - ${voteTallies.negative}`.mapWith(Number),
+        })
         .from(voteTallies)
         .where(eq(voteTallies.cardId, sql.placeholder('cardId'))),
       'cards_voter_scores',
@@ -73,7 +92,12 @@ interface AggregateRows {
 }
 
 /** The aggregates' rows of a whole workshop (prepared), or of the cards in `cardIds`. */
-async function aggregateRows(db: Db, workshopId: string, voterId: string | null, cardIds?: readonly string[]): Promise<AggregateRows> {
+async function aggregateRows(
+  db: Db,
+  workshopId: string,
+  voterId: string | null,
+  cardIds?: readonly string[],
+): Promise<AggregateRows> {
   if (!cardIds) {
     const q = statements(db);
     const params = { workshopId, userId: voterId };
@@ -137,11 +161,17 @@ export async function cardSummaries(
  * facilitators see the sum of all votes, each voter the sum of their own, and other participants 0.
  */
 export type ScoreReadings =
-  | { shared: true; score: number }
-  | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
+  { shared: true; score: number } | { shared: false; full: number; byVoter: ReadonlyMap<string, number> };
 
-export async function scoreReadings(db: Db, workshopId: string, cardId: string, memo: VisibilityMemo): Promise<ScoreReadings> {
-  const byVoter = new Map((await statements(db).voterScores.execute({ cardId })).map((row) => [row.userId, row.score] as const));
+export async function scoreReadings(
+  db: Db,
+  workshopId: string,
+  cardId: string,
+  memo: VisibilityMemo,
+): Promise<ScoreReadings> {
+  const byVoter = new Map(
+    (await statements(db).voterScores.execute({ cardId })).map((row) => [row.userId, row.score] as const),
+  );
   let full = 0;
   for (const score of byVoter.values()) full += score;
   if ((await memo.prefs(db, workshopId)).allow_display_votes) return { shared: true, score: full };

@@ -5,12 +5,19 @@ import type { CommentRow } from './schemas';
 /** Oldest first: a card's comments read as a conversation. */
 export function listComments(db: Db, cardId: string): Promise<CommentRow[]> {
   const { comments } = tablesOf(db);
-  return db.select().from(comments).where(eq(comments.cardId, cardId)).orderBy(asc(comments.createdAt), asc(sql`rowid`));
+  return db
+    .select()
+    .from(comments)
+    .where(eq(comments.cardId, cardId))
+    .orderBy(asc(comments.createdAt), asc(sql`rowid`));
 }
 
 export async function findComment(db: Db, cardId: string, id: string): Promise<CommentRow | undefined> {
   const { comments } = tablesOf(db);
-  const [row] = await db.select().from(comments).where(and(eq(comments.id, id), eq(comments.cardId, cardId)));
+  const [row] = await db
+    .select()
+    .from(comments)
+    .where(and(eq(comments.id, id), eq(comments.cardId, cardId)));
   return row;
 }
 

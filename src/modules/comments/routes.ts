@@ -13,12 +13,21 @@ const path = '/workshops/:workshop_id/cards/:card_id/comments';
 
 export function commentsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: "List a card's comments, oldest first", response: v.array(CommentOutput) }), async (c) => {
-      return c.json(await listComments(deps, cardRef(c)), 200);
-    })
-    .post(path, doc({ tag, summary: 'Comment on a card', status: 201, response: CommentOutput }), jsonBody(CreateCommentInput), async (c) => {
-      return c.json(await addComment(deps, cardRef(c), c.req.valid('json')), 201);
-    })
+    .get(
+      path,
+      doc({ tag, summary: "List a card's comments, oldest first", response: v.array(CommentOutput) }),
+      async (c) => {
+        return c.json(await listComments(deps, cardRef(c)), 200);
+      },
+    )
+    .post(
+      path,
+      doc({ tag, summary: 'Comment on a card', status: 201, response: CommentOutput }),
+      jsonBody(CreateCommentInput),
+      async (c) => {
+        return c.json(await addComment(deps, cardRef(c), c.req.valid('json')), 201);
+      },
+    )
     .get(`${path}/:id`, doc({ tag, summary: 'Get a comment', response: CommentOutput }), async (c) => {
       return c.json(await getComment(deps, cardRef(c), c.req.param('id')), 200);
     })

@@ -21,5 +21,11 @@ export type CommentOutput = v.InferOutput<typeof CommentOutput>;
 export const CreateCommentInput = v.object({ content: requiredText(10_000) });
 
 export function toComment(row: CommentRow): CommentOutput {
-  return { id: row.id, created_at: row.createdAt, content: row.content, user_id: row.userId, author_visibility: row.authorVisibility };
+  return {
+    id: row.id,
+    created_at: row.createdAt,
+    content: row.content,
+    user_id: row.userId,
+    author_visibility: row.authorVisibility,
+  };
 }

@@ -34,7 +34,13 @@ export function addComment(deps: WriteDeps, ref: CardRef, input: { content: stri
         content: input.content,
       }),
     );
-    changes.record({ workshopId: ref.workshopId, action: 'addComment', userId: ref.userId, cardUserId: card.userId, change: { comment: onCard(comment, card.id) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'addComment',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { comment: onCard(comment, card.id) },
+    });
     return comment;
   });
 }
@@ -46,6 +52,12 @@ export async function removeComment(deps: WriteDeps, ref: CardRef, commentId: st
     authorize(access, 'comment');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteComment(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeComment', userId: ref.userId, cardUserId: card.userId, change: { comment: onCard(toComment(row), card.id) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'removeComment',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { comment: onCard(toComment(row), card.id) },
+    });
   });
 }

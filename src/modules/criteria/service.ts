@@ -15,13 +15,22 @@ import { toCriterion, type CriterionOutput, type CriterionRow } from './schemas'
 
 async function findCriterion(db: Db, workshopId: string, id: string): Promise<CriterionRow> {
   const { criteria } = tablesOf(db);
-  const [row] = await db.select().from(criteria).where(and(eq(criteria.id, id), eq(criteria.workshopId, workshopId)));
+  const [row] = await db
+    .select()
+    .from(criteria)
+    .where(and(eq(criteria.id, id), eq(criteria.workshopId, workshopId)));
   if (!row) throw notFound('Criterion');
   return row;
 }
 
 /** One criterion with the ratings the caller may see, as the list gives it (404 for another workshop's). */
-async function criterionOf(db: Db, workshopId: string, id: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput> {
+async function criterionOf(
+  db: Db,
+  workshopId: string,
+  id: string,
+  scope: RatingsScope,
+  cardAuthors: CardAuthors = 'all',
+): Promise<CriterionOutput> {
   const criterion = (await criteriaOf(db, workshopId, scope, cardAuthors)).find((c) => c.id === id);
   if (!criterion) throw notFound('Criterion');
   return criterion;
@@ -33,34 +42,62 @@ export async function listCriteria(deps: AppDeps, user: UserRow, workshopId: str
   return criteriaOf(db, workshopId, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
-export async function getCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<CriterionOutput> {
+export async function getCriterion(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  id: string,
+): Promise<CriterionOutput> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
   return criterionOf(db, workshopId, id, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
-export function createCriterion(deps: AppDeps, user: UserRow, workshopId: string, input: { title: string; scale: number }): Promise<CriterionOutput> {
+export function createCriterion(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: { title: string; scale: number },
+): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const id = newId();
     const position = await arrange(tx, criteria, eq(criteria.workshopId, workshopId), { insert: { id } });
-    const [row] = await tx.insert(criteria).values({ id, workshopId, title: input.title, scale: input.scale, position }).returning();
+    const [row] = await tx
+      .insert(criteria)
+      .values({ id, workshopId, title: input.title, scale: input.scale, position })
+      .returning();
     const criterium = toCriterion(row!, []);
     changes.record({ workshopId, action: 'addCriterium', userId: user.id, change: { criterium } });
     return criterium;
   });
 }
 
-export function updateCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string, input: { title?: string | undefined }): Promise<CriterionOutput> {
+export function updateCriterion(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  id: string,
+  input: { title?: string | undefined },
+): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
     if (input.title === undefined || input.title === before.title) return criterionOf(tx, workshopId, id, 'all');
-    const [after] = await tx.update(criteria).set({ title: input.title, updatedAt: nowIso() }).where(eq(criteria.id, id)).returning();
+    const [after] = await tx
+      .update(criteria)
+      .set({ title: input.title, updatedAt: nowIso() })
+      .where(eq(criteria.id, id))
+      .returning();
     const [old, criterium] = [toCriterion(before, []), toCriterion(after!, [])];
-    changes.record({ workshopId, action: 'updateCriterium', userId: user.id, change: { criterium, changes: diffFields(old, criterium, ['title']) } });
+    changes.record({
+      workshopId,
+      action: 'updateCriterium',
+      userId: user.id,
+      change: { criterium, changes: diffFields(old, criterium, ['title']) },
+    });
     return criterionOf(tx, workshopId, id, 'all');
   });
 }
@@ -73,7 +110,12 @@ export async function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: 
     const before = await findCriterion(tx, workshopId, id);
     await arrange(tx, criteria, eq(criteria.workshopId, workshopId), { remove: id });
     await tx.delete(criteria).where(eq(criteria.id, id));
-    changes.record({ workshopId, action: 'removeCriterium', userId: user.id, change: { criterium: toCriterion(before, []) } });
+    changes.record({
+      workshopId,
+      action: 'removeCriterium',
+      userId: user.id,
+      change: { criterium: toCriterion(before, []) },
+    });
     await unhookViewReferences(deps, tx, changes, { workshopId, userId: user.id }, { criterionId: id });
   });
 }

@@ -77,7 +77,10 @@ export interface WorkshopChanges {
    * (docs/api.md#private-writing-and-anonymous-authors), so that the mover is hidden wherever that
    * card's author is, decided when the move is logged.
    */
-  moveCards: { placements: Record<string, PlacementOutput>; mover?: { user_id: string; author_visibility: AuthorVisibility } };
+  moveCards: {
+    placements: Record<string, PlacementOutput>;
+    mover?: { user_id: string; author_visibility: AuthorVisibility };
+  };
 
   addVote: { vote: OnCard<VoteOutput> };
   updateVote: { vote: OnCard<VoteOutput>; changes: FieldChanges };
@@ -160,23 +163,39 @@ export type WorkshopEvent<A extends WorkshopAction = WorkshopAction> = {
 
 /** Feedback on one card: its author (whom private writing goes by) is not in the payload, so the write names it. */
 export type CardFeedbackAction =
-  | 'addVote' | 'updateVote' | 'removeVote'
-  | 'addRating' | 'updateRating' | 'removeRating'
-  | 'addItem' | 'updateItem' | 'removeItem'
-  | 'addComment' | 'removeComment'
-  | 'addAttachment' | 'removeAttachment';
+  | 'addVote'
+  | 'updateVote'
+  | 'removeVote'
+  | 'addRating'
+  | 'updateRating'
+  | 'removeRating'
+  | 'addItem'
+  | 'updateItem'
+  | 'removeItem'
+  | 'addComment'
+  | 'removeComment'
+  | 'addAttachment'
+  | 'removeAttachment';
 
 /** A change to one card carries the card, and with it its author. */
 export type CardAction = 'addCard' | 'updateCard' | 'removeCard' | 'mergeCards';
 
 /** What a write records: one action with its own payload (and, for feedback, the card's author). */
 export type ChangeInput = {
-  [K in WorkshopAction]: { workshopId: string; action: K; userId: string | null; change: WorkshopChanges[K] } & (K extends CardFeedbackAction
-    ? { cardUserId: string }
-    : { cardUserId?: undefined });
+  [K in WorkshopAction]: {
+    workshopId: string;
+    action: K;
+    userId: string | null;
+    change: WorkshopChanges[K];
+  } & (K extends CardFeedbackAction ? { cardUserId: string } : { cardUserId?: undefined });
 }[WorkshopAction];
 
-const CARD_ACTIONS: ReadonlySet<WorkshopAction> = new Set<CardAction>(['addCard', 'updateCard', 'removeCard', 'mergeCards']);
+const CARD_ACTIONS: ReadonlySet<WorkshopAction> = new Set<CardAction>([
+  'addCard',
+  'updateCard',
+  'removeCard',
+  'mergeCards',
+]);
 
 /** The author of the card a change is about; null for a change about no card. */
 export function cardUserIdOf(input: ChangeInput): string | null {
@@ -252,7 +271,9 @@ export const ACTION_VISIBILITY: { readonly [K in WorkshopAction]: ActionVisibili
 
 /** The actions whose values a step may hide, by kind (for the log's SQL filter). */
 export function actionsVisibleAs(visibility: Exclude<ActionVisibility, 'everyone'>): WorkshopAction[] {
-  return (Object.keys(ACTION_VISIBILITY) as WorkshopAction[]).filter((action) => ACTION_VISIBILITY[action] === visibility);
+  return (Object.keys(ACTION_VISIBILITY) as WorkshopAction[]).filter(
+    (action) => ACTION_VISIBILITY[action] === visibility,
+  );
 }
 
 /** Whether a stored action name is one this version knows (rows are written only by `record`). */

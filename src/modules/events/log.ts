@@ -29,7 +29,8 @@ function onlyOwn(db: Db, resource: 'vote' | 'rating', userId: string): SQL {
 function visibleTo(db: Db, access: WorkshopAccess, cardAuthors: CardAuthors): SQL[] {
   const { events } = tablesOf(db);
   const conditions: SQL[] = [];
-  if (cardAuthors !== 'all') conditions.push(or(isNull(events.cardUserId), inList(db, events.cardUserId, [...cardAuthors]))!);
+  if (cardAuthors !== 'all')
+    conditions.push(or(isNull(events.cardUserId), inList(db, events.cardUserId, [...cardAuthors]))!);
   if (!seesAllVotes(access)) conditions.push(onlyOwn(db, 'vote', access.userId));
   if (!seesAllRatings(access)) conditions.push(onlyOwn(db, 'rating', access.userId));
   if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
@@ -131,7 +132,9 @@ const after = preparedPerDb((db: Db) => {
     db
       .select()
       .from(events)
-      .where(and(eq(events.workshopId, sql.placeholder('workshopId')), sql`${events.seq} > ${sql.placeholder('afterSeq')}`))
+      .where(
+        and(eq(events.workshopId, sql.placeholder('workshopId')), sql`${events.seq} > ${sql.placeholder('afterSeq')}`),
+      )
       .orderBy(asc(events.seq))
       .limit(sql.placeholder('limit')),
     'events_after',
@@ -151,6 +154,11 @@ function isLogged(row: EventRow): row is EventRow & WorkshopEvent {
  * that saw `afterSeq` last has missed. Visibility filtering is the caller's concern; rows of actions
  * this version does not know are left out.
  */
-export async function eventsAfter(db: Db, workshopId: string, afterSeq: number, limit: number): Promise<WorkshopEvent[]> {
+export async function eventsAfter(
+  db: Db,
+  workshopId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<WorkshopEvent[]> {
   return (await after(db).execute({ workshopId, afterSeq, limit })).filter(isLogged);
 }

@@ -50,7 +50,10 @@ const statements = preparedPerDb((db: Db) => {
   };
 });
 
-type EventRow = Pick<Schema['events']['$inferSelect'], 'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'cardUserId' | 'change' | 'createdAt'>;
+type EventRow = Pick<
+  Schema['events']['$inferSelect'],
+  'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'cardUserId' | 'change' | 'createdAt'
+>;
 
 const insertEvents = rowInserter(
   'events_insert',
@@ -82,7 +85,10 @@ class Recorded {
     notify: (userIds, type, data) => {
       const now = nowIso();
       for (const userId of userIds) {
-        this.notifications.push({ userId, notification: { id: newId(), type, data, read: false, created_at: now, updated_at: now } });
+        this.notifications.push({
+          userId,
+          notification: { id: newId(), type, data, read: false, created_at: now, updated_at: now },
+        });
       }
     },
     afterCommit: (callback) => {
@@ -106,7 +112,8 @@ class Recorded {
   /** The write has committed: a failing listener must not turn it into an error for the caller. */
   publish(bus: DomainEventBus): void {
     const unnumbered = this.events.filter((event) => event.seq === 0);
-    for (const { workshopId, ticket } of this.tickets) ticket.publish(this.events.filter((event) => event.workshopId === workshopId && event.seq > 0));
+    for (const { workshopId, ticket } of this.tickets)
+      ticket.publish(this.events.filter((event) => event.workshopId === workshopId && event.seq > 0));
     for (const event of unnumbered) guarded(() => bus.emit('workshop', event));
     for (const notification of this.notifications) guarded(() => bus.emit('notification', notification));
     for (const callback of this.callbacks) guarded(callback);
@@ -117,7 +124,10 @@ class Recorded {
  * Moves each workshop's last seq past its events; answers the new last seq by workshop (a removed
  * workshop: none). One statement however many workshops the write recorded events on.
  */
-async function numberEvents(tx: Db, byWorkshop: ReadonlyMap<string, readonly ChangeInput[]>): Promise<Map<string, number>> {
+async function numberEvents(
+  tx: Db,
+  byWorkshop: ReadonlyMap<string, readonly ChangeInput[]>,
+): Promise<Map<string, number>> {
   // A write that recorded nothing (a refused vote, a change to the same value) costs no statement.
   if (byWorkshop.size === 0) return new Map();
   if (byWorkshop.size === 1) {
@@ -129,7 +139,10 @@ async function numberEvents(tx: Db, byWorkshop: ReadonlyMap<string, readonly Cha
   const rows = await queryRows<{ id: string; last: number }>(
     tx,
     sql`UPDATE workshops SET last_event_seq = workshops.last_event_seq + added.count
-      FROM ${jsonRows(tx, counts, [{ name: 'id', type: 'text' }, { name: 'count', type: 'integer' }])} AS added
+      FROM ${jsonRows(tx, counts, [
+        { name: 'id', type: 'text' },
+        { name: 'count', type: 'integer' },
+      ])} AS added
       WHERE workshops.id = added.id RETURNING workshops.id AS id, workshops.last_event_seq AS last`,
   );
   return new Map(rows.map((row) => [row.id, Number(row.last)]));
@@ -156,17 +169,43 @@ async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Prom
     const last = lastSeqs.get(workshopId);
     const first = last === undefined ? 0 : last - inputs.length + 1;
     inputs.forEach((input, index) => {
-      const event = { id: newId(), seq: last === undefined ? 0 : first + index, createdAt, ...input, cardUserId: cardUserIdOf(input) } as WorkshopEvent;
+      const event = {
+        id: newId(),
+        seq: last === undefined ? 0 : first + index,
+        createdAt,
+        ...input,
+        cardUserId: cardUserIdOf(input),
+      } as WorkshopEvent;
       numbered.set(input, event);
       if (last !== undefined) rows.push(event);
     });
     if (last !== undefined) write.reserve(bus, workshopId, first);
   }
-  await insertEvents(tx, rows.map(({ id, workshopId, seq, action, userId, cardUserId, change }) => ({ id, workshopId, seq, action, userId, cardUserId, change, createdAt })));
+  await insertEvents(
+    tx,
+    rows.map(({ id, workshopId, seq, action, userId, cardUserId, change }) => ({
+      id,
+      workshopId,
+      seq,
+      action,
+      userId,
+      cardUserId,
+      change,
+      createdAt,
+    })),
+  );
   write.events.push(...write.inputs.map((input) => numbered.get(input)!));
   await insertNotifications(
     tx,
-    write.notifications.map(({ userId, notification: n }) => ({ id: n.id, userId, type: n.type, data: n.data, read: false, createdAt: n.created_at, updatedAt: n.updated_at })),
+    write.notifications.map(({ userId, notification: n }) => ({
+      id: n.id,
+      userId,
+      type: n.type,
+      data: n.data,
+      read: false,
+      createdAt: n.created_at,
+      updatedAt: n.updated_at,
+    })),
   );
 }
 
@@ -203,7 +242,11 @@ export async function write<T>(deps: WriteDeps, fn: (tx: Db, changes: ChangeReco
  * (`Database.lockWorkshop`), so every check-then-act rule of the workshop (vote budgets, positions,
  * card numbers, `seq`) holds across instances.
  */
-export function writeWorkshop<T>(deps: WriteDeps, workshopId: string, fn: (tx: Db, changes: ChangeRecorder) => Promise<T>): Promise<T> {
+export function writeWorkshop<T>(
+  deps: WriteDeps,
+  workshopId: string,
+  fn: (tx: Db, changes: ChangeRecorder) => Promise<T>,
+): Promise<T> {
   return write(deps, async (tx, changes) => {
     await deps.database.lockWorkshop(tx, workshopId);
     return fn(tx, changes);
@@ -219,7 +262,11 @@ interface Pending {
   heldSince?: number;
 }
 
-type BatchRun = (tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<unknown>>) => Promise<Array<BatchOutcome<unknown>>>;
+type BatchRun = (
+  tx: Db,
+  changes: ChangeRecorder,
+  items: ReadonlyArray<BatchItem<unknown>>,
+) => Promise<Array<BatchOutcome<unknown>>>;
 
 /** A batched request: which workshop it changes, and what it asks. */
 export interface BatchItem<I> {
@@ -284,7 +331,9 @@ export function writeBatched<I, O>(
   let queue = byKind.get(kind);
   if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false, apart: new Map() }));
   const waiting = queue;
-  const answer = new Promise<O>((resolve, reject) => waiting.items.push({ workshopId, input, resolve: resolve as Pending['resolve'], reject }));
+  const answer = new Promise<O>((resolve, reject) =>
+    waiting.items.push({ workshopId, input, resolve: resolve as Pending['resolve'], reject }),
+  );
   if (!waiting.scheduled && !waiting.writing) {
     waiting.scheduled = true;
     // What arrives in the same turn of the event loop joins this batch.
@@ -318,7 +367,13 @@ async function writeBatch(deps: WriteDeps, queue: BatchQueue, batch: Pending[], 
       const free = await deps.database.lockFreeWorkshops(tx, [...new Set(batch.map((item) => item.workshopId))]);
       locked = batch.filter((item) => free.has(item.workshopId));
       held = batch.filter((item) => !free.has(item.workshopId));
-      return locked.length === 0 ? [] : run(tx, changes, locked.map(({ workshopId, input }) => ({ workshopId, input })));
+      return locked.length === 0
+        ? []
+        : run(
+            tx,
+            changes,
+            locked.map(({ workshopId, input }) => ({ workshopId, input })),
+          );
     });
   } catch (err) {
     // The shared transaction failed (the commit failed, the database is away): none of it stands.
@@ -358,7 +413,16 @@ function writeApart(deps: WriteDeps, queue: BatchQueue, item: Pending, run: Batc
     while (pending.length > 0) {
       const taken = pending.splice(0);
       try {
-        answerEach(taken, await writeWorkshop(deps, workshopId, (tx, changes) => run(tx, changes, taken.map(({ input }) => ({ workshopId, input })))));
+        answerEach(
+          taken,
+          await writeWorkshop(deps, workshopId, (tx, changes) =>
+            run(
+              tx,
+              changes,
+              taken.map(({ input }) => ({ workshopId, input })),
+            ),
+          ),
+        );
       } catch (err) {
         // The lock was not had in time (503), or the transaction failed: none of it stands.
         for (const request of taken) request.reject(err);
@@ -386,7 +450,11 @@ function guarded(fn: () => void, after = 'commit') {
 }
 
 /** `{field: [old, new]}` for the fields whose value changed; deep-compares JSON values. */
-export function diffFields<T extends Record<string, unknown>>(before: T, after: T, fields: readonly (keyof T & string)[]) {
+export function diffFields<T extends Record<string, unknown>>(
+  before: T,
+  after: T,
+  fields: readonly (keyof T & string)[],
+) {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const field of fields) {
     if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = [before[field], after[field]];

@@ -28,9 +28,19 @@ export const EventsQuery = v.object({
     v.pipe(
       v.string(),
       v.maxLength(4000),
-      v.transform((s) => [...new Set(s.split(',').map((name) => name.trim()).filter(Boolean))]),
+      v.transform((s) => [
+        ...new Set(
+          s
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        ),
+      ]),
       v.check((names) => names.length <= 100, 'At most 100 action names.'),
-      v.check((names) => names.every((name) => ACTION_NAME.test(name)), 'Expected comma-separated action names such as addCard,removeCard.'),
+      v.check(
+        (names) => names.every((name) => ACTION_NAME.test(name)),
+        'Expected comma-separated action names such as addCard,removeCard.',
+      ),
       v.transform((names) => (names.length > 0 ? names : undefined)),
     ),
   ),

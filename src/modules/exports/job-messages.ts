@@ -17,7 +17,8 @@ export interface ExportJob {
 }
 
 /** What became of an export: the file is written, or why it is not. */
-export type ExportOutcome = { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
+export type ExportOutcome =
+  { ok: true; size: number; mimetype: string; extension: string } | { ok: false; message: string };
 
 /**
  * What the worker answers, for the export `id`. `retry`: the render failed only because the

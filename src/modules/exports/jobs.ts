@@ -121,7 +121,8 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
       }
     } catch (err) {
       // A busy database or a failure here leaves old exports for the next poll.
-      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable)) console.error('[exports] removing old exports, unattached uploads or stray blobs failed', err);
+      if (!isUnavailable(err) && !(err instanceof FileStoreUnavailable))
+        console.error('[exports] removing old exports, unattached uploads or stray blobs failed', err);
     }
   };
   const poll = setInterval(() => {
@@ -159,7 +160,12 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
         tx
           .select()
           .from(workshopExports)
-          .where(and(eq(workshopExports.state, 'pending'), or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now))))
+          .where(
+            and(
+              eq(workshopExports.state, 'pending'),
+              or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now)),
+            ),
+          )
           .orderBy(asc(workshopExports.createdAt))
           .limit(1),
         { skipLocked: true },
@@ -167,7 +173,10 @@ async function take(deps: AppDeps): Promise<ExportRow | null> {
       if (!row) return null;
       const [taken] = await tx
         .update(workshopExports)
-        .set({ leaseUntil: new Date(Date.now() + deps.config.exportLeaseMs).toISOString(), attempts: sql`${workshopExports.attempts} + 1` })
+        .set({
+          leaseUntil: new Date(Date.now() + deps.config.exportLeaseMs).toISOString(),
+          attempts: sql`${workshopExports.attempts} + 1`,
+        })
         .where(eq(workshopExports.id, row.id))
         .returning();
       return taken ?? null;
@@ -219,11 +228,21 @@ class ExportWorker {
       // 'error' comes before 'exit': no job may be handed to the dying thread in between.
       this.alive = false;
       console.error('[exports] worker failed', err);
-      this.settle({ id: this.pending?.id ?? '', ok: false, message: 'The export stopped unexpectedly.', crashed: true });
+      this.settle({
+        id: this.pending?.id ?? '',
+        ok: false,
+        message: 'The export stopped unexpectedly.',
+        crashed: true,
+      });
     });
     this.thread.on('exit', () => {
       this.alive = false;
-      this.settle({ id: this.pending?.id ?? '', ok: false, message: 'The export stopped unexpectedly.', crashed: true });
+      this.settle({
+        id: this.pending?.id ?? '',
+        ok: false,
+        message: 'The export stopped unexpectedly.',
+        crashed: true,
+      });
     });
   }
 
@@ -231,7 +250,11 @@ class ExportWorker {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.alive = false;
-        this.settle({ id: job.id, ok: false, message: `The export took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped.` });
+        this.settle({
+          id: job.id,
+          ok: false,
+          message: `The export took longer than ${JOB_TIMEOUT_MS / 1000} s and was stopped.`,
+        });
         void this.thread.terminate();
       }, JOB_TIMEOUT_MS);
       this.pending = {
@@ -263,5 +286,7 @@ function startThread(): Worker {
     const built = new URL('./export-worker.js', here);
     if (existsSync(built)) return new Worker(built);
   }
-  return new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: { entry: new URL('./worker.ts', import.meta.url).href } });
+  return new Worker(new URL('./worker-boot.mjs', import.meta.url), {
+    workerData: { entry: new URL('./worker.ts', import.meta.url).href },
+  });
 }

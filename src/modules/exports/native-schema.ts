@@ -55,9 +55,14 @@ const placed = v.nullable(v.pipe(v.number(), v.finite(), v.minValue(-MAX_COORDIN
  * may not name; files made before the level existed hold only shown authors.
  */
 const authored = { user_id: v.nullable(id), author_visibility: v.optional(AuthorVisibilityOutput, 'shown') };
-const list = <T extends v.GenericSchema>(item: T, max: number) => v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
+const list = <T extends v.GenericSchema>(item: T, max: number) =>
+  v.pipe(v.array(item), v.maxLength(max, `At most ${max} entries.`));
 
-export const NativeUser = v.object({ id, name: v.pipe(v.string(), v.maxLength(200)), guest: v.optional(v.boolean(), false) });
+export const NativeUser = v.object({
+  id,
+  name: v.pipe(v.string(), v.maxLength(200)),
+  guest: v.optional(v.boolean(), false),
+});
 
 export const NativeStep = v.object({
   id,
@@ -67,7 +72,11 @@ export const NativeStep = v.object({
   view: ViewInput,
 });
 
-export const NativeCriterion = v.object({ id, title: requiredText(200), scale: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)) });
+export const NativeCriterion = v.object({
+  id,
+  title: requiredText(200),
+  scale: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(4)),
+});
 export const NativeSection = v.object({ id, title: requiredText(200) });
 
 export const NativeCard = v.object({
@@ -87,9 +96,26 @@ export const NativeCard = v.object({
 });
 
 export const NativeVote = v.object({ card_id: id, user_id: id, value: VoteValue, created_at: timestamp });
-export const NativeRating = v.object({ card_id: id, criterium_id: id, user_id: id, value: v.pipe(v.number(), v.integer()), created_at: timestamp });
-export const NativeItem = v.object({ card_id: id, section_id: id, ...authored, content: requiredText(10_000), created_at: timestamp });
-export const NativeComment = v.object({ card_id: id, ...authored, content: requiredText(10_000), created_at: timestamp });
+export const NativeRating = v.object({
+  card_id: id,
+  criterium_id: id,
+  user_id: id,
+  value: v.pipe(v.number(), v.integer()),
+  created_at: timestamp,
+});
+export const NativeItem = v.object({
+  card_id: id,
+  section_id: id,
+  ...authored,
+  content: requiredText(10_000),
+  created_at: timestamp,
+});
+export const NativeComment = v.object({
+  card_id: id,
+  ...authored,
+  content: requiredText(10_000),
+  created_at: timestamp,
+});
 
 export const NativeZone = v.object({ id, ...ZoneInput.entries, cluster_id: v.nullable(id) });
 
@@ -115,7 +141,12 @@ export const NativeWorkshop = v.object({
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
   view: ViewInput,
-  vote_limit: v.object({ positive: unlimitedOrCount, negative: unlimitedOrCount, max_positive: perCardCount, max_negative: perCardCount }),
+  vote_limit: v.object({
+    positive: unlimitedOrCount,
+    negative: unlimitedOrCount,
+    max_positive: perCardCount,
+    max_negative: perCardCount,
+  }),
   current_step_id: v.nullable(id),
   last_card_number: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT)),
   created_at: timestamp,

@@ -15,7 +15,16 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
     const rows = await readWorkshopRows(db, workshopId);
     if (!rows) return null;
     const { workshop, canvas } = rows;
-    const { steps: stepRows, criteria: criterionRows, sections: sectionRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
+    const {
+      steps: stepRows,
+      criteria: criterionRows,
+      sections: sectionRows,
+      votes: voteRows,
+      ratings: ratingRows,
+      items: itemRows,
+      comments: commentRows,
+      zones: zoneRows,
+    } = rows;
     // By number: the order cards were made, which an import keeps.
     const cardRows = [...rows.cards].sort((a, b) => a.number - b.number);
 
@@ -55,8 +64,18 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         created_at: workshop.createdAt,
       },
       users: userRows.map((user) => ({ id: user.id, name: user.name, guest: user.guest })),
-      steps: stepRows.map((step) => ({ id: step.id, name: step.name, instructions: step.instructions, prefs: step.prefs, view: step.view })),
-      criteria: criterionRows.map((criterion) => ({ id: criterion.id, title: criterion.title, scale: criterion.scale })),
+      steps: stepRows.map((step) => ({
+        id: step.id,
+        name: step.name,
+        instructions: step.instructions,
+        prefs: step.prefs,
+        view: step.view,
+      })),
+      criteria: criterionRows.map((criterion) => ({
+        id: criterion.id,
+        title: criterion.title,
+        scale: criterion.scale,
+      })),
       sections: sectionRows.map((section) => ({ id: section.id, title: section.title })),
       cards: cardRows.map((card) => ({
         id: card.id,
@@ -75,7 +94,12 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         author_visibility: card.authorVisibility,
         created_at: card.createdAt,
       })),
-      votes: voteRows.map((vote) => ({ card_id: vote.cardId, user_id: vote.userId, value: vote.value, created_at: vote.createdAt })),
+      votes: voteRows.map((vote) => ({
+        card_id: vote.cardId,
+        user_id: vote.userId,
+        value: vote.value,
+        created_at: vote.createdAt,
+      })),
       ratings: ratingRows.map((rating) => ({
         card_id: rating.cardId,
         criterium_id: rating.criteriumId,
@@ -104,7 +128,15 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
             background_id: canvas.backgroundId,
             background: { cols: canvas.backgroundCols, rows: canvas.backgroundRows },
             image: canvas.image,
-            zones: zoneRows.map((zone) => ({ id: zone.id, name: zone.name, x: zone.x, y: zone.y, rows: zone.rows, cols: zone.cols, cluster_id: zone.clusterId })),
+            zones: zoneRows.map((zone) => ({
+              id: zone.id,
+              name: zone.name,
+              x: zone.x,
+              y: zone.y,
+              rows: zone.rows,
+              cols: zone.cols,
+              cluster_id: zone.clusterId,
+            })),
             document,
           }
         : null,
@@ -115,9 +147,18 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
 /** The workshop's stored Yjs document as one update, base64; null when it was never stored. */
 async function storedDocument(db: Db, workshopId: string): Promise<string | null> {
   const { yjsDocuments, yjsUpdates } = tablesOf(db);
-  const [snapshot] = await db.select({ state: yjsDocuments.state }).from(yjsDocuments).where(eq(yjsDocuments.workshopId, workshopId));
-  const updates = await db.select({ update: yjsUpdates.update }).from(yjsUpdates).where(eq(yjsUpdates.workshopId, workshopId)).orderBy(asc(yjsUpdates.id));
-  const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map((part) => new Uint8Array(part));
+  const [snapshot] = await db
+    .select({ state: yjsDocuments.state })
+    .from(yjsDocuments)
+    .where(eq(yjsDocuments.workshopId, workshopId));
+  const updates = await db
+    .select({ update: yjsUpdates.update })
+    .from(yjsUpdates)
+    .where(eq(yjsUpdates.workshopId, workshopId))
+    .orderBy(asc(yjsUpdates.id));
+  const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map(
+    (part) => new Uint8Array(part),
+  );
   if (parts.length === 0) return null;
   return Buffer.from(Y.mergeUpdates(parts)).toString('base64');
 }

@@ -23,18 +23,33 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
       .where(eq(workshopMembers.workshopId, workshopId))
       .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
 
-    const { steps: stepRows, criteria: criterionRows, sections: sectionRows, cards: cardRows, votes: voteRows, ratings: ratingRows, items: itemRows, comments: commentRows, zones: zoneRows } = rows;
+    const {
+      steps: stepRows,
+      criteria: criterionRows,
+      sections: sectionRows,
+      cards: cardRows,
+      votes: voteRows,
+      ratings: ratingRows,
+      items: itemRows,
+      comments: commentRows,
+      zones: zoneRows,
+    } = rows;
     // Votes and ratings name their people (their display is a matter of §6, not of authorship);
     // cards, comments and items only when an export may name their author.
     const named = [cardRows, itemRows, commentRows].map((list) => list.filter(exportNamesAuthor));
     const names = await authorNames(db, memberRows, [voteRows, ratingRows, ...named]);
     const nameOf = (userId: string) => names.get(userId) ?? '';
-    const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) => (exportNamesAuthor(row) ? nameOf(row.userId) : null);
+    const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) =>
+      exportNamesAuthor(row) ? nameOf(row.userId) : null;
 
-    const tallies = new Map<string, { count: number; positive: number; negative: number; comments: number; items: number; ratings: number }>();
+    const tallies = new Map<
+      string,
+      { count: number; positive: number; negative: number; comments: number; items: number; ratings: number }
+    >();
     const tallyOf = (cardId: string) => {
       let tally = tallies.get(cardId);
-      if (!tally) tallies.set(cardId, (tally = { count: 0, positive: 0, negative: 0, comments: 0, items: 0, ratings: 0 }));
+      if (!tally)
+        tallies.set(cardId, (tally = { count: 0, positive: 0, negative: 0, comments: 0, items: 0, ratings: 0 }));
       return tally;
     };
     for (const vote of voteRows) {
@@ -113,14 +128,24 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         participantCount: memberRows.filter((m) => m.role === 'participant').length,
         currentStepId: workshop.currentStepId,
       },
-      steps: stepRows.map((step, index) => ({ id: step.id, number: index + 1, name: step.name, instructions: step.instructions })),
+      steps: stepRows.map((step, index) => ({
+        id: step.id,
+        number: index + 1,
+        name: step.name,
+        instructions: step.instructions,
+      })),
       criteria: criterionRows.map((criterion) => {
         const values = [...(SCALES[criterion.scale] ?? [])];
         return { id: criterion.id, title: criterion.title, values, min: values[0] ?? 0, max: values.at(-1) ?? 0 };
       }),
       sections: sectionRows.map((section) => ({ id: section.id, title: section.title })),
       cards: reportCards,
-      votes: voteRows.map((vote) => ({ cardId: vote.cardId, user: nameOf(vote.userId), value: vote.value, createdAt: vote.createdAt })),
+      votes: voteRows.map((vote) => ({
+        cardId: vote.cardId,
+        user: nameOf(vote.userId),
+        value: vote.value,
+        createdAt: vote.createdAt,
+      })),
       ratings: ratingRows.map((rating) => ({
         cardId: rating.cardId,
         criterionId: rating.criteriumId,
@@ -128,14 +153,33 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         value: rating.value,
         createdAt: rating.createdAt,
       })),
-      items: itemRows.map((item) => ({ cardId: item.cardId, sectionId: item.sectionId, user: authorOf(item), content: item.content, createdAt: item.createdAt })),
-      comments: commentRows.map((comment) => ({ cardId: comment.cardId, user: authorOf(comment), content: comment.content, createdAt: comment.createdAt })),
+      items: itemRows.map((item) => ({
+        cardId: item.cardId,
+        sectionId: item.sectionId,
+        user: authorOf(item),
+        content: item.content,
+        createdAt: item.createdAt,
+      })),
+      comments: commentRows.map((comment) => ({
+        cardId: comment.cardId,
+        user: authorOf(comment),
+        content: comment.content,
+        createdAt: comment.createdAt,
+      })),
       canvas: canvas
         ? {
             name: canvas.name,
             cols: canvas.backgroundCols,
             rows: canvas.backgroundRows,
-            zones: zoneRows.map((zone) => ({ id: zone.id, name: zone.name, x: zone.x, y: zone.y, cols: zone.cols, rows: zone.rows, clusterId: zone.clusterId })),
+            zones: zoneRows.map((zone) => ({
+              id: zone.id,
+              name: zone.name,
+              x: zone.x,
+              y: zone.y,
+              cols: zone.cols,
+              rows: zone.rows,
+              clusterId: zone.clusterId,
+            })),
           }
         : null,
     };

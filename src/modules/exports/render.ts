@@ -28,7 +28,11 @@ export function preloadRenderers(): Promise<unknown> {
 }
 
 /** Reads the workshop and renders it in `type`; null when the workshop no longer exists. */
-export async function renderExport(database: Database, workshopId: string, type: ExportType): Promise<RenderedExport | null> {
+export async function renderExport(
+  database: Database,
+  workshopId: string,
+  type: ExportType,
+): Promise<RenderedExport | null> {
   if (type === 'native') {
     const document = await readNative(database, workshopId);
     if (!document) return null;

@@ -21,17 +21,34 @@ export function exportsRoutes(deps: AppDeps) {
         status: 201,
         response: ExportOutput,
         // The caps are settings (0 turns one off): the text names them rather than today's numbers.
-        errors: { ...facilitatorsOnly, 409: 'workshop_archived, or the cap on pending exports of the workshop (PENDING_EXPORTS_PER_WORKSHOP) or of the caller (PENDING_EXPORTS_PER_USER) reached' },
+        errors: {
+          ...facilitatorsOnly,
+          409: 'workshop_archived, or the cap on pending exports of the workshop (PENDING_EXPORTS_PER_WORKSHOP) or of the caller (PENDING_EXPORTS_PER_USER) reached',
+        },
       }),
       jsonBody(CreateExportInput),
-      async (c) => c.json(await createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
+      async (c) =>
+        c.json(await createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
     )
-    .get(path, doc({ tag, summary: 'List the exports of a workshop, newest first', response: v.array(ExportOutput), errors: facilitatorsOnly }), async (c) => {
-      return c.json(await listExports(deps, c.get('user'), c.req.param('workshop_id')), 200);
-    })
-    .get(`${path}/:id`, doc({ tag, summary: 'Get an export', response: ExportOutput, errors: facilitatorsOnly }), async (c) => {
-      return c.json(await getExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id')), 200);
-    })
+    .get(
+      path,
+      doc({
+        tag,
+        summary: 'List the exports of a workshop, newest first',
+        response: v.array(ExportOutput),
+        errors: facilitatorsOnly,
+      }),
+      async (c) => {
+        return c.json(await listExports(deps, c.get('user'), c.req.param('workshop_id')), 200);
+      },
+    )
+    .get(
+      `${path}/:id`,
+      doc({ tag, summary: 'Get an export', response: ExportOutput, errors: facilitatorsOnly }),
+      async (c) => {
+        return c.json(await getExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id')), 200);
+      },
+    )
     .get(
       `${path}/:id/download`,
       doc({
@@ -44,15 +61,33 @@ export function exportsRoutes(deps: AppDeps) {
           'text/csv',
           'application/json',
         ],
-        errors: { ...facilitatorsOnly, 409: 'The export is still pending, or it failed', 503: 'The file storage is unavailable' },
+        errors: {
+          ...facilitatorsOnly,
+          409: 'The export is still pending, or it failed',
+          503: 'The file storage is unavailable',
+        },
       }),
       async (c) => {
-        const { body, headers } = await downloadExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        const { body, headers } = await downloadExport(
+          deps,
+          c.get('user'),
+          c.req.param('workshop_id'),
+          c.req.param('id'),
+        );
         return c.body(body, 200, headers);
       },
     )
-    .delete(`${path}/:id`, doc({ tag, summary: 'Delete an export and its file', status: 204, errors: { ...facilitatorsOnly, 409: 'workshop_archived' } }), async (c) => {
-      await deleteExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
-      return c.body(null, 204);
-    });
+    .delete(
+      `${path}/:id`,
+      doc({
+        tag,
+        summary: 'Delete an export and its file',
+        status: 204,
+        errors: { ...facilitatorsOnly, 409: 'workshop_archived' },
+      }),
+      async (c) => {
+        await deleteExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    );
 }

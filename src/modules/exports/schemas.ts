@@ -18,12 +18,18 @@ export const CreateExportInput = v.pipe(
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const { type, mimetype } = dataset.value;
     if (type !== undefined && mimetype !== undefined && type !== mimetype) {
-      addIssue({ message: 'Give the type once, as type or as mimetype.', path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'mimetype', value: mimetype }] });
+      addIssue({
+        message: 'Give the type once, as type or as mimetype.',
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'mimetype', value: mimetype }],
+      });
       return NEVER;
     }
     const chosen = type ?? mimetype;
     if (chosen === undefined) {
-      addIssue({ message: `type is required: one of ${EXPORT_TYPES.join(', ')}.`, path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'type', value: undefined }] });
+      addIssue({
+        message: `type is required: one of ${EXPORT_TYPES.join(', ')}.`,
+        path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'type', value: undefined }],
+      });
       return NEVER;
     }
     return { type: chosen };

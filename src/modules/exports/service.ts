@@ -27,16 +27,29 @@ import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, ty
  * else. Each count is taken under a row lock, so concurrent requests on any instances stop at
  * exactly the cap.
  */
-export function createExport(deps: AppDeps, user: UserRow, workshopId: string, input: CreateExportInput): Promise<ExportResource> {
+export function createExport(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: CreateExportInput,
+): Promise<ExportResource> {
   const { pendingExportsPerWorkshop: perWorkshop, pendingExportsPerUser: perUser } = deps.config;
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { workshopExports } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const pending = async (condition: SQL) =>
-      (await tx.select({ n: count() }).from(workshopExports).where(and(eq(workshopExports.state, 'pending'), condition)))[0]!.n;
+      (
+        await tx
+          .select({ n: count() })
+          .from(workshopExports)
+          .where(and(eq(workshopExports.state, 'pending'), condition))
+      )[0]!.n;
     // The workshop's row is already locked (`writeWorkshop`).
     if (perWorkshop > 0 && (await pending(eq(workshopExports.workshopId, workshopId))) >= perWorkshop) {
-      throw new AppError('conflict', `${perWorkshop} exports of this workshop are still being made; ask again once one is done.`);
+      throw new AppError(
+        'conflict',
+        `${perWorkshop} exports of this workshop are still being made; ask again once one is done.`,
+      );
     }
     if (perUser > 0) {
       // The user's exports span workshops, whose locks do not order them: the user's row does.
@@ -45,7 +58,9 @@ export function createExport(deps: AppDeps, user: UserRow, workshopId: string, i
         throw new AppError('conflict', `${perUser} of your exports are still being made; ask again once one is done.`);
       }
     }
-    const row = (await tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning())[0]!;
+    const row = (
+      await tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning()
+    )[0]!;
     const resource = toExport(deps.config, row);
     changes.record({ workshopId, action: 'addExport', userId: user.id, change: { export: resource } });
     return resource;
@@ -65,21 +80,34 @@ export async function listExports(deps: AppDeps, user: UserRow, workshopId: stri
   return rows.map((row) => toExport(deps.config, row));
 }
 
-export async function getExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<ExportResource> {
+export async function getExport(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  exportId: string,
+): Promise<ExportResource> {
   const { db } = deps.database;
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
   return toExport(deps.config, await findExport(db, workshopId, exportId));
 }
 
 /** The export's file, streamed from storage; 409 while it is pending or when it failed. */
-export async function downloadExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<FileResponse> {
+export async function downloadExport(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  exportId: string,
+): Promise<FileResponse> {
   const { db } = deps.database;
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
   const row = await findExport(db, workshopId, exportId);
   const file = row.state === 'success' ? exportFile(row) : null;
   const stored = file ? await findFile(db, file) : undefined;
   if (!stored) {
-    const why = row.state === 'failed' ? `This export failed: ${row.message ?? 'no file was made'}.` : 'This export is not ready yet; wait for export:updated or GET it again.';
+    const why =
+      row.state === 'failed'
+        ? `This export failed: ${row.message ?? 'no file was made'}.`
+        : 'This export is not ready yet; wait for export:updated or GET it again.';
     throw new AppError('conflict', why);
   }
   return storedFileResponse(deps, stored, { maxAge: 0 });
@@ -94,7 +122,12 @@ export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: str
     const stored = exportFile(row);
     await tx.delete(workshopExports).where(eq(workshopExports.id, row.id));
     if (stored) await deleteFileRow(tx, stored);
-    changes.record({ workshopId, action: 'removeExport', userId: user.id, change: { export: toExport(deps.config, row) } });
+    changes.record({
+      workshopId,
+      action: 'removeExport',
+      userId: user.id,
+      change: { export: toExport(deps.config, row) },
+    });
     return stored;
   });
   if (file) await removeBlob(deps.files, file);
@@ -120,7 +153,11 @@ export async function dropWorkshopExports(tx: Db, workshopId: string): Promise<F
  * found and any other made for it (a render whose outcome was never recorded, or that finished
  * while the workshop went).
  */
-export async function removeWorkshopExportFiles(deps: Pick<AppDeps, 'files'>, workshopId: string, files: FileRef[]): Promise<void> {
+export async function removeWorkshopExportFiles(
+  deps: Pick<AppDeps, 'files'>,
+  workshopId: string,
+  files: FileRef[],
+): Promise<void> {
   for (const file of files) await removeBlob(deps.files, file);
   try {
     await deps.files.deletePrefix(workshopExportsPrefix(workshopId));
@@ -150,7 +187,12 @@ export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<
         await deleteFileRow(tx, file);
         files.push(file);
       }
-      changes.record({ workshopId: row.workshopId, action: 'removeExport', userId: null, change: { export: toExport(deps.config, row) } });
+      changes.record({
+        workshopId: row.workshopId,
+        action: 'removeExport',
+        userId: null,
+        change: { export: toExport(deps.config, row) },
+      });
     });
   }
   for (const file of files) await removeBlob(deps.files, file);
@@ -163,17 +205,33 @@ export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<
  * export deleted (or finished by another instance) meanwhile keeps its state, and a file made
  * for it is removed.
  */
-export async function finishExport(deps: AppDeps, taken: ExportRow, file: FileRef, outcome: ExportOutcome): Promise<void> {
+export async function finishExport(
+  deps: AppDeps,
+  taken: ExportRow,
+  file: FileRef,
+  outcome: ExportOutcome,
+): Promise<void> {
   const kept = await writeWorkshop(deps, taken.workshopId, async (tx, changes) => {
     const { workshopExports, workshops } = tablesOf(tx);
-    const [before] = await tx.select().from(workshopExports).where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending')));
+    const [before] = await tx
+      .select()
+      .from(workshopExports)
+      .where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending')));
     if (!before) return false;
-    const [workshop] = await tx.select({ title: workshops.title }).from(workshops).where(eq(workshops.id, before.workshopId));
+    const [workshop] = await tx
+      .select({ title: workshops.title })
+      .from(workshops)
+      .where(eq(workshops.id, before.workshopId));
     if (!workshop) return false;
     const now = nowIso();
     let after: ExportRow;
     if (outcome.ok) {
-      await recordFile(tx, file, { userId: before.requestedBy, name: `${fileBaseName(workshop.title)}.${outcome.extension}`, mimetype: outcome.mimetype, size: outcome.size });
+      await recordFile(tx, file, {
+        userId: before.requestedBy,
+        name: `${fileBaseName(workshop.title)}.${outcome.extension}`,
+        mimetype: outcome.mimetype,
+        size: outcome.size,
+      });
       after = (
         await tx
           .update(workshopExports)

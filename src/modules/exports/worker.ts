@@ -17,7 +17,10 @@ import type { ExportJob, ExportJobResult } from './job-messages';
  * One store per setting, opened on first use and shared by the jobs after it. One that could not
  * be opened (the database away) is opened again for the next job.
  */
-function openedOnce<S, T>(keyOf: (settings: S) => string, open: (settings: S) => Promise<T>): (settings: S) => Promise<T> {
+function openedOnce<S, T>(
+  keyOf: (settings: S) => string,
+  open: (settings: S) => Promise<T>,
+): (settings: S) => Promise<T> {
   const opened = new Map<string, Promise<T>>();
   return (settings) => {
     const key = keyOf(settings);
@@ -31,8 +34,14 @@ function openedOnce<S, T>(keyOf: (settings: S) => string, open: (settings: S) =>
   };
 }
 
-const readerFor = openedOnce((job: ExportJob) => job.databaseUrl ?? job.databasePath, (job) => openReaderStore(job));
-const storeFor = openedOnce((settings: FileStoreSettings) => JSON.stringify([settings.filesDir, settings.filesUrl, settings.s3]), openFileStore);
+const readerFor = openedOnce(
+  (job: ExportJob) => job.databaseUrl ?? job.databasePath,
+  (job) => openReaderStore(job),
+);
+const storeFor = openedOnce(
+  (settings: FileStoreSettings) => JSON.stringify([settings.filesDir, settings.filesUrl, settings.s3]),
+  openFileStore,
+);
 
 async function run(job: ExportJob): Promise<ExportJobResult> {
   try {
@@ -40,13 +49,27 @@ async function run(job: ExportJob): Promise<ExportJobResult> {
     if (!rendered) return { id: job.id, ok: false, message: 'The workshop no longer exists.' };
     const files = await storeFor(job.files);
     await files.put(objectName(job.file), rendered.data, { contentType: rendered.mimetype });
-    return { id: job.id, ok: true, size: rendered.data.byteLength, mimetype: rendered.mimetype, extension: rendered.extension };
+    return {
+      id: job.id,
+      ok: true,
+      size: rendered.data.byteLength,
+      mimetype: rendered.mimetype,
+      extension: rendered.extension,
+    };
   } catch (err) {
     // A brief outage is no reason to fail the export for good: the runner leaves it for its lease.
     const away = isUnavailable(err) || err instanceof FileStoreUnavailable;
-    console.error(`[exports] ${job.type} export ${job.id} failed${away ? '; it is tried again after its lease' : ''}`, err);
+    console.error(
+      `[exports] ${job.type} export ${job.id} failed${away ? '; it is tried again after its lease' : ''}`,
+      err,
+    );
     // Whatever a write that failed part way left under the name, the runner removes.
-    return { id: job.id, ok: false, message: `The ${job.type} file could not be made.`, ...(away ? { retry: true } : {}) };
+    return {
+      id: job.id,
+      ok: false,
+      message: `The ${job.type} file could not be made.`,
+      ...(away ? { retry: true } : {}),
+    };
   }
 }
 

@@ -24,10 +24,7 @@ export interface KeptAnswer {
 }
 
 export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'reused' }
-  | { kind: 'running' }
-  | { kind: 'done'; answer: KeptAnswer };
+  { kind: 'claimed' } | { kind: 'reused' } | { kind: 'running' } | { kind: 'done'; answer: KeptAnswer };
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
@@ -40,8 +37,19 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string): 
   return database.transaction(async (tx): Promise<Claim> => {
     const { idempotencyKeys: keys } = tablesOf(tx);
     const now = new Date().toISOString();
-    const fresh = { fingerprint, status: null, headers: null, body: null, lockedUntil: inMs(HELD_MS), expiresAt: inMs(KEPT_MS) };
-    const inserted = await tx.insert(keys).values({ ...ref, ...fresh }).onConflictDoNothing().returning({ key: keys.key });
+    const fresh = {
+      fingerprint,
+      status: null,
+      headers: null,
+      body: null,
+      lockedUntil: inMs(HELD_MS),
+      expiresAt: inMs(KEPT_MS),
+    };
+    const inserted = await tx
+      .insert(keys)
+      .values({ ...ref, ...fresh })
+      .onConflictDoNothing()
+      .returning({ key: keys.key });
     if (inserted.length > 0) return { kind: 'claimed' };
 
     const thisKey = and(eq(keys.owner, ref.owner), eq(keys.key, ref.key));
@@ -49,11 +57,16 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string): 
     // Deleted between the two statements (swept, or released by a failed first request): the next try takes it.
     if (!row) return { kind: 'running' };
     if (row.expiresAt <= now) {
-      const taken = await tx.update(keys).set(fresh).where(and(thisKey, eq(keys.expiresAt, row.expiresAt))).returning({ key: keys.key });
+      const taken = await tx
+        .update(keys)
+        .set(fresh)
+        .where(and(thisKey, eq(keys.expiresAt, row.expiresAt)))
+        .returning({ key: keys.key });
       return taken.length > 0 ? { kind: 'claimed' } : { kind: 'running' };
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
-    if (row.status !== null) return { kind: 'done', answer: { status: row.status, headers: row.headers ?? {}, body: row.body } };
+    if (row.status !== null)
+      return { kind: 'done', answer: { status: row.status, headers: row.headers ?? {}, body: row.body } };
     if (row.lockedUntil > now) return { kind: 'running' };
     // The first request's instance stopped holding it (it died): this one runs instead.
     const taken = await tx

@@ -18,7 +18,12 @@ const KEPT_HEADERS = ['content-type', 'location'];
  * token anywhere else is answered 401 by its route: nothing is kept for it, so anonymous requests
  * cannot make the database write for keys.
  */
-export const WITHOUT_TOKEN = new Set(['/v1/auth/signup', '/v1/auth/login', '/v1/auth/confirm', '/v1/workshops/join/guest']);
+export const WITHOUT_TOKEN = new Set([
+  '/v1/auth/signup',
+  '/v1/auth/login',
+  '/v1/auth/confirm',
+  '/v1/workshops/join/guest',
+]);
 
 type KeyDeps = { config: Pick<Config, 'secret'>; database: Database; auth: SessionAuth };
 
@@ -70,12 +75,19 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
     const claim = await claimKey(database, ref, fingerprint);
     if (claim.kind !== 'claimed') c.set('answeredByKey', true);
     if (claim.kind === 'reused') {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used for another request (method, path or body).');
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used for another request (method, path or body).',
+      );
     }
     if (claim.kind === 'running') {
-      throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; try again shortly.', {
-        headers: { 'Retry-After': '1' },
-      });
+      throw new AppError(
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key is still running; try again shortly.',
+        {
+          headers: { 'Retry-After': '1' },
+        },
+      );
     }
     if (claim.kind === 'done') return replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));
 
@@ -107,7 +119,11 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
  * retry that still carries that header is replayed rather than run again (a second guest). A
  * working token keeps its key its user's (a guest's signup makes that guest the account).
  */
-async function ownerOf(auth: SessionAuth, authorization: string | undefined, withoutToken: boolean): Promise<string | null> {
+async function ownerOf(
+  auth: SessionAuth,
+  authorization: string | undefined,
+  withoutToken: boolean,
+): Promise<string | null> {
   if (authorization === undefined) return '';
   const userId = (await auth.sessionOf(authorization))?.user.id;
   if (userId !== undefined) return userId;
@@ -115,7 +131,10 @@ async function ownerOf(auth: SessionAuth, authorization: string | undefined, wit
 }
 
 /** The request's body bytes, null without one. Hono keeps what it read, so the route still reads it (as JSON or multipart). */
-async function bodyOf(request: { header(name: string): string | undefined; arrayBuffer(): Promise<ArrayBuffer> }): Promise<Uint8Array | null> {
+async function bodyOf(request: {
+  header(name: string): string | undefined;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}): Promise<Uint8Array | null> {
   const hasBody = request.header('content-length') !== undefined || request.header('transfer-encoding') !== undefined;
   return hasBody ? new Uint8Array(await request.arrayBuffer()) : null;
 }

@@ -19,7 +19,12 @@ export function storedKey(secret: string, key: string): string {
 }
 
 /** What makes two requests the same, as stored: an HMAC of method, path with query, and body bytes. */
-export function requestFingerprint(secret: string, method: string, pathWithQuery: string, body: Uint8Array | null): string {
+export function requestFingerprint(
+  secret: string,
+  method: string,
+  pathWithQuery: string,
+  body: Uint8Array | null,
+): string {
   const hmac = createHmac('sha256', secret).update(`request\n${method} ${pathWithQuery}\n`);
   if (body) hmac.update(body);
   return hmac.digest('base64url');

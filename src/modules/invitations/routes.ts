@@ -12,9 +12,18 @@ const path = '/workshops/:workshop_id/invitations';
 
 export function invitationsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: 'List the invitations of a workshop', response: v.array(InvitationOutput), errors: { 403: 'Facilitators only' } }), async (c) => {
-      return c.json(await listInvitations(deps, c.get('user'), c.req.param('workshop_id')), 200);
-    })
+    .get(
+      path,
+      doc({
+        tag,
+        summary: 'List the invitations of a workshop',
+        response: v.array(InvitationOutput),
+        errors: { 403: 'Facilitators only' },
+      }),
+      async (c) => {
+        return c.json(await listInvitations(deps, c.get('user'), c.req.param('workshop_id')), 200);
+      },
+    )
     .post(
       path,
       doc({
@@ -22,26 +31,48 @@ export function invitationsRoutes(deps: AppDeps) {
         summary: 'Invite e-mail addresses (comma-separated); each gets a mail with a one-time link',
         status: 201,
         response: v.array(InvitationOutput),
-        errors: { 409: 'already_member: an address belongs to a member; or the workshop is archived', 429: 'The caller sent their daily budget of invitation mails' },
+        errors: {
+          409: 'already_member: an address belongs to a member; or the workshop is archived',
+          429: 'The caller sent their daily budget of invitation mails',
+        },
       }),
       jsonBody(InviteInput),
       async (c) => c.json(await invite(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
     )
-    .post(`${path}/:id/resend`, doc({ tag, summary: 'Send an invitation again with a new link (the old one stops working)', status: 204, errors: { 409: 'invitation_used: already accepted', 429: 'The caller sent their daily budget of invitation mails' } }), async (c) => {
-      await resendInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
-      return c.body(null, 204);
-    })
-    .delete(`${path}/:id`, doc({ tag, summary: 'Delete an invitation (its link stops working)', status: 204 }), async (c) => {
-      await deleteInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
-      return c.body(null, 204);
-    })
+    .post(
+      `${path}/:id/resend`,
+      doc({
+        tag,
+        summary: 'Send an invitation again with a new link (the old one stops working)',
+        status: 204,
+        errors: {
+          409: 'invitation_used: already accepted',
+          429: 'The caller sent their daily budget of invitation mails',
+        },
+      }),
+      async (c) => {
+        await resendInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    )
+    .delete(
+      `${path}/:id`,
+      doc({ tag, summary: 'Delete an invitation (its link stops working)', status: 204 }),
+      async (c) => {
+        await deleteInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        return c.body(null, 204);
+      },
+    )
     .post(
       '/invitations/:token/accept',
       doc({
         tag,
         summary: 'Accept an invitation: the caller becomes a participant',
         response: AcceptedOutput,
-        errors: { 404: 'No invitation has this link (deleted, or sent again since)', 409: 'invitation_used, workshop_archived or attendee_limit_reached' },
+        errors: {
+          404: 'No invitation has this link (deleted, or sent again since)',
+          409: 'invitation_used, workshop_archived or attendee_limit_reached',
+        },
       }),
       async (c) => c.json(await acceptInvitation(deps, c.get('user'), c.req.param('token')), 200),
     );

@@ -23,7 +23,14 @@ export const InviteInput = v.object({
   emails: v.pipe(
     v.string(),
     v.maxLength(30_000),
-    v.transform((s) => [...new Set(s.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))]),
+    v.transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((e) => e.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ]),
     v.minLength(1, 'At least one e-mail address is required.'),
     v.maxLength(MAX_INVITED, `At most ${MAX_INVITED} addresses at a time.`),
     v.check((list) => list.every((e) => v.is(Email, e)), 'Expected e-mail addresses separated by commas.'),

@@ -24,29 +24,55 @@ export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: 
   const { db } = deps.database;
   const { invitations } = tablesOf(db);
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return (await db.select().from(invitations).where(eq(invitations.workshopId, workshopId)).orderBy(asc(invitations.createdAt), asc(sql`${invitations}.rowid`))).map(toInvitation);
+  return (
+    await db
+      .select()
+      .from(invitations)
+      .where(eq(invitations.workshopId, workshopId))
+      .orderBy(asc(invitations.createdAt), asc(sql`${invitations}.rowid`))
+  ).map(toInvitation);
 }
 
 /** Invites each address: a new pending invitation, or the pending one sent again with a new link. */
-export function invite(deps: AppDeps, user: UserRow, workshopId: string, input: InviteInput): Promise<InvitationOutput[]> {
+export function invite(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: InviteInput,
+): Promise<InvitationOutput[]> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { invitations, users, workshopMembers } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
     const members = new Set(
-      (await tx.select({ email: users.email }).from(workshopMembers).innerJoin(users, eq(users.id, workshopMembers.userId)).where(eq(workshopMembers.workshopId, workshopId))).map((r) => r.email),
+      (
+        await tx
+          .select({ email: users.email })
+          .from(workshopMembers)
+          .innerJoin(users, eq(users.id, workshopMembers.userId))
+          .where(eq(workshopMembers.workshopId, workshopId))
+      ).map((r) => r.email),
     );
     const already = input.emails.filter((email) => members.has(email));
-    if (already.length > 0) throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
+    if (already.length > 0)
+      throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
     const sent: InvitationOutput[] = [];
     for (const email of input.emails) {
-      const [pending] = await tx.select().from(invitations).where(and(eq(invitations.workshopId, workshopId), eq(invitations.email, email), eq(invitations.state, 'pending')));
+      const [pending] = await tx
+        .select()
+        .from(invitations)
+        .where(
+          and(eq(invitations.workshopId, workshopId), eq(invitations.email, email), eq(invitations.state, 'pending')),
+        );
       if (pending) {
         sent.push(await sendAgain(deps, tx, changes, access.workshop, user, pending, input.content));
         continue;
       }
       const token = newToken();
-      const [row] = await tx.insert(invitations).values({ workshopId, email, tokenHash: hashToken(token), content: input.content, invitedBy: user.id }).returning();
+      const [row] = await tx
+        .insert(invitations)
+        .values({ workshopId, email, tokenHash: hashToken(token), content: input.content, invitedBy: user.id })
+        .returning();
       await mailInvitation(deps, tx, access.workshop, user, row!, token);
       const invitation = toInvitation(row!);
       changes.record({ workshopId, action: 'addInvitation', userId: user.id, change: { invitation } });
@@ -57,7 +83,12 @@ export function invite(deps: AppDeps, user: UserRow, workshopId: string, input: 
 }
 
 /** POST …/invitations/:id/resend: a new link (the old one stops working) and a new mail. */
-export async function resendInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): Promise<void> {
+export async function resendInvitation(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  invitationId: string,
+): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
@@ -68,13 +99,23 @@ export async function resendInvitation(deps: AppDeps, user: UserRow, workshopId:
 }
 
 /** DELETE …/invitations/:id: the link stops working. */
-export async function deleteInvitation(deps: AppDeps, user: UserRow, workshopId: string, invitationId: string): Promise<void> {
+export async function deleteInvitation(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  invitationId: string,
+): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { invitations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
     await tx.delete(invitations).where(eq(invitations.id, row.id));
-    changes.record({ workshopId, action: 'removeInvitation', userId: user.id, change: { invitation: toInvitation(row) } });
+    changes.record({
+      workshopId,
+      action: 'removeInvitation',
+      userId: user.id,
+      change: { invitation: toInvitation(row) },
+    });
   });
 }
 
@@ -104,16 +145,28 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
     if (!workshop) throw notFound('Invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
     await admitParticipant(deps, tx, changes, workshop, user);
-    const [after] = await tx.update(invitations).set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning();
+    const [after] = await tx
+      .update(invitations)
+      .set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() })
+      .where(eq(invitations.id, row.id))
+      .returning();
     const invitation = toInvitation(after!);
-    changes.record({ workshopId: row.workshopId, action: 'updateInvitation', userId: user.id, change: { invitation, changes: { state: ['pending', 'accepted'] } } });
+    changes.record({
+      workshopId: row.workshopId,
+      action: 'updateInvitation',
+      userId: user.id,
+      change: { invitation, changes: { state: ['pending', 'accepted'] } },
+    });
     return { workshop_id: row.workshopId };
   });
 }
 
 async function findInvitation(tx: Db, workshopId: string, id: string): Promise<InvitationRow> {
   const { invitations } = tablesOf(tx);
-  const [row] = await tx.select().from(invitations).where(and(eq(invitations.id, id), eq(invitations.workshopId, workshopId)));
+  const [row] = await tx
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.id, id), eq(invitations.workshopId, workshopId)));
   if (!row) throw notFound('Invitation');
   return row;
 }
@@ -129,22 +182,42 @@ async function sendAgain(
 ): Promise<InvitationOutput> {
   const { invitations } = tablesOf(tx);
   const token = newToken();
-  const [after] = await tx.update(invitations).set({ tokenHash: hashToken(token), content, updatedAt: nowIso() }).where(eq(invitations.id, row.id)).returning();
+  const [after] = await tx
+    .update(invitations)
+    .set({ tokenHash: hashToken(token), content, updatedAt: nowIso() })
+    .where(eq(invitations.id, row.id))
+    .returning();
   await mailInvitation(deps, tx, workshop, sender, after!, token);
   const invitation = toInvitation(after!);
-  changes.record({ workshopId: workshop.id, action: 'updateInvitation', userId: sender.id, change: { invitation, changes: { sent_at: [row.updatedAt, after!.updatedAt] } } });
+  changes.record({
+    workshopId: workshop.id,
+    action: 'updateInvitation',
+    userId: sender.id,
+    change: { invitation, changes: { sent_at: [row.updatedAt, after!.updatedAt] } },
+  });
   return invitation;
 }
 
-async function mailInvitation(deps: AppDeps, tx: Db, workshop: WorkshopRow, sender: UserRow, row: InvitationRow, token: string): Promise<void> {
-  await queueMailFrom(tx, { id: sender.id, perDay: deps.config.invitationMailsPerDay }, {
-    to: row.email,
-    subject: `${sender.name} invites you to "${workshop.title}"`,
-    ...renderMail({
-      greeting: 'Hello,',
-      paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}".`, row.content],
-      action: { label: 'Join the workshop', url: `${deps.config.publicUrl}/invitations/${token}` },
-      footer: 'Sign in, or sign up with any address, to join. The link works once.',
-    }),
-  });
+async function mailInvitation(
+  deps: AppDeps,
+  tx: Db,
+  workshop: WorkshopRow,
+  sender: UserRow,
+  row: InvitationRow,
+  token: string,
+): Promise<void> {
+  await queueMailFrom(
+    tx,
+    { id: sender.id, perDay: deps.config.invitationMailsPerDay },
+    {
+      to: row.email,
+      subject: `${sender.name} invites you to "${workshop.title}"`,
+      ...renderMail({
+        greeting: 'Hello,',
+        paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}".`, row.content],
+        action: { label: 'Join the workshop', url: `${deps.config.publicUrl}/invitations/${token}` },
+        footer: 'Sign in, or sign up with any address, to join. The link works once.',
+      }),
+    },
+  );
 }

@@ -14,13 +14,19 @@ export function listItems(db: Db, cardId: string, sectionId?: string): Promise<I
 
 export async function findItem(db: Db, cardId: string, id: string): Promise<ItemRow | undefined> {
   const { items } = tablesOf(db);
-  const [row] = await db.select().from(items).where(and(eq(items.id, id), eq(items.cardId, cardId)));
+  const [row] = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.id, id), eq(items.cardId, cardId)));
   return row;
 }
 
 export async function sectionExists(db: Db, workshopId: string, sectionId: string): Promise<boolean> {
   const { sections } = tablesOf(db);
-  const [row] = await db.select({ id: sections.id }).from(sections).where(and(eq(sections.id, sectionId), eq(sections.workshopId, workshopId)));
+  const [row] = await db
+    .select({ id: sections.id })
+    .from(sections)
+    .where(and(eq(sections.id, sectionId), eq(sections.workshopId, workshopId)));
   return row !== undefined;
 }
 

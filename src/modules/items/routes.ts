@@ -13,18 +13,33 @@ const path = '/workshops/:workshop_id/cards/:card_id/items';
 
 export function itemsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: "List a card's items", response: v.array(ItemOutput) }), queryParams(ItemsQuery), async (c) => {
-      return c.json(await listItems(deps, cardRef(c), c.req.valid('query')), 200);
-    })
-    .post(path, doc({ tag, summary: 'Add an item to a card, in a section', status: 201, response: ItemOutput }), jsonBody(CreateItemInput), async (c) => {
-      return c.json(await addItem(deps, cardRef(c), c.req.valid('json')), 201);
-    })
+    .get(
+      path,
+      doc({ tag, summary: "List a card's items", response: v.array(ItemOutput) }),
+      queryParams(ItemsQuery),
+      async (c) => {
+        return c.json(await listItems(deps, cardRef(c), c.req.valid('query')), 200);
+      },
+    )
+    .post(
+      path,
+      doc({ tag, summary: 'Add an item to a card, in a section', status: 201, response: ItemOutput }),
+      jsonBody(CreateItemInput),
+      async (c) => {
+        return c.json(await addItem(deps, cardRef(c), c.req.valid('json')), 201);
+      },
+    )
     .get(`${path}/:id`, doc({ tag, summary: 'Get an item', response: ItemOutput }), async (c) => {
       return c.json(await getItem(deps, cardRef(c), c.req.param('id')), 200);
     })
-    .put(`${path}/:id`, doc({ tag, summary: "Change an item's content", response: ItemOutput }), jsonBody(UpdateItemInput), async (c) => {
-      return c.json(await changeItem(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
-    })
+    .put(
+      `${path}/:id`,
+      doc({ tag, summary: "Change an item's content", response: ItemOutput }),
+      jsonBody(UpdateItemInput),
+      async (c) => {
+        return c.json(await changeItem(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+      },
+    )
     .delete(`${path}/:id`, doc({ tag, summary: 'Remove an item', status: 204 }), async (c) => {
       await removeItem(deps, cardRef(c), c.req.param('id'));
       return c.body(null, 204);

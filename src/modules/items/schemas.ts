@@ -23,5 +23,11 @@ export const UpdateItemInput = v.object({ content: v.optional(requiredText(10_00
 export const ItemsQuery = v.object({ section_id: v.optional(idString) });
 
 export function toItem(row: ItemRow): ItemOutput {
-  return { id: row.id, content: row.content, section_id: row.sectionId, user_id: row.userId, author_visibility: row.authorVisibility };
+  return {
+    id: row.id,
+    content: row.content,
+    section_id: row.sectionId,
+    user_id: row.userId,
+    author_visibility: row.authorVisibility,
+  };
 }

@@ -12,7 +12,11 @@ function found(row: ItemRow | undefined): ItemRow {
   return row;
 }
 
-export async function listItems(deps: WriteDeps, ref: CardRef, query: { section_id?: string | undefined }): Promise<ItemOutput[]> {
+export async function listItems(
+  deps: WriteDeps,
+  ref: CardRef,
+  query: { section_id?: string | undefined },
+): Promise<ItemOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
   return (await listItemRows(deps.database.db, card.id, query.section_id)).map((row) => authorFor(access, toItem(row)));
 }
@@ -22,11 +26,16 @@ export async function getItem(deps: WriteDeps, ref: CardRef, itemId: string): Pr
   return authorFor(access, toItem(found(await findItem(deps.database.db, card.id, itemId))));
 }
 
-export function addItem(deps: WriteDeps, ref: CardRef, input: { content: string; section_id: string }): Promise<ItemOutput> {
+export function addItem(
+  deps: WriteDeps,
+  ref: CardRef,
+  input: { content: string; section_id: string },
+): Promise<ItemOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'items');
-    if (!(await sectionExists(tx, ref.workshopId, input.section_id))) throw invalid('section_id', 'No section with this id in the workshop.');
+    if (!(await sectionExists(tx, ref.workshopId, input.section_id)))
+      throw invalid('section_id', 'No section with this id in the workshop.');
     const item = toItem(
       await insertItem(tx, {
         workshopId: ref.workshopId,
@@ -37,12 +46,23 @@ export function addItem(deps: WriteDeps, ref: CardRef, input: { content: string;
         content: input.content,
       }),
     );
-    changes.record({ workshopId: ref.workshopId, action: 'addItem', userId: ref.userId, cardUserId: card.userId, change: { item: onCard(item, card.id) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'addItem',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { item: onCard(item, card.id) },
+    });
     return item;
   });
 }
 
-export function changeItem(deps: WriteDeps, ref: CardRef, itemId: string, input: { content?: string | undefined }): Promise<ItemOutput> {
+export function changeItem(
+  deps: WriteDeps,
+  ref: CardRef,
+  itemId: string,
+  input: { content?: string | undefined },
+): Promise<ItemOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     const before = found(await findItem(tx, card.id, itemId));
@@ -69,6 +89,12 @@ export async function removeItem(deps: WriteDeps, ref: CardRef, itemId: string):
     authorize(access, 'items');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteItem(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeItem', userId: ref.userId, cardUserId: card.userId, change: { item: onCard(toItem(row), card.id) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'removeItem',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { item: onCard(toItem(row), card.id) },
+    });
   });
 }

@@ -50,72 +50,83 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
   const day = until.slice(0, 10);
 
   let claiming = false;
-  return deps.database.transaction(async (tx): Promise<DigestReport> => {
-    const { digestRuns, events, users, workshopMembers, workshops } = tablesOf(tx);
-    claiming = true;
-    const claimed = await tx.insert(digestRuns).values({ day, startedAt: until }).onConflictDoNothing().returning({ day: digestRuns.day });
-    claiming = false;
-    if (claimed.length === 0) return notRun();
-    let workshopCount = 0;
-    let mails = 0;
-    const workshopsToMail = await tx
-      .select({ id: workshops.id, title: workshops.title })
-      .from(workshops)
-      .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
-    for (const workshop of workshopsToMail) {
-      // A quiet workshop costs this one look; the counts are each reader's own.
-      const activity = await tx
-        .select({ seq: events.seq })
-        .from(events)
-        .where(
-          and(
-            eq(events.workshopId, workshop.id),
-            gte(events.createdAt, since),
-            lt(events.createdAt, until),
-            inArray(events.action, Object.keys(COUNTED)),
-          ),
-        )
-        .limit(1);
-      if (activity.length === 0) continue;
-      const link = workshopPublicUrl(deps.config, workshop.id);
-      const recipients = await tx
-        .select({ id: users.id, email: users.email, name: users.name })
-        .from(workshopMembers)
-        .innerJoin(users, eq(users.id, workshopMembers.userId))
-        // Guests have no address to mail.
-        .where(and(eq(workshopMembers.workshopId, workshop.id), isNotNull(users.email)))
-        .orderBy(asc(users.email));
-      const accesses = await findAccesses(tx, recipients.map((member) => ({ workshopId: workshop.id, userId: member.id })));
-      const readers = [...accesses.values()];
-      const seen = await countsSeenBy(tx, workshop.id, readers, Object.keys(COUNTED) as Counted[], { since, until });
-      let mailed = false;
-      for (const member of recipients) {
-        const counts = seen.get(member.id);
-        if (!accesses.has(accessKey(workshop.id, member.id)) || !counts || counts.size === 0) continue;
-        const lines = (Object.keys(COUNTED) as Counted[]).map((action) => `- ${counts.get(action) ?? 0} ${COUNTED[action]}`);
-        mailed = true;
-        await queueMail(tx, {
-          to: member.email!,
-          subject: `What happened in "${workshop.title}" yesterday`,
-          ...renderMail({
-            greeting: `Hello ${member.name},`,
-            paragraphs: [`In the last day, "${workshop.title}" had:\n${lines.join('\n')}`],
-            action: { label: 'Open the workshop', url: link },
-            footer: "You get this mail because the workshop's daily mail is on; its facilitators can turn it off.",
-          }),
-        });
-        mails += 1;
+  return deps.database
+    .transaction(async (tx): Promise<DigestReport> => {
+      const { digestRuns, events, users, workshopMembers, workshops } = tablesOf(tx);
+      claiming = true;
+      const claimed = await tx
+        .insert(digestRuns)
+        .values({ day, startedAt: until })
+        .onConflictDoNothing()
+        .returning({ day: digestRuns.day });
+      claiming = false;
+      if (claimed.length === 0) return notRun();
+      let workshopCount = 0;
+      let mails = 0;
+      const workshopsToMail = await tx
+        .select({ id: workshops.id, title: workshops.title })
+        .from(workshops)
+        .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
+      for (const workshop of workshopsToMail) {
+        // A quiet workshop costs this one look; the counts are each reader's own.
+        const activity = await tx
+          .select({ seq: events.seq })
+          .from(events)
+          .where(
+            and(
+              eq(events.workshopId, workshop.id),
+              gte(events.createdAt, since),
+              lt(events.createdAt, until),
+              inArray(events.action, Object.keys(COUNTED)),
+            ),
+          )
+          .limit(1);
+        if (activity.length === 0) continue;
+        const link = workshopPublicUrl(deps.config, workshop.id);
+        const recipients = await tx
+          .select({ id: users.id, email: users.email, name: users.name })
+          .from(workshopMembers)
+          .innerJoin(users, eq(users.id, workshopMembers.userId))
+          // Guests have no address to mail.
+          .where(and(eq(workshopMembers.workshopId, workshop.id), isNotNull(users.email)))
+          .orderBy(asc(users.email));
+        const accesses = await findAccesses(
+          tx,
+          recipients.map((member) => ({ workshopId: workshop.id, userId: member.id })),
+        );
+        const readers = [...accesses.values()];
+        const seen = await countsSeenBy(tx, workshop.id, readers, Object.keys(COUNTED) as Counted[], { since, until });
+        let mailed = false;
+        for (const member of recipients) {
+          const counts = seen.get(member.id);
+          if (!accesses.has(accessKey(workshop.id, member.id)) || !counts || counts.size === 0) continue;
+          const lines = (Object.keys(COUNTED) as Counted[]).map(
+            (action) => `- ${counts.get(action) ?? 0} ${COUNTED[action]}`,
+          );
+          mailed = true;
+          await queueMail(tx, {
+            to: member.email!,
+            subject: `What happened in "${workshop.title}" yesterday`,
+            ...renderMail({
+              greeting: `Hello ${member.name},`,
+              paragraphs: [`In the last day, "${workshop.title}" had:\n${lines.join('\n')}`],
+              action: { label: 'Open the workshop', url: link },
+              footer: "You get this mail because the workshop's daily mail is on; its facilitators can turn it off.",
+            }),
+          });
+          mails += 1;
+        }
+        if (mailed) workshopCount += 1;
       }
-      if (mailed) workshopCount += 1;
-    }
-    return { ran: true, workshops: workshopCount, mails };
-  }).catch((err: unknown) => {
-    // On PostgreSQL the claim waits on another instance's claim of the day, not yet committed
-    // (its digest is being queued), and gives up after the lock wait: that instance is on it. The
-    // database answering but busy, not away: a lost connection is still an error.
-    if (claiming && isUnavailable(err) && !isConnectionLost(err)) return { ...notRun(), claimInFlight: true };
-    throw err;
-  });
+      return { ran: true, workshops: workshopCount, mails };
+    })
+    .catch((err: unknown) => {
+      // On PostgreSQL the claim waits on another instance's claim of the day, not yet committed
+      // (its digest is being queued), and gives up after the lock wait: that instance is on it. The
+      // database answering but busy, not away: a lost connection is still an error.
+      if (claiming && isUnavailable(err) && !isConnectionLost(err)) return { ...notRun(), claimInFlight: true };
+      throw err;
+    });
 }
 
 export interface DigestRetries {
@@ -133,7 +144,11 @@ const DIGEST_RETRIES: DigestRetries = { afterMs: 60_000, tries: 10 };
  * not: the store away, or another instance's claim of the day in flight, which may roll back. The
  * claim makes every try after one that committed send nothing, on any instance.
  */
-export async function runDailyDigest(deps: DigestDeps, now = new Date(), retries = DIGEST_RETRIES): Promise<DigestReport> {
+export async function runDailyDigest(
+  deps: DigestDeps,
+  now = new Date(),
+  retries = DIGEST_RETRIES,
+): Promise<DigestReport> {
   for (let attempt = 1; ; attempt++) {
     const last = attempt >= retries.tries;
     try {
@@ -141,7 +156,10 @@ export async function runDailyDigest(deps: DigestDeps, now = new Date(), retries
       if (!report.claimInFlight || last) return report;
     } catch (err) {
       if (last) throw err;
-      console.error(`[digest] could not queue the daily digest; trying again in ${Math.round(retries.afterMs / 1000)} s`, err);
+      console.error(
+        `[digest] could not queue the daily digest; trying again in ${Math.round(retries.afterMs / 1000)} s`,
+        err,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, retries.afterMs));
   }

@@ -18,7 +18,10 @@ const DAY_MS = 24 * 3600 * 1000;
  */
 export async function queueMail(tx: Db, mail: Mail): Promise<string> {
   const { outbox } = tablesOf(tx);
-  const [row] = await tx.insert(outbox).values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null }).returning({ id: outbox.id });
+  const [row] = await tx
+    .insert(outbox)
+    .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html ?? null })
+    .returning({ id: outbox.id });
   return row!.id;
 }
 
@@ -47,8 +50,15 @@ async function refuseBeyondDailyBudget(tx: Db, senderId: string, perDay: number)
   const inWindow = and(eq(outbox.senderId, senderId), gte(outbox.createdAt, since));
   const sent = (await tx.select({ n: count() }).from(outbox).where(inWindow))[0]!.n;
   if (sent >= perDay) {
-    const [oldest] = await tx.select({ at: outbox.createdAt }).from(outbox).where(inWindow).orderBy(asc(outbox.createdAt)).limit(1);
+    const [oldest] = await tx
+      .select({ at: outbox.createdAt })
+      .from(outbox)
+      .where(inWindow)
+      .orderBy(asc(outbox.createdAt))
+      .limit(1);
     const seconds = Math.max(1, Math.ceil((Date.parse(oldest?.at ?? since) + DAY_MS - Date.now()) / 1000));
-    throw new AppError('rate_limited', `At most ${perDay} invitation mails a day; the next can go in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+    throw new AppError('rate_limited', `At most ${perDay} invitation mails a day; the next can go in ${seconds} s.`, {
+      headers: { 'Retry-After': String(seconds) },
+    });
   }
 }

@@ -96,7 +96,14 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
         .update(outbox)
         .set({ claimedUntil: claim, attempts: sql`${outbox.attempts} + 1` })
         .where(eq(outbox.id, due.id))
-        .returning({ id: outbox.id, to: outbox.to, subject: outbox.subject, text: outbox.text, html: outbox.html, attempts: outbox.attempts });
+        .returning({
+          id: outbox.id,
+          to: outbox.to,
+          subject: outbox.subject,
+          text: outbox.text,
+          html: outbox.html,
+          attempts: outbox.attempts,
+        });
       return mail && { ...mail, claim };
     });
   };
@@ -110,7 +117,10 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
         .set({ sentAt: new Date().toISOString(), claimedUntil: null, lastError: null })
         .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
     });
-  const markFailed = (mail: OutboxRow, outcome: { nextAttemptAt: string | null; failedAt: string | null; lastError: string }) =>
+  const markFailed = (
+    mail: OutboxRow,
+    outcome: { nextAttemptAt: string | null; failedAt: string | null; lastError: string },
+  ) =>
     database.transaction(async (tx) => {
       const { outbox } = tablesOf(tx);
       await tx
@@ -158,8 +168,16 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     const givenUp = mail.attempts >= MAX_ATTEMPTS;
     const wait = Math.min(mailRetryBaseMs * 2 ** (mail.attempts - 1), MAX_BACKOFF_MS);
     const nextAt = givenUp ? null : new Date(Date.now() + wait).toISOString();
-    await mark(() => markFailed(mail, { nextAttemptAt: nextAt, failedAt: givenUp ? new Date().toISOString() : null, lastError: failure.slice(0, 500) }));
-    console.warn(`[mail] sending to ${mail.to} failed (attempt ${mail.attempts}${givenUp ? ', giving up' : ''}): ${failure}`);
+    await mark(() =>
+      markFailed(mail, {
+        nextAttemptAt: nextAt,
+        failedAt: givenUp ? new Date().toISOString() : null,
+        lastError: failure.slice(0, 500),
+      }),
+    );
+    console.warn(
+      `[mail] sending to ${mail.to} failed (attempt ${mail.attempts}${givenUp ? ', giving up' : ''}): ${failure}`,
+    );
   };
 
   const drain = async () => {

@@ -22,7 +22,9 @@ export function renderMail(content: MailContent): { text: string; html: string }
     paragraph(content.greeting),
     ...content.paragraphs.map(paragraph),
     ...(content.action
-      ? [`<p><a href="${escapeHtml(content.action.url)}" style="display: inline-block; padding: 0.6em 1.2em; background: #2f5bd3; color: #fff; border-radius: 4px; text-decoration: none">${escapeHtml(content.action.label)}</a></p>`]
+      ? [
+          `<p><a href="${escapeHtml(content.action.url)}" style="display: inline-block; padding: 0.6em 1.2em; background: #2f5bd3; color: #fff; border-radius: 4px; text-decoration: none">${escapeHtml(content.action.label)}</a></p>`,
+        ]
       : []),
     ...(content.footer ? [`<p style="color: #777; font-size: 13px">${escapeHtml(content.footer)}</p>`] : []),
     '</div>',
@@ -31,5 +33,10 @@ export function renderMail(content: MailContent): { text: string; html: string }
 }
 
 function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }

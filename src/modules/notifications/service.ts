@@ -18,7 +18,10 @@ export async function listNotifications(
   const { db } = deps.database;
   const { notifications } = tablesOf(db);
   const mine = eq(notifications.userId, userId);
-  const [counted] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(notifications).where(mine);
+  const [counted] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(notifications)
+    .where(mine);
   const rows = await db
     .select()
     .from(notifications)

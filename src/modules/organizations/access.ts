@@ -10,7 +10,11 @@ export interface OrganizationAccess {
 }
 
 /** Members only: anyone else gets 404, so a stranger cannot learn that the organization exists. */
-export async function loadOrganizationAccess(db: Db, organizationId: string, userId: string): Promise<OrganizationAccess> {
+export async function loadOrganizationAccess(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationAccess> {
   const organization = await findOrganization(db, organizationId);
   const membership = organization && (await findMembership(db, organizationId, userId));
   if (!organization || !membership) throw notFound('Organization');

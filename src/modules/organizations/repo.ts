@@ -7,14 +7,35 @@ import type { MemberWithUser, OrganizationMemberRow, OrganizationRow } from './s
 const queries = preparedPerDb((db: Db) => {
   const { organizationMembers, organizations } = tablesOf(db);
   return {
-    organization: named(db.select().from(organizations).where(eq(organizations.id, sql.placeholder('id'))), 'organizations_by_id'),
+    organization: named(
+      db
+        .select()
+        .from(organizations)
+        .where(eq(organizations.id, sql.placeholder('id'))),
+      'organizations_by_id',
+    ),
     // Members' rows reference it: FOR NO KEY UPDATE (PostgreSQL; SQLite's writer holds all).
-    lock: named(forUpdate(db, db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, sql.placeholder('id'))), { referenced: true }), 'organizations_lock'),
+    lock: named(
+      forUpdate(
+        db,
+        db
+          .select({ id: organizations.id })
+          .from(organizations)
+          .where(eq(organizations.id, sql.placeholder('id'))),
+        { referenced: true },
+      ),
+      'organizations_lock',
+    ),
     membership: named(
       db
         .select()
         .from(organizationMembers)
-        .where(and(eq(organizationMembers.organizationId, sql.placeholder('organizationId')), eq(organizationMembers.userId, sql.placeholder('userId')))),
+        .where(
+          and(
+            eq(organizationMembers.organizationId, sql.placeholder('organizationId')),
+            eq(organizationMembers.userId, sql.placeholder('userId')),
+          ),
+        ),
       'organizations_membership',
     ),
   };
@@ -35,7 +56,11 @@ export async function findOrganization(db: Db, id: string): Promise<Organization
 }
 
 /** The caller's membership; pending members (no account yet) never match a user. */
-export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationMemberRow | undefined> {
+export async function findMembership(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationMemberRow | undefined> {
   return (await queries(db).membership.execute({ organizationId, userId }))[0];
 }
 
@@ -60,10 +85,18 @@ function memberColumns(db: Db) {
   };
 }
 
-function withUser(row: { member: OrganizationMemberRow; userName: string | null; userEmail: string | null; userAvatarUrl: string | null }): MemberWithUser {
+function withUser(row: {
+  member: OrganizationMemberRow;
+  userName: string | null;
+  userEmail: string | null;
+  userAvatarUrl: string | null;
+}): MemberWithUser {
   return {
     member: row.member,
-    user: row.userName === null ? null : { name: row.userName, email: row.userEmail ?? row.member.email, avatarUrl: row.userAvatarUrl },
+    user:
+      row.userName === null
+        ? null
+        : { name: row.userName, email: row.userEmail ?? row.member.email, avatarUrl: row.userAvatarUrl },
   };
 }
 
@@ -79,7 +112,11 @@ export async function membersOf(db: Db, organizationId: string): Promise<MemberW
   return rows.map(withUser);
 }
 
-export async function findMember(db: Db, organizationId: string, memberId: string): Promise<MemberWithUser | undefined> {
+export async function findMember(
+  db: Db,
+  organizationId: string,
+  memberId: string,
+): Promise<MemberWithUser | undefined> {
   const { organizationMembers, users } = tablesOf(db);
   const [row] = await db
     .select(memberColumns(db))
@@ -89,7 +126,11 @@ export async function findMember(db: Db, organizationId: string, memberId: strin
   return row && withUser(row);
 }
 
-export async function memberByEmail(db: Db, organizationId: string, email: string): Promise<OrganizationMemberRow | undefined> {
+export async function memberByEmail(
+  db: Db,
+  organizationId: string,
+  email: string,
+): Promise<OrganizationMemberRow | undefined> {
   const { organizationMembers } = tablesOf(db);
   const [row] = await db
     .select()

@@ -21,19 +21,42 @@ const TAG = 'Organizations';
 
 export function organizationsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .post('/organizations', doc({ tag: TAG, summary: 'Create an organization (you become its admin)', status: 201, response: OrganizationOutput }), jsonBody(OrganizationInput), async (c) => {
-      return c.json(await createOrganization(deps, c.get('user'), c.req.valid('json')), 201);
-    })
-    .get('/user/me/organizations', doc({ tag: TAG, summary: 'Organizations you are a member of', response: v.array(OrganizationOutput) }), async (c) => {
-      return c.json(await listMyOrganizations(deps, c.get('user').id), 200);
-    })
-    .get('/organizations/:id', doc({ tag: TAG, summary: 'An organization you are a member of', response: OrganizationOutput }), async (c) => {
-      return c.json(await getOrganization(deps, c.req.param('id'), c.get('user').id), 200);
-    })
-    .put('/organizations/:id', doc({ tag: TAG, summary: 'Rename the organization (admins)', status: 204 }), jsonBody(OrganizationInput), async (c) => {
-      await renameOrganization(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
-      return c.body(null, 204);
-    })
+    .post(
+      '/organizations',
+      doc({
+        tag: TAG,
+        summary: 'Create an organization (you become its admin)',
+        status: 201,
+        response: OrganizationOutput,
+      }),
+      jsonBody(OrganizationInput),
+      async (c) => {
+        return c.json(await createOrganization(deps, c.get('user'), c.req.valid('json')), 201);
+      },
+    )
+    .get(
+      '/user/me/organizations',
+      doc({ tag: TAG, summary: 'Organizations you are a member of', response: v.array(OrganizationOutput) }),
+      async (c) => {
+        return c.json(await listMyOrganizations(deps, c.get('user').id), 200);
+      },
+    )
+    .get(
+      '/organizations/:id',
+      doc({ tag: TAG, summary: 'An organization you are a member of', response: OrganizationOutput }),
+      async (c) => {
+        return c.json(await getOrganization(deps, c.req.param('id'), c.get('user').id), 200);
+      },
+    )
+    .put(
+      '/organizations/:id',
+      doc({ tag: TAG, summary: 'Rename the organization (admins)', status: 204 }),
+      jsonBody(OrganizationInput),
+      async (c) => {
+        await renameOrganization(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
+        return c.body(null, 204);
+      },
+    )
     .put(
       '/organizations/:id/avatar',
       doc({
@@ -48,14 +71,37 @@ export function organizationsRoutes(deps: AppDeps) {
         return c.body(null, 204);
       },
     )
-    .get('/organizations/:id/members', doc({ tag: TAG, summary: 'Members, including invited addresses without an account yet', response: v.array(OrganizationMemberOutput) }), async (c) => {
-      return c.json(await listMembers(deps, c.req.param('id'), c.get('user').id), 200);
-    })
-    .post('/organizations/:id/members', doc({ tag: TAG, summary: 'Add a member by e-mail (admins); an address without an account is invited', status: 201, response: OrganizationMemberOutput, errors: { 429: 'The caller sent their daily budget of invitation mails' } }), jsonBody(AddMemberInput), async (c) => {
-      return c.json(await addMember(deps, c.req.param('id'), c.get('user'), c.req.valid('json')), 201);
-    })
-    .delete('/organizations/:id/members/:member_id', doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }), async (c) => {
-      await removeMember(deps, c.req.param('id'), c.get('user').id, c.req.param('member_id'));
-      return c.body(null, 204);
-    });
+    .get(
+      '/organizations/:id/members',
+      doc({
+        tag: TAG,
+        summary: 'Members, including invited addresses without an account yet',
+        response: v.array(OrganizationMemberOutput),
+      }),
+      async (c) => {
+        return c.json(await listMembers(deps, c.req.param('id'), c.get('user').id), 200);
+      },
+    )
+    .post(
+      '/organizations/:id/members',
+      doc({
+        tag: TAG,
+        summary: 'Add a member by e-mail (admins); an address without an account is invited',
+        status: 201,
+        response: OrganizationMemberOutput,
+        errors: { 429: 'The caller sent their daily budget of invitation mails' },
+      }),
+      jsonBody(AddMemberInput),
+      async (c) => {
+        return c.json(await addMember(deps, c.req.param('id'), c.get('user'), c.req.valid('json')), 201);
+      },
+    )
+    .delete(
+      '/organizations/:id/members/:member_id',
+      doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }),
+      async (c) => {
+        await removeMember(deps, c.req.param('id'), c.get('user').id, c.req.param('member_id'));
+        return c.body(null, 204);
+      },
+    );
 }

@@ -31,7 +31,11 @@ interface OrganizationDeps {
 }
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
-export async function createOrganization(deps: OrganizationDeps, user: UserRow, input: { name: string }): Promise<OrganizationOutput> {
+export async function createOrganization(
+  deps: OrganizationDeps,
+  user: UserRow,
+  input: { name: string },
+): Promise<OrganizationOutput> {
   // Guests are turned away before this (`guestScope`); an organization's members have addresses.
   const { email } = user;
   if (email === null) throw forbidden('Guests cannot create organizations; sign up first.');
@@ -48,21 +52,41 @@ export async function listMyOrganizations(deps: OrganizationDeps, userId: string
   return (await organizationsOf(deps.database.db, userId)).map((row) => toOrganization(row, deps.config));
 }
 
-export async function getOrganization(deps: OrganizationDeps, organizationId: string, userId: string): Promise<OrganizationOutput> {
-  return toOrganization((await loadOrganizationAccess(deps.database.db, organizationId, userId)).organization, deps.config);
+export async function getOrganization(
+  deps: OrganizationDeps,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationOutput> {
+  return toOrganization(
+    (await loadOrganizationAccess(deps.database.db, organizationId, userId)).organization,
+    deps.config,
+  );
 }
 
-export async function renameOrganization(deps: OrganizationDeps, organizationId: string, userId: string, input: { name: string }): Promise<void> {
+export async function renameOrganization(
+  deps: OrganizationDeps,
+  organizationId: string,
+  userId: string,
+  input: { name: string },
+): Promise<void> {
   await deps.database.transaction(async (tx) => {
     const { organizations } = tablesOf(tx);
     await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId));
-    await tx.update(organizations).set({ name: input.name, updatedAt: nowIso() }).where(eq(organizations.id, organizationId));
+    await tx
+      .update(organizations)
+      .set({ name: input.name, updatedAt: nowIso() })
+      .where(eq(organizations.id, organizationId));
   });
 }
 
 /** Takes the form rather than the image so that only admins get to make the server decode one. */
-export async function setOrganizationAvatar(deps: OrganizationDeps, organizationId: string, userId: string, form: FormFields): Promise<void> {
+export async function setOrganizationAvatar(
+  deps: OrganizationDeps,
+  organizationId: string,
+  userId: string,
+  form: FormFields,
+): Promise<void> {
   requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, userId));
   const image = await readAvatar(form);
   // Checked again inside the write: membership may have changed while the image was decoded.
@@ -76,12 +100,19 @@ export async function setOrganizationAvatar(deps: OrganizationDeps, organization
     },
     store: async (tx, url) => {
       const { organizations } = tablesOf(tx);
-      await tx.update(organizations).set({ avatarUrl: url, updatedAt: nowIso() }).where(eq(organizations.id, organizationId));
+      await tx
+        .update(organizations)
+        .set({ avatarUrl: url, updatedAt: nowIso() })
+        .where(eq(organizations.id, organizationId));
     },
   });
 }
 
-export async function listMembers(deps: OrganizationDeps, organizationId: string, userId: string): Promise<OrganizationMemberOutput[]> {
+export async function listMembers(
+  deps: OrganizationDeps,
+  organizationId: string,
+  userId: string,
+): Promise<OrganizationMemberOutput[]> {
   const { db } = deps.database;
   await loadOrganizationAccess(db, organizationId, userId);
   return (await membersOf(db, organizationId)).map(toMember);
@@ -114,8 +145,17 @@ export async function addMember(
           .returning()
       )[0]!;
       const standing = !account ? 'none' : confirmed ? 'confirmed' : 'unconfirmed';
-      await mailNewMember(tx, deps.config, { organization, actor, email: input.email, role: input.role, account: standing });
-      return toMember({ member, user: confirmed ? { name: confirmed.name, email: input.email, avatarUrl: confirmed.avatarUrl } : null });
+      await mailNewMember(tx, deps.config, {
+        organization,
+        actor,
+        email: input.email,
+        role: input.role,
+        account: standing,
+      });
+      return toMember({
+        member,
+        user: confirmed ? { name: confirmed.name, email: input.email, avatarUrl: confirmed.avatarUrl } : null,
+      });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyMember();
@@ -127,7 +167,12 @@ export async function addMember(
  * Admins remove anyone; any member may remove themselves (leave). The last admin with an account
  * cannot go: nobody would be left to manage the organization.
  */
-export async function removeMember(deps: OrganizationDeps, organizationId: string, userId: string, memberId: string): Promise<void> {
+export async function removeMember(
+  deps: OrganizationDeps,
+  organizationId: string,
+  userId: string,
+  memberId: string,
+): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
     const { organizationMembers } = tablesOf(tx);
     // Two admins removing each other at once: the second waits, then finds what the first left.
@@ -136,7 +181,11 @@ export async function removeMember(deps: OrganizationDeps, organizationId: strin
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
     if (!target) throw notFound('Member');
-    if (target.member.role === 'admin' && target.member.userId && (await otherActiveAdmins(tx, organizationId, memberId)) === 0) {
+    if (
+      target.member.role === 'admin' &&
+      target.member.userId &&
+      (await otherActiveAdmins(tx, organizationId, memberId)) === 0
+    ) {
       throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
     }
     await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
@@ -165,7 +214,13 @@ async function lockedAccountOf(tx: Db, email: string, actorId: string): Promise<
 async function mailNewMember(
   tx: Db,
   config: Config,
-  input: { organization: OrganizationRow; actor: UserRow; email: string; role: OrganizationRole; account: 'confirmed' | 'unconfirmed' | 'none' },
+  input: {
+    organization: OrganizationRow;
+    actor: UserRow;
+    email: string;
+    role: OrganizationRole;
+    account: 'confirmed' | 'unconfirmed' | 'none';
+  },
 ): Promise<void> {
   const { organization, actor, email, role } = input;
   const from = { id: actor.id, perDay: config.invitationMailsPerDay };
@@ -173,7 +228,11 @@ async function mailNewMember(
     await queueMailFrom(tx, from, {
       to: email,
       subject: `You were added to ${organization.name}`,
-      ...renderMail({ greeting: 'Hello,', paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`], action: { label: 'Open the workshops', url: config.publicUrl } }),
+      ...renderMail({
+        greeting: 'Hello,',
+        paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`],
+        action: { label: 'Open the workshops', url: config.publicUrl },
+      }),
     });
     return;
   }
@@ -200,7 +259,10 @@ async function mailNewMember(
     subject: `${actor.name} invited you to ${organization.name}`,
     ...renderMail({
       greeting: 'Hello,',
-      paragraphs: [invited, 'To join, create your account with this e-mail address, then confirm the address with the link we mail you.'],
+      paragraphs: [
+        invited,
+        'To join, create your account with this e-mail address, then confirm the address with the link we mail you.',
+      ],
       action: { label: 'Create my account', url: link },
     }),
   });

@@ -21,9 +21,15 @@ const statements = preparedPerDb((db: Db) => {
           id: users.id,
           name: users.name,
           guest: users.guest,
-          votes_used: sql<number>`coalesce((select sum(${voteTallies.positive}) from ${voteTallies} where ${ownTallies}), 0)`.mapWith(Number),
+          votes_used:
+            sql<number>`coalesce((select sum(${voteTallies.positive}) from ${voteTallies} where ${ownTallies}), 0)`.mapWith(
+              Number,
+            ),
           voted: sql<unknown>`exists (select 1 from ${voteTallies} where ${ownTallies})`,
-          ratings: sql<number>`(select count(*) from ${ratings} where ${ratings.workshopId} = ${workshopMembers.workshopId} and ${ratings.userId} = ${users.id})`.mapWith(Number),
+          ratings:
+            sql<number>`(select count(*) from ${ratings} where ${ratings.workshopId} = ${workshopMembers.workshopId} and ${ratings.userId} = ${users.id})`.mapWith(
+              Number,
+            ),
         })
         .from(workshopMembers)
         .innerJoin(users, eq(users.id, workshopMembers.userId))
@@ -32,7 +38,10 @@ const statements = preparedPerDb((db: Db) => {
       'participation_progress',
     ),
     workshop: named(
-      db.select({ currentStepId: workshops.currentStepId, votePositive: workshops.votePositive }).from(workshops).where(eq(workshops.id, workshopId)),
+      db
+        .select({ currentStepId: workshops.currentStepId, votePositive: workshops.votePositive })
+        .from(workshops)
+        .where(eq(workshops.id, workshopId)),
       'participation_workshop',
     ),
   };
@@ -56,7 +65,18 @@ export async function participationOf(db: Db, workshopId: string, withUsers: boo
     voted_all: rows.filter((r) => workshopBudgetLeft(limit, r.votes_used) <= 0).length,
     rated_any: rows.filter((r) => r.ratings > 0).length,
   };
-  return withUsers ? { ...counts, users: rows.map(({ id, name, guest, votes_used, ratings }) => ({ id, name, guest: sqlBoolean(guest), votes_used, ratings })) } : counts;
+  return withUsers
+    ? {
+        ...counts,
+        users: rows.map(({ id, name, guest, votes_used, ratings }) => ({
+          id,
+          name,
+          guest: sqlBoolean(guest),
+          votes_used,
+          ratings,
+        })),
+      }
+    : counts;
 }
 
 /** GET /v1/workshops/:id/participation (members; `users` for facilitators). */

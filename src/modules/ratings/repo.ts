@@ -3,7 +3,11 @@ import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { RatingRow } from './schemas';
 
 /** A card's ratings in the order they were given, optionally of one criterion and one user. */
-export function listRatings(db: Db, cardId: string, filter: { criteriumId?: string | undefined; userId?: string | undefined }): Promise<RatingRow[]> {
+export function listRatings(
+  db: Db,
+  cardId: string,
+  filter: { criteriumId?: string | undefined; userId?: string | undefined },
+): Promise<RatingRow[]> {
   const { ratings } = tablesOf(db);
   return db
     .select()
@@ -20,11 +24,17 @@ export function listRatings(db: Db, cardId: string, filter: { criteriumId?: stri
 
 export async function findRating(db: Db, cardId: string, id: string): Promise<RatingRow | undefined> {
   const { ratings } = tablesOf(db);
-  const [row] = await db.select().from(ratings).where(and(eq(ratings.id, id), eq(ratings.cardId, cardId)));
+  const [row] = await db
+    .select()
+    .from(ratings)
+    .where(and(eq(ratings.id, id), eq(ratings.cardId, cardId)));
   return row;
 }
 
-export async function findUserRating(db: Db, q: { cardId: string; criteriumId: string; userId: string }): Promise<RatingRow | undefined> {
+export async function findUserRating(
+  db: Db,
+  q: { cardId: string; criteriumId: string; userId: string },
+): Promise<RatingRow | undefined> {
   const { ratings } = tablesOf(db);
   const [row] = await db
     .select()

@@ -5,7 +5,15 @@ import { SCALES } from '../criteria/schemas';
 import { diffFields, writeWorkshop, type WriteDeps } from '../events/recorder';
 import { loadTarget, type CardRef } from '../cards/feedback-target';
 import { authorize, seesAllRatings, type WorkshopAccess } from '../access/rules';
-import { deleteRating, findCriterionScale, findRating, findUserRating, insertRating, listRatings as listRatingRows, updateRatingValue } from './repo';
+import {
+  deleteRating,
+  findCriterionScale,
+  findRating,
+  findUserRating,
+  insertRating,
+  listRatings as listRatingRows,
+  updateRatingValue,
+} from './repo';
 import { toRating, type RatingOutput, type RatingRow } from './schemas';
 
 /** A participant who may not see all ratings sees only their own, as if the others did not exist. */
@@ -19,9 +27,14 @@ function requireOnScale(scale: number, value: number): void {
   if (!allowed.includes(value)) throw invalid('value', `The criterion's scale allows ${allowed.join(', ')}.`);
 }
 
-const alreadyRated = () => new AppError('already_rated', 'You have already rated this card on this criterion; change that rating instead.');
+const alreadyRated = () =>
+  new AppError('already_rated', 'You have already rated this card on this criterion; change that rating instead.');
 
-export async function listRatings(deps: WriteDeps, ref: CardRef, query: { criterium_id?: string | undefined }): Promise<RatingOutput[]> {
+export async function listRatings(
+  deps: WriteDeps,
+  ref: CardRef,
+  query: { criterium_id?: string | undefined },
+): Promise<RatingOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
   const userId = seesAllRatings(access) ? undefined : access.userId;
   return (await listRatingRows(deps.database.db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating);
@@ -32,7 +45,11 @@ export async function getRating(deps: WriteDeps, ref: CardRef, ratingId: string)
   return toRating(visible(access, await findRating(deps.database.db, card.id, ratingId)));
 }
 
-export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; criterium_id: string }): Promise<RatingOutput> {
+export function rateCard(
+  deps: WriteDeps,
+  ref: CardRef,
+  input: { value: number; criterium_id: string },
+): Promise<RatingOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'rate');
@@ -43,12 +60,23 @@ export function rateCard(deps: WriteDeps, ref: CardRef, input: { value: number; 
     if (await findUserRating(tx, key)) throw alreadyRated();
     const row = await insertUnique(() => insertRating(tx, { ...key, workshopId: ref.workshopId, value: input.value }));
     const rating = toRating(row);
-    changes.record({ workshopId: ref.workshopId, action: 'addRating', userId: ref.userId, cardUserId: card.userId, change: { rating } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'addRating',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { rating },
+    });
     return rating;
   });
 }
 
-export function changeRating(deps: WriteDeps, ref: CardRef, ratingId: string, input: { value?: number | undefined }): Promise<RatingOutput> {
+export function changeRating(
+  deps: WriteDeps,
+  ref: CardRef,
+  ratingId: string,
+  input: { value?: number | undefined },
+): Promise<RatingOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     const before = visible(access, await findRating(tx, card.id, ratingId));
@@ -75,7 +103,13 @@ export async function removeRating(deps: WriteDeps, ref: CardRef, ratingId: stri
     authorize(access, 'rate');
     authorize(access, { manage_feedback: { authorId: row.userId } });
     await deleteRating(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeRating', userId: ref.userId, cardUserId: card.userId, change: { rating: toRating(row) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'removeRating',
+      userId: ref.userId,
+      cardUserId: card.userId,
+      change: { rating: toRating(row) },
+    });
   });
 }
 

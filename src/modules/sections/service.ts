@@ -13,7 +13,10 @@ import { toSection, type SectionOutput, type SectionRow } from './schemas';
 
 async function findSection(db: Db, workshopId: string, id: string): Promise<SectionRow> {
   const { sections } = tablesOf(db);
-  const [row] = await db.select().from(sections).where(and(eq(sections.id, id), eq(sections.workshopId, workshopId)));
+  const [row] = await db
+    .select()
+    .from(sections)
+    .where(and(eq(sections.id, id), eq(sections.workshopId, workshopId)));
   if (!row) throw notFound('Section');
   return row;
 }
@@ -30,7 +33,12 @@ export async function getSection(deps: AppDeps, user: UserRow, workshopId: strin
   return toSection(await findSection(db, workshopId, id));
 }
 
-export function createSection(deps: AppDeps, user: UserRow, workshopId: string, input: { title: string }): Promise<SectionOutput> {
+export function createSection(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: { title: string },
+): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { sections } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
@@ -43,15 +51,30 @@ export function createSection(deps: AppDeps, user: UserRow, workshopId: string, 
   });
 }
 
-export function updateSection(deps: AppDeps, user: UserRow, workshopId: string, id: string, input: { title?: string | undefined }): Promise<SectionOutput> {
+export function updateSection(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  id: string,
+  input: { title?: string | undefined },
+): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { sections } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = toSection(await findSection(tx, workshopId, id));
     if (input.title === undefined || input.title === before.title) return before;
-    const [row] = await tx.update(sections).set({ title: input.title, updatedAt: nowIso() }).where(eq(sections.id, id)).returning();
+    const [row] = await tx
+      .update(sections)
+      .set({ title: input.title, updatedAt: nowIso() })
+      .where(eq(sections.id, id))
+      .returning();
     const section = toSection(row!);
-    changes.record({ workshopId, action: 'updateSection', userId: user.id, change: { section, changes: diffFields(before, section, ['title']) } });
+    changes.record({
+      workshopId,
+      action: 'updateSection',
+      userId: user.id,
+      change: { section, changes: diffFields(before, section, ['title']) },
+    });
     return section;
   });
 }

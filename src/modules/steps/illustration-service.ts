@@ -38,7 +38,12 @@ function logged(deps: AppDeps, row: IllustrationRow): StepIllustration {
   return { ...toIllustration(row, deps.config), step_id: row.stepId };
 }
 
-export async function getIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<IllustrationOutput> {
+export async function getIllustration(
+  deps: AppDeps,
+  workshopId: string,
+  userId: string,
+  stepId: string,
+): Promise<IllustrationOutput> {
   const { db } = deps.database;
   await loadAccess(db, workshopId, userId);
   await findStep(db, workshopId, stepId);
@@ -59,13 +64,21 @@ export function setIllustration(
     await findStep(tx, workshopId, stepId);
     const file = await ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
-      throw invalid('blob.mimetype', `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`);
+      throw invalid(
+        'blob.mimetype',
+        `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`,
+      );
     }
     await countAgainstWorkshop(tx, deps.config, file, workshopId);
     const previous = await findIllustration(tx, stepId);
     if (previous) {
       await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id));
-      changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, previous) } });
+      changes.record({
+        workshopId,
+        action: 'removeIllustration',
+        userId,
+        change: { illustration: logged(deps, previous) },
+      });
     }
     const [row] = await tx
       .insert(stepIllustrations)
@@ -105,12 +118,22 @@ export function updateIllustration(
       .set({ align: wanted.align, name: wanted.name, updatedAt: nowIso() })
       .where(eq(stepIllustrations.id, before.id))
       .returning();
-    changes.record({ workshopId, action: 'updateIllustration', userId, change: { illustration: logged(deps, row!), changes: diff } });
+    changes.record({
+      workshopId,
+      action: 'updateIllustration',
+      userId,
+      change: { illustration: logged(deps, row!), changes: diff },
+    });
     return toIllustration(row!, deps.config);
   });
 }
 
-export async function deleteIllustration(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
+export async function deleteIllustration(
+  deps: AppDeps,
+  workshopId: string,
+  userId: string,
+  stepId: string,
+): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { stepIllustrations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');

@@ -5,7 +5,10 @@ import type { StepPrefs } from '../access/rules';
 
 const scope = v.picklist(['none', 'their', 'all']);
 const cardsVisible = v.picklist(['all', 'own'], 'Expected all or own.');
-const authors = v.picklist(['shown', 'hidden_from_participants', 'hidden'], 'Expected shown, hidden_from_participants or hidden.');
+const authors = v.picklist(
+  ['shown', 'hidden_from_participants', 'hidden'],
+  'Expected shown, hidden_from_participants or hidden.',
+);
 
 /** Who may see the author of a card, comment or item: the `authors` pref of the step it was written under. */
 export const AuthorVisibilityOutput = authors;

@@ -19,7 +19,10 @@ const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as con
 /** The step with this id in this workshop; a step of another workshop is as missing as an unknown id. */
 export async function findStep(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
   const { steps } = tablesOf(db);
-  const [row] = await db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
+  const [row] = await db
+    .select()
+    .from(steps)
+    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   if (!row) throw notFound('Step');
   return row;
 }
@@ -30,7 +33,9 @@ export async function listSteps(deps: AppDeps, workshopId: string, userId: strin
   const { db } = deps.database;
   const { steps } = tablesOf(db);
   await loadAccess(db, workshopId, userId);
-  return (await db.select().from(steps).where(inWorkshop(db, workshopId)).orderBy(asc(steps.position), asc(steps.id))).map(toStep);
+  return (
+    await db.select().from(steps).where(inWorkshop(db, workshopId)).orderBy(asc(steps.position), asc(steps.id))
+  ).map(toStep);
 }
 
 export async function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<StepOutput> {
@@ -69,7 +74,13 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
  * Applies the given members over the step; prefs and view are merged member by member. An update
  * that changes nothing writes nothing and logs nothing.
  */
-export function updateStep(deps: AppDeps, workshopId: string, userId: string, stepId: string, input: StepInput): Promise<StepOutput> {
+export function updateStep(
+  deps: AppDeps,
+  workshopId: string,
+  userId: string,
+  stepId: string,
+  input: StepInput,
+): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { steps } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, userId);
@@ -93,7 +104,14 @@ export function updateStep(deps: AppDeps, workshopId: string, userId: string, st
     if (Object.keys(diff).length === 0) return before;
     const [row] = await tx
       .update(steps)
-      .set({ name: wanted.name, instructions: wanted.instructions, position, prefs: wanted.prefs, view: wanted.view, updatedAt: nowIso() })
+      .set({
+        name: wanted.name,
+        instructions: wanted.instructions,
+        position,
+        prefs: wanted.prefs,
+        view: wanted.view,
+        updatedAt: nowIso(),
+      })
       .where(eq(steps.id, stepId))
       .returning();
     const step = toStep(row!);
@@ -116,9 +134,18 @@ export async function deleteStep(deps: AppDeps, workshopId: string, userId: stri
     changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
-      const [workshop] = await tx.update(workshops).set({ currentStepId: null, updatedAt: nowIso() }).where(eq(workshops.id, workshopId)).returning();
+      const [workshop] = await tx
+        .update(workshops)
+        .set({ currentStepId: null, updatedAt: nowIso() })
+        .where(eq(workshops.id, workshopId))
+        .returning();
       const moved = cardsVisibleMoved(access.prefs, DEFAULT_PREFS);
-      changes.record({ workshopId, action: 'changeStep', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null, ...moved } });
+      changes.record({
+        workshopId,
+        action: 'changeStep',
+        userId,
+        change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null, ...moved },
+      });
     }
   });
 }

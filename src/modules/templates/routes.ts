@@ -12,12 +12,20 @@ export function templatesRoutes(deps: AppDeps) {
   const catalog = TEMPLATES;
   const summaries = [...catalog.values()].map(toTemplateSummary);
   return new Hono<AppEnv>()
-    .get('/templates', doc({ tag: 'Templates', summary: 'List the workshop templates', response: v.array(TemplateSummaryOutput) }), (c) => {
-      return c.json(summaries, 200);
-    })
-    .get('/templates/:id', doc({ tag: 'Templates', summary: 'Get a template with its steps', response: TemplateOutput }), (c) => {
-      const template = catalog.get(c.req.param('id'));
-      if (!template) throw notFound('Template');
-      return c.json(toTemplate(template), 200);
-    });
+    .get(
+      '/templates',
+      doc({ tag: 'Templates', summary: 'List the workshop templates', response: v.array(TemplateSummaryOutput) }),
+      (c) => {
+        return c.json(summaries, 200);
+      },
+    )
+    .get(
+      '/templates/:id',
+      doc({ tag: 'Templates', summary: 'Get a template with its steps', response: TemplateOutput }),
+      (c) => {
+        const template = catalog.get(c.req.param('id'));
+        if (!template) throw notFound('Template');
+        return c.json(toTemplate(template), 200);
+      },
+    );
 }

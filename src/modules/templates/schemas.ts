@@ -3,7 +3,19 @@ import { PrefsInput } from '../steps/prefs';
 import { ViewInput } from '../workshops/view';
 
 /** The colors a cluster may take (spec: Card). */
-export const CLUSTER_COLORS = ['blue', 'green', 'red', 'orange', 'purple', 'yellow', 'turquoise', 'rose', 'gray', 'brown', 'beige'] as const;
+export const CLUSTER_COLORS = [
+  'blue',
+  'green',
+  'red',
+  'orange',
+  'purple',
+  'yellow',
+  'turquoise',
+  'rose',
+  'gray',
+  'brown',
+  'beige',
+] as const;
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
@@ -12,7 +24,9 @@ const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.max
  * and fails the load instead of being dropped. A template view cannot name cards or criteria by
  * id (they do not exist yet); a step names its criterion by title in `sort_criterium`.
  */
-const TemplateView = v.strictObject(v.omit(ViewInput, ['card', 'sort_criterium_id', 'show_cluster_ids', 'show_clusters']).entries);
+const TemplateView = v.strictObject(
+  v.omit(ViewInput, ['card', 'sort_criterium_id', 'show_cluster_ids', 'show_clusters']).entries,
+);
 
 const TemplateStep = v.strictObject({
   name: text(200),
@@ -39,7 +53,10 @@ export const TemplateFile = v.pipe(
     sections: v.optional(v.array(v.strictObject({ title: text(200) })), []),
   }),
   v.check(
-    (t) => t.steps.every((step) => step.sort_criterium === undefined || t.criteria.some((c) => c.title === step.sort_criterium)),
+    (t) =>
+      t.steps.every(
+        (step) => step.sort_criterium === undefined || t.criteria.some((c) => c.title === step.sort_criterium),
+      ),
     'A step’s sort_criterium must name one of the template’s criteria.',
   ),
   v.check(

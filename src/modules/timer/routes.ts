@@ -11,9 +11,13 @@ const path = '/workshops/:workshop_id/timer';
 
 export function timerRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
-    .get(path, doc({ tag, summary: "The workshop's countdown timer, with the server's clock", response: TimerOutput }), async (c) => {
-      return c.json(await getTimer(deps, c.get('user'), c.req.param('workshop_id')), 200);
-    })
+    .get(
+      path,
+      doc({ tag, summary: "The workshop's countdown timer, with the server's clock", response: TimerOutput }),
+      async (c) => {
+        return c.json(await getTimer(deps, c.get('user'), c.req.param('workshop_id')), 200);
+      },
+    )
     .put(
       path,
       doc({

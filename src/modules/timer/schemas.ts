@@ -34,9 +34,26 @@ export type TimerInput = v.InferOutput<typeof TimerInput>;
 
 /** The timer as it reads at `now`: a running timer past zero reads 0 left. */
 export function toTimer(row: TimerRow | undefined, now = Date.now()): TimerOutput {
-  if (!row || row.state === 'stopped') return readAt({ state: 'stopped', duration_s: row?.durationS ?? 0, ends_at: null, remaining_s: 0, server_time: '' }, now);
-  if (row.state === 'paused') return readAt({ state: 'paused', duration_s: row.durationS, ends_at: null, remaining_s: row.remainingMs / 1000, server_time: '' }, now);
-  return readAt({ state: 'running', duration_s: row.durationS, ends_at: row.endsAt, remaining_s: 0, server_time: '' }, now);
+  if (!row || row.state === 'stopped')
+    return readAt(
+      { state: 'stopped', duration_s: row?.durationS ?? 0, ends_at: null, remaining_s: 0, server_time: '' },
+      now,
+    );
+  if (row.state === 'paused')
+    return readAt(
+      {
+        state: 'paused',
+        duration_s: row.durationS,
+        ends_at: null,
+        remaining_s: row.remainingMs / 1000,
+        server_time: '',
+      },
+      now,
+    );
+  return readAt(
+    { state: 'running', duration_s: row.durationS, ends_at: row.endsAt, remaining_s: 0, server_time: '' },
+    now,
+  );
 }
 
 /**
@@ -44,6 +61,9 @@ export function toTimer(row: TimerRow | undefined, now = Date.now()): TimerOutpu
  * `now`, and a running timer's `remaining_s` what is left until `ends_at` then.
  */
 export function readAt(timer: TimerOutput, now = Date.now()): TimerOutput {
-  const remaining_s = timer.state === 'running' && timer.ends_at ? Math.round(Math.max(0, Date.parse(timer.ends_at) - now)) / 1000 : timer.remaining_s;
+  const remaining_s =
+    timer.state === 'running' && timer.ends_at
+      ? Math.round(Math.max(0, Date.parse(timer.ends_at) - now)) / 1000
+      : timer.remaining_s;
   return { ...timer, remaining_s, server_time: new Date(now).toISOString() };
 }

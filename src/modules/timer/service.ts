@@ -42,16 +42,26 @@ export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, in
     const [old, timer] = [toTimer(before, now), toTimer(row, now)];
     const changed = diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']);
     // Like any PUT that changes nothing (adding 0 s), nothing is logged or sent.
-    if (Object.keys(changed).length > 0) changes.record({ workshopId, action: 'changeTimer', userId: user.id, change: { timer, changes: changed } });
+    if (Object.keys(changed).length > 0)
+      changes.record({ workshopId, action: 'changeTimer', userId: user.id, change: { timer, changes: changed } });
     return timer;
   });
 }
 
-function nextTimer(before: TimerRow | undefined, input: TimerInput, now: number): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
+function nextTimer(
+  before: TimerRow | undefined,
+  input: TimerInput,
+  now: number,
+): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
   const state = before?.state ?? 'stopped';
   const refuse = (what: string) => new AppError('conflict', `The timer is ${state}: it cannot ${what}.`);
   if (input.duration_s !== undefined) {
-    return { state: 'running', durationS: input.duration_s, endsAt: new Date(now + input.duration_s * 1000).toISOString(), remainingMs: 0 };
+    return {
+      state: 'running',
+      durationS: input.duration_s,
+      endsAt: new Date(now + input.duration_s * 1000).toISOString(),
+      remainingMs: 0,
+    };
   }
   if (!before || state === 'stopped') throw refuse(input.action ?? 'take more time');
   const left = state === 'running' ? Math.max(0, Date.parse(before.endsAt!) - now) : before.remainingMs;
@@ -67,7 +77,12 @@ function nextTimer(before: TimerRow | undefined, input: TimerInput, now: number)
       return { state: 'paused', durationS: before.durationS, endsAt: null, remainingMs: left };
     case 'resume':
       if (state !== 'paused') throw refuse('resume');
-      return { state: 'running', durationS: before.durationS, endsAt: new Date(now + left).toISOString(), remainingMs: 0 };
+      return {
+        state: 'running',
+        durationS: before.durationS,
+        endsAt: new Date(now + left).toISOString(),
+        remainingMs: 0,
+      };
     default:
       return { state: 'stopped', durationS: before.durationS, endsAt: null, remainingMs: 0 };
   }

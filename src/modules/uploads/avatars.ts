@@ -4,7 +4,16 @@ import { CommitInDoubt } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
-import { AVATAR_CONTAINER, deleteFileRow, fileRefFromUrl, permanentFileUrl, putBlob, recordFile, removeBlob, type FileRef } from './storage';
+import {
+  AVATAR_CONTAINER,
+  deleteFileRow,
+  fileRefFromUrl,
+  permanentFileUrl,
+  putBlob,
+  recordFile,
+  removeBlob,
+  type FileRef,
+} from './storage';
 
 interface AvatarDeps {
   config: Pick<Config, 'publicUrl' | 'secret'>;

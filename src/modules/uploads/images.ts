@@ -40,12 +40,18 @@ function open(data: Uint8Array): Sharp {
 export async function encodeAvatar(data: Uint8Array, path: string): Promise<EncodedImage> {
   try {
     const { format } = await open(data).metadata();
-    const pipeline = open(data)
-      .rotate()
-      .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'inside', withoutEnlargement: true });
+    const pipeline = open(data).rotate().resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'inside', withoutEnlargement: true });
     const jpeg = format === 'jpeg';
-    const { data: out, info } = await (jpeg ? pipeline.jpeg({ quality: 85 }) : pipeline.png()).toBuffer({ resolveWithObject: true });
-    return { data: out, mimetype: jpeg ? 'image/jpeg' : 'image/png', extension: jpeg ? 'jpg' : 'png', width: info.width, height: info.height };
+    const { data: out, info } = await (jpeg ? pipeline.jpeg({ quality: 85 }) : pipeline.png()).toBuffer({
+      resolveWithObject: true,
+    });
+    return {
+      data: out,
+      mimetype: jpeg ? 'image/jpeg' : 'image/png',
+      extension: jpeg ? 'jpg' : 'png',
+      width: info.width,
+      height: info.height,
+    };
   } catch {
     throw invalid(path, 'Expected an image (PNG, JPEG, GIF, WebP, AVIF, TIFF or SVG).');
   }
@@ -55,7 +61,13 @@ export async function encodeAvatar(data: Uint8Array, path: string): Promise<Enco
  * Crops to exactly width×height (`crop`) or fits within it (`resize`), keeping the input's format
  * where sharp can write it. A file that is not a decodable image is a 400.
  */
-export async function transformImage(data: Uint8Array, mode: ImageMode, width: number, height: number, fallbackMimetype: string) {
+export async function transformImage(
+  data: Uint8Array,
+  mode: ImageMode,
+  width: number,
+  height: number,
+  fallbackMimetype: string,
+) {
   try {
     const { data: out, info } = await open(data)
       .rotate()

@@ -71,8 +71,11 @@ export function requiredFile(form: FormFields, name: string): File {
 /** Browsers may send a full client path as the file name; only its last segment is kept. */
 export function cleanFileName(name: string, fallback = 'file'): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const printable = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const printable = base
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return printable || fallback;
 }
 

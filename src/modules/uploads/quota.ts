@@ -34,7 +34,12 @@ function dailyAllowance(limits: UploadLimits, uploader: Uploader): number {
  * those 24 hours' uploads are a day old for this one to fit (a whole day for a file larger than
  * the allowance itself: it never fits, and a day is when every earlier upload has stopped counting).
  */
-export async function refuseBeyondDailyAllowance(db: Db, limits: UploadLimits, uploader: Uploader, size: number): Promise<void> {
+export async function refuseBeyondDailyAllowance(
+  db: Db,
+  limits: UploadLimits,
+  uploader: Uploader,
+  size: number,
+): Promise<void> {
   const allowance = dailyAllowance(limits, uploader);
   if (allowance === 0) return;
   const now = Date.now();
@@ -47,7 +52,10 @@ export async function refuseBeyondDailyAllowance(db: Db, limits: UploadLimits, u
   }
   const freedAt = await uploadFreeingBytes(db, uploader.id, since, used + size - allowance);
   const seconds = Math.max(1, Math.ceil(((freedAt ? Date.parse(freedAt) : now) + DAY_MS - now) / 1000));
-  throw quotaExceeded(`You have uploaded as much as you can today (${megabytes} MB in 24 hours); this file fits in ${seconds} s.`, seconds);
+  throw quotaExceeded(
+    `You have uploaded as much as you can today (${megabytes} MB in 24 hours); this file fits in ${seconds} s.`,
+    seconds,
+  );
 }
 
 function quotaExceeded(message: string, seconds: number): AppError {
@@ -55,11 +63,19 @@ function quotaExceeded(message: string, seconds: number): AppError {
 }
 
 /** Refuses `size` more bytes in a workshop whose files would then hold more than its limit: 413 `workshop_storage_full`. */
-export async function refuseBeyondWorkshopRoom(db: Db, limits: UploadLimits, workshopId: string, size: number): Promise<void> {
+export async function refuseBeyondWorkshopRoom(
+  db: Db,
+  limits: UploadLimits,
+  workshopId: string,
+  size: number,
+): Promise<void> {
   const room = limits.uploadWorkshopMb * MIB;
   if (room === 0) return;
   if ((await workshopStoredBytes(db, workshopId)) + size <= room) return;
-  throw new AppError('workshop_storage_full', `This workshop's files have reached its ${limits.uploadWorkshopMb} MB; no more can be added.`);
+  throw new AppError(
+    'workshop_storage_full',
+    `This workshop's files have reached its ${limits.uploadWorkshopMb} MB; no more can be added.`,
+  );
 }
 
 /**
@@ -87,7 +103,12 @@ export async function admitUpload(
  * when the workshop has no room for it. An upload counting against a workshop already (a guest's,
  * or one used before) is not counted again.
  */
-export async function countAgainstWorkshop(tx: Db, limits: UploadLimits, file: { id: string; size: number; workshopId: string | null }, workshopId: string): Promise<void> {
+export async function countAgainstWorkshop(
+  tx: Db,
+  limits: UploadLimits,
+  file: { id: string; size: number; workshopId: string | null },
+  workshopId: string,
+): Promise<void> {
   if (file.workshopId !== null) return;
   await refuseBeyondWorkshopRoom(tx, limits, workshopId, file.size);
   await claimForWorkshop(tx, file.id, workshopId);

@@ -14,7 +14,11 @@ const UPLOADS = 'uploads';
 /** The workshop a guest belongs to: a guest is a member of exactly one. */
 export async function guestWorkshopOf(db: Db, userId: string): Promise<string | null> {
   const { workshopMembers } = tablesOf(db);
-  const [row] = await db.select({ workshopId: workshopMembers.workshopId }).from(workshopMembers).where(eq(workshopMembers.userId, userId)).limit(1);
+  const [row] = await db
+    .select({ workshopId: workshopMembers.workshopId })
+    .from(workshopMembers)
+    .where(eq(workshopMembers.userId, userId))
+    .limit(1);
   return row?.workshopId ?? null;
 }
 
@@ -38,19 +42,29 @@ export async function uploadFreeingBytes(db: Db, userId: string, since: string, 
   const running = db
     .select({
       createdAt: files.createdAt,
-      upTo: sql<string | number>`sum(${files.size}) over (order by ${files.createdAt}, ${files.id} rows unbounded preceding)`.as('up_to'),
+      upTo: sql<
+        string | number
+      >`sum(${files.size}) over (order by ${files.createdAt}, ${files.id} rows unbounded preceding)`.as('up_to'),
     })
     .from(files)
     .where(and(eq(files.container, UPLOADS), eq(files.userId, userId), gte(files.createdAt, since)))
     .as('running');
-  const [row] = await db.select({ createdAt: running.createdAt }).from(running).where(gte(running.upTo, bytes)).orderBy(asc(running.createdAt)).limit(1);
+  const [row] = await db
+    .select({ createdAt: running.createdAt })
+    .from(running)
+    .where(gte(running.upTo, bytes))
+    .orderBy(asc(running.createdAt))
+    .limit(1);
   return row?.createdAt ?? null;
 }
 
 /** Bytes of the uploads counted against `workshopId`. */
 export async function workshopStoredBytes(db: Db, workshopId: string): Promise<number> {
   const { files } = tablesOf(db);
-  const [row] = await db.select({ bytes: sql<string | number>`coalesce(sum(${files.size}), 0)` }).from(files).where(eq(files.workshopId, workshopId));
+  const [row] = await db
+    .select({ bytes: sql<string | number>`coalesce(sum(${files.size}), 0)` })
+    .from(files)
+    .where(eq(files.workshopId, workshopId));
   return Number(row?.bytes ?? 0);
 }
 
@@ -73,7 +87,12 @@ function unattached(db: Db) {
   const { attachments, files, stepIllustrations } = tablesOf(db);
   return and(
     eq(files.container, UPLOADS),
-    notExists(db.select({ one: sql`1` }).from(attachments).where(and(eq(attachments.fileKey, files.key), eq(attachments.container, files.container)))),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(attachments)
+        .where(and(eq(attachments.fileKey, files.key), eq(attachments.container, files.container))),
+    ),
     notExists(
       db
         .select({ one: sql`1` })

@@ -17,8 +17,8 @@ export function uploadsRoutes(deps: AppDeps) {
       response: UploadOutput,
       multipart: { file: { description: 'The file; its part type and file name are kept', required: true } },
       errors: {
-        413: 'payload_too_large: the file is above 20 MiB; workshop_storage_full: a guest\'s workshop has no room left for it (UPLOAD_WORKSHOP_MB). Nothing was stored',
-        429: 'upload_quota_exceeded: the uploads of the last 24 hours and this one would pass the uploader\'s daily allowance (UPLOAD_USER_DAILY_MB, guests UPLOAD_GUEST_DAILY_MB); Retry-After says when it fits. Nothing was stored',
+        413: "payload_too_large: the file is above 20 MiB; workshop_storage_full: a guest's workshop has no room left for it (UPLOAD_WORKSHOP_MB). Nothing was stored",
+        429: "upload_quota_exceeded: the uploads of the last 24 hours and this one would pass the uploader's daily allowance (UPLOAD_USER_DAILY_MB, guests UPLOAD_GUEST_DAILY_MB); Retry-After says when it fits. Nothing was stored",
         503: 'The database or the file storage is unavailable; nothing was stored',
       },
     }),

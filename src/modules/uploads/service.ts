@@ -4,10 +4,27 @@ import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { isImageMimetype, transformImage } from './images';
 import { cleanFileName, declaredMimetype } from './multipart';
-import { admitUpload, refuseBeyondDailyAllowance, refuseBeyondWorkshopRoom, type UploadLimits, type Uploader } from './quota';
+import {
+  admitUpload,
+  refuseBeyondDailyAllowance,
+  refuseBeyondWorkshopRoom,
+  type UploadLimits,
+  type Uploader,
+} from './quota';
 import { guestWorkshopOf } from './repo';
 import type { FileQuery, UploadOutput } from './schemas';
-import { checkSignature, EXPORTS_CONTAINER, findFile, objectName, publicFileUrl, readFile, saveFile, type FileRef, type FileRow, type StorageDeps } from './storage';
+import {
+  checkSignature,
+  EXPORTS_CONTAINER,
+  findFile,
+  objectName,
+  publicFileUrl,
+  readFile,
+  saveFile,
+  type FileRef,
+  type FileRow,
+  type StorageDeps,
+} from './storage';
 
 type UploadDeps = StorageDeps & { config: Pick<Config, 'publicUrl' | 'secret'> };
 
@@ -15,7 +32,13 @@ type UploadDeps = StorageDeps & { config: Pick<Config, 'publicUrl' | 'secret'> }
 const PERMANENT_MAX_AGE = 365 * 24 * 3600;
 
 export function toUpload(config: Pick<Config, 'publicUrl' | 'secret'>, file: FileRow): UploadOutput {
-  return { url: publicFileUrl(config, file), key: file.key, container: file.container, mimetype: file.mimetype, size: file.size };
+  return {
+    url: publicFileUrl(config, file),
+    key: file.key,
+    container: file.container,
+    mimetype: file.mimetype,
+    size: file.size,
+  };
 }
 
 /**
@@ -24,14 +47,22 @@ export function toUpload(config: Pick<Config, 'publicUrl' | 'secret'>, file: Fil
  * before the bytes are written, so a refusal costs no storage, and again where the row is
  * recorded, which decides; refused there, the bytes are removed: nothing is stored.
  */
-export async function uploadFile(deps: UploadDeps & { config: UploadLimits }, uploader: Uploader, part: File): Promise<UploadOutput> {
+export async function uploadFile(
+  deps: UploadDeps & { config: UploadLimits },
+  uploader: Uploader,
+  part: File,
+): Promise<UploadOutput> {
   const data = new Uint8Array(await part.arrayBuffer());
   const { database, config } = deps;
   const workshopId = uploader.guest ? await guestWorkshopOf(database.db, uploader.id) : null;
   await refuseBeyondDailyAllowance(database.db, config, uploader, data.byteLength);
   if (workshopId) await refuseBeyondWorkshopRoom(database.db, config, workshopId, data.byteLength);
   const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
-  const file = await saveFile(deps, { userId: uploader.id, workshopId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data }, admit);
+  const file = await saveFile(
+    deps,
+    { userId: uploader.id, workshopId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data },
+    admit,
+  );
   return toUpload(deps.config, file);
 }
 
@@ -46,16 +77,24 @@ export interface FileResponse {
  */
 export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery): Promise<FileResponse> {
   const size = query.mode ? requestedSize(query) : null;
-  const check = checkSignature(deps.config, ref, { mode: query.mode ?? '', expires: query.expires, signature: query.signature });
+  const check = checkSignature(deps.config, ref, {
+    mode: query.mode ?? '',
+    expires: query.expires,
+    signature: query.signature,
+  });
   if (!check.ok) throw new AppError('forbidden', check.reason);
   const file = await findFile(deps.database.db, ref);
   if (!file) throw notFound('File');
-  const maxAge = check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
+  const maxAge =
+    check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
 
   if (query.mode && size) {
     if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
     const image = await transformImage(await readFile(deps, file), query.mode, size.width, size.height, file.mimetype);
-    return { body: new Uint8Array(image.data), headers: fileHeaders(file, { mimetype: image.mimetype, length: image.data.byteLength, maxAge }) };
+    return {
+      body: new Uint8Array(image.data),
+      headers: fileHeaders(file, { mimetype: image.mimetype, length: image.data.byteLength, maxAge }),
+    };
   }
   return storedFileResponse(deps, file, { maxAge });
 }
@@ -64,19 +103,32 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
  * A stored file streamed from storage (a folder or a bucket), with the headers every stored file
  * is served with; a 404 when its object is gone.
  */
-export async function storedFileResponse(deps: { files: FileStore }, file: FileRow, options: { maxAge: number }): Promise<FileResponse> {
+export async function storedFileResponse(
+  deps: { files: FileStore },
+  file: FileRow,
+  options: { maxAge: number },
+): Promise<FileResponse> {
   const object = await deps.files.stream(objectName(file));
   if (!object) throw notFound('File');
-  return { body: object.body, headers: fileHeaders(file, { mimetype: file.mimetype, length: object.size, maxAge: options.maxAge }) };
+  return {
+    body: object.body,
+    headers: fileHeaders(file, { mimetype: file.mimetype, length: object.size, maxAge: options.maxAge }),
+  };
 }
 
-function fileHeaders(file: FileRow, options: { mimetype: string; length: number; maxAge: number }): Record<string, string> {
+function fileHeaders(
+  file: FileRow,
+  options: { mimetype: string; length: number; maxAge: number },
+): Record<string, string> {
   return {
     'Content-Type': options.mimetype,
     'Content-Length': String(options.length),
     'Cache-Control': `private, max-age=${options.maxAge}, immutable`,
     // Exports are offered for saving; uploads and avatars open in the browser.
-    'Content-Disposition': contentDisposition(file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline', file.name),
+    'Content-Disposition': contentDisposition(
+      file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline',
+      file.name,
+    ),
     // Files are served from the API's origin: never sniffed, never run as a page.
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",

@@ -62,7 +62,13 @@ export function objectName(ref: FileRef): string {
 }
 
 /** Bytes stored under `ref`, not yet recorded: what `recordFile` writes the row of. */
-export type StoredBlob = FileRef & { userId: string | null; name: string; mimetype: string; size: number; workshopId: string | null };
+export type StoredBlob = FileRef & {
+  userId: string | null;
+  name: string;
+  mimetype: string;
+  size: number;
+  workshopId: string | null;
+};
 
 /**
  * Writes the bytes under a fresh unguessable key, before any transaction: a write never waits on
@@ -72,7 +78,14 @@ export type StoredBlob = FileRef & { userId: string | null; name: string; mimety
 export async function putBlob(files: FileStore, input: NewFile): Promise<StoredBlob> {
   const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
   await files.put(objectName(ref), input.data, { contentType: input.mimetype });
-  return { ...ref, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.data.byteLength, workshopId: input.workshopId ?? null };
+  return {
+    ...ref,
+    userId: input.userId,
+    name: input.name,
+    mimetype: input.mimetype,
+    size: input.data.byteLength,
+    workshopId: input.workshopId ?? null,
+  };
 }
 
 /**
@@ -102,7 +115,15 @@ export async function recordFile(
   input: { userId: string | null; name: string; mimetype: string; size: number; workshopId?: string | null },
 ): Promise<FileRow> {
   const { files } = tablesOf(tx);
-  const row = { container: ref.container, key: ref.key, userId: input.userId, name: input.name, mimetype: input.mimetype, size: input.size, workshopId: input.workshopId ?? null };
+  const row = {
+    container: ref.container,
+    key: ref.key,
+    userId: input.userId,
+    name: input.name,
+    mimetype: input.mimetype,
+    size: input.size,
+    workshopId: input.workshopId ?? null,
+  };
   return (await tx.insert(files).values(row).returning())[0]!;
 }
 
@@ -142,7 +163,14 @@ export async function recordedKeys(db: Db, container: string, keys: readonly str
 export async function ownUpload(tx: Db, userId: string, blob: FileRef): Promise<FileRow> {
   const { files } = tablesOf(tx);
   const [file] = isSafeRef(blob)
-    ? await forUpdate(tx, tx.select().from(files).where(and(eq(files.container, blob.container), eq(files.key, blob.key))), { referenced: true })
+    ? await forUpdate(
+        tx,
+        tx
+          .select()
+          .from(files)
+          .where(and(eq(files.container, blob.container), eq(files.key, blob.key))),
+        { referenced: true },
+      )
     : [];
   if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
   return file;
@@ -206,7 +234,11 @@ export async function sweepStrayBlobs(
     .filter((object) => now - object.modifiedAt.getTime() >= STRAY_AFTER_MS)
     .map((object) => ({ container, key: object.name.slice(container.length + 1) }))
     .filter(isSafeRef);
-  const recorded = await recordedKeys(deps.database.db, container, old.map((ref) => ref.key));
+  const recorded = await recordedKeys(
+    deps.database.db,
+    container,
+    old.map((ref) => ref.key),
+  );
   let removed = 0;
   for (const ref of old) {
     if (recorded.has(ref.key)) continue;
@@ -225,7 +257,9 @@ export interface SweepCursor {
 /** Sweeps one page, then moves the cursor on: through a container's pages, then to the next container. */
 export async function sweepNextPage(deps: StorageDeps, cursor: SweepCursor): Promise<SweepCursor> {
   const { next } = await sweepStrayBlobs(deps, CONTAINERS[cursor.container]!, { after: cursor.after });
-  return next === undefined ? { container: (cursor.container + 1) % CONTAINERS.length, after: undefined } : { container: cursor.container, after: next };
+  return next === undefined
+    ? { container: (cursor.container + 1) % CONTAINERS.length, after: undefined }
+    : { container: cursor.container, after: next };
 }
 
 /** A download link that works without a token until `expires` (seconds since the epoch). */
@@ -263,10 +297,12 @@ export function checkSignature(
   params: { mode: string; expires: string | undefined; signature: string | undefined },
 ): LinkCheck {
   if (!params.signature) return { ok: false, reason: 'This link is not signed.' };
-  if (params.expires !== undefined && !/^\d{1,12}$/.test(params.expires)) return { ok: false, reason: 'This link is invalid.' };
+  if (params.expires !== undefined && !/^\d{1,12}$/.test(params.expires))
+    return { ok: false, reason: 'This link is invalid.' };
   const expected = Buffer.from(sign(config.secret, ref, params.mode, params.expires ?? ''));
   const given = Buffer.from(params.signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'This link is invalid.' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'This link is invalid.' };
   if (params.expires === undefined) return { ok: true, expires: null };
   const expires = Number(params.expires);
   if (expires * 1000 <= Date.now()) return { ok: false, reason: 'This link has expired.' };
@@ -295,5 +331,7 @@ function signedUrl(config: SigningConfig, ref: FileRef, mode: string, expires: n
 }
 
 function sign(secret: string, ref: FileRef, mode: string, expires: string): string {
-  return createHmac('sha256', secret).update(`file\n${ref.container}\n${ref.key}\n${mode}\n${expires}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`file\n${ref.container}\n${ref.key}\n${mode}\n${expires}`)
+    .digest('base64url');
 }

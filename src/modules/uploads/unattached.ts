@@ -16,7 +16,10 @@ const PAGES_PER_SWEEP = 10;
  * two sweeps at once pass over each other's rows, and a row already gone is simply not found, so
  * nothing is removed twice. Answers how many uploads were removed.
  */
-export async function sweepUnattachedUploads(deps: StorageDeps & { config: Pick<Config, 'uploadUnattachedHours'> }, options: { now?: number } = {}): Promise<number> {
+export async function sweepUnattachedUploads(
+  deps: StorageDeps & { config: Pick<Config, 'uploadUnattachedHours'> },
+  options: { now?: number } = {},
+): Promise<number> {
   const before = new Date((options.now ?? Date.now()) - deps.config.uploadUnattachedHours * 3_600_000).toISOString();
   let removed = 0;
   for (let page = 0; page < PAGES_PER_SWEEP; page++) {

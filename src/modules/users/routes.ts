@@ -13,19 +13,28 @@ import { resendConfirmation, setMyAvatar, updateMe } from './service';
 export function usersRoutes(deps: AppDeps) {
   // Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
   // are limited, so an account made with someone else's address cannot keep mailing it.
-  const confirmationResends = limitAttempts(deps.attempts.limiter({ name: 'confirmation_user', ...budget(deps.config, 'confirmationMailsPer10Minutes') }), {
-    key: (c) => c.get('user').id,
-    counts: (c) => c.res.status === 204,
-    message: (seconds) => `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
-  });
+  const confirmationResends = limitAttempts(
+    deps.attempts.limiter({ name: 'confirmation_user', ...budget(deps.config, 'confirmationMailsPer10Minutes') }),
+    {
+      key: (c) => c.get('user').id,
+      counts: (c) => c.res.status === 204,
+      message: (seconds) =>
+        `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
+    },
+  );
   return new Hono<AppEnv>()
     .get('/user/me', doc({ tag: 'Current user', summary: 'The authenticated user', response: UserOutput }), (c) => {
       return c.json(toUser(c.get('user'), deps.config), 200);
     })
-    .put('/user/me', doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }), jsonBody(UpdateMeInput), async (c) => {
-      await updateMe(deps, c.get('user'), c.req.valid('json'));
-      return c.body(null, 204);
-    })
+    .put(
+      '/user/me',
+      doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }),
+      jsonBody(UpdateMeInput),
+      async (c) => {
+        await updateMe(deps, c.get('user'), c.req.valid('json'));
+        return c.body(null, 204);
+      },
+    )
     .put(
       '/user/me/avatar',
       doc({

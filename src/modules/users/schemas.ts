@@ -22,7 +22,12 @@ export const UserOutput = v.object({
 export type UserOutput = v.InferOutput<typeof UserOutput>;
 
 /** Public face of a user inside other resources (notification senders, presence). */
-export const UserSummary = v.object({ id: v.string(), name: v.string(), avatar_url: v.nullable(v.string()), guest: v.boolean() });
+export const UserSummary = v.object({
+  id: v.string(),
+  name: v.string(),
+  avatar_url: v.nullable(v.string()),
+  guest: v.boolean(),
+});
 export type UserSummary = v.InferOutput<typeof UserSummary>;
 
 export function toUserSummary(row: Pick<UserRow, 'id' | 'name' | 'avatarUrl' | 'guest'>): UserSummary {

@@ -20,11 +20,18 @@ interface UserDeps {
 }
 
 /** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
-export async function updateMe(deps: UserDeps, user: Pick<UserRow, 'id' | 'guest'>, input: UpdateMeInput): Promise<void> {
+export async function updateMe(
+  deps: UserDeps,
+  user: Pick<UserRow, 'id' | 'guest'>,
+  input: UpdateMeInput,
+): Promise<void> {
   const name = input.display_name ?? input.name;
   if (name === undefined) throw invalid('display_name', 'display_name is required.');
   if (user.guest && name.length > GUEST_NAME_MAX) {
-    throw invalid(input.display_name !== undefined ? 'display_name' : 'name', `A guest's name has at most ${GUEST_NAME_MAX} characters.`);
+    throw invalid(
+      input.display_name !== undefined ? 'display_name' : 'name',
+      `A guest's name has at most ${GUEST_NAME_MAX} characters.`,
+    );
   }
   const userId = user.id;
   await deps.database.transaction(async (tx) => {
@@ -47,7 +54,11 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     },
     store: async (tx, url) => {
       const { users } = tablesOf(tx);
-      const [user] = await tx.update(users).set({ avatarUrl: url, updatedAt: nowIso() }).where(eq(users.id, userId)).returning();
+      const [user] = await tx
+        .update(users)
+        .set({ avatarUrl: url, updatedAt: nowIso() })
+        .where(eq(users.id, userId))
+        .returning();
       return user;
     },
   });
@@ -64,7 +75,8 @@ export async function resendConfirmation(deps: UserDeps, userId: string): Promis
     if (!user) throw notFound('User');
     if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
     // Guests are turned away before this (`guestScope`): they have no address until they sign up.
-    if (user.email === null) throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
+    if (user.email === null)
+      throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
     await sendConfirmation(tx, deps.config, { ...user, email: user.email });
   });
 }

@@ -15,7 +15,13 @@ const statements = preparedPerDb((db: Db) => {
   const { votes } = tablesOf(db);
   const p = sql.placeholder;
   return {
-    find: named(db.select().from(votes).where(and(eq(votes.id, p('id')), eq(votes.cardId, p('cardId')))), 'votes_find'),
+    find: named(
+      db
+        .select()
+        .from(votes)
+        .where(and(eq(votes.id, p('id')), eq(votes.cardId, p('cardId')))),
+      'votes_find',
+    ),
     update: named(
       db
         .update(votes)
@@ -25,7 +31,14 @@ const statements = preparedPerDb((db: Db) => {
       'votes_update',
     ),
     // Casting order; rowid breaks ties between votes of the same millisecond.
-    list: named(db.select().from(votes).where(eq(votes.cardId, p('cardId'))).orderBy(asc(votes.createdAt), asc(sql`rowid`)), 'votes_list'),
+    list: named(
+      db
+        .select()
+        .from(votes)
+        .where(eq(votes.cardId, p('cardId')))
+        .orderBy(asc(votes.createdAt), asc(sql`rowid`)),
+      'votes_list',
+    ),
     listOwn: named(
       db
         .select()
@@ -38,7 +51,10 @@ const statements = preparedPerDb((db: Db) => {
 });
 
 /** What a vote of `value` adds to its voter's spending. */
-export const spendingOfValue = (value: number): VoteSpending => ({ positive: Math.max(value, 0), negative: Math.max(-value, 0) });
+export const spendingOfValue = (value: number): VoteSpending => ({
+  positive: Math.max(value, 0),
+  negative: Math.max(-value, 0),
+});
 
 /** One voter's spending: across the workshop, and by card. */
 export interface VoterSpending {
@@ -71,7 +87,10 @@ const batchStatements = preparedPerDb((db: Db) => {
         .from(voteTotals)
         .leftJoin(
           voteTallies,
-          and(eq(voteTallies.userId, voteTotals.userId), inPairs(db, voteTallies.cardId, voteTallies.userId, p('cards'))),
+          and(
+            eq(voteTallies.userId, voteTotals.userId),
+            inPairs(db, voteTallies.cardId, voteTallies.userId, p('cards')),
+          ),
         )
         .where(inPairs(db, voteTotals.workshopId, voteTotals.userId, p('voters'))),
       'votes_batch_spending',
@@ -88,17 +107,29 @@ export const voterKey = (workshopId: string, userId: string) => `${workshopId}\u
  * per voter and card (`vote_totals`, and `vote_tallies` by its key): votes, batched or not, and a
  * changed vote read it alike.
  */
-export async function spendingOfVoters(db: Db, asked: ReadonlyArray<{ workshopId: string; userId: string; cardId: string }>): Promise<Map<string, VoterSpending>> {
+export async function spendingOfVoters(
+  db: Db,
+  asked: ReadonlyArray<{ workshopId: string; userId: string; cardId: string }>,
+): Promise<Map<string, VoterSpending>> {
   const spending = new Map<string, VoterSpending>();
   if (asked.length === 0) return spending;
-  const voters = [...new Map(asked.map((a) => [voterKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values()];
-  const cards = [...new Map(asked.map((a) => [`${a.cardId}\u0000${a.userId}`, [a.cardId, a.userId] as const])).values()];
-  const rows = await batchStatements(db).spending.execute({ voters: JSON.stringify(voters), cards: JSON.stringify(cards) });
+  const voters = [
+    ...new Map(asked.map((a) => [voterKey(a.workshopId, a.userId), [a.workshopId, a.userId] as const])).values(),
+  ];
+  const cards = [
+    ...new Map(asked.map((a) => [`${a.cardId}\u0000${a.userId}`, [a.cardId, a.userId] as const])).values(),
+  ];
+  const rows = await batchStatements(db).spending.execute({
+    voters: JSON.stringify(voters),
+    cards: JSON.stringify(cards),
+  });
   for (const row of rows) {
     const key = voterKey(row.workshopId, row.userId);
     let voter = spending.get(key);
-    if (!voter) spending.set(key, (voter = { workshop: { positive: row.positive, negative: row.negative }, cards: new Map() }));
-    if (row.cardId !== null && row.cardWorkshopId === row.workshopId) voter.cards.set(row.cardId, { positive: row.cardPositive ?? 0, negative: row.cardNegative ?? 0 });
+    if (!voter)
+      spending.set(key, (voter = { workshop: { positive: row.positive, negative: row.negative }, cards: new Map() }));
+    if (row.cardId !== null && row.cardWorkshopId === row.workshopId)
+      voter.cards.set(row.cardId, { positive: row.cardPositive ?? 0, negative: row.cardNegative ?? 0 });
   }
   return spending;
 }

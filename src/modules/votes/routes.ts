@@ -16,15 +16,25 @@ export function votesRoutes(deps: AppDeps) {
     .get(path, doc({ tag, summary: "List a card's votes", response: v.array(VoteOutput) }), async (c) => {
       return c.json(await listVotes(deps, cardRef(c)), 200);
     })
-    .post(path, doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }), jsonBody(CreateVoteInput), async (c) => {
-      return c.json(await castVote(deps, cardRef(c), c.req.valid('json')), 201);
-    })
+    .post(
+      path,
+      doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }),
+      jsonBody(CreateVoteInput),
+      async (c) => {
+        return c.json(await castVote(deps, cardRef(c), c.req.valid('json')), 201);
+      },
+    )
     .get(`${path}/:id`, doc({ tag, summary: 'Get a vote', response: VoteOutput }), async (c) => {
       return c.json(await getVote(deps, cardRef(c), c.req.param('id')), 200);
     })
-    .put(`${path}/:id`, doc({ tag, summary: "Change a vote's value", response: VoteOutput }), jsonBody(UpdateVoteInput), async (c) => {
-      return c.json(await changeVote(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
-    })
+    .put(
+      `${path}/:id`,
+      doc({ tag, summary: "Change a vote's value", response: VoteOutput }),
+      jsonBody(UpdateVoteInput),
+      async (c) => {
+        return c.json(await changeVote(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+      },
+    )
     .delete(`${path}/:id`, doc({ tag, summary: 'Withdraw a vote', status: 204 }), async (c) => {
       await removeVote(deps, cardRef(c), c.req.param('id'));
       return c.body(null, 204);

@@ -1,12 +1,31 @@
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
 import type { Db } from '../../db/database';
-import { diffFields, writeBatched, writeWorkshop, type BatchItem, type BatchOutcome, type ChangeRecorder, type WriteDeps } from '../events/recorder';
+import {
+  diffFields,
+  writeBatched,
+  writeWorkshop,
+  type BatchItem,
+  type BatchOutcome,
+  type ChangeRecorder,
+  type WriteDeps,
+} from '../events/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
 import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
 import { loadCardTargets, loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';
 import { seesCard, VisibilityMemo } from '../access/visibility';
-import { deleteVote, findVote, insertVotes, listVotes as listVoteRows, spendingOf, spendingOfValue, spendingOfVoters, updateVoteValue, voterKey, type VoteSpending } from './repo';
+import {
+  deleteVote,
+  findVote,
+  insertVotes,
+  listVotes as listVoteRows,
+  spendingOf,
+  spendingOfValue,
+  spendingOfVoters,
+  updateVoteValue,
+  voterKey,
+  type VoteSpending,
+} from './repo';
 import { toVote, type VoteOutput, type VoteRow } from './schemas';
 
 const voteAction = (card: FeedbackTarget['card']) => (card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
@@ -45,14 +64,35 @@ interface Cast {
  * voters' spending are read once for all, each vote is checked in order against what the votes
  * before it spent, and the accepted ones inserted together. A refused vote writes nothing.
  */
-async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<BatchItem<Cast>>): Promise<Array<BatchOutcome<VoteOutput>>> {
+async function castVotes(
+  tx: Db,
+  changes: ChangeRecorder,
+  items: ReadonlyArray<BatchItem<Cast>>,
+): Promise<Array<BatchOutcome<VoteOutput>>> {
   const refs = items.map(({ input }) => input.ref);
   const accesses = await findAccesses(tx, refs);
-  const cards = await loadCardTargets(tx, refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))));
+  const cards = await loadCardTargets(
+    tx,
+    refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))),
+  );
   const hidden = await cardsHiddenFromVoters(tx, refs, accesses, cards);
-  const spending = await spendingOfVoters(tx, refs.filter((ref) => cards.has(ref.cardId)));
+  const spending = await spendingOfVoters(
+    tx,
+    refs.filter((ref) => cards.has(ref.cardId)),
+  );
   const now = nowIso();
-  const accepted: Array<{ index: number; row: { id: string; workshopId: string; cardId: string; userId: string; value: number; createdAt: string; updatedAt: string } }> = [];
+  const accepted: Array<{
+    index: number;
+    row: {
+      id: string;
+      workshopId: string;
+      cardId: string;
+      userId: string;
+      value: number;
+      createdAt: string;
+      updatedAt: string;
+    };
+  }> = [];
   // Accepted votes are answered once inserted, below.
   const outcomes: Array<BatchOutcome<VoteOutput> | undefined> = items.map(({ input: { ref, value } }, index) => {
     try {
@@ -68,19 +108,45 @@ async function castVotes(tx: Db, changes: ChangeRecorder, items: ReadonlyArray<B
       requireWithinBudget(access.workshop, { card: onCard, workshop: voter.workshop }, value);
       // Spent as soon as checked: the next vote of the batch is checked against it.
       const added = spendingOfValue(value);
-      voter.cards.set(card.id, { positive: onCard.positive + added.positive, negative: onCard.negative + added.negative });
-      voter.workshop = { positive: voter.workshop.positive + added.positive, negative: voter.workshop.negative + added.negative };
-      accepted.push({ index, row: { id: newId(), workshopId: ref.workshopId, cardId: card.id, userId: ref.userId, value, createdAt: now, updatedAt: now } });
+      voter.cards.set(card.id, {
+        positive: onCard.positive + added.positive,
+        negative: onCard.negative + added.negative,
+      });
+      voter.workshop = {
+        positive: voter.workshop.positive + added.positive,
+        negative: voter.workshop.negative + added.negative,
+      };
+      accepted.push({
+        index,
+        row: {
+          id: newId(),
+          workshopId: ref.workshopId,
+          cardId: card.id,
+          userId: ref.userId,
+          value,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
       return undefined;
     } catch (error) {
       return { ok: false, error };
     }
   });
-  const rows = await insertVotes(tx, accepted.map(({ row }) => row));
+  const rows = await insertVotes(
+    tx,
+    accepted.map(({ row }) => row),
+  );
   accepted.forEach(({ index }, n) => {
     const row = rows[n]!;
     const vote = toVote(row);
-    changes.record({ workshopId: row.workshopId, action: 'addVote', userId: row.userId, cardUserId: cards.get(row.cardId)!.userId, change: { vote: onCard(vote, row.cardId) } });
+    changes.record({
+      workshopId: row.workshopId,
+      action: 'addVote',
+      userId: row.userId,
+      cardUserId: cards.get(row.cardId)!.userId,
+      change: { vote: onCard(vote, row.cardId) },
+    });
     outcomes[index] = { ok: true, value: vote };
   });
   return outcomes as Array<BatchOutcome<VoteOutput>>;
@@ -106,7 +172,12 @@ async function cardsHiddenFromVoters(
   return hidden;
 }
 
-export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input: { value?: number | undefined }): Promise<VoteOutput> {
+export function changeVote(
+  deps: WriteDeps,
+  ref: CardRef,
+  voteId: string,
+  input: { value?: number | undefined },
+): Promise<VoteOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const target = await loadTarget(tx, ref);
     const before = visible(target.access, await findVote(tx, target.card.id, voteId));
@@ -114,7 +185,12 @@ export function changeVote(deps: WriteDeps, ref: CardRef, voteId: string, input:
     authorize(target.access, { manage_feedback: { authorId: before.userId } });
     if (input.value === undefined || input.value === before.value) return toVote(before);
     // The old value is given back before the new one is spent; the budget is the owner's.
-    const spent = await spendingOf(tx, { workshopId: ref.workshopId, cardId: before.cardId, userId: before.userId, replaced: before.value });
+    const spent = await spendingOf(tx, {
+      workshopId: ref.workshopId,
+      cardId: before.cardId,
+      userId: before.userId,
+      replaced: before.value,
+    });
     requireWithinBudget(target.access.workshop, spent, input.value);
     const after = await updateVoteValue(tx, before.id, input.value, nowIso());
     const vote = toVote(after);
@@ -136,7 +212,13 @@ export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string):
     authorize(target.access, voteAction(target.card));
     authorize(target.access, { manage_feedback: { authorId: row.userId } });
     await deleteVote(tx, row.id);
-    changes.record({ workshopId: ref.workshopId, action: 'removeVote', userId: ref.userId, cardUserId: target.card.userId, change: { vote: onCard(toVote(row), row.cardId) } });
+    changes.record({
+      workshopId: ref.workshopId,
+      action: 'removeVote',
+      userId: ref.userId,
+      cardUserId: target.card.userId,
+      change: { vote: onCard(toVote(row), row.cardId) },
+    });
   });
 }
 
@@ -155,15 +237,25 @@ export function workshopBudgetLeft(limit: number, spent: number): number {
  * likewise against `vote_limit.positive` / `.negative` unless -1. `spent` is read in the write
  * transaction, under the workshop's lock, so concurrent votes cannot overspend.
  */
-function requireWithinBudget(workshop: WorkshopRow, spent: { card: VoteSpending; workshop: VoteSpending }, value: number): void {
+function requireWithinBudget(
+  workshop: WorkshopRow,
+  spent: { card: VoteSpending; workshop: VoteSpending },
+  value: number,
+): void {
   const side = value > 0 ? 'positive' : 'negative';
   const points = Math.abs(value);
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
   if (spent.card[side] + points > perCard) {
-    throw new AppError('vote_limit_reached', `This vote would put more than ${perCard} ${side} points of its voter on this card.`);
+    throw new AppError(
+      'vote_limit_reached',
+      `This vote would put more than ${perCard} ${side} points of its voter on this card.`,
+    );
   }
   if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, spent.workshop[side])) {
-    throw new AppError('vote_limit_reached', `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`);
+    throw new AppError(
+      'vote_limit_reached',
+      `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`,
+    );
   }
 }

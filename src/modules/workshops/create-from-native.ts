@@ -40,7 +40,9 @@ export class NativeImports {
   async create(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
     const seconds = await this.perUser.take(user.id);
     if (seconds !== null) {
-      throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, { headers: { 'Retry-After': String(seconds) } });
+      throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, {
+        headers: { 'Retry-After': String(seconds) },
+      });
     }
     const { bytes, fromThisService } = await readNativeFile(deps, url);
     const document = parseNative(bytes);
@@ -59,7 +61,11 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
   if (own) {
     // A signed link of this service: read from storage, without a network hop.
     const query = new URL(url).searchParams;
-    const check = checkSignature(deps.config, own, { mode: '', expires: query.get('expires') ?? undefined, signature: query.get('signature') ?? undefined });
+    const check = checkSignature(deps.config, own, {
+      mode: '',
+      expires: query.get('expires') ?? undefined,
+      signature: query.get('signature') ?? undefined,
+    });
     if (!check.ok) throw badFile(check.reason);
     const file = await findFile(deps.database.db, own);
     if (!file) throw badFile('No file has this link.');
@@ -73,7 +79,11 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
     }
   }
   try {
-    const bytes = await fetchPublic(url, { allowHosts: deps.config.importAllowHosts, maxBytes: NATIVE_MAX_BYTES, timeoutMs: deps.config.importTimeoutMs });
+    const bytes = await fetchPublic(url, {
+      allowHosts: deps.config.importAllowHosts,
+      maxBytes: NATIVE_MAX_BYTES,
+      timeoutMs: deps.config.importTimeoutMs,
+    });
     return { bytes, fromThisService: false };
   } catch (err) {
     if (err instanceof PublicFetchError) throw badFile(err.message);

@@ -17,10 +17,21 @@ import { toWorkshop, workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, remapView } from './view';
 
 /** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
-export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeRecorder, workshopId: string, userId: string): Promise<WorkshopOutput> {
+export async function announceCreated(
+  deps: AppDeps,
+  tx: Db,
+  changes: ChangeRecorder,
+  workshopId: string,
+  userId: string,
+): Promise<WorkshopOutput> {
   const { workshops } = tablesOf(tx);
   const [workshop] = await tx.select().from(workshops).where(eq(workshops.id, workshopId));
-  changes.record({ workshopId, action: 'createWorkshop', userId, change: { workshop: await workshopForEvent(tx, deps.config, workshop!) } });
+  changes.record({
+    workshopId,
+    action: 'createWorkshop',
+    userId,
+    change: { workshop: await workshopForEvent(tx, deps.config, workshop!) },
+  });
   return toWorkshop(tx, deps.config, workshop!, 'all');
 }
 
@@ -34,7 +45,12 @@ export async function announceCreated(deps: AppDeps, tx: Db, changes: ChangeReco
  * behind (and ideas whose cluster does), and a card whose author is hidden from them is `hidden`
  * in the copy.
  */
-export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, title: string | undefined): Promise<WorkshopOutput> {
+export function copyWorkshop(
+  deps: AppDeps,
+  user: UserRow,
+  sourceId: string,
+  title: string | undefined,
+): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
     const { cards, criteria, sections, steps } = tablesOf(tx);
@@ -47,7 +63,11 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
       return fresh;
     };
     const now = nowIso();
-    const sourceSteps = await tx.select().from(steps).where(eq(steps.workshopId, source.id)).orderBy(asc(steps.position));
+    const sourceSteps = await tx
+      .select()
+      .from(steps)
+      .where(eq(steps.workshopId, source.id))
+      .orderBy(asc(steps.position));
     const sourceCriteria = await tx.select().from(criteria).where(eq(criteria.workshopId, source.id));
     const sourceSections = await tx.select().from(sections).where(eq(sections.workshopId, source.id));
     const sourceCards = await readableCards(tx, access);
@@ -76,9 +96,28 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
     });
     const workshopId = workshop.id;
     const fresh = (id: string) => ids.get(id)!;
-    await insertChunked(tx, steps, sourceSteps.map((s) => ({ ...s, id: fresh(s.id), workshopId, view: remapView(s.view, copies), createdAt: now, updatedAt: now })));
-    await insertChunked(tx, criteria, sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })));
-    await insertChunked(tx, sections, sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })));
+    await insertChunked(
+      tx,
+      steps,
+      sourceSteps.map((s) => ({
+        ...s,
+        id: fresh(s.id),
+        workshopId,
+        view: remapView(s.view, copies),
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await insertChunked(
+      tx,
+      criteria,
+      sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })),
+    );
+    await insertChunked(
+      tx,
+      sections,
+      sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })),
+    );
     await insertChunked(
       tx,
       cards,
@@ -103,10 +142,16 @@ export function copyWorkshop(deps: AppDeps, user: UserRow, sourceId: string, tit
 async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema['cards']['$inferSelect']>> {
   const { cards } = tablesOf(tx);
   const authors = await visibleCardAuthors(tx, access);
-  const all = await tx.select().from(cards).where(eq(cards.workshopId, access.workshop.id)).orderBy(asc(cards.position), asc(cards.id));
+  const all = await tx
+    .select()
+    .from(cards)
+    .where(eq(cards.workshopId, access.workshop.id))
+    .orderBy(asc(cards.position), asc(cards.id));
   const seen = all.filter((card) => seesCardBy(authors, card.userId));
   const clusters = new Set(seen.filter((card) => card.type === 'cluster').map((card) => card.id));
-  const kept = seen.filter((card) => card.type === 'cluster' || (card.parentId !== null && clusters.has(card.parentId)));
+  const kept = seen.filter(
+    (card) => card.type === 'cluster' || (card.parentId !== null && clusters.has(card.parentId)),
+  );
   const stackSizes = new Map<string | null, number>();
   return kept.map((card) => {
     const position = stackSizes.get(card.parentId) ?? 0;
@@ -119,7 +164,12 @@ async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema
  * Creates a workshop from a catalog template: its steps (prefs and view over the defaults),
  * starter clusters and ideas (written by the caller), criteria and sections.
  */
-export async function createFromTemplate(deps: AppDeps, user: UserRow, templateId: string, input: CreateWorkshopInput): Promise<WorkshopOutput> {
+export async function createFromTemplate(
+  deps: AppDeps,
+  user: UserRow,
+  templateId: string,
+  input: CreateWorkshopInput,
+): Promise<WorkshopOutput> {
   const template = TEMPLATES.get(templateId);
   if (!template) throw invalid('template', `Unknown template "${templateId}"; GET /v1/templates lists them.`);
   // The view of a workshop being created cannot name its cards or criteria yet.
@@ -147,9 +197,28 @@ export async function createFromTemplate(deps: AppDeps, user: UserRow, templateI
     const base = { workshopId, createdAt: now, updatedAt: now };
     template.clusters.forEach((cluster, position) => {
       const clusterId = newId();
-      cardRows.push({ ...base, id: clusterId, number: ++number, type: 'cluster', title: cluster.title, color: cluster.color ?? null, position, userId: user.id });
+      cardRows.push({
+        ...base,
+        id: clusterId,
+        number: ++number,
+        type: 'cluster',
+        title: cluster.title,
+        color: cluster.color ?? null,
+        position,
+        userId: user.id,
+      });
       (cluster.ideas ?? []).forEach((idea, ideaPosition) => {
-        cardRows.push({ ...base, id: newId(), number: ++number, type: 'idea', title: idea.title, content: idea.content ?? '', parentId: clusterId, position: ideaPosition, userId: user.id });
+        cardRows.push({
+          ...base,
+          id: newId(),
+          number: ++number,
+          type: 'idea',
+          title: idea.title,
+          content: idea.content ?? '',
+          parentId: clusterId,
+          position: ideaPosition,
+          userId: user.id,
+        });
       });
     });
     await insertChunked(
@@ -162,11 +231,28 @@ export async function createFromTemplate(deps: AppDeps, user: UserRow, templateI
         name: step.name,
         instructions: step.instructions,
         prefs: mergePrefs(DEFAULT_PREFS, step.prefs),
-        view: { ...mergeView(DEFAULT_VIEW, step.view), sort_criterium_id: step.sort_criterium ? criterionIds.get(step.sort_criterium)! : null },
+        view: {
+          ...mergeView(DEFAULT_VIEW, step.view),
+          sort_criterium_id: step.sort_criterium ? criterionIds.get(step.sort_criterium)! : null,
+        },
       })),
     );
-    await insertChunked(tx, criteria, template.criteria.map((c, position) => ({ ...base, id: criterionIds.get(c.title)!, title: c.title, scale: c.scale, position })));
-    await insertChunked(tx, sections, template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })));
+    await insertChunked(
+      tx,
+      criteria,
+      template.criteria.map((c, position) => ({
+        ...base,
+        id: criterionIds.get(c.title)!,
+        title: c.title,
+        scale: c.scale,
+        position,
+      })),
+    );
+    await insertChunked(
+      tx,
+      sections,
+      template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })),
+    );
     await insertChunked(tx, cards, cardRows);
     return announceCreated(deps, tx, changes, workshopId, user.id);
   });

@@ -22,7 +22,8 @@ import { GuestJoinInput, GuestSessionOutput } from './schemas';
 export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
   return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
     const { users } = tablesOf(tx);
-    if (!workshop.allowGuests) throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
+    if (!workshop.allowGuests)
+      throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
     const guest = (await tx.insert(users).values({ name: input.name, guest: true }).returning())[0]!;
     await admitParticipant(deps, tx, changes, workshop, guest);
     return {

@@ -61,20 +61,35 @@ async function findRunning(db: Db, secret: string, by: JoinBy): Promise<Workshop
  * guest takes part in the one workshop they joined (docs/api.md#guests): one who is a member anywhere
  * gets no second seat (403), whichever route asked. Runs inside the caller's write.
  */
-export async function admitParticipant(deps: Pick<AppDeps, 'config'>, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, user: Pick<UserRow, 'id' | 'name' | 'guest'>): Promise<void> {
+export async function admitParticipant(
+  deps: Pick<AppDeps, 'config'>,
+  tx: Db,
+  changes: ChangeRecorder,
+  workshop: WorkshopRow,
+  user: Pick<UserRow, 'id' | 'name' | 'guest'>,
+): Promise<void> {
   const userId = user.id;
   const { workshopMembers } = tablesOf(tx);
   if (await findAccess(tx, workshop.id, userId)) return;
-  if (user.guest && (await hasAnySeat(tx, userId))) throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
+  if (user.guest && (await hasAnySeat(tx, userId)))
+    throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
   const { plan } = await ownerOf(tx, deps.config, workshop);
   if ((await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
-    throw new AppError('attendee_limit_reached', `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`);
+    throw new AppError(
+      'attendee_limit_reached',
+      `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
+    );
   }
   const [member] = await tx
     .insert(workshopMembers)
     .values({ id: newId(), workshopId: workshop.id, userId, role: 'participant', createdAt: nowIso() })
     .returning();
-  changes.record({ workshopId: workshop.id, action: 'addMember', userId, change: { member: toUserRole(member!, user) } });
+  changes.record({
+    workshopId: workshop.id,
+    action: 'addMember',
+    userId,
+    change: { member: toUserRole(member!, user) },
+  });
 }
 
 /**
@@ -100,7 +115,10 @@ export function joinRateLimits(deps: AppDeps) {
   const address = (c: Context<AppEnv>) => clientKey(c, config);
   return {
     perUser: wrongCodes('user', 'joinAttemptsPerMinute', (c) => c.get('user').id),
-    perAddress: [wrongCodes('address', 'joinAttemptsPerAddressPerMinute', address), wrongCodes('address_day', 'joinAttemptsPerAddressPerDay', address)] as const,
+    perAddress: [
+      wrongCodes('address', 'joinAttemptsPerAddressPerMinute', address),
+      wrongCodes('address_day', 'joinAttemptsPerAddressPerDay', address),
+    ] as const,
   };
 }
 

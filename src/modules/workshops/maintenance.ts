@@ -21,19 +21,32 @@ export const BULK_DELETES = {
 export type BulkDeletable = keyof typeof BULK_DELETES;
 
 /** DELETE /v1/workshops/:id/{votes,ratings,items,comments,attachments}: one event with the count. */
-export async function deleteAllOf(deps: AppDeps, user: UserRow, workshopId: string, kind: BulkDeletable): Promise<void> {
+export async function deleteAllOf(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  kind: BulkDeletable,
+): Promise<void> {
   const { action } = BULK_DELETES[kind];
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const table = tablesOf(tx)[BULK_DELETES[kind].table];
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     // Both stores answer the deleted rows' ids; their number is the count logged.
-    const { length: count } = await tx.delete(table).where(eq(table.workshopId, workshopId)).returning({ id: table.id });
+    const { length: count } = await tx
+      .delete(table)
+      .where(eq(table.workshopId, workshopId))
+      .returning({ id: table.id });
     changes.record({ workshopId, action, userId: user.id, change: { count } });
   });
 }
 
 /** POST /v1/workshops/:id/messages: a `message` notification for every member but the sender (unless include_me). */
-export function sendMessage(deps: AppDeps, user: UserRow, workshopId: string, input: MessageInput): Promise<{ recipients: number }> {
+export function sendMessage(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: MessageInput,
+): Promise<{ recipients: number }> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');

@@ -36,7 +36,13 @@ export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: st
 }
 
 /** PUT /v1/workshops/:id/user_roles/:id. A workshop always keeps at least one facilitator. */
-export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string, memberId: string, role: UserRoleOutput['role']): Promise<UserRoleOutput> {
+export function updateUserRole(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  memberId: string,
+  role: UserRoleOutput['role'],
+): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { workshopMembers } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
@@ -45,13 +51,22 @@ export function updateUserRole(deps: AppDeps, user: UserRow, workshopId: string,
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
     // A guest's token is a participant's (docs/api.md#guests); once they sign up they can be promoted.
-    if (who.guest && role === 'facilitator') throw new AppError('conflict', 'A guest takes part as a participant; they can be made a facilitator once they sign up.');
+    if (who.guest && role === 'facilitator')
+      throw new AppError(
+        'conflict',
+        'A guest takes part as a participant; they can be made a facilitator once they sign up.',
+      );
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
     const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
     const [old, member] = [toUserRole(before, who), toUserRole(after!, who)];
-    changes.record({ workshopId, action: 'updateMember', userId: user.id, change: { member, changes: diffFields(old, member, ['role']) } });
+    changes.record({
+      workshopId,
+      action: 'updateMember',
+      userId: user.id,
+      change: { member, changes: diffFields(old, member, ['role']) },
+    });
     return member;
   });
 }

@@ -52,7 +52,9 @@ const details = preparedPerDb((db: Db) => {
   return named(
     db
       .select({
-        owner: sql<string | null>`case when workshops.owner_type = 'organization' then ${ownerOf('organizations', 'o')} else ${ownerOf('users', 'u')} end`,
+        owner: sql<
+          string | null
+        >`case when workshops.owner_type = 'organization' then ${ownerOf('organizations', 'o')} else ${ownerOf('users', 'u')} end`,
         sections: sql<string>`${list(sql`${object}('id', s.id, 'title', s.title)`, 's.position, s.id', sql`sections s where s.workshop_id = workshops.id`)}`,
         criteria: sql<string>`${list(sql`${object}('id', c.id, 'title', c.title, 'scale', c.scale)`, 'c.position, c.id', sql`criteria c where c.workshop_id = workshops.id`)}`,
         ratings: sql<string>`${list(
@@ -61,7 +63,9 @@ const details = preparedPerDb((db: Db) => {
           sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))
             and (cast(${allCards} as text) = '1' or exists (select 1 from cards k where k.id = r.card_id and ${inList(db, sql`k.user_id`, sql.placeholder('cardAuthors'))}))`,
         )}`,
-        stepPrefs: sql<string | null>`(select ${sql.raw(postgres ? 'st.prefs::text' : 'st.prefs')} from steps st where st.id = workshops.current_step_id)`,
+        stepPrefs: sql<
+          string | null
+        >`(select ${sql.raw(postgres ? 'st.prefs::text' : 'st.prefs')} from steps st where st.id = workshops.current_step_id)`,
       })
       .from(workshops)
       .where(eq(workshops.id, sql.placeholder('workshopId'))),
@@ -73,7 +77,11 @@ const queries = preparedPerDb((db: Db) => {
   const { sections } = tablesOf(db);
   return {
     sections: named(
-      db.select().from(sections).where(eq(sections.workshopId, sql.placeholder('workshopId'))).orderBy(asc(sections.position), asc(sections.id)),
+      db
+        .select()
+        .from(sections)
+        .where(eq(sections.workshopId, sql.placeholder('workshopId')))
+        .orderBy(asc(sections.position), asc(sections.id)),
       'workshops_sections',
     ),
   };
@@ -81,13 +89,22 @@ const queries = preparedPerDb((db: Db) => {
 
 type OwnerRow = { id: string; name: string; avatar_url: string | null; plan_name: string };
 
-function toOwner(config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'ownerId'>, row: OwnerRow | null): OwnerOutput {
+function toOwner(
+  config: Pick<Config, 'plans'>,
+  workshop: Pick<WorkshopRow, 'ownerId'>,
+  row: OwnerRow | null,
+): OwnerOutput {
   // Owners are never deleted while they own workshops; the fallback only keeps output well-formed.
   if (!row) return { id: workshop.ownerId, name: '', avatar_url: null, plan: planFor(config, 'free') };
   return { id: row.id, name: row.name, avatar_url: row.avatar_url, plan: planFor(config, row.plan_name) };
 }
 
-async function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: RatingsScope, cardAuthors: CardAuthors = 'all') {
+async function detailsOf(
+  db: Db,
+  workshop: Pick<WorkshopRow, 'id'>,
+  scope: RatingsScope,
+  cardAuthors: CardAuthors = 'all',
+) {
   const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
   const [found] = await details(db).execute({
     workshopId: workshop.id,
@@ -95,7 +112,9 @@ async function detailsOf(db: Db, workshop: Pick<WorkshopRow, 'id'>, scope: Ratin
     allCards: cardAuthors === 'all' ? '1' : '0',
     cardAuthors: JSON.stringify(cardAuthors === 'all' ? [] : [...cardAuthors]),
   });
-  const row: DetailsRow = found ? { ...found, step_prefs: found.stepPrefs } : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null };
+  const row: DetailsRow = found
+    ? { ...found, step_prefs: found.stepPrefs }
+    : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null };
   const prefs: Partial<StepPrefs> = row.step_prefs ? (JSON.parse(row.step_prefs) as Partial<StepPrefs>) : {};
   return {
     cardsVisible: prefs.cards_visible ?? DEFAULT_PREFS.cards_visible,
@@ -118,7 +137,11 @@ function groupByCriterion(ratings: RatingOutput[]): Map<string, RatingOutput[]> 
 }
 
 /** The owner as the spec shows it: the organization, or the personal owner seen as one. */
-export async function ownerOf(db: Db, config: Pick<Config, 'plans'>, workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>): Promise<OwnerOutput> {
+export async function ownerOf(
+  db: Db,
+  config: Pick<Config, 'plans'>,
+  workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>,
+): Promise<OwnerOutput> {
   return toOwner(config, workshop, (await detailsOf(db, workshop, 'none')).owner);
 }
 
@@ -130,7 +153,12 @@ export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId:
  * A workshop's criteria in order, each with the ratings `scope` allows on the cards `cardAuthors`
  * lets the reader see: the criteria of the workshop's answer (`detailsOf`), one statement.
  */
-export async function criteriaOf(db: Db, workshopId: string, scope: RatingsScope, cardAuthors: CardAuthors = 'all'): Promise<CriterionOutput[]> {
+export async function criteriaOf(
+  db: Db,
+  workshopId: string,
+  scope: RatingsScope,
+  cardAuthors: CardAuthors = 'all',
+): Promise<CriterionOutput[]> {
   const details = await detailsOf(db, { id: workshopId }, scope, cardAuthors);
   const ratings = groupByCriterion(details.ratings);
   return details.criteria.map((row) => toCriterion(row, ratings.get(row.id) ?? []));
@@ -188,11 +216,19 @@ export async function toWorkshop(
 }
 
 /** The workshop as the caller may see it. */
-export async function workshopFor(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, access: LoadedAccess): Promise<WorkshopOutput> {
+export async function workshopFor(
+  db: Db,
+  config: Pick<Config, 'plans' | 'publicUrl'>,
+  access: LoadedAccess,
+): Promise<WorkshopOutput> {
   return toWorkshop(db, config, access.workshop, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
 /** The workshop as recorded in the event log. */
-export function workshopForEvent(db: Db, config: Pick<Config, 'plans' | 'publicUrl'>, workshop: WorkshopRow): Promise<WorkshopOutput> {
+export function workshopForEvent(
+  db: Db,
+  config: Pick<Config, 'plans' | 'publicUrl'>,
+  workshop: WorkshopRow,
+): Promise<WorkshopOutput> {
   return toWorkshop(db, config, workshop, 'none');
 }

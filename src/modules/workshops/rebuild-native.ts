@@ -19,7 +19,13 @@ import { remapView } from './view';
  */
 
 /** Rebuilds the document as a new workshop of `user`, with new ids everywhere. */
-export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, title: string | undefined, options: { keepAuthors: boolean }): Promise<WorkshopOutput> {
+export function importNative(
+  deps: AppDeps,
+  user: UserRow,
+  doc: NativeDocument,
+  title: string | undefined,
+  options: { keepAuthors: boolean },
+): Promise<WorkshopOutput> {
   // A new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
     const { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, zones } = tablesOf(tx);
@@ -30,7 +36,13 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
       if (!mapped) ids.set(`${kind}\n${id}`, (mapped = newId()));
       return mapped;
     };
-    const fresh = { step: freshFor('step'), criterion: freshFor('criterion'), section: freshFor('section'), card: freshFor('card'), zone: freshFor('zone') };
+    const fresh = {
+      step: freshFor('step'),
+      criterion: freshFor('criterion'),
+      section: freshFor('section'),
+      card: freshFor('card'),
+      zone: freshFor('zone'),
+    };
     const known = options.keepAuthors ? await knownAuthors(tx, doc, user.id) : () => user.id;
     // A row the file names no author for (an anonymous one,
     // docs/api.md#private-writing-and-anonymous-authors) is the importer's, as are those whose
@@ -74,15 +86,31 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         view: remapView(step.view, newIds),
       })),
     );
-    await insertChunked(tx, criteria, doc.criteria.map((c, position) => ({ ...base, id: fresh.criterion(c.id), title: c.title, scale: c.scale, position })));
-    await insertChunked(tx, sections, doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })));
+    await insertChunked(
+      tx,
+      criteria,
+      doc.criteria.map((c, position) => ({
+        ...base,
+        id: fresh.criterion(c.id),
+        title: c.title,
+        scale: c.scale,
+        position,
+      })),
+    );
+    await insertChunked(
+      tx,
+      sections,
+      doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })),
+    );
 
     // Positions among siblings are kept in their order and made 0..n-1 whatever the file says.
     const stacks = new Map<string | null, NativeDocument['cards']>();
     for (const card of doc.cards) stacks.set(card.parent_id, [...(stacks.get(card.parent_id) ?? []), card]);
     const positions = new Map<string, number>();
     for (const stack of stacks.values()) {
-      [...stack].sort((a, b) => a.position - b.position || a.short_id - b.short_id).forEach((card, position) => positions.set(card.id, position));
+      [...stack]
+        .sort((a, b) => a.position - b.position || a.short_id - b.short_id)
+        .forEach((card, position) => positions.set(card.id, position));
     }
     await insertChunked(
       tx,
@@ -106,7 +134,19 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
         updatedAt: now,
       })),
     );
-    await insertChunked(tx, votes, doc.votes.map((vote) => ({ workshopId, id: newId(), cardId: fresh.card(vote.card_id), userId: authors(vote.user_id), value: vote.value, createdAt: vote.created_at, updatedAt: now })));
+    await insertChunked(
+      tx,
+      votes,
+      doc.votes.map((vote) => ({
+        workshopId,
+        id: newId(),
+        cardId: fresh.card(vote.card_id),
+        userId: authors(vote.user_id),
+        value: vote.value,
+        createdAt: vote.created_at,
+        updatedAt: now,
+      })),
+    );
     // One rating per user, card and criterion: when authors fold into the caller, the latest stays.
     const latestRatings = new Map<string, NativeDocument['ratings'][number] & { userId: string }>();
     for (const rating of doc.ratings) {
@@ -195,8 +235,13 @@ export function importNative(deps: AppDeps, user: UserRow, doc: NativeDocument, 
 async function knownAuthors(tx: Db, doc: NativeDocument, callerId: string): Promise<(userId: string) => string> {
   const { users } = tablesOf(tx);
   const named = new Set<string>();
-  for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments]) for (const row of list) if (row.user_id !== null) named.add(row.user_id);
+  for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments])
+    for (const row of list) if (row.user_id !== null) named.add(row.user_id);
   const existing = new Set<string>();
-  for (const row of await tx.select({ id: users.id }).from(users).where(inList(tx, users.id, [...named]))) existing.add(row.id);
+  for (const row of await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(inList(tx, users.id, [...named])))
+    existing.add(row.id);
   return (userId) => (existing.has(userId) ? userId : callerId);
 }

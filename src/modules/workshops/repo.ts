@@ -15,7 +15,14 @@ export type MemberRow = Schema['workshopMembers']['$inferSelect'];
 
 async function accessCodeTaken(db: Db, code: string): Promise<boolean> {
   const { workshops } = tablesOf(db);
-  return (await db.select({ id: workshops.id }).from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')))).length > 0;
+  return (
+    (
+      await db
+        .select({ id: workshops.id })
+        .from(workshops)
+        .where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')))
+    ).length > 0
+  );
 }
 
 /**
@@ -40,7 +47,11 @@ export async function reopenWorkshop(tx: Db, workshop: WorkshopRow): Promise<str
   // The unique index on running workshops' codes is the check: a code another workshop runs under
   // (or, on PostgreSQL, is being given by another instance right now) is refused, and a savepoint
   // keeps the transaction going for another draw.
-  while (!(await unlessDuplicate(tx, () => tx.update(workshops).set({ state: 'running', accessCode: code }).where(eq(workshops.id, workshop.id))))) {
+  while (
+    !(await unlessDuplicate(tx, () =>
+      tx.update(workshops).set({ state: 'running', accessCode: code }).where(eq(workshops.id, workshop.id)),
+    ))
+  ) {
     code = await newAccessCode(tx);
   }
   return code;
@@ -105,7 +116,9 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
         .returning();
     });
   }
-  await tx.insert(workshopMembers).values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
+  await tx
+    .insert(workshopMembers)
+    .values({ workshopId: workshop.id, userId: input.creatorId, role: 'facilitator', createdAt: now });
   return workshop;
 }
 
@@ -117,7 +130,10 @@ export async function findWorkshop(db: Db, id: string): Promise<WorkshopRow | un
 
 export async function findRunningByCode(db: Db, code: string): Promise<WorkshopRow | undefined> {
   const { workshops } = tablesOf(db);
-  const [row] = await db.select().from(workshops).where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')));
+  const [row] = await db
+    .select()
+    .from(workshops)
+    .where(and(eq(workshops.accessCode, code), eq(workshops.state, 'running')));
   return row;
 }
 
@@ -136,13 +152,21 @@ export function membersWithUsers(db: Db, workshopId: string, memberId?: string) 
 /** Whether the user is a member of any workshop. */
 export async function hasAnySeat(db: Db, userId: string): Promise<boolean> {
   const { workshopMembers } = tablesOf(db);
-  const [seat] = await db.select({ id: workshopMembers.id }).from(workshopMembers).where(eq(workshopMembers.userId, userId)).limit(1);
+  const [seat] = await db
+    .select({ id: workshopMembers.id })
+    .from(workshopMembers)
+    .where(eq(workshopMembers.userId, userId))
+    .limit(1);
   return seat !== undefined;
 }
 
 export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
   const { workshopMembers } = tablesOf(db);
-  return db.select().from(workshopMembers).where(eq(workshopMembers.workshopId, workshopId)).orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
+  return db
+    .select()
+    .from(workshopMembers)
+    .where(eq(workshopMembers.workshopId, workshopId))
+    .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
 }
 
 export async function countMembers(db: Db, workshopId: string, role: WorkshopRole): Promise<number> {
@@ -158,7 +182,11 @@ export async function countMembers(db: Db, workshopId: string, role: WorkshopRol
  * The workshops a user sees in their list: those they are a member of, and those of organizations
  * they administer (where they act as facilitators). Newest first.
  */
-export async function listVisibleWorkshops(db: Db, userId: string, filters: ListWorkshopsQuery): Promise<WorkshopRow[]> {
+export async function listVisibleWorkshops(
+  db: Db,
+  userId: string,
+  filters: ListWorkshopsQuery,
+): Promise<WorkshopRow[]> {
   const { organizationMembers, workshopMembers, workshops } = tablesOf(db);
   const administered = and(
     eq(workshops.ownerType, 'organization'),
@@ -172,7 +200,8 @@ export async function listVisibleWorkshops(db: Db, userId: string, filters: List
   )!;
   const conditions: SQL[] = [or(isNotNull(workshopMembers.id), administered)!];
   if (filters.role === 'facilitator') conditions.push(or(eq(workshopMembers.role, 'facilitator'), administered)!);
-  if (filters.role === 'attendee') conditions.push(and(eq(workshopMembers.role, 'participant'), sql`not ${administered}`)!);
+  if (filters.role === 'attendee')
+    conditions.push(and(eq(workshopMembers.role, 'participant'), sql`not ${administered}`)!);
   if (filters.owner) conditions.push(eq(workshops.ownerId, filters.owner));
   if (filters.state) conditions.push(eq(workshops.state, filters.state));
   if (filters.since) conditions.push(gte(workshops.createdAt, filters.since));
@@ -190,15 +219,33 @@ export async function listVisibleWorkshops(db: Db, userId: string, filters: List
  * The ids a view names must belong to the workshop: the shown card, the criterion it sorts by and
  * the clusters it shows. Throws the documented 400 naming the member (under `path`).
  */
-export async function assertViewReferences(db: Db, workshopId: string, view: ViewInput | undefined, path = 'view'): Promise<void> {
+export async function assertViewReferences(
+  db: Db,
+  workshopId: string,
+  view: ViewInput | undefined,
+  path = 'view',
+): Promise<void> {
   if (!view) return;
   const { cards, criteria } = tablesOf(db);
-  if (view.card && (await db.select({ id: cards.id }).from(cards).where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId)))).length === 0) {
+  if (
+    view.card &&
+    (
+      await db
+        .select({ id: cards.id })
+        .from(cards)
+        .where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId)))
+    ).length === 0
+  ) {
     throw invalid(`${path}.card`, 'Not a card of this workshop.');
   }
   if (
     view.sort_criterium_id &&
-    (await db.select({ id: criteria.id }).from(criteria).where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId)))).length === 0
+    (
+      await db
+        .select({ id: criteria.id })
+        .from(criteria)
+        .where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId)))
+    ).length === 0
   ) {
     throw invalid(`${path}.sort_criterium_id`, 'Not a criterion of this workshop.');
   }
@@ -209,6 +256,7 @@ export async function assertViewReferences(db: Db, workshopId: string, view: Vie
       .from(cards)
       .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inList(db, cards.id, clusterIds)));
     const found = row!.n;
-    if (found !== clusterIds.length) throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
+    if (found !== clusterIds.length)
+      throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
   }
 }

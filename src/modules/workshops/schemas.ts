@@ -78,8 +78,18 @@ export type CreateWorkshopInput = v.InferOutput<typeof CreateWorkshopInput>;
 
 /** Far above any real budget, and small enough to stay an exact integer in the database. */
 const MAX_POINTS = 1_000_000;
-export const unlimitedOrCount = v.pipe(v.number(), v.integer(), v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'), v.maxValue(MAX_POINTS));
-export const perCardCount = v.pipe(v.number(), v.integer(), v.minValue(1, 'Must be greater than 0.'), v.maxValue(MAX_POINTS));
+export const unlimitedOrCount = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'),
+  v.maxValue(MAX_POINTS),
+);
+export const perCardCount = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(1, 'Must be greater than 0.'),
+  v.maxValue(MAX_POINTS),
+);
 
 export const UpdateWorkshopInput = v.object({
   state: v.optional(v.picklist(['running', 'archived'])),
@@ -129,7 +139,10 @@ const JOIN_BY = {
 };
 export type JoinBy = { access_code?: string; join_key?: string };
 const exactlyOneWayIn = <T extends JoinBy>() =>
-  v.check<T, string>((input) => (input.access_code === undefined) !== (input.join_key === undefined), 'Give exactly one of access_code and join_key.');
+  v.check<T, string>(
+    (input) => (input.access_code === undefined) !== (input.join_key === undefined),
+    'Give exactly one of access_code and join_key.',
+  );
 
 export const JoinInput = v.pipe(v.object(JOIN_BY), exactlyOneWayIn());
 

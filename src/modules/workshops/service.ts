@@ -17,11 +17,28 @@ import { dropWorkshopExports, removeWorkshopExportFiles } from '../exports/servi
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/repo';
-import { assertViewReferences, insertWorkshop, listVisibleWorkshops, membersOf, reopenWorkshop, type NewWorkshop } from './repo';
-import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput, WorkshopOutput } from './schemas';
+import {
+  assertViewReferences,
+  insertWorkshop,
+  listVisibleWorkshops,
+  membersOf,
+  reopenWorkshop,
+  type NewWorkshop,
+} from './repo';
+import type {
+  CreateWorkshopInput,
+  CustomWorkshopInput,
+  ListWorkshopsQuery,
+  UpdateWorkshopInput,
+  WorkshopOutput,
+} from './schemas';
 import { assertSortable, DEFAULT_VIEW, mergeView } from './view';
 
-function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: string }, owner: NewWorkshop['owner'], creatorId: string): NewWorkshop {
+function customWorkshop(
+  input: Omit<CustomWorkshopInput, 'title'> & { title: string },
+  owner: NewWorkshop['owner'],
+  creatorId: string,
+): NewWorkshop {
   return {
     owner,
     creatorId,
@@ -36,7 +53,12 @@ function customWorkshop(input: Omit<CustomWorkshopInput, 'title'> & { title: str
 }
 
 /** POST /v1/workshops: the body's members choose the mode (copy, template, native file, custom). */
-export async function createWorkshop(deps: AppDeps, user: UserRow, input: CreateWorkshopInput, imports: NativeImports): Promise<WorkshopOutput> {
+export async function createWorkshop(
+  deps: AppDeps,
+  user: UserRow,
+  input: CreateWorkshopInput,
+  imports: NativeImports,
+): Promise<WorkshopOutput> {
   if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input.title);
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
   if (input.url !== undefined) return imports.create(deps, user, input.url, input.title);
@@ -54,7 +76,12 @@ export async function createWorkshop(deps: AppDeps, user: UserRow, input: Create
 }
 
 /** POST /v1/organizations/:id/workshops: any member of the organization may create its workshops. */
-export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organizationId: string, input: CustomWorkshopInput): Promise<WorkshopOutput> {
+export function createOrganizationWorkshop(
+  deps: AppDeps,
+  user: UserRow,
+  organizationId: string,
+  input: CustomWorkshopInput,
+): Promise<WorkshopOutput> {
   return write(deps, async (tx, changes) => {
     // Any member, facilitator or admin, may create the organization's workshops; strangers get 404.
     // Locked so that a member being removed meanwhile, on any instance, creates nothing after.
@@ -74,18 +101,28 @@ export function createOrganizationWorkshop(deps: AppDeps, user: UserRow, organiz
  * request's authentication read it moments ago). Readers whose step hides others' ratings have
  * answers of their own.
  */
-export async function getWorkshopBody(deps: AppDeps, user: UserRow, workshopId: string, identityEpoch: number): Promise<Uint8Array<ArrayBuffer>> {
+export async function getWorkshopBody(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  identityEpoch: number,
+): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user.id);
   const scope = ratingsScopeFor(access);
   // Readers whose step hides others' ratings, or others' cards (and the ratings on them), have answers of their own.
-  const personal = typeof scope === 'object' ? scope.userId : writesPrivately(access, access.prefs) ? access.userId : '';
+  const personal =
+    typeof scope === 'object' ? scope.userId : writesPrivately(access, access.prefs) ? access.userId : '';
   const key = `workshop\u0000${access.workshop.id}\u0000${personal}`;
   const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch}`;
   return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }
 
-export async function listWorkshops(deps: AppDeps, user: UserRow, filters: ListWorkshopsQuery): Promise<WorkshopOutput[]> {
+export async function listWorkshops(
+  deps: AppDeps,
+  user: UserRow,
+  filters: ListWorkshopsQuery,
+): Promise<WorkshopOutput[]> {
   const { db } = deps.database;
   const output: WorkshopOutput[] = [];
   for (const row of await listVisibleWorkshops(db, user.id, filters)) {
@@ -100,7 +137,12 @@ function settingsOf(row: WorkshopRow) {
     title: row.title,
     description: row.description,
     state: row.state,
-    vote_limit: { positive: row.votePositive, negative: row.voteNegative, max_positive: row.voteMaxPositive, max_negative: row.voteMaxNegative },
+    vote_limit: {
+      positive: row.votePositive,
+      negative: row.voteNegative,
+      max_positive: row.voteMaxPositive,
+      max_negative: row.voteMaxNegative,
+    },
     daily_mail: row.dailyMail,
     change_step_notifications: row.changeStepNotifications,
     force_sync: row.forceSync,
@@ -108,7 +150,17 @@ function settingsOf(row: WorkshopRow) {
     view: mergeView(DEFAULT_VIEW, row.view),
   };
 }
-const SETTINGS = ['title', 'description', 'state', 'vote_limit', 'daily_mail', 'change_step_notifications', 'force_sync', 'allow_guests', 'view'] as const;
+const SETTINGS = [
+  'title',
+  'description',
+  'state',
+  'vote_limit',
+  'daily_mail',
+  'change_step_notifications',
+  'force_sync',
+  'allow_guests',
+  'view',
+] as const;
 
 function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRow {
   const limit = input.vote_limit ?? {};
@@ -131,7 +183,10 @@ function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRo
 
 async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
   const { steps } = tablesOf(db);
-  const [step] = await db.select().from(steps).where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
+  const [step] = await db
+    .select()
+    .from(steps)
+    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   if (!step) throw invalid('current_step_id', 'Not a step of this workshop.');
   return step;
 }
@@ -141,7 +196,12 @@ async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepR
  * (explicit `view.*` members of the same request still win), logs `changeStep` and notifies the
  * other members; any other change logs `updateWorkshop`.
  */
-export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string, input: UpdateWorkshopInput): Promise<WorkshopOutput> {
+export function updateWorkshop(
+  deps: AppDeps,
+  user: UserRow,
+  workshopId: string,
+  input: UpdateWorkshopInput,
+): Promise<WorkshopOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const { workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
@@ -159,7 +219,10 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
       ...patched,
       currentStepId: stepChanged ? (input.current_step_id ?? null) : before.currentStepId,
       view: step ? mergeView(mergeView(DEFAULT_VIEW, step.view), input.view) : patched.view,
-      accessCode: before.state === 'archived' && patched.state === 'running' ? await reopenWorkshop(tx, before) : before.accessCode,
+      accessCode:
+        before.state === 'archived' && patched.state === 'running'
+          ? await reopenWorkshop(tx, before)
+          : before.accessCode,
       updatedAt: nowIso(),
     };
     assertSortable(after.view, input.view);
@@ -186,19 +249,36 @@ export function updateWorkshop(deps: AppDeps, user: UserRow, workshopId: string,
 
     const recorded = await workshopForEvent(tx, deps.config, after);
     if (Object.keys(settingsChanged).length > 0) {
-      changes.record({ workshopId, action: 'updateWorkshop', userId: user.id, change: { workshop: recorded, changes: settingsChanged } });
+      changes.record({
+        workshopId,
+        action: 'updateWorkshop',
+        userId: user.id,
+        change: { workshop: recorded, changes: settingsChanged },
+      });
     }
     if (stepChanged) {
       const stepNow = step ? toStep(step) : null;
       const moved = cardsVisibleMoved(access.prefs, stepNow?.prefs ?? DEFAULT_PREFS);
-      changes.record({ workshopId, action: 'changeStep', userId: user.id, change: { workshop: recorded, step: stepNow, ...moved } });
+      changes.record({
+        workshopId,
+        action: 'changeStep',
+        userId: user.id,
+        change: { workshop: recorded, step: stepNow, ...moved },
+      });
       if (step && after.changeStepNotifications) await notifyStepChange(deps, tx, changes, after, step, user);
     }
     return toWorkshop(tx, deps.config, after, 'all');
   });
 }
 
-async function notifyStepChange(deps: AppDeps, tx: Db, changes: ChangeRecorder, workshop: WorkshopRow, step: StepRow, actor: UserRow) {
+async function notifyStepChange(
+  deps: AppDeps,
+  tx: Db,
+  changes: ChangeRecorder,
+  workshop: WorkshopRow,
+  step: StepRow,
+  actor: UserRow,
+) {
   const recipients = (await membersOf(tx, workshop.id)).map((m) => m.userId).filter((id) => id !== actor.id);
   changes.notify(recipients, 'changeStep', {
     workshop: { id: workshop.id, title: workshop.title, public_url: workshopPublicUrl(deps.config, workshop.id) },
@@ -219,7 +299,9 @@ export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: s
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
     changes.afterCommit(() => {
-      void deps.collab.forgetWorkshop(workshopId).catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
+      void deps.collab
+        .forgetWorkshop(workshopId)
+        .catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
     });
     return files;
   });

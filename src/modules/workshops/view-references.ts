@@ -55,18 +55,34 @@ export async function unhookViewReferences(
   const now = nowIso();
   const view = withoutReferences(workshop.view, removed);
   if (view) {
-    const [after] = await tx.update(workshops).set({ view, updatedAt: now }).where(eq(workshops.id, workshopId)).returning();
+    const [after] = await tx
+      .update(workshops)
+      .set({ view, updatedAt: now })
+      .where(eq(workshops.id, workshopId))
+      .returning();
     changes.record({
       workshopId,
       action: 'updateWorkshop',
       userId,
-      change: { workshop: await workshopForEvent(tx, deps.config, after!), changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] } },
+      change: {
+        workshop: await workshopForEvent(tx, deps.config, after!),
+        changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] },
+      },
     });
   }
   for (const step of await tx.select().from(steps).where(eq(steps.workshopId, workshopId))) {
     const stepView = withoutReferences(step.view, removed);
     if (!stepView) continue;
-    const [after] = await tx.update(steps).set({ view: stepView, updatedAt: now }).where(eq(steps.id, step.id)).returning();
-    changes.record({ workshopId, action: 'updateStep', userId, change: { step: toStep(after!), changes: { view: [toStep(step).view, stepView] } } });
+    const [after] = await tx
+      .update(steps)
+      .set({ view: stepView, updatedAt: now })
+      .where(eq(steps.id, step.id))
+      .returning();
+    changes.record({
+      workshopId,
+      action: 'updateStep',
+      userId,
+      change: { step: toStep(after!), changes: { view: [toStep(step).view, stepView] } },
+    });
   }
 }

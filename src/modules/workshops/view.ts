@@ -82,7 +82,10 @@ export function assertSortable(view: View, patch: ViewInput | undefined, path = 
  * A view for a workshop rebuilt with new ids (a copy, an import): complete, pointing at the new ids
  * of the cards and criterion it named; `null` from a lookup drops the reference.
  */
-export function remapView(view: ViewInput, newIds: { card: (id: string) => string | null; criterion: (id: string) => string | null }): View {
+export function remapView(
+  view: ViewInput,
+  newIds: { card: (id: string) => string | null; criterion: (id: string) => string | null },
+): View {
   const full = mergeView(DEFAULT_VIEW, view);
   return {
     ...full,

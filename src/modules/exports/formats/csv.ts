@@ -21,7 +21,11 @@ const TITLE_MAX: typeof CARD_TITLE_MAX = 500;
  */
 export async function renderCsv(report: ExportReport): Promise<RenderedExport> {
   const clusterTitles = importableClusterTitles(report.cards);
-  const header = [...CARD_COLUMNS, ...EXPORT_FIGURE_COLUMNS, ...report.criteria.map((c) => `${RATING_COLUMN_PREFIX}${lineBreaks(c.title)}`)];
+  const header = [
+    ...CARD_COLUMNS,
+    ...EXPORT_FIGURE_COLUMNS,
+    ...report.criteria.map((c) => `${RATING_COLUMN_PREFIX}${lineBreaks(c.title)}`),
+  ];
   const rows = report.cards.map((card) => {
     const isCluster = card.type === 'cluster';
     const cluster = isCluster ? '' : (clusterTitles.get(card.clusterId ?? '') ?? card.clusterTitle);

@@ -5,7 +5,11 @@ import { tableOf, type Cell, type Column, type Table } from './xlsx-table';
 const date = (iso: string) => new Date(iso);
 /** A card's number: the API's `short_id`, as a number so that it sorts as one. */
 const shortId = (card: ReportCard | undefined) => (card ? Number(card.shortId) : null);
-const CREATED: Column<{ createdAt: string }> = { header: 'Created (UTC)', kind: 'date', value: (row) => date(row.createdAt) };
+const CREATED: Column<{ createdAt: string }> = {
+  header: 'Created (UTC)',
+  kind: 'date',
+  value: (row) => date(row.createdAt),
+};
 
 /** The resource sheets, in the order they follow the summary. */
 export function reportSheets(report: ExportReport): Table[] {
@@ -25,18 +29,38 @@ export function reportSheets(report: ExportReport): Table[] {
 
   return [
     tableOf('Cards', cardColumns(report.criteria), report.cards),
-    tableOf('Votes', [...onCard(), user, { header: 'Value', kind: 'integer', value: (row) => row.value }, CREATED], report.votes),
+    tableOf(
+      'Votes',
+      [...onCard(), user, { header: 'Value', kind: 'integer', value: (row) => row.value }, CREATED],
+      report.votes,
+    ),
     tableOf(
       'Ratings',
-      [...onCard(), { header: 'Criterion', kind: 'text', value: (row) => criterionTitle(row.criterionId) }, user, { header: 'Value', kind: 'integer', value: (row) => row.value }, CREATED],
+      [
+        ...onCard(),
+        { header: 'Criterion', kind: 'text', value: (row) => criterionTitle(row.criterionId) },
+        user,
+        { header: 'Value', kind: 'integer', value: (row) => row.value },
+        CREATED,
+      ],
       report.ratings,
     ),
     tableOf(
       'Items',
-      [...onCard(), { header: 'Section', kind: 'text', value: (row) => sectionTitle(row.sectionId) }, user, { header: 'Content', kind: 'text', value: (row) => row.content }, CREATED],
+      [
+        ...onCard(),
+        { header: 'Section', kind: 'text', value: (row) => sectionTitle(row.sectionId) },
+        user,
+        { header: 'Content', kind: 'text', value: (row) => row.content },
+        CREATED,
+      ],
       report.items,
     ),
-    tableOf('Comments', [...onCard(), user, { header: 'Content', kind: 'text', value: (row) => row.content }, CREATED], report.comments),
+    tableOf(
+      'Comments',
+      [...onCard(), user, { header: 'Content', kind: 'text', value: (row) => row.content }, CREATED],
+      report.comments,
+    ),
     tableOf(
       'Steps',
       [
@@ -67,7 +91,11 @@ function cardColumns(criteria: readonly ReportCriterion[]): Column<ReportCard>[]
     { header: 'Votes', kind: 'integer', value: (card) => card.voteCount },
     { header: 'Positive points', kind: 'integer', value: (card) => card.positivePoints },
     { header: 'Negative points', kind: 'integer', value: (card) => card.negativePoints },
-    ...criteria.map((criterion): Column<ReportCard> => ({ header: averageHeader(criterion), kind: 'decimal', value: (card) => card.ratingAverages[criterion.id] ?? null })),
+    ...criteria.map((criterion): Column<ReportCard> => ({
+      header: averageHeader(criterion),
+      kind: 'decimal',
+      value: (card) => card.ratingAverages[criterion.id] ?? null,
+    })),
     { header: 'Comments', kind: 'integer', value: (card) => card.commentCount },
     { header: 'Items', kind: 'integer', value: (card) => card.itemCount },
   ];
@@ -94,18 +122,31 @@ export interface Summary {
  * mean of the averages of the ideas rated on it (each idea weighs the same), blank when none was.
  */
 export function summaryOf(report: ExportReport): Summary {
-  const groups = clusterGroups(report).map(({ cluster, ideas }): Group => ({ cluster, cards: [cluster, ...ideas], ideas }));
-  const sum = (cards: readonly ReportCard[], figure: (card: ReportCard) => number) => cards.reduce((total, card) => total + figure(card), 0);
+  const groups = clusterGroups(report).map(({ cluster, ideas }): Group => ({
+    cluster,
+    cards: [cluster, ...ideas],
+    ideas,
+  }));
+  const sum = (cards: readonly ReportCard[], figure: (card: ReportCard) => number) =>
+    cards.reduce((total, card) => total + figure(card), 0);
   const columns: Column<Group>[] = [
     { header: 'Short id', kind: 'integer', value: (group) => (group.cluster ? shortId(group.cluster) : null) },
     { header: 'Cluster', kind: 'text', value: (group) => group.cluster?.title ?? 'Total' },
     { header: 'Ideas', kind: 'integer', value: (group) => group.ideas.length },
     { header: 'Votes', kind: 'integer', value: (group) => sum(group.cards, (card) => card.voteCount) },
     { header: 'Score', kind: 'integer', value: (group) => sum(group.cards, (card) => card.score) },
-    ...report.criteria.map((criterion): Column<Group> => ({ header: averageHeader(criterion), kind: 'decimal', value: (group) => meanRating(group.ideas, criterion) })),
+    ...report.criteria.map((criterion): Column<Group> => ({
+      header: averageHeader(criterion),
+      kind: 'decimal',
+      value: (group) => meanRating(group.ideas, criterion),
+    })),
     { header: 'Comments', kind: 'integer', value: (group) => sum(group.cards, (card) => card.commentCount) },
   ];
-  const whole: Group = { cluster: null, cards: report.cards, ideas: report.cards.filter((card) => card.type === 'idea') };
+  const whole: Group = {
+    cluster: null,
+    cards: report.cards,
+    ideas: report.cards.filter((card) => card.type === 'idea'),
+  };
   const { workshop } = report;
   return {
     facts: [

@@ -7,7 +7,13 @@ import { columnWidths, type Cell, type CellKind, type Table } from './xlsx-table
 const MIMETYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const DATE_FORMAT = 'yyyy-mm-dd hh:mm';
 // Counts stay in General, which shows a whole number as one and would not hide a fraction.
-const FORMATS: Record<CellKind, string> = { text: 'General', boolean: 'General', integer: 'General', decimal: '0.00', date: DATE_FORMAT };
+const FORMATS: Record<CellKind, string> = {
+  text: 'General',
+  boolean: 'General',
+  integer: 'General',
+  decimal: '0.00',
+  date: DATE_FORMAT,
+};
 
 type Workbook = ExcelJS.stream.xlsx.WorkbookWriter;
 type Worksheet = ExcelJS.Worksheet;
@@ -83,5 +89,8 @@ function writeRows(sheet: Worksheet, table: Table): void {
   header.font = { bold: true };
   header.commit();
   for (const cells of table.rows) sheet.addRow(cells).commit();
-  sheet.autoFilter = { from: { row: header.number, column: 1 }, to: { row: header.number + table.rows.length, column: table.headers.length } };
+  sheet.autoFilter = {
+    from: { row: header.number, column: 1 },
+    to: { row: header.number + table.rows.length, column: table.headers.length },
+  };
 }

@@ -88,7 +88,10 @@ function twoByTwo(report: ExportReport, first: ReportCriterion, second: ReportCr
   const { quadrants, unrated } = placeOnTwoByTwo(report, first, second);
   const level = (high: boolean) => (high ? 'high' : 'low');
   const rows = quadrants.map(({ highFirst, highSecond, ideas }): Cell[] => [
-    [paragraph(`${level(highFirst)} ${first.title} / ${level(highSecond)} ${second.title}`, { bold: true }), note(countOf(ideas.length, 'idea'))],
+    [
+      paragraph(`${level(highFirst)} ${first.title} / ${level(highSecond)} ${second.title}`, { bold: true }),
+      note(countOf(ideas.length, 'idea')),
+    ],
     ideas.length === 0
       ? [note('None')]
       : ideas.map((idea) =>
@@ -111,7 +114,8 @@ function twoByTwo(report: ExportReport, first: ReportCriterion, second: ReportCr
       rows,
     ),
   ];
-  if (unrated.length > 0) blocks.push(note(`${countOf(unrated.length, 'idea')} not rated on both criteria and not placed.`));
+  if (unrated.length > 0)
+    blocks.push(note(`${countOf(unrated.length, 'idea')} not rated on both criteria and not placed.`));
   return blocks;
 }
 
@@ -119,7 +123,10 @@ function canvasZones(report: ExportReport): FileChild[] {
   const { canvas } = report;
   if (canvas === null) return [heading(2, 'Canvas'), note('The workshop has no canvas.')];
   const titles = new Map(report.cards.map((card) => [card.id, card.title]));
-  const blocks: FileChild[] = [heading(2, `Canvas: ${canvas.name}`), paragraph(`${canvas.cols} × ${canvas.rows} grid units.`)];
+  const blocks: FileChild[] = [
+    heading(2, `Canvas: ${canvas.name}`),
+    paragraph(`${canvas.cols} × ${canvas.rows} grid units.`),
+  ];
   if (canvas.zones.length === 0) return [...blocks, note('No zones.')];
   const rows = canvas.zones.map((zone): Cell[] => [
     zone.name,
@@ -138,7 +145,11 @@ function canvasZones(report: ExportReport): FileChild[] {
 
 /** Top ideas, the 2×2 when there are exactly two criteria, and the canvas's zones. */
 export function results(report: ExportReport): FileChild[] {
-  const blocks: FileChild[] = [heading(1, 'Results', { pageBreakBefore: true }), heading(2, 'Top ideas'), ...topIdeasTable(report)];
+  const blocks: FileChild[] = [
+    heading(1, 'Results', { pageBreakBefore: true }),
+    heading(2, 'Top ideas'),
+    ...topIdeasTable(report),
+  ];
   const [first, second] = report.criteria;
   if (report.criteria.length === 2 && first && second) blocks.push(...twoByTwo(report, first, second));
   blocks.push(...canvasZones(report));

@@ -34,7 +34,10 @@ export function itemsBySection(report: ExportReport): FileChild[] {
 }
 
 function commentBlocks(comments: readonly ReportComment[]): FileChild[] {
-  return comments.flatMap((comment) => [note(attribution(comment.user, comment.createdAt)), paragraph(comment.content)]);
+  return comments.flatMap((comment) => [
+    note(attribution(comment.user, comment.createdAt)),
+    paragraph(comment.content),
+  ]);
 }
 
 /**

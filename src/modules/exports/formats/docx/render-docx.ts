@@ -13,7 +13,13 @@ function pageFooter(): Footer {
     children: [
       new Paragraph({
         alignment: AlignmentType.CENTER,
-        children: [new TextRun({ children: ['Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES], size: 18, color: '666666' })],
+        children: [
+          new TextRun({
+            children: ['Page ', PageNumber.CURRENT, ' of ', PageNumber.TOTAL_PAGES],
+            size: 18,
+            color: '666666',
+          }),
+        ],
       }),
     ],
   });

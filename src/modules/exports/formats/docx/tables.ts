@@ -31,7 +31,11 @@ export function dataTable(columns: readonly Column[], rows: ReadonlyArray<readon
     width: { size: TEXT_WIDTH, type: WidthType.DXA },
     columnWidths: widths,
     rows: [
-      new TableRow({ tableHeader: true, cantSplit: true, children: columns.map((column, index) => cell(column.title, index, true)) }),
+      new TableRow({
+        tableHeader: true,
+        cantSplit: true,
+        children: columns.map((column, index) => cell(column.title, index, true)),
+      }),
       ...rows.map((row) => new TableRow({ children: row.map((content, index) => cell(content, index, false)) })),
     ],
   });

@@ -3,13 +3,13 @@ import { readsRightToLeft } from '../report-text';
 
 // XML 1.0 refuses C0 controls (but tab, newline, return), lone surrogates and U+FFFE/U+FFFF: one
 // of them in a card title would leave a file Word cannot open, so they are dropped.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function xmlSafe(text: string): string {
   return text.replace(NOT_XML, '');
 }
-
 
 export interface RunStyle {
   bold?: boolean;
@@ -22,7 +22,10 @@ export interface RunStyle {
 export function runsOf(text: string, style: RunStyle = {}, rightToLeft = false): TextRun[] {
   return xmlSafe(text)
     .split(/\r\n|\r|\n/)
-    .map((line, index) => new TextRun({ ...style, text: line, break: index > 0 ? 1 : undefined, rightToLeft: rightToLeft || undefined }));
+    .map(
+      (line, index) =>
+        new TextRun({ ...style, text: line, break: index > 0 ? 1 : undefined, rightToLeft: rightToLeft || undefined }),
+    );
 }
 
 /** A body paragraph; one that starts in Arabic or Hebrew is laid out right to left. */

@@ -7,8 +7,12 @@ const IDEA_INDENT = 14;
 
 /** Score, votes, averages and counts, as one quiet line. */
 function ideaFacts(report: ExportReport, idea: ReportCard): string {
-  const facts = [`Score ${idea.score}`, `${countOf(idea.voteCount, 'vote')} (+${idea.positivePoints} / \u2212${idea.negativePoints})`];
-  for (const criterion of report.criteria) facts.push(`${criterion.title} ${formatAverage(idea.ratingAverages[criterion.id])}`);
+  const facts = [
+    `Score ${idea.score}`,
+    `${countOf(idea.voteCount, 'vote')} (+${idea.positivePoints} / \u2212${idea.negativePoints})`,
+  ];
+  for (const criterion of report.criteria)
+    facts.push(`${criterion.title} ${formatAverage(idea.ratingAverages[criterion.id])}`);
   if (report.criteria.length > 0) facts.push(countOf(idea.ratingCount, 'rating'));
   if (idea.commentCount > 0) facts.push(countOf(idea.commentCount, 'comment'));
   if (idea.itemCount > 0) facts.push(countOf(idea.itemCount, 'item'));

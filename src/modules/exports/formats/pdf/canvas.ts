@@ -31,13 +31,16 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
   doc.rect(left, top, width, height).fill('#fafafa');
   // A faint grid, no denser than one line every 6 points.
   const step = Math.max(1, Math.ceil(6 / unit));
-  for (let col = step; col < cols; col += step) doc.moveTo(left + col * unit, top).lineTo(left + col * unit, top + height);
-  for (let row = step; row < rows; row += step) doc.moveTo(left, top + row * unit).lineTo(left + width, top + row * unit);
+  for (let col = step; col < cols; col += step)
+    doc.moveTo(left + col * unit, top).lineTo(left + col * unit, top + height);
+  for (let row = step; row < rows; row += step)
+    doc.moveTo(left, top + row * unit).lineTo(left + width, top + row * unit);
   doc.lineWidth(0.3).strokeColor('#e4e4e4').stroke();
   doc.rect(left, top, width, height).lineWidth(0.8).strokeColor('#999999').stroke();
 
   const cards = new Map(report.cards.map((card) => [card.id, card]));
-  const zoneColor = (clusterId: string | null) => fillOf(clusterId === null ? null : (cards.get(clusterId)?.color ?? null));
+  const zoneColor = (clusterId: string | null) =>
+    fillOf(clusterId === null ? null : (cards.get(clusterId)?.color ?? null));
   const space = new LabelSpace({ x: left, y: top, width, height });
   doc.save().rect(left, top, width, height).clip();
   for (const zone of canvas.zones) {
@@ -61,7 +64,11 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
     const [x, y, w] = [left + zone.x * unit, top + zone.y * unit, zone.cols * unit];
     const name = writer.fit(zone.name, Math.max(w - 8, 8), { size: 9, weight: 'bold' });
     const nameWidth = writer.measure(name, { size: 9, weight: 'bold' });
-    doc.rect(x + 2, y + 2, nameWidth + 4, 13).fillOpacity(0.85).fill('#ffffff').fillOpacity(1);
+    doc
+      .rect(x + 2, y + 2, nameWidth + 4, 13)
+      .fillOpacity(0.85)
+      .fill('#ffffff')
+      .fillOpacity(1);
     writer.label(name, x + 4, y + 4, { size: 9, weight: 'bold' });
     space.reserve({ x: x + 2, y: y + 2, width: nameWidth + 4, height: 13 });
   }
@@ -91,7 +98,12 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
     ],
     canvas.zones.map((zone) => {
       const cluster = zone.clusterId === null ? undefined : cards.get(zone.clusterId);
-      return [zone.name, `${zone.x}, ${zone.y}`, `${zone.cols} \u00d7 ${zone.rows}`, cluster ? cardLabel(cluster) : '\u2013'];
+      return [
+        zone.name,
+        `${zone.x}, ${zone.y}`,
+        `${zone.cols} \u00d7 ${zone.rows}`,
+        cluster ? cardLabel(cluster) : '\u2013',
+      ];
     }),
   );
 }

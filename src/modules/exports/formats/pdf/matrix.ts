@@ -28,7 +28,8 @@ function spotLabel(writer: PdfWriter, numbers: readonly string[]): string {
   for (let index = 1; index < numbers.length; index += 1) {
     const longer = `${shown}, ${numbers[index]}`;
     const rest = numbers.length - index - 1;
-    if (writer.measure(rest > 0 ? `${longer} +${rest}` : longer, { size: 7 }) > SPOT_LABEL_WIDTH) return `${shown} +${numbers.length - index}`;
+    if (writer.measure(rest > 0 ? `${longer} +${rest}` : longer, { size: 7 }) > SPOT_LABEL_WIDTH)
+      return `${shown} +${numbers.length - index}`;
     shown = longer;
   }
   return shown;
@@ -68,12 +69,26 @@ function plotFor(writer: PdfWriter, first: ReportCriterion, second: ReportCriter
   const top = writer.y + 6;
   const pad = 14;
   const along = (value: number, criterion: ReportCriterion) =>
-    criterion.max > criterion.min ? pad + ((value - criterion.min) / (criterion.max - criterion.min)) * (size - 2 * pad) : size / 2;
-  return { left, top, size, xOf: (value) => left + along(value, first), yOf: (value) => top + size - along(value, second) };
+    criterion.max > criterion.min
+      ? pad + ((value - criterion.min) / (criterion.max - criterion.min)) * (size - 2 * pad)
+      : size / 2;
+  return {
+    left,
+    top,
+    size,
+    xOf: (value) => left + along(value, first),
+    yOf: (value) => top + size - along(value, second),
+  };
 }
 
 /** The square, the middle lines, the quadrants' names, the scales and the axis titles. */
-function drawFrame(writer: PdfWriter, plot: Plot, first: ReportCriterion, second: ReportCriterion, space: LabelSpace): void {
+function drawFrame(
+  writer: PdfWriter,
+  plot: Plot,
+  first: ReportCriterion,
+  second: ReportCriterion,
+  space: LabelSpace,
+): void {
   const { doc } = writer;
   const { left, top, size, xOf, yOf } = plot;
   doc.rect(left, top, size, size).fillAndStroke('#fbfbfb', '#999999');
@@ -85,12 +100,19 @@ function drawFrame(writer: PdfWriter, plot: Plot, first: ReportCriterion, second
     for (const highSecond of [false, true]) {
       const name = `${highFirst ? 'high' : 'low'} ${first.title}, ${highSecond ? 'high' : 'low'} ${second.title}`;
       const [x, y] = [highFirst ? left + size - 5 : left + 5, highSecond ? top + 4 : top + size - 11];
-      const width = writer.label(name, x, y, { size: 7, color: MUTED, anchor: highFirst ? 'end' : 'start', maxWidth: size / 2 - 10 });
+      const width = writer.label(name, x, y, {
+        size: 7,
+        color: MUTED,
+        anchor: highFirst ? 'end' : 'start',
+        maxWidth: size / 2 - 10,
+      });
       space.reserve({ x: highFirst ? x - width : x, y, width, height: 8 });
     }
   }
-  for (const value of scaleTicks(first)) writer.label(String(value), xOf(value), top + size + 4, { size: 8, color: MUTED, anchor: 'middle' });
-  for (const value of scaleTicks(second)) writer.label(String(value), left - 4, yOf(value) - 4, { size: 8, color: MUTED, anchor: 'end' });
+  for (const value of scaleTicks(first))
+    writer.label(String(value), xOf(value), top + size + 4, { size: 8, color: MUTED, anchor: 'middle' });
+  for (const value of scaleTicks(second))
+    writer.label(String(value), left - 4, yOf(value) - 4, { size: 8, color: MUTED, anchor: 'end' });
   const axisTitle = { size: 9.5, weight: 'bold', anchor: 'middle', maxWidth: size } as const;
   writer.label(`${first.title} (average)`, left + size / 2, top + size + 18, axisTitle);
   const upright: [number, number] = [left - 36, top + size / 2];
@@ -104,11 +126,16 @@ function drawSpots(writer: PdfWriter, report: ExportReport, spots: readonly Spot
   const colors = new Map(report.cards.map((card) => [card.id, card.color]));
   for (const spot of spots) {
     const radius = spot.ideas.length > 1 ? 4 : 3.2;
-    writer.doc.circle(spot.x, spot.y, radius).fillAndStroke(fillOf(colors.get(spot.ideas[0]!.clusterId ?? '') ?? null), '#333333');
+    writer.doc
+      .circle(spot.x, spot.y, radius)
+      .fillAndStroke(fillOf(colors.get(spot.ideas[0]!.clusterId ?? '') ?? null), '#333333');
     space.reserve({ x: spot.x - radius, y: spot.y - radius, width: 2 * radius, height: 2 * radius });
   }
   for (const spot of spots) {
-    const text = spotLabel(writer, spot.ideas.map((idea) => idea.shortId));
+    const text = spotLabel(
+      writer,
+      spot.ideas.map((idea) => idea.shortId),
+    );
     const width = writer.measure(text, { size: 7 });
     const box = space.claimBeside(spot.x, spot.y, width);
     if (box) writer.label(text, box.x, box.y, { size: 7 });
@@ -119,7 +146,12 @@ function drawSpots(writer: PdfWriter, report: ExportReport, spots: readonly Spot
  * The impact/effort picture: each idea rated on both criteria placed by its two averages, with
  * lines at the middle of each scale, then a legend from the dots' numbers to the ideas' titles.
  */
-export function matrixChart(writer: PdfWriter, report: ExportReport, first: ReportCriterion, second: ReportCriterion): void {
+export function matrixChart(
+  writer: PdfWriter,
+  report: ExportReport,
+  first: ReportCriterion,
+  second: ReportCriterion,
+): void {
   const { quadrants, unrated } = placeOnTwoByTwo(report, first, second);
   const placedIds = new Set(quadrants.flatMap((quadrant) => quadrant.ideas.map((idea) => idea.id)));
   const placed = report.cards.filter((card) => placedIds.has(card.id));
@@ -136,7 +168,8 @@ export function matrixChart(writer: PdfWriter, report: ExportReport, first: Repo
 
   writer.y = plot.top + plot.size + 40;
   if (placed.length === 0) writer.note('No idea is rated on both criteria yet.');
-  if (unrated.length > 0) writer.note(`${countOf(unrated.length, 'idea')} not rated on both criteria and not placed.`, { after: 6 });
+  if (unrated.length > 0)
+    writer.note(`${countOf(unrated.length, 'idea')} not rated on both criteria and not placed.`, { after: 6 });
   if (placed.length === 0) return;
   writer.skip(6);
   table(
@@ -147,6 +180,11 @@ export function matrixChart(writer: PdfWriter, report: ExportReport, first: Repo
       { title: first.title, width: 60, align: 'end' },
       { title: second.title, width: 60, align: 'end' },
     ],
-    placed.map((idea) => [idea.shortId, idea.title, formatAverage(idea.ratingAverages[first.id]), formatAverage(idea.ratingAverages[second.id])]),
+    placed.map((idea) => [
+      idea.shortId,
+      idea.title,
+      formatAverage(idea.ratingAverages[first.id]),
+      formatAverage(idea.ratingAverages[second.id]),
+    ]),
   );
 }

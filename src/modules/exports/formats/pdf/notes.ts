@@ -4,7 +4,12 @@ import { attribution } from '../report-text';
 import { MUTED, type PdfWriter } from './writer';
 
 /** One section's items, each with the card it belongs to and who added it. */
-export function sectionItems(writer: PdfWriter, report: ExportReport, section: ReportSection, items: readonly ReportItem[]): void {
+export function sectionItems(
+  writer: PdfWriter,
+  report: ExportReport,
+  section: ReportSection,
+  items: readonly ReportItem[],
+): void {
   if (items.length === 0) {
     writer.note('No items.');
     return;
@@ -14,7 +19,10 @@ export function sectionItems(writer: PdfWriter, report: ExportReport, section: R
     const card = cards.get(item.cardId);
     writer.keepSpace(30);
     writer.paragraph(item.content, { after: 1 });
-    writer.note(`${card ? `On ${cardLabel(card)}` : `In ${section.title}`}  \u00b7  ${attribution(item.user, item.createdAt)}`, { after: 7 });
+    writer.note(
+      `${card ? `On ${cardLabel(card)}` : `In ${section.title}`}  \u00b7  ${attribution(item.user, item.createdAt)}`,
+      { after: 7 },
+    );
   }
 }
 

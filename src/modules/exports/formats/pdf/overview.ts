@@ -38,7 +38,8 @@ export function agenda(writer: PdfWriter, report: ExportReport): void {
   if (report.steps.length === 0) writer.note('The agenda has no steps.');
   for (const step of report.steps) {
     writer.heading(`${step.number}. ${step.name}`, 3);
-    if (step.id === report.workshop.currentStepId) writer.note('The current step when this report was made.', { after: 3 });
+    if (step.id === report.workshop.currentStepId)
+      writer.note('The current step when this report was made.', { after: 3 });
     if (step.instructions.trim() === '') writer.note('No instructions.');
     else writer.paragraph(step.instructions);
   }

@@ -23,9 +23,19 @@ export class LabelSpace {
   /** Claims `box` when it lies inside the drawing and overlaps no claimed box; whether it did. */
   private claim(box: Box): boolean {
     const { within } = this;
-    if (box.x < within.x || box.y < within.y || box.x + box.width > within.x + within.width || box.y + box.height > within.y + within.height) return false;
+    if (
+      box.x < within.x ||
+      box.y < within.y ||
+      box.x + box.width > within.x + within.width ||
+      box.y + box.height > within.y + within.height
+    )
+      return false;
     const overlaps = this.taken.some(
-      (other) => box.x < other.x + other.width && other.x < box.x + box.width && box.y < other.y + other.height && other.y < box.y + box.height,
+      (other) =>
+        box.x < other.x + other.width &&
+        other.x < box.x + box.width &&
+        box.y < other.y + other.height &&
+        other.y < box.y + box.height,
     );
     if (!overlaps) this.taken.push(box);
     return !overlaps;

@@ -28,29 +28,54 @@ function partsOf(report: ExportReport): Part[] {
         { after: 6 },
       ),
   });
-  for (const group of groups) parts.push({ title: group.cluster.title, level: 2, render: (writer) => clusterBlock(writer, report, group) });
+  for (const group of groups)
+    parts.push({ title: group.cluster.title, level: 2, render: (writer) => clusterBlock(writer, report, group) });
 
-  parts.push({ title: 'Results', level: 1, render: (writer) => writer.note('What the votes, ratings and canvas show, drawn.', { after: 6 }) });
+  parts.push({
+    title: 'Results',
+    level: 1,
+    render: (writer) => writer.note('What the votes, ratings and canvas show, drawn.', { after: 6 }),
+  });
   parts.push({ title: 'Top ideas by score', level: 2, render: (writer) => topIdeasChart(writer, report) });
   const [first, second] = report.criteria;
   if (first && second) {
-    parts.push({ title: matrixTitle(report.criteria), level: 2, newPage: true, render: (writer) => matrixChart(writer, report, first, second) });
+    parts.push({
+      title: matrixTitle(report.criteria),
+      level: 2,
+      newPage: true,
+      render: (writer) => matrixChart(writer, report, first, second),
+    });
   }
   const { canvas } = report;
   parts.push(
     canvas === null
       ? { title: 'Canvas', level: 2, render: (writer) => writer.note('The workshop has no canvas.') }
-      : { title: `Canvas: ${canvas.name}`, level: 2, newPage: true, render: (writer) => canvasDrawing(writer, report, canvas) },
+      : {
+          title: `Canvas: ${canvas.name}`,
+          level: 2,
+          newPage: true,
+          render: (writer) => canvasDrawing(writer, report, canvas),
+        },
   );
 
   const items = itemsOf(report);
   parts.push({
     title: 'Items by section',
     level: 1,
-    render: (writer) => writer.note(report.sections.length === 0 ? 'The workshop has no sections.' : 'The items of each section, with the card each belongs to.', { after: 6 }),
+    render: (writer) =>
+      writer.note(
+        report.sections.length === 0
+          ? 'The workshop has no sections.'
+          : 'The items of each section, with the card each belongs to.',
+        { after: 6 },
+      ),
   });
   for (const section of report.sections) {
-    parts.push({ title: section.title, level: 2, render: (writer) => sectionItems(writer, report, section, items.get(section.id) ?? []) });
+    parts.push({
+      title: section.title,
+      level: 2,
+      render: (writer) => sectionItems(writer, report, section, items.get(section.id) ?? []),
+    });
   }
 
   parts.push({ title: 'Comments', level: 1, render: (writer) => commentsByCard(writer, report) });

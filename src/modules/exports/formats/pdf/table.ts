@@ -19,7 +19,9 @@ function pageCount(writer: PdfWriter): number {
 /** A plain table whose header comes again at the top of every page it runs onto. */
 export function table(writer: PdfWriter, columns: readonly Column[], rows: ReadonlyArray<readonly string[]>): void {
   const fixed = columns.reduce((sum, column) => sum + (column.wraps ? 0 : (column.width ?? 60)), 0);
-  const widths = columns.map((column) => (column.wraps ? writer.width - fixed - GAP * (columns.length - 1) : (column.width ?? 60)));
+  const widths = columns.map((column) =>
+    column.wraps ? writer.width - fixed - GAP * (columns.length - 1) : (column.width ?? 60),
+  );
   const starts: number[] = [];
   widths.reduce((x, width) => (starts.push(x), x + width + GAP), writer.left);
 

@@ -16,7 +16,10 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
     return;
   }
   const clusterColors = new Map(report.cards.map((card) => [card.id, card.color]));
-  writer.note(`The ${countOf(ranked.length, 'idea')} with the highest scores; a score is the sum of the idea's vote values.`, { after: 12 });
+  writer.note(
+    `The ${countOf(ranked.length, 'idea')} with the highest scores; a score is the sum of the idea's vote values.`,
+    { after: 12 },
+  );
 
   const { doc } = writer;
   const labelWidth = 170;
@@ -45,10 +48,25 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
       .rect(Math.min(zero, end), rowTop + 4, Math.max(Math.abs(end - zero), 1), rowHeight - 8)
       .fill(fillOf(clusterColors.get(idea.clusterId ?? '') ?? null));
     const valueAt = idea.score < 0 ? end - 4 : end + 4;
-    writer.label(String(idea.score), valueAt, rowTop + 6, { size: 9, weight: 'bold', anchor: idea.score < 0 ? 'end' : 'start' });
+    writer.label(String(idea.score), valueAt, rowTop + 6, {
+      size: 9,
+      weight: 'bold',
+      anchor: idea.score < 0 ? 'end' : 'start',
+    });
   });
-  doc.moveTo(xOf(0), top).lineTo(xOf(0), axisY).moveTo(plotLeft, axisY).lineTo(plotLeft + plotWidth, axisY).lineWidth(0.8).strokeColor(INK).stroke();
-  writer.label('Score (sum of vote values)', plotLeft + plotWidth / 2, axisY + 18, { size: 9, weight: 'bold', anchor: 'middle' });
+  doc
+    .moveTo(xOf(0), top)
+    .lineTo(xOf(0), axisY)
+    .moveTo(plotLeft, axisY)
+    .lineTo(plotLeft + plotWidth, axisY)
+    .lineWidth(0.8)
+    .strokeColor(INK)
+    .stroke();
+  writer.label('Score (sum of vote values)', plotLeft + plotWidth / 2, axisY + 18, {
+    size: 9,
+    weight: 'bold',
+    anchor: 'middle',
+  });
   writer.y = axisY + 44;
 
   const shown = report.criteria.slice(0, 3);
@@ -72,4 +90,3 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
     ]),
   );
 }
-

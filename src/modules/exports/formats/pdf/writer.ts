@@ -182,7 +182,8 @@ export class PdfWriter {
    */
   label(text: string, x: number, y: number, options: LabelOptions = {}): number {
     const { size = BODY_SIZE, weight = 'regular', color = INK, anchor = 'start' } = options;
-    const shown = options.maxWidth === undefined ? text.replace(/\s+/g, ' ') : this.fit(text, options.maxWidth, options);
+    const shown =
+      options.maxWidth === undefined ? text.replace(/\s+/g, ' ') : this.fit(text, options.maxWidth, options);
     const runs = runsOf(shown, weight);
     const width = this.widthOfRuns(runs, size);
     const { x: keptX, y: keptY } = this.doc;
