@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
+import { EnvSchema, LEASE_DEFAULTS, UPLOAD_UNATTACHED_HOURS, type Env } from './config-env';
+import { LIMIT_NAMES, LIMITS, limitSettings, type LimitSettings } from './config-limits';
 
 /** Which proxy header, if any, names the client's address (see `Config.trustProxy`). */
 export type TrustProxy = 'none' | 'forwarded' | 'fly';
@@ -122,189 +124,6 @@ const FIXED = {
   liveRecheckMs: 30_000,
 } satisfies Partial<Config>;
 
-/**
- * A whole number from `min` to `max` in plain digits (no sign, point, exponent or spaces), else
- * `message`, which names the range.
- */
-const wholeNumber = (min: number, max: number, message: string) =>
-  v.pipe(
-    v.string(),
-    v.regex(new RegExp(`^\\d{1,${String(max).length}}$`), message),
-    v.transform(Number),
-    v.minValue(min, message),
-    v.maxValue(max, message),
-  );
-
-/**
- * A limit's value when its variable is unset: a number, or a multiple of the limit it follows. An
- * address stands for several people (a room behind one router): its budgets follow the per-user
- * ones unless set on their own, so one variable still tunes (or turns off) a family.
- */
-type LimitDefault = number | { follows: string; times: number };
-
-/**
- * Every limit (docs/configuration.md#rate-limits-and-caps): its variable, its default, and the window it counts
- * in (seconds; none for a cap on what waits at any moment). Here and in every limit, `0` means no
- * limit. The variables, the defaults (tests start from them too) and the windows of the
- * limiters are all read from here.
- */
-export const LIMITS = {
-  /** Imports from URLs one user may start per minute. */
-  importsPerMinute: { env: 'IMPORTS_PER_MINUTE', fallback: 10, windowS: 60 },
-  /** Invitation mails (workshops and organizations) one user's requests may send in 24 hours. */
-  invitationMailsPerDay: { env: 'INVITATION_MAILS_PER_DAY', fallback: 200, windowS: 86_400 },
-  /** Wrong access codes a user may try per minute before 429. */
-  joinAttemptsPerMinute: { env: 'JOIN_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
-  /**
-   * Wrong access codes one client address may try per minute before 429; by default six times
-   * `joinAttemptsPerMinute`: a room of 300 behind one address, one in ten mistyping, gets in
-   * (docs/configuration.md#a-room-behind-one-address-and-guessing-codes).
-   */
-  joinAttemptsPerAddressPerMinute: {
-    env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE',
-    fallback: { follows: 'joinAttemptsPerMinute', times: 6 },
-    windowS: 60,
-  },
-  /**
-   * Wrong access codes one client address may try in 24 hours before 429, what bounds guessing over
-   * days (docs/configuration.md#a-room-behind-one-address-and-guessing-codes: the odds); by default
-   * 50 times `joinAttemptsPerMinute`.
-   */
-  joinAttemptsPerAddressPerDay: {
-    env: 'JOIN_ATTEMPTS_PER_ADDRESS_PER_DAY',
-    fallback: { follows: 'joinAttemptsPerMinute', times: 50 },
-    windowS: 86_400,
-  },
-  /** Failed logins an account may take per minute before 429. */
-  authAttemptsPerMinute: { env: 'AUTH_ATTEMPTS_PER_MINUTE', fallback: 10, windowS: 60 },
-  /** Failed logins, on any accounts, one address may make per minute; by default three times `authAttemptsPerMinute`. */
-  loginFailuresPerAddressPerMinute: {
-    env: 'LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
-    fallback: { follows: 'authAttemptsPerMinute', times: 3 },
-    windowS: 60,
-  },
-  /** Signups (each sends a mail) one address may make per minute; by default `authAttemptsPerMinute`. */
-  signupsPerAddressPerMinute: {
-    env: 'SIGNUPS_PER_ADDRESS_PER_MINUTE',
-    fallback: { follows: 'authAttemptsPerMinute', times: 1 },
-    windowS: 60,
-  },
-  /** Confirmation mails one user may have sent again in 10 minutes. */
-  confirmationMailsPer10Minutes: { env: 'CONFIRMATION_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
-  /** Socket.IO joins one connection may make in 10 seconds. */
-  joinsPerSocketPer10Seconds: { env: 'JOINS_PER_SOCKET_PER_10_SECONDS', fallback: 10, windowS: 10 },
-  /** Socket.IO joins one user may make per minute, whatever their connections. */
-  joinsPerUserPerMinute: { env: 'JOINS_PER_USER_PER_MINUTE', fallback: 60, windowS: 60 },
-  /** Events one user may have replayed by resumes per minute (beyond, a resume answers `reload`). */
-  replayedEventsPerUserPerMinute: { env: 'REPLAYED_EVENTS_PER_USER_PER_MINUTE', fallback: 2_500, windowS: 60 },
-  /** Exports of one workshop waiting to be made at once. */
-  pendingExportsPerWorkshop: { env: 'PENDING_EXPORTS_PER_WORKSHOP', fallback: 5, windowS: null },
-  /** Exports one user asked for waiting to be made at once. */
-  pendingExportsPerUser: { env: 'PENDING_EXPORTS_PER_USER', fallback: 10, windowS: null },
-  /** MiB one user may upload in any 24 hours (counted in `files`, not by a limiter). */
-  uploadUserDailyMb: { env: 'UPLOAD_USER_DAILY_MB', fallback: 200, windowS: 86_400 },
-  /** MiB one guest may upload in any 24 hours. */
-  uploadGuestDailyMb: { env: 'UPLOAD_GUEST_DAILY_MB', fallback: 50, windowS: 86_400 },
-  /** MiB the uploads counted against one workshop may hold in all. */
-  uploadWorkshopMb: { env: 'UPLOAD_WORKSHOP_MB', fallback: 2_000, windowS: null },
-} as const satisfies Record<string, { env: string; fallback: LimitDefault; windowS: number | null }>;
-
-export type LimitName = keyof typeof LIMITS;
-/** Each limit's value (`LIMITS`), as `Config` holds it. */
-export type LimitSettings = { -readonly [K in LimitName]: number };
-/** The limits that count in a window, as opposed to caps on what waits at once. */
-type WindowedLimit = { [K in LimitName]: (typeof LIMITS)[K]['windowS'] extends number ? K : never }[LimitName];
-
-const LIMIT_NAMES = Object.keys(LIMITS) as LimitName[];
-
-/** The limits' values: those set, and for the others their default (following, in turn, the limit they follow). */
-function limitSettings(set: Partial<LimitSettings>): LimitSettings {
-  const value = (name: LimitName): number => {
-    const fallback: LimitDefault = LIMITS[name].fallback;
-    return (
-      set[name] ?? (typeof fallback === 'number' ? fallback : fallback.times * value(fallback.follows as LimitName))
-    );
-  };
-  return Object.fromEntries(LIMIT_NAMES.map((name) => [name, value(name)])) as LimitSettings;
-}
-
-/** A windowed limit as a limiter's budget: its points (its value) per its window. */
-export function budget<K extends WindowedLimit>(config: Pick<Config, K>, name: K): { points: number; windowS: number } {
-  return { points: config[name], windowS: LIMITS[name].windowS as number };
-}
-
-/** Stays an exact integer in every counter, and within the database's integer column. */
-const LIMIT_MAX = 1_000_000_000;
-const limitValue = wholeNumber(0, LIMIT_MAX, `expected a whole number from 0 (no limit) to ${LIMIT_MAX}`);
-/** Each limit's variable; unset, `limitSettings` gives it its default. */
-const limitVariables = Object.fromEntries(Object.values(LIMITS).map(({ env }) => [env, v.optional(limitValue)])) as {
-  [K in LimitName as (typeof LIMITS)[K]['env']]: v.OptionalSchema<typeof limitValue, undefined>;
-};
-
-/** The leases' defaults when their variables are unset; tests start from them too. */
-const LEASE_DEFAULTS = {
-  mailLeaseMs: 120_000,
-  exportLeaseMs: 300_000,
-} satisfies Partial<Config>;
-
-/** Hours an upload attached to nothing is kept by default. */
-const UPLOAD_UNATTACHED_HOURS = 24;
-
-/** The longest timer Node arms (about 24.8 days): a lease's end is waited for with one. */
-const LONGEST_TIMER_MS = 2_147_483_647;
-const leaseVariable = (fallback: number) =>
-  v.optional(
-    wholeNumber(1000, LONGEST_TIMER_MS, `expected a whole number of milliseconds, from 1000 to ${LONGEST_TIMER_MS}`),
-    String(fallback),
-  );
-
-const EnvSchema = v.object({
-  PORT: v.optional(wholeNumber(0, 65535, 'expected a port number from 0 to 65535'), '3000'),
-  DATABASE_PATH: v.optional(v.pipe(v.string(), v.minLength(1)), './data/workshops.db'),
-  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// URL'))),
-  DATABASE_POOL_SIZE: v.optional(wholeNumber(1, 100, 'expected a number from 1 to 100'), '10'),
-  SQLITE_SYNCHRONOUS: v.optional(v.picklist(['full', 'normal'], 'expected full or normal'), 'full'),
-  FILES_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data/files'),
-  // S3's bucket naming rules (3 to 63 lowercase letters, digits, dots and dashes); the prefix in
-  // S3's safe key characters, without empty segments.
-  FILES_URL: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/([\w!.*'()-]+\/)*([\w!.*'()-]+)?)?$/,
-        'expected s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, dots and dashes)',
-      ),
-    ),
-  ),
-  AWS_REGION: v.optional(v.string()),
-  AWS_ACCESS_KEY_ID: v.optional(v.string()),
-  AWS_SECRET_ACCESS_KEY: v.optional(v.string()),
-  AWS_SESSION_TOKEN: v.optional(v.string()),
-  AWS_ENDPOINT_URL_S3: v.optional(
-    v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000')),
-  ),
-  AWS_ENDPOINT_URL: v.optional(
-    v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\S*$/, 'expected an http(s) URL such as http://127.0.0.1:9000')),
-  ),
-  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url())),
-  SECRET: v.optional(v.pipe(v.string(), v.minLength(16))),
-  REDIS_URL: v.optional(v.pipe(v.string(), v.url())),
-  SMTP_URL: v.optional(v.pipe(v.string(), v.url())),
-  MAIL_FROM: v.optional(v.string(), 'Workshops <no-reply@localhost>'),
-  IMPORT_ALLOW_HOSTS: v.optional(v.string(), ''),
-  LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
-  TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false', 'fly']), '0'),
-  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
-  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.regex(/^\S{16,}$/, 'expected at least 16 characters, no spaces'))),
-  ...limitVariables,
-  MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
-  EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
-  UPLOAD_UNATTACHED_HOURS: v.optional(
-    wholeNumber(1, 87_600, 'expected a whole number of hours, from 1 to 87600'),
-    String(UPLOAD_UNATTACHED_HOURS),
-  ),
-});
-
 /** A setting that cannot be used; its message is one line naming the variable and its value. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -393,7 +212,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
 }
 
 /** Unset and empty variables alike are left to the SDK's own lookup. */
-function s3Settings(e: v.InferOutput<typeof EnvSchema>): S3Settings {
+function s3Settings(e: Env): S3Settings {
   const settings: S3Settings = {
     region: e.AWS_REGION,
     endpoint: e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, LIMITS, loadConfig, testConfig, type Config, type LimitName } from '../src/config';
+import { ConfigError, loadConfig, testConfig, type Config } from '../src/config';
+import { LIMITS, type LimitName } from '../src/config-limits';
 
 /*
  * Rate limits (docs/configuration.md#rate-limits-and-caps): every limit has its own variable; `0`

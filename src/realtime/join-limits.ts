@@ -1,4 +1,5 @@
-import { budget, type Config } from '../config';
+import type { Config } from '../config';
+import { budget } from '../config-limits';
 import { memoryLimiters, type Limiter, type Limiters } from '../lib/limiters';
 
 type JoinLimitSettings = Pick<

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { budget, type Config } from '../../config';
+import type { Config } from '../../config';
+import { budget } from '../../config-limits';
 import { clientKey } from '../../http/client-address';
 import type { AppEnv } from '../../http/env';
 import { limitAttempts } from '../../http/middleware/rate-limit';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { budget } from '../../config';
+import { budget } from '../../config-limits';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { limitAttempts } from '../../http/middleware/rate-limit';

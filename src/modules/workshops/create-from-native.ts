@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { budget } from '../../config';
+import { budget } from '../../config-limits';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../http/errors';
 import { UNSTORABLE_TEXT, unstorableTextPath } from '../../http/validation';

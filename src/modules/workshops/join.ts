@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { budget } from '../../config';
+import { budget } from '../../config-limits';
 import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
@@ -8,7 +8,8 @@ import { hasBody } from '../../http/validation';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
-import { writeWorkshop, type ChangeRecorder } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
+import { type ChangeRecorder } from '../../domain/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
