@@ -9,7 +9,7 @@ import { memoryLimiters, redisLimiters, type Limiters } from './lib/limiters';
 import { sessionAuth } from './modules/auth/service';
 import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
-import { DomainEventBus } from './modules/events/bus';
+import { DomainEventBus } from './domain/bus';
 import { Metrics } from './ops/metrics';
 import { Readiness } from './ops/readiness';
 import { watchDeps } from './ops/watch';

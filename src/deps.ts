@@ -4,7 +4,7 @@ import type { Database } from './db/database';
 import type { FileStore } from './files/store';
 import type { Limiters } from './lib/limiters';
 import type { SessionAuth } from './modules/auth/service';
-import type { DomainEventBus } from './modules/events/bus';
+import type { DomainEventBus } from './domain/bus';
 import type { Metrics } from './ops/metrics';
 import type { Readiness } from './ops/readiness';
 

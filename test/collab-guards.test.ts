@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { awarenessUpdateMessage, syncStep2UpdateMessage, updateMessage } from '../src/collab/protocol';
-import { writeWorkshop } from '../src/modules/events/recorder';
+import { writeWorkshop } from '../src/db/write';
 import { engineOf, rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
 import { holdWriteLock } from './helpers/locks';
 import { quietFor, until } from './helpers/wait';

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { WorkshopEvent } from '../src/modules/events/bus';
+import type { WorkshopEvent } from '../src/domain/bus';
 import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement } from './helpers/collab';
 import { seedCard, seedWorkshop, seedWorkshopWith } from './helpers/factories';

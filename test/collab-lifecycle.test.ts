@@ -7,7 +7,7 @@ import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
-import { write } from '../src/modules/events/recorder';
+import { write } from '../src/db/write';
 
 const t = useServer();
 const [user] = useUsers(t, 'Lifecycle');

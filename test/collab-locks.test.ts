@@ -4,7 +4,7 @@ import type { CollabExtension } from '../src/collab/hooks';
 import type { LayoutCopy } from '../src/collab/types';
 import { zoneCopy } from '../src/modules/canvas/zone-copy';
 import { placementCopy } from '../src/modules/cards/placement-copy';
-import { write, writeWorkshop } from '../src/modules/events/recorder';
+import { write, writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, rawMember } from './helpers/collab';
 import { seedCard, seedWorkshopWith } from './helpers/factories';

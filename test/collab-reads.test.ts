@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
 import type { CardOutput } from '../src/modules/cards/schemas';
-import { writeWorkshop } from '../src/modules/events/recorder';
+import { writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';
 import { eventLog, seedWorkshop, type TestUser } from './helpers/factories';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { write } from '../src/modules/events/recorder';
+import { write } from '../src/db/write';
 import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement } from './helpers/collab';
 import { seedCard, seedWorkshop } from './helpers/factories';

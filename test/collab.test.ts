@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
 import * as Y from 'yjs';
-import { write, writeWorkshop } from '../src/modules/events/recorder';
+import { write, writeWorkshop } from '../src/db/write';
 import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
 import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith, inTurn } from './helpers/factories';

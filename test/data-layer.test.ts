@@ -9,7 +9,7 @@ import { rowInserter, type Insertable } from '../src/db/prepared';
 import { openPostgres } from '../src/db/postgres';
 import { execute, queryRows } from '../src/db/sql';
 import { QueryOutsideTransaction } from '../src/db/scope';
-import { write } from '../src/modules/events/recorder';
+import { write } from '../src/db/write';
 import { useCast } from './helpers/cast';
 import { eventLog, seedCard, seedWorkshopWith } from './helpers/factories';
 import { testStore } from './helpers/store';

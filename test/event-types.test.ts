@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ACTION_VISIBILITY,
-  type ChangeInput,
-  type WorkshopAction,
-  type WorkshopEvent,
-} from '../src/modules/events/changes';
+import { ACTION_VISIBILITY, type ChangeInput, type WorkshopAction, type WorkshopEvent } from '../src/domain/events';
 import { RENDERERS, type Renderers } from '../src/realtime/renderers';
 
 /*

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';

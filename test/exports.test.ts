@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { eventLog, expectError, inTurn } from './helpers/factories';
 import { startTestServer } from './helpers/server';

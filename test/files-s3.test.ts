@@ -1,7 +1,7 @@
 import { connect, createServer, type Socket } from 'node:net';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import type { AttachmentOutput } from '../src/modules/attachments/schemas';
 import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { write } from '../src/modules/events/recorder';
+import { write } from '../src/db/write';
 import type { NotificationOutput } from '../src/modules/notifications/schemas';
 import { createUser, expectError, seedNotification, type TestUser, errorOf, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { syncedDoc } from './helpers/collab';

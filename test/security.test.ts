@@ -4,7 +4,7 @@ import type { CanvasOutput } from '../src/modules/canvas/schemas';
 import type { CommentOutput } from '../src/modules/comments/schemas';
 import type { CriterionOutput } from '../src/modules/criteria/schemas';
 import type { ItemOutput } from '../src/modules/items/schemas';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import type { InvitationOutput } from '../src/modules/invitations/schemas';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { RatingOutput } from '../src/modules/ratings/schemas';

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import { startMailSender } from '../src/modules/mail/sender';
 import { queueDailyDigests } from '../src/modules/mail/digest';
 import { useDocs, useRedis, useServer, useSockets, useUsers } from './helpers/cast';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import { createUser, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { dropPostgresDatabase, emptyPostgresDatabase, testStore } from './helpers/store';

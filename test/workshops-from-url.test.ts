@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/modules/events/changes';
+import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { isPublicAddress } from '../src/lib/public-fetch';

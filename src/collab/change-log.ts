@@ -1,6 +1,7 @@
 import type { AuthorVisibility } from '../modules/access/rules';
-import type { PlacementOutput } from '../modules/events/changes';
-import { diffFields, type ChangeRecorder } from '../modules/events/recorder';
+import type { PlacementOutput } from '../domain/events';
+import { diffFields } from '../domain/events';
+import type { ChangeRecorder } from '../domain/recorder';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, samePlacement, sameZone } from './layout';
 

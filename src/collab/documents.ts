@@ -1,4 +1,4 @@
-import type { WriteDeps } from '../modules/events/recorder';
+import type { WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';
 import { applyStored, countStored, WorkshopDocument } from './document';
 import type { Extensions } from './hooks';

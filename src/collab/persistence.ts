@@ -4,7 +4,7 @@ import { isUnavailable } from '../db/errors';
 import { findAccess } from '../modules/access/load';
 import type { AuthorVisibility } from '../modules/access/rules';
 import { mostHidden } from '../modules/access/visibility';
-import { writeWorkshop, type WriteDeps } from '../modules/events/recorder';
+import { writeWorkshop, type WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';
 import {
   applyStored,

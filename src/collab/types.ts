@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Db } from '../db/database';
 import type { AuthorVisibility } from '../modules/access/rules';
-import type { ChangeRecorder } from '../modules/events/recorder';
+import type { ChangeRecorder } from '../domain/recorder';
 
 /**
  * What the rest of the service may ask of the Yjs documents. The document of a workshop holds

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { WorkshopEvent } from './changes';
+import type { WorkshopEvent } from './events';
 
-export type { WorkshopEvent } from './changes';
+export type { WorkshopEvent } from './events';
 
 export interface NotificationEvent {
   userId: string;

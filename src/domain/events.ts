@@ -4,20 +4,20 @@
  * updates). Adding an action here makes the compiler ask for everything that must know it: its
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
  */
-import type { AuthorVisibility, CardsVisible } from '../access/rules';
-import type { AttachmentOutput } from '../attachments/schemas';
-import type { CanvasOutput, ZoneOutput } from '../canvas/schemas';
-import type { CardOutput } from '../cards/schemas';
-import type { CommentOutput } from '../comments/schemas';
-import type { CriterionOutput } from '../criteria/schemas';
-import type { ItemOutput } from '../items/schemas';
-import type { RatingOutput } from '../ratings/schemas';
-import type { SectionOutput } from '../sections/schemas';
-import type { IllustrationOutput, StepOutput } from '../steps/schemas';
-import type { VoteOutput } from '../votes/schemas';
-import type { InvitationOutput } from '../invitations/schemas';
-import type { TimerOutput } from '../timer/schemas';
-import type { UserRoleOutput, WorkshopOutput } from '../workshops/schemas';
+import type { AuthorVisibility, CardsVisible } from '../modules/access/rules';
+import type { AttachmentOutput } from '../modules/attachments/schemas';
+import type { CanvasOutput, ZoneOutput } from '../modules/canvas/schemas';
+import type { CardOutput } from '../modules/cards/schemas';
+import type { CommentOutput } from '../modules/comments/schemas';
+import type { CriterionOutput } from '../modules/criteria/schemas';
+import type { ItemOutput } from '../modules/items/schemas';
+import type { RatingOutput } from '../modules/ratings/schemas';
+import type { SectionOutput } from '../modules/sections/schemas';
+import type { IllustrationOutput, StepOutput } from '../modules/steps/schemas';
+import type { VoteOutput } from '../modules/votes/schemas';
+import type { InvitationOutput } from '../modules/invitations/schemas';
+import type { TimerOutput } from '../modules/timer/schemas';
+import type { UserRoleOutput, WorkshopOutput } from '../modules/workshops/schemas';
 
 /** `{field: [old, new]}` for each field an update changed. */
 export type FieldChanges = Record<string, [unknown, unknown]>;
@@ -279,4 +279,17 @@ export function actionsVisibleAs(visibility: Exclude<ActionVisibility, 'everyone
 /** Whether a stored action name is one this version knows (rows are written only by `record`). */
 export function isWorkshopAction(action: string): action is WorkshopAction {
   return Object.hasOwn(ACTION_VISIBILITY, action);
+}
+
+/** `{field: [old, new]}` for the fields whose value changed; deep-compares JSON values. */
+export function diffFields<T extends Record<string, unknown>>(
+  before: T,
+  after: T,
+  fields: readonly (keyof T & string)[],
+) {
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const field of fields) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = [before[field], after[field]];
+  }
+  return changes;
 }

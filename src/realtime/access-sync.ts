@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import type { AccessChangedEvent, SessionRevokedEvent } from '../modules/events/bus';
+import type { AccessChangedEvent, SessionRevokedEvent } from '../domain/bus';
 import { findAccess } from '../modules/access/load';
 import type { WorkshopRole } from '../modules/access/rules';
 import type { Presence } from './presence';

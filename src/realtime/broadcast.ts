@@ -1,6 +1,6 @@
 import type { AppDeps } from '../deps';
 import type { KeyedLock } from '../lib/keyed-lock';
-import type { NotificationEvent, WorkshopEvent } from '../modules/events/bus';
+import type { NotificationEvent, WorkshopEvent } from '../domain/bus';
 import { evictWorkshop, recheckAccess } from './access-sync';
 import type { ClusterReachable } from './cluster';
 import type { Delivery } from './audience';

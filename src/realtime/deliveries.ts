@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { WorkshopEvent, WorkshopAction } from '../modules/events/changes';
+import type { WorkshopEvent, WorkshopAction } from '../domain/events';
 import {
   authorsHiddenIn,
   cardHiddenFromOthers,

@@ -11,7 +11,7 @@
  */
 import type { CardOutput } from '../modules/cards/schemas';
 import type { CommentOutput } from '../modules/comments/schemas';
-import type { ExportOutput, FieldChanges } from '../modules/events/changes';
+import type { ExportOutput, FieldChanges } from '../domain/events';
 import type { NotificationOutput } from '../modules/notifications/schemas';
 import type { ParticipationOutput } from '../modules/participation/schemas';
 import type { StepOutput } from '../modules/steps/schemas';
@@ -19,7 +19,7 @@ import type { TimerOutput } from '../modules/timer/schemas';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
 import type { View } from '../modules/workshops/view';
 
-export type { ExportOutput, FieldChanges } from '../modules/events/changes';
+export type { ExportOutput, FieldChanges } from '../domain/events';
 
 /** Members every workshop-scoped event starts with. */
 export interface Sequenced {

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../deps';
-import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
+import type { WorkshopAction, WorkshopEvent } from '../domain/events';
 import { participationOf } from '../modules/participation/service';
 import { roleRoom } from './rooms';
 import type { RealtimeServer } from './server-types';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
 import { isUnavailable } from '../db/errors';
-import type { DomainEventBus, ProfileChangedEvent } from '../modules/events/bus';
+import type { DomainEventBus, ProfileChangedEvent } from '../domain/bus';
 import { userSummaries } from '../modules/users/repo';
 import { PRESENCE_LIST_LIMIT, type PresencePayload, type PresenceUser } from './events';
 import { roleRoom, workshopRoom } from './rooms';

@@ -2,14 +2,14 @@ import type { Db } from '../db/database';
 import type { VisibilityMemo } from '../modules/access/visibility';
 import type { CardOutput } from '../modules/cards/schemas';
 import { scoreReadings } from '../modules/cards/summaries';
-import type { WorkshopAction, WorkshopEvent } from '../modules/events/changes';
+import type { WorkshopAction, WorkshopEvent } from '../domain/events';
 import { EVERYONE, FACILITATORS, participant, participantsExcept, type Audience, type Delivery } from './audience';
 import { readAt } from '../modules/timer/schemas';
 import type { Sequenced } from './events';
 
 /*
  * One renderer per logged action: what socket events the change produces, for whom. The compiler
- * holds this map to the action list (`modules/events/changes.ts`), so a new action cannot go
+ * holds this map to the action list (`domain/events.ts`), so a new action cannot go
  * unrendered. What a reader may see is asked of the modules that own the data (card scores of
  * `cards/summaries.ts`, display prefs of `access/load.ts`); participants never receive other
  * people's hidden votes or ratings, only the bare `seq` and `action`, so their sequence has no hole.

@@ -166,7 +166,8 @@ export async function seedCard(
 
 // Activity factories: log rows, notifications and uploaded-file rows written directly. Seeded log
 // rows may hold partial payloads (the log lists what it stores); `seq` is numbered as `record` does.
-import { write, type ChangeInput } from '../../src/modules/events/recorder';
+import { write } from '../../src/db/write';
+import type { ChangeInput } from '../../src/domain/events';
 
 /** Records a change through the real recorder: logged and broadcast as a service's write would be. */
 export function recordEvent(t: TestServer, input: ChangeInput) {

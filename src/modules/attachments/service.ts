@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { notFound } from '../../http/errors';
-import { writeWorkshop, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { countAgainstWorkshop, type UploadLimits } from '../uploads/quota';
 import { ownUpload } from '../uploads/storage';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';

@@ -7,7 +7,7 @@ import { identityEpoch } from '../../db/identity-epoch';
 import { named, preparedPerDb } from '../../db/prepared';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import type { DomainEventBus } from '../events/bus';
+import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { parseInput } from '../../http/validation';
 import { findCluster } from '../cards/repo';
-import { writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { CANVASES, type CanvasCatalog } from './catalog';

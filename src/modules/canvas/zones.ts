@@ -1,5 +1,6 @@
 import type { CollabService, OpenWrite, ZoneState } from '../../collab/types';
-import { diffFields, type WriteDeps } from '../events/recorder';
+import type { WriteDeps } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { canvasOf, zoneRowsOf } from './repo';
 import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
 import { insertChunked } from '../../db/prepared';
-import { writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { planCardsImport, type ImportPlan } from './csv-plan';

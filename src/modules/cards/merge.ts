@@ -4,7 +4,7 @@ import { tablesOf, type Db } from '../../db/database';
 import { newId } from '../../db/columns';
 import { execute, inList } from '../../db/sql';
 import { AppError, invalid } from '../../http/errors';
-import { writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { authorVisibilityNow, mostHidden, privateAuthorsAmong, seesCard, VisibilityMemo } from '../access/visibility';

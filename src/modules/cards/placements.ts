@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/database';
 import { reorder } from '../../db/positions';
-import type { ChangeRecorder } from '../events/recorder';
+import type { ChangeRecorder } from '../../domain/recorder';
 import { placementCopy } from './placement-copy';
 
 /** A stack is read in the order the documents' SQL copy keeps it (the same prepared statement). */

@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps';
 import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
-import { diffFields, writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { authorize, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
 import {

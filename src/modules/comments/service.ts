@@ -1,5 +1,5 @@
 import { notFound } from '../../http/errors';
-import { writeWorkshop, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { actionsVisibleAs, isWorkshopAction, type WorkshopAction, type WorkshopEvent } from './changes';
+import { actionsVisibleAs, isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
 
 /**

@@ -7,7 +7,7 @@ import { tablesOf } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { CommitInDoubt, isUnavailable } from '../../db/errors';
 import { FileStoreUnavailable } from '../../files/store';
-import type { WorkshopEvent } from '../events/changes';
+import type { WorkshopEvent } from '../../domain/events';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import { newExportFile, type ExportRow } from './schemas';
 import { removeBlob, sweepNextPage, type SweepCursor } from '../uploads/storage';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
-import type { ExportOutput as ExportResource } from '../events/changes';
+import type { ExportOutput as ExportResource } from '../../domain/events';
 import { newId } from '../../db/columns';
 import { EXPORTS_CONTAINER, fileUrlUntil, LINK_TTL_SECONDS, objectName, type FileRef } from '../uploads/storage';
 

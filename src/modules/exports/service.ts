@@ -7,10 +7,11 @@ import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
 import { lockUser } from '../users/repo';
-import { diffFields, writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
 import { deleteFileRow, findFile, LINK_TTL_SECONDS, recordFile, removeBlob, type FileRef } from '../uploads/storage';
-import type { ExportOutput as ExportResource } from '../events/changes';
+import type { ExportOutput as ExportResource } from '../../domain/events';
 import type { ExportOutcome } from './job-messages';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
 

@@ -1,6 +1,7 @@
 import { nowIso } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
-import { diffFields, writeWorkshop, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';

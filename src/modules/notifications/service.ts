@@ -4,7 +4,7 @@ import { tablesOf, type Schema } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import type { Page } from '../../http/pagination';
-import { write } from '../events/recorder';
+import { write } from '../../db/write';
 import { toNotification, type NotificationOutput } from './schemas';
 
 /** Several notifications can share a millisecond; insertion order (rowid) breaks the tie. */

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import type { DomainEventBus } from '../events/bus';
+import type { DomainEventBus } from '../../domain/bus';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';

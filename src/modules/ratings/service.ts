@@ -2,7 +2,8 @@ import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { SCALES } from '../criteria/schemas';
-import { diffFields, writeWorkshop, type WriteDeps } from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { loadTarget, type CardRef } from '../cards/feedback-target';
 import { authorize, seesAllRatings, type WorkshopAccess } from '../access/rules';
 import {

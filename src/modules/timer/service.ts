@@ -6,7 +6,8 @@ import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
-import { diffFields, writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
+import { diffFields } from '../../domain/events';
 import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
 
 async function find(db: Db, workshopId: string): Promise<TimerRow | undefined> {

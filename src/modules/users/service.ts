@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
-import type { DomainEventBus } from '../events/bus';
+import type { DomainEventBus } from '../../domain/bus';
 import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';

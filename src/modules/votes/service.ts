@@ -1,15 +1,10 @@
 import { newId, nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
 import type { Db } from '../../db/database';
-import {
-  diffFields,
-  writeBatched,
-  writeWorkshop,
-  type BatchItem,
-  type BatchOutcome,
-  type ChangeRecorder,
-  type WriteDeps,
-} from '../events/recorder';
+import { writeWorkshop, type WriteDeps } from '../../db/write';
+import { writeBatched, type BatchItem, type BatchOutcome } from '../../db/write-batched';
+import { diffFields } from '../../domain/events';
+import type { ChangeRecorder } from '../../domain/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
 import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
 import { loadCardTargets, loadTarget, onCard, type CardRef, type FeedbackTarget } from '../cards/feedback-target';

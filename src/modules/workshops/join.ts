@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../http/errors';
 import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
-import { type ChangeRecorder } from '../../domain/recorder';
+import type { ChangeRecorder } from '../../domain/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';

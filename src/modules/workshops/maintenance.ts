@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps';
 import { tablesOf } from '../../db/database';
 import type { UserRow } from '../../http/env';
 import { toUserSummary } from '../users/schemas';
-import { writeWorkshop } from '../events/recorder';
+import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopPublicUrl } from './output';

@@ -5,7 +5,7 @@ import { newId, nowIso } from '../../db/columns';
 import { inList } from '../../db/sql';
 import type { UserRow } from '../../http/env';
 import { DEFAULT_PREFS } from '../access/rules';
-import { write } from '../events/recorder';
+import { write } from '../../db/write';
 import type { NativeDocument } from '../exports/native-schema';
 import { mergePrefs } from '../steps/prefs';
 import { announceCreated } from './create-from';

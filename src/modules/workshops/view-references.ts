@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
-import type { ChangeRecorder } from '../events/recorder';
+import type { ChangeRecorder } from '../../domain/recorder';
 import { toStep } from '../steps/schemas';
 import { workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, type View } from './view';
