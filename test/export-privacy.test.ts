@@ -338,7 +338,8 @@ describe('exports and anonymous authors', () => {
       })),
     };
     expect(JSON.stringify(older)).not.toContain('author_visibility');
-    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    const { saveFile } = await import('../src/modules/uploads/storage');
+    const { publicFileUrl } = await import('../src/modules/uploads/file-links');
     const file = await saveFile(t.deps, {
       userId: fiona.id,
       name: 'older.json',

@@ -156,7 +156,7 @@ describe('exports', () => {
     expectError(await t.request('GET', `${extended.pathname}${extended.search}`), 403, 'forbidden');
 
     // A link signed for a moment already past is refused as expired.
-    const { checkSignature } = await import('../src/modules/uploads/storage');
+    const { checkSignature } = await import('../src/modules/uploads/file-links');
     const { createHmac } = await import('node:crypto');
     const [container, key] = url.pathname.split('/').slice(2) as [string, string];
     const past = String(Math.floor(Date.now() / 1000) - 60);
@@ -313,7 +313,7 @@ describe('exports', () => {
     writeFileSync(fresh, 'being recorded');
     const old = (Date.now() - 3_600_000) / 1000;
     utimesSync(stray, old, old);
-    const { sweepStrayBlobs } = await import('../src/modules/uploads/storage');
+    const { sweepStrayBlobs } = await import('../src/modules/uploads/stray-sweep');
     const done = await finished(
       (await retro()).workshop.id,
       (await requestExport((await retro()).workshop.id, { type: 'csv' })).body.id,
@@ -335,7 +335,7 @@ describe('exports', () => {
     writeFileSync(stray, 'left by a dead render');
     const old = (Date.now() - 3_600_000) / 1000;
     utimesSync(stray, old, old);
-    const { sweepStrayBlobs } = await import('../src/modules/uploads/storage');
+    const { sweepStrayBlobs } = await import('../src/modules/uploads/stray-sweep');
     try {
       const first = await sweepStrayBlobs(t.deps, 'exports');
       expect(first).toEqual({ removed: 0, next: `exports/--ahead0999` });

@@ -6,14 +6,9 @@ import type { AttachmentOutput } from '../src/modules/attachments/schemas';
 import type { IllustrationOutput } from '../src/modules/steps/schemas';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
-import {
-  CONTAINERS,
-  imageUrlTemplate,
-  objectName,
-  publicFileUrl,
-  sweepNextPage,
-  sweepStrayBlobs,
-} from '../src/modules/uploads/storage';
+import { imageUrlTemplate, publicFileUrl } from '../src/modules/uploads/file-links';
+import { CONTAINERS, objectName } from '../src/modules/uploads/storage';
+import { sweepNextPage, sweepStrayBlobs } from '../src/modules/uploads/stray-sweep';
 import { sweepUnattachedUploads } from '../src/modules/uploads/unattached';
 import { useServer, useUsers } from './helpers/cast';
 import {

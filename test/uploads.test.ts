@@ -4,14 +4,8 @@ import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
-import {
-  deleteFile,
-  findFile,
-  imageUrlTemplate,
-  publicFileUrl,
-  readFile,
-  saveFile,
-} from '../src/modules/uploads/storage';
+import { imageUrlTemplate, publicFileUrl } from '../src/modules/uploads/file-links';
+import { deleteFile, findFile, readFile, saveFile } from '../src/modules/uploads/storage';
 import { expectError, multipart, pngImage, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';

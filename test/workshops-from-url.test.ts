@@ -196,7 +196,8 @@ describe('creating a workshop from a native file', () => {
   it('refuses bad files with 400 naming the problem, and creates nothing', async () => {
     const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
     const good = await nativeOf(t, fay, workshop.id);
-    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    const { saveFile } = await import('../src/modules/uploads/storage');
+    const { publicFileUrl } = await import('../src/modules/uploads/file-links');
     const linkTo = async (body: string) =>
       publicFileUrl(
         t.deps.config,
@@ -312,7 +313,8 @@ describe('creating a workshop from a native file', () => {
   it('stores the times a file gives in UTC, as the service writes its own', async () => {
     const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
     const good = await nativeOf(t, fay, workshop.id);
-    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    const { saveFile } = await import('../src/modules/uploads/storage');
+    const { publicFileUrl } = await import('../src/modules/uploads/file-links');
     const shifted = structuredClone(good);
     shifted.cards[0]!.created_at = '2026-01-01T12:00:00+02:00';
     shifted.comments[0]!.created_at = '2026-01-01 10:30:00Z';
@@ -335,7 +337,8 @@ describe('creating a workshop from a native file', () => {
     const { workshop } = await buildScene(t, [fay, pat, sam], RETRO);
     const good = await nativeOf(t, fay, workshop.id);
     expect(new Set(good.cards.map((c) => c.user_id)).size).toBeGreaterThan(1);
-    const { saveFile, publicFileUrl } = await import('../src/modules/uploads/storage');
+    const { saveFile } = await import('../src/modules/uploads/storage');
+    const { publicFileUrl } = await import('../src/modules/uploads/file-links');
     // Sam uploads Fay's export as his own file and imports it: nothing may speak for Fay or Pat.
     const uploaded = await saveFile(t.deps, {
       userId: sam.id,

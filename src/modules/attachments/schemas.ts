@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
-import { publicFileUrl } from '../uploads/storage';
+import { publicFileUrl } from '../uploads/file-links';
 import { AuthorVisibilityOutput } from '../steps/prefs';
 
 export type AttachmentRow = Schema['attachments']['$inferSelect'];

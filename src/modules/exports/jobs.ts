@@ -10,7 +10,8 @@ import { FileStoreUnavailable } from '../../files/store';
 import type { WorkshopEvent } from '../../domain/events';
 import type { ExportJob, ExportJobResult } from './job-messages';
 import { newExportFile, type ExportRow } from './schemas';
-import { removeBlob, sweepNextPage, type SweepCursor } from '../uploads/storage';
+import { removeBlob } from '../uploads/storage';
+import { sweepNextPage, type SweepCursor } from '../uploads/stray-sweep';
 import { sweepUnattachedUploads } from '../uploads/unattached';
 import { finishExport, pruneOldExports } from './service';
 

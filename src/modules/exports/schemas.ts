@@ -3,7 +3,8 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import type { ExportOutput as ExportResource } from '../../domain/events';
 import { newId } from '../../db/columns';
-import { EXPORTS_CONTAINER, fileUrlUntil, LINK_TTL_SECONDS, objectName, type FileRef } from '../uploads/storage';
+import { fileUrlUntil, LINK_TTL_SECONDS } from '../uploads/file-links';
+import { EXPORTS_CONTAINER, objectName, type FileRef } from '../uploads/storage';
 
 export type ExportRow = Schema['workshopExports']['$inferSelect'];
 export type ExportType = ExportRow['type'];

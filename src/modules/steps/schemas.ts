@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
-import { imageUrlTemplate, publicFileUrl } from '../uploads/storage';
+import { imageUrlTemplate, publicFileUrl } from '../uploads/file-links';
 import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../workshops/view';
 import { DEFAULT_PREFS } from '../access/rules';
 import { PrefsInput, PrefsOutput, mergePrefs } from './prefs';

@@ -4,16 +4,8 @@ import { CommitInDoubt } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
-import {
-  AVATAR_CONTAINER,
-  deleteFileRow,
-  fileRefFromUrl,
-  permanentFileUrl,
-  putBlob,
-  recordFile,
-  removeBlob,
-  type FileRef,
-} from './storage';
+import { fileRefFromUrl, permanentFileUrl } from './file-links';
+import { AVATAR_CONTAINER, deleteFileRow, putBlob, recordFile, removeBlob, type FileRef } from './storage';
 
 interface AvatarDeps {
   config: Pick<Config, 'publicUrl' | 'secret'>;

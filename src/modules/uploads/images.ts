@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
 import { invalid } from '../../http/errors';
-import type { ImageMode } from './storage';
+import type { ImageMode } from './file-links';
 
 /** Decoding bombs stop here (~ 7000 × 7000) instead of taking the process's memory. */
 const MAX_INPUT_PIXELS = 50_000_000;

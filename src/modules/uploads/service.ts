@@ -13,12 +13,11 @@ import {
 } from './quota';
 import { guestWorkshopOf } from './repo';
 import type { FileQuery, UploadOutput } from './schemas';
+import { checkSignature, publicFileUrl } from './file-links';
 import {
-  checkSignature,
   EXPORTS_CONTAINER,
   findFile,
   objectName,
-  publicFileUrl,
   readFile,
   saveFile,
   type FileRef,

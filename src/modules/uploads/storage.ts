@@ -1,6 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Config } from '../../config';
 import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
 import { newId } from '../../db/columns';
 import { CommitInDoubt } from '../../db/errors';
@@ -16,8 +14,6 @@ export interface FileRef {
   container: string;
   key: string;
 }
-
-export type ImageMode = 'crop' | 'resize';
 
 /** What the storage functions need: the bytes go to `files`, the rows to `database`. */
 export interface StorageDeps {
@@ -36,17 +32,12 @@ export interface NewFile {
   workshopId?: string | null;
 }
 
-type SigningConfig = Pick<Config, 'publicUrl' | 'secret'>;
-
 export const DEFAULT_CONTAINER = 'uploads';
 /** Files the service made: workshop exports. */
 export const EXPORTS_CONTAINER = 'exports';
 export const AVATAR_CONTAINER = 'avatars';
 /** Every container blobs are written to, each blob with a `files` row once recorded. */
 export const CONTAINERS = [DEFAULT_CONTAINER, AVATAR_CONTAINER, EXPORTS_CONTAINER] as const;
-export const LINK_TTL_SECONDS = 7 * 24 * 3600;
-/** Expiries are rounded up to the hour so a link stays the same for an hour and browsers can cache it. */
-const EXPIRY_STEP_SECONDS = 3600;
 /**
  * A reference that can name an object (`<container>/<key>`), by the store's own rule for names: a
  * reference read from a link or a request that is not one is no file, rather than an error.
@@ -207,131 +198,4 @@ export async function removeBlob(files: FileStore, file: FileRef): Promise<void>
   } catch (err) {
     console.error(`[files] removing ${objectName(file)} failed`, err);
   }
-}
-
-/** A blob with no `files` row, older than this, is on its way to no row: a stray. */
-const STRAY_AFTER_MS = 10 * 60_000;
-/** Objects looked at by one sweep: one listing and one query. */
-const SWEEP_PAGE = 1_000;
-
-/**
- * Removes blobs of `container` no `files` row refers to: what a write left when its process died
- * between the blob and the row, when the row could not be written and removing the blob failed,
- * or when the commit was in doubt (the blob is kept then: the row may be there) and did not
- * happen; an export render whose outcome could not be recorded too. Recent ones may still be on
- * their way to being recorded. One sweep looks at one page of the container, starting after
- * `after`; `next` is where the following sweep goes on (undefined once the last page was seen:
- * start again), so every blob is reached however many recorded ones sort before it.
- */
-export async function sweepStrayBlobs(
-  deps: StorageDeps,
-  container: string,
-  options: { after?: string; now?: number } = {},
-): Promise<{ removed: number; next: string | undefined }> {
-  const now = options.now ?? Date.now();
-  const objects = await deps.files.list(`${container}/`, SWEEP_PAGE, options.after);
-  const old = objects
-    .filter((object) => now - object.modifiedAt.getTime() >= STRAY_AFTER_MS)
-    .map((object) => ({ container, key: object.name.slice(container.length + 1) }))
-    .filter(isSafeRef);
-  const recorded = await recordedKeys(
-    deps.database.db,
-    container,
-    old.map((ref) => ref.key),
-  );
-  let removed = 0;
-  for (const ref of old) {
-    if (recorded.has(ref.key)) continue;
-    await removeBlob(deps.files, ref);
-    removed += 1;
-  }
-  return { removed, next: objects.length < SWEEP_PAGE ? undefined : objects.at(-1)!.name };
-}
-
-/** Where the sweeps of every container stand: the container swept next, and the page within it. */
-export interface SweepCursor {
-  container: number;
-  after: string | undefined;
-}
-
-/** Sweeps one page, then moves the cursor on: through a container's pages, then to the next container. */
-export async function sweepNextPage(deps: StorageDeps, cursor: SweepCursor): Promise<SweepCursor> {
-  const { next } = await sweepStrayBlobs(deps, CONTAINERS[cursor.container]!, { after: cursor.after });
-  return next === undefined
-    ? { container: (cursor.container + 1) % CONTAINERS.length, after: undefined }
-    : { container: cursor.container, after: next };
-}
-
-/** A download link that works without a token until `expires` (seconds since the epoch). */
-export function fileUrlUntil(config: SigningConfig, ref: FileRef, expires: number): string {
-  return signedUrl(config, ref, '', expires);
-}
-
-/** A download link that works without a token for 7 days. */
-export function publicFileUrl(config: SigningConfig, ref: FileRef): string {
-  return signedUrl(config, ref, '', linkExpiry());
-}
-
-/**
- * A signed image link whose `{{width}}` and `{{height}}` the client fills in: the signature covers
- * container, key, mode and expiry but not the size.
- */
-export function imageUrlTemplate(config: SigningConfig, ref: FileRef, mode: ImageMode): string {
-  return `${signedUrl(config, ref, mode, linkExpiry())}&mode=${mode}&width={{width}}&height={{height}}`;
-}
-
-/**
- * A link that never expires, for avatars: they are stored in user and organization rows and
- * shown to everyone those appear to, like any profile picture.
- */
-export function permanentFileUrl(config: SigningConfig, ref: FileRef): string {
-  return signedUrl(config, ref, '', null);
-}
-
-export type LinkCheck = { ok: true; expires: number | null } | { ok: false; reason: string };
-
-/** Checks a link's signature and expiry; `mode` is the one the request asks for ('' for none). */
-export function checkSignature(
-  config: Pick<Config, 'secret'>,
-  ref: FileRef,
-  params: { mode: string; expires: string | undefined; signature: string | undefined },
-): LinkCheck {
-  if (!params.signature) return { ok: false, reason: 'This link is not signed.' };
-  if (params.expires !== undefined && !/^\d{1,12}$/.test(params.expires))
-    return { ok: false, reason: 'This link is invalid.' };
-  const expected = Buffer.from(sign(config.secret, ref, params.mode, params.expires ?? ''));
-  const given = Buffer.from(params.signature);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'This link is invalid.' };
-  if (params.expires === undefined) return { ok: true, expires: null };
-  const expires = Number(params.expires);
-  if (expires * 1000 <= Date.now()) return { ok: false, reason: 'This link has expired.' };
-  return { ok: true, expires };
-}
-
-/** The stored file a link of this service points at, or null for any other URL. */
-export function fileRefFromUrl(config: Pick<Config, 'publicUrl'>, url: string | null): FileRef | null {
-  if (!url?.startsWith(`${config.publicUrl}/files/`)) return null;
-  const match = /^\/files\/([^/?#]+)\/([^/?#]+)/.exec(url.slice(config.publicUrl.length));
-  if (!match) return null;
-  const ref = { container: match[1]!, key: match[2]! };
-  return isSafeRef(ref) ? ref : null;
-}
-
-function linkExpiry(): number {
-  const at = Math.floor(Date.now() / 1000) + LINK_TTL_SECONDS;
-  return Math.ceil(at / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS;
-}
-
-function signedUrl(config: SigningConfig, ref: FileRef, mode: string, expires: number | null): string {
-  const expiry = expires === null ? '' : String(expires);
-  const signature = sign(config.secret, ref, mode, expiry);
-  const query = expires === null ? `signature=${signature}` : `expires=${expiry}&signature=${signature}`;
-  return `${config.publicUrl}/files/${ref.container}/${ref.key}?${query}`;
-}
-
-function sign(secret: string, ref: FileRef, mode: string, expires: string): string {
-  return createHmac('sha256', secret)
-    .update(`file\n${ref.container}\n${ref.key}\n${mode}\n${expires}`)
-    .digest('base64url');
 }

@@ -8,7 +8,8 @@ import type { Limiter } from '../../lib/limiters';
 import { fetchPublic, PublicFetchError } from '../../lib/public-fetch';
 import { brokenReference } from '../exports/native-references';
 import { NATIVE_MAX_BYTES, NativeDocument } from '../exports/native-schema';
-import { checkSignature, EXPORTS_CONTAINER, fileRefFromUrl, findFile, readFile } from '../uploads/storage';
+import { checkSignature, fileRefFromUrl } from '../uploads/file-links';
+import { EXPORTS_CONTAINER, findFile, readFile } from '../uploads/storage';
 import { importNative } from './rebuild-native';
 import type { WorkshopOutput } from './schemas';
 
