@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { AttachmentRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 export function listAttachments(db: Db, cardId: string): Promise<AttachmentRow[]> {
   const { attachments } = tablesOf(db);
@@ -8,7 +9,7 @@ export function listAttachments(db: Db, cardId: string): Promise<AttachmentRow[]
     .select()
     .from(attachments)
     .where(eq(attachments.cardId, cardId))
-    .orderBy(asc(attachments.createdAt), asc(sql`rowid`));
+    .orderBy(asc(attachments.createdAt), asc(creationOrder(attachments)));
 }
 
 export async function findAttachment(db: Db, cardId: string, id: string): Promise<AttachmentRow | undefined> {

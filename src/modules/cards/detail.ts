@@ -1,13 +1,18 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
-import { toCriterion, type CriterionOutput } from '../criteria/schemas';
-import { toItem, type ItemOutput } from '../items/schemas';
-import { toRating, type RatingOutput } from '../ratings/schemas';
+import { toCriterion } from '../criteria/schemas';
+import { type CriterionOutput } from '../../domain/criteria';
+import { toItem } from '../items/schemas';
+import { type ItemOutput } from '../../domain/items';
+import { toRating } from '../ratings/schemas';
+import { type RatingOutput } from '../../domain/ratings';
 import { toSection } from '../sections/schemas';
-import { seesAllRatings, type WorkshopAccess } from '../access/rules';
+import { seesAllRatings } from '../access/rules';
+import { type WorkshopAccess } from '../../domain/permissions';
 import { authorFor, type Reader } from '../access/visibility';
 import type { CardSectionOutput } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 const queries = preparedPerDb((db: Db) => {
   const { criteria, items, ratings, sections } = tablesOf(db);
@@ -35,7 +40,7 @@ const queries = preparedPerDb((db: Db) => {
         .select()
         .from(items)
         .where(eq(items.cardId, cardId))
-        .orderBy(asc(items.createdAt), asc(sql`${items}.rowid`)),
+        .orderBy(asc(items.createdAt), asc(creationOrder(items))),
       'cards_detail_items',
     ),
     ratings: named(
@@ -43,7 +48,7 @@ const queries = preparedPerDb((db: Db) => {
         .select()
         .from(ratings)
         .where(eq(ratings.cardId, cardId))
-        .orderBy(asc(ratings.createdAt), asc(sql`${ratings}.rowid`)),
+        .orderBy(asc(ratings.createdAt), asc(creationOrder(ratings))),
       'cards_detail_ratings',
     ),
     ownRatings: named(
@@ -51,7 +56,7 @@ const queries = preparedPerDb((db: Db) => {
         .select()
         .from(ratings)
         .where(and(eq(ratings.cardId, cardId), eq(ratings.userId, sql.placeholder('userId'))))
-        .orderBy(asc(ratings.createdAt), asc(sql`${ratings}.rowid`)),
+        .orderBy(asc(ratings.createdAt), asc(creationOrder(ratings))),
       'cards_detail_own_ratings',
     ),
   };

@@ -14,6 +14,7 @@ import type { CardOutput, CardRow, MergeCardsInput } from './schemas';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardFor, cardForEvent, type WorkshopRef } from './service';
+import { CREATION_ORDER_COLUMN } from '../../db/creation-order';
 
 /**
  * Merges cards into a new one (docs/api.md#cards): it takes the first card's type, parent and place;
@@ -148,7 +149,7 @@ async function moveFeedback(tx: Db, sourceIds: readonly string[], targetId: stri
     DELETE FROM ratings WHERE id IN (
       SELECT id FROM (
         SELECT id, row_number() OVER (
-          PARTITION BY user_id, criterium_id ORDER BY updated_at DESC, created_at DESC, rowid DESC
+          PARTITION BY user_id, criterium_id ORDER BY updated_at DESC, created_at DESC, ${CREATION_ORDER_COLUMN} DESC
         ) AS rank
         FROM ratings WHERE ${inList(tx, sql`card_id`, sourceIds)}
       ) AS ranked WHERE rank > 1

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { CommentRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 /** Oldest first: a card's comments read as a conversation. */
 export function listComments(db: Db, cardId: string): Promise<CommentRow[]> {
@@ -9,7 +10,7 @@ export function listComments(db: Db, cardId: string): Promise<CommentRow[]> {
     .select()
     .from(comments)
     .where(eq(comments.cardId, cardId))
-    .orderBy(asc(comments.createdAt), asc(sql`rowid`));
+    .orderBy(asc(comments.createdAt), asc(creationOrder(comments)));
 }
 
 export async function findComment(db: Db, cardId: string, id: string): Promise<CommentRow | undefined> {

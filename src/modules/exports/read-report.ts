@@ -1,9 +1,10 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { userSummaries } from '../users/repo';
 import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
 import { SCALES } from '../criteria/schemas';
 import type { ExportReport, ReportCard } from './report';
+import { creationOrder } from '../../db/creation-order';
 
 /**
  * Reads everything a report shows on one snapshot of the database, so the export is one consistent
@@ -21,7 +22,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
       .from(workshopMembers)
       .innerJoin(users, eq(users.id, workshopMembers.userId))
       .where(eq(workshopMembers.workshopId, workshopId))
-      .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
+      .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
 
     const {
       steps: stepRows,

@@ -1,6 +1,5 @@
-import { and, count, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -14,6 +13,20 @@ import { LINK_TTL_SECONDS } from '../uploads/file-links';
 import { deleteFileRow, findFile, recordFile, removeBlob, type FileRef } from '../uploads/storage';
 import type { ExportOutput as ExportResource } from '../../domain/events';
 import type { ExportOutcome } from './job-messages';
+import {
+  deleteExportRow,
+  exportFilesOfWorkshop,
+  exportOf,
+  exportsCreatedBefore,
+  exportsOf,
+  insertExport,
+  markExportFailed,
+  markExportMade,
+  pendingExport,
+  pendingExportsOfWorkshop,
+  pendingExportsRequestedBy,
+  workshopTitle,
+} from './repo';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
 
 /*
@@ -37,17 +50,9 @@ export function createExport(
 ): Promise<ExportResource> {
   const { pendingExportsPerWorkshop: perWorkshop, pendingExportsPerUser: perUser } = deps.config;
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshopExports } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
-    const pending = async (condition: SQL) =>
-      (
-        await tx
-          .select({ n: count() })
-          .from(workshopExports)
-          .where(and(eq(workshopExports.state, 'pending'), condition))
-      )[0]!.n;
     // The workshop's row is already locked (`writeWorkshop`).
-    if (perWorkshop > 0 && (await pending(eq(workshopExports.workshopId, workshopId))) >= perWorkshop) {
+    if (perWorkshop > 0 && (await pendingExportsOfWorkshop(tx, workshopId)) >= perWorkshop) {
       throw new AppError(
         'conflict',
         `${perWorkshop} exports of this workshop are still being made; ask again once one is done.`,
@@ -56,13 +61,11 @@ export function createExport(
     if (perUser > 0) {
       // The user's exports span workshops, whose locks do not order them: the user's row does.
       await lockUser(tx, user.id);
-      if ((await pending(eq(workshopExports.requestedBy, user.id))) >= perUser) {
+      if ((await pendingExportsRequestedBy(tx, user.id)) >= perUser) {
         throw new AppError('conflict', `${perUser} of your exports are still being made; ask again once one is done.`);
       }
     }
-    const row = (
-      await tx.insert(workshopExports).values({ workshopId, type: input.type, requestedBy: user.id }).returning()
-    )[0]!;
+    const row = await insertExport(tx, { workshopId, type: input.type, requestedBy: user.id });
     const resource = toExport(deps.config, row);
     changes.record({ workshopId, action: 'addExport', userId: user.id, change: { export: resource } });
     return resource;
@@ -72,13 +75,8 @@ export function createExport(
 /** The workshop's exports, newest first. */
 export async function listExports(deps: AppDeps, user: UserRow, workshopId: string): Promise<ExportResource[]> {
   const { db } = deps.database;
-  const { workshopExports } = tablesOf(db);
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  const rows = await db
-    .select()
-    .from(workshopExports)
-    .where(eq(workshopExports.workshopId, workshopId))
-    .orderBy(desc(workshopExports.createdAt), desc(workshopExports.id));
+  const rows = await exportsOf(db, workshopId);
   return rows.map((row) => toExport(deps.config, row));
 }
 
@@ -118,11 +116,10 @@ export async function downloadExport(
 /** Deletes the export and its file (its link stops working). */
 export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<void> {
   const file = await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshopExports } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const row = await findExport(tx, workshopId, exportId);
     const stored = exportFile(row);
-    await tx.delete(workshopExports).where(eq(workshopExports.id, row.id));
+    await deleteExportRow(tx, row.id);
     if (stored) await deleteFileRow(tx, stored);
     changes.record({
       workshopId,
@@ -140,11 +137,7 @@ export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: str
  * working at once) and returns the files, whose bytes the caller removes once it has committed.
  */
 export async function dropWorkshopExports(tx: Db, workshopId: string): Promise<FileRef[]> {
-  const { workshopExports } = tablesOf(tx);
-  const rows = await tx
-    .select({ fileContainer: workshopExports.fileContainer, fileKey: workshopExports.fileKey })
-    .from(workshopExports)
-    .where(eq(workshopExports.workshopId, workshopId));
+  const rows = await exportFilesOfWorkshop(tx, workshopId);
   const refs = rows.flatMap((row) => exportFile(row) ?? []);
   for (const ref of refs) await deleteFileRow(tx, ref);
   return refs;
@@ -175,14 +168,12 @@ export async function removeWorkshopExportFiles(
  */
 export async function pruneOldExports(deps: AppDeps, now = Date.now()): Promise<number> {
   const { db } = deps.database;
-  const { workshopExports } = tablesOf(db);
   const cutoff = new Date(now - LINK_TTL_SECONDS * 1000).toISOString();
-  const old = await db.select().from(workshopExports).where(lt(workshopExports.createdAt, cutoff)).limit(100);
+  const old = await exportsCreatedBefore(db, cutoff, 100);
   const files: FileRef[] = [];
   for (const row of old) {
     await writeWorkshop(deps, row.workshopId, async (tx, changes) => {
-      const { workshopExports } = tablesOf(tx);
-      const [deleted] = await tx.delete(workshopExports).where(eq(workshopExports.id, row.id)).returning();
+      const deleted = await deleteExportRow(tx, row.id);
       if (!deleted) return;
       const file = exportFile(row);
       if (file) {
@@ -214,41 +205,22 @@ export async function finishExport(
   outcome: ExportOutcome,
 ): Promise<void> {
   const kept = await writeWorkshop(deps, taken.workshopId, async (tx, changes) => {
-    const { workshopExports, workshops } = tablesOf(tx);
-    const [before] = await tx
-      .select()
-      .from(workshopExports)
-      .where(and(eq(workshopExports.id, taken.id), eq(workshopExports.state, 'pending')));
+    const before = await pendingExport(tx, taken.id);
     if (!before) return false;
-    const [workshop] = await tx
-      .select({ title: workshops.title })
-      .from(workshops)
-      .where(eq(workshops.id, before.workshopId));
-    if (!workshop) return false;
+    const title = await workshopTitle(tx, before.workshopId);
+    if (title === undefined) return false;
     const now = nowIso();
     let after: ExportRow;
     if (outcome.ok) {
       await recordFile(tx, file, {
         userId: before.requestedBy,
-        name: `${fileBaseName(workshop.title)}.${outcome.extension}`,
+        name: `${fileBaseName(title)}.${outcome.extension}`,
         mimetype: outcome.mimetype,
         size: outcome.size,
       });
-      after = (
-        await tx
-          .update(workshopExports)
-          .set({ state: 'success', fileContainer: file.container, fileKey: file.key, leaseUntil: null, updatedAt: now })
-          .where(eq(workshopExports.id, before.id))
-          .returning()
-      )[0]!;
+      after = await markExportMade(tx, before.id, file, now);
     } else {
-      after = (
-        await tx
-          .update(workshopExports)
-          .set({ state: 'failed', message: outcome.message, leaseUntil: null, updatedAt: now })
-          .where(eq(workshopExports.id, before.id))
-          .returning()
-      )[0]!;
+      after = await markExportFailed(tx, before.id, outcome.message, now);
     }
     const previous = toExport(deps.config, before);
     const resource = toExport(deps.config, after);
@@ -264,11 +236,7 @@ export async function finishExport(
 }
 
 async function findExport(db: Db, workshopId: string, exportId: string): Promise<ExportRow> {
-  const { workshopExports } = tablesOf(db);
-  const [row] = await db
-    .select()
-    .from(workshopExports)
-    .where(and(eq(workshopExports.id, exportId), eq(workshopExports.workshopId, workshopId)));
+  const row = await exportOf(db, workshopId, exportId);
   if (!row) throw notFound('Export');
   return row;
 }

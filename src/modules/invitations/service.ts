@@ -1,7 +1,5 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { nowIso } from '../../db/columns';
+import type { Db } from '../../db/database';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess, type WorkshopRow } from '../access/load';
@@ -13,6 +11,17 @@ import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { admitParticipant } from '../workshops/join';
 import { findWorkshop } from '../workshops/repo';
+import {
+  deleteInvitationRow,
+  insertInvitation,
+  invitationByToken,
+  invitationOf,
+  invitationsOf,
+  markInvitationAccepted,
+  memberAddressesOf,
+  pendingInvitationTo,
+  replaceInvitationToken,
+} from './repo';
 import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInput } from './schemas';
 
 /*
@@ -23,15 +32,8 @@ import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInp
 
 export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: string): Promise<InvitationOutput[]> {
   const { db } = deps.database;
-  const { invitations } = tablesOf(db);
   authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
-  return (
-    await db
-      .select()
-      .from(invitations)
-      .where(eq(invitations.workshopId, workshopId))
-      .orderBy(asc(invitations.createdAt), asc(sql`${invitations}.rowid`))
-  ).map(toInvitation);
+  return (await invitationsOf(db, workshopId)).map(toInvitation);
 }
 
 /** Invites each address: a new pending invitation, or the pending one sent again with a new link. */
@@ -42,40 +44,29 @@ export function invite(
   input: InviteInput,
 ): Promise<InvitationOutput[]> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { invitations, users, workshopMembers } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
-    const members = new Set(
-      (
-        await tx
-          .select({ email: users.email })
-          .from(workshopMembers)
-          .innerJoin(users, eq(users.id, workshopMembers.userId))
-          .where(eq(workshopMembers.workshopId, workshopId))
-      ).map((r) => r.email),
-    );
+    const members = new Set(await memberAddressesOf(tx, workshopId));
     const already = input.emails.filter((email) => members.has(email));
     if (already.length > 0)
       throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
     const sent: InvitationOutput[] = [];
     for (const email of input.emails) {
-      const [pending] = await tx
-        .select()
-        .from(invitations)
-        .where(
-          and(eq(invitations.workshopId, workshopId), eq(invitations.email, email), eq(invitations.state, 'pending')),
-        );
+      const pending = await pendingInvitationTo(tx, workshopId, email);
       if (pending) {
         sent.push(await sendAgain(deps, tx, changes, access.workshop, user, pending, input.content));
         continue;
       }
       const token = newToken();
-      const [row] = await tx
-        .insert(invitations)
-        .values({ workshopId, email, tokenHash: hashToken(token), content: input.content, invitedBy: user.id })
-        .returning();
-      await mailInvitation(deps, tx, access.workshop, user, row!, token);
-      const invitation = toInvitation(row!);
+      const row = await insertInvitation(tx, {
+        workshopId,
+        email,
+        tokenHash: hashToken(token),
+        content: input.content,
+        invitedBy: user.id,
+      });
+      await mailInvitation(deps, tx, access.workshop, user, row, token);
+      const invitation = toInvitation(row);
       changes.record({ workshopId, action: 'addInvitation', userId: user.id, change: { invitation } });
       sent.push(invitation);
     }
@@ -107,10 +98,9 @@ export async function deleteInvitation(
   invitationId: string,
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { invitations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
-    await tx.delete(invitations).where(eq(invitations.id, row.id));
+    await deleteInvitationRow(tx, row.id);
     changes.record({
       workshopId,
       action: 'removeInvitation',
@@ -118,12 +108,6 @@ export async function deleteInvitation(
       change: { invitation: toInvitation(row) },
     });
   });
-}
-
-async function findByToken(db: Db, tokenHash: string): Promise<InvitationRow | undefined> {
-  const { invitations } = tablesOf(db);
-  const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, tokenHash));
-  return row;
 }
 
 /**
@@ -135,23 +119,18 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
   const tokenHash = hashToken(token);
   // The write takes the lock of the invitation's workshop first (`writeWorkshop`): the invitation
   // is found before it, and read again under it (it may have been used or sent again meanwhile).
-  const found = await findByToken(deps.database.db, tokenHash);
+  const found = await invitationByToken(deps.database.db, tokenHash);
   if (!found) throw notFound('Invitation');
   return writeWorkshop(deps, found.workshopId, async (tx, changes) => {
-    const { invitations } = tablesOf(tx);
-    const row = await findByToken(tx, tokenHash);
+    const row = await invitationByToken(tx, tokenHash);
     if (!row) throw notFound('Invitation');
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was used already.');
     const workshop = await findWorkshop(tx, row.workshopId);
     if (!workshop) throw notFound('Invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
     await admitParticipant(deps, tx, changes, workshop, user);
-    const [after] = await tx
-      .update(invitations)
-      .set({ state: 'accepted', acceptedBy: user.id, updatedAt: nowIso() })
-      .where(eq(invitations.id, row.id))
-      .returning();
-    const invitation = toInvitation(after!);
+    const after = await markInvitationAccepted(tx, row.id, user.id);
+    const invitation = toInvitation(after);
     changes.record({
       workshopId: row.workshopId,
       action: 'updateInvitation',
@@ -163,11 +142,7 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
 }
 
 async function findInvitation(tx: Db, workshopId: string, id: string): Promise<InvitationRow> {
-  const { invitations } = tablesOf(tx);
-  const [row] = await tx
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.id, id), eq(invitations.workshopId, workshopId)));
+  const row = await invitationOf(tx, workshopId, id);
   if (!row) throw notFound('Invitation');
   return row;
 }
@@ -181,20 +156,15 @@ async function sendAgain(
   row: InvitationRow,
   content: string,
 ): Promise<InvitationOutput> {
-  const { invitations } = tablesOf(tx);
   const token = newToken();
-  const [after] = await tx
-    .update(invitations)
-    .set({ tokenHash: hashToken(token), content, updatedAt: nowIso() })
-    .where(eq(invitations.id, row.id))
-    .returning();
-  await mailInvitation(deps, tx, workshop, sender, after!, token);
-  const invitation = toInvitation(after!);
+  const after = await replaceInvitationToken(tx, row.id, hashToken(token), content);
+  await mailInvitation(deps, tx, workshop, sender, after, token);
+  const invitation = toInvitation(after);
   changes.record({
     workshopId: workshop.id,
     action: 'updateInvitation',
     userId: sender.id,
-    change: { invitation, changes: { sent_at: [row.updatedAt, after!.updatedAt] } },
+    change: { invitation, changes: { sent_at: [row.updatedAt, after.updatedAt] } },
   });
   return invitation;
 }

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { ItemRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 /** A card's items in the order they were added, optionally of one section. */
 export function listItems(db: Db, cardId: string, sectionId?: string): Promise<ItemRow[]> {
@@ -9,7 +10,7 @@ export function listItems(db: Db, cardId: string, sectionId?: string): Promise<I
     .select()
     .from(items)
     .where(and(eq(items.cardId, cardId), sectionId === undefined ? undefined : eq(items.sectionId, sectionId)))
-    .orderBy(asc(items.createdAt), asc(sql`rowid`));
+    .orderBy(asc(items.createdAt), asc(creationOrder(items)));
 }
 
 export async function findItem(db: Db, cardId: string, id: string): Promise<ItemRow | undefined> {

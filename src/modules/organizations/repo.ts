@@ -1,8 +1,10 @@
 import { and, asc, eq, isNotNull, isNull, ne, sql } from 'drizzle-orm';
+import { nowIso } from '../../db/columns';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { MemberWithUser, OrganizationMemberRow, OrganizationRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 const queries = preparedPerDb((db: Db) => {
   const { organizationMembers, organizations } = tablesOf(db);
@@ -108,7 +110,7 @@ export async function membersOf(db: Db, organizationId: string): Promise<MemberW
     .from(organizationMembers)
     .leftJoin(users, eq(users.id, organizationMembers.userId))
     .where(eq(organizationMembers.organizationId, organizationId))
-    .orderBy(sql`${organizationMembers}.rowid`);
+    .orderBy(creationOrder(organizationMembers));
   return rows.map(withUser);
 }
 
@@ -168,4 +170,43 @@ export async function otherActiveAdmins(db: Db, organizationId: string, exceptMe
       ),
     );
   return row!.n;
+}
+
+/** A new organization on the `team` plan, with its creator as first admin. */
+export async function insertOrganization(
+  tx: Db,
+  name: string,
+  creator: { userId: string; email: string },
+): Promise<OrganizationRow> {
+  const { organizationMembers, organizations } = tablesOf(tx);
+  const row = (await tx.insert(organizations).values({ name, planName: 'team' }).returning())[0]!;
+  await tx
+    .insert(organizationMembers)
+    .values({ organizationId: row.id, userId: creator.userId, email: creator.email, role: 'admin' });
+  return row;
+}
+
+export async function updateOrganization(
+  tx: Db,
+  organizationId: string,
+  fields: { name: string } | { avatarUrl: string | null },
+): Promise<void> {
+  const { organizations } = tablesOf(tx);
+  await tx
+    .update(organizations)
+    .set({ ...fields, updatedAt: nowIso() })
+    .where(eq(organizations.id, organizationId));
+}
+
+export async function insertMember(
+  tx: Db,
+  member: { organizationId: string; userId: string | null; email: string; role: OrganizationMemberRow['role'] },
+): Promise<OrganizationMemberRow> {
+  const { organizationMembers } = tablesOf(tx);
+  return (await tx.insert(organizationMembers).values(member).returning())[0]!;
+}
+
+export async function deleteMember(tx: Db, memberId: string): Promise<void> {
+  const { organizationMembers } = tablesOf(tx);
+  await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
 }

@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { tablesOf, type Database, type Db } from '../../db/database';
-import { nowIso } from '../../db/columns';
+import type { Database, Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { AppError, forbidden, notFound } from '../../http/errors';
@@ -11,9 +9,20 @@ import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
-import { lockUser } from '../users/repo';
+import { findUser, lockUser, userIdByEmail } from '../users/repo';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
-import { findMember, lockOrganization, memberByEmail, membersOf, organizationsOf, otherActiveAdmins } from './repo';
+import {
+  deleteMember,
+  findMember,
+  insertMember,
+  insertOrganization,
+  lockOrganization,
+  memberByEmail,
+  membersOf,
+  organizationsOf,
+  otherActiveAdmins,
+  updateOrganization,
+} from './repo';
 import {
   toMember,
   toOrganization,
@@ -39,12 +48,9 @@ export async function createOrganization(
   // Guests are turned away before this (`guestScope`); an organization's members have addresses.
   const { email } = user;
   if (email === null) throw forbidden('Guests cannot create organizations; sign up first.');
-  const organization = await deps.database.transaction(async (tx) => {
-    const { organizationMembers, organizations } = tablesOf(tx);
-    const row = (await tx.insert(organizations).values({ name: input.name, planName: 'team' }).returning())[0]!;
-    await tx.insert(organizationMembers).values({ organizationId: row.id, userId: user.id, email, role: 'admin' });
-    return row;
-  });
+  const organization = await deps.database.transaction((tx) =>
+    insertOrganization(tx, input.name, { userId: user.id, email }),
+  );
   return toOrganization(organization, deps.config);
 }
 
@@ -70,13 +76,9 @@ export async function renameOrganization(
   input: { name: string },
 ): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    const { organizations } = tablesOf(tx);
     await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId));
-    await tx
-      .update(organizations)
-      .set({ name: input.name, updatedAt: nowIso() })
-      .where(eq(organizations.id, organizationId));
+    await updateOrganization(tx, organizationId, { name: input.name });
   });
 }
 
@@ -98,13 +100,7 @@ export async function setOrganizationAvatar(
       await lockOrganization(tx, organizationId);
       return requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId)).organization.avatarUrl;
     },
-    store: async (tx, url) => {
-      const { organizations } = tablesOf(tx);
-      await tx
-        .update(organizations)
-        .set({ avatarUrl: url, updatedAt: nowIso() })
-        .where(eq(organizations.id, organizationId));
-    },
+    store: (tx, url) => updateOrganization(tx, organizationId, { avatarUrl: url }),
   });
 }
 
@@ -132,18 +128,17 @@ export async function addMember(
 ): Promise<OrganizationMemberOutput> {
   try {
     return await deps.database.transaction(async (tx) => {
-      const { organizationMembers } = tablesOf(tx);
       await lockOrganization(tx, organizationId);
       const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor.id));
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
       const account = await lockedAccountOf(tx, input.email, actor.id);
       const confirmed = account?.confirmedAt ? account : undefined;
-      const member = (
-        await tx
-          .insert(organizationMembers)
-          .values({ organizationId, userId: confirmed?.id ?? null, email: input.email, role: input.role })
-          .returning()
-      )[0]!;
+      const member = await insertMember(tx, {
+        organizationId,
+        userId: confirmed?.id ?? null,
+        email: input.email,
+        role: input.role,
+      });
       const standing = !account ? 'none' : confirmed ? 'confirmed' : 'unconfirmed';
       await mailNewMember(tx, deps.config, {
         organization,
@@ -174,7 +169,6 @@ export async function removeMember(
   memberId: string,
 ): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
-    const { organizationMembers } = tablesOf(tx);
     // Two admins removing each other at once: the second waits, then finds what the first left.
     await lockOrganization(tx, organizationId);
     const access = await loadOrganizationAccess(tx, organizationId, userId);
@@ -188,7 +182,7 @@ export async function removeMember(
     ) {
       throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
     }
-    await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
+    await deleteMember(tx, memberId);
     return target.member.userId;
   });
   // An admin acted as facilitator in the organization's workshops; live connections re-check.
@@ -204,11 +198,10 @@ export async function removeMember(
  * take the two locks in opposite orders.
  */
 async function lockedAccountOf(tx: Db, email: string, actorId: string): Promise<UserRow | undefined> {
-  const { users } = tablesOf(tx);
-  const [found] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (!found) return undefined;
-  for (const id of [found.id, actorId].sort()) await lockUser(tx, id);
-  return (await tx.select().from(users).where(eq(users.id, found.id)))[0];
+  const foundId = await userIdByEmail(tx, email);
+  if (!foundId) return undefined;
+  for (const id of [foundId, actorId].sort()) await lockUser(tx, id);
+  return findUser(tx, foundId);
 }
 
 async function mailNewMember(

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import type { RatingRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 /** A card's ratings in the order they were given, optionally of one criterion and one user. */
 export function listRatings(
@@ -19,7 +20,7 @@ export function listRatings(
         filter.userId === undefined ? undefined : eq(ratings.userId, filter.userId),
       ),
     )
-    .orderBy(asc(ratings.createdAt), asc(sql`rowid`));
+    .orderBy(asc(ratings.createdAt), asc(creationOrder(ratings)));
 }
 
 export async function findRating(db: Db, cardId: string, id: string): Promise<RatingRow | undefined> {

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { forUpdate, inList } from '../../db/sql';
 import { toUserSummary, type UserSummary } from './schemas';
 
@@ -28,4 +28,16 @@ export async function userSummaries(db: Db, ids: Iterable<string>): Promise<User
     .where(inList(db, users.id, list))
     .orderBy(asc(users.createdAt), asc(users.id));
   return rows.map(toUserSummary);
+}
+
+/** The id of the account with this address, if any. */
+export async function userIdByEmail(db: Db, email: string): Promise<string | undefined> {
+  const { users } = tablesOf(db);
+  const [found] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return found?.id;
+}
+
+export async function findUser(db: Db, userId: string): Promise<Schema['users']['$inferSelect'] | undefined> {
+  const { users } = tablesOf(db);
+  return (await db.select().from(users).where(eq(users.id, userId)))[0];
 }

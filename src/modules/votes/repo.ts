@@ -3,6 +3,7 @@ import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb, rowInserter, type Insertable } from '../../db/prepared';
 import { inPairs } from '../../db/sql';
 import type { VoteRow } from './schemas';
+import { creationOrder } from '../../db/creation-order';
 
 /** What a user has already spent, positive values and negative magnitudes. */
 export interface VoteSpending {
@@ -36,7 +37,7 @@ const statements = preparedPerDb((db: Db) => {
         .select()
         .from(votes)
         .where(eq(votes.cardId, p('cardId')))
-        .orderBy(asc(votes.createdAt), asc(sql`rowid`)),
+        .orderBy(asc(votes.createdAt), asc(creationOrder(votes))),
       'votes_list',
     ),
     listOwn: named(
@@ -44,7 +45,7 @@ const statements = preparedPerDb((db: Db) => {
         .select()
         .from(votes)
         .where(and(eq(votes.cardId, p('cardId')), eq(votes.userId, p('userId'))))
-        .orderBy(asc(votes.createdAt), asc(sql`rowid`)),
+        .orderBy(asc(votes.createdAt), asc(creationOrder(votes))),
       'votes_list_own',
     ),
   };

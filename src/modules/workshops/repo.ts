@@ -5,10 +5,11 @@ import { newId, nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { execute, inList } from '../../db/sql';
 import { invalid } from '../../http/errors';
-import type { WorkshopRole } from '../access/rules';
+import type { WorkshopRole } from '../../domain/permissions';
 import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
-import { DEFAULT_VIEW, type View, type ViewInput } from './view';
+import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
+import { creationOrder } from '../../db/creation-order';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
@@ -146,7 +147,7 @@ export function membersWithUsers(db: Db, workshopId: string, memberId?: string) 
     .from(workshopMembers)
     .innerJoin(users, eq(users.id, workshopMembers.userId))
     .where(memberId === undefined ? ofWorkshop : and(ofWorkshop, eq(workshopMembers.id, memberId)))
-    .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
+    .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
 }
 
 /** Whether the user is a member of any workshop. */
@@ -166,7 +167,7 @@ export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
     .select()
     .from(workshopMembers)
     .where(eq(workshopMembers.workshopId, workshopId))
-    .orderBy(asc(workshopMembers.createdAt), asc(sql`${workshopMembers}.rowid`));
+    .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
 }
 
 export async function countMembers(db: Db, workshopId: string, role: WorkshopRole): Promise<number> {
