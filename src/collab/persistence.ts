@@ -1,11 +1,11 @@
 import * as Y from 'yjs';
 import type { Db } from '../db/database';
-import { isUnavailable } from '../db/errors';
 import { findAccess } from '../modules/access/load';
 import type { AuthorVisibility } from '../modules/access/rules';
 import { mostHidden } from '../modules/access/visibility';
 import { writeWorkshop, type WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';
+import { logFailure, noteRead, relayCaught, DocumentRereads } from './document-rereads';
 import {
   applyStored,
   countStored,
@@ -22,7 +22,7 @@ import type { Extensions } from './hooks';
 import type { DocumentLocks } from './locks';
 import { CLOSE, updateMessage } from './protocol';
 import { readLayoutFacts, repairClientChange, type LayoutFacts } from './repair';
-import type { DocumentStore, StoredDocument } from './store';
+import type { DocumentStore } from './store';
 import type { LayoutCopy, OpenWrite } from './types';
 
 export interface CompactionOptions {
@@ -37,10 +37,6 @@ export interface CompactionOptions {
 }
 
 const NOTHING: Captured = { cards: new Map(), zones: new Map(), updates: [] };
-
-/** The first wait before reading the stored updates again after a failed read; it doubles up to the second. */
-const REREAD_FIRST_WAIT_MS = 500;
-const REREAD_LONGEST_WAIT_MS = 8_000;
 
 /**
  * Every change to a loaded document: stored in the database (`yjs_updates`) with the SQL copy of
@@ -63,7 +59,21 @@ export class DocumentPersistence {
      * reconnect, sync from what is stored, and send again what was lost. The caller holds its lock.
      */
     private readonly drop: (entry: WorkshopDocument) => void,
-  ) {}
+  ) {
+    this.rereads = new DocumentRereads(store, events, locks, isLoaded);
+  }
+
+  private readonly rereads: DocumentRereads;
+
+  /** Brings a loaded copy up to what is stored before a read answers from it (`DocumentRereads.refresh`). */
+  refresh(entry: WorkshopDocument): Promise<void> {
+    return this.rereads.refresh(entry);
+  }
+
+  /** Re-reads what the database holds for a loaded document (after a Redis outage, or when asked). */
+  resync(entry: WorkshopDocument): Promise<void> {
+    return this.rereads.resync(entry);
+  }
 
   /**
    * A change the server makes (REST placements, zones, reconciling) inside the caller's open
@@ -88,7 +98,7 @@ export class DocumentPersistence {
     const update = mergedUpdate(captured.updates);
     if (update) entry.lastUpdateId = await this.store.append(write.tx, entry.workshopId, update);
     write.changes.afterCommit(() => {
-      this.relayCaught(entry, caught);
+      relayCaught(entry, caught);
       if (update) this.stored(entry, update);
     });
   }
@@ -103,73 +113,9 @@ export class DocumentPersistence {
     entry.unnumbered = 0;
     if (!stored.snapshot && stored.updates.length === 0) return NOTHING;
     const captured = entry.collect(() => applyStored(entry, stored));
-    this.noteRead(entry, stored);
+    noteRead(entry, stored);
     await this.copyToSql(tx, entry, captured);
     return captured;
-  }
-
-  /**
-   * Brings a loaded copy up to what is stored before a read answers from it: a look through the
-   * read handle first, and only when something newer is stored, `applyStoredNow`.
-   */
-  async refresh(entry: WorkshopDocument): Promise<void> {
-    try {
-      const newer = await this.store.readNewer(
-        this.events.database.db,
-        entry.workshopId,
-        entry.snapshotVersion,
-        entry.lastUpdateId,
-      );
-      if (!newer.snapshot && newer.updates.length === 0) return;
-      await this.applyStoredNow(entry, { all: false });
-    } catch (err) {
-      // The read answers from the copy as it is.
-      console.error(`[collab] could not bring the document of workshop ${entry.workshopId} up to date`, err);
-    }
-  }
-
-  /**
-   * Applies to the copy what the database holds beyond it (with `all`, every update since the
-   * snapshot), read in one snapshot before the document's lock is taken, and relays what it changed
-   * to this instance's clients. Nothing is written, no row is locked: whoever stored those updates
-   * wrote their SQL copy (see `remoteChange`). The copy's bookkeeping follows the read only if
-   * nothing moved it meanwhile (its own write, a compaction, a relay), each of which accounts for itself.
-   */
-  private async applyStoredNow(entry: WorkshopDocument, options: { all: boolean }): Promise<void> {
-    const { workshopId, snapshotVersion, lastUpdateId, unnumbered } = entry;
-    const stored = await this.events.database.snapshot((db) =>
-      options.all
-        ? this.store.readSince(db, workshopId, snapshotVersion)
-        : this.store.readNewer(db, workshopId, snapshotVersion, lastUpdateId),
-    );
-    await this.locks.run(workshopId, () => {
-      if (!this.isLoaded(entry)) return;
-      const captured = entry.collect(() => applyStored(entry, stored));
-      if (
-        entry.snapshotVersion === snapshotVersion &&
-        entry.lastUpdateId === lastUpdateId &&
-        entry.unnumbered === unnumbered
-      ) {
-        if (options.all) {
-          entry.snapshotVersion = stored.version;
-          countStored(entry, stored);
-          entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
-        } else this.noteRead(entry, stored);
-        // Relays apply only what was committed before they were sent: all of it was read.
-        entry.unnumbered = 0;
-      }
-      this.relayCaught(entry, captured);
-    });
-  }
-
-  private noteRead(entry: WorkshopDocument, stored: StoredDocument) {
-    if (stored.snapshot) countStored(entry, stored);
-    else {
-      entry.storedUpdates += stored.updates.length;
-      entry.storedBytes += stored.updates.reduce((sum, { update }) => sum + update.byteLength, 0);
-    }
-    entry.snapshotVersion = stored.version;
-    entry.lastUpdateId = Math.max(entry.lastUpdateId, stored.updates.at(-1)?.id ?? 0);
   }
 
   /**
@@ -235,7 +181,7 @@ export class DocumentPersistence {
       if (this.isLoaded(entry)) client.askAgain(entry.doc);
       return;
     }
-    this.relayCaught(entry, caught);
+    relayCaught(entry, caught);
     if (outcome === 'notMember') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
     else if (outcome === 'refused') client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
   }
@@ -263,15 +209,15 @@ export class DocumentPersistence {
           return;
         }
         if (captured.updates.length > 0) entry.unnumbered += 1;
-        this.relayCaught(entry, captured);
-        if (leftPending(entry.doc)) this.rereadLater(entry);
+        relayCaught(entry, captured);
+        if (leftPending(entry.doc)) this.rereads.rereadLater(entry);
       });
     } catch (err) {
       logFailure(
         `could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`,
         err,
       );
-      this.rereadLater(entry);
+      this.rereads.rereadLater(entry);
     }
   }
 
@@ -325,46 +271,12 @@ export class DocumentPersistence {
           countStored(entry, { snapshot: state, version, updates: [] });
           entry.lastUpdateId = Math.max(entry.lastUpdateId, through ?? 0);
           entry.unnumbered = 0;
-          this.relayCaught(entry, captured);
+          relayCaught(entry, captured);
         });
       });
     } catch (err) {
       console.error(`[collab] could not compact the document of workshop ${entry.workshopId}`, err);
     }
-  }
-
-  /** Re-reads what the database holds for a loaded document (after a Redis outage, or when asked). */
-  async resync(entry: WorkshopDocument): Promise<void> {
-    try {
-      await this.reread(entry);
-    } catch (err) {
-      logFailure(`could not re-read the document of workshop ${entry.workshopId}; trying again shortly`, err);
-      this.rereadLater(entry);
-    }
-  }
-
-  /** Applies everything stored since the snapshot to the copy and relays what it lacked to its clients (`applyStoredNow`). */
-  private reread(entry: WorkshopDocument): Promise<void> {
-    return this.applyStoredNow(entry, { all: true });
-  }
-
-  /**
-   * Re-reads the stored updates soon, and again, waiting longer each time, until it worked or the
-   * copy was unloaded: an update from another instance that could not be applied, or a re-read
-   * after a Redis outage that failed, would otherwise reach this copy and its clients only with
-   * the next change made here, which in a quiet workshop may never come.
-   */
-  private rereadLater(entry: WorkshopDocument, waitMs = REREAD_FIRST_WAIT_MS): void {
-    if (entry.rereadTimer || !this.isLoaded(entry)) return;
-    entry.rereadTimer = setTimeout(() => {
-      entry.rereadTimer = undefined;
-      if (!this.isLoaded(entry)) return;
-      this.reread(entry).catch((err) => {
-        logFailure(`could not re-read the document of workshop ${entry.workshopId}; trying again shortly`, err);
-        this.rereadLater(entry, Math.min(waitMs * 2, REREAD_LONGEST_WAIT_MS));
-      });
-    }, waitMs);
-    entry.rereadTimer.unref();
   }
 
   /**
@@ -395,7 +307,7 @@ export class DocumentPersistence {
         // The copy keeps what it caught up with, beyond its stored marks: a sync client answered
         // from those marks must be sent it when it joins.
         if (taken.length > 0) entry.unnumbered += 1;
-        this.relayCaught(entry, { ...NOTHING, updates: taken });
+        relayCaught(entry, { ...NOTHING, updates: taken });
       });
       entry.doc.on('update', take);
       try {
@@ -406,20 +318,6 @@ export class DocumentPersistence {
       return true;
     });
   }
-
-  /** Updates already stored elsewhere that this copy had missed: only its own clients need them. */
-  private relayCaught(entry: WorkshopDocument, captured: Captured) {
-    const update = mergedUpdate(captured.updates);
-    if (update) entry.broadcast(updateMessage(update));
-  }
-}
-
-/** The database away or busy is an expected moment (one line, its innermost reason); anything else is logged whole. */
-function logFailure(message: string, err: unknown): void {
-  if (!isUnavailable(err)) return console.error(`[collab] ${message}`, err);
-  let reason = err as { message?: unknown; cause?: unknown };
-  while (reason.cause instanceof Error) reason = reason.cause;
-  console.warn(`[collab] ${message} (${String(reason.message)})`);
 }
 
 /** How hidden the most hidden of the cards a user moved that they wrote anonymously is (`shown`: none). */
