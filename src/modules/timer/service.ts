@@ -1,26 +1,18 @@
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { nowIso } from '../../db/columns';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
+import { timerOf, upsertTimer } from './repo';
 import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
-
-async function find(db: Db, workshopId: string): Promise<TimerRow | undefined> {
-  const { workshopTimers } = tablesOf(db);
-  const [row] = await db.select().from(workshopTimers).where(eq(workshopTimers.workshopId, workshopId));
-  return row;
-}
 
 /** GET /v1/workshops/:id/timer (members). */
 export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Promise<TimerOutput> {
   const { db } = deps.database;
   await loadAccess(db, workshopId, user.id);
-  return toTimer(await find(db, workshopId));
+  return toTimer(await timerOf(db, workshopId));
 }
 
 /**
@@ -30,16 +22,11 @@ export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string)
  */
 export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, input: TimerInput): Promise<TimerOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshopTimers } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const now = Date.now();
-    const before = await find(tx, workshopId);
+    const before = await timerOf(tx, workshopId);
     const next = nextTimer(before, input, now);
-    const [row] = await tx
-      .insert(workshopTimers)
-      .values({ workshopId, ...next, updatedAt: nowIso() })
-      .onConflictDoUpdate({ target: workshopTimers.workshopId, set: { ...next, updatedAt: nowIso() } })
-      .returning();
+    const row = await upsertTimer(tx, workshopId, next);
     const [old, timer] = [toTimer(before, now), toTimer(row, now)];
     const changed = diffFields(old, timer, ['state', 'duration_s', 'ends_at', 'remaining_s']);
     // Like any PUT that changes nothing (adding 0 s), nothing is logged or sent.

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { forUpdate, inList } from '../../db/sql';
 import { toUserSummary, type UserSummary } from './schemas';
@@ -40,4 +41,30 @@ export async function userIdByEmail(db: Db, email: string): Promise<string | und
 export async function findUser(db: Db, userId: string): Promise<Schema['users']['$inferSelect'] | undefined> {
   const { users } = tablesOf(db);
   return (await db.select().from(users).where(eq(users.id, userId)))[0];
+}
+
+export async function renameUser(tx: Db, userId: string, name: string): Promise<void> {
+  const { users } = tablesOf(tx);
+  await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
+}
+
+export async function avatarUrlOf(tx: Db, userId: string): Promise<string | null> {
+  const { users } = tablesOf(tx);
+  const [user] = await tx.select({ url: users.avatarUrl }).from(users).where(eq(users.id, userId));
+  return user?.url ?? null;
+}
+
+/** Answers the user's row as it now is, or undefined when the user is gone. */
+export async function setAvatarUrl(
+  tx: Db,
+  userId: string,
+  url: string | null,
+): Promise<Schema['users']['$inferSelect'] | undefined> {
+  const { users } = tablesOf(tx);
+  const [user] = await tx
+    .update(users)
+    .set({ avatarUrl: url, updatedAt: nowIso() })
+    .where(eq(users.id, userId))
+    .returning();
+  return user;
 }

@@ -1,15 +1,13 @@
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { tablesOf, type Database } from '../../db/database';
+import type { Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import type { DomainEventBus } from '../../domain/bus';
-import { nowIso } from '../../db/columns';
 import { AppError, invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
-import { lockUser } from './repo';
+import { avatarUrlOf, findUser, lockUser, renameUser, setAvatarUrl } from './repo';
 import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
@@ -34,10 +32,7 @@ export async function updateMe(
     );
   }
   const userId = user.id;
-  await deps.database.transaction(async (tx) => {
-    const { users } = tablesOf(tx);
-    await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
-  });
+  await deps.database.transaction((tx) => renameUser(tx, userId, name));
   deps.bus.emit('profile-changed', { userId });
 }
 
@@ -46,21 +41,11 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     userId,
     image,
     current: async (tx) => {
-      const { users } = tablesOf(tx);
       // Locked before it is read: another replacement waits, then drops the avatar this one stores.
       await lockUser(tx, userId);
-      const [user] = await tx.select({ url: users.avatarUrl }).from(users).where(eq(users.id, userId));
-      return user?.url ?? null;
+      return avatarUrlOf(tx, userId);
     },
-    store: async (tx, url) => {
-      const { users } = tablesOf(tx);
-      const [user] = await tx
-        .update(users)
-        .set({ avatarUrl: url, updatedAt: nowIso() })
-        .where(eq(users.id, userId))
-        .returning();
-      return user;
-    },
+    store: (tx, url) => setAvatarUrl(tx, userId, url),
   });
   if (!row) throw notFound('User');
   deps.bus.emit('profile-changed', { userId });
@@ -70,8 +55,7 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
 /** Mails a fresh confirmation link; a confirmed address has nothing to confirm (409). */
 export async function resendConfirmation(deps: UserDeps, userId: string): Promise<void> {
   await deps.database.transaction(async (tx) => {
-    const { users } = tablesOf(tx);
-    const [user] = await tx.select().from(users).where(eq(users.id, userId));
+    const user = await findUser(tx, userId);
     if (!user) throw notFound('User');
     if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
     // Guests are turned away before this (`guestScope`): they have no address until they sign up.
