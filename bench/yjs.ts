@@ -31,7 +31,7 @@ import { testConfig, type Config } from '../src/config';
 import { newId } from '../src/db/columns';
 import { tablesOf } from '../src/db/database';
 import type { AppDeps } from '../src/deps';
-import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { DEFAULT_VIEW } from '../src/domain/view';
 
 const CARDS = 5_000;
 const UPDATES = 100_000;

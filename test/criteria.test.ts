@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PREFS } from '../src/modules/access/rules';
-import { DEFAULT_VIEW } from '../src/modules/workshops/view';
-import type { CriterionOutput } from '../src/modules/criteria/schemas';
+import { DEFAULT_PREFS } from '../src/domain/permissions';
+import { DEFAULT_VIEW } from '../src/domain/view';
+import type { CriterionOutput } from '../src/domain/criteria';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import {
   eventLog,

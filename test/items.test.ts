@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ItemOutput } from '../src/modules/items/schemas';
+import type { ItemOutput } from '../src/domain/items';
 import {
   eventLog,
   expectError,

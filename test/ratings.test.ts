@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { RatingOutput } from '../src/modules/ratings/schemas';
+import type { RatingOutput } from '../src/domain/ratings';
 import {
   eventLog,
   expectError,

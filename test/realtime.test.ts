@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import type { CommentOutput } from '../src/modules/comments/schemas';
-import type { RatingOutput } from '../src/modules/ratings/schemas';
-import type { SectionOutput } from '../src/modules/sections/schemas';
+import type { RatingOutput } from '../src/domain/ratings';
+import type { SectionOutput } from '../src/domain/sections';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { VoteOutput } from '../src/modules/votes/schemas';
 import {

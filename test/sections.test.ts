@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { SectionOutput } from '../src/modules/sections/schemas';
+import type { SectionOutput } from '../src/domain/sections';
 import { eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 

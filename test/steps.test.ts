@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PREFS } from '../src/modules/access/rules';
-import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { DEFAULT_PREFS } from '../src/domain/permissions';
+import { DEFAULT_VIEW } from '../src/domain/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import type { StepOutput } from '../src/modules/steps/schemas';
 import type { EventOutput } from '../src/modules/events/schemas';

@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../src/db/database';
-import { DEFAULT_PREFS } from '../src/modules/access/rules';
-import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { DEFAULT_PREFS } from '../src/domain/permissions';
+import { DEFAULT_VIEW } from '../src/domain/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import {
   eventLog,

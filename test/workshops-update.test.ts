@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PREFS } from '../src/modules/access/rules';
-import { DEFAULT_VIEW } from '../src/modules/workshops/view';
+import { DEFAULT_PREFS } from '../src/domain/permissions';
+import { DEFAULT_VIEW } from '../src/domain/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import type { CriterionOutput } from '../src/modules/criteria/schemas';
+import type { CriterionOutput } from '../src/domain/criteria';
 import type { NotificationOutput } from '../src/modules/notifications/schemas';
 import {
   eventLog,

@@ -1,4 +1,4 @@
-import type { AuthorVisibility } from '../modules/access/rules';
+import type { AuthorVisibility } from '../domain/permissions';
 import type { PlacementOutput } from '../domain/events';
 import { diffFields } from '../domain/events';
 import type { ChangeRecorder } from '../domain/recorder';

@@ -1,7 +1,7 @@
 import * as Y from 'yjs';
 import type { Db } from '../db/database';
 import { findAccess } from '../modules/access/load';
-import type { AuthorVisibility } from '../modules/access/rules';
+import type { AuthorVisibility } from '../domain/permissions';
 import { mostHidden } from '../modules/access/visibility';
 import { writeWorkshop, type WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';

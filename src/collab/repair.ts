@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
-import { may, type WorkshopAccess } from '../modules/access/rules';
+import { may } from '../modules/access/rules';
+import type { WorkshopAccess } from '../domain/permissions';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
 import type { CardCopy, CardPlacement, LayoutCopy, ZoneCopy, ZoneState } from './types';

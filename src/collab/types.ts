@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Db } from '../db/database';
-import type { AuthorVisibility } from '../modules/access/rules';
+import type { AuthorVisibility } from '../domain/permissions';
 import type { ChangeRecorder } from '../domain/recorder';
 
 /**

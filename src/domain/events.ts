@@ -4,15 +4,15 @@
  * updates). Adding an action here makes the compiler ask for everything that must know it: its
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
  */
-import type { AuthorVisibility, CardsVisible } from '../modules/access/rules';
+import type { AuthorVisibility, CardsVisible } from './permissions';
 import type { AttachmentOutput } from '../modules/attachments/schemas';
 import type { CanvasOutput, ZoneOutput } from '../modules/canvas/schemas';
 import type { CardOutput } from '../modules/cards/schemas';
 import type { CommentOutput } from '../modules/comments/schemas';
-import type { CriterionOutput } from '../modules/criteria/schemas';
-import type { ItemOutput } from '../modules/items/schemas';
-import type { RatingOutput } from '../modules/ratings/schemas';
-import type { SectionOutput } from '../modules/sections/schemas';
+import type { CriterionOutput } from './criteria';
+import type { ItemOutput } from './items';
+import type { RatingOutput } from './ratings';
+import type { SectionOutput } from './sections';
 import type { IllustrationOutput, StepOutput } from '../modules/steps/schemas';
 import type { VoteOutput } from '../modules/votes/schemas';
 import type { InvitationOutput } from '../modules/invitations/schemas';

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import type { AccessChangedEvent, SessionRevokedEvent } from '../domain/bus';
 import { findAccess } from '../modules/access/load';
-import type { WorkshopRole } from '../modules/access/rules';
+import type { WorkshopRole } from '../domain/permissions';
 import type { Presence } from './presence';
 import { allRoomsOf, memberRoom, roleRoom, tokenRoom, workshopRoom } from './rooms';
 import type { RealtimeServer } from './server-types';

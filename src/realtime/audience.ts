@@ -1,4 +1,4 @@
-import type { WorkshopRole } from '../modules/access/rules';
+import type { WorkshopRole } from '../domain/permissions';
 import type { ServerToClientEvents, WorkshopEventName } from './events';
 
 /**

@@ -17,7 +17,7 @@ import type { ParticipationOutput } from '../modules/participation/schemas';
 import type { StepOutput } from '../modules/steps/schemas';
 import type { TimerOutput } from '../modules/timer/schemas';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
-import type { View } from '../modules/workshops/view';
+import type { View } from '../domain/view';
 
 export type { ExportOutput, FieldChanges } from '../domain/events';
 

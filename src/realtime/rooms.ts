@@ -1,4 +1,4 @@
-import type { WorkshopRole } from '../modules/access/rules';
+import type { WorkshopRole } from '../domain/permissions';
 
 /*
  * Room names. A joined socket is in three rooms of its workshop: everyone's, its role's, and its

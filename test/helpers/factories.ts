@@ -6,8 +6,8 @@ import type { ApiError, TestServer } from './server';
 import { count, eq, sql } from 'drizzle-orm';
 import { newId } from '../../src/db/columns';
 import type { Schema } from '../../src/db/database';
-import { DEFAULT_PREFS, type StepPrefs } from '../../src/modules/access/rules';
-import { DEFAULT_VIEW } from '../../src/modules/workshops/view';
+import { DEFAULT_PREFS, type StepPrefs } from '../../src/domain/permissions';
+import { DEFAULT_VIEW } from '../../src/domain/view';
 
 export interface TestUser {
   token: string;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { CardOutput } from '../../src/modules/cards/schemas';
-import type { CriterionOutput } from '../../src/modules/criteria/schemas';
+import type { CriterionOutput } from '../../src/domain/criteria';
 import type { WorkshopOutput } from '../../src/modules/workshops/schemas';
 import type { TestUser } from './factories';
 import type { TestServer } from './server';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { StepPrefs } from '../../modules/access/rules';
-import type { View } from '../../modules/workshops/view';
+import type { StepPrefs } from '../../domain/permissions';
+import type { View } from '../../domain/view';
 import { createdAt, idColumn, json, updatedAt } from './columns';
 import { users } from './users';
 

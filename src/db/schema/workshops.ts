@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import type { StepPrefs } from '../../modules/access/rules';
-import type { View } from '../../modules/workshops/view';
+import type { StepPrefs } from '../../domain/permissions';
+import type { View } from '../../domain/view';
 import { bool, createdAt, idColumn, json, updatedAt } from '../columns';
 import { users } from './users';
 

@@ -4,7 +4,7 @@ import { named, preparedPerDb } from '../../db/prepared';
 import { inList, inPairs, sqlBoolean } from '../../db/sql';
 import type { Schema } from '../../db/database';
 import { notFound } from '../../http/errors';
-import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess, type WorkshopRole } from './rules';
+import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess, type WorkshopRole } from '../../domain/permissions';
 
 export type WorkshopRow = Schema['workshops']['$inferSelect'];
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { currentPrefs, facilitatorIds } from './load';
-import type { AuthorVisibility, CardsVisible, StepPrefs, WorkshopAccess, WorkshopRole } from './rules';
+import type { AuthorVisibility, CardsVisible, StepPrefs, WorkshopAccess, WorkshopRole } from '../../domain/permissions';
 
 /*
  * What a reader may see of what others wrote (docs/api.md#private-writing-and-anonymous-authors),

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { publicFileUrl } from '../uploads/file-links';
-import { AuthorVisibilityOutput } from '../steps/prefs';
+import { AuthorVisibilityOutput } from '../../domain/prefs';
 
 export type AttachmentRow = Schema['attachments']['$inferSelect'];
 

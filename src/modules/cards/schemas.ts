@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import type { Schema } from '../../db/database';
 import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
-import { CriterionOutput } from '../criteria/schemas';
-import { ItemOutput } from '../items/schemas';
-import { AuthorVisibilityOutput } from '../steps/prefs';
+import { CriterionOutput } from '../../domain/criteria';
+import { ItemOutput } from '../../domain/items';
+import { AuthorVisibilityOutput } from '../../domain/prefs';
 
 export type CardRow = Schema['cards']['$inferSelect'];
 export type CardType = CardRow['type'];

@@ -5,7 +5,8 @@ import { newId, nowIso } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { authorize, type WorkshopAccess } from '../access/rules';
+import { authorize } from '../access/rules';
+import type { WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
 import {
   authorFor,

@@ -2,7 +2,8 @@ import { and, eq, sql, type Column, type Placeholder, type SQL } from 'drizzle-o
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { inList } from '../../db/sql';
-import { seesAllVotes, type WorkshopAccess } from '../access/rules';
+import { seesAllVotes } from '../access/rules';
+import type { WorkshopAccess } from '../../domain/permissions';
 import type { VisibilityMemo } from '../access/visibility';
 import { emptySummary, type CardSummary } from './schemas';
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
-import { AuthorVisibilityOutput } from '../steps/prefs';
+import { AuthorVisibilityOutput } from '../../domain/prefs';
 
 export type CommentRow = Schema['comments']['$inferSelect'];
 

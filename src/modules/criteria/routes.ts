@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { CreateCriterionInput, CriterionOutput, UpdateCriterionInput } from './schemas';
+import { CreateCriterionInput, UpdateCriterionInput } from './schemas';
+import { CriterionOutput } from '../../domain/criteria';
 import { createCriterion, deleteCriterion, getCriterion, listCriteria, updateCriterion } from './service';
 
 const tag = 'Criteria';

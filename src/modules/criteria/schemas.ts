@@ -1,7 +1,8 @@
 import * as v from 'valibot';
+import type { CriterionOutput } from '../../domain/criteria';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
-import { RatingOutput, type RatingOutput as Rating } from '../ratings/schemas';
+import type { RatingOutput as Rating } from '../../domain/ratings';
 
 export type CriterionRow = Schema['criteria']['$inferSelect'];
 
@@ -12,16 +13,6 @@ export const SCALES: Record<number, readonly number[]> = {
   3: [0, 5, 10],
   4: [0, 1, 2, 3, 4],
 };
-
-export const CriterionOutput = v.object({
-  id: v.string(),
-  title: v.string(),
-  scale: v.number(),
-  current_scale: v.array(v.number()),
-  /** Ratings on this criterion visible to the caller (of one card when nested in a card). */
-  ratings: v.array(RatingOutput),
-});
-export type CriterionOutput = v.InferOutput<typeof CriterionOutput>;
 
 export const CreateCriterionInput = v.object({
   title: requiredText(200),

@@ -5,7 +5,8 @@ import { inList, jsonText } from '../../db/sql';
 import { authorsHiddenIn, visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
-import { isFacilitator, seesAllRatings, seesAllVotes, type WorkshopAccess } from '../access/rules';
+import { isFacilitator, seesAllRatings, seesAllVotes } from '../access/rules';
+import type { WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
 import { actionsVisibleAs, isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
@@ -143,7 +144,7 @@ const after = preparedPerDb((db: Db) => {
 
 /**
  * Whether a stored row records an action this version knows. Rows are written only by `record`
- * (`recorder.ts`), whose input is typed per action, so a known action's payload has its shape.
+ * (`db/write.ts`), whose input is typed per action, so a known action's payload has its shape.
  */
 function isLogged(row: EventRow): row is EventRow & WorkshopEvent {
   return isWorkshopAction(row.action);

@@ -3,10 +3,10 @@ import { optionalText, requiredText } from '../../http/validation';
 import { CanvasImage, MAX_ZONES, size as gridSize, ZoneInput } from '../canvas/schemas';
 import { WORKSHOP_MAX_CARDS } from '../cards/repo';
 import { color as cardColor, CONTENT_MAX, TITLE_MAX as CARD_TITLE_MAX } from '../cards/schemas';
-import { AuthorVisibilityOutput, PrefsInput } from '../steps/prefs';
+import { AuthorVisibilityOutput, PrefsInput } from '../../domain/prefs';
 import { VoteValue } from '../votes/schemas';
 import { DESCRIPTION_MAX, perCardCount, TITLE_MAX as WORKSHOP_TITLE_MAX, unlimitedOrCount } from '../workshops/schemas';
-import { ViewInput } from '../workshops/view';
+import { ViewInput } from '../../domain/view';
 
 /*
  * The native format (docs/api.md#exports): one JSON document holding a workshop with everything in it,

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
-import type { AuthorVisibility } from '../access/rules';
+import type { AuthorVisibility } from '../../domain/permissions';
 import { readerWhoWroteNothing, seesAuthor, type Reader } from '../access/visibility';
 
 /**

@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
 import { cardRef } from '../../http/refs';
-import { CreateItemInput, ItemOutput, ItemsQuery, UpdateItemInput } from './schemas';
+import { CreateItemInput, ItemsQuery, UpdateItemInput } from './schemas';
+import { ItemOutput } from '../../domain/items';
 import { addItem, changeItem, getItem, listItems, removeItem } from './service';
 
 const tag = 'Items';

@@ -6,7 +6,8 @@ import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteItem, findItem, insertItem, listItems as listItemRows, sectionExists, updateItemContent } from './repo';
-import { toItem, type ItemOutput, type ItemRow } from './schemas';
+import { toItem, type ItemRow } from './schemas';
+import type { ItemOutput } from '../../domain/items';
 
 function found(row: ItemRow | undefined): ItemRow {
   if (!row) throw notFound('Item');

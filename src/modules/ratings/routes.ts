@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
 import { cardRef } from '../../http/refs';
-import { CreateRatingInput, RatingOutput, RatingsQuery, UpdateRatingInput } from './schemas';
+import { CreateRatingInput, RatingsQuery, UpdateRatingInput } from './schemas';
+import { RatingOutput } from '../../domain/ratings';
 import { changeRating, getRating, listRatings, rateCard, removeRating } from './service';
 
 const tag = 'Ratings';

@@ -1,17 +1,9 @@
 import * as v from 'valibot';
+import type { RatingOutput } from '../../domain/ratings';
 import type { Schema } from '../../db/database';
 import { idString } from '../../http/validation';
 
 export type RatingRow = Schema['ratings']['$inferSelect'];
-
-export const RatingOutput = v.object({
-  id: v.string(),
-  value: v.number(),
-  user_id: v.string(),
-  criterium_id: v.string(),
-  card_id: v.string(),
-});
-export type RatingOutput = v.InferOutput<typeof RatingOutput>;
 
 export const CreateRatingInput = v.object({
   value: v.pipe(v.number(), v.integer()),

@@ -5,7 +5,8 @@ import { SCALES } from '../criteria/schemas';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { loadTarget, type CardRef } from '../cards/feedback-target';
-import { authorize, seesAllRatings, type WorkshopAccess } from '../access/rules';
+import { authorize, seesAllRatings } from '../access/rules';
+import type { WorkshopAccess } from '../../domain/permissions';
 import {
   deleteRating,
   findCriterionScale,
@@ -15,7 +16,8 @@ import {
   listRatings as listRatingRows,
   updateRatingValue,
 } from './repo';
-import { toRating, type RatingOutput, type RatingRow } from './schemas';
+import { toRating, type RatingRow } from './schemas';
+import type { RatingOutput } from '../../domain/ratings';
 
 /** A participant who may not see all ratings sees only their own, as if the others did not exist. */
 function visible(access: WorkshopAccess, row: RatingRow | undefined): RatingRow {

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { CreateSectionInput, SectionOutput, UpdateSectionInput } from './schemas';
+import { CreateSectionInput, UpdateSectionInput } from './schemas';
+import { SectionOutput } from '../../domain/sections';
 import { createSection, deleteSection, getSection, listSections, updateSection } from './service';
 
 const tag = 'Sections';

@@ -3,9 +3,9 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { imageUrlTemplate, publicFileUrl } from '../uploads/file-links';
-import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../workshops/view';
-import { DEFAULT_PREFS } from '../access/rules';
-import { PrefsInput, PrefsOutput, mergePrefs } from './prefs';
+import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../../domain/view';
+import { DEFAULT_PREFS } from '../../domain/permissions';
+import { PrefsInput, PrefsOutput, mergePrefs } from '../../domain/prefs';
 
 export type StepRow = Schema['steps']['$inferSelect'];
 export type IllustrationRow = Schema['stepIllustrations']['$inferSelect'];

@@ -1,5 +1,7 @@
-import type { Db } from '../../db/database';
-import { newId } from '../../db/columns';
+import { and, asc, eq } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { newId, nowIso } from '../../db/columns';
+import { arrange } from '../../db/positions';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
@@ -13,22 +15,30 @@ import { assertViewReferences } from '../workshops/repo';
 import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
-import { arrangeSteps, clearCurrentStep, deleteStepRow, insertStep, stepOf, stepsOf, updateStepRow } from './repo';
 import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas';
 
 const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as const;
 
 /** The step with this id in this workshop; a step of another workshop is as missing as an unknown id. */
 export async function findStep(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
-  const row = await stepOf(db, workshopId, stepId);
+  const { steps } = tablesOf(db);
+  const [row] = await db
+    .select()
+    .from(steps)
+    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   if (!row) throw notFound('Step');
   return row;
 }
 
+const inWorkshop = (db: Db, workshopId: string) => eq(tablesOf(db).steps.workshopId, workshopId);
+
 export async function listSteps(deps: AppDeps, workshopId: string, userId: string): Promise<StepOutput[]> {
   const { db } = deps.database;
+  const { steps } = tablesOf(db);
   await loadAccess(db, workshopId, userId);
-  return (await stepsOf(db, workshopId)).map(toStep);
+  return (
+    await db.select().from(steps).where(inWorkshop(db, workshopId)).orderBy(asc(steps.position), asc(steps.id))
+  ).map(toStep);
 }
 
 export async function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<StepOutput> {
@@ -39,21 +49,25 @@ export async function getStep(deps: AppDeps, workshopId: string, userId: string,
 
 export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const id = newId();
-    const position = await arrangeSteps(tx, workshopId, { insert: { id, position: input.position } });
-    const row = await insertStep(tx, {
-      id,
-      workshopId,
-      position,
-      name: input.name,
-      instructions: input.instructions ?? '',
-      prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
-      view: mergeView(DEFAULT_VIEW, input.view),
-    });
-    const step = toStep(row);
+    const position = await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id, position: input.position } });
+    const [row] = await tx
+      .insert(steps)
+      .values({
+        id,
+        workshopId,
+        position,
+        name: input.name,
+        instructions: input.instructions ?? '',
+        prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
+        view: mergeView(DEFAULT_VIEW, input.view),
+      })
+      .returning();
+    const step = toStep(row!);
     changes.record({ workshopId, action: 'addStep', userId, change: { step } });
     return step;
   });
@@ -71,6 +85,7 @@ export function updateStep(
   input: StepInput,
 ): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, userId);
     authorize(access, 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
@@ -78,7 +93,7 @@ export function updateStep(
     const position =
       input.position === undefined
         ? before.position
-        : await arrangeSteps(tx, workshopId, { insert: { id: stepId, position: input.position } });
+        : await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id: stepId, position: input.position } });
     const wanted = {
       ...before,
       name: input.name,
@@ -90,14 +105,19 @@ export function updateStep(
     assertSortable(wanted.view, input.view);
     const diff = diffFields(before, wanted, STEP_FIELDS);
     if (Object.keys(diff).length === 0) return before;
-    const row = await updateStepRow(tx, stepId, {
-      name: wanted.name,
-      instructions: wanted.instructions,
-      position,
-      prefs: wanted.prefs,
-      view: wanted.view,
-    });
-    const step = toStep(row);
+    const [row] = await tx
+      .update(steps)
+      .set({
+        name: wanted.name,
+        instructions: wanted.instructions,
+        position,
+        prefs: wanted.prefs,
+        view: wanted.view,
+        updatedAt: nowIso(),
+      })
+      .where(eq(steps.id, stepId))
+      .returning();
+    const step = toStep(row!);
     // Editing the current step's prefs can reveal or hide cards as a step change does.
     const moved = access.workshop.currentStepId === stepId ? cardsVisibleMoved(before.prefs, step.prefs) : {};
     changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff, ...moved } });
@@ -108,21 +128,26 @@ export function updateStep(
 /** Removes the step and closes the gap; a workshop whose current step it was has no current step any more. */
 export async function deleteStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
+    const { steps, workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, userId);
     authorize(access, 'facilitate');
     const step = toStep(await findStep(tx, workshopId, stepId));
-    await arrangeSteps(tx, workshopId, { remove: stepId });
-    await deleteStepRow(tx, stepId);
+    await arrange(tx, steps, inWorkshop(tx, workshopId), { remove: stepId });
+    await tx.delete(steps).where(eq(steps.id, stepId));
     changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
-      const workshop = await clearCurrentStep(tx, workshopId);
+      const [workshop] = await tx
+        .update(workshops)
+        .set({ currentStepId: null, updatedAt: nowIso() })
+        .where(eq(workshops.id, workshopId))
+        .returning();
       const moved = cardsVisibleMoved(access.prefs, DEFAULT_PREFS);
       changes.record({
         workshopId,
         action: 'changeStep',
         userId,
-        change: { workshop: await workshopForEvent(tx, deps.config, workshop), step: null, ...moved },
+        change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null, ...moved },
       });
     }
   });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { PrefsInput } from '../steps/prefs';
-import { ViewInput } from '../workshops/view';
+import { PrefsInput } from '../../domain/prefs';
+import { ViewInput } from '../../domain/view';
 
 /** The colors a cluster may take (spec: Card). */
 export const CLUSTER_COLORS = [

@@ -7,15 +7,15 @@ import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { write } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
-import { DEFAULT_PREFS } from '../access/rules';
-import { mergePrefs } from '../steps/prefs';
+import { DEFAULT_PREFS } from '../../domain/permissions';
+import { mergePrefs } from '../../domain/prefs';
 import { TEMPLATES } from '../templates/catalog';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { seesAuthor, seesCardBy, visibleCardAuthors } from '../access/visibility';
 import { assertViewReferences, insertWorkshop } from './repo';
 import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
 import { toWorkshop, workshopForEvent } from './output';
-import { DEFAULT_VIEW, mergeView, remapView } from './view';
+import { DEFAULT_VIEW, mergeView, remapView } from '../../domain/view';
 
 /** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
 export async function announceCreated(

@@ -2,16 +2,19 @@ import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { dialectOf, tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
-import { toCriterion, type CriterionOutput, type CriterionRow } from '../criteria/schemas';
-import { type RatingOutput } from '../ratings/schemas';
-import { toSection, type SectionOutput } from '../sections/schemas';
+import { toCriterion, type CriterionRow } from '../criteria/schemas';
+import type { CriterionOutput } from '../../domain/criteria';
+import type { RatingOutput } from '../../domain/ratings';
+import { toSection } from '../sections/schemas';
+import type { SectionOutput } from '../../domain/sections';
 import { planFor } from '../users/schemas';
-import { DEFAULT_PREFS, seesAllRatings, type StepPrefs, type WorkshopAccess } from '../access/rules';
+import { seesAllRatings } from '../access/rules';
+import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess } from '../../domain/permissions';
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { inList } from '../../db/sql';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
 import type { OwnerOutput, WorkshopOutput } from './schemas';
-import { DEFAULT_VIEW, mergeView } from './view';
+import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
 /**
  * Whose ratings the criteria carry: everyone's, only one user's (display prefs hide the others),

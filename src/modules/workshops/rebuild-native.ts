@@ -4,14 +4,14 @@ import { tablesOf, type Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { inList } from '../../db/sql';
 import type { UserRow } from '../../http/env';
-import { DEFAULT_PREFS } from '../access/rules';
+import { DEFAULT_PREFS } from '../../domain/permissions';
 import { write } from '../../db/write';
 import type { NativeDocument } from '../exports/native-schema';
-import { mergePrefs } from '../steps/prefs';
+import { mergePrefs } from '../../domain/prefs';
 import { announceCreated } from './create-from';
 import { insertWorkshop } from './repo';
 import type { WorkshopOutput } from './schemas';
-import { remapView } from './view';
+import { remapView } from '../../domain/view';
 
 /*
  * Rebuilding a checked native file (`create-from-native.ts` fetches and checks it) as a new

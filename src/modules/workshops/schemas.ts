@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { AuthorVisibilityOutput } from '../steps/prefs';
+import { AuthorVisibilityOutput } from '../../domain/prefs';
 import { idString, optionalText, requiredText } from '../../http/validation';
-import { CriterionOutput } from '../criteria/schemas';
-import { SectionOutput } from '../sections/schemas';
+import { CriterionOutput } from '../../domain/criteria';
+import { SectionOutput } from '../../domain/sections';
 import { OrganizationOutput } from '../organizations/schemas';
 import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
-import { ViewInput, ViewOutput } from './view';
+import { ViewInput, ViewOutput } from '../../domain/view';
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 5_000;

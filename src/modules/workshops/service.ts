@@ -10,7 +10,8 @@ import { write, writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { toStep, type StepRow } from '../steps/schemas';
-import { authorize, DEFAULT_PREFS } from '../access/rules';
+import { authorize } from '../access/rules';
+import { DEFAULT_PREFS } from '../../domain/permissions';
 import { cardsVisibleMoved, writesPrivately } from '../access/visibility';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
@@ -34,7 +35,8 @@ import type {
   UpdateWorkshopInput,
   WorkshopOutput,
 } from './schemas';
-import { assertSortable, DEFAULT_VIEW, mergeView } from './view';
+import { assertSortable } from './view';
+import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
 function customWorkshop(
   input: Omit<CustomWorkshopInput, 'title'> & { title: string },

@@ -5,7 +5,7 @@ import { nowIso } from '../../db/columns';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { toStep } from '../steps/schemas';
 import { workshopForEvent } from './output';
-import { DEFAULT_VIEW, mergeView, type View } from './view';
+import { DEFAULT_VIEW, mergeView, type View } from '../../domain/view';
 
 /** What was removed from a workshop that views may point at. */
 export interface RemovedReferences {

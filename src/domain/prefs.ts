@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { StepPrefs } from '../access/rules';
+import type { StepPrefs } from './permissions';
 
 // The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`.
 
