@@ -1,6 +1,7 @@
-import { asc, eq, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { dialectOf, tablesOf, type Db } from '../../db/database';
+import { tablesOf, type Db } from '../../db/database';
+import { jsonSqlOf } from '../../db/json-sql';
 import { named, preparedPerDb } from '../../db/prepared';
 import { toCriterion, type CriterionRow } from '../criteria/schemas';
 import type { CriterionOutput } from '../../domain/criteria';
@@ -42,15 +43,9 @@ const details = preparedPerDb((db: Db) => {
   const ratingsOf = sql.placeholder('ratingsOf');
   // '1' for ratings on every card; else only on cards by the authors listed in `cardAuthors` (a private step).
   const allCards = sql.placeholder('allCards');
-  const postgres = dialectOf(db) === 'postgres';
-  const object = postgres ? sql.raw('json_build_object') : sql.raw('json_object');
-  // An empty list is `[]` in both: PostgreSQL's json_agg answers null for no rows.
-  const list = (item: SQL, order: string, from: SQL) =>
-    postgres
-      ? sql`(select coalesce(json_agg(${item} order by ${sql.raw(order)}), '[]'::json)::text from ${from})`
-      : sql`(select json_group_array(${item} order by ${sql.raw(order)}) from ${from})`;
+  const { object, list, asText } = jsonSqlOf(db);
   const ownerOf = (table: string, alias: string) =>
-    sql`(select ${object}('id', ${sql.raw(alias)}.id, 'name', ${sql.raw(alias)}.name, 'avatar_url', ${sql.raw(alias)}.avatar_url, 'plan_name', ${sql.raw(alias)}.plan_name)${sql.raw(postgres ? '::text' : '')} from ${sql.raw(table)} ${sql.raw(alias)} where ${sql.raw(alias)}.id = workshops.owner_id)`;
+    sql`(select ${asText(sql`${object}('id', ${sql.raw(alias)}.id, 'name', ${sql.raw(alias)}.name, 'avatar_url', ${sql.raw(alias)}.avatar_url, 'plan_name', ${sql.raw(alias)}.plan_name)`)} from ${sql.raw(table)} ${sql.raw(alias)} where ${sql.raw(alias)}.id = workshops.owner_id)`;
   // Drizzle leaves columns of a single-table select unqualified, which subqueries would capture.
   return named(
     db
@@ -68,7 +63,7 @@ const details = preparedPerDb((db: Db) => {
         )}`,
         stepPrefs: sql<
           string | null
-        >`(select ${sql.raw(postgres ? 'st.prefs::text' : 'st.prefs')} from steps st where st.id = workshops.current_step_id)`,
+        >`(select ${asText(sql.raw('st.prefs'))} from steps st where st.id = workshops.current_step_id)`,
       })
       .from(workshops)
       .where(eq(workshops.id, sql.placeholder('workshopId'))),
