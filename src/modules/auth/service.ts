@@ -1,18 +1,30 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { tablesOf, type Database, type Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { identityEpoch } from '../../db/identity-epoch';
-import { named, preparedPerDb } from '../../db/prepared';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
-import { lockUser } from '../users/repo';
+import { lockUser, userIdByEmail } from '../users/repo';
 import { toUser } from '../users/schemas';
+import {
+  confirmAddress,
+  deleteAuthToken,
+  insertAccount,
+  insertAuthToken,
+  insertOneTimeToken,
+  markTokenUsed,
+  oneTimeTokenByHash,
+  slideToken,
+  tokenExpiry,
+  tokenWithUser,
+  upgradeGuestRow,
+  userByEmail,
+} from './repo';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
 export interface AuthDeps {
@@ -58,11 +70,8 @@ type AccountInput = { email: string; name: string };
 
 function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string) {
   return deps.database.transaction(async (tx) => {
-    const { users } = tablesOf(tx);
     await refuseTakenEmail(tx, input.email);
-    const user = (
-      await tx.insert(users).values({ email: input.email, name: input.name, passwordHash }).returning()
-    )[0]!;
+    const user = await insertAccount(tx, { email: input.email, name: input.name, passwordHash });
     return openAccount(tx, deps.config, user, input.email);
   });
 }
@@ -70,13 +79,8 @@ function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string
 /** The guest's row becomes an account: address, password and name set, `guest` false. */
 function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, passwordHash: string) {
   return deps.database.transaction(async (tx) => {
-    const { users } = tablesOf(tx);
     await refuseTakenEmail(tx, input.email);
-    const [user] = await tx
-      .update(users)
-      .set({ email: input.email, name: input.name, passwordHash, guest: false, updatedAt: nowIso() })
-      .where(and(eq(users.id, guestId), eq(users.guest, true)))
-      .returning();
+    const user = await upgradeGuestRow(tx, guestId, { email: input.email, name: input.name, passwordHash });
     // Signed up a moment ago with this token, in another request.
     if (!user) throw new AppError('conflict', 'This guest has already signed up; log in instead.');
     return openAccount(tx, deps.config, user, input.email);
@@ -84,9 +88,7 @@ function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, pass
 }
 
 async function refuseTakenEmail(tx: Db, email: string): Promise<void> {
-  const { users } = tablesOf(tx);
-  const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-  if (taken) throw emailTaken();
+  if (await userIdByEmail(tx, email)) throw emailTaken();
 }
 
 /**
@@ -106,8 +108,7 @@ function emailTaken() {
 
 export async function login(deps: AuthDeps, input: { email: string; password: string }) {
   const { db } = deps.database;
-  const { users } = tablesOf(db);
-  const [user] = await db.select().from(users).where(eq(users.email, input.email));
+  const user = await userByEmail(db, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
   const token = await deps.database.transaction((tx) => issueToken(tx, deps.config, user));
@@ -115,10 +116,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
 }
 
 export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): Promise<void> {
-  await deps.database.transaction(async (tx) => {
-    const { authTokens } = tablesOf(tx);
-    await tx.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
-  });
+  await deps.database.transaction((tx) => deleteAuthToken(tx, tokenHash));
   // Sockets and sync connections opened with this token end too: it stops working at once.
   deps.bus.emit('session-revoked', { userId: user.id, tokenHash });
 }
@@ -130,11 +128,7 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
  */
 export async function confirmEmail(deps: AuthDeps, token: string): Promise<void> {
   const confirmed = await deps.database.transaction(async (tx) => {
-    const { oneTimeTokens, users } = tablesOf(tx);
-    const [row] = await tx
-      .select()
-      .from(oneTimeTokens)
-      .where(eq(oneTimeTokens.tokenHash, hashToken(token)));
+    const row = await oneTimeTokenByHash(tx, hashToken(token));
     if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
       throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
         details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
@@ -144,13 +138,9 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
     // reading whether the address is confirmed: one of the two then sees what the other wrote.
     await lockUser(tx, row.userId);
     const now = nowIso();
-    await tx.update(oneTimeTokens).set({ usedAt: now }).where(eq(oneTimeTokens.id, row.id));
-    await tx
-      .update(users)
-      .set({ confirmedAt: now, updatedAt: now })
-      .where(and(eq(users.id, row.userId), isNull(users.confirmedAt)));
-    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, row.userId));
-    const seats = user?.email ? await linkPendingSeats(tx, row.userId, user.email) : 0;
+    await markTokenUsed(tx, row.id, now);
+    const email = await confirmAddress(tx, row.userId, now);
+    const seats = email ? await linkPendingSeats(tx, row.userId, email) : 0;
     return { userId: row.userId, seats };
   });
   // An organization admin facilitates its workshops: sockets already in one take that role.
@@ -163,9 +153,8 @@ export async function sendConfirmation(
   config: Config,
   user: Pick<UserRow, 'id' | 'name'> & { email: string },
 ): Promise<void> {
-  const { oneTimeTokens } = tablesOf(tx);
   const token = newToken();
-  await tx.insert(oneTimeTokens).values({
+  await insertOneTimeToken(tx, {
     userId: user.id,
     purpose: 'confirm_email',
     tokenHash: hashToken(token),
@@ -191,10 +180,9 @@ function tokenTtlMs(config: Pick<Config, 'tokenTtlMs'>, user: Pick<UserRow, 'gue
 
 /** A new bearer token for the user, inside the caller's transaction. */
 export async function issueToken(tx: Db, config: Config, user: Pick<UserRow, 'id' | 'guest'>): Promise<string> {
-  const { authTokens } = tablesOf(tx);
   const token = newToken();
   const now = new Date();
-  await tx.insert(authTokens).values({
+  await insertAuthToken(tx, {
     userId: user.id,
     tokenHash: hashToken(token),
     lastUsedAt: now.toISOString(),
@@ -202,41 +190,6 @@ export async function issueToken(tx: Db, config: Config, user: Pick<UserRow, 'id
   });
   return token;
 }
-
-/** Every request resolves its token: these statements are prepared once per connection. */
-const queries = preparedPerDb((db: Db) => {
-  const { authTokens, users } = tablesOf(db);
-  const p = sql.placeholder;
-  return {
-    find: named(
-      db
-        .select({
-          tokenId: authTokens.id,
-          expiresAt: authTokens.expiresAt,
-          lastUsedAt: authTokens.lastUsedAt,
-          user: users,
-        })
-        .from(authTokens)
-        .innerJoin(users, eq(users.id, authTokens.userId))
-        .where(eq(authTokens.tokenHash, p('tokenHash'))),
-      'auth_token_user',
-    ),
-    expiry: named(
-      db
-        .select({ expiresAt: authTokens.expiresAt })
-        .from(authTokens)
-        .where(eq(authTokens.tokenHash, p('tokenHash'))),
-      'auth_token_expiry',
-    ),
-    slide: named(
-      db
-        .update(authTokens)
-        .set({ lastUsedAt: sql`${p('lastUsedAt')}`, expiresAt: sql`${p('expiresAt')}` })
-        .where(eq(authTokens.id, p('id'))),
-      'auth_token_slide',
-    ),
-  };
-});
 
 /** The token of an `Authorization: Bearer <token>` header; null for anything else. */
 function bearerToken(header: string | null | undefined): string | null {
@@ -275,8 +228,8 @@ export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): Sessio
       return token ? authenticate(token) : null;
     },
     async isAlive(tokenHash) {
-      const [row] = await queries(deps.database.db).expiry.execute({ tokenHash });
-      return row !== undefined && Date.parse(row.expiresAt) > Date.now();
+      const expiresAt = await tokenExpiry(deps.database.db, tokenHash);
+      return expiresAt !== undefined && Date.parse(expiresAt) > Date.now();
     },
   };
 }
@@ -317,7 +270,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
         return { user: hit.user, tokenHash, epoch };
       }
     }
-    const [row] = await queries(database.db).find.execute({ tokenHash });
+    const row = await tokenWithUser(database.db, tokenHash);
     if (!row) return null;
     let expiresAt = Date.parse(row.expiresAt);
     let lastUsedAt = Date.parse(row.lastUsedAt);
@@ -330,9 +283,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
         lastUsedAt: new Date(lastUsedAt).toISOString(),
         expiresAt: new Date(expiresAt).toISOString(),
       };
-      await database.transaction(async (tx) => {
-        await queries(tx).slide.execute(slid);
-      });
+      await database.transaction((tx) => slideToken(tx, slid));
     }
     const { user } = row;
     resolved.set(tokenHash, { user, tokenHash, expiresAt, lastUsedAt, epoch });

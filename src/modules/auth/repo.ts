@@ -1,0 +1,132 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { nowIso } from '../../db/columns';
+import { tablesOf, type Db, type Schema } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
+
+type UserRow = Schema['users']['$inferSelect'];
+type OneTimeTokenRow = Schema['oneTimeTokens']['$inferSelect'];
+
+export async function insertAccount(
+  tx: Db,
+  values: { email: string; name: string; passwordHash: string },
+): Promise<UserRow> {
+  const { users } = tablesOf(tx);
+  return (await tx.insert(users).values(values).returning())[0]!;
+}
+
+/** The guest's row becomes an account; undefined when it is no guest (any more). */
+export async function upgradeGuestRow(
+  tx: Db,
+  guestId: string,
+  values: { email: string; name: string; passwordHash: string },
+): Promise<UserRow | undefined> {
+  const { users } = tablesOf(tx);
+  const [user] = await tx
+    .update(users)
+    .set({ ...values, guest: false, updatedAt: nowIso() })
+    .where(and(eq(users.id, guestId), eq(users.guest, true)))
+    .returning();
+  return user;
+}
+
+export async function userByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  const { users } = tablesOf(db);
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  return user;
+}
+
+export async function deleteAuthToken(tx: Db, tokenHash: string): Promise<void> {
+  const { authTokens } = tablesOf(tx);
+  await tx.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
+}
+
+export async function insertAuthToken(
+  tx: Db,
+  values: { userId: string; tokenHash: string; lastUsedAt: string; expiresAt: string },
+): Promise<void> {
+  const { authTokens } = tablesOf(tx);
+  await tx.insert(authTokens).values(values);
+}
+
+export async function oneTimeTokenByHash(tx: Db, tokenHash: string): Promise<OneTimeTokenRow | undefined> {
+  const { oneTimeTokens } = tablesOf(tx);
+  const [row] = await tx.select().from(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, tokenHash));
+  return row;
+}
+
+export async function insertOneTimeToken(
+  tx: Db,
+  values: { userId: string; purpose: OneTimeTokenRow['purpose']; tokenHash: string; expiresAt: string },
+): Promise<void> {
+  const { oneTimeTokens } = tablesOf(tx);
+  await tx.insert(oneTimeTokens).values(values);
+}
+
+export async function markTokenUsed(tx: Db, id: string, at: string): Promise<void> {
+  const { oneTimeTokens } = tablesOf(tx);
+  await tx.update(oneTimeTokens).set({ usedAt: at }).where(eq(oneTimeTokens.id, id));
+}
+
+/** Marks the user's address confirmed at `at`, unless it already was; answers the address. */
+export async function confirmAddress(tx: Db, userId: string, at: string): Promise<string | null | undefined> {
+  const { users } = tablesOf(tx);
+  await tx
+    .update(users)
+    .set({ confirmedAt: at, updatedAt: at })
+    .where(and(eq(users.id, userId), isNull(users.confirmedAt)));
+  const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return user?.email;
+}
+
+/** Every request resolves its token: these statements are prepared once per connection. */
+const queries = preparedPerDb((db: Db) => {
+  const { authTokens, users } = tablesOf(db);
+  const p = sql.placeholder;
+  return {
+    find: named(
+      db
+        .select({
+          tokenId: authTokens.id,
+          expiresAt: authTokens.expiresAt,
+          lastUsedAt: authTokens.lastUsedAt,
+          user: users,
+        })
+        .from(authTokens)
+        .innerJoin(users, eq(users.id, authTokens.userId))
+        .where(eq(authTokens.tokenHash, p('tokenHash'))),
+      'auth_token_user',
+    ),
+    expiry: named(
+      db
+        .select({ expiresAt: authTokens.expiresAt })
+        .from(authTokens)
+        .where(eq(authTokens.tokenHash, p('tokenHash'))),
+      'auth_token_expiry',
+    ),
+    slide: named(
+      db
+        .update(authTokens)
+        .set({ lastUsedAt: sql`${p('lastUsedAt')}`, expiresAt: sql`${p('expiresAt')}` })
+        .where(eq(authTokens.id, p('id'))),
+      'auth_token_slide',
+    ),
+  };
+});
+
+/** The token (by hash) with its user. */
+export async function tokenWithUser(
+  db: Db,
+  tokenHash: string,
+): Promise<{ tokenId: string; expiresAt: string; lastUsedAt: string; user: UserRow } | undefined> {
+  const [row] = await queries(db).find.execute({ tokenHash });
+  return row;
+}
+
+export async function tokenExpiry(db: Db, tokenHash: string): Promise<string | undefined> {
+  const [row] = await queries(db).expiry.execute({ tokenHash });
+  return row?.expiresAt;
+}
+
+export async function slideToken(tx: Db, slid: { id: string; lastUsedAt: string; expiresAt: string }): Promise<void> {
+  await queries(tx).slide.execute(slid);
+}
