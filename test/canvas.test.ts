@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { relinkZones } from '../src/modules/canvas/zones';
 import { write, writeWorkshop } from '../src/db/write';
-import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
+import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import { eventLog, expectError, seedCard, seedMember, seedWorkshop, errorOf } from './helpers/factories';
 import { syncedDoc } from './helpers/collab';
 import type { OpenApiDocument } from './helpers/openapi';

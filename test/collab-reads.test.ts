@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CanvasOutput, ZoneOutput } from '../src/modules/canvas/schemas';
+import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import type { CardOutput } from '../src/modules/cards/schemas';
 import { writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';

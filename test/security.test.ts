@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AttachmentOutput } from '../src/modules/attachments/schemas';
-import type { CanvasOutput } from '../src/modules/canvas/schemas';
+import type { CanvasOutput } from '../src/domain/canvas';
 import type { CommentOutput } from '../src/modules/comments/schemas';
 import type { CriterionOutput } from '../src/domain/criteria';
 import type { ItemOutput } from '../src/domain/items';

@@ -2,7 +2,7 @@ import * as Y from 'yjs';
 import { Awareness } from 'y-protocols/awareness';
 import { CARDS_MAP, cleanPlacement, cleanZone, ZONES_MAP } from './layout';
 import type { StoredDocument } from './store';
-import type { CardPlacement, ZoneState } from './types';
+import type { CardPlacement, ZoneState } from '../domain/canvas';
 
 /** Transaction origins: changes the server makes itself, and changes already stored elsewhere. */
 export const SERVER = Symbol('server');

@@ -8,7 +8,8 @@ import { DocumentPersistence, type CompactionOptions } from './persistence';
 import { CLOSE } from './protocol';
 import { reconcileWithSql } from './repair';
 import type { DocumentStore, StoredDocument } from './store';
-import type { CardPlacement, LayoutCopy, OpenWrite } from './types';
+import type { LayoutCopy, OpenWrite } from './types';
+import type { CardPlacement } from '../domain/canvas';
 
 export interface CollabOptions extends CompactionOptions {
   /** How long a document stays loaded after its last client left. */

@@ -13,16 +13,8 @@ import { applyPlacements, applyZones } from './server-changes';
 import { SyncSessions } from './sessions';
 import { DocumentStore } from './store';
 import { SyncEndpoint } from './sync-server';
-import type {
-  CardPlacement,
-  CollabService,
-  CollabUsage,
-  LayoutCopy,
-  OpenWrite,
-  PlacementChange,
-  SessionCheck,
-  ZoneState,
-} from './types';
+import type { CollabService, CollabUsage, LayoutCopy, OpenWrite, PlacementChange, SessionCheck } from './types';
+import type { CardPlacement, ZoneState } from '../domain/canvas';
 
 export type { CollabOptions } from './documents';
 

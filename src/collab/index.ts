@@ -3,15 +3,14 @@ import type { CollabService } from './types';
 
 export type {
   CardCopy,
-  CardPlacement,
   CollabService,
   LayoutCopy,
   PlacementChange,
   SessionCheck,
   TransactionHooks,
   ZoneCopy,
-  ZoneState,
 } from './types';
+export type { CardPlacement, ZoneState } from '../domain/canvas';
 export type { CollabExtension } from './hooks';
 export { CollabEngine, type CollabOptions } from './engine';
 

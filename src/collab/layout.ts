@@ -1,4 +1,4 @@
-import type { CardPlacement, ZoneState } from './types';
+import type { CardPlacement, ZoneState } from '../domain/canvas';
 
 /*
  * Document layout. `doc.getMap('cards')` maps card id → `{position, x, y}` and `doc.getMap('zones')`

@@ -3,7 +3,8 @@ import { may } from '../modules/access/rules';
 import type { WorkshopAccess } from '../domain/permissions';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
-import type { CardCopy, CardPlacement, LayoutCopy, ZoneCopy, ZoneState } from './types';
+import type { CardCopy, LayoutCopy, ZoneCopy } from './types';
+import type { CardPlacement, ZoneState } from '../domain/canvas';
 
 /*
  * A Yjs update cannot be refused once applied (the client already has it, and later updates

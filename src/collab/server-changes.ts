@@ -1,6 +1,7 @@
 import type { WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone } from './layout';
-import type { PlacementChange, ZoneState } from './types';
+import type { PlacementChange } from './types';
+import type { ZoneState } from '../domain/canvas';
 
 /*
  * What the server's own changes do to a document's maps (run inside `serverChange`). Values

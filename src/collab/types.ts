@@ -3,27 +3,13 @@ import type { Duplex } from 'node:stream';
 import type { Db } from '../db/database';
 import type { AuthorVisibility } from '../domain/permissions';
 import type { ChangeRecorder } from '../domain/recorder';
+import type { CardPlacement, ZoneState } from '../domain/canvas';
 
 /**
  * What the rest of the service may ask of the Yjs documents. The document of a workshop holds
  * `cards` (card id → {position, x, y}) and `zones` (zone id → {name, x, y, rows, cols, cluster_id});
  * it is the truth for those values, and SQL keeps a copy for sorting and exports.
  */
-export interface CardPlacement {
-  position: number;
-  x: number | null;
-  y: number | null;
-}
-
-export interface ZoneState {
-  name: string;
-  x: number;
-  y: number;
-  rows: number;
-  cols: number;
-  cluster_id: string | null;
-}
-
 /**
  * What a write transaction offers the documents: its log (for what reconciling changes in the SQL
  * copy), and work after its commit or after its rollback.

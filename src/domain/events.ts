@@ -6,7 +6,7 @@
  */
 import type { AuthorVisibility, CardsVisible } from './permissions';
 import type { AttachmentOutput } from '../modules/attachments/schemas';
-import type { CanvasOutput, ZoneOutput } from '../modules/canvas/schemas';
+import type { CanvasOutput, ZoneOutput } from './canvas';
 import type { CardOutput } from '../modules/cards/schemas';
 import type { CommentOutput } from '../modules/comments/schemas';
 import type { CriterionOutput } from './criteria';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { CardRef } from '../modules/cards/feedback-target';
+import type { CardRef } from '../domain/card-ref';
 import type { AppEnv } from './env';
 
 /** The card reference of a request on a `/workshops/:workshop_id/cards/:card_id/…` route. */

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { CanvasOutput, CreateCanvasInput, LinkZoneInput, PredefinedCanvasOutput, ZoneOutput } from './schemas';
+import { CreateCanvasInput, LinkZoneInput, PredefinedCanvasOutput } from './schemas';
+import { CanvasOutput, ZoneOutput } from '../../domain/canvas';
 import {
   createCanvas,
   deleteCanvas,

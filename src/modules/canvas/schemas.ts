@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Schema } from '../../db/database';
-import type { ZoneState } from '../../collab/types';
+import { CanvasOutput, ZoneOutput, type ZoneState } from '../../domain/canvas';
 import { idString, requiredText } from '../../http/validation';
 
 export type CanvasRow = Schema['canvases']['$inferSelect'];
@@ -17,30 +17,8 @@ const httpUrl = v.pipe(v.string(), v.maxLength(2_048), v.url(), v.regex(/^https?
 
 // Outputs
 
-export const ZoneOutput = v.object({
-  id: v.string(),
-  name: v.string(),
-  x: v.number(),
-  y: v.number(),
-  rows: v.number(),
-  cols: v.number(),
-  /** The linked cluster, or null. */
-  cluster_id: v.nullable(v.string()),
-});
-export type ZoneOutput = v.InferOutput<typeof ZoneOutput>;
-
 export const CanvasImage = v.object({ cols: size, rows: size, url: httpUrl });
 export type CanvasImage = v.InferOutput<typeof CanvasImage>;
-
-export const CanvasOutput = v.object({
-  id: v.string(),
-  name: v.string(),
-  /** `id` is the predefined canvas the workshop canvas was made from, or its own id. */
-  background: v.object({ id: v.string(), cols: v.number(), rows: v.number() }),
-  zones: v.array(ZoneOutput),
-  image: v.nullable(v.object({ cols: v.number(), rows: v.number(), url: v.string() })),
-});
-export type CanvasOutput = v.InferOutput<typeof CanvasOutput>;
 
 export const PredefinedCanvasOutput = v.object({
   id: v.string(),

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { OpenWrite, ZoneState } from '../../collab/types';
+import type { OpenWrite } from '../../collab/types';
+import type { ZoneState } from '../../domain/canvas';
 import { newId } from '../../db/columns';
 import { tablesOf, type Db } from '../../db/database';
 import { invalid, notFound } from '../../http/errors';
@@ -15,13 +16,12 @@ import { canvasOf, zoneRow, zoneRowsOf } from './repo';
 import {
   CanvasDefinition,
   toCanvas,
-  type CanvasOutput,
   type CanvasRow,
   type CreateCanvasInput,
   type PredefinedCanvasOutput,
-  type ZoneOutput,
   type ZoneRow,
 } from './schemas';
+import type { CanvasOutput, ZoneOutput } from '../../domain/canvas';
 
 export type { CanvasDeps } from './zones';
 

@@ -1,8 +1,10 @@
-import type { CollabService, OpenWrite, ZoneState } from '../../collab/types';
+import type { CollabService, OpenWrite } from '../../collab/types';
+import type { ZoneState } from '../../domain/canvas';
 import type { WriteDeps } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { canvasOf, zoneRowsOf } from './repo';
-import { toZone, zoneStateOf, type ZoneOutput, type ZoneRow } from './schemas';
+import { toZone, zoneStateOf, type ZoneRow } from './schemas';
+import type { ZoneOutput } from '../../domain/canvas';
 
 /** The canvas module writes SQL through `write`, and zone geometry through the workshop's document. */
 export interface CanvasDeps extends WriteDeps {

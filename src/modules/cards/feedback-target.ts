@@ -5,18 +5,12 @@ import { named, preparedPerDb } from '../../db/prepared';
 import { notFound } from '../../http/errors';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { seesCard } from '../access/visibility';
+import type { CardRef } from '../../domain/card-ref';
 
 /*
  * Shared by every kind of card feedback (votes, ratings, items, comments, attachments): they all
  * live under /v1/workshops/:workshop_id/cards/:card_id/… and start from the same two checks.
  */
-
-/** Which card a feedback request is about, and who is asking. */
-export interface CardRef {
-  workshopId: string;
-  cardId: string;
-  userId: string;
-}
 
 export interface FeedbackTarget {
   access: LoadedAccess;

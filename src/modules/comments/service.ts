@@ -1,6 +1,7 @@
 import { notFound } from '../../http/errors';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
-import { loadTarget, onCard, type CardRef } from '../cards/feedback-target';
+import { loadTarget, onCard } from '../cards/feedback-target';
+import type { CardRef } from '../../domain/card-ref';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteComment, findComment, insertComment, listComments as listCommentRows } from './repo';

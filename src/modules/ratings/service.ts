@@ -4,7 +4,8 @@ import { AppError, invalid, notFound } from '../../http/errors';
 import { SCALES } from '../criteria/schemas';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { loadTarget, type CardRef } from '../cards/feedback-target';
+import { loadTarget } from '../cards/feedback-target';
+import type { CardRef } from '../../domain/card-ref';
 import { authorize, seesAllRatings } from '../access/rules';
 import type { WorkshopAccess } from '../../domain/permissions';
 import {
