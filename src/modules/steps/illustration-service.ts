@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
-import { nowIso } from '../../db/columns';
+import type { Db } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import { invalid, notFound } from '../../http/errors';
 import type { StepIllustration } from '../../domain/events';
@@ -11,6 +9,7 @@ import { ownUpload } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { findStep } from './service';
+import { deleteIllustrationRow, illustrationOf, insertIllustration, updateIllustrationRow } from './repo';
 import {
   toIllustration,
   type CreateIllustrationInput,
@@ -22,14 +21,8 @@ import {
 /** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
 
-async function findIllustration(db: Db, stepId: string): Promise<IllustrationRow | undefined> {
-  const { stepIllustrations } = tablesOf(db);
-  const [row] = await db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, stepId));
-  return row;
-}
-
 async function requireIllustration(db: Db, stepId: string): Promise<IllustrationRow> {
-  const row = await findIllustration(db, stepId);
+  const row = await illustrationOf(db, stepId);
   if (!row) throw notFound('Illustration');
   return row;
 }
@@ -60,7 +53,6 @@ export function setIllustration(
   input: CreateIllustrationInput,
 ): Promise<IllustrationOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { stepIllustrations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
     await findStep(tx, workshopId, stepId);
     const file = await ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
@@ -71,9 +63,9 @@ export function setIllustration(
       );
     }
     await countAgainstWorkshop(tx, deps.config, file, workshopId);
-    const previous = await findIllustration(tx, stepId);
+    const previous = await illustrationOf(tx, stepId);
     if (previous) {
-      await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, previous.id));
+      await deleteIllustrationRow(tx, previous.id);
       changes.record({
         workshopId,
         action: 'removeIllustration',
@@ -81,20 +73,17 @@ export function setIllustration(
         change: { illustration: logged(deps, previous) },
       });
     }
-    const [row] = await tx
-      .insert(stepIllustrations)
-      .values({
-        stepId,
-        workshopId,
-        name: input.name ?? file.name,
-        align: input.align,
-        fileKey: file.key,
-        container: file.container,
-        mimetype: file.mimetype,
-      })
-      .returning();
-    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row!) } });
-    return toIllustration(row!, deps.config);
+    const row = await insertIllustration(tx, {
+      stepId,
+      workshopId,
+      name: input.name ?? file.name,
+      align: input.align,
+      fileKey: file.key,
+      container: file.container,
+      mimetype: file.mimetype,
+    });
+    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row) } });
+    return toIllustration(row, deps.config);
   });
 }
 
@@ -106,7 +95,6 @@ export function updateIllustration(
   input: UpdateIllustrationInput,
 ): Promise<IllustrationOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { stepIllustrations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
     await findStep(tx, workshopId, stepId);
     const before = await requireIllustration(tx, stepId);
@@ -114,18 +102,14 @@ export function updateIllustration(
     const diff = diffFields(before, wanted, ['name', 'align']);
     // Nothing to change: nothing written, nothing logged.
     if (Object.keys(diff).length === 0) return toIllustration(before, deps.config);
-    const [row] = await tx
-      .update(stepIllustrations)
-      .set({ align: wanted.align, name: wanted.name, updatedAt: nowIso() })
-      .where(eq(stepIllustrations.id, before.id))
-      .returning();
+    const row = await updateIllustrationRow(tx, before.id, { align: wanted.align, name: wanted.name });
     changes.record({
       workshopId,
       action: 'updateIllustration',
       userId,
-      change: { illustration: logged(deps, row!), changes: diff },
+      change: { illustration: logged(deps, row), changes: diff },
     });
-    return toIllustration(row!, deps.config);
+    return toIllustration(row, deps.config);
   });
 }
 
@@ -136,11 +120,10 @@ export async function deleteIllustration(
   stepId: string,
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { stepIllustrations } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
     await findStep(tx, workshopId, stepId);
     const row = await requireIllustration(tx, stepId);
-    await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, row.id));
+    await deleteIllustrationRow(tx, row.id);
     changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, row) } });
   });
 }

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { arrange, type ListChange } from '../../db/positions';
-import type { StepRow } from './schemas';
+import type { IllustrationRow, StepRow } from './schemas';
 
 export async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow | undefined> {
   const { steps } = tablesOf(db);
@@ -57,4 +57,38 @@ export async function clearCurrentStep(tx: Db, workshopId: string): Promise<Sche
     .where(eq(workshops.id, workshopId))
     .returning();
   return workshop!;
+}
+
+export async function illustrationOf(db: Db, stepId: string): Promise<IllustrationRow | undefined> {
+  const { stepIllustrations } = tablesOf(db);
+  const [row] = await db.select().from(stepIllustrations).where(eq(stepIllustrations.stepId, stepId));
+  return row;
+}
+
+export async function insertIllustration(
+  tx: Db,
+  values: Pick<IllustrationRow, 'stepId' | 'workshopId' | 'name' | 'align' | 'fileKey' | 'container' | 'mimetype'>,
+): Promise<IllustrationRow> {
+  const { stepIllustrations } = tablesOf(tx);
+  const [row] = await tx.insert(stepIllustrations).values(values).returning();
+  return row!;
+}
+
+export async function updateIllustrationRow(
+  tx: Db,
+  id: string,
+  fields: Pick<IllustrationRow, 'align' | 'name'>,
+): Promise<IllustrationRow> {
+  const { stepIllustrations } = tablesOf(tx);
+  const [row] = await tx
+    .update(stepIllustrations)
+    .set({ ...fields, updatedAt: nowIso() })
+    .where(eq(stepIllustrations.id, id))
+    .returning();
+  return row!;
+}
+
+export async function deleteIllustrationRow(tx: Db, id: string): Promise<void> {
+  const { stepIllustrations } = tablesOf(tx);
+  await tx.delete(stepIllustrations).where(eq(stepIllustrations.id, id));
 }
