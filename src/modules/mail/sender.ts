@@ -1,8 +1,7 @@
-import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
-import { tablesOf, type Database } from '../../db/database';
-import { forUpdate } from '../../db/sql';
+import type { Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
+import { markMailFailed, markMailSent, takeDueMail, type TakenMail } from './repo';
 
 /** How often the outbox is looked at for mail that is due. */
 const POLL_MS = 1_000;
@@ -19,16 +18,6 @@ const MARK_TRIES = 5;
 const MAX_ATTEMPTS = 10;
 /** Backoff never waits longer than this between attempts. */
 const MAX_BACKOFF_MS = 3_600_000;
-
-interface OutboxRow {
-  id: string;
-  claim: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  attempts: number;
-}
 
 export interface MailSenderDeps {
   config: { smtpUrl: string | undefined; mailFrom: string; mailRetryBaseMs: number; mailLeaseMs: number };
@@ -64,70 +53,20 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
   let running: Promise<void> | null = null;
 
   /** The next due mail, taken under a lease of its own; undefined when none is due. */
-  const takeNext = (): Promise<OutboxRow | undefined> => {
+  const takeNext = (): Promise<TakenMail | undefined> => {
     const now = new Date();
     // Unique to this taking: the lease's end, made distinct by a nonce in its sub-millisecond part.
     const claim = `${new Date(now.getTime() + mailLeaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
     const at = now.toISOString();
-    return database.transaction(async (tx) => {
-      const { outbox } = tablesOf(tx);
-      // Senders on several instances pass over each other's mail (SKIP LOCKED): each mail is taken once.
-      const [due] = await forUpdate(
-        tx,
-        tx
-          .select({ id: outbox.id })
-          .from(outbox)
-          .where(
-            and(
-              isNull(outbox.sentAt),
-              isNull(outbox.failedAt),
-              or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
-              or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, at)),
-            ),
-          )
-          .orderBy(asc(outbox.createdAt))
-          .limit(1),
-        { skipLocked: true },
-      );
-      if (!due) return undefined;
-      // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
-      // would do too), and a mark only applies while the row still holds this taking's value.
-      const [mail] = await tx
-        .update(outbox)
-        .set({ claimedUntil: claim, attempts: sql`${outbox.attempts} + 1` })
-        .where(eq(outbox.id, due.id))
-        .returning({
-          id: outbox.id,
-          to: outbox.to,
-          subject: outbox.subject,
-          text: outbox.text,
-          html: outbox.html,
-          attempts: outbox.attempts,
-        });
-      return mail && { ...mail, claim };
-    });
+    return database.transaction((tx) => takeDueMail(tx, at, claim));
   };
 
   /** Records a delivery (sent, or failed) while the row still holds this taking's claim. */
-  const markSent = (mail: OutboxRow) =>
-    database.transaction(async (tx) => {
-      const { outbox } = tablesOf(tx);
-      await tx
-        .update(outbox)
-        .set({ sentAt: new Date().toISOString(), claimedUntil: null, lastError: null })
-        .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
-    });
+  const markSent = (mail: TakenMail) => database.transaction((tx) => markMailSent(tx, mail, new Date().toISOString()));
   const markFailed = (
-    mail: OutboxRow,
+    mail: TakenMail,
     outcome: { nextAttemptAt: string | null; failedAt: string | null; lastError: string },
-  ) =>
-    database.transaction(async (tx) => {
-      const { outbox } = tablesOf(tx);
-      await tx
-        .update(outbox)
-        .set({ ...outcome, claimedUntil: null })
-        .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
-    });
+  ) => database.transaction((tx) => markMailFailed(tx, mail, outcome));
 
   /** Writes a mark, waiting out another writer's lock a few times; false when it never got it. */
   const mark = async (write: () => Promise<void>): Promise<boolean> => {
@@ -146,7 +85,7 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
     return false;
   };
 
-  const send = async (mail: OutboxRow) => {
+  const send = async (mail: TakenMail) => {
     let failure: string | null = null;
     try {
       await transport.sendMail({
@@ -182,7 +121,7 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
 
   const drain = async () => {
     while (!stopped) {
-      let mail: OutboxRow | undefined;
+      let mail: TakenMail | undefined;
       try {
         mail = await takeNext();
       } catch (err) {

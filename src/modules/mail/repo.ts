@@ -1,0 +1,122 @@
+import { and, asc, count, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { tablesOf, type Db } from '../../db/database';
+import { forUpdate } from '../../db/sql';
+
+/** A mail as the outbox keeps it; `senderId` names the user whose daily budget it counts against. */
+export interface OutboxMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  senderId?: string;
+}
+
+/** A mail taken to be sent: `claim` is the lease it was taken under. */
+export interface TakenMail {
+  id: string;
+  claim: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  attempts: number;
+}
+
+/** Queues the mail; answers its id. */
+export async function insertOutboxMail(tx: Db, mail: OutboxMail): Promise<string> {
+  const { outbox } = tablesOf(tx);
+  const [row] = await tx.insert(outbox).values(mail).returning({ id: outbox.id });
+  return row!.id;
+}
+
+const sentBySince = (db: Db, senderId: string, since: string) => {
+  const { outbox } = tablesOf(db);
+  return and(eq(outbox.senderId, senderId), gte(outbox.createdAt, since));
+};
+
+/** How many mails the user has sent since `since`. */
+export async function mailsSentSince(tx: Db, senderId: string, since: string): Promise<number> {
+  const { outbox } = tablesOf(tx);
+  return (
+    await tx
+      .select({ n: count() })
+      .from(outbox)
+      .where(sentBySince(tx, senderId, since))
+  )[0]!.n;
+}
+
+/** When the oldest mail the user has sent since `since` was queued. */
+export async function oldestMailSentSince(tx: Db, senderId: string, since: string): Promise<string | undefined> {
+  const { outbox } = tablesOf(tx);
+  const [oldest] = await tx
+    .select({ at: outbox.createdAt })
+    .from(outbox)
+    .where(sentBySince(tx, senderId, since))
+    .orderBy(asc(outbox.createdAt))
+    .limit(1);
+  return oldest?.at;
+}
+
+/**
+ * Takes the oldest mail due at `at` under the lease `claim`, counting the attempt; undefined when
+ * none is due. Senders on several instances pass over each other's mail (SKIP LOCKED): each mail
+ * is taken once.
+ */
+export async function takeDueMail(tx: Db, at: string, claim: string): Promise<TakenMail | undefined> {
+  const { outbox } = tablesOf(tx);
+  const [due] = await forUpdate(
+    tx,
+    tx
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(
+        and(
+          isNull(outbox.sentAt),
+          isNull(outbox.failedAt),
+          or(isNull(outbox.nextAttemptAt), lte(outbox.nextAttemptAt, at)),
+          or(isNull(outbox.claimedUntil), lte(outbox.claimedUntil, at)),
+        ),
+      )
+      .orderBy(asc(outbox.createdAt))
+      .limit(1),
+    { skipLocked: true },
+  );
+  if (!due) return undefined;
+  // `claimed_until` doubles as the claim: it is unique to one taking (an ISO instant plus a nonce
+  // would do too), and a mark only applies while the row still holds this taking's value.
+  const [mail] = await tx
+    .update(outbox)
+    .set({ claimedUntil: claim, attempts: sql`${outbox.attempts} + 1` })
+    .where(eq(outbox.id, due.id))
+    .returning({
+      id: outbox.id,
+      to: outbox.to,
+      subject: outbox.subject,
+      text: outbox.text,
+      html: outbox.html,
+      attempts: outbox.attempts,
+    });
+  return mail && { ...mail, claim };
+}
+
+/** Records the delivery while the row still holds this taking's claim. */
+export async function markMailSent(tx: Db, mail: Pick<TakenMail, 'id' | 'claim'>, at: string): Promise<void> {
+  const { outbox } = tablesOf(tx);
+  await tx
+    .update(outbox)
+    .set({ sentAt: at, claimedUntil: null, lastError: null })
+    .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
+}
+
+/** Records a refused delivery (a later attempt, or given up) while the row still holds this taking's claim. */
+export async function markMailFailed(
+  tx: Db,
+  mail: Pick<TakenMail, 'id' | 'claim'>,
+  outcome: { nextAttemptAt: string | null; failedAt: string | null; lastError: string },
+): Promise<void> {
+  const { outbox } = tablesOf(tx);
+  await tx
+    .update(outbox)
+    .set({ ...outcome, claimedUntil: null })
+    .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
+}
