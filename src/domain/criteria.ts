@@ -1,6 +1,14 @@
 import * as v from 'valibot';
 import { RatingOutput } from './ratings';
 
+/** The values each scale allows (spec: Criterion). */
+export const SCALES: Record<number, readonly number[]> = {
+  1: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  2: [0, 1, 3, 9],
+  3: [0, 5, 10],
+  4: [0, 1, 2, 3, 4],
+};
+
 /** Criterion as the API returns it. */
 export const CriterionOutput = v.object({
   id: v.string(),

@@ -3,7 +3,7 @@ import { notFound } from '../../http/errors';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { countAgainstWorkshop, type UploadLimits } from '../uploads/quota';
 import { ownUpload } from '../uploads/storage';
-import { loadTarget, onCard } from '../cards/feedback-target';
+import { loadTarget, onCard } from '../access/feedback-target';
 import type { CardRef } from '../../domain/card-ref';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';

@@ -1,5 +1,5 @@
 import type { NativeDocument } from './native-schema';
-import { SCALES } from '../criteria/schemas';
+import { SCALES } from '../../domain/criteria';
 
 /** The first reference that points at nothing (or at the wrong kind of thing), described; null when all hold. */
 export function brokenReference(doc: NativeDocument): string | null {

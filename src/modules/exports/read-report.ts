@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { tablesOf, type Database, type Db } from '../../db/database';
 import { userSummaries } from '../users/repo';
 import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
-import { SCALES } from '../criteria/schemas';
+import { SCALES } from '../../domain/criteria';
 import type { ExportReport, ReportCard } from './report';
 import { creationOrder } from '../../db/creation-order';
 

@@ -2,7 +2,7 @@ import { nowIso } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { loadTarget, onCard } from '../cards/feedback-target';
+import { loadTarget, onCard } from '../access/feedback-target';
 import type { CardRef } from '../../domain/card-ref';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';

@@ -1,10 +1,10 @@
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, invalid, notFound } from '../../http/errors';
-import { SCALES } from '../criteria/schemas';
+import { SCALES } from '../../domain/criteria';
 import { writeWorkshop, type WriteDeps } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { loadTarget } from '../cards/feedback-target';
+import { loadTarget } from '../access/feedback-target';
 import type { CardRef } from '../../domain/card-ref';
 import { authorize, seesAllRatings } from '../access/rules';
 import type { WorkshopAccess } from '../../domain/permissions';

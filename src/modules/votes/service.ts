@@ -7,7 +7,7 @@ import { diffFields } from '../../domain/events';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
 import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
-import { loadCardTargets, loadTarget, onCard, type FeedbackTarget } from '../cards/feedback-target';
+import { loadCardTargets, loadTarget, onCard, type FeedbackTarget } from '../access/feedback-target';
 import type { CardRef } from '../../domain/card-ref';
 import { seesCard, VisibilityMemo } from '../access/visibility';
 import {

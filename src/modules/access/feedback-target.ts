@@ -3,8 +3,8 @@ import { inPairs } from '../../db/sql';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { notFound } from '../../http/errors';
-import { loadAccess, type LoadedAccess } from '../access/load';
-import { seesCard } from '../access/visibility';
+import { loadAccess, type LoadedAccess } from './load';
+import { seesCard } from './visibility';
 import type { CardRef } from '../../domain/card-ref';
 
 /*
