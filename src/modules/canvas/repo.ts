@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { CanvasRow, ZoneRow } from './schemas';
 
@@ -47,4 +47,21 @@ export function zoneRowsOf(db: Db, canvasId: string): Promise<ZoneRow[]> {
 export async function zoneRow(db: Db, id: string): Promise<ZoneRow | undefined> {
   const [row] = await queries(db).zone.execute({ id });
   return row;
+}
+
+export async function insertCanvas(tx: Db, values: Schema['canvases']['$inferInsert']): Promise<CanvasRow> {
+  const { canvases } = tablesOf(tx);
+  const [row] = await tx.insert(canvases).values(values).returning();
+  return row!;
+}
+
+export async function insertZones(tx: Db, rows: Schema['zones']['$inferInsert'][]): Promise<void> {
+  const { zones } = tablesOf(tx);
+  if (rows.length > 0) await tx.insert(zones).values(rows);
+}
+
+/** Deletes the canvas; its zones go with it (foreign key cascade). */
+export async function deleteCanvasRow(tx: Db, canvasId: string): Promise<void> {
+  const { canvases } = tablesOf(tx);
+  await tx.delete(canvases).where(eq(canvases.id, canvasId));
 }

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { OpenWrite } from '../../collab/types';
 import type { ZoneState } from '../../domain/canvas';
 import { newId } from '../../db/columns';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { parseInput } from '../../http/validation';
@@ -12,7 +11,7 @@ import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { CANVASES, type CanvasCatalog } from './catalog';
 import { currentZones, setZoneLinks, zoneOutputs, zonesForRead, type CanvasDeps, type CurrentZone } from './zones';
-import { canvasOf, zoneRow, zoneRowsOf } from './repo';
+import { canvasOf, deleteCanvasRow, insertCanvas, insertZones, zoneRow, zoneRowsOf } from './repo';
 import {
   CanvasDefinition,
   toCanvas,
@@ -106,7 +105,6 @@ export function createCanvas(
   catalog: CanvasCatalog = CANVASES,
 ): Promise<CanvasOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { canvases, zones } = tablesOf(tx);
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const { definition, backgroundId } = definitionOf(input, catalog);
@@ -116,31 +114,28 @@ export function createCanvas(
     if (previous) {
       const canvas = await canvasInWrite(deps, write, previous);
       // Zones go with their canvas (foreign key cascade).
-      await tx.delete(canvases).where(eq(canvases.id, previous.id));
+      await deleteCanvasRow(tx, previous.id);
       changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
     }
 
-    const [row] = await tx
-      .insert(canvases)
-      .values({
-        id: newId(),
-        workshopId,
-        name: definition.name,
-        backgroundId,
-        backgroundCols: definition.background.cols,
-        backgroundRows: definition.background.rows,
-        image: definition.image,
-      })
-      .returning();
+    const row = await insertCanvas(tx, {
+      id: newId(),
+      workshopId,
+      name: definition.name,
+      backgroundId,
+      backgroundCols: definition.background.cols,
+      backgroundRows: definition.background.rows,
+      image: definition.image,
+    });
     const zoneRows = definition.zones.map((zone, position) => ({
       ...zone,
       id: newId(),
-      canvasId: row!.id,
+      canvasId: row.id,
       workshopId,
       clusterId: null,
       position,
     }));
-    if (zoneRows.length > 0) await tx.insert(zones).values(zoneRows);
+    await insertZones(tx, zoneRows);
     const zoneList = zoneRows.map((z) => ({
       id: z.id,
       name: z.name,
@@ -152,7 +147,7 @@ export function createCanvas(
     }));
     for (const { id, ...state } of zoneList) patch[id] = state;
 
-    const canvas = toCanvas(row!, zoneList);
+    const canvas = toCanvas(row, zoneList);
     changes.record({ workshopId, action: 'addCanvas', userId: user.id, change: { canvas } });
     await deps.collab.placeZones(write, workshopId, patch);
     return canvas;
@@ -162,13 +157,12 @@ export function createCanvas(
 /** Deletes the canvas; its zones leave the document in the same transaction. */
 export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { canvases } = tablesOf(tx);
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const row = await canvasOf(tx, workshopId);
     if (!row) throw notFound('Canvas');
     const canvas = await canvasInWrite(deps, write, row);
-    await tx.delete(canvases).where(eq(canvases.id, row.id));
+    await deleteCanvasRow(tx, row.id);
     changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
     await deps.collab.placeZones(write, workshopId, await everyZoneRemoved(deps, write, workshopId));
   });
