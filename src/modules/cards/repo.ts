@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
+import { nowIso } from '../../db/columns';
+import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { AppError, notFound } from '../../http/errors';
 import type { CardFields, CardRow, ListCardsQuery } from './schemas';
@@ -171,4 +172,41 @@ export async function reserveCardNumbers(tx: Db, workshopId: string, count: numb
     .returning({ last: workshops.lastCardNumber });
   if (!row) throw notFound('Workshop');
   return row.last - count + 1;
+}
+
+export async function insertCard(tx: Db, values: Schema['cards']['$inferInsert']): Promise<CardRow> {
+  const { cards } = tablesOf(tx);
+  const [row] = await tx.insert(cards).values(values).returning();
+  return row!;
+}
+
+export async function updateCardRow(
+  tx: Db,
+  cardId: string,
+  fields: Pick<CardRow, 'title' | 'content' | 'color' | 'aside' | 'parentId'>,
+): Promise<CardRow> {
+  const { cards } = tablesOf(tx);
+  const [row] = await tx
+    .update(cards)
+    .set({ ...fields, updatedAt: nowIso() })
+    .where(eq(cards.id, cardId))
+    .returning();
+  return row!;
+}
+
+/** The ids of the cluster's ideas. */
+export async function ideaIdsOf(tx: Db, clusterId: string): Promise<string[]> {
+  const { cards } = tablesOf(tx);
+  return (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, clusterId))).map((r) => r.id);
+}
+
+/** Deletes the cluster's ideas (they have no foreign key to it). */
+export async function deleteIdeasOf(tx: Db, clusterId: string): Promise<void> {
+  const { cards } = tablesOf(tx);
+  await tx.delete(cards).where(eq(cards.parentId, clusterId));
+}
+
+export async function deleteCardRow(tx: Db, cardId: string): Promise<void> {
+  const { cards } = tablesOf(tx);
+  await tx.delete(cards).where(eq(cards.id, cardId));
 }

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
+import type { Db } from '../../db/database';
+import { newId } from '../../db/columns';
 import { invalid, notFound } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
@@ -19,18 +18,29 @@ import {
 } from '../access/visibility';
 import { cardCriteria, cardSections } from './detail';
 import { bodyCache } from '../../http/body-cache';
-import { findCard, findCluster, listCardRows, nextCardNumber, requireRoomForCards } from './repo';
+import {
+  deleteCardRow,
+  deleteIdeasOf,
+  findCard,
+  findCluster,
+  ideaIdsOf,
+  insertCard,
+  listCardRows,
+  nextCardNumber,
+  requireRoomForCards,
+  updateCardRow,
+} from './repo';
 import {
   toCard,
   UPDATABLE_FIELDS,
   type CardAttribute,
   type CardDetailOutput,
-  type CardOutput,
   type CardRow,
   type CreateCardInput,
   type ListCardsQuery,
   type UpdateCardInput,
 } from './schemas';
+import type { CardOutput } from '../../domain/cards';
 import { StackPlan } from './placements';
 import { cardSummaries, scoreVoter } from './summaries';
 import { relinkZones } from '../canvas/zones';
@@ -154,7 +164,6 @@ async function requireCluster(db: Db, access: WorkshopAccess, parentId: string):
 
 export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInput): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
     const parentId = input.type === 'idea' ? (await requireCluster(tx, access, input.parent!)).id : null;
@@ -162,25 +171,22 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
     const id = newId();
     const plan = new StackPlan(tx, ref.workshopId);
     const position = await plan.insert(parentId, id, input.position);
-    const [row] = await tx
-      .insert(cards)
-      .values({
-        id,
-        workshopId: ref.workshopId,
-        number: await nextCardNumber(tx, ref.workshopId),
-        type: input.type,
-        title: input.title,
-        content: input.content,
-        color: input.type === 'cluster' ? (input.color ?? null) : null,
-        aside: input.aside,
-        parentId,
-        position,
-        userId: ref.userId,
-        authorVisibility: authorVisibilityNow(access),
-      })
-      .returning();
+    const row = await insertCard(tx, {
+      id,
+      workshopId: ref.workshopId,
+      number: await nextCardNumber(tx, ref.workshopId),
+      type: input.type,
+      title: input.title,
+      content: input.content,
+      color: input.type === 'cluster' ? (input.color ?? null) : null,
+      aside: input.aside,
+      parentId,
+      position,
+      userId: ref.userId,
+      authorVisibility: authorVisibilityNow(access),
+    });
     await plan.commit(deps, tx, changes);
-    const card = toCard(row!);
+    const card = toCard(row);
     changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
     return card;
   });
@@ -193,7 +199,6 @@ export function updateCard(
   input: UpdateCardInput,
 ): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     const before = await findVisibleCard(tx, access, cardId);
     authorize(access, { edit_card: { authorId: before.userId } });
@@ -212,20 +217,15 @@ export function updateCard(
     const plan = moves ? new StackPlan(tx, ref.workshopId) : undefined;
     const position = plan ? await plan.move(before.parentId, parentId, before.id, input.position) : before.position;
 
-    const [updated] = await tx
-      .update(cards)
-      .set({
-        title: input.title ?? before.title,
-        content: input.content ?? before.content,
-        color: before.type === 'cluster' && input.color !== undefined ? input.color : before.color,
-        aside: input.aside ?? before.aside,
-        parentId,
-        updatedAt: nowIso(),
-      })
-      .where(eq(cards.id, before.id))
-      .returning();
+    const updated = await updateCardRow(tx, before.id, {
+      title: input.title ?? before.title,
+      content: input.content ?? before.content,
+      color: before.type === 'cluster' && input.color !== undefined ? input.color : before.color,
+      aside: input.aside ?? before.aside,
+      parentId,
+    });
     await plan?.commit(deps, tx, changes);
-    const row = { ...updated!, position };
+    const row = { ...updated, position };
     const card = await cardFor(tx, access, row);
     const diff = diffFields(toCard(before, card.summary), card, UPDATABLE_FIELDS);
     if (Object.keys(diff).length > 0) {
@@ -242,21 +242,17 @@ export function updateCard(
 
 export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): Promise<void> {
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     const row = await findVisibleCard(tx, access, cardId);
     authorize(access, { delete_card: { authorId: row.userId } });
     const card = await cardForEvent(tx, row);
 
-    const ideaIds =
-      row.type === 'cluster'
-        ? (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, row.id))).map((r) => r.id)
-        : [];
+    const ideaIds = row.type === 'cluster' ? await ideaIdsOf(tx, row.id) : [];
     const plan = new StackPlan(tx, ref.workshopId);
     await plan.remove(row.parentId, row.id);
     // Ideas have no foreign key to their cluster; their feedback goes with them through card_id cascades.
-    if (ideaIds.length > 0) await tx.delete(cards).where(eq(cards.parentId, row.id));
-    await tx.delete(cards).where(eq(cards.id, row.id));
+    if (ideaIds.length > 0) await deleteIdeasOf(tx, row.id);
+    await deleteCardRow(tx, row.id);
     plan.delete([row.id, ...ideaIds]);
     await plan.commit(deps, tx, changes);
     changes.record({
