@@ -1,6 +1,6 @@
-import { and, asc, gte, isNull } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
-import { tablesOf, type Database } from '../../db/database';
+import type { Database } from '../../db/database';
+import { unsentMailsSince } from './repo';
 
 /** How often the outbox is looked at for new mail. */
 const EVERY_MS = 1_000;
@@ -19,7 +19,6 @@ const WINDOW_MS = 60_000;
  */
 export function logQueuedMail(database: Database, log: (line: string) => void = console.log): () => void {
   const { db } = database;
-  const { outbox } = tablesOf(db);
   const startedAt = nowIso();
   /** The mails printed, by id, with when they were queued: forgotten once they leave the window. */
   const printed = new Map<string, string>();
@@ -29,11 +28,7 @@ export function logQueuedMail(database: Database, log: (line: string) => void = 
   const look = async () => {
     const windowStart = new Date(Date.now() - WINDOW_MS).toISOString();
     const since = windowStart > startedAt ? windowStart : startedAt;
-    const queued = await db
-      .select({ id: outbox.id, createdAt: outbox.createdAt, to: outbox.to, subject: outbox.subject, text: outbox.text })
-      .from(outbox)
-      .where(and(isNull(outbox.sentAt), gte(outbox.createdAt, since)))
-      .orderBy(asc(outbox.createdAt), asc(outbox.id));
+    const queued = await unsentMailsSince(db, since);
     for (const [id, createdAt] of printed) if (createdAt < since) printed.delete(id);
     for (const mail of queued) {
       if (printed.has(mail.id)) continue;

@@ -1,12 +1,12 @@
 import { Cron } from 'croner';
-import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import type { Config } from '../../config';
 import { accessKey, findAccesses } from '../access/load';
 import { countsSeenBy } from '../events/log';
 import { workshopPublicUrl } from '../workshops/output';
 import { queueMail } from './outbox';
 import { renderMail } from './templates';
-import { tablesOf, type Database } from '../../db/database';
+import type { Database } from '../../db/database';
+import { claimDigestDay, hasActivity, membersWithAddress, workshopsWithDailyMail } from './repo';
 import { isConnectionLost, isUnavailable } from '../../db/errors';
 
 /** When the digest goes out: every day at 07:00 UTC, covering the 24 hours before. */
@@ -52,44 +52,18 @@ export function queueDailyDigests(deps: DigestDeps, now = new Date()): Promise<D
   let claiming = false;
   return deps.database
     .transaction(async (tx): Promise<DigestReport> => {
-      const { digestRuns, events, users, workshopMembers, workshops } = tablesOf(tx);
       claiming = true;
-      const claimed = await tx
-        .insert(digestRuns)
-        .values({ day, startedAt: until })
-        .onConflictDoNothing()
-        .returning({ day: digestRuns.day });
+      const claimed = await claimDigestDay(tx, day, until);
       claiming = false;
-      if (claimed.length === 0) return notRun();
+      if (!claimed) return notRun();
       let workshopCount = 0;
       let mails = 0;
-      const workshopsToMail = await tx
-        .select({ id: workshops.id, title: workshops.title })
-        .from(workshops)
-        .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
+      const workshopsToMail = await workshopsWithDailyMail(tx);
       for (const workshop of workshopsToMail) {
         // A quiet workshop costs this one look; the counts are each reader's own.
-        const activity = await tx
-          .select({ seq: events.seq })
-          .from(events)
-          .where(
-            and(
-              eq(events.workshopId, workshop.id),
-              gte(events.createdAt, since),
-              lt(events.createdAt, until),
-              inArray(events.action, Object.keys(COUNTED)),
-            ),
-          )
-          .limit(1);
-        if (activity.length === 0) continue;
+        if (!(await hasActivity(tx, workshop.id, Object.keys(COUNTED), { since, until }))) continue;
         const link = workshopPublicUrl(deps.config, workshop.id);
-        const recipients = await tx
-          .select({ id: users.id, email: users.email, name: users.name })
-          .from(workshopMembers)
-          .innerJoin(users, eq(users.id, workshopMembers.userId))
-          // Guests have no address to mail.
-          .where(and(eq(workshopMembers.workshopId, workshop.id), isNotNull(users.email)))
-          .orderBy(asc(users.email));
+        const recipients = await membersWithAddress(tx, workshop.id);
         const accesses = await findAccesses(
           tx,
           recipients.map((member) => ({ workshopId: workshop.id, userId: member.id })),

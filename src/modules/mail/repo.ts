@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 
@@ -119,4 +119,74 @@ export async function markMailFailed(
     .update(outbox)
     .set({ ...outcome, claimedUntil: null })
     .where(and(eq(outbox.id, mail.id), eq(outbox.claimedUntil, mail.claim)));
+}
+
+/** Mails queued since `since` and not sent, oldest first. */
+export async function unsentMailsSince(
+  db: Db,
+  since: string,
+): Promise<{ id: string; createdAt: string; to: string; subject: string; text: string }[]> {
+  const { outbox } = tablesOf(db);
+  return db
+    .select({ id: outbox.id, createdAt: outbox.createdAt, to: outbox.to, subject: outbox.subject, text: outbox.text })
+    .from(outbox)
+    .where(and(isNull(outbox.sentAt), gte(outbox.createdAt, since)))
+    .orderBy(asc(outbox.createdAt), asc(outbox.id));
+}
+
+/** Claims the day's digest; false when another run (on any instance) claimed it first. */
+export async function claimDigestDay(tx: Db, day: string, startedAt: string): Promise<boolean> {
+  const { digestRuns } = tablesOf(tx);
+  const claimed = await tx
+    .insert(digestRuns)
+    .values({ day, startedAt })
+    .onConflictDoNothing()
+    .returning({ day: digestRuns.day });
+  return claimed.length > 0;
+}
+
+/** Running workshops with the daily mail on. */
+export async function workshopsWithDailyMail(tx: Db): Promise<{ id: string; title: string }[]> {
+  const { workshops } = tablesOf(tx);
+  return tx
+    .select({ id: workshops.id, title: workshops.title })
+    .from(workshops)
+    .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
+}
+
+/** Whether the workshop's log holds any of `actions` in [since, until). */
+export async function hasActivity(
+  tx: Db,
+  workshopId: string,
+  actions: string[],
+  window: { since: string; until: string },
+): Promise<boolean> {
+  const { events } = tablesOf(tx);
+  const activity = await tx
+    .select({ seq: events.seq })
+    .from(events)
+    .where(
+      and(
+        eq(events.workshopId, workshopId),
+        gte(events.createdAt, window.since),
+        lt(events.createdAt, window.until),
+        inArray(events.action, actions),
+      ),
+    )
+    .limit(1);
+  return activity.length > 0;
+}
+
+/** The workshop's members who have an address (guests have none), by address. */
+export async function membersWithAddress(
+  tx: Db,
+  workshopId: string,
+): Promise<{ id: string; email: string | null; name: string }[]> {
+  const { users, workshopMembers } = tablesOf(tx);
+  return tx
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(workshopMembers)
+    .innerJoin(users, eq(users.id, workshopMembers.userId))
+    .where(and(eq(workshopMembers.workshopId, workshopId), isNotNull(users.email)))
+    .orderBy(asc(users.email));
 }
