@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { AttachmentOutput } from '../src/modules/attachments/schemas';
+import type { AttachmentOutput } from '../src/domain/attachments';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import {
   eventLog,

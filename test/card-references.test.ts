@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import type { StepOutput } from '../src/modules/steps/schemas';
+import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import type { CriterionOutput } from '../src/domain/criteria';
-import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import { seedCard, seedCurrentStep, seedMember, seedWorkshop, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
-import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import { expectError, seedCard, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
+import type { CardDetailOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import {
   expectError,
   seedCard,

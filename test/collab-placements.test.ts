@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import type { EventOutput } from '../src/modules/events/schemas';
 import { useDocs, useServer, useSockets, useUsers } from './helpers/cast';
 import { engineOf, sqlPlacement, storedUpdateCount } from './helpers/collab';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
-import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import { writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';

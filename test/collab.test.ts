@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CardDetailOutput, CardOutput } from '../src/modules/cards/schemas';
+import type { CardDetailOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import * as Y from 'yjs';
 import { write, writeWorkshop } from '../src/db/write';
 import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';

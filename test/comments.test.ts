@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CommentOutput } from '../src/modules/comments/schemas';
+import type { CommentOutput } from '../src/domain/comments';
 import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
 import { useCast } from './helpers/cast';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { eventsAfter } from '../src/modules/events/log';
-import type { StepOutput } from '../src/modules/steps/schemas';
+import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import {
   createUser,

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
-import type { StepOutput } from '../src/modules/steps/schemas';
+import type { StepOutput } from '../src/domain/steps';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestUser } from './helpers/factories';

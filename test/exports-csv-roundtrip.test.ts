@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CARD_COLORS, type CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
+import { CARD_COLORS } from '../src/domain/cards';
 import type { ExportOutput } from '../src/domain/events';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
 import { useServer, useUsers } from './helpers/cast';

@@ -1,7 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CARD_COLORS, TITLE_MAX, type CardColor } from '../src/modules/cards/schemas';
+import { TITLE_MAX } from '../src/modules/cards/schemas';
+import type { CardColor } from '../src/domain/cards';
+import { CARD_COLORS } from '../src/domain/cards';
 import { planCardsImport, type ImportPlan } from '../src/modules/cards/csv-plan';
 import { renderCsv } from '../src/modules/exports/formats/csv';
 import { neutralizeCell, restoreCell } from '../src/modules/exports/formats/csv-cells';

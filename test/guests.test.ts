@@ -4,7 +4,8 @@ import type { EventOutput } from '../src/modules/events/schemas';
 import type { ParticipationOutput } from '../src/modules/participation/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { joinWorkshop } from '../src/modules/workshops/join';
-import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
+import type { GuestSessionOutput } from '../src/modules/workshops/schemas';
+import type { UserRoleOutput } from '../src/domain/workshops';
 import { useServer, useSockets } from './helpers/cast';
 import {
   createUser,

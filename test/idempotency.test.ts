@@ -5,7 +5,7 @@ import { HELD_MS, KEPT_MS, sweepExpiredKeys } from '../src/modules/idempotency/k
 import { WITHOUT_TOKEN } from '../src/modules/idempotency/middleware';
 import { storedKey } from '../src/modules/idempotency/sealing';
 import type { OpenApiDocument } from './helpers/openapi';
-import type { CardOutput } from '../src/modules/cards/schemas';
+import type { CardOutput } from '../src/domain/cards';
 import { createUser, eventLog, expectError, seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { failNextStatement, storeBusyError } from './helpers/statements';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { IllustrationOutput } from '../src/modules/steps/schemas';
+import type { IllustrationOutput } from '../src/domain/steps';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CardOutput } from '../src/modules/cards/schemas';
-import type { CommentOutput } from '../src/modules/comments/schemas';
+import type { CardOutput } from '../src/domain/cards';
+import type { CommentOutput } from '../src/domain/comments';
 import type { RatingOutput } from '../src/domain/ratings';
 import type { SectionOutput } from '../src/domain/sections';
-import type { StepOutput } from '../src/modules/steps/schemas';
-import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { StepOutput } from '../src/domain/steps';
+import type { VoteOutput } from '../src/domain/votes';
 import {
   createUser,
   eventLog,

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AttachmentOutput } from '../src/modules/attachments/schemas';
+import type { AttachmentOutput } from '../src/domain/attachments';
 import type { CanvasOutput } from '../src/domain/canvas';
-import type { CommentOutput } from '../src/modules/comments/schemas';
+import type { CommentOutput } from '../src/domain/comments';
 import type { CriterionOutput } from '../src/domain/criteria';
 import type { ItemOutput } from '../src/domain/items';
 import type { ExportOutput } from '../src/domain/events';
-import type { InvitationOutput } from '../src/modules/invitations/schemas';
+import type { InvitationOutput } from '../src/domain/invitations';
 import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
 import type { RatingOutput } from '../src/domain/ratings';
 import type { SectionOutput } from '../src/domain/sections';
-import type { IllustrationOutput, StepOutput } from '../src/modules/steps/schemas';
-import type { VoteOutput } from '../src/modules/votes/schemas';
-import type { GuestSessionOutput, UserRoleOutput } from '../src/modules/workshops/schemas';
+import type { StepOutput } from '../src/domain/steps';
+import type { IllustrationOutput } from '../src/domain/steps';
+import type { VoteOutput } from '../src/domain/votes';
+import type { GuestSessionOutput } from '../src/modules/workshops/schemas';
+import type { UserRoleOutput } from '../src/domain/workshops';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import {
   expectError,

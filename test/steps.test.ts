@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFS } from '../src/domain/permissions';
 import { DEFAULT_VIEW } from '../src/domain/view';
 import type { WorkshopOutput } from '../src/modules/workshops/schemas';
-import type { StepOutput } from '../src/modules/steps/schemas';
+import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';

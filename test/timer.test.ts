@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TimerOutput } from '../src/modules/timer/schemas';
+import type { TimerOutput } from '../src/domain/timer';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CardDetailOutput } from '../src/modules/cards/schemas';
-import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { VoteOutput } from '../src/domain/votes';
 import { expectError, seedCard, seedMember, seedWorkshop, type TestUser, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { CardOutput } from '../src/modules/cards/schemas';
-import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { CardOutput } from '../src/domain/cards';
+import type { VoteOutput } from '../src/domain/votes';
 import { useServer, useUsers } from './helpers/cast';
 import { seedCard, seedWorkshopWith, inTurn } from './helpers/factories';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { VoteOutput } from '../src/domain/votes';
 import { useCast } from './helpers/cast';
 import { seedCardScene } from './helpers/factories';
 import { recordStatements, transactionsIn } from './helpers/statements';

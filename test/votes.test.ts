@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Schema } from '../src/db/database';
-import type { VoteOutput } from '../src/modules/votes/schemas';
+import type { VoteOutput } from '../src/domain/votes';
 import {
   eventLog,
   expectError,

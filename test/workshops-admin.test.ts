@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { newId, nowIso } from '../src/db/columns';
-import type { UserRoleOutput } from '../src/modules/workshops/schemas';
+import type { UserRoleOutput } from '../src/domain/workshops';
 import {
   eventLog,
   expectError,

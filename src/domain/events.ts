@@ -5,19 +5,20 @@
  * live rendering (`realtime/renderers.ts`) and its visibility in the log (`ACTION_VISIBILITY`).
  */
 import type { AuthorVisibility, CardsVisible } from './permissions';
-import type { AttachmentOutput } from '../modules/attachments/schemas';
+import type { AttachmentOutput } from './attachments';
 import type { CanvasOutput, ZoneOutput } from './canvas';
-import type { CardOutput } from '../modules/cards/schemas';
-import type { CommentOutput } from '../modules/comments/schemas';
+import type { CardOutput } from './cards';
+import type { CommentOutput } from './comments';
 import type { CriterionOutput } from './criteria';
 import type { ItemOutput } from './items';
 import type { RatingOutput } from './ratings';
 import type { SectionOutput } from './sections';
-import type { IllustrationOutput, StepOutput } from '../modules/steps/schemas';
-import type { VoteOutput } from '../modules/votes/schemas';
-import type { InvitationOutput } from '../modules/invitations/schemas';
-import type { TimerOutput } from '../modules/timer/schemas';
-import type { UserRoleOutput, WorkshopOutput } from '../modules/workshops/schemas';
+import type { IllustrationOutput, StepOutput } from './steps';
+import type { VoteOutput } from './votes';
+import type { InvitationOutput } from './invitations';
+import type { TimerOutput } from './timer';
+import type { WorkshopOutput } from '../modules/workshops/schemas';
+import type { UserRoleOutput } from './workshops';
 
 /** `{field: [old, new]}` for each field an update changed. */
 export type FieldChanges = Record<string, [unknown, unknown]>;

@@ -9,13 +9,13 @@
  * A client remembers the highest `seq` it saw: a jump of more than one means it missed something,
  * and it joins again with `since_seq` to have the gap replayed (or is told to reload).
  */
-import type { CardOutput } from '../modules/cards/schemas';
-import type { CommentOutput } from '../modules/comments/schemas';
+import type { CardOutput } from '../domain/cards';
+import type { CommentOutput } from '../domain/comments';
 import type { ExportOutput, FieldChanges } from '../domain/events';
 import type { NotificationOutput } from '../modules/notifications/schemas';
 import type { ParticipationOutput } from '../modules/participation/schemas';
-import type { StepOutput } from '../modules/steps/schemas';
-import type { TimerOutput } from '../modules/timer/schemas';
+import type { StepOutput } from '../domain/steps';
+import type { TimerOutput } from '../domain/timer';
 import type { WorkshopOutput } from '../modules/workshops/schemas';
 import type { View } from '../domain/view';
 

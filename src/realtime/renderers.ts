@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { VisibilityMemo } from '../modules/access/visibility';
-import type { CardOutput } from '../modules/cards/schemas';
+import type { CardOutput } from '../domain/cards';
 import { scoreReadings } from '../modules/cards/summaries';
 import type { WorkshopAction, WorkshopEvent } from '../domain/events';
 import { EVERYONE, FACILITATORS, participant, participantsExcept, type Audience, type Delivery } from './audience';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CardOutput } from '../../src/modules/cards/schemas';
+import type { CardOutput } from '../../src/domain/cards';
 import type { CriterionOutput } from '../../src/domain/criteria';
 import type { WorkshopOutput } from '../../src/modules/workshops/schemas';
 import type { TestUser } from './factories';

@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { cardRef } from '../../http/refs';
-import { AttachmentOutput, CreateAttachmentInput } from './schemas';
+import { CreateAttachmentInput } from './schemas';
+import { AttachmentOutput } from '../../domain/attachments';
 import { attachFile, getAttachment, listAttachments, removeAttachment } from './service';
 
 const tag = 'Attachments';

@@ -1,28 +1,11 @@
 import * as v from 'valibot';
+import { AttachmentOutput } from '../../domain/attachments';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { publicFileUrl } from '../uploads/file-links';
-import { AuthorVisibilityOutput } from '../../domain/prefs';
 
 export type AttachmentRow = Schema['attachments']['$inferSelect'];
-
-export const AttachmentOutput = v.object({
-  id: v.string(),
-  name: v.string(),
-  mimetype: v.string(),
-  size: v.number(),
-  /** Signed download link; works without a token until it expires. */
-  url: v.string(),
-  /**
-   * Null when attached anonymously and the reader may not see who did
-   * (docs/api.md#private-writing-and-anonymous-authors).
-   */
-  user_id: v.nullable(v.string()),
-  author_visibility: AuthorVisibilityOutput,
-  created_at: v.string(),
-});
-export type AttachmentOutput = v.InferOutput<typeof AttachmentOutput>;
 
 const segment = v.pipe(v.string(), v.minLength(1, 'Must not be empty.'), v.maxLength(64));
 

@@ -8,7 +8,8 @@ import type { CardRef } from '../../domain/card-ref';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteAttachment, findAttachment, insertAttachment, listAttachments as listAttachmentRows } from './repo';
-import { toAttachment, type AttachmentOutput, type AttachmentRow, type CreateAttachmentInput } from './schemas';
+import { toAttachment, type AttachmentRow, type CreateAttachmentInput } from './schemas';
+import type { AttachmentOutput } from '../../domain/attachments';
 
 export type AttachmentDeps = WriteDeps & { config: Pick<Config, 'publicUrl' | 'secret'> & UploadLimits };
 

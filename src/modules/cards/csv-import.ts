@@ -8,7 +8,7 @@ import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { planCardsImport, type ImportPlan } from './csv-plan';
 import { reserveCardNumbers } from './repo';
-import type { CardOutput } from './schemas';
+import type { CardOutput } from '../../domain/cards';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardsFor, type WorkshopRef } from './service';

@@ -1,7 +1,9 @@
 import { CsvError, parse } from 'csv-parse';
 import { AppError, type ErrorDetail } from '../../http/errors';
 import { isFigureColumn, restoreCell } from '../exports/formats/csv-cells';
-import { CARD_COLORS, CONTENT_MAX, TITLE_MAX, type CardColor } from './schemas';
+import { CONTENT_MAX, TITLE_MAX } from './schemas';
+import type { CardColor } from '../../domain/cards';
+import { CARD_COLORS } from '../../domain/cards';
 
 /** The import's columns; an export writes the same ones first (docs/api.md#cards). */
 export const CSV_COLUMNS = ['type', 'title', 'content', 'cluster', 'color', 'aside'] as const;

@@ -9,13 +9,13 @@ import { authorizeImport, CSV_MAX_BYTES, importCards } from './csv-import';
 import { mergeCards } from './merge';
 import {
   CardDetailOutput,
-  CardOutput,
   CreateCardInput,
   GetCardQuery,
   ListCardsQuery,
   MergeCardsInput,
   UpdateCardInput,
 } from './schemas';
+import { CardOutput } from '../../domain/cards';
 import { createCard, getCard, listCardsBody, removeCard, updateCard, type WorkshopRef } from './service';
 
 const tag = 'Cards';

@@ -5,7 +5,8 @@ import { inList } from '../../db/sql';
 import { seesAllVotes } from '../access/rules';
 import type { WorkshopAccess } from '../../domain/permissions';
 import type { VisibilityMemo } from '../access/visibility';
-import { emptySummary, type CardSummary } from './schemas';
+import { emptySummary } from './schemas';
+import type { CardSummary } from '../../domain/cards';
 
 /** Which rows an aggregate reads: a workshop's, or a set of cards'. */
 type Scope = (table: { workshopId: Column; cardId: Column }) => SQL;

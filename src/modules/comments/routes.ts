@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { cardRef } from '../../http/refs';
-import { CommentOutput, CreateCommentInput } from './schemas';
+import { CreateCommentInput } from './schemas';
+import { CommentOutput } from '../../domain/comments';
 import { addComment, getComment, listComments, removeComment } from './service';
 
 const tag = 'Comments';

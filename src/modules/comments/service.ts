@@ -5,7 +5,8 @@ import type { CardRef } from '../../domain/card-ref';
 import { authorize } from '../access/rules';
 import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteComment, findComment, insertComment, listComments as listCommentRows } from './repo';
-import { toComment, type CommentOutput, type CommentRow } from './schemas';
+import { toComment, type CommentRow } from './schemas';
+import type { CommentOutput } from '../../domain/comments';
 
 function found(row: CommentRow | undefined): CommentRow {
   if (!row) throw notFound('Comment');

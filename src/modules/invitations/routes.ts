@@ -4,7 +4,8 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { AcceptedOutput, InvitationOutput, InviteInput } from './schemas';
+import { AcceptedOutput, InviteInput } from './schemas';
+import { InvitationOutput } from '../../domain/invitations';
 import { acceptInvitation, deleteInvitation, invite, listInvitations, resendInvitation } from './service';
 
 const tag = 'Invitations';

@@ -1,15 +1,9 @@
 import * as v from 'valibot';
+import { InvitationOutput } from '../../domain/invitations';
 import type { Schema } from '../../db/database';
 import { Email } from '../auth/schemas';
 
 export type InvitationRow = Schema['invitations']['$inferSelect'];
-
-export const InvitationOutput = v.object({
-  id: v.string(),
-  email: v.string(),
-  state: v.picklist(['pending', 'accepted']),
-});
-export type InvitationOutput = v.InferOutput<typeof InvitationOutput>;
 
 export function toInvitation(row: InvitationRow): InvitationOutput {
   return { id: row.id, email: row.email, state: row.state };

@@ -22,7 +22,8 @@ import {
   pendingInvitationTo,
   replaceInvitationToken,
 } from './repo';
-import { toInvitation, type InvitationOutput, type InvitationRow, type InviteInput } from './schemas';
+import { toInvitation, type InvitationRow, type InviteInput } from './schemas';
+import type { InvitationOutput } from '../../domain/invitations';
 
 /*
  * Invitations (spec: Invitations; docs/api.md#invitations): facilitators invite addresses; each gets a mail

@@ -13,10 +13,10 @@ import { deleteIllustrationRow, illustrationOf, insertIllustration, updateIllust
 import {
   toIllustration,
   type CreateIllustrationInput,
-  type IllustrationOutput,
   type IllustrationRow,
   type UpdateIllustrationInput,
 } from './schemas';
+import type { IllustrationOutput } from '../../domain/steps';
 
 /** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);

@@ -5,7 +5,9 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { deleteIllustration, getIllustration, setIllustration, updateIllustration } from './illustration-service';
-import { CreateIllustrationInput, IllustrationOutput, StepInput, StepOutput, UpdateIllustrationInput } from './schemas';
+import { CreateIllustrationInput, StepInput, UpdateIllustrationInput } from './schemas';
+import { StepOutput } from '../../domain/steps';
+import { IllustrationOutput } from '../../domain/steps';
 import { createStep, deleteStep, getStep, listSteps, updateStep } from './service';
 
 const tag = 'Steps';

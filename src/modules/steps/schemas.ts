@@ -1,24 +1,15 @@
 import * as v from 'valibot';
+import { IllustrationAlign, IllustrationOutput, StepOutput } from '../../domain/steps';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { imageUrlTemplate, publicFileUrl } from '../uploads/file-links';
-import { ViewInput, ViewOutput, mergeView, DEFAULT_VIEW } from '../../domain/view';
+import { ViewInput, mergeView, DEFAULT_VIEW } from '../../domain/view';
 import { DEFAULT_PREFS } from '../../domain/permissions';
-import { PrefsInput, PrefsOutput, mergePrefs } from '../../domain/prefs';
+import { PrefsInput, mergePrefs } from '../../domain/prefs';
 
 export type StepRow = Schema['steps']['$inferSelect'];
 export type IllustrationRow = Schema['stepIllustrations']['$inferSelect'];
-
-export const StepOutput = v.object({
-  id: v.string(),
-  position: v.number(),
-  name: v.string(),
-  instructions: v.string(),
-  prefs: PrefsOutput,
-  view: ViewOutput,
-});
-export type StepOutput = v.InferOutput<typeof StepOutput>;
 
 const position = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -44,17 +35,7 @@ export function toStep(row: StepRow): StepOutput {
   };
 }
 
-const align = v.picklist(['left', 'above']);
-
-export const IllustrationOutput = v.object({
-  id: v.string(),
-  name: v.string(),
-  align,
-  public_url: v.string(),
-  crop_url: v.string(),
-  resize_url: v.string(),
-});
-export type IllustrationOutput = v.InferOutput<typeof IllustrationOutput>;
+const align = IllustrationAlign;
 
 const storageName = v.pipe(v.string(), v.minLength(1), v.maxLength(200));
 

@@ -15,7 +15,8 @@ import { assertViewReferences } from '../workshops/repo';
 import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
-import { toStep, type StepInput, type StepOutput, type StepRow } from './schemas';
+import { toStep, type StepInput, type StepRow } from './schemas';
+import type { StepOutput } from '../../domain/steps';
 
 const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as const;
 

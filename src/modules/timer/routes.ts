@@ -3,7 +3,8 @@ import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { TimerInput, TimerOutput } from './schemas';
+import { TimerInput } from './schemas';
+import { TimerOutput } from '../../domain/timer';
 import { changeTimer, getTimer } from './service';
 
 const tag = 'Timer';

@@ -6,7 +6,8 @@ import { authorize } from '../access/rules';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { timerOf, upsertTimer } from './repo';
-import { toTimer, type TimerInput, type TimerOutput, type TimerRow } from './schemas';
+import { toTimer, type TimerInput, type TimerRow } from './schemas';
+import type { TimerOutput } from '../../domain/timer';
 
 /** GET /v1/workshops/:id/timer (members). */
 export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Promise<TimerOutput> {

@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { cardRef } from '../../http/refs';
-import { CreateVoteInput, UpdateVoteInput, VoteOutput } from './schemas';
+import { CreateVoteInput, UpdateVoteInput } from './schemas';
+import { VoteOutput } from '../../domain/votes';
 import { castVote, changeVote, getVote, listVotes, removeVote } from './service';
 
 const tag = 'Votes';

@@ -1,10 +1,8 @@
 import * as v from 'valibot';
+import { VoteOutput } from '../../domain/votes';
 import type { votes } from '../../db/schema/index';
 
 export type VoteRow = typeof votes.$inferSelect;
-
-export const VoteOutput = v.object({ id: v.string(), value: v.number(), user_id: v.string() });
-export type VoteOutput = v.InferOutput<typeof VoteOutput>;
 
 export const VoteValue = v.pipe(
   v.number(),

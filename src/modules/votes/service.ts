@@ -22,7 +22,8 @@ import {
   voterKey,
   type VoteSpending,
 } from './repo';
-import { toVote, type VoteOutput, type VoteRow } from './schemas';
+import { toVote, type VoteRow } from './schemas';
+import type { VoteOutput } from '../../domain/votes';
 
 const voteAction = (card: FeedbackTarget['card']) => (card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
 

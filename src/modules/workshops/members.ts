@@ -9,7 +9,8 @@ import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { joinKeyFor } from './join-key';
 import { countMembers, membersWithUsers, type MemberRow } from './repo';
-import { formatAccessCode, type AccessCodeOutput, type UserRoleOutput } from './schemas';
+import { formatAccessCode, type AccessCodeOutput } from './schemas';
+import type { UserRoleOutput } from '../../domain/workshops';
 
 export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };

@@ -18,9 +18,9 @@ import {
   RecipientsOutput,
   UpdateUserRoleInput,
   UpdateWorkshopInput,
-  UserRoleOutput,
   WorkshopOutput,
 } from './schemas';
+import { UserRoleOutput } from '../../domain/workshops';
 import {
   createOrganizationWorkshop,
   createWorkshop,

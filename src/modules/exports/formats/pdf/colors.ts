@@ -1,4 +1,4 @@
-import type { CardColor } from '../../../cards/schemas';
+import type { CardColor } from '../../../../domain/cards';
 
 /** The board's cluster colours in print-friendly shades. */
 const SHADES: Record<CardColor, string> = {
