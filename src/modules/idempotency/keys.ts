@@ -1,6 +1,16 @@
-import { and, eq, isNull, lte } from 'drizzle-orm';
-import { tablesOf, type Database } from '../../db/database';
+import type { Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
+import {
+  deleteExpiredKeys,
+  deleteRunningKey,
+  holdRunningKey,
+  insertKeyIfNew,
+  keyRow,
+  retakeAbandonedKey,
+  retakeExpiredKey,
+  storeAnswer,
+  type FreshKey,
+} from './repo';
 
 /** How long a finished write's answer is kept for its key (docs/api.md#idempotent-writes). */
 export const KEPT_MS = 24 * 3600 * 1000;
@@ -35,9 +45,8 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
  */
 export function claimKey(database: Database, ref: KeyRef, fingerprint: string): Promise<Claim> {
   return database.transaction(async (tx): Promise<Claim> => {
-    const { idempotencyKeys: keys } = tablesOf(tx);
     const now = new Date().toISOString();
-    const fresh = {
+    const fresh: FreshKey = {
       fingerprint,
       status: null,
       headers: null,
@@ -45,76 +54,43 @@ export function claimKey(database: Database, ref: KeyRef, fingerprint: string): 
       lockedUntil: inMs(HELD_MS),
       expiresAt: inMs(KEPT_MS),
     };
-    const inserted = await tx
-      .insert(keys)
-      .values({ ...ref, ...fresh })
-      .onConflictDoNothing()
-      .returning({ key: keys.key });
-    if (inserted.length > 0) return { kind: 'claimed' };
+    if (await insertKeyIfNew(tx, ref, fresh)) return { kind: 'claimed' };
 
-    const thisKey = and(eq(keys.owner, ref.owner), eq(keys.key, ref.key));
-    const [row] = await tx.select().from(keys).where(thisKey);
+    const row = await keyRow(tx, ref);
     // Deleted between the two statements (swept, or released by a failed first request): the next try takes it.
     if (!row) return { kind: 'running' };
     if (row.expiresAt <= now) {
-      const taken = await tx
-        .update(keys)
-        .set(fresh)
-        .where(and(thisKey, eq(keys.expiresAt, row.expiresAt)))
-        .returning({ key: keys.key });
-      return taken.length > 0 ? { kind: 'claimed' } : { kind: 'running' };
+      const taken = await retakeExpiredKey(tx, ref, fresh, row.expiresAt);
+      return taken ? { kind: 'claimed' } : { kind: 'running' };
     }
     if (row.fingerprint !== fingerprint) return { kind: 'reused' };
     if (row.status !== null)
       return { kind: 'done', answer: { status: row.status, headers: row.headers ?? {}, body: row.body } };
     if (row.lockedUntil > now) return { kind: 'running' };
     // The first request's instance stopped holding it (it died): this one runs instead.
-    const taken = await tx
-      .update(keys)
-      .set({ lockedUntil: fresh.lockedUntil })
-      .where(and(thisKey, isNull(keys.status), eq(keys.lockedUntil, row.lockedUntil)))
-      .returning({ key: keys.key });
-    return taken.length > 0 ? { kind: 'claimed' } : { kind: 'running' };
+    const taken = await retakeAbandonedKey(tx, ref, row.lockedUntil, fresh.lockedUntil);
+    return taken ? { kind: 'claimed' } : { kind: 'running' };
   });
 }
 
 /** Moves a running request's hold on its key on. */
 export function holdKey(database: Database, ref: KeyRef): Promise<void> {
-  return database.transaction(async (tx) => {
-    const { idempotencyKeys: keys } = tablesOf(tx);
-    await tx
-      .update(keys)
-      .set({ lockedUntil: inMs(HELD_MS) })
-      .where(and(eq(keys.owner, ref.owner), eq(keys.key, ref.key), isNull(keys.status)));
-  });
+  return database.transaction((tx) => holdRunningKey(tx, ref, inMs(HELD_MS)));
 }
 
 /** Keeps a finished request's answer for its key, for 24 hours from now. */
 export function keepAnswer(database: Database, ref: KeyRef, answer: KeptAnswer): Promise<void> {
-  return database.transaction(async (tx) => {
-    const { idempotencyKeys: keys } = tablesOf(tx);
-    await tx
-      .update(keys)
-      .set({ ...answer, expiresAt: inMs(KEPT_MS) })
-      .where(and(eq(keys.owner, ref.owner), eq(keys.key, ref.key), isNull(keys.status)));
-  });
+  return database.transaction((tx) => storeAnswer(tx, ref, answer, inMs(KEPT_MS)));
 }
 
 /** Frees a key whose request is not kept (a 5xx or a 429): a retry runs again. */
 export function releaseKey(database: Database, ref: KeyRef): Promise<void> {
-  return database.transaction(async (tx) => {
-    const { idempotencyKeys: keys } = tablesOf(tx);
-    await tx.delete(keys).where(and(eq(keys.owner, ref.owner), eq(keys.key, ref.key), isNull(keys.status)));
-  });
+  return database.transaction((tx) => deleteRunningKey(tx, ref));
 }
 
 /** Deletes the keys whose answers have expired (the maintenance sweep). Answers how many. */
 export function sweepExpiredKeys(database: Database, now = new Date()): Promise<number> {
-  return database.transaction(async (tx) => {
-    const { idempotencyKeys: keys } = tablesOf(tx);
-    const gone = await tx.delete(keys).where(lte(keys.expiresAt, now.toISOString())).returning({ key: keys.key });
-    return gone.length;
-  });
+  return database.transaction((tx) => deleteExpiredKeys(tx, now.toISOString()));
 }
 
 /** How often expired keys are deleted. */
