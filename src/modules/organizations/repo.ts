@@ -102,7 +102,7 @@ function withUser(row: {
   };
 }
 
-/** Members in the order they were added (rowid: timestamps can tie within a millisecond). */
+/** Members in the order they were added (creation order: timestamps can tie within a millisecond). */
 export async function membersOf(db: Db, organizationId: string): Promise<MemberWithUser[]> {
   const { organizationMembers, users } = tablesOf(db);
   const rows = await db

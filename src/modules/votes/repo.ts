@@ -31,7 +31,7 @@ const statements = preparedPerDb((db: Db) => {
         .returning(),
       'votes_update',
     ),
-    // Casting order; rowid breaks ties between votes of the same millisecond.
+    // Casting order; creation order breaks ties between votes of the same millisecond.
     list: named(
       db
         .select()
