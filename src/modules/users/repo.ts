@@ -68,3 +68,9 @@ export async function setAvatarUrl(
     .returning();
   return user;
 }
+
+/** A guest: a name, no address or password. */
+export async function insertGuest(tx: Db, name: string): Promise<Schema['users']['$inferSelect']> {
+  const { users } = tablesOf(tx);
+  return (await tx.insert(users).values({ name, guest: true }).returning())[0]!;
+}

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { tablesOf } from '../../db/database';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { AppError } from '../../http/errors';
@@ -8,6 +7,7 @@ import { jsonBody } from '../../http/validation';
 import { loadAccess } from '../access/load';
 import { idempotencyKeys } from '../idempotency/middleware';
 import { issueToken } from '../auth/service';
+import { insertGuest } from '../users/repo';
 import { toUser } from '../users/schemas';
 import { admitParticipant, joinRateLimits, writeRunningWorkshop } from './join';
 import { workshopFor } from './output';
@@ -21,10 +21,9 @@ import { GuestJoinInput, GuestSessionOutput } from './schemas';
  */
 export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
   return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
-    const { users } = tablesOf(tx);
     if (!workshop.allowGuests)
       throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
-    const guest = (await tx.insert(users).values({ name: input.name, guest: true }).returning())[0]!;
+    const guest = await insertGuest(tx, input.name);
     await admitParticipant(deps, tx, changes, workshop, guest);
     return {
       token: await issueToken(tx, deps.config, guest),

@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
 import { budget } from '../../config-limits';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
+import type { Db } from '../../db/database';
 import { clientKey } from '../../http/client-address';
 import { hasBody } from '../../http/validation';
 import { AppError, forbidden, notFound } from '../../http/errors';
@@ -14,8 +13,9 @@ import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
 import { workshopIdOfKey, keyOpens } from './join-key';
-import { countMembers, findRunningByCode, findWorkshop, hasAnySeat } from './repo';
-import type { JoinBy, WorkshopOutput } from './schemas';
+import { countMembers, findRunningByCode, findWorkshop, hasAnySeat, insertParticipant } from './repo';
+import type { JoinBy } from './schemas';
+import type { WorkshopOutput } from '../../domain/workshops';
 
 /**
  * POST /v1/workshops/join. A member joining again gets the workshop back (idempotent); anyone
@@ -70,7 +70,6 @@ export async function admitParticipant(
   user: Pick<UserRow, 'id' | 'name' | 'guest'>,
 ): Promise<void> {
   const userId = user.id;
-  const { workshopMembers } = tablesOf(tx);
   if (await findAccess(tx, workshop.id, userId)) return;
   if (user.guest && (await hasAnySeat(tx, userId)))
     throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
@@ -81,15 +80,12 @@ export async function admitParticipant(
       `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
     );
   }
-  const [member] = await tx
-    .insert(workshopMembers)
-    .values({ id: newId(), workshopId: workshop.id, userId, role: 'participant', createdAt: nowIso() })
-    .returning();
+  const member = await insertParticipant(tx, workshop.id, userId);
   changes.record({
     workshopId: workshop.id,
     action: 'addMember',
     userId,
-    change: { member: toUserRole(member!, user) },
+    change: { member: toUserRole(member, user) },
   });
 }
 

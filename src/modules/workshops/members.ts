@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf } from '../../db/database';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
@@ -8,7 +6,7 @@ import { diffFields } from '../../domain/events';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { joinKeyFor } from './join-key';
-import { countMembers, membersWithUsers, type MemberRow } from './repo';
+import { countMembers, membersWithUsers, setMemberRole, type MemberRow } from './repo';
 import { formatAccessCode, type AccessCodeOutput } from './schemas';
 import type { UserRoleOutput } from '../../domain/workshops';
 
@@ -46,7 +44,6 @@ export function updateUserRole(
   role: UserRoleOutput['role'],
 ): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshopMembers } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const [found] = await membersWithUsers(tx, workshopId, memberId);
     if (!found) throw notFound('User role');
@@ -61,8 +58,8 @@ export function updateUserRole(
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
-    const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
-    const [old, member] = [toUserRole(before, who), toUserRole(after!, who)];
+    const after = await setMemberRole(tx, memberId, role);
+    const [old, member] = [toUserRole(before, who), toUserRole(after, who)];
     changes.record({
       workshopId,
       action: 'updateMember',

@@ -261,3 +261,19 @@ export async function assertViewReferences(
       throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
   }
 }
+
+/** The user joins the workshop as a participant. */
+export async function insertParticipant(tx: Db, workshopId: string, userId: string): Promise<MemberRow> {
+  const { workshopMembers } = tablesOf(tx);
+  const [member] = await tx
+    .insert(workshopMembers)
+    .values({ id: newId(), workshopId, userId, role: 'participant', createdAt: nowIso() })
+    .returning();
+  return member!;
+}
+
+export async function setMemberRole(tx: Db, memberId: string, role: WorkshopRole): Promise<MemberRow> {
+  const { workshopMembers } = tablesOf(tx);
+  const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
+  return after!;
+}
