@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';

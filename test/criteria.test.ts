@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFS } from '../src/domain/permissions';
 import { DEFAULT_VIEW } from '../src/domain/view';
 import type { CriterionOutput } from '../src/domain/criteria';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import {
   eventLog,
   expectError,

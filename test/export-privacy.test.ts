@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { StepOutput } from '../src/domain/steps';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestUser } from './helpers/factories';
 import { readPdf, type ReadPdf } from './helpers/pdf';

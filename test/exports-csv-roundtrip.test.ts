@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CardOutput } from '../src/domain/cards';
 import { CARD_COLORS } from '../src/domain/cards';
 import type { ExportOutput } from '../src/domain/events';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import { until } from './helpers/wait';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import { errorOf, expectError, seedWorkshop } from './helpers/factories';
 import { startTestServer } from './helpers/server';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/domain/invitations';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { createUser, eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 import { startTestServer } from './helpers/server';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import {
   createUser,
   errorOf,

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import {
   confirmAddress,
   createConfirmedUser,

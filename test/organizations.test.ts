@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
 import type { UserOutput } from '../src/modules/users/schemas';
 import {
   confirmAddress,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OrganizationOutput } from '../src/modules/organizations/schemas';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import { seedCurrentStep, seedMember, seedWorkshop } from './helpers/factories';
 

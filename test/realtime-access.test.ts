@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
 import {
   createConfirmedUser,
   createUser,

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
 import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
 import {
   createConfirmedUser,

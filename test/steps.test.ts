@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PREFS } from '../src/domain/permissions';
 import { DEFAULT_VIEW } from '../src/domain/view';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';

@@ -4,9 +4,10 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken, newToken } from '../src/modules/auth/crypto';
 import { loadOrganizationAccess } from '../src/modules/organizations/access';
-import type { OrganizationMemberOutput, OrganizationOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
 import type { UserOutput } from '../src/modules/users/schemas';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import {
   confirmAddress,

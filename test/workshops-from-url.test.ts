@@ -5,7 +5,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import { isPublicAddress } from '../src/lib/public-fetch';
 import { useServer, useUsers } from './helpers/cast';
 import { createUser, errorOf, expectError, type TestUser } from './helpers/factories';

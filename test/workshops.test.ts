@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { WorkshopOutput } from '../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../src/domain/workshops';
 import {
   createUser,
   eventLog,

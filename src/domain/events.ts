@@ -17,7 +17,7 @@ import type { IllustrationOutput, StepOutput } from './steps';
 import type { VoteOutput } from './votes';
 import type { InvitationOutput } from './invitations';
 import type { TimerOutput } from './timer';
-import type { WorkshopOutput } from '../modules/workshops/schemas';
+import type { WorkshopOutput } from './workshops';
 import type { UserRoleOutput } from './workshops';
 
 /** `{field: [old, new]}` for each field an update changed. */

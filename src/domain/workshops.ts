@@ -1,4 +1,9 @@
 import * as v from 'valibot';
+import { OrganizationOutput } from './organizations';
+import { AuthorVisibilityOutput } from './prefs';
+import { CriterionOutput } from './criteria';
+import { SectionOutput } from './sections';
+import { ViewOutput } from './view';
 
 export const UserRoleOutput = v.object({
   id: v.string(),
@@ -9,3 +14,43 @@ export const UserRoleOutput = v.object({
   guest: v.boolean(),
 });
 export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
+
+/** The owner of a workshop: an organization, or the user seen as one (docs/api.md#workshops). */
+export const OwnerOutput = OrganizationOutput;
+export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
+
+export const VoteLimitOutput = v.object({
+  positive: v.number(),
+  negative: v.number(),
+  max_positive: v.number(),
+  max_negative: v.number(),
+});
+
+export const WorkshopOutput = v.object({
+  id: v.string(),
+  created_at: v.string(),
+  updated_at: v.string(),
+  title: v.string(),
+  description: v.string(),
+  state: v.picklist(['running', 'archived']),
+  owner: OwnerOutput,
+  current_step_id: v.nullable(v.string()),
+  view: ViewOutput,
+  sections: v.array(SectionOutput),
+  criteria: v.array(CriterionOutput),
+  vote_limit: VoteLimitOutput,
+  daily_mail: v.boolean(),
+  change_step_notifications: v.boolean(),
+  force_sync: v.boolean(),
+  /** Whether people may join with the code as guests (docs/api.md#guests). */
+  allow_guests: v.boolean(),
+  /**
+   * The current step's `cards_visible` (docs/api.md#private-writing-and-anonymous-authors), `all`
+   * with no current step: what others can see before one writes.
+   */
+  cards_visible: v.picklist(['all', 'own']),
+  /** The current step's `authors` (docs/api.md#private-writing-and-anonymous-authors), `shown` with no current step. */
+  authors: AuthorVisibilityOutput,
+  public_url: v.string(),
+});
+export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;

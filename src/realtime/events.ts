@@ -16,7 +16,7 @@ import type { NotificationOutput } from '../modules/notifications/schemas';
 import type { ParticipationOutput } from '../modules/participation/schemas';
 import type { StepOutput } from '../domain/steps';
 import type { TimerOutput } from '../domain/timer';
-import type { WorkshopOutput } from '../modules/workshops/schemas';
+import type { WorkshopOutput } from '../domain/workshops';
 import type { View } from '../domain/view';
 
 export type { ExportOutput, FieldChanges } from '../domain/events';

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { CardOutput } from '../../src/domain/cards';
 import type { CriterionOutput } from '../../src/domain/criteria';
-import type { WorkshopOutput } from '../../src/modules/workshops/schemas';
+import type { WorkshopOutput } from '../../src/domain/workshops';
 import type { TestUser } from './factories';
 import type { TestServer } from './server';
 

@@ -5,7 +5,8 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { readMultipart } from '../uploads/multipart';
-import { AddMemberInput, OrganizationInput, OrganizationMemberOutput, OrganizationOutput } from './schemas';
+import { AddMemberInput, OrganizationInput, OrganizationMemberOutput } from './schemas';
+import { OrganizationOutput } from '../../domain/organizations';
 import {
   addMember,
   createOrganization,

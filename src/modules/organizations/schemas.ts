@@ -3,19 +3,12 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 import { Email } from '../auth/schemas';
-import { PlanOutput, planFor } from '../users/schemas';
+import { planFor } from '../users/schemas';
+import type { OrganizationOutput } from '../../domain/organizations';
 
 export type OrganizationRow = Schema['organizations']['$inferSelect'];
 export type OrganizationMemberRow = Schema['organizationMembers']['$inferSelect'];
 export type OrganizationRole = OrganizationMemberRow['role'];
-
-export const OrganizationOutput = v.object({
-  id: v.string(),
-  name: v.string(),
-  avatar_url: v.nullable(v.string()),
-  plan: PlanOutput,
-});
-export type OrganizationOutput = v.InferOutput<typeof OrganizationOutput>;
 
 /** `id` is the membership's id (what DELETE …/members/:member_id takes); `pending` until the address has an account. */
 export const OrganizationMemberOutput = v.object({

@@ -27,10 +27,10 @@ import {
   toMember,
   toOrganization,
   type OrganizationMemberOutput,
-  type OrganizationOutput,
   type OrganizationRole,
   type OrganizationRow,
 } from './schemas';
+import type { OrganizationOutput } from '../../domain/organizations';
 
 interface OrganizationDeps {
   config: Config;

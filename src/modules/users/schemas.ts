@@ -2,8 +2,7 @@ import * as v from 'valibot';
 import type { Config, Plan } from '../../config';
 import type { UserRow } from '../../http/env';
 import { requiredText } from '../../http/validation';
-
-export const PlanOutput = v.object({ name: v.string(), workshops_max_attendees: v.number() });
+import { PlanOutput } from '../../domain/users';
 
 export const UserOutput = v.object({
   id: v.string(),

@@ -11,7 +11,7 @@ import { NATIVE_MAX_BYTES, NativeDocument } from '../exports/native-schema';
 import { checkSignature, fileRefFromUrl } from '../uploads/file-links';
 import { EXPORTS_CONTAINER, findFile, readFile } from '../uploads/storage';
 import { importNative } from './rebuild-native';
-import type { WorkshopOutput } from './schemas';
+import type { WorkshopOutput } from '../../domain/workshops';
 
 /*
  * Creating a workshop from a native file at a URL (docs/api.md#exports): fetched under the SSRF rules of

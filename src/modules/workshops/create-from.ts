@@ -13,7 +13,8 @@ import { TEMPLATES } from '../templates/catalog';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { seesAuthor, seesCardBy, visibleCardAuthors } from '../access/visibility';
 import { assertViewReferences, insertWorkshop } from './repo';
-import type { CreateWorkshopInput, WorkshopOutput } from './schemas';
+import type { CreateWorkshopInput } from './schemas';
+import type { WorkshopOutput } from '../../domain/workshops';
 import { toWorkshop, workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, remapView } from '../../domain/view';
 

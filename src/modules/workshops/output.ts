@@ -14,7 +14,7 @@ import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess } from '../../domain
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { inList } from '../../db/sql';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
-import type { OwnerOutput, WorkshopOutput } from './schemas';
+import type { OwnerOutput, WorkshopOutput } from '../../domain/workshops';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
 /**

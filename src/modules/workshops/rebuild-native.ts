@@ -10,7 +10,7 @@ import type { NativeDocument } from '../exports/native-schema';
 import { mergePrefs } from '../../domain/prefs';
 import { announceCreated } from './create-from';
 import { insertWorkshop } from './repo';
-import type { WorkshopOutput } from './schemas';
+import type { WorkshopOutput } from '../../domain/workshops';
 import { remapView } from '../../domain/view';
 
 /*

@@ -18,8 +18,8 @@ import {
   RecipientsOutput,
   UpdateUserRoleInput,
   UpdateWorkshopInput,
-  WorkshopOutput,
 } from './schemas';
+import { WorkshopOutput } from '../../domain/workshops';
 import { UserRoleOutput } from '../../domain/workshops';
 import {
   createOrganizationWorkshop,

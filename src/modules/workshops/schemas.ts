@@ -1,54 +1,11 @@
 import * as v from 'valibot';
-import { AuthorVisibilityOutput } from '../../domain/prefs';
 import { idString, optionalText, requiredText } from '../../http/validation';
-import { CriterionOutput } from '../../domain/criteria';
-import { SectionOutput } from '../../domain/sections';
-import { OrganizationOutput } from '../organizations/schemas';
+import { WorkshopOutput } from '../../domain/workshops';
 import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
-import { ViewInput, ViewOutput } from '../../domain/view';
+import { ViewInput } from '../../domain/view';
 
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 5_000;
-
-/** The owner of a workshop: an organization, or the user seen as one (docs/api.md#workshops). */
-export const OwnerOutput = OrganizationOutput;
-export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
-
-export const VoteLimitOutput = v.object({
-  positive: v.number(),
-  negative: v.number(),
-  max_positive: v.number(),
-  max_negative: v.number(),
-});
-
-export const WorkshopOutput = v.object({
-  id: v.string(),
-  created_at: v.string(),
-  updated_at: v.string(),
-  title: v.string(),
-  description: v.string(),
-  state: v.picklist(['running', 'archived']),
-  owner: OwnerOutput,
-  current_step_id: v.nullable(v.string()),
-  view: ViewOutput,
-  sections: v.array(SectionOutput),
-  criteria: v.array(CriterionOutput),
-  vote_limit: VoteLimitOutput,
-  daily_mail: v.boolean(),
-  change_step_notifications: v.boolean(),
-  force_sync: v.boolean(),
-  /** Whether people may join with the code as guests (docs/api.md#guests). */
-  allow_guests: v.boolean(),
-  /**
-   * The current step's `cards_visible` (docs/api.md#private-writing-and-anonymous-authors), `all`
-   * with no current step: what others can see before one writes.
-   */
-  cards_visible: v.picklist(['all', 'own']),
-  /** The current step's `authors` (docs/api.md#private-writing-and-anonymous-authors), `shown` with no current step. */
-  authors: AuthorVisibilityOutput,
-  public_url: v.string(),
-});
-export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;
 
 /** The settings a workshop is created with and that an update may change. */
 const settingsEntries = {
@@ -153,16 +110,6 @@ export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
 /** The code people type, and the link (`${PUBLIC_URL}/join#key=…`) that joins without typing it. */
 export const AccessCodeOutput = v.object({ access_code: v.string(), join_url: v.string() });
 export type AccessCodeOutput = v.InferOutput<typeof AccessCodeOutput>;
-
-export const UserRoleOutput = v.object({
-  id: v.string(),
-  user_id: v.string(),
-  role: v.picklist(['facilitator', 'participant']),
-  /** The member's name, and whether they are a guest (docs/api.md#guests). */
-  name: v.string(),
-  guest: v.boolean(),
-});
-export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
 
 export const GuestSessionOutput = v.object({ token: v.string(), user: UserOutput, workshop: WorkshopOutput });
 export type GuestSessionOutput = v.InferOutput<typeof GuestSessionOutput>;

@@ -28,13 +28,8 @@ import {
   reopenWorkshop,
   type NewWorkshop,
 } from './repo';
-import type {
-  CreateWorkshopInput,
-  CustomWorkshopInput,
-  ListWorkshopsQuery,
-  UpdateWorkshopInput,
-  WorkshopOutput,
-} from './schemas';
+import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput } from './schemas';
+import type { WorkshopOutput } from '../../domain/workshops';
 import { assertSortable } from './view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
