@@ -13,7 +13,8 @@ import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
 import { toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
 import { workshopIdOfKey, keyOpens } from './join-key';
-import { countMembers, findRunningByCode, findWorkshop, hasAnySeat, insertParticipant } from './repo';
+import { countMembers, hasAnySeat, insertParticipant } from './members-repo';
+import { findRunningByCode, findWorkshop } from './repo';
 import type { JoinBy } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
 

@@ -7,7 +7,7 @@ import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopPublicUrl } from './output';
-import { membersOf } from './repo';
+import { membersOf } from './members-repo';
 import type { MessageInput } from './schemas';
 
 /** What a facilitator may clear in one go (tables by name), and the event each clearing logs. */

@@ -6,7 +6,8 @@ import { diffFields } from '../../domain/events';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { joinKeyFor } from './join-key';
-import { countMembers, membersWithUsers, setMemberRole, type MemberRow } from './repo';
+import { countMembers, membersWithUsers, setMemberRole } from './members-repo';
+import type { MemberRow } from './repo';
 import { formatAccessCode, type AccessCodeOutput } from './schemas';
 import type { UserRoleOutput } from '../../domain/workshops';
 

@@ -1,15 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { execute, inList } from '../../db/sql';
 import { invalid } from '../../http/errors';
-import type { WorkshopRole } from '../../domain/permissions';
 import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
-import { creationOrder } from '../../db/creation-order';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
@@ -138,47 +136,6 @@ export async function findRunningByCode(db: Db, code: string): Promise<WorkshopR
   return row;
 }
 
-/** A workshop's members (or the one with `memberId`) with their users' names, in the order they joined. */
-export function membersWithUsers(db: Db, workshopId: string, memberId?: string) {
-  const { users, workshopMembers } = tablesOf(db);
-  const ofWorkshop = eq(workshopMembers.workshopId, workshopId);
-  return db
-    .select({ member: workshopMembers, name: users.name, guest: users.guest })
-    .from(workshopMembers)
-    .innerJoin(users, eq(users.id, workshopMembers.userId))
-    .where(memberId === undefined ? ofWorkshop : and(ofWorkshop, eq(workshopMembers.id, memberId)))
-    .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
-}
-
-/** Whether the user is a member of any workshop. */
-export async function hasAnySeat(db: Db, userId: string): Promise<boolean> {
-  const { workshopMembers } = tablesOf(db);
-  const [seat] = await db
-    .select({ id: workshopMembers.id })
-    .from(workshopMembers)
-    .where(eq(workshopMembers.userId, userId))
-    .limit(1);
-  return seat !== undefined;
-}
-
-export function membersOf(db: Db, workshopId: string): Promise<MemberRow[]> {
-  const { workshopMembers } = tablesOf(db);
-  return db
-    .select()
-    .from(workshopMembers)
-    .where(eq(workshopMembers.workshopId, workshopId))
-    .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
-}
-
-export async function countMembers(db: Db, workshopId: string, role: WorkshopRole): Promise<number> {
-  const { workshopMembers } = tablesOf(db);
-  const [row] = await db
-    .select({ n: count() })
-    .from(workshopMembers)
-    .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.role, role)));
-  return row!.n;
-}
-
 /**
  * The workshops a user sees in their list: those they are a member of, and those of organizations
  * they administer (where they act as facilitators). Newest first.
@@ -262,18 +219,33 @@ export async function assertViewReferences(
   }
 }
 
-/** The user joins the workshop as a participant. */
-export async function insertParticipant(tx: Db, workshopId: string, userId: string): Promise<MemberRow> {
-  const { workshopMembers } = tablesOf(tx);
-  const [member] = await tx
-    .insert(workshopMembers)
-    .values({ id: newId(), workshopId, userId, role: 'participant', createdAt: nowIso() })
-    .returning();
-  return member!;
+/** Writes the workshop's settings, current step, view and access code as `after` has them. */
+export async function updateWorkshopRow(tx: Db, workshopId: string, after: WorkshopRow): Promise<void> {
+  const { workshops } = tablesOf(tx);
+  await tx
+    .update(workshops)
+    .set({
+      title: after.title,
+      description: after.description,
+      state: after.state,
+      votePositive: after.votePositive,
+      voteNegative: after.voteNegative,
+      voteMaxPositive: after.voteMaxPositive,
+      voteMaxNegative: after.voteMaxNegative,
+      dailyMail: after.dailyMail,
+      changeStepNotifications: after.changeStepNotifications,
+      forceSync: after.forceSync,
+      allowGuests: after.allowGuests,
+      view: after.view,
+      currentStepId: after.currentStepId,
+      accessCode: after.accessCode,
+      updatedAt: after.updatedAt,
+    })
+    .where(eq(workshops.id, workshopId));
 }
 
-export async function setMemberRole(tx: Db, memberId: string, role: WorkshopRole): Promise<MemberRow> {
-  const { workshopMembers } = tablesOf(tx);
-  const [after] = await tx.update(workshopMembers).set({ role }).where(eq(workshopMembers.id, memberId)).returning();
-  return after!;
+/** Deletes the workshop; everything in it goes with it (foreign keys cascade). */
+export async function deleteWorkshopRow(tx: Db, workshopId: string): Promise<void> {
+  const { workshops } = tablesOf(tx);
+  await tx.delete(workshops).where(eq(workshops.id, workshopId));
 }

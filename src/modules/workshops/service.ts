@@ -1,6 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { bodyCache } from '../../http/body-cache';
 import { invalid } from '../../http/errors';
@@ -9,6 +8,8 @@ import { toUserSummary } from '../users/schemas';
 import { write, writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import type { ChangeRecorder } from '../../domain/recorder';
+import { stepOf as stepRowOf } from '../steps/repo';
+import { membersOf } from './members-repo';
 import { toStep, type StepRow } from '../steps/schemas';
 import { authorize } from '../access/rules';
 import { DEFAULT_PREFS } from '../../domain/permissions';
@@ -22,10 +23,11 @@ import { loadOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/repo';
 import {
   assertViewReferences,
+  deleteWorkshopRow,
   insertWorkshop,
   listVisibleWorkshops,
-  membersOf,
   reopenWorkshop,
+  updateWorkshopRow,
   type NewWorkshop,
 } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput } from './schemas';
@@ -181,11 +183,7 @@ function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRo
 }
 
 async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
-  const { steps } = tablesOf(db);
-  const [step] = await db
-    .select()
-    .from(steps)
-    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
+  const step = await stepRowOf(db, workshopId, stepId);
   if (!step) throw invalid('current_step_id', 'Not a step of this workshop.');
   return step;
 }
@@ -202,7 +200,6 @@ export function updateWorkshop(
   input: UpdateWorkshopInput,
 ): Promise<WorkshopOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
     const before = access.workshop;
     authorize(access, 'facilitate', { allowArchived: before.state === 'archived' && input.state === 'running' });
@@ -225,26 +222,7 @@ export function updateWorkshop(
       updatedAt: nowIso(),
     };
     assertSortable(after.view, input.view);
-    await tx
-      .update(workshops)
-      .set({
-        title: after.title,
-        description: after.description,
-        state: after.state,
-        votePositive: after.votePositive,
-        voteNegative: after.voteNegative,
-        voteMaxPositive: after.voteMaxPositive,
-        voteMaxNegative: after.voteMaxNegative,
-        dailyMail: after.dailyMail,
-        changeStepNotifications: after.changeStepNotifications,
-        forceSync: after.forceSync,
-        allowGuests: after.allowGuests,
-        view: after.view,
-        currentStepId: after.currentStepId,
-        accessCode: after.accessCode,
-        updatedAt: after.updatedAt,
-      })
-      .where(eq(workshops.id, workshopId));
+    await updateWorkshopRow(tx, workshopId, after);
 
     const recorded = await workshopForEvent(tx, deps.config, after);
     if (Object.keys(settingsChanged).length > 0) {
@@ -289,12 +267,11 @@ async function notifyStepChange(
 /** DELETE /v1/workshops/:id: everything in the workshop goes with it (foreign keys cascade). */
 export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string): Promise<void> {
   const exportFiles = await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, user.id);
     authorize(access, 'facilitate');
     const recorded = await workshopForEvent(tx, deps.config, access.workshop);
     const files = await dropWorkshopExports(tx, workshopId);
-    await tx.delete(workshops).where(eq(workshops.id, workshopId));
+    await deleteWorkshopRow(tx, workshopId);
     // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
     changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
     changes.afterCommit(() => {
