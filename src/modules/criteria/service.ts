@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
-import { arrange } from '../../db/positions';
+import type { Db } from '../../db/database';
+import { newId } from '../../db/columns';
 import { notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
@@ -12,15 +10,12 @@ import { loadAccess } from '../access/load';
 import { criteriaOf, ratingsScopeFor, type RatingsScope } from '../workshops/output';
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { unhookViewReferences } from '../workshops/view-references';
+import { arrangeCriteria, criterionRowOf, deleteCriterionRow, insertCriterion, renameCriterion } from './repo';
 import { toCriterion, type CriterionRow } from './schemas';
-import type { CriterionOutput } from '../../domain/criteria';
+import { type CriterionOutput } from '../../domain/criteria';
 
 async function findCriterion(db: Db, workshopId: string, id: string): Promise<CriterionRow> {
-  const { criteria } = tablesOf(db);
-  const [row] = await db
-    .select()
-    .from(criteria)
-    .where(and(eq(criteria.id, id), eq(criteria.workshopId, workshopId)));
+  const row = await criterionRowOf(db, workshopId, id);
   if (!row) throw notFound('Criterion');
   return row;
 }
@@ -62,15 +57,11 @@ export function createCriterion(
   input: { title: string; scale: number },
 ): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const id = newId();
-    const position = await arrange(tx, criteria, eq(criteria.workshopId, workshopId), { insert: { id } });
-    const [row] = await tx
-      .insert(criteria)
-      .values({ id, workshopId, title: input.title, scale: input.scale, position })
-      .returning();
-    const criterium = toCriterion(row!, []);
+    const position = await arrangeCriteria(tx, workshopId, { insert: { id } });
+    const row = await insertCriterion(tx, { id, workshopId, title: input.title, scale: input.scale, position });
+    const criterium = toCriterion(row, []);
     changes.record({ workshopId, action: 'addCriterium', userId: user.id, change: { criterium } });
     return criterium;
   });
@@ -84,16 +75,11 @@ export function updateCriterion(
   input: { title?: string | undefined },
 ): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
     if (input.title === undefined || input.title === before.title) return criterionOf(tx, workshopId, id, 'all');
-    const [after] = await tx
-      .update(criteria)
-      .set({ title: input.title, updatedAt: nowIso() })
-      .where(eq(criteria.id, id))
-      .returning();
-    const [old, criterium] = [toCriterion(before, []), toCriterion(after!, [])];
+    const after = await renameCriterion(tx, id, input.title);
+    const [old, criterium] = [toCriterion(before, []), toCriterion(after, [])];
     changes.record({
       workshopId,
       action: 'updateCriterium',
@@ -107,11 +93,10 @@ export function updateCriterion(
 /** Deleting a criterion deletes its ratings (foreign key) and unhooks the views that sorted by it. */
 export async function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { criteria } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
-    await arrange(tx, criteria, eq(criteria.workshopId, workshopId), { remove: id });
-    await tx.delete(criteria).where(eq(criteria.id, id));
+    await arrangeCriteria(tx, workshopId, { remove: id });
+    await deleteCriterionRow(tx, id);
     changes.record({
       workshopId,
       action: 'removeCriterium',

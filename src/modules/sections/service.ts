@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
-import { arrange } from '../../db/positions';
+import type { Db } from '../../db/database';
+import { newId } from '../../db/columns';
 import { notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
@@ -10,15 +8,12 @@ import { diffFields } from '../../domain/events';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { sectionsOf } from '../workshops/output';
+import { arrangeSections, deleteSectionRow, insertSection, renameSection, sectionOf } from './repo';
 import { toSection, type SectionRow } from './schemas';
-import type { SectionOutput } from '../../domain/sections';
+import { type SectionOutput } from '../../domain/sections';
 
 async function findSection(db: Db, workshopId: string, id: string): Promise<SectionRow> {
-  const { sections } = tablesOf(db);
-  const [row] = await db
-    .select()
-    .from(sections)
-    .where(and(eq(sections.id, id), eq(sections.workshopId, workshopId)));
+  const row = await sectionOf(db, workshopId, id);
   if (!row) throw notFound('Section');
   return row;
 }
@@ -42,12 +37,10 @@ export function createSection(
   input: { title: string },
 ): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { sections } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const id = newId();
-    const position = await arrange(tx, sections, eq(sections.workshopId, workshopId), { insert: { id } });
-    const [row] = await tx.insert(sections).values({ id, workshopId, title: input.title, position }).returning();
-    const section = toSection(row!);
+    const position = await arrangeSections(tx, workshopId, { insert: { id } });
+    const section = toSection(await insertSection(tx, { id, workshopId, title: input.title, position }));
     changes.record({ workshopId, action: 'addSection', userId: user.id, change: { section } });
     return section;
   });
@@ -61,16 +54,10 @@ export function updateSection(
   input: { title?: string | undefined },
 ): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { sections } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = toSection(await findSection(tx, workshopId, id));
     if (input.title === undefined || input.title === before.title) return before;
-    const [row] = await tx
-      .update(sections)
-      .set({ title: input.title, updatedAt: nowIso() })
-      .where(eq(sections.id, id))
-      .returning();
-    const section = toSection(row!);
+    const section = toSection(await renameSection(tx, id, input.title));
     changes.record({
       workshopId,
       action: 'updateSection',
@@ -84,11 +71,10 @@ export function updateSection(
 /** Deleting a section deletes the items filed under it (foreign key). */
 export async function deleteSection(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { sections } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const before = toSection(await findSection(tx, workshopId, id));
-    await arrange(tx, sections, eq(sections.workshopId, workshopId), { remove: id });
-    await tx.delete(sections).where(eq(sections.id, id));
+    await arrangeSections(tx, workshopId, { remove: id });
+    await deleteSectionRow(tx, id);
     changes.record({ workshopId, action: 'removeSection', userId: user.id, change: { section: before } });
   });
 }

@@ -1,7 +1,5 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
-import { newId, nowIso } from '../../db/columns';
-import { arrange } from '../../db/positions';
+import type { Db } from '../../db/database';
+import { newId } from '../../db/columns';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
@@ -15,6 +13,7 @@ import { assertViewReferences } from '../workshops/repo';
 import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
+import { arrangeSteps, clearCurrentStep, deleteStepRow, insertStep, stepOf, stepsOf, updateStepRow } from './repo';
 import { toStep, type StepInput, type StepRow } from './schemas';
 import type { StepOutput } from '../../domain/steps';
 
@@ -22,24 +21,15 @@ const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as con
 
 /** The step with this id in this workshop; a step of another workshop is as missing as an unknown id. */
 export async function findStep(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
-  const { steps } = tablesOf(db);
-  const [row] = await db
-    .select()
-    .from(steps)
-    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
+  const row = await stepOf(db, workshopId, stepId);
   if (!row) throw notFound('Step');
   return row;
 }
 
-const inWorkshop = (db: Db, workshopId: string) => eq(tablesOf(db).steps.workshopId, workshopId);
-
 export async function listSteps(deps: AppDeps, workshopId: string, userId: string): Promise<StepOutput[]> {
   const { db } = deps.database;
-  const { steps } = tablesOf(db);
   await loadAccess(db, workshopId, userId);
-  return (
-    await db.select().from(steps).where(inWorkshop(db, workshopId)).orderBy(asc(steps.position), asc(steps.id))
-  ).map(toStep);
+  return (await stepsOf(db, workshopId)).map(toStep);
 }
 
 export async function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<StepOutput> {
@@ -50,25 +40,21 @@ export async function getStep(deps: AppDeps, workshopId: string, userId: string,
 
 export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { steps } = tablesOf(tx);
     authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const id = newId();
-    const position = await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id, position: input.position } });
-    const [row] = await tx
-      .insert(steps)
-      .values({
-        id,
-        workshopId,
-        position,
-        name: input.name,
-        instructions: input.instructions ?? '',
-        prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
-        view: mergeView(DEFAULT_VIEW, input.view),
-      })
-      .returning();
-    const step = toStep(row!);
+    const position = await arrangeSteps(tx, workshopId, { insert: { id, position: input.position } });
+    const row = await insertStep(tx, {
+      id,
+      workshopId,
+      position,
+      name: input.name,
+      instructions: input.instructions ?? '',
+      prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
+      view: mergeView(DEFAULT_VIEW, input.view),
+    });
+    const step = toStep(row);
     changes.record({ workshopId, action: 'addStep', userId, change: { step } });
     return step;
   });
@@ -86,7 +72,6 @@ export function updateStep(
   input: StepInput,
 ): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { steps } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, userId);
     authorize(access, 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
@@ -94,7 +79,7 @@ export function updateStep(
     const position =
       input.position === undefined
         ? before.position
-        : await arrange(tx, steps, inWorkshop(tx, workshopId), { insert: { id: stepId, position: input.position } });
+        : await arrangeSteps(tx, workshopId, { insert: { id: stepId, position: input.position } });
     const wanted = {
       ...before,
       name: input.name,
@@ -106,19 +91,14 @@ export function updateStep(
     assertSortable(wanted.view, input.view);
     const diff = diffFields(before, wanted, STEP_FIELDS);
     if (Object.keys(diff).length === 0) return before;
-    const [row] = await tx
-      .update(steps)
-      .set({
-        name: wanted.name,
-        instructions: wanted.instructions,
-        position,
-        prefs: wanted.prefs,
-        view: wanted.view,
-        updatedAt: nowIso(),
-      })
-      .where(eq(steps.id, stepId))
-      .returning();
-    const step = toStep(row!);
+    const row = await updateStepRow(tx, stepId, {
+      name: wanted.name,
+      instructions: wanted.instructions,
+      position,
+      prefs: wanted.prefs,
+      view: wanted.view,
+    });
+    const step = toStep(row);
     // Editing the current step's prefs can reveal or hide cards as a step change does.
     const moved = access.workshop.currentStepId === stepId ? cardsVisibleMoved(before.prefs, step.prefs) : {};
     changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff, ...moved } });
@@ -129,26 +109,21 @@ export function updateStep(
 /** Removes the step and closes the gap; a workshop whose current step it was has no current step any more. */
 export async function deleteStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const { steps, workshops } = tablesOf(tx);
     const access = await loadAccess(tx, workshopId, userId);
     authorize(access, 'facilitate');
     const step = toStep(await findStep(tx, workshopId, stepId));
-    await arrange(tx, steps, inWorkshop(tx, workshopId), { remove: stepId });
-    await tx.delete(steps).where(eq(steps.id, stepId));
+    await arrangeSteps(tx, workshopId, { remove: stepId });
+    await deleteStepRow(tx, stepId);
     changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
-      const [workshop] = await tx
-        .update(workshops)
-        .set({ currentStepId: null, updatedAt: nowIso() })
-        .where(eq(workshops.id, workshopId))
-        .returning();
+      const workshop = await clearCurrentStep(tx, workshopId);
       const moved = cardsVisibleMoved(access.prefs, DEFAULT_PREFS);
       changes.record({
         workshopId,
         action: 'changeStep',
         userId,
-        change: { workshop: await workshopForEvent(tx, deps.config, workshop!), step: null, ...moved },
+        change: { workshop: await workshopForEvent(tx, deps.config, workshop), step: null, ...moved },
       });
     }
   });
