@@ -1,14 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
 import { nowIso } from '../../db/columns';
-import { tablesOf } from '../../db/database';
-import { forUpdate } from '../../db/sql';
 import { CommitInDoubt, isUnavailable } from '../../db/errors';
 import { FileStoreUnavailable } from '../../files/store';
 import type { WorkshopEvent } from '../../domain/events';
 import type { ExportJob, ExportJobResult } from './job-messages';
+import { takePendingExport } from './repo';
 import { newExportFile, type ExportRow } from './schemas';
 import { removeBlob } from '../uploads/storage';
 import { sweepNextPage, type SweepCursor } from '../uploads/stray-sweep';
@@ -153,35 +151,7 @@ export function startExportRunner(deps: AppDeps): ExportRunner {
 async function take(deps: AppDeps): Promise<ExportRow | null> {
   const now = nowIso();
   try {
-    return await deps.database.transaction(async (tx) => {
-      const { workshopExports } = tablesOf(tx);
-      // Instances taking exports at the same time pass over each other's (SKIP LOCKED): each is rendered once.
-      const [row] = await forUpdate(
-        tx,
-        tx
-          .select()
-          .from(workshopExports)
-          .where(
-            and(
-              eq(workshopExports.state, 'pending'),
-              or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now)),
-            ),
-          )
-          .orderBy(asc(workshopExports.createdAt))
-          .limit(1),
-        { skipLocked: true },
-      );
-      if (!row) return null;
-      const [taken] = await tx
-        .update(workshopExports)
-        .set({
-          leaseUntil: new Date(Date.now() + deps.config.exportLeaseMs).toISOString(),
-          attempts: sql`${workshopExports.attempts} + 1`,
-        })
-        .where(eq(workshopExports.id, row.id))
-        .returning();
-      return taken ?? null;
-    });
+    return await deps.database.transaction((tx) => takePendingExport(tx, now, deps.config.exportLeaseMs));
   } catch (err) {
     // Another instance holds the write lock: the next wake-up or poll tries again.
     if (isUnavailable(err)) return null;

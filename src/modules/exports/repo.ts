@@ -1,5 +1,6 @@
-import { and, count, desc, eq, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
+import { forUpdate } from '../../db/sql';
 import type { FileRef } from '../uploads/storage';
 import type { ExportRow } from './schemas';
 
@@ -108,4 +109,38 @@ export async function markExportFailed(tx: Db, exportId: string, message: string
       .where(eq(workshopExports.id, exportId))
       .returning()
   )[0]!;
+}
+
+/**
+ * Takes the oldest pending export whose lease ran out by `now` (or that has none), leasing it for
+ * `leaseMs` and counting the attempt; null when there is none. Instances taking exports at the
+ * same time pass over each other's (SKIP LOCKED): each is rendered once.
+ */
+export async function takePendingExport(tx: Db, now: string, leaseMs: number): Promise<ExportRow | null> {
+  const { workshopExports } = tablesOf(tx);
+  const [row] = await forUpdate(
+    tx,
+    tx
+      .select()
+      .from(workshopExports)
+      .where(
+        and(
+          eq(workshopExports.state, 'pending'),
+          or(isNull(workshopExports.leaseUntil), lt(workshopExports.leaseUntil, now)),
+        ),
+      )
+      .orderBy(asc(workshopExports.createdAt))
+      .limit(1),
+    { skipLocked: true },
+  );
+  if (!row) return null;
+  const [taken] = await tx
+    .update(workshopExports)
+    .set({
+      leaseUntil: new Date(Date.now() + leaseMs).toISOString(),
+      attempts: sql`${workshopExports.attempts} + 1`,
+    })
+    .where(eq(workshopExports.id, row.id))
+    .returning();
+  return taken ?? null;
 }
