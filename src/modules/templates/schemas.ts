@@ -1,21 +1,7 @@
 import * as v from 'valibot';
+import { CARD_COLORS } from '../../domain/cards';
 import { PrefsInput } from '../../domain/prefs';
 import { ViewInput } from '../../domain/view';
-
-/** The colors a cluster may take (spec: Card). */
-export const CLUSTER_COLORS = [
-  'blue',
-  'green',
-  'red',
-  'orange',
-  'purple',
-  'yellow',
-  'turquoise',
-  'rose',
-  'gray',
-  'brown',
-  'beige',
-] as const;
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(max));
 
@@ -38,7 +24,7 @@ const TemplateStep = v.strictObject({
 
 const TemplateCluster = v.strictObject({
   title: text(200),
-  color: v.optional(v.picklist(CLUSTER_COLORS)),
+  color: v.optional(v.picklist(CARD_COLORS)),
   ideas: v.optional(v.array(v.strictObject({ title: text(200), content: v.optional(v.string()) }))),
 });
 
