@@ -1,10 +1,11 @@
 import type { WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';
+import type { CompactionOptions } from './compaction';
 import { applyStored, countStored, WorkshopDocument } from './document';
 import type { Extensions } from './hooks';
 import { samePlacement, sameZone } from './layout';
 import { DocumentLocks } from './locks';
-import { DocumentPersistence, type CompactionOptions } from './persistence';
+import { DocumentPersistence } from './persistence';
 import { CLOSE } from './protocol';
 import { reconcileWithSql } from './repair';
 import type { DocumentStore, StoredDocument } from './store';

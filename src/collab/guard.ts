@@ -70,6 +70,26 @@ export function checkClientUpdate(doc: Y.Doc, update: Uint8Array): void {
   }
 }
 
+/**
+ * Why a client's update may not be applied: `refused` (it breaks the document's rules), or
+ * `leftAside` (it builds on changes the document lacks, and the client's pending answer to step 1
+ * brings it whole); null when it may.
+ */
+export function screenClientUpdate(
+  doc: Y.Doc,
+  update: Uint8Array,
+  answerPending: boolean,
+): 'refused' | 'leftAside' | null {
+  try {
+    checkClientUpdate(doc, update);
+    return null;
+  } catch (err) {
+    if (err instanceof IncompleteUpdate && answerPending) return 'leftAside';
+    if (!(err instanceof RefusedUpdate)) throw err;
+    return 'refused';
+  }
+}
+
 /** After applying: anything left pending means the update was refused after all. */
 export function leftPending(doc: Y.Doc): boolean {
   return doc.store.pendingStructs !== null || doc.store.pendingDs !== null;

@@ -6,9 +6,9 @@ import { mostHidden } from '../modules/access/visibility';
 import { writeWorkshop, type WriteDeps } from '../db/write';
 import { recordLayoutChange } from './change-log';
 import { logFailure, noteRead, relayCaught, DocumentRereads } from './document-rereads';
+import { DocumentCompaction, type CompactionOptions } from './compaction';
 import {
   applyStored,
-  countStored,
   mergeCaptured,
   mergedUpdate,
   REMOTE,
@@ -17,7 +17,7 @@ import {
   type DocumentClient,
   type WorkshopDocument,
 } from './document';
-import { checkClientUpdate, IncompleteUpdate, leftPending, RefusedUpdate } from './guard';
+import { leftPending, RefusedUpdate, screenClientUpdate } from './guard';
 import type { Extensions } from './hooks';
 import type { DocumentLocks } from './locks';
 import { CLOSE, updateMessage } from './protocol';
@@ -25,18 +25,10 @@ import { readLayoutFacts, repairClientChange, type LayoutFacts } from './repair'
 import type { DocumentStore } from './store';
 import type { LayoutCopy, OpenWrite } from './types';
 
-export interface CompactionOptions {
-  /** Stored updates after which a document is compacted into its snapshot. */
-  compactAfter: number;
-  /**
-   * A large document is compacted only once its stored updates weigh at least 1/compactRatio of
-   * its snapshot: compacting costs the document's size, so this keeps it a small share of the
-   * work, while a load still reads at most (1 + 1/compactRatio) times the document's size.
-   */
-  compactRatio: number;
-}
-
 const NOTHING: Captured = { cards: new Map(), zones: new Map(), updates: [] };
+
+/** How a client's update ended: `gone` when its document was unloaded before the write began. */
+type ClientOutcome = 'stored' | 'gone' | 'notMember' | 'refused' | 'leftAside';
 
 /**
  * Every change to a loaded document: stored in the database (`yjs_updates`) with the SQL copy of
@@ -50,7 +42,7 @@ export class DocumentPersistence {
     private readonly layout: LayoutCopy,
     private readonly events: WriteDeps,
     private readonly extensions: Extensions,
-    private readonly options: CompactionOptions,
+    options: CompactionOptions,
     private readonly locks: DocumentLocks,
     /** Whether the entry is still the workshop's loaded document. */
     private readonly isLoaded: (entry: WorkshopDocument) => boolean,
@@ -61,9 +53,11 @@ export class DocumentPersistence {
     private readonly drop: (entry: WorkshopDocument) => void,
   ) {
     this.rereads = new DocumentRereads(store, events, locks, isLoaded);
+    this.compaction = new DocumentCompaction(store, options, this);
   }
 
   private readonly rereads: DocumentRereads;
+  private readonly compaction: DocumentCompaction;
 
   /** Brings a loaded copy up to what is stored before a read answers from it (`DocumentRereads.refresh`). */
   refresh(entry: WorkshopDocument): Promise<void> {
@@ -133,44 +127,15 @@ export class DocumentPersistence {
     update: Uint8Array,
     options: { answerPending?: boolean } = {},
   ): Promise<void> {
-    let outcome = 'stored' as 'stored' | 'gone' | 'notMember' | 'refused' | 'leftAside';
+    let outcome = 'stored' as ClientOutcome;
     let caught = NOTHING;
     try {
-      await this.inWrite(entry, { dropOnRollback: true }, async ({ tx, changes }) => {
-        caught = await this.catchUp(tx, entry);
-        const access = await findAccess(tx, entry.workshopId, userId);
-        if (!access) return void (outcome = 'notMember');
-        try {
-          checkClientUpdate(entry.doc, update);
-        } catch (err) {
-          if (err instanceof IncompleteUpdate && options.answerPending) return void (outcome = 'leftAside');
-          if (!(err instanceof RefusedUpdate)) throw err;
-          return void (outcome = 'refused');
-        }
-        const applied = entry.collect(() => Y.applyUpdate(entry.doc, update, client));
-        if (leftPending(entry.doc)) {
-          // Nothing of it is stored (the write rolls back) and the copy is dropped, to reload.
-          client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
-          throw new RefusedUpdate('update left pending structs');
-        }
-        if (applied.updates.length === 0) return;
-        const facts = await readLayoutFacts(tx, this.layout, entry, applied);
-        const repairs = entry.collect(() =>
-          entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER),
-        );
-        const all = mergeCaptured(applied, repairs);
-        await this.copyToSql(tx, entry, all);
-        recordLayoutChange(changes, entry, userId, all, ownAnonymousCards(facts, userId));
-        const stored = mergedUpdate(all.updates)!;
-        const repair = mergedUpdate(repairs.updates);
-        entry.lastUpdateId = await this.store.append(tx, entry.workshopId, stored);
-        changes.afterCommit(() => {
-          this.stored(entry, stored, client);
-          if (repair) client.send(updateMessage(repair));
-        });
-      }).then((ran) => {
-        if (!ran) outcome = 'gone';
+      const ran = await this.inWrite(entry, { dropOnRollback: true }, async (write) => {
+        caught = await this.catchUp(write.tx, entry);
+        outcome = await this.storeClientChange(write, entry, client, userId, update, options.answerPending ?? false);
       });
+      // Set last: a write that ran again after a rollback finds the document dropped.
+      if (!ran) outcome = 'gone';
     } catch (err) {
       if (err instanceof RefusedUpdate) return;
       logFailure(`could not store a change to workshop ${entry.workshopId}; asking its client for it again`, err);
@@ -184,6 +149,46 @@ export class DocumentPersistence {
     relayCaught(entry, caught);
     if (outcome === 'notMember') client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
     else if (outcome === 'refused') client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
+  }
+
+  /**
+   * The steps of `clientChange` inside its write, once caught up: membership, the update's check,
+   * applying it, repairing it, and storing it all with the SQL copy and the change log.
+   */
+  private async storeClientChange(
+    { tx, changes }: OpenWrite,
+    entry: WorkshopDocument,
+    client: DocumentClient,
+    userId: string,
+    update: Uint8Array,
+    answerPending: boolean,
+  ): Promise<ClientOutcome> {
+    const access = await findAccess(tx, entry.workshopId, userId);
+    if (!access) return 'notMember';
+    const unfit = screenClientUpdate(entry.doc, update, answerPending);
+    if (unfit) return unfit;
+    const applied = entry.collect(() => Y.applyUpdate(entry.doc, update, client));
+    if (leftPending(entry.doc)) {
+      // Nothing of it is stored (the write rolls back) and the copy is dropped, to reload.
+      client.close(CLOSE.badMessage.code, CLOSE.badMessage.reason);
+      throw new RefusedUpdate('update left pending structs');
+    }
+    if (applied.updates.length === 0) return 'stored';
+    const facts = await readLayoutFacts(tx, this.layout, entry, applied);
+    const repairs = entry.collect(() =>
+      entry.doc.transact(() => repairClientChange(entry, facts, access, applied), SERVER),
+    );
+    const all = mergeCaptured(applied, repairs);
+    await this.copyToSql(tx, entry, all);
+    recordLayoutChange(changes, entry, userId, all, ownAnonymousCards(facts, userId));
+    const stored = mergedUpdate(all.updates)!;
+    const repair = mergedUpdate(repairs.updates);
+    entry.lastUpdateId = await this.store.append(tx, entry.workshopId, stored);
+    changes.afterCommit(() => {
+      this.stored(entry, stored, client);
+      if (repair) client.send(updateMessage(repair));
+    });
+    return 'stored';
   }
 
   /**
@@ -225,18 +230,11 @@ export class DocumentPersistence {
   private stored(entry: WorkshopDocument, update: Uint8Array, from?: DocumentClient) {
     entry.broadcast(updateMessage(update), from);
     this.extensions.call('onStoreDocument', entry, update);
-    entry.storedUpdates += 1;
-    entry.storedBytes += update.byteLength;
-    const { compactAfter, compactRatio } = this.options;
-    if (
-      !entry.compacting &&
-      entry.storedUpdates > compactAfter &&
-      entry.storedBytes * compactRatio >= entry.snapshotBytes
-    )
-      void this.compact(entry);
+    this.compaction.noteStored(entry, update);
   }
 
-  private async copyToSql(tx: Db, entry: WorkshopDocument, captured: Captured) {
+  /** Writes the SQL copy of the placements and zones a change touched, as the document now holds them. */
+  async copyToSql(tx: Db, entry: WorkshopDocument, captured: Captured) {
     for (const cardId of captured.cards.keys()) {
       const placement = entry.placement(cardId);
       if (placement) await this.layout.writeCard(tx, entry.workshopId, cardId, placement);
@@ -247,36 +245,9 @@ export class DocumentPersistence {
     }
   }
 
-  /**
-   * Merges the stored updates into the snapshot and deletes exactly those it merged, in one write.
-   * Whatever the database holds that this copy lacks (stored by another instance, not relayed
-   * yet) is applied first, so the snapshot never loses it.
-   */
+  /** Merges the stored updates into the snapshot (`DocumentCompaction.compact`). */
   compact(entry: WorkshopDocument): Promise<void> {
-    entry.compacting ??= this.compactNow(entry).finally(() => (entry.compacting = null));
-    return entry.compacting;
-  }
-
-  private async compactNow(entry: WorkshopDocument): Promise<void> {
-    try {
-      await this.inWrite(entry, { dropOnRollback: false }, async ({ tx, changes }) => {
-        const stored = await this.store.readSince(tx, entry.workshopId, entry.snapshotVersion);
-        const captured = entry.collect(() => applyStored(entry, stored));
-        await this.copyToSql(tx, entry, captured);
-        const state = Y.encodeStateAsUpdate(entry.doc);
-        const through = stored.updates.at(-1)?.id ?? null;
-        const version = await this.store.compact(tx, entry.workshopId, state, through, stored.version);
-        changes.afterCommit(() => {
-          entry.snapshotVersion = version;
-          countStored(entry, { snapshot: state, version, updates: [] });
-          entry.lastUpdateId = Math.max(entry.lastUpdateId, through ?? 0);
-          entry.unnumbered = 0;
-          relayCaught(entry, captured);
-        });
-      });
-    } catch (err) {
-      console.error(`[collab] could not compact the document of workshop ${entry.workshopId}`, err);
-    }
+    return this.compaction.compact(entry);
   }
 
   /**
