@@ -7,7 +7,7 @@
 import { ApiError, createClient, type User } from 'workshop-sdk';
 import { openWorkshop, type LiveWorkshop } from 'workshop-sdk/live';
 import { offerAccount } from './account';
-import type { CardActions } from './cards';
+import type { CardActions } from './card-frame';
 import { showJoin } from './join';
 import { announce, WorkshopPage } from './render';
 import { named, ParticipantSession } from './session';

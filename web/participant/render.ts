@@ -2,14 +2,18 @@ import type { Card } from 'workshop-sdk';
 import { timerRemainingMs, type WorkshopState } from 'workshop-sdk/live';
 import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board';
 import { clockText, showPrivacy } from '../shared/step';
-import { CardView, placeChildren, type CardActions, type CardFrame } from './cards';
-import { DEFAULT_PREFS, isMine, named, type ParticipantSession, type Prefs } from './session';
+import { placeChildren } from './card-dom';
+import type { CardActions, CardFrame } from './card-frame';
+import { CardView } from './cards';
+import { drawOutbox } from './outbox-view';
+import { isMine, named, type ParticipantSession } from './session';
+import { DEFAULT_PREFS, type Prefs } from './step-prefs';
 import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';
 
 /*
  * The participant page's DOM, drawn from the live state and the session at each change. The
- * frame (header, forms, outbox) is in the HTML and only filled in; cards keep their elements
- * (`CardView`) from one drawing to the next.
+ * frame (header, forms, outbox) is in the HTML and only filled in (the outbox by `outbox-view.ts`);
+ * cards keep their elements (`CardView`) from one drawing to the next.
  */
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -152,7 +156,7 @@ export class WorkshopPage {
     byId('following').hidden = !following;
 
     this.drawForms(state, may('allow_add_idea'), may('allow_add_cluster'));
-    this.drawOutbox(state);
+    drawOutbox(this.session, state);
   }
 
   drawTimer(state: WorkshopState): void {
@@ -264,42 +268,5 @@ export class WorkshopPage {
     select.disabled = none;
     byId('idea-hint').hidden = !none;
     byId<HTMLButtonElement>('idea-form-button').setAttribute('aria-disabled', String(none));
-  }
-
-  private drawOutbox(state: WorkshopState): void {
-    const { outbox, arriving } = this.session;
-    const offline = state.status !== 'live' || outbox.status === 'waiting' || !navigator.onLine;
-    const section = byId('outbox');
-    section.hidden = outbox.items.length === 0 && arriving.size === 0;
-    setText(
-      byId('outbox-status'),
-      outbox.status === 'waiting'
-        ? 'Kept on this phone: sent as soon as the connection returns.'
-        : outbox.items.length > 0
-          ? 'Sending…'
-          : 'Sent: showing as soon as the connection returns.',
-    );
-    const items = [
-      ...outbox.items.map(({ key, label }) => [key, label, 'waiting'] as const),
-      ...[...arriving].map(([id, label]) => [id, label, 'sent'] as const),
-    ].map(([key, label, status]) => {
-      const item = document.createElement('li');
-      item.dataset.key = key;
-      item.className = status;
-      item.textContent = status === 'sent' ? `${label} (sent)` : label;
-      return item;
-    });
-    const list = byId('outbox-list');
-    if (list.textContent !== items.map((item) => item.textContent).join('')) list.replaceChildren(...items);
-
-    document.body.dataset.status = state.status === 'live' && outbox.status !== 'waiting' ? 'live' : 'offline';
-    const connection = byId('connection');
-    connection.hidden = !offline;
-    setText(
-      connection,
-      outbox.items.length > 0
-        ? 'Offline. Keep going: what you add is kept here and sent when the connection returns.'
-        : 'Offline: reconnecting…',
-    );
   }
 }
