@@ -54,8 +54,8 @@ export default tseslint.config(
   {
     // Socket events arrive untyped and are told apart by name; the listeners get them typed by event
     // (`PayloadOf<E>`). Making `Received` a union of event and payload pairs would lift this.
-    files: ['client-sdk/src/live/session.ts'],
-    rules: off(anyLeaks),
+    files: ['client-sdk/src/live/events.ts'],
+    rules: off(anyLeaks.filter((rule) => !/no-unsafe-(assignment|call)$/.test(rule))),
   },
   {
     files: ['**/*.js', '**/*.mjs'],

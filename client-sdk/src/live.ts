@@ -2,7 +2,9 @@
  * The live entry point: a workshop's state kept current over Socket.IO, for screens that render
  * from `subscribe(state => …)`. Pass it a client from the REST entry point.
  */
-export { openWorkshop, type LiveOptions, type LiveWorkshop } from './live/session.js';
+export { openWorkshop } from './live/session.js';
+export type { LiveOptions } from './live/socket.js';
+export type { LiveWorkshop } from './live/store.js';
 export {
   privacyOf,
   timerRemainingMs,
