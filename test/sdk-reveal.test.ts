@@ -108,8 +108,8 @@ describe('SDK live state: the reveal', () => {
     // Open now, the next idea arrives with its change, as any other.
     await addIdea(pat.api, 'After the reveal');
     await until(
-      () => byTitle(quinnsLive.state, 'After the reveal') !== undefined,
-      "Pat's next idea in Quinn's live state",
+      () => [quinnsLive, faysLive].every((live) => byTitle(live.state, 'After the reveal') !== undefined),
+      "Pat's next idea in Quinn's and Fay's live states",
     );
 
     // Back to a private step: each participant's state lets go of the other's ideas.
