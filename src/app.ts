@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps) {
     .route('/', opsRoutes(deps))
     .route(
       '/',
-      docsRoutes(deps, () => app),
+      docsRoutes(deps.config, () => app),
     )
     .route('/', pageRoutes())
     .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))

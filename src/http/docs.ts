@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Hono } from 'hono';
-import type { AppDeps } from '../deps';
+import type { Config } from '../config';
 import { AppError } from './errors';
 import type { AppEnv } from './env';
 import { buildOpenApiDocument } from './openapi';
@@ -46,11 +46,11 @@ const DOCS_PAGE = `<!doctype html>
  * `/v1/openapi.json` (generated from the route validators once, on first request) and `/docs`.
  * The app is passed lazily because the document describes the app this router is part of.
  */
-export function docsRoutes(deps: AppDeps, getApp: () => Hono<AppEnv>) {
+export function docsRoutes(config: Pick<Config, 'publicUrl'>, getApp: () => Hono<AppEnv>) {
   let document: Promise<unknown> | undefined;
   return new Hono<AppEnv>()
     .get('/v1/openapi.json', async (c) => {
-      document ??= buildOpenApiDocument(getApp(), deps.config.publicUrl);
+      document ??= buildOpenApiDocument(getApp(), config.publicUrl);
       return c.json(await document);
     })
     .get('/docs', (c) => c.html(DOCS_PAGE))

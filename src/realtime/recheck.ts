@@ -1,7 +1,7 @@
 import type { AppDeps } from '../deps';
 import { tokensAlive } from '../lib/tokens-alive';
 import { accessKey, findAccesses } from '../modules/access/load';
-import type { SessionAuth } from '../modules/auth/service';
+import type { SessionAuth } from '../http/session-auth';
 import { placeByRole, placedByRole } from './access-sync';
 import type { Presence } from './presence';
 import { joinedWorkshops } from './rooms';

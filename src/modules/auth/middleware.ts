@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import type { SessionAuth } from './service';
+import type { SessionAuth } from '../../http/session-auth';
 
 /** Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise. */
 export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {

@@ -6,7 +6,8 @@ import type { Limiters } from '../../lib/limiters';
 import { idempotencyKeys } from '../idempotency/middleware';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
-import { confirmEmail, login, logout, signup, type AuthDeps, type SessionAuth } from './service';
+import type { SessionAuth } from '../../http/session-auth';
+import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
 import { confirmThrottle, loginThrottles, signupThrottle } from './throttle';
 
 /**

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { identityEpoch } from '../../db/identity-epoch';
 import { AppError } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import type { SessionAuth } from '../../http/session-auth';
 import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
@@ -197,27 +198,7 @@ function bearerToken(header: string | null | undefined): string | null {
   return match ? match[1]! : null;
 }
 
-/**
- * Who a bearer token is, and whether it still works: one per app (`AppDeps.auth`), shared by REST,
- * Socket.IO and the sync endpoint, so they share one cache of resolved tokens.
- */
-export interface SessionAuth {
-  /** The token of an `Authorization: Bearer` header; null for anything else. */
-  bearerToken(header: string | null | undefined): string | null;
-  /**
-   * The token's user and hash, sliding its expiry; null for an unknown, expired or revoked token.
-   * `epoch` is the identity epoch it was checked against (`db/identity-epoch.ts`), for the
-   * request's other caches to reuse.
-   */
-  authenticate(token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
-  /** `authenticate` for an `Authorization` header: null without a bearer token or with one that does not work. */
-  sessionOf(
-    authorization: string | null | undefined,
-  ): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
-  /** Whether a token (by hash) still works: not logged out, not expired. */
-  isAlive(tokenHash: string): Promise<boolean>;
-}
-
+/** The app's one `SessionAuth` (`http/session-auth.ts`), over the store's tokens and users. */
 export function sessionAuth(deps: Pick<AuthDeps, 'config' | 'database'>): SessionAuth {
   const authenticate = tokenAuthenticator(deps);
   return {

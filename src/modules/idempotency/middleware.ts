@@ -4,7 +4,7 @@ import { ungatedStore, type Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import type { SessionAuth } from '../auth/service';
+import type { SessionAuth } from '../../http/session-auth';
 import { claimKey, HELD_MS, holdKey, keepAnswer, releaseKey, type KeptAnswer, type KeyRef } from './keys';
 import { openAnswer, requestFingerprint, sealAnswer, storedKey } from './sealing';
 
