@@ -19,3 +19,18 @@ export const CriterionOutput = v.object({
   ratings: v.array(RatingOutput),
 });
 export type CriterionOutput = v.InferOutput<typeof CriterionOutput>;
+
+/** What a criterion's output is made of. */
+export interface CriterionFields {
+  id: string;
+  title: string;
+  scale: number;
+}
+
+/**
+ * The API's face of a criterion, with the ratings on it the reader may see: the criteria's own
+ * routes, the workshop and a card's detail show it alike.
+ */
+export function toCriterion(row: CriterionFields, ratings: RatingOutput[]): CriterionOutput {
+  return { id: row.id, title: row.title, scale: row.scale, current_scale: [...(SCALES[row.scale] ?? [])], ratings };
+}

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
-import { PrefsOutput } from './prefs';
-import { ViewOutput } from './view';
+import { DEFAULT_PREFS, type StepPrefs } from './permissions';
+import { mergePrefs, PrefsOutput } from './prefs';
+import { DEFAULT_VIEW, mergeView, ViewOutput, type View } from './view';
 
 /** Where a step's illustration stands beside its text. */
 export const IllustrationAlign = v.picklist(['left', 'above']);
@@ -24,3 +25,29 @@ export const StepOutput = v.object({
   view: ViewOutput,
 });
 export type StepOutput = v.InferOutput<typeof StepOutput>;
+
+/** What a step's output is made of. */
+export interface StepFields {
+  id: string;
+  position: number;
+  name: string;
+  instructions: string;
+  prefs: StepPrefs;
+  view: View;
+}
+
+/**
+ * The API's face of a step: its own routes and the workshop's changes (a step made current, a view
+ * cleared) show it alike.
+ */
+export function toStep(row: StepFields): StepOutput {
+  return {
+    id: row.id,
+    position: row.position,
+    name: row.name,
+    instructions: row.instructions,
+    // Stored documents are completed with the defaults, so a member added later always has a value.
+    prefs: mergePrefs(DEFAULT_PREFS, row.prefs),
+    view: mergeView(DEFAULT_VIEW, row.view),
+  };
+}

@@ -54,3 +54,8 @@ export const WorkshopOutput = v.object({
   public_url: v.string(),
 });
 export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;
+
+/** Where people open the workshop: its `public_url`, and the link in mails about it. */
+export function workshopPublicUrl(config: { publicUrl: string }, workshopId: string): string {
+  return `${config.publicUrl}/workshops/${workshopId}`;
+}

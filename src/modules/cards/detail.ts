@@ -1,13 +1,12 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
-import { toCriterion } from '../criteria/schemas';
-import { type CriterionOutput } from '../../domain/criteria';
+import { toCriterion, type CriterionOutput } from '../../domain/criteria';
 import { toItem } from '../items/schemas';
 import { type ItemOutput } from '../../domain/items';
 import { toRating } from '../ratings/schemas';
 import { type RatingOutput } from '../../domain/ratings';
-import { toSection } from '../sections/schemas';
+import { toSection } from '../../domain/sections';
 import { seesAllRatings } from '../access/rules';
 import { type WorkshopAccess } from '../../domain/permissions';
 import { authorFor, type Reader } from '../access/visibility';

@@ -1,8 +1,6 @@
 import * as v from 'valibot';
-import { SCALES, type CriterionOutput } from '../../domain/criteria';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
-import type { RatingOutput as Rating } from '../../domain/ratings';
 
 export type CriterionRow = Schema['criteria']['$inferSelect'];
 
@@ -12,7 +10,3 @@ export const CreateCriterionInput = v.object({
 });
 
 export const UpdateCriterionInput = v.object({ title: v.optional(requiredText(200)) });
-
-export function toCriterion(row: Pick<CriterionRow, 'id' | 'title' | 'scale'>, ratings: Rating[]): CriterionOutput {
-  return { id: row.id, title: row.title, scale: row.scale, current_scale: [...(SCALES[row.scale] ?? [])], ratings };
-}

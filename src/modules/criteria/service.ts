@@ -11,7 +11,8 @@ import { criteriaOf, ratingsScopeFor, type RatingsScope } from '../workshops/out
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { unhookViewReferences } from '../workshops/view-references';
 import { arrangeCriteria, criterionRowOf, deleteCriterionRow, insertCriterion, renameCriterion } from './repo';
-import { toCriterion, type CriterionRow } from './schemas';
+import type { CriterionRow } from './schemas';
+import { toCriterion } from '../../domain/criteria';
 import { type CriterionOutput } from '../../domain/criteria';
 
 async function findCriterion(db: Db, workshopId: string, id: string): Promise<CriterionRow> {

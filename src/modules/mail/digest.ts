@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import type { Config } from '../../config';
 import { accessKey, findAccesses } from '../access/load';
 import { countsSeenBy } from '../events/log';
-import { workshopPublicUrl } from '../workshops/output';
+import { workshopPublicUrl } from '../../domain/workshops';
 import { queueMail } from './outbox';
 import { renderMail } from './templates';
 import type { Database } from '../../db/database';

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import type { SectionOutput } from '../../domain/sections';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
 
@@ -7,7 +6,3 @@ export type SectionRow = Schema['sections']['$inferSelect'];
 
 export const CreateSectionInput = v.object({ title: requiredText(200) });
 export const UpdateSectionInput = v.object({ title: v.optional(requiredText(200)) });
-
-export function toSection(row: SectionRow): SectionOutput {
-  return { id: row.id, title: row.title };
-}

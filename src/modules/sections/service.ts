@@ -9,7 +9,8 @@ import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { sectionsOf } from '../workshops/output';
 import { arrangeSections, deleteSectionRow, insertSection, renameSection, sectionOf } from './repo';
-import { toSection, type SectionRow } from './schemas';
+import type { SectionRow } from './schemas';
+import { toSection } from '../../domain/sections';
 import { type SectionOutput } from '../../domain/sections';
 
 async function findSection(db: Db, workshopId: string, id: string): Promise<SectionRow> {

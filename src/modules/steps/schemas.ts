@@ -1,12 +1,11 @@
 import * as v from 'valibot';
-import { IllustrationAlign, IllustrationOutput, StepOutput } from '../../domain/steps';
+import { IllustrationAlign, IllustrationOutput } from '../../domain/steps';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { imageUrlTemplate, publicFileUrl } from '../uploads/file-links';
-import { ViewInput, mergeView, DEFAULT_VIEW } from '../../domain/view';
-import { DEFAULT_PREFS } from '../../domain/permissions';
-import { PrefsInput, mergePrefs } from '../../domain/prefs';
+import { ViewInput } from '../../domain/view';
+import { PrefsInput } from '../../domain/prefs';
 
 export type StepRow = Schema['steps']['$inferSelect'];
 export type IllustrationRow = Schema['stepIllustrations']['$inferSelect'];
@@ -22,18 +21,6 @@ export const StepInput = v.object({
   view: v.optional(ViewInput),
 });
 export type StepInput = v.InferOutput<typeof StepInput>;
-
-export function toStep(row: StepRow): StepOutput {
-  return {
-    id: row.id,
-    position: row.position,
-    name: row.name,
-    instructions: row.instructions,
-    // Stored documents are completed with the defaults, so a member added later always has a value.
-    prefs: mergePrefs(DEFAULT_PREFS, row.prefs),
-    view: mergeView(DEFAULT_VIEW, row.view),
-  };
-}
 
 const align = IllustrationAlign;
 

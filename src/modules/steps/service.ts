@@ -14,7 +14,8 @@ import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
 import { arrangeSteps, clearCurrentStep, deleteStepRow, insertStep, stepOf, stepsOf, updateStepRow } from './repo';
-import { toStep, type StepInput, type StepRow } from './schemas';
+import type { StepInput, StepRow } from './schemas';
+import { toStep } from '../../domain/steps';
 import type { StepOutput } from '../../domain/steps';
 
 const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as const;

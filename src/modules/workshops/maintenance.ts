@@ -6,7 +6,7 @@ import { toUserSummary } from '../users/schemas';
 import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
-import { workshopPublicUrl } from './output';
+import { workshopPublicUrl } from '../../domain/workshops';
 import { membersOf } from './members-repo';
 import type { MessageInput } from './schemas';
 

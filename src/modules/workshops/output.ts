@@ -3,18 +3,16 @@ import type { Config } from '../../config';
 import { tablesOf, type Db } from '../../db/database';
 import { jsonSqlOf } from '../../db/json-sql';
 import { named, preparedPerDb } from '../../db/prepared';
-import { toCriterion, type CriterionRow } from '../criteria/schemas';
-import type { CriterionOutput } from '../../domain/criteria';
+import { toCriterion, type CriterionFields, type CriterionOutput } from '../../domain/criteria';
 import type { RatingOutput } from '../../domain/ratings';
-import { toSection } from '../sections/schemas';
-import type { SectionOutput } from '../../domain/sections';
+import { toSection, type SectionOutput } from '../../domain/sections';
 import { planFor } from '../users/schemas';
 import { seesAllRatings } from '../access/rules';
 import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess } from '../../domain/permissions';
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import { inList } from '../../db/sql';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
-import type { OwnerOutput, WorkshopOutput } from '../../domain/workshops';
+import { workshopPublicUrl, type OwnerOutput, type WorkshopOutput } from '../../domain/workshops';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
 /**
@@ -119,7 +117,7 @@ async function detailsOf(
     authors: prefs.authors ?? DEFAULT_PREFS.authors,
     owner: row.owner ? (JSON.parse(row.owner) as OwnerRow) : null,
     sections: JSON.parse(row.sections) as SectionOutput[],
-    criteria: JSON.parse(row.criteria) as Array<Pick<CriterionRow, 'id' | 'title' | 'scale'>>,
+    criteria: JSON.parse(row.criteria) as CriterionFields[],
     ratings: JSON.parse(row.ratings) as RatingOutput[],
   };
 }
@@ -141,10 +139,6 @@ export async function ownerOf(
   workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>,
 ): Promise<OwnerOutput> {
   return toOwner(config, workshop, (await detailsOf(db, workshop, 'none')).owner);
-}
-
-export function workshopPublicUrl(config: Pick<Config, 'publicUrl'>, workshopId: string): string {
-  return `${config.publicUrl}/workshops/${workshopId}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
+export type StepRow = Schema['steps']['$inferSelect'];
 
 async function accessCodeTaken(db: Db, code: string): Promise<boolean> {
   const { workshops } = tablesOf(db);
@@ -124,6 +125,16 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
 export async function findWorkshop(db: Db, id: string): Promise<WorkshopRow | undefined> {
   const { workshops } = tablesOf(db);
   const [row] = await db.select().from(workshops).where(eq(workshops.id, id));
+  return row;
+}
+
+/** The workshop's step with this id, if it has one: the step an update makes current. */
+export async function stepOfWorkshop(db: Db, workshopId: string, stepId: string): Promise<StepRow | undefined> {
+  const { steps } = tablesOf(db);
+  const [row] = await db
+    .select()
+    .from(steps)
+    .where(and(eq(steps.id, stepId), eq(steps.workshopId, workshopId)));
   return row;
 }
 

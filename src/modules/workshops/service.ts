@@ -8,9 +8,8 @@ import { toUserSummary } from '../users/schemas';
 import { write, writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import type { ChangeRecorder } from '../../domain/recorder';
-import { stepOf as stepRowOf } from '../steps/repo';
 import { membersOf } from './members-repo';
-import { toStep, type StepRow } from '../steps/schemas';
+import { toStep } from '../../domain/steps';
 import { authorize } from '../access/rules';
 import { DEFAULT_PREFS } from '../../domain/permissions';
 import { cardsVisibleMoved, writesPrivately } from '../access/visibility';
@@ -18,7 +17,7 @@ import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import type { NativeImports } from './create-from-native';
 import { dropWorkshopExports, removeWorkshopExportFiles } from '../exports/service';
-import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent, workshopPublicUrl } from './output';
+import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/repo';
 import {
@@ -27,11 +26,13 @@ import {
   insertWorkshop,
   listVisibleWorkshops,
   reopenWorkshop,
+  stepOfWorkshop,
   updateWorkshopRow,
   type NewWorkshop,
+  type StepRow,
 } from './repo';
 import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput } from './schemas';
-import type { WorkshopOutput } from '../../domain/workshops';
+import { workshopPublicUrl, type WorkshopOutput } from '../../domain/workshops';
 import { assertSortable } from './view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
@@ -183,7 +184,7 @@ function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRo
 }
 
 async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
-  const step = await stepRowOf(db, workshopId, stepId);
+  const step = await stepOfWorkshop(db, workshopId, stepId);
   if (!step) throw invalid('current_step_id', 'Not a step of this workshop.');
   return step;
 }

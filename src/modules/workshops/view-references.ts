@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { tablesOf, type Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import type { ChangeRecorder } from '../../domain/recorder';
-import { toStep } from '../steps/schemas';
+import { toStep } from '../../domain/steps';
 import { workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, type View } from '../../domain/view';
 
