@@ -3,7 +3,6 @@ import type { AppDeps } from './deps';
 import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
-import { pageRoutes } from './http/pages';
 import { browserPageRoutes } from './pages/routes';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
@@ -117,7 +116,6 @@ export function createApp(deps: AppDeps) {
       '/',
       docsRoutes(deps.config, () => app),
     )
-    .route('/', pageRoutes())
     .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))

@@ -18,8 +18,9 @@ const WEB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 /** The file beside each page's built ones that names them (`{script, stylesheet}`). */
 export const MANIFEST = 'manifest.json';
 
-/** The pages served from browser bundles: the live screen and the participant page. */
+/** The pages served from browser bundles: the facilitator console, the live screen and the participant page. */
 export const PAGES = {
+  console: { script: join(WEB, 'console', 'app.tsx'), stylesheet: join(WEB, 'console', 'console.css') },
   screen: { script: join(WEB, 'screen', 'app.ts'), stylesheet: join(WEB, 'screen', 'screen.css') },
   participant: { script: join(WEB, 'participant', 'app.ts'), stylesheet: join(WEB, 'participant', 'participant.css') },
 } as const;

@@ -3,6 +3,7 @@ import type { AppEnv } from '../http/env';
 import { AppError } from '../http/errors';
 import { pageAssets } from './assets';
 import type { PageName } from './build';
+import { consolePage } from './console';
 import { participantPage } from './participant';
 import { screenPage } from './screen';
 
@@ -12,6 +13,8 @@ const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=ut
 /** A host as a Host header carries it (name or IP, optional port): anything else stays out of the policy. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const WORKSHOP_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** The console's own addresses besides `/workshops/<id>`: the home page and where the service's mails link. */
+const CONSOLE_PATHS = ['/', '/signup', '/confirm', '/invitations/:token'] as const;
 
 /**
  * Scripts and styles from this origin only, no inline code; the page talks to this origin only
@@ -39,7 +42,8 @@ export interface PageRoutesOptions {
 
 /**
  * The browser pages, built from the client SDK's public entry points and served by the same code:
- * `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
+ * `GET /` and `GET /workshops/<workshop_id>`, the facilitator console (also at the addresses the
+ * mails link to: `/confirm`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
  * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
  */
 export function browserPageRoutes(options: PageRoutesOptions) {
@@ -56,7 +60,7 @@ export function browserPageRoutes(options: PageRoutesOptions) {
   };
 
   return new Hono<AppEnv>()
-    .get('/:page{screen|participant}/assets/:file', async (c) => {
+    .get('/:page{console|screen|participant}/assets/:file', async (c) => {
       const file = c.req.param('file');
       const assets = await pageAssets(c.req.param('page') as PageName);
       const type = CONTENT_TYPES[file.split('.').pop() ?? ''];
@@ -75,6 +79,11 @@ export function browserPageRoutes(options: PageRoutesOptions) {
       workshopPage(c);
       return html(c, screenPage(await pageAssets('screen'), options.publicUrl));
     })
+    .get('/workshops/:workshop_id', async (c) => {
+      workshopPage(c);
+      return html(c, consolePage(await pageAssets('console'), options.publicUrl));
+    })
+    .on('GET', [...CONSOLE_PATHS], async (c) => html(c, consolePage(await pageAssets('console'), options.publicUrl)))
     .get('/join', async (c) => html(c, participantPage(await pageAssets('participant'))))
     .get('/w/:workshop_id', async (c) => {
       workshopPage(c);

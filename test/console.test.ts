@@ -1,0 +1,142 @@
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, shown, useBrowser } from './helpers/browser';
+import { useServer } from './helpers/cast';
+import {
+  createBlankWorkshop,
+  expectAccessible,
+  LAPTOP,
+  mailedLink,
+  PHONE,
+  signInToConsole,
+  signUpInConsole,
+} from './helpers/console';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
+
+/*
+ * The facilitator console (`/`, docs/pages.md#the-console) in a real chromium: an account made
+ * and confirmed through its forms and the mailed link, workshops created, found, archived and
+ * deleted, and a workshop's public address taking each person where they belong.
+ */
+
+/** The script budget the console is held to, gzipped. */
+const SCRIPT_BUDGET = 150 * 1024;
+
+describe.skipIf(!browserAvailable)('the console: signing in and the workshops', () => {
+  const t = useServer();
+  const browser = useBrowser();
+
+  it('serves one page at its addresses, under the pages’ policy, with a script within its budget', async () => {
+    for (const path of ['/', '/signup?email=a%40b.test', '/confirm?token=x', '/invitations/abc', '/workshops/abc']) {
+      const res = await fetch(`${t.url}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const html = await res.text();
+      expect(html).toContain('id="console"');
+      expect(html).not.toMatch(/<script>(?!<)/);
+    }
+    const html = await (await fetch(`${t.url}/`)).text();
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const body = new Uint8Array(await (await fetch(`${t.url}${script}`)).arrayBuffer());
+    expect(gzipSync(body, { level: 9 }).length).toBeLessThan(SCRIPT_BUDGET);
+  });
+
+  it('makes an account, confirms its address from the mail, and signs out and in again', async () => {
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await page.goto(`${t.url}/`);
+    await page.getByRole('button', { name: 'Sign in' }).first().waitFor();
+    await expectAccessible(page, 'sign in');
+    const { email } = await signUpInConsole(page, t.url, 'Fay');
+    await shown(page, '.notice', /Confirm your address/);
+    await expectAccessible(page, 'the workshops, empty');
+
+    await page.goto(await mailedLink(t, email, '/confirm?token='));
+    await shown(page, '.done', 'Your address is confirmed.');
+    await expectAccessible(page, 'the confirmation');
+    await page.getByRole('link', { name: 'Go to your workshops' }).click();
+    await page.getByRole('heading', { name: 'Your workshops' }).waitFor();
+    expect(await page.locator('.notice').count()).toBe(0);
+
+    // Signing out revokes the token: the one the browser held is refused from then on.
+    const token = await page.evaluate(() => localStorage.getItem('workshop-console-token'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Create an account' }).waitFor();
+    const after = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+    expect(await page.evaluate(() => localStorage.getItem('workshop-console-token'))).toBeNull();
+
+    // A wrong password is said on the form; the right one signs in.
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).last().click();
+    await shown(page, '.problem', /./);
+    await signInToConsole(page, t.url, email);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('creates, finds, archives, reopens and deletes workshops', async () => {
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await signUpInConsole(page, t.url, 'Gil');
+    const retro = await createBlankWorkshop(page, 'Sprint retro');
+    expect(new URL(page.url()).search).toBe('?tab=agenda');
+    await page.getByRole('link', { name: 'Workshops' }).first().click();
+    const planning = await createBlankWorkshop(page, 'Planning day');
+    await page.getByRole('link', { name: 'Workshops' }).first().click();
+
+    const rows = page.locator('.workshop-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('Search').fill('retro');
+    await expect.poll(() => rows.count()).toBe(1);
+    await shown(page, '.workshop-link', 'Sprint retro');
+    await page.getByLabel('Search').fill('');
+
+    // A copy, from the list's own workshops.
+    await page.getByRole('form', { name: 'Create a workshop' }).getByLabel('Copy of a workshop').check();
+    await page.getByLabel('Workshop to copy').selectOption(retro);
+    await page.getByLabel('Title', { exact: true }).fill('Retro, again');
+    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Retro, again' }).waitFor();
+    await page.getByRole('link', { name: 'Workshops' }).first().click();
+    await expect.poll(() => rows.count()).toBe(3);
+
+    // Archived, it leaves the running list and shows under Archived, where it can be reopened.
+    const planningRow = page.locator(`.workshop-row[data-workshop="${planning}"]`);
+    await planningRow.getByRole('button', { name: 'Archive Planning day' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByLabel('State').selectOption('archived');
+    await expect.poll(() => rows.count()).toBe(1);
+    await planningRow.getByRole('button', { name: 'Reopen Planning day' }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByLabel('State').selectOption('running');
+    await expect.poll(() => rows.count()).toBe(3);
+
+    // Deleting asks first; cancelling keeps it.
+    await planningRow.getByRole('button', { name: 'Delete' }).click();
+    await planningRow.getByRole('button', { name: 'Cancel' }).click();
+    await planningRow.getByRole('button', { name: 'Delete' }).click();
+    await expectAccessible(page, 'the workshops, asking before a delete');
+    await planningRow.getByRole('button', { name: 'Delete for good' }).click();
+    await expect.poll(() => rows.count()).toBe(2);
+    const gone = await fetch(`${t.url}/v1/workshops/${planning}`);
+    expect(gone.status).toBe(401);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('opens a workshop’s public address: its console for a facilitator, the participant page for a participant', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const pat = await sdkUser(t, 'Pat');
+    const { id, workshop } = await sdkWorkshop(fay.api, [pat.api], 'Kick-off');
+
+    const { page } = await browser.newPage(PHONE);
+    await page.goto(workshop.public_url);
+    await shown(page, '.notice', 'Sign in to open the workshop, or join it with its code.');
+    await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), pat.api.token!);
+    await page.goto(workshop.public_url);
+    await page.waitForURL(`**/w/${id}`);
+
+    await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), fay.api.token!);
+    await page.goto(workshop.public_url);
+    await page.getByRole('heading', { level: 1, name: 'Kick-off' }).waitFor();
+    await expectAccessible(page, 'a workshop on a phone');
+  });
+});

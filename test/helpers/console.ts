@@ -1,0 +1,70 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { TestServer } from './server';
+
+/*
+ * The facilitator console (`/`, docs/pages.md#the-console) as a person drives it: signing up
+ * through the forms, following the links the service mails, and checking each view with axe-core.
+ */
+
+export const LAPTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+let people = 0;
+/** A new account made through the console's form; resolves on the workshops page, signed in. */
+export async function signUpInConsole(page: Page, baseUrl: string, name: string): Promise<{ email: string }> {
+  const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${process.pid}-${++people}-${Date.now()}@example.test`;
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('button', { name: 'Create an account' }).click();
+  await page.getByLabel('Your name').fill(name);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Your workshops' }).waitFor();
+  return { email };
+}
+
+/** Signs in through the console's form; resolves on the workshops page. */
+export async function signInToConsole(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill('correct horse battery');
+  await page.getByRole('button', { name: 'Sign in' }).last().click();
+  await page.getByRole('heading', { name: 'Your workshops' }).waitFor();
+}
+
+/** The link of the last mail to `to` whose text holds `path` (`/confirm?token=`, `/invitations/`). */
+export async function mailedLink(t: Pick<TestServer, 'rows'>, to: string, path: string): Promise<string> {
+  const mails = await t.rows<{ text: string }>(sql`select text from outbox where "to" = ${to} order by rowid`);
+  const link = mails
+    .map((mail) => new RegExp(`https?://\\S+${path.replace(/[?]/g, '\\?')}\\S*`).exec(mail.text)?.[0])
+    .filter(Boolean)
+    .at(-1);
+  expect(link, `no mail to ${to} with ${path}`).toBeDefined();
+  return link!;
+}
+
+/** Creates a blank workshop from the workshops page; resolves on its console, with its id. */
+export async function createBlankWorkshop(page: Page, title: string): Promise<string> {
+  const form = page.getByRole('form', { name: 'Create a workshop' });
+  if (!(await form.isVisible())) await page.getByText('Create a workshop', { exact: true }).click();
+  await form.getByLabel('Blank').check();
+  await form.getByLabel('Title', { exact: true }).fill(title);
+  await form.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('heading', { level: 1, name: title }).waitFor();
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+}
+
+/** No serious or critical axe-core violation on the page as it stands (`what` names the view in the failure). */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const grave = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
+  expect(grave, `axe-core on ${what}`).toEqual([]);
+}

@@ -1,0 +1,25 @@
+/*
+ * The console's one REST client, and the words it shows for a refusal. The token is the signed-in
+ * facilitator's (session.ts sets it); every view calls the service through this client.
+ */
+import { ApiError, createClient } from 'workshop-sdk';
+
+export const api = createClient({ baseUrl: location.origin });
+
+/** The service's public address, handed over by the server in a `<meta>` (no inline script is allowed). */
+export const PUBLIC_URL =
+  document.querySelector<HTMLMetaElement>('meta[name="public-url"]')?.content || location.origin;
+
+/** What to tell the person about a failed call: the service's own message, or that it cannot be reached. */
+export function problemText(err: unknown): string {
+  if (err instanceof ApiError) {
+    const detail = err.details[0];
+    return detail && detail.message !== err.message ? `${err.message} ${detail.message}` : err.message;
+  }
+  return 'The server cannot be reached; try again in a moment.';
+}
+
+/** The field a refusal names (`details[0].path`), to mark that input. */
+export function problemField(err: unknown): string | null {
+  return err instanceof ApiError ? (err.details[0]?.path ?? null) : null;
+}

@@ -1,0 +1,94 @@
+/*
+ * The facilitator console (`/`): signed out, sign in or create an account; signed in, the
+ * workshops and each workshop's console. Built on the client SDK's public entry points like the
+ * screen and the participant page, under the same Content-Security-Policy: no inline script, and
+ * every text people wrote set as text (Preact never parses strings as markup). See docs/pages.md.
+ */
+import { render, type ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { signOut, loadMe, me } from './session';
+import { location$, Link } from './router';
+import { Confirm } from './views/confirm';
+import { Home } from './views/home';
+import { Invitation } from './views/invitation';
+import { SignedOut } from './views/signed-out';
+import { WorkshopConsole } from './workshop/shell';
+
+/** Which view an address shows. */
+function route(path: string): { view: 'home' | 'signup' | 'confirm' | 'invitation' | 'workshop'; id: string } {
+  const workshop = /^\/workshops\/([^/]+)\/?$/.exec(path);
+  if (workshop) return { view: 'workshop', id: decodeURIComponent(workshop[1]!) };
+  const invitation = /^\/invitations\/([^/]+)\/?$/.exec(path);
+  if (invitation) return { view: 'invitation', id: decodeURIComponent(invitation[1]!) };
+  if (path === '/signup') return { view: 'signup', id: '' };
+  if (path === '/confirm') return { view: 'confirm', id: '' };
+  return { view: 'home', id: '' };
+}
+
+function Console() {
+  const { path, query } = location$.value;
+  const { view, id } = route(path);
+  const account = me.value;
+  useEffect(() => {
+    document.body.dataset.status = account === undefined ? 'loading' : account ? 'signed-in' : 'signed-out';
+  }, [account]);
+
+  // The mail's confirmation link works signed in or not.
+  if (view === 'confirm') return <Frame>{<Confirm token={query.get('token') ?? ''} />}</Frame>;
+  if (account === undefined) return <p role="status">Loading…</p>;
+  if (account === null) {
+    const reason =
+      view === 'invitation'
+        ? 'Sign in or create an account to accept the invitation.'
+        : view === 'workshop'
+          ? 'Sign in to open the workshop, or join it with its code.'
+          : undefined;
+    return (
+      <Frame>
+        <SignedOut mode={view === 'signup' ? 'sign-up' : 'sign-in'} email={query.get('email') ?? ''} reason={reason} />
+      </Frame>
+    );
+  }
+  return (
+    <Frame>
+      {view === 'workshop' ? (
+        <WorkshopConsole key={id} id={id} />
+      ) : view === 'invitation' ? (
+        <Invitation token={id} />
+      ) : (
+        <Home />
+      )}
+    </Frame>
+  );
+}
+
+/** The bar above every view: the way home, and who is signed in. */
+function Frame(props: { children: ComponentChildren }) {
+  const account = me.value;
+  return (
+    <>
+      <header class="bar">
+        <Link href="/" class="home-link">
+          Workshops
+        </Link>
+        {account && (
+          <span class="account">
+            <span class="who">{account.name}</span>
+            <button type="button" class="quiet" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </span>
+        )}
+      </header>
+      {props.children}
+    </>
+  );
+}
+
+const root = document.getElementById('console')!;
+root.replaceChildren();
+render(<Console />, root);
+loadMe().catch(() => {
+  // The server cannot be reached: signed out for now; signing in says why it fails.
+  me.value = null;
+});

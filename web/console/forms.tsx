@@ -1,0 +1,143 @@
+/*
+ * What every console form shares: a field with its label and hint, and an action's state (busy,
+ * refused with the service's words, the input it names marked invalid).
+ */
+import { useSignal, type Signal } from '@preact/signals';
+import type { ComponentChildren, JSX } from 'preact';
+import { useId } from 'preact/hooks';
+import { problemField, problemText } from './api';
+
+export interface Action {
+  busy: Signal<boolean>;
+  problem: Signal<string>;
+  /** The request member the last refusal named (`title`, `email`…), to mark its input. */
+  field: Signal<string | null>;
+  /** Runs `work`, keeping `busy` set meanwhile; a refusal is shown, not thrown. Resolves true when it succeeded. */
+  run(work: () => Promise<unknown>): Promise<boolean>;
+}
+
+/** The state of one action of a view (a form's submission, a button's call). */
+export function useAction(): Action {
+  const busy = useSignal(false);
+  const problem = useSignal('');
+  const field = useSignal<string | null>(null);
+  return {
+    busy,
+    problem,
+    field,
+    async run(work) {
+      if (busy.value) return false;
+      busy.value = true;
+      problem.value = '';
+      field.value = null;
+      try {
+        await work();
+        return true;
+      } catch (err) {
+        problem.value = problemText(err);
+        field.value = problemField(err);
+        return false;
+      } finally {
+        busy.value = false;
+      }
+    },
+  };
+}
+
+/** Where an action's refusal is said: read out as it appears. */
+export function Problem({ action }: { action: Action }) {
+  return (
+    <p class="problem" role="alert">
+      {action.problem.value}
+    </p>
+  );
+}
+
+type InputProps = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onInput'>;
+
+/** A labelled text input bound to a signal; `name` is the request member it fills (marked when refused). */
+export function Field(
+  props: { label: string; value: Signal<string>; hint?: string; action?: Action; name?: string } & InputProps,
+) {
+  const { label, value, hint, action, name, ...input } = props;
+  const id = useId();
+  const invalid = action !== undefined && name !== undefined && action.field.value === name;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input
+        id={id}
+        name={name}
+        value={value.value}
+        onInput={(event) => (value.value = event.currentTarget.value)}
+        aria-invalid={invalid || undefined}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        {...input}
+      />
+      {hint && (
+        <p id={`${id}-hint`} class="hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A submit handler that keeps the browser from sending the form itself. */
+export function onSubmit(handler: () => unknown) {
+  return (event: Event) => {
+    event.preventDefault();
+    void handler();
+  };
+}
+
+/** A heading and its content, as every panel of the console lays them out. */
+export function Panel(props: { title: string; children: ComponentChildren; id?: string; class?: string }) {
+  const headingId = useId();
+  return (
+    <section id={props.id} class={`panel ${props.class ?? ''}`} aria-labelledby={headingId}>
+      <h2 id={headingId}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/**
+ * A button whose action asks first, in the page (no browser dialog): pressing it shows the
+ * question with a confirming and a cancelling button, the confirming one focused.
+ */
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => unknown;
+  class?: string;
+  disabled?: boolean;
+}) {
+  const asking = useSignal(false);
+  if (!asking.value)
+    return (
+      <button type="button" class={props.class} disabled={props.disabled} onClick={() => (asking.value = true)}>
+        {props.label}
+      </button>
+    );
+  return (
+    <span class="confirm" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button
+        type="button"
+        class="danger"
+        ref={(button) => button?.focus()}
+        onClick={() => {
+          asking.value = false;
+          void props.onConfirm();
+        }}
+      >
+        {props.confirm}
+      </button>
+      <button type="button" onClick={() => (asking.value = false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,189 @@
+/*
+ * Creating a workshop, in each of the API's four ways: blank (for oneself or an organization),
+ * from a template, as a copy of one of the person's workshops, or from a native file (uploaded
+ * from this computer, or read from its address). The new workshop opens on its agenda.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import type { Workshop } from 'workshop-sdk';
+import { api } from '../api';
+import { Field, Problem, onSubmit, useAction } from '../forms';
+import { navigate } from '../router';
+
+export type Organization = { id: string; name: string };
+type Mode = 'blank' | 'template' | 'copy' | 'file' | 'url';
+type Template = { id: string; title: string; description: string };
+
+const MODES: Array<[Mode, string]> = [
+  ['blank', 'Blank'],
+  ['template', 'From a template'],
+  ['copy', 'Copy of a workshop'],
+  ['file', 'From a native file'],
+  ['url', 'From a native file’s address'],
+];
+
+export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] }) {
+  const mode = useSignal<Mode>('blank');
+  const title = useSignal('');
+  const description = useSignal('');
+  const owner = useSignal('');
+  const template = useSignal('');
+  const source = useSignal('');
+  const url = useSignal('');
+  const file = useSignal<File | null>(null);
+  const templates = useSignal<Template[]>([]);
+  const action = useAction();
+
+  useEffect(() => {
+    api.get('/v1/templates').then(
+      (found) => {
+        templates.value = found;
+        template.value ||= found[0]?.id ?? '';
+      },
+      () => undefined,
+    );
+  }, []);
+  const copyable = props.workshops;
+
+  const create = () =>
+    action.run(async () => {
+      const created = await createIn(mode.value);
+      navigate(`/workshops/${encodeURIComponent(created.id)}?tab=agenda`);
+    });
+  const createIn = async (how: Mode): Promise<Workshop> => {
+    const named = title.value.trim() ? { title: title.value.trim() } : {};
+    switch (how) {
+      case 'blank': {
+        const body = { title: title.value, description: description.value };
+        if (owner.value)
+          return api.post('/v1/organizations/{organization_id}/workshops', {
+            params: { path: { organization_id: owner.value } },
+            body,
+          });
+        return api.post('/v1/workshops', { body });
+      }
+      case 'template':
+        return api.post('/v1/workshops', { body: { ...named, template: template.value } });
+      case 'copy':
+        return api.post('/v1/workshops', {
+          body: { title: title.value, workshop_id: source.value || copyable[0]!.id },
+        });
+      case 'url':
+        return api.post('/v1/workshops', { body: { ...named, url: url.value } });
+      case 'file': {
+        if (!file.value) throw new Error('Choose the file to create the workshop from.');
+        const upload = await api.post('/v1/uploads', { body: { file: file.value } });
+        return api.post('/v1/workshops', { body: { ...named, url: upload.url } });
+      }
+    }
+  };
+
+  return (
+    <details class="panel create" open={props.workshops.length === 0}>
+      <summary>
+        <h2>Create a workshop</h2>
+      </summary>
+      <form class="form" onSubmit={onSubmit(create)} aria-label="Create a workshop">
+        <fieldset class="modes">
+          <legend>Start from</legend>
+          {MODES.map(([value, label]) => (
+            <label key={value} class="choice">
+              <input
+                type="radio"
+                name="mode"
+                value={value}
+                checked={mode.value === value}
+                onChange={() => (mode.value = value)}
+                disabled={value === 'copy' && copyable.length === 0}
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          label={mode.value === 'blank' || mode.value === 'copy' ? 'Title' : 'Title (optional)'}
+          required={mode.value === 'blank' || mode.value === 'copy'}
+          maxLength={200}
+          value={title}
+          action={action}
+          name="title"
+        />
+        {mode.value === 'blank' && (
+          <>
+            <Field
+              label="Description (optional)"
+              maxLength={2000}
+              value={description}
+              action={action}
+              name="description"
+            />
+            {props.organizations.length > 0 && (
+              <label class="field">
+                For
+                <select value={owner.value} onChange={(e) => (owner.value = e.currentTarget.value)}>
+                  <option value="">Myself</option>
+                  {props.organizations.map((organization) => (
+                    <option key={organization.id} value={organization.id}>
+                      {organization.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+          </>
+        )}
+        {mode.value === 'template' && (
+          <label class="field">
+            Template
+            <select value={template.value} onChange={(e) => (template.value = e.currentTarget.value)}>
+              {templates.value.map((found) => (
+                <option key={found.id} value={found.id}>
+                  {found.title}
+                </option>
+              ))}
+            </select>
+            <span class="hint">{templates.value.find((found) => found.id === template.value)?.description}</span>
+          </label>
+        )}
+        {mode.value === 'copy' && (
+          <label class="field">
+            Workshop to copy
+            <select value={source.value} onChange={(e) => (source.value = e.currentTarget.value)}>
+              {copyable.map((workshop) => (
+                <option key={workshop.id} value={workshop.id}>
+                  {workshop.title}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {mode.value === 'url' && (
+          <Field
+            label="Address of the native file"
+            type="url"
+            required
+            value={url}
+            action={action}
+            name="url"
+            hint="A native export's download link, from this service or another."
+          />
+        )}
+        {mode.value === 'file' && (
+          <label class="field">
+            Native file (.json)
+            <input
+              type="file"
+              accept="application/json,.json"
+              required
+              onChange={(e) => (file.value = e.currentTarget.files?.[0] ?? null)}
+            />
+          </label>
+        )}
+        <button type="submit" class="primary" disabled={action.busy.value}>
+          Create
+        </button>
+        <Problem action={action} />
+      </form>
+    </details>
+  );
+}

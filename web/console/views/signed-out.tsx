@@ -1,0 +1,115 @@
+/*
+ * Signed out: sign in, or create an account (the address is confirmed later from the mail), or join
+ * a workshop with its code on the participant page. After either, the console goes on to where the
+ * person was headed (`/workshops/<id>`, an invitation), or the workshops.
+ */
+import { useSignal } from '@preact/signals';
+import { api } from '../api';
+import { Field, Problem, onSubmit, useAction } from '../forms';
+import { signIn } from '../session';
+
+export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
+  const mode = useSignal(props.mode);
+  return (
+    <main class="signed-out">
+      <h1>Workshops</h1>
+      {props.reason && (
+        <p class="notice" role="status">
+          {props.reason}
+        </p>
+      )}
+      <div class="choices" role="group" aria-label="Sign in or create an account">
+        <button type="button" aria-pressed={mode.value === 'sign-in'} onClick={() => (mode.value = 'sign-in')}>
+          Sign in
+        </button>
+        <button type="button" aria-pressed={mode.value === 'sign-up'} onClick={() => (mode.value = 'sign-up')}>
+          Create an account
+        </button>
+      </div>
+      {mode.value === 'sign-in' ? <SignInForm /> : <SignUpForm email={props.email ?? ''} />}
+      <p class="join-instead">
+        Taking part in a workshop? <a href="/join">Join with its code</a>
+      </p>
+    </main>
+  );
+}
+
+function SignInForm() {
+  const email = useSignal('');
+  const password = useSignal('');
+  const action = useAction();
+  const submit = () =>
+    action.run(async () => {
+      const { token } = await api.post('/v1/auth/login', { body: { email: email.value, password: password.value } });
+      await signIn(token);
+    });
+  return (
+    <form class="form" onSubmit={onSubmit(submit)} aria-label="Sign in">
+      <Field
+        label="E-mail address"
+        type="email"
+        autocomplete="email"
+        required
+        value={email}
+        action={action}
+        name="email"
+      />
+      <Field
+        label="Password"
+        type="password"
+        autocomplete="current-password"
+        required
+        value={password}
+        action={action}
+        name="password"
+      />
+      <button type="submit" class="primary" disabled={action.busy.value}>
+        Sign in
+      </button>
+      <Problem action={action} />
+    </form>
+  );
+}
+
+function SignUpForm(props: { email: string }) {
+  const name = useSignal('');
+  const email = useSignal(props.email);
+  const password = useSignal('');
+  const action = useAction();
+  const submit = () =>
+    action.run(async () => {
+      const { token } = await api.post('/v1/auth/signup', {
+        body: { name: name.value, email: email.value, password: password.value },
+      });
+      await signIn(token);
+    });
+  return (
+    <form class="form" onSubmit={onSubmit(submit)} aria-label="Create an account">
+      <Field label="Your name" autocomplete="name" required maxLength={200} value={name} action={action} name="name" />
+      <Field
+        label="E-mail address"
+        type="email"
+        autocomplete="email"
+        required
+        value={email}
+        action={action}
+        name="email"
+      />
+      <Field
+        label="Password"
+        type="password"
+        autocomplete="new-password"
+        required
+        hint="At least 8 characters."
+        value={password}
+        action={action}
+        name="password"
+      />
+      <button type="submit" class="primary" disabled={action.busy.value}>
+        Create account
+      </button>
+      <Problem action={action} />
+      <p class="hint">A link to confirm the address is mailed to you.</p>
+    </form>
+  );
+}

@@ -1,0 +1,170 @@
+/*
+ * `/workshops/<id>`: one workshop's console. Its facilitators get the tabs (run, agenda, board,
+ * people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
+ * on to the participant page (`/w/<id>`), as the workshop's `public_url` promises.
+ */
+import { signal, useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { ApiError, type Step } from 'workshop-sdk';
+import { openWorkshop } from 'workshop-sdk/live';
+import { api, problemText } from '../api';
+import { Link, location$, navigate } from '../router';
+import { forget } from '../session';
+import { Agenda } from './agenda';
+import { Board } from './board';
+import { TABS, type TabName, type WorkshopScope } from './context';
+import { Exports } from './exports';
+import { EventLog } from './log';
+import { People } from './people';
+import { Run } from './run';
+
+const LIVE_EVENTS = [
+  'workshop:updated',
+  'step:changed',
+  'view:changed',
+  'timer:changed',
+  'card:created',
+  'card:updated',
+  'card:deleted',
+  'comment:created',
+  'export:updated',
+  'export:deleted',
+] as const;
+
+export function WorkshopConsole(props: { id: string }) {
+  const scope = useSignal<WorkshopScope | null>(null);
+  const problem = useSignal('');
+  useEffect(() => {
+    let closed = false;
+    let opened: WorkshopScope | null = null;
+    open(props.id).then(
+      (found) => {
+        if (closed) return found?.live.close();
+        if (found) scope.value = opened = found;
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) return forget();
+        problem.value =
+          err instanceof ApiError && err.status === 404
+            ? 'There is no such workshop, or you are not one of its members.'
+            : problemText(err);
+      },
+    );
+    return () => {
+      closed = true;
+      opened?.live.close();
+    };
+  }, [props.id]);
+
+  if (problem.value)
+    return (
+      <main class="narrow">
+        <h1>Workshop</h1>
+        <p role="alert" class="problem">
+          {problem.value}
+        </p>
+        <p>
+          <Link href="/">Back to your workshops</Link>
+        </p>
+      </main>
+    );
+  if (!scope.value)
+    return (
+      <main class="narrow">
+        <p role="status">Opening the workshop…</p>
+      </main>
+    );
+  return <Tabs scope={scope.value} />;
+}
+
+/** Opens the live session for a facilitator; sends anyone else to the participant page (and gives null). */
+async function open(id: string): Promise<WorkshopScope | null> {
+  try {
+    await api.get('/v1/workshops/{workshop_id}/user_roles', { params: { path: { workshop_id: id } } });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) {
+      location.replace(`/w/${encodeURIComponent(id)}`);
+      return null;
+    }
+    throw err;
+  }
+  const live = await openWorkshop(api, id);
+  const listeners = new Set<(action: string) => void>();
+  const tell = (action: string) => listeners.forEach((listener) => listener(action));
+  const state = signal(live.state);
+  live.subscribe((next) => (state.value = next));
+  const steps = signal<Step[]>([]);
+  const readSteps = async () => {
+    steps.value = await api.get('/v1/workshops/{workshop_id}/steps', { params: { path: { workshop_id: id } } });
+  };
+  await readSteps();
+  live.on('workshop:event', (payload) => tell(payload.action));
+  for (const event of LIVE_EVENTS) live.on(event, () => tell(event));
+  // The agenda is read again after a change that may touch it (a step written, moved or deleted).
+  let pending = false;
+  listeners.add((action) => {
+    if (pending || !/step|workshop:updated|Workshop/i.test(action)) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      readSteps().catch(() => undefined);
+    });
+  });
+  return {
+    id,
+    live,
+    state,
+    steps,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function Tabs({ scope }: { scope: WorkshopScope }) {
+  const asked = location$.value.query.get('tab');
+  const tab: TabName = TABS.some(([name]) => name === asked) ? (asked as TabName) : 'run';
+  const { workshop, status } = scope.state.value;
+  const choose = (name: TabName) =>
+    navigate(`/workshops/${encodeURIComponent(scope.id)}?tab=${name}`, { replace: true });
+  return (
+    <main class="workshop" data-live={status}>
+      <header class="workshop-head">
+        <p class="crumbs">
+          <Link href="/">Workshops</Link>
+        </p>
+        <h1>{workshop.title}</h1>
+        {workshop.state === 'archived' && <p class="notice">This workshop is archived: reopen it to change it.</p>}
+        {status === 'reconnecting' && (
+          <p class="notice" role="status">
+            Reconnecting…
+          </p>
+        )}
+      </header>
+      <nav class="tabs" aria-label="Workshop">
+        {TABS.map(([name, label]) => (
+          <a
+            key={name}
+            href={`/workshops/${encodeURIComponent(scope.id)}?tab=${name}`}
+            aria-current={tab === name ? 'page' : undefined}
+            onClick={(event) => {
+              event.preventDefault();
+              choose(name);
+            }}
+          >
+            {label}
+          </a>
+        ))}
+      </nav>
+      <div class="tab" data-tab={tab}>
+        {tab === 'run' && <Run scope={scope} />}
+        {tab === 'agenda' && <Agenda scope={scope} />}
+        {tab === 'board' && <Board scope={scope} />}
+        {tab === 'people' && <People scope={scope} />}
+        {tab === 'exports' && <Exports scope={scope} />}
+        {tab === 'log' && <EventLog scope={scope} />}
+      </div>
+    </main>
+  );
+}
