@@ -4,6 +4,7 @@ import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import {
   createBlankWorkshop,
+  createForm,
   expectAccessible,
   LAPTOP,
   mailedLink,
@@ -76,6 +77,7 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
 
   it('creates, finds, archives, reopens and deletes workshops', async () => {
     const { page, problems } = await browser.newPage(LAPTOP);
+    page.setDefaultTimeout(8000);
     await signUpInConsole(page, t.url, 'Gil');
     const retro = await createBlankWorkshop(page, 'Sprint retro');
     expect(new URL(page.url()).search).toBe('?tab=agenda');
@@ -91,10 +93,11 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     await page.getByLabel('Search').fill('');
 
     // A copy, from the list's own workshops.
-    await page.getByRole('form', { name: 'Create a workshop' }).getByLabel('Copy of a workshop').check();
-    await page.getByLabel('Workshop to copy').selectOption(retro);
-    await page.getByLabel('Title', { exact: true }).fill('Retro, again');
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
+    const form = await createForm(page);
+    await form.getByLabel('Copy of a workshop').check();
+    await form.getByLabel('Workshop to copy').selectOption(retro);
+    await form.getByLabel('Title', { exact: true }).fill('Retro, again');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: 'Retro, again' }).waitFor();
     await page.getByRole('link', { name: 'Workshops' }).first().click();
     await expect.poll(() => rows.count()).toBe(3);

@@ -46,10 +46,17 @@ export async function mailedLink(t: Pick<TestServer, 'rows'>, to: string, path: 
   return link!;
 }
 
+/** The workshops page's form to create one, opened. */
+export async function createForm(page: Page) {
+  const form = page.getByRole('form', { name: 'Create a workshop' });
+  await page.getByRole('heading', { name: 'Workshops', exact: true }).waitFor();
+  if (!(await form.isVisible())) await page.getByText('Create a workshop', { exact: true }).click();
+  return form;
+}
+
 /** Creates a blank workshop from the workshops page; resolves on its console, with its id. */
 export async function createBlankWorkshop(page: Page, title: string): Promise<string> {
-  const form = page.getByRole('form', { name: 'Create a workshop' });
-  if (!(await form.isVisible())) await page.getByText('Create a workshop', { exact: true }).click();
+  const form = await createForm(page);
   await form.getByLabel('Blank').check();
   await form.getByLabel('Title', { exact: true }).fill(title);
   await form.getByRole('button', { name: 'Create' }).click();

@@ -39,7 +39,10 @@ export async function signIn(token: string): Promise<void> {
   await loadMe();
 }
 
-/** Reads the account of the stored token (at start); a token the server no longer takes is forgotten. */
+/** Counts the reads of the account, so an older answer arriving late never replaces a newer one. */
+let reads = 0;
+
+/** Reads the account of the stored token (at start, and after a change to it); a token the server no longer takes is forgotten. */
 export async function loadMe(): Promise<void> {
   const token = storedToken();
   if (!token) {
@@ -47,9 +50,12 @@ export async function loadMe(): Promise<void> {
     return;
   }
   api.setToken(token);
+  const read = ++reads;
   try {
-    me.value = await api.get('/v1/user/me');
+    const account = await api.get('/v1/user/me');
+    if (read === reads) me.value = account;
   } catch (err) {
+    if (read !== reads) return;
     if (err instanceof ApiError && err.status === 401) {
       forget();
       return;

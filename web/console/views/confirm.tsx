@@ -6,7 +6,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, problemText } from '../api';
 import { Link } from '../router';
-import { loadMe, me } from '../session';
+import { loadMe } from '../session';
 
 export function Confirm(props: { token: string }) {
   /** `pending` while the request runs, `done` once confirmed, or the refusal's words. */
@@ -19,10 +19,10 @@ export function Confirm(props: { token: string }) {
       return;
     }
     api.post('/v1/auth/confirm', { body: { token: props.token } }).then(
-      // A signed-in account now reads as confirmed.
       () => {
         outcome.value = 'done';
-        if (me.value) void loadMe();
+        // A signed-in account now reads as confirmed (a read begun before the confirmation is overtaken).
+        loadMe().catch(() => undefined);
       },
       (err: unknown) => (outcome.value = problemText(err)),
     );

@@ -22,7 +22,16 @@ const MODES: Array<[Mode, string]> = [
   ['url', 'From a native file’s address'],
 ];
 
-export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] }) {
+/**
+ * `workshops` are the person's (null until read): the form starts open when they have none, and
+ * stays as the person leaves it after that.
+ */
+export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] | null }) {
+  const open = useSignal(false);
+  const firstList = props.workshops !== null;
+  useEffect(() => {
+    if (firstList) open.value = props.workshops!.length === 0;
+  }, [firstList]);
   const mode = useSignal<Mode>('blank');
   const title = useSignal('');
   const description = useSignal('');
@@ -43,7 +52,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
       () => undefined,
     );
   }, []);
-  const copyable = props.workshops;
+  const copyable = props.workshops ?? [];
 
   const create = () =>
     action.run(async () => {
@@ -79,7 +88,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
   };
 
   return (
-    <details class="panel create" open={props.workshops.length === 0}>
+    <details class="panel create" open={open.value} onToggle={(e) => (open.value = e.currentTarget.open)}>
       <summary>
         <h2>Create a workshop</h2>
       </summary>

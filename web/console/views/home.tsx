@@ -70,7 +70,7 @@ export function Home() {
     <main class="home">
       <h1>Your workshops</h1>
       {me.value && me.value.confirmed_at === null && <Unconfirmed />}
-      <CreateWorkshop organizations={organizations.value} workshops={workshops.value ?? []} />
+      <CreateWorkshop organizations={organizations.value} workshops={workshops.value} />
       <section class="panel" aria-labelledby="list-title">
         <h2 id="list-title">Workshops</h2>
         <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
