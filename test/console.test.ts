@@ -136,10 +136,38 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), pat.api.token!);
     await page.goto(workshop.public_url);
     await page.waitForURL(`**/w/${id}`);
+    // The account goes on with the person: the participant page opens the workshop, no join form.
+    await page.locator('body[data-status="live"]').waitFor();
 
     await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), fay.api.token!);
     await page.goto(workshop.public_url);
     await page.getByRole('heading', { level: 1, name: 'Kick-off' }).waitFor();
     await expectAccessible(page, 'a workshop on a phone');
+  });
+
+  it('takes an invitation’s link through creating an account to the workshop, as a participant', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const { id, inWorkshop } = await sdkWorkshop(fay.api, [], 'Offsite');
+    const email = `ivy-${process.pid}-${Date.now()}@example.test`;
+    await fay.api.post('/v1/workshops/{workshop_id}/invitations', {
+      ...inWorkshop,
+      body: { emails: email, content: 'Join us on Friday' },
+    });
+    const { page, problems } = await browser.newPage(PHONE);
+    await page.goto(await mailedLink(t, email, '/invitations/'));
+    await shown(page, '.notice', 'Sign in or create an account to accept the invitation.');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByLabel('Your name').fill('Ivy');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`**/w/${id}`);
+    await page.locator('body[data-status="live"]').waitFor();
+    const roles = await fay.api.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
+    expect(roles.map((role) => [role.name, role.role]).sort()).toEqual([
+      ['Fay', 'facilitator'],
+      ['Ivy', 'participant'],
+    ]);
+    expect(problems.errors).toEqual([]);
   });
 });

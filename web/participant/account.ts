@@ -1,6 +1,6 @@
 import { ApiError, type User, type WorkshopClient } from 'workshop-sdk';
 import { markInvalid, refusalText } from './forms';
-import { keepToken } from './token';
+import { keepToken } from '../shared/participant-token';
 
 /*
  * A guest keeps what they wrote by becoming an account (docs/api.md#guests): `POST /v1/auth/signup` sent

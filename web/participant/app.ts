@@ -11,7 +11,7 @@ import type { CardActions } from './card-frame';
 import { showJoin } from './join';
 import { announce, WorkshopPage } from './render';
 import { named, ParticipantSession } from './session';
-import { forgetToken, outboxKey, takeToken } from './token';
+import { forgetToken, outboxKey, takeToken } from '../shared/participant-token';
 
 const api = createClient({ baseUrl: location.origin });
 /** The wait before trying again to open a workshop the server did not answer for. */

@@ -1,7 +1,7 @@
 import { ApiError, createClient, type WorkshopClient } from 'workshop-sdk';
 import { codeText } from '../shared/invite';
 import { markInvalid, refusalText } from './forms';
-import { forgetToken, keepToken, keptWorkshops } from './token';
+import { forgetToken, keepToken, keptWorkshops } from '../shared/participant-token';
 
 /*
  * `/join`: a name and the access code (filled from `/join#code=123456789`), or a name alone when

@@ -4,7 +4,7 @@ import { applyToCardList, followCardLists, type CardList } from './card-lists';
 import { Outbox, type Intent, type Waiting } from './outbox';
 import { ratingKey, requestFor, sendRequest } from './outbox-requests';
 import type { Criterion, Prefs } from './step-prefs';
-import { outboxKey } from './token';
+import { outboxKey } from '../shared/participant-token';
 import { VoteBook } from './votes';
 import { reasonOf } from './write-refusals';
 

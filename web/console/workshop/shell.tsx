@@ -7,6 +7,7 @@ import { signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError, type Step } from 'workshop-sdk';
 import { openWorkshop } from 'workshop-sdk/live';
+import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
 import { forget } from '../session';
@@ -83,6 +84,8 @@ async function open(id: string): Promise<WorkshopScope | null> {
     await api.get('/v1/workshops/{workshop_id}/user_roles', { params: { path: { workshop_id: id } } });
   } catch (err) {
     if (err instanceof ApiError && err.status === 403) {
+      // The participant page keeps a token per workshop: this account's goes with the person.
+      if (api.token) keepToken(id, api.token);
       location.replace(`/w/${encodeURIComponent(id)}`);
       return null;
     }

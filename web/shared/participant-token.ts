@@ -1,7 +1,8 @@
 /*
  * Where the participant page keeps its bearer token: in the browser's local storage, one per
  * workshop (`workshop-participant:<workshop_id>`), so a reload of the tab, or the phone waking
- * the next morning, keeps the person in. Never in a cookie or the address.
+ * the next morning, keeps the person in. Never in a cookie or the address. The console hands its
+ * own token over here when it sends a participant of a workshop on to that workshop's page.
  */
 
 const PREFIX = 'workshop-participant:';
