@@ -2,7 +2,8 @@
  * `npm run screenshot`: writes `docs/screen.png`, the live screen of a seeded demo workshop as a
  * participant's laptop or the room's projector shows it at 1280×720, and `docs/participant.png`,
  * the participant page of the same workshop on a phone (390×844) after a guest joined from the
- * screen's QR address and gave a point (docs/pages.md shows both). The server runs in-process over
+ * screen's QR address and gave a point (docs/pages.md shows both), and the facilitator console's
+ * views (`console-screenshots.ts`). The server runs in-process over
  * a temporary database; the browser is the system's chromium.
  *
  * `seedDemoWorkshop` is also what `test/screen.test.ts` photographs in its known state.
@@ -15,6 +16,7 @@ import type { WorkshopClient } from '../client-sdk/src/index';
 import { launchBrowser, openScreen } from '../test/helpers/browser';
 import { sdkUser, sdkWorkshop } from '../test/helpers/sdk';
 import { startTestServer } from '../test/helpers/server';
+import { photographConsole } from './console-screenshots';
 
 export interface DemoWorkshop {
   workshopId: string;
@@ -175,6 +177,13 @@ async function main(): Promise<void> {
     console.log(`wrote ${join(docs, 'screen.png')}`);
     await photographPhone(browser, server.url, demo, join(docs, 'participant.png'));
     console.log(`wrote ${join(docs, 'participant.png')}`);
+    for (const file of await photographConsole(
+      browser,
+      server.url,
+      { workshopId: demo.workshopId, facilitatorToken: demo.facilitator.token! },
+      docs,
+    ))
+      console.log(`wrote ${file}`);
   } finally {
     await browser.close();
     await server.close();
