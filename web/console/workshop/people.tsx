@@ -1,5 +1,22 @@
+/*
+ * The People tab: the workshop's members with their roles, and invitations by mail. Both lists
+ * follow the log (a join, a role changed, an invitation accepted), so they stay current without a
+ * reload, as another facilitator changes them.
+ */
+import { Panel } from '../forms';
 import type { WorkshopScope } from './context';
+import { Invitations } from './people/invitations';
+import { Members } from './people/members';
 
-export function People(_props: { scope: WorkshopScope }) {
-  return <p>Not built yet.</p>;
+export function People({ scope }: { scope: WorkshopScope }) {
+  return (
+    <div class="people">
+      <Panel title="Members">
+        <Members scope={scope} />
+      </Panel>
+      <Panel title="Invitations">
+        <Invitations scope={scope} />
+      </Panel>
+    </div>
+  );
 }

@@ -1,0 +1,103 @@
+/*
+ * The workshop's canvas: the board's background grid and its named zones (docs/api.md#canvas).
+ * A facilitator starts from a predefined one (SWOT, impact/effort…) or lays out their own grid
+ * and zones (canvas-form.tsx); a workshop has one canvas, so either replaces the one it had.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { api } from '../../api';
+import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+import { CanvasForm, CanvasPreview } from './canvas-form';
+import { inWorkshop, useLiveRead } from './live-read';
+
+type Predefined = { id: string; name: string };
+
+export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
+  const canvas = useLiveRead(
+    scope,
+    /Canvas|Zone/,
+    () => api.get('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)),
+    null,
+  );
+  const predefined = useSignal<Predefined[]>([]);
+  const chosen = useSignal('');
+  const action = useAction();
+  useEffect(() => {
+    api.get('/v1/canvas').then(
+      (found) => {
+        predefined.value = found;
+        chosen.value ||= found[0]?.id ?? '';
+      },
+      () => undefined,
+    );
+  }, []);
+
+  const write = (work: () => Promise<unknown>) =>
+    action.run(async () => {
+      await work();
+      await canvas.reload();
+    });
+  const usePredefined = () =>
+    write(() =>
+      api.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop(scope), body: { canvas_id: chosen.value } }),
+    );
+  const remove = () => write(() => api.delete('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)));
+  const current = canvas.value.value;
+
+  return (
+    <div class="canvas-panel">
+      {current === undefined ? (
+        <p class="empty">{canvas.problem.value || 'Loading…'}</p>
+      ) : current === null ? (
+        <p class="empty">This workshop has no canvas.</p>
+      ) : (
+        <div class="canvas-current">
+          <p>
+            <strong class="canvas-name">{current.name}</strong>{' '}
+            <span class="meta">
+              {current.background.cols} columns by {current.background.rows} rows, {zonesText(current.zones.length)}
+            </span>
+          </p>
+          <CanvasPreview canvas={current} />
+          <ConfirmButton
+            label="Delete the canvas"
+            class="danger"
+            question="Delete the canvas and its zones?"
+            confirm="Delete canvas"
+            onConfirm={remove}
+          />
+        </div>
+      )}
+      <form class="add-row" onSubmit={onSubmit(usePredefined)} aria-label="Use a predefined canvas">
+        <label class="field">
+          Predefined canvas
+          <select value={chosen.value} onChange={(e) => (chosen.value = e.currentTarget.value)}>
+            {predefined.value.map((each) => (
+              <option key={each.id} value={each.id}>
+                {each.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={action.busy.value || !chosen.value}>
+          {current ? 'Replace with this canvas' : 'Use this canvas'}
+        </button>
+      </form>
+      <Problem action={action} />
+      <details class="group">
+        <summary>{current ? 'Change the grid and zones' : 'Lay out a canvas of your own'}</summary>
+        <CanvasForm
+          key={current ? JSON.stringify(current.zones.map((zone) => zone.id)) : 'none'}
+          canvas={current ?? null}
+          onSave={(body) => write(() => api.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop(scope), body }))}
+          action={action}
+        />
+      </details>
+    </div>
+  );
+}
+
+function zonesText(count: number): string {
+  return count === 0 ? 'no zones' : count === 1 ? 'one zone' : `${count} zones`;
+}

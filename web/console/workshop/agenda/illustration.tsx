@@ -1,0 +1,98 @@
+/*
+ * A step's illustration: an image uploaded (`POST /v1/uploads`) and then set on the step, shown
+ * left of or above its instructions; it can be replaced, placed and removed. The service takes
+ * PNG, JPEG, GIF, WebP, AVIF and TIFF images (docs/api.md#files) and says so when refused.
+ */
+import { useId } from 'preact/hooks';
+import type { Step } from 'workshop-sdk';
+import { api } from '../../api';
+import { ConfirmButton, Problem, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+import { useLiveRead } from './live-read';
+
+const IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/tiff';
+type Align = 'left' | 'above';
+
+export function Illustration(props: { scope: WorkshopScope; step: Step }) {
+  const { scope, step } = props;
+  const path = { params: { path: { workshop_id: scope.id, step_id: step.id } } };
+  const illustration = useLiveRead(
+    scope,
+    /Illustration/,
+    () => api.get('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', path),
+    null,
+  );
+  const action = useAction();
+  const fileId = useId();
+  const shown = illustration.value.value;
+
+  const upload = (file: File) =>
+    action.run(async () => {
+      const stored = await api.post('/v1/uploads', { body: { file } });
+      const { key, container, url, mimetype } = stored;
+      await api.post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
+        ...path,
+        body: { name: file.name, align: shown?.align ?? 'above', blob: { key, container, url, mimetype } },
+      });
+      await illustration.reload();
+    });
+  const place = (align: Align) =>
+    action.run(async () => {
+      await api.put('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', { ...path, body: { align } });
+      await illustration.reload();
+    });
+  const remove = () =>
+    action.run(async () => {
+      await api.delete('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', path);
+      await illustration.reload();
+    });
+
+  return (
+    <section class="illustration" aria-label="Illustration">
+      <h3>Illustration</h3>
+      {shown === undefined ? (
+        <p class="empty">{illustration.problem.value || 'Loading…'}</p>
+      ) : shown === null ? (
+        <p class="empty">This step has no illustration.</p>
+      ) : (
+        <div class="illustration-shown">
+          <img
+            src={shown.resize_url.replace('{{width}}', '480').replace('{{height}}', '270')}
+            alt={`Illustration of ${step.name}: ${shown.name}`}
+          />
+          <label class="field inline">
+            Where it shows
+            <select value={shown.align} onChange={(e) => void place(e.currentTarget.value as Align)}>
+              <option value="above">Above the instructions</option>
+              <option value="left">Left of the instructions</option>
+            </select>
+          </label>
+          <ConfirmButton
+            label="Remove the illustration"
+            class="danger"
+            question="Remove the illustration?"
+            confirm="Remove"
+            onConfirm={remove}
+          />
+        </div>
+      )}
+      <div class="field">
+        <label for={fileId}>{shown ? 'Replace it with an image' : 'Add an image'}</label>
+        <input
+          id={fileId}
+          type="file"
+          accept={IMAGES}
+          disabled={action.busy.value}
+          onChange={(e) => {
+            const file = e.currentTarget.files?.[0];
+            e.currentTarget.value = '';
+            if (file) void upload(file);
+          }}
+        />
+        <p class="hint">PNG, JPEG, GIF, WebP, AVIF or TIFF.</p>
+      </div>
+      {action.busy.value && <p role="status">Saving…</p>}
+      <Problem action={action} />
+    </section>
+  );
+}

@@ -1,0 +1,181 @@
+/*
+ * The agenda's steps in order: add one by name, pick one to edit, delete one, and move one by
+ * dragging its handle (mouse or finger) or from the keyboard (the Move up / Move down buttons, or
+ * the arrow keys on the focused handle). A move is written as the step's new `position` (PUT
+ * step), shown at once and read back; focus stays with the step that moved.
+ */
+import { useSignal, type Signal } from '@preact/signals';
+import { useEffect, useId, useRef } from 'preact/hooks';
+import type { Step } from 'workshop-sdk';
+import { api } from '../../api';
+import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+import { moved, useDragOrder } from './drag';
+import { inWorkshop } from './live-read';
+
+/** Reads the steps again into the scope (the tabs all show them), without waiting for the live event. */
+export async function readSteps(scope: WorkshopScope): Promise<void> {
+  scope.steps.value = await api.get('/v1/workshops/{workshop_id}/steps', inWorkshop(scope));
+}
+
+type Control = 'handle' | 'up' | 'down';
+
+export function StepList(props: { scope: WorkshopScope; selected: Signal<string | null> }) {
+  const { scope, selected } = props;
+  const steps = scope.steps.value;
+  const action = useAction();
+  const told = useSignal('');
+  const hintId = useId();
+  /** The control to give focus back to once the moved step is drawn at its new place. */
+  const refocus = useRef<{ id: string; control: Control } | null>(null);
+
+  const move = (from: number, to: number, control: Control) => {
+    const step = steps[from];
+    if (!step || to < 0 || to >= steps.length || to === from) return;
+    refocus.current = { id: step.id, control };
+    void action.run(async () => {
+      scope.steps.value = moved(steps, from, to).map((each, position) => ({ ...each, position }));
+      told.value = `${step.name}: step ${to + 1} of ${steps.length}.`;
+      try {
+        await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
+          params: { path: { workshop_id: scope.id, id: step.id } },
+          body: { name: step.name, position: to },
+        });
+      } finally {
+        await readSteps(scope).catch(() => undefined);
+      }
+    });
+  };
+  const drag = useDragOrder((from, to) => move(from, to, 'handle'));
+
+  // A moved row is taken out of the page and put back, which loses focus: give it back.
+  const busy = action.busy.value;
+  useEffect(() => {
+    const want = refocus.current;
+    if (!want) return;
+    const row = drag.list.current?.querySelector(`[data-step="${CSS.escape(want.id)}"]`);
+    let target = row?.querySelector<HTMLButtonElement>(`[data-control="${want.control}"]`);
+    if (!target || target.disabled) target = row?.querySelector<HTMLButtonElement>('[data-control="handle"]');
+    if (target && document.activeElement !== target) target.focus();
+    if (!busy) refocus.current = null;
+  });
+
+  const remove = (step: Step) =>
+    action.run(async () => {
+      await api.delete('/v1/workshops/{workshop_id}/steps/{id}', {
+        params: { path: { workshop_id: scope.id, id: step.id } },
+      });
+      if (selected.value === step.id) selected.value = null;
+      await readSteps(scope);
+    });
+
+  return (
+    <div class="steps">
+      <p id={hintId} class="visually-hidden">
+        Drag the handle, or press the up and down arrow keys on it, to move the step.
+      </p>
+      {steps.length === 0 && <p class="empty">No steps yet: add the first one below.</p>}
+      <ol class="step-list" ref={drag.list} aria-busy={busy || undefined}>
+        {steps.map((step, index) => (
+          <li
+            key={step.id}
+            data-step={step.id}
+            class={`step-row ${drag.rowClass(index)} ${step.id === selected.value ? 'selected' : ''}`}
+          >
+            <button
+              type="button"
+              class="handle"
+              data-control="handle"
+              aria-label={`Move ${step.name}`}
+              aria-describedby={hintId}
+              {...drag.handle(index)}
+              onKeyDown={(event) => {
+                const by = event.key === 'ArrowUp' ? -1 : event.key === 'ArrowDown' ? 1 : 0;
+                if (!by) return;
+                event.preventDefault();
+                move(index, index + by, 'handle');
+              }}
+            >
+              <span aria-hidden="true">⠿</span>
+            </button>
+            <span class="step-number" aria-hidden="true">
+              {index + 1}
+            </span>
+            <button
+              type="button"
+              class="step-name"
+              aria-pressed={step.id === selected.value}
+              onClick={() => {
+                selected.value = step.id;
+                // On a phone the editor is below the list: bring it into view once drawn.
+                requestAnimationFrame(() => {
+                  const editor = document.querySelector('.step-detail');
+                  if (editor && editor.getBoundingClientRect().top > innerHeight) editor.scrollIntoView();
+                });
+              }}
+            >
+              {step.name}
+            </button>
+            <span class="row-actions">
+              <button
+                type="button"
+                data-control="up"
+                aria-label={`Move ${step.name} up`}
+                disabled={index === 0}
+                onClick={() => move(index, index - 1, 'up')}
+              >
+                <span aria-hidden="true">↑</span>
+              </button>
+              <button
+                type="button"
+                data-control="down"
+                aria-label={`Move ${step.name} down`}
+                disabled={index === steps.length - 1}
+                onClick={() => move(index, index + 1, 'down')}
+              >
+                <span aria-hidden="true">↓</span>
+              </button>
+              <ConfirmButton
+                label="Delete"
+                class="danger"
+                question={`Delete the step “${step.name}”?`}
+                confirm="Delete step"
+                onConfirm={() => remove(step)}
+              />
+            </span>
+          </li>
+        ))}
+      </ol>
+      <p class="visually-hidden" role="status">
+        {told.value}
+      </p>
+      <Problem action={action} />
+      <AddStep scope={scope} selected={selected} />
+    </div>
+  );
+}
+
+/** Adds a step at the end; the new one is opened in the editor, and the field stays ready for the next. */
+function AddStep(props: { scope: WorkshopScope; selected: Signal<string | null> }) {
+  const name = useSignal('');
+  const action = useAction();
+  const add = () =>
+    action.run(async () => {
+      const step = await api.post('/v1/workshops/{workshop_id}/steps', {
+        ...inWorkshop(props.scope),
+        body: { name: name.value },
+      });
+      name.value = '';
+      props.selected.value = step.id;
+      await readSteps(props.scope);
+    });
+  return (
+    <form class="add-row" onSubmit={onSubmit(add)} aria-label="Add a step">
+      <Field label="New step" value={name} required maxLength={200} action={action} name="name" />
+      <button type="submit" disabled={action.busy.value}>
+        Add step
+      </button>
+      <Problem action={action} />
+    </form>
+  );
+}

@@ -1,0 +1,138 @@
+/*
+ * Invitations by mail (docs/api.md#invitations): one or more addresses, separated by commas, and
+ * a message; each address gets a one-time link. The list shows each invitation's state, and a
+ * pending one can be sent again (a new link; the old one stops working) or deleted.
+ */
+import { useSignal } from '@preact/signals';
+import { useId } from 'preact/hooks';
+import { api } from '../../api';
+import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
+import { inWorkshop, useLiveRead } from '../agenda/live-read';
+import type { WorkshopScope } from '../context';
+
+type Invitation = { id: string; email: string; state: 'pending' | 'accepted' };
+
+export function Invitations({ scope }: { scope: WorkshopScope }) {
+  const invitations = useLiveRead(scope, /Invitation|Member/, () =>
+    api.get('/v1/workshops/{workshop_id}/invitations', inWorkshop(scope)),
+  );
+  const action = useAction();
+  const told = useSignal('');
+  const at = (invitation: Invitation) => ({ params: { path: { workshop_id: scope.id, id: invitation.id } } });
+  const resend = (invitation: Invitation) =>
+    action.run(async () => {
+      told.value = '';
+      await api.post('/v1/workshops/{workshop_id}/invitations/{id}/resend', at(invitation));
+      told.value = `Sent again to ${invitation.email}.`;
+      await invitations.reload();
+    });
+  const remove = (invitation: Invitation) =>
+    action.run(async () => {
+      told.value = '';
+      await api.delete('/v1/workshops/{workshop_id}/invitations/{id}', at(invitation));
+      await invitations.reload();
+    });
+  const list = invitations.value.value;
+
+  return (
+    <>
+      <InviteForm scope={scope} onSent={() => invitations.reload()} />
+      <h3>Sent</h3>
+      {!list ? (
+        <p class="empty">{invitations.problem.value || 'Loading…'}</p>
+      ) : list.length === 0 ? (
+        <p class="empty">No invitations yet.</p>
+      ) : (
+        <ul class="invitation-list">
+          {list.map((invitation) => (
+            <li key={invitation.id} class="invitation-row" data-email={invitation.email}>
+              <span class="email">{invitation.email}</span>
+              <span class={`state ${invitation.state}`}>
+                {invitation.state === 'accepted' ? 'Accepted' : 'Waiting for an answer'}
+              </span>
+              {invitation.state === 'pending' && (
+                <span class="row-actions">
+                  <button type="button" onClick={() => void resend(invitation)}>
+                    Send again<span class="visually-hidden"> to {invitation.email}</span>
+                  </button>
+                  <ConfirmButton
+                    label="Delete"
+                    class="danger"
+                    question={`Delete the invitation to ${invitation.email}? Its link stops working.`}
+                    confirm="Delete invitation"
+                    onConfirm={() => remove(invitation)}
+                  />
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p role="status" class="done invitations-status">
+        {told.value}
+      </p>
+      <Problem action={action} />
+    </>
+  );
+}
+
+function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
+  const emails = useSignal('');
+  const message = useSignal('');
+  const sent = useSignal('');
+  const action = useAction();
+  const emailsId = useId();
+  const messageId = useId();
+  const send = () =>
+    action.run(async () => {
+      sent.value = '';
+      const made = await api.post('/v1/workshops/{workshop_id}/invitations', {
+        ...inWorkshop(props.scope),
+        body: { emails: emails.value, content: message.value },
+      });
+      emails.value = '';
+      sent.value = `Invitation sent to ${made.map((invitation) => invitation.email).join(', ')}.`;
+      await props.onSent();
+    });
+  const invalid = (member: string) => action.field.value === member || undefined;
+  return (
+    <form class="form invite-form" onSubmit={onSubmit(send)} aria-label="Invite by e-mail">
+      <div class="field">
+        <label for={emailsId}>E-mail addresses</label>
+        <textarea
+          id={emailsId}
+          rows={2}
+          required
+          value={emails.value}
+          aria-invalid={invalid('emails')}
+          aria-describedby={`${emailsId}-hint`}
+          onInput={(e) => (emails.value = e.currentTarget.value)}
+        />
+        <p id={`${emailsId}-hint`} class="hint">
+          Separate addresses with commas; up to 100 at a time.
+        </p>
+      </div>
+      <div class="field">
+        <label for={messageId}>Message</label>
+        <textarea
+          id={messageId}
+          rows={3}
+          required
+          maxLength={5000}
+          value={message.value}
+          aria-invalid={invalid('content')}
+          onInput={(e) => (message.value = e.currentTarget.value)}
+        />
+      </div>
+      <Problem action={action} />
+      <div class="save-row">
+        <button type="submit" class="primary" disabled={action.busy.value}>
+          Send invitations
+        </button>
+        <span role="status" class="done">
+          {sent.value}
+        </span>
+      </div>
+    </form>
+  );
+}
