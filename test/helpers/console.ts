@@ -75,3 +75,14 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     );
   expect(grave, `axe-core on ${what}`).toEqual([]);
 }
+
+/**
+ * Opens `path` of the console signed in with `token` (an account made through the SDK, when the
+ * test is not about signing in): the token is put where the console keeps it, then the page loads.
+ */
+export async function openConsoleWithToken(page: Page, baseUrl: string, token: string, path: string): Promise<void> {
+  await page.goto(`${baseUrl}/signup`);
+  await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), token);
+  await page.goto(`${baseUrl}${path}`);
+  await page.locator('body[data-status="signed-in"]').waitFor();
+}

@@ -9,7 +9,7 @@ import { openWorkshop, timerRemainingMs, type LiveWorkshop } from 'workshop-sdk/
 import { boardOf, scoresVisible, screenView, votingOpen } from '../shared/board';
 import { codeText, joinAddress } from '../shared/invite';
 import { Authors } from './authors';
-import { qrElement } from './qr';
+import { qrElement } from '../shared/qr';
 import { renderFrame, renderTimer } from './render';
 import { forgetToken, keepToken, takeToken } from './token';
 

@@ -2,7 +2,7 @@
  * The screen's invitation while people may join: the participant page's address, a QR code of the
  * workshop's join link (`${PUBLIC_URL}/join#key=…`, which the server hands out with the code and
  * which no wrong codes typed at the venue can lock out), and the code in large digits for those
- * who type it (the QR code itself is drawn by `screen/qr.ts`). The participant page shares the code's
+ * who type it (the QR code itself is drawn by `shared/qr.ts`). The participant page shares the code's
  * formatting.
  */
 

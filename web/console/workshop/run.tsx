@@ -1,5 +1,27 @@
+/*
+ * The Run tab: the workshop live, from a laptop beside the projector or a phone in the room. The
+ * step and the timer come first (on a phone, what is used most is at the top), then what the
+ * screen shows, who is in the room, and how people join.
+ */
 import type { WorkshopScope } from './context';
+import { Access } from './run/access';
+import { Room } from './run/room';
+import { StepControls } from './run/steps';
+import { TimerControls } from './run/timer';
+import { ViewControls } from './run/view';
 
-export function Run(_props: { scope: WorkshopScope }) {
-  return <p>Not built yet.</p>;
+export function Run({ scope }: { scope: WorkshopScope }) {
+  return (
+    <div class="run">
+      <div class="run-main">
+        <StepControls scope={scope} />
+        <TimerControls scope={scope} />
+        <ViewControls scope={scope} />
+      </div>
+      <div class="run-side">
+        <Room scope={scope} />
+        <Access scope={scope} />
+      </div>
+    </div>
+  );
 }

@@ -1,6 +1,6 @@
 /*
- * The QR encoder of the `qrcode` package, which the screen imports alone (it draws the symbol
- * itself, see qr.ts). Declared here because the package's own types (@types/qrcode) bring in
+ * The QR encoder of the `qrcode` package, imported alone by qr.ts (which draws the symbol itself
+ * for the screen and the console). Declared here because the package's own types (@types/qrcode) bring in
  * Node's, which the browser pages are checked without.
  */
 declare module 'qrcode/lib/core/qrcode.js' {

@@ -1,0 +1,101 @@
+/*
+ * How people get in, and the screen for the projector: the access code, the join link and its QR
+ * code (`GET …/access_code`), each to copy, and a button opening `/screen/<id>` in a new tab,
+ * signed in with this console's token handed over in the URL fragment (docs/pages.md#signing-in-on-the-screen),
+ * which never reaches a server and which the screen takes out of its address bar at once.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { codeText } from '../../../shared/invite';
+import { qrElement } from '../../../shared/qr';
+import { api } from '../../api';
+import { Panel, Problem, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+
+export function Access({ scope }: { scope: WorkshopScope }) {
+  const access = useSignal<{ access_code: string; join_url: string } | null>(null);
+  const load = useAction();
+  useEffect(() => {
+    const read = () =>
+      load.run(async () => {
+        access.value = await api.get('/v1/workshops/{workshop_id}/access_code', {
+          params: { path: { workshop_id: scope.id } },
+        });
+      });
+    void read();
+    // Reopening an archived workshop may give it a new code.
+    return scope.onChange((action) => {
+      if (action === 'workshop:updated') void read();
+    });
+  }, [scope]);
+
+  return (
+    <Panel title="Joining and the screen" class="run-access">
+      <Problem action={load} />
+      {access.value ? (
+        <Invitation code={access.value.access_code} link={access.value.join_url} />
+      ) : (
+        <p role="status">Loading…</p>
+      )}
+      <OpenScreen id={scope.id} />
+    </Panel>
+  );
+}
+
+function Invitation(props: { code: string; link: string }) {
+  const said = useSignal('');
+  const qr = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    qr.current?.replaceChildren(qrElement(props.link, `QR code of the join link ${props.link}`));
+  }, [props.link]);
+  const copy = async (text: string, what: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      said.value = `${what} copied.`;
+    } catch {
+      said.value = `Copying was refused: select the ${what.toLowerCase()} and copy it.`;
+    }
+  };
+  return (
+    <div class="run-invitation">
+      <div class="run-qr" ref={qr} />
+      <dl class="run-codes">
+        <dt>Access code</dt>
+        <dd>
+          <span class="run-code">{codeText(props.code)}</span>
+          <button type="button" onClick={() => void copy(codeText(props.code), 'Code')}>
+            Copy<span class="visually-hidden"> the access code</span>
+          </button>
+        </dd>
+        <dt>Join link</dt>
+        <dd>
+          <span class="run-join-link">{props.link}</span>
+          <button type="button" onClick={() => void copy(props.link, 'Link')}>
+            Copy<span class="visually-hidden"> the join link</span>
+          </button>
+        </dd>
+      </dl>
+      <p class="run-copied" role="status">
+        {said.value}
+      </p>
+    </div>
+  );
+}
+
+/** Opens the screen in a new tab, signed in as this facilitator (the address is built at the click, so the token is never shown in the page). */
+function OpenScreen({ id }: { id: string }) {
+  const open = () => {
+    // The client holds the token session.ts keeps (local storage, or memory where storage is refused).
+    const token = api.token;
+    const fragment = token ? `#token=${encodeURIComponent(token)}` : '';
+    window.open(`/screen/${encodeURIComponent(id)}${fragment}`, '_blank', 'noopener');
+  };
+  return (
+    <div class="run-open-screen">
+      <button type="button" class="primary" onClick={open}>
+        Open the screen for the projector
+      </button>
+      <p class="hint">In a new tab, signed in as you: move it to the projector and make it full screen.</p>
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+/*
+ * The forced view (docs/api.md#workshops): what the screen shows and, while participants follow
+ * it (`force_sync`), what their devices show: a card in the spotlight, all clusters, none or the
+ * chosen ones, and the order of the ideas. Each control writes the workshop's `view` at once; what
+ * is shown is the live state's, so another facilitator's change shows here too.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect, useId, useRef } from 'preact/hooks';
+import type { Card, Criterion, View, paths } from 'workshop-sdk';
+import { api } from '../../api';
+import { Panel, Problem, onSubmit, useAction, type Action } from '../../forms';
+import type { WorkshopScope } from '../context';
+
+type ViewChange = NonNullable<paths['/v1/workshops/{id}']['put']['requestBody']['content']['application/json']['view']>;
+type WorkshopChange = { view: ViewChange } | { force_sync: boolean };
+
+/** What a card is called in a list: its title, else the start of its text, else its short id. */
+export function cardLabel(card: Card): string {
+  const words = card.title.trim() || card.content.trim().slice(0, 80);
+  return words || `#${card.short_id}`;
+}
+
+export function ViewControls({ scope }: { scope: WorkshopScope }) {
+  const { view, forceSync, change, write } = useViewWrites(scope);
+  return (
+    <Panel title="What the screen shows" class="run-view">
+      <label class="choice run-follow">
+        <input
+          type="checkbox"
+          checked={forceSync}
+          disabled={change.busy.value}
+          onChange={(event) => void write({ force_sync: event.currentTarget.checked })}
+        />
+        Participants follow this screen
+      </label>
+      <p class="hint">
+        {forceSync
+          ? 'Participants’ devices show what you set here.'
+          : 'Each participant sees the current step’s own view; the screen shows what you set here.'}
+      </p>
+      <Spotlight scope={scope} view={view} change={change} write={write} />
+      <Clusters scope={scope} view={view} change={change} write={write} />
+      <Sort scope={scope} view={view} change={change} write={write} />
+      <Problem action={change} />
+    </Panel>
+  );
+}
+
+/**
+ * The view as the live state has it, with the change being written shown already: a box ticked
+ * stays ticked while its write travels (the live state would redraw it as it was until the change
+ * comes back as `view:changed`), and goes back if the write is refused.
+ */
+function useViewWrites(scope: WorkshopScope) {
+  const live = scope.state.value;
+  const change = useAction();
+  const pending = useSignal<WorkshopChange | null>(null);
+  const heard = useRef(false);
+  useEffect(
+    () =>
+      scope.live.on('view:changed', () => {
+        heard.current = true;
+        if (!change.busy.value) pending.value = null;
+      }),
+    [scope],
+  );
+  const write = async (body: WorkshopChange) => {
+    if (change.busy.value) return;
+    pending.value = body;
+    heard.current = false;
+    const ok = await change.run(() => api.put('/v1/workshops/{id}', { params: { path: { id: scope.id } }, body }));
+    // A write that changed nothing sends no event: nothing is left waiting for one.
+    if (!ok || heard.current || unchanged(scope, body)) pending.value = null;
+  };
+  const wanted = pending.value;
+  return {
+    view: wanted && 'view' in wanted ? { ...live.view, ...wanted.view } : live.view,
+    forceSync: wanted && 'force_sync' in wanted ? wanted.force_sync : live.forceSync,
+    change,
+    write,
+  };
+}
+
+function unchanged(scope: WorkshopScope, body: WorkshopChange): boolean {
+  const { view, forceSync } = scope.state.value;
+  if ('force_sync' in body) return body.force_sync === forceSync;
+  return Object.entries(body.view).every(
+    ([key, value]) => JSON.stringify(view[key as keyof View]) === JSON.stringify(value),
+  );
+}
+
+interface PartProps {
+  scope: WorkshopScope;
+  view: View;
+  change: Action;
+  write: (body: WorkshopChange) => unknown;
+}
+
+/** One card in front of everyone (`view.card`), picked from the cards as they are now. */
+function Spotlight({ scope, view, change, write }: PartProps) {
+  const cards = scope.state.value.cards;
+  const picked = useSignal('');
+  const lit = view.card === null ? undefined : cards.find((card) => card.id === view.card);
+  const choice = cards.some((card) => card.id === picked.value) ? picked.value : (cards[0]?.id ?? '');
+  const id = useId();
+  return (
+    <div class="run-spotlight">
+      <h3>Spotlight</h3>
+      <p class="run-lit" aria-live="polite">
+        {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${lit ? cardLabel(lit) : '…'}”`}
+      </p>
+      {cards.length === 0 ? (
+        <p class="empty">There are no cards yet.</p>
+      ) : (
+        <form class="run-inline" onSubmit={onSubmit(() => write({ view: { card: choice } }))}>
+          <div class="run-field">
+            <label for={`${id}-card`}>Card to spotlight</label>
+            <select id={`${id}-card`} value={choice} onChange={(event) => (picked.value = event.currentTarget.value)}>
+              {cards.map((card) => (
+                <option key={card.id} value={card.id}>
+                  {card.parent === null ? cardLabel(card) : `— ${cardLabel(card)}`}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" disabled={change.busy.value}>
+            Spotlight
+          </button>
+        </form>
+      )}
+      {view.card !== null && (
+        <button type="button" disabled={change.busy.value} onClick={() => void write({ view: { card: null } })}>
+          Clear the spotlight
+        </button>
+      )}
+    </div>
+  );
+}
+
+const CLUSTER_CHOICES = [
+  ['all', 'All clusters'],
+  ['none', 'No clusters, the ideas alone'],
+  ['multi', 'Chosen clusters'],
+] as const;
+
+/** All clusters, none (the ideas alone) or the chosen ones (`show_clusters`, `show_cluster_ids`). */
+function Clusters({ scope, view, change, write }: PartProps) {
+  const clusters = scope.state.value.cards.filter((card) => card.type === 'cluster' && card.parent === null);
+  const chosen = new Set(view.show_cluster_ids);
+  const toggle = (id: string, on: boolean) => {
+    const ids = clusters.map((cluster) => cluster.id).filter((each) => (each === id ? on : chosen.has(each)));
+    return write({ view: { show_clusters: 'multi', show_cluster_ids: ids } });
+  };
+  return (
+    <fieldset class="run-clusters">
+      <legend>Clusters shown</legend>
+      {CLUSTER_CHOICES.map(([value, label]) => (
+        <label key={value} class="choice">
+          <input
+            type="radio"
+            name="show-clusters"
+            value={value}
+            checked={view.show_clusters === value}
+            disabled={change.busy.value}
+            onChange={() => void write({ view: { show_clusters: value } })}
+          />
+          {label}
+        </label>
+      ))}
+      {view.show_clusters === 'multi' &&
+        (clusters.length === 0 ? (
+          <p class="empty">There are no clusters yet.</p>
+        ) : (
+          <ul class="run-cluster-list" aria-label="Clusters to show">
+            {clusters.map((cluster) => (
+              <li key={cluster.id}>
+                <label class={`choice run-cluster color-${cluster.color ?? 'gray'}`}>
+                  <input
+                    type="checkbox"
+                    checked={chosen.has(cluster.id)}
+                    disabled={change.busy.value}
+                    onChange={(event) => void toggle(cluster.id, event.currentTarget.checked)}
+                  />
+                  {cardLabel(cluster)}
+                </label>
+              </li>
+            ))}
+          </ul>
+        ))}
+    </fieldset>
+  );
+}
+
+/** The order of the ideas: their places, votes (`score`), a criterion's average rating, or random. */
+function Sort({ scope, view, change, write }: PartProps) {
+  const criteria = useCriteria(scope);
+  const id = useId();
+  const current =
+    view.sort === 'criterium_average' && view.sort_criterium_id ? `criterion:${view.sort_criterium_id}` : view.sort;
+  const choose = (value: string) => {
+    if (value.startsWith('criterion:'))
+      return write({ view: { sort: 'criterium_average', sort_criterium_id: value.slice('criterion:'.length) } });
+    return write({ view: { sort: value as 'position' | 'score' | 'random' } });
+  };
+  return (
+    <div class="run-sort">
+      <div class="run-field">
+        <label for={`${id}-sort`}>Order of the ideas</label>
+        <select
+          id={`${id}-sort`}
+          value={current}
+          disabled={change.busy.value}
+          onChange={(event) => void choose(event.currentTarget.value)}
+        >
+          <option value="position">As placed on the board</option>
+          <option value="score">By votes</option>
+          {criteria.map((criterion) => (
+            <option key={criterion.id} value={`criterion:${criterion.id}`}>
+              By average “{criterion.title}”
+            </option>
+          ))}
+          <option value="random">Shuffled</option>
+        </select>
+      </div>
+      <label class="choice">
+        <input
+          type="checkbox"
+          checked={view.sort_reverse}
+          disabled={change.busy.value}
+          onChange={(event) => void write({ view: { sort_reverse: event.currentTarget.checked } })}
+        />
+        Reverse the order
+      </label>
+    </div>
+  );
+}
+
+/**
+ * The criteria to sort by: the live state holds them as the session loaded them, so they are read
+ * again when one is added, renamed or removed.
+ */
+function useCriteria(scope: WorkshopScope): Pick<Criterion, 'id' | 'title'>[] {
+  const read = useSignal<Pick<Criterion, 'id' | 'title'>[] | null>(null);
+  useEffect(() => {
+    let closed = false;
+    const reread = () =>
+      api.get('/v1/workshops/{workshop_id}/criteria', { params: { path: { workshop_id: scope.id } } }).then(
+        (criteria) => {
+          if (!closed) read.value = criteria;
+        },
+        () => undefined,
+      );
+    const stop = scope.onChange((action) => {
+      if (/Criteri/.test(action)) void reread();
+    });
+    return () => {
+      closed = true;
+      stop();
+    };
+  }, [scope]);
+  return read.value ?? scope.state.value.workshop.criteria;
+}
