@@ -277,7 +277,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('shows participation and presence live, the access code with its QR code and link, and opens the screen', async () => {
+  it('shows participation and presence live, the code with its QR code and link, and opens the screen', async () => {
     const { fay, pat, id, inWorkshop, steps } = await scene();
     await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: steps[1]!.id } });
     const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {

@@ -124,7 +124,7 @@ function ExportRow({ item, onDelete }: { item: Export; onDelete: () => unknown }
           </a>
         )}
         <ConfirmButton
-          label={`Delete`}
+          label={`Delete ${name}`}
           question={`Delete this ${name} and its file?`}
           confirm="Delete the export"
           onConfirm={onDelete}

@@ -170,7 +170,7 @@ const NOUNS: Record<string, string> = {
 };
 
 /** One change in words: who, then what (in the reader's terms, not the API's). */
-export function describe(event: WorkshopLogEvent): string {
+function describe(event: WorkshopLogEvent): string {
   const who = event.user?.name ?? (event.action === 'removeExport' ? 'The service' : 'Someone');
   const change = (event.change ?? {}) as Resource;
   return `${special(event.action, who, change) ?? generic(event.action, who, change)}.`;

@@ -1,8 +1,9 @@
 /*
  * How people get in, and the screen for the projector: the access code, the join link and its QR
  * code (`GET …/access_code`), each to copy, and a button opening `/screen/<id>` in a new tab,
- * signed in with this console's token handed over in the URL fragment (docs/pages.md#signing-in-on-the-screen),
- * which never reaches a server and which the screen takes out of its address bar at once.
+ * signed in with this console's token handed over in the URL fragment
+ * (docs/pages.md#signing-in-on-the-screen), which never reaches a server and which the screen
+ * takes out of its address bar at once.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
@@ -82,7 +83,10 @@ function Invitation(props: { code: string; link: string }) {
   );
 }
 
-/** Opens the screen in a new tab, signed in as this facilitator (the address is built at the click, so the token is never shown in the page). */
+/**
+ * Opens the screen in a new tab, signed in as this facilitator. The address is built at the click,
+ * so the token never shows in the page (as a link's address would, on hover, on a projected laptop).
+ */
 function OpenScreen({ id }: { id: string }) {
   const open = () => {
     // The client holds the token session.ts keeps (local storage, or memory where storage is refused).

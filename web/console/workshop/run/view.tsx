@@ -15,7 +15,7 @@ type ViewChange = NonNullable<paths['/v1/workshops/{id}']['put']['requestBody'][
 type WorkshopChange = { view: ViewChange } | { force_sync: boolean };
 
 /** What a card is called in a list: its title, else the start of its text, else its short id. */
-export function cardLabel(card: Card): string {
+function cardLabel(card: Card): string {
   const words = card.title.trim() || card.content.trim().slice(0, 80);
   return words || `#${card.short_id}`;
 }
@@ -101,13 +101,14 @@ function Spotlight({ scope, view, change, write }: PartProps) {
   const cards = scope.state.value.cards;
   const picked = useSignal('');
   const lit = view.card === null ? undefined : cards.find((card) => card.id === view.card);
+  const litLabel = lit ? cardLabel(lit) : '…';
   const choice = cards.some((card) => card.id === picked.value) ? picked.value : (cards[0]?.id ?? '');
   const id = useId();
   return (
     <div class="run-spotlight">
       <h3>Spotlight</h3>
       <p class="run-lit" aria-live="polite">
-        {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${lit ? cardLabel(lit) : '…'}”`}
+        {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${litLabel}”`}
       </p>
       {cards.length === 0 ? (
         <p class="empty">There are no cards yet.</p>
