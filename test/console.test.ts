@@ -12,7 +12,7 @@ import {
   signInToConsole,
   signUpInConsole,
 } from './helpers/console';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
 
 /*
  * The facilitator console (`/`, docs/pages.md#the-console) in a real chromium: an account made
@@ -169,5 +169,28 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
       ['Ivy', 'participant'],
     ]);
     expect(problems.errors).toEqual([]);
+  });
+
+  it('lends its token to the screen: signing out there forgets it, and the console stays signed in', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const { id } = await sdkWorkshop(fay.api, [], 'Projector');
+    const { page } = await browser.newPage(LAPTOP);
+    await page.goto(`${t.url}/screen/${id}#token=${encodeURIComponent(fay.api.token!)}`);
+    await page.locator('body[data-status="live"]').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the workshop screen' }).waitFor();
+    const still = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${fay.api.token}` } });
+    expect(still.status).toBe(200);
+
+    // Signed in on the screen's own form, the token is the screen's: signing out ends it.
+    await page.getByLabel('E-mail').fill(fay.email);
+    await page.getByLabel('Password').fill(SDK_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('body[data-status="live"]').waitFor();
+    const own = await page.evaluate(() => sessionStorage.getItem('workshop-screen-token'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the workshop screen' }).waitFor();
+    const ended = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${own}` } });
+    expect(ended.status).toBe(401);
   });
 });

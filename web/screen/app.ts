@@ -11,7 +11,7 @@ import { codeText, joinAddress } from '../shared/invite';
 import { Authors } from './authors';
 import { qrElement } from '../shared/qr';
 import { renderFrame, renderTimer } from './render';
-import { forgetToken, keepToken, takeToken } from './token';
+import { forgetToken, keepToken, takeToken, tokenIsLent } from './token';
 
 const workshopId = decodeURIComponent(location.pathname.split('/').pop() ?? '');
 const api = createClient({ baseUrl: location.origin });
@@ -56,9 +56,12 @@ byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
 });
 
 byId('sign-out').addEventListener('click', () => {
+  const lent = tokenIsLent();
   forgetToken();
-  // Ends the token on the server too; the page starts over, signed out, whatever the answer.
-  void api.post('/v1/auth/logout').finally(() => location.reload());
+  // A token lent by the console stays the console's: only forgotten here. One the screen signed in
+  // with itself ends on the server too; the page starts over, signed out, whatever the answer.
+  if (lent) location.reload();
+  else void api.post('/v1/auth/logout').finally(() => location.reload());
 });
 
 async function open(token: string): Promise<void> {

@@ -6,6 +6,8 @@
  */
 
 const KEY = 'workshop-screen-token';
+/** Set while the token in use came in the address (the console's own, lent to the projector). */
+const LENT_KEY = 'workshop-screen-token-lent';
 /** Where storage is refused (some private modes), the token lives as long as the page. */
 let inMemory: string | null = null;
 
@@ -14,6 +16,11 @@ export function takeToken(): string | null {
   if (handedOver) {
     history.replaceState(null, '', location.pathname + location.search);
     keepToken(handedOver);
+    try {
+      sessionStorage.setItem(LENT_KEY, '1');
+    } catch {
+      lentInMemory = true;
+    }
     return handedOver;
   }
   try {
@@ -23,10 +30,27 @@ export function takeToken(): string | null {
   }
 }
 
+let lentInMemory = false;
+
+/**
+ * Whether the token was lent through the address (by the console, which goes on using it): the
+ * screen's sign-out then only forgets it here, and a revocation would sign the console out too.
+ */
+export function tokenIsLent(): boolean {
+  try {
+    return sessionStorage.getItem(LENT_KEY) === '1' || lentInMemory;
+  } catch {
+    return lentInMemory;
+  }
+}
+
+/** Keeps a token the screen got from its own sign-in form (it is the screen's to revoke). */
 export function keepToken(token: string): void {
   inMemory = token;
+  lentInMemory = false;
   try {
     sessionStorage.setItem(KEY, token);
+    sessionStorage.removeItem(LENT_KEY);
   } catch {
     // Kept in memory only.
   }
@@ -34,8 +58,10 @@ export function keepToken(token: string): void {
 
 export function forgetToken(): void {
   inMemory = null;
+  lentInMemory = false;
   try {
     sessionStorage.removeItem(KEY);
+    sessionStorage.removeItem(LENT_KEY);
   } catch {
     // Nothing was stored.
   }
