@@ -1,5 +1,223 @@
+/*
+ * The Board tab: the workshop's clusters and ideas as they arrive (the live state's cards, in its
+ * order), filtered to the active ones, the ones set aside or all; clusters added, ideas added to
+ * them; cards moved, merged and reordered by pointer or keyboard (board/drag.ts,
+ * board/keyboard.ts); a card opened to edit it and read what people gave it (board/detail.tsx);
+ * and the results ranked by votes or by a criterion's average (board/results.tsx).
+ */
+import { useSignal, type Signal } from '@preact/signals';
+import { useEffect, useMemo } from 'preact/hooks';
+import type { Card } from 'workshop-sdk';
+import { api } from '../api';
+import { Problem, onSubmit, useAction } from '../forms';
+import { ClusterColumn, GRAB_HELP_ID } from './board/cards';
+import { CardDetail } from './board/detail';
+import { MergeDialog, MoveDialog } from './board/dialogs';
+import { startDrag } from './board/drag';
+import { keyboardMover } from './board/keyboard';
+import { CARD_COLORS, columnsOf, nameOf, type CardColor, type Column, type Filter } from './board/model';
+import { neighbours, type BoardContext } from './board/places';
+import { Results } from './board/results';
+import { useBoard, type BoardParts } from './board/use-board';
 import type { WorkshopScope } from './context';
 
-export function Board(_props: { scope: WorkshopScope }) {
-  return <p>Not built yet.</p>;
+type Open =
+  { kind: 'detail'; id: string } | { kind: 'move'; id: string } | { kind: 'merge'; id: string; target: string | null };
+
+export function Board({ scope }: { scope: WorkshopScope }) {
+  const filter = useSignal<Filter>('active');
+  const results = useSignal(false);
+  const open = useSignal<Open | null>(null);
+  const announcement = useSignal('');
+  const cards = scope.state.value.cards;
+  const columns = useMemo(() => columnsOf(cards, filter.value), [cards, filter.value]);
+  const { board, moving, root, refocus } = useBoard(scope.id, cards, columns, {
+    askMerge: (source, target) => (open.value = { kind: 'merge', id: source.id, target: target.id }),
+    announcement,
+  });
+  const keys = useMemo(() => keyboardMover(board), [board]);
+  useEffect(() => () => keys.cancel(), [keys]);
+
+  // A dialog about a card someone else deleted or merged away closes.
+  const opened = (open.value && board.card(open.value.id)) || null;
+  useEffect(() => {
+    if (open.value && !opened) open.value = null;
+  }, [opened]);
+
+  const cardOf = (element: Element) => board.card(element.closest<HTMLElement>('[data-card-id]')?.dataset.cardId ?? '');
+  const onClick = (event: MouseEvent) => {
+    const button = (event.target as Element).closest<HTMLElement>('[data-act]');
+    const card = button && cardOf(button);
+    const act = button?.dataset.act;
+    if (!card || (act !== 'open' && act !== 'move' && act !== 'merge')) return;
+    if (act === 'merge') open.value = { kind: 'merge', id: card.id, target: null };
+    else open.value = act === 'open' ? { kind: 'detail', id: card.id } : { kind: 'move', id: card.id };
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const grip = (event.target as Element).closest('[data-act="grab"]');
+    const card = grip && cardOf(grip);
+    if (card) keys.keyDown(event, card);
+  };
+  const ideas = cards.length - cards.filter((card) => card.parent === null).length;
+
+  return (
+    <div class="board-tab">
+      <div class="board-tools">
+        <AddCluster workshopId={scope.id} cards={cards} />
+        <div class="board-filter">
+          <label for="board-filter">Show</label>
+          <select
+            id="board-filter"
+            value={filter.value}
+            onChange={(e) => (filter.value = e.currentTarget.value as Filter)}
+          >
+            <option value="active">Active cards</option>
+            <option value="aside">Set aside</option>
+            <option value="all">All cards</option>
+          </select>
+        </div>
+        <div class="choices" role="group" aria-label="Show as">
+          <button type="button" aria-pressed={!results.value} onClick={() => (results.value = false)}>
+            Board
+          </button>
+          <button type="button" aria-pressed={results.value} onClick={() => (results.value = true)}>
+            Results
+          </button>
+        </div>
+      </div>
+      <p id={GRAB_HELP_ID} class="visually-hidden">
+        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back.
+      </p>
+      <p class="visually-hidden" aria-live="assertive">
+        {announcement}
+      </p>
+      <Problem action={moving} />
+      {results.value ? (
+        <Results scope={scope} columns={columns} onOpen={(card) => (open.value = { kind: 'detail', id: card.id })} />
+      ) : (
+        <section aria-labelledby="board-title">
+          <h2 id="board-title" class="meta board-count">
+            {columns.length === 1 ? '1 cluster' : `${columns.length} clusters`} shown,{' '}
+            {ideas === 1 ? '1 idea' : `${ideas} ideas`} in all
+          </h2>
+          {columns.length === 0 && (
+            <p class="empty">
+              {filter.value === 'aside' ? 'Nothing is set aside.' : 'No clusters yet: add one above.'}
+            </p>
+          )}
+          <ul
+            class="clusters"
+            ref={root}
+            onClick={onClick}
+            onKeyDown={onKeyDown}
+            onPointerDown={(event) => startDrag(board, event)}
+            onFocusOut={(event) => {
+              if (!(
+                event.relatedTarget instanceof Element &&
+                event.relatedTarget.closest('[data-act="grab"]') === event.target
+              ))
+                keys.cancel();
+            }}
+          >
+            {columns.map((column) => (
+              <ClusterColumn key={column.head.id} head={column.head} ideas={column.ideas} workshopId={scope.id} />
+            ))}
+          </ul>
+        </section>
+      )}
+      {opened && (
+        <Dialog
+          scope={scope}
+          open={open}
+          card={opened}
+          cards={cards}
+          columns={columns}
+          board={board}
+          refocus={refocus}
+        />
+      )}
+    </div>
+  );
+}
+
+function Dialog(props: {
+  scope: WorkshopScope;
+  open: Signal<Open | null>;
+  card: Card;
+  cards: Card[];
+  columns: Column[];
+  board: BoardContext;
+  refocus: BoardParts['refocus'];
+}) {
+  const { scope, open, card, cards } = props;
+  const close = () => (open.value = null);
+  const which = open.value!;
+  if (which.kind === 'detail') {
+    const cluster = card.parent === null ? null : (cards.find((c) => c.id === card.parent) ?? null);
+    const ideas = card.parent === null ? cards.filter((c) => c.parent === card.id).length : 0;
+    return <CardDetail scope={scope} card={card} cluster={cluster} ideas={ideas} onClose={close} />;
+  }
+  if (which.kind === 'move') {
+    const clusters = cards.filter((c) => c.parent === null);
+    const onMove = (parent: string) => {
+      close();
+      props.board.move(card, { parent, index: neighbours(props.board, card, parent).length });
+    };
+    return <MoveDialog card={card} clusters={clusters} onClose={close} onMove={onMove} />;
+  }
+  const target = which.target === null ? null : (cards.find((c) => c.id === which.target) ?? null);
+  return (
+    <MergeDialog
+      workshopId={scope.id}
+      source={card}
+      target={target}
+      columns={props.columns}
+      onClose={close}
+      onMerged={(merged) => {
+        props.refocus.current = { id: merged.id, parent: merged.parent, position: merged.position };
+        props.board.announce(`Merged into “${nameOf(merged)}”.`);
+        close();
+      }}
+    />
+  );
+}
+
+/** The form for a new cluster: its title and colour (the first one no cluster has yet, to start with). */
+function AddCluster({ workshopId, cards }: { workshopId: string; cards: Card[] }) {
+  const title = useSignal('');
+  const chosen = useSignal<CardColor | ''>('');
+  const action = useAction();
+  const used = new Set(cards.filter((card) => card.parent === null).map((card) => card.color));
+  const color = chosen.value || (CARD_COLORS.find(([name]) => !used.has(name)) ?? CARD_COLORS[0]!)[0];
+  const add = () =>
+    action.run(async () => {
+      await api.post('/v1/workshops/{workshop_id}/cards', {
+        params: { path: { workshop_id: workshopId } },
+        body: { type: 'cluster', title: title.value, color },
+      });
+      title.value = '';
+      chosen.value = '';
+    });
+  return (
+    <form class="add-cluster" aria-label="Add a cluster" onSubmit={onSubmit(add)}>
+      <label>
+        Cluster title
+        <input required value={title.value} onInput={(e) => (title.value = e.currentTarget.value)} />
+      </label>
+      <label>
+        Colour
+        <select value={color} onChange={(e) => (chosen.value = e.currentTarget.value as CardColor)}>
+          {CARD_COLORS.map(([name, label]) => (
+            <option key={name} value={name}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="primary" disabled={action.busy.value}>
+        Add cluster
+      </button>
+      <Problem action={action} />
+    </form>
+  );
 }

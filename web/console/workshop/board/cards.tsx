@@ -1,0 +1,138 @@
+/*
+ * A cluster and its ideas as the board draws them. Controls are named by attributes, not hidden
+ * text, so each title is in the page's text once; an idea's "Move to…" and "Merge with…" are
+ * described by its title. These hold no handlers and read no signal:
+ * the board listens once, on its container, for the buttons' `data-act` and the cards'
+ * `data-card-id` (board/gestures.ts), so each card is plain markup that redraws only when its own
+ * card object changes (the live state keeps the objects of cards an event did not touch).
+ */
+import { useSignal } from '@preact/signals';
+import { Component, type VNode } from 'preact';
+import type { Card } from 'workshop-sdk';
+import { api } from '../../api';
+import { Problem, onSubmit, useAction } from '../../forms';
+import { nameOf, sameProps } from './model';
+
+/** The id of the paragraph that tells how to move a card with the keyboard (the grips point at it). */
+export const GRAB_HELP_ID = 'board-grab-help';
+
+/** A component that redraws only when a prop changes (arrays compared item by item). */
+function memo<P extends Record<string, unknown>>(render: (props: P) => VNode) {
+  return class Memo extends Component<P> {
+    override shouldComponentUpdate(next: P) {
+      return !sameProps(this.props, next);
+    }
+    override render() {
+      return render(this.props);
+    }
+  };
+}
+
+export const ClusterColumn = memo(function ClusterColumn(props: { head: Card; ideas: Card[]; workshopId: string }) {
+  const { head, ideas } = props;
+  const name = nameOf(head);
+  return (
+    <li
+      class={`cluster color-${head.color ?? 'gray'}${head.aside ? ' aside' : ''}`}
+      data-card-id={head.id}
+      data-kind="cluster"
+    >
+      <div class="cluster-head">
+        <Grip name={`cluster ${name}`} />
+        <h3 id={`cluster-${head.id}`}>
+          <button type="button" class="link card-title" data-act="open">
+            {head.title}
+          </button>
+        </h3>
+        <span class="meta">
+          {figures(head, [
+            ...(head.aside ? ['Set aside'] : []),
+            ideas.length === 1 ? '1 idea' : `${ideas.length} ideas`,
+          ])}
+        </span>
+      </div>
+      {head.content && <p class="card-content">{head.content}</p>}
+      <ol class="ideas" aria-labelledby={`cluster-${head.id}`}>
+        {ideas.map((idea) => (
+          <IdeaCard key={idea.id} card={idea} />
+        ))}
+      </ol>
+      <AddIdea workshopId={props.workshopId} cluster={head} />
+    </li>
+  );
+});
+
+export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
+  const name = nameOf(card);
+  return (
+    <li class={`idea${card.aside ? ' aside' : ''}`} data-card-id={card.id} data-kind="idea">
+      <Grip name={name} />
+      <div class="idea-body">
+        <button type="button" class="link card-title" data-act="open" id={`title-${card.id}`}>
+          {card.title}
+        </button>
+        {card.content && <p class="card-content">{card.content}</p>}
+        <p class="meta">{figures(card, card.aside ? ['Set aside'] : [])}</p>
+        <div class="idea-actions">
+          <button type="button" class="quiet" data-act="move" aria-describedby={`title-${card.id}`}>
+            Move to…
+          </button>
+          <button type="button" class="quiet" data-act="merge" aria-describedby={`title-${card.id}`}>
+            Merge with…
+          </button>
+        </div>
+      </div>
+    </li>
+  );
+});
+
+/** The handle a card is dragged by (any pointer) and picked up by with Space (board/keyboard.ts). */
+function Grip({ name }: { name: string }) {
+  return (
+    <button type="button" class="grip" data-act="grab" aria-label={`Pick up ${name}`} aria-describedby={GRAB_HELP_ID}>
+      ⠿
+    </button>
+  );
+}
+
+/** `lead`, then the card's score and how many comments and files it has, as the facilitator sees them. */
+function figures(card: Card, lead: string[]): string {
+  const { score, comments, attachments } = card.summary;
+  const parts = [...lead, `Score ${score ?? 0}`];
+  if (comments > 0) parts.push(comments === 1 ? '1 comment' : `${comments} comments`);
+  if (attachments > 0) parts.push(attachments === 1 ? '1 file' : `${attachments} files`);
+  return parts.join(' · ');
+}
+
+/** A cluster's own small form for a new idea at the end of it. */
+function AddIdea({ workshopId, cluster }: { workshopId: string; cluster: Card }) {
+  const title = useSignal('');
+  const action = useAction();
+  const add = () =>
+    action.run(async () => {
+      await api.post('/v1/workshops/{workshop_id}/cards', {
+        params: { path: { workshop_id: workshopId } },
+        body: { type: 'idea', title: title.value, parent: cluster.id },
+      });
+      title.value = '';
+    });
+  const id = `new-idea-${cluster.id}`;
+  return (
+    <form class="add-idea" onSubmit={onSubmit(add)}>
+      <label for={id} class="visually-hidden">
+        New idea in {nameOf(cluster)}
+      </label>
+      <input
+        id={id}
+        placeholder="New idea"
+        required
+        value={title.value}
+        onInput={(event) => (title.value = event.currentTarget.value)}
+      />
+      <button type="submit" disabled={action.busy.value}>
+        Add
+      </button>
+      <Problem action={action} />
+    </form>
+  );
+}

@@ -1,0 +1,218 @@
+/*
+ * What people gave one card, as its detail shows it: votes and the ratings on each criterion, the
+ * items by section, the comments (with a form to add one) and the attached files. Read over REST
+ * when the card opens, and again when a logged change may have touched them.
+ */
+import { useSignal } from '@preact/signals';
+import { useId } from 'preact/hooks';
+import type { Attachment, Card, Comment, Vote } from 'workshop-sdk';
+import { api } from '../../api';
+import { Problem, onSubmit, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+import { useReread } from './reread';
+import { scaleText } from './results';
+
+type Full = Awaited<ReturnType<typeof readCard>>;
+interface Loaded {
+  card: Full;
+  comments: Comment[];
+  attachments: Attachment[];
+  votes: Vote[];
+  names: Map<string, string>;
+}
+
+/** The changes after which a card's feedback is read again (their action or event names). */
+const TOUCHES_FEEDBACK = /Comment|comment:|Item|Attachment|Vote|Rating|Criteri|Section|score:|Member/;
+
+function readCard(workshopId: string, id: string) {
+  return api.get('/v1/workshops/{workshop_id}/cards/{id}', {
+    params: { path: { workshop_id: workshopId, id }, query: { attributes: 'sections,criteria' } },
+  });
+}
+
+async function readFeedback(workshopId: string, id: string): Promise<Loaded> {
+  const onCard = { params: { path: { workshop_id: workshopId, card_id: id } } };
+  const [card, comments, attachments, votes, members] = await Promise.all([
+    readCard(workshopId, id),
+    api.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', onCard),
+    api.get('/v1/workshops/{workshop_id}/cards/{card_id}/attachments', onCard),
+    api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', onCard),
+    api.get('/v1/workshops/{workshop_id}/user_roles', { params: { path: { workshop_id: workshopId } } }),
+  ]);
+  return { card, comments, attachments, votes, names: new Map(members.map((m) => [m.user_id, m.name])) };
+}
+
+export function Feedback({ scope, card }: { scope: WorkshopScope; card: Card }) {
+  const loaded = useSignal<Loaded | null>(null);
+  const load = useAction();
+  useReread(scope, TOUCHES_FEEDBACK, load, async () => (loaded.value = await readFeedback(scope.id, card.id)), [
+    card.id,
+  ]);
+
+  const data = loaded.value;
+  return (
+    <div class="feedback">
+      <Problem action={load} />
+      {!data ? (
+        <p role="status">Loading…</p>
+      ) : (
+        <>
+          <Scores card={card} data={data} />
+          <Items data={data} />
+          <Comments
+            scope={scope}
+            card={card}
+            data={data}
+            onPosted={(comment) => {
+              const now = loaded.value!;
+              if (!now.comments.some((c) => c.id === comment.id))
+                loaded.value = { ...now, comments: [...now.comments, comment] };
+            }}
+          />
+          <Files data={data} />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Scores({ card, data }: { card: Card; data: Loaded }) {
+  const count = data.votes.length;
+  return (
+    <section aria-labelledby="detail-scores">
+      <h3 id="detail-scores">Votes and ratings</h3>
+      <p>
+        Score {card.summary.score ?? 0}, from {count === 1 ? '1 vote' : `${count} votes`}.
+      </p>
+      {(data.card.criteria ?? []).length > 0 && (
+        <ul class="plain">
+          {data.card.criteria!.map((criterion) => {
+            const values = criterion.ratings.map((rating) => rating.value);
+            const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+            return (
+              <li key={criterion.id}>
+                {criterion.title}:{' '}
+                {average === null
+                  ? 'not rated'
+                  : `${average.toFixed(1)} on ${scaleText(criterion)} (${values.length === 1 ? '1 rating' : `${values.length} ratings`})`}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Items({ data }: { data: Loaded }) {
+  const sections = (data.card.sections ?? []).filter((section) => section.items.length > 0);
+  return (
+    <section aria-labelledby="detail-items">
+      <h3 id="detail-items">Items</h3>
+      {sections.length === 0 ? (
+        <p class="empty">No items.</p>
+      ) : (
+        sections.map((section) => (
+          <div key={section.id}>
+            <h4>{section.title}</h4>
+            <ul class="plain">
+              {section.items.map((item) => (
+                <li key={item.id}>
+                  {item.content} <span class="meta">— {authorOf(data, item.user_id)}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))
+      )}
+    </section>
+  );
+}
+
+function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded; onPosted: (comment: Comment) => void }) {
+  const { scope, card, data } = props;
+  const text = useSignal('');
+  const action = useAction();
+  const id = useId();
+  const post = () =>
+    action.run(async () => {
+      const comment = await api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', {
+        params: { path: { workshop_id: scope.id, card_id: card.id } },
+        body: { content: text.value },
+      });
+      text.value = '';
+      props.onPosted(comment);
+    });
+  return (
+    <section aria-labelledby="detail-comments">
+      <h3 id="detail-comments">Comments</h3>
+      {data.comments.length === 0 ? (
+        <p class="empty">No comments yet.</p>
+      ) : (
+        <ul class="comments plain">
+          {data.comments.map((comment) => (
+            <li key={comment.id}>
+              <p class="comment-text">{comment.content}</p>
+              <p class="meta">
+                {authorOf(data, comment.user_id)} · {new Date(comment.created_at).toLocaleString()}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="form" onSubmit={onSubmit(post)}>
+        <div class="field">
+          <label for={id}>Add a comment</label>
+          <textarea
+            id={id}
+            rows={2}
+            required
+            value={text.value}
+            onInput={(e) => (text.value = e.currentTarget.value)}
+          />
+        </div>
+        <Problem action={action} />
+        <p>
+          <button type="submit" disabled={action.busy.value}>
+            Post the comment
+          </button>
+        </p>
+      </form>
+    </section>
+  );
+}
+
+function Files({ data }: { data: Loaded }) {
+  return (
+    <section aria-labelledby="detail-files">
+      <h3 id="detail-files">Attachments</h3>
+      {data.attachments.length === 0 ? (
+        <p class="empty">No attachments.</p>
+      ) : (
+        <ul class="plain">
+          {data.attachments.map((file) => (
+            <li key={file.id}>
+              <a href={file.url} download={file.name}>
+                {file.name}
+              </a>{' '}
+              <span class="meta">
+                ({sizeText(file.size)}, {authorOf(data, file.user_id)})
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function authorOf(data: Loaded, userId: string | null): string {
+  if (userId === null) return 'Anonymous';
+  return data.names.get(userId) ?? 'A former member';
+}
+
+function sizeText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
