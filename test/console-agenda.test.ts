@@ -52,8 +52,9 @@ describe.skipIf(!browserAvailable)('the console: the agenda', () => {
     const { page, problems } = await browser.newPage(LAPTOP);
     page.setDefaultTimeout(8000);
     await signUpInConsole(page, t.url, 'Ada');
+    // With no workshops yet the create form opens by itself once the list is read: wait for that.
+    await page.getByRole('form', { name: 'Create a workshop' }).waitFor();
     const id = await createBlankWorkshop(page, 'Team retro');
-    await page.getByRole('heading', { name: 'Steps' }).waitFor();
     for (const name of ['Warm-up', 'Ideas', 'Vote']) await addStep(page, name);
     expect(await stepNames(page)).toEqual(['Warm-up', 'Ideas', 'Vote']);
 
@@ -64,34 +65,34 @@ describe.skipIf(!browserAvailable)('the console: the agenda', () => {
     await shown(page, '.step-editor .done', 'Saved.');
     await expect.poll(() => stepNames(page)).toEqual(['Warm-up', 'Silent ideas', 'Vote']);
 
-    // From the keyboard: the Move up button, then the arrow key on the handle; focus stays with the step.
+    // From the keyboard: Move up, then the handle's arrow key twice in a row; focus stays with the step.
     await page.getByRole('button', { name: 'Move Vote up' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => stepNames(page)).toEqual(['Warm-up', 'Vote', 'Silent ideas']);
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
     await expect.poll(focused).toBe('Move Vote up');
-    await page.getByRole('button', { name: 'Move Vote', exact: true }).focus();
+    await page.getByRole('button', { name: 'Move Silent ideas', exact: true }).focus();
     await page.keyboard.press('ArrowUp');
-    await expect.poll(() => stepNames(page)).toEqual(['Vote', 'Warm-up', 'Silent ideas']);
-    await expect.poll(focused).toBe('Move Vote');
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => stepNames(page)).toEqual(['Silent ideas', 'Warm-up', 'Vote']);
+    await expect.poll(focused).toBe('Move Silent ideas');
     const token = await page.evaluate(() => localStorage.getItem('workshop-console-token'));
     const api = createClient({ baseUrl: t.url, token });
-    await expect
-      .poll(async () => (await restSteps(api, id)).map((s) => s.name))
-      .toEqual(['Vote', 'Warm-up', 'Silent ideas']);
+    const restNames = async () => (await restSteps(api, id)).map((s) => `${s.position}: ${s.name}`);
+    await expect.poll(restNames).toEqual(['0: Silent ideas', '1: Warm-up', '2: Vote']);
 
-    // With the mouse: dragged below the last step, a drop indicator shows where it lands.
-    await dragDownWithMouse(page, 'Vote', 'Silent ideas');
+    // With the mouse: dragged below the next step, a drop indicator shows where it lands.
+    await dragDownWithMouse(page, 'Silent ideas', 'Warm-up');
     await expect.poll(() => stepNames(page)).toEqual(['Warm-up', 'Silent ideas', 'Vote']);
-    await expect
-      .poll(async () => (await restSteps(api, id)).map((s) => `${s.position}: ${s.name}`))
-      .toEqual(['0: Warm-up', '1: Silent ideas', '2: Vote']);
+    await expect.poll(restNames).toEqual(['0: Warm-up', '1: Silent ideas', '2: Vote']);
 
     // Private writing and anonymous authors for the ideas step; voting off there.
     await page.getByRole('button', { name: 'Silent ideas', exact: true }).click();
     await page.getByLabel('Private writing: each participant sees only their own cards').check();
     await page.getByLabel('Anonymous: hidden from everyone').check();
     await page.getByLabel('Vote on ideas').uncheck();
+    await page.getByText('What the screens show during this step').click();
+    await page.getByLabel('Order', { exact: true }).selectOption({ label: 'By votes' });
     await page.getByRole('button', { name: 'Save step' }).click();
     await shown(page, '.step-editor .done', 'Saved.');
 
@@ -104,12 +105,9 @@ describe.skipIf(!browserAvailable)('the console: the agenda', () => {
     await shown(page, '.settings .done', 'Saved.');
 
     const steps = await restSteps(api, id);
-    expect(steps[1]!.prefs).toEqual({
-      ...steps[0]!.prefs,
-      cards_visible: 'own',
-      authors: 'hidden',
-      allow_vote_on_ideas: false,
-    });
+    const set = { cards_visible: 'own', authors: 'hidden', allow_vote_on_ideas: false };
+    expect(steps[1]!.prefs).toEqual({ ...steps[0]!.prefs, ...set });
+    expect([steps[0]!.view.sort, steps[1]!.view.sort]).toEqual(['position', 'score']);
     expect(steps[0]!.prefs).toMatchObject({ cards_visible: 'all', authors: 'shown', allow_vote_on_ideas: true });
     const workshop = await api.get('/v1/workshops/{id}', { params: { path: { id } } });
     expect(workshop.vote_limit).toEqual({ positive: 5, negative: -1, max_positive: 2, max_negative: 3 });
@@ -145,7 +143,9 @@ describe.skipIf(!browserAvailable)('the console: the agenda', () => {
     await page.locator('.step-row.drop-after').waitFor();
     await touch('touchEnd', 0);
     await expect.poll(() => stepNames(page)).toEqual(['Two', 'Three', 'One']);
-    expect((await restSteps(fay.api, id)).map((step) => step.name)).toEqual(['Two', 'Three', 'One']);
+    await expect
+      .poll(async () => (await restSteps(fay.api, id)).map((step) => step.name))
+      .toEqual(['Two', 'Three', 'One']);
     expect(problems.errors).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { api } from '../../api';
 import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { CanvasForm, CanvasPreview } from './canvas-form';
+import { Choose } from './choose';
 import { inWorkshop, useLiveRead } from './live-read';
 
 type Predefined = { id: string; name: string };
@@ -70,16 +71,12 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
         </div>
       )}
       <form class="add-row" onSubmit={onSubmit(usePredefined)} aria-label="Use a predefined canvas">
-        <label class="field">
-          Predefined canvas
-          <select value={chosen.value} onChange={(e) => (chosen.value = e.currentTarget.value)}>
-            {predefined.value.map((each) => (
-              <option key={each.id} value={each.id}>
-                {each.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choose
+          label="Predefined canvas"
+          options={predefined.value.map((each) => [each.id, each.name] as const)}
+          value={chosen.value}
+          onChange={(id) => (chosen.value = id)}
+        />
         <button type="submit" disabled={action.busy.value || !chosen.value}>
           {current ? 'Replace with this canvas' : 'Use this canvas'}
         </button>

@@ -10,6 +10,7 @@ import type { Criterion, Section } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { Choose } from './choose';
 import { inWorkshop, useLiveRead, type LiveRead } from './live-read';
 
 /** The service's rating scales by number (docs: spec, Criterion), in words. */
@@ -45,16 +46,12 @@ export function Criteria(props: { scope: WorkshopScope; criteria: LiveRead<Crite
       }
       remove={(item) => api.delete('/v1/workshops/{workshop_id}/criteria/{id}', at(item.id))}
     >
-      <label class="field">
-        Scale
-        <select value={String(scale.value)} onChange={(e) => (scale.value = Number(e.currentTarget.value))}>
-          {SCALES.map(([value, words]) => (
-            <option key={value} value={String(value)}>
-              {words}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choose
+        label="Scale"
+        options={SCALES.map(([value, words]) => [String(value), words] as const)}
+        value={String(scale.value)}
+        onChange={(value) => (scale.value = Number(value))}
+      />
     </TitledList>
   );
 }

@@ -8,10 +8,15 @@ import type { Step } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { Choose } from './choose';
 import { useLiveRead } from './live-read';
 
 const IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/tiff';
 type Align = 'left' | 'above';
+const ALIGNS: Array<[Align, string]> = [
+  ['above', 'Above the instructions'],
+  ['left', 'Left of the instructions'],
+];
 
 export function Illustration(props: { scope: WorkshopScope; step: Step }) {
   const { scope, step } = props;
@@ -60,13 +65,13 @@ export function Illustration(props: { scope: WorkshopScope; step: Step }) {
             src={shown.resize_url.replace('{{width}}', '480').replace('{{height}}', '270')}
             alt={`Illustration of ${step.name}: ${shown.name}`}
           />
-          <label class="field inline">
-            Where it shows
-            <select value={shown.align} onChange={(e) => void place(e.currentTarget.value as Align)}>
-              <option value="above">Above the instructions</option>
-              <option value="left">Left of the instructions</option>
-            </select>
-          </label>
+          <Choose
+            inline
+            label="Where it shows"
+            options={ALIGNS}
+            value={shown.align}
+            onChange={(align) => void place(align)}
+          />
           <ConfirmButton
             label="Remove the illustration"
             class="danger"

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { Step } from 'workshop-sdk';
+import { Choose } from './choose';
 
 export type Prefs = Step['prefs'];
 type Flag = { [K in keyof Prefs]: Prefs[K] extends boolean ? K : never }[keyof Prefs];
@@ -45,8 +46,14 @@ export function PrefsFields(props: { prefs: Prefs; onChange: (prefs: Prefs) => v
     <div class="prefs">
       <Group legend="What participants may add">{ADD.map(([key, label]) => check(key, label))}</Group>
       <Group legend="What participants may change">
-        <ScopeSelect label="Edit" value={prefs.allow_edit} onChange={(value) => set('allow_edit', value)} />
-        <ScopeSelect label="Delete" value={prefs.allow_delete} onChange={(value) => set('allow_delete', value)} />
+        <Choose inline label="Edit" options={SCOPES} value={prefs.allow_edit} onChange={(v) => set('allow_edit', v)} />
+        <Choose
+          inline
+          label="Delete"
+          options={SCOPES}
+          value={prefs.allow_delete}
+          onChange={(v) => set('allow_delete', v)}
+        />
       </Group>
       <Group legend="Voting" hint="How many votes each person has is set for the whole workshop, under Settings.">
         {check('allow_vote_on_ideas', 'Vote on ideas')}
@@ -84,21 +91,6 @@ function Group(props: { legend: string; hint?: string; children: ComponentChildr
       {props.children}
       {props.hint && <p class="hint">{props.hint}</p>}
     </fieldset>
-  );
-}
-
-function ScopeSelect(props: { label: string; value: Scope; onChange: (value: Scope) => void }) {
-  return (
-    <label class="field inline">
-      {props.label}
-      <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as Scope)}>
-        {SCOPES.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
 

@@ -13,7 +13,7 @@ import type { WorkshopScope } from '../context';
 import { Illustration } from './illustration';
 import { changedMembers } from './live-read';
 import { PrefsFields, type Prefs } from './prefs';
-import { readSteps } from './steps';
+import { readSteps } from './step-order';
 import { ViewFields } from './view-fields';
 
 interface Draft {

@@ -1,28 +1,25 @@
 /*
  * The agenda's steps in order: add one by name, pick one to edit, delete one, and move one by
  * dragging its handle (mouse or finger) or from the keyboard (the Move up / Move down buttons, or
- * the arrow keys on the focused handle). A move is written as the step's new `position` (PUT
- * step), shown at once and read back; focus stays with the step that moved.
+ * the arrow keys on the focused handle). A move shows at once and is written as the step's new
+ * `position` (step-order.ts); focus stays with the step that moved.
  */
 import { useSignal, type Signal } from '@preact/signals';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Step } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
-import { moved, useDragOrder } from './drag';
+import { useDragOrder } from './drag';
 import { inWorkshop } from './live-read';
-
-/** Reads the steps again into the scope (the tabs all show them), without waiting for the live event. */
-export async function readSteps(scope: WorkshopScope): Promise<void> {
-  scope.steps.value = await api.get('/v1/workshops/{workshop_id}/steps', inWorkshop(scope));
-}
+import { readSteps, useStepOrder } from './step-order';
 
 type Control = 'handle' | 'up' | 'down';
 
 export function StepList(props: { scope: WorkshopScope; selected: Signal<string | null> }) {
   const { scope, selected } = props;
-  const steps = scope.steps.value;
+  const order = useStepOrder(scope);
+  const { steps } = order;
   const action = useAction();
   const told = useSignal('');
   const hintId = useId();
@@ -30,34 +27,25 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
   const refocus = useRef<{ id: string; control: Control } | null>(null);
 
   const move = (from: number, to: number, control: Control) => {
-    const step = steps[from];
-    if (!step || to < 0 || to >= steps.length || to === from) return;
+    const step = order.move(from, to);
+    if (!step) return;
     refocus.current = { id: step.id, control };
-    void action.run(async () => {
-      scope.steps.value = moved(steps, from, to).map((each, position) => ({ ...each, position }));
-      told.value = `${step.name}: step ${to + 1} of ${steps.length}.`;
-      try {
-        await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
-          params: { path: { workshop_id: scope.id, id: step.id } },
-          body: { name: step.name, position: to },
-        });
-      } finally {
-        await readSteps(scope).catch(() => undefined);
-      }
-    });
+    told.value = `${step.name}: step ${to + 1} of ${steps.length}.`;
   };
   const drag = useDragOrder((from, to) => move(from, to, 'handle'));
 
-  // A moved row is taken out of the page and put back, which loses focus: give it back.
-  const busy = action.busy.value;
-  useEffect(() => {
+  // A moved row is taken out of the page and put back, which loses focus: give it back (only
+  // then, so focus the person moved elsewhere meanwhile stays where they put it).
+  const moving = order.moving;
+  useLayoutEffect(() => {
     const want = refocus.current;
     if (!want) return;
+    if (!moving) refocus.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
     const row = drag.list.current?.querySelector(`[data-step="${CSS.escape(want.id)}"]`);
     let target = row?.querySelector<HTMLButtonElement>(`[data-control="${want.control}"]`);
     if (!target || target.disabled) target = row?.querySelector<HTMLButtonElement>('[data-control="handle"]');
-    if (target && document.activeElement !== target) target.focus();
-    if (!busy) refocus.current = null;
+    target?.focus();
   });
 
   const remove = (step: Step) =>
@@ -75,7 +63,7 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
         Drag the handle, or press the up and down arrow keys on it, to move the step.
       </p>
       {steps.length === 0 && <p class="empty">No steps yet: add the first one below.</p>}
-      <ol class="step-list" ref={drag.list} aria-busy={busy || undefined}>
+      <ol class="step-list" ref={drag.list} aria-busy={moving || undefined}>
         {steps.map((step, index) => (
           <li
             key={step.id}
@@ -149,6 +137,11 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
       <p class="visually-hidden" role="status">
         {told.value}
       </p>
+      {order.problem.value && (
+        <p class="problem" role="alert">
+          {order.problem.value}
+        </p>
+      )}
       <Problem action={action} />
       <AddStep scope={scope} selected={selected} />
     </div>

@@ -4,6 +4,7 @@
  * workshop's, so they are picked from its live cards and its criteria.
  */
 import type { Card, Criterion, View } from 'workshop-sdk';
+import { Choose } from './choose';
 
 type Options<T extends string> = Array<[T, string]>;
 
@@ -60,20 +61,12 @@ export function ViewFields(props: {
       <Choose label="Draw the cards as" options={SHOWS} value={view.show} onChange={(v) => set('show', v)} />
       <Choose label="Order" options={SORTS} value={view.sort} onChange={(v) => set('sort', v)} />
       {view.sort === 'criterium_average' && (
-        <label class="field">
-          Criterion to order by
-          <select
-            value={view.sort_criterium_id ?? ''}
-            onChange={(e) => set('sort_criterium_id', e.currentTarget.value || null)}
-          >
-            <option value="">Choose a criterion</option>
-            {criteria.map((criterion) => (
-              <option key={criterion.id} value={criterion.id}>
-                {criterion.title}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choose
+          label="Criterion to order by"
+          options={[['', 'Choose a criterion'], ...criteria.map((c) => [c.id, c.title] as const)]}
+          value={view.sort_criterium_id ?? ''}
+          onChange={(id) => set('sort_criterium_id', id || null)}
+        />
       )}
       <label class="choice">
         <input
@@ -107,17 +100,15 @@ export function ViewFields(props: {
       )}
       <Choose label="Which cards" options={STATUSES} value={view.card_status} onChange={(v) => set('card_status', v)} />
       <Choose label="Whose cards" options={AUTHORS} value={view.card_author} onChange={(v) => set('card_author', v)} />
-      <label class="field">
-        Card in the spotlight
-        <select value={view.card ?? ''} onChange={(e) => set('card', e.currentTarget.value || null)}>
-          <option value="">None</option>
-          {cards.map((card) => (
-            <option key={card.id} value={card.id}>
-              {card.type === 'cluster' ? card.title : `— ${card.title}`}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choose
+        label="Card in the spotlight"
+        options={[
+          ['', 'None'],
+          ...cards.map((card) => [card.id, card.type === 'cluster' ? card.title : `— ${card.title}`] as const),
+        ]}
+        value={view.card ?? ''}
+        onChange={(id) => set('card', id || null)}
+      />
       <Choose
         label="The spotlighted card shows"
         options={SUB_VIEWS}
@@ -125,25 +116,5 @@ export function ViewFields(props: {
         onChange={(v) => set('card_sub_view', v)}
       />
     </div>
-  );
-}
-
-function Choose<T extends string>(props: {
-  label: string;
-  options: Options<T>;
-  value: T;
-  onChange: (value: T) => void;
-}) {
-  return (
-    <label class="field">
-      {props.label}
-      <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value as T)}>
-        {props.options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }
