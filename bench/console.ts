@@ -5,13 +5,13 @@
  *    500 cards on the board (25 clusters of 19 ideas), the median of `--opens` (5) fresh tabs; beside
  *    it, as the baseline of the same run, the live screen (`/screen/<id>`) opening the same workshop
  *    to all its cards. Goal: the console under 1 s.
- * 2. A participant's card on the facilitator's board: `--participants` (200) guests hold a live
+ * 2. A participant's card on the facilitator's board: `--participants` (500, the room bench's) guests hold a live
  *    state of the workshop (the SDK, in child processes, as their phones would) while they add
  *    `--ideas` (300) ideas, one every `--every` ms (100); for each, the time from sending it to its
  *    title on the console's board. The baseline is the same time to the facilitator's live state in
  *    the SDK (no browser), measured on the same ideas. Goal: the console within 1 s.
  *
- *   npm run bench -- console [--opens=5] [--participants=200] [--ideas=300] [--every=100]
+ *   npm run bench -- console [--opens=5] [--participants=500] [--ideas=300] [--every=100]
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient } from '../client-sdk/src/index';
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 const flag = (name: string, fallback: number) =>
   Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const OPENS = flag('opens', 5);
-const PARTICIPANTS = flag('participants', 200);
+const PARTICIPANTS = flag('participants', 500);
 const IDEAS = flag('ideas', 300);
 const EVERY_MS = flag('every', 100);
 const CLUSTERS = 25;
