@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
-import { expectAccessible, LAPTOP, mailedLink, PHONE } from './helpers/console';
+import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
 
 /*
@@ -13,9 +13,7 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
  */
 
 async function openPeople(page: Page, baseUrl: string, id: string, token: string) {
-  await page.goto(`${baseUrl}/`);
-  await page.evaluate((value) => localStorage.setItem('workshop-console-token', value), token);
-  await page.goto(`${baseUrl}/workshops/${id}?tab=people`);
+  await openConsoleWithToken(page, baseUrl, token, `/workshops/${id}?tab=people`);
   await page.getByRole('heading', { name: 'Members' }).waitFor();
 }
 
