@@ -10,7 +10,8 @@ import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
-import { lockUser, userIdByEmail } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
+import { userIdByEmail } from '../users/repo';
 import { toUser } from '../users/schemas';
 import {
   confirmAddress,

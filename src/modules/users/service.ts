@@ -7,7 +7,8 @@ import type { UserRow } from '../../http/env';
 import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
-import { avatarUrlOf, findUser, lockUser, renameUser, setAvatarUrl } from './repo';
+import { lockUser } from '../../db/user-lock';
+import { avatarUrlOf, findUser, renameUser, setAvatarUrl } from './repo';
 import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
