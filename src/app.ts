@@ -12,7 +12,7 @@ import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { guestScope } from './modules/auth/guest-scope';
 import { idempotentWrites } from './modules/idempotency/middleware';
-import { authRoutes } from './modules/auth/routes';
+import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
 import { cardsRoutes } from './modules/cards/routes';
@@ -48,6 +48,7 @@ function apiRoutes(deps: AppDeps) {
       .use(authenticate(deps))
       .use(guestScope())
       .route('/', usersRoutes(deps))
+      .route('/', confirmationResendRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))
       // Before workshops: `/workshops/canvas/zones/:id` has no workshop id.

@@ -1,12 +1,12 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TITLE_MAX } from '../src/modules/cards/schemas';
+import { CARD_TITLE_MAX as TITLE_MAX } from '../src/domain/cards';
 import type { CardColor } from '../src/domain/cards';
 import { CARD_COLORS } from '../src/domain/cards';
 import { planCardsImport, type ImportPlan } from '../src/modules/cards/csv-plan';
 import { renderCsv } from '../src/modules/exports/formats/csv';
-import { neutralizeCell, restoreCell } from '../src/modules/exports/formats/csv-cells';
+import { neutralizeCell, restoreCell } from '../src/lib/csv-cells';
 import type { ExportReport, ReportCard } from '../src/modules/exports/report';
 import { sampleReport } from './helpers/export-report';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CSV_MAX_ROWS } from '../src/modules/cards/csv-plan';
-import { WORKSHOP_MAX_CARDS } from '../src/modules/cards/repo';
+import { WORKSHOP_MAX_CARDS } from '../src/domain/cards';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import { useCast, useServer } from './helpers/cast';
 import {

@@ -18,6 +18,16 @@ export const CARD_COLORS = [
 
 export type CardColor = (typeof CARD_COLORS)[number];
 
+/** A cluster's colour as an input gives it. */
+export const CardColorInput = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
+
+/** The longest title and content of a card, in characters: REST, the CSV import and the native format alike. */
+export const CARD_TITLE_MAX = 500;
+export const CARD_CONTENT_MAX = 20_000;
+
+/** Cards one workshop may hold: far beyond a real workshop, and a bound on what one list or export costs. */
+export const WORKSHOP_MAX_CARDS = 10_000;
+
 export const CardSummaryOutput = v.object({
   /** Sum of the card's vote values (only the caller's own when display prefs hide the others). */
   score: v.number(),

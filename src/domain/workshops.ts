@@ -19,6 +19,27 @@ export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
 export const OwnerOutput = OrganizationOutput;
 export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
 
+/** The longest title and description of a workshop, in characters: REST and the native format alike. */
+export const WORKSHOP_TITLE_MAX = 200;
+export const WORKSHOP_DESCRIPTION_MAX = 5_000;
+
+/** Far above any real budget, and small enough to stay an exact integer in the database. */
+const MAX_POINTS = 1_000_000;
+/** A member's vote budget (`vote_limit.positive`, `.negative`): a count, or -1 for unlimited. */
+export const VoteBudgetInput = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'),
+  v.maxValue(MAX_POINTS),
+);
+/** How many votes of one sign a member may put on one card (`vote_limit.max_positive`, `.max_negative`). */
+export const VotesPerCardInput = v.pipe(
+  v.number(),
+  v.integer(),
+  v.minValue(1, 'Must be greater than 0.'),
+  v.maxValue(MAX_POINTS),
+);
+
 export const VoteLimitOutput = v.object({
   positive: v.number(),
   negative: v.number(),

@@ -7,8 +7,8 @@ import { idempotencyKeys } from '../idempotency/middleware';
 import { authenticate } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
 import type { SessionAuth } from '../../http/session-auth';
-import { confirmEmail, login, logout, signup, type AuthDeps } from './service';
-import { confirmThrottle, loginThrottles, signupThrottle } from './throttle';
+import { confirmEmail, login, logout, resendConfirmation, signup, type AuthDeps } from './service';
+import { confirmationResendThrottle, confirmThrottle, loginThrottles, signupThrottle } from './throttle';
 
 /**
  * The guest a signup's token names, who becomes the account (docs/api.md#guests). Any other token, or
@@ -90,4 +90,25 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
         return c.body(null, 204);
       },
     );
+}
+
+/**
+ * Sending the confirmation mail again, for the signed-in user: mounted with the authenticated
+ * routes, beside the current user's own (`app.ts`).
+ */
+export function confirmationResendRoutes(deps: AuthDeps & { attempts: Limiters }) {
+  return new Hono<AppEnv>().post(
+    '/user/me/confirmation',
+    doc({
+      tag: 'Current user',
+      summary: 'Send the confirmation mail again',
+      status: 204,
+      errors: { 409: 'conflict: the address is already confirmed', 429: 'Three resends in ten minutes already' },
+    }),
+    confirmationResendThrottle(deps),
+    async (c) => {
+      await resendConfirmation(deps, c.get('user').id);
+      return c.body(null, 204);
+    },
+  );
 }

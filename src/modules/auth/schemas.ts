@@ -1,23 +1,16 @@
 import * as v from 'valibot';
 import { UserOutput } from '../users/schemas';
 import { requiredText } from '../../http/validation';
-
-export const Email = v.pipe(
-  v.string(),
-  v.trim(),
-  v.toLowerCase(),
-  v.maxLength(254),
-  v.email('Expected an e-mail address.'),
-);
+import { EmailInput } from '../../domain/users';
 
 export const SignupInput = v.object({
-  email: Email,
+  email: EmailInput,
   password: v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024)),
   name: requiredText(200),
 });
 
 export const LoginInput = v.object({
-  email: Email,
+  email: EmailInput,
   password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
 });
 

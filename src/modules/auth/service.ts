@@ -3,14 +3,15 @@ import type { Database, Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { identityEpoch } from '../../db/identity-epoch';
-import { AppError } from '../../http/errors';
+import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { SessionAuth } from '../../http/session-auth';
 import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
-import { lockUser, userIdByEmail } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
+import { findUser, userIdByEmail } from '../users/repo';
 import { toUser } from '../users/schemas';
 import {
   confirmAddress,
@@ -171,6 +172,19 @@ export async function sendConfirmation(
       action: { label: 'Confirm my address', url: link },
       footer: `You get this mail because this address signed up at ${config.publicUrl}. The link works for 7 days.`,
     }),
+  });
+}
+
+/** POST /v1/user/me/confirmation: a fresh link; a confirmed address has nothing to confirm (409). */
+export async function resendConfirmation(deps: Pick<AuthDeps, 'config' | 'database'>, userId: string): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const user = await findUser(tx, userId);
+    if (!user) throw notFound('User');
+    if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
+    // Guests are turned away before this (`guestScope`): they have no address until they sign up.
+    if (user.email === null)
+      throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
+    await sendConfirmation(tx, deps.config, { ...user, email: user.email });
   });
 }
 

@@ -60,6 +60,28 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
 }
 
 /**
+ * Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
+ * are limited, so an account made with someone else's address cannot keep mailing it.
+ */
+export function confirmationResendThrottle({
+  config,
+  attempts,
+}: {
+  config: Pick<Config, 'confirmationMailsPer10Minutes'>;
+  attempts: Pick<Limiters, 'limiter'>;
+}) {
+  return limitAttempts(
+    attempts.limiter({ name: 'confirmation_user', ...budget(config, 'confirmationMailsPer10Minutes') }),
+    {
+      key: (c) => c.get('user').id,
+      counts: (c) => c.res.status === 204,
+      message: (seconds) =>
+        `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
+    },
+  );
+}
+
+/**
  * Wrong confirmation tokens are limited per address like failed logins: a token cannot be guessed
  * anyway, but each refused request sent with an Idempotency-Key has its answer kept for a day
  * (docs/api.md#idempotent-writes), and this bounds what one address can make the service keep.

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { CanvasRow, ZoneRow } from './schemas';
@@ -47,6 +47,16 @@ export function zoneRowsOf(db: Db, canvasId: string): Promise<ZoneRow[]> {
 export async function zoneRow(db: Db, id: string): Promise<ZoneRow | undefined> {
   const [row] = await queries(db).zone.execute({ id });
   return row;
+}
+
+/** Whether the card is a cluster of the workshop: what a zone may be linked to. */
+export async function isClusterOf(db: Db, workshopId: string, cardId: string): Promise<boolean> {
+  const { cards } = tablesOf(db);
+  const [row] = await db
+    .select({ id: cards.id })
+    .from(cards)
+    .where(and(eq(cards.id, cardId), eq(cards.workshopId, workshopId), eq(cards.type, 'cluster')));
+  return row !== undefined;
 }
 
 export async function insertCanvas(tx: Db, values: Schema['canvases']['$inferInsert']): Promise<CanvasRow> {

@@ -5,13 +5,12 @@ import type { Db } from '../../db/database';
 import { invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { parseInput } from '../../http/validation';
-import { findCluster } from '../cards/repo';
 import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { CANVASES, type CanvasCatalog } from './catalog';
 import { currentZones, setZoneLinks, zoneOutputs, zonesForRead, type CanvasDeps, type CurrentZone } from './zones';
-import { canvasOf, deleteCanvasRow, insertCanvas, insertZones, zoneRow, zoneRowsOf } from './repo';
+import { canvasOf, deleteCanvasRow, insertCanvas, insertZones, isClusterOf, zoneRow, zoneRowsOf } from './repo';
 import {
   CanvasDefinition,
   toCanvas,
@@ -190,7 +189,7 @@ export async function linkZone(
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
     const row = await zoneRow(tx, zoneId);
     if (!row || row.workshopId !== workshopId) throw notFound('Zone');
-    if (clusterId !== null && !(await findCluster(tx, workshopId, clusterId))) {
+    if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }
     const [zone] = await currentZones(deps, write, workshopId, [row]);

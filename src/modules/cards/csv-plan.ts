@@ -1,13 +1,10 @@
 import { CsvError, parse } from 'csv-parse';
 import { AppError, type ErrorDetail } from '../../http/errors';
-import { isFigureColumn, restoreCell } from '../exports/formats/csv-cells';
-import { CONTENT_MAX, TITLE_MAX } from './schemas';
-import type { CardColor } from '../../domain/cards';
-import { CARD_COLORS } from '../../domain/cards';
+import { restoreCell } from '../../lib/csv-cells';
+import { CARD_CSV_COLUMNS, isFigureColumn } from '../../domain/card-csv';
+import { CARD_COLORS, CARD_CONTENT_MAX, CARD_TITLE_MAX, type CardColor } from '../../domain/cards';
 
-/** The import's columns; an export writes the same ones first (docs/api.md#cards). */
-export const CSV_COLUMNS = ['type', 'title', 'content', 'cluster', 'color', 'aside'] as const;
-type Column = (typeof CSV_COLUMNS)[number];
+type Column = (typeof CARD_CSV_COLUMNS)[number];
 
 export interface PlannedCard {
   title: string;
@@ -84,14 +81,14 @@ export async function planCardsImport(text: string): Promise<ImportPlan> {
     const problems: string[] = [];
     if (type !== 'idea' && type !== 'cluster') problems.push(`type must be idea or cluster, not "${type}"`);
     if (title === '') problems.push('title is required');
-    if (title.length > TITLE_MAX) problems.push(`title is longer than ${TITLE_MAX} characters`);
-    if (content.length > CONTENT_MAX) problems.push(`content is longer than ${CONTENT_MAX} characters`);
+    if (title.length > CARD_TITLE_MAX) problems.push(`title is longer than ${CARD_TITLE_MAX} characters`);
+    if (content.length > CARD_CONTENT_MAX) problems.push(`content is longer than ${CARD_CONTENT_MAX} characters`);
     if (color !== '' && !(CARD_COLORS as readonly string[]).includes(color))
       problems.push(`color must be one of ${CARD_COLORS.join(', ')}`);
     if (aside === undefined) problems.push('aside must be true or false');
     if (type === 'idea' && color !== '') problems.push('only clusters have a color');
     if (type === 'idea' && clusterTitle === '') problems.push('an idea needs a cluster');
-    if (clusterTitle.length > TITLE_MAX) problems.push(`cluster is longer than ${TITLE_MAX} characters`);
+    if (clusterTitle.length > CARD_TITLE_MAX) problems.push(`cluster is longer than ${CARD_TITLE_MAX} characters`);
     if (type === 'cluster' && clusterTitle !== '' && clusterTitle !== title)
       problems.push('a cluster cannot belong to a cluster');
     if (type === 'cluster' && title !== '' && clusters.get(title)?.declaredOn !== undefined) {
@@ -176,7 +173,7 @@ function readRows(records: ParsedRecord[]): Row[] {
   const [header, ...body] = records;
   if (!header || header.record.every((cell) => cell.trim() === '')) {
     throw badFile([
-      { path: 'line 1', message: `A header row is required, naming columns among ${CSV_COLUMNS.join(', ')}.` },
+      { path: 'line 1', message: `A header row is required, naming columns among ${CARD_CSV_COLUMNS.join(', ')}.` },
     ]);
   }
 
@@ -186,7 +183,7 @@ function readRows(records: ParsedRecord[]): Row[] {
     const name = cell.trim().toLowerCase();
     // An export's figures after the card's columns are read past, so the export imports as it is.
     if (isFigureColumn(name)) return;
-    if (!(CSV_COLUMNS as readonly string[]).includes(name)) headerProblems.push(`unknown column "${cell.trim()}"`);
+    if (!(CARD_CSV_COLUMNS as readonly string[]).includes(name)) headerProblems.push(`unknown column "${cell.trim()}"`);
     else if (index.has(name as Column)) headerProblems.push(`column "${name}" appears twice`);
     else index.set(name as Column, position);
   });
@@ -195,7 +192,7 @@ function readRows(records: ParsedRecord[]): Row[] {
     throw badFile([
       {
         path: `line ${startLine(header)}`,
-        message: `${headerProblems.join('; ')} (columns: ${CSV_COLUMNS.join(', ')}).`,
+        message: `${headerProblems.join('; ')} (columns: ${CARD_CSV_COLUMNS.join(', ')}).`,
       },
     ]);
   }

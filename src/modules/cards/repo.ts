@@ -4,6 +4,7 @@ import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import { AppError, notFound } from '../../http/errors';
 import type { CardFields, CardRow, ListCardsQuery } from './schemas';
+import { WORKSHOP_MAX_CARDS } from '../../domain/cards';
 
 const queries = preparedPerDb((db: Db) => {
   const { cards } = tablesOf(db);
@@ -140,9 +141,6 @@ export async function findCluster(db: Db, workshopId: string, cardId: string): P
   const [row] = await queries(db).one.execute({ id: cardId, workshopId });
   return row?.type === 'cluster' ? row : undefined;
 }
-
-/** Cards one workshop may hold: far beyond a real workshop, and a bound on what one list or export costs. */
-export const WORKSHOP_MAX_CARDS = 10_000;
 
 /** Refuses a write that would take the workshop past `WORKSHOP_MAX_CARDS` (409 `conflict`). */
 export async function requireRoomForCards(tx: Db, workshopId: string, adding: number): Promise<void> {

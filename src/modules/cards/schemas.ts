@@ -1,5 +1,12 @@
 import * as v from 'valibot';
-import { CARD_COLORS, CardOutput, type CardColor, type CardSummary } from '../../domain/cards';
+import {
+  CARD_CONTENT_MAX,
+  CARD_TITLE_MAX,
+  CardColorInput,
+  CardOutput,
+  type CardColor,
+  type CardSummary,
+} from '../../domain/cards';
 import type { Schema } from '../../db/database';
 import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../../domain/criteria';
@@ -22,9 +29,6 @@ export type CardFields = Pick<
   | 'parentId'
   | 'color'
 >;
-
-export const TITLE_MAX = 500;
-export const CONTENT_MAX = 20_000;
 
 export const CardSectionOutput = v.object({ id: v.string(), title: v.string(), items: v.array(ItemOutput) });
 export type CardSectionOutput = v.InferOutput<typeof CardSectionOutput>;
@@ -58,7 +62,6 @@ export function toCard(row: CardFields, summary: CardSummary = emptySummary()): 
 }
 
 const cardType = v.picklist(['idea', 'cluster'], 'Expected idea or cluster.');
-export const color = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
 const position = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const ListCardsQuery = v.object({
@@ -93,9 +96,9 @@ export const GetCardQuery = v.object({
 export const CreateCardInput = v.pipe(
   v.object({
     type: v.optional(cardType, 'idea'),
-    title: requiredText(TITLE_MAX),
-    content: v.optional(optionalText(CONTENT_MAX), ''),
-    color: v.optional(v.nullable(color)),
+    title: requiredText(CARD_TITLE_MAX),
+    content: v.optional(optionalText(CARD_CONTENT_MAX), ''),
+    color: v.optional(v.nullable(CardColorInput)),
     aside: v.optional(v.boolean(), false),
     parent: v.optional(v.nullable(idString)),
     position: v.optional(position),
@@ -116,9 +119,9 @@ export const CreateCardInput = v.pipe(
 export type CreateCardInput = v.InferOutput<typeof CreateCardInput>;
 
 export const UpdateCardInput = v.object({
-  title: v.optional(requiredText(TITLE_MAX)),
-  content: v.optional(optionalText(CONTENT_MAX)),
-  color: v.optional(v.nullable(color)),
+  title: v.optional(requiredText(CARD_TITLE_MAX)),
+  content: v.optional(optionalText(CARD_CONTENT_MAX)),
+  color: v.optional(v.nullable(CardColorInput)),
   aside: v.optional(v.boolean()),
   parent: v.optional(v.nullable(idString)),
   position: v.optional(position),
@@ -132,8 +135,8 @@ export const MergeCardsInput = v.object({
     v.maxLength(500),
     v.check((ids) => new Set(ids).size === ids.length, 'Each card may be listed once.'),
   ),
-  title: v.optional(requiredText(TITLE_MAX)),
-  content: v.optional(optionalText(CONTENT_MAX)),
+  title: v.optional(requiredText(CARD_TITLE_MAX)),
+  content: v.optional(optionalText(CARD_CONTENT_MAX)),
 });
 export type MergeCardsInput = v.InferOutput<typeof MergeCardsInput>;
 

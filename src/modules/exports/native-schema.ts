@@ -1,11 +1,15 @@
 import * as v from 'valibot';
 import { optionalText, requiredText } from '../../http/validation';
 import { CanvasImage, MAX_ZONES, size as gridSize, ZoneInput } from '../canvas/schemas';
-import { WORKSHOP_MAX_CARDS } from '../cards/repo';
-import { color as cardColor, CONTENT_MAX, TITLE_MAX as CARD_TITLE_MAX } from '../cards/schemas';
+import { CARD_CONTENT_MAX, CARD_TITLE_MAX, CardColorInput, WORKSHOP_MAX_CARDS } from '../../domain/cards';
 import { AuthorVisibilityOutput, PrefsInput } from '../../domain/prefs';
 import { VoteValue } from '../votes/schemas';
-import { DESCRIPTION_MAX, perCardCount, TITLE_MAX as WORKSHOP_TITLE_MAX, unlimitedOrCount } from '../workshops/schemas';
+import {
+  VoteBudgetInput,
+  VotesPerCardInput,
+  WORKSHOP_DESCRIPTION_MAX,
+  WORKSHOP_TITLE_MAX,
+} from '../../domain/workshops';
 import { ViewInput } from '../../domain/view';
 
 /*
@@ -84,8 +88,8 @@ export const NativeCard = v.object({
   short_id: cardNumber,
   type: v.picklist(['idea', 'cluster']),
   title: requiredText(CARD_TITLE_MAX),
-  content: optionalText(CONTENT_MAX),
-  color: v.nullable(cardColor),
+  content: optionalText(CARD_CONTENT_MAX),
+  color: v.nullable(CardColorInput),
   aside: v.boolean(),
   parent_id: v.nullable(id),
   position,
@@ -135,17 +139,17 @@ export const NativeCanvas = v.object({
 export const NativeWorkshop = v.object({
   id,
   title: requiredText(WORKSHOP_TITLE_MAX),
-  description: optionalText(DESCRIPTION_MAX),
+  description: optionalText(WORKSHOP_DESCRIPTION_MAX),
   state: v.picklist(['running', 'archived']),
   daily_mail: v.boolean(),
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
   view: ViewInput,
   vote_limit: v.object({
-    positive: unlimitedOrCount,
-    negative: unlimitedOrCount,
-    max_positive: perCardCount,
-    max_negative: perCardCount,
+    positive: VoteBudgetInput,
+    negative: VoteBudgetInput,
+    max_positive: VotesPerCardInput,
+    max_negative: VotesPerCardInput,
   }),
   current_step_id: v.nullable(id),
   last_card_number: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_COUNT)),

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { loadAccess } from '../access/load';
 import { authorize } from '../access/rules';
-import { lockUser } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { storedFileResponse, type FileResponse } from '../uploads/service';

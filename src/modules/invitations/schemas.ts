@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { InvitationOutput } from '../../domain/invitations';
 import type { Schema } from '../../db/database';
-import { Email } from '../auth/schemas';
+import { EmailInput } from '../../domain/users';
 
 export type InvitationRow = Schema['invitations']['$inferSelect'];
 
@@ -27,7 +27,7 @@ export const InviteInput = v.object({
     ]),
     v.minLength(1, 'At least one e-mail address is required.'),
     v.maxLength(MAX_INVITED, `At most ${MAX_INVITED} addresses at a time.`),
-    v.check((list) => list.every((e) => v.is(Email, e)), 'Expected e-mail addresses separated by commas.'),
+    v.check((list) => list.every((e) => v.is(EmailInput, e)), 'Expected e-mail addresses separated by commas.'),
   ),
   content: v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(5_000)),
 });

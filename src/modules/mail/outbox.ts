@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { AppError } from '../../http/errors';
-import { lockUser } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
 import { insertOutboxMail, mailsSentSince, oldestMailSentSince } from './repo';
 
 export interface Mail {

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { requiredText } from '../../http/validation';
-import { Email } from '../auth/schemas';
+import { EmailInput } from '../../domain/users';
 import { planFor } from '../users/schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
 
@@ -24,7 +24,7 @@ export type OrganizationMemberOutput = v.InferOutput<typeof OrganizationMemberOu
 export const OrganizationInput = v.object({ name: requiredText(200) });
 
 export const AddMemberInput = v.object({
-  email: Email,
+  email: EmailInput,
   role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
 });
 

@@ -9,7 +9,8 @@ import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
-import { findUser, lockUser, userIdByEmail } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
+import { findUser, userIdByEmail } from '../users/repo';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
 import {
   deleteMember,

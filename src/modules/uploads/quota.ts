@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
 import { AppError } from '../../http/errors';
-import { lockUser } from '../users/repo';
+import { lockUser } from '../../db/user-lock';
 import { claimForWorkshop, uploadedBytesSince, uploadFreeingBytes, workshopStoredBytes } from './repo';
 
 /*

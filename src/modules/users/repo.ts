@@ -1,19 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
-import { forUpdate, inList } from '../../db/sql';
+import { inList } from '../../db/sql';
 import { toUserSummary, type UserSummary } from './schemas';
-
-/**
- * Locks the user's row for the rest of the transaction, so a cap on what one user has (invitation
- * mails in a day, exports pending) and their avatar are counted, read and written by one request
- * at a time, on any instance. A write to a workshop or an organization locks that first
- * (`lockWorkshop`, `lockOrganization`) and the user after, always in that order.
- */
-export async function lockUser(tx: Db, userId: string): Promise<void> {
-  const { users } = tablesOf(tx);
-  await forUpdate(tx, tx.select({ id: users.id }).from(users).where(eq(users.id, userId)), { referenced: true });
-}
 
 /**
  * What others see of these users (name, avatar, guest), in the order they signed up (so an export

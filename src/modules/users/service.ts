@@ -2,12 +2,12 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import type { DomainEventBus } from '../../domain/bus';
-import { AppError, invalid, notFound } from '../../http/errors';
+import { invalid, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import { sendConfirmation } from '../auth/service';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
-import { avatarUrlOf, findUser, lockUser, renameUser, setAvatarUrl } from './repo';
+import { lockUser } from '../../db/user-lock';
+import { avatarUrlOf, renameUser, setAvatarUrl } from './repo';
 import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
@@ -50,17 +50,4 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
   if (!row) throw notFound('User');
   deps.bus.emit('profile-changed', { userId });
   return toUser(row, deps.config);
-}
-
-/** Mails a fresh confirmation link; a confirmed address has nothing to confirm (409). */
-export async function resendConfirmation(deps: UserDeps, userId: string): Promise<void> {
-  await deps.database.transaction(async (tx) => {
-    const user = await findUser(tx, userId);
-    if (!user) throw notFound('User');
-    if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
-    // Guests are turned away before this (`guestScope`): they have no address until they sign up.
-    if (user.email === null)
-      throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
-    await sendConfirmation(tx, deps.config, { ...user, email: user.email });
-  });
 }

@@ -1,16 +1,19 @@
 import * as v from 'valibot';
 import { idString, optionalText, requiredText } from '../../http/validation';
-import { WorkshopOutput } from '../../domain/workshops';
+import {
+  VoteBudgetInput,
+  VotesPerCardInput,
+  WORKSHOP_DESCRIPTION_MAX,
+  WORKSHOP_TITLE_MAX,
+  WorkshopOutput,
+} from '../../domain/workshops';
 import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
 import { ViewInput } from '../../domain/view';
 
-export const TITLE_MAX = 200;
-export const DESCRIPTION_MAX = 5_000;
-
 /** The settings a workshop is created with and that an update may change. */
 const settingsEntries = {
-  title: v.optional(requiredText(TITLE_MAX)),
-  description: v.optional(optionalText(DESCRIPTION_MAX)),
+  title: v.optional(requiredText(WORKSHOP_TITLE_MAX)),
+  description: v.optional(optionalText(WORKSHOP_DESCRIPTION_MAX)),
   daily_mail: v.optional(v.boolean()),
   change_step_notifications: v.optional(v.boolean()),
   force_sync: v.optional(v.boolean()),
@@ -18,7 +21,7 @@ const settingsEntries = {
   view: v.optional(ViewInput),
 };
 
-export const CustomWorkshopInput = v.object({ ...settingsEntries, title: requiredText(TITLE_MAX) });
+export const CustomWorkshopInput = v.object({ ...settingsEntries, title: requiredText(WORKSHOP_TITLE_MAX) });
 export type CustomWorkshopInput = v.InferOutput<typeof CustomWorkshopInput>;
 
 /**
@@ -33,29 +36,14 @@ export const CreateWorkshopInput = v.object({
 });
 export type CreateWorkshopInput = v.InferOutput<typeof CreateWorkshopInput>;
 
-/** Far above any real budget, and small enough to stay an exact integer in the database. */
-const MAX_POINTS = 1_000_000;
-export const unlimitedOrCount = v.pipe(
-  v.number(),
-  v.integer(),
-  v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'),
-  v.maxValue(MAX_POINTS),
-);
-export const perCardCount = v.pipe(
-  v.number(),
-  v.integer(),
-  v.minValue(1, 'Must be greater than 0.'),
-  v.maxValue(MAX_POINTS),
-);
-
 export const UpdateWorkshopInput = v.object({
   state: v.optional(v.picklist(['running', 'archived'])),
   vote_limit: v.optional(
     v.object({
-      positive: v.optional(unlimitedOrCount),
-      negative: v.optional(unlimitedOrCount),
-      max_positive: v.optional(perCardCount),
-      max_negative: v.optional(perCardCount),
+      positive: v.optional(VoteBudgetInput),
+      negative: v.optional(VoteBudgetInput),
+      max_positive: v.optional(VotesPerCardInput),
+      max_negative: v.optional(VotesPerCardInput),
     }),
   ),
   ...settingsEntries,

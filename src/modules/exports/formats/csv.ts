@@ -1,13 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import type { CSV_COLUMNS as IMPORT_COLUMNS } from '../../cards/csv-plan';
-import type { TITLE_MAX as CARD_TITLE_MAX } from '../../cards/schemas';
 import type { ExportReport, RenderedExport, ReportCard } from '../report';
-import { EXPORT_FIGURE_COLUMNS, neutralizeCell, RATING_COLUMN_PREFIX } from './csv-cells';
-
-// The importer's columns and title limit, held equal to its own by the compiler; imported as types
-// only, so the export worker does not load the HTTP layer the importer's module brings along.
-const CARD_COLUMNS = ['type', 'title', 'content', 'cluster', 'color', 'aside'] as const satisfies typeof IMPORT_COLUMNS;
-const TITLE_MAX: typeof CARD_TITLE_MAX = 500;
+import { CARD_CSV_COLUMNS, EXPORT_FIGURE_COLUMNS, RATING_COLUMN_PREFIX } from '../../../domain/card-csv';
+import { CARD_TITLE_MAX } from '../../../domain/cards';
+import { neutralizeCell } from '../../../lib/csv-cells';
 
 /**
  * The workshop's cards as the CSV that `PUT …/cards` imports: the importer's columns first, then
@@ -22,7 +17,7 @@ const TITLE_MAX: typeof CARD_TITLE_MAX = 500;
 export async function renderCsv(report: ExportReport): Promise<RenderedExport> {
   const clusterTitles = importableClusterTitles(report.cards);
   const header = [
-    ...CARD_COLUMNS,
+    ...CARD_CSV_COLUMNS,
     ...EXPORT_FIGURE_COLUMNS,
     ...report.criteria.map((c) => `${RATING_COLUMN_PREFIX}${lineBreaks(c.title)}`),
   ];
@@ -89,9 +84,9 @@ function importableClusterTitles(cards: readonly ReportCard[]): Map<string, stri
 /** `title (n)`, the title shortened by whole characters when the suffix would pass the limit. */
 function numbered(title: string, n: number): string {
   const suffix = ` (${n})`;
-  if (title.length + suffix.length <= TITLE_MAX) return `${title}${suffix}`;
+  if (title.length + suffix.length <= CARD_TITLE_MAX) return `${title}${suffix}`;
   const characters = Array.from(title);
   let length = title.length;
-  while (length + suffix.length > TITLE_MAX) length -= characters.pop()!.length;
+  while (length + suffix.length > CARD_TITLE_MAX) length -= characters.pop()!.length;
   return `${characters.join('').trimEnd()}${suffix}`;
 }

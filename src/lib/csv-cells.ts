@@ -25,16 +25,3 @@ export function neutralizeCell(value: string): string {
 export function restoreCell(value: string): string {
   return value.startsWith("'") && needsEscape(value.slice(1)) ? value.slice(1) : value;
 }
-
-/**
- * The figures an export writes after the card's own columns: `short_id`, `score`, `votes`,
- * `comments`, `items`, then `rating:<criterion title>` per criterion. An import reads past them,
- * so an export imports back as it is.
- */
-export const EXPORT_FIGURE_COLUMNS = ['short_id', 'score', 'votes', 'comments', 'items'] as const;
-export const RATING_COLUMN_PREFIX = 'rating:';
-
-/** Whether a header cell, trimmed and lower-cased as the importer reads it, names a figure column. */
-export function isFigureColumn(name: string): boolean {
-  return (EXPORT_FIGURE_COLUMNS as readonly string[]).includes(name) || name.startsWith(RATING_COLUMN_PREFIX);
-}
