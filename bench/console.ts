@@ -1,5 +1,5 @@
 /**
- * The facilitator console (docs/pages.md#facilitator-console) in Debian's chromium, two figures:
+ * The facilitator console (docs/pages.md#the-console) in Debian's chromium, two figures:
  *
  * 1. Time to first board: from asking for `/workshops/<id>?tab=board` to every one of a workshop's
  *    500 cards on the board (25 clusters of 19 ideas), the median of `--opens` (5) fresh tabs; beside

@@ -1,5 +1,5 @@
 /**
- * The console's pictures in `docs/` (docs/pages.md#facilitator-console), taken by
+ * The console's pictures in `docs/` (docs/pages.md#the-console), taken by
  * `npm run screenshot` on the demo workshop of `screenshot.ts`: the workshops page, the run, agenda
  * and board tabs at 1280×800, and the run tab on a phone (390×844). The facilitator's token is put
  * where the console keeps it, as signing in would.

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { browserAvailable, shown, useBrowser } from './helpers/browser';
+import { browserAvailable, shown, SHOWS_WITHIN_MS, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import {
   createBlankWorkshop,
@@ -8,6 +8,7 @@ import {
   expectAccessible,
   LAPTOP,
   mailedLink,
+  openConsoleWithToken,
   PHONE,
   signInToConsole,
   signUpInConsole,
@@ -192,5 +193,70 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     await page.getByRole('heading', { name: 'Sign in to the workshop screen' }).waitFor();
     const ended = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${own}` } });
     expect(ended.status).toBe(401);
+  });
+
+  it('creates a workshop from a template, from a native file uploaded from the computer, and from a file’s address', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const { page, problems } = await browser.newPage(LAPTOP);
+    page.setDefaultTimeout(SHOWS_WITHIN_MS);
+    await openConsoleWithToken(page, t.url, fay.api.token!, '/');
+
+    let form = await createForm(page);
+    await form.getByLabel('From a template').check();
+    await form.getByLabel('Template', { exact: true }).selectOption({ label: 'Retrospective' });
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Retrospective' }).waitFor();
+    const fromTemplate = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const steps = await fay.api.get('/v1/workshops/{workshop_id}/steps', {
+      params: { path: { workshop_id: fromTemplate } },
+    });
+    expect(steps.length).toBeGreaterThan(2);
+
+    // The template's workshop, exported as a native file: its link, and its bytes.
+    const started = await fay.api.post('/v1/workshops/{workshop_id}/exports', {
+      params: { path: { workshop_id: fromTemplate } },
+      body: { type: 'native' },
+    });
+    const inExport = { params: { path: { workshop_id: fromTemplate, id: started.id } } };
+    await expect
+      .poll(async () => (await fay.api.get('/v1/workshops/{workshop_id}/exports/{id}', inExport)).state, {
+        timeout: 15_000,
+      })
+      .toBe('success');
+    const { url } = await fay.api.get('/v1/workshops/{workshop_id}/exports/{id}', inExport);
+    const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
+
+    await page.getByRole('link', { name: 'Workshops' }).first().click();
+    form = await createForm(page);
+    await form.getByLabel('From a native file', { exact: true }).check();
+    await form.getByLabel('Title (optional)').fill('Uploaded');
+    await form
+      .getByLabel('Native file (.json)')
+      .setInputFiles({ name: 'retro.json', mimeType: 'application/json', buffer: bytes });
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Uploaded' }).waitFor();
+
+    await page.getByRole('link', { name: 'Workshops' }).first().click();
+    form = await createForm(page);
+    await form.getByLabel('From a native file’s address').check();
+    await form.getByLabel('Address of the native file').fill(`${t.url}/nowhere.json`);
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    // The service's refusal is said on the form, on the field it names.
+    await shown(page, 'form[aria-label="Create a workshop"] .problem', /./);
+    await expect.poll(() => form.getByLabel('Address of the native file').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Address of the native file').fill(url);
+    await form.getByLabel('Title (optional)').fill('From the link');
+    await form.getByRole('button', { name: 'Create', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'From the link' }).waitFor();
+
+    const mine = await fay.api.get('/v1/user/me/workshops');
+    expect(mine.map((workshop) => workshop.title).sort()).toEqual(['From the link', 'Retrospective', 'Uploaded']);
+    for (const workshop of mine) {
+      const copied = await fay.api.get('/v1/workshops/{workshop_id}/steps', {
+        params: { path: { workshop_id: workshop.id } },
+      });
+      expect(copied.map((step) => step.name)).toEqual(steps.map((step) => step.name));
+    }
+    expect(problems.errors).toEqual([]);
   });
 });

@@ -10,8 +10,12 @@ export const api = createClient({ baseUrl: location.origin });
 export const PUBLIC_URL =
   document.querySelector<HTMLMetaElement>('meta[name="public-url"]')?.content || location.origin;
 
+/** Something the page itself finds missing before it calls the service (a file not chosen yet). */
+export class InputProblem extends Error {}
+
 /** What to tell the person about a failed call: the service's own message, or that it cannot be reached. */
 export function problemText(err: unknown): string {
+  if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
     const detail = err.details[0];
     return detail && detail.message !== err.message ? `${err.message} ${detail.message}` : err.message;

@@ -141,3 +141,35 @@ export function ConfirmButton(props: {
     </span>
   );
 }
+
+/** A labelled select bound to a signal (its label names it alone: the options are not part of its name). */
+export function SelectField(props: {
+  label: string;
+  value: Signal<string>;
+  options: Array<{ value: string; label: string }>;
+  hint?: string;
+}) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select
+        id={id}
+        value={props.value.value}
+        onChange={(event) => (props.value.value = event.currentTarget.value)}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+      >
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {props.hint && (
+        <p id={`${id}-hint`} class="hint">
+          {props.hint}
+        </p>
+      )}
+    </div>
+  );
+}

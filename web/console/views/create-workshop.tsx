@@ -6,8 +6,8 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
-import { api } from '../api';
-import { Field, Problem, onSubmit, useAction } from '../forms';
+import { api, InputProblem } from '../api';
+import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
 import { navigate } from '../router';
 
 export type Organization = { id: string; name: string };
@@ -80,7 +80,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
       case 'url':
         return api.post('/v1/workshops', { body: { ...named, url: url.value } });
       case 'file': {
-        if (!file.value) throw new Error('Choose the file to create the workshop from.');
+        if (!file.value) throw new InputProblem('Choose the file to create the workshop from.');
         const upload = await api.post('/v1/uploads', { body: { file: file.value } });
         return api.post('/v1/workshops', { body: { ...named, url: upload.url } });
       }
@@ -127,44 +127,31 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
               name="description"
             />
             {props.organizations.length > 0 && (
-              <label class="field">
-                For
-                <select value={owner.value} onChange={(e) => (owner.value = e.currentTarget.value)}>
-                  <option value="">Myself</option>
-                  {props.organizations.map((organization) => (
-                    <option key={organization.id} value={organization.id}>
-                      {organization.name}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <SelectField
+                label="For"
+                value={owner}
+                options={[
+                  { value: '', label: 'Myself' },
+                  ...props.organizations.map((organization) => ({ value: organization.id, label: organization.name })),
+                ]}
+              />
             )}
           </>
         )}
         {mode.value === 'template' && (
-          <label class="field">
-            Template
-            <select value={template.value} onChange={(e) => (template.value = e.currentTarget.value)}>
-              {templates.value.map((found) => (
-                <option key={found.id} value={found.id}>
-                  {found.title}
-                </option>
-              ))}
-            </select>
-            <span class="hint">{templates.value.find((found) => found.id === template.value)?.description}</span>
-          </label>
+          <SelectField
+            label="Template"
+            value={template}
+            options={templates.value.map((found) => ({ value: found.id, label: found.title }))}
+            hint={templates.value.find((found) => found.id === template.value)?.description}
+          />
         )}
         {mode.value === 'copy' && (
-          <label class="field">
-            Workshop to copy
-            <select value={source.value} onChange={(e) => (source.value = e.currentTarget.value)}>
-              {copyable.map((workshop) => (
-                <option key={workshop.id} value={workshop.id}>
-                  {workshop.title}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Workshop to copy"
+            value={source}
+            options={copyable.map((workshop) => ({ value: workshop.id, label: workshop.title }))}
+          />
         )}
         {mode.value === 'url' && (
           <Field
