@@ -61,10 +61,10 @@ describe('invitations', () => {
     expect(link.startsWith(`${t.url}/invitations/`)).toBe(true);
     expect(mail.html).toContain('the workshop &quot;Retro&quot;');
     expect(mail.html).toContain(`href="${link}"`);
-    // The link opens a page that signs in and accepts.
+    // The link opens the console, which signs in and accepts (test/console.test.ts, in a browser).
     const page = await fetch(link);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('/accept');
+    expect(await page.text()).toContain('/console/assets/');
 
     expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: guest.token }), 404, 'not_found');
     expect((await accept(token)).body).toEqual({ workshop_id: w.id });

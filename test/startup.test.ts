@@ -65,8 +65,8 @@ describe('mail without SMTP', () => {
       const page = await fetch(new URL(new URL(link!).pathname + new URL(link!).search, base));
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect(await page.text()).toContain('/v1/auth/confirm');
-      // What the page does: post the link's token.
+      // The console's page, which posts the link's token (test/console.test.ts, in a browser), as here.
+      expect(await page.text()).toContain('/console/assets/');
       const confirmed = await fetch(`${base}/v1/auth/confirm`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
