@@ -10,7 +10,7 @@ import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { CanvasForm, CanvasPreview } from './canvas-form';
 import { Choose } from './choose';
-import { inWorkshop, useLiveRead } from './live-read';
+import { inWorkshop, useLiveRead } from '../live-read';
 
 type Predefined = { id: string; name: string };
 

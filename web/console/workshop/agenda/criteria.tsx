@@ -11,7 +11,7 @@ import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Choose } from './choose';
-import { inWorkshop, useLiveRead, type LiveRead } from './live-read';
+import { inWorkshop, useLiveRead, type LiveRead } from '../live-read';
 
 /** The service's rating scales by number (docs: spec, Criterion), in words. */
 export const SCALES: Array<[number, string]> = [

@@ -9,7 +9,7 @@ import { api } from '../../api';
 import { ConfirmButton, Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Choose } from './choose';
-import { useLiveRead } from './live-read';
+import { useLiveRead } from '../live-read';
 
 const IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/tiff';
 type Align = 'left' | 'above';

@@ -10,7 +10,7 @@ import type { Workshop } from 'workshop-sdk';
 import { api } from '../../api';
 import { Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
-import { changedMembers } from './live-read';
+import { changedMembers } from '../live-read';
 
 type Flag = 'allow_guests' | 'force_sync' | 'daily_mail' | 'change_step_notifications';
 type Limit = keyof Workshop['vote_limit'];

@@ -11,7 +11,7 @@ import { api } from '../../api';
 import { Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Illustration } from './illustration';
-import { changedMembers } from './live-read';
+import { changedMembers } from '../live-read';
 import { PrefsFields, type Prefs } from './prefs';
 import { readSteps } from './step-order';
 import { ViewFields } from './view-fields';

@@ -11,7 +11,7 @@ import type { Step } from 'workshop-sdk';
 import { api, problemText } from '../../api';
 import type { WorkshopScope } from '../context';
 import { moved } from './drag';
-import { inWorkshop } from './live-read';
+import { inWorkshop } from '../live-read';
 
 /** Reads the steps again into the scope (the tabs all show them), without waiting for the live event. */
 export async function readSteps(scope: WorkshopScope): Promise<void> {

@@ -11,7 +11,7 @@ import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { useDragOrder } from './drag';
-import { inWorkshop } from './live-read';
+import { inWorkshop } from '../live-read';
 import { readSteps, useStepOrder } from './step-order';
 
 type Control = 'handle' | 'up' | 'down';

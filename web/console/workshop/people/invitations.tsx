@@ -7,7 +7,7 @@ import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
 import { api } from '../../api';
 import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
-import { inWorkshop, useLiveRead } from '../agenda/live-read';
+import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
 
 type Invitation = { id: string; email: string; state: 'pending' | 'accepted' };

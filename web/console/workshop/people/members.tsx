@@ -7,7 +7,7 @@
 import { api } from '../../api';
 import { ConfirmButton, Problem, useAction } from '../../forms';
 import { me } from '../../session';
-import { inWorkshop, useLiveRead } from '../agenda/live-read';
+import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
 
 type Role = 'facilitator' | 'participant';

@@ -6,8 +6,8 @@
 import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from 'workshop-sdk';
-import { problemText } from '../../api';
-import type { WorkshopScope } from '../context';
+import { problemText } from '../api';
+import type { WorkshopScope } from './context';
 
 export interface LiveRead<T> {
   /** The last answer; undefined until the first one. */
