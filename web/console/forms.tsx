@@ -173,3 +173,24 @@ export function SelectField(props: {
     </div>
   );
 }
+
+/**
+ * A form's end: its refusal, the submit button (off while the action runs), and a status read out
+ * when it changes (`Saved.`, `2 invitations sent.`); `children` go after it (an "unsaved" hint).
+ */
+export function SubmitRow(props: { action: Action; label: string; status: string; children?: ComponentChildren }) {
+  return (
+    <>
+      <Problem action={props.action} />
+      <div class="save-row">
+        <button type="submit" class="primary" disabled={props.action.busy.value}>
+          {props.label}
+        </button>
+        <span role="status" class="done">
+          {props.status}
+        </span>
+        {props.children}
+      </div>
+    </>
+  );
+}

@@ -8,7 +8,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api } from '../../api';
-import { Field, Problem, onSubmit, useAction } from '../../forms';
+import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { changedMembers } from '../live-read';
 
@@ -122,15 +122,7 @@ export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
           />
         ))}
       </fieldset>
-      <Problem action={action} />
-      <div class="save-row">
-        <button type="submit" class="primary" disabled={action.busy.value}>
-          Save settings
-        </button>
-        <span role="status" class="done">
-          {saved.value && !dirty ? 'Saved.' : ''}
-        </span>
-      </div>
+      <SubmitRow action={action} label="Save settings" status={saved.value && !dirty ? 'Saved.' : ''} />
     </form>
   );
 }

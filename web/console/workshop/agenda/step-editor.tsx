@@ -8,7 +8,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useId, useRef } from 'preact/hooks';
 import type { Criterion, Step, View } from 'workshop-sdk';
 import { api } from '../../api';
-import { Field, Problem, onSubmit, useAction } from '../../forms';
+import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Illustration } from './illustration';
 import { changedMembers } from '../live-read';
@@ -102,16 +102,9 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
             onChange={(next) => (view.value = next)}
           />
         </details>
-        <Problem action={action} />
-        <div class="save-row">
-          <button type="submit" class="primary" disabled={action.busy.value}>
-            Save step
-          </button>
-          <span role="status" class="done">
-            {saved.value && !dirty ? 'Saved.' : ''}
-          </span>
+        <SubmitRow action={action} label="Save step" status={saved.value && !dirty ? 'Saved.' : ''}>
           {dirty && <span class="hint">Unsaved changes</span>}
-        </div>
+        </SubmitRow>
       </form>
       <Illustration key={step.id} scope={scope} step={step} />
     </div>

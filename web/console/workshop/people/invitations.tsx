@@ -6,7 +6,7 @@
 import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
 import { api } from '../../api';
-import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
+import { ConfirmButton, Problem, SubmitRow, onSubmit, useAction } from '../../forms';
 import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
 
@@ -124,15 +124,7 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
           onInput={(e) => (message.value = e.currentTarget.value)}
         />
       </div>
-      <Problem action={action} />
-      <div class="save-row">
-        <button type="submit" class="primary" disabled={action.busy.value}>
-          Send invitations
-        </button>
-        <span role="status" class="done">
-          {sent.value}
-        </span>
-      </div>
+      <SubmitRow action={action} label="Send invitations" status={sent.value} />
     </form>
   );
 }
