@@ -29,10 +29,11 @@ const STATUSES: Options<View['card_status']> = [
   ['aside', 'Cards set aside'],
   ['all', 'All cards'],
 ];
+/** The API's own words: it keeps `card_author` for the screens and gives it no further meaning. */
 const AUTHORS: Options<View['card_author']> = [
-  ['all', 'Everyone’s'],
-  ['active', 'Each person’s own'],
-  ['other', 'Everyone else’s'],
+  ['all', 'All authors'],
+  ['active', 'Active authors'],
+  ['other', 'Other authors'],
 ];
 const SUB_VIEWS: Options<View['card_sub_view']> = [
   ['content', 'Its text'],
