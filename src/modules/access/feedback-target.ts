@@ -1,10 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { inPairs } from '../../db/sql';
-import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
+import type { Db } from '../../db/database';
 import { notFound } from '../../http/errors';
 import { loadAccess, type LoadedAccess } from './load';
 import { seesCard } from './visibility';
+import { cardOfWorkshop, cardsOfWorkshops } from './repo';
 import type { CardRef } from '../../domain/card-ref';
 
 /*
@@ -18,26 +16,6 @@ export interface FeedbackTarget {
   card: { id: string; type: 'idea' | 'cluster'; userId: string };
 }
 
-const queries = preparedPerDb((db: Db) => {
-  const { cards } = tablesOf(db);
-  return {
-    card: named(
-      db
-        .select({ id: cards.id, type: cards.type, userId: cards.userId })
-        .from(cards)
-        .where(and(eq(cards.id, sql.placeholder('cardId')), eq(cards.workshopId, sql.placeholder('workshopId')))),
-      'feedback_target_card',
-    ),
-    cards: named(
-      db
-        .select({ id: cards.id, workshopId: cards.workshopId, type: cards.type, userId: cards.userId })
-        .from(cards)
-        .where(inPairs(db, cards.workshopId, cards.id, sql.placeholder('pairs'))),
-      'feedback_target_cards',
-    ),
-  };
-});
-
 /**
  * The caller's access to the workshop (404 for strangers) and the card, which must belong to that
  * workshop and be one the caller may see now (404 otherwise: a private step hides other
@@ -46,7 +24,7 @@ const queries = preparedPerDb((db: Db) => {
  */
 export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> {
   const access = await loadAccess(db, ref.workshopId, ref.userId);
-  const [card] = await queries(db).card.execute({ cardId: ref.cardId, workshopId: ref.workshopId });
+  const card = await cardOfWorkshop(db, ref.workshopId, ref.cardId);
   if (!card || !(await seesCard(db, access, card.userId))) throw notFound('Card');
   return { access, card };
 }
@@ -61,7 +39,7 @@ export async function loadCardTargets(
 ): Promise<Map<string, FeedbackTarget['card']>> {
   if (asked.length === 0) return new Map();
   const pairs = [...new Map(asked.map((a) => [a.cardId, [a.workshopId, a.cardId] as const])).values()];
-  const rows = await queries(db).cards.execute({ pairs: JSON.stringify(pairs) });
+  const rows = await cardsOfWorkshops(db, pairs);
   return new Map(rows.map(({ id, type, userId }) => [id, { id, type, userId }]));
 }
 
