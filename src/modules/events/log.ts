@@ -1,46 +1,28 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, not, or, sql, type SQL } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
-import { inList, jsonText } from '../../db/sql';
+import type { Db } from '../../db/database';
 import { authorsHiddenIn, visibleCardAuthors, type CardAuthors } from '../access/visibility';
 import type { AppDeps } from '../../deps';
 import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes } from '../access/rules';
 import type { WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
-import { actionsVisibleAs, isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
+import { isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
-
-/**
- * Hides the events of one kind of feedback given by others: the owner is the feedback's `user_id`
- * (a facilitator may remove a participant's vote, and that stays the participant's event),
- * falling back to the actor.
- */
-function onlyOwn(db: Db, resource: 'vote' | 'rating', userId: string): SQL {
-  const { events } = tablesOf(db);
-  const actions = actionsVisibleAs(resource);
-  const owner = sql`coalesce(${jsonText(db, events.change, `${resource}.user_id`)}, ${events.userId})`;
-  return sql`not (${inArray(events.action, actions)} and ${owner} is distinct from ${userId})`;
-}
+import { actionCountsSeen, eventPage, eventRowsAfter, type LogView } from './repo';
 
 /**
  * What the caller may see of the log, under the display prefs of the current step and its private
  * writing (changes about other participants' cards are left out).
  */
-function visibleTo(db: Db, access: WorkshopAccess, cardAuthors: CardAuthors): SQL[] {
-  const { events } = tablesOf(db);
-  const conditions: SQL[] = [];
-  if (cardAuthors !== 'all')
-    conditions.push(or(isNull(events.cardUserId), inList(db, events.cardUserId, [...cardAuthors]))!);
-  if (!seesAllVotes(access)) conditions.push(onlyOwn(db, 'vote', access.userId));
-  if (!seesAllRatings(access)) conditions.push(onlyOwn(db, 'rating', access.userId));
-  if (!isFacilitator(access)) conditions.push(not(inArray(events.action, actionsVisibleAs('facilitators'))));
-  return conditions;
+function logViewOf(access: WorkshopAccess, cardAuthors: CardAuthors): LogView {
+  const onlyOwn: Array<'vote' | 'rating'> = [];
+  if (!seesAllVotes(access)) onlyOwn.push('vote');
+  if (!seesAllRatings(access)) onlyOwn.push('rating');
+  return { cardAuthors, onlyOwn, facilitatorEvents: isFacilitator(access), userId: access.userId };
 }
 
 /**
  * How many events of `actions` logged in `[since, until)` each reader may see in the log (the rule
- * of `visibleTo`, under the current step), by action, keyed by the reader's user id. Readers the
+ * of `logViewOf`, under the current step), by action, keyed by the reader's user id. Readers the
  * rule treats alike (one role, every card, every vote and rating) share one count.
  */
 export async function countsSeenBy(
@@ -50,7 +32,6 @@ export async function countsSeenBy(
   actions: readonly WorkshopAction[],
   window: { since: string; until: string },
 ): Promise<Map<string, Map<string, number>>> {
-  const { events } = tablesOf(db);
   const byView = new Map<string, Map<string, number>>();
   const seen = new Map<string, Map<string, number>>();
   for (const reader of readers) {
@@ -59,20 +40,7 @@ export async function countsSeenBy(
     const view = alike ? reader.role : `${reader.role}\u0000${reader.userId}`;
     let counts = byView.get(view);
     if (!counts) {
-      const rows = await db
-        .select({ action: events.action, n: count() })
-        .from(events)
-        .where(
-          and(
-            eq(events.workshopId, workshopId),
-            gte(events.createdAt, window.since),
-            lt(events.createdAt, window.until),
-            inArray(events.action, [...actions]),
-            ...visibleTo(db, reader, cardAuthors),
-          ),
-        )
-        .groupBy(events.action);
-      counts = new Map(rows.map((row) => [row.action, row.n]));
+      counts = await actionCountsSeen(db, workshopId, logViewOf(reader, cardAuthors), actions, window);
       byView.set(view, counts);
     }
     seen.set(reader.userId, counts);
@@ -99,22 +67,12 @@ export async function listEvents(
   query: { filters?: string[] | undefined; page: Page & { offset: number } },
 ): Promise<{ items: EventOutput[]; total: number }> {
   const { db } = deps.database;
-  const { events, users } = tablesOf(db);
   const access = await loadAccess(db, workshopId, userId);
-  const where = and(
-    eq(events.workshopId, workshopId),
-    query.filters ? inArray(events.action, query.filters) : undefined,
-    ...visibleTo(db, access, await visibleCardAuthors(db, access)),
-  );
-  const total = (await db.select({ n: count() }).from(events).where(where))[0]!.n;
-  const rows = await db
-    .select({ event: events, user: users })
-    .from(events)
-    .leftJoin(users, eq(users.id, events.userId))
-    .where(where)
-    .orderBy(desc(events.seq))
-    .limit(query.page.perPage)
-    .offset(query.page.offset);
+  const { rows, total } = await eventPage(db, workshopId, logViewOf(access, await visibleCardAuthors(db, access)), {
+    actions: query.filters,
+    limit: query.page.perPage,
+    offset: query.page.offset,
+  });
   const hideScores = !seesAllVotes(access);
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, deps.config);
@@ -126,21 +84,6 @@ export async function listEvents(
   });
   return { items, total };
 }
-
-const after = preparedPerDb((db: Db) => {
-  const { events } = tablesOf(db);
-  return named(
-    db
-      .select()
-      .from(events)
-      .where(
-        and(eq(events.workshopId, sql.placeholder('workshopId')), sql`${events.seq} > ${sql.placeholder('afterSeq')}`),
-      )
-      .orderBy(asc(events.seq))
-      .limit(sql.placeholder('limit')),
-    'events_after',
-  );
-});
 
 /**
  * Whether a stored row records an action this version knows. Rows are written only by `record`
@@ -161,5 +104,5 @@ export async function eventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<WorkshopEvent[]> {
-  return (await after(db).execute({ workshopId, afterSeq, limit })).filter(isLogged);
+  return (await eventRowsAfter(db, workshopId, afterSeq, limit)).filter(isLogged);
 }
