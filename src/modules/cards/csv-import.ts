@@ -1,13 +1,11 @@
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db, type Schema } from '../../db/database';
+import type { Db, Schema } from '../../db/database';
 import { newId } from '../../db/columns';
-import { insertChunked } from '../../db/prepared';
 import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { planCardsImport, type ImportPlan } from './csv-plan';
-import { reserveCardNumbers } from './repo';
+import { cardIdsOfWorkshop, deleteCardsOfWorkshop, insertCardRows, reserveCardNumbers } from './repo';
 import type { CardOutput } from '../../domain/cards';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
@@ -32,13 +30,10 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
   const rows = plannedRows(ref, plan);
   const { db } = deps.database;
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     authorize(access, 'facilitate');
-    const replaced = (await tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, ref.workshopId))).map(
-      (r) => r.id,
-    );
-    await tx.delete(cards).where(eq(cards.workshopId, ref.workshopId));
+    const replaced = await cardIdsOfWorkshop(tx, ref.workshopId);
+    await deleteCardsOfWorkshop(tx, ref.workshopId);
     await unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     await relinkZones(deps, { tx, changes }, { ...ref, from: replaced });
     const placements = await insertRows(tx, ref, rows);
@@ -98,6 +93,6 @@ async function insertRows(tx: Db, ref: WorkshopRef, rows: PlannedRow[]): Promise
   if (rows.length === 0) return {};
   const first = await reserveCardNumbers(tx, ref.workshopId, rows.length);
   rows.forEach((row, index) => (row.number = first + index));
-  await insertChunked(tx, tablesOf(tx).cards, rows);
+  await insertCardRows(tx, rows);
   return Object.fromEntries(rows.map((row) => [row.id, { position: row.position }]));
 }

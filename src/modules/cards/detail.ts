@@ -1,6 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
+import type { Db } from '../../db/database';
 import { toCriterion, type CriterionOutput } from '../../domain/criteria';
 import { toItem } from '../items/schemas';
 import { type ItemOutput } from '../../domain/items';
@@ -11,55 +9,7 @@ import { seesAllRatings } from '../access/rules';
 import { type WorkshopAccess } from '../../domain/permissions';
 import { authorFor, type Reader } from '../access/visibility';
 import type { CardSectionOutput } from './schemas';
-import { creationOrder } from '../../db/creation-order';
-
-const queries = preparedPerDb((db: Db) => {
-  const { criteria, items, ratings, sections } = tablesOf(db);
-  const workshopId = sql.placeholder('workshopId');
-  const cardId = sql.placeholder('cardId');
-  return {
-    sections: named(
-      db
-        .select()
-        .from(sections)
-        .where(eq(sections.workshopId, workshopId))
-        .orderBy(asc(sections.position), asc(sections.id)),
-      'cards_detail_sections',
-    ),
-    criteria: named(
-      db
-        .select()
-        .from(criteria)
-        .where(eq(criteria.workshopId, workshopId))
-        .orderBy(asc(criteria.position), asc(criteria.id)),
-      'cards_detail_criteria',
-    ),
-    items: named(
-      db
-        .select()
-        .from(items)
-        .where(eq(items.cardId, cardId))
-        .orderBy(asc(items.createdAt), asc(creationOrder(items))),
-      'cards_detail_items',
-    ),
-    ratings: named(
-      db
-        .select()
-        .from(ratings)
-        .where(eq(ratings.cardId, cardId))
-        .orderBy(asc(ratings.createdAt), asc(creationOrder(ratings))),
-      'cards_detail_ratings',
-    ),
-    ownRatings: named(
-      db
-        .select()
-        .from(ratings)
-        .where(and(eq(ratings.cardId, cardId), eq(ratings.userId, sql.placeholder('userId'))))
-        .orderBy(asc(ratings.createdAt), asc(creationOrder(ratings))),
-      'cards_detail_own_ratings',
-    ),
-  };
-});
+import { criteriaInOrder, itemsOfCard, ratingsOfCard, sectionsInOrder } from './feedback-repo';
 
 /** Every section of the workshop, in order, each with this card's items in it, their authors as `reader` may see them. */
 export async function cardSections(
@@ -68,15 +18,14 @@ export async function cardSections(
   cardId: string,
   reader: Reader,
 ): Promise<CardSectionOutput[]> {
-  const q = queries(db);
   const bySection = new Map<string, ItemOutput[]>();
-  for (const row of await q.items.execute({ cardId })) {
+  for (const row of await itemsOfCard(db, cardId)) {
     const item = authorFor(reader, toItem(row));
     const list = bySection.get(row.sectionId);
     if (list) list.push(item);
     else bySection.set(row.sectionId, [item]);
   }
-  return (await q.sections.execute({ workshopId })).map((row) => ({
+  return (await sectionsInOrder(db, workshopId)).map((row) => ({
     ...toSection(row),
     items: bySection.get(row.id) ?? [],
   }));
@@ -87,17 +36,12 @@ export async function cardSections(
  * only the caller's when the current step hides other people's ratings.
  */
 export async function cardCriteria(db: Db, access: WorkshopAccess, cardId: string): Promise<CriterionOutput[]> {
-  const q = queries(db);
-  const ratingRows = seesAllRatings(access)
-    ? await q.ratings.execute({ cardId })
-    : await q.ownRatings.execute({ cardId, userId: access.userId });
+  const ratingRows = await ratingsOfCard(db, cardId, seesAllRatings(access) ? undefined : access.userId);
   const byCriterion = new Map<string, RatingOutput[]>();
   for (const row of ratingRows) {
     const list = byCriterion.get(row.criteriumId);
     if (list) list.push(toRating(row));
     else byCriterion.set(row.criteriumId, [toRating(row)]);
   }
-  return (await q.criteria.execute({ workshopId: access.workshop.id })).map((row) =>
-    toCriterion(row, byCriterion.get(row.id) ?? []),
-  );
+  return (await criteriaInOrder(db, access.workshop.id)).map((row) => toCriterion(row, byCriterion.get(row.id) ?? []));
 }

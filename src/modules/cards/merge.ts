@@ -1,8 +1,6 @@
-import { and, asc, eq, sql, type Column } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { newId } from '../../db/columns';
-import { execute, inList } from '../../db/sql';
 import { AppError, invalid } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
 import { authorize } from '../access/rules';
@@ -10,12 +8,19 @@ import { loadAccess, type LoadedAccess } from '../access/load';
 import { authorVisibilityNow, mostHidden, privateAuthorsAmong, seesCard, VisibilityMemo } from '../access/visibility';
 import { StackPlan } from './placements';
 import { findCard, nextCardNumber } from './repo';
+import {
+  cardsAmong,
+  deleteCards,
+  ideaIdsByPosition,
+  insertMergedCard,
+  moveFeedbackOnto,
+  setParent,
+} from './merge-repo';
 import type { CardRow, MergeCardsInput } from './schemas';
 import type { CardOutput } from '../../domain/cards';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardFor, cardForEvent, type WorkshopRef } from './service';
-import { CREATION_ORDER_COLUMN } from '../../db/creation-order';
 
 /**
  * Merges cards into a new one (docs/api.md#cards): it takes the first card's type, parent and place;
@@ -25,7 +30,6 @@ import { CREATION_ORDER_COLUMN } from '../../db/creation-order';
  */
 export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInput): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const { cards } = tablesOf(tx);
     const access = await loadAccess(tx, ref.workshopId, ref.userId);
     const memo = new VisibilityMemo();
     const merged = await listedCards(tx, access, input.cards_id, memo);
@@ -49,7 +53,7 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     const id = newId();
     await plan.insert(parentId, id, place);
 
-    await tx.insert(cards).values({
+    await insertMergedCard(tx, {
       id,
       workshopId: ref.workshopId,
       number: await nextCardNumber(tx, ref.workshopId),
@@ -66,9 +70,9 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     });
 
     const sourceIds = [...mergedIds];
-    await moveFeedback(tx, sourceIds, id);
+    await moveFeedbackOnto(tx, sourceIds, id);
     await adoptIdeas(tx, plan, merged, mergedIds, first.type === 'cluster' ? id : parentId!);
-    await tx.delete(cards).where(inList(tx, cards.id, sourceIds));
+    await deleteCards(tx, sourceIds);
     // The stacks the merged cards left close their gaps; the document drops the merged cards.
     plan.delete(mergedIds);
     await plan.commit(deps, tx, changes);
@@ -98,11 +102,7 @@ async function listedCards(
   ids: readonly string[],
   memo: VisibilityMemo,
 ): Promise<CardRow[]> {
-  const { cards } = tablesOf(tx);
-  const rows = await tx
-    .select()
-    .from(cards)
-    .where(and(eq(cards.workshopId, access.workshop.id), inList(tx, cards.id, ids)));
+  const rows = await cardsAmong(tx, access.workshop.id, ids);
   const byId = new Map<string, CardRow>();
   for (const row of rows) if (await seesCard(tx, access, row.userId, memo)) byId.set(row.id, row);
   const missing = ids.findIndex((id) => !byId.has(id));
@@ -139,30 +139,6 @@ async function mergedCardOwner(
   return [...hidden][0]!;
 }
 
-/** Moves votes, ratings, items, comments and attachments of the source cards onto `targetId`. */
-async function moveFeedback(tx: Db, sourceIds: readonly string[], targetId: string): Promise<void> {
-  const { attachments, comments, items, ratings, votes } = tablesOf(tx);
-  const fromSources = (table: { cardId: Column }) => inList(tx, table.cardId, sourceIds);
-  // One rating per user and criterion survives: the most recently changed.
-  await execute(
-    tx,
-    sql`
-    DELETE FROM ratings WHERE id IN (
-      SELECT id FROM (
-        SELECT id, row_number() OVER (
-          PARTITION BY user_id, criterium_id ORDER BY updated_at DESC, created_at DESC, ${CREATION_ORDER_COLUMN} DESC
-        ) AS rank
-        FROM ratings WHERE ${inList(tx, sql`card_id`, sourceIds)}
-      ) AS ranked WHERE rank > 1
-    )`,
-  );
-  await tx.update(ratings).set({ cardId: targetId }).where(fromSources(ratings));
-  await tx.update(votes).set({ cardId: targetId }).where(fromSources(votes));
-  await tx.update(items).set({ cardId: targetId }).where(fromSources(items));
-  await tx.update(comments).set({ cardId: targetId }).where(fromSources(comments));
-  await tx.update(attachments).set({ cardId: targetId }).where(fromSources(attachments));
-}
-
 /**
  * Ideas of merged clusters that are not merged themselves move to the end of `newParentId`'s stack,
  * cluster by cluster in the order the clusters were listed (their positions through `plan`).
@@ -174,18 +150,12 @@ async function adoptIdeas(
   mergedIds: ReadonlySet<string>,
   newParentId: string,
 ): Promise<void> {
-  const { cards } = tablesOf(tx);
   for (const cluster of merged) {
     if (cluster.type !== 'cluster') continue;
-    const ideas = await tx
-      .select({ id: cards.id })
-      .from(cards)
-      .where(and(eq(cards.workshopId, cluster.workshopId), eq(cards.parentId, cluster.id)))
-      .orderBy(asc(cards.position), asc(cards.id));
-    for (const idea of ideas) {
-      if (mergedIds.has(idea.id)) continue;
-      await plan.move(cluster.id, newParentId, idea.id);
-      await tx.update(cards).set({ parentId: newParentId }).where(eq(cards.id, idea.id));
+    for (const ideaId of await ideaIdsByPosition(tx, cluster.workshopId, cluster.id)) {
+      if (mergedIds.has(ideaId)) continue;
+      await plan.move(cluster.id, newParentId, ideaId);
+      await setParent(tx, ideaId, newParentId);
     }
   }
 }

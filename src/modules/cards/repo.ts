@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
-import { named, preparedPerDb } from '../../db/prepared';
+import { insertChunked, named, preparedPerDb } from '../../db/prepared';
 import { AppError, notFound } from '../../http/errors';
 import type { CardFields, CardRow, ListCardsQuery } from './schemas';
 import { WORKSHOP_MAX_CARDS } from '../../domain/cards';
@@ -178,6 +178,11 @@ export async function insertCard(tx: Db, values: Schema['cards']['$inferInsert']
   return row!;
 }
 
+/** Inserts many cards at once (an import): a statement per `insertChunked` chunk. */
+export async function insertCardRows(tx: Db, rows: Array<Schema['cards']['$inferInsert']>): Promise<void> {
+  await insertChunked(tx, tablesOf(tx).cards, rows);
+}
+
 export async function updateCardRow(
   tx: Db,
   cardId: string,
@@ -196,6 +201,18 @@ export async function updateCardRow(
 export async function ideaIdsOf(tx: Db, clusterId: string): Promise<string[]> {
   const { cards } = tablesOf(tx);
   return (await tx.select({ id: cards.id }).from(cards).where(eq(cards.parentId, clusterId))).map((r) => r.id);
+}
+
+/** The ids of every card of the workshop. */
+export async function cardIdsOfWorkshop(tx: Db, workshopId: string): Promise<string[]> {
+  const { cards } = tablesOf(tx);
+  return (await tx.select({ id: cards.id }).from(cards).where(eq(cards.workshopId, workshopId))).map((r) => r.id);
+}
+
+/** Deletes every card of the workshop, and with them their feedback. */
+export async function deleteCardsOfWorkshop(tx: Db, workshopId: string): Promise<void> {
+  const { cards } = tablesOf(tx);
+  await tx.delete(cards).where(eq(cards.workshopId, workshopId));
 }
 
 /** Deletes the cluster's ideas (they have no foreign key to it). */
