@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
 import type { CanvasRow, ZoneRow } from './schemas';
+import type { ZoneState } from '../../domain/canvas';
 
 // Every screen showing a canvas reads these, so they are prepared once per connection. Inside a
 // write, pass the transaction's handle so they see its changes.
@@ -74,4 +75,77 @@ export async function insertZones(tx: Db, rows: Schema['zones']['$inferInsert'][
 export async function deleteCanvasRow(tx: Db, canvasId: string): Promise<void> {
   const { canvases } = tablesOf(tx);
   await tx.delete(canvases).where(eq(canvases.id, canvasId));
+}
+
+// The zones side of the documents' SQL copy (`zone-copy.ts`): read on each document load, written
+// with every stored update that changes a zone.
+const copyStatements = preparedPerDb((db: Db) => {
+  const { zones } = tablesOf(db);
+  const p = sql.placeholder;
+  const copy = {
+    id: zones.id,
+    name: zones.name,
+    x: zones.x,
+    y: zones.y,
+    rows: zones.rows,
+    cols: zones.cols,
+    cluster_id: zones.clusterId,
+  };
+  return {
+    zones: named(
+      db
+        .select(copy)
+        .from(zones)
+        .where(eq(zones.workshopId, p('workshopId'))),
+      'canvas_copy_zones',
+    ),
+    zone: named(
+      db
+        .select(copy)
+        .from(zones)
+        .where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))),
+      'canvas_copy_zone',
+    ),
+    writeZone: named(
+      db
+        .update(zones)
+        .set({
+          name: sql`${p('name')}`,
+          x: sql`${p('x')}`,
+          y: sql`${p('y')}`,
+          rows: sql`${p('rows')}`,
+          cols: sql`${p('cols')}`,
+          clusterId: sql`${p('clusterId')}`,
+          updatedAt: sql`${p('now')}`,
+        })
+        .where(and(eq(zones.id, p('zoneId')), eq(zones.workshopId, p('workshopId')))),
+      'canvas_copy_write_zone',
+    ),
+  };
+});
+
+/** The workshop's zones, as the copy holds them. */
+export function copiedZones(db: Db, workshopId: string) {
+  return copyStatements(db).zones.execute({ workshopId });
+}
+
+/** The zone, if it belongs to the workshop. */
+export async function copiedZone(db: Db, workshopId: string, zoneId: string) {
+  const [row] = await copyStatements(db).zone.execute({ zoneId, workshopId });
+  return row;
+}
+
+/** Writes the zone's values as the document holds them. */
+export async function writeZoneCopy(tx: Db, workshopId: string, zoneId: string, z: ZoneState): Promise<void> {
+  await copyStatements(tx).writeZone.execute({
+    name: z.name,
+    x: z.x,
+    y: z.y,
+    rows: z.rows,
+    cols: z.cols,
+    clusterId: z.cluster_id,
+    now: new Date().toISOString(),
+    zoneId,
+    workshopId,
+  });
 }
