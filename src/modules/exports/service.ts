@@ -10,7 +10,8 @@ import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { storedFileResponse, type FileResponse } from '../uploads/service';
 import { LINK_TTL_SECONDS } from '../uploads/file-links';
-import { deleteFileRow, findFile, recordFile, removeBlob, type FileRef } from '../uploads/storage';
+import { findFile, removeBlob, type FileRef } from '../uploads/storage';
+import { deleteFileRow, recordFile } from '../uploads/repo';
 import type { ExportOutput as ExportResource } from '../../domain/events';
 import type { ExportOutcome } from './job-messages';
 import {

@@ -5,7 +5,8 @@ import type { FileStore } from '../../files/store';
 import { encodeAvatar, type EncodedImage } from './images';
 import { optionalFile, type FormFields } from './multipart';
 import { fileRefFromUrl, permanentFileUrl } from './file-links';
-import { AVATAR_CONTAINER, deleteFileRow, putBlob, recordFile, removeBlob, type FileRef } from './storage';
+import { AVATAR_CONTAINER, putBlob, removeBlob, type FileRef } from './storage';
+import { deleteFileRow, recordFile } from './repo';
 
 interface AvatarDeps {
   config: Pick<Config, 'publicUrl' | 'secret'>;

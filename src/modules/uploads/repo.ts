@@ -1,12 +1,18 @@
 import { and, asc, eq, gte, inArray, isNull, lt, notExists, sql } from 'drizzle-orm';
-import { tablesOf, type Db } from '../../db/database';
-import { forUpdate } from '../../db/sql';
-import type { FileRef } from './storage';
+import { tablesOf, type Db, type Schema } from '../../db/database';
+import { named, preparedPerDb } from '../../db/prepared';
+import { forUpdate, inList } from '../../db/sql';
 
 /*
- * The queries of the upload limits and of the sweep of uploads attached to nothing. Sizes are
- * summed in the database; PostgreSQL answers a sum as text (a bigint), hence the `Number`s.
+ * The queries of stored files' rows (`storage.ts`), of the upload limits and of the sweep of
+ * uploads attached to nothing. Sizes are summed in the database; PostgreSQL answers a sum as text
+ * (a bigint), hence the `Number`s.
  */
+
+export type FileRow = Schema['files']['$inferSelect'];
+
+/** A file's row by where its bytes live (`storage.ts`'s `FileRef`). */
+type FileKey = Pick<FileRow, 'container' | 'key'>;
 
 /** The container `POST /v1/uploads` stores into (avatars and exports have their own). */
 const UPLOADS = 'uploads';
@@ -109,7 +115,7 @@ function unattached(db: Db) {
  * takes, `ownUpload`; another instance's sweep its own), then deleted by a second statement that
  * looks again: on PostgreSQL it sees what committed meanwhile, so an upload attached just now stays.
  */
-export async function deleteUnattachedUploads(tx: Db, before: string, limit: number): Promise<FileRef[]> {
+export async function deleteUnattachedUploads(tx: Db, before: string, limit: number): Promise<FileKey[]> {
   const { files } = tablesOf(tx);
   const candidates = await forUpdate(
     tx,
@@ -127,4 +133,72 @@ export async function deleteUnattachedUploads(tx: Db, before: string, limit: num
     .delete(files)
     .where(and(inArray(files.id, ids), unattached(tx)))
     .returning({ container: files.container, key: files.key });
+}
+
+/** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
+export async function recordFile(
+  tx: Db,
+  ref: FileKey,
+  input: { userId: string | null; name: string; mimetype: string; size: number; workshopId?: string | null },
+): Promise<FileRow> {
+  const { files } = tablesOf(tx);
+  const row = {
+    container: ref.container,
+    key: ref.key,
+    userId: input.userId,
+    name: input.name,
+    mimetype: input.mimetype,
+    size: input.size,
+    workshopId: input.workshopId ?? null,
+  };
+  return (await tx.insert(files).values(row).returning())[0]!;
+}
+
+const lookups = preparedPerDb((db: Db) => {
+  const { files } = tablesOf(db);
+  return named(
+    db
+      .select()
+      .from(files)
+      .where(and(eq(files.container, sql.placeholder('container')), eq(files.key, sql.placeholder('key')))),
+    'files_by_ref',
+  );
+});
+
+/** The file's row, if it was recorded. */
+export async function fileByRef(db: Db, ref: FileKey): Promise<FileRow | undefined> {
+  return (await lookups(db).execute({ container: ref.container, key: ref.key }))[0];
+}
+
+/** The keys among `keys` that have a row in `container`. */
+export async function recordedKeysAmong(db: Db, container: string, keys: readonly string[]): Promise<string[]> {
+  const { files } = tablesOf(db);
+  const rows = await db
+    .select({ key: files.key })
+    .from(files)
+    .where(and(eq(files.container, container), inList(db, files.key, keys)));
+  return rows.map((row) => row.key);
+}
+
+/**
+ * The file's row, locked for the rest of the transaction (`FOR NO KEY UPDATE` on PostgreSQL: rows
+ * referencing it can still be inserted), so the sweep of unattached uploads passes it over.
+ */
+export async function lockedFile(tx: Db, ref: FileKey): Promise<FileRow | undefined> {
+  const { files } = tablesOf(tx);
+  const [file] = await forUpdate(
+    tx,
+    tx
+      .select()
+      .from(files)
+      .where(and(eq(files.container, ref.container), eq(files.key, ref.key))),
+    { referenced: true },
+  );
+  return file;
+}
+
+/** Removes only the row, inside a caller's transaction; `removeBlob` once it has committed. */
+export async function deleteFileRow(tx: Db, file: FileKey): Promise<void> {
+  const { files } = tablesOf(tx);
+  await tx.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key)));
 }

@@ -1,13 +1,11 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { tablesOf, type Database, type Db, type Schema } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import { newId } from '../../db/columns';
 import { CommitInDoubt } from '../../db/errors';
-import { named, preparedPerDb } from '../../db/prepared';
-import { forUpdate, inList } from '../../db/sql';
 import { isSegment, type FileStore } from '../../files/store';
 import { invalid, notFound } from '../../http/errors';
+import { deleteFileRow, fileByRef, lockedFile, recordFile, recordedKeysAmong, type FileRow } from './repo';
 
-export type FileRow = Schema['files']['$inferSelect'];
+export type { FileRow };
 
 /** Where a stored file lives: a container (folder) and a random key within it. */
 export interface FileRef {
@@ -99,50 +97,15 @@ export async function saveFile(deps: StorageDeps, input: NewFile, admit?: (tx: D
   }
 }
 
-/** Records a file a worker thread has already written under `ref` (in the caller's transaction). */
-export async function recordFile(
-  tx: Db,
-  ref: FileRef,
-  input: { userId: string | null; name: string; mimetype: string; size: number; workshopId?: string | null },
-): Promise<FileRow> {
-  const { files } = tablesOf(tx);
-  const row = {
-    container: ref.container,
-    key: ref.key,
-    userId: input.userId,
-    name: input.name,
-    mimetype: input.mimetype,
-    size: input.size,
-    workshopId: input.workshopId ?? null,
-  };
-  return (await tx.insert(files).values(row).returning())[0]!;
-}
-
-const lookups = preparedPerDb((db: Db) => {
-  const { files } = tablesOf(db);
-  return named(
-    db
-      .select()
-      .from(files)
-      .where(and(eq(files.container, sql.placeholder('container')), eq(files.key, sql.placeholder('key')))),
-    'files_by_ref',
-  );
-});
-
 export async function findFile(db: Db, ref: FileRef): Promise<FileRow | undefined> {
   if (!isSafeRef(ref)) return undefined;
-  return (await lookups(db).execute({ container: ref.container, key: ref.key }))[0];
+  return fileByRef(db, ref);
 }
 
 /** Which of `keys` have a `files` row in `container`: one query for a whole page of objects. */
 export async function recordedKeys(db: Db, container: string, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const { files } = tablesOf(db);
-  const rows = await db
-    .select({ key: files.key })
-    .from(files)
-    .where(and(eq(files.container, container), inList(db, files.key, keys)));
-  return new Set(rows.map((row) => row.key));
+  return new Set(await recordedKeysAmong(db, container, keys));
 }
 
 /**
@@ -152,17 +115,7 @@ export async function recordedKeys(db: Db, container: string, keys: readonly str
  * deleting it under the attachment being made (one it deleted first is gone here: a 400 too).
  */
 export async function ownUpload(tx: Db, userId: string, blob: FileRef): Promise<FileRow> {
-  const { files } = tablesOf(tx);
-  const [file] = isSafeRef(blob)
-    ? await forUpdate(
-        tx,
-        tx
-          .select()
-          .from(files)
-          .where(and(eq(files.container, blob.container), eq(files.key, blob.key))),
-        { referenced: true },
-      )
-    : [];
+  const file = isSafeRef(blob) ? await lockedFile(tx, blob) : undefined;
   if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
   return file;
 }
@@ -178,12 +131,6 @@ export async function readFile(deps: { files: FileStore }, file: FileRef): Promi
 export async function deleteFile(deps: StorageDeps, file: FileRef): Promise<void> {
   await deps.database.transaction((tx) => deleteFileRow(tx, file));
   await removeBlob(deps.files, file);
-}
-
-/** Removes only the row, inside a caller's transaction; `removeBlob` once it has committed. */
-export async function deleteFileRow(tx: Db, file: FileRef): Promise<void> {
-  const { files } = tablesOf(tx);
-  await tx.delete(files).where(and(eq(files.container, file.container), eq(files.key, file.key)));
 }
 
 /**
