@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
 import * as Y from 'yjs';
-import { tablesOf, type Database, type Db } from '../../db/database';
+import type { Database } from '../../db/database';
 import { userSummaries } from '../users/repo';
-import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
+import { exportNamesAuthor } from './export-reader';
+import { exportRowsOf, storedDocumentParts } from './repo';
 import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-schema';
 
 /**
@@ -12,7 +12,7 @@ import { NATIVE_FORMAT, NATIVE_VERSION, type NativeDocument } from './native-sch
  */
 export function readNative(database: Database, workshopId: string): Promise<NativeDocument | null> {
   return database.snapshot(async (db) => {
-    const rows = await readWorkshopRows(db, workshopId);
+    const rows = await exportRowsOf(db, workshopId);
     if (!rows) return null;
     const { workshop, canvas } = rows;
     const {
@@ -38,7 +38,7 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
       if (author !== null) authorIds.add(author);
     }
     const userRows = await userSummaries(db, authorIds);
-    const document = canvas ? await storedDocument(db, workshopId) : null;
+    const document = canvas ? mergedDocument(await storedDocumentParts(db, workshopId)) : null;
 
     return {
       format: NATIVE_FORMAT,
@@ -144,21 +144,8 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
   });
 }
 
-/** The workshop's stored Yjs document as one update, base64; null when it was never stored. */
-async function storedDocument(db: Db, workshopId: string): Promise<string | null> {
-  const { yjsDocuments, yjsUpdates } = tablesOf(db);
-  const [snapshot] = await db
-    .select({ state: yjsDocuments.state })
-    .from(yjsDocuments)
-    .where(eq(yjsDocuments.workshopId, workshopId));
-  const updates = await db
-    .select({ update: yjsUpdates.update })
-    .from(yjsUpdates)
-    .where(eq(yjsUpdates.workshopId, workshopId))
-    .orderBy(asc(yjsUpdates.id));
-  const parts = [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map(
-    (part) => new Uint8Array(part),
-  );
+/** A stored Yjs document (`storedDocumentParts`) as one update, base64; null when it was never stored. */
+function mergedDocument(parts: Uint8Array[]): string | null {
   if (parts.length === 0) return null;
   return Buffer.from(Y.mergeUpdates(parts)).toString('base64');
 }

@@ -1,10 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
-import { tablesOf, type Database, type Db } from '../../db/database';
+import type { Database, Db } from '../../db/database';
 import { userSummaries } from '../users/repo';
-import { exportNamesAuthor, readWorkshopRows } from './workshop-rows';
+import { exportNamesAuthor } from './export-reader';
+import { exportRowsOf, membersWithNames } from './repo';
 import { SCALES } from '../../domain/criteria';
 import type { ExportReport, ReportCard } from './report';
-import { creationOrder } from '../../db/creation-order';
 
 /**
  * Reads everything a report shows on one snapshot of the database, so the export is one consistent
@@ -13,16 +12,10 @@ import { creationOrder } from '../../db/creation-order';
  */
 export function readReport(database: Database, workshopId: string): Promise<ExportReport | null> {
   return database.snapshot(async (db) => {
-    const rows = await readWorkshopRows(db, workshopId);
+    const rows = await exportRowsOf(db, workshopId);
     if (!rows) return null;
     const { workshop, canvas } = rows;
-    const { users, workshopMembers } = tablesOf(db);
-    const memberRows = await db
-      .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name, guest: users.guest })
-      .from(workshopMembers)
-      .innerJoin(users, eq(users.id, workshopMembers.userId))
-      .where(eq(workshopMembers.workshopId, workshopId))
-      .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
+    const memberRows = await membersWithNames(db, workshopId);
 
     const {
       steps: stepRows,

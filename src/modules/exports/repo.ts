@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
+import { creationOrder } from '../../db/creation-order';
 import type { FileRef } from '../uploads/storage';
 import type { ExportRow } from './schemas';
 
@@ -143,4 +144,95 @@ export async function takePendingExport(tx: Db, now: string, leaseMs: number): P
     .where(eq(workshopExports.id, row.id))
     .returning();
   return taken ?? null;
+}
+
+/**
+ * Every row of a workshop an export shows, in the order the exports list them: the agenda and
+ * the workshop's criteria and sections by position, feedback oldest first, zones in canvas order.
+ * Call it on a snapshot (`Database.snapshot`) so the rows are one moment of the workshop.
+ */
+export async function exportRowsOf(db: Db, workshopId: string) {
+  const { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, workshops, zones } =
+    tablesOf(db);
+  const [workshop] = await db.select().from(workshops).where(eq(workshops.id, workshopId));
+  if (!workshop) return null;
+  const [canvas = null] = await db.select().from(canvases).where(eq(canvases.workshopId, workshopId));
+  return {
+    workshop,
+    steps: await db.select().from(steps).where(eq(steps.workshopId, workshopId)).orderBy(asc(steps.position)),
+    criteria: await db
+      .select()
+      .from(criteria)
+      .where(eq(criteria.workshopId, workshopId))
+      .orderBy(asc(criteria.position)),
+    sections: await db
+      .select()
+      .from(sections)
+      .where(eq(sections.workshopId, workshopId))
+      .orderBy(asc(sections.position)),
+    cards: await db
+      .select()
+      .from(cards)
+      .where(eq(cards.workshopId, workshopId))
+      .orderBy(asc(cards.position), asc(cards.number)),
+    votes: await db
+      .select()
+      .from(votes)
+      .where(eq(votes.workshopId, workshopId))
+      .orderBy(asc(votes.createdAt), asc(votes.id)),
+    ratings: await db
+      .select()
+      .from(ratings)
+      .where(eq(ratings.workshopId, workshopId))
+      .orderBy(asc(ratings.createdAt), asc(ratings.id)),
+    items: await db
+      .select()
+      .from(items)
+      .where(eq(items.workshopId, workshopId))
+      .orderBy(asc(items.createdAt), asc(items.id)),
+    comments: await db
+      .select()
+      .from(comments)
+      .where(eq(comments.workshopId, workshopId))
+      .orderBy(asc(comments.createdAt), asc(comments.id)),
+    canvas,
+    zones: canvas
+      ? await db
+          .select()
+          .from(zones)
+          .where(eq(zones.canvasId, canvas.id))
+          .orderBy(asc(zones.position), asc(zones.createdAt))
+      : [],
+  };
+}
+
+/** The workshop's members with their names, in the order they joined. */
+export function membersWithNames(db: Db, workshopId: string) {
+  const { users, workshopMembers } = tablesOf(db);
+  return db
+    .select({ userId: workshopMembers.userId, role: workshopMembers.role, name: users.name, guest: users.guest })
+    .from(workshopMembers)
+    .innerJoin(users, eq(users.id, workshopMembers.userId))
+    .where(eq(workshopMembers.workshopId, workshopId))
+    .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
+}
+
+/**
+ * The workshop's stored Yjs document as the updates it is made of: the stored snapshot (if any),
+ * then the updates stored after it, in order. None when it was never stored.
+ */
+export async function storedDocumentParts(db: Db, workshopId: string): Promise<Uint8Array[]> {
+  const { yjsDocuments, yjsUpdates } = tablesOf(db);
+  const [snapshot] = await db
+    .select({ state: yjsDocuments.state })
+    .from(yjsDocuments)
+    .where(eq(yjsDocuments.workshopId, workshopId));
+  const updates = await db
+    .select({ update: yjsUpdates.update })
+    .from(yjsUpdates)
+    .where(eq(yjsUpdates.workshopId, workshopId))
+    .orderBy(asc(yjsUpdates.id));
+  return [...(snapshot ? [snapshot.state] : []), ...updates.map((row) => row.update)].map(
+    (part) => new Uint8Array(part),
+  );
 }
