@@ -1,7 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db, type Schema } from '../../db/database';
-import { insertChunked } from '../../db/prepared';
+import type { Db, Schema } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
 import { invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
@@ -12,7 +10,8 @@ import { mergePrefs } from '../../domain/prefs';
 import { TEMPLATES } from '../templates/catalog';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { seesAuthor, seesCardBy, visibleCardAuthors } from '../access/visibility';
-import { assertViewReferences, insertWorkshop } from './repo';
+import { assertViewReferences, findWorkshop, insertWorkshop } from './repo';
+import { cardsByPosition, criteriaOfWorkshop, insertRowsOf, sectionsOfWorkshop, stepsByPosition } from './copy-repo';
 import type { CreateWorkshopInput } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { toWorkshop, workshopForEvent } from './output';
@@ -26,8 +25,7 @@ export async function announceCreated(
   workshopId: string,
   userId: string,
 ): Promise<WorkshopOutput> {
-  const { workshops } = tablesOf(tx);
-  const [workshop] = await tx.select().from(workshops).where(eq(workshops.id, workshopId));
+  const workshop = await findWorkshop(tx, workshopId);
   changes.record({
     workshopId,
     action: 'createWorkshop',
@@ -55,7 +53,6 @@ export function copyWorkshop(
 ): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
-    const { cards, criteria, sections, steps } = tablesOf(tx);
     const access = await loadAccess(tx, sourceId, user.id);
     const source = access.workshop;
     const ids = new Map<string, string>();
@@ -65,13 +62,9 @@ export function copyWorkshop(
       return fresh;
     };
     const now = nowIso();
-    const sourceSteps = await tx
-      .select()
-      .from(steps)
-      .where(eq(steps.workshopId, source.id))
-      .orderBy(asc(steps.position));
-    const sourceCriteria = await tx.select().from(criteria).where(eq(criteria.workshopId, source.id));
-    const sourceSections = await tx.select().from(sections).where(eq(sections.workshopId, source.id));
+    const sourceSteps = await stepsByPosition(tx, source.id);
+    const sourceCriteria = await criteriaOfWorkshop(tx, source.id);
+    const sourceSections = await sectionsOfWorkshop(tx, source.id);
     const sourceCards = await readableCards(tx, access);
     for (const row of [...sourceSteps, ...sourceCriteria, ...sourceSections, ...sourceCards]) copyId(row.id);
     const copyOf = (id: string) => ids.get(id) ?? null;
@@ -98,9 +91,9 @@ export function copyWorkshop(
     });
     const workshopId = workshop.id;
     const fresh = (id: string) => ids.get(id)!;
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      steps,
+      'steps',
       sourceSteps.map((s) => ({
         ...s,
         id: fresh(s.id),
@@ -110,19 +103,19 @@ export function copyWorkshop(
         updatedAt: now,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      criteria,
+      'criteria',
       sourceCriteria.map((c) => ({ ...c, id: fresh(c.id), workshopId, createdAt: now, updatedAt: now })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      sections,
+      'sections',
       sourceSections.map((s) => ({ ...s, id: fresh(s.id), workshopId, createdAt: now, updatedAt: now })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      cards,
+      'cards',
       sourceCards.map((c) => ({
         ...c,
         id: fresh(c.id),
@@ -142,13 +135,8 @@ export function copyWorkshop(
  * numbered 0..n-1 again (docs/api.md#cards): the cards left out leave no gaps.
  */
 async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema['cards']['$inferSelect']>> {
-  const { cards } = tablesOf(tx);
   const authors = await visibleCardAuthors(tx, access);
-  const all = await tx
-    .select()
-    .from(cards)
-    .where(eq(cards.workshopId, access.workshop.id))
-    .orderBy(asc(cards.position), asc(cards.id));
+  const all = await cardsByPosition(tx, access.workshop.id);
   const seen = all.filter((card) => seesCardBy(authors, card.userId));
   const clusters = new Set(seen.filter((card) => card.type === 'cluster').map((card) => card.id));
   const kept = seen.filter(
@@ -177,7 +165,6 @@ export async function createFromTemplate(
   // The view of a workshop being created cannot name its cards or criteria yet.
   await assertViewReferences(deps.database.db, '', input.view);
   return write(deps, async (tx, changes) => {
-    const { cards, criteria, sections, steps } = tablesOf(tx);
     const now = nowIso();
     const criterionIds = new Map(template.criteria.map((c) => [c.title, newId()]));
     const cardCount = template.clusters.reduce((n, cluster) => n + 1 + (cluster.ideas?.length ?? 0), 0);
@@ -223,9 +210,9 @@ export async function createFromTemplate(
         });
       });
     });
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      steps,
+      'steps',
       template.steps.map((step, position) => ({
         ...base,
         id: newId(),
@@ -239,9 +226,9 @@ export async function createFromTemplate(
         },
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      criteria,
+      'criteria',
       template.criteria.map((c, position) => ({
         ...base,
         id: criterionIds.get(c.title)!,
@@ -250,12 +237,12 @@ export async function createFromTemplate(
         position,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      sections,
+      'sections',
       template.sections.map((s, position) => ({ ...base, id: newId(), title: s.title, position })),
     );
-    await insertChunked(tx, cards, cardRows);
+    await insertRowsOf(tx, 'cards', cardRows);
     return announceCreated(deps, tx, changes, workshopId, user.id);
   });
 }

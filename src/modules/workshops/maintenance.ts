@@ -1,6 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps';
-import { tablesOf } from '../../db/database';
 import type { UserRow } from '../../http/env';
 import { toUserSummary } from '../users/schemas';
 import { writeWorkshop } from '../../db/write';
@@ -8,6 +6,7 @@ import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { workshopPublicUrl } from '../../domain/workshops';
 import { membersOf } from './members-repo';
+import { deleteAllOfWorkshop } from './repo';
 import type { MessageInput } from './schemas';
 
 /** What a facilitator may clear in one go (tables by name), and the event each clearing logs. */
@@ -29,13 +28,8 @@ export async function deleteAllOf(
 ): Promise<void> {
   const { action } = BULK_DELETES[kind];
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const table = tablesOf(tx)[BULK_DELETES[kind].table];
     authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
-    // Both stores answer the deleted rows' ids; their number is the count logged.
-    const { length: count } = await tx
-      .delete(table)
-      .where(eq(table.workshopId, workshopId))
-      .returning({ id: table.id });
+    const count = await deleteAllOfWorkshop(tx, BULK_DELETES[kind].table, workshopId);
     changes.record({ workshopId, action, userId: user.id, change: { count } });
   });
 }

@@ -1,8 +1,5 @@
-import { asc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { tablesOf, type Db } from '../../db/database';
-import { jsonSqlOf } from '../../db/json-sql';
-import { named, preparedPerDb } from '../../db/prepared';
+import type { Db } from '../../db/database';
 import { toCriterion, type CriterionFields, type CriterionOutput } from '../../domain/criteria';
 import type { RatingOutput } from '../../domain/ratings';
 import { toSection, type SectionOutput } from '../../domain/sections';
@@ -10,10 +7,10 @@ import { planFor } from '../users/schemas';
 import { seesAllRatings } from '../access/rules';
 import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess } from '../../domain/permissions';
 import { visibleCardAuthors, type CardAuthors } from '../access/visibility';
-import { inList } from '../../db/sql';
 import type { LoadedAccess, WorkshopRow } from '../access/load';
 import { workshopPublicUrl, type OwnerOutput, type WorkshopOutput } from '../../domain/workshops';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
+import { detailsRow, sectionRowsInOrder } from './details-repo';
 
 /**
  * Whose ratings the criteria carry: everyone's, only one user's (display prefs hide the others),
@@ -32,56 +29,6 @@ interface DetailsRow {
   /** JSON of the current step's prefs; null with no current step. */
   step_prefs: string | null;
 }
-
-// GET /v1/workshops/:id is a hot path: the owner, sections, criteria and ratings come from one
-// prepared statement, in which the database builds the JSON (as text, in each dialect's words).
-const details = preparedPerDb((db: Db) => {
-  const { workshops } = tablesOf(db);
-  // 'all', or the id of the only user whose ratings are included.
-  const ratingsOf = sql.placeholder('ratingsOf');
-  // '1' for ratings on every card; else only on cards by the authors listed in `cardAuthors` (a private step).
-  const allCards = sql.placeholder('allCards');
-  const { object, list, asText } = jsonSqlOf(db);
-  const ownerOf = (table: string, alias: string) =>
-    sql`(select ${asText(sql`${object}('id', ${sql.raw(alias)}.id, 'name', ${sql.raw(alias)}.name, 'avatar_url', ${sql.raw(alias)}.avatar_url, 'plan_name', ${sql.raw(alias)}.plan_name)`)} from ${sql.raw(table)} ${sql.raw(alias)} where ${sql.raw(alias)}.id = workshops.owner_id)`;
-  // Drizzle leaves columns of a single-table select unqualified, which subqueries would capture.
-  return named(
-    db
-      .select({
-        owner: sql<
-          string | null
-        >`case when workshops.owner_type = 'organization' then ${ownerOf('organizations', 'o')} else ${ownerOf('users', 'u')} end`,
-        sections: sql<string>`${list(sql`${object}('id', s.id, 'title', s.title)`, 's.position, s.id', sql`sections s where s.workshop_id = workshops.id`)}`,
-        criteria: sql<string>`${list(sql`${object}('id', c.id, 'title', c.title, 'scale', c.scale)`, 'c.position, c.id', sql`criteria c where c.workshop_id = workshops.id`)}`,
-        ratings: sql<string>`${list(
-          sql`${object}('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id)`,
-          'r.created_at, r.id',
-          sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))
-            and (cast(${allCards} as text) = '1' or exists (select 1 from cards k where k.id = r.card_id and ${inList(db, sql`k.user_id`, sql.placeholder('cardAuthors'))}))`,
-        )}`,
-        stepPrefs: sql<
-          string | null
-        >`(select ${asText(sql.raw('st.prefs'))} from steps st where st.id = workshops.current_step_id)`,
-      })
-      .from(workshops)
-      .where(eq(workshops.id, sql.placeholder('workshopId'))),
-    'workshops_details',
-  );
-});
-
-const queries = preparedPerDb((db: Db) => {
-  const { sections } = tablesOf(db);
-  return {
-    sections: named(
-      db
-        .select()
-        .from(sections)
-        .where(eq(sections.workshopId, sql.placeholder('workshopId')))
-        .orderBy(asc(sections.position), asc(sections.id)),
-      'workshops_sections',
-    ),
-  };
-});
 
 type OwnerRow = { id: string; name: string; avatar_url: string | null; plan_name: string };
 
@@ -102,12 +49,7 @@ async function detailsOf(
   cardAuthors: CardAuthors = 'all',
 ) {
   const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
-  const [found] = await details(db).execute({
-    workshopId: workshop.id,
-    ratingsOf,
-    allCards: cardAuthors === 'all' ? '1' : '0',
-    cardAuthors: JSON.stringify(cardAuthors === 'all' ? [] : [...cardAuthors]),
-  });
+  const found = await detailsRow(db, workshop.id, ratingsOf, cardAuthors);
   const row: DetailsRow = found
     ? { ...found, step_prefs: found.stepPrefs }
     : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null };
@@ -158,7 +100,7 @@ export async function criteriaOf(
 
 /** A workshop's sections in order. */
 export async function sectionsOf(db: Db, workshopId: string): Promise<SectionOutput[]> {
-  return (await queries(db).sections.execute({ workshopId })).map(toSection);
+  return (await sectionRowsInOrder(db, workshopId)).map(toSection);
 }
 
 /** Whose ratings a member sees: participants whose current step hides ratings see only their own. */

@@ -1,8 +1,6 @@
-import { insertChunked } from '../../db/prepared';
 import type { AppDeps } from '../../deps';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { newId, nowIso } from '../../db/columns';
-import { inList } from '../../db/sql';
 import type { UserRow } from '../../http/env';
 import { DEFAULT_PREFS } from '../../domain/permissions';
 import { write } from '../../db/write';
@@ -10,6 +8,7 @@ import type { NativeDocument } from '../exports/native-schema';
 import { mergePrefs } from '../../domain/prefs';
 import { announceCreated } from './create-from';
 import { insertWorkshop } from './repo';
+import { existingUserIds, insertCanvasRow, insertRowsOf } from './copy-repo';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { remapView } from '../../domain/view';
 
@@ -28,7 +27,6 @@ export function importNative(
 ): Promise<WorkshopOutput> {
   // A new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
-    const { canvases, cards, comments, criteria, items, ratings, sections, steps, votes, zones } = tablesOf(tx);
     // New ids per kind of row: a file may reuse one id for, say, a step and a card.
     const ids = new Map<string, string>();
     const freshFor = (kind: string) => (id: string) => {
@@ -73,9 +71,9 @@ export function importNative(
     const workshopId = workshop.id;
     const base = { workshopId, createdAt: now, updatedAt: now };
 
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      steps,
+      'steps',
       doc.steps.map((step, position) => ({
         ...base,
         id: fresh.step(step.id),
@@ -86,9 +84,9 @@ export function importNative(
         view: remapView(step.view, newIds),
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      criteria,
+      'criteria',
       doc.criteria.map((c, position) => ({
         ...base,
         id: fresh.criterion(c.id),
@@ -97,9 +95,9 @@ export function importNative(
         position,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      sections,
+      'sections',
       doc.sections.map((s, position) => ({ ...base, id: fresh.section(s.id), title: s.title, position })),
     );
 
@@ -112,9 +110,9 @@ export function importNative(
         .sort((a, b) => a.position - b.position || a.short_id - b.short_id)
         .forEach((card, position) => positions.set(card.id, position));
     }
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      cards,
+      'cards',
       doc.cards.map((card) => ({
         workshopId,
         id: fresh.card(card.id),
@@ -134,9 +132,9 @@ export function importNative(
         updatedAt: now,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      votes,
+      'votes',
       doc.votes.map((vote) => ({
         workshopId,
         id: newId(),
@@ -155,9 +153,9 @@ export function importNative(
       const kept = latestRatings.get(key);
       if (!kept || kept.created_at <= rating.created_at) latestRatings.set(key, { ...rating, userId });
     }
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      ratings,
+      'ratings',
       [...latestRatings.values()].map((rating) => ({
         workshopId,
         id: newId(),
@@ -169,9 +167,9 @@ export function importNative(
         updatedAt: now,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      items,
+      'items',
       doc.items.map((item) => ({
         workshopId,
         id: newId(),
@@ -184,9 +182,9 @@ export function importNative(
         updatedAt: now,
       })),
     );
-    await insertChunked(
+    await insertRowsOf(
       tx,
-      comments,
+      'comments',
       doc.comments.map((comment) => ({
         workshopId,
         id: newId(),
@@ -198,25 +196,22 @@ export function importNative(
       })),
     );
     if (doc.canvas) {
-      const [canvas] = await tx
-        .insert(canvases)
-        .values({
-          ...base,
-          name: doc.canvas.name,
-          backgroundId: doc.canvas.background_id,
-          backgroundCols: doc.canvas.background.cols,
-          backgroundRows: doc.canvas.background.rows,
-          image: doc.canvas.image,
-        })
-        .returning();
+      const canvas = await insertCanvasRow(tx, {
+        ...base,
+        name: doc.canvas.name,
+        backgroundId: doc.canvas.background_id,
+        backgroundCols: doc.canvas.background.cols,
+        backgroundRows: doc.canvas.background.rows,
+        image: doc.canvas.image,
+      });
       // The document is built from these rows (and the cards' x/y) when it first loads.
-      await insertChunked(
+      await insertRowsOf(
         tx,
-        zones,
+        'zones',
         doc.canvas.zones.map((zone, position) => ({
           ...base,
           id: fresh.zone(zone.id),
-          canvasId: canvas!.id,
+          canvasId: canvas.id,
           name: zone.name,
           x: zone.x,
           y: zone.y,
@@ -233,15 +228,9 @@ export function importNative(
 
 /** Maps a file's user ids to accounts of this service: the same account when it exists, the caller otherwise. */
 async function knownAuthors(tx: Db, doc: NativeDocument, callerId: string): Promise<(userId: string) => string> {
-  const { users } = tablesOf(tx);
   const named = new Set<string>();
   for (const list of [doc.cards, doc.votes, doc.ratings, doc.items, doc.comments])
     for (const row of list) if (row.user_id !== null) named.add(row.user_id);
-  const existing = new Set<string>();
-  for (const row of await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(inList(tx, users.id, [...named])))
-    existing.add(row.id);
+  const existing = new Set(await existingUserIds(tx, [...named]));
   return (userId) => (existing.has(userId) ? userId : callerId);
 }

@@ -260,3 +260,15 @@ export async function deleteWorkshopRow(tx: Db, workshopId: string): Promise<voi
   const { workshops } = tablesOf(tx);
   await tx.delete(workshops).where(eq(workshops.id, workshopId));
 }
+
+/** Deletes every row of `table` (one kind of feedback) in the workshop: how many were deleted. */
+export async function deleteAllOfWorkshop(
+  tx: Db,
+  table: 'votes' | 'ratings' | 'items' | 'comments' | 'attachments',
+  workshopId: string,
+): Promise<number> {
+  const rows = tablesOf(tx)[table];
+  // Both stores answer the deleted rows' ids; their number is the count.
+  const { length } = await tx.delete(rows).where(eq(rows.workshopId, workshopId)).returning({ id: rows.id });
+  return length;
+}

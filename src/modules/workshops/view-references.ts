@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
-import { tablesOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { toStep } from '../../domain/steps';
 import { workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, type View } from '../../domain/view';
+import { findWorkshop } from './repo';
+import { setStepView, setWorkshopView, stepsOfWorkshop } from './views-repo';
 
 /** What was removed from a workshop that views may point at. */
 export interface RemovedReferences {
@@ -48,41 +49,32 @@ export async function unhookViewReferences(
   target: { workshopId: string; userId: string },
   removed: RemovedReferences,
 ): Promise<void> {
-  const { steps, workshops } = tablesOf(tx);
   const { workshopId, userId } = target;
-  const [workshop] = await tx.select().from(workshops).where(eq(workshops.id, workshopId));
+  const workshop = await findWorkshop(tx, workshopId);
   if (!workshop) return;
   const now = nowIso();
   const view = withoutReferences(workshop.view, removed);
   if (view) {
-    const [after] = await tx
-      .update(workshops)
-      .set({ view, updatedAt: now })
-      .where(eq(workshops.id, workshopId))
-      .returning();
+    const after = await setWorkshopView(tx, workshopId, view, now);
     changes.record({
       workshopId,
       action: 'updateWorkshop',
       userId,
       change: {
-        workshop: await workshopForEvent(tx, deps.config, after!),
+        workshop: await workshopForEvent(tx, deps.config, after),
         changes: { view: [mergeView(DEFAULT_VIEW, workshop.view), view] },
       },
     });
   }
-  for (const step of await tx.select().from(steps).where(eq(steps.workshopId, workshopId))) {
+  for (const step of await stepsOfWorkshop(tx, workshopId)) {
     const stepView = withoutReferences(step.view, removed);
     if (!stepView) continue;
-    const [after] = await tx
-      .update(steps)
-      .set({ view: stepView, updatedAt: now })
-      .where(eq(steps.id, step.id))
-      .returning();
+    const after = await setStepView(tx, step.id, stepView, now);
     changes.record({
       workshopId,
       action: 'updateStep',
       userId,
-      change: { step: toStep(after!), changes: { view: [toStep(step).view, stepView] } },
+      change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } },
     });
   }
 }
