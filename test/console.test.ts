@@ -223,7 +223,8 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
         timeout: 15_000,
       })
       .toBe('success');
-    const { url } = await fay.api.get('/v1/workshops/{workshop_id}/exports/{id}', inExport);
+    const url = (await fay.api.get('/v1/workshops/{workshop_id}/exports/{id}', inExport)).url!;
+    expect(url).toMatch(/^http/);
     const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
 
     await page.getByRole('link', { name: 'Workshops' }).first().click();
