@@ -79,7 +79,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.getByRole('button', { name: 'Go to step 3. Wrap up' }).click();
     await shown(page, '.run-step-name', 'Step 3 of 3: Wrap up');
     expect(await page.getByRole('button', { name: 'Next step' }).isDisabled()).toBe(true);
-    expect((await workshop()).current_step_id).toBe(steps[2]!.id);
+    await expect.poll(async () => (await workshop()).current_step_id).toBe(steps[2]!.id);
     await until(() => pats.state.step?.id === steps[2]!.id, 'the participant on step 3');
     await expectAccessible(page, 'the run tab, the step list open');
     await page.getByRole('button', { name: 'Leave no step current' }).click();
@@ -210,7 +210,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.getByLabel('Card to spotlight').selectOption(idea.id);
     await page.getByRole('button', { name: 'Spotlight', exact: true }).click();
     await shown(page, '.run-lit', 'In the spotlight: “Shipped on time”');
-    expect((await workshop()).view.card).toBe(idea.id);
+    await expect.poll(async () => (await workshop()).view.card).toBe(idea.id);
 
     await page.getByLabel('Chosen clusters').check();
     await page.getByLabel('Worries').check();
@@ -238,7 +238,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await expect.poll(async () => (await workshop()).force_sync).toBe(true);
     await page.getByRole('button', { name: 'Clear the spotlight' }).click();
     await shown(page, '.run-lit', 'No card is in the spotlight.');
-    expect((await workshop()).view.card).toBeNull();
+    await expect.poll(async () => (await workshop()).view.card).toBeNull();
     expect(problems.errors).toEqual([]);
   });
 
@@ -254,7 +254,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await shown(page, '.run-step-name', 'Step 1 of 3: Write alone');
     await page.getByRole('button', { name: 'Next step' }).tap();
     await shown(page, '.run-step-name', 'Step 2 of 3: Vote');
-    expect((await workshop()).current_step_id).toBe(steps[1]!.id);
+    await expect.poll(async () => (await workshop()).current_step_id).toBe(steps[1]!.id);
     await page.getByRole('button', { name: 'Start' }).tap();
     await shown(page, '.run-clock-state', 'Running');
     await page.getByRole('button', { name: 'Add a minute' }).tap();
