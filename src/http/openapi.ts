@@ -3,6 +3,7 @@ import type { AppEnv } from './env';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describeRoute, generateSpecs, resolver } from 'hono-openapi';
 import * as v from 'valibot';
+import { scopeOf } from '../domain/api-scopes';
 
 export const ErrorSchema = v.object({
   error: v.object({
@@ -116,7 +117,7 @@ const RETRY_AFTER = {
 const DERIVED: Record<ErrorStatus, string> = {
   400: 'Invalid request: malformed JSON, a missing member, a wrong type or a value out of range',
   401: 'Missing, unknown, expired or revoked bearer token',
-  403: "The caller's role or the current step does not allow this, or a guest's token does not reach this route",
+  403: "The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`)",
   404: 'Not found, or not visible to the caller',
   409: 'Refused by the current state (an archived workshop, a limit reached)',
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
@@ -224,8 +225,25 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
     ],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
+  requiredScopes(document as unknown as Parameters<typeof requiredScopes>[0]);
   integerQueryParameters(document as unknown as Parameters<typeof integerQueryParameters>[0]);
   return document;
+}
+
+/**
+ * Names the API token scope each operation needs as `x-required-scope` (docs/api.md#api-tokens),
+ * from the one table `domain/api-scopes.ts`; an operation without it takes no API token. Its 403
+ * then also means `insufficient_scope`.
+ */
+function requiredScopes(document: {
+  paths?: Record<string, Record<string, { 'x-required-scope'?: string }>>;
+}): void {
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const scope = scopeOf(method, path);
+      if (scope) operation['x-required-scope'] = scope;
+    }
+  }
 }
 
 type QueryParameter = {

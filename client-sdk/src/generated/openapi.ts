@@ -139,6 +139,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organizations/{id}/api_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's tokens (admins), without secrets */
+        get: operations["getV1OrganizationsByIdApiTokens"];
+        put?: never;
+        /**
+         * Make an organization token (admins)
+         * @description The token, with its secret (`token`, `wsk_…`): shown in this answer only
+         */
+        post: operations["postV1OrganizationsByIdApiTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/api_tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an organization token (admins): it stops working at once */
+        delete: operations["deleteV1OrganizationsByIdApiTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/api_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal tokens, without secrets */
+        get: operations["getV1UserMeApiTokens"];
+        put?: never;
+        /**
+         * Make a personal token (confirmed accounts)
+         * @description The token, with its secret (`token`, `wsk_…`): shown in this answer only
+         */
+        post: operations["postV1UserMeApiTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/api_tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal token: it stops working at once */
+        delete: operations["deleteV1UserMeApiTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/me/confirmation": {
         parameters: {
             query?: never;
@@ -459,7 +535,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an organization's workshops (its members, and its API tokens) */
+        get: operations["getV1OrganizationsByOrganizationIdWorkshops"];
         put?: never;
         /** Create a workshop owned by an organization */
         post: operations["postV1OrganizationsByOrganizationIdWorkshops"];
@@ -1616,7 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2003,7 +2080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2071,7 +2148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2196,7 +2273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2228,6 +2305,563 @@ export interface operations {
             /** @description The body is not of the media type this route takes */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OrganizationsByIdApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1OrganizationsByIdApiTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1OrganizationsByIdApiTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1UserMeApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1UserMeApiTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1UserMeApiTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,7 +2929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2400,7 +3034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2467,7 +3101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,7 +3217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2707,7 +3341,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2802,7 +3436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2861,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2939,7 +3573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,7 +3693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3165,7 +3799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3256,7 +3890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +4012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3472,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3539,7 +4173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3607,7 +4241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3689,7 +4323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3809,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3919,7 +4553,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4018,7 +4652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4197,7 +4831,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4335,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4556,7 +5190,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4617,6 +5251,148 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OrganizationsByOrganizationIdWorkshops: {
+        parameters: {
+            query?: {
+                role?: "facilitator" | "attendee";
+                since?: string;
+                until?: string;
+                state?: "running" | "archived";
+            };
+            header?: never;
+            path: {
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        created_at: string;
+                        updated_at: string;
+                        title: string;
+                        description: string;
+                        /** @enum {string} */
+                        state: "running" | "archived";
+                        owner: {
+                            id: string;
+                            name: string;
+                            avatar_url: string | null;
+                            plan: {
+                                name: string;
+                                workshops_max_attendees: number;
+                            };
+                        };
+                        current_step_id: string | null;
+                        view: {
+                            card: string | null;
+                            /** @enum {string} */
+                            card_sub_view: "content" | "votes" | "ratings-overall" | "ratings-user";
+                            /** @enum {string} */
+                            sort: "position" | "random" | "score" | "criterium_average";
+                            sort_reverse: boolean;
+                            sort_criterium_id: string | null;
+                            /** @enum {string} */
+                            show: "cards" | "bars" | "bubbles";
+                            /** @enum {string} */
+                            show_clusters: "all" | "none" | "multi";
+                            show_cluster_ids: string[];
+                            /** @enum {string} */
+                            card_status: "all" | "active" | "aside";
+                            /** @enum {string} */
+                            card_author: "all" | "active" | "other";
+                        };
+                        sections: {
+                            id: string;
+                            title: string;
+                        }[];
+                        criteria: {
+                            id: string;
+                            title: string;
+                            scale: number;
+                            current_scale: number[];
+                            ratings: {
+                                id: string;
+                                value: number;
+                                user_id: string;
+                                criterium_id: string;
+                                card_id: string;
+                            }[];
+                        }[];
+                        vote_limit: {
+                            positive: number;
+                            negative: number;
+                            max_positive: number;
+                            max_negative: number;
+                        };
+                        daily_mail: boolean;
+                        change_step_notifications: boolean;
+                        force_sync: boolean;
+                        allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
+                        public_url: string;
+                    }[];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,7 +5718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5122,7 +5898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5232,7 +6008,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5471,7 +6247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5581,7 +6357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5673,7 +6449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5765,7 +6541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5857,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5949,7 +6725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6053,7 +6829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6194,7 +6970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6357,7 +7133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6499,7 +7275,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6663,7 +7439,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6774,7 +7550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6863,7 +7639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6954,7 +7730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7092,7 +7868,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7203,7 +7979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7318,7 +8094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7424,7 +8200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7576,7 +8352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7718,7 +8494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7875,7 +8651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7983,7 +8759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8094,7 +8870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8179,7 +8955,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8264,7 +9040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8368,7 +9144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +9230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8566,7 +9342,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8664,7 +9440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8752,7 +9528,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8858,7 +9634,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8946,7 +9722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9058,7 +9834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9157,7 +9933,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9246,7 +10022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9353,7 +10129,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9442,7 +10218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9554,7 +10330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9642,7 +10418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9730,7 +10506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9837,7 +10613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9911,7 +10687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10002,7 +10778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10099,7 +10875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10209,7 +10985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10283,7 +11059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10375,7 +11151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10468,7 +11244,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10579,7 +11355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10672,7 +11448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10783,7 +11559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10866,7 +11642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10949,7 +11725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11051,7 +11827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11135,7 +11911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11246,7 +12022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11366,7 +12142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11517,7 +12293,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11639,7 +12415,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11743,7 +12519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11839,7 +12615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12362,7 +13138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12452,7 +13228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12563,7 +13339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12625,7 +13401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12684,7 +13460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12772,7 +13548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
