@@ -123,7 +123,7 @@ const DERIVED: Record<ErrorStatus, string> = {
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
   415: 'The body is not of the media type this route takes',
   422: 'idempotency_key_reused: this Idempotency-Key was sent with another method, path or body',
-  429: 'Too many attempts',
+  429: 'Too many attempts, or too many requests with this API token',
   503: 'The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed',
 };
 
@@ -168,7 +168,8 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
       const keyed = write && path.startsWith('/v1/');
       const authenticated = operation.security === undefined || operation.security.length > 0;
       // A guest's token is refused outside its workshop and its own account (docs/api.md#guests).
-      if (authenticated) for (const status of [401, 403] as const) statuses.add(status);
+      // An API token's own rate limit (docs/integrations.md#rate-limit) answers 429 on any of them.
+      if (authenticated) for (const status of [401, 403, 429] as const) statuses.add(status);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
       if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);
       if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
@@ -235,9 +236,7 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
  * from the one table `domain/api-scopes.ts`; an operation without it takes no API token. Its 403
  * then also means `insufficient_scope`.
  */
-function requiredScopes(document: {
-  paths?: Record<string, Record<string, { 'x-required-scope'?: string }>>;
-}): void {
+function requiredScopes(document: { paths?: Record<string, Record<string, { 'x-required-scope'?: string }>> }): void {
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const scope = scopeOf(method, path);

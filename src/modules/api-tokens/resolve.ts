@@ -32,7 +32,8 @@ export function apiTokenAuth(database: Database): ApiTokenAuth {
     const row = await apiTokenWithUser(database.db, tokenHash);
     if (!row || row.token.revokedAt !== null) return null;
     const { token, user } = row;
-    if (token.organizationId && !(await isOrganizationAdminRow(database.db, token.organizationId, user.id))) return null;
+    if (token.organizationId && !(await isOrganizationAdminRow(database.db, token.organizationId, user.id)))
+      return null;
     return {
       user,
       apiToken: { id: token.id, organizationId: token.organizationId, scopes: token.scopes as ApiScope[] },

@@ -13,7 +13,8 @@ import { organizationOfWorkshop, workshopOfZone } from './repo';
 export function insufficientScope(scope: string | undefined, why?: string): AppError {
   return new AppError(
     'insufficient_scope',
-    why ?? (scope ? `This API token lacks the scope ${scope}.` : 'API tokens cannot use this route; it needs a session.'),
+    why ??
+      (scope ? `This API token lacks the scope ${scope}.` : 'API tokens cannot use this route; it needs a session.'),
   );
 }
 

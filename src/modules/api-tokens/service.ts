@@ -6,13 +6,7 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { hashToken } from '../auth/crypto';
 import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizations/access';
-import {
-  insertApiToken,
-  liveTokensOf,
-  revokeApiToken,
-  type ApiTokenRow,
-  type TokenOwner,
-} from './repo';
+import { insertApiToken, liveTokensOf, revokeApiToken, type ApiTokenRow, type TokenOwner } from './repo';
 import type { ApiTokenOutput, CreateApiTokenInput, CreatedApiTokenOutput } from './schemas';
 
 /** Characters of the secret kept in clear (`prefix`): `wsk_` and 8 more, enough to tell tokens apart, too few to guess from. */
@@ -36,7 +30,11 @@ export function toApiToken(row: ApiTokenRow): ApiTokenOutput {
 }
 
 /** Organization tokens are for its admins; members who are not get 403, anyone else 404. */
-export async function ownerOfOrganizationTokens(deps: AppDeps, organizationId: string, user: UserRow): Promise<TokenOwner> {
+export async function ownerOfOrganizationTokens(
+  deps: AppDeps,
+  organizationId: string,
+  user: UserRow,
+): Promise<TokenOwner> {
   requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user.id));
   return { organizationId };
 }

@@ -91,7 +91,10 @@ export function workshopsRoutes(deps: AppDeps) {
       queryParams(OrganizationWorkshopsQuery),
       async (c) => {
         const filters = c.req.valid('query');
-        return c.json(await listOrganizationWorkshops(deps, c.get('user'), c.req.param('organization_id'), filters), 200);
+        return c.json(
+          await listOrganizationWorkshops(deps, c.get('user'), c.req.param('organization_id'), filters),
+          200,
+        );
       },
     )
     .post(
