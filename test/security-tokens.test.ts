@@ -6,7 +6,7 @@ import type { OpenApiDocument } from './helpers/openapi';
 import { startTestServer } from './helpers/server';
 
 /*
- * API token scopes, learned from the OpenAPI document (`x-required-scope`, docs/api.md#api-tokens):
+ * API token scopes, learned from the OpenAPI document (`x-required-scope`, docs/integrations.md#scopes):
  * for every operation, a token without its scope answers 403 `insufficient_scope` naming it; a
  * token with it reads what its owner reads; an operation naming no scope takes no token at all.
  */

@@ -232,7 +232,7 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
 }
 
 /**
- * Names the API token scope each operation needs as `x-required-scope` (docs/api.md#api-tokens),
+ * Names the API token scope each operation needs as `x-required-scope` (docs/integrations.md#scopes),
  * from the one table `domain/api-scopes.ts`; an operation without it takes no API token. Its 403
  * then also means `insufficient_scope`.
  */
