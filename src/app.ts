@@ -12,6 +12,9 @@ import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { guestScope } from './modules/auth/guest-scope';
 import { idempotentWrites } from './modules/idempotency/middleware';
+import { apiTokensRoutes } from './modules/api-tokens/routes';
+import { apiTokenAuth } from './modules/api-tokens/resolve';
+import { tokenScope } from './modules/api-tokens/scope';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
@@ -45,9 +48,11 @@ import { opsRoutes } from './ops/routes';
 function apiRoutes(deps: AppDeps) {
   return (
     new Hono<AppEnv>()
-      .use(authenticate(deps))
+      .use(authenticate(deps, apiTokenAuth(deps.database)))
       .use(guestScope())
+      .use(tokenScope(deps))
       .route('/', usersRoutes(deps))
+      .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))

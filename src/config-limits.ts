@@ -65,6 +65,8 @@ export const LIMITS = {
   joinsPerUserPerMinute: { env: 'JOINS_PER_USER_PER_MINUTE', fallback: 60, windowS: 60 },
   /** Events one user may have replayed by resumes per minute (beyond, a resume answers `reload`). */
   replayedEventsPerUserPerMinute: { env: 'REPLAYED_EVENTS_PER_USER_PER_MINUTE', fallback: 2_500, windowS: 60 },
+  /** Requests one API token may make per minute (docs/integrations.md#rate-limit), on any instance. */
+  apiTokenRequestsPerMinute: { env: 'API_TOKEN_REQUESTS_PER_MINUTE', fallback: 600, windowS: 60 },
   /** Exports of one workshop waiting to be made at once. */
   pendingExportsPerWorkshop: { env: 'PENDING_EXPORTS_PER_WORKSHOP', fallback: 5, windowS: null },
   /** Exports one user asked for waiting to be made at once. */

@@ -140,6 +140,13 @@ const ACCESS: Record<string, [Access, Body?]> = {
     json(() => ({ email: 'new@example.test', role: 'facilitator' })),
   ],
   'DELETE /v1/organizations/{id}/members/{member_id}': ['organization'],
+  'GET /v1/organizations/{organization_id}/workshops': ['organization'],
+  'POST /v1/organizations/{id}/api_tokens': ['organization', json(() => ({ name: 'CI', scopes: ['cards:read'] }))],
+  'GET /v1/organizations/{id}/api_tokens': ['organization'],
+  'DELETE /v1/organizations/{id}/api_tokens/{token_id}': ['organization'],
+  'POST /v1/user/me/api_tokens': ['user', json(() => ({ name: 'CI', scopes: ['cards:read'] }))],
+  'GET /v1/user/me/api_tokens': ['user'],
+  'DELETE /v1/user/me/api_tokens/{token_id}': ['user'],
   'POST /v1/organizations/{organization_id}/workshops': ['organization', json(() => ({ title: 'Org workshop' }))],
 
   'GET /v1/canvas': ['user'],
@@ -275,6 +282,7 @@ const BY_NAME: Record<string, (s: Scene) => string> = {
   container: (s) => s.file.container,
   key: (s) => s.file.key,
   token: () => 'not-a-mailed-token',
+  token_id: () => 'no-such-token',
 };
 
 /** Which seeded id any other path parameter takes, by the collection named just before it. */

@@ -1,4 +1,5 @@
 import type { users } from '../db/schema/index';
+import type { ApiTokenIdentity } from './session-auth';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -11,6 +12,8 @@ export interface AppEnv {
     tokenHash: string;
     /** The identity epoch the token was checked against (`db/identity-epoch.ts`), for cached answers to check theirs. */
     identityEpoch: number;
+    /** Set when the request came with an API token (`wsk_…`) rather than a session's token. */
+    apiToken?: ApiTokenIdentity;
     /** This request's id (`X-Request-Id`), set first for every request: in its log lines and its answer. */
     requestId: string;
     /** Set when the Idempotency-Key answered (a replay, a key in use or reused): the request ran nothing. */

@@ -3,6 +3,7 @@ import type { AppEnv } from './env';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { describeRoute, generateSpecs, resolver } from 'hono-openapi';
 import * as v from 'valibot';
+import { scopeOf } from '../domain/api-scopes';
 
 export const ErrorSchema = v.object({
   error: v.object({
@@ -116,13 +117,13 @@ const RETRY_AFTER = {
 const DERIVED: Record<ErrorStatus, string> = {
   400: 'Invalid request: malformed JSON, a missing member, a wrong type or a value out of range',
   401: 'Missing, unknown, expired or revoked bearer token',
-  403: "The caller's role or the current step does not allow this, or a guest's token does not reach this route",
+  403: "The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`)",
   404: 'Not found, or not visible to the caller',
   409: 'Refused by the current state (an archived workshop, a limit reached)',
   413: 'Body too large (JSON above 1 MiB, uploads above 20 MiB)',
   415: 'The body is not of the media type this route takes',
   422: 'idempotency_key_reused: this Idempotency-Key was sent with another method, path or body',
-  429: 'Too many attempts',
+  429: 'Too many attempts, or too many requests with this API token',
   503: 'The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed',
 };
 
@@ -167,7 +168,8 @@ function exactResponses(document: { paths?: Record<string, Record<string, Operat
       const keyed = write && path.startsWith('/v1/');
       const authenticated = operation.security === undefined || operation.security.length > 0;
       // A guest's token is refused outside its workshop and its own account (docs/api.md#guests).
-      if (authenticated) for (const status of [401, 403] as const) statuses.add(status);
+      // An API token's own rate limit (docs/integrations.md#rate-limit) answers 429 on any of them.
+      if (authenticated) for (const status of [401, 403, 429] as const) statuses.add(status);
       if (operation.requestBody) for (const status of [400, 413, 415] as const) statuses.add(status);
       if (operation.parameters?.some((p) => p.in === 'query')) statuses.add(400);
       if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
@@ -224,8 +226,23 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
     ],
   });
   exactResponses(document as unknown as Parameters<typeof exactResponses>[0]);
+  requiredScopes(document as unknown as Parameters<typeof requiredScopes>[0]);
   integerQueryParameters(document as unknown as Parameters<typeof integerQueryParameters>[0]);
   return document;
+}
+
+/**
+ * Names the API token scope each operation needs as `x-required-scope` (docs/integrations.md#scopes),
+ * from the one table `domain/api-scopes.ts`; an operation without it takes no API token. Its 403
+ * then also means `insufficient_scope`.
+ */
+function requiredScopes(document: { paths?: Record<string, Record<string, { 'x-required-scope'?: string }>> }): void {
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const scope = scopeOf(method, path);
+      if (scope) operation['x-required-scope'] = scope;
+    }
+  }
 }
 
 type QueryParameter = {

@@ -139,6 +139,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/organizations/{id}/api_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organization's tokens (admins), without secrets */
+        get: operations["getV1OrganizationsByIdApiTokens"];
+        put?: never;
+        /**
+         * Make an organization token (admins)
+         * @description The token, with its secret (`token`, `wsk_…`): shown in this answer only
+         */
+        post: operations["postV1OrganizationsByIdApiTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/organizations/{id}/api_tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an organization token (admins): it stops working at once */
+        delete: operations["deleteV1OrganizationsByIdApiTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/api_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal tokens, without secrets */
+        get: operations["getV1UserMeApiTokens"];
+        put?: never;
+        /**
+         * Make a personal token (confirmed accounts)
+         * @description The token, with its secret (`token`, `wsk_…`): shown in this answer only
+         */
+        post: operations["postV1UserMeApiTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/api_tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a personal token: it stops working at once */
+        delete: operations["deleteV1UserMeApiTokensByTokenId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/me/confirmation": {
         parameters: {
             query?: never;
@@ -459,7 +535,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an organization's workshops (its members, and its API tokens) */
+        get: operations["getV1OrganizationsByOrganizationIdWorkshops"];
         put?: never;
         /** Create a workshop owned by an organization */
         post: operations["postV1OrganizationsByOrganizationIdWorkshops"];
@@ -1616,7 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1639,6 +1716,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2003,9 +2091,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2071,7 +2170,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2112,6 +2211,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2196,7 +2306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2237,6 +2347,640 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OrganizationsByIdApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1OrganizationsByIdApiTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1OrganizationsByIdApiTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1UserMeApiTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                    }[];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1UserMeApiTokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
+                        prefix: string;
+                        created_at: string;
+                        expires_at: string | null;
+                        last_used_at: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1UserMeApiTokensByTokenId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,7 +3039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2400,9 +3144,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,7 +3222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2517,6 +3272,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,7 +3349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2633,6 +3399,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2707,7 +3484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2748,6 +3525,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2802,9 +3590,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,7 +3660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2873,6 +3672,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2939,7 +3749,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2989,6 +3799,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3059,7 +3880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3109,6 +3930,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3165,7 +3997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3177,6 +4009,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3256,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +4221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3410,6 +4253,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,9 +4326,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3539,7 +4404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3551,6 +4416,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3607,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3619,6 +4495,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3689,7 +4576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3701,6 +4588,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3809,7 +4707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3859,6 +4757,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,7 +4828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,6 +4860,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4018,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,6 +4988,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,9 +5128,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4335,7 +5277,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4556,7 +5498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4613,6 +5555,159 @@ export interface operations {
                 };
             };
             /** @description Too many imports from URLs in a minute (10 by default) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OrganizationsByOrganizationIdWorkshops: {
+        parameters: {
+            query?: {
+                role?: "facilitator" | "attendee";
+                since?: string;
+                until?: string;
+                state?: "running" | "archived";
+            };
+            header?: never;
+            path: {
+                organization_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        created_at: string;
+                        updated_at: string;
+                        title: string;
+                        description: string;
+                        /** @enum {string} */
+                        state: "running" | "archived";
+                        owner: {
+                            id: string;
+                            name: string;
+                            avatar_url: string | null;
+                            plan: {
+                                name: string;
+                                workshops_max_attendees: number;
+                            };
+                        };
+                        current_step_id: string | null;
+                        view: {
+                            card: string | null;
+                            /** @enum {string} */
+                            card_sub_view: "content" | "votes" | "ratings-overall" | "ratings-user";
+                            /** @enum {string} */
+                            sort: "position" | "random" | "score" | "criterium_average";
+                            sort_reverse: boolean;
+                            sort_criterium_id: string | null;
+                            /** @enum {string} */
+                            show: "cards" | "bars" | "bubbles";
+                            /** @enum {string} */
+                            show_clusters: "all" | "none" | "multi";
+                            show_cluster_ids: string[];
+                            /** @enum {string} */
+                            card_status: "all" | "active" | "aside";
+                            /** @enum {string} */
+                            card_author: "all" | "active" | "other";
+                        };
+                        sections: {
+                            id: string;
+                            title: string;
+                        }[];
+                        criteria: {
+                            id: string;
+                            title: string;
+                            scale: number;
+                            current_scale: number[];
+                            ratings: {
+                                id: string;
+                                value: number;
+                                user_id: string;
+                                criterium_id: string;
+                                card_id: string;
+                            }[];
+                        }[];
+                        vote_limit: {
+                            positive: number;
+                            negative: number;
+                            max_positive: number;
+                            max_negative: number;
+                        };
+                        daily_mail: boolean;
+                        change_step_notifications: boolean;
+                        force_sync: boolean;
+                        allow_guests: boolean;
+                        /** @enum {string} */
+                        cards_visible: "all" | "own";
+                        /** @enum {string} */
+                        authors: "shown" | "hidden_from_participants" | "hidden";
+                        public_url: string;
+                    }[];
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -4776,7 +5871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,6 +5921,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,7 +6048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4954,6 +6060,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5122,7 +6239,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5172,6 +6289,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5232,7 +6360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5264,6 +6392,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5333,6 +6472,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -5394,6 +6544,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5471,7 +6632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5521,6 +6682,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5581,7 +6753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5613,6 +6785,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,7 +6856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5705,6 +6888,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5765,7 +6959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5797,6 +6991,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5857,7 +7062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5889,6 +7094,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5949,7 +7165,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5981,6 +7197,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6053,7 +7280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6103,6 +7330,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6194,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6206,6 +7444,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6357,7 +7606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6407,6 +7656,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,7 +7759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6511,6 +7771,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6663,7 +7934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6713,6 +7984,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6774,7 +8056,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6806,6 +8088,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,7 +8156,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6875,6 +8168,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6954,7 +8258,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7004,6 +8308,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7092,7 +8407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7142,6 +8457,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7203,7 +8529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7235,6 +8561,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,7 +8655,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7330,6 +8667,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7424,7 +8772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7474,6 +8822,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7576,7 +8935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7626,6 +8985,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7718,7 +9088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7768,6 +9138,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7875,7 +9256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7887,6 +9268,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7983,7 +9375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8033,6 +9425,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8094,7 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8126,6 +9529,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8179,7 +9593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8191,6 +9605,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8264,7 +9689,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8320,6 +9745,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -8368,7 +9804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8380,6 +9816,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8454,7 +9901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8504,6 +9951,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,7 +10024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8598,6 +10056,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8664,7 +10133,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8676,6 +10145,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8752,7 +10232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8802,6 +10282,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8858,7 +10349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8870,6 +10361,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8946,7 +10448,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8996,6 +10498,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9058,7 +10571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9090,6 +10603,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9157,7 +10681,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9169,6 +10693,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9246,7 +10781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9296,6 +10831,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9353,7 +10899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9365,6 +10911,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9442,7 +10999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9492,6 +11049,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9554,7 +11122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9586,6 +11154,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9642,7 +11221,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9654,6 +11233,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9730,7 +11320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9780,6 +11370,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9837,7 +11438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9849,6 +11450,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9911,7 +11523,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9943,6 +11555,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10002,7 +11625,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10014,6 +11637,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10099,7 +11733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10149,6 +11783,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10209,7 +11854,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10221,6 +11866,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10283,7 +11939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10315,6 +11971,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10375,7 +12042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10387,6 +12054,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10468,7 +12146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10518,6 +12196,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,7 +12268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10591,6 +12280,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10672,7 +12372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10722,6 +12422,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10783,7 +12494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10815,6 +12526,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10866,7 +12588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10878,6 +12600,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10949,7 +12682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11005,6 +12738,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -11051,7 +12795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11063,6 +12807,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11135,7 +12890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11185,6 +12940,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,7 +13012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11278,6 +13044,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11366,7 +13143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11378,6 +13155,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11443,6 +13231,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11517,7 +13316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11639,7 +13438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11743,7 +13542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11775,6 +13574,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11839,7 +13649,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11871,6 +13681,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11940,6 +13761,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12076,6 +13908,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -12140,6 +13983,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12239,6 +14093,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
             503: {
                 headers: {
@@ -12313,6 +14178,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The file storage is unavailable */
             503: {
                 headers: {
@@ -12362,7 +14238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12374,6 +14250,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12452,7 +14339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12502,6 +14389,17 @@ export interface operations {
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12563,7 +14461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12575,6 +14473,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12625,9 +14534,20 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12684,7 +14604,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12696,6 +14616,17 @@ export interface operations {
             /** @description Not found, or not visible to the caller */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12772,7 +14703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, or a guest's token does not reach this route */
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
             403: {
                 headers: {
                     [name: string]: unknown;

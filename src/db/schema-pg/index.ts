@@ -5,3 +5,4 @@ export * from './cards';
 export * from './activity';
 export * from './collab';
 export * from './limits';
+export * from './api-tokens';

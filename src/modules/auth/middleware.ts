@@ -1,12 +1,24 @@
 import type { MiddlewareHandler } from 'hono';
+import { API_TOKEN_PREFIX } from '../../domain/api-scopes';
 import { AppError } from '../../http/errors';
-import type { AppEnv } from '../../http/env';
-import type { SessionAuth } from '../../http/session-auth';
+import type { AppEnv, UserRow } from '../../http/env';
+import type { ApiTokenAuth, ApiTokenIdentity, SessionAuth } from '../../http/session-auth';
 
-/** Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise. */
-export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<AppEnv> {
+/**
+ * Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise.
+ * With `apiTokens`, an API token (`wsk_…`) is resolved too and sets `apiToken` (its scopes are
+ * checked after, by `tokenScope`); without, it is refused with 403 `insufficient_scope`.
+ */
+export function authenticate(deps: { auth: SessionAuth }, apiTokens?: ApiTokenAuth): MiddlewareHandler<AppEnv> {
   return async function authenticateRequest(c, next) {
-    const session = await deps.auth.sessionOf(c.req.header('authorization'));
+    const authorization = c.req.header('authorization');
+    const bearer = deps.auth.bearerToken(authorization);
+    if (bearer?.startsWith(API_TOKEN_PREFIX) && !apiTokens)
+      throw new AppError('insufficient_scope', 'API tokens cannot use this route; it needs a session.');
+    const session: { user: UserRow; tokenHash: string; epoch: number; apiToken?: ApiTokenIdentity } | null =
+      bearer?.startsWith(API_TOKEN_PREFIX)
+        ? await apiTokens!.authenticate(bearer)
+        : await deps.auth.sessionOf(authorization);
     if (!session) {
       throw new AppError('unauthenticated', 'A valid bearer token is required.', {
         headers: { 'WWW-Authenticate': 'Bearer' },
@@ -15,6 +27,7 @@ export function authenticate(deps: { auth: SessionAuth }): MiddlewareHandler<App
     c.set('user', session.user);
     c.set('tokenHash', session.tokenHash);
     c.set('identityEpoch', session.epoch);
+    if (session.apiToken) c.set('apiToken', session.apiToken);
     await next();
   };
 }

@@ -15,6 +15,7 @@ import {
   JoinInput,
   ListWorkshopsQuery,
   MessageInput,
+  OrganizationWorkshopsQuery,
   RecipientsOutput,
   UpdateUserRoleInput,
   UpdateWorkshopInput,
@@ -26,6 +27,7 @@ import {
   createWorkshop,
   deleteWorkshop,
   getWorkshopBody,
+  listOrganizationWorkshops,
   listWorkshops,
   updateWorkshop,
 } from './service';
@@ -77,6 +79,22 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(CreateWorkshopInput),
       async (c) => {
         return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json'), imports), 201);
+      },
+    )
+    .get(
+      '/organizations/:organization_id/workshops',
+      doc({
+        tag,
+        summary: "List an organization's workshops (its members, and its API tokens)",
+        response: v.array(WorkshopOutput),
+      }),
+      queryParams(OrganizationWorkshopsQuery),
+      async (c) => {
+        const filters = c.req.valid('query');
+        return c.json(
+          await listOrganizationWorkshops(deps, c.get('user'), c.req.param('organization_id'), filters),
+          200,
+        );
       },
     )
     .post(

@@ -65,6 +65,9 @@ export const ListWorkshopsQuery = v.object({
   state: v.optional(v.picklist(['running', 'archived'])),
 });
 export type ListWorkshopsQuery = v.InferOutput<typeof ListWorkshopsQuery>;
+/** An organization's workshops take the same filters; the owner is the organization. */
+export const OrganizationWorkshopsQuery = v.omit(ListWorkshopsQuery, ['owner']);
+export type OrganizationWorkshopsQuery = v.InferOutput<typeof OrganizationWorkshopsQuery>;
 
 /**
  * How a join names its workshop: the access code people type, or the key of the join link

@@ -31,7 +31,13 @@ import {
   type NewWorkshop,
   type StepRow,
 } from './repo';
-import type { CreateWorkshopInput, CustomWorkshopInput, ListWorkshopsQuery, UpdateWorkshopInput } from './schemas';
+import type {
+  CreateWorkshopInput,
+  CustomWorkshopInput,
+  ListWorkshopsQuery,
+  OrganizationWorkshopsQuery,
+  UpdateWorkshopInput,
+} from './schemas';
 import { workshopPublicUrl, type WorkshopOutput } from '../../domain/workshops';
 import { assertSortable } from './view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
@@ -131,6 +137,17 @@ export async function listWorkshops(
     output.push(await workshopFor(db, deps.config, await loadAccess(db, row.id, user.id)));
   }
   return output;
+}
+
+/** GET /v1/organizations/:id/workshops: what `listWorkshops` shows of the organization's; members only (404 otherwise). */
+export async function listOrganizationWorkshops(
+  deps: AppDeps,
+  user: UserRow,
+  organizationId: string,
+  filters: OrganizationWorkshopsQuery,
+): Promise<WorkshopOutput[]> {
+  await loadOrganizationAccess(deps.database.db, organizationId, user.id);
+  return listWorkshops(deps, user, { ...filters, owner: organizationId });
 }
 
 /** The settings an update can change, named as in the output, so `changes` reads like the resource. */

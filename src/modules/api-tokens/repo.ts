@@ -1,0 +1,103 @@
+import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { tablesOf, type Db, type Schema } from '../../db/database';
+
+export type ApiTokenRow = Schema['apiTokens']['$inferSelect'];
+type UserRow = Schema['users']['$inferSelect'];
+
+/** Whose tokens: an organization's or a user's. */
+export type TokenOwner = { organizationId: string } | { userId: string };
+
+function ownedBy(db: Db, owner: TokenOwner) {
+  const { apiTokens } = tablesOf(db);
+  return 'organizationId' in owner
+    ? eq(apiTokens.organizationId, owner.organizationId)
+    : eq(apiTokens.userId, owner.userId);
+}
+
+export async function insertApiToken(
+  tx: Db,
+  values: Omit<ApiTokenRow, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>,
+): Promise<ApiTokenRow> {
+  const { apiTokens } = tablesOf(tx);
+  return (await tx.insert(apiTokens).values(values).returning())[0]!;
+}
+
+/** The owner's tokens not revoked, newest first. */
+export async function liveTokensOf(db: Db, owner: TokenOwner): Promise<ApiTokenRow[]> {
+  const { apiTokens } = tablesOf(db);
+  return db
+    .select()
+    .from(apiTokens)
+    .where(and(ownedBy(db, owner), isNull(apiTokens.revokedAt)))
+    .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
+}
+
+/** Marks the owner's token revoked (its trigger moves the identity epoch); false when there was none. */
+export async function revokeApiToken(tx: Db, owner: TokenOwner, id: string, at: string): Promise<boolean> {
+  const { apiTokens } = tablesOf(tx);
+  const rows = await tx
+    .update(apiTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(apiTokens.id, id), ownedBy(tx, owner), isNull(apiTokens.revokedAt)))
+    .returning({ id: apiTokens.id });
+  return rows.length > 0;
+}
+
+/** The token by its hash, with the user it acts as: its owner, or for an organization's, its maker. */
+export async function apiTokenWithUser(
+  db: Db,
+  tokenHash: string,
+): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+  const { apiTokens, users } = tablesOf(db);
+  const [row] = await db
+    .select({ token: apiTokens, user: users })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.createdBy))
+    .where(eq(apiTokens.tokenHash, tokenHash));
+  return row;
+}
+
+/** Sets `last_used_at` unless another request (any instance) did within the last minute. */
+export async function touchApiToken(tx: Db, id: string, at: string, unlessSince: string): Promise<void> {
+  const { apiTokens } = tablesOf(tx);
+  await tx
+    .update(apiTokens)
+    .set({ lastUsedAt: at })
+    .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, unlessSince))));
+}
+
+export async function isOrganizationAdminRow(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const { organizationMembers } = tablesOf(db);
+  const [row] = await db
+    .select({ id: organizationMembers.id })
+    .from(organizationMembers)
+    .where(
+      and(
+        eq(organizationMembers.organizationId, organizationId),
+        eq(organizationMembers.userId, userId),
+        eq(organizationMembers.role, 'admin'),
+      ),
+    );
+  return row !== undefined;
+}
+
+/** The organization owning a workshop; null for a personal or missing one. */
+export async function organizationOfWorkshop(db: Db, workshopId: string): Promise<string | null> {
+  const { workshops } = tablesOf(db);
+  const [row] = await db
+    .select({ ownerType: workshops.ownerType, ownerId: workshops.ownerId })
+    .from(workshops)
+    .where(eq(workshops.id, workshopId));
+  return row?.ownerType === 'organization' ? row.ownerId : null;
+}
+
+/** The workshop a canvas zone belongs to. */
+export async function workshopOfZone(db: Db, zoneId: string): Promise<string | null> {
+  const { canvases, zones } = tablesOf(db);
+  const [row] = await db
+    .select({ workshopId: canvases.workshopId })
+    .from(zones)
+    .innerJoin(canvases, eq(canvases.id, zones.canvasId))
+    .where(eq(zones.id, zoneId));
+  return row?.workshopId ?? null;
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { io } from 'socket.io-client';
+import type { CreatedApiTokenOutput, ApiTokenOutput } from '../src/modules/api-tokens/schemas';
+import type { OrganizationOutput } from '../src/domain/organizations';
+import type { WorkshopOutput } from '../src/domain/workshops';
+import { createConfirmedUser, createUser, expectError, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { useServer } from './helpers/cast';
+import { startTestServer, type TestServer } from './helpers/server';
+import { until } from './helpers/wait';
+
+/*
+ * Scoped API tokens (docs/integrations.md, CONTRACT §16): made by organization admins and confirmed
+ * users, the secret shown once, acting as their owner narrowed to their scopes, revoked at once on
+ * every instance, limited per token. The scope of every operation is tested in security-tokens.test.ts.
+ */
+
+const t = useServer({ apiTokenRequestsPerMinute: 20 });
+
+async function makeToken(
+  server: TestServer,
+  user: TestUser,
+  path: string,
+  body: Record<string, unknown>,
+): Promise<CreatedApiTokenOutput> {
+  const res = await server.request<CreatedApiTokenOutput>('POST', path, { token: user.token, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+async function organizationOf(user: TestUser): Promise<OrganizationOutput> {
+  return (
+    await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: user.token, body: { name: 'Acme' } })
+  ).body;
+}
+
+describe('personal tokens', () => {
+  it('show the secret once, list without it, and act as their user within their scopes', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const workshop = await seedWorkshopWith(t, fay, []);
+    const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'CI', scopes: ['workshops:read'] });
+    expect(made.token).toMatch(/^wsk_[A-Za-z0-9_-]{43,}$/);
+    expect(made).toMatchObject({ name: 'CI', scopes: ['workshops:read'], last_used_at: null, expires_at: null });
+    expect(made.token.startsWith(made.prefix)).toBe(true);
+
+    const read = await t.request<WorkshopOutput>('GET', `/v1/workshops/${workshop.id}`, { token: made.token });
+    expect(read.status).toBe(200);
+    const cards = await t.request('GET', `/v1/workshops/${workshop.id}/cards`, { token: made.token });
+    expectError(cards, 403, 'insufficient_scope');
+    expect(JSON.stringify(cards.body)).toContain('cards:read');
+
+    const listed = await t.request<ApiTokenOutput[]>('GET', '/v1/user/me/api_tokens', { token: fay.token });
+    expect(listed.body).toHaveLength(1);
+    expect(JSON.stringify(listed.body)).not.toContain(made.token);
+    expect(listed.body[0]).not.toHaveProperty('token');
+    expect(listed.body[0]!.last_used_at).not.toBeNull();
+  });
+
+  it('are refused to guests, unconfirmed accounts, and to tokens themselves', async () => {
+    const unconfirmed = await createUser(t, 'Una');
+    const body = { name: 'x', scopes: ['cards:read'] };
+    expectError(
+      await t.request('POST', '/v1/user/me/api_tokens', { token: unconfirmed.token, body }),
+      403,
+      'forbidden',
+    );
+    const fay = await createConfirmedUser(t, 'Fay');
+    const all = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'all', scopes: ['workshops:write'] });
+    const res = await t.request('POST', '/v1/user/me/api_tokens', { token: all.token, body });
+    expectError(res, 403, 'insufficient_scope');
+    const workshop = await seedWorkshopWith(t, fay, []);
+    const { access_code } = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${workshop.id}/access_code`, { token: fay.token })
+    ).body;
+    const guest = await t.request<{ token: string }>('POST', '/v1/workshops/join/guest', {
+      body: { access_code, name: 'G' },
+    });
+    expectError(await t.request('POST', '/v1/user/me/api_tokens', { token: guest.body.token, body }), 403, 'forbidden');
+  });
+
+  it('stop working once expired, and after revocation (401)', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const soon = new Date(Date.now() + 1500).toISOString();
+    const expiring = await makeToken(t, fay, '/v1/user/me/api_tokens', {
+      name: 'short',
+      scopes: ['workshops:read'],
+      expires_at: soon,
+    });
+    expect((await t.request('GET', '/v1/user/me/workshops', { token: expiring.token })).status).toBe(200);
+    await until(
+      async () => (await t.request('GET', '/v1/user/me/workshops', { token: expiring.token })).status === 401,
+      'the token to expire',
+      5_000,
+      400,
+    );
+
+    const revoked = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'r', scopes: ['workshops:read'] });
+    expect((await t.request('GET', '/v1/user/me/workshops', { token: revoked.token })).status).toBe(200);
+    const del = await t.request('DELETE', `/v1/user/me/api_tokens/${revoked.id}`, { token: fay.token });
+    expect(del.status).toBe(204);
+    expectError(await t.request('GET', '/v1/user/me/workshops', { token: revoked.token }), 401, 'unauthenticated');
+  });
+
+  it('are REST only: Socket.IO refuses them', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 's', scopes: ['workshops:read'] });
+    const socket = io(t.url, { auth: { token: made.token }, transports: ['websocket'], reconnection: false });
+    const error = await new Promise<Error>((resolve) => socket.on('connect_error', resolve));
+    socket.close();
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('have a rate limit of their own: 429 with Retry-After', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'busy', scopes: ['workshops:read'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await t.request('GET', '/v1/templates', { token: made.token })).status);
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    const refused = await t.request('GET', '/v1/templates', { token: made.token });
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The person's own session is not counted with it.
+    expect((await t.request('GET', '/v1/templates', { token: fay.token })).status).toBe(200);
+  });
+});
+
+describe('organization tokens', () => {
+  it('are made by admins, act as an admin on the organization only, and not as a person', async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const org = await organizationOf(ada);
+    const other = await organizationOf(ada);
+    const scopes = ['workshops:read', 'workshops:write', 'members:read'];
+    const made = await makeToken(t, ada, `/v1/organizations/${org.id}/api_tokens`, { name: 'sync', scopes });
+    const created = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+      token: made.token,
+      body: { title: 'From the tracker' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const listed = await t.request<WorkshopOutput[]>('GET', `/v1/organizations/${org.id}/workshops`, {
+      token: made.token,
+    });
+    expect(listed.body.map((w) => w.id)).toEqual([created.body.id]);
+    const put = await t.request('PUT', `/v1/workshops/${created.body.id}`, { token: made.token, body: { title: 'R' } });
+    expect(put.status).toBe(200);
+
+    // Another organization of the same admin, and the admin's own workshop: out of reach.
+    expectError(
+      await t.request('GET', `/v1/organizations/${other.id}/workshops`, { token: made.token }),
+      404,
+      'not_found',
+    );
+    const own = await seedWorkshopWith(t, ada, []);
+    expectError(await t.request('GET', `/v1/workshops/${own.id}`, { token: made.token }), 404, 'not_found');
+    expectError(await t.request('GET', '/v1/user/me/workshops', { token: made.token }), 403, 'insufficient_scope');
+    const again = await t.request('POST', `/v1/organizations/${org.id}/api_tokens`, {
+      token: made.token,
+      body: { name: 'x', scopes },
+    });
+    expectError(again, 403, 'insufficient_scope');
+  });
+
+  it('are for admins only; facilitator members get 403, strangers 404', async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const fred = await createConfirmedUser(t, 'Fred');
+    const stan = await createConfirmedUser(t, 'Stan');
+    const org = await organizationOf(ada);
+    await t.request('POST', `/v1/organizations/${org.id}/members`, {
+      token: ada.token,
+      body: { email: fred.email, role: 'facilitator' },
+    });
+    const body = { name: 'x', scopes: ['workshops:read'] };
+    const path = `/v1/organizations/${org.id}/api_tokens`;
+    expectError(await t.request('POST', path, { token: fred.token, body }), 403, 'forbidden');
+    expectError(await t.request('POST', path, { token: stan.token, body }), 404, 'not_found');
+    expectError(await t.request('GET', path, { token: fred.token }), 403, 'forbidden');
+  });
+});
+
+describe('on two instances sharing a database', () => {
+  it('a revoked token stops at once on the other instance', async () => {
+    const second = await startTestServer({}, { shareDatabaseOf: t });
+    try {
+      const fay = await createConfirmedUser(t, 'Fay');
+      const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'both', scopes: ['workshops:read'] });
+      expect((await second.request('GET', '/v1/user/me/workshops', { token: made.token })).status).toBe(200);
+      expect((await t.request('DELETE', `/v1/user/me/api_tokens/${made.id}`, { token: fay.token })).status).toBe(204);
+      expectError(await second.request('GET', '/v1/user/me/workshops', { token: made.token }), 401, 'unauthenticated');
+    } finally {
+      await second.close();
+    }
+  });
+});
