@@ -135,3 +135,11 @@ export const openApiPath = (routePath: string) => routePath.replace(/:([A-Za-z0-
 export function scopeOf(method: string, openApiPathOf: string): ApiScope | undefined {
   return OPERATION_SCOPES[`${method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase()} ${openApiPathOf}`];
 }
+
+/** What an API token (`wsk_…`) is: which one, whose, and what it may do (docs/integrations.md). */
+export interface ApiTokenIdentity {
+  id: string;
+  /** Set for an organization's token, which acts as an admin of that organization only. */
+  organizationId: string | null;
+  scopes: readonly ApiScope[];
+}

@@ -1,5 +1,5 @@
 import type { users } from '../db/schema/index';
-import type { ApiTokenIdentity } from './session-auth';
+import type { ApiTokenIdentity } from '../domain/api-scopes';
 
 export type UserRow = typeof users.$inferSelect;
 

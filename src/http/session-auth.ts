@@ -1,4 +1,4 @@
-import type { ApiScope } from '../domain/api-scopes';
+import type { ApiTokenIdentity } from '../domain/api-scopes';
 import type { UserRow } from './env';
 
 /**
@@ -21,14 +21,6 @@ export interface SessionAuth {
   ): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null>;
   /** Whether a token (by hash) still works: not logged out, not expired. */
   isAlive(tokenHash: string): Promise<boolean>;
-}
-
-/** What an API token (`wsk_…`) is: which one, whose, and what it may do (docs/integrations.md). */
-export interface ApiTokenIdentity {
-  id: string;
-  /** Set for an organization's token, which acts as an admin of that organization only. */
-  organizationId: string | null;
-  scopes: readonly ApiScope[];
 }
 
 /** Resolves API tokens for REST; `modules/api-tokens/resolve.ts` makes it. Sockets and sync take none. */

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database';
 import { identityEpoch } from '../../db/identity-epoch';
-import type { ApiScope } from '../../domain/api-scopes';
+import type { ApiScope, ApiTokenIdentity } from '../../domain/api-scopes';
 import type { UserRow } from '../../http/env';
-import type { ApiTokenAuth, ApiTokenIdentity } from '../../http/session-auth';
+import type { ApiTokenAuth } from '../../http/session-auth';
 import { hashToken } from '../auth/crypto';
 import { apiTokenWithUser, isOrganizationAdminRow, touchApiToken } from './repo';
 

@@ -3,10 +3,9 @@ import { routePath } from 'hono/route';
 import { budget } from '../../config-limits';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/database';
-import { openApiPath, scopeOf } from '../../domain/api-scopes';
+import { openApiPath, scopeOf, type ApiTokenIdentity } from '../../domain/api-scopes';
 import { AppError, notFound } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import type { ApiTokenIdentity } from '../../http/session-auth';
 import { organizationOfWorkshop, workshopOfZone } from './repo';
 
 /** 403 `insufficient_scope`, naming the scope the route needs (docs/api.md#authentication-and-errors). */

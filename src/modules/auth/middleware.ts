@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import { API_TOKEN_PREFIX } from '../../domain/api-scopes';
+import { API_TOKEN_PREFIX, type ApiTokenIdentity } from '../../domain/api-scopes';
 import { AppError } from '../../http/errors';
 import type { AppEnv, UserRow } from '../../http/env';
-import type { ApiTokenAuth, ApiTokenIdentity, SessionAuth } from '../../http/session-auth';
+import type { ApiTokenAuth, SessionAuth } from '../../http/session-auth';
 
 /**
  * Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise.
