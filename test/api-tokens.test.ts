@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 
 /*
- * Scoped API tokens (docs/integrations.md, CONTRACT §16): made by organization admins and confirmed
+ * Scoped API tokens (docs/integrations.md): made by organization admins and confirmed
  * users, the secret shown once, acting as their owner narrowed to their scopes, revoked at once on
  * every instance, limited per token. The scope of every operation is tested in security-tokens.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The scopes of API tokens (CONTRACT §16, docs/integrations.md#scopes) and the one table saying
+ * The scopes of API tokens (docs/integrations.md#scopes) and the one table saying
  * which scope each operation needs. The token check (`modules/api-tokens/scope.ts`) and the
  * OpenAPI document (`x-required-scope`) both read it, so they cannot part.
  */

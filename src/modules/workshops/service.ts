@@ -40,6 +40,7 @@ import type {
 } from './schemas';
 import { workshopPublicUrl, type WorkshopOutput } from '../../domain/workshops';
 import { assertSortable } from './view';
+import { applySettings, settingsOf, SETTINGS } from './settings';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 
 function customWorkshop(
@@ -148,56 +149,6 @@ export async function listOrganizationWorkshops(
 ): Promise<WorkshopOutput[]> {
   await loadOrganizationAccess(deps.database.db, organizationId, user.id);
   return listWorkshops(deps, user, { ...filters, owner: organizationId });
-}
-
-/** The settings an update can change, named as in the output, so `changes` reads like the resource. */
-function settingsOf(row: WorkshopRow) {
-  return {
-    title: row.title,
-    description: row.description,
-    state: row.state,
-    vote_limit: {
-      positive: row.votePositive,
-      negative: row.voteNegative,
-      max_positive: row.voteMaxPositive,
-      max_negative: row.voteMaxNegative,
-    },
-    daily_mail: row.dailyMail,
-    change_step_notifications: row.changeStepNotifications,
-    force_sync: row.forceSync,
-    allow_guests: row.allowGuests,
-    view: mergeView(DEFAULT_VIEW, row.view),
-  };
-}
-const SETTINGS = [
-  'title',
-  'description',
-  'state',
-  'vote_limit',
-  'daily_mail',
-  'change_step_notifications',
-  'force_sync',
-  'allow_guests',
-  'view',
-] as const;
-
-function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): WorkshopRow {
-  const limit = input.vote_limit ?? {};
-  return {
-    ...row,
-    title: input.title ?? row.title,
-    description: input.description ?? row.description,
-    state: input.state ?? row.state,
-    votePositive: limit.positive ?? row.votePositive,
-    voteNegative: limit.negative ?? row.voteNegative,
-    voteMaxPositive: limit.max_positive ?? row.voteMaxPositive,
-    voteMaxNegative: limit.max_negative ?? row.voteMaxNegative,
-    dailyMail: input.daily_mail ?? row.dailyMail,
-    changeStepNotifications: input.change_step_notifications ?? row.changeStepNotifications,
-    forceSync: input.force_sync ?? row.forceSync,
-    allowGuests: input.allow_guests ?? row.allowGuests,
-    view: mergeView(mergeView(DEFAULT_VIEW, row.view), input.view),
-  };
 }
 
 async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
