@@ -4,6 +4,7 @@ import { AppError, toErrorResponse } from './http/errors';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { browserPageRoutes } from './pages/routes';
+import { notFoundPage, wantsPage } from './pages/not-found';
 import { cors } from 'hono/cors';
 import { limitBodySize } from './http/middleware/body-limit';
 import { allowedMethods } from './http/middleware/methods';
@@ -129,7 +130,11 @@ export function createApp(deps: AppDeps) {
     .route('/v1', guestJoinRoutes(deps))
     .route('/v1', apiRoutes(deps));
 
-  app.notFound((c) => toErrorResponse(new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c));
+  app.notFound((c) =>
+    wantsPage(c)
+      ? notFoundPage(c)
+      : toErrorResponse(new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c),
+  );
   app.onError((err, c) => toErrorResponse(err, c));
   return routes;
 }

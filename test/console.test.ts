@@ -43,6 +43,30 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     expect(gzipSync(body, { level: 9 }).length).toBeLessThan(SCRIPT_BUDGET);
   });
 
+  it('answers a browser at an address that is no page with a page in words, and API clients with JSON', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml' };
+    for (const path of ['/nowhere', '/workshops/not%20an%20id', '/screen/not%20an%20id']) {
+      const res = await fetch(`${t.url}${path}`, { headers: html });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const page = await res.text();
+      expect(page).toContain('No such page');
+      expect(page).toContain('<a href="/">Go to your workshops</a>');
+    }
+    for (const [path, headers] of [
+      ['/v1/nowhere', html],
+      ['/nowhere', { accept: 'application/json' }],
+    ] as const) {
+      const res = await fetch(`${t.url}${path}`, { headers });
+      expect(res.headers.get('content-type'), path).toContain('application/json');
+      // Under /v1 the token is asked for before the route is looked for.
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
+        path.startsWith('/v1/') ? 'unauthenticated' : 'not_found',
+      );
+    }
+  });
+
   it('makes an account, confirms its address from the mail, and signs out and in again', async () => {
     const { page, problems } = await browser.newPage(LAPTOP);
     await page.goto(`${t.url}/`);

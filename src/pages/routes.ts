@@ -4,6 +4,7 @@ import { AppError } from '../http/errors';
 import { pageAssets } from './assets';
 import type { PageName } from './build';
 import { consolePage } from './console';
+import { notFoundPage } from './not-found';
 import { participantPage } from './participant';
 import { screenPage } from './screen';
 
@@ -55,9 +56,8 @@ export function browserPageRoutes(options: PageRoutesOptions) {
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
     });
-  const workshopPage = (c: Context<AppEnv>) => {
-    if (!WORKSHOP_ID.test(c.req.param('workshop_id') ?? '')) throw new AppError('not_found', 'No such workshop.');
-  };
+  /** An address whose workshop id cannot be one: the not-found page, before any page script loads. */
+  const noWorkshopAt = (c: Context<AppEnv>) => !WORKSHOP_ID.test(c.req.param('workshop_id') ?? '');
 
   return new Hono<AppEnv>()
     .get('/:page{console|screen|participant}/assets/:file', async (c) => {
@@ -76,17 +76,17 @@ export function browserPageRoutes(options: PageRoutesOptions) {
       return c.body(assets.files.get(file)!, 200, headers);
     })
     .get('/screen/:workshop_id', async (c) => {
-      workshopPage(c);
+      if (noWorkshopAt(c)) return notFoundPage(c);
       return html(c, screenPage(await pageAssets('screen'), options.publicUrl));
     })
     .get('/workshops/:workshop_id', async (c) => {
-      workshopPage(c);
+      if (noWorkshopAt(c)) return notFoundPage(c);
       return html(c, consolePage(await pageAssets('console'), options.publicUrl));
     })
     .on('GET', [...CONSOLE_PATHS], async (c) => html(c, consolePage(await pageAssets('console'), options.publicUrl)))
     .get('/join', async (c) => html(c, participantPage(await pageAssets('participant'))))
     .get('/w/:workshop_id', async (c) => {
-      workshopPage(c);
+      if (noWorkshopAt(c)) return notFoundPage(c);
       return html(c, participantPage(await pageAssets('participant')));
     });
 }
