@@ -1,3 +1,4 @@
+import { write } from '../../db/write';
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../deps';
 import { nowIso } from '../../db/columns';
@@ -52,7 +53,7 @@ export async function createApiToken(
   input: CreateApiTokenInput,
 ): Promise<CreatedApiTokenOutput> {
   const token = newApiTokenSecret();
-  const row = await deps.database.transaction((tx) =>
+  const row = await write(deps, (tx) =>
     insertApiToken(tx, {
       organizationId: 'organizationId' in owner ? owner.organizationId : null,
       userId: 'userId' in owner ? owner.userId : null,
@@ -73,6 +74,6 @@ export async function listApiTokens(deps: AppDeps, owner: TokenOwner): Promise<A
 
 /** Revoked at once on every instance: the revocation moves the identity epoch every token cache checks. */
 export async function revokeApiTokenOf(deps: AppDeps, owner: TokenOwner, tokenId: string): Promise<void> {
-  const revoked = await deps.database.transaction((tx) => revokeApiToken(tx, owner, tokenId, nowIso()));
+  const revoked = await write(deps, (tx) => revokeApiToken(tx, owner, tokenId, nowIso()));
   if (!revoked) throw notFound('API token');
 }
