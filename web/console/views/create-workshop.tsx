@@ -4,7 +4,7 @@
  * from this computer, or read from its address). The new workshop opens on its agenda.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
@@ -28,9 +28,11 @@ const MODES: Array<[Mode, string]> = [
  */
 export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] | null }) {
   const open = useSignal(false);
+  /** Set once the person opens or closes the form: the list arriving never overrules them. */
+  const toggledByPerson = useRef(false);
   const firstList = props.workshops !== null;
   useEffect(() => {
-    if (firstList) open.value = props.workshops!.length === 0;
+    if (firstList && !toggledByPerson.current) open.value = props.workshops!.length === 0;
   }, [firstList]);
   const mode = useSignal<Mode>('blank');
   const title = useSignal('');
@@ -88,7 +90,16 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
   };
 
   return (
-    <details class="panel create" open={open.value} onToggle={(e) => (open.value = e.currentTarget.open)}>
+    <details
+      class="panel create"
+      open={open.value}
+      onToggle={(e) => {
+        // A toggle the page made itself already matches `open`; any other is the person's.
+        if (e.currentTarget.open === open.value) return;
+        toggledByPerson.current = true;
+        open.value = e.currentTarget.open;
+      }}
+    >
       <summary>
         <h2>Create a workshop</h2>
       </summary>
