@@ -6,3 +6,4 @@ export * from './activity';
 export * from './collab';
 export * from './limits';
 export * from './api-tokens';
+export * from './integrations';

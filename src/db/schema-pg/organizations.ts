@@ -1,4 +1,4 @@
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, idColumn, updatedAt } from './columns';
 import { users } from './users';
 
@@ -9,6 +9,8 @@ export const organizations = pgTable('organizations', {
   name: text('name').notNull(),
   avatarUrl: text('avatar_url'),
   planName: text('plan_name').notNull().default('team'),
+  /** Members' password sign-ins are refused on its workshops and routes (docs/integrations.md#single-sign-on). */
+  ssoRequired: boolean('sso_required').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

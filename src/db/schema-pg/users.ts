@@ -29,6 +29,10 @@ export const authTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
+    /** How the session was opened: `sso_required` organizations refuse `password` ones. */
+    method: text('method', { enum: ['password', 'oidc'] })
+      .notNull()
+      .default('password'),
     expiresAt: text('expires_at').notNull(),
     lastUsedAt: text('last_used_at').notNull(),
     createdAt: createdAt(),

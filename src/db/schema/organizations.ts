@@ -1,5 +1,5 @@
 import { index, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { createdAt, idColumn, updatedAt } from '../columns';
+import { bool, createdAt, idColumn, updatedAt } from '../columns';
 import { users } from './users';
 
 export const organizations = sqliteTable('organizations', {
@@ -7,6 +7,8 @@ export const organizations = sqliteTable('organizations', {
   name: text('name').notNull(),
   avatarUrl: text('avatar_url'),
   planName: text('plan_name').notNull().default('team'),
+  /** Members' password sign-ins are refused on its workshops and routes (docs/integrations.md#single-sign-on). */
+  ssoRequired: bool('sso_required').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

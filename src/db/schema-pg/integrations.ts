@@ -1,0 +1,105 @@
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, idColumn, json, updatedAt } from './columns';
+import { organizations } from './organizations';
+import { users } from './users';
+
+/* The tables of `../schema/integrations.ts`, in PostgreSQL. */
+
+/**
+ * An organization's webhook endpoints (docs/integrations.md#webhooks). `secret` signs deliveries;
+ * after a rotation `previous_secret` signs them too until `previous_secret_until`.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: idColumn(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    /** JSON array of event types, or `["*"]`. */
+    events: json<string[]>('events').notNull(),
+    description: text('description').notNull().default(''),
+    enabled: boolean('enabled').notNull().default(true),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: text('previous_secret_until'),
+    /** Set at the first failed attempt after a success; cleared by the next success. */
+    failingSince: text('failing_since'),
+    disabledAt: text('disabled_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_organization').on(t.organizationId)],
+);
+
+/**
+ * The webhook outbox: one row per event and endpoint, written in the transaction of the change.
+ * `seq` orders a lane (one endpoint, one workshop: `lane`); `id` is the `webhook-id` every attempt carries.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    seq: integer('seq').primaryKey().generatedByDefaultAsIdentity(),
+    id: text('id').notNull(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The workshop the event is about; for events about none (a ping), the delivery's own id. */
+    lane: text('lane').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The body as first sent, sent again unchanged on every retry. */
+    body: text('body').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    nextAttemptAt: text('next_attempt_at').notNull(),
+    /** The lease of the instance sending it, unique to one taking. */
+    claimedUntil: text('claimed_until'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_id').on(t.id),
+    index('webhook_deliveries_endpoint').on(t.endpointId, t.seq),
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_lane').on(t.endpointId, t.lane, t.status, t.seq),
+  ],
+);
+
+/** Accounts signed in through an OpenID provider: the provider's (issuer, subject) names the user. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: idColumn(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** The address the provider gave at the last sign-in. */
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('user_identities_subject').on(t.issuer, t.subject), index('user_identities_user').on(t.userId)],
+);
+
+/**
+ * Sign-ins sent to the OpenID provider and not yet back: found by the hash of their `state`, used
+ * once, on whichever instance the provider returns the browser to.
+ */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    id: idColumn(),
+    stateHash: text('state_hash').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    returnTo: text('return_to').notNull(),
+    expiresAt: text('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('oidc_logins_state').on(t.stateHash)],
+);
