@@ -28,6 +28,7 @@ import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
+import { webhooksRoutes } from './modules/webhooks/routes';
 import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
 import { stepsRoutes } from './modules/steps/routes';
@@ -57,6 +58,7 @@ function apiRoutes(deps: AppDeps) {
       .route('/', confirmationResendRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))
+      .route('/', webhooksRoutes(deps))
       // Before workshops: `/workshops/canvas/zones/:id` has no workshop id.
       .route('/', canvasRoutes(deps))
       .route('/', workshopsRoutes(deps))

@@ -28,7 +28,14 @@ const limitVariables = Object.fromEntries(Object.values(LIMITS).map(({ env }) =>
 export const LEASE_DEFAULTS = {
   mailLeaseMs: 120_000,
   exportLeaseMs: 300_000,
+  webhookLeaseMs: 60_000,
 } as const;
+
+/**
+ * Seconds between a webhook delivery's attempts: about a day in all, then it is given up
+ * (docs/integrations.md#retries-and-order). Each wait is drawn within ±20 % of its value.
+ */
+export const WEBHOOK_RETRY_SCHEDULE = '10,60,300,1800,3600,7200,14400,28800,28800';
 
 /** Hours an upload attached to nothing is kept by default. */
 export const UPLOAD_UNATTACHED_HOURS = 24;
@@ -82,6 +89,25 @@ export const EnvSchema = v.object({
   ...limitVariables,
   MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),
   EXPORT_LEASE_MS: leaseVariable(LEASE_DEFAULTS.exportLeaseMs),
+  WEBHOOK_LEASE_MS: leaseVariable(LEASE_DEFAULTS.webhookLeaseMs),
+  WEBHOOK_RETRY_SCHEDULE: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,7}(,\d{1,7}){0,29}$/, 'expected up to 30 whole numbers of seconds, separated by commas'),
+      v.transform((list) => list.split(',').map(Number)),
+    ),
+    WEBHOOK_RETRY_SCHEDULE,
+  ),
+  WEBHOOK_DISABLE_AFTER_HOURS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,5}(\.\d{1,6})?$/, 'expected a number of hours such as 72 or 0.5'),
+      v.transform(Number),
+      v.minValue(0.0001, 'expected more than 0 hours'),
+    ),
+    '72',
+  ),
+  WEBHOOK_ALLOW_PRIVATE: v.optional(v.picklist(['0', '1', 'true', 'false']), '0'),
   UPLOAD_UNATTACHED_HOURS: v.optional(
     wholeNumber(1, 87_600, 'expected a whole number of hours, from 1 to 87600'),
     String(UPLOAD_UNATTACHED_HOURS),

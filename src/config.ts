@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-import { EnvSchema, LEASE_DEFAULTS, UPLOAD_UNATTACHED_HOURS, type Env } from './config-env';
+import { EnvSchema, LEASE_DEFAULTS, UPLOAD_UNATTACHED_HOURS, WEBHOOK_RETRY_SCHEDULE, type Env } from './config-env';
 import { LIMIT_NAMES, LIMITS, limitSettings, type LimitSettings } from './config-limits';
 
 /** Which proxy header, if any, names the client's address (see `Config.trustProxy`). */
@@ -26,6 +26,18 @@ export interface S3Settings {
 export interface Plan {
   name: string;
   workshops_max_attendees: number;
+}
+
+/** How webhook deliveries are made (docs/integrations.md#webhooks). */
+export interface WebhookSettings {
+  /** Seconds between attempts, each drawn within ±20 %; past the last, a delivery is given up. */
+  retryScheduleS: number[];
+  /** An endpoint failing this long (every attempt since its last success) is disabled and its organization's admins mailed. */
+  disableAfterHours: number;
+  /** Deliveries to private, loopback and link-local addresses are let through (tests, private networks). */
+  allowPrivate: boolean;
+  /** How long a delivery taken for sending stays that instance's; past it (the instance died) another sends it. */
+  leaseMs: number;
 }
 
 /** Everything the service reads from its environment, parsed once at start (each limit is described in `LIMITS`). */
@@ -75,6 +87,7 @@ export interface Config extends LimitSettings {
   mailLeaseMs: number;
   /** How long an export taken for rendering stays that instance's; past it another takes it over. Above a render's time limit, for the same reason. */
   exportLeaseMs: number;
+  webhooks: WebhookSettings;
   /** Plans by name; users start on `free`, organizations on `team`. */
   plans: Record<string, Plan>;
   /** Hosts a native-file import may fetch even though they resolve to private addresses. */
@@ -163,6 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     mailLeaseMs: e.MAIL_LEASE_MS,
     exportLeaseMs: e.EXPORT_LEASE_MS,
+    webhooks: {
+      retryScheduleS: e.WEBHOOK_RETRY_SCHEDULE,
+      disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1' || e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      leaseMs: e.WEBHOOK_LEASE_MS,
+    },
     ...FIXED,
     ...limitSettings(Object.fromEntries(LIMIT_NAMES.map((name) => [name, e[LIMITS[name].env]]))),
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',')
@@ -197,7 +216,14 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     redisUrl: undefined,
     smtpUrl: undefined,
     mailFrom: 'Workshops <no-reply@localhost>',
-    ...LEASE_DEFAULTS,
+    mailLeaseMs: LEASE_DEFAULTS.mailLeaseMs,
+    exportLeaseMs: LEASE_DEFAULTS.exportLeaseMs,
+    webhooks: {
+      retryScheduleS: WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      disableAfterHours: 72,
+      allowPrivate: false,
+      leaseMs: LEASE_DEFAULTS.webhookLeaseMs,
+    },
     ...FIXED,
     importAllowHosts: [],
     trustProxy: 'none' as const,

@@ -9,6 +9,7 @@ import { memoryLimiters, redisLimiters, type Limiters } from './lib/limiters';
 import { sessionAuth } from './modules/auth/service';
 import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
+import { webhookOutbox } from './modules/webhooks/outbox';
 import { DomainEventBus } from './domain/bus';
 import { Metrics } from './ops/metrics';
 import { Readiness } from './ops/readiness';
@@ -25,7 +26,19 @@ export async function createDeps(config: Config): Promise<AppDeps> {
   const collab = createCollab({ config, database, bus, auth, layout });
   const attempts = limitersFor(config, database);
   watchDeps(metrics, { database, collab, attempts });
-  return { config, database, files, bus, collab, auth, attempts, metrics, readiness: new Readiness(database) };
+  const changeOutbox = webhookOutbox();
+  return {
+    config,
+    database,
+    files,
+    bus,
+    changeOutbox,
+    collab,
+    auth,
+    attempts,
+    metrics,
+    readiness: new Readiness(database),
+  };
 }
 
 /**

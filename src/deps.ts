@@ -1,6 +1,7 @@
 import type { CollabService } from './collab/types';
 import type { Config } from './config';
 import type { Database } from './db/database';
+import type { ChangeOutbox } from './db/write';
 import type { FileStore } from './files/store';
 import type { SessionAuth } from './http/session-auth';
 import type { Limiters } from './lib/limiters';
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** Where uploads, avatars and exports are kept: `FILES_DIR`, or the bucket of `FILES_URL`. */
   files: FileStore;
   bus: DomainEventBus;
+  /** Webhook deliveries, written in each change's transaction (docs/integrations.md#webhooks). */
+  changeOutbox: ChangeOutbox;
   /** The workshops' Yjs documents (card placements, zones); truth for those values. */
   collab: CollabService;
   /** Who a bearer token is: one cache of resolved tokens for REST, Socket.IO and the sync endpoint. */

@@ -8,6 +8,8 @@ import type { AppDeps } from './deps';
 import { startExportRunner } from './modules/exports/jobs';
 import { startKeySweeper } from './modules/idempotency/keys';
 import { startMailSender } from './modules/mail/sender';
+import { watchParticipation } from './modules/webhooks/participation';
+import { startWebhookSender } from './modules/webhooks/sender';
 import { WriteGate } from './ops/drain';
 import { attachRealtime, type Realtime } from './realtime/index';
 
@@ -85,6 +87,9 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     const mailSender = startMailSender(deps);
     // Pending exports are made in a worker thread, here or by another instance on the database.
     const exportRunner = startExportRunner(deps);
+    // The webhook outbox is sent in the background, by whichever instance takes each delivery first.
+    const webhookSender = startWebhookSender(deps);
+    const stopParticipationWatch = watchParticipation(deps);
     // Idempotency keys' answers are kept 24 hours, then swept (by every instance; deleting is idempotent).
     const keySweeper = startKeySweeper(deps.database);
     // Socket.IO's engine answers its own path (it leaves others alone: `destroyUpgrade: false`).
@@ -116,6 +121,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         // The load balancer's readiness check sends nothing new here from now on (GET /ready: 503).
         deps.readiness.markDraining();
         keySweeper.stop();
+        stopParticipationWatch();
         // First stop accepting: nothing new arrives while the rest closes. A request arriving on a
         // connection kept alive from before is refused (503, `refuseWhileDraining`); the ones in
         // flight finish, and every answer from now on closes its connection, so the connections
@@ -128,6 +134,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
         const background = [
           withinLimit(mailSender.stop(), limitMs, 'finishing the mail being sent'),
           withinLimit(exportRunner.stop(), limitMs, 'finishing the export being made'),
+          withinLimit(webhookSender.stop(), limitMs, 'finishing the webhook deliveries being sent'),
         ];
         // Live connections hold the server open: Socket.IO clients are disconnected (the SDK
         // reconnects at once, through the balancer, to another instance, and resumes by

@@ -11,6 +11,20 @@ import type { ChangeRecorder } from '../domain/recorder';
 export interface WriteDeps {
   database: Database;
   bus: DomainEventBus;
+  /** Told of every write's events inside its transaction (the webhook outbox), when there is one. */
+  changeOutbox?: ChangeOutbox;
+}
+
+/**
+ * What must hear of changes durably (webhook deliveries): it writes its rows in the change's own
+ * transaction, so they exist exactly when the change committed.
+ */
+export interface ChangeOutbox {
+  stored(tx: Db, events: readonly WorkshopEvent[], changes: ChangeRecorder): Promise<void>;
+  /** Rows queued by other means in this transaction (a test ping, a retry): the senders hear of them once it commits. */
+  queuedBy(changes: ChangeRecorder): void;
+  /** Calls `listener` after each transaction that queued rows commits; returns the function that stops it. */
+  onQueued(listener: () => void): () => void;
 }
 
 /** These run on every write: prepared once per connection. */
@@ -134,7 +148,8 @@ async function numberEvents(
  * A removed workshop has no row left to number its last event: that one is broadcast with `seq` 0
  * and not stored.
  */
-async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Promise<void> {
+async function storeRecorded(tx: Db, deps: WriteDeps, write: Recorded): Promise<void> {
+  const { bus } = deps;
   const byWorkshop = new Map<string, ChangeInput[]>();
   for (const input of write.inputs) {
     const list = byWorkshop.get(input.workshopId);
@@ -175,6 +190,7 @@ async function storeRecorded(tx: Db, bus: DomainEventBus, write: Recorded): Prom
     })),
   );
   write.events.push(...write.inputs.map((input) => numbered.get(input)!));
+  if (deps.changeOutbox && write.events.length > 0) await deps.changeOutbox.stored(tx, write.events, write.recorder);
   await insertNotifications(
     tx,
     write.notifications.map(({ userId, notification: n }) => ({
@@ -204,7 +220,7 @@ export async function write<T>(deps: WriteDeps, fn: (tx: Db, changes: ChangeReco
     try {
       result = await deps.database.transaction(async (tx) => {
         const value = await fn(tx, recorded.recorder);
-        await storeRecorded(tx, deps.bus, recorded);
+        await storeRecorded(tx, deps, recorded);
         return value;
       });
     } catch (err) {

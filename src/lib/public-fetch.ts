@@ -60,7 +60,7 @@ export async function fetchPublic(url: string, options: PublicFetchOptions): Pro
   }
 }
 
-function parseTarget(raw: string, base?: URL): URL {
+export function parseTarget(raw: string, base?: URL): URL {
   let url: URL;
   try {
     url = new URL(raw, base);
@@ -74,7 +74,7 @@ function parseTarget(raw: string, base?: URL): URL {
 }
 
 /** The URL's host as `net` sees it: without the brackets of an IPv6 literal. */
-function hostOf(url: URL): string {
+export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
@@ -96,7 +96,7 @@ function request(url: URL, options: PublicFetchOptions, signal: AbortSignal): Pr
 }
 
 /** A DNS lookup that fails unless every address of the name is public. */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
+export const publicLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
@@ -145,7 +145,7 @@ function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSi
   });
 }
 
-function describe(err: Error, signal: AbortSignal): PublicFetchError {
+export function describe(err: Error, signal: AbortSignal): PublicFetchError {
   if (err instanceof PublicFetchError) return err;
   if (signal.aborted) return new PublicFetchError('Fetching the URL took too long.');
   return new PublicFetchError(`The URL could not be fetched (${(err as NodeJS.ErrnoException).code ?? err.message}).`);

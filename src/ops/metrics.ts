@@ -9,7 +9,11 @@ export type SampledGauge =
   | 'syncBacklog'
   | 'documentsLoaded'
   | 'mailQueue'
-  | 'exportQueue';
+  | 'exportQueue'
+  | 'webhookQueue';
+
+/** What a webhook delivery attempt came to: delivered, to be tried again, or given up. */
+export type WebhookOutcome = 'succeeded' | 'retried' | 'failed';
 
 /** The service's Redis connections, as the `connection` label names them. */
 export type RedisConnection = 'realtime' | 'collab' | 'attempts';
@@ -83,6 +87,12 @@ export class Metrics implements StoreObserver {
     registers: [this.registry],
   });
   private readonly liveEventsByName = new Map<string, { inc(): void }>();
+  private readonly webhookAttempts = new Counter({
+    name: 'workshops_webhook_deliveries_total',
+    help: 'Webhook delivery attempts made by this instance, by outcome: succeeded (a 2xx), retried (to be tried again) or failed (given up).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   private readonly transactions = new Counter({
     name: 'workshops_db_transactions_total',
     help: 'Database transactions ended, by kind (write, snapshot) and outcome (commit, rollback).',
@@ -161,6 +171,11 @@ export class Metrics implements StoreObserver {
       'workshops_export_queue_depth',
       'Exports waiting to be made, on every instance sharing the database.',
     );
+    this.sampled(
+      'webhookQueue',
+      'workshops_webhook_outbox_depth',
+      'Webhook deliveries not made yet and not given up, on every instance sharing the database.',
+    );
     const redis = this.redis;
     new Gauge({
       name: 'workshops_redis_up',
@@ -194,6 +209,11 @@ export class Metrics implements StoreObserver {
         }
       },
     });
+  }
+
+  /** Counts one webhook delivery attempt by what it came to. */
+  webhookAttempt(outcome: WebhookOutcome): void {
+    this.webhookAttempts.inc({ outcome });
   }
 
   /** Reads `read` for a gauge on every scrape (there is one reader per gauge); returns the function that stops it. */

@@ -21,6 +21,13 @@ export async function exportQueueDepth(db: Db): Promise<number> {
   return row?.n ?? 0;
 }
 
+/** Webhook deliveries still to be made (the deliveries' due index). */
+export async function webhookQueueDepth(db: Db): Promise<number> {
+  const { webhookDeliveries } = tablesOf(db);
+  const [row] = await db.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.status, 'pending'));
+  return row?.n ?? 0;
+}
+
 /**
  * Bytes of the files recorded, by container: `uploads`, `avatars` and `exports`, the names the
  * service gives them (a client never chooses one), so the label's values stay a short fixed set.
@@ -46,6 +53,7 @@ export function watchDeps(
   const { database, collab, attempts } = deps;
   metrics.sample('mailQueue', () => mailQueueDepth(database.db));
   metrics.sample('exportQueue', () => exportQueueDepth(database.db));
+  metrics.sample('webhookQueue', () => webhookQueueDepth(database.db));
   metrics.watchStoredBytes(() => storedBytesByContainer(database.db));
   metrics.sample('syncConnections', () => collab.usage().connections);
   metrics.sample('syncBacklog', () => collab.usage().syncBacklog);

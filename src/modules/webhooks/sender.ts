@@ -1,0 +1,251 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Config } from '../../config';
+import type { Database, Db } from '../../db/database';
+import { isUnavailable } from '../../db/errors';
+import type { ChangeOutbox } from '../../db/write';
+import { postPublic } from '../../lib/public-post';
+import type { Metrics } from '../../ops/metrics';
+import { queueMail } from '../mail/outbox';
+import {
+  adminAddresses,
+  clearFailing,
+  disableEndpoint,
+  markFailing,
+  recordAttempt,
+  takeDueDeliveries,
+  type AttemptRecord,
+  type TakenDelivery,
+} from './repo';
+import { signatureHeader } from './signing';
+
+/** Looks at the outbox this often for deliveries due (a retry's time, another instance's change). */
+const POLL_MS = 500;
+/** Deliveries taken at once: each the head of its lane, so at most one per workshop and endpoint. */
+const TAKE_LIMIT = 64;
+/** Attempts in flight to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
+const PER_ENDPOINT = 8;
+/** Any 2xx within this long is success (docs/integrations.md#retries-and-order). */
+const TIMEOUT_MS = 10_000;
+/** Bytes of a refusal's body kept in `last_error`. */
+const BODY_KEPT = 200;
+/** Recording outcomes waits out a busy database this many times before leaving them to the lease. */
+const RECORD_TRIES = 5;
+
+export interface WebhookSenderDeps {
+  config: Pick<Config, 'webhooks' | 'publicUrl'>;
+  database: Database;
+  changeOutbox: ChangeOutbox;
+  metrics: Metrics;
+}
+
+export interface WebhookSender {
+  /** Stops taking deliveries and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+interface Outcome {
+  delivery: TakenDelivery;
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * Sends the webhook outbox in the background (docs/integrations.md#retries-and-order): due
+ * deliveries are taken under a lease (`takeDueDeliveries`: the first pending one of each lane, so
+ * a workshop's events reach an endpoint in order), posted side by side, at most `PER_ENDPOINT` at
+ * a time per endpoint, and their outcomes recorded together while the leases are still theirs.
+ * A failure waits its turn in `webhooks.retryScheduleS` (with jitter), and the lane waits with it;
+ * past the schedule the delivery is given up and the lane goes on. An endpoint failing for
+ * `webhooks.disableAfterHours` is disabled and its organization's admins are mailed. An instance
+ * dying mid-send leaves its deliveries to the lease: they go out again with the same `webhook-id`.
+ */
+export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
+  const { webhooks } = deps.config;
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: PER_ENDPOINT }),
+    https: new https.Agent({ keepAlive: true, maxSockets: PER_ENDPOINT }),
+  };
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const take = () => {
+    const now = Date.now();
+    // Unique to this taking: the lease's end, made distinct by a nonce.
+    const claim = `${new Date(now + webhooks.leaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
+    return deps.database.transaction((tx) => takeDueDeliveries(tx, new Date(now).toISOString(), claim, TAKE_LIMIT));
+  };
+
+  const post = async (delivery: TakenDelivery): Promise<Outcome> => {
+    const now = Date.now();
+    const secrets = [delivery.secret];
+    if (delivery.previousSecret && delivery.previousSecretUntil && Date.parse(delivery.previousSecretUntil) > now)
+      secrets.push(delivery.previousSecret);
+    const timestamp = Math.floor(now / 1000);
+    try {
+      const answer = await postPublic(delivery.url, {
+        body: delivery.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'workshops-webhooks',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatureHeader(secrets, delivery.id, timestamp, delivery.body),
+        },
+        timeoutMs: TIMEOUT_MS,
+        maxBytes: BODY_KEPT,
+        allowPrivate: webhooks.allowPrivate,
+        agents,
+      });
+      const ok = answer.status >= 200 && answer.status < 300;
+      return {
+        delivery,
+        ok,
+        statusCode: answer.status,
+        error: ok ? null : `HTTP ${answer.status}${answer.body ? `: ${answer.body.trim()}` : ''}`.slice(0, 500),
+      };
+    } catch (err) {
+      return { delivery, ok: false, statusCode: null, error: (err as Error).message.slice(0, 500) };
+    }
+  };
+
+  /** Posts the deliveries, at most `PER_ENDPOINT` at a time to any one endpoint. */
+  const postAll = async (deliveries: readonly TakenDelivery[]): Promise<Outcome[]> => {
+    const byEndpoint = new Map<string, TakenDelivery[]>();
+    for (const delivery of deliveries) {
+      const list = byEndpoint.get(delivery.endpointId);
+      if (list) list.push(delivery);
+      else byEndpoint.set(delivery.endpointId, [delivery]);
+    }
+    const outcomes: Outcome[] = [];
+    await Promise.all(
+      [...byEndpoint.values()].map(async (queue) => {
+        const worker = async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) outcomes.push(await post(next));
+        };
+        await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, queue.length) }, worker));
+      }),
+    );
+    return outcomes;
+  };
+
+  /** When the failed attempt's delivery is tried again: its turn in the schedule, ±20 %; null past the schedule. */
+  const nextAttemptAt = (attempts: number): string | null => {
+    const wait = webhooks.retryScheduleS[attempts - 1];
+    if (wait === undefined) return null;
+    const jittered = wait * 1000 * (0.8 + Math.random() * 0.4);
+    return new Date(Date.now() + jittered).toISOString();
+  };
+
+  const record = async (tx: Db, outcomes: readonly Outcome[]) => {
+    const now = new Date();
+    const answered = new Set<string>();
+    const failing = new Set<string>();
+    for (const { delivery, ok, statusCode, error } of outcomes) {
+      const retryAt = ok ? null : nextAttemptAt(delivery.attempts);
+      const attempt: AttemptRecord = {
+        seq: delivery.seq,
+        claim: delivery.claim,
+        status: ok ? 'succeeded' : retryAt ? 'pending' : 'failed',
+        lastStatusCode: statusCode,
+        lastError: error,
+        nextAttemptAt: retryAt ?? now.toISOString(),
+      };
+      // A lease that ran out meanwhile: another instance has the delivery now, and records it.
+      if (!(await recordAttempt(tx, attempt))) continue;
+      (ok ? answered : failing).add(delivery.endpointId);
+    }
+    if (answered.size > 0) await clearFailing(tx, [...answered]);
+    for (const endpointId of failing) {
+      if (answered.has(endpointId)) continue;
+      const endpoint = await markFailing(tx, endpointId, now.toISOString());
+      if (!endpoint?.enabled || !endpoint.failingSince) continue;
+      const failingMs = now.getTime() - Date.parse(endpoint.failingSince);
+      if (failingMs < webhooks.disableAfterHours * 3_600_000) continue;
+      if (!(await disableEndpoint(tx, endpointId, now.toISOString()))) continue;
+      await mailAdmins(tx, endpoint, deps.config.publicUrl, webhooks.disableAfterHours);
+    }
+  };
+
+  const recordAll = async (outcomes: readonly Outcome[]) => {
+    for (let attempt = 1; attempt <= RECORD_TRIES; attempt++) {
+      try {
+        await deps.database.transaction((tx) => record(tx, outcomes));
+        for (const { ok, delivery } of outcomes)
+          deps.metrics.webhookAttempt(
+            ok ? 'succeeded' : nextAttemptAt(delivery.attempts) === null ? 'failed' : 'retried',
+          );
+        return;
+      } catch (err) {
+        if (!isUnavailable(err) || attempt === RECORD_TRIES) {
+          console.error('[webhooks] could not record deliveries; their leases will hand them on', err);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  };
+
+  const drain = async () => {
+    while (!stopped) {
+      again = false;
+      let taken: TakenDelivery[];
+      try {
+        taken = await take();
+      } catch (err) {
+        if (!stopped) console.warn(`[webhooks] could not read the outbox: ${(err as Error).message}`);
+        return;
+      }
+      if (taken.length === 0 && !again) return;
+      if (taken.length > 0) await recordAll(await postAll(taken));
+    }
+  };
+
+  const run = () => {
+    if (stopped) return;
+    if (running) {
+      // Something was queued while a round ran: look again before resting.
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err) => console.error('[webhooks] the sender failed; it goes on at the next poll', err))
+      .finally(() => (running = null));
+  };
+
+  const timer = setInterval(run, POLL_MS);
+  timer.unref();
+  const stopListening = deps.changeOutbox.onQueued(run);
+  setImmediate(run);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      stopListening();
+      await running;
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+async function mailAdmins(
+  tx: Db,
+  endpoint: { organizationId: string; url: string; failingSince: string | null },
+  publicUrl: string,
+  hours: number,
+): Promise<void> {
+  for (const to of await adminAddresses(tx, endpoint.organizationId)) {
+    await queueMail(tx, {
+      to,
+      subject: 'A webhook endpoint was disabled',
+      text: [
+        `Deliveries to ${endpoint.url} have failed since ${endpoint.failingSince} (${hours} hours or more), so the endpoint was disabled.`,
+        'Its pending deliveries were given up; each can be sent again from its deliveries list once the endpoint answers.',
+        `Enable it again with PUT ${publicUrl}/v1/organizations/${endpoint.organizationId}/webhooks/<id> {"enabled": true}.`,
+      ].join('\n\n'),
+    });
+  }
+}

@@ -1,0 +1,209 @@
+import { isIP } from 'node:net';
+import { nowIso } from '../../db/columns';
+import { write } from '../../db/write';
+import type { AppDeps } from '../../deps';
+import { AppError, notFound } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { isPublicAddress } from '../../lib/public-fetch';
+import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizations/access';
+import { deliveryBody, newMessageId } from './outbox';
+import {
+  deleteEndpoint,
+  deliveriesOf,
+  endpointOf,
+  endpointsOf,
+  insertDeliveries,
+  insertEndpoint,
+  resendDelivery,
+  updateEndpoint,
+  type DeliveryRow,
+  type EndpointRow,
+} from './repo';
+import type {
+  CreatedWebhookOutput,
+  CreateWebhookInput,
+  DeliveryOutput,
+  UpdateWebhookInput,
+  WebhookOutput,
+} from './schemas';
+import { newSigningSecret } from './signing';
+
+/** How long a rotated-out secret still signs deliveries beside the new one. */
+const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
+
+export function toWebhook(row: EndpointRow): WebhookOutput {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabled_at: row.disabledAt,
+    created_at: row.createdAt,
+    updated_at: row.updatedAt,
+  };
+}
+
+export function toDelivery(row: DeliveryRow): DeliveryOutput {
+  return {
+    id: row.id,
+    event_type: row.eventType as DeliveryOutput['event_type'],
+    webhook_id: row.endpointId,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.lastStatusCode,
+    last_error: row.lastError,
+    next_attempt_at: row.status === 'pending' ? row.nextAttemptAt : null,
+    created_at: row.createdAt,
+  };
+}
+
+/** Webhooks are for the organization's admins (and tokens with the webhooks scopes); members who are not get 403, anyone else 404. */
+export async function requireWebhookAdmin(deps: AppDeps, organizationId: string, user: UserRow): Promise<void> {
+  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user.id));
+}
+
+/**
+ * Refuses an address that can only be private (a literal private IP, `localhost`) at once, unless
+ * private addresses are allowed; names are checked on each delivery's own lookup.
+ */
+function refusePrivateUrl(deps: AppDeps, raw: string): void {
+  if (deps.config.webhooks.allowPrivate) return;
+  const host = new URL(raw).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const local = host === 'localhost' || host.endsWith('.localhost');
+  if (local || (isIP(host) && !isPublicAddress(host)))
+    throw new AppError('invalid_request', 'Webhook URLs must reach a public address.', {
+      details: [{ path: 'url', message: `${host} is not a public address.` }],
+    });
+}
+
+async function findEndpoint(deps: AppDeps, organizationId: string, id: string): Promise<EndpointRow> {
+  const row = await endpointOf(deps.database.db, organizationId, id);
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function createWebhook(
+  deps: AppDeps,
+  organizationId: string,
+  input: CreateWebhookInput,
+): Promise<CreatedWebhookOutput> {
+  refusePrivateUrl(deps, input.url);
+  const secret = newSigningSecret();
+  const row = await write(deps, (tx) =>
+    insertEndpoint(tx, {
+      organizationId,
+      url: input.url,
+      events: [...new Set(input.events)],
+      description: input.description,
+      secret,
+    }),
+  );
+  return { ...toWebhook(row), secret };
+}
+
+export async function listWebhooks(deps: AppDeps, organizationId: string): Promise<WebhookOutput[]> {
+  return (await endpointsOf(deps.database.db, organizationId)).map(toWebhook);
+}
+
+export async function getWebhook(deps: AppDeps, organizationId: string, id: string): Promise<WebhookOutput> {
+  return toWebhook(await findEndpoint(deps, organizationId, id));
+}
+
+/** Enabling an endpoint again starts its failing clock afresh. */
+export async function updateWebhook(
+  deps: AppDeps,
+  organizationId: string,
+  id: string,
+  input: UpdateWebhookInput,
+): Promise<WebhookOutput> {
+  if (input.url !== undefined) refusePrivateUrl(deps, input.url);
+  const row = await write(deps, (tx) =>
+    updateEndpoint(tx, organizationId, id, {
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.events !== undefined && { events: [...new Set(input.events)] }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.enabled !== undefined && { enabled: input.enabled }),
+      ...(input.enabled === true && { failingSince: null, disabledAt: null }),
+      updatedAt: nowIso(),
+    }),
+  );
+  if (!row) throw notFound('Webhook');
+  return toWebhook(row);
+}
+
+export async function deleteWebhook(deps: AppDeps, organizationId: string, id: string): Promise<void> {
+  if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('Webhook');
+}
+
+/** A new secret; the one it replaces signs deliveries too for 24 hours, so receivers can change over. */
+export async function rotateWebhookSecret(
+  deps: AppDeps,
+  organizationId: string,
+  id: string,
+): Promise<{ secret: string }> {
+  const current = await findEndpoint(deps, organizationId, id);
+  const secret = newSigningSecret();
+  const now = Date.now();
+  const row = await write(deps, (tx) =>
+    updateEndpoint(tx, organizationId, id, {
+      secret,
+      previousSecret: current.secret,
+      previousSecretUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+      updatedAt: new Date(now).toISOString(),
+    }),
+  );
+  if (!row) throw notFound('Webhook');
+  return { secret };
+}
+
+/** Queues a `ping` to the endpoint, in a lane of its own. */
+export async function pingWebhook(deps: AppDeps, organizationId: string, id: string): Promise<DeliveryOutput> {
+  const endpoint = await findEndpoint(deps, organizationId, id);
+  if (!endpoint.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before testing it.');
+  const messageId = newMessageId();
+  const at = nowIso();
+  const row = await write(deps, async (tx, changes) => {
+    await insertDeliveries(tx, [
+      {
+        id: messageId,
+        endpointId: id,
+        lane: messageId,
+        eventType: 'ping',
+        body: deliveryBody('ping', at, { webhook_id: id, organization_id: organizationId }),
+        nextAttemptAt: at,
+      },
+    ]);
+    deps.changeOutbox.queuedBy(changes);
+    return resendDelivery(tx, id, messageId, at);
+  });
+  return toDelivery(row!);
+}
+
+export async function listDeliveries(
+  deps: AppDeps,
+  organizationId: string,
+  id: string,
+  page: { offset: number; perPage: number },
+): Promise<{ deliveries: DeliveryOutput[]; total: number }> {
+  await findEndpoint(deps, organizationId, id);
+  const { rows, total } = await deliveriesOf(deps.database.db, id, page);
+  return { deliveries: rows.map(toDelivery), total };
+}
+
+/** Sends a delivery again, with its first body and `webhook-id`; it goes out in its place in its lane. */
+export async function retryDelivery(
+  deps: AppDeps,
+  organizationId: string,
+  id: string,
+  deliveryId: string,
+): Promise<DeliveryOutput> {
+  await findEndpoint(deps, organizationId, id);
+  const row = await write(deps, async (tx, changes) => {
+    const resent = await resendDelivery(tx, id, deliveryId, nowIso());
+    if (resent) deps.changeOutbox.queuedBy(changes);
+    return resent;
+  });
+  if (!row) throw notFound('Delivery');
+  return toDelivery(row);
+}
