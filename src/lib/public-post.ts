@@ -51,7 +51,7 @@ export function postPublic(url: string, options: PublicPostOptions): Promise<Pub
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
         agent: options.agents ? (secure ? options.agents.https : options.agents.http) : false,
       },
-      (response) => readSome(response, options.maxBytes, signal).then(resolve, reject),
+      (response) => void readSome(response, options.maxBytes, signal).then(resolve, reject),
     );
     request.on('error', (err) => reject(describe(err, signal)));
     request.end(options.body);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
@@ -54,45 +54,47 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 
   const listen = () =>
     new Promise<void>((resolve) => {
-      server = createServer(async (request, response) => {
-        const body = await readBody(request);
-        const headers = {
-          'webhook-id': String(request.headers['webhook-id'] ?? ''),
-          'webhook-timestamp': String(request.headers['webhook-timestamp'] ?? ''),
-          'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
-        };
-        const verified = secrets.some((secret) => {
-          try {
-            new Webhook(secret).verify(body, headers);
-            return true;
-          } catch {
-            return false;
-          }
-        });
-        if (!verified) {
-          refused.push(headers['webhook-id']);
-          response.writeHead(401).end();
-          return;
-        }
-        const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-        const answered = status;
-        if (delayMs) await new Promise((done) => setTimeout(done, delayMs));
-        attempts.push({
-          id: headers['webhook-id'],
-          timestamp: headers['webhook-timestamp'],
-          signature: headers['webhook-signature'],
-          type: parsed.type,
-          data: parsed.data,
-          body,
-          answered,
-        });
-        response.writeHead(answered).end(answered >= 400 ? 'not now' : undefined);
-      });
+      server = createServer((request, response) => void answer(request, response));
       server.listen(port, '127.0.0.1', () => {
         port = (server.address() as AddressInfo).port;
         resolve();
       });
     });
+
+  const answer = async (request: IncomingMessage, response: ServerResponse) => {
+    const body = await readBody(request);
+    const headers = {
+      'webhook-id': String(request.headers['webhook-id'] ?? ''),
+      'webhook-timestamp': String(request.headers['webhook-timestamp'] ?? ''),
+      'webhook-signature': String(request.headers['webhook-signature'] ?? ''),
+    };
+    const verified = secrets.some((secret) => {
+      try {
+        new Webhook(secret).verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (!verified) {
+      refused.push(headers['webhook-id']);
+      response.writeHead(401).end();
+      return;
+    }
+    const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+    const answered = status;
+    if (delayMs) await new Promise((done) => setTimeout(done, delayMs));
+    attempts.push({
+      id: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      signature: headers['webhook-signature'],
+      type: parsed.type,
+      data: parsed.data,
+      body,
+      answered,
+    });
+    response.writeHead(answered).end(answered >= 400 ? 'not now' : undefined);
+  };
   const close = () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());
