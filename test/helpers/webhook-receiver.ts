@@ -27,6 +27,8 @@ export interface WebhookReceiver {
   delivered(): Received[];
   /** Attempts whose signature did not verify against any known secret. */
   refused: string[];
+  /** Requests received and not answered yet. */
+  pending(): number;
   trust(secret: string): void;
   answerWith(status: number, delayMs?: number): void;
   down(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const refused: string[] = [];
   let status = 204;
   let delayMs = 0;
+  let inFlight = 0;
   let server: Server;
   let port = 0;
 
@@ -62,6 +65,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     });
 
   const answer = async (request: IncomingMessage, response: ServerResponse) => {
+    inFlight += 1;
+    response.once('close', () => (inFlight -= 1));
     const body = await readBody(request);
     const headers = {
       'webhook-id': String(request.headers['webhook-id'] ?? ''),
@@ -107,6 +112,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     attempts,
     delivered: () => attempts.filter((a) => a.answered < 300),
     refused,
+    pending: () => inFlight,
     trust: (secret) => secrets.push(secret),
     answerWith: (next, delay = 0) => {
       status = next;
