@@ -178,7 +178,10 @@ describe('webhook endpoints', () => {
       workshop: { current_step_id: step.id },
       step: { id: step.id, name: 'Vote' },
     });
-    expect(joined!.data).toMatchObject({ workshop_id: id, member: { user_id: guest.body.user.id, name: 'Gus', role: 'participant', guest: true } });
+    expect(joined!.data).toMatchObject({
+      workshop_id: id,
+      member: { user_id: guest.body.user.id, name: 'Gus', role: 'participant', guest: true },
+    });
     const body = JSON.parse(created!.body) as { type: string; timestamp: string; data: unknown };
     expect(Object.keys(body)).toEqual(['type', 'timestamp', 'data']);
     expect(Date.parse(body.timestamp)).not.toBeNaN();
