@@ -35,6 +35,10 @@ const deps = await createDeps(
     ...joinLimits,
     authAttemptsPerMinute: 1_000_000,
     logRequests: process.env.BENCH_LOG !== '0',
+    // The webhook bench's receiver listens on this machine (bench/webhooks.ts).
+    ...(process.env.WEBHOOK_ALLOW_PRIVATE === '1' && {
+      webhooks: { ...testConfig({ databasePath, filesDir }).webhooks, allowPrivate: true },
+    }),
   }),
 );
 const app = createApp(deps);

@@ -13,7 +13,9 @@ export interface TakenDelivery {
   seq: number;
   id: string;
   endpointId: string;
+  lane: string;
   body: string;
+  /** Attempts recorded before this one. */
   attempts: number;
   claim: string;
   url: string;
@@ -103,27 +105,36 @@ export async function insertDeliveryOnce(tx: Db, row: NewDelivery): Promise<bool
 }
 
 /**
- * Takes up to `limit` deliveries due at `at`, each the first pending one of its lane (an endpoint
- * and a workshop) so a lane's events go out one after the other in the order written, under the
- * lease `claim`, counting the attempt. Senders on several instances pass over rows another is
- * taking (SKIP LOCKED); a row whose lease ran out (its sender died) is taken again.
+ * Takes the deliveries due at `at` of up to `lanes` lanes (an endpoint and a workshop), under the
+ * lease `claim`: each lane's first pending delivery, and up to `perLane` in all of the ones after
+ * it, in order, so a lane's events go out one after the other in the order written. Senders on
+ * several instances pass over rows another is taking (SKIP LOCKED): since another sender only
+ * starts a lane at its first pending row, a lane is never split between two. A row whose lease
+ * ran out (its sender died) is taken again. Attempts are counted when recorded.
  */
-export async function takeDueDeliveries(tx: Db, at: string, claim: string, limit: number): Promise<TakenDelivery[]> {
+export async function takeDueDeliveries(
+  tx: Db,
+  at: string,
+  claim: string,
+  limits: { lanes: number; perLane: number },
+): Promise<TakenDelivery[]> {
   const { webhookDeliveries: d, webhookEndpoints: e } = tablesOf(tx);
   const earlier = dialectOf(tx) === 'postgres' ? pgAlias(d as never, 'earlier') : sqliteAlias(d as never, 'earlier');
   const before = earlier as unknown as typeof d;
-  const enabled = tx.select({ id: e.id }).from(e).where(eq(e.enabled, true));
-  const due = await forUpdate(
+  const due = and(
+    eq(d.status, 'pending'),
+    lte(d.nextAttemptAt, at),
+    or(isNull(d.claimedUntil), lte(d.claimedUntil, at)),
+  );
+  const heads = await forUpdate(
     tx,
     tx
-      .select({ seq: d.seq })
+      .select({ seq: d.seq, endpointId: d.endpointId, lane: d.lane })
       .from(d)
       .where(
         and(
-          eq(d.status, 'pending'),
-          lte(d.nextAttemptAt, at),
-          or(isNull(d.claimedUntil), lte(d.claimedUntil, at)),
-          inArray(d.endpointId, enabled),
+          due,
+          inArray(d.endpointId, tx.select({ id: e.id }).from(e).where(eq(e.enabled, true))),
           notExists(
             tx
               .select({ one: sql`1` })
@@ -140,20 +151,46 @@ export async function takeDueDeliveries(tx: Db, at: string, claim: string, limit
         ),
       )
       .orderBy(asc(d.seq))
-      .limit(limit),
+      .limit(limits.lanes),
     { skipLocked: true },
   );
-  if (due.length === 0) return [];
-  const taken = await tx
+  if (heads.length === 0) return [];
+  const seqs = heads.map((head) => head.seq);
+  if (limits.perLane > 1) {
+    const laneOf = (row: { endpointId: string; lane: string }) => `${row.endpointId}\n${row.lane}`;
+    const firstOf = new Map(heads.map((head) => [laneOf(head), head.seq]));
+    // A superset (every lane of these endpoints with these workshops), cut to the taken lanes here.
+    const followers = await forUpdate(
+      tx,
+      tx
+        .select({ seq: d.seq, endpointId: d.endpointId, lane: d.lane })
+        .from(d)
+        .where(
+          and(
+            due,
+            inArray(d.endpointId, [...new Set(heads.map((head) => head.endpointId))]),
+            inArray(d.lane, [...new Set(heads.map((head) => head.lane))]),
+          ),
+        )
+        .orderBy(asc(d.seq))
+        .limit(limits.lanes * limits.perLane),
+      { skipLocked: true },
+    );
+    const taken = new Map<string, number>();
+    for (const row of followers) {
+      const first = firstOf.get(laneOf(row));
+      if (first === undefined || row.seq <= first) continue;
+      const count = taken.get(laneOf(row)) ?? 1;
+      if (count >= limits.perLane) continue;
+      taken.set(laneOf(row), count + 1);
+      seqs.push(row.seq);
+    }
+  }
+  const claimed = await tx
     .update(d)
-    .set({ claimedUntil: claim, attempts: sql`${d.attempts} + 1` })
-    .where(
-      inArray(
-        d.seq,
-        due.map((row) => row.seq),
-      ),
-    )
-    .returning({ seq: d.seq, id: d.id, endpointId: d.endpointId, body: d.body, attempts: d.attempts });
+    .set({ claimedUntil: claim })
+    .where(inArray(d.seq, seqs))
+    .returning({ seq: d.seq, id: d.id, endpointId: d.endpointId, lane: d.lane, body: d.body, attempts: d.attempts });
   const endpoints = await tx
     .select({
       id: e.id,
@@ -163,9 +200,9 @@ export async function takeDueDeliveries(tx: Db, at: string, claim: string, limit
       previousSecretUntil: e.previousSecretUntil,
     })
     .from(e)
-    .where(inArray(e.id, [...new Set(taken.map((row) => row.endpointId))]));
+    .where(inArray(e.id, [...new Set(claimed.map((row) => row.endpointId))]));
   const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
-  return taken
+  return claimed
     .sort((a, b) => a.seq - b.seq)
     .map((row) => {
       const { id: _endpointId, ...endpoint } = byId.get(row.endpointId)!;
@@ -188,10 +225,31 @@ export async function recordAttempt(tx: Db, record: AttemptRecord): Promise<bool
   const { seq, claim, ...set } = record;
   const updated = await tx
     .update(d)
-    .set({ ...set, claimedUntil: null })
+    .set({ ...set, attempts: sql`${d.attempts} + 1`, claimedUntil: null })
     .where(and(eq(d.seq, seq), eq(d.claimedUntil, claim)))
     .returning({ seq: d.seq });
   return updated.length > 0;
+}
+
+/** Hands back deliveries taken and not tried (their lane stopped at a failure before them). */
+export async function releaseDeliveries(
+  tx: Db,
+  taken: ReadonlyArray<Pick<TakenDelivery, 'seq' | 'claim'>>,
+): Promise<void> {
+  if (taken.length === 0) return;
+  const { webhookDeliveries: d } = tablesOf(tx);
+  await tx
+    .update(d)
+    .set({ claimedUntil: null })
+    .where(
+      and(
+        inArray(
+          d.seq,
+          taken.map((row) => row.seq),
+        ),
+        eq(d.claimedUntil, taken[0]!.claim),
+      ),
+    );
 }
 
 /** Endpoints that answered: no longer failing. */

@@ -13,6 +13,7 @@ import {
   disableEndpoint,
   markFailing,
   recordAttempt,
+  releaseDeliveries,
   takeDueDeliveries,
   type AttemptRecord,
   type TakenDelivery,
@@ -21,9 +22,9 @@ import { signatureHeader } from './signing';
 
 /** Looks at the outbox this often for deliveries due (a retry's time, another instance's change). */
 const POLL_MS = 500;
-/** Deliveries taken at once: each the head of its lane, so at most one per workshop and endpoint. */
-const TAKE_LIMIT = 64;
-/** Attempts in flight to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
+/** Lanes (an endpoint and a workshop) taken at once, and deliveries of one lane: sent one after the other. */
+const TAKE_LIMITS = { lanes: 64, perLane: 50 };
+/** Lanes sent side by side to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
 const PER_ENDPOINT = 8;
 /** Any 2xx within this long is success (docs/integrations.md#retries-and-order). */
 const TIMEOUT_MS = 10_000;
@@ -53,9 +54,10 @@ interface Outcome {
 
 /**
  * Sends the webhook outbox in the background (docs/integrations.md#retries-and-order): due
- * deliveries are taken under a lease (`takeDueDeliveries`: the first pending one of each lane, so
- * a workshop's events reach an endpoint in order), posted side by side, at most `PER_ENDPOINT` at
- * a time per endpoint, and their outcomes recorded together while the leases are still theirs.
+ * deliveries are taken under a lease (`takeDueDeliveries`: lanes from their first pending delivery
+ * on, so a workshop's events reach an endpoint in order), each lane posted one delivery after the
+ * other, lanes side by side (at most `PER_ENDPOINT` per endpoint), and the outcomes recorded
+ * together while the leases are still theirs: two transactions a round however many it sent.
  * A failure waits its turn in `webhooks.retryScheduleS` (with jitter), and the lane waits with it;
  * past the schedule the delivery is given up and the lane goes on. An endpoint failing for
  * `webhooks.disableAfterHours` is disabled and its organization's admins are mailed. An instance
@@ -75,7 +77,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     const now = Date.now();
     // Unique to this taking: the lease's end, made distinct by a nonce.
     const claim = `${new Date(now + webhooks.leaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    return deps.database.transaction((tx) => takeDueDeliveries(tx, new Date(now).toISOString(), claim, TAKE_LIMIT));
+    return deps.database.transaction((tx) => takeDueDeliveries(tx, new Date(now).toISOString(), claim, TAKE_LIMITS));
   };
 
   const post = async (delivery: TakenDelivery): Promise<Outcome> => {
@@ -111,27 +113,44 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     }
   };
 
-  /** Posts the deliveries, at most `PER_ENDPOINT` at a time to any one endpoint. */
-  const postAll = async (deliveries: readonly TakenDelivery[]): Promise<Outcome[]> => {
-    const byEndpoint = new Map<string, TakenDelivery[]>();
+  /**
+   * Posts each lane's deliveries one after the other, stopping a lane at its first failure (the
+   * rest wait behind it: `untried`), lanes side by side, at most `PER_ENDPOINT` to one endpoint.
+   */
+  const postAll = async (deliveries: readonly TakenDelivery[]) => {
+    const lanes = new Map<string, TakenDelivery[]>();
     for (const delivery of deliveries) {
-      const list = byEndpoint.get(delivery.endpointId);
-      if (list) list.push(delivery);
-      else byEndpoint.set(delivery.endpointId, [delivery]);
+      const key = `${delivery.endpointId}\n${delivery.lane}`;
+      const lane = lanes.get(key);
+      if (lane) lane.push(delivery);
+      else lanes.set(key, [delivery]);
+    }
+    const byEndpoint = new Map<string, TakenDelivery[][]>();
+    for (const lane of lanes.values()) {
+      const endpointId = lane[0]!.endpointId;
+      byEndpoint.set(endpointId, [...(byEndpoint.get(endpointId) ?? []), lane]);
     }
     const outcomes: Outcome[] = [];
+    const untried: TakenDelivery[] = [];
+    const sendLane = async (lane: TakenDelivery[]) => {
+      for (const [index, delivery] of lane.entries()) {
+        const outcome = await post(delivery);
+        outcomes.push(outcome);
+        if (!outcome.ok) return void untried.push(...lane.slice(index + 1));
+      }
+    };
     await Promise.all(
       [...byEndpoint.values()].map(async (queue) => {
         const worker = async () => {
-          for (let next = queue.shift(); next; next = queue.shift()) outcomes.push(await post(next));
+          for (let lane = queue.shift(); lane; lane = queue.shift()) await sendLane(lane);
         };
         await Promise.all(Array.from({ length: Math.min(PER_ENDPOINT, queue.length) }, worker));
       }),
     );
-    return outcomes;
+    return { outcomes, untried };
   };
 
-  /** When the failed attempt's delivery is tried again: its turn in the schedule, ±20 %; null past the schedule. */
+  /** When a delivery whose `attempts`-th attempt failed is tried again: its turn in the schedule, ±20 %; null past it. */
   const nextAttemptAt = (attempts: number): string | null => {
     const wait = webhooks.retryScheduleS[attempts - 1];
     if (wait === undefined) return null;
@@ -139,12 +158,13 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     return new Date(Date.now() + jittered).toISOString();
   };
 
-  const record = async (tx: Db, outcomes: readonly Outcome[]) => {
+  const record = async (tx: Db, outcomes: readonly Outcome[], untried: readonly TakenDelivery[]) => {
     const now = new Date();
+    await releaseDeliveries(tx, untried);
     const answered = new Set<string>();
     const failing = new Set<string>();
     for (const { delivery, ok, statusCode, error } of outcomes) {
-      const retryAt = ok ? null : nextAttemptAt(delivery.attempts);
+      const retryAt = ok ? null : nextAttemptAt(delivery.attempts + 1);
       const attempt: AttemptRecord = {
         seq: delivery.seq,
         claim: delivery.claim,
@@ -169,13 +189,13 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     }
   };
 
-  const recordAll = async (outcomes: readonly Outcome[]) => {
+  const recordAll = async ({ outcomes, untried }: { outcomes: Outcome[]; untried: TakenDelivery[] }) => {
     for (let attempt = 1; attempt <= RECORD_TRIES; attempt++) {
       try {
-        await deps.database.transaction((tx) => record(tx, outcomes));
+        await deps.database.transaction((tx) => record(tx, outcomes, untried));
         for (const { ok, delivery } of outcomes)
           deps.metrics.webhookAttempt(
-            ok ? 'succeeded' : nextAttemptAt(delivery.attempts) === null ? 'failed' : 'retried',
+            ok ? 'succeeded' : delivery.attempts + 1 >= webhooks.retryScheduleS.length + 1 ? 'failed' : 'retried',
           );
         return;
       } catch (err) {
