@@ -7,6 +7,7 @@ import { createConfirmedUser, createUser, expectError, seedWorkshopWith, type Te
 import { useServer } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
+import { rawSync, syncedDoc } from './helpers/collab';
 
 /*
  * Scoped API tokens (docs/integrations.md): made by organization admins and confirmed
@@ -107,6 +108,17 @@ describe('personal tokens', () => {
     const error = await new Promise<Error>((resolve) => socket.on('connect_error', resolve));
     socket.close();
     expect(error).toBeInstanceOf(Error);
+  });
+
+  it('are REST only: the sync endpoint closes on them before any sync', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const workshop = await seedWorkshopWith(t, fay, []);
+    const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'y', scopes: ['workshops:read'] });
+    const refused = await rawSync(t, `/v1/sync/${workshop.id}?token=${made.token}`);
+    expect(refused).toMatchObject({ code: 4401, reason: 'unauthenticated', messages: [] });
+    // The same workshop opens for its facilitator's own session.
+    const synced = await syncedDoc(t, workshop.id, fay.token);
+    synced.destroy();
   });
 
   it('have a rate limit of their own: 429 with Retry-After', async () => {

@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config';
 import type { JoinAck } from '../src/realtime/events';
 import { useRedis, useServer, useSockets } from './helpers/cast';
-import { createUser, expectError, inTurn, seedEvent, seedWorkshop, type TestUser } from './helpers/factories';
+import {
+  createConfirmedUser,
+  createUser,
+  expectError,
+  inTurn,
+  seedEvent,
+  seedWorkshop,
+  type TestUser,
+} from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
 import { testStore } from './helpers/store';
@@ -26,6 +34,7 @@ const LIMITS = {
   joinAttemptsPerMinute: 3,
   joinAttemptsPerAddressPerMinute: 5,
   invitationMailsPerDay: 5,
+  apiTokenRequestsPerMinute: 8,
 } satisfies Partial<Config>;
 
 const uniqueKey = () => randomBytes(6).toString('hex');
@@ -53,6 +62,18 @@ const refusedJoin = { ok: false, error: { code: 'rate_limited', retry_after: exp
 function oneBudgetAcross(instances: () => TestServer[], sockets: Sockets) {
   const first = () => instances()[0]!;
   const on = (n: number) => instances()[n % instances().length]!;
+
+  it("counts an API token's requests on every instance against one budget", async () => {
+    const user = await createConfirmedUser(first(), 'Integrator');
+    const made = await first().request<{ token: string }>('POST', '/v1/user/me/api_tokens', {
+      token: user.token,
+      body: { name: 'sync', scopes: ['workshops:read'] },
+    });
+    const statuses: number[] = [];
+    for (let n = 0; n < 9; n++)
+      statuses.push((await on(n).request('GET', '/v1/templates', { token: made.body.token })).status);
+    expect(statuses).toEqual([...Array(8).fill(200), 429]);
+  });
 
   it("counts a user's joins on every instance against one budget", async () => {
     const user = await createUser(first(), 'Joiner');
