@@ -15,6 +15,7 @@ import { guestScope } from './modules/auth/guest-scope';
 import { idempotentWrites } from './modules/idempotency/middleware';
 import { apiTokensRoutes } from './modules/api-tokens/routes';
 import { apiTokenAuth } from './modules/api-tokens/resolve';
+import type { ApiTokenAuth } from './http/session-auth';
 import { tokenScope } from './modules/api-tokens/scope';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
@@ -47,10 +48,10 @@ import { opsRoutes } from './ops/routes';
  * The authenticated `/v1` API. Each module owns its full paths below `/v1`; modules whose paths
  * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
  */
-function apiRoutes(deps: AppDeps) {
+function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
   return (
     new Hono<AppEnv>()
-      .use(authenticate(deps, apiTokenAuth(deps.database)))
+      .use(authenticate(deps, apiTokens))
       .use(guestScope())
       .use(tokenScope(deps))
       .route('/', usersRoutes(deps))
@@ -116,8 +117,10 @@ export function createApp(deps: AppDeps) {
     if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', 'Not found.');
     return next();
   });
+  // One cache of resolved API tokens for the keys and the routes.
+  const apiTokens = apiTokenAuth(deps.database);
   // Before every /v1 route, the ones without a token included (docs/api.md#idempotent-writes).
-  app.use('/v1/*', idempotentWrites(deps));
+  app.use('/v1/*', idempotentWrites({ ...deps, apiTokens }));
 
   const routes = app
     .route('/', opsRoutes(deps))
@@ -130,7 +133,7 @@ export function createApp(deps: AppDeps) {
     .route('/v1/auth', authRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).
     .route('/v1', guestJoinRoutes(deps))
-    .route('/v1', apiRoutes(deps));
+    .route('/v1', apiRoutes(deps, apiTokens));
 
   app.notFound((c) =>
     wantsPage(c)

@@ -110,6 +110,28 @@ describe('personal tokens', () => {
     expect(error).toBeInstanceOf(Error);
   });
 
+  it('keep Idempotency-Keys of their own: a repeat is replayed, another body refused', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const made = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'k', scopes: ['workshops:write'] });
+    const create = (title: string, token = made.token) =>
+      t.request<WorkshopOutput>('POST', '/v1/workshops', {
+        token,
+        body: { title },
+        headers: { 'Idempotency-Key': 'sync-42' },
+      });
+    const first = await create('Once');
+    expect(first.status).toBe(201);
+    const again = await create('Once');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    expectError(await create('Other'), 422, 'idempotency_key_reused');
+    // The person's own session has keys of its own.
+    const own = await create('Once', fay.token);
+    expect(own.headers.get('idempotent-replayed')).toBeNull();
+    expect(own.body.id).not.toBe(first.body.id);
+  });
+
   it('are REST only: the sync endpoint closes on them before any sync', async () => {
     const fay = await createConfirmedUser(t, 'Fay');
     const workshop = await seedWorkshopWith(t, fay, []);

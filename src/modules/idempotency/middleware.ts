@@ -4,7 +4,8 @@ import { ungatedStore, type Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import type { SessionAuth } from '../../http/session-auth';
+import { API_TOKEN_PREFIX } from '../../domain/api-scopes';
+import type { ApiTokenAuth, SessionAuth } from '../../http/session-auth';
 import { claimKey, HELD_MS, holdKey, keepAnswer, releaseKey, type KeptAnswer, type KeyRef } from './keys';
 import { openAnswer, requestFingerprint, sealAnswer, storedKey } from './sealing';
 
@@ -25,7 +26,13 @@ export const WITHOUT_TOKEN = new Set([
   '/v1/workshops/join/guest',
 ]);
 
-type KeyDeps = { config: Pick<Config, 'secret'>; database: Database; auth: SessionAuth };
+type KeyDeps = {
+  config: Pick<Config, 'secret'>;
+  database: Database;
+  auth: SessionAuth;
+  /** API tokens (`wsk_…`) keep keys of their own; without it their requests keep none. */
+  apiTokens?: ApiTokenAuth;
+};
 
 /**
  * `Idempotency-Key` on every write under `/v1` but those in `WITHOUT_TOKEN`, before their routes
@@ -65,7 +72,7 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
       throw new AppError('invalid_request', message, { details: [{ path: 'Idempotency-Key', message }] });
     }
     const withoutToken = WITHOUT_TOKEN.has(c.req.path);
-    const owner = await ownerOf(deps.auth, c.req.header('authorization'), withoutToken);
+    const owner = await ownerOf(deps, c.req.header('authorization'), withoutToken);
     // A token that does not work, or none where one is needed, gets its 401 from the route, and nothing is kept for it.
     if (owner === null || (owner === '' && !withoutToken)) return next();
     const ref: KeyRef = { owner, key: storedKey(secret, key) };
@@ -113,19 +120,26 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * The key's owner: the token's user, '' without a token, null for a token that does not work. On a
+ * The key's owner: the token's user (an API token: the token itself, `api_token:<id>`, so two
+ * integrations of one person never meet), '' without a token, null for a token that does not work. On a
  * route that needs no token, one that does not work (logged out, expired, not a bearer token) is
  * as good as none: the route answers as it would without it, so its key is the key alone, and a
  * retry that still carries that header is replayed rather than run again (a second guest). A
  * working token keeps its key its user's (a guest's signup makes that guest the account).
  */
 async function ownerOf(
-  auth: SessionAuth,
+  deps: Pick<KeyDeps, 'auth' | 'apiTokens'>,
   authorization: string | undefined,
   withoutToken: boolean,
 ): Promise<string | null> {
   if (authorization === undefined) return '';
-  const userId = (await auth.sessionOf(authorization))?.user.id;
+  const bearer = deps.auth.bearerToken(authorization);
+  if (bearer?.startsWith(API_TOKEN_PREFIX) && deps.apiTokens) {
+    const resolved = await deps.apiTokens.authenticate(bearer);
+    if (resolved) return `api_token:${resolved.apiToken.id}`;
+    return withoutToken ? '' : null;
+  }
+  const userId = (await deps.auth.sessionOf(authorization))?.user.id;
   if (userId !== undefined) return userId;
   return withoutToken ? '' : null;
 }
