@@ -192,6 +192,43 @@ describe('organization tokens', () => {
     expectError(again, 403, 'insufficient_scope');
   });
 
+  it('belong to the organization: once their maker is no admin, they act as another admin', async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const bea = await createConfirmedUser(t, 'Bea');
+    const org = await organizationOf(ada);
+    await t.request('POST', `/v1/organizations/${org.id}/members`, {
+      token: ada.token,
+      body: { email: bea.email, role: 'admin' },
+    });
+    const made = await makeToken(t, ada, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'sync',
+      scopes: ['workshops:read', 'workshops:write'],
+    });
+    const members = (
+      await t.request<Array<{ id: string; email: string }>>('GET', `/v1/organizations/${org.id}/members`, {
+        token: bea.token,
+      })
+    ).body;
+    const adasSeat = members.find((member) => member.email === ada.email)!;
+    expect(
+      (await t.request('DELETE', `/v1/organizations/${org.id}/members/${adasSeat.id}`, { token: bea.token })).status,
+    ).toBe(204);
+
+    const created = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+      token: made.token,
+      body: { title: 'After Ada' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const log = await t.request<Array<{ action: string; user: { id: string } | null }>>(
+      'GET',
+      `/v1/workshops/${created.body.id}/events`,
+      { token: bea.token },
+    );
+    expect(log.body.find((event) => event.action === 'createWorkshop')?.user?.id).toBe(bea.id);
+    // Ada, no longer a member, reaches nothing of it with her own session.
+    expectError(await t.request('GET', `/v1/workshops/${created.body.id}`, { token: ada.token }), 404, 'not_found');
+  });
+
   it('are for admins only; facilitator members get 403, strangers 404', async () => {
     const ada = await createConfirmedUser(t, 'Ada');
     const fred = await createConfirmedUser(t, 'Fred');

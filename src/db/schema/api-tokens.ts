@@ -13,7 +13,7 @@ export const apiTokens = sqliteTable(
     id: idColumn(),
     organizationId: text('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
     userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    /** Who made it: an organization token acts with its maker's admin rights while they last. */
+    /** Who made it: an organization token acts as this admin while they are one (then as another admin). */
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 
 export type ApiTokenRow = Schema['apiTokens']['$inferSelect'];
@@ -66,19 +66,20 @@ export async function touchApiToken(tx: Db, id: string, at: string, unlessSince:
     .where(and(eq(apiTokens.id, id), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, unlessSince))));
 }
 
-export async function isOrganizationAdminRow(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const { organizationMembers } = tablesOf(db);
-  const [row] = await db
-    .select({ id: organizationMembers.id })
-    .from(organizationMembers)
-    .where(
-      and(
-        eq(organizationMembers.organizationId, organizationId),
-        eq(organizationMembers.userId, userId),
-        eq(organizationMembers.role, 'admin'),
-      ),
-    );
-  return row !== undefined;
+/**
+ * The organization's admin an organization token acts as: its maker while they are one, else the
+ * admin of longest standing (an organization always keeps one). Undefined only for an organization
+ * without admins, which the members' rules never leave.
+ */
+export async function actingAdmin(db: Db, organizationId: string, makerId: string): Promise<UserRow | undefined> {
+  const { organizationMembers: m, users } = tablesOf(db);
+  const admins = await db
+    .select({ user: users })
+    .from(m)
+    .innerJoin(users, eq(users.id, m.userId))
+    .where(and(eq(m.organizationId, organizationId), eq(m.role, 'admin')))
+    .orderBy(asc(m.createdAt), asc(m.id));
+  return (admins.find((row) => row.user.id === makerId) ?? admins[0])?.user;
 }
 
 /** The organization owning a workshop; null for a personal or missing one. */

@@ -4,7 +4,7 @@ import type { ApiScope, ApiTokenIdentity } from '../../domain/api-scopes';
 import type { UserRow } from '../../http/env';
 import type { ApiTokenAuth } from '../../http/session-auth';
 import { hashToken } from '../auth/crypto';
-import { apiTokenWithUser, isOrganizationAdminRow, touchApiToken } from './repo';
+import { actingAdmin, apiTokenWithUser, touchApiToken } from './repo';
 
 /** `last_used_at` is written at most this often per token, so a busy token does not write on every request. */
 const TOUCH_EVERY_MS = 60_000;
@@ -21,8 +21,8 @@ interface Resolved {
 /**
  * API tokens resolved as session tokens are (`modules/auth/service.ts`): kept in memory against
  * the identity epoch, which a revocation, a user change or an organization member change moves on
- * any instance, so a revoked token stops at once everywhere. An organization's token acts as its
- * maker, who must still be an admin of that organization.
+ * any instance, so a revoked token stops at once everywhere. An organization's token acts as an
+ * admin of that organization: its maker while they are one, else the admin of longest standing.
  */
 export function apiTokenAuth(database: Database): ApiTokenAuth {
   const currentEpoch = identityEpoch(database.db);
@@ -31,9 +31,9 @@ export function apiTokenAuth(database: Database): ApiTokenAuth {
   async function read(tokenHash: string, epoch: number): Promise<Resolved | null> {
     const row = await apiTokenWithUser(database.db, tokenHash);
     if (!row || row.token.revokedAt !== null) return null;
-    const { token, user } = row;
-    if (token.organizationId && !(await isOrganizationAdminRow(database.db, token.organizationId, user.id)))
-      return null;
+    const { token } = row;
+    const user = token.organizationId ? await actingAdmin(database.db, token.organizationId, row.user.id) : row.user;
+    if (!user) return null;
     return {
       user,
       apiToken: { id: token.id, organizationId: token.organizationId, scopes: token.scopes as ApiScope[] },
