@@ -28,6 +28,7 @@ import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
+import { ssoGate } from './modules/organizations/sso-gate';
 import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
 import { stepsRoutes } from './modules/steps/routes';
@@ -47,11 +48,16 @@ import { opsRoutes } from './ops/routes';
  * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
  */
 function apiRoutes(deps: AppDeps) {
+  const sso = ssoGate(deps);
   return (
     new Hono<AppEnv>()
       .use(authenticate(deps, apiTokenAuth(deps.database)))
       .use(guestScope())
       .use(tokenScope(deps))
+      .use('/organizations/:sso_organization_id', sso.organizationRoutes)
+      .use('/organizations/:sso_organization_id/*', sso.organizationRoutes)
+      .use('/workshops/:sso_workshop_id', sso.workshopRoutes)
+      .use('/workshops/:sso_workshop_id/*', sso.workshopRoutes)
       .route('/', usersRoutes(deps))
       .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))

@@ -326,7 +326,10 @@ export interface paths {
         };
         /** An organization you are a member of */
         get: operations["getV1OrganizationsById"];
-        /** Rename the organization (admins) */
+        /**
+         * Rename the organization, or require single sign-on of its members (admins)
+         * @description Each member sent is changed, the others kept. With `sso_required: true`, sessions opened with a password get 403 `sso_required` on the organization's routes and workshops, except this one, so an admin can always turn it off again (docs/integrations.md#single-sign-on).
+         */
         put: operations["putV1OrganizationsById"];
         post?: never;
         delete?: never;
@@ -3463,6 +3466,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     };
                 };
             };
@@ -3578,6 +3582,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     }[];
                 };
             };
@@ -3648,6 +3653,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     };
                 };
             };
@@ -3717,7 +3723,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    sso_required?: boolean;
                 };
             };
         };
@@ -3767,7 +3774,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            /** @description conflict: `sso_required` with no OpenID provider configured on this server */
             409: {
                 headers: {
                     /** @description Seconds to wait before trying again */
