@@ -27,6 +27,7 @@ import { exportsRoutes } from './modules/exports/routes';
 import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
+import { oidcRoutes } from './modules/oidc/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
 import { ssoGate } from './modules/organizations/sso-gate';
 import { ratingsRoutes } from './modules/ratings/routes';
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps) {
     .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
+    .route('/v1/auth', oidcRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).
     .route('/v1', guestJoinRoutes(deps))
     .route('/v1', apiRoutes(deps));
