@@ -8,7 +8,9 @@ import type { CreatedApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import { useServer } from './helpers/cast';
 import { createConfirmedUser, createUser, expectError, type TestUser } from './helpers/factories';
 import { useProvider, type ProviderAccount } from './helpers/oidc-provider';
+import { rawSync, syncedDoc } from './helpers/collab';
 import { checkResponse } from './helpers/response-check';
+import { connectSocket } from './helpers/sockets';
 
 /*
  * Signing in through an OpenID provider (docs/integrations.md#single-sign-on), against a real one
@@ -322,6 +324,31 @@ describe('sso_required', () => {
     expect((await t.request('GET', `/v1/workshops/${workshop.id}`, { token: admin.token })).status).toBe(200);
     const renamed = await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: member.token });
     expect(renamed.body).toMatchObject({ name: 'Acme', sso_required: false });
+  });
+
+  it('refuses live joins of password sessions too: Socket.IO and the Yjs endpoint', async () => {
+    const admin = await createConfirmedUser(t, 'Liv');
+    const { org, workshop } = await organizationWith(admin, await createConfirmedUser(t, 'Lou'));
+    const ssoAdmin = (await signIn(uniqueLogin('liv'), { email: admin.email, email_verified: true })).get('token')!;
+    const on = await t.request('PUT', `/v1/organizations/${org.id}`, {
+      token: admin.token,
+      body: { sso_required: true },
+    });
+    expect(on.status).toBe(204);
+
+    const password = await connectSocket(t.url, admin.token);
+    const provider = await connectSocket(t.url, ssoAdmin);
+    try {
+      expect(await password.join(workshop.id)).toMatchObject({ ok: false, error: { code: 'sso_required' } });
+      expect(await provider.join(workshop.id)).toMatchObject({ ok: true });
+    } finally {
+      password.close();
+      provider.close();
+    }
+    const refused = await rawSync(t, `/v1/sync/${workshop.id}?token=${encodeURIComponent(admin.token)}`);
+    expect(refused).toMatchObject({ code: 4403, reason: 'sso_required', messages: [] });
+    const synced = await syncedDoc(t, workshop.id, ssoAdmin);
+    synced.destroy();
   });
 
   it('is set by admins only', async () => {
