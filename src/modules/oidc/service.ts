@@ -201,7 +201,7 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string>
  */
 async function openProviderAccount(tx: Db, config: Config, claims: ProviderClaims, email: string) {
   const now = nowIso();
-  const name = claims.name ?? email.split('@')[0]!;
+  const name = claims.name ?? (email.split('@')[0] || email);
   const user = await insertProviderAccount(tx, { email, name, confirmedAt: claims.emailVerified ? now : null });
   if (!claims.emailVerified) {
     await sendConfirmation(tx, config, { ...user, email });
