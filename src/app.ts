@@ -28,7 +28,9 @@ import { exportsRoutes } from './modules/exports/routes';
 import { invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
+import { oidcRoutes } from './modules/oidc/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
+import { ssoGate } from './modules/organizations/sso-gate';
 import { webhooksRoutes } from './modules/webhooks/routes';
 import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
@@ -49,11 +51,16 @@ import { opsRoutes } from './ops/routes';
  * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
  */
 function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
+  const sso = ssoGate(deps);
   return (
     new Hono<AppEnv>()
       .use(authenticate(deps, apiTokens))
       .use(guestScope())
       .use(tokenScope(deps))
+      .use('/organizations/:sso_organization_id', sso.organizationRoutes)
+      .use('/organizations/:sso_organization_id/*', sso.organizationRoutes)
+      .use('/workshops/:sso_workshop_id', sso.workshopRoutes)
+      .use('/workshops/:sso_workshop_id/*', sso.workshopRoutes)
       .route('/', usersRoutes(deps))
       .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))
@@ -131,6 +138,7 @@ export function createApp(deps: AppDeps) {
     .route('/', browserPageRoutes({ publicUrl: deps.config.publicUrl }))
     .route('/', publicFileRoutes(deps))
     .route('/v1/auth', authRoutes(deps))
+    .route('/v1/auth', oidcRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).
     .route('/v1', guestJoinRoutes(deps))
     .route('/v1', apiRoutes(deps, apiTokens));

@@ -85,6 +85,20 @@ export const EnvSchema = v.object({
   LOG_REQUESTS: v.optional(v.picklist(['0', '1', 'true', 'false']), '1'),
   TRUST_PROXY: v.optional(v.picklist(['0', '1', 'true', 'false', 'fly']), '0'),
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.trim()), '*'),
+  // A provider off the machine is reached over https; plain http only on this machine (tests, development).
+  OIDC_ISSUER: v.optional(
+    v.pipe(
+      v.string(),
+      v.url("expected the provider's issuer URL"),
+      v.regex(
+        /^(https:\/\/|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$))/,
+        'expected an https URL (plain http only for localhost or 127.0.0.1)',
+      ),
+    ),
+  ),
+  OIDC_CLIENT_ID: v.optional(v.pipe(v.string(), v.minLength(1))),
+  OIDC_CLIENT_SECRET: v.optional(v.pipe(v.string(), v.minLength(1))),
+  OIDC_NAME: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(60))),
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.regex(/^\S{16,}$/, 'expected at least 16 characters, no spaces'))),
   ...limitVariables,
   MAIL_LEASE_MS: leaseVariable(LEASE_DEFAULTS.mailLeaseMs),

@@ -22,6 +22,17 @@ export interface S3Settings {
   sessionToken?: string;
 }
 
+/**
+ * The OpenID Connect provider people may sign in with (docs/integrations.md#single-sign-on): its
+ * issuer URL, this service's client there, and the name the console's button shows.
+ */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  name: string;
+}
+
 /** A plan caps how many participants the owner's workshops may hold. */
 export interface Plan {
   name: string;
@@ -120,6 +131,8 @@ export interface Config extends LimitSettings {
    * requests whose peer is a loopback address (docs/operations.md#what-to-watch).
    */
   metricsToken: string | undefined;
+  /** Sign-in with an OpenID Connect provider; undefined when `OIDC_ISSUER` and its client are unset. */
+  oidc: OidcSettings | undefined;
 }
 
 export const DEFAULT_PLANS: Record<string, Plan> = {
@@ -198,6 +211,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
     metricsToken: e.METRICS_TOKEN,
     uploadUnattachedHours: e.UPLOAD_UNATTACHED_HOURS,
+    oidc: oidcSettings(e),
+  };
+}
+
+/** The three variables come together or not at all: a half-configured provider is a mistake to say at start. */
+function oidcSettings(e: Env): OidcSettings | undefined {
+  const set = {
+    OIDC_ISSUER: e.OIDC_ISSUER,
+    OIDC_CLIENT_ID: e.OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET: e.OIDC_CLIENT_SECRET,
+  };
+  const missing = Object.entries(set).filter(([, value]) => !value);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together: ${missing.map(([name]) => name).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
+    );
+  }
+  const issuer = e.OIDC_ISSUER!;
+  return {
+    issuer,
+    clientId: e.OIDC_CLIENT_ID!,
+    clientSecret: e.OIDC_CLIENT_SECRET!,
+    name: e.OIDC_NAME ?? new URL(issuer).hostname,
   };
 }
 
@@ -231,6 +268,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     logRequests: false,
     metricsToken: undefined,
     uploadUnattachedHours: UPLOAD_UNATTACHED_HOURS,
+    oidc: undefined,
     ...overrides,
   };
   // Test files sign many users up from one address; the throttling tests set their own.

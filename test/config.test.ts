@@ -210,3 +210,34 @@ describe('the lease settings', () => {
     expect(() => loadConfig({ DATABASE_PATH: plain, EXPORT_LEASE_MS: '2.5s' })).toThrow(/EXPORT_LEASE_MS="2.5s"/);
   });
 });
+
+describe('the OpenID provider settings', () => {
+  it('take the provider from OIDC_ISSUER and its client, all three or none, https unless on this machine', () => {
+    const path = { DATABASE_PATH: join(dir, 'oidc', 'w.db') };
+    const client = { OIDC_CLIENT_ID: 'workshops', OIDC_CLIENT_SECRET: 's3cret' };
+    expect(loadConfig(path).oidc).toBeUndefined();
+    expect(loadConfig({ ...path, ...client, OIDC_ISSUER: 'https://id.example.com/realms/acme' }).oidc).toEqual({
+      issuer: 'https://id.example.com/realms/acme',
+      clientId: 'workshops',
+      clientSecret: 's3cret',
+      name: 'id.example.com',
+    });
+    expect(
+      loadConfig({ ...path, ...client, OIDC_ISSUER: 'http://127.0.0.1:9000', OIDC_NAME: 'Acme ID' }).oidc?.name,
+    ).toBe('Acme ID');
+    const half = (() => {
+      try {
+        loadConfig({ ...path, OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'workshops' });
+      } catch (err) {
+        return (err as Error).message;
+      }
+      return '';
+    })();
+    expect(half).toBe(
+      'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together: OIDC_CLIENT_SECRET is missing.',
+    );
+    expect(() => loadConfig({ ...path, ...client, OIDC_ISSUER: 'http://id.example.com' })).toThrow(
+      /OIDC_ISSUER="http:\/\/id.example.com": expected an https URL/,
+    );
+  });
+});

@@ -80,6 +80,7 @@ describe('organizations', () => {
       name: 'Analytical Engines',
       avatar_url: null,
       plan: { name: 'team', workshops_max_attendees: 1000 },
+      sso_required: false,
     });
     expect(await memberRows(res.body.id)).toMatchObject([{ userId: ada.id, email: ada.email, role: 'admin' }]);
 

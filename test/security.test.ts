@@ -68,7 +68,7 @@ const operations = Object.entries(document.paths)
 
 /**
  * How an operation is guarded:
- * - `public`: no token needed (signup, login, mail confirmation, signed file links);
+ * - `public`: no token needed (signup, login, mail confirmation, the OpenID sign-in, signed file links);
  * - `user`: any signed-in user, about nothing another user owns (catalogs, uploads, creating, joining);
  * - `owner`: the caller's own resource by id (a notification): anyone else gets 404;
  * - `organization`: members of the organization: anyone else gets 404;
@@ -118,6 +118,9 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/auth/signup': ['public'],
   'POST /v1/auth/login': ['public'],
   'POST /v1/auth/confirm': ['public'],
+  'GET /v1/auth/oidc': ['public'],
+  'GET /v1/auth/oidc/start': ['public'],
+  'GET /v1/auth/oidc/callback': ['public'],
   'POST /v1/auth/logout': ['user'],
 
   'GET /v1/user/me': ['user'],

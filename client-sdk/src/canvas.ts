@@ -47,7 +47,7 @@ export interface WorkshopCanvas<Presence extends object = CanvasPresence> {
    * refuses the connection (401 for a bad token, 404 for a non-member or an unknown workshop).
    */
   readonly synced: Promise<void>;
-  /** Why the server closed the connection for good (the close codes 4401, 4404, 4400); null while it has not. */
+  /** Why the server closed the connection for good (the close codes 4401, 4403, 4404, 4400); null while it has not. */
   readonly error: ApiError | null;
   placements(): Record<string, Placement>;
   placement(cardId: string): Placement | undefined;
@@ -77,6 +77,10 @@ export interface WorkshopCanvas<Presence extends object = CanvasPresence> {
 const CLOSE_CODES: Record<number, { code: KnownErrorCode; message: string }> = {
   4400: { code: 'invalid_request', message: 'The server refused a malformed or disallowed document update.' },
   4401: { code: 'unauthenticated', message: 'The token is missing, unknown or revoked.' },
+  4403: {
+    code: 'sso_required',
+    message: "The workshop's organization requires single sign-on: sign in with its provider.",
+  },
   4404: { code: 'not_found', message: 'No such workshop, or not a member of it.' },
 };
 

@@ -20,6 +20,7 @@ const STATUS_OF_CODE = {
   // After the generic codes of their statuses, so a bare status maps to those.
   guests_not_allowed: 403,
   insufficient_scope: 403,
+  sso_required: 403,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   workshop_storage_full: 413,

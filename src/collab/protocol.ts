@@ -14,6 +14,8 @@ export const MESSAGE_QUERY_AWARENESS = 3;
 export const CLOSE = {
   badMessage: { code: 4400, reason: 'invalid_request' },
   unauthenticated: { code: 4401, reason: 'unauthenticated' },
+  /** A password session, on a workshop of an organization that requires single sign-on. */
+  ssoRequired: { code: 4403, reason: 'sso_required' },
   notFound: { code: 4404, reason: 'not_found' },
   /** Transient: the client reconnects and syncs again. */
   retry: { code: 1011, reason: 'try_again' },

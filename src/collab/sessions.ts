@@ -4,6 +4,7 @@ import { isUnavailable } from '../db/errors';
 import { AppError } from '../http/errors';
 import { tokensAlive } from '../lib/tokens-alive';
 import { accessKey, findAccess, findAccesses } from '../modules/access/load';
+import { liveJoinRefused } from '../modules/organizations/sso-gate';
 import type { WorkshopDocument } from './document';
 import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';
@@ -33,7 +34,10 @@ export class SyncSessions implements SyncHost, CollabExtension {
 
   async connect(workshopId: string, client: SyncClient): Promise<ConnectOutcome> {
     if (this.registry.closed) return 'shutdown';
-    if (!(await findAccess(this.db, workshopId, client.userId))) return 'notFound';
+    const access = await findAccess(this.db, workshopId, client.userId);
+    if (!access) return 'notFound';
+    const session = { userId: client.userId, method: client.signInMethod };
+    if (await liveJoinRefused(this.db, session, access.workshop)) return 'ssoRequired';
     if (!this.registry.loaded(workshopId)) {
       const stored = await this.registry.stored(workshopId);
       if (hasStoredState(stored)) {

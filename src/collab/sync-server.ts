@@ -43,6 +43,8 @@ export class SyncClient implements DocumentClient {
   /** Set while its first sync was answered from the stored state and the document is not joined yet. */
   pending: PendingSync | undefined;
   alive = true;
+  /** How its token's session was opened: `sso_required` organizations refuse `password` ones. */
+  signInMethod: 'password' | 'oidc' = 'password';
   /** The client answered the server's last step 1 (`SyncSessions.handle`). */
   answered = false;
   /** The connection's messages are handled one after another, in the order they came. */
@@ -121,7 +123,7 @@ export class SyncClient implements DocumentClient {
  * How joining a document ended: joined, or the close the connection gets (4404 for non-members and
  * unknown workshops; a reconnect for a document dropped meanwhile or a server shutting down).
  */
-export type ConnectOutcome = 'joined' | 'notFound' | 'retry' | 'shutdown';
+export type ConnectOutcome = 'joined' | 'notFound' | 'ssoRequired' | 'retry' | 'shutdown';
 
 /** What the endpoint asks of the document registry. */
 export interface SyncHost {
@@ -209,6 +211,7 @@ export class SyncEndpoint {
     if (!session) return closeReading(ws, CLOSE.unauthenticated);
 
     const candidate = new SyncClient(ws, session.user.id, session.tokenHash);
+    candidate.signInMethod = session.method;
     const outcome = /^[\w-]{1,64}$/.test(workshopId) ? await this.host.connect(workshopId, candidate) : 'notFound';
     if (outcome !== 'joined') {
       this.host.disconnect(candidate);

@@ -127,8 +127,8 @@ export interface LayoutCopy {
 export interface SessionCheck {
   /** The token of an `Authorization: Bearer` header; null for anything else. */
   bearerToken(header: string | null | undefined): string | null;
-  /** The token's user and hash; null for an unknown, expired or revoked token. */
-  authenticate(token: string): Promise<{ user: { id: string }; tokenHash: string } | null>;
+  /** The token's user and hash, and how its session was opened; null for an unknown, expired or revoked token. */
+  authenticate(token: string): Promise<{ user: { id: string }; tokenHash: string; method: 'password' | 'oidc' } | null>;
   /** Whether a token (by hash) still works. */
   isAlive(tokenHash: string): Promise<boolean>;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { OrganizationOutput } from './organizations';
+import { OwnerSummaryOutput } from './organizations';
 import { AuthorVisibilityOutput } from './prefs';
 import { CriterionOutput } from './criteria';
 import { SectionOutput } from './sections';
@@ -16,7 +16,7 @@ export const UserRoleOutput = v.object({
 export type UserRoleOutput = v.InferOutput<typeof UserRoleOutput>;
 
 /** The owner of a workshop: an organization, or the user seen as one (docs/api.md#workshops). */
-export const OwnerOutput = OrganizationOutput;
+export const OwnerOutput = OwnerSummaryOutput;
 export type OwnerOutput = v.InferOutput<typeof OwnerOutput>;
 
 /** The longest title and description of a workshop, in characters: REST and the native format alike. */

@@ -14,6 +14,8 @@ export interface AppEnv {
     identityEpoch: number;
     /** Set when the request came with an API token (`wsk_…`) rather than a session's token. */
     apiToken?: ApiTokenIdentity;
+    /** How the session's token was opened (unset for an API token): `sso_required` organizations refuse `password`. */
+    signInMethod?: 'password' | 'oidc';
     /** This request's id (`X-Request-Id`), set first for every request: in its log lines and its answer. */
     requestId: string;
     /** Set when the Idempotency-Key answered (a replay, a key in use or reused): the request ran nothing. */

@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   guests_not_allowed: 403,
   insufficient_scope: 403,
+  sso_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   vote_limit_reached: 409,

@@ -31,8 +31,10 @@ interface RouteDoc {
   tag: string;
   summary: string;
   description?: string;
-  /** Success status; defaults to 200. */
-  status?: 200 | 201 | 204;
+  /** Success status; defaults to 200. A 302 sends the browser on (`redirect` says where). */
+  status?: 200 | 201 | 204 | 302;
+  /** Where a 302 sends the browser, as its `Location` header. */
+  redirect?: string;
   /** Schema of the success body; omit for 204. */
   response?: v.GenericSchema;
   /** Media types of a success response that is a file (`image/*` and the like). */
@@ -54,16 +56,21 @@ interface RouteDoc {
 export function doc(spec: RouteDoc) {
   const status = spec.status ?? 200;
   const success = {
-    ...(spec.produces
+    ...(status === 302
       ? {
-          description: 'The file',
-          content: Object.fromEntries(
-            spec.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
-          ),
+          description: spec.redirect ?? 'Redirect',
+          headers: { Location: { description: spec.redirect ?? 'Where to go', schema: { type: 'string' } } },
         }
-      : spec.response
-        ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
-        : { description: 'Success, no content' }),
+      : spec.produces
+        ? {
+            description: 'The file',
+            content: Object.fromEntries(
+              spec.produces.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+            ),
+          }
+        : spec.response
+          ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
+          : { description: 'Success, no content' }),
     ...(spec.paged ? { headers: PAGE_HEADERS } : {}),
   };
   const requestBody = spec.multipart

@@ -67,6 +67,7 @@ export function attachRealtime(deps: AppDeps, httpServer: HttpServer): Realtime 
     if (!found) return Object.assign(new Error('unauthenticated'), { data: { code: 'unauthenticated' } });
     socket.data.user = toUserSummary(found.user);
     socket.data.tokenHash = found.tokenHash;
+    socket.data.signInMethod = found.method;
     return undefined;
   };
   // Socket.IO ignores what a middleware returns: a failed handshake must still call `next`.

@@ -6,6 +6,7 @@ import { AppError } from '../http/errors';
 import { idString, parseInput } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
+import { liveJoinRefused } from '../modules/organizations/sso-gate';
 import { audienceIncludes } from './audience';
 import { deliveriesFor } from './deliveries';
 import { VisibilityMemo } from '../modules/access/visibility';
@@ -74,12 +75,14 @@ export function registerWorkshopHandlers(ctx: HandlerContext, socket: RealtimeSo
 
 async function accessFor(ctx: HandlerContext, socket: RealtimeSocket, id: string): Promise<LoadedAccess | SocketError> {
   try {
-    return (
-      (await findAccess(ctx.deps.database.db, id, socket.data.user.id)) ?? {
-        code: 'not_found',
-        message: 'Workshop not found.',
-      }
-    );
+    const { db } = ctx.deps.database;
+    const access = await findAccess(db, id, socket.data.user.id);
+    if (!access) return { code: 'not_found', message: 'Workshop not found.' };
+    const session = { userId: socket.data.user.id, method: socket.data.signInMethod };
+    if (await liveJoinRefused(db, session, access.workshop)) {
+      return { code: 'sso_required', message: 'This organization requires single sign-on: sign in with its provider.' };
+    }
+    return access;
   } catch (err) {
     return joinFailure(err);
   }

@@ -6,7 +6,7 @@
  */
 import { render, type ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { signOut, loadMe, me } from './session';
+import { signOut, loadMe, me, takeProviderSignIn } from './session';
 import { location$, Link } from './router';
 import { Confirm } from './views/confirm';
 import { Home } from './views/home';
@@ -87,6 +87,7 @@ function Frame(props: { children: ComponentChildren }) {
 
 const root = document.getElementById('console')!;
 root.replaceChildren();
+takeProviderSignIn();
 render(<Console />, root);
 loadMe().catch(() => {
   // The server cannot be reached: signed out for now; signing in says why it fails.

@@ -29,6 +29,39 @@ function storeToken(token: string | null): void {
   }
 }
 
+/**
+ * What went wrong signing in through the provider, in words (`#sign_in_error=…` from the callback,
+ * docs/integrations.md#single-sign-on); null when nothing did.
+ */
+export const providerProblem = signal<string | null>(null);
+
+const PROVIDER_PROBLEMS: Record<string, string> = {
+  state:
+    'That sign-in could not be finished: it was already used, changed on its way, or started in another browser. Please sign in again.',
+  expired: 'That sign-in took too long to come back. Please sign in again.',
+  denied: 'The sign-in was cancelled at the provider.',
+  failed:
+    "The provider's answer could not be checked. Please try again; if it keeps failing, tell whoever runs this service.",
+  no_email: 'The provider gave no e-mail address, which a new account needs.',
+  account_exists:
+    'An account with this e-mail address exists already. Sign in with its password: it is linked to the provider only once the provider has verified the address and the account has confirmed it.',
+};
+
+/**
+ * The end of a sign-in through the provider: the callback returns here with the token, or the
+ * problem, in the fragment (never sent to a server, nor in a Referer). Kept or shown, then taken
+ * out of the address and of the history.
+ */
+export function takeProviderSignIn(): void {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('token');
+  const problem = fragment.get('sign_in_error');
+  if (token === null && problem === null) return;
+  history.replaceState(history.state, '', location.pathname + location.search);
+  if (token) storeToken(token);
+  if (problem !== null) providerProblem.value = PROVIDER_PROBLEMS[problem] ?? PROVIDER_PROBLEMS.failed!;
+}
+
 /** The signed-in account; null when signed out, undefined until the stored token has been checked. */
 export const me = signal<User | null | undefined>(undefined);
 

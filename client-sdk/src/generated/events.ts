@@ -193,7 +193,8 @@ export type WorkshopEventName = Exclude<
 >;
 
 /** Error codes a `join` may answer with (docs/api.md#authentication-and-errors). */
-export type JoinErrorCode = 'invalid_request' | 'not_found' | 'rate_limited' | 'service_unavailable' | 'internal_error';
+export type JoinErrorCode =
+  'invalid_request' | 'not_found' | 'sso_required' | 'rate_limited' | 'service_unavailable' | 'internal_error';
 
 export interface SocketError {
   code: JoinErrorCode;
@@ -247,4 +248,6 @@ export interface SocketData {
   user: PresenceUser;
   /** Hash of the bearer token the socket connected with: its logout ends the socket. */
   tokenHash: string;
+  /** How that token's session was opened: `sso_required` organizations refuse `password` ones. */
+  signInMethod: 'password' | 'oidc';
 }

@@ -87,6 +87,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether single sign-on is offered, and the name of its provider */
+        get: operations["getV1AuthOidc"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with the OpenID provider: redirects the browser to it
+         * @description Authorization code with PKCE (S256), `state` and `nonce`. `return_to` is a path on this site where the console goes once signed in (`/` by default). Open it in the browser, not with fetch: the sign-in is tied to the browser by a cookie.
+         */
+        get: operations["getV1AuthOidcStart"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back: signs the person in and returns them to the console
+         * @description Redirects to `return_to` with the session token in the fragment (`#token=…`, never in a query string or a log), or with `#sign_in_error=<problem>`: `state`, `expired`, `denied`, `failed`, `no_email` or `account_exists` (docs/integrations.md#single-sign-on).
+         */
+        get: operations["getV1AuthOidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workshops/join/guest": {
         parameters: {
             query?: never;
@@ -326,7 +383,10 @@ export interface paths {
         };
         /** An organization you are a member of */
         get: operations["getV1OrganizationsById"];
-        /** Rename the organization (admins) */
+        /**
+         * Rename the organization, or require single sign-on of its members (admins)
+         * @description Each member sent is changed, the others kept. With `sso_required: true`, sessions opened with a password get 403 `sso_required` on the organization's routes and workshops, except this one, so an admin can always turn it off again (docs/integrations.md#single-sign-on).
+         */
         put: operations["putV1OrganizationsById"];
         post?: never;
         delete?: never;
@@ -1961,6 +2021,109 @@ export interface operations {
             };
         };
     };
+    getV1AuthOidc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        name: string | null;
+                    };
+                };
+            };
+        };
+    };
+    getV1AuthOidcStart: {
+        parameters: {
+            query?: {
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider's authorization endpoint */
+            302: {
+                headers: {
+                    /** @description The provider's authorization endpoint */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Single sign-on is not configured on this server */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider cannot be reached (its discovery document) */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1AuthOidcCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The console */
+            302: {
+                headers: {
+                    /** @description The console */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Single sign-on is not configured on this server */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1WorkshopsJoinGuest: {
         parameters: {
             query?: never;
@@ -3580,6 +3743,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     };
                 };
             };
@@ -3695,6 +3859,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     }[];
                 };
             };
@@ -3765,6 +3930,7 @@ export interface operations {
                             name: string;
                             workshops_max_attendees: number;
                         };
+                        sso_required: boolean;
                     };
                 };
             };
@@ -3834,7 +4000,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    name: string;
+                    name?: string;
+                    sso_required?: boolean;
                 };
             };
         };
@@ -3884,7 +4051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            /** @description conflict: `sso_required` with no OpenID provider configured on this server */
             409: {
                 headers: {
                     /** @description Seconds to wait before trying again */

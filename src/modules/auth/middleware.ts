@@ -15,10 +15,15 @@ export function authenticate(deps: { auth: SessionAuth }, apiTokens?: ApiTokenAu
     const bearer = deps.auth.bearerToken(authorization);
     if (bearer?.startsWith(API_TOKEN_PREFIX) && !apiTokens)
       throw new AppError('insufficient_scope', 'API tokens cannot use this route; it needs a session.');
-    const session: { user: UserRow; tokenHash: string; epoch: number; apiToken?: ApiTokenIdentity } | null =
-      bearer?.startsWith(API_TOKEN_PREFIX)
-        ? await apiTokens!.authenticate(bearer)
-        : await deps.auth.sessionOf(authorization);
+    const session: {
+      user: UserRow;
+      tokenHash: string;
+      epoch: number;
+      apiToken?: ApiTokenIdentity;
+      method?: 'password' | 'oidc';
+    } | null = bearer?.startsWith(API_TOKEN_PREFIX)
+      ? await apiTokens!.authenticate(bearer)
+      : await deps.auth.sessionOf(authorization);
     if (!session) {
       throw new AppError('unauthenticated', 'A valid bearer token is required.', {
         headers: { 'WWW-Authenticate': 'Bearer' },
@@ -28,6 +33,7 @@ export function authenticate(deps: { auth: SessionAuth }, apiTokens?: ApiTokenAu
     c.set('tokenHash', session.tokenHash);
     c.set('identityEpoch', session.epoch);
     if (session.apiToken) c.set('apiToken', session.apiToken);
+    if (session.method) c.set('signInMethod', session.method);
     await next();
   };
 }

@@ -5,6 +5,8 @@ import { named, preparedPerDb } from '../../db/prepared';
 
 type UserRow = Schema['users']['$inferSelect'];
 type OneTimeTokenRow = Schema['oneTimeTokens']['$inferSelect'];
+/** How a session was opened: with a password (login, signup) or through the OpenID provider. */
+export type SignInMethod = Schema['authTokens']['$inferSelect']['method'];
 
 export async function insertAccount(
   tx: Db,
@@ -42,7 +44,7 @@ export async function deleteAuthToken(tx: Db, tokenHash: string): Promise<void> 
 
 export async function insertAuthToken(
   tx: Db,
-  values: { userId: string; tokenHash: string; lastUsedAt: string; expiresAt: string },
+  values: { userId: string; tokenHash: string; lastUsedAt: string; expiresAt: string; method: SignInMethod },
 ): Promise<void> {
   const { authTokens } = tablesOf(tx);
   await tx.insert(authTokens).values(values);
@@ -89,6 +91,7 @@ const queries = preparedPerDb((db: Db) => {
           tokenId: authTokens.id,
           expiresAt: authTokens.expiresAt,
           lastUsedAt: authTokens.lastUsedAt,
+          method: authTokens.method,
           user: users,
         })
         .from(authTokens)
@@ -117,7 +120,9 @@ const queries = preparedPerDb((db: Db) => {
 export async function tokenWithUser(
   db: Db,
   tokenHash: string,
-): Promise<{ tokenId: string; expiresAt: string; lastUsedAt: string; user: UserRow } | undefined> {
+): Promise<
+  { tokenId: string; expiresAt: string; lastUsedAt: string; method: SignInMethod; user: UserRow } | undefined
+> {
   const [row] = await queries(db).find.execute({ tokenHash });
   return row;
 }

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { identityEpoch } from '../../db/identity-epoch';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
-import type { SessionAuth } from '../../http/session-auth';
+import type { ResolvedSession, SessionAuth } from '../../http/session-auth';
 import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
@@ -26,6 +26,7 @@ import {
   tokenWithUser,
   upgradeGuestRow,
   userByEmail,
+  type SignInMethod,
 } from './repo';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
@@ -193,8 +194,16 @@ function tokenTtlMs(config: Pick<Config, 'tokenTtlMs'>, user: Pick<UserRow, 'gue
   return user.guest ? Math.min(GUEST_TOKEN_TTL_MS, config.tokenTtlMs) : config.tokenTtlMs;
 }
 
-/** A new bearer token for the user, inside the caller's transaction. */
-export async function issueToken(tx: Db, config: Config, user: Pick<UserRow, 'id' | 'guest'>): Promise<string> {
+/**
+ * A new bearer token for the user, inside the caller's transaction. `method` says how the person
+ * proved who they are: organizations requiring single sign-on refuse `password` sessions.
+ */
+export async function issueToken(
+  tx: Db,
+  config: Config,
+  user: Pick<UserRow, 'id' | 'guest'>,
+  method: SignInMethod = 'password',
+): Promise<string> {
   const token = newToken();
   const now = new Date();
   await insertAuthToken(tx, {
@@ -202,6 +211,7 @@ export async function issueToken(tx: Db, config: Config, user: Pick<UserRow, 'id
     tokenHash: hashToken(token),
     lastUsedAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + tokenTtlMs(config, user)).toISOString(),
+    method,
   });
   return token;
 }
@@ -239,6 +249,7 @@ interface ResolvedToken {
   lastUsedAt: number;
   /** `auth_state.epoch` when resolved: a logout or a user change anywhere moves it. */
   epoch: number;
+  method: SignInMethod;
 }
 
 /**
@@ -253,7 +264,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
   const currentEpoch = identityEpoch(database.db);
   const resolved = new Map<string, ResolvedToken>();
 
-  return async (token: string): Promise<{ user: UserRow; tokenHash: string; epoch: number } | null> => {
+  return async (token: string): Promise<ResolvedSession | null> => {
     const tokenHash = hashToken(token);
     const now = Date.now();
     const epoch = await currentEpoch();
@@ -262,7 +273,7 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
       resolved.delete(tokenHash);
       if (hit.epoch === epoch && hit.expiresAt > now && now - hit.lastUsedAt <= SLIDE_EVERY_MS) {
         resolved.set(tokenHash, hit);
-        return { user: hit.user, tokenHash, epoch };
+        return { user: hit.user, tokenHash, epoch, method: hit.method };
       }
     }
     const row = await tokenWithUser(database.db, tokenHash);
@@ -280,9 +291,9 @@ function tokenAuthenticator(deps: Pick<AuthDeps, 'config' | 'database'>) {
       };
       await database.transaction((tx) => slideToken(tx, slid));
     }
-    const { user } = row;
-    resolved.set(tokenHash, { user, tokenHash, expiresAt, lastUsedAt, epoch });
+    const { user, method } = row;
+    resolved.set(tokenHash, { user, tokenHash, expiresAt, lastUsedAt, epoch, method });
     if (resolved.size > TOKEN_CACHE_ENTRIES) resolved.delete(resolved.keys().next().value!);
-    return { user, tokenHash, epoch };
+    return { user, tokenHash, epoch, method };
   };
 }

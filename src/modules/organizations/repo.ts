@@ -189,7 +189,7 @@ export async function insertOrganization(
 export async function updateOrganization(
   tx: Db,
   organizationId: string,
-  fields: { name: string } | { avatarUrl: string | null },
+  fields: { name?: string; ssoRequired?: boolean } | { avatarUrl: string | null },
 ): Promise<void> {
   const { organizations } = tablesOf(tx);
   await tx
@@ -209,4 +209,45 @@ export async function insertMember(
 export async function deleteMember(tx: Db, memberId: string): Promise<void> {
   const { organizationMembers } = tablesOf(tx);
   await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
+}
+
+/** The organizations requiring single sign-on that the user is a member of, with their role in each. */
+export async function ssoOrganizationsOf(
+  db: Db,
+  userId: string,
+): Promise<Array<{ organizationId: string; role: OrganizationMemberRow['role'] }>> {
+  const { organizationMembers, organizations } = tablesOf(db);
+  return db
+    .select({ organizationId: organizationMembers.organizationId, role: organizationMembers.role })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.userId, userId), eq(organizations.ssoRequired, true)));
+}
+
+/** The organization owning the workshop; undefined when a person owns it, or there is no such workshop. */
+export async function organizationOwning(db: Db, workshopId: string): Promise<string | undefined> {
+  const { workshops } = tablesOf(db);
+  const [row] = await db
+    .select({ ownerId: workshops.ownerId })
+    .from(workshops)
+    .where(and(eq(workshops.id, workshopId), eq(workshops.ownerType, 'organization')));
+  return row?.ownerId;
+}
+
+/** Whether the user is a member of the organization and it requires single sign-on. */
+export async function requiresSsoOf(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const { organizationMembers, organizations } = tablesOf(db);
+  const [row] = await db
+    .select({ id: organizationMembers.id })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(
+      and(
+        eq(organizationMembers.organizationId, organizationId),
+        eq(organizationMembers.userId, userId),
+        eq(organizations.ssoRequired, true),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

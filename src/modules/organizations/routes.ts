@@ -5,7 +5,7 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { readMultipart } from '../uploads/multipart';
-import { AddMemberInput, OrganizationInput, OrganizationMemberOutput } from './schemas';
+import { AddMemberInput, OrganizationInput, OrganizationMemberOutput, OrganizationUpdateInput } from './schemas';
 import { OrganizationOutput } from '../../domain/organizations';
 import {
   addMember,
@@ -14,7 +14,7 @@ import {
   listMembers,
   listMyOrganizations,
   removeMember,
-  renameOrganization,
+  updateOrganizationSettings,
   setOrganizationAvatar,
 } from './service';
 
@@ -51,10 +51,19 @@ export function organizationsRoutes(deps: AppDeps) {
     )
     .put(
       '/organizations/:id',
-      doc({ tag: TAG, summary: 'Rename the organization (admins)', status: 204 }),
-      jsonBody(OrganizationInput),
+      doc({
+        tag: TAG,
+        summary: 'Rename the organization, or require single sign-on of its members (admins)',
+        description:
+          'Each member sent is changed, the others kept. With `sso_required: true`, sessions opened with a password get ' +
+          "403 `sso_required` on the organization's routes and workshops, except this one, so an admin can always turn " +
+          'it off again (docs/integrations.md#single-sign-on).',
+        status: 204,
+        errors: { 409: 'conflict: `sso_required` with no OpenID provider configured on this server' },
+      }),
+      jsonBody(OrganizationUpdateInput),
       async (c) => {
-        await renameOrganization(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
+        await updateOrganizationSettings(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
         return c.body(null, 204);
       },
     )

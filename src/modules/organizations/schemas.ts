@@ -23,13 +23,25 @@ export type OrganizationMemberOutput = v.InferOutput<typeof OrganizationMemberOu
 
 export const OrganizationInput = v.object({ name: requiredText(200) });
 
+/** PUT /v1/organizations/:id changes what it is sent and leaves the rest. */
+export const OrganizationUpdateInput = v.object({
+  name: v.optional(requiredText(200)),
+  sso_required: v.optional(v.boolean()),
+});
+
 export const AddMemberInput = v.object({
   email: EmailInput,
   role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
 });
 
 export function toOrganization(row: OrganizationRow, config: Pick<Config, 'plans'>): OrganizationOutput {
-  return { id: row.id, name: row.name, avatar_url: row.avatarUrl, plan: planFor(config, row.planName) };
+  return {
+    id: row.id,
+    name: row.name,
+    avatar_url: row.avatarUrl,
+    plan: planFor(config, row.planName),
+    sso_required: row.ssoRequired,
+  };
 }
 
 /** A member joined with their account, if they have one yet. */

@@ -70,16 +70,26 @@ export async function getOrganization(
   );
 }
 
-export async function renameOrganization(
+/**
+ * PUT /v1/organizations/:id (admins): its name, and whether members must sign in through the
+ * OpenID provider. That needs a provider to sign in with: without one, nobody could reach the
+ * organization's workshops any more.
+ */
+export async function updateOrganizationSettings(
   deps: OrganizationDeps,
   organizationId: string,
   userId: string,
-  input: { name: string },
+  input: { name?: string; sso_required?: boolean },
 ): Promise<void> {
+  if (input.sso_required && !deps.config.oidc) {
+    throw new AppError('conflict', 'Single sign-on is not configured on this server (docs/integrations.md).');
+  }
   await deps.database.transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId));
-    await updateOrganization(tx, organizationId, { name: input.name });
+    const fields = { name: input.name, ssoRequired: input.sso_required };
+    if (fields.name !== undefined || fields.ssoRequired !== undefined)
+      await updateOrganization(tx, organizationId, fields);
   });
 }
 

@@ -4,9 +4,10 @@
  * person was headed (`/workshops/<id>`, an invitation), or the workshops.
  */
 import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
-import { signIn } from '../session';
+import { providerProblem, signIn } from '../session';
 
 export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
   const mode = useSignal(props.mode);
@@ -18,6 +19,12 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
           {props.reason}
         </p>
       )}
+      {providerProblem.value && (
+        <p class="problem notice" role="alert">
+          {providerProblem.value}
+        </p>
+      )}
+      <ProviderSignIn />
       <div class="choices" role="group" aria-label="Sign in or create an account">
         <button type="button" aria-pressed={mode.value === 'sign-in'} onClick={() => (mode.value = 'sign-in')}>
           Sign in
@@ -31,6 +38,30 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
         Taking part in a workshop? <a href="/join">Join with its code</a>
       </p>
     </main>
+  );
+}
+
+/**
+ * "Sign in with <name>" when the service has an OpenID provider (docs/integrations.md#single-sign-on):
+ * a plain link, so the browser itself goes to the provider and comes back to this address.
+ */
+function ProviderSignIn() {
+  const name = useSignal<string | null>(null);
+  useEffect(() => {
+    api.get('/v1/auth/oidc').then(
+      (status) => (name.value = status.enabled ? status.name : null),
+      // Without the answer the password forms still work.
+      () => undefined,
+    );
+  }, []);
+  if (!name.value) return null;
+  const returnTo = encodeURIComponent(location.pathname + location.search);
+  return (
+    <p class="provider-sign-in">
+      <a class="button primary" href={`/v1/auth/oidc/start?return_to=${returnTo}`}>
+        Sign in with {name.value}
+      </a>
+    </p>
   );
 }
 

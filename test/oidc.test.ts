@@ -1,0 +1,391 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OrganizationOutput } from '../src/domain/organizations';
+import type { WorkshopOutput } from '../src/domain/workshops';
+import type { OidcStatusOutput } from '../src/modules/oidc/schemas';
+import type { CreatedApiTokenOutput } from '../src/modules/api-tokens/schemas';
+import { useServer } from './helpers/cast';
+import { createConfirmedUser, createUser, expectError, type TestUser } from './helpers/factories';
+import { useProvider, type ProviderAccount } from './helpers/oidc-provider';
+import { rawSync, syncedDoc } from './helpers/collab';
+import { checkResponse } from './helpers/response-check';
+import { connectSocket } from './helpers/sockets';
+
+/*
+ * Signing in through an OpenID provider (docs/integrations.md#single-sign-on), against a real one
+ * in this process: the redirect's PKCE, state and nonce, the callback's checks, which account a
+ * sign-in finds, links or makes, and organizations that refuse password sessions (`sso_required`).
+ */
+
+const op = useProvider();
+const t = useServer(() => ({
+  oidc: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, name: 'Acme ID' },
+}));
+beforeAll(() => op.register(`${t.url}/v1/auth/oidc/callback`));
+
+/** Cookies by name, as a browser keeps them for one site. */
+class Jar {
+  private readonly cookies = new Map<string, string>();
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value.join('='));
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** A GET as a browser would follow it by hand: its cookies sent and kept, its redirect not followed. */
+async function visit(url: string, jar: Jar, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie: jar.header() } });
+  jar.take(res);
+  if (url.startsWith(t.url)) {
+    // What the app answers is held against its OpenAPI document, as every other test's requests are.
+    await checkResponse(t.url, init.method ?? 'GET', url, { status: res.status, contentType: '', body: '' });
+  }
+  return res;
+}
+
+/** Starts a sign-in at the app: the provider's authorization URL, with the app's cookie in `app`. */
+async function start(app: Jar, returnTo = '/workshops/abc'): Promise<URL> {
+  const res = await visit(`${t.url}/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`, app);
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!);
+}
+
+/**
+ * Goes through the provider's login and consent forms as `login`, up to where it sends the
+ * browser back to the app: that callback URL.
+ */
+async function atProvider(authorization: URL, login: string): Promise<URL> {
+  const jar = new Jar();
+  let url = authorization.href;
+  for (let hops = 0; hops < 12; hops++) {
+    if (url.startsWith(t.url)) return new URL(url);
+    const res = await visit(url, jar);
+    if (res.status >= 300 && res.status < 400) {
+      url = new URL(res.headers.get('location')!, url).href;
+      continue;
+    }
+    const html = await res.text();
+    expect(res.status, html).toBe(200);
+    const action = new URL(/<form[^>]*action="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&'), url).href;
+    const form: Record<string, string> = html.includes('name="login"')
+      ? { prompt: 'login', login, password: 'anything' }
+      : { prompt: 'consent' };
+    const posted = await visit(action, jar, {
+      method: 'POST',
+      body: new URLSearchParams(form).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(posted.status, await posted.clone().text()).toBeLessThan(400);
+    url = new URL(posted.headers.get('location')!, action).href;
+  }
+  throw new Error('the provider never sent the browser back');
+}
+
+/** Where the callback sends the browser, and the fragment it carries. */
+async function callback(url: URL, app: Jar): Promise<{ location: URL; fragment: URLSearchParams }> {
+  const res = await visit(url.href, app);
+  expect(res.status).toBe(302);
+  expect(res.headers.get('cache-control')).toBe('no-store');
+  const location = new URL(res.headers.get('location')!);
+  return { location, fragment: new URLSearchParams(location.hash.slice(1)) };
+}
+
+/** A whole sign-in as `login`, whose claims are `account`: the token, or the problem the console is told. */
+async function signIn(login: string, account: ProviderAccount, returnTo = '/'): Promise<URLSearchParams> {
+  op.accounts.set(login, account);
+  const app = new Jar();
+  return (await callback(await atProvider(await start(app, returnTo), login), app)).fragment;
+}
+
+const uniqueLogin = (name: string) => `${name}-${randomBytes(4).toString('hex')}`;
+
+async function me(token: string) {
+  const res = await t.request<{ id: string; email: string; name: string; confirmed_at: string | null }>(
+    'GET',
+    '/v1/user/me',
+    { token },
+  );
+  return { ...res, body: { ...res.body, confirmed: res.body.confirmed_at !== null } };
+}
+
+describe('starting a sign-in', () => {
+  it('tells the console the provider is there, and its name', async () => {
+    const res = await t.request<OidcStatusOutput>('GET', '/v1/auth/oidc');
+    expect(res.body).toEqual({ enabled: true, name: 'Acme ID' });
+  });
+
+  it('sends the browser to the provider with PKCE (S256), state and nonce, tied to it by a cookie', async () => {
+    const app = new Jar();
+    const url = await start(app);
+    expect(url.origin).toBe(op.issuer);
+    const params = url.searchParams;
+    expect(params.get('response_type')).toBe('code');
+    expect(params.get('client_id')).toBe(op.clientId);
+    expect(params.get('redirect_uri')).toBe(`${t.url}/v1/auth/oidc/callback`);
+    expect(params.get('code_challenge_method')).toBe('S256');
+    expect(params.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(params.get('state')).toMatch(/^[\w-]{20,}$/);
+    expect(params.get('nonce')).toMatch(/^[\w-]{20,}$/);
+    expect(params.get('scope')).toContain('openid');
+    expect(app.header()).toContain(`oidc_state=${params.get('state')}`);
+    // Only a hash of the state is kept; the verifier never leaves the server.
+    const rows = await t.rows<{ state_hash: string }>(sql`select state_hash from oidc_logins`);
+    expect(rows.map((r) => r.state_hash)).not.toContain(params.get('state'));
+    expect(url.href).not.toContain('code_verifier');
+  });
+
+  it('refuses a return_to that leaves the site', async () => {
+    for (const returnTo of [
+      '//evil.test/x',
+      'https://evil.test/',
+      '/\\evil.test',
+      'workshops',
+      'javascript:alert(1)',
+    ]) {
+      const res = await t.request('GET', `/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`);
+      expectError(res, 400, 'invalid_request');
+    }
+  });
+});
+
+describe('the callback', () => {
+  it('signs a first-time person in with a new account, confirmed when the provider verified the address', async () => {
+    const login = uniqueLogin('new');
+    const email = `${login}@example.test`;
+    const fragment = await signIn(login, { email, email_verified: true, name: 'Nia New' });
+    const token = fragment.get('token')!;
+    expect(token).toBeTruthy();
+    const account = await me(token);
+    expect(account.body).toMatchObject({ email, name: 'Nia New', confirmed: true });
+    // Signing in again finds the same account by (issuer, subject), even with another address.
+    const again = await signIn(login, { email: `other-${email}`, email_verified: true, name: 'Nia' });
+    expect((await me(again.get('token')!)).body.id).toBe(account.body.id);
+    const identities = await t.rows<{ email: string }>(sql`select email from user_identities where subject = ${login}`);
+    expect(identities).toEqual([{ email: `other-${email}` }]);
+  });
+
+  it('opens an unconfirmed account, and mails the confirmation, when the address is not verified', async () => {
+    const login = uniqueLogin('unverified');
+    const email = `${login}@example.test`;
+    const fragment = await signIn(login, { email, email_verified: false });
+    const account = await me(fragment.get('token')!);
+    expect(account.body).toMatchObject({ email, name: login, confirmed: false });
+    const mails = await t.rows(sql`select 1 from outbox where "to" = ${email}`);
+    expect(mails).toHaveLength(1);
+  });
+
+  it('returns to the path the sign-in started from, and the token only in the fragment', async () => {
+    const login = uniqueLogin('back');
+    op.accounts.set(login, { email: `${login}@example.test`, email_verified: true });
+    const app = new Jar();
+    const { location } = await callback(await atProvider(await start(app, '/workshops/xyz?tab=board'), login), app);
+    expect(location.origin + location.pathname + location.search).toBe(`${t.url}/workshops/xyz?tab=board`);
+    expect(location.search).not.toContain('token');
+    expect(location.hash).toMatch(/^#token=/);
+  });
+
+  it('links an existing account when the address is verified by the provider and confirmed here', async () => {
+    const user = await createConfirmedUser(t, 'Lin');
+    const login = uniqueLogin('lin');
+    const fragment = await signIn(login, { email: user.email.toUpperCase(), email_verified: true });
+    expect((await me(fragment.get('token')!)).body.id).toBe(user.id);
+  });
+
+  it('does not link when the provider did not verify the address, nor to an unconfirmed account', async () => {
+    const confirmed = await createConfirmedUser(t, 'Vera');
+    const unverified = await signIn(uniqueLogin('vera'), { email: confirmed.email, email_verified: false });
+    expect(unverified.get('sign_in_error')).toBe('account_exists');
+    expect(unverified.has('token')).toBe(false);
+
+    const unconfirmed = await createUser(t, 'Uma');
+    const refused = await signIn(uniqueLogin('uma'), { email: unconfirmed.email, email_verified: true });
+    expect(refused.get('sign_in_error')).toBe('account_exists');
+    // Nothing was linked: the next sign-in of either is refused the same way.
+    const identities = await t.rows(
+      sql`select 1 from user_identities where user_id in (${confirmed.id}, ${unconfirmed.id})`,
+    );
+    expect(identities).toHaveLength(0);
+  });
+
+  it('refuses a first sign-in without an address', async () => {
+    const fragment = await signIn(uniqueLogin('nomail'), {});
+    expect(fragment.get('sign_in_error')).toBe('no_email');
+  });
+
+  it('refuses a tampered state, a state used twice, and a sign-in started in another browser', async () => {
+    const login = uniqueLogin('tamper');
+    op.accounts.set(login, { email: `${login}@example.test`, email_verified: true });
+    const app = new Jar();
+    const back = await atProvider(await start(app), login);
+
+    const tampered = new URL(back);
+    tampered.searchParams.set('state', `${back.searchParams.get('state')}x`);
+    expect((await callback(tampered, app)).fragment.get('sign_in_error')).toBe('state');
+
+    const elsewhere = await callback(back, new Jar());
+    expect(elsewhere.fragment.get('sign_in_error')).toBe('state');
+    // That attempt used the sign-in up: its own browser cannot finish it either.
+    expect((await callback(back, app)).fragment.get('sign_in_error')).toBe('state');
+  });
+
+  it('refuses an expired sign-in, and tells the console when the person said no at the provider', async () => {
+    const app = new Jar();
+    const url = await start(app);
+    await t.write(sql`update oidc_logins set expires_at = '2000-01-01T00:00:00.000Z'`);
+    const expired = new URL(`${t.url}/v1/auth/oidc/callback?code=x&state=${url.searchParams.get('state')}`);
+    expect((await callback(expired, app)).fragment.get('sign_in_error')).toBe('expired');
+
+    const again = await start(app);
+    const denied = new URL(
+      `${t.url}/v1/auth/oidc/callback?error=access_denied&state=${again.searchParams.get('state')}`,
+    );
+    expect((await callback(denied, app)).fragment.get('sign_in_error')).toBe('denied');
+  });
+});
+
+describe('sso_required', () => {
+  async function organizationWith(admin: TestUser, member: TestUser) {
+    const org = (
+      await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name: 'Acme' } })
+    ).body;
+    expect(org.sso_required).toBe(false);
+    const added = await t.request('POST', `/v1/organizations/${org.id}/members`, {
+      token: admin.token,
+      body: { email: member.email, role: 'facilitator' },
+    });
+    expect(added.status).toBe(201);
+    const workshop = (
+      await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+        token: admin.token,
+        body: { title: 'Planning' },
+      })
+    ).body;
+    return { org, workshop };
+  }
+
+  it("refuses members' password sessions on the organization and its workshops; provider sessions and API tokens pass", async () => {
+    const admin = await createConfirmedUser(t, 'Ada');
+    const member = await createConfirmedUser(t, 'Mo');
+    const { org, workshop } = await organizationWith(admin, member);
+    const ownWorkshop = (
+      await t.request<WorkshopOutput>('POST', '/v1/workshops', { token: member.token, body: { title: 'Mine' } })
+    ).body;
+    const apiToken = (
+      await t.request<CreatedApiTokenOutput>('POST', `/v1/organizations/${org.id}/api_tokens`, {
+        token: admin.token,
+        body: { name: 'CI', scopes: ['workshops:read'] },
+      })
+    ).body.token;
+    const ssoMember = (await signIn(uniqueLogin('mo'), { email: member.email, email_verified: true })).get('token')!;
+    const ssoAdmin = (await signIn(uniqueLogin('ada'), { email: admin.email, email_verified: true })).get('token')!;
+
+    const on = await t.request('PUT', `/v1/organizations/${org.id}`, {
+      token: admin.token,
+      body: { sso_required: true },
+    });
+    expect(on.status).toBe(204);
+    const read = await t.request<OrganizationOutput[]>('GET', `/v1/user/me/organizations`, { token: admin.token });
+    expect(read.body[0]!.sso_required).toBe(true);
+
+    for (const token of [member.token, admin.token]) {
+      expectError(await t.request('GET', `/v1/organizations/${org.id}`, { token }), 403, 'sso_required');
+      expectError(await t.request('GET', `/v1/organizations/${org.id}/members`, { token }), 403, 'sso_required');
+      expectError(await t.request('GET', `/v1/workshops/${workshop.id}`, { token }), 403, 'sso_required');
+      expectError(await t.request('GET', `/v1/workshops/${workshop.id}/cards`, { token }), 403, 'sso_required');
+    }
+    // The member's own workshop, and their account, are not the organization's.
+    expect((await t.request('GET', `/v1/workshops/${ownWorkshop.id}`, { token: member.token })).status).toBe(200);
+    expect((await t.request('GET', '/v1/user/me', { token: member.token })).status).toBe(200);
+    // A member who is no admin cannot use the admins' way out.
+    expectError(
+      await t.request('PUT', `/v1/organizations/${org.id}`, { token: member.token, body: { name: 'Mine now' } }),
+      403,
+      'sso_required',
+    );
+
+    expect((await t.request('GET', `/v1/organizations/${org.id}/members`, { token: ssoMember })).status).toBe(200);
+    expect((await t.request('GET', `/v1/workshops/${workshop.id}`, { token: ssoAdmin })).status).toBe(200);
+    expect((await t.request('GET', `/v1/workshops/${workshop.id}`, { token: apiToken })).status).toBe(200);
+
+    // An admin signed in with a password can always turn it off again.
+    const off = await t.request('PUT', `/v1/organizations/${org.id}`, {
+      token: admin.token,
+      body: { sso_required: false },
+    });
+    expect(off.status).toBe(204);
+    expect((await t.request('GET', `/v1/workshops/${workshop.id}`, { token: admin.token })).status).toBe(200);
+    const renamed = await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token: member.token });
+    expect(renamed.body).toMatchObject({ name: 'Acme', sso_required: false });
+  });
+
+  it('refuses live joins of password sessions too: Socket.IO and the Yjs endpoint', async () => {
+    const admin = await createConfirmedUser(t, 'Liv');
+    const { org, workshop } = await organizationWith(admin, await createConfirmedUser(t, 'Lou'));
+    const ssoAdmin = (await signIn(uniqueLogin('liv'), { email: admin.email, email_verified: true })).get('token')!;
+    const on = await t.request('PUT', `/v1/organizations/${org.id}`, {
+      token: admin.token,
+      body: { sso_required: true },
+    });
+    expect(on.status).toBe(204);
+
+    const password = await connectSocket(t.url, admin.token);
+    const provider = await connectSocket(t.url, ssoAdmin);
+    try {
+      expect(await password.join(workshop.id)).toMatchObject({ ok: false, error: { code: 'sso_required' } });
+      expect(await provider.join(workshop.id)).toMatchObject({ ok: true });
+    } finally {
+      password.close();
+      provider.close();
+    }
+    const refused = await rawSync(t, `/v1/sync/${workshop.id}?token=${encodeURIComponent(admin.token)}`);
+    expect(refused).toMatchObject({ code: 4403, reason: 'sso_required', messages: [] });
+    const synced = await syncedDoc(t, workshop.id, ssoAdmin);
+    synced.destroy();
+  });
+
+  it('is set by admins only', async () => {
+    const admin = await createConfirmedUser(t, 'Abe');
+    const member = await createConfirmedUser(t, 'Max');
+    const { org } = await organizationWith(admin, member);
+    expectError(
+      await t.request('PUT', `/v1/organizations/${org.id}`, { token: member.token, body: { sso_required: true } }),
+      403,
+      'forbidden',
+    );
+    expectError(
+      await t.request('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { sso_required: 'yes' } }),
+      400,
+      'invalid_request',
+    );
+  });
+});
+
+describe('without a provider', () => {
+  const plain = useServer();
+
+  it('offers no single sign-on, and organizations cannot require it', async () => {
+    expect((await plain.request<OidcStatusOutput>('GET', '/v1/auth/oidc')).body).toEqual({
+      enabled: false,
+      name: null,
+    });
+    expectError(await plain.request('GET', '/v1/auth/oidc/start'), 404, 'not_found');
+    expectError(await plain.request('GET', '/v1/auth/oidc/callback?state=x&code=y'), 404, 'not_found');
+    const admin = await createConfirmedUser(plain, 'Ann');
+    const org = (
+      await plain.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name: 'A' } })
+    ).body;
+    expectError(
+      await plain.request('PUT', `/v1/organizations/${org.id}`, { token: admin.token, body: { sso_required: true } }),
+      409,
+      'conflict',
+    );
+  });
+});
