@@ -147,6 +147,18 @@ const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/organizations/{id}/api_tokens': ['organization', json(() => ({ name: 'CI', scopes: ['cards:read'] }))],
   'GET /v1/organizations/{id}/api_tokens': ['organization'],
   'DELETE /v1/organizations/{id}/api_tokens/{token_id}': ['organization'],
+  'POST /v1/organizations/{id}/webhooks': [
+    'organization',
+    json(() => ({ url: 'https://hooks.example.com/in', events: ['*'] })),
+  ],
+  'GET /v1/organizations/{id}/webhooks': ['organization'],
+  'GET /v1/organizations/{id}/webhooks/{webhook_id}': ['organization'],
+  'PUT /v1/organizations/{id}/webhooks/{webhook_id}': ['organization', json(() => ({ description: 'x' }))],
+  'DELETE /v1/organizations/{id}/webhooks/{webhook_id}': ['organization'],
+  'POST /v1/organizations/{id}/webhooks/{webhook_id}/rotate_secret': ['organization'],
+  'POST /v1/organizations/{id}/webhooks/{webhook_id}/test': ['organization'],
+  'GET /v1/organizations/{id}/webhooks/{webhook_id}/deliveries': ['organization'],
+  'POST /v1/organizations/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': ['organization'],
   'POST /v1/user/me/api_tokens': ['user', json(() => ({ name: 'CI', scopes: ['cards:read'] }))],
   'GET /v1/user/me/api_tokens': ['user'],
   'DELETE /v1/user/me/api_tokens/{token_id}': ['user'],
@@ -286,6 +298,8 @@ const BY_NAME: Record<string, (s: Scene) => string> = {
   key: (s) => s.file.key,
   token: () => 'not-a-mailed-token',
   token_id: () => 'no-such-token',
+  webhook_id: () => 'no-such-webhook',
+  delivery_id: () => 'no-such-delivery',
 };
 
 /** Which seeded id any other path parameter takes, by the collection named just before it. */
