@@ -130,3 +130,8 @@ export const EnvSchema = v.object({
 
 /** The environment once checked, its defaults filled in. */
 export type Env = v.InferOutput<typeof EnvSchema>;
+
+/** A setting that cannot be used; its message is one line naming the variable and its value. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

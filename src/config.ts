@@ -2,8 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as v from 'valibot';
-import { EnvSchema, LEASE_DEFAULTS, UPLOAD_UNATTACHED_HOURS, WEBHOOK_RETRY_SCHEDULE, type Env } from './config-env';
+import { ConfigError, EnvSchema, LEASE_DEFAULTS, UPLOAD_UNATTACHED_HOURS, type Env } from './config-env';
+import {
+  DEFAULT_WEBHOOK_SETTINGS,
+  oidcSettings,
+  webhookSettings,
+  type OidcSettings,
+  type WebhookSettings,
+} from './config-integrations';
 import { LIMIT_NAMES, LIMITS, limitSettings, type LimitSettings } from './config-limits';
+
+export { ConfigError } from './config-env';
+export type { OidcSettings, WebhookSettings } from './config-integrations';
 
 /** Which proxy header, if any, names the client's address (see `Config.trustProxy`). */
 export type TrustProxy = 'none' | 'forwarded' | 'fly';
@@ -22,33 +32,10 @@ export interface S3Settings {
   sessionToken?: string;
 }
 
-/**
- * The OpenID Connect provider people may sign in with (docs/integrations.md#single-sign-on): its
- * issuer URL, this service's client there, and the name the console's button shows.
- */
-export interface OidcSettings {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  name: string;
-}
-
 /** A plan caps how many participants the owner's workshops may hold. */
 export interface Plan {
   name: string;
   workshops_max_attendees: number;
-}
-
-/** How webhook deliveries are made (docs/integrations.md#webhooks). */
-export interface WebhookSettings {
-  /** Seconds between attempts, each drawn within ±20 %; past the last, a delivery is given up. */
-  retryScheduleS: number[];
-  /** An endpoint failing this long (every attempt since its last success) is disabled and its organization's admins mailed. */
-  disableAfterHours: number;
-  /** Deliveries to private, loopback and link-local addresses are let through (tests, private networks). */
-  allowPrivate: boolean;
-  /** How long a delivery taken for sending stays that instance's; past it (the instance died) another sends it. */
-  leaseMs: number;
 }
 
 /** Everything the service reads from its environment, parsed once at start (each limit is described in `LIMITS`). */
@@ -150,11 +137,6 @@ const FIXED = {
   liveRecheckMs: 30_000,
 } satisfies Partial<Config>;
 
-/** A setting that cannot be used; its message is one line naming the variable and its value. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 /** Parses the environment into a Config; throws a `ConfigError` on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = v.safeParse(EnvSchema, env);
@@ -189,12 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     mailLeaseMs: e.MAIL_LEASE_MS,
     exportLeaseMs: e.EXPORT_LEASE_MS,
-    webhooks: {
-      retryScheduleS: e.WEBHOOK_RETRY_SCHEDULE,
-      disableAfterHours: e.WEBHOOK_DISABLE_AFTER_HOURS,
-      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === '1' || e.WEBHOOK_ALLOW_PRIVATE === 'true',
-      leaseMs: e.WEBHOOK_LEASE_MS,
-    },
+    webhooks: webhookSettings(e),
     ...FIXED,
     ...limitSettings(Object.fromEntries(LIMIT_NAMES.map((name) => [name, e[LIMITS[name].env]]))),
     importAllowHosts: e.IMPORT_ALLOW_HOSTS.split(',')
@@ -215,29 +192,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The three variables come together or not at all: a half-configured provider is a mistake to say at start. */
-function oidcSettings(e: Env): OidcSettings | undefined {
-  const set = {
-    OIDC_ISSUER: e.OIDC_ISSUER,
-    OIDC_CLIENT_ID: e.OIDC_CLIENT_ID,
-    OIDC_CLIENT_SECRET: e.OIDC_CLIENT_SECRET,
-  };
-  const missing = Object.entries(set).filter(([, value]) => !value);
-  if (missing.length === 3) return undefined;
-  if (missing.length > 0) {
-    throw new ConfigError(
-      `OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together: ${missing.map(([name]) => name).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing.`,
-    );
-  }
-  const issuer = e.OIDC_ISSUER!;
-  return {
-    issuer,
-    clientId: e.OIDC_CLIENT_ID!,
-    clientSecret: e.OIDC_CLIENT_SECRET!,
-    name: e.OIDC_NAME ?? new URL(issuer).hostname,
-  };
-}
-
 /** Builds a Config for tests and tools: defaults, then the given overrides. */
 export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePath' | 'filesDir'>): Config {
   const config = {
@@ -255,12 +209,7 @@ export function testConfig(overrides: Partial<Config> & Pick<Config, 'databasePa
     mailFrom: 'Workshops <no-reply@localhost>',
     mailLeaseMs: LEASE_DEFAULTS.mailLeaseMs,
     exportLeaseMs: LEASE_DEFAULTS.exportLeaseMs,
-    webhooks: {
-      retryScheduleS: WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
-      disableAfterHours: 72,
-      allowPrivate: false,
-      leaseMs: LEASE_DEFAULTS.webhookLeaseMs,
-    },
+    webhooks: DEFAULT_WEBHOOK_SETTINGS,
     ...FIXED,
     importAllowHosts: [],
     trustProxy: 'none' as const,

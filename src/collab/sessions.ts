@@ -4,7 +4,7 @@ import { isUnavailable } from '../db/errors';
 import { AppError } from '../http/errors';
 import { tokensAlive } from '../lib/tokens-alive';
 import { accessKey, findAccess, findAccesses } from '../modules/access/load';
-import { liveJoinRefused } from '../modules/organizations/sso-gate';
+import { liveJoinRefused } from '../modules/access/sso';
 import type { WorkshopDocument } from './document';
 import type { DocumentLifecycle } from './documents';
 import { ownAwarenessEntries } from './guard';

@@ -11,10 +11,7 @@ import type { SessionCheck } from './types';
 /** Where the y-websocket endpoint lives: `/v1/sync/<workshop id>?token=…`. */
 export const SYNC_PATH = '/v1/sync/';
 
-/**
- * A socket's stay is checked this often: a socket that did not answer the last ping is dropped,
- * and its token and membership are checked again (revoked through another instance, say).
- */
+/** A socket's stay is checked this often: one that missed the last ping is dropped, its token and membership checked again. */
 const PING_EVERY_MS = 30_000;
 /** Bigger messages close the socket; updates have their own, smaller bound (`guard.ts`). */
 const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -43,8 +40,6 @@ export class SyncClient implements DocumentClient {
   /** Set while its first sync was answered from the stored state and the document is not joined yet. */
   pending: PendingSync | undefined;
   alive = true;
-  /** How its token's session was opened: `sso_required` organizations refuse `password` ones. */
-  signInMethod: 'password' | 'oidc' = 'password';
   /** The client answered the server's last step 1 (`SyncSessions.handle`). */
   answered = false;
   /** The connection's messages are handled one after another, in the order they came. */
@@ -55,6 +50,8 @@ export class SyncClient implements DocumentClient {
     readonly socket: WebSocket,
     readonly userId: string,
     readonly tokenHash: string,
+    /** How its token's session was opened: `sso_required` organizations refuse `password` ones. */
+    readonly signInMethod: 'password' | 'oidc',
   ) {}
 
   /** Runs `task` once everything queued before it on this connection is done. */
@@ -210,8 +207,7 @@ export class SyncEndpoint {
     const session = token ? await this.auth.authenticate(token) : null;
     if (!session) return closeReading(ws, CLOSE.unauthenticated);
 
-    const candidate = new SyncClient(ws, session.user.id, session.tokenHash);
-    candidate.signInMethod = session.method;
+    const candidate = new SyncClient(ws, session.user.id, session.tokenHash, session.method);
     const outcome = /^[\w-]{1,64}$/.test(workshopId) ? await this.host.connect(workshopId, candidate) : 'notFound';
     if (outcome !== 'joined') {
       this.host.disconnect(candidate);

@@ -6,7 +6,7 @@ import { AppError } from '../http/errors';
 import { idString, parseInput } from '../http/validation';
 import { eventsAfter } from '../modules/events/log';
 import { findAccess, type LoadedAccess } from '../modules/access/load';
-import { liveJoinRefused } from '../modules/organizations/sso-gate';
+import { liveJoinRefused } from '../modules/access/sso';
 import { audienceIncludes } from './audience';
 import { deliveriesFor } from './deliveries';
 import { VisibilityMemo } from '../modules/access/visibility';

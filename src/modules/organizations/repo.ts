@@ -233,21 +233,3 @@ export async function organizationOwning(db: Db, workshopId: string): Promise<st
     .where(and(eq(workshops.id, workshopId), eq(workshops.ownerType, 'organization')));
   return row?.ownerId;
 }
-
-/** Whether the user is a member of the organization and it requires single sign-on. */
-export async function requiresSsoOf(db: Db, organizationId: string, userId: string): Promise<boolean> {
-  const { organizationMembers, organizations } = tablesOf(db);
-  const [row] = await db
-    .select({ id: organizationMembers.id })
-    .from(organizationMembers)
-    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-    .where(
-      and(
-        eq(organizationMembers.organizationId, organizationId),
-        eq(organizationMembers.userId, userId),
-        eq(organizations.ssoRequired, true),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}

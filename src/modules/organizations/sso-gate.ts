@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Database } from '../../db/database';
 import { AppError } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import { organizationOwning, requiresSsoOf, ssoOrganizationsOf } from './repo';
+import { organizationOwning, ssoOrganizationsOf } from './repo';
 import type { OrganizationRole } from './schemas';
 
 /** Users whose organizations requiring single sign-on are kept in memory, at most this many. */
@@ -19,20 +19,6 @@ function ssoRequired(): AppError {
     'sso_required',
     'This organization requires single sign-on: sign in with its provider rather than a password.',
   );
-}
-
-/**
- * The same rule for a live connection joining a workshop (Socket.IO `join`, the Yjs endpoint):
- * whether a session opened with `method` may not, the workshop's organization requiring single
- * sign-on of this member. Joins are rare beside requests: asked of the database each time.
- */
-export async function liveJoinRefused(
-  db: Database['db'],
-  session: { userId: string; method: 'password' | 'oidc' },
-  workshop: { ownerType: string; ownerId: string },
-): Promise<boolean> {
-  if (session.method !== 'password' || workshop.ownerType !== 'organization') return false;
-  return requiresSsoOf(db, workshop.ownerId, session.userId);
 }
 
 /**

@@ -3,13 +3,8 @@ import { newId, nowIso } from '../../db/columns';
 import type { Db } from '../../db/database';
 import type { ChangeOutbox } from '../../db/write';
 import { wantsEvent, webhookEventsOf, type WebhookEvent, type WebhookEventType } from '../../domain/webhooks';
-import {
-  insertDeliveries,
-  insertDeliveryOnce,
-  listeningEndpoints,
-  organizationOfWorkshop,
-  type NewDelivery,
-} from './repo';
+import { listeningEndpoints, organizationOfWorkshop } from './endpoints-repo';
+import { insertDeliveries, insertDeliveryOnce, type NewDelivery } from './repo';
 
 /** The body every attempt of a delivery sends: `{type, timestamp, data}` (docs/integrations.md#events). */
 export function deliveryBody(type: WebhookEventType, timestamp: string, data: Record<string, unknown>): string {

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps';
 import { writeWorkshop } from '../../db/write';
 import type { WorkshopAction, WorkshopEvent } from '../../domain/events';
 import { participationOf } from '../participation/service';
-import { organizationOfWorkshop } from './repo';
+import { organizationOfWorkshop } from './endpoints-repo';
 import { queueEventOnce } from './outbox';
 
 /** Changes after which every participant may have voted. */

@@ -7,17 +7,8 @@ import type { ChangeOutbox } from '../../db/write';
 import { postPublic } from '../../lib/public-post';
 import type { Metrics } from '../../ops/metrics';
 import { queueMail } from '../mail/outbox';
-import {
-  adminAddresses,
-  clearFailing,
-  disableEndpoint,
-  markFailing,
-  recordAttempt,
-  releaseDeliveries,
-  takeDueDeliveries,
-  type AttemptRecord,
-  type TakenDelivery,
-} from './repo';
+import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
+import { recordAttempt, releaseDeliveries, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from './repo';
 import { signatureHeader } from './signing';
 
 /** Looks at the outbox this often for deliveries due (a retry's time, another instance's change). */

@@ -9,16 +9,13 @@ import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizatio
 import { deliveryBody, newMessageId } from './outbox';
 import {
   deleteEndpoint,
-  deliveriesOf,
   endpointOf,
   endpointsOf,
-  insertDeliveries,
   insertEndpoint,
-  resendDelivery,
   updateEndpoint,
-  type DeliveryRow,
   type EndpointRow,
-} from './repo';
+} from './endpoints-repo';
+import { deliveriesOf, insertDeliveries, resendDelivery, type DeliveryRow } from './repo';
 import type {
   CreatedWebhookOutput,
   CreateWebhookInput,
