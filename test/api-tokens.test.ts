@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { io } from 'socket.io-client';
+import { ApiError, createClient } from '../client-sdk/src/index';
 import type { CreatedApiTokenOutput, ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
@@ -227,6 +228,28 @@ describe('organization tokens', () => {
     expect(log.body.find((event) => event.action === 'createWorkshop')?.user?.id).toBe(bea.id);
     // Ada, no longer a member, reaches nothing of it with her own session.
     expectError(await t.request('GET', `/v1/workshops/${created.body.id}`, { token: ada.token }), 404, 'not_found');
+  });
+
+  it('work through the SDK: an organization token registers a webhook, its scopes answered as ApiError', async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const org = await organizationOf(ada);
+    const made = await makeToken(t, ada, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'tracker',
+      scopes: ['webhooks:write', 'webhooks:read'],
+    });
+    const integration = createClient({ baseUrl: t.url, token: made.token });
+    const webhook = await integration.post('/v1/organizations/{id}/webhooks', {
+      params: { path: { id: org.id } },
+      body: { url: 'https://tracker.example.com/hooks', events: ['workshop.step_changed'] },
+    });
+    expect(webhook.secret).toMatch(/^whsec_/);
+    const listed = await integration.get('/v1/organizations/{id}/webhooks', { params: { path: { id: org.id } } });
+    expect(listed.map((w) => w.id)).toEqual([webhook.id]);
+    const refused = await integration
+      .get('/v1/organizations/{organization_id}/workshops', { params: { path: { organization_id: org.id } } })
+      .catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 403, code: 'insufficient_scope' });
   });
 
   it('are for admins only; facilitator members get 403, strangers 404', async () => {
