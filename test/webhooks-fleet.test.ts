@@ -112,7 +112,7 @@ describe('an instance killed in the middle of a delivery', () => {
     const first = await start();
     const admin = await organizationWithEndpoint(first.url, receiver);
     // The receiver takes its time: the instance dies while the first delivery is on the wire.
-    receiver.answerWith(204, 3_000);
+    receiver.answerWith(204, 2_000);
     const workshop = await admin.workshop('v0');
     for (let i = 1; i <= 3; i++) await admin.rename(first.url, workshop.id, `v${i}`);
     await until(() => receiver.attempts.length > 0 || receiver.pending() > 0, 'the first delivery on the wire', 10_000);

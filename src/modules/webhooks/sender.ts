@@ -13,6 +13,12 @@ import { signatureHeader } from './signing';
 
 /** Looks at the outbox this often for deliveries due (a retry's time, another instance's change). */
 const POLL_MS = 500;
+/**
+ * After a change here queued deliveries, and between rounds that did not fill their take, the
+ * sender waits this long: what the next writes queue meanwhile goes out in the same round, so a
+ * busy workshop costs a few rounds (two commits each) a second rather than one per change.
+ */
+const GATHER_MS = 20;
 /** Lanes (an endpoint and a workshop) taken at once, and deliveries of one lane: sent one after the other. */
 const TAKE_LIMITS = { lanes: 64, perLane: 50 };
 /** Lanes sent side by side to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
@@ -166,6 +172,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       };
       // A lease that ran out meanwhile: another instance has the delivery now, and records it.
       if (!(await recordAttempt(tx, attempt))) continue;
+      if (retryAt) wakeAt(Date.parse(retryAt));
       (ok ? answered : failing).add(delivery.endpointId);
     }
     if (answered.size > 0) await clearFailing(tx, [...answered]);
@@ -211,6 +218,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       }
       if (taken.length === 0 && !again) return;
       if (taken.length > 0) await recordAll(await postAll(taken));
+      if (taken.length < TAKE_LIMITS.lanes) await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     }
   };
 
@@ -226,14 +234,41 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       .finally(() => (running = null));
   };
 
+  let gathering: NodeJS.Timeout | undefined;
+  /** A retry due sooner than the next poll is sent on time: the sender wakes for it. */
+  let waking: { at: number; timer: NodeJS.Timeout } | undefined;
+  function wakeAt(at: number) {
+    const wait = at - Date.now();
+    if (wait >= POLL_MS || (waking && waking.at <= at)) return;
+    clearTimeout(waking?.timer);
+    const timer = setTimeout(
+      () => {
+        waking = undefined;
+        run();
+      },
+      Math.max(0, wait),
+    );
+    timer.unref();
+    waking = { at, timer };
+  }
+  const soon = () => {
+    if (gathering || stopped) return;
+    gathering = setTimeout(() => {
+      gathering = undefined;
+      run();
+    }, GATHER_MS);
+  };
+
   const timer = setInterval(run, POLL_MS);
   timer.unref();
-  const stopListening = deps.changeOutbox.onQueued(run);
+  const stopListening = deps.changeOutbox.onQueued(soon);
   setImmediate(run);
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(gathering);
+      clearTimeout(waking?.timer);
       stopListening();
       await running;
       agents.http.destroy();
