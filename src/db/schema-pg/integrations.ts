@@ -34,22 +34,43 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * The webhook outbox: one row per event and endpoint, written in the transaction of the change.
- * `seq` orders a lane (one endpoint, one workshop: `lane`); `id` is the `webhook-id` every attempt carries.
+ * The webhook outbox: one row per event, written in the transaction of the change it tells of
+ * (only when its organization has an endpoint listening). The sender expands each into a delivery
+ * per endpoint listening to its type (`expanded`), in `seq` order. `id` is the `webhook-id` every
+ * attempt to every endpoint carries; `body` is sent unchanged on every attempt.
+ */
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    seq: integer('seq').primaryKey().generatedByDefaultAsIdentity(),
+    id: text('id').notNull(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The workshop the event is about; for events about none (a ping), the message's own id. */
+    lane: text('lane').notNull(),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    expanded: boolean('expanded').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('webhook_messages_id').on(t.id), index('webhook_messages_expanded').on(t.expanded, t.seq)],
+);
+
+/**
+ * A message's delivery to one endpoint. `seq` orders a lane (one endpoint, one workshop); the
+ * message's id names it in the API.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     seq: integer('seq').primaryKey().generatedByDefaultAsIdentity(),
-    id: text('id').notNull(),
+    messageId: text('message_id').notNull(),
     endpointId: text('endpoint_id')
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
-    /** The workshop the event is about; for events about none (a ping), the delivery's own id. */
     lane: text('lane').notNull(),
     eventType: text('event_type').notNull(),
-    /** The body as first sent, sent again unchanged on every retry. */
-    body: text('body').notNull(),
     status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
       .notNull()
       .default('pending'),
@@ -62,7 +83,7 @@ export const webhookDeliveries = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('webhook_deliveries_id').on(t.id),
+    uniqueIndex('webhook_deliveries_message').on(t.messageId, t.endpointId),
     index('webhook_deliveries_endpoint').on(t.endpointId, t.seq),
     index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
     index('webhook_deliveries_lane').on(t.endpointId, t.lane, t.status, t.seq),

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import type { ChangeOutbox } from '../../db/write';
 import { wantsEvent, webhookEventsOf, type WebhookEvent, type WebhookEventType } from '../../domain/webhooks';
 import { listeningEndpoints, organizationOfWorkshop } from './endpoints-repo';
-import { insertDeliveries, insertDeliveryOnce, type NewDelivery } from './repo';
+import { insertMessageOnce, insertMessages, type NewMessage } from './messages-repo';
 
 /** The body every attempt of a delivery sends: `{type, timestamp, data}` (docs/integrations.md#events). */
 export function deliveryBody(type: WebhookEventType, timestamp: string, data: Record<string, unknown>): string {
@@ -24,50 +24,54 @@ async function organizationsOf(tx: Db, events: readonly WebhookEvent[]): Promise
   return byWorkshop;
 }
 
-/** One delivery per event and endpoint of its organization listening to its type, in the events' order. */
-async function deliveriesOf(
+/**
+ * One message per event whose organization has an enabled endpoint listening to its type, in the
+ * events' order; none for the rest (most organizations have no endpoint: a read, no write).
+ */
+async function messagesOf(
   tx: Db,
   events: readonly WebhookEvent[],
   timestamp: string,
-  idFor: (endpointId: string) => string = newMessageId,
-): Promise<NewDelivery[]> {
+  idFor: () => string = newMessageId,
+): Promise<NewMessage[]> {
   const organizations = await organizationsOf(tx, events);
   const organizationIds = [...new Set([...organizations.values()].filter((id): id is string => !!id))];
   if (organizationIds.length === 0) return [];
   const endpoints = await listeningEndpoints(tx, organizationIds);
-  const rows: NewDelivery[] = [];
+  const messages: NewMessage[] = [];
   for (const event of events) {
     const organizationId = organizations.get(event.workshopId);
-    const body = deliveryBody(event.type, timestamp, event.data);
-    for (const endpoint of endpoints) {
-      if (endpoint.organizationId !== organizationId || !wantsEvent(endpoint.events, event.type)) continue;
-      rows.push({
-        id: idFor(endpoint.id),
-        endpointId: endpoint.id,
-        lane: event.workshopId,
-        eventType: event.type,
-        body,
-        nextAttemptAt: timestamp,
-      });
-    }
+    const heard = endpoints.some(
+      (endpoint) => endpoint.organizationId === organizationId && wantsEvent(endpoint.events, event.type),
+    );
+    if (!organizationId || !heard) continue;
+    messages.push({
+      id: idFor(),
+      organizationId,
+      lane: event.workshopId,
+      eventType: event.type,
+      body: deliveryBody(event.type, timestamp, event.data),
+      createdAt: timestamp,
+    });
   }
-  return rows;
+  return messages;
 }
 
 /**
- * Queues an event found outside a logged change (`participation.completed`) once per `key` and
- * endpoint, whichever instances find it: the delivery's id is made from the key. True when queued.
+ * Queues an event found outside a logged change (`participation.completed`) once per `key`,
+ * whichever instances find it: the message's id is made from the key. True when queued.
  */
 export async function queueEventOnce(tx: Db, event: WebhookEvent, key: string): Promise<boolean> {
-  const idFor = (endpointId: string) =>
-    `msg_${createHash('sha256').update(`${endpointId}\n${key}`).digest('base64url').slice(0, 22)}`;
-  let queued = false;
-  for (const row of await deliveriesOf(tx, [event], nowIso(), idFor))
-    queued = (await insertDeliveryOnce(tx, row)) || queued;
-  return queued;
+  const id = () => `msg_${createHash('sha256').update(key).digest('base64url').slice(0, 22)}`;
+  const [message] = await messagesOf(tx, [event], nowIso(), id);
+  return message ? insertMessageOnce(tx, message) : false;
 }
 
-/** The webhook outbox: deliveries written in the transactions of the changes they tell of. */
+/**
+ * The webhook outbox: a message per event, written in the transaction of the change it tells of;
+ * the sender expands each into deliveries to the endpoints listening (`expandMessages`), so a
+ * change costs one row however many endpoints hear of it.
+ */
 export function webhookOutbox(): ChangeOutbox {
   const listeners = new Set<() => void>();
   const queued = () => {
@@ -78,9 +82,9 @@ export function webhookOutbox(): ChangeOutbox {
       // Most writes (cards, votes) tell no webhook anything: no statement for them.
       const found = events.flatMap(webhookEventsOf);
       if (found.length === 0) return;
-      const rows = await deliveriesOf(tx, found, events[0]!.createdAt);
-      if (rows.length === 0) return;
-      await insertDeliveries(tx, rows);
+      const messages = await messagesOf(tx, found, events[0]!.createdAt);
+      if (messages.length === 0) return;
+      await insertMessages(tx, messages);
       changes.afterCommit(queued);
     },
     queuedBy(changes) {

@@ -5,11 +5,15 @@ import { dialectOf, tablesOf, type Db, type Schema } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 
 export type DeliveryRow = Schema['webhookDeliveries']['$inferSelect'];
-export type NewDelivery = Pick<DeliveryRow, 'id' | 'endpointId' | 'lane' | 'eventType' | 'body' | 'nextAttemptAt'>;
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'messageId' | 'endpointId' | 'lane' | 'eventType' | 'nextAttemptAt' | 'createdAt'
+>;
 
 /** A delivery taken to be sent, with what sending it needs of its endpoint. */
 export interface TakenDelivery {
   seq: number;
+  /** The message's id: the `webhook-id`. */
   id: string;
   endpointId: string;
   lane: string;
@@ -26,13 +30,6 @@ export interface TakenDelivery {
 export async function insertDeliveries(tx: Db, rows: readonly NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.insert(tablesOf(tx).webhookDeliveries).values([...rows]);
-}
-
-/** Inserts a delivery unless one with its id exists (an event found by several instances); true when inserted. */
-export async function insertDeliveryOnce(tx: Db, row: NewDelivery): Promise<boolean> {
-  const { webhookDeliveries: d } = tablesOf(tx);
-  const inserted = await tx.insert(d).values(row).onConflictDoNothing().returning({ seq: d.seq });
-  return inserted.length > 0;
 }
 
 /**
@@ -121,7 +118,16 @@ export async function takeDueDeliveries(
     .update(d)
     .set({ claimedUntil: claim })
     .where(inArray(d.seq, seqs))
-    .returning({ seq: d.seq, id: d.id, endpointId: d.endpointId, lane: d.lane, body: d.body, attempts: d.attempts });
+    .returning({ seq: d.seq, id: d.messageId, endpointId: d.endpointId, lane: d.lane, attempts: d.attempts });
+  const { webhookMessages: m } = tablesOf(tx);
+  const bodies = new Map(
+    (
+      await tx
+        .select({ id: m.id, body: m.body })
+        .from(m)
+        .where(inArray(m.id, [...new Set(claimed.map((row) => row.id))]))
+    ).map((row) => [row.id, row.body]),
+  );
   const endpoints = await tx
     .select({
       id: e.id,
@@ -137,7 +143,7 @@ export async function takeDueDeliveries(
     .sort((a, b) => a.seq - b.seq)
     .map((row) => {
       const { id: _endpointId, ...endpoint } = byId.get(row.endpointId)!;
-      return { ...row, ...endpoint, claim };
+      return { ...row, body: bodies.get(row.id)!, ...endpoint, claim };
     });
 }
 
@@ -211,7 +217,7 @@ export async function resendDelivery(
   const [row] = await tx
     .update(d)
     .set({ status: 'pending', nextAttemptAt: at, claimedUntil: null })
-    .where(and(eq(d.endpointId, endpointId), eq(d.id, id)))
+    .where(and(eq(d.endpointId, endpointId), eq(d.messageId, id)))
     .returning();
   return row;
 }

@@ -7,6 +7,7 @@ import type { ChangeOutbox } from '../../db/write';
 import { postPublic } from '../../lib/public-post';
 import type { Metrics } from '../../ops/metrics';
 import { queueMail } from '../mail/outbox';
+import { expandMessages, forgetDoneBefore } from './messages-repo';
 import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
 import { recordAttempt, releaseDeliveries, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from './repo';
 import { signatureHeader } from './signing';
@@ -19,6 +20,12 @@ const POLL_MS = 500;
  * busy workshop costs a few rounds (two commits each) a second rather than one per change.
  */
 const GATHER_MS = 20;
+/** Messages expanded into deliveries at once, at the start of each round. */
+const EXPAND_LIMIT = 500;
+/** Deliveries done (delivered or given up), and their messages, are kept this long for the list, then removed. */
+const KEEP_MS = 30 * 24 * 3_600_000;
+/** How often the deliveries past `KEEP_MS` are looked for. */
+const SWEEP_EVERY_MS = 3_600_000;
 /** Lanes (an endpoint and a workshop) taken at once, and deliveries of one lane: sent one after the other. */
 const TAKE_LIMITS = { lanes: 64, perLane: 50 };
 /** Lanes sent side by side to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
@@ -74,7 +81,11 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     const now = Date.now();
     // Unique to this taking: the lease's end, made distinct by a nonce.
     const claim = `${new Date(now + webhooks.leaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
-    return deps.database.transaction((tx) => takeDueDeliveries(tx, new Date(now).toISOString(), claim, TAKE_LIMITS));
+    const at = new Date(now).toISOString();
+    return deps.database.transaction(async (tx) => {
+      await expandMessages(tx, at, EXPAND_LIMIT);
+      return takeDueDeliveries(tx, at, claim, TAKE_LIMITS);
+    });
   };
 
   const post = async (delivery: TakenDelivery): Promise<Outcome> => {
@@ -261,12 +272,21 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
 
   const timer = setInterval(run, POLL_MS);
   timer.unref();
+  // Every instance sweeps (deleting is idempotent), once at start and then every hour.
+  const sweep = () =>
+    void deps.database
+      .transaction((tx) => forgetDoneBefore(tx, new Date(Date.now() - KEEP_MS).toISOString()))
+      .catch((err: Error) => console.warn(`[webhooks] could not remove old deliveries: ${err.message}`));
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS);
+  sweeper.unref();
+  setImmediate(sweep);
   const stopListening = deps.changeOutbox.onQueued(soon);
   setImmediate(run);
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(sweeper);
       clearTimeout(gathering);
       clearTimeout(waking?.timer);
       stopListening();

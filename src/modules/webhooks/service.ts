@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { isPublicAddress } from '../../lib/public-fetch';
 import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizations/access';
+import { insertMessages } from './messages-repo';
 import { deliveryBody, newMessageId } from './outbox';
 import {
   deleteEndpoint,
@@ -43,7 +44,7 @@ export function toWebhook(row: EndpointRow): WebhookOutput {
 
 export function toDelivery(row: DeliveryRow): DeliveryOutput {
   return {
-    id: row.id,
+    id: row.messageId,
     event_type: row.eventType as DeliveryOutput['event_type'],
     webhook_id: row.endpointId,
     status: row.status,
@@ -154,22 +155,27 @@ export async function rotateWebhookSecret(
   return { secret };
 }
 
-/** Queues a `ping` to the endpoint, in a lane of its own. */
+/** Queues a `ping` to this endpoint only (its message comes expanded), in a lane of its own. */
 export async function pingWebhook(deps: AppDeps, organizationId: string, id: string): Promise<DeliveryOutput> {
   const endpoint = await findEndpoint(deps, organizationId, id);
   if (!endpoint.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before testing it.');
   const messageId = newMessageId();
   const at = nowIso();
   const row = await write(deps, async (tx, changes) => {
-    await insertDeliveries(tx, [
+    const lane = messageId;
+    await insertMessages(tx, [
       {
         id: messageId,
-        endpointId: id,
-        lane: messageId,
+        organizationId,
+        lane,
         eventType: 'ping',
         body: deliveryBody('ping', at, { webhook_id: id, organization_id: organizationId }),
-        nextAttemptAt: at,
+        createdAt: at,
+        expanded: true,
       },
+    ]);
+    await insertDeliveries(tx, [
+      { messageId, endpointId: id, lane, eventType: 'ping', nextAttemptAt: at, createdAt: at },
     ]);
     deps.changeOutbox.queuedBy(changes);
     return resendDelivery(tx, id, messageId, at);
