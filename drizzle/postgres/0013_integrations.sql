@@ -75,9 +75,9 @@ CREATE UNIQUE INDEX "user_identities_subject" ON "user_identities" USING btree (
 CREATE INDEX "user_identities_user" ON "user_identities" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_deliveries_message" ON "webhook_deliveries" USING btree ("message_id","endpoint_id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_endpoint" ON "webhook_deliveries" USING btree ("endpoint_id","seq");--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("status","next_attempt_at");--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_lane" ON "webhook_deliveries" USING btree ("endpoint_id","lane","status","seq");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_lane" ON "webhook_deliveries" USING btree ("endpoint_id","lane","seq") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_organization" ON "webhook_endpoints" USING btree ("organization_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "webhook_messages_id" ON "webhook_messages" USING btree ("id");--> statement-breakpoint
-CREATE INDEX "webhook_messages_expanded" ON "webhook_messages" USING btree ("expanded","seq");--> statement-breakpoint
+CREATE INDEX "webhook_messages_unexpanded" ON "webhook_messages" USING btree ("seq") WHERE "webhook_messages"."expanded" = false;--> statement-breakpoint
 CREATE TRIGGER "auth_state_on_sso_required" AFTER UPDATE OF "sso_required" ON "organizations" FOR EACH ROW EXECUTE FUNCTION "auth_state_bump"();

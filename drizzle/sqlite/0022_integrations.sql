@@ -43,8 +43,8 @@ CREATE TABLE `webhook_deliveries` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `webhook_deliveries_message` ON `webhook_deliveries` (`message_id`,`endpoint_id`);--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_endpoint` ON `webhook_deliveries` (`endpoint_id`,`seq`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_due` ON `webhook_deliveries` (`status`,`next_attempt_at`);--> statement-breakpoint
-CREATE INDEX `webhook_deliveries_lane` ON `webhook_deliveries` (`endpoint_id`,`lane`,`status`,`seq`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_due` ON `webhook_deliveries` (`next_attempt_at`) WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_lane` ON `webhook_deliveries` (`endpoint_id`,`lane`,`seq`) WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE TABLE `webhook_endpoints` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,
@@ -76,7 +76,7 @@ CREATE TABLE `webhook_messages` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `webhook_messages_id` ON `webhook_messages` (`id`);--> statement-breakpoint
-CREATE INDEX `webhook_messages_expanded` ON `webhook_messages` (`expanded`,`seq`);--> statement-breakpoint
+CREATE INDEX `webhook_messages_unexpanded` ON `webhook_messages` (`seq`) WHERE "webhook_messages"."expanded" = false;--> statement-breakpoint
 ALTER TABLE `auth_tokens` ADD `method` text DEFAULT 'password' NOT NULL;--> statement-breakpoint
 ALTER TABLE `organizations` ADD `sso_required` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE TRIGGER `auth_state_on_sso_required` AFTER UPDATE OF `sso_required` ON `organizations`

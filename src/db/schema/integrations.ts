@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { bool, createdAt, idColumn, json, updatedAt } from '../columns';
 import { organizations } from './organizations';
@@ -52,7 +53,12 @@ export const webhookMessages = sqliteTable(
     expanded: bool('expanded').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('webhook_messages_id').on(t.id), index('webhook_messages_expanded').on(t.expanded, t.seq)],
+  (t) => [
+    uniqueIndex('webhook_messages_id').on(t.id),
+    index('webhook_messages_unexpanded')
+      .on(t.seq)
+      .where(sql`${t.expanded} = false`),
+  ],
 );
 
 /**
@@ -83,8 +89,13 @@ export const webhookDeliveries = sqliteTable(
   (t) => [
     uniqueIndex('webhook_deliveries_message').on(t.messageId, t.endpointId),
     index('webhook_deliveries_endpoint').on(t.endpointId, t.seq),
-    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
-    index('webhook_deliveries_lane').on(t.endpointId, t.lane, t.status, t.seq),
+    // Only pending deliveries are looked for by these two: kept small, they cost a delivered row nothing.
+    index('webhook_deliveries_due')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_lane')
+      .on(t.endpointId, t.lane, t.seq)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

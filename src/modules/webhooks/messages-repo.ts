@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, ne, notExists } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { wantsEvent, type WebhookEventType } from '../../domain/webhooks';
@@ -44,7 +44,7 @@ export async function expandMessages(tx: Db, at: string, limit: number): Promise
         createdAt: m.createdAt,
       })
       .from(m)
-      .where(eq(m.expanded, false))
+      .where(sql`${m.expanded} = false`)
       .orderBy(asc(m.seq))
       .limit(limit),
   );

@@ -50,7 +50,8 @@ export async function takeDueDeliveries(
   const earlier = dialectOf(tx) === 'postgres' ? pgAlias(d as never, 'earlier') : sqliteAlias(d as never, 'earlier');
   const before = earlier as unknown as typeof d;
   const due = and(
-    eq(d.status, 'pending'),
+    // Literal, not bound: the planner may then read the index kept of pending rows only.
+    sql`${d.status} = 'pending'`,
     lte(d.nextAttemptAt, at),
     or(isNull(d.claimedUntil), lte(d.claimedUntil, at)),
   );
@@ -71,7 +72,7 @@ export async function takeDueDeliveries(
                 and(
                   eq(before.endpointId, d.endpointId),
                   eq(before.lane, d.lane),
-                  eq(before.status, 'pending'),
+                  sql`${before.status} = 'pending'`,
                   lt(before.seq, d.seq),
                 ),
               ),
