@@ -68,6 +68,8 @@ export interface BenchServerOptions {
   entry?: string;
   /** Run on PostgreSQL, in this (fresh) database; a fresh SQLite file otherwise. */
   databaseUrl?: string;
+  /** More environment for the server (the webhook bench's `BENCH_SENDS_WEBHOOKS`). */
+  env?: Record<string, string>;
 }
 
 /** Starts bench/server.ts in a child process over a fresh database and waits until it listens. */
@@ -86,6 +88,7 @@ export async function startBenchServer(options: BenchServerOptions = {}): Promis
       DATABASE_PATH: join(dir, 'bench.db'),
       FILES_DIR: join(dir, 'files'),
       DATABASE_URL: options.databaseUrl ?? '',
+      ...options.env,
     },
     stdio: ['ignore', log, 'pipe'],
   });

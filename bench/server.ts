@@ -54,7 +54,9 @@ app.get('/bench/precomputed', (c) => {
   }
   return c.body(body, 200, { 'Content-Type': 'application/json' });
 });
-const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', app });
+// BENCH_SENDS_WEBHOOKS=0: the outbox is written but not sent (the webhook bench's "writes alone").
+const sendsWebhooks = process.env.BENCH_SENDS_WEBHOOKS !== '0';
+const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', app, sendsWebhooks });
 deps.config.publicUrl = server.url;
 // stderr: stdout carries the request log.
 console.error(`listening ${server.port}`);

@@ -44,6 +44,11 @@ export interface ServerOptions {
    * connection. The app `createServer` builds is the one whose writes stop (not an `app` given).
    */
   shutdownGraceMs?: number;
+  /**
+   * Whether this instance sends the webhook outbox (true unless told): false leaves it to other
+   * instances, as the webhook bench does to measure what the writes alone cost.
+   */
+  sendsWebhooks?: boolean;
 }
 
 // Both together stay under the 10 s after which `main.ts` gives up on a clean exit.
@@ -88,7 +93,7 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
     // Pending exports are made in a worker thread, here or by another instance on the database.
     const exportRunner = startExportRunner(deps);
     // The webhook outbox is sent in the background, by whichever instance takes each delivery first.
-    const webhookSender = startWebhookSender(deps);
+    const webhookSender = options.sendsWebhooks === false ? { stop: async () => {} } : startWebhookSender(deps);
     const stopParticipationWatch = watchParticipation(deps);
     // Idempotency keys' answers are kept 24 hours, then swept (by every instance; deleting is idempotent).
     const keySweeper = startKeySweeper(deps.database);
