@@ -4,13 +4,12 @@ import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import type { ChangeOutbox } from '../../db/write';
-import { postPublic } from '../../lib/public-post';
 import type { Metrics } from '../../ops/metrics';
 import { queueMail } from '../mail/outbox';
 import { expandMessages, forgetDoneBefore } from './messages-repo';
 import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
 import { recordAttempt, releaseDeliveries, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from './repo';
-import { signatureHeader } from './signing';
+import { attemptDelivery, type Outcome } from './attempt';
 
 /** Looks at the outbox this often for deliveries due (a retry's time, another instance's change). */
 const POLL_MS = 500;
@@ -30,10 +29,6 @@ const SWEEP_EVERY_MS = 3_600_000;
 const TAKE_LIMITS = { lanes: 64, perLane: 50 };
 /** Lanes sent side by side to one endpoint at most: a slow receiver holds a few sockets, not the sender. */
 const PER_ENDPOINT = 8;
-/** Any 2xx within this long is success (docs/integrations.md#retries-and-order). */
-const TIMEOUT_MS = 10_000;
-/** Bytes of a refusal's body kept in `last_error`. */
-const BODY_KEPT = 200;
 /** Recording outcomes waits out a busy database this many times before leaving them to the lease. */
 const RECORD_TRIES = 5;
 
@@ -47,13 +42,6 @@ export interface WebhookSenderDeps {
 export interface WebhookSender {
   /** Stops taking deliveries and waits for the attempts in flight. */
   stop(): Promise<void>;
-}
-
-interface Outcome {
-  delivery: TakenDelivery;
-  ok: boolean;
-  statusCode: number | null;
-  error: string | null;
 }
 
 /**
@@ -88,38 +76,7 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
     });
   };
 
-  const post = async (delivery: TakenDelivery): Promise<Outcome> => {
-    const now = Date.now();
-    const secrets = [delivery.secret];
-    if (delivery.previousSecret && delivery.previousSecretUntil && Date.parse(delivery.previousSecretUntil) > now)
-      secrets.push(delivery.previousSecret);
-    const timestamp = Math.floor(now / 1000);
-    try {
-      const answer = await postPublic(delivery.url, {
-        body: delivery.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'workshops-webhooks',
-          'webhook-id': delivery.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signatureHeader(secrets, delivery.id, timestamp, delivery.body),
-        },
-        timeoutMs: TIMEOUT_MS,
-        maxBytes: BODY_KEPT,
-        allowPrivate: webhooks.allowPrivate,
-        agents,
-      });
-      const ok = answer.status >= 200 && answer.status < 300;
-      return {
-        delivery,
-        ok,
-        statusCode: answer.status,
-        error: ok ? null : `HTTP ${answer.status}${answer.body ? `: ${answer.body.trim()}` : ''}`.slice(0, 500),
-      };
-    } catch (err) {
-      return { delivery, ok: false, statusCode: null, error: (err as Error).message.slice(0, 500) };
-    }
-  };
+  const post = (delivery: TakenDelivery) => attemptDelivery(delivery, { allowPrivate: webhooks.allowPrivate, agents });
 
   /**
    * Posts each lane's deliveries one after the other, stopping a lane at its first failure (the
