@@ -8,6 +8,7 @@ import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
 import type { LiveClient } from './helpers/sockets';
 import { until } from './helpers/wait';
+import { syncedDoc } from './helpers/collab';
 
 /*
  * Live sockets are checked against the database again: periodically, and on every instance once
@@ -45,6 +46,36 @@ describe('periodic re-check', () => {
     await t.write(sql`DELETE FROM workshop_members WHERE workshop_id = ${workshop.id} AND user_id = ${member.id}`);
     await until(async () => !(await inRoom()), "the member out of the workshop's room");
     expect(await inRoom()).toBe(false);
+  });
+
+  it('takes a password session out of a workshop whose organization came to require single sign-on', async () => {
+    const admin = await createUser(t, 'Admin');
+    const organization = (
+      await t.request<{ id: string }>('POST', '/v1/organizations', { token: admin.token, body: { name: 'Acme' } })
+    ).body;
+    const workshop = (
+      await t.request<{ id: string }>('POST', `/v1/organizations/${organization.id}/workshops`, {
+        token: admin.token,
+        body: { title: 'Soon behind SSO' },
+      })
+    ).body;
+    await joined(t, admin, workshop.id);
+    const inRoom = async () =>
+      (await t.server.realtime.io.local.in(`workshop:${workshop.id}`).fetchSockets()).some(
+        (s) => s.data.user.id === admin.id,
+      );
+    expect(await inRoom()).toBe(true);
+    // As set where no provider is configured in this test: the row itself.
+    const doc = await syncedDoc(t, workshop.id, admin.token);
+    try {
+      await t.write(sql`UPDATE organizations SET sso_required = true WHERE id = ${organization.id}`);
+      await until(async () => !(await inRoom()), "the password session out of the workshop's room");
+      // The sync endpoint checks its connections again when a user's access may have changed.
+      t.deps.bus.emit('access-changed', { userId: admin.id });
+      await until(() => doc.closes.some((close) => close.code === 4403), 'the sync connection closed with 4403');
+    } finally {
+      doc.destroy();
+    }
   });
 
   it('asks once about a token however many sockets share it, and moves only the sockets whose rooms are wrong', async () => {

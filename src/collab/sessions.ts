@@ -242,9 +242,15 @@ export class SyncSessions implements SyncHost, CollabExtension {
         this.db,
         batch.map(({ client, workshopId }) => ({ workshopId, userId: client.userId })),
       );
-      for (const { client, workshopId } of batch)
-        if (!accesses.has(accessKey(workshopId, client.userId)))
-          client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+      for (const { client, workshopId } of batch) {
+        const access = accesses.get(accessKey(workshopId, client.userId));
+        if (!access) client.close(CLOSE.notFound.code, CLOSE.notFound.reason);
+        // Its organization came to require single sign-on of a password session.
+        else if (
+          await liveJoinRefused(this.db, { userId: client.userId, method: client.signInMethod }, access.workshop)
+        )
+          client.close(CLOSE.ssoRequired.code, CLOSE.ssoRequired.reason);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps';
 import { tokensAlive } from '../lib/tokens-alive';
 import { accessKey, findAccesses } from '../modules/access/load';
+import { liveJoinRefused } from '../modules/access/sso';
 import type { SessionAuth } from '../http/session-auth';
 import { placeByRole, placedByRole } from './access-sync';
 import type { Presence } from './presence';
@@ -13,7 +14,8 @@ const BATCH = 200;
 /**
  * Checks this instance's sockets against the database again: a socket whose token no longer works
  * (logged out, expired) is disconnected; each workshop it joined is checked again: a changed role
- * moves it between role rooms, lost access takes it out. Logouts and role changes normally arrive
+ * moves it between role rooms, lost access (or a password session in a workshop whose organization
+ * now requires single sign-on) takes it out. Logouts and role changes normally arrive
  * at once through the bus and Redis; this catches what an outage kept from arriving. Each token is
  * asked about once, and the accesses of a batch of sockets are read together (`findAccesses`): a
  * few statements per batch, not two per socket.
@@ -43,10 +45,20 @@ export async function recheckLocalSockets(
       joined.map(({ socket, workshopId }) => ({ workshopId, userId: socket.data.user.id })),
     );
     const moved = new Set<string>();
+    const ssoRefused = new Map<string, Promise<boolean>>();
     for (const { socket, workshopId } of joined) {
       const userId = socket.data.user.id;
       const key = accessKey(workshopId, userId);
-      const role = accesses.get(key)?.role ?? null;
+      const access = accesses.get(key);
+      // A password session in a workshop whose organization came to require single sign-on is
+      // taken out as a stranger would be (docs/integrations.md#requiring-it-for-an-organization).
+      let refused: Promise<boolean> | undefined;
+      if (access && socket.data.signInMethod === 'password') {
+        refused =
+          ssoRefused.get(key) ?? liveJoinRefused(deps.database.db, { userId, method: 'password' }, access.workshop);
+        ssoRefused.set(key, refused);
+      }
+      const role = access && !(await refused) ? access.role : null;
       workshops.add(workshopId);
       // Moves are sent to every instance: only for a socket whose rooms are not right already, once per member.
       if (placedByRole(socket.rooms, workshopId, role) || moved.has(key)) continue;

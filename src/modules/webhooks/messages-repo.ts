@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, lte, ne, notExists, sql } from 'drizzle-orm';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { wantsEvent, type WebhookEventType } from '../../domain/webhooks';
@@ -81,6 +81,23 @@ export async function expandMessages(tx: Db, at: string, limit: number): Promise
       ),
     );
   return messages.length;
+}
+
+/** Whether a message waits to be expanded, or a delivery is due at `at` (whether taken or not): a read, no lock. */
+export async function outboxHasWork(db: Db, at: string): Promise<boolean> {
+  const { webhookMessages: m, webhookDeliveries: d } = tablesOf(db);
+  const [message] = await db
+    .select({ seq: m.seq })
+    .from(m)
+    .where(sql`${m.expanded} = false`)
+    .limit(1);
+  if (message) return true;
+  const [due] = await db
+    .select({ seq: d.seq })
+    .from(d)
+    .where(and(sql`${d.status} = 'pending'`, lte(d.nextAttemptAt, at)))
+    .limit(1);
+  return due !== undefined;
 }
 
 /** Removes the deliveries done (delivered or given up) before `before`, and the messages left with none. */

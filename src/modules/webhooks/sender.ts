@@ -6,7 +6,7 @@ import { isUnavailable } from '../../db/errors';
 import type { ChangeOutbox } from '../../db/write';
 import type { Metrics } from '../../ops/metrics';
 import { queueMail } from '../mail/outbox';
-import { expandMessages, forgetDoneBefore } from './messages-repo';
+import { expandMessages, forgetDoneBefore, outboxHasWork } from './messages-repo';
 import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
 import { recordAttempt, releaseDeliveries, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from './repo';
 import { attemptDelivery, type Outcome } from './attempt';
@@ -65,11 +65,13 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   let running: Promise<void> | null = null;
   let again = false;
 
-  const take = () => {
+  const take = async (): Promise<TakenDelivery[]> => {
     const now = Date.now();
     // Unique to this taking: the lease's end, made distinct by a nonce.
     const claim = `${new Date(now + webhooks.leaseMs).toISOString()}~${Math.random().toString(36).slice(2, 10)}`;
     const at = new Date(now).toISOString();
+    // An idle outbox is seen with a plain read: polling takes no write lock (SQLite's one writer).
+    if (!(await outboxHasWork(deps.database.db, at))) return [];
     return deps.database.transaction(async (tx) => {
       await expandMessages(tx, at, EXPAND_LIMIT);
       return takeDueDeliveries(tx, at, claim, TAKE_LIMITS);
