@@ -4,7 +4,6 @@ import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import type { ChangeOutbox } from '../../db/write';
-import type { Metrics } from '../../ops/metrics';
 import { queueMail } from '../mail/outbox';
 import { expandMessages, forgetDoneBefore, outboxHasWork } from './messages-repo';
 import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
@@ -36,7 +35,8 @@ export interface WebhookSenderDeps {
   config: Pick<Config, 'webhooks' | 'publicUrl'>;
   database: Database;
   changeOutbox: ChangeOutbox;
-  metrics: Metrics;
+  /** Counts each attempt by what it came to (`/metrics`: the app's `Metrics`). */
+  metrics: { webhookAttempt(outcome: 'succeeded' | 'retried' | 'failed'): void };
 }
 
 export interface WebhookSender {
