@@ -82,16 +82,6 @@ export async function actingAdmin(db: Db, organizationId: string, makerId: strin
   return (admins.find((row) => row.user.id === makerId) ?? admins[0])?.user;
 }
 
-/** The organization owning a workshop; null for a personal or missing one. */
-export async function organizationOfWorkshop(db: Db, workshopId: string): Promise<string | null> {
-  const { workshops } = tablesOf(db);
-  const [row] = await db
-    .select({ ownerType: workshops.ownerType, ownerId: workshops.ownerId })
-    .from(workshops)
-    .where(eq(workshops.id, workshopId));
-  return row?.ownerType === 'organization' ? row.ownerId : null;
-}
-
 /** The workshop a canvas zone belongs to. */
 export async function workshopOfZone(db: Db, zoneId: string): Promise<string | null> {
   const { canvases, zones } = tablesOf(db);

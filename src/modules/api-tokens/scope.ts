@@ -6,7 +6,8 @@ import type { Db } from '../../db/database';
 import { openApiPath, scopeOf, type ApiTokenIdentity } from '../../domain/api-scopes';
 import { AppError, notFound } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
-import { organizationOfWorkshop, workshopOfZone } from './repo';
+import { organizationOwning } from '../organizations/repo';
+import { workshopOfZone } from './repo';
 
 /** 403 `insufficient_scope`, naming the scope the route needs (docs/api.md#authentication-and-errors). */
 export function insufficientScope(scope: string | undefined, why?: string): AppError {
@@ -53,11 +54,11 @@ async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: strin
   }
   if (collection === 'workshops' && id === 'canvas') {
     const workshopId = await workshopOfZone(db, path.split('/').at(-1)!);
-    if (!workshopId || (await organizationOfWorkshop(db, workshopId)) !== organizationId) throw notFound('Zone');
+    if (!workshopId || (await organizationOwning(db, workshopId)) !== organizationId) throw notFound('Zone');
     return;
   }
   if (collection === 'workshops' && id !== undefined && id !== '') {
-    if ((await organizationOfWorkshop(db, id)) !== organizationId) throw notFound('Workshop');
+    if ((await organizationOwning(db, id)) !== organizationId) throw notFound('Workshop');
     return;
   }
   // The catalogs read alike for everyone; what would be the maker's own (a personal workshop, an upload) is not the organization's.

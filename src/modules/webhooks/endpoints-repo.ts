@@ -63,16 +63,6 @@ export async function listeningEndpoints(
     .where(and(inArray(e.organizationId, [...organizationIds]), eq(e.enabled, true)));
 }
 
-/** The organization owning the workshop; undefined for a person's own workshop or one that is gone. */
-export async function organizationOfWorkshop(tx: Db, workshopId: string): Promise<string | undefined> {
-  const { workshops: w } = tablesOf(tx);
-  const [row] = await tx
-    .select({ ownerId: w.ownerId })
-    .from(w)
-    .where(and(eq(w.id, workshopId), eq(w.ownerType, 'organization')));
-  return row?.ownerId;
-}
-
 /** Endpoints that answered: no longer failing. */
 export async function clearFailing(tx: Db, endpointIds: readonly string[]): Promise<void> {
   const { webhookEndpoints: e } = tablesOf(tx);

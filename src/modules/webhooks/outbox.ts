@@ -3,7 +3,8 @@ import { newId, nowIso } from '../../db/columns';
 import type { Db } from '../../db/database';
 import type { ChangeOutbox } from '../../db/write';
 import { wantsEvent, webhookEventsOf, type WebhookEvent, type WebhookEventType } from '../../domain/webhooks';
-import { listeningEndpoints, organizationOfWorkshop } from './endpoints-repo';
+import { organizationOwning } from '../organizations/repo';
+import { listeningEndpoints } from './endpoints-repo';
 import { insertMessageOnce, insertMessages, type NewMessage } from './messages-repo';
 
 /** The body every attempt of a delivery sends: `{type, timestamp, data}` (docs/integrations.md#events). */
@@ -20,7 +21,7 @@ async function organizationsOf(tx: Db, events: readonly WebhookEvent[]): Promise
   for (const event of events) if (event.ownerId) byWorkshop.set(event.workshopId, event.ownerId);
   for (const event of events)
     if (!byWorkshop.has(event.workshopId))
-      byWorkshop.set(event.workshopId, await organizationOfWorkshop(tx, event.workshopId));
+      byWorkshop.set(event.workshopId, await organizationOwning(tx, event.workshopId));
   return byWorkshop;
 }
 

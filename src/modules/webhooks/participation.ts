@@ -2,7 +2,7 @@ import type { AppDeps } from '../../deps';
 import { writeWorkshop } from '../../db/write';
 import type { WorkshopAction, WorkshopEvent } from '../../domain/events';
 import { participationOf } from '../participation/service';
-import { organizationOfWorkshop } from './endpoints-repo';
+import { organizationOwning } from '../organizations/repo';
 import { queueEventOnce } from './outbox';
 
 /** Changes after which every participant may have voted. */
@@ -23,7 +23,7 @@ export function watchParticipation(deps: AppDeps): () => void {
   const check = async (workshopId: string) => {
     waiting.delete(workshopId);
     const { db } = deps.database;
-    if (!(await organizationOfWorkshop(db, workshopId))) return;
+    if (!(await organizationOwning(db, workshopId))) return;
     const counts = await participationOf(db, workshopId, false);
     if (counts.participants === 0 || counts.voted_any < counts.participants) return;
     await writeWorkshop(deps, workshopId, async (tx, changes) => {
