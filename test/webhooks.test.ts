@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import type { CreatedWebhookOutput, DeliveryOutput, WebhookOutput } from '../src/modules/webhooks/schemas';
+import { Webhook } from 'standardwebhooks';
 import { useServer } from './helpers/cast';
 import { createConfirmedUser, expectError, type TestUser } from './helpers/factories';
 import { startWebhookReceiver, type Received, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -271,6 +272,29 @@ describe('deliveries', () => {
     const got = await found(() => receiver.delivered().find((r) => r.id === ping.body.id), 'the ping');
     expect(got.signature.split(' ')).toHaveLength(2);
     expect(got.data).toEqual({ webhook_id: s.webhook.id, organization_id: s.organization.id });
+  });
+
+  it('keep each secret two rotations at once answered: the later carries the earlier as its previous', async () => {
+    const s = await scene(['ping']);
+    const base = `/v1/organizations/${s.organization.id}/webhooks/${s.webhook.id}`;
+    const both = await Promise.all(
+      [1, 2].map(
+        async () =>
+          (await t.request<{ secret: string }>('POST', `${base}/rotate_secret`, { token: s.admin.token })).body.secret,
+      ),
+    );
+    const ping = await t.request<DeliveryOutput>('POST', `${base}/test`, { token: s.admin.token });
+    for (const secret of both) receiver.trust(secret);
+    const got = await found(() => receiver.delivered().find((r) => r.id === ping.body.id), 'the ping');
+    // Each secret handed out verifies the delivery on its own: neither rotation lost the other's.
+    for (const secret of both)
+      expect(() =>
+        new Webhook(secret).verify(got.body, {
+          'webhook-id': got.id,
+          'webhook-timestamp': got.timestamp,
+          'webhook-signature': got.signature,
+        }),
+      ).not.toThrow();
   });
 
   it('are counted in /metrics, with the outbox depth', async () => {

@@ -42,6 +42,30 @@ export async function updateEndpoint(
   return row;
 }
 
+/**
+ * Puts `secret` in place and keeps the one it replaces (read in the same statement, so two
+ * rotations at once each keep the secret they replaced, on any store) until `previousUntil`.
+ */
+export async function rotateSecret(
+  tx: Db,
+  organizationId: string,
+  id: string,
+  change: { secret: string; previousUntil: string; at: string },
+): Promise<boolean> {
+  const { webhookEndpoints: e } = tablesOf(tx);
+  const rotated = await tx
+    .update(e)
+    .set({
+      previousSecret: sql`${e.secret}`,
+      secret: change.secret,
+      previousSecretUntil: change.previousUntil,
+      updatedAt: change.at,
+    })
+    .where(and(eq(e.organizationId, organizationId), eq(e.id, id)))
+    .returning({ id: e.id });
+  return rotated.length > 0;
+}
+
 export async function deleteEndpoint(tx: Db, organizationId: string, id: string): Promise<boolean> {
   const { webhookEndpoints: e } = tablesOf(tx);
   const removed = await tx

@@ -13,6 +13,7 @@ import {
   endpointOf,
   endpointsOf,
   insertEndpoint,
+  rotateSecret,
   updateEndpoint,
   type EndpointRow,
 } from './endpoints-repo';
@@ -140,18 +141,14 @@ export async function rotateWebhookSecret(
   organizationId: string,
   id: string,
 ): Promise<{ secret: string }> {
-  const current = await findEndpoint(deps, organizationId, id);
   const secret = newSigningSecret();
   const now = Date.now();
-  const row = await write(deps, (tx) =>
-    updateEndpoint(tx, organizationId, id, {
-      secret,
-      previousSecret: current.secret,
-      previousSecretUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
-      updatedAt: new Date(now).toISOString(),
-    }),
-  );
-  if (!row) throw notFound('Webhook');
+  const change = {
+    secret,
+    previousUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
+    at: new Date(now).toISOString(),
+  };
+  if (!(await write(deps, (tx) => rotateSecret(tx, organizationId, id, change)))) throw notFound('Webhook');
   return { secret };
 }
 
