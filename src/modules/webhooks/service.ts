@@ -58,7 +58,7 @@ export function toDelivery(row: DeliveryRow): DeliveryOutput {
 }
 
 /** Webhooks are for the organization's admins (and tokens with the webhooks scopes); members who are not get 403, anyone else 404. */
-export async function requireWebhookAdmin(deps: AppDeps, organizationId: string, user: UserRow): Promise<void> {
+async function requireWebhookAdmin(deps: AppDeps, organizationId: string, user: UserRow): Promise<void> {
   requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user.id));
 }
 
@@ -84,9 +84,11 @@ async function findEndpoint(deps: AppDeps, organizationId: string, id: string): 
 
 export async function createWebhook(
   deps: AppDeps,
+  user: UserRow,
   organizationId: string,
   input: CreateWebhookInput,
 ): Promise<CreatedWebhookOutput> {
+  await requireWebhookAdmin(deps, organizationId, user);
   refusePrivateUrl(deps, input.url);
   const secret = newSigningSecret();
   const row = await write(deps, (tx) =>
@@ -101,21 +103,30 @@ export async function createWebhook(
   return { ...toWebhook(row), secret };
 }
 
-export async function listWebhooks(deps: AppDeps, organizationId: string): Promise<WebhookOutput[]> {
+export async function listWebhooks(deps: AppDeps, user: UserRow, organizationId: string): Promise<WebhookOutput[]> {
+  await requireWebhookAdmin(deps, organizationId, user);
   return (await endpointsOf(deps.database.db, organizationId)).map(toWebhook);
 }
 
-export async function getWebhook(deps: AppDeps, organizationId: string, id: string): Promise<WebhookOutput> {
+export async function getWebhook(
+  deps: AppDeps,
+  user: UserRow,
+  organizationId: string,
+  id: string,
+): Promise<WebhookOutput> {
+  await requireWebhookAdmin(deps, organizationId, user);
   return toWebhook(await findEndpoint(deps, organizationId, id));
 }
 
 /** Enabling an endpoint again starts its failing clock afresh. */
 export async function updateWebhook(
   deps: AppDeps,
+  user: UserRow,
   organizationId: string,
   id: string,
   input: UpdateWebhookInput,
 ): Promise<WebhookOutput> {
+  await requireWebhookAdmin(deps, organizationId, user);
   if (input.url !== undefined) refusePrivateUrl(deps, input.url);
   const row = await write(deps, (tx) =>
     updateEndpoint(tx, organizationId, id, {
@@ -131,16 +142,19 @@ export async function updateWebhook(
   return toWebhook(row);
 }
 
-export async function deleteWebhook(deps: AppDeps, organizationId: string, id: string): Promise<void> {
+export async function deleteWebhook(deps: AppDeps, user: UserRow, organizationId: string, id: string): Promise<void> {
+  await requireWebhookAdmin(deps, organizationId, user);
   if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('Webhook');
 }
 
 /** A new secret; the one it replaces signs deliveries too for 24 hours, so receivers can change over. */
 export async function rotateWebhookSecret(
   deps: AppDeps,
+  user: UserRow,
   organizationId: string,
   id: string,
 ): Promise<{ secret: string }> {
+  await requireWebhookAdmin(deps, organizationId, user);
   const secret = newSigningSecret();
   const now = Date.now();
   const change = {
@@ -153,7 +167,13 @@ export async function rotateWebhookSecret(
 }
 
 /** Queues a `ping` to this endpoint only (its message comes expanded), in a lane of its own. */
-export async function pingWebhook(deps: AppDeps, organizationId: string, id: string): Promise<DeliveryOutput> {
+export async function pingWebhook(
+  deps: AppDeps,
+  user: UserRow,
+  organizationId: string,
+  id: string,
+): Promise<DeliveryOutput> {
+  await requireWebhookAdmin(deps, organizationId, user);
   const endpoint = await findEndpoint(deps, organizationId, id);
   if (!endpoint.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before testing it.');
   const messageId = newMessageId();
@@ -182,10 +202,12 @@ export async function pingWebhook(deps: AppDeps, organizationId: string, id: str
 
 export async function listDeliveries(
   deps: AppDeps,
+  user: UserRow,
   organizationId: string,
   id: string,
   page: { offset: number; perPage: number },
 ): Promise<{ deliveries: DeliveryOutput[]; total: number }> {
+  await requireWebhookAdmin(deps, organizationId, user);
   await findEndpoint(deps, organizationId, id);
   const { rows, total } = await deliveriesOf(deps.database.db, id, page);
   return { deliveries: rows.map(toDelivery), total };
@@ -194,10 +216,12 @@ export async function listDeliveries(
 /** Sends a delivery again, with its first body and `webhook-id`; it goes out in its place in its lane. */
 export async function retryDelivery(
   deps: AppDeps,
+  user: UserRow,
   organizationId: string,
   id: string,
   deliveryId: string,
 ): Promise<DeliveryOutput> {
+  await requireWebhookAdmin(deps, organizationId, user);
   await findEndpoint(deps, organizationId, id);
   const row = await write(deps, async (tx, changes) => {
     const resent = await resendDelivery(tx, id, deliveryId, nowIso());
