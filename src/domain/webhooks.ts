@@ -21,9 +21,6 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** What an endpoint's `events` may name: the types, or `*` for all of them. */
-export type WebhookEventFilter = WebhookEventType | '*';
-
 /** An event to send: its type and `data`, about `workshopId` (the lane it is delivered in). */
 export interface WebhookEvent {
   type: WebhookEventType;
