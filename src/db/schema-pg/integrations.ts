@@ -113,6 +113,11 @@ export const userIdentities = pgTable(
     subject: text('subject').notNull(),
     /** The address the provider gave at the last sign-in. */
     email: text('email'),
+    /**
+     * Whether the account's address was proven when this identity was linked to it. Proving the
+     * address ends the identities linked before it was (docs/api.md#an-address-is-proven-once).
+     */
+    addressProven: boolean('address_proven').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('user_identities_subject').on(t.issuer, t.subject), index('user_identities_user').on(t.userId)],
@@ -130,6 +135,11 @@ export const oidcLogins = pgTable(
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
     returnTo: text('return_to').notNull(),
+    /**
+     * A one-time value the console's tab made and kept, carried through the provider and handed
+     * back beside the token, so the tab takes only a token from a sign-in it started.
+     */
+    clientState: text('client_state'),
     expiresAt: text('expires_at').notNull(),
     createdAt: createdAt(),
   },

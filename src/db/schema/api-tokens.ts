@@ -17,6 +17,11 @@ export const apiTokens = sqliteTable(
     createdBy: text('created_by')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * How the session that made a personal token was opened; null for an organization's token. A
+     * token made from a password session never reaches an organization requiring single sign-on.
+     */
+    signInMethod: text('sign_in_method', { enum: ['password', 'oidc'] }),
     name: text('name').notNull(),
     /** JSON array of scope names (`domain/api-scopes.ts`). */
     scopes: json<string[]>('scopes').notNull(),

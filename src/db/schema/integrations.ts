@@ -111,6 +111,11 @@ export const userIdentities = sqliteTable(
     subject: text('subject').notNull(),
     /** The address the provider gave at the last sign-in. */
     email: text('email'),
+    /**
+     * Whether the account's address was proven when this identity was linked to it. Proving the
+     * address ends the identities linked before it was (docs/api.md#an-address-is-proven-once).
+     */
+    addressProven: bool('address_proven').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('user_identities_subject').on(t.issuer, t.subject), index('user_identities_user').on(t.userId)],
@@ -128,6 +133,11 @@ export const oidcLogins = sqliteTable(
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
     returnTo: text('return_to').notNull(),
+    /**
+     * A one-time value the console's tab made and kept, carried through the provider and handed
+     * back beside the token, so the tab takes only a token from a sign-in it started.
+     */
+    clientState: text('client_state'),
     expiresAt: text('expires_at').notNull(),
     createdAt: createdAt(),
   },
