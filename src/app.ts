@@ -13,10 +13,12 @@ import { createLogger } from './http/middleware/request-log';
 import { authenticate } from './modules/auth/middleware';
 import { guestScope } from './modules/auth/guest-scope';
 import { idempotentWrites } from './modules/idempotency/middleware';
+import { replayAfterAccess } from './modules/idempotency/replay-access';
 import { apiTokensRoutes } from './modules/api-tokens/routes';
 import { apiTokenAuth } from './modules/api-tokens/resolve';
 import type { ApiTokenAuth } from './http/session-auth';
 import { tokenScope } from './modules/api-tokens/scope';
+import { ssoSessions } from './modules/access/sso';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
@@ -30,7 +32,6 @@ import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { oidcRoutes } from './modules/oidc/routes';
 import { organizationsRoutes } from './modules/organizations/routes';
-import { ssoGate } from './modules/organizations/sso-gate';
 import { webhooksRoutes } from './modules/webhooks/routes';
 import { ratingsRoutes } from './modules/ratings/routes';
 import { sectionsRoutes } from './modules/sections/routes';
@@ -51,16 +52,13 @@ import { opsRoutes } from './ops/routes';
  * share a prefix with a parameter (`/workshops/join` and `/workshops/:id`) register static paths first.
  */
 function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
-  const sso = ssoGate(deps);
   return (
     new Hono<AppEnv>()
       .use(authenticate(deps, apiTokens))
       .use(guestScope())
       .use(tokenScope(deps))
-      .use('/organizations/:sso_organization_id', sso.organizationRoutes)
-      .use('/organizations/:sso_organization_id/*', sso.organizationRoutes)
-      .use('/workshops/:sso_workshop_id', sso.workshopRoutes)
-      .use('/workshops/:sso_workshop_id/*', sso.workshopRoutes)
+      .use(ssoSessions(deps))
+      .use(replayAfterAccess(deps))
       .route('/', usersRoutes(deps))
       .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))

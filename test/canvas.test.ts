@@ -574,7 +574,7 @@ describe('zones follow the clusters they link to', () => {
     await write(t.deps, async (tx, changes) => {
       const { cards } = t.tables;
       await tx.delete(cards).where(eq(cards.id, cluster.id));
-      await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+      await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] });
     });
     expect((await documentZones(w.id))[zone.id]!.cluster_id).toBeNull();
     expect((await documentZones(w.id))[other.id]!.cluster_id).toBeNull();
@@ -592,7 +592,7 @@ describe('zones follow the clusters they link to', () => {
     const { w, cluster, zone } = await linkedZone();
     const merged = await seedCard(t, w.id, ada, { type: 'cluster' });
     await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id], to: merged.id }),
+      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id], to: merged.id }),
     );
     expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(merged.id);
     expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
@@ -603,7 +603,7 @@ describe('zones follow the clusters they link to', () => {
     const before = (await eventLog(t, w.id)).length;
     await expect(
       write(t.deps, async (tx, changes) => {
-        await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] });
+        await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] });
         throw new Error('the deletion failed');
       }),
     ).rejects.toThrow('the deletion failed');
@@ -616,11 +616,11 @@ describe('zones follow the clusters they link to', () => {
     const w = await seedWorkshop(t, ada);
     const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
     await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, userId: ada.id, from: [cluster.id] }),
+      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] }),
     );
     const { w: other } = await workshopWithCanvas();
     await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: other.id, userId: ada.id, from: [cluster.id] }),
+      relinkZones(t.deps, { tx, changes }, { workshopId: other.id, caller: ada, from: [cluster.id] }),
     );
     expect(await eventLog(t, w.id)).toEqual([]);
     expect((await eventLog(t, other.id)).map((e) => e.action)).toEqual(['addCanvas']);

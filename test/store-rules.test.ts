@@ -554,7 +554,7 @@ describe('rules with three instances on one store', () => {
 
   it('reads an organization’s access inside a read-only snapshot', async () => {
     const organization = await newOrganization(fay, 'Read only');
-    const access = await a.deps.database.snapshot((db) => loadOrganizationAccess(db, organization.id, fay.id));
+    const access = await a.deps.database.snapshot((db) => loadOrganizationAccess(db, organization.id, fay));
     expect(access.organization.id).toBe(organization.id);
     expect(access.membership.role).toBe('admin');
   });

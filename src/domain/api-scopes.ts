@@ -151,4 +151,6 @@ export interface ApiTokenIdentity {
   /** Set for an organization's token, which acts as an admin of that organization only. */
   organizationId: string | null;
   scopes: readonly ApiScope[];
+  /** How the session that made a personal token was opened; null for an organization's token. */
+  signInMethod: 'password' | 'oidc' | null;
 }

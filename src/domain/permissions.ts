@@ -58,6 +58,22 @@ export const DEFAULT_PREFS: StepPrefs = Object.freeze({
 
 export type WorkshopRole = 'facilitator' | 'participant';
 
+/**
+ * Who asks, as access to a workshop or an organization decides it: the user, and the organizations
+ * the session asking may not reach (docs/integrations.md#requiring-it-for-an-organization): those
+ * requiring single sign-on, of which the user is a member, for a session opened with a password or
+ * a personal API token made from one. Unset for everyone else, which is nearly everyone.
+ */
+export interface Caller {
+  readonly id: string;
+  readonly ssoBarred?: ReadonlySet<string>;
+}
+
+/** Whether single sign-on keeps `caller` out of what `owner` owns (a workshop, or the organization itself). */
+export function ssoBars(caller: Caller, owner: { ownerType: string; ownerId: string }): boolean {
+  return caller.ssoBarred !== undefined && owner.ownerType === 'organization' && caller.ssoBarred.has(owner.ownerId);
+}
+
 /** Who the caller is in a workshop, and what the current step lets participants do. */
 export interface WorkshopAccess {
   workshop: { id: string; state: string };

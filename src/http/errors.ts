@@ -67,6 +67,12 @@ export class AppError extends Error {
 /** Shorthands for the common cases, so services read as sentences. */
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
+/** A session opened with a password, on what an organization requiring single sign-on owns (docs/integrations.md#requiring-it-for-an-organization). */
+export const ssoRequired = () =>
+  new AppError(
+    'sso_required',
+    'This organization requires single sign-on: sign in with its provider rather than a password.',
+  );
 export const invalid = (path: string, message: string) =>
   new AppError('invalid_request', message, { details: [{ path, message }] });
 

@@ -7,6 +7,6 @@ export function cardRef(c: Context<AppEnv>): CardRef {
   return {
     workshopId: c.req.param('workshop_id') ?? '',
     cardId: c.req.param('card_id') ?? '',
-    userId: c.get('user').id,
+    caller: c.get('user'),
   };
 }

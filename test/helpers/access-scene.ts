@@ -24,7 +24,7 @@ import {
   type TestUser,
 } from './factories';
 import type { OpenApiDocument } from './openapi';
-import type { ApiResponse, RequestOptions, TestServer } from './server';
+import { startTestServer, type ApiResponse, type RequestOptions, type TestServer } from './server';
 
 /*
  * Every operation the service documents, as the suites that call all of them see it (in the
@@ -40,6 +40,19 @@ export interface Operation {
   path: string;
   op: any;
   key: string;
+}
+
+/**
+ * The documented operations, read from a server started for that alone: for files whose own
+ * server starts in a hook, after vitest has collected the tests these operations make.
+ */
+export async function documentedOperationsAtCollection(): Promise<Operation[]> {
+  const server = await startTestServer();
+  try {
+    return await documentedOperations(server);
+  } finally {
+    await server.close();
+  }
 }
 
 /** The operations of the server's OpenAPI document, deletes last, so that a wrongly allowed one does not take the scene from the cases after it. */

@@ -23,7 +23,7 @@ export interface FeedbackTarget {
  * checks and the write are one transaction.
  */
 export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> {
-  const access = await loadAccess(db, ref.workshopId, ref.userId);
+  const access = await loadAccess(db, ref.workshopId, ref.caller);
   const card = await cardOfWorkshop(db, ref.workshopId, ref.cardId);
   if (!card || !(await seesCard(db, access, card.userId))) throw notFound('Card');
   return { access, card };

@@ -1,7 +1,14 @@
 import type { Db, Schema } from '../../db/database';
 import { sqlBoolean } from '../../db/sql';
-import { notFound } from '../../http/errors';
-import { DEFAULT_PREFS, type StepPrefs, type WorkshopAccess, type WorkshopRole } from '../../domain/permissions';
+import { notFound, ssoRequired } from '../../http/errors';
+import {
+  DEFAULT_PREFS,
+  ssoBars,
+  type Caller,
+  type StepPrefs,
+  type WorkshopAccess,
+  type WorkshopRole,
+} from '../../domain/permissions';
 import {
   accessRow,
   currentStepPrefs,
@@ -36,11 +43,12 @@ function roleOf(memberRole: WorkshopRole | null | undefined, isOrgAdmin: boolean
  * for a stranger or a missing workshop.
  */
 export async function findAccess(db: Db, workshopId: string, userId: string): Promise<LoadedAccess | null> {
-  const row = await accessRow(db, workshopId, userId);
-  if (!row) return null;
-  const role = roleOf(row.memberRole, sqlBoolean(row.orgAdmin));
-  if (!role) return null;
-  return { workshop: row.workshop, userId, role, prefs: prefsOf(row.stepPrefs) };
+  return accessOf(await accessRow(db, workshopId, userId), userId);
+}
+
+function accessOf(row: Awaited<ReturnType<typeof accessRow>>, userId: string): LoadedAccess | null {
+  const role = row && roleOf(row.memberRole, sqlBoolean(row.orgAdmin));
+  return role ? { workshop: row.workshop, userId, role, prefs: prefsOf(row.stepPrefs) } : null;
 }
 
 /** The key of a user's access to a workshop in the map `findAccesses` answers. */
@@ -88,12 +96,25 @@ export async function findAccesses(
 
 /**
  * `findAccess` for requests: non-members get 404, never 403, so a stranger does not learn that
- * the workshop exists.
+ * the workshop exists; a member whose session single sign-on keeps out of the workshop's
+ * organization gets 403 `sso_required`, whatever route asked (`requireSsoAllows`).
  */
-export async function loadAccess(db: Db, workshopId: string, userId: string): Promise<LoadedAccess> {
-  const access = await findAccess(db, workshopId, userId);
+export async function loadAccess(db: Db, workshopId: string, caller: Caller): Promise<LoadedAccess> {
+  const row = await accessRow(db, workshopId, caller.id);
+  // Only members of the owning organization are kept out, and they may know its workshops: told why.
+  if (row) requireSsoAllows(caller, row.workshop);
+  const access = accessOf(row, caller.id);
   if (!access) throw notFound('Workshop');
   return access;
+}
+
+/**
+ * 403 `sso_required` when single sign-on keeps the caller's session out of what `owner` owns
+ * (docs/integrations.md#requiring-it-for-an-organization): for accesses loaded other than by
+ * `loadAccess` (a batch of votes).
+ */
+export function requireSsoAllows(caller: Caller, owner: { ownerType: string; ownerId: string }): void {
+  if (ssoBars(caller, owner)) throw ssoRequired();
 }
 
 /**

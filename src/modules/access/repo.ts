@@ -188,3 +188,25 @@ export async function requiresSsoOf(db: Db, organizationId: string, userId: stri
     .limit(1);
   return row !== undefined;
 }
+
+/** The organizations requiring single sign-on of which the user is a member. */
+export async function ssoOrganizationsOf(db: Db, userId: string): Promise<string[]> {
+  const { organizationMembers, organizations } = tablesOf(db);
+  const rows = await db
+    .select({ organizationId: organizationMembers.organizationId })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.userId, userId), eq(organizations.ssoRequired, true)));
+  return rows.map((row) => row.organizationId);
+}
+
+/** The workshop a canvas zone belongs to. */
+export async function workshopOfZone(db: Db, zoneId: string): Promise<string | null> {
+  const { canvases, zones } = tablesOf(db);
+  const [row] = await db
+    .select({ workshopId: canvases.workshopId })
+    .from(zones)
+    .innerJoin(canvases, eq(canvases.id, zones.canvasId))
+    .where(eq(zones.id, zoneId));
+  return row?.workshopId ?? null;
+}

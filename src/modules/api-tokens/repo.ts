@@ -81,14 +81,3 @@ export async function actingAdmin(db: Db, organizationId: string, makerId: strin
     .orderBy(asc(m.createdAt), asc(m.id));
   return (admins.find((row) => row.user.id === makerId) ?? admins[0])?.user;
 }
-
-/** The workshop a canvas zone belongs to. */
-export async function workshopOfZone(db: Db, zoneId: string): Promise<string | null> {
-  const { canvases, zones } = tablesOf(db);
-  const [row] = await db
-    .select({ workshopId: canvases.workshopId })
-    .from(zones)
-    .innerJoin(canvases, eq(canvases.id, zones.canvasId))
-    .where(eq(zones.id, zoneId));
-  return row?.workshopId ?? null;
-}

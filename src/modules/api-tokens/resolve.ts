@@ -36,7 +36,13 @@ export function apiTokenAuth(database: Database): ApiTokenAuth {
     if (!user) return null;
     return {
       user,
-      apiToken: { id: token.id, organizationId: token.organizationId, scopes: token.scopes as ApiScope[] },
+      apiToken: {
+        id: token.id,
+        organizationId: token.organizationId,
+        scopes: token.scopes as ApiScope[],
+        // A personal token from before it was recorded is taken as made from a password session.
+        signInMethod: token.organizationId ? null : (token.signInMethod ?? 'password'),
+      },
       expiresAt: token.expiresAt ? Date.parse(token.expiresAt) : Infinity,
       touchedAt: token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0,
       epoch,

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
@@ -17,6 +17,11 @@ const tag = 'API tokens';
 const created = 'The token, with its secret (`token`, `wsk_…`): shown in this answer only';
 
 /** Organization tokens (its admins) and personal tokens (confirmed accounts); no API token reaches these. */
+/** How the session making a token was opened: tokens cannot make tokens (`tokenScope`), so every caller here is a session. */
+function sessionMethod(c: Context<AppEnv>): 'password' | 'oidc' {
+  return c.get('signInMethod') ?? 'password';
+}
+
 export function apiTokensRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .post(
@@ -31,7 +36,7 @@ export function apiTokensRoutes(deps: AppDeps) {
       jsonBody(CreateApiTokenInput),
       async (c) => {
         const owner = await ownerOfOrganizationTokens(deps, c.req.param('id'), c.get('user'));
-        return c.json(await createApiToken(deps, owner, c.get('user'), c.req.valid('json')), 201);
+        return c.json(await createApiToken(deps, owner, c.get('user'), sessionMethod(c), c.req.valid('json')), 201);
       },
     )
     .get(
@@ -63,7 +68,7 @@ export function apiTokensRoutes(deps: AppDeps) {
       jsonBody(CreateApiTokenInput),
       async (c) => {
         const owner = ownerOfPersonalTokens(c.get('user'));
-        return c.json(await createApiToken(deps, owner, c.get('user'), c.req.valid('json')), 201);
+        return c.json(await createApiToken(deps, owner, c.get('user'), sessionMethod(c), c.req.valid('json')), 201);
       },
     )
     .get(

@@ -7,7 +7,7 @@ import { openApiPath, scopeOf, type ApiTokenIdentity } from '../../domain/api-sc
 import { AppError, notFound } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { organizationOwning } from '../organizations/repo';
-import { workshopOfZone } from './repo';
+import { workshopOfZone } from '../access/repo';
 
 /** 403 `insufficient_scope`, naming the scope the route needs (docs/api.md#authentication-and-errors). */
 export function insufficientScope(scope: string | undefined, why?: string): AppError {

@@ -36,7 +36,7 @@ export async function ownerOfOrganizationTokens(
   organizationId: string,
   user: UserRow,
 ): Promise<TokenOwner> {
-  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user.id));
+  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user));
   return { organizationId };
 }
 
@@ -46,10 +46,17 @@ export function ownerOfPersonalTokens(user: UserRow): TokenOwner {
   return { userId: user.id };
 }
 
+/**
+ * A new token, made by `user` in a session opened with `signInMethod`: a personal token keeps it,
+ * so one made from a password session never reaches an organization requiring single sign-on
+ * (docs/integrations.md#requiring-it-for-an-organization); an organization's token is the
+ * organization's and keeps none.
+ */
 export async function createApiToken(
   deps: AppDeps,
   owner: TokenOwner,
   user: UserRow,
+  signInMethod: 'password' | 'oidc',
   input: CreateApiTokenInput,
 ): Promise<CreatedApiTokenOutput> {
   const token = newApiTokenSecret();
@@ -58,6 +65,7 @@ export async function createApiToken(
       organizationId: 'organizationId' in owner ? owner.organizationId : null,
       userId: 'userId' in owner ? owner.userId : null,
       createdBy: user.id,
+      signInMethod: 'userId' in owner ? signInMethod : null,
       name: input.name,
       scopes: [...new Set(input.scopes)],
       prefix: token.slice(0, SHOWN_CHARS),

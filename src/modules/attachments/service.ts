@@ -49,12 +49,12 @@ export function attachFile(
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'attachment');
-    const file = await ownUpload(tx, ref.userId, { container: input.blob.container, key: input.blob.key });
+    const file = await ownUpload(tx, ref.caller.id, { container: input.blob.container, key: input.blob.key });
     await countAgainstWorkshop(tx, deps.config, file, ref.workshopId);
     const row = await insertAttachment(tx, {
       workshopId: ref.workshopId,
       cardId: card.id,
-      userId: ref.userId,
+      userId: ref.caller.id,
       authorVisibility: authorVisibilityNow(access),
       name: input.name ?? file.name,
       fileKey: file.key,
@@ -66,7 +66,7 @@ export function attachFile(
     changes.record({
       workshopId: ref.workshopId,
       action: 'addAttachment',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { attachment: onCard(attachment, card.id) },
     });
@@ -85,7 +85,7 @@ export async function removeAttachment(deps: AttachmentDeps, ref: CardRef, attac
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeAttachment',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { attachment: onCard(toAttachment(row, deps.config), card.id) },
     });

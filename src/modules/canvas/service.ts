@@ -52,7 +52,7 @@ function canvasInWrite(deps: CanvasDeps, write: OpenWrite, row: CanvasRow): Prom
 
 export async function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): Promise<CanvasOutput> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, user.id);
+  await loadAccess(db, workshopId, user);
   const row = await canvasOf(db, workshopId);
   if (!row) throw notFound('Canvas');
   return canvasAsDocumentSays(db, row, (rows) => zonesForRead(deps, row.workshopId, rows));
@@ -105,7 +105,7 @@ export function createCanvas(
 ): Promise<CanvasOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const write = { tx, changes };
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const { definition, backgroundId } = definitionOf(input, catalog);
     const patch = await everyZoneRemoved(deps, write, workshopId);
 
@@ -157,7 +157,7 @@ export function createCanvas(
 export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const write = { tx, changes };
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await canvasOf(tx, workshopId);
     if (!row) throw notFound('Canvas');
     const canvas = await canvasInWrite(deps, write, row);
@@ -172,7 +172,7 @@ export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): 
   const { db } = deps.database;
   const row = await zoneRow(db, zoneId);
   if (!row) throw notFound('Zone');
-  await loadAccess(db, row.workshopId, user.id);
+  await loadAccess(db, row.workshopId, user);
   return zoneOutputs(await zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
 
@@ -186,13 +186,13 @@ export async function linkZone(
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const write = { tx, changes };
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await zoneRow(tx, zoneId);
     if (!row || row.workshopId !== workshopId) throw notFound('Zone');
     if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }
     const [zone] = await currentZones(deps, write, workshopId, [row]);
-    await setZoneLinks(deps, write, { workshopId, userId: user.id }, [{ ...zone!, clusterId }]);
+    await setZoneLinks(deps, write, { workshopId, caller: user }, [{ ...zone!, clusterId }]);
   });
 }

@@ -11,9 +11,10 @@ export interface CanvasDeps extends WriteDeps {
   collab: Pick<CollabService, 'zones' | 'zonesIfLoaded' | 'placeZones'>;
 }
 
+/** The workshop and who changes it (named in the log). */
 interface Ref {
   workshopId: string;
-  userId: string;
+  caller: { id: string };
 }
 
 export interface CurrentZone {
@@ -78,7 +79,7 @@ export async function setZoneLinks(
     write.changes.record({
       workshopId: ref.workshopId,
       action: 'updateZone',
-      userId: ref.userId,
+      userId: ref.caller.id,
       change: { zone, changes: diffFields(before, zone, ['cluster_id']) },
     });
     patch[id] = after;

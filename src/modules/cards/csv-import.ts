@@ -16,7 +16,7 @@ export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Only facilitators import; checked before the upload is read, and again inside the write. */
 export async function authorizeImport(deps: AppDeps, ref: WorkshopRef): Promise<void> {
-  authorize(await loadAccess(deps.database.db, ref.workshopId, ref.userId), 'facilitate');
+  authorize(await loadAccess(deps.database.db, ref.workshopId, ref.caller), 'facilitate');
 }
 
 /**
@@ -30,11 +30,17 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
   const rows = plannedRows(ref, plan);
   const { db } = deps.database;
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const access = await loadAccess(tx, ref.workshopId, ref.caller);
     authorize(access, 'facilitate');
     const replaced = await cardIdsOfWorkshop(tx, ref.workshopId);
     await deleteCardsOfWorkshop(tx, ref.workshopId);
-    await unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
+    await unhookViewReferences(
+      deps,
+      tx,
+      changes,
+      { workshopId: ref.workshopId, userId: ref.caller.id },
+      { cardIds: replaced },
+    );
     await relinkZones(deps, { tx, changes }, { ...ref, from: replaced });
     const placements = await insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.
@@ -42,11 +48,11 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
     changes.record({
       workshopId: ref.workshopId,
       action: 'importCards',
-      userId: ref.userId,
+      userId: ref.caller.id,
       change: { count: plan.count },
     });
   });
-  return cardsFor(db, await loadAccess(db, ref.workshopId, ref.userId));
+  return cardsFor(db, await loadAccess(db, ref.workshopId, ref.caller));
 }
 
 type PlannedRow = Schema['cards']['$inferInsert'] & { id: string; position: number };
@@ -54,7 +60,7 @@ type PlannedRow = Schema['cards']['$inferInsert'] & { id: string; position: numb
 /** The planned cards as rows in list order, without their numbers (handed out in the write). */
 function plannedRows(ref: WorkshopRef, plan: ImportPlan): PlannedRow[] {
   const rows: PlannedRow[] = [];
-  const base = { workshopId: ref.workshopId, userId: ref.userId, number: 0 };
+  const base = { workshopId: ref.workshopId, userId: ref.caller.id, number: 0 };
   plan.clusters.forEach((cluster, clusterPosition) => {
     const clusterId = newId();
     rows.push({

@@ -30,7 +30,7 @@ import { cardFor, cardForEvent, type WorkshopRef } from './service';
  */
 export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInput): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const access = await loadAccess(tx, ref.workshopId, ref.caller);
     const memo = new VisibilityMemo();
     const merged = await listedCards(tx, access, input.cards_id, memo);
     const first = merged[0]!;
@@ -81,10 +81,16 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     changes.record({
       workshopId: ref.workshopId,
       action: 'mergeCards',
-      userId: ref.userId,
+      userId: ref.caller.id,
       change: { card: await cardForEvent(tx, row), merged_ids: sourceIds },
     });
-    await unhookViewReferences(deps, tx, changes, ref, { cardIds: sourceIds });
+    await unhookViewReferences(
+      deps,
+      tx,
+      changes,
+      { workshopId: ref.workshopId, userId: ref.caller.id },
+      { cardIds: sourceIds },
+    );
     // Zones linked to a merged cluster follow it into the new cluster.
     await relinkZones(deps, { tx, changes }, { ...ref, from: sourceIds, to: first.type === 'cluster' ? id : null });
     return cardFor(tx, access, row);

@@ -21,7 +21,7 @@ import { createCard, getCard, listCardsBody, removeCard, updateCard, type Worksh
 const tag = 'Cards';
 
 function workshopRef(c: Context<AppEnv>): WorkshopRef {
-  return { workshopId: c.req.param('workshop_id') ?? '', userId: c.get('user').id };
+  return { workshopId: c.req.param('workshop_id') ?? '', caller: c.get('user') };
 }
 
 /** The CSV of a `multipart/form-data` request's `file` field (415, 400 and 413 otherwise). */

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../http/errors';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
 import { authorize } from '../access/rules';
-import type { WorkshopAccess } from '../../domain/permissions';
+import type { Caller, WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
 import {
   authorFor,
@@ -49,7 +49,8 @@ import { unhookViewReferences } from '../workshops/view-references';
 /** Who is asking about which workshop. */
 export interface WorkshopRef {
   workshopId: string;
-  userId: string;
+  /** Who is asking: their id, and what single sign-on keeps their session out of. */
+  caller: Caller;
 }
 
 /** One card as the caller sees it (score per display prefs, author per its visibility). */
@@ -108,7 +109,7 @@ export async function listCardsBody(
   identityEpoch: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
-  const access = await loadAccess(db, ref.workshopId, ref.userId);
+  const access = await loadAccess(db, ref.workshopId, ref.caller);
   // Hidden votes or a private step give each participant a list of their own; otherwise one list
   // per role is shared, made for a reader who wrote nothing, unless the caller wrote some of the
   // anonymous cards in it (they see their own name on them).
@@ -146,7 +147,7 @@ export async function getCard(
   attributes: ReadonlySet<CardAttribute> = new Set(),
 ): Promise<CardDetailOutput> {
   const { db } = deps.database;
-  const access = await loadAccess(db, ref.workshopId, ref.userId);
+  const access = await loadAccess(db, ref.workshopId, ref.caller);
   const row = await findVisibleCard(db, access, cardId);
   const card: CardDetailOutput = await cardFor(db, access, row);
   if (attributes.has('sections')) card.sections = await cardSections(db, ref.workshopId, row.id, access);
@@ -164,7 +165,7 @@ async function requireCluster(db: Db, access: WorkshopAccess, parentId: string):
 
 export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInput): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const access = await loadAccess(tx, ref.workshopId, ref.caller);
     authorize(access, input.type === 'cluster' ? 'add_cluster' : 'add_idea');
     const parentId = input.type === 'idea' ? (await requireCluster(tx, access, input.parent!)).id : null;
     await requireRoomForCards(tx, ref.workshopId, 1);
@@ -182,12 +183,12 @@ export function createCard(deps: AppDeps, ref: WorkshopRef, input: CreateCardInp
       aside: input.aside,
       parentId,
       position,
-      userId: ref.userId,
+      userId: ref.caller.id,
       authorVisibility: authorVisibilityNow(access),
     });
     await plan.commit(deps, tx, changes);
     const card = toCard(row);
-    changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.userId, change: { card } });
+    changes.record({ workshopId: ref.workshopId, action: 'addCard', userId: ref.caller.id, change: { card } });
     return card;
   });
 }
@@ -199,7 +200,7 @@ export function updateCard(
   input: UpdateCardInput,
 ): Promise<CardOutput> {
   return writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const access = await loadAccess(tx, ref.workshopId, ref.caller);
     const before = await findVisibleCard(tx, access, cardId);
     authorize(access, { edit_card: { authorId: before.userId } });
 
@@ -232,7 +233,7 @@ export function updateCard(
       changes.record({
         workshopId: ref.workshopId,
         action: 'updateCard',
-        userId: ref.userId,
+        userId: ref.caller.id,
         change: { card: await cardForEvent(tx, row), changes: diff },
       });
     }
@@ -242,7 +243,7 @@ export function updateCard(
 
 export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string): Promise<void> {
   await writeWorkshop(deps, ref.workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, ref.workshopId, ref.userId);
+    const access = await loadAccess(tx, ref.workshopId, ref.caller);
     const row = await findVisibleCard(tx, access, cardId);
     authorize(access, { delete_card: { authorId: row.userId } });
     const card = await cardForEvent(tx, row);
@@ -258,10 +259,16 @@ export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeCard',
-      userId: ref.userId,
+      userId: ref.caller.id,
       change: { card, removed_ids: ideaIds },
     });
-    await unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
+    await unhookViewReferences(
+      deps,
+      tx,
+      changes,
+      { workshopId: ref.workshopId, userId: ref.caller.id },
+      { cardIds: [row.id, ...ideaIds] },
+    );
     await relinkZones(deps, { tx, changes }, { ...ref, from: [row.id] });
   });
 }

@@ -31,7 +31,7 @@ export function addComment(deps: WriteDeps, ref: CardRef, input: { content: stri
       await insertComment(tx, {
         workshopId: ref.workshopId,
         cardId: card.id,
-        userId: ref.userId,
+        userId: ref.caller.id,
         authorVisibility: authorVisibilityNow(access),
         content: input.content,
       }),
@@ -39,7 +39,7 @@ export function addComment(deps: WriteDeps, ref: CardRef, input: { content: stri
     changes.record({
       workshopId: ref.workshopId,
       action: 'addComment',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { comment: onCard(comment, card.id) },
     });
@@ -57,7 +57,7 @@ export async function removeComment(deps: WriteDeps, ref: CardRef, commentId: st
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeComment',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { comment: onCard(toComment(row), card.id) },
     });

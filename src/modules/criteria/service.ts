@@ -36,7 +36,7 @@ async function criterionOf(
 
 export async function listCriteria(deps: AppDeps, user: UserRow, workshopId: string): Promise<CriterionOutput[]> {
   const { db } = deps.database;
-  const access = await loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user);
   return criteriaOf(db, workshopId, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
@@ -47,7 +47,7 @@ export async function getCriterion(
   id: string,
 ): Promise<CriterionOutput> {
   const { db } = deps.database;
-  const access = await loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user);
   return criterionOf(db, workshopId, id, ratingsScopeFor(access), await visibleCardAuthors(db, access));
 }
 
@@ -58,7 +58,7 @@ export function createCriterion(
   input: { title: string; scale: number },
 ): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const id = newId();
     const position = await arrangeCriteria(tx, workshopId, { insert: { id } });
     const row = await insertCriterion(tx, { id, workshopId, title: input.title, scale: input.scale, position });
@@ -76,7 +76,7 @@ export function updateCriterion(
   input: { title?: string | undefined },
 ): Promise<CriterionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
     if (input.title === undefined || input.title === before.title) return criterionOf(tx, workshopId, id, 'all');
     const after = await renameCriterion(tx, id, input.title);
@@ -94,7 +94,7 @@ export function updateCriterion(
 /** Deleting a criterion deletes its ratings (foreign key) and unhooks the views that sorted by it. */
 export async function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const before = await findCriterion(tx, workshopId, id);
     await arrangeCriteria(tx, workshopId, { remove: id });
     await deleteCriterionRow(tx, id);

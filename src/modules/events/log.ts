@@ -5,6 +5,7 @@ import type { Page } from '../../http/pagination';
 import { isFacilitator, seesAllRatings, seesAllVotes } from '../access/rules';
 import type { WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
+import type { Caller } from '../../domain/permissions';
 import { isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
 import { actionCountsSeen, eventPage, eventRowsAfter, type LogView } from './repo';
@@ -63,11 +64,11 @@ function withoutScores(output: EventOutput, row: EventRow): EventOutput {
 export async function listEvents(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   query: { filters?: string[] | undefined; page: Page & { offset: number } },
 ): Promise<{ items: EventOutput[]; total: number }> {
   const { db } = deps.database;
-  const access = await loadAccess(db, workshopId, userId);
+  const access = await loadAccess(db, workshopId, caller);
   const { rows, total } = await eventPage(db, workshopId, logViewOf(access, await visibleCardAuthors(db, access)), {
     actions: query.filters,
     limit: query.page.perPage,

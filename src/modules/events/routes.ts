@@ -21,7 +21,7 @@ export function eventsRoutes(deps: AppDeps) {
     async (c) => {
       const query = c.req.valid('query');
       const page = pageOf(query);
-      const { items, total } = await listEvents(deps, c.req.param('workshop_id'), c.get('user').id, {
+      const { items, total } = await listEvents(deps, c.req.param('workshop_id'), c.get('user'), {
         filters: query.filters,
         page,
       });

@@ -51,7 +51,7 @@ export function createExport(
 ): Promise<ExportResource> {
   const { pendingExportsPerWorkshop: perWorkshop, pendingExportsPerUser: perUser } = deps.config;
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     // The workshop's row is already locked (`writeWorkshop`).
     if (perWorkshop > 0 && (await pendingExportsOfWorkshop(tx, workshopId)) >= perWorkshop) {
       throw new AppError(
@@ -76,7 +76,7 @@ export function createExport(
 /** The workshop's exports, newest first. */
 export async function listExports(deps: AppDeps, user: UserRow, workshopId: string): Promise<ExportResource[]> {
   const { db } = deps.database;
-  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  authorize(await loadAccess(db, workshopId, user), 'facilitate', { allowArchived: true });
   const rows = await exportsOf(db, workshopId);
   return rows.map((row) => toExport(deps.config, row));
 }
@@ -88,7 +88,7 @@ export async function getExport(
   exportId: string,
 ): Promise<ExportResource> {
   const { db } = deps.database;
-  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  authorize(await loadAccess(db, workshopId, user), 'facilitate', { allowArchived: true });
   return toExport(deps.config, await findExport(db, workshopId, exportId));
 }
 
@@ -100,7 +100,7 @@ export async function downloadExport(
   exportId: string,
 ): Promise<FileResponse> {
   const { db } = deps.database;
-  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  authorize(await loadAccess(db, workshopId, user), 'facilitate', { allowArchived: true });
   const row = await findExport(db, workshopId, exportId);
   const file = row.state === 'success' ? exportFile(row) : null;
   const stored = file ? await findFile(db, file) : undefined;
@@ -117,7 +117,7 @@ export async function downloadExport(
 /** Deletes the export and its file (its link stops working). */
 export async function deleteExport(deps: AppDeps, user: UserRow, workshopId: string, exportId: string): Promise<void> {
   const file = await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await findExport(tx, workshopId, exportId);
     const stored = exportFile(row);
     await deleteExportRow(tx, row.id);

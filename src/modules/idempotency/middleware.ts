@@ -96,7 +96,13 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
         },
       );
     }
-    if (claim.kind === 'done') return replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));
+    if (claim.kind === 'done') {
+      const kept = () => replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));
+      if (withoutToken || !accessChecked(c.req.path)) return kept();
+      // Answered by `replayAfterAccess` once the route's checks of the caller passed; nothing is kept again.
+      c.set('keptReplay', kept);
+      return next();
+    }
 
     const holding = setInterval(() => {
       holdKey(database, ref).catch((err: unknown) => reportKeyFailure('holding', err));
@@ -117,6 +123,14 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
       reportKeyFailure(status >= 500 || status === 429 ? 'releasing' : 'keeping the answer of', err);
     }
   };
+}
+
+/**
+ * Whether the route's access to a workshop or an organization is checked before a kept answer is
+ * replayed: every route needing a token but those under `/v1/auth`, which name neither.
+ */
+function accessChecked(path: string): boolean {
+  return !path.startsWith('/v1/auth/');
 }
 
 /**

@@ -33,7 +33,7 @@ import type { InvitationOutput } from '../../domain/invitations';
 
 export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: string): Promise<InvitationOutput[]> {
   const { db } = deps.database;
-  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  authorize(await loadAccess(db, workshopId, user), 'facilitate', { allowArchived: true });
   return (await invitationsOf(db, workshopId)).map(toInvitation);
 }
 
@@ -45,7 +45,7 @@ export function invite(
   input: InviteInput,
 ): Promise<InvitationOutput[]> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, user.id);
+    const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const members = new Set(await memberAddressesOf(tx, workshopId));
     const already = input.emails.filter((email) => members.has(email));
@@ -83,7 +83,7 @@ export async function resendInvitation(
   invitationId: string,
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, user.id);
+    const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was accepted already.');
@@ -99,7 +99,7 @@ export async function deleteInvitation(
   invitationId: string,
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
     await deleteInvitationRow(tx, row.id);
     changes.record({

@@ -44,7 +44,7 @@ export function addItem(
         workshopId: ref.workshopId,
         cardId: card.id,
         sectionId: input.section_id,
-        userId: ref.userId,
+        userId: ref.caller.id,
         authorVisibility: authorVisibilityNow(access),
         content: input.content,
       }),
@@ -52,7 +52,7 @@ export function addItem(
     changes.record({
       workshopId: ref.workshopId,
       action: 'addItem',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { item: onCard(item, card.id) },
     });
@@ -77,7 +77,7 @@ export function changeItem(
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateItem',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { item: onCard(item, card.id), changes: diffFields(toItem(before), item, ['content']) },
     });
@@ -95,7 +95,7 @@ export async function removeItem(deps: WriteDeps, ref: CardRef, itemId: string):
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeItem',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { item: onCard(toItem(row), card.id) },
     });

@@ -211,19 +211,6 @@ export async function deleteMember(tx: Db, memberId: string): Promise<void> {
   await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
 }
 
-/** The organizations requiring single sign-on that the user is a member of, with their role in each. */
-export async function ssoOrganizationsOf(
-  db: Db,
-  userId: string,
-): Promise<Array<{ organizationId: string; role: OrganizationMemberRow['role'] }>> {
-  const { organizationMembers, organizations } = tablesOf(db);
-  return db
-    .select({ organizationId: organizationMembers.organizationId, role: organizationMembers.role })
-    .from(organizationMembers)
-    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
-    .where(and(eq(organizationMembers.userId, userId), eq(organizations.ssoRequired, true)));
-}
-
 /** The organization owning the workshop; undefined when a person owns it, or there is no such workshop. */
 export async function organizationOwning(db: Db, workshopId: string): Promise<string | undefined> {
   const { workshops } = tablesOf(db);

@@ -46,7 +46,7 @@ export function organizationsRoutes(deps: AppDeps) {
       '/organizations/:id',
       doc({ tag: TAG, summary: 'An organization you are a member of', response: OrganizationOutput }),
       async (c) => {
-        return c.json(await getOrganization(deps, c.req.param('id'), c.get('user').id), 200);
+        return c.json(await getOrganization(deps, c.req.param('id'), c.get('user')), 200);
       },
     )
     .put(
@@ -63,7 +63,7 @@ export function organizationsRoutes(deps: AppDeps) {
       }),
       jsonBody(OrganizationUpdateInput),
       async (c) => {
-        await updateOrganizationSettings(deps, c.req.param('id'), c.get('user').id, c.req.valid('json'));
+        await updateOrganizationSettings(deps, c.req.param('id'), c.get('user'), c.req.valid('json'));
         return c.body(null, 204);
       },
     )
@@ -77,7 +77,7 @@ export function organizationsRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const form = await readMultipart(c, { allowEmpty: true });
-        await setOrganizationAvatar(deps, c.req.param('id'), c.get('user').id, form);
+        await setOrganizationAvatar(deps, c.req.param('id'), c.get('user'), form);
         return c.body(null, 204);
       },
     )
@@ -89,7 +89,7 @@ export function organizationsRoutes(deps: AppDeps) {
         response: v.array(OrganizationMemberOutput),
       }),
       async (c) => {
-        return c.json(await listMembers(deps, c.req.param('id'), c.get('user').id), 200);
+        return c.json(await listMembers(deps, c.req.param('id'), c.get('user')), 200);
       },
     )
     .post(
@@ -110,7 +110,7 @@ export function organizationsRoutes(deps: AppDeps) {
       '/organizations/:id/members/:member_id',
       doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }),
       async (c) => {
-        await removeMember(deps, c.req.param('id'), c.get('user').id, c.req.param('member_id'));
+        await removeMember(deps, c.req.param('id'), c.get('user'), c.req.param('member_id'));
         return c.body(null, 204);
       },
     );

@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { FileStore } from '../../files/store';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import type { Caller } from '../../domain/permissions';
 import type { DomainEventBus } from '../../domain/bus';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
@@ -62,10 +63,10 @@ export async function listMyOrganizations(deps: OrganizationDeps, userId: string
 export async function getOrganization(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: Caller,
 ): Promise<OrganizationOutput> {
   return toOrganization(
-    (await loadOrganizationAccess(deps.database.db, organizationId, userId)).organization,
+    (await loadOrganizationAccess(deps.database.db, organizationId, caller)).organization,
     deps.config,
   );
 }
@@ -78,7 +79,7 @@ export async function getOrganization(
 export async function updateOrganizationSettings(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: Caller,
   input: { name?: string; sso_required?: boolean },
 ): Promise<void> {
   if (input.sso_required && !deps.config.oidc) {
@@ -86,7 +87,7 @@ export async function updateOrganizationSettings(
   }
   await deps.database.transaction(async (tx) => {
     await lockOrganization(tx, organizationId);
-    requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId));
+    requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller, { settings: true }));
     const fields = { name: input.name, ssoRequired: input.sso_required };
     if (fields.name !== undefined || fields.ssoRequired !== undefined)
       await updateOrganization(tx, organizationId, fields);
@@ -97,19 +98,19 @@ export async function updateOrganizationSettings(
 export async function setOrganizationAvatar(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: Caller,
   form: FormFields,
 ): Promise<void> {
-  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, userId));
+  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, caller));
   const image = await readAvatar(form);
   // Checked again inside the write: membership may have changed while the image was decoded.
   await replaceAvatar(deps, {
-    userId,
+    userId: caller.id,
     image,
     current: async (tx) => {
       // Locked before it is read: another replacement waits, then drops the avatar this one stores.
       await lockOrganization(tx, organizationId);
-      return requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, userId)).organization.avatarUrl;
+      return requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller)).organization.avatarUrl;
     },
     store: (tx, url) => updateOrganization(tx, organizationId, { avatarUrl: url }),
   });
@@ -118,10 +119,10 @@ export async function setOrganizationAvatar(
 export async function listMembers(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: Caller,
 ): Promise<OrganizationMemberOutput[]> {
   const { db } = deps.database;
-  await loadOrganizationAccess(db, organizationId, userId);
+  await loadOrganizationAccess(db, organizationId, caller);
   return (await membersOf(db, organizationId)).map(toMember);
 }
 
@@ -140,7 +141,7 @@ export async function addMember(
   try {
     return await deps.database.transaction(async (tx) => {
       await lockOrganization(tx, organizationId);
-      const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor.id));
+      const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor));
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
       const account = await lockedAccountOf(tx, input.email, actor.id);
       const confirmed = account?.confirmedAt ? account : undefined;
@@ -176,13 +177,13 @@ export async function addMember(
 export async function removeMember(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: Caller,
   memberId: string,
 ): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
     // Two admins removing each other at once: the second waits, then finds what the first left.
     await lockOrganization(tx, organizationId);
-    const access = await loadOrganizationAccess(tx, organizationId, userId);
+    const access = await loadOrganizationAccess(tx, organizationId, caller);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
     if (!target) throw notFound('Member');

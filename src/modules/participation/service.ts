@@ -42,6 +42,6 @@ export async function participationOf(db: Db, workshopId: string, withUsers: boo
 /** GET /v1/workshops/:id/participation (members; `users` for facilitators). */
 export async function getParticipation(deps: AppDeps, user: UserRow, workshopId: string): Promise<ParticipationOutput> {
   const { db } = deps.database;
-  const access = await loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user);
   return participationOf(db, workshopId, isFacilitator(access));
 }

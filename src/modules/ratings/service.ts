@@ -60,14 +60,14 @@ export function rateCard(
     const scale = await findCriterionScale(tx, ref.workshopId, input.criterium_id);
     if (scale === undefined) throw invalid('criterium_id', 'No criterion with this id in the workshop.');
     requireOnScale(scale, input.value);
-    const key = { cardId: card.id, criteriumId: input.criterium_id, userId: ref.userId };
+    const key = { cardId: card.id, criteriumId: input.criterium_id, userId: ref.caller.id };
     if (await findUserRating(tx, key)) throw alreadyRated();
     const row = await insertUnique(() => insertRating(tx, { ...key, workshopId: ref.workshopId, value: input.value }));
     const rating = toRating(row);
     changes.record({
       workshopId: ref.workshopId,
       action: 'addRating',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { rating },
     });
@@ -92,7 +92,7 @@ export function changeRating(
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateRating',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { rating, changes: diffFields(toRating(before), rating, ['value']) },
     });
@@ -110,7 +110,7 @@ export async function removeRating(deps: WriteDeps, ref: CardRef, ratingId: stri
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeRating',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: card.userId,
       change: { rating: toRating(row) },
     });

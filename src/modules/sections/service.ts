@@ -21,13 +21,13 @@ async function findSection(db: Db, workshopId: string, id: string): Promise<Sect
 
 export async function listSections(deps: AppDeps, user: UserRow, workshopId: string): Promise<SectionOutput[]> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, user.id);
+  await loadAccess(db, workshopId, user);
   return sectionsOf(db, workshopId);
 }
 
 export async function getSection(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<SectionOutput> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, user.id);
+  await loadAccess(db, workshopId, user);
   return toSection(await findSection(db, workshopId, id));
 }
 
@@ -38,7 +38,7 @@ export function createSection(
   input: { title: string },
 ): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const id = newId();
     const position = await arrangeSections(tx, workshopId, { insert: { id } });
     const section = toSection(await insertSection(tx, { id, workshopId, title: input.title, position }));
@@ -55,7 +55,7 @@ export function updateSection(
   input: { title?: string | undefined },
 ): Promise<SectionOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const before = toSection(await findSection(tx, workshopId, id));
     if (input.title === undefined || input.title === before.title) return before;
     const section = toSection(await renameSection(tx, id, input.title));
@@ -72,7 +72,7 @@ export function updateSection(
 /** Deleting a section deletes the items filed under it (foreign key). */
 export async function deleteSection(deps: AppDeps, user: UserRow, workshopId: string, id: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const before = toSection(await findSection(tx, workshopId, id));
     await arrangeSections(tx, workshopId, { remove: id });
     await deleteSectionRow(tx, id);

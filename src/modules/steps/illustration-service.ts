@@ -8,6 +8,7 @@ import { countAgainstWorkshop } from '../uploads/quota';
 import { ownUpload } from '../uploads/storage';
 import { authorize } from '../access/rules';
 import { loadAccess } from '../access/load';
+import type { Caller } from '../../domain/permissions';
 import { findStep } from './service';
 import { deleteIllustrationRow, illustrationOf, insertIllustration, updateIllustrationRow } from './repo';
 import {
@@ -35,11 +36,11 @@ function logged(deps: AppDeps, row: IllustrationRow): StepIllustration {
 export async function getIllustration(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   stepId: string,
 ): Promise<IllustrationOutput> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, userId);
+  await loadAccess(db, workshopId, caller);
   await findStep(db, workshopId, stepId);
   return toIllustration(await requireIllustration(db, stepId), deps.config);
 }
@@ -48,14 +49,14 @@ export async function getIllustration(
 export function setIllustration(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   stepId: string,
   input: CreateIllustrationInput,
 ): Promise<IllustrationOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, caller), 'facilitate');
     await findStep(tx, workshopId, stepId);
-    const file = await ownUpload(tx, userId, { container: input.blob.container, key: input.blob.key });
+    const file = await ownUpload(tx, caller.id, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid(
         'blob.mimetype',
@@ -69,7 +70,7 @@ export function setIllustration(
       changes.record({
         workshopId,
         action: 'removeIllustration',
-        userId,
+        userId: caller.id,
         change: { illustration: logged(deps, previous) },
       });
     }
@@ -82,7 +83,12 @@ export function setIllustration(
       container: file.container,
       mimetype: file.mimetype,
     });
-    changes.record({ workshopId, action: 'addIllustration', userId, change: { illustration: logged(deps, row) } });
+    changes.record({
+      workshopId,
+      action: 'addIllustration',
+      userId: caller.id,
+      change: { illustration: logged(deps, row) },
+    });
     return toIllustration(row, deps.config);
   });
 }
@@ -90,12 +96,12 @@ export function setIllustration(
 export function updateIllustration(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   stepId: string,
   input: UpdateIllustrationInput,
 ): Promise<IllustrationOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, caller), 'facilitate');
     await findStep(tx, workshopId, stepId);
     const before = await requireIllustration(tx, stepId);
     const wanted = { ...before, align: input.align ?? before.align, name: input.name ?? before.name };
@@ -106,7 +112,7 @@ export function updateIllustration(
     changes.record({
       workshopId,
       action: 'updateIllustration',
-      userId,
+      userId: caller.id,
       change: { illustration: logged(deps, row), changes: diff },
     });
     return toIllustration(row, deps.config);
@@ -116,14 +122,19 @@ export function updateIllustration(
 export async function deleteIllustration(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   stepId: string,
 ): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, caller), 'facilitate');
     await findStep(tx, workshopId, stepId);
     const row = await requireIllustration(tx, stepId);
     await deleteIllustrationRow(tx, row.id);
-    changes.record({ workshopId, action: 'removeIllustration', userId, change: { illustration: logged(deps, row) } });
+    changes.record({
+      workshopId,
+      action: 'removeIllustration',
+      userId: caller.id,
+      change: { illustration: logged(deps, row) },
+    });
   });
 }

@@ -19,7 +19,7 @@ export function stepsRoutes(deps: AppDeps) {
       '/workshops/:workshop_id/steps',
       doc({ tag, summary: 'List the steps in order', response: v.array(StepOutput) }),
       async (c) => {
-        return c.json(await listSteps(deps, c.req.param('workshop_id'), c.get('user').id), 200);
+        return c.json(await listSteps(deps, c.req.param('workshop_id'), c.get('user')), 200);
       },
     )
     .post(
@@ -27,11 +27,11 @@ export function stepsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Add a step', status: 201, response: StepOutput }),
       jsonBody(StepInput),
       async (c) => {
-        return c.json(await createStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.valid('json')), 201);
+        return c.json(await createStep(deps, c.req.param('workshop_id'), c.get('user'), c.req.valid('json')), 201);
       },
     )
     .get('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Get a step', response: StepOutput }), async (c) => {
-      return c.json(await getStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id')), 200);
+      return c.json(await getStep(deps, c.req.param('workshop_id'), c.get('user'), c.req.param('id')), 200);
     })
     .put(
       '/workshops/:workshop_id/steps/:id',
@@ -39,11 +39,11 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(StepInput),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        return c.json(await updateStep(deps, workshop_id, c.get('user').id, id, c.req.valid('json')), 200);
+        return c.json(await updateStep(deps, workshop_id, c.get('user'), id, c.req.valid('json')), 200);
       },
     )
     .delete('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Delete a step', status: 204 }), async (c) => {
-      await deleteStep(deps, c.req.param('workshop_id'), c.get('user').id, c.req.param('id'));
+      await deleteStep(deps, c.req.param('workshop_id'), c.get('user'), c.req.param('id'));
       return c.body(null, 204);
     })
     .get(
@@ -51,7 +51,7 @@ export function stepsRoutes(deps: AppDeps) {
       doc({ tag, summary: "Get the step's illustration", response: IllustrationOutput }),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(await getIllustration(deps, workshop_id, c.get('user').id, step_id), 200);
+        return c.json(await getIllustration(deps, workshop_id, c.get('user'), step_id), 200);
       },
     )
     .post(
@@ -68,7 +68,7 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(CreateIllustrationInput),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(await setIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 201);
+        return c.json(await setIllustration(deps, workshop_id, c.get('user'), step_id, c.req.valid('json')), 201);
       },
     )
     .put(
@@ -77,12 +77,12 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(UpdateIllustrationInput),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(await updateIllustration(deps, workshop_id, c.get('user').id, step_id, c.req.valid('json')), 200);
+        return c.json(await updateIllustration(deps, workshop_id, c.get('user'), step_id, c.req.valid('json')), 200);
       },
     )
     .delete(illustrationPath, doc({ tag, summary: 'Remove the illustration', status: 204 }), async (c) => {
       const { workshop_id, step_id } = c.req.param();
-      await deleteIllustration(deps, workshop_id, c.get('user').id, step_id);
+      await deleteIllustration(deps, workshop_id, c.get('user'), step_id);
       return c.body(null, 204);
     });
 }

@@ -7,6 +7,7 @@ import { diffFields } from '../../domain/events';
 import { authorize } from '../access/rules';
 import { DEFAULT_PREFS } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
+import type { Caller } from '../../domain/permissions';
 import { cardsVisibleMoved } from '../access/visibility';
 import { workshopForEvent } from '../workshops/output';
 import { assertViewReferences } from '../workshops/repo';
@@ -27,21 +28,21 @@ export async function findStep(db: Db, workshopId: string, stepId: string): Prom
   return row;
 }
 
-export async function listSteps(deps: AppDeps, workshopId: string, userId: string): Promise<StepOutput[]> {
+export async function listSteps(deps: AppDeps, workshopId: string, caller: Caller): Promise<StepOutput[]> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, userId);
+  await loadAccess(db, workshopId, caller);
   return (await stepsOf(db, workshopId)).map(toStep);
 }
 
-export async function getStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<StepOutput> {
+export async function getStep(deps: AppDeps, workshopId: string, caller: Caller, stepId: string): Promise<StepOutput> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, userId);
+  await loadAccess(db, workshopId, caller);
   return toStep(await findStep(db, workshopId, stepId));
 }
 
-export function createStep(deps: AppDeps, workshopId: string, userId: string, input: StepInput): Promise<StepOutput> {
+export function createStep(deps: AppDeps, workshopId: string, caller: Caller, input: StepInput): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, userId), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, caller), 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const id = newId();
@@ -56,7 +57,7 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
       view: mergeView(DEFAULT_VIEW, input.view),
     });
     const step = toStep(row);
-    changes.record({ workshopId, action: 'addStep', userId, change: { step } });
+    changes.record({ workshopId, action: 'addStep', userId: caller.id, change: { step } });
     return step;
   });
 }
@@ -68,12 +69,12 @@ export function createStep(deps: AppDeps, workshopId: string, userId: string, in
 export function updateStep(
   deps: AppDeps,
   workshopId: string,
-  userId: string,
+  caller: Caller,
   stepId: string,
   input: StepInput,
 ): Promise<StepOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, userId);
+    const access = await loadAccess(tx, workshopId, caller);
     authorize(access, 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
     const before = toStep(await findStep(tx, workshopId, stepId));
@@ -102,20 +103,20 @@ export function updateStep(
     const step = toStep(row);
     // Editing the current step's prefs can reveal or hide cards as a step change does.
     const moved = access.workshop.currentStepId === stepId ? cardsVisibleMoved(before.prefs, step.prefs) : {};
-    changes.record({ workshopId, action: 'updateStep', userId, change: { step, changes: diff, ...moved } });
+    changes.record({ workshopId, action: 'updateStep', userId: caller.id, change: { step, changes: diff, ...moved } });
     return step;
   });
 }
 
 /** Removes the step and closes the gap; a workshop whose current step it was has no current step any more. */
-export async function deleteStep(deps: AppDeps, workshopId: string, userId: string, stepId: string): Promise<void> {
+export async function deleteStep(deps: AppDeps, workshopId: string, caller: Caller, stepId: string): Promise<void> {
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, userId);
+    const access = await loadAccess(tx, workshopId, caller);
     authorize(access, 'facilitate');
     const step = toStep(await findStep(tx, workshopId, stepId));
     await arrangeSteps(tx, workshopId, { remove: stepId });
     await deleteStepRow(tx, stepId);
-    changes.record({ workshopId, action: 'removeStep', userId, change: { step } });
+    changes.record({ workshopId, action: 'removeStep', userId: caller.id, change: { step } });
     if (access.workshop.currentStepId === stepId) {
       // The workshop has no current step any more: screens must learn it like any step change.
       const workshop = await clearCurrentStep(tx, workshopId);
@@ -123,7 +124,7 @@ export async function deleteStep(deps: AppDeps, workshopId: string, userId: stri
       changes.record({
         workshopId,
         action: 'changeStep',
-        userId,
+        userId: caller.id,
         change: { workshop: await workshopForEvent(tx, deps.config, workshop), step: null, ...moved },
       });
     }

@@ -12,7 +12,7 @@ import type { TimerOutput } from '../../domain/timer';
 /** GET /v1/workshops/:id/timer (members). */
 export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Promise<TimerOutput> {
   const { db } = deps.database;
-  await loadAccess(db, workshopId, user.id);
+  await loadAccess(db, workshopId, user);
   return toTimer(await timerOf(db, workshopId));
 }
 
@@ -23,7 +23,7 @@ export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string)
  */
 export function changeTimer(deps: AppDeps, user: UserRow, workshopId: string, input: TimerInput): Promise<TimerOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const now = Date.now();
     const before = await timerOf(tx, workshopId);
     const next = nextTimer(before, input, now);

@@ -6,7 +6,7 @@ import { writeBatched, type BatchItem, type BatchOutcome } from '../../db/write-
 import { diffFields } from '../../domain/events';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { authorize, seesAllVotes } from '../access/rules';
-import { accessKey, findAccesses, type LoadedAccess, type WorkshopRow } from '../access/load';
+import { accessKey, findAccesses, requireSsoAllows, type LoadedAccess, type WorkshopRow } from '../access/load';
 import { loadCardTargets, loadTarget, onCard, type FeedbackTarget } from '../access/feedback-target';
 import type { CardRef } from '../../domain/card-ref';
 import { seesCard, VisibilityMemo } from '../access/visibility';
@@ -67,15 +67,20 @@ async function castVotes(
   items: ReadonlyArray<BatchItem<Cast>>,
 ): Promise<Array<BatchOutcome<VoteOutput>>> {
   const refs = items.map(({ input }) => input.ref);
-  const accesses = await findAccesses(tx, refs);
+  const accesses = await findAccesses(
+    tx,
+    refs.map((ref) => ({ workshopId: ref.workshopId, userId: ref.caller.id })),
+  );
   const cards = await loadCardTargets(
     tx,
-    refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.userId))),
+    refs.filter((ref) => accesses.has(accessKey(ref.workshopId, ref.caller.id))),
   );
   const hidden = await cardsHiddenFromVoters(tx, refs, accesses, cards);
   const spending = await spendingOfVoters(
     tx,
-    refs.filter((ref) => cards.has(ref.cardId)),
+    refs
+      .filter((ref) => cards.has(ref.cardId))
+      .map((ref) => ({ workshopId: ref.workshopId, userId: ref.caller.id, cardId: ref.cardId })),
   );
   const now = nowIso();
   const accepted: Array<{
@@ -93,12 +98,13 @@ async function castVotes(
   // Accepted votes are answered once inserted, below.
   const outcomes: Array<BatchOutcome<VoteOutput> | undefined> = items.map(({ input: { ref, value } }, index) => {
     try {
-      const access = accesses.get(accessKey(ref.workshopId, ref.userId));
+      const access = accesses.get(accessKey(ref.workshopId, ref.caller.id));
       if (!access) throw notFound('Workshop');
+      requireSsoAllows(ref.caller, access.workshop);
       const card = cards.get(ref.cardId);
       if (!card || hidden.has(index)) throw notFound('Card');
       authorize(access, voteAction(card));
-      const key = voterKey(ref.workshopId, ref.userId);
+      const key = voterKey(ref.workshopId, ref.caller.id);
       let voter = spending.get(key);
       if (!voter) spending.set(key, (voter = { workshop: { positive: 0, negative: 0 }, cards: new Map() }));
       const onCard = voter.cards.get(card.id) ?? { positive: 0, negative: 0 };
@@ -119,7 +125,7 @@ async function castVotes(
           id: newId(),
           workshopId: ref.workshopId,
           cardId: card.id,
-          userId: ref.userId,
+          userId: ref.caller.id,
           value,
           createdAt: now,
           updatedAt: now,
@@ -162,7 +168,7 @@ async function cardsHiddenFromVoters(
   const hidden = new Set<number>();
   const memo = new VisibilityMemo();
   for (const [index, ref] of refs.entries()) {
-    const access = accesses.get(accessKey(ref.workshopId, ref.userId));
+    const access = accesses.get(accessKey(ref.workshopId, ref.caller.id));
     const card = cards.get(ref.cardId);
     if (access && card && !(await seesCard(tx, access, card.userId, memo))) hidden.add(index);
   }
@@ -194,7 +200,7 @@ export function changeVote(
     changes.record({
       workshopId: ref.workshopId,
       action: 'updateVote',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: target.card.userId,
       change: { vote: onCard(vote, after.cardId), changes: diffFields(toVote(before), vote, ['value']) },
     });
@@ -212,7 +218,7 @@ export async function removeVote(deps: WriteDeps, ref: CardRef, voteId: string):
     changes.record({
       workshopId: ref.workshopId,
       action: 'removeVote',
-      userId: ref.userId,
+      userId: ref.caller.id,
       cardUserId: target.card.userId,
       change: { vote: onCard(toVote(row), row.cardId) },
     });

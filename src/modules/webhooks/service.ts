@@ -59,7 +59,7 @@ export function toDelivery(row: DeliveryRow): DeliveryOutput {
 
 /** Webhooks are for the organization's admins (and tokens with the webhooks scopes); members who are not get 403, anyone else 404. */
 async function requireWebhookAdmin(deps: AppDeps, organizationId: string, user: UserRow): Promise<void> {
-  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user.id));
+  requireOrganizationAdmin(await loadOrganizationAccess(deps.database.db, organizationId, user));
 }
 
 /**

@@ -53,7 +53,7 @@ export function copyWorkshop(
 ): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
-    const access = await loadAccess(tx, sourceId, user.id);
+    const access = await loadAccess(tx, sourceId, user);
     const source = access.workshop;
     const ids = new Map<string, string>();
     const copyId = (id: string) => {

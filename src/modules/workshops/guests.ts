@@ -28,7 +28,7 @@ export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<Guest
     return {
       token: await issueToken(tx, deps.config, guest),
       user: toUser(guest, deps.config),
-      workshop: await workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, guest.id)),
+      workshop: await workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, guest)),
     };
   });
 }

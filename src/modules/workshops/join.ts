@@ -25,7 +25,7 @@ import type { WorkshopOutput } from '../../domain/workshops';
 export function joinWorkshop(deps: AppDeps, user: UserRow, by: JoinBy): Promise<WorkshopOutput> {
   return writeRunningWorkshop(deps, by, async (tx, changes, workshop) => {
     await admitParticipant(deps, tx, changes, workshop, user);
-    return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user.id));
+    return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user));
   });
 }
 

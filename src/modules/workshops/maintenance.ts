@@ -28,7 +28,7 @@ export async function deleteAllOf(
 ): Promise<void> {
   const { action } = BULK_DELETES[kind];
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const count = await deleteAllOfWorkshop(tx, BULK_DELETES[kind].table, workshopId);
     changes.record({ workshopId, action, userId: user.id, change: { count } });
   });
@@ -42,7 +42,7 @@ export function sendMessage(
   input: MessageInput,
 ): Promise<{ recipients: number }> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, user.id);
+    const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const recipients = (await membersOf(tx, workshopId)).map((m) => m.userId).filter((id) => id !== user.id);
     if (input.include_me) recipients.push(user.id);

@@ -18,7 +18,7 @@ export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>
 /** GET /v1/workshops/:id/user_roles: facilitator-only (docs/api.md#who-may-do-what), also in an archived workshop. */
 export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: string): Promise<UserRoleOutput[]> {
   const { db } = deps.database;
-  authorize(await loadAccess(db, workshopId, user.id), 'facilitate', { allowArchived: true });
+  authorize(await loadAccess(db, workshopId, user), 'facilitate', { allowArchived: true });
   return (await membersWithUsers(db, workshopId)).map(({ member, ...who }) => toUserRole(member, who));
 }
 
@@ -27,7 +27,7 @@ export async function listUserRoles(deps: AppDeps, user: UserRow, workshopId: st
  * (whose link opens again only if it runs again under the same code).
  */
 export async function getAccessCode(deps: AppDeps, user: UserRow, workshopId: string): Promise<AccessCodeOutput> {
-  const access = await loadAccess(deps.database.db, workshopId, user.id);
+  const access = await loadAccess(deps.database.db, workshopId, user);
   authorize(access, 'facilitate', { allowArchived: true });
   const { config } = deps;
   return {
@@ -45,7 +45,7 @@ export function updateUserRole(
   role: UserRoleOutput['role'],
 ): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user.id), 'facilitate');
+    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const [found] = await membersWithUsers(tx, workshopId, memberId);
     if (!found) throw notFound('User role');
     const { member: before, ...who } = found;

@@ -11,7 +11,7 @@ import type { ChangeRecorder } from '../../domain/recorder';
 import { membersOf } from './members-repo';
 import { toStep } from '../../domain/steps';
 import { authorize } from '../access/rules';
-import { DEFAULT_PREFS } from '../../domain/permissions';
+import { DEFAULT_PREFS, ssoBars, type Caller } from '../../domain/permissions';
 import { cardsVisibleMoved, writesPrivately } from '../access/visibility';
 import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
@@ -95,7 +95,7 @@ export function createOrganizationWorkshop(
     // Any member, facilitator or admin, may create the organization's workshops; strangers get 404.
     // Locked so that a member being removed meanwhile, on any instance, creates nothing after.
     await lockOrganization(tx, organizationId);
-    await loadOrganizationAccess(tx, organizationId, user.id);
+    await loadOrganizationAccess(tx, organizationId, user);
     await assertViewReferences(tx, '', input.view);
     const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
@@ -117,7 +117,7 @@ export async function getWorkshopBody(
   identityEpoch: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { db } = deps.database;
-  const access = await loadAccess(db, workshopId, user.id);
+  const access = await loadAccess(db, workshopId, user);
   const scope = ratingsScopeFor(access);
   // Readers whose step hides others' ratings, or others' cards (and the ratings on them), have answers of their own.
   const personal =
@@ -127,15 +127,20 @@ export async function getWorkshopBody(
   return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
 }
 
+/**
+ * GET /v1/user/me/workshops: the workshops the user may open, less those single sign-on keeps
+ * this session out of (docs/integrations.md#requiring-it-for-an-organization).
+ */
 export async function listWorkshops(
   deps: AppDeps,
-  user: UserRow,
+  user: UserRow & Caller,
   filters: ListWorkshopsQuery,
 ): Promise<WorkshopOutput[]> {
   const { db } = deps.database;
   const output: WorkshopOutput[] = [];
-  for (const row of await listVisibleWorkshops(db, user.id, filters)) {
-    output.push(await workshopFor(db, deps.config, await loadAccess(db, row.id, user.id)));
+  const rows = await listVisibleWorkshops(db, user.id, filters);
+  for (const row of rows.filter((workshop) => !ssoBars(user, workshop))) {
+    output.push(await workshopFor(db, deps.config, await loadAccess(db, row.id, user)));
   }
   return output;
 }
@@ -147,7 +152,7 @@ export async function listOrganizationWorkshops(
   organizationId: string,
   filters: OrganizationWorkshopsQuery,
 ): Promise<WorkshopOutput[]> {
-  await loadOrganizationAccess(deps.database.db, organizationId, user.id);
+  await loadOrganizationAccess(deps.database.db, organizationId, user);
   return listWorkshops(deps, user, { ...filters, owner: organizationId });
 }
 
@@ -169,7 +174,7 @@ export function updateWorkshop(
   input: UpdateWorkshopInput,
 ): Promise<WorkshopOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, user.id);
+    const access = await loadAccess(tx, workshopId, user);
     const before = access.workshop;
     authorize(access, 'facilitate', { allowArchived: before.state === 'archived' && input.state === 'running' });
     await assertViewReferences(tx, workshopId, input.view);
@@ -236,7 +241,7 @@ async function notifyStepChange(
 /** DELETE /v1/workshops/:id: everything in the workshop goes with it (foreign keys cascade). */
 export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: string): Promise<void> {
   const exportFiles = await writeWorkshop(deps, workshopId, async (tx, changes) => {
-    const access = await loadAccess(tx, workshopId, user.id);
+    const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const recorded = await workshopForEvent(tx, deps.config, access.workshop);
     const files = await dropWorkshopExports(tx, workshopId);
