@@ -5,8 +5,9 @@ import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import type { OidcStatusOutput } from '../src/modules/oidc/schemas';
 import type { CreatedApiTokenOutput } from '../src/modules/api-tokens/schemas';
+import { hashToken } from '../src/modules/auth/crypto';
 import { useServer } from './helpers/cast';
-import { createConfirmedUser, createUser, expectError, type TestUser } from './helpers/factories';
+import { createConfirmedUser, createUser, errorOf, expectError, type TestUser } from './helpers/factories';
 import { useProvider, type ProviderAccount } from './helpers/oidc-provider';
 import { rawSync, syncedDoc } from './helpers/collab';
 import { checkResponse } from './helpers/response-check';
@@ -142,16 +143,48 @@ describe('starting a sign-in', () => {
     expect(url.href).not.toContain('code_verifier');
   });
 
-  it('refuses a return_to that leaves the site', async () => {
+  it('refuses a return_to that would send the person to another site once resolved or decoded', async () => {
     for (const returnTo of [
-      '//evil.test/x',
-      'https://evil.test/',
-      '/\\evil.test',
-      'workshops',
+      '//evil.example',
+      '//evil.example/x',
+      '/..//evil.example',
+      '/./..//evil.example',
+      '/%2e%2e//evil.example',
+      '/workshops/../..//evil.example',
+      '/\\evil.example',
+      '/\\/evil.example',
+      '/%5C%5Cevil.example',
+      '/%2F%2Fevil.example',
+      '/%2f/evil.example',
+      'https://evil.example/',
+      'http:/evil.example',
       'javascript:alert(1)',
+      'workshops',
+      ' /workshops',
+      '/%0d%0a',
+      '/x\r\nSet-Cookie: a=b',
+      '/\t/evil.example',
+      '/%00',
+      '/%E0%A4%A',
     ]) {
       const res = await t.request('GET', `/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`);
       expectError(res, 400, 'invalid_request');
+      expect(errorOf(res).details, returnTo).toEqual([expect.objectContaining({ path: 'return_to' })]);
+    }
+  });
+
+  it('keeps a return_to as the plain path it resolves to', async () => {
+    const app = new Jar();
+    for (const [sent, kept] of [
+      ['/workshops/../workshops/abc', '/workshops/abc'],
+      ['/./workshops/abc?tab=board#ignored', '/workshops/abc?tab=board'],
+      ['/workshops/caf\u00e9', '/workshops/caf%C3%A9'],
+    ] as const) {
+      const state = (await start(app, sent)).searchParams.get('state')!;
+      const [row] = await t.rows<{ return_to: string }>(
+        sql`select return_to from oidc_logins where state_hash = ${hashToken(state)}`,
+      );
+      expect(row?.return_to, sent).toBe(kept);
     }
   });
 });

@@ -2047,6 +2047,7 @@ export interface operations {
     getV1AuthOidcStart: {
         parameters: {
             query?: {
+                /** @description Where the console goes once signed in: a path on this site, such as `/workshops/abc?tab=board` (`/` by default). It is normalized (`.` and `..` resolved); a URL, or a path that would begin with `//` or `/\` once normalized or decoded, or that holds a backslash or a control character, is refused with 400 `invalid_request`. */
                 return_to?: string;
             };
             header?: never;

@@ -10,7 +10,18 @@ export type OidcStatusOutput = v.InferOutput<typeof OidcStatusOutput>;
 
 export const StartQuery = v.object({
   /** Where the console goes once signed in: a path on this site. */
-  return_to: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  return_to: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(2000),
+      v.description(
+        'Where the console goes once signed in: a path on this site, such as `/workshops/abc?tab=board` ' +
+          '(`/` by default). It is normalized (`.` and `..` resolved); a URL, or a path that would begin with ' +
+          '`//` or `/\\` once normalized or decoded, or that holds a backslash or a control character, is ' +
+          'refused with 400 `invalid_request`.',
+      ),
+    ),
+  ),
 });
 
 /**

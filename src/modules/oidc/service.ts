@@ -39,19 +39,35 @@ const CALLBACK_PATH = '/v1/auth/oidc/callback';
 export const callbackUrl = (config: Pick<Config, 'publicUrl'>) => `${config.publicUrl}${CALLBACK_PATH}`;
 
 /**
- * `return_to` as a path on this site, or `/`. Anything that could leave it (`//host`, `/\host`,
- * a scheme) is refused, so the sign-in cannot be turned into a redirect elsewhere; a fragment is
- * dropped, since the token travels in one.
+ * `return_to` as a plain path of the console, normalized, or `/` when there is none
+ * (docs/integrations.md#single-sign-on). It is resolved against this site as a browser would
+ * (`.` and `..` segments, `%2e` included) and must stay on it: neither the path as sent, nor
+ * resolved, nor decoded may begin with `//` or `/\` (which a browser, or a router that decodes,
+ * reads as another host) or hold a backslash or a control character. `/..//evil.example` resolves to
+ * `//evil.example` and is refused like it. What is refused answers 400, so a sign-in can never be
+ * turned into a redirect elsewhere; the resolved path is what is kept. A fragment is dropped, since
+ * the token travels in one.
  */
 export function sameSitePath(returnTo: string | undefined): string {
   if (returnTo === undefined || returnTo === '') return '/';
-  const base = 'http://this.invalid';
   const refused = () => invalid('return_to', 'Expected a path on this site, such as /workshops/abc.');
-  const controlOrBackslash = [...returnTo].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20);
-  if (!returnTo.startsWith('/') || returnTo.startsWith('//') || controlOrBackslash) throw refused();
+  if (!returnTo.startsWith('/') || !plainPath(returnTo)) throw refused();
+  const base = 'http://this.invalid';
   const url = new URL(returnTo, base);
-  if (url.origin !== base) throw refused();
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    throw refused();
+  }
+  if (url.origin !== base || !plainPath(url.pathname) || !plainPath(decoded)) throw refused();
   return url.pathname + url.search;
+}
+
+/** Neither begins like another host (`//`, `/\`) nor holds a backslash or a control character. */
+function plainPath(path: string): boolean {
+  if (path.startsWith('//')) return false;
+  return ![...path].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
 }
 
 /** GET /v1/auth/oidc/start: a sign-in kept by its `state`, and the provider's address to send the person to. */
