@@ -22,6 +22,21 @@ export const StartQuery = v.object({
       ),
     ),
   ),
+  /**
+   * A one-time value the console's tab made and kept, handed back beside the token so the tab takes
+   * only the end of a sign-in it started (docs/integrations.md#single-sign-on).
+   */
+  client_state: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\w-]{22,128}$/, 'Expected 22 to 128 letters, digits, "-" or "_".'),
+      v.description(
+        'A one-time value made by the browser tab that starts the sign-in (22 to 128 characters of base64url), ' +
+          'handed back as `client_state` beside the token or the problem in the fragment, so that the tab takes ' +
+          'only the end of a sign-in it started itself.',
+      ),
+    ),
+  ),
 });
 
 /**

@@ -70,11 +70,14 @@ function plainPath(path: string): boolean {
   return ![...path].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
 }
 
-/** GET /v1/auth/oidc/start: a sign-in kept by its `state`, and the provider's address to send the person to. */
+/**
+ * GET /v1/auth/oidc/start: a sign-in kept by its `state`, and the provider's address to send the
+ * person to. `clientState`, the console tab's one-time value, is kept with it to be handed back.
+ */
 export async function startSignIn(
   deps: OidcDeps,
   provider: OidcProvider,
-  returnTo: string,
+  { returnTo, clientState }: { returnTo: string; clientState: string | null },
 ): Promise<{ url: string; state: string }> {
   const configuration = await provider.configuration();
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -88,6 +91,7 @@ export async function startSignIn(
       codeVerifier,
       nonce,
       returnTo,
+      clientState,
       expiresAt: new Date(now + LOGIN_TTL_MS).toISOString(),
     });
   });
@@ -102,8 +106,13 @@ export async function startSignIn(
   return { url: url.href, state };
 }
 
-/** Where the callback sends the browser: the console with a token, or with what went wrong. */
-export type SignInOutcome = { returnTo: string } & ({ token: string } | { problem: SignInProblem });
+/**
+ * Where the callback sends the browser: the console with a token, or with what went wrong, and the
+ * tab's one-time value from the start (null when the start had none, or the sign-in is unknown).
+ */
+export type SignInOutcome = { returnTo: string; clientState: string | null } & (
+  { token: string } | { problem: SignInProblem }
+);
 
 class Refused extends Error {
   constructor(readonly problem: SignInProblem) {
@@ -125,10 +134,13 @@ export async function finishSignIn(
 ): Promise<SignInOutcome> {
   const state = query.get('state');
   const login = state ? await write(deps, (tx) => takeOidcLogin(tx, hashToken(state))) : undefined;
-  if (!state || !login || stateCookie !== state) return { returnTo: login?.returnTo ?? '/', problem: 'state' };
-  const { returnTo } = login;
-  if (login.expiresAt < nowIso()) return { returnTo, problem: 'expired' };
-  if (query.has('error')) return { returnTo, problem: query.get('error') === 'access_denied' ? 'denied' : 'failed' };
+  if (!state || !login || stateCookie !== state) {
+    // Nothing of an unknown sign-in, nor of one another browser started, goes back to this one.
+    return { returnTo: login?.returnTo ?? '/', clientState: null, problem: 'state' };
+  }
+  const back = { returnTo: login.returnTo, clientState: login.clientState };
+  if (login.expiresAt < nowIso()) return { ...back, problem: 'expired' };
+  if (query.has('error')) return { ...back, problem: query.get('error') === 'access_denied' ? 'denied' : 'failed' };
 
   let claims: ProviderClaims;
   try {
@@ -148,14 +160,14 @@ export async function finishSignIn(
   } catch (err) {
     // The operator's clue (a wrong secret, clocks apart); the person is told only that it failed.
     console.warn(`[oidc] sign-in failed: ${(err as Error).message}`);
-    return { returnTo, problem: 'failed' };
+    return { ...back, problem: 'failed' };
   }
   try {
-    return { returnTo, token: await signInAs(deps, claims) };
+    return { ...back, token: await signInAs(deps, claims) };
   } catch (err) {
-    if (err instanceof Refused) return { returnTo, problem: err.problem };
+    if (err instanceof Refused) return { ...back, problem: err.problem };
     // The same person's first sign-in in two tabs at once: the second finds the identity taken.
-    if (isUniqueViolation(err)) return { returnTo, problem: 'failed' };
+    if (isUniqueViolation(err)) return { ...back, problem: 'failed' };
     throw err;
   }
 }
