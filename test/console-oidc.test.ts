@@ -3,17 +3,20 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
-import { expectAccessible, LAPTOP } from './helpers/console';
+import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
 import { createConfirmedUser, seedWorkshopWith } from './helpers/factories';
 import { useProvider } from './helpers/oidc-provider';
 
 /*
  * Signing in to the console through the OpenID provider (docs/integrations.md#single-sign-on), in
  * a real chromium against a real provider: the button, the provider's own login and consent forms,
- * and back in the console signed in, where the sign-in started; or told plainly why not.
+ * and back in the console signed in, where the sign-in started; or told plainly why not. A token in
+ * the address that is not the end of this tab's own sign-in signs nobody in.
  */
 
 const TOKEN_KEY = 'workshop-console-token';
+/** Where a tab keeps the one-time value of the sign-in it started. */
+const SIGN_IN_KEY = 'workshop-console-sign-in';
 
 describe.skipIf(!browserAvailable)('the console: signing in with the provider', () => {
   const op = useProvider();
@@ -38,7 +41,7 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
     op.accounts.set(login, { email: `${login}@example.test`, email_verified: true, name: 'Nia Provider' });
     const { page, problems } = await browser.newPage(LAPTOP);
     await page.goto(`${t.url}/`);
-    const button = page.getByRole('link', { name: 'Sign in with Acme ID' });
+    const button = page.getByRole('button', { name: 'Sign in with Acme ID' });
     await button.waitFor();
     await expectAccessible(page, 'sign in, with the provider');
     await button.click();
@@ -55,6 +58,8 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
     });
     expect(account.body.email).toBe(`${login}@example.test`);
     expect(account.body.confirmed_at).not.toBeNull();
+    // The tab's one-time value served this sign-in and is gone.
+    expect(await page.evaluate((key) => sessionStorage.getItem(key), SIGN_IN_KEY)).toBeNull();
     expect(problems.errors).toEqual([]);
   });
 
@@ -65,7 +70,7 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
     op.accounts.set(login, { email: lin.email, email_verified: true });
     const { page, problems } = await browser.newPage(LAPTOP);
     await page.goto(`${t.url}/workshops/${workshop.id}`);
-    await page.getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await page.getByRole('button', { name: 'Sign in with Acme ID' }).click();
     await atProvider(page, login);
 
     await page.locator('body[data-status="signed-in"]').waitFor();
@@ -89,7 +94,7 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
       await route.fulfill({ response, headers: { ...response.headers(), location: location.href } });
     });
     await page.goto(`${t.url}/`);
-    await page.getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await page.getByRole('button', { name: 'Sign in with Acme ID' }).click();
     await atProvider(page, login);
     await shown(page, '[role="alert"]', /could not be finished/);
     await page.locator('body[data-status="signed-out"]').waitFor();
@@ -103,10 +108,65 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
     op.accounts.set(other, { email: vera.email, email_verified: false });
     const second = await browser.newPage(LAPTOP);
     await second.page.goto(`${t.url}/`);
-    await second.page.getByRole('link', { name: 'Sign in with Acme ID' }).click();
+    await second.page.getByRole('button', { name: 'Sign in with Acme ID' }).click();
     await atProvider(second.page, other);
     await shown(second.page, '[role="alert"]', /exists already/);
     expect(await second.page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
     expect([...problems.errors, ...second.problems.errors]).toEqual([]);
+  });
+
+  it("stays signed in as its person when a link carries someone else's token, which leaves the address", async () => {
+    const vic = await createConfirmedUser(t, 'Vic');
+    const mal = await createConfirmedUser(t, 'Mal');
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openConsoleWithToken(page, t.url, vic.token, '/');
+    // The link opens in a new tab of the same browser, as a click on it does.
+    const linked = await page.context().newPage();
+    await linked.goto(`${t.url}/#token=${encodeURIComponent(mal.token)}`);
+    await linked.locator('body[data-status="signed-in"]').waitFor();
+    expect(await linked.textContent('.who')).toBe('Vic');
+    expect(new URL(linked.url()).hash).toBe('');
+    expect(await linked.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBe(vic.token);
+    // Vic's own session was neither replaced nor dropped.
+    expect((await t.request('GET', '/v1/user/me', { token: vic.token })).status).toBe(200);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('signs nobody in with the end of a sign-in another tab started, sent as a link', async () => {
+    // Mal signs in at the provider in a browser of their own, and keeps the address the callback sent it to.
+    const login = uniqueLogin('mal');
+    op.accounts.set(login, { email: `${login}@example.test`, email_verified: true, name: 'Mal Provider' });
+    const mal = await browser.newPage(LAPTOP);
+    await mal.page.addInitScript(() => {
+      if (/[#&]token=/.test(location.hash)) sessionStorage.setItem('arrived-at', location.href);
+    });
+    const start = new URLSearchParams({ return_to: '/', client_state: randomBytes(32).toString('base64url') });
+    await mal.page.goto(`${t.url}/v1/auth/oidc/start?${start}`);
+    await atProvider(mal.page, login);
+    await mal.page.waitForFunction(() => sessionStorage.getItem('arrived-at') !== null);
+    const link = (await mal.page.evaluate(() => sessionStorage.getItem('arrived-at')))!;
+    expect(new URL(link).hash).toMatch(/^#token=/);
+
+    // Opened in someone else's tab, signed out: it stays signed out, keeps nothing, and the token leaves the address.
+    const { page, problems } = await browser.newPage(LAPTOP);
+    const settled = async () => {
+      await page.locator('body[data-status="signed-out"], body[data-status="signed-in"]').waitFor();
+      return page.locator('body').getAttribute('data-status');
+    };
+    await page.goto(link);
+    expect(await settled()).toBe('signed-out');
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+
+    // Nor in a tab whose own sign-in is under way: the value it kept is another, and now used up.
+    await page.evaluate((key) => sessionStorage.setItem(key, 'a'.repeat(64)), SIGN_IN_KEY);
+    await page.goto('about:blank');
+    await page.goto(link);
+    expect(await settled()).toBe('signed-out');
+    expect(await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
+    expect(await page.evaluate((key) => sessionStorage.getItem(key), SIGN_IN_KEY)).toBeNull();
+    // The link was a real sign-in's end, with the value of the tab that started it.
+    expect(new URL(link).hash).toMatch(/&client_state=/);
+    expect([...problems.errors, ...mal.problems.errors]).toEqual([]);
   });
 });

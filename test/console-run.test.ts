@@ -308,7 +308,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.getByRole('img', { name: `QR code of the join link ${join_url}` }).waitFor();
     await expectAccessible(page, 'the run tab, people in the room');
 
-    // The screen opens in a new tab, signed in by the fragment, which it takes out of its address.
+    // The screen opens in a new tab, signed in with the token the console lends it, never in its address.
     const [screen] = await Promise.all([
       page.context().waitForEvent('page'),
       page.getByRole('button', { name: 'Open the screen for the projector' }).click(),

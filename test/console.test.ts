@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, shown, SHOWS_WITHIN_MS, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
@@ -196,25 +197,59 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     expect(problems.errors).toEqual([]);
   });
 
-  it('lends its token to the screen: signing out there forgets it, and the console stays signed in', async () => {
+  it('lends its token only to the screen it opens: a link cannot sign a screen in as someone else, nor swap its token', async () => {
     const fay = await sdkUser(t, 'Fay');
+    const mallory = await sdkUser(t, 'Mallory');
     const { id } = await sdkWorkshop(fay.api, [], 'Projector');
-    const { page } = await browser.newPage(LAPTOP);
-    await page.goto(`${t.url}/screen/${id}#token=${encodeURIComponent(fay.api.token!)}`);
-    await page.locator('body[data-status="live"]').waitFor();
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in to the workshop screen' }).waitFor();
+    const { id: elsewhere } = await sdkWorkshop(mallory.api, [], 'Elsewhere');
+    const screenToken = (page: Page) => page.evaluate(() => sessionStorage.getItem('workshop-screen-token'));
+    const signInHeading = (page: Page) => page.getByRole('heading', { name: 'Sign in to the workshop screen' });
+
+    // A link carrying someone's token opens a screen that is signed out, the token gone from the address.
+    const linked = await browser.newPage(LAPTOP);
+    await linked.page.goto(`${t.url}/screen/${id}#token=${encodeURIComponent(mallory.api.token!)}`);
+    await linked.page.locator('body[data-status="signed-out"], body[data-status="live"]').waitFor();
+    expect(await linked.page.locator('body').getAttribute('data-status')).toBe('signed-out');
+    await signInHeading(linked.page).waitFor();
+    expect(linked.page.url()).toBe(`${t.url}/screen/${id}`);
+    expect(await screenToken(linked.page)).toBeNull();
+
+    // The console's own button opens it signed in as Fay.
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openConsoleWithToken(page, t.url, fay.api.token!, `/workshops/${id}?tab=run`);
+    const [screen] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('button', { name: 'Open the screen for the projector' }).click(),
+    ]);
+    await screen.locator('body[data-status="live"]').waitFor();
+    expect(screen.url()).toBe(`${t.url}/screen/${id}`);
+    expect(await screenToken(screen)).toBe(fay.api.token);
+
+    // That screen, sent on by a link with Mallory's token, is still Fay's: Mallory's workshop stays closed to it.
+    await screen.goto(`${t.url}/screen/${elsewhere}#token=${encodeURIComponent(mallory.api.token!)}`);
+    await shown(screen, '#notice', /not one of its members/);
+    expect(screen.url()).toBe(`${t.url}/screen/${elsewhere}`);
+    expect(await screenToken(screen)).toBe(fay.api.token);
+
+    // Signing out there forgets the lent token only: the console stays signed in, and is not asked again.
+    await screen.goto(`${t.url}/screen/${id}`);
+    await screen.locator('body[data-status="live"]').waitFor();
+    await screen.getByRole('button', { name: 'Sign out' }).click();
+    await signInHeading(screen).waitFor();
     const still = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${fay.api.token}` } });
     expect(still.status).toBe(200);
+    expect(await screenToken(screen)).toBeNull();
+    expect(await screen.evaluate(() => window.opener)).toBeNull();
+    expect([...problems.errors, ...linked.problems.errors]).toEqual([]);
 
     // Signed in on the screen's own form, the token is the screen's: signing out ends it.
-    await page.getByLabel('E-mail').fill(fay.email);
-    await page.getByLabel('Password').fill(SDK_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('body[data-status="live"]').waitFor();
-    const own = await page.evaluate(() => sessionStorage.getItem('workshop-screen-token'));
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('heading', { name: 'Sign in to the workshop screen' }).waitFor();
+    await screen.getByLabel('E-mail').fill(fay.email);
+    await screen.getByLabel('Password').fill(SDK_PASSWORD);
+    await screen.getByRole('button', { name: 'Sign in' }).click();
+    await screen.locator('body[data-status="live"]').waitFor();
+    const own = await screenToken(screen);
+    await screen.getByRole('button', { name: 'Sign out' }).click();
+    await signInHeading(screen).waitFor();
     const ended = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${own}` } });
     expect(ended.status).toBe(401);
   });

@@ -5,8 +5,9 @@ import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import type { OidcStatusOutput } from '../src/modules/oidc/schemas';
 import type { CreatedApiTokenOutput } from '../src/modules/api-tokens/schemas';
+import { hashToken } from '../src/modules/auth/crypto';
 import { useServer } from './helpers/cast';
-import { createConfirmedUser, createUser, expectError, type TestUser } from './helpers/factories';
+import { createConfirmedUser, createUser, errorOf, expectError, type TestUser } from './helpers/factories';
 import { useProvider, type ProviderAccount } from './helpers/oidc-provider';
 import { rawSync, syncedDoc } from './helpers/collab';
 import { checkResponse } from './helpers/response-check';
@@ -51,9 +52,13 @@ async function visit(url: string, jar: Jar, init: RequestInit = {}): Promise<Res
   return res;
 }
 
-/** Starts a sign-in at the app: the provider's authorization URL, with the app's cookie in `app`. */
-async function start(app: Jar, returnTo = '/workshops/abc'): Promise<URL> {
-  const res = await visit(`${t.url}/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`, app);
+/**
+ * Starts a sign-in at the app: the provider's authorization URL, with the app's cookie in `app`;
+ * `clientState` is the console tab's one-time value, when the test plays a tab.
+ */
+async function start(app: Jar, returnTo = '/workshops/abc', clientState?: string): Promise<URL> {
+  const query = new URLSearchParams({ return_to: returnTo, ...(clientState ? { client_state: clientState } : {}) });
+  const res = await visit(`${t.url}/v1/auth/oidc/start?${query}`, app);
   expect(res.status).toBe(302);
   return new URL(res.headers.get('location')!);
 }
@@ -142,17 +147,67 @@ describe('starting a sign-in', () => {
     expect(url.href).not.toContain('code_verifier');
   });
 
-  it('refuses a return_to that leaves the site', async () => {
+  it('refuses a return_to that would send the person to another site once resolved or decoded', async () => {
     for (const returnTo of [
-      '//evil.test/x',
-      'https://evil.test/',
-      '/\\evil.test',
-      'workshops',
+      '//evil.example',
+      '//evil.example/x',
+      '/..//evil.example',
+      '/./..//evil.example',
+      '/%2e%2e//evil.example',
+      '/workshops/../..//evil.example',
+      '/\\evil.example',
+      '/\\/evil.example',
+      '/%5C%5Cevil.example',
+      '/%2F%2Fevil.example',
+      '/%2f/evil.example',
+      'https://evil.example/',
+      'http:/evil.example',
       'javascript:alert(1)',
+      'workshops',
+      ' /workshops',
+      '/%0d%0a',
+      '/x\r\nSet-Cookie: a=b',
+      '/\t/evil.example',
+      '/%00',
+      '/%E0%A4%A',
     ]) {
       const res = await t.request('GET', `/v1/auth/oidc/start?return_to=${encodeURIComponent(returnTo)}`);
       expectError(res, 400, 'invalid_request');
+      expect(errorOf(res).details, returnTo).toEqual([expect.objectContaining({ path: 'return_to' })]);
     }
+  });
+
+  it('keeps a return_to as the plain path it resolves to', async () => {
+    const app = new Jar();
+    for (const [sent, kept] of [
+      ['/workshops/../workshops/abc', '/workshops/abc'],
+      ['/./workshops/abc?tab=board#ignored', '/workshops/abc?tab=board'],
+      ['/workshops/caf\u00e9', '/workshops/caf%C3%A9'],
+    ] as const) {
+      const state = (await start(app, sent)).searchParams.get('state')!;
+      const [row] = await t.rows<{ return_to: string }>(
+        sql`select return_to from oidc_logins where state_hash = ${hashToken(state)}`,
+      );
+      expect(row?.return_to, sent).toBe(kept);
+    }
+  });
+
+  it("refuses a client_state that is not a tab's one-time value", async () => {
+    for (const clientState of [
+      'short',
+      'x'.repeat(129),
+      'has spaces in it, and more than 22',
+      `${'a'.repeat(30)}<b>`,
+    ]) {
+      const query = new URLSearchParams({ client_state: clientState });
+      const res = await t.request('GET', `/v1/auth/oidc/start?${query}`);
+      expectError(res, 400, 'invalid_request');
+    }
+    const twice = await t.request(
+      'GET',
+      `/v1/auth/oidc/start?client_state=${'a'.repeat(22)}&client_state=${'b'.repeat(22)}`,
+    );
+    expectError(twice, 400, 'invalid_request');
   });
 });
 
@@ -190,6 +245,33 @@ describe('the callback', () => {
     expect(location.origin + location.pathname + location.search).toBe(`${t.url}/workshops/xyz?tab=board`);
     expect(location.search).not.toContain('token');
     expect(location.hash).toMatch(/^#token=/);
+  });
+
+  it("hands the tab's one-time value back beside the token or the problem, and only to the browser that started", async () => {
+    const login = uniqueLogin('tab');
+    op.accounts.set(login, { email: `${login}@example.test`, email_verified: true });
+    const app = new Jar();
+    const clientState = randomBytes(32).toString('base64url');
+    const { fragment } = await callback(await atProvider(await start(app, '/', clientState), login), app);
+    expect(fragment.get('token')).toBeTruthy();
+    expect(fragment.get('client_state')).toBe(clientState);
+
+    const cancelledState = randomBytes(32).toString('base64url');
+    const cancelled = (await start(app, '/', cancelledState)).searchParams.get('state');
+    const denied = new URL(`${t.url}/v1/auth/oidc/callback?error=access_denied&state=${cancelled}`);
+    expect(Object.fromEntries((await callback(denied, app)).fragment)).toEqual({
+      sign_in_error: 'denied',
+      client_state: cancelledState,
+    });
+
+    // The end of a sign-in taken to another browser carries nothing of the tab that started it.
+    const elsewhere = await atProvider(await start(app, '/', randomBytes(32).toString('base64url')), login);
+    expect(Object.fromEntries((await callback(elsewhere, new Jar())).fragment)).toEqual({ sign_in_error: 'state' });
+
+    // A start without one (an older console) gets none back.
+    const without = await signIn(login, { email: `${login}@example.test`, email_verified: true });
+    expect(without.get('token')).toBeTruthy();
+    expect(without.has('client_state')).toBe(false);
   });
 
   it('links an existing account when the address is verified by the provider and confirmed here', async () => {

@@ -104,7 +104,6 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const started = performance.now();
       await openScreen(page, t.url, id, pat.token!);
       const loadMs = Math.round(performance.now() - started);
-      // The fragment has done its work: the address keeps no token.
       expect(page.url()).toBe(`${t.url}/screen/${id}`);
       expect(await page.textContent('#step-name')).toBe('Brainstorm');
       expect(await page.textContent('#step-instructions')).toBe('One idea per card.');

@@ -75,9 +75,15 @@ export function useBrowser(): TestBrowser {
   };
 }
 
-/** Opens a workshop's screen signed in through the URL fragment, and waits until it is live. */
+/**
+ * Opens a workshop's screen signed in as `token`, kept in the tab as the screen's own sign-in form
+ * keeps it (no link can sign a screen in: the console lends its token to the tab it opens), and
+ * waits until it is live. The token is put in place from a light page of the same origin.
+ */
 export async function openScreen(page: Page, baseUrl: string, workshopId: string, token: string): Promise<void> {
-  await page.goto(`${baseUrl}/screen/${workshopId}#token=${encodeURIComponent(token)}`);
+  await page.goto(`${baseUrl}/health`);
+  await page.evaluate((token) => sessionStorage.setItem('workshop-screen-token', token), token);
+  await page.goto(`${baseUrl}/screen/${workshopId}`);
   await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
 }
 

@@ -45,12 +45,46 @@ const PROVIDER_PROBLEMS: Record<string, string> = {
   no_email: 'The provider gave no e-mail address, which a new account needs.',
   account_exists:
     'An account with this e-mail address exists already. Sign in with its password: it is linked to the provider only once the provider has verified the address and the account has confirmed it.',
+  storage:
+    'This browser does not let the page keep what the sign-in needs: allow this site to store data, or sign in with a password.',
 };
+
+/** The one-time value of the provider sign-in this tab started: in this tab's session storage only. */
+const SIGN_IN_KEY = 'workshop-console-sign-in';
+
+/**
+ * Starts a sign-in through the provider in this tab, to come back to `returnTo`. The tab makes a
+ * one-time value and keeps it; the server hands it back beside the token, and only a token that
+ * comes with it is taken (below). Where the tab cannot keep it (storage refused), says so instead.
+ */
+export function startProviderSignIn(returnTo: string): void {
+  const value = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('');
+  try {
+    sessionStorage.setItem(SIGN_IN_KEY, value);
+  } catch {
+    providerProblem.value = PROVIDER_PROBLEMS.storage!;
+    return;
+  }
+  location.assign(`/v1/auth/oidc/start?${new URLSearchParams({ return_to: returnTo, client_state: value })}`);
+}
+
+/** The value kept by `startProviderSignIn`, forgotten as it is read: it serves one sign-in. */
+function takeSignInValue(): string | null {
+  try {
+    const value = sessionStorage.getItem(SIGN_IN_KEY);
+    sessionStorage.removeItem(SIGN_IN_KEY);
+    return value;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The end of a sign-in through the provider: the callback returns here with the token, or the
- * problem, in the fragment (never sent to a server, nor in a Referer). Kept or shown, then taken
- * out of the address and of the history.
+ * problem, in the fragment (never sent to a server, nor in a Referer), then taken out of the address
+ * and of the history. The token is kept only beside the one-time value this tab made when it
+ * started that sign-in; any other `#token=` (a link someone sent, another tab's sign-in) is
+ * ignored, and whoever is signed in stays signed in (docs/pages.md#signing-in-and-the-workshops).
  */
 export function takeProviderSignIn(): void {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -58,7 +92,8 @@ export function takeProviderSignIn(): void {
   const problem = fragment.get('sign_in_error');
   if (token === null && problem === null) return;
   history.replaceState(history.state, '', location.pathname + location.search);
-  if (token) storeToken(token);
+  const kept = takeSignInValue();
+  if (token && kept !== null && fragment.get('client_state') === kept) storeToken(token);
   if (problem !== null) providerProblem.value = PROVIDER_PROBLEMS[problem] ?? PROVIDER_PROBLEMS.failed!;
 }
 

@@ -229,6 +229,4 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   const ticking = setInterval(() => renderTimer(live.state, timerRemainingMs(live.state)), TICK_MS);
 }
 
-const token = takeToken();
-if (token) void open(token);
-else showSignIn();
+void takeToken().then((token) => (token ? open(token) : showSignIn()));

@@ -1,27 +1,35 @@
 /*
  * Where the screen keeps its bearer token: in this tab's session storage only (gone with the tab,
- * never sent by the browser on its own as a cookie would be). A link may hand it over in the URL
- * fragment (`/screen/<id>#token=…`), which browsers never send to a server; it is taken out of the
- * address bar at once, so it does not stay in the history or show on a projected screen.
+ * never sent by the browser on its own as a cookie would be). It comes from the screen's own sign-in
+ * form, or is lent by the console that opened this tab (../shared/screen-loan.ts), never from the
+ * address: a link's `#token=…` is ignored and taken out of the address bar, so nobody can sign a
+ * screen in as someone else with a link, nor replace the token of a screen already signed in.
+ * See docs/pages.md#signing-in-on-the-screen.
  */
+import { borrowToken } from '../shared/screen-loan';
 
 const KEY = 'workshop-screen-token';
-/** Set while the token in use came in the address (the console's own, lent to the projector). */
+/** Set while the token in use is the console's, lent to the projector. */
 const LENT_KEY = 'workshop-screen-token-lent';
 /** Where storage is refused (some private modes), the token lives as long as the page. */
 let inMemory: string | null = null;
+let lentInMemory = false;
 
-export function takeToken(): string | null {
-  const handedOver = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (handedOver) {
+/** The token to open the screen with: the console's, when it just opened this tab, else the one kept here. */
+export async function takeToken(): Promise<string | null> {
+  if (new URLSearchParams(location.hash.slice(1)).has('token')) {
     history.replaceState(null, '', location.pathname + location.search);
-    keepToken(handedOver);
+  }
+  const lent = await borrowToken();
+  if (lent) {
+    keepToken(lent);
+    lentInMemory = true;
     try {
       sessionStorage.setItem(LENT_KEY, '1');
     } catch {
-      lentInMemory = true;
+      // Known in memory only.
     }
-    return handedOver;
+    return lent;
   }
   try {
     return sessionStorage.getItem(KEY) ?? inMemory;
@@ -30,11 +38,9 @@ export function takeToken(): string | null {
   }
 }
 
-let lentInMemory = false;
-
 /**
- * Whether the token was lent through the address (by the console, which goes on using it): the
- * screen's sign-out then only forgets it here, and a revocation would sign the console out too.
+ * Whether the token was lent by the console, which goes on using it: the screen's sign-out then
+ * only forgets it here, and a revocation would sign the console out too.
  */
 export function tokenIsLent(): boolean {
   try {

@@ -113,7 +113,7 @@ export interface paths {
         };
         /**
          * Start signing in with the OpenID provider: redirects the browser to it
-         * @description Authorization code with PKCE (S256), `state` and `nonce`. `return_to` is a path on this site where the console goes once signed in (`/` by default). Open it in the browser, not with fetch: the sign-in is tied to the browser by a cookie.
+         * @description Authorization code with PKCE (S256), `state` and `nonce`. `return_to` is a path on this site where the console goes once signed in (`/` by default); `client_state`, a one-time value of the tab that starts the sign-in, comes back beside the token. Open it in the browser, not with fetch: the sign-in is tied to the browser by a cookie.
          */
         get: operations["getV1AuthOidcStart"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Where the provider sends the browser back: signs the person in and returns them to the console
-         * @description Redirects to `return_to` with the session token in the fragment (`#token=…`, never in a query string or a log), or with `#sign_in_error=<problem>`: `state`, `expired`, `denied`, `failed`, `no_email` or `account_exists` (docs/integrations.md#single-sign-on).
+         * @description Redirects to `return_to` with the session token in the fragment (`#token=…`, never in a query string or a log), or with `#sign_in_error=<problem>`: `state`, `expired`, `denied`, `failed`, `no_email` or `account_exists`; either followed by `&client_state=…` when the start had one (docs/integrations.md#single-sign-on).
          */
         get: operations["getV1AuthOidcCallback"];
         put?: never;
@@ -2047,7 +2047,10 @@ export interface operations {
     getV1AuthOidcStart: {
         parameters: {
             query?: {
+                /** @description Where the console goes once signed in: a path on this site, such as `/workshops/abc?tab=board` (`/` by default). It is normalized (`.` and `..` resolved); a URL, or a path that would begin with `//` or `/\` once normalized or decoded, or that holds a backslash or a control character, is refused with 400 `invalid_request`. */
                 return_to?: string;
+                /** @description A one-time value made by the browser tab that starts the sign-in (22 to 128 characters of base64url), handed back as `client_state` beside the token or the problem in the fragment, so that the tab takes only the end of a sign-in it started itself. */
+                client_state?: string;
             };
             header?: never;
             path?: never;

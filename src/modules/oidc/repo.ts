@@ -7,7 +7,7 @@ export type IdentityRow = Schema['userIdentities']['$inferSelect'];
 
 export async function insertOidcLogin(
   tx: Db,
-  values: Pick<OidcLoginRow, 'stateHash' | 'codeVerifier' | 'nonce' | 'returnTo' | 'expiresAt'>,
+  values: Pick<OidcLoginRow, 'stateHash' | 'codeVerifier' | 'nonce' | 'returnTo' | 'clientState' | 'expiresAt'>,
 ): Promise<void> {
   const { oidcLogins } = tablesOf(tx);
   await tx.insert(oidcLogins).values(values);

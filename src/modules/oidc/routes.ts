@@ -37,8 +37,9 @@ export function oidcRoutes(deps: OidcDeps) {
         summary: 'Start signing in with the OpenID provider: redirects the browser to it',
         description:
           'Authorization code with PKCE (S256), `state` and `nonce`. `return_to` is a path on this site where the ' +
-          'console goes once signed in (`/` by default). Open it in the browser, not with fetch: the sign-in is tied ' +
-          'to the browser by a cookie.',
+          'console goes once signed in (`/` by default); `client_state`, a one-time value of the tab that starts the ' +
+          'sign-in, comes back beside the token. Open it in the browser, not with fetch: the sign-in is tied to the ' +
+          'browser by a cookie.',
         status: 302,
         redirect: "The provider's authorization endpoint",
         auth: false,
@@ -50,8 +51,11 @@ export function oidcRoutes(deps: OidcDeps) {
       queryParams(StartQuery),
       async (c) => {
         const chosen = requireProvider(provider);
-        const returnTo = sameSitePath(c.req.valid('query').return_to);
-        const { url, state } = await startSignIn(deps, chosen, returnTo);
+        const query = c.req.valid('query');
+        const { url, state } = await startSignIn(deps, chosen, {
+          returnTo: sameSitePath(query.return_to),
+          clientState: query.client_state ?? null,
+        });
         setCookie(c, STATE_COOKIE, state, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure, maxAge: 600 });
         return c.redirect(url, 302);
       },
@@ -64,7 +68,8 @@ export function oidcRoutes(deps: OidcDeps) {
         description:
           'Redirects to `return_to` with the session token in the fragment (`#token=…`, never in a query string or ' +
           'a log), or with `#sign_in_error=<problem>`: `state`, `expired`, `denied`, `failed`, `no_email` or ' +
-          '`account_exists` (docs/integrations.md#single-sign-on).',
+          '`account_exists`; either followed by `&client_state=…` when the start had one ' +
+          '(docs/integrations.md#single-sign-on).',
         status: 302,
         redirect: 'The console',
         auth: false,
@@ -74,8 +79,10 @@ export function oidcRoutes(deps: OidcDeps) {
         const chosen = requireProvider(provider);
         const outcome = await finishSignIn(deps, chosen, new URL(c.req.url).searchParams, getCookie(c, STATE_COOKIE));
         deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure });
-        const fragment =
-          'token' in outcome ? `token=${encodeURIComponent(outcome.token)}` : `sign_in_error=${outcome.problem}`;
+        const fragment = new URLSearchParams(
+          'token' in outcome ? { token: outcome.token } : { sign_in_error: outcome.problem },
+        );
+        if (outcome.clientState) fragment.set('client_state', outcome.clientState);
         c.header('Cache-Control', 'no-store');
         c.header('Referrer-Policy', 'no-referrer');
         return c.redirect(`${deps.config.publicUrl}${outcome.returnTo}#${fragment}`, 302);

@@ -10,7 +10,33 @@ export type OidcStatusOutput = v.InferOutput<typeof OidcStatusOutput>;
 
 export const StartQuery = v.object({
   /** Where the console goes once signed in: a path on this site. */
-  return_to: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+  return_to: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(2000),
+      v.description(
+        'Where the console goes once signed in: a path on this site, such as `/workshops/abc?tab=board` ' +
+          '(`/` by default). It is normalized (`.` and `..` resolved); a URL, or a path that would begin with ' +
+          '`//` or `/\\` once normalized or decoded, or that holds a backslash or a control character, is ' +
+          'refused with 400 `invalid_request`.',
+      ),
+    ),
+  ),
+  /**
+   * A one-time value the console's tab made and kept, handed back beside the token so the tab takes
+   * only the end of a sign-in it started (docs/integrations.md#single-sign-on).
+   */
+  client_state: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[\w-]{22,128}$/, 'Expected 22 to 128 letters, digits, "-" or "_".'),
+      v.description(
+        'A one-time value made by the browser tab that starts the sign-in (22 to 128 characters of base64url), ' +
+          'handed back as `client_state` beside the token or the problem in the fragment, so that the tab takes ' +
+          'only the end of a sign-in it started itself.',
+      ),
+    ),
+  ),
 });
 
 /**

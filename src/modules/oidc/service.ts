@@ -39,26 +39,45 @@ const CALLBACK_PATH = '/v1/auth/oidc/callback';
 export const callbackUrl = (config: Pick<Config, 'publicUrl'>) => `${config.publicUrl}${CALLBACK_PATH}`;
 
 /**
- * `return_to` as a path on this site, or `/`. Anything that could leave it (`//host`, `/\host`,
- * a scheme) is refused, so the sign-in cannot be turned into a redirect elsewhere; a fragment is
- * dropped, since the token travels in one.
+ * `return_to` as a plain path of the console, normalized, or `/` when there is none
+ * (docs/integrations.md#single-sign-on). It is resolved against this site as a browser would
+ * (`.` and `..` segments, `%2e` included) and must stay on it: neither the path as sent, nor
+ * resolved, nor decoded may begin with `//` or `/\` (which a browser, or a router that decodes,
+ * reads as another host) or hold a backslash or a control character. `/..//evil.example` resolves to
+ * `//evil.example` and is refused like it. What is refused answers 400, so a sign-in can never be
+ * turned into a redirect elsewhere; the resolved path is what is kept. A fragment is dropped, since
+ * the token travels in one.
  */
 export function sameSitePath(returnTo: string | undefined): string {
   if (returnTo === undefined || returnTo === '') return '/';
-  const base = 'http://this.invalid';
   const refused = () => invalid('return_to', 'Expected a path on this site, such as /workshops/abc.');
-  const controlOrBackslash = [...returnTo].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20);
-  if (!returnTo.startsWith('/') || returnTo.startsWith('//') || controlOrBackslash) throw refused();
+  if (!returnTo.startsWith('/') || !plainPath(returnTo)) throw refused();
+  const base = 'http://this.invalid';
   const url = new URL(returnTo, base);
-  if (url.origin !== base) throw refused();
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    throw refused();
+  }
+  if (url.origin !== base || !plainPath(url.pathname) || !plainPath(decoded)) throw refused();
   return url.pathname + url.search;
 }
 
-/** GET /v1/auth/oidc/start: a sign-in kept by its `state`, and the provider's address to send the person to. */
+/** Neither begins like another host (`//`, `/\`) nor holds a backslash or a control character. */
+function plainPath(path: string): boolean {
+  if (path.startsWith('//')) return false;
+  return ![...path].some((ch) => ch === '\\' || ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
+}
+
+/**
+ * GET /v1/auth/oidc/start: a sign-in kept by its `state`, and the provider's address to send the
+ * person to. `clientState`, the console tab's one-time value, is kept with it to be handed back.
+ */
 export async function startSignIn(
   deps: OidcDeps,
   provider: OidcProvider,
-  returnTo: string,
+  { returnTo, clientState }: { returnTo: string; clientState: string | null },
 ): Promise<{ url: string; state: string }> {
   const configuration = await provider.configuration();
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -72,6 +91,7 @@ export async function startSignIn(
       codeVerifier,
       nonce,
       returnTo,
+      clientState,
       expiresAt: new Date(now + LOGIN_TTL_MS).toISOString(),
     });
   });
@@ -86,8 +106,13 @@ export async function startSignIn(
   return { url: url.href, state };
 }
 
-/** Where the callback sends the browser: the console with a token, or with what went wrong. */
-export type SignInOutcome = { returnTo: string } & ({ token: string } | { problem: SignInProblem });
+/**
+ * Where the callback sends the browser: the console with a token, or with what went wrong, and the
+ * tab's one-time value from the start (null when the start had none, or the sign-in is unknown).
+ */
+export type SignInOutcome = { returnTo: string; clientState: string | null } & (
+  { token: string } | { problem: SignInProblem }
+);
 
 class Refused extends Error {
   constructor(readonly problem: SignInProblem) {
@@ -109,10 +134,13 @@ export async function finishSignIn(
 ): Promise<SignInOutcome> {
   const state = query.get('state');
   const login = state ? await write(deps, (tx) => takeOidcLogin(tx, hashToken(state))) : undefined;
-  if (!state || !login || stateCookie !== state) return { returnTo: login?.returnTo ?? '/', problem: 'state' };
-  const { returnTo } = login;
-  if (login.expiresAt < nowIso()) return { returnTo, problem: 'expired' };
-  if (query.has('error')) return { returnTo, problem: query.get('error') === 'access_denied' ? 'denied' : 'failed' };
+  if (!state || !login || stateCookie !== state) {
+    // Nothing of an unknown sign-in, nor of one another browser started, goes back to this one.
+    return { returnTo: login?.returnTo ?? '/', clientState: null, problem: 'state' };
+  }
+  const back = { returnTo: login.returnTo, clientState: login.clientState };
+  if (login.expiresAt < nowIso()) return { ...back, problem: 'expired' };
+  if (query.has('error')) return { ...back, problem: query.get('error') === 'access_denied' ? 'denied' : 'failed' };
 
   let claims: ProviderClaims;
   try {
@@ -132,14 +160,14 @@ export async function finishSignIn(
   } catch (err) {
     // The operator's clue (a wrong secret, clocks apart); the person is told only that it failed.
     console.warn(`[oidc] sign-in failed: ${(err as Error).message}`);
-    return { returnTo, problem: 'failed' };
+    return { ...back, problem: 'failed' };
   }
   try {
-    return { returnTo, token: await signInAs(deps, claims) };
+    return { ...back, token: await signInAs(deps, claims) };
   } catch (err) {
-    if (err instanceof Refused) return { returnTo, problem: err.problem };
+    if (err instanceof Refused) return { ...back, problem: err.problem };
     // The same person's first sign-in in two tabs at once: the second finds the identity taken.
-    if (isUniqueViolation(err)) return { returnTo, problem: 'failed' };
+    if (isUniqueViolation(err)) return { ...back, problem: 'failed' };
     throw err;
   }
 }

@@ -7,7 +7,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
-import { providerProblem, signIn } from '../session';
+import { providerProblem, signIn, startProviderSignIn } from '../session';
 
 export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
   const mode = useSignal(props.mode);
@@ -43,7 +43,8 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
 
 /**
  * "Sign in with <name>" when the service has an OpenID provider (docs/integrations.md#single-sign-on):
- * a plain link, so the browser itself goes to the provider and comes back to this address.
+ * this tab goes to the provider and comes back to this address. A button, not a link: the sign-in
+ * is this tab's (its one-time value is kept here), so it never opens in another one.
  */
 function ProviderSignIn() {
   const name = useSignal<string | null>(null);
@@ -55,12 +56,11 @@ function ProviderSignIn() {
     );
   }, []);
   if (!name.value) return null;
-  const returnTo = encodeURIComponent(location.pathname + location.search);
   return (
     <p class="provider-sign-in">
-      <a class="button primary" href={`/v1/auth/oidc/start?return_to=${returnTo}`}>
+      <button type="button" class="primary" onClick={() => startProviderSignIn(location.pathname + location.search)}>
         Sign in with {name.value}
-      </a>
+      </button>
     </p>
   );
 }

@@ -1,14 +1,14 @@
 /*
  * How people get in, and the screen for the projector: the access code, the join link and its QR
  * code (`GET …/access_code`), each to copy, and a button opening `/screen/<id>` in a new tab,
- * signed in with this console's token handed over in the URL fragment
- * (docs/pages.md#signing-in-on-the-screen), which never reaches a server and which the screen
- * takes out of its address bar at once.
+ * signed in with this console's token, lent to that tab alone and never through its address
+ * (../../../shared/screen-loan.ts, docs/pages.md#signing-in-on-the-screen).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { codeText } from '../../../shared/invite';
 import { qrElement } from '../../../shared/qr';
+import { lendTokenTo } from '../../../shared/screen-loan';
 import { api } from '../../api';
 import { Panel, Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
@@ -84,15 +84,15 @@ function Invitation(props: { code: string; link: string }) {
 }
 
 /**
- * Opens the screen in a new tab, signed in as this facilitator. The address is built at the click,
- * so the token never shows in the page (as a link's address would, on hover, on a projected laptop).
+ * Opens the screen in a new tab, signed in as this facilitator: the tab asks this page for the
+ * token, which answers that tab only. The opener link is kept on purpose (no `noopener`): it is how
+ * the two pages of this origin find each other, and the screen lets go of it once lent the token.
  */
 function OpenScreen({ id }: { id: string }) {
   const open = () => {
+    const screen = window.open(`/screen/${encodeURIComponent(id)}`, '_blank');
     // The client holds the token session.ts keeps (local storage, or memory where storage is refused).
-    const token = api.token;
-    const fragment = token ? `#token=${encodeURIComponent(token)}` : '';
-    window.open(`/screen/${encodeURIComponent(id)}${fragment}`, '_blank', 'noopener');
+    if (screen) lendTokenTo(screen, () => api.token);
   };
   return (
     <div class="run-open-screen">
