@@ -145,7 +145,7 @@ describe('an organization seat added by address', () => {
       ).body;
       expect(listed.find((m) => m.id === seat.id)).toEqual(seat);
 
-      await confirmAddress(t, email);
+      await confirmAddress(t, email, account.token);
       expect((await seatOf(org.id, email))!.userId).toBe(account.user.id);
       await expectInside(account.token, role, org, workshopId);
       const after = (
@@ -183,7 +183,7 @@ describe('an organization seat added by address', () => {
         'already_member',
       );
 
-      await confirmAddress(t, email);
+      await confirmAddress(t, email, account.token);
       await expectInside(account.token, role, org, workshopId);
     });
   }
@@ -218,7 +218,7 @@ describe('an organization seat added by address', () => {
     await expectOutside(guest.body.token, org, workshopId);
     await expectOutside(upgraded.token, org, workshopId);
 
-    await confirmAddress(t, email);
+    await confirmAddress(t, email, guest.body.token);
     await expectInside(guest.body.token, 'admin', org, workshopId);
   });
 
@@ -236,7 +236,7 @@ describe('an organization seat added by address', () => {
     expect(await here.join(workshopId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await there.join(workshopId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
 
-    await confirmAddress(other, email);
+    await confirmAddress(other, email, account.token);
     await expectInside(account.token, 'admin', org, workshopId);
     await expectInside(account.token, 'admin', org, workshopId, other);
     expect(await here.join(workshopId)).toMatchObject({ ok: true });
@@ -258,7 +258,7 @@ describe('an organization seat added by address', () => {
     await sockets.joined(user, workshopId);
     expect(await roomsOf(user.id)).toContain(`workshop:${workshopId}:participants`);
 
-    await confirmAddress(t, email);
+    await confirmAddress(t, email, user.token);
     await until(
       async () => (await roomsOf(user.id)).includes(`workshop:${workshopId}:facilitators`),
       "the new admin's socket among the facilitators",
