@@ -268,6 +268,35 @@ describe('an organization seat added by address', () => {
   });
 });
 
+describe('an address its owner proves after someone else signed up with it', () => {
+  it("leaves whoever signed up with a pending member's address no session, password or live connection once the owner confirms from the mail, and the seat goes to the confirmed account", async () => {
+    const { admin, org, workshopId } = await organizationScene();
+    const email = freshAddress('owner');
+    await addMember(org.id, admin, email, 'admin');
+    // Someone else signs up with the address first: their token is read on both instances, and
+    // holds a live connection.
+    const impostor = await signup(email, 'Not the owner');
+    const user: TestUser = { token: impostor.token, id: impostor.user.id, email, name: 'Not the owner' };
+    await expectOutside(impostor.token, org, workshopId);
+    await expectOutside(impostor.token, org, workshopId, other);
+    const live = await sockets.connected(user);
+    const ended = new Promise<string>((resolve) => live.socket.once('disconnect', resolve));
+
+    // The owner opens the mail's link without signing in: the console's "confirm without signing in".
+    await confirmAddress(t, email);
+
+    expect((await seatOf(org.id, email))!.userId).toBe(impostor.user.id);
+    for (const server of [t, other])
+      expectError(await server.request('GET', '/v1/user/me', { token: impostor.token }), 401, 'unauthenticated');
+    expect(await ended).toBe('io server disconnect');
+    expectError(
+      await t.request('POST', '/v1/auth/login', { body: { email, password: 'correct horse battery' } }),
+      401,
+      'invalid_credentials',
+    );
+  });
+});
+
 /** The rooms this instance has the user's sockets in. */
 async function roomsOf(userId: string): Promise<string[]> {
   const all = await t.server.realtime.io.fetchSockets();
