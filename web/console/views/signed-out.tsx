@@ -45,7 +45,7 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
  * "Sign in with <name>" when the service has an OpenID provider (docs/integrations.md#single-sign-on):
  * a plain link, so the browser itself goes to the provider and comes back to this address.
  */
-function ProviderSignIn() {
+export function ProviderSignIn() {
   const name = useSignal<string | null>(null);
   useEffect(() => {
     api.get('/v1/auth/oidc').then(
@@ -65,7 +65,7 @@ function ProviderSignIn() {
   );
 }
 
-function SignInForm() {
+export function SignInForm() {
   const email = useSignal('');
   const password = useSignal('');
   const action = useAction();
