@@ -100,6 +100,10 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     expect(problems.errors).toEqual([]);
   });
 
+  /** The status of a login with the password the account was made with. */
+  const passwordLogin = async (email: string) =>
+    (await t.request('POST', '/v1/auth/login', { body: { email, password: SDK_PASSWORD } })).status;
+
   it('asks a signed-out visitor to sign in before confirming, so the password the account was made with keeps working', async () => {
     const { email } = await sdkUser(t, 'Sam');
     const link = await mailedLink(t, email, '/confirm?token=');
@@ -127,12 +131,7 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     const token = await page.evaluate(() => localStorage.getItem('workshop-console-token'));
     const account = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await account.json()) as { confirmed_at: string | null }).confirmed_at).not.toBeNull();
-    const login = await fetch(`${t.url}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: SDK_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
+    expect(await passwordLogin(email)).toBe(200);
     expect(problems.errors).toEqual([]);
     expect(phone.problems.errors).toEqual([]);
   });
@@ -144,12 +143,7 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     await page.getByRole('button', { name: 'Confirm without signing in' }).click();
     await shown(page, '.done', 'The address is confirmed.');
     await expectAccessible(page, 'confirmed without signing in, on a phone');
-    const login = await fetch(`${t.url}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: SDK_PASSWORD }),
-    });
-    expect(login.status).toBe(401);
+    expect(await passwordLogin(email)).toBe(401);
     expect(problems.errors).toEqual([]);
   });
 

@@ -126,13 +126,7 @@ function ConfirmBody(props: {
         <p role="alert" class="problem">
           {outcome.message}
         </p>
-        {outcome.otherAccount && account && (
-          <p>
-            <button type="button" onClick={props.onSignOut}>
-              Sign out
-            </button>
-          </p>
-        )}
+        {outcome.otherAccount && account && <SignOutButton onSignOut={props.onSignOut} />}
       </>
     );
   }
@@ -152,15 +146,22 @@ function ConfirmBody(props: {
           You are signed in as {account.email}, whose address is confirmed already. If this link is for another account,
           sign out and open it again.
         </p>
-        <p>
-          <button type="button" onClick={props.onSignOut}>
-            Sign out
-          </button>
-        </p>
+        <SignOutButton onSignOut={props.onSignOut} />
       </>
     );
   }
   return <SignInToConfirm onConfirmSignedOut={props.onConfirmSignedOut} />;
+}
+
+/** Signing out shows the signed-out choices, the link still kept. */
+function SignOutButton(props: { onSignOut: () => void }) {
+  return (
+    <p>
+      <button type="button" onClick={props.onSignOut}>
+        Sign out
+      </button>
+    </p>
+  );
 }
 
 /** Signed out: sign in first, so the password the account was made with keeps working; or confirm without. */
