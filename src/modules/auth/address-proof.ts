@@ -14,8 +14,6 @@ export interface EndedWaysIn {
   userId: string;
   /** Hashes of the sessions ended: their live connections end too (`announceEndedWaysIn`). */
   sessions: string[];
-  /** Whether the password set before the proof was dropped (the proof came without the account's session). */
-  passwordCleared: boolean;
 }
 
 /**
@@ -41,7 +39,7 @@ export async function endOtherWaysIn(tx: Db, userId: string, proverSession: stri
   await revokePersonalApiTokens(tx, userId, now);
   await deleteUnprovenIdentities(tx, userId);
   if (own === null) await clearPassword(tx, userId, now);
-  return { userId, sessions, passwordCleared: own === null };
+  return { userId, sessions };
 }
 
 /**
