@@ -101,6 +101,53 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     expect(problems.errors).toEqual([]);
   });
 
+  /** The status of a login with the password the account was made with. */
+  const passwordLogin = async (email: string) =>
+    (await t.request('POST', '/v1/auth/login', { body: { email, password: SDK_PASSWORD } })).status;
+
+  it('asks a signed-out visitor to sign in before confirming, so the password the account was made with keeps working', async () => {
+    const { email } = await sdkUser(t, 'Sam');
+    const link = await mailedLink(t, email, '/confirm?token=');
+    const prompt =
+      'Sign in to the account to confirm its address. You keep your password, and this browser stays signed in.';
+
+    const phone = await browser.newPage(PHONE);
+    await phone.page.goto(link);
+    await shown(phone.page, '.notice', prompt);
+    await expectAccessible(phone.page, 'the confirmation, signed out, on a phone');
+
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await page.goto(link);
+    await shown(page, '.notice', prompt);
+    // The link's token is kept for the tab, not in the address.
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByRole('button', { name: 'Confirm without signing in' }).waitFor();
+    await expectAccessible(page, 'the confirmation, signed out');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(SDK_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await shown(page, '.done', 'Your address is confirmed.');
+    await expectAccessible(page, 'the confirmation, signed in');
+
+    const token = await page.evaluate(() => localStorage.getItem('workshop-console-token'));
+    const account = await fetch(`${t.url}/v1/user/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(((await account.json()) as { confirmed_at: string | null }).confirmed_at).not.toBeNull();
+    expect(await passwordLogin(email)).toBe(200);
+    expect(problems.errors).toEqual([]);
+    expect(phone.problems.errors).toEqual([]);
+  });
+
+  it('confirms without signing in only when asked, and says the password has ended', async () => {
+    const { email } = await sdkUser(t, 'Ida');
+    const { page, problems } = await browser.newPage(PHONE);
+    await page.goto(await mailedLink(t, email, '/confirm?token='));
+    await page.getByRole('button', { name: 'Confirm without signing in' }).click();
+    await shown(page, '.done', 'The address is confirmed.');
+    await expectAccessible(page, 'confirmed without signing in, on a phone');
+    expect(await passwordLogin(email)).toBe(401);
+    expect(problems.errors).toEqual([]);
+  });
+
   it('creates, finds, archives, reopens and deletes workshops', async () => {
     const { page, problems } = await browser.newPage(LAPTOP);
     page.setDefaultTimeout(8000);

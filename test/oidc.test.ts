@@ -7,7 +7,15 @@ import type { OidcStatusOutput } from '../src/modules/oidc/schemas';
 import type { CreatedApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import { hashToken } from '../src/modules/auth/crypto';
 import { useServer } from './helpers/cast';
-import { createConfirmedUser, createUser, errorOf, expectError, type TestUser } from './helpers/factories';
+import {
+  confirmAddress,
+  confirmationToken,
+  createConfirmedUser,
+  createUser,
+  errorOf,
+  expectError,
+  type TestUser,
+} from './helpers/factories';
 import { useProvider, type ProviderAccount } from './helpers/oidc-provider';
 import { rawSync, syncedDoc } from './helpers/collab';
 import { checkResponse } from './helpers/response-check';
@@ -330,6 +338,67 @@ describe('the callback', () => {
       `${t.url}/v1/auth/oidc/callback?error=access_denied&state=${again.searchParams.get('state')}`,
     );
     expect((await callback(denied, app)).fragment.get('sign_in_error')).toBe('denied');
+  });
+});
+
+describe('an address proven by its owner', () => {
+  it("leaves a provider sign-in that never verified someone's address no way into the account once its owner confirms it", async () => {
+    const admin = await createConfirmedUser(t, 'Admin');
+    const org = (
+      await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: admin.token, body: { name: 'Acme' } })
+    ).body;
+    const email = `owner-${randomBytes(4).toString('hex')}@example.test`;
+    const seat = await t.request<{ pending: boolean }>('POST', `/v1/organizations/${org.id}/members`, {
+      token: admin.token,
+      body: { email, role: 'admin' },
+    });
+    expect(seat.body.pending).toBe(true);
+    // Someone signs in with the address through a provider that did not check it: an account, unconfirmed.
+    const login = uniqueLogin('impostor');
+    const impostor = (await signIn(login, { email, email_verified: false })).get('token')!;
+    const account = await me(impostor);
+    expect(account.body).toMatchObject({ email, confirmed: false });
+
+    // Its owner confirms from the mail, signed out.
+    await confirmAddress(t, email);
+    expectError(await t.request('GET', '/v1/user/me', { token: impostor }), 401, 'unauthenticated');
+    const again = await signIn(login, { email, email_verified: false });
+    expect(again.get('sign_in_error')).toBe('account_exists');
+    expect(again.has('token')).toBe(false);
+    const members = await t.rows<{ user_id: string }>(
+      sql`select user_id from organization_members where organization_id = ${org.id} and email = ${email}`,
+    );
+    expect(members).toEqual([{ user_id: account.body.id }]);
+  });
+
+  it('keeps signing in through a verified provider identity linked after the address was proven, through a later proof', async () => {
+    const owner = await createUser(t, 'Owner');
+    const first = await confirmationToken(t, owner.email);
+    expect((await t.request('POST', '/v1/user/me/confirmation', { token: owner.token })).status).toBe(204);
+    const second = await confirmationToken(t, owner.email);
+    const confirm = (token: string) => t.request('POST', '/v1/auth/confirm', { token: owner.token, body: { token } });
+    expect((await confirm(first)).status).toBe(204);
+
+    const login = uniqueLogin('owner');
+    const linked = (await signIn(login, { email: owner.email, email_verified: true })).get('token')!;
+    expect((await me(linked)).body.id).toBe(owner.id);
+    expect((await confirm(second)).status).toBe(204);
+    // That session was another way in, and ended; the identity itself stays linked: it signs in
+    // by (issuer, subject), whatever address the provider gives now.
+    expectError(await t.request('GET', '/v1/user/me', { token: linked }), 401, 'unauthenticated');
+    const again = (await signIn(login, { email: `new-${owner.email}`, email_verified: false })).get('token');
+    expect(again).toBeTruthy();
+    expect((await me(again!)).body.id).toBe(owner.id);
+  });
+
+  it('counts an account opened with a verified address as proven for the identity that opened it', async () => {
+    const login = uniqueLogin('verified');
+    const token = (await signIn(login, { email: `${login}@example.test`, email_verified: true })).get('token')!;
+    expect((await me(token)).body.confirmed).toBe(true);
+    const [identity] = await t.rows<{ address_proven: boolean | number }>(
+      sql`select address_proven from user_identities where subject = ${login}`,
+    );
+    expect(Boolean(identity!.address_proven)).toBe(true);
   });
 });
 

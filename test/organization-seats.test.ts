@@ -145,7 +145,7 @@ describe('an organization seat added by address', () => {
       ).body;
       expect(listed.find((m) => m.id === seat.id)).toEqual(seat);
 
-      await confirmAddress(t, email);
+      await confirmAddress(t, email, account.token);
       expect((await seatOf(org.id, email))!.userId).toBe(account.user.id);
       await expectInside(account.token, role, org, workshopId);
       const after = (
@@ -183,7 +183,7 @@ describe('an organization seat added by address', () => {
         'already_member',
       );
 
-      await confirmAddress(t, email);
+      await confirmAddress(t, email, account.token);
       await expectInside(account.token, role, org, workshopId);
     });
   }
@@ -218,7 +218,7 @@ describe('an organization seat added by address', () => {
     await expectOutside(guest.body.token, org, workshopId);
     await expectOutside(upgraded.token, org, workshopId);
 
-    await confirmAddress(t, email);
+    await confirmAddress(t, email, guest.body.token);
     await expectInside(guest.body.token, 'admin', org, workshopId);
   });
 
@@ -236,7 +236,7 @@ describe('an organization seat added by address', () => {
     expect(await here.join(workshopId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await there.join(workshopId)).toMatchObject({ ok: false, error: { code: 'not_found' } });
 
-    await confirmAddress(other, email);
+    await confirmAddress(other, email, account.token);
     await expectInside(account.token, 'admin', org, workshopId);
     await expectInside(account.token, 'admin', org, workshopId, other);
     expect(await here.join(workshopId)).toMatchObject({ ok: true });
@@ -258,13 +258,42 @@ describe('an organization seat added by address', () => {
     await sockets.joined(user, workshopId);
     expect(await roomsOf(user.id)).toContain(`workshop:${workshopId}:participants`);
 
-    await confirmAddress(t, email);
+    await confirmAddress(t, email, user.token);
     await until(
       async () => (await roomsOf(user.id)).includes(`workshop:${workshopId}:facilitators`),
       "the new admin's socket among the facilitators",
       2_000,
     );
     expect(await roomsOf(user.id)).not.toContain(`workshop:${workshopId}:participants`);
+  });
+});
+
+describe('an address its owner proves after someone else signed up with it', () => {
+  it("leaves whoever signed up with a pending member's address no session, password or live connection once the owner confirms from the mail, and the seat goes to the confirmed account", async () => {
+    const { admin, org, workshopId } = await organizationScene();
+    const email = freshAddress('owner');
+    await addMember(org.id, admin, email, 'admin');
+    // Someone else signs up with the address first: their token is read on both instances, and
+    // holds a live connection.
+    const impostor = await signup(email, 'Not the owner');
+    const user: TestUser = { token: impostor.token, id: impostor.user.id, email, name: 'Not the owner' };
+    await expectOutside(impostor.token, org, workshopId);
+    await expectOutside(impostor.token, org, workshopId, other);
+    const live = await sockets.connected(user);
+    const ended = new Promise<string>((resolve) => live.socket.once('disconnect', resolve));
+
+    // The owner opens the mail's link without signing in: the console's "confirm without signing in".
+    await confirmAddress(t, email);
+
+    expect((await seatOf(org.id, email))!.userId).toBe(impostor.user.id);
+    for (const server of [t, other])
+      expectError(await server.request('GET', '/v1/user/me', { token: impostor.token }), 401, 'unauthenticated');
+    expect(await ended).toBe('io server disconnect');
+    expectError(
+      await t.request('POST', '/v1/auth/login', { body: { email, password: 'correct horse battery' } }),
+      401,
+      'invalid_credentials',
+    );
   });
 });
 

@@ -324,7 +324,7 @@ describe('organization members', () => {
     expectError(await t.request<OrganizationOutput>('GET', `/v1/organizations/${org.id}`, { token }), 404, 'not_found');
     expect((await memberRows(org.id)).find((m) => m.email === email)!.userId).toBeNull();
 
-    await confirmAddress(t, email);
+    await confirmAddress(t, email, token);
     expect(
       (await t.request<OrganizationOutput[]>('GET', '/v1/user/me/organizations', { token })).body.map(
         (o: { id: string }) => o.id,

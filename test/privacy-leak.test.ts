@@ -402,7 +402,7 @@ describe('private writing and anonymous authors on every channel', () => {
     expect(await listed()).not.toContain(idea.id);
     // Organization admins act as facilitators, whose cards a private step shows
     // (docs/api.md#private-writing-and-anonymous-authors).
-    await confirmAddress(t, ben.email);
+    await confirmAddress(t, ben.email, ben.token);
     await api('POST', `/v1/organizations/${org.id}/members`, fay, { email: ben.email, role: 'admin' });
     expect(await listed()).toContain(idea.id);
   });

@@ -191,7 +191,7 @@ describe('SDK REST client', () => {
     const { api } = await signedUp('Olga');
     const member = await signedUp('Mia');
     // An organization seat follows a confirmed address.
-    await confirmAddress(t, member.email);
+    await confirmAddress(t, member.email, member.api.token ?? undefined);
     const organization = await api.post('/v1/organizations', { body: { name: 'Acme' } });
     const added = await api.post('/v1/organizations/{id}/members', {
       params: { path: { id: organization.id } },

@@ -53,7 +53,7 @@ describe('rules with three instances on one store', () => {
   const [fay, flo, pat] = useUsers(a, 'Fay', 'Flo', 'Pat');
   // Added to organizations by address: their seats follow a confirmed address.
   beforeAll(async () => {
-    for (const user of [flo, pat]) await confirmAddress(a, user.email);
+    for (const user of [flo, pat]) await confirmAddress(a, user.email, user.token);
   });
 
   /** Connections to this test's database waiting on a lock (a row, or another transaction's outcome). */

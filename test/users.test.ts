@@ -269,7 +269,7 @@ describe('POST /v1/user/me/confirmation', () => {
     const mails = await mailsTo(ada.email);
     expect(mails).toHaveLength(2);
     const token = /\/confirm\?token=(\S+)/.exec(mails[1]!.text)![1];
-    expect((await t.request('POST', '/v1/auth/confirm', { body: { token } })).status).toBe(204);
+    expect((await t.request('POST', '/v1/auth/confirm', { token: ada.token, body: { token } })).status).toBe(204);
     expect((await t.request<UserOutput>('GET', '/v1/user/me', { token: ada.token })).body.confirmed_at).toEqual(
       expect.any(String),
     );

@@ -33,7 +33,7 @@ function Console() {
     document.body.dataset.status = account === undefined ? 'loading' : account ? 'signed-in' : 'signed-out';
   }, [account]);
 
-  // The mail's confirmation link works signed in or not.
+  // The mail's confirmation link: signed out, the page asks to sign in first (views/confirm.tsx).
   if (view === 'confirm') return <Frame>{<Confirm token={query.get('token') ?? ''} />}</Frame>;
   if (account === undefined) return <p role="status">Loading…</p>;
   if (account === null) {

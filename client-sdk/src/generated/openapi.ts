@@ -79,7 +79,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Confirm an e-mail address with the mailed token */
+        /**
+         * Confirm an e-mail address with the mailed token
+         * @description Proving the address ends every other way into the account made before: its other sessions, personal API tokens and provider identities linked while the address was unproven. Sent with the account's own session token, that session and the password stay; sent without a token, the password ends too (docs/api.md#an-address-is-proven-once).
+         */
         post: operations["postV1AuthConfirm"];
         delete?: never;
         options?: never;
@@ -1952,6 +1955,24 @@ export interface operations {
             };
             /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description unauthenticated: a bearer token was sent, and it does not work */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the token sent is another account's; insufficient_scope: it is an API token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

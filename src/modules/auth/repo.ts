@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { named, preparedPerDb } from '../../db/prepared';
@@ -78,6 +78,63 @@ export async function confirmAddress(tx: Db, userId: string, at: string): Promis
     .where(and(eq(users.id, userId), isNull(users.confirmedAt)));
   const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId));
   return user?.email;
+}
+
+/*
+ * The ways into an account a proof of its address ends (`address-proof.ts`). Personal API tokens
+ * and provider identities are other modules' tables, but these statements answer one question of
+ * this module's, who may still get in, and the modules that own those tables import this one.
+ */
+
+/** Whether the session token (by hash) is one of the user's. */
+export async function isSessionOf(tx: Db, userId: string, tokenHash: string): Promise<boolean> {
+  const { authTokens } = tablesOf(tx);
+  const [row] = await tx
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.tokenHash, tokenHash)));
+  return row !== undefined;
+}
+
+/** Ends every session of the user but `keep` (a token's hash, or none); answers the hashes ended. */
+export async function deleteSessionsExcept(tx: Db, userId: string, keep: string | null): Promise<string[]> {
+  const { authTokens } = tablesOf(tx);
+  const mine = eq(authTokens.userId, userId);
+  const rows = await tx
+    .delete(authTokens)
+    .where(keep === null ? mine : and(mine, ne(authTokens.tokenHash, keep)))
+    .returning({ tokenHash: authTokens.tokenHash });
+  return rows.map((row) => row.tokenHash);
+}
+
+/** Revokes the user's personal API tokens still in force (their trigger moves the identity epoch). */
+export async function revokePersonalApiTokens(tx: Db, userId: string, at: string): Promise<void> {
+  const { apiTokens } = tablesOf(tx);
+  await tx
+    .update(apiTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(apiTokens.userId, userId), isNull(apiTokens.revokedAt)));
+}
+
+/** Removes the provider identities linked to the user while the address was not proven. */
+export async function deleteUnprovenIdentities(tx: Db, userId: string): Promise<void> {
+  const { userIdentities } = tablesOf(tx);
+  await tx
+    .delete(userIdentities)
+    .where(and(eq(userIdentities.userId, userId), eq(userIdentities.addressProven, false)));
+}
+
+/** The user has no password from now on: a login with any answers `invalid_credentials`. */
+export async function clearPassword(tx: Db, userId: string, at: string): Promise<void> {
+  const { users } = tablesOf(tx);
+  await tx.update(users).set({ passwordHash: null, updatedAt: at }).where(eq(users.id, userId));
+}
+
+/** The user's password hash as stored now (null without one, undefined without the user). */
+export async function passwordHashOf(tx: Db, userId: string): Promise<string | null | undefined> {
+  const { users } = tablesOf(tx);
+  const [row] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  return row?.passwordHash;
 }
 
 /** Every request resolves its token: these statements are prepared once per connection. */

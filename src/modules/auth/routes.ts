@@ -4,7 +4,7 @@ import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import type { Limiters } from '../../lib/limiters';
 import { idempotencyKeys } from '../idempotency/middleware';
-import { authenticate } from './middleware';
+import { authenticate, sessionIfSent } from './middleware';
 import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
 import type { SessionAuth } from '../../http/session-auth';
 import { confirmEmail, login, logout, resendConfirmation, signup, type AuthDeps } from './service';
@@ -78,15 +78,22 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       doc({
         tag: 'Auth',
         summary: 'Confirm an e-mail address with the mailed token',
+        description:
+          "Proving the address ends every other way into the account made before: its other sessions, personal API tokens and provider identities linked while the address was unproven. Sent with the account's own session token, that session and the password stay; sent without a token, the password ends too (docs/api.md#an-address-is-proven-once).",
         status: 204,
         auth: false,
-        errors: { 429: 'Too many wrong confirmation links from this address' },
+        errors: {
+          401: 'unauthenticated: a bearer token was sent, and it does not work',
+          403: "forbidden: the token sent is another account's; insufficient_scope: it is an API token",
+          429: 'Too many wrong confirmation links from this address',
+        },
       }),
       confirmThrottle(deps),
       keyed,
       jsonBody(ConfirmInput),
       async (c) => {
-        await confirmEmail(deps, c.req.valid('json').token);
+        const session = await sessionIfSent(deps, c.req.header('authorization'));
+        await confirmEmail(deps, c.req.valid('json').token, session);
         return c.body(null, 204);
       },
     );

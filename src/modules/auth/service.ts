@@ -21,6 +21,7 @@ import {
   insertOneTimeToken,
   markTokenUsed,
   oneTimeTokenByHash,
+  passwordHashOf,
   slideToken,
   tokenExpiry,
   tokenWithUser,
@@ -28,6 +29,7 @@ import {
   userByEmail,
   type SignInMethod,
 } from './repo';
+import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
 export interface AuthDeps {
@@ -113,8 +115,16 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
   const { db } = deps.database;
   const user = await userByEmail(db, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !ok) throw new AppError('invalid_credentials', 'E-mail or password is wrong.');
-  const token = await deps.database.transaction((tx) => issueToken(tx, deps.config, user));
+  const wrong = () => new AppError('invalid_credentials', 'E-mail or password is wrong.');
+  if (!user || !ok) throw wrong();
+  const token = await deps.database.transaction(async (tx) => {
+    // A proof of the address may have dropped the password while it was checked
+    // (docs/api.md#an-address-is-proven-once): under the user's lock, which the proof holds, the
+    // password checked must still be the account's.
+    await lockUser(tx, user.id);
+    if ((await passwordHashOf(tx, user.id)) !== user.passwordHash) throw wrong();
+    return issueToken(tx, deps.config, user);
+  });
   return { token, user: toUser(user, deps.config) };
 }
 
@@ -126,16 +136,26 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
 
 /**
  * POST /v1/auth/confirm: the address is its owner's, so the organization seats added by it are now
- * theirs. Their token sees them at once, on every instance: the seats' rows move the
- * identity epoch, which every cache of access checks.
+ * theirs, and every other way into the account made before ends (`endOtherWaysIn`,
+ * docs/api.md#an-address-is-proven-once). `session` is the one the request was sent with, if any:
+ * the account's own keeps it and its password; another account's is refused, so a link opened in a
+ * browser signed in as someone else does not end that other account's password unasked. Their
+ * token sees the seats at once, on every instance: the seats' rows move the identity epoch, which
+ * every cache of access checks.
  */
-export async function confirmEmail(deps: AuthDeps, token: string): Promise<void> {
+export async function confirmEmail(deps: AuthDeps, token: string, session: ResolvedSession | null): Promise<void> {
   const confirmed = await deps.database.transaction(async (tx) => {
     const row = await oneTimeTokenByHash(tx, hashToken(token));
     if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
       throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
         details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
       });
+    }
+    if (session && session.user.id !== row.userId) {
+      throw new AppError(
+        'forbidden',
+        "This link confirms another account's address: sign in to that account, or send the link without a token.",
+      );
     }
     // Taken before the seats are linked, as an organization adding this address takes it before
     // reading whether the address is confirmed: one of the two then sees what the other wrote.
@@ -144,8 +164,10 @@ export async function confirmEmail(deps: AuthDeps, token: string): Promise<void>
     await markTokenUsed(tx, row.id, now);
     const email = await confirmAddress(tx, row.userId, now);
     const seats = email ? await linkPendingSeats(tx, row.userId, email) : 0;
-    return { userId: row.userId, seats };
+    const ended = await endOtherWaysIn(tx, row.userId, session?.tokenHash ?? null);
+    return { userId: row.userId, seats, ended };
   });
+  announceEndedWaysIn(deps.bus, confirmed.ended);
   // An organization admin facilitates its workshops: sockets already in one take that role.
   if (confirmed.seats > 0) deps.bus.emit('access-changed', { userId: confirmed.userId });
 }

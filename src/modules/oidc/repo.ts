@@ -37,7 +37,7 @@ export async function identityOf(tx: Db, issuer: string, subject: string): Promi
 
 export async function insertIdentity(
   tx: Db,
-  values: Pick<IdentityRow, 'userId' | 'issuer' | 'subject' | 'email'>,
+  values: Pick<IdentityRow, 'userId' | 'issuer' | 'subject' | 'email' | 'addressProven'>,
 ): Promise<void> {
   const { userIdentities } = tablesOf(tx);
   await tx.insert(userIdentities).values(values);

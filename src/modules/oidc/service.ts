@@ -195,7 +195,13 @@ function claimsOf(claims: client.IDToken & Record<string, unknown>): ProviderCla
  */
 async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string> {
   const signedIn = await write(deps, async (tx) => {
-    const identity = await identityOf(tx, claims.issuer, claims.subject);
+    let identity = await identityOf(tx, claims.issuer, claims.subject);
+    if (identity) {
+      // A proof of the address under way may end this identity (docs/api.md#an-address-is-proven-once):
+      // under the user's lock, which the proof holds, the identity is read again.
+      await lockUser(tx, identity.userId);
+      identity = await identityOf(tx, claims.issuer, claims.subject);
+    }
     let user: UserRow | undefined;
     let seats = 0;
     if (identity) {
@@ -212,6 +218,8 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string>
         issuer: claims.issuer,
         subject: claims.subject,
         email: claims.email,
+        // Linked to a proven address, it outlives later proofs; else the first proof ends it.
+        addressProven: user.confirmedAt !== null,
       });
     }
     if (!user) throw new Refused('failed');

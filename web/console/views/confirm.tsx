@@ -1,49 +1,190 @@
 /*
- * `/confirm?token=…`, where the signup mail's link lands: the address is confirmed at once, signed
- * in or not (the link is the proof), and the page says so.
+ * `/confirm?token=…`, where the signup mail's link lands. Confirming proves the address, which ends
+ * every other way into the account made before (docs/api.md#an-address-is-proven-once); sent with the
+ * account's own session, that session and the password stay. So a signed-in account confirms at
+ * once, and a signed-out visitor is asked to sign in first; confirming without signing in is offered
+ * beside it, saying what it ends, for the person who holds the mailbox but not the password (someone
+ * else signed up with their address). See docs/pages.md#confirming-an-address.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { ApiError } from 'workshop-sdk';
 import { api, problemText } from '../api';
 import { Link } from '../router';
-import { loadMe } from '../session';
+import { forget, loadMe, me, signOut } from '../session';
+import { ProviderSignIn, SignInForm } from './signed-out';
+
+/** The link's token, kept for this tab while the visitor signs in (through the provider, too). */
+const KEY = 'workshop-console-confirmation';
+let inMemory = '';
+
+function keptToken(): string {
+  try {
+    return sessionStorage.getItem(KEY) ?? inMemory;
+  } catch {
+    return inMemory;
+  }
+}
+
+function keepToken(token: string): void {
+  inMemory = token;
+  try {
+    if (token) sessionStorage.setItem(KEY, token);
+    else sessionStorage.removeItem(KEY);
+  } catch {
+    // Kept in memory only: a sign-in through the provider then comes back without it.
+  }
+}
+
+type Outcome =
+  | { state: 'waiting' | 'sending' }
+  | { state: 'done'; signedIn: boolean }
+  | { state: 'refused'; message: string; otherAccount: boolean };
 
 export function Confirm(props: { token: string }) {
-  /** `pending` while the request runs, `done` once confirmed, or the refusal's words. */
-  const outcome = useSignal('pending');
-  useEffect(() => {
-    // The token does its work once sent: kept out of the history and off shared screens.
-    history.replaceState(null, '', location.pathname);
-    if (!props.token) {
-      outcome.value = 'This link has no confirmation token: open the link from the mail again.';
-      return;
-    }
-    api.post('/v1/auth/confirm', { body: { token: props.token } }).then(
+  // The token is kept for this tab, and taken out of the address (the history, shared screens).
+  const token = useSignal(props.token ? (keepToken(props.token), props.token) : keptToken());
+  const outcome = useSignal<Outcome>({ state: 'waiting' });
+  const account = me.value;
+  useEffect(() => history.replaceState(null, '', location.pathname), []);
+
+  const send = (signedIn: boolean) => {
+    outcome.value = { state: 'sending' };
+    // The console's client carries the session when signed in, and none when signed out.
+    api.post('/v1/auth/confirm', { body: { token: token.value } }).then(
       () => {
-        outcome.value = 'done';
+        keepToken('');
+        outcome.value = { state: 'done', signedIn };
         // A signed-in account now reads as confirmed (a read begun before the confirmation is overtaken).
         loadMe().catch(() => undefined);
       },
-      (err: unknown) => (outcome.value = problemText(err)),
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) {
+          // The session ended meanwhile: signed out, the visitor chooses again.
+          forget();
+          outcome.value = { state: 'waiting' };
+          return;
+        }
+        // Another account's session is refused, and the link kept for the right one.
+        const otherAccount = err instanceof ApiError && err.code === 'forbidden';
+        if (!otherAccount) keepToken('');
+        outcome.value = { state: 'refused', message: problemText(err), otherAccount };
+      },
     );
-  }, [props.token]);
+  };
+  const signOutAndChoose = () => void signOut().then(() => (outcome.value = { state: 'waiting' }));
+
+  // Signed in to an account still to confirm: the link is most likely its own, sent with its session.
+  useEffect(() => {
+    if (token.value && account && account.confirmed_at === null && outcome.value.state === 'waiting') send(true);
+  }, [token.value, account, outcome.value]);
+
   return (
-    <main class="narrow">
+    <main class="narrow confirm">
       <h1>Confirm your address</h1>
-      {outcome.value === 'pending' && <p role="status">Confirming…</p>}
-      {outcome.value === 'done' && (
-        <p role="status" class="done">
-          Your address is confirmed.
-        </p>
-      )}
-      {outcome.value !== 'pending' && outcome.value !== 'done' && (
-        <p role="alert" class="problem">
-          {outcome.value}
-        </p>
-      )}
+      <ConfirmBody
+        token={token.value}
+        outcome={outcome.value}
+        onConfirmSignedOut={() => send(false)}
+        onSignOut={signOutAndChoose}
+      />
       <p>
         <Link href="/">Go to your workshops</Link>
       </p>
     </main>
+  );
+}
+
+function ConfirmBody(props: {
+  token: string;
+  outcome: Outcome;
+  onConfirmSignedOut: () => void;
+  onSignOut: () => void;
+}) {
+  const { outcome } = props;
+  const account = me.value;
+  if (outcome.state === 'done') {
+    return outcome.signedIn ? (
+      <p role="status" class="done">
+        Your address is confirmed.
+      </p>
+    ) : (
+      <>
+        <p role="status" class="done">
+          The address is confirmed.
+        </p>
+        <p>
+          Every other way into the account has ended: its password, its sessions and its API tokens. Set a new password
+          with a password reset to sign in.
+        </p>
+      </>
+    );
+  }
+  if (outcome.state === 'refused') {
+    return (
+      <>
+        <p role="alert" class="problem">
+          {outcome.message}
+        </p>
+        {outcome.otherAccount && account && <SignOutButton onSignOut={props.onSignOut} />}
+      </>
+    );
+  }
+  if (!props.token) {
+    return (
+      <p role="alert" class="problem">
+        This link has no confirmation token: open the link from the mail again.
+      </p>
+    );
+  }
+  if (outcome.state === 'sending' || account === undefined) return <p role="status">Confirming…</p>;
+  if (account) {
+    // Confirmed already: the link is another account's, or one sent before this account confirmed.
+    return (
+      <>
+        <p class="notice" role="status">
+          You are signed in as {account.email}, whose address is confirmed already. If this link is for another account,
+          sign out and open it again.
+        </p>
+        <SignOutButton onSignOut={props.onSignOut} />
+      </>
+    );
+  }
+  return <SignInToConfirm onConfirmSignedOut={props.onConfirmSignedOut} />;
+}
+
+/** Signing out shows the signed-out choices, the link still kept. */
+function SignOutButton(props: { onSignOut: () => void }) {
+  return (
+    <p>
+      <button type="button" onClick={props.onSignOut}>
+        Sign out
+      </button>
+    </p>
+  );
+}
+
+/** Signed out: sign in first, so the password the account was made with keeps working; or confirm without. */
+function SignInToConfirm(props: { onConfirmSignedOut: () => void }) {
+  return (
+    <>
+      <p class="notice" role="status">
+        Sign in to the account to confirm its address. You keep your password, and this browser stays signed in.
+      </p>
+      <ProviderSignIn />
+      <SignInForm />
+      <section class="confirm-signed-out" aria-labelledby="confirm-signed-out">
+        <h2 id="confirm-signed-out">Did not sign up, or cannot sign in?</h2>
+        <p>
+          Confirming without signing in proves the address is yours and ends every other way into the account made
+          before: its password, its sessions on every device, its API tokens and sign-ins through a provider that had
+          not verified the address. Whoever signed up with your address is shut out; to sign in afterwards, set a new
+          password with a password reset.
+        </p>
+        <button type="button" class="danger" onClick={props.onConfirmSignedOut}>
+          Confirm without signing in
+        </button>
+      </section>
+    </>
   );
 }

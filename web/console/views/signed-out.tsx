@@ -46,7 +46,7 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
  * this tab goes to the provider and comes back to this address. A button, not a link: the sign-in
  * is this tab's (its one-time value is kept here), so it never opens in another one.
  */
-function ProviderSignIn() {
+export function ProviderSignIn() {
   const name = useSignal<string | null>(null);
   useEffect(() => {
     api.get('/v1/auth/oidc').then(
@@ -65,7 +65,7 @@ function ProviderSignIn() {
   );
 }
 
-function SignInForm() {
+export function SignInForm() {
   const email = useSignal('');
   const password = useSignal('');
   const action = useAction();
