@@ -143,7 +143,7 @@ function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSi
   });
 }
 
-export function describe(err: Error, signal: AbortSignal): PublicFetchError {
+function describe(err: Error, signal: AbortSignal): PublicFetchError {
   if (err instanceof PublicFetchError) return err;
   if (signal.aborted) return new PublicFetchError('Fetching the URL took too long.');
   return new PublicFetchError(`The URL could not be fetched (${(err as NodeJS.ErrnoException).code ?? err.message}).`);
