@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { lingerBeforeClosing } from './http/lingering-close';
 import { refuseUpgrade } from './http/upgrade';
 import type { AppDeps } from './deps';
 import { startExportRunner } from './modules/exports/jobs';
@@ -72,6 +73,8 @@ export function createServer(deps: AppDeps, options: ServerOptions = {}): Promis
       port: options.port ?? deps.config.port,
       hostname: options.hostname,
     }) as Server;
+    // A 413 given while the body still arrives is read by the client, not lost to a reset.
+    lingerBeforeClosing(httpServer);
     let closing = false;
     // Requests not answered yet: once draining, each answer closes its connection.
     const unanswered = new Set<ServerResponse>();

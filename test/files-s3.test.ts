@@ -22,6 +22,7 @@ import {
   type TestUser,
 } from './helpers/factories';
 import { useS3 } from './helpers/s3';
+import { expectUploadsServedByTheirBytes } from './helpers/served-files';
 import { startTestServer, type TestServer } from './helpers/server';
 import { silentServer } from './helpers/silent-tcp';
 import { quietFor, until } from './helpers/wait';
@@ -94,10 +95,14 @@ describe('files in object storage, across instances', () => {
     expect(await s3().keys('service/uploads/')).toContain(`service/uploads/${file.key}`);
     const served = await fetch(on(second, file.url));
     expect(served.status).toBe(200);
-    expect(served.headers.get('content-type')).toBe('text/plain');
+    expect(served.headers.get('content-type')).toBe('application/octet-stream');
     expect(served.headers.get('content-length')).toBe('21');
-    expect(served.headers.get('content-disposition')).toMatch(/^inline; filename="notes\.txt"/);
+    expect(served.headers.get('content-disposition')).toMatch(/^attachment; filename="notes\.txt"/);
     expect(await served.text()).toBe('notes across machines');
+  });
+
+  it('never serves a script, a page or an SVG from the bucket as what its uploader claimed, only real images inline', async () => {
+    await expectUploadsServedByTheirBytes(first, fay, (url) => on(second, url));
   });
 
   it("an illustration's signed, resize and crop links work on the other instance", async () => {
@@ -218,6 +223,7 @@ describe('files in object storage, across instances', () => {
     for (const server of [first, second]) {
       const byLink = await fetch(on(server, done.url!));
       expect(byLink.status).toBe(200);
+      expect(byLink.headers.get('content-type')).toBe('application/json');
       expect(byLink.headers.get('content-disposition')).toMatch(/^attachment; filename="Shared retro\.json"/);
       expect(JSON.parse(await byLink.text())).toMatchObject({ workshop: { title: 'Shared retro' } });
       const byApi = await fetch(`${server.url}${exportsPath(workshop.id)}/${done.id}/download`, {

@@ -152,7 +152,14 @@ describe('OpenAPI document', () => {
     );
     expect(Object.keys(login?.responses?.['429']?.headers ?? {})).toEqual(['Retry-After']);
     const file = document.paths?.['/files/{container}/{key}']?.get;
-    expect(Object.keys(file?.responses?.['200']?.content ?? {})).toEqual(['image/*', '*/*']);
+    expect(Object.keys(file?.responses?.['200']?.content ?? {})).toEqual([
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+      'application/octet-stream',
+      '*/*',
+    ]);
   });
 
   it('gives every error response the contract error schema, and query integers as integers', async () => {

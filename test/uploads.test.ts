@@ -9,6 +9,7 @@ import { deleteFile, findFile, readFile, saveFile } from '../src/modules/uploads
 import { expectError, multipart, pngImage, errorOf } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
+import { expectUploadsServedByTheirBytes } from './helpers/served-files';
 
 const t = useServer();
 const [ada] = useUsers(t, 'Ada');
@@ -69,6 +70,10 @@ describe('POST /v1/uploads', () => {
     expect(maxAge).toBeLessThanOrEqual(7 * 24 * 3600 + 3600);
   });
 
+  it('never serves a script, a page or an SVG as what its uploader claimed, only real PNG, JPEG, GIF and WebP inline', async () => {
+    await expectUploadsServedByTheirBytes(t, ada);
+  });
+
   it('keeps any file type, falls back to application/octet-stream and encodes odd names safely', async () => {
     const typed = await t.request<UploadOutput>('POST', '/v1/uploads', {
       token: ada.token,
@@ -78,8 +83,9 @@ describe('POST /v1/uploads', () => {
     expect(typed.body).toMatchObject({ mimetype: 'text/csv', size: 8 });
     const download = await fetchLink(typed.body.url);
     expect(download.bytes.toString()).toBe('a,b\n1,2\n');
+    expect(download.headers.get('content-type')).toBe('application/octet-stream');
     expect(download.headers.get('content-disposition')).toBe(
-      `inline; filename="donn_es _1_.csv"; filename*=UTF-8''donn%C3%A9es%20%221%22.csv`,
+      `attachment; filename="donn_es _1_.csv"; filename*=UTF-8''donn%C3%A9es%20%221%22.csv`,
     );
 
     // A part that declares no type at all.
@@ -224,6 +230,26 @@ describe('GET /files/:container/:key', () => {
     );
     expect(cropped.headers.get('content-type')).toBe('image/jpeg');
     expect(await sharp(cropped.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 16, height: 32 });
+  });
+
+  it('crops a TIFF into a WebP a browser shows, where the TIFF itself is only offered for saving', async () => {
+    const tiff = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#00ff00' } })
+      .tiff()
+      .toBuffer();
+    const res = await t.request<UploadOutput>('POST', '/v1/uploads', {
+      token: ada.token,
+      rawBody: multipart('file', tiff, { name: 'scan.tiff', type: 'image/tiff' }),
+    });
+    expect(res.body.mimetype).toBe('image/tiff');
+    const whole = await fetchLink(res.body.url);
+    expect(whole.headers.get('content-type')).toBe('application/octet-stream');
+    expect(whole.headers.get('content-disposition')).toMatch(/^attachment; /);
+    const cropped = await fetchLink(
+      imageUrlTemplate(t.deps.config, res.body, 'crop').replace('{{width}}', '10').replace('{{height}}', '20'),
+    );
+    expect(cropped.headers.get('content-type')).toBe('image/webp');
+    expect(cropped.headers.get('content-disposition')).toMatch(/^inline; /);
+    expect(await sharp(cropped.bytes).metadata()).toMatchObject({ format: 'webp', width: 10, height: 20 });
   });
 
   it('refuses bad sizes, a mode the link was not signed for, and modes on non-images', async () => {

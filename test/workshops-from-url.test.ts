@@ -472,8 +472,16 @@ describe('fetching a native file from another host', () => {
       `http://127.0.0.1:${site.port}/redirect?to=${encodeURIComponent(target)}`,
     );
     expectError(res, 400, 'invalid_request');
-    expect(JSON.stringify(res.body)).toContain('not public');
+    expect(errorOf(res).details?.[0]?.message).toBe('The address is not allowed: it is not public.');
     expect(inner.hits).toEqual([]);
+  });
+
+  it('says only that an address is not allowed, never what a name resolved to', async () => {
+    for (const url of [`http://localhost:${site.port}/file.json`, `http://127.0.0.1:${site.port}/file.json`]) {
+      const res = await createFrom(strict, ada, url);
+      expectError(res, 400, 'invalid_request');
+      expect(errorOf(res).details?.[0]?.message, url).toBe('The address is not allowed: it is not public.');
+    }
   });
 
   it('with IMPORT_ALLOW_HOSTS, fetches a named host; caps size and time; refuses what is not a native file', async () => {

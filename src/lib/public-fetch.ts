@@ -27,6 +27,12 @@ export class PublicFetchError extends Error {
   override name = 'PublicFetchError';
 }
 
+/**
+ * The one refusal for an address that is not public, whether the URL named it or a name resolved
+ * to it: what a name resolved to stays inside the service (docs/integrations.md#safety).
+ */
+export const NOT_PUBLIC = 'The address is not allowed: it is not public.';
+
 const DEFAULT_MAX_REDIRECTS = 5;
 
 /** True for an address a user-given URL may reach: public unicast only. */
@@ -82,7 +88,7 @@ function request(url: URL, options: PublicFetchOptions, signal: AbortSignal): Pr
   const host = hostOf(url);
   const allowed = options.allowHosts.includes(host);
   if (!allowed && isIP(host) && !isPublicAddress(host)) {
-    return Promise.reject(new PublicFetchError(`The address ${host} is not public; it cannot be fetched.`));
+    return Promise.reject(new PublicFetchError(NOT_PUBLIC));
   }
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -99,16 +105,8 @@ function request(url: URL, options: PublicFetchOptions, signal: AbortSignal): Pr
 export const publicLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused || addresses.length === 0) {
-      return callback(
-        new PublicFetchError(
-          `${hostname} resolves to ${refused?.address ?? 'nothing'}, which is not public; it cannot be fetched.`,
-        ),
-        '',
-        0,
-      );
-    }
+    if (addresses.length === 0) return callback(new PublicFetchError('The name has no address.'), '', 0);
+    if (addresses.some((a) => !isPublicAddress(a.address))) return callback(new PublicFetchError(NOT_PUBLIC), '', 0);
     if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
@@ -145,7 +143,7 @@ function readCapped(response: IncomingMessage, maxBytes: number, signal: AbortSi
   });
 }
 
-export function describe(err: Error, signal: AbortSignal): PublicFetchError {
+function describe(err: Error, signal: AbortSignal): PublicFetchError {
   if (err instanceof PublicFetchError) return err;
   if (signal.aborted) return new PublicFetchError('Fetching the URL took too long.');
   return new PublicFetchError(`The URL could not be fetched (${(err as NodeJS.ErrnoException).code ?? err.message}).`);

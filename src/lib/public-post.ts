@@ -1,7 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { describe, hostOf, isPublicAddress, parseTarget, publicLookup, PublicFetchError } from './public-fetch';
+import { hostOf, isPublicAddress, NOT_PUBLIC, parseTarget, publicLookup, PublicFetchError } from './public-fetch';
 
 /*
  * POSTing to a URL a user gave (webhook deliveries), under `fetchPublic`'s guard: only http(s),
@@ -38,9 +38,10 @@ export function postPublic(url: string, options: PublicPostOptions): Promise<Pub
   }
   const host = hostOf(target);
   if (!options.allowPrivate && isIP(host) && !isPublicAddress(host))
-    return Promise.reject(new PublicFetchError(`The address ${host} is not public; nothing is sent there.`));
+    return Promise.reject(new PublicFetchError(NOT_PUBLIC));
   const secure = target.protocol === 'https:';
   const client = secure ? https : http;
+  const failed = (err: Error) => failure(err, signal, options.timeoutMs);
   return new Promise((resolve, reject) => {
     const request = client.request(
       target,
@@ -51,15 +52,19 @@ export function postPublic(url: string, options: PublicPostOptions): Promise<Pub
         headers: { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) },
         agent: options.agents ? (secure ? options.agents.https : options.agents.http) : false,
       },
-      (response) => void readSome(response, options.maxBytes, signal).then(resolve, reject),
+      (response) => void readSome(response, options.maxBytes, failed).then(resolve, reject),
     );
-    request.on('error', (err) => reject(describe(err, signal)));
+    request.on('error', (err) => reject(failed(err)));
     request.end(options.body);
   });
 }
 
 /** The status and the body's first `maxBytes` bytes; the rest is drained so the connection can be kept. */
-function readSome(response: IncomingMessage, maxBytes: number, signal: AbortSignal): Promise<PublicPostAnswer> {
+function readSome(
+  response: IncomingMessage,
+  maxBytes: number,
+  failed: (err: Error) => PublicFetchError,
+): Promise<PublicPostAnswer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let kept = 0;
@@ -72,7 +77,20 @@ function readSome(response: IncomingMessage, maxBytes: number, signal: AbortSign
     response.on('end', () =>
       resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
     );
-    response.on('error', (err) => reject(describe(err, signal)));
-    response.on('aborted', () => reject(describe(new Error('aborted'), signal)));
+    response.on('error', (err) => reject(failed(err)));
+    response.on('aborted', () => reject(failed(new Error('the answer was cut off'))));
   });
+}
+
+/**
+ * What went wrong, for the endpoint's owner: the error's code rather than its message, which may name
+ * the address a name resolved to (`connect ECONNREFUSED 10.0.0.5:80`).
+ */
+function failure(err: Error, signal: AbortSignal, timeoutMs: number): PublicFetchError {
+  if (err instanceof PublicFetchError) return err;
+  if (signal.aborted) return new PublicFetchError(`No answer within ${timeoutMs / 1000} s.`);
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ECONNREFUSED') return new PublicFetchError('The connection was refused (ECONNREFUSED).');
+  if (code === 'ECONNRESET') return new PublicFetchError('The connection was closed before an answer (ECONNRESET).');
+  return new PublicFetchError(`The endpoint could not be reached (${code ?? err.message}).`);
 }

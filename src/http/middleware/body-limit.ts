@@ -5,7 +5,8 @@ import type { AppEnv } from '../env';
 
 const MiB = 1024 * 1024;
 /** JSON bodies are capped at 1 MiB and uploads at 20 MiB (docs/api.md#authentication-and-errors). */
-// The rest of an oversize body is never read, so the connection cannot carry another request.
+// The connection closes after the answer: what the client still sends of an oversize body is read
+// and dropped for a short while first, so the client reads the 413 (http/lingering-close.ts).
 const tooLarge = (message: string) => () => {
   throw new AppError('payload_too_large', message, { headers: { Connection: 'close' } });
 };

@@ -6,16 +6,6 @@ import type { ImageMode } from './file-links';
 const MAX_INPUT_PIXELS = 50_000_000;
 export const AVATAR_SIZE = 512;
 
-const MIMETYPES: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  tiff: 'image/tiff',
-  avif: 'image/avif',
-  heif: 'image/heif',
-};
-
 export interface EncodedImage {
   data: Buffer;
   mimetype: string;
@@ -57,23 +47,21 @@ export async function encodeAvatar(data: Uint8Array, path: string): Promise<Enco
   }
 }
 
+/** What a crop or resize keeps: the formats browsers show and the service serves inline. */
+const KEPT_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+
 /**
  * Crops to exactly width×height (`crop`) or fits within it (`resize`), keeping the input's format
- * where sharp can write it. A file that is not a decodable image is a 400.
+ * when it is PNG, JPEG, GIF or WebP; anything else (TIFF, AVIF, an SVG) becomes WebP, the only
+ * images served inline being those four. A file that is not a decodable image is a 400.
  */
-export async function transformImage(
-  data: Uint8Array,
-  mode: ImageMode,
-  width: number,
-  height: number,
-  fallbackMimetype: string,
-) {
+export async function transformImage(data: Uint8Array, mode: ImageMode, width: number, height: number) {
   try {
-    const { data: out, info } = await open(data)
+    const { format } = await open(data).metadata();
+    const pipeline = open(data)
       .rotate()
-      .resize(width, height, { fit: mode === 'crop' ? 'cover' : 'inside' })
-      .toBuffer({ resolveWithObject: true });
-    return { data: out, mimetype: MIMETYPES[info.format] ?? fallbackMimetype };
+      .resize(width, height, { fit: mode === 'crop' ? 'cover' : 'inside' });
+    return await (format && KEPT_FORMATS.has(format) ? pipeline : pipeline.webp()).toBuffer();
   } catch {
     throw invalid('mode', 'This file is not an image that can be cropped or resized.');
   }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { isImageMimetype, transformImage } from './images';
+import { checkedMimetype, peekStream, servedAs, SIGNATURE_BYTES } from './file-types';
 import { cleanFileName, declaredMimetype } from './multipart';
 import {
   admitUpload,
@@ -59,7 +60,13 @@ export async function uploadFile(
   const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
   const file = await saveFile(
     deps,
-    { userId: uploader.id, workshopId, name: cleanFileName(part.name), mimetype: declaredMimetype(part), data },
+    {
+      userId: uploader.id,
+      workshopId,
+      name: cleanFileName(part.name),
+      mimetype: checkedMimetype(declaredMimetype(part), data),
+      data,
+    },
     admit,
   );
   return toUpload(deps.config, file);
@@ -89,10 +96,10 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
 
   if (query.mode && size) {
     if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
-    const image = await transformImage(await readFile(deps, file), query.mode, size.width, size.height, file.mimetype);
+    const image = await transformImage(await readFile(deps, file), query.mode, size.width, size.height);
     return {
-      body: new Uint8Array(image.data),
-      headers: fileHeaders(file, { mimetype: image.mimetype, length: image.data.byteLength, maxAge }),
+      body: new Uint8Array(image),
+      headers: fileHeaders(file, { served: servedAs(image), length: image.byteLength, maxAge }),
     };
   }
   return storedFileResponse(deps, file, { maxAge });
@@ -100,7 +107,9 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
 
 /**
  * A stored file streamed from storage (a folder or a bucket), with the headers every stored file
- * is served with; a 404 when its object is gone.
+ * is served with; a 404 when its object is gone. An export is the service's own file, offered for
+ * saving under the type it was made with; any other file is judged by its first bytes, whatever
+ * its row says it is (docs/operations.md#files-served-safely).
  */
 export async function storedFileResponse(
   deps: { files: FileStore },
@@ -109,25 +118,24 @@ export async function storedFileResponse(
 ): Promise<FileResponse> {
   const object = await deps.files.stream(objectName(file));
   if (!object) throw notFound('File');
-  return {
-    body: object.body,
-    headers: fileHeaders(file, { mimetype: file.mimetype, length: object.size, maxAge: options.maxAge }),
-  };
+  const length = object.size;
+  if (file.container === EXPORTS_CONTAINER) {
+    const served = { type: file.mimetype, disposition: 'attachment' as const };
+    return { body: object.body, headers: fileHeaders(file, { served, length, maxAge: options.maxAge }) };
+  }
+  const { head, body } = await peekStream(object.body, SIGNATURE_BYTES);
+  return { body, headers: fileHeaders(file, { served: servedAs(head), length, maxAge: options.maxAge }) };
 }
 
 function fileHeaders(
   file: FileRow,
-  options: { mimetype: string; length: number; maxAge: number },
+  options: { served: { type: string; disposition: 'inline' | 'attachment' }; length: number; maxAge: number },
 ): Record<string, string> {
   return {
-    'Content-Type': options.mimetype,
+    'Content-Type': options.served.type,
     'Content-Length': String(options.length),
     'Cache-Control': `private, max-age=${options.maxAge}, immutable`,
-    // Exports are offered for saving; uploads and avatars open in the browser.
-    'Content-Disposition': contentDisposition(
-      file.container === EXPORTS_CONTAINER ? 'attachment' : 'inline',
-      file.name,
-    ),
+    'Content-Disposition': contentDisposition(options.served.disposition, file.name),
     // Files are served from the API's origin: never sniffed, never run as a page.
     'X-Content-Type-Options': 'nosniff',
     'Content-Security-Policy': "default-src 'none'; sandbox",

@@ -3,6 +3,7 @@ import { newId } from '../../db/columns';
 import { CommitInDoubt } from '../../db/errors';
 import { isSegment, type FileStore } from '../../files/store';
 import { invalid, notFound } from '../../http/errors';
+import { servedAs } from './file-types';
 import { deleteFileRow, fileByRef, lockedFile, recordFile, recordedKeysAmong, type FileRow } from './repo';
 
 export type { FileRow };
@@ -66,7 +67,9 @@ export type StoredBlob = FileRef & {
  */
 export async function putBlob(files: FileStore, input: NewFile): Promise<StoredBlob> {
   const ref = { container: input.container ?? DEFAULT_CONTAINER, key: newId() };
-  await files.put(objectName(ref), input.data, { contentType: input.mimetype });
+  // The bucket's own record of the type is the one the service serves, should anyone read it there.
+  const contentType = ref.container === EXPORTS_CONTAINER ? input.mimetype : servedAs(input.data).type;
+  await files.put(objectName(ref), input.data, { contentType });
   return {
     ...ref,
     userId: input.userId,
