@@ -55,7 +55,7 @@ const tokens = { password: '', provider: '', passwordToken: '', providerToken: '
 const kept = { key: `kept-${randomBytes(6).toString('hex')}`, body: { type: 'cluster', title: 'Kept before' } };
 beforeAll(async () => {
   // Confirmed: personal tokens and linking a provider identity need a proven address.
-  await confirmAddress(t, fay.email);
+  await confirmAddress(t, fay.email, fay.token);
   Object.assign(scene, await seedScene(t, { fay, pat, organizationOwned: true }));
   tokens.password = fay.token;
   tokens.passwordToken = await personalToken(fay.token);

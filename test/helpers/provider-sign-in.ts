@@ -37,10 +37,13 @@ export function providerBrowser(app: { readonly url: string }, op: TestProvider)
     return res;
   }
 
-  /** Starts a sign-in at the app: the provider's authorization URL, with the app's cookie in `jar`. */
-  async function start(jar: Jar, returnTo = '/workshops/abc', query: Record<string, string> = {}): Promise<URL> {
-    const params = new URLSearchParams({ return_to: returnTo, ...query });
-    const res = await visit(`${app.url}/v1/auth/oidc/start?${params}`, jar);
+  /**
+   * Starts a sign-in at the app: the provider's authorization URL, with the app's cookie in `jar`;
+   * `clientState` is the console tab's one-time value, when the test plays a tab.
+   */
+  async function start(jar: Jar, returnTo = '/workshops/abc', clientState?: string): Promise<URL> {
+    const query = new URLSearchParams({ return_to: returnTo, ...(clientState ? { client_state: clientState } : {}) });
+    const res = await visit(`${app.url}/v1/auth/oidc/start?${query}`, jar);
     expect(res.status).toBe(302);
     return new URL(res.headers.get('location')!);
   }
