@@ -34,13 +34,7 @@ export async function importCards(deps: AppDeps, ref: WorkshopRef, csv: string):
     authorize(access, 'facilitate');
     const replaced = await cardIdsOfWorkshop(tx, ref.workshopId);
     await deleteCardsOfWorkshop(tx, ref.workshopId);
-    await unhookViewReferences(
-      deps,
-      tx,
-      changes,
-      { workshopId: ref.workshopId, userId: ref.caller.id },
-      { cardIds: replaced },
-    );
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: replaced });
     await relinkZones(deps, { tx, changes }, { ...ref, from: replaced });
     const placements = await insertRows(tx, ref, rows);
     // The document drops the replaced cards and takes the new ones, in this transaction.

@@ -84,13 +84,7 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
       userId: ref.caller.id,
       change: { card: await cardForEvent(tx, row), merged_ids: sourceIds },
     });
-    await unhookViewReferences(
-      deps,
-      tx,
-      changes,
-      { workshopId: ref.workshopId, userId: ref.caller.id },
-      { cardIds: sourceIds },
-    );
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: sourceIds });
     // Zones linked to a merged cluster follow it into the new cluster.
     await relinkZones(deps, { tx, changes }, { ...ref, from: sourceIds, to: first.type === 'cluster' ? id : null });
     return cardFor(tx, access, row);

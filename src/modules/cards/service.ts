@@ -262,13 +262,7 @@ export async function removeCard(deps: AppDeps, ref: WorkshopRef, cardId: string
       userId: ref.caller.id,
       change: { card, removed_ids: ideaIds },
     });
-    await unhookViewReferences(
-      deps,
-      tx,
-      changes,
-      { workshopId: ref.workshopId, userId: ref.caller.id },
-      { cardIds: [row.id, ...ideaIds] },
-    );
+    await unhookViewReferences(deps, tx, changes, ref, { cardIds: [row.id, ...ideaIds] });
     await relinkZones(deps, { tx, changes }, { ...ref, from: [row.id] });
   });
 }

@@ -104,6 +104,6 @@ export async function deleteCriterion(deps: AppDeps, user: UserRow, workshopId: 
       userId: user.id,
       change: { criterium: toCriterion(before, []) },
     });
-    await unhookViewReferences(deps, tx, changes, { workshopId, userId: user.id }, { criterionId: id });
+    await unhookViewReferences(deps, tx, changes, { workshopId, caller: user }, { criterionId: id });
   });
 }

@@ -46,10 +46,11 @@ export async function unhookViewReferences(
   deps: { config: Config },
   tx: Db,
   changes: ChangeRecorder,
-  target: { workshopId: string; userId: string },
+  target: { workshopId: string; caller: { id: string } },
   removed: RemovedReferences,
 ): Promise<void> {
-  const { workshopId, userId } = target;
+  const { workshopId } = target;
+  const userId = target.caller.id;
   const workshop = await findWorkshop(tx, workshopId);
   if (!workshop) return;
   const now = nowIso();
