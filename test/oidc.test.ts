@@ -308,6 +308,21 @@ describe('an address proven by its owner', () => {
     expect((await me(again!)).body.id).toBe(owner.id);
   });
 
+  it('keeps the provider sign-in of a person who confirms their address from the session it opened (a provider that does not say it verified addresses)', async () => {
+    const login = uniqueLogin('entra');
+    const email = `${login}@example.test`;
+    const first = (await signIn(login, { email, email_verified: false })).get('token')!;
+    const other = (await signIn(login, { email, email_verified: false })).get('token')!;
+    // Confirmed from the mail, in the tab the provider's sign-in opened.
+    await confirmAddress(t, email, first);
+    expect((await me(first)).body.confirmed).toBe(true);
+    // The other session was another way in, and ended; the identity the proof came by stays.
+    expectError(await t.request('GET', '/v1/user/me', { token: other }), 401, 'unauthenticated');
+    const again = (await signIn(login, { email, email_verified: false })).get('token');
+    expect(again).toBeTruthy();
+    expect((await me(again!)).body.email).toBe(email);
+  });
+
   it('counts an account opened with a verified address as proven for the identity that opened it', async () => {
     const login = uniqueLogin('verified');
     const token = (await signIn(login, { email: `${login}@example.test`, email_verified: true })).get('token')!;

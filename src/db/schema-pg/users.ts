@@ -33,6 +33,11 @@ export const authTokens = pgTable(
     method: text('method', { enum: ['password', 'oidc'] })
       .notNull()
       .default('password'),
+    /**
+     * The provider identity a session opened through the provider came by: a proof of the address
+     * sent with this session keeps that identity (docs/api.md#an-address-is-proven-once).
+     */
+    identityId: text('identity_id'),
     expiresAt: text('expires_at').notNull(),
     lastUsedAt: text('last_used_at').notNull(),
     createdAt: createdAt(),

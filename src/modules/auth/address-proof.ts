@@ -5,8 +5,9 @@ import {
   clearPassword,
   deleteSessionsExcept,
   deleteUnprovenIdentities,
-  isSessionOf,
+  markIdentityProven,
   revokePersonalApiTokens,
+  sessionOf,
 } from './repo';
 
 /** What a proof of the address ended, for the caller to announce once its transaction has committed. */
@@ -22,8 +23,9 @@ export interface EndedWaysIn {
  * (docs/api.md#an-address-is-proven-once): anyone may have signed up with the address, or signed in
  * with it through a provider that never checked it, before its owner proved it. Its other
  * sessions, its personal API tokens and the provider identities linked while the address was not
- * proven go; the prover's own session stays. Without that session, the password goes too: whoever
- * set it may not be the person who holds the mailbox, who sets one anew through a reset.
+ * proven go, but for the one the prover's own session came by; that session stays. Without it,
+ * the password goes too: whoever set it may not be the person who holds the mailbox, who sets one
+ * anew through a reset.
  *
  * Runs inside the proof's transaction with the user's row locked (`lockUser`), so a login or a
  * provider sign-in under way (which take the same lock) either ends before it and is ended with the
@@ -33,10 +35,14 @@ export interface EndedWaysIn {
  * caches drop what they resolved.
  */
 export async function endOtherWaysIn(tx: Db, userId: string, proverSession: string | null): Promise<EndedWaysIn> {
-  const own = proverSession !== null && (await isSessionOf(tx, userId, proverSession)) ? proverSession : null;
+  const session = proverSession === null ? undefined : await sessionOf(tx, userId, proverSession);
+  const own = session ? proverSession : null;
   const now = nowIso();
   const sessions = await deleteSessionsExcept(tx, userId, own);
   await revokePersonalApiTokens(tx, userId, now);
+  // The identity the prover signed in by is the mailbox owner's too (a provider that does not say
+  // it verified the address still opened this person's own account).
+  if (session?.identityId) await markIdentityProven(tx, userId, session.identityId);
   await deleteUnprovenIdentities(tx, userId);
   if (own === null) await clearPassword(tx, userId, now);
   return { userId, sessions };

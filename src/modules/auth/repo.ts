@@ -44,7 +44,14 @@ export async function deleteAuthToken(tx: Db, tokenHash: string): Promise<void> 
 
 export async function insertAuthToken(
   tx: Db,
-  values: { userId: string; tokenHash: string; lastUsedAt: string; expiresAt: string; method: SignInMethod },
+  values: {
+    userId: string;
+    tokenHash: string;
+    lastUsedAt: string;
+    expiresAt: string;
+    method: SignInMethod;
+    identityId: string | null;
+  },
 ): Promise<void> {
   const { authTokens } = tablesOf(tx);
   await tx.insert(authTokens).values(values);
@@ -86,14 +93,18 @@ export async function confirmAddress(tx: Db, userId: string, at: string): Promis
  * this module's, who may still get in, and the modules that own those tables import this one.
  */
 
-/** Whether the session token (by hash) is one of the user's. */
-export async function isSessionOf(tx: Db, userId: string, tokenHash: string): Promise<boolean> {
+/** The user's session of this token (by hash), with the provider identity it came by; undefined for another's. */
+export async function sessionOf(
+  tx: Db,
+  userId: string,
+  tokenHash: string,
+): Promise<{ identityId: string | null } | undefined> {
   const { authTokens } = tablesOf(tx);
   const [row] = await tx
-    .select({ id: authTokens.id })
+    .select({ identityId: authTokens.identityId })
     .from(authTokens)
     .where(and(eq(authTokens.userId, userId), eq(authTokens.tokenHash, tokenHash)));
-  return row !== undefined;
+  return row;
 }
 
 /** Ends every session of the user but `keep` (a token's hash, or none); answers the hashes ended. */
@@ -122,6 +133,15 @@ export async function deleteUnprovenIdentities(tx: Db, userId: string): Promise<
   await tx
     .delete(userIdentities)
     .where(and(eq(userIdentities.userId, userId), eq(userIdentities.addressProven, false)));
+}
+
+/** The identity is the mailbox owner's: later proofs keep it. */
+export async function markIdentityProven(tx: Db, userId: string, identityId: string): Promise<void> {
+  const { userIdentities } = tablesOf(tx);
+  await tx
+    .update(userIdentities)
+    .set({ addressProven: true })
+    .where(and(eq(userIdentities.userId, userId), eq(userIdentities.id, identityId)));
 }
 
 /** The user has no password from now on: a login with any answers `invalid_credentials`. */

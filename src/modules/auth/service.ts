@@ -218,13 +218,17 @@ function tokenTtlMs(config: Pick<Config, 'tokenTtlMs'>, user: Pick<UserRow, 'gue
 
 /**
  * A new bearer token for the user, inside the caller's transaction. `method` says how the person
- * proved who they are: organizations requiring single sign-on refuse `password` sessions.
+ * proved who they are (organizations requiring single sign-on refuse `password` sessions), and
+ * `identityId` which provider identity an `oidc` one came by.
  */
 export async function issueToken(
   tx: Db,
   config: Config,
   user: Pick<UserRow, 'id' | 'guest'>,
-  method: SignInMethod = 'password',
+  { method, identityId }: { method: SignInMethod; identityId: string | null } = {
+    method: 'password',
+    identityId: null,
+  },
 ): Promise<string> {
   const token = newToken();
   const now = new Date();
@@ -234,6 +238,7 @@ export async function issueToken(
     lastUsedAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + tokenTtlMs(config, user)).toISOString(),
     method,
+    identityId,
   });
   return token;
 }

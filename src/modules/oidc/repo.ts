@@ -38,9 +38,9 @@ export async function identityOf(tx: Db, issuer: string, subject: string): Promi
 export async function insertIdentity(
   tx: Db,
   values: Pick<IdentityRow, 'userId' | 'issuer' | 'subject' | 'email' | 'addressProven'>,
-): Promise<void> {
+): Promise<IdentityRow> {
   const { userIdentities } = tablesOf(tx);
-  await tx.insert(userIdentities).values(values);
+  return (await tx.insert(userIdentities).values(values).returning())[0]!;
 }
 
 export async function setIdentityEmail(tx: Db, id: string, email: string | null): Promise<void> {

@@ -213,7 +213,7 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string>
       if (existing && !(claims.emailVerified && existing.confirmedAt)) throw new Refused('account_exists');
       if (existing) user = existing;
       else ({ user, seats } = await openProviderAccount(tx, deps.config, claims, claims.email));
-      await insertIdentity(tx, {
+      identity = await insertIdentity(tx, {
         userId: user.id,
         issuer: claims.issuer,
         subject: claims.subject,
@@ -223,7 +223,8 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string>
       });
     }
     if (!user) throw new Refused('failed');
-    return { userId: user.id, seats, token: await issueToken(tx, deps.config, user, 'oidc') };
+    const token = await issueToken(tx, deps.config, user, { method: 'oidc', identityId: identity.id });
+    return { userId: user.id, seats, token };
   });
   // Organization seats waiting for the address are this account's: sockets already open take the role.
   if (signedIn.seats > 0) deps.bus.emit('access-changed', { userId: signedIn.userId });
