@@ -16,7 +16,8 @@ function ownedBy(db: Db, owner: TokenOwner) {
 
 export async function insertApiToken(
   tx: Db,
-  values: Omit<ApiTokenRow, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>,
+  values: Omit<ApiTokenRow, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'signInMethod'> &
+    Partial<Pick<ApiTokenRow, 'signInMethod'>>,
 ): Promise<ApiTokenRow> {
   const { apiTokens } = tablesOf(tx);
   return (await tx.insert(apiTokens).values(values).returning())[0]!;
