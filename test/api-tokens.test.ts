@@ -269,6 +269,83 @@ describe('organization tokens', () => {
   });
 });
 
+describe('tokens and roles', () => {
+  type Member = { id: string; email: string; role: 'facilitator' | 'admin' };
+
+  /**
+   * Ada's organization with a second admin (Bea) and a facilitator (Fred), and an organization
+   * token of Ada's that may write members.
+   */
+  async function rolesScene() {
+    const [ada, bea, fred] = await Promise.all(['Ada', 'Bea', 'Fred'].map((name) => createConfirmedUser(t, name)));
+    const org = await organizationOf(ada!);
+    const members = `/v1/organizations/${org.id}/members`;
+    for (const [who, role] of [
+      [bea!, 'admin'],
+      [fred!, 'facilitator'],
+    ] as const) {
+      const added = await t.request('POST', members, { token: ada!.token, body: { email: who.email, role } });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+    const made = await makeToken(t, ada!, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'directory sync',
+      scopes: ['members:read', 'members:write'],
+    });
+    const list = async () => (await t.request<Member[]>('GET', members, { token: ada!.token })).body;
+    const seatOf = async (user: TestUser) => (await list()).find((member) => member.email === user.email)!;
+    return { ada: ada!, bea: bea!, fred: fred!, org, members, token: made.token, list, seatOf };
+  }
+
+  it('a members:write token cannot make anyone an admin: 403 insufficient_scope, and nobody is added', async () => {
+    const { members, token, list } = await rolesScene();
+    const before = await list();
+    const refused = await t.request('POST', members, { token, body: { email: 'eve@example.test', role: 'admin' } });
+    expectError(refused, 403, 'insufficient_scope');
+    expect((refused.body as { error: { message: string } }).error.message).toMatch(/admins takes a person/);
+    expect(await list()).toEqual(before);
+  });
+
+  it('a members:write token cannot remove an admin: 403 insufficient_scope, and the admin stays', async () => {
+    const { bea, org, members, token, list, seatOf } = await rolesScene();
+    const before = await list();
+    const refused = await t.request('DELETE', `${members}/${(await seatOf(bea)).id}`, { token });
+    expectError(refused, 403, 'insufficient_scope');
+    expect(await list()).toEqual(before);
+    // Bea is still an admin: she makes tokens.
+    await makeToken(t, bea, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'still admin',
+      scopes: ['members:read'],
+    });
+  });
+
+  it('a members:write token still adds and removes facilitators', async () => {
+    const { fred, members, token, list, seatOf } = await rolesScene();
+    const added = await t.request<Member>('POST', members, {
+      token,
+      body: { email: 'new.facilitator@example.test', role: 'facilitator' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.role).toBe('facilitator');
+    expect((await t.request('DELETE', `${members}/${(await seatOf(fred)).id}`, { token })).status).toBe(204);
+    const emails = (await list()).map((member) => member.email);
+    expect(emails).not.toContain(fred.email);
+    expect(emails).toContain('new.facilitator@example.test');
+  });
+
+  it('a person who is an admin still adds and removes admins', async () => {
+    const { ada, bea, members, list, seatOf } = await rolesScene();
+    const added = await t.request<Member>('POST', members, {
+      token: ada.token,
+      body: { email: 'second.admin@example.test', role: 'admin' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await t.request('DELETE', `${members}/${(await seatOf(bea)).id}`, { token: ada.token })).status).toBe(204);
+    const after = await list();
+    expect(after.find((member) => member.email === 'second.admin@example.test')?.role).toBe('admin');
+    expect(after.find((member) => member.email === bea.email)).toBeUndefined();
+  });
+});
+
 describe('on two instances sharing a database', () => {
   it('a revoked token stops at once on the other instance', async () => {
     const second = await startTestServer({}, { shareDatabaseOf: t });

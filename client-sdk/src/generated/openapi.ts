@@ -422,7 +422,10 @@ export interface paths {
         /** Members, including invited addresses without an account yet */
         get: operations["getV1OrganizationsByIdMembers"];
         put?: never;
-        /** Add a member by e-mail (admins); an address without an account is invited */
+        /**
+         * Add a member by e-mail (admins); an address without an account is invited
+         * @description An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).
+         */
         post: operations["postV1OrganizationsByIdMembers"];
         delete?: never;
         options?: never;
@@ -440,7 +443,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member (admins), or leave the organization */
+        /**
+         * Remove a member (admins), or leave the organization
+         * @description An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).
+         */
         delete: operations["deleteV1OrganizationsByIdMembersByMemberId"];
         options?: never;
         head?: never;
@@ -4383,7 +4389,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            /** @description forbidden: the caller is no admin; insufficient_scope: an API token adding an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4505,7 +4511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            /** @description forbidden: the caller is no admin; insufficient_scope: an API token removing an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4523,7 +4529,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            /** @description conflict: the last admin cannot go */
             409: {
                 headers: {
                     /** @description Seconds to wait before trying again */

@@ -32,12 +32,34 @@ import {
   type OrganizationRow,
 } from './schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
+import type { ApiTokenIdentity } from '../../domain/api-scopes';
 
 interface OrganizationDeps {
   config: Config;
   database: Database;
   files: FileStore;
   bus: DomainEventBus;
+}
+
+/** Who manages members: the user the request acts as, and the API token it came with, if any. */
+export interface MemberCaller {
+  user: UserRow;
+  apiToken?: ApiTokenIdentity | undefined;
+}
+
+/**
+ * Granting, changing or removing the admin role takes a person who is an admin: an API token
+ * (an organization's, which acts as an admin, or an admin's personal one) adds, changes and
+ * removes facilitators only. Otherwise a leaked `members:write` token could make any account an
+ * admin, and that admin make tokens with every scope (docs/integrations.md#tokens-and-roles).
+ */
+function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean): void {
+  if (caller.apiToken && touchesAdmin) {
+    throw new AppError(
+      'insufficient_scope',
+      'Managing admins takes a person who is an admin: an API token adds, changes and removes facilitators only.',
+    );
+  }
 }
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
@@ -134,13 +156,15 @@ export async function listMembers(
 export async function addMember(
   deps: OrganizationDeps,
   organizationId: string,
-  actor: UserRow,
+  caller: MemberCaller,
   input: { email: string; role: OrganizationRole },
 ): Promise<OrganizationMemberOutput> {
+  const actor = caller.user;
   try {
     return await deps.database.transaction(async (tx) => {
       await lockOrganization(tx, organizationId);
       const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor.id));
+      requirePersonForAdminRole(caller, input.role === 'admin');
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
       const account = await lockedAccountOf(tx, input.email, actor.id);
       const confirmed = account?.confirmedAt ? account : undefined;
@@ -171,21 +195,22 @@ export async function addMember(
 
 /**
  * Admins remove anyone; any member may remove themselves (leave). The last admin with an account
- * cannot go: nobody would be left to manage the organization.
+ * cannot go: nobody would be left to manage the organization. An admin is removed by a person only.
  */
 export async function removeMember(
   deps: OrganizationDeps,
   organizationId: string,
-  userId: string,
+  caller: MemberCaller,
   memberId: string,
 ): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
     // Two admins removing each other at once: the second waits, then finds what the first left.
     await lockOrganization(tx, organizationId);
-    const access = await loadOrganizationAccess(tx, organizationId, userId);
+    const access = await loadOrganizationAccess(tx, organizationId, caller.user.id);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
     if (!target) throw notFound('Member');
+    requirePersonForAdminRole(caller, target.member.role === 'admin');
     if (
       target.member.role === 'admin' &&
       target.member.userId &&
