@@ -318,7 +318,22 @@ describe('tokens and roles', () => {
     });
   });
 
-  it('a members:write token still adds and removes facilitators', async () => {
+  it("a members:write token cannot change anyone's role to or from admin: 403 insufficient_scope, roles unchanged", async () => {
+    const { bea, fred, members, token, list, seatOf } = await rolesScene();
+    const before = await list();
+    for (const [who, role] of [
+      [fred, 'admin'],
+      [bea, 'facilitator'],
+      [bea, 'admin'],
+    ] as const) {
+      const refused = await t.request('PUT', `${members}/${(await seatOf(who)).id}`, { token, body: { role } });
+      expectError(refused, 403, 'insufficient_scope');
+      expect((refused.body as { error: { message: string } }).error.message).toMatch(/admins takes a person/);
+    }
+    expect(await list()).toEqual(before);
+  });
+
+  it('a members:write token still adds, changes and removes facilitators', async () => {
     const { fred, members, token, list, seatOf } = await rolesScene();
     const added = await t.request<Member>('POST', members, {
       token,
@@ -326,14 +341,26 @@ describe('tokens and roles', () => {
     });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body.role).toBe('facilitator');
+    const kept = await t.request<Member>('PUT', `${members}/${added.body.id}`, {
+      token,
+      body: { role: 'facilitator' },
+    });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.role).toBe('facilitator');
     expect((await t.request('DELETE', `${members}/${(await seatOf(fred)).id}`, { token })).status).toBe(204);
     const emails = (await list()).map((member) => member.email);
     expect(emails).not.toContain(fred.email);
     expect(emails).toContain('new.facilitator@example.test');
   });
 
-  it('a person who is an admin still adds and removes admins', async () => {
-    const { ada, bea, members, list, seatOf } = await rolesScene();
+  it('a person who is an admin still adds, changes and removes admins', async () => {
+    const { ada, bea, fred, members, list, seatOf } = await rolesScene();
+    const promoted = await t.request<Member>('PUT', `${members}/${(await seatOf(fred)).id}`, {
+      token: ada.token,
+      body: { role: 'admin' },
+    });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    expect(promoted.body.role).toBe('admin');
     const added = await t.request<Member>('POST', members, {
       token: ada.token,
       body: { email: 'second.admin@example.test', role: 'admin' },
@@ -343,6 +370,7 @@ describe('tokens and roles', () => {
     const after = await list();
     expect(after.find((member) => member.email === 'second.admin@example.test')?.role).toBe('admin');
     expect(after.find((member) => member.email === bea.email)).toBeUndefined();
+    expect(after.find((member) => member.email === fred.email)?.role).toBe('admin');
   });
 });
 

@@ -5,10 +5,17 @@ import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { readMultipart } from '../uploads/multipart';
-import { AddMemberInput, OrganizationInput, OrganizationMemberOutput, OrganizationUpdateInput } from './schemas';
+import {
+  AddMemberInput,
+  ChangeMemberRoleInput,
+  OrganizationInput,
+  OrganizationMemberOutput,
+  OrganizationUpdateInput,
+} from './schemas';
 import { OrganizationOutput } from '../../domain/organizations';
 import {
   addMember,
+  changeMemberRole,
   createOrganization,
   getOrganization,
   listMembers,
@@ -115,6 +122,30 @@ export function organizationsRoutes(deps: AppDeps) {
       jsonBody(AddMemberInput),
       async (c) => {
         return c.json(await addMember(deps, c.req.param('id'), callerOf(c), c.req.valid('json')), 201);
+      },
+    )
+    .put(
+      '/organizations/:id/members/:member_id',
+      doc({
+        tag: TAG,
+        summary: "Change a member's role (admins)",
+        description: ADMINS_BY_PEOPLE,
+        response: OrganizationMemberOutput,
+        errors: {
+          403: 'forbidden: the caller is no admin; insufficient_scope: an API token granting or taking away the admin role',
+          409: 'conflict: the last admin stays one',
+        },
+      }),
+      jsonBody(ChangeMemberRoleInput),
+      async (c) => {
+        const member = await changeMemberRole(
+          deps,
+          c.req.param('id'),
+          callerOf(c),
+          c.req.param('member_id'),
+          c.req.valid('json'),
+        );
+        return c.json(member, 200);
       },
     )
     .delete(

@@ -22,6 +22,7 @@ import {
   membersOf,
   organizationsOf,
   otherActiveAdmins,
+  updateMemberRole,
   updateOrganization,
 } from './repo';
 import {
@@ -223,6 +224,42 @@ export async function removeMember(
   });
   // An admin acted as facilitator in the organization's workshops; live connections re-check.
   if (removedUserId) deps.bus.emit('access-changed', { userId: removedUserId });
+}
+
+/**
+ * Changes a member's role (admins). Making someone admin or taking the role away takes a person
+ * (`requirePersonForAdminRole`); the last admin with an account stays one. The member's access to
+ * the organization's workshops follows at once (admins act as their facilitators).
+ */
+export async function changeMemberRole(
+  deps: OrganizationDeps,
+  organizationId: string,
+  caller: MemberCaller,
+  memberId: string,
+  input: { role: OrganizationRole },
+): Promise<OrganizationMemberOutput> {
+  const { member, changedUserId } = await deps.database.transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller.user.id));
+    const target = await findMember(tx, organizationId, memberId);
+    if (!target) throw notFound('Member');
+    requirePersonForAdminRole(caller, target.member.role === 'admin' || input.role === 'admin');
+    if (target.member.role === input.role) return { member: toMember(target), changedUserId: null };
+    if (
+      target.member.role === 'admin' &&
+      target.member.userId &&
+      (await otherActiveAdmins(tx, organizationId, memberId)) === 0
+    ) {
+      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+    }
+    await updateMemberRole(tx, memberId, input.role);
+    return {
+      member: toMember({ ...target, member: { ...target.member, role: input.role } }),
+      changedUserId: target.member.userId,
+    };
+  });
+  if (changedUserId) deps.bus.emit('access-changed', { userId: changedUserId });
+  return member;
 }
 
 /**
