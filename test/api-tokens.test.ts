@@ -230,6 +230,36 @@ describe('organization tokens', () => {
     expectError(await t.request('GET', `/v1/workshops/${created.body.id}`, { token: ada.token }), 404, 'not_found');
   });
 
+  it('say who made them (created_by) when made and in both lists, still after the maker left', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const personal = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'mine', scopes: ['workshops:read'] });
+    expect(personal.created_by).toEqual({ id: fay.id, name: 'Fay' });
+    const mine = await t.request<ApiTokenOutput[]>('GET', '/v1/user/me/api_tokens', { token: fay.token });
+    expect(mine.body.map((token) => token.created_by)).toEqual([{ id: fay.id, name: 'Fay' }]);
+
+    const ada = await createConfirmedUser(t, 'Ada');
+    const bea = await createConfirmedUser(t, 'Bea');
+    const org = await organizationOf(ada);
+    const path = `/v1/organizations/${org.id}`;
+    await t.request('POST', `${path}/members`, { token: ada.token, body: { email: bea.email, role: 'admin' } });
+    const adas = await makeToken(t, ada, `${path}/api_tokens`, { name: 'tracker', scopes: ['workshops:read'] });
+    const beas = await makeToken(t, bea, `${path}/api_tokens`, { name: 'backup', scopes: ['workshops:read'] });
+    expect(adas.created_by).toEqual({ id: ada.id, name: 'Ada' });
+    const members = (
+      await t.request<Array<{ id: string; email: string }>>('GET', `${path}/members`, { token: bea.token })
+    ).body;
+    const adasSeat = members.find((member) => member.email === ada.email)!;
+    expect((await t.request('DELETE', `${path}/members/${adasSeat.id}`, { token: bea.token })).status).toBe(204);
+
+    const listed = await t.request<ApiTokenOutput[]>('GET', `${path}/api_tokens`, { token: bea.token });
+    expect(new Map(listed.body.map((token) => [token.id, token.created_by]))).toEqual(
+      new Map([
+        [beas.id, { id: bea.id, name: 'Bea' }],
+        [adas.id, { id: ada.id, name: 'Ada' }],
+      ]),
+    );
+  });
+
   it('work through the SDK: an organization token registers a webhook, its scopes answered as ApiError', async () => {
     const ada = await createConfirmedUser(t, 'Ada');
     const org = await organizationOf(ada);

@@ -2689,6 +2689,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -2781,6 +2785,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -3010,6 +3018,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -3091,6 +3103,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;

@@ -23,12 +23,22 @@ export async function insertApiToken(
   return (await tx.insert(apiTokens).values(values).returning())[0]!;
 }
 
-/** The owner's tokens not revoked, newest first. */
-export async function liveTokensOf(db: Db, owner: TokenOwner): Promise<ApiTokenRow[]> {
-  const { apiTokens } = tablesOf(db);
+/** Who made a token, as its lists name them. */
+export interface TokenMaker {
+  id: string;
+  name: string;
+}
+
+/** The owner's tokens not revoked, newest first, each with its maker. */
+export async function liveTokensOf(
+  db: Db,
+  owner: TokenOwner,
+): Promise<Array<{ token: ApiTokenRow; maker: TokenMaker }>> {
+  const { apiTokens, users } = tablesOf(db);
   return db
-    .select()
+    .select({ token: apiTokens, maker: { id: users.id, name: users.name } })
     .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.createdBy))
     .where(and(ownedBy(db, owner), isNull(apiTokens.revokedAt)))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }
