@@ -4,7 +4,16 @@ import { ApiError, createClient } from '../client-sdk/src/index';
 import type { CreatedApiTokenOutput, ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
-import { createConfirmedUser, createUser, expectError, seedWorkshopWith, type TestUser } from './helpers/factories';
+import type { EventOutput } from '../src/modules/events/schemas';
+import { castVote } from '../src/modules/votes/service';
+import {
+  createConfirmedUser,
+  createUser,
+  expectError,
+  seedCard,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { useServer } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
@@ -258,6 +267,68 @@ describe('organization tokens', () => {
         [adas.id, { id: ada.id, name: 'Ada' }],
       ]),
     );
+  });
+
+  it("name themselves in the event log: a token's changes show api_token beside the admin it acted as", async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const org = await organizationOf(ada);
+    const made = await makeToken(t, ada, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'tracker',
+      scopes: ['workshops:write', 'cards:write', 'votes:write'],
+    });
+    const workshop = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+      token: made.token,
+      body: { title: 'Synced' },
+    });
+    const cards = `/v1/workshops/${workshop.body.id}/cards`;
+    const cluster = await t.request<{ id: string }>('POST', cards, {
+      token: made.token,
+      body: { type: 'cluster', title: 'From the tracker' },
+    });
+    expect(cluster.status, JSON.stringify(cluster.body)).toBe(201);
+    const vote = await t.request('POST', `${cards}/${cluster.body.id}/votes`, {
+      token: made.token,
+      body: { value: 1 },
+    });
+    expect(vote.status, JSON.stringify(vote.body)).toBe(201);
+    await t.request('PUT', `/v1/workshops/${workshop.body.id}`, { token: ada.token, body: { title: 'Renamed' } });
+
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.body.id}/events`, {
+      token: ada.token,
+    });
+    const tracker = { id: made.id, name: 'tracker' };
+    const byAction = (action: string) => log.body.filter((event) => event.action === action);
+    for (const action of ['createWorkshop', 'addCard', 'addVote']) {
+      expect(byAction(action).map((event) => [event.user?.id, event.api_token])).toEqual([[ada.id, tracker]]);
+    }
+    expect(byAction('updateWorkshop').map((event) => event.api_token)).toEqual([null]);
+
+    // A revoked token is still named by what it did.
+    expect(
+      (await t.request('DELETE', `/v1/organizations/${org.id}/api_tokens/${made.id}`, { token: ada.token })).status,
+    ).toBe(204);
+    const later = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.body.id}/events?filters=addCard`, {
+      token: ada.token,
+    });
+    expect(later.body.map((event) => event.api_token)).toEqual([tracker]);
+  });
+
+  it("name themselves on their own votes only, when a token's vote and a session's are written in one batch", async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const workshop = await seedWorkshopWith(t, ada, []);
+    const card = await seedCard(t, workshop.id, ada, { type: 'cluster' });
+    const made = await makeToken(t, ada, '/v1/user/me/api_tokens', { name: 'laptop', scopes: ['votes:write'] });
+    // Votes asked for in one turn of the event loop share a transaction (`writeBatched`), as
+    // requests arriving together do; called here through the service to make them meet.
+    const ref = { workshopId: workshop.id, cardId: card.id, userId: ada.id };
+    await Promise.all([
+      castVote({ ...t.deps, apiTokenId: made.id }, ref, { value: 1 }),
+      castVote(t.deps, ref, { value: 1 }),
+    ]);
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.id}/events?filters=addVote`, {
+      token: ada.token,
+    });
+    expect(log.body.map((event) => event.api_token?.name ?? null).sort()).toEqual(['laptop', null]);
   });
 
   it('work through the SDK: an organization token registers a webhook, its scopes answered as ApiError', async () => {

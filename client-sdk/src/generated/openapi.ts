@@ -14563,6 +14563,10 @@ export interface operations {
                             confirmed_at: string | null;
                             updated_at: string;
                         } | null;
+                        api_token: {
+                            id: string;
+                            name: string;
+                        } | null;
                     }[];
                 };
             };
