@@ -11,6 +11,7 @@ import { api, problemText } from '../api';
 import { ConfirmButton, Panel, Problem, useAction } from '../forms';
 import { Link } from '../router';
 import { forget } from '../session';
+import { NotOpen } from '../not-open';
 
 type Organization = { id: string; name: string };
 type ApiToken = {
@@ -40,24 +41,8 @@ export function OrganizationSettings({ id }: { id: string }) {
     );
   }, [id]);
 
-  if (problem.value)
-    return (
-      <main class="narrow">
-        <h1>Organization</h1>
-        <p role="alert" class="problem">
-          {problem.value}
-        </p>
-        <p>
-          <Link href="/">Back to your workshops</Link>
-        </p>
-      </main>
-    );
-  if (!organization.value)
-    return (
-      <main class="narrow">
-        <p role="status">Opening the organization…</p>
-      </main>
-    );
+  if (problem.value || !organization.value)
+    return <NotOpen title="Organization" problem={problem.value} opening="Opening the organization…" />;
   return (
     <main class="organization">
       <p class="crumbs">
