@@ -4,7 +4,16 @@ import { ApiError, createClient } from '../client-sdk/src/index';
 import type { CreatedApiTokenOutput, ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
-import { createConfirmedUser, createUser, expectError, seedWorkshopWith, type TestUser } from './helpers/factories';
+import type { EventOutput } from '../src/modules/events/schemas';
+import { castVote } from '../src/modules/votes/service';
+import {
+  createConfirmedUser,
+  createUser,
+  expectError,
+  seedCard,
+  seedWorkshopWith,
+  type TestUser,
+} from './helpers/factories';
 import { useServer } from './helpers/cast';
 import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
@@ -230,6 +239,98 @@ describe('organization tokens', () => {
     expectError(await t.request('GET', `/v1/workshops/${created.body.id}`, { token: ada.token }), 404, 'not_found');
   });
 
+  it('say who made them (created_by) when made and in both lists, still after the maker left', async () => {
+    const fay = await createConfirmedUser(t, 'Fay');
+    const personal = await makeToken(t, fay, '/v1/user/me/api_tokens', { name: 'mine', scopes: ['workshops:read'] });
+    expect(personal.created_by).toEqual({ id: fay.id, name: 'Fay' });
+    const mine = await t.request<ApiTokenOutput[]>('GET', '/v1/user/me/api_tokens', { token: fay.token });
+    expect(mine.body.map((token) => token.created_by)).toEqual([{ id: fay.id, name: 'Fay' }]);
+
+    const ada = await createConfirmedUser(t, 'Ada');
+    const bea = await createConfirmedUser(t, 'Bea');
+    const org = await organizationOf(ada);
+    const path = `/v1/organizations/${org.id}`;
+    await t.request('POST', `${path}/members`, { token: ada.token, body: { email: bea.email, role: 'admin' } });
+    const adas = await makeToken(t, ada, `${path}/api_tokens`, { name: 'tracker', scopes: ['workshops:read'] });
+    const beas = await makeToken(t, bea, `${path}/api_tokens`, { name: 'backup', scopes: ['workshops:read'] });
+    expect(adas.created_by).toEqual({ id: ada.id, name: 'Ada' });
+    const members = (
+      await t.request<Array<{ id: string; email: string }>>('GET', `${path}/members`, { token: bea.token })
+    ).body;
+    const adasSeat = members.find((member) => member.email === ada.email)!;
+    expect((await t.request('DELETE', `${path}/members/${adasSeat.id}`, { token: bea.token })).status).toBe(204);
+
+    const listed = await t.request<ApiTokenOutput[]>('GET', `${path}/api_tokens`, { token: bea.token });
+    expect(new Map(listed.body.map((token) => [token.id, token.created_by]))).toEqual(
+      new Map([
+        [beas.id, { id: bea.id, name: 'Bea' }],
+        [adas.id, { id: ada.id, name: 'Ada' }],
+      ]),
+    );
+  });
+
+  it("name themselves in the event log: a token's changes show api_token beside the admin it acted as", async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const org = await organizationOf(ada);
+    const made = await makeToken(t, ada, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'tracker',
+      scopes: ['workshops:write', 'cards:write', 'votes:write'],
+    });
+    const workshop = await t.request<WorkshopOutput>('POST', `/v1/organizations/${org.id}/workshops`, {
+      token: made.token,
+      body: { title: 'Synced' },
+    });
+    const cards = `/v1/workshops/${workshop.body.id}/cards`;
+    const cluster = await t.request<{ id: string }>('POST', cards, {
+      token: made.token,
+      body: { type: 'cluster', title: 'From the tracker' },
+    });
+    expect(cluster.status, JSON.stringify(cluster.body)).toBe(201);
+    const vote = await t.request('POST', `${cards}/${cluster.body.id}/votes`, {
+      token: made.token,
+      body: { value: 1 },
+    });
+    expect(vote.status, JSON.stringify(vote.body)).toBe(201);
+    await t.request('PUT', `/v1/workshops/${workshop.body.id}`, { token: ada.token, body: { title: 'Renamed' } });
+
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.body.id}/events`, {
+      token: ada.token,
+    });
+    const tracker = { id: made.id, name: 'tracker' };
+    const byAction = (action: string) => log.body.filter((event) => event.action === action);
+    for (const action of ['createWorkshop', 'addCard', 'addVote']) {
+      expect(byAction(action).map((event) => [event.user?.id, event.api_token])).toEqual([[ada.id, tracker]]);
+    }
+    expect(byAction('updateWorkshop').map((event) => event.api_token)).toEqual([null]);
+
+    // A revoked token is still named by what it did.
+    expect(
+      (await t.request('DELETE', `/v1/organizations/${org.id}/api_tokens/${made.id}`, { token: ada.token })).status,
+    ).toBe(204);
+    const later = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.body.id}/events?filters=addCard`, {
+      token: ada.token,
+    });
+    expect(later.body.map((event) => event.api_token)).toEqual([tracker]);
+  });
+
+  it("name themselves on their own votes only, when a token's vote and a session's are written in one batch", async () => {
+    const ada = await createConfirmedUser(t, 'Ada');
+    const workshop = await seedWorkshopWith(t, ada, []);
+    const card = await seedCard(t, workshop.id, ada, { type: 'cluster' });
+    const made = await makeToken(t, ada, '/v1/user/me/api_tokens', { name: 'laptop', scopes: ['votes:write'] });
+    // Votes asked for in one turn of the event loop share a transaction (`writeBatched`), as
+    // requests arriving together do; called here through the service to make them meet.
+    const ref = { workshopId: workshop.id, cardId: card.id, caller: ada };
+    await Promise.all([
+      castVote({ ...t.deps, apiTokenId: made.id }, ref, { value: 1 }),
+      castVote(t.deps, ref, { value: 1 }),
+    ]);
+    const log = await t.request<EventOutput[]>('GET', `/v1/workshops/${workshop.id}/events?filters=addVote`, {
+      token: ada.token,
+    });
+    expect(log.body.map((event) => event.api_token?.name ?? null).sort()).toEqual(['laptop', null]);
+  });
+
   it('work through the SDK: an organization token registers a webhook, its scopes answered as ApiError', async () => {
     const ada = await createConfirmedUser(t, 'Ada');
     const org = await organizationOf(ada);
@@ -266,6 +367,111 @@ describe('organization tokens', () => {
     expectError(await t.request('POST', path, { token: fred.token, body }), 403, 'forbidden');
     expectError(await t.request('POST', path, { token: stan.token, body }), 404, 'not_found');
     expectError(await t.request('GET', path, { token: fred.token }), 403, 'forbidden');
+  });
+});
+
+describe('tokens and roles', () => {
+  type Member = { id: string; email: string; role: 'facilitator' | 'admin' };
+
+  /**
+   * Ada's organization with a second admin (Bea) and a facilitator (Fred), and an organization
+   * token of Ada's that may write members.
+   */
+  async function rolesScene() {
+    const [ada, bea, fred] = await Promise.all(['Ada', 'Bea', 'Fred'].map((name) => createConfirmedUser(t, name)));
+    const org = await organizationOf(ada!);
+    const members = `/v1/organizations/${org.id}/members`;
+    for (const [who, role] of [
+      [bea!, 'admin'],
+      [fred!, 'facilitator'],
+    ] as const) {
+      const added = await t.request('POST', members, { token: ada!.token, body: { email: who.email, role } });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+    const made = await makeToken(t, ada!, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'directory sync',
+      scopes: ['members:read', 'members:write'],
+    });
+    const list = async () => (await t.request<Member[]>('GET', members, { token: ada!.token })).body;
+    const seatOf = async (user: TestUser) => (await list()).find((member) => member.email === user.email)!;
+    return { ada: ada!, bea: bea!, fred: fred!, org, members, token: made.token, list, seatOf };
+  }
+
+  it('a members:write token cannot make anyone an admin: 403 insufficient_scope, and nobody is added', async () => {
+    const { members, token, list } = await rolesScene();
+    const before = await list();
+    const refused = await t.request('POST', members, { token, body: { email: 'eve@example.test', role: 'admin' } });
+    expectError(refused, 403, 'insufficient_scope');
+    expect((refused.body as { error: { message: string } }).error.message).toMatch(/admins takes a person/);
+    expect(await list()).toEqual(before);
+  });
+
+  it('a members:write token cannot remove an admin: 403 insufficient_scope, and the admin stays', async () => {
+    const { bea, org, members, token, list, seatOf } = await rolesScene();
+    const before = await list();
+    const refused = await t.request('DELETE', `${members}/${(await seatOf(bea)).id}`, { token });
+    expectError(refused, 403, 'insufficient_scope');
+    expect(await list()).toEqual(before);
+    // Bea is still an admin: she makes tokens.
+    await makeToken(t, bea, `/v1/organizations/${org.id}/api_tokens`, {
+      name: 'still admin',
+      scopes: ['members:read'],
+    });
+  });
+
+  it("a members:write token cannot change anyone's role to or from admin: 403 insufficient_scope, roles unchanged", async () => {
+    const { bea, fred, members, token, list, seatOf } = await rolesScene();
+    const before = await list();
+    for (const [who, role] of [
+      [fred, 'admin'],
+      [bea, 'facilitator'],
+      [bea, 'admin'],
+    ] as const) {
+      const refused = await t.request('PUT', `${members}/${(await seatOf(who)).id}`, { token, body: { role } });
+      expectError(refused, 403, 'insufficient_scope');
+      expect((refused.body as { error: { message: string } }).error.message).toMatch(/admins takes a person/);
+    }
+    expect(await list()).toEqual(before);
+  });
+
+  it('a members:write token still adds, changes and removes facilitators', async () => {
+    const { fred, members, token, list, seatOf } = await rolesScene();
+    const added = await t.request<Member>('POST', members, {
+      token,
+      body: { email: 'new.facilitator@example.test', role: 'facilitator' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(added.body.role).toBe('facilitator');
+    const kept = await t.request<Member>('PUT', `${members}/${added.body.id}`, {
+      token,
+      body: { role: 'facilitator' },
+    });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.role).toBe('facilitator');
+    expect((await t.request('DELETE', `${members}/${(await seatOf(fred)).id}`, { token })).status).toBe(204);
+    const emails = (await list()).map((member) => member.email);
+    expect(emails).not.toContain(fred.email);
+    expect(emails).toContain('new.facilitator@example.test');
+  });
+
+  it('a person who is an admin still adds, changes and removes admins', async () => {
+    const { ada, bea, fred, members, list, seatOf } = await rolesScene();
+    const promoted = await t.request<Member>('PUT', `${members}/${(await seatOf(fred)).id}`, {
+      token: ada.token,
+      body: { role: 'admin' },
+    });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    expect(promoted.body.role).toBe('admin');
+    const added = await t.request<Member>('POST', members, {
+      token: ada.token,
+      body: { email: 'second.admin@example.test', role: 'admin' },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await t.request('DELETE', `${members}/${(await seatOf(bea)).id}`, { token: ada.token })).status).toBe(204);
+    const after = await list();
+    expect(after.find((member) => member.email === 'second.admin@example.test')?.role).toBe('admin');
+    expect(after.find((member) => member.email === bea.email)).toBeUndefined();
+    expect(after.find((member) => member.email === fred.email)?.role).toBe('admin');
   });
 });
 

@@ -66,6 +66,7 @@ describe('GET /v1/workshops/:workshop_id/events', () => {
         confirmed_at: null,
         updated_at: expect.any(String),
       },
+      api_token: null,
     });
     expect(res.body[0]!.user).toBeNull();
     expect(res.body[2]!.change).toEqual({

@@ -473,4 +473,35 @@ describe('organization members', () => {
       ).body.map((m: { name: string }) => m.name),
     ).toEqual(['Second']);
   });
+
+  it("lets admins change members' roles, keeps the last admin, and turns away everyone else", async () => {
+    const { admin, facilitator, stranger, org, member } = await scene();
+    const adminMember = (await memberRows(org.id)).find((m) => m.userId === admin.id)!;
+    const put = (memberId: string, token: string, body: unknown) =>
+      t.request<OrganizationMemberOutput>('PUT', `/v1/organizations/${org.id}/members/${memberId}`, { token, body });
+
+    expectError(await put(member.id, facilitator.token, { role: 'admin' }), 403, 'forbidden');
+    expectError(await put(member.id, stranger.token, { role: 'admin' }), 404, 'not_found');
+    expectError(await put('nope', admin.token, { role: 'admin' }), 404, 'not_found');
+    expectError(await put(member.id, admin.token, { role: 'owner' }), 400, 'invalid_request');
+    expectError(await put(adminMember.id, admin.token, { role: 'facilitator' }), 409, 'conflict');
+    expect((await memberRows(org.id)).map((m) => m.role)).toEqual(['admin', 'facilitator']);
+
+    const promoted = await put(member.id, admin.token, { role: 'admin' });
+    expect(promoted.status, JSON.stringify(promoted.body)).toBe(200);
+    expect(promoted.body).toMatchObject({ id: member.id, email: facilitator.email, role: 'admin', pending: false });
+    // Now an admin, Fran manages the organization: she makes its tokens.
+    const made = await t.request('POST', `/v1/organizations/${org.id}/api_tokens`, {
+      token: facilitator.token,
+      body: { name: 'hers', scopes: ['members:read'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+
+    // With a second admin, the first may step down to facilitator.
+    const stepped = await put(adminMember.id, admin.token, { role: 'facilitator' });
+    expect(stepped.status, JSON.stringify(stepped.body)).toBe(200);
+    expect(stepped.body.role).toBe('facilitator');
+    expectError(await put(member.id, admin.token, { role: 'facilitator' }), 403, 'forbidden');
+    expect((await memberRows(org.id)).map((m) => m.role)).toEqual(['facilitator', 'admin']);
+  });
 });

@@ -35,7 +35,7 @@ interface BatchQueue {
   apart: Map<string, Pending[]>;
 }
 
-/** The queues of batched writes, per store and kind. */
+/** The queues of batched writes, per store and kind (and API token: few, an organization's or a person's). */
 const queues = new WeakMap<Database, Map<string, BatchQueue>>();
 
 /** The most requests one batch's transaction takes; more wait for the next. */
@@ -77,8 +77,11 @@ export function writeBatched<I, O>(
 ): Promise<O> {
   let byKind = queues.get(deps.database);
   if (!byKind) queues.set(deps.database, (byKind = new Map<string, BatchQueue>()));
-  let queue = byKind.get(kind);
-  if (!queue) byKind.set(kind, (queue = { items: [], scheduled: false, writing: false, apart: new Map() }));
+  // A batch's events name one API token, or none (`WriteDeps.apiTokenId`): a token's requests
+  // are batched among themselves, apart from sessions' requests and other tokens'.
+  const queueKey = deps.apiTokenId === undefined ? kind : `${kind}\u0000${deps.apiTokenId}`;
+  let queue = byKind.get(queueKey);
+  if (!queue) byKind.set(queueKey, (queue = { items: [], scheduled: false, writing: false, apart: new Map() }));
   const waiting = queue;
   const answer = new Promise<O>((resolve, reject) =>
     waiting.items.push({ workshopId, input, resolve: resolve as Pending['resolve'], reject }),

@@ -13,6 +13,11 @@ export interface WriteDeps {
   bus: DomainEventBus;
   /** Told of every write's events inside its transaction (the webhook outbox), when there is one. */
   changeOutbox?: ChangeOutbox;
+  /**
+   * The API token of the request that writes, when it came with one: every event the write logs
+   * names it (docs/api.md#events). A route hands its services `actingDeps(deps, c)`.
+   */
+  apiTokenId?: string | undefined;
 }
 
 /**
@@ -46,12 +51,12 @@ const statements = preparedPerDb((db: Db) => {
 
 type EventRow = Pick<
   Schema['events']['$inferSelect'],
-  'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'cardUserId' | 'change' | 'createdAt'
+  'id' | 'workshopId' | 'seq' | 'action' | 'userId' | 'cardUserId' | 'apiTokenId' | 'change' | 'createdAt'
 >;
 
 const insertEvents = rowInserter(
   'events_insert',
-  ['id', 'workshopId', 'seq', 'action', 'userId', 'cardUserId', 'change', 'createdAt'],
+  ['id', 'workshopId', 'seq', 'action', 'userId', 'cardUserId', 'apiTokenId', 'change', 'createdAt'],
   (db, rows: Array<Insertable<EventRow>>) => db.insert(tablesOf(db).events).values(rows),
 );
 
@@ -185,6 +190,7 @@ async function storeRecorded(tx: Db, deps: WriteDeps, write: Recorded): Promise<
       action,
       userId,
       cardUserId,
+      apiTokenId: deps.apiTokenId ?? null,
       change,
       createdAt,
     })),

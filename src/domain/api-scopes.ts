@@ -34,6 +34,7 @@ export const OPERATION_SCOPES: Readonly<Record<string, ApiScope>> = {
   'GET /v1/organizations/{id}': 'members:read',
   'GET /v1/organizations/{id}/members': 'members:read',
   'POST /v1/organizations/{id}/members': 'members:write',
+  'PUT /v1/organizations/{id}/members/{member_id}': 'members:write',
   'DELETE /v1/organizations/{id}/members/{member_id}': 'members:write',
   'GET /v1/organizations/{organization_id}/workshops': 'workshops:read',
   'POST /v1/organizations/{organization_id}/workshops': 'workshops:write',

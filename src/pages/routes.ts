@@ -43,8 +43,9 @@ export interface PageRoutesOptions {
 
 /**
  * The browser pages, built from the client SDK's public entry points and served by the same code:
- * `GET /` and `GET /workshops/<workshop_id>`, the facilitator console (also at the addresses the
- * mails link to: `/confirm`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
+ * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
+ * facilitator console (also at the addresses the mails link to: `/confirm`, `/signup`,
+ * `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
  * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
  */
 export function browserPageRoutes(options: PageRoutesOptions) {
@@ -81,6 +82,11 @@ export function browserPageRoutes(options: PageRoutesOptions) {
     })
     .get('/workshops/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);
+      return html(c, consolePage(await pageAssets('console'), options.publicUrl));
+    })
+    .get('/organizations/:organization_id', async (c) => {
+      // Organization ids are made as workshop ids are.
+      if (!WORKSHOP_ID.test(c.req.param('organization_id'))) return notFoundPage(c);
       return html(c, consolePage(await pageAssets('console'), options.publicUrl));
     })
     .on('GET', [...CONSOLE_PATHS], async (c) => html(c, consolePage(await pageAssets('console'), options.publicUrl)))

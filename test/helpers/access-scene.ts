@@ -146,6 +146,7 @@ export const ACCESS: Record<string, [Access, Body?]> = {
     'organization',
     json(() => ({ email: 'new@example.test', role: 'facilitator' })),
   ],
+  'PUT /v1/organizations/{id}/members/{member_id}': ['organization', json(() => ({ role: 'facilitator' }))],
   'DELETE /v1/organizations/{id}/members/{member_id}': ['organization'],
   'GET /v1/organizations/{organization_id}/workshops': ['organization'],
   'POST /v1/organizations/{id}/api_tokens': ['organization', json(() => ({ name: 'CI', scopes: ['cards:read'] }))],

@@ -11,13 +11,19 @@ import { location$, Link } from './router';
 import { Confirm } from './views/confirm';
 import { Home } from './views/home';
 import { Invitation } from './views/invitation';
+import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
 import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
-function route(path: string): { view: 'home' | 'signup' | 'confirm' | 'invitation' | 'workshop'; id: string } {
+function route(path: string): {
+  view: 'home' | 'signup' | 'confirm' | 'invitation' | 'workshop' | 'organization';
+  id: string;
+} {
   const workshop = /^\/workshops\/([^/]+)\/?$/.exec(path);
   if (workshop) return { view: 'workshop', id: decodeURIComponent(workshop[1]!) };
+  const organization = /^\/organizations\/([^/]+)\/?$/.exec(path);
+  if (organization) return { view: 'organization', id: decodeURIComponent(organization[1]!) };
   const invitation = /^\/invitations\/([^/]+)\/?$/.exec(path);
   if (invitation) return { view: 'invitation', id: decodeURIComponent(invitation[1]!) };
   if (path === '/signup') return { view: 'signup', id: '' };
@@ -42,7 +48,9 @@ function Console() {
         ? 'Sign in or create an account to accept the invitation.'
         : view === 'workshop'
           ? 'Sign in to open the workshop, or join it with its code.'
-          : undefined;
+          : view === 'organization'
+            ? 'Sign in to open the organization’s settings.'
+            : undefined;
     return (
       <Frame>
         <SignedOut mode={view === 'signup' ? 'sign-up' : 'sign-in'} email={query.get('email') ?? ''} reason={reason} />
@@ -53,6 +61,8 @@ function Console() {
     <Frame>
       {view === 'workshop' ? (
         <WorkshopConsole key={id} id={id} />
+      ) : view === 'organization' ? (
+        <OrganizationSettings key={id} id={id} />
       ) : view === 'invitation' ? (
         <Invitation token={id} />
       ) : (

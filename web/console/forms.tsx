@@ -108,6 +108,8 @@ export function Panel(props: { title: string; children: ComponentChildren; id?: 
  */
 export function ConfirmButton(props: {
   label: string;
+  /** Read out after `label` but not shown: which row's button it is (` Tracker` after `Revoke`). */
+  labelSuffix?: string;
   question: string;
   confirm: string;
   onConfirm: () => unknown;
@@ -119,6 +121,7 @@ export function ConfirmButton(props: {
     return (
       <button type="button" class={props.class} disabled={props.disabled} onClick={() => (asking.value = true)}>
         {props.label}
+        {props.labelSuffix && <span class="visually-hidden">{props.labelSuffix}</span>}
       </button>
     );
   return (

@@ -1,7 +1,8 @@
 /*
  * The console's addresses, followed with the History API so each view has a link of its own:
- * `/` (the workshops, or sign in), `/signup`, `/confirm?token=…`, `/invitations/<token>` and
- * `/workshops/<id>` (optionally `?tab=`). The server serves the same page at each.
+ * `/` (the workshops, or sign in), `/signup`, `/confirm?token=…`, `/invitations/<token>`,
+ * `/workshops/<id>` (optionally `?tab=`) and `/organizations/<id>` (an organization's settings).
+ * The server serves the same page at each.
  */
 import { signal } from '@preact/signals';
 import type { ComponentChildren, JSX } from 'preact';

@@ -425,7 +425,10 @@ export interface paths {
         /** Members, including invited addresses without an account yet */
         get: operations["getV1OrganizationsByIdMembers"];
         put?: never;
-        /** Add a member by e-mail (admins); an address without an account is invited */
+        /**
+         * Add a member by e-mail (admins); an address without an account is invited
+         * @description An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).
+         */
         post: operations["postV1OrganizationsByIdMembers"];
         delete?: never;
         options?: never;
@@ -441,9 +444,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Change a member's role (admins)
+         * @description An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).
+         */
+        put: operations["putV1OrganizationsByIdMembersByMemberId"];
         post?: never;
-        /** Remove a member (admins), or leave the organization */
+        /**
+         * Remove a member (admins), or leave the organization
+         * @description An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).
+         */
         delete: operations["deleteV1OrganizationsByIdMembersByMemberId"];
         options?: never;
         head?: never;
@@ -1542,7 +1552,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": Blob;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/gif": Blob;
+                    "image/webp": Blob;
+                    "application/octet-stream": Blob;
                     "*/*": Blob;
                 };
             };
@@ -2703,6 +2717,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -2795,6 +2813,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -3024,6 +3046,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -3105,6 +3131,10 @@ export interface operations {
                         name: string;
                         scopes: ("workshops:read" | "workshops:write" | "cards:read" | "cards:write" | "votes:write" | "members:read" | "members:write" | "exports:read" | "exports:write" | "webhooks:read" | "webhooks:write")[];
                         prefix: string;
+                        created_by: {
+                            id: string;
+                            name: string;
+                        };
                         created_at: string;
                         expires_at: string | null;
                         last_used_at: string | null;
@@ -4407,7 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            /** @description forbidden: the caller is no admin; insufficient_scope: an API token adding an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4487,6 +4517,145 @@ export interface operations {
             };
         };
     };
+    putV1OrganizationsByIdMembersByMemberId: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role: "facilitator" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        name: string;
+                        avatar_url: string | null;
+                        /** @enum {string} */
+                        role: "facilitator" | "admin";
+                        pending: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: malformed JSON, a missing member, a wrong type or a value out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description forbidden: the caller is no admin; insufficient_scope: an API token granting or taking away the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found, or not visible to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description conflict: the last admin stays one */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     deleteV1OrganizationsByIdMembersByMemberId: {
         parameters: {
             query?: never;
@@ -4529,7 +4698,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            /** @description forbidden: the caller is no admin; insufficient_scope: an API token removing an admin */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4547,7 +4716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            /** @description conflict: the last admin cannot go */
             409: {
                 headers: {
                     /** @description Seconds to wait before trying again */
@@ -14422,6 +14591,10 @@ export interface operations {
                             confirmed_at: string | null;
                             updated_at: string;
                         } | null;
+                        api_token: {
+                            id: string;
+                            name: string;
+                        } | null;
                     }[];
                 };
             };
@@ -15961,7 +16134,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The file; its part type and file name are kept
+                     * @description The file; its name is kept. Its type (mimetype) is the bytes' own for PNG, JPEG, GIF and WebP, else the part's type, except application/octet-stream for a claim to those four the bytes deny
                      */
                     file: Blob;
                 };

@@ -20,6 +20,12 @@ export const events = sqliteTable(
      * hides a change from participants by it.
      */
     cardUserId: text('card_user_id'),
+    /**
+     * The API token the change was made with (docs/api.md#events); null for a session's.
+     * No foreign key: a token's row goes only with its organization or its maker's account, and
+     * the log then shows no token, as a deleted account shows no user.
+     */
+    apiTokenId: text('api_token_id'),
     change: json<Record<string, unknown>>('change').notNull(),
     createdAt: createdAt(),
   },

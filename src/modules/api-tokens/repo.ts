@@ -16,18 +16,29 @@ function ownedBy(db: Db, owner: TokenOwner) {
 
 export async function insertApiToken(
   tx: Db,
-  values: Omit<ApiTokenRow, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt'>,
+  values: Omit<ApiTokenRow, 'id' | 'createdAt' | 'lastUsedAt' | 'revokedAt' | 'signInMethod'> &
+    Partial<Pick<ApiTokenRow, 'signInMethod'>>,
 ): Promise<ApiTokenRow> {
   const { apiTokens } = tablesOf(tx);
   return (await tx.insert(apiTokens).values(values).returning())[0]!;
 }
 
-/** The owner's tokens not revoked, newest first. */
-export async function liveTokensOf(db: Db, owner: TokenOwner): Promise<ApiTokenRow[]> {
-  const { apiTokens } = tablesOf(db);
+/** Who made a token, as its lists name them. */
+export interface TokenMaker {
+  id: string;
+  name: string;
+}
+
+/** The owner's tokens not revoked, newest first, each with its maker. */
+export async function liveTokensOf(
+  db: Db,
+  owner: TokenOwner,
+): Promise<Array<{ token: ApiTokenRow; maker: TokenMaker }>> {
+  const { apiTokens, users } = tablesOf(db);
   return db
-    .select()
+    .select({ token: apiTokens, maker: { id: users.id, name: users.name } })
     .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.createdBy))
     .where(and(ownedBy(db, owner), isNull(apiTokens.revokedAt)))
     .orderBy(desc(apiTokens.createdAt), desc(apiTokens.id));
 }

@@ -24,6 +24,11 @@ export const ApiTokenOutput = v.object({
   scopes: v.array(v.picklist(API_SCOPES)),
   /** The secret's first characters, to tell tokens apart. */
   prefix: v.string(),
+  /**
+   * Who made it. An organization's token keeps working after its maker leaves the organization
+   * (it belongs to the organization); this still names them.
+   */
+  created_by: v.object({ id: v.string(), name: v.string() }),
   created_at: v.string(),
   expires_at: v.nullable(v.string()),
   last_used_at: v.nullable(v.string()),

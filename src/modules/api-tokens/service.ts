@@ -7,7 +7,14 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { hashToken } from '../auth/crypto';
 import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizations/access';
-import { insertApiToken, liveTokensOf, revokeApiToken, type ApiTokenRow, type TokenOwner } from './repo';
+import {
+  insertApiToken,
+  liveTokensOf,
+  revokeApiToken,
+  type ApiTokenRow,
+  type TokenMaker,
+  type TokenOwner,
+} from './repo';
 import type { ApiTokenOutput, CreateApiTokenInput, CreatedApiTokenOutput } from './schemas';
 
 /** Characters of the secret kept in clear (`prefix`): `wsk_` and 8 more, enough to tell tokens apart, too few to guess from. */
@@ -18,12 +25,13 @@ export function newApiTokenSecret(): string {
   return API_TOKEN_PREFIX + randomBytes(32).toString('base64url');
 }
 
-export function toApiToken(row: ApiTokenRow): ApiTokenOutput {
+export function toApiToken(row: ApiTokenRow, maker: TokenMaker): ApiTokenOutput {
   return {
     id: row.id,
     name: row.name,
     scopes: row.scopes as ApiScope[],
     prefix: row.prefix,
+    created_by: { id: maker.id, name: maker.name },
     created_at: row.createdAt,
     expires_at: row.expiresAt,
     last_used_at: row.lastUsedAt,
@@ -73,11 +81,11 @@ export async function createApiToken(
       expiresAt: input.expires_at ?? null,
     }),
   );
-  return { ...toApiToken(row), token };
+  return { ...toApiToken(row, user), token };
 }
 
 export async function listApiTokens(deps: AppDeps, owner: TokenOwner): Promise<ApiTokenOutput[]> {
-  return (await liveTokensOf(deps.database.db, owner)).map(toApiToken);
+  return (await liveTokensOf(deps.database.db, owner)).map(({ token, maker }) => toApiToken(token, maker));
 }
 
 /** Revoked at once on every instance: the revocation moves the identity epoch every token cache checks. */

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -29,13 +30,13 @@ export function attachmentsRoutes(deps: AppDeps) {
         },
       }),
       jsonBody(CreateAttachmentInput),
-      async (c) => c.json(await attachFile(deps, cardRef(c), c.req.valid('json')), 201),
+      async (c) => c.json(await attachFile(actingDeps(deps, c), cardRef(c), c.req.valid('json')), 201),
     )
     .get(`${path}/:id`, doc({ tag, summary: 'Get an attachment', response: AttachmentOutput }), async (c) => {
       return c.json(await getAttachment(deps, cardRef(c), c.req.param('id')), 200);
     })
     .delete(`${path}/:id`, doc({ tag, summary: 'Remove an attachment from a card', status: 204 }), async (c) => {
-      await removeAttachment(deps, cardRef(c), c.req.param('id'));
+      await removeAttachment(actingDeps(deps, c), cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -56,14 +57,17 @@ export function canvasRoutes(deps: AppDeps) {
       }),
       jsonBody(CreateCanvasInput),
       async (c) => {
-        return c.json(await createCanvas(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
+        return c.json(
+          await createCanvas(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.valid('json')),
+          201,
+        );
       },
     )
     .delete(
       '/workshops/:workshop_id/canvas',
       doc({ tag, summary: 'Delete the workshop canvas and its zones', status: 204 }),
       async (c) => {
-        await deleteCanvas(deps, c.get('user'), c.req.param('workshop_id'));
+        await deleteCanvas(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'));
         return c.body(null, 204);
       },
     )
@@ -73,7 +77,7 @@ export function canvasRoutes(deps: AppDeps) {
       jsonBody(LinkZoneInput),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        await linkZone(deps, c.get('user'), workshop_id, id, c.req.valid('json').cluster_id);
+        await linkZone(actingDeps(deps, c), c.get('user'), workshop_id, id, c.req.valid('json').cluster_id);
         return c.body(null, 204);
       },
     );

@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../http/errors';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
@@ -66,7 +67,7 @@ export function cardsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Create a card', status: 201, response: CardOutput }),
       jsonBody(CreateCardInput),
       async (c) => {
-        return c.json(await createCard(deps, workshopRef(c), c.req.valid('json')), 201);
+        return c.json(await createCard(actingDeps(deps, c), workshopRef(c), c.req.valid('json')), 201);
       },
     )
     .put(
@@ -81,9 +82,9 @@ export function cardsRoutes(deps: AppDeps) {
       }),
       async (c) => {
         requireMultipart(c);
-        await authorizeImport(deps, workshopRef(c));
+        await authorizeImport(actingDeps(deps, c), workshopRef(c));
         const csv = await csvUpload(c);
-        return c.json(await importCards(deps, workshopRef(c), csv), 200);
+        return c.json(await importCards(actingDeps(deps, c), workshopRef(c), csv), 200);
       },
     )
     .post(
@@ -91,7 +92,7 @@ export function cardsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Merge cards into a new card', status: 201, response: CardOutput }),
       jsonBody(MergeCardsInput),
       async (c) => {
-        return c.json(await mergeCards(deps, workshopRef(c), c.req.valid('json')), 201);
+        return c.json(await mergeCards(actingDeps(deps, c), workshopRef(c), c.req.valid('json')), 201);
       },
     )
     .get(
@@ -107,14 +108,17 @@ export function cardsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Update a card', response: CardOutput }),
       jsonBody(UpdateCardInput),
       async (c) => {
-        return c.json(await updateCard(deps, workshopRef(c), c.req.param('id'), c.req.valid('json')), 200);
+        return c.json(
+          await updateCard(actingDeps(deps, c), workshopRef(c), c.req.param('id'), c.req.valid('json')),
+          200,
+        );
       },
     )
     .delete(
       '/workshops/:workshop_id/cards/:id',
       doc({ tag, summary: 'Delete a card (a cluster with its ideas)', status: 204 }),
       async (c) => {
-        await removeCard(deps, workshopRef(c), c.req.param('id'));
+        await removeCard(actingDeps(deps, c), workshopRef(c), c.req.param('id'));
         return c.body(null, 204);
       },
     );

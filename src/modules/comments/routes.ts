@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -26,14 +27,14 @@ export function commentsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Comment on a card', status: 201, response: CommentOutput }),
       jsonBody(CreateCommentInput),
       async (c) => {
-        return c.json(await addComment(deps, cardRef(c), c.req.valid('json')), 201);
+        return c.json(await addComment(actingDeps(deps, c), cardRef(c), c.req.valid('json')), 201);
       },
     )
     .get(`${path}/:id`, doc({ tag, summary: 'Get a comment', response: CommentOutput }), async (c) => {
       return c.json(await getComment(deps, cardRef(c), c.req.param('id')), 200);
     })
     .delete(`${path}/:id`, doc({ tag, summary: 'Delete a comment', status: 204 }), async (c) => {
-      await removeComment(deps, cardRef(c), c.req.param('id'));
+      await removeComment(actingDeps(deps, c), cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

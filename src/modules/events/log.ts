@@ -76,12 +76,12 @@ export async function listEvents(
   });
   const hideScores = !seesAllVotes(access);
   const items = rows.map((r) => {
-    const output = toEvent(r.event, r.user, deps.config);
+    const output = toEvent(r.event, r.user, r.apiToken, deps.config);
     const scored = hideScores ? withoutScores(output, r.event) : output;
     // Something written anonymously (or a move of one's own anonymous card, `mover`): its author,
-    // and the change's actor with it, left out.
+    // and the change's actor with it (the token they wrote through too), left out.
     const { value: change, hid } = authorsHiddenIn(access, scored.change);
-    return hid ? { ...scored, change, user: null } : scored;
+    return hid ? { ...scored, change, user: null, api_token: null } : scored;
   });
   return { items, total };
 }
@@ -105,5 +105,8 @@ export async function eventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<WorkshopEvent[]> {
-  return (await eventRowsAfter(db, workshopId, afterSeq, limit)).filter(isLogged);
+  // A replay reads as the live event did: the token a change was made with is the log's to show.
+  return (await eventRowsAfter(db, workshopId, afterSeq, limit))
+    .filter(isLogged)
+    .map(({ apiTokenId: _token, ...event }) => event);
 }

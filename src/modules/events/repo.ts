@@ -67,7 +67,8 @@ export async function actionCountsSeen(
 
 /**
  * A page of the workshop's log (of `actions` only, when given) as `view` leaves it, newest first,
- * each event with its actor's user row, and how many events the whole log holds under them.
+ * each event with its actor's user row and the API token it was made with (null for a session's),
+ * and how many events the whole log holds under them.
  */
 export async function eventPage(
   db: Db,
@@ -75,7 +76,7 @@ export async function eventPage(
   view: LogView,
   query: { actions: string[] | undefined; limit: number; offset: number },
 ) {
-  const { events, users } = tablesOf(db);
+  const { apiTokens, events, users } = tablesOf(db);
   const where = and(
     eq(events.workshopId, workshopId),
     query.actions ? inArray(events.action, query.actions) : undefined,
@@ -83,9 +84,10 @@ export async function eventPage(
   );
   const total = (await db.select({ n: count() }).from(events).where(where))[0]!.n;
   const rows = await db
-    .select({ event: events, user: users })
+    .select({ event: events, user: users, apiToken: { id: apiTokens.id, name: apiTokens.name } })
     .from(events)
     .leftJoin(users, eq(users.id, events.userId))
+    .leftJoin(apiTokens, eq(apiTokens.id, events.apiTokenId))
     .where(where)
     .orderBy(desc(events.seq))
     .limit(query.limit)

@@ -17,6 +17,11 @@ export const EventOutput = v.object({
   change: v.record(v.string(), v.unknown()),
   /** The member who made the change; null once that account is gone. */
   user: v.nullable(UserOutput),
+  /**
+   * The API token the change was made with (docs/api.md#events), `user` being the account
+   * it acted as; null for a change made in a person's session.
+   */
+  api_token: v.nullable(v.object({ id: v.string(), name: v.string() })),
 });
 export type EventOutput = v.InferOutput<typeof EventOutput>;
 
@@ -47,7 +52,12 @@ export const EventsQuery = v.object({
   ...PageQuery,
 });
 
-export function toEvent(row: EventRow, user: UserRow | null, config: Pick<Config, 'plans'>): EventOutput {
+export function toEvent(
+  row: EventRow,
+  user: UserRow | null,
+  apiToken: { id: string; name: string } | null,
+  config: Pick<Config, 'plans'>,
+): EventOutput {
   return {
     id: row.id,
     seq: row.seq,
@@ -55,5 +65,6 @@ export function toEvent(row: EventRow, user: UserRow | null, config: Pick<Config
     date: row.createdAt,
     change: row.change,
     user: user ? toUser(user, config) : null,
+    api_token: apiToken,
   };
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -28,7 +29,10 @@ export function exportsRoutes(deps: AppDeps) {
       }),
       jsonBody(CreateExportInput),
       async (c) =>
-        c.json(await createExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
+        c.json(
+          await createExport(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.valid('json')),
+          201,
+        ),
     )
     .get(
       path,
@@ -86,7 +90,7 @@ export function exportsRoutes(deps: AppDeps) {
         errors: { ...facilitatorsOnly, 409: 'workshop_archived' },
       }),
       async (c) => {
-        await deleteExport(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        await deleteExport(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
         return c.body(null, 204);
       },
     );

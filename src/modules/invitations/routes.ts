@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -38,7 +39,8 @@ export function invitationsRoutes(deps: AppDeps) {
         },
       }),
       jsonBody(InviteInput),
-      async (c) => c.json(await invite(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
+      async (c) =>
+        c.json(await invite(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201),
     )
     .post(
       `${path}/:id/resend`,
@@ -52,7 +54,7 @@ export function invitationsRoutes(deps: AppDeps) {
         },
       }),
       async (c) => {
-        await resendInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        await resendInvitation(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
         return c.body(null, 204);
       },
     )
@@ -60,7 +62,7 @@ export function invitationsRoutes(deps: AppDeps) {
       `${path}/:id`,
       doc({ tag, summary: 'Delete an invitation (its link stops working)', status: 204 }),
       async (c) => {
-        await deleteInvitation(deps, c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
+        await deleteInvitation(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.param('id'));
         return c.body(null, 204);
       },
     )
@@ -75,6 +77,6 @@ export function invitationsRoutes(deps: AppDeps) {
           409: 'invitation_used, workshop_archived or attendee_limit_reached',
         },
       }),
-      async (c) => c.json(await acceptInvitation(deps, c.get('user'), c.req.param('token')), 200),
+      async (c) => c.json(await acceptInvitation(actingDeps(deps, c), c.get('user'), c.req.param('token')), 200),
     );
 }

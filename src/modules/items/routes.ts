@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
@@ -27,7 +28,7 @@ export function itemsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Add an item to a card, in a section', status: 201, response: ItemOutput }),
       jsonBody(CreateItemInput),
       async (c) => {
-        return c.json(await addItem(deps, cardRef(c), c.req.valid('json')), 201);
+        return c.json(await addItem(actingDeps(deps, c), cardRef(c), c.req.valid('json')), 201);
       },
     )
     .get(`${path}/:id`, doc({ tag, summary: 'Get an item', response: ItemOutput }), async (c) => {
@@ -38,11 +39,11 @@ export function itemsRoutes(deps: AppDeps) {
       doc({ tag, summary: "Change an item's content", response: ItemOutput }),
       jsonBody(UpdateItemInput),
       async (c) => {
-        return c.json(await changeItem(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+        return c.json(await changeItem(actingDeps(deps, c), cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
       },
     )
     .delete(`${path}/:id`, doc({ tag, summary: 'Remove an item', status: 204 }), async (c) => {
-      await removeItem(deps, cardRef(c), c.req.param('id'));
+      await removeItem(actingDeps(deps, c), cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

@@ -206,6 +206,11 @@ export async function insertMember(
   return (await tx.insert(organizationMembers).values(member).returning())[0]!;
 }
 
+export async function updateMemberRole(tx: Db, memberId: string, role: OrganizationMemberRow['role']): Promise<void> {
+  const { organizationMembers } = tablesOf(tx);
+  await tx.update(organizationMembers).set({ role }).where(eq(organizationMembers.id, memberId));
+}
+
 export async function deleteMember(tx: Db, memberId: string): Promise<void> {
   const { organizationMembers } = tablesOf(tx);
   await tx.delete(organizationMembers).where(eq(organizationMembers.id, memberId));

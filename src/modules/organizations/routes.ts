@@ -1,14 +1,21 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { readMultipart } from '../uploads/multipart';
-import { AddMemberInput, OrganizationInput, OrganizationMemberOutput, OrganizationUpdateInput } from './schemas';
+import {
+  AddMemberInput,
+  ChangeMemberRoleInput,
+  OrganizationInput,
+  OrganizationMemberOutput,
+  OrganizationUpdateInput,
+} from './schemas';
 import { OrganizationOutput } from '../../domain/organizations';
 import {
   addMember,
+  changeMemberRole,
   createOrganization,
   getOrganization,
   listMembers,
@@ -16,9 +23,16 @@ import {
   removeMember,
   updateOrganizationSettings,
   setOrganizationAvatar,
+  type MemberCaller,
 } from './service';
 
 const TAG = 'Organizations';
+const ADMINS_BY_PEOPLE =
+  'An API token (`members:write`) adds, changes and removes facilitators; granting, changing or removing the admin ' +
+  'role takes a person who is an admin, and a token gets 403 `insufficient_scope` (docs/integrations.md#tokens-and-roles).';
+
+/** The member routes' caller: the service tells a person from an API token (tokens manage facilitators only). */
+const callerOf = (c: Context<AppEnv>): MemberCaller => ({ user: c.get('user'), apiToken: c.get('apiToken') });
 
 export function organizationsRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
@@ -97,20 +111,57 @@ export function organizationsRoutes(deps: AppDeps) {
       doc({
         tag: TAG,
         summary: 'Add a member by e-mail (admins); an address without an account is invited',
+        description: ADMINS_BY_PEOPLE,
         status: 201,
         response: OrganizationMemberOutput,
-        errors: { 429: 'The caller sent their daily budget of invitation mails' },
+        errors: {
+          403: 'forbidden: the caller is no admin; insufficient_scope: an API token adding an admin',
+          429: 'The caller sent their daily budget of invitation mails',
+        },
       }),
       jsonBody(AddMemberInput),
       async (c) => {
-        return c.json(await addMember(deps, c.req.param('id'), c.get('user'), c.req.valid('json')), 201);
+        return c.json(await addMember(deps, c.req.param('id'), callerOf(c), c.req.valid('json')), 201);
+      },
+    )
+    .put(
+      '/organizations/:id/members/:member_id',
+      doc({
+        tag: TAG,
+        summary: "Change a member's role (admins)",
+        description: ADMINS_BY_PEOPLE,
+        response: OrganizationMemberOutput,
+        errors: {
+          403: 'forbidden: the caller is no admin; insufficient_scope: an API token granting or taking away the admin role',
+          409: 'conflict: the last admin stays one',
+        },
+      }),
+      jsonBody(ChangeMemberRoleInput),
+      async (c) => {
+        const member = await changeMemberRole(
+          deps,
+          c.req.param('id'),
+          callerOf(c),
+          c.req.param('member_id'),
+          c.req.valid('json'),
+        );
+        return c.json(member, 200);
       },
     )
     .delete(
       '/organizations/:id/members/:member_id',
-      doc({ tag: TAG, summary: 'Remove a member (admins), or leave the organization', status: 204 }),
+      doc({
+        tag: TAG,
+        summary: 'Remove a member (admins), or leave the organization',
+        description: ADMINS_BY_PEOPLE,
+        status: 204,
+        errors: {
+          403: 'forbidden: the caller is no admin; insufficient_scope: an API token removing an admin',
+          409: 'conflict: the last admin cannot go',
+        },
+      }),
       async (c) => {
-        await removeMember(deps, c.req.param('id'), c.get('user'), c.req.param('member_id'));
+        await removeMember(deps, c.req.param('id'), callerOf(c), c.req.param('member_id'));
         return c.body(null, 204);
       },
     );

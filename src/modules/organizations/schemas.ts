@@ -34,6 +34,11 @@ export const AddMemberInput = v.object({
   role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
 });
 
+/** PUT /v1/organizations/:id/members/:member_id: the member's new role. */
+export const ChangeMemberRoleInput = v.object({
+  role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
+});
+
 export function toOrganization(row: OrganizationRow, config: Pick<Config, 'plans'>): OrganizationOutput {
   return {
     id: row.id,

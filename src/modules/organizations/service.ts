@@ -23,6 +23,7 @@ import {
   membersOf,
   organizationsOf,
   otherActiveAdmins,
+  updateMemberRole,
   updateOrganization,
 } from './repo';
 import {
@@ -33,12 +34,34 @@ import {
   type OrganizationRow,
 } from './schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
+import type { ApiTokenIdentity } from '../../domain/api-scopes';
 
 interface OrganizationDeps {
   config: Config;
   database: Database;
   files: FileStore;
   bus: DomainEventBus;
+}
+
+/** Who manages members: the user the request acts as, and the API token it came with, if any. */
+export interface MemberCaller {
+  user: UserRow;
+  apiToken?: ApiTokenIdentity | undefined;
+}
+
+/**
+ * Granting, changing or removing the admin role takes a person who is an admin: an API token
+ * (an organization's, which acts as an admin, or an admin's personal one) adds, changes and
+ * removes facilitators only. Otherwise a leaked `members:write` token could make any account an
+ * admin, and that admin make tokens with every scope (docs/integrations.md#tokens-and-roles).
+ */
+function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean): void {
+  if (caller.apiToken && touchesAdmin) {
+    throw new AppError(
+      'insufficient_scope',
+      'Managing admins takes a person who is an admin: an API token adds, changes and removes facilitators only.',
+    );
+  }
 }
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
@@ -135,13 +158,15 @@ export async function listMembers(
 export async function addMember(
   deps: OrganizationDeps,
   organizationId: string,
-  actor: UserRow,
+  caller: MemberCaller,
   input: { email: string; role: OrganizationRole },
 ): Promise<OrganizationMemberOutput> {
+  const actor = caller.user;
   try {
     return await deps.database.transaction(async (tx) => {
       await lockOrganization(tx, organizationId);
       const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor));
+      requirePersonForAdminRole(caller, input.role === 'admin');
       if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
       const account = await lockedAccountOf(tx, input.email, actor.id);
       const confirmed = account?.confirmedAt ? account : undefined;
@@ -172,21 +197,22 @@ export async function addMember(
 
 /**
  * Admins remove anyone; any member may remove themselves (leave). The last admin with an account
- * cannot go: nobody would be left to manage the organization.
+ * cannot go: nobody would be left to manage the organization. An admin is removed by a person only.
  */
 export async function removeMember(
   deps: OrganizationDeps,
   organizationId: string,
-  caller: Caller,
+  caller: MemberCaller,
   memberId: string,
 ): Promise<void> {
   const removedUserId = await deps.database.transaction(async (tx) => {
     // Two admins removing each other at once: the second waits, then finds what the first left.
     await lockOrganization(tx, organizationId);
-    const access = await loadOrganizationAccess(tx, organizationId, caller);
+    const access = await loadOrganizationAccess(tx, organizationId, caller.user);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
     if (!target) throw notFound('Member');
+    requirePersonForAdminRole(caller, target.member.role === 'admin');
     if (
       target.member.role === 'admin' &&
       target.member.userId &&
@@ -199,6 +225,42 @@ export async function removeMember(
   });
   // An admin acted as facilitator in the organization's workshops; live connections re-check.
   if (removedUserId) deps.bus.emit('access-changed', { userId: removedUserId });
+}
+
+/**
+ * Changes a member's role (admins). Making someone admin or taking the role away takes a person
+ * (`requirePersonForAdminRole`); the last admin with an account stays one. The member's access to
+ * the organization's workshops follows at once (admins act as their facilitators).
+ */
+export async function changeMemberRole(
+  deps: OrganizationDeps,
+  organizationId: string,
+  caller: MemberCaller,
+  memberId: string,
+  input: { role: OrganizationRole },
+): Promise<OrganizationMemberOutput> {
+  const { member, changedUserId } = await deps.database.transaction(async (tx) => {
+    await lockOrganization(tx, organizationId);
+    requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller.user));
+    const target = await findMember(tx, organizationId, memberId);
+    if (!target) throw notFound('Member');
+    requirePersonForAdminRole(caller, target.member.role === 'admin' || input.role === 'admin');
+    if (target.member.role === input.role) return { member: toMember(target), changedUserId: null };
+    if (
+      target.member.role === 'admin' &&
+      target.member.userId &&
+      (await otherActiveAdmins(tx, organizationId, memberId)) === 0
+    ) {
+      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+    }
+    await updateMemberRole(tx, memberId, input.role);
+    return {
+      member: toMember({ ...target, member: { ...target.member, role: input.role } }),
+      changedUserId: target.member.userId,
+    };
+  });
+  if (changedUserId) deps.bus.emit('access-changed', { userId: changedUserId });
+  return member;
 }
 
 /**

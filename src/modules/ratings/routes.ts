@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
@@ -27,7 +28,7 @@ export function ratingsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Rate a card on a criterion', status: 201, response: RatingOutput }),
       jsonBody(CreateRatingInput),
       async (c) => {
-        return c.json(await rateCard(deps, cardRef(c), c.req.valid('json')), 201);
+        return c.json(await rateCard(actingDeps(deps, c), cardRef(c), c.req.valid('json')), 201);
       },
     )
     .get(`${path}/:id`, doc({ tag, summary: 'Get a rating', response: RatingOutput }), async (c) => {
@@ -38,11 +39,11 @@ export function ratingsRoutes(deps: AppDeps) {
       doc({ tag, summary: "Change a rating's value", response: RatingOutput }),
       jsonBody(UpdateRatingInput),
       async (c) => {
-        return c.json(await changeRating(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+        return c.json(await changeRating(actingDeps(deps, c), cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
       },
     )
     .delete(`${path}/:id`, doc({ tag, summary: 'Remove a rating', status: 204 }), async (c) => {
-      await removeRating(deps, cardRef(c), c.req.param('id'));
+      await removeRating(actingDeps(deps, c), cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

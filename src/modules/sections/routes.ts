@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -24,7 +25,10 @@ export function sectionsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Add a section', status: 201, response: SectionOutput }),
       jsonBody(CreateSectionInput),
       async (c) => {
-        return c.json(await createSection(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 201);
+        return c.json(
+          await createSection(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.valid('json')),
+          201,
+        );
       },
     )
     .get(
@@ -41,7 +45,10 @@ export function sectionsRoutes(deps: AppDeps) {
       jsonBody(UpdateSectionInput),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        return c.json(await updateSection(deps, c.get('user'), workshop_id, id, c.req.valid('json')), 200);
+        return c.json(
+          await updateSection(actingDeps(deps, c), c.get('user'), workshop_id, id, c.req.valid('json')),
+          200,
+        );
       },
     )
     .delete(
@@ -49,7 +56,7 @@ export function sectionsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Delete a section and its items', status: 204 }),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        await deleteSection(deps, c.get('user'), workshop_id, id);
+        await deleteSection(actingDeps(deps, c), c.get('user'), workshop_id, id);
         return c.body(null, 204);
       },
     );

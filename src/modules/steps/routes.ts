@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -27,7 +28,10 @@ export function stepsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Add a step', status: 201, response: StepOutput }),
       jsonBody(StepInput),
       async (c) => {
-        return c.json(await createStep(deps, c.req.param('workshop_id'), c.get('user'), c.req.valid('json')), 201);
+        return c.json(
+          await createStep(actingDeps(deps, c), c.req.param('workshop_id'), c.get('user'), c.req.valid('json')),
+          201,
+        );
       },
     )
     .get('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Get a step', response: StepOutput }), async (c) => {
@@ -39,11 +43,11 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(StepInput),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        return c.json(await updateStep(deps, workshop_id, c.get('user'), id, c.req.valid('json')), 200);
+        return c.json(await updateStep(actingDeps(deps, c), workshop_id, c.get('user'), id, c.req.valid('json')), 200);
       },
     )
     .delete('/workshops/:workshop_id/steps/:id', doc({ tag, summary: 'Delete a step', status: 204 }), async (c) => {
-      await deleteStep(deps, c.req.param('workshop_id'), c.get('user'), c.req.param('id'));
+      await deleteStep(actingDeps(deps, c), c.req.param('workshop_id'), c.get('user'), c.req.param('id'));
       return c.body(null, 204);
     })
     .get(
@@ -68,7 +72,10 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(CreateIllustrationInput),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(await setIllustration(deps, workshop_id, c.get('user'), step_id, c.req.valid('json')), 201);
+        return c.json(
+          await setIllustration(actingDeps(deps, c), workshop_id, c.get('user'), step_id, c.req.valid('json')),
+          201,
+        );
       },
     )
     .put(
@@ -77,12 +84,15 @@ export function stepsRoutes(deps: AppDeps) {
       jsonBody(UpdateIllustrationInput),
       async (c) => {
         const { workshop_id, step_id } = c.req.param();
-        return c.json(await updateIllustration(deps, workshop_id, c.get('user'), step_id, c.req.valid('json')), 200);
+        return c.json(
+          await updateIllustration(actingDeps(deps, c), workshop_id, c.get('user'), step_id, c.req.valid('json')),
+          200,
+        );
       },
     )
     .delete(illustrationPath, doc({ tag, summary: 'Remove the illustration', status: 204 }), async (c) => {
       const { workshop_id, step_id } = c.req.param();
-      await deleteIllustration(deps, workshop_id, c.get('user'), step_id);
+      await deleteIllustration(actingDeps(deps, c), workshop_id, c.get('user'), step_id);
       return c.body(null, 204);
     });
 }

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -28,6 +29,10 @@ export function timerRoutes(deps: AppDeps) {
         errors: { 409: 'conflict: the timer cannot do that in its state (pause a stopped timer); workshop_archived' },
       }),
       jsonBody(TimerInput),
-      async (c) => c.json(await changeTimer(deps, c.get('user'), c.req.param('workshop_id'), c.req.valid('json')), 200),
+      async (c) =>
+        c.json(
+          await changeTimer(actingDeps(deps, c), c.get('user'), c.req.param('workshop_id'), c.req.valid('json')),
+          200,
+        ),
     );
 }

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
@@ -22,7 +23,7 @@ export function votesRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Vote on a card', status: 201, response: VoteOutput }),
       jsonBody(CreateVoteInput),
       async (c) => {
-        return c.json(await castVote(deps, cardRef(c), c.req.valid('json')), 201);
+        return c.json(await castVote(actingDeps(deps, c), cardRef(c), c.req.valid('json')), 201);
       },
     )
     .get(`${path}/:id`, doc({ tag, summary: 'Get a vote', response: VoteOutput }), async (c) => {
@@ -33,11 +34,11 @@ export function votesRoutes(deps: AppDeps) {
       doc({ tag, summary: "Change a vote's value", response: VoteOutput }),
       jsonBody(UpdateVoteInput),
       async (c) => {
-        return c.json(await changeVote(deps, cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
+        return c.json(await changeVote(actingDeps(deps, c), cardRef(c), c.req.param('id'), c.req.valid('json')), 200);
       },
     )
     .delete(`${path}/:id`, doc({ tag, summary: 'Withdraw a vote', status: 204 }), async (c) => {
-      await removeVote(deps, cardRef(c), c.req.param('id'));
+      await removeVote(actingDeps(deps, c), cardRef(c), c.req.param('id'));
       return c.body(null, 204);
     });
 }

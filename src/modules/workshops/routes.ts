@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
+import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody, queryParams } from '../../http/validation';
@@ -62,7 +63,7 @@ export function workshopsRoutes(deps: AppDeps) {
       joinLimits.perUser,
       ...joinLimits.perAddress,
       jsonBody(JoinInput),
-      async (c) => c.json(await joinWorkshop(deps, c.get('user'), c.req.valid('json')), 200),
+      async (c) => c.json(await joinWorkshop(actingDeps(deps, c), c.get('user'), c.req.valid('json')), 200),
     )
     .post(
       '/workshops',
@@ -78,7 +79,7 @@ export function workshopsRoutes(deps: AppDeps) {
       }),
       jsonBody(CreateWorkshopInput),
       async (c) => {
-        return c.json(await createWorkshop(deps, c.get('user'), c.req.valid('json'), imports), 201);
+        return c.json(await createWorkshop(actingDeps(deps, c), c.get('user'), c.req.valid('json'), imports), 201);
       },
     )
     .get(
@@ -103,7 +104,12 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(CustomWorkshopInput),
       async (c) =>
         c.json(
-          await createOrganizationWorkshop(deps, c.get('user'), c.req.param('organization_id'), c.req.valid('json')),
+          await createOrganizationWorkshop(
+            actingDeps(deps, c),
+            c.get('user'),
+            c.req.param('organization_id'),
+            c.req.valid('json'),
+          ),
           201,
         ),
     )
@@ -117,14 +123,17 @@ export function workshopsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Update, archive, restore or change the step of a workshop', response: WorkshopOutput }),
       jsonBody(UpdateWorkshopInput),
       async (c) => {
-        return c.json(await updateWorkshop(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 200);
+        return c.json(
+          await updateWorkshop(actingDeps(deps, c), c.get('user'), c.req.param('id'), c.req.valid('json')),
+          200,
+        );
       },
     )
     .delete(
       '/workshops/:id',
       doc({ tag, summary: 'Delete a workshop and everything in it', status: 204 }),
       async (c) => {
-        await deleteWorkshop(deps, c.get('user'), c.req.param('id'));
+        await deleteWorkshop(actingDeps(deps, c), c.get('user'), c.req.param('id'));
         return c.body(null, 204);
       },
     )
@@ -158,30 +167,33 @@ export function workshopsRoutes(deps: AppDeps) {
       jsonBody(UpdateUserRoleInput),
       async (c) => {
         const { workshop_id, id } = c.req.param();
-        return c.json(await updateUserRole(deps, c.get('user'), workshop_id, id, c.req.valid('json').role), 200);
+        return c.json(
+          await updateUserRole(actingDeps(deps, c), c.get('user'), workshop_id, id, c.req.valid('json').role),
+          200,
+        );
       },
     )
     .delete('/workshops/:id/votes', doc({ tag, summary: 'Delete all votes of a workshop', status: 204 }), async (c) => {
-      await deleteAllOf(deps, c.get('user'), c.req.param('id'), 'votes');
+      await deleteAllOf(actingDeps(deps, c), c.get('user'), c.req.param('id'), 'votes');
       return c.body(null, 204);
     })
     .delete(
       '/workshops/:id/ratings',
       doc({ tag, summary: 'Delete all ratings of a workshop', status: 204 }),
       async (c) => {
-        await deleteAllOf(deps, c.get('user'), c.req.param('id'), 'ratings');
+        await deleteAllOf(actingDeps(deps, c), c.get('user'), c.req.param('id'), 'ratings');
         return c.body(null, 204);
       },
     )
     .delete('/workshops/:id/items', doc({ tag, summary: 'Delete all items of a workshop', status: 204 }), async (c) => {
-      await deleteAllOf(deps, c.get('user'), c.req.param('id'), 'items');
+      await deleteAllOf(actingDeps(deps, c), c.get('user'), c.req.param('id'), 'items');
       return c.body(null, 204);
     })
     .delete(
       '/workshops/:id/comments',
       doc({ tag, summary: 'Delete all comments of a workshop', status: 204 }),
       async (c) => {
-        await deleteAllOf(deps, c.get('user'), c.req.param('id'), 'comments');
+        await deleteAllOf(actingDeps(deps, c), c.get('user'), c.req.param('id'), 'comments');
         return c.body(null, 204);
       },
     )
@@ -189,7 +201,7 @@ export function workshopsRoutes(deps: AppDeps) {
       '/workshops/:id/attachments',
       doc({ tag, summary: 'Delete all attachments of a workshop', status: 204 }),
       async (c) => {
-        await deleteAllOf(deps, c.get('user'), c.req.param('id'), 'attachments');
+        await deleteAllOf(actingDeps(deps, c), c.get('user'), c.req.param('id'), 'attachments');
         return c.body(null, 204);
       },
     )
@@ -198,7 +210,10 @@ export function workshopsRoutes(deps: AppDeps) {
       doc({ tag, summary: 'Send a message to the members of a workshop', status: 201, response: RecipientsOutput }),
       jsonBody(MessageInput),
       async (c) => {
-        return c.json(await sendMessage(deps, c.get('user'), c.req.param('id'), c.req.valid('json')), 201);
+        return c.json(
+          await sendMessage(actingDeps(deps, c), c.get('user'), c.req.param('id'), c.req.valid('json')),
+          201,
+        );
       },
     );
 }

@@ -2,6 +2,7 @@
  * `/` signed in: the workshops the person facilitates or takes part in, their organizations'
  * included, with the API's filters (role, state, owner, created between) and a search over the
  * titles; each can be opened, archived or reopened, and deleted. Creating one is create-workshop.tsx.
+ * Below, their organizations, each linking to its settings (organization.tsx).
  */
 import { useComputed, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -156,6 +157,19 @@ export function Home() {
           </ul>
         )}
       </section>
+      {organizations.value.length > 0 && (
+        <section class="panel" aria-labelledby="organizations-title">
+          <h2 id="organizations-title">Your organizations</h2>
+          <ul class="organization-list">
+            {organizations.value.map((organization) => (
+              <li key={organization.id} data-organization={organization.id}>
+                <Link href={`/organizations/${encodeURIComponent(organization.id)}`}>{organization.name}</Link>
+                <span class="meta"> · settings and API tokens</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </main>
   );
 }

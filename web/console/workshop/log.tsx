@@ -171,7 +171,9 @@ const NOUNS: Record<string, string> = {
 
 /** One change in words: who, then what (in the reader's terms, not the API's). */
 function describe(event: WorkshopLogEvent): string {
-  const who = event.user?.name ?? (event.action === 'removeExport' ? 'The service' : 'Someone');
+  const person = event.user?.name ?? (event.action === 'removeExport' ? 'The service' : 'Someone');
+  // A change made with an API token: the token is named beside the account it acted as.
+  const who = event.api_token ? `${person} (through the API token “${event.api_token.name}”)` : person;
   const change = (event.change ?? {}) as Resource;
   return `${special(event.action, who, change) ?? generic(event.action, who, change)}.`;
 }

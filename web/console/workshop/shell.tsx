@@ -11,6 +11,7 @@ import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
 import { forget } from '../session';
+import { NotOpen } from '../not-open';
 import { Agenda } from './agenda';
 import { Board } from './board';
 import { TABS, type TabName, type WorkshopScope } from './context';
@@ -57,24 +58,8 @@ export function WorkshopConsole(props: { id: string }) {
     };
   }, [props.id]);
 
-  if (problem.value)
-    return (
-      <main class="narrow">
-        <h1>Workshop</h1>
-        <p role="alert" class="problem">
-          {problem.value}
-        </p>
-        <p>
-          <Link href="/">Back to your workshops</Link>
-        </p>
-      </main>
-    );
-  if (!scope.value)
-    return (
-      <main class="narrow">
-        <p role="status">Opening the workshop…</p>
-      </main>
-    );
+  if (problem.value || !scope.value)
+    return <NotOpen title="Workshop" problem={problem.value} opening="Opening the workshop…" />;
   return <Tabs scope={scope.value} />;
 }
 
