@@ -21,7 +21,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s API tokens'
    */
   async function scene() {
     const [ada, bea, fred] = await Promise.all(['Ada', 'Bea', 'Fred'].map((name) => sdkUser(t, name)));
-    for (const person of [bea!, fred!]) await confirmAddress(t, person.email);
+    for (const person of [bea!, fred!]) await confirmAddress(t, person.email, person.api.token!);
     const org = await ada!.api.post('/v1/organizations', { body: { name: 'Acme Research' } });
     const inOrg = { params: { path: { id: org.id } } };
     await ada!.api.post('/v1/organizations/{id}/members', { ...inOrg, body: { email: bea!.email, role: 'admin' } });
