@@ -25,6 +25,8 @@ import { useServer, useSockets } from './helpers/cast';
 type Session = InferOutput<typeof SessionOutput>;
 
 const t = useServer();
+/** A second instance on the same database. */
+const other = useServer({}, () => ({ shareDatabaseOf: t }));
 const sockets = useSockets(t);
 
 const PASSWORD = 'correct horse battery';
@@ -371,6 +373,15 @@ describe('where I am signed in', () => {
     expect(await ended).toBe('io server disconnect');
     expect(await works(user.token)).toBe(200);
     expect((await list(user.token)).body).toHaveLength(1);
+  });
+
+  it('signs a session out on every instance at once, even one that has just used it', async () => {
+    const user = await createUser(t, 'Two instances');
+    const phone = (await login(user.email)).body.token;
+    expect((await other.request('GET', '/v1/user/me', { token: phone })).status).toBe(200);
+    const phoneId = (await list(user.token)).body.find((s) => !s.current)!.id;
+    expect((await t.request('DELETE', `/v1/user/me/sessions/${phoneId}`, { token: user.token })).status).toBe(204);
+    expectError(await other.request('GET', '/v1/user/me', { token: phone }), 401, 'unauthenticated');
   });
 
   it('signs out every session but this one', async () => {

@@ -80,7 +80,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Confirm an e-mail address with the mailed token
+         * Confirm an e-mail address (a new account's, or the new one of an address change) with the mailed token
          * @description Proving the address ends every other way into the account made before: its other sessions, personal API tokens and provider identities linked while the address was unproven. Sent with the account's own session token, that session and the password stay; sent without a token, the password ends too (docs/api.md#an-address-is-proven-once).
          */
         post: operations["postV1AuthConfirm"];
@@ -2106,7 +2106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the current state (an archived workshop, a limit reached) */
+            /** @description email_taken: an address change's new address was taken by another account meanwhile */
             409: {
                 headers: {
                     /** @description Seconds to wait before trying again */

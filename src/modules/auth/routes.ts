@@ -98,7 +98,8 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       '/confirm',
       doc({
         tag: 'Auth',
-        summary: 'Confirm an e-mail address with the mailed token',
+        summary:
+          "Confirm an e-mail address (a new account's, or the new one of an address change) with the mailed token",
         description:
           "Proving the address ends every other way into the account made before: its other sessions, personal API tokens and provider identities linked while the address was unproven. Sent with the account's own session token, that session and the password stay; sent without a token, the password ends too (docs/api.md#an-address-is-proven-once).",
         status: 204,
@@ -106,6 +107,7 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
         errors: {
           401: 'unauthenticated: a bearer token was sent, and it does not work',
           403: "forbidden: the token sent is another account's; insufficient_scope: it is an API token",
+          409: "email_taken: an address change's new address was taken by another account meanwhile",
           429: 'Too many wrong confirmation links from this address',
         },
       }),
