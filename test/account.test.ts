@@ -16,6 +16,7 @@ import {
   type TestUser,
 } from './helpers/factories';
 import { useServer, useSockets } from './helpers/cast';
+import { testStore } from './helpers/store';
 
 /*
  * An account's life (docs/api.md#an-accounts-life): resetting and changing the password, changing
@@ -190,6 +191,18 @@ describe('password reset', () => {
     }
     expect((await mailsTo(user.email)).filter((s) => s === RESET)).toHaveLength(3);
   });
+
+  // Instances sharing PostgreSQL count in it (docs/configuration.md#limits-across-instances).
+  it.runIf(testStore === 'postgres')(
+    'counts the requests for one address on every instance against one budget',
+    async () => {
+      const user = await createUser(t, 'Flooded everywhere');
+      const servers = [t, other, t];
+      for (const server of servers) expect((await askReset(user.email, server)).status).toBe(204);
+      expectError(await askReset(user.email, other), 429, 'rate_limited');
+      expect((await mailsTo(user.email)).filter((s) => s === RESET)).toHaveLength(3);
+    },
+  );
 });
 
 describe('password change', () => {

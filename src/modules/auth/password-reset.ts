@@ -16,7 +16,10 @@ import { issueToken, type AuthDeps } from './service';
 /** A reset link works for 30 minutes (docs/api.md#an-accounts-life). */
 const RESET_TTL_MS = 30 * 60 * 1000;
 
-/** A guest has no address to reset a password by: signed in as one, the reset is refused. */
+/**
+ * A guest has no address to reset a password by: a reset sent with a guest's token is refused. Any
+ * other token, or one that does not work, changes nothing (the routes need none).
+ */
 export function refuseGuest(session: ResolvedSession | null): void {
   if (session?.user.guest) throw forbidden('A guest has no password to reset; sign up for an account first.');
 }

@@ -140,7 +140,7 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       keyed,
       jsonBody(PasswordResetInput),
       async (c) => {
-        refuseGuest(await sessionOf(deps, c.req.header('authorization')));
+        refuseGuest(await deps.auth.sessionOf(c.req.header('authorization')));
         await requestPasswordReset(deps, c.req.valid('json').email);
         return c.body(null, 204);
       },
@@ -166,15 +166,10 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       keyed,
       jsonBody(PasswordResetConfirmInput),
       async (c) => {
-        refuseGuest(await sessionOf(deps, c.req.header('authorization')));
+        refuseGuest(await deps.auth.sessionOf(c.req.header('authorization')));
         return c.json(await resetPassword(deps, c.req.valid('json'), c.req.header('user-agent')), 200);
       },
     );
-}
-
-/** The session a tokenless route was sent with, if any that works; an API token or a stale one counts as none. */
-function sessionOf(deps: { auth: SessionAuth }, authorization: string | undefined) {
-  return deps.auth.sessionOf(authorization);
 }
 
 /**
