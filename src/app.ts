@@ -20,6 +20,7 @@ import type { ApiTokenAuth } from './http/session-auth';
 import { tokenScope } from './modules/api-tokens/scope';
 import { ssoSessions } from './modules/access/sso';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
+import { accountRoutes } from './modules/auth/account-routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
 import { cardsRoutes } from './modules/cards/routes';
@@ -62,6 +63,7 @@ function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
       .route('/', usersRoutes(deps))
       .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))
+      .route('/', accountRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))
       .route('/', webhooksRoutes(deps))

@@ -57,6 +57,19 @@ export const LIMITS = {
     fallback: { follows: 'authAttemptsPerMinute', times: 1 },
     windowS: 60,
   },
+  /**
+   * Password reset mails one e-mail address may be sent in 10 minutes (docs/api.md#an-accounts-life):
+   * counted for every request naming it, whether an account has it or not.
+   */
+  passwordResetMailsPer10Minutes: { env: 'PASSWORD_RESET_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
+  /** Password resets, for any addresses, one client address may ask for in 10 minutes; by default three times `authAttemptsPerMinute`. */
+  passwordResetsPerAddressPer10Minutes: {
+    env: 'PASSWORD_RESETS_PER_ADDRESS_PER_10_MINUTES',
+    fallback: { follows: 'authAttemptsPerMinute', times: 3 },
+    windowS: 600,
+  },
+  /** Address changes (each mails the new address and the old) one user may ask for in 10 minutes. */
+  addressChangeMailsPer10Minutes: { env: 'ADDRESS_CHANGE_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
   /** Confirmation mails one user may have sent again in 10 minutes. */
   confirmationMailsPer10Minutes: { env: 'CONFIRMATION_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
   /** Socket.IO joins one connection may make in 10 seconds. */

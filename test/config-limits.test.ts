@@ -160,8 +160,13 @@ describe('limit settings', () => {
   it("keep the tests' defaults in testConfig, with the address budgets following overrides", () => {
     const config = testConfig({ databasePath: 'unused.db', filesDir: 'unused' });
     for (const [, field, fallback] of VARIABLES) {
-      if (['authAttemptsPerMinute', 'loginFailuresPerAddressPerMinute', 'signupsPerAddressPerMinute'].includes(field))
-        continue;
+      const followsAuthAttempts = [
+        'authAttemptsPerMinute',
+        'loginFailuresPerAddressPerMinute',
+        'signupsPerAddressPerMinute',
+        'passwordResetsPerAddressPer10Minutes',
+      ];
+      if (followsAuthAttempts.includes(field)) continue;
       expect(config[field], field).toBe(fallback);
     }
     // Test files sign many users up from one address.
@@ -169,6 +174,7 @@ describe('limit settings', () => {
       authAttemptsPerMinute: 10_000,
       loginFailuresPerAddressPerMinute: 30_000,
       signupsPerAddressPerMinute: 10_000,
+      passwordResetsPerAddressPer10Minutes: 30_000,
     });
     expect(
       testConfig({ databasePath: 'unused.db', filesDir: 'unused', authAttemptsPerMinute: 5, joinAttemptsPerMinute: 2 }),

@@ -32,7 +32,7 @@ interface RouteDoc {
   summary: string;
   description?: string;
   /** Success status; defaults to 200. A 302 sends the browser on (`redirect` says where). */
-  status?: 200 | 201 | 204 | 302;
+  status?: 200 | 201 | 202 | 204 | 302;
   /** Where a 302 sends the browser, as its `Location` header. */
   redirect?: string;
   /** Schema of the success body; omit for 204. */
@@ -70,7 +70,7 @@ export function doc(spec: RouteDoc) {
           }
         : spec.response
           ? { description: 'Success', content: { 'application/json': { schema: resolver(spec.response) } } }
-          : { description: 'Success, no content' }),
+          : { description: status === 202 ? 'Accepted, no content' : 'Success, no content' }),
     ...(spec.paged ? { headers: PAGE_HEADERS } : {}),
   };
   const requestBody = spec.multipart

@@ -27,15 +27,26 @@ export async function createUser(t: TestServer, name = 'User'): Promise<TestUser
 }
 
 /**
- * The one-time token of the last confirmation mail sent to `email` (the outbox keeps every mail).
+ * The one-time token of the link (`/<page>?token=…`) in the last mail with this subject sent to
+ * `email` (the outbox keeps every mail).
  */
-export async function confirmationToken(t: Pick<TestServer, 'rows'>, email: string): Promise<string> {
+export async function mailedToken(
+  t: Pick<TestServer, 'rows'>,
+  email: string,
+  subject: string,
+  page = 'confirm',
+): Promise<string> {
   const mails = await t.rows<{ text: string }>(
-    sql`select text from outbox where "to" = ${email} and subject = 'Confirm your e-mail address' order by rowid`,
+    sql`select text from outbox where "to" = ${email} and subject = ${subject} order by rowid`,
   );
-  const token = /\/confirm\?token=(\S+)/.exec(mails.at(-1)?.text ?? '')?.[1];
-  expect(token, `no confirmation mail to ${email}`).toBeDefined();
+  const token = new RegExp(`/${page}\\?token=(\\S+)`).exec(mails.at(-1)?.text ?? '')?.[1];
+  expect(token, `no mail "${subject}" to ${email}`).toBeDefined();
   return token!;
+}
+
+/** The one-time token of the last confirmation mail sent to `email`. */
+export function confirmationToken(t: Pick<TestServer, 'rows'>, email: string): Promise<string> {
+  return mailedToken(t, email, 'Confirm your e-mail address');
 }
 
 /**

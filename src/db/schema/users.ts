@@ -40,6 +40,8 @@ export const authTokens = sqliteTable(
      * sent with this session keeps that identity (docs/api.md#an-address-is-proven-once).
      */
     identityId: text('identity_id'),
+    /** The `User-Agent` of the request that opened the session, shown in the list of sessions. */
+    userAgent: text('user_agent'),
     expiresAt: text('expires_at').notNull(),
     lastUsedAt: text('last_used_at').notNull(),
     createdAt: createdAt(),
@@ -55,7 +57,13 @@ export const oneTimeTokens = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['confirm_email'] }).notNull(),
+    /**
+     * What the link proves: the account's address (`confirm_email`), a password reset, or a new
+     * address (`change_email`, which holds it in `email`) (docs/api.md#an-accounts-life).
+     */
+    purpose: text('purpose', { enum: ['confirm_email', 'reset_password', 'change_email'] }).notNull(),
+    /** The new address a `change_email` link confirms. */
+    email: text('email'),
     tokenHash: text('token_hash').notNull(),
     expiresAt: text('expires_at').notNull(),
     usedAt: text('used_at'),

@@ -51,6 +51,7 @@ export async function insertAuthToken(
     expiresAt: string;
     method: SignInMethod;
     identityId: string | null;
+    userAgent: string | null;
   },
 ): Promise<void> {
   const { authTokens } = tablesOf(tx);
@@ -65,7 +66,14 @@ export async function oneTimeTokenByHash(tx: Db, tokenHash: string): Promise<One
 
 export async function insertOneTimeToken(
   tx: Db,
-  values: { userId: string; purpose: OneTimeTokenRow['purpose']; tokenHash: string; expiresAt: string },
+  values: {
+    userId: string;
+    purpose: OneTimeTokenRow['purpose'];
+    tokenHash: string;
+    expiresAt: string;
+    /** The new address a `change_email` link confirms. */
+    email?: string;
+  },
 ): Promise<void> {
   const { oneTimeTokens } = tablesOf(tx);
   await tx.insert(oneTimeTokens).values(values);

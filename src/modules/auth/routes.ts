@@ -5,10 +5,25 @@ import { jsonBody } from '../../http/validation';
 import type { Limiters } from '../../lib/limiters';
 import { idempotencyKeys } from '../idempotency/middleware';
 import { authenticate, sessionIfSent } from './middleware';
-import { ConfirmInput, LoginInput, SessionOutput, SignupInput } from './schemas';
+import {
+  ConfirmInput,
+  LoginInput,
+  PasswordResetConfirmInput,
+  PasswordResetInput,
+  SessionOutput,
+  SignupInput,
+} from './schemas';
+import { refuseGuest, requestPasswordReset, resetPassword } from './password-reset';
 import type { SessionAuth } from '../../http/session-auth';
 import { confirmEmail, login, logout, resendConfirmation, signup, type AuthDeps } from './service';
-import { confirmationResendThrottle, confirmThrottle, loginThrottles, signupThrottle } from './throttle';
+import {
+  confirmationResendThrottle,
+  confirmThrottle,
+  loginThrottles,
+  passwordResetThrottles,
+  resetLinkThrottle,
+  signupThrottle,
+} from './throttle';
 
 /**
  * The guest a signup's token names, who becomes the account (docs/api.md#guests). Any other token, or
@@ -21,6 +36,7 @@ async function guestOf(auth: SessionAuth, authorization: string | undefined): Pr
 
 export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionAuth }) {
   const [loginsPerAddress, loginsPerAccount] = loginThrottles(deps);
+  const [resetsPerAddress, resetsPerMailbox] = passwordResetThrottles(deps);
   // Their keys are looked at after their limits (`idempotencyKeys`).
   const keyed = idempotencyKeys(deps);
   return new Hono<AppEnv>()
@@ -39,7 +55,12 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       jsonBody(SignupInput),
       async (c) => {
         return c.json(
-          await signup(deps, c.req.valid('json'), await guestOf(deps.auth, c.req.header('authorization'))),
+          await signup(
+            deps,
+            c.req.valid('json'),
+            await guestOf(deps.auth, c.req.header('authorization')),
+            c.req.header('user-agent'),
+          ),
           201,
         );
       },
@@ -61,7 +82,7 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       keyed,
       jsonBody(LoginInput),
       async (c) => {
-        return c.json(await login(deps, c.req.valid('json')), 200);
+        return c.json(await login(deps, c.req.valid('json'), c.req.header('user-agent')), 200);
       },
     )
     .post(
@@ -77,7 +98,8 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       '/confirm',
       doc({
         tag: 'Auth',
-        summary: 'Confirm an e-mail address with the mailed token',
+        summary:
+          "Confirm an e-mail address (a new account's, or the new one of an address change) with the mailed token",
         description:
           "Proving the address ends every other way into the account made before: its other sessions, personal API tokens and provider identities linked while the address was unproven. Sent with the account's own session token, that session and the password stay; sent without a token, the password ends too (docs/api.md#an-address-is-proven-once).",
         status: 204,
@@ -85,6 +107,7 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
         errors: {
           401: 'unauthenticated: a bearer token was sent, and it does not work',
           403: "forbidden: the token sent is another account's; insufficient_scope: it is an API token",
+          409: "email_taken: an address change's new address was taken by another account meanwhile",
           429: 'Too many wrong confirmation links from this address',
         },
       }),
@@ -95,6 +118,56 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
         const session = await sessionIfSent(deps, c.req.header('authorization'));
         await confirmEmail(deps, c.req.valid('json').token, session);
         return c.body(null, 204);
+      },
+    )
+    .post(
+      '/password_reset',
+      doc({
+        tag: 'Auth',
+        summary: 'Mail a link to choose a new password (or a first one) to the account with this address',
+        description:
+          'Answers 204 whatever the address, so nobody learns who has an account; an address no account has gets no ' +
+          'mail. The link (`/reset?token=…`) works for 30 minutes, and only the latest one (docs/api.md#an-accounts-life).',
+        status: 204,
+        auth: false,
+        errors: {
+          403: 'forbidden: sent with a guest token',
+          429: 'Too many resets asked for this address, or from this client',
+        },
+      }),
+      resetsPerAddress,
+      resetsPerMailbox,
+      keyed,
+      jsonBody(PasswordResetInput),
+      async (c) => {
+        refuseGuest(await deps.auth.sessionOf(c.req.header('authorization')));
+        await requestPasswordReset(deps, c.req.valid('json').email);
+        return c.body(null, 204);
+      },
+    )
+    .post(
+      '/password_reset/confirm',
+      doc({
+        tag: 'Auth',
+        summary: "Set a new password with the mailed link's token, and sign in",
+        description:
+          'The link proves the address: every other session, the personal API tokens and the provider identities ' +
+          'linked while the address was unproven end, and an unconfirmed address is confirmed ' +
+          '(docs/api.md#an-address-is-proven-once).',
+        response: SessionOutput,
+        auth: false,
+        errors: {
+          400: 'invalid_request: the link is unknown, used or expired, or the password too short',
+          403: 'forbidden: sent with a guest token',
+          429: 'Too many wrong reset links from this address',
+        },
+      }),
+      resetLinkThrottle(deps),
+      keyed,
+      jsonBody(PasswordResetConfirmInput),
+      async (c) => {
+        refuseGuest(await deps.auth.sessionOf(c.req.header('authorization')));
+        return c.json(await resetPassword(deps, c.req.valid('json'), c.req.header('user-agent')), 200);
       },
     );
 }

@@ -3,9 +3,12 @@ import { UserOutput } from '../users/schemas';
 import { requiredText } from '../../http/validation';
 import { EmailInput } from '../../domain/users';
 
+/** A password being set: at signup, a reset or a change. */
+const NewPassword = v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024));
+
 export const SignupInput = v.object({
   email: EmailInput,
-  password: v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024)),
+  password: NewPassword,
   name: requiredText(200),
 });
 
@@ -17,3 +20,35 @@ export const LoginInput = v.object({
 export const ConfirmInput = v.object({ token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)) });
 
 export const SessionOutput = v.object({ token: v.string(), user: UserOutput });
+
+export const PasswordResetInput = v.object({ email: EmailInput });
+
+export const PasswordResetConfirmInput = v.object({
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  password: NewPassword,
+});
+
+export const PasswordChangeInput = v.object({
+  current_password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+  password: NewPassword,
+});
+
+export const AddressChangeInput = v.object({
+  email: EmailInput,
+  password: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)),
+});
+
+/** One place the person is signed in (docs/api.md#an-accounts-life). */
+export const SessionListItem = v.object({
+  id: v.string(),
+  /** How it was opened: with a password, or through the single sign-on provider. */
+  method: v.picklist(['password', 'oidc']),
+  created_at: v.string(),
+  last_used_at: v.string(),
+  /** The `User-Agent` of the request that opened it; null when it sent none. */
+  user_agent: v.nullable(v.string()),
+  /** The session this request was sent with. */
+  current: v.boolean(),
+});
+export const SessionListOutput = v.array(SessionListItem);
+export type SessionListOutput = v.InferOutput<typeof SessionListOutput>;

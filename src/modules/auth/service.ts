@@ -30,6 +30,7 @@ import {
   type SignInMethod,
 } from './repo';
 import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
+import { moveAddress } from './account';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 
 export interface AuthDeps {
@@ -52,13 +53,14 @@ export async function signup(
   deps: AuthDeps,
   input: { email: string; password: string; name: string },
   guest?: UserRow,
+  userAgent?: string,
 ) {
   const passwordHash = await hashPassword(input.password);
   let account: Awaited<ReturnType<typeof createAccount>>;
   try {
     account = await (guest
-      ? upgradeGuest(deps, guest.id, input, passwordHash)
-      : createAccount(deps, input, passwordHash));
+      ? upgradeGuest(deps, guest.id, input, passwordHash, userAgent)
+      : createAccount(deps, input, passwordHash, userAgent));
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
@@ -73,22 +75,22 @@ export async function signup(
 
 type AccountInput = { email: string; name: string };
 
-function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string) {
+function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string, userAgent?: string) {
   return deps.database.transaction(async (tx) => {
     await refuseTakenEmail(tx, input.email);
     const user = await insertAccount(tx, { email: input.email, name: input.name, passwordHash });
-    return openAccount(tx, deps.config, user, input.email);
+    return openAccount(tx, deps.config, user, input.email, userAgent);
   });
 }
 
 /** The guest's row becomes an account: address, password and name set, `guest` false. */
-function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, passwordHash: string) {
+function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, passwordHash: string, userAgent?: string) {
   return deps.database.transaction(async (tx) => {
     await refuseTakenEmail(tx, input.email);
     const user = await upgradeGuestRow(tx, guestId, { email: input.email, name: input.name, passwordHash });
     // Signed up a moment ago with this token, in another request.
     if (!user) throw new AppError('conflict', 'This guest has already signed up; log in instead.');
-    return openAccount(tx, deps.config, user, input.email);
+    return openAccount(tx, deps.config, user, input.email, userAgent);
   });
 }
 
@@ -101,9 +103,9 @@ async function refuseTakenEmail(tx: Db, email: string): Promise<void> {
  * by its address: anyone may sign up with any address, so those wait until it is confirmed
  * (`confirmEmail`).
  */
-async function openAccount(tx: Db, config: Config, user: UserRow, email: string) {
+async function openAccount(tx: Db, config: Config, user: UserRow, email: string, userAgent?: string) {
   await sendConfirmation(tx, config, { ...user, email });
-  const token = await issueToken(tx, config, user);
+  const token = await issueToken(tx, config, user, { userAgent });
   return { token, user: toUser(user, config) };
 }
 
@@ -111,7 +113,7 @@ function emailTaken() {
   return new AppError('email_taken', 'An account with this e-mail already exists.');
 }
 
-export async function login(deps: AuthDeps, input: { email: string; password: string }) {
+export async function login(deps: AuthDeps, input: { email: string; password: string }, userAgent?: string) {
   const { db } = deps.database;
   const user = await userByEmail(db, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
@@ -123,7 +125,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
     // password checked must still be the account's.
     await lockUser(tx, user.id);
     if ((await passwordHashOf(tx, user.id)) !== user.passwordHash) throw wrong();
-    return issueToken(tx, deps.config, user);
+    return issueToken(tx, deps.config, user, { userAgent });
   });
   return { token, user: toUser(user, deps.config) };
 }
@@ -135,7 +137,8 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
 }
 
 /**
- * POST /v1/auth/confirm: the address is its owner's, so the organization seats added by it are now
+ * POST /v1/auth/confirm, with the link of a confirmation or of an address change
+ * (docs/api.md#an-accounts-life): the address is its owner's, so the organization seats added by it are now
  * theirs, and every other way into the account made before ends (`endOtherWaysIn`,
  * docs/api.md#an-address-is-proven-once). `session` is the one the request was sent with, if any:
  * the account's own keeps it and its password; another account's is refused, so a link opened in a
@@ -146,7 +149,8 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
 export async function confirmEmail(deps: AuthDeps, token: string, session: ResolvedSession | null): Promise<void> {
   const confirmed = await deps.database.transaction(async (tx) => {
     const row = await oneTimeTokenByHash(tx, hashToken(token));
-    if (!row || row.purpose !== 'confirm_email' || row.usedAt || row.expiresAt < nowIso()) {
+    const proves = row?.purpose === 'confirm_email' || row?.purpose === 'change_email';
+    if (!row || !proves || row.usedAt || row.expiresAt < nowIso()) {
       throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
         details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
       });
@@ -162,7 +166,11 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
     await lockUser(tx, row.userId);
     const now = nowIso();
     await markTokenUsed(tx, row.id, now);
-    const email = await confirmAddress(tx, row.userId, now);
+    // An address change's link proves the new address, which becomes the account's.
+    const email =
+      row.purpose === 'change_email'
+        ? await moveAddress(tx, row.userId, row.email, now)
+        : await confirmAddress(tx, row.userId, now);
     const seats = email ? await linkPendingSeats(tx, row.userId, email) : 0;
     const ended = await endOtherWaysIn(tx, row.userId, session?.tokenHash ?? null);
     return { userId: row.userId, seats, ended };
@@ -217,18 +225,26 @@ function tokenTtlMs(config: Pick<Config, 'tokenTtlMs'>, user: Pick<UserRow, 'gue
 }
 
 /**
- * A new bearer token for the user, inside the caller's transaction. `method` says how the person
- * proved who they are (organizations requiring single sign-on refuse `password` sessions), and
- * `identityId` which provider identity an `oidc` one came by.
+ * Where a new session comes from: `method` says how the person proved who they are (organizations
+ * requiring single sign-on refuse `password` sessions), `identityId` which provider identity an
+ * `oidc` one came by, and `userAgent` the `User-Agent` of the request that opened it (the list of
+ * sessions shows it).
  */
+export interface SessionOrigin {
+  method?: SignInMethod;
+  identityId?: string | null;
+  userAgent?: string | null;
+}
+
+/** Kept of a `User-Agent`: enough to tell a browser from another. */
+const USER_AGENT_MAX = 400;
+
+/** A new bearer token for the user, inside the caller's transaction. */
 export async function issueToken(
   tx: Db,
   config: Config,
   user: Pick<UserRow, 'id' | 'guest'>,
-  { method, identityId }: { method: SignInMethod; identityId: string | null } = {
-    method: 'password',
-    identityId: null,
-  },
+  origin: SessionOrigin = {},
 ): Promise<string> {
   const token = newToken();
   const now = new Date();
@@ -237,8 +253,9 @@ export async function issueToken(
     tokenHash: hashToken(token),
     lastUsedAt: now.toISOString(),
     expiresAt: new Date(now.getTime() + tokenTtlMs(config, user)).toISOString(),
-    method,
-    identityId,
+    method: origin.method ?? 'password',
+    identityId: origin.identityId ?? null,
+    userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) || null,
   });
   return token;
 }

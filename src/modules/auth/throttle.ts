@@ -6,7 +6,7 @@ import type { AppEnv } from '../../http/env';
 import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { Limiters } from '../../lib/limiters';
 
-/** The e-mail a login names, as the account's key (Hono keeps the body's text for the validator). */
+/** The e-mail a login (or a reset) names, as the account's key (Hono keeps the body's text for the validator). */
 async function loginEmail(c: Context<AppEnv>): Promise<string> {
   let body: unknown = null;
   try {
@@ -94,6 +94,88 @@ export function confirmThrottle({ config, attempts }: ThrottleDeps) {
       // A wrong or expired link is a 400, as is a malformed body; a key in use or reused is no guess.
       counts: (c) => c.res.status === 400,
       message: (seconds) => `Too many wrong confirmation links from this address; try again in ${seconds} s.`,
+    },
+  );
+}
+
+/**
+ * A reset mails whoever holds the address named: resets are limited per named address, so nobody
+ * can flood a mailbox, and per client address, so nobody can spray many; every request counts,
+ * whether an account has the address or not, so the answer says nothing of who has an account
+ * (docs/api.md#an-accounts-life).
+ */
+export function passwordResetThrottles({
+  config,
+  attempts,
+}: {
+  config: Pick<Config, 'passwordResetMailsPer10Minutes' | 'passwordResetsPerAddressPer10Minutes' | 'trustProxy'>;
+  attempts: Pick<Limiters, 'limiter'>;
+}) {
+  const counts = (c: Context<AppEnv>) => c.res.status === 204;
+  const message = (seconds: number) => `Too many password resets asked for; try again in ${seconds} s.`;
+  return [
+    limitAttempts(
+      attempts.limiter({ name: 'reset_address', ...budget(config, 'passwordResetsPerAddressPer10Minutes') }),
+      { key: (c) => clientKey(c, config), counts, message },
+    ),
+    limitAttempts(attempts.limiter({ name: 'reset_mailbox', ...budget(config, 'passwordResetMailsPer10Minutes') }), {
+      key: loginEmail,
+      counts,
+      message,
+    }),
+  ] as const;
+}
+
+/**
+ * Wrong reset links are limited per client address like wrong confirmation links
+ * (`confirmThrottle`): a link cannot be guessed, and this bounds the answers kept for keys.
+ */
+export function resetLinkThrottle({ config, attempts }: ThrottleDeps) {
+  return limitAttempts(
+    attempts.limiter({ name: 'reset_link_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }),
+    {
+      key: (c) => clientKey(c, config),
+      counts: (c) => c.res.status === 400,
+      message: (seconds) => `Too many wrong reset links from this address; try again in ${seconds} s.`,
+    },
+  );
+}
+
+/**
+ * A signed-in person asked for their password again (a change of password or of address): a wrong
+ * one counts as a failed login, on the login's own budgets, for the account's address and the client's.
+ */
+export function passwordCheckThrottles({ config, attempts }: ThrottleDeps) {
+  const failed = (c: Context<AppEnv>) => c.res.status === 401;
+  const message = (seconds: number) => `Too many wrong passwords; try again in ${seconds} s.`;
+  return [
+    limitAttempts(attempts.limiter({ name: 'login_address', ...budget(config, 'loginFailuresPerAddressPerMinute') }), {
+      key: (c) => clientKey(c, config),
+      counts: failed,
+      message,
+    }),
+    limitAttempts(attempts.limiter({ name: 'login_account', ...budget(config, 'authAttemptsPerMinute') }), {
+      key: (c) => c.get('user').email ?? c.get('user').id,
+      counts: failed,
+      message,
+    }),
+  ] as const;
+}
+
+/** Each address change mails the new address and the old: limited per user, so neither can be flooded. */
+export function addressChangeThrottle({
+  config,
+  attempts,
+}: {
+  config: Pick<Config, 'addressChangeMailsPer10Minutes'>;
+  attempts: Pick<Limiters, 'limiter'>;
+}) {
+  return limitAttempts(
+    attempts.limiter({ name: 'address_change_user', ...budget(config, 'addressChangeMailsPer10Minutes') }),
+    {
+      key: (c) => c.get('user').id,
+      counts: (c) => c.res.status === 202,
+      message: (seconds) => `An address change was asked for a moment ago; try again in ${seconds} s.`,
     },
   );
 }

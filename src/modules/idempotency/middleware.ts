@@ -23,6 +23,8 @@ export const WITHOUT_TOKEN = new Set([
   '/v1/auth/signup',
   '/v1/auth/login',
   '/v1/auth/confirm',
+  '/v1/auth/password_reset',
+  '/v1/auth/password_reset/confirm',
   '/v1/workshops/join/guest',
 ]);
 

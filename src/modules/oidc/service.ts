@@ -131,6 +131,7 @@ export async function finishSignIn(
   provider: OidcProvider,
   query: URLSearchParams,
   stateCookie: string | undefined,
+  userAgent?: string,
 ): Promise<SignInOutcome> {
   const state = query.get('state');
   const login = state ? await write(deps, (tx) => takeOidcLogin(tx, hashToken(state))) : undefined;
@@ -163,7 +164,7 @@ export async function finishSignIn(
     return { ...back, problem: 'failed' };
   }
   try {
-    return { ...back, token: await signInAs(deps, claims) };
+    return { ...back, token: await signInAs(deps, claims, userAgent) };
   } catch (err) {
     if (err instanceof Refused) return { ...back, problem: err.problem };
     // The same person's first sign-in in two tabs at once: the second finds the identity taken.
@@ -193,7 +194,7 @@ function claimsOf(claims: client.IDToken & Record<string, unknown>): ProviderCla
  * may hand out addresses it never checked: either would otherwise take over the account); else a
  * new account. Answers an `oidc` session token for it.
  */
-async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string> {
+async function signInAs(deps: OidcDeps, claims: ProviderClaims, userAgent?: string): Promise<string> {
   const signedIn = await write(deps, async (tx) => {
     let identity = await identityOf(tx, claims.issuer, claims.subject);
     if (identity) {
@@ -223,7 +224,7 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims): Promise<string>
       });
     }
     if (!user) throw new Refused('failed');
-    const token = await issueToken(tx, deps.config, user, { method: 'oidc', identityId: identity.id });
+    const token = await issueToken(tx, deps.config, user, { method: 'oidc', identityId: identity.id, userAgent });
     return { userId: user.id, seats, token };
   });
   // Organization seats waiting for the address are this account's: sockets already open take the role.

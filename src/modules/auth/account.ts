@@ -1,0 +1,150 @@
+import { nowIso } from '../../db/columns';
+import type { Db } from '../../db/database';
+import { isUniqueViolation } from '../../db/errors';
+import { lockUser } from '../../db/user-lock';
+import { AppError, forbidden, invalid } from '../../http/errors';
+import type { UserRow } from '../../http/env';
+import { queueMail } from '../mail/outbox';
+import { renderMail } from '../mail/templates';
+import { userIdByEmail } from '../users/repo';
+import { endUnusedLinks, setPasswordHash, setProvenEmail } from './account-repo';
+import { announceEndedWaysIn } from './address-proof';
+import { hashPassword, hashToken, newToken, verifyPassword } from './crypto';
+import { deleteSessionsExcept, insertOneTimeToken, passwordHashOf } from './repo';
+import type { AuthDeps } from './service';
+
+/*
+ * A signed-in person changing their password or their address (docs/api.md#an-accounts-life).
+ * Both ask for the password again; a wrong one counts as a failed login (`passwordCheckThrottles`).
+ */
+
+/** A link to a new address works for 24 hours. */
+const ADDRESS_CHANGE_TTL_MS = 24 * 3600 * 1000;
+
+const wrongPassword = () => new AppError('invalid_credentials', 'The password is wrong.');
+
+/**
+ * The password hash the account has, once `password` was checked against it: 403 for an account
+ * without one (opened through a provider, or whose password a proof of the address ended).
+ */
+async function checkedPasswordHash(deps: AuthDeps, userId: string, password: string): Promise<string> {
+  const stored = await passwordHashOf(deps.database.db, userId);
+  if (!stored) {
+    throw forbidden(
+      'This account has no password yet: set one through a password reset (POST /v1/auth/password_reset).',
+    );
+  }
+  if (!(await verifyPassword(password, stored))) throw wrongPassword();
+  return stored;
+}
+
+/**
+ * Under the user's lock, the password checked must still be the account's: a reset or a proof of the
+ * address may have changed it while it was checked (as at login).
+ */
+async function stillTheSamePassword(tx: Db, userId: string, checked: string): Promise<void> {
+  await lockUser(tx, userId);
+  if ((await passwordHashOf(tx, userId)) !== checked) throw wrongPassword();
+}
+
+/**
+ * PUT /v1/user/me/password: the new password replaces the old, and every other session of the
+ * account ends, on every instance and live connection; the caller's own stays. Reset links mailed
+ * before stop working.
+ */
+export async function changePassword(
+  deps: AuthDeps,
+  user: Pick<UserRow, 'id'>,
+  currentSession: string,
+  input: { current_password: string; password: string },
+): Promise<void> {
+  const checked = await checkedPasswordHash(deps, user.id, input.current_password);
+  const passwordHash = await hashPassword(input.password);
+  const sessions = await deps.database.transaction(async (tx) => {
+    await stillTheSamePassword(tx, user.id, checked);
+    const now = nowIso();
+    await setPasswordHash(tx, user.id, passwordHash, now);
+    await endUnusedLinks(tx, user.id, 'reset_password', now);
+    return deleteSessionsExcept(tx, user.id, currentSession);
+  });
+  announceEndedWaysIn(deps.bus, { userId: user.id, sessions });
+}
+
+function emailTaken() {
+  return new AppError('email_taken', 'An account with this e-mail already exists.');
+}
+
+/**
+ * PUT /v1/user/me/email: mails the new address a link (`POST /v1/auth/confirm` takes it) and the
+ * old one a notice. Nothing changes until the link is used (`moveAddress`); a later request's link
+ * replaces this one's.
+ */
+export async function requestAddressChange(
+  deps: AuthDeps,
+  user: Pick<UserRow, 'id' | 'name' | 'email'>,
+  input: { email: string; password: string },
+): Promise<void> {
+  if (input.email === user.email) throw invalid('email', 'This is already the address of your account.');
+  const checked = await checkedPasswordHash(deps, user.id, input.password);
+  await deps.database.transaction(async (tx) => {
+    await stillTheSamePassword(tx, user.id, checked);
+    if (await userIdByEmail(tx, input.email)) throw emailTaken();
+    const now = nowIso();
+    await endUnusedLinks(tx, user.id, 'change_email', now);
+    const token = newToken();
+    await insertOneTimeToken(tx, {
+      userId: user.id,
+      purpose: 'change_email',
+      email: input.email,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.parse(now) + ADDRESS_CHANGE_TTL_MS).toISOString(),
+    });
+    const site = deps.config.publicUrl;
+    await queueMail(tx, {
+      to: input.email,
+      subject: 'Confirm your new e-mail address',
+      ...renderMail({
+        greeting: `Hello ${user.name},`,
+        paragraphs: [
+          'You asked to use this address for your account. It changes once you confirm it with the link below.',
+        ],
+        action: { label: 'Confirm my new address', url: `${site}/confirm?token=${token}` },
+        footer: `You get this mail because someone signed in at ${site} asked to move their account to this address. The link works for 24 hours. If it was not you, ignore this mail: nothing changes.`,
+      }),
+    });
+    if (user.email) {
+      await queueMail(tx, {
+        to: user.email,
+        subject: 'Your e-mail address is about to change',
+        ...renderMail({
+          greeting: `Hello ${user.name},`,
+          paragraphs: [
+            `Someone signed in to your account asked to change its address to ${input.email}. It changes only when the link mailed there is used.`,
+            'If it was not you, change your password now, or reset it from the sign-in page; the change then cannot go through without your password again.',
+          ],
+          footer: `You get this mail because it is the address of your account at ${site}.`,
+        }),
+      });
+    }
+  });
+}
+
+/**
+ * The link of an address change was used (`confirmEmail`): the account's address becomes the new
+ * one, proven now; 409 `email_taken` when another account took it meanwhile. Links mailed to the
+ * old address stop working. Answers the new address.
+ */
+export async function moveAddress(tx: Db, userId: string, email: string | null, at: string): Promise<string> {
+  if (!email) throw new AppError('invalid_request', 'This link names no address.');
+  const holder = await userIdByEmail(tx, email);
+  if (holder && holder !== userId) throw emailTaken();
+  try {
+    await setProvenEmail(tx, userId, email, at);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  for (const purpose of ['confirm_email', 'reset_password', 'change_email'] as const)
+    await endUnusedLinks(tx, userId, purpose, at);
+  return email;
+}

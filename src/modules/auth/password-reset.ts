@@ -1,0 +1,98 @@
+import { nowIso } from '../../db/columns';
+import { lockUser } from '../../db/user-lock';
+import { AppError, forbidden } from '../../http/errors';
+import type { ResolvedSession } from '../../http/session-auth';
+import { queueMail } from '../mail/outbox';
+import { renderMail } from '../mail/templates';
+import { linkPendingSeats } from '../organizations/repo';
+import { findUser } from '../users/repo';
+import { toUser } from '../users/schemas';
+import { endUnusedLinks, setPasswordHash, useLink } from './account-repo';
+import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
+import { hashPassword, hashToken, newToken } from './crypto';
+import { confirmAddress, insertOneTimeToken, oneTimeTokenByHash, userByEmail } from './repo';
+import { issueToken, type AuthDeps } from './service';
+
+/** A reset link works for 30 minutes (docs/api.md#an-accounts-life). */
+const RESET_TTL_MS = 30 * 60 * 1000;
+
+/**
+ * A guest has no address to reset a password by: a reset sent with a guest's token is refused. Any
+ * other token, or one that does not work, changes nothing (the routes need none).
+ */
+export function refuseGuest(session: ResolvedSession | null): void {
+  if (session?.user.guest) throw forbidden('A guest has no password to reset; sign up for an account first.');
+}
+
+/**
+ * POST /v1/auth/password_reset: mails the account with this address a link to set a new password;
+ * the links mailed before stop working. An address no account has (or a guest) gets nothing, and
+ * the caller the same 204, so the answer tells nobody who has an account.
+ */
+export async function requestPasswordReset(deps: AuthDeps, email: string): Promise<void> {
+  await deps.database.transaction(async (tx) => {
+    const found = await userByEmail(tx, email);
+    if (!found || found.guest) return;
+    // Two requests at once, on any instances: one link is the latest, the other ends.
+    await lockUser(tx, found.id);
+    const now = nowIso();
+    await endUnusedLinks(tx, found.id, 'reset_password', now);
+    const token = newToken();
+    await insertOneTimeToken(tx, {
+      userId: found.id,
+      purpose: 'reset_password',
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.parse(now) + RESET_TTL_MS).toISOString(),
+    });
+    await queueMail(tx, {
+      to: email,
+      subject: 'Reset your password',
+      ...renderMail({
+        greeting: `Hello ${found.name},`,
+        paragraphs: [
+          found.passwordHash === null
+            ? 'Someone asked to set a password for your account. Choose one with the link below.'
+            : 'Someone asked to reset the password of your account. Choose a new one with the link below.',
+          'Setting it signs you out everywhere else.',
+        ],
+        action: { label: 'Choose a password', url: `${deps.config.publicUrl}/reset?token=${token}` },
+        footer: `You get this mail because a password reset was asked for this address at ${deps.config.publicUrl}. The link works for 30 minutes, and only the latest one. If it was not you, ignore this mail: your password stays as it is.`,
+      }),
+    });
+  });
+}
+
+function invalidLink(): AppError {
+  return new AppError('invalid_request', 'This reset link is invalid, used or has expired; ask for a new one.', {
+    details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
+  });
+}
+
+/**
+ * POST /v1/auth/password_reset/confirm: the link proves the mailbox, so this is a proof of the
+ * address (docs/api.md#an-address-is-proven-once): every other way into the account ends, an
+ * unconfirmed address becomes confirmed with the organization seats waiting for it, and the new
+ * password and a new session are the only ways in left. The link dies with its use.
+ */
+export async function resetPassword(deps: AuthDeps, input: { token: string; password: string }, userAgent?: string) {
+  const { token, password } = input;
+  const passwordHash = await hashPassword(password);
+  const reset = await deps.database.transaction(async (tx) => {
+    const link = await oneTimeTokenByHash(tx, hashToken(token));
+    if (!link || link.purpose !== 'reset_password' || link.usedAt || link.expiresAt < nowIso()) throw invalidLink();
+    await lockUser(tx, link.userId);
+    const now = nowIso();
+    if (!(await useLink(tx, link.id, now))) throw invalidLink();
+    const email = await confirmAddress(tx, link.userId, now);
+    const seats = email ? await linkPendingSeats(tx, link.userId, email) : 0;
+    const ended = await endOtherWaysIn(tx, link.userId, null);
+    await setPasswordHash(tx, link.userId, passwordHash, now);
+    const user = await findUser(tx, link.userId);
+    if (!user) throw invalidLink();
+    const session = await issueToken(tx, deps.config, user, { userAgent });
+    return { session: { token: session, user: toUser(user, deps.config) }, seats, ended };
+  });
+  announceEndedWaysIn(deps.bus, reset.ended);
+  if (reset.seats > 0) deps.bus.emit('access-changed', { userId: reset.ended.userId });
+  return reset.session;
+}
