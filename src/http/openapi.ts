@@ -228,6 +228,7 @@ export async function buildOpenApiDocument(app: Hono<AppEnv>, publicUrl: string)
       '/ready',
       '/metrics',
       '/confirm',
+      '/reset',
       '/signup',
       '/invitations/:token',
     ],

@@ -10,8 +10,18 @@ export const api = createClient({ baseUrl: location.origin });
 export const PUBLIC_URL =
   document.querySelector<HTMLMetaElement>('meta[name="public-url"]')?.content || location.origin;
 
-/** Something the page itself finds missing before it calls the service (a file not chosen yet). */
-export class InputProblem extends Error {}
+/**
+ * Something the page itself finds wrong before it calls the service (a file not chosen yet, two
+ * passwords that differ); `field` names the input to mark, as a refusal's `details[0].path` does.
+ */
+export class InputProblem extends Error {
+  constructor(
+    message: string,
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
 /** What to tell the person about a failed call: the service's own message, or that it cannot be reached. */
 export function problemText(err: unknown): string {
@@ -25,5 +35,6 @@ export function problemText(err: unknown): string {
 
 /** The field a refusal names (`details[0].path`), to mark that input. */
 export function problemField(err: unknown): string | null {
+  if (err instanceof InputProblem) return err.field;
   return err instanceof ApiError ? (err.details[0]?.path ?? null) : null;
 }

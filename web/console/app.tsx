@@ -11,13 +11,14 @@ import { location$, Link } from './router';
 import { Confirm } from './views/confirm';
 import { Home } from './views/home';
 import { Invitation } from './views/invitation';
+import { ResetPassword } from './views/reset';
 import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
 import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
 function route(path: string): {
-  view: 'home' | 'signup' | 'confirm' | 'invitation' | 'workshop' | 'organization';
+  view: 'home' | 'signup' | 'confirm' | 'reset' | 'invitation' | 'workshop' | 'organization';
   id: string;
 } {
   const workshop = /^\/workshops\/([^/]+)\/?$/.exec(path);
@@ -28,6 +29,7 @@ function route(path: string): {
   if (invitation) return { view: 'invitation', id: decodeURIComponent(invitation[1]!) };
   if (path === '/signup') return { view: 'signup', id: '' };
   if (path === '/confirm') return { view: 'confirm', id: '' };
+  if (path === '/reset') return { view: 'reset', id: '' };
   return { view: 'home', id: '' };
 }
 
@@ -41,6 +43,8 @@ function Console() {
 
   // The mail's confirmation link: signed out, the page asks to sign in first (views/confirm.tsx).
   if (view === 'confirm') return <Frame>{<Confirm token={query.get('token') ?? ''} />}</Frame>;
+  // The password reset mail's link: it signs the tab in, whoever was signed in before (views/reset.tsx).
+  if (view === 'reset') return <Frame>{<ResetPassword token={query.get('token') ?? ''} />}</Frame>;
   if (account === undefined) return <p role="status">Loading…</p>;
   if (account === null) {
     const reason =

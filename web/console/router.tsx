@@ -1,6 +1,6 @@
 /*
  * The console's addresses, followed with the History API so each view has a link of its own:
- * `/` (the workshops, or sign in), `/signup`, `/confirm?token=…`, `/invitations/<token>`,
+ * `/` (the workshops, or sign in), `/signup`, `/confirm?token=…`, `/reset?token=…`, `/invitations/<token>`,
  * `/workshops/<id>` (optionally `?tab=`) and `/organizations/<id>` (an organization's settings).
  * The server serves the same page at each.
  */

@@ -8,6 +8,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
 import { providerProblem, signIn, startProviderSignIn } from '../session';
+import { ForgotPasswordForm } from './reset';
 
 export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
   const mode = useSignal(props.mode);
@@ -65,10 +66,13 @@ export function ProviderSignIn() {
   );
 }
 
+/** Signing in with a password; "Forgot your password?" swaps it for asking a reset link (views/reset.tsx). */
 export function SignInForm() {
   const email = useSignal('');
   const password = useSignal('');
+  const forgot = useSignal(false);
   const action = useAction();
+  if (forgot.value) return <ForgotPasswordForm email={email.value} onBack={() => (forgot.value = false)} />;
   const submit = () =>
     action.run(async () => {
       const { token } = await api.post('/v1/auth/login', { body: { email: email.value, password: password.value } });
@@ -98,6 +102,11 @@ export function SignInForm() {
         Sign in
       </button>
       <Problem action={action} />
+      <p>
+        <button type="button" class="link" onClick={() => (forgot.value = true)}>
+          Forgot your password?
+        </button>
+      </p>
     </form>
   );
 }
