@@ -1,5 +1,6 @@
 /*
- * `/confirm?token=…`, where the signup mail's link lands. Confirming proves the address, which ends
+ * `/confirm?token=…`, where the signup mail's link lands, and an address change's (to the new
+ * address: using it makes it the account's, or says it was taken meanwhile). Confirming proves the address, which ends
  * every other way into the account made before (docs/api.md#an-address-is-proven-once); sent with the
  * account's own session, that session and the password stay. So a signed-in account confirms at
  * once, and a signed-out visitor is asked to sign in first; confirming without signing in is offered
@@ -68,7 +69,7 @@ export function Confirm(props: { token: string }) {
         // Another account's session is refused, and the link kept for the right one.
         const otherAccount = err instanceof ApiError && err.code === 'forbidden';
         if (!otherAccount) keepToken('');
-        outcome.value = { state: 'refused', message: problemText(err), otherAccount };
+        outcome.value = { state: 'refused', message: refusalText(err), otherAccount };
       },
     );
   };
@@ -86,6 +87,7 @@ export function Confirm(props: { token: string }) {
         token={token.value}
         outcome={outcome.value}
         onConfirmSignedOut={() => send(false)}
+        onConfirmSignedIn={() => send(true)}
         onSignOut={signOutAndChoose}
       />
       <p>
@@ -95,10 +97,21 @@ export function Confirm(props: { token: string }) {
   );
 }
 
+/**
+ * A refusal in words. `email_taken` comes only from an address change's link: another account took
+ * the new address between the change being asked for and the link being opened.
+ */
+function refusalText(err: unknown): string {
+  if (err instanceof ApiError && err.code === 'email_taken')
+    return 'This address cannot become your account’s: another account took it after the change was asked for. Your account keeps the address it had.';
+  return problemText(err);
+}
+
 function ConfirmBody(props: {
   token: string;
   outcome: Outcome;
   onConfirmSignedOut: () => void;
+  onConfirmSignedIn: () => void;
   onSignOut: () => void;
 }) {
   const { outcome } = props;
@@ -139,12 +152,20 @@ function ConfirmBody(props: {
   }
   if (outcome.state === 'sending' || account === undefined) return <p role="status">Confirming…</p>;
   if (account) {
-    // Confirmed already: the link is another account's, or one sent before this account confirmed.
+    // Confirmed already: the link is this account's change of address, another account's, or one
+    // sent before this account confirmed. Nothing is sent unasked: an old link of this account
+    // would end its other sessions again, and another account's is refused (nothing changes).
     return (
       <>
         <p class="notice" role="status">
-          You are signed in as {account.email}, whose address is confirmed already. If this link is for another account,
-          sign out and open it again.
+          You are signed in as {account.email}, whose address is confirmed already. If this link was mailed to a new
+          address for your account, use it to make that address your account’s. If it is for another account, sign out
+          and open it again.
+        </p>
+        <p>
+          <button type="button" class="primary" onClick={props.onConfirmSignedIn}>
+            Use the link with my account
+          </button>
         </p>
         <SignOutButton onSignOut={props.onSignOut} />
       </>
