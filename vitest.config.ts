@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { postgresBinaries } from './scripts/postgres-cluster';
+import FileTimes from './test/setup/file-times';
 
 /*
  * Two projects: `sqlite` (the default store) runs every file; `postgres` (`DATABASE_URL`, a
@@ -88,6 +89,8 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // What each file cost goes to .vitest/report.json too (`npm run test:slowest` reads it).
+    reporters: ['default', new FileTimes()],
     // Each file starts its own server and database; two workers fit the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
