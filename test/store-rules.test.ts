@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import crypto, { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -21,12 +21,6 @@ import {
 } from './helpers/factories';
 import type { ApiResponse, TestServer } from './helpers/server';
 import { testStore } from './helpers/store';
-
-// Access codes are drawn with `randomInt`: one test makes a draw land on a code it chose.
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
-  return { ...actual, randomInt: vi.fn(actual.randomInt) };
-});
 
 /*
  * The rules that hold by a lock (docs/operations.md#what-holds-the-rules-across-instances), with
@@ -239,6 +233,9 @@ describe('rules with three instances on one store', () => {
     const code = randomCode();
     const archived = await seedWorkshop(a, fay, { state: 'archived', accessCode: code });
     const held = await hold('users', 'id', [fay.id]);
+    // Access codes are drawn with `crypto.randomInt` (src/modules/workshops/repo.ts): the one
+    // drawn next lands on a code the test chose.
+    const draw = vi.spyOn(crypto, 'randomInt');
     let answers: [ApiResponse<WorkshopOutput>, ApiResponse<WorkshopOutput>];
     try {
       // The reopening sets the code first and waits (on PostgreSQL) for Fay's row to log its event...
@@ -248,7 +245,7 @@ describe('rules with three instances on one store', () => {
       });
       await held.waitFor(1);
       // ...while Pat's new workshop draws that very code, not yet seen as taken.
-      vi.mocked(randomInt).mockImplementationOnce(() => Number(code));
+      draw.mockImplementationOnce(() => Number(code));
       const created = b.request<WorkshopOutput>('POST', '/v1/workshops', {
         token: pat.token,
         body: { title: 'Drawn twice' },
@@ -260,7 +257,8 @@ describe('rules with three instances on one store', () => {
       await held.release();
     }
     expect(answers.map((res) => res.status)).toEqual([200, 201]);
-    expect(vi.mocked(randomInt)).toHaveReturnedWith(Number(code));
+    expect(draw).toHaveReturnedWith(Number(code));
+    draw.mockRestore();
     const codes = await runningCodes([archived.id, answers[1].body.id]);
     expect(codes).toHaveLength(2);
     expect(new Set(codes).size).toBe(2);
