@@ -60,24 +60,37 @@ export function signupThrottle({ config, attempts }: ThrottleDeps) {
 }
 
 /**
+ * Mails a signed-in user's request sends, limited per user (`budgetName`, per 10 minutes), counted
+ * when the route answers `sentStatus`: nobody can flood a mailbox through their account.
+ */
+type MailDeps<B extends MailBudget> = { config: Pick<Config, B>; attempts: Pick<Limiters, 'limiter'> };
+type MailBudget = 'confirmationMailsPer10Minutes' | 'addressChangeMailsPer10Minutes';
+
+function mailsPerUser<B extends MailBudget>(
+  { config, attempts }: MailDeps<B>,
+  name: string,
+  budgetName: B,
+  sentStatus: number,
+  message: (seconds: number) => string,
+) {
+  return limitAttempts(attempts.limiter({ name, ...budget(config, budgetName) }), {
+    key: (c) => c.get('user').id,
+    counts: (c) => c.res.status === sentStatus,
+    message,
+  });
+}
+
+/**
  * Each resend mails the account's address, which nobody has confirmed yet: like signups, resends
  * are limited, so an account made with someone else's address cannot keep mailing it.
  */
-export function confirmationResendThrottle({
-  config,
-  attempts,
-}: {
-  config: Pick<Config, 'confirmationMailsPer10Minutes'>;
-  attempts: Pick<Limiters, 'limiter'>;
-}) {
-  return limitAttempts(
-    attempts.limiter({ name: 'confirmation_user', ...budget(config, 'confirmationMailsPer10Minutes') }),
-    {
-      key: (c) => c.get('user').id,
-      counts: (c) => c.res.status === 204,
-      message: (seconds) =>
-        `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
-    },
+export function confirmationResendThrottle(deps: MailDeps<'confirmationMailsPer10Minutes'>) {
+  return mailsPerUser(
+    deps,
+    'confirmation_user',
+    'confirmationMailsPer10Minutes',
+    204,
+    (seconds) => `A confirmation mail was sent a moment ago; check your inbox, or ask again in ${seconds} s.`,
   );
 }
 
@@ -163,19 +176,12 @@ export function passwordCheckThrottles({ config, attempts }: ThrottleDeps) {
 }
 
 /** Each address change mails the new address and the old: limited per user, so neither can be flooded. */
-export function addressChangeThrottle({
-  config,
-  attempts,
-}: {
-  config: Pick<Config, 'addressChangeMailsPer10Minutes'>;
-  attempts: Pick<Limiters, 'limiter'>;
-}) {
-  return limitAttempts(
-    attempts.limiter({ name: 'address_change_user', ...budget(config, 'addressChangeMailsPer10Minutes') }),
-    {
-      key: (c) => c.get('user').id,
-      counts: (c) => c.res.status === 202,
-      message: (seconds) => `An address change was asked for a moment ago; try again in ${seconds} s.`,
-    },
+export function addressChangeThrottle(deps: MailDeps<'addressChangeMailsPer10Minutes'>) {
+  return mailsPerUser(
+    deps,
+    'address_change_user',
+    'addressChangeMailsPer10Minutes',
+    202,
+    (seconds) => `An address change was asked for a moment ago; try again in ${seconds} s.`,
   );
 }

@@ -14,28 +14,10 @@ import { api, problemText } from '../api';
 import { Link } from '../router';
 import { forget, loadMe, me, signOut } from '../session';
 import { ProviderSignIn, SignInForm } from './signed-out';
+import { tabToken } from '../tab-token';
 
 /** The link's token, kept for this tab while the visitor signs in (through the provider, too). */
-const KEY = 'workshop-console-confirmation';
-let inMemory = '';
-
-function keptToken(): string {
-  try {
-    return sessionStorage.getItem(KEY) ?? inMemory;
-  } catch {
-    return inMemory;
-  }
-}
-
-function keepToken(token: string): void {
-  inMemory = token;
-  try {
-    if (token) sessionStorage.setItem(KEY, token);
-    else sessionStorage.removeItem(KEY);
-  } catch {
-    // Kept in memory only: a sign-in through the provider then comes back without it.
-  }
-}
+const kept = tabToken('workshop-console-confirmation');
 
 type Outcome =
   | { state: 'waiting' | 'sending' }
@@ -44,7 +26,7 @@ type Outcome =
 
 export function Confirm(props: { token: string }) {
   // The token is kept for this tab, and taken out of the address (the history, shared screens).
-  const token = useSignal(props.token ? (keepToken(props.token), props.token) : keptToken());
+  const token = useSignal(props.token ? (kept.set(props.token), props.token) : kept.get());
   const outcome = useSignal<Outcome>({ state: 'waiting' });
   const account = me.value;
   useEffect(() => history.replaceState(null, '', location.pathname), []);
@@ -54,7 +36,7 @@ export function Confirm(props: { token: string }) {
     // The console's client carries the session when signed in, and none when signed out.
     api.post('/v1/auth/confirm', { body: { token: token.value } }).then(
       () => {
-        keepToken('');
+        kept.set('');
         outcome.value = { state: 'done', signedIn };
         // A signed-in account now reads as confirmed (a read begun before the confirmation is overtaken).
         loadMe().catch(() => undefined);
@@ -68,7 +50,7 @@ export function Confirm(props: { token: string }) {
         }
         // Another account's session is refused, and the link kept for the right one.
         const otherAccount = err instanceof ApiError && err.code === 'forbidden';
-        if (!otherAccount) keepToken('');
+        if (!otherAccount) kept.set('');
         outcome.value = { state: 'refused', message: refusalText(err), otherAccount };
       },
     );

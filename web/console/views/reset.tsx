@@ -12,31 +12,13 @@ import { api, InputProblem } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
 import { Link } from '../router';
 import { signIn } from '../session';
+import { tabToken } from '../tab-token';
 
 /** What a password needs, said before it is sent (the service refuses a shorter one). */
 const MIN_PASSWORD = 8;
 
 /** The link's token, kept for this tab once out of the address bar, so a reload still finds it. */
-const KEY = 'workshop-console-reset';
-let inMemory = '';
-
-function keptToken(): string {
-  try {
-    return sessionStorage.getItem(KEY) ?? inMemory;
-  } catch {
-    return inMemory;
-  }
-}
-
-function keepToken(token: string): void {
-  inMemory = token;
-  try {
-    if (token) sessionStorage.setItem(KEY, token);
-    else sessionStorage.removeItem(KEY);
-  } catch {
-    // Kept in memory only: a reload then asks to open the mail's link again.
-  }
-}
+const kept = tabToken('workshop-console-reset');
 
 /** "10 minutes", "45 seconds": how long to wait, from `Retry-After`. */
 function waitFor(seconds: number | null): string {
@@ -109,7 +91,7 @@ type Outcome = { state: 'waiting' } | { state: 'done' } | { state: 'dead' };
 /** `/reset?token=…`, where the mail's link lands. */
 export function ResetPassword(props: { token: string }) {
   // The token is kept for this tab, and taken out of the address (the history, shared screens).
-  const token = useSignal(props.token ? (keepToken(props.token), props.token) : keptToken());
+  const token = useSignal(props.token ? (kept.set(props.token), props.token) : kept.get());
   const outcome = useSignal<Outcome>({ state: 'waiting' });
   useEffect(() => history.replaceState(null, '', location.pathname), []);
 
@@ -140,11 +122,11 @@ export function ResetPassword(props: { token: string }) {
         <NewPasswordForm
           token={token.value}
           onDone={() => {
-            keepToken('');
+            kept.set('');
             outcome.value = { state: 'done' };
           }}
           onDead={() => {
-            keepToken('');
+            kept.set('');
             outcome.value = { state: 'dead' };
           }}
         />
