@@ -22,7 +22,8 @@ describe('SDK generated sources', () => {
     const generated = await openApiTypes(document);
     // One line of difference reads better than a 10,000-line diff.
     const committed = readFileSync(GENERATED_OPENAPI, 'utf8');
-    const firstDifference = generated.split('\n').findIndex((line, i) => line !== committed.split('\n')[i]);
+    const committedLines = committed.split('\n');
+    const firstDifference = generated.split('\n').findIndex((line, i) => line !== committedLines[i]);
     expect(firstDifference, 'client-sdk/src/generated/openapi.ts is out of date: run npm run sdk:generate').toBe(-1);
     expect(generated.length).toBe(committed.length);
   });
