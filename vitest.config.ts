@@ -94,6 +94,15 @@ export default defineConfig({
     // Each file starts its own server and database; two workers fit the 2-core machines.
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs file after file with the modules it loaded (the server, its dependencies,
+    // the OpenAPI document's compiled schemas), instead of a fresh process importing them all for
+    // every file: on a 2-core machine npm test took 5 min 50 s instead of 10 min 18 s, test:all
+    // 9 min 16 s instead of 22 min.
+    // Files share no state through them: each starts its own servers and stores, and what a test
+    // changes on a shared module (a spy, fake timers) it puts back; vitest restores spies between
+    // files. A module mock (`vi.mock`) would reach only modules imported after it: spy on the
+    // module's object instead (test/store-rules.test.ts).
+    isolate: false,
     projects: [
       { extends: true, test: { name: 'sqlite', include, exclude: [...configDefaults.exclude, ...pagesOnce] } },
       ...(withPostgres
