@@ -104,7 +104,15 @@ export default defineConfig({
     // module's object instead (test/store-rules.test.ts).
     isolate: false,
     projects: [
-      { extends: true, test: { name: 'sqlite', include, exclude: [...configDefaults.exclude, ...pagesOnce] } },
+      {
+        extends: true,
+        test: {
+          name: 'sqlite',
+          include,
+          exclude: [...configDefaults.exclude, ...pagesOnce],
+          globalSetup: ['test/setup/sqlite.ts'],
+        },
+      },
       ...(withPostgres
         ? [
             {
@@ -114,7 +122,8 @@ export default defineConfig({
                 include: wholeMatrix ? include : storeDependent,
                 exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater],
                 env: { TEST_STORE: 'postgres' },
-                globalSetup: ['test/setup/postgres.ts'],
+                // Its files start SQLite servers too (store parity, a second store).
+                globalSetup: ['test/setup/sqlite.ts', 'test/setup/postgres.ts'],
               },
             },
           ]

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../src/deps';
 import type { ErrorCode, ErrorDetail } from '../../src/http/errors';
 import { createServer, type RunningServer, type ServerOptions } from '../../src/server';
 import { checkResponse } from './response-check';
-import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './store';
+import { dropPostgresDatabase, freshPostgresDatabase, freshSqliteDatabase, testStore } from './store';
 
 /** The contract's error body (docs/api.md#authentication-and-errors). */
 export interface ApiError {
@@ -63,8 +63,9 @@ export interface TestServerOptions {
 }
 
 /**
- * Starts the real server on a free port over a fresh store: a SQLite file in a temporary folder,
- * or, in the `postgres` project, a PostgreSQL database of its own copied from the run's template.
+ * Starts the real server on a free port over a fresh store: a SQLite file in a temporary folder
+ * (copied from one migrated once), or, in the `postgres` project, a PostgreSQL database of its own
+ * copied from the run's template.
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -75,6 +76,8 @@ export async function startTestServer(
   const store = options.store ?? testStore;
   const ownDatabaseUrl =
     !shared && store === 'postgres' && overrides.databaseUrl === undefined ? await freshPostgresDatabase() : undefined;
+  if (dir && store === 'sqlite' && overrides.databaseUrl === undefined && overrides.databasePath === undefined)
+    freshSqliteDatabase(join(dir, 'test.db'));
   const config = testConfig({
     databasePath: shared?.databasePath ?? join(dir!, 'test.db'),
     databaseUrl: shared?.databaseUrl ?? ownDatabaseUrl,

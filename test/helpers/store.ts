@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { copyFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -39,4 +40,12 @@ export async function emptyPostgresDatabase(locale: string): Promise<string> {
 export async function dropPostgresDatabase(url: string): Promise<void> {
   const name = new URL(url).pathname.slice(1);
   await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+/**
+ * Puts a migrated SQLite database at `path`: a copy of the run's template (test/setup/sqlite.ts),
+ * as PostgreSQL's databases are copied from theirs.
+ */
+export function freshSqliteDatabase(path: string): void {
+  copyFileSync(inject('sqliteTemplate'), path);
 }
