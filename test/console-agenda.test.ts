@@ -12,6 +12,9 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
  * steps added, renamed, moved from the keyboard, with a mouse and with a finger, their prefs set
  * in words and found exactly so over REST; the settings, criteria, sections, canvas and an
  * illustration round-tripped; and a second facilitator's console following without a reload.
+ *
+ * Among the slowest files (about 12 s): agendas built through the tab's own controls in
+ * chromium (keyboard, mouse and finger), every setting then read back over REST.
  */
 
 /** Opens a workshop's agenda as the holder of `token`. */

@@ -8,6 +8,9 @@ import { boardScene, openBoard, titlesIn } from './helpers/console-board';
  * The console's Board tab (docs/pages.md#the-console) in a real chromium: cards edited, set aside,
  * brought back and deleted, the filter, the results by votes and by a criterion, a card's
  * comments, items and files, and a board of 500 cards opened and used. Moving: console-board.test.ts.
+ *
+ * Among the slowest files (10 to 20 s): the board's editing and results through its own controls
+ * in chromium, and a board of 500 cards, seeded first, opened and used.
  */
 
 describe.skipIf(!browserAvailable)('the console: the board, its cards and results', () => {

@@ -8,6 +8,10 @@ import { boardScene, clusterColumn, dragTo, ideaCard, openBoard, pointIn, titles
  * The console's Board tab (docs/pages.md#the-console) in a real chromium: cards arriving live,
  * added, and moved and merged by pointer and by keyboard alone (on a laptop and on a phone), each
  * checked over REST. Editing, results and a card's detail: console-board-cards.test.ts.
+ *
+ * Among the slowest files (10 to 25 s): moves and merges are made as a person makes them, with
+ * a pointer, a finger and the keyboard alone on a laptop and on a phone, each one checked over
+ * REST.
  */
 
 describe.skipIf(!browserAvailable)('the console: the board, moving cards', () => {

@@ -8,6 +8,9 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
  * The console's Exports and Log tabs (docs/pages.md#the-console) in a real chromium: an export of
  * each format started from the page and followed live until its link downloads the right kind of
  * file, deleted; and the event log in words, newest first, growing live, a page more at a time.
+ *
+ * Among the slowest files (about 10 s): an export of each format is made by the real export
+ * runner and followed live in the page until its link downloads.
  */
 
 /** What each format's file starts with: a PDF's header, the zip of an Office file, CSV text, JSON. */

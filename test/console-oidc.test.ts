@@ -12,6 +12,9 @@ import { useProvider } from './helpers/oidc-provider';
  * a real chromium against a real provider: the button, the provider's own login and consent forms,
  * and back in the console signed in, where the sign-in started; or told plainly why not. A token in
  * the address that is not the end of this tab's own sign-in signs nobody in.
+ *
+ * Among the slowest files (about 12 s): every sign-in goes through the provider's own login and
+ * consent pages in chromium and back, several times for the refused ones.
  */
 
 const TOKEN_KEY = 'workshop-console-token';

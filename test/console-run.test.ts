@@ -19,6 +19,10 @@ const clockOf = (seconds: number) => {
  * with participants' live states following, the timer, the reveal of a private step, the forced
  * view, participation, presence, the access code and the screen for the projector; at a laptop's
  * and at a phone's size.
+ *
+ * Among the slowest files (about 20 s): the Run tab in chromium with participants' live states
+ * beside it; the timer is watched counting down in real seconds, and two facilitators' browsers
+ * follow each other.
  */
 
 describe.skipIf(!browserAvailable)('the console: running a workshop', () => {

@@ -20,6 +20,10 @@ import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
  * The facilitator console (`/`, docs/pages.md#the-console) in a real chromium: an account made
  * and confirmed through its forms and the mailed link, workshops created, found, archived and
  * deleted, and a workshop's public address taking each person where they belong.
+ *
+ * Among the slowest files (20 to 40 s): each test goes through the console's own forms in
+ * chromium as a person does (an account made and confirmed from the mail, workshops created from a
+ * template, a file and an address), never around them through the API.
  */
 
 /** The script budget the console is held to, gzipped. */

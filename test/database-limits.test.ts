@@ -18,6 +18,11 @@ import { quietFor, until } from './helpers/wait';
  * database does. Each case provokes the fault on a real server: a statement that runs too long, a
  * lock held elsewhere, a network that falls silent, a session idle in a transaction, a connection
  * killed mid-transaction.
+ *
+ * Among the slowest files (about 20 s, PostgreSQL only): most of it is the limits under test
+ * running out. A silent network or a session left idle in a transaction is only given up after its
+ * timeout (up to the promised 5 s), a held lock after its wait, and each case then waits for the
+ * server to serve again.
  */
 
 const PROMISED_LIMIT_MS = 5_000;

@@ -14,7 +14,15 @@ import { objectName, saveFile } from '../src/modules/uploads/storage';
 import { useS3 } from './helpers/s3';
 import { silentServer } from './helpers/silent-tcp';
 
-/* Both stores through the one interface the service uses: the same calls, the same answers. */
+/*
+ * Both stores through the one interface the service uses: the same calls, the same answers.
+ *
+ * Among the slowest files (about 20 s): two tests of the S3 store are most of it. A bucket that
+ * takes connections and never answers is given up only after the store's own limits (two attempts
+ * of 3 s each, for a write and for a read: some 12 s), and deleting more than one request's 1,000
+ * objects first needs 1,005 objects put into the in-process s3rver, ten at a time so that each
+ * answers within the store's 3 s on a busy machine (some 7 s).
+ */
 
 const s3 = useS3();
 const folders: string[] = [];

@@ -31,6 +31,11 @@ import { quietFor, until } from './helpers/wait';
  * Files in object storage (docs/configuration.md#object-storage): two instances over one database
  * and one bucket (s3rver, a real S3-compatible server), so every file written through one is read
  * through the other.
+ *
+ * Among the slowest files (about 15 s): object storage that takes connections and never answers
+ * is given up only after the store's own limits (two attempts of 3 s each), and an export asked
+ * while the storage is away is made only once its lease (2 s here) and the runner's next turn have
+ * come.
  */
 
 const s3 = useS3();

@@ -20,6 +20,11 @@ import { until } from './helpers/wait';
  * the balancer while Redis goes away, then PostgreSQL, then an instance is killed. Every write the
  * service acknowledged must be stored, the log must stay gap-free, every live screen and canvas
  * must end equal to the store, and no request may get a 500 or hang.
+ *
+ * Among the slowest files (about 115 s, `npm run test:slowest`), on purpose: each fault lasts as
+ * long as a real one must to be a fault (Redis away for 10 s, PostgreSQL away for 10 s, an
+ * instance killed during 60 s of work), the fleet is given its time to recover, and three instances
+ * are started as processes, each importing the server from source. It runs on PostgreSQL only.
  */
 
 const PARTICIPANTS = 30;

@@ -6,6 +6,10 @@ import { inTurn } from './helpers/factories';
 /*
  * A body over the limit (docs/operations.md#a-body-over-the-limit): the client reads its 413 every
  * time, even while it is still sending, and a client that never stops sending is closed anyway.
+ *
+ * Among the slowest files (about 15 s): the bodies are big on purpose (over 1 MiB of JSON, over
+ * 20 MiB of upload, sent by several clients at once, and in chunks), and a client that keeps
+ * sending after its 413 is closed "a few seconds" after it: the test waits those seconds.
  */
 
 const t = useServer();

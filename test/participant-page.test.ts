@@ -11,6 +11,10 @@ import { until } from './helpers/wait';
  * The participant page (`/join`, `/w/<workshop_id>`, docs/pages.md#participant-page) in a real chromium at a phone's
  * size: guests join from the screen's QR address, write as the current step allows, follow the
  * facilitator live, and lose nothing (and double nothing) through a network cut or a reload.
+ *
+ * Among the slowest files (35 to 50 s): fifteen journeys through the page in chromium at a
+ * phone's size, each from joining onwards; ten phones joining and writing at once is some 10 s of
+ * it, and the network cuts and reloads wait for the page to notice and come back.
  */
 
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };

@@ -17,6 +17,10 @@ import { quietFor } from './helpers/wait';
 /*
  * The live workshop screen (`/screen/<id>`) in a real chromium: a participant's page follows the
  * facilitator's REST changes as they happen, and comes back by itself after the server restarts.
+ *
+ * Among the slowest files (20 to 25 s): ten visits of the page in chromium, each signed in and
+ * followed live; the restart waits for the page to see the server gone, and to come back by itself
+ * once it is up again.
  */
 
 /** Participation counts are sent at most once a second, so they may take up to a second more. */

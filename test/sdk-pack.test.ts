@@ -10,6 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
  * The SDK as an app gets it: `npm pack` in client-sdk, the tarball installed into an empty
  * project (its dependencies from npm's cache, or the registry when missing), a consumer file
  * type-checked against the published declarations, and the entry points imported in Node.
+ *
+ * Among the slowest files (about 20 s): it is four programs run one after the other: `npm pack`
+ * (which builds the SDK), `npm install` of the tarball into an empty project, the type checker
+ * twice (NodeNext and Bundler resolution) and Node importing the entry points.
  */
 
 const sdkDir = join(dirname(fileURLToPath(import.meta.url)), '../client-sdk');

@@ -22,6 +22,11 @@ import { quietFor, until } from './helpers/wait';
 /*
  * `main.ts` gives a clean shutdown 10 s before it exits anyway, so what `close()` waits for (the
  * sync endpoint, the mail being sent, the export being made) shares one limit rather than adding up.
+ *
+ * Among the slowest files (10 to 15 s on each store): the drain under load starts the server as
+ * production does (a process importing it from source) and lets at least a hundred writes flow
+ * before stopping it, three times; the stuck endpoint and mail are held until the shared limit
+ * runs out.
  */
 
 const cleanups: Array<() => Promise<void> | void> = [];

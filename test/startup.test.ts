@@ -6,6 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { listeningPort, MAIN, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
 
+/*
+ * Among the slowest files (about 15 s): each test starts `src/main.ts` as `npm start` does, a
+ * process importing the whole server from source (one to three seconds before it can say a word),
+ * because what is tested is what that process prints and how it exits.
+ */
+
 const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

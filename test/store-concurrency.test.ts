@@ -15,6 +15,10 @@ import { answeredBeyond503, until } from './helpers/wait';
  * with three instances on one store, writing at the same time:
  * on PostgreSQL (the `postgres` project) row locks and SKIP LOCKED claims keep them, on SQLite the
  * file's single writer does. Redis carries live events and document updates between instances.
+ *
+ * Among the slowest files (15 to 25 s on each store): a race only shows with enough contenders,
+ * so each case is big on purpose: 400 mails taken by 8 senders on three instances, 20 exports
+ * rendered through three instances, 100 votes at once against a budget of 10, round after round.
  */
 
 describe.skipIf(!redisAvailable)('three instances on one store', () => {

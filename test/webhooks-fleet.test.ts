@@ -14,6 +14,10 @@ import { startWebhookReceiver, type Received, type WebhookReceiver } from './hel
  * with SIGKILL in the middle of a delivery loses nothing (another sends it again once the lease
  * ran out, with the same `webhook-id`), and three instances on one PostgreSQL send each event
  * once, in order per workshop (docs/integrations.md#retries-and-order).
+ *
+ * Among the slowest files (10 to 15 s on PostgreSQL): the instances are processes started as
+ * production starts them (each importing the server from source), and after the SIGKILL the next
+ * instance may send the delivery again only once its lease (1.5 s here) ran out.
  */
 
 const WEBHOOK_ENV = {
