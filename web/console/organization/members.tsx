@@ -22,6 +22,8 @@ export function Members(props: {
   members: Member[];
   myEmail: string;
   onChange: () => Promise<void>;
+  /** Told when the service says the caller is no longer an admin, before the page is read again. */
+  onNoLongerAdmin: (words: string) => void;
 }) {
   const { organization, members, myEmail } = props;
   const path = (member: Member) => ({ params: { path: { id: organization.id, member_id: member.id } } });
@@ -29,6 +31,8 @@ export function Members(props: {
   const told = useSignal('');
   /** The row the last refusal was about, so it is said there. */
   const refusedRow = useSignal<string | null>(null);
+  /** A pending seat is named by its address (its name is only the address's first part). */
+  const who = (member: Member) => (member.pending ? member.email : member.name);
   const isMe = (member: Member) => !member.pending && member.email.toLowerCase() === myEmail;
 
   /** The service's refusals of a role change or a removal, in this page's words. */
@@ -38,10 +42,12 @@ export function Members(props: {
       return new InputProblem(
         `${member.name} is the last admin of ${organization.name}, so ${doing}: make someone else an admin first. An organization always keeps one admin.`,
       );
-    if (err.status === 403)
+    if (err.status === 403) {
+      noLongerAdmin = true;
       return new InputProblem(
         `Only the organization’s admins change members, and you are no longer one of them: ${doing}.`,
       );
+    }
     if (err.status === 404) return new InputProblem(`${member.name} is no longer a member: ${doing}.`);
     return err;
   };
@@ -67,11 +73,15 @@ export function Members(props: {
         ? `The seat for ${member.email} is withdrawn.`
         : `${member.name} is no longer a member of ${organization.name}.`;
     });
+  let noLongerAdmin = false;
   const act = async (member: Member, work: () => Promise<void>) => {
     told.value = '';
     refusedRow.value = member.id;
+    noLongerAdmin = false;
     const done = await acting.run(work);
     if (done) refusedRow.value = null;
+    // The page is read again, without these controls: the refusal is said there.
+    if (noLongerAdmin) props.onNoLongerAdmin(acting.problem.value);
     await props.onChange();
   };
 
@@ -102,11 +112,11 @@ export function Members(props: {
                 onClick={() => void changeRole(member, member.role === 'admin' ? 'facilitator' : 'admin')}
               >
                 {member.role === 'admin' ? 'Make facilitator' : 'Make admin'}
-                <span class="visually-hidden"> {member.name}</span>
+                <span class="visually-hidden"> {who(member)}</span>
               </button>
               <ConfirmButton
                 label={isMe(member) ? 'Leave' : member.pending ? 'Withdraw' : 'Remove'}
-                labelSuffix={isMe(member) ? ` ${organization.name}` : ` ${member.name}`}
+                labelSuffix={isMe(member) ? ` ${organization.name}` : ` ${who(member)}`}
                 class="danger"
                 disabled={acting.busy.value}
                 question={

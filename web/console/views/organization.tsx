@@ -33,6 +33,8 @@ export function OrganizationSettings({ id }: { id: string }) {
   const members = useSignal<Member[] | null>(null);
   const problem = useSignal('');
   const keptOut = useSignal(false);
+  /** A refusal that took this person's admin controls away, said above what the page shows now. */
+  const refused = useSignal('');
   const path = { params: { path: { id } } };
 
   /** Reads the organization and its members again; a session single sign-on keeps out is told so. */
@@ -79,6 +81,11 @@ export function OrganizationSettings({ id }: { id: string }) {
         {found.avatar_url && <img class="organization-avatar-small" src={found.avatar_url} alt="" />}
         {found.name}
       </h1>
+      {mine?.role !== 'admin' && refused.value && (
+        <p class="problem" role="alert">
+          {refused.value}
+        </p>
+      )}
       {mine?.role !== 'admin' ? (
         <p class="empty not-admin">
           Only the organization’s admins manage its name, members, API tokens, webhooks and single sign-on
@@ -98,7 +105,13 @@ export function OrganizationSettings({ id }: { id: string }) {
             <Profile organization={found} onSaved={(next) => (organization.value = next)} />
           </Panel>
           <Panel title="Members" id="members">
-            <Members organization={found} members={seats} myEmail={email ?? ''} onChange={open} />
+            <Members
+              organization={found}
+              members={seats}
+              myEmail={email ?? ''}
+              onChange={open}
+              onNoLongerAdmin={(words) => (refused.value = words)}
+            />
           </Panel>
           <Panel title="API tokens" id="api-tokens">
             <ApiTokens organizationId={id} />
