@@ -57,7 +57,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     'webhook-signature': received.signature,
   });
 
-  it('makes an endpoint whose secret is shown once, pings it, rotates the secret, retries a failed delivery, deletes it', async () => {
+  it('makes an endpoint whose secret is shown once and copied, pings it, and rotates the secret, which verifies the next', async () => {
     const { ada, org, inOrg } = await scene();
     const { page, problems } = await browser.newPage({ ...LAPTOP, permissions: ['clipboard-read', 'clipboard-write'] });
     await openConsoleWithToken(page, t.url, ada.api.token!, `/organizations/${org.id}`);
@@ -125,6 +125,24 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     expect(() => new Webhook(rotated).verify(second.body, headersOf(second))).not.toThrow();
     expect(second.signature.split(' ')).toHaveLength(2);
     await shown(page, `.delivery-row[data-delivery="${second.id}"] .delivery-status`, 'Delivered');
+    // The previous secret signs too, for the 24 hours of the rotation.
+    expect(() => new Webhook(secret).verify(second.body, headersOf(second))).not.toThrow();
+
+    expect(receiver.refused).toEqual([]);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('shows a failed delivery, retries it from the page, fits a phone, and deletes the endpoint, asked first', async () => {
+    const { ada, org, inOrg } = await scene();
+    const endpoint = await ada.api.post('/v1/organizations/{id}/webhooks', {
+      ...inOrg,
+      body: { url: receiver.url, events: ['*'] },
+    });
+    receiver.trust(endpoint.secret);
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openConsoleWithToken(page, t.url, ada.api.token!, `/organizations/${org.id}`);
+    const row = page.locator(`.webhook-row[data-webhook="${endpoint.id}"]`);
+    await shown(page, `.webhook-row[data-webhook="${endpoint.id}"] .webhook-events`, 'every event');
 
     // The receiver is down: the ping fails twice (the first try and the one retry), then is failed.
     receiver.answerWith(503);
@@ -132,7 +150,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     await page.locator('.delivery-row.delivery-failed').waitFor({ timeout: 10_000 });
     const failed = (
       await ada.api.get('/v1/organizations/{id}/webhooks/{webhook_id}/deliveries', {
-        params: { path: { id: org.id, webhook_id: endpoint!.id } },
+        params: { path: { id: org.id, webhook_id: endpoint.id } },
       })
     )[0]!;
     expect(failed).toMatchObject({ event_type: 'ping', status: 'failed', attempts: 2, last_status_code: 503 });
@@ -141,15 +159,16 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     await shown(page, `${failedRow} .delivery-detail`, '2 attempts, answered 503');
     await expectAccessible(page, 'an endpoint with a failed delivery');
 
-    // Up again: retried from the page, with the same webhook-id.
+    // Up again: retried from the page (from the keyboard), with the same webhook-id.
     receiver.answerWith(204);
-    await page.locator(failedRow).getByRole('button', { name: 'Retry the ping delivery' }).click();
+    await page.locator(failedRow).getByRole('button', { name: 'Retry the ping delivery' }).focus();
+    await page.keyboard.press('Enter');
     await shown(page, `${failedRow} .delivery-status`, 'Delivered', 10_000);
     const retried = receiver.delivered().find((received) => received.id === failed.id);
     expect(retried?.type).toBe('ping');
-    expect(() => new Webhook(rotated).verify(retried!.body, headersOf(retried!))).not.toThrow();
+    expect(() => new Webhook(endpoint.secret).verify(retried!.body, headersOf(retried!))).not.toThrow();
     const after = await ada.api.get('/v1/organizations/{id}/webhooks/{webhook_id}/deliveries', {
-      params: { path: { id: org.id, webhook_id: endpoint!.id } },
+      params: { path: { id: org.id, webhook_id: endpoint.id } },
     });
     expect(after.find((delivery) => delivery.id === failed.id)?.status).toBe('succeeded');
     expect(receiver.refused).toEqual([]);
