@@ -93,7 +93,11 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
       enabled: true,
     });
     const row = page.locator(`.webhook-row[data-webhook="${endpoint!.id}"]`);
-    await shown(page, `.webhook-row[data-webhook="${endpoint!.id}"] .webhook-events`, 'workshop.created, export.failed');
+    await shown(
+      page,
+      `.webhook-row[data-webhook="${endpoint!.id}"] .webhook-events`,
+      'workshop.created, export.failed',
+    );
     await expectAccessible(page, 'a new endpoint, its secret shown once');
     await firstBox.getByRole('button', { name: 'I have kept it: hide it' }).click();
     await firstBox.waitFor({ state: 'detached' });
@@ -109,7 +113,11 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
 
     // Rotated: a new secret shown once, which alone verifies the next delivery.
     await row.getByRole('button', { name: `Rotate the secret of ${receiver.url}` }).click();
-    await row.getByRole('group', { name: /^Make a new signing secret for .*\? For 24 hours deliveries carry a signature by each/ }).waitFor();
+    await row
+      .getByRole('group', {
+        name: /^Make a new signing secret for .*\? For 24 hours deliveries carry a signature by each/,
+      })
+      .waitFor();
     await row.getByRole('button', { name: 'Rotate secret' }).click();
     await shown(
       page,
@@ -203,8 +211,10 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
   }
 
   const ssoRequired = async (id: string) =>
-    Boolean((await t.rows<{ sso_required: unknown }>(sql`select sso_required from organizations where id = ${id}`))[0]
-      ?.sso_required);
+    Boolean(
+      (await t.rows<{ sso_required: unknown }>(sql`select sso_required from organizations where id = ${id}`))[0]
+        ?.sso_required,
+    );
 
   it('requires single sign-on: the password session is kept out but may turn it off; through the provider the page is whole', async () => {
     const { ada, org, inOrg } = await scene();

@@ -106,7 +106,9 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     await shown(page, '.secret-copied', 'Copied.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
-    const made = (await ada.api.get('/v1/organizations/{id}/api_tokens', inOrg)).find((t) => t.name === 'calendar sync');
+    const made = (await ada.api.get('/v1/organizations/{id}/api_tokens', inOrg)).find(
+      (t) => t.name === 'calendar sync',
+    );
     expect(made?.scopes).toEqual(['workshops:read', 'members:read']);
     expect(made?.created_by.name).toBe('Ada');
     await page.locator(`.token-row[data-token="${made!.id}"]`).waitFor();
@@ -193,9 +195,13 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     expect((await seatOf(gus.email))?.role).toBe('facilitator');
 
     // The pending seat withdrawn, asked first in words.
-    await rowOf(newcomer).getByRole('button', { name: `Withdraw ${newcomer}` }).click();
     await rowOf(newcomer)
-      .getByRole('group', { name: `Withdraw the seat for ${newcomer}? The address no longer joins Acme Research when its account is confirmed.` })
+      .getByRole('button', { name: `Withdraw ${newcomer}` })
+      .click();
+    await rowOf(newcomer)
+      .getByRole('group', {
+        name: `Withdraw the seat for ${newcomer}? The address no longer joins Acme Research when its account is confirmed.`,
+      })
       .waitFor();
     await rowOf(newcomer).getByRole('button', { name: 'Withdraw seat' }).click();
     await shown(page, '.member-said', `The seat for ${newcomer} is withdrawn.`);
@@ -204,7 +210,9 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     // Gus removed from the keyboard: the question's confirming button takes the focus.
     await rowOf(gus.email).getByRole('button', { name: 'Remove Gus' }).focus();
     await page.keyboard.press('Enter');
-    await rowOf(gus.email).getByRole('group', { name: /^Remove Gus from Acme Research\? They lose its workshops at once/ }).waitFor();
+    await rowOf(gus.email)
+      .getByRole('group', { name: /^Remove Gus from Acme Research\? They lose its workshops at once/ })
+      .waitFor();
     await page.keyboard.press('Enter');
     await shown(page, '.member-said', 'Gus is no longer a member of Acme Research.');
     expect(await seatOf(gus.email)).toBeUndefined();
@@ -288,9 +296,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
       // This server has no OpenID provider: the setting says so and cannot be turned on.
       await shown(page, '.sso-explained', /^No OpenID provider is configured on this server/);
       expect(await page.getByRole('checkbox', { name: 'Require single sign-on' }).isDisabled()).toBe(true);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-        size.viewport!.width,
-      );
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.viewport!.width);
       await expectAccessible(page, `an organization's settings at ${size.viewport!.width} px`);
       expect(problems.errors).toEqual([]);
     }

@@ -156,7 +156,11 @@ function CreateToken(props: { organizationId: string; onCreated: (name: string, 
     <form class="form create-token" aria-label="Create an API token" onSubmit={onSubmit(submit)}>
       <h3>Create an API token</h3>
       <Field label="Name" name="name" value={name} action={creating} required maxLength={100} autocomplete="off" />
-      <fieldset class="checks" aria-describedby={scopesHint} aria-invalid={creating.field.value === 'scopes' || undefined}>
+      <fieldset
+        class="checks"
+        aria-describedby={scopesHint}
+        aria-invalid={creating.field.value === 'scopes' || undefined}
+      >
         <legend>Scopes</legend>
         <p id={scopesHint} class="hint">
           What the token may do; it acts as an admin of the organization within them.

@@ -99,7 +99,9 @@ export function Members(props: {
               <span class="member-name">{member.name}</span>
               {isMe(member) && <span class="meta"> (you)</span>} <span class="meta member-email">{member.email}</span>
               <span class="member-facts">
-                <span class={`member-role role-${member.role}`}>{member.role === 'admin' ? 'Admin' : 'Facilitator'}</span>
+                <span class={`member-role role-${member.role}`}>
+                  {member.role === 'admin' ? 'Admin' : 'Facilitator'}
+                </span>
                 {member.pending && (
                   <span class="member-pending">Pending: no confirmed account with this address yet</span>
                 )}

@@ -72,7 +72,9 @@ export function WebhookRow(props: {
   const setEnabled = (enabled: boolean) =>
     act(async () => {
       await api.put('/v1/organizations/{id}/webhooks/{webhook_id}', { ...path, body: { enabled } });
-      told.value = enabled ? 'The endpoint is on: events are sent to it again.' : 'The endpoint is off: nothing is sent.';
+      told.value = enabled
+        ? 'The endpoint is on: events are sent to it again.'
+        : 'The endpoint is off: nothing is sent.';
       await props.onChange();
     });
   const remove = () =>
@@ -156,7 +158,13 @@ export function WebhookRow(props: {
           onDone={() => (rotated.value = null)}
         />
       )}
-      <Deliveries list={deliveries.value} reading={reading} url={webhook.url} onRetry={retry} busy={acting.busy.value} />
+      <Deliveries
+        list={deliveries.value}
+        reading={reading}
+        url={webhook.url}
+        onRetry={retry}
+        busy={acting.busy.value}
+      />
     </li>
   );
 }

@@ -113,7 +113,11 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
         hint="An http(s) address the service can reach; deliveries are POSTed to it."
       />
       <Field label="Description (optional)" name="description" value={description} action={creating} maxLength={500} />
-      <fieldset class="checks" aria-describedby={eventsHint} aria-invalid={creating.field.value === 'events' || undefined}>
+      <fieldset
+        class="checks"
+        aria-describedby={eventsHint}
+        aria-invalid={creating.field.value === 'events' || undefined}
+      >
         <legend>Events</legend>
         <p id={eventsHint} class="hint">
           Which events it receives. A test ping can be sent to any endpoint.

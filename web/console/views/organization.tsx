@@ -89,8 +89,7 @@ export function OrganizationSettings({ id }: { id: string }) {
       {mine?.role !== 'admin' ? (
         <p class="empty not-admin">
           Only the organization’s admins manage its name, members, API tokens, webhooks and single sign-on
-          {mine ? ', and you are one of its facilitators' : ''}.
-          {admins.length > 0 && ` Ask ${listText(admins)}.`}
+          {mine ? ', and you are one of its facilitators' : ''}.{admins.length > 0 && ` Ask ${listText(admins)}.`}
         </p>
       ) : (
         <>
