@@ -250,7 +250,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     await shown(
       page,
       '.member-problem',
-      'Ada is the last admin of Acme Research, so their role stays admin: make someone else an admin first. An organization always keeps one admin.',
+      'You are the last admin of Acme Research, so your role stays admin: make someone else an admin first. An organization always keeps one admin.',
     );
     expect((await seatOf(ada.email))?.role).toBe('admin');
     await row.getByRole('button', { name: 'Leave Acme Research' }).click();
@@ -258,7 +258,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     await shown(
       page,
       '.member-problem',
-      'Ada is the last admin of Acme Research, so you stay a member: make someone else an admin first. An organization always keeps one admin.',
+      'You are the last admin of Acme Research, so you stay a member: make someone else an admin first. An organization always keeps one admin.',
     );
     expect((await seatOf(ada.email))?.role).toBe('admin');
     await expectAccessible(page, 'a refused role change');

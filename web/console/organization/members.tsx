@@ -12,6 +12,9 @@ import { ConfirmButton, Field, onSubmit, SelectField, SubmitRow, useAction } fro
 import { navigate } from '../router';
 import { ROLE_NAMES, type Member, type Organization, type Role } from './types';
 
+/** The service's 403: the caller was an admin when the page opened, and is not anymore. */
+class NoLongerAdmin extends InputProblem {}
+
 const ROLE_OPTIONS = [
   { value: 'facilitator', label: 'Facilitator: runs the organization’s workshops' },
   { value: 'admin', label: 'Admin: also manages these settings' },
@@ -40,14 +43,12 @@ export function Members(props: {
     if (!(err instanceof ApiError)) return err;
     if (err.status === 409)
       return new InputProblem(
-        `${member.name} is the last admin of ${organization.name}, so ${doing}: make someone else an admin first. An organization always keeps one admin.`,
+        `${isMe(member) ? 'You are' : `${member.name} is`} the last admin of ${organization.name}, so ${doing}: make someone else an admin first. An organization always keeps one admin.`,
       );
-    if (err.status === 403) {
-      noLongerAdmin = true;
-      return new InputProblem(
+    if (err.status === 403)
+      return new NoLongerAdmin(
         `Only the organization’s admins change members, and you are no longer one of them: ${doing}.`,
       );
-    }
     if (err.status === 404) return new InputProblem(`${member.name} is no longer a member: ${doing}.`);
     return err;
   };
@@ -57,7 +58,7 @@ export function Members(props: {
       try {
         await api.put('/v1/organizations/{id}/members/{member_id}', { ...path(member), body: { role } });
       } catch (err) {
-        throw inWords(err, member, `their role stays ${ROLE_NAMES[member.role]}`);
+        throw inWords(err, member, `${isMe(member) ? 'your' : 'their'} role stays ${ROLE_NAMES[member.role]}`);
       }
       told.value = `${member.name} is now ${role === 'admin' ? 'an admin' : 'a facilitator'}.`;
     });
@@ -73,12 +74,16 @@ export function Members(props: {
         ? `The seat for ${member.email} is withdrawn.`
         : `${member.name} is no longer a member of ${organization.name}.`;
     });
-  let noLongerAdmin = false;
   const act = async (member: Member, work: () => Promise<void>) => {
     told.value = '';
     refusedRow.value = member.id;
-    noLongerAdmin = false;
-    const done = await acting.run(work);
+    let noLongerAdmin = false;
+    const done = await acting.run(() =>
+      work().catch((err: unknown) => {
+        noLongerAdmin = err instanceof NoLongerAdmin;
+        throw err;
+      }),
+    );
     if (done) refusedRow.value = null;
     // The page is read again, without these controls: the refusal is said there.
     if (noLongerAdmin) props.onNoLongerAdmin(acting.problem.value);
