@@ -165,18 +165,20 @@ function CreateToken(props: { organizationId: string; onCreated: (name: string, 
         <p id={scopesHint} class="hint">
           What the token may do; it acts as an admin of the organization within them.
         </p>
-        {SCOPES.map(([scope, words]) => (
-          <label key={scope} class="choice">
-            <input
-              type="checkbox"
-              checked={scopes.value.includes(scope)}
-              onChange={(event) => toggle(scope, event.currentTarget.checked)}
-            />
-            <span>
-              <code>{scope}</code> <span class="meta">{words}</span>
-            </span>
-          </label>
-        ))}
+        <div class="check-grid">
+          {SCOPES.map(([scope, words]) => (
+            <label key={scope} class="choice">
+              <input
+                type="checkbox"
+                checked={scopes.value.includes(scope)}
+                onChange={(event) => toggle(scope, event.currentTarget.checked)}
+              />
+              <span>
+                <code>{scope}</code> <span class="meta">{words}</span>
+              </span>
+            </label>
+          ))}
+        </div>
       </fieldset>
       <Field
         label="Expires (optional)"

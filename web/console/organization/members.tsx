@@ -16,8 +16,8 @@ import { ROLE_NAMES, type Member, type Organization, type Role } from './types';
 class NoLongerAdmin extends InputProblem {}
 
 const ROLE_OPTIONS = [
-  { value: 'facilitator', label: 'Facilitator: runs the organization’s workshops' },
-  { value: 'admin', label: 'Admin: also manages these settings' },
+  { value: 'facilitator', label: 'Facilitator' },
+  { value: 'admin', label: 'Admin' },
 ];
 
 export function Members(props: {
@@ -176,7 +176,12 @@ function AddMember(props: { organization: Organization; onAdded: () => Promise<v
     <form class="form add-member" aria-label="Add a member" onSubmit={onSubmit(submit)}>
       <h3>Add a member</h3>
       <Field label="E-mail address" name="email" type="email" value={email} action={adding} required />
-      <SelectField label="Role" value={role} options={ROLE_OPTIONS} />
+      <SelectField
+        label="Role"
+        value={role}
+        options={ROLE_OPTIONS}
+        hint="Facilitators run the organization’s workshops; admins also manage these settings."
+      />
       <SubmitRow action={adding} label="Add member" status={told.value} />
     </form>
   );

@@ -126,19 +126,22 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
           <input type="checkbox" checked={every.value} onChange={(e) => (every.value = e.currentTarget.checked)} />
           <span>Every event, including those added later</span>
         </label>
-        {!every.value &&
-          EVENTS.map(([event, words]) => (
-            <label key={event} class="choice">
-              <input
-                type="checkbox"
-                checked={events.value.includes(event)}
-                onChange={(e) => toggle(event, e.currentTarget.checked)}
-              />
-              <span>
-                <code>{event}</code> <span class="meta">when {words}</span>
-              </span>
-            </label>
-          ))}
+        {!every.value && (
+          <div class="check-grid">
+            {EVENTS.map(([event, words]) => (
+              <label key={event} class="choice">
+                <input
+                  type="checkbox"
+                  checked={events.value.includes(event)}
+                  onChange={(e) => toggle(event, e.currentTarget.checked)}
+                />
+                <span>
+                  <code>{event}</code> <span class="meta">when {words}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        )}
       </fieldset>
       <SubmitRow action={creating} label="Add endpoint" status="" />
     </form>
