@@ -19,6 +19,10 @@ import { until } from './helpers/wait';
  * test ping; a rotated secret alone verifies the next one; a failed delivery is retried from the
  * page; `sso_required` keeps the admin's own password session out, which can still turn it off,
  * and a session through the provider manages the page again.
+ *
+ * Among the slowest files (about 20 s): deliveries to the receiver are awaited as the page shows
+ * them (a failed one waits out its retry first), axe-core runs on five states of the page, and a
+ * sign-in goes through the provider's own login and consent pages.
  */
 
 describe.skipIf(!browserAvailable)('the console: an organization’s webhooks and single sign-on', () => {

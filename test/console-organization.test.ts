@@ -13,6 +13,9 @@ import { sdkUser } from './helpers/sdk';
  * caller who is no longer an admin) said in words; its API tokens with who made them (still after
  * the maker left), their scopes and use, one made with its secret shown once and copied, one
  * revoked, asked first in words. Webhooks and single sign-on: console-organization-webhooks.test.ts.
+ *
+ * Among the slowest files (about 30 s): every action goes through the page's own controls in
+ * chromium, each checked through the API, and axe-core runs on seven states of the page.
  */
 
 describe.skipIf(!browserAvailable)('the console: an organization’s settings', () => {
