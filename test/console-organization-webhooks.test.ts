@@ -144,7 +144,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     expect(problems.errors).toEqual([]);
   });
 
-  it('shows a failed delivery, retries it from the page, fits a phone, and deletes the endpoint, asked first', async () => {
+  it('shows a failed delivery, retries it from the page, fits a phone, turns the endpoint off and on, and deletes it, asked first', async () => {
     const { ada, org, inOrg } = await scene();
     const endpoint = await ada.api.post('/v1/organizations/{id}/webhooks', {
       ...inOrg,
@@ -191,6 +191,16 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     await phone.page.locator(failedRow).waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(phone.page, 'an endpoint and its deliveries on a phone');
+
+    // Turned off, then on again.
+    await row.getByRole('button', { name: `Turn off ${receiver.url}` }).click();
+    await shown(page, '.webhook-row-said', 'The endpoint is off: nothing is sent.');
+    await shown(page, `.webhook-row[data-webhook="${endpoint.id}"] .webhook-state`, 'Off');
+    expect((await ada.api.get('/v1/organizations/{id}/webhooks', inOrg))[0]?.enabled).toBe(false);
+    expect(await row.getByRole('button', { name: `Send a test ping to ${receiver.url}` }).isDisabled()).toBe(true);
+    await row.getByRole('button', { name: `Turn on ${receiver.url}` }).click();
+    await shown(page, '.webhook-row-said', 'The endpoint is on: events are sent to it again.');
+    expect((await ada.api.get('/v1/organizations/{id}/webhooks', inOrg))[0]?.enabled).toBe(true);
 
     // Deleted, asked first in words.
     await row.getByRole('button', { name: `Delete ${receiver.url}` }).click();

@@ -85,7 +85,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     expect(problems.errors).toEqual([]);
   });
 
-  it('makes a token with its scopes, shows its secret once with a copy button, and the token works', async () => {
+  it('makes a token with its scopes and expiry, shows its secret once with a copy button, and the token works', async () => {
     const { ada, org, inOrg } = await scene();
     const { page, problems } = await browser.newPage({ ...LAPTOP, permissions: ['clipboard-read', 'clipboard-write'] });
     await openConsoleWithToken(page, t.url, ada.api.token!, `/organizations/${org.id}`);
@@ -96,6 +96,8 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     await shown(page, '.create-token .problem', 'Choose one scope at least.');
     await form.getByRole('checkbox', { name: /^workshops:read / }).check();
     await form.getByRole('checkbox', { name: /^members:read / }).check();
+    const nextYear = `${new Date().getFullYear() + 1}-06-30`;
+    await form.getByLabel('Expires (optional)').fill(nextYear);
     await form.getByRole('button', { name: 'Create token' }).click();
 
     const secret = page.locator('.secret-once');
@@ -114,6 +116,8 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     );
     expect(made?.scopes).toEqual(['workshops:read', 'members:read']);
     expect(made?.created_by.name).toBe('Ada');
+    // The end of the chosen day, where the browser is.
+    expect(new Date(made!.expires_at!).getTime()).toBe(new Date(`${nextYear}T23:59:59`).getTime());
     await page.locator(`.token-row[data-token="${made!.id}"]`).waitFor();
     const asToken = await fetch(`${t.url}/v1/organizations/${org.id}/workshops`, {
       headers: { authorization: `Bearer ${token}` },

@@ -41,13 +41,3 @@ export function SecretOnce(props: { title: string; secret: string; hint: string;
     </div>
   );
 }
-
-/** Whole seconds since `iso`, said as people say them ("3 minutes ago"), with the date past a day. */
-export function whenText(iso: string): string {
-  const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
-  if (seconds < 0) return new Date(iso).toLocaleString();
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  return new Date(iso).toLocaleString();
-}

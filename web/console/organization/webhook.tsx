@@ -9,7 +9,8 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, Problem, useAction } from '../forms';
-import { SecretOnce, whenText } from './secret';
+import { Deliveries } from './deliveries';
+import { SecretOnce } from './secret';
 import type { Delivery, Webhook } from './types';
 
 /** How many recent deliveries each endpoint shows. */
@@ -167,65 +168,4 @@ export function WebhookRow(props: {
       />
     </li>
   );
-}
-
-const STATUS_WORDS: Record<Delivery['status'], string> = {
-  pending: 'Pending',
-  succeeded: 'Delivered',
-  failed: 'Failed',
-};
-
-function Deliveries(props: {
-  list: Delivery[] | null;
-  reading: ReturnType<typeof useAction>;
-  url: string;
-  busy: boolean;
-  onRetry: (delivery: Delivery) => unknown;
-}) {
-  const { list } = props;
-  return (
-    <section class="deliveries" aria-label={`Recent deliveries to ${props.url}`}>
-      <h3>Recent deliveries</h3>
-      <Problem action={props.reading} />
-      {!list ? (
-        <p class="empty">Loading…</p>
-      ) : list.length === 0 ? (
-        <p class="empty">Nothing was sent to this endpoint yet.</p>
-      ) : (
-        <ul class="delivery-list">
-          {list.map((delivery) => (
-            <li key={delivery.id} class={`delivery-row delivery-${delivery.status}`} data-delivery={delivery.id}>
-              <code class="delivery-event">{delivery.event_type}</code>
-              <span class="delivery-status">{STATUS_WORDS[delivery.status]}</span>
-              <span class="meta delivery-detail">{detailText(delivery)}</span>
-              <time class="meta" dateTime={delivery.created_at} title={new Date(delivery.created_at).toLocaleString()}>
-                {whenText(delivery.created_at)}
-              </time>
-              {delivery.status === 'failed' && (
-                <button type="button" disabled={props.busy} onClick={() => void props.onRetry(delivery)}>
-                  Retry<span class="visually-hidden"> the {delivery.event_type} delivery</span>
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-/** What the last attempt got, in words: "1 attempt, answered 204", "3 attempts, answered 503: not now". */
-function detailText(delivery: Delivery): string {
-  const attempts = `${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
-  const answer =
-    delivery.last_status_code !== null
-      ? `, answered ${delivery.last_status_code}`
-      : delivery.last_error
-        ? `, ${delivery.last_error}`
-        : '';
-  const next =
-    delivery.status === 'pending' && delivery.next_attempt_at && delivery.attempts > 0
-      ? `; next at ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
-      : '';
-  return `${attempts}${answer}${next}`;
 }
