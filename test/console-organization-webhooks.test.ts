@@ -192,6 +192,16 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(phone.page, 'an endpoint and its deliveries on a phone');
 
+    // An event made elsewhere shows when the list is read again.
+    await ada.api.post('/v1/organizations/{id}/workshops', { ...inOrg, body: { title: 'Planning' } });
+    await until(() => receiver.delivered().some((received) => received.type === 'workshop.created'), 'the event');
+    await row.getByRole('button', { name: `Read again the deliveries to ${receiver.url}` }).click();
+    await shown(
+      page,
+      `.webhook-row[data-webhook="${endpoint.id}"] .delivery-row:first-child .delivery-event`,
+      'workshop.created',
+    );
+
     // Turned off, then on again.
     await row.getByRole('button', { name: `Turn off ${receiver.url}` }).click();
     await shown(page, '.webhook-row-said', 'The endpoint is off: nothing is sent.');

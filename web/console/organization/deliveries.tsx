@@ -18,11 +18,17 @@ export function Deliveries(props: {
   url: string;
   busy: boolean;
   onRetry: (delivery: Delivery) => unknown;
+  onRefresh: () => void;
 }) {
   const { list } = props;
   return (
     <section class="deliveries" aria-label={`Recent deliveries to ${props.url}`}>
-      <h3>Recent deliveries</h3>
+      <div class="deliveries-head">
+        <h3>Recent deliveries</h3>
+        <button type="button" class="quiet" disabled={props.reading.busy.value} onClick={props.onRefresh}>
+          Read again<span class="visually-hidden"> the deliveries to {props.url}</span>
+        </button>
+      </div>
       <Problem action={props.reading} />
       {!list ? (
         <p class="empty">Loading…</p>

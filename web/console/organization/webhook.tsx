@@ -2,8 +2,8 @@
  * One webhook endpoint: its URL, events and state; sending it a test `ping`, rotating its signing
  * secret (the new one shown once; the previous one also signs for 24 hours), turning it off and on,
  * deleting it, asked first in words; and its recent deliveries with their status and time, a failed
- * one sent again with **Retry**. While a delivery is pending the list is read again every couple of
- * seconds, so a ping's outcome shows without a reload.
+ * one sent again with **Retry**. While a delivery is pending the list is read again every 1.5
+ * seconds, so a ping's outcome shows without a reload; otherwise when asked (**Read again**).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -164,6 +164,7 @@ export function WebhookRow(props: {
         reading={reading}
         url={webhook.url}
         onRetry={retry}
+        onRefresh={() => reads.value++}
         busy={acting.busy.value}
       />
     </li>
