@@ -193,7 +193,11 @@ describe.skipIf(!browserAvailable)('the console: an organization’s webhooks an
     await expectAccessible(phone.page, 'an endpoint and its deliveries on a phone');
 
     // An event made elsewhere shows when the list is read again.
-    await ada.api.post('/v1/organizations/{id}/workshops', { ...inOrg, body: { title: 'Planning' } });
+    const made = await t.request('POST', `/v1/organizations/${org.id}/workshops`, {
+      token: ada.api.token!,
+      body: { title: 'Planning' },
+    });
+    expect(made.status).toBe(201);
     await until(() => receiver.delivered().some((received) => received.type === 'workshop.created'), 'the event');
     await row.getByRole('button', { name: `Read again the deliveries to ${receiver.url}` }).click();
     await shown(
