@@ -98,7 +98,7 @@ function Frame(props: { children: ComponentChildren }) {
           <span class="account">
             <Link href="/account" class="account-link">
               <span class="who">{account.name}</span>
-              <span class="visually-hidden">, your account</span>
+              <span class="visually-hidden"> (your account)</span>
             </Link>
             <button type="button" class="quiet" onClick={() => void signOut()}>
               Sign out

@@ -49,12 +49,11 @@ function SendAgain() {
   const action = useAction();
   const sent = useSignal(false);
   return (
-    <p>
-      {sent.value ? (
-        <span role="status">A new confirmation mail is on its way.</span>
-      ) : (
+    <div class="save-row">
+      {!sent.value && (
         <button
           type="button"
+          disabled={action.busy.value}
           onClick={() =>
             void action.run(async () => {
               await api.post('/v1/user/me/confirmation');
@@ -65,8 +64,11 @@ function SendAgain() {
           Send the confirmation mail again
         </button>
       )}
+      <span role="status" class="done confirmation-sent">
+        {sent.value ? 'A new confirmation mail is on its way.' : ''}
+      </span>
       <Problem action={action} />
-    </p>
+    </div>
   );
 }
 
