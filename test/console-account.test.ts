@@ -334,9 +334,9 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await zone.getByRole('button', { name: 'Delete your account…' }).click();
     const asked = zone.getByRole('group', { name: 'Delete your account?' });
     await asked.waitFor();
-    await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with their files:\s*Solo retro/);
+    await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with its files:\s*Solo retro/);
     await shown(page, '.deletion-workshops-passed-on', /1 workshop passed on to another facilitator:\s*Shared planning, to Bo/);
-    await shown(page, '.deletion-organizations-deleted', /1 organization deleted with you .*Ada Solo Org/);
+    await shown(page, '.deletion-organizations-deleted', /1 organization deleted with you, as nobody else uses it:\s*Ada Solo Org/);
     await shown(page, '.deletion-organizations-left', /1 organization you leave:\s*Bo Research/);
     await shown(page, '.deletion-counts', /^Also deleted: 1 session, 0 API tokens, \d+ notifications?,/);
     await expectAccessible(page, 'deleting the account, asked first');

@@ -113,7 +113,7 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
       )}
       <List
         class="deletion-workshops-deleted"
-        title={`${count(preview.workshops_deleted.length, 'workshop')} of yours deleted, with their files`}
+        title={`${count(preview.workshops_deleted.length, 'workshop')} of yours deleted, with ${preview.workshops_deleted.length === 1 ? 'its' : 'their'} files`}
         items={preview.workshops_deleted.map((w) => ({ id: w.id, text: w.title }))}
       />
       <List
@@ -123,7 +123,7 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
       />
       <List
         class="deletion-organizations-deleted"
-        title={`${count(preview.organizations_deleted.length, 'organization')} deleted with you (nobody else is in them)`}
+        title={`${count(preview.organizations_deleted.length, 'organization')} deleted with you, as nobody else uses ${preview.organizations_deleted.length === 1 ? 'it' : 'them'}`}
         items={preview.organizations_deleted.map((o) => ({ id: o.id, text: o.name }))}
       />
       <List
