@@ -5,6 +5,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import { ApiError } from 'workshop-sdk';
 import { Address } from '../account/address';
 import { DeleteAccount, readDeletionPreview } from '../account/deletion';
 import { YourData } from '../account/data';
@@ -14,7 +15,7 @@ import { Sessions } from '../account/sessions';
 import { Tokens } from '../account/tokens';
 import { Panel } from '../forms';
 import { Link } from '../router';
-import { me } from '../session';
+import { forget, me } from '../session';
 
 export function AccountSettings() {
   const account = me.value;
@@ -26,7 +27,10 @@ export function AccountSettings() {
   useEffect(() => {
     readDeletionPreview().then(
       (preview) => (hasPassword.value = preview.password_required),
-      () => undefined,
+      (err: unknown) => {
+        // The session ended elsewhere: the console starts over signed out, as on any view.
+        if (err instanceof ApiError && err.code === 'unauthenticated') forget();
+      },
     );
   }, []);
   if (!account) return null;
