@@ -101,7 +101,11 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await form.getByLabel('New address').fill(other.email);
     await form.getByLabel('Your password').fill(SDK_PASSWORD);
     await form.getByRole('button', { name: 'Change the address' }).click();
-    await shown(page, ADDRESS_FORM + ' .problem', `Another account has the address ${other.email} already; yours stays as it is.`);
+    await shown(
+      page,
+      ADDRESS_FORM + ' .problem',
+      `Another account has the address ${other.email} already; yours stays as it is.`,
+    );
     expect(await form.getByLabel('New address').getAttribute('aria-invalid')).toBe('true');
 
     const moved = `bo-moved-${process.pid}-${Date.now()}@example.test`;
@@ -183,10 +187,18 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
       await password.getByRole('button', { name: 'Change the password' }).click();
     }
     await shown(page, '.account-first-password p', /this account has no password yet\. Set one with a reset link/);
-    await shown(page, 'section:has(.account-email) > .hint', /^Changing the address asks for your password, and this account has none yet/);
+    await shown(
+      page,
+      'section:has(.account-email) > .hint',
+      /^Changing the address asks for your password, and this account has none yet/,
+    );
     await expectAccessible(page, 'an account without a password');
     await password.getByRole('button', { name: 'Mail me a link to set a password' }).click();
-    await shown(page, '.account-first-password .done', `A mail with the link is on its way to ${user.email}. The link works for 30 minutes.`);
+    await shown(
+      page,
+      '.account-first-password .done',
+      `A mail with the link is on its way to ${user.email}. The link works for 30 minutes.`,
+    );
     await until(
       () => mailsTo(user.email).some((mail) => /\/reset\?token=/.test(mail.data)),
       'the reset link at the SMTP server',
@@ -227,7 +239,9 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await page.reload();
     await expect.poll(() => rows.count()).toBe(3);
     await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
-    await sessions.getByRole('group', { name: 'Sign out the 2 other sessions? Only this browser stays signed in.' }).waitFor();
+    await sessions
+      .getByRole('group', { name: 'Sign out the 2 other sessions? Only this browser stays signed in.' })
+      .waitFor();
     await sessions.getByRole('button', { name: 'Sign them out' }).click();
     await shown(page, '.account-page section:has(.session-list) .done', '2 other sessions signed out; this one stays.');
     await expect.poll(() => rows.count()).toBe(1);
@@ -276,7 +290,11 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await row.getByRole('button', { name: 'Revoke calendar' }).click();
     await row.getByRole('group', { name: 'Revoke “calendar”? Whatever uses it stops working at once.' }).waitFor();
     await row.getByRole('button', { name: 'Revoke token' }).click();
-    await shown(page, '.account-page section:has(.token-list-personal, .account-token-form) > .done', 'The token “calendar” is revoked: it no longer works.');
+    await shown(
+      page,
+      '.account-page section:has(.token-list-personal, .account-token-form) > .done',
+      'The token “calendar” is revoked: it no longer works.',
+    );
     await row.waitFor({ state: 'detached' });
     expect(await status(copied, '/v1/user/me/workshops')).toBe(401);
     expect(problems.errors).toEqual([]);
@@ -308,56 +326,67 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  it.todo('deletes the account after saying what goes and what passes to whom; then signed out, it is gone', async () => {
-    const ada = await sdkUser(t, 'Ada');
-    const bo = await sdkUser(t, 'Bo');
-    await confirmAddress(t, ada.email, ada.api.token!);
-    await confirmAddress(t, bo.email, bo.api.token!);
-    // A workshop of Ada's own (deleted with her), one she runs with Bo (passed on to Bo).
-    await ada.api.post('/v1/workshops', { body: { title: 'Solo retro' } });
-    const shared = await sdkWorkshop(ada.api, [bo.api], 'Shared planning');
-    await ada.api.put('/v1/workshops/{workshop_id}/user_roles/{id}', {
-      params: { path: { workshop_id: shared.id, id: bo.id } },
-      body: { role: 'facilitator' },
-    });
-    // An organization of hers alone (deleted), and Bo's, which she leaves.
-    await ada.api.post('/v1/organizations', { body: { name: 'Ada Solo Org' } });
-    const bos = await bo.api.post('/v1/organizations', { body: { name: 'Bo Research' } });
-    await bo.api.post('/v1/organizations/{id}/members', {
-      params: { path: { id: bos.id } },
-      body: { email: ada.email, role: 'facilitator' },
-    });
-    const adaToken = ada.api.token!;
-    const { page, problems } = await browser.newPage(LAPTOP);
-    await openAccount(page, { token: adaToken, id: ada.id, email: ada.email, name: 'Ada' });
-    const zone = section(page, 'Delete the account');
-    await zone.getByRole('button', { name: 'Delete your account…' }).click();
-    const asked = zone.getByRole('group', { name: 'Delete your account?' });
-    await asked.waitFor();
-    await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with its files:\s*Solo retro/);
-    await shown(page, '.deletion-workshops-passed-on', /1 workshop passed on to another facilitator:\s*Shared planning, to Bo/);
-    await shown(page, '.deletion-organizations-deleted', /1 organization deleted with you, as nobody else uses it:\s*Ada Solo Org/);
-    await shown(page, '.deletion-organizations-left', /1 organization you leave:\s*Bo Research/);
-    await shown(page, '.deletion-counts', /^Also deleted: 1 session, 0 API tokens, \d+ notifications?,/);
-    await expectAccessible(page, 'deleting the account, asked first');
+  it.todo(
+    'deletes the account after saying what goes and what passes to whom; then signed out, it is gone',
+    async () => {
+      const ada = await sdkUser(t, 'Ada');
+      const bo = await sdkUser(t, 'Bo');
+      await confirmAddress(t, ada.email, ada.api.token!);
+      await confirmAddress(t, bo.email, bo.api.token!);
+      // A workshop of Ada's own (deleted with her), one she runs with Bo (passed on to Bo).
+      await ada.api.post('/v1/workshops', { body: { title: 'Solo retro' } });
+      const shared = await sdkWorkshop(ada.api, [bo.api], 'Shared planning');
+      await ada.api.put('/v1/workshops/{workshop_id}/user_roles/{id}', {
+        params: { path: { workshop_id: shared.id, id: bo.id } },
+        body: { role: 'facilitator' },
+      });
+      // An organization of hers alone (deleted), and Bo's, which she leaves.
+      await ada.api.post('/v1/organizations', { body: { name: 'Ada Solo Org' } });
+      const bos = await bo.api.post('/v1/organizations', { body: { name: 'Bo Research' } });
+      await bo.api.post('/v1/organizations/{id}/members', {
+        params: { path: { id: bos.id } },
+        body: { email: ada.email, role: 'facilitator' },
+      });
+      const adaToken = ada.api.token!;
+      const { page, problems } = await browser.newPage(LAPTOP);
+      await openAccount(page, { token: adaToken, id: ada.id, email: ada.email, name: 'Ada' });
+      const zone = section(page, 'Delete the account');
+      await zone.getByRole('button', { name: 'Delete your account…' }).click();
+      const asked = zone.getByRole('group', { name: 'Delete your account?' });
+      await asked.waitFor();
+      await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with its files:\s*Solo retro/);
+      await shown(
+        page,
+        '.deletion-workshops-passed-on',
+        /1 workshop passed on to another facilitator:\s*Shared planning, to Bo/,
+      );
+      await shown(
+        page,
+        '.deletion-organizations-deleted',
+        /1 organization deleted with you, as nobody else uses it:\s*Ada Solo Org/,
+      );
+      await shown(page, '.deletion-organizations-left', /1 organization you leave:\s*Bo Research/);
+      await shown(page, '.deletion-counts', /^Also deleted: 1 session, 0 API tokens, \d+ notifications?,/);
+      await expectAccessible(page, 'deleting the account, asked first');
 
-    await asked.getByLabel('Your password').fill('not my password');
-    await asked.getByRole('button', { name: 'Delete my account for good' }).click();
-    await shown(page, '.account-deletion .problem', 'That password is wrong: nothing was deleted.');
-    expect(await status(adaToken)).toBe(200);
+      await asked.getByLabel('Your password').fill('not my password');
+      await asked.getByRole('button', { name: 'Delete my account for good' }).click();
+      await shown(page, '.account-deletion .problem', 'That password is wrong: nothing was deleted.');
+      expect(await status(adaToken)).toBe(200);
 
-    await asked.getByLabel('Your password').fill(SDK_PASSWORD);
-    await asked.getByRole('button', { name: 'Delete my account for good' }).click();
-    await page.locator('body[data-status="signed-out"]').waitFor();
-    await shown(page, '.notice', /^Your account is deleted, and you are signed out everywhere\./);
-    expect(new URL(page.url()).pathname).toBe('/');
-    expect(await page.evaluate(() => localStorage.getItem('workshop-console-token'))).toBeNull();
-    expect(await status(adaToken)).toBe(401);
-    expect((await login(ada.email, SDK_PASSWORD)).status).toBe(401);
-    const kept = await bo.api.get('/v1/workshops/{id}', { params: { path: { id: shared.id } } });
-    expect(kept.owner.name).toBe('Bo');
-    expect(problems.errors).toEqual([]);
-  });
+      await asked.getByLabel('Your password').fill(SDK_PASSWORD);
+      await asked.getByRole('button', { name: 'Delete my account for good' }).click();
+      await page.locator('body[data-status="signed-out"]').waitFor();
+      await shown(page, '.notice', /^Your account is deleted, and you are signed out everywhere\./);
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await page.evaluate(() => localStorage.getItem('workshop-console-token'))).toBeNull();
+      expect(await status(adaToken)).toBe(401);
+      expect((await login(ada.email, SDK_PASSWORD)).status).toBe(401);
+      const kept = await bo.api.get('/v1/workshops/{id}', { params: { path: { id: shared.id } } });
+      expect(kept.owner.name).toBe('Bo');
+      expect(problems.errors).toEqual([]);
+    },
+  );
 
   it.todo('offers no deletion to the only admin of an organization others use, naming it', async () => {
     const ada = await sdkUser(t, 'Ada');
@@ -373,7 +402,9 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     const zone = section(page, 'Delete the account');
     await zone.getByRole('button', { name: 'Delete your account…' }).click();
     await shown(page, '.account-blocked', /You are the only admin of 1 organization that others still use/);
-    expect(await zone.getByRole('link', { name: 'Acme Research' }).getAttribute('href')).toBe(`/organizations/${org.id}`);
+    expect(await zone.getByRole('link', { name: 'Acme Research' }).getAttribute('href')).toBe(
+      `/organizations/${org.id}`,
+    );
     expect(await zone.getByRole('button', { name: 'Delete my account for good' }).count()).toBe(0);
     await expectAccessible(page, 'deletion refused to an only admin, on a phone');
     expect(await status(ada.api.token!)).toBe(200);
@@ -387,7 +418,11 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await openConsoleWithToken(page, t.url, user.token, '/account');
     await page.locator('.session-row').nth(1).waitFor();
     await shown(page, '.account-confirmed', 'Not confirmed yet: open the link in the mail we sent to it.');
-    await shown(page, 'section:has(.personal-token, .account-token-form, .empty) > .hint:last-child', /^Confirm your address first/);
+    await shown(
+      page,
+      'section:has(.personal-token, .account-token-form, .empty) > .hint:last-child',
+      /^Confirm your address first/,
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await expectAccessible(page, 'the account page on a phone');
     const sent = mailsTo(user.email).length;

@@ -35,9 +35,7 @@ export function Address(props: { account: User; hasPassword: boolean | null; onN
       </dl>
       {!account.confirmed_at && <SendAgain />}
       {props.hasPassword === false ? (
-        <p class="hint">
-          Changing the address asks for your password, and this account has none yet. {NO_PASSWORD}
-        </p>
+        <p class="hint">Changing the address asks for your password, and this account has none yet. {NO_PASSWORD}</p>
       ) : (
         <ChangeForm current={account.email ?? ''} onNoPassword={props.onNoPassword} />
       )}

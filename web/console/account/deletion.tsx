@@ -193,4 +193,3 @@ function List(props: { class: string; title: string; items: Array<{ id: string; 
     </div>
   );
 }
-

@@ -100,8 +100,8 @@ function FirstPassword({ email }: { email: string }) {
   return (
     <div class="account-first-password">
       <p>
-        You sign in through your organization’s provider, and this account has no password yet. {NO_PASSWORD} Setting
-        it signs you out everywhere else (the link’s page signs you in again) and ends your personal API tokens.
+        You sign in through your organization’s provider, and this account has no password yet. {NO_PASSWORD} Setting it
+        signs you out everywhere else (the link’s page signs you in again) and ends your personal API tokens.
       </p>
       <button
         type="button"

@@ -175,7 +175,15 @@ function CreateForm(props: { onMade: (token: { name: string; token: string }) =>
   return (
     <form class="form account-token-form" onSubmit={onSubmit(submit)} aria-label="Make a token">
       <h3>Make a token</h3>
-      <Field label="Name" name="name" required maxLength={100} hint="What uses it, to know it again." value={name} action={action} />
+      <Field
+        label="Name"
+        name="name"
+        required
+        maxLength={100}
+        hint="What uses it, to know it again."
+        value={name}
+        action={action}
+      />
       <fieldset class="scopes">
         <legend>Scopes</legend>
         {SCOPES.map(({ scope, words }) => (
@@ -238,4 +246,3 @@ function Secret(props: { name: string; token: string; onDone: () => void }) {
     </div>
   );
 }
-
