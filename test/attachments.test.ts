@@ -2,14 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AttachmentOutput } from '../src/domain/attachments';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
-import {
-  eventLog,
-  expectError,
-  seedCurrentStep,
-  seedFile,
-  type TestUser,
-  seedCardScene,
-} from './helpers/factories';
+import { eventLog, expectError, seedCurrentStep, seedFile, type TestUser, seedCardScene } from './helpers/factories';
 import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
