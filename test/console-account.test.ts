@@ -265,13 +265,13 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     await form.getByRole('checkbox', { name: /^cards:read/ }).check();
     await form.getByRole('button', { name: 'Make the token' }).click();
 
-    const secret = tokens.getByRole('region', { name: 'The new token “calendar”' });
+    const secret = tokens.getByRole('group', { name: /^The token “calendar” is made/ });
     await secret.waitFor();
     await expectAccessible(page, 'a new token’s secret');
-    const shownSecret = (await secret.locator('.secret').textContent())!;
+    const shownSecret = (await secret.locator('.secret-value').textContent())!;
     expect(shownSecret).toMatch(/^wsk_/);
-    await secret.getByRole('button', { name: 'Copy the token' }).click();
-    await shown(page, '.account-secret .done', 'Copied.');
+    await secret.getByRole('button', { name: 'Copy the secret' }).click();
+    await shown(page, '.secret-once .secret-copied', 'Copied.');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(shownSecret);
     expect(await status(copied, '/v1/user/me/workshops')).toBe(200);
@@ -280,7 +280,7 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
 
     const row = tokens.locator('.personal-token', { hasText: 'calendar' });
     expect(await row.locator('.personal-token-scopes').textContent()).toBe('workshops:read, cards:read');
-    await secret.getByRole('button', { name: 'Done, hide it' }).click();
+    await secret.getByRole('button', { name: 'I have kept it: hide it' }).click();
     await secret.waitFor({ state: 'detached' });
     // Shown once: reading the page again never shows it.
     await page.reload();

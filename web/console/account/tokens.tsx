@@ -7,6 +7,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, InputProblem } from '../api';
 import { ConfirmButton, Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
+import { SecretOnce } from '../secret-once';
 
 type Scope =
   | 'workshops:read'
@@ -129,7 +130,14 @@ export function Tokens(props: { confirmed: boolean }) {
         {told.value}
       </p>
       <Problem action={revoking} />
-      {made.value && <Secret name={made.value.name} token={made.value.token} onDone={() => (made.value = null)} />}
+      {made.value && (
+        <SecretOnce
+          title={`The token “${made.value.name}” is made. It is shown this once: copy it now.`}
+          secret={made.value.token}
+          hint="Send it as “Authorization: Bearer …”. The service keeps only a fingerprint of it: a lost token cannot be shown again; revoke it and make another."
+          onDone={() => (made.value = null)}
+        />
+      )}
       {props.confirmed ? (
         <CreateForm
           onMade={async (token) => {
@@ -209,40 +217,5 @@ function CreateForm(props: { onMade: (token: { name: string; token: string }) =>
       />
       <SubmitRow action={action} label="Make the token" status="" />
     </form>
-  );
-}
-
-/** A new token's secret: shown this once, with a copy button. */
-function Secret(props: { name: string; token: string; onDone: () => void }) {
-  const said = useSignal('');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.token);
-      said.value = 'Copied.';
-    } catch {
-      said.value = 'Copying was refused: select the token and copy it.';
-    }
-  };
-  return (
-    <div class="notice account-secret" role="region" aria-label={`The new token “${props.name}”`}>
-      <p>
-        The token “{props.name}” is made. Copy it now: it is shown this once, and the service keeps only a fingerprint
-        of it.
-      </p>
-      <p>
-        <code class="secret">{props.token}</code>
-      </p>
-      <div class="save-row">
-        <button type="button" class="primary" ref={(button) => button?.focus()} onClick={() => void copy()}>
-          Copy the token
-        </button>
-        <button type="button" onClick={props.onDone}>
-          Done, hide it
-        </button>
-        <span role="status" class="done">
-          {said.value}
-        </span>
-      </div>
-    </div>
   );
 }

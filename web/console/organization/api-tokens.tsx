@@ -8,7 +8,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useId } from 'preact/hooks';
 import { api, InputProblem } from '../api';
 import { ConfirmButton, Field, onSubmit, Problem, SubmitRow, useAction } from '../forms';
-import { SecretOnce } from './secret';
+import { SecretOnce } from '../secret-once';
 import { SCOPES, type ApiToken } from './types';
 
 type Scope = ApiToken['scopes'][number];

@@ -10,7 +10,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, Problem, useAction } from '../forms';
 import { Deliveries } from './deliveries';
-import { SecretOnce } from './secret';
+import { SecretOnce } from '../secret-once';
 import type { Delivery, Webhook } from './types';
 
 /** How many recent deliveries each endpoint shows. */

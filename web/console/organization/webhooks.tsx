@@ -7,7 +7,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useId } from 'preact/hooks';
 import { api, InputProblem } from '../api';
 import { Field, onSubmit, Problem, SubmitRow, useAction } from '../forms';
-import { SecretOnce } from './secret';
+import { SecretOnce } from '../secret-once';
 import { EVENTS, type Webhook, type WebhookEvent } from './types';
 import { WebhookRow } from './webhook';
 

@@ -1,7 +1,8 @@
 /*
  * A secret the service shows once (an API token, a webhook's signing secret): set out with a copy
  * button and what to do with it, until the person says they have it. It is kept in this component
- * only, never stored, so leaving the page forgets it (docs/pages.md#an-organizations-settings).
+ * only, never stored, so leaving the page forgets it (docs/pages.md#an-organizations-settings,
+ * docs/pages.md#your-account).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useId, useRef } from 'preact/hooks';
