@@ -329,7 +329,7 @@ describe('GET /v1/user/me/export, streamed', () => {
   const snapshotsTaken = async () =>
     (await scrape(t.url)).value('workshops_db_transactions_total', { kind: 'snapshot', outcome: 'commit' });
 
-  it('sends the first bytes before reading every workshop, and reads no further while nobody reads', async () => {
+  it('sends the first bytes before reading every workshop, reads no further while nobody reads, and blocks nobody meanwhile', async () => {
     const sam = await createUser(t, 'Sam');
     const workshops = await inTurn(WORKSHOPS, async (index) => {
       const workshop = await seedWorkshop(t, sam, { title: `Workshop ${index}` });
@@ -356,6 +356,11 @@ describe('GET /v1/user/me/export, streamed', () => {
     const readWhileStalled = last - before;
     expect(readWhileStalled).toBeGreaterThan(0);
     expect(readWhileStalled).toBeLessThan(WORKSHOPS / 2);
+    // The stalled download holds no database snapshot: another person's export goes through whole meanwhile.
+    const nia = await createUser(t, 'Nia');
+    const hers = await seedWorkshop(t, nia, { title: 'Small one' });
+    const { zip: niasZip } = await exported(t, nia);
+    expect(niasZip.names).toEqual(['account.json', `workshops/small-one-${hers.id}.json`, 'contributions.json']);
 
     const chunks: Uint8Array[] = [first.value!];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
@@ -363,6 +368,7 @@ describe('GET /v1/user/me/export, streamed', () => {
     expect(zip.names).toHaveLength(WORKSHOPS + 2);
     for (const workshop of workshops)
       expect(zip.names).toContain(`workshops/workshop-${workshops.indexOf(workshop)}-${workshop.id}.json`);
-    expect((await snapshotsTaken()) - before).toBe(WORKSHOPS);
+    // Sam's workshops, and Nia's one.
+    expect((await snapshotsTaken()) - before).toBe(WORKSHOPS + 1);
   }, 60_000);
 });
