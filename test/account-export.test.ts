@@ -202,8 +202,18 @@ describe('GET /v1/user/me/export', () => {
       { id: organization.id, name: 'Acme', role: 'admin', joined_at: expect.any(String) },
     ]);
     expect(account.workshop_memberships).toEqual([
-      expect.objectContaining({ workshop_id: scene.hers.id, personal: true, organization_id: null, role: 'facilitator' }),
-      expect.objectContaining({ workshop_id: scene.fays.id, personal: true, organization_id: null, role: 'participant' }),
+      expect.objectContaining({
+        workshop_id: scene.hers.id,
+        personal: true,
+        organization_id: null,
+        role: 'facilitator',
+      }),
+      expect.objectContaining({
+        workshop_id: scene.fays.id,
+        personal: true,
+        organization_id: null,
+        role: 'participant',
+      }),
       expect.objectContaining({
         workshop_id: scene.orgWorkshop.id,
         title: 'Acme kickoff',
@@ -234,10 +244,19 @@ describe('GET /v1/user/me/export', () => {
   it("lists in contributions.json what she wrote, voted and rated in Fay's and her organization's workshops, not her own", async () => {
     const { ada, fays, idea, orgWorkshop, organization } = scene;
     const { contributions } = await exported(t, ada);
-    expect(contributions).toMatchObject({ format: 'account-contributions', user_id: ada.id, withheld_organizations: [] });
+    expect(contributions).toMatchObject({
+      format: 'account-contributions',
+      user_id: ada.id,
+      withheld_organizations: [],
+    });
     expect(contributions.workshops.map((w) => w.workshop.id)).toEqual([fays.id, orgWorkshop.id]);
     const [atFays, atAcme] = contributions.workshops;
-    expect(atFays!.workshop).toEqual({ id: fays.id, title: 'Team offsite', created_at: fays.created_at, organization: null });
+    expect(atFays!.workshop).toEqual({
+      id: fays.id,
+      title: 'Team offsite',
+      created_at: fays.created_at,
+      organization: null,
+    });
     expect(atFays!.role).toBe('participant');
     expect(atFays!.cards).toEqual([
       expect.objectContaining({ id: idea, type: 'idea', title: 'A lake house', content: 'Quiet and near.' }),
@@ -245,7 +264,9 @@ describe('GET /v1/user/me/export', () => {
     expect(atFays!.comments).toEqual([expect.objectContaining({ card_id: idea, content: 'I can book it' })]);
     expect(atFays!.votes).toEqual([expect.objectContaining({ card_id: idea, value: 1 })]);
     expect(atFays!.ratings).toEqual([expect.objectContaining({ card_id: idea, criterion: 'Impact', value: 2 })]);
-    expect(atFays!.items).toEqual([expect.objectContaining({ card_id: idea, section: 'Notes', content: 'Call the owner' })]);
+    expect(atFays!.items).toEqual([
+      expect.objectContaining({ card_id: idea, section: 'Notes', content: 'Call the owner' }),
+    ]);
     expect(atFays!.attachments).toEqual([
       expect.objectContaining({ card_id: idea, name: 'floor plan.txt', mimetype: 'text/plain', size: 25 }),
     ]);
@@ -281,9 +302,19 @@ describe('GET /v1/user/me/export', () => {
     const { bytes, zip } = await exported(t, ada);
     const { apiTokens, authTokens, users } = t.tables;
     const [user] = await t.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, ada.id));
-    const sessions = await t.db.select({ hash: authTokens.tokenHash }).from(authTokens).where(eq(authTokens.userId, ada.id));
+    const sessions = await t.db
+      .select({ hash: authTokens.tokenHash })
+      .from(authTokens)
+      .where(eq(authTokens.userId, ada.id));
     const tokens = await t.db.select({ hash: apiTokens.tokenHash }).from(apiTokens).where(eq(apiTokens.userId, ada.id));
-    const secrets = [ada.token, apiToken.token, PASSWORD, user!.hash!, ...sessions.map((s) => s.hash), ...tokens.map((s) => s.hash)];
+    const secrets = [
+      ada.token,
+      apiToken.token,
+      PASSWORD,
+      user!.hash!,
+      ...sessions.map((s) => s.hash),
+      ...tokens.map((s) => s.hash),
+    ];
     expect(secrets.length).toBeGreaterThanOrEqual(6);
     const texts = [Buffer.from(bytes).toString('latin1'), ...[...zip.files.values()].map((b) => b.toString('utf8'))];
     for (const secret of secrets) for (const text of texts) expect(text.includes(secret), secret).toBe(false);
@@ -310,6 +341,31 @@ describe('GET /v1/user/me/export', () => {
       403,
       'insufficient_scope',
     );
+  });
+
+  it('leaves out, from a password session, what she wrote in an organization requiring single sign-on, and says so', async () => {
+    const olga = await createUser(t, 'Olga');
+    const vault = (
+      await t.request<OrganizationOutput>('POST', '/v1/organizations', { token: olga.token, body: { name: 'Vault' } })
+    ).body;
+    const workshop = (
+      await t.request<WorkshopOutput>('POST', `/v1/organizations/${vault.id}/workshops`, {
+        token: olga.token,
+        body: { title: 'Vault plans' },
+      })
+    ).body;
+    await seedCard(t, workshop.id, olga, { title: 'Secret plan' });
+    await t.write(async (tx, { organizations }) => {
+      await tx.update(organizations).set({ ssoRequired: true }).where(eq(organizations.id, vault.id));
+    });
+    const { zip, account, contributions } = await exported(t, olga);
+    expect(account.organizations).toEqual([expect.objectContaining({ id: vault.id, role: 'admin' })]);
+    expect(contributions.workshops).toEqual([]);
+    expect(contributions.withheld_organizations).toEqual([{ id: vault.id, name: 'Vault' }]);
+    for (const file of zip.files.values()) {
+      expect(file.toString('utf8')).not.toContain('Secret plan');
+      expect(file.toString('utf8')).not.toContain('Vault plans');
+    }
   });
 
   it('answers an account with nothing yet an archive of empty lists', async () => {

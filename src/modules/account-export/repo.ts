@@ -53,10 +53,7 @@ export async function contributedWorkshopsOf(db: Db, userId: string): Promise<Ex
   const { attachments, cards, comments, items, ratings, votes, workshops } = tablesOf(db);
   const touched = new Set<string>();
   for (const table of [cards, comments, votes, ratings, items, attachments]) {
-    const rows = await db
-      .selectDistinct({ workshopId: table.workshopId })
-      .from(table)
-      .where(eq(table.userId, userId));
+    const rows = await db.selectDistinct({ workshopId: table.workshopId }).from(table).where(eq(table.userId, userId));
     for (const row of rows) touched.add(row.workshopId);
   }
   if (touched.size === 0) return [];

@@ -28,7 +28,12 @@ export const AccountFile = v.strictObject({
     password: v.boolean(),
     /** The OpenID provider identities the account signs in with. */
     identities: v.array(
-      v.strictObject({ issuer: v.string(), subject: v.string(), email: v.nullable(v.string()), created_at: v.string() }),
+      v.strictObject({
+        issuer: v.string(),
+        subject: v.string(),
+        email: v.nullable(v.string()),
+        created_at: v.string(),
+      }),
     ),
   }),
   organizations: v.array(

@@ -94,9 +94,7 @@ export async function exportAccount(
   // A reader that went away: the file being read ends (its generator returns), nothing more is read.
   output.once('close', () => current?.destroy());
 
-  addLazily(ACCOUNT_FILE, () =>
-    streamedJsonObject(accountMembers(deps, user, currentSession, exportedAt, personal)),
-  );
+  addLazily(ACCOUNT_FILE, () => streamedJsonObject(accountMembers(deps, user, currentSession, exportedAt, personal)));
   for (const { workshop, file } of personal) addLazily(file, () => nativeFile(deps.database, workshop.id));
   addLazily(CONTRIBUTIONS_FILE, () =>
     streamedJsonObject({
@@ -118,7 +116,7 @@ export async function exportAccount(
  */
 function accountMembers(
   deps: ExportDeps,
-  user: UserRow,
+  user: UserRow & Caller,
   currentSession: string,
   exportedAt: string,
   personal: Array<{ workshop: ExportedWorkshopRow; file: string }>,
@@ -151,15 +149,18 @@ function accountMembers(
       created_at: workshop.createdAt,
       file,
     })),
+    // As the workshop list: less those single sign-on keeps this session out of.
     workshop_memberships: async () =>
-      (await workshopMembershipsOf(db, user.id)).map((membership) => ({
-        workshop_id: membership.id,
-        title: membership.title,
-        organization_id: membership.ownerType === 'organization' ? membership.ownerId : null,
-        personal: membership.ownerType === 'user',
-        role: membership.role,
-        joined_at: membership.joinedAt,
-      })),
+      (await workshopMembershipsOf(db, user.id))
+        .filter((membership) => !ssoBars(user, membership))
+        .map((membership) => ({
+          workshop_id: membership.id,
+          title: membership.title,
+          organization_id: membership.ownerType === 'organization' ? membership.ownerId : null,
+          personal: membership.ownerType === 'user',
+          role: membership.role,
+          joined_at: membership.joinedAt,
+        })),
     sessions: () => listSessions(deps, user.id, currentSession),
     api_tokens: async () =>
       (await apiTokensOf(db, user.id)).map((token) => ({
