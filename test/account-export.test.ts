@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { get, type IncomingMessage } from 'node:http';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -171,7 +172,8 @@ async function adasAccount(t: TestServer) {
 }
 
 describe('GET /v1/user/me/export', () => {
-  const t = useServer();
+  // Every test downloads Ada's archive again.
+  const t = useServer({ dataExportsPer10Minutes: 100 });
   let scene: Awaited<ReturnType<typeof adasAccount>>;
   beforeAll(async () => {
     scene = await adasAccount(t);
@@ -377,11 +379,15 @@ describe('GET /v1/user/me/export', () => {
   });
 });
 
-describe('GET /v1/user/me/export, streamed', () => {
+describe('GET /v1/user/me/export, streamed and limited', () => {
   const t = useServer();
-  /** Enough workshops of incompressible text that the archive is far beyond what sockets buffer. */
+  /**
+   * Workshops of incompressible text, 24 MB in all: far beyond what the sockets between hold while
+   * the client reads nothing (the server's send buffer grows to 4 MB here; the client's receive
+   * buffer stays near its first size, since node's http client stops reading a body nobody reads).
+   */
   const WORKSHOPS = 60;
-  const CONTENT_BYTES = 200_000;
+  const CONTENT_BYTES = 400_000;
   const snapshotsTaken = async () =>
     (await scrape(t.url)).value('workshops_db_transactions_total', { kind: 'snapshot', outcome: 'commit' });
 
@@ -393,22 +399,32 @@ describe('GET /v1/user/me/export, streamed', () => {
       return workshop;
     });
     const before = await snapshotsTaken();
-    const res = await fetch(`${t.url}/v1/user/me/export`, { headers: { authorization: `Bearer ${sam.token}` } });
-    expect(res.status).toBe(200);
-    const reader = res.body!.getReader();
-    const first = await reader.read();
+    const res = await new Promise<IncomingMessage>((answered, failed) =>
+      get(`${t.url}/v1/user/me/export`, { headers: { authorization: `Bearer ${sam.token}` } }, answered).on(
+        'error',
+        failed,
+      ),
+    );
+    expect(res.statusCode).toBe(200);
+    const body = res[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const first = await body.next();
     // A ZIP's local file header: the archive is on its way.
-    expect(Buffer.from(first.value!.subarray(0, 4))).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+    expect(first.value.subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
 
-    // Nobody reads: the server stops at what the sockets between hold.
+    // Nobody reads: the server stops at what the sockets between hold (half a second without a workshop read).
     let last = -1;
     let still = 0;
-    await until(async () => {
-      const now = await snapshotsTaken();
-      still = now === last ? still + 1 : 0;
-      last = now;
-      return still >= 3;
-    }, 'the export to stop reading');
+    await until(
+      async () => {
+        const now = await snapshotsTaken();
+        still = now === last ? still + 1 : 0;
+        last = now;
+        return still >= 5;
+      },
+      'the export to stop reading',
+      20_000,
+      100,
+    );
     const readWhileStalled = last - before;
     expect(readWhileStalled).toBeGreaterThan(0);
     expect(readWhileStalled).toBeLessThan(WORKSHOPS / 2);
@@ -418,13 +434,23 @@ describe('GET /v1/user/me/export, streamed', () => {
     const { zip: niasZip } = await exported(t, nia);
     expect(niasZip.names).toEqual(['account.json', `workshops/small-one-${hers.id}.json`, 'contributions.json']);
 
-    const chunks: Uint8Array[] = [first.value!];
-    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+    const chunks: Buffer[] = [first.value];
+    for (let next = await body.next(); !next.done; next = await body.next()) chunks.push(next.value);
     const zip = await unzipArchive(Buffer.concat(chunks));
-    expect(zip.names).toHaveLength(WORKSHOPS + 2);
-    for (const workshop of workshops)
-      expect(zip.names).toContain(`workshops/workshop-${workshops.indexOf(workshop)}-${workshop.id}.json`);
+    expect(zip.names).toEqual([
+      'account.json',
+      ...workshops.map((workshop, index) => `workshops/workshop-${index}-${workshop.id}.json`),
+      'contributions.json',
+    ]);
     // Sam's workshops, and Nia's one.
     expect((await snapshotsTaken()) - before).toBe(WORKSHOPS + 1);
   }, 60_000);
+
+  it('refuses a fourth export within 10 minutes with 429 and when to try again', async () => {
+    const rex = await createUser(t, 'Rex');
+    for (let i = 0; i < 3; i++) expect((await download(t, rex.token)).res.status).toBe(200);
+    const refused = await t.request('GET', '/v1/user/me/export', { token: rex.token });
+    expectError(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
 });

@@ -6,6 +6,9 @@ import { ssoBars, type Caller } from '../../domain/permissions';
 import type { UserRow } from '../../http/env';
 import { StreamedArray, streamedJsonObject } from '../../lib/streamed-json';
 import type { Config } from '../../config';
+import { budget } from '../../config-limits';
+import { AppError } from '../../http/errors';
+import type { Limiters } from '../../lib/limiters';
 import { listSessions } from '../auth/sessions';
 import { renderExport } from '../exports/render';
 import { notificationsOf } from '../notifications/repo';
@@ -40,8 +43,9 @@ import {
  */
 
 interface ExportDeps {
-  config: Pick<Config, 'plans'>;
+  config: Pick<Config, 'plans' | 'dataExportsPer10Minutes'>;
   database: Database;
+  attempts: Limiters;
 }
 
 export interface AccountArchive {
@@ -55,7 +59,7 @@ const NOTIFICATIONS_PAGE = 500;
 
 /**
  * The archive of `user`'s data, asked for with the session `currentSession` (marked `current`
- * among the sessions). The workshops it holds are listed before the answer starts, so a database
+ * among the sessions); `DATA_EXPORTS_PER_10_MINUTES` of them per user (429 beyond). The workshops it holds are listed before the answer starts, so a database
  * away answers 503; a failure later cuts the download short (the ZIP then lacks its directory, and
  * no reader takes it for whole).
  */
@@ -64,6 +68,16 @@ export async function exportAccount(
   user: UserRow & Caller,
   currentSession: string,
 ): Promise<AccountArchive> {
+  const seconds = await deps.attempts
+    .limiter({ name: 'data-exports', ...budget(deps.config, 'dataExportsPer10Minutes') })
+    .take(user.id);
+  if (seconds !== null) {
+    throw new AppError(
+      'rate_limited',
+      `At most ${deps.config.dataExportsPer10Minutes} data exports in 10 minutes; try again in ${seconds} s.`,
+      { headers: { 'Retry-After': String(seconds) } },
+    );
+  }
   const { db } = deps.database;
   const exportedAt = nowIso();
   const personal = (await personalWorkshopsOf(db, user.id)).map((workshop) => ({
