@@ -20,7 +20,10 @@ export function accountExportRoutes(deps: AppDeps) {
         'notifications), one native file per personal workshop under `workshops/`, and `contributions.json` ' +
         '(what you wrote, voted and rated in the other workshops). docs/api.md#your-data-export describes every member.',
       produces: ['application/zip'],
-      errors: { 403: 'forbidden: a guest; insufficient_scope: an API token' },
+      errors: {
+        403: 'forbidden: a guest; insufficient_scope: an API token',
+        429: 'rate_limited: more data exports in 10 minutes than DATA_EXPORTS_PER_10_MINUTES allows',
+      },
     }),
     async (c) => {
       const archive = await exportAccount(deps, c.get('user'), c.get('tokenHash'));
