@@ -371,8 +371,10 @@ describe('GET /v1/user/me/export', () => {
   });
 
   it('answers an account with nothing yet an archive of empty lists', async () => {
-    const newcomer = await createUser(t, 'Nell');
-    const { zip, account, contributions } = await exported(t, newcomer);
+    const newcomer = await createUser(t, 'Nell / Ops');
+    const { res, zip, account, contributions } = await exported(t, newcomer);
+    // A slash would name a folder in the saved file's name.
+    expect(res.headers.get('content-disposition')).toContain(`filename="Nell _ Ops data export `);
     expect(zip.names).toEqual(['account.json', 'contributions.json']);
     expect(account).toMatchObject({ personal_workshops: [], organizations: [], api_tokens: [], notifications: [] });
     expect(contributions.workshops).toEqual([]);

@@ -304,6 +304,11 @@ function nativeFileName(workshop: Pick<ExportedWorkshopRow, 'id' | 'title'>): st
 
 /** `<name> data export <date>.zip`, without the characters file systems refuse. */
 function archiveName(name: string, exportedAt: string): string {
-  const safe = name.replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_').trim() || 'account';
+  const refused = (ch: string) => ch < ' ' || ch === '\u007f' || '/\\:*?"<>|'.includes(ch);
+  const safe =
+    [...name]
+      .map((ch) => (refused(ch) ? '_' : ch))
+      .join('')
+      .trim() || 'account';
   return `${safe} data export ${exportedAt.slice(0, 10)}.zip`;
 }
