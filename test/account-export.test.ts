@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app';
+import type { Database } from '../src/db/database';
 import type { AttachmentOutput } from '../src/domain/attachments';
 import type { CardOutput } from '../src/domain/cards';
 import type { OrganizationOutput } from '../src/domain/organizations';
@@ -368,6 +373,35 @@ describe('GET /v1/user/me/export', () => {
       expect(file.toString('utf8')).not.toContain('Secret plan');
       expect(file.toString('utf8')).not.toContain('Vault plans');
     }
+  });
+
+  it('cuts the download short when reading a workshop fails midway, so no reader takes the ZIP for whole', async () => {
+    const ivy = await createUser(t, 'Ivy');
+    for (const title of ['First', 'Second']) await seedWorkshop(t, ivy, { title });
+    // The same app on a server of its own, over a store whose second snapshot (the second
+    // workshop's read) fails, once the first workshop's bytes are on their way.
+    const { database } = t.deps;
+    let reads = 0;
+    const failing: Database = {
+      ...database,
+      snapshot: (fn) => (++reads === 2 ? Promise.reject(new Error('provoked read failure')) : database.snapshot(fn)),
+    };
+    const server = serve({ fetch: createApp({ ...t.deps, database: failing }).fetch, port: 0, hostname: '127.0.0.1' });
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/v1/user/me/export`, {
+        headers: { authorization: `Bearer ${ivy.token}` },
+      });
+      expect(res.status).toBe(200);
+      await expect(res.arrayBuffer().then((bytes) => unzipArchive(new Uint8Array(bytes)))).rejects.toThrow();
+      expect(reads).toBe(2);
+    } finally {
+      server.close();
+    }
+    // The service answers on, and the next export is whole.
+    const { zip } = await exported(t, ivy);
+    expect(zip.names).toHaveLength(4);
   });
 
   it('answers an account with nothing yet an archive of empty lists', async () => {
