@@ -85,6 +85,8 @@ export async function exportAccount(
     });
   // A reader that went away: the file being read ends (its generator returns), nothing more is read.
   output.once('close', () => current?.destroy());
+  // What the ZIP writer itself finds wrong ends the download the same way.
+  zip.on('error', (err: Error) => output.destroy(err));
 
   addLazily(ACCOUNT_FILE, () => streamedJsonObject(accountMembers(deps, user, currentSession, exportedAt, personal)));
   for (const { workshop, file } of personal) addLazily(file, () => nativeFile(deps.database, workshop.id));
