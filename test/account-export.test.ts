@@ -105,7 +105,7 @@ async function download(t: TestServer, token: string | undefined): Promise<Downl
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-/** The archive's files as text, JSON ones parsed. */
+/** The user's archive read back with `unzip`; its two JSON files parsed, and held to their schemas. */
 async function exported(t: TestServer, user: TestUser) {
   const { res, bytes } = await download(t, user.token);
   expect(res.status, new TextDecoder().decode(bytes.slice(0, 300))).toBe(200);
@@ -117,7 +117,6 @@ async function exported(t: TestServer, user: TestUser) {
     zip,
     account: v.parse(AccountFile, json('account.json')),
     contributions: v.parse(ContributionsFile, json('contributions.json')),
-    json,
   };
 }
 
