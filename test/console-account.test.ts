@@ -301,12 +301,11 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
   });
 
   /*
-   * The data export and the deletion (`GET /v1/user/me/export`, `GET /v1/user/me/deletion`,
-   * `DELETE /v1/user/me`) are being added to the service on their own branches; until they are
-   * merged these routes answer 404 here, so the three tests below are marked todo. Drop `.todo`
-   * once they are in.
+   * The deletion (`GET /v1/user/me/deletion`, `DELETE /v1/user/me`) is being added to the service
+   * on its own branch; until it is merged these routes answer 404 here, so the two tests of it
+   * below are marked todo. Drop `.todo` once it is in.
    */
-  it.todo('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
+  it('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
     const user = await createConfirmedUser(t, 'Hal');
     await t.request('POST', '/v1/workshops', { token: user.token, body: { title: 'Hal’s retro' } });
     const { page, problems } = await browser.newPage(LAPTOP);

@@ -8,7 +8,8 @@
  * `npm run sdk:generate` at the repository root runs it; `test/sdk-generated.test.ts` fails when
  * the committed files differ from what it would write now.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -77,16 +78,24 @@ export function eventMapTypes(source: string): string {
   return header('src/realtime/events.ts') + rewritten;
 }
 
-/** Starts the server in-process on a free port and reads its OpenAPI document. */
+/**
+ * Starts the server in-process on a free port and reads its OpenAPI document. Its SQLite file is
+ * its own, migrated as the server starts: the test runs' migrated template is not there outside vitest.
+ */
 export async function serverOpenApiDocument(): Promise<unknown> {
   const { startTestServer } = await import('../../test/helpers/server.js');
-  const server = await startTestServer();
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-generate-'));
   try {
-    const response = await fetch(`${server.url}/v1/openapi.json`);
-    if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
-    return await response.json();
+    const server = await startTestServer({ databasePath: join(dir, 'openapi.db') }, { store: 'sqlite' });
+    try {
+      const response = await fetch(`${server.url}/v1/openapi.json`);
+      if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
+      return await response.json();
+    } finally {
+      await server.close();
+    }
   } finally {
-    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

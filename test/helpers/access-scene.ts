@@ -137,6 +137,7 @@ export const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/user/me/password': ['user', json(() => ({ current_password: 'not it', password: 'long enough' }))],
   'PUT /v1/user/me/email': ['user', json(() => ({ email: 'moved@example.test', password: 'not it' }))],
   'GET /v1/user/me/sessions': ['user'],
+  'GET /v1/user/me/export': ['user'],
   'DELETE /v1/user/me/sessions/{id}': ['user'],
   'DELETE /v1/user/me/sessions': ['user'],
   'GET /v1/user/me/notifications': ['user'],

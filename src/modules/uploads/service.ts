@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
+import { contentDisposition } from '../../http/content-disposition';
 import { isImageMimetype, transformImage } from './images';
 import { checkedMimetype, peekStream, servedAs, SIGNATURE_BYTES } from './file-types';
 import { cleanFileName, declaredMimetype } from './multipart';
@@ -146,10 +147,4 @@ function requestedSize(query: FileQuery): { width: number; height: number } {
   if (query.width === undefined) throw invalid('width', 'width (1..4096) is required with mode.');
   if (query.height === undefined) throw invalid('height', 'height (1..4096) is required with mode.');
   return { width: query.width, height: query.height };
-}
-
-/** With an ASCII fallback name and the exact name in RFC 5987 form. */
-function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }
