@@ -543,6 +543,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       // The board waits for the first step.
       expect(await page.isVisible('#clusters .card')).toBe(false);
       await expectAccessible(page, 'the screen in the lobby');
+      // On a phone the invitation stacks, with no sideways scrolling.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 720 });
 
       // A participant's screen in the lobby says so, with no invitation (the code is the facilitators').
       const { page: participants } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
