@@ -13,14 +13,7 @@ import {
 } from './helpers/access-scene';
 import { useDocs, useSockets, useUsers } from './helpers/cast';
 import { sqlPlacement } from './helpers/collab';
-import {
-  errorOf,
-  expectError,
-  seedCard,
-  seedCurrentStep,
-  seedWorkshopWith,
-  type TestUser,
-} from './helpers/factories';
+import { errorOf, expectError, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { startTestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
 
@@ -212,7 +205,10 @@ describe('when the facilitator starts a step', () => {
     const base = `/v1/workshops/${w.id}`;
     const step = await seedCurrentStep(t, w.id, {});
     const mine = await succeeded(
-      t.request<{ id: string }>('POST', `${base}/cards`, { token: pat.token, body: { type: 'cluster', title: 'Mine' } }),
+      t.request<{ id: string }>('POST', `${base}/cards`, {
+        token: pat.token,
+        body: { type: 'cluster', title: 'Mine' },
+      }),
     );
     const vote = await succeeded(
       t.request<{ id: string }>('POST', `${base}/cards/${mine.id}/votes`, { token: pat.token, body: { value: 1 } }),
@@ -249,7 +245,8 @@ describe('a workshop without any step', () => {
   it('goes into its lobby when its first step is added, and out of it when that step is deleted', async () => {
     const w = await seedWorkshopWith(t, fay, [pat]);
     const base = `/v1/workshops/${w.id}`;
-    const cluster = () => t.request('POST', `${base}/cards`, { token: pat.token, body: { type: 'cluster', title: 'X' } });
+    const cluster = () =>
+      t.request('POST', `${base}/cards`, { token: pat.token, body: { type: 'cluster', title: 'X' } });
     const step = await succeeded(
       t.request<{ id: string }>('POST', `${base}/steps`, { token: fay.token, body: { name: 'Later' } }),
     );
@@ -293,7 +290,10 @@ describe('the live channels in the lobby', () => {
     watcher.clear();
 
     expectNotStarted(
-      await t.request('POST', `/v1/workshops/${w.id}/cards`, { token: pat.token, body: { type: 'cluster', title: 'X' } }),
+      await t.request('POST', `/v1/workshops/${w.id}/cards`, {
+        token: pat.token,
+        body: { type: 'cluster', title: 'X' },
+      }),
     );
     await quietFor(200, 'no event for a refused write');
     expect(watcher.received.filter((r) => r.event !== 'presence')).toEqual([]);

@@ -522,7 +522,10 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       const pat = (await sdkUser(t, 'Pat')).api;
       const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Lobby');
       const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Warm-up' } });
-      await fay.post('/v1/workshops/{workshop_id}/cards', { ...inWorkshop, body: { type: 'cluster', title: 'Prepared' } });
+      await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Prepared' },
+      });
       const found = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
       const code = found.access_code.replace(/\D/g, '');
 
