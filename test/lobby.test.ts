@@ -51,7 +51,8 @@ function useLobbyScene() {
 
 /** Everything written in the workshop, as stored: what a refused write must leave as it was. */
 async function stored(workshopId: string) {
-  const tables = ['cards', 'votes', 'ratings', 'items', 'comments', 'attachments'];
+  // `files`: the uploads counted against the workshop (a guest's, from the upload on).
+  const tables = ['cards', 'votes', 'ratings', 'items', 'comments', 'attachments', 'files'];
   const rows = await Promise.all(
     tables.map((table) =>
       t.rows(sql`select * from ${sql.identifier(table)} where workshop_id = ${workshopId} order by id`),
@@ -136,6 +137,14 @@ describe.each([
     '%s → 403: the workshop has not started yet',
     async (_, operation) => {
       expectNotStarted(await call(operation, scene, early));
+    },
+  );
+
+  it.runIf(who === 'guest')(
+    'cannot upload a file to attach either: a guest’s upload is for their workshop',
+    async () => {
+      const upload = operations.find((o) => o.key === 'POST /v1/uploads')!;
+      expectNotStarted(await call(upload, scene, early));
     },
   );
 

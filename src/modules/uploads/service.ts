@@ -12,6 +12,8 @@ import {
   type UploadLimits,
   type Uploader,
 } from './quota';
+import { findAccess } from '../access/load';
+import { authorize } from '../access/rules';
 import { guestWorkshopOf } from './repo';
 import type { FileQuery, UploadOutput } from './schemas';
 import { checkSignature, publicFileUrl } from './file-links';
@@ -55,6 +57,10 @@ export async function uploadFile(
   const data = new Uint8Array(await part.arrayBuffer());
   const { database, config } = deps;
   const workshopId = uploader.guest ? await guestWorkshopOf(database.db, uploader.id) : null;
+  // A guest's upload can only become an attachment in their workshop: it needs that right now
+  // (none in the lobby, docs/api.md#the-lobby).
+  const access = workshopId ? await findAccess(database.db, workshopId, uploader.id) : null;
+  if (access) authorize(access, 'attachment', { allowArchived: true });
   await refuseBeyondDailyAllowance(database.db, config, uploader, data.byteLength);
   if (workshopId) await refuseBeyondWorkshopRoom(database.db, config, workshopId, data.byteLength);
   const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
