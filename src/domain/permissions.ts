@@ -94,8 +94,8 @@ export interface WorkshopAccess {
 
 /**
  * Everything a member may try. Participant rights come from the current step's prefs (none but
- * `read` in the lobby); facilitators may do all of it. `manage_feedback` is changing or removing a vote, rating, item,
- * comment or attachment: its author's, or any for facilitators.
+ * `read` in the lobby); facilitators may do all of it. `manage_feedback` is changing or removing
+ * a vote, rating, item, comment or attachment: its author's, or any for facilitators.
  */
 export type Action =
   | 'read'

@@ -21,7 +21,10 @@ export interface WorkshopState {
   workshop: Workshop;
   /** The current step, or null when none is. */
   step: Step | null;
-  /** The workshop's steps by position, as loaded and as their events add, change and remove them (see `inLobby`). */
+  /**
+   * The workshop's steps by position, as loaded and as their events add, change and remove them
+   * (see `inLobby`).
+   */
   steps: Step[];
   /** What screens should show; with `forceSync`, participants' screens follow it. */
   view: View;

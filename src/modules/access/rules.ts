@@ -4,8 +4,8 @@ import type { Action, WorkshopAccess } from '../../domain/permissions';
 /*
  * Who may do what in a workshop (docs/api.md#who-may-do-what), in one place: the participant rights a step grants
  * (`StepPrefs`; none in the lobby), the actions a member may try (`Action`), the boolean question
- * (`may`) and the refusal that answers a request (`authorize`). Everything that asks "may this user do X on this
- * workshop now" asks here, REST, Socket.IO and the Yjs documents alike.
+ * (`may`) and the refusal that answers a request (`authorize`). Everything that asks "may this
+ * user do X on this workshop now" asks here, REST, Socket.IO and the Yjs documents alike.
  */
 
 /** What a participant is told of a write in the lobby (docs/api.md#the-lobby). */

@@ -2,6 +2,8 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
+import { findAccess } from '../access/load';
+import { authorize } from '../access/rules';
 import { isImageMimetype, transformImage } from './images';
 import { checkedMimetype, peekStream, servedAs, SIGNATURE_BYTES } from './file-types';
 import { cleanFileName, declaredMimetype } from './multipart';
@@ -12,8 +14,6 @@ import {
   type UploadLimits,
   type Uploader,
 } from './quota';
-import { findAccess } from '../access/load';
-import { authorize } from '../access/rules';
 import { guestWorkshopOf } from './repo';
 import type { FileQuery, UploadOutput } from './schemas';
 import { checkSignature, publicFileUrl } from './file-links';
