@@ -45,6 +45,15 @@ function useLobbyScene() {
   const scene = {} as Scene;
   beforeAll(async () => {
     Object.assign(scene, await seedScene(t, { fay, pat }));
+    // The scene's export is made in the background, and logged when done: done before anything is compared.
+    const path = `/v1/workshops/${scene.workshop}/exports/${scene.export}`;
+    await until(
+      async () =>
+        (await succeeded(t.request<{ state: string }>('GET', path, { token: fay.token }))).state !== 'pending',
+      'the scene’s export made',
+      15_000,
+      50,
+    );
   });
   return scene;
 }
