@@ -3,6 +3,8 @@ import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
 import { contentDisposition } from '../../http/content-disposition';
+import { findAccess } from '../access/load';
+import { authorize } from '../access/rules';
 import { isImageMimetype, transformImage } from './images';
 import { checkedMimetype, peekStream, servedAs, SIGNATURE_BYTES } from './file-types';
 import { cleanFileName, declaredMimetype } from './multipart';
@@ -56,6 +58,10 @@ export async function uploadFile(
   const data = new Uint8Array(await part.arrayBuffer());
   const { database, config } = deps;
   const workshopId = uploader.guest ? await guestWorkshopOf(database.db, uploader.id) : null;
+  // A guest's upload can only become an attachment in their workshop: it needs that right now
+  // (none in the lobby, docs/api.md#the-lobby).
+  const access = workshopId ? await findAccess(database.db, workshopId, uploader.id) : null;
+  if (access) authorize(access, 'attachment', { allowArchived: true });
   await refuseBeyondDailyAllowance(database.db, config, uploader, data.byteLength);
   if (workshopId) await refuseBeyondWorkshopRoom(database.db, config, workshopId, data.byteLength);
   const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
