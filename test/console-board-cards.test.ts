@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserAvailable, shown, useBrowser, SHOWS_WITHIN_MS } from './helpers/browser';
+import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
 import { boardScene, openBoard, titlesIn } from './helpers/console-board';
@@ -7,7 +7,8 @@ import { boardScene, openBoard, titlesIn } from './helpers/console-board';
 /*
  * The console's Board tab (docs/pages.md#the-console) in a real chromium: cards edited, set aside,
  * brought back and deleted, the filter, the results by votes and by a criterion, a card's
- * comments, items and files, and a board of 500 cards opened and used. Moving: console-board.test.ts.
+ * comments, items and files, and a board of 500 cards opened and used. Moving: console-board.test.ts;
+ * folding, searching and the keys at 500 and 2,000 cards: console-board-scale.test.ts.
  *
  * Among the slowest files (10 to 20 s): the board's editing and results through its own controls
  * in chromium, and a board of 500 cards, seeded first, opened and used.
@@ -141,7 +142,7 @@ describe.skipIf(!browserAvailable)('the console: the board, its cards and result
     expect(problems.errors).toEqual([]);
   });
 
-  it('opens a board of 500 cards ready to use within a second', async () => {
+  it('opens a board of 500 cards with every card drawn, the last one clickable, and a card moved', async () => {
     const s = await boardScene(t, {});
     const lines = ['type,title,cluster'];
     for (let c = 1; c <= 25; c++) {
@@ -154,24 +155,18 @@ describe.skipIf(!browserAvailable)('the console: the board, its cards and result
     });
     expect(imported).toHaveLength(500);
     const { page, problems } = await openBoard(browser, t, s);
-    await expect.poll(() => page.locator('.idea').count(), { timeout: SHOWS_WITHIN_MS }).toBe(475);
+    await expect.poll(() => page.locator('.idea').count(), { timeout: 20_000 }).toBe(475);
 
-    // From the tab asked for to every card drawn, with the live state already there: timed in the page.
+    // Away to another tab and back: every card drawn again, and the last one opens with a click.
+    // (How fast: bench/console.ts.)
     await page.getByRole('link', { name: 'Log' }).click();
     await page.locator('.clusters').waitFor({ state: 'detached' });
-    const tookMs = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const started = performance.now();
-          document.querySelector<HTMLAnchorElement>('nav.tabs a[href$="tab=board"]')!.click();
-          const check = () =>
-            document.querySelectorAll('.clusters .idea').length === 475
-              ? resolve(performance.now() - started)
-              : requestAnimationFrame(check);
-          check();
-        }),
-    );
-    expect(tookMs).toBeLessThan(1000);
+    await page.getByRole('link', { name: 'Board', exact: true }).click();
+    await expect.poll(() => page.locator('.clusters .idea').count(), { timeout: 20_000 }).toBe(475);
+    expect(await page.locator('.cluster').count()).toBe(25);
+    await page.getByRole('button', { name: 'Idea 25-19', exact: true }).click({ timeout: 20_000 });
+    await page.getByRole('dialog', { name: 'Idea 25-19' }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     // Usable: a card moved with the keyboard, and a new idea arriving.
     await page.getByRole('button', { name: 'Pick up Idea 3-19' }).focus();
@@ -188,5 +183,5 @@ describe.skipIf(!browserAvailable)('the console: the board, its cards and result
     });
     expect(card).toMatchObject({ parent: theme4.id, position: 18 });
     expect(problems.errors).toEqual([]);
-  });
+  }, 60_000);
 });

@@ -3,10 +3,12 @@
  * order), filtered to the active ones, the ones set aside or all; clusters added, ideas added to
  * them; cards moved, merged and reordered by pointer or keyboard (board/drag.ts,
  * board/keyboard.ts); a card opened to edit it and read what people gave it (board/detail.tsx);
- * and the results ranked by votes or by a criterion's average (board/results.tsx).
+ * and the results ranked by votes or by a criterion's average (board/results.tsx). A large board is
+ * searched, folded by cluster, drawn compact and travelled by keys with one tab stop for its cards
+ * (board/tools.tsx, board/view.ts, board/roving.ts).
  */
 import { useSignal, type Signal } from '@preact/signals';
-import { useEffect, useMemo } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../api';
 import { Problem, onSubmit, useAction } from '../forms';
@@ -18,8 +20,12 @@ import { keyboardMover } from './board/keyboard';
 import { CARD_COLORS, columnsOf, nameOf, type CardColor, type Column, type Filter } from './board/model';
 import { neighbours, type BoardContext } from './board/places';
 import { Results } from './board/results';
+import { focusCard, keepTabStop, takeTabStop, travel, NAV } from './board/roving';
+import { storedCompact, ViewTools, type ViewState } from './board/tools';
+import { searched } from './board/view';
 import { useBoard, type BoardParts } from './board/use-board';
 import type { WorkshopScope } from './context';
+import { inWorkshop, useLiveRead } from './live-read';
 
 type Open =
   { kind: 'detail'; id: string } | { kind: 'move'; id: string } | { kind: 'merge'; id: string; target: string | null };
@@ -29,8 +35,27 @@ export function Board({ scope }: { scope: WorkshopScope }) {
   const results = useSignal(false);
   const open = useSignal<Open | null>(null);
   const announcement = useSignal('');
+  const view: ViewState = {
+    query: useSignal(''),
+    compact: useSignal(storedCompact()),
+    folded: useSignal<ReadonlySet<string>>(new Set()),
+  };
+  // Authors' names, for the search: the workshop's members, read again as people join.
+  const members = useLiveRead(scope, /Member|Join|Role|Guest/, () =>
+    api.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop(scope)),
+  );
+  const names = useMemo(
+    () => new Map((members.value.value ?? []).map((member) => [member.user_id, member.name])),
+    [members.value.value],
+  );
   const cards = scope.state.value.cards;
-  const columns = useMemo(() => columnsOf(cards, filter.value), [cards, filter.value]);
+  const filtered = useMemo(() => columnsOf(cards, filter.value), [cards, filter.value]);
+  const query = view.query.value;
+  const found = useMemo(
+    () => searched(filtered, query, (card) => (card.user_id && names.get(card.user_id)) || ''),
+    [filtered, query, names],
+  );
+  const columns = found.columns;
   const { board, moving, root, refocus } = useBoard(scope.id, cards, columns, {
     askMerge: (source, target) => (open.value = { kind: 'merge', id: source.id, target: target.id }),
     announcement,
@@ -45,10 +70,25 @@ export function Board({ scope }: { scope: WorkshopScope }) {
   }, [opened]);
 
   const cardOf = (element: Element) => board.card(element.closest<HTMLElement>('[data-card-id]')?.dataset.cardId ?? '');
+  useLayoutEffect(() => keepTabStop(root.current));
   const onClick = (event: MouseEvent) => {
     const button = (event.target as Element).closest<HTMLElement>('[data-act]');
     const card = button && cardOf(button);
     const act = button?.dataset.act;
+    if (card && act === 'fold') {
+      const folded = new Set(view.folded.value);
+      if (!folded.delete(card.id)) folded.add(card.id);
+      view.folded.value = folded;
+      return;
+    }
+    if (card && act === 'skip') {
+      // To the next cluster shown, and from the last back to the first.
+      const clusters = Array.from(root.current?.querySelectorAll<HTMLElement>('[data-kind="cluster"]') ?? []);
+      const here = button.closest<HTMLElement>('[data-kind="cluster"]')!;
+      const to = clusters[clusters.indexOf(here) + 1] ?? clusters[0];
+      if (focusCard(to)) to!.scrollIntoView({ block: 'start' });
+      return;
+    }
     if (!card || (act !== 'open' && act !== 'move' && act !== 'merge')) return;
     if (act === 'merge') open.value = { kind: 'merge', id: card.id, target: null };
     else open.value = act === 'open' ? { kind: 'detail', id: card.id } : { kind: 'move', id: card.id };
@@ -56,7 +96,8 @@ export function Board({ scope }: { scope: WorkshopScope }) {
   const onKeyDown = (event: KeyboardEvent) => {
     const grip = (event.target as Element).closest('[data-act="grab"]');
     const card = grip && cardOf(grip);
-    if (card) keys.keyDown(event, card);
+    if (card && keys.keyDown(event, card)) return;
+    if (root.current) travel(root.current, event);
   };
   const ideas = cards.length - cards.filter((card) => card.parent === null).length;
 
@@ -85,8 +126,11 @@ export function Board({ scope }: { scope: WorkshopScope }) {
           </button>
         </div>
       </div>
+      {!results.value && <ViewTools view={view} found={found} root={() => root.current} />}
       <p id={GRAB_HELP_ID} class="visually-hidden">
-        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back.
+        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back. Without a card
+        picked up, up and down go from card to card, left and right through a card's buttons, Page Up and Page Down
+        from cluster to cluster, Home and End to the first and last card.
       </p>
       <p class="visually-hidden" aria-live="assertive">
         {announcement}
@@ -102,14 +146,22 @@ export function Board({ scope }: { scope: WorkshopScope }) {
           </h2>
           {columns.length === 0 && (
             <p class="empty">
-              {filter.value === 'aside' ? 'Nothing is set aside.' : 'No clusters yet: add one above.'}
+              {found.matches !== null
+                ? 'No card matches the search.'
+                : filter.value === 'aside'
+                  ? 'Nothing is set aside.'
+                  : 'No clusters yet: add one above.'}
             </p>
           )}
           <ul
-            class="clusters"
+            class={view.compact.value ? 'clusters compact' : 'clusters'}
             ref={root}
             onClick={onClick}
             onKeyDown={onKeyDown}
+            onFocusIn={(event) => {
+              const control = (event.target as Element).closest<HTMLElement>(`[${NAV}]`);
+              if (control && root.current) takeTabStop(root.current, control);
+            }}
             onPointerDown={(event) => startDrag(board, event)}
             onFocusOut={(event) => {
               if (!(
@@ -119,8 +171,15 @@ export function Board({ scope }: { scope: WorkshopScope }) {
                 keys.cancel();
             }}
           >
-            {columns.map((column) => (
-              <ClusterColumn key={column.head.id} head={column.head} ideas={column.ideas} workshopId={scope.id} />
+            {columns.map((column, i) => (
+              <ClusterColumn
+                key={column.head.id}
+                head={column.head}
+                ideas={column.ideas}
+                workshopId={scope.id}
+                folded={view.folded.value.has(column.head.id)}
+                last={i === columns.length - 1}
+              />
             ))}
           </ul>
         </section>

@@ -4,7 +4,8 @@
  * described by its title. These hold no handlers and read no signal:
  * the board listens once, on its container, for the buttons' `data-act` and the cards'
  * `data-card-id` (board/gestures.ts), so each card is plain markup that redraws only when its own
- * card object changes (the live state keeps the objects of cards an event did not touch).
+ * card object changes (the live state keeps the objects of cards an event did not touch). A card's
+ * controls are out of the tab order but one, and reached by the arrow keys (board/roving.ts).
  */
 import { useSignal } from '@preact/signals';
 import { Component, type VNode } from 'preact';
@@ -28,36 +29,58 @@ function memo<P extends Record<string, unknown>>(render: (props: P) => VNode) {
   };
 }
 
-export const ClusterColumn = memo(function ClusterColumn(props: { head: Card; ideas: Card[]; workshopId: string }) {
-  const { head, ideas } = props;
+export const ClusterColumn = memo(function ClusterColumn(props: {
+  head: Card;
+  ideas: Card[];
+  workshopId: string;
+  folded: boolean;
+  last: boolean;
+}) {
+  const { head, ideas, folded } = props;
   const name = nameOf(head);
   return (
     <li
-      class={`cluster color-${head.color ?? 'gray'}${head.aside ? ' aside' : ''}`}
+      class={`cluster color-${head.color ?? 'gray'}${head.aside ? ' aside' : ''}${folded ? ' folded' : ''}`}
       data-card-id={head.id}
       data-kind="cluster"
     >
       <div class="cluster-head">
         <Grip name={`cluster ${name}`} />
         <h3 id={`cluster-${head.id}`}>
-          <button type="button" class="link card-title" data-act="open">
+          <button type="button" class="link card-title" data-act="open" data-nav tabIndex={-1}>
             {head.title}
           </button>
         </h3>
+        <button
+          type="button"
+          class="quiet fold"
+          data-act="fold"
+          aria-label={`Ideas in ${name}`}
+          aria-expanded={!folded}
+          aria-controls={folded ? undefined : `ideas-${head.id}`}
+        >
+          {folded ? '▸' : '▾'}
+        </button>
+        <button type="button" class="quiet skip" data-act="skip">
+          {props.last ? 'Back to the first cluster' : 'Next cluster'}
+        </button>
         <span class="meta">
           {figures(head, [
             ...(head.aside ? ['Set aside'] : []),
             ideas.length === 1 ? '1 idea' : `${ideas.length} ideas`,
+            ...(folded ? ['Folded'] : []),
           ])}
         </span>
       </div>
       {head.content && <p class="card-content">{head.content}</p>}
-      <ol class="ideas" aria-labelledby={`cluster-${head.id}`}>
-        {ideas.map((idea) => (
-          <IdeaCard key={idea.id} card={idea} />
-        ))}
-      </ol>
-      <AddIdea workshopId={props.workshopId} cluster={head} />
+      {!folded && (
+        <ol class="ideas" id={`ideas-${head.id}`} aria-labelledby={`cluster-${head.id}`}>
+          {ideas.map((idea) => (
+            <IdeaCard key={idea.id} card={idea} />
+          ))}
+        </ol>
+      )}
+      {!folded && <AddIdea workshopId={props.workshopId} cluster={head} />}
     </li>
   );
 });
@@ -68,16 +91,16 @@ export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
     <li class={`idea${card.aside ? ' aside' : ''}`} data-card-id={card.id} data-kind="idea">
       <Grip name={name} />
       <div class="idea-body">
-        <button type="button" class="link card-title" data-act="open" id={`title-${card.id}`}>
+        <button type="button" class="link card-title" data-act="open" data-nav tabIndex={-1} id={`title-${card.id}`}>
           {card.title}
         </button>
         {card.content && <p class="card-content">{card.content}</p>}
         <p class="meta">{figures(card, card.aside ? ['Set aside'] : [])}</p>
         <div class="idea-actions">
-          <button type="button" class="quiet" data-act="move" aria-describedby={`title-${card.id}`}>
+          <button type="button" class="quiet" data-act="move" data-nav tabIndex={-1} aria-describedby={`title-${card.id}`}>
             Move to…
           </button>
-          <button type="button" class="quiet" data-act="merge" aria-describedby={`title-${card.id}`}>
+          <button type="button" class="quiet" data-act="merge" data-nav tabIndex={-1} aria-describedby={`title-${card.id}`}>
             Merge with…
           </button>
         </div>
@@ -89,7 +112,13 @@ export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
 /** The handle a card is dragged by (any pointer) and picked up by with Space (board/keyboard.ts). */
 function Grip({ name }: { name: string }) {
   return (
-    <button type="button" class="grip" data-act="grab" aria-label={`Pick up ${name}`} aria-describedby={GRAB_HELP_ID}>
+    <button
+      type="button"
+      class="grip"
+      data-act="grab"
+      data-nav
+      tabIndex={-1}
+      aria-label={`Pick up ${name}`} aria-describedby={GRAB_HELP_ID}>
       ⠿
     </button>
   );
@@ -129,7 +158,8 @@ function AddIdea({ workshopId, cluster }: { workshopId: string; cluster: Card })
         value={title.value}
         onInput={(event) => (title.value = event.currentTarget.value)}
       />
-      <button type="submit" disabled={action.busy.value}>
+      {/* Enter in the field adds it: the button is for pointers, not one more tab stop per cluster. */}
+      <button type="submit" tabIndex={-1} disabled={action.busy.value}>
         Add
       </button>
       <Problem action={action} />

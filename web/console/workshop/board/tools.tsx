@@ -1,0 +1,95 @@
+/*
+ * The tools for a large board: a search that narrows it (the count of what matches said to
+ * screen readers), the compact density, folding every cluster or none, and a list that jumps to
+ * any cluster in one gesture (board/view.ts, board/roving.ts).
+ */
+import type { Signal } from '@preact/signals';
+import { useRef } from 'preact/hooks';
+import type { Column } from './model';
+import { focusCard } from './roving';
+import { matchText, type Searched } from './view';
+
+export interface ViewState {
+  query: Signal<string>;
+  compact: Signal<boolean>;
+  /** The ids of the clusters folded. */
+  folded: Signal<ReadonlySet<string>>;
+}
+
+/** Where the compact density is remembered, for this browser. */
+const DENSITY_KEY = 'workshop-console-board-density';
+
+export function storedCompact(): boolean {
+  try {
+    return localStorage.getItem(DENSITY_KEY) === 'compact';
+  } catch {
+    return false;
+  }
+}
+
+export function ViewTools(props: { view: ViewState; found: Searched; root: () => HTMLElement | null }) {
+  const { view, found, root } = props;
+  const columns: Column[] = found.columns;
+  const jump = useRef<HTMLDetailsElement>(null);
+  const setCompact = (compact: boolean) => {
+    view.compact.value = compact;
+    try {
+      localStorage.setItem(DENSITY_KEY, compact ? 'compact' : 'comfortable');
+    } catch {
+      // Not remembered: the choice holds for this page.
+    }
+  };
+  const goTo = (id: string) => {
+    if (jump.current) jump.current.open = false;
+    const cluster = root()?.querySelector<HTMLElement>(`[data-card-id="${CSS.escape(id)}"]`);
+    if (focusCard(cluster)) cluster!.scrollIntoView({ block: 'start' });
+  };
+  const query = view.query.value;
+  return (
+    <div class="board-view">
+      <div class="board-search">
+        <label for="board-search">Search the board</label>
+        <input
+          id="board-search"
+          type="search"
+          placeholder="Text, author or cluster"
+          value={query}
+          aria-describedby="board-matches"
+          onInput={(event) => (view.query.value = event.currentTarget.value)}
+        />
+      </div>
+      <p id="board-matches" class="meta board-matches" role="status">
+        {found.matches === null ? '' : matchText(found, query)}
+      </p>
+      <div class="choices" role="group" aria-label="Density">
+        <button type="button" aria-pressed={!view.compact.value} onClick={() => setCompact(false)}>
+          Comfortable
+        </button>
+        <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(true)}>
+          Compact
+        </button>
+      </div>
+      <button type="button" onClick={() => (view.folded.value = new Set(columns.map((column) => column.head.id)))}>
+        Fold all
+      </button>
+      <button type="button" onClick={() => (view.folded.value = new Set())}>
+        Unfold all
+      </button>
+      {columns.length > 0 && (
+        <details class="board-jump" ref={jump}>
+          <summary>Go to a cluster</summary>
+          <ol>
+            {columns.map((column) => (
+              <li key={column.head.id}>
+                <button type="button" class="link" onClick={() => goTo(column.head.id)}>
+                  {column.head.title.trim() || `#${column.head.short_id}`}
+                  <span class="meta"> ({column.ideas.length})</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </div>
+  );
+}
