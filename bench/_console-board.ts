@@ -47,24 +47,20 @@ async function seedBoard(server: BenchServer, cards: number) {
 
 /** In the page: milliseconds from the navigation's start until the last of `ideas` ideas is drawn and takes a click. */
 function untilUsable(page: Page, ideas: number): Promise<number> {
-  return page.evaluate(
-    (count) =>
-      new Promise<number>((resolve) => {
-        const check = () => {
-          const all = document.querySelectorAll('.clusters .idea');
-          const last = all.length >= count ? all[all.length - 1]!.querySelector<HTMLElement>('.card-title') : null;
-          if (last) {
-            last.scrollIntoView({ block: 'center' });
-            const box = last.getBoundingClientRect();
-            const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
-            if (under && last.contains(under)) return resolve(performance.now());
-          }
-          requestAnimationFrame(check);
-        };
-        check();
-      }),
-    ideas,
-  );
+  // No named function inside: tsx would wrap it in a helper the page does not have.
+  return page.evaluate(async (count) => {
+    for (;;) {
+      const all = document.querySelectorAll('.clusters .idea');
+      const last = all.length >= count ? all[all.length - 1]!.querySelector<HTMLElement>('.card-title') : null;
+      if (last) {
+        last.scrollIntoView({ block: 'center' });
+        const box = last.getBoundingClientRect();
+        const under = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (under && last.contains(under)) return performance.now();
+      }
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  }, ideas);
 }
 
 /** Starts noting long tasks in the page; `longTasks` reads and clears them. */

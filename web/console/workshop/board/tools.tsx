@@ -61,20 +61,6 @@ export function ViewTools(props: { view: ViewState; found: Searched; root: () =>
       <p id="board-matches" class="meta board-matches" role="status">
         {found.matches === null ? '' : matchText(found, query)}
       </p>
-      <div class="choices" role="group" aria-label="Density">
-        <button type="button" aria-pressed={!view.compact.value} onClick={() => setCompact(false)}>
-          Comfortable
-        </button>
-        <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(true)}>
-          Compact
-        </button>
-      </div>
-      <button type="button" onClick={() => (view.folded.value = new Set(columns.map((column) => column.head.id)))}>
-        Fold all
-      </button>
-      <button type="button" onClick={() => (view.folded.value = new Set())}>
-        Unfold all
-      </button>
       {columns.length > 0 && (
         <details class="board-jump" ref={jump}>
           <summary>Go to a cluster</summary>
@@ -90,6 +76,15 @@ export function ViewTools(props: { view: ViewState; found: Searched; root: () =>
           </ol>
         </details>
       )}
+      <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(!view.compact.value)}>
+        Compact
+      </button>
+      <button type="button" onClick={() => (view.folded.value = new Set(columns.map((column) => column.head.id)))}>
+        Fold all
+      </button>
+      <button type="button" onClick={() => (view.folded.value = new Set())}>
+        Unfold all
+      </button>
     </div>
   );
 }
