@@ -36,7 +36,10 @@ async function expectLargeAccessible(page: Page, what: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   const grave = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' '))})`);
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    );
   expect(grave, `axe-core on ${what}`).toEqual([]);
 }
 
@@ -44,10 +47,11 @@ async function expectLargeAccessible(page: Page, what: string): Promise<void> {
 const tabStops = (page: Page) =>
   page.evaluate(
     () =>
-      Array.from(document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]'))
+      Array.from(
+        document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]'),
+      )
         .filter((element) => element.tabIndex >= 0 && !(element as HTMLButtonElement).disabled)
-        .filter((element) => element.checkVisibility({ visibilityProperty: true }) || element.matches('.skip'))
-        .length,
+        .filter((element) => element.checkVisibility({ visibilityProperty: true }) || element.matches('.skip')).length,
   );
 
 const focusedName = (page: Page) =>

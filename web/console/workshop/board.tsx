@@ -128,9 +128,9 @@ export function Board({ scope }: { scope: WorkshopScope }) {
       </div>
       {!results.value && <ViewTools view={view} found={found} root={() => root.current} />}
       <p id={GRAB_HELP_ID} class="visually-hidden">
-        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back. Without a card
-        picked up, up and down go from card to card, left and right through a card's buttons, Page Up and Page Down
-        from cluster to cluster, Home and End to the first and last card.
+        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back. Without a card picked
+        up, up and down go from card to card, left and right through a card's buttons, Page Up and Page Down from
+        cluster to cluster, Home and End to the first and last card.
       </p>
       <p class="visually-hidden" aria-live="assertive">
         {announcement}

@@ -97,10 +97,24 @@ export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
         {card.content && <p class="card-content">{card.content}</p>}
         <p class="meta">{figures(card, card.aside ? ['Set aside'] : [])}</p>
         <div class="idea-actions">
-          <button type="button" class="quiet" data-act="move" data-nav tabIndex={-1} aria-describedby={`title-${card.id}`}>
+          <button
+            type="button"
+            class="quiet"
+            data-act="move"
+            data-nav
+            tabIndex={-1}
+            aria-describedby={`title-${card.id}`}
+          >
             Move to…
           </button>
-          <button type="button" class="quiet" data-act="merge" data-nav tabIndex={-1} aria-describedby={`title-${card.id}`}>
+          <button
+            type="button"
+            class="quiet"
+            data-act="merge"
+            data-nav
+            tabIndex={-1}
+            aria-describedby={`title-${card.id}`}
+          >
             Merge with…
           </button>
         </div>
@@ -118,7 +132,9 @@ function Grip({ name }: { name: string }) {
       data-act="grab"
       data-nav
       tabIndex={-1}
-      aria-label={`Pick up ${name}`} aria-describedby={GRAB_HELP_ID}>
+      aria-label={`Pick up ${name}`}
+      aria-describedby={GRAB_HELP_ID}
+    >
       ⠿
     </button>
   );
