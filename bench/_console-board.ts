@@ -98,13 +98,18 @@ async function dragAcross(page: Page): Promise<number[]> {
   await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
   await page.mouse.down();
   await page.mouse.move(900, 300, { steps: 30 });
+  await settle(page);
+  const across = await longTasks(page);
   await page.mouse.move(700, 795, { steps: 20 });
   await page.waitForTimeout(1500); // the board scrolls under the held card
+  await settle(page);
+  const edge = await longTasks(page);
   await page.mouse.move(400, 200, { steps: 20 });
   await page.keyboard.press('Escape');
   await page.mouse.up();
   await settle(page);
-  return longTasks(page);
+  const end = await longTasks(page);
+  return [...across, ...edge, ...end];
 }
 
 export async function measureScale(
