@@ -5,11 +5,14 @@ import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { UserRoleOutput, WorkshopOutput } from '../src/domain/workshops';
 import type { CardOutput } from '../src/domain/cards';
+import type { VoteOutput } from '../src/domain/votes';
+import type { RatingOutput } from '../src/domain/ratings';
 import type { CommentOutput } from '../src/domain/comments';
 import type { ItemOutput } from '../src/domain/items';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { AccountDeletionPreview } from '../src/modules/account-deletion/schemas';
 import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
+import type { ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { CreatedWebhookOutput } from '../src/modules/webhooks/schemas';
 import type { SessionOutput } from '../src/modules/auth/schemas';
 import { useServer, useSockets } from './helpers/cast';
@@ -173,6 +176,8 @@ describe('what a deleted account wrote in another person’s workshop', () => {
     await as(leaver, 'POST', `${base}/cards/${idea.id}/items`, { content: 'An item that stays', section_id: section.id });
     await as(leaver, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
     await as(fay, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
+    const criterion = await as<{ id: string }>(fay, 'POST', `${base}/criteria`, { title: 'Impact', scale: 4 });
+    await as(leaver, 'POST', `${base}/cards/${idea.id}/ratings`, { criterium_id: criterion.id, value: 4 });
     const watching = await sockets.joined(fay, workshop.id);
 
     expect((await deleteAccount(leaver)).status).toBe(204);
@@ -187,6 +192,12 @@ describe('what a deleted account wrote in another person’s workshop', () => {
     expect(items.map((i) => [i.content, i.user_id])).toEqual([['An item that stays', null]]);
     const roles = await as<UserRoleOutput[]>(fay, 'GET', `${base}/user_roles`);
     expect(roles.map((role) => role.user_id)).toEqual([fay.id]);
+    const votes = await as<VoteOutput[]>(fay, 'GET', `${base}/cards/${idea.id}/votes`);
+    expect(votes.map((vote) => vote.user_id).sort()).toEqual([fay.id, null].sort());
+    const ratings = await as<RatingOutput[]>(fay, 'GET', `${base}/cards/${idea.id}/ratings`);
+    expect(ratings.map((rating) => [rating.value, rating.user_id])).toEqual([[4, null]]);
+    const read = await as<WorkshopOutput>(fay, 'GET', base);
+    expect(read.criteria[0]!.ratings.map((rating) => rating.user_id)).toEqual([null]);
 
     // Live: someone else's change to the card after the deletion, and a replay from the start.
     await as(fay, 'PUT', `${base}/cards/${idea.id}`, { title: 'An idea that stays, edited' });
@@ -218,8 +229,8 @@ describe('what a deleted account wrote in another person’s workshop', () => {
     expect(rowWith(records(workbook, 'Cards'), 'Title', 'An idea that stays, edited')['Author']).toBe('Deleted user');
     expect(rowWith(records(workbook, 'Comments'), 'Content', 'A comment that stays')['User']).toBe('Deleted user');
     expect(rowWith(records(workbook, 'Items'), 'Content', 'An item that stays')['User']).toBe('Deleted user');
-    const votes = records(workbook, 'Votes').map((vote) => vote['User']);
-    expect(votes.sort()).toEqual(['Deleted user', 'Fay Host']);
+    const voters = records(workbook, 'Votes').map((vote) => vote['User']);
+    expect(voters.sort()).toEqual(['Deleted user', 'Fay Host']);
 
     const pdf = await readPdf((await exported(t, fay, workshop.id, 'pdf')).data);
     expect(pdf.pages.map((page) => page.text).join('\n')).not.toContain(LEAVER);
@@ -255,6 +266,7 @@ describe('deleting an account: its workshops and organizations', () => {
     const teamWorkshop = await as<WorkshopOutput>(leaver, 'POST', `/v1/organizations/${team.id}/workshops`, {
       title: 'Team retro',
     });
+    await as(leaver, 'POST', `/v1/organizations/${team.id}/api_tokens`, { name: 'CI', scopes: ['workshops:read'] });
 
     const planned = await preview(leaver);
     expect(planned).toEqual({
@@ -283,6 +295,8 @@ describe('deleting an account: its workshops and organizations', () => {
     expect(kept.owner.id).toBe(team.id);
     const members = await as<OrganizationMemberOutput[]>(first, 'GET', `/v1/organizations/${team.id}/members`);
     expect(members.map((member) => member.email)).toEqual([first.email]);
+    const tokens = await as<ApiTokenOutput[]>(first, 'GET', `/v1/organizations/${team.id}/api_tokens`);
+    expect(tokens.map((token) => [token.name, token.created_by])).toEqual([['CI', { id: null, name: 'Deleted user' }]]);
   });
 });
 

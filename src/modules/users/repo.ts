@@ -77,3 +77,16 @@ export async function deletedAmong(db: Db, ids: Iterable<string>): Promise<Set<s
     .where(and(inList(db, users.id, list), isNotNull(users.deletedAt)));
   return new Set(rows.map((row) => row.id));
 }
+
+/**
+ * Votes or ratings as others read them: a deleted account's keep counting, with `user_id` null
+ * (docs/api.md#an-accounts-life). One query for the lot.
+ */
+export async function withDeletedVotersHidden<T extends { user_id: string | null }>(db: Db, outputs: T[]): Promise<T[]> {
+  const ids = outputs.flatMap((output) => (output.user_id === null ? [] : [output.user_id]));
+  const deleted = await deletedAmong(db, ids);
+  if (deleted.size === 0) return outputs;
+  return outputs.map((output) =>
+    output.user_id !== null && deleted.has(output.user_id) ? { ...output, user_id: null } : output,
+  );
+}
