@@ -8,7 +8,8 @@
  * `npm run sdk:generate` at the repository root runs it; `test/sdk-generated.test.ts` fails when
  * the committed files differ from what it would write now.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
@@ -80,13 +81,17 @@ export function eventMapTypes(source: string): string {
 /** Starts the server in-process on a free port and reads its OpenAPI document. */
 export async function serverOpenApiDocument(): Promise<unknown> {
   const { startTestServer } = await import('../../test/helpers/server.js');
-  const server = await startTestServer();
+  // A database file of its own, migrated by the server at start: outside a test run there is no
+  // run's template to copy.
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-openapi-'));
+  const server = await startTestServer({ databasePath: join(dir, 'openapi.db') });
   try {
     const response = await fetch(`${server.url}/v1/openapi.json`);
     if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
     return await response.json();
   } finally {
     await server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -216,7 +216,11 @@ export interface paths {
         /** Change the display name */
         put: operations["putV1UserMe"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete the account: what it wrote in others’ workshops stays, shown as a deleted user
+         * @description Its sessions end at once on every instance and live connection. See `GET /v1/user/me/deletion` for what goes, what passes on and what stays (docs/api.md#an-accounts-life).
+         */
+        delete: operations["deleteV1UserMe"];
         options?: never;
         head?: never;
         patch?: never;
@@ -399,6 +403,23 @@ export interface paths {
         post?: never;
         /** Sign one session out, at once and on every live connection */
         delete: operations["deleteV1UserMeSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What deleting the account would do now: workshops deleted or passed on, organizations left */
+        get: operations["getV1UserMeDeletion"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2602,7 +2623,7 @@ export interface operations {
                                 ratings: {
                                     id: string;
                                     value: number;
-                                    user_id: string;
+                                    user_id: string | null;
                                     criterium_id: string;
                                     card_id: string;
                                 }[];
@@ -2906,6 +2927,122 @@ export interface operations {
             };
         };
     };
+    deleteV1UserMe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: an account with a password sent none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_credentials: the password is wrong (counted as a failed login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reauthentication_required: an account without a password not signed in within 10 minutes; forbidden: a guest; insufficient_scope: an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description last_admin: the only admin of an organization with other members or workshops */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong passwords for this account or address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     putV1UserMeAvatar: {
         parameters: {
             query?: never;
@@ -3067,6 +3204,9 @@ export interface operations {
                         created_by: {
                             id: string;
                             name: string;
+                        } | {
+                            id: string | null;
+                            name: string;
                         };
                         created_at: string;
                         expires_at: string | null;
@@ -3162,6 +3302,9 @@ export interface operations {
                         prefix: string;
                         created_by: {
                             id: string;
+                            name: string;
+                        } | {
+                            id: string | null;
                             name: string;
                         };
                         created_at: string;
@@ -3396,6 +3539,9 @@ export interface operations {
                         created_by: {
                             id: string;
                             name: string;
+                        } | {
+                            id: string | null;
+                            name: string;
                         };
                         created_at: string;
                         expires_at: string | null;
@@ -3480,6 +3626,9 @@ export interface operations {
                         prefix: string;
                         created_by: {
                             id: string;
+                            name: string;
+                        } | {
+                            id: string | null;
                             name: string;
                         };
                         created_at: string;
@@ -4240,6 +4389,96 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1UserMeDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workshops_deleted: {
+                            id: string;
+                            title: string;
+                        }[];
+                        workshops_passed_on: {
+                            id: string;
+                            title: string;
+                            to: {
+                                id: string;
+                                name: string;
+                            };
+                        }[];
+                        organizations_left: {
+                            id: string;
+                            name: string;
+                        }[];
+                        organizations_deleted: {
+                            id: string;
+                            name: string;
+                        }[];
+                        last_admin_of: {
+                            id: string;
+                            name: string;
+                        }[];
+                        sessions: number;
+                        api_tokens: number;
+                        notifications: number;
+                        password_required: boolean;
+                        reauthentication_required: boolean;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7401,7 +7640,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -7550,7 +7789,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -7771,7 +8010,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -7962,7 +8201,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8144,7 +8383,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8330,7 +8569,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8512,7 +8751,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -11544,7 +11783,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -11894,7 +12133,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     }[];
                 };
             };
@@ -11981,7 +12220,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12105,7 +12344,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12193,7 +12432,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12423,7 +12662,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     }[];
@@ -12522,7 +12761,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -12648,7 +12887,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -12738,7 +12977,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -14340,7 +14579,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14435,7 +14674,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14566,7 +14805,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14661,7 +14900,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -15421,7 +15660,7 @@ export interface operations {
                         change: {
                             [key: string]: unknown;
                         };
-                        user: {
+                        user: ({
                             id: string;
                             email: string | null;
                             name: string;
@@ -15435,7 +15674,10 @@ export interface operations {
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
-                        } | null;
+                        } | {
+                            id: string | null;
+                            name: string;
+                        }) | null;
                         api_token: {
                             id: string;
                             name: string;

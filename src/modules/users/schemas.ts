@@ -24,7 +24,12 @@ export type UserOutput = v.InferOutput<typeof UserOutput>;
  * A deleted account where a person is named (docs/api.md#an-accounts-life): no id, and the name
  * "Deleted user".
  */
-export const DeletedUserOutput = v.object({ id: v.null(), name: v.string() });
+export const DeletedUserOutput = v.object({
+  // Always null; typed as a nullable string because openapi-fetch's reading of an answer drops a
+  // member whose only type is null, and the SDK's clients would lose it.
+  id: v.nullable(v.string()),
+  name: v.string(),
+});
 export type DeletedUserOutput = v.InferOutput<typeof DeletedUserOutput>;
 
 export const deletedUser = (): DeletedUserOutput => ({ id: null, name: DELETED_USER_NAME });

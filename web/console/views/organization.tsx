@@ -19,7 +19,7 @@ type ApiToken = {
   name: string;
   scopes: string[];
   prefix: string;
-  created_by: { id: string; name: string };
+  created_by: { id: string | null; name: string };
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
