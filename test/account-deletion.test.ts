@@ -30,7 +30,12 @@ import { until } from './helpers/wait';
  */
 
 const t = useServer({
-  webhooks: { retryScheduleS: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2], disableAfterHours: 72, allowPrivate: true, leaseMs: 60_000 },
+  webhooks: {
+    retryScheduleS: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2],
+    disableAfterHours: 72,
+    allowPrivate: true,
+    leaseMs: 60_000,
+  },
 });
 const sockets = useSockets(t);
 
@@ -151,9 +156,12 @@ describe('deleting an account: the person is gone at once', () => {
     });
     expect(again.status, JSON.stringify(again.body)).toBe(201);
 
-    const [row] = await t.rows<{ email: string | null; name: string; password_hash: string | null; deleted_at: string }>(
-      sql`select email, name, password_hash, deleted_at from users where id = ${user.id}`,
-    );
+    const [row] = await t.rows<{
+      email: string | null;
+      name: string;
+      password_hash: string | null;
+      deleted_at: string;
+    }>(sql`select email, name, password_hash, deleted_at from users where id = ${user.id}`);
     expect(row).toMatchObject({ email: null, name: '', password_hash: null });
     expect(row!.deleted_at).toBeTruthy();
   });
@@ -173,7 +181,10 @@ describe('what a deleted account wrote in another person’s workshop', () => {
       parent: cluster.id,
     });
     await as(leaver, 'POST', `${base}/cards/${idea.id}/comments`, { content: 'A comment that stays' });
-    await as(leaver, 'POST', `${base}/cards/${idea.id}/items`, { content: 'An item that stays', section_id: section.id });
+    await as(leaver, 'POST', `${base}/cards/${idea.id}/items`, {
+      content: 'An item that stays',
+      section_id: section.id,
+    });
     await as(leaver, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
     await as(fay, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
     const criterion = await as<{ id: string }>(fay, 'POST', `${base}/criteria`, { title: 'Impact', scale: 4 });
@@ -316,7 +327,11 @@ describe('deleting an account: webhooks', () => {
       const workshop = await as<WorkshopOutput>(admin, 'POST', `/v1/organizations/${organization.id}/workshops`, {
         title: 'Hooked retro',
       });
-      const { access_code } = await as<{ access_code: string }>(admin, 'GET', `/v1/workshops/${workshop.id}/access_code`);
+      const { access_code } = await as<{ access_code: string }>(
+        admin,
+        'GET',
+        `/v1/workshops/${workshop.id}/access_code`,
+      );
       await as(leaver, 'POST', '/v1/workshops/join', { access_code });
       await until(() => receiver.attempts.length > 0, 'a first, refused attempt', 10_000);
 

@@ -7,7 +7,16 @@ import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
-import { exported as exportedBy, lineAfter, lineBefore, records, rowWith, workbookOf, zipText, type ExportType } from './helpers/exports';
+import {
+  exported as exportedBy,
+  lineAfter,
+  lineBefore,
+  records,
+  rowWith,
+  workbookOf,
+  zipText,
+  type ExportType,
+} from './helpers/exports';
 
 /*
  * Exports and anonymous authors (docs/api.md#private-writing-and-anonymous-authors). An export is

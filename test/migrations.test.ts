@@ -143,7 +143,7 @@ describe.skipIf(testStore !== 'sqlite')('SQLite migration to account deletion', 
     for (const statement of rows) old.prepare(statement).run();
     old.close();
 
-    await (await openSqlite(path, { checked: false })).close();
+    await openSqlite(path, { checked: false }).close();
 
     const migrated = new BetterSqlite3(path);
     try {

@@ -154,9 +154,7 @@ export async function deleteBelongings(tx: Db, userId: string, email: string | n
   await tx.delete(t.userIdentities).where(eq(t.userIdentities.userId, userId));
   await tx.delete(t.notifications).where(eq(t.notifications.userId, userId));
   await tx.delete(t.oneTimeTokens).where(eq(t.oneTimeTokens.userId, userId));
-  await tx
-    .delete(t.invitations)
-    .where(and(eq(t.invitations.invitedBy, userId), eq(t.invitations.state, 'pending')));
+  await tx.delete(t.invitations).where(and(eq(t.invitations.invitedBy, userId), eq(t.invitations.state, 'pending')));
 }
 
 /** The row stays as a tombstone: nothing left to sign in with, to be found by, or to show. */

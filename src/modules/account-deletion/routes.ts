@@ -37,8 +37,7 @@ export function accountDeletionRoutes(deps: AppDeps) {
         errors: {
           400: 'invalid_request: an account with a password sent none',
           401: 'invalid_credentials: the password is wrong (counted as a failed login)',
-          403:
-            'reauthentication_required: an account without a password not signed in within 10 minutes; forbidden: a guest; insufficient_scope: an API token',
+          403: 'reauthentication_required: an account without a password not signed in within 10 minutes; forbidden: a guest; insufficient_scope: an API token',
           409: 'last_admin: the only admin of an organization with other members or workshops',
           429: 'Too many wrong passwords for this account or address',
         },

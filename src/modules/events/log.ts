@@ -77,7 +77,10 @@ export async function listEvents(
     offset: query.page.offset,
   });
   const hideScores = !seesAllVotes(access);
-  const deleted = await deletedAmong(db, rows.flatMap((r) => [...userIdsNamedIn(r.event.change)]));
+  const deleted = await deletedAmong(
+    db,
+    rows.flatMap((r) => [...userIdsNamedIn(r.event.change)]),
+  );
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, r.apiToken, deps.config);
     output.change = withoutDeletedUsers(output.change, deleted);
@@ -112,7 +115,10 @@ export async function eventsAfter(
   // A replay reads as the live event did: the token a change was made with is the log's to show;
   // but people whose accounts were deleted since are shown as deleted users.
   const rows = (await eventRowsAfter(db, workshopId, afterSeq, limit)).filter(isLogged);
-  const deleted = await deletedAmong(db, rows.flatMap((r) => [r.userId ?? '', ...userIdsNamedIn(r.change)]));
+  const deleted = await deletedAmong(
+    db,
+    rows.flatMap((r) => [r.userId ?? '', ...userIdsNamedIn(r.change)]),
+  );
   return rows.map(({ apiTokenId: _token, ...event }) =>
     deleted.size === 0
       ? event

@@ -43,7 +43,10 @@ export async function listRatings(
   const { access, card } = await loadTarget(deps.database.db, ref);
   const userId = seesAllRatings(access) ? undefined : access.userId;
   const { db } = deps.database;
-  return withDeletedVotersHidden(db, (await listRatingRows(db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating));
+  return withDeletedVotersHidden(
+    db,
+    (await listRatingRows(db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating),
+  );
 }
 
 export async function getRating(deps: WriteDeps, ref: CardRef, ratingId: string): Promise<RatingOutput> {

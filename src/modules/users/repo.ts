@@ -14,7 +14,13 @@ export async function userSummaries(db: Db, ids: Iterable<string>): Promise<User
   if (list.length === 0) return [];
   const { users } = tablesOf(db);
   const rows = await db
-    .select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest, deletedAt: users.deletedAt })
+    .select({
+      id: users.id,
+      name: users.name,
+      avatarUrl: users.avatarUrl,
+      guest: users.guest,
+      deletedAt: users.deletedAt,
+    })
     .from(users)
     .where(inList(db, users.id, list))
     .orderBy(asc(users.createdAt), asc(users.id));
@@ -82,7 +88,10 @@ export async function deletedAmong(db: Db, ids: Iterable<string>): Promise<Set<s
  * Votes or ratings as others read them: a deleted account's keep counting, with `user_id` null
  * (docs/api.md#an-accounts-life). One query for the lot.
  */
-export async function withDeletedVotersHidden<T extends { user_id: string | null }>(db: Db, outputs: T[]): Promise<T[]> {
+export async function withDeletedVotersHidden<T extends { user_id: string | null }>(
+  db: Db,
+  outputs: T[],
+): Promise<T[]> {
   const ids = outputs.flatMap((output) => (output.user_id === null ? [] : [output.user_id]));
   const deleted = await deletedAmong(db, ids);
   if (deleted.size === 0) return outputs;

@@ -37,7 +37,10 @@ function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
 export async function listVotes(deps: WriteDeps, ref: CardRef): Promise<VoteOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
   const { db } = deps.database;
-  return withDeletedVotersHidden(db, (await listVoteRows(db, card.id, seesAllVotes(access) ? undefined : access.userId)).map(toVote));
+  return withDeletedVotersHidden(
+    db,
+    (await listVoteRows(db, card.id, seesAllVotes(access) ? undefined : access.userId)).map(toVote),
+  );
 }
 
 export async function getVote(deps: WriteDeps, ref: CardRef, voteId: string): Promise<VoteOutput> {
