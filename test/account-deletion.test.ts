@@ -260,6 +260,26 @@ describe('what a deleted account wrote in another person’s workshop', () => {
   });
 });
 
+describe('what others were told of a deleted account', () => {
+  it('a notification someone got from them names a deleted user', async () => {
+    const owner = await createUser(t, 'Olga Owner');
+    const leaver = await createUser(t, LEAVER);
+    const participant = await createUser(t, 'Pat Participant');
+    const workshop = await workshopJoinedBy(owner, [leaver, participant]);
+    await promote(owner, workshop.id, leaver);
+    const step = await as<{ id: string }>(owner, 'POST', `/v1/workshops/${workshop.id}/steps`, { name: 'Vote' });
+    await as(leaver, 'PUT', `/v1/workshops/${workshop.id}`, { current_step_id: step.id });
+    const told = async () =>
+      (await as<Array<{ data: Record<string, unknown> }>>(participant, 'GET', '/v1/user/me/notifications')).map(
+        (notification) => notification.data.from,
+      );
+    expect(await told()).toEqual([expect.objectContaining({ id: leaver.id, name: LEAVER })]);
+
+    expect((await deleteAccount(leaver)).status).toBe(204);
+    expect(await told()).toEqual([{ id: null, name: 'Deleted user', avatar_url: null, guest: false }]);
+  });
+});
+
 describe('deleting an account: its workshops and organizations', () => {
   it('a personal workshop with co-facilitators passes to the longest-standing one, one without goes with its exports, organization workshops stay, as the preview said', async () => {
     const leaver = await createConfirmedUser(t, 'Owner leaving');
