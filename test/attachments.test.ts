@@ -2,15 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AttachmentOutput } from '../src/domain/attachments';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
-import {
-  eventLog,
-  expectError,
-  seedCurrentStep,
-  seedFile,
-  type TestUser,
-  seedCardScene,
-  errorOf,
-} from './helpers/factories';
+import { eventLog, expectError, seedCurrentStep, seedFile, type TestUser, seedCardScene } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -97,20 +90,8 @@ describe('attachments', () => {
       [{}, 'blob'],
       [{ name: '', blob: { key: mine.key, container: mine.container } }, 'name'],
     ];
-    for (const [body, path] of cases) {
-      const res = await t.request('POST', s.path, { token: participant.token, body });
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
-    }
-    expectError(
-      await t.request('POST', s.path, {
-        token: participant.token,
-        rawBody: 'x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
-    );
+    await expectFieldsRefused((body) => t.request('POST', s.path, { token: participant.token, body }), cases);
+    await expectRawBodyRefused(t, { path: s.path, token: participant.token }, { body: 'x', contentType: 'text/plain' });
     expect(await attachmentRows(s.workshop.id)).toHaveLength(0);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(0);
   });

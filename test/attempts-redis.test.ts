@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useRedis, useServer } from './helpers/cast';
+import { useRedis, useInstances } from './helpers/cast';
 import { createUser, expectError } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
@@ -9,11 +9,7 @@ import { until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('attempt limits across two instances', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url, joinAttemptsPerMinute: 3 }));
 
   const wrongCode = (server: TestServer, token: string) =>
     server.request('POST', '/v1/workshops/join', { token, body: { access_code: '000-000-000' } });

@@ -4,6 +4,7 @@ import { relinkZones } from '../src/modules/canvas/zones';
 import { write, writeWorkshop } from '../src/db/write';
 import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import { eventLog, expectError, seedCard, seedMember, seedWorkshop, errorOf } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { syncedDoc } from './helpers/collab';
 import type { OpenApiDocument } from './helpers/openapi';
 import { until } from './helpers/wait';
@@ -199,28 +200,17 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
       [{ canvas_id: 'swot', background: { rows: 0 } }, 'background.rows'],
       [{ ...CUSTOM, zones: Array.from({ length: 501 }, () => zone) }, 'zones'],
     ];
-    for (const [body, path] of cases) {
-      const res = await t.request('POST', canvasPath(w.id), { token: ada.token, body });
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body).slice(0, 200)).toBe(path);
-    }
-    expectError(
-      await t.request('POST', canvasPath(w.id), {
-        token: ada.token,
-        rawBody: '{"name":',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectFieldsRefused((body) => t.request('POST', canvasPath(w.id), { token: ada.token, body }), cases);
+    await expectRawBodyRefused(
+      t,
+      { path: canvasPath(w.id), token: ada.token },
+      { body: '{"name":', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request('POST', canvasPath(w.id), {
-        token: ada.token,
-        rawBody: 'name=x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: canvasPath(w.id), token: ada.token },
+      { body: 'name=x', contentType: 'text/plain' },
     );
     expectError(await t.request('POST', canvasPath(w.id), { token: ada.token }), 400, 'invalid_request');
 
@@ -449,23 +439,16 @@ describe('PUT /v1/workshops/:workshop_id/canvas/zones/:id', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe('cluster_id');
     }
-    expectError(
-      await t.request('PUT', zonePath(w.id, zone!.id), {
-        token: ada.token,
-        rawBody: 'x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: zonePath(w.id, zone!.id), token: ada.token },
+      { body: 'x', contentType: 'text/plain' },
     );
-    expectError(
-      await t.request('PUT', zonePath(w.id, zone!.id), {
-        token: ada.token,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: zonePath(w.id, zone!.id), token: ada.token },
+      { body: '{', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
     // A zone of another workshop's canvas is not found through this workshop.
     const { canvas: otherCanvas } = await workshopWithCanvas();

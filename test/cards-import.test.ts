@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'csv-stringify/sync';
 import type { CardOutput } from '../src/domain/cards';
 import { expectError, seedCard, seedWorkshopWith, errorOf } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -219,14 +220,10 @@ describe('PUT /cards (CSV import)', () => {
       415,
       'unsupported_media_type',
     );
-    expectError(
-      await t.request('PUT', path, {
-        token: facilitator.token,
-        rawBody: 'type,title\n',
-        headers: { 'content-type': 'text/csv' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: path, token: facilitator.token },
+      { body: 'type,title\n', contentType: 'text/csv' },
     );
     const missing = await upload(w.id, 'type,title\n', facilitator, 'other');
     expectError(missing, 400, 'invalid_request');

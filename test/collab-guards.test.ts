@@ -5,7 +5,7 @@ import { WebSocket } from 'ws';
 import * as Y from 'yjs';
 import { awarenessUpdateMessage, syncStep2UpdateMessage, updateMessage } from '../src/collab/protocol';
 import { writeWorkshop } from '../src/db/write';
-import { engineOf, rawMember, sqlPlacement, storedUpdateCount } from './helpers/collab';
+import { engineOf, rawMember, seedCanvas, sqlPlacement, sqlZone, storedUpdateCount } from './helpers/collab';
 import { holdWriteLock } from './helpers/locks';
 import { quietFor, until } from './helpers/wait';
 import { createUser, seedCard, seedWorkshop, type TestUser, seedWorkshopWith } from './helpers/factories';
@@ -20,41 +20,6 @@ const workshop = (server = t) => seedWorkshopWith(server, facilitator, [particip
 
 const connect = (workshopId: string, user: TestUser, server = t) => docs.synced(workshopId, user, server);
 
-async function seedZone(workshopId: string) {
-  const now = new Date().toISOString();
-  const id = `zone-${workshopId}`;
-  await t.write(async (tx, { canvases, zones }) => {
-    await tx.insert(canvases).values({
-      id: `canvas-${workshopId}`,
-      workshopId,
-      name: 'Board',
-      backgroundId: 'swot',
-      backgroundCols: 12,
-      backgroundRows: 8,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(zones).values({
-      id,
-      canvasId: `canvas-${workshopId}`,
-      workshopId,
-      name: 'Zone 0',
-      x: 0,
-      y: 0,
-      rows: 4,
-      cols: 6,
-      clusterId: null,
-      position: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
-  });
-  return id;
-}
-const sqlZoneName = async (id: string) => {
-  const { zones } = t.tables;
-  return (await t.db.select({ name: zones.name }).from(zones).where(eq(zones.id, id)))[0]!.name;
-};
 /** The document's zones of a workshop (loading it when needed), inside a write of its own. */
 const documentZones = (workshopId: string) =>
   writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
@@ -84,7 +49,7 @@ describe('messages the server refuses', () => {
 
   it('refuses an update depending on changes the server lacks (another client id, one clock ahead)', async () => {
     const w = await workshop();
-    const zone = await seedZone(w.id);
+    const zone = (await seedCanvas(t, w.id))[0]!;
     const card = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const fac = await connect(w.id, facilitator);
     await until(() => fac.zones.has(zone), 'zone loaded');
@@ -109,7 +74,7 @@ describe('messages the server refuses', () => {
     await until(async () => (await sqlPlacement(t, card.id)).x === 1, 'facilitator move stored');
     // The forged zone rename must not surface later either: give a late apply the time to show.
     await quietFor(100, 'no forged zone rename applied after the next change');
-    expect(await sqlZoneName(zone)).toBe('Zone 0');
+    expect((await sqlZone(t, zone)).name).toBe('Zone 0');
     expect((await documentZones(w.id)).get(zone)?.name).toBe('Zone 0');
     expect(fac.zones.get(zone).name).toBe('Zone 0');
   });

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { WorkshopEvent } from '../src/domain/bus';
-import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
+import { useDocs, useRedis, useUsers, useInstances } from './helpers/cast';
 import { engineOf, sqlPlacement } from './helpers/collab';
 import { seedCard, seedWorkshop, seedWorkshopWith } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
@@ -49,15 +49,7 @@ async function rowLocker(t: TestServer, workshopId: string) {
 
 describe.skipIf(!redisAvailable)('Yjs updates between instances', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
-  const c = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b, c] = useInstances(3, () => ({ redisUrl: redis.url }));
   const [fay, pat] = useUsers(a, 'Fay', 'Pat');
   const docs = useDocs(a);
 

@@ -6,7 +6,7 @@ import { zoneCopy } from '../src/modules/canvas/zone-copy';
 import { placementCopy } from '../src/modules/cards/placement-copy';
 import { write, writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';
-import { engineOf, rawMember } from './helpers/collab';
+import { engineOf, rawMember, seedCanvas } from './helpers/collab';
 import { seedCard, seedWorkshopWith } from './helpers/factories';
 import { quietFor, until } from './helpers/wait';
 
@@ -18,36 +18,6 @@ import { quietFor, until } from './helpers/wait';
 const t = useServer();
 const [facilitator, participant] = useUsers(t, 'Fran', 'Pat');
 const docs = useDocs(t);
-
-async function seedZone(workshopId: string) {
-  const now = new Date().toISOString();
-  await t.write(async (tx, { canvases, zones }) => {
-    await tx.insert(canvases).values({
-      id: `canvas-${workshopId}`,
-      workshopId,
-      name: 'Board',
-      backgroundId: 'swot',
-      backgroundCols: 12,
-      backgroundRows: 8,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(zones).values({
-      id: `zone-${workshopId}`,
-      canvasId: `canvas-${workshopId}`,
-      workshopId,
-      name: 'Zone 0',
-      x: 0,
-      y: 0,
-      rows: 4,
-      cols: 6,
-      clusterId: null,
-      position: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
-  });
-}
 
 describe('joining a document that goes away meanwhile', () => {
   it('tells the client to reconnect (1011), not that it may not (4404), and the reconnect syncs', async () => {
@@ -108,7 +78,7 @@ describe('the order of locks', () => {
 describe('waiting for a document', () => {
   it('answers a read waiting for a document a stuck write holds with 503 after about a second', async () => {
     const w = await seedWorkshopWith(t, facilitator, [participant]);
-    await seedZone(w.id);
+    await seedCanvas(t, w.id);
     // A 503 is provoked here: the canvas read does not list it among its documented answers.
     const reading = () => t.request('GET', `/v1/workshops/${w.id}/canvas`, { token: participant.token });
     expect((await reading()).status).toBe(200);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CardOutput } from '../src/domain/cards';
 import type { EventOutput } from '../src/modules/events/schemas';
 import { useDocs, useServer, useSockets, useUsers } from './helpers/cast';
-import { engineOf, sqlPlacement, storedUpdateCount } from './helpers/collab';
+import { engineOf, seedCanvas, sqlPlacement, storedUpdateCount } from './helpers/collab';
 import { eventLog, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser, inTurn } from './helpers/factories';
 import { testStore } from './helpers/store';
 import { quietFor, until } from './helpers/wait';
@@ -253,40 +253,14 @@ describe('what a move leaves in the log', () => {
 
   it('logs a facilitator zone edit as updateZone, with its changes', async () => {
     const w = await workshop();
-    const now = new Date().toISOString();
-    await t.write(async (tx, { canvases, zones }) => {
-      await tx.insert(canvases).values({
-        id: `canvas-${w.id}`,
-        workshopId: w.id,
-        name: 'Board',
-        backgroundId: 'swot',
-        backgroundCols: 12,
-        backgroundRows: 8,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.insert(zones).values({
-        id: `zone-${w.id}`,
-        canvasId: `canvas-${w.id}`,
-        workshopId: w.id,
-        name: 'Zone',
-        x: 0,
-        y: 0,
-        rows: 4,
-        cols: 6,
-        clusterId: null,
-        position: 0,
-        createdAt: now,
-        updatedAt: now,
-      });
-    });
+    const zone = (await seedCanvas(t, w.id))[0]!;
     const [editor, screen] = await Promise.all([connect(w.id, facilitator), live(w.id, participant)]);
 
-    editor.zones.set(`zone-${w.id}`, { name: 'Renamed', x: 2, y: 0, rows: 4, cols: 6, cluster_id: null });
+    editor.zones.set(zone, { name: 'Renamed', x: 2, y: 0, rows: 4, cols: 6, cluster_id: null });
     const event = await screen.next('workshop:event', (p) => p.action === 'updateZone');
     expect(event.change).toEqual({
-      zone: { id: `zone-${w.id}`, name: 'Renamed', x: 2, y: 0, rows: 4, cols: 6, cluster_id: null },
-      changes: { name: ['Zone', 'Renamed'], x: [0, 2] },
+      zone: { id: zone, name: 'Renamed', x: 2, y: 0, rows: 4, cols: 6, cluster_id: null },
+      changes: { name: ['Zone 0', 'Renamed'], x: [0, 2] },
     });
   });
 });

@@ -4,7 +4,7 @@ import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import type { CardOutput } from '../src/domain/cards';
 import { writeWorkshop } from '../src/db/write';
 import { useDocs, useServer, useUsers } from './helpers/cast';
-import { engineOf, syncedDoc } from './helpers/collab';
+import { engineOf, sqlZone, syncedDoc } from './helpers/collab';
 import { eventLog, seedWorkshop, type TestUser } from './helpers/factories';
 import { startTestServer, type TestServer } from './helpers/server';
 import { until } from './helpers/wait';
@@ -21,22 +21,6 @@ const BOARD = {
     { name: 'Right', x: 10, y: 0, rows: 5, cols: 10 },
   ],
 };
-
-async function sqlZone(server: TestServer, zoneId: string): Promise<Omit<ZoneOutput, 'id'>> {
-  const { zones } = server.tables;
-  const [zone] = await server.db
-    .select({
-      name: zones.name,
-      x: zones.x,
-      y: zones.y,
-      rows: zones.rows,
-      cols: zones.cols,
-      cluster_id: zones.clusterId,
-    })
-    .from(zones)
-    .where(eq(zones.id, zoneId));
-  return zone!;
-}
 
 async function canvasWithZones(workshopId: string, user: TestUser) {
   const res = await t.request<CanvasOutput>('POST', `/v1/workshops/${workshopId}/canvas`, {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { write } from '../src/db/write';
-import { useDocs, useRedis, useServer, useUsers } from './helpers/cast';
+import { useDocs, useRedis, useUsers, useInstances } from './helpers/cast';
 import { engineOf, sqlPlacement } from './helpers/collab';
 import { seedCard, seedWorkshop } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
@@ -9,11 +9,7 @@ import { quietFor, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('Yjs across two instances through Redis', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url }));
   const [user] = useUsers(a, 'Both');
   const docs = useDocs(a);
 

@@ -4,7 +4,16 @@ import type { CardDetailOutput } from '../src/modules/cards/schemas';
 import type { CardOutput } from '../src/domain/cards';
 import * as Y from 'yjs';
 import { write, writeWorkshop } from '../src/db/write';
-import { engineOf, openDoc, rawSync, sqlPlacement, storedUpdateCount, type DocClient } from './helpers/collab';
+import {
+  engineOf,
+  openDoc,
+  rawSync,
+  seedCanvas,
+  sqlPlacement,
+  sqlZone,
+  storedUpdateCount,
+  type DocClient,
+} from './helpers/collab';
 import { quietFor, until } from './helpers/wait';
 import { seedCard, seedCurrentStep, type TestUser, seedWorkshopWith, inTurn } from './helpers/factories';
 import { useDocs, useServer, useUsers } from './helpers/cast';
@@ -247,62 +256,13 @@ describe('what clients may write', () => {
 });
 
 describe('zones', () => {
-  async function seedCanvas(workshopId: string, zoneCount = 2) {
-    const now = new Date().toISOString();
-    const canvasId = `canvas-${workshopId}`;
-    return t.write(async (tx, { canvases, zones }) => {
-      await tx.insert(canvases).values({
-        id: canvasId,
-        workshopId,
-        name: 'Board',
-        backgroundId: 'swot',
-        backgroundCols: 12,
-        backgroundRows: 8,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return inTurn(zoneCount, async (i) => {
-        const id = `zone-${i}-${workshopId}`;
-        await tx.insert(zones).values({
-          id,
-          canvasId,
-          workshopId,
-          name: `Zone ${i}`,
-          x: i * 6,
-          y: 0,
-          rows: 4,
-          cols: 6,
-          clusterId: null,
-          position: i,
-          createdAt: now,
-          updatedAt: now,
-        });
-        return id;
-      });
-    });
-  }
-  const sqlZone = async (id: string) => {
-    const { zones } = t.tables;
-    const [zone] = await t.db
-      .select({
-        name: zones.name,
-        x: zones.x,
-        y: zones.y,
-        rows: zones.rows,
-        cols: zones.cols,
-        cluster_id: zones.clusterId,
-      })
-      .from(zones)
-      .where(eq(zones.id, id));
-    return zone;
-  };
   /** The document's zones of a workshop (loading it when needed), inside a write of its own. */
   const documentZones = (workshopId: string) =>
     writeWorkshop(t.deps, workshopId, (tx, changes) => t.deps.collab.zones({ tx, changes }, workshopId));
 
   it('come from SQL on first load; placeZones from a REST write reaches clients and the SQL copy', async () => {
     const w = await workshop();
-    const [z0, z1] = await seedCanvas(w.id);
+    const [z0, z1] = await seedCanvas(t, w.id, 2);
     const client = await connect(w.id, participant);
     await until(() => client.zones.size === 2, 'zones loaded');
     expect(client.zones.get(z0!)).toEqual({ name: 'Zone 0', x: 0, y: 0, rows: 4, cols: 6, cluster_id: null });
@@ -314,13 +274,13 @@ describe('zones', () => {
       }),
     );
     await until(() => client.zones.get(z1!)?.cluster_id === cluster.id && !client.zones.has(z0!), 'placeZones relayed');
-    expect(await sqlZone(z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
+    expect(await sqlZone(t, z1!)).toEqual({ name: 'Keep', x: 6, y: 1, rows: 4, cols: 6, cluster_id: cluster.id });
     expect([...(await documentZones(w.id)).keys()]).toEqual([z1]);
   });
 
   it('may be edited through the document by facilitators only, and only with valid values', async () => {
     const w = await workshop();
-    const [zone] = await seedCanvas(w.id, 1);
+    const [zone] = await seedCanvas(t, w.id);
     const cluster = await seedCard(t, w.id, facilitator, { type: 'cluster' });
     const idea = await seedCard(t, w.id, facilitator, { parentId: cluster.id });
     const [fac, par] = await Promise.all([connect(w.id, facilitator), connect(w.id, participant)]);
@@ -339,12 +299,12 @@ describe('zones', () => {
     await back(fac, initial);
     fac.zones.set('zone-nobody-made', initial);
     await until(() => !fac.zones.has('zone-nobody-made'), 'unknown zone removed');
-    expect(await sqlZone(zone!)).toEqual(initial);
+    expect(await sqlZone(t, zone!)).toEqual(initial);
 
     const moved = { name: 'Moved', x: 2.5, y: 3, rows: 5, cols: 5, cluster_id: cluster.id };
     fac.zones.set(zone!, moved);
     await back(par, moved);
-    expect(await sqlZone(zone!)).toEqual(moved);
+    expect(await sqlZone(t, zone!)).toEqual(moved);
     expect((await documentZones(w.id)).get(zone!)).toEqual(moved);
   });
 });

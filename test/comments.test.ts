@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { CommentOutput } from '../src/domain/comments';
 import { eventLog, expectError, seedCurrentStep, type TestUser, seedCardScene, errorOf } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -59,14 +60,10 @@ describe('comments', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('content');
     }
-    expectError(
-      await t.request('POST', s.path, {
-        token: participant.token,
-        rawBody: 'content=x',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: s.path, token: participant.token },
+      { body: 'content=x', contentType: 'application/x-www-form-urlencoded' },
     );
     expect(await commentRows(s.workshop.id)).toHaveLength(0);
     expect(await eventLog(t, s.workshop.id)).toHaveLength(0);

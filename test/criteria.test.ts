@@ -13,8 +13,8 @@ import {
   seedMember,
   seedWorkshop,
   type TestUser,
-  errorOf,
 } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -184,11 +184,10 @@ describe('criteria', () => {
       [{ title: 'x', scale: 1.5 }, 'scale'],
       [{ title: ' ', scale: 1 }, 'title'],
     ];
-    for (const [body, path] of cases) {
-      const res = await t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body });
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path).toBe(path);
-    }
+    await expectFieldsRefused(
+      (body) => t.request<CriterionOutput>('POST', base(w.id), { token: ada.token, body }),
+      cases,
+    );
     expectError(
       await t.request<CriterionOutput>('PUT', `${base(w.id)}/${criterion.id}`, {
         token: ada.token,
@@ -197,15 +196,7 @@ describe('criteria', () => {
       400,
       'invalid_request',
     );
-    expectError(
-      await t.request<CriterionOutput>('POST', base(w.id), {
-        token: ada.token,
-        rawBody: 'x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
-    );
+    await expectRawBodyRefused(t, { path: base(w.id), token: ada.token }, { body: 'x', contentType: 'text/plain' });
     expect(await positions(w.id)).toEqual([['Kept', 0]]);
     expect(await eventLog(t, w.id)).toEqual([]);
   });

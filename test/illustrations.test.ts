@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { IllustrationOutput } from '../src/domain/steps';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { expectError, seedCurrentStep, seedFile, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -133,29 +134,14 @@ describe('step illustration', () => {
       [{ blob: blobOf(image), align: 'right' }, 'align'],
       [{ blob: blobOf(image), name: '' }, 'name'],
     ];
-    for (const [body, detailPath] of cases) {
-      const res = await t.request('POST', path, { token: facilitator.token, body });
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(detailPath);
-    }
-    expectError(
-      await t.request('POST', path, {
-        token: facilitator.token,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectFieldsRefused((body) => t.request('POST', path, { token: facilitator.token, body }), cases);
+    await expectRawBodyRefused(
+      t,
+      { path: path, token: facilitator.token },
+      { body: '{', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request('POST', path, {
-        token: facilitator.token,
-        rawBody: 'x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
-    );
+    await expectRawBodyRefused(t, { path: path, token: facilitator.token }, { body: 'x', contentType: 'text/plain' });
 
     await t.request('POST', path, { token: facilitator.token, body: { blob: blobOf(image) } });
     const bad = await t.request('PUT', path, { token: facilitator.token, body: { align: 'below' } });

@@ -9,8 +9,8 @@ import {
   seedWorkshop,
   type TestUser,
   seedCardScene,
-  errorOf,
 } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -80,19 +80,12 @@ describe('items', () => {
       [{ content: 'x', section_id: foreign.id }, 'section_id'],
       [{ content: 'x', section_id: 'unknown' }, 'section_id'],
     ];
-    for (const [body, path] of cases) {
-      const res = await add(s.path, participant, body);
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
-    }
-    expectError(
-      await t.request('POST', s.path, {
-        token: participant.token,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectFieldsRefused((body) => add(s.path, participant, body), cases);
+    await expectRawBodyRefused(
+      t,
+      { path: s.path, token: participant.token },
+      { body: '{', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
     const kept = await add(s.path, participant, { content: 'kept', section_id: s.pros.id });
     expectError(

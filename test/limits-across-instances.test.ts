@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config';
 import type { JoinAck } from '../src/realtime/events';
-import { useRedis, useServer, useSockets } from './helpers/cast';
+import { useRedis, useServer, useSockets, useInstances } from './helpers/cast';
 import {
   createConfirmedUser,
   createUser,
@@ -144,9 +144,7 @@ const databaseCounters = async (server: TestServer) => {
 };
 
 describe('limits on instances sharing the database, without Redis', () => {
-  const a = useServer(LIMITS);
-  const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
-  const c = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+  const [a, b, c] = useInstances(3, LIMITS);
   const instances = () => [a, b, c];
   const sockets = useSockets(a);
 
@@ -182,11 +180,7 @@ describe('limits on instances sharing the database, without Redis', () => {
 
 describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ ...LIMITS, redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ ...LIMITS, redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ ...LIMITS, redisUrl: redis.url }));
   const sockets = useSockets(a);
   oneBudgetAcross(() => [a, b], sockets);
 
@@ -213,8 +207,7 @@ describe.skipIf(!redisAvailable)('limits on instances sharing Redis', () => {
 });
 
 describe.runIf(testStore === 'postgres')('limits counted in PostgreSQL, without Redis', () => {
-  const a = useServer(LIMITS);
-  const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+  const [a, b] = useInstances(2, LIMITS);
 
   it('counts only what counts: a successful login or join leaves every budget as it was', async () => {
     const user = await createUser(a, 'Welcome');

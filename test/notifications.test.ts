@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { write } from '../src/db/write';
 import type { NotificationOutput } from '../src/modules/notifications/schemas';
 import { createUser, expectError, seedNotification, type TestUser, errorOf, inTurn } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -161,23 +162,16 @@ describe('PUT /v1/user/me/notifications/read', () => {
     });
     expectError(bad, 400, 'invalid_request');
     expect(errorOf(bad).details?.[0]?.path).toBe('last_notification_id');
-    expectError(
-      await t.request('PUT', '/v1/user/me/notifications/read', {
-        token: me.token,
-        rawBody: '{"last',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: '/v1/user/me/notifications/read', token: me.token },
+      { body: '{"last', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request('PUT', '/v1/user/me/notifications/read', {
-        token: me.token,
-        rawBody: 'x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: '/v1/user/me/notifications/read', token: me.token },
+      { body: 'x', contentType: 'text/plain' },
     );
     expect(Object.values(await readFlags())).toEqual([false, false]);
   });

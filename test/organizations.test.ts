@@ -14,6 +14,7 @@ import {
   type TestUser,
   errorOf,
 } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer } from './helpers/cast';
 
 const t = useServer();
@@ -96,14 +97,10 @@ describe('organizations', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('name');
     }
-    expectError(
-      await t.request<OrganizationOutput>('POST', '/v1/organizations', {
-        token: ada.token,
-        rawBody: 'name=x',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: '/v1/organizations', token: ada.token },
+      { body: 'name=x', contentType: 'application/x-www-form-urlencoded' },
     );
     expectError(
       await t.request<OrganizationOutput>('POST', '/v1/organizations', { body: { name: 'x' } }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipationOutput } from '../src/modules/participation/schemas';
-import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
+import { useRedis, useServer, useSockets, useUsers, useInstances } from './helpers/cast';
 import { seedCard, seedCriterion, seedWorkshopWith } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import { quietFor, until } from './helpers/wait';
@@ -90,11 +90,7 @@ describe('participation', () => {
 
 describe.skipIf(!redisAvailable)('participation on two instances sharing a database and Redis', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url }));
   const onA = useSockets(a);
   const [host, watcher, ...voters] = useUsers(a, 'Host', 'Watcher', 'V1', 'V2', 'V3', 'V4');
 

@@ -11,6 +11,7 @@ import {
   seedCardScene,
   errorOf,
 } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -109,19 +110,11 @@ describe('ratings', () => {
       [{ value: 3, criterium_id: 'unknown' }, 'criterium_id'],
       [{ value: 3 }, 'criterium_id'],
     ];
-    for (const [body, path] of cases) {
-      const res = await rate(s.path, participant, body);
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
-    }
-    expectError(
-      await t.request('POST', s.path, {
-        token: participant.token,
-        rawBody: 'value=1',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectFieldsRefused((body) => rate(s.path, participant, body), cases);
+    await expectRawBodyRefused(
+      t,
+      { path: s.path, token: participant.token },
+      { body: 'value=1', contentType: 'text/plain' },
     );
     const kept = await rate(s.path, participant, { value: 3, criterium_id: s.effort.id });
     const put = await t.request<RatingOutput>('PUT', `${s.path}/${kept.body.id}`, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OrganizationOutput } from '../src/domain/organizations';
 import type { WorkshopOutput } from '../src/domain/workshops';
-import { useServer, useUsers } from './helpers/cast';
+import { useUsers, useInstances } from './helpers/cast';
 import { seedCurrentStep, seedMember, seedWorkshop } from './helpers/factories';
 
 /*
@@ -9,8 +9,7 @@ import { seedCurrentStep, seedMember, seedWorkshop } from './helpers/factories';
  * changes, on this instance or another one on the same file, must show at once.
  */
 
-const a = useServer();
-const b = useServer({}, () => ({ shareDatabaseOf: a }));
+const [a, b] = useInstances(2);
 const [owner, member] = useUsers(a, 'Owner', 'Member');
 
 const read = (server: typeof a, token: string, id: string) =>

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { Presence } from '../src/realtime/presence';
 import { recheckLocalSockets } from '../src/realtime/recheck';
-import { useRedis, useServer, useSockets } from './helpers/cast';
+import { useRedis, useServer, useSockets, useInstances } from './helpers/cast';
 import { createUser, seedMember, seedWorkshop, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
@@ -113,11 +113,7 @@ describe('periodic re-check', () => {
 describe.skipIf(!redisAvailable)('re-check after a Redis outage', () => {
   const redis = useRedis();
   // Periodic checks far apart: what ends the socket here is the re-check on reconnect.
-  const a = useServer(() => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }));
   const sockets = useSockets(a);
   const joined = (server: TestServer, user: TestUser, workshopId: string) => sockets.joined(user, workshopId, server);
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { OrganizationMemberOutput } from '../src/modules/organizations/schemas';
 import type { OrganizationOutput } from '../src/domain/organizations';
-import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
+import { useRedis, useSockets, useUsers, useInstances } from './helpers/cast';
 import {
   createConfirmedUser,
   createUser,
@@ -22,11 +22,7 @@ describe.skipIf(!redisAvailable)('two instances over one SQLite file and one Red
   afterAll(() => warn.mockRestore());
 
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url }));
   const [facilitator] = useUsers(a, 'Fay');
   const [participant] = useUsers(b, 'Pat');
   const sockets = useSockets(a);

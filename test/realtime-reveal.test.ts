@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useRedis, useServer, useSockets, useUsers } from './helpers/cast';
+import { useRedis, useServer, useSockets, useUsers, useInstances } from './helpers/cast';
 import { seedWorkshopWith, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
@@ -175,11 +175,7 @@ describe('the reveal reaches plain Socket.IO clients', () => {
 
 describe.skipIf(!redisAvailable)('the reveal across two instances sharing one Redis', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url }));
   const [fay, pat, quinn] = useUsers(a, 'Fay', 'Pat', 'Quinn');
   const sockets = useSockets(a);
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient, type Card, type WorkshopClient } from '../client-sdk/src/index';
-import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
+import { openWorkshop, timerRemainingMs, type WorkshopState } from '../client-sdk/src/live';
 import { applyEvent } from '../client-sdk/src/live/state';
 import { eventKey, SequenceTracker } from '../client-sdk/src/live/sequence';
-import { disposedAfterEach, useServer } from './helpers/cast';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { useServer } from './helpers/cast';
+import { FAST_RECONNECT, sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
 import { failNextStatement, storeBusyError } from './helpers/statements';
 import { testStore } from './helpers/store';
 import { until } from './helpers/wait';
@@ -15,17 +15,7 @@ import { until } from './helpers/wait';
  */
 
 const t = useServer();
-const fast = {
-  socket: {
-    transports: ['websocket' as const],
-    reconnectionDelay: 300,
-    reconnectionDelayMax: 300,
-    randomizationFactor: 0,
-  },
-};
-
-const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
-const open = async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, fast));
+const open = useLiveWorkshops();
 
 const signedUp = async (name: string) => (await sdkUser(t, name)).api;
 
@@ -293,13 +283,13 @@ describe('SDK live workshop', () => {
   it('refuses to open a workshop the user is not a member of', async () => {
     const { workshop } = await scene();
     const stranger = await signedUp('Stan');
-    const refusal = await openWorkshop(stranger, workshop.id, fast).catch((err: unknown) => err);
+    const refusal = await openWorkshop(stranger, workshop.id, FAST_RECONNECT).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(ApiError);
     expect(refusal).toMatchObject({ status: 404, code: 'not_found' });
     const anonymous = await openWorkshop(
       createClient({ baseUrl: t.url, token: 'not-a-token' }),
       workshop.id,
-      fast,
+      FAST_RECONNECT,
     ).catch((err: unknown) => err);
     expect(anonymous).toMatchObject({ status: 401, code: 'unauthenticated' });
   });

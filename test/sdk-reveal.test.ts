@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Card, WorkshopClient } from '../client-sdk/src/index';
-import { openWorkshop, privacyOf, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
-import { disposedAfterEach, useServer } from './helpers/cast';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { privacyOf, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
+import { useServer } from './helpers/cast';
+import { sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -13,16 +13,7 @@ import { until } from './helpers/wait';
  */
 
 const t = useServer();
-const fast = {
-  socket: {
-    transports: ['websocket' as const],
-    reconnectionDelay: 300,
-    reconnectionDelayMax: 300,
-    randomizationFactor: 0,
-  },
-};
-const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
-const open = async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, fast));
+const open = useLiveWorkshops();
 
 /** How long a reveal may take to reach a live state: one step change, then one load over REST. */
 const REVEAL_WITHIN_MS = 3_000;

@@ -2,6 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { SectionOutput } from '../src/domain/sections';
 import { eventLog, expectError, seedCard, seedMember, seedSection, seedWorkshop, errorOf } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -83,14 +84,11 @@ describe('sections', () => {
       400,
       'invalid_request',
     );
-    expectError(
-      await t.request('POST', base(w.id), {
-        token: ada.token,
-        rawBody: '{',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { path: base(w.id), token: ada.token },
+      { body: '{', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
     expect(await positions(w.id)).toEqual([['Kept', 0]]);
     expect(await eventLog(t, w.id)).toEqual([]);

@@ -6,6 +6,7 @@ import type { WorkshopOutput } from '../src/domain/workshops';
 import type { StepOutput } from '../src/domain/steps';
 import type { EventOutput } from '../src/modules/events/schemas';
 import { expectError, seedCard, seedCurrentStep, seedWorkshop, seedWorkshopWith, errorOf } from './helpers/factories';
+import { expectFieldsRefused, expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -152,11 +153,7 @@ describe('steps: create and read', () => {
       [{ name: 'S', view: { sort: 'alphabetical' } }, 'view.sort'],
       [{ name: 'S', view: { show_cluster_ids: 'a' } }, 'view.show_cluster_ids'],
     ];
-    for (const [body, path] of cases) {
-      const res = await t.request('POST', stepsPath(w.id), { token: facilitator.token, body });
-      expectError(res, 400, 'invalid_request');
-      expect(errorOf(res).details?.[0]?.path, JSON.stringify(body)).toBe(path);
-    }
+    await expectFieldsRefused((body) => t.request('POST', stepsPath(w.id), { token: facilitator.token, body }), cases);
     const json = { 'content-type': 'application/json' };
     expectError(
       await t.request('POST', stepsPath(w.id), { token: facilitator.token, rawBody: '{"name":', headers: json }),
@@ -168,14 +165,10 @@ describe('steps: create and read', () => {
       400,
       'invalid_request',
     );
-    expectError(
-      await t.request('POST', stepsPath(w.id), {
-        token: facilitator.token,
-        rawBody: 'name=S',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: stepsPath(w.id), token: facilitator.token },
+      { body: 'name=S', contentType: 'text/plain' },
     );
     expect(await listNames(w.id)).toEqual([]);
     expect(await events(w.id)).toEqual([]);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import { startMailSender } from '../src/modules/mail/sender';
 import { queueDailyDigests } from '../src/modules/mail/digest';
-import { useDocs, useRedis, useServer, useSockets, useUsers } from './helpers/cast';
+import { useDocs, useRedis, useSockets, useUsers, useInstances } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';
 import { createUser, eventLog, seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
@@ -23,15 +23,7 @@ import { answeredBeyond503, until } from './helpers/wait';
 
 describe.skipIf(!redisAvailable)('three instances on one store', () => {
   const redis = useRedis();
-  const a = useServer(() => ({ redisUrl: redis.url }));
-  const b = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
-  const c = useServer(
-    () => ({ redisUrl: redis.url }),
-    () => ({ shareDatabaseOf: a }),
-  );
+  const [a, b, c] = useInstances(3, () => ({ redisUrl: redis.url }));
   const instances = () => [a, b, c];
   const [fay, pat] = useUsers(a, 'Fay', 'Pat');
   const sockets = useSockets(a);

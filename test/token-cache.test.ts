@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserOutput } from '../src/modules/users/schemas';
-import { useServer, useUsers } from './helpers/cast';
+import { useUsers, useInstances } from './helpers/cast';
 import { expectError } from './helpers/factories';
 
 /*
@@ -8,8 +8,7 @@ import { expectError } from './helpers/factories';
  * at once, also when another instance on the same file made it.
  */
 
-const a = useServer();
-const b = useServer({}, () => ({ shareDatabaseOf: a }));
+const [a, b] = useInstances(2);
 const [ada, bob] = useUsers(a, 'Ada', 'Bob');
 
 describe('resolved tokens', () => {

@@ -8,7 +8,7 @@ import type { IllustrationOutput } from '../src/domain/steps';
 import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { sweepUnattachedUploads } from '../src/modules/uploads/unattached';
 import type { GuestSessionOutput } from '../src/modules/workshops/schemas';
-import { useServer } from './helpers/cast';
+import { useServer, useInstances } from './helpers/cast';
 import {
   createUser,
   errorOf,
@@ -244,8 +244,7 @@ describe('a limit of 0', () => {
 });
 
 describe('upload limits on instances sharing the database', () => {
-  const a = useServer(LIMITS);
-  const b = useServer(LIMITS, () => ({ shareDatabaseOf: a }));
+  const [a, b] = useInstances(2, LIMITS);
 
   it("spend one guest's allowance and one workshop's room, whichever instance takes the upload", async () => {
     const { workshop } = await openWorkshop(a);

@@ -7,6 +7,7 @@ import type { UploadOutput } from '../src/modules/uploads/schemas';
 import { imageUrlTemplate, publicFileUrl } from '../src/modules/uploads/file-links';
 import { deleteFile, findFile, readFile, saveFile } from '../src/modules/uploads/storage';
 import { expectError, multipart, pngImage, errorOf } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 import type { OpenApiDocument } from './helpers/openapi';
 import { expectUploadsServedByTheirBytes } from './helpers/served-files';
@@ -131,14 +132,11 @@ describe('POST /v1/uploads', () => {
       415,
       'unsupported_media_type',
     );
-    expectError(
-      await t.request<UploadOutput>('POST', '/v1/uploads', {
-        token: ada.token,
-        rawBody: 'garbage',
-        headers: { 'content-type': 'multipart/form-data; boundary=nope' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { path: '/v1/uploads', token: ada.token },
+      { body: 'garbage', contentType: 'multipart/form-data; boundary=nope' },
+      [400, 'invalid_request'],
     );
     expectError(
       await t.request<UploadOutput>('POST', '/v1/uploads', { rawBody: multipart('file', 'x') }),

@@ -7,6 +7,7 @@ import { replaceAvatar } from '../src/modules/uploads/avatars';
 import { encodeAvatar } from '../src/modules/uploads/images';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { createUser, expectError, multipart, pngImage, errorOf } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer } from './helpers/cast';
 
 const t = useServer();
@@ -94,23 +95,16 @@ describe('PUT /v1/user/me', () => {
       expectError(res, 400, 'invalid_request');
       expect(errorOf(res).details?.[0]?.path).toBe('display_name');
     }
-    expectError(
-      await t.request<UserOutput>('PUT', '/v1/user/me', {
-        token: ada.token,
-        rawBody: '{"display_name":',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: '/v1/user/me', token: ada.token },
+      { body: '{"display_name":', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request<UserOutput>('PUT', '/v1/user/me', {
-        token: ada.token,
-        rawBody: 'display_name=x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: '/v1/user/me', token: ada.token },
+      { body: 'display_name=x', contentType: 'text/plain' },
     );
     expectError(
       await t.request<UserOutput>('PUT', '/v1/user/me', { body: { display_name: 'Mallory' } }),
@@ -213,14 +207,11 @@ describe('PUT /v1/user/me/avatar', () => {
       415,
       'unsupported_media_type',
     );
-    expectError(
-      await t.request<UserOutput>('PUT', '/v1/user/me/avatar', {
-        token: ada.token,
-        rawBody: 'broken',
-        headers: { 'content-type': 'multipart/form-data; boundary=b' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { method: 'PUT', path: '/v1/user/me/avatar', token: ada.token },
+      { body: 'broken', contentType: 'multipart/form-data; boundary=b' },
+      [400, 'invalid_request'],
     );
     expectError(
       await t.request<UserOutput>('PUT', '/v1/user/me/avatar', { rawBody: multipart('avatar', await pngImage(5, 5)) }),

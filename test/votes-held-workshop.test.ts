@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { useServer, useUsers } from './helpers/cast';
+import { useServer, useUsers, useInstances } from './helpers/cast';
 import { seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { holdWriteLock } from './helpers/locks';
 import { recordStatements, transactionsIn } from './helpers/statements';
@@ -78,8 +78,7 @@ describe.skipIf(testStore !== 'postgres')('votes while one workshop is held by a
 });
 
 describe.skipIf(testStore !== 'postgres')('votes from two instances on the same workshops', () => {
-  const a = useServer();
-  const b = useServer({}, () => ({ shareDatabaseOf: a }));
+  const [a, b] = useInstances(2);
   const [fay, pat] = useUsers(a, 'Fay', 'Pat');
 
   it("stay batched: a batch finding its workshops held by the other instance's batch tries again, not one transaction per workshop", async () => {

@@ -14,6 +14,7 @@ import {
   seedMember,
   seedWorkshop,
 } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useCast } from './helpers/cast';
 
 const cast = useCast();
@@ -102,23 +103,16 @@ describe('votes', () => {
       expect(errorOf(res).details?.[0]?.path).toBe('value');
     }
     expectError(await t.request('POST', s.ideaVotes, { token: participant.token, body: {} }), 400, 'invalid_request');
-    expectError(
-      await t.request('POST', s.ideaVotes, {
-        token: participant.token,
-        rawBody: '{"value":',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { path: s.ideaVotes, token: participant.token },
+      { body: '{"value":', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request('POST', s.ideaVotes, {
-        token: participant.token,
-        rawBody: 'value=1',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: s.ideaVotes, token: participant.token },
+      { body: 'value=1', contentType: 'text/plain' },
     );
     const kept = await vote(s.ideaVotes, participant, 1);
     const put = await t.request<VoteOutput>('PUT', `${s.ideaVotes}/${kept.body.id}`, {

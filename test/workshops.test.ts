@@ -14,6 +14,7 @@ import {
   type TestUser,
   errorOf,
 } from './helpers/factories';
+import { expectRawBodyRefused } from './helpers/refusals';
 import { useServer, useUsers } from './helpers/cast';
 
 const t = useServer();
@@ -136,23 +137,16 @@ describe('POST /v1/workshops (custom)', () => {
     });
     expectError(dangling, 400, 'invalid_request');
     expect(errorOf(dangling).details?.[0]?.path).toBe('view.card');
-    expectError(
-      await t.request<WorkshopOutput>('POST', '/v1/workshops', {
-        token: ada.token,
-        rawBody: '{"title":',
-        headers: { 'content-type': 'application/json' },
-      }),
-      400,
-      'invalid_request',
+    await expectRawBodyRefused(
+      t,
+      { path: '/v1/workshops', token: ada.token },
+      { body: '{"title":', contentType: 'application/json' },
+      [400, 'invalid_request'],
     );
-    expectError(
-      await t.request<WorkshopOutput>('POST', '/v1/workshops', {
-        token: ada.token,
-        rawBody: 'title=x',
-        headers: { 'content-type': 'text/plain' },
-      }),
-      415,
-      'unsupported_media_type',
+    await expectRawBodyRefused(
+      t,
+      { path: '/v1/workshops', token: ada.token },
+      { body: 'title=x', contentType: 'text/plain' },
     );
     expectError(
       await t.request<WorkshopOutput>('POST', '/v1/workshops', { body: { title: 'x' } }),

@@ -14,8 +14,8 @@ const CONTENT_TYPES: Record<string, string> = { js: 'text/javascript; charset=ut
 /** A host as a Host header carries it (name or IP, optional port): anything else stays out of the policy. */
 const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 const WORKSHOP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** The console's own addresses besides `/workshops/<id>`: the home page and where the service's mails link. */
-const CONSOLE_PATHS = ['/', '/signup', '/confirm', '/reset', '/invitations/:token'] as const;
+/** The console's own addresses besides `/workshops/<id>`: the home page, the account's settings and where the service's mails link. */
+const CONSOLE_PATHS = ['/', '/signup', '/confirm', '/reset', '/account', '/invitations/:token'] as const;
 
 /**
  * Scripts and styles from this origin only, no inline code; the page talks to this origin only
@@ -44,8 +44,8 @@ export interface PageRoutesOptions {
 /**
  * The browser pages, built from the client SDK's public entry points and served by the same code:
  * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
- * facilitator console (also at the addresses the mails link to: `/confirm`, `/reset`, `/signup`,
- * `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
+ * facilitator console (also at `/account` and at the addresses the mails link to: `/confirm`,
+ * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
  * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
  */
 export function browserPageRoutes(options: PageRoutesOptions) {

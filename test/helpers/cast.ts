@@ -72,6 +72,20 @@ export function useServer(overrides: Lazy<Partial<Config>> = {}, options: Lazy<T
 }
 
 /**
+ * `count` instances of one service for the suite: servers on the first one's store, each started
+ * with `overrides` (a Redis URL to share, limits).
+ */
+export function useInstances<N extends 2 | 3 | 4>(count: N, overrides: Lazy<Partial<Config>> = {}): Instances<N> {
+  const first = useServer(overrides);
+  const others = Array.from({ length: count - 1 }, () => useServer(overrides, () => ({ shareDatabaseOf: first })));
+  return [first, ...others] as Instances<N>;
+}
+
+type Instances<N extends number, Started extends TestServer[] = []> = Started['length'] extends N
+  ? Started
+  : Instances<N, [...Started, TestServer]>;
+
+/**
  * Signs up one user per name on `t` before the tests (in order, so creation times follow the
  * names). Each returned user is filled in place, so the array can be destructured at once.
  */

@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import { WebsocketProvider } from 'y-websocket';
 import * as Y from 'yjs';
 import { CollabEngine } from '../../src/collab/engine';
+import type { ZoneOutput } from '../../src/domain/canvas';
 import type { TestServer } from './server';
 import { until } from './wait';
 
@@ -89,6 +90,63 @@ export async function sqlPlacement(
     .from(cards)
     .where(eq(cards.id, cardId));
   return placement!;
+}
+
+/**
+ * A canvas on the workshop with `count` empty zones side by side (4 rows, 6 columns, `Zone <i>`),
+ * written straight to the store as a starting point for document tests. Returns the zones' ids.
+ */
+export function seedCanvas(t: TestServer, workshopId: string, count = 1): Promise<string[]> {
+  const now = new Date().toISOString();
+  const canvasId = `canvas-${workshopId}`;
+  return t.write(async (tx, { canvases, zones }) => {
+    await tx.insert(canvases).values({
+      id: canvasId,
+      workshopId,
+      name: 'Board',
+      backgroundId: 'swot',
+      backgroundCols: 12,
+      backgroundRows: 8,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const ids = Array.from({ length: count }, (_, i) => `zone-${i}-${workshopId}`);
+    if (count > 0)
+      await tx.insert(zones).values(
+        ids.map((id, i) => ({
+          id,
+          canvasId,
+          workshopId,
+          name: `Zone ${i}`,
+          x: i * 6,
+          y: 0,
+          rows: 4,
+          cols: 6,
+          clusterId: null,
+          position: i,
+          createdAt: now,
+          updatedAt: now,
+        })),
+      );
+    return ids;
+  });
+}
+
+/** A zone as the store holds it, in the API's names. */
+export async function sqlZone(t: TestServer, zoneId: string): Promise<Omit<ZoneOutput, 'id'>> {
+  const { zones } = t.tables;
+  const [zone] = await t.db
+    .select({
+      name: zones.name,
+      x: zones.x,
+      y: zones.y,
+      rows: zones.rows,
+      cols: zones.cols,
+      cluster_id: zones.clusterId,
+    })
+    .from(zones)
+    .where(eq(zones.id, zoneId));
+  return zone!;
 }
 
 /** A raw WebSocket joined to a workshop's document: send hand-made messages, see how it closes. */

@@ -1,4 +1,6 @@
 import { createClient, type WorkshopClient } from '../../client-sdk/src/index';
+import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
+import { disposedAfterEach } from './cast';
 import type { TestServer } from './server';
 
 let signups = 0;
@@ -24,4 +26,20 @@ export async function sdkWorkshop(facilitator: WorkshopClient, participants: Wor
   const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
   for (const participant of participants) await participant.post('/v1/workshops/join', { body: { access_code } });
   return { workshop, id: workshop.id, inWorkshop };
+}
+
+/** Live options for tests: WebSocket only, and a dropped connection retried after 300 ms, not seconds. */
+export const FAST_RECONNECT = {
+  socket: {
+    transports: ['websocket' as const],
+    reconnectionDelay: 300,
+    reconnectionDelayMax: 300,
+    randomizationFactor: 0,
+  },
+};
+
+/** Opens workshops' live states with `FAST_RECONNECT`, each closed after the test that opened it. */
+export function useLiveWorkshops() {
+  const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
+  return async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, FAST_RECONNECT));
 }

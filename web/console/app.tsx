@@ -8,6 +8,8 @@ import { render, type ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { signOut, loadMe, me, takeProviderSignIn } from './session';
 import { location$, Link } from './router';
+import { farewell } from './account/deletion';
+import { AccountSettings } from './views/account';
 import { Confirm } from './views/confirm';
 import { Home } from './views/home';
 import { Invitation } from './views/invitation';
@@ -18,7 +20,7 @@ import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
 function route(path: string): {
-  view: 'home' | 'signup' | 'confirm' | 'reset' | 'invitation' | 'workshop' | 'organization';
+  view: 'home' | 'signup' | 'confirm' | 'reset' | 'invitation' | 'workshop' | 'organization' | 'account';
   id: string;
 } {
   const workshop = /^\/workshops\/([^/]+)\/?$/.exec(path);
@@ -30,6 +32,7 @@ function route(path: string): {
   if (path === '/signup') return { view: 'signup', id: '' };
   if (path === '/confirm') return { view: 'confirm', id: '' };
   if (path === '/reset') return { view: 'reset', id: '' };
+  if (path === '/account' || path === '/account/') return { view: 'account', id: '' };
   return { view: 'home', id: '' };
 }
 
@@ -39,6 +42,8 @@ function Console() {
   const account = me.value;
   useEffect(() => {
     document.body.dataset.status = account === undefined ? 'loading' : account ? 'signed-in' : 'signed-out';
+    // A deleted account's farewell is said once, until someone signs in.
+    if (account) farewell.value = '';
   }, [account]);
 
   // The mail's confirmation link: signed out, the page asks to sign in first (views/confirm.tsx).
@@ -54,7 +59,9 @@ function Console() {
           ? 'Sign in to open the workshop, or join it with its code.'
           : view === 'organization'
             ? 'Sign in to open the organization’s settings.'
-            : undefined;
+            : view === 'account'
+              ? 'Sign in to open your account’s settings.'
+              : farewell.value || undefined;
     return (
       <Frame>
         <SignedOut mode={view === 'signup' ? 'sign-up' : 'sign-in'} email={query.get('email') ?? ''} reason={reason} />
@@ -67,6 +74,8 @@ function Console() {
         <WorkshopConsole key={id} id={id} />
       ) : view === 'organization' ? (
         <OrganizationSettings key={id} id={id} />
+      ) : view === 'account' ? (
+        <AccountSettings />
       ) : view === 'invitation' ? (
         <Invitation token={id} />
       ) : (
@@ -87,7 +96,10 @@ function Frame(props: { children: ComponentChildren }) {
         </Link>
         {account && (
           <span class="account">
-            <span class="who">{account.name}</span>
+            <Link href="/account" class="account-link">
+              <span class="who">{account.name}</span>
+              <span class="visually-hidden"> (your account)</span>
+            </Link>
             <button type="button" class="quiet" onClick={() => void signOut()}>
               Sign out
             </button>

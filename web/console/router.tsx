@@ -1,7 +1,8 @@
 /*
  * The console's addresses, followed with the History API so each view has a link of its own:
  * `/` (the workshops, or sign in), `/signup`, `/confirm?token=…`, `/reset?token=…`, `/invitations/<token>`,
- * `/workshops/<id>` (optionally `?tab=`) and `/organizations/<id>` (an organization's settings).
+ * `/workshops/<id>` (optionally `?tab=`), `/organizations/<id>` (an organization's settings) and
+ * `/account` (the signed-in person's own).
  * The server serves the same page at each.
  */
 import { signal } from '@preact/signals';

@@ -1,152 +1,133 @@
 /*
- * `/organizations/<id>`: an organization's settings. Its admins see the organization's API tokens
- * (docs/integrations.md#api-tokens): each one's name, who made it, its scopes, when it was made
- * and last used; and revoke one, asked first in words. A token outlives its maker's seat, so the
- * maker is named here even after they left. Other members are told that admins manage tokens.
+ * `/organizations/<id>`: an organization's settings, for its admins (docs/pages.md#an-organizations-settings).
+ * One section each: the organization (name, avatar), its members and pending seats, its API
+ * tokens, its webhooks and their deliveries, and single sign-on. A member who is no admin is told
+ * who manages it; a session that single sign-on keeps out is told why, and an admin is offered the
+ * way out the service keeps open (turning the requirement off).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError } from 'workshop-sdk';
 import { api, problemText } from '../api';
-import { ConfirmButton, Panel, Problem, useAction } from '../forms';
-import { Link } from '../router';
-import { forget } from '../session';
+import { Panel } from '../forms';
 import { NotOpen } from '../not-open';
+import { ApiTokens } from '../organization/api-tokens';
+import { Members } from '../organization/members';
+import { Profile } from '../organization/profile';
+import { KeptOut, SingleSignOn } from '../organization/sso';
+import type { Member, Organization } from '../organization/types';
+import { Webhooks } from '../organization/webhooks';
+import { Link } from '../router';
+import { forget, me } from '../session';
 
-type Organization = { id: string; name: string };
-type ApiToken = {
-  id: string;
-  name: string;
-  scopes: string[];
-  prefix: string;
-  created_by: { id: string | null; name: string };
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-};
+const SECTIONS: Array<[string, string]> = [
+  ['organization-profile', 'Organization'],
+  ['members', 'Members'],
+  ['api-tokens', 'API tokens'],
+  ['webhooks', 'Webhooks'],
+  ['single-sign-on', 'Single sign-on'],
+];
 
 export function OrganizationSettings({ id }: { id: string }) {
   const organization = useSignal<Organization | null>(null);
+  const members = useSignal<Member[] | null>(null);
   const problem = useSignal('');
+  const keptOut = useSignal(false);
+  /** A refusal that took this person's admin controls away, said above what the page shows now. */
+  const refused = useSignal('');
+  const path = { params: { path: { id } } };
+
+  /** Reads the organization and its members again; a session single sign-on keeps out is told so. */
+  const open = async () => {
+    try {
+      const [found, seats] = await Promise.all([
+        api.get('/v1/organizations/{id}', path),
+        api.get('/v1/organizations/{id}/members', path),
+      ]);
+      keptOut.value = false;
+      organization.value = found;
+      members.value = seats;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return forget();
+      if (err instanceof ApiError && err.code === 'sso_required') {
+        keptOut.value = true;
+        return;
+      }
+      problem.value =
+        err instanceof ApiError && err.status === 404
+          ? 'There is no such organization, or you are not one of its members.'
+          : problemText(err);
+    }
+  };
   useEffect(() => {
-    api.get('/v1/organizations/{id}', { params: { path: { id } } }).then(
-      (found) => (organization.value = found),
-      (err: unknown) => {
-        if (err instanceof ApiError && err.status === 401) return forget();
-        problem.value =
-          err instanceof ApiError && err.status === 404
-            ? 'There is no such organization, or you are not one of its members.'
-            : problemText(err);
-      },
-    );
+    void open();
   }, [id]);
 
-  if (problem.value || !organization.value)
+  if (keptOut.value) return <KeptOut organizationId={id} onReopen={open} />;
+  const found = organization.value;
+  const seats = members.value;
+  if (problem.value || !found || !seats)
     return <NotOpen title="Organization" problem={problem.value} opening="Opening the organization…" />;
+
+  const email = me.value?.email?.toLowerCase();
+  const mine = seats.find((seat) => !seat.pending && seat.email.toLowerCase() === email);
+  const admins = seats.filter((seat) => seat.role === 'admin' && !seat.pending).map((seat) => seat.name);
   return (
     <main class="organization">
       <p class="crumbs">
         <Link href="/">Workshops</Link>
       </p>
-      <h1>{organization.value.name}</h1>
-      <Panel title="API tokens">
-        <ApiTokens organizationId={id} />
-      </Panel>
+      <h1 class="organization-title">
+        {found.avatar_url && <img class="organization-avatar-small" src={found.avatar_url} alt="" />}
+        {found.name}
+      </h1>
+      {mine?.role !== 'admin' && refused.value && (
+        <p class="problem" role="alert">
+          {refused.value}
+        </p>
+      )}
+      {mine?.role !== 'admin' ? (
+        <p class="empty not-admin">
+          Only the organization’s admins manage its name, members, API tokens, webhooks and single sign-on
+          {mine ? ', and you are one of its facilitators' : ''}.{admins.length > 0 && ` Ask ${listText(admins)}.`}
+        </p>
+      ) : (
+        <>
+          <nav class="organization-sections" aria-label="Sections">
+            {SECTIONS.map(([anchor, title]) => (
+              <a key={anchor} href={`#${anchor}`}>
+                {title}
+              </a>
+            ))}
+          </nav>
+          <Panel title="Organization" id="organization-profile">
+            <Profile organization={found} onSaved={(next) => (organization.value = next)} />
+          </Panel>
+          <Panel title="Members" id="members">
+            <Members
+              organization={found}
+              members={seats}
+              myEmail={email ?? ''}
+              onChange={open}
+              onNoLongerAdmin={(words) => (refused.value = words)}
+            />
+          </Panel>
+          <Panel title="API tokens" id="api-tokens">
+            <ApiTokens organizationId={id} />
+          </Panel>
+          <Panel title="Webhooks" id="webhooks">
+            <Webhooks organizationId={id} />
+          </Panel>
+          <Panel title="Single sign-on" id="single-sign-on">
+            <SingleSignOn organization={found} onSaved={open} />
+          </Panel>
+        </>
+      )}
     </main>
   );
 }
 
-/** The organization's tokens, newest first, each revocable; for its admins only (the service says so). */
-function ApiTokens({ organizationId }: { organizationId: string }) {
-  const tokens = useSignal<ApiToken[] | null>(null);
-  const adminsOnly = useSignal(false);
-  const load = useAction();
-  const revoking = useAction();
-  const told = useSignal('');
-  const read = () =>
-    load.run(async () => {
-      try {
-        tokens.value = await api.get('/v1/organizations/{id}/api_tokens', { params: { path: { id: organizationId } } });
-      } catch (err) {
-        if (!(err instanceof ApiError && err.status === 403)) throw err;
-        adminsOnly.value = true;
-      }
-    });
-  useEffect(() => {
-    void read();
-  }, [organizationId]);
-  const revoke = (token: ApiToken) =>
-    revoking.run(async () => {
-      told.value = '';
-      await api.delete('/v1/organizations/{id}/api_tokens/{token_id}', {
-        params: { path: { id: organizationId, token_id: token.id } },
-      });
-      told.value = `The token “${token.name}” is revoked: it no longer works.`;
-      await read();
-    });
-
-  if (adminsOnly.value) return <p class="empty">Only the organization’s admins see and revoke its API tokens.</p>;
-  const list = tokens.value;
-  return (
-    <>
-      <p class="hint">
-        Tokens let other systems use the service for this organization. One keeps working when the person who made it
-        leaves, until an admin revokes it here.
-      </p>
-      <Problem action={load} />
-      {!list ? (
-        <p class="empty">{load.busy.value ? 'Loading…' : ''}</p>
-      ) : list.length === 0 ? (
-        <p class="empty">This organization has no API tokens.</p>
-      ) : (
-        <ul class="token-list">
-          {list.map((token) => (
-            <li key={token.id} class="token-row" data-token={token.id}>
-              <div class="token-text">
-                <span class="token-name">{token.name}</span> <code class="meta">{token.prefix}…</code>
-                <dl class="token-facts">
-                  <div>
-                    <dt>Made by</dt>
-                    <dd class="token-maker">{token.created_by.name}</dd>
-                  </div>
-                  <div>
-                    <dt>Scopes</dt>
-                    <dd class="token-scopes">{token.scopes.join(', ')}</dd>
-                  </div>
-                  <div>
-                    <dt>Created</dt>
-                    <dd>
-                      <time dateTime={token.created_at}>{new Date(token.created_at).toLocaleDateString()}</time>
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>Last used</dt>
-                    <dd class="token-used">
-                      {token.last_used_at ? (
-                        <time dateTime={token.last_used_at}>{new Date(token.last_used_at).toLocaleString()}</time>
-                      ) : (
-                        'Never'
-                      )}
-                    </dd>
-                  </div>
-                </dl>
-              </div>
-              <ConfirmButton
-                label="Revoke"
-                labelSuffix={` ${token.name}`}
-                class="danger"
-                question={`Revoke “${token.name}”? Whatever uses it stops working at once.`}
-                confirm="Revoke token"
-                onConfirm={() => revoke(token)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-      <p role="status" class="done">
-        {told.value}
-      </p>
-      <Problem action={revoking} />
-    </>
-  );
+/** "Ada", "Ada or Bea", "Ada, Bea or Cy". */
+function listText(names: string[]): string {
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
 }

@@ -1,0 +1,44 @@
+/*
+ * A secret the service shows once (an API token, a webhook's signing secret): set out with a copy
+ * button and what to do with it, until the person says they have it. It is kept in this component
+ * only, never stored, so leaving the page forgets it (docs/pages.md#an-organizations-settings,
+ * docs/pages.md#your-account).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect, useId, useRef } from 'preact/hooks';
+
+export function SecretOnce(props: { title: string; secret: string; hint: string; onDone: () => void }) {
+  const said = useSignal('');
+  const headingId = useId();
+  const title = useRef<HTMLParagraphElement>(null);
+  // Brought to the person's attention once, as it appears (a re-render must not move focus back here).
+  useEffect(() => title.current?.focus(), [props.secret]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(props.secret);
+      said.value = 'Copied.';
+    } catch {
+      said.value = 'Copying was refused: select the secret and copy it.';
+    }
+  };
+  return (
+    <div class="secret-once" role="group" aria-labelledby={headingId}>
+      <p id={headingId} class="secret-title" tabIndex={-1} ref={title}>
+        {props.title}
+      </p>
+      <p class="secret-row">
+        <code class="secret-value">{props.secret}</code>
+        <button type="button" onClick={() => void copy()}>
+          Copy<span class="visually-hidden"> the secret</span>
+        </button>
+        <span role="status" class="done secret-copied">
+          {said.value}
+        </span>
+      </p>
+      <p class="hint">{props.hint}</p>
+      <button type="button" class="quiet" onClick={props.onDone}>
+        I have kept it: hide it
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/*
+ * `/account`: the signed-in person's own settings (docs/pages.md#your-account), one section each:
+ * the profile, the address, the password, where they are signed in, their personal API tokens,
+ * their data, and deleting the account. Each section is its own file in `account/`.
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect } from 'preact/hooks';
+import { ApiError } from 'workshop-sdk';
+import { Address } from '../account/address';
+import { DeleteAccount, readDeletionPreview } from '../account/deletion';
+import { YourData } from '../account/data';
+import { Password } from '../account/password';
+import { Profile } from '../account/profile';
+import { Sessions } from '../account/sessions';
+import { Tokens } from '../account/tokens';
+import { Panel } from '../forms';
+import { Link } from '../router';
+import { forget, me } from '../session';
+
+export function AccountSettings() {
+  const account = me.value;
+  /**
+   * Whether the account has a password: the deletion's preview says so (`password_required`).
+   * Null while unknown; a password change then learns it from the service's refusal.
+   */
+  const hasPassword = useSignal<boolean | null>(null);
+  useEffect(() => {
+    readDeletionPreview().then(
+      (preview) => (hasPassword.value = preview.password_required),
+      (err: unknown) => {
+        // The session ended elsewhere: the console starts over signed out, as on any view.
+        if (err instanceof ApiError && err.code === 'unauthenticated') forget();
+      },
+    );
+  }, []);
+  if (!account) return null;
+  const noPassword = () => (hasPassword.value = false);
+  return (
+    <main class="account-page">
+      <p class="crumbs">
+        <Link href="/">Workshops</Link>
+      </p>
+      <h1>Your account</h1>
+      <Panel title="Profile">
+        <Profile account={account} />
+      </Panel>
+      <Panel title="Address">
+        <Address key={account.email} account={account} hasPassword={hasPassword.value} onNoPassword={noPassword} />
+      </Panel>
+      <Panel title="Password">
+        <Password account={account} hasPassword={hasPassword.value} onNoPassword={noPassword} />
+      </Panel>
+      <Panel title="Sessions">
+        <Sessions />
+      </Panel>
+      <Panel title="Personal API tokens">
+        <Tokens confirmed={account.confirmed_at !== null} />
+      </Panel>
+      <Panel title="Your data">
+        <YourData />
+      </Panel>
+      <Panel title="Delete the account" class="danger-zone">
+        <DeleteAccount />
+      </Panel>
+    </main>
+  );
+}
