@@ -15,8 +15,9 @@ import type { OrganizationMemberOutput } from '../src/modules/organizations/sche
 import type { ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { CreatedWebhookOutput } from '../src/modules/webhooks/schemas';
 import type { SessionOutput } from '../src/modules/auth/schemas';
+import type { UserOutput } from '../src/modules/users/schemas';
 import { useServer, useSockets } from './helpers/cast';
-import { createConfirmedUser, createUser, expectError, type TestUser } from './helpers/factories';
+import { createConfirmedUser, createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
 import { exported, lineAfter, records, rowWith, workbookOf, zipText } from './helpers/exports';
 import { readPdf } from './helpers/pdf';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
@@ -140,8 +141,20 @@ describe('deleting an account: refusals change nothing', () => {
 });
 
 describe('deleting an account: the person is gone at once', () => {
-  it('their token stops at once, their live socket closes, login fails, and the address can sign up again', async () => {
-    const user = await createUser(t, 'Leaving');
+  it('their token stops at once, their live socket closes, their API token and avatar go, login fails, and the address can sign up again', async () => {
+    const user = await createConfirmedUser(t, 'Leaving');
+    const apiToken = await as<{ token: string }>(user, 'POST', '/v1/user/me/api_tokens', {
+      name: 'CI',
+      scopes: ['workshops:read'],
+    });
+    const avatar = await t.request<UserOutput>('PUT', '/v1/user/me/avatar', {
+      token: user.token,
+      rawBody: multipart('avatar', await pngImage(8, 8), { name: 'me.png', type: 'image/png' }),
+    });
+    expect((await fetch(avatar.body.avatar_url!)).status).toBe(200);
+    const readsWorkshops = async () =>
+      (await t.request('GET', '/v1/user/me/workshops', { token: apiToken.token })).status;
+    expect(await readsWorkshops()).toBe(200);
     const other = (await login(user.email)).body.token;
     const live = await sockets.connected({ ...user, token: other });
     const ended = new Promise<string>((resolve) => live.socket.once('disconnect', resolve));
@@ -149,7 +162,9 @@ describe('deleting an account: the person is gone at once', () => {
     expect((await deleteAccount(user)).status).toBe(204);
     expect(await works(user.token)).toBe(401);
     expect(await works(other)).toBe(401);
+    expect(await readsWorkshops()).toBe(401);
     expect(await ended).toBe('io server disconnect');
+    expect((await fetch(avatar.body.avatar_url!)).status).toBe(404);
     expectError(await login(user.email), 401, 'invalid_credentials');
     const again = await t.request('POST', '/v1/auth/signup', {
       body: { email: user.email, password: PASSWORD, name: 'Someone new' },
