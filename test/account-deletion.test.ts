@@ -17,7 +17,15 @@ import type { CreatedWebhookOutput } from '../src/modules/webhooks/schemas';
 import type { SessionOutput } from '../src/modules/auth/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { useServer, useSockets } from './helpers/cast';
-import { createConfirmedUser, createUser, expectError, multipart, pngImage, type TestUser } from './helpers/factories';
+import {
+  createConfirmedUser,
+  createUser,
+  expectError,
+  multipart,
+  pngImage,
+  seedCurrentStep,
+  type TestUser,
+} from './helpers/factories';
 import { exported, lineAfter, records, rowWith, workbookOf, zipText } from './helpers/exports';
 import { readPdf } from './helpers/pdf';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
@@ -272,6 +280,26 @@ describe('what a deleted account wrote in another person’s workshop', () => {
     expect(document.cards.find((c) => c.id === idea.id)!.user_id).toBeNull();
     expect(document.comments.map((c) => c.user_id)).toEqual([null]);
     expect(document.votes).toHaveLength(2);
+  });
+});
+
+describe('what a deleted account wrote anonymously', () => {
+  it('stays anonymous: the log names nobody on it, not even a deleted user', async () => {
+    const fay = await createUser(t, 'Fay Host');
+    const leaver = await createUser(t, LEAVER);
+    const workshop = await workshopJoinedBy(fay, [leaver]);
+    await seedCurrentStep(t, workshop.id, { authors: 'hidden' });
+    const card = await as<CardOutput>(leaver, 'POST', `/v1/workshops/${workshop.id}/cards`, {
+      type: 'cluster',
+      title: 'Said without a name',
+    });
+    expect((await deleteAccount(leaver)).status).toBe(204);
+
+    const log = await as<EventOutput[]>(fay, 'GET', `/v1/workshops/${workshop.id}/events`);
+    const added = log.find((event) => event.action === 'addCard')!;
+    expect((added.change.card as CardOutput).id).toBe(card.id);
+    expect(added.user).toBeNull();
+    expect((added.change.card as CardOutput).user_id).toBeNull();
   });
 });
 

@@ -83,12 +83,13 @@ export async function listEvents(
   );
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, r.apiToken, deps.config);
-    output.change = withoutDeletedUsers(output.change, deleted);
     const scored = hideScores ? withoutScores(output, r.event) : output;
     // Something written anonymously (or a move of one's own anonymous card, `mover`): its author,
     // and the change's actor with it (the token they wrote through too), left out.
     const { value: change, hid } = authorsHiddenIn(access, scored.change);
-    return hid ? { ...scored, change, user: null, api_token: null } : scored;
+    const shown = hid ? { ...scored, change, user: null, api_token: null } : scored;
+    // Only then people whose accounts were deleted since: what they wrote anonymously stays so.
+    return { ...shown, change: withoutDeletedUsers(shown.change, deleted) };
   });
   return { items, total };
 }
