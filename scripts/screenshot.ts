@@ -43,8 +43,9 @@ const CLUSTERS = [
 const VOTES = [3, 1, 2, 4, 2, 1, 3, 2];
 
 /**
- * A retrospective in its voting step: three clusters of ideas in three canvas zones, votes cast by
- * five participants of six, the timer running. Built over REST with the SDK, as people would.
+ * A retrospective in its voting step: three clusters of ideas (written during the brainstorm) in
+ * three canvas zones, votes cast by five participants of six, the timer running. Built over REST
+ * with the SDK, as people would.
  */
 export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
   const server = { url: baseUrl };
@@ -54,7 +55,7 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
     participants.push((await sdkUser(server, name)).api);
   const { workshop, inWorkshop } = await sdkWorkshop(facilitator, participants, 'Team retro, sprint 42');
 
-  await facilitator.post('/v1/workshops/{workshop_id}/steps', {
+  const brainstorm = await facilitator.post('/v1/workshops/{workshop_id}/steps', {
     ...inWorkshop,
     body: { name: 'Brainstorm', instructions: 'One idea per card.' },
   });
@@ -66,6 +67,11 @@ export async function seedDemoWorkshop(baseUrl: string): Promise<DemoWorkshop> {
     },
   });
 
+  // The participants write their ideas during the brainstorm.
+  await facilitator.put('/v1/workshops/{id}', {
+    params: { path: { id: workshop.id } },
+    body: { current_step_id: brainstorm.id },
+  });
   const ideaIds: string[] = [];
   const clusterIds: string[] = [];
   for (const cluster of CLUSTERS) {

@@ -22,6 +22,7 @@ import { ssoSessions } from './modules/access/sso';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/auth/account-routes';
 import { accountDeletionRoutes } from './modules/account-deletion/routes';
+import { accountExportRoutes } from './modules/account-export/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
 import { cardsRoutes } from './modules/cards/routes';
@@ -66,6 +67,7 @@ function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
       .route('/', confirmationResendRoutes(deps))
       .route('/', accountRoutes(deps))
       .route('/', accountDeletionRoutes(deps))
+      .route('/', accountExportRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))
       .route('/', webhooksRoutes(deps))

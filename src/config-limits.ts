@@ -70,6 +70,8 @@ export const LIMITS = {
   },
   /** Address changes (each mails the new address and the old) one user may ask for in 10 minutes. */
   addressChangeMailsPer10Minutes: { env: 'ADDRESS_CHANGE_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
+  /** Data exports (`GET /v1/user/me/export`, each reads every workshop of the account) one user may ask for in 10 minutes. */
+  dataExportsPer10Minutes: { env: 'DATA_EXPORTS_PER_10_MINUTES', fallback: 3, windowS: 600 },
   /** Confirmation mails one user may have sent again in 10 minutes. */
   confirmationMailsPer10Minutes: { env: 'CONFIRMATION_MAILS_PER_10_MINUTES', fallback: 3, windowS: 600 },
   /** Socket.IO joins one connection may make in 10 seconds. */

@@ -300,12 +300,7 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  /*
-   * The data export (`GET /v1/user/me/export`) is being added to the service on its own branch;
-   * until it is merged the route answers 404 here, so its test is marked todo. Drop `.todo` once it
-   * is in.
-   */
-  it.todo('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
+  it('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
     const user = await createConfirmedUser(t, 'Hal');
     await t.request('POST', '/v1/workshops', { token: user.token, body: { title: 'Hal’s retro' } });
     const { page, problems } = await browser.newPage(LAPTOP);

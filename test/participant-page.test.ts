@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Step, WorkshopClient } from '../client-sdk/src/index';
 import { browserAvailable, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { expectAccessible } from './helpers/console';
+import { sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -111,6 +112,7 @@ async function guestWithAnIdea(browser: TestBrowser, t: { url: string }) {
 describe.skipIf(!browserAvailable)('the participant page', () => {
   const browser = useBrowser();
   const t = useServer();
+  const openLive = useLiveWorkshops();
 
   it('is served with the strict policy, with a script under its budget', async () => {
     for (const path of ['/join', '/w/some-workshop']) {
@@ -843,6 +845,59 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(await cardsTitled(fay, inWorkshop.params.path.workshop_id, 'Idea from phone 1')).toBe(1);
     for (const { problems } of phones) expect(problems.errors).toEqual([]);
   }, 60_000);
+
+  it('waits in the lobby before the first step, with the title, that it has not started and who is here, and moves to the step live when it starts', async () => {
+    const { fay, id, inWorkshop, code } = await workshopWithCode(t, 'Monday <i>kick-off</i>');
+    const facilitator = await fay.get('/v1/user/me');
+    const first = await fay.post('/v1/workshops/{workshop_id}/steps', {
+      ...inWorkshop,
+      body: { name: 'Check-in', instructions: 'One word for your mood.' },
+    });
+    await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote' } });
+    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Moods' },
+    });
+    // The facilitator has the workshop open too: she is among those here.
+    await openLive(fay, id);
+
+    const { page, problems } = await phone(browser);
+    await joinAsGuest(page, t.url, code, 'Gus');
+    await shown(page, '#step-name', 'The workshop has not started yet');
+    expect(await page.textContent('#workshop-title')).toBe('Monday <i>kick-off</i>');
+    await until(
+      async () =>
+        JSON.stringify((await page.locator('#lobby-people li').allTextContents()).sort()) ===
+        JSON.stringify([facilitator.name, 'Gus (you)'].sort()),
+      'the facilitator and Gus listed as here',
+    );
+    // Nothing to write, and no board: the server would refuse it all until the first step.
+    for (const hidden of ['#add', '#cards', '#points', '#empty'])
+      expect(await page.isVisible(hidden), `${hidden} in the lobby`).toBe(false);
+    expect(await page.getByRole('button', { name: /^Give a point/ }).count()).toBe(0);
+    await expectAccessible(page, 'the participant page in the lobby');
+
+    // A second person comes in: the list grows live.
+    const { page: other } = await phone(browser);
+    await joinAsGuest(other, t.url, code, 'Ida');
+    await shown(page, '#lobby-people', /Ida \(guest\)/);
+
+    await timeToShow(
+      () => fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: first.id } }),
+      () => shown(page, '#step-name', 'Check-in'),
+      SHOWS_WITHIN_MS,
+    );
+    expect(await page.isVisible('#lobby')).toBe(false);
+    expect(await page.textContent('#step-instructions')).toBe('One word for your mood.');
+    await shown(page, '#announce', 'Now: Check-in');
+    // The step lets everyone add ideas: the form is there and the idea lands.
+    await page.getByLabel('Your idea').fill('Curious');
+    await page.getByRole('button', { name: 'Add idea' }).click();
+    await until(async () => (await cardsTitled(fay, id, 'Curious')) === 1, 'the idea written once started');
+    await shown(page, `#cards .stack:has([data-card-id="${cluster.id}"]) .ideas .title`, 'Curious');
+    expect(await page.evaluate(() => document.querySelectorAll('i').length)).toBe(0);
+    expect(problems.errors).toEqual([]);
+  });
 
   it('is usable with a keyboard and a screen reader: labelled controls, named buttons, large targets, no sideways scrolling, text as text', async () => {
     const { fay, id, inWorkshop, code } = await workshopWithCode(t, '<img src=x onerror="window.pwned = 1">');

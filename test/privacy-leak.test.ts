@@ -295,8 +295,9 @@ describe('private writing and anonymous authors on every channel', () => {
     expect(await read(ana)).toBeNull();
     expect(await read(ben)).toBe(ben.id);
 
-    // The level stays with the card when the step changes.
-    await api('PUT', base, fay, { current_step_id: null });
+    // The level stays with the card when the step changes (to one naming authors).
+    const named = await api('POST', `${base}/steps`, fay, { name: 'Named' });
+    await api('PUT', base, fay, { current_step_id: named.id });
     expect((await api('GET', base, ana)).authors).toBe('shown');
     expect(await read(ana)).toBeNull();
     const later = await api('POST', `${base}/cards`, ben, { type: 'idea', parent: board.id, title: 'Named idea' });

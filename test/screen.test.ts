@@ -12,6 +12,7 @@ import { browserAvailable, openScreen, shown, SHOWS_WITHIN_MS, timeToShow, useBr
 import { useServer } from './helpers/cast';
 import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
+import { expectAccessible } from './helpers/console';
 import { quietFor } from './helpers/wait';
 
 /*
@@ -509,6 +510,61 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       await quietFor(500, "the access code's 403 reaching the participant's screen");
       expect(await participants.isVisible('#invite')).toBe(false);
       expect(await participants.locator('#invite-code').textContent()).toBe('');
+      expect(problems.errors).toEqual([]);
+    });
+  });
+
+  describe('in the lobby, before the first step', () => {
+    const t = useServer({ publicUrl: 'https://workshops.example.test' });
+
+    it('shows the invitation large in the middle, readable and scannable from the back, and puts it back in its corner when the step starts', async () => {
+      const fay = (await sdkUser(t, 'Fay')).api;
+      const pat = (await sdkUser(t, 'Pat')).api;
+      const { id, inWorkshop } = await sdkWorkshop(fay, [pat], 'Lobby');
+      const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Warm-up' } });
+      await fay.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'cluster', title: 'Prepared' },
+      });
+      const found = await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+      const code = found.access_code.replace(/\D/g, '');
+
+      const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(page, t.url, id, fay.token!);
+      await shown(page, '#step-name', 'The workshop has not started yet');
+      await shown(page, '#lobby #invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
+      expect(await page.textContent('#lobby #invite-address')).toBe('workshops.example.test/join');
+      const large = (await page.locator('#invite-qr svg').boundingBox())!;
+      // At least half the screen's height: scanned from the back of the room.
+      expect(large.height).toBeGreaterThanOrEqual(360);
+      const codeHeight = (await page.locator('#invite-code').boundingBox())!.height;
+      const photo = await page.locator('#invite-qr svg').screenshot();
+      const { data, info } = await sharp(photo).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect(
+        jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height)?.data,
+      ).toBe(found.join_url);
+      // The board waits for the first step.
+      expect(await page.isVisible('#clusters .card')).toBe(false);
+      await expectAccessible(page, 'the screen in the lobby');
+      // On a phone the invitation stacks, with no sideways scrolling.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+      await page.setViewportSize({ width: 1280, height: 720 });
+
+      // A participant's screen in the lobby says so, with no invitation (the code is the facilitators').
+      const { page: participants } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await openScreen(participants, t.url, id, pat.token!);
+      await shown(participants, '#step-name', 'The workshop has not started yet');
+      await quietFor(500, "the access code's 403 reaching the participant's screen");
+      expect(await participants.isVisible('#invite')).toBe(false);
+
+      await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+      await shown(page, '#step-name', 'Warm-up');
+      await shown(page, '#meta #invite-code', `${code.slice(0, 3)}-${code.slice(3, 6)}-${code.slice(6)}`);
+      expect(await page.isVisible('#lobby')).toBe(false);
+      expect((await page.locator('#invite-qr svg').boundingBox())!.height).toBeLessThan(large.height / 2);
+      expect((await page.locator('#invite-code').boundingBox())!.height).toBeLessThan(codeHeight);
+      await shown(page, '#clusters .card .title', 'Prepared');
       expect(problems.errors).toEqual([]);
     });
   });

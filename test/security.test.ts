@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GuestSessionOutput } from '../src/modules/workshops/schemas';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { expectError, seedMember, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { useUsers } from './helpers/cast';
@@ -8,6 +7,7 @@ import {
   callOperation,
   documentedOperations,
   guardedAs,
+  guestOf,
   seedScene,
   succeeded,
   type Access,
@@ -63,17 +63,6 @@ function useScene() {
     Object.assign(scene, await seedScene(t, { fay, pat }));
   });
   return scene;
-}
-
-/** A new guest of the workshop, joined with its code. */
-async function guestOf(workshopId: string, facilitator: TestUser): Promise<TestUser> {
-  const { access_code } = await succeeded(
-    t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token }),
-  );
-  const session = await succeeded(
-    t.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code, name: 'Guest' } }),
-  );
-  return { token: session.token, id: session.user.id, email: '', name: session.user.name };
 }
 
 const call = (operation: Operation, scene: Scene, user?: TestUser) => callOperation(t, operation, scene, user);
@@ -148,7 +137,7 @@ describe('a guest of the workshop', () => {
   const scene = useScene();
   const guest = {} as TestUser;
   beforeAll(async () => {
-    Object.assign(guest, await guestOf(scene.workshop, fay));
+    Object.assign(guest, await guestOf(t, scene.workshop, fay));
   });
 
   it.each(guarded('facilitator').map((o) => [label(o), o] as const))('%s → 403', async (_, operation) => {
@@ -169,7 +158,7 @@ describe('a guest of another workshop', () => {
   const guest = {} as TestUser;
   beforeAll(async () => {
     const elsewhere = await seedWorkshopWith(t, otto, []);
-    Object.assign(guest, await guestOf(elsewhere.id, otto));
+    Object.assign(guest, await guestOf(t, elsewhere.id, otto));
   });
 
   it.each(guarded('owner', 'member', 'facilitator').map((o) => [label(o), o] as const))(

@@ -78,19 +78,23 @@ export function eventMapTypes(source: string): string {
   return header('src/realtime/events.ts') + rewritten;
 }
 
-/** Starts the server in-process on a free port and reads its OpenAPI document. */
+/**
+ * Starts the server in-process on a free port and reads its OpenAPI document. Its SQLite file is
+ * its own, migrated as the server starts: the test runs' migrated template is not there outside vitest.
+ */
 export async function serverOpenApiDocument(): Promise<unknown> {
   const { startTestServer } = await import('../../test/helpers/server.js');
-  // A database file of its own, migrated by the server at start: outside a test run there is no
-  // run's template to copy.
-  const dir = mkdtempSync(join(tmpdir(), 'sdk-openapi-'));
-  const server = await startTestServer({ databasePath: join(dir, 'openapi.db') });
+  const dir = mkdtempSync(join(tmpdir(), 'sdk-generate-'));
   try {
-    const response = await fetch(`${server.url}/v1/openapi.json`);
-    if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
-    return await response.json();
+    const server = await startTestServer({ databasePath: join(dir, 'openapi.db') }, { store: 'sqlite' });
+    try {
+      const response = await fetch(`${server.url}/v1/openapi.json`);
+      if (!response.ok) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
+      return await response.json();
+    } finally {
+      await server.close();
+    }
   } finally {
-    await server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@ export { openWorkshop } from './live/session.js';
 export type { LiveOptions } from './live/socket.js';
 export type { LiveWorkshop } from './live/store.js';
 export {
+  inLobby,
   privacyOf,
   timerRemainingMs,
   type EventName,

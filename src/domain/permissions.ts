@@ -38,7 +38,11 @@ export interface StepPrefs {
   authors: AuthorVisibility;
 }
 
-/** A step created without prefs, and a workshop with no current step, allow everything on one's own cards. */
+/**
+ * A step created without prefs, and a workshop without any step, allow everything on one's own
+ * cards. A workshop in its lobby (`WorkshopAccess.inLobby`) shows what these show and lets
+ * participants write nothing.
+ */
 export const DEFAULT_PREFS: StepPrefs = Object.freeze({
   allow_add_idea: true,
   allow_add_cluster: true,
@@ -81,12 +85,17 @@ export interface WorkshopAccess {
   role: WorkshopRole;
   /** The current step's prefs, or the defaults when there is no current step. */
   prefs: StepPrefs;
+  /**
+   * Whether the workshop is in its lobby (docs/api.md#the-lobby): it has steps and none is current,
+   * so participants read (as the default prefs show) and write nothing until a facilitator starts one.
+   */
+  inLobby: boolean;
 }
 
 /**
- * Everything a member may try. Participant rights come from the current step's prefs;
- * facilitators may do all of it. `manage_feedback` is changing or removing a vote, rating, item,
- * comment or attachment: its author's, or any for facilitators.
+ * Everything a member may try. Participant rights come from the current step's prefs (none but
+ * `read` in the lobby); facilitators may do all of it. `manage_feedback` is changing or removing
+ * a vote, rating, item, comment or attachment: its author's, or any for facilitators.
  */
 export type Action =
   | 'read'

@@ -51,6 +51,13 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
           <ul id="outbox-list" class="outbox-list"></ul>
         </section>
         <p id="refused" class="refused" role="alert" hidden></p>
+        <section id="lobby" class="lobby" aria-labelledby="lobby-title" hidden>
+          <h2 id="lobby-title">You are in</h2>
+          <p>The facilitator has not started the workshop yet. Nothing can be written before then: this page moves to the first step by itself as soon as it starts.</p>
+          <h3 id="lobby-people-title" class="lobby-people-title">Here now</h3>
+          <ul id="lobby-people" class="lobby-people" aria-labelledby="lobby-people-title"></ul>
+          <p id="lobby-more" class="hint" hidden></p>
+        </section>
         <section id="spotlight" class="spotlight" aria-labelledby="spotlight-title" hidden>
           <h2 id="spotlight-title" class="spotlight-title">On the screen now</h2>
           <div id="spotlight-card"></div>

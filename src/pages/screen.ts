@@ -34,7 +34,7 @@ export function screenPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>, pu
           <p id="private-count" class="private-count" hidden></p>
           ${PRIVACY_NOTICES.anonymous}
         </div>
-        <div class="meta">
+        <div id="meta" class="meta">
           <p id="timer" class="timer" hidden></p>
           <p id="participation" class="participation" hidden></p>
           <p id="presence" class="presence"></p>
@@ -46,6 +46,7 @@ export function screenPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>, pu
           </aside>
         </div>
       </header>
+      <section id="lobby" class="lobby" aria-label="Before the first step" hidden></section>
       <section id="spotlight" class="spotlight" aria-live="polite" hidden></section>
       <section id="board" class="board" hidden></section>
       <section id="clusters" class="clusters"></section>

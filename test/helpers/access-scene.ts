@@ -14,6 +14,7 @@ import type { StepOutput } from '../../src/domain/steps';
 import type { IllustrationOutput } from '../../src/domain/steps';
 import type { VoteOutput } from '../../src/domain/votes';
 import type { UserRoleOutput } from '../../src/domain/workshops';
+import type { GuestSessionOutput } from '../../src/modules/workshops/schemas';
 import {
   multipart,
   pngImage,
@@ -137,6 +138,7 @@ export const ACCESS: Record<string, [Access, Body?]> = {
   'PUT /v1/user/me/password': ['user', json(() => ({ current_password: 'not it', password: 'long enough' }))],
   'PUT /v1/user/me/email': ['user', json(() => ({ email: 'moved@example.test', password: 'not it' }))],
   'GET /v1/user/me/sessions': ['user'],
+  'GET /v1/user/me/export': ['user'],
   'DELETE /v1/user/me/sessions/{id}': ['user'],
   'DELETE /v1/user/me/sessions': ['user'],
   'GET /v1/user/me/deletion': ['user'],
@@ -408,6 +410,21 @@ export async function seedScene(
     export: exported.id,
     file: { key: file.key, container: file.container },
   };
+}
+
+/** A new guest of the workshop, joined with the code its facilitator reads, as the participant page joins. */
+export async function guestOf(
+  t: Pick<TestServer, 'request'>,
+  workshopId: string,
+  facilitator: TestUser,
+): Promise<TestUser> {
+  const { access_code } = await succeeded(
+    t.request<{ access_code: string }>('GET', `/v1/workshops/${workshopId}/access_code`, { token: facilitator.token }),
+  );
+  const session = await succeeded(
+    t.request<GuestSessionOutput>('POST', '/v1/workshops/join/guest', { body: { access_code, name: 'Guest' } }),
+  );
+  return { token: session.token, id: session.user.id, email: '', name: session.user.name };
 }
 
 /** Calls `operation` on the scene as `user` (anonymous without), with its classified body. */

@@ -157,7 +157,13 @@ export async function seedCard(
   t: TestServer,
   workshopId: string,
   author: TestUser,
-  values: { type?: 'idea' | 'cluster'; title?: string; parentId?: string | null; aside?: boolean } = {},
+  values: {
+    type?: 'idea' | 'cluster';
+    title?: string;
+    content?: string;
+    parentId?: string | null;
+    aside?: boolean;
+  } = {},
 ) {
   return t.write(async (tx, { cards, workshops }) => {
     const [numbered] = await tx
@@ -180,6 +186,7 @@ export async function seedCard(
         number,
         type: values.type ?? (parentId ? 'idea' : 'cluster'),
         title: values.title ?? `Card ${number}`,
+        content: values.content ?? '',
         parentId,
         aside: values.aside ?? false,
         position: siblings,

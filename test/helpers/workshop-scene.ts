@@ -37,8 +37,8 @@ export interface BuiltScene {
 }
 
 /**
- * Builds the workshop through the REST API, as its people would: `people[0]` facilitates, the
- * others join as participants and vote, rate, comment and add items.
+ * Builds the workshop through the REST API, as its people would: `people[0]` facilitates and
+ * starts the first step, the others join as participants and vote, rate, comment and add items.
  */
 export async function buildScene(t: TestServer, people: TestUser[], spec: SceneSpec): Promise<BuiltScene> {
   const [facilitator] = people;
@@ -54,7 +54,10 @@ export async function buildScene(t: TestServer, people: TestUser[], spec: SceneS
   const base = `/v1/workshops/${workshop.id}`;
   const code = (await as<{ access_code: string }>(facilitator!, 'GET', `${base}/access_code`)).access_code;
   for (const person of people.slice(1)) await as(person, 'POST', '/v1/workshops/join', { access_code: code });
-  for (const step of spec.steps) await as(facilitator!, 'POST', `${base}/steps`, step);
+  const steps: Array<{ id: string }> = [];
+  for (const step of spec.steps) steps.push(await as<{ id: string }>(facilitator!, 'POST', `${base}/steps`, step));
+  // A workshop with steps takes participants' writes once one is current (docs/api.md#the-lobby).
+  if (steps[0]) await as(facilitator!, 'PUT', base, { current_step_id: steps[0].id });
   const criteria: CriterionOutput[] = [];
   for (const criterion of spec.criteria)
     criteria.push(await as<CriterionOutput>(facilitator!, 'POST', `${base}/criteria`, criterion));

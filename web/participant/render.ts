@@ -1,5 +1,5 @@
 import type { Card } from 'workshop-sdk';
-import { timerRemainingMs, type WorkshopState } from 'workshop-sdk/live';
+import { inLobby, timerRemainingMs, type WorkshopState } from 'workshop-sdk/live';
 import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board';
 import { clockText, showPrivacy } from '../shared/step';
 import { placeChildren } from './card-dom';
@@ -37,6 +37,8 @@ export class WorkshopPage {
   private spotlight: { id: string; view: CardView } | null = null;
   private clusterOptions = '';
   private stepId: string | null | undefined = undefined;
+  /** The names the lobby lists, as last drawn. */
+  private lobbyNames = '';
 
   constructor(
     private readonly session: ParticipantSession,
@@ -47,12 +49,18 @@ export class WorkshopPage {
     const { session } = this;
     const state = session.live.state;
     const archived = state.workshop.state === 'archived';
+    // In the lobby (steps, none started) the page waits: nothing to write, no board yet.
+    const lobby = inLobby(state);
+    const writable = !archived && !lobby;
     const prefs: Prefs = state.step?.prefs ?? DEFAULT_PREFS;
-    const may = (right: Exclude<keyof Prefs, 'allow_edit' | 'allow_delete'>) => !archived && prefs[right];
+    const may = (right: Exclude<keyof Prefs, 'allow_edit' | 'allow_delete'>) => writable && prefs[right];
 
     document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
     setText(byId('workshop-title'), state.workshop.title);
-    setText(byId('step-name'), state.step?.name ?? 'Waiting for the first step');
+    setText(
+      byId('step-name'),
+      state.step?.name ?? (lobby ? 'The workshop has not started yet' : 'Waiting for the first step'),
+    );
     setText(byId('step-instructions'), state.step?.instructions ?? '');
     if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null))
       announce(`Now: ${state.step?.name ?? 'no step'}`);
@@ -60,6 +68,7 @@ export class WorkshopPage {
     showPrivacy(state);
     byId('archived').hidden = !archived;
     setText(byId('presence'), `${state.presence.count} connected`);
+    this.drawLobby(state, lobby);
     this.drawTimer(state);
 
     // Votes: the person's, with those waiting to be sent, against the workshop's budget.
@@ -138,8 +147,8 @@ export class WorkshopPage {
           sending: session.sendingFiles.get(card.id) ?? [],
           mayAdd: may('allow_attachment'),
         },
-        mayEdit: !archived && session.mayChange(prefs.allow_edit, card),
-        mayRemove: !archived && session.mayChange(prefs.allow_delete, card),
+        mayEdit: writable && session.mayChange(prefs.allow_edit, card),
+        mayRemove: writable && session.mayChange(prefs.allow_delete, card),
         waitingTitle: outbox.waitingOn('edit', card.id).at(-1)?.title ?? null,
         comments: {
           list: session.comments.get(card.id) ?? null,
@@ -150,13 +159,37 @@ export class WorkshopPage {
     };
 
     const board = boardOf({ cards: state.cards, view, scoresShown, placements: {}, zones: {}, background: null });
-    this.drawSpotlight(board.focus, following, frameOf);
-    this.drawStacks(board.loose, board.focus?.id ?? null, frameOf);
-    byId('empty').hidden = board.loose.length > 0;
+    this.drawSpotlight(lobby ? null : board.focus, following, frameOf);
+    this.drawStacks(lobby ? [] : board.loose, board.focus?.id ?? null, frameOf);
+    byId('cards').hidden = lobby;
+    byId('empty').hidden = lobby || board.loose.length > 0;
     byId('following').hidden = !following;
 
     this.drawForms(state, may('allow_add_idea'), may('allow_add_cluster'));
     drawOutbox(this.session, state);
+  }
+
+  /** The waiting view of the lobby: that the workshop has not started, and who is here meanwhile. */
+  private drawLobby(state: WorkshopState, lobby: boolean): void {
+    byId('lobby').hidden = !lobby;
+    if (!lobby) return;
+    const { users, count } = state.presence;
+    const names = users.map((user) =>
+      user.id === this.session.me ? `${user.name} (you)` : user.guest ? `${user.name} (guest)` : user.name,
+    );
+    if (JSON.stringify(names) !== this.lobbyNames) {
+      this.lobbyNames = JSON.stringify(names);
+      byId('lobby-people').replaceChildren(
+        ...names.map((name) => {
+          const item = document.createElement('li');
+          item.textContent = name;
+          return item;
+        }),
+      );
+    }
+    const more = count - users.length;
+    byId('lobby-more').hidden = more <= 0;
+    setText(byId('lobby-more'), `and ${more} more`);
   }
 
   drawTimer(state: WorkshopState): void {

@@ -23,7 +23,10 @@ export type Prefs = Pick<
   | 'allow_delete'
 >;
 
-/** A workshop with no current step lets participants do everything (docs/api.md#who-may-do-what). */
+/**
+ * A workshop without steps lets participants do everything on their own cards
+ * (docs/api.md#who-may-do-what); one in its lobby, nothing (`inLobby`, docs/api.md#the-lobby).
+ */
 export const DEFAULT_PREFS: Prefs = {
   allow_add_idea: true,
   allow_add_cluster: true,

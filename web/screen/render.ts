@@ -1,5 +1,5 @@
 import type { Card, Participation } from 'workshop-sdk';
-import type { WorkshopState } from 'workshop-sdk/live';
+import { inLobby, type WorkshopState } from 'workshop-sdk/live';
 import type { Board, Stack, ZoneArea } from '../shared/board';
 import { clockText, showPrivacy } from '../shared/step';
 
@@ -43,8 +43,11 @@ function element<K extends keyof HTMLElementTagNameMap>(
 export function renderFrame(input: Frame): void {
   const { state, board } = input;
   document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+  const lobby = inLobby(state);
   byId('workshop-title').textContent = state.workshop.title;
-  byId('step-name').textContent = state.step?.name ?? 'Waiting for the first step';
+  byId('step-name').textContent =
+    state.step?.name ?? (lobby ? 'The workshop has not started yet' : 'Waiting for the first step');
+  renderLobby(lobby);
   byId('step-instructions').textContent = state.step?.instructions ?? '';
   // What the current step lets participants see of each other, said on the wall too.
   const privacy = showPrivacy(state);
@@ -66,16 +69,28 @@ export function renderFrame(input: Frame): void {
   byId('following').hidden = !frame.following;
 
   const spotlight = byId('spotlight');
-  spotlight.hidden = board.focus === null;
-  spotlight.replaceChildren(...(board.focus ? [cardElement(board.focus, frame, 'spotlight-card')] : []));
+  spotlight.hidden = lobby || board.focus === null;
+  spotlight.replaceChildren(...(board.focus && !lobby ? [cardElement(board.focus, frame, 'spotlight-card')] : []));
 
   const drawn = byId('board');
-  drawn.hidden = board.zones.length === 0;
+  drawn.hidden = lobby || board.zones.length === 0;
   drawn.style.gridTemplateColumns = `repeat(${Math.ceil(board.cols)}, minmax(0, 1fr))`;
   drawn.style.gridTemplateRows = `repeat(${Math.ceil(board.rows)}, minmax(var(--grid-row), auto))`;
   drawn.replaceChildren(...board.zones.map((area) => zoneElement(area, frame)));
-  byId('clusters').replaceChildren(...board.loose.map((stack) => stackElement(stack, frame)));
-  byId('empty').hidden = board.zones.length > 0 || board.loose.length > 0;
+  byId('clusters').replaceChildren(...(lobby ? [] : board.loose.map((stack) => stackElement(stack, frame))));
+  byId('empty').hidden = lobby || board.zones.length > 0 || board.loose.length > 0;
+}
+
+/**
+ * In the lobby the room is still coming in: the invitation (when this screen has one, see
+ * `invite` in `app.ts`) leaves its corner for the middle of the screen, large enough to scan and
+ * read from the back, and the board waits for the first step.
+ */
+function renderLobby(lobby: boolean): void {
+  byId('lobby').hidden = !lobby;
+  const invite = byId('invite');
+  const home = byId(lobby ? 'lobby' : 'meta');
+  if (invite.parentElement !== home) home.append(invite);
 }
 
 function renderParticipation(participation: Participation | null): void {

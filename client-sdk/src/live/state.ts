@@ -21,6 +21,11 @@ export interface WorkshopState {
   workshop: Workshop;
   /** The current step, or null when none is. */
   step: Step | null;
+  /**
+   * The workshop's steps by position, as loaded and as their events add, change and remove them
+   * (see `inLobby`).
+   */
+  steps: Step[];
   /** What screens should show; with `forceSync`, participants' screens follow it. */
   view: View;
   forceSync: boolean;
@@ -60,6 +65,7 @@ export function stateFromSnapshot(
     error: null,
     workshop,
     step: snapshot.steps.find((step) => step.id === workshop.current_step_id) ?? null,
+    steps: byPosition(snapshot.steps),
     view: workshop.view,
     forceSync: workshop.force_sync,
     cards: ordered(snapshot.cards),
@@ -95,6 +101,7 @@ const REDUCERS: Reducers = {
   'step:changed': (state, { step }) => ({
     ...state,
     step,
+    steps: step ? withStep(state.steps, step) : state.steps,
     workshop: { ...state.workshop, ...stepPrivacy(step), current_step_id: step?.id ?? null },
   }),
   'view:changed': (state, { view, force_sync }) => ({
@@ -122,9 +129,13 @@ const REDUCERS: Reducers = {
     if (action === 'moveCards' && change)
       return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
     const step = change?.step as Step | undefined;
-    if (action === 'updateStep' && step && step.id === state.step?.id)
-      return { ...state, step, workshop: { ...state.workshop, ...stepPrivacy(step) } };
-    return state;
+    if (!step) return state;
+    if (action === 'removeStep') return { ...state, steps: state.steps.filter((kept) => kept.id !== step.id) };
+    if (action !== 'addStep' && action !== 'updateStep') return state;
+    const steps = withStep(state.steps, step);
+    if (step.id === state.step?.id)
+      return { ...state, steps, step, workshop: { ...state.workshop, ...stepPrivacy(step) } };
+    return { ...state, steps };
   },
   // Carried in the event for listeners; the state keeps no comments, exports or notifications.
   'comment:created': (state) => state,
@@ -157,6 +168,25 @@ export interface Privacy {
 
 export function privacyOf(state: Pick<WorkshopState, 'workshop'>): Privacy {
   return { cardsVisible: state.workshop.cards_visible ?? 'all', authors: state.workshop.authors ?? 'shown' };
+}
+
+/**
+ * Whether the workshop is in its lobby (docs/api.md#the-lobby): it has steps and none is current
+ * yet, so participants read but write nothing until a facilitator starts one. A workshop without
+ * steps is not: its participants write as a step made without prefs lets them.
+ */
+export function inLobby(state: Pick<WorkshopState, 'step' | 'steps'>): boolean {
+  return state.step === null && state.steps.length > 0;
+}
+
+/** Steps in agenda order. */
+function byPosition(steps: readonly Step[]): Step[] {
+  return [...steps].sort((a, b) => a.position - b.position);
+}
+
+/** `steps` with `step` put in, or in place of its older copy. */
+function withStep(steps: readonly Step[], step: Step): Step[] {
+  return byPosition([...steps.filter((kept) => kept.id !== step.id), step]);
 }
 
 /** The workshop's `cards_visible` and `authors` while `step` is the current one. */

@@ -39,8 +39,8 @@ function roleOf(memberRole: WorkshopRole | null | undefined, isOrgAdmin: boolean
 }
 
 /**
- * The caller's role in a workshop (`roleOf`), with the workshop and the current step's prefs; null
- * for a stranger or a missing workshop.
+ * The caller's role in a workshop (`roleOf`), with the workshop, the current step's prefs and
+ * whether it is in its lobby; null for a stranger or a missing workshop.
  */
 export async function findAccess(db: Db, workshopId: string, userId: string): Promise<LoadedAccess | null> {
   return accessOf(await accessRow(db, workshopId, userId), userId);
@@ -48,7 +48,9 @@ export async function findAccess(db: Db, workshopId: string, userId: string): Pr
 
 function accessOf(row: Awaited<ReturnType<typeof accessRow>>, userId: string): LoadedAccess | null {
   const role = row && roleOf(row.memberRole, sqlBoolean(row.orgAdmin));
-  return role ? { workshop: row.workshop, userId, role, prefs: prefsOf(row.stepPrefs) } : null;
+  return role
+    ? { workshop: row.workshop, userId, role, prefs: prefsOf(row.stepPrefs), inLobby: sqlBoolean(row.inLobby) }
+    : null;
 }
 
 /** The key of a user's access to a workshop in the map `findAccesses` answers. */
@@ -66,7 +68,10 @@ export async function findAccesses(
   if (asked.length === 0) return accesses;
   const found = await workshopsWithStepPrefs(db, [...new Set(asked.map((a) => a.workshopId))]);
   const byId = new Map(
-    found.map((row) => [row.workshop.id, { workshop: row.workshop, prefs: prefsOf(row.stepPrefs) }]),
+    found.map((row) => [
+      row.workshop.id,
+      { workshop: row.workshop, prefs: prefsOf(row.stepPrefs), inLobby: sqlBoolean(row.inLobby) },
+    ]),
   );
   const pairs = [
     ...new Map(
@@ -86,10 +91,10 @@ export async function findAccesses(
   const admins = owned.length === 0 ? [] : await organizationAdminsAmong(db, owned);
   const isAdmin = new Set(admins.map((row) => `${row.organizationId}\u0000${row.userId}`));
   for (const [workshopId, userId] of pairs) {
-    const { workshop, prefs } = byId.get(workshopId)!;
+    const { workshop, prefs, inLobby } = byId.get(workshopId)!;
     const orgAdmin = workshop.ownerType === 'organization' && isAdmin.has(`${workshop.ownerId}\u0000${userId}`);
     const role = roleOf(memberRoles.get(accessKey(workshopId, userId)), orgAdmin);
-    if (role) accesses.set(accessKey(workshopId, userId), { workshop, prefs, userId, role });
+    if (role) accesses.set(accessKey(workshopId, userId), { workshop, prefs, inLobby, userId, role });
   }
   return accesses;
 }

@@ -10,12 +10,24 @@ import type { StepPrefs } from '../../domain/permissions';
  * all are prepared once per connection.
  */
 
+/**
+ * Whether the workshop of the row is in its lobby (docs/api.md#the-lobby): no current step, and
+ * steps. The steps are looked for under another name, since the current step is joined as `steps`.
+ */
+function inLobbySql(db: Db) {
+  const { workshops } = tablesOf(db);
+  return sql<boolean>`case when ${workshops.currentStepId} is null
+    then exists (select 1 from steps lobby_steps where lobby_steps.workshop_id = ${workshops.id})
+    else false end`;
+}
+
 const queries = preparedPerDb((db: Db) => {
   const { organizationMembers, steps, workshopMembers, workshops } = tablesOf(db);
   const userId = sql.placeholder('userId');
   const isOrgAdmin = sql<boolean>`exists (select 1 from ${organizationMembers}
     where ${organizationMembers.organizationId} = ${workshops.ownerId}
       and ${organizationMembers.userId} = ${userId} and ${organizationMembers.role} = 'admin')`;
+  const inLobby = inLobbySql(db);
   return {
     currentPrefs: named(
       db
@@ -54,6 +66,7 @@ const queries = preparedPerDb((db: Db) => {
           memberRole: workshopMembers.role,
           orgAdmin: sql<boolean>`case when ${workshops.ownerType} = 'organization' then ${isOrgAdmin} else false end`,
           stepPrefs: steps.prefs,
+          inLobby,
         })
         .from(workshops)
         .leftJoin(
@@ -74,7 +87,7 @@ const batchQueries = preparedPerDb((db: Db) => {
   return {
     workshops: named(
       db
-        .select({ workshop: workshops, stepPrefs: steps.prefs })
+        .select({ workshop: workshops, stepPrefs: steps.prefs, inLobby: inLobbySql(db) })
         .from(workshops)
         .leftJoin(steps, eq(steps.id, workshops.currentStepId))
         .where(inList(db, workshops.id, p('workshopIds'))),
@@ -127,14 +140,15 @@ type IdPairs = ReadonlyArray<readonly [string, string]>;
 
 /**
  * The workshop, the user's membership role in it (null for none), whether they are an admin of
- * the organization owning it, and the current step's prefs; undefined for a missing workshop.
+ * the organization owning it, the current step's prefs and whether the workshop is in its lobby;
+ * undefined for a missing workshop.
  */
 export async function accessRow(db: Db, workshopId: string, userId: string) {
   const [row] = await queries(db).access.execute({ workshopId, userId });
   return row;
 }
 
-/** The workshops of `workshopIds` that exist, each with its current step's prefs. */
+/** The workshops of `workshopIds` that exist, each with its current step's prefs and whether it is in its lobby. */
 export function workshopsWithStepPrefs(db: Db, workshopIds: readonly string[]) {
   return batchQueries(db).workshops.execute({ workshopIds: JSON.stringify(workshopIds) });
 }

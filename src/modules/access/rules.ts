@@ -3,10 +3,14 @@ import type { Action, WorkshopAccess } from '../../domain/permissions';
 
 /*
  * Who may do what in a workshop (docs/api.md#who-may-do-what), in one place: the participant rights a step grants
- * (`StepPrefs`), the actions a member may try (`Action`), the boolean question (`may`) and the
- * refusal that answers a request (`authorize`). Everything that asks "may this user do X on this
- * workshop now" asks here, REST, Socket.IO and the Yjs documents alike.
+ * (`StepPrefs`; none in the lobby), the actions a member may try (`Action`), the boolean question
+ * (`may`) and the refusal that answers a request (`authorize`). Everything that asks "may this
+ * user do X on this workshop now" asks here, REST, Socket.IO and the Yjs documents alike.
  */
+
+/** What a participant is told of a write in the lobby (docs/api.md#the-lobby). */
+export const LOBBY_REFUSAL =
+  'This workshop has not started yet: you can take part once the facilitator starts its first step.';
 
 /** Whether the caller may do `action` now; an archived workshop refuses every write (see `allowArchived`). */
 export function may(access: WorkshopAccess, action: Action, options: { allowArchived?: boolean } = {}): boolean {
@@ -15,8 +19,9 @@ export function may(access: WorkshopAccess, action: Action, options: { allowArch
 
 /**
  * The throwing form of `may`, for requests: 403 when the role or the current step does not allow
- * `action`, 409 `workshop_archived` for any write to an archived workshop. `allowArchived` is for
- * the one write an archived workshop accepts: the update that sets it running again.
+ * `action`, or the workshop is in its lobby; 409 `workshop_archived` for any write to an archived
+ * workshop. `allowArchived` is for the one write an archived workshop accepts: the update that
+ * sets it running again.
  */
 export function authorize(access: WorkshopAccess, action: Action, options: { allowArchived?: boolean } = {}): void {
   const refused = refusal(access, action, options);
@@ -25,7 +30,11 @@ export function authorize(access: WorkshopAccess, action: Action, options: { all
 
 function refusal(access: WorkshopAccess, action: Action, options: { allowArchived?: boolean }): AppError | null {
   if (action === 'read') return null;
-  if (access.role !== 'facilitator' && !participantMay(access, action)) return forbidden(describeRefusal(action));
+  if (access.role !== 'facilitator') {
+    // In the lobby participants write nothing, whatever the defaults would allow.
+    if (access.inLobby && action !== 'facilitate') return forbidden(LOBBY_REFUSAL);
+    if (!participantMay(access, action)) return forbidden(describeRefusal(action));
+  }
   if (access.workshop.state === 'archived' && !options.allowArchived) {
     return new AppError('workshop_archived', 'This workshop is archived; set its state back to running to change it.');
   }

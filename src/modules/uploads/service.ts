@@ -2,6 +2,9 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import type { FileStore } from '../../files/store';
 import { AppError, invalid, notFound } from '../../http/errors';
+import { contentDisposition } from '../../http/content-disposition';
+import { findAccess } from '../access/load';
+import { authorize } from '../access/rules';
 import { isImageMimetype, transformImage } from './images';
 import { checkedMimetype, peekStream, servedAs, SIGNATURE_BYTES } from './file-types';
 import { cleanFileName, declaredMimetype } from './multipart';
@@ -55,6 +58,10 @@ export async function uploadFile(
   const data = new Uint8Array(await part.arrayBuffer());
   const { database, config } = deps;
   const workshopId = uploader.guest ? await guestWorkshopOf(database.db, uploader.id) : null;
+  // A guest's upload can only become an attachment in their workshop: it needs that right now
+  // (none in the lobby, docs/api.md#the-lobby).
+  const access = workshopId ? await findAccess(database.db, workshopId, uploader.id) : null;
+  if (access) authorize(access, 'attachment', { allowArchived: true });
   await refuseBeyondDailyAllowance(database.db, config, uploader, data.byteLength);
   if (workshopId) await refuseBeyondWorkshopRoom(database.db, config, workshopId, data.byteLength);
   const admit = (tx: Db) => admitUpload(tx, deps, uploader, { size: data.byteLength, workshopId });
@@ -146,10 +153,4 @@ function requestedSize(query: FileQuery): { width: number; height: number } {
   if (query.width === undefined) throw invalid('width', 'width (1..4096) is required with mode.');
   if (query.height === undefined) throw invalid('height', 'height (1..4096) is required with mode.');
   return { width: query.width, height: query.height };
-}
-
-/** With an ASCII fallback name and the exact name in RFC 5987 form. */
-function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)}`;
 }

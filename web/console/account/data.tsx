@@ -1,5 +1,5 @@
 /*
- * The Account page's data export (`GET /v1/user/me/export`, docs/api.md#an-accounts-life): a ZIP
+ * The Account page's data export (`GET /v1/user/me/export`, docs/api.md#your-data-export): a ZIP
  * of the profile, organizations, sessions, tokens and notifications, the personal workshops as
  * native files, and what the person wrote in other workshops. The route wants the token, which a
  * plain link cannot send, so the page fetches the file and hands it to the browser through a
