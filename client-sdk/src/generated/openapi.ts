@@ -7034,6 +7034,7 @@ export interface operations {
                         cols?: number;
                     };
                     zones?: {
+                        id?: string;
                         name: string;
                         x: number;
                         y: number;

@@ -30,7 +30,15 @@ export type PredefinedCanvasOutput = v.InferOutput<typeof PredefinedCanvasOutput
 
 // Inputs
 
-export const ZoneInput = v.object({ name: zoneName, x: coordinate, y: coordinate, rows: coordinate, cols: coordinate });
+/** `id`, when it names a zone of the current canvas, keeps that zone (its id and cluster link) across a new canvas. */
+export const ZoneInput = v.object({
+  id: v.optional(idString),
+  name: zoneName,
+  x: coordinate,
+  y: coordinate,
+  rows: coordinate,
+  cols: coordinate,
+});
 export type ZoneInput = v.InferOutput<typeof ZoneInput>;
 
 /**
