@@ -8,7 +8,7 @@
  * holds, other facilitators' moves included.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { openCanvas, type Placement, type WorkshopCanvas } from 'workshop-sdk/canvas';
 import { api, problemText } from '../api';
@@ -58,11 +58,15 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   }, [scope.id]);
 
   // A cluster dropped into another zone is drawn anew there: the keyboard stays on it.
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (refocus.current === null) return;
-    const id = refocus.current;
-    refocus.current = null;
-    surface.current?.parentElement?.querySelector<HTMLElement>(`[data-cluster-id="${CSS.escape(id)}"]`)?.focus();
+    const found = surface.current?.parentElement?.querySelector<HTMLElement>(
+      `[data-cluster-id="${CSS.escape(refocus.current)}"]`,
+    );
+    // Until the document's new state is drawn, the cluster may not be there yet.
+    if (!found) return;
+    found.focus();
+    if (document.activeElement === found) refocus.current = null;
   });
 
   const background = rest.value.value;
@@ -225,7 +229,18 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
           {problem.value}
         </p>
       )}
-      <div class="canvas-surface" ref={surface} style={{ aspectRatio: `${cols} / ${rows}` }}>
+      <h3>Clusters not on the canvas</h3>
+      {unplaced.length > 0 ? (
+        <ul class="canvas-chips canvas-tray">{unplaced.map(chip)}</ul>
+      ) : (
+        <p class="empty">{clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}</p>
+      )}
+      <div
+        class="canvas-surface"
+        ref={surface}
+        // As wide as the tab allows, yet short enough to drag from the list above onto any zone.
+        style={{ aspectRatio: `${cols} / ${rows}`, width: `min(100%, ${(60 * cols) / rows}vh)` }}
+      >
         {zonesInOrder.map(([id, zone]) => (
           <section
             key={id}
@@ -272,12 +287,6 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
           </span>
         )}
       </div>
-      <h3>Clusters not on the canvas</h3>
-      {unplaced.length > 0 ? (
-        <ul class="canvas-chips canvas-tray">{unplaced.map(chip)}</ul>
-      ) : (
-        <p class="empty">{clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}</p>
-      )}
       <p class="visually-hidden" role="status" aria-live="assertive">
         {told.value}
       </p>
