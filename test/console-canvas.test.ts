@@ -24,7 +24,12 @@ async function canvasScene(t: { url: string }): Promise<Scene> {
   return { ...s, zones: Object.fromEntries(canvas.zones.map((zone) => [zone.name, zone.id])) };
 }
 
-async function openCanvasTab(browser: TestBrowser, t: { url: string }, s: Scene, options = LAPTOP as BrowserContextOptions) {
+async function openCanvasTab(
+  browser: TestBrowser,
+  t: { url: string },
+  s: Scene,
+  options = LAPTOP as BrowserContextOptions,
+) {
   const opened = await browser.newPage(options);
   opened.page.setDefaultTimeout(8000);
   await openConsoleWithToken(opened.page, t.url, s.fay.api.token!, `/workshops/${s.id}?tab=canvas`);
@@ -105,12 +110,14 @@ describe.skipIf(!browserAvailable)('the console: the canvas by hand', () => {
     // The second console moves Keep on: the first follows, and Strengths lets go of it.
     await drag(other.page, chip(other.page, 'Keep'), zone(other.page, 'Opportunities'));
     await zone(page, 'Opportunities').getByRole('button', { name: 'Keep', exact: true }).waitFor();
-    await expect.poll(() => linksOverRest(s)).toEqual({
-      Strengths: null,
-      Weaknesses: null,
-      Opportunities: s.cards.Keep,
-      Threats: s.cards.Change,
-    });
+    await expect
+      .poll(() => linksOverRest(s))
+      .toEqual({
+        Strengths: null,
+        Weaknesses: null,
+        Opportunities: s.cards.Keep,
+        Threats: s.cards.Change,
+      });
     expect(await zone(page, 'Strengths').getByRole('button').count()).toBe(0);
     expect([...problems.errors, ...other.problems.errors]).toEqual([]);
   });

@@ -73,9 +73,7 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   if (background === undefined || (background !== null && doc.value === null))
     return <p class="empty">{rest.problem.value || problem.value || 'Loading…'}</p>;
   if (background === null || doc.value === null)
-    return (
-      <p class="empty">This workshop has no canvas: choose or lay one out in the Agenda tab, under Canvas.</p>
-    );
+    return <p class="empty">This workshop has no canvas: choose or lay one out in the Agenda tab, under Canvas.</p>;
 
   const { placements, zones } = doc.value;
   const zonesInOrder = zoneList(zones);
@@ -137,7 +135,8 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
     onPointerMove(event: PointerEvent) {
       const pressed = press.current;
       if (!pressed || pressed.pointerId !== event.pointerId) return;
-      if (!pressed.dragging && Math.hypot(event.clientX - pressed.x, event.clientY - pressed.y) < DRAG_THRESHOLD) return;
+      if (!pressed.dragging && Math.hypot(event.clientX - pressed.x, event.clientY - pressed.y) < DRAG_THRESHOLD)
+        return;
       pressed.dragging = true;
       carried.value = { id: card.id, by: 'pointer', at: pointOf(event) };
     },
@@ -198,17 +197,17 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const chipButton = (card: Card) => {
     const moving = carried.value?.id === card.id;
     return (
-        <button
-          type="button"
-          class="canvas-chip"
-          data-cluster-id={card.id}
-          aria-describedby="canvas-hand-help"
-          aria-pressed={moving && carried.value?.by === 'keyboard' ? 'true' : undefined}
-          data-moving={moving ? '' : undefined}
-          {...handlers(card)}
-        >
-          {clusterName(card)}
-        </button>
+      <button
+        type="button"
+        class="canvas-chip"
+        data-cluster-id={card.id}
+        aria-describedby="canvas-hand-help"
+        aria-pressed={moving && carried.value?.by === 'keyboard' ? 'true' : undefined}
+        data-moving={moving ? '' : undefined}
+        {...handlers(card)}
+      >
+        {clusterName(card)}
+      </button>
     );
   };
   const chip = (card: Card) => <li key={card.id}>{chipButton(card)}</li>;
@@ -233,7 +232,9 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
       {unplaced.length > 0 ? (
         <ul class="canvas-chips canvas-tray">{unplaced.map(chip)}</ul>
       ) : (
-        <p class="empty">{clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}</p>
+        <p class="empty">
+          {clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}
+        </p>
       )}
       <div
         class="canvas-surface"
