@@ -270,7 +270,10 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
                 <li
                   key={card.id}
                   class="canvas-loose-item"
-                  style={{ left: percent(placement.x!, cols), top: percent(placement.y!, rows) }}
+                  style={{
+                    left: percent(clamp(placement.x!, cols), cols),
+                    top: percent(clamp(placement.y!, rows), rows),
+                  }}
                 >
                   {chipButton(card)}
                 </li>
