@@ -150,6 +150,9 @@ describe.skipIf(!browserAvailable)('the console: the canvas by hand', () => {
     // Both hold Try, each over another zone, and let go together.
     await drag(a.page, chip(a.page, 'Try'), zone(a.page, 'Strengths'), false);
     await drag(b.page, chip(b.page, 'Try'), zone(b.page, 'Threats'), false);
+    // Each sees the other's drag through presence before anything is written.
+    await a.page.locator('.canvas-ghost-other', { hasText: 'Try' }).waitFor();
+    await b.page.locator('.canvas-ghost-other', { hasText: 'Try' }).waitFor();
     await Promise.all([a.page.mouse.up(), b.page.mouse.up()]);
 
     const id = s.cards.Try!;
@@ -163,6 +166,7 @@ describe.skipIf(!browserAvailable)('the console: the canvas by hand', () => {
     const where = await zoneShown(a.page, id);
     const name = Object.entries(s.zones).find(([, zoneId]) => zoneId === where)![0];
     await expect.poll(async () => (await zoneOverRest(s, name)).cluster_id).toBe(id);
+    await expect.poll(() => a.page.locator('.canvas-ghost-other').count()).toBe(0);
     // And both draw every cluster alike.
     const drawn = (page: Page) => Promise.all(Object.values(s.cards).map((card) => zoneShown(page, card)));
     expect(await drawn(a.page)).toEqual(await drawn(b.page));

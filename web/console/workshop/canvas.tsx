@@ -5,7 +5,8 @@
  * Enter drops it and Escape puts it back, each step told through a live region. A drop writes the
  * cluster's placement and the zone links through the workshop's Yjs document (the SDK's canvas
  * client), so every console and screen follows it; between drops the tab draws what the document
- * holds, other facilitators' moves included.
+ * holds, other facilitators' moves included. A drag in progress is shared as presence only, shown
+ * to the others as a ghost (docs/realtime.md: write the placement once, on drop).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
@@ -41,6 +42,8 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const surface = useRef<HTMLDivElement>(null);
   const press = useRef<{ id: string; pointerId: number; x: number; y: number; dragging: boolean } | null>(null);
   const refocus = useRef<string | null>(null);
+  /** Where the other facilitators are dragging clusters now, from their presence. */
+  const othersMoving = useSignal<Array<{ card_id: string; x: number; y: number }>>([]);
 
   useEffect(() => {
     const canvas = openCanvas(api, scope.id, { WebSocket: window.WebSocket });
@@ -50,12 +53,22 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
     const stop = canvas.observe(() => {
       if (canvas.provider.synced) read();
     });
+    const stopPresence = canvas.observePresence((others) => {
+      othersMoving.value = [...others.values()].flatMap((presence) => (presence.dragging ? [presence.dragging] : []));
+    });
     return () => {
       stop();
+      stopPresence();
       canvas.destroy();
       canvasRef.current = null;
     };
   }, [scope.id]);
+
+  // A drag is shown to the others through presence, and written to the document only on drop.
+  const sharing = carried.value?.at ? { card_id: carried.value.id, ...carried.value.at } : null;
+  useEffect(() => {
+    canvasRef.current?.setPresence({ dragging: sharing });
+  }, [sharing?.card_id, sharing?.x, sharing?.y]);
 
   // A cluster dropped into another zone is drawn anew there: the keyboard stays on it.
   useLayoutEffect(() => {
@@ -281,6 +294,16 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
             })}
           </ul>
         )}
+        {othersMoving.value.map((moving) => (
+          <span
+            key={moving.card_id}
+            class="canvas-ghost canvas-ghost-other"
+            aria-hidden="true"
+            style={{ left: percent(clamp(moving.x, cols), cols), top: percent(clamp(moving.y, rows), rows) }}
+          >
+            {titleOf(moving.card_id)}
+          </span>
+        ))}
         {ghost?.at && (
           <span
             class="canvas-ghost"
