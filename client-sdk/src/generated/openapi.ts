@@ -7273,6 +7273,7 @@ export interface operations {
                         cols?: number;
                     };
                     zones?: {
+                        id?: string;
                         name: string;
                         x: number;
                         y: number;

@@ -1,6 +1,6 @@
 /*
  * `/workshops/<id>`: one workshop's console. Its facilitators get the tabs (run, agenda, board,
- * people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
+ * canvas, people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
  * on to the participant page (`/w/<id>`), as the workshop's `public_url` promises.
  */
 import { signal, useSignal } from '@preact/signals';
@@ -14,6 +14,7 @@ import { forget } from '../session';
 import { NotOpen } from '../not-open';
 import { Agenda } from './agenda';
 import { Board } from './board';
+import { CanvasTab } from './canvas';
 import { TABS, type TabName, type WorkshopScope } from './context';
 import { Exports } from './exports';
 import { EventLog } from './log';
@@ -149,6 +150,7 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
         {tab === 'run' && <Run scope={scope} />}
         {tab === 'agenda' && <Agenda scope={scope} />}
         {tab === 'board' && <Board scope={scope} />}
+        {tab === 'canvas' && <CanvasTab scope={scope} />}
         {tab === 'people' && <People scope={scope} />}
         {tab === 'exports' && <Exports scope={scope} />}
         {tab === 'log' && <EventLog scope={scope} />}
