@@ -16,6 +16,7 @@ import { Invitation } from './views/invitation';
 import { ResetPassword } from './views/reset';
 import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
+import { SignInAgain } from './views/sign-in-again';
 import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
@@ -107,6 +108,7 @@ function Frame(props: { children: ComponentChildren }) {
         )}
       </header>
       {props.children}
+      <SignInAgain />
     </>
   );
 }

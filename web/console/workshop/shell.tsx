@@ -6,11 +6,11 @@
 import { signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError, type Step } from 'workshop-sdk';
-import { openWorkshop } from 'workshop-sdk/live';
 import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
 import { forget } from '../session';
+import { sessionEnded, signedInAgain } from '../session-end';
 import { NotOpen } from '../not-open';
 import { Agenda } from './agenda';
 import { Board } from './board';
@@ -18,6 +18,7 @@ import { TABS, type TabName, type WorkshopScope } from './context';
 import { Exports } from './exports';
 import { EventLog } from './log';
 import { People } from './people';
+import { relayWorkshop, type Relay } from './relay';
 import { Run } from './run';
 
 const LIVE_EVENTS = [
@@ -76,11 +77,15 @@ async function open(id: string): Promise<WorkshopScope | null> {
     }
     throw err;
   }
-  const live = await openWorkshop(api, id);
+  const live = await relayWorkshop(api, id);
   const listeners = new Set<(action: string) => void>();
   const tell = (action: string) => listeners.forEach((listener) => listener(action));
   const state = signal(live.state);
-  live.subscribe((next) => (state.value = next));
+  live.subscribe((next) => {
+    state.value = next;
+    // The live connection refused (the session revoked or expired): the console asks to sign in again.
+    if (next.status === 'closed' && next.error?.status === 401) sessionEnded.value = true;
+  });
   const steps = signal<Step[]>([]);
   const readSteps = async () => {
     steps.value = await api.get('/v1/workshops/{workshop_id}/steps', { params: { path: { workshop_id: id } } });
@@ -111,6 +116,11 @@ async function open(id: string): Promise<WorkshopScope | null> {
 }
 
 function Tabs({ scope }: { scope: WorkshopScope }) {
+  // Signed in again after the session ended: the live connection opens again with the new token.
+  const again = signedInAgain.value;
+  useEffect(() => {
+    if (again > 0) (scope.live as Relay).reopen().catch(() => undefined);
+  }, [again]);
   const asked = location$.value.query.get('tab');
   const tab: TabName = TABS.some(([name]) => name === asked) ? (asked as TabName) : 'run';
   const { workshop, status } = scope.state.value;
