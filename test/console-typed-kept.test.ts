@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, useBrowser } from './helpers/browser';
@@ -5,12 +7,15 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, PHONE } from './helpers/console';
 import { boardScene, clusterColumn, openBoard } from './helpers/console-board';
 import { SDK_PASSWORD } from './helpers/sdk';
+import { startTestServer } from './helpers/server';
+import { dropPostgresDatabase, testStore } from './helpers/store';
 
 /*
  * Nothing typed in the console is lost (docs/pages.md#nothing-typed-is-lost), in a real chromium
  * against a real server: a step's edits kept when another step, another tab or the back button
  * closes its editor; a session revoked while a card is typed, noticed at once, the password asked
- * over the page and the card then saved as typed.
+ * over the page and the card then saved as typed; a card added while the server is stopped,
+ * shown waiting and written once when it is started again on the same port and store.
  */
 
 const stepsOf = (s: Awaited<ReturnType<typeof boardScene>>) =>
@@ -103,6 +108,44 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
       await s.pat.api.post('/v1/workshops/{workshop_id}/cards', { ...s.inWorkshop, body: { title: `Pat's (${size})`, parent: s.cards.Keep! } });
       await page.getByText(`Pat's (${size})`).first().waitFor();
       await page.close();
+    }
+  });
+
+  it('keeps a card added while the server is away, shows it waiting, and writes it once when the server is back', async () => {
+    const first = await startTestServer();
+    const port = Number(new URL(first.url).port);
+    let second: Awaited<ReturnType<typeof startTestServer>> | undefined;
+    try {
+      const s = await boardScene(first, { Keep: ['Pairing'] });
+      const { page } = await openBoard(browser, first, s);
+      await expectAccessible(page, 'the board, nothing waiting');
+      // The server stops: the console's live connection drops.
+      await first.server.close();
+      await first.deps.database.close();
+      await page.locator('.workshop[data-live="reconnecting"]').waitFor();
+      await clusterColumn(page, 'Keep').getByLabel('New idea in Keep').fill('Written while away');
+      await clusterColumn(page, 'Keep').getByRole('button', { name: 'Add', exact: true }).click();
+      const waiting = page.getByRole('region', { name: 'Waiting to be sent' });
+      await waiting.getByText('Idea “Written while away” in Keep').waitFor({ timeout: 20_000 });
+      for (const [size, options] of [
+        ['laptop', LAPTOP],
+        ['phone', PHONE],
+      ] as const) {
+        await page.setViewportSize(options.viewport!);
+        await expectAccessible(page, `a write waiting (${size})`);
+      }
+      // Started again on the same port over the same store: the write goes, once, and the list empties.
+      second = await startTestServer({}, { shareDatabaseOf: first, port });
+      await waiting.waitFor({ state: 'detached', timeout: 30_000 });
+      await page.locator('.workshop[data-live="live"]').waitFor({ timeout: 30_000 });
+      await clusterColumn(page, 'Keep').getByText('Written while away').waitFor({ timeout: 20_000 });
+      const cards = await s.fay.api.get('/v1/workshops/{workshop_id}/cards', s.inWorkshop);
+      expect(cards.filter((card) => card.title === 'Written while away')).toHaveLength(1);
+    } finally {
+      await second?.close();
+      if (testStore === 'postgres' && first.deps.config.databaseUrl)
+        await dropPostgresDatabase(first.deps.config.databaseUrl);
+      else rmSync(dirname(first.deps.config.databasePath), { recursive: true, force: true });
     }
   });
 });

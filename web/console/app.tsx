@@ -17,6 +17,7 @@ import { ResetPassword } from './views/reset';
 import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
 import { SignInAgain } from './views/sign-in-again';
+import { WaitingWrites } from './views/waiting-writes';
 import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
@@ -107,6 +108,7 @@ function Frame(props: { children: ComponentChildren }) {
           </span>
         )}
       </header>
+      {account && <WaitingWrites />}
       {props.children}
       <SignInAgain />
     </>

@@ -9,6 +9,7 @@ import { ApiError, type Step } from 'workshop-sdk';
 import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
+import { sendWaiting } from '../outbox';
 import { forget } from '../session';
 import { sessionEnded, signedInAgain } from '../session-end';
 import { NotOpen } from '../not-open';
@@ -82,6 +83,8 @@ async function open(id: string): Promise<WorkshopScope | null> {
   const tell = (action: string) => listeners.forEach((listener) => listener(action));
   const state = signal(live.state);
   live.subscribe((next) => {
+    // The connection back: what waits for the server is sent now rather than at its next try.
+    if (next.status === 'live' && state.value.status !== 'live') sendWaiting();
     state.value = next;
     // The live connection refused (the session revoked or expired): the console asks to sign in again.
     if (next.status === 'closed' && next.error?.status === 401) sessionEnded.value = true;
