@@ -33,7 +33,8 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
 
   it('saves a step as it is typed, and keeps its edits when another step, tab or the back button closes it', async () => {
     const s = await boardScene(t, { Keep: ['Pairing'] });
-    for (const name of ['Warm-up', 'Ideas']) await s.fay.api.post('/v1/workshops/{workshop_id}/steps', { ...s.inWorkshop, body: { name } });
+    for (const name of ['Warm-up', 'Ideas'])
+      await s.fay.api.post('/v1/workshops/{workshop_id}/steps', { ...s.inWorkshop, body: { name } });
     const { page } = await openBoard(browser, t, s);
     // Come from the workshops page, so that the back button goes back there within the console.
     await page.getByRole('link', { name: 'Workshops' }).first().click();
@@ -105,7 +106,10 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
         .poll(async () => (await s.fay.api.get('/v1/workshops/{workshop_id}/cards', s.inWorkshop)).map((c) => c.title))
         .toContain(`Short stand-ups (${size})`);
       // The live connection came back with the new token: another's card shows without a reload.
-      await s.pat.api.post('/v1/workshops/{workshop_id}/cards', { ...s.inWorkshop, body: { title: `Pat's (${size})`, parent: s.cards.Keep! } });
+      await s.pat.api.post('/v1/workshops/{workshop_id}/cards', {
+        ...s.inWorkshop,
+        body: { title: `Pat's (${size})`, parent: s.cards.Keep! },
+      });
       await page.getByText(`Pat's (${size})`).first().waitFor();
       await page.close();
     }

@@ -176,7 +176,9 @@ export class Outbox<I, R> {
   private store(): void {
     try {
       const mine = new Set(this.items.map((item) => item.key));
-      const theirs = readStored<I, R>(this.storageKey).filter((item) => !mine.has(item.key) && !this.finished.has(item.key));
+      const theirs = readStored<I, R>(this.storageKey).filter(
+        (item) => !mine.has(item.key) && !this.finished.has(item.key),
+      );
       const merged = [...this.items, ...theirs].sort((a, b) => a.madeAt - b.madeAt);
       if (merged.length === 0) localStorage.removeItem(this.storageKey);
       else localStorage.setItem(this.storageKey, JSON.stringify(merged));

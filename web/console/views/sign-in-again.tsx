@@ -34,7 +34,8 @@ export function SignInAgain() {
   // A sign-in in another tab of this console (through the provider) leaves its token in storage.
   useEffect(() => {
     const taken = (event: StorageEvent) => {
-      if (event.key === TOKEN_KEY && event.newValue && sessionEnded.value) void action.run(() => carryOn(event.newValue!));
+      if (event.key === TOKEN_KEY && event.newValue && sessionEnded.value)
+        void action.run(() => carryOn(event.newValue!));
     };
     addEventListener('storage', taken);
     return () => removeEventListener('storage', taken);
@@ -42,7 +43,9 @@ export function SignInAgain() {
   if (!account) return null;
   const submit = () =>
     action.run(async () => {
-      const { token } = await api.post('/v1/auth/login', { body: { email: account.email ?? '', password: password.value } });
+      const { token } = await api.post('/v1/auth/login', {
+        body: { email: account.email ?? '', password: password.value },
+      });
       password.value = '';
       await carryOn(token);
     });
@@ -84,8 +87,8 @@ export function SignInAgain() {
             <a href="/" target="_blank" rel="noopener">
               Sign in in a new tab
             </a>
-            : this tab carries on once you have, and keeps what you typed until then (the step drafts in this
-            tab’s storage, through a reload too).
+            : this tab carries on once you have, and keeps what you typed until then (the step drafts in this tab’s
+            storage, through a reload too).
           </p>
         </form>
       )}

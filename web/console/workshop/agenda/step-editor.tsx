@@ -6,7 +6,7 @@
  * keystroke, "Saving…" then "Saved."), at once when the editor closes (another step picked,
  * another tab, the browser's back button), and what could not be saved yet (no name, the server
  * away, the session ended) is kept for this tab (drafts.ts) and shown again with the step.
- * See docs/pages.md#the-agenda.
+ * See docs/pages.md#steps-saved-as-they-are-typed.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
@@ -75,7 +75,8 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
   const send = async () => {
     const sent = draft();
     if (same(sent, base.current)) return;
-    if (!sent.name.trim()) throw new InputProblem('A step needs a name: its changes are kept until it has one.', 'name');
+    if (!sent.name.trim())
+      throw new InputProblem('A step needs a name: its changes are kept until it has one.', 'name');
     const answer = await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
       params: { path: { workshop_id: scope.id, id: step.id } },
       // Only what this form changed, member by member: the service merges prefs and view so.
