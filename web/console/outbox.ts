@@ -7,10 +7,11 @@
  * form that made it is told at once whether it went, was refused (the service's words), or waits.
  * See docs/pages.md#writes-that-wait.
  */
-import { signal } from '@preact/signals';
-import type { ApiError } from 'workshop-sdk';
+import { effect, signal } from '@preact/signals';
+import { ApiError } from 'workshop-sdk';
 import { Outbox, type Waiting } from '../shared/outbox';
 import { api, problemText } from './api';
+import { me } from './session';
 import { sessionEnded, signedInAgain } from './session-end';
 
 /** A REST write, as sent: the method, the route, its path parameters and its body. */
@@ -32,48 +33,75 @@ const settling = new Map<string, Settle>();
 
 type Send = (path: string, init: object) => Promise<unknown>;
 
-const outbox = new Outbox<Write, Write>('workshop-console-outbox', {
-  resolve: (write) => write,
-  async send(write, key) {
-    const call = api[write.method] as unknown as Send;
-    await call(write.path, {
-      params: { path: write.params },
-      ...(write.body !== undefined && { body: write.body }),
-      headers: { 'Idempotency-Key': key },
-    });
-    settling.get(key)?.sent();
-    settling.delete(key);
-  },
-  refused(item, error) {
-    const form = settling.get(item.key);
-    settling.delete(item.key);
-    if (form) form.refused(error);
-    else lateRefusals.value = [...lateRefusals.value, `${item.label}: ${problemText(error)}`];
-  },
-  // The session ended: the console asks to sign in again (views/sign-in-again.tsx), then sends.
-  ended: () => (sessionEnded.value = true),
-  changed() {
-    waitingWrites.value = [...outbox.items];
-    if (outbox.status !== 'waiting') return;
-    for (const [key, form] of settling) {
+/** The signed-in account's outbox: each account's writes wait apart, and go only with its own token. */
+let current: { userId: string; outbox: Outbox<Write, Write> } | null = null;
+/** Stands for a write of an account no longer signed in here: it waits, unsent, for that account. */
+const notSignedIn = () => new ApiError(401, 'unauthenticated', 'Another account is signed in.');
+
+function outboxFor(userId: string): Outbox<Write, Write> {
+  if (current?.userId === userId) return current.outbox;
+  const outbox: Outbox<Write, Write> = new Outbox<Write, Write>(`workshop-console-outbox:${userId}`, {
+    resolve: (write) => write,
+    async send(write, key) {
+      if (current?.outbox !== outbox) throw notSignedIn();
+      const call = api[write.method] as unknown as Send;
+      await call(write.path, {
+        params: { path: write.params },
+        ...(write.body !== undefined && { body: write.body }),
+        headers: { 'Idempotency-Key': key },
+      });
+      settling.get(key)?.sent();
       settling.delete(key);
-      form.waits();
-    }
-  },
+    },
+    refused(item, error) {
+      const form = settling.get(item.key);
+      settling.delete(item.key);
+      if (form) form.refused(error);
+      else lateRefusals.value = [...lateRefusals.value, `${item.label}: ${problemText(error)}`];
+    },
+    // The session ended: the console asks to sign in again (views/sign-in-again.tsx), then sends.
+    ended() {
+      if (current?.outbox === outbox) sessionEnded.value = true;
+    },
+    changed() {
+      if (current?.outbox !== outbox) return;
+      waitingWrites.value = [...outbox.items];
+      if (outbox.status !== 'waiting') return;
+      for (const [key, form] of settling) {
+        settling.delete(key);
+        form.waits();
+      }
+    },
+  });
+  current = { userId, outbox };
+  return outbox;
+}
+
+// Whoever signs in: their waiting writes are shown, and sent (also what a reload found waiting).
+effect(() => {
+  const id = me.value?.id;
+  if (!id) {
+    current = null;
+    waitingWrites.value = [];
+    return;
+  }
+  const outbox = outboxFor(id);
+  waitingWrites.value = [...outbox.items];
+  queueMicrotask(() => outbox.kick());
 });
-waitingWrites.value = [...outbox.items];
-signedInAgain.subscribe((count) => count > 0 && outbox.kick());
-// Whatever a reload found waiting goes now.
-queueMicrotask(() => outbox.kick());
+signedInAgain.subscribe((count) => count > 0 && current?.outbox.kick());
 
 /** Sends the server what the live connection's return tells is back. */
-export const sendWaiting = () => outbox.kick();
+export const sendWaiting = () => current?.outbox.kick();
 
 /**
  * Writes through the outbox. Resolves `'sent'` once written, or `'waiting'` once it is kept to
  * be sent later; rejects with the service's refusal (the form says it, as for any call).
  */
 export function write(label: string, request: Write): Promise<'sent' | 'waiting'> {
+  const userId = me.value?.id;
+  if (!userId) return Promise.reject(notSignedIn());
+  const outbox = outboxFor(userId);
   return new Promise((resolve, reject) => {
     const item = outbox.add(request, label);
     if (!outbox.items.includes(item)) return resolve('sent');

@@ -3,7 +3,7 @@
  * people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
  * on to the participant page (`/w/<id>`), as the workshop's `public_url` promises.
  */
-import { signal, useSignal } from '@preact/signals';
+import { effect, signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError, type Step } from 'workshop-sdk';
 import { keepToken } from '../../shared/participant-token';
@@ -38,16 +38,27 @@ const LIVE_EVENTS = [
 export function WorkshopConsole(props: { id: string }) {
   const scope = useSignal<WorkshopScope | null>(null);
   const problem = useSignal('');
+  /** Counts the attempts to open: one more after a sign-in that ended a session met while opening. */
+  const attempt = useSignal(0);
   useEffect(() => {
     let closed = false;
     let opened: WorkshopScope | null = null;
+    let stopWaiting = () => {};
     open(props.id).then(
       (found) => {
         if (closed) return found?.live.close();
         if (found) scope.value = opened = found;
       },
       (err: unknown) => {
-        if (err instanceof ApiError && err.status === 401) return forget();
+        if (err instanceof ApiError && err.status === 401) {
+          if (!sessionEnded.value) return forget();
+          // The session ended under a page already open: the dialog asks for the password, then this opens.
+          const seen = signedInAgain.peek();
+          stopWaiting = effect(() => {
+            if (signedInAgain.value > seen && !closed) queueMicrotask(() => attempt.value++);
+          });
+          return;
+        }
         problem.value =
           err instanceof ApiError && err.status === 404
             ? 'There is no such workshop, or you are not one of its members.'
@@ -56,9 +67,10 @@ export function WorkshopConsole(props: { id: string }) {
     );
     return () => {
       closed = true;
+      stopWaiting();
       opened?.live.close();
     };
-  }, [props.id]);
+  }, [props.id, attempt.value]);
 
   if (problem.value || !scope.value)
     return <NotOpen title="Workshop" problem={problem.value} opening="Opening the workshop…" />;
