@@ -29,7 +29,7 @@ export class InputProblem extends Error {
 export function problemText(err: unknown): string {
   if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
-    if (err.status === 401 && sessionEnded.value)
+    if (err.code === 'unauthenticated' && sessionEnded.value)
       return 'Your session has ended: sign in again, and what you typed is kept.';
     const detail = err.details[0];
     return detail && detail.message !== err.message ? `${err.message} ${detail.message}` : err.message;

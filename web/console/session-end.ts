@@ -12,11 +12,20 @@ export const sessionEnded = signal(false);
 /** Counts the sign-ins after an end: each opens the live connections again with the new token. */
 export const signedInAgain = signal(0);
 
-/** The console's `fetch`: a 401 to a call that carried a token ends the session (the sign-in calls carry none). */
+/**
+ * The console's `fetch`: a call that carried a token answered `401 unauthenticated` ends the
+ * session. A wrong password (`401 invalid_credentials`, when changing the address or the password)
+ * does not.
+ */
 export async function watchingFetch(request: Request): Promise<Response> {
   const carried = request.headers.has('authorization');
   const response = await fetch(request);
-  if (response.status === 401 && carried && !new URL(request.url).pathname.startsWith('/v1/auth/'))
-    sessionEnded.value = true;
+  if (response.status === 401 && carried) {
+    const answer = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: { code?: unknown } } | null;
+    if (answer?.error?.code === 'unauthenticated') sessionEnded.value = true;
+  }
   return response;
 }

@@ -99,7 +99,7 @@ async function open(id: string): Promise<WorkshopScope | null> {
     if (next.status === 'live' && state.value.status !== 'live') sendWaiting();
     state.value = next;
     // The live connection refused (the session revoked or expired): the console asks to sign in again.
-    if (next.status === 'closed' && next.error?.status === 401) sessionEnded.value = true;
+    if (next.status === 'closed' && next.error?.code === 'unauthenticated') sessionEnded.value = true;
   });
   const steps = signal<Step[]>([]);
   const readSteps = async () => {
