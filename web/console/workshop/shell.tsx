@@ -4,7 +4,7 @@
  * on to the participant page (`/w/<id>`), as the workshop's `public_url` promises.
  */
 import { effect, signal, useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { ApiError, type Step } from 'workshop-sdk';
 import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
@@ -133,8 +133,9 @@ async function open(id: string): Promise<WorkshopScope | null> {
 function Tabs({ scope }: { scope: WorkshopScope }) {
   // Signed in again after the session ended: the live connection opens again with the new token.
   const again = signedInAgain.value;
+  const openedAt = useRef(again);
   useEffect(() => {
-    if (again > 0) (scope.live as Relay).reopen().catch(() => undefined);
+    if (again > openedAt.current) (scope.live as Relay).reopen().catch(() => undefined);
   }, [again]);
   const asked = location$.value.query.get('tab');
   const tab: TabName = TABS.some(([name]) => name === asked) ? (asked as TabName) : 'run';
