@@ -21,6 +21,7 @@ import { tokenScope } from './modules/api-tokens/scope';
 import { ssoSessions } from './modules/access/sso';
 import { authRoutes, confirmationResendRoutes } from './modules/auth/routes';
 import { accountRoutes } from './modules/auth/account-routes';
+import { accountDeletionRoutes } from './modules/account-deletion/routes';
 import { accountExportRoutes } from './modules/account-export/routes';
 import { attachmentsRoutes } from './modules/attachments/routes';
 import { canvasRoutes } from './modules/canvas/routes';
@@ -65,6 +66,7 @@ function apiRoutes(deps: AppDeps, apiTokens: ApiTokenAuth) {
       .route('/', apiTokensRoutes(deps))
       .route('/', confirmationResendRoutes(deps))
       .route('/', accountRoutes(deps))
+      .route('/', accountDeletionRoutes(deps))
       .route('/', accountExportRoutes(deps))
       .route('/', notificationsRoutes(deps))
       .route('/', organizationsRoutes(deps))

@@ -174,6 +174,60 @@ describe('POST /v1/workshops/:workshop_id/canvas', () => {
     expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(replacement);
   });
 
+  it('keeps the zones a new canvas names by id, with their cluster links, in REST, SQL and the document', async () => {
+    const { w, canvas: old } = await workshopWithCanvas();
+    const [well, improve] = old.zones;
+    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
+    const client = await syncedDoc(t, w.id, ada.token);
+    try {
+      // Linked and placed from a Yjs client, as the console's canvas does.
+      client.doc.transact(() => {
+        client.cards.set(cluster.id, { position: 0, x: 3, y: 4 });
+        client.zones.set(well!.id, { ...client.zones.get(well!.id)!, cluster_id: cluster.id });
+      });
+      await until(async () => (await sqlZones(w.id))[0]!.clusterId === cluster.id, 'the link is stored');
+
+      const saved = await createCanvas(w.id, {
+        name: 'Retro board',
+        background: { cols: 24, rows: 12 },
+        zones: [
+          { id: well!.id, name: 'Went very well', x: 0, y: 0, rows: 12, cols: 12 },
+          { id: 'not-a-zone-of-it', name: 'Next', x: 12, y: 0, rows: 12, cols: 12 },
+          { id: well!.id, name: 'Twice', x: 20, y: 0, rows: 1, cols: 1 },
+        ],
+      });
+      expect(saved.zones[0]).toEqual({
+        id: well!.id,
+        name: 'Went very well',
+        x: 0,
+        y: 0,
+        rows: 12,
+        cols: 12,
+        cluster_id: cluster.id,
+      });
+      expect([saved.zones[1]!.id, saved.zones[2]!.id]).not.toContain(well!.id);
+      expect(saved.zones.map((z) => z.id)).not.toContain(improve!.id);
+      expect([saved.zones[1]!.cluster_id, saved.zones[2]!.cluster_id]).toEqual([null, null]);
+
+      expect((await t.request<ZoneOutput>('GET', anyZonePath(well!.id), { token: bob.token })).body).toEqual(
+        saved.zones[0],
+      );
+      expect((await t.request<CanvasOutput>('GET', canvasPath(w.id), { token: bob.token })).body).toEqual(saved);
+      expect((await sqlZones(w.id)).map((z) => [z.id, z.clusterId])).toEqual(
+        saved.zones.map((z) => [z.id, z.cluster_id]),
+      );
+      const { id: _, ...state } = saved.zones[0]!;
+      expect((await documentZones(w.id))[well!.id]).toEqual(state);
+      await until(() => client.zones.get(well!.id)?.name === 'Went very well', 'the client sees the kept zone');
+      expect(client.zones.get(well!.id)).toEqual(state);
+      expect(client.zones.has(improve!.id)).toBe(false);
+      // The cluster's place on the canvas is the card's, which a canvas write leaves alone.
+      expect(client.cards.get(cluster.id)).toMatchObject({ x: 3, y: 4 });
+    } finally {
+      client.destroy();
+    }
+  });
+
   it('refuses bad input with details, and changes nothing', async () => {
     const { w, canvas } = await workshopWithCanvas();
     const zone = CUSTOM.zones[0]!;

@@ -300,11 +300,6 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  /*
-   * The deletion (`GET /v1/user/me/deletion`, `DELETE /v1/user/me`) is being added to the service
-   * on its own branch; until it is merged these routes answer 404 here, so the two tests of it
-   * below are marked todo. Drop `.todo` once it is in.
-   */
   it('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
     const user = await createConfirmedUser(t, 'Hal');
     await t.request('POST', '/v1/workshops', { token: user.token, body: { title: 'Hal’s retro' } });
@@ -325,69 +320,69 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(problems.errors).toEqual([]);
   });
 
-  it.todo(
-    'deletes the account after saying what goes and what passes to whom; then signed out, it is gone',
-    async () => {
-      const ada = await sdkUser(t, 'Ada');
-      const bo = await sdkUser(t, 'Bo');
-      await confirmAddress(t, ada.email, ada.api.token!);
-      await confirmAddress(t, bo.email, bo.api.token!);
-      // A workshop of Ada's own (deleted with her), one she runs with Bo (passed on to Bo).
-      await ada.api.post('/v1/workshops', { body: { title: 'Solo retro' } });
-      const shared = await sdkWorkshop(ada.api, [bo.api], 'Shared planning');
-      await ada.api.put('/v1/workshops/{workshop_id}/user_roles/{id}', {
-        params: { path: { workshop_id: shared.id, id: bo.id } },
-        body: { role: 'facilitator' },
-      });
-      // An organization of hers alone (deleted), and Bo's, which she leaves.
-      await ada.api.post('/v1/organizations', { body: { name: 'Ada Solo Org' } });
-      const bos = await bo.api.post('/v1/organizations', { body: { name: 'Bo Research' } });
-      await bo.api.post('/v1/organizations/{id}/members', {
-        params: { path: { id: bos.id } },
-        body: { email: ada.email, role: 'facilitator' },
-      });
-      const adaToken = ada.api.token!;
-      const { page, problems } = await browser.newPage(LAPTOP);
-      await openAccount(page, { token: adaToken, id: ada.id, email: ada.email, name: 'Ada' });
-      const zone = section(page, 'Delete the account');
-      await zone.getByRole('button', { name: 'Delete your account…' }).click();
-      const asked = zone.getByRole('group', { name: 'Delete your account?' });
-      await asked.waitFor();
-      await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with its files:\s*Solo retro/);
-      await shown(
-        page,
-        '.deletion-workshops-passed-on',
-        /1 workshop passed on to another facilitator:\s*Shared planning, to Bo/,
-      );
-      await shown(
-        page,
-        '.deletion-organizations-deleted',
-        /1 organization deleted with you, as nobody else uses it:\s*Ada Solo Org/,
-      );
-      await shown(page, '.deletion-organizations-left', /1 organization you leave:\s*Bo Research/);
-      await shown(page, '.deletion-counts', /^Also deleted: 1 session, 0 API tokens, \d+ notifications?,/);
-      await expectAccessible(page, 'deleting the account, asked first');
+  it('deletes the account after saying what goes and what passes to whom; then signed out, it is gone', async () => {
+    const ada = await sdkUser(t, 'Ada');
+    const bo = await sdkUser(t, 'Bo');
+    await confirmAddress(t, ada.email, ada.api.token!);
+    await confirmAddress(t, bo.email, bo.api.token!);
+    // A workshop of Ada's own (deleted with her), one she runs with Bo (passed on to Bo).
+    await ada.api.post('/v1/workshops', { body: { title: 'Solo retro' } });
+    const shared = await sdkWorkshop(ada.api, [bo.api], 'Shared planning');
+    const roles = await ada.api.get('/v1/workshops/{workshop_id}/user_roles', {
+      params: { path: { workshop_id: shared.id } },
+    });
+    await ada.api.put('/v1/workshops/{workshop_id}/user_roles/{id}', {
+      params: { path: { workshop_id: shared.id, id: roles.find((role) => role.user_id === bo.id)!.id } },
+      body: { role: 'facilitator' },
+    });
+    // An organization of hers alone (deleted), and Bo's, which she leaves.
+    await ada.api.post('/v1/organizations', { body: { name: 'Ada Solo Org' } });
+    const bos = await bo.api.post('/v1/organizations', { body: { name: 'Bo Research' } });
+    await bo.api.post('/v1/organizations/{id}/members', {
+      params: { path: { id: bos.id } },
+      body: { email: ada.email, role: 'facilitator' },
+    });
+    const adaToken = ada.api.token!;
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openAccount(page, { token: adaToken, id: ada.id, email: ada.email, name: 'Ada' });
+    const zone = section(page, 'Delete the account');
+    await zone.getByRole('button', { name: 'Delete your account…' }).click();
+    const asked = zone.getByRole('group', { name: 'Delete your account?' });
+    await asked.waitFor();
+    await shown(page, '.deletion-workshops-deleted', /1 workshop of yours deleted, with its files:\s*Solo retro/);
+    await shown(
+      page,
+      '.deletion-workshops-passed-on',
+      /1 workshop passed on to another facilitator:\s*Shared planning, to Bo/,
+    );
+    await shown(
+      page,
+      '.deletion-organizations-deleted',
+      /1 organization deleted with you, as nobody else uses it:\s*Ada Solo Org/,
+    );
+    await shown(page, '.deletion-organizations-left', /1 organization you leave:\s*Bo Research/);
+    await shown(page, '.deletion-counts', /^Also deleted: 1 session, 0 API tokens, \d+ notifications?,/);
+    await expectAccessible(page, 'deleting the account, asked first');
 
-      await asked.getByLabel('Your password').fill('not my password');
-      await asked.getByRole('button', { name: 'Delete my account for good' }).click();
-      await shown(page, '.account-deletion .problem', 'That password is wrong: nothing was deleted.');
-      expect(await status(adaToken)).toBe(200);
+    await asked.getByLabel('Your password').fill('not my password');
+    await asked.getByRole('button', { name: 'Delete my account for good' }).click();
+    await shown(page, '.account-deletion .problem', 'That password is wrong: nothing was deleted.');
+    expect(await status(adaToken)).toBe(200);
 
-      await asked.getByLabel('Your password').fill(SDK_PASSWORD);
-      await asked.getByRole('button', { name: 'Delete my account for good' }).click();
-      await page.locator('body[data-status="signed-out"]').waitFor();
-      await shown(page, '.notice', /^Your account is deleted, and you are signed out everywhere\./);
-      expect(new URL(page.url()).pathname).toBe('/');
-      expect(await page.evaluate(() => localStorage.getItem('workshop-console-token'))).toBeNull();
-      expect(await status(adaToken)).toBe(401);
-      expect((await login(ada.email, SDK_PASSWORD)).status).toBe(401);
-      const kept = await bo.api.get('/v1/workshops/{id}', { params: { path: { id: shared.id } } });
-      expect(kept.owner.name).toBe('Bo');
-      expect(problems.errors).toEqual([]);
-    },
-  );
+    await asked.getByLabel('Your password').fill(SDK_PASSWORD);
+    await asked.getByRole('button', { name: 'Delete my account for good' }).click();
+    await page.locator('body[data-status="signed-out"]').waitFor();
+    await shown(page, '.notice', /^Your account is deleted, and you are signed out everywhere\./);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await page.evaluate(() => localStorage.getItem('workshop-console-token'))).toBeNull();
+    expect(await status(adaToken)).toBe(401);
+    expect((await login(ada.email, SDK_PASSWORD)).status).toBe(401);
+    const kept = await bo.api.get('/v1/workshops/{id}', { params: { path: { id: shared.id } } });
+    expect(kept.owner.name).toBe('Bo');
+    expect(problems.errors).toEqual([]);
+  });
 
-  it.todo('offers no deletion to the only admin of an organization others use, naming it', async () => {
+  it('offers no deletion to the only admin of an organization others use, naming it', async () => {
     const ada = await sdkUser(t, 'Ada');
     const bo = await sdkUser(t, 'Bo');
     await confirmAddress(t, bo.email, bo.api.token!);

@@ -1,15 +1,22 @@
-import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ExportOutput } from '../src/domain/events';
 import type { NativeDocument } from '../src/modules/exports/native-schema';
 import type { StepOutput } from '../src/domain/steps';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestUser } from './helpers/factories';
-import { readPdf, type ReadPdf } from './helpers/pdf';
-import { until } from './helpers/wait';
+import { readPdf } from './helpers/pdf';
+import {
+  exported as exportedBy,
+  lineAfter,
+  lineBefore,
+  records,
+  rowWith,
+  workbookOf,
+  zipText,
+  type ExportType,
+} from './helpers/exports';
 
 /*
  * Exports and anonymous authors (docs/api.md#private-writing-and-anonymous-authors). An export is
@@ -107,75 +114,8 @@ async function buildScene(): Promise<Scene> {
   return { workshop, steps, cards };
 }
 
-/** Asks for an export, waits until it is made, and downloads it through its link, without a token. */
-async function exported(
-  workshopId: string,
-  type: 'csv' | 'xlsx' | 'pdf' | 'docx' | 'native',
-): Promise<{ url: string; data: Buffer }> {
-  const path = `/v1/workshops/${workshopId}/exports`;
-  const created = await as<ExportOutput>(fiona, 'POST', path, { type });
-  let current = created;
-  await until(
-    async () => {
-      current = await as<ExportOutput>(fiona, 'GET', `${path}/${created.id}`);
-      return current.state !== 'pending';
-    },
-    `the ${type} export`,
-    20_000,
-  );
-  expect(current.state, current.message ?? '').toBe('success');
-  const res = await fetch(current.url!);
-  expect(res.status).toBe(200);
-  return { url: current.url!, data: Buffer.from(await res.arrayBuffer()) };
-}
-
-/** Every part of a zip (xlsx, docx) as text, with the XML tags taken out. */
-async function zipText(data: Buffer): Promise<string> {
-  const zip = await JSZip.loadAsync(data);
-  const parts = await Promise.all(
-    Object.values(zip.files)
-      .filter((file) => !file.dir)
-      .map((file) => file.async('string')),
-  );
-  return parts.map((part) => part.replace(/<[^>]+>/g, ' ')).join('\n');
-}
-
-/** A sheet's rows below its header, as cell values keyed by header. */
-function records(workbook: ExcelJS.Workbook, name: string): Array<Record<string, unknown>> {
-  const sheet = workbook.getWorksheet(name);
-  expect(sheet, name).toBeDefined();
-  const headers = (sheet!.getRow(1).values as unknown[]).slice(1) as string[];
-  const rows: Array<Record<string, unknown>> = [];
-  for (let number = 2; number <= sheet!.rowCount; number += 1) {
-    const row = sheet!.getRow(number);
-    rows.push(Object.fromEntries(headers.map((header, index) => [header, row.getCell(index + 1).value])));
-  }
-  return rows;
-}
-
-const rowWith = (rows: Array<Record<string, unknown>>, column: string, value: string) => {
-  const row = rows.find((candidate) => candidate[column] === value);
-  expect(row, `a row with ${column} "${value}"`).toBeDefined();
-  return row!;
-};
-
-/** The line after the one holding `text`, on the same page: an idea's facts, a comment's content. */
-function lineAfter(pdf: ReadPdf, text: string): string {
-  for (const page of pdf.pages) {
-    const index = page.lines.findIndex((line) => line.includes(text));
-    if (index >= 0 && index + 1 < page.lines.length) return page.lines[index + 1]!;
-  }
-  throw new Error(`no line holds "${text}"`);
-}
-
-/** The line before the one holding `text`: a comment's attribution. */
-function lineBefore(pdf: ReadPdf, text: string): string {
-  for (const page of pdf.pages) {
-    const index = page.lines.findIndex((line) => line === text);
-    if (index > 0) return page.lines[index - 1]!;
-  }
-  throw new Error(`no line is "${text}"`);
-}
+/** Fiona's export of the workshop. */
+const exported = (workshopId: string, type: ExportType) => exportedBy(t, fiona, workshopId, type);
 
 const INSTANT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
 
@@ -195,8 +135,7 @@ describe('exports and anonymous authors', () => {
   it('xlsx: no author cell for what was written at hidden, the author at hidden_from_participants; votes keep their voter', async () => {
     const { data } = await exported(scene.workshop.id, 'xlsx');
     expect(await zipText(data)).not.toContain(HIDDEN_NAME);
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(data as unknown as ExcelJS.Buffer);
+    const workbook = await workbookOf(data);
 
     const cards = records(workbook, 'Cards');
     const { hidden, named } = WRITTEN;

@@ -21,6 +21,8 @@ const STATUS_OF_CODE = {
   guests_not_allowed: 403,
   insufficient_scope: 403,
   sso_required: 403,
+  reauthentication_required: 403,
+  last_admin: 409,
   idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   workshop_storage_full: 413,

@@ -90,7 +90,8 @@ export interface CollabService {
 export interface CardCopy {
   id: string;
   parentId: string | null;
-  userId: string;
+  /** Null once its author's account is deleted. */
+  userId: string | null;
   /**
    * Whether its author is shown (docs/api.md#private-writing-and-anonymous-authors): a move of
    * one's own anonymous card names no mover.

@@ -188,7 +188,7 @@ export type ChangeInput = {
     action: K;
     userId: string | null;
     change: WorkshopChanges[K];
-  } & (K extends CardFeedbackAction ? { cardUserId: string } : { cardUserId?: undefined });
+  } & (K extends CardFeedbackAction ? { cardUserId: string | null } : { cardUserId?: undefined });
 }[WorkshopAction];
 
 const CARD_ACTIONS: ReadonlySet<WorkshopAction> = new Set<CardAction>([

@@ -108,6 +108,6 @@ export type Action =
   | 'comment'
   | 'items'
   | 'attachment'
-  | { edit_card: { authorId: string } }
-  | { delete_card: { authorId: string } }
-  | { manage_feedback: { authorId: string } };
+  | { edit_card: { authorId: string | null } }
+  | { delete_card: { authorId: string | null } }
+  | { manage_feedback: { authorId: string | null } };

@@ -4,7 +4,8 @@ import * as v from 'valibot';
 export const RatingOutput = v.object({
   id: v.string(),
   value: v.number(),
-  user_id: v.string(),
+  /** Null for a deleted account's rating, which still counts (docs/api.md#an-accounts-life). */
+  user_id: v.nullable(v.string()),
   criterium_id: v.string(),
   card_id: v.string(),
 });

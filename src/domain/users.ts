@@ -9,4 +9,10 @@ export const EmailInput = v.pipe(
   v.email('Expected an e-mail address.'),
 );
 
+/**
+ * How a deleted account is named wherever a name is shown (docs/api.md#an-accounts-life): what it
+ * wrote stays, with no author (`user_id: null`); its votes and ratings stay counted under this name.
+ */
+export const DELETED_USER_NAME = 'Deleted user';
+
 export const PlanOutput = v.object({ name: v.string(), workshops_max_attendees: v.number() });

@@ -103,6 +103,8 @@ const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (e
   });
   const readings = await scoreReadings(db, event.workshopId, cardId, memo);
   if (readings.shared) return [scored(EVERYONE, readings.score)];
+  // A deleted account's vote (replayed after the deletion) is nobody's now: for facilitators only.
+  if (ownerId === null) return [scored(FACILITATORS, readings.full), bare(event, participantsExcept([]))];
   return ownedBy(
     event,
     ownerId,
@@ -115,6 +117,7 @@ const scoreChanged: Renderer<'addVote' | 'updateVote' | 'removeVote'> = async (e
 const ratingChanged: Renderer<'addRating' | 'updateRating' | 'removeRating'> = async (event, db, memo) => {
   if ((await memo.prefs(db, event.workshopId)).allow_display_ratings) return [logged(event)];
   const ownerId = event.change.rating.user_id;
+  if (ownerId === null) return [logged(event, FACILITATORS), bare(event, participantsExcept([]))];
   return ownedBy(event, ownerId, logged(event, FACILITATORS), logged(event, participant(ownerId)));
 };
 

@@ -141,6 +141,9 @@ export const ACCESS: Record<string, [Access, Body?]> = {
   'GET /v1/user/me/export': ['user'],
   'DELETE /v1/user/me/sessions/{id}': ['user'],
   'DELETE /v1/user/me/sessions': ['user'],
+  'GET /v1/user/me/deletion': ['user'],
+  // A wrong password: the scene's signed-in callers stay.
+  'DELETE /v1/user/me': ['user', json(() => ({ password: 'not it' }))],
   'GET /v1/user/me/notifications': ['user'],
   'PUT /v1/user/me/notifications/read': ['user', json(() => ({}))],
   'PUT /v1/user/me/notifications/{id}': ['owner', json(() => ({ read: true }))],

@@ -60,6 +60,8 @@ export interface TestServerOptions {
   store?: 'sqlite' | 'postgres';
   /** How the server's `close()` drains (shorter than in production, for tests of the drain). */
   drain?: Pick<ServerOptions, 'shutdownGraceMs' | 'closeLimitMs'>;
+  /** The port to listen on (a server started again where one stopped); a free one unless told. */
+  port?: number;
 }
 
 /**
@@ -86,7 +88,7 @@ export async function startTestServer(
     ...overrides,
   });
   const deps = await createDeps(config);
-  const server = await createServer(deps, { port: 0, hostname: '127.0.0.1', ...options.drain });
+  const server = await createServer(deps, { port: options.port ?? 0, hostname: '127.0.0.1', ...options.drain });
   deps.config.publicUrl = overrides.publicUrl ?? server.url;
 
   async function request<T = unknown>(

@@ -3,8 +3,10 @@
  * facilitator's (session.ts sets it); every view calls the service through this client.
  */
 import { ApiError, createClient } from 'workshop-sdk';
+import { sessionEnded, watchingFetch } from './session-end';
 
-export const api = createClient({ baseUrl: location.origin });
+/** Each call's 401 is noticed (session-end.ts): the console asks for the password at once. */
+export const api = createClient({ baseUrl: location.origin, fetch: watchingFetch });
 
 /** The service's public address, handed over by the server in a `<meta>` (no inline script is allowed). */
 export const PUBLIC_URL =
@@ -27,6 +29,8 @@ export class InputProblem extends Error {
 export function problemText(err: unknown): string {
   if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
+    if (err.code === 'unauthenticated' && sessionEnded.value)
+      return 'Your session has ended: sign in again, and what you typed is kept.';
     const detail = err.details[0];
     return detail && detail.message !== err.message ? `${err.message} ${detail.message}` : err.message;
   }

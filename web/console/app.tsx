@@ -16,6 +16,8 @@ import { Invitation } from './views/invitation';
 import { ResetPassword } from './views/reset';
 import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
+import { SignInAgain } from './views/sign-in-again';
+import { WaitingWrites } from './views/waiting-writes';
 import { WorkshopConsole } from './workshop/shell';
 
 /** Which view an address shows. */
@@ -106,7 +108,9 @@ function Frame(props: { children: ComponentChildren }) {
           </span>
         )}
       </header>
+      {account && <WaitingWrites />}
       {props.children}
+      <SignInAgain />
     </>
   );
 }

@@ -6,14 +6,16 @@
 import { signal } from '@preact/signals';
 import { ApiError, type User } from 'workshop-sdk';
 import { api } from './api';
+import { sessionEnded } from './session-end';
 
-const KEY = 'workshop-console-token';
+/** Where the token is kept (another tab's sign-in is heard through it, views/sign-in-again.tsx). */
+export const TOKEN_KEY = 'workshop-console-token';
 /** Where storage is refused (some private modes), the token lives as long as the page. */
 let inMemory: string | null = null;
 
 function storedToken(): string | null {
   try {
-    return localStorage.getItem(KEY) ?? inMemory;
+    return localStorage.getItem(TOKEN_KEY) ?? inMemory;
   } catch {
     return inMemory;
   }
@@ -22,8 +24,8 @@ function storedToken(): string | null {
 function storeToken(token: string | null): void {
   inMemory = token;
   try {
-    if (token === null) localStorage.removeItem(KEY);
-    else localStorage.setItem(KEY, token);
+    if (token === null) localStorage.removeItem(TOKEN_KEY);
+    else localStorage.setItem(TOKEN_KEY, token);
   } catch {
     // Kept in memory only.
   }
@@ -144,6 +146,7 @@ export async function signOut(): Promise<void> {
 
 /** The server ended the session (401 on a call): the console starts over signed out. */
 export function forget(): void {
+  sessionEnded.value = false;
   storeToken(null);
   api.setToken(null);
   me.value = null;

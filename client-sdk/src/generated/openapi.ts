@@ -216,7 +216,11 @@ export interface paths {
         /** Change the display name */
         put: operations["putV1UserMe"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete the account: what it wrote in others’ workshops stays, shown as a deleted user
+         * @description Its sessions end at once on every instance and live connection. See `GET /v1/user/me/deletion` for what goes, what passes on and what stays (docs/api.md#an-accounts-life).
+         */
+        delete: operations["deleteV1UserMe"];
         options?: never;
         head?: never;
         patch?: never;
@@ -399,6 +403,23 @@ export interface paths {
         post?: never;
         /** Sign one session out, at once and on every live connection */
         delete: operations["deleteV1UserMeSessionsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What deleting the account would do now: workshops deleted or passed on, organizations left */
+        get: operations["getV1UserMeDeletion"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2622,7 +2643,7 @@ export interface operations {
                                 ratings: {
                                     id: string;
                                     value: number;
-                                    user_id: string;
+                                    user_id: string | null;
                                     criterium_id: string;
                                     card_id: string;
                                 }[];
@@ -2926,6 +2947,122 @@ export interface operations {
             };
         };
     };
+    deleteV1UserMe: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the write safe to send again: the first request with a key runs, and its answer is kept 24 hours and replayed (with `Idempotent-Replayed: true`) to a repeat with the same method, path and body, which changes nothing. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success, no content */
+            204: {
+                headers: {
+                    /** @description Present (`true`) when this is the kept answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid_request: an account with a password sent none */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description invalid_credentials: the password is wrong (counted as a failed login) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description reauthentication_required: an account without a password not signed in within 10 minutes; forbidden: a guest; insufficient_scope: an API token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description last_admin: the only admin of an organization with other members or workshops */
+            409: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (JSON above 1 MiB, uploads above 20 MiB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not of the media type this route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many wrong passwords for this account or address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     putV1UserMeAvatar: {
         parameters: {
             query?: never;
@@ -3087,6 +3224,9 @@ export interface operations {
                         created_by: {
                             id: string;
                             name: string;
+                        } | {
+                            id: string | null;
+                            name: string;
                         };
                         created_at: string;
                         expires_at: string | null;
@@ -3182,6 +3322,9 @@ export interface operations {
                         prefix: string;
                         created_by: {
                             id: string;
+                            name: string;
+                        } | {
+                            id: string | null;
                             name: string;
                         };
                         created_at: string;
@@ -3416,6 +3559,9 @@ export interface operations {
                         created_by: {
                             id: string;
                             name: string;
+                        } | {
+                            id: string | null;
+                            name: string;
                         };
                         created_at: string;
                         expires_at: string | null;
@@ -3500,6 +3646,9 @@ export interface operations {
                         prefix: string;
                         created_by: {
                             id: string;
+                            name: string;
+                        } | {
+                            id: string | null;
                             name: string;
                         };
                         created_at: string;
@@ -4260,6 +4409,96 @@ export interface operations {
             };
             /** @description idempotency_key_reused: this Idempotency-Key was sent with another method, path or body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts, or too many requests with this API token */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database (or the file storage) is unreachable, or a lock could not be had in time; nothing changed */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1UserMeDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workshops_deleted: {
+                            id: string;
+                            title: string;
+                        }[];
+                        workshops_passed_on: {
+                            id: string;
+                            title: string;
+                            to: {
+                                id: string;
+                                name: string;
+                            };
+                        }[];
+                        organizations_left: {
+                            id: string;
+                            name: string;
+                        }[];
+                        organizations_deleted: {
+                            id: string;
+                            name: string;
+                        }[];
+                        last_admin_of: {
+                            id: string;
+                            name: string;
+                        }[];
+                        sessions: number;
+                        api_tokens: number;
+                        notifications: number;
+                        password_required: boolean;
+                        reauthentication_required: boolean;
+                    };
+                };
+            };
+            /** @description Missing, unknown, expired or revoked bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The caller's role or the current step does not allow this, a guest's token does not reach this route, or an API token lacks the scope (`insufficient_scope`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7034,6 +7273,7 @@ export interface operations {
                         cols?: number;
                     };
                     zones?: {
+                        id?: string;
                         name: string;
                         x: number;
                         y: number;
@@ -7481,7 +7721,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -7630,7 +7870,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -7851,7 +8091,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8042,7 +8282,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8224,7 +8464,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8410,7 +8650,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -8592,7 +8832,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -11624,7 +11864,7 @@ export interface operations {
                             ratings: {
                                 id: string;
                                 value: number;
-                                user_id: string;
+                                user_id: string | null;
                                 criterium_id: string;
                                 card_id: string;
                             }[];
@@ -11974,7 +12214,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     }[];
                 };
             };
@@ -12061,7 +12301,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12185,7 +12425,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12273,7 +12513,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                     };
                 };
             };
@@ -12503,7 +12743,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     }[];
@@ -12602,7 +12842,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -12728,7 +12968,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -12818,7 +13058,7 @@ export interface operations {
                     "application/json": {
                         id: string;
                         value: number;
-                        user_id: string;
+                        user_id: string | null;
                         criterium_id: string;
                         card_id: string;
                     };
@@ -14420,7 +14660,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14515,7 +14755,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14646,7 +14886,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -14741,7 +14981,7 @@ export interface operations {
                         ratings: {
                             id: string;
                             value: number;
-                            user_id: string;
+                            user_id: string | null;
                             criterium_id: string;
                             card_id: string;
                         }[];
@@ -15501,7 +15741,7 @@ export interface operations {
                         change: {
                             [key: string]: unknown;
                         };
-                        user: {
+                        user: ({
                             id: string;
                             email: string | null;
                             name: string;
@@ -15515,7 +15755,10 @@ export interface operations {
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
-                        } | null;
+                        } | {
+                            id: string | null;
+                            name: string;
+                        }) | null;
                         api_token: {
                             id: string;
                             name: string;

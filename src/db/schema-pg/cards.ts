@@ -22,9 +22,8 @@ export const cards = pgTable(
     position: integer('position').notNull(),
     x: doublePrecision('x'),
     y: doublePrecision('y'),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -132,9 +131,8 @@ export const items = pgTable(
     sectionId: text('section_id')
       .notNull()
       .references(() => sections.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -159,9 +157,8 @@ export const comments = pgTable(
     cardId: text('card_id')
       .notNull()
       .references(() => cards.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -185,9 +182,8 @@ export const attachments = pgTable(
     cardId: text('card_id')
       .notNull()
       .references(() => cards.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.

@@ -15,6 +15,11 @@ export const users = pgTable(
     planName: text('plan_name').notNull().default('free'),
     admin: boolean('admin').notNull().default(false),
     confirmedAt: text('confirmed_at'),
+    /**
+     * Set when the account was deleted (docs/api.md#an-accounts-life): the row stays, scrubbed, so
+     * the votes and ratings it cast stay counted; it never signs in nor is found by address again.
+     */
+    deletedAt: text('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

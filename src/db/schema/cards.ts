@@ -24,9 +24,8 @@ export const cards = sqliteTable(
     /** Canvas coordinates; the Yjs document holds the truth, this is a copy for sorting and exports. */
     x: real('x'),
     y: real('y'),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -145,9 +144,8 @@ export const items = sqliteTable(
     sectionId: text('section_id')
       .notNull()
       .references(() => sections.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -172,9 +170,8 @@ export const comments = sqliteTable(
     cardId: text('card_id')
       .notNull()
       .references(() => cards.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.
@@ -198,9 +195,8 @@ export const attachments = sqliteTable(
     cardId: text('card_id')
       .notNull()
       .references(() => cards.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The author; null once their account is deleted (docs/api.md#an-accounts-life). */
+    userId: text('user_id').references(() => users.id),
     /**
      * Who may see the author (docs/api.md#private-writing-and-anonymous-authors): the current step's
      * `authors` when it was written; kept for good.

@@ -13,7 +13,7 @@ import type { CardRef } from '../../domain/card-ref';
 export interface FeedbackTarget {
   access: LoadedAccess;
   /** `userId`: the card's author, whom private writing goes by (docs/api.md#private-writing-and-anonymous-authors). */
-  card: { id: string; type: 'idea' | 'cluster'; userId: string };
+  card: { id: string; type: 'idea' | 'cluster'; userId: string | null };
 }
 
 /**

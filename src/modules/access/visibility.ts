@@ -133,8 +133,8 @@ export async function visibleCardAuthors(db: Db, access: WorkshopAccess): Promis
 }
 
 /** Whether a card by `cardUserId` is among those `authors` lets the reader see. */
-export function seesCardBy(authors: CardAuthors, cardUserId: string): boolean {
-  return authors === 'all' || authors.has(cardUserId);
+export function seesCardBy(authors: CardAuthors, cardUserId: string | null): boolean {
+  return authors === 'all' || (cardUserId !== null && authors.has(cardUserId));
 }
 
 /**
@@ -145,10 +145,12 @@ async function hiddenFromOtherParticipants(
   db: Db,
   workshopId: string,
   prefs: Pick<StepPrefs, 'cards_visible'>,
-  cardUserId: string,
+  cardUserId: string | null,
   memo: VisibilityMemo,
 ): Promise<boolean> {
-  return prefs.cards_visible === 'own' && !(await memo.facilitators(db, workshopId)).has(cardUserId);
+  // A deleted account's card (no author any more) was nobody's who facilitates now.
+  if (prefs.cards_visible !== 'own') return false;
+  return cardUserId === null || !(await memo.facilitators(db, workshopId)).has(cardUserId);
 }
 
 /**
@@ -158,7 +160,7 @@ async function hiddenFromOtherParticipants(
 export async function seesCard(
   db: Db,
   access: WorkshopAccess,
-  cardUserId: string,
+  cardUserId: string | null,
   memo = new VisibilityMemo(),
 ): Promise<boolean> {
   if (cardUserId === access.userId || access.role !== 'participant') return true;
@@ -177,10 +179,10 @@ export function readerWhoWroteNothing(role: WorkshopRole): Reader {
 export async function privateAuthorsAmong(
   db: Db,
   access: WorkshopAccess,
-  authorIds: Iterable<string>,
+  authorIds: Iterable<string | null>,
   memo = new VisibilityMemo(),
-): Promise<Set<string>> {
-  const hidden = new Set<string>();
+): Promise<Set<string | null>> {
+  const hidden = new Set<string | null>();
   for (const id of new Set(authorIds))
     if (await hiddenFromOtherParticipants(db, access.workshop.id, access.prefs, id, memo)) hidden.add(id);
   return hidden;
@@ -195,7 +197,7 @@ export async function privateAuthorsAmong(
 export async function cardHiddenFromOthers(
   db: Db,
   workshopId: string,
-  cardUserId: string,
+  cardUserId: string | null,
   memo: VisibilityMemo,
 ): Promise<boolean> {
   return hiddenFromOtherParticipants(db, workshopId, await memo.prefs(db, workshopId), cardUserId, memo);

@@ -27,6 +27,8 @@ export async function insertApiToken(
 export interface TokenMaker {
   id: string;
   name: string;
+  /** Set once the maker's account is deleted: the token is shown as made by a deleted user. */
+  deletedAt?: string | null;
 }
 
 /** The owner's tokens not revoked, newest first, each with its maker. */
@@ -36,7 +38,7 @@ export async function liveTokensOf(
 ): Promise<Array<{ token: ApiTokenRow; maker: TokenMaker }>> {
   const { apiTokens, users } = tablesOf(db);
   return db
-    .select({ token: apiTokens, maker: { id: users.id, name: users.name } })
+    .select({ token: apiTokens, maker: { id: users.id, name: users.name, deletedAt: users.deletedAt } })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.createdBy))
     .where(and(ownedBy(db, owner), isNull(apiTokens.revokedAt)))

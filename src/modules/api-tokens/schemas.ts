@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { API_SCOPES } from '../../domain/api-scopes';
+import { DeletedUserOutput } from '../users/schemas';
 
 export const CreateApiTokenInput = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
@@ -26,9 +27,10 @@ export const ApiTokenOutput = v.object({
   prefix: v.string(),
   /**
    * Who made it. An organization's token keeps working after its maker leaves the organization
-   * (it belongs to the organization); this still names them.
+   * (it belongs to the organization); this still names them, or a deleted user once their
+   * account is deleted (docs/api.md#an-accounts-life).
    */
-  created_by: v.object({ id: v.string(), name: v.string() }),
+  created_by: v.union([v.object({ id: v.string(), name: v.string() }), DeletedUserOutput]),
   created_at: v.string(),
   expires_at: v.nullable(v.string()),
   last_used_at: v.nullable(v.string()),

@@ -6,6 +6,7 @@ import { API_TOKEN_PREFIX, type ApiScope } from '../../domain/api-scopes';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { hashToken } from '../auth/crypto';
+import { deletedUser } from '../users/schemas';
 import { loadOrganizationAccess, requireOrganizationAdmin } from '../organizations/access';
 import {
   insertApiToken,
@@ -31,7 +32,7 @@ export function toApiToken(row: ApiTokenRow, maker: TokenMaker): ApiTokenOutput 
     name: row.name,
     scopes: row.scopes as ApiScope[],
     prefix: row.prefix,
-    created_by: { id: maker.id, name: maker.name },
+    created_by: maker.deletedAt ? deletedUser() : { id: maker.id, name: maker.name },
     created_at: row.createdAt,
     expires_at: row.expiresAt,
     last_used_at: row.lastUsedAt,

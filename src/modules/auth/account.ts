@@ -21,7 +21,7 @@ import type { AuthDeps } from './service';
 /** A link to a new address works for 24 hours. */
 const ADDRESS_CHANGE_TTL_MS = 24 * 3600 * 1000;
 
-const wrongPassword = () => new AppError('invalid_credentials', 'The password is wrong.');
+export const wrongPassword = () => new AppError('invalid_credentials', 'The password is wrong.');
 
 /**
  * The password hash the account has, once `password` was checked against it: 403 for an account
@@ -42,7 +42,7 @@ async function checkedPasswordHash(deps: AuthDeps, userId: string, password: str
  * Under the user's lock, the password checked must still be the account's: a reset or a proof of the
  * address may have changed it while it was checked (as at login).
  */
-async function stillTheSamePassword(tx: Db, userId: string, checked: string): Promise<void> {
+export async function stillTheSamePassword(tx: Db, userId: string, checked: string): Promise<void> {
   await lockUser(tx, userId);
   if ((await passwordHashOf(tx, userId)) !== checked) throw wrongPassword();
 }

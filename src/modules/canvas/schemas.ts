@@ -33,6 +33,9 @@ export type PredefinedCanvasOutput = v.InferOutput<typeof PredefinedCanvasOutput
 export const ZoneInput = v.object({ name: zoneName, x: coordinate, y: coordinate, rows: coordinate, cols: coordinate });
 export type ZoneInput = v.InferOutput<typeof ZoneInput>;
 
+/** A new canvas's zone: `id`, when it names a zone of the canvas replaced, keeps that zone (its id and cluster link). */
+const CanvasZoneInput = v.object({ id: v.optional(idString), ...ZoneInput.entries });
+
 /**
  * The body as sent. With `canvas_id` the predefined canvas fills every member left out, so each
  * is optional here; `CanvasDefinition` then requires them once the gaps are filled.
@@ -41,7 +44,7 @@ export const CreateCanvasInput = v.object({
   canvas_id: v.optional(idString),
   name: v.optional(requiredText(200)),
   background: v.optional(v.object({ rows: v.optional(size), cols: v.optional(size) })),
-  zones: v.optional(v.pipe(v.array(ZoneInput), v.maxLength(MAX_ZONES))),
+  zones: v.optional(v.pipe(v.array(CanvasZoneInput), v.maxLength(MAX_ZONES))),
   image: v.optional(v.nullable(CanvasImage)),
 });
 export type CreateCanvasInput = v.InferOutput<typeof CreateCanvasInput>;
@@ -49,7 +52,7 @@ export type CreateCanvasInput = v.InferOutput<typeof CreateCanvasInput>;
 export const CanvasDefinition = v.object({
   name: requiredText(200),
   background: v.object({ rows: size, cols: size }),
-  zones: v.optional(v.pipe(v.array(ZoneInput), v.maxLength(MAX_ZONES)), []),
+  zones: v.optional(v.pipe(v.array(CanvasZoneInput), v.maxLength(MAX_ZONES)), []),
   image: v.optional(v.nullable(CanvasImage), null),
 });
 export type CanvasDefinition = v.InferOutput<typeof CanvasDefinition>;

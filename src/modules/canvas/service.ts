@@ -95,6 +95,8 @@ function definitionOf(
 /**
  * Creates the workshop's canvas, replacing the one it had. SQL gets the canvas and the copy of its
  * zones in the transaction; after commit the document drops every zone it held and takes the new ones.
+ * A zone given with the id of one of the replaced canvas's zones keeps that id and its cluster link
+ * (the console's canvas form saves that way, so a canvas laid out by hand survives an edit).
  */
 export function createCanvas(
   deps: CanvasDeps,
@@ -110,8 +112,11 @@ export function createCanvas(
     const patch = await everyZoneRemoved(deps, write, workshopId);
 
     const previous = await canvasOf(tx, workshopId);
+    // Zones the body names by id that the current canvas has keep their id and cluster link.
+    const kept = new Map<string, string | null>();
     if (previous) {
       const canvas = await canvasInWrite(deps, write, previous);
+      for (const zone of canvas.zones) kept.set(zone.id, zone.cluster_id);
       // Zones go with their canvas (foreign key cascade).
       await deleteCanvasRow(tx, previous.id);
       changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
@@ -126,14 +131,13 @@ export function createCanvas(
       backgroundRows: definition.background.rows,
       image: definition.image,
     });
-    const zoneRows = definition.zones.map((zone, position) => ({
-      ...zone,
-      id: newId(),
-      canvasId: row.id,
-      workshopId,
-      clusterId: null,
-      position,
-    }));
+    const zoneRows = definition.zones.map(({ id, ...zone }, position) => {
+      const keep = id !== undefined && kept.has(id);
+      const clusterId = keep ? kept.get(id)! : null;
+      // An id given twice keeps its zone once.
+      if (keep) kept.delete(id);
+      return { ...zone, id: keep ? id : newId(), canvasId: row.id, workshopId, clusterId, position };
+    });
     await insertZones(tx, zoneRows);
     const zoneList = zoneRows.map((z) => ({
       id: z.id,
@@ -142,7 +146,7 @@ export function createCanvas(
       y: z.y,
       rows: z.rows,
       cols: z.cols,
-      cluster_id: null,
+      cluster_id: z.clusterId,
     }));
     for (const { id, ...state } of zoneList) patch[id] = state;
 

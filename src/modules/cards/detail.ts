@@ -3,6 +3,7 @@ import { toCriterion, type CriterionOutput } from '../../domain/criteria';
 import { toItem } from '../items/schemas';
 import { type ItemOutput } from '../../domain/items';
 import { toRating } from '../ratings/schemas';
+import { withDeletedVotersHidden } from '../users/repo';
 import { type RatingOutput } from '../../domain/ratings';
 import { toSection } from '../../domain/sections';
 import { seesAllRatings } from '../access/rules';
@@ -37,11 +38,12 @@ export async function cardSections(
  */
 export async function cardCriteria(db: Db, access: WorkshopAccess, cardId: string): Promise<CriterionOutput[]> {
   const ratingRows = await ratingsOfCard(db, cardId, seesAllRatings(access) ? undefined : access.userId);
+  const ratings = await withDeletedVotersHidden(db, ratingRows.map(toRating));
   const byCriterion = new Map<string, RatingOutput[]>();
-  for (const row of ratingRows) {
-    const list = byCriterion.get(row.criteriumId);
-    if (list) list.push(toRating(row));
-    else byCriterion.set(row.criteriumId, [toRating(row)]);
+  for (const rating of ratings) {
+    const list = byCriterion.get(rating.criterium_id);
+    if (list) list.push(rating);
+    else byCriterion.set(rating.criterium_id, [rating]);
   }
   return (await criteriaInOrder(db, access.workshop.id)).map((row) => toCriterion(row, byCriterion.get(row.id) ?? []));
 }

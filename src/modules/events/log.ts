@@ -7,6 +7,8 @@ import type { WorkshopAccess } from '../../domain/permissions';
 import { loadAccess } from '../access/load';
 import type { Caller } from '../../domain/permissions';
 import { isWorkshopAction, type WorkshopAction, type WorkshopEvent } from '../../domain/events';
+import { deletedAmong } from '../users/repo';
+import { userIdsNamedIn, withoutDeletedUsers } from '../../domain/deleted-users';
 import { toEvent, type EventOutput, type EventRow } from './schemas';
 import { actionCountsSeen, eventPage, eventRowsAfter, type LogView } from './repo';
 
@@ -75,13 +77,19 @@ export async function listEvents(
     offset: query.page.offset,
   });
   const hideScores = !seesAllVotes(access);
+  const deleted = await deletedAmong(
+    db,
+    rows.flatMap((r) => [...userIdsNamedIn(r.event.change)]),
+  );
   const items = rows.map((r) => {
     const output = toEvent(r.event, r.user, r.apiToken, deps.config);
     const scored = hideScores ? withoutScores(output, r.event) : output;
     // Something written anonymously (or a move of one's own anonymous card, `mover`): its author,
     // and the change's actor with it (the token they wrote through too), left out.
     const { value: change, hid } = authorsHiddenIn(access, scored.change);
-    return hid ? { ...scored, change, user: null, api_token: null } : scored;
+    const shown = hid ? { ...scored, change, user: null, api_token: null } : scored;
+    // Only then people whose accounts were deleted since: what they wrote anonymously stays so.
+    return { ...shown, change: withoutDeletedUsers(shown.change, deleted) };
   });
   return { items, total };
 }
@@ -105,8 +113,20 @@ export async function eventsAfter(
   afterSeq: number,
   limit: number,
 ): Promise<WorkshopEvent[]> {
-  // A replay reads as the live event did: the token a change was made with is the log's to show.
-  return (await eventRowsAfter(db, workshopId, afterSeq, limit))
-    .filter(isLogged)
-    .map(({ apiTokenId: _token, ...event }) => event);
+  // A replay reads as the live event did: the token a change was made with is the log's to show;
+  // but people whose accounts were deleted since are shown as deleted users.
+  const rows = (await eventRowsAfter(db, workshopId, afterSeq, limit)).filter(isLogged);
+  const deleted = await deletedAmong(
+    db,
+    rows.flatMap((r) => [r.userId ?? '', ...userIdsNamedIn(r.change)]),
+  );
+  return rows.map(({ apiTokenId: _token, ...event }) =>
+    deleted.size === 0
+      ? event
+      : ({
+          ...event,
+          userId: event.userId !== null && deleted.has(event.userId) ? null : event.userId,
+          change: withoutDeletedUsers(event.change, deleted),
+        } as WorkshopEvent),
+  );
 }

@@ -10,6 +10,6 @@ import { readerWhoWroteNothing, seesAuthor, type Reader } from '../access/visibi
 const EXPORT_READER: Reader = readerWhoWroteNothing('facilitator');
 
 /** Whether an export may name the author of this card, comment or item. */
-export function exportNamesAuthor(row: { userId: string; authorVisibility: AuthorVisibility }): boolean {
+export function exportNamesAuthor(row: { userId: string | null; authorVisibility: AuthorVisibility }): boolean {
   return seesAuthor(EXPORT_READER, row.userId, row.authorVisibility);
 }

@@ -2,6 +2,7 @@ import type { Database, Db } from '../../db/database';
 import { userSummaries } from '../users/repo';
 import { exportNamesAuthor } from './export-reader';
 import { exportRowsOf, membersWithNames } from './repo';
+import { DELETED_USER_NAME } from '../../domain/users';
 import { SCALES } from '../../domain/criteria';
 import type { ExportReport, ReportCard } from './report';
 
@@ -32,7 +33,7 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
     // cards, comments and items only when an export may name their author.
     const named = [cardRows, itemRows, commentRows].map((list) => list.filter(exportNamesAuthor));
     const names = await authorNames(db, memberRows, [voteRows, ratingRows, ...named]);
-    const nameOf = (userId: string) => names.get(userId) ?? '';
+    const nameOf = (userId: string | null) => (userId === null ? DELETED_USER_NAME : (names.get(userId) ?? ''));
     const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) =>
       exportNamesAuthor(row) ? nameOf(row.userId) : null;
 
@@ -187,11 +188,12 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
 async function authorNames(
   db: Db,
   members: ReadonlyArray<{ userId: string; name: string; guest: boolean }>,
-  authored: ReadonlyArray<ReadonlyArray<{ userId: string }>>,
+  authored: ReadonlyArray<ReadonlyArray<{ userId: string | null }>>,
 ): Promise<Map<string, string>> {
   const names = new Map(members.map((member) => [member.userId, shownName(member)]));
   const departed = new Set<string>();
-  for (const rows of authored) for (const row of rows) if (!names.has(row.userId)) departed.add(row.userId);
+  for (const rows of authored)
+    for (const row of rows) if (row.userId !== null && !names.has(row.userId)) departed.add(row.userId);
   for (const user of await userSummaries(db, departed)) names.set(user.id, shownName(user));
   return names;
 }

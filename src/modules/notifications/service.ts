@@ -3,6 +3,8 @@ import { notFound } from '../../http/errors';
 import type { Page } from '../../http/pagination';
 import { write } from '../../db/write';
 import { countNotificationsOf, markUnreadRead, notificationMark, notificationsOf, readFlagOf, setRead } from './repo';
+import { userIdsNamedIn, withoutDeletedUsers } from '../../domain/deleted-users';
+import { deletedAmong } from '../users/repo';
 import { toNotification, type NotificationOutput } from './schemas';
 
 export async function listNotifications(
@@ -13,7 +15,12 @@ export async function listNotifications(
   const { db } = deps.database;
   const total = await countNotificationsOf(db, userId);
   const rows = await notificationsOf(db, userId, page.perPage, page.offset);
-  return { items: rows.map(toNotification), total };
+  // Whoever a notification names (its sender) reads as a deleted user once their account is deleted.
+  const deleted = await deletedAmong(
+    db,
+    rows.flatMap((row) => [...userIdsNamedIn(row.data)]),
+  );
+  return { items: rows.map((row) => toNotification({ ...row, data: withoutDeletedUsers(row.data, deleted) })), total };
 }
 
 /** Marks every unread notification of the user read, or only those created up to and including `lastId`. */

@@ -18,6 +18,7 @@ import {
   updateRatingValue,
 } from './repo';
 import { toRating, type RatingRow } from './schemas';
+import { withDeletedVotersHidden } from '../users/repo';
 import type { RatingOutput } from '../../domain/ratings';
 
 /** A participant who may not see all ratings sees only their own, as if the others did not exist. */
@@ -41,12 +42,19 @@ export async function listRatings(
 ): Promise<RatingOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
   const userId = seesAllRatings(access) ? undefined : access.userId;
-  return (await listRatingRows(deps.database.db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating);
+  const { db } = deps.database;
+  return withDeletedVotersHidden(
+    db,
+    (await listRatingRows(db, card.id, { criteriumId: query.criterium_id, userId })).map(toRating),
+  );
 }
 
 export async function getRating(deps: WriteDeps, ref: CardRef, ratingId: string): Promise<RatingOutput> {
   const { access, card } = await loadTarget(deps.database.db, ref);
-  return toRating(visible(access, await findRating(deps.database.db, card.id, ratingId)));
+  const [rating] = await withDeletedVotersHidden(deps.database.db, [
+    toRating(visible(access, await findRating(deps.database.db, card.id, ratingId))),
+  ]);
+  return rating!;
 }
 
 export function rateCard(

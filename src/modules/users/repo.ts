@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { nowIso } from '../../db/columns';
 import { tablesOf, type Db, type Schema } from '../../db/database';
 import { inList } from '../../db/sql';
+import { DELETED_USER_NAME } from '../../domain/users';
 import { toUserSummary, type UserSummary } from './schemas';
 
 /**
@@ -13,11 +14,18 @@ export async function userSummaries(db: Db, ids: Iterable<string>): Promise<User
   if (list.length === 0) return [];
   const { users } = tablesOf(db);
   const rows = await db
-    .select({ id: users.id, name: users.name, avatarUrl: users.avatarUrl, guest: users.guest })
+    .select({
+      id: users.id,
+      name: users.name,
+      avatarUrl: users.avatarUrl,
+      guest: users.guest,
+      deletedAt: users.deletedAt,
+    })
     .from(users)
     .where(inList(db, users.id, list))
     .orderBy(asc(users.createdAt), asc(users.id));
-  return rows.map(toUserSummary);
+  // A deleted account's row stays for the votes and ratings it cast, named as a deleted user.
+  return rows.map((row) => toUserSummary(row.deletedAt === null ? row : { ...row, name: DELETED_USER_NAME }));
 }
 
 /** The id of the account with this address, if any. */
@@ -62,4 +70,32 @@ export async function setAvatarUrl(
 export async function insertGuest(tx: Db, name: string): Promise<Schema['users']['$inferSelect']> {
   const { users } = tablesOf(tx);
   return (await tx.insert(users).values({ name, guest: true }).returning())[0]!;
+}
+
+/** The deleted accounts among these ids (docs/api.md#an-accounts-life): one query, none for no ids. */
+export async function deletedAmong(db: Db, ids: Iterable<string>): Promise<Set<string>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return new Set();
+  const { users } = tablesOf(db);
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(inList(db, users.id, list), isNotNull(users.deletedAt)));
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Votes or ratings as others read them: a deleted account's keep counting, with `user_id` null
+ * (docs/api.md#an-accounts-life). One query for the lot.
+ */
+export async function withDeletedVotersHidden<T extends { user_id: string | null }>(
+  db: Db,
+  outputs: T[],
+): Promise<T[]> {
+  const ids = outputs.flatMap((output) => (output.user_id === null ? [] : [output.user_id]));
+  const deleted = await deletedAmong(db, ids);
+  if (deleted.size === 0) return outputs;
+  return outputs.map((output) =>
+    output.user_id !== null && deleted.has(output.user_id) ? { ...output, user_id: null } : output,
+  );
 }

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { Config, Plan } from '../../config';
 import type { UserRow } from '../../http/env';
 import { requiredText } from '../../http/validation';
-import { PlanOutput } from '../../domain/users';
+import { DELETED_USER_NAME, PlanOutput } from '../../domain/users';
 
 export const UserOutput = v.object({
   id: v.string(),
@@ -19,6 +19,20 @@ export const UserOutput = v.object({
   updated_at: v.string(),
 });
 export type UserOutput = v.InferOutput<typeof UserOutput>;
+
+/**
+ * A deleted account where a person is named (docs/api.md#an-accounts-life): no id, and the name
+ * "Deleted user".
+ */
+export const DeletedUserOutput = v.object({
+  // Always null; typed as a nullable string because openapi-fetch's reading of an answer drops a
+  // member whose only type is null, and the SDK's clients would lose it.
+  id: v.nullable(v.string()),
+  name: v.string(),
+});
+export type DeletedUserOutput = v.InferOutput<typeof DeletedUserOutput>;
+
+export const deletedUser = (): DeletedUserOutput => ({ id: null, name: DELETED_USER_NAME });
 
 /** Public face of a user inside other resources (notification senders, presence). */
 export const UserSummary = v.object({

@@ -24,6 +24,7 @@ import {
 } from './repo';
 import { toVote, type VoteRow } from './schemas';
 import type { VoteOutput } from '../../domain/votes';
+import { withDeletedVotersHidden } from '../users/repo';
 
 const voteAction = (card: FeedbackTarget['card']) => (card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
 
@@ -35,12 +36,19 @@ function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
 
 export async function listVotes(deps: WriteDeps, ref: CardRef): Promise<VoteOutput[]> {
   const { access, card } = await loadTarget(deps.database.db, ref);
-  return (await listVoteRows(deps.database.db, card.id, seesAllVotes(access) ? undefined : access.userId)).map(toVote);
+  const { db } = deps.database;
+  return withDeletedVotersHidden(
+    db,
+    (await listVoteRows(db, card.id, seesAllVotes(access) ? undefined : access.userId)).map(toVote),
+  );
 }
 
 export async function getVote(deps: WriteDeps, ref: CardRef, voteId: string): Promise<VoteOutput> {
   const { access, card } = await loadTarget(deps.database.db, ref);
-  return toVote(visible(access, await findVote(deps.database.db, card.id, voteId)));
+  const [vote] = await withDeletedVotersHidden(deps.database.db, [
+    toVote(visible(access, await findVote(deps.database.db, card.id, voteId))),
+  ]);
+  return vote!;
 }
 
 /**

@@ -28,7 +28,8 @@ const details = preparedPerDb((db: Db) => {
         sections: sql<string>`${list(sql`${object}('id', s.id, 'title', s.title)`, 's.position, s.id', sql`sections s where s.workshop_id = workshops.id`)}`,
         criteria: sql<string>`${list(sql`${object}('id', c.id, 'title', c.title, 'scale', c.scale)`, 'c.position, c.id', sql`criteria c where c.workshop_id = workshops.id`)}`,
         ratings: sql<string>`${list(
-          sql`${object}('id', r.id, 'value', r.value, 'user_id', r.user_id, 'criterium_id', r.criterium_id, 'card_id', r.card_id)`,
+          // A deleted account's rating counts, naming nobody (docs/api.md#an-accounts-life).
+          sql`${object}('id', r.id, 'value', r.value, 'user_id', (select du.id from users du where du.id = r.user_id and du.deleted_at is null), 'criterium_id', r.criterium_id, 'card_id', r.card_id)`,
           'r.created_at, r.id',
           sql`ratings r where r.workshop_id = workshops.id and (cast(${ratingsOf} as text) = 'all' or r.user_id = cast(${ratingsOf} as text))
             and (cast(${allCards} as text) = '1' or exists (select 1 from cards k where k.id = r.card_id and ${inList(db, sql`k.user_id`, sql.placeholder('cardAuthors'))}))`,

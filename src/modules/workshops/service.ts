@@ -17,6 +17,7 @@ import { loadAccess, type WorkshopRow } from '../access/load';
 import { announceCreated, copyWorkshop, createFromTemplate } from './create-from';
 import type { NativeImports } from './create-from-native';
 import { dropWorkshopExports, removeWorkshopExportFiles } from '../exports/service';
+import type { FileRef } from '../uploads/storage';
 import { ratingsScopeFor, toWorkshop, workshopFor, workshopForEvent } from './output';
 import { loadOrganizationAccess } from '../organizations/access';
 import { lockOrganization } from '../organizations/repo';
@@ -243,18 +244,35 @@ export async function deleteWorkshop(deps: AppDeps, user: UserRow, workshopId: s
   const exportFiles = await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
-    const recorded = await workshopForEvent(tx, deps.config, access.workshop);
-    const files = await dropWorkshopExports(tx, workshopId);
-    await deleteWorkshopRow(tx, workshopId);
-    // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
-    changes.record({ workshopId, action: 'removeWorkshop', userId: user.id, change: { workshop: recorded } });
-    changes.afterCommit(() => {
-      void deps.collab
-        .forgetWorkshop(workshopId)
-        .catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
-    });
-    return files;
+    return removeWorkshopIn(tx, changes, deps, access.workshop, user.id);
   });
   // Before the answer, so that a client told 204 finds no file of the workshop left.
   await removeWorkshopExportFiles(deps, workshopId, exportFiles);
+}
+
+/**
+ * Removes a workshop, its row locked, inside the caller's write (`deleteWorkshop`, an account's
+ * deletion): its rows, logged as `removeWorkshop` by `actorId`, and its live document once the
+ * write commits. Answers its exports' files, which the caller removes after the commit
+ * (`removeWorkshopExportFiles`).
+ */
+export async function removeWorkshopIn(
+  tx: Db,
+  changes: ChangeRecorder,
+  deps: Pick<AppDeps, 'config' | 'collab'>,
+  workshop: WorkshopRow,
+  actorId: string | null,
+): Promise<FileRef[]> {
+  const workshopId = workshop.id;
+  const recorded = await workshopForEvent(tx, deps.config, workshop);
+  const files = await dropWorkshopExports(tx, workshopId);
+  await deleteWorkshopRow(tx, workshopId);
+  // Recorded after the delete: there is no log left to write to, but listeners still hear of it.
+  changes.record({ workshopId, action: 'removeWorkshop', userId: actorId, change: { workshop: recorded } });
+  changes.afterCommit(() => {
+    void deps.collab
+      .forgetWorkshop(workshopId)
+      .catch((err: unknown) => console.error('[workshops] dropping the document of a deleted workshop failed', err));
+  });
+  return files;
 }

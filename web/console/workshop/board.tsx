@@ -12,6 +12,7 @@ import { useEffect, useLayoutEffect, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../api';
 import { Problem, onSubmit, useAction } from '../forms';
+import { write } from '../outbox';
 import { ClusterColumn, GRAB_HELP_ID } from './board/cards';
 import { CardDetail } from './board/detail';
 import { MergeDialog, MoveDialog } from './board/dialogs';
@@ -250,8 +251,10 @@ function AddCluster({ workshopId, cards }: { workshopId: string; cards: Card[] }
   const color = chosen.value || (CARD_COLORS.find(([name]) => !used.has(name)) ?? CARD_COLORS[0]!)[0];
   const add = () =>
     action.run(async () => {
-      await api.post('/v1/workshops/{workshop_id}/cards', {
-        params: { path: { workshop_id: workshopId } },
+      await write(`Cluster “${title.value}”`, {
+        method: 'post',
+        path: '/v1/workshops/{workshop_id}/cards',
+        params: { workshop_id: workshopId },
         body: { type: 'cluster', title: title.value, color },
       });
       title.value = '';

@@ -27,6 +27,7 @@ export const TABS = [
   ['run', 'Run'],
   ['agenda', 'Agenda'],
   ['board', 'Board'],
+  ['canvas', 'Canvas'],
   ['people', 'People'],
   ['exports', 'Exports'],
   ['log', 'Log'],

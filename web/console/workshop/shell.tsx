@@ -1,23 +1,26 @@
 /*
  * `/workshops/<id>`: one workshop's console. Its facilitators get the tabs (run, agenda, board,
- * people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
+ * canvas, people, exports, log), all fed by one live session of the SDK; anyone else who is a member goes
  * on to the participant page (`/w/<id>`), as the workshop's `public_url` promises.
  */
-import { signal, useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { effect, signal, useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
 import { ApiError, type Step } from 'workshop-sdk';
-import { openWorkshop } from 'workshop-sdk/live';
 import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
+import { sendWaiting } from '../outbox';
 import { forget } from '../session';
+import { sessionEnded, signedInAgain } from '../session-end';
 import { NotOpen } from '../not-open';
 import { Agenda } from './agenda';
 import { Board } from './board';
+import { CanvasTab } from './canvas';
 import { TABS, type TabName, type WorkshopScope } from './context';
 import { Exports } from './exports';
 import { EventLog } from './log';
 import { People } from './people';
+import { relayWorkshop, type Relay } from './relay';
 import { Run } from './run';
 
 const LIVE_EVENTS = [
@@ -36,16 +39,27 @@ const LIVE_EVENTS = [
 export function WorkshopConsole(props: { id: string }) {
   const scope = useSignal<WorkshopScope | null>(null);
   const problem = useSignal('');
+  /** Counts the attempts to open: one more after a sign-in that ended a session met while opening. */
+  const attempt = useSignal(0);
   useEffect(() => {
     let closed = false;
     let opened: WorkshopScope | null = null;
+    let stopWaiting = () => {};
     open(props.id).then(
       (found) => {
         if (closed) return found?.live.close();
         if (found) scope.value = opened = found;
       },
       (err: unknown) => {
-        if (err instanceof ApiError && err.status === 401) return forget();
+        if (err instanceof ApiError && err.status === 401) {
+          if (!sessionEnded.value) return forget();
+          // The session ended under a page already open: the dialog asks for the password, then this opens.
+          const seen = signedInAgain.peek();
+          stopWaiting = effect(() => {
+            if (signedInAgain.value > seen && !closed) queueMicrotask(() => attempt.value++);
+          });
+          return;
+        }
         problem.value =
           err instanceof ApiError && err.status === 404
             ? 'There is no such workshop, or you are not one of its members.'
@@ -54,9 +68,10 @@ export function WorkshopConsole(props: { id: string }) {
     );
     return () => {
       closed = true;
+      stopWaiting();
       opened?.live.close();
     };
-  }, [props.id]);
+  }, [props.id, attempt.value]);
 
   if (problem.value || !scope.value)
     return <NotOpen title="Workshop" problem={problem.value} opening="Opening the workshop…" />;
@@ -76,11 +91,17 @@ async function open(id: string): Promise<WorkshopScope | null> {
     }
     throw err;
   }
-  const live = await openWorkshop(api, id);
+  const live = await relayWorkshop(api, id);
   const listeners = new Set<(action: string) => void>();
   const tell = (action: string) => listeners.forEach((listener) => listener(action));
   const state = signal(live.state);
-  live.subscribe((next) => (state.value = next));
+  live.subscribe((next) => {
+    // The connection back: what waits for the server is sent now rather than at its next try.
+    if (next.status === 'live' && state.value.status !== 'live') sendWaiting();
+    state.value = next;
+    // The live connection refused (the session revoked or expired): the console asks to sign in again.
+    if (next.status === 'closed' && next.error?.code === 'unauthenticated') sessionEnded.value = true;
+  });
   const steps = signal<Step[]>([]);
   const readSteps = async () => {
     steps.value = await api.get('/v1/workshops/{workshop_id}/steps', { params: { path: { workshop_id: id } } });
@@ -111,6 +132,12 @@ async function open(id: string): Promise<WorkshopScope | null> {
 }
 
 function Tabs({ scope }: { scope: WorkshopScope }) {
+  // Signed in again after the session ended: the live connection opens again with the new token.
+  const again = signedInAgain.value;
+  const openedAt = useRef(again);
+  useEffect(() => {
+    if (again > openedAt.current) (scope.live as Relay).reopen().catch(() => undefined);
+  }, [again]);
   const asked = location$.value.query.get('tab');
   const tab: TabName = TABS.some(([name]) => name === asked) ? (asked as TabName) : 'run';
   const { workshop, status } = scope.state.value;
@@ -149,6 +176,7 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
         {tab === 'run' && <Run scope={scope} />}
         {tab === 'agenda' && <Agenda scope={scope} />}
         {tab === 'board' && <Board scope={scope} />}
+        {tab === 'canvas' && <CanvasTab scope={scope} />}
         {tab === 'people' && <People scope={scope} />}
         {tab === 'exports' && <Exports scope={scope} />}
         {tab === 'log' && <EventLog scope={scope} />}

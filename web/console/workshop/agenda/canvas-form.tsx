@@ -1,14 +1,17 @@
 /*
  * Laying out a canvas by hand: its name, the grid's size in columns and rows, and each zone's
  * name, place (x from the left, y from the top, in grid cells from 0) and size. Saving creates
- * the canvas anew (the API's one write for it), so zones get new ids and lose their cluster links;
- * the form says so when a canvas exists.
+ * the canvas anew (the API's one write for it), naming each existing zone by its id so that it keeps
+ * its id and the cluster placed in it (docs/api.md#canvas): a canvas laid out by hand in the Canvas
+ * tab survives an edit of its grid.
  */
 import { useSignal } from '@preact/signals';
 import type { Canvas } from 'workshop-sdk';
 import { Field, onSubmit, type Action } from '../../forms';
 
 interface Zone {
+  /** The zone's id when it is one of the canvas's, left out for a zone added in the form. */
+  id?: string;
   name: string;
   x: number;
   y: number;
@@ -20,7 +23,7 @@ export interface CanvasBody {
   background: { cols: number; rows: number };
   zones: Zone[];
 }
-const NUMBERS: Array<[keyof Omit<Zone, 'name'>, string]> = [
+const NUMBERS: Array<[keyof Omit<Zone, 'id' | 'name'>, string]> = [
   ['x', 'From the left'],
   ['y', 'From the top'],
   ['cols', 'Width'],
@@ -33,7 +36,7 @@ export function CanvasForm(props: { canvas: Canvas | null; onSave: (body: Canvas
   const cols = useSignal(String(canvas?.background.cols ?? 12));
   const rows = useSignal(String(canvas?.background.rows ?? 8));
   const zones = useSignal<Zone[]>(
-    canvas?.zones.map(({ name, x, y, cols, rows }) => ({ name, x, y, cols, rows })) ?? [],
+    canvas?.zones.map(({ id, name, x, y, cols, rows }) => ({ id, name, x, y, cols, rows })) ?? [],
   );
   const body = (): CanvasBody => ({
     name: name.value,
@@ -105,7 +108,9 @@ export function CanvasForm(props: { canvas: Canvas | null; onSave: (body: Canvas
         Add a zone
       </button>
       {preview.background.cols > 0 && preview.background.rows > 0 && <CanvasPreview canvas={preview} />}
-      {canvas && <p class="hint">Saving replaces the canvas: zones linked to clusters need linking again.</p>}
+      {canvas && (
+        <p class="hint">Saving keeps the clusters placed in the zones still listed; a removed zone lets its go.</p>
+      )}
       <button type="submit" class="primary" disabled={props.action.busy.value}>
         Save canvas
       </button>

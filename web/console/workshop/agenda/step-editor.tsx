@@ -2,16 +2,22 @@
  * Editing one step: its name, instructions, every `prefs` member (prefs.tsx) and its `view`
  * (view-fields.tsx), saved in one PUT; then its illustration. While nothing is being changed here,
  * the form follows the step as others change it; once the facilitator starts editing it keeps
- * their edits until they save.
+ * their edits until they are saved. They are saved as they are typed (a moment after the last
+ * keystroke, "Saving…" then "Saved."), at once when the editor closes (another step picked,
+ * another tab, the browser's back button), and what could not be saved yet (no name, the server
+ * away, the session ended) is kept for this tab (drafts.ts) and shown again with the step.
+ * See docs/pages.md#steps-saved-as-they-are-typed.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
 import type { Criterion, Step, View } from 'workshop-sdk';
-import { api } from '../../api';
+import { api, InputProblem } from '../../api';
+import { sessionEnded } from '../../session-end';
 import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Illustration } from './illustration';
 import { changedMembers } from '../live-read';
+import { dropDraft, keepDraft, keptDraft } from './drafts';
 import { PrefsFields, type Prefs } from './prefs';
 import { readSteps } from './step-order';
 import { ViewFields } from './view-fields';
@@ -29,18 +35,23 @@ const draftOf = (step: Step): Draft => ({
   view: step.view,
 });
 const same = (a: Draft, b: Draft) => JSON.stringify(a) === JSON.stringify(b);
+/** How long after the last change the step is saved. */
+const SAVE_AFTER_MS = 700;
 
 export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: Criterion[] }) {
   const { scope, step } = props;
-  const name = useSignal(step.name);
-  const instructions = useSignal(step.instructions);
-  const prefs = useSignal(step.prefs);
-  const view = useSignal(step.view);
+  // Edits not saved when this step was last open come back with it.
+  const kept = useMemo(() => keptDraft<Draft>(scope.id, step.id), []);
+  const start = kept?.draft ?? draftOf(step);
+  const name = useSignal(start.name);
+  const instructions = useSignal(start.instructions);
+  const prefs = useSignal(start.prefs);
+  const view = useSignal(start.view);
   const saved = useSignal(false);
   const action = useAction();
   const instructionsId = useId();
   /** The step as the form last took it from the service. */
-  const base = useRef(draftOf(step));
+  const base = useRef(kept?.base ?? draftOf(step));
   const draft = (): Draft => ({
     name: name.value,
     instructions: instructions.value,
@@ -60,24 +71,76 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
   }, [step]);
   const dirty = !same(draft(), base.current);
 
-  const save = () =>
-    action.run(async () => {
-      saved.value = false;
-      const answer = await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
-        params: { path: { workshop_id: scope.id, id: step.id } },
-        // Only what this form changed, member by member: the service merges prefs and view so.
-        body: {
-          name: name.value,
-          ...(instructions.value !== base.current.instructions && { instructions: instructions.value }),
-          prefs: changedMembers(base.current.prefs, prefs.value),
-          view: changedMembers(base.current.view, view.value),
-        },
-      });
-      take(answer);
-      saved.value = true;
-      await readSteps(scope);
+  /** Sends what differs from `base`; edits typed while it was under way stay, and are sent next. */
+  const send = async () => {
+    const sent = draft();
+    if (same(sent, base.current)) return;
+    if (!sent.name.trim())
+      throw new InputProblem('A step needs a name: its changes are kept until it has one.', 'name');
+    const answer = await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
+      params: { path: { workshop_id: scope.id, id: step.id } },
+      // Only what this form changed, member by member: the service merges prefs and view so.
+      body: {
+        name: sent.name,
+        ...(sent.instructions !== base.current.instructions && { instructions: sent.instructions }),
+        prefs: changedMembers(base.current.prefs, sent.prefs),
+        view: changedMembers(base.current.view, sent.view),
+      },
     });
+    if (same(draft(), sent)) take(answer);
+    else base.current = draftOf(answer);
+    if (same(draft(), base.current)) dropDraft(scope.id, step.id);
+    else keepDraft(scope.id, step.id, { base: base.current, draft: draft() });
+    saved.value = true;
+    await readSteps(scope);
+  };
+  /** One save at a time: a save asked for while one runs follows it. */
+  const saving = useRef({ running: false, again: false });
+  const save = async (): Promise<void> => {
+    const run = saving.current;
+    if (run.running) {
+      run.again = true;
+      return;
+    }
+    run.running = true;
+    saved.value = false;
+    try {
+      await action.run(send);
+    } finally {
+      run.running = false;
+    }
+    if (run.again) {
+      run.again = false;
+      return save();
+    }
+  };
 
+  // Each change is kept for this tab at once, and saved a moment after the last one.
+  const values = [name.value, instructions.value, prefs.value, view.value];
+  useEffect(() => {
+    if (!dirty) return;
+    keepDraft(scope.id, step.id, { base: base.current, draft: draft() });
+    const timer = setTimeout(() => void save(), SAVE_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, values);
+  // Back online, or signed in again: what is still unsaved is sent.
+  const ready = scope.state.value.status === 'live' && !sessionEnded.value;
+  useEffect(() => {
+    if (ready && !same(draft(), base.current) && action.problem.value) void save();
+  }, [ready]);
+  // Closing the editor (another step, another tab, back) saves at once; closing the page asks first.
+  useEffect(() => {
+    const ask = (event: BeforeUnloadEvent) => {
+      if (!same(draft(), base.current)) event.preventDefault();
+    };
+    addEventListener('beforeunload', ask);
+    return () => {
+      removeEventListener('beforeunload', ask);
+      if (!same(draft(), base.current)) void save();
+    };
+  }, []);
+
+  const status = action.busy.value ? 'Saving…' : saved.value && !dirty ? 'Saved.' : '';
   return (
     <div class="step-editor">
       <form class="form" onSubmit={onSubmit(save)} aria-label={`Edit the step ${step.name}`}>
@@ -102,8 +165,8 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
             onChange={(next) => (view.value = next)}
           />
         </details>
-        <SubmitRow action={action} label="Save step" status={saved.value && !dirty ? 'Saved.' : ''}>
-          {dirty && <span class="hint">Unsaved changes</span>}
+        <SubmitRow action={action} label="Save step" status={status}>
+          {dirty && !action.busy.value && <span class="hint">Not saved yet</span>}
         </SubmitRow>
       </form>
       <Illustration key={step.id} scope={scope} step={step} />

@@ -10,8 +10,8 @@
 import { useSignal } from '@preact/signals';
 import { Component, type VNode } from 'preact';
 import type { Card } from 'workshop-sdk';
-import { api } from '../../api';
 import { Problem, onSubmit, useAction } from '../../forms';
+import { write } from '../../outbox';
 import { nameOf, sameProps } from './model';
 
 /** The id of the paragraph that tells how to move a card with the keyboard (the grips point at it). */
@@ -155,8 +155,11 @@ function AddIdea({ workshopId, cluster }: { workshopId: string; cluster: Card })
   const action = useAction();
   const add = () =>
     action.run(async () => {
-      await api.post('/v1/workshops/{workshop_id}/cards', {
-        params: { path: { workshop_id: workshopId } },
+      // Through the outbox: with the server away it waits, and is sent once it is back.
+      await write(`Idea “${title.value}” in ${nameOf(cluster)}`, {
+        method: 'post',
+        path: '/v1/workshops/{workshop_id}/cards',
+        params: { workshop_id: workshopId },
         body: { type: 'idea', title: title.value, parent: cluster.id },
       });
       title.value = '';

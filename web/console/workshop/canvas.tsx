@@ -1,0 +1,327 @@
+/*
+ * The Canvas tab: the workshop's canvas with its zones, where facilitators place clusters by hand
+ * (docs/pages.md#the-canvas). A cluster is dragged with a pointer (mouse, pen, touch) or carried
+ * with the keyboard: Enter or Space picks it up, the arrow keys move it a grid cell at a time,
+ * Enter drops it and Escape puts it back, each step told through a live region. A drop writes the
+ * cluster's placement and the zone links through the workshop's Yjs document (the SDK's canvas
+ * client), so every console and screen follows it; between drops the tab draws what the document
+ * holds, other facilitators' moves included. A drag in progress is shared as presence only, shown
+ * to the others as a ghost (docs/realtime.md: write the placement once, on drop).
+ */
+import { useSignal } from '@preact/signals';
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { Card } from 'workshop-sdk';
+import { openCanvas, type Placement, type WorkshopCanvas } from 'workshop-sdk/canvas';
+import { api, problemText } from '../api';
+import type { WorkshopScope } from './context';
+import { inWorkshop, useLiveRead } from './live-read';
+import { clamp, dropCluster, zoneAt, zoneList, zoneOfCluster, type Zones } from './canvas/layout';
+
+/** A cluster being moved, at a point of the canvas in grid units (null while a pointer is off it). */
+interface Carried {
+  id: string;
+  by: 'pointer' | 'keyboard';
+  at: { x: number; y: number } | null;
+}
+
+/** How far a pointer goes before a press becomes a drag, in CSS pixels. */
+const DRAG_THRESHOLD = 4;
+
+export function CanvasTab({ scope }: { scope: WorkshopScope }) {
+  const rest = useLiveRead(
+    scope,
+    /Canvas|Zone/,
+    () => api.get('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)),
+    null,
+  );
+  const doc = useSignal<{ placements: Record<string, Placement>; zones: Zones } | null>(null);
+  const problem = useSignal('');
+  const carried = useSignal<Carried | null>(null);
+  const told = useSignal('');
+  const canvasRef = useRef<WorkshopCanvas | null>(null);
+  const surface = useRef<HTMLDivElement>(null);
+  const press = useRef<{ id: string; pointerId: number; x: number; y: number; dragging: boolean } | null>(null);
+  const refocus = useRef<string | null>(null);
+  /** Where the other facilitators are dragging clusters now, from their presence. */
+  const othersMoving = useSignal<Array<{ card_id: string; x: number; y: number }>>([]);
+
+  useEffect(() => {
+    const canvas = openCanvas(api, scope.id, { WebSocket: window.WebSocket });
+    canvasRef.current = canvas;
+    const read = () => (doc.value = { placements: canvas.placements(), zones: canvas.zones() });
+    canvas.synced.then(read, (err: unknown) => (problem.value = problemText(err)));
+    const stop = canvas.observe(() => {
+      if (canvas.provider.synced) read();
+    });
+    const stopPresence = canvas.observePresence((others) => {
+      othersMoving.value = [...others.values()].flatMap((presence) => (presence.dragging ? [presence.dragging] : []));
+    });
+    return () => {
+      stop();
+      stopPresence();
+      canvas.destroy();
+      canvasRef.current = null;
+    };
+  }, [scope.id]);
+
+  // A drag is shown to the others through presence, and written to the document only on drop.
+  const sharing = carried.value?.at ? { card_id: carried.value.id, ...carried.value.at } : null;
+  useEffect(() => {
+    canvasRef.current?.setPresence({ dragging: sharing });
+  }, [sharing?.card_id, sharing?.x, sharing?.y]);
+
+  // A cluster dropped into another zone is drawn anew there: the keyboard stays on it.
+  useLayoutEffect(() => {
+    if (refocus.current === null) return;
+    const found = surface.current?.parentElement?.querySelector<HTMLElement>(
+      `[data-cluster-id="${CSS.escape(refocus.current)}"]`,
+    );
+    // Until the document's new state is drawn, the cluster may not be there yet.
+    if (!found) return;
+    found.focus();
+    if (document.activeElement === found) refocus.current = null;
+  });
+
+  const background = rest.value.value;
+  if (background === undefined || (background !== null && doc.value === null))
+    return <p class="empty">{rest.problem.value || problem.value || 'Loading…'}</p>;
+  if (background === null || doc.value === null)
+    return <p class="empty">This workshop has no canvas: choose or lay one out in the Agenda tab, under Canvas.</p>;
+
+  const { placements, zones } = doc.value;
+  const zonesInOrder = zoneList(zones);
+  const cols = Math.max(background.background.cols, ...zonesInOrder.map(([, z]) => z.x + z.cols));
+  const rows = Math.max(background.background.rows, ...zonesInOrder.map(([, z]) => z.y + z.rows));
+  const clusters = scope.state.value.cards.filter((card) => card.type === 'cluster' && card.parent === null);
+  const titleOf = (id: string) => clusterName(clusters.find((card) => card.id === id));
+  const zoneName = (id: string | null) => (id === null ? null : (zones[id]?.name ?? null));
+  const whereText = (x: number, y: number) => {
+    const name = zoneName(zoneAt(zones, x, y));
+    return name === null ? 'on the canvas, in no zone' : `over the zone ${name || 'without a name'}`;
+  };
+
+  const byZone = new Map<string | null, Card[]>();
+  const unplaced: Card[] = [];
+  for (const cluster of clusters) {
+    const placement = placements[cluster.id];
+    const zone = zoneOfCluster(zones, cluster.id, placement);
+    if (zone === null && (!placement || placement.x === null || placement.y === null)) unplaced.push(cluster);
+    else byZone.set(zone, [...(byZone.get(zone) ?? []), cluster]);
+  }
+
+  const pointOf = (event: PointerEvent): { x: number; y: number } | null => {
+    const box = surface.current?.getBoundingClientRect();
+    if (!box || box.width === 0 || box.height === 0) return null;
+    const [x, y] = [((event.clientX - box.left) / box.width) * cols, ((event.clientY - box.top) / box.height) * rows];
+    return x < 0 || y < 0 || x > cols || y > rows ? null : { x: clamp(x, cols), y: clamp(y, rows) };
+  };
+  const drop = (id: string, at: { x: number; y: number }) => {
+    const canvas = canvasRef.current;
+    carried.value = null;
+    if (!canvas) return;
+    try {
+      const zone = dropCluster(canvas, id, at.x, at.y);
+      problem.value = '';
+      refocus.current = id;
+      const name = zoneName(zone);
+      told.value = `${titleOf(id)} dropped ${name === null ? 'on the canvas, in no zone' : `in the zone ${name}`}.`;
+    } catch (err) {
+      problem.value = problemText(err);
+    }
+  };
+  const startPoint = (id: string) => {
+    const placement = placements[id];
+    if (placement && placement.x !== null && placement.y !== null)
+      return { x: clamp(placement.x, cols), y: clamp(placement.y, rows) };
+    const first = zonesInOrder[0]?.[1];
+    return first
+      ? { x: clamp(first.x + first.cols / 2, cols), y: clamp(first.y + first.rows / 2, rows) }
+      : { x: clamp(cols / 2, cols), y: clamp(rows / 2, rows) };
+  };
+
+  const handlers = (card: Card) => ({
+    onPointerDown(event: PointerEvent) {
+      if (event.button !== 0 || carried.value?.by === 'keyboard') return;
+      (event.currentTarget as HTMLElement).setPointerCapture(event.pointerId);
+      press.current = { id: card.id, pointerId: event.pointerId, x: event.clientX, y: event.clientY, dragging: false };
+    },
+    onPointerMove(event: PointerEvent) {
+      const pressed = press.current;
+      if (!pressed || pressed.pointerId !== event.pointerId) return;
+      if (!pressed.dragging && Math.hypot(event.clientX - pressed.x, event.clientY - pressed.y) < DRAG_THRESHOLD)
+        return;
+      pressed.dragging = true;
+      carried.value = { id: card.id, by: 'pointer', at: pointOf(event) };
+    },
+    onPointerUp(event: PointerEvent) {
+      const pressed = press.current;
+      if (!pressed || pressed.pointerId !== event.pointerId) return;
+      press.current = null;
+      const at = pressed.dragging ? pointOf(event) : null;
+      if (at) drop(card.id, at);
+      else carried.value = null;
+    },
+    onPointerCancel() {
+      press.current = null;
+      if (carried.value?.by === 'pointer') carried.value = null;
+    },
+    onKeyDown(event: KeyboardEvent) {
+      const now = carried.value;
+      const mine = now?.by === 'keyboard' && now.id === card.id ? now : null;
+      if (!mine) {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        const at = startPoint(card.id);
+        carried.value = { id: card.id, by: 'keyboard', at };
+        told.value = `Picked up ${clusterName(card)}, ${whereText(at.x, at.y)}. Move it with the arrow keys, drop it with Enter, or press Escape to cancel.`;
+        return;
+      }
+      const at = mine.at!;
+      const step: Record<string, [number, number]> = {
+        ArrowLeft: [-1, 0],
+        ArrowRight: [1, 0],
+        ArrowUp: [0, -1],
+        ArrowDown: [0, 1],
+      };
+      if (event.key in step) {
+        event.preventDefault();
+        const [dx, dy] = step[event.key]!;
+        const next = { x: clamp(at.x + dx, cols), y: clamp(at.y + dy, rows) };
+        carried.value = { ...mine, at: next };
+        told.value = `${clusterName(card)} ${whereText(next.x, next.y)}.`;
+      } else if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        drop(card.id, at);
+      } else if (event.key === 'Escape') {
+        event.preventDefault();
+        carried.value = null;
+        told.value = `Move of ${clusterName(card)} cancelled.`;
+      }
+    },
+    onBlur() {
+      const now = carried.value;
+      if (now?.by === 'keyboard' && now.id === card.id) {
+        carried.value = null;
+        told.value = `Move of ${clusterName(card)} cancelled.`;
+      }
+    },
+  });
+
+  const chipButton = (card: Card) => {
+    const moving = carried.value?.id === card.id;
+    return (
+      <button
+        type="button"
+        class="canvas-chip"
+        data-cluster-id={card.id}
+        aria-describedby="canvas-hand-help"
+        aria-pressed={moving && carried.value?.by === 'keyboard' ? 'true' : undefined}
+        data-moving={moving ? '' : undefined}
+        {...handlers(card)}
+      >
+        {clusterName(card)}
+      </button>
+    );
+  };
+  const chip = (card: Card) => <li key={card.id}>{chipButton(card)}</li>;
+
+  const ghost = carried.value?.at ? carried.value : null;
+  const over = ghost?.at ? zoneAt(zones, ghost.at.x, ghost.at.y) : null;
+  const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
+  const loose = byZone.get(null) ?? [];
+
+  return (
+    <div class="canvas-hand">
+      <p class="hint" id="canvas-hand-help">
+        Drag a cluster onto a zone, or focus it and press Enter or Space to pick it up, the arrow keys to move it and
+        Enter to drop it (Escape puts it back). Everyone sees each drop at once.
+      </p>
+      {problem.value && (
+        <p class="problem" role="alert">
+          {problem.value}
+        </p>
+      )}
+      <h3>Clusters not on the canvas</h3>
+      {unplaced.length > 0 ? (
+        <ul class="canvas-chips canvas-tray">{unplaced.map(chip)}</ul>
+      ) : (
+        <p class="empty">
+          {clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}
+        </p>
+      )}
+      <div
+        class="canvas-surface"
+        ref={surface}
+        // As wide as the tab allows, yet short enough to drag from the list above onto any zone.
+        style={{ aspectRatio: `${cols} / ${rows}`, width: `min(100%, ${(60 * cols) / rows}vh)` }}
+      >
+        {zonesInOrder.map(([id, zone]) => (
+          <section
+            key={id}
+            class="canvas-hand-zone"
+            data-zone-id={id}
+            data-over={over === id ? '' : undefined}
+            aria-labelledby={`zone-name-${id}`}
+            style={{
+              left: percent(zone.x, cols),
+              top: percent(zone.y, rows),
+              width: percent(zone.cols, cols),
+              height: percent(zone.rows, rows),
+            }}
+          >
+            <h3 class="canvas-hand-zone-name" id={`zone-name-${id}`}>
+              {zone.name || 'Zone without a name'}
+            </h3>
+            <ul class="canvas-chips">{(byZone.get(id) ?? []).map(chip)}</ul>
+          </section>
+        ))}
+        {loose.length > 0 && (
+          <ul class="canvas-loose" aria-label="On the canvas, in no zone">
+            {loose.map((card) => {
+              const placement = placements[card.id]!;
+              return (
+                <li
+                  key={card.id}
+                  class="canvas-loose-item"
+                  style={{
+                    left: percent(clamp(placement.x!, cols), cols),
+                    top: percent(clamp(placement.y!, rows), rows),
+                  }}
+                >
+                  {chipButton(card)}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {othersMoving.value.map((moving) => (
+          <span
+            key={moving.card_id}
+            class="canvas-ghost canvas-ghost-other"
+            aria-hidden="true"
+            style={{ left: percent(clamp(moving.x, cols), cols), top: percent(clamp(moving.y, rows), rows) }}
+          >
+            {titleOf(moving.card_id)}
+          </span>
+        ))}
+        {ghost?.at && (
+          <span
+            class="canvas-ghost"
+            aria-hidden="true"
+            style={{ left: percent(ghost.at.x, cols), top: percent(ghost.at.y, rows) }}
+          >
+            {titleOf(ghost.id)}
+          </span>
+        )}
+      </div>
+      <p class="visually-hidden" role="status" aria-live="assertive">
+        {told.value}
+      </p>
+    </div>
+  );
+}
+
+function clusterName(card: Card | undefined): string {
+  if (!card) return 'The cluster';
+  return card.title.trim() || card.content.trim().slice(0, 60) || `Cluster ${card.short_id}`;
+}
