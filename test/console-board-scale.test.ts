@@ -12,7 +12,8 @@ import { boardScene, clusterColumn, openBoard, titlesIn, type BoardScene } from 
  * cluster and the jump list, the cards travelled by keys with one tab stop, and a board of 2,000
  * cards opened and used. How fast: bench/console.ts.
  *
- * Among the slowest files (20 to 40 s): boards of 500 and 2,000 cards, imported first, opened and used.
+ * Among the slowest files (60 to 120 s): boards of 500 and 2,000 cards, imported first, opened, used
+ * and checked with axe-core (most of the time).
  */
 
 /** `clusters` clusters "Theme n" of `ideas` ideas "Idea n-i" each, imported as CSV. */
