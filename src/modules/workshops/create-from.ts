@@ -178,7 +178,13 @@ export async function createFromTemplate(
       forceSync: input.force_sync,
       allowGuests: input.allow_guests,
       view: mergeView(DEFAULT_VIEW, input.view),
-      extra: { lastCardNumber: cardCount },
+      extra: {
+        lastCardNumber: cardCount,
+        ...(template.vote_limit && {
+          votePositive: template.vote_limit.positive,
+          voteNegative: template.vote_limit.negative,
+        }),
+      },
     });
     const workshopId = workshop.id;
     const cardRows: Array<Schema['cards']['$inferInsert']> = [];
