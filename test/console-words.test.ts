@@ -1,0 +1,170 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, openScreen, shown, useBrowser } from './helpers/browser';
+import { useServer } from './helpers/cast';
+import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
+
+/*
+ * The console's words for each reader, seen in a real chromium (docs/pages.md): the log's lines
+ * in plain words, a refusal said once by field, the screen speaking to the room; and an ordinary
+ * load asks for nothing that is not there or not allowed.
+ */
+
+/** Every answer of 400 or more the page's requests got, as "status path". */
+function failedRequests(page: Page): string[] {
+  const failed: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  return failed;
+}
+
+describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
+  const t = useServer();
+  const browser = useBrowser();
+
+  async function scene() {
+    const fay = await sdkUser(t, 'Fay');
+    const pat = await sdkUser(t, 'Pat');
+    const { id, inWorkshop } = await sdkWorkshop(fay.api, [pat.api], 'Quarterly review');
+    const step = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Collect' } });
+    await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+    const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Highlights' },
+    });
+    const other = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Lowlights' },
+    });
+    const idea = await pat.api.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'idea', title: 'New office plants', parent: other.id },
+    });
+    return { fay, pat, id, inWorkshop, step, cluster, idea };
+  }
+
+  it('says each change of the log in plain words, with the right articles', async () => {
+    const { fay, id, inWorkshop, cluster, idea } = await scene();
+    await fay.api.put('/v1/workshops/{workshop_id}/cards/{card_id}', {
+      params: { path: { workshop_id: id, card_id: idea.id } },
+      body: { parent: cluster.id },
+    });
+    await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: true } });
+    await fay.api.post('/v1/workshops/{workshop_id}/exports', { ...inWorkshop, body: { type: 'xlsx' } });
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openConsoleWithToken(page, t.url, fay.api.token!, `/workshops/${id}?tab=log`);
+    await page.locator('.log-entry').first().waitFor();
+    const words = await page.locator('.log-words').allTextContents();
+    expect(words).toContain('Fay asked for an Excel file.');
+    expect(words).toContain(
+      'Fay changed the workshop “Quarterly review”: its setting that participants follow the facilitator’s view.',
+    );
+    expect(words).toContain('Fay changed the idea “New office plants”: its cluster.');
+    for (const line of words) expect(line).not.toMatch(/\(|_|\ba [AEIOU]/);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('says a refusal once, by field, naming the address it refuses', async () => {
+    const { fay, id } = await scene();
+    const { page, problems } = await browser.newPage(PHONE);
+    await openConsoleWithToken(page, t.url, fay.api.token!, `/workshops/${id}?tab=people`);
+    const form = page.getByRole('form', { name: 'Invite by e-mail' });
+    await form.getByLabel('E-mail addresses').fill('ann@example.test, ann.example.test');
+    await form.getByLabel('Message').fill('Join us');
+    await form.getByRole('button', { name: 'Send invitations' }).click();
+    await shown(
+      page,
+      '.invite-form .problem',
+      'Not an e-mail address: ann.example.test (separate addresses with commas).',
+    );
+    expect(await form.getByLabel('E-mail addresses').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'an invitation refused');
+
+    // Signing up with a short password: the rule, once, the field marked.
+    const other = await browser.newPage(LAPTOP);
+    await other.page.goto(`${t.url}/`);
+    await other.page.getByRole('button', { name: 'Create an account' }).click();
+    await other.page.getByLabel('Your name').fill('Sam');
+    await other.page.getByLabel('E-mail address').fill(`sam-${process.pid}@example.test`);
+    await other.page.getByLabel('Password').fill('short');
+    await other.page.getByRole('button', { name: 'Create account' }).click();
+    await shown(other.page, '.problem', 'Passwords have at least 8 characters.');
+    expect(problems.errors).toEqual([]);
+    expect(other.problems.errors).toEqual([]);
+  });
+
+  it('speaks to the room on the screen, and shades the tab strip that scrolls on a phone', async () => {
+    const { fay, id, step } = await scene();
+    await fay.api.put('/v1/workshops/{workshop_id}/steps/{step_id}', {
+      params: { path: { workshop_id: id, step_id: step.id } },
+      body: { name: 'Collect', prefs: { cards_visible: 'own', authors: 'hidden' } },
+    });
+    const screen = await browser.newPage(LAPTOP);
+    await openScreen(screen.page, t.url, id, fay.api.token!);
+    await shown(screen.page, '#private-notice', 'Ideas stay with their authors until the facilitator reveals them');
+    await shown(screen.page, '#anonymous-notice', 'Ideas are shown without their authors’ names');
+
+    const { page, problems } = await browser.newPage(PHONE);
+    await openConsoleWithToken(page, t.url, fay.api.token!, `/workshops/${id}`);
+    const tabs = page.getByRole('navigation', { name: 'Workshop' });
+    await tabs.waitFor();
+    const strip = await tabs.evaluate((nav) => ({
+      scrolls: nav.scrollWidth > nav.clientWidth,
+      shade: getComputedStyle(nav).backgroundImage,
+    }));
+    expect(strip.scrolls).toBe(true);
+    expect(strip.shade).toMatch(/radial-gradient/);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('starts a Retrospective with 5 points to vote and no negative vote', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const workshop = await fay.api.post('/v1/workshops', { body: { template: 'retrospective' } });
+    expect(workshop.vote_limit).toMatchObject({ positive: 5, negative: 0 });
+  });
+
+  /** Lets the requests a page makes as it opens finish (its live connections stay open). */
+  const settled = (page: Page) => page.waitForTimeout(1_500);
+
+  it('asks for nothing missing or forbidden on an ordinary load of each page', { timeout: 60_000 }, async () => {
+    const { fay, pat, id } = await scene();
+    const icon = await fetch(`${t.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+
+    const console = await browser.newPage(LAPTOP);
+    const consoleFailed = failedRequests(console.page);
+    await openConsoleWithToken(console.page, t.url, fay.api.token!, '/');
+    await console.page.locator('.workshop-row').first().waitFor();
+    await openConsoleWithToken(console.page, t.url, fay.api.token!, `/workshops/${id}`);
+    for (const tab of ['Agenda', 'Board', 'People', 'Log']) {
+      await console.page.getByRole('navigation', { name: 'Workshop' }).getByRole('link', { name: tab }).click();
+      await console.page.locator(`.tab[data-tab="${tab.toLowerCase()}"]`).waitFor();
+      await settled(console.page);
+    }
+    await settled(console.page);
+
+    const participant = await browser.newPage(PHONE);
+    const participantFailed = failedRequests(participant.page);
+    // The participant opens the workshop from the console, which sends them on to its page.
+    await participant.page.goto(`${t.url}/signup`);
+    await participant.page.evaluate((token) => localStorage.setItem('workshop-console-token', token), pat.api.token!);
+    await participant.page.goto(`${t.url}/workshops/${id}`);
+    await participant.page.waitForURL(`${t.url}/w/${id}`);
+    await participant.page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
+    await settled(participant.page);
+
+    const screen = await browser.newPage(LAPTOP);
+    const screenFailed = failedRequests(screen.page);
+    await openScreen(screen.page, t.url, id, fay.api.token!);
+    await settled(screen.page);
+
+    expect({ console: consoleFailed, participant: participantFailed, screen: screenFailed }).toEqual({
+      console: [],
+      participant: [],
+      screen: [],
+    });
+  });
+});
