@@ -105,7 +105,7 @@ export function createApp(deps: AppDeps) {
   // writes build a full Response object per request (a third of the hello route's throughput).
   const corsHeaders = cors({
     origin: deps.config.corsOrigins,
-    exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+    exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'X-Workshop-Role'],
     maxAge: 600,
   });
   app.use('*', async function crossOrigin(c, next) {

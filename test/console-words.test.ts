@@ -47,8 +47,8 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
 
   it('says each change of the log in plain words, with the right articles', async () => {
     const { fay, id, inWorkshop, cluster, idea } = await scene();
-    await fay.api.put('/v1/workshops/{workshop_id}/cards/{card_id}', {
-      params: { path: { workshop_id: id, card_id: idea.id } },
+    await fay.api.put('/v1/workshops/{workshop_id}/cards/{id}', {
+      params: { path: { workshop_id: id, id: idea.id } },
       body: { parent: cluster.id },
     });
     await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { force_sync: true } });
@@ -97,8 +97,8 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
 
   it('speaks to the room on the screen, and shades the tab strip that scrolls on a phone', async () => {
     const { fay, id, step } = await scene();
-    await fay.api.put('/v1/workshops/{workshop_id}/steps/{step_id}', {
-      params: { path: { workshop_id: id, step_id: step.id } },
+    await fay.api.put('/v1/workshops/{workshop_id}/steps/{id}', {
+      params: { path: { workshop_id: id, id: step.id } },
       body: { name: 'Collect', prefs: { cards_visible: 'own', authors: 'hidden' } },
     });
     const screen = await browser.newPage(LAPTOP);
