@@ -167,4 +167,22 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
       screen: [],
     });
   });
+
+  it('serves an API reference at /docs with no serious or critical accessibility violation', { timeout: 120_000 }, async () => {
+    for (const size of [LAPTOP, PHONE]) {
+      const { page, problems } = await browser.newPage(size);
+      await page.goto(`${t.url}/docs`);
+      await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
+      await expectAccessible(page, `/docs at ${size.viewport!.width} px`);
+      // An operation opened shows its parameters and answers: still no violation.
+      await page.locator('.opblock-summary-control').first().click();
+      await page.locator('.opblock-body').first().waitFor();
+      await expectAccessible(page, `/docs with an operation open at ${size.viewport!.width} px`);
+      // Trying it out shows an input for each parameter, each named.
+      await page.locator('.opblock-body .try-out__btn').first().click();
+      await page.locator('.opblock-body .parameters input').first().waitFor();
+      await expectAccessible(page, `/docs trying an operation out at ${size.viewport!.width} px`);
+      expect(problems.errors).toEqual([]);
+    }
+  });
 });
