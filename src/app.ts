@@ -29,7 +29,7 @@ import { commentsRoutes } from './modules/comments/routes';
 import { criteriaRoutes } from './modules/criteria/routes';
 import { eventsRoutes } from './modules/events/routes';
 import { exportsRoutes } from './modules/exports/routes';
-import { invitationsRoutes } from './modules/invitations/routes';
+import { invitationPreviewRoutes, invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { oidcRoutes } from './modules/oidc/routes';
@@ -143,6 +143,7 @@ export function createApp(deps: AppDeps) {
     .route('/v1/auth', oidcRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).
     .route('/v1', guestJoinRoutes(deps))
+    .route('/v1', invitationPreviewRoutes(deps))
     .route('/v1', apiRoutes(deps, apiTokens));
 
   app.notFound((c) =>

@@ -46,6 +46,7 @@ const DOCS_PAGE = `<!doctype html>
       .swagger-ui .response-control-media-type__accept-message,
       .swagger-ui .prop-format { color: #4a5160; }
       .swagger-ui .btn.try-out__btn { color: #1d1f21; border-color: #1d1f21; }
+      .swagger-ui .btn.execute { background: #1d5fa8; border-color: #1d5fa8; }
     </style>
   </head>
   <body>

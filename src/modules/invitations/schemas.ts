@@ -42,3 +42,12 @@ export const InviteInput = v.object({
 export type InviteInput = v.InferOutput<typeof InviteInput>;
 
 export const AcceptedOutput = v.object({ workshop_id: v.string() });
+
+/** What an invitation's link shows before it is accepted: the workshop, who invited, and to which address. */
+export const InvitationPreviewOutput = v.object({
+  workshop_title: v.string(),
+  invited_by: v.string(),
+  email: v.string(),
+  state: v.picklist(['pending', 'accepted']),
+});
+export type InvitationPreviewOutput = v.InferOutput<typeof InvitationPreviewOutput>;
