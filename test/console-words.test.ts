@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, openScreen, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
-import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
+import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
 
 /*
@@ -184,5 +184,34 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
       await expectAccessible(page, `/docs trying an operation out at ${size.viewport!.width} px`);
       expect(problems.errors).toEqual([]);
     }
+  });
+
+  it('names the workshop and who invited on the invitation page, the address filled in', async () => {
+    const { fay, id, inWorkshop } = await scene();
+    const ann = `ann-${process.pid}-${Date.now()}@example.test`;
+    await fay.api.post('/v1/workshops/{workshop_id}/invitations', {
+      ...inWorkshop,
+      body: { emails: ann, content: 'Join our review' },
+    });
+    const link = await mailedLink(t, ann, '/invitations/');
+    const { page, problems } = await browser.newPage(PHONE);
+    await page.goto(link);
+    await shown(
+      page,
+      '.signed-out .notice',
+      'Fay invites you to the workshop “Quarterly review”. Sign in or create an account to accept the invitation.',
+    );
+    expect(await page.getByLabel('E-mail address').inputValue()).toBe(ann);
+    await expectAccessible(page, 'an invitation, signed out');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    expect(await page.getByLabel('E-mail address').inputValue()).toBe(ann);
+    await page.getByLabel('Your name').fill('Ann');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    // Accepted: a participant goes on to the workshop's participant page.
+    await page.waitForURL(`${t.url}/w/${id}`);
+    const members = await fay.api.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
+    expect(members.map((member) => member.name)).toContain('Ann');
+    expect(problems.errors).toEqual([]);
   });
 });
