@@ -34,7 +34,11 @@ const FIELD_WORDS: Record<string, string> = {
 
 /** "Title", "Vote limit" from a refusal's `path` ("steps.2.name" reads as "Name"). */
 function fieldWords(path: string): string {
-  const key = path.split('.').filter((part) => !/^\d+$/.test(part)).at(-1) ?? '';
+  const key =
+    path
+      .split('.')
+      .filter((part) => !/^\d+$/.test(part))
+      .at(-1) ?? '';
   const words = FIELD_WORDS[key] ?? key.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

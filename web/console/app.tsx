@@ -67,7 +67,11 @@ function Console() {
         {view === 'invitation' ? (
           <InvitationSignedOut token={id} />
         ) : (
-          <SignedOut mode={view === 'signup' ? 'sign-up' : 'sign-in'} email={query.get('email') ?? ''} reason={reason} />
+          <SignedOut
+            mode={view === 'signup' ? 'sign-up' : 'sign-in'}
+            email={query.get('email') ?? ''}
+            reason={reason}
+          />
         )}
       </Frame>
     );

@@ -124,7 +124,10 @@ export async function getWorkshopBody(
     typeof scope === 'object' ? scope.userId : writesPrivately(access, access.prefs) ? access.userId : '';
   const key = `workshop\u0000${access.workshop.id}\u0000${personal}`;
   const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch}`;
-  return { body: await bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access)), role: access.role };
+  return {
+    body: await bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access)),
+    role: access.role,
+  };
 }
 
 /**
