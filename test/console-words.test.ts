@@ -123,6 +123,14 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
     const fay = await sdkUser(t, 'Fay');
     const workshop = await fay.api.post('/v1/workshops', { body: { template: 'retrospective' } });
     expect(workshop.vote_limit).toMatchObject({ positive: 5, negative: 0 });
+
+    // Its starter clusters are the template's: the screen names no author for them.
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await openScreen(page, t.url, workshop.id, fay.api.token!);
+    await shown(page, 'article.card .title', 'Went well');
+    expect(await page.locator('article.card').count()).toBe(3);
+    expect(await page.locator('article.card .by').count()).toBe(0);
+    expect(problems.errors).toEqual([]);
   });
 
   /** Lets the requests a page makes as it opens finish (its live connections stay open). */
