@@ -241,4 +241,19 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
     expect(members.map((member) => member.name)).toContain('Ann');
     expect(problems.errors).toEqual([]);
   });
+
+  it('names the workshop on the join page opened from its link', async () => {
+    const { fay, inWorkshop } = await scene();
+    const { join_url } = await fay.api.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
+    const { page, problems } = await browser.newPage(PHONE);
+    await page.goto(join_url);
+    await shown(page, '#join-title', 'Join “Quarterly review”');
+    expect(await page.title()).toBe('Join “Quarterly review”');
+    expectError404(await fetch(`${t.url}/v1/workshops/join/not-a-key`));
+    expect(problems.errors).toEqual([]);
+  });
 });
+
+function expectError404(response: Response) {
+  expect(response.status).toBe(404);
+}

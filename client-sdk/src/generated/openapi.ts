@@ -187,6 +187,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workshops/join/{join_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The title of the running workshop a join link opens, for the join page to name it */
+        get: operations["getV1WorkshopsJoinByJoinKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workshops/join/guest": {
         parameters: {
             query?: never;
@@ -2536,6 +2553,39 @@ export interface operations {
                 content?: never;
             };
             /** @description Single sign-on is not configured on this server */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1WorkshopsJoinByJoinKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                join_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                    };
+                };
+            };
+            /** @description No running workshop has this key (the workshop ended or has a new code) */
             404: {
                 headers: {
                     [name: string]: unknown;
