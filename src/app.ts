@@ -30,7 +30,7 @@ import { commentsRoutes } from './modules/comments/routes';
 import { criteriaRoutes } from './modules/criteria/routes';
 import { eventsRoutes } from './modules/events/routes';
 import { exportsRoutes } from './modules/exports/routes';
-import { invitationsRoutes } from './modules/invitations/routes';
+import { invitationPreviewRoutes, invitationsRoutes } from './modules/invitations/routes';
 import { itemsRoutes } from './modules/items/routes';
 import { notificationsRoutes } from './modules/notifications/routes';
 import { oidcRoutes } from './modules/oidc/routes';
@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps) {
   // writes build a full Response object per request (a third of the hello route's throughput).
   const corsHeaders = cors({
     origin: deps.config.corsOrigins,
-    exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
+    exposeHeaders: ['X-Total-Count', 'Link', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'X-Workshop-Role'],
     maxAge: 600,
   });
   app.use('*', async function crossOrigin(c, next) {
@@ -145,6 +145,7 @@ export function createApp(deps: AppDeps) {
     .route('/v1/auth', oidcRoutes(deps))
     // Needs no token: before the routes that do (their `authenticate` would answer 401).
     .route('/v1', guestJoinRoutes(deps))
+    .route('/v1', invitationPreviewRoutes(deps))
     .route('/v1', apiRoutes(deps, apiTokens));
 
   app.notFound((c) =>

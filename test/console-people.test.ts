@@ -83,12 +83,16 @@ describe.skipIf(!browserAvailable)('the console: people', () => {
     const stamp = `${process.pid}-${Date.now()}`;
     const [ann, bob] = [`ann-${stamp}@example.test`, `bob-${stamp}@example.test`];
 
-    // A refusal first, in the service's words: one of the addresses is not one.
+    // A refusal first, in the service's words: one of the addresses is not one, and it says which.
     const form = page.getByRole('form', { name: 'Invite by e-mail' });
     await form.getByLabel('E-mail addresses').fill(`${ann}, not an address`);
     await form.getByLabel('Message').fill('Join our retro on Friday.');
     await form.getByRole('button', { name: 'Send invitations' }).click();
-    await shown(page, '.invite-form .problem', /e-mail addresses/i);
+    await shown(
+      page,
+      '.invite-form .problem',
+      'Not an e-mail address: not an address (separate addresses with commas).',
+    );
 
     await form.getByLabel('E-mail addresses').fill(`${ann}, ${bob.toUpperCase()}`);
     await form.getByRole('button', { name: 'Send invitations' }).click();

@@ -232,7 +232,11 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     });
     const { page, problems } = await browser.newPage(PHONE);
     await page.goto(await mailedLink(t, email, '/invitations/'));
-    await shown(page, '.notice', 'Sign in or create an account to accept the invitation.');
+    await shown(
+      page,
+      '.notice',
+      'Fay invites you to the workshop “Offsite”. Sign in or create an account to accept the invitation.',
+    );
     await page.getByRole('button', { name: 'Create an account' }).click();
     await page.getByLabel('Your name').fill('Ivy');
     await page.getByLabel('E-mail address').fill(email);

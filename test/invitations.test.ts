@@ -66,8 +66,23 @@ describe('invitations', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/console/assets/');
 
+    // The link says what it is for before anyone signs in.
+    const preview = await t.request('GET', `/v1/invitations/${encodeURIComponent(token)}`);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({ workshop_title: 'Retro', invited_by: 'Fay', email: guest.email, state: 'pending' });
+    expectError(await t.request('GET', '/v1/invitations/no-such-link'), 404, 'not_found');
+
     expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: guest.token }), 404, 'not_found');
     expect((await accept(token)).body).toEqual({ workshop_id: w.id });
+    // The workshop's answer names the caller's role.
+    const opened = await fetch(`${t.url}/v1/workshops/${w.id}`, {
+      headers: { authorization: `Bearer ${guest.token}` },
+    });
+    expect(opened.headers.get('x-workshop-role')).toBe('participant');
+    const facilitating = await fetch(`${t.url}/v1/workshops/${w.id}`, {
+      headers: { authorization: `Bearer ${fay.token}` },
+    });
+    expect(facilitating.headers.get('x-workshop-role')).toBe('facilitator');
     expect((await t.request<WorkshopOutput>('GET', `/v1/workshops/${w.id}`, { token: guest.token })).status).toBe(200);
     const listed = (await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body;
     expect(listed.find((i) => i.email === guest.email)?.state).toBe('accepted');

@@ -234,8 +234,8 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
       expect(await page.isVisible('#anonymous-notice')).toBe(false);
 
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-      await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
-      await shown(page, '#anonymous-notice', 'Your name is not shown');
+      await shown(page, '#private-notice', 'Ideas stay with their authors until the facilitator reveals them');
+      await shown(page, '#anonymous-notice', 'Ideas are shown without their authors’ names');
       // Facilitators see every card, and this one's author too (REST gives them Pat's id), but the wall does not say it.
       const unnamed = await pat.post('/v1/workshops/{workshop_id}/cards', {
         ...inWorkshop,
@@ -285,7 +285,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
 
       const { page, problems } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, fay.token!);
-      await shown(page, '#private-notice', 'Only you can see your ideas until the facilitator reveals them');
+      await shown(page, '#private-notice', 'Ideas stay with their authors until the facilitator reveals them');
       // The facilitators' cards show (once the member list says whose they are); Pat's is counted.
       await shown(page, `[data-card-id="${faysIdea.id}"] .title`, 'Kept the timebox');
       await shown(page, `[data-card-id="${cluster.id}"] .title`, 'Went well');

@@ -24,6 +24,30 @@ const DOCS_PAGE = `<!doctype html>
     <title>Workshop facilitation API</title>
     <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
     <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" />
+    <style>
+      /* Swagger UI's colours darkened where its text falls below 4.5:1 contrast. */
+      .swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d5fa8 !important; }
+      .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1a7346 !important; }
+      .swagger-ui .opblock.opblock-put .opblock-summary-method { background: #8f5200 !important; }
+      .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b71c1c !important; }
+      .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f6b63 !important; }
+      .swagger-ui .opblock.opblock-head .opblock-summary-method { background: #6b21a8 !important; }
+      .swagger-ui .info .title small pre { background: #4a5160; }
+      .swagger-ui .info .title small.version-stamp { background: #3b6e00; }
+      .swagger-ui .info .title small.version-stamp pre { background: #3b6e00; }
+      .swagger-ui .info a, .swagger-ui .info .url, .swagger-ui a.nostyle { color: #1d5fa8; }
+      .swagger-ui .btn.authorize { color: #1a7346; border-color: #1a7346; }
+      .swagger-ui .btn.authorize svg { fill: #1a7346; }
+      .swagger-ui .json-schema-2020-12-expand-deep-button,
+      .swagger-ui .parameter__in,
+      .swagger-ui .parameter__extension,
+      .swagger-ui .parameter__deprecated,
+      .swagger-ui .response-col_links,
+      .swagger-ui .response-control-media-type__accept-message,
+      .swagger-ui .prop-format { color: #4a5160; }
+      .swagger-ui .btn.try-out__btn { color: #1d1f21; border-color: #1d1f21; }
+      .swagger-ui .btn.execute { background: #1d5fa8; border-color: #1d5fa8; }
+    </style>
   </head>
   <body>
     <div id="docs"></div>
@@ -33,11 +57,28 @@ const DOCS_PAGE = `<!doctype html>
       window.ui = SwaggerUIBundle({
         url: '/v1/openapi.json',
         dom_id: '#docs',
-        deepLinking: true,
+        // Deep links put a link inside each operation's button (a nested control): left out.
+        deepLinking: false,
         persistAuthorization: true,
         presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-        layout: 'StandaloneLayout',
+        layout: 'BaseLayout',
+        onComplete: label,
       });
+      // Swagger UI leaves some controls without a name (the servers' select, a parameter's input):
+      // each gets the text of what it sets, as it appears.
+      function label() {
+        const servers = document.getElementById('servers');
+        if (servers && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server');
+        for (const control of document.querySelectorAll('#docs input, #docs select, #docs textarea')) {
+          if (control.labels?.length || control.hasAttribute('aria-label')) continue;
+          const name =
+            control.closest('tr')?.querySelector('.parameter__name')?.textContent?.split('*')[0] ||
+            control.getAttribute('placeholder') ||
+            control.getAttribute('title');
+          if (name) control.setAttribute('aria-label', name.trim());
+        }
+      }
+      new MutationObserver(label).observe(document.getElementById('docs'), { childList: true, subtree: true });
     </script>
   </body>
 </html>`;

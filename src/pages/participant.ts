@@ -14,7 +14,7 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
     body: `  <body data-status="loading">
     <p id="connection" class="connection" role="status" hidden></p>
     <main id="join" class="join" hidden>
-      <h1>Join the workshop</h1>
+      <h1 id="join-title">Join the workshop</h1>
       <p id="join-notice" class="join-notice" role="status"></p>
       <section id="kept" class="kept" aria-labelledby="kept-title" hidden>
         <h2 id="kept-title">Already in on this phone</h2>

@@ -4,6 +4,7 @@ import { AppError } from '../http/errors';
 import { pageAssets } from './assets';
 import type { PageName } from './build';
 import { consolePage } from './console';
+import { favicon } from './favicon';
 import { notFoundPage } from './not-found';
 import { participantPage } from './participant';
 import { screenPage } from './screen';
@@ -46,7 +47,8 @@ export interface PageRoutesOptions {
  * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
  * facilitator console (also at `/account` and at the addresses the mails link to: `/confirm`,
  * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
- * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet.
+ * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet;
+ * `GET /favicon.ico`, the pages' icon.
  */
 export function browserPageRoutes(options: PageRoutesOptions) {
   const html = (c: Context<AppEnv>, body: string) =>
@@ -61,6 +63,7 @@ export function browserPageRoutes(options: PageRoutesOptions) {
   const noWorkshopAt = (c: Context<AppEnv>) => !WORKSHOP_ID.test(c.req.param('workshop_id') ?? '');
 
   return new Hono<AppEnv>()
+    .get('/favicon.ico', favicon)
     .get('/:page{console|screen|participant}/assets/:file', async (c) => {
       const file = c.req.param('file');
       const assets = await pageAssets(c.req.param('page') as PageName);

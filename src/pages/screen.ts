@@ -1,5 +1,5 @@
 import type { PageAssets } from './build';
-import { pageDocument, PRIVACY_NOTICES } from './html';
+import { pageDocument, SCREEN_PRIVACY_NOTICES } from './html';
 
 /**
  * The screen's HTML: an empty frame the page script fills in. The service's public address
@@ -30,9 +30,9 @@ export function screenPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>, pu
           <p id="workshop-title" class="workshop-title"></p>
           <h1 id="step-name" class="step-name"></h1>
           <p id="step-instructions" class="instructions"></p>
-          ${PRIVACY_NOTICES.private}
+          ${SCREEN_PRIVACY_NOTICES.private}
           <p id="private-count" class="private-count" hidden></p>
-          ${PRIVACY_NOTICES.anonymous}
+          ${SCREEN_PRIVACY_NOTICES.anonymous}
         </div>
         <div id="meta" class="meta">
           <p id="timer" class="timer" hidden></p>

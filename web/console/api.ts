@@ -25,14 +25,47 @@ export class InputProblem extends Error {
   }
 }
 
-/** What to tell the person about a failed call: the service's own message, or that it cannot be reached. */
+/** The request members whose names do not read as words on their own. */
+const FIELD_WORDS: Record<string, string> = {
+  emails: 'E-mail addresses',
+  email: 'E-mail address',
+  content: 'Text',
+  new_password: 'New password',
+  current_password: 'Current password',
+};
+
+/** "Title", "Vote limit" from a refusal's `path` ("steps.2.name" reads as "Name"). */
+function fieldWords(path: string): string {
+  const key =
+    path
+      .split('.')
+      .filter((part) => !/^\d+$/.test(part))
+      .at(-1) ?? '';
+  const words = FIELD_WORDS[key] ?? key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * What to tell the person about a failed call, or that the service cannot be reached. A refusal
+ * naming fields (docs/api.md#authentication-and-errors) says each field's message once, led by the
+ * field unless the message names it already; its summary ("Invalid body: …") repeats them and is
+ * left out.
+ */
 export function problemText(err: unknown): string {
   if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
     if (err.code === 'unauthenticated' && sessionEnded.value)
       return 'Your session has ended: sign in again, and what you typed is kept.';
-    const detail = err.details[0];
-    return detail && detail.message !== err.message ? `${err.message} ${detail.message}` : err.message;
+    if (err.details.length === 0) return err.message;
+    const said = new Set<string>();
+    for (const { path, message } of err.details) {
+      const field = fieldWords(path);
+      // "Passwords have…" names the field "Password": compared without its plural's ending.
+      const stem = field.toLowerCase().slice(0, Math.max(4, field.length - 2));
+      const named = !field || message.toLowerCase().includes(stem);
+      said.add(named ? message : `${field}: ${message}`);
+    }
+    return [...said].join(' ');
   }
   return 'The server cannot be reached; try again in a moment.';
 }

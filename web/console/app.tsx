@@ -12,7 +12,7 @@ import { farewell } from './account/deletion';
 import { AccountSettings } from './views/account';
 import { Confirm } from './views/confirm';
 import { Home } from './views/home';
-import { Invitation } from './views/invitation';
+import { Invitation, InvitationSignedOut } from './views/invitation';
 import { ResetPassword } from './views/reset';
 import { OrganizationSettings } from './views/organization';
 import { SignedOut } from './views/signed-out';
@@ -66,7 +66,15 @@ function Console() {
               : farewell.value || undefined;
     return (
       <Frame>
-        <SignedOut mode={view === 'signup' ? 'sign-up' : 'sign-in'} email={query.get('email') ?? ''} reason={reason} />
+        {view === 'invitation' ? (
+          <InvitationSignedOut token={id} />
+        ) : (
+          <SignedOut
+            mode={view === 'signup' ? 'sign-up' : 'sign-in'}
+            email={query.get('email') ?? ''}
+            reason={reason}
+          />
+        )}
       </Frame>
     );
   }

@@ -41,8 +41,17 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
   if (given) code.value = codeText(given);
   let joinKey = fragment.get('key') || null;
   byId('code-field').hidden = joinKey !== null;
-  if (joinKey !== null)
+  if (joinKey !== null) {
     byId('join-notice').textContent = "You came with the workshop's link: your name is all it takes.";
+    // The link names its workshop; one that no longer works says so when joining.
+    api.get('/v1/workshops/join/{join_key}', { params: { path: { join_key: joinKey } } }).then(
+      ({ title }) => {
+        byId('join-title').textContent = `Join “${title}”`;
+        document.title = `Join “${title}”`;
+      },
+      () => undefined,
+    );
+  }
   if (fragment.get('session') === 'ended') byId('join-notice').textContent = 'Your session has ended: join again.';
   (given || joinKey !== null ? name : code).focus();
   offerKept();

@@ -187,6 +187,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/workshops/join/{join_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The title of the running workshop a join link opens, for the join page to name it */
+        get: operations["getV1WorkshopsJoinByJoinKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/workshops/join/guest": {
         parameters: {
             query?: never;
@@ -198,6 +215,23 @@ export interface paths {
         put?: never;
         /** Join a running workshop as a guest, with its access code (or the key of its join link) and a name */
         post: operations["postV1WorkshopsJoinGuest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invitation link is for: the workshop, who invited, the address invited */
+        get: operations["getV1InvitationsByToken"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2550,6 +2584,39 @@ export interface operations {
             };
         };
     };
+    getV1WorkshopsJoinByJoinKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                join_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        title: string;
+                    };
+                };
+            };
+            /** @description No running workshop has this key (the workshop ended or has a new code) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postV1WorkshopsJoinGuest: {
         parameters: {
             query?: never;
@@ -2748,6 +2815,43 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1InvitationsByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workshop_title: string;
+                        invited_by: string;
+                        email: string;
+                        /** @enum {string} */
+                        state: "pending" | "accepted";
+                    };
+                };
+            };
+            /** @description No invitation has this link (deleted, or sent again since) */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

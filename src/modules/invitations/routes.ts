@@ -5,9 +5,16 @@ import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
-import { AcceptedOutput, InviteInput } from './schemas';
+import { AcceptedOutput, InvitationPreviewOutput, InviteInput } from './schemas';
 import { InvitationOutput } from '../../domain/invitations';
-import { acceptInvitation, deleteInvitation, invite, listInvitations, resendInvitation } from './service';
+import {
+  acceptInvitation,
+  deleteInvitation,
+  invite,
+  listInvitations,
+  previewInvitation,
+  resendInvitation,
+} from './service';
 
 const tag = 'Invitations';
 const path = '/workshops/:workshop_id/invitations';
@@ -79,4 +86,19 @@ export function invitationsRoutes(deps: AppDeps) {
       }),
       async (c) => c.json(await acceptInvitation(actingDeps(deps, c), c.get('user'), c.req.param('token')), 200),
     );
+}
+
+/** An invitation's link read before signing in, mounted before the routes that need a token. */
+export function invitationPreviewRoutes(deps: AppDeps) {
+  return new Hono<AppEnv>().get(
+    '/invitations/:token',
+    doc({
+      tag,
+      summary: 'What an invitation link is for: the workshop, who invited, the address invited',
+      response: InvitationPreviewOutput,
+      auth: false,
+      errors: { 404: 'No invitation has this link (deleted, or sent again since)' },
+    }),
+    async (c) => c.json(await previewInvitation(deps, c.req.param('token')), 200),
+  );
 }

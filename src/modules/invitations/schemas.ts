@@ -27,10 +27,27 @@ export const InviteInput = v.object({
     ]),
     v.minLength(1, 'At least one e-mail address is required.'),
     v.maxLength(MAX_INVITED, `At most ${MAX_INVITED} addresses at a time.`),
-    v.check((list) => list.every((e) => v.is(EmailInput, e)), 'Expected e-mail addresses separated by commas.'),
+    v.check(
+      (list) => list.every((e) => v.is(EmailInput, e)),
+      // Names the addresses refused, so the sender knows which one to correct.
+      (issue) => {
+        const refused = (issue.input as string[]).filter((e) => !v.is(EmailInput, e));
+        const which = refused.length === 1 ? 'Not an e-mail address' : 'Not e-mail addresses';
+        return `${which}: ${refused.join(', ')} (separate addresses with commas).`;
+      },
+    ),
   ),
   content: v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(5_000)),
 });
 export type InviteInput = v.InferOutput<typeof InviteInput>;
 
 export const AcceptedOutput = v.object({ workshop_id: v.string() });
+
+/** What an invitation's link shows before it is accepted: the workshop, who invited, and to which address. */
+export const InvitationPreviewOutput = v.object({
+  workshop_title: v.string(),
+  invited_by: v.string(),
+  email: v.string(),
+  state: v.picklist(['pending', 'accepted']),
+});
+export type InvitationPreviewOutput = v.InferOutput<typeof InvitationPreviewOutput>;

@@ -22,7 +22,8 @@ import {
   pendingInvitationTo,
   replaceInvitationToken,
 } from './repo';
-import { toInvitation, type InvitationRow, type InviteInput } from './schemas';
+import { findUser } from '../users/repo';
+import { toInvitation, type InvitationPreviewOutput, type InvitationRow, type InviteInput } from './schemas';
 import type { InvitationOutput } from '../../domain/invitations';
 
 /*
@@ -109,6 +110,20 @@ export async function deleteInvitation(
       change: { invitation: toInvitation(row) },
     });
   });
+}
+
+/**
+ * GET /v1/invitations/:token: what the link's page says before anyone signs in (the link is the
+ * proof, as for accepting): the workshop's title, who invited, the address invited. A deleted or
+ * replaced link is a 404.
+ */
+export async function previewInvitation(deps: AppDeps, token: string): Promise<InvitationPreviewOutput> {
+  const { db } = deps.database;
+  const row = await invitationByToken(db, hashToken(token));
+  const workshop = row && (await findWorkshop(db, row.workshopId));
+  if (!row || !workshop) throw notFound('Invitation');
+  const sender = await findUser(db, row.invitedBy);
+  return { workshop_title: workshop.title, invited_by: sender?.name ?? '', email: row.email, state: row.state };
 }
 
 /**

@@ -37,6 +37,13 @@ export const TemplateFile = v.pipe(
     clusters: v.optional(v.array(TemplateCluster), []),
     criteria: v.optional(v.array(v.strictObject({ title: text(200), scale: v.picklist([1, 2, 3, 4]) })), []),
     sections: v.optional(v.array(v.strictObject({ title: text(200) })), []),
+    /** The workshop's vote budget (each member's points of each sign); unlimited when left out. */
+    vote_limit: v.optional(
+      v.strictObject({
+        positive: v.pipe(v.number(), v.integer(), v.minValue(-1)),
+        negative: v.pipe(v.number(), v.integer(), v.minValue(-1)),
+      }),
+    ),
   }),
   v.check(
     (t) =>

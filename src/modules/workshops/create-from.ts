@@ -152,7 +152,9 @@ async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema
 
 /**
  * Creates a workshop from a catalog template: its steps (prefs and view over the defaults),
- * starter clusters and ideas (written by the caller), criteria and sections.
+ * starter clusters and ideas, criteria and sections. The starter cards are the template's: stored
+ * under the caller, their author is named to no participant and on no screen
+ * (`hidden_from_participants`).
  */
 export async function createFromTemplate(
   deps: AppDeps,
@@ -178,7 +180,13 @@ export async function createFromTemplate(
       forceSync: input.force_sync,
       allowGuests: input.allow_guests,
       view: mergeView(DEFAULT_VIEW, input.view),
-      extra: { lastCardNumber: cardCount },
+      extra: {
+        lastCardNumber: cardCount,
+        ...(template.vote_limit && {
+          votePositive: template.vote_limit.positive,
+          voteNegative: template.vote_limit.negative,
+        }),
+      },
     });
     const workshopId = workshop.id;
     const cardRows: Array<Schema['cards']['$inferInsert']> = [];
@@ -195,6 +203,7 @@ export async function createFromTemplate(
         color: cluster.color ?? null,
         position,
         userId: user.id,
+        authorVisibility: 'hidden_from_participants',
       });
       (cluster.ideas ?? []).forEach((idea, ideaPosition) => {
         cardRows.push({
@@ -207,6 +216,7 @@ export async function createFromTemplate(
           parentId: clusterId,
           position: ideaPosition,
           userId: user.id,
+          authorVisibility: 'hidden_from_participants',
         });
       });
     });

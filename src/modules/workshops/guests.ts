@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import type { AppEnv } from '../../http/env';
 import { AppError } from '../../http/errors';
@@ -9,7 +10,7 @@ import { idempotencyKeys } from '../idempotency/middleware';
 import { issueToken } from '../auth/service';
 import { insertGuest } from '../users/repo';
 import { toUser } from '../users/schemas';
-import { admitParticipant, joinRateLimits, writeRunningWorkshop } from './join';
+import { admitParticipant, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } from './join';
 import { workshopFor } from './output';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
 
@@ -36,25 +37,41 @@ export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<Guest
 /** The guest join, mounted before the routes that need a token. */
 export function guestJoinRoutes(deps: AppDeps) {
   const { perAddress } = joinRateLimits(deps);
-  return new Hono<AppEnv>().post(
-    '/workshops/join/guest',
-    doc({
-      tag: 'Workshops',
-      summary: 'Join a running workshop as a guest, with its access code (or the key of its join link) and a name',
-      status: 201,
-      response: GuestSessionOutput,
-      auth: false,
-      errors: {
-        403: 'guests_not_allowed: the workshop does not take guests',
-        404: 'No running workshop has this code, or this key (the workshop ended or has a new code)',
-        409: 'attendee_limit_reached',
-        429: 'Too many wrong codes from this address (a join key is never refused)',
+  return new Hono<AppEnv>()
+    .get(
+      '/workshops/join/:join_key',
+      doc({
+        tag: 'Workshops',
+        summary: 'The title of the running workshop a join link opens, for the join page to name it',
+        response: v.object({ title: v.string() }),
+        auth: false,
+        errors: { 404: 'No running workshop has this key (the workshop ended or has a new code)' },
+      }),
+      async (c) => {
+        const title = await titleOfJoinKey(deps.database.db, deps.config.secret, c.req.param('join_key'));
+        if (title === null) throw new AppError('not_found', 'No running workshop has this join link.');
+        return c.json({ title }, 200);
       },
-    }),
-    ...perAddress,
-    // The key after the limits: `idempotencyKeys`.
-    idempotencyKeys(deps),
-    jsonBody(GuestJoinInput),
-    async (c) => c.json(await joinAsGuest(deps, c.req.valid('json')), 201),
-  );
+    )
+    .post(
+      '/workshops/join/guest',
+      doc({
+        tag: 'Workshops',
+        summary: 'Join a running workshop as a guest, with its access code (or the key of its join link) and a name',
+        status: 201,
+        response: GuestSessionOutput,
+        auth: false,
+        errors: {
+          403: 'guests_not_allowed: the workshop does not take guests',
+          404: 'No running workshop has this code, or this key (the workshop ended or has a new code)',
+          409: 'attendee_limit_reached',
+          429: 'Too many wrong codes from this address (a join key is never refused)',
+        },
+      }),
+      ...perAddress,
+      // The key after the limits: `idempotencyKeys`.
+      idempotencyKeys(deps),
+      jsonBody(GuestJoinInput),
+      async (c) => c.json(await joinAsGuest(deps, c.req.valid('json')), 201),
+    );
 }

@@ -49,6 +49,11 @@ export async function writeRunningWorkshop<T>(
   });
 }
 
+/** The title of the running workshop a join link's key opens, or null: what the join page names. */
+export async function titleOfJoinKey(db: Db, secret: string, joinKey: string): Promise<string | null> {
+  return (await findRunning(db, secret, { join_key: joinKey }))?.title ?? null;
+}
+
 /** The running workshop a join names: by its code, or by a key made for its current code. */
 async function findRunning(db: Db, secret: string, by: JoinBy): Promise<WorkshopRow | undefined> {
   if (by.join_key === undefined) return findRunningByCode(db, by.access_code!);

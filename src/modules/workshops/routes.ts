@@ -114,9 +114,9 @@ export function workshopsRoutes(deps: AppDeps) {
         ),
     )
     .get('/workshops/:id', doc({ tag, summary: 'Get a workshop', response: WorkshopOutput }), async (c) => {
-      return c.body(await getWorkshopBody(deps, c.get('user'), c.req.param('id'), c.get('identityEpoch')), 200, {
-        'Content-Type': 'application/json',
-      });
+      const { body, role } = await getWorkshopBody(deps, c.get('user'), c.req.param('id'), c.get('identityEpoch'));
+      // The caller's own role, so a client knows what it may open without asking to be refused.
+      return c.body(body, 200, { 'Content-Type': 'application/json', 'X-Workshop-Role': role });
     })
     .put(
       '/workshops/:id',

@@ -116,7 +116,7 @@ export async function getWorkshopBody(
   user: UserRow,
   workshopId: string,
   identityEpoch: number,
-): Promise<Uint8Array<ArrayBuffer>> {
+): Promise<{ body: Uint8Array<ArrayBuffer>; role: string }> {
   const { db } = deps.database;
   const access = await loadAccess(db, workshopId, user);
   const scope = ratingsScopeFor(access);
@@ -125,7 +125,10 @@ export async function getWorkshopBody(
     typeof scope === 'object' ? scope.userId : writesPrivately(access, access.prefs) ? access.userId : '';
   const key = `workshop\u0000${access.workshop.id}\u0000${personal}`;
   const version = `${access.workshop.lastEventSeq}:${access.workshop.updatedAt}:${identityEpoch}`;
-  return bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access));
+  return {
+    body: await bodyCache(db).body(key, version, () => workshopFor(db, deps.config, access)),
+    role: access.role,
+  };
 }
 
 /**

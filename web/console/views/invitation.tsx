@@ -1,15 +1,55 @@
 /*
- * `/invitations/<token>`, where an invitation mail's link lands. Signed in (app.tsx asks for that
- * first), the invitation is accepted and the console goes on to the workshop: its facilitators get
- * the console, participants the participant page (workshop/shell.tsx decides).
+ * `/invitations/<token>`, where an invitation mail's link lands. It names the workshop and who
+ * invited (`GET /v1/invitations/<token>`, read before signing in); signed out, it asks to sign in
+ * with the invited address filled in. Signed in, the invitation is accepted and the console goes on
+ * to the workshop: its facilitators get the console, participants the participant page
+ * (workshop/shell.tsx decides).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, problemText } from '../api';
 import { Link, navigate } from '../router';
+import { SignedOut } from './signed-out';
+
+/** What `GET /v1/invitations/<token>` says of the link. */
+interface Preview {
+  workshop_title: string;
+  invited_by: string;
+  email: string;
+}
+
+/** The invitation's preview once read; null while it is read or when the link is no more (accepting says why). */
+function usePreview(token: string) {
+  const preview = useSignal<Preview | null>(null);
+  useEffect(() => {
+    api.get('/v1/invitations/{token}', { params: { path: { token } } }).then(
+      (found) => (preview.value = found),
+      () => undefined,
+    );
+  }, [token]);
+  return preview.value;
+}
+
+/** "Ada invites you to the workshop “Retro”." */
+const invitesYou = (preview: Preview) =>
+  `${preview.invited_by || 'A facilitator'} invites you to the workshop “${preview.workshop_title}”.`;
+
+/** Signed out: the invitation said, then the sign-in with the invited address filled in. */
+export function InvitationSignedOut(props: { token: string }) {
+  const preview = usePreview(props.token);
+  return (
+    <SignedOut
+      key={preview?.email ?? ''}
+      mode="sign-in"
+      email={preview?.email ?? ''}
+      reason={`${preview ? `${invitesYou(preview)} ` : ''}Sign in or create an account to accept the invitation.`}
+    />
+  );
+}
 
 export function Invitation(props: { token: string }) {
   const problem = useSignal('');
+  const preview = usePreview(props.token);
   useEffect(() => {
     api.post('/v1/invitations/{token}/accept', { params: { path: { token: props.token } } }).then(
       ({ workshop_id }) => navigate(`/workshops/${encodeURIComponent(workshop_id)}`, { replace: true }),
@@ -18,7 +58,8 @@ export function Invitation(props: { token: string }) {
   }, [props.token]);
   return (
     <main class="narrow">
-      <h1>Invitation</h1>
+      <h1>{preview ? `Invitation to “${preview.workshop_title}”` : 'Invitation'}</h1>
+      {preview && <p class="invitation-from">{invitesYou(preview)}</p>}
       {problem.value ? (
         <>
           <p role="alert" class="problem">

@@ -34,7 +34,7 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
           Create an account
         </button>
       </div>
-      {mode.value === 'sign-in' ? <SignInForm /> : <SignUpForm email={props.email ?? ''} />}
+      {mode.value === 'sign-in' ? <SignInForm email={props.email} /> : <SignUpForm email={props.email ?? ''} />}
       <p class="join-instead">
         Taking part in a workshop? <a href="/join">Join with its code</a>
       </p>
@@ -67,8 +67,8 @@ export function ProviderSignIn() {
 }
 
 /** Signing in with a password; "Forgot your password?" swaps it for asking a reset link (views/reset.tsx). */
-export function SignInForm() {
-  const email = useSignal('');
+export function SignInForm(props: { email?: string } = {}) {
+  const email = useSignal(props.email ?? '');
   const password = useSignal('');
   const forgot = useSignal(false);
   const action = useAction();
