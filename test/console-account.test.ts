@@ -179,13 +179,7 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     const { page, problems } = await browser.newPage(LAPTOP);
     await openAccount(page, user);
     const password = section(page, 'Password');
-    // Until the deletion's preview says so, the service's refusal tells the page there is no password.
-    if (await password.getByRole('form', { name: 'Change your password' }).isVisible()) {
-      await password.getByLabel('Current password').fill('anything');
-      await password.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
-      await password.getByLabel('New password again').fill(NEW_PASSWORD);
-      await password.getByRole('button', { name: 'Change the password' }).click();
-    }
+    // The deletion's preview (`password_required`) tells the page there is no password.
     await shown(page, '.account-first-password p', /this account has no password yet\. Set one with a reset link/);
     await shown(
       page,

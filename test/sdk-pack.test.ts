@@ -118,7 +118,7 @@ describe('SDK package', () => {
     );
     expect(loaded.trim().split('\n')).toEqual([
       'ApiError,createClient,newIdempotencyKey',
-      'openWorkshop,privacyOf,timerRemainingMs',
+      'inLobby,openWorkshop,privacyOf,timerRemainingMs',
       'openCanvas',
     ]);
   }, 90_000);
