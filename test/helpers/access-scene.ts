@@ -73,7 +73,8 @@ export async function documentedOperations(t: Pick<TestServer, 'request'>): Prom
 
 /**
  * How an operation is guarded:
- * - `public`: no token needed (signup, login, mail confirmation, the OpenID sign-in, signed file links);
+ * - `public`: no token needed (signup, login, mail confirmation, the OpenID sign-in, signed file links,
+ *   what an invitation or a join link is for);
  * - `user`: any signed-in user, about nothing another user owns (catalogs, uploads, creating, joining);
  * - `owner`: the caller's own resource by id (a notification): anyone else gets 404;
  * - `organization`: members of the organization: anyone else gets 404;
@@ -190,6 +191,7 @@ export const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/workshops': ['user', json(() => ({ title: 'Mine' }))],
   'POST /v1/workshops/join': ['user', json(() => ({ access_code: '000-000-000' }))],
   'POST /v1/workshops/join/guest': ['public', json(() => ({ access_code: '000-000-000', name: 'Guest' }))],
+  'GET /v1/workshops/join/{join_key}': ['public'],
 
   'GET /v1/workshops/{id}': ['member'],
   'PUT /v1/workshops/{id}': ['facilitator', json(() => ({ title: 'Taken over' }))],
@@ -215,6 +217,7 @@ export const ACCESS: Record<string, [Access, Body?]> = {
   'POST /v1/workshops/{workshop_id}/invitations/{id}/resend': ['facilitator'],
   'DELETE /v1/workshops/{workshop_id}/invitations/{id}': ['facilitator'],
   // The link is the permission: any signed-in user may try one (an unknown one answers 404).
+  'GET /v1/invitations/{token}': ['public'],
   'POST /v1/invitations/{token}/accept': ['user'],
   'POST /v1/workshops/{workshop_id}/exports': ['facilitator', json(() => ({ type: 'csv' }))],
   'GET /v1/workshops/{workshop_id}/exports': ['facilitator'],
@@ -303,6 +306,7 @@ const BY_NAME: Record<string, (s: Scene) => string> = {
   container: (s) => s.file.container,
   key: (s) => s.file.key,
   token: () => 'not-a-mailed-token',
+  join_key: () => 'no-such-join-key',
   token_id: () => 'no-such-token',
   webhook_id: () => 'no-such-webhook',
   delivery_id: () => 'no-such-delivery',
