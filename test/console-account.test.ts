@@ -273,7 +273,7 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect((await t.request('POST', '/v1/workshops', { token: copied, body: { title: 'No' } })).status).toBe(403);
 
     const row = tokens.locator('.personal-token', { hasText: 'calendar' });
-    expect(await row.locator('.personal-token-scopes').textContent()).toBe('workshops:read, cards:read');
+    expect(await row.locator('.token-scopes').textContent()).toBe('workshops:read, cards:read');
     await secret.getByRole('button', { name: 'I have kept it: hide it' }).click();
     await secret.waitFor({ state: 'detached' });
     // Shown once: reading the page again never shows it.

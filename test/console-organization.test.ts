@@ -93,11 +93,11 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     await form.getByLabel('Name').fill('calendar sync');
     // No scope chosen: the page says so without calling the service.
     await form.getByRole('button', { name: 'Create token' }).click();
-    await shown(page, '.create-token .problem', 'Choose one scope at least.');
+    await shown(page, '.create-token .problem', 'Choose at least one scope.');
     await form.getByRole('checkbox', { name: /^workshops:read / }).check();
     await form.getByRole('checkbox', { name: /^members:read / }).check();
     const nextYear = `${new Date().getFullYear() + 1}-06-30`;
-    await form.getByLabel('Expires (optional)').fill(nextYear);
+    await form.getByLabel('Expires on (optional)').fill(nextYear);
     await form.getByRole('button', { name: 'Create token' }).click();
 
     const secret = page.locator('.secret-once');
@@ -117,7 +117,7 @@ describe.skipIf(!browserAvailable)('the console: an organization’s settings', 
     expect(made?.scopes).toEqual(['workshops:read', 'members:read']);
     expect(made?.created_by.name).toBe('Ada');
     // The end of the chosen day, where the browser is.
-    expect(new Date(made!.expires_at!).getTime()).toBe(new Date(`${nextYear}T23:59:59`).getTime());
+    expect(new Date(made!.expires_at!).getTime()).toBe(new Date(`${nextYear}T23:59:59.999`).getTime());
     await page.locator(`.token-row[data-token="${made!.id}"]`).waitFor();
     const asToken = await fetch(`${t.url}/v1/organizations/${org.id}/workshops`, {
       headers: { authorization: `Bearer ${token}` },

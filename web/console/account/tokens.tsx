@@ -5,49 +5,10 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
-import { api, InputProblem } from '../api';
-import { ConfirmButton, Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
+import { api } from '../api';
+import { CreateTokenForm, TokenFacts, type ApiToken } from '../api-tokens';
+import { ConfirmButton, Problem, useAction } from '../forms';
 import { SecretOnce } from '../secret-once';
-
-type Scope =
-  | 'workshops:read'
-  | 'workshops:write'
-  | 'cards:read'
-  | 'cards:write'
-  | 'votes:write'
-  | 'members:read'
-  | 'members:write'
-  | 'exports:read'
-  | 'exports:write'
-  | 'webhooks:read'
-  | 'webhooks:write';
-
-type ApiToken = {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-};
-
-/** Each scope, and what it lets a token do, in the order the service lists them. */
-const SCOPES: Array<{ scope: Scope; words: string }> = [
-  { scope: 'workshops:read', words: 'read workshops, their agendas and logs' },
-  { scope: 'workshops:write', words: 'create, change and delete workshops' },
-  { scope: 'cards:read', words: 'read cards and what hangs on them' },
-  { scope: 'cards:write', words: 'add, change and delete cards, comments, items and files' },
-  { scope: 'votes:write', words: 'vote and clear votes' },
-  { scope: 'members:read', words: 'read members, organizations and invitations' },
-  { scope: 'members:write', words: 'add and remove members, send invitations' },
-  { scope: 'exports:read', words: 'read and download exports' },
-  { scope: 'exports:write', words: 'start and delete exports' },
-  { scope: 'webhooks:read', words: 'read webhooks and their deliveries' },
-  { scope: 'webhooks:write', words: 'create, change and test webhooks' },
-];
-
-const day = (iso: string) => <time dateTime={iso}>{new Date(iso).toLocaleDateString()}</time>;
 
 export function Tokens(props: { confirmed: boolean }) {
   const tokens = useSignal<ApiToken[] | null>(null);
@@ -89,30 +50,7 @@ export function Tokens(props: { confirmed: boolean }) {
             <li key={token.id} class="account-row personal-token" data-token={token.id}>
               <div class="account-row-text">
                 <span class="account-row-name">{token.name}</span> <code class="meta">{token.prefix}…</code>
-                <dl class="account-row-facts">
-                  <div>
-                    <dt>Scopes</dt>
-                    <dd class="personal-token-scopes">{token.scopes.join(', ')}</dd>
-                  </div>
-                  <div>
-                    <dt>Created</dt>
-                    <dd>{day(token.created_at)}</dd>
-                  </div>
-                  <div>
-                    <dt>Expires</dt>
-                    <dd>{token.expires_at ? day(token.expires_at) : 'Never'}</dd>
-                  </div>
-                  <div>
-                    <dt>Last used</dt>
-                    <dd class="personal-token-used">
-                      {token.last_used_at ? (
-                        <time dateTime={token.last_used_at}>{new Date(token.last_used_at).toLocaleString()}</time>
-                      ) : (
-                        'Never'
-                      )}
-                    </dd>
-                  </div>
-                </dl>
+                <TokenFacts token={token} />
               </div>
               <ConfirmButton
                 label="Revoke"
@@ -139,7 +77,12 @@ export function Tokens(props: { confirmed: boolean }) {
         />
       )}
       {props.confirmed ? (
-        <CreateForm
+        <CreateTokenForm
+          title="Make a token"
+          submitLabel="Make the token"
+          scopesHint="What the token may do; it acts as you within them."
+          formClass="account-token-form"
+          create={(body) => api.post('/v1/user/me/api_tokens', { body })}
           onMade={async (token) => {
             told.value = '';
             made.value = token;
@@ -150,72 +93,5 @@ export function Tokens(props: { confirmed: boolean }) {
         <p class="hint">Confirm your address first: only a confirmed account makes API tokens.</p>
       )}
     </>
-  );
-}
-
-function CreateForm(props: { onMade: (token: { name: string; token: string }) => Promise<unknown> }) {
-  const name = useSignal('');
-  const scopes = useSignal<Scope[]>([]);
-  const expires = useSignal('');
-  const action = useAction();
-  const submit = () =>
-    action.run(async () => {
-      if (scopes.value.length === 0) throw new InputProblem('Choose at least one scope.', 'scopes');
-      const created = await api.post('/v1/user/me/api_tokens', {
-        body: {
-          name: name.value.trim(),
-          scopes: scopes.value,
-          // The end of the chosen day, in the person's own time zone.
-          ...(expires.value && { expires_at: new Date(`${expires.value}T23:59:59.999`).toISOString() }),
-        },
-      });
-      name.value = '';
-      scopes.value = [];
-      expires.value = '';
-      await props.onMade({ name: created.name, token: created.token });
-    });
-  const toggle = (scope: Scope, on: boolean) => {
-    const chosen = new Set(scopes.value);
-    if (on) chosen.add(scope);
-    else chosen.delete(scope);
-    scopes.value = SCOPES.map((s) => s.scope).filter((s) => chosen.has(s));
-  };
-  return (
-    <form class="form account-token-form" onSubmit={onSubmit(submit)} aria-label="Make a token">
-      <h3>Make a token</h3>
-      <Field
-        label="Name"
-        name="name"
-        required
-        maxLength={100}
-        hint="What uses it, to know it again."
-        value={name}
-        action={action}
-      />
-      <fieldset class="scopes">
-        <legend>Scopes</legend>
-        {SCOPES.map(({ scope, words }) => (
-          <label key={scope} class="choice">
-            <input
-              type="checkbox"
-              checked={scopes.value.includes(scope)}
-              onChange={(event) => toggle(scope, event.currentTarget.checked)}
-            />
-            <span>
-              <code>{scope}</code> <span class="meta">{words}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
-      <Field
-        label="Expires on (optional)"
-        type="date"
-        name="expires_at"
-        hint="Without a day it works until it is revoked."
-        value={expires}
-        action={action}
-      />
-      <SubmitRow action={action} label="Make the token" status="" />
-    </form>
   );
 }

@@ -1,6 +1,6 @@
 /*
  * What the Organization page reads and sends, named from the SDK's types so they change with the
- * service; and the word lists the page shows (scopes, webhook events), checked against them.
+ * service; and the word lists the page shows (webhook events), checked against them.
  */
 import type { paths } from 'workshop-sdk';
 
@@ -13,28 +13,11 @@ export type Role = Member['role'];
 export type ApiToken = Ok<paths['/v1/organizations/{id}/api_tokens']['get']>[number];
 export type Webhook = Ok<paths['/v1/organizations/{id}/webhooks']['get']>[number];
 export type Delivery = Ok<paths['/v1/organizations/{id}/webhooks/{webhook_id}/deliveries']['get']>[number];
-type Scope = ApiToken['scopes'][number];
 type EventFilter = JsonBody<paths['/v1/organizations/{id}/webhooks']['post']>['events'][number];
 export type WebhookEvent = Exclude<EventFilter, '*'>;
 
 /** Fails the type check when `T` is not empty: a scope or event the service knows and this page does not. */
 type None<T extends never> = T;
-
-/** Each scope with what it lets a token do (docs/integrations.md#scopes). */
-export const SCOPES = [
-  ['workshops:read', 'read workshops, their steps and settings'],
-  ['workshops:write', 'create, change, archive and delete workshops'],
-  ['cards:read', 'read cards, comments, items and attachments'],
-  ['cards:write', 'write and change cards and what is on them'],
-  ['votes:write', 'vote and rate'],
-  ['members:read', 'read the members of workshops and of the organization'],
-  ['members:write', 'add, change and remove facilitators and workshop members'],
-  ['exports:read', 'read and download exports'],
-  ['exports:write', 'start and delete exports'],
-  ['webhooks:read', 'read webhook endpoints and deliveries'],
-  ['webhooks:write', 'register, change and remove webhook endpoints'],
-] as const satisfies ReadonlyArray<readonly [Scope, string]>;
-export type AllScopesListed = None<Exclude<Scope, (typeof SCOPES)[number][0]>>;
 
 /** Each event with when it is sent (docs/integrations.md#events). */
 export const EVENTS = [
