@@ -6,7 +6,7 @@ import { openStore } from './db/store';
 import type { AppDeps } from './deps';
 import { openFileStore } from './files/open';
 import { memoryLimiters, redisLimiters, type Limiters } from './lib/limiters';
-import { sessionAuth } from './modules/auth/service';
+import { sessionAuth } from './modules/auth/tokens';
 import { zoneCopy } from './modules/canvas/zone-copy';
 import { placementCopy } from './modules/cards/placement-copy';
 import { webhookOutbox } from './modules/webhooks/outbox';

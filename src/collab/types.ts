@@ -124,7 +124,7 @@ export interface LayoutCopy {
   writeZone(tx: Db, workshopId: string, zoneId: string, zone: ZoneState): Promise<void>;
 }
 
-/** What the sync endpoint asks of authentication (`auth/service.ts`: `sessionAuth`, `bearerToken`). */
+/** What the sync endpoint asks of authentication (`auth/tokens.ts`: `sessionAuth`, `bearerToken`). */
 export interface SessionCheck {
   /** The token of an `Authorization: Bearer` header; null for anything else. */
   bearerToken(header: string | null | undefined): string | null;

@@ -15,7 +15,7 @@ export interface ResolvedSession {
 /**
  * Who a bearer token is, and whether it still works: one per app (`AppDeps.auth`), shared by REST,
  * Socket.IO and the sync endpoint, so they share one cache of resolved tokens. `sessionAuth` in
- * `modules/auth/service.ts` makes it; what checks a request's token names only this.
+ * `modules/auth/tokens.ts` makes it; what checks a request's token names only this.
  */
 export interface SessionAuth {
   /** The token of an `Authorization: Bearer` header; null for anything else. */

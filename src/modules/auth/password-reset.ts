@@ -11,7 +11,8 @@ import { endUnusedLinks, setPasswordHash, useLink } from './account-repo';
 import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
 import { hashPassword, hashToken, newToken } from './crypto';
 import { confirmAddress, insertOneTimeToken, oneTimeTokenByHash, userByEmail } from './repo';
-import { issueToken, type AuthDeps } from './service';
+import type { AuthDeps } from './service';
+import { issueToken } from './tokens';
 
 /** A reset link works for 30 minutes (docs/api.md#an-accounts-life). */
 const RESET_TTL_MS = 30 * 60 * 1000;

@@ -7,7 +7,7 @@ import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { loadAccess } from '../access/load';
 import { idempotencyKeys } from '../idempotency/middleware';
-import { issueToken } from '../auth/service';
+import { issueToken } from '../auth/tokens';
 import { insertGuest } from '../users/repo';
 import { toUser } from '../users/schemas';
 import { admitParticipant, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } from './join';
