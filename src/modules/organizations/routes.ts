@@ -14,17 +14,13 @@ import {
 } from './schemas';
 import { OrganizationOutput } from '../../domain/organizations';
 import {
-  addMember,
-  changeMemberRole,
   createOrganization,
   getOrganization,
-  listMembers,
   listMyOrganizations,
-  removeMember,
   updateOrganizationSettings,
   setOrganizationAvatar,
-  type MemberCaller,
 } from './service';
+import { addMember, changeMemberRole, listMembers, removeMember, type MemberCaller } from './members';
 
 const TAG = 'Organizations';
 const ADMINS_BY_PEOPLE =

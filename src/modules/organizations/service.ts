@@ -1,67 +1,22 @@
 import type { Config } from '../../config';
-import type { Database, Db } from '../../db/database';
-import { isUniqueViolation } from '../../db/errors';
+import type { Database } from '../../db/database';
 import type { FileStore } from '../../files/store';
-import { AppError, forbidden, notFound } from '../../http/errors';
+import { AppError, forbidden } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { Caller } from '../../domain/permissions';
 import type { DomainEventBus } from '../../domain/bus';
-import { queueMailFrom } from '../mail/outbox';
-import { renderMail } from '../mail/templates';
 import { readAvatar, replaceAvatar } from '../uploads/avatars';
 import type { FormFields } from '../uploads/multipart';
-import { lockUser } from '../../db/user-lock';
-import { findUser, userIdByEmail } from '../users/repo';
 import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
-import {
-  deleteMember,
-  findMember,
-  insertMember,
-  insertOrganization,
-  lockOrganization,
-  memberByEmail,
-  membersOf,
-  organizationsOf,
-  otherActiveAdmins,
-  updateMemberRole,
-  updateOrganization,
-} from './repo';
-import {
-  toMember,
-  toOrganization,
-  type OrganizationMemberOutput,
-  type OrganizationRole,
-  type OrganizationRow,
-} from './schemas';
+import { insertOrganization, lockOrganization, organizationsOf, updateOrganization } from './repo';
+import { toOrganization } from './schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
-import type { ApiTokenIdentity } from '../../domain/api-scopes';
 
-interface OrganizationDeps {
+export interface OrganizationDeps {
   config: Config;
   database: Database;
   files: FileStore;
   bus: DomainEventBus;
-}
-
-/** Who manages members: the user the request acts as, and the API token it came with, if any. */
-export interface MemberCaller {
-  user: UserRow;
-  apiToken?: ApiTokenIdentity | undefined;
-}
-
-/**
- * Granting, changing or removing the admin role takes a person who is an admin: an API token
- * (an organization's, which acts as an admin, or an admin's personal one) adds, changes and
- * removes facilitators only. Otherwise a leaked `members:write` token could make any account an
- * admin, and that admin make tokens with every scope (docs/integrations.md#tokens-and-roles).
- */
-function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean): void {
-  if (caller.apiToken && touchesAdmin) {
-    throw new AppError(
-      'insufficient_scope',
-      'Managing admins takes a person who is an admin: an API token adds, changes and removes facilitators only.',
-    );
-  }
 }
 
 /** The creator becomes the organization's first admin; organizations start on the `team` plan. */
@@ -137,204 +92,4 @@ export async function setOrganizationAvatar(
     },
     store: (tx, url) => updateOrganization(tx, organizationId, { avatarUrl: url }),
   });
-}
-
-export async function listMembers(
-  deps: OrganizationDeps,
-  organizationId: string,
-  caller: Caller,
-): Promise<OrganizationMemberOutput[]> {
-  const { db } = deps.database;
-  await loadOrganizationAccess(db, organizationId, caller);
-  return (await membersOf(db, organizationId)).map(toMember);
-}
-
-/**
- * Adds an address as a member. With a confirmed account it is linked at once. Without one, or with
- * an account whose address is not confirmed, the seat stays pending until that address is
- * confirmed (`confirmEmail` links it): anyone may sign up with any address, so an unconfirmed
- * account has no part of an organization it was added to by address. The mail says what to do.
- */
-export async function addMember(
-  deps: OrganizationDeps,
-  organizationId: string,
-  caller: MemberCaller,
-  input: { email: string; role: OrganizationRole },
-): Promise<OrganizationMemberOutput> {
-  const actor = caller.user;
-  try {
-    return await deps.database.transaction(async (tx) => {
-      await lockOrganization(tx, organizationId);
-      const { organization } = requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, actor));
-      requirePersonForAdminRole(caller, input.role === 'admin');
-      if (await memberByEmail(tx, organizationId, input.email)) throw alreadyMember();
-      const account = await lockedAccountOf(tx, input.email, actor.id);
-      const confirmed = account?.confirmedAt ? account : undefined;
-      const member = await insertMember(tx, {
-        organizationId,
-        userId: confirmed?.id ?? null,
-        email: input.email,
-        role: input.role,
-      });
-      const standing = !account ? 'none' : confirmed ? 'confirmed' : 'unconfirmed';
-      await mailNewMember(tx, deps.config, {
-        organization,
-        actor,
-        email: input.email,
-        role: input.role,
-        account: standing,
-      });
-      return toMember({
-        member,
-        user: confirmed ? { name: confirmed.name, email: input.email, avatarUrl: confirmed.avatarUrl } : null,
-      });
-    });
-  } catch (err) {
-    if (isUniqueViolation(err)) throw alreadyMember();
-    throw err;
-  }
-}
-
-/**
- * Admins remove anyone; any member may remove themselves (leave). The last admin with an account
- * cannot go: nobody would be left to manage the organization. An admin is removed by a person only.
- */
-export async function removeMember(
-  deps: OrganizationDeps,
-  organizationId: string,
-  caller: MemberCaller,
-  memberId: string,
-): Promise<void> {
-  const removedUserId = await deps.database.transaction(async (tx) => {
-    // Two admins removing each other at once: the second waits, then finds what the first left.
-    await lockOrganization(tx, organizationId);
-    const access = await loadOrganizationAccess(tx, organizationId, caller.user);
-    if (access.membership.id !== memberId) requireOrganizationAdmin(access);
-    const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
-    requirePersonForAdminRole(caller, target.member.role === 'admin');
-    if (
-      target.member.role === 'admin' &&
-      target.member.userId &&
-      (await otherActiveAdmins(tx, organizationId, memberId)) === 0
-    ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
-    }
-    await deleteMember(tx, memberId);
-    return target.member.userId;
-  });
-  // An admin acted as facilitator in the organization's workshops; live connections re-check.
-  if (removedUserId) deps.bus.emit('access-changed', { userId: removedUserId });
-}
-
-/**
- * Changes a member's role (admins). Making someone admin or taking the role away takes a person
- * (`requirePersonForAdminRole`); the last admin with an account stays one. The member's access to
- * the organization's workshops follows at once (admins act as their facilitators).
- */
-export async function changeMemberRole(
-  deps: OrganizationDeps,
-  organizationId: string,
-  caller: MemberCaller,
-  memberId: string,
-  input: { role: OrganizationRole },
-): Promise<OrganizationMemberOutput> {
-  const { member, changedUserId } = await deps.database.transaction(async (tx) => {
-    await lockOrganization(tx, organizationId);
-    requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller.user));
-    const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
-    requirePersonForAdminRole(caller, target.member.role === 'admin' || input.role === 'admin');
-    if (target.member.role === input.role) return { member: toMember(target), changedUserId: null };
-    if (
-      target.member.role === 'admin' &&
-      target.member.userId &&
-      (await otherActiveAdmins(tx, organizationId, memberId)) === 0
-    ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
-    }
-    await updateMemberRole(tx, memberId, input.role);
-    return {
-      member: toMember({ ...target, member: { ...target.member, role: input.role } }),
-      changedUserId: target.member.userId,
-    };
-  });
-  if (changedUserId) deps.bus.emit('access-changed', { userId: changedUserId });
-  return member;
-}
-
-/**
- * The account an added address has, if any, read under its lock: a confirmation of that address
- * takes the same lock before it links the pending seats, so it either committed before this read
- * (the seat is linked here) or links the seat this transaction writes once it has committed. The
- * adder's row is locked too, in id order with it: the invitation mail's daily budget locks the
- * adder's row next (`queueMailFrom`), and two admins adding each other's address at once must not
- * take the two locks in opposite orders.
- */
-async function lockedAccountOf(tx: Db, email: string, actorId: string): Promise<UserRow | undefined> {
-  const foundId = await userIdByEmail(tx, email);
-  if (!foundId) return undefined;
-  for (const id of [foundId, actorId].sort()) await lockUser(tx, id);
-  return findUser(tx, foundId);
-}
-
-async function mailNewMember(
-  tx: Db,
-  config: Config,
-  input: {
-    organization: OrganizationRow;
-    actor: UserRow;
-    email: string;
-    role: OrganizationRole;
-    account: 'confirmed' | 'unconfirmed' | 'none';
-  },
-): Promise<void> {
-  const { organization, actor, email, role } = input;
-  const from = { id: actor.id, perDay: config.invitationMailsPerDay };
-  if (input.account === 'confirmed') {
-    await queueMailFrom(tx, from, {
-      to: email,
-      subject: `You were added to ${organization.name}`,
-      ...renderMail({
-        greeting: 'Hello,',
-        paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`],
-        action: { label: 'Open the workshops', url: config.publicUrl },
-      }),
-    });
-    return;
-  }
-  const invited = `${actor.name} invited you to the organization "${organization.name}" as ${role}.`;
-  if (input.account === 'unconfirmed') {
-    await queueMailFrom(tx, from, {
-      to: email,
-      subject: `${actor.name} invited you to ${organization.name}`,
-      ...renderMail({
-        greeting: 'Hello,',
-        paragraphs: [
-          invited,
-          'Your account with this e-mail address joins once you confirm the address: use the confirmation link we mailed you when you signed up, or ask for a new one from your account.',
-        ],
-        action: { label: 'Open the workshops', url: config.publicUrl },
-      }),
-    });
-    return;
-  }
-  // '@' is legal in a query string; keeping it makes the link readable in the mail.
-  const link = `${config.publicUrl}/signup?email=${encodeURIComponent(email).replace(/%40/g, '@')}`;
-  await queueMailFrom(tx, from, {
-    to: email,
-    subject: `${actor.name} invited you to ${organization.name}`,
-    ...renderMail({
-      greeting: 'Hello,',
-      paragraphs: [
-        invited,
-        'To join, create your account with this e-mail address, then confirm the address with the link we mail you.',
-      ],
-      action: { label: 'Create my account', url: link },
-    }),
-  });
-}
-
-function alreadyMember() {
-  return new AppError('already_member', 'This address is already a member of the organization.');
 }
