@@ -2,9 +2,10 @@ import type { Card } from 'workshop-sdk';
 import { inLobby, timerRemainingMs, type WorkshopState } from 'workshop-sdk/live';
 import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board';
 import { clockText, showPrivacy } from '../shared/step';
-import { placeChildren } from './card-dom';
+import { placeChildren, setText } from './card-dom';
 import type { CardActions, CardFrame } from './card-frame';
 import { CardView } from './cards';
+import { AddForms, byId, LobbyView } from './frame-view';
 import { drawOutbox } from './outbox-view';
 import { isMine, named, type ParticipantSession } from './session';
 import { DEFAULT_PREFS, type Prefs } from './step-prefs';
@@ -15,12 +16,6 @@ import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './vote
  * frame (header, forms, outbox) is in the HTML and only filled in (the outbox by `outbox-view.ts`);
  * cards keep their elements (`CardView`) from one drawing to the next.
  */
-
-const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-
-function setText(node: Node, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
-}
 
 /** Says a text to assistive technology through the page's polite live region. */
 export function announce(text: string): void {
@@ -35,10 +30,9 @@ export class WorkshopPage {
   private readonly ideas = new Map<string, CardView>();
   private readonly stacks = new Map<string, { root: HTMLElement; list: HTMLUListElement }>();
   private spotlight: { id: string; view: CardView } | null = null;
-  private clusterOptions = '';
+  private readonly forms = new AddForms();
   private stepId: string | null | undefined = undefined;
-  /** The names the lobby lists, as last drawn. */
-  private lobbyNames = '';
+  private readonly lobby = new LobbyView();
 
   constructor(
     private readonly session: ParticipantSession,
@@ -68,7 +62,7 @@ export class WorkshopPage {
     showPrivacy(state);
     byId('archived').hidden = !archived;
     setText(byId('presence'), `${state.presence.count} connected`);
-    this.drawLobby(state, lobby);
+    this.lobby.draw(state, lobby, this.session.me);
     this.drawTimer(state);
 
     // Votes: the person's, with those waiting to be sent, against the workshop's budget.
@@ -165,31 +159,8 @@ export class WorkshopPage {
     byId('empty').hidden = lobby || board.loose.length > 0;
     byId('following').hidden = !following;
 
-    this.drawForms(state, may('allow_add_idea'), may('allow_add_cluster'));
+    this.forms.draw(state, may('allow_add_idea'), may('allow_add_cluster'));
     drawOutbox(this.session, state);
-  }
-
-  /** The waiting view of the lobby: that the workshop has not started, and who is here meanwhile. */
-  private drawLobby(state: WorkshopState, lobby: boolean): void {
-    byId('lobby').hidden = !lobby;
-    if (!lobby) return;
-    const { users, count } = state.presence;
-    const names = users.map((user) =>
-      user.id === this.session.me ? `${user.name} (you)` : user.guest ? `${user.name} (guest)` : user.name,
-    );
-    if (JSON.stringify(names) !== this.lobbyNames) {
-      this.lobbyNames = JSON.stringify(names);
-      byId('lobby-people').replaceChildren(
-        ...names.map((name) => {
-          const item = document.createElement('li');
-          item.textContent = name;
-          return item;
-        }),
-      );
-    }
-    const more = count - users.length;
-    byId('lobby-more').hidden = more <= 0;
-    setText(byId('lobby-more'), `and ${more} more`);
   }
 
   drawTimer(state: WorkshopState): void {
@@ -275,31 +246,5 @@ export class WorkshopPage {
     let view = views.get(id);
     if (!view) views.set(id, (view = new CardView(this.actions, container, heading)));
     return view;
-  }
-
-  private drawForms(state: WorkshopState, addIdea: boolean, addCluster: boolean): void {
-    byId('add').hidden = !addIdea && !addCluster;
-    byId('idea-form').hidden = !addIdea;
-    byId('cluster-form').hidden = !addCluster;
-    const clusters = state.cards.filter((card) => card.type === 'cluster');
-    const select = byId<HTMLSelectElement>('idea-cluster');
-    const options = JSON.stringify(clusters.map(({ id, title }) => [id, title]));
-    if (options !== this.clusterOptions) {
-      this.clusterOptions = options;
-      const chosen = select.value;
-      select.replaceChildren(
-        ...clusters.map((cluster) => {
-          const option = document.createElement('option');
-          option.value = cluster.id;
-          option.textContent = cluster.title;
-          return option;
-        }),
-      );
-      if (clusters.some(({ id }) => id === chosen)) select.value = chosen;
-    }
-    const none = clusters.length === 0;
-    select.disabled = none;
-    byId('idea-hint').hidden = !none;
-    byId<HTMLButtonElement>('idea-form-button').setAttribute('aria-disabled', String(none));
   }
 }
