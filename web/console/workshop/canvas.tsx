@@ -15,17 +15,8 @@ import { openCanvas, type Placement, type WorkshopCanvas } from 'workshop-sdk/ca
 import { api, problemText } from '../api';
 import type { WorkshopScope } from './context';
 import { inWorkshop, useLiveRead } from './live-read';
+import { carryHandlers, clusterName, type Carried, type Press } from './canvas/carry';
 import { clamp, dropCluster, zoneAt, zoneList, zoneOfCluster, type Zones } from './canvas/layout';
-
-/** A cluster being moved, at a point of the canvas in grid units (null while a pointer is off it). */
-interface Carried {
-  id: string;
-  by: 'pointer' | 'keyboard';
-  at: { x: number; y: number } | null;
-}
-
-/** How far a pointer goes before a press becomes a drag, in CSS pixels. */
-const DRAG_THRESHOLD = 4;
 
 export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const rest = useLiveRead(
@@ -40,7 +31,7 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const told = useSignal('');
   const canvasRef = useRef<WorkshopCanvas | null>(null);
   const surface = useRef<HTMLDivElement>(null);
-  const press = useRef<{ id: string; pointerId: number; x: number; y: number; dragging: boolean } | null>(null);
+  const press = useRef<Press | null>(null);
   const refocus = useRef<string | null>(null);
   /** Where the other facilitators are dragging clusters now, from their presence. */
   const othersMoving = useSignal<Array<{ card_id: string; x: number; y: number }>>([]);
@@ -139,73 +130,8 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
       : { x: clamp(cols / 2, cols), y: clamp(rows / 2, rows) };
   };
 
-  const handlers = (card: Card) => ({
-    onPointerDown(event: PointerEvent) {
-      if (event.button !== 0 || carried.value?.by === 'keyboard') return;
-      (event.currentTarget as HTMLElement).setPointerCapture(event.pointerId);
-      press.current = { id: card.id, pointerId: event.pointerId, x: event.clientX, y: event.clientY, dragging: false };
-    },
-    onPointerMove(event: PointerEvent) {
-      const pressed = press.current;
-      if (!pressed || pressed.pointerId !== event.pointerId) return;
-      if (!pressed.dragging && Math.hypot(event.clientX - pressed.x, event.clientY - pressed.y) < DRAG_THRESHOLD)
-        return;
-      pressed.dragging = true;
-      carried.value = { id: card.id, by: 'pointer', at: pointOf(event) };
-    },
-    onPointerUp(event: PointerEvent) {
-      const pressed = press.current;
-      if (!pressed || pressed.pointerId !== event.pointerId) return;
-      press.current = null;
-      const at = pressed.dragging ? pointOf(event) : null;
-      if (at) drop(card.id, at);
-      else carried.value = null;
-    },
-    onPointerCancel() {
-      press.current = null;
-      if (carried.value?.by === 'pointer') carried.value = null;
-    },
-    onKeyDown(event: KeyboardEvent) {
-      const now = carried.value;
-      const mine = now?.by === 'keyboard' && now.id === card.id ? now : null;
-      if (!mine) {
-        if (event.key !== 'Enter' && event.key !== ' ') return;
-        event.preventDefault();
-        const at = startPoint(card.id);
-        carried.value = { id: card.id, by: 'keyboard', at };
-        told.value = `Picked up ${clusterName(card)}, ${whereText(at.x, at.y)}. Move it with the arrow keys, drop it with Enter, or press Escape to cancel.`;
-        return;
-      }
-      const at = mine.at!;
-      const step: Record<string, [number, number]> = {
-        ArrowLeft: [-1, 0],
-        ArrowRight: [1, 0],
-        ArrowUp: [0, -1],
-        ArrowDown: [0, 1],
-      };
-      if (event.key in step) {
-        event.preventDefault();
-        const [dx, dy] = step[event.key]!;
-        const next = { x: clamp(at.x + dx, cols), y: clamp(at.y + dy, rows) };
-        carried.value = { ...mine, at: next };
-        told.value = `${clusterName(card)} ${whereText(next.x, next.y)}.`;
-      } else if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        drop(card.id, at);
-      } else if (event.key === 'Escape') {
-        event.preventDefault();
-        carried.value = null;
-        told.value = `Move of ${clusterName(card)} cancelled.`;
-      }
-    },
-    onBlur() {
-      const now = carried.value;
-      if (now?.by === 'keyboard' && now.id === card.id) {
-        carried.value = null;
-        told.value = `Move of ${clusterName(card)} cancelled.`;
-      }
-    },
-  });
+  const handlers = (card: Card) =>
+    carryHandlers(card, { carried, press, told, startPoint, pointOf, drop, whereText, cols, rows });
 
   const chipButton = (card: Card) => {
     const moving = carried.value?.id === card.id;
@@ -319,9 +245,4 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
       </p>
     </div>
   );
-}
-
-function clusterName(card: Card | undefined): string {
-  if (!card) return 'The cluster';
-  return card.title.trim() || card.content.trim().slice(0, 60) || `Cluster ${card.short_id}`;
 }
