@@ -5,7 +5,7 @@ import { jsonBody } from '../../http/validation';
 import type { Limiters } from '../../lib/limiters';
 import { changePassword, requestAddressChange } from './account';
 import { AddressChangeInput, PasswordChangeInput, SessionListOutput } from './schemas';
-import type { AuthDeps } from './service';
+import type { AuthDeps } from './deps';
 import { endOtherSessions, endSession, listSessions } from './sessions';
 import { addressChangeThrottle, passwordCheckThrottles } from './throttle';
 

@@ -11,7 +11,7 @@ import { endUnusedLinks, setPasswordHash, setProvenEmail } from './account-repo'
 import { announceEndedWaysIn } from './address-proof';
 import { hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 import { deleteSessionsExcept, insertOneTimeToken, passwordHashOf } from './repo';
-import type { AuthDeps } from './service';
+import type { AuthDeps } from './deps';
 
 /*
  * A signed-in person changing their password or their address (docs/api.md#an-accounts-life).

@@ -11,7 +11,7 @@ import { endUnusedLinks, setPasswordHash, useLink } from './account-repo';
 import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
 import { hashPassword, hashToken, newToken } from './crypto';
 import { confirmAddress, insertOneTimeToken, oneTimeTokenByHash, userByEmail } from './repo';
-import type { AuthDeps } from './service';
+import type { AuthDeps } from './deps';
 import { issueToken } from './tokens';
 
 /** A reset link works for 30 minutes (docs/api.md#an-accounts-life). */

@@ -15,7 +15,8 @@ import {
 } from './schemas';
 import { refuseGuest, requestPasswordReset, resetPassword } from './password-reset';
 import type { SessionAuth } from '../../http/session-auth';
-import { confirmEmail, login, logout, resendConfirmation, signup, type AuthDeps } from './service';
+import type { AuthDeps } from './deps';
+import { confirmEmail, login, logout, resendConfirmation, signup } from './service';
 import {
   confirmationResendThrottle,
   confirmThrottle,

@@ -1,11 +1,10 @@
 import type { Config } from '../../config';
-import type { Database, Db } from '../../db/database';
+import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { ResolvedSession } from '../../http/session-auth';
-import type { DomainEventBus } from '../../domain/bus';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
@@ -25,14 +24,9 @@ import {
 } from './repo';
 import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
 import { moveAddress } from './account';
+import type { AuthDeps } from './deps';
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 import { issueToken } from './tokens';
-
-export interface AuthDeps {
-  config: Config;
-  database: Database;
-  bus: DomainEventBus;
-}
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
 

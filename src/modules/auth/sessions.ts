@@ -3,7 +3,7 @@ import { notFound } from '../../http/errors';
 import { deleteSessionById, sessionsOf } from './account-repo';
 import { announceEndedWaysIn } from './address-proof';
 import { deleteSessionsExcept } from './repo';
-import type { AuthDeps } from './service';
+import type { AuthDeps } from './deps';
 import type { SessionListOutput } from './schemas';
 
 /*
