@@ -1,3 +1,4 @@
+import { replaceRecords } from './payload-records';
 import { DELETED_USER_NAME } from './users';
 
 /*
@@ -30,27 +31,17 @@ export function userIdsNamedIn(payload: unknown): Set<string> {
  */
 export function withoutDeletedUsers<T>(payload: T, deleted: ReadonlySet<string>): T {
   if (deleted.size === 0) return payload;
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) {
-      const mapped = value.map(walk);
-      return mapped.some((item, i) => item !== value[i]) ? mapped : value;
-    }
-    if (value === null || typeof value !== 'object') return value;
-    const record = value as Record<string, unknown>;
-    let copy: Record<string, unknown> | null = null;
-    if (typeof record.user_id === 'string' && deleted.has(record.user_id)) {
-      copy = { ...record, user_id: null };
-      if ('name' in record) copy.name = DELETED_USER_NAME;
-    } else if (typeof record.id === 'string' && 'name' in record && deleted.has(record.id)) {
-      copy = { ...record, id: null, name: DELETED_USER_NAME };
-      if ('avatar_url' in record) copy.avatar_url = null;
-      if ('email' in record) copy.email = null;
-    }
-    for (const [key, member] of Object.entries(copy ?? record)) {
-      const walked = walk(member);
-      if (walked !== member) (copy ??= { ...record })[key] = walked;
-    }
-    return copy ?? value;
-  };
-  return walk(payload) as T;
+  return replaceRecords(payload, (record) => {
+    if (typeof record.user_id === 'string' && deleted.has(record.user_id))
+      return { ...record, user_id: null, ...('name' in record && { name: DELETED_USER_NAME }) };
+    if (typeof record.id === 'string' && 'name' in record && deleted.has(record.id))
+      return {
+        ...record,
+        id: null,
+        name: DELETED_USER_NAME,
+        ...('avatar_url' in record && { avatar_url: null }),
+        ...('email' in record && { email: null }),
+      };
+    return null;
+  });
 }

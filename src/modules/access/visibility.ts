@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { currentPrefs, facilitatorIds } from './load';
 import type { AuthorVisibility, CardsVisible, StepPrefs, WorkshopAccess, WorkshopRole } from '../../domain/permissions';
+import { replaceRecords } from '../../domain/payload-records';
 
 /*
  * What a reader may see of what others wrote (docs/api.md#private-writing-and-anonymous-authors),
@@ -54,28 +55,12 @@ export function authorFor<T extends Authored>(reader: Reader, output: T): T {
  */
 export function authorsHiddenIn<T>(reader: Reader, payload: T): { value: T; hid: boolean } {
   let hid = false;
-  const walk = (value: unknown): unknown => {
-    if (Array.isArray(value)) {
-      const mapped = value.map(walk);
-      return mapped.some((item, i) => item !== value[i]) ? mapped : value;
-    }
-    if (value === null || typeof value !== 'object') return value;
-    const record = value as Record<string, unknown>;
-    let copy: Record<string, unknown> | null = null;
-    if (typeof record.author_visibility === 'string' && 'user_id' in record) {
-      const authorId = typeof record.user_id === 'string' ? record.user_id : null;
-      if (authorId !== null && !seesAuthor(reader, authorId, record.author_visibility as AuthorVisibility)) {
-        copy = { ...record, user_id: null };
-        hid = true;
-      }
-    }
-    for (const [key, member] of Object.entries(record)) {
-      const walked = walk(member);
-      if (walked !== member) (copy ??= { ...record })[key] = walked;
-    }
-    return copy ?? value;
-  };
-  const value = walk(payload) as T;
+  const value = replaceRecords(payload, (record) => {
+    if (typeof record.author_visibility !== 'string' || typeof record.user_id !== 'string') return null;
+    if (seesAuthor(reader, record.user_id, record.author_visibility as AuthorVisibility)) return null;
+    hid = true;
+    return { ...record, user_id: null };
+  });
   return { value, hid };
 }
 
