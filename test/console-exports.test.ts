@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { sdkRunningWorkshop } from './helpers/sdk';
 
 /*
  * The console's Exports and Log tabs (docs/pages.md#the-console) in a real chromium: an export of
@@ -41,15 +41,7 @@ describe.skipIf(!browserAvailable)('the console: exports and the log', () => {
 
   /** Fay's workshop with a step, a cluster and an idea Pat wrote. */
   async function scene() {
-    const fay = await sdkUser(t, 'Fay');
-    const pat = await sdkUser(t, 'Pat');
-    const { id, inWorkshop } = await sdkWorkshop(fay.api, [pat.api], 'Quarterly review');
-    const step = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Collect' } });
-    await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
-    const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
-      ...inWorkshop,
-      body: { type: 'cluster', title: 'Highlights' },
-    });
+    const { fay, pat, id, inWorkshop, cluster } = await sdkRunningWorkshop(t);
     await pat.api.post('/v1/workshops/{workshop_id}/cards', {
       ...inWorkshop,
       body: { type: 'idea', title: 'New office plants', parent: cluster.id },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, openScreen, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { sdkRunningWorkshop, sdkUser } from './helpers/sdk';
 
 /*
  * The console's words for each reader, seen in a real chromium (docs/pages.md): the log's lines
@@ -25,15 +25,7 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
   const browser = useBrowser();
 
   async function scene() {
-    const fay = await sdkUser(t, 'Fay');
-    const pat = await sdkUser(t, 'Pat');
-    const { id, inWorkshop } = await sdkWorkshop(fay.api, [pat.api], 'Quarterly review');
-    const step = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Collect' } });
-    await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
-    const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
-      ...inWorkshop,
-      body: { type: 'cluster', title: 'Highlights' },
-    });
+    const { fay, pat, id, inWorkshop, step, cluster } = await sdkRunningWorkshop(t);
     const other = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
       ...inWorkshop,
       body: { type: 'cluster', title: 'Lowlights' },

@@ -28,6 +28,23 @@ export async function sdkWorkshop(facilitator: WorkshopClient, participants: Wor
   return { workshop, id: workshop.id, inWorkshop };
 }
 
+/**
+ * Fay's workshop "Quarterly review" with Pat in it, running its step "Collect", with a cluster
+ * "Highlights" on the board: the start of a facilitator's session through the SDK.
+ */
+export async function sdkRunningWorkshop(t: TestServer) {
+  const fay = await sdkUser(t, 'Fay');
+  const pat = await sdkUser(t, 'Pat');
+  const { id, inWorkshop } = await sdkWorkshop(fay.api, [pat.api], 'Quarterly review');
+  const step = await fay.api.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Collect' } });
+  await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
+  const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: 'Highlights' },
+  });
+  return { fay, pat, id, inWorkshop, step, cluster };
+}
+
 /** Live options for tests: WebSocket only, and a dropped connection retried after 300 ms, not seconds. */
 export const FAST_RECONNECT = {
   socket: {
