@@ -102,7 +102,7 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
           .getByRole('region', { name: 'Waiting to be sent' })
           .getByText('Idea “Short stand-ups (phone)” in Keep')
           .waitFor();
-        expect(await box.inputValue()).toBe('');
+        await expect.poll(() => box.inputValue()).toBe('');
         await page.evaluate(() => document.querySelector('dialog')?.showModal());
       }
       await dialog.getByLabel('Password').fill(SDK_PASSWORD);
