@@ -82,6 +82,9 @@ describe.skipIf(!browserAvailable)('the console: the board, moving cards', () =>
     const cdp = await page.context().newCDPSession(page);
     const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', at?: { x: number; y: number }) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ x: at.x, y: at.y }] : [] });
+    // Scrolled to the end, both ends of the path lie away from the screen's lower edge, where a
+    // card held there scrolls the page under the finger (and, on a slow machine, past the column).
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
     const from = await pointIn(ideaCard(page, 'Pairing').locator('.grip'), 0.5);
     const to = await pointIn(clusterColumn(page, 'Change').locator('h3'), 0.5);
     await touch('touchStart', from);

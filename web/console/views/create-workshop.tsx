@@ -4,7 +4,7 @@
  * from this computer, or read from its address). The new workshop opens on its agenda.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
@@ -27,13 +27,13 @@ const MODES: Array<[Mode, string]> = [
  * stays as the person leaves it after that.
  */
 export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] | null }) {
-  const open = useSignal(false);
-  /** Set once the person opens or closes the form: the list arriving never overrules them. */
-  const toggledByPerson = useRef(false);
-  const firstList = props.workshops !== null;
-  useEffect(() => {
-    if (firstList && !toggledByPerson.current) open.value = props.workshops!.length === 0;
-  }, [firstList]);
+  /**
+   * Open or closed as the person last left it; until they touch it, open when there is nothing in
+   * the list yet — decided in the same drawing as the list, so a click on the heading made just
+   * after the list appeared is never overturned by a later opening.
+   */
+  const openedByPerson = useSignal<boolean | null>(null);
+  const open = openedByPerson.value ?? props.workshops?.length === 0;
   const mode = useSignal<Mode>('blank');
   const title = useSignal('');
   const description = useSignal('');
@@ -92,12 +92,10 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
   return (
     <details
       class="panel create"
-      open={open.value}
+      open={open}
       onToggle={(e) => {
         // A toggle the page made itself already matches `open`; any other is the person's.
-        if (e.currentTarget.open === open.value) return;
-        toggledByPerson.current = true;
-        open.value = e.currentTarget.open;
+        if (e.currentTarget.open !== open) openedByPerson.value = e.currentTarget.open;
       }}
     >
       <summary>
