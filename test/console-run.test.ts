@@ -57,23 +57,40 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.getByRole('heading', { name: 'Step', exact: true }).waitFor();
   }
 
-  it("steps through the agenda, and a participant's live state follows each step", async () => {
+  /** Whether a button is marked unavailable (it keeps the focus, so it is not disabled). */
+  const unavailable = async (page: Page, name: string) =>
+    (await page.getByRole('button', { name }).getAttribute('aria-disabled')) === 'true';
+
+  it("steps through the agenda from the keyboard, and a participant's live state follows each step", async () => {
     const { fay, pat, id, steps, workshop } = await scene();
     const pats = await live(pat.api, id);
     const { page, problems } = await browser.newPage(LAPTOP);
     await runTab(page, fay.api.token!, id);
     await shown(page, '.run-no-step', /No step is current/);
-    expect(await page.getByRole('button', { name: 'Previous step' }).isDisabled()).toBe(true);
+    expect(await unavailable(page, 'Previous step')).toBe(true);
     await expectAccessible(page, 'the run tab, before the first step');
 
-    await page.getByRole('button', { name: 'First step' }).click();
+    // Enter on the same button, again and again: the focus stays on it through each step change.
+    await page.getByRole('button', { name: 'First step' }).focus();
+    await page.keyboard.press('Enter');
     await shown(page, '.run-step-name', 'Step 1 of 3: Write alone');
     await shown(page, '.run-instructions', 'One idea per card.\nTake five minutes.');
     await until(() => pats.state.step?.id === steps[0]!.id, 'the participant on step 1');
-
-    await page.getByRole('button', { name: 'Next step' }).click();
+    await expect.poll(() => unavailable(page, 'Next step')).toBe(false);
+    await page.keyboard.press('Enter');
     await shown(page, '.run-step-name', 'Step 2 of 3: Vote');
     await until(() => pats.state.step?.id === steps[1]!.id, 'the participant on step 2');
+    await expect.poll(() => unavailable(page, 'Next step')).toBe(false);
+    await page.keyboard.press('Enter');
+    await shown(page, '.run-step-name', 'Step 3 of 3: Wrap up');
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Next step →');
+    // At the end, Next step stays focused and does nothing.
+    expect(await unavailable(page, 'Next step')).toBe(true);
+    await page.keyboard.press('Enter');
+    expect((await workshop()).current_step_id).toBe(steps[2]!.id);
+
+    await page.getByRole('button', { name: 'Previous step' }).click();
+    await shown(page, '.run-step-name', 'Step 2 of 3: Vote');
     await page.getByRole('button', { name: 'Previous step' }).click();
     await shown(page, '.run-step-name', 'Step 1 of 3: Write alone');
     await until(() => pats.state.step?.id === steps[0]!.id, 'the participant back on step 1');
@@ -82,7 +99,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.getByText('All steps').click();
     await page.getByRole('button', { name: 'Go to step 3. Wrap up' }).click();
     await shown(page, '.run-step-name', 'Step 3 of 3: Wrap up');
-    expect(await page.getByRole('button', { name: 'Next step' }).isDisabled()).toBe(true);
+    expect(await unavailable(page, 'Next step')).toBe(true);
     await expect.poll(async () => (await workshop()).current_step_id).toBe(steps[2]!.id);
     await until(() => pats.state.step?.id === steps[2]!.id, 'the participant on step 3');
     await expectAccessible(page, 'the run tab, the step list open');
@@ -117,6 +134,30 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await shown(first.page, '.run-clock-state', 'Running');
     await first.page.getByLabel('Participants follow this screen').check();
     await expect.poll(() => second.page.getByLabel('Participants follow this screen').isChecked()).toBe(true);
+  });
+
+  it('stops the timer when the step changes, unless the facilitator keeps it running', async () => {
+    const { fay, id, inWorkshop, steps } = await scene();
+    const timer = () => fay.api.get('/v1/workshops/{workshop_id}/timer', inWorkshop);
+    await fay.api.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: steps[0]!.id } });
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await runTab(page, fay.api.token!, id);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await shown(page, '.run-clock-state', 'Running');
+
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await shown(page, '.run-step-name', 'Step 2 of 3: Vote');
+    await shown(page, '.run-clock-state', 'Not started');
+    expect((await timer()).state).toBe('stopped');
+
+    await page.getByRole('button', { name: 'Start' }).click();
+    await shown(page, '.run-clock-state', 'Running');
+    await page.getByLabel('Keep the timer running when the step changes').check();
+    await page.getByRole('button', { name: 'Next step' }).click();
+    await shown(page, '.run-step-name', 'Step 3 of 3: Wrap up');
+    expect((await timer()).state).toBe('running');
+    await expect.poll(() => page.locator('.run-clock-state').textContent()).toBe('Running');
+    expect(problems.errors).toEqual([]);
   });
 
   it('starts, pauses, adds a minute to and resets the timer, counting down live', async () => {
@@ -211,8 +252,8 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
       ...inWorkshop,
       body: { type: 'idea', title: 'Shipped on time', parent: wins!.id },
     });
-    await page.getByLabel('Card to spotlight').selectOption(idea.id);
-    await page.getByRole('button', { name: 'Spotlight', exact: true }).click();
+    await page.getByLabel('Find a card to spotlight').fill('shipped');
+    await page.getByRole('button', { name: 'Spotlight Shipped on time' }).click();
     await shown(page, '.run-lit', 'In the spotlight: “Shipped on time”');
     await expect.poll(async () => (await workshop()).view.card).toBe(idea.id);
 
@@ -246,6 +287,91 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  it('spotlights, votes on and rates a card from the live board beside the steps, within the budget', async () => {
+    const { fay, pat, id, inWorkshop, workshop } = await scene();
+    await fay.api.put('/v1/workshops/{id}', {
+      params: { path: { id } },
+      body: { vote_limit: { positive: 3, negative: 0, max_positive: 2, max_negative: 0 } },
+    });
+    const criterion = await fay.api.post('/v1/workshops/{workshop_id}/criteria', {
+      ...inWorkshop,
+      body: { title: 'Effort', scale: 4 },
+    });
+    const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
+      ...inWorkshop,
+      body: { type: 'cluster', title: 'Topics' },
+    });
+    const [lunch, demos] = [
+      await pat.api.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Lunch together', parent: cluster.id },
+      }),
+      await pat.api.post('/v1/workshops/{workshop_id}/cards', {
+        ...inWorkshop,
+        body: { type: 'idea', title: 'Demo Fridays', parent: cluster.id },
+      }),
+    ];
+    // A point Fay gave before the page opened counts against her budget.
+    await fay.api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+      params: { path: { workshop_id: id, card_id: demos!.id } },
+      body: { value: 1 },
+    });
+    const { page, problems } = await browser.newPage(LAPTOP);
+    await runTab(page, fay.api.token!, id);
+    const board = page.locator('.run-board');
+
+    // From the card on the board: spotlit, and marked so on the board.
+    await board
+      .locator('.idea', { hasText: 'Lunch together' })
+      .getByRole('button', { name: 'Spotlight', exact: true })
+      .click();
+    await expect.poll(async () => (await workshop()).view.card).toBe(lunch!.id);
+    await shown(page, '.run-lit', 'In the spotlight: “Lunch together”');
+    await shown(page, '.run-board .idea.lit .meta', /In the spotlight/);
+
+    // Its detail: points given within the budget, one at a time, and a rating.
+    await board.getByRole('button', { name: 'Lunch together', exact: true }).click();
+    const detail = page.getByRole('dialog', { name: 'Lunch together' });
+    await shown(page, '.your-votes', /Your points on this card: 0 · 2 points left in the workshop/);
+    await detail.getByRole('button', { name: 'Give this card a point' }).click();
+    await shown(page, '.your-votes', /Your points on this card: 1 · 1 point left/);
+    await detail.getByRole('button', { name: 'Give this card a point' }).click();
+    await shown(page, '.your-votes', /Your points on this card: 2 · 0 points left/);
+    const give = detail.getByRole('button', { name: 'Give this card a point' });
+    expect(await give.getAttribute('aria-disabled')).toBe('true');
+    await shown(page, '.your-votes .hint', 'No points left: you have spent them all.');
+    const fays = async () =>
+      (
+        await fay.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+          params: { path: { workshop_id: id, card_id: lunch!.id } },
+        })
+      ).filter((vote) => vote.user_id === fay.id);
+    expect((await fays()).map((vote) => vote.value)).toEqual([1, 1]);
+    // A press that would overspend sends nothing.
+    await give.click();
+    expect(await fays()).toHaveLength(2);
+    await detail.getByRole('button', { name: 'Take a point off this card' }).click();
+    await shown(page, '.your-votes', /Your points on this card: 1 · 1 point left/);
+    expect(await fays()).toHaveLength(1);
+
+    await detail.getByLabel('Your rating: Effort').selectOption('3');
+    await expect
+      .poll(async () =>
+        (
+          await fay.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+            params: { path: { workshop_id: id, card_id: lunch!.id }, query: { criterium_id: criterion.id } },
+          })
+        ).map((rating) => [rating.user_id, rating.value]),
+      )
+      .toEqual([[fay.id, 3]]);
+    await expectAccessible(page, 'the run tab, a card open to vote and rate');
+
+    // The detail puts the spotlight out again.
+    await detail.getByRole('button', { name: 'In the spotlight' }).click();
+    await expect.poll(async () => (await workshop()).view.card).toBeNull();
+    expect(problems.errors).toEqual([]);
+  });
+
   it('works at a phone’s size: steps, timer and spotlight at a thumb, nothing wider than the screen', async () => {
     const { fay, id, inWorkshop, steps, workshop } = await scene();
     const cluster = await fay.api.post('/v1/workshops/{workshop_id}/cards', {
@@ -263,14 +389,15 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await shown(page, '.run-clock-state', 'Running');
     await page.getByRole('button', { name: 'Add a minute' }).tap();
     await shown(page, '.run-clock-time', /^5:5\d$|^6:00$/);
-    await page.getByLabel('Card to spotlight').selectOption(cluster.id);
-    await page.getByRole('button', { name: 'Spotlight', exact: true }).tap();
+    await page.getByLabel('Find a card to spotlight').fill(`#${cluster.short_id}`);
+    await page.getByRole('button', { name: 'Spotlight Topics' }).tap();
     await shown(page, '.run-lit', 'In the spotlight: “Topics”');
 
     const sizes = await page.evaluate(() => ({
       page: document.documentElement.scrollWidth,
+      // The controls at a thumb's height; the board beside them is the board's own (console-board tests).
       smallest: Math.min(
-        ...Array.from(document.querySelectorAll('.run button'))
+        ...Array.from(document.querySelectorAll('.run-main button, .run-side button'))
           .filter((button) => button.getClientRects().length > 0)
           .map((button) => button.getBoundingClientRect().height),
       ),

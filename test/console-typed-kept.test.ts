@@ -14,8 +14,9 @@ import { dropPostgresDatabase, testStore } from './helpers/store';
  * Nothing typed in the console is lost (docs/pages.md#nothing-typed-is-lost), in a real chromium
  * against a real server: a step's edits kept when another step, another tab or the back button
  * closes its editor; a session revoked while a card is typed, noticed at once, the password asked
- * over the page and the card then saved as typed; a card added while the server is stopped,
- * shown waiting and written once when it is started again on the same port and store.
+ * over the page and the card then saved as typed; a card added, a card's change saved and a
+ * comment posted while the server is stopped, shown waiting and written once each when it is
+ * started again on the same port and store.
  */
 
 const stepsOf = (s: Awaited<ReturnType<typeof boardScene>>) =>
@@ -131,7 +132,7 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
     }
   });
 
-  it('keeps a card added while the server is away, shows it waiting, and writes it once when the server is back', async () => {
+  it('keeps a card added, a card changed and a comment posted while the server is away, shows them waiting, and writes each once when it is back', async () => {
     const first = await startTestServer();
     const port = Number(new URL(first.url).port);
     let second: Awaited<ReturnType<typeof startTestServer>> | undefined;
@@ -139,10 +140,21 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
       const s = await boardScene(first, { Keep: ['Pairing'] });
       const { page } = await openBoard(browser, first, s);
       await expectAccessible(page, 'the board, nothing waiting');
+      await page.getByRole('button', { name: 'Pairing', exact: true }).click();
+      const detail = page.getByRole('dialog', { name: 'Pairing' });
+      await detail.getByLabel('Add a comment').waitFor();
       // The server stops: the console's live connection drops.
       await first.server.close();
       await first.deps.database.close();
       await page.locator('.workshop[data-live="reconnecting"]').waitFor();
+      await detail.getByLabel('Title').fill('Pairing daily');
+      await detail.getByRole('button', { name: 'Save' }).click();
+      await detail.getByText('Waiting for the server: saved once it is back.').waitFor({ timeout: 20_000 });
+      await detail.getByLabel('Add a comment').fill('Said while away');
+      await detail.getByRole('button', { name: 'Post the comment' }).click();
+      await detail.getByText('Waiting for the server: posted once it is back.').waitFor({ timeout: 20_000 });
+      await page.keyboard.press('Escape');
+      await detail.waitFor({ state: 'detached' });
       await clusterColumn(page, 'Keep').getByLabel('New idea in Keep').fill('Written while away');
       await clusterColumn(page, 'Keep').getByRole('button', { name: 'Add', exact: true }).click();
       const waiting = page.getByRole('region', { name: 'Waiting to be sent' });
@@ -161,6 +173,9 @@ describe.skipIf(!browserAvailable)('the console keeps what is typed', () => {
       await clusterColumn(page, 'Keep').getByText('Written while away').waitFor({ timeout: 20_000 });
       const cards = await s.fay.api.get('/v1/workshops/{workshop_id}/cards', s.inWorkshop);
       expect(cards.filter((card) => card.title === 'Written while away')).toHaveLength(1);
+      expect(cards.find((card) => card.id === s.cards.Pairing)?.title).toBe('Pairing daily');
+      const comments = await s.fay.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/comments', s.onCard('Pairing'));
+      expect(comments.map((comment) => comment.content)).toEqual(['Said while away']);
     } finally {
       await second?.close();
       if (testStore === 'postgres' && first.deps.config.databaseUrl)

@@ -1,7 +1,7 @@
 import type { Attachment, Card, Comment, Item, Section } from 'workshop-sdk';
 import type { CardList } from './card-lists';
 import type { Criterion } from './step-prefs';
-import type { Direction } from './votes';
+import type { Direction } from '../shared/votes';
 
 /*
  * What passes between the participant page and one drawn card: the presses the card reports

@@ -1,7 +1,7 @@
 import type { Card } from 'workshop-sdk';
 import { element, setRefused, setText } from './card-dom';
 import type { CardFrame } from './card-frame';
-import type { Direction } from './votes';
+import type { Direction } from '../shared/votes';
 
 /*
  * A card's − and + buttons with the person's points between them, and the line saying why a press

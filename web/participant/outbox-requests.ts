@@ -2,7 +2,7 @@ import type { Comment, Item, WorkshopClient } from 'workshop-sdk';
 import type { LiveWorkshop } from 'workshop-sdk/live';
 import { applyToCardList } from './card-lists';
 import type { Intent, Request } from './outbox';
-import type { VoteBook } from './votes';
+import type { VoteBook } from '../shared/votes';
 import { gone } from './write-refusals';
 
 /*

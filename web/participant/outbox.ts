@@ -1,5 +1,5 @@
 import { Outbox as SharedOutbox, type Waiting as SharedWaiting } from '../shared/outbox';
-import type { Direction } from './votes';
+import type { Direction } from '../shared/votes';
 
 /*
  * The participant page's writes waiting to be sent: the shared outbox (web/shared/outbox.ts,

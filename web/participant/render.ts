@@ -9,7 +9,7 @@ import { AddForms, byId, LobbyView } from './frame-view';
 import { drawOutbox } from './outbox-view';
 import { isMine, named, type ParticipantSession } from './session';
 import { DEFAULT_PREFS, type Prefs } from './step-prefs';
-import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from './votes';
+import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from '../shared/votes';
 
 /*
  * The participant page's DOM, drawn from the live state and the session at each change. The

@@ -5,7 +5,7 @@ import { Outbox, type Intent, type Waiting } from './outbox';
 import { ratingKey, requestFor, sendRequest } from './outbox-requests';
 import type { Criterion, Prefs } from './step-prefs';
 import { outboxKey } from '../shared/participant-token';
-import { VoteBook } from './votes';
+import { followVote, readOwnVotes, VoteBook } from '../shared/votes';
 import { reasonOf } from './write-refusals';
 
 /*
@@ -182,37 +182,21 @@ export class ParticipantSession {
     else this.readCardList(kind, cardId);
   }
 
-  private async readVotes(cardIds: string[]): Promise<void> {
-    const queue = [...cardIds];
-    const reader = async () => {
-      for (let cardId = queue.shift(); cardId !== undefined; cardId = queue.shift()) {
-        const path = { workshop_id: this.workshopId, card_id: cardId };
-        try {
-          for (const vote of await this.api.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
-            params: { path },
-          })) {
-            if (vote.user_id === this.me) this.votes.add(cardId, vote);
-          }
-        } catch (err) {
-          // A card deleted meanwhile holds none.
-          if (!(err instanceof ApiError && err.status === 404)) throw err;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: READ_AT_ONCE }, reader));
+  private readVotes(cardIds: string[]): Promise<void> {
+    return readOwnVotes(this.api, this.workshopId, this.me, cardIds, this.votes, READ_AT_ONCE);
   }
 
   /** The live events that change what the page keeps beside the SDK's state. */
   private follow(): void {
     const { live, me } = this;
     live.on('workshop:event', ({ action, change }) => {
-      const vote = change?.vote as { id: string; value: number; user_id: string; card_id: string } | undefined;
       const rating = change?.rating as
         { id: string; value: number; user_id: string; card_id: string; criterium_id: string } | undefined;
-      if ((action === 'addVote' || action === 'updateVote') && vote?.user_id === me) this.votes.add(vote.card_id, vote);
-      else if (action === 'removeVote' && vote) this.votes.remove(vote.id);
-      else if (action === 'removeVotes') this.votes.clear();
-      else if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me)
+      if (followVote(this.votes, me, action, change)) {
+        this.hooks.changed();
+        return;
+      }
+      if ((action === 'addRating' || action === 'updateRating') && rating?.user_id === me)
         this.ratings.set(ratingKey(rating.card_id, rating.criterium_id), rating);
       else if (action === 'removeRating' && rating) this.ratings.delete(ratingKey(rating.card_id, rating.criterium_id));
       else if (action === 'removeRatings') this.ratings.clear();

@@ -11,16 +11,19 @@ import { useSignal, type Signal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../api';
-import { Problem, onSubmit, useAction } from '../forms';
-import { write } from '../outbox';
+import { Problem } from '../forms';
+import { me } from '../session';
+import { AddCluster } from './board/add-cluster';
 import { ClusterColumn, GRAB_HELP_ID } from './board/cards';
 import { CardDetail } from './board/detail';
 import { MergeDialog, MoveDialog } from './board/dialogs';
 import { startDrag } from './board/drag';
 import { keyboardMover } from './board/keyboard';
-import { CARD_COLORS, columnsOf, nameOf, type CardColor, type Column, type Filter } from './board/model';
+import { columnsOf, nameOf, type Column, type Filter } from './board/model';
 import { neighbours, type BoardContext } from './board/places';
 import { Results } from './board/results';
+import { useSpotlight } from './board/spotlight';
+import { useOwnVotes, type OwnVotes } from './board/own-votes';
 import { focusCard, keepTabStop, takeTabStop, travel, NAV } from './board/roving';
 import { storedCompact, ViewTools, type ViewState } from './board/tools';
 import { searched } from './board/view';
@@ -31,14 +34,18 @@ import { inWorkshop, useLiveRead } from './live-read';
 type Open =
   { kind: 'detail'; id: string } | { kind: 'move'; id: string } | { kind: 'merge'; id: string; target: string | null };
 
-export function Board({ scope }: { scope: WorkshopScope }) {
+/**
+ * `inRun`: the board beside the Run tab's controls, drawn compact, without the forms that add
+ * clusters and the filter (the Board tab has them), its cards opened to spotlight, vote and rate.
+ */
+export function Board({ scope, inRun = false }: { scope: WorkshopScope; inRun?: boolean }) {
   const filter = useSignal<Filter>('active');
   const results = useSignal(false);
   const open = useSignal<Open | null>(null);
   const announcement = useSignal('');
   const view: ViewState = {
     query: useSignal(''),
-    compact: useSignal(storedCompact()),
+    compact: useSignal(inRun || storedCompact()),
     folded: useSignal<ReadonlySet<string>>(new Set()),
   };
   // Authors' names, for the search: the workshop's members, read again as people join.
@@ -90,6 +97,10 @@ export function Board({ scope }: { scope: WorkshopScope }) {
       if (focusCard(to)) to!.scrollIntoView({ block: 'start' });
       return;
     }
+    if (card && act === 'spotlight') {
+      void spotlight.put(scope, card.id === litId ? null : card.id);
+      return;
+    }
     if (!card || (act !== 'open' && act !== 'move' && act !== 'merge')) return;
     if (act === 'merge') open.value = { kind: 'merge', id: card.id, target: null };
     else open.value = act === 'open' ? { kind: 'detail', id: card.id } : { kind: 'move', id: card.id };
@@ -101,23 +112,28 @@ export function Board({ scope }: { scope: WorkshopScope }) {
     if (root.current) travel(root.current, event);
   };
   const ideas = cards.length - cards.filter((card) => card.parent === null).length;
+  const litId = scope.state.value.view.card;
+  const spotlight = useSpotlight();
+  const own = useOwnVotes(scope, me.value?.id);
 
   return (
     <div class="board-tab">
       <div class="board-tools">
-        <AddCluster workshopId={scope.id} cards={cards} />
-        <div class="board-filter">
-          <label for="board-filter">Show</label>
-          <select
-            id="board-filter"
-            value={filter.value}
-            onChange={(e) => (filter.value = e.currentTarget.value as Filter)}
-          >
-            <option value="active">Active cards</option>
-            <option value="aside">Set aside</option>
-            <option value="all">All cards</option>
-          </select>
-        </div>
+        {!inRun && <AddCluster workshopId={scope.id} cards={cards} />}
+        {!inRun && (
+          <div class="board-filter">
+            <label for="board-filter">Show</label>
+            <select
+              id="board-filter"
+              value={filter.value}
+              onChange={(e) => (filter.value = e.currentTarget.value as Filter)}
+            >
+              <option value="active">Active cards</option>
+              <option value="aside">Set aside</option>
+              <option value="all">All cards</option>
+            </select>
+          </div>
+        )}
         <div class="choices" role="group" aria-label="Show as">
           <button type="button" aria-pressed={!results.value} onClick={() => (results.value = false)}>
             Board
@@ -127,7 +143,7 @@ export function Board({ scope }: { scope: WorkshopScope }) {
           </button>
         </div>
       </div>
-      {!results.value && <ViewTools view={view} found={found} root={() => root.current} />}
+      {!results.value && <ViewTools view={view} found={found} root={() => root.current} density={!inRun} />}
       <p id={GRAB_HELP_ID} class="visually-hidden">
         Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back. Without a card picked
         up, up and down go from card to card, left and right through a card's buttons, Page Up and Page Down from
@@ -137,6 +153,7 @@ export function Board({ scope }: { scope: WorkshopScope }) {
         {announcement}
       </p>
       <Problem action={moving} />
+      <Problem action={spotlight.action} />
       {results.value ? (
         <Results scope={scope} columns={columns} onOpen={(card) => (open.value = { kind: 'detail', id: card.id })} />
       ) : (
@@ -180,6 +197,11 @@ export function Board({ scope }: { scope: WorkshopScope }) {
                 workshopId={scope.id}
                 folded={view.folded.value.has(column.head.id)}
                 last={i === columns.length - 1}
+                litId={
+                  litId !== null && (litId === column.head.id || column.ideas.some((idea) => idea.id === litId))
+                    ? litId
+                    : null
+                }
               />
             ))}
           </ul>
@@ -194,6 +216,7 @@ export function Board({ scope }: { scope: WorkshopScope }) {
           columns={columns}
           board={board}
           refocus={refocus}
+          own={own}
         />
       )}
     </div>
@@ -208,6 +231,7 @@ function Dialog(props: {
   columns: Column[];
   board: BoardContext;
   refocus: BoardParts['refocus'];
+  own: OwnVotes | null;
 }) {
   const { scope, open, card, cards } = props;
   const close = () => (open.value = null);
@@ -215,7 +239,7 @@ function Dialog(props: {
   if (which.kind === 'detail') {
     const cluster = card.parent === null ? null : (cards.find((c) => c.id === card.parent) ?? null);
     const ideas = card.parent === null ? cards.filter((c) => c.parent === card.id).length : 0;
-    return <CardDetail scope={scope} card={card} cluster={cluster} ideas={ideas} onClose={close} />;
+    return <CardDetail scope={scope} card={card} cluster={cluster} ideas={ideas} own={props.own} onClose={close} />;
   }
   if (which.kind === 'move') {
     const clusters = cards.filter((c) => c.parent === null);
@@ -239,47 +263,5 @@ function Dialog(props: {
         close();
       }}
     />
-  );
-}
-
-/** The form for a new cluster: its title and colour (the first one no cluster has yet, to start with). */
-function AddCluster({ workshopId, cards }: { workshopId: string; cards: Card[] }) {
-  const title = useSignal('');
-  const chosen = useSignal<CardColor | ''>('');
-  const action = useAction();
-  const used = new Set(cards.filter((card) => card.parent === null).map((card) => card.color));
-  const color = chosen.value || (CARD_COLORS.find(([name]) => !used.has(name)) ?? CARD_COLORS[0]!)[0];
-  const add = () =>
-    action.run(async () => {
-      await write(`Cluster “${title.value}”`, {
-        method: 'post',
-        path: '/v1/workshops/{workshop_id}/cards',
-        params: { workshop_id: workshopId },
-        body: { type: 'cluster', title: title.value, color },
-      });
-      title.value = '';
-      chosen.value = '';
-    });
-  return (
-    <form class="add-cluster" aria-label="Add a cluster" onSubmit={onSubmit(add)}>
-      <label>
-        Cluster title
-        <input required value={title.value} onInput={(e) => (title.value = e.currentTarget.value)} />
-      </label>
-      <label>
-        Colour
-        <select value={color} onChange={(e) => (chosen.value = e.currentTarget.value as CardColor)}>
-          {CARD_COLORS.map(([name, label]) => (
-            <option key={name} value={name}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" class="primary" disabled={action.busy.value}>
-        Add cluster
-      </button>
-      <Problem action={action} />
-    </form>
   );
 }

@@ -1,8 +1,10 @@
 /*
  * The Run tab: the workshop live, from a laptop beside the projector or a phone in the room. The
  * step and the timer come first (on a phone, what is used most is at the top), then what the
- * screen shows, who is in the room, and how people join.
+ * screen shows; beside them the board, compact and live, whose cards are spotlit, voted on and
+ * rated from their detail; then who is in the room, and how people join.
  */
+import { Board } from './board';
 import type { WorkshopScope } from './context';
 import { Access } from './run/access';
 import { Room } from './run/room';
@@ -18,6 +20,10 @@ export function Run({ scope }: { scope: WorkshopScope }) {
         <TimerControls scope={scope} />
         <ViewControls scope={scope} />
       </div>
+      <section class="panel run-board" aria-labelledby="run-board-title">
+        <h2 id="run-board-title">Live board</h2>
+        <Board scope={scope} inRun />
+      </section>
       <div class="run-side">
         <Room scope={scope} />
         <Access scope={scope} />

@@ -35,12 +35,14 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
   workshopId: string;
   folded: boolean;
   last: boolean;
+  /** The card in the spotlight when it is this cluster or one of its ideas, else null (no redraw). */
+  litId: string | null;
 }) {
-  const { head, ideas, folded } = props;
+  const { head, ideas, folded, litId } = props;
   const name = nameOf(head);
   return (
     <li
-      class={`cluster color-${head.color ?? 'gray'}${head.aside ? ' aside' : ''}${folded ? ' folded' : ''}`}
+      class={`cluster color-${head.color ?? 'gray'}${head.aside ? ' aside' : ''}${folded ? ' folded' : ''}${litId === head.id ? ' lit' : ''}`}
       data-card-id={head.id}
       data-kind="cluster"
     >
@@ -61,11 +63,13 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
         >
           {folded ? '▸' : '▾'}
         </button>
+        <SpotlightButton lit={litId === head.id} describedBy={`cluster-${head.id}`} />
         <button type="button" class="quiet skip" data-act="skip">
           {props.last ? 'Back to the first cluster' : 'Next cluster'}
         </button>
         <span class="meta">
           {figures(head, [
+            ...(litId === head.id ? ['In the spotlight'] : []),
             ...(head.aside ? ['Set aside'] : []),
             ideas.length === 1 ? '1 idea' : `${ideas.length} ideas`,
             ...(folded ? ['Folded'] : []),
@@ -76,7 +80,7 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
       {!folded && (
         <ol class="ideas" id={`ideas-${head.id}`} aria-labelledby={`cluster-${head.id}`}>
           {ideas.map((idea) => (
-            <IdeaCard key={idea.id} card={idea} />
+            <IdeaCard key={idea.id} card={idea} lit={idea.id === litId} />
           ))}
         </ol>
       )}
@@ -85,18 +89,21 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
   );
 });
 
-export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
+export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit: boolean }) {
   const name = nameOf(card);
   return (
-    <li class={`idea${card.aside ? ' aside' : ''}`} data-card-id={card.id} data-kind="idea">
+    <li class={`idea${card.aside ? ' aside' : ''}${lit ? ' lit' : ''}`} data-card-id={card.id} data-kind="idea">
       <Grip name={name} />
       <div class="idea-body">
         <button type="button" class="link card-title" data-act="open" data-nav tabIndex={-1} id={`title-${card.id}`}>
           {card.title}
         </button>
         {card.content && <p class="card-content">{card.content}</p>}
-        <p class="meta">{figures(card, card.aside ? ['Set aside'] : [])}</p>
+        <p class="meta">
+          {figures(card, [...(lit ? ['In the spotlight'] : []), ...(card.aside ? ['Set aside'] : [])])}
+        </p>
         <div class="idea-actions">
+          <SpotlightButton lit={lit} describedBy={`title-${card.id}`} />
           <button
             type="button"
             class="quiet"
@@ -122,6 +129,26 @@ export const IdeaCard = memo(function IdeaCard({ card }: { card: Card }) {
     </li>
   );
 });
+
+/**
+ * Puts the card in front of everyone (the workshop's `view.card`), or takes it out again: pressed
+ * while the card is in the spotlight.
+ */
+function SpotlightButton({ lit, describedBy }: { lit: boolean; describedBy: string }) {
+  return (
+    <button
+      type="button"
+      class="quiet"
+      data-act="spotlight"
+      data-nav
+      tabIndex={-1}
+      aria-pressed={lit}
+      aria-describedby={describedBy}
+    >
+      Spotlight
+    </button>
+  );
+}
 
 /** The handle a card is dragged by (any pointer) and picked up by with Space (board/keyboard.ts). */
 function Grip({ name }: { name: string }) {

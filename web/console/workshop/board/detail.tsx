@@ -8,9 +8,12 @@ import { useId } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
+import { write } from '../../outbox';
 import type { WorkshopScope } from '../context';
 import { Modal } from './dialogs';
 import { Feedback } from './feedback';
+import type { OwnVotes } from './own-votes';
+import { useSpotlight } from './spotlight';
 import { CARD_COLORS, nameOf, type CardColor } from './model';
 
 export function CardDetail(props: {
@@ -18,10 +21,13 @@ export function CardDetail(props: {
   card: Card;
   cluster: Card | null;
   ideas: number;
+  own: OwnVotes | null;
   onClose: () => void;
 }) {
   const { scope, card, cluster } = props;
   const change = useAction();
+  const spotlight = useSpotlight();
+  const lit = scope.state.value.view.card === card.id;
   const path = { params: { path: { workshop_id: scope.id, id: card.id } } };
   const setAside = (aside: boolean) =>
     change.run(() => api.put('/v1/workshops/{workshop_id}/cards/{id}', { ...path, body: { aside } }));
@@ -43,6 +49,9 @@ export function CardDetail(props: {
       </p>
       <EditCard key={card.id} workshopId={scope.id} card={card} />
       <div class="row-actions">
+        <button type="button" aria-pressed={lit} onClick={() => void spotlight.put(scope, lit ? null : card.id)}>
+          {lit ? 'In the spotlight' : 'Spotlight'}
+        </button>
         {card.aside ? (
           <button type="button" onClick={() => void setAside(false)}>
             Bring back
@@ -55,7 +64,8 @@ export function CardDetail(props: {
         <ConfirmButton label="Delete" class="danger" question={question} confirm="Delete for good" onConfirm={remove} />
       </div>
       <Problem action={change} />
-      <Feedback scope={scope} card={card} />
+      <Problem action={spotlight.action} />
+      <Feedback scope={scope} card={card} own={props.own} />
     </Modal>
   );
 }
@@ -65,22 +75,24 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
   const title = useSignal(card.title);
   const content = useSignal(card.content);
   const color = useSignal<CardColor>(card.color ?? 'gray');
-  const saved = useSignal(false);
+  const saved = useSignal<'sent' | 'waiting' | null>(null);
   const action = useAction();
   const contentId = useId();
   const colorId = useId();
   const save = () =>
     action.run(async () => {
-      saved.value = false;
-      await api.put('/v1/workshops/{workshop_id}/cards/{id}', {
-        params: { path: { workshop_id: workshopId, id: card.id } },
+      saved.value = null;
+      // Through the outbox: with the server away the change waits, and is sent once it is back.
+      saved.value = await write(`Changes to “${nameOf(card)}”`, {
+        method: 'put',
+        path: '/v1/workshops/{workshop_id}/cards/{id}',
+        params: { workshop_id: workshopId, id: card.id },
         body: {
           title: title.value,
           content: content.value,
           ...(card.type === 'cluster' && { color: color.value }),
         },
       });
-      saved.value = true;
     });
   return (
     <form class="form edit-card" aria-label="Edit the card" onSubmit={onSubmit(save)}>
@@ -116,7 +128,11 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
           Save
         </button>
         <span role="status" class="done">
-          {saved.value ? 'Saved.' : ''}
+          {saved.value === 'sent'
+            ? 'Saved.'
+            : saved.value === 'waiting'
+              ? 'Waiting for the server: saved once it is back.'
+              : ''}
         </span>
       </p>
     </form>

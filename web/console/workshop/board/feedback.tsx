@@ -8,7 +8,11 @@ import { useId } from 'preact/hooks';
 import type { Attachment, Card, Comment, Vote } from 'workshop-sdk';
 import { api } from '../../api';
 import { Problem, onSubmit, useAction } from '../../forms';
+import { write } from '../../outbox';
+import { nameOf } from './model';
 import type { WorkshopScope } from '../context';
+import { YourRatings, YourVotes } from './own-feedback';
+import type { OwnVotes } from './own-votes';
 import { useReread } from './reread';
 import { scaleText } from './results';
 
@@ -42,7 +46,7 @@ async function readFeedback(workshopId: string, id: string): Promise<Loaded> {
   return { card, comments, attachments, votes, names: new Map(members.map((m) => [m.user_id, m.name])) };
 }
 
-export function Feedback({ scope, card }: { scope: WorkshopScope; card: Card }) {
+export function Feedback({ scope, card, own }: { scope: WorkshopScope; card: Card; own: OwnVotes | null }) {
   const loaded = useSignal<Loaded | null>(null);
   const load = useAction();
   useReread(scope, TOUCHES_FEEDBACK, load, async () => (loaded.value = await readFeedback(scope.id, card.id)), [
@@ -57,18 +61,9 @@ export function Feedback({ scope, card }: { scope: WorkshopScope; card: Card }) 
         <p role="status">Loading…</p>
       ) : (
         <>
-          <Scores card={card} data={data} />
+          <Scores scope={scope} card={card} data={data} own={own} />
           <Items data={data} />
-          <Comments
-            scope={scope}
-            card={card}
-            data={data}
-            onPosted={(comment) => {
-              const now = loaded.value!;
-              if (!now.comments.some((c) => c.id === comment.id))
-                loaded.value = { ...now, comments: [...now.comments, comment] };
-            }}
-          />
+          <Comments scope={scope} card={card} data={data} />
           <Files data={data} />
         </>
       )}
@@ -76,7 +71,7 @@ export function Feedback({ scope, card }: { scope: WorkshopScope; card: Card }) 
   );
 }
 
-function Scores({ card, data }: { card: Card; data: Loaded }) {
+function Scores({ scope, card, data, own }: { scope: WorkshopScope; card: Card; data: Loaded; own: OwnVotes | null }) {
   const count = data.votes.length;
   return (
     <section aria-labelledby="detail-scores">
@@ -84,6 +79,10 @@ function Scores({ card, data }: { card: Card; data: Loaded }) {
       <p>
         Score {card.summary.score ?? 0}, from {count === 1 ? '1 vote' : `${count} votes`}.
       </p>
+      {own && <YourVotes scope={scope} card={card} own={own} />}
+      {own && (
+        <YourRatings workshopId={scope.id} cardId={card.id} criteria={data.card.criteria ?? []} voter={own.voter} />
+      )}
       {(data.card.criteria ?? []).length > 0 && (
         <ul class="plain">
           {data.card.criteria!.map((criterion) => {
@@ -129,19 +128,24 @@ function Items({ data }: { data: Loaded }) {
   );
 }
 
-function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded; onPosted: (comment: Comment) => void }) {
+function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
   const { scope, card, data } = props;
   const text = useSignal('');
+  const waiting = useSignal(false);
   const action = useAction();
   const id = useId();
   const post = () =>
     action.run(async () => {
-      const comment = await api.post('/v1/workshops/{workshop_id}/cards/{card_id}/comments', {
-        params: { path: { workshop_id: scope.id, card_id: card.id } },
+      // Through the outbox: with the server away it waits, and is posted once the server is back
+      // (the list is read again when the comment's event arrives).
+      const outcome = await write(`Comment on “${nameOf(card)}”`, {
+        method: 'post',
+        path: '/v1/workshops/{workshop_id}/cards/{card_id}/comments',
+        params: { workshop_id: scope.id, card_id: card.id },
         body: { content: text.value },
       });
       text.value = '';
-      props.onPosted(comment);
+      waiting.value = outcome === 'waiting';
     });
   return (
     <section aria-labelledby="detail-comments">
@@ -176,6 +180,9 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded; onPos
           <button type="submit" disabled={action.busy.value}>
             Post the comment
           </button>
+          <span role="status" class="done">
+            {waiting.value ? ' Waiting for the server: posted once it is back.' : ''}
+          </span>
         </p>
       </form>
     </section>

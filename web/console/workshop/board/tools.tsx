@@ -27,7 +27,13 @@ export function storedCompact(): boolean {
   }
 }
 
-export function ViewTools(props: { view: ViewState; found: Searched; root: () => HTMLElement | null }) {
+/** `density`: whether the compact density may be switched (the Run tab's board is always compact). */
+export function ViewTools(props: {
+  view: ViewState;
+  found: Searched;
+  root: () => HTMLElement | null;
+  density: boolean;
+}) {
   const { view, found, root } = props;
   const columns: Column[] = found.columns;
   const jump = useRef<HTMLDetailsElement>(null);
@@ -76,9 +82,11 @@ export function ViewTools(props: { view: ViewState; found: Searched; root: () =>
           </ol>
         </details>
       )}
-      <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(!view.compact.value)}>
-        Compact
-      </button>
+      {props.density && (
+        <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(!view.compact.value)}>
+          Compact
+        </button>
+      )}
       <button type="button" onClick={() => (view.folded.value = new Set(columns.map((column) => column.head.id)))}>
         Fold all
       </button>

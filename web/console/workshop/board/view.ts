@@ -14,17 +14,26 @@ export interface Searched {
 }
 
 /**
- * The columns whose cards match `query`: a cluster whose title or author matches keeps all its
- * ideas (they count as matches), another keeps the ideas that match.
+ * Whether a card matches `query`: its title or text holds the words, its author's name does, or
+ * the query is its short id (`#12`). Null for an empty query, which matches everything.
  */
-export function searched(columns: Column[], query: string, authorOf: (card: Card) => string): Searched {
+export function cardMatcher(query: string, authorOf: (card: Card) => string): ((card: Card) => boolean) | null {
   const words = query.trim().toLowerCase();
-  if (!words) return { columns, matches: null };
-  const matches = (card: Card) =>
+  if (!words) return null;
+  return (card) =>
     card.title.toLowerCase().includes(words) ||
     card.content.toLowerCase().includes(words) ||
     `#${card.short_id}`.toLowerCase() === words ||
     authorOf(card).toLowerCase().includes(words);
+}
+
+/**
+ * The columns whose cards match `query`: a cluster whose title or author matches keeps all its
+ * ideas (they count as matches), another keeps the ideas that match.
+ */
+export function searched(columns: Column[], query: string, authorOf: (card: Card) => string): Searched {
+  const matches = cardMatcher(query, authorOf);
+  if (!matches) return { columns, matches: null };
   const found: Column[] = [];
   let count = 0;
   for (const column of columns) {

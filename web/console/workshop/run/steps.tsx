@@ -1,9 +1,12 @@
 /*
  * The agenda as it runs: the current step with its instructions, the way to the previous and the
  * next one, any step at a tap, and the reveal of a private step's ideas. The step shown is the
- * live state's, so a step another facilitator moves to shows here at once.
+ * live state's, so a step another facilitator moves to shows here at once. Moving on stops the
+ * timer, which was set for the step left, unless the facilitator keeps it on purpose.
  */
-import type { Step } from 'workshop-sdk';
+import { useSignal } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
+import { ApiError, type Step } from 'workshop-sdk';
 import { privacyOf } from 'workshop-sdk/live';
 import { api } from '../../api';
 import { Panel, Problem, useAction } from '../../forms';
@@ -11,13 +14,24 @@ import type { WorkshopScope } from '../context';
 
 export function StepControls({ scope }: { scope: WorkshopScope }) {
   const steps = scope.steps.value;
-  const current = scope.state.value.step;
+  const { step: current, timer } = scope.state.value;
   const index = current ? steps.findIndex((step) => step.id === current.id) : -1;
+  const keepTimer = useSignal(false);
   const move = useAction();
   const goTo = (stepId: string | null) =>
-    move.run(() =>
-      api.put('/v1/workshops/{id}', { params: { path: { id: scope.id } }, body: { current_step_id: stepId } }),
-    );
+    move.run(async () => {
+      await api.put('/v1/workshops/{id}', { params: { path: { id: scope.id } }, body: { current_step_id: stepId } });
+      if (keepTimer.value || scope.state.value.timer.state === 'stopped') return;
+      await api
+        .put('/v1/workshops/{workshop_id}/timer', {
+          params: { path: { workshop_id: scope.id } },
+          body: { action: 'stop' },
+        })
+        // Someone else stopped it meanwhile: what was wanted is done.
+        .catch((err: unknown) => {
+          if (!(err instanceof ApiError && err.status === 409)) throw err;
+        });
+    });
   const previous = index > 0 ? steps[index - 1] : undefined;
   const next = index < steps.length - 1 ? steps[index + 1] : undefined;
   const busy = move.busy.value;
@@ -44,17 +58,54 @@ export function StepControls({ scope }: { scope: WorkshopScope }) {
         </p>
       )}
       <div class="run-step-nav">
-        <button type="button" disabled={busy || !previous} onClick={() => previous && void goTo(previous.id)}>
+        <StepButton to={previous} busy={busy} goTo={goTo}>
           <span aria-hidden="true">←</span> Previous step
-        </button>
-        <button type="button" class="primary" disabled={busy || !next} onClick={() => next && void goTo(next.id)}>
+        </StepButton>
+        <StepButton to={next} busy={busy} goTo={goTo} primary>
           {index < 0 ? 'First step' : 'Next step'} <span aria-hidden="true">→</span>
-        </button>
+        </StepButton>
       </div>
+      {timer.state !== 'stopped' && (
+        <label class="choice run-keep-timer">
+          <input
+            type="checkbox"
+            checked={keepTimer.value}
+            onChange={(event) => (keepTimer.value = event.currentTarget.checked)}
+          />
+          Keep the timer running when the step changes
+        </label>
+      )}
       <Problem action={move} />
       <Reveal scope={scope} />
       {steps.length > 0 && <StepList steps={steps} currentId={current?.id ?? null} busy={busy} goTo={goTo} />}
     </Panel>
+  );
+}
+
+/**
+ * Previous or Next. It is never disabled, only marked so: a disabled button drops the keyboard's
+ * focus to the page, and the facilitator pressing Next step after step keeps it here through the
+ * request and at the end of the agenda.
+ */
+function StepButton(props: {
+  to: Step | undefined;
+  busy: boolean;
+  goTo: (id: string) => unknown;
+  primary?: boolean;
+  children: ComponentChildren;
+}) {
+  const unavailable = props.busy || !props.to;
+  return (
+    <button
+      type="button"
+      class={props.primary ? 'primary' : undefined}
+      aria-disabled={unavailable}
+      onClick={() => {
+        if (!unavailable) void props.goTo(props.to!.id);
+      }}
+    >
+      {props.children}
+    </button>
   );
 }
 

@@ -5,10 +5,11 @@
  * is shown is the live state's, so another facilitator's change shows here too.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
 import type { Card, Criterion, View, paths } from 'workshop-sdk';
 import { api } from '../../api';
-import { Panel, Problem, onSubmit, useAction, type Action } from '../../forms';
+import { Panel, Problem, useAction, type Action } from '../../forms';
+import { cardMatcher } from '../board/view';
 import type { WorkshopScope } from '../context';
 
 type ViewChange = NonNullable<paths['/v1/workshops/{id}']['put']['requestBody']['content']['application/json']['view']>;
@@ -96,13 +97,24 @@ interface PartProps {
   write: (body: WorkshopChange) => unknown;
 }
 
-/** One card in front of everyone (`view.card`), picked from the cards as they are now. */
+/** How many cards a spotlight search lists at most: the rest are narrowed by typing more. */
+const MATCHES_SHOWN = 8;
+
+/**
+ * One card in front of everyone (`view.card`), found by a search of the cards as they are now (its
+ * words, or `#12` for its short id): at 500 cards a list of every card is no way to find one. The
+ * board and a card's detail put a card in the spotlight too.
+ */
 function Spotlight({ scope, view, change, write }: PartProps) {
   const cards = scope.state.value.cards;
-  const picked = useSignal('');
+  const query = useSignal('');
   const lit = view.card === null ? undefined : cards.find((card) => card.id === view.card);
   const litLabel = lit ? cardLabel(lit) : '…';
-  const choice = cards.some((card) => card.id === picked.value) ? picked.value : (cards[0]?.id ?? '');
+  const matches = useMemo(() => {
+    const matcher = cardMatcher(query.value, () => '');
+    return matcher ? cards.filter(matcher) : null;
+  }, [cards, query.value]);
+  const clusterOf = (card: Card) => (card.parent === null ? null : cards.find((each) => each.id === card.parent));
   const id = useId();
   return (
     <div class="run-spotlight">
@@ -110,32 +122,61 @@ function Spotlight({ scope, view, change, write }: PartProps) {
       <p class="run-lit" aria-live="polite">
         {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${litLabel}”`}
       </p>
-      {cards.length === 0 ? (
-        <p class="empty">There are no cards yet.</p>
-      ) : (
-        <form class="run-inline" onSubmit={onSubmit(() => write({ view: { card: choice } }))}>
-          <div class="run-field">
-            <label for={`${id}-card`}>Card to spotlight</label>
-            <select id={`${id}-card`} value={choice} onChange={(event) => (picked.value = event.currentTarget.value)}>
-              {cards.map((card) => (
-                <option key={card.id} value={card.id}>
-                  {card.parent === null ? cardLabel(card) : `— ${cardLabel(card)}`}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" disabled={change.busy.value}>
-            Spotlight
-          </button>
-        </form>
-      )}
       {view.card !== null && (
         <button type="button" disabled={change.busy.value} onClick={() => void write({ view: { card: null } })}>
           Clear the spotlight
         </button>
       )}
+      {cards.length === 0 ? (
+        <p class="empty">There are no cards yet.</p>
+      ) : (
+        <>
+          <div class="run-field">
+            <label for={`${id}-find`}>Find a card to spotlight</label>
+            <input
+              id={`${id}-find`}
+              type="search"
+              autocomplete="off"
+              aria-describedby={`${id}-found`}
+              value={query.value}
+              onInput={(event) => (query.value = event.currentTarget.value)}
+            />
+          </div>
+          <p id={`${id}-found`} class="hint" role="status">
+            {matchesText(matches, query.value)}
+          </p>
+          {matches && matches.length > 0 && (
+            <ul class="run-matches plain" aria-label="Cards found">
+              {matches.slice(0, MATCHES_SHOWN).map((card) => {
+                const cluster = clusterOf(card);
+                return (
+                  <li key={card.id}>
+                    <button
+                      type="button"
+                      aria-pressed={view.card === card.id}
+                      disabled={change.busy.value}
+                      onClick={() => void write({ view: { card: card.id } })}
+                    >
+                      <span class="visually-hidden">Spotlight </span>
+                      {cardLabel(card)}
+                    </button>
+                    <span class="meta">{cluster ? ` in ${cardLabel(cluster)}` : ' (cluster)'}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </>
+      )}
     </div>
   );
+}
+
+function matchesText(matches: Card[] | null, query: string): string {
+  if (matches === null) return 'Type words of the card, or its number as #12.';
+  if (matches.length === 0) return `No card matches “${query.trim()}”.`;
+  const count = matches.length === 1 ? '1 card matches' : `${matches.length} cards match`;
+  return matches.length > MATCHES_SHOWN ? `${count}: the first ${MATCHES_SHOWN} are listed.` : `${count}.`;
 }
 
 const CLUSTER_CHOICES = [

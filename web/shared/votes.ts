@@ -1,10 +1,11 @@
-import type { Workshop } from 'workshop-sdk';
+import { ApiError, type Workshop, type WorkshopClient } from 'workshop-sdk';
 
 /*
- * The participant's own votes and what they may still spend (docs/api.md#feedback-on-cards), apart from the DOM.
- * The page's + and − are a counter: + takes back one of the person's negative votes on the card
- * when there is one, else casts +1; − takes back a positive one, else casts −1. Votes still
- * waiting to be sent count as spent, so the buttons and the points left are right offline too.
+ * A voter's own votes and what they may still spend (docs/api.md#feedback-on-cards), apart from
+ * the DOM: a participant's on their page, a facilitator's in the console. The + and − are a
+ * counter: + takes back one of the person's negative votes on the card when there is one, else
+ * casts +1; − takes back a positive one, else casts −1. Votes still waiting to be sent count as
+ * spent, so the buttons and the points left are right offline too.
  */
 
 export type VoteLimit = Workshop['vote_limit'];
@@ -113,4 +114,59 @@ export function voteRefusal(direction: Direction, card: number[], total: Spent, 
 
 export function plural(count: number, word: string): string {
   return count === 1 ? word : `${word}s`;
+}
+
+/** A vote as the live events carry it in their `change`. */
+interface VoteChange {
+  id: string;
+  value: number;
+  user_id: string | null;
+  card_id: string;
+}
+
+/**
+ * Takes one logged change into `book`: `voter`'s votes cast or changed, any vote withdrawn, all of
+ * them cleared. Returns whether it was about votes.
+ */
+export function followVote(
+  book: VoteBook,
+  voter: string,
+  action: string,
+  change: Record<string, unknown> | undefined,
+): boolean {
+  const vote = change?.vote as VoteChange | undefined;
+  if ((action === 'addVote' || action === 'updateVote') && vote) {
+    if (vote.user_id === voter) book.add(vote.card_id, vote);
+  } else if (action === 'removeVote' && vote) book.remove(vote.id);
+  else if (action === 'removeVotes') book.clear();
+  else return false;
+  return true;
+}
+
+/**
+ * Reads `voter`'s votes on `cardIds` into `book`, `atOnce` cards at a time: there is no list of
+ * one's votes, so each card's list is read. A card deleted meanwhile holds none.
+ */
+export async function readOwnVotes(
+  client: WorkshopClient,
+  workshopId: string,
+  voter: string,
+  cardIds: string[],
+  book: VoteBook,
+  atOnce: number,
+): Promise<void> {
+  const queue = [...cardIds];
+  const reader = async () => {
+    for (let cardId = queue.shift(); cardId !== undefined; cardId = queue.shift()) {
+      try {
+        const votes = await client.get('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+          params: { path: { workshop_id: workshopId, card_id: cardId } },
+        });
+        for (const vote of votes) if (vote.user_id === voter) book.add(cardId, vote);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: atOnce }, reader));
 }

@@ -1,0 +1,51 @@
+/*
+ * The Board tab's form for a new cluster: through the outbox, so with the server away it waits
+ * and is sent once the server is back.
+ */
+import { useSignal } from '@preact/signals';
+import type { Card } from 'workshop-sdk';
+import { Problem, onSubmit, useAction } from '../../forms';
+import { write } from '../../outbox';
+import { CARD_COLORS, type CardColor } from './model';
+
+/** The form for a new cluster: its title and colour (the first one no cluster has yet, to start with). */
+export function AddCluster({ workshopId, cards }: { workshopId: string; cards: Card[] }) {
+  const title = useSignal('');
+  const chosen = useSignal<CardColor | ''>('');
+  const action = useAction();
+  const used = new Set(cards.filter((card) => card.parent === null).map((card) => card.color));
+  const color = chosen.value || (CARD_COLORS.find(([name]) => !used.has(name)) ?? CARD_COLORS[0]!)[0];
+  const add = () =>
+    action.run(async () => {
+      await write(`Cluster “${title.value}”`, {
+        method: 'post',
+        path: '/v1/workshops/{workshop_id}/cards',
+        params: { workshop_id: workshopId },
+        body: { type: 'cluster', title: title.value, color },
+      });
+      title.value = '';
+      chosen.value = '';
+    });
+  return (
+    <form class="add-cluster" aria-label="Add a cluster" onSubmit={onSubmit(add)}>
+      <label>
+        Cluster title
+        <input required value={title.value} onInput={(e) => (title.value = e.currentTarget.value)} />
+      </label>
+      <label>
+        Colour
+        <select value={color} onChange={(e) => (chosen.value = e.currentTarget.value as CardColor)}>
+          {CARD_COLORS.map(([name, label]) => (
+            <option key={name} value={name}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="primary" disabled={action.busy.value}>
+        Add cluster
+      </button>
+      <Problem action={action} />
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+/*
+ * What the facilitator gives a card themselves, from its detail, as participants do on their page:
+ * points with − and + within the workshop's budget (the same counter, web/shared/votes.ts) and a
+ * rating on each criterion. The server holds the budget; what the buttons offer is worked out
+ * from one's own votes so a refusal is said before the press.
+ */
+import { useEffect, useId } from 'preact/hooks';
+import type { Card, Criterion } from 'workshop-sdk';
+import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from '../../../shared/votes';
+import { api } from '../../api';
+import { Problem, useAction } from '../../forms';
+import type { WorkshopScope } from '../context';
+import type { OwnVotes } from './own-votes';
+
+export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Card; own: OwnVotes }) {
+  const press = useAction();
+  useEffect(() => own.ensure(), [own]);
+  own.version.value; // redraw as one's votes change
+  const limit = scope.state.value.workshop.vote_limit;
+  if (!own.book.loaded) return <p role="status">Counting your votes…</p>;
+  const values = own.book.values(card.id);
+  const total = spentOf(allValues(own, scope));
+  const onCard = values.reduce((sum, value) => sum + value, 0);
+  const left = pointsLeft(limit, total);
+  const vote = (direction: Direction) =>
+    press.run(async () => {
+      const onThisCard = { workshop_id: scope.id, card_id: card.id };
+      const withdraw = own.book.toWithdraw(card.id, direction);
+      if (withdraw) {
+        await api.delete('/v1/workshops/{workshop_id}/cards/{card_id}/votes/{id}', {
+          params: { path: { ...onThisCard, id: withdraw } },
+        });
+        own.book.remove(withdraw);
+      } else {
+        const cast = await api.post('/v1/workshops/{workshop_id}/cards/{card_id}/votes', {
+          params: { path: onThisCard },
+          body: { value: direction },
+        });
+        own.book.add(card.id, cast);
+      }
+      own.changed();
+    });
+  const down = voteRefusal(-1, values, total, limit);
+  const up = voteRefusal(1, values, total, limit);
+  return (
+    <div class="your-votes">
+      <p>
+        Your points on this card: <strong>{onCard}</strong>
+        {left !== null && ` · ${left} ${plural(left, 'point')} left in the workshop`}
+      </p>
+      <p class="row-actions">
+        <button
+          type="button"
+          aria-label="Take a point off this card"
+          aria-disabled={down !== null || press.busy.value}
+          title={down ?? undefined}
+          onClick={() => down === null && void vote(-1)}
+        >
+          −
+        </button>
+        <button
+          type="button"
+          aria-label="Give this card a point"
+          aria-disabled={up !== null || press.busy.value}
+          title={up ?? undefined}
+          onClick={() => up === null && void vote(1)}
+        >
+          +
+        </button>
+      </p>
+      {(up ?? down) && <p class="hint">{up ?? down}</p>}
+      <Problem action={press} />
+    </div>
+  );
+}
+
+function allValues(own: OwnVotes, scope: WorkshopScope): number[] {
+  return scope.state.value.cards.flatMap((card) => own.book.values(card.id));
+}
+
+/** One's own rating on each criterion: chosen from the criterion's scale, changed or taken back. */
+export function YourRatings(props: { workshopId: string; cardId: string; criteria: Criterion[]; voter: string }) {
+  const action = useAction();
+  const id = useId();
+  const rate = (criterion: Criterion, chosen: string) =>
+    action.run(async () => {
+      const mine = criterion.ratings.find((rating) => rating.user_id === props.voter);
+      const onCard = { workshop_id: props.workshopId, card_id: props.cardId };
+      if (chosen === '') {
+        if (mine)
+          await api.delete('/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}', {
+            params: { path: { ...onCard, id: mine.id } },
+          });
+      } else if (mine) {
+        await api.put('/v1/workshops/{workshop_id}/cards/{card_id}/ratings/{id}', {
+          params: { path: { ...onCard, id: mine.id } },
+          body: { value: Number(chosen) },
+        });
+      } else {
+        await api.post('/v1/workshops/{workshop_id}/cards/{card_id}/ratings', {
+          params: { path: onCard },
+          body: { value: Number(chosen), criterium_id: criterion.id },
+        });
+      }
+    });
+  if (props.criteria.length === 0) return null;
+  return (
+    <div class="your-ratings">
+      {props.criteria.map((criterion, index) => {
+        const mine = criterion.ratings.find((rating) => rating.user_id === props.voter);
+        return (
+          <div class="field" key={criterion.id}>
+            <label for={`${id}-${index}`}>Your rating: {criterion.title}</label>
+            <select
+              id={`${id}-${index}`}
+              value={mine ? String(mine.value) : ''}
+              disabled={action.busy.value}
+              onChange={(event) => void rate(criterion, event.currentTarget.value)}
+            >
+              <option value="">Not rated</option>
+              {criterion.current_scale.map((value) => (
+                <option key={value} value={String(value)}>
+                  {value}
+                </option>
+              ))}
+            </select>
+          </div>
+        );
+      })}
+      <Problem action={action} />
+    </div>
+  );
+}
