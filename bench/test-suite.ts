@@ -56,7 +56,9 @@ function timeScript(label: string, dir: string, script: string): Promise<SuiteRu
           numFailedTests: number;
           numPendingTests: number;
           numTodoTests: number;
+          testResults: Array<{ name: string; startTime: number; endTime: number }>;
         };
+        printSlowest(label, dir, counts.testResults);
         resolve({
           label,
           seconds,
@@ -71,6 +73,20 @@ function timeScript(label: string, dir: string, script: string): Promise<SuiteRu
       }
     });
   });
+}
+
+/** How many of a run's slowest files are printed after it (where a run's time goes). */
+const SLOWEST_SHOWN = 15;
+
+/** The run's slowest files, from its JSON report (a file run by both projects is listed twice). */
+function printSlowest(label: string, dir: string, files: Array<{ name: string; startTime: number; endTime: number }>) {
+  const slowest = files
+    .map((file) => ({ seconds: (file.endTime - file.startTime) / 1000, name: file.name.slice(dir.length + 1) }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const total = slowest.reduce((sum, file) => sum + file.seconds, 0);
+  console.log(`${label}: ${slowest.length} file runs, ${Math.round(total)} s in workers; the slowest:`);
+  for (const file of slowest.slice(0, SLOWEST_SHOWN))
+    console.log(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
 }
 
 const minutes = (s: number) => `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;

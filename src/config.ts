@@ -120,6 +120,12 @@ export interface Config extends LimitSettings {
   metricsToken: string | undefined;
   /** Sign-in with an OpenID Connect provider; undefined when `OIDC_ISSUER` and its client are unset. */
   oidc: OidcSettings | undefined;
+  /**
+   * scrypt's cost for new password hashes, the power of two of its N: 14 (N = 16,384, about 40 ms
+   * of one core and 16 MB per hash). No variable sets it: the test servers lower it, as each hash
+   * carries its own parameters and is checked with them (docs/development.md#how-long-it-takes).
+   */
+  passwordHashCost: number;
 }
 
 export const DEFAULT_PLANS: Record<string, Plan> = {
@@ -135,6 +141,7 @@ const FIXED = {
   importTimeoutMs: 10_000,
   tokenTtlMs: 30 * 24 * 3600 * 1000,
   liveRecheckMs: 30_000,
+  passwordHashCost: 14,
 } satisfies Partial<Config>;
 
 /** Parses the environment into a Config; throws a `ConfigError` on a bad value. */

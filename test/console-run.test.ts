@@ -258,7 +258,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await expect.poll(async () => (await workshop()).view.card).toBe(idea.id);
 
     await page.getByLabel('Chosen clusters').check();
-    await page.getByLabel('Worries').check();
+    await page.locator('.run-view').getByLabel('Worries').check();
     await expect
       .poll(async () => (await workshop()).view)
       .toMatchObject({
@@ -288,10 +288,13 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
   });
 
   it('spotlights, votes on and rates a card from the live board beside the steps, within the budget', async () => {
-    const { fay, pat, id, inWorkshop, workshop } = await scene();
+    const { fay, pat, id, inWorkshop, workshop, steps } = await scene();
     await fay.api.put('/v1/workshops/{id}', {
       params: { path: { id } },
-      body: { vote_limit: { positive: 3, negative: 0, max_positive: 2, max_negative: 0 } },
+      body: {
+        current_step_id: steps[1]!.id,
+        vote_limit: { positive: 3, negative: 0, max_positive: 2, max_negative: 1 },
+      },
     });
     const criterion = await fay.api.post('/v1/workshops/{workshop_id}/criteria', {
       ...inWorkshop,
@@ -320,11 +323,10 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await runTab(page, fay.api.token!, id);
     const board = page.locator('.run-board');
 
-    // From the card on the board: spotlit, and marked so on the board.
-    await board
-      .locator('.idea', { hasText: 'Lunch together' })
-      .getByRole('button', { name: 'Spotlight', exact: true })
-      .click();
+    // From the card on the board (compact: its buttons show when it is pointed at): spotlit, and marked so.
+    const lunchCard = board.locator('.idea', { hasText: 'Lunch together' });
+    await lunchCard.hover();
+    await lunchCard.getByRole('button', { name: 'Spotlight', exact: true }).click();
     await expect.poll(async () => (await workshop()).view.card).toBe(lunch!.id);
     await shown(page, '.run-lit', 'In the spotlight: “Lunch together”');
     await shown(page, '.run-board .idea.lit .meta', /In the spotlight/);
@@ -347,8 +349,8 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
         })
       ).filter((vote) => vote.user_id === fay.id);
     expect((await fays()).map((vote) => vote.value)).toEqual([1, 1]);
-    // A press that would overspend sends nothing.
-    await give.click();
+    // A press that would overspend sends nothing (forced: the button is marked unavailable).
+    await give.click({ force: true });
     expect(await fays()).toHaveLength(2);
     await detail.getByRole('button', { name: 'Take a point off this card' }).click();
     await shown(page, '.your-votes', /Your points on this card: 1 · 1 point left/);

@@ -59,7 +59,7 @@ export async function changePassword(
   input: { current_password: string; password: string },
 ): Promise<void> {
   const checked = await checkedPasswordHash(deps, user.id, input.current_password);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
   const sessions = await deps.database.transaction(async (tx) => {
     await stillTheSamePassword(tx, user.id, checked);
     const now = nowIso();

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 };
+const SCRYPT = { r: 8, p: 1, keyLength: 32, maxmem: 64 * 1024 * 1024 };
 
 function scryptAsync(password: string, salt: Buffer, keyLength: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -8,16 +8,20 @@ function scryptAsync(password: string, salt: Buffer, keyLength: number, options:
   });
 }
 
-/** `scrypt$N$r$p$salt$hash`: parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$salt$hash`, N being 2^`cost` (`Config.passwordHashCost`): parameters travel with
+ * the hash so they can be raised later.
+ */
+export async function hashPassword(password: string, cost: number): Promise<string> {
   const salt = randomBytes(16);
+  const N = 2 ** cost;
   const key = await scryptAsync(password, salt, SCRYPT.keyLength, {
-    N: SCRYPT.N,
+    N,
     r: SCRYPT.r,
     p: SCRYPT.p,
     maxmem: SCRYPT.maxmem,
   });
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return ['scrypt', N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -42,6 +46,10 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-/** Hashed against a dummy so an unknown e-mail costs as much time as a wrong password. */
-export const DUMMY_PASSWORD_HASH =
-  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/**
+ * What a password is checked against when the e-mail is unknown: a hash of the same cost as new
+ * ones, so an unknown e-mail costs as much time as a wrong password.
+ */
+export function dummyPasswordHash(cost: number): string {
+  return `scrypt$${2 ** cost}$${SCRYPT.r}$${SCRYPT.p}$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+}

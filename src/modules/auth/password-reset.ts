@@ -77,7 +77,7 @@ function invalidLink(): AppError {
  */
 export async function resetPassword(deps: AuthDeps, input: { token: string; password: string }, userAgent?: string) {
   const { token, password } = input;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordHashCost);
   const reset = await deps.database.transaction(async (tx) => {
     const link = await oneTimeTokenByHash(tx, hashToken(token));
     if (!link || link.purpose !== 'reset_password' || link.usedAt || link.expiresAt < nowIso()) throw invalidLink();

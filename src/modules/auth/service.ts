@@ -25,7 +25,7 @@ import {
 import { announceEndedWaysIn, endOtherWaysIn } from './address-proof';
 import { moveAddress } from './account';
 import type { AuthDeps } from './deps';
-import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
+import { dummyPasswordHash, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 import { issueToken } from './tokens';
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -40,7 +40,7 @@ export async function signup(
   guest?: UserRow,
   userAgent?: string,
 ) {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
   let account: Awaited<ReturnType<typeof createAccount>>;
   try {
     account = await (guest
@@ -101,7 +101,10 @@ function emailTaken() {
 export async function login(deps: AuthDeps, input: { email: string; password: string }, userAgent?: string) {
   const { db } = deps.database;
   const user = await userByEmail(db, input.email);
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  const ok = await verifyPassword(
+    input.password,
+    user?.passwordHash ?? dummyPasswordHash(deps.config.passwordHashCost),
+  );
   const wrong = () => new AppError('invalid_credentials', 'E-mail or password is wrong.');
   if (!user || !ok) throw wrong();
   const token = await deps.database.transaction(async (tx) => {

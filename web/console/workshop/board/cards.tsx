@@ -103,7 +103,6 @@ export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit:
           {figures(card, [...(lit ? ['In the spotlight'] : []), ...(card.aside ? ['Set aside'] : [])])}
         </p>
         <div class="idea-actions">
-          <SpotlightButton lit={lit} describedBy={`title-${card.id}`} />
           <button
             type="button"
             class="quiet"
@@ -124,6 +123,7 @@ export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit:
           >
             Merge with…
           </button>
+          <SpotlightButton lit={lit} describedBy={`title-${card.id}`} />
         </div>
       </div>
     </li>

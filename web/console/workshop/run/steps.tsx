@@ -38,25 +38,28 @@ export function StepControls({ scope }: { scope: WorkshopScope }) {
 
   return (
     <Panel title="Step" class="run-step">
-      {current ? (
-        <div class="run-current" aria-live="polite">
-          <p class="run-step-name">
-            {index >= 0 && (
-              <span class="run-step-number">
-                Step {index + 1} of {steps.length}:{' '}
-              </span>
-            )}
-            <span class="run-step-title">{current.name}</span>
+      {/* One element either way: a new one would take the place, and the focus, of the buttons below. */}
+      <div class={current ? 'run-current' : 'run-current run-no-step'} aria-live="polite">
+        {current ? (
+          <>
+            <p class="run-step-name">
+              {index >= 0 && (
+                <span class="run-step-number">
+                  Step {index + 1} of {steps.length}:{' '}
+                </span>
+              )}
+              <span class="run-step-title">{current.name}</span>
+            </p>
+            {current.instructions && <p class="run-instructions">{current.instructions}</p>}
+          </>
+        ) : (
+          <p>
+            {steps.length === 0
+              ? 'The agenda has no steps yet: add them on the Agenda tab.'
+              : 'No step is current: participants wait for the first one.'}
           </p>
-          {current.instructions && <p class="run-instructions">{current.instructions}</p>}
-        </div>
-      ) : (
-        <p class="run-current run-no-step" aria-live="polite">
-          {steps.length === 0
-            ? 'The agenda has no steps yet: add them on the Agenda tab.'
-            : 'No step is current: participants wait for the first one.'}
-        </p>
-      )}
+        )}
+      </div>
       <div class="run-step-nav">
         <StepButton to={previous} busy={busy} goTo={goTo}>
           <span aria-hidden="true">←</span> Previous step
