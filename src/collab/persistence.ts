@@ -97,6 +97,20 @@ export class DocumentPersistence {
   }
 
   /**
+   * Brings the copy up to what is stored inside the caller's write, for a REST write that decides
+   * from the document's values (which zone holds a cluster's link): the workshop's row it holds
+   * keeps them so until it ends. What was caught up with is stored already, so the copy's clients
+   * are sent it whether the write commits or not.
+   */
+  async catchUpInWrite(write: OpenWrite, entry: WorkshopDocument): Promise<void> {
+    const caught = await this.catchUp(write.tx, entry);
+    if (caught.updates.length === 0) return;
+    const relay = () => relayCaught(entry, caught);
+    write.changes.afterCommit(relay);
+    write.changes.onRollback(relay);
+  }
+
+  /**
    * Applies what the database holds beyond this copy (stored by another instance, its relay not
    * here yet) and copies it to SQL, in the caller's write; the caller relays the result.
    */
