@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { relinkZones } from '../src/modules/canvas/zones';
 import { write, writeWorkshop } from '../src/db/write';
 import type { CanvasOutput, ZoneOutput } from '../src/domain/canvas';
 import { eventLog, expectError, seedCard, seedMember, seedWorkshop, errorOf } from './helpers/factories';
@@ -592,75 +591,6 @@ describe('who may do what', () => {
     expect((await t.request<ZoneOutput>('GET', anyZonePath(zone!.id), { token: bob.token })).body).toEqual(zone);
     expect(Object.keys(await documentZones(w.id)).sort()).toEqual(canvas.zones.map((z) => z.id).sort());
     expect(await eventLog(t, w.id)).toHaveLength(before);
-  });
-});
-
-describe('zones follow the clusters they link to', () => {
-  async function linkedZone() {
-    const { w, canvas } = await workshopWithCanvas();
-    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
-    const [zone, other] = canvas.zones;
-    await t.request('PUT', zonePath(w.id, zone!.id), { token: ada.token, body: { cluster_id: cluster.id } });
-    await t.request('PUT', zonePath(w.id, other!.id), { token: ada.token, body: { cluster_id: cluster.id } });
-    return { w, cluster, zone: zone!, other: other! };
-  }
-
-  it('unlinks zones whose cluster is deleted, in the document and SQL, logging updateZone', async () => {
-    const { w, cluster, zone, other } = await linkedZone();
-    const before = (await eventLog(t, w.id)).length;
-    await write(t.deps, async (tx, changes) => {
-      const { cards } = t.tables;
-      await tx.delete(cards).where(eq(cards.id, cluster.id));
-      await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] });
-    });
-    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBeNull();
-    expect((await documentZones(w.id))[other.id]!.cluster_id).toBeNull();
-    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([null, null]);
-    const logged = (await eventLog(t, w.id)).slice(before);
-    expect(logged.map((e) => e.action)).toEqual(['updateZone', 'updateZone']);
-    expect(logged.map((e) => (e.change as { changes: unknown }).changes)).toEqual([
-      { cluster_id: [cluster.id, null] },
-      { cluster_id: [cluster.id, null] },
-    ]);
-    expect((await t.request<ZoneOutput>('GET', anyZonePath(zone.id), { token: bob.token })).body.cluster_id).toBeNull();
-  });
-
-  it('moves zone links to the cluster a merge made', async () => {
-    const { w, cluster, zone } = await linkedZone();
-    const merged = await seedCard(t, w.id, ada, { type: 'cluster' });
-    await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id], to: merged.id }),
-    );
-    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(merged.id);
-    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([merged.id, merged.id]);
-  });
-
-  it('leaves the document alone when the deleting write fails', async () => {
-    const { w, cluster, zone } = await linkedZone();
-    const before = (await eventLog(t, w.id)).length;
-    await expect(
-      write(t.deps, async (tx, changes) => {
-        await relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] });
-        throw new Error('the deletion failed');
-      }),
-    ).rejects.toThrow('the deletion failed');
-    expect((await documentZones(w.id))[zone.id]!.cluster_id).toBe(cluster.id);
-    expect((await sqlZones(w.id)).map((z) => z.clusterId)).toEqual([cluster.id, cluster.id]);
-    expect(await eventLog(t, w.id)).toHaveLength(before);
-  });
-
-  it('does nothing for a workshop without a canvas, or clusters no zone links to', async () => {
-    const w = await seedWorkshop(t, ada);
-    const cluster = await seedCard(t, w.id, ada, { type: 'cluster' });
-    await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: w.id, caller: ada, from: [cluster.id] }),
-    );
-    const { w: other } = await workshopWithCanvas();
-    await write(t.deps, (tx, changes) =>
-      relinkZones(t.deps, { tx, changes }, { workshopId: other.id, caller: ada, from: [cluster.id] }),
-    );
-    expect(await eventLog(t, w.id)).toEqual([]);
-    expect((await eventLog(t, other.id)).map((e) => e.action)).toEqual(['addCanvas']);
   });
 });
 

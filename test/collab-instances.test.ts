@@ -1,10 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import Database from 'better-sqlite3';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { WorkshopEvent } from '../src/domain/bus';
 import { useDocs, useRedis, useUsers, useInstances } from './helpers/cast';
-import { engineOf, sqlPlacement } from './helpers/collab';
+import { engineOf, seedCanvas, sqlPlacement, sqlZone } from './helpers/collab';
 import { seedCard, seedWorkshop, seedWorkshopWith } from './helpers/factories';
 import { redisAvailable } from './helpers/redis';
 import type { TestServer } from './helpers/server';
@@ -140,4 +141,38 @@ describe.skipIf(!redisAvailable)('Yjs updates between instances', () => {
     for (const server of instances) expect(sorted(await engineOf(server).cardPlacements(w.id))).toBe(agreed);
     expect(await copy()).toBe(agreed);
   }, 30_000);
+
+  it('does not leave a cluster in two zones when facilitators on two instances drop it into different zones at once', async () => {
+    const w = await seedWorkshop(a, fay);
+    const [left, right] = await seedCanvas(a, w.id, 2);
+    const cluster = await seedCard(a, w.id, fay, { type: 'cluster' });
+    const [onA, onB] = [await docs.synced(w.id, fay, a), await docs.synced(w.id, fay, b)];
+    await loadedOn([a, b], w.id);
+    await until(() => [onA, onB].every((client) => client.zones.size === 2 && client.cards.has(cluster.id)), 'loaded');
+    // Both drop (as the console does: place, link) before hearing of the other's drop.
+    for (const [client, zoneId, x] of [
+      [onA, left!, 2],
+      [onB, right!, 8],
+    ] as const)
+      client.doc.transact(() => {
+        client.cards.set(cluster.id, { ...client.cards.get(cluster.id), x, y: 1 });
+        client.zones.set(zoneId, { ...client.zones.get(zoneId), cluster_id: cluster.id });
+      });
+
+    const linked = (zones: Iterable<[string, { cluster_id: string | null }]>) =>
+      [...zones].filter(([, zone]) => zone.cluster_id === cluster.id).map(([id]) => id);
+    await until(
+      () =>
+        linked(onA.zones.entries()).length === 1 &&
+        isDeepStrictEqual(onA.zones.toJSON(), onB.zones.toJSON()) &&
+        isDeepStrictEqual(onA.cards.toJSON(), onB.cards.toJSON()),
+      'one link, the same on both instances',
+    );
+    // The zone holding the placement the merge kept keeps the link, on every copy and in SQL.
+    const kept = onA.cards.get(cluster.id).x < 6 ? left! : right!;
+    expect(linked(onA.zones.entries())).toEqual([kept]);
+    for (const server of [a, b]) expect(linked((await server.deps.collab.zonesIfLoaded(w.id))!)).toEqual([kept]);
+    for (const zoneId of [left!, right!])
+      expect((await sqlZone(a, zoneId)).cluster_id).toBe(zoneId === kept ? cluster.id : null);
+  });
 });

@@ -166,6 +166,8 @@ describe.skipIf(!browserAvailable)('the console: the canvas by hand', () => {
     const where = await zoneShown(a.page, id);
     const name = Object.entries(s.zones).find(([, zoneId]) => zoneId === where)![0];
     await expect.poll(async () => (await zoneOverRest(s, name)).cluster_id).toBe(id);
+    // The other zone let go of it: a cluster is linked by one zone at most.
+    expect((await zoneOverRest(s, name === 'Strengths' ? 'Threats' : 'Strengths')).cluster_id).toBeNull();
     await expect.poll(() => a.page.locator('.canvas-ghost-other').count()).toBe(0);
     // And both draw every cluster alike.
     const drawn = (page: Page) => Promise.all(Object.values(s.cards).map((card) => zoneShown(page, card)));

@@ -1,6 +1,8 @@
+import * as Y from 'yjs';
 import { isUnavailable } from '../db/errors';
 import type { WriteDeps } from '../db/write';
-import { applyStored, countStored, mergedUpdate, type Captured, type WorkshopDocument } from './document';
+import { applyStored, countStored, mergedUpdate, REMOTE, type Captured, type WorkshopDocument } from './document';
+import { leftPending } from './guard';
 import type { DocumentLocks } from './locks';
 import { updateMessage } from './protocol';
 import type { DocumentStore, StoredDocument } from './store';
@@ -10,9 +12,9 @@ const REREAD_FIRST_WAIT_MS = 500;
 const REREAD_LONGEST_WAIT_MS = 8_000;
 
 /**
- * Bringing a loaded copy up to what the database holds, without writing: before a read answers
- * from it, after a Redis outage, and, waiting longer each time, after an update from another
- * instance could not be applied.
+ * Bringing a loaded copy up to what the database holds, without writing: applying the updates
+ * other instances relay, before a read answers from it, after a Redis outage, and, waiting longer
+ * each time, after an update from another instance could not be applied.
  */
 export class DocumentRereads {
   constructor(
@@ -75,6 +77,41 @@ export class DocumentRereads {
       }
       relayCaught(entry, captured);
     });
+  }
+
+  /**
+   * An update another instance stored: applied to this copy and relayed to its clients under the
+   * document's lock, in the order the relays came, without a write. The SQL copy needs nothing
+   * from here: every instance storing an update first applies everything stored before it (under
+   * the workshop's row, `DocumentPersistence.catchUp`) and writes the copy of what that changed,
+   * in the same transaction, so after each commit SQL holds what the merge of all stored updates
+   * holds, the value every copy converges to. An update that builds on one whose relay is not here yet
+   * (relays of two instances crossing) waits inside Yjs for it, and is read from the database
+   * shortly if it still waits then; one that could not be applied (the lock held too long) is read
+   * back shortly too.
+   */
+  async remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void> {
+    try {
+      await this.locks.run(entry.workshopId, () => {
+        if (!this.isLoaded(entry)) return;
+        let captured: Captured;
+        try {
+          captured = entry.collect(() => Y.applyUpdate(entry.doc, update, REMOTE));
+        } catch (err) {
+          console.error('[collab] dropped an update from another instance that did not apply', err);
+          return;
+        }
+        if (captured.updates.length > 0) entry.unnumbered += 1;
+        relayCaught(entry, captured);
+        if (leftPending(entry.doc)) this.rereadLater(entry);
+      });
+    } catch (err) {
+      logFailure(
+        `could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`,
+        err,
+      );
+      this.rereadLater(entry);
+    }
   }
 
   /** Re-reads what the database holds for a loaded document (after a Redis outage, or when asked). */

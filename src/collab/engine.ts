@@ -115,7 +115,11 @@ export class CollabEngine implements CollabService {
   }
 
   async zones(write: OpenWrite, workshopId: string): Promise<Map<string, ZoneState>> {
-    return (await this.documents.openInWrite(write, workshopId))?.zones() ?? new Map();
+    const entry = await this.documents.openInWrite(write, workshopId);
+    if (!entry) return new Map();
+    // The caller decides from these values (which zone holds a cluster's link): the stored ones.
+    await this.documents.persistence.catchUpInWrite(write, entry);
+    return entry.zones();
   }
 
   async zonesIfLoaded(workshopId: string): Promise<Map<string, ZoneState> | null> {

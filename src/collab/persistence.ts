@@ -11,7 +11,6 @@ import {
   applyStored,
   mergeCaptured,
   mergedUpdate,
-  REMOTE,
   SERVER,
   type Captured,
   type DocumentClient,
@@ -95,6 +94,20 @@ export class DocumentPersistence {
       relayCaught(entry, caught);
       if (update) this.stored(entry, update);
     });
+  }
+
+  /**
+   * Brings the copy up to what is stored inside the caller's write, for a REST write that decides
+   * from the document's values (which zone holds a cluster's link): the workshop's row it holds
+   * keeps them so until it ends. What was caught up with is stored already, so the copy's clients
+   * are sent it whether the write commits or not.
+   */
+  async catchUpInWrite(write: OpenWrite, entry: WorkshopDocument): Promise<void> {
+    const caught = await this.catchUp(write.tx, entry);
+    if (caught.updates.length === 0) return;
+    const relay = () => relayCaught(entry, caught);
+    write.changes.afterCommit(relay);
+    write.changes.onRollback(relay);
   }
 
   /**
@@ -191,39 +204,9 @@ export class DocumentPersistence {
     return 'stored';
   }
 
-  /**
-   * An update another instance stored: applied to this copy and relayed to its clients under the
-   * document's lock, in the order the relays came, without a write. The SQL copy needs nothing
-   * from here: every instance storing an update first applies everything stored before it (under
-   * the workshop's row, `catchUp`) and writes the copy of what that changed, in the same
-   * transaction, so after each commit SQL holds what the merge of all stored updates holds, the
-   * value every copy converges to. An update that builds on one whose relay is not here yet
-   * (relays of two instances crossing) waits inside Yjs for it, and is read from the database
-   * shortly if it still waits then; one that could not be applied (the lock held too long) is read
-   * back shortly too.
-   */
-  async remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void> {
-    try {
-      await this.locks.run(entry.workshopId, () => {
-        if (!this.isLoaded(entry)) return;
-        let captured: Captured;
-        try {
-          captured = entry.collect(() => Y.applyUpdate(entry.doc, update, REMOTE));
-        } catch (err) {
-          console.error('[collab] dropped an update from another instance that did not apply', err);
-          return;
-        }
-        if (captured.updates.length > 0) entry.unnumbered += 1;
-        relayCaught(entry, captured);
-        if (leftPending(entry.doc)) this.rereads.rereadLater(entry);
-      });
-    } catch (err) {
-      logFailure(
-        `could not apply an update of workshop ${entry.workshopId} from another instance; reading it from the database shortly`,
-        err,
-      );
-      this.rereads.rereadLater(entry);
-    }
+  /** Applies an update another instance stored, and relays it to this copy's clients (`DocumentRereads.remoteChange`). */
+  remoteChange(entry: WorkshopDocument, update: Uint8Array): Promise<void> {
+    return this.rereads.remoteChange(entry, update);
   }
 
   /** After an update is committed: relay it, call `onStoreDocument` (other instances), compact when due. */

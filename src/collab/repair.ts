@@ -4,7 +4,7 @@ import type { WorkshopAccess } from '../domain/permissions';
 import type { Captured, WorkshopDocument } from './document';
 import { cleanPlacement, cleanZone, isCleanPlacement, isCleanZone, orderStack } from './layout';
 import type { CardCopy, LayoutCopy, ZoneCopy } from './types';
-import type { CardPlacement, ZoneState } from '../domain/canvas';
+import { surplusLinks, type CardPlacement, type ZoneState } from '../domain/canvas';
 
 /*
  * A Yjs update cannot be refused once applied (the client already has it, and later updates
@@ -19,6 +19,12 @@ import type { CardPlacement, ZoneState } from '../domain/canvas';
  * - nothing in an archived workshop.
  * Entries for cards or zones SQL does not know are removed; entries cannot be deleted by clients
  * (cards and zones are deleted through REST); values of the wrong shape are put back.
+ *
+ * And one rule of the document as a whole: a cluster is linked by at most one zone. Two updates
+ * made at the same moment (two facilitators dropping one cluster into two zones, each letting go
+ * of the links it saw) can leave two zones naming it once merged; the storing instance, caught up
+ * with everything stored before under the workshop's row, sees that state first, and its repair
+ * keeps one (`surplusLinks`). Every copy applies the same stored updates, so all end alike.
  */
 
 const placementOf = (card: CardCopy): CardPlacement => ({ position: card.position, x: card.x, y: card.y });
@@ -104,6 +110,7 @@ export function repairClientChange(
 
   if (applied.zones.size === 0) return;
   const mayEditZones = may(access, 'facilitate');
+  const linkedNow = new Set<string>();
   for (const [zoneId, old] of applied.zones) {
     const raw = entry.zoneMap.get(zoneId);
     const zone = facts.zones.get(zoneId);
@@ -116,7 +123,20 @@ export function repairClientChange(
     if (after.cluster_id !== null && after.cluster_id !== before.cluster_id && !facts.clusters.has(after.cluster_id))
       after = before;
     if (!isCleanZone(raw, after)) entry.zoneMap.set(zoneId, after);
+    if (after.cluster_id !== null && after.cluster_id !== before.cluster_id) linkedNow.add(zoneId);
   }
+  keepOneLinkPerCluster(entry, linkedNow);
+}
+
+/**
+ * Unlinks the zones that make a cluster linked by more than one (`surplusLinks`: the zone holding
+ * the cluster's point keeps it, else one `linkedNow`, else the smallest id). A document with one
+ * link per cluster is left as it is, so a repair of a repair changes nothing.
+ */
+function keepOneLinkPerCluster(entry: WorkshopDocument, linkedNow?: ReadonlySet<string>): void {
+  const zones = entry.zones();
+  for (const zoneId of surplusLinks(zones, (clusterId) => entry.placement(clusterId), linkedNow))
+    entry.zoneMap.set(zoneId, { ...zones.get(zoneId)!, cluster_id: null });
 }
 
 /**
@@ -149,7 +169,8 @@ function normalizeStack(
  * Brings a freshly loaded document in line with SQL: cards and zones the document lacks are added
  * with their SQL values (a document created for a workshop that already had cards, or a REST write
  * whose push was cut short), entries SQL no longer has are removed, wrong shapes repaired, stacks
- * numbered 0..n-1 and zone links to clusters that are gone cleared. Where both hold a value, the
+ * numbered 0..n-1, zone links to clusters that are gone cleared, and a cluster left linked by
+ * several zones (stored before that was repaired) kept by one. Where both hold a value, the
  * document's wins: it is the truth, SQL the copy. Returns every card's placement afterwards.
  */
 export function reconcileWithSql(
@@ -183,5 +204,6 @@ export function reconcileWithSql(
     if (clean.cluster_id !== null && !clusters.has(clean.cluster_id)) clean = { ...clean, cluster_id: null };
     if (!isCleanZone(raw, clean)) entry.zoneMap.set(zone.id, clean);
   }
+  keepOneLinkPerCluster(entry);
   return placements;
 }

@@ -54,7 +54,10 @@ export interface CollabService {
    * and the document dropped if it rolls back. So SQL and the document never part.
    */
   placeZones(write: OpenWrite, workshopId: string, zones: Record<string, ZoneState | null>): Promise<void>;
-  /** The document's zones, by zone id, loading the document when needed, inside the caller's write transaction. */
+  /**
+   * The document's zones, by zone id, loading the document when needed, inside the caller's write
+   * transaction: as stored, with what other instances stored and have not relayed yet.
+   */
   zones(write: OpenWrite, workshopId: string): Promise<Map<string, ZoneState>>;
   /**
    * For reads: the document's zones when this instance has it loaded (brought up to what is

@@ -180,7 +180,10 @@ export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): 
   return zoneOutputs(await zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
 
-/** Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. */
+/**
+ * Links a zone to a cluster of the workshop, or unlinks it with null; facilitators only. A zone
+ * linked to that cluster before lets go of it: a cluster is linked by one zone at most.
+ */
 export async function linkZone(
   deps: CanvasDeps,
   user: UserRow,
@@ -196,7 +199,7 @@ export async function linkZone(
     if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }
-    const [zone] = await currentZones(deps, write, workshopId, [row]);
-    await setZoneLinks(deps, write, { workshopId, caller: user }, [{ ...zone!, clusterId }]);
+    const zones = await currentZones(deps, write, workshopId, await zoneRowsOf(tx, row.canvasId));
+    await setZoneLinks(deps, write, { workshopId, caller: user }, zones, [{ id: zoneId, clusterId }]);
   });
 }

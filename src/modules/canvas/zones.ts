@@ -61,18 +61,35 @@ export function zoneOutputs(current: readonly CurrentZone[]): ZoneOutput[] {
 }
 
 /**
- * Sets zones' cluster links inside a write: each change is logged as `updateZone`, and the
- * document takes the new values in the same transaction, writing their SQL copy with them. Zones
- * already linked as asked are left alone.
+ * Sets zones' cluster links inside a write, keeping each cluster linked by at most one zone of the
+ * canvas (`zones`, all of them, as the document holds them): a zone asked to link a cluster takes
+ * the link from any other zone holding it, and of several asked to link one cluster the first
+ * asked keeps it. A REST write is one caller's intent, decided under the workshop's row, so what
+ * it asks wins; the document's repair of concurrent client changes, which have no one intent,
+ * keeps the zone holding the cluster's point instead (`surplusLinks`). Each change is logged as
+ * `updateZone`, and the document takes the new values in the same transaction, writing their SQL
+ * copy with them. Zones already linked as asked are left alone.
  */
 export async function setZoneLinks(
   deps: Pick<CanvasDeps, 'collab'>,
   write: OpenWrite,
   ref: Ref,
-  links: ReadonlyArray<CurrentZone & { clusterId: string | null }>,
+  zones: readonly CurrentZone[],
+  asked: ReadonlyArray<{ id: string; clusterId: string | null }>,
 ): Promise<void> {
+  const links = new Map(zones.map(({ id, state }) => [id, state.cluster_id]));
+  const taken = new Set<string>();
+  for (const { id, clusterId } of asked) {
+    const link = clusterId !== null && taken.has(clusterId) ? null : clusterId;
+    if (link !== null) {
+      taken.add(link);
+      for (const [other, linked] of links) if (linked === link) links.set(other, null);
+    }
+    links.set(id, link);
+  }
   const patch: Record<string, ZoneState> = {};
-  for (const { id, state, clusterId } of links) {
+  for (const { id, state } of zones) {
+    const clusterId = links.get(id)!;
     if (state.cluster_id === clusterId) continue;
     const after: ZoneState = { ...state, cluster_id: clusterId };
     const [before, zone] = [toZone(id, state), toZone(id, after)];
@@ -89,9 +106,11 @@ export async function setZoneLinks(
 
 /**
  * Zones follow the clusters they link to when those go away: to `to` (say, the cluster a merge
- * made; the caller makes sure it is a cluster of the workshop) or to no cluster. The cards module
- * calls this inside the write that deletes, merges or replaces clusters. A workshop without a
- * canvas costs one indexed lookup; its document is not loaded.
+ * made; the caller makes sure it is a cluster of the workshop) or to no cluster. A cluster being
+ * linked by one zone at most, when several merged clusters had zones, the zone of the first one
+ * listed in `from` keeps the link and the others let go. The cards module calls this inside the
+ * write that deletes, merges or replaces clusters. A workshop without a canvas costs one indexed
+ * lookup; its document is not loaded.
  */
 export async function relinkZones(
   deps: Pick<CanvasDeps, 'collab'>,
@@ -100,9 +119,12 @@ export async function relinkZones(
 ): Promise<void> {
   const canvas = ref.from.length > 0 ? await canvasOf(write.tx, ref.workshopId) : undefined;
   if (!canvas) return;
-  const from = new Set(ref.from);
-  const links = (await currentZones(deps, write, ref.workshopId, await zoneRowsOf(write.tx, canvas.id)))
-    .filter(({ state }) => state.cluster_id !== null && from.has(state.cluster_id))
-    .map((zone) => ({ ...zone, clusterId: ref.to ?? null }));
-  await setZoneLinks(deps, write, ref, links);
+  const order = new Map(ref.from.map((clusterId, index) => [clusterId, index]));
+  const rank = ({ state }: CurrentZone) => (state.cluster_id === null ? undefined : order.get(state.cluster_id));
+  const zones = await currentZones(deps, write, ref.workshopId, await zoneRowsOf(write.tx, canvas.id));
+  const asked = zones
+    .filter((zone) => rank(zone) !== undefined)
+    .sort((a, b) => rank(a)! - rank(b)!)
+    .map(({ id }) => ({ id, clusterId: ref.to ?? null }));
+  await setZoneLinks(deps, write, ref, zones, asked);
 }

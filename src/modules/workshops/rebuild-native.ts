@@ -11,6 +11,7 @@ import { insertWorkshop } from './repo';
 import { existingUserIds, insertCanvasRow, insertRowsOf } from './copy-repo';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { remapView } from '../../domain/view';
+import { surplusLinks } from '../../domain/canvas';
 
 /*
  * Rebuilding a checked native file (`create-from-native.ts` fetches and checks it) as a new
@@ -204,7 +205,12 @@ export function importNative(
         backgroundRows: doc.canvas.background.rows,
         image: doc.canvas.image,
       });
-      // The document is built from these rows (and the cards' x/y) when it first loads.
+      // The document is built from these rows (and the cards' x/y) when it first loads. A file
+      // written before a cluster was linked by one zone at most may name it in several: the zones
+      // the document's rule unlinks start unlinked.
+      const cards = new Map(doc.cards.map((card) => [card.id, card]));
+      const zones = new Map(doc.canvas.zones.map(({ id, ...zone }) => [id, zone]));
+      const unlinked = new Set(surplusLinks(zones, (clusterId) => cards.get(clusterId) ?? null));
       await insertRowsOf(
         tx,
         'zones',
@@ -217,7 +223,7 @@ export function importNative(
           y: zone.y,
           rows: zone.rows,
           cols: zone.cols,
-          clusterId: zone.cluster_id ? fresh.card(zone.cluster_id) : null,
+          clusterId: zone.cluster_id && !unlinked.has(zone.id) ? fresh.card(zone.cluster_id) : null,
           position,
         })),
       );
