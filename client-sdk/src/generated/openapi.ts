@@ -228,7 +228,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What an invitation link is for: the workshop, who invited, the address invited */
+        /** What an invitation link is for: the workshop, who invited, the address invited, the role */
         get: operations["getV1InvitationsByToken"];
         put?: never;
         post?: never;
@@ -1494,7 +1494,7 @@ export interface paths {
         /** List the invitations of a workshop */
         get: operations["getV1WorkshopsByWorkshopIdInvitations"];
         put?: never;
-        /** Invite e-mail addresses (comma-separated); each gets a mail with a one-time link */
+        /** Invite e-mail addresses (comma-separated) as participants or, with `role: facilitator`, co-facilitators; each gets a mail with a one-time link */
         post: operations["postV1WorkshopsByWorkshopIdInvitations"];
         delete?: never;
         options?: never;
@@ -1545,7 +1545,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: the caller becomes a participant */
+        /** Accept an invitation: the caller becomes a member with the invitation's role */
         post: operations["postV1InvitationsByTokenAccept"];
         delete?: never;
         options?: never;
@@ -2846,6 +2846,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     };
                 };
             };
@@ -15952,6 +15954,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     }[];
                 };
             };
@@ -16023,6 +16027,11 @@ export interface operations {
                 "application/json": {
                     emails: string;
                     content: string;
+                    /**
+                     * @default participant
+                     * @enum {string}
+                     */
+                    role?: "participant" | "facilitator";
                 };
             };
         };
@@ -16040,6 +16049,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     }[];
                 };
             };
