@@ -2729,6 +2729,7 @@ export interface operations {
                             cards_visible: "all" | "own";
                             /** @enum {string} */
                             authors: "shown" | "hidden_from_participants" | "hidden";
+                            has_canvas: boolean;
                             public_url: string;
                         };
                     };
@@ -7846,6 +7847,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     }[];
                 };
@@ -7995,6 +7997,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8216,6 +8219,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8407,6 +8411,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     }[];
                 };
@@ -8589,6 +8594,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8775,6 +8781,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8957,6 +8964,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -10160,6 +10168,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     }[];
                 };
             };
@@ -10325,6 +10334,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
@@ -10487,6 +10497,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
@@ -10653,6 +10664,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
