@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
 
 /*
  * The console's People tab (docs/pages.md#the-console) in a real chromium, against a real server:
  * members' roles changed from the page (guests marked, and kept participants), and invitations
- * sent by mail, listed with their state, sent again and deleted, each list following changes made
- * elsewhere without a reload.
+ * sent by mail, as participants or co-facilitators, listed with their role and state, sent again
+ * and deleted, each list following changes made elsewhere without a reload.
  */
 
 async function openPeople(page: Page, baseUrl: string, id: string, token: string) {
@@ -124,5 +124,54 @@ describe.skipIf(!browserAvailable)('the console: people', () => {
     await shown(page, `.invitation-row[data-email="${ann}"] .state`, 'Accepted');
     await shown(page, `.member-row[data-member="${annUser.id}"] .member-role`, 'Participant');
     expect(problems.errors).toEqual([]);
+  });
+  it('invites a co-facilitator, who accepts from the link in their own browser and joins as a facilitator', async () => {
+    const fay = await sdkUser(t, 'Fay');
+    const cora = await sdkUser(t, 'Cora');
+    const { id, inWorkshop } = await sdkWorkshop(fay.api, [], 'Co-run');
+    const { page, problems } = await browser.newPage(LAPTOP);
+    page.setDefaultTimeout(8000);
+    await openPeople(page, t.url, id, fay.api.token!);
+
+    const form = page.getByRole('form', { name: 'Invite by e-mail' });
+    expect(await form.getByLabel('Participant').isChecked()).toBe(true);
+    await form.getByLabel('E-mail addresses').fill(cora.email);
+    await form.getByLabel('Message').fill('Run the retro with me.');
+    await form.getByLabel('Co-facilitator').check();
+    await form.getByRole('button', { name: 'Send invitations' }).click();
+    await shown(page, '.invite-form .done', `Invitation sent to ${cora.email}, as a co-facilitator.`);
+    await shown(page, `.invitation-row[data-email="${cora.email}"] .role`, 'Co-facilitator');
+    await shown(page, `.invitation-row[data-email="${cora.email}"] .state`, 'Waiting for an answer');
+    await expectAccessible(page, 'the people tab, a co-facilitator invited');
+
+    // Cora opens the mailed link signed out: it says what she is invited as, and she signs in.
+    const other = await browser.newPage(LAPTOP);
+    other.page.setDefaultTimeout(8000);
+    await other.page.goto(await mailedLink(t, cora.email, '/invitations/'));
+    await shown(
+      other.page,
+      '.notice',
+      'Fay invites you to the workshop “Co-run” as a co-facilitator. Sign in or create an account to accept the invitation.',
+    );
+    expect(await other.page.getByLabel('E-mail address').inputValue()).toBe(cora.email);
+    await other.page.getByLabel('Password').fill(SDK_PASSWORD);
+    await other.page.getByRole('button', { name: 'Sign in' }).last().click();
+    // Accepted, she lands in the workshop's console, as its facilitators do.
+    await other.page.waitForURL(`**/workshops/${id}`);
+    await other.page.getByRole('heading', { level: 1, name: 'Co-run' }).waitFor();
+    await other.page.getByRole('navigation', { name: 'Workshop' }).getByRole('link', { name: 'People' }).click();
+    await shown(other.page, `.member-row[data-member="${cora.id}"] .member-role`, 'Facilitator');
+
+    // Fay's page follows without a reload: the invitation accepted, Cora a facilitator.
+    await shown(page, `.invitation-row[data-email="${cora.email}"] .state`, 'Accepted');
+    await shown(page, `.invitation-row[data-email="${cora.email}"] .role`, 'Co-facilitator');
+    await shown(page, `.member-row[data-member="${cora.id}"] .member-role`, 'Facilitator');
+    const roles = await fay.api.get('/v1/workshops/{workshop_id}/user_roles', inWorkshop);
+    expect(roles.map((role) => [role.name, role.role])).toEqual([
+      ['Fay', 'facilitator'],
+      ['Cora', 'facilitator'],
+    ]);
+    expect(problems.errors).toEqual([]);
+    expect(other.problems.errors).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, openScreen, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
@@ -7,18 +6,9 @@ import { sdkRunningWorkshop, sdkUser } from './helpers/sdk';
 
 /*
  * The console's words for each reader, seen in a real chromium (docs/pages.md): the log's lines
- * in plain words, a refusal said once by field, the screen speaking to the room; and an ordinary
- * load asks for nothing that is not there or not allowed.
+ * in plain words, a refusal said once by field, the screen speaking to the room. That an ordinary
+ * load asks for nothing that is not there or not allowed: pages-ordinary-load.test.ts.
  */
-
-/** Every answer of 400 or more the page's requests got, as "status path". */
-function failedRequests(page: Page): string[] {
-  const failed: string[] = [];
-  page.on('response', (response) => {
-    if (response.status() >= 400) failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
-  });
-  return failed;
-}
 
 describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
   const t = useServer();
@@ -130,57 +120,6 @@ describe.skipIf(!browserAvailable)('the console: words for each reader', () => {
       .toEqual(["Didn't go well", 'Ideas to try', 'Went well']);
     expect(await page.locator('article.card .by').count()).toBe(0);
     expect(problems.errors).toEqual([]);
-  });
-
-  /** Lets the requests a page makes as it opens finish (its live connections stay open). */
-  const settled = (page: Page) => page.waitForTimeout(1_500);
-
-  it('asks for nothing missing or forbidden on an ordinary load of each page', { timeout: 60_000 }, async () => {
-    const { fay, pat, id } = await scene();
-    const icon = await fetch(`${t.url}/favicon.ico`);
-    expect(icon.status).toBe(200);
-    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
-
-    const console = await browser.newPage(LAPTOP);
-    const consoleFailed = failedRequests(console.page);
-    await openConsoleWithToken(console.page, t.url, fay.api.token!, '/');
-    await console.page.locator('.workshop-row').first().waitFor();
-    await openConsoleWithToken(console.page, t.url, fay.api.token!, `/workshops/${id}`);
-    for (const tab of ['Agenda', 'Board', 'People', 'Log']) {
-      await console.page.getByRole('navigation', { name: 'Workshop' }).getByRole('link', { name: tab }).click();
-      await console.page.locator(`.tab[data-tab="${tab.toLowerCase()}"]`).waitFor();
-      await settled(console.page);
-    }
-    await settled(console.page);
-
-    const participant = await browser.newPage(PHONE);
-    const participantFailed = failedRequests(participant.page);
-    // The participant opens the workshop from the console, which sends them on to its page.
-    await participant.page.goto(`${t.url}/signup`);
-    await participant.page.evaluate((token) => localStorage.setItem('workshop-console-token', token), pat.api.token!);
-    await participant.page.goto(`${t.url}/workshops/${id}`);
-    await participant.page.waitForURL(`${t.url}/w/${id}`);
-    await participant.page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
-    await settled(participant.page);
-
-    const screen = await browser.newPage(LAPTOP);
-    const screenFailed = failedRequests(screen.page);
-    await openScreen(screen.page, t.url, id, fay.api.token!);
-    await settled(screen.page);
-
-    // Not yet: a workshop without a canvas and a step without an illustration are still asked for
-    // (404), the API having no way to tell either beforehand.
-    const known = (failed: string[]) =>
-      failed.filter((line) => !/^404 \/v1\/workshops\/[^/]+\/(canvas|steps\/[^/]+\/illustration)$/.test(line));
-    expect({
-      console: known(consoleFailed),
-      participant: known(participantFailed),
-      screen: known(screenFailed),
-    }).toEqual({
-      console: [],
-      participant: [],
-      screen: [],
-    });
   });
 
   it(

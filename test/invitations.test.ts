@@ -4,7 +4,8 @@ import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/domain/invitations';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useSockets, useUsers } from './helpers/cast';
-import { createUser, eventLog, expectError, seedWorkshopWith } from './helpers/factories';
+import { createUser, errorOf, eventLog, expectError, seedWorkshopWith } from './helpers/factories';
+import { expectFieldsRefused } from './helpers/refusals';
 import { startTestServer } from './helpers/server';
 
 const t = useServer();
@@ -12,11 +13,17 @@ const [fay, pat, guest, other] = useUsers(t, 'Fay', 'Pat', 'Guest', 'Other');
 const sockets = useSockets(t);
 
 const path = (workshopId: string) => `/v1/workshops/${workshopId}/invitations`;
-const inviteAs = (workshopId: string, emails: string, user = fay) =>
+const inviteAs = (workshopId: string, emails: string, user = fay, role?: string) =>
   t.request<InvitationOutput[]>('POST', path(workshopId), {
     token: user.token,
-    body: { emails, content: 'Join our retro on Friday.' },
+    body: { emails, content: 'Join our retro on Friday.', ...(role === undefined ? {} : { role }) },
   });
+const roleIn = async (workshopId: string, userId: string) =>
+  (
+    await t.request<Array<{ user_id: string; role: string }>>('GET', `/v1/workshops/${workshopId}/user_roles`, {
+      token: fay.token,
+    })
+  ).body.find((member) => member.user_id === userId)?.role;
 const accept = (token: string, user = guest) =>
   t.request<{ workshop_id: string }>('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, {
     token: user.token,
@@ -49,8 +56,8 @@ describe('invitations', () => {
     const created = await inviteAs(w.id, ` ${guest.email}, ${guest.email.toUpperCase()} ,someone-new@example.test,`);
     expect(created.status).toBe(201);
     expect(created.body).toEqual([
-      { id: expect.any(String), email: guest.email, state: 'pending' },
-      { id: expect.any(String), email: 'someone-new@example.test', state: 'pending' },
+      { id: expect.any(String), email: guest.email, state: 'pending', role: 'participant' },
+      { id: expect.any(String), email: 'someone-new@example.test', state: 'pending', role: 'participant' },
     ]);
     // Listed oldest first, those of one request as it named them.
     expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
@@ -69,7 +76,14 @@ describe('invitations', () => {
     // The link says what it is for before anyone signs in.
     const preview = await t.request('GET', `/v1/invitations/${encodeURIComponent(token)}`);
     expect(preview.status).toBe(200);
-    expect(preview.body).toEqual({ workshop_title: 'Retro', invited_by: 'Fay', email: guest.email, state: 'pending' });
+    expect(preview.body).toEqual({
+      workshop_title: 'Retro',
+      invited_by: 'Fay',
+      email: guest.email,
+      state: 'pending',
+      role: 'participant',
+    });
+    expect(mail.text).not.toContain('co-facilitator');
     expectError(await t.request('GET', '/v1/invitations/no-such-link'), 404, 'not_found');
 
     expectError(await t.request('GET', `/v1/workshops/${w.id}`, { token: guest.token }), 404, 'not_found');
@@ -94,6 +108,159 @@ describe('invitations', () => {
       'addMember',
       'updateInvitation',
     ]);
+  });
+
+  it('invite as a co-facilitator: the role stored, listed, mailed, previewed, logged, and given on acceptance', async () => {
+    const w = await seedWorkshopWith(t, fay, [pat], { title: 'Co-run' });
+    const created = await inviteAs(w.id, other.email, fay, 'facilitator');
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual([
+      { id: expect.any(String), email: other.email, state: 'pending', role: 'facilitator' },
+    ]);
+    const id = created.body[0]!.id;
+    expect(await t.rows(sql`SELECT role FROM invitations WHERE id = ${id}`)).toEqual([{ role: 'facilitator' }]);
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
+
+    const { mail, token } = await mailedLink(other.email);
+    expect(mail.subject).toBe('Fay invites you to "Co-run" as a co-facilitator');
+    expect(mail.text).toContain('Fay invites you to the workshop "Co-run" as a co-facilitator.');
+    const preview = await t.request('GET', `/v1/invitations/${encodeURIComponent(token)}`);
+    expect(preview.body).toEqual({
+      workshop_title: 'Co-run',
+      invited_by: 'Fay',
+      email: other.email,
+      state: 'pending',
+      role: 'facilitator',
+    });
+
+    expect((await accept(token, other)).body).toEqual({ workshop_id: w.id });
+    expect(await roleIn(w.id, other.id)).toBe('facilitator');
+    const opened = await fetch(`${t.url}/v1/workshops/${w.id}`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    expect(opened.headers.get('x-workshop-role')).toBe('facilitator');
+    // Facilitating at once: the new co-facilitator invites in turn.
+    expect((await inviteAs(w.id, 'next@example.test', other)).status).toBe(201);
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body[0]).toEqual({
+      id,
+      email: other.email,
+      state: 'accepted',
+      role: 'facilitator',
+    });
+
+    const log = await eventLog(t, w.id);
+    const changeOf = (action: string) => log.find((e) => e.action === action)?.change as Record<string, unknown>;
+    expect(log.map((e) => e.action)).toEqual(['addInvitation', 'addMember', 'updateInvitation', 'addInvitation']);
+    expect(changeOf('addInvitation')).toEqual({
+      invitation: { id, email: other.email, state: 'pending', role: 'facilitator' },
+    });
+    expect(changeOf('addMember')).toMatchObject({ member: { user_id: other.id, role: 'facilitator' } });
+    expect(changeOf('updateInvitation')).toMatchObject({
+      invitation: { id, state: 'accepted', role: 'facilitator' },
+      changes: { state: ['pending', 'accepted'] },
+    });
+  });
+
+  it('invite as participants by default and when asked, and refuse any other role with a 400, changing nothing', async () => {
+    const w = await seedWorkshopWith(t, fay, []);
+    expect((await inviteAs(w.id, 'plain@example.test')).body[0]?.role).toBe('participant');
+    expect((await inviteAs(w.id, 'asked@example.test', fay, 'participant')).body[0]?.role).toBe('participant');
+    const before = (await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body;
+    const mails = async () => (await t.rows(sql`SELECT id FROM outbox`)).length;
+    const mailed = await mails();
+
+    const send = (body: unknown) => t.request('POST', path(w.id), { token: fay.token, body });
+    const base = { emails: 'refused@example.test', content: 'Come' };
+    await expectFieldsRefused(send, [
+      [{ ...base, role: 'admin' }, 'role'],
+      [{ ...base, role: 'Facilitator' }, 'role'],
+      [{ ...base, role: 'guest' }, 'role'],
+      [{ ...base, role: 1 }, 'role'],
+      [{ ...base, role: null }, 'role'],
+    ]);
+    // The contract's error shape, and nothing else.
+    const refused = await send({ ...base, role: 'owner' });
+    expect(Object.keys(refused.body as object)).toEqual(['error']);
+    expect(errorOf(refused)).toEqual({
+      code: 'invalid_request',
+      message: expect.any(String),
+      details: [{ path: 'role', message: 'Expected participant or facilitator.' }],
+    });
+    // A bad role refuses the whole request, the pending invitations of its addresses untouched.
+    expectError(await inviteAs(w.id, 'plain@example.test', fay, 'boss'), 400, 'invalid_request');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(before);
+    expect(await mails()).toBe(mailed);
+    // Only facilitators invite, as participants or co-facilitators.
+    const member = await seedWorkshopWith(t, fay, [pat]);
+    expectError(await inviteAs(member.id, 'x@example.test', pat, 'facilitator'), 403, 'forbidden');
+  });
+
+  it('send a pending invitation again with the role asked now, and keep it on a resend', async () => {
+    const w = await seedWorkshopWith(t, fay, []);
+    const [first] = (await inviteAs(w.id, 'change@example.test')).body;
+    const [again] = (await inviteAs(w.id, 'change@example.test', fay, 'facilitator')).body;
+    expect(again).toEqual({ ...first, role: 'facilitator' });
+    expect((await mailedLink('change@example.test')).mail.subject).toContain('as a co-facilitator');
+    expect((await t.request('POST', `${path(w.id)}/${first!.id}/resend`, { token: fay.token })).status).toBe(204);
+    expect((await mailedLink('change@example.test')).mail.subject).toContain('as a co-facilitator');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual([again]);
+    const updates = (await eventLog(t, w.id)).filter((e) => e.action === 'updateInvitation');
+    expect(updates.map((e) => Object.keys((e.change as { changes: object }).changes))).toEqual([
+      ['sent_at', 'role'],
+      ['sent_at'],
+    ]);
+    expect((updates[0]!.change as { changes: Record<string, unknown> }).changes.role).toEqual([
+      'participant',
+      'facilitator',
+    ]);
+  });
+
+  it('make a participant who accepts an invitation to facilitate a facilitator, and leave facilitators as they are', async () => {
+    const w = await seedWorkshopWith(t, fay, []);
+    await inviteAs(w.id, other.email, fay, 'facilitator');
+    await inviteAs(w.id, guest.email);
+    const { access_code } = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${w.id}/access_code`, { token: fay.token })
+    ).body;
+    // Both joined with the code meanwhile, as participants.
+    for (const user of [other, guest]) {
+      const joined = await t.request('POST', '/v1/workshops/join', { token: user.token, body: { access_code } });
+      expect(joined.status).toBe(200);
+    }
+    expect((await accept((await mailedLink(other.email)).token, other)).status).toBe(200);
+    expect(await roleIn(w.id, other.id)).toBe('facilitator');
+    const promoted = (await eventLog(t, w.id)).find((e) => e.action === 'updateMember');
+    expect(promoted?.change).toMatchObject({
+      member: { user_id: other.id, role: 'facilitator' },
+      changes: { role: ['participant', 'facilitator'] },
+    });
+    // A participant invitation changes no one's role: the participant stays one, a facilitator too.
+    expect((await accept((await mailedLink(guest.email)).token, guest)).status).toBe(200);
+    expect(await roleIn(w.id, guest.id)).toBe('participant');
+    await inviteAs(w.id, 'fay-again@example.test');
+    expect((await accept((await mailedLink('fay-again@example.test')).token, fay)).status).toBe(200);
+    expect(await roleIn(w.id, fay.id)).toBe('facilitator');
+  });
+
+  it('keep guests from accepting an invitation to facilitate: the link stays unused', async () => {
+    const w = await seedWorkshopWith(t, fay, []);
+    await inviteAs(w.id, 'for-a-guest@example.test', fay, 'facilitator');
+    const { token } = await mailedLink('for-a-guest@example.test');
+    const { access_code } = (
+      await t.request<{ access_code: string }>('GET', `/v1/workshops/${w.id}/access_code`, { token: fay.token })
+    ).body;
+    const joined = await t.request<{ token: string; user: { id: string } }>('POST', '/v1/workshops/join/guest', {
+      body: { access_code, name: 'Gus' },
+    });
+    expectError(
+      await t.request('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, { token: joined.body.token }),
+      403,
+      'forbidden',
+    );
+    expect(await roleIn(w.id, joined.body.user.id)).toBe('participant');
+    expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body[0]?.state).toBe(
+      'pending',
+    );
   });
 
   it('resend replaces the link, and delete kills it', async () => {
@@ -139,7 +306,7 @@ describe('invitations', () => {
     expect(full).toMatchObject({
       seq: 1,
       workshop_id: w.id,
-      change: { invitation: { email: 'live@example.test', state: 'pending' } },
+      change: { invitation: { email: 'live@example.test', state: 'pending', role: 'participant' } },
     });
     expect(await participantSocket.next('workshop:event', (p) => p.action === 'addInvitation')).toEqual({
       seq: 1,
@@ -161,7 +328,7 @@ describe('invitations', () => {
 });
 
 describe('invitations and the attendee limit', () => {
-  it('refuse an acceptance past the owner’s plan', async () => {
+  it('refuse a participant’s acceptance past the owner’s plan, not a co-facilitator’s', async () => {
     const small = await startTestServer({
       plans: { free: { name: 'free', workshops_max_attendees: 1 }, team: { name: 'team', workshops_max_attendees: 1 } },
     });
@@ -172,7 +339,12 @@ describe('invitations and the attendee limit', () => {
         });
         return res.body.token;
       };
-      const [owner, first, second] = [await signup('owner'), await signup('first'), await signup('second')];
+      const [owner, first, second, third] = [
+        await signup('owner'),
+        await signup('first'),
+        await signup('second'),
+        await signup('third'),
+      ];
       const w = (
         await small.request<WorkshopOutput>('POST', '/v1/workshops', { token: owner, body: { title: 'Small' } })
       ).body;
@@ -195,6 +367,15 @@ describe('invitations and the attendee limit', () => {
         409,
         'attendee_limit_reached',
       );
+      // Facilitators are not attendees: an invitation to co-facilitate is accepted past the limit.
+      await small.request('POST', path(w.id), {
+        token: owner,
+        body: { emails: 'third@limit.test', content: 'Run it with me', role: 'facilitator' },
+      });
+      expect(
+        (await small.request('POST', `/v1/invitations/${await tokenFor('third@limit.test')}/accept`, { token: third }))
+          .status,
+      ).toBe(200);
     } finally {
       await small.close();
     }

@@ -52,6 +52,7 @@ describe('steps: create and read', () => {
       instructions: '',
       prefs: DEFAULT_PREFS,
       view: DEFAULT_VIEW,
+      has_illustration: false,
     });
     const second = await addStep(w.id, { name: 'Vote', instructions: 'Spend your points.' });
     expect(second.position).toBe(1);

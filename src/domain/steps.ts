@@ -23,6 +23,11 @@ export const StepOutput = v.object({
   instructions: v.string(),
   prefs: PrefsOutput,
   view: ViewOutput,
+  /**
+   * Whether the step has an illustration: without one, `GET …/illustration` answers 404, so a page
+   * reads it only when this says so (docs/api.md#canvas-and-illustrations-known-before-asking).
+   */
+  has_illustration: v.boolean(),
 });
 export type StepOutput = v.InferOutput<typeof StepOutput>;
 
@@ -38,9 +43,9 @@ export interface StepFields {
 
 /**
  * The API's face of a step: its own routes and the workshop's changes (a step made current, a view
- * cleared) show it alike.
+ * cleared) show it alike. `illustrated`: whether it has an illustration (stored apart from the step).
  */
-export function toStep(row: StepFields): StepOutput {
+export function toStep(row: StepFields, illustrated: boolean): StepOutput {
   return {
     id: row.id,
     position: row.position,
@@ -49,5 +54,6 @@ export function toStep(row: StepFields): StepOutput {
     // Stored documents are completed with the defaults, so a member added later always has a value.
     prefs: mergePrefs(DEFAULT_PREFS, row.prefs),
     view: mergeView(DEFAULT_VIEW, row.view),
+    has_illustration: illustrated,
   };
 }

@@ -72,6 +72,11 @@ export const WorkshopOutput = v.object({
   cards_visible: v.picklist(['all', 'own']),
   /** The current step's `authors` (docs/api.md#private-writing-and-anonymous-authors), `shown` with no current step. */
   authors: AuthorVisibilityOutput,
+  /**
+   * Whether the workshop has a canvas: without one, `GET …/canvas` answers 404, so a page reads it
+   * only when this says so (docs/api.md#canvas-and-illustrations-known-before-asking).
+   */
+  has_canvas: v.boolean(),
   public_url: v.string(),
 });
 export type WorkshopOutput = v.InferOutput<typeof WorkshopOutput>;

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { createClient, type WorkshopClient } from '../../client-sdk/src/index';
 import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
 import { disposedAfterEach } from './cast';
@@ -26,6 +27,20 @@ export async function sdkWorkshop(facilitator: WorkshopClient, participants: Wor
   const { access_code } = await facilitator.get('/v1/workshops/{workshop_id}/access_code', inWorkshop);
   for (const participant of participants) await participant.post('/v1/workshops/join', { body: { access_code } });
   return { workshop, id: workshop.id, inWorkshop };
+}
+
+/** A small PNG uploaded through the SDK and made the step's illustration; answers the illustration. */
+export async function sdkIllustrate(api: WorkshopClient, workshopId: string, stepId: string) {
+  const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
+  const image = await api.post('/v1/uploads', {
+    body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) },
+  });
+  return api.post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
+    params: { path: { workshop_id: workshopId, step_id: stepId } },
+    body: { name: 'sunrise.png', blob: { key: image.key, container: image.container } },
+  });
 }
 
 /**

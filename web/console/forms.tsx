@@ -197,3 +197,30 @@ export function SubmitRow(props: { action: Action; label: string; status: string
     </>
   );
 }
+
+/** One choice among a few, as radio buttons (every option visible, each with its own label). */
+export function Radios<T extends string>(props: {
+  legend: string;
+  name: string;
+  options: ReadonlyArray<readonly [T, string]>;
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset class="radios">
+      <legend>{props.legend}</legend>
+      {props.options.map(([value, label]) => (
+        <label class="choice" key={value}>
+          <input
+            type="radio"
+            name={props.name}
+            value={value}
+            checked={props.value === value}
+            onChange={() => props.onChange(value)}
+          />
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}

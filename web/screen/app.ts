@@ -5,7 +5,7 @@
  */
 import { ApiError, createClient } from 'workshop-sdk';
 import { openCanvas, type WorkshopCanvas } from 'workshop-sdk/canvas';
-import { openWorkshop, timerRemainingMs, type LiveWorkshop } from 'workshop-sdk/live';
+import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from 'workshop-sdk/live';
 import { boardOf, scoresVisible, screenView, votingOpen } from '../shared/board';
 import { codeText, joinAddress } from '../shared/invite';
 import { Authors } from './authors';
@@ -89,9 +89,9 @@ async function open(token: string): Promise<void> {
 /**
  * While people may join from a phone (the workshop runs and takes guests: the participant page
  * joins as a guest), a facilitator's screen shows the join address, a QR code of the workshop's
- * join link, and the code. Both are the facilitators' to read: a participant's screen gets a 403
- * and shows no invitation. They are read again when the workshop runs again after an archive, as
- * reopening may draw a new code (and so a new link).
+ * join link, and the code. Both are the facilitators' to read: a participant's screen asks for
+ * neither and shows no invitation. They are read again when the workshop runs again after an
+ * archive, as reopening may draw a new code (and so a new link).
  */
 function invite(live: LiveWorkshop): void {
   let code: string | null = null;
@@ -122,7 +122,7 @@ function invite(live: LiveWorkshop): void {
     byId('invite-code').textContent = codeText(code!);
   };
   live.subscribe((state) => {
-    const now = state.workshop.state !== 'archived' && state.workshop.allow_guests;
+    const now = state.workshop.state !== 'archived' && state.workshop.allow_guests && facilitates(state);
     if (now === running) return;
     running = now;
     if (running) void read();
@@ -136,15 +136,23 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   let drawScheduled = false;
   let wasLive = false;
   let ended = false;
-  const authors = new Authors(api, workshopId, () => schedule());
+  const authors = new Authors(
+    api,
+    workshopId,
+    () => schedule(),
+    () => facilitates(live.state),
+  );
 
-  const readBackground = () =>
-    api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
+  // Asked only when the workshop has a canvas (`has_canvas`, which the live state keeps current).
+  const readBackground = () => {
+    if (!live.state.workshop.has_canvas) return setBackground(null);
+    return api.get('/v1/workshops/{workshop_id}/canvas', { params: { path: { workshop_id: workshopId } } }).then(
       (found) => setBackground(found.background),
       (err: unknown) => {
         if (err instanceof ApiError && err.status === 404) setBackground(null);
       },
     );
+  };
   const setBackground = (next: typeof background) => {
     background = next;
     schedule();
@@ -154,9 +162,7 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     drawScheduled = false;
     const { state } = live;
     if (state.status === 'closed') return closed(state.error);
-    // Facilitators get each participant's progress with the counts; participants get the counts only.
-    const facilitating = state.participation.users !== undefined;
-    const { view, following } = screenView(state, facilitating);
+    const { view, following } = screenView(state, facilitates(state));
     // A step that shows votes again has the live state read the cards again (a participant's
     // carried only their own votes), so the scores shown are everyone's once that answer is in.
     const scoresShown = scoresVisible(state);
@@ -230,3 +236,12 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
 }
 
 void takeToken().then((token) => (token ? open(token) : showSignIn()));
+
+/**
+ * Whether the screen's reader acts as a facilitator: only facilitators get each participant's
+ * progress with the counts. What only they may read (the access code, the member list) is asked
+ * for on their screens alone, so a participant's screen gets no refusal.
+ */
+function facilitates(state: WorkshopState): boolean {
+  return state.participation.users !== undefined;
+}

@@ -3,8 +3,9 @@ import { ApiError, type Card, type WorkshopClient } from 'workshop-sdk';
 /*
  * Who wrote the cards on the screen. Cards carry their author's id only; names and roles come from
  * the workshop's member list, which facilitators may read (the screen is theirs to show). Another
- * reader's screen names nobody. A card written while the step hid authors shows no name, even to a
- * facilitator who may know it: the screen is what the whole room sees.
+ * reader's screen names nobody, and does not ask for the list. A card written while the step hid
+ * authors shows no name, even to a facilitator who may know it: the screen is what the whole room
+ * sees.
  */
 
 /** The least time between two readings of the member list (a guest joining is a new name). */
@@ -29,13 +30,15 @@ export class Authors {
     private readonly api: WorkshopClient,
     private readonly workshopId: string,
     private readonly changed: () => void,
+    /** Whether the reader acts as a facilitator as far as the live state knows: others are not asked about. */
+    private readonly facilitating: () => boolean,
   ) {
     void this.readMe();
   }
 
   /** The name to show with `card`, or null: no name when the author is hidden, or not known (yet). */
   nameOf(card: Pick<Card, 'user_id' | 'author_visibility'>): string | null {
-    if (card.user_id === null || card.author_visibility !== 'shown' || this.reader === 'other') return null;
+    if (card.user_id === null || card.author_visibility !== 'shown' || this.otherReader()) return null;
     this.lookUp(card.user_id);
     return this.names.get(card.user_id) ?? null;
   }
@@ -51,7 +54,7 @@ export class Authors {
     if (author === null) return false;
     // A participant is sent nothing of other participants' cards while a step is private: any
     // card not their own is one the server shows every participant.
-    if (this.reader === 'other') return this.me !== null && author !== this.me;
+    if (this.otherReader()) return this.me !== null && author !== this.me;
     this.lookUp(author);
     // The reader's own cards count too: an organization's admin acts as a facilitator without
     // being in the member list. Other such admins the screen cannot tell (an organization's member
@@ -72,8 +75,13 @@ export class Authors {
     this.read();
   }
 
+  /** A reader who is no facilitator: told by the live state, or by the member list's refusal. */
+  private otherReader(): boolean {
+    return this.reader === 'other' || !this.facilitating();
+  }
+
   private read(): void {
-    if (this.reading || (this.waiting.size === 0 && !this.stale)) return;
+    if (this.otherReader() || this.reading || (this.waiting.size === 0 && !this.stale)) return;
     const wait = this.lastRead + READ_EVERY_MS - Date.now();
     this.reading = true;
     setTimeout(() => void this.readNow(), Math.max(0, wait));

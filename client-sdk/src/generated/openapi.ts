@@ -228,7 +228,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What an invitation link is for: the workshop, who invited, the address invited */
+        /** What an invitation link is for: the workshop, who invited, the address invited, the role */
         get: operations["getV1InvitationsByToken"];
         put?: never;
         post?: never;
@@ -1494,7 +1494,7 @@ export interface paths {
         /** List the invitations of a workshop */
         get: operations["getV1WorkshopsByWorkshopIdInvitations"];
         put?: never;
-        /** Invite e-mail addresses (comma-separated); each gets a mail with a one-time link */
+        /** Invite e-mail addresses (comma-separated) as participants or, with `role: facilitator`, co-facilitators; each gets a mail with a one-time link */
         post: operations["postV1WorkshopsByWorkshopIdInvitations"];
         delete?: never;
         options?: never;
@@ -1545,7 +1545,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation: the caller becomes a participant */
+        /** Accept an invitation: the caller becomes a member with the invitation's role */
         post: operations["postV1InvitationsByTokenAccept"];
         delete?: never;
         options?: never;
@@ -2729,6 +2729,7 @@ export interface operations {
                             cards_visible: "all" | "own";
                             /** @enum {string} */
                             authors: "shown" | "hidden_from_participants" | "hidden";
+                            has_canvas: boolean;
                             public_url: string;
                         };
                     };
@@ -2846,6 +2847,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     };
                 };
             };
@@ -7844,6 +7847,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     }[];
                 };
@@ -7993,6 +7997,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8214,6 +8219,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8405,6 +8411,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     }[];
                 };
@@ -8587,6 +8594,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8773,6 +8781,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -8955,6 +8964,7 @@ export interface operations {
                         cards_visible: "all" | "own";
                         /** @enum {string} */
                         authors: "shown" | "hidden_from_participants" | "hidden";
+                        has_canvas: boolean;
                         public_url: string;
                     };
                 };
@@ -10158,6 +10168,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     }[];
                 };
             };
@@ -10323,6 +10334,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
@@ -10485,6 +10497,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
@@ -10651,6 +10664,7 @@ export interface operations {
                             /** @enum {string} */
                             card_author: "all" | "active" | "other";
                         };
+                        has_illustration: boolean;
                     };
                 };
             };
@@ -15952,6 +15966,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     }[];
                 };
             };
@@ -16023,6 +16039,11 @@ export interface operations {
                 "application/json": {
                     emails: string;
                     content: string;
+                    /**
+                     * @default participant
+                     * @enum {string}
+                     */
+                    role?: "participant" | "facilitator";
                 };
             };
         };
@@ -16040,6 +16061,8 @@ export interface operations {
                         email: string;
                         /** @enum {string} */
                         state: "pending" | "accepted";
+                        /** @enum {string} */
+                        role: "participant" | "facilitator";
                     }[];
                 };
             };

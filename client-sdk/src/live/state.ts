@@ -1,6 +1,7 @@
 import type { ApiError } from '../errors.js';
 import type { PresenceUser, ServerToClientEvents } from '../generated/events.js';
 import type { Card, Participation, Step, Timer, View, Workshop } from '../resources.js';
+import { moved, ordered, placed, without } from './cards.js';
 
 /**
  * `connecting` until the first load is done; `live` while joined; `reconnecting` after the
@@ -128,6 +129,13 @@ const REDUCERS: Reducers = {
   'workshop:event': (state, { action, change }) => {
     if (action === 'moveCards' && change)
       return { ...state, cards: moved(state.cards, change.placements as Record<string, { position: number }>) };
+    // Whether there is a canvas, and which steps have an illustration: what pages read before asking for them.
+    if (action === 'addCanvas' || action === 'removeCanvas')
+      return { ...state, workshop: { ...state.workshop, has_canvas: action === 'addCanvas' } };
+    if (action === 'addIllustration' || action === 'removeIllustration') {
+      const stepId = (change?.illustration as { step_id?: unknown } | undefined)?.step_id;
+      return illustrated(state, stepId, action === 'addIllustration');
+    }
     const step = change?.step as Step | undefined;
     if (!step) return state;
     if (action === 'removeStep') return { ...state, steps: state.steps.filter((kept) => kept.id !== step.id) };
@@ -189,6 +197,12 @@ function withStep(steps: readonly Step[], step: Step): Step[] {
   return byPosition([...steps.filter((kept) => kept.id !== step.id), step]);
 }
 
+/** The state with the step `stepId`'s `has_illustration` set, in the agenda and as the current step. */
+function illustrated(state: WorkshopState, stepId: unknown, has: boolean): WorkshopState {
+  const mark = (step: Step) => (step.id === stepId ? { ...step, has_illustration: has } : step);
+  return { ...state, steps: state.steps.map(mark), step: state.step && mark(state.step) };
+}
+
 /** The workshop's `cards_visible` and `authors` while `step` is the current one. */
 function stepPrivacy(step: Step | null): Pick<Workshop, 'cards_visible' | 'authors'> {
   return { cards_visible: step?.prefs.cards_visible ?? 'all', authors: step?.prefs.authors ?? 'shown' };
@@ -204,96 +218,4 @@ export function timerRemainingMs(state: Pick<WorkshopState, 'timer' | 'clockOffs
 function clockOffset(timer: Timer, now: number): number {
   const serverTime = Date.parse(timer.server_time);
   return Number.isNaN(serverTime) ? 0 : serverTime - now;
-}
-
-/** Cards in the REST list's order: clusters by position, each followed by its ideas by position. */
-export function ordered(cards: Card[]): Card[] {
-  const byPosition = (a: Card, b: Card) => a.position - b.position;
-  const ideas = new Map<string, Card[]>();
-  for (const card of cards) {
-    if (card.parent === null) continue;
-    const stack = ideas.get(card.parent);
-    if (stack) stack.push(card);
-    else ideas.set(card.parent, [card]);
-  }
-  const result: Card[] = [];
-  for (const cluster of cards.filter((card) => card.parent === null).sort(byPosition)) {
-    result.push(cluster, ...(ideas.get(cluster.id) ?? []).sort(byPosition));
-  }
-  return result;
-}
-
-/**
- * Puts a card at its position among its siblings, moving the siblings as the server does: those
- * after the place it left one down, those from the place it joined one up (events name only the
- * card that moved, not its siblings). Positions stay the server's, so a reader who sees part of a
- * stack (a private step) keeps the gaps of the cards they do not see.
- */
-function placed(cards: Card[], card: Card): Card[] {
-  const index = cards.findIndex((c) => c.id === card.id);
-  const previous = index >= 0 ? cards[index] : undefined;
-  // The common changes touch one stack of an ordered list: an edit in place, or an idea joining a
-  // cluster's stack. Done in one pass, they keep a live list of a thousand ideas cheap on a phone.
-  if (previous && previous.parent === card.parent && previous.position === card.position) {
-    const edited = cards.slice();
-    edited[index] = card;
-    return edited;
-  }
-  const at = Math.max(card.position, 0);
-  if (!previous && card.parent !== null) {
-    const withIdea = withNewIdea(cards, { ...card, position: at });
-    if (withIdea) return withIdea;
-  }
-  const moved = cards.flatMap((c) => {
-    if (c.id === card.id) return [];
-    let position = c.position;
-    if (previous && c.parent === previous.parent && position > previous.position) position -= 1;
-    if (c.parent === card.parent && position >= at) position += 1;
-    return [position === c.position ? c : { ...c, position }];
-  });
-  return ordered([...moved, { ...card, position: at }]);
-}
-
-/**
- * `cards` (ordered) with a new idea put into its cluster's stack before the first sibling at or
- * after its position, those siblings one up; null when its cluster is not in the list (`ordered`
- * leaves such an idea out).
- */
-function withNewIdea(cards: Card[], idea: Card): Card[] | null {
-  const cluster = cards.findIndex((c) => c.id === idea.parent);
-  if (cluster < 0) return null;
-  const result = cards.slice(0, cluster + 1);
-  let next = cluster + 1;
-  let inserted = false;
-  for (; next < cards.length && cards[next]!.parent === idea.parent; next++) {
-    const sibling = cards[next]!;
-    if (sibling.position < idea.position) {
-      result.push(sibling);
-      continue;
-    }
-    if (!inserted) result.push(idea);
-    inserted = true;
-    result.push({ ...sibling, position: sibling.position + 1 });
-  }
-  if (!inserted) result.push(idea);
-  for (; next < cards.length; next++) result.push(cards[next]!);
-  return result;
-}
-
-/** The cards without those removed, each sibling after a removed one one down per removed card before it. */
-function without(cards: Card[], ids: Set<string>): Card[] {
-  const removed = cards.filter((card) => ids.has(card.id));
-  const left = cards.flatMap((card) => {
-    if (ids.has(card.id)) return [];
-    const before = removed.filter((gone) => gone.parent === card.parent && gone.position < card.position).length;
-    return [before === 0 ? card : { ...card, position: card.position - before }];
-  });
-  return ordered(left);
-}
-
-/** Positions from a canvas move: the server's values for every card the move renumbered. */
-function moved(cards: Card[], placements: Record<string, { position: number }>): Card[] {
-  return ordered(
-    cards.map((card) => (placements[card.id] ? { ...card, position: placements[card.id]!.position } : card)),
-  );
 }

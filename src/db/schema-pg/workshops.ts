@@ -151,6 +151,9 @@ export const invitations = pgTable(
     state: text('state', { enum: ['pending', 'accepted'] })
       .notNull()
       .default('pending'),
+    role: text('role', { enum: ['facilitator', 'participant'] })
+      .notNull()
+      .default('participant'),
     tokenHash: text('token_hash').notNull(),
     content: text('content').notNull(),
     invitedBy: text('invited_by')

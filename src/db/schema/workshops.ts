@@ -159,6 +159,10 @@ export const invitations = sqliteTable(
     state: text('state', { enum: ['pending', 'accepted'] })
       .notNull()
       .default('pending'),
+    /** The role the invitee gets on accepting (docs/api.md#invitations). */
+    role: text('role', { enum: ['facilitator', 'participant'] })
+      .notNull()
+      .default('participant'),
     tokenHash: text('token_hash').notNull(),
     content: text('content').notNull(),
     invitedBy: text('invited_by')

@@ -1,5 +1,5 @@
 import { AppError, forbidden } from '../../http/errors';
-import type { Action, WorkshopAccess } from '../../domain/permissions';
+import type { Action, WorkshopAccess, WorkshopRole } from '../../domain/permissions';
 
 /*
  * Who may do what in a workshop (docs/api.md#who-may-do-what), in one place: the participant rights a step grants
@@ -40,6 +40,18 @@ function refusal(access: WorkshopAccess, action: Action, options: { allowArchive
   }
   return null;
 }
+
+/**
+ * Whether this user may hold `role` in a workshop: a guest takes part as a participant only
+ * (docs/api.md#guests), whether promoted or invited, until they sign up.
+ */
+export function mayHoldRole(user: { guest: boolean }, role: WorkshopRole): boolean {
+  return role === 'participant' || !user.guest;
+}
+
+/** What a refusal of `mayHoldRole` says. */
+export const GUEST_ROLE_REFUSAL =
+  'A guest takes part as a participant; they can be made a facilitator once they sign up.';
 
 export function isFacilitator(access: WorkshopAccess): boolean {
   return access.role === 'facilitator';

@@ -40,7 +40,7 @@ export async function pendingInvitationTo(
 
 export async function insertInvitation(
   tx: Db,
-  values: { workshopId: string; email: string; tokenHash: string; content: string; invitedBy: string },
+  values: Pick<InvitationRow, 'workshopId' | 'email' | 'role' | 'tokenHash' | 'content' | 'invitedBy'>,
 ): Promise<InvitationRow> {
   const { invitations } = tablesOf(tx);
   const [row] = await tx.insert(invitations).values(values).returning();
@@ -77,17 +77,16 @@ export async function markInvitationAccepted(tx: Db, invitationId: string, userI
   return after!;
 }
 
-/** A new link (its token's hash) and text for the invitation. */
+/** A new link (its token's hash), text and role for the invitation. */
 export async function replaceInvitationToken(
   tx: Db,
   invitationId: string,
-  tokenHash: string,
-  content: string,
+  fields: Pick<InvitationRow, 'tokenHash' | 'content' | 'role'>,
 ): Promise<InvitationRow> {
   const { invitations } = tablesOf(tx);
   const [after] = await tx
     .update(invitations)
-    .set({ tokenHash, content, updatedAt: nowIso() })
+    .set({ ...fields, updatedAt: nowIso() })
     .where(eq(invitations.id, invitationId))
     .returning();
   return after!;

@@ -37,7 +37,8 @@ export function invitationsRoutes(deps: AppDeps) {
       path,
       doc({
         tag,
-        summary: 'Invite e-mail addresses (comma-separated); each gets a mail with a one-time link',
+        summary:
+          'Invite e-mail addresses (comma-separated) as participants or, with `role: facilitator`, co-facilitators; each gets a mail with a one-time link',
         status: 201,
         response: v.array(InvitationOutput),
         errors: {
@@ -77,7 +78,7 @@ export function invitationsRoutes(deps: AppDeps) {
       '/invitations/:token/accept',
       doc({
         tag,
-        summary: 'Accept an invitation: the caller becomes a participant',
+        summary: "Accept an invitation: the caller becomes a member with the invitation's role",
         response: AcceptedOutput,
         errors: {
           404: 'No invitation has this link (deleted, or sent again since)',
@@ -94,7 +95,7 @@ export function invitationPreviewRoutes(deps: AppDeps) {
     '/invitations/:token',
     doc({
       tag,
-      summary: 'What an invitation link is for: the workshop, who invited, the address invited',
+      summary: 'What an invitation link is for: the workshop, who invited, the address invited, the role',
       response: InvitationPreviewOutput,
       auth: false,
       errors: { 404: 'No invitation has this link (deleted, or sent again since)' },

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { InvitationOutput } from '../../domain/invitations';
+import { InvitationOutput, InvitationRole } from '../../domain/invitations';
 import type { Schema } from '../../db/database';
 import { EmailInput } from '../../domain/users';
 
 export type InvitationRow = Schema['invitations']['$inferSelect'];
 
 export function toInvitation(row: InvitationRow): InvitationOutput {
-  return { id: row.id, email: row.email, state: row.state };
+  return { id: row.id, email: row.email, state: row.state, role: row.role };
 }
 
 /** At most this many addresses per request. */
@@ -38,16 +38,22 @@ export const InviteInput = v.object({
     ),
   ),
   content: v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(5_000)),
+  /** What accepting makes the invitee: a participant unless said, or a co-facilitator. */
+  role: v.optional(v.picklist(InvitationRole.options, 'Expected participant or facilitator.'), 'participant'),
 });
 export type InviteInput = v.InferOutput<typeof InviteInput>;
 
 export const AcceptedOutput = v.object({ workshop_id: v.string() });
 
-/** What an invitation's link shows before it is accepted: the workshop, who invited, and to which address. */
+/**
+ * What an invitation's link shows before it is accepted: the workshop, who invited, to which
+ * address, and the role accepting gives.
+ */
 export const InvitationPreviewOutput = v.object({
   workshop_title: v.string(),
   invited_by: v.string(),
   email: v.string(),
   state: v.picklist(['pending', 'accepted']),
+  role: InvitationRole,
 });
 export type InvitationPreviewOutput = v.InferOutput<typeof InvitationPreviewOutput>;

@@ -9,7 +9,7 @@ import { writeWorkshop } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
-import { admitParticipant } from '../workshops/join';
+import { admitMember } from '../workshops/join';
 import { findWorkshop } from '../workshops/repo';
 import {
   deleteInvitationRow,
@@ -29,7 +29,8 @@ import type { InvitationOutput } from '../../domain/invitations';
 /*
  * Invitations (spec: Invitations; docs/api.md#invitations): facilitators invite addresses; each gets a mail
  * with a one-time link `${PUBLIC_URL}/invitations/<token>`; whoever opens it signed in becomes a
- * participant. Only the token's hash is stored; sending again replaces it (the old link dies).
+ * member with the invitation's role (a participant, or a co-facilitator). Only the token's hash is
+ * stored; sending again replaces it (the old link dies).
  */
 
 export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: string): Promise<InvitationOutput[]> {
@@ -38,7 +39,10 @@ export async function listInvitations(deps: AppDeps, user: UserRow, workshopId: 
   return (await invitationsOf(db, workshopId)).map(toInvitation);
 }
 
-/** Invites each address: a new pending invitation, or the pending one sent again with a new link. */
+/**
+ * Invites each address with `input.role`: a new pending invitation, or the pending one sent again
+ * with a new link, the new text and the role asked now.
+ */
 export function invite(
   deps: AppDeps,
   user: UserRow,
@@ -56,13 +60,14 @@ export function invite(
     for (const email of input.emails) {
       const pending = await pendingInvitationTo(tx, workshopId, email);
       if (pending) {
-        sent.push(await sendAgain(deps, tx, changes, access.workshop, user, pending, input.content));
+        sent.push(await sendAgain(deps, tx, changes, access.workshop, user, pending, input));
         continue;
       }
       const token = newToken();
       const row = await insertInvitation(tx, {
         workshopId,
         email,
+        role: input.role,
         tokenHash: hashToken(token),
         content: input.content,
         invitedBy: user.id,
@@ -88,7 +93,7 @@ export async function resendInvitation(
     authorize(access, 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was accepted already.');
-    await sendAgain(deps, tx, changes, access.workshop, user, row, row.content);
+    await sendAgain(deps, tx, changes, access.workshop, user, row, row);
   });
 }
 
@@ -114,8 +119,8 @@ export async function deleteInvitation(
 
 /**
  * GET /v1/invitations/:token: what the link's page says before anyone signs in (the link is the
- * proof, as for accepting): the workshop's title, who invited, the address invited. A deleted or
- * replaced link is a 404.
+ * proof, as for accepting): the workshop's title, who invited, the address invited, the role. A
+ * deleted or replaced link is a 404.
  */
 export async function previewInvitation(deps: AppDeps, token: string): Promise<InvitationPreviewOutput> {
   const { db } = deps.database;
@@ -123,13 +128,20 @@ export async function previewInvitation(deps: AppDeps, token: string): Promise<I
   const workshop = row && (await findWorkshop(db, row.workshopId));
   if (!row || !workshop) throw notFound('Invitation');
   const sender = await findUser(db, row.invitedBy);
-  return { workshop_title: workshop.title, invited_by: sender?.name ?? '', email: row.email, state: row.state };
+  return {
+    workshop_title: workshop.title,
+    invited_by: sender?.name ?? '',
+    email: row.email,
+    state: row.state,
+    role: row.role,
+  };
 }
 
 /**
- * POST /v1/invitations/:token/accept: the caller becomes a participant (whatever address they
- * signed up with: the link is the proof). A used link answers 409 `invitation_used`, a deleted or
- * replaced one 404; the workshop's state and plan apply as for joining with the code.
+ * POST /v1/invitations/:token/accept: the caller becomes a member with the invitation's role
+ * (whatever address they signed up with: the link is the proof). A used link answers 409
+ * `invitation_used`, a deleted or replaced one 404; the workshop's state applies, and its plan to
+ * participants, as for joining with the code.
  */
 export async function acceptInvitation(deps: AppDeps, user: UserRow, token: string): Promise<{ workshop_id: string }> {
   const tokenHash = hashToken(token);
@@ -144,7 +156,7 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
     const workshop = await findWorkshop(tx, row.workshopId);
     if (!workshop) throw notFound('Invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
-    await admitParticipant(deps, tx, changes, workshop, user);
+    await admitMember(deps, tx, changes, workshop, user, row.role);
     const after = await markInvitationAccepted(tx, row.id, user.id);
     const invitation = toInvitation(after);
     changes.record({
@@ -170,17 +182,27 @@ async function sendAgain(
   workshop: WorkshopRow,
   sender: UserRow,
   row: InvitationRow,
-  content: string,
+  wanted: Pick<InvitationRow, 'content' | 'role'>,
 ): Promise<InvitationOutput> {
   const token = newToken();
-  const after = await replaceInvitationToken(tx, row.id, hashToken(token), content);
+  const after = await replaceInvitationToken(tx, row.id, {
+    tokenHash: hashToken(token),
+    content: wanted.content,
+    role: wanted.role,
+  });
   await mailInvitation(deps, tx, workshop, sender, after, token);
   const invitation = toInvitation(after);
   changes.record({
     workshopId: workshop.id,
     action: 'updateInvitation',
     userId: sender.id,
-    change: { invitation, changes: { sent_at: [row.updatedAt, after.updatedAt] } },
+    change: {
+      invitation,
+      changes: {
+        sent_at: [row.updatedAt, after.updatedAt],
+        ...(row.role === after.role ? {} : { role: [row.role, after.role] }),
+      },
+    },
   });
   return invitation;
 }
@@ -193,15 +215,16 @@ async function mailInvitation(
   row: InvitationRow,
   token: string,
 ): Promise<void> {
+  const asRole = row.role === 'facilitator' ? ' as a co-facilitator' : '';
   await queueMailFrom(
     tx,
     { id: sender.id, perDay: deps.config.invitationMailsPerDay },
     {
       to: row.email,
-      subject: `${sender.name} invites you to "${workshop.title}"`,
+      subject: `${sender.name} invites you to "${workshop.title}"${asRole}`,
       ...renderMail({
         greeting: 'Hello,',
-        paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}".`, row.content],
+        paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}"${asRole}.`, row.content],
         action: { label: 'Join the workshop', url: `${deps.config.publicUrl}/invitations/${token}` },
         footer: 'Sign in, or sign up with any address, to join. The link works once.',
       }),

@@ -10,7 +10,7 @@ import { loadAccess } from '../access/load';
 import type { Caller } from '../../domain/permissions';
 import { cardsVisibleMoved } from '../access/visibility';
 import { workshopForEvent } from '../workshops/output';
-import { assertViewReferences } from '../workshops/repo';
+import { assertViewReferences, illustratedStepIds } from '../workshops/repo';
 import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
@@ -31,13 +31,19 @@ export async function findStep(db: Db, workshopId: string, stepId: string): Prom
 export async function listSteps(deps: AppDeps, workshopId: string, caller: Caller): Promise<StepOutput[]> {
   const { db } = deps.database;
   await loadAccess(db, workshopId, caller);
-  return (await stepsOf(db, workshopId)).map(toStep);
+  const illustrated = await illustratedStepIds(db, workshopId);
+  return (await stepsOf(db, workshopId)).map((row) => toStep(row, illustrated.has(row.id)));
 }
 
 export async function getStep(deps: AppDeps, workshopId: string, caller: Caller, stepId: string): Promise<StepOutput> {
   const { db } = deps.database;
   await loadAccess(db, workshopId, caller);
-  return toStep(await findStep(db, workshopId, stepId));
+  return stepOutput(db, await findStep(db, workshopId, stepId));
+}
+
+/** The step as the API answers it, with whether it has an illustration. */
+async function stepOutput(db: Db, row: StepRow): Promise<StepOutput> {
+  return toStep(row, (await illustratedStepIds(db, row.workshopId)).has(row.id));
 }
 
 export function createStep(deps: AppDeps, workshopId: string, caller: Caller, input: StepInput): Promise<StepOutput> {
@@ -56,7 +62,7 @@ export function createStep(deps: AppDeps, workshopId: string, caller: Caller, in
       prefs: mergePrefs(DEFAULT_PREFS, input.prefs),
       view: mergeView(DEFAULT_VIEW, input.view),
     });
-    const step = toStep(row);
+    const step = toStep(row, false);
     changes.record({ workshopId, action: 'addStep', userId: caller.id, change: { step } });
     return step;
   });
@@ -77,7 +83,7 @@ export function updateStep(
     const access = await loadAccess(tx, workshopId, caller);
     authorize(access, 'facilitate');
     await assertViewReferences(tx, workshopId, input.view);
-    const before = toStep(await findStep(tx, workshopId, stepId));
+    const before = await stepOutput(tx, await findStep(tx, workshopId, stepId));
     const position =
       input.position === undefined
         ? before.position
@@ -100,7 +106,7 @@ export function updateStep(
       prefs: wanted.prefs,
       view: wanted.view,
     });
-    const step = toStep(row);
+    const step = toStep(row, before.has_illustration);
     // Editing the current step's prefs can reveal or hide cards as a step change does.
     const moved = access.workshop.currentStepId === stepId ? cardsVisibleMoved(before.prefs, step.prefs) : {};
     changes.record({ workshopId, action: 'updateStep', userId: caller.id, change: { step, changes: diff, ...moved } });
@@ -113,7 +119,7 @@ export async function deleteStep(deps: AppDeps, workshopId: string, caller: Call
   await writeWorkshop(deps, workshopId, async (tx, changes) => {
     const access = await loadAccess(tx, workshopId, caller);
     authorize(access, 'facilitate');
-    const step = toStep(await findStep(tx, workshopId, stepId));
+    const step = await stepOutput(tx, await findStep(tx, workshopId, stepId));
     await arrangeSteps(tx, workshopId, { remove: stepId });
     await deleteStepRow(tx, stepId);
     changes.record({ workshopId, action: 'removeStep', userId: caller.id, change: { step } });

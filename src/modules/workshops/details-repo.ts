@@ -37,6 +37,8 @@ const details = preparedPerDb((db: Db) => {
         stepPrefs: sql<
           string | null
         >`(select ${asText(sql.raw('st.prefs'))} from steps st where st.id = workshops.current_step_id)`,
+        // SQLite's 0 or 1, PostgreSQL's boolean (`sqlBoolean`).
+        hasCanvas: sql<unknown>`exists (select 1 from canvases cv where cv.workshop_id = workshops.id)`,
       })
       .from(workshops)
       .where(eq(workshops.id, sql.placeholder('workshopId'))),
@@ -59,9 +61,9 @@ const sectionQueries = preparedPerDb((db: Db) => {
 });
 
 /**
- * The JSON text of the workshop's owner, sections, criteria, ratings and current step's prefs
- * (undefined for a missing workshop). `ratingsOf`: 'all', '' for none, or the id of the only user
- * whose ratings are included; only ratings on cards by `cardAuthors` are.
+ * The JSON text of the workshop's owner, sections, criteria, ratings and current step's prefs, and
+ * whether it has a canvas (undefined for a missing workshop). `ratingsOf`: 'all', '' for none, or
+ * the id of the only user whose ratings are included; only ratings on cards by `cardAuthors` are.
  */
 export async function detailsRow(db: Db, workshopId: string, ratingsOf: string, cardAuthors: CardAuthors) {
   const [found] = await details(db).execute({

@@ -10,7 +10,7 @@ import { idempotencyKeys } from '../idempotency/middleware';
 import { issueToken } from '../auth/tokens';
 import { insertGuest } from '../users/repo';
 import { toUser } from '../users/schemas';
-import { admitParticipant, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } from './join';
+import { admitMember, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } from './join';
 import { workshopFor } from './output';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
 
@@ -25,7 +25,7 @@ export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<Guest
     if (!workshop.allowGuests)
       throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
     const guest = await insertGuest(tx, input.name);
-    await admitParticipant(deps, tx, changes, workshop, guest);
+    await admitMember(deps, tx, changes, workshop, guest);
     return {
       token: await issueToken(tx, deps.config, guest),
       user: toUser(guest, deps.config),

@@ -10,10 +10,12 @@ import type { AppEnv, UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
-import { toUserRole } from './members';
+import { GUEST_ROLE_REFUSAL, mayHoldRole } from '../access/rules';
+import type { WorkshopRole } from '../../domain/permissions';
+import { changeMemberRole, toUserRole } from './members';
 import { ownerOf, workshopFor } from './output';
 import { workshopIdOfKey, keyOpens } from './join-key';
-import { countMembers, hasAnySeat, insertParticipant } from './members-repo';
+import { countMembers, hasAnySeat, insertMember, memberOfUser } from './members-repo';
 import { findRunningByCode, findWorkshop } from './repo';
 import type { JoinBy } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
@@ -24,7 +26,7 @@ import type { WorkshopOutput } from '../../domain/workshops';
  */
 export function joinWorkshop(deps: AppDeps, user: UserRow, by: JoinBy): Promise<WorkshopOutput> {
   return writeRunningWorkshop(deps, by, async (tx, changes, workshop) => {
-    await admitParticipant(deps, tx, changes, workshop, user);
+    await admitMember(deps, tx, changes, workshop, user);
     return workshopFor(tx, deps.config, await loadAccess(tx, workshop.id, user));
   });
 }
@@ -63,30 +65,42 @@ async function findRunning(db: Db, secret: string, by: JoinBy): Promise<Workshop
 }
 
 /**
- * Makes the user a participant of the workshop (joining with the code, accepting an invitation),
- * within the owner's plan (409 `attendee_limit_reached`); a member already stays as they are. A
- * guest takes part in the one workshop they joined (docs/api.md#guests): one who is a member anywhere
- * gets no second seat (403), whichever route asked. Runs inside the caller's write.
+ * Makes the user a member of the workshop with `role` (joining with the code: a participant;
+ * accepting an invitation: the role it names). Participants come within the owner's plan (409
+ * `attendee_limit_reached`); facilitators are not attendees. A member already stays as they are,
+ * except that a participant invited as a facilitator becomes one. A guest takes part in the one
+ * workshop they joined, as a participant (docs/api.md#guests): one who is a member anywhere gets no
+ * second seat (403), whichever route asked. Runs inside the caller's write.
  */
-export async function admitParticipant(
+export async function admitMember(
   deps: Pick<AppDeps, 'config'>,
   tx: Db,
   changes: ChangeRecorder,
   workshop: WorkshopRow,
   user: Pick<UserRow, 'id' | 'name' | 'guest'>,
+  role: WorkshopRole = 'participant',
 ): Promise<void> {
   const userId = user.id;
-  if (await findAccess(tx, workshop.id, userId)) return;
+  if (!mayHoldRole(user, role)) throw new AppError('conflict', GUEST_ROLE_REFUSAL);
+  const access = await findAccess(tx, workshop.id, userId);
+  if (access) {
+    // A participant (who joined with the code meanwhile) accepting an invitation to facilitate.
+    if (role === 'facilitator' && access.role === 'participant') {
+      const seat = await memberOfUser(tx, workshop.id, userId);
+      if (seat) await changeMemberRole(tx, changes, userId, seat, user, role);
+    }
+    return;
+  }
   if (user.guest && (await hasAnySeat(tx, userId)))
     throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
   const { plan } = await ownerOf(tx, deps.config, workshop);
-  if ((await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
+  if (role === 'participant' && (await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
     throw new AppError(
       'attendee_limit_reached',
       `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
     );
   }
-  const member = await insertParticipant(tx, workshop.id, userId);
+  const member = await insertMember(tx, workshop.id, userId, role);
   changes.record({
     workshopId: workshop.id,
     action: 'addMember',

@@ -48,12 +48,22 @@ export async function countMembers(db: Db, workshopId: string, role: WorkshopRol
   return row!.n;
 }
 
-/** The user joins the workshop as a participant. */
-export async function insertParticipant(tx: Db, workshopId: string, userId: string): Promise<MemberRow> {
+/** The user's seat in the workshop, if they have one. */
+export async function memberOfUser(db: Db, workshopId: string, userId: string): Promise<MemberRow | undefined> {
+  const { workshopMembers } = tablesOf(db);
+  const [member] = await db
+    .select()
+    .from(workshopMembers)
+    .where(and(eq(workshopMembers.workshopId, workshopId), eq(workshopMembers.userId, userId)));
+  return member;
+}
+
+/** The user joins the workshop with `role`. */
+export async function insertMember(tx: Db, workshopId: string, userId: string, role: WorkshopRole): Promise<MemberRow> {
   const { workshopMembers } = tablesOf(tx);
   const [member] = await tx
     .insert(workshopMembers)
-    .values({ id: newId(), workshopId, userId, role: 'participant', createdAt: nowIso() })
+    .values({ id: newId(), workshopId, userId, role, createdAt: nowIso() })
     .returning();
   return member!;
 }

@@ -1,9 +1,12 @@
 import type { AppDeps } from '../../deps';
+import type { Db } from '../../db/database';
+import type { WorkshopRole } from '../../domain/permissions';
+import type { ChangeRecorder } from '../../domain/recorder';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { authorize } from '../access/rules';
+import { authorize, GUEST_ROLE_REFUSAL, mayHoldRole } from '../access/rules';
 import { loadAccess } from '../access/load';
 import { joinKeyFor } from './join-key';
 import { countMembers, membersWithUsers, setMemberRole } from './members-repo';
@@ -50,23 +53,30 @@ export function updateUserRole(
     if (!found) throw notFound('User role');
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
-    // A guest's token is a participant's (docs/api.md#guests); once they sign up they can be promoted.
-    if (who.guest && role === 'facilitator')
-      throw new AppError(
-        'conflict',
-        'A guest takes part as a participant; they can be made a facilitator once they sign up.',
-      );
+    if (!mayHoldRole(who, role)) throw new AppError('conflict', GUEST_ROLE_REFUSAL);
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
-    const after = await setMemberRole(tx, memberId, role);
-    const [old, member] = [toUserRole(before, who), toUserRole(after, who)];
-    changes.record({
-      workshopId,
-      action: 'updateMember',
-      userId: user.id,
-      change: { member, changes: diffFields(old, member, ['role']) },
-    });
-    return member;
+    return changeMemberRole(tx, changes, user.id, before, who, role);
   });
+}
+
+/** Gives a member `role`, logged as `updateMember` by `actorId`; the caller has checked it may. */
+export async function changeMemberRole(
+  tx: Db,
+  changes: ChangeRecorder,
+  actorId: string,
+  before: MemberRow,
+  who: Pick<UserRow, 'name' | 'guest'>,
+  role: WorkshopRole,
+): Promise<UserRoleOutput> {
+  const after = await setMemberRole(tx, before.id, role);
+  const [old, member] = [toUserRole(before, who), toUserRole(after, who)];
+  changes.record({
+    workshopId: before.workshopId,
+    action: 'updateMember',
+    userId: actorId,
+    change: { member, changes: diffFields(old, member, ['role']) },
+  });
+  return member;
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
+import { sqlBoolean } from '../../db/sql';
 import { toCriterion, type CriterionFields, type CriterionOutput } from '../../domain/criteria';
 import type { RatingOutput } from '../../domain/ratings';
 import { toSection, type SectionOutput } from '../../domain/sections';
@@ -28,6 +29,7 @@ interface DetailsRow {
   ratings: string;
   /** JSON of the current step's prefs; null with no current step. */
   step_prefs: string | null;
+  has_canvas: boolean;
 }
 
 type OwnerRow = { id: string; name: string; avatar_url: string | null; plan_name: string };
@@ -51,8 +53,8 @@ async function detailsOf(
   const ratingsOf = scope === 'all' ? 'all' : scope === 'none' ? '' : scope.userId;
   const found = await detailsRow(db, workshop.id, ratingsOf, cardAuthors);
   const row: DetailsRow = found
-    ? { ...found, step_prefs: found.stepPrefs }
-    : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null };
+    ? { ...found, step_prefs: found.stepPrefs, has_canvas: sqlBoolean(found.hasCanvas) }
+    : { owner: null, sections: '[]', criteria: '[]', ratings: '[]', step_prefs: null, has_canvas: false };
   const prefs: Partial<StepPrefs> = row.step_prefs ? (JSON.parse(row.step_prefs) as Partial<StepPrefs>) : {};
   return {
     cardsVisible: prefs.cards_visible ?? DEFAULT_PREFS.cards_visible,
@@ -61,6 +63,7 @@ async function detailsOf(
     sections: JSON.parse(row.sections) as SectionOutput[],
     criteria: JSON.parse(row.criteria) as CriterionFields[],
     ratings: JSON.parse(row.ratings) as RatingOutput[],
+    hasCanvas: row.has_canvas,
   };
 }
 
@@ -145,6 +148,7 @@ export async function toWorkshop(
     allow_guests: workshop.allowGuests,
     cards_visible: details.cardsVisible,
     authors: details.authors,
+    has_canvas: details.hasCanvas,
     public_url: workshopPublicUrl(config, workshop.id),
   };
 }

@@ -139,6 +139,17 @@ export async function stepOfWorkshop(db: Db, workshopId: string, stepId: string)
   return row;
 }
 
+/** The ids of the workshop's steps that have an illustration: each step's `has_illustration`. */
+export async function illustratedStepIds(db: Db, workshopId: string): Promise<Set<string>> {
+  const { steps, stepIllustrations } = tablesOf(db);
+  const rows = await db
+    .select({ stepId: stepIllustrations.stepId })
+    .from(steps)
+    .innerJoin(stepIllustrations, eq(stepIllustrations.stepId, steps.id))
+    .where(eq(steps.workshopId, workshopId));
+  return new Set(rows.map((row) => row.stepId));
+}
+
 export async function findRunningByCode(db: Db, code: string): Promise<WorkshopRow | undefined> {
   const { workshops } = tablesOf(db);
   const [row] = await db

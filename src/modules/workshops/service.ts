@@ -24,6 +24,7 @@ import { lockOrganization } from '../organizations/repo';
 import {
   assertViewReferences,
   deleteWorkshopRow,
+  illustratedStepIds,
   insertWorkshop,
   listVisibleWorkshops,
   reopenWorkshop,
@@ -212,7 +213,7 @@ export function updateWorkshop(
       });
     }
     if (stepChanged) {
-      const stepNow = step ? toStep(step) : null;
+      const stepNow = step ? toStep(step, (await illustratedStepIds(tx, workshopId)).has(step.id)) : null;
       const moved = cardsVisibleMoved(access.prefs, stepNow?.prefs ?? DEFAULT_PREFS);
       changes.record({
         workshopId,

@@ -5,7 +5,7 @@ import type { ChangeRecorder } from '../../domain/recorder';
 import { toStep } from '../../domain/steps';
 import { workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, type View } from '../../domain/view';
-import { findWorkshop } from './repo';
+import { findWorkshop, illustratedStepIds } from './repo';
 import { setStepView, setWorkshopView, stepsOfWorkshop } from './views-repo';
 
 /** What was removed from a workshop that views may point at. */
@@ -67,6 +67,7 @@ export async function unhookViewReferences(
       },
     });
   }
+  const illustrated = await illustratedStepIds(tx, workshopId);
   for (const step of await stepsOfWorkshop(tx, workshopId)) {
     const stepView = withoutReferences(step.view, removed);
     if (!stepView) continue;
@@ -75,7 +76,10 @@ export async function unhookViewReferences(
       workshopId,
       action: 'updateStep',
       userId,
-      change: { step: toStep(after), changes: { view: [toStep(step).view, stepView] } },
+      change: {
+        step: toStep(after, illustrated.has(step.id)),
+        changes: { view: [mergeView(DEFAULT_VIEW, step.view), stepView] },
+      },
     });
   }
 }

@@ -1,9 +1,9 @@
 /*
- * `/invitations/<token>`, where an invitation mail's link lands. It names the workshop and who
- * invited (`GET /v1/invitations/<token>`, read before signing in); signed out, it asks to sign in
- * with the invited address filled in. Signed in, the invitation is accepted and the console goes on
- * to the workshop: its facilitators get the console, participants the participant page
- * (workshop/shell.tsx decides).
+ * `/invitations/<token>`, where an invitation mail's link lands. It names the workshop, who invited
+ * and, to a co-facilitator, the role (`GET /v1/invitations/<token>`, read before signing in); signed
+ * out, it asks to sign in with the invited address filled in. Signed in, the invitation is accepted
+ * and the console goes on to the workshop: its facilitators get the console, participants the
+ * participant page (workshop/shell.tsx decides).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
@@ -16,6 +16,7 @@ interface Preview {
   workshop_title: string;
   invited_by: string;
   email: string;
+  role: 'participant' | 'facilitator';
 }
 
 /** The invitation's preview once read; null while it is read or when the link is no more (accepting says why). */
@@ -30,9 +31,11 @@ function usePreview(token: string) {
   return preview.value;
 }
 
-/** "Ada invites you to the workshop “Retro”." */
+/** "Ada invites you to the workshop “Retro”." ("… as a co-facilitator." when so) */
 const invitesYou = (preview: Preview) =>
-  `${preview.invited_by || 'A facilitator'} invites you to the workshop “${preview.workshop_title}”.`;
+  `${preview.invited_by || 'A facilitator'} invites you to the workshop “${preview.workshop_title}”${
+    preview.role === 'facilitator' ? ' as a co-facilitator' : ''
+  }.`;
 
 /** Signed out: the invitation said, then the sign-in with the invited address filled in. */
 export function InvitationSignedOut(props: { token: string }) {

@@ -24,6 +24,7 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
     /Canvas|Zone/,
     () => api.get('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)),
     null,
+    () => scope.live.state.workshop.has_canvas,
   );
   const doc = useSignal<{ placements: Record<string, Placement>; zones: Zones } | null>(null);
   const problem = useSignal('');

@@ -16,23 +16,34 @@ export interface LiveRead<T> {
   problem: Signal<string>;
   /** Reads again now (after this view's own write, so it shows without waiting for the event). */
   reload(): Promise<void>;
+  /** Shows what this view's own write answered, in place of a read (a read on its way is dropped). */
+  set(answer: T): void;
 }
 
 /**
  * Reads `read()` at once and again after each change whose action matches `actions`. Only the
  * newest read is kept, so a slow answer never overwrites a later one. `missing` is what a 404
- * means (no canvas, no illustration) instead of a failure.
+ * means (no canvas, no illustration) instead of a failure; with `exists`, the live state's word
+ * that there is one (`has_canvas`, `has_illustration`), nothing is asked while it says there is
+ * none, and `missing` is shown.
  */
 export function useLiveRead<T>(
   scope: WorkshopScope,
   actions: RegExp,
   read: () => Promise<T>,
   missing?: T,
+  exists?: () => boolean,
 ): LiveRead<T> {
   const value = useSignal<T | undefined>(undefined);
   const problem = useSignal('');
   const latest = useRef(0);
+  const set = (answer: T) => {
+    latest.current++;
+    value.value = answer;
+    problem.value = '';
+  };
   const reload = async () => {
+    if (missing !== undefined && exists && !exists()) return set(missing);
     const ticket = ++latest.current;
     try {
       const answer = await read();
@@ -47,7 +58,7 @@ export function useLiveRead<T>(
       } else problem.value = problemText(err);
     }
   };
-  const handle = useRef({ value, problem, reload });
+  const handle = useRef({ value, problem, reload, set });
   handle.current.reload = reload;
   useEffect(() => {
     void handle.current.reload();

@@ -183,7 +183,6 @@ const FIELD_WORDS: Record<string, string> = {
   value: 'value',
   align: 'alignment',
   url: 'address',
-  rows: 'rows',
   cols: 'columns',
 };
 const fieldWords = (key: string): string => FIELD_WORDS[key] ?? key.replace(/_/g, ' ');
@@ -191,6 +190,7 @@ const fieldWords = (key: string): string => FIELD_WORDS[key] ?? key.replace(/_/g
 const listed = (words: readonly string[]): string =>
   words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? `a ${one}` : `${count} ${many}`);
+const asRole = (invitation: Resource) => (invitation.role === 'facilitator' ? ' as a co-facilitator' : '');
 const VERBS: Record<string, string> = {
   add: 'added',
   create: 'created',
@@ -246,12 +246,12 @@ function special(action: string, who: string, change: Resource): string | null {
     case 'addMessage':
       return `${who} sent a message${quoted(of('message').content)}`;
     case 'addInvitation':
-      return `${who} invited ${text(of('invitation').email) || 'someone'}`;
+      return `${who} invited ${text(of('invitation').email) || 'someone'}${asRole(of('invitation'))}`;
     case 'updateInvitation': {
       const email = text(of('invitation').email) || 'someone';
       const changed = (change.changes ?? {}) as Resource;
       if ('state' in changed) return `${who} accepted the invitation sent to ${email}`;
-      return `${who} sent the invitation to ${email} again`;
+      return `${who} sent the invitation to ${email} again${'role' in changed ? asRole(of('invitation')) : ''}`;
     }
     case 'removeInvitation':
       return `${who} withdrew the invitation sent to ${text(of('invitation').email) || 'someone'}`;

@@ -5,6 +5,7 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
+import type { Canvas } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
@@ -20,6 +21,7 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
     /Canvas|Zone/,
     () => api.get('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)),
     null,
+    () => scope.live.state.workshop.has_canvas,
   );
   const predefined = useSignal<Predefined[]>([]);
   const chosen = useSignal('');
@@ -34,16 +36,17 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
     );
   }, []);
 
-  const write = (work: () => Promise<unknown>) =>
-    action.run(async () => {
-      await work();
-      await canvas.reload();
-    });
+  // What a write answers is shown at once: the live state learns of the new canvas (or of none) a moment later.
+  const write = (work: () => Promise<Canvas | null>) => action.run(async () => canvas.set(await work()));
   const usePredefined = () =>
     write(() =>
       api.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop(scope), body: { canvas_id: chosen.value } }),
     );
-  const remove = () => write(() => api.delete('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope)));
+  const remove = () =>
+    write(async () => {
+      await api.delete('/v1/workshops/{workshop_id}/canvas', inWorkshop(scope));
+      return null;
+    });
   const current = canvas.value.value;
 
   return (

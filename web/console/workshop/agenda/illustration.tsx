@@ -26,6 +26,7 @@ export function Illustration(props: { scope: WorkshopScope; step: Step }) {
     /Illustration/,
     () => api.get('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', path),
     null,
+    () => scope.live.state.steps.find((each) => each.id === step.id)?.has_illustration ?? step.has_illustration,
   );
   const action = useAction();
   const fileId = useId();
@@ -35,21 +36,23 @@ export function Illustration(props: { scope: WorkshopScope; step: Step }) {
     action.run(async () => {
       const stored = await api.post('/v1/uploads', { body: { file } });
       const { key, container, url, mimetype } = stored;
-      await api.post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
+      const made = await api.post('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', {
         ...path,
         body: { name: file.name, align: shown?.align ?? 'above', blob: { key, container, url, mimetype } },
       });
-      await illustration.reload();
+      // Shown at once: the live state learns that the step has one a moment later.
+      illustration.set(made);
     });
   const place = (align: Align) =>
     action.run(async () => {
-      await api.put('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', { ...path, body: { align } });
-      await illustration.reload();
+      illustration.set(
+        await api.put('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', { ...path, body: { align } }),
+      );
     });
   const remove = () =>
     action.run(async () => {
       await api.delete('/v1/workshops/{workshop_id}/steps/{step_id}/illustration', path);
-      await illustration.reload();
+      illustration.set(null);
     });
 
   return (

@@ -5,6 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import type { Step } from 'workshop-sdk';
+import { Radios } from '../../forms';
 import { Choose } from './choose';
 
 export type Prefs = Step['prefs'];
@@ -90,33 +91,6 @@ function Group(props: { legend: string; hint?: string; children: ComponentChildr
       <legend>{props.legend}</legend>
       {props.children}
       {props.hint && <p class="hint">{props.hint}</p>}
-    </fieldset>
-  );
-}
-
-/** One choice among a few, as radio buttons (every option visible, each with its own label). */
-export function Radios<T extends string>(props: {
-  legend: string;
-  name: string;
-  options: Array<[T, string]>;
-  value: T;
-  onChange: (value: T) => void;
-}) {
-  return (
-    <fieldset class="radios">
-      <legend>{props.legend}</legend>
-      {props.options.map(([value, label]) => (
-        <label class="choice" key={value}>
-          <input
-            type="radio"
-            name={props.name}
-            value={value}
-            checked={props.value === value}
-            onChange={() => props.onChange(value)}
-          />
-          {label}
-        </label>
-      ))}
     </fieldset>
   );
 }

@@ -1,16 +1,25 @@
 /*
- * Invitations by mail (docs/api.md#invitations): one or more addresses, separated by commas, and
- * a message; each address gets a one-time link. The list shows each invitation's state, and a
- * pending one can be sent again (a new link; the old one stops working) or deleted.
+ * Invitations by mail (docs/api.md#invitations): one or more addresses, separated by commas, a
+ * message, and whether they join as participants or co-facilitators; each address gets a one-time
+ * link. The list shows each invitation's role and state, and a pending one can be sent again (a new
+ * link; the old one stops working) or deleted.
  */
 import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
 import { api } from '../../api';
-import { ConfirmButton, Problem, SubmitRow, onSubmit, useAction } from '../../forms';
+import { ConfirmButton, Problem, Radios, SubmitRow, onSubmit, useAction } from '../../forms';
 import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
 
-type Invitation = { id: string; email: string; state: 'pending' | 'accepted' };
+type Role = 'participant' | 'facilitator';
+type Invitation = { id: string; email: string; state: 'pending' | 'accepted'; role: Role };
+
+/** The roles an invitation gives, as the form offers them and the list names them. */
+const ROLES: ReadonlyArray<readonly [Role, string]> = [
+  ['participant', 'Participant'],
+  ['facilitator', 'Co-facilitator'],
+];
+const roleName = (role: Role) => (role === 'facilitator' ? 'Co-facilitator' : 'Participant');
 
 export function Invitations({ scope }: { scope: WorkshopScope }) {
   const invitations = useLiveRead(scope, /Invitation|Member/, () =>
@@ -47,6 +56,7 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
           {list.map((invitation) => (
             <li key={invitation.id} class="invitation-row" data-email={invitation.email}>
               <span class="email">{invitation.email}</span>
+              <span class="role">{roleName(invitation.role)}</span>
               <span class={`state ${invitation.state}`}>
                 {invitation.state === 'accepted' ? 'Accepted' : 'Waiting for an answer'}
               </span>
@@ -79,6 +89,7 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
 function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
   const emails = useSignal('');
   const message = useSignal('');
+  const role = useSignal<Role>('participant');
   const sent = useSignal('');
   const action = useAction();
   const emailsId = useId();
@@ -88,10 +99,12 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
       sent.value = '';
       const made = await api.post('/v1/workshops/{workshop_id}/invitations', {
         ...inWorkshop(props.scope),
-        body: { emails: emails.value, content: message.value },
+        body: { emails: emails.value, content: message.value, role: role.value },
       });
       emails.value = '';
-      sent.value = `Invitation sent to ${made.map((invitation) => invitation.email).join(', ')}.`;
+      const to = made.map((invitation) => invitation.email).join(', ');
+      const as = made.length === 1 ? 'a co-facilitator' : 'co-facilitators';
+      sent.value = `Invitation sent to ${to}${made[0]?.role === 'facilitator' ? `, as ${as}` : ''}.`;
       await props.onSent();
     });
   const invalid = (member: string) => action.field.value === member || undefined;
@@ -124,6 +137,13 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
           onInput={(e) => (message.value = e.currentTarget.value)}
         />
       </div>
+      <Radios
+        legend="Invite as"
+        name={`${emailsId}-role`}
+        options={ROLES}
+        value={role.value}
+        onChange={(chosen) => (role.value = chosen)}
+      />
       <SubmitRow action={action} label="Send invitations" status={sent.value} />
     </form>
   );
