@@ -143,6 +143,7 @@ export async function toWorkshop(
     change_step_notifications: workshop.changeStepNotifications,
     force_sync: workshop.forceSync,
     allow_guests: workshop.allowGuests,
+    language: workshop.language,
     cards_visible: details.cardsVisible,
     authors: details.authors,
     public_url: workshopPublicUrl(config, workshop.id),

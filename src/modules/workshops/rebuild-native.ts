@@ -11,6 +11,8 @@ import { insertWorkshop } from './repo';
 import { existingUserIds, insertCanvasRow, insertRowsOf } from './copy-repo';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { remapView } from '../../domain/view';
+import { isLanguage } from '../../domain/languages';
+import type { CreateWorkshopInput } from './schemas';
 
 /*
  * Rebuilding a checked native file (`create-from-native.ts` fetches and checks it) as a new
@@ -22,7 +24,7 @@ export function importNative(
   deps: AppDeps,
   user: UserRow,
   doc: NativeDocument,
-  title: string | undefined,
+  { title, language }: Pick<CreateWorkshopInput, 'title' | 'language'>,
   options: { keepAuthors: boolean },
 ): Promise<WorkshopOutput> {
   // A new workshop, with no row to lock yet: a plain write.
@@ -58,6 +60,8 @@ export function importNative(
       dailyMail: source.daily_mail,
       changeStepNotifications: source.change_step_notifications,
       forceSync: source.force_sync,
+      language:
+        language ?? (source.language !== undefined && isLanguage(source.language) ? source.language : user.locale),
       view: remapView(source.view, newIds),
       extra: {
         votePositive: source.vote_limit.positive,
