@@ -247,7 +247,7 @@ export interface paths {
         };
         /** The authenticated user */
         get: operations["getV1UserMe"];
-        /** Change the display name */
+        /** Change the display name, the locale or the time zone */
         put: operations["putV1UserMe"];
         post?: never;
         /**
@@ -1804,6 +1804,8 @@ export interface operations {
                     email: string;
                     password: string;
                     name: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -1829,6 +1831,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -1948,6 +1952,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2391,6 +2397,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2633,6 +2641,8 @@ export interface operations {
                     access_code?: string;
                     join_key?: string;
                     name: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -2658,6 +2668,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2725,6 +2737,7 @@ export interface operations {
                             change_step_notifications: boolean;
                             force_sync: boolean;
                             allow_guests: boolean;
+                            language: string;
                             /** @enum {string} */
                             cards_visible: "all" | "own";
                             /** @enum {string} */
@@ -2886,6 +2899,8 @@ export interface operations {
                             workshops_max_attendees: number;
                         };
                         admin: boolean;
+                        locale: string;
+                        time_zone: string;
                         created_at: string;
                         confirmed_at: string | null;
                         updated_at: string;
@@ -2949,6 +2964,8 @@ export interface operations {
                 "application/json": {
                     display_name?: string;
                     name?: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -3208,6 +3225,8 @@ export interface operations {
                             workshops_max_attendees: number;
                         };
                         admin: boolean;
+                        locale: string;
+                        time_zone: string;
                         created_at: string;
                         confirmed_at: string | null;
                         updated_at: string;
@@ -7840,6 +7859,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -7989,6 +8009,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8114,6 +8135,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8210,6 +8232,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8401,6 +8424,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8490,6 +8514,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8583,6 +8608,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8769,6 +8795,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8857,6 +8884,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8951,6 +8979,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
