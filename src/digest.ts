@@ -1,7 +1,8 @@
 /**
- * `npm run digest` (or `node dist/digest.js`): queues today's daily digest by hand, as the server's
- * own schedule does at 07:00 UTC. It only queues: a running server's mail sender delivers them. A
- * day's digest is sent once, whoever queues it first.
+ * `npm run digest` (or `node dist/digest.js`): queues the daily digests due now by hand, as the
+ * server's own schedule does every quarter of an hour: each time zone's once its clocks passed
+ * 07:00. It only queues: a running server's mail sender delivers them. A zone's day is sent once,
+ * whoever queues it first.
  */
 import { ConfigError, loadConfig } from './config';
 import { openStore } from './db/store';
@@ -12,10 +13,12 @@ try {
   const database = await openStore(config);
   try {
     const report = await queueDailyDigests({ config, database });
-    if (report.ran) console.log(`queued ${report.mails} digest mails for ${report.workshops} workshops`);
-    else if (report.claimInFlight)
-      console.log("another instance is queueing today's digest right now; if it fails, run this again in a minute");
-    else console.log("today's digest was already queued; nothing to do");
+    if (report.ran) {
+      const zones = report.zones.length === 1 ? '1 time zone' : `${report.zones.length} time zones`;
+      console.log(`queued ${report.mails} digest mails for ${report.workshops} workshops in ${zones}`);
+    } else if (report.claimInFlight)
+      console.log('another instance is queueing a digest right now; if it fails, run this again in a minute');
+    else console.log('no digest is due now (each time zone gets one a day, once 07:00 passed there); nothing to do');
   } finally {
     await database.close();
   }

@@ -31,7 +31,7 @@ const server = await createServer(deps).catch(async (err: NodeJS.ErrnoException)
 });
 // With PORT=0 the port is known only now; links must name it.
 if (!process.env.PUBLIC_URL && config.port === 0) config.publicUrl = `http://localhost:${server.port}`;
-// The daily digest is queued at 07:00 UTC (once per day across instances).
+// The daily digest is queued at 07:00 in each time zone (once per zone and day across instances).
 const stopDigest = scheduleDailyDigest(deps);
 // Without SMTP, queued mail is printed so its links can be followed (it stays in the outbox).
 const stopMailLog = config.smtpUrl ? () => {} : logQueuedMail(deps.database);

@@ -39,6 +39,7 @@ async function depsWithExports(count: number) {
       owner: { type: 'user', id: user!.id },
       creatorId: user!.id,
       title: 'Runner',
+      language: 'en',
     });
     const made = [];
     for (let index = 0; index < count; index++) {

@@ -33,7 +33,7 @@ const t = useServer(() => ({
 }));
 beforeAll(() => op.register(`${t.url}/v1/auth/oidc/callback`));
 
-const { start, atProvider, callback, signIn } = providerBrowser(t, op);
+const { visit, start, atProvider, callback, signIn } = providerBrowser(t, op);
 
 const uniqueLogin = (name: string) => `${name}-${randomBytes(4).toString('hex')}`;
 
@@ -150,6 +150,28 @@ describe('the callback', () => {
     expect((await me(again.get('token')!)).body.id).toBe(account.body.id);
     const identities = await t.rows<{ email: string }>(sql`select email from user_identities where subject = ${login}`);
     expect(identities).toEqual([{ email: `other-${email}` }]);
+  });
+
+  it("opens an account in the provider's locale and zone, else in the browser's language and UTC", async () => {
+    const settingsOf = async (token: string) =>
+      (await t.request<{ locale: string; time_zone: string }>('GET', '/v1/user/me', { token })).body;
+    const lena = uniqueLogin('lena');
+    const claimed = await signIn(lena, {
+      email: `${lena}@example.test`,
+      email_verified: true,
+      locale: 'de_AT',
+      zoneinfo: 'Europe/Vienna',
+    });
+    expect(await settingsOf(claimed.get('token')!)).toMatchObject({ locale: 'de', time_zone: 'Europe/Vienna' });
+
+    // No locale the service speaks, nor a zone it knows: the callback's Accept-Language, and UTC.
+    const omar = uniqueLogin('omar');
+    op.accounts.set(omar, { email: `${omar}@example.test`, email_verified: true, locale: 'tr', zoneinfo: 'Mars/Base' });
+    const jar = new Jar();
+    const back = await atProvider(await start(jar), omar);
+    const res = await visit(back.href, jar, { headers: { 'accept-language': 'ar-EG, en;q=0.5' } });
+    const token = new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1)).get('token')!;
+    expect(await settingsOf(token)).toMatchObject({ locale: 'ar', time_zone: 'UTC' });
   });
 
   it('opens an unconfirmed account, and mails the confirmation, when the address is not verified', async () => {

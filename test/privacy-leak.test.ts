@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import { queueDailyDigests } from '../src/modules/mail/digest';
+import { digestTime } from './helpers/digest-time';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { syncedDoc } from './helpers/collab';
 import {
@@ -258,7 +259,7 @@ describe('private writing and anonymous authors on every channel', () => {
       expect(text, type).toContain('BEN-SECRET');
       expect(text, type).not.toContain('Quillfeather');
     }
-    await queueDailyDigests(t.deps, new Date(Date.now() + 60_000));
+    await queueDailyDigests(t.deps, digestTime());
     const mails = await t.rows<{ to: string; text: string; html: string }>(
       sql`SELECT "to", text, html FROM outbox WHERE subject LIKE 'What happened%'`,
     );

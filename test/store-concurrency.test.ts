@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExportOutput } from '../src/domain/events';
 import { startMailSender } from '../src/modules/mail/sender';
 import { queueDailyDigests } from '../src/modules/mail/digest';
+import { digestTime } from './helpers/digest-time';
 import { useDocs, useRedis, useSockets, useUsers, useInstances } from './helpers/cast';
 import { engineOf, syncedDoc } from './helpers/collab';
 import { createUser, eventLog, seedCard, seedWorkshopWith, type TestUser } from './helpers/factories';
@@ -251,7 +252,8 @@ describe.skipIf(!redisAvailable)('three instances on one store', () => {
         })
       ).status,
     ).toBe(201);
-    const now = new Date(Date.now() + 3_600_000);
+    // Just after the next 07:00 (UTC, everyone's zone here): the day that digest covers holds the card.
+    const now = digestTime();
     const reports = await Promise.all(instances().map((server) => queueDailyDigests(server.deps, now)));
     expect(reports.filter((report) => report.ran)).toHaveLength(1);
     const { outbox } = a.tables;

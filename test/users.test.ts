@@ -52,6 +52,8 @@ describe('GET /v1/user/me', () => {
       avatar_url: null,
       plan: { name: 'free', workshops_max_attendees: 100 },
       admin: false,
+      locale: 'en',
+      time_zone: 'UTC',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
       confirmed_at: null,
       updated_at: expect.any(String),

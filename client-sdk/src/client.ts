@@ -19,6 +19,14 @@ export interface ClientOptions {
   /** A `fetch` to send requests with (defaults to the global one). */
   fetch?: (request: Request) => Promise<Response>;
   retry?: RetryOptions;
+  /**
+   * Sent as `Accept-Language` with every request, so that errors' messages come in the page's
+   * language rather than the browser's (their `code` never changes), and a signup without a
+   * `locale` takes it: a tag list as the header takes it (`fr`, `fr-CA, fr;q=0.9`), or a
+   * function asked before each request (a page whose language can be switched). Unset, empty or
+   * `null`: the header is left as the runtime sends it.
+   */
+  acceptLanguage?: string | (() => string | null | undefined);
 }
 
 /** The second argument of a call: required when the route has path parameters or a required body. */
@@ -92,13 +100,16 @@ export function createClient(options: ClientOptions): WorkshopClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   let token = options.token ?? null;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const withToken = (request: Request) => {
+  const { acceptLanguage } = options;
+  const withHeaders = (request: Request) => {
     if (token !== null) request.headers.set('authorization', `Bearer ${token}`);
+    const language = typeof acceptLanguage === 'function' ? acceptLanguage() : acceptLanguage;
+    if (language) request.headers.set('accept-language', language);
     return send(request);
   };
   const fetchClient = createFetchClient<paths>({
     baseUrl,
-    fetch: withIdempotencyKeys(honourRetryAfter(withToken, options.retry)),
+    fetch: withIdempotencyKeys(honourRetryAfter(withHeaders, options.retry)),
     bodySerializer: serializeBody,
   });
 

@@ -65,6 +65,8 @@ export const WorkshopOutput = v.object({
   force_sync: v.boolean(),
   /** Whether people may join with the code as guests (docs/api.md#guests). */
   allow_guests: v.boolean(),
+  /** The language of its screen, exports and mails (docs/api.md#languages-and-time-zones). */
+  language: v.string(),
   /**
    * The current step's `cards_visible` (docs/api.md#private-writing-and-anonymous-authors), `all`
    * with no current step: what others can see before one writes.

@@ -8,11 +8,13 @@ import { afterAll, beforeAll } from 'vitest';
  * the ones a test set in `accounts` (the name is the subject).
  */
 
-/** What the provider says of a person: their address, whether it checked it, their name. */
+/** What the provider says of a person: their address, whether it checked it, their name, language and time zone. */
 export interface ProviderAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;
+  locale?: string;
+  zoneinfo?: string;
 }
 
 export interface TestProvider {
@@ -66,7 +68,7 @@ export function useProvider(): TestProvider {
             response_types: ['code'],
           },
         ],
-        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'locale', 'zoneinfo'] },
         findAccount: async (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...accounts.get(id) }) }),
         features: { devInteractions: { enabled: true } },
         pkce: { required: () => true },

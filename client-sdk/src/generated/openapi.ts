@@ -247,7 +247,7 @@ export interface paths {
         };
         /** The authenticated user */
         get: operations["getV1UserMe"];
-        /** Change the display name */
+        /** Change the display name, the locale or the time zone */
         put: operations["putV1UserMe"];
         post?: never;
         /**
@@ -1804,6 +1804,8 @@ export interface operations {
                     email: string;
                     password: string;
                     name: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -1829,6 +1831,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -1948,6 +1952,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2391,6 +2397,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2633,6 +2641,8 @@ export interface operations {
                     access_code?: string;
                     join_key?: string;
                     name: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -2658,6 +2668,8 @@ export interface operations {
                                 workshops_max_attendees: number;
                             };
                             admin: boolean;
+                            locale: string;
+                            time_zone: string;
                             created_at: string;
                             confirmed_at: string | null;
                             updated_at: string;
@@ -2725,6 +2737,7 @@ export interface operations {
                             change_step_notifications: boolean;
                             force_sync: boolean;
                             allow_guests: boolean;
+                            language: string;
                             /** @enum {string} */
                             cards_visible: "all" | "own";
                             /** @enum {string} */
@@ -2889,6 +2902,8 @@ export interface operations {
                             workshops_max_attendees: number;
                         };
                         admin: boolean;
+                        locale: string;
+                        time_zone: string;
                         created_at: string;
                         confirmed_at: string | null;
                         updated_at: string;
@@ -2952,6 +2967,8 @@ export interface operations {
                 "application/json": {
                     display_name?: string;
                     name?: string;
+                    locale?: string;
+                    time_zone?: string;
                 };
             };
         };
@@ -3211,6 +3228,8 @@ export interface operations {
                             workshops_max_attendees: number;
                         };
                         admin: boolean;
+                        locale: string;
+                        time_zone: string;
                         created_at: string;
                         confirmed_at: string | null;
                         updated_at: string;
@@ -7843,6 +7862,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -7993,6 +8013,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8119,6 +8140,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8215,6 +8237,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8407,6 +8430,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8497,6 +8521,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8590,6 +8615,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8777,6 +8803,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */
@@ -8866,6 +8893,7 @@ export interface operations {
                     change_step_notifications?: boolean;
                     force_sync?: boolean;
                     allow_guests?: boolean;
+                    language?: string;
                     view?: {
                         card?: string | null;
                         /** @enum {string} */
@@ -8960,6 +8988,7 @@ export interface operations {
                         change_step_notifications: boolean;
                         force_sync: boolean;
                         allow_guests: boolean;
+                        language: string;
                         /** @enum {string} */
                         cards_visible: "all" | "own";
                         /** @enum {string} */

@@ -15,6 +15,10 @@ export const users = pgTable(
     planName: text('plan_name').notNull().default('free'),
     admin: boolean('admin').notNull().default(false),
     confirmedAt: text('confirmed_at'),
+    /** The language of the console and of mails to this person (docs/api.md#languages-and-time-zones). */
+    locale: text('locale').notNull().default('en'),
+    /** An IANA time zone, stored canonical: their times, and when their daily digest goes out (07:00 there). */
+    timeZone: text('time_zone').notNull().default('UTC'),
     /**
      * Set when the account was deleted (docs/api.md#an-accounts-life): the row stays, scrubbed, so
      * the votes and ratings it cast stay counted; it never signs in nor is found by address again.

@@ -31,6 +31,7 @@ export const workshops = pgTable(
     changeStepNotifications: boolean('change_step_notifications').notNull().default(true),
     forceSync: boolean('force_sync').notNull().default(false),
     allowGuests: boolean('allow_guests').notNull().default(true),
+    language: text('language').notNull().default('en'),
     accessCode: text('access_code').notNull(),
     lastCardNumber: integer('last_card_number').notNull().default(0),
     lastEventSeq: integer('last_event_seq').notNull().default(0),

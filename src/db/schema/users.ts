@@ -16,6 +16,10 @@ export const users = sqliteTable(
     planName: text('plan_name').notNull().default('free'),
     admin: bool('admin').notNull().default(false),
     confirmedAt: text('confirmed_at'),
+    /** The language of the console and of mails to this person (docs/api.md#languages-and-time-zones). */
+    locale: text('locale').notNull().default('en'),
+    /** An IANA time zone, stored canonical: their times, and when their daily digest goes out (07:00 there). */
+    timeZone: text('time_zone').notNull().default('UTC'),
     /**
      * Set when the account was deleted (docs/api.md#an-accounts-life): the row stays, scrubbed, so
      * the votes and ratings it cast stay counted; it never signs in nor is found by address again.
@@ -118,8 +122,9 @@ export const authState = sqliteTable('auth_state', {
 });
 
 /**
- * One row per day the daily digest ran, written by whichever instance started it first: the
- * others see the row and send nothing, so each digest goes out once.
+ * One row per time zone and day the daily digest ran (`"<local date>|<zone>"`; before digests
+ * followed time zones, `"<UTC date>"`), written by whichever instance started it first: the others
+ * see the row and send nothing, so each digest goes out once.
  */
 export const digestRuns = sqliteTable('digest_runs', {
   day: text('day').primaryKey(),

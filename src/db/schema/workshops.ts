@@ -31,6 +31,8 @@ export const workshops = sqliteTable(
     forceSync: bool('force_sync').notNull().default(false),
     /** Whether people may join with the code as guests (docs/api.md#guests); guests already in stay. */
     allowGuests: bool('allow_guests').notNull().default(true),
+    /** The language of its screen, exports and mails (docs/api.md#languages-and-time-zones); people's text is never translated. */
+    language: text('language').notNull().default('en'),
     /** Nine digits without dashes; unique among running workshops. */
     accessCode: text('access_code').notNull(),
     /** Last card number handed out; short ids are never reused. */

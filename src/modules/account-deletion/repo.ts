@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, isNull, like, ne, or } from 'drizzle-orm';
 import { creationOrder } from '../../db/creation-order';
 import { tablesOf, type Db, type Schema } from '../../db/database';
+import { DEFAULT_LANGUAGE, DEFAULT_TIME_ZONE } from '../../domain/languages';
 
 /*
  * The queries of an account's deletion (docs/api.md#an-accounts-life): what the account has, to
@@ -168,6 +169,8 @@ export async function scrubUser(tx: Db, userId: string, at: string): Promise<voi
       passwordHash: null,
       avatarUrl: null,
       confirmedAt: null,
+      locale: DEFAULT_LANGUAGE,
+      timeZone: DEFAULT_TIME_ZONE,
       deletedAt: at,
       updatedAt: at,
     })

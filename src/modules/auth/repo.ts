@@ -8,20 +8,15 @@ type OneTimeTokenRow = Schema['oneTimeTokens']['$inferSelect'];
 /** How a session was opened: with a password (login, signup) or through the OpenID provider. */
 export type SignInMethod = Schema['authTokens']['$inferSelect']['method'];
 
-export async function insertAccount(
-  tx: Db,
-  values: { email: string; name: string; passwordHash: string },
-): Promise<UserRow> {
+type AccountValues = { email: string; name: string; passwordHash: string; locale: string; timeZone: string };
+
+export async function insertAccount(tx: Db, values: AccountValues): Promise<UserRow> {
   const { users } = tablesOf(tx);
   return (await tx.insert(users).values(values).returning())[0]!;
 }
 
 /** The guest's row becomes an account; undefined when it is no guest (any more). */
-export async function upgradeGuestRow(
-  tx: Db,
-  guestId: string,
-  values: { email: string; name: string; passwordHash: string },
-): Promise<UserRow | undefined> {
+export async function upgradeGuestRow(tx: Db, guestId: string, values: AccountValues): Promise<UserRow | undefined> {
   const { users } = tablesOf(tx);
   const [user] = await tx
     .update(users)

@@ -56,12 +56,11 @@ export function authRoutes(deps: AuthDeps & { attempts: Limiters; auth: SessionA
       jsonBody(SignupInput),
       async (c) => {
         return c.json(
-          await signup(
-            deps,
-            c.req.valid('json'),
-            await guestOf(deps.auth, c.req.header('authorization')),
-            c.req.header('user-agent'),
-          ),
+          await signup(deps, c.req.valid('json'), {
+            guest: await guestOf(deps.auth, c.req.header('authorization')),
+            userAgent: c.req.header('user-agent'),
+            acceptLanguage: c.req.header('accept-language'),
+          }),
           201,
         );
       },

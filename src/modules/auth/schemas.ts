@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { UserOutput } from '../users/schemas';
 import { requiredText } from '../../http/validation';
 import { EmailInput } from '../../domain/users';
+import { LanguageInput, TimeZoneInput } from '../../domain/languages';
 
 /** A password being set: at signup, a reset or a change. */
 const NewPassword = v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024));
@@ -10,7 +11,12 @@ export const SignupInput = v.object({
   email: EmailInput,
   password: NewPassword,
   name: requiredText(200),
+  /** Else the request's `Accept-Language` among the service's languages, else `en` (a guest keeps theirs). */
+  locale: v.optional(LanguageInput),
+  /** Else `UTC` (a guest keeps theirs). */
+  time_zone: v.optional(TimeZoneInput),
 });
+export type SignupInput = v.InferOutput<typeof SignupInput>;
 
 export const LoginInput = v.object({
   email: EmailInput,

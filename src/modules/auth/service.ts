@@ -27,25 +27,38 @@ import { moveAddress } from './account';
 import type { AuthDeps } from './deps';
 import { dummyPasswordHash, hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 import { issueToken } from './tokens';
+import type { SignupInput } from './schemas';
+import { DEFAULT_TIME_ZONE, localeFromHeader } from '../../domain/languages';
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
+/** What a signup's request says besides its body. */
+export interface SignupRequest {
+  /** The guest whose token came with it, who becomes the account. */
+  guest?: UserRow | undefined;
+  userAgent?: string | undefined;
+  acceptLanguage?: string | undefined;
+}
+
 /**
  * POST /v1/auth/signup. Sent with a guest's token, the guest becomes the account (docs/api.md#guests):
- * same id, so everything they wrote stays theirs.
+ * same id, so everything they wrote stays theirs. The locale is the body's, else the guest's, else
+ * the request's `Accept-Language` among the service's languages, else English; the time zone the
+ * body's, else the guest's, else UTC (docs/api.md#languages-and-time-zones).
  */
-export async function signup(
-  deps: AuthDeps,
-  input: { email: string; password: string; name: string },
-  guest?: UserRow,
-  userAgent?: string,
-) {
+export async function signup(deps: AuthDeps, input: SignupInput, request: SignupRequest = {}) {
+  const { guest, userAgent } = request;
   const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
-  let account: Awaited<ReturnType<typeof createAccount>>;
+  const account: AccountInput = {
+    email: input.email,
+    name: input.name,
+    passwordHash,
+    locale: input.locale ?? guest?.locale ?? localeFromHeader(request.acceptLanguage),
+    timeZone: input.time_zone ?? guest?.timeZone ?? DEFAULT_TIME_ZONE,
+  };
+  let opened: Awaited<ReturnType<typeof createAccount>>;
   try {
-    account = await (guest
-      ? upgradeGuest(deps, guest.id, input, passwordHash, userAgent)
-      : createAccount(deps, input, passwordHash, userAgent));
+    opened = await (guest ? upgradeGuest(deps, guest.id, account, userAgent) : createAccount(deps, account, userAgent));
   } catch (err) {
     // Two signups with one address at once (PostgreSQL, any instances): both find it free, and the
     // unique index refuses the second insert. Mapped once the transaction has ended: PostgreSQL
@@ -55,24 +68,24 @@ export async function signup(
   }
   // A guest's name and flag changed where people see them live.
   if (guest) deps.bus.emit('profile-changed', { userId: guest.id });
-  return account;
+  return opened;
 }
 
-type AccountInput = { email: string; name: string };
+type AccountInput = { email: string; name: string; passwordHash: string; locale: string; timeZone: string };
 
-function createAccount(deps: AuthDeps, input: AccountInput, passwordHash: string, userAgent?: string) {
+function createAccount(deps: AuthDeps, input: AccountInput, userAgent?: string) {
   return deps.database.transaction(async (tx) => {
     await refuseTakenEmail(tx, input.email);
-    const user = await insertAccount(tx, { email: input.email, name: input.name, passwordHash });
+    const user = await insertAccount(tx, input);
     return openAccount(tx, deps.config, user, input.email, userAgent);
   });
 }
 
-/** The guest's row becomes an account: address, password and name set, `guest` false. */
-function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, passwordHash: string, userAgent?: string) {
+/** The guest's row becomes an account: address, password, name, locale and time zone set, `guest` false. */
+function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, userAgent?: string) {
   return deps.database.transaction(async (tx) => {
     await refuseTakenEmail(tx, input.email);
-    const user = await upgradeGuestRow(tx, guestId, { email: input.email, name: input.name, passwordHash });
+    const user = await upgradeGuestRow(tx, guestId, input);
     // Signed up a moment ago with this token, in another request.
     if (!user) throw new AppError('conflict', 'This guest has already signed up; log in instead.');
     return openAccount(tx, deps.config, user, input.email, userAgent);

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import type { UserRow } from '../../http/env';
 import { PageQuery } from '../../http/pagination';
-import { deletedUser, DeletedUserOutput, toUser, UserOutput } from '../users/schemas';
+import { deletedUser, DeletedUserOutput, OtherUserOutput, toOtherUser } from '../users/schemas';
 
 export type EventRow = Schema['events']['$inferSelect'];
 
@@ -16,10 +16,11 @@ export const EventOutput = v.object({
   /** The resource under its singular name (`{card: {...}}`), plus `changes: {field: [old, new]}` for updates. */
   change: v.record(v.string(), v.unknown()),
   /**
-   * The member who made the change; `{id: null, name: "Deleted user"}` once that account is deleted
+   * The member who made the change (without their locale and time zone, which are theirs alone);
+   * `{id: null, name: "Deleted user"}` once that account is deleted
    * (docs/api.md#an-accounts-life); null when anonymous.
    */
-  user: v.nullable(v.union([UserOutput, DeletedUserOutput])),
+  user: v.nullable(v.union([OtherUserOutput, DeletedUserOutput])),
   /**
    * The API token the change was made with (docs/api.md#events), `user` being the account
    * it acted as; null for a change made in a person's session.
@@ -67,7 +68,7 @@ export function toEvent(
     action: row.action,
     date: row.createdAt,
     change: row.change,
-    user: user ? (user.deletedAt === null ? toUser(user, config) : deletedUser()) : null,
+    user: user ? (user.deletedAt === null ? toOtherUser(user, config) : deletedUser()) : null,
     api_token: apiToken,
   };
 }

@@ -144,6 +144,12 @@ export const NativeWorkshop = v.object({
   daily_mail: v.boolean(),
   change_step_notifications: v.boolean(),
   force_sync: v.boolean(),
+  /**
+   * The workshop's language (docs/api.md#languages-and-time-zones). Files made before it existed
+   * have none, and one this service does not speak is not refused: either way the import takes the
+   * importer's locale.
+   */
+  language: v.optional(v.pipe(v.string(), v.maxLength(35))),
   view: ViewInput,
   vote_limit: v.object({
     positive: VoteBudgetInput,

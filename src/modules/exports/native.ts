@@ -52,6 +52,7 @@ export function readNative(database: Database, workshopId: string): Promise<Nati
         daily_mail: workshop.dailyMail,
         change_step_notifications: workshop.changeStepNotifications,
         force_sync: workshop.forceSync,
+        language: workshop.language,
         view: workshop.view,
         vote_limit: {
           positive: workshop.votePositive,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, notLike, or, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 
@@ -134,7 +134,18 @@ export async function unsentMailsSince(
     .orderBy(asc(outbox.createdAt), asc(outbox.id));
 }
 
-/** Claims the day's digest; false when another run (on any instance) claimed it first. */
+/** The time zones of the people who have an address (guests and deleted accounts have none). */
+export async function timeZonesWithAddress(db: Db): Promise<string[]> {
+  const { users } = tablesOf(db);
+  const rows = await db
+    .selectDistinct({ zone: users.timeZone })
+    .from(users)
+    .where(isNotNull(users.email))
+    .orderBy(asc(users.timeZone));
+  return rows.map((row) => row.zone);
+}
+
+/** Claims a zone's day (`"<date>|<zone>"`); false when another run (on any instance) claimed it first. */
 export async function claimDigestDay(tx: Db, day: string, startedAt: string): Promise<boolean> {
   const { digestRuns } = tablesOf(tx);
   const claimed = await tx
@@ -145,13 +156,36 @@ export async function claimDigestDay(tx: Db, day: string, startedAt: string): Pr
   return claimed.length > 0;
 }
 
-/** Running workshops with the daily mail on. */
-export async function workshopsWithDailyMail(tx: Db): Promise<{ id: string; title: string }[]> {
-  const { workshops } = tablesOf(tx);
+/**
+ * When the last digest of the days before time zones (`"<date>"`, sent at 07:00 UTC to everyone)
+ * started, or null: what it covered is not counted again.
+ */
+export async function lastUtcDigestAt(tx: Db): Promise<string | null> {
+  const { digestRuns } = tablesOf(tx);
+  const [row] = await tx
+    .select({ at: sql<string | null>`max(${digestRuns.startedAt})` })
+    .from(digestRuns)
+    .where(notLike(digestRuns.day, '%|%'));
+  return row?.at ?? null;
+}
+
+/** Running workshops with the daily mail on that have a member with an address in this time zone. */
+export async function workshopsWithDailyMail(tx: Db, zone: string): Promise<{ id: string; title: string }[]> {
+  const { users, workshopMembers, workshops } = tablesOf(tx);
   return tx
-    .select({ id: workshops.id, title: workshops.title })
+    .selectDistinct({ id: workshops.id, title: workshops.title })
     .from(workshops)
-    .where(and(eq(workshops.dailyMail, true), eq(workshops.state, 'running')));
+    .innerJoin(workshopMembers, eq(workshopMembers.workshopId, workshops.id))
+    .innerJoin(users, eq(users.id, workshopMembers.userId))
+    .where(
+      and(
+        eq(workshops.dailyMail, true),
+        eq(workshops.state, 'running'),
+        eq(users.timeZone, zone),
+        isNotNull(users.email),
+      ),
+    )
+    .orderBy(asc(workshops.id));
 }
 
 /** Whether the workshop's log holds any of `actions` in [since, until). */
@@ -177,16 +211,17 @@ export async function hasActivity(
   return activity.length > 0;
 }
 
-/** The workshop's members who have an address (guests have none), by address. */
+/** The workshop's members who have an address (guests have none) and live in this time zone, by address. */
 export async function membersWithAddress(
   tx: Db,
   workshopId: string,
+  zone: string,
 ): Promise<{ id: string; email: string | null; name: string }[]> {
   const { users, workshopMembers } = tablesOf(tx);
   return tx
     .select({ id: users.id, email: users.email, name: users.name })
     .from(workshopMembers)
     .innerJoin(users, eq(users.id, workshopMembers.userId))
-    .where(and(eq(workshopMembers.workshopId, workshopId), isNotNull(users.email)))
+    .where(and(eq(workshopMembers.workshopId, workshopId), eq(users.timeZone, zone), isNotNull(users.email)))
     .orderBy(asc(users.email));
 }

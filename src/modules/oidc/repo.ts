@@ -51,7 +51,7 @@ export async function setIdentityEmail(tx: Db, id: string, email: string | null)
 /** An account opened through the provider: no password, confirmed when the provider vouches for the address. */
 export async function insertProviderAccount(
   tx: Db,
-  values: { email: string; name: string; confirmedAt: string | null },
+  values: { email: string; name: string; confirmedAt: string | null; locale: string; timeZone: string },
 ): Promise<UserRow> {
   const { users } = tablesOf(tx);
   return (await tx.insert(users).values(values).returning())[0]!;

@@ -77,13 +77,10 @@ export function oidcRoutes(deps: OidcDeps) {
       }),
       async (c) => {
         const chosen = requireProvider(provider);
-        const outcome = await finishSignIn(
-          deps,
-          chosen,
-          new URL(c.req.url).searchParams,
-          getCookie(c, STATE_COOKIE),
-          c.req.header('user-agent'),
-        );
+        const outcome = await finishSignIn(deps, chosen, new URL(c.req.url).searchParams, getCookie(c, STATE_COOKIE), {
+          userAgent: c.req.header('user-agent'),
+          acceptLanguage: c.req.header('accept-language'),
+        });
         deleteCookie(c, STATE_COOKIE, { path: COOKIE_PATH, httpOnly: true, sameSite: 'Lax', secure });
         const fragment = new URLSearchParams(
           'token' in outcome ? { token: outcome.token } : { sign_in_error: outcome.problem },

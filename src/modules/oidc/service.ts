@@ -25,6 +25,8 @@ import {
   takeOidcLogin,
 } from './repo';
 import type { SignInProblem } from './schemas';
+import { DEFAULT_TIME_ZONE, localeFromHeader } from '../../domain/languages';
+import { claimsOf, type ProviderClaims, type SignInRequest } from './claims';
 
 export interface OidcDeps {
   config: Config;
@@ -132,7 +134,7 @@ export async function finishSignIn(
   provider: OidcProvider,
   query: URLSearchParams,
   stateCookie: string | undefined,
-  userAgent?: string,
+  request: SignInRequest = {},
 ): Promise<SignInOutcome> {
   const state = query.get('state');
   const login = state ? await write(deps, (tx) => takeOidcLogin(tx, hashToken(state))) : undefined;
@@ -165,27 +167,13 @@ export async function finishSignIn(
     return { ...back, problem: 'failed' };
   }
   try {
-    return { ...back, token: await signInAs(deps, claims, userAgent) };
+    return { ...back, token: await signInAs(deps, claims, request) };
   } catch (err) {
     if (err instanceof Refused) return { ...back, problem: err.problem };
     // The same person's first sign-in in two tabs at once: the second finds the identity taken.
     if (isUniqueViolation(err)) return { ...back, problem: 'failed' };
     throw err;
   }
-}
-
-interface ProviderClaims {
-  issuer: string;
-  subject: string;
-  email: string | null;
-  emailVerified: boolean;
-  name: string | null;
-}
-
-function claimsOf(claims: client.IDToken & Record<string, unknown>): ProviderClaims {
-  const email = typeof claims.email === 'string' && claims.email.includes('@') ? claims.email.toLowerCase() : null;
-  const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 200) : null;
-  return { issuer: claims.iss, subject: claims.sub, email, emailVerified: claims.email_verified === true, name };
 }
 
 /**
@@ -195,7 +183,7 @@ function claimsOf(claims: client.IDToken & Record<string, unknown>): ProviderCla
  * may hand out addresses it never checked: either would otherwise take over the account); else a
  * new account. Answers an `oidc` session token for it.
  */
-async function signInAs(deps: OidcDeps, claims: ProviderClaims, userAgent?: string): Promise<string> {
+async function signInAs(deps: OidcDeps, claims: ProviderClaims, request: SignInRequest): Promise<string> {
   const signedIn = await write(deps, async (tx) => {
     let identity = await identityOf(tx, claims.issuer, claims.subject);
     if (identity) {
@@ -214,7 +202,7 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims, userAgent?: stri
       const existing = await userByEmail(tx, claims.email);
       if (existing && !(claims.emailVerified && existing.confirmedAt)) throw new Refused('account_exists');
       if (existing) user = existing;
-      else ({ user, seats } = await openProviderAccount(tx, deps.config, claims, claims.email));
+      else ({ user, seats } = await openProviderAccount(tx, deps.config, claims, claims.email, request));
       identity = await insertIdentity(tx, {
         userId: user.id,
         issuer: claims.issuer,
@@ -225,7 +213,11 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims, userAgent?: stri
       });
     }
     if (!user) throw new Refused('failed');
-    const token = await issueToken(tx, deps.config, user, { method: 'oidc', identityId: identity.id, userAgent });
+    const token = await issueToken(tx, deps.config, user, {
+      method: 'oidc',
+      identityId: identity.id,
+      userAgent: request.userAgent,
+    });
     return { userId: user.id, seats, token };
   });
   // Organization seats waiting for the address are this account's: sockets already open take the role.
@@ -236,12 +228,26 @@ async function signInAs(deps: OidcDeps, claims: ProviderClaims, userAgent?: stri
 /**
  * A first sign-in: an account without a password. With a verified address it is confirmed, and
  * the organization seats added by that address are its own at once, as `confirmEmail` does;
- * without, it gets the confirmation mail a signup gets.
+ * without, it gets the confirmation mail a signup gets. Its locale is the provider's `locale`
+ * claim, else the browser's `Accept-Language`, among the service's languages, else English; its
+ * time zone the `zoneinfo` claim, else UTC (docs/api.md#languages-and-time-zones).
  */
-async function openProviderAccount(tx: Db, config: Config, claims: ProviderClaims, email: string) {
+async function openProviderAccount(
+  tx: Db,
+  config: Config,
+  claims: ProviderClaims,
+  email: string,
+  request: SignInRequest,
+) {
   const now = nowIso();
   const name = claims.name ?? (email.split('@')[0] || email);
-  const user = await insertProviderAccount(tx, { email, name, confirmedAt: claims.emailVerified ? now : null });
+  const user = await insertProviderAccount(tx, {
+    email,
+    name,
+    confirmedAt: claims.emailVerified ? now : null,
+    locale: claims.locale ?? localeFromHeader(request.acceptLanguage),
+    timeZone: claims.timeZone ?? DEFAULT_TIME_ZONE,
+  });
   if (!claims.emailVerified) {
     await sendConfirmation(tx, config, { ...user, email });
     return { user, seats: 0 };

@@ -40,9 +40,17 @@ export async function findUser(db: Db, userId: string): Promise<Schema['users'][
   return (await db.select().from(users).where(eq(users.id, userId)))[0];
 }
 
-export async function renameUser(tx: Db, userId: string, name: string): Promise<void> {
+/** Sets the members of the profile given (name, locale, time zone); the others keep their value. */
+export async function updateProfile(
+  tx: Db,
+  userId: string,
+  values: Partial<Pick<Schema['users']['$inferInsert'], 'name' | 'locale' | 'timeZone'>>,
+): Promise<void> {
   const { users } = tablesOf(tx);
-  await tx.update(users).set({ name, updatedAt: nowIso() }).where(eq(users.id, userId));
+  await tx
+    .update(users)
+    .set({ ...values, updatedAt: nowIso() })
+    .where(eq(users.id, userId));
 }
 
 export async function avatarUrlOf(tx: Db, userId: string): Promise<string | null> {
@@ -66,10 +74,18 @@ export async function setAvatarUrl(
   return user;
 }
 
-/** A guest: a name, no address or password. */
-export async function insertGuest(tx: Db, name: string): Promise<Schema['users']['$inferSelect']> {
+/** A guest: a name, a locale and a time zone, no address or password. */
+export async function insertGuest(
+  tx: Db,
+  values: { name: string; locale: string; timeZone: string },
+): Promise<Schema['users']['$inferSelect']> {
   const { users } = tablesOf(tx);
-  return (await tx.insert(users).values({ name, guest: true }).returning())[0]!;
+  return (
+    await tx
+      .insert(users)
+      .values({ ...values, guest: true })
+      .returning()
+  )[0]!;
 }
 
 /** The deleted accounts among these ids (docs/api.md#an-accounts-life): one query, none for no ids. */

@@ -15,7 +15,7 @@ export function usersRoutes(deps: AppDeps) {
     })
     .put(
       '/user/me',
-      doc({ tag: 'Current user', summary: 'Change the display name', status: 204 }),
+      doc({ tag: 'Current user', summary: 'Change the display name, the locale or the time zone', status: 204 }),
       jsonBody(UpdateMeInput),
       async (c) => {
         await updateMe(deps, c.get('user'), c.req.valid('json'));

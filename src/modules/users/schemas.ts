@@ -3,6 +3,7 @@ import type { Config, Plan } from '../../config';
 import type { UserRow } from '../../http/env';
 import { requiredText } from '../../http/validation';
 import { DELETED_USER_NAME, PlanOutput } from '../../domain/users';
+import { LanguageInput, TimeZoneInput } from '../../domain/languages';
 
 export const UserOutput = v.object({
   id: v.string(),
@@ -14,6 +15,10 @@ export const UserOutput = v.object({
   avatar_url: v.nullable(v.string()),
   plan: PlanOutput,
   admin: v.boolean(),
+  /** The language of the console and of mails to them (docs/api.md#languages-and-time-zones). */
+  locale: v.string(),
+  /** Their IANA time zone, canonical: their times, and their daily digest at 07:00 there. */
+  time_zone: v.string(),
   created_at: v.string(),
   confirmed_at: v.nullable(v.string()),
   updated_at: v.string(),
@@ -50,9 +55,12 @@ export function toUserSummary(row: Pick<UserRow, 'id' | 'name' | 'avatarUrl' | '
 /** A guest's name: 1..60 characters after trimming (docs/api.md#guests), at joining and at renaming. */
 export const GUEST_NAME_MAX = 60;
 
+/** Members left out keep their value; at least one is needed. */
 export const UpdateMeInput = v.object({
   display_name: v.optional(requiredText(200)),
   name: v.optional(requiredText(200)),
+  locale: v.optional(LanguageInput),
+  time_zone: v.optional(TimeZoneInput),
 });
 export type UpdateMeInput = v.InferOutput<typeof UpdateMeInput>;
 
@@ -69,8 +77,22 @@ export function toUser(row: UserRow, config: Pick<Config, 'plans'>): UserOutput 
     avatar_url: row.avatarUrl,
     plan: planFor(config, row.planName),
     admin: row.admin,
+    locale: row.locale,
+    time_zone: row.timeZone,
     created_at: row.createdAt,
     confirmed_at: row.confirmedAt,
     updated_at: row.updatedAt,
   };
+}
+
+/**
+ * A user as other people read them (an event's author): the User without the settings that are
+ * theirs alone, locale and time zone (docs/api.md#languages-and-time-zones).
+ */
+export const OtherUserOutput = v.omit(UserOutput, ['locale', 'time_zone']);
+export type OtherUserOutput = v.InferOutput<typeof OtherUserOutput>;
+
+export function toOtherUser(row: UserRow, config: Pick<Config, 'plans'>): OtherUserOutput {
+  const { locale: _locale, time_zone: _timeZone, ...seen } = toUser(row, config);
+  return seen;
 }

@@ -7,7 +7,7 @@ import type { UserRow } from '../../http/env';
 import { replaceAvatar } from '../uploads/avatars';
 import type { EncodedImage } from '../uploads/images';
 import { lockUser } from '../../db/user-lock';
-import { avatarUrlOf, renameUser, setAvatarUrl } from './repo';
+import { avatarUrlOf, setAvatarUrl, updateProfile } from './repo';
 import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
 
 interface UserDeps {
@@ -17,23 +17,32 @@ interface UserDeps {
   bus: DomainEventBus;
 }
 
-/** `display_name` is the spec's member; `name` (the User output's member) is accepted too. */
+/**
+ * PUT /v1/user/me: the name (`display_name` is the spec's member; `name`, the User output's, is
+ * accepted too), the locale and the time zone (docs/api.md#languages-and-time-zones), guests
+ * included. Members left out keep their value; at least one is needed.
+ */
 export async function updateMe(
   deps: UserDeps,
   user: Pick<UserRow, 'id' | 'guest'>,
   input: UpdateMeInput,
 ): Promise<void> {
   const name = input.display_name ?? input.name;
-  if (name === undefined) throw invalid('display_name', 'display_name is required.');
-  if (user.guest && name.length > GUEST_NAME_MAX) {
+  if (name === undefined && input.locale === undefined && input.time_zone === undefined) {
+    throw invalid('display_name', 'display_name is required (or locale, or time_zone).');
+  }
+  if (user.guest && name !== undefined && name.length > GUEST_NAME_MAX) {
     throw invalid(
       input.display_name !== undefined ? 'display_name' : 'name',
       `A guest's name has at most ${GUEST_NAME_MAX} characters.`,
     );
   }
   const userId = user.id;
-  await deps.database.transaction((tx) => renameUser(tx, userId, name));
-  deps.bus.emit('profile-changed', { userId });
+  await deps.database.transaction((tx) =>
+    updateProfile(tx, userId, { name, locale: input.locale, timeZone: input.time_zone }),
+  );
+  // Where people see the name live (presence); the locale and time zone are the person's own.
+  if (name !== undefined) deps.bus.emit('profile-changed', { userId });
 }
 
 export async function setMyAvatar(deps: UserDeps, userId: string, image: EncodedImage | null): Promise<UserOutput> {

@@ -12,6 +12,7 @@ import { checkSignature, fileRefFromUrl } from '../uploads/file-links';
 import { EXPORTS_CONTAINER, findFile, readFile } from '../uploads/storage';
 import { importNative } from './rebuild-native';
 import type { WorkshopOutput } from '../../domain/workshops';
+import type { CreateWorkshopInput } from './schemas';
 
 /*
  * Creating a workshop from a native file at a URL (docs/api.md#exports): fetched under the SSRF rules of
@@ -38,7 +39,13 @@ export class NativeImports {
     this.perUser = attempts.limiter({ name: 'native-imports', ...budget(config, 'importsPerMinute') });
   }
 
-  async create(deps: AppDeps, user: UserRow, url: string, title: string | undefined): Promise<WorkshopOutput> {
+  /** `title` and `language` in the body win over the file's. */
+  async create(
+    deps: AppDeps,
+    user: UserRow,
+    url: string,
+    chosen: Pick<CreateWorkshopInput, 'title' | 'language'>,
+  ): Promise<WorkshopOutput> {
     const seconds = await this.perUser.take(user.id);
     if (seconds !== null) {
       throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, {
@@ -47,7 +54,7 @@ export class NativeImports {
     }
     const { bytes, fromThisService } = await readNativeFile(deps, url);
     const document = parseNative(bytes);
-    const run = this.queue.then(() => importNative(deps, user, document, title, { keepAuthors: fromThisService }));
+    const run = this.queue.then(() => importNative(deps, user, document, chosen, { keepAuthors: fromThisService }));
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -36,8 +36,9 @@ export async function announceCreated(
 }
 
 /**
- * Copies a workshop the caller is a member of: settings, view, vote limits, steps, criteria,
- * sections and cards (same short ids, new ids). Votes, ratings, items, comments, attachments and
+ * Copies a workshop the caller is a member of: settings (its language included, unless `title` and
+ * `language` in the body say otherwise), view, vote limits, steps, criteria, sections and cards
+ * (same short ids, new ids). Votes, ratings, items, comments, attachments and
  * members stay behind; the copy is the caller's personal workshop.
  *
  * The caller facilitates the copy, so it holds only what they may read of the source
@@ -49,7 +50,7 @@ export function copyWorkshop(
   deps: AppDeps,
   user: UserRow,
   sourceId: string,
-  title: string | undefined,
+  { title, language }: Pick<CreateWorkshopInput, 'title' | 'language'>,
 ): Promise<WorkshopOutput> {
   // The copy is a new workshop, with no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
@@ -79,6 +80,7 @@ export function copyWorkshop(
       changeStepNotifications: source.changeStepNotifications,
       forceSync: source.forceSync,
       allowGuests: source.allowGuests,
+      language: language ?? source.language,
       view: remapView(source.view, copies),
       extra: {
         votePositive: source.votePositive,
@@ -179,6 +181,7 @@ export async function createFromTemplate(
       changeStepNotifications: input.change_step_notifications,
       forceSync: input.force_sync,
       allowGuests: input.allow_guests,
+      language: input.language ?? user.locale,
       view: mergeView(DEFAULT_VIEW, input.view),
       extra: {
         lastCardNumber: cardCount,

@@ -13,18 +13,29 @@ import { toUser } from '../users/schemas';
 import { admitMember, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } from './join';
 import { workshopFor } from './output';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
+import { DEFAULT_TIME_ZONE, negotiateLanguage } from '../../domain/languages';
 
 /**
  * POST /v1/workshops/join/guest (docs/api.md#guests): a new guest, with no e-mail and no password,
  * made a participant of the running workshop with this code (or join key), within the owner's plan, unless
  * the workshop keeps guests out (403 `guests_not_allowed`). The guest, their seat and their token
- * are one transaction.
+ * are one transaction. Their locale is the one chosen on the page, else the request's
+ * `Accept-Language` among the service's languages, else the workshop's language
+ * (docs/api.md#languages-and-time-zones).
  */
-export function joinAsGuest(deps: AppDeps, input: GuestJoinInput): Promise<GuestSessionOutput> {
+export function joinAsGuest(
+  deps: AppDeps,
+  input: GuestJoinInput,
+  acceptLanguage: string | undefined,
+): Promise<GuestSessionOutput> {
   return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
     if (!workshop.allowGuests)
       throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
-    const guest = await insertGuest(tx, input.name);
+    const guest = await insertGuest(tx, {
+      name: input.name,
+      locale: input.locale ?? negotiateLanguage(acceptLanguage) ?? workshop.language,
+      timeZone: input.time_zone ?? DEFAULT_TIME_ZONE,
+    });
     await admitMember(deps, tx, changes, workshop, guest);
     return {
       token: await issueToken(tx, deps.config, guest),
@@ -72,6 +83,6 @@ export function guestJoinRoutes(deps: AppDeps) {
       // The key after the limits: `idempotencyKeys`.
       idempotencyKeys(deps),
       jsonBody(GuestJoinInput),
-      async (c) => c.json(await joinAsGuest(deps, c.req.valid('json')), 201),
+      async (c) => c.json(await joinAsGuest(deps, c.req.valid('json'), c.req.header('accept-language')), 201),
     );
 }

@@ -146,6 +146,7 @@ export async function toWorkshop(
     change_step_notifications: workshop.changeStepNotifications,
     force_sync: workshop.forceSync,
     allow_guests: workshop.allowGuests,
+    language: workshop.language,
     cards_visible: details.cardsVisible,
     authors: details.authors,
     has_canvas: details.hasCanvas,

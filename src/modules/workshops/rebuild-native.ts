@@ -12,6 +12,8 @@ import { existingUserIds, insertCanvasRow, insertRowsOf } from './copy-repo';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { remapView } from '../../domain/view';
 import { surplusLinks } from '../../domain/canvas';
+import { isLanguage } from '../../domain/languages';
+import type { CreateWorkshopInput } from './schemas';
 
 /*
  * Rebuilding a checked native file (`create-from-native.ts` fetches and checks it) as a new
@@ -23,7 +25,7 @@ export function importNative(
   deps: AppDeps,
   user: UserRow,
   doc: NativeDocument,
-  title: string | undefined,
+  { title, language }: Pick<CreateWorkshopInput, 'title' | 'language'>,
   options: { keepAuthors: boolean },
 ): Promise<WorkshopOutput> {
   // A new workshop, with no row to lock yet: a plain write.
@@ -59,6 +61,8 @@ export function importNative(
       dailyMail: source.daily_mail,
       changeStepNotifications: source.change_step_notifications,
       forceSync: source.force_sync,
+      language:
+        language ?? (source.language !== undefined && isLanguage(source.language) ? source.language : user.locale),
       view: remapView(source.view, newIds),
       extra: {
         votePositive: source.vote_limit.positive,

@@ -81,6 +81,8 @@ export interface NewWorkshop {
   changeStepNotifications?: boolean | undefined;
   forceSync?: boolean | undefined;
   allowGuests?: boolean | undefined;
+  /** Its language (docs/api.md#languages-and-time-zones): the creator's locale unless the caller says. */
+  language: string;
   view?: View | undefined;
   extra?: Partial<WorkshopInsert>;
 }
@@ -108,6 +110,7 @@ export async function insertWorkshop(tx: Db, input: NewWorkshop): Promise<Worksh
           changeStepNotifications: input.changeStepNotifications ?? true,
           forceSync: input.forceSync ?? false,
           allowGuests: input.allowGuests ?? true,
+          language: input.language,
           ...input.extra,
           state: 'running',
           accessCode,
@@ -259,6 +262,7 @@ export async function updateWorkshopRow(tx: Db, workshopId: string, after: Works
       changeStepNotifications: after.changeStepNotifications,
       forceSync: after.forceSync,
       allowGuests: after.allowGuests,
+      language: after.language,
       view: after.view,
       currentStepId: after.currentStepId,
       accessCode: after.accessCode,

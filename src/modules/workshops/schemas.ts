@@ -9,6 +9,7 @@ import {
 } from '../../domain/workshops';
 import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
 import { ViewInput } from '../../domain/view';
+import { LanguageInput, TimeZoneInput } from '../../domain/languages';
 
 /** The settings a workshop is created with and that an update may change. */
 const settingsEntries = {
@@ -18,6 +19,8 @@ const settingsEntries = {
   change_step_notifications: v.optional(v.boolean()),
   force_sync: v.optional(v.boolean()),
   allow_guests: v.optional(v.boolean()),
+  /** Its screen's, exports' and mails' language; at creation, the creator's locale when left out (a copy: the source's). */
+  language: v.optional(LanguageInput),
   view: v.optional(ViewInput),
 };
 
@@ -94,8 +97,19 @@ const exactlyOneWayIn = <T extends JoinBy>() =>
 
 export const JoinInput = v.pipe(v.object(JOIN_BY), exactlyOneWayIn());
 
-/** A guest joins (docs/api.md#guests) with the code (or the link's key) and a name, 1..60 characters after trimming. */
-export const GuestJoinInput = v.pipe(v.object({ ...JOIN_BY, name: requiredText(GUEST_NAME_MAX) }), exactlyOneWayIn());
+/**
+ * A guest joins (docs/api.md#guests) with the code (or the link's key) and a name, 1..60 characters
+ * after trimming; the participant page may say the language chosen and the browser's time zone.
+ */
+export const GuestJoinInput = v.pipe(
+  v.object({
+    ...JOIN_BY,
+    name: requiredText(GUEST_NAME_MAX),
+    locale: v.optional(LanguageInput),
+    time_zone: v.optional(TimeZoneInput),
+  }),
+  exactlyOneWayIn(),
+);
 export type GuestJoinInput = v.InferOutput<typeof GuestJoinInput>;
 
 /** The code people type, and the link (`${PUBLIC_URL}/join#key=…`) that joins without typing it. */

@@ -48,11 +48,12 @@ import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 function customWorkshop(
   input: Omit<CustomWorkshopInput, 'title'> & { title: string },
   owner: NewWorkshop['owner'],
-  creatorId: string,
+  creator: Pick<UserRow, 'id' | 'locale'>,
 ): NewWorkshop {
   return {
     owner,
-    creatorId,
+    creatorId: creator.id,
+    language: input.language ?? creator.locale,
     title: input.title,
     description: input.description,
     dailyMail: input.daily_mail,
@@ -70,14 +71,14 @@ export async function createWorkshop(
   input: CreateWorkshopInput,
   imports: NativeImports,
 ): Promise<WorkshopOutput> {
-  if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input.title);
+  if (input.workshop_id !== undefined) return copyWorkshop(deps, user, input.workshop_id, input);
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
-  if (input.url !== undefined) return imports.create(deps, user, input.url, input.title);
+  if (input.url !== undefined) return imports.create(deps, user, input.url, input);
   const title = input.title;
   if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
   // A new workshop has no cards or criteria for its view to name.
   await assertViewReferences(deps.database.db, '', input.view);
-  const values = customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user.id);
+  const values = customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user);
   assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
   // A new workshop has no row to lock yet: a plain write.
   return write(deps, async (tx, changes) => {
@@ -99,7 +100,7 @@ export function createOrganizationWorkshop(
     await lockOrganization(tx, organizationId);
     await loadOrganizationAccess(tx, organizationId, user);
     await assertViewReferences(tx, '', input.view);
-    const values = customWorkshop(input, { type: 'organization', id: organizationId }, user.id);
+    const values = customWorkshop(input, { type: 'organization', id: organizationId }, user);
     assertSortable(mergeView(DEFAULT_VIEW, input.view), input.view);
     const workshop = await insertWorkshop(tx, values);
     return announceCreated(deps, tx, changes, workshop.id, user.id);

@@ -23,6 +23,7 @@ export function settingsOf(row: WorkshopRow) {
     change_step_notifications: row.changeStepNotifications,
     force_sync: row.forceSync,
     allow_guests: row.allowGuests,
+    language: row.language,
     view: mergeView(DEFAULT_VIEW, row.view),
   };
 }
@@ -35,6 +36,7 @@ export const SETTINGS = [
   'change_step_notifications',
   'force_sync',
   'allow_guests',
+  'language',
   'view',
 ] as const;
 
@@ -54,6 +56,7 @@ export function applySettings(row: WorkshopRow, input: UpdateWorkshopInput): Wor
     changeStepNotifications: input.change_step_notifications ?? row.changeStepNotifications,
     forceSync: input.force_sync ?? row.forceSync,
     allowGuests: input.allow_guests ?? row.allowGuests,
+    language: input.language ?? row.language,
     view: mergeView(mergeView(DEFAULT_VIEW, row.view), input.view),
   };
 }
