@@ -33,7 +33,9 @@ const report = checkCatalogs(dir, ownCatalogs ? { codeDirs: [join(ROOT, 'src'), 
 if (ownCatalogs && readFileSync(TYPES_FILE, 'utf8') !== typesModule())
   report.errors.push('src/i18n/message-types.ts is not current: run npm run i18n');
 
-console.log(`i18n: ${report.languages.length} languages (${report.languages.join(', ')}), ${report.messages} messages in ${SOURCE_LANGUAGE}`);
+console.log(
+  `i18n: ${report.languages.length} languages (${report.languages.join(', ')}), ${report.messages} messages in ${SOURCE_LANGUAGE}`,
+);
 const missing = [...report.pendingMissing].map(([tag, count]) => `${tag} ${count}`);
 console.log(
   `i18n: PENDING, allowed to be missing while being moved (English meanwhile): ${PENDING.join(', ') || 'none'}` +

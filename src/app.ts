@@ -126,7 +126,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', async function nulInPath(c, next) {
     const { url } = c.req;
     const query = url.indexOf('?');
-    if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', msg('error.not_found'));
+    if ((query < 0 ? url : url.slice(0, query)).includes('%00'))
+      throw new AppError('not_found', msg('error.not_found'));
     return next();
   });
   // One cache of resolved API tokens for the keys and the routes.
@@ -152,7 +153,10 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) =>
     wantsPage(c)
       ? notFoundPage(c)
-      : toErrorResponse(new AppError('not_found', msg('error.no_route', { method: c.req.method, path: c.req.path })), c),
+      : toErrorResponse(
+          new AppError('not_found', msg('error.no_route', { method: c.req.method, path: c.req.path })),
+          c,
+        ),
   );
   app.onError((err, c) => toErrorResponse(err, c));
   return routes;

@@ -87,16 +87,18 @@ describe('errors in the language of the request', () => {
     const first = error.details![0]!;
     expect(first.path).toContain('title');
     expect(error.code).toBe('invalid_request');
-    expect(error.message).toBe(t('es', 'error.invalid_input.at', { what: 'body', path: first.path, detail: first.message }));
+    expect(error.message).toBe(
+      t('es', 'error.invalid_input.at', { what: 'body', path: first.path, detail: first.message }),
+    );
     expect(error.message.startsWith(`Cuerpo de la solicitud no válido: ${first.path}: `)).toBe(true);
   });
 
-  it('says an unknown route in the language, and a page for a browser in it', async () => {
-    const res = await fetch(`${server.url}/v1/no-such-route`, { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+  it('says an unknown route in the language', async () => {
+    const res = await fetch(`${server.url}/no-such-route`, { headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as ErrorBody).error).toEqual({
       code: 'not_found',
-      message: 'Aucune route pour GET /v1/no-such-route.',
+      message: 'Aucune route pour GET /no-such-route.',
     });
   });
 });
@@ -113,7 +115,9 @@ describe('the participant page in the language of the request', () => {
     const arabic = await page('ar-EG,ar;q=0.9,en;q=0.5');
     expect(arabic.vary).toContain('Accept-Language');
     expect(arabic.html).toContain('<html lang="ar" dir="rtl">');
-    expect(arabic.html).toMatch(/<link rel="modulepreload" href="\/participant\/assets\/messages-ar-[A-Z0-9]+\.js" \/>/);
+    expect(arabic.html).toMatch(
+      /<link rel="modulepreload" href="\/participant\/assets\/messages-ar-[A-Z0-9]+\.js" \/>/,
+    );
     expect(arabic.html).toContain(`<title>${t('ar', 'participant.join.title')}</title>`);
     expect((await page('fr-CA')).html).toContain('<html lang="fr" dir="ltr">');
     const english = await page();

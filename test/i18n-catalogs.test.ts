@@ -35,8 +35,7 @@ function changedCopy(change: (trees: Record<string, CatalogTree>) => void): stri
 }
 
 /** The namespace object at a dotted path of a tree. */
-const at = (tree: CatalogTree, path: string) =>
-  path.split('.').reduce((node, key) => node[key] as CatalogTree, tree);
+const at = (tree: CatalogTree, path: string) => path.split('.').reduce((node, key) => node[key] as CatalogTree, tree);
 
 function runCheck(args: string[]) {
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/i18n.ts', '--check', ...args], {
@@ -58,7 +57,9 @@ describe('the message catalogs', () => {
     const { status, out } = runCheck([]);
     expect(status).toBe(0);
     expect(out).toContain('i18n check passed');
-    expect(out).toContain(`PENDING, allowed to be missing while being moved (English meanwhile): ${PENDING.join(', ')}`);
+    expect(out).toContain(
+      `PENDING, allowed to be missing while being moved (English meanwhile): ${PENDING.join(', ')}`,
+    );
   });
 
   it('fails a language that lacks a message, unless its namespace is pending', () => {

@@ -134,7 +134,9 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
     expect(bundle.headers.get('cache-control')).toContain('immutable');
     const code = new Uint8Array(await bundle.arrayBuffer());
     // The page's words come with it: its language's messages file, preloaded (docs/i18n.md#in-the-pages).
-    const messagesFile = /<link rel="modulepreload" href="(\/participant\/assets\/messages-en-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const messagesFile = /<link rel="modulepreload" href="(\/participant\/assets\/messages-en-[A-Z0-9]+\.js)"/.exec(
+      html,
+    )?.[1];
     expect(messagesFile).toBeTruthy();
     const messages = new Uint8Array(await (await fetch(`${t.url}${messagesFile}`)).arrayBuffer());
     const gzipped = gzipSync(code, { level: 9 }).byteLength;

@@ -5,6 +5,7 @@ import { isUnavailable, isUnstorableText } from '../db/errors';
 import { FileStoreUnavailable } from '../files/store';
 import { SOURCE_LANGUAGE } from '../i18n/catalog';
 import { formatMessage, msg, type Message } from '../i18n/messages';
+import type { AppEnv } from './env';
 import { requestLanguage } from './language';
 
 /** Every error code the service answers with, and its HTTP status (docs/api.md#authentication-and-errors). */
@@ -95,7 +96,7 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 }
 
 /** Turns anything thrown by a handler into the documented error shape. */
-export function toErrorResponse(err: unknown, c: Context): Response {
+export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
   const appError = normalize(err);
   if (appError.code === 'internal_error') {
     // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.

@@ -3,6 +3,46 @@
 /** Every message of the catalogs by id, with the values its placeholders take (`undefined`: none). */
 export interface MessageValues {
   'error.auth_required': undefined;
+  'error.body_not_json': undefined;
+  'error.database_unavailable': undefined;
+  'error.file_storage_unavailable': undefined;
+  'error.forbidden': undefined;
+  'error.internal': undefined;
+  'error.invalid_input.at': { detail: string | number; path: string | number; what: string };
+  'error.invalid_input.detail': { detail: string | number; what: string };
+  'error.invalid_input.none': { what: string };
+  'error.json_body_required': undefined;
+  'error.malformed': undefined;
+  'error.no_route': { method: string | number; path: string | number };
+  'error.not_found': undefined;
+  'error.payload_too_large': undefined;
+  'error.rate_limited': undefined;
+  'error.sso_required': undefined;
+  'error.unstorable_text': undefined;
+  'error.unsupported_media_type': undefined;
+  'participant.forms.rate_limited': { seconds: number };
+  'participant.frame.loading': undefined;
+  'participant.join.code_hint': { digits: number };
+  'participant.join.code_label': undefined;
+  'participant.join.continue_in': { title: string | number };
+  'participant.join.enter_code': undefined;
+  'participant.join.enter_name': undefined;
+  'participant.join.kept_title': undefined;
+  'participant.join.link_dead': undefined;
+  'participant.join.link_notice': undefined;
+  'participant.join.name_hint': undefined;
+  'participant.join.name_label': undefined;
+  'participant.join.offline': undefined;
+  'participant.join.refused.attendee_limit_reached': undefined;
+  'participant.join.refused.guests_not_allowed': undefined;
+  'participant.join.refused.not_found': undefined;
+  'participant.join.session_ended': undefined;
+  'participant.join.submit': undefined;
+  'participant.join.submitting': undefined;
+  'participant.join.title': undefined;
+  'participant.join.title_named': { title: string | number };
+  'participant.language': undefined;
+  'participant.language_offline': undefined;
 }
 
 export type MessageId = keyof MessageValues;

@@ -20,7 +20,9 @@ export type CompiledMessage = string | MessageFormatElement[];
 
 /** A message named for later formatting, in a language not known yet (an error's, formatted per request). */
 export type Message = {
-  [I in MessageId]: MessageValues[I] extends undefined ? { id: I; values?: undefined } : { id: I; values: MessageValues[I] };
+  [I in MessageId]: MessageValues[I] extends undefined
+    ? { id: I; values?: undefined }
+    : { id: I; values: MessageValues[I] };
 }[MessageId];
 
 export function msg<I extends MessageId>(id: I, ...values: ValuesArgs<I>): Message {
@@ -63,9 +65,7 @@ export function createMessages(dir: string): Messages {
 
   const known = (lang: string) => (lang === PSEUDO_LANGUAGE || catalogs.has(lang) ? lang : SOURCE_LANGUAGE);
   const meta = (lang: string): LanguageMeta =>
-    lang === PSEUDO_LANGUAGE
-      ? { name: 'Pseudo (en-XA)', dir: 'ltr', intl: 'en' }
-      : (catalogs.get(lang) ?? source).meta;
+    lang === PSEUDO_LANGUAGE ? { name: 'Pseudo (en-XA)', dir: 'ltr', intl: 'en' } : (catalogs.get(lang) ?? source).meta;
 
   function compiled(lang: string, id: string): CompiledMessage {
     const language = known(lang);
