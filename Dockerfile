@@ -18,6 +18,8 @@ COPY client-sdk/package.json ./client-sdk/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
+# The message catalogs: the pages' messages files are built from them.
+COPY locales ./locales
 COPY src ./src
 COPY web ./web
 COPY client-sdk/src ./client-sdk/src
@@ -31,6 +33,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY drizzle ./drizzle
+# The message catalogs the server says its errors and pages' words from (docs/i18n.md).
+COPY locales ./locales
 COPY src/modules/templates/catalog ./src/modules/templates/catalog
 COPY src/modules/canvas/catalog ./src/modules/canvas/catalog
 RUN mkdir -p /data && chown node:node /data

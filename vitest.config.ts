@@ -73,7 +73,7 @@ if (missing.length) throw new Error(`vitest.config.ts names test files that do n
  * The browser pages' tests drive chromium through what the SDK sees; the store under them is
  * tested on both by every other file, so they run once, on SQLite, to keep the run within its time.
  */
-const BROWSER_PAGES = ['test/screen.test.ts', 'test/participant-page.test.ts'];
+const BROWSER_PAGES = ['test/screen.test.ts', 'test/participant-page.test.ts', 'test/i18n-join-page.test.ts'];
 /**
  * The second run on Node 24 (`.ci/node24`) leaves them out too: what they check is the pages in
  * chromium, which the first run did, and the CI run keeps within its time.

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppDeps } from './deps';
 import { AppError, toErrorResponse } from './http/errors';
+import { msg } from './i18n/messages';
 import type { AppEnv } from './http/env';
 import { docsRoutes } from './http/docs';
 import { browserPageRoutes } from './pages/routes';
@@ -125,7 +126,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', async function nulInPath(c, next) {
     const { url } = c.req;
     const query = url.indexOf('?');
-    if ((query < 0 ? url : url.slice(0, query)).includes('%00')) throw new AppError('not_found', 'Not found.');
+    if ((query < 0 ? url : url.slice(0, query)).includes('%00'))
+      throw new AppError('not_found', msg('error.not_found'));
     return next();
   });
   // One cache of resolved API tokens for the keys and the routes.
@@ -151,7 +153,10 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) =>
     wantsPage(c)
       ? notFoundPage(c)
-      : toErrorResponse(new AppError('not_found', `No route for ${c.req.method} ${c.req.path}.`), c),
+      : toErrorResponse(
+          new AppError('not_found', msg('error.no_route', { method: c.req.method, path: c.req.path })),
+          c,
+        ),
   );
   app.onError((err, c) => toErrorResponse(err, c));
   return routes;

@@ -20,6 +20,8 @@ export interface AppEnv {
     apiToken?: ApiTokenIdentity;
     /** How the session's token was opened (unset for an API token, whose identity says how its maker's was). */
     signInMethod?: 'password' | 'oidc';
+    /** The language this request is answered in, once `requestLanguage` has worked it out. */
+    language?: string;
     /** This request's id (`X-Request-Id`), set first for every request: in its log lines and its answer. */
     requestId: string;
     /** Set when the Idempotency-Key answered (a replay, a key in use or reused): the request ran nothing. */

@@ -3,6 +3,10 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { isUnavailable, isUnstorableText } from '../db/errors';
 import { FileStoreUnavailable } from '../files/store';
+import { SOURCE_LANGUAGE } from '../i18n/catalog';
+import { formatMessage, msg, type Message } from '../i18n/messages';
+import type { AppEnv } from './env';
+import { requestLanguage } from './language';
 
 /** Every error code the service answers with, and its HTTP status (docs/api.md#authentication-and-errors). */
 export const ERROR_STATUS = {
@@ -43,22 +47,35 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** The one error type services throw; the app's error handler turns it into the error body of docs/api.md#authentication-and-errors. */
+/**
+ * The one error type services throw; the app's error handler turns it into the error body of
+ * docs/api.md#authentication-and-errors. Its message is a catalog's (`msg(id, values)`), said in
+ * the language of each request's `Accept-Language` (docs/i18n.md), or, while the messages move
+ * into the catalogs, plain English text; its `code` is the same in every language.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** The catalog's message, when it was given as one; `message` holds its English text. */
+  readonly said: Message | undefined;
 
   constructor(
     code: ErrorCode,
-    message: string,
+    message: string | Message,
     options?: { details?: ErrorDetail[]; headers?: Record<string, string> },
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : formatMessage(SOURCE_LANGUAGE, message));
     this.name = 'AppError';
     this.code = code;
+    this.said = typeof message === 'string' ? undefined : message;
     this.details = options?.details;
     this.headers = options?.headers;
+  }
+
+  /** The message in `lang` (English when it was given as text). */
+  messageIn(lang: string): string {
+    return this.said ? formatMessage(lang, this.said) : this.message;
   }
 
   get status(): ContentfulStatusCode {
@@ -68,13 +85,9 @@ export class AppError extends Error {
 
 /** Shorthands for the common cases, so services read as sentences. */
 export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
-export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
+export const forbidden = (message?: string) => new AppError('forbidden', message ?? msg('error.forbidden'));
 /** A session opened with a password, on what an organization requiring single sign-on owns (docs/integrations.md#requiring-it-for-an-organization). */
-export const ssoRequired = () =>
-  new AppError(
-    'sso_required',
-    'This organization requires single sign-on: sign in with its provider rather than a password.',
-  );
+export const ssoRequired = () => new AppError('sso_required', msg('error.sso_required'));
 export const invalid = (path: string, message: string) =>
   new AppError('invalid_request', message, { details: [{ path, message }] });
 
@@ -83,13 +96,14 @@ export function errorBody(code: ErrorCode, message: string, details?: ErrorDetai
 }
 
 /** Turns anything thrown by a handler into the documented error shape. */
-export function toErrorResponse(err: unknown, c: Context): Response {
+export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
   const appError = normalize(err);
   if (appError.code === 'internal_error') {
     // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.
     console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
   }
-  return c.json(errorBody(appError.code, appError.message, appError.details), appError.status, appError.headers);
+  const message = appError.messageIn(requestLanguage(c));
+  return c.json(errorBody(appError.code, message, appError.details), appError.status, appError.headers);
 }
 
 function normalize(err: unknown): AppError {
@@ -97,36 +111,34 @@ function normalize(err: unknown): AppError {
   if (err instanceof HTTPException) {
     switch (err.status) {
       case 400:
-        return new AppError('invalid_request', err.message || 'The request is malformed.');
+        return new AppError('invalid_request', err.message || msg('error.malformed'));
       case 401:
-        return new AppError('unauthenticated', 'Authentication required.');
+        return new AppError('unauthenticated', msg('error.auth_required'));
       case 413:
-        return new AppError('payload_too_large', 'The request body is too large.');
+        return new AppError('payload_too_large', msg('error.payload_too_large'));
       case 415:
-        return new AppError('unsupported_media_type', err.message || 'Unsupported content type.');
+        return new AppError('unsupported_media_type', err.message || msg('error.unsupported_media_type'));
       case 429:
-        return new AppError('rate_limited', 'Too many requests.');
+        return new AppError('rate_limited', msg('error.rate_limited'));
     }
-    if (err.status === 404) return new AppError('not_found', 'Not found.');
-    return new AppError('internal_error', 'Internal server error.');
+    if (err.status === 404) return new AppError('not_found', msg('error.not_found'));
+    return new AppError('internal_error', msg('error.internal'));
   }
   if (err instanceof FileStoreUnavailable) {
     // Checked first: its cause may be a network error the database check would claim as its own.
-    return new AppError('service_unavailable', 'File storage is unavailable; try again in a moment.', {
+    return new AppError('service_unavailable', msg('error.file_storage_unavailable'), {
       headers: { 'Retry-After': '1' },
     });
   }
   if (isUnstorableText(err)) {
     // A NUL character got past the edge (`parseInput`, and the app's check of the path).
-    return new AppError('invalid_request', 'The request holds text that cannot be stored (a NUL character).');
+    return new AppError('invalid_request', msg('error.unstorable_text'));
   }
   if (isUnavailable(err)) {
     // A lock or a connection could not be had in time: nothing was written; try again.
-    return new AppError(
-      'service_unavailable',
-      'The database is busy or unavailable; nothing was written. Try again in a moment.',
-      { headers: { 'Retry-After': '1' } },
-    );
+    return new AppError('service_unavailable', msg('error.database_unavailable'), {
+      headers: { 'Retry-After': '1' },
+    });
   }
-  return new AppError('internal_error', 'Internal server error.');
+  return new AppError('internal_error', msg('error.internal'));
 }

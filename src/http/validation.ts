@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { uniqueSymbol, resolver } from 'hono-openapi';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
+import { msg } from '../i18n/messages';
 import type { AppEnv } from './env';
 import { AppError, type ErrorDetail } from './errors';
 
@@ -128,36 +129,36 @@ const unstorable = (text: string) => UNSTORABLE.test(text);
 /** Why `unstorableTextPath` refuses a string. */
 export const UNSTORABLE_TEXT = 'Must not contain a NUL character (\\u0000) or a lone surrogate (\\ud800-\\udfff).';
 
+/** What a refused input was: the error's message names it. */
+export type InputKind = 'body' | 'query' | 'request';
+
+/** The documented 400 for refused input, its message naming the first detail in the request's language. */
+function invalidInput(what: InputKind, details: ErrorDetail[]): AppError {
+  const first = details[0];
+  const message = !first
+    ? msg('error.invalid_input.none', { what })
+    : first.path
+      ? msg('error.invalid_input.at', { what, path: first.path, detail: first.message })
+      : msg('error.invalid_input.detail', { what, detail: first.message });
+  return new AppError('invalid_request', message, { details });
+}
+
 /** Parses input against a schema or throws the documented 400. */
-export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, what = 'request'): v.InferOutput<S> {
+export function parseInput<S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  what: InputKind = 'request',
+): v.InferOutput<S> {
   const wrongType = arrayForObject(schema, input, []);
-  if (wrongType) {
-    throw new AppError(
-      'invalid_request',
-      `Invalid ${what}: ${wrongType.path ? `${wrongType.path}: ` : ''}${wrongType.message}`,
-      { details: [wrongType] },
-    );
-  }
+  if (wrongType) throw invalidInput(what, [wrongType]);
   const result = v.safeParse(schema, input, { abortPipeEarly: true });
   if (result.success) {
     // Checked on what the schema kept, whatever the member's schema: unknown members stay ignored.
     const unstorablePath = unstorableTextPath(result.output);
-    if (unstorablePath) {
-      const detail = { path: unstorablePath.join('.'), message: UNSTORABLE_TEXT };
-      throw new AppError(
-        'invalid_request',
-        `Invalid ${what}: ${detail.path ? `${detail.path}: ` : ''}${detail.message}`,
-        { details: [detail] },
-      );
-    }
+    if (unstorablePath) throw invalidInput(what, [{ path: unstorablePath.join('.'), message: UNSTORABLE_TEXT }]);
     return result.output;
   }
-  const details = issuesToDetails(result.issues);
-  const first = details[0];
-  const message = first
-    ? `Invalid ${what}: ${first.path ? `${first.path}: ` : ''}${first.message}`
-    : `Invalid ${what}.`;
-  throw new AppError('invalid_request', message, { details });
+  throw invalidInput(what, issuesToDetails(result.issues));
 }
 
 /** Attaches the OpenAPI description hono-openapi reads from a validator middleware. */
@@ -178,14 +179,14 @@ export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json'
     let value: unknown = {};
     if (hasBody(c)) {
       if (!JSON_MEDIA.test(mediaType(c))) {
-        throw new AppError('unsupported_media_type', 'This route takes a JSON body (Content-Type: application/json).');
+        throw new AppError('unsupported_media_type', msg('error.json_body_required'));
       }
       const text = await c.req.text();
       if (text.trim() !== '') {
         try {
           value = JSON.parse(text);
         } catch {
-          throw new AppError('invalid_request', 'The body is not well-formed JSON.');
+          throw new AppError('invalid_request', msg('error.body_not_json'));
         }
       }
     }

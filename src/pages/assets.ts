@@ -51,8 +51,10 @@ function withGzip(built: PageAssets): ServedAssets {
 /** Reads what `npm run build` wrote to `dist/<page>/` (this module is then part of `dist/main.js`). */
 function builtAssets(page: PageName): PageAssets {
   const dir = join(dirname(fileURLToPath(import.meta.url)), page);
-  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { script: string; stylesheet: string };
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as Omit<PageAssets, 'files'>;
+  const messages = manifest.messages ?? {};
   const files = new Map<string, Uint8Array<ArrayBuffer>>();
-  for (const name of [manifest.script, manifest.stylesheet]) files.set(name, readFileSync(join(dir, name)));
-  return { ...manifest, files };
+  for (const name of [manifest.script, manifest.stylesheet, ...Object.values(messages)])
+    files.set(name, readFileSync(join(dir, name)));
+  return { ...manifest, messages, files };
 }

@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appMessages } from '../i18n/messages';
+import { pageLanguages, pageMessagesModule } from '../i18n/page-messages';
 
 /*
  * The browser pages' files: each page's script (its `app.ts` with the SDK's entry points and
@@ -12,18 +15,33 @@ import { fileURLToPath } from 'node:url';
  * imports it, only bundles it here. Development builds the files in memory on first use;
  * `npm run build` writes them to `dist/<page>/` so production serves them without esbuild, a
  * devDependency the image does not hold.
+ *
+ * A page whose words are in the catalogs (`messages`: its namespaces) also gets one file per
+ * language, `messages-<tag>-<hash>.js`, with only that page's messages, parsed at build: the
+ * page loads the one of its language, and the browser never needs the ICU parser, which the
+ * bundle leaves out (docs/i18n.md#in-the-pages).
  */
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-/** The file beside each page's built ones that names them (`{script, stylesheet}`). */
+/** The file beside each page's built ones that names them (`{script, stylesheet, messages}`). */
 export const MANIFEST = 'manifest.json';
 
 /** The pages served from browser bundles: the facilitator console, the live screen and the participant page. */
-export const PAGES = {
+export const PAGES: Record<'console' | 'screen' | 'participant', PageSources> = {
   console: { script: join(WEB, 'console', 'app.tsx'), stylesheet: join(WEB, 'console', 'console.css') },
   screen: { script: join(WEB, 'screen', 'app.ts'), stylesheet: join(WEB, 'screen', 'screen.css') },
-  participant: { script: join(WEB, 'participant', 'app.ts'), stylesheet: join(WEB, 'participant', 'participant.css') },
-} as const;
+  participant: {
+    script: join(WEB, 'participant', 'app.ts'),
+    stylesheet: join(WEB, 'participant', 'participant.css'),
+    messages: ['common', 'participant'],
+  },
+};
+interface PageSources {
+  script: string;
+  stylesheet: string;
+  /** The catalogs' namespaces the page shows, once its words have moved there. */
+  messages?: readonly string[];
+}
 export type PageName = keyof typeof PAGES;
 export const PAGE_NAMES = Object.keys(PAGES) as PageName[];
 
@@ -33,7 +51,23 @@ export interface PageAssets {
   script: string;
   /** The stylesheet's file name (`<page>-<hash>.css`). */
   stylesheet: string;
+  /** Each language's messages file (`messages-<tag>-<hash>.js`) by tag: none for a page not in the catalogs yet. */
+  messages: Record<string, string>;
   files: Map<string, Uint8Array<ArrayBuffer>>;
+}
+
+/** One file per language with the page's messages, named by a hash of its content as esbuild names the others. */
+function messageFiles(namespaces: readonly string[] | undefined, files: Map<string, Uint8Array<ArrayBuffer>>) {
+  const messages: Record<string, string> = {};
+  if (!namespaces) return messages;
+  const catalogs = appMessages();
+  for (const tag of pageLanguages(catalogs)) {
+    const contents = new TextEncoder().encode(pageMessagesModule(catalogs, tag, namespaces));
+    const hash = createHash('sha256').update(contents).digest('hex').slice(0, 10).toUpperCase();
+    messages[tag] = `messages-${tag}-${hash}.js`;
+    files.set(messages[tag], contents);
+  }
+  return messages;
 }
 
 /** Bundles one page's script and stylesheet in memory. Needs esbuild (a devDependency). */
@@ -48,6 +82,8 @@ export async function buildPageAssets(page: PageName): Promise<PageAssets> {
     format: 'esm',
     platform: 'browser',
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    // The messages come parsed (`messageFiles`): FormatJS's build without its parser (docs/i18n.md#in-the-pages).
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     write: false,
     logLevel: 'warning',
   });
@@ -60,7 +96,7 @@ export async function buildPageAssets(page: PageName): Promise<PageAssets> {
     if (name.endsWith('.js')) script = name;
     if (name.endsWith('.css')) stylesheet = name;
   }
-  return { script, stylesheet, files };
+  return { script, stylesheet, messages: messageFiles(PAGES[page].messages, files), files };
 }
 
 /**
@@ -74,7 +110,8 @@ export async function writePageAssets(dir: string): Promise<Record<PageName, Pag
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     for (const [name, contents] of assets.files) writeFileSync(join(out, name), contents);
-    writeFileSync(join(out, MANIFEST), JSON.stringify({ script: assets.script, stylesheet: assets.stylesheet }));
+    const { script, stylesheet, messages } = assets;
+    writeFileSync(join(out, MANIFEST), JSON.stringify({ script, stylesheet, messages }));
   }
   return Object.fromEntries(built) as Record<PageName, PageAssets>;
 }

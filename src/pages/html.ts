@@ -1,9 +1,11 @@
 import type { PageAssets, PageName } from './build';
 
 /** A value for a double-quoted HTML attribute. */
-function attribute(value: string): string {
+export function attribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+/** Text as an element's content: the same escapes serve. */
+export const htmlText = attribute;
 
 export interface PageDocument {
   page: PageName;
@@ -13,25 +15,35 @@ export interface PageDocument {
   meta?: Record<string, string>;
   /** The body's elements: an empty frame the page script fills in. */
   body: string;
+  /**
+   * The language the page is served in (`<html lang dir>`), with its messages file, preloaded so
+   * the script has its words at once (docs/i18n.md#in-the-pages). English without one by default.
+   */
+  language?: { tag: string; dir: 'ltr' | 'rtl'; messages?: string };
 }
 
 /**
  * A browser page's HTML: its stylesheet and module script from `/<page>/assets/`, no inline code.
- * Nothing in it comes from the request or the database (`meta` holds configuration); every text
- * people wrote is set later by the script as text, never as markup.
+ * Nothing in it comes from the request or the database (`meta` holds configuration; the language
+ * is a catalog's, negotiated from the request); every text people wrote is set later by the
+ * script as text, never as markup.
  */
-export function pageDocument({ page, assets, title, meta = {}, body }: PageDocument): string {
+export function pageDocument({ page, assets, title, meta = {}, body, language }: PageDocument): string {
   const metas = Object.entries(meta).map(
     ([name, content]) => `\n    <meta name="${attribute(name)}" content="${attribute(content)}" />`,
   );
+  const { tag, dir } = language ?? { tag: 'en', dir: 'ltr' };
+  const preload = language?.messages
+    ? `\n    <link rel="modulepreload" href="/${page}/assets/${attribute(language.messages)}" />`
+    : '';
   return `<!doctype html>
-<html lang="en">
+<html lang="${attribute(tag)}" dir="${dir}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="referrer" content="no-referrer" />${metas.join('')}
     <title>${attribute(title)}</title>
-    <link rel="stylesheet" href="/${page}/assets/${assets.stylesheet}" />
+    <link rel="stylesheet" href="/${page}/assets/${assets.stylesheet}" />${preload}
     <script type="module" src="/${page}/assets/${assets.script}"></script>
   </head>
 ${body}

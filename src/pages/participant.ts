@@ -1,35 +1,60 @@
+import { appMessages, t } from '../i18n/messages';
 import type { PageAssets } from './build';
-import { pageDocument, PRIVACY_NOTICES } from './html';
+import { attribute, htmlText, pageDocument, PRIVACY_NOTICES } from './html';
+
+/** How many digits an access code has (`123-456-789`). */
+const CODE_DIGITS = 9;
 
 /**
- * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both): an empty frame
- * the page script fills in.
+ * The language switcher's choices: each catalog's language in its own words, the page's chosen.
+ * The script knows each one's messages file from the `messages` meta.
  */
-export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'>): string {
+function languageOptions(lang: string): string {
+  const catalogs = appMessages();
+  return catalogs.languages
+    .map((tag) => {
+      const selected = tag === lang ? ' selected' : '';
+      return `<option value="${attribute(tag)}" lang="${attribute(tag)}"${selected}>${htmlText(catalogs.meta(tag).name)}</option>`;
+    })
+    .join('');
+}
+
+/**
+ * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both) in `lang`: an
+ * empty frame the page script fills in. The join view's words come from the catalogs (the script
+ * says them again in the language a person chose on this phone); the rest of the frame is still
+ * English until it moves there.
+ */
+export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet' | 'messages'>, lang: string): string {
   return pageDocument({
     page: 'participant',
     assets,
-    title: 'Join the workshop',
-    meta: { 'theme-color': '#1f4e79' },
+    title: t(lang, 'participant.join.title'),
+    meta: { 'theme-color': '#1f4e79', messages: JSON.stringify(assets.messages) },
+    language: { tag: lang, dir: appMessages().meta(lang).dir, messages: assets.messages[lang] },
     body: `  <body data-status="loading">
     <p id="connection" class="connection" role="status" hidden></p>
     <main id="join" class="join" hidden>
-      <h1 id="join-title">Join the workshop</h1>
+      <div class="language-switch">
+        <label for="language">${htmlText(t(lang, 'participant.language'))}</label>
+        <select id="language">${languageOptions(lang)}</select>
+      </div>
+      <h1 id="join-title">${htmlText(t(lang, 'participant.join.title'))}</h1>
       <p id="join-notice" class="join-notice" role="status"></p>
       <section id="kept" class="kept" aria-labelledby="kept-title" hidden>
-        <h2 id="kept-title">Already in on this phone</h2>
+        <h2 id="kept-title">${htmlText(t(lang, 'participant.join.kept_title'))}</h2>
         <ul id="kept-list" class="kept-list"></ul>
       </section>
       <form id="join-form" class="join-form" novalidate>
         <div id="code-field">
-          <label for="code">Access code</label>
-          <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" aria-describedby="code-hint" required />
-          <p id="code-hint" class="hint">The 9 digits shown on the workshop's screen.</p>
+          <label for="code" id="code-label">${htmlText(t(lang, 'participant.join.code_label'))}</label>
+          <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" dir="ltr" aria-describedby="code-hint" required />
+          <p id="code-hint" class="hint">${htmlText(t(lang, 'participant.join.code_hint', { digits: CODE_DIGITS }))}</p>
         </div>
-        <label for="name">Your name</label>
-        <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" aria-describedby="name-hint" required />
-        <p id="name-hint" class="hint">How the others will see you.</p>
-        <button id="join-button" type="submit" class="primary">Join</button>
+        <label for="name" id="name-label">${htmlText(t(lang, 'participant.join.name_label'))}</label>
+        <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" dir="auto" aria-describedby="name-hint" required />
+        <p id="name-hint" class="hint">${htmlText(t(lang, 'participant.join.name_hint'))}</p>
+        <button id="join-button" type="submit" class="primary">${htmlText(t(lang, 'participant.join.submit'))}</button>
         <p id="join-status" class="failed" role="alert"></p>
       </form>
     </main>
@@ -104,7 +129,7 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <button id="leave" type="button" class="quiet">Leave</button>
       </footer>
     </div>
-    <p id="notice" class="notice" role="status">Loading…</p>
+    <p id="notice" class="notice" role="status">${htmlText(t(lang, 'participant.frame.loading'))}</p>
     <p id="announce" class="visually-hidden" aria-live="polite"></p>
   </body>`,
   });

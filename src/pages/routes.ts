@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../http/env';
 import { AppError } from '../http/errors';
+import { requestLanguage } from '../http/language';
 import { pageAssets } from './assets';
 import type { PageName } from './build';
 import { consolePage } from './console';
@@ -47,18 +48,23 @@ export interface PageRoutesOptions {
  * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
  * facilitator console (also at `/account` and at the addresses the mails link to: `/confirm`,
  * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
- * the participant page; `GET /<page>/assets/<file>`, each page's script and stylesheet;
+ * the participant page (in the request's language); `GET /<page>/assets/<file>`, each page's script,
+ * stylesheet and messages files;
  * `GET /favicon.ico`, the pages' icon.
  */
 export function browserPageRoutes(options: PageRoutesOptions) {
-  const html = (c: Context<AppEnv>, body: string) =>
+  const html = (c: Context<AppEnv>, body: string, headers: Record<string, string> = {}) =>
     c.html(body, 200, {
       // The page names the current files: it is asked for again each time, the files are kept.
       'Cache-Control': 'no-cache',
       'Content-Security-Policy': contentSecurityPolicy(c.req.header('host')),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
+      ...headers,
     });
+  /** The participant page in the request's language (docs/i18n.md#which-language). */
+  const participant = async (c: Context<AppEnv>) =>
+    html(c, participantPage(await pageAssets('participant'), requestLanguage(c)), { Vary: 'Accept-Language' });
   /** An address whose workshop id cannot be one: the not-found page, before any page script loads. */
   const noWorkshopAt = (c: Context<AppEnv>) => !WORKSHOP_ID.test(c.req.param('workshop_id') ?? '');
 
@@ -93,9 +99,9 @@ export function browserPageRoutes(options: PageRoutesOptions) {
       return html(c, consolePage(await pageAssets('console'), options.publicUrl));
     })
     .on('GET', [...CONSOLE_PATHS], async (c) => html(c, consolePage(await pageAssets('console'), options.publicUrl)))
-    .get('/join', async (c) => html(c, participantPage(await pageAssets('participant'))))
+    .get('/join', participant)
     .get('/w/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);
-      return html(c, participantPage(await pageAssets('participant')));
+      return participant(c);
     });
 }

@@ -9,6 +9,7 @@ import { openWorkshop, type LiveWorkshop } from 'workshop-sdk/live';
 import { offerAccount } from './account';
 import type { CardActions } from './card-frame';
 import { showJoin } from './join';
+import { startLanguage } from './language';
 import { announce, WorkshopPage } from './render';
 import { named, ParticipantSession } from './session';
 import { forgetToken, outboxKey, takeToken } from '../shared/participant-token';
@@ -185,12 +186,16 @@ function show(session: ParticipantSession): void {
   const ticking = setInterval(() => page.drawTimer(session.live.state), TICK_MS);
 }
 
-const inWorkshop = /^\/w\/([^/]+)\/?$/.exec(location.pathname);
-if (inWorkshop) void enter(decodeURIComponent(inWorkshop[1]!));
-else
+/** The page's language first (its words for the join view), then the workshop or the join view. */
+async function start(): Promise<void> {
+  await startLanguage();
+  const inWorkshop = /^\/w\/([^/]+)\/?$/.exec(location.pathname);
+  if (inWorkshop) return enter(decodeURIComponent(inWorkshop[1]!));
   showJoin(api, (workshopId) => {
     // In place, without loading the page again: the workshop's address from here on.
     history.replaceState(null, '', `/w/${encodeURIComponent(workshopId)}`);
     byId('join').hidden = true;
     void enter(workshopId);
   });
+}
+void start();

@@ -1,4 +1,5 @@
 import { ApiError } from 'workshop-sdk';
+import { t } from '../shared/i18n';
 
 /*
  * What the page's own forms (joining, creating an account) share: a refusal said in words, and a
@@ -13,7 +14,7 @@ export function refusalText(err: unknown, byCode: Record<string, string>, offlin
   if (!(err instanceof ApiError) || err.status === 0) return offline;
   const known = byCode[err.code];
   if (known !== undefined) return known;
-  if (err.code === 'rate_limited') return `Too many tries. Wait ${err.retryAfter ?? 60} seconds and try again.`;
+  if (err.code === 'rate_limited') return t('participant.forms.rate_limited', { seconds: err.retryAfter ?? 60 });
   if (err.code === 'invalid_request') return err.details[0]?.message ?? err.message;
   return err.message;
 }

@@ -11,6 +11,20 @@ export function joinAddress(publicUrl: string): string {
   return `${publicUrl.replace(/^[a-z]+:\/\//i, '').replace(/\/+$/, '')}/join`;
 }
 
+/** How many digits an access code has. */
+export const CODE_DIGITS = 9;
+
+/**
+ * The digits of a typed code, as ASCII: Arabic phone keyboards type Arabic-Indic digits (٠–٩,
+ * or the Persian ۰–۹), which the code means just the same.
+ */
+export function codeDigits(typed: string): string {
+  return typed
+    .replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660))
+    .replace(/[\u06f0-\u06f9]/g, (digit) => String(digit.charCodeAt(0) - 0x6f0))
+    .replace(/\D/g, '');
+}
+
 /** `123456789` → `123-456-789`: digits in threes read and type without slips. */
 export function codeText(code: string): string {
   return code.replace(/(\d{3})(?=\d)/g, '$1-');
