@@ -8,6 +8,8 @@ import { match } from '@formatjs/intl-localematcher';
  */
 
 const NONE = 'und';
+/** A weight as RFC 9110 §12.4.2 writes it: 0 to 1, three decimals at most. */
+const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
 
 /**
  * The tags of an `Accept-Language` header, by weight (RFC 9110 §12.5.4; ties keep their order),
@@ -19,6 +21,8 @@ export function requestedLanguages(header: string | undefined): string[] {
   for (const part of header.split(',').slice(0, 20)) {
     const [range = '', ...params] = part.split(';').map((piece) => piece.trim());
     const weight = params.find((param) => /^q=/i.test(param));
+    // A weight outside RFC 9110's qvalue (`q=2`, `q=high`) makes the entry malformed: skipped.
+    if (weight !== undefined && !QVALUE.test(weight.slice(2))) continue;
     const q = weight === undefined ? 1 : Number(weight.slice(2));
     if (range === '' || range === '*' || !(q > 0)) continue;
     try {
