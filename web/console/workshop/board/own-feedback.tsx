@@ -4,7 +4,7 @@
  * rating on each criterion. The server holds the budget; what the buttons offer is worked out
  * from one's own votes so a refusal is said before the press.
  */
-import { useEffect, useId } from 'preact/hooks';
+import { useEffect, useId, useMemo } from 'preact/hooks';
 import type { Card, Criterion } from 'workshop-sdk';
 import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from '../../../shared/votes';
 import { api } from '../../api';
@@ -15,11 +15,13 @@ import type { OwnVotes } from './own-votes';
 export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Card; own: OwnVotes }) {
   const press = useAction();
   useEffect(() => own.ensure(), [own]);
-  own.version.value; // redraw as one's votes change
+  // Read here, the version redraws this as one's votes change.
+  const version = own.version.value;
+  const cards = scope.state.value.cards;
+  const total = useMemo(() => spentOf(cards.flatMap((each) => own.book.values(each.id))), [own, version, cards]);
   const limit = scope.state.value.workshop.vote_limit;
   if (!own.book.loaded) return <p role="status">Counting your votes…</p>;
   const values = own.book.values(card.id);
-  const total = spentOf(allValues(own, scope));
   const onCard = values.reduce((sum, value) => sum + value, 0);
   const left = pointsLeft(limit, total);
   const vote = (direction: Direction) =>
@@ -72,10 +74,6 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
       <Problem action={press} />
     </div>
   );
-}
-
-function allValues(own: OwnVotes, scope: WorkshopScope): number[] {
-  return scope.state.value.cards.flatMap((card) => own.book.values(card.id));
 }
 
 /** One's own rating on each criterion: chosen from the criterion's scale, changed or taken back. */
