@@ -5,21 +5,13 @@
  * is shown is the live state's, so another facilitator's change shows here too.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
-import type { Card, Criterion, View, paths } from 'workshop-sdk';
+import { useEffect, useId } from 'preact/hooks';
+import type { Criterion } from 'workshop-sdk';
 import { api } from '../../api';
-import { Panel, Problem, useAction, type Action } from '../../forms';
-import { cardMatcher } from '../board/view';
+import { Panel, Problem } from '../../forms';
 import type { WorkshopScope } from '../context';
-
-type ViewChange = NonNullable<paths['/v1/workshops/{id}']['put']['requestBody']['content']['application/json']['view']>;
-type WorkshopChange = { view: ViewChange } | { force_sync: boolean };
-
-/** What a card is called in a list: its title, else the start of its text, else its short id. */
-function cardLabel(card: Card): string {
-  const words = card.title.trim() || card.content.trim().slice(0, 80);
-  return words || `#${card.short_id}`;
-}
+import { Spotlight } from './spotlight';
+import { cardLabel, useViewWrites, type PartProps } from './view-writes';
 
 export function ViewControls({ scope }: { scope: WorkshopScope }) {
   const { view, forceSync, change, write } = useViewWrites(scope);
@@ -45,138 +37,6 @@ export function ViewControls({ scope }: { scope: WorkshopScope }) {
       <Problem action={change} />
     </Panel>
   );
-}
-
-/**
- * The view as the live state has it, with the change being written shown already: a box ticked
- * stays ticked while its write travels (the live state would redraw it as it was until the change
- * comes back as `view:changed`), and goes back if the write is refused.
- */
-function useViewWrites(scope: WorkshopScope) {
-  const live = scope.state.value;
-  const change = useAction();
-  const pending = useSignal<WorkshopChange | null>(null);
-  const heard = useRef(false);
-  useEffect(
-    () =>
-      scope.live.on('view:changed', () => {
-        heard.current = true;
-        if (!change.busy.value) pending.value = null;
-      }),
-    [scope],
-  );
-  const write = async (body: WorkshopChange) => {
-    if (change.busy.value) return;
-    pending.value = body;
-    heard.current = false;
-    const ok = await change.run(() => api.put('/v1/workshops/{id}', { params: { path: { id: scope.id } }, body }));
-    // A write that changed nothing sends no event: nothing is left waiting for one.
-    if (!ok || heard.current || unchanged(scope, body)) pending.value = null;
-  };
-  const wanted = pending.value;
-  return {
-    view: wanted && 'view' in wanted ? { ...live.view, ...wanted.view } : live.view,
-    forceSync: wanted && 'force_sync' in wanted ? wanted.force_sync : live.forceSync,
-    change,
-    write,
-  };
-}
-
-function unchanged(scope: WorkshopScope, body: WorkshopChange): boolean {
-  const { view, forceSync } = scope.state.value;
-  if ('force_sync' in body) return body.force_sync === forceSync;
-  return Object.entries(body.view).every(
-    ([key, value]) => JSON.stringify(view[key as keyof View]) === JSON.stringify(value),
-  );
-}
-
-interface PartProps {
-  scope: WorkshopScope;
-  view: View;
-  change: Action;
-  write: (body: WorkshopChange) => unknown;
-}
-
-/** How many cards a spotlight search lists at most: the rest are narrowed by typing more. */
-const MATCHES_SHOWN = 8;
-
-/**
- * One card in front of everyone (`view.card`), found by a search of the cards as they are now (its
- * words, or `#12` for its short id): at 500 cards a list of every card is no way to find one. The
- * board and a card's detail put a card in the spotlight too.
- */
-function Spotlight({ scope, view, change, write }: PartProps) {
-  const cards = scope.state.value.cards;
-  const query = useSignal('');
-  const lit = view.card === null ? undefined : cards.find((card) => card.id === view.card);
-  const litLabel = lit ? cardLabel(lit) : '…';
-  const matches = useMemo(() => {
-    const matcher = cardMatcher(query.value, () => '');
-    return matcher ? cards.filter(matcher) : null;
-  }, [cards, query.value]);
-  const clusterOf = (card: Card) => (card.parent === null ? null : cards.find((each) => each.id === card.parent));
-  const id = useId();
-  return (
-    <div class="run-spotlight">
-      <h3>Spotlight</h3>
-      <p class="run-lit" aria-live="polite">
-        {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${litLabel}”`}
-      </p>
-      {view.card !== null && (
-        <button type="button" disabled={change.busy.value} onClick={() => void write({ view: { card: null } })}>
-          Clear the spotlight
-        </button>
-      )}
-      {cards.length === 0 ? (
-        <p class="empty">There are no cards yet.</p>
-      ) : (
-        <>
-          <div class="run-field">
-            <label for={`${id}-find`}>Find a card to spotlight</label>
-            <input
-              id={`${id}-find`}
-              type="search"
-              autocomplete="off"
-              aria-describedby={`${id}-found`}
-              value={query.value}
-              onInput={(event) => (query.value = event.currentTarget.value)}
-            />
-          </div>
-          <p id={`${id}-found`} class="hint" role="status">
-            {matchesText(matches, query.value)}
-          </p>
-          {matches && matches.length > 0 && (
-            <ul class="run-matches plain" aria-label="Cards found">
-              {matches.slice(0, MATCHES_SHOWN).map((card) => {
-                const cluster = clusterOf(card);
-                return (
-                  <li key={card.id}>
-                    <button
-                      type="button"
-                      aria-pressed={view.card === card.id}
-                      disabled={change.busy.value}
-                      onClick={() => void write({ view: { card: card.id } })}
-                    >
-                      <span class="visually-hidden">Spotlight </span>
-                      {cardLabel(card)}
-                    </button>
-                    <span class="meta">{cluster ? ` in ${cardLabel(cluster)}` : ' (cluster)'}</span>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </>
-      )}
-    </div>
-  );
-}
-
-function matchesText(matches: Card[] | null, query: string): string {
-  if (matches === null) return 'Type words of the card, or its number as #12.';
-  if (matches.length === 0) return `No card matches “${query.trim()}”.`;
-  const count = matches.length === 1 ? '1 card matches' : `${matches.length} cards match`;
-  return matches.length > MATCHES_SHOWN ? `${count}: the first ${MATCHES_SHOWN} are listed.` : `${count}.`;
 }
 
 const CLUSTER_CHOICES = [
