@@ -8,7 +8,8 @@
  *
  * `seedDemoWorkshop` is also what `test/screen.test.ts` photographs in its known state.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
@@ -170,7 +171,11 @@ async function photographPhone(browser: Browser, baseUrl: string, demo: DemoWork
 
 async function main(): Promise<void> {
   const docs = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs');
-  const server = await startTestServer();
+  // Outside vitest there is no migrated template to copy (test/setup/sqlite.ts): the server
+  // migrates a new database of its own.
+  const server = await startTestServer({
+    databasePath: join(mkdtempSync(join(tmpdir(), 'workshop-screenshots-')), 'demo.db'),
+  });
   const browser = await launchBrowser();
   try {
     const demo = await seedDemoWorkshop(server.url);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { useServer } from './helpers/cast';
+import { useServer, useLiveWorkshops } from './helpers/cast';
 import { eventLog } from './helpers/factories';
-import { sdkIllustrate, sdkRunningWorkshop, sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
+import { sdkIllustrate, sdkRunningWorkshop, sdkUser, sdkWorkshop } from './helpers/sdk';
 
 /*
  * Whether a workshop has a canvas (`has_canvas`) and a step an illustration (`has_illustration`),

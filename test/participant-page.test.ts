@@ -3,9 +3,9 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Step, WorkshopClient } from '../client-sdk/src/index';
 import { browserAvailable, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
-import { useServer } from './helpers/cast';
+import { useServer, useLiveWorkshops } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
-import { sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*

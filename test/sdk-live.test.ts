@@ -3,8 +3,8 @@ import { ApiError, createClient, type Card, type WorkshopClient } from '../clien
 import { openWorkshop, timerRemainingMs, type WorkshopState } from '../client-sdk/src/live';
 import { applyEvent } from '../client-sdk/src/live/state';
 import { eventKey, SequenceTracker } from '../client-sdk/src/live/sequence';
-import { useServer } from './helpers/cast';
-import { FAST_RECONNECT, sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
+import { useServer, useLiveWorkshops } from './helpers/cast';
+import { FAST_RECONNECT, sdkUser, sdkWorkshop } from './helpers/sdk';
 import { failNextStatement, storeBusyError } from './helpers/statements';
 import { testStore } from './helpers/store';
 import { until } from './helpers/wait';

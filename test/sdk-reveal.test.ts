@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Card, WorkshopClient } from '../client-sdk/src/index';
 import { privacyOf, type LiveWorkshop, type WorkshopState } from '../client-sdk/src/live';
-import { useServer } from './helpers/cast';
-import { sdkUser, sdkWorkshop, useLiveWorkshops } from './helpers/sdk';
+import { useServer, useLiveWorkshops } from './helpers/cast';
+import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*

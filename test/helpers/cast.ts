@@ -1,9 +1,12 @@
 import type { SQL } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { WorkshopClient } from '../../client-sdk/src/index';
+import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
 import type { Config } from '../../src/config';
 import { syncedDoc, type DocClient } from './collab';
 import { createUser, type Cast, type TestUser } from './factories';
 import { startRedis, type TestRedis } from './redis';
+import { FAST_RECONNECT } from './sdk';
 import { startTestServer, type RequestOptions, type TestServer, type TestServerOptions } from './server';
 import { connectSocket, type LiveClient } from './sockets';
 
@@ -170,4 +173,10 @@ export function useDocs(t: TestServer) {
       return track(await syncedDoc(server, workshopId, user.token));
     },
   };
+}
+
+/** Opens workshops' live states with `FAST_RECONNECT`, each closed after the test that opened it. */
+export function useLiveWorkshops() {
+  const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
+  return async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, FAST_RECONNECT));
 }

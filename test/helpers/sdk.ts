@@ -1,7 +1,5 @@
 import sharp from 'sharp';
 import { createClient, type WorkshopClient } from '../../client-sdk/src/index';
-import { openWorkshop, type LiveWorkshop } from '../../client-sdk/src/live';
-import { disposedAfterEach } from './cast';
 import type { TestServer } from './server';
 
 let signups = 0;
@@ -69,9 +67,3 @@ export const FAST_RECONNECT = {
     randomizationFactor: 0,
   },
 };
-
-/** Opens workshops' live states with `FAST_RECONNECT`, each closed after the test that opened it. */
-export function useLiveWorkshops() {
-  const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
-  return async (api: WorkshopClient, workshopId: string) => track(await openWorkshop(api, workshopId, FAST_RECONNECT));
-}
