@@ -213,34 +213,30 @@ async function mailNewMember(
     });
     return;
   }
-  const invited = `${actor.name} invited you to the organization "${organization.name}" as ${role}.`;
-  if (input.account === 'unconfirmed') {
-    await queueMailFrom(tx, from, {
-      to: email,
-      subject: `${actor.name} invited you to ${organization.name}`,
-      ...renderMail({
-        greeting: 'Hello,',
-        paragraphs: [
-          invited,
-          'Your account with this e-mail address joins once you confirm the address: use the confirmation link we mailed you when you signed up, or ask for a new one from your account.',
-        ],
-        action: { label: 'Open the workshops', url: config.publicUrl },
-      }),
-    });
-    return;
-  }
-  // '@' is legal in a query string; keeping it makes the link readable in the mail.
-  const link = `${config.publicUrl}/signup?email=${encodeURIComponent(email).replace(/%40/g, '@')}`;
+  // Not a member yet: the mail says how the address becomes one (confirmed, or signed up first).
+  const next =
+    input.account === 'unconfirmed'
+      ? {
+          paragraph:
+            'Your account with this e-mail address joins once you confirm the address: use the confirmation link we mailed you when you signed up, or ask for a new one from your account.',
+          action: { label: 'Open the workshops', url: config.publicUrl },
+        }
+      : {
+          paragraph:
+            'To join, create your account with this e-mail address, then confirm the address with the link we mail you.',
+          // '@' is legal in a query string; keeping it makes the link readable in the mail.
+          action: {
+            label: 'Create my account',
+            url: `${config.publicUrl}/signup?email=${encodeURIComponent(email).replace(/%40/g, '@')}`,
+          },
+        };
   await queueMailFrom(tx, from, {
     to: email,
     subject: `${actor.name} invited you to ${organization.name}`,
     ...renderMail({
       greeting: 'Hello,',
-      paragraphs: [
-        invited,
-        'To join, create your account with this e-mail address, then confirm the address with the link we mail you.',
-      ],
-      action: { label: 'Create my account', url: link },
+      paragraphs: [`${actor.name} invited you to the organization "${organization.name}" as ${role}.`, next.paragraph],
+      action: next.action,
     }),
   });
 }
