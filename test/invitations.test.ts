@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import type { EventOutput } from '../src/modules/events/schemas';
 import type { InvitationOutput } from '../src/domain/invitations';
-import type { WorkshopOutput } from '../src/domain/workshops';
+import type { UserRoleOutput, WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useSockets, useUsers } from './helpers/cast';
 import { createUser, errorOf, eventLog, expectError, seedWorkshopWith } from './helpers/factories';
 import { expectFieldsRefused } from './helpers/refusals';
@@ -328,7 +328,7 @@ describe('invitations', () => {
 });
 
 describe('invitations and the attendee limit', () => {
-  it('refuse a participant’s acceptance past the owner’s plan, not a co-facilitator’s', async () => {
+  it('refuse a participant’s acceptance past the owner’s plan, not a co-facilitator’s, nor their seat once made a participant', async () => {
     const small = await startTestServer({
       plans: { free: { name: 'free', workshops_max_attendees: 1 }, team: { name: 'team', workshops_max_attendees: 1 } },
     });
@@ -376,6 +376,21 @@ describe('invitations and the attendee limit', () => {
         (await small.request('POST', `/v1/invitations/${await tokenFor('third@limit.test')}/accept`, { token: third }))
           .status,
       ).toBe(200);
+      // …but made a participant afterwards, they would take the seat there is not: refused, unchanged.
+      const roles = (await small.request<UserRoleOutput[]>('GET', `/v1/workshops/${w.id}/user_roles`, { token: owner }))
+        .body;
+      const thirds = roles.find((role) => role.role === 'facilitator' && role.name === 'third')!;
+      expectError(
+        await small.request('PUT', `/v1/workshops/${w.id}/user_roles/${thirds.id}`, {
+          token: owner,
+          body: { role: 'participant' },
+        }),
+        409,
+        'attendee_limit_reached',
+      );
+      const after = (await small.request<UserRoleOutput[]>('GET', `/v1/workshops/${w.id}/user_roles`, { token: owner }))
+        .body;
+      expect(after.find((role) => role.id === thirds.id)?.role).toBe('facilitator');
     } finally {
       await small.close();
     }

@@ -103,6 +103,8 @@ export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
     console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
   }
   const message = appError.messageIn(requestLanguage(c));
+  // A message from the catalogs depends on the request's language: a cache must keep one per language.
+  if (appError.said) c.header('Vary', 'Accept-Language', { append: true });
   return c.json(errorBody(appError.code, message, appError.details), appError.status, appError.headers);
 }
 

@@ -10,11 +10,13 @@ import { offerAccount } from './account';
 import type { CardActions } from './card-frame';
 import { showJoin } from './join';
 import { startLanguage } from './language';
+import { pageLanguage } from '../shared/i18n';
 import { announce, WorkshopPage } from './render';
 import { named, ParticipantSession } from './session';
 import { forgetToken, outboxKey, takeToken } from '../shared/participant-token';
 
-const api = createClient({ baseUrl: location.origin });
+// The API answers in the page's language, the one the person chose on it (`language.ts`).
+const api = createClient({ baseUrl: location.origin, acceptLanguage: pageLanguage });
 /** The wait before trying again to open a workshop the server did not answer for. */
 const RETRY_MS = 2_000;
 /** How often the countdown is redrawn. */

@@ -1,5 +1,5 @@
 import { ApiError, createClient, type WorkshopClient } from 'workshop-sdk';
-import { t } from '../shared/i18n';
+import { pageLanguage, t } from '../shared/i18n';
 import { CODE_DIGITS, codeDigits, codeText } from '../shared/invite';
 import { markInvalid, refusalText } from './forms';
 import { offerLanguages } from './language';
@@ -139,7 +139,7 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
  */
 function offerKept(said: Said, say: () => void): void {
   for (const { workshopId, token } of keptWorkshops()) {
-    const api = createClient({ baseUrl: location.origin, token });
+    const api = createClient({ baseUrl: location.origin, token, acceptLanguage: pageLanguage });
     api.get('/v1/workshops/{id}', { params: { path: { id: workshopId } } }).then(
       (workshop) => {
         const link = document.createElement('a');

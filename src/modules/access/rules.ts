@@ -42,16 +42,16 @@ function refusal(access: WorkshopAccess, action: Action, options: { allowArchive
 }
 
 /**
- * Whether this user may hold `role` in a workshop: a guest takes part as a participant only
- * (docs/api.md#guests), whether promoted or invited, until they sign up.
+ * Refuses `role` to a user who may not hold it in a workshop: a guest takes part as a participant
+ * only (docs/api.md#guests), whether promoted or invited, until they sign up (409 `conflict`).
  */
-export function mayHoldRole(user: { guest: boolean }, role: WorkshopRole): boolean {
-  return role === 'participant' || !user.guest;
+export function requireMayHoldRole(user: { guest: boolean }, role: WorkshopRole): void {
+  if (role !== 'participant' && user.guest)
+    throw new AppError(
+      'conflict',
+      'A guest takes part as a participant; they can be made a facilitator once they sign up.',
+    );
 }
-
-/** What a refusal of `mayHoldRole` says. */
-export const GUEST_ROLE_REFUSAL =
-  'A guest takes part as a participant; they can be made a facilitator once they sign up.';
 
 export function isFacilitator(access: WorkshopAccess): boolean {
   return access.role === 'facilitator';

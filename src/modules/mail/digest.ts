@@ -82,9 +82,10 @@ export async function queueDailyDigests(deps: DigestDeps, now = new Date()): Pro
   const mailedAbout = new Set<string>();
   let failure: Error | undefined;
   for (const zone of await timeZonesWithAddress(deps.database.db)) {
-    const due = dueDigest(zone, now);
-    if (!due) continue;
     try {
+      // Inside the try: a stored zone the runtime's ICU no longer knows fails that zone alone.
+      const due = dueDigest(zone, now);
+      if (!due) continue;
       const outcome = await queueZoneDigest(deps, due, now);
       if (outcome === 'in flight') report.claimInFlight = true;
       if (typeof outcome !== 'object') continue;

@@ -4,18 +4,18 @@ import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/database';
 import { clientKey } from '../../http/client-address';
 import { hasBody } from '../../http/validation';
-import { AppError, forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
 import { limitAttempts } from '../../http/middleware/rate-limit';
 import type { AppEnv, UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { findAccess, loadAccess, type WorkshopRow } from '../access/load';
-import { GUEST_ROLE_REFUSAL, mayHoldRole } from '../access/rules';
+import { requireMayHoldRole } from '../access/rules';
 import type { WorkshopRole } from '../../domain/permissions';
-import { changeMemberRole, toUserRole } from './members';
-import { ownerOf, workshopFor } from './output';
+import { changeMemberRole, requireAttendeeRoom, toUserRole } from './members';
+import { workshopFor } from './output';
 import { workshopIdOfKey, keyOpens } from './join-key';
-import { countMembers, hasAnySeat, insertMember, memberOfUser } from './members-repo';
+import { hasAnySeat, insertMember, memberOfUser } from './members-repo';
 import { findRunningByCode, findWorkshop } from './repo';
 import type { JoinBy } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
@@ -81,7 +81,7 @@ export async function admitMember(
   role: WorkshopRole = 'participant',
 ): Promise<void> {
   const userId = user.id;
-  if (!mayHoldRole(user, role)) throw new AppError('conflict', GUEST_ROLE_REFUSAL);
+  requireMayHoldRole(user, role);
   const access = await findAccess(tx, workshop.id, userId);
   if (access) {
     // A participant (who joined with the code meanwhile) accepting an invitation to facilitate.
@@ -93,13 +93,7 @@ export async function admitMember(
   }
   if (user.guest && (await hasAnySeat(tx, userId)))
     throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
-  const { plan } = await ownerOf(tx, deps.config, workshop);
-  if (role === 'participant' && (await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
-    throw new AppError(
-      'attendee_limit_reached',
-      `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
-    );
-  }
+  if (role === 'participant') await requireAttendeeRoom(deps, tx, workshop);
   const member = await insertMember(tx, workshop.id, userId, role);
   changes.record({
     workshopId: workshop.id,

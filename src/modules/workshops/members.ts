@@ -6,8 +6,9 @@ import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { writeWorkshop } from '../../db/write';
 import { diffFields } from '../../domain/events';
-import { authorize, GUEST_ROLE_REFUSAL, mayHoldRole } from '../access/rules';
-import { loadAccess } from '../access/load';
+import { authorize, requireMayHoldRole } from '../access/rules';
+import { loadAccess, type WorkshopRow } from '../access/load';
+import { ownerOf } from './output';
 import { joinKeyFor } from './join-key';
 import { countMembers, membersWithUsers, setMemberRole } from './members-repo';
 import type { MemberRow } from './repo';
@@ -48,17 +49,39 @@ export function updateUserRole(
   role: UserRoleOutput['role'],
 ): Promise<UserRoleOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
-    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
+    const access = await loadAccess(tx, workshopId, user);
+    authorize(access, 'facilitate');
     const [found] = await membersWithUsers(tx, workshopId, memberId);
     if (!found) throw notFound('User role');
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
-    if (!mayHoldRole(who, role)) throw new AppError('conflict', GUEST_ROLE_REFUSAL);
+    requireMayHoldRole(who, role);
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
       throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
     }
+    // A facilitator made a participant takes a seat of the plan like anyone joining.
+    if (role === 'participant') await requireAttendeeRoom(deps, tx, access.workshop);
     return changeMemberRole(tx, changes, user.id, before, who, role);
   });
+}
+
+/**
+ * Refuses one more participant when the owner's plan is full (`attendee_limit_reached`):
+ * facilitators are not attendees, so joining as one, or being promoted, takes no seat, and a
+ * facilitator made a participant takes one. Under the workshop's lock (the caller's write).
+ */
+export async function requireAttendeeRoom(
+  deps: Pick<AppDeps, 'config'>,
+  tx: Db,
+  workshop: Pick<WorkshopRow, 'id' | 'ownerType' | 'ownerId'>,
+): Promise<void> {
+  const { plan } = await ownerOf(tx, deps.config, workshop);
+  if ((await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
+    throw new AppError(
+      'attendee_limit_reached',
+      `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
+    );
+  }
 }
 
 /** Gives a member `role`, logged as `updateMember` by `actorId`; the caller has checked it may. */

@@ -12,7 +12,6 @@ import { useEffect, useLayoutEffect, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../api';
 import { Problem } from '../forms';
-import { me } from '../session';
 import { AddCluster } from './board/add-cluster';
 import { ClusterColumn, GRAB_HELP_ID } from './board/cards';
 import { CardDetail } from './board/detail';
@@ -23,7 +22,7 @@ import { columnsOf, nameOf, type Column, type Filter } from './board/model';
 import { neighbours, type BoardContext } from './board/places';
 import { Results } from './board/results';
 import { useSpotlight } from './board/spotlight';
-import { useOwnVotes, type OwnVotes } from './board/own-votes';
+import type { OwnVotes } from './board/own-votes';
 import { focusCard, keepTabStop, takeTabStop, travel, NAV } from './board/roving';
 import { storedCompact, ViewTools, type ViewState } from './board/tools';
 import { searched } from './board/view';
@@ -35,10 +34,10 @@ type Open =
   { kind: 'detail'; id: string } | { kind: 'move'; id: string } | { kind: 'merge'; id: string; target: string | null };
 
 /**
- * `inRun`: the board beside the Run tab's controls, drawn compact, without the forms that add
+ * `own`: the facilitator's votes, kept by the workshop's shell across tabs. `inRun`: the board beside the Run tab's controls, drawn compact, without the forms that add
  * clusters and the filter (the Board tab has them), its cards opened to spotlight, vote and rate.
  */
-export function Board({ scope, inRun = false }: { scope: WorkshopScope; inRun?: boolean }) {
+export function Board({ scope, own, inRun = false }: { scope: WorkshopScope; own: OwnVotes | null; inRun?: boolean }) {
   const filter = useSignal<Filter>('active');
   const results = useSignal(false);
   const open = useSignal<Open | null>(null);
@@ -114,7 +113,6 @@ export function Board({ scope, inRun = false }: { scope: WorkshopScope; inRun?: 
   const ideas = cards.length - cards.filter((card) => card.parent === null).length;
   const litId = scope.state.value.view.card;
   const spotlight = useSpotlight();
-  const own = useOwnVotes(scope, me.value?.id);
 
   return (
     <div class="board-tab">

@@ -5,6 +5,7 @@
  * rated from their detail; then who is in the room, and how people join.
  */
 import { Board } from './board';
+import type { OwnVotes } from './board/own-votes';
 import type { WorkshopScope } from './context';
 import { Access } from './run/access';
 import { Room } from './run/room';
@@ -12,7 +13,7 @@ import { StepControls } from './run/steps';
 import { TimerControls } from './run/timer';
 import { ViewControls } from './run/view';
 
-export function Run({ scope }: { scope: WorkshopScope }) {
+export function Run({ scope, own }: { scope: WorkshopScope; own: OwnVotes | null }) {
   return (
     <div class="run">
       <div class="run-main">
@@ -22,7 +23,7 @@ export function Run({ scope }: { scope: WorkshopScope }) {
       </div>
       <section class="panel run-board" aria-labelledby="run-board-title">
         <h2 id="run-board-title">Live board</h2>
-        <Board scope={scope} inRun />
+        <Board scope={scope} own={own} inRun />
       </section>
       <div class="run-side">
         <Room scope={scope} />

@@ -10,11 +10,12 @@ import { keepToken } from '../../shared/participant-token';
 import { api, problemText } from '../api';
 import { Link, location$, navigate } from '../router';
 import { sendWaiting } from '../outbox';
-import { forget } from '../session';
+import { forget, me } from '../session';
 import { sessionEnded, signedInAgain } from '../session-end';
 import { NotOpen } from '../not-open';
 import { Agenda } from './agenda';
 import { Board } from './board';
+import { useOwnVotes } from './board/own-votes';
 import { CanvasTab } from './canvas';
 import { TABS, type TabName, type WorkshopScope } from './context';
 import { Exports } from './exports';
@@ -130,6 +131,8 @@ async function open(id: string): Promise<WorkshopScope | null> {
 }
 
 function Tabs({ scope }: { scope: WorkshopScope }) {
+  // One's own votes, kept for the workshop's whole visit: both boards (Run, Board) vote from them.
+  const own = useOwnVotes(scope, me.value?.id);
   // Signed in again after the session ended: the live connection opens again with the new token.
   const again = signedInAgain.value;
   const openedAt = useRef(again);
@@ -171,9 +174,9 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
         ))}
       </nav>
       <div class="tab" data-tab={tab}>
-        {tab === 'run' && <Run scope={scope} />}
+        {tab === 'run' && <Run scope={scope} own={own} />}
         {tab === 'agenda' && <Agenda scope={scope} />}
-        {tab === 'board' && <Board scope={scope} />}
+        {tab === 'board' && <Board scope={scope} own={own} />}
         {tab === 'canvas' && <CanvasTab scope={scope} />}
         {tab === 'people' && <People scope={scope} />}
         {tab === 'exports' && <Exports scope={scope} />}

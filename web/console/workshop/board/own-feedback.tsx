@@ -4,9 +4,9 @@
  * rating on each criterion. The server holds the budget; what the buttons offer is worked out
  * from one's own votes so a refusal is said before the press.
  */
-import { useEffect, useId, useMemo } from 'preact/hooks';
+import { useEffect, useId } from 'preact/hooks';
 import type { Card, Criterion } from 'workshop-sdk';
-import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from '../../../shared/votes';
+import { pointsLeft, spentOf, voteRefusal, type Direction } from '../../../shared/votes';
 import { api } from '../../api';
 import { Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
@@ -15,12 +15,21 @@ import type { OwnVotes } from './own-votes';
 export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Card; own: OwnVotes }) {
   const press = useAction();
   useEffect(() => own.ensure(), [own]);
-  // Read here, the version redraws this as one's votes change.
-  const version = own.version.value;
-  const cards = scope.state.value.cards;
-  const total = useMemo(() => spentOf(cards.flatMap((each) => own.book.values(each.id))), [own, version, cards]);
+  const hintId = useId();
+  // The version, read here, redraws this as one's votes change.
+  if (own.version.value < 0 || !own.book.loaded)
+    return own.failed.value ? (
+      <p role="alert">
+        Your votes could not be counted.{' '}
+        <button type="button" onClick={() => own.ensure()}>
+          Count again
+        </button>
+      </p>
+    ) : (
+      <p role="status">Counting your votes…</p>
+    );
+  const total = spentOf(scope.state.value.cards.flatMap((each) => own.book.values(each.id)));
   const limit = scope.state.value.workshop.vote_limit;
-  if (!own.book.loaded) return <p role="status">Counting your votes…</p>;
   const values = own.book.values(card.id);
   const onCard = values.reduce((sum, value) => sum + value, 0);
   const left = pointsLeft(limit, total);
@@ -47,15 +56,16 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
   return (
     <div class="your-votes">
       <p>
-        Your points on this card: <strong>{onCard}</strong>
-        {left !== null && ` · ${left} ${plural(left, 'point')} left in the workshop`}
+        {left === null
+          ? `Your points on this card: ${onCard}.`
+          : `Your points on this card: ${onCard}. Left to give in the workshop: ${left}.`}
       </p>
       <p class="row-actions">
         <button
           type="button"
           aria-label="Take a point off this card"
           aria-disabled={down !== null || press.busy.value}
-          title={down ?? undefined}
+          aria-describedby={down === null ? undefined : `${hintId}-down`}
           onClick={() => down === null && void vote(-1)}
         >
           −
@@ -64,13 +74,23 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
           type="button"
           aria-label="Give this card a point"
           aria-disabled={up !== null || press.busy.value}
-          title={up ?? undefined}
+          aria-describedby={up === null ? undefined : `${hintId}-up`}
           onClick={() => up === null && void vote(1)}
         >
           +
         </button>
       </p>
-      {(up ?? down) && <p class="hint">{up ?? down}</p>}
+      {/* Why a press would be refused: said with its button; only the + one is shown, as on a participant's page. */}
+      {up && (
+        <p class="hint" id={`${hintId}-up`}>
+          {up}
+        </p>
+      )}
+      {down && (
+        <p class="visually-hidden" id={`${hintId}-down`}>
+          {down}
+        </p>
+      )}
       <Problem action={press} />
     </div>
   );

@@ -19,6 +19,8 @@ export interface OwnVotes {
   readonly version: Signal<number>;
   /** Starts the first reading (once); the book's `loaded` says when it is done. */
   ensure(): void;
+  /** Whether the last reading failed: `ensure()` tries again. */
+  readonly failed: Signal<boolean>;
   /** Takes the answer to one's own write in at once, before its event. */
   changed(): void;
 }
@@ -50,25 +52,31 @@ export function useOwnVotes(scope: WorkshopScope, voter: string | undefined): Ow
 function ownVotes(scope: WorkshopScope, voter: string): OwnVotes {
   const book = new VoteBook();
   const version = signal(0);
+  const failed = signal(false);
   let reading = false;
   const own: OwnVotes = {
     voter,
     book,
     version,
+    failed,
     changed() {
       version.value++;
     },
     ensure() {
       if (reading) return;
       reading = true;
+      failed.value = false;
       const ids = scope.state.value.cards.map((card) => card.id);
       readOwnVotes(api, scope.id, voter, ids, book, READ_AT_ONCE).then(
         () => {
           book.loaded = true;
           own.changed();
         },
-        // Read again the next time a detail asks.
-        () => (reading = false),
+        // Said in the detail, which offers to count again.
+        () => {
+          reading = false;
+          failed.value = true;
+        },
       );
     },
   };
