@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import type { WorkshopClient } from '../client-sdk/src/index';
-import { launchBrowser, openScreen } from '../test/helpers/browser';
+import { launchBrowser, openScreen } from '../test/helpers/chromium';
 import { sdkUser, sdkWorkshop } from '../test/helpers/sdk';
 import { startTestServer } from '../test/helpers/server';
 import { photographConsole } from './console-screenshots';

@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Step, WorkshopClient } from '../client-sdk/src/index';
-import { openWorkshop, type LiveWorkshop } from '../client-sdk/src/live';
+import type { Step } from '../client-sdk/src/index';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
-import { disposedAfterEach, useServer } from './helpers/cast';
+import { useLiveWorkshops, useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
 import { until } from './helpers/wait';
@@ -28,8 +27,7 @@ const clockOf = (seconds: number) => {
 describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
   const t = useServer();
   const browser = useBrowser();
-  const track = disposedAfterEach<LiveWorkshop>((live) => live.close());
-  const live = async (api: WorkshopClient, id: string) => track(await openWorkshop(api, id));
+  const live = useLiveWorkshops();
 
   /** Fay facilitates with three steps (the first private), Pat and Quinn take part; none is current. */
   async function scene() {
@@ -56,6 +54,15 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await openConsoleWithToken(page, t.url, token, `/workshops/${id}?tab=run`);
     await page.getByRole('heading', { name: 'Step', exact: true }).waitFor();
   }
+
+  /** From now on, the page's writes as `METHOD /path`, in the order sent. */
+  const writesOf = (page: Page) => {
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') sent.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+    return () => sent;
+  };
 
   /** Whether a button is marked unavailable (it keeps the focus, so it is not disabled). */
   const unavailable = async (page: Page, name: string) =>
@@ -84,13 +91,14 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await page.keyboard.press('Enter');
     await shown(page, '.run-step-name', 'Step 3 of 3: Wrap up');
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Next step →');
-    // At the end, Next step stays focused and does nothing.
+    // At the end, Next step stays focused and sends nothing: of it and the Previous step after
+    // it, only Previous writes.
     expect(await unavailable(page, 'Next step')).toBe(true);
+    const writes = writesOf(page);
     await page.keyboard.press('Enter');
-    expect((await workshop()).current_step_id).toBe(steps[2]!.id);
-
     await page.getByRole('button', { name: 'Previous step' }).click();
     await shown(page, '.run-step-name', 'Step 2 of 3: Vote');
+    expect(writes()).toEqual([`PUT /v1/workshops/${id}`]);
     await page.getByRole('button', { name: 'Previous step' }).click();
     await shown(page, '.run-step-name', 'Step 1 of 3: Write alone');
     await until(() => pats.state.step?.id === steps[0]!.id, 'the participant back on step 1');
@@ -334,11 +342,11 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     // Its detail: points given within the budget, one at a time, and a rating.
     await board.getByRole('button', { name: 'Lunch together', exact: true }).click();
     const detail = page.getByRole('dialog', { name: 'Lunch together' });
-    await shown(page, '.your-votes', /Your points on this card: 0 · 2 points left in the workshop/);
+    await shown(page, '.your-votes', /Your points on this card: 0\. Left to give in the workshop: 2\./);
     await detail.getByRole('button', { name: 'Give this card a point' }).click();
-    await shown(page, '.your-votes', /Your points on this card: 1 · 1 point left/);
+    await shown(page, '.your-votes', /Your points on this card: 1\. Left to give in the workshop: 1\./);
     await detail.getByRole('button', { name: 'Give this card a point' }).click();
-    await shown(page, '.your-votes', /Your points on this card: 2 · 0 points left/);
+    await shown(page, '.your-votes', /Your points on this card: 2\. Left to give in the workshop: 0\./);
     const give = detail.getByRole('button', { name: 'Give this card a point' });
     expect(await give.getAttribute('aria-disabled')).toBe('true');
     await shown(page, '.your-votes .hint', 'No points left: you have spent them all.');
@@ -349,11 +357,13 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
         })
       ).filter((vote) => vote.user_id === fay.id);
     expect((await fays()).map((vote) => vote.value)).toEqual([1, 1]);
-    // A press that would overspend sends nothing (forced: the button is marked unavailable).
+    // A press that would overspend sends nothing (forced: the button is marked unavailable); of it
+    // and the − after it, only − writes.
+    const writes = writesOf(page);
     await give.click({ force: true });
-    expect(await fays()).toHaveLength(2);
     await detail.getByRole('button', { name: 'Take a point off this card' }).click();
-    await shown(page, '.your-votes', /Your points on this card: 1 · 1 point left/);
+    await shown(page, '.your-votes', /Your points on this card: 1\. Left to give in the workshop: 1\./);
+    expect(writes()).toEqual([expect.stringMatching(/^DELETE \/v1\/workshops\/.*\/votes\//)]);
     expect(await fays()).toHaveLength(1);
 
     await detail.getByLabel('Your rating: Effort').selectOption('3');
@@ -369,7 +379,7 @@ describe.skipIf(!browserAvailable)('the console: running a workshop', () => {
     await expectAccessible(page, 'the run tab, a card open to vote and rate');
 
     // The detail puts the spotlight out again.
-    await detail.getByRole('button', { name: 'In the spotlight' }).click();
+    await detail.getByRole('button', { name: 'Spotlight', pressed: true }).click();
     await expect.poll(async () => (await workshop()).view.card).toBeNull();
     expect(problems.errors).toEqual([]);
   });

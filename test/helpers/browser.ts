@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './chromium';
 
-export { browserAvailable, CHROMIUM, launchBrowser, openScreen } from './chromium';
+export { browserAvailable, openScreen } from './chromium';
 
 /** What went wrong inside a page: uncaught exceptions, and content the page's policy refused. */
 export interface PageProblems {

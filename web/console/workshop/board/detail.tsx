@@ -50,7 +50,7 @@ export function CardDetail(props: {
       <EditCard key={card.id} workshopId={scope.id} card={card} />
       <div class="row-actions">
         <button type="button" aria-pressed={lit} onClick={() => void spotlight.put(scope, lit ? null : card.id)}>
-          {lit ? 'In the spotlight' : 'Spotlight'}
+          Spotlight
         </button>
         {card.aside ? (
           <button type="button" onClick={() => void setAside(false)}>

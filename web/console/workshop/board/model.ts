@@ -102,3 +102,9 @@ export function sameProps(a: Record<string, unknown>, b: Record<string, unknown>
 export function nameOf(card: Card): string {
   return card.title.trim() || `#${card.short_id}`;
 }
+
+/** What a card is called in a list: its title, else the start of its text, else its short id. */
+export function cardLabel(card: Card): string {
+  const words = card.title.trim() || card.content.trim().slice(0, 80);
+  return words || `#${card.short_id}`;
+}

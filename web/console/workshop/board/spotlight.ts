@@ -1,7 +1,7 @@
 /*
  * A card put in front of everyone from the card itself, on the board or in its detail: the
  * workshop's `view.card` (docs/api.md#workshops), which the screen shows and, while participants
- * follow it, their devices. The Run tab's search writes the same member (run/view.tsx).
+ * follow it, their devices. The Run tab's search writes the same member (run/spotlight.tsx).
  */
 import { api } from '../../api';
 import { useAction, type Action } from '../../forms';

@@ -19,7 +19,7 @@ const ROLES: ReadonlyArray<readonly [Role, string]> = [
   ['participant', 'Participant'],
   ['facilitator', 'Co-facilitator'],
 ];
-const roleName = (role: Role) => (role === 'facilitator' ? 'Co-facilitator' : 'Participant');
+const roleName = (role: Role) => ROLES.find(([value]) => value === role)![1];
 
 export function Invitations({ scope }: { scope: WorkshopScope }) {
   const invitations = useLiveRead(scope, /Invitation|Member/, () =>
@@ -103,8 +103,13 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
       });
       emails.value = '';
       const to = made.map((invitation) => invitation.email).join(', ');
-      const as = made.length === 1 ? 'a co-facilitator' : 'co-facilitators';
-      sent.value = `Invitation sent to ${to}${made[0]?.role === 'facilitator' ? `, as ${as}` : ''}.`;
+      // One whole sentence for each case, by the role asked.
+      sent.value =
+        role.value === 'participant'
+          ? `Invitation sent to ${to}.`
+          : made.length === 1
+            ? `Invitation sent to ${to}, as a co-facilitator.`
+            : `Invitations sent to ${to}, as co-facilitators.`;
       await props.onSent();
     });
   const invalid = (member: string) => action.field.value === member || undefined;

@@ -5,7 +5,8 @@ import { useSignal } from '@preact/signals';
 import { useId, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { cardMatcher } from '../board/view';
-import { cardLabel, type PartProps } from './view-writes';
+import { cardLabel } from '../board/model';
+import type { PartProps } from './view-writes';
 
 /** How many cards a spotlight search lists at most: the rest are narrowed by typing more. */
 const MATCHES_SHOWN = 8;

@@ -5,20 +5,13 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
-import type { Card, View, paths } from 'workshop-sdk';
+import type { View, paths } from 'workshop-sdk';
 import { api } from '../../api';
 import { useAction, type Action } from '../../forms';
 import type { WorkshopScope } from '../context';
 
 type ViewChange = NonNullable<paths['/v1/workshops/{id}']['put']['requestBody']['content']['application/json']['view']>;
 export type WorkshopChange = { view: ViewChange } | { force_sync: boolean };
-
-/** What a card is called in a list: its title, else the start of its text, else its short id. */
-export /** What a card is called in a list: its title, else the start of its text, else its short id. */
-function cardLabel(card: Card): string {
-  const words = card.title.trim() || card.content.trim().slice(0, 80);
-  return words || `#${card.short_id}`;
-}
 
 /** What each part of the view's controls is given. */
 export interface PartProps {

@@ -11,7 +11,8 @@ import { api } from '../../api';
 import { Panel, Problem } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Spotlight } from './spotlight';
-import { cardLabel, useViewWrites, type PartProps } from './view-writes';
+import { cardLabel } from '../board/model';
+import { useViewWrites, type PartProps } from './view-writes';
 
 export function ViewControls({ scope }: { scope: WorkshopScope }) {
   const { view, forceSync, change, write } = useViewWrites(scope);
