@@ -3,8 +3,8 @@ import { match } from '@formatjs/intl-localematcher';
 /*
  * Which catalog answers a request: the languages of its `Accept-Language`, most wanted first,
  * matched against the catalogs by BCP 47 lookup (`fr-CA` → `fr`, `ar-EG` → `ar`). Hono's own
- * `languageDetector` matches exact tags only and always falls back; the participant page needs to
- * know when nothing matched (it then takes the workshop's language).
+ * `languageDetector` matches exact tags only and always falls back; a guest joining needs to
+ * know when nothing matched (the guest then speaks the workshop's language; pages fall back to English).
  */
 
 const NONE = 'und';

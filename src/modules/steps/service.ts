@@ -14,7 +14,16 @@ import { assertViewReferences, illustratedStepIds } from '../workshops/repo';
 import { assertSortable } from '../workshops/view';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
 import { mergePrefs } from '../../domain/prefs';
-import { arrangeSteps, clearCurrentStep, deleteStepRow, insertStep, stepOf, stepsOf, updateStepRow } from './repo';
+import {
+  arrangeSteps,
+  clearCurrentStep,
+  deleteStepRow,
+  insertStep,
+  stepOf,
+  stepsOf,
+  updateStepRow,
+  illustrationOf,
+} from './repo';
 import type { StepInput, StepRow } from './schemas';
 import { toStep } from '../../domain/steps';
 import type { StepOutput } from '../../domain/steps';
@@ -43,7 +52,7 @@ export async function getStep(deps: AppDeps, workshopId: string, caller: Caller,
 
 /** The step as the API answers it, with whether it has an illustration. */
 async function stepOutput(db: Db, row: StepRow): Promise<StepOutput> {
-  return toStep(row, (await illustratedStepIds(db, row.workshopId)).has(row.id));
+  return toStep(row, (await illustrationOf(db, row.id)) !== undefined);
 }
 
 export function createStep(deps: AppDeps, workshopId: string, caller: Caller, input: StepInput): Promise<StepOutput> {

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../deps';
+import { illustrationOf } from '../steps/repo';
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { bodyCache } from '../../http/body-cache';
@@ -24,7 +25,6 @@ import { lockOrganization } from '../organizations/repo';
 import {
   assertViewReferences,
   deleteWorkshopRow,
-  illustratedStepIds,
   insertWorkshop,
   listVisibleWorkshops,
   reopenWorkshop,
@@ -214,7 +214,7 @@ export function updateWorkshop(
       });
     }
     if (stepChanged) {
-      const stepNow = step ? toStep(step, (await illustratedStepIds(tx, workshopId)).has(step.id)) : null;
+      const stepNow = step ? toStep(step, (await illustrationOf(tx, step.id)) !== undefined) : null;
       const moved = cardsVisibleMoved(access.prefs, stepNow?.prefs ?? DEFAULT_PREFS);
       changes.record({
         workshopId,
