@@ -153,6 +153,16 @@ export async function illustratedStepIds(db: Db, workshopId: string): Promise<Se
   return new Set(rows.map((row) => row.stepId));
 }
 
+/** Whether one step has an illustration. */
+export async function stepHasIllustration(db: Db, stepId: string): Promise<boolean> {
+  const { stepIllustrations } = tablesOf(db);
+  const [row] = await db
+    .select({ stepId: stepIllustrations.stepId })
+    .from(stepIllustrations)
+    .where(eq(stepIllustrations.stepId, stepId));
+  return row !== undefined;
+}
+
 export async function findRunningByCode(db: Db, code: string): Promise<WorkshopRow | undefined> {
   const { workshops } = tablesOf(db);
   const [row] = await db

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../deps';
-import { illustrationOf } from '../steps/repo';
 import type { Db } from '../../db/database';
 import { nowIso } from '../../db/columns';
 import { bodyCache } from '../../http/body-cache';
@@ -32,6 +31,7 @@ import {
   updateWorkshopRow,
   type NewWorkshop,
   type StepRow,
+  stepHasIllustration,
 } from './repo';
 import type {
   CreateWorkshopInput,
@@ -214,7 +214,7 @@ export function updateWorkshop(
       });
     }
     if (stepChanged) {
-      const stepNow = step ? toStep(step, (await illustrationOf(tx, step.id)) !== undefined) : null;
+      const stepNow = step ? toStep(step, await stepHasIllustration(tx, step.id)) : null;
       const moved = cardsVisibleMoved(access.prefs, stepNow?.prefs ?? DEFAULT_PREFS);
       changes.record({
         workshopId,
