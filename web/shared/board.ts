@@ -1,6 +1,7 @@
 import type { Card, View } from 'workshop-sdk';
 import type { Placement, Zone } from 'workshop-sdk/canvas';
 import type { WorkshopState } from 'workshop-sdk/live';
+import { zoneOfCluster } from './zones';
 
 /*
  * What the screen shows, worked out from the live state and the canvas document, apart from the
@@ -83,7 +84,8 @@ export function boardOf(input: BoardInput): Board {
     .map(([id, zone]) => ({ id, zone, stacks: [] }));
   const loose: Stack[] = [];
   for (const stack of stacks) {
-    const area = zoneOf(stack.head!, areas, input.placements[stack.head!.id]);
+    const zoneId = zoneOfCluster(input.zones, stack.head!.id, input.placements[stack.head!.id]);
+    const area = areas.find(({ id }) => id === zoneId);
     (area ? area.stacks : loose).push(stack);
   }
   for (const area of areas) area.stacks.sort((a, b) => rank(a.head!, b.head!));
@@ -97,19 +99,6 @@ export function boardOf(input: BoardInput): Board {
 function passesStatus(card: Card, status: View['card_status']): boolean {
   if (status === 'all') return true;
   return status === 'aside' ? card.aside : !card.aside;
-}
-
-/**
- * The zone a cluster belongs in: the one linked to it, else the smallest one holding the point
- * the canvas placed it at, else none.
- */
-function zoneOf(head: Card, areas: ZoneArea[], placement: Placement | undefined): ZoneArea | undefined {
-  const linked = areas.find(({ zone }) => zone.cluster_id === head.id);
-  if (linked || !placement || placement.x === null || placement.y === null) return linked;
-  const { x, y } = placement;
-  return areas
-    .filter(({ zone }) => x >= zone.x && x < zone.x + zone.cols && y >= zone.y && y < zone.y + zone.rows)
-    .sort((a, b) => a.zone.cols * a.zone.rows - b.zone.cols * b.zone.rows)[0];
 }
 
 /**

@@ -16,7 +16,8 @@ import { api, problemText } from '../api';
 import type { WorkshopScope } from './context';
 import { inWorkshop, useLiveRead } from './live-read';
 import { carryHandlers, clusterName, type Carried, type Press } from './canvas/carry';
-import { clamp, dropCluster, zoneAt, zoneList, zoneOfCluster, type Zones } from './canvas/layout';
+import { zoneAt, zoneOfCluster } from '../../shared/zones';
+import { clamp, dropCluster, zoneList, type Zones } from './canvas/layout';
 
 export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const rest = useLiveRead(

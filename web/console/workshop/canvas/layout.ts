@@ -1,33 +1,15 @@
 /*
  * Where the canvas tab draws each cluster, and what a drop writes, apart from the DOM. A cluster
- * belongs in a zone by the same rule as the screen's (web/shared/board.ts): the zone linked to it,
- * else the smallest zone holding the point the canvas placed it at, else none.
+ * belongs in a zone by the same rule as the screen's (web/shared/zones.ts).
  */
-import type { Placement, WorkshopCanvas, Zone } from 'workshop-sdk/canvas';
+import type { WorkshopCanvas, Zone } from 'workshop-sdk/canvas';
+import { zoneAt } from '../../../shared/zones';
 
 export type Zones = Record<string, Zone>;
 
 /** The zones in the screen's order (top to bottom, then left to right), with their ids. */
 export function zoneList(zones: Zones): Array<[string, Zone]> {
   return Object.entries(zones).sort(([, a], [, b]) => a.y - b.y || a.x - b.x);
-}
-
-/** The smallest zone holding the point, or null. */
-export function zoneAt(zones: Zones, x: number, y: number): string | null {
-  let best: [string, number] | null = null;
-  for (const [id, zone] of zoneList(zones)) {
-    const inside = x >= zone.x && x < zone.x + zone.cols && y >= zone.y && y < zone.y + zone.rows;
-    if (inside && (best === null || zone.cols * zone.rows < best[1])) best = [id, zone.cols * zone.rows];
-  }
-  return best?.[0] ?? null;
-}
-
-/** The zone the cluster is in (see above), or null. */
-export function zoneOfCluster(zones: Zones, clusterId: string, placement: Placement | undefined): string | null {
-  const linked = zoneList(zones).find(([, zone]) => zone.cluster_id === clusterId);
-  if (linked) return linked[0];
-  if (!placement || placement.x === null || placement.y === null) return null;
-  return zoneAt(zones, placement.x, placement.y);
 }
 
 /**
