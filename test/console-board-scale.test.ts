@@ -12,8 +12,8 @@ import { boardScene, clusterColumn, openBoard, titlesIn, type BoardScene } from 
  * cluster and the jump list, the cards travelled by keys with one tab stop, and a board of 2,000
  * cards opened and used. How fast: bench/console.ts.
  *
- * Among the slowest files (60 to 120 s): boards of 500 and 2,000 cards, imported first, opened, used
- * and checked with axe-core (most of the time).
+ * Among the slowest files (20 to 40 s): boards of 500 and 2,000 cards, imported, opened and used
+ * (most of the time: chromium drawing 2,000 cards), and checked with axe-core.
  */
 
 /** `clusters` clusters "Theme n" of `ideas` ideas "Idea n-i" each, imported as CSV. */
@@ -214,7 +214,8 @@ describe.skipIf(!browserAvailable)('the console: a large board', () => {
       params: { path: { workshop_id: s.id, id: moved.id } },
     });
     expect(card.parent).toBe(imported.find((c) => c.title === 'Theme 51')!.id);
-    await expectLargeAccessible(page, 'a board of 2,000 cards');
+    // No axe over all 2,000 cards here (23 s alone): the 500-card board above is the same markup
+    // checked whole, and the phone's test below checks this board folded and searched.
     expect(problems.errors).toEqual([]);
   }, 300_000);
 

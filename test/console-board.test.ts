@@ -52,7 +52,7 @@ describe.skipIf(!browserAvailable)('the console: the board, moving cards', () =>
     const { page, problems } = await openBoard(browser, t, s);
 
     // Onto another cluster: to its end.
-    await dragTo(page, ideaCard(page, 'Pairing'), await pointIn(clusterColumn(page, 'Change').locator('h3'), 0.5));
+    await dragTo(page, ideaCard(page, 'Pairing'), () => pointIn(clusterColumn(page, 'Change').locator('h3'), 0.5));
     await expect.poll(() => titlesIn(page, 'Change')).toEqual(['Standups', 'Pairing']);
     expect(await s.fay.api.get('/v1/workshops/{workshop_id}/cards/{id}', s.card('Pairing'))).toMatchObject({
       parent: s.cards.Change,
@@ -60,7 +60,7 @@ describe.skipIf(!browserAvailable)('the console: the board, moving cards', () =>
     });
 
     // Between two ideas: onto the top edge of the first one.
-    await dragTo(page, ideaCard(page, 'Demos'), await pointIn(ideaCard(page, 'Standups'), 0.1));
+    await dragTo(page, ideaCard(page, 'Demos'), () => pointIn(ideaCard(page, 'Standups'), 0.1));
     await expect.poll(() => titlesIn(page, 'Change')).toEqual(['Demos', 'Standups', 'Pairing']);
     expect(await s.fay.api.get('/v1/workshops/{workshop_id}/cards/{id}', s.card('Demos'))).toMatchObject({
       parent: s.cards.Change,
@@ -166,14 +166,14 @@ describe.skipIf(!browserAvailable)('the console: the board, moving cards', () =>
     });
     const { page, problems } = await openBoard(browser, t, s);
 
-    await dragTo(page, ideaCard(page, 'Pairing'), await pointIn(ideaCard(page, 'Retros'), 0.5));
+    await dragTo(page, ideaCard(page, 'Pairing'), () => pointIn(ideaCard(page, 'Retros'), 0.5));
     const dialog = page.getByRole('dialog', { name: 'Merge two ideas' });
     await expect.poll(() => dialog.getByLabel('Title of the merged idea').inputValue()).toBe('Retros');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await titlesIn(page, 'Keep')).toEqual(['Pairing']);
 
-    await dragTo(page, ideaCard(page, 'Pairing'), await pointIn(ideaCard(page, 'Retros'), 0.5));
+    await dragTo(page, ideaCard(page, 'Pairing'), () => pointIn(ideaCard(page, 'Retros'), 0.5));
     await dialog.getByLabel('Title of the merged idea').fill('Pairing retros');
     await dialog.getByRole('button', { name: 'Merge', exact: true }).click();
     await expect.poll(() => titlesIn(page, 'Change')).toEqual(['Standups', 'Pairing retros']);

@@ -61,12 +61,21 @@ export const clusterColumn = (page: Page, title: string) =>
 export const titlesIn = (page: Page, title: string) =>
   clusterColumn(page, title).locator('.idea .card-title').allTextContents();
 
-/** Drags `from` by its grip and lets go at `to` (a point in the page) in small steps, as a hand would. */
-export async function dragTo(page: Page, from: Locator, to: { x: number; y: number }): Promise<void> {
+type Point = { x: number; y: number };
+
+/**
+ * Drags `from` by its grip and lets go at `to` in small steps, as a hand would. `to` is a point in
+ * the page, or where to aim, asked once the card is taken: as an eye follows its target, the aim
+ * sees the board as it is then, not as it was before anything the page drew since.
+ */
+export async function dragTo(page: Page, from: Locator, to: Point | (() => Promise<Point>)): Promise<void> {
   const grip = (await from.locator('.grip').first().boundingBox())!;
-  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  const start = { x: grip.x + grip.width / 2, y: grip.y + grip.height / 2 };
+  await page.mouse.move(start.x, start.y);
   await page.mouse.down();
-  await page.mouse.move(to.x, to.y, { steps: 8 });
+  await page.mouse.move(start.x + 8, start.y + 8, { steps: 2 }); // past the threshold: the drag begins
+  const end = typeof to === 'function' ? await to() : to;
+  await page.mouse.move(end.x, end.y, { steps: 8 });
   await page.mouse.up();
 }
 
