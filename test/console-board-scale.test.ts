@@ -1,4 +1,3 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserAvailable, useBrowser } from './helpers/browser';
@@ -27,21 +26,6 @@ async function importBoard(s: BoardScene, clusters: number, ideas: number) {
     ...s.inWorkshop,
     body: { file: new Blob([lines.join('\n')], { type: 'text/csv' }) },
   });
-}
-
-/**
- * expectAccessible for a board of thousands of cards: axe run in the page alone (its legacy mode),
- * which is several times quicker there than gathering every frame's results in another page.
- */
-async function expectLargeAccessible(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
-  const grave = violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
-    );
-  expect(grave, `axe-core on ${what}`).toEqual([]);
 }
 
 /** titlesIn, found by CSS alone (quick on a board of thousands of cards). */
@@ -177,7 +161,7 @@ describe.skipIf(!browserAvailable)('the console: a large board', () => {
     await page.getByRole('button', { name: 'Theme 25 (19)', exact: true }).click();
     expect(await focusedName(page)).toBe('Pick up cluster Theme 25');
     await expect.poll(() => clusterColumn(page, 'Theme 25').isVisible()).toBe(true);
-    await expectLargeAccessible(page, 'a board of 500 cards');
+    await expectAccessible(page, 'a board of 500 cards');
 
     // A card moved by keys from there.
     await page.keyboard.press('ArrowDown');
@@ -226,11 +210,11 @@ describe.skipIf(!browserAvailable)('the console: a large board', () => {
     await expect.poll(() => page.locator('.idea').count(), { timeout: 30_000 }).toBe(1900);
     await page.locator('.board-view button', { hasText: /^Fold all$/ }).click();
     await expect.poll(() => page.locator('.idea').count()).toBe(0);
-    await expectLargeAccessible(page, 'a folded board of 2,000 cards on a phone');
+    await expectAccessible(page, 'a folded board of 2,000 cards on a phone');
     await page.locator('.board-view button', { hasText: /^Unfold all$/ }).click();
     await page.locator('#board-search').fill('Idea 77-');
     await expect.poll(() => page.locator('.idea').count()).toBe(19);
-    await expectLargeAccessible(page, 'a board of 2,000 cards searched on a phone');
+    await expectAccessible(page, 'a board of 2,000 cards searched on a phone');
     expect(problems.errors).toEqual([]);
   }, 120_000);
 });
