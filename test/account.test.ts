@@ -335,6 +335,50 @@ describe('address change', () => {
     expect((await me(user.token)).email).toBe(user.email);
   });
 
+  it('ends an address change asked for with a password once the owner changes it, resets it or proves the address', async () => {
+    // Someone who knew the password asked to move the account to their mailbox; the owner reads the
+    // notice and changes the password, resets it, or (an account opened with their address by
+    // someone else) confirms it: the link mailed to that other mailbox no longer moves anything.
+    const ways: Array<[string, (user: TestUser) => Promise<void>]> = [
+      [
+        'a password change',
+        async (user) => {
+          const changed = await t.request('PUT', '/v1/user/me/password', {
+            token: user.token,
+            body: { current_password: PASSWORD, password: 'only the owner knows' },
+          });
+          expect(changed.status).toBe(204);
+        },
+      ],
+      [
+        'a password reset',
+        async (user) => {
+          await askReset(user.email);
+          expect((await reset(await mailedToken(t, user.email, RESET, 'reset'))).status).toBe(200);
+        },
+      ],
+      [
+        "the mailbox owner's confirmation",
+        async (user) => {
+          const link = await confirmationToken(t, user.email);
+          expect((await t.request('POST', '/v1/auth/confirm', { body: { token: link } })).status).toBe(204);
+        },
+      ],
+    ];
+    for (const [way, ownerActs] of ways) {
+      const user = await (way === "the mailbox owner's confirmation" ? createUser : createConfirmedUser)(t, 'Owner');
+      const theirs = fresh('intruder');
+      expect((await changeAddress(user.token, theirs)).status).toBe(202);
+      const stolen = await mailedToken(t, theirs, NEW_ADDRESS);
+      await ownerActs(user);
+      const used = await t.request('POST', '/v1/auth/confirm', { body: { token: stolen } });
+      expect(used.status, `the address change's link after ${way}`).toBe(400);
+      expect(errorOf(used).code).toBe('invalid_request');
+      const [row] = await t.rows<{ email: string }>(sql`select email from users where id = ${user.id}`);
+      expect(row!.email, `the account's address after ${way}`).toBe(user.email);
+    }
+  });
+
   it('keeps only the latest link working', async () => {
     const user = await createUser(t, 'Undecided');
     const first = fresh('first');

@@ -50,7 +50,8 @@ export async function stillTheSamePassword(tx: Db, userId: string, checked: stri
 /**
  * PUT /v1/user/me/password: the new password replaces the old, and every other session of the
  * account ends, on every instance and live connection; the caller's own stays. Reset links mailed
- * before stop working.
+ * before stop working, and so does an address change asked for before: whoever knew the old
+ * password must not move the account to their mailbox once its owner has changed it.
  */
 export async function changePassword(
   deps: AuthDeps,
@@ -64,7 +65,7 @@ export async function changePassword(
     await stillTheSamePassword(tx, user.id, checked);
     const now = nowIso();
     await setPasswordHash(tx, user.id, passwordHash, now);
-    await endUnusedLinks(tx, user.id, 'reset_password', now);
+    for (const purpose of ['reset_password', 'change_email'] as const) await endUnusedLinks(tx, user.id, purpose, now);
     return deleteSessionsExcept(tx, user.id, currentSession);
   });
   announceEndedWaysIn(deps.bus, { userId: user.id, sessions });

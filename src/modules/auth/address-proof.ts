@@ -1,6 +1,7 @@
 import { nowIso } from '../../db/columns';
 import type { Db } from '../../db/database';
 import type { DomainEventBus } from '../../domain/bus';
+import { endUnusedLinks } from './account-repo';
 import {
   clearPassword,
   deleteSessionsExcept,
@@ -25,7 +26,8 @@ export interface EndedWaysIn {
  * sessions, its personal API tokens and the provider identities linked while the address was not
  * proven go, but for the one the prover's own session came by; that session stays. Without it,
  * the password goes too: whoever set it may not be the person who holds the mailbox, who sets one
- * anew through a reset.
+ * anew through a reset. An address change asked for before goes too: whoever knew the password
+ * then could otherwise still move the account to their own mailbox with its link.
  *
  * Runs inside the proof's transaction with the user's row locked (`lockUser`), so a login or a
  * provider sign-in under way (which take the same lock) either ends before it and is ended with the
@@ -44,6 +46,7 @@ export async function endOtherWaysIn(tx: Db, userId: string, proverSession: stri
   // it verified the address still opened this person's own account).
   if (session?.identityId) await markIdentityProven(tx, userId, session.identityId);
   await deleteUnprovenIdentities(tx, userId);
+  await endUnusedLinks(tx, userId, 'change_email', now);
   if (own === null) await clearPassword(tx, userId, now);
   return { userId, sessions };
 }
