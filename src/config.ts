@@ -126,6 +126,12 @@ export interface Config extends LimitSettings {
    * carries its own parameters and is checked with them (docs/development.md#how-long-it-takes).
    */
   passwordHashCost: number;
+  /**
+   * How often an instance with SMTP looks at the outbox for mail that is due: 1 s. No variable sets
+   * it: the test servers look ten times as often, so a test waiting for a mail is not waiting for
+   * the next look.
+   */
+  mailPollMs: number;
 }
 
 export const DEFAULT_PLANS: Record<string, Plan> = {
@@ -142,6 +148,7 @@ const FIXED = {
   tokenTtlMs: 30 * 24 * 3600 * 1000,
   liveRecheckMs: 30_000,
   passwordHashCost: 14,
+  mailPollMs: 1_000,
 } satisfies Partial<Config>;
 
 /** Parses the environment into a Config; throws a `ConfigError` on a bad value. */

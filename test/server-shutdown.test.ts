@@ -18,14 +18,15 @@ import { holdWriteLock } from './helpers/locks';
 import { listeningPort, MAIN, startProcess } from './helpers/processes';
 import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helpers/store';
 import { quietFor, until } from './helpers/wait';
+import { repetitions } from './helpers/matrix';
 
 /*
  * `main.ts` gives a clean shutdown 10 s before it exits anyway, so what `close()` waits for (the
  * sync endpoint, the mail being sent, the export being made) shares one limit rather than adding up.
  *
- * Among the slowest files (10 to 15 s on each store): the drain under load starts the server as
- * production does (a process importing it from source) and lets at least a hundred writes flow
- * before stopping it, three times; the stuck endpoint and mail are held until the shared limit
+ * Among the slowest files (10 to 15 s on each store in `test:all`, half that in `npm test`): the
+ * drain under load starts the server as production does (a process importing it from source) and
+ * lets at least a hundred writes flow before stopping it, three times (once in `npm test`); the stuck endpoint and mail are held until the shared limit
  * runs out.
  */
 
@@ -169,7 +170,8 @@ describe('shutdown', () => {
  */
 describe('a drain under load', () => {
   const WRITERS = 20;
-  const ROUNDS = 3;
+  // Each round starts a process and drains it at another moment of the writes.
+  const ROUNDS = repetitions(3, 1);
 
   let folder: string;
   let databaseUrl: string | undefined;

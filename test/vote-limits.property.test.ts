@@ -5,6 +5,7 @@ import type { CardDetailOutput } from '../src/modules/cards/schemas';
 import type { VoteOutput } from '../src/domain/votes';
 import { expectError, seedCard, seedMember, seedWorkshop, type TestUser, inTurn } from './helpers/factories';
 import { useServer, useUsers } from './helpers/cast';
+import { repetitions } from './helpers/matrix';
 
 /*
  * Random sequences of vote POST / PUT / DELETE by several users over a few cards, against random
@@ -12,7 +13,7 @@ import { useServer, useUsers } from './helpers/cast';
  * accepted vote must fit. After every step the stored votes must match the model, keep within
  * every budget, and each card's summary.score must equal the sum of its listed votes.
  *
- * Among the slowest files (10 to 20 s, on each store): 25 random scenarios of up to 30 votes,
+ * Among the slowest files (10 to 20 s, on each store): 25 random scenarios of up to 30 votes (10 in `npm test`),
  * and after every vote the stored votes, every budget and every card's score are read back over
  * REST: some 6,000 requests, each held against the OpenAPI document.
  */
@@ -177,7 +178,7 @@ describe('vote limits (property)', () => {
           }
         }
       }),
-      { numRuns: 25 },
+      { numRuns: repetitions(25, 10) },
     );
   }, 60_000);
 });

@@ -12,19 +12,26 @@ export function parseFilesUrl(url: string): { bucket: string; prefix: string } {
 /**
  * Each request's limits. Without them a bucket that accepts connections and never answers would
  * hold an upload, a download, an avatar change or the exports' tidying forever (the SDK's defaults
- * are no limits at all). A connection not made within `CONNECT_MS`, or a request not answered
- * (its headers) within `ANSWER_MS` after it was sent, fails as a timeout; the body a slow client
- * downloads afterwards is not limited. A body sent (a put) gets `ANSWER_MS` plus a second per MiB,
+ * are no limits at all). A connection not made within `connectMs` (2 s), or a request not answered
+ * (its headers) within `answerMs` (3 s) after it was sent, fails as a timeout; the body a slow client
+ * downloads afterwards is not limited. A body sent (a put) gets `answerMs` plus a second per MiB,
  * so a large upload over a slow link is not cut. The SDK tries a failed request once more: a
  * bucket that never answers costs at most two such waits before `FileStoreUnavailable` (503).
  */
-const CONNECT_MS = 2_000;
-const ANSWER_MS = 3_000;
+export interface S3Limits {
+  connectMs: number;
+  answerMs: number;
+}
+const DEFAULT_LIMITS: S3Limits = { connectMs: 2_000, answerMs: 3_000 };
 const MS_PER_MIB = 1_000;
 const ATTEMPTS = 2;
 
 /** `FILES_URL`: each object is the key `<prefix><name>` in the bucket; any instance reads what another wrote. */
-export async function s3FileStore(url: string, settings: S3Settings): Promise<FileStore> {
+export async function s3FileStore(
+  url: string,
+  settings: S3Settings,
+  { connectMs, answerMs }: S3Limits = DEFAULT_LIMITS,
+): Promise<FileStore> {
   // Loaded only by instances that use a bucket. A dynamic import, because the build hoists static
   // imports of packages to the top of the bundle, where every instance would load the SDK.
   const {
@@ -59,7 +66,7 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // Without `throwOnRequestTimeout` an overrun request only logs a warning and goes on waiting.
-    requestHandler: { connectionTimeout: CONNECT_MS, requestTimeout: ANSWER_MS, throwOnRequestTimeout: true },
+    requestHandler: { connectionTimeout: connectMs, requestTimeout: answerMs, throwOnRequestTimeout: true },
     maxAttempts: ATTEMPTS,
   });
   const keyOf = (name: string) => `${base}${name}`;
@@ -75,7 +82,7 @@ export async function s3FileStore(url: string, settings: S3Settings): Promise<Fi
         ContentLength: data.byteLength,
         ContentType: contentType,
       });
-      await client.send(command, { requestTimeout: ANSWER_MS + Math.ceil((data.byteLength / 2 ** 20) * MS_PER_MIB) });
+      await client.send(command, { requestTimeout: answerMs + Math.ceil((data.byteLength / 2 ** 20) * MS_PER_MIB) });
     },
 
     async open(name) {

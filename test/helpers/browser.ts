@@ -17,18 +17,34 @@ export interface TestBrowser {
   newPage(options?: BrowserContextOptions): Promise<{ page: Page; problems: PageProblems }>;
 }
 
-/** One browser for the file (started in `beforeAll`, closed in `afterAll`); its contexts closed after each test. */
+/**
+ * The worker's browser: test files run one after another in a worker that keeps its modules
+ * (`isolate: false` in vitest.config.ts), so the browser started for the first file serves the
+ * next ones, each test in contexts of its own, instead of a chromium started and stopped per file.
+ * It ends with the worker (playwright closes what it launched when its process exits).
+ */
+let workerBrowser: Promise<Browser> | undefined;
+
+async function browserOfWorker(): Promise<Browser> {
+  const running = await workerBrowser;
+  if (running?.isConnected()) return running;
+  workerBrowser = launchBrowser();
+  return workerBrowser;
+}
+
+/** The worker's browser for the file's tests (`browserOfWorker`); their contexts closed after each test. */
 export function useBrowser(): TestBrowser {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await browserOfWorker();
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
   afterAll(async () => {
-    await browser?.close();
+    // A context a test left open (it failed before its afterEach ran) does not outlive the file.
+    await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
   });
   return {
     async newPage(options = {}) {

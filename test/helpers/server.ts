@@ -83,6 +83,8 @@ export async function startTestServer(
   const config = testConfig({
     // A password hash in 2 ms instead of 40: test files sign thousands of people up.
     passwordHashCost: 10,
+    // A mail due is sent within 0.1 s rather than within the 1 s of the service's look at the outbox.
+    mailPollMs: 100,
     databasePath: shared?.databasePath ?? join(dir!, 'test.db'),
     databaseUrl: shared?.databaseUrl ?? ownDatabaseUrl,
     filesDir: shared?.filesDir ?? join(dir!, 'files'),

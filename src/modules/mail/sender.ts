@@ -3,8 +3,6 @@ import type { Database } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import { markMailFailed, markMailSent, takeDueMail, type TakenMail } from './repo';
 
-/** How often the outbox is looked at for mail that is due. */
-const POLL_MS = 1_000;
 /**
  * SMTP connection, greeting and socket timeouts: together far shorter than the default lease
  * (`Config.mailLeaseMs`: how long a taken mail stays this instance's; past it, a crash mid-send,
@@ -20,7 +18,14 @@ const MAX_ATTEMPTS = 10;
 const MAX_BACKOFF_MS = 3_600_000;
 
 export interface MailSenderDeps {
-  config: { smtpUrl: string | undefined; mailFrom: string; mailRetryBaseMs: number; mailLeaseMs: number };
+  config: {
+    smtpUrl: string | undefined;
+    mailFrom: string;
+    mailRetryBaseMs: number;
+    mailLeaseMs: number;
+    /** How often the outbox is looked at for mail that is due. */
+    mailPollMs: number;
+  };
   database: Database;
 }
 
@@ -39,7 +44,7 @@ export interface MailSender {
  * that copy is recognizably the same mail. Without `SMTP_URL`, nothing runs: mail stays in the outbox.
  */
 export function startMailSender(deps: MailSenderDeps): MailSender {
-  const { smtpUrl, mailFrom, mailRetryBaseMs, mailLeaseMs } = deps.config;
+  const { smtpUrl, mailFrom, mailRetryBaseMs, mailLeaseMs, mailPollMs } = deps.config;
   if (!smtpUrl) return { async stop() {} };
   const transport = nodemailer.createTransport({
     url: smtpUrl,
@@ -141,7 +146,7 @@ export function startMailSender(deps: MailSenderDeps): MailSender {
       .finally(() => (running = null));
   };
 
-  const timer = setInterval(run, POLL_MS);
+  const timer = setInterval(run, mailPollMs);
   timer.unref();
   setImmediate(run);
   return {
