@@ -16,7 +16,9 @@ import type { ApiTokenOutput } from '../src/modules/api-tokens/schemas';
 import type { CreatedWebhookOutput } from '../src/modules/webhooks/schemas';
 import type { SessionOutput } from '../src/modules/auth/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
-import { useServer, useSockets } from './helpers/cast';
+import { createClient, type WorkshopClient } from '../client-sdk/src/index';
+import type { LiveWorkshop } from '../client-sdk/src/live';
+import { useInstances, useLiveWorkshops, useRedis, useServer, useSockets } from './helpers/cast';
 import {
   createConfirmedUser,
   createUser,
@@ -29,6 +31,8 @@ import {
 import { exported, lineAfter, records, rowWith, workbookOf, zipText } from './helpers/exports';
 import { readPdf } from './helpers/pdf';
 import { startWebhookReceiver } from './helpers/webhook-receiver';
+import { redisAvailable } from './helpers/redis';
+import type { TestServer } from './helpers/server';
 import { until } from './helpers/wait';
 
 /*
@@ -38,22 +42,22 @@ import { until } from './helpers/wait';
  * counted; their personal workshops pass on or go; the preview says beforehand what happens.
  */
 
-const t = useServer({
-  webhooks: {
-    retryScheduleS: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2],
-    disableAfterHours: 72,
-    allowPrivate: true,
-    leaseMs: 60_000,
-  },
-});
+const WEBHOOKS = {
+  retryScheduleS: [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2],
+  disableAfterHours: 72,
+  allowPrivate: true,
+  leaseMs: 60_000,
+};
+const t = useServer({ webhooks: WEBHOOKS });
 const sockets = useSockets(t);
+const openLive = useLiveWorkshops();
 
 const PASSWORD = 'correct horse battery';
 /** The name of whoever leaves: it must appear nowhere once they are gone. */
 const LEAVER = 'Delphine Vanishwell';
 
-async function as<T>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await t.request<T>(method, path, { token: user.token, body });
+async function as<T>(user: TestUser, method: string, path: string, body?: unknown, server: TestServer = t): Promise<T> {
+  const res = await server.request<T>(method, path, { token: user.token, body });
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   return res.body;
 }
@@ -66,10 +70,16 @@ const login = (email: string) =>
   t.request<InferOutput<typeof SessionOutput>>('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
 
 /** A personal workshop of `owner` that `people` joined with its code. */
-async function workshopJoinedBy(owner: TestUser, people: TestUser[], title = 'Retro'): Promise<WorkshopOutput> {
-  const workshop = await as<WorkshopOutput>(owner, 'POST', '/v1/workshops', { title });
-  const { access_code } = await as<{ access_code: string }>(owner, 'GET', `/v1/workshops/${workshop.id}/access_code`);
-  for (const person of people) await as(person, 'POST', '/v1/workshops/join', { access_code });
+async function workshopJoinedBy(
+  owner: TestUser,
+  people: TestUser[],
+  title = 'Retro',
+  server: TestServer = t,
+): Promise<WorkshopOutput> {
+  const workshop = await as<WorkshopOutput>(owner, 'POST', '/v1/workshops', { title }, server);
+  const code = `/v1/workshops/${workshop.id}/access_code`;
+  const { access_code } = await as<{ access_code: string }>(owner, 'GET', code, undefined, server);
+  for (const person of people) await as(person, 'POST', '/v1/workshops/join', { access_code }, server);
   return workshop;
 }
 
@@ -82,6 +92,26 @@ async function promote(owner: TestUser, workshopId: string, user: TestUser): Pro
 
 async function organizationOf(admin: TestUser, name: string): Promise<OrganizationOutput> {
   return as<OrganizationOutput>(admin, 'POST', '/v1/organizations', { name });
+}
+
+/** The SDK's client for `user` on `server`. */
+function sdkOf(user: TestUser, server: TestServer = t): WorkshopClient {
+  const api = createClient({ baseUrl: server.url });
+  api.setToken(user.token);
+  return api;
+}
+
+/** The workshop's cards as REST lists them to `api`'s user now. */
+const cardsOverRest = (api: WorkshopClient, workshopId: string) =>
+  api.get('/v1/workshops/{workshop_id}/cards', { params: { path: { workshop_id: workshopId } } });
+
+/** The card `cardId` as the live state holds it. */
+const heldCard = (live: LiveWorkshop, cardId: string) => live.state.cards.find((card) => card.id === cardId);
+
+/** The actions of the workshop's log, oldest first. */
+async function actionsLogged(reader: TestUser, workshopId: string): Promise<string[]> {
+  const log = await as<EventOutput[]>(reader, 'GET', `/v1/workshops/${workshopId}/events?per_page=100`);
+  return log.map((event) => event.action).reverse();
 }
 
 describe('deleting an account: refusals change nothing', () => {
@@ -187,6 +217,104 @@ describe('deleting an account: the person is gone at once', () => {
     }>(sql`select email, name, password_hash, deleted_at from users where id = ${user.id}`);
     expect(row).toMatchObject({ email: null, name: '', password_hash: null });
     expect(row!.deleted_at).toBeTruthy();
+  });
+
+  it('their provider identities, the invitations they sent still pending, the seats waiting for their address and their notifications go; others’ stay', async () => {
+    const admin = await createConfirmedUser(t, 'Seat giver');
+    const host = await createUser(t, 'Host');
+    // Unconfirmed: a seat added for the address waits for it.
+    const leaver = await createUser(t, LEAVER);
+    const organization = await organizationOf(admin, 'Waiting org');
+    await as(admin, 'POST', `/v1/organizations/${organization.id}/members`, {
+      email: leaver.email,
+      role: 'facilitator',
+    });
+    const workshop = await workshopJoinedBy(host, [leaver]);
+    const base = `/v1/workshops/${workshop.id}`;
+    const step = await as<{ id: string }>(host, 'POST', `${base}/steps`, { name: 'Collect' });
+    await as(host, 'PUT', base, { current_step_id: step.id });
+    await promote(host, workshop.id, leaver);
+    await as(leaver, 'POST', `${base}/invitations`, { emails: 'friend-of-leaver@example.test', content: 'Come' });
+    await as(host, 'POST', `${base}/invitations`, { emails: 'friend-of-host@example.test', content: 'Come' });
+    const { userIdentities } = t.tables;
+    await t.write((tx) =>
+      tx.insert(userIdentities).values({
+        userId: leaver.id,
+        issuer: 'https://id.example.test',
+        subject: `subject-${leaver.id}`,
+        email: leaver.email,
+      }),
+    );
+    const identities = () => t.rows(sql`select id from user_identities where user_id = ${leaver.id}`);
+    const invitations = async () =>
+      (await t.rows<{ email: string }>(sql`select email from invitations where workshop_id = ${workshop.id}`))
+        .map((invitation) => invitation.email)
+        .sort();
+    const seats = async () =>
+      (
+        await t.rows<{ email: string }>(
+          sql`select email from organization_members where organization_id = ${organization.id}`,
+        )
+      )
+        .map((seat) => seat.email)
+        .sort();
+    const notifications = () => t.rows(sql`select id from notifications where user_id = ${leaver.id}`);
+    expect(await identities()).toHaveLength(1);
+    expect(await invitations()).toEqual(['friend-of-host@example.test', 'friend-of-leaver@example.test']);
+    expect(await seats()).toEqual([admin.email, leaver.email].sort());
+    expect((await notifications()).length).toBeGreaterThan(0);
+
+    expect((await deleteAccount(leaver)).status).toBe(204);
+
+    expect(await identities()).toEqual([]);
+    expect(await invitations()).toEqual(['friend-of-host@example.test']);
+    expect(await seats()).toEqual([admin.email]);
+    expect(await notifications()).toEqual([]);
+  });
+});
+
+describe('deleting an account: clients connected before it', () => {
+  it('are told to read the workshop again; the SDK’s live state then holds the card, ratings and members as REST reads them', async () => {
+    const fay = await createUser(t, 'Fay Host');
+    const leaver = await createUser(t, LEAVER);
+    const workshop = await workshopJoinedBy(fay, [leaver]);
+    const untouched = await workshopJoinedBy(fay, [], 'Untouched');
+    const base = `/v1/workshops/${workshop.id}`;
+    const card = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Still here' });
+    await as(leaver, 'POST', `${base}/cards/${card.id}/votes`, { value: 1 });
+    const criterion = await as<{ id: string }>(fay, 'POST', `${base}/criteria`, { title: 'Impact', scale: 4 });
+    await as(leaver, 'POST', `${base}/cards/${card.id}/ratings`, { criterium_id: criterion.id, value: 3 });
+    const watching = await sockets.joined(fay, workshop.id);
+    const api = sdkOf(fay);
+    const live = await openLive(api, workshop.id);
+    expect(heldCard(live, card.id)!.user_id).toBe(leaver.id);
+    expect(live.state.participation.users!.map((user) => user.id)).toEqual([leaver.id]);
+    // A refused deletion tells nobody anything.
+    expectError(await deleteAccount(leaver, { password: 'not my password' }), 401, 'invalid_credentials');
+
+    expect((await deleteAccount(leaver)).status).toBe(204);
+
+    const told = await watching.next('workshop:event', (payload) => payload.action === 'removeUser');
+    expect(told).toEqual({
+      seq: expect.any(Number),
+      workshop_id: workshop.id,
+      action: 'removeUser',
+      change: { user: { id: null, name: 'Deleted user' } },
+      reload: true,
+    });
+    expect(watching.all('workshop:event', (payload) => payload.action === 'removeUser')).toHaveLength(1);
+    await until(() => heldCard(live, card.id)?.user_id === null, 'the live card without its author');
+    expect(live.state.cards).toEqual(await cardsOverRest(api, workshop.id));
+    expect(live.state.participation.users).toEqual([]);
+    expect(live.state.workshop.criteria[0]!.ratings.map((rating) => rating.user_id)).toEqual([null]);
+    expect(JSON.stringify(live.state)).not.toContain(leaver.id);
+    expect(JSON.stringify(live.state)).not.toContain(LEAVER);
+
+    // Logged by nobody, once, where the account had a part; nothing where it had none.
+    const log = await as<EventOutput[]>(fay, 'GET', `${base}/events?per_page=100`);
+    const removed = log.filter((event) => event.action === 'removeUser');
+    expect(removed).toEqual([expect.objectContaining({ seq: told.seq, user: null, api_token: null })]);
+    expect(await actionsLogged(fay, untouched.id)).not.toContain('removeUser');
   });
 });
 
@@ -365,6 +493,8 @@ describe('deleting an account: its workshops and organizations', () => {
     expect(await t.rows(sql`select id from workshops where id = ${alone.id}`)).toEqual([]);
     expect((await fetch(exportUrl)).status).toBe(404);
     expect(await t.rows(sql`select id from organizations where id = ${solo.id}`)).toEqual([]);
+    // Its readers are told to read it again once it has passed on.
+    expect((await actionsLogged(first, shared.id)).slice(-2)).toEqual(['updateWorkshop', 'removeUser']);
     const kept = await as<WorkshopOutput>(first, 'GET', `/v1/workshops/${teamWorkshop.id}`);
     expect(kept.owner.id).toBe(team.id);
     const members = await as<OrganizationMemberOutput[]>(first, 'GET', `/v1/organizations/${team.id}/members`);
@@ -409,5 +539,67 @@ describe('deleting an account: webhooks', () => {
     } finally {
       await receiver.close();
     }
+  });
+});
+
+describe('deleting an account: another instance on the same database', () => {
+  // Without Redis between them, that instance finds the ended sessions of its live sockets when it
+  // checks them again (every 30 s by default; here at once).
+  const other = useServer({ webhooks: WEBHOOKS, liveRecheckMs: 200 }, () => ({ shareDatabaseOf: t }));
+
+  it('stops its sessions and personal API tokens there at once, and closes its live socket there', async () => {
+    const leaver = await createConfirmedUser(t, LEAVER);
+    const host = await createUser(t, 'Host');
+    const workshop = await workshopJoinedBy(host, [leaver]);
+    const apiToken = await as<{ token: string }>(leaver, 'POST', '/v1/user/me/api_tokens', {
+      name: 'CI',
+      scopes: ['workshops:read'],
+    });
+    const phone = (await login(leaver.email)).body.token;
+    const readsThere = async (token: string) =>
+      (await other.request('GET', `/v1/workshops/${workshop.id}`, { token })).status;
+    const ways = [leaver.token, phone, apiToken.token];
+    // Each used there first: the other instance has them resolved already.
+    for (const token of ways) expect(await readsThere(token)).toBe(200);
+    const live = await sockets.joined({ ...leaver, token: phone }, workshop.id, other);
+    const ended = new Promise<string>((resolve) => live.socket.once('disconnect', resolve));
+
+    expect((await deleteAccount(leaver)).status).toBe(204);
+
+    for (const token of ways) expect(await readsThere(token)).toBe(401);
+    expect(await ended).toBe('io server disconnect');
+  });
+});
+
+describe.skipIf(!redisAvailable)('deleting an account: instances joined by Redis', () => {
+  const redis = useRedis();
+  // Periodic checks far apart: what reaches the other instance here goes through Redis.
+  const [a, b] = useInstances(2, () => ({ redisUrl: redis.url, liveRecheckMs: 3_600_000 }));
+
+  it('closes its live socket on the other instance at once, where a client connected before holds the card as REST reads it', async () => {
+    const fay = await createUser(a, 'Fay Host');
+    const leaver = await createUser(a, LEAVER);
+    const workshop = await workshopJoinedBy(fay, [leaver], 'Retro', a);
+    const base = `/v1/workshops/${workshop.id}`;
+    const card = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Still here' }, a);
+    const gone = await sockets.joined(leaver, workshop.id, b);
+    const ended = new Promise<string>((resolve) => gone.socket.once('disconnect', resolve));
+    const watching = await sockets.joined(fay, workshop.id, b);
+    const api = sdkOf(fay, b);
+    const live = await openLive(api, workshop.id);
+    expect(heldCard(live, card.id)!.user_id).toBe(leaver.id);
+
+    const deleted = await a.request('DELETE', '/v1/user/me', { token: leaver.token, body: { password: PASSWORD } });
+    expect(deleted.status).toBe(204);
+
+    expect(await ended).toBe('io server disconnect');
+    expect((await b.request('GET', '/v1/user/me', { token: leaver.token })).status).toBe(401);
+    await watching.next('workshop:event', (payload) => payload.action === 'removeUser' && payload.reload === true);
+    // Presence drops the account once its closed socket is counted out (a moment after).
+    const present = () => live.state.presence.users.some((user) => user.id === leaver.id);
+    await until(() => heldCard(live, card.id)?.user_id === null && !present(), 'the live card without its author');
+    expect(live.state.cards).toEqual(await cardsOverRest(api, workshop.id));
+    expect(JSON.stringify(live.state)).not.toContain(leaver.id);
+    expect(JSON.stringify(live.state)).not.toContain(LEAVER);
   });
 });

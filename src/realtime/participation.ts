@@ -16,6 +16,7 @@ const AFFECTING: ReadonlySet<WorkshopAction> = new Set<WorkshopAction>([
   'removeRatings',
   'addMember',
   'updateMember',
+  'removeUser',
   'removeCard',
   'mergeCards',
   'importCards',

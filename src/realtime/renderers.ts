@@ -32,6 +32,15 @@ function logged(event: WorkshopEvent, audience: Audience = EVERYONE): Delivery {
 
 const everyone: Renderer<WorkshopAction> = (event) => [logged(event)];
 
+/** The change for everyone, who reads the workshop again (`reload: true`): it is too large to describe. */
+const readAllAgain: Renderer<WorkshopAction> = (event) => [
+  {
+    audience: EVERYONE,
+    event: 'workshop:event',
+    payload: { ...head(event), action: event.action, change: event.change, reload: true },
+  },
+];
+
 /** The change for facilitators; the bare sequence number for participants. */
 const facilitatorsOnly: Renderer<WorkshopAction> = (event) => [
   logged(event, FACILITATORS),
@@ -195,13 +204,7 @@ export const RENDERERS: Renderers = {
       })),
     ];
   },
-  importCards: (event) => [
-    {
-      audience: EVERYONE,
-      event: 'workshop:event',
-      payload: { ...head(event), action: event.action, change: event.change, reload: true },
-    },
-  ],
+  importCards: readAllAgain,
   moveCards: everyone,
 
   addVote: scoreChanged,
@@ -243,6 +246,8 @@ export const RENDERERS: Renderers = {
 
   addMember: everyone,
   updateMember: everyone,
+  // What the deleted account wrote, anywhere in the workshop, now has no author: too much to say card by card.
+  removeUser: readAllAgain,
   addMessage: everyone,
 
   // Invitations name people by e-mail: for facilitators only, like the resource; participants get

@@ -113,9 +113,11 @@ export interface ExportUpdatedPayload extends Sequenced {
  * log's `change` (`{resource, changes?}`). `change` is absent when the receiver may not see it
  * (other people's votes or ratings hidden by the current step): the event still arrives so the
  * sequence has no hole. `reload: true` means refetch the workshop's cards: the change is too large
- * to describe (`importCards`), or, for participants, it changed whose cards they may read
- * (`changeStep`, or `updateStep` of the current step, moving `cards_visible`: the reveal, or the
- * cards hidden again); it follows that change's other events, with the same `seq`.
+ * to describe (`importCards`; `removeUser`, an account deleted, whose cards, comments, items, votes,
+ * ratings and seat read with no author from then on: refetch what you hold of those too), or, for
+ * participants, it changed whose cards they may read (`changeStep`, or `updateStep` of the current
+ * step, moving `cards_visible`: the reveal, or the cards hidden again); it follows that change's
+ * other events, with the same `seq`.
  * `removeWorkshop` arrives with `seq: 0` (the workshop and its log are gone) and ends the
  * subscription.
  */

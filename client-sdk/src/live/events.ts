@@ -30,10 +30,11 @@ export function applyReceived(state: WorkshopState, { event, payload }: Received
 
 /**
  * Changes the events do not describe card by card: an import, a merge moving a cluster's ideas,
- * a step that shows votes or ratings again (a participant's cards carried only their own), and
- * a step that reveals the other participants' cards, or hides them again (the reveal: while
- * they were private their changes arrived bare). After them the state is loaded again;
- * `readBefore` is `cardsAsRead` of the state before the event.
+ * an account deleted (what it wrote, its votes and its seat read with no author from then on), a
+ * step that shows votes or ratings again (a participant's cards carried only their own), and a
+ * step that reveals the other participants' cards, or hides them again (the reveal: while they
+ * were private their changes arrived bare). After them the state is loaded again; `readBefore` is
+ * `cardsAsRead` of the state before the event.
  */
 export function needsReload({ event, payload }: Received, readBefore: string, after: WorkshopState): boolean {
   return Boolean(

@@ -125,6 +125,21 @@ export async function deleteOrganizationRow(tx: Db, organizationId: string): Pro
   await tx.delete(organizations).where(eq(organizations.id, organizationId));
 }
 
+/**
+ * The workshops the account owns, has a seat in, or wrote, voted or rated in, by id: those whose
+ * readers see something change when the account goes.
+ */
+export async function workshopsTouchedBy(db: Db, userId: string): Promise<string[]> {
+  const t = tablesOf(db);
+  const byUser = [t.workshopMembers, t.cards, t.comments, t.items, t.attachments, t.votes, t.ratings] as const;
+  const ids = new Set((await personalWorkshopsOf(db, userId)).map((workshop) => workshop.id));
+  for (const table of byUser) {
+    const rows = await db.selectDistinct({ workshopId: table.workshopId }).from(table).where(eq(table.userId, userId));
+    for (const row of rows) ids.add(row.workshopId);
+  }
+  return [...ids].sort();
+}
+
 /** What the account wrote in workshops that stay loses its author. */
 export async function unauthor(tx: Db, userId: string): Promise<void> {
   const { cards, comments, items, attachments } = tablesOf(tx);

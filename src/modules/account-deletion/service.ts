@@ -4,6 +4,7 @@ import type { Db } from '../../db/database';
 import { lockUser } from '../../db/user-lock';
 import { write } from '../../db/write';
 import { userIdsNamedIn, withoutDeletedUsers } from '../../domain/deleted-users';
+import { DELETED_USER_NAME } from '../../domain/users';
 import { AppError, invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import { stillTheSamePassword, wrongPassword } from '../auth/account';
@@ -32,6 +33,7 @@ import {
   signedInAt,
   unauthor,
   webhookBodiesNaming,
+  workshopsTouchedBy,
 } from './repo';
 import type { AccountDeletionInput, AccountDeletionPreview } from './schemas';
 
@@ -159,6 +161,21 @@ function withoutUser(body: string, userId: string): string {
 }
 
 /**
+ * Locks the workshops the account is in or wrote in, then its row (workshops first, the user's row
+ * last, as every write orders them), and answers those workshops. They are read again under the
+ * user's lock, which the account's own writes elsewhere do not take: one that came in meanwhile is
+ * locked then.
+ */
+async function lockWorkshopsTouched(deps: AppDeps, tx: Db, userId: string): Promise<string[]> {
+  const before = await workshopsTouchedBy(tx, userId);
+  for (const workshopId of before) await deps.database.lockWorkshop(tx, workshopId);
+  await lockUser(tx, userId);
+  const after = await workshopsTouchedBy(tx, userId);
+  for (const workshopId of after) if (!before.includes(workshopId)) await deps.database.lockWorkshop(tx, workshopId);
+  return after;
+}
+
+/**
  * DELETE /v1/user/me: one transaction, planned again under the locks of what it changes
  * (organizations and workshops first, the user's row last, as every write orders them). After
  * the commit, live connections of the account close on every instance, and the files of its
@@ -175,8 +192,7 @@ export async function deleteAccount(
   const done = await write(deps, async (tx, changes) => {
     const now = nowIso();
     for (const seat of await seatsOf(tx, userId)) await lockOrganization(tx, seat.id);
-    for (const workshop of await personalWorkshopsOf(tx, userId)) await deps.database.lockWorkshop(tx, workshop.id);
-    await lockUser(tx, userId);
+    const touched = await lockWorkshopsTouched(deps, tx, userId);
     if (checked !== null) await stillTheSamePassword(tx, userId, checked);
     const plan = await planDeletion(tx, userId, sessionHash, now);
     if (plan.lastAdminOf.length > 0) throw refuseLastAdmin(plan.lastAdminOf);
@@ -197,6 +213,16 @@ export async function deleteAccount(
       exportFiles.push({ workshopId: workshop.id, files: await removeWorkshopIn(tx, changes, deps, workshop, null) });
     for (const organization of plan.organizationsDeleted) await deleteOrganizationRow(tx, organization.id);
 
+    // Readers of the workshops that stay hold the account's name on what it wrote and among the
+    // members: each is told to read the workshop again (docs/realtime.md#server-events).
+    const deleted = new Set(plan.workshopsDeleted.map((workshop) => workshop.id));
+    for (const workshopId of touched.filter((id) => !deleted.has(id)))
+      changes.record({
+        workshopId,
+        action: 'removeUser',
+        userId: null,
+        change: { user: { id: null, name: DELETED_USER_NAME } },
+      });
     await unauthor(tx, userId);
     const { avatarUrl, email } = (await findUser(tx, userId))!;
     const avatar = fileRefFromUrl(deps.config, avatarUrl);

@@ -19,7 +19,7 @@ const FILTERS: ReadonlyArray<readonly [label: string, actions: string]> = [
   ['Cards', 'addCard,updateCard,removeCard,mergeCards,moveCards,importCards'],
   ['Votes and ratings', 'addVote,updateVote,removeVote,removeVotes,addRating,updateRating,removeRating,removeRatings'],
   ['Comments and items', 'addComment,removeComment,removeComments,addItem,updateItem,removeItem,removeItems'],
-  ['People', 'addMember,updateMember,addInvitation,updateInvitation,removeInvitation,addMessage'],
+  ['People', 'addMember,updateMember,removeUser,addInvitation,updateInvitation,removeInvitation,addMessage'],
   ['Exports', 'addExport,updateExport,removeExport'],
 ];
 
@@ -243,6 +243,8 @@ function special(action: string, who: string, change: Resource): string | null {
       return `${text(of('member').name) || who} joined the workshop`;
     case 'updateMember':
       return `${who} made ${text(of('member').name) || 'a member'} a ${text(of('member').role) || 'member'}`;
+    case 'removeUser':
+      return `An account that took part was deleted: what it wrote stays, by ${text(of('user').name) || 'Deleted user'}`;
     case 'addMessage':
       return `${who} sent a message${quoted(of('message').content)}`;
     case 'addInvitation':
