@@ -7,7 +7,7 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
 import { confirmAddress, createConfirmedUser, createUser, pngImage, type TestUser } from './helpers/factories';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
-import { startSmtp, type TestSmtp } from './helpers/smtp';
+import { linkInMail, mailText, startSmtp, type TestSmtp } from './helpers/smtp';
 import { until } from './helpers/wait';
 
 /*
@@ -194,9 +194,24 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
       `A mail with the link is on its way to ${user.email}. The link works for 30 minutes.`,
     );
     await until(
-      () => mailsTo(user.email).some((mail) => /\/reset\?token=/.test(mail.data)),
+      () => mailsTo(user.email).some((mail) => /\/reset\?token=/.test(mailText(mail))),
       'the reset link at the SMTP server',
     );
+
+    // The link as the SMTP server received it (quoted-printable and all) sets the first password.
+    const link = linkInMail(mailsTo(user.email).at(-1)!, '/reset?token=');
+    expect(link).toBe(await mailedLink(t, user.email, '/reset?token='));
+    await page.goto(link);
+    await page.getByRole('form', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await shown(page, '.done', 'Your new password is set, and you are signed in.');
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
+    // The account has a password now: the Account page offers its change, not a reset link.
+    await page.goto(`${t.url}/account`);
+    await section(page, 'Password').getByRole('form', { name: 'Change your password' }).waitFor();
+    expect(await page.locator('.account-first-password').count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });
 
