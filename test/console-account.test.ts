@@ -80,7 +80,20 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(avatar).toMatch(/^http/);
     expect(await profile.getByRole('img', { name: 'Your avatar' }).getAttribute('src')).toBe(avatar);
     await expect.poll(() => profile.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+    // Removing it asks first, saying what goes; cancelled, the avatar stays.
     await profile.getByRole('button', { name: 'Remove the avatar' }).click();
+    const asked = profile.getByRole('group', {
+      name: 'Remove your avatar? The image is deleted from the service, and your name is shown without a picture.',
+    });
+    await asked.waitFor();
+    await expectAccessible(page, 'removing the avatar, asked first');
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await asked.waitFor({ state: 'detached' });
+    expect(
+      (await t.request<{ avatar_url: string | null }>('GET', '/v1/user/me', { token: user.token })).body.avatar_url,
+    ).toBe(avatar);
+    await profile.getByRole('button', { name: 'Remove the avatar' }).click();
+    await asked.getByRole('button', { name: 'Remove avatar' }).click();
     await shown(page, '.account-avatar .done', 'Avatar removed.');
     expect(
       (await t.request<{ avatar_url: string | null }>('GET', '/v1/user/me', { token: user.token })).body.avatar_url,
