@@ -42,8 +42,15 @@ const me = async (token: string) => (await t.request<UserOutput>('GET', '/v1/use
 const askReset = (email: string, server = t) => server.request('POST', '/v1/auth/password_reset', { body: { email } });
 const reset = (token: string, password = 'a brand new password') =>
   t.request<Session>('POST', '/v1/auth/password_reset/confirm', { body: { token, password } });
-const mailsTo = async (email: string) =>
-  (await t.rows<{ subject: string }>(sql`select subject from outbox where "to" = ${email}`)).map((m) => m.subject);
+const mailsTo = async (email: string, server = t) =>
+  (await server.rows<{ subject: string }>(sql`select subject from outbox where "to" = ${email}`)).map((m) => m.subject);
+/** A 429 as the limits answer it: `rate_limited`, and a wait within the budget's 10 minutes. */
+function expectLimited(res: { status: number; headers: Headers; body: unknown }) {
+  expectError(res, 429, 'rate_limited');
+  const wait = Number(res.headers.get('retry-after'));
+  expect(wait).toBeGreaterThan(0);
+  expect(wait).toBeLessThanOrEqual(600);
+}
 
 /** A personal API token of a confirmed user, and whether it still reads their account's workshop (200) or not. */
 async function apiTokenOf(user: TestUser) {
@@ -190,6 +197,26 @@ describe('password reset', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     expect((await mailsTo(user.email)).filter((s) => s === RESET)).toHaveLength(3);
+  });
+
+  describe('from one client address', () => {
+    const tight = useServer({ passwordResetsPerAddressPer10Minutes: 2 });
+
+    it('stops mailing past PASSWORD_RESETS_PER_ADDRESS_PER_10_MINUTES, for any addresses asked for', async () => {
+      const [first, second, third] = [
+        await createUser(tight, 'Sprayed one'),
+        await createUser(tight, 'Sprayed two'),
+        await createUser(tight, 'Sprayed three'),
+      ];
+      // One request per address: no mailbox's own budget is near its end.
+      expect((await askReset(first!.email, tight)).status).toBe(204);
+      expect((await askReset(`nobody-${Date.now()}@example.test`, tight)).status).toBe(204);
+      expectLimited(await askReset(second!.email, tight));
+      expectLimited(await askReset(third!.email, tight));
+      expect((await mailsTo(first!.email, tight)).filter((s) => s === RESET)).toHaveLength(1);
+      expect((await mailsTo(second!.email, tight)).filter((s) => s === RESET)).toEqual([]);
+      expect((await mailsTo(third!.email, tight)).filter((s) => s === RESET)).toEqual([]);
+    });
   });
 
   // Instances sharing PostgreSQL count in it (docs/configuration.md#limits-across-instances).
@@ -377,6 +404,33 @@ describe('address change', () => {
       const [row] = await t.rows<{ email: string }>(sql`select email from users where id = ${user.id}`);
       expect(row!.email, `the account's address after ${way}`).toBe(user.email);
     }
+  });
+
+  describe('mails limited per account', () => {
+    const tight = useServer({ addressChangeMailsPer10Minutes: 2 });
+
+    it('refuses an address change past ADDRESS_CHANGE_MAILS_PER_10_MINUTES, mailing neither address', async () => {
+      const user = await createUser(tight, 'Restless');
+      const change = (email: string) =>
+        tight.request('PUT', '/v1/user/me/email', { token: user.token, body: { email, password: PASSWORD } });
+      const [first, second, third] = [fresh('first'), fresh('second'), fresh('third')];
+      expect((await change(first)).status).toBe(202);
+      expect((await change(second)).status).toBe(202);
+      expectLimited(await change(third));
+      expect(await mailsTo(third, tight)).toEqual([]);
+      expect((await mailsTo(user.email, tight)).filter((s) => s === ADDRESS_NOTICE)).toHaveLength(2);
+      expect([...(await mailsTo(first, tight)), ...(await mailsTo(second, tight))]).toEqual([NEW_ADDRESS, NEW_ADDRESS]);
+      // Another account has its own budget.
+      const other = await createUser(tight, 'Settled');
+      expect(
+        (
+          await tight.request('PUT', '/v1/user/me/email', {
+            token: other.token,
+            body: { email: fresh('other'), password: PASSWORD },
+          })
+        ).status,
+      ).toBe(202);
+    });
   });
 
   it('keeps only the latest link working', async () => {

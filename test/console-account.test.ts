@@ -7,7 +7,7 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, mailedLink, openConsoleWithToken, PHONE } from './helpers/console';
 import { confirmAddress, createConfirmedUser, createUser, pngImage, type TestUser } from './helpers/factories';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
-import { startSmtp, type TestSmtp } from './helpers/smtp';
+import { linkInMail, mailText, startSmtp, type TestSmtp } from './helpers/smtp';
 import { until } from './helpers/wait';
 
 /*
@@ -80,7 +80,20 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     expect(avatar).toMatch(/^http/);
     expect(await profile.getByRole('img', { name: 'Your avatar' }).getAttribute('src')).toBe(avatar);
     await expect.poll(() => profile.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(512);
+    // Removing it asks first, saying what goes; cancelled, the avatar stays.
     await profile.getByRole('button', { name: 'Remove the avatar' }).click();
+    const asked = profile.getByRole('group', {
+      name: 'Remove your avatar? The image is deleted from the service, and your name is shown without a picture.',
+    });
+    await asked.waitFor();
+    await expectAccessible(page, 'removing the avatar, asked first');
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await asked.waitFor({ state: 'detached' });
+    expect(
+      (await t.request<{ avatar_url: string | null }>('GET', '/v1/user/me', { token: user.token })).body.avatar_url,
+    ).toBe(avatar);
+    await profile.getByRole('button', { name: 'Remove the avatar' }).click();
+    await asked.getByRole('button', { name: 'Remove avatar' }).click();
     await shown(page, '.account-avatar .done', 'Avatar removed.');
     expect(
       (await t.request<{ avatar_url: string | null }>('GET', '/v1/user/me', { token: user.token })).body.avatar_url,
@@ -124,7 +137,7 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
     );
     await expectAccessible(page, 'an address change asked for');
     await until(() => mailsTo(moved).length === 1, 'the link at the SMTP server');
-    expect(mailsTo(moved)[0]!.data).toMatch(/\/confirm\?token=/);
+    expect(mailText(mailsTo(moved)[0]!)).toMatch(/\/confirm\?token=/);
     await until(() => mailsTo(user.email).length > 0, 'the notice to the old address at the SMTP server');
     // Nothing changes until the link is used; then the page shows the new address, confirmed.
     expect((await t.request<{ email: string }>('GET', '/v1/user/me', { token: user.token })).body.email).toBe(
@@ -194,9 +207,24 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
       `A mail with the link is on its way to ${user.email}. The link works for 30 minutes.`,
     );
     await until(
-      () => mailsTo(user.email).some((mail) => /\/reset\?token=/.test(mail.data)),
+      () => mailsTo(user.email).some((mail) => /\/reset\?token=/.test(mailText(mail))),
       'the reset link at the SMTP server',
     );
+
+    // The link as the SMTP server received it (quoted-printable and all) sets the first password.
+    const link = linkInMail(mailsTo(user.email).at(-1)!, '/reset?token=');
+    expect(link).toBe(await mailedLink(t, user.email, '/reset?token='));
+    await page.goto(link);
+    await page.getByRole('form', { name: 'Choose a new password' }).waitFor();
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Set the password' }).click();
+    await shown(page, '.done', 'Your new password is set, and you are signed in.');
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
+    // The account has a password now: the Account page offers its change, not a reset link.
+    await page.goto(`${t.url}/account`);
+    await section(page, 'Password').getByRole('form', { name: 'Change your password' }).waitFor();
+    expect(await page.locator('.account-first-password').count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });
 
@@ -295,8 +323,8 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
   });
 
   it('downloads the data export as a ZIP file, fetched with the token and saved through a link', async () => {
-    const user = await createConfirmedUser(t, 'Hal');
-    await t.request('POST', '/v1/workshops', { token: user.token, body: { title: 'Hal’s retro' } });
+    const user = await createConfirmedUser(t, 'Hål');
+    await t.request('POST', '/v1/workshops', { token: user.token, body: { title: 'Hål’s retro' } });
     const { page, problems } = await browser.newPage(LAPTOP);
     await openAccount(page, user);
     const data = section(page, 'Your data');
@@ -305,7 +333,8 @@ describe.skipIf(!browserAvailable)('the console: your account', () => {
       data.getByRole('button', { name: 'Download your data' }).click(),
     ]);
     await shown(page, 'section:has(.account-download) .done', 'The file is on its way to your downloads.');
-    expect(download.suggestedFilename()).toMatch(/\.zip$/);
+    // Named as the service names it, in its exact form (`filename*`), not the header's ASCII stand-in.
+    expect(download.suggestedFilename()).toMatch(/^Hål data export \d{4}-\d{2}-\d{2}\.zip$/);
     const file = await readFile((await download.path())!);
     expect(file.subarray(0, 2).toString()).toBe('PK');
     expect(file.includes(Buffer.from('account.json'))).toBe(true);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, shown, useBrowser } from './helpers/browser';
@@ -6,20 +7,25 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
 import { createConfirmedUser, seedWorkshopWith } from './helpers/factories';
 import { useProvider } from './helpers/oidc-provider';
+import { providerBrowser } from './helpers/provider-sign-in';
 
 /*
  * Signing in to the console through the OpenID provider (docs/integrations.md#single-sign-on), in
  * a real chromium against a real provider: the button, the provider's own login and consent forms,
  * and back in the console signed in, where the sign-in started; or told plainly why not. A token in
- * the address that is not the end of this tab's own sign-in signs nobody in.
+ * the address that is not the end of this tab's own sign-in signs nobody in. On the Account page,
+ * an account opened this way shows its sessions as opened through the provider and, having no
+ * password, is deleted only after a sign-in within 10 minutes.
  *
- * Among the slowest files (about 12 s): every sign-in goes through the provider's own login and
+ * Among the slowest files (about 17 s): every sign-in goes through the provider's own login and
  * consent pages in chromium and back, several times for the refused ones.
  */
 
 const TOKEN_KEY = 'workshop-console-token';
 /** Where a tab keeps the one-time value of the sign-in it started. */
 const SIGN_IN_KEY = 'workshop-console-sign-in';
+const REAUTHENTICATE =
+  'You signed in more than 10 minutes ago, and this account has no password to confirm it is you: sign out, sign in again, and come back here within 10 minutes.';
 
 describe.skipIf(!browserAvailable)('the console: signing in with the provider', () => {
   const op = useProvider();
@@ -116,6 +122,75 @@ describe.skipIf(!browserAvailable)('the console: signing in with the provider', 
     await shown(second.page, '[role="alert"]', /exists already/);
     expect(await second.page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY)).toBeNull();
     expect([...problems.errors, ...second.problems.errors]).toEqual([]);
+  });
+
+  /** Signs `page` in through the provider as `login`, from the sign-in form of `/`: the tab's token. */
+  async function signInThroughProvider(page: Page, login: string): Promise<string> {
+    await page.goto(`${t.url}/`);
+    await page.getByRole('button', { name: 'Sign in with Acme ID' }).click();
+    await atProvider(page, login);
+    await page.locator('body[data-status="signed-in"]').waitFor();
+    return (await page.evaluate((key) => localStorage.getItem(key), TOKEN_KEY))!;
+  }
+
+  it('shows the sessions opened through the provider, and deletes the account without a password only after a recent sign-in', async () => {
+    const login = uniqueLogin('pia');
+    const account = { email: `${login}@example.test`, email_verified: true, name: 'Pia Provider' };
+    op.accounts.set(login, account);
+    const { page, problems } = await browser.newPage(LAPTOP);
+    const first = await signInThroughProvider(page, login);
+    // Another sign-in through the provider, from elsewhere (no browser: `node` as its user agent).
+    const elsewhere = (await providerBrowser(t, op).signIn(login, account)).get('token')!;
+    expect(elsewhere).toBeTruthy();
+    const me = await t.request<{ id: string }>('GET', '/v1/user/me', { token: first });
+    const status = async (token: string) => (await t.request('GET', '/v1/user/me', { token })).status;
+
+    await page.goto(`${t.url}/account`);
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    const rows = sessions.locator('.session-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    const current = rows.filter({ hasText: 'This browser' });
+    expect(await current.locator('dd').first().textContent()).toMatch(/^through the provider, /);
+    const other = rows.filter({ hasNotText: 'This browser' });
+    expect(await other.locator('dd').first().textContent()).toMatch(/^through the provider, /);
+    expect(await other.locator('.session-agent').textContent()).toBe('node');
+    await expectAccessible(page, 'sessions opened through the provider');
+
+    // Signed in just now: no password asked; but the sign-in ages past 10 minutes before the click.
+    const zone = page.getByRole('region', { name: 'Delete the account' });
+    await zone.getByRole('button', { name: 'Delete your account…' }).click();
+    const asked = zone.getByRole('group', { name: 'Delete your account?' });
+    await asked.waitFor();
+    expect(await asked.getByLabel('Your password').count()).toBe(0);
+    const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
+    await t.write((tx, { authTokens }) =>
+      tx.update(authTokens).set({ createdAt: longAgo }).where(eq(authTokens.userId, me.body.id)),
+    );
+    await asked.getByRole('button', { name: 'Delete my account for good' }).click();
+    await shown(page, '.account-deletion .problem', REAUTHENTICATE);
+    expect(await status(first)).toBe(200);
+
+    // Asked again, the page knows beforehand: it says so, and offers no deletion.
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await zone.getByRole('button', { name: 'Delete your account…' }).click();
+    await shown(page, '.account-deletion .notice', new RegExp(`^${REAUTHENTICATE.replace(/[.?]/g, '\\$&')}`));
+    expect(await asked.getByRole('button', { name: 'Delete my account for good' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'deletion waiting for a new sign-in');
+    expect(await status(first)).toBe(200);
+
+    // Signed in again through the provider, in another browser: the deletion goes through without a password.
+    const again = await browser.newPage(LAPTOP);
+    const fresh = await signInThroughProvider(again.page, login);
+    await again.page.goto(`${t.url}/account`);
+    const zoneAgain = again.page.getByRole('region', { name: 'Delete the account' });
+    await zoneAgain.getByRole('button', { name: 'Delete your account…' }).click();
+    await shown(again.page, '.deletion-counts', /^Also deleted: 3 sessions,/);
+    expect(await zoneAgain.getByLabel('Your password').count()).toBe(0);
+    await zoneAgain.getByRole('button', { name: 'Delete my account for good' }).click();
+    await again.page.locator('body[data-status="signed-out"]').waitFor();
+    await shown(again.page, '.notice', /^Your account is deleted, and you are signed out everywhere\./);
+    for (const token of [first, elsewhere, fresh]) expect(await status(token)).toBe(401);
+    expect([...problems.errors, ...again.problems.errors]).toEqual([]);
   });
 
   it("stays signed in as its person when a link carries someone else's token, which leaves the address", async () => {

@@ -234,6 +234,30 @@ describe('SDK REST client', () => {
     expect([refused.status, refused.code]).toEqual([409, 'workshop_archived']);
   });
 
+  it('downloads a file the service answers with as a Blob, named as the service names it', async () => {
+    const { api } = await signedUp('Zoe');
+    await api.put('/v1/user/me', { body: { name: 'Zoë' } });
+    await api.post('/v1/workshops', { body: { title: 'Zoë’s retro' } });
+    const { blob, filename } = await api.download('/v1/user/me/export');
+    expect(blob).toBeInstanceOf(Blob);
+    const bytes = Buffer.from(await blob.arrayBuffer());
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(bytes.includes(Buffer.from('account.json'))).toBe(true);
+    // The exact name (`filename*`), not the header's ASCII stand-in.
+    expect(filename).toMatch(/^Zoë data export \d{4}-\d{2}-\d{2}\.zip$/);
+
+    // A refusal is an ApiError, its JSON body read although a file was asked for.
+    await api.post('/v1/auth/logout');
+    const refused = await failure(api.download('/v1/user/me/export'));
+    expect([refused.status, refused.code]).toEqual([401, 'unauthenticated']);
+    // Only the routes that answer files are downloads.
+    const typesOnly = () => {
+      // @ts-expect-error the account is JSON, not a file
+      void api.download('/v1/user/me');
+    };
+    expect(typesOnly).toBeTypeOf('function');
+  });
+
   it('follows the Link header through every page of a list', async () => {
     const { api } = await signedUp('Paula');
     const workshop = await api.post('/v1/workshops', { body: { title: 'Busy' } });

@@ -70,6 +70,40 @@ export type PagedPath = {
     : never;
 }[PathsWithMethod<paths, 'get'>];
 
+/** The GET routes that answer a file (every media type of their success a `Blob`): the ones `download` reads. */
+export type FilePath = {
+  [P in PathsWithMethod<paths, 'get'>]: paths[P]['get'] extends { responses: { 200: { content: infer Content } } }
+    ? Content[keyof Content] extends Blob
+      ? P
+      : never
+    : never;
+}[PathsWithMethod<paths, 'get'>];
+
+/** A file the service answered with, and the name it gave it. */
+export interface DownloadedFile {
+  blob: Blob;
+  /** The name from `Content-Disposition` (its exact UTF-8 form when given), or null without one. */
+  filename: string | null;
+}
+
+/** The file's name in a `Content-Disposition` header: `filename*` (RFC 5987) before the ASCII `filename`. */
+function fileNameOf(disposition: string | null): string | null {
+  const exact = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(disposition ?? '')?.[1];
+  if (exact) {
+    try {
+      return decodeURIComponent(exact);
+    } catch {
+      // Malformed: the ASCII name below stands in.
+    }
+  }
+  return (
+    /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i
+      .exec(disposition ?? '')
+      ?.slice(1)
+      .find(Boolean) ?? null
+  );
+}
+
 export interface WorkshopClient {
   get: Call<'get'>;
   post: Call<'post'>;
@@ -83,6 +117,15 @@ export interface WorkshopClient {
     path: P,
     ...init: InitParam<I>
   ): AsyncGenerator<Data<paths[P]['get'], I> extends ReadonlyArray<infer Item> ? Item : never, void, undefined>;
+  /**
+   * A file the service answers a GET with (the account's data export, an export's download): read
+   * as a `Blob` (openapi-fetch's `parseAs: 'blob'`) with the name the service gives it. Throws
+   * `ApiError`, as the other calls do.
+   */
+  download<P extends FilePath, I extends MaybeOptionalInit<paths[P], 'get'>>(
+    path: P,
+    ...init: InitParam<I>
+  ): Promise<DownloadedFile>;
   /** Replaces the bearer token for the calls, sockets and documents opened from now on. */
   setToken(token: string | null): void;
   readonly token: string | null;
@@ -141,6 +184,10 @@ export function createClient(options: ClientOptions): WorkshopClient {
         query = { ...query, ...next };
       }
     } as unknown as WorkshopClient['paginate'],
+    download: (async (path: string, init?: object) => {
+      const { data, response } = await exchange('get', path, { ...init, parseAs: 'blob' });
+      return { blob: data as Blob, filename: fileNameOf(response.headers.get('content-disposition')) };
+    }) as WorkshopClient['download'],
     setToken(next) {
       token = next;
     },

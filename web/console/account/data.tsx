@@ -2,17 +2,16 @@
  * The Account page's data export (`GET /v1/user/me/export`, docs/api.md#your-data-export): a ZIP
  * of the profile, organizations, sessions, tokens and notifications, the personal workshops as
  * native files, and what the person wrote in other workshops. The route wants the token, which a
- * plain link cannot send, so the page fetches the file and hands it to the browser through a
- * download link on an object URL.
+ * plain link cannot send, so the page fetches the file (`api.download`) and hands it to the browser
+ * through a download link on an object URL.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { api } from '../api';
 import { Problem, useAction } from '../forms';
-import { send } from './calls';
 
 /** The file's name: the one the service gives, else one with the day in it. */
-function fileNameOf(response: Response): string {
-  const given = /filename="?([^";]+)"?/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+function fileNameOr(given: string | null): string {
   return given ?? `account-export-${new Date().toISOString().slice(0, 10)}.zip`;
 }
 
@@ -33,10 +32,9 @@ export function YourData() {
   }, [file.value]);
   const download = () =>
     action.run(async () => {
-      const response = await send('GET', '/v1/user/me/export');
-      const blob = await response.blob();
+      const { blob, filename } = await api.download('/v1/user/me/export');
       if (file.value) URL.revokeObjectURL(file.value.url);
-      file.value = { url: URL.createObjectURL(blob), name: fileNameOf(response), bytes: blob.size };
+      file.value = { url: URL.createObjectURL(blob), name: fileNameOr(filename), bytes: blob.size };
     });
   return (
     <>

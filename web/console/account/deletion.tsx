@@ -9,27 +9,17 @@
  */
 import { signal, useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
+import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
 import { Link, navigate } from '../router';
 import { forget, signOut } from '../session';
-import { count, inWords, send } from './calls';
+import { count, inWords } from './calls';
 
 /** What deleting the account would do, as the service previews it. */
-export type DeletionPreview = {
-  workshops_deleted: Array<{ id: string; title: string }>;
-  workshops_passed_on: Array<{ id: string; title: string; to: { id: string; name: string } }>;
-  organizations_left: Array<{ id: string; name: string }>;
-  organizations_deleted: Array<{ id: string; name: string }>;
-  last_admin_of: Array<{ id: string; name: string }>;
-  sessions: number;
-  api_tokens: number;
-  notifications: number;
-  password_required: boolean;
-  reauthentication_required: boolean;
-};
+export type DeletionPreview = Awaited<ReturnType<typeof readDeletionPreview>>;
 
-export async function readDeletionPreview(): Promise<DeletionPreview> {
-  return (await (await send('GET', '/v1/user/me/deletion')).json()) as DeletionPreview;
+export function readDeletionPreview() {
+  return api.get('/v1/user/me/deletion');
 }
 
 /** Said on the signed-out page once the account is deleted. */
@@ -72,7 +62,7 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
   const submit = () =>
     action.run(async () => {
       try {
-        await send('DELETE', '/v1/user/me', preview.password_required ? { password: password.value } : {});
+        await api.delete('/v1/user/me', { body: preview.password_required ? { password: password.value } : {} });
       } catch (err) {
         throw inWords(err, {
           invalid_credentials: ['That password is wrong: nothing was deleted.', 'password'],

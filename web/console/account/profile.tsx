@@ -1,14 +1,13 @@
 /*
  * The Account page's profile: the name others see (`PUT /v1/user/me`) and the avatar, chosen from
- * the computer or removed (`PUT /v1/user/me/avatar`). Each says when it is saved.
+ * the computer or removed, asked first (`PUT /v1/user/me/avatar`). Each says when it is saved.
  */
 import { useSignal } from '@preact/signals';
 import { useId, useRef } from 'preact/hooks';
 import type { User } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
-import { Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
+import { ConfirmButton, Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
 import { loadMe } from '../session';
-import { send } from './calls';
 
 /** The types the service keeps as avatars (it re-encodes them, at most 512×512). */
 const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
@@ -70,8 +69,8 @@ function Avatar({ account }: { account: User }) {
   const remove = () =>
     action.run(async () => {
       said.value = '';
-      // Without an avatar part the service removes it.
-      await send('PUT', '/v1/user/me/avatar');
+      // No avatar part at all: the service removes the avatar.
+      await api.put('/v1/user/me/avatar', { body: undefined as never });
       await loadMe();
       said.value = 'Avatar removed.';
     });
@@ -103,9 +102,13 @@ function Avatar({ account }: { account: User }) {
           }}
         />
         {account.avatar_url && (
-          <button type="button" disabled={action.busy.value} onClick={() => void remove()}>
-            Remove the avatar
-          </button>
+          <ConfirmButton
+            label="Remove the avatar"
+            question="Remove your avatar? The image is deleted from the service, and your name is shown without a picture."
+            confirm="Remove avatar"
+            disabled={action.busy.value}
+            onConfirm={remove}
+          />
         )}
         <p id={`${id}-hint`} class="hint">
           A PNG, JPEG, WebP or GIF image, saved as soon as it is chosen and made at most 512 pixels wide and high.
