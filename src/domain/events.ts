@@ -120,11 +120,7 @@ export interface WorkshopChanges {
 
   addMember: { member: UserRoleOutput };
   updateMember: { member: UserRoleOutput; changes: FieldChanges };
-  /**
-   * An account that was a member, or wrote, voted or rated here, was deleted
-   * (docs/api.md#an-accounts-life): it left the members, and what it wrote lost its author. Logged
-   * by nobody, naming the user only as a deleted one; every reader is told to read the workshop again.
-   */
+  /** An account with a part here was deleted (docs/api.md#an-accounts-life); readers read the workshop again. */
   removeUser: { user: { id: null; name: string } };
 
   addMessage: { message: { content: string; include_me: boolean; recipients: number } };
