@@ -60,10 +60,10 @@ describe('daily digest', () => {
     for (const member of [fay, pat]) {
       const mails = await outboxTo(member.email);
       expect(mails).toHaveLength(1);
-      expect(mails[0]!.subject).toBe('What happened in "Busy" yesterday');
-      expect(mails[0]!.text).toContain('- 1 new cards');
+      expect(mails[0]!.subject).toBe('What happened in “Busy” yesterday');
+      expect(mails[0]!.text).toContain('- 1 new card\n');
       expect(mails[0]!.text).toContain('- 2 votes');
-      expect(mails[0]!.text).toContain('- 1 comments');
+      expect(mails[0]!.text).toContain('- 1 comment\n');
       expect(mails[0]!.text).toContain(`/workshops/${busy.id}`);
     }
     // The same day again (another instance, or a second run): nothing more.
@@ -97,15 +97,15 @@ describe('the digest counts what its reader may see', () => {
   const digestOf = async (title: string, readers: TestUser[]) => {
     const now = digestTime();
     await t.write(sql`DELETE FROM digest_runs WHERE day = ${`${now.toISOString().slice(0, 10)}|UTC`}`);
-    await t.write(sql`DELETE FROM outbox WHERE subject LIKE ${`%"${title}"%`}`);
+    await t.write(sql`DELETE FROM outbox WHERE subject LIKE ${`%“${title}”%`}`);
     expect(await queueDailyDigests(t.deps, now)).toMatchObject({ ran: true });
     const mails = new Map<string, string | undefined>();
     for (const reader of readers)
-      mails.set(reader.name, (await outboxTo(reader.email)).find((mail) => mail.subject.includes(`"${title}"`))?.text);
+      mails.set(reader.name, (await outboxTo(reader.email)).find((mail) => mail.subject.includes(`“${title}”`))?.text);
     return mails;
   };
   const counts = (text: string | undefined) =>
-    text && [...text.matchAll(/- (\d+) (new cards|votes|comments)/g)].map((m) => `${m[1]} ${m[2]}`);
+    text && [...text.matchAll(/- (\d+) (new cards?|votes?|comments?)$/gm)].map((m) => `${m[1]} ${m[2]}`);
 
   it("leaves out other participants' cards, and the votes and comments on them, while a private step is current", async () => {
     const w = await seedWorkshopWith(t, fay, [pat, quinn], { title: 'Silent brainstorm' });
@@ -123,8 +123,8 @@ describe('the digest counts what its reader may see', () => {
     const mails = await digestOf('Silent brainstorm', [fay, pat, quinn]);
     expect(counts(mails.get('Fay'))).toEqual(['4 new cards', '2 votes', '2 comments']);
     // Pat: the board and his idea, the vote on the board, his comment.
-    expect(counts(mails.get('Pat'))).toEqual(['2 new cards', '1 votes', '1 comments']);
-    expect(counts(mails.get('Quinn'))).toEqual(['3 new cards', '2 votes', '1 comments']);
+    expect(counts(mails.get('Pat'))).toEqual(['2 new cards', '1 vote', '1 comment']);
+    expect(counts(mails.get('Quinn'))).toEqual(['3 new cards', '2 votes', '1 comment']);
     // Anonymous writing: no mail names anyone but its reader.
     expect(mails.get('Pat')).not.toContain('Quinn');
 
@@ -140,8 +140,8 @@ describe('the digest counts what its reader may see', () => {
     await post(quinn, `/v1/workshops/${w.id}/cards`, { type: 'cluster', title: 'Alone' });
 
     const mails = await digestOf('Only Quinn wrote', [fay, pat, quinn]);
-    expect(counts(mails.get('Fay'))).toEqual(['1 new cards', '0 votes', '0 comments']);
-    expect(counts(mails.get('Quinn'))).toEqual(['1 new cards', '0 votes', '0 comments']);
+    expect(counts(mails.get('Fay'))).toEqual(['1 new card', '0 votes', '0 comments']);
+    expect(counts(mails.get('Quinn'))).toEqual(['1 new card', '0 votes', '0 comments']);
     expect(mails.get('Pat')).toBeUndefined();
   });
 
@@ -157,7 +157,7 @@ describe('the digest counts what its reader may see', () => {
 
     const mails = await digestOf('Secret ballot', [fay, pat, quinn]);
     expect(counts(mails.get('Fay'))).toEqual(['2 new cards', '3 votes', '0 comments']);
-    expect(counts(mails.get('Pat'))).toEqual(['2 new cards', '1 votes', '0 comments']);
+    expect(counts(mails.get('Pat'))).toEqual(['2 new cards', '1 vote', '0 comments']);
     expect(counts(mails.get('Quinn'))).toEqual(['2 new cards', '2 votes', '0 comments']);
   });
 });
@@ -289,7 +289,7 @@ describe('the digest at 07:00 in each person’s time zone', () => {
     const mailsTo = async (person: { email: string }) =>
       (
         await a.rows<{ text: string }>(
-          sql`SELECT text FROM outbox WHERE "to" = ${person.email} AND subject = 'What happened in "Across the world" yesterday'`,
+          sql`SELECT text FROM outbox WHERE "to" = ${person.email} AND subject = 'What happened in “Across the world” yesterday'`,
         )
       ).map((mail) => mail.text);
     const tick = (instance: typeof a, at: Date) => queueDailyDigests(instance.deps, at);
@@ -306,8 +306,8 @@ describe('the digest at 07:00 in each person’s time zone', () => {
     expect(both.filter((report) => report.zones.includes(first!.zone))).toHaveLength(1);
     const firstMails = await mailsTo(first!.person);
     expect(firstMails).toHaveLength(1);
-    expect(firstMails[0]).toContain('- 1 new cards');
-    expect(firstMails[0]).toContain('- 1 votes');
+    expect(firstMails[0]).toContain('- 1 new card\n');
+    expect(firstMails[0]).toContain('- 1 vote\n');
     expect(await mailsTo(second!.person)).toEqual([]);
 
     // The next ticks, on either instance: the first zone's day is sent; the second's comes at its 07:00.
@@ -319,7 +319,7 @@ describe('the digest at 07:00 in each person’s time zone', () => {
     expect(await mailsTo(first!.person)).toHaveLength(1);
     const secondMails = await mailsTo(second!.person);
     expect(secondMails).toHaveLength(1);
-    expect(secondMails[0]).toContain('- 1 new cards');
+    expect(secondMails[0]).toContain('- 1 new card\n');
   });
 });
 

@@ -63,10 +63,10 @@ describe('invitations', () => {
     expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
 
     const { mail, link, token } = await mailedLink(guest.email);
-    expect(mail.subject).toBe('Fay invites you to "Retro"');
+    expect(mail.subject).toBe('Fay invites you to “Retro”');
     expect(mail.text).toContain('Join our retro on Friday.');
     expect(link.startsWith(`${t.url}/invitations/`)).toBe(true);
-    expect(mail.html).toContain('the workshop &quot;Retro&quot;');
+    expect(mail.html).toContain('the workshop “Retro”');
     expect(mail.html).toContain(`href="${link}"`);
     // The link opens the console, which signs in and accepts (test/console.test.ts, in a browser).
     const page = await fetch(link);
@@ -122,8 +122,8 @@ describe('invitations', () => {
     expect((await t.request<InvitationOutput[]>('GET', path(w.id), { token: fay.token })).body).toEqual(created.body);
 
     const { mail, token } = await mailedLink(other.email);
-    expect(mail.subject).toBe('Fay invites you to "Co-run" as a co-facilitator');
-    expect(mail.text).toContain('Fay invites you to the workshop "Co-run" as a co-facilitator.');
+    expect(mail.subject).toBe('Fay invites you to “Co-run” as a co-facilitator');
+    expect(mail.text).toContain('Fay invites you to the workshop “Co-run” as a co-facilitator.');
     const preview = await t.request('GET', `/v1/invitations/${encodeURIComponent(token)}`);
     expect(preview.body).toEqual({
       workshop_title: 'Co-run',

@@ -4,6 +4,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { lockUser } from '../../db/user-lock';
 import { AppError, forbidden, invalid } from '../../http/errors';
 import type { UserRow } from '../../http/env';
+import { t } from '../../i18n/messages';
+import { mailLanguage } from '../mail/language';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { userIdByEmail } from '../users/repo';
@@ -82,7 +84,7 @@ function emailTaken() {
  */
 export async function requestAddressChange(
   deps: AuthDeps,
-  user: Pick<UserRow, 'id' | 'name' | 'email'>,
+  user: Pick<UserRow, 'id' | 'name' | 'email' | 'locale'>,
   input: { email: string; password: string },
 ): Promise<void> {
   if (input.email === user.email) throw invalid('email', 'This is already the address of your account.');
@@ -101,29 +103,30 @@ export async function requestAddressChange(
       expiresAt: new Date(Date.parse(now) + ADDRESS_CHANGE_TTL_MS).toISOString(),
     });
     const site = deps.config.publicUrl;
+    // Both mails are the account's, in its locale: the new address belongs to it once confirmed.
+    const lang = mailLanguage(user.locale);
+    const greeting = t(lang, 'mail.greeting.named', { name: user.name });
     await queueMail(tx, {
       to: input.email,
-      subject: 'Confirm your new e-mail address',
-      ...renderMail({
-        greeting: `Hello ${user.name},`,
-        paragraphs: [
-          'You asked to use this address for your account. It changes once you confirm it with the link below.',
-        ],
-        action: { label: 'Confirm my new address', url: `${site}/confirm?token=${token}` },
-        footer: `You get this mail because someone signed in at ${site} asked to move their account to this address. The link works for 24 hours. If it was not you, ignore this mail: nothing changes.`,
+      subject: t(lang, 'mail.address_change.subject'),
+      ...renderMail(lang, {
+        greeting,
+        paragraphs: [t(lang, 'mail.address_change.body')],
+        action: { label: t(lang, 'mail.address_change.action'), url: `${site}/confirm?token=${token}` },
+        footer: t(lang, 'mail.address_change.footer', { site }),
       }),
     });
     if (user.email) {
       await queueMail(tx, {
         to: user.email,
-        subject: 'Your e-mail address is about to change',
-        ...renderMail({
-          greeting: `Hello ${user.name},`,
+        subject: t(lang, 'mail.address_notice.subject'),
+        ...renderMail(lang, {
+          greeting,
           paragraphs: [
-            `Someone signed in to your account asked to change its address to ${input.email}. It changes only when the link mailed there is used.`,
-            'If it was not you, change your password now, or reset it from the sign-in page; the change then cannot go through without your password again.',
+            t(lang, 'mail.address_notice.body', { email: input.email }),
+            t(lang, 'mail.address_notice.advice'),
           ],
-          footer: `You get this mail because it is the address of your account at ${site}.`,
+          footer: t(lang, 'mail.address_notice.footer', { site }),
         }),
       });
     }

@@ -2,6 +2,8 @@ import { nowIso } from '../../db/columns';
 import { lockUser } from '../../db/user-lock';
 import { AppError, forbidden } from '../../http/errors';
 import type { ResolvedSession } from '../../http/session-auth';
+import { t } from '../../i18n/messages';
+import { mailLanguage } from '../mail/language';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
@@ -45,19 +47,20 @@ export async function requestPasswordReset(deps: AuthDeps, email: string): Promi
       tokenHash: hashToken(token),
       expiresAt: new Date(Date.parse(now) + RESET_TTL_MS).toISOString(),
     });
+    const lang = mailLanguage(found.locale);
     await queueMail(tx, {
       to: email,
-      subject: 'Reset your password',
-      ...renderMail({
-        greeting: `Hello ${found.name},`,
+      subject: t(lang, 'mail.password_reset.subject'),
+      ...renderMail(lang, {
+        greeting: t(lang, 'mail.greeting.named', { name: found.name }),
         paragraphs: [
           found.passwordHash === null
-            ? 'Someone asked to set a password for your account. Choose one with the link below.'
-            : 'Someone asked to reset the password of your account. Choose a new one with the link below.',
-          'Setting it signs you out everywhere else.',
+            ? t(lang, 'mail.password_reset.body_set')
+            : t(lang, 'mail.password_reset.body_reset'),
+          t(lang, 'mail.password_reset.signs_out'),
         ],
-        action: { label: 'Choose a password', url: `${deps.config.publicUrl}/reset?token=${token}` },
-        footer: `You get this mail because a password reset was asked for this address at ${deps.config.publicUrl}. The link works for 30 minutes, and only the latest one. If it was not you, ignore this mail: your password stays as it is.`,
+        action: { label: t(lang, 'mail.password_reset.action'), url: `${deps.config.publicUrl}/reset?token=${token}` },
+        footer: t(lang, 'mail.password_reset.footer', { site: deps.config.publicUrl }),
       }),
     });
   });

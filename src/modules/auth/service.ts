@@ -5,6 +5,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { ResolvedSession } from '../../http/session-auth';
+import { t } from '../../i18n/messages';
+import { mailLanguage } from '../mail/language';
 import { queueMail } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { linkPendingSeats } from '../organizations/repo';
@@ -185,7 +187,7 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
 export async function sendConfirmation(
   tx: Db,
   config: Config,
-  user: Pick<UserRow, 'id' | 'name'> & { email: string },
+  user: Pick<UserRow, 'id' | 'name' | 'locale'> & { email: string },
 ): Promise<void> {
   const token = newToken();
   await insertOneTimeToken(tx, {
@@ -195,14 +197,15 @@ export async function sendConfirmation(
     expiresAt: new Date(Date.now() + CONFIRMATION_TTL_MS).toISOString(),
   });
   const link = `${config.publicUrl}/confirm?token=${token}`;
+  const lang = mailLanguage(user.locale);
   await queueMail(tx, {
     to: user.email,
-    subject: 'Confirm your e-mail address',
-    ...renderMail({
-      greeting: `Hello ${user.name},`,
-      paragraphs: ['Please confirm your e-mail address.'],
-      action: { label: 'Confirm my address', url: link },
-      footer: `You get this mail because this address signed up at ${config.publicUrl}. The link works for 7 days.`,
+    subject: t(lang, 'mail.confirm.subject'),
+    ...renderMail(lang, {
+      greeting: t(lang, 'mail.greeting.named', { name: user.name }),
+      paragraphs: [t(lang, 'mail.confirm.body')],
+      action: { label: t(lang, 'mail.confirm.action'), url: link },
+      footer: t(lang, 'mail.confirm.footer', { site: config.publicUrl }),
     }),
   });
 }

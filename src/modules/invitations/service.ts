@@ -7,6 +7,8 @@ import { authorize } from '../access/rules';
 import { hashToken, newToken } from '../auth/crypto';
 import { writeWorkshop } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
+import { t } from '../../i18n/messages';
+import { mailLanguage } from '../mail/language';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { admitMember } from '../workshops/join';
@@ -22,7 +24,7 @@ import {
   pendingInvitationTo,
   replaceInvitationToken,
 } from './repo';
-import { findUser } from '../users/repo';
+import { findUser, localeByEmail } from '../users/repo';
 import { toInvitation, type InvitationPreviewOutput, type InvitationRow, type InviteInput } from './schemas';
 import type { InvitationOutput } from '../../domain/invitations';
 
@@ -215,18 +217,20 @@ async function mailInvitation(
   row: InvitationRow,
   token: string,
 ): Promise<void> {
-  const asRole = row.role === 'facilitator' ? ' as a co-facilitator' : '';
+  // A person with an account reads it in their locale; an address alone, in the workshop's language.
+  const lang = mailLanguage(await localeByEmail(tx, row.email), workshop.language);
+  const words = { sender: sender.name, title: workshop.title, role: row.role };
   await queueMailFrom(
     tx,
     { id: sender.id, perDay: deps.config.invitationMailsPerDay },
     {
       to: row.email,
-      subject: `${sender.name} invites you to "${workshop.title}"${asRole}`,
-      ...renderMail({
-        greeting: 'Hello,',
-        paragraphs: [`${sender.name} invites you to the workshop "${workshop.title}"${asRole}.`, row.content],
-        action: { label: 'Join the workshop', url: `${deps.config.publicUrl}/invitations/${token}` },
-        footer: 'Sign in, or sign up with any address, to join. The link works once.',
+      subject: t(lang, 'mail.invitation.subject', words),
+      ...renderMail(lang, {
+        greeting: t(lang, 'mail.greeting.anonymous'),
+        paragraphs: [t(lang, 'mail.invitation.body', words), row.content],
+        action: { label: t(lang, 'mail.invitation.action'), url: `${deps.config.publicUrl}/invitations/${token}` },
+        footer: t(lang, 'mail.invitation.footer'),
       }),
     },
   );

@@ -3,7 +3,9 @@ import type { Config } from '../../config';
 import { accessKey, findAccesses } from '../access/load';
 import { countsSeenBy } from '../events/log';
 import { workshopPublicUrl } from '../../domain/workshops';
-import { queueMail } from './outbox';
+import { t } from '../../i18n/messages';
+import { mailDateTime, mailLanguage } from './language';
+import { queueMail, type Mail } from './outbox';
 import { renderMail } from './templates';
 import type { Database } from '../../db/database';
 import {
@@ -25,8 +27,12 @@ import { dayBefore, instantAt, wallClock } from '../../lib/zoned-time';
 const DIGEST_TICK = '*/15 * * * *';
 const DIGEST_HOUR = 7;
 
-/** What a digest counts, by the log's actions. */
-const COUNTED = { addCard: 'new cards', addVote: 'votes', addComment: 'comments' } as const;
+/** What a digest counts, by the log's actions, each said in its reader's language. */
+const COUNTED = {
+  addCard: (lang: string, count: number) => t(lang, 'mail.digest.cards', { count }),
+  addVote: (lang: string, count: number) => t(lang, 'mail.digest.votes', { count }),
+  addComment: (lang: string, count: number) => t(lang, 'mail.digest.comments', { count }),
+} as const;
 type Counted = keyof typeof COUNTED;
 
 export interface DigestDeps {
@@ -139,20 +145,8 @@ function queueZoneDigest(
         for (const member of recipients) {
           const counts = seen.get(member.id);
           if (!accesses.has(accessKey(workshop.id, member.id)) || !counts || counts.size === 0) continue;
-          const lines = (Object.keys(COUNTED) as Counted[]).map(
-            (action) => `- ${counts.get(action) ?? 0} ${COUNTED[action]}`,
-          );
           mailed = true;
-          await queueMail(tx, {
-            to: member.email!,
-            subject: `What happened in "${workshop.title}" yesterday`,
-            ...renderMail({
-              greeting: `Hello ${member.name},`,
-              paragraphs: [`In the last day, "${workshop.title}" had:\n${lines.join('\n')}`],
-              action: { label: 'Open the workshop', url: link },
-              footer: "You get this mail because the workshop's daily mail is on; its facilitators can turn it off.",
-            }),
-          });
+          await queueMail(tx, digestMail(member, { ...window, zone: due.zone }, workshop, link, counts));
           mails += 1;
         }
         if (mailed) workshops.push(workshop.id);
@@ -166,6 +160,34 @@ function queueZoneDigest(
       if (claiming && isUnavailable(err) && !isConnectionLost(err)) return 'in flight' as const;
       throw err;
     });
+}
+
+/**
+ * One member's digest: in their locale, the day it covers on their clock (`day.zone` is theirs),
+ * and each count a whole phrase with its plural.
+ */
+function digestMail(
+  member: { email: string | null; name: string; locale: string },
+  day: { since: string; until: string; zone: string },
+  workshop: { title: string },
+  link: string,
+  counts: ReadonlyMap<string, number>,
+): Mail {
+  const lang = mailLanguage(member.locale);
+  const lines = (Object.keys(COUNTED) as Counted[]).map(
+    (action) => `- ${COUNTED[action](lang, counts.get(action) ?? 0)}`,
+  );
+  const span = { since: mailDateTime(lang, day.zone, day.since), until: mailDateTime(lang, day.zone, day.until) };
+  return {
+    to: member.email!,
+    subject: t(lang, 'mail.digest.subject', { title: workshop.title }),
+    ...renderMail(lang, {
+      greeting: t(lang, 'mail.greeting.named', { name: member.name }),
+      paragraphs: [`${t(lang, 'mail.digest.intro', { ...span, title: workshop.title })}\n${lines.join('\n')}`],
+      action: { label: t(lang, 'mail.digest.action'), url: link },
+      footer: t(lang, 'mail.digest.footer'),
+    }),
+  };
 }
 
 export interface DigestRetries {

@@ -216,10 +216,10 @@ export async function membersWithAddress(
   tx: Db,
   workshopId: string,
   zone: string,
-): Promise<{ id: string; email: string | null; name: string }[]> {
+): Promise<{ id: string; email: string | null; name: string; locale: string }[]> {
   const { users, workshopMembers } = tablesOf(tx);
   return tx
-    .select({ id: users.id, email: users.email, name: users.name })
+    .select({ id: users.id, email: users.email, name: users.name, locale: users.locale })
     .from(workshopMembers)
     .innerJoin(users, eq(users.id, workshopMembers.userId))
     .where(and(eq(workshopMembers.workshopId, workshopId), eq(users.timeZone, zone), isNotNull(users.email)))

@@ -1,3 +1,5 @@
+import { dir, t } from '../../i18n/messages';
+
 /** What a mail says: the same words make its text and its HTML. */
 export interface MailContent {
   greeting: string;
@@ -8,17 +10,21 @@ export interface MailContent {
   footer?: string;
 }
 
-/** The text and HTML bodies of a mail; everything that came from people is escaped in the HTML. */
-export function renderMail(content: MailContent): { text: string; html: string } {
+/**
+ * The text and HTML bodies of a mail written in `lang` (its words come from the `mail` messages,
+ * in that language); the HTML says its language and direction (Arabic is right to left), and
+ * everything that came from people is escaped in it.
+ */
+export function renderMail(lang: string, content: MailContent): { text: string; html: string } {
   const text = [
     content.greeting,
     ...content.paragraphs,
-    ...(content.action ? [`${content.action.label}: ${content.action.url}`] : []),
+    ...(content.action ? [t(lang, 'mail.layout.action_line', content.action)] : []),
     ...(content.footer ? [content.footer] : []),
   ].join('\n\n');
   const paragraph = (words: string) => `<p>${escapeHtml(words).replaceAll('\n', '<br>')}</p>`;
   const html = [
-    '<div style="font: 16px/1.5 system-ui, sans-serif; color: #222; max-width: 36rem">',
+    `<div lang="${escapeHtml(lang)}" dir="${dir(lang)}" style="font: 16px/1.5 system-ui, sans-serif; color: #222; max-width: 36rem; text-align: start">`,
     paragraph(content.greeting),
     ...content.paragraphs.map(paragraph),
     ...(content.action

@@ -9,6 +9,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError, notFound } from '../../http/errors';
 import type { UserRow } from '../../http/env';
 import type { Caller } from '../../domain/permissions';
+import { t } from '../../i18n/messages';
+import { mailLanguage } from '../mail/language';
 import { queueMailFrom } from '../mail/outbox';
 import { renderMail } from '../mail/templates';
 import { lockUser } from '../../db/user-lock';
@@ -93,6 +95,7 @@ export async function addMember(
         email: input.email,
         role: input.role,
         account: standing,
+        locale: account?.locale,
       });
       return toMember({
         member,
@@ -188,6 +191,7 @@ async function lockedAccountOf(tx: Db, email: string, actorId: string): Promise<
   return findUser(tx, foundId);
 }
 
+/** The mail to an added address, in its account's locale (English for an address without one). */
 async function mailNewMember(
   tx: Db,
   config: Config,
@@ -197,18 +201,22 @@ async function mailNewMember(
     email: string;
     role: OrganizationRole;
     account: 'confirmed' | 'unconfirmed' | 'none';
+    locale: string | undefined;
   },
 ): Promise<void> {
   const { organization, actor, email, role } = input;
   const from = { id: actor.id, perDay: config.invitationMailsPerDay };
+  const lang = mailLanguage(input.locale);
+  const names = { actor: actor.name, organization: organization.name };
+  const openWorkshops = { label: t(lang, 'mail.organization.open_action'), url: config.publicUrl };
   if (input.account === 'confirmed') {
     await queueMailFrom(tx, from, {
       to: email,
-      subject: `You were added to ${organization.name}`,
-      ...renderMail({
-        greeting: 'Hello,',
-        paragraphs: [`${actor.name} added you to the organization "${organization.name}" as ${role}.`],
-        action: { label: 'Open the workshops', url: config.publicUrl },
+      subject: t(lang, 'mail.organization.added.subject', names),
+      ...renderMail(lang, {
+        greeting: t(lang, 'mail.greeting.anonymous'),
+        paragraphs: [t(lang, 'mail.organization.added.body', { ...names, role })],
+        action: openWorkshops,
       }),
     });
     return;
@@ -216,26 +224,21 @@ async function mailNewMember(
   // Not a member yet: the mail says how the address becomes one (confirmed, or signed up first).
   const next =
     input.account === 'unconfirmed'
-      ? {
-          paragraph:
-            'Your account with this e-mail address joins once you confirm the address: use the confirmation link we mailed you when you signed up, or ask for a new one from your account.',
-          action: { label: 'Open the workshops', url: config.publicUrl },
-        }
+      ? { paragraph: t(lang, 'mail.organization.join_after_confirming'), action: openWorkshops }
       : {
-          paragraph:
-            'To join, create your account with this e-mail address, then confirm the address with the link we mail you.',
+          paragraph: t(lang, 'mail.organization.join_after_signup'),
           // '@' is legal in a query string; keeping it makes the link readable in the mail.
           action: {
-            label: 'Create my account',
+            label: t(lang, 'mail.organization.signup_action'),
             url: `${config.publicUrl}/signup?email=${encodeURIComponent(email).replace(/%40/g, '@')}`,
           },
         };
   await queueMailFrom(tx, from, {
     to: email,
-    subject: `${actor.name} invited you to ${organization.name}`,
-    ...renderMail({
-      greeting: 'Hello,',
-      paragraphs: [`${actor.name} invited you to the organization "${organization.name}" as ${role}.`, next.paragraph],
+    subject: t(lang, 'mail.organization.invited.subject', names),
+    ...renderMail(lang, {
+      greeting: t(lang, 'mail.greeting.anonymous'),
+      paragraphs: [t(lang, 'mail.organization.invited.body', { ...names, role }), next.paragraph],
       action: next.action,
     }),
   });

@@ -35,6 +35,13 @@ export async function userIdByEmail(db: Db, email: string): Promise<string | und
   return found?.id;
 }
 
+/** The locale of the account with this address, if any: the language of mails to it. */
+export async function localeByEmail(db: Db, email: string): Promise<string | undefined> {
+  const { users } = tablesOf(db);
+  const [found] = await db.select({ locale: users.locale }).from(users).where(eq(users.email, email));
+  return found?.locale;
+}
+
 export async function findUser(db: Db, userId: string): Promise<Schema['users']['$inferSelect'] | undefined> {
   const { users } = tablesOf(db);
   return (await db.select().from(users).where(eq(users.id, userId)))[0];

@@ -130,13 +130,16 @@ export async function disableEndpoint(tx: Db, endpointId: string, at: string): P
   return true;
 }
 
-/** The addresses of the organization's admins who have an account. */
-export async function adminAddresses(tx: Db, organizationId: string): Promise<string[]> {
+/** The organization's admins who have an account: their address, and what a mail to them is written in. */
+export async function adminAddresses(
+  tx: Db,
+  organizationId: string,
+): Promise<{ email: string; name: string; locale: string; timeZone: string }[]> {
   const { organizationMembers: m, users: u } = tablesOf(tx);
   const rows = await tx
-    .select({ email: u.email })
+    .select({ email: u.email, name: u.name, locale: u.locale, timeZone: u.timeZone })
     .from(m)
     .innerJoin(u, eq(u.id, m.userId))
     .where(and(eq(m.organizationId, organizationId), eq(m.role, 'admin')));
-  return rows.flatMap((row) => (row.email ? [row.email] : []));
+  return rows.flatMap(({ email, ...admin }) => (email ? [{ email, ...admin }] : []));
 }

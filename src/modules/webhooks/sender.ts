@@ -4,9 +4,9 @@ import type { Config } from '../../config';
 import type { Database, Db } from '../../db/database';
 import { isUnavailable } from '../../db/errors';
 import type { ChangeOutbox } from '../../db/write';
-import { queueMail } from '../mail/outbox';
 import { expandMessages, forgetDoneBefore, outboxHasWork } from './messages-repo';
-import { adminAddresses, clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
+import { mailAdmins } from './disabled-mail';
+import { clearFailing, disableEndpoint, markFailing } from './endpoints-repo';
 import { recordAttempt, releaseDeliveries, takeDueDeliveries, type AttemptRecord, type TakenDelivery } from './repo';
 import { attemptDelivery, type Outcome } from './attempt';
 
@@ -254,23 +254,4 @@ export function startWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       agents.https.destroy();
     },
   };
-}
-
-async function mailAdmins(
-  tx: Db,
-  endpoint: { organizationId: string; url: string; failingSince: string | null },
-  publicUrl: string,
-  hours: number,
-): Promise<void> {
-  for (const to of await adminAddresses(tx, endpoint.organizationId)) {
-    await queueMail(tx, {
-      to,
-      subject: 'A webhook endpoint was disabled',
-      text: [
-        `Deliveries to ${endpoint.url} have failed since ${endpoint.failingSince} (${hours} hours or more), so the endpoint was disabled.`,
-        'Its pending deliveries were given up; each can be sent again from its deliveries list once the endpoint answers.',
-        `Enable it again with PUT ${publicUrl}/v1/organizations/${endpoint.organizationId}/webhooks/<id> {"enabled": true}.`,
-      ].join('\n\n'),
-    });
-  }
 }
