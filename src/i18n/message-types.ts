@@ -87,6 +87,38 @@ export interface MessageValues {
   'participant.join.title_named': { title: string | number };
   'participant.language': undefined;
   'participant.language_offline': undefined;
+  'screen.card.private': undefined;
+  'screen.card.score': { score: number };
+  'screen.closed': undefined;
+  'screen.connecting': undefined;
+  'screen.deleted': undefined;
+  'screen.empty': undefined;
+  'screen.following': undefined;
+  'screen.invite.how': { address: string | number; code: string | number };
+  'screen.invite.qr_label': { link: string | number };
+  'screen.invite.title': undefined;
+  'screen.loading': undefined;
+  'screen.lobby_label': undefined;
+  'screen.not_found': undefined;
+  'screen.participation': { participants: string | number; voted: number };
+  'screen.presence': { count: number };
+  'screen.privacy.anonymous': undefined;
+  'screen.privacy.private': undefined;
+  'screen.privacy.written': { count: number };
+  'screen.reconnecting': undefined;
+  'screen.sign_in.email': undefined;
+  'screen.sign_in.password': undefined;
+  'screen.sign_in.session_ended': undefined;
+  'screen.sign_in.submit': undefined;
+  'screen.sign_in.title': undefined;
+  'screen.sign_in.unreachable': undefined;
+  'screen.sign_out': undefined;
+  'screen.step.not_started': undefined;
+  'screen.step.waiting': undefined;
+  'screen.timer_paused': { time: string | number };
+  'screen.title': undefined;
+  'screen.title_step': { step: string | number; workshop: string | number };
+  'screen.unreachable': undefined;
 }
 
 export type MessageId = keyof MessageValues;

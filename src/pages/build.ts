@@ -29,7 +29,11 @@ export const MANIFEST = 'manifest.json';
 /** The pages served from browser bundles: the facilitator console, the live screen and the participant page. */
 export const PAGES: Record<'console' | 'screen' | 'participant', PageSources> = {
   console: { script: join(WEB, 'console', 'app.tsx'), stylesheet: join(WEB, 'console', 'console.css') },
-  screen: { script: join(WEB, 'screen', 'app.ts'), stylesheet: join(WEB, 'screen', 'screen.css') },
+  screen: {
+    script: join(WEB, 'screen', 'app.ts'),
+    stylesheet: join(WEB, 'screen', 'screen.css'),
+    messages: ['common', 'screen'],
+  },
   participant: {
     script: join(WEB, 'participant', 'app.ts'),
     stylesheet: join(WEB, 'participant', 'participant.css'),

@@ -52,16 +52,10 @@ ${body}
 
 /**
  * What the current step keeps participants from seeing of each other (`showPrivacy`), in the
- * words of each page's reader: the participant about their own ideas, the room at the screen
- * about everyone's.
+ * participant's words, about their own ideas (the screen's, about everyone's, are in the catalogs).
  */
 export const PRIVACY_NOTICES = {
   private:
     '<p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>',
   anonymous: '<p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>',
-};
-export const SCREEN_PRIVACY_NOTICES = {
-  private:
-    '<p id="private-notice" class="privacy" hidden>Ideas stay with their authors until the facilitator reveals them</p>',
-  anonymous: '<p id="anonymous-notice" class="privacy" hidden>Ideas are shown without their authors’ names</p>',
 };

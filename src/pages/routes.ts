@@ -47,7 +47,7 @@ export interface PageRoutesOptions {
  * The browser pages, built from the client SDK's public entry points and served by the same code:
  * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
  * facilitator console (also at `/account` and at the addresses the mails link to: `/confirm`,
- * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen; `GET /join` and `GET /w/<workshop_id>`,
+ * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen (in the workshop's language once open); `GET /join` and `GET /w/<workshop_id>`,
  * the participant page (in the request's language); `GET /<page>/assets/<file>`, each page's script,
  * stylesheet and messages files;
  * `GET /favicon.ico`, the pages' icon.
@@ -87,7 +87,10 @@ export function browserPageRoutes(options: PageRoutesOptions) {
     })
     .get('/screen/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);
-      return html(c, screenPage(await pageAssets('screen'), options.publicUrl));
+      // In the request's language until the script has opened the workshop and speaks its own.
+      return html(c, screenPage(await pageAssets('screen'), options.publicUrl, requestLanguage(c)), {
+        Vary: 'Accept-Language',
+      });
     })
     .get('/workshops/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);

@@ -8,8 +8,10 @@ import { openCanvas, type WorkshopCanvas } from 'workshop-sdk/canvas';
 import { openWorkshop, timerRemainingMs, type LiveWorkshop, type WorkshopState } from 'workshop-sdk/live';
 import { boardOf, scoresVisible, screenView, votingOpen } from '../shared/board';
 import { codeText, joinAddress } from '../shared/invite';
+import { t } from '../shared/i18n';
 import { Authors } from './authors';
 import { qrElement } from '../shared/qr';
+import { followWorkshop, onLanguageChange, sayFrame, sentenceWith, startLanguage } from './language';
 import { renderFrame, renderTimer } from './render';
 import { forgetToken, keepToken, takeToken, tokenIsLent } from './token';
 
@@ -24,24 +26,40 @@ const PUBLIC_URL = document.querySelector<HTMLMetaElement>('meta[name="public-ur
 
 const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function showNotice(text: string): void {
-  byId('notice').textContent = text;
+/** What the notice and the sign-in form's status say, kept as words to say (again, after a change of language). */
+let notice: () => string = () => t('screen.loading');
+let signInStatus: () => string = () => '';
+
+function showNotice(say: () => string): void {
+  notice = say;
+  byId('notice').textContent = say();
   byId('notice').hidden = false;
 }
 
-function showSignIn(message = ''): void {
+function showSignIn(say: () => string = () => ''): void {
   document.body.dataset.status = 'signed-out';
   byId('screen').hidden = true;
   byId('notice').hidden = true;
   byId('sign-in').hidden = false;
-  byId('sign-in-status').textContent = message;
+  setSignInStatus(say);
 }
+
+function setSignInStatus(say: () => string): void {
+  signInStatus = say;
+  byId('sign-in-status').textContent = say();
+}
+
+onLanguageChange(() => {
+  sayFrame();
+  byId('notice').textContent = notice();
+  byId('sign-in-status').textContent = signInStatus();
+});
 
 byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const email = byId<HTMLInputElement>('email').value;
   const password = byId<HTMLInputElement>('password').value;
-  byId('sign-in-status').textContent = '';
+  setSignInStatus(() => '');
   api.post('/v1/auth/login', { body: { email, password } }).then(
     ({ token }) => {
       keepToken(token);
@@ -49,8 +67,8 @@ byId<HTMLFormElement>('sign-in-form').addEventListener('submit', (event) => {
       void open(token);
     },
     (err: unknown) => {
-      byId('sign-in-status').textContent =
-        err instanceof ApiError ? err.message : 'The server cannot be reached; try again in a moment.';
+      // The server's refusal is in the browser's language (its Accept-Language), as it said it.
+      setSignInStatus(() => (err instanceof ApiError ? err.message : t('screen.sign_in.unreachable')));
     },
   );
 });
@@ -66,21 +84,23 @@ byId('sign-out').addEventListener('click', () => {
 
 async function open(token: string): Promise<void> {
   api.setToken(token);
-  showNotice('Connecting…');
+  showNotice(() => t('screen.connecting'));
   let live: LiveWorkshop;
   try {
     live = await openWorkshop(api, workshopId);
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       forgetToken();
-      return showSignIn('Your session has ended: sign in again.');
+      return showSignIn(() => t('screen.sign_in.session_ended'));
     }
-    if (err instanceof ApiError && err.status === 404)
-      return showNotice('There is no such workshop, or you are not one of its members.');
-    showNotice('The server cannot be reached; trying again…');
+    if (err instanceof ApiError && err.status === 404) return showNotice(() => t('screen.not_found'));
+    showNotice(() => t('screen.unreachable'));
     setTimeout(() => void open(token), RETRY_MS);
     return;
   }
+  // The workshop's language before any of its words; followed when it changes.
+  await followWorkshop(live.state.workshop.language);
+  live.subscribe((state) => void followWorkshop(state.workshop.language));
   const canvas = openCanvas(api, workshopId, { WebSocket: window.WebSocket, maxBackoffTime: RETRY_MS });
   show(live, canvas);
   invite(live);
@@ -117,10 +137,18 @@ function invite(live: LiveWorkshop): void {
     byId('invite').hidden = !shown;
     if (!shown || link === drawnLink) return;
     drawnLink = link;
-    byId('invite-qr').replaceChildren(qrElement(link!, `QR code of ${link}`));
-    byId('invite-address').textContent = joinAddress(PUBLIC_URL);
-    byId('invite-code').textContent = codeText(code!);
+    byId('invite-qr').replaceChildren(qrElement(link!, t('screen.invite.qr_label', { link: link! })));
+    const address = byId('invite-address');
+    const digits = byId('invite-code');
+    address.textContent = joinAddress(PUBLIC_URL);
+    digits.textContent = codeText(code!);
+    byId('invite-how').replaceChildren(...sentenceWith('screen.invite.how', { address, code: digits }));
   };
+  // Said again in a new language: the next draw makes the invitation anew.
+  onLanguageChange(() => {
+    drawnLink = null;
+    draw();
+  });
   live.subscribe((state) => {
     const now = state.workshop.state !== 'archived' && state.workshop.allow_guests && facilitates(state);
     if (now === running) return;
@@ -205,6 +233,8 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     queueMicrotask(draw);
   };
 
+  onLanguageChange(schedule);
+
   const closed = (error: ApiError | null) => {
     if (ended) return;
     ended = true;
@@ -213,14 +243,10 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
     byId('screen').hidden = true;
     if (error?.status === 401) {
       forgetToken();
-      return showSignIn('Your session has ended: sign in again.');
+      return showSignIn(() => t('screen.sign_in.session_ended'));
     }
     document.body.dataset.status = 'closed';
-    showNotice(
-      error?.status === 404
-        ? 'This workshop was deleted, or you are no longer one of its members.'
-        : 'This screen is closed.',
-    );
+    showNotice(() => (error?.status === 404 ? t('screen.deleted') : t('screen.closed')));
   };
 
   byId('notice').hidden = true;
@@ -235,7 +261,9 @@ function show(live: LiveWorkshop, canvas: WorkshopCanvas): void {
   const ticking = setInterval(() => renderTimer(live.state, timerRemainingMs(live.state)), TICK_MS);
 }
 
-void takeToken().then((token) => (token ? open(token) : showSignIn()));
+void startLanguage()
+  .then(takeToken)
+  .then((token) => (token ? open(token) : showSignIn()));
 
 /**
  * Whether the screen's reader acts as a facilitator: only facilitators get each participant's

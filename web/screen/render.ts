@@ -1,6 +1,7 @@
 import type { Card, Participation } from 'workshop-sdk';
 import { inLobby, type WorkshopState } from 'workshop-sdk/live';
 import type { Board, Stack, ZoneArea } from '../shared/board';
+import { t } from '../shared/i18n';
 import { clockText, showPrivacy } from '../shared/step';
 
 /*
@@ -42,11 +43,12 @@ function element<K extends keyof HTMLElementTagNameMap>(
 
 export function renderFrame(input: Frame): void {
   const { state, board } = input;
-  document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+  document.title = state.step
+    ? t('screen.title_step', { step: state.step.name, workshop: state.workshop.title })
+    : state.workshop.title;
   const lobby = inLobby(state);
   byId('workshop-title').textContent = state.workshop.title;
-  byId('step-name').textContent =
-    state.step?.name ?? (lobby ? 'The workshop has not started yet' : 'Waiting for the first step');
+  byId('step-name').textContent = state.step?.name ?? (lobby ? t('screen.step.not_started') : t('screen.step.waiting'));
   renderLobby(lobby);
   byId('step-instructions').textContent = state.step?.instructions ?? '';
   // What the current step lets participants see of each other, said on the wall too.
@@ -62,9 +64,8 @@ export function renderFrame(input: Frame): void {
       ? state.cards.filter((card) => card.type === 'idea' && frame.hidden(card)).length
       : null;
   byId('private-count').hidden = written === null;
-  byId('private-count').textContent =
-    written === null ? '' : `${written} ${written === 1 ? 'idea' : 'ideas'} written privately`;
-  byId('presence').textContent = `${state.presence.count} connected`;
+  byId('private-count').textContent = written === null ? '' : t('screen.privacy.written', { count: written });
+  byId('presence').textContent = t('screen.presence', { count: state.presence.count });
   renderParticipation(frame.votingOpen ? state.participation : null);
   byId('following').hidden = !frame.following;
 
@@ -98,7 +99,7 @@ function renderParticipation(participation: Participation | null): void {
   line.hidden = participation === null;
   if (!participation) return;
   const { voted_any: voted, participants } = participation;
-  line.textContent = `${voted} of ${participants} ${voted === 1 ? 'has' : 'have'} voted`;
+  line.textContent = t('screen.participation', { voted, participants });
 }
 
 /** The timer line: counting down while running, still while paused, gone while stopped. */
@@ -107,7 +108,8 @@ export function renderTimer(state: WorkshopState, remainingMs: number): void {
   timer.hidden = state.timer.state === 'stopped';
   timer.dataset.state = state.timer.state;
   timer.classList.toggle('done', state.timer.state === 'running' && remainingMs <= 0);
-  timer.textContent = state.timer.state === 'paused' ? `${clockText(remainingMs)} paused` : clockText(remainingMs);
+  const time = clockText(remainingMs);
+  timer.textContent = state.timer.state === 'paused' ? t('screen.timer_paused', { time }) : time;
 }
 
 function zoneElement(area: ZoneArea, frame: Drawing): HTMLElement {
@@ -144,7 +146,7 @@ function cardElement(card: Card, frame: Drawing, className: string): HTMLElement
   // Its place is kept, so nothing moves when the cards are revealed; nothing written in it, nor its score.
   if (frame.hidden(card)) {
     node.classList.add('private');
-    node.setAttribute('aria-label', 'Written privately');
+    node.setAttribute('aria-label', t('screen.card.private'));
     return node;
   }
   const title = element('p', 'title', card.title);
@@ -161,7 +163,7 @@ function cardElement(card: Card, frame: Drawing, className: string): HTMLElement
   // A cluster's own score shows once it has votes: most votes go to ideas, and a row of zeros is noise.
   if (frame.scoresShown && (card.type === 'idea' || card.summary.score !== 0)) {
     const score = element('span', 'score', String(card.summary.score));
-    score.title = `${card.summary.score} ${Math.abs(card.summary.score) === 1 ? 'point' : 'points'}`;
+    score.title = t('screen.card.score', { score: card.summary.score });
     node.append(score);
   }
   return node;
