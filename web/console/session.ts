@@ -6,6 +6,7 @@
 import { signal } from '@preact/signals';
 import { ApiError, type User } from 'workshop-sdk';
 import { api } from './api';
+import { dropAll } from './kept';
 import { sessionEnded } from './session-end';
 
 /** Where the token is kept (another tab's sign-in is heard through it, views/sign-in-again.tsx). */
@@ -134,8 +135,12 @@ export async function loadMe(): Promise<void> {
   }
 }
 
-/** Revokes the token on the server, then forgets it here whatever the answer. */
+/**
+ * Revokes the token on the server, then forgets it here whatever the answer, with the forms' drafts
+ * this tab kept (kept.ts): whoever signs in here next does not find them.
+ */
 export async function signOut(): Promise<void> {
+  dropAll();
   try {
     await api.post('/v1/auth/logout');
   } catch {

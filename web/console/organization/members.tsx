@@ -9,6 +9,7 @@ import { useSignal } from '@preact/signals';
 import { ApiError } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { ConfirmButton, Field, onSubmit, SelectField, SubmitRow, useAction } from '../forms';
+import { keptKey, useKeptForm } from '../kept';
 import { navigate } from '../router';
 import { ROLE_NAMES, type Member, type Organization, type Role } from './types';
 
@@ -153,10 +154,13 @@ export function Members(props: {
   );
 }
 
-/** Adds a member by address with a role; an address without a confirmed account gets a pending seat. */
+/**
+ * Adds a member by address with a role; an address without a confirmed account gets a pending seat.
+ * What is typed is kept for this tab until the member is added (kept.ts).
+ */
 function AddMember(props: { organization: Organization; onAdded: () => Promise<void> }) {
-  const email = useSignal('');
-  const role = useSignal('facilitator');
+  const form = useKeptForm(keptKey('member', props.organization.id), { email: '', role: 'facilitator' });
+  const { email, role } = form.fields;
   const adding = useAction();
   const told = useSignal('');
   const submit = () =>
@@ -167,6 +171,7 @@ function AddMember(props: { organization: Organization; onAdded: () => Promise<v
         body: { email: email.value.trim(), role: role.value as Role },
       });
       email.value = '';
+      form.forget();
       told.value = added.pending
         ? `${added.email} has no confirmed account yet: a seat as ${ROLE_NAMES[added.role]} waits for it, and a mail says so.`
         : `${added.name} is now ${added.role === 'admin' ? 'an admin' : 'a facilitator'} of ${props.organization.name}.`;

@@ -1,12 +1,14 @@
 /*
  * The Webhooks section (docs/integrations.md#webhooks): the organization's endpoints, each with
  * its recent deliveries and its actions (webhook.tsx); and registering one (URL, events, a
- * description), whose signing secret is shown once with a copy button.
+ * description), whose signing secret is shown once with a copy button. What is typed to register
+ * one is kept for this tab until it is registered (kept.ts).
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useId } from 'preact/hooks';
 import { api, InputProblem } from '../api';
 import { Field, onSubmit, Problem, SubmitRow, useAction } from '../forms';
+import { keptKey, useKeptForm } from '../kept';
 import { SecretOnce } from '../secret-once';
 import { EVENTS, type Webhook, type WebhookEvent } from './types';
 import { WebhookRow } from './webhook';
@@ -77,10 +79,13 @@ export function Webhooks({ organizationId }: { organizationId: string }) {
 
 /** Registers an endpoint: its URL, the events it takes (every one, or some), a description. */
 function CreateWebhook(props: { organizationId: string; onCreated: (url: string, secret: string) => Promise<void> }) {
-  const url = useSignal('');
-  const description = useSignal('');
-  const every = useSignal(true);
-  const events = useSignal<WebhookEvent[]>([]);
+  const form = useKeptForm(keptKey('webhook', props.organizationId), {
+    url: '',
+    description: '',
+    every: true,
+    events: [] as WebhookEvent[],
+  });
+  const { url, description, every, events } = form.fields;
   const creating = useAction();
   const eventsHint = useId();
   const submit = () =>
@@ -91,10 +96,7 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
         params: { path: { id: props.organizationId } },
         body: { url: url.value.trim(), events: every.value ? ['*'] : events.value, description: description.value },
       });
-      url.value = '';
-      description.value = '';
-      every.value = true;
-      events.value = [];
+      form.clear();
       await props.onCreated(made.url, made.secret);
     });
   const toggle = (event: WebhookEvent, on: boolean) =>

@@ -1,14 +1,17 @@
 /*
  * Creating a workshop, in each of the API's four ways: blank (for oneself or an organization),
  * from a template, as a copy of one of the person's workshops, or from a native file (uploaded
- * from this computer, or read from its address). The new workshop opens on its agenda.
+ * from this computer, or read from its address). The new workshop opens on its agenda. What is
+ * typed is kept for this tab until the workshop is created (kept.ts); a file is chosen again.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
+import { keptKey, useKeptForm } from '../kept';
 import { navigate } from '../router';
+import { me } from '../session';
 
 export type Organization = { id: string; name: string };
 type Mode = 'blank' | 'template' | 'copy' | 'file' | 'url';
@@ -27,20 +30,24 @@ const MODES: Array<[Mode, string]> = [
  * stays as the person leaves it after that.
  */
 export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] | null }) {
+  const form = useKeptForm(keptKey('new-workshop', me.value?.id ?? ''), {
+    mode: 'blank' as Mode,
+    title: '',
+    description: '',
+    owner: '',
+    source: '',
+    url: '',
+  });
+  const { mode, title, description, owner, source, url } = form.fields;
+  const template = useSignal('');
   /**
-   * Open or closed as the person last left it; until they touch it, open when there is nothing in
-   * the list yet — decided in the same drawing as the list, so a click on the heading made just
-   * after the list appeared is never overturned by a later opening.
+   * Open or closed as the person last left it; until they touch it, open when a draft came back
+   * with the tab or when there is nothing in the list yet — decided in the same drawing as the
+   * list, so a click on the heading made just after the list appeared is never overturned by a
+   * later opening.
    */
   const openedByPerson = useSignal<boolean | null>(null);
-  const open = openedByPerson.value ?? props.workshops?.length === 0;
-  const mode = useSignal<Mode>('blank');
-  const title = useSignal('');
-  const description = useSignal('');
-  const owner = useSignal('');
-  const template = useSignal('');
-  const source = useSignal('');
-  const url = useSignal('');
+  const open = openedByPerson.value ?? (form.restored || props.workshops?.length === 0);
   const file = useSignal<File | null>(null);
   const templates = useSignal<Template[]>([]);
   const action = useAction();
@@ -59,6 +66,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
   const create = () =>
     action.run(async () => {
       const created = await createIn(mode.value);
+      form.clear();
       navigate(`/workshops/${encodeURIComponent(created.id)}?tab=agenda`);
     });
   const createIn = async (how: Mode): Promise<Workshop> => {

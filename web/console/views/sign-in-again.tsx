@@ -3,13 +3,14 @@
  * the account signed in, whose address is known, and the console carries on where it was, every
  * form as it was left; the new token replaces the old and the live connections open again with
  * it. An account opened through a provider signs in in another tab (this tab's forms stay as they
- * are, and the step drafts are in this tab's storage); that tab's token is taken from there. See
- * docs/pages.md#when-the-session-ends.
+ * are, what they hold kept in this tab's storage by kept.ts); that tab's token is taken from
+ * there. See docs/pages.md#when-the-session-ends.
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
+import { dropAll } from '../kept';
 import { forget, me, signIn, TOKEN_KEY } from '../session';
 import { sessionEnded, signedInAgain } from '../session-end';
 
@@ -78,7 +79,15 @@ export function SignInAgain() {
             <button type="submit" class="primary" disabled={action.busy.value}>
               Sign in
             </button>
-            <button type="button" class="quiet" onClick={() => forget()}>
+            <button
+              type="button"
+              class="quiet"
+              onClick={() => {
+                // Starting over signed out: what this tab kept goes too, as with the bar's Sign out.
+                dropAll();
+                forget();
+              }}
+            >
               Sign out
             </button>
           </div>
@@ -87,8 +96,8 @@ export function SignInAgain() {
             <a href="/" target="_blank" rel="noopener">
               Sign in in a new tab
             </a>
-            : this tab carries on once you have, and keeps what you typed until then (the step drafts in this tab’s
-            storage, through a reload too).
+            : this tab carries on once you have, and keeps what you typed until then (in this tab’s storage, through a
+            reload too).
           </p>
         </form>
       )}

@@ -3,11 +3,12 @@
  * name, place (x from the left, y from the top, in grid cells from 0) and size. Saving creates
  * the canvas anew (the API's one write for it), naming each existing zone by its id so that it keeps
  * its id and the cluster placed in it (docs/api.md#canvas): a canvas laid out by hand in the Canvas
- * tab survives an edit of its grid.
+ * tab survives an edit of its grid. What is laid out and not saved yet is kept for this tab
+ * (kept.ts).
  */
-import { useSignal } from '@preact/signals';
 import type { Canvas } from 'workshop-sdk';
 import { Field, onSubmit, type Action } from '../../forms';
+import { keptKey, useKeptForm } from '../../kept';
 
 interface Zone {
   /** The zone's id when it is one of the canvas's, left out for a zone added in the form. */
@@ -23,6 +24,11 @@ export interface CanvasBody {
   background: { cols: number; rows: number };
   zones: Zone[];
 }
+/**
+ * Where a canvas laid out and not saved yet is kept: the panel opens the form when there is one,
+ * and drops it once the canvas is replaced.
+ */
+export const keptCanvasKey = (workshopId: string) => keptKey('canvas', workshopId);
 const NUMBERS: Array<[keyof Omit<Zone, 'id' | 'name'>, string]> = [
   ['x', 'From the left'],
   ['y', 'From the top'],
@@ -30,14 +36,20 @@ const NUMBERS: Array<[keyof Omit<Zone, 'id' | 'name'>, string]> = [
   ['rows', 'Height'],
 ];
 
-export function CanvasForm(props: { canvas: Canvas | null; onSave: (body: CanvasBody) => unknown; action: Action }) {
+export function CanvasForm(props: {
+  workshopId: string;
+  canvas: Canvas | null;
+  onSave: (body: CanvasBody) => unknown;
+  action: Action;
+}) {
   const { canvas } = props;
-  const name = useSignal(canvas?.name ?? 'Canvas');
-  const cols = useSignal(String(canvas?.background.cols ?? 12));
-  const rows = useSignal(String(canvas?.background.rows ?? 8));
-  const zones = useSignal<Zone[]>(
-    canvas?.zones.map(({ id, name, x, y, cols, rows }) => ({ id, name, x, y, cols, rows })) ?? [],
-  );
+  const form = useKeptForm(keptCanvasKey(props.workshopId), {
+    name: canvas?.name ?? 'Canvas',
+    cols: String(canvas?.background.cols ?? 12),
+    rows: String(canvas?.background.rows ?? 8),
+    zones: canvas?.zones.map(({ id, name, x, y, cols, rows }): Zone => ({ id, name, x, y, cols, rows })) ?? [],
+  });
+  const { name, cols, rows, zones } = form.fields;
   const body = (): CanvasBody => ({
     name: name.value,
     background: { cols: Number(cols.value), rows: Number(rows.value) },

@@ -4,12 +4,13 @@
  * and zones (canvas-form.tsx); a workshop has one canvas, so either replaces the one it had.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import type { Canvas } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
-import { CanvasForm, CanvasPreview } from './canvas-form';
+import { drop, kept } from '../../kept';
+import { CanvasForm, CanvasPreview, keptCanvasKey } from './canvas-form';
 import { Choose } from './choose';
 import { inWorkshop, useLiveRead } from '../live-read';
 
@@ -23,6 +24,8 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
     null,
     () => scope.live.state.workshop.has_canvas,
   );
+  // A layout not saved yet (kept for this tab through a reload) is shown open.
+  const unsaved = useMemo(() => kept(keptCanvasKey(scope.id)) !== null, []);
   const predefined = useSignal<Predefined[]>([]);
   const chosen = useSignal('');
   const action = useAction();
@@ -37,7 +40,13 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
   }, []);
 
   // What a write answers is shown at once: the live state learns of the new canvas (or of none) a moment later.
-  const write = (work: () => Promise<Canvas | null>) => action.run(async () => canvas.set(await work()));
+  // A layout kept unsaved is for the canvas replaced: dropped before the form is drawn anew for the new one.
+  const write = (work: () => Promise<Canvas | null>) =>
+    action.run(async () => {
+      const answer = await work();
+      drop(keptCanvasKey(scope.id));
+      canvas.set(answer);
+    });
   const usePredefined = () =>
     write(() =>
       api.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop(scope), body: { canvas_id: chosen.value } }),
@@ -85,10 +94,11 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
         </button>
       </form>
       <Problem action={action} />
-      <details class="group">
+      <details class="group" open={unsaved}>
         <summary>{current ? 'Change the grid and zones' : 'Lay out a canvas of your own'}</summary>
         <CanvasForm
           key={current ? JSON.stringify(current.zones.map((zone) => zone.id)) : 'none'}
+          workshopId={scope.id}
           canvas={current ?? null}
           onSave={(body) => write(() => api.post('/v1/workshops/{workshop_id}/canvas', { ...inWorkshop(scope), body }))}
           action={action}

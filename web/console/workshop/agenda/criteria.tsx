@@ -8,6 +8,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId } from 'preact/hooks';
 import type { Criterion, Section } from 'workshop-sdk';
 import { api } from '../../api';
+import { keptKey, useKeptForm, type KeptForm } from '../../kept';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { Choose } from './choose';
@@ -28,12 +29,14 @@ export function useCriteria(scope: WorkshopScope): LiveRead<Criterion[]> {
 
 export function Criteria(props: { scope: WorkshopScope; criteria: LiveRead<Criterion[]> }) {
   const { scope, criteria } = props;
-  const scale = useSignal(1);
+  const draft = useKeptForm(keptKey('criterion', scope.id), { title: '', scale: 1 });
+  const { scale } = draft.fields;
   const at = (id: string) => ({ params: { path: { workshop_id: scope.id, id } } });
   return (
     <TitledList
       what="criterion"
       read={criteria}
+      draft={draft}
       describe={(criterion) => `Rated ${criterion.current_scale.join(', ')}`}
       add={async (title) => {
         await api.post('/v1/workshops/{workshop_id}/criteria', {
@@ -60,11 +63,13 @@ export function Sections({ scope }: { scope: WorkshopScope }) {
   const sections = useLiveRead(scope, /Section/, () =>
     api.get('/v1/workshops/{workshop_id}/sections', inWorkshop(scope)),
   );
+  const draft = useKeptForm(keptKey('section', scope.id), { title: '' });
   const at = (id: string) => ({ params: { path: { workshop_id: scope.id, id } } });
   return (
     <TitledList<Section>
       what="section"
       read={sections}
+      draft={draft}
       add={async (title) => {
         await api.post('/v1/workshops/{workshop_id}/sections', { ...inWorkshop(scope), body: { title } });
       }}
@@ -85,6 +90,8 @@ interface Titled {
 function TitledList<T extends Titled>(props: {
   what: string;
   read: LiveRead<T[]>;
+  /** The form that adds one, kept for this tab until it is sent (kept.ts). */
+  draft: KeptForm<{ title: string }>;
   describe?: (item: T) => string;
   add: (title: string) => Promise<unknown>;
   rename: (item: T, title: string) => Promise<unknown>;
@@ -93,13 +100,14 @@ function TitledList<T extends Titled>(props: {
   children?: ComponentChildren;
 }) {
   const { what, read } = props;
-  const title = useSignal('');
+  const { title } = props.draft.fields;
   const adding = useAction();
   const items = read.value.value;
   const add = () =>
     adding.run(async () => {
       await props.add(title.value);
       title.value = '';
+      props.draft.forget();
       await read.reload();
     });
   const change = async (work: () => Promise<unknown>) => {

@@ -2,15 +2,18 @@
  * The workshop's settings: title, description, whether guests may join, whether participants'
  * screens follow the shared one, the mails, and the vote budgets (docs/api.md#feedback-on-cards:
  * -1 is "unlimited", which the form says in words). Only the members changed here are sent, so a
- * change made meanwhile elsewhere (the Run tab's screen following) is kept.
+ * change made meanwhile elsewhere (the Run tab's screen following) is kept. Changes not saved yet
+ * are kept for this tab beside the settings as they were (kept.ts), and come back after a reload.
  */
 import { useSignal } from '@preact/signals';
-import { useEffect, useId, useRef } from 'preact/hooks';
+import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api } from '../../api';
 import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
+import { drop, keep, kept, keptKey } from '../../kept';
 import type { WorkshopScope } from '../context';
 import { changedMembers } from '../live-read';
+import type { KeptDraft } from './drafts';
 
 type Flag = 'allow_guests' | 'force_sync' | 'daily_mail' | 'change_step_notifications';
 type Limit = keyof Workshop['vote_limit'];
@@ -45,9 +48,11 @@ const settingsOf = (w: Workshop): Settings => ({
 
 export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
   const workshop = scope.state.value.workshop;
-  const draft = useSignal(settingsOf(workshop));
-  const title = useSignal(workshop.title);
-  const base = useRef(settingsOf(workshop));
+  const key = keptKey('settings', scope.id);
+  const unsaved = useMemo(() => kept<KeptDraft<Settings>>(key), []);
+  const draft = useSignal(unsaved?.draft ?? settingsOf(workshop));
+  const title = useSignal(unsaved?.draft.title ?? workshop.title);
+  const base = useRef(unsaved?.base ?? settingsOf(workshop));
   const saved = useSignal(false);
   const action = useAction();
   const descriptionId = useId();
@@ -61,6 +66,10 @@ export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
   useEffect(() => {
     if (!dirty) take(workshop);
   }, [workshop]);
+  useEffect(() => {
+    if (dirty) keep(key, { base: base.current, draft: current() });
+    else drop(key);
+  }, [draft.value, title.value]);
 
   const set = <K extends keyof Settings>(key: K, value: Settings[K]) => {
     saved.value = false;

@@ -8,6 +8,7 @@ import { useSignal, type Signal } from '@preact/signals';
 import { useId, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Step } from 'workshop-sdk';
 import { api } from '../../api';
+import { keptKey, useKeptForm } from '../../kept';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
 import { useDragOrder } from './drag';
@@ -148,9 +149,13 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
   );
 }
 
-/** Adds a step at the end; the new one is opened in the editor, and the field stays ready for the next. */
+/**
+ * Adds a step at the end; the new one is opened in the editor, and the field stays ready for the
+ * next. A name typed and not added yet is kept for this tab (kept.ts).
+ */
 function AddStep(props: { scope: WorkshopScope; selected: Signal<string | null> }) {
-  const name = useSignal('');
+  const form = useKeptForm(keptKey('new-step', props.scope.id), { name: '' });
+  const { name } = form.fields;
   const action = useAction();
   const add = () =>
     action.run(async () => {
@@ -158,7 +163,7 @@ function AddStep(props: { scope: WorkshopScope; selected: Signal<string | null> 
         ...inWorkshop(props.scope),
         body: { name: name.value },
       });
-      name.value = '';
+      form.clear();
       props.selected.value = step.id;
       await readSteps(props.scope);
     });

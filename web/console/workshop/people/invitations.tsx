@@ -7,6 +7,7 @@
 import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
 import { api } from '../../api';
+import { keptKey, useKeptForm } from '../../kept';
 import { ConfirmButton, Problem, Radios, SubmitRow, onSubmit, useAction } from '../../forms';
 import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
@@ -86,10 +87,14 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
   );
 }
 
+/** What is typed is kept for this tab until it is sent (kept.ts); the message stays for the next addresses. */
 function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
-  const emails = useSignal('');
-  const message = useSignal('');
-  const role = useSignal<Role>('participant');
+  const form = useKeptForm(keptKey('invitations', props.scope.id), {
+    emails: '',
+    message: '',
+    role: 'participant' as Role,
+  });
+  const { emails, message, role } = form.fields;
   const sent = useSignal('');
   const action = useAction();
   const emailsId = useId();
@@ -102,6 +107,7 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
         body: { emails: emails.value, content: message.value, role: role.value },
       });
       emails.value = '';
+      form.forget();
       const to = made.map((invitation) => invitation.email).join(', ');
       // One whole sentence for each case, by the role asked.
       sent.value =
