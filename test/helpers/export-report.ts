@@ -148,6 +148,7 @@ export function sampleReport(options: SampleOptions = {}): ExportReport {
       description: 'What went well, what did not, what we change next.',
       createdAt: at(0),
       state: 'running',
+      language: 'en',
       facilitators: ['Ada Lovelace'],
       participantCount: PEOPLE.length - 1,
       currentStepId: 'step2',

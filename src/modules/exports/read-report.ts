@@ -1,8 +1,7 @@
 import type { Database, Db } from '../../db/database';
-import { userSummaries } from '../users/repo';
+import { t } from '../../i18n/messages';
 import { exportNamesAuthor } from './export-reader';
-import { exportRowsOf, membersWithNames } from './repo';
-import { DELETED_USER_NAME } from '../../domain/users';
+import { exportRowsOf, membersWithNames, namesOfUsers } from './repo';
 import { SCALES } from '../../domain/criteria';
 import type { ExportReport, ReportCard } from './report';
 
@@ -32,8 +31,10 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
     // Votes and ratings name their people (their display is a matter of §6, not of authorship);
     // cards, comments and items only when an export may name their author.
     const named = [cardRows, itemRows, commentRows].map((list) => list.filter(exportNamesAuthor));
-    const names = await authorNames(db, memberRows, [voteRows, ratingRows, ...named]);
-    const nameOf = (userId: string | null) => (userId === null ? DELETED_USER_NAME : (names.get(userId) ?? ''));
+    const { language } = workshop;
+    const names = await authorNames(db, language, memberRows, [voteRows, ratingRows, ...named]);
+    const deletedUser = t(language, 'export.deleted_user');
+    const nameOf = (userId: string | null) => (userId === null ? deletedUser : (names.get(userId) ?? ''));
     const authorOf = (row: Parameters<typeof exportNamesAuthor>[0]) =>
       exportNamesAuthor(row) ? nameOf(row.userId) : null;
 
@@ -119,7 +120,8 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
         description: workshop.description,
         createdAt: workshop.createdAt,
         state: workshop.state,
-        facilitators: memberRows.filter((m) => m.role === 'facilitator').map(shownName),
+        language,
+        facilitators: memberRows.filter((m) => m.role === 'facilitator').map((m) => shownName(language, m)),
         participantCount: memberRows.filter((m) => m.role === 'participant').length,
         currentStepId: workshop.currentStepId,
       },
@@ -187,18 +189,20 @@ export function readReport(database: Database, workshopId: string): Promise<Expo
  */
 async function authorNames(
   db: Db,
+  language: string,
   members: ReadonlyArray<{ userId: string; name: string; guest: boolean }>,
   authored: ReadonlyArray<ReadonlyArray<{ userId: string | null }>>,
 ): Promise<Map<string, string>> {
-  const names = new Map(members.map((member) => [member.userId, shownName(member)]));
+  const names = new Map(members.map((member) => [member.userId, shownName(language, member)]));
   const departed = new Set<string>();
   for (const rows of authored)
     for (const row of rows) if (row.userId !== null && !names.has(row.userId)) departed.add(row.userId);
-  for (const user of await userSummaries(db, departed)) names.set(user.id, shownName(user));
+  for (const user of await namesOfUsers(db, departed))
+    names.set(user.id, user.deleted ? t(language, 'export.deleted_user') : shownName(language, user));
   return names;
 }
 
 /** A name as documents show it: a guest's marked as such (docs/api.md#guests). */
-function shownName(user: { name: string; guest: boolean }): string {
-  return user.guest ? `${user.name} (guest)` : user.name;
+function shownName(language: string, user: { name: string; guest: boolean }): string {
+  return user.guest ? t(language, 'export.guest_name', { name: user.name }) : user.name;
 }

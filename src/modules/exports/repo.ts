@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { tablesOf, type Db } from '../../db/database';
 import { forUpdate } from '../../db/sql';
 import { creationOrder } from '../../db/creation-order';
+import { inList } from '../../db/sql';
 import type { FileRef } from '../uploads/storage';
 import type { ExportRow } from './schemas';
 
@@ -215,6 +216,21 @@ export function membersWithNames(db: Db, workshopId: string) {
     .innerJoin(users, eq(users.id, workshopMembers.userId))
     .where(eq(workshopMembers.workshopId, workshopId))
     .orderBy(asc(workshopMembers.createdAt), asc(creationOrder(workshopMembers)));
+}
+
+/** Names of these users, and whether their account is deleted (its row stays for what it cast). */
+export async function namesOfUsers(
+  db: Db,
+  ids: Iterable<string>,
+): Promise<Array<{ id: string; name: string; guest: boolean; deleted: boolean }>> {
+  const list = [...new Set(ids)];
+  if (list.length === 0) return [];
+  const { users } = tablesOf(db);
+  const rows = await db
+    .select({ id: users.id, name: users.name, guest: users.guest, deletedAt: users.deletedAt })
+    .from(users)
+    .where(inList(db, users.id, list));
+  return rows.map(({ deletedAt, ...row }) => ({ ...row, deleted: deletedAt !== null }));
 }
 
 /**

@@ -33,6 +33,11 @@ export interface ReportWorkshop {
   description: string;
   createdAt: string;
   state: 'running' | 'archived';
+  /**
+   * The workshop's language (docs/i18n.md#which-language): every word of the report that is not
+   * people's own, its dates and numbers, and its direction (right to left for Arabic).
+   */
+  language: string;
   /** Display names, in the order they became facilitators. */
   facilitators: string[];
   participantCount: number;

@@ -1,4 +1,11 @@
-/** Wording and number formats shared by the report formats (PDF and Word). */
+import { appMessages } from '../../../i18n/messages';
+
+/*
+ * Wording and number formats shared by the report formats, in the workshop's language
+ * (docs/i18n.md#which-language): the words come from the `export` messages, dates and numbers
+ * from `Intl` in that language. English keeps the forms its reports always had: `23 November
+ * 2026` and `2026-11-20 09:03 UTC`, which no reader anywhere misreads.
+ */
 
 const FIRST_LETTER = /\p{L}/u;
 const RIGHT_TO_LEFT_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
@@ -9,27 +16,60 @@ export function readsRightToLeft(text: string): boolean {
   return letter !== undefined && RIGHT_TO_LEFT_LETTER.test(letter);
 }
 
-export function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+/** The locale `Intl` formats `lang` with: its catalog's `intl`, English for a language without a catalog. */
+export function intlLocale(lang: string): string {
+  const messages = appMessages();
+  return messages.meta(lang).intl ?? (messages.languages.includes(lang) ? lang : 'en');
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+function cached<F extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => F): F {
+  let formatter = formatters.get(key) as F | undefined;
+  if (!formatter) formatters.set(key, (formatter = make()));
+  return formatter;
 }
 
 /** Averages show one decimal, the precision a 1–5 or 1–10 scale can carry. */
-export function formatAverage(value: number | undefined): string {
-  return value === undefined ? '–' : value.toFixed(1);
+export function formatAverage(lang: string, value: number | undefined): string {
+  if (value === undefined) return '–';
+  const locale = intlLocale(lang);
+  return cached(`average ${locale}`, () =>
+    Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }),
+  ).format(value);
 }
 
-/** The UTC minute an ISO instant names, as `2026-11-20 09:03 UTC`: the same for every reader. */
-export function formatInstant(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/** A whole number (a score, a count) in the language's digits, without grouping, as the figures beside it. */
+export function formatNumber(lang: string, value: number): string {
+  const locale = intlLocale(lang);
+  return cached(`number ${locale}`, () => Intl.NumberFormat(locale, { useGrouping: false })).format(value);
+}
+
+/** The UTC minute an ISO instant names, `2026-11-20 09:03 UTC` in English: the same for every reader. */
+export function formatInstant(lang: string, iso: string): string {
+  const locale = intlLocale(lang);
+  if (locale === 'en') return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return (
+    cached(`instant ${locale}`, () =>
+      Intl.DateTimeFormat(locale, {
+        dateStyle: 'short',
+        timeStyle: 'short',
+        hourCycle: 'h23',
+        timeZone: 'UTC',
+      }),
+    ).format(new Date(iso)) + ' UTC'
+  );
 }
 
 /** Who wrote a comment or item and when, `Ada, 2026-11-20 09:03 UTC`; only when, for an author the export may not name. */
-export function attribution(user: string | null, iso: string): string {
-  return user ? `${user}, ${formatInstant(iso)}` : formatInstant(iso);
+export function attribution(lang: string, user: string | null, iso: string): string {
+  return user ? `${user}, ${formatInstant(lang, iso)}` : formatInstant(lang, iso);
 }
 
-const LONG_DATE = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-
-export function formatDate(iso: string): string {
-  return LONG_DATE.format(new Date(iso));
+/** A day, `23 November 2026` in English. */
+export function formatDate(lang: string, iso: string): string {
+  const locale = intlLocale(lang);
+  return cached(`date ${locale}`, () =>
+    Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'long', timeZone: 'UTC' }),
+  ).format(new Date(iso));
 }

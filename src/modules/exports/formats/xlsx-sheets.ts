@@ -1,3 +1,4 @@
+import { t } from '../../../i18n/messages';
 import type { ExportReport, ReportCard, ReportCriterion } from '../report';
 import { clusterGroups } from './report-views';
 import { tableOf, type Cell, type Column, type Table } from './xlsx-table';
@@ -5,14 +6,16 @@ import { tableOf, type Cell, type Column, type Table } from './xlsx-table';
 const date = (iso: string) => new Date(iso);
 /** A card's number: the API's `short_id`, as a number so that it sorts as one. */
 const shortId = (card: ReportCard | undefined) => (card ? Number(card.shortId) : null);
-const CREATED: Column<{ createdAt: string }> = {
-  header: 'Created (UTC)',
+const created = (lang: string): Column<{ createdAt: string }> => ({
+  header: t(lang, 'export.column.created'),
   kind: 'date',
   value: (row) => date(row.createdAt),
-};
+});
 
 /** The resource sheets, in the order they follow the summary. */
 export function reportSheets(report: ExportReport): Table[] {
+  const lang = report.workshop.language;
+  const CREATED = created(lang);
   const cardsById = new Map(report.cards.map((card) => [card.id, card]));
   const nameOf = (list: ReadonlyArray<{ id: string; title: string }>) => {
     const titles = new Map(list.map((entry) => [entry.id, entry.title]));
@@ -22,82 +25,100 @@ export function reportSheets(report: ExportReport): Table[] {
   const sectionTitle = nameOf(report.sections);
   // Votes, ratings, items and comments each name their card by number and title.
   const onCard = <Row extends { cardId: string }>(): Column<Row>[] => [
-    { header: 'Card', kind: 'integer', value: (row) => shortId(cardsById.get(row.cardId)) },
-    { header: 'Card title', kind: 'text', value: (row) => cardsById.get(row.cardId)?.title ?? null },
+    { header: t(lang, 'export.column.card'), kind: 'integer', value: (row) => shortId(cardsById.get(row.cardId)) },
+    {
+      header: t(lang, 'export.column.card_title'),
+      kind: 'text',
+      value: (row) => cardsById.get(row.cardId)?.title ?? null,
+    },
   ];
-  const user: Column<{ user: string | null }> = { header: 'User', kind: 'text', value: (row) => row.user };
+  const user: Column<{ user: string | null }> = {
+    header: t(lang, 'export.column.user'),
+    kind: 'text',
+    value: (row) => row.user,
+  };
+  const value: Column<{ value: number }> = {
+    header: t(lang, 'export.column.value'),
+    kind: 'integer',
+    value: (row) => row.value,
+  };
+  const content: Column<{ content: string }> = {
+    header: t(lang, 'export.column.content'),
+    kind: 'text',
+    value: (row) => row.content,
+  };
 
   return [
-    tableOf('Cards', cardColumns(report.criteria), report.cards),
+    tableOf(t(lang, 'export.sheet.cards'), cardColumns(lang, report.criteria), report.cards),
+    tableOf(t(lang, 'export.sheet.votes'), [...onCard(), user, value, CREATED], report.votes),
     tableOf(
-      'Votes',
-      [...onCard(), user, { header: 'Value', kind: 'integer', value: (row) => row.value }, CREATED],
-      report.votes,
-    ),
-    tableOf(
-      'Ratings',
+      t(lang, 'export.sheet.ratings'),
       [
         ...onCard(),
-        { header: 'Criterion', kind: 'text', value: (row) => criterionTitle(row.criterionId) },
+        { header: t(lang, 'export.column.criterion'), kind: 'text', value: (row) => criterionTitle(row.criterionId) },
         user,
-        { header: 'Value', kind: 'integer', value: (row) => row.value },
+        value,
         CREATED,
       ],
       report.ratings,
     ),
     tableOf(
-      'Items',
+      t(lang, 'export.sheet.items'),
       [
         ...onCard(),
-        { header: 'Section', kind: 'text', value: (row) => sectionTitle(row.sectionId) },
+        { header: t(lang, 'export.column.section'), kind: 'text', value: (row) => sectionTitle(row.sectionId) },
         user,
-        { header: 'Content', kind: 'text', value: (row) => row.content },
+        content,
         CREATED,
       ],
       report.items,
     ),
+    tableOf(t(lang, 'export.sheet.comments'), [...onCard(), user, content, CREATED], report.comments),
     tableOf(
-      'Comments',
-      [...onCard(), user, { header: 'Content', kind: 'text', value: (row) => row.content }, CREATED],
-      report.comments,
-    ),
-    tableOf(
-      'Steps',
+      t(lang, 'export.sheet.steps'),
       [
-        { header: 'Step', kind: 'integer', value: (step) => step.number },
-        { header: 'Name', kind: 'text', value: (step) => step.name },
-        { header: 'Instructions', kind: 'text', value: (step) => step.instructions },
-        { header: 'Current', kind: 'boolean', value: (step) => step.id === report.workshop.currentStepId },
+        { header: t(lang, 'export.column.step'), kind: 'integer', value: (step) => step.number },
+        { header: t(lang, 'export.column.name'), kind: 'text', value: (step) => step.name },
+        { header: t(lang, 'export.column.instructions'), kind: 'text', value: (step) => step.instructions },
+        {
+          header: t(lang, 'export.column.current'),
+          kind: 'boolean',
+          value: (step) => step.id === report.workshop.currentStepId,
+        },
       ],
       report.steps,
     ),
   ];
 }
 
-const averageHeader = (criterion: ReportCriterion) => `${criterion.title} (average)`;
+const averageHeader = (lang: string, criterion: ReportCriterion) =>
+  t(lang, 'export.column.average', { criterion: criterion.title });
 
-function cardColumns(criteria: readonly ReportCriterion[]): Column<ReportCard>[] {
+function cardColumns(lang: string, criteria: readonly ReportCriterion[]): Column<ReportCard>[] {
+  const column = (header: string, kind: Column<ReportCard>['kind'], value: Column<ReportCard>['value']) => ({
+    header,
+    kind,
+    value,
+  });
   return [
-    { header: 'Short id', kind: 'integer', value: shortId },
-    { header: 'Type', kind: 'text', value: (card) => card.type },
-    { header: 'Title', kind: 'text', value: (card) => card.title },
-    { header: 'Content', kind: 'text', value: (card) => card.content },
-    { header: 'Cluster', kind: 'text', value: (card) => (card.type === 'idea' ? card.clusterTitle : null) },
-    { header: 'Color', kind: 'text', value: (card) => card.color },
-    { header: 'Aside', kind: 'boolean', value: (card) => card.aside },
-    { header: 'Author', kind: 'text', value: (card) => card.author },
-    CREATED,
-    { header: 'Score', kind: 'integer', value: (card) => card.score },
-    { header: 'Votes', kind: 'integer', value: (card) => card.voteCount },
-    { header: 'Positive points', kind: 'integer', value: (card) => card.positivePoints },
-    { header: 'Negative points', kind: 'integer', value: (card) => card.negativePoints },
-    ...criteria.map((criterion): Column<ReportCard> => ({
-      header: averageHeader(criterion),
-      kind: 'decimal',
-      value: (card) => card.ratingAverages[criterion.id] ?? null,
-    })),
-    { header: 'Comments', kind: 'integer', value: (card) => card.commentCount },
-    { header: 'Items', kind: 'integer', value: (card) => card.itemCount },
+    column(t(lang, 'export.column.short_id'), 'integer', shortId),
+    column(t(lang, 'export.column.type'), 'text', (card) => t(lang, 'export.value.card_type', { type: card.type })),
+    column(t(lang, 'export.column.title'), 'text', (card) => card.title),
+    column(t(lang, 'export.column.content'), 'text', (card) => card.content),
+    column(t(lang, 'export.column.cluster'), 'text', (card) => (card.type === 'idea' ? card.clusterTitle : null)),
+    column(t(lang, 'export.column.color'), 'text', (card) => card.color),
+    column(t(lang, 'export.column.aside'), 'boolean', (card) => card.aside),
+    column(t(lang, 'export.column.author'), 'text', (card) => card.author),
+    created(lang),
+    column(t(lang, 'export.column.score'), 'integer', (card) => card.score),
+    column(t(lang, 'export.column.votes'), 'integer', (card) => card.voteCount),
+    column(t(lang, 'export.column.positive_points'), 'integer', (card) => card.positivePoints),
+    column(t(lang, 'export.column.negative_points'), 'integer', (card) => card.negativePoints),
+    ...criteria.map((criterion) =>
+      column(averageHeader(lang, criterion), 'decimal', (card) => card.ratingAverages[criterion.id] ?? null),
+    ),
+    column(t(lang, 'export.column.comments'), 'integer', (card) => card.commentCount),
+    column(t(lang, 'export.column.items'), 'integer', (card) => card.itemCount),
   ];
 }
 
@@ -129,18 +150,36 @@ export function summaryOf(report: ExportReport): Summary {
   }));
   const sum = (cards: readonly ReportCard[], figure: (card: ReportCard) => number) =>
     cards.reduce((total, card) => total + figure(card), 0);
+  const lang = report.workshop.language;
+  const total = t(lang, 'export.value.total');
   const columns: Column<Group>[] = [
-    { header: 'Short id', kind: 'integer', value: (group) => (group.cluster ? shortId(group.cluster) : null) },
-    { header: 'Cluster', kind: 'text', value: (group) => group.cluster?.title ?? 'Total' },
-    { header: 'Ideas', kind: 'integer', value: (group) => group.ideas.length },
-    { header: 'Votes', kind: 'integer', value: (group) => sum(group.cards, (card) => card.voteCount) },
-    { header: 'Score', kind: 'integer', value: (group) => sum(group.cards, (card) => card.score) },
+    {
+      header: t(lang, 'export.column.short_id'),
+      kind: 'integer',
+      value: (group) => (group.cluster ? shortId(group.cluster) : null),
+    },
+    { header: t(lang, 'export.column.cluster'), kind: 'text', value: (group) => group.cluster?.title ?? total },
+    { header: t(lang, 'export.column.ideas'), kind: 'integer', value: (group) => group.ideas.length },
+    {
+      header: t(lang, 'export.column.votes'),
+      kind: 'integer',
+      value: (group) => sum(group.cards, (card) => card.voteCount),
+    },
+    {
+      header: t(lang, 'export.column.score'),
+      kind: 'integer',
+      value: (group) => sum(group.cards, (card) => card.score),
+    },
     ...report.criteria.map((criterion): Column<Group> => ({
-      header: averageHeader(criterion),
+      header: averageHeader(lang, criterion),
       kind: 'decimal',
       value: (group) => meanRating(group.ideas, criterion),
     })),
-    { header: 'Comments', kind: 'integer', value: (group) => sum(group.cards, (card) => card.commentCount) },
+    {
+      header: t(lang, 'export.column.comments'),
+      kind: 'integer',
+      value: (group) => sum(group.cards, (card) => card.commentCount),
+    },
   ];
   const whole: Group = {
     cluster: null,
@@ -150,12 +189,12 @@ export function summaryOf(report: ExportReport): Summary {
   const { workshop } = report;
   return {
     facts: [
-      ['Workshop', workshop.title],
-      ['Generated (UTC)', date(report.generatedAt)],
-      ['Facilitators', workshop.facilitators.join(', ')],
-      ['Participants', workshop.participantCount],
+      [t(lang, 'export.fact.workshop'), workshop.title],
+      [t(lang, 'export.fact.generated'), date(report.generatedAt)],
+      [t(lang, 'export.fact.facilitators'), workshop.facilitators.join(', ')],
+      [t(lang, 'export.fact.participants'), workshop.participantCount],
     ],
-    table: tableOf('Summary', columns, groups),
+    table: tableOf(t(lang, 'export.sheet.summary'), columns, groups),
     total: columns.map((column) => column.value(whole)),
   };
 }

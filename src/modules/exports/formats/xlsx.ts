@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { dir } from '../../../i18n/messages';
 import type { ExportReport, RenderedExport } from '../report';
 import { reportSheets, summaryOf } from './xlsx-sheets';
 import { columnWidths, type Cell, type CellKind, type Table } from './xlsx-table';
@@ -38,15 +39,19 @@ export async function renderXlsx(report: ExportReport): Promise<RenderedExport> 
   workbook.created = workbook.modified = new Date(report.generatedAt);
   workbook.title = report.workshop.title;
 
-  writeSummary(workbook, report);
-  for (const table of reportSheets(report)) writeTable(workbook, table);
+  // An Arabic workbook's sheets run right to left: column A on the right (docs/i18n.md#right-to-left).
+  const rightToLeft = dir(report.workshop.language) === 'rtl';
+  writeSummary(workbook, report, rightToLeft);
+  for (const table of reportSheets(report)) writeTable(workbook, table, rightToLeft);
   await workbook.commit();
   return { data: await written, mimetype: MIMETYPE, extension: 'xlsx' };
 }
 
 /** A sheet holding one table, its header on the first row. */
-function writeTable(workbook: Workbook, table: Table): void {
-  const sheet = workbook.addWorksheet(table.name, { views: [{ state: 'frozen', xSplit: 0, ySplit: 1 }] });
+function writeTable(workbook: Workbook, table: Table, rightToLeft: boolean): void {
+  const sheet = workbook.addWorksheet(sheetName(table.name), {
+    views: [{ state: 'frozen', xSplit: 0, ySplit: 1, rightToLeft }],
+  });
   defineColumns(sheet, table);
   writeRows(sheet, table);
   sheet.commit();
@@ -57,10 +62,12 @@ function writeTable(workbook: Workbook, table: Table): void {
  * so the frozen rows and the autofilter start at its header; the total row is left out of the
  * filter, so that sorting the clusters keeps it last.
  */
-function writeSummary(workbook: Workbook, report: ExportReport): void {
+function writeSummary(workbook: Workbook, report: ExportReport, rightToLeft: boolean): void {
   const { facts, table, total } = summaryOf(report);
   const headerRow = facts.length + 2;
-  const sheet = workbook.addWorksheet(table.name, { views: [{ state: 'frozen', xSplit: 0, ySplit: headerRow }] });
+  const sheet = workbook.addWorksheet(sheetName(table.name), {
+    views: [{ state: 'frozen', xSplit: 0, ySplit: headerRow, rightToLeft }],
+  });
   defineColumns(sheet, table, [...facts, total]);
   for (const [label, value] of facts) {
     const row = sheet.addRow([label, value]);
@@ -75,6 +82,13 @@ function writeSummary(workbook: Workbook, report: ExportReport): void {
   totalRow.font = { bold: true };
   totalRow.commit();
   sheet.commit();
+}
+
+/** A name Excel takes for a sheet: none of []:*?/\ and at most 31 characters (the catalogs' are already). */
+function sheetName(name: string): string {
+  return Array.from(name.replace(/[[\]:*?/\\]/g, ' '))
+    .slice(0, 31)
+    .join('');
 }
 
 /** Widths and formats per column, set before any row as the streaming writer needs. */

@@ -1,25 +1,38 @@
 import { type FileChild, HeadingLevel, Paragraph, TableOfContents } from 'docx';
+import { t } from '../../../../i18n/messages';
 import type { ExportReport } from '../../report';
-import { heading, note, paragraph, runsOf } from './text';
-import { formatDate, readsRightToLeft } from '../report-text';
+import { type DocxText, runsOf } from './text';
+import { formatDate, formatNumber, readsRightToLeft } from '../report-text';
 
 /** Workshop title, report date, facilitators, participants and description. */
-export function titlePage(report: ExportReport): FileChild[] {
+export function titlePage(text: DocxText, report: ExportReport): FileChild[] {
   const { workshop } = report;
+  const lang = workshop.language;
   const rightToLeft = readsRightToLeft(workshop.title);
   const blocks: FileChild[] = [
     new Paragraph({
       heading: HeadingLevel.TITLE,
-      bidirectional: rightToLeft || undefined,
+      bidirectional: text.rightToLeft || rightToLeft || undefined,
       spacing: { before: 2400, after: 240 },
       children: runsOf(workshop.title, {}, rightToLeft),
     }),
-    paragraph(`Workshop report of ${formatDate(report.generatedAt)}`, { size: 28, color: '444444' }),
-    paragraph(`Facilitators: ${workshop.facilitators.join(', ') || 'none'}`),
-    paragraph(`Participants: ${workshop.participantCount}`),
+    text.paragraph(t(lang, 'export.report.subtitle', { date: formatDate(lang, report.generatedAt) }), {
+      size: 28,
+      color: '444444',
+    }),
+    text.paragraph(
+      t(lang, 'export.report.facilitators', {
+        names: workshop.facilitators.join(', ') || t(lang, 'export.value.none'),
+      }),
+    ),
+    text.paragraph(t(lang, 'export.report.participants', { count: workshop.participantCount })),
   ];
-  if (workshop.state === 'archived') blocks.push(note('This workshop is archived.'));
-  if (workshop.description.trim() !== '') blocks.push(new Paragraph({ children: [] }), paragraph(workshop.description));
+  if (workshop.state === 'archived') blocks.push(text.note(t(lang, 'export.report.archived')));
+  if (workshop.description.trim() !== '')
+    blocks.push(
+      new Paragraph({ bidirectional: text.rightToLeft || undefined, children: [] }),
+      text.paragraph(workshop.description),
+    );
   return blocks;
 }
 
@@ -27,20 +40,30 @@ export function titlePage(report: ExportReport): FileChild[] {
  * Word's own table of contents field over the first two heading levels (sections, steps and
  * clusters); the document asks Word to update its fields on open, which adds the page numbers.
  */
-export function contents(): FileChild[] {
+export function contents(text: DocxText, lang: string): FileChild[] {
+  const title = t(lang, 'export.heading.contents');
   return [
-    new Paragraph({ pageBreakBefore: true, children: runsOf('Contents', { bold: true, size: 32 }) }),
-    new TableOfContents('Contents', { hyperlink: true, headingStyleRange: '1-2' }),
+    new Paragraph({
+      pageBreakBefore: true,
+      bidirectional: text.rightToLeft || undefined,
+      children: runsOf(title, { bold: true, size: 32 }, text.rightToLeft),
+    }),
+    new TableOfContents(title, { hyperlink: true, headingStyleRange: '1-2' }),
   ];
 }
 
-export function agenda(report: ExportReport): FileChild[] {
-  const blocks: FileChild[] = [heading(1, 'Agenda', { pageBreakBefore: true })];
-  if (report.steps.length === 0) blocks.push(note('The agenda has no steps.'));
+export function agenda(text: DocxText, report: ExportReport): FileChild[] {
+  const lang = report.workshop.language;
+  const blocks: FileChild[] = [text.heading(1, t(lang, 'export.heading.agenda'), { pageBreakBefore: true })];
+  if (report.steps.length === 0) blocks.push(text.note(t(lang, 'export.note.no_steps')));
   for (const step of report.steps) {
-    blocks.push(heading(2, `${step.number}. ${step.name}`));
-    if (step.id === report.workshop.currentStepId) blocks.push(note('The current step when this report was made.'));
-    blocks.push(step.instructions.trim() === '' ? note('No instructions.') : paragraph(step.instructions));
+    blocks.push(text.heading(2, `${formatNumber(lang, step.number)}. ${step.name}`));
+    if (step.id === report.workshop.currentStepId) blocks.push(text.note(t(lang, 'export.note.current_step')));
+    blocks.push(
+      step.instructions.trim() === ''
+        ? text.note(t(lang, 'export.note.no_instructions'))
+        : text.paragraph(step.instructions),
+    );
   }
   return blocks;
 }

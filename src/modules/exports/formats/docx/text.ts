@@ -28,34 +28,45 @@ export function runsOf(text: string, style: RunStyle = {}, rightToLeft = false):
     );
 }
 
-/** A body paragraph; one that starts in Arabic or Hebrew is laid out right to left. */
-export function paragraph(text: string, style: RunStyle = {}): Paragraph {
-  const rightToLeft = readsRightToLeft(text);
-  return new Paragraph({ bidirectional: rightToLeft || undefined, children: runsOf(text, style, rightToLeft) });
-}
-
-/** A paragraph of labelled parts, such as "Score 3 · Votes 4": the labels stay plain, the values bold. */
-export function factsParagraph(facts: ReadonlyArray<readonly [label: string, value: string]>): Paragraph {
-  const children = facts.flatMap(([label, value], index) => [
-    new TextRun({ text: `${index > 0 ? '  ·  ' : ''}${xmlSafe(label)} ` }),
-    new TextRun({ text: xmlSafe(value), bold: true }),
-  ]);
-  return new Paragraph({ children });
+/**
+ * The paragraphs of a report whose language reads `rightToLeft` (Arabic): every paragraph is then
+ * laid out right to left (Word's bidi, so it starts on the right and its table columns run from
+ * the right). In a left-to-right report, a paragraph that starts in Arabic or Hebrew is too.
+ */
+export interface DocxText {
+  rightToLeft: boolean;
+  paragraph(text: string, style?: RunStyle): Paragraph;
+  /** A paragraph of labelled parts, such as "Score 3 · Votes 4": the labels stay plain, the values bold. */
+  factsParagraph(facts: ReadonlyArray<readonly [label: string, value: string]>): Paragraph;
+  heading(level: 1 | 2 | 3, text: string, options?: { pageBreakBefore?: boolean }): Paragraph;
+  /** A quieter paragraph for "nothing here" notes and bylines. */
+  note(text: string): Paragraph;
 }
 
 const HEADING_STYLES = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 } as const;
 
-export function heading(level: 1 | 2 | 3, text: string, options: { pageBreakBefore?: boolean } = {}): Paragraph {
-  const rightToLeft = readsRightToLeft(text);
-  return new Paragraph({
-    heading: HEADING_STYLES[level],
-    bidirectional: rightToLeft || undefined,
-    pageBreakBefore: options.pageBreakBefore,
-    children: runsOf(text, {}, rightToLeft),
-  });
-}
-
-/** A quieter paragraph for "nothing here" notes and bylines. */
-export function note(text: string): Paragraph {
-  return paragraph(text, { italics: true, color: '666666' });
+export function docxText(rightToLeft: boolean): DocxText {
+  const bidi = (text: string) => rightToLeft || readsRightToLeft(text) || undefined;
+  const paragraph = (text: string, style: RunStyle = {}) =>
+    new Paragraph({ bidirectional: bidi(text), children: runsOf(text, style, readsRightToLeft(text)) });
+  return {
+    rightToLeft,
+    paragraph,
+    factsParagraph(facts) {
+      const children = facts.flatMap(([label, value], index) => [
+        new TextRun({ text: `${index > 0 ? '  ·  ' : ''}${xmlSafe(label)} `, rightToLeft: rightToLeft || undefined }),
+        new TextRun({ text: xmlSafe(value), bold: true }),
+      ]);
+      return new Paragraph({ bidirectional: rightToLeft || undefined, children });
+    },
+    heading(level, text, options = {}) {
+      return new Paragraph({
+        heading: HEADING_STYLES[level],
+        bidirectional: bidi(text),
+        pageBreakBefore: options.pageBreakBefore,
+        children: runsOf(text, {}, readsRightToLeft(text)),
+      });
+    },
+    note: (text) => paragraph(text, { italics: true, color: '666666' }),
+  };
 }

@@ -1,5 +1,5 @@
+import { t } from '../../../../i18n/messages';
 import type { ExportReport, ReportCanvas } from '../../report';
-import { countOf } from '../report-text';
 import { cardLabel } from '../report-views';
 import { fillOf } from './colors';
 import { LabelSpace } from './placement';
@@ -13,10 +13,10 @@ const MAX_HEIGHT = 420;
  * clusters as squares with their number and the placed ideas as dots, then the zones as a table.
  */
 export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: ReportCanvas): void {
+  const lang = report.workshop.language;
   const placed = report.cards.filter((card) => card.x !== null && card.y !== null);
   writer.note(
-    `${canvas.cols} \u00d7 ${canvas.rows} grid units, ${countOf(canvas.zones.length, 'zone')}, drawn to scale. ` +
-      'Squares are clusters (with their number where there is room), dots are ideas, where they were placed.',
+    t(lang, 'export.note.canvas_intro', { cols: canvas.cols, rows: canvas.rows, zones: canvas.zones.length }),
     { after: 10 },
   );
   const { doc } = writer;
@@ -83,18 +83,18 @@ export function canvasDrawing(writer: PdfWriter, report: ExportReport, canvas: R
   writer.y = top + height + 12;
 
   const unplaced = report.cards.length - placed.length;
-  if (unplaced > 0) writer.note(`${countOf(unplaced, 'card')} not placed on the canvas.`, { after: 6 });
+  if (unplaced > 0) writer.note(t(lang, 'export.note.cards_not_placed', { count: unplaced }), { after: 6 });
   if (canvas.zones.length === 0) {
-    writer.note('The canvas has no zones.');
+    writer.note(t(lang, 'export.note.no_zones'));
     return;
   }
   table(
     writer,
     [
-      { title: 'Zone', wraps: true },
-      { title: 'Position (x, y)', width: 80, align: 'end' },
-      { title: 'Size (cols \u00d7 rows)', width: 100, align: 'end' },
-      { title: 'Cluster', width: 120 },
+      { title: t(lang, 'export.column.zone'), wraps: true },
+      { title: t(lang, 'export.column.position'), width: 80, align: 'end' },
+      { title: t(lang, 'export.column.size'), width: 100, align: 'end' },
+      { title: t(lang, 'export.column.cluster'), width: 120 },
     ],
     canvas.zones.map((zone) => {
       const cluster = zone.clusterId === null ? undefined : cards.get(zone.clusterId);

@@ -1,3 +1,5 @@
+import { t } from '../../../../i18n/messages';
+import { formatNumber } from '../report-text';
 import { MUTED, type PdfWriter } from './writer';
 
 /** One entry of the table of contents and the sidebar outline, with what it lays out. */
@@ -31,10 +33,10 @@ function currentPage(writer: PdfWriter): number {
  * Writes the contents pages with every part's title, leaving the page numbers for `fillIn`: they
  * are known only once the parts are laid out, while the pages stay in memory (`bufferPages`).
  */
-function writeContents(writer: PdfWriter, parts: readonly Part[]): ContentsLine[] {
+function writeContents(writer: PdfWriter, parts: readonly Part[], heading: string): ContentsLine[] {
   const { doc } = writer;
-  doc.outline.addItem('Contents');
-  writer.heading('Contents', 1);
+  doc.outline.addItem(heading);
+  writer.heading(heading, 1);
   writer.skip(6);
   return parts.map((part) => {
     const indent = part.level === 1 ? 0 : 16;
@@ -42,8 +44,9 @@ function writeContents(writer: PdfWriter, parts: readonly Part[]): ContentsLine[
     if (part.level === 1) writer.skip(5);
     const page = currentPage(writer);
     const top = writer.y;
+    // The page numbers stand at the end of the lines: on the left in a right-to-left report.
     writer.paragraph(part.title, {
-      x: writer.left + indent,
+      x: writer.rightToLeft ? writer.left + NUMBER_COLUMN : writer.left + indent,
       width: writer.width - indent - NUMBER_COLUMN,
       size: part.level === 1 ? 11 : 10,
       weight: part.level === 1 ? 'bold' : 'regular',
@@ -77,12 +80,12 @@ function writeParts(writer: PdfWriter, lines: ContentsLine[]): void {
 }
 
 /** The page numbers of the contents, each entry also a link to its page. */
-function fillIn(writer: PdfWriter, lines: readonly ContentsLine[]): void {
+function fillIn(writer: PdfWriter, lines: readonly ContentsLine[], lang: string): void {
   const { doc } = writer;
   lines.forEach((line, index) => {
     doc.switchToPage(line.page);
-    writer.label(String(line.target + 1), writer.right, line.top, {
-      anchor: 'end',
+    writer.label(formatNumber(lang, line.target + 1), writer.rightToLeft ? writer.left : writer.right, line.top, {
+      anchor: writer.rightToLeft ? 'start' : 'end',
       size: line.part.level === 1 ? 11 : 10,
       weight: line.part.level === 1 ? 'bold' : 'regular',
     });
@@ -91,15 +94,22 @@ function fillIn(writer: PdfWriter, lines: readonly ContentsLine[]): void {
 }
 
 /** "Page n of m" on every page, with the workshop's title beside it. */
-function numberPages(writer: PdfWriter, title: string): void {
+function numberPages(writer: PdfWriter, title: string, lang: string): void {
   const { doc } = writer;
   const { start, count } = doc.bufferedPageRange();
   for (let index = start; index < start + count; index += 1) {
     doc.switchToPage(index);
     const y = doc.page.height - doc.page.margins.bottom + 18;
     const style = { size: 8, color: MUTED };
-    const numberWidth = writer.label(`Page ${index + 1} of ${count}`, writer.right, y, { ...style, anchor: 'end' });
-    if (index > start) writer.label(title, writer.left, y, { ...style, maxWidth: writer.width - numberWidth - 24 });
+    const pageOf = t(lang, 'export.page_of', { page: index + 1, count });
+    const [numberAt, titleAt] = writer.rightToLeft ? [writer.left, writer.right] : [writer.right, writer.left];
+    const numberWidth = writer.label(pageOf, numberAt, y, { ...style, anchor: writer.rightToLeft ? 'start' : 'end' });
+    if (index > start)
+      writer.label(title, titleAt, y, {
+        ...style,
+        anchor: writer.rightToLeft ? 'end' : 'start',
+        maxWidth: writer.width - numberWidth - 24,
+      });
   }
 }
 
@@ -107,10 +117,10 @@ function numberPages(writer: PdfWriter, title: string): void {
  * The contents page, then every part, then what only the finished layout tells: the contents'
  * page numbers and the page footers.
  */
-export function layOut(writer: PdfWriter, parts: readonly Part[], title: string): void {
+export function layOut(writer: PdfWriter, parts: readonly Part[], title: string, lang: string): void {
   writer.newPage();
-  const lines = writeContents(writer, parts);
+  const lines = writeContents(writer, parts, t(lang, 'export.heading.contents'));
   writeParts(writer, lines);
-  fillIn(writer, lines);
-  numberPages(writer, title);
+  fillIn(writer, lines, lang);
+  numberPages(writer, title, lang);
 }

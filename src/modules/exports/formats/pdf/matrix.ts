@@ -1,6 +1,7 @@
+import { t } from '../../../../i18n/messages';
 import type { ExportReport, ReportCard, ReportCriterion } from '../../report';
 import { middleOf, placeOnTwoByTwo } from '../report-views';
-import { countOf, formatAverage } from '../report-text';
+import { formatAverage } from '../report-text';
 import { ticksFor } from './axis';
 import { fillOf } from './colors';
 import { LabelSpace } from './placement';
@@ -8,10 +9,12 @@ import { table } from './table';
 import { MUTED, type PdfWriter } from './writer';
 
 /** The heading of the 2×2, which says when a workshop has more criteria than it shows. */
-export function matrixTitle(criteria: readonly ReportCriterion[]): string {
+export function matrixTitle(lang: string, criteria: readonly ReportCriterion[]): string {
   const [first, second] = criteria;
-  const title = `${first!.title} \u00d7 ${second!.title}`;
-  return criteria.length > 2 ? `${title} (the first two of ${criteria.length} criteria)` : title;
+  const titles = { first: first!.title, second: second!.title };
+  return criteria.length > 2
+    ? t(lang, 'export.heading.matrix_of_more', { ...titles, count: criteria.length })
+    : t(lang, 'export.heading.matrix', titles);
 }
 
 /** A criterion's own rating values when they are few, round steps across its range otherwise. */
@@ -84,6 +87,7 @@ function plotFor(writer: PdfWriter, first: ReportCriterion, second: ReportCriter
 /** The square, the middle lines, the quadrants' names, the scales and the axis titles. */
 function drawFrame(
   writer: PdfWriter,
+  lang: string,
   plot: Plot,
   first: ReportCriterion,
   second: ReportCriterion,
@@ -98,7 +102,12 @@ function drawFrame(
   doc.lineWidth(0.8).strokeColor('#888888').stroke().restore();
   for (const highFirst of [false, true]) {
     for (const highSecond of [false, true]) {
-      const name = `${highFirst ? 'high' : 'low'} ${first.title}, ${highSecond ? 'high' : 'low'} ${second.title}`;
+      const name = t(lang, 'export.note.quadrant', {
+        first_level: highFirst ? 'high' : 'low',
+        first: first.title,
+        second_level: highSecond ? 'high' : 'low',
+        second: second.title,
+      });
       const [x, y] = [highFirst ? left + size - 5 : left + 5, highSecond ? top + 4 : top + size - 11];
       const width = writer.label(name, x, y, {
         size: 7,
@@ -114,10 +123,15 @@ function drawFrame(
   for (const value of scaleTicks(second))
     writer.label(String(value), left - 4, yOf(value) - 4, { size: 8, color: MUTED, anchor: 'end' });
   const axisTitle = { size: 9.5, weight: 'bold', anchor: 'middle', maxWidth: size } as const;
-  writer.label(`${first.title} (average)`, left + size / 2, top + size + 18, axisTitle);
+  writer.label(
+    t(lang, 'export.column.average', { criterion: first.title }),
+    left + size / 2,
+    top + size + 18,
+    axisTitle,
+  );
   const upright: [number, number] = [left - 36, top + size / 2];
   doc.save().rotate(-90, { origin: upright });
-  writer.label(`${second.title} (average)`, upright[0], upright[1], axisTitle);
+  writer.label(t(lang, 'export.column.average', { criterion: second.title }), upright[0], upright[1], axisTitle);
   doc.restore();
 }
 
@@ -152,39 +166,45 @@ export function matrixChart(
   first: ReportCriterion,
   second: ReportCriterion,
 ): void {
+  const lang = report.workshop.language;
   const { quadrants, unrated } = placeOnTwoByTwo(report, first, second);
   const placedIds = new Set(quadrants.flatMap((quadrant) => quadrant.ideas.map((idea) => idea.id)));
   const placed = report.cards.filter((card) => placedIds.has(card.id));
   writer.note(
-    `Each idea sits at its average rating: ${first.title} across (${first.min}\u2013${first.max}), ${second.title} up (${second.min}\u2013${second.max}). ` +
-      'The lines split each scale at its middle; ideas with the same averages share a dot, and where labels would overlap the table below names the ideas.',
+    t(lang, 'export.note.matrix_intro', {
+      first: first.title,
+      first_min: first.min,
+      first_max: first.max,
+      second: second.title,
+      second_min: second.min,
+      second_max: second.max,
+    }),
     { after: 10 },
   );
   const plot = plotFor(writer, first, second);
   const space = new LabelSpace({ x: plot.left, y: plot.top, width: plot.size, height: plot.size });
-  drawFrame(writer, plot, first, second, space);
+  drawFrame(writer, lang, plot, first, second, space);
   const spots = spotsOf(placed, first, second).map((spot) => ({ ...spot, x: plot.xOf(spot.x), y: plot.yOf(spot.y) }));
   drawSpots(writer, report, spots, space);
 
   writer.y = plot.top + plot.size + 40;
-  if (placed.length === 0) writer.note('No idea is rated on both criteria yet.');
-  if (unrated.length > 0)
-    writer.note(`${countOf(unrated.length, 'idea')} not rated on both criteria and not placed.`, { after: 6 });
+  if (placed.length === 0) writer.note(t(lang, 'export.note.not_rated'));
+  if (unrated.length > 0) writer.note(t(lang, 'export.note.not_placed', { count: unrated.length }), { after: 6 });
   if (placed.length === 0) return;
   writer.skip(6);
   table(
     writer,
     [
       { title: '#', width: 32, align: 'end' },
-      { title: 'Idea', wraps: true },
+      { title: t(lang, 'export.column.idea'), wraps: true },
       { title: first.title, width: 60, align: 'end' },
       { title: second.title, width: 60, align: 'end' },
     ],
     placed.map((idea) => [
       idea.shortId,
       idea.title,
-      formatAverage(idea.ratingAverages[first.id]),
-      formatAverage(idea.ratingAverages[second.id]),
+      formatAverage(lang, idea.ratingAverages[first.id]),
+      formatAverage(lang, idea.ratingAverages[second.id]),
     ]),
   );
 }

@@ -1,3 +1,4 @@
+import { t } from '../../../../i18n/messages';
 import type { ExportReport, ReportComment, ReportItem, ReportSection } from '../../report';
 import { cardLabel, clusterGroups, groupBy } from '../report-views';
 import { attribution } from '../report-text';
@@ -10,8 +11,9 @@ export function sectionItems(
   section: ReportSection,
   items: readonly ReportItem[],
 ): void {
+  const lang = report.workshop.language;
   if (items.length === 0) {
-    writer.note('No items.');
+    writer.note(t(lang, 'export.note.no_items'));
     return;
   }
   const cards = new Map(report.cards.map((card) => [card.id, card]));
@@ -19,10 +21,10 @@ export function sectionItems(
     const card = cards.get(item.cardId);
     writer.keepSpace(30);
     writer.paragraph(item.content, { after: 1 });
-    writer.note(
-      `${card ? `On ${cardLabel(card)}` : `In ${section.title}`}  \u00b7  ${attribution(item.user, item.createdAt)}`,
-      { after: 7 },
-    );
+    const where = card
+      ? t(lang, 'export.note.on_card', { card: cardLabel(card) })
+      : t(lang, 'export.note.in_section', { section: section.title });
+    writer.note(`${where}  \u00b7  ${attribution(lang, item.user, item.createdAt)}`, { after: 7 });
   }
 }
 
@@ -31,20 +33,26 @@ export function itemsOf(report: ExportReport): Map<string, ReportItem[]> {
   return groupBy(report.items, (item) => item.sectionId);
 }
 
-function writeComments(writer: PdfWriter, comments: readonly ReportComment[]): void {
-  const x = writer.left + 14;
+function writeComments(writer: PdfWriter, lang: string, comments: readonly ReportComment[]): void {
+  const box = writer.inset(14);
   for (const comment of comments) {
     writer.keepSpace(28);
-    writer.paragraph(attribution(comment.user, comment.createdAt), { x, size: 8.5, color: MUTED, after: 1 });
-    writer.paragraph(comment.content, { x, after: 6 });
+    writer.paragraph(attribution(lang, comment.user, comment.createdAt), {
+      ...box,
+      size: 8.5,
+      color: MUTED,
+      after: 1,
+    });
+    writer.paragraph(comment.content, { ...box, after: 6 });
   }
 }
 
 /** Comments grouped by card, the cards in board order, each under its cluster. */
 export function commentsByCard(writer: PdfWriter, report: ExportReport): void {
+  const lang = report.workshop.language;
   const commentsOf = groupBy(report.comments, (comment) => comment.cardId);
   if (commentsOf.size === 0) {
-    writer.note('No comments yet.');
+    writer.note(t(lang, 'export.note.no_comments'));
     return;
   }
   for (const { cluster, ideas } of clusterGroups(report)) {
@@ -53,8 +61,13 @@ export function commentsByCard(writer: PdfWriter, report: ExportReport): void {
       if (!comments) continue;
       writer.keepSpace(60);
       writer.paragraph(cardLabel(card), { size: 10.5, weight: 'bold', after: 1 });
-      writer.note(card.type === 'cluster' ? 'Cluster' : `Idea in ${card.clusterTitle}`, { after: 4 });
-      writeComments(writer, comments);
+      writer.note(
+        card.type === 'cluster'
+          ? t(lang, 'export.note.cluster')
+          : t(lang, 'export.note.idea_in', { cluster: card.clusterTitle }),
+        { after: 4 },
+      );
+      writeComments(writer, lang, comments);
       writer.skip(4);
     }
   }

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { dir, t } from '../../../../i18n/messages';
 import type { ExportReport, RenderedExport } from '../../report';
 import { clusterGroups } from '../report-views';
 import { clusterBlock } from './board';
@@ -14,33 +15,37 @@ export const PDF_MIMETYPE = 'application/pdf';
 
 /** The report's parts in order: each is an entry of the contents and of the outline. */
 function partsOf(report: ExportReport): Part[] {
+  const lang = report.workshop.language;
   const groups = clusterGroups(report);
-  const parts: Part[] = [{ title: 'Agenda', level: 1, render: (writer) => agenda(writer, report) }];
+  const parts: Part[] = [
+    { title: t(lang, 'export.heading.agenda'), level: 1, render: (writer) => agenda(writer, report) },
+  ];
 
   parts.push({
-    title: 'Clusters and ideas',
+    title: t(lang, 'export.heading.clusters_and_ideas'),
     level: 1,
     render: (writer) =>
-      writer.note(
-        groups.length === 0
-          ? 'No clusters yet.'
-          : 'Every cluster with its ideas in board order. A score is the sum of vote values; ratings are averaged per criterion.',
-        { after: 6 },
-      ),
+      writer.note(groups.length === 0 ? t(lang, 'export.note.no_clusters') : t(lang, 'export.note.clusters_intro'), {
+        after: 6,
+      }),
   });
   for (const group of groups)
     parts.push({ title: group.cluster.title, level: 2, render: (writer) => clusterBlock(writer, report, group) });
 
   parts.push({
-    title: 'Results',
+    title: t(lang, 'export.heading.results'),
     level: 1,
-    render: (writer) => writer.note('What the votes, ratings and canvas show, drawn.', { after: 6 }),
+    render: (writer) => writer.note(t(lang, 'export.note.results_intro'), { after: 6 }),
   });
-  parts.push({ title: 'Top ideas by score', level: 2, render: (writer) => topIdeasChart(writer, report) });
+  parts.push({
+    title: t(lang, 'export.heading.top_ideas_by_score'),
+    level: 2,
+    render: (writer) => topIdeasChart(writer, report),
+  });
   const [first, second] = report.criteria;
   if (first && second) {
     parts.push({
-      title: matrixTitle(report.criteria),
+      title: matrixTitle(lang, report.criteria),
       level: 2,
       newPage: true,
       render: (writer) => matrixChart(writer, report, first, second),
@@ -49,9 +54,13 @@ function partsOf(report: ExportReport): Part[] {
   const { canvas } = report;
   parts.push(
     canvas === null
-      ? { title: 'Canvas', level: 2, render: (writer) => writer.note('The workshop has no canvas.') }
+      ? {
+          title: t(lang, 'export.heading.canvas'),
+          level: 2,
+          render: (writer) => writer.note(t(lang, 'export.note.no_canvas')),
+        }
       : {
-          title: `Canvas: ${canvas.name}`,
+          title: t(lang, 'export.heading.canvas_named', { name: canvas.name }),
           level: 2,
           newPage: true,
           render: (writer) => canvasDrawing(writer, report, canvas),
@@ -60,13 +69,11 @@ function partsOf(report: ExportReport): Part[] {
 
   const items = itemsOf(report);
   parts.push({
-    title: 'Items by section',
+    title: t(lang, 'export.heading.items_by_section'),
     level: 1,
     render: (writer) =>
       writer.note(
-        report.sections.length === 0
-          ? 'The workshop has no sections.'
-          : 'The items of each section, with the card each belongs to.',
+        report.sections.length === 0 ? t(lang, 'export.note.no_sections') : t(lang, 'export.note.sections_intro'),
         { after: 6 },
       ),
   });
@@ -78,7 +85,11 @@ function partsOf(report: ExportReport): Part[] {
     });
   }
 
-  parts.push({ title: 'Comments', level: 1, render: (writer) => commentsByCard(writer, report) });
+  parts.push({
+    title: t(lang, 'export.heading.comments'),
+    level: 1,
+    render: (writer) => commentsByCard(writer, report),
+  });
   return parts;
 }
 
@@ -90,16 +101,17 @@ function partsOf(report: ExportReport): Part[] {
  */
 export async function renderPdf(report: ExportReport): Promise<RenderedExport> {
   const { workshop } = report;
+  const lang = workshop.language;
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 56, bottom: 60, left: 56, right: 56 },
     bufferPages: true,
     displayTitle: true,
-    lang: 'en',
+    lang,
     info: {
       Title: workshop.title,
       Author: workshop.facilitators.join(', '),
-      Subject: 'Workshop report',
+      Subject: t(lang, 'export.report.subject'),
       // The snapshot's time, so the same report gives the same file.
       CreationDate: new Date(report.generatedAt),
     },
@@ -111,9 +123,9 @@ export async function renderPdf(report: ExportReport): Promise<RenderedExport> {
     doc.on('error', reject);
   });
 
-  const writer = new PdfWriter(doc);
+  const writer = new PdfWriter(doc, dir(lang) === 'rtl');
   titlePage(writer, report);
-  layOut(writer, partsOf(report), workshop.title);
+  layOut(writer, partsOf(report), workshop.title, lang);
   doc.end();
   await ended;
   return { data: Buffer.concat(chunks), mimetype: PDF_MIMETYPE, extension: 'pdf' };

@@ -17,7 +17,13 @@ function pageCount(writer: PdfWriter): number {
 }
 
 /** A plain table whose header comes again at the top of every page it runs onto. */
-export function table(writer: PdfWriter, columns: readonly Column[], rows: ReadonlyArray<readonly string[]>): void {
+export function table(writer: PdfWriter, given: readonly Column[], givenRows: ReadonlyArray<readonly string[]>): void {
+  // A right-to-left report's tables start on the right, each column's text against its other side.
+  const mirror = writer.rightToLeft;
+  const columns = mirror
+    ? given.map((column) => ({ ...column, align: column.align === 'end' ? 'start' : 'end' }) as Column).reverse()
+    : given;
+  const rows = mirror ? givenRows.map((row) => [...row].reverse()) : givenRows;
   const fixed = columns.reduce((sum, column) => sum + (column.wraps ? 0 : (column.width ?? 60)), 0);
   const widths = columns.map((column) =>
     column.wraps ? writer.width - fixed - GAP * (columns.length - 1) : (column.width ?? 60),

@@ -1,6 +1,7 @@
+import { t } from '../../../../i18n/messages';
 import type { ExportReport } from '../../report';
 import { cardLabel, topIdeas } from '../report-views';
-import { countOf, formatAverage } from '../report-text';
+import { formatAverage, formatNumber } from '../report-text';
 import { ticksFor } from './axis';
 import { fillOf } from './colors';
 import { table } from './table';
@@ -10,16 +11,14 @@ const GRID = '#dddddd';
 
 /** Horizontal bars for the best-scored ideas, then the same ideas in a table with full titles. */
 export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
+  const lang = report.workshop.language;
   const ranked = topIdeas(report);
   if (ranked.length === 0) {
-    writer.note('No idea has votes yet.');
+    writer.note(t(lang, 'export.note.no_votes'));
     return;
   }
   const clusterColors = new Map(report.cards.map((card) => [card.id, card.color]));
-  writer.note(
-    `The ${countOf(ranked.length, 'idea')} with the highest scores; a score is the sum of the idea's vote values.`,
-    { after: 12 },
-  );
+  writer.note(t(lang, 'export.note.top_ideas_intro', { count: ranked.length }), { after: 12 });
 
   const { doc } = writer;
   const labelWidth = 170;
@@ -62,7 +61,7 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
     .lineWidth(0.8)
     .strokeColor(INK)
     .stroke();
-  writer.label('Score (sum of vote values)', plotLeft + plotWidth / 2, axisY + 18, {
+  writer.label(t(lang, 'export.note.score_axis'), plotLeft + plotWidth / 2, axisY + 18, {
     size: 9,
     weight: 'bold',
     anchor: 'middle',
@@ -73,20 +72,20 @@ export function topIdeasChart(writer: PdfWriter, report: ExportReport): void {
   table(
     writer,
     [
-      { title: 'Rank', width: 28, align: 'end' },
-      { title: 'Idea', wraps: true },
-      { title: 'Cluster', width: 90 },
-      { title: 'Score', width: 32, align: 'end' },
-      { title: 'Votes', width: 32, align: 'end' },
+      { title: t(lang, 'export.column.rank'), width: 28, align: 'end' },
+      { title: t(lang, 'export.column.idea'), wraps: true },
+      { title: t(lang, 'export.column.cluster'), width: 90 },
+      { title: t(lang, 'export.column.score'), width: 32, align: 'end' },
+      { title: t(lang, 'export.column.votes'), width: 32, align: 'end' },
       ...shown.map((criterion) => ({ title: criterion.title, width: 48, align: 'end' as const })),
     ],
     ranked.map(({ rank, idea }) => [
-      String(rank),
+      formatNumber(lang, rank),
       cardLabel(idea),
       idea.clusterTitle,
-      String(idea.score),
-      String(idea.voteCount),
-      ...shown.map((criterion) => formatAverage(idea.ratingAverages[criterion.id])),
+      formatNumber(lang, idea.score),
+      formatNumber(lang, idea.voteCount),
+      ...shown.map((criterion) => formatAverage(lang, idea.ratingAverages[criterion.id])),
     ]),
   );
 }

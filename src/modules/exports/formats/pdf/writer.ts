@@ -45,7 +45,14 @@ const PRIMARY_LINE_HEIGHT = (1901 + 483) / 2048;
 export class PdfWriter {
   private readonly registered = new Set<Face>();
 
-  constructor(readonly doc: PDFKit.PDFDocument) {}
+  /**
+   * `rightToLeft`: the report's language reads right to left (Arabic), so its paragraphs sit
+   * against the right margin, indents come from the right, and tables and labels mirror.
+   */
+  constructor(
+    readonly doc: PDFKit.PDFDocument,
+    readonly rightToLeft = false,
+  ) {}
 
   get left(): number {
     return this.doc.page.margins.left;
@@ -81,9 +88,15 @@ export class PdfWriter {
     this.doc.font(face).fontSize(size);
   }
 
+  /** Where a block indented by `indent` from the start of the lines (the right in a right-to-left report) goes. */
+  inset(indent: number): { x: number; width: number } {
+    return { x: this.rightToLeft ? this.left : this.left + indent, width: this.width - indent };
+  }
+
   /** A wrapped paragraph; the position ends below it, at the left margin. */
   paragraph(text: string, options: ParagraphOptions = {}): void {
-    const { size = BODY_SIZE, weight = 'regular', color = INK, x = this.left, align = 'left', after = 0 } = options;
+    const { size = BODY_SIZE, weight = 'regular', color = INK, x = this.left, after = 0 } = options;
+    const align = options.align ?? (this.rightToLeft ? 'right' : 'left');
     const width = options.width ?? this.right - x;
     if (options.y !== undefined) this.doc.y = options.y;
     if (hasRightToLeft(text)) {
