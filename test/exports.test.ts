@@ -54,9 +54,11 @@ describe('exports', () => {
 
     const pending = await live.next('export:updated', (p) => p.export.id === created.body.id);
     expect(pending.export.state).toBe('pending');
+    // The first export of a run starts the export worker and loads its renderers: seconds on a busy machine.
     const done = await live.next(
       'export:updated',
       (p) => p.export.id === created.body.id && p.export.state !== 'pending',
+      20_000,
     );
     expect(done.seq).toBe(pending.seq + 1);
     expect(done.export).toMatchObject({
