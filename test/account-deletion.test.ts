@@ -18,6 +18,7 @@ import type { SessionOutput } from '../src/modules/auth/schemas';
 import type { UserOutput } from '../src/modules/users/schemas';
 import { createClient, type WorkshopClient } from '../client-sdk/src/index';
 import type { LiveWorkshop } from '../client-sdk/src/live';
+import { requestsOn, workshopJoinedBy, writtenBy } from './helpers/requests';
 import { useInstances, useLiveWorkshops, useRedis, useServer, useSockets } from './helpers/cast';
 import {
   createConfirmedUser,
@@ -56,11 +57,7 @@ const PASSWORD = 'correct horse battery';
 /** The name of whoever leaves: it must appear nowhere once they are gone. */
 const LEAVER = 'Delphine Vanishwell';
 
-async function as<T>(user: TestUser, method: string, path: string, body?: unknown, server: TestServer = t): Promise<T> {
-  const res = await server.request<T>(method, path, { token: user.token, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body;
-}
+const as = requestsOn(t);
 
 const deleteAccount = (user: TestUser, body: unknown = { password: PASSWORD }) =>
   t.request('DELETE', '/v1/user/me', { token: user.token, body });
@@ -68,20 +65,6 @@ const preview = (user: TestUser) => as<AccountDeletionPreview>(user, 'GET', '/v1
 const works = async (token: string) => (await t.request('GET', '/v1/user/me', { token })).status;
 const login = (email: string) =>
   t.request<InferOutput<typeof SessionOutput>>('POST', '/v1/auth/login', { body: { email, password: PASSWORD } });
-
-/** A personal workshop of `owner` that `people` joined with its code. */
-async function workshopJoinedBy(
-  owner: TestUser,
-  people: TestUser[],
-  title = 'Retro',
-  server: TestServer = t,
-): Promise<WorkshopOutput> {
-  const workshop = await as<WorkshopOutput>(owner, 'POST', '/v1/workshops', { title }, server);
-  const code = `/v1/workshops/${workshop.id}/access_code`;
-  const { access_code } = await as<{ access_code: string }>(owner, 'GET', code, undefined, server);
-  for (const person of people) await as(person, 'POST', '/v1/workshops/join', { access_code }, server);
-  return workshop;
-}
 
 /** Makes `user` a facilitator of the workshop (they joined it as a participant). */
 async function promote(owner: TestUser, workshopId: string, user: TestUser): Promise<void> {
@@ -167,7 +150,7 @@ describe('deleting an account: refusals change nothing', () => {
 
   it('a guest is refused with 403 forbidden', async () => {
     const host = await createUser(t, 'Host');
-    const workshop = await workshopJoinedBy(host, []);
+    const workshop = await workshopJoinedBy(t, host, []);
     const { access_code } = await as<{ access_code: string }>(host, 'GET', `/v1/workshops/${workshop.id}/access_code`);
     const guest = await t.request<{ token: string }>('POST', '/v1/workshops/join/guest', {
       body: { access_code, name: 'Gus' },
@@ -229,7 +212,7 @@ describe('deleting an account: the person is gone at once', () => {
       email: leaver.email,
       role: 'facilitator',
     });
-    const workshop = await workshopJoinedBy(host, [leaver]);
+    const workshop = await workshopJoinedBy(t, host, [leaver]);
     const base = `/v1/workshops/${workshop.id}`;
     const step = await as<{ id: string }>(host, 'POST', `${base}/steps`, { name: 'Collect' });
     await as(host, 'PUT', base, { current_step_id: step.id });
@@ -277,8 +260,8 @@ describe('deleting an account: clients connected before it', () => {
   it('are told to read the workshop again; the SDK’s live state then holds the card, ratings and members as REST reads them', async () => {
     const fay = await createUser(t, 'Fay Host');
     const leaver = await createUser(t, LEAVER);
-    const workshop = await workshopJoinedBy(fay, [leaver]);
-    const untouched = await workshopJoinedBy(fay, [], 'Untouched');
+    const workshop = await workshopJoinedBy(t, fay, [leaver]);
+    const untouched = await workshopJoinedBy(t, fay, [], { title: 'Untouched' });
     const base = `/v1/workshops/${workshop.id}`;
     const card = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Still here' });
     await as(leaver, 'POST', `${base}/cards/${card.id}/votes`, { value: 1 });
@@ -322,22 +305,9 @@ describe('what a deleted account wrote in another person’s workshop', () => {
   it('stays, with no author, on REST, live events, replays, the event log and every export; its votes stay counted', async () => {
     const fay = await createUser(t, 'Fay Host');
     const leaver = await createUser(t, LEAVER);
-    const workshop = await workshopJoinedBy(fay, [leaver]);
+    const workshop = await workshopJoinedBy(t, fay, [leaver]);
     const base = `/v1/workshops/${workshop.id}`;
-    const section = await as<{ id: string }>(fay, 'POST', `${base}/sections`, { title: 'Follow-ups' });
-    const cluster = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Left behind' });
-    const idea = await as<CardOutput>(leaver, 'POST', `${base}/cards`, {
-      type: 'idea',
-      title: 'An idea that stays',
-      parent: cluster.id,
-    });
-    await as(leaver, 'POST', `${base}/cards/${idea.id}/comments`, { content: 'A comment that stays' });
-    await as(leaver, 'POST', `${base}/cards/${idea.id}/items`, {
-      content: 'An item that stays',
-      section_id: section.id,
-    });
-    await as(leaver, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
-    await as(fay, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
+    const { idea } = await writtenBy(t, fay, leaver, workshop.id);
     const criterion = await as<{ id: string }>(fay, 'POST', `${base}/criteria`, { title: 'Impact', scale: 4 });
     await as(leaver, 'POST', `${base}/cards/${idea.id}/ratings`, { criterium_id: criterion.id, value: 4 });
     const watching = await sockets.joined(fay, workshop.id);
@@ -415,7 +385,7 @@ describe('what a deleted account wrote anonymously', () => {
   it('stays anonymous: the log names nobody on it, not even a deleted user', async () => {
     const fay = await createUser(t, 'Fay Host');
     const leaver = await createUser(t, LEAVER);
-    const workshop = await workshopJoinedBy(fay, [leaver]);
+    const workshop = await workshopJoinedBy(t, fay, [leaver]);
     await seedCurrentStep(t, workshop.id, { authors: 'hidden' });
     const card = await as<CardOutput>(leaver, 'POST', `/v1/workshops/${workshop.id}/cards`, {
       type: 'cluster',
@@ -436,7 +406,7 @@ describe('what others were told of a deleted account', () => {
     const owner = await createUser(t, 'Olga Owner');
     const leaver = await createUser(t, LEAVER);
     const participant = await createUser(t, 'Pat Participant');
-    const workshop = await workshopJoinedBy(owner, [leaver, participant]);
+    const workshop = await workshopJoinedBy(t, owner, [leaver, participant]);
     await promote(owner, workshop.id, leaver);
     const step = await as<{ id: string }>(owner, 'POST', `/v1/workshops/${workshop.id}/steps`, { name: 'Vote' });
     await as(leaver, 'PUT', `/v1/workshops/${workshop.id}`, { current_step_id: step.id });
@@ -456,7 +426,7 @@ describe('deleting an account: its workshops and organizations', () => {
     const leaver = await createConfirmedUser(t, 'Owner leaving');
     const first = await createConfirmedUser(t, 'First co-facilitator');
     const second = await createConfirmedUser(t, 'Second co-facilitator');
-    const shared = await workshopJoinedBy(leaver, [first, second], 'Shared retro');
+    const shared = await workshopJoinedBy(t, leaver, [first, second], { title: 'Shared retro' });
     await promote(leaver, shared.id, second);
     await promote(leaver, shared.id, first);
     const alone = await as<WorkshopOutput>(leaver, 'POST', '/v1/workshops', { title: 'Alone retro' });
@@ -550,7 +520,7 @@ describe('deleting an account: another instance on the same database', () => {
   it('stops its sessions and personal API tokens there at once, and closes its live socket there', async () => {
     const leaver = await createConfirmedUser(t, LEAVER);
     const host = await createUser(t, 'Host');
-    const workshop = await workshopJoinedBy(host, [leaver]);
+    const workshop = await workshopJoinedBy(t, host, [leaver]);
     const apiToken = await as<{ token: string }>(leaver, 'POST', '/v1/user/me/api_tokens', {
       name: 'CI',
       scopes: ['workshops:read'],
@@ -579,9 +549,12 @@ describe.skipIf(!redisAvailable)('deleting an account: instances joined by Redis
   it('closes its live socket on the other instance at once, where a client connected before holds the card as REST reads it', async () => {
     const fay = await createUser(a, 'Fay Host');
     const leaver = await createUser(a, LEAVER);
-    const workshop = await workshopJoinedBy(fay, [leaver], 'Retro', a);
+    const workshop = await workshopJoinedBy(a, fay, [leaver]);
     const base = `/v1/workshops/${workshop.id}`;
-    const card = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Still here' }, a);
+    const card = await requestsOn(a)<CardOutput>(leaver, 'POST', `${base}/cards`, {
+      type: 'cluster',
+      title: 'Still here',
+    });
     const gone = await sockets.joined(leaver, workshop.id, b);
     const ended = new Promise<string>((resolve) => gone.socket.once('disconnect', resolve));
     const watching = await sockets.joined(fay, workshop.id, b);

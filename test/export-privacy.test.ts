@@ -7,6 +7,7 @@ import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
 import type { TestUser } from './helpers/factories';
 import { readPdf } from './helpers/pdf';
+import { requestsOn } from './helpers/requests';
 import {
   exported as exportedBy,
   lineAfter,
@@ -55,11 +56,7 @@ const WRITTEN = {
   },
 } as const;
 
-async function as<T>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await t.request<T>(method, path, { token: user.token, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body;
-}
+const as = requestsOn(t);
 
 interface Scene {
   workshop: WorkshopOutput;

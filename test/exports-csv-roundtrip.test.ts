@@ -5,16 +5,15 @@ import { CARD_COLORS } from '../src/domain/cards';
 import type { ExportOutput } from '../src/domain/events';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer, useUsers } from './helpers/cast';
+import { requestsOn } from './helpers/requests';
 import { until } from './helpers/wait';
 
 const t = useServer();
 const [fay] = useUsers(t, 'Fay');
 
-async function as<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await t.request<T>(method, path, { token: fay.token, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body;
-}
+const request = requestsOn(t);
+/** Fay's request, which must succeed. */
+const as = <T>(method: string, path: string, body?: unknown) => request<T>(fay!, method, path, body);
 
 async function csvExport(workshopId: string): Promise<Blob> {
   const created = await as<ExportOutput>('POST', `/v1/workshops/${workshopId}/exports`, { type: 'csv' });

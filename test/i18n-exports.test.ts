@@ -1,11 +1,11 @@
 import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CardOutput } from '../src/domain/cards';
 import type { WorkshopOutput } from '../src/domain/workshops';
 import { useServer } from './helpers/cast';
 import { createUser, type TestUser } from './helpers/factories';
 import { exported, lineAfter, records, rowWith, workbookOf, zipText } from './helpers/exports';
 import { readPdf, type ReadPdf } from './helpers/pdf';
+import { workshopJoinedBy, writtenBy } from './helpers/requests';
 
 /*
  * Exports speak the workshop's language (docs/i18n.md#which-language): sheet names, headings,
@@ -15,12 +15,6 @@ import { readPdf, type ReadPdf } from './helpers/pdf';
 
 const t = useServer();
 const PASSWORD = 'correct horse battery';
-
-async function as<T>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await t.request<T>(method, path, { token: user.token, body });
-  expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-  return res.body;
-}
 
 interface Scene {
   facilitator: TestUser;
@@ -34,21 +28,8 @@ interface Scene {
 async function sceneIn(language: string): Promise<Scene> {
   const facilitator = await createUser(t, 'Fay Host');
   const leaver = await createUser(t, 'Lou Leaving');
-  const workshop = await as<WorkshopOutput>(facilitator, 'POST', '/v1/workshops', { title: 'Retro', language });
-  const base = `/v1/workshops/${workshop.id}`;
-  const { access_code } = await as<{ access_code: string }>(facilitator, 'GET', `${base}/access_code`);
-  await as(leaver, 'POST', '/v1/workshops/join', { access_code });
-  const section = await as<{ id: string }>(facilitator, 'POST', `${base}/sections`, { title: 'Follow-ups' });
-  const cluster = await as<CardOutput>(leaver, 'POST', `${base}/cards`, { type: 'cluster', title: 'Left behind' });
-  const idea = await as<CardOutput>(leaver, 'POST', `${base}/cards`, {
-    type: 'idea',
-    title: 'An idea that stays',
-    parent: cluster.id,
-  });
-  await as(leaver, 'POST', `${base}/cards/${idea.id}/comments`, { content: 'A comment that stays' });
-  await as(leaver, 'POST', `${base}/cards/${idea.id}/items`, { content: 'An item that stays', section_id: section.id });
-  await as(leaver, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
-  await as(facilitator, 'POST', `${base}/cards/${idea.id}/votes`, { value: 1 });
+  const workshop = await workshopJoinedBy(t, facilitator, [leaver], { title: 'Retro', language });
+  await writtenBy(t, facilitator, leaver, workshop.id);
   const deleted = await t.request('DELETE', '/v1/user/me', { token: leaver.token, body: { password: PASSWORD } });
   expect(deleted.status).toBe(204);
   return { facilitator, workshop };
