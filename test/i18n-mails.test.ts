@@ -69,17 +69,37 @@ describe('mails in their reader’s language', () => {
     expect(done.status).toBe(200);
   });
 
-  it('an Arabic account’s mail is in Arabic, its HTML right to left', async () => {
-    const amal = await signUp('Amal', { locale: 'ar' });
-    const [mail] = await mailsTo(amal.email);
-    expect(mail!.subject).toBe('أكّد عنوان بريدك الإلكتروني');
-    expect(mail!.text).toContain('مرحبًا Amal،');
-    expect(mail!.html).toContain('lang="ar"');
-    expect(mail!.html).toContain('dir="rtl"');
-    expect(mail!.html).toContain('يُرجى تأكيد عنوان بريدك الإلكتروني.');
-    const token = tokenIn(mail!, 'confirm')!;
-    expect((await t.request('POST', '/v1/auth/confirm', { token: amal.token, body: { token } })).status).toBe(204);
-  });
+  const confirmations = [
+    [
+      'an Arabic account’s',
+      'Amal',
+      'ar',
+      'أكّد عنوان بريدك الإلكتروني',
+      'مرحبًا Amal،',
+      'يُرجى تأكيد عنوان بريدك الإلكتروني.',
+      'lang="ar" dir="rtl"',
+    ],
+    [
+      'a person who never named a language:',
+      'Plain',
+      undefined,
+      'Confirm your e-mail address',
+      'Hello Plain,',
+      'Please confirm your e-mail address.',
+      'lang="en" dir="ltr"',
+    ],
+  ] as const;
+  for (const [whose, name, locale, subject, greeting, sentence, direction] of confirmations)
+    it(`${whose} confirmation mail is in their language, its HTML saying which and its direction, and its link confirms`, async () => {
+      const person = await signUp(name, locale ? { locale } : {});
+      const [mail] = await mailsTo(person.email);
+      expect(mail!.subject).toBe(subject);
+      expect(mail!.text).toContain(greeting);
+      expect(mail!.text).toContain(sentence);
+      expect(mail!.html).toContain(direction);
+      const token = tokenIn(mail!, 'confirm')!;
+      expect((await t.request('POST', '/v1/auth/confirm', { token: person.token, body: { token } })).status).toBe(204);
+    });
 
   it('an invitation to an address without an account is in the workshop’s language; with one, in its locale', async () => {
     const w = await seedWorkshopWith(t, fay, [], { title: 'Rückblick', language: 'de' });
@@ -108,17 +128,6 @@ describe('mails in their reader’s language', () => {
 
     const toSofia = (await mailsTo(spanish.email)).at(-1)!;
     expect(toSofia.subject).toBe('Fay le invita a cofacilitar «Rückblick»');
-  });
-
-  it('a person who never named a language gets English, as before', async () => {
-    const plain = await signUp('Plain');
-    const [mail] = await mailsTo(plain.email);
-    expect(mail!.subject).toBe('Confirm your e-mail address');
-    expect(mail!.text).toContain('Hello Plain,');
-    expect(mail!.text).toContain('Please confirm your e-mail address.');
-    expect(mail!.html).toContain('lang="en" dir="ltr"');
-    const token = tokenIn(mail!, 'confirm')!;
-    expect((await t.request('POST', '/v1/auth/confirm', { token: plain.token, body: { token } })).status).toBe(204);
   });
 
   it('the digest is in its reader’s language, its day on their clock, its counts in their plurals', async () => {
