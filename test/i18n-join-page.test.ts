@@ -1,7 +1,7 @@
-import type { BrowserContextOptions, Page } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { t as said } from '../src/i18n/messages';
-import { browserAvailable, shown, useBrowser } from './helpers/browser';
+import { browserAvailable, shown, useBrowser, htmlLanguage, messagesFetched } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -20,26 +20,13 @@ const phone = (locale: string): BrowserContextOptions => ({
   locale,
 });
 
-/** The messages files the page fetched, by language. */
-function messagesFetched(page: Page): string[] {
-  const fetched: string[] = [];
-  page.on('request', (request) => {
-    const file = /\/participant\/assets\/messages-(.+)-[A-Z0-9]+\.js$/.exec(request.url());
-    if (file) fetched.push(file[1]!);
-  });
-  return fetched;
-}
-
-const htmlLanguage = (page: Page) =>
-  page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
-
 describe.skipIf(!browserAvailable)('the join view in other languages', () => {
   const browser = useBrowser();
   const server = useServer();
 
   it('is in Spanish for a browser asking for es-ES, accessible, refusals said in Spanish', async () => {
     const { page, problems } = await browser.newPage(phone('es-ES'));
-    const fetched = messagesFetched(page);
+    const fetched = messagesFetched(page, 'participant');
     await page.goto(`${server.url}/join`);
     await shown(page, '#join-title', said('es', 'participant.join.title'));
     expect(await htmlLanguage(page)).toEqual({ lang: 'es', dir: 'ltr' });
@@ -64,7 +51,7 @@ describe.skipIf(!browserAvailable)('the join view in other languages', () => {
     const arabicDigits = access_code.replace(/\d/g, (digit) => String.fromCharCode(0x660 + Number(digit)));
 
     const { page, problems } = await browser.newPage(phone('ar-EG'));
-    const fetched = messagesFetched(page);
+    const fetched = messagesFetched(page, 'participant');
     await page.goto(`${server.url}/join`);
     await shown(page, '#join-title', said('ar', 'participant.join.title'));
     expect(await htmlLanguage(page)).toEqual({ lang: 'ar', dir: 'rtl' });
@@ -96,7 +83,7 @@ describe.skipIf(!browserAvailable)('the join view in other languages', () => {
 
   it('switches language from its switcher, and keeps the pick over a reload and over the browser', async () => {
     const { page, problems } = await browser.newPage(phone('es-ES'));
-    const fetched = messagesFetched(page);
+    const fetched = messagesFetched(page, 'participant');
     await page.goto(`${server.url}/join`);
     await shown(page, '#join-title', 'Unirse al taller');
     await page.getByLabel('Código de acceso').fill('12');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { t as said } from '../src/i18n/messages';
-import { browserAvailable, openScreen, shown, useBrowser } from './helpers/browser';
+import { browserAvailable, openScreen, shown, useBrowser, htmlLanguage, messagesFetched } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
 import { sdkUser, sdkWorkshop } from './helpers/sdk';
@@ -14,19 +14,6 @@ import { sdkUser, sdkWorkshop } from './helpers/sdk';
  */
 
 const PROJECTOR = { viewport: { width: 1280, height: 720 }, locale: 'en-US' };
-
-/** The messages files the page fetched, by language. */
-function messagesFetched(page: Page): string[] {
-  const fetched: string[] = [];
-  page.on('request', (request) => {
-    const file = /\/screen\/assets\/messages-(.+)-[A-Z0-9]+\.js$/.exec(request.url());
-    if (file) fetched.push(file[1]!);
-  });
-  return fetched;
-}
-
-const htmlLanguage = (page: Page) =>
-  page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
 
 /**
  * The visible texts not marked ⟦ ⟧ as the pseudo-locale marks its messages: each element's own
@@ -79,7 +66,7 @@ describe.skipIf(!browserAvailable)('the screen in the workshop’s language', ()
     const inWorkshop = { params: { path: { workshop_id: id } } };
     const step = await fay.post('/v1/workshops/{workshop_id}/steps', { ...inWorkshop, body: { name: 'Vote' } });
     const { page, problems } = await browser.newPage(PROJECTOR);
-    const fetched = messagesFetched(page);
+    const fetched = messagesFetched(page, 'screen');
     await openScreen(page, server.url, id, fay.token!);
     // In the lobby: the words of the invitation, a status line, the step line.
     await shown(page, '#step-name', 'L’atelier n’a pas encore commencé');

@@ -103,3 +103,18 @@ export async function timeToShow(
   expect(took).toBeLessThan(limitMs);
   return took;
 }
+
+/** The languages of the messages files `page` fetches from now on for the page `pageName` (`participant`, `screen`). */
+export function messagesFetched(page: Page, pageName: string): string[] {
+  const fetched: string[] = [];
+  const file = new RegExp(`/${pageName}/assets/messages-(.+)-[A-Z0-9]+\\.js$`);
+  page.on('request', (request) => {
+    const language = file.exec(request.url())?.[1];
+    if (language) fetched.push(language);
+  });
+  return fetched;
+}
+
+/** The page's `<html lang dir>`. */
+export const htmlLanguage = (page: Page) =>
+  page.evaluate(() => ({ lang: document.documentElement.lang, dir: document.documentElement.dir }));
