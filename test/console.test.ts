@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -222,7 +223,7 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
     await expectAccessible(page, 'a workshop on a phone');
   });
 
-  it('takes an invitation’s link through creating an account to the workshop, as a participant', async () => {
+  it('takes an invitation’s link through creating an account, on the phone’s clock, to the workshop, as a participant', async () => {
     const fay = await sdkUser(t, 'Fay');
     const { id, inWorkshop } = await sdkWorkshop(fay.api, [], 'Offsite');
     const email = `ivy-${process.pid}-${Date.now()}@example.test`;
@@ -230,7 +231,7 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
       ...inWorkshop,
       body: { emails: email, content: 'Join us on Friday' },
     });
-    const { page, problems } = await browser.newPage(PHONE);
+    const { page, problems } = await browser.newPage({ ...PHONE, timezoneId: 'Pacific/Auckland' });
     await page.goto(await mailedLink(t, email, '/invitations/'));
     await shown(
       page,
@@ -249,6 +250,9 @@ describe.skipIf(!browserAvailable)('the console: signing in and the workshops', 
       ['Fay', 'facilitator'],
       ['Ivy', 'participant'],
     ]);
+    // Her daily mail comes at 07:00 on her own clock.
+    const [ivy] = await t.rows<{ time_zone: string }>(sql`select time_zone from users where email = ${email}`);
+    expect(ivy!.time_zone).toBe('Pacific/Auckland');
     expect(problems.errors).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { ApiError, type User, type WorkshopClient } from 'workshop-sdk';
 import { markInvalid, refusalText } from './forms';
 import { keepToken } from '../shared/participant-token';
+import { deviceTimeZone } from '../shared/time-zone';
 
 /*
  * A guest keeps what they wrote by becoming an account (docs/api.md#guests): `POST /v1/auth/signup` sent
@@ -49,7 +50,7 @@ export function offerAccount(
     status.textContent = '';
     button.disabled = true;
     button.textContent = 'Creating…';
-    api.post('/v1/auth/signup', { body }).then(
+    api.post('/v1/auth/signup', { body: { ...body, time_zone: deviceTimeZone() } }).then(
       ({ token, user }) => {
         keepToken(workshopId, token);
         api.setToken(token);

@@ -4,6 +4,7 @@ import { CODE_DIGITS, codeDigits, codeText } from '../shared/invite';
 import { markInvalid, refusalText } from './forms';
 import { offerLanguages } from './language';
 import { forgetToken, keepToken, keptWorkshops } from '../shared/participant-token';
+import { deviceTimeZone } from '../shared/time-zone';
 
 /*
  * `/join`: a name and the access code (filled from `/join#code=123456789`), or a name alone when
@@ -108,7 +109,7 @@ export function showJoin(api: WorkshopClient, entered: (workshopId: string) => v
     said.joining = true;
     button.textContent = t('participant.join.submitting');
     const by = joinKey !== null ? { join_key: joinKey } : { access_code: digits };
-    api.post('/v1/workshops/join/guest', { body: { ...by, name: person } }).then(
+    api.post('/v1/workshops/join/guest', { body: { ...by, name: person, time_zone: deviceTimeZone() } }).then(
       ({ token, workshop }) => {
         keepToken(workshop.id, token);
         entered(workshop.id);

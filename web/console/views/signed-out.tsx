@@ -9,6 +9,7 @@ import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
 import { providerProblem, signIn, startProviderSignIn } from '../session';
 import { ForgotPasswordForm } from './reset';
+import { deviceTimeZone } from '../../shared/time-zone';
 
 export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
   const mode = useSignal(props.mode);
@@ -119,7 +120,7 @@ function SignUpForm(props: { email: string }) {
   const submit = () =>
     action.run(async () => {
       const { token } = await api.post('/v1/auth/signup', {
-        body: { name: name.value, email: email.value, password: password.value },
+        body: { name: name.value, email: email.value, password: password.value, time_zone: deviceTimeZone() },
       });
       await signIn(token);
     });
