@@ -433,6 +433,17 @@ describe('address change', () => {
     });
   });
 
+  it('moves the account once when its link is sent twice at the same moment', async () => {
+    const user = await createUser(t, 'Hasty');
+    const next = fresh('hasty');
+    expect((await changeAddress(user.token, next)).status).toBe(202);
+    const link = await mailedToken(t, next, NEW_ADDRESS);
+    const confirm = () => t.request('POST', '/v1/auth/confirm', { token: user.token, body: { token: link } });
+    const answers = await Promise.all([confirm(), confirm(), confirm()]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([204, 400, 400]);
+    expect((await me(user.token)).email).toBe(next);
+  });
+
   it('keeps only the latest link working', async () => {
     const user = await createUser(t, 'Undecided');
     const first = fresh('first');

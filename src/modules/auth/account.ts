@@ -148,7 +148,7 @@ export async function moveAddress(tx: Db, userId: string, email: string | null, 
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
-  for (const purpose of ['confirm_email', 'reset_password', 'change_email'] as const)
-    await endUnusedLinks(tx, userId, purpose, at);
+  // Links mailed to the old address stop working (an address change's own: endOtherWaysIn).
+  for (const purpose of ['confirm_email', 'reset_password'] as const) await endUnusedLinks(tx, userId, purpose, at);
   return email;
 }

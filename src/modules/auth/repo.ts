@@ -74,11 +74,6 @@ export async function insertOneTimeToken(
   await tx.insert(oneTimeTokens).values(values);
 }
 
-export async function markTokenUsed(tx: Db, id: string, at: string): Promise<void> {
-  const { oneTimeTokens } = tablesOf(tx);
-  await tx.update(oneTimeTokens).set({ usedAt: at }).where(eq(oneTimeTokens.id, id));
-}
-
 /** Marks the user's address confirmed at `at`, unless it already was; answers the address. */
 export async function confirmAddress(tx: Db, userId: string, at: string): Promise<string | null | undefined> {
   const { users } = tablesOf(tx);

@@ -18,7 +18,6 @@ import {
   deleteAuthToken,
   insertAccount,
   insertOneTimeToken,
-  markTokenUsed,
   oneTimeTokenByHash,
   passwordHashOf,
   upgradeGuestRow,
@@ -31,6 +30,7 @@ import { dummyPasswordHash, hashPassword, hashToken, newToken, verifyPassword } 
 import { issueToken } from './tokens';
 import type { SignupInput } from './schemas';
 import { DEFAULT_TIME_ZONE, localeFromHeader } from '../../domain/languages';
+import { useLink } from './account-repo';
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -139,6 +139,12 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
   deps.bus.emit('session-revoked', { userId: user.id, tokenHash });
 }
 
+function invalidConfirmation() {
+  return new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
+    details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
+  });
+}
+
 /**
  * POST /v1/auth/confirm, with the link of a confirmation or of an address change
  * (docs/api.md#an-accounts-life): the address is its owner's, so the organization seats added by it are now
@@ -153,11 +159,7 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
   const confirmed = await deps.database.transaction(async (tx) => {
     const row = await oneTimeTokenByHash(tx, hashToken(token));
     const proves = row?.purpose === 'confirm_email' || row?.purpose === 'change_email';
-    if (!row || !proves || row.usedAt || row.expiresAt < nowIso()) {
-      throw new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
-        details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
-      });
-    }
+    if (!row || !proves || row.usedAt || row.expiresAt < nowIso()) throw invalidConfirmation();
     if (session && session.user.id !== row.userId) {
       throw new AppError(
         'forbidden',
@@ -168,7 +170,9 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
     // reading whether the address is confirmed: one of the two then sees what the other wrote.
     await lockUser(tx, row.userId);
     const now = nowIso();
-    await markTokenUsed(tx, row.id, now);
+    // Used up under the user's lock, only if still unused: a password change, a reset or another
+    // proof that ended it (or the same link sent twice at once) while this waited wins.
+    if (!(await useLink(tx, row.id, now))) throw invalidConfirmation();
     // An address change's link proves the new address, which becomes the account's.
     const email =
       row.purpose === 'change_email'
