@@ -96,7 +96,7 @@ describe.skipIf(!browserAvailable)('the console: people', () => {
 
     await form.getByLabel('E-mail addresses').fill(`${ann}, ${bob.toUpperCase()}`);
     await form.getByRole('button', { name: 'Send invitations' }).click();
-    await shown(page, '.invite-form .done', `Invitation sent to ${ann}, ${bob}.`);
+    await shown(page, '.invite-form .done', `Invitations sent to ${ann}, ${bob}.`);
     const invitation = (email: string) => page.locator(`.invitation-row[data-email="${email}"]`);
     await shown(page, `.invitation-row[data-email="${ann}"] .state`, 'Waiting for an answer');
     await shown(page, `.invitation-row[data-email="${bob}"] .state`, 'Waiting for an answer');

@@ -3,8 +3,9 @@
  * reload, or a session ended and the page opened again, shows it again: a step's edits
  * (workshop/agenda/drafts.ts), an invitation being written, a criterion, a canvas laid out, a
  * workshop being created… Where storage is refused, it lives as long as the page. Each key names
- * the form and the workshop, organization or account it belongs to, so two never share a draft.
- * Never for passwords or secrets. See docs/pages.md#nothing-typed-is-lost.
+ * the signed-in account, the form and the workshop or organization it belongs to, so two never
+ * share a draft. Never for passwords or secrets, nor addresses that may carry one (a webhook's
+ * URL, a file's link). See docs/pages.md#nothing-typed-is-lost.
  */
 import { batch, effect, signal, type Signal } from '@preact/signals';
 import { useEffect, useMemo } from 'preact/hooks';
@@ -12,8 +13,18 @@ import { useEffect, useMemo } from 'preact/hooks';
 const PREFIX = 'workshop-console-draft:';
 const inMemory = new Map<string, string>();
 
-/** The key of one form's draft: the form's name, then the ids it belongs to (workshop, step…). */
-export const keptKey = (form: string, ...ids: string[]) => `${PREFIX}${[form, ...ids].join(':')}`;
+let owner = '';
+/**
+ * Whose drafts the keys name from now on (session.ts calls it as the signed-in account changes):
+ * another account signed in on this tab finds none of them, and the owner finds them again after
+ * signing in anew.
+ */
+export function draftsOf(userId: string | null): void {
+  owner = userId ?? '';
+}
+
+/** The key of one form's draft: the account, the form's name, then the ids it belongs to (workshop, step…). */
+export const keptKey = (form: string, ...ids: string[]) => `${PREFIX}${[owner, form, ...ids].join(':')}`;
 
 export function keep(key: string, value: unknown): void {
   const text = JSON.stringify(value);
@@ -26,9 +37,10 @@ export function keep(key: string, value: unknown): void {
 }
 
 export function kept<T>(key: string): T | null {
+  // Memory first: it always has the latest, where storage may have refused it (full).
   let text = inMemory.get(key) ?? null;
   try {
-    text = sessionStorage.getItem(key) ?? text;
+    text ??= sessionStorage.getItem(key);
   } catch {
     // Memory only.
   }

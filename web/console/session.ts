@@ -3,10 +3,10 @@
  * new tab or tomorrow's visit stays signed in; signing out revokes it on the server
  * (`POST /v1/auth/logout`) and forgets it here. See docs/pages.md#the-console.
  */
-import { signal } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import { ApiError, type User } from 'workshop-sdk';
 import { api } from './api';
-import { dropAll } from './kept';
+import { draftsOf, dropAll } from './kept';
 import { sessionEnded } from './session-end';
 
 /** Where the token is kept (another tab's sign-in is heard through it, views/sign-in-again.tsx). */
@@ -102,6 +102,8 @@ export function takeProviderSignIn(): void {
 
 /** The signed-in account; null when signed out, undefined until the stored token has been checked. */
 export const me = signal<User | null | undefined>(undefined);
+// The drafts kept for this tab are the signed-in account's (kept.ts).
+effect(() => draftsOf(me.value?.id ?? null));
 
 /** Signs in with a token from signup or login: kept, and the account read. */
 export async function signIn(token: string): Promise<void> {

@@ -14,6 +14,7 @@ import { Field, Problem, onSubmit, useAction } from '../forms';
 import { Link, navigate } from '../router';
 import { forget, signOut } from '../session';
 import { count, inWords } from './calls';
+import { dropAll } from '../kept';
 
 /** What deleting the account would do, as the service previews it. */
 export type DeletionPreview = Awaited<ReturnType<typeof readDeletionPreview>>;
@@ -71,6 +72,7 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
         });
       }
       farewell.value = 'Your account is deleted, and you are signed out everywhere. Thank you for your workshops.';
+      dropAll(); // What this account kept in the tab goes with it.
       forget();
       navigate('/', { replace: true });
     });

@@ -80,12 +80,13 @@ export function Webhooks({ organizationId }: { organizationId: string }) {
 /** Registers an endpoint: its URL, the events it takes (every one, or some), a description. */
 function CreateWebhook(props: { organizationId: string; onCreated: (url: string, secret: string) => Promise<void> }) {
   const form = useKeptForm(keptKey('webhook', props.organizationId), {
-    url: '',
     description: '',
     every: true,
     events: [] as WebhookEvent[],
   });
-  const { url, description, every, events } = form.fields;
+  const { description, every, events } = form.fields;
+  // Not kept: many endpoints' URLs carry their secret.
+  const url = useSignal('');
   const creating = useAction();
   const eventsHint = useId();
   const submit = () =>
@@ -97,6 +98,7 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
         body: { url: url.value.trim(), events: every.value ? ['*'] : events.value, description: description.value },
       });
       form.clear();
+      url.value = '';
       await props.onCreated(made.url, made.secret);
     });
   const toggle = (event: WebhookEvent, on: boolean) =>

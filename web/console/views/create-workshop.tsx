@@ -11,7 +11,6 @@ import { api, InputProblem } from '../api';
 import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
 import { keptKey, useKeptForm } from '../kept';
 import { navigate } from '../router';
-import { me } from '../session';
 
 export type Organization = { id: string; name: string };
 type Mode = 'blank' | 'template' | 'copy' | 'file' | 'url';
@@ -30,15 +29,16 @@ const MODES: Array<[Mode, string]> = [
  * stays as the person leaves it after that.
  */
 export function CreateWorkshop(props: { organizations: Organization[]; workshops: Workshop[] | null }) {
-  const form = useKeptForm(keptKey('new-workshop', me.value?.id ?? ''), {
+  const form = useKeptForm(keptKey('new-workshop'), {
     mode: 'blank' as Mode,
     title: '',
     description: '',
     owner: '',
     source: '',
-    url: '',
   });
-  const { mode, title, description, owner, source, url } = form.fields;
+  const { mode, title, description, owner, source } = form.fields;
+  // Not kept: a file's link may carry its access in it.
+  const url = useSignal('');
   const template = useSignal('');
   /**
    * Open or closed as the person last left it; until they touch it, open when a draft came back
@@ -67,6 +67,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
     action.run(async () => {
       const created = await createIn(mode.value);
       form.clear();
+      url.value = '';
       navigate(`/workshops/${encodeURIComponent(created.id)}?tab=agenda`);
     });
   const createIn = async (how: Mode): Promise<Workshop> => {

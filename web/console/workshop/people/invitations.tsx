@@ -109,13 +109,16 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
       emails.value = '';
       form.forget();
       const to = made.map((invitation) => invitation.email).join(', ');
-      // One whole sentence for each case, by the role asked.
-      sent.value =
-        role.value === 'participant'
-          ? `Invitation sent to ${to}.`
-          : made.length === 1
-            ? `Invitation sent to ${to}, as a co-facilitator.`
-            : `Invitations sent to ${to}, as co-facilitators.`;
+      // One whole sentence for each case, by the role the service gave (the choice may have moved since).
+      const asFacilitators = made[0]?.role === 'facilitator';
+      const many = made.length > 1;
+      sent.value = asFacilitators
+        ? many
+          ? `Invitations sent to ${to}, as co-facilitators.`
+          : `Invitation sent to ${to}, as a co-facilitator.`
+        : many
+          ? `Invitations sent to ${to}.`
+          : `Invitation sent to ${to}.`;
       await props.onSent();
     });
   const invalid = (member: string) => action.field.value === member || undefined;
