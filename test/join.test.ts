@@ -38,6 +38,13 @@ describe('POST /v1/workshops/join', () => {
     expect((await t.request('GET', `/v1/workshops/${w.id}`, { token: cat.token })).status).toBe(200);
   });
 
+  it('takes a code typed in Arabic-Indic or Persian digits, as an Arabic phone keyboard types it, from any client', async () => {
+    const w = await seedWorkshop(t, ada, { title: 'Majlis', accessCode: '246813579' });
+    expect((await join(t, bob, '٢٤٦-٨١٣-٥٧٩')).status).toBe(200);
+    expect((await join(t, cat, '۲۴۶ ۸۱۳ ۵۷۹')).status).toBe(200);
+    expect((await t.request('GET', `/v1/workshops/${w.id}`, { token: cat.token })).status).toBe(200);
+  });
+
   it('is idempotent for members', async () => {
     const w = await seedWorkshop(t, ada, { accessCode: '222333444' });
     await seedMember(t, w.id, bob, 'facilitator');

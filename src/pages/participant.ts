@@ -1,9 +1,7 @@
 import { appMessages, t } from '../i18n/messages';
 import type { PageAssets } from './build';
 import { attribute, htmlText, pageDocument, PRIVACY_NOTICES } from './html';
-
-/** How many digits an access code has (`123-456-789`). */
-const CODE_DIGITS = 9;
+import { ACCESS_CODE_DIGITS } from '../domain/access-codes';
 
 /**
  * The language switcher's choices: each catalog's language in its own words, the page's chosen.
@@ -49,7 +47,7 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <div id="code-field">
           <label for="code" id="code-label">${htmlText(t(lang, 'participant.join.code_label'))}</label>
           <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" dir="ltr" aria-describedby="code-hint" required />
-          <p id="code-hint" class="hint">${htmlText(t(lang, 'participant.join.code_hint', { digits: CODE_DIGITS }))}</p>
+          <p id="code-hint" class="hint">${htmlText(t(lang, 'participant.join.code_hint', { digits: ACCESS_CODE_DIGITS }))}</p>
         </div>
         <label for="name" id="name-label">${htmlText(t(lang, 'participant.join.name_label'))}</label>
         <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" dir="auto" aria-describedby="name-hint" required />

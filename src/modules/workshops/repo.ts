@@ -8,6 +8,7 @@ import { invalid } from '../../http/errors';
 import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
+import { ACCESS_CODE_DIGITS } from '../../domain/access-codes';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
@@ -26,14 +27,13 @@ async function accessCodeTaken(db: Db, code: string): Promise<boolean> {
 }
 
 /**
- * Nine random digits no running workshop holds now. What another transaction, uncommitted, is
- * giving a workshop is not seen here: writers of a code go through `insertWorkshop` and
- * `reopenWorkshop`, which let the unique index of running codes decide and draw again.
+ * Random digits no running workshop holds now. Another transaction's uncommitted code is not seen
+ * here: `insertWorkshop` and `reopenWorkshop` let the unique index of running codes decide.
  */
 async function newAccessCode(db: Db): Promise<string> {
   for (;;) {
     // Through the module's object, which a test may spy on (test/store-rules.test.ts).
-    const code = String(crypto.randomInt(0, 1_000_000_000)).padStart(9, '0');
+    const code = String(crypto.randomInt(0, 10 ** ACCESS_CODE_DIGITS)).padStart(ACCESS_CODE_DIGITS, '0');
     if (!(await accessCodeTaken(db, code))) return code;
   }
 }

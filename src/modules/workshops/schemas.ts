@@ -10,6 +10,7 @@ import {
 import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
 import { ViewInput } from '../../domain/view';
 import { LanguageInput, TimeZoneInput } from '../../domain/languages';
+import { ACCESS_CODE_DIGITS, typedAccessCode } from '../../domain/access-codes';
 
 /** The settings a workshop is created with and that an update may change. */
 const settingsEntries = {
@@ -82,8 +83,11 @@ const JOIN_BY = {
     v.pipe(
       v.string(),
       v.maxLength(64),
-      v.transform((s) => s.replace(/[\s-]+/g, '')),
-      v.regex(/^\d{9}$/, 'An access code has 9 digits (dashes and spaces are ignored).'),
+      v.transform(typedAccessCode),
+      v.regex(
+        new RegExp(`^[0-9]{${ACCESS_CODE_DIGITS}}$`),
+        `An access code has ${ACCESS_CODE_DIGITS} digits (dashes and spaces are ignored).`,
+      ),
     ),
   ),
   join_key: v.optional(v.pipe(v.string(), v.minLength(1, 'A join key is not empty.'), v.maxLength(256))),
