@@ -37,6 +37,8 @@ export interface Messages {
   /** The best language for an `Accept-Language` header, or undefined when none of its languages has a catalog. */
   negotiate(header: string | undefined): string | undefined;
   meta(lang: string): LanguageMeta;
+  /** The locale `Intl` formats `lang`'s numbers and dates with: its catalog's `intl`, else its tag; English without a catalog. */
+  intlLocale(lang: string): string;
   compiled(lang: string, id: string): CompiledMessage;
   format(lang: string, id: string, values?: Record<string, unknown>): string;
 }
@@ -67,6 +69,8 @@ export function createMessages(dir: string): Messages {
   const meta = (lang: string): LanguageMeta =>
     lang === PSEUDO_LANGUAGE ? { name: 'Pseudo (en-XA)', dir: 'ltr', intl: 'en' } : (catalogs.get(lang) ?? source).meta;
 
+  const intlLocale = (lang: string) => meta(known(lang)).intl ?? known(lang);
+
   function compiled(lang: string, id: string): CompiledMessage {
     const language = known(lang);
     const key = `${language}\u0000${id}`;
@@ -93,6 +97,7 @@ export function createMessages(dir: string): Messages {
       return found;
     },
     meta,
+    intlLocale,
     compiled,
     format(lang, id, values) {
       const key = `${known(lang)}\u0000${id}`;
@@ -100,8 +105,7 @@ export function createMessages(dir: string): Messages {
       if (formatter === undefined) {
         const message = compiled(lang, id);
         const language = known(lang);
-        formatter =
-          typeof message === 'string' ? message : new IntlMessageFormat(message, meta(language).intl ?? language);
+        formatter = typeof message === 'string' ? message : new IntlMessageFormat(message, intlLocale(language));
         formatters.set(key, formatter);
       }
       return typeof formatter === 'string' ? formatter : String(formatter.format(values as FormatValues));

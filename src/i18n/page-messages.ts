@@ -23,11 +23,10 @@ export function pageLanguages(messages: Messages): string[] {
 
 export function pageMessages(messages: Messages, tag: string, namespaces: readonly string[]): PageMessages {
   const ids = messages.ids.filter((id) => namespaces.some((namespace) => id.startsWith(`${namespace}.`)));
-  const { dir, intl } = messages.meta(tag);
   return {
     tag,
-    dir,
-    intl: intl ?? tag,
+    dir: messages.meta(tag).dir,
+    intl: messages.intlLocale(tag),
     messages: Object.fromEntries(ids.map((id) => [id, messages.compiled(tag, id)])),
   };
 }

@@ -1,5 +1,6 @@
 import { SOURCE_LANGUAGE } from '../../i18n/catalog';
 import { appMessages } from '../../i18n/messages';
+import { isLanguage } from '../../domain/languages';
 
 /*
  * Which language a mail is written in (docs/i18n.md#which-language): its reader's locale when the
@@ -8,8 +9,7 @@ import { appMessages } from '../../i18n/messages';
 
 /** The first of `choices` the catalogs speak (a person's locale, then a workshop's language), else English. */
 export function mailLanguage(...choices: (string | null | undefined)[]): string {
-  const { languages } = appMessages();
-  return choices.find((tag): tag is string => !!tag && languages.includes(tag)) ?? SOURCE_LANGUAGE;
+  return choices.find((tag): tag is string => !!tag && isLanguage(tag)) ?? SOURCE_LANGUAGE;
 }
 
 /**
@@ -18,7 +18,7 @@ export function mailLanguage(...choices: (string | null | undefined)[]): string 
  * runtime's ICU no longer knows falls back to UTC, named.
  */
 export function mailDateTime(lang: string, timeZone: string, at: Date | string, withZone = false): string {
-  const locale = appMessages().meta(lang).intl ?? lang;
+  const locale = appMessages().intlLocale(lang);
   const options: Intl.DateTimeFormatOptions = {
     weekday: 'long',
     day: 'numeric',

@@ -16,11 +16,8 @@ export function readsRightToLeft(text: string): boolean {
   return letter !== undefined && RIGHT_TO_LEFT_LETTER.test(letter);
 }
 
-/** The locale `Intl` formats `lang` with: its catalog's `intl`, English for a language without a catalog. */
-export function intlLocale(lang: string): string {
-  const messages = appMessages();
-  return messages.meta(lang).intl ?? (messages.languages.includes(lang) ? lang : 'en');
-}
+/** The locale `Intl` formats `lang` with (`Messages.intlLocale`). */
+export const intlLocale = (lang: string): string => appMessages().intlLocale(lang);
 
 const formatters = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
 
