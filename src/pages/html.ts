@@ -1,11 +1,5 @@
 import type { PageAssets, PageName } from './build';
-
-/** A value for a double-quoted HTML attribute. */
-export function attribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-/** Text as an element's content: the same escapes serve. */
-export const htmlText = attribute;
+import { escapeHtml } from '../lib/html-escape';
 
 export interface PageDocument {
   page: PageName;
@@ -30,19 +24,19 @@ export interface PageDocument {
  */
 export function pageDocument({ page, assets, title, meta = {}, body, language }: PageDocument): string {
   const metas = Object.entries(meta).map(
-    ([name, content]) => `\n    <meta name="${attribute(name)}" content="${attribute(content)}" />`,
+    ([name, content]) => `\n    <meta name="${escapeHtml(name)}" content="${escapeHtml(content)}" />`,
   );
   const { tag, dir } = language ?? { tag: 'en', dir: 'ltr' };
   const preload = language?.messages
-    ? `\n    <link rel="modulepreload" href="/${page}/assets/${attribute(language.messages)}" />`
+    ? `\n    <link rel="modulepreload" href="/${page}/assets/${escapeHtml(language.messages)}" />`
     : '';
   return `<!doctype html>
-<html lang="${attribute(tag)}" dir="${dir}">
+<html lang="${escapeHtml(tag)}" dir="${dir}">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="referrer" content="no-referrer" />${metas.join('')}
-    <title>${attribute(title)}</title>
+    <title>${escapeHtml(title)}</title>
     <link rel="stylesheet" href="/${page}/assets/${assets.stylesheet}" />${preload}
     <script type="module" src="/${page}/assets/${assets.script}"></script>
   </head>

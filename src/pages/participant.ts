@@ -1,7 +1,8 @@
 import { appMessages, t } from '../i18n/messages';
 import type { PageAssets } from './build';
-import { attribute, htmlText, pageDocument, PRIVACY_NOTICES } from './html';
+import { pageDocument, PRIVACY_NOTICES } from './html';
 import { ACCESS_CODE_DIGITS } from '../domain/access-codes';
+import { escapeHtml } from '../lib/html-escape';
 
 /**
  * The language switcher's choices: each catalog's language in its own words, the page's chosen.
@@ -12,7 +13,7 @@ function languageOptions(lang: string): string {
   return catalogs.languages
     .map((tag) => {
       const selected = tag === lang ? ' selected' : '';
-      return `<option value="${attribute(tag)}" lang="${attribute(tag)}"${selected}>${htmlText(catalogs.meta(tag).name)}</option>`;
+      return `<option value="${escapeHtml(tag)}" lang="${escapeHtml(tag)}"${selected}>${escapeHtml(catalogs.meta(tag).name)}</option>`;
     })
     .join('');
 }
@@ -34,25 +35,25 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
     <p id="connection" class="connection" role="status" hidden></p>
     <main id="join" class="join" hidden>
       <div class="language-switch">
-        <label for="language">${htmlText(t(lang, 'participant.language'))}</label>
+        <label for="language">${escapeHtml(t(lang, 'participant.language'))}</label>
         <select id="language">${languageOptions(lang)}</select>
       </div>
-      <h1 id="join-title">${htmlText(t(lang, 'participant.join.title'))}</h1>
+      <h1 id="join-title">${escapeHtml(t(lang, 'participant.join.title'))}</h1>
       <p id="join-notice" class="join-notice" role="status"></p>
       <section id="kept" class="kept" aria-labelledby="kept-title" hidden>
-        <h2 id="kept-title">${htmlText(t(lang, 'participant.join.kept_title'))}</h2>
+        <h2 id="kept-title">${escapeHtml(t(lang, 'participant.join.kept_title'))}</h2>
         <ul id="kept-list" class="kept-list"></ul>
       </section>
       <form id="join-form" class="join-form" novalidate>
         <div id="code-field">
-          <label for="code" id="code-label">${htmlText(t(lang, 'participant.join.code_label'))}</label>
+          <label for="code" id="code-label">${escapeHtml(t(lang, 'participant.join.code_label'))}</label>
           <input id="code" name="code" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" maxlength="20" dir="ltr" aria-describedby="code-hint" required />
-          <p id="code-hint" class="hint">${htmlText(t(lang, 'participant.join.code_hint', { digits: ACCESS_CODE_DIGITS }))}</p>
+          <p id="code-hint" class="hint">${escapeHtml(t(lang, 'participant.join.code_hint', { digits: ACCESS_CODE_DIGITS }))}</p>
         </div>
-        <label for="name" id="name-label">${htmlText(t(lang, 'participant.join.name_label'))}</label>
+        <label for="name" id="name-label">${escapeHtml(t(lang, 'participant.join.name_label'))}</label>
         <input id="name" name="name" type="text" autocomplete="nickname" maxlength="60" dir="auto" aria-describedby="name-hint" required />
-        <p id="name-hint" class="hint">${htmlText(t(lang, 'participant.join.name_hint'))}</p>
-        <button id="join-button" type="submit" class="primary">${htmlText(t(lang, 'participant.join.submit'))}</button>
+        <p id="name-hint" class="hint">${escapeHtml(t(lang, 'participant.join.name_hint'))}</p>
+        <button id="join-button" type="submit" class="primary">${escapeHtml(t(lang, 'participant.join.submit'))}</button>
         <p id="join-status" class="failed" role="alert"></p>
       </form>
     </main>
@@ -127,7 +128,7 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <button id="leave" type="button" class="quiet">Leave</button>
       </footer>
     </div>
-    <p id="notice" class="notice" role="status">${htmlText(t(lang, 'participant.frame.loading'))}</p>
+    <p id="notice" class="notice" role="status">${escapeHtml(t(lang, 'participant.frame.loading'))}</p>
     <p id="announce" class="visually-hidden" aria-live="polite"></p>
   </body>`,
   });

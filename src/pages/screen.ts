@@ -1,6 +1,7 @@
 import { appMessages, t, type MessageId, type MessageValues } from '../i18n/messages';
 import type { PageAssets } from './build';
-import { htmlText, pageDocument } from './html';
+import { pageDocument } from './html';
+import { escapeHtml } from '../lib/html-escape';
 
 /** The ids of messages without placeholders. */
 type PlainMessageId = { [I in MessageId]: MessageValues[I] extends undefined ? I : never }[MessageId];
@@ -21,7 +22,7 @@ export function screenPage(
   publicUrl: string,
   lang: string,
 ): string {
-  const say = (id: PlainMessageId) => htmlText(t(lang, id));
+  const say = (id: PlainMessageId) => escapeHtml(t(lang, id));
   return pageDocument({
     page: 'screen',
     assets,

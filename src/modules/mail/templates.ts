@@ -1,4 +1,5 @@
 import { dir, t } from '../../i18n/messages';
+import { escapeHtml } from '../../lib/html-escape';
 
 /** What a mail says: the same words make its text and its HTML. */
 export interface MailContent {
@@ -38,11 +39,3 @@ export function renderMail(lang: string, content: MailContent): { text: string; 
   return { text: `${text}\n`, html };
 }
 
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
