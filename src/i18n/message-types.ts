@@ -20,6 +20,7 @@ export interface MessageValues {
   'error.sso_required': undefined;
   'error.unstorable_text': undefined;
   'error.unsupported_media_type': undefined;
+  'export.attribution': { when: string | number; who: string | number };
   'export.column.added': undefined;
   'export.column.aside': undefined;
   'export.column.author': undefined;
@@ -93,6 +94,7 @@ export interface MessageValues {
   'export.idea.total_score': { score: string | number };
   'export.idea.total_score_label': undefined;
   'export.idea.votes': { count: number; negative: string | number; positive: string | number };
+  'export.instant_utc': { when: string | number };
   'export.note.canvas_grid': { cols: string | number; rows: string | number };
   'export.note.canvas_intro': { cols: string | number; rows: string | number; zones: number };
   'export.note.cards_not_placed': { count: number };

@@ -1,4 +1,4 @@
-import { appMessages } from '../../../i18n/messages';
+import { appMessages, t } from '../../../i18n/messages';
 
 /*
  * Wording and number formats shared by the report formats, in the workshop's language
@@ -45,22 +45,19 @@ export function formatNumber(lang: string, value: number): string {
 /** The UTC minute an ISO instant names, `2026-11-20 09:03 UTC` in English: the same for every reader. */
 export function formatInstant(lang: string, iso: string): string {
   const locale = intlLocale(lang);
-  if (locale === 'en') return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-  return (
-    cached(`instant ${locale}`, () =>
-      Intl.DateTimeFormat(locale, {
-        dateStyle: 'short',
-        timeStyle: 'short',
-        hourCycle: 'h23',
-        timeZone: 'UTC',
-      }),
-    ).format(new Date(iso)) + ' UTC'
-  );
+  const when =
+    locale === 'en'
+      ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}`
+      : cached(`instant ${locale}`, () =>
+          Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short', hourCycle: 'h23', timeZone: 'UTC' }),
+        ).format(new Date(iso));
+  return t(lang, 'export.instant_utc', { when });
 }
 
 /** Who wrote a comment or item and when, `Ada, 2026-11-20 09:03 UTC`; only when, for an author the export may not name. */
 export function attribution(lang: string, user: string | null, iso: string): string {
-  return user ? `${user}, ${formatInstant(lang, iso)}` : formatInstant(lang, iso);
+  const when = formatInstant(lang, iso);
+  return user ? t(lang, 'export.attribution', { who: user, when }) : when;
 }
 
 /** A day, `23 November 2026` in English. */
