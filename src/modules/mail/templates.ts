@@ -38,4 +38,3 @@ export function renderMail(lang: string, content: MailContent): { text: string; 
   ].join('\n');
   return { text: `${text}\n`, html };
 }
-
