@@ -161,7 +161,9 @@ describe.skipIf(!browserAvailable)('the console: a large board', () => {
     await page.getByRole('button', { name: 'Theme 25 (19)', exact: true }).click();
     expect(await focusedName(page)).toBe('Pick up cluster Theme 25');
     await expect.poll(() => clusterColumn(page, 'Theme 25').isVisible()).toBe(true);
-    await expectAccessible(page, 'a board of 500 cards');
+    // The toolbars, the jump list, the first two clusters and the one focused (the last) checked:
+    // the 22 between are the same markup, and took axe 8 of the test's 13 s.
+    await expectAccessible(page, 'a board of 500 cards', { except: '.clusters > li:nth-child(n+3):not(:last-child)' });
 
     // A card moved by keys from there.
     await page.keyboard.press('ArrowDown');
