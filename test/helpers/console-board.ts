@@ -1,6 +1,6 @@
 import type { BrowserContextOptions, Locator, Page } from 'playwright-core';
 import type { TestBrowser } from './browser';
-import { LAPTOP } from './console';
+import { LAPTOP, openConsoleWithToken } from './console';
 import { sdkUser, sdkWorkshop } from './sdk';
 import type { TestServer } from './server';
 
@@ -45,9 +45,7 @@ export async function openBoard(
   const opened = await browser.newPage(options);
   const { page } = opened;
   page.setDefaultTimeout(8000);
-  await page.goto(`${t.url}/signup`);
-  await page.evaluate((token) => localStorage.setItem('workshop-console-token', token), s.fay.api.token!);
-  await page.goto(`${t.url}/workshops/${s.id}?tab=board`);
+  await openConsoleWithToken(page, t.url, s.fay.api.token!, `/workshops/${s.id}?tab=board`);
   await page.getByRole('heading', { level: 1, name: 'Retro' }).waitFor();
   await page.locator('.clusters').waitFor();
   return opened;
