@@ -4,17 +4,24 @@
  * happen: there is no event to await for an absence, so the test gives it a short, named window.
  */
 
-/** Polls `check` (sync or async) until it holds; throws `timed out waiting for <what>` after `timeoutMs`. */
+/**
+ * Polls `check` (sync or async) until it holds; throws `timed out waiting for <what>` after `timeoutMs`.
+ * It looks every 10 ms at first, then less often, up to every 100 ms: most waits end within a few
+ * looks, and a long one (a page's text, a read over HTTP) no longer costs the machine a request or
+ * a browser round trip every 10 ms while it waits for the server and the browser to get there.
+ */
 export async function until(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 5_000,
-  everyMs = 10,
+  firstEveryMs = 10,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let everyMs = firstEveryMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${timeoutMs} ms)`);
     await new Promise((resolve) => setTimeout(resolve, everyMs));
+    everyMs = Math.max(everyMs, Math.min(everyMs * 1.5, 100));
   }
 }
 
