@@ -2,6 +2,14 @@
 
 /** Every message of the catalogs by id, with the values its placeholders take (`undefined`: none). */
 export interface MessageValues {
+  'console.account.language.hint': undefined;
+  'console.account.language.label': undefined;
+  'console.account.language.offline': undefined;
+  'console.account.language.saved': undefined;
+  'console.account.language.title': undefined;
+  'console.loading': undefined;
+  'console.noscript': undefined;
+  'console.title': undefined;
   'error.auth_required': undefined;
   'error.body_not_json': undefined;
   'error.database_unavailable': undefined;

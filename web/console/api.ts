@@ -3,10 +3,15 @@
  * facilitator's (session.ts sets it); every view calls the service through this client.
  */
 import { ApiError, createClient } from 'workshop-sdk';
+import { pageLanguage } from '../shared/i18n';
 import { sessionEnded, watchingFetch } from './session-end';
 
-/** Each call's 401 is noticed (session-end.ts): the console asks for the password at once. */
-export const api = createClient({ baseUrl: location.origin, fetch: watchingFetch });
+/**
+ * Each call's 401 is noticed (session-end.ts): the console asks for the password at once. The
+ * service's refusals come in the console's language, and an account made here takes it
+ * (docs/i18n.md#which-language).
+ */
+export const api = createClient({ baseUrl: location.origin, fetch: watchingFetch, acceptLanguage: pageLanguage });
 
 /** The service's public address, handed over by the server in a `<meta>` (no inline script is allowed). */
 export const PUBLIC_URL =

@@ -7,6 +7,7 @@
 import { render, type ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { signOut, loadMe, me, takeProviderSignIn } from './session';
+import { startLanguage, t } from './i18n';
 import { location$, Link } from './router';
 import { farewell } from './account/deletion';
 import { AccountSettings } from './views/account';
@@ -52,7 +53,7 @@ function Console() {
   if (view === 'confirm') return <Frame>{<Confirm token={query.get('token') ?? ''} />}</Frame>;
   // The password reset mail's link: it signs the tab in, whoever was signed in before (views/reset.tsx).
   if (view === 'reset') return <Frame>{<ResetPassword token={query.get('token') ?? ''} />}</Frame>;
-  if (account === undefined) return <p role="status">Loading…</p>;
+  if (account === undefined) return <p role="status">{t('console.loading')}</p>;
   if (account === null) {
     const reason =
       view === 'invitation'
@@ -124,9 +125,12 @@ function Frame(props: { children: ComponentChildren }) {
 }
 
 const root = document.getElementById('console')!;
-root.replaceChildren();
 takeProviderSignIn();
-render(<Console />, root);
+// Nothing is drawn before its words are there: the server's "Loading…" stays until then.
+void startLanguage().then(() => {
+  root.replaceChildren();
+  render(<Console />, root);
+});
 loadMe().catch(() => {
   // The server cannot be reached: signed out for now; signing in says why it fails.
   me.value = null;

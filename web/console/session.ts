@@ -6,6 +6,7 @@
 import { effect, signal } from '@preact/signals';
 import { ApiError, type User } from 'workshop-sdk';
 import { api } from './api';
+import { followLocale } from './i18n';
 import { draftsOf, dropAll } from './kept';
 import { sessionEnded } from './session-end';
 
@@ -126,6 +127,8 @@ export async function loadMe(): Promise<void> {
   const read = ++reads;
   try {
     const account = await api.get('/v1/user/me');
+    // The account's views come in its language, never first in another (docs/i18n.md#which-language).
+    await followLocale(account.locale);
     if (read === reads) me.value = account;
   } catch (err) {
     if (read !== reads) return;

@@ -12,6 +12,7 @@ import { ConfirmButton, Problem, useAction } from '../forms';
 import { Link } from '../router';
 import { me } from '../session';
 import { CreateWorkshop, type Organization } from './create-workshop';
+import { dayOf } from '../dates';
 
 type Role = '' | 'facilitator' | 'attendee';
 type State = '' | 'running' | 'archived';
@@ -132,7 +133,7 @@ export function Home() {
                   </Link>
                   <span class="meta">
                     {workshop.owner.name} · {workshop.state === 'archived' ? 'archived' : 'running'} · created{' '}
-                    {new Date(workshop.created_at).toLocaleDateString()}
+                    {dayOf(workshop.created_at)}
                   </span>
                 </div>
                 <div class="row-actions">
