@@ -57,13 +57,13 @@ function Console() {
   if (account === null) {
     const reason =
       view === 'invitation'
-        ? 'Sign in or create an account to accept the invitation.'
+        ? t('console.signed_out.reason.invitation')
         : view === 'workshop'
-          ? 'Sign in to open the workshop, or join it with its code.'
+          ? t('console.signed_out.reason.workshop')
           : view === 'organization'
-            ? 'Sign in to open the organization’s settings.'
+            ? t('console.signed_out.reason.organization')
             : view === 'account'
-              ? 'Sign in to open your account’s settings.'
+              ? t('console.signed_out.reason.account')
               : farewell.value || undefined;
     return (
       <Frame>
@@ -103,16 +103,16 @@ function Frame(props: { children: ComponentChildren }) {
     <>
       <header class="bar">
         <Link href="/" class="home-link">
-          Workshops
+          {t('console.title')}
         </Link>
         {account && (
           <span class="account">
             <Link href="/account" class="account-link">
               <span class="who">{account.name}</span>
-              <span class="visually-hidden"> (your account)</span>
+              <span class="visually-hidden"> {t('console.bar.your_account')}</span>
             </Link>
             <button type="button" class="quiet" onClick={() => void signOut()}>
-              Sign out
+              {t('console.sign_out')}
             </button>
           </span>
         )}

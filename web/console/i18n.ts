@@ -30,7 +30,7 @@ export function startLanguage(): Promise<boolean> {
     } catch {
       // Without its messages the page shows their ids: visible, and no worse than not starting.
     }
-    language.value = pageLanguage();
+    shown();
     return true;
   });
   return switching;
@@ -49,10 +49,16 @@ export function followLocale(locale: string): Promise<boolean> {
     } catch {
       return false;
     }
-    language.value = pageLanguage();
+    shown();
     return true;
   });
   return switching;
+}
+
+/** The language now loaded becomes the one views are drawn in; the tab's title says it too. */
+function shown(): void {
+  document.title = say('console.title');
+  language.value = pageLanguage();
 }
 
 /** The languages an account may choose, each in its own words (the page's `languages` meta). */
