@@ -80,6 +80,15 @@ export interface MessageValues {
   'console.loading': undefined;
   'console.noscript': undefined;
   'console.password_hint': { count: number };
+  'console.problem.session_ended': undefined;
+  'console.problem.unreachable': undefined;
+  'console.provider_problem.account_exists': undefined;
+  'console.provider_problem.denied': undefined;
+  'console.provider_problem.expired': undefined;
+  'console.provider_problem.failed': undefined;
+  'console.provider_problem.no_email': undefined;
+  'console.provider_problem.state': undefined;
+  'console.provider_problem.storage': undefined;
   'console.reset.again': undefined;
   'console.reset.ask.back': undefined;
   'console.reset.ask.intro': undefined;

@@ -4,6 +4,7 @@
  */
 import { ApiError, createClient } from 'workshop-sdk';
 import { pageLanguage } from '../shared/i18n';
+import { t } from './i18n';
 import { sessionEnded, watchingFetch } from './session-end';
 
 /**
@@ -59,8 +60,7 @@ function fieldWords(path: string): string {
 export function problemText(err: unknown): string {
   if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
-    if (err.code === 'unauthenticated' && sessionEnded.value)
-      return 'Your session has ended: sign in again, and what you typed is kept.';
+    if (err.code === 'unauthenticated' && sessionEnded.value) return t('console.problem.session_ended');
     if (err.details.length === 0) return err.message;
     const said = new Set<string>();
     for (const { path, message } of err.details) {
@@ -72,7 +72,7 @@ export function problemText(err: unknown): string {
     }
     return [...said].join(' ');
   }
-  return 'The server cannot be reached; try again in a moment.';
+  return t('console.problem.unreachable');
 }
 
 /** The field a refusal names (`details[0].path`), to mark that input. */

@@ -24,7 +24,7 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
       )}
       {providerProblem.value && (
         <p class="problem notice" role="alert">
-          {providerProblem.value}
+          {t(providerProblem.value)}
         </p>
       )}
       <ProviderSignIn />
