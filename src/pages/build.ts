@@ -28,7 +28,11 @@ export const MANIFEST = 'manifest.json';
 
 /** The pages served from browser bundles: the facilitator console, the live screen and the participant page. */
 export const PAGES: Record<'console' | 'screen' | 'participant', PageSources> = {
-  console: { script: join(WEB, 'console', 'app.tsx'), stylesheet: join(WEB, 'console', 'console.css') },
+  console: {
+    script: join(WEB, 'console', 'app.tsx'),
+    stylesheet: join(WEB, 'console', 'console.css'),
+    messages: ['common', 'console'],
+  },
   screen: {
     script: join(WEB, 'screen', 'app.ts'),
     stylesheet: join(WEB, 'screen', 'screen.css'),

@@ -46,7 +46,7 @@ export interface PageRoutesOptions {
 /**
  * The browser pages, built from the client SDK's public entry points and served by the same code:
  * `GET /`, `GET /workshops/<workshop_id>` and `GET /organizations/<organization_id>`, the
- * facilitator console (also at `/account` and at the addresses the mails link to: `/confirm`,
+ * facilitator console (in the request's language, then the account's; also at `/account` and at the addresses the mails link to: `/confirm`,
  * `/reset`, `/signup`, `/invitations/<token>`); `GET /screen/<workshop_id>`, the live workshop screen (in the workshop's language once open); `GET /join` and `GET /w/<workshop_id>`,
  * the participant page (in the request's language); `GET /<page>/assets/<file>`, each page's script,
  * stylesheet and messages files;
@@ -65,6 +65,11 @@ export function browserPageRoutes(options: PageRoutesOptions) {
   /** The participant page in the request's language (docs/i18n.md#which-language). */
   const participant = async (c: Context<AppEnv>) =>
     html(c, participantPage(await pageAssets('participant'), requestLanguage(c)), { Vary: 'Accept-Language' });
+  /** The console in the request's language, until the script moves to the account's (docs/i18n.md#which-language). */
+  const consoleAt = async (c: Context<AppEnv>) =>
+    html(c, consolePage(await pageAssets('console'), options.publicUrl, requestLanguage(c)), {
+      Vary: 'Accept-Language',
+    });
   /** An address whose workshop id cannot be one: the not-found page, before any page script loads. */
   const noWorkshopAt = (c: Context<AppEnv>) => !WORKSHOP_ID.test(c.req.param('workshop_id') ?? '');
 
@@ -94,14 +99,14 @@ export function browserPageRoutes(options: PageRoutesOptions) {
     })
     .get('/workshops/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);
-      return html(c, consolePage(await pageAssets('console'), options.publicUrl));
+      return consoleAt(c);
     })
     .get('/organizations/:organization_id', async (c) => {
       // Organization ids are made as workshop ids are.
       if (!WORKSHOP_ID.test(c.req.param('organization_id'))) return notFoundPage(c);
-      return html(c, consolePage(await pageAssets('console'), options.publicUrl));
+      return consoleAt(c);
     })
-    .on('GET', [...CONSOLE_PATHS], async (c) => html(c, consolePage(await pageAssets('console'), options.publicUrl)))
+    .on('GET', [...CONSOLE_PATHS], consoleAt)
     .get('/join', participant)
     .get('/w/:workshop_id', async (c) => {
       if (noWorkshopAt(c)) return notFoundPage(c);

@@ -8,6 +8,7 @@ import { useId } from 'preact/hooks';
 import type { paths } from 'workshop-sdk';
 import { InputProblem } from './api';
 import { Field, onSubmit, SubmitRow, useAction } from './forms';
+import { dayOf, momentOf } from './dates';
 
 type Ok<T> = T extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 /** A token as both pages list it; an organization's also names its maker. */
@@ -33,7 +34,7 @@ export const SCOPES = [
 ] as const satisfies ReadonlyArray<readonly [Scope, string]>;
 export type AllScopesListed = None<Exclude<Scope, (typeof SCOPES)[number][0]>>;
 
-const day = (iso: string) => <time dateTime={iso}>{new Date(iso).toLocaleDateString()}</time>;
+const day = (iso: string) => <time dateTime={iso}>{dayOf(iso)}</time>;
 
 /** A token's maker (when given), scopes, and when it was made, expires and was last used. */
 export function TokenFacts(props: { token: ApiToken; maker?: string }) {
@@ -61,11 +62,7 @@ export function TokenFacts(props: { token: ApiToken; maker?: string }) {
       <div>
         <dt>Last used</dt>
         <dd class="token-used">
-          {token.last_used_at ? (
-            <time dateTime={token.last_used_at}>{new Date(token.last_used_at).toLocaleString()}</time>
-          ) : (
-            'Never'
-          )}
+          {token.last_used_at ? <time dateTime={token.last_used_at}>{momentOf(token.last_used_at)}</time> : 'Never'}
         </dd>
       </div>
     </dl>

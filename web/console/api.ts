@@ -3,10 +3,16 @@
  * facilitator's (session.ts sets it); every view calls the service through this client.
  */
 import { ApiError, createClient } from 'workshop-sdk';
+import { pageLanguage } from '../shared/i18n';
+import { t } from './i18n';
 import { sessionEnded, watchingFetch } from './session-end';
 
-/** Each call's 401 is noticed (session-end.ts): the console asks for the password at once. */
-export const api = createClient({ baseUrl: location.origin, fetch: watchingFetch });
+/**
+ * Each call's 401 is noticed (session-end.ts): the console asks for the password at once. The
+ * service's refusals come in the console's language, and an account made here takes it
+ * (docs/i18n.md#which-language).
+ */
+export const api = createClient({ baseUrl: location.origin, fetch: watchingFetch, acceptLanguage: pageLanguage });
 
 /** The service's public address, handed over by the server in a `<meta>` (no inline script is allowed). */
 export const PUBLIC_URL =
@@ -54,8 +60,7 @@ function fieldWords(path: string): string {
 export function problemText(err: unknown): string {
   if (err instanceof InputProblem) return err.message;
   if (err instanceof ApiError) {
-    if (err.code === 'unauthenticated' && sessionEnded.value)
-      return 'Your session has ended: sign in again, and what you typed is kept.';
+    if (err.code === 'unauthenticated' && sessionEnded.value) return t('console.problem.session_ended');
     if (err.details.length === 0) return err.message;
     const said = new Set<string>();
     for (const { path, message } of err.details) {
@@ -67,7 +72,7 @@ export function problemText(err: unknown): string {
     }
     return [...said].join(' ');
   }
-  return 'The server cannot be reached; try again in a moment.';
+  return t('console.problem.unreachable');
 }
 
 /** The field a refusal names (`details[0].path`), to mark that input. */

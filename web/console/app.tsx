@@ -7,6 +7,7 @@
 import { render, type ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { signOut, loadMe, me, takeProviderSignIn } from './session';
+import { startLanguage, t } from './i18n';
 import { location$, Link } from './router';
 import { farewell } from './account/deletion';
 import { AccountSettings } from './views/account';
@@ -52,17 +53,17 @@ function Console() {
   if (view === 'confirm') return <Frame>{<Confirm token={query.get('token') ?? ''} />}</Frame>;
   // The password reset mail's link: it signs the tab in, whoever was signed in before (views/reset.tsx).
   if (view === 'reset') return <Frame>{<ResetPassword token={query.get('token') ?? ''} />}</Frame>;
-  if (account === undefined) return <p role="status">Loading…</p>;
+  if (account === undefined) return <p role="status">{t('console.loading')}</p>;
   if (account === null) {
     const reason =
       view === 'invitation'
-        ? 'Sign in or create an account to accept the invitation.'
+        ? t('console.signed_out.reason.invitation')
         : view === 'workshop'
-          ? 'Sign in to open the workshop, or join it with its code.'
+          ? t('console.signed_out.reason.workshop')
           : view === 'organization'
-            ? 'Sign in to open the organization’s settings.'
+            ? t('console.signed_out.reason.organization')
             : view === 'account'
-              ? 'Sign in to open your account’s settings.'
+              ? t('console.signed_out.reason.account')
               : farewell.value || undefined;
     return (
       <Frame>
@@ -102,16 +103,16 @@ function Frame(props: { children: ComponentChildren }) {
     <>
       <header class="bar">
         <Link href="/" class="home-link">
-          Workshops
+          {t('console.title')}
         </Link>
         {account && (
           <span class="account">
             <Link href="/account" class="account-link">
               <span class="who">{account.name}</span>
-              <span class="visually-hidden"> (your account)</span>
+              <span class="visually-hidden"> {t('console.bar.your_account')}</span>
             </Link>
             <button type="button" class="quiet" onClick={() => void signOut()}>
-              Sign out
+              {t('console.sign_out')}
             </button>
           </span>
         )}
@@ -124,9 +125,12 @@ function Frame(props: { children: ComponentChildren }) {
 }
 
 const root = document.getElementById('console')!;
-root.replaceChildren();
 takeProviderSignIn();
-render(<Console />, root);
+// Nothing is drawn before its words are there: the server's "Loading…" stays until then.
+void startLanguage().then(() => {
+  root.replaceChildren();
+  render(<Console />, root);
+});
 loadMe().catch(() => {
   // The server cannot be reached: signed out for now; signing in says why it fails.
   me.value = null;

@@ -2,6 +2,7 @@
  * What a view that opens one thing (a workshop, an organization) shows until it is open: that it
  * is opening, or why it cannot be, with the way back to the workshops.
  */
+import { t } from './i18n';
 import { Link } from './router';
 
 export function NotOpen(props: { title: string; problem: string; opening: string }) {
@@ -18,7 +19,7 @@ export function NotOpen(props: { title: string; problem: string; opening: string
         {props.problem}
       </p>
       <p>
-        <Link href="/">Back to your workshops</Link>
+        <Link href="/">{t('console.back_home')}</Link>
       </p>
     </main>
   );

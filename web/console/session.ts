@@ -4,8 +4,10 @@
  * (`POST /v1/auth/logout`) and forgets it here. See docs/pages.md#the-console.
  */
 import { effect, signal } from '@preact/signals';
+import type { MessageId } from 'i18n-messages';
 import { ApiError, type User } from 'workshop-sdk';
 import { api } from './api';
+import { followLocale } from './i18n';
 import { draftsOf, dropAll } from './kept';
 import { sessionEnded } from './session-end';
 
@@ -33,24 +35,22 @@ function storeToken(token: string | null): void {
 }
 
 /**
- * What went wrong signing in through the provider, in words (`#sign_in_error=…` from the callback,
- * docs/integrations.md#single-sign-on); null when nothing did.
+ * What went wrong signing in through the provider (`#sign_in_error=…` from the callback,
+ * docs/integrations.md#single-sign-on), as the message that says it; null when nothing did. Kept
+ * as an id and said when drawn: the problem is read before the console's words are loaded.
  */
-export const providerProblem = signal<string | null>(null);
+export const providerProblem = signal<ProviderProblem | null>(null);
 
-const PROVIDER_PROBLEMS: Record<string, string> = {
-  state:
-    'That sign-in could not be finished: it was already used, changed on its way, or started in another browser. Please sign in again.',
-  expired: 'That sign-in took too long to come back. Please sign in again.',
-  denied: 'The sign-in was cancelled at the provider.',
-  failed:
-    "The provider's answer could not be checked. Please try again; if it keeps failing, tell whoever runs this service.",
-  no_email: 'The provider gave no e-mail address, which a new account needs.',
-  account_exists:
-    'An account with this e-mail address exists already. Sign in with its password: it is linked to the provider only once the provider has verified the address and the account has confirmed it.',
-  storage:
-    'This browser does not let the page keep what the sign-in needs: allow this site to store data, or sign in with a password.',
-};
+const PROVIDER_PROBLEMS = {
+  state: 'console.provider_problem.state',
+  expired: 'console.provider_problem.expired',
+  denied: 'console.provider_problem.denied',
+  failed: 'console.provider_problem.failed',
+  no_email: 'console.provider_problem.no_email',
+  account_exists: 'console.provider_problem.account_exists',
+  storage: 'console.provider_problem.storage',
+} as const satisfies Record<string, MessageId>;
+type ProviderProblem = (typeof PROVIDER_PROBLEMS)[keyof typeof PROVIDER_PROBLEMS];
 
 /** The one-time value of the provider sign-in this tab started: in this tab's session storage only. */
 const SIGN_IN_KEY = 'workshop-console-sign-in';
@@ -65,7 +65,7 @@ export function startProviderSignIn(returnTo: string): void {
   try {
     sessionStorage.setItem(SIGN_IN_KEY, value);
   } catch {
-    providerProblem.value = PROVIDER_PROBLEMS.storage!;
+    providerProblem.value = PROVIDER_PROBLEMS.storage;
     return;
   }
   location.assign(`/v1/auth/oidc/start?${new URLSearchParams({ return_to: returnTo, client_state: value })}`);
@@ -97,7 +97,10 @@ export function takeProviderSignIn(): void {
   history.replaceState(history.state, '', location.pathname + location.search);
   const kept = takeSignInValue();
   if (token && kept !== null && fragment.get('client_state') === kept) storeToken(token);
-  if (problem !== null) providerProblem.value = PROVIDER_PROBLEMS[problem] ?? PROVIDER_PROBLEMS.failed!;
+  if (problem !== null)
+    providerProblem.value = Object.hasOwn(PROVIDER_PROBLEMS, problem)
+      ? PROVIDER_PROBLEMS[problem as keyof typeof PROVIDER_PROBLEMS]
+      : PROVIDER_PROBLEMS.failed;
 }
 
 /** The signed-in account; null when signed out, undefined until the stored token has been checked. */
@@ -126,6 +129,8 @@ export async function loadMe(): Promise<void> {
   const read = ++reads;
   try {
     const account = await api.get('/v1/user/me');
+    // The account's views come in its language, never first in another (docs/i18n.md#which-language).
+    await followLocale(account.locale);
     if (read === reads) me.value = account;
   } catch (err) {
     if (read !== reads) return;

@@ -36,6 +36,11 @@ export function pageLanguage(): string {
   return current?.tag ?? document.documentElement.lang;
 }
 
+/** The locale `Intl` formats the page's dates and numbers with (its catalog's `$meta.intl`, `ar-u-nu-latn`). */
+export function pageIntl(): string {
+  return current?.intl ?? document.documentElement.lang;
+}
+
 /**
  * Makes `tag` the page's language: loads its messages (once; the page's own are preloaded) and
  * sets `<html lang dir>`. Rejects when its file cannot be had (offline): the language stays.

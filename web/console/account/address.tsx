@@ -9,6 +9,7 @@ import { api } from '../api';
 import { Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
 import { inWords } from './calls';
 import { NO_PASSWORD } from './password';
+import { dayOf } from '../dates';
 
 export function Address(props: { account: User; hasPassword: boolean | null; onNoPassword: () => void }) {
   const { account } = props;
@@ -24,8 +25,7 @@ export function Address(props: { account: User; hasPassword: boolean | null; onN
           <dd class="account-confirmed">
             {account.confirmed_at ? (
               <>
-                Confirmed on{' '}
-                <time dateTime={account.confirmed_at}>{new Date(account.confirmed_at).toLocaleDateString()}</time>
+                Confirmed on <time dateTime={account.confirmed_at}>{dayOf(account.confirmed_at)}</time>
               </>
             ) : (
               'Not confirmed yet: open the link in the mail we sent to it.'

@@ -9,6 +9,7 @@ import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, Problem, useAction } from '../forms';
 import { count } from './calls';
+import { momentOf } from '../dates';
 
 type Session = {
   id: string;
@@ -48,7 +49,7 @@ export function browserOf(userAgent: string | null): string {
   return system ? `${browser} on ${system}` : browser;
 }
 
-const when = (iso: string) => <time dateTime={iso}>{new Date(iso).toLocaleString()}</time>;
+const when = (iso: string) => <time dateTime={iso}>{momentOf(iso)}</time>;
 
 export function Sessions() {
   const sessions = useSignal<Session[] | null>(null);
@@ -110,7 +111,7 @@ export function Sessions() {
               {!session.current && (
                 <ConfirmButton
                   label="Sign out"
-                  labelSuffix={` ${browserOf(session.user_agent)}, signed in ${new Date(session.created_at).toLocaleString()}`}
+                  labelSuffix={` ${browserOf(session.user_agent)}, signed in ${momentOf(session.created_at)}`}
                   class="danger"
                   question={`Sign out ${browserOf(session.user_agent)}? It stops working at once, open pages included.`}
                   confirm="Sign it out"

@@ -5,6 +5,7 @@
  */
 import { Problem, type Action } from '../forms';
 import type { Delivery } from './types';
+import { momentOf, timeOf } from '../dates';
 
 const STATUS_WORDS: Record<Delivery['status'], string> = {
   pending: 'Pending',
@@ -41,7 +42,7 @@ export function Deliveries(props: {
               <code class="delivery-event">{delivery.event_type}</code>
               <span class="delivery-status">{STATUS_WORDS[delivery.status]}</span>
               <span class="meta delivery-detail">{detailText(delivery)}</span>
-              <time class="meta" dateTime={delivery.created_at} title={new Date(delivery.created_at).toLocaleString()}>
+              <time class="meta" dateTime={delivery.created_at} title={momentOf(delivery.created_at)}>
                 {whenText(delivery.created_at)}
               </time>
               {delivery.status === 'failed' && (
@@ -68,7 +69,7 @@ function detailText(delivery: Delivery): string {
         : '';
   const next =
     delivery.status === 'pending' && delivery.next_attempt_at && delivery.attempts > 0
-      ? `; next at ${new Date(delivery.next_attempt_at).toLocaleTimeString()}`
+      ? `; next at ${timeOf(delivery.next_attempt_at)}`
       : '';
   return `${attempts}${answer}${next}`;
 }
@@ -76,9 +77,9 @@ function detailText(delivery: Delivery): string {
 /** How long ago `iso` was, said as people say it ("3 min ago"), with the date and time past a day. */
 function whenText(iso: string): string {
   const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
-  if (seconds < 0) return new Date(iso).toLocaleString();
+  if (seconds < 0) return momentOf(iso);
   if (seconds < 60) return 'just now';
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
-  return new Date(iso).toLocaleString();
+  return momentOf(iso);
 }

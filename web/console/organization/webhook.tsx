@@ -12,6 +12,7 @@ import { ConfirmButton, Problem, useAction } from '../forms';
 import { Deliveries } from './deliveries';
 import { SecretOnce } from '../secret-once';
 import type { Delivery, Webhook } from './types';
+import { dayOf, momentOf } from '../dates';
 
 /** How many recent deliveries each endpoint shows. */
 const RECENT = 10;
@@ -109,14 +110,14 @@ export function WebhookRow(props: {
               {webhook.enabled
                 ? 'On'
                 : webhook.disabled_at
-                  ? `Off: turned off on ${new Date(webhook.disabled_at).toLocaleString()} after failing for days`
+                  ? `Off: turned off on ${momentOf(webhook.disabled_at)} after failing for days`
                   : 'Off'}
             </dd>
           </div>
           <div>
             <dt>Created</dt>
             <dd>
-              <time dateTime={webhook.created_at}>{new Date(webhook.created_at).toLocaleDateString()}</time>
+              <time dateTime={webhook.created_at}>{dayOf(webhook.created_at)}</time>
             </dd>
           </div>
         </dl>

@@ -9,11 +9,13 @@ import { ApiError } from 'workshop-sdk';
 import { Address } from '../account/address';
 import { DeleteAccount, readDeletionPreview } from '../account/deletion';
 import { YourData } from '../account/data';
+import { Language } from '../account/language';
 import { Password } from '../account/password';
 import { Profile } from '../account/profile';
 import { Sessions } from '../account/sessions';
 import { Tokens } from '../account/tokens';
 import { Panel } from '../forms';
+import { t } from '../i18n';
 import { Link } from '../router';
 import { forget, me } from '../session';
 
@@ -43,6 +45,9 @@ export function AccountSettings() {
       <h1>Your account</h1>
       <Panel title="Profile">
         <Profile account={account} />
+      </Panel>
+      <Panel title={t('console.account.language.title')}>
+        <Language account={account} />
       </Panel>
       <Panel title="Address">
         <Address key={account.email} account={account} hasPassword={hasPassword.value} onNoPassword={noPassword} />

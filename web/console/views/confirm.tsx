@@ -11,6 +11,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { ApiError } from 'workshop-sdk';
 import { api, problemText } from '../api';
+import { t } from '../i18n';
 import { Link } from '../router';
 import { forget, loadMe, me, signOut } from '../session';
 import { ProviderSignIn, SignInForm } from './signed-out';
@@ -64,7 +65,7 @@ export function Confirm(props: { token: string }) {
 
   return (
     <main class="narrow confirm">
-      <h1>Confirm your address</h1>
+      <h1>{t('console.confirm.title')}</h1>
       <ConfirmBody
         token={token.value}
         outcome={outcome.value}
@@ -73,7 +74,7 @@ export function Confirm(props: { token: string }) {
         onSignOut={signOutAndChoose}
       />
       <p>
-        <Link href="/">Go to your workshops</Link>
+        <Link href="/">{t('console.go_home')}</Link>
       </p>
     </main>
   );
@@ -84,8 +85,7 @@ export function Confirm(props: { token: string }) {
  * the new address between the change being asked for and the link being opened.
  */
 function refusalText(err: unknown): string {
-  if (err instanceof ApiError && err.code === 'email_taken')
-    return 'This address cannot become your account’s: another account took it after the change was asked for. Your account keeps the address it had.';
+  if (err instanceof ApiError && err.code === 'email_taken') return t('console.confirm.email_taken');
   return problemText(err);
 }
 
@@ -101,17 +101,14 @@ function ConfirmBody(props: {
   if (outcome.state === 'done') {
     return outcome.signedIn ? (
       <p role="status" class="done">
-        Your address is confirmed.
+        {t('console.confirm.done_signed_in')}
       </p>
     ) : (
       <>
         <p role="status" class="done">
-          The address is confirmed.
+          {t('console.confirm.done')}
         </p>
-        <p>
-          Every other way into the account has ended: its password, its sessions and its API tokens. Set a new password
-          with a password reset to sign in.
-        </p>
+        <p>{t('console.confirm.done_ended')}</p>
       </>
     );
   }
@@ -128,11 +125,11 @@ function ConfirmBody(props: {
   if (!props.token) {
     return (
       <p role="alert" class="problem">
-        This link has no confirmation token: open the link from the mail again.
+        {t('console.confirm.no_token')}
       </p>
     );
   }
-  if (outcome.state === 'sending' || account === undefined) return <p role="status">Confirming…</p>;
+  if (outcome.state === 'sending' || account === undefined) return <p role="status">{t('console.confirm.sending')}</p>;
   if (account) {
     // Confirmed already: the link is this account's change of address, another account's, or one
     // sent before this account confirmed. Nothing is sent unasked: an old link of this account
@@ -140,13 +137,11 @@ function ConfirmBody(props: {
     return (
       <>
         <p class="notice" role="status">
-          You are signed in as {account.email}, whose address is confirmed already. If this link was mailed to a new
-          address for your account, use it to make that address your account’s. If it is for another account, sign out
-          and open it again.
+          {t('console.confirm.signed_in_already', { email: account.email ?? '' })}
         </p>
         <p>
           <button type="button" class="primary" onClick={props.onConfirmSignedIn}>
-            Use the link with my account
+            {t('console.confirm.use_with_account')}
           </button>
         </p>
         <SignOutButton onSignOut={props.onSignOut} />
@@ -161,7 +156,7 @@ function SignOutButton(props: { onSignOut: () => void }) {
   return (
     <p>
       <button type="button" onClick={props.onSignOut}>
-        Sign out
+        {t('console.sign_out')}
       </button>
     </p>
   );
@@ -172,20 +167,15 @@ function SignInToConfirm(props: { onConfirmSignedOut: () => void }) {
   return (
     <>
       <p class="notice" role="status">
-        Sign in to the account to confirm its address. You keep your password, and this browser stays signed in.
+        {t('console.confirm.sign_in_first')}
       </p>
       <ProviderSignIn />
       <SignInForm />
       <section class="confirm-signed-out" aria-labelledby="confirm-signed-out">
-        <h2 id="confirm-signed-out">Did not sign up, or cannot sign in?</h2>
-        <p>
-          Confirming without signing in proves the address is yours and ends every other way into the account made
-          before: its password, its sessions on every device, its API tokens and sign-ins through a provider that had
-          not verified the address. Whoever signed up with your address is shut out; to sign in afterwards, set a new
-          password with a password reset.
-        </p>
+        <h2 id="confirm-signed-out">{t('console.confirm.without.title')}</h2>
+        <p>{t('console.confirm.without.text')}</p>
         <button type="button" class="danger" onClick={props.onConfirmSignedOut}>
-          Confirm without signing in
+          {t('console.confirm.without.submit')}
         </button>
       </section>
     </>

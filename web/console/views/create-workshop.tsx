@@ -9,6 +9,7 @@ import { useEffect } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { Field, Problem, SelectField, onSubmit, useAction } from '../forms';
+import { t } from '../i18n';
 import { keptKey, useKeptForm } from '../kept';
 import { navigate } from '../router';
 
@@ -16,13 +17,13 @@ export type Organization = { id: string; name: string };
 type Mode = 'blank' | 'template' | 'copy' | 'file' | 'url';
 type Template = { id: string; title: string; description: string };
 
-const MODES: Array<[Mode, string]> = [
-  ['blank', 'Blank'],
-  ['template', 'From a template'],
-  ['copy', 'Copy of a workshop'],
-  ['file', 'From a native file'],
-  ['url', 'From a native file’s address'],
-];
+const MODES = [
+  ['blank', 'console.create.mode.blank'],
+  ['template', 'console.create.mode.template'],
+  ['copy', 'console.create.mode.copy'],
+  ['file', 'console.create.mode.file'],
+  ['url', 'console.create.mode.url'],
+] as const satisfies ReadonlyArray<readonly [Mode, string]>;
 
 /**
  * `workshops` are the person's (null until read): the form starts open when they have none, and
@@ -91,7 +92,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
       case 'url':
         return api.post('/v1/workshops', { body: { ...named, url: url.value } });
       case 'file': {
-        if (!file.value) throw new InputProblem('Choose the file to create the workshop from.');
+        if (!file.value) throw new InputProblem(t('console.create.no_file'));
         const upload = await api.post('/v1/uploads', { body: { file: file.value } });
         return api.post('/v1/workshops', { body: { ...named, url: upload.url } });
       }
@@ -108,11 +109,11 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
       }}
     >
       <summary>
-        <h2>Create a workshop</h2>
+        <h2>{t('console.create.title')}</h2>
       </summary>
-      <form class="form" onSubmit={onSubmit(create)} aria-label="Create a workshop">
+      <form class="form" onSubmit={onSubmit(create)} aria-label={t('console.create.title')}>
         <fieldset class="modes">
-          <legend>Start from</legend>
+          <legend>{t('console.create.start_from')}</legend>
           {MODES.map(([value, label]) => (
             <label key={value} class="choice">
               <input
@@ -123,12 +124,16 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
                 onChange={() => (mode.value = value)}
                 disabled={value === 'copy' && copyable.length === 0}
               />
-              {label}
+              {t(label)}
             </label>
           ))}
         </fieldset>
         <Field
-          label={mode.value === 'blank' || mode.value === 'copy' ? 'Title' : 'Title (optional)'}
+          label={
+            mode.value === 'blank' || mode.value === 'copy'
+              ? t('console.create.workshop_title')
+              : t('console.create.workshop_title_optional')
+          }
           required={mode.value === 'blank' || mode.value === 'copy'}
           maxLength={200}
           value={title}
@@ -138,7 +143,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
         {mode.value === 'blank' && (
           <>
             <Field
-              label="Description (optional)"
+              label={t('console.create.description')}
               maxLength={2000}
               value={description}
               action={action}
@@ -146,10 +151,10 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
             />
             {props.organizations.length > 0 && (
               <SelectField
-                label="For"
+                label={t('console.create.owner')}
                 value={owner}
                 options={[
-                  { value: '', label: 'Myself' },
+                  { value: '', label: t('console.create.myself') },
                   ...props.organizations.map((organization) => ({ value: organization.id, label: organization.name })),
                 ]}
               />
@@ -158,7 +163,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
         )}
         {mode.value === 'template' && (
           <SelectField
-            label="Template"
+            label={t('console.create.template')}
             value={template}
             options={templates.value.map((found) => ({ value: found.id, label: found.title }))}
             hint={templates.value.find((found) => found.id === template.value)?.description}
@@ -166,25 +171,25 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
         )}
         {mode.value === 'copy' && (
           <SelectField
-            label="Workshop to copy"
+            label={t('console.create.source')}
             value={source}
             options={copyable.map((workshop) => ({ value: workshop.id, label: workshop.title }))}
           />
         )}
         {mode.value === 'url' && (
           <Field
-            label="Address of the native file"
+            label={t('console.create.url')}
             type="url"
             required
             value={url}
             action={action}
             name="url"
-            hint="A native export's download link, from this service or another."
+            hint={t('console.create.url_hint')}
           />
         )}
         {mode.value === 'file' && (
           <label class="field">
-            Native file (.json)
+            {t('console.create.file')}
             <input
               type="file"
               accept="application/json,.json"
@@ -194,7 +199,7 @@ export function CreateWorkshop(props: { organizations: Organization[]; workshops
           </label>
         )}
         <button type="submit" class="primary" disabled={action.busy.value}>
-          Create
+          {t('console.create.submit')}
         </button>
         <Problem action={action} />
       </form>

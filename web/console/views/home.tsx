@@ -9,11 +9,15 @@ import { useEffect } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api } from '../api';
 import { ConfirmButton, Problem, useAction } from '../forms';
+import { rich, t } from '../i18n';
 import { Link } from '../router';
 import { me } from '../session';
 import { CreateWorkshop, type Organization } from './create-workshop';
+import { dayOf } from '../dates';
 
 type Role = '' | 'facilitator' | 'attendee';
+/** A row's title after its button's word, read out but not shown: which workshop the button acts on. */
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 type State = '' | 'running' | 'archived';
 
 export function Home() {
@@ -69,37 +73,37 @@ export function Home() {
 
   return (
     <main class="home">
-      <h1>Your workshops</h1>
+      <h1>{t('console.home.title')}</h1>
       {me.value && me.value.confirmed_at === null && <Unconfirmed />}
       <CreateWorkshop organizations={organizations.value} workshops={workshops.value} />
       <section class="panel" aria-labelledby="list-title">
-        <h2 id="list-title">Workshops</h2>
+        <h2 id="list-title">{t('console.home.list_title')}</h2>
         <form class="filters" role="search" onSubmit={(event) => event.preventDefault()}>
           <label>
-            Search
+            {t('console.home.filters.search')}
             <input type="search" value={search.value} onInput={(e) => (search.value = e.currentTarget.value)} />
           </label>
           <label>
-            Role
+            {t('console.home.filters.role')}
             <select value={role.value} onChange={(e) => (role.value = e.currentTarget.value as Role)}>
-              <option value="">Any</option>
-              <option value="facilitator">Facilitating</option>
-              <option value="attendee">Taking part</option>
+              <option value="">{t('console.home.filters.role_any')}</option>
+              <option value="facilitator">{t('console.home.filters.facilitating')}</option>
+              <option value="attendee">{t('console.home.filters.taking_part')}</option>
             </select>
           </label>
           <label>
-            State
+            {t('console.home.filters.state')}
             <select value={state.value} onChange={(e) => (state.value = e.currentTarget.value as State)}>
-              <option value="running">Running</option>
-              <option value="archived">Archived</option>
-              <option value="">Any</option>
+              <option value="running">{t('console.home.filters.running')}</option>
+              <option value="archived">{t('console.home.filters.archived')}</option>
+              <option value="">{t('console.home.filters.state_any')}</option>
             </select>
           </label>
           <label>
-            Owner
+            {t('console.home.filters.owner')}
             <select value={owner.value} onChange={(e) => (owner.value = e.currentTarget.value)}>
-              <option value="">Anyone</option>
-              {me.value && <option value={me.value.id}>Mine</option>}
+              <option value="">{t('console.home.filters.anyone')}</option>
+              {me.value && <option value={me.value.id}>{t('console.home.filters.mine')}</option>}
               {organizations.value.map((organization) => (
                 <option key={organization.id} value={organization.id}>
                   {organization.name}
@@ -108,20 +112,20 @@ export function Home() {
             </select>
           </label>
           <label>
-            Created from
+            {t('console.home.filters.created_from')}
             <input type="date" value={since.value} onInput={(e) => (since.value = e.currentTarget.value)} />
           </label>
           <label>
-            to
+            {t('console.home.filters.created_until')}
             <input type="date" value={until.value} onInput={(e) => (until.value = e.currentTarget.value)} />
           </label>
         </form>
         <Problem action={load} />
         <Problem action={change} />
         {workshops.value === null ? (
-          <p role="status">Loading…</p>
+          <p role="status">{t('console.loading')}</p>
         ) : shown.value.length === 0 ? (
-          <p class="empty">No workshop matches.</p>
+          <p class="empty">{t('console.home.none')}</p>
         ) : (
           <ul class="workshop-list">
             {shown.value.map((workshop) => (
@@ -131,24 +135,27 @@ export function Home() {
                     {workshop.title}
                   </Link>
                   <span class="meta">
-                    {workshop.owner.name} · {workshop.state === 'archived' ? 'archived' : 'running'} · created{' '}
-                    {new Date(workshop.created_at).toLocaleDateString()}
+                    {t('console.home.row_meta', {
+                      owner: workshop.owner.name,
+                      state: workshop.state,
+                      date: dayOf(workshop.created_at),
+                    })}
                   </span>
                 </div>
                 <div class="row-actions">
                   {workshop.state === 'running' ? (
                     <button type="button" onClick={() => void setState(workshop, 'archived')}>
-                      Archive<span class="visually-hidden"> {workshop.title}</span>
+                      {rich('console.home.archive', { title: workshop.title, hidden: hidden })}
                     </button>
                   ) : (
                     <button type="button" onClick={() => void setState(workshop, 'running')}>
-                      Reopen<span class="visually-hidden"> {workshop.title}</span>
+                      {rich('console.home.reopen', { title: workshop.title, hidden: hidden })}
                     </button>
                   )}
                   <ConfirmButton
-                    label={`Delete`}
-                    question={`Delete “${workshop.title}” and everything in it?`}
-                    confirm="Delete for good"
+                    label={t('console.home.delete')}
+                    question={t('console.home.delete_question', { title: workshop.title })}
+                    confirm={t('console.home.delete_confirm')}
                     onConfirm={() => remove(workshop)}
                   />
                 </div>
@@ -159,12 +166,12 @@ export function Home() {
       </section>
       {organizations.value.length > 0 && (
         <section class="panel" aria-labelledby="organizations-title">
-          <h2 id="organizations-title">Your organizations</h2>
+          <h2 id="organizations-title">{t('console.home.organizations')}</h2>
           <ul class="organization-list">
             {organizations.value.map((organization) => (
               <li key={organization.id} data-organization={organization.id}>
                 <Link href={`/organizations/${encodeURIComponent(organization.id)}`}>{organization.name}</Link>
-                <span class="meta"> · settings and API tokens</span>
+                <span class="meta"> {t('console.home.organization_meta')}</span>
               </li>
             ))}
           </ul>
@@ -178,11 +185,13 @@ export function Home() {
 function Unconfirmed() {
   const action = useAction();
   const sent = useSignal(false);
+  // The sentence and what follows it, a space apart, as separate sentences are.
+  const ask = `${t('console.home.unconfirmed')} `;
   return (
     <div class="notice" role="status">
-      Confirm your address from the mail we sent you.{' '}
+      {ask}
       {sent.value ? (
-        'A new mail is on its way.'
+        t('console.home.unconfirmed_sent')
       ) : (
         <button
           type="button"
@@ -194,7 +203,7 @@ function Unconfirmed() {
             })
           }
         >
-          Send it again
+          {t('console.home.unconfirmed_again')}
         </button>
       )}
       <Problem action={action} />

@@ -8,6 +8,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api, problemText } from '../api';
+import { t } from '../i18n';
 import { Link, navigate } from '../router';
 import { SignedOut } from './signed-out';
 
@@ -33,9 +34,13 @@ function usePreview(token: string) {
 
 /** "Ada invites you to the workshop “Retro”." ("… as a co-facilitator." when so) */
 const invitesYou = (preview: Preview) =>
-  `${preview.invited_by || 'A facilitator'} invites you to the workshop “${preview.workshop_title}”${
-    preview.role === 'facilitator' ? ' as a co-facilitator' : ''
-  }.`;
+  preview.invited_by
+    ? t('console.invitation.invites_you', {
+        inviter: preview.invited_by,
+        title: preview.workshop_title,
+        role: preview.role,
+      })
+    : t('console.invitation.invites_you_unnamed', { title: preview.workshop_title, role: preview.role });
 
 /** Signed out: the invitation said, then the sign-in with the invited address filled in. */
 export function InvitationSignedOut(props: { token: string }) {
@@ -45,7 +50,8 @@ export function InvitationSignedOut(props: { token: string }) {
       key={preview?.email ?? ''}
       mode="sign-in"
       email={preview?.email ?? ''}
-      reason={`${preview ? `${invitesYou(preview)} ` : ''}Sign in or create an account to accept the invitation.`}
+      // Two sentences: the invitation, then what to do.
+      reason={[...(preview ? [invitesYou(preview)] : []), t('console.signed_out.reason.invitation')].join(' ')}
     />
   );
 }
@@ -61,7 +67,11 @@ export function Invitation(props: { token: string }) {
   }, [props.token]);
   return (
     <main class="narrow">
-      <h1>{preview ? `Invitation to “${preview.workshop_title}”` : 'Invitation'}</h1>
+      <h1>
+        {preview
+          ? t('console.invitation.title_named', { title: preview.workshop_title })
+          : t('console.invitation.title')}
+      </h1>
       {preview && <p class="invitation-from">{invitesYou(preview)}</p>}
       {problem.value ? (
         <>
@@ -69,11 +79,11 @@ export function Invitation(props: { token: string }) {
             {problem.value}
           </p>
           <p>
-            <Link href="/">Go to your workshops</Link>
+            <Link href="/">{t('console.go_home')}</Link>
           </p>
         </>
       ) : (
-        <p role="status">Accepting the invitation…</p>
+        <p role="status">{t('console.invitation.accepting')}</p>
       )}
     </main>
   );

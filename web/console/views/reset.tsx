@@ -10,22 +10,22 @@ import { useEffect, useRef } from 'preact/hooks';
 import { ApiError } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
+import { t } from '../i18n';
 import { Link } from '../router';
 import { signIn } from '../session';
 import { tabToken } from '../tab-token';
 
 /** What a password needs, said before it is sent (the service refuses a shorter one). */
-const MIN_PASSWORD = 8;
+export const MIN_PASSWORD = 8;
 
 /** The link's token, kept for this tab once out of the address bar, so a reload still finds it. */
 const kept = tabToken('workshop-console-reset');
 
-/** "10 minutes", "45 seconds": how long to wait, from `Retry-After`. */
-function waitFor(seconds: number | null): string {
-  if (seconds === null) return 'a few minutes';
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+/** How long to wait, from `Retry-After`: seconds under a minute, else whole minutes, else "a few minutes". */
+function waitFor(seconds: number | null): { unit: 'second' | 'minute' | 'unknown'; count: number } {
+  if (seconds === null) return { unit: 'unknown', count: 0 };
+  if (seconds < 60) return { unit: 'second', count: seconds };
+  return { unit: 'minute', count: Math.ceil(seconds / 60) };
 }
 
 /**
@@ -48,18 +48,16 @@ export function ForgotPasswordForm(props: { email?: string; onBack?: () => void;
         await api.post('/v1/auth/password_reset', { body: { email: email.value.trim() } });
       } catch (err) {
         if (err instanceof ApiError && err.code === 'rate_limited')
-          throw new InputProblem(
-            `Too many links were asked for this address, or from this network. Wait ${waitFor(err.retryAfter)} and ask again; the latest link mailed still works until its 30 minutes are over.`,
-          );
+          throw new InputProblem(t('console.reset.wait', waitFor(err.retryAfter)));
         throw err;
       }
       sentTo.value = email.value.trim();
     });
   return (
-    <form ref={form} class="form" onSubmit={onSubmit(submit)} aria-label={props.title ?? 'Reset your password'}>
-      <p>Type the address of your account: a link to choose a new password is mailed to it.</p>
+    <form ref={form} class="form" onSubmit={onSubmit(submit)} aria-label={props.title ?? t('console.reset.ask.title')}>
+      <p>{t('console.reset.ask.intro')}</p>
       <Field
-        label="E-mail address"
+        label={t('console.fields.email')}
         type="email"
         autocomplete="email"
         required
@@ -69,18 +67,17 @@ export function ForgotPasswordForm(props: { email?: string; onBack?: () => void;
       />
       <div class="save-row">
         <button type="submit" class="primary" disabled={action.busy.value}>
-          Mail me a link
+          {t('console.reset.ask.submit')}
         </button>
         {props.onBack && (
           <button type="button" class="link" onClick={props.onBack}>
-            Back to sign in
+            {t('console.reset.ask.back')}
           </button>
         )}
       </div>
       <Problem action={action} />
       <p role="status" class="done">
-        {sentTo.value &&
-          `If an account has the address ${sentTo.value}, a mail with a link to choose a new password is on its way. The link works for 30 minutes; asking again makes a new one and the one before stops working.`}
+        {sentTo.value && t('console.reset.ask.sent', { email: sentTo.value })}
       </p>
     </form>
   );
@@ -97,26 +94,21 @@ export function ResetPassword(props: { token: string }) {
 
   return (
     <main class="narrow reset">
-      <h1>Choose a new password</h1>
+      <h1>{t('console.reset.title')}</h1>
       {outcome.value.state === 'done' ? (
         <>
           <p role="status" class="done">
-            Your new password is set, and you are signed in.
+            {t('console.reset.done')}
           </p>
-          <p>
-            Every other device and browser that was signed in to your account has been signed out, and its API tokens no
-            longer work. Sign in there again with the new password.
-          </p>
+          <p>{t('console.reset.done_elsewhere')}</p>
         </>
       ) : outcome.value.state === 'dead' || !token.value ? (
         <>
           <p role="alert" class="problem">
-            {token.value
-              ? 'This link no longer works: it was used already, a newer one was asked for, or its 30 minutes are over.'
-              : 'This address has no reset link in it: open the link from the mail again.'}
+            {token.value ? t('console.reset.dead') : t('console.reset.no_token')}
           </p>
-          <h2>Ask for a new link</h2>
-          <ForgotPasswordForm title="Ask for a new link" />
+          <h2>{t('console.reset.ask_again')}</h2>
+          <ForgotPasswordForm title={t('console.reset.ask_again')} />
         </>
       ) : (
         <NewPasswordForm
@@ -132,7 +124,7 @@ export function ResetPassword(props: { token: string }) {
         />
       )}
       <p>
-        <Link href="/">Go to your workshops</Link>
+        <Link href="/">{t('console.go_home')}</Link>
       </p>
     </main>
   );
@@ -145,9 +137,8 @@ function NewPasswordForm(props: { token: string; onDone: () => void; onDead: () 
   const submit = () =>
     action.run(async () => {
       if (password.value.length < MIN_PASSWORD)
-        throw new InputProblem(`The password needs at least ${MIN_PASSWORD} characters.`, 'password');
-      if (password.value !== again.value)
-        throw new InputProblem('The two passwords differ: type the same one twice.', 'again');
+        throw new InputProblem(t('console.reset.too_short', { count: MIN_PASSWORD }), 'password');
+      if (password.value !== again.value) throw new InputProblem(t('console.reset.differ'), 'again');
       let session: { token: string };
       try {
         session = await api.post('/v1/auth/password_reset/confirm', {
@@ -165,19 +156,19 @@ function NewPasswordForm(props: { token: string; onDone: () => void; onDead: () 
       await signIn(session.token).catch(() => undefined);
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Choose a new password">
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.reset.title')}>
       <Field
-        label="New password"
+        label={t('console.reset.new_password')}
         type="password"
         autocomplete="new-password"
         required
-        hint={`At least ${MIN_PASSWORD} characters. Setting it signs you out on every other device.`}
+        hint={t('console.reset.new_password_hint', { count: MIN_PASSWORD })}
         value={password}
         action={action}
         name="password"
       />
       <Field
-        label="New password again"
+        label={t('console.reset.again')}
         type="password"
         autocomplete="new-password"
         required
@@ -186,7 +177,7 @@ function NewPasswordForm(props: { token: string; onDone: () => void; onDead: () 
         name="again"
       />
       <button type="submit" class="primary" disabled={action.busy.value}>
-        Set the password
+        {t('console.reset.submit')}
       </button>
       <Problem action={action} />
     </form>

@@ -10,6 +10,7 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
+import { rich, t } from '../i18n';
 import { dropAll } from '../kept';
 import { forget, me, signIn, TOKEN_KEY } from '../session';
 import { sessionEnded, signedInAgain } from '../session-end';
@@ -59,14 +60,16 @@ export function SignInAgain() {
       onCancel={(event) => event.preventDefault()}
     >
       {ended && (
-        <form class="form" onSubmit={onSubmit(submit)} aria-label="Sign in again">
-          <h2 id="sign-in-again-title">Your session has ended</h2>
+        <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.sign_in_again.label')}>
+          <h2 id="sign-in-again-title">{t('console.sign_in_again.title')}</h2>
           <p>
-            You were signed out (elsewhere, or the session expired). Sign in again as <strong>{account.email}</strong>{' '}
-            to carry on: everything you typed on this page is kept.
+            {rich('console.sign_in_again.text', {
+              email: account.email ?? '',
+              strong: (words) => <strong>{words}</strong>,
+            })}
           </p>
           <Field
-            label="Password"
+            label={t('console.fields.password')}
             type="password"
             autocomplete="current-password"
             required
@@ -77,7 +80,7 @@ export function SignInAgain() {
           <Problem action={action} />
           <div class="save-row">
             <button type="submit" class="primary" disabled={action.busy.value}>
-              Sign in
+              {t('console.sign_in.title')}
             </button>
             <button
               type="button"
@@ -88,16 +91,17 @@ export function SignInAgain() {
                 forget();
               }}
             >
-              Sign out
+              {t('console.sign_out')}
             </button>
           </div>
           <p class="hint">
-            Signed in through a provider, or no password?{' '}
-            <a href="/" target="_blank" rel="noopener">
-              Sign in in a new tab
-            </a>
-            : this tab carries on once you have, and keeps what you typed until then (in this tab’s storage, through a
-            reload too).
+            {rich('console.sign_in_again.provider', {
+              link: (words) => (
+                <a href="/" target="_blank" rel="noopener">
+                  {words}
+                </a>
+              ),
+            })}
           </p>
         </form>
       )}

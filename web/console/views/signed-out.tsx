@@ -7,15 +7,16 @@ import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
+import { rich, t } from '../i18n';
 import { providerProblem, signIn, startProviderSignIn } from '../session';
-import { ForgotPasswordForm } from './reset';
+import { ForgotPasswordForm, MIN_PASSWORD } from './reset';
 import { deviceTimeZone } from '../../shared/time-zone';
 
 export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; reason?: string }) {
   const mode = useSignal(props.mode);
   return (
     <main class="signed-out">
-      <h1>Workshops</h1>
+      <h1>{t('console.title')}</h1>
       {props.reason && (
         <p class="notice" role="status">
           {props.reason}
@@ -23,21 +24,21 @@ export function SignedOut(props: { mode: 'sign-in' | 'sign-up'; email?: string; 
       )}
       {providerProblem.value && (
         <p class="problem notice" role="alert">
-          {providerProblem.value}
+          {t(providerProblem.value)}
         </p>
       )}
       <ProviderSignIn />
-      <div class="choices" role="group" aria-label="Sign in or create an account">
+      <div class="choices" role="group" aria-label={t('console.signed_out.choices')}>
         <button type="button" aria-pressed={mode.value === 'sign-in'} onClick={() => (mode.value = 'sign-in')}>
-          Sign in
+          {t('console.sign_in.title')}
         </button>
         <button type="button" aria-pressed={mode.value === 'sign-up'} onClick={() => (mode.value = 'sign-up')}>
-          Create an account
+          {t('console.sign_up.title')}
         </button>
       </div>
       {mode.value === 'sign-in' ? <SignInForm email={props.email} /> : <SignUpForm email={props.email ?? ''} />}
       <p class="join-instead">
-        Taking part in a workshop? <a href="/join">Join with its code</a>
+        {rich('console.signed_out.join_instead', { link: (words) => <a href="/join">{words}</a> })}
       </p>
     </main>
   );
@@ -61,7 +62,7 @@ export function ProviderSignIn() {
   return (
     <p class="provider-sign-in">
       <button type="button" class="primary" onClick={() => startProviderSignIn(location.pathname + location.search)}>
-        Sign in with {name.value}
+        {t('console.sign_in.with_provider', { name: name.value })}
       </button>
     </p>
   );
@@ -80,9 +81,9 @@ export function SignInForm(props: { email?: string } = {}) {
       await signIn(token);
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Sign in">
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.sign_in.title')}>
       <Field
-        label="E-mail address"
+        label={t('console.fields.email')}
         type="email"
         autocomplete="email"
         required
@@ -91,7 +92,7 @@ export function SignInForm(props: { email?: string } = {}) {
         name="email"
       />
       <Field
-        label="Password"
+        label={t('console.fields.password')}
         type="password"
         autocomplete="current-password"
         required
@@ -100,12 +101,12 @@ export function SignInForm(props: { email?: string } = {}) {
         name="password"
       />
       <button type="submit" class="primary" disabled={action.busy.value}>
-        Sign in
+        {t('console.sign_in.title')}
       </button>
       <Problem action={action} />
       <p>
         <button type="button" class="link" onClick={() => (forgot.value = true)}>
-          Forgot your password?
+          {t('console.sign_in.forgot')}
         </button>
       </p>
     </form>
@@ -125,10 +126,18 @@ function SignUpForm(props: { email: string }) {
       await signIn(token);
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Create an account">
-      <Field label="Your name" autocomplete="name" required maxLength={200} value={name} action={action} name="name" />
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.sign_up.title')}>
       <Field
-        label="E-mail address"
+        label={t('console.sign_up.name')}
+        autocomplete="name"
+        required
+        maxLength={200}
+        value={name}
+        action={action}
+        name="name"
+      />
+      <Field
+        label={t('console.fields.email')}
         type="email"
         autocomplete="email"
         required
@@ -137,20 +146,20 @@ function SignUpForm(props: { email: string }) {
         name="email"
       />
       <Field
-        label="Password"
+        label={t('console.fields.password')}
         type="password"
         autocomplete="new-password"
         required
-        hint="At least 8 characters."
+        hint={t('console.password_hint', { count: MIN_PASSWORD })}
         value={password}
         action={action}
         name="password"
       />
       <button type="submit" class="primary" disabled={action.busy.value}>
-        Create account
+        {t('console.sign_up.submit')}
       </button>
       <Problem action={action} />
-      <p class="hint">A link to confirm the address is mailed to you.</p>
+      <p class="hint">{t('console.sign_up.mailed')}</p>
     </form>
   );
 }

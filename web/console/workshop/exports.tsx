@@ -10,6 +10,7 @@ import type { Export } from 'workshop-sdk';
 import { api } from '../api';
 import { ConfirmButton, Panel, Problem, useAction } from '../forms';
 import type { WorkshopScope } from './context';
+import { momentOf } from '../dates';
 
 type ExportType = Export['type'];
 
@@ -103,7 +104,7 @@ function ExportRow({ item, onDelete }: { item: Export; onDelete: () => unknown }
       <div class="export-text">
         <span class="export-name">{name}</span>
         <span class="meta">
-          asked <time dateTime={item.created_at}>{new Date(item.created_at).toLocaleString()}</time>
+          asked <time dateTime={item.created_at}>{momentOf(item.created_at)}</time>
         </span>
         <span class="export-state" role="status">
           {item.state === 'pending' ? (

@@ -10,6 +10,7 @@ import { api, problemText } from '../api';
 import { Panel, Problem, useAction } from '../forms';
 import type { WorkshopScope } from './context';
 import { describe } from './log-words';
+import { momentOf } from '../dates';
 
 const PER_PAGE = 30;
 
@@ -126,7 +127,7 @@ export function EventLog({ scope }: { scope: WorkshopScope }) {
         <ol class="log-list">
           {list.map((event) => (
             <li key={event.id} class="log-entry" data-action={event.action}>
-              <time dateTime={event.date}>{new Date(event.date).toLocaleString()}</time>
+              <time dateTime={event.date}>{momentOf(event.date)}</time>
               <span class="log-words">{describe(event)}</span>
             </li>
           ))}

@@ -15,6 +15,7 @@ import { YourRatings, YourVotes } from './own-feedback';
 import type { OwnVotes } from './own-votes';
 import { useReread } from './reread';
 import { scaleText } from './results';
+import { momentOf } from '../../dates';
 
 type Full = Awaited<ReturnType<typeof readCard>>;
 interface Loaded {
@@ -158,7 +159,7 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
             <li key={comment.id}>
               <p class="comment-text">{comment.content}</p>
               <p class="meta">
-                {authorOf(data, comment.user_id)} · {new Date(comment.created_at).toLocaleString()}
+                {authorOf(data, comment.user_id)} · {momentOf(comment.created_at)}
               </p>
             </li>
           ))}
