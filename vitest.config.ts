@@ -112,7 +112,7 @@ export default defineConfig({
           name: 'sqlite',
           include,
           exclude: [...configDefaults.exclude, ...pagesOnce],
-          globalSetup: ['test/setup/sqlite.ts'],
+          globalSetup: ['test/setup/sqlite.ts', 'test/setup/server-bundle.ts'],
         },
       },
       ...(withPostgres
@@ -125,7 +125,7 @@ export default defineConfig({
                 exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater],
                 env: { TEST_STORE: 'postgres' },
                 // Its files start SQLite servers too (store parity, a second store).
-                globalSetup: ['test/setup/sqlite.ts', 'test/setup/postgres.ts'],
+                globalSetup: ['test/setup/sqlite.ts', 'test/setup/postgres.ts', 'test/setup/server-bundle.ts'],
               },
             },
           ]
