@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { inject } from 'vitest';
 import { until } from './wait';
 
@@ -27,11 +28,11 @@ export function startProcess(command: [string, ...string[]], env: Record<string,
 }
 
 /**
- * The server as production runs it: the run's build of the sources (test/setup/server-bundle.ts)
- * under plain `node`.
+ * The server (or, with `digest`, the by-hand daily digest) as production runs it: the run's build
+ * of the sources (test/setup/server-bundle.ts) under plain `node`.
  */
-export function serverCommand(): [string, ...string[]] {
-  return [process.execPath, inject('serverBundle')];
+export function serverCommand(entry: 'main' | 'digest' = 'main'): [string, ...string[]] {
+  return [process.execPath, join(dirname(inject('serverBundle')), `${entry}.js`)];
 }
 
 /** The port the server's start line names, once it is listening (a port the OS picked for 0). */
