@@ -61,7 +61,7 @@ const STORE_DEPENDENT: Record<string, string[]> = {
   // PostgreSQL (most of these run on PostgreSQL only). Not the fleet under faults
   // (test/fleet-faults.test.ts: two minutes of killed and frozen instances, the longest file of
   // all): `npm run test:all` and CI run it, and `TEST_MATRIX=all npm test -- test/fleet-faults.test.ts`.
-  'drains and the fleet': ['server-shutdown', 'fleet-drain', 'fleet', 'webhooks-fleet'],
+  'drains and the fleet': ['server-shutdown', 'fleet-drain', 'fleet', 'fleet-vote-burst', 'webhooks-fleet'],
   // The same workshop answered byte for byte alike by both stores.
   'store parity': ['store-parity'],
 };
