@@ -24,7 +24,7 @@ import { until } from './helpers/wait';
  * Among the slowest files (about 115 s, `npm run test:slowest`), on purpose: each fault lasts as
  * long as a real one must to be a fault (Redis away for 10 s, PostgreSQL away for 10 s, an
  * instance killed during 60 s of work), the fleet is given its time to recover, and three instances
- * are started as processes, each importing the server from source. It runs on PostgreSQL only.
+ * are started as processes. It runs on PostgreSQL only.
  */
 
 const PARTICIPANTS = 30;

@@ -16,7 +16,7 @@ import { until } from './helpers/wait';
  * a third of the votes are in; a guest whose request died with it sends it again, with the same
  * Idempotency-Key, to another instance, as a client would. Every vote the service acknowledged
  * must be stored, none twice, no guest over the budget, and every screen, reconnected, must show
- * each card's score as the store counts it. Not timed: bench/ measures how fast (issue's audience bench).
+ * each card's score as the store counts it. Not timed: how fast is for bench/.
  */
 
 const GUESTS = 240;
@@ -71,14 +71,19 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a vote burst with 
   }
 
   /**
-   * Sends one vote to `first`, and while no answer comes back (its instance died), to each
-   * instance still up in turn with the same key; a 409 for the key still in use is sent again.
-   * Resolves with the vote's id once acknowledged.
+   * Sends one vote to `first`; while no answer comes back (its instance died), to the instances
+   * still up, with the same key, honouring Retry-After for a key still held by the dead one.
+   * Resolves with the vote's id once acknowledged, or null when a retry found the budget spent: the
+   * dead instance committed the vote but died before keeping its answer (docs/api.md#idempotent-writes),
+   * which the client cannot tell from a vote of its own.
    */
-  async function vote(first: FleetInstance, token: string, workshopId: string, cardId: string): Promise<string> {
+  async function vote(first: FleetInstance, token: string, workshopId: string, cardId: string): Promise<string | null> {
     const key = randomUUID();
+    const seen: string[] = [];
     let instance = first;
-    for (let attempt = 0; attempt < 40; attempt++) {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      let waitMs = 100;
       try {
         const res = await fetch(`${instance.url}/v1/workshops/${workshopId}/cards/${cardId}/votes`, {
           method: 'POST',
@@ -86,18 +91,22 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a vote burst with 
           body: JSON.stringify({ value: 1 }),
           signal: AbortSignal.timeout(10_000),
         });
-        const body = (await res.json()) as { id?: string; code?: string };
+        const body = (await res.json()) as { id?: string; error?: { code: string } };
         if (res.status === 201) return body.id!;
-        if (res.status !== 409 && res.status !== 503)
-          throw new Error(`vote refused: ${res.status} ${JSON.stringify(body)}`);
+        const code = body.error?.code;
+        seen.push(`${instance.name}: ${res.status} ${code}`);
+        if (code === 'vote_limit_reached' && seen.length > 1) return null;
+        if (res.status !== 503 && code !== 'idempotency_key_in_use')
+          throw new Error(`vote refused: ${seen.join(', ')}`);
+        waitMs = Number(res.headers.get('retry-after') ?? 1) * 1000;
       } catch (err) {
         if ((err as Error).message.startsWith('vote refused')) throw err;
+        seen.push(`${instance.name}: ${(err as Error).message}`);
+        instance = alive()[seen.length % alive().length] ?? instance;
       }
-      const others = alive().filter((other) => other !== instance);
-      instance = others[attempt % Math.max(others.length, 1)] ?? instance;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
-    throw new Error('a vote never acknowledged');
+    throw new Error(`a vote never acknowledged: ${seen.join(', ')}`);
   }
 
   it('counts every acknowledged vote once, keeps each guest within the budget, and every screen agrees with the store', async () => {
@@ -134,13 +143,16 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a vote burst with 
     );
 
     const acknowledged: string[] = [];
+    let unanswered = 0;
     const [, victim] = instances as [FleetInstance, FleetInstance, FleetInstance];
     let killed = false;
     const burst = Promise.all(
       tokens.map(async (token, n) => {
         for (let v = 0; v < BUDGET; v++) {
           const card = ideas[(n * BUDGET + v) % IDEAS]!;
-          acknowledged.push(await vote(instances[n % instances.length]!, token, workshop.id, card));
+          const id = await vote(instances[n % instances.length]!, token, workshop.id, card);
+          if (id === null) unanswered++;
+          else acknowledged.push(id);
           if (!killed && acknowledged.length >= KILL_AFTER_ACKNOWLEDGED) {
             killed = true;
             victim.run.child.kill('SIGKILL');
@@ -160,7 +172,9 @@ describe.skipIf(testStore !== 'postgres' || !redisAvailable)('a vote burst with 
     const storedIds = new Set(stored.map((row) => row.id));
     expect(acknowledged.filter((id) => !storedIds.has(id))).toEqual([]);
     expect(new Set(acknowledged).size).toBe(acknowledged.length);
-    expect(acknowledged).toHaveLength(GUESTS * BUDGET);
+    // Each vote acknowledged, but for the few the killed instance committed without answering.
+    expect(acknowledged.length + unanswered).toBe(GUESTS * BUDGET);
+    expect(stored).toHaveLength(GUESTS * BUDGET);
     const perGuest = new Map<string, number>();
     for (const row of stored) perGuest.set(row.user_id, (perGuest.get(row.user_id) ?? 0) + 1);
     expect(Math.max(...perGuest.values())).toBeLessThanOrEqual(BUDGET);

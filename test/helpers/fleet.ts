@@ -6,7 +6,7 @@ import { listeningPort, serverCommand, startProcess, type ServerProcess } from '
 import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
 
 /*
- * A fleet for tests: several server processes started as production starts them (`src/main.ts`
+ * A fleet for tests: several server processes started as production starts them (the run's build
  * under node, configured by environment only), each with its own working folder and port, all on
  * one database, one Redis and one file store, with one SECRET, behind a round-robin proxy whose
  * address is everyone's PUBLIC_URL. Processes, so that one can be killed with SIGKILL or drained

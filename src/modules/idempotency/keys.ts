@@ -15,10 +15,12 @@ import {
 /** How long a finished write's answer is kept for its key (docs/api.md#idempotent-writes). */
 export const KEPT_MS = 24 * 3600 * 1000;
 /**
- * A running write holds its key this long, and moves it on while it runs; a key whose instance
- * died mid-request is free again after it, rather than answering 409 for a day.
+ * A running write holds its key this long, and moves it on while it runs (every third of it); a
+ * key whose instance died mid-request is free again after it, rather than answering 409 for a day.
+ * Short, because the retry of a write cut off by a dying instance waits for it: a vote sent again
+ * to another instance lands within seconds. A write runs for milliseconds, so few ever renew.
  */
-export const HELD_MS = 30_000;
+export const HELD_MS = 6_000;
 
 /** Whose key: a user's id, or '' for the routes that need no token (the key alone). */
 export interface KeyRef {
