@@ -49,16 +49,16 @@ async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: strin
   if (collection === 'user')
     throw insufficientScope(undefined, 'An organization token is no person: /v1/user/me routes need a personal token.');
   if (collection === 'organizations') {
-    if (id !== organizationId) throw notFound('Organization');
+    if (id !== organizationId) throw notFound('organization');
     return;
   }
   if (collection === 'workshops' && id === 'canvas') {
     const workshopId = await workshopOfZone(db, path.split('/').at(-1)!);
-    if (!workshopId || (await organizationOwning(db, workshopId)) !== organizationId) throw notFound('Zone');
+    if (!workshopId || (await organizationOwning(db, workshopId)) !== organizationId) throw notFound('zone');
     return;
   }
   if (collection === 'workshops' && id !== undefined && id !== '') {
-    if ((await organizationOwning(db, id)) !== organizationId) throw notFound('Workshop');
+    if ((await organizationOwning(db, id)) !== organizationId) throw notFound('workshop');
     return;
   }
   // The catalogs read alike for everyone; what would be the maker's own (a personal workshop, an upload) is not the organization's.

@@ -92,5 +92,5 @@ export async function listApiTokens(deps: AppDeps, owner: TokenOwner): Promise<A
 /** Revoked at once on every instance: the revocation moves the identity epoch every token cache checks. */
 export async function revokeApiTokenOf(deps: AppDeps, owner: TokenOwner, tokenId: string): Promise<void> {
   const revoked = await write(deps, (tx) => revokeApiToken(tx, owner, tokenId, nowIso()));
-  if (!revoked) throw notFound('API token');
+  if (!revoked) throw notFound('api_token');
 }

@@ -37,7 +37,7 @@ export function getPredefinedCanvas(
   catalog: CanvasCatalog = CANVASES,
 ): PredefinedCanvasOutput {
   const canvas = catalog.outputs(lang).find((c) => c.id === id);
-  if (!canvas) throw notFound('Canvas');
+  if (!canvas) throw notFound('canvas');
   return canvas;
 }
 
@@ -62,7 +62,7 @@ export async function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: str
   const { db } = deps.database;
   await loadAccess(db, workshopId, user);
   const row = await canvasOf(db, workshopId);
-  if (!row) throw notFound('Canvas');
+  if (!row) throw notFound('canvas');
   return canvasAsDocumentSays(db, row, (rows) => zonesForRead(deps, row.workshopId, rows));
 }
 
@@ -175,7 +175,7 @@ export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: 
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await canvasOf(tx, workshopId);
-    if (!row) throw notFound('Canvas');
+    if (!row) throw notFound('canvas');
     const canvas = await canvasInWrite(deps, write, row);
     await deleteCanvasRow(tx, row.id);
     changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
@@ -187,7 +187,7 @@ export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: 
 export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): Promise<ZoneOutput> {
   const { db } = deps.database;
   const row = await zoneRow(db, zoneId);
-  if (!row) throw notFound('Zone');
+  if (!row) throw notFound('zone');
   await loadAccess(db, row.workshopId, user);
   return zoneOutputs(await zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
@@ -207,7 +207,7 @@ export async function linkZone(
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await zoneRow(tx, zoneId);
-    if (!row || row.workshopId !== workshopId) throw notFound('Zone');
+    if (!row || row.workshopId !== workshopId) throw notFound('zone');
     if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
       throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
     }

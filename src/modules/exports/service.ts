@@ -238,7 +238,7 @@ export async function finishExport(
 
 async function findExport(db: Db, workshopId: string, exportId: string): Promise<ExportRow> {
   const row = await exportOf(db, workshopId, exportId);
-  if (!row) throw notFound('Export');
+  if (!row) throw notFound('export');
   return row;
 }
 

@@ -128,7 +128,7 @@ export async function previewInvitation(deps: AppDeps, token: string): Promise<I
   const { db } = deps.database;
   const row = await invitationByToken(db, hashToken(token));
   const workshop = row && (await findWorkshop(db, row.workshopId));
-  if (!row || !workshop) throw notFound('Invitation');
+  if (!row || !workshop) throw notFound('invitation');
   const sender = await findUser(db, row.invitedBy);
   return {
     workshop_title: workshop.title,
@@ -150,13 +150,13 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
   // The write takes the lock of the invitation's workshop first (`writeWorkshop`): the invitation
   // is found before it, and read again under it (it may have been used or sent again meanwhile).
   const found = await invitationByToken(deps.database.db, tokenHash);
-  if (!found) throw notFound('Invitation');
+  if (!found) throw notFound('invitation');
   return writeWorkshop(deps, found.workshopId, async (tx, changes) => {
     const row = await invitationByToken(tx, tokenHash);
-    if (!row) throw notFound('Invitation');
+    if (!row) throw notFound('invitation');
     if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was used already.');
     const workshop = await findWorkshop(tx, row.workshopId);
-    if (!workshop) throw notFound('Invitation');
+    if (!workshop) throw notFound('invitation');
     if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
     await admitMember(deps, tx, changes, workshop, user, row.role);
     const after = await markInvitationAccepted(tx, row.id, user.id);
@@ -173,7 +173,7 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
 
 async function findInvitation(tx: Db, workshopId: string, id: string): Promise<InvitationRow> {
   const row = await invitationOf(tx, workshopId, id);
-  if (!row) throw notFound('Invitation');
+  if (!row) throw notFound('invitation');
   return row;
 }
 

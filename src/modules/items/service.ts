@@ -11,7 +11,7 @@ import { toItem, type ItemRow } from './schemas';
 import type { ItemOutput } from '../../domain/items';
 
 function found(row: ItemRow | undefined): ItemRow {
-  if (!row) throw notFound('Item');
+  if (!row) throw notFound('item');
   return row;
 }
 

@@ -24,7 +24,7 @@ export async function loadOrganizationAccess(
 ): Promise<OrganizationAccess> {
   const organization = await findOrganization(db, organizationId);
   const membership = organization && (await findMembership(db, organizationId, caller.id));
-  if (!organization || !membership) throw notFound('Organization');
+  if (!organization || !membership) throw notFound('organization');
   const barred = ssoBars(caller, { ownerType: 'organization', ownerId: organizationId });
   if (barred && !(options.settings && membership.role === 'admin')) throw ssoRequired();
   return { organization, membership };

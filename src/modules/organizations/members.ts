@@ -124,7 +124,7 @@ export async function removeMember(
     const access = await loadOrganizationAccess(tx, organizationId, caller.user);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
+    if (!target) throw notFound('member');
     requirePersonForAdminRole(caller, target.member.role === 'admin');
     if (
       target.member.role === 'admin' &&
@@ -156,7 +156,7 @@ export async function changeMemberRole(
     await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller.user));
     const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
+    if (!target) throw notFound('member');
     requirePersonForAdminRole(caller, target.member.role === 'admin' || input.role === 'admin');
     if (target.member.role === input.role) return { member: toMember(target), changedUserId: null };
     if (

@@ -23,7 +23,7 @@ import type { RatingOutput } from '../../domain/ratings';
 
 /** A participant who may not see all ratings sees only their own, as if the others did not exist. */
 function visible(access: WorkshopAccess, row: RatingRow | undefined): RatingRow {
-  if (!row || (!seesAllRatings(access) && row.userId !== access.userId)) throw notFound('Rating');
+  if (!row || (!seesAllRatings(access) && row.userId !== access.userId)) throw notFound('rating');
   return row;
 }
 

@@ -24,7 +24,7 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 async function requireIllustration(db: Db, stepId: string): Promise<IllustrationRow> {
   const row = await illustrationOf(db, stepId);
-  if (!row) throw notFound('Illustration');
+  if (!row) throw notFound('illustration');
   return row;
 }
 

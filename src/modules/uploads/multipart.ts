@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { AppError, invalid } from '../../http/errors';
 import { hasBody } from '../../http/validation';
+import { msg } from '../../i18n/messages';
 
 export type FormFields = Record<string, string | File>;
 
@@ -18,7 +19,7 @@ export async function readMultipart(c: Context, options: { allowEmpty?: boolean 
   try {
     fields = (await c.req.parseBody()) as FormFields;
   } catch {
-    throw new AppError('invalid_request', 'The multipart body is malformed.');
+    throw new AppError('invalid_request', msg('error.uploads.multipart_malformed'));
   }
   return withoutImpliedTypes(c, fields);
 }

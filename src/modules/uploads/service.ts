@@ -97,7 +97,7 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
   });
   if (!check.ok) throw new AppError('forbidden', check.reason);
   const file = await findFile(deps.database.db, ref);
-  if (!file) throw notFound('File');
+  if (!file) throw notFound('file');
   const maxAge =
     check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
 
@@ -124,7 +124,7 @@ export async function storedFileResponse(
   options: { maxAge: number },
 ): Promise<FileResponse> {
   const object = await deps.files.stream(objectName(file));
-  if (!object) throw notFound('File');
+  if (!object) throw notFound('file');
   const length = object.size;
   if (file.container === EXPORTS_CONTAINER) {
     const served = { type: file.mimetype, disposition: 'attachment' as const };

@@ -126,7 +126,7 @@ export async function ownUpload(tx: Db, userId: string, blob: FileRef): Promise<
 /** The stored bytes; a 404 when the object is gone (removed meanwhile, or lost by the storage). */
 export async function readFile(deps: { files: FileStore }, file: FileRef): Promise<Buffer> {
   const data = await deps.files.get(objectName(file));
-  if (!data) throw notFound('File');
+  if (!data) throw notFound('file');
   return data;
 }
 

@@ -56,7 +56,7 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     },
     store: (tx, url) => setAvatarUrl(tx, userId, url),
   });
-  if (!row) throw notFound('User');
+  if (!row) throw notFound('user');
   deps.bus.emit('profile-changed', { userId });
   return toUser(row, deps.config);
 }

@@ -78,7 +78,7 @@ function refusePrivateUrl(deps: AppDeps, raw: string): void {
 
 async function findEndpoint(deps: AppDeps, organizationId: string, id: string): Promise<EndpointRow> {
   const row = await endpointOf(deps.database.db, organizationId, id);
-  if (!row) throw notFound('Webhook');
+  if (!row) throw notFound('webhook');
   return row;
 }
 
@@ -138,13 +138,13 @@ export async function updateWebhook(
       updatedAt: nowIso(),
     }),
   );
-  if (!row) throw notFound('Webhook');
+  if (!row) throw notFound('webhook');
   return toWebhook(row);
 }
 
 export async function deleteWebhook(deps: AppDeps, user: UserRow, organizationId: string, id: string): Promise<void> {
   await requireWebhookAdmin(deps, organizationId, user);
-  if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('Webhook');
+  if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('webhook');
 }
 
 /** A new secret; the one it replaces signs deliveries too for 24 hours, so receivers can change over. */
@@ -162,7 +162,7 @@ export async function rotateWebhookSecret(
     previousUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
     at: new Date(now).toISOString(),
   };
-  if (!(await write(deps, (tx) => rotateSecret(tx, organizationId, id, change)))) throw notFound('Webhook');
+  if (!(await write(deps, (tx) => rotateSecret(tx, organizationId, id, change)))) throw notFound('webhook');
   return { secret };
 }
 
@@ -228,6 +228,6 @@ export async function retryDelivery(
     if (resent) deps.changeOutbox.queuedBy(changes);
     return resent;
   });
-  if (!row) throw notFound('Delivery');
+  if (!row) throw notFound('delivery');
   return toDelivery(row);
 }

@@ -43,10 +43,10 @@ export async function writeRunningWorkshop<T>(
   write: (tx: Db, changes: ChangeRecorder, workshop: WorkshopRow) => Promise<T>,
 ): Promise<T> {
   const found = await findRunning(deps.database.db, deps.config.secret, by);
-  if (!found) throw notFound('Workshop with this access code');
+  if (!found) throw notFound('workshop_with_code');
   return writeWorkshop(deps, found.id, async (tx, changes) => {
     const workshop = await findRunning(tx, deps.config.secret, by);
-    if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
+    if (workshop?.id !== found.id) throw notFound('workshop_with_code');
     return write(tx, changes, workshop);
   });
 }

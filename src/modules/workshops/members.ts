@@ -52,7 +52,7 @@ export function updateUserRole(
     const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const [found] = await membersWithUsers(tx, workshopId, memberId);
-    if (!found) throw notFound('User role');
+    if (!found) throw notFound('user_role');
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
     requireMayHoldRole(who, role);

@@ -9,6 +9,7 @@ import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
 import { ACCESS_CODE_DIGITS } from '../../domain/access-codes';
+import { msg } from '../../i18n/messages';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
@@ -230,7 +231,7 @@ export async function assertViewReferences(
         .where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId)))
     ).length === 0
   ) {
-    throw invalid(`${path}.card`, 'Not a card of this workshop.');
+    throw invalid(`${path}.card`, msg('error.cards.not_in_workshop'));
   }
   if (
     view.sort_criterium_id &&
