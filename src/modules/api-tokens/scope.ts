@@ -8,13 +8,14 @@ import { AppError, notFound } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { organizationOwning } from '../organizations/repo';
 import { workshopOfZone } from '../access/repo';
+import { msg, type Message } from '../../i18n/messages';
 
 /** 403 `insufficient_scope`, naming the scope the route needs (docs/api.md#authentication-and-errors). */
-export function insufficientScope(scope: string | undefined, why?: string): AppError {
+export function insufficientScope(scope: string | undefined, why?: Message): AppError {
   return new AppError(
     'insufficient_scope',
     why ??
-      (scope ? `This API token lacks the scope ${scope}.` : 'API tokens cannot use this route; it needs a session.'),
+      (scope ? msg('error.api_tokens.lacks_scope', { scope }) : msg('error.auth.session_required')),
   );
 }
 
@@ -30,7 +31,7 @@ export function tokenScope(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!token) return next();
     const wait = await limiter.take(token.id);
     if (wait !== null) {
-      throw new AppError('rate_limited', `This API token made too many requests; try again in ${wait} s.`, {
+      throw new AppError('rate_limited', msg('error.api_tokens.rate', { seconds: wait }), {
         headers: { 'Retry-After': String(wait) },
       });
     }
@@ -47,7 +48,7 @@ async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: strin
   const organizationId = token.organizationId!;
   const [, , collection, id] = path.split('/').map((segment) => decodeURIComponent(segment));
   if (collection === 'user')
-    throw insufficientScope(undefined, 'An organization token is no person: /v1/user/me routes need a personal token.');
+    throw insufficientScope(undefined, msg('error.api_tokens.organization_not_person'));
   if (collection === 'organizations') {
     if (id !== organizationId) throw notFound('organization');
     return;
@@ -65,6 +66,6 @@ async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: strin
   if (method === 'GET' && (collection === 'canvas' || collection === 'templates')) return;
   throw insufficientScope(
     undefined,
-    `An organization token acts for its organization only: use /v1/organizations/${organizationId}/… routes.`,
+    msg('error.api_tokens.organization_only', { organization: organizationId }),
   );
 }

@@ -20,6 +20,7 @@ import {
   type ZoneRow,
 } from './schemas';
 import type { CanvasOutput, ZoneOutput } from '../../domain/canvas';
+import { msg } from '../../i18n/messages';
 
 export type { CanvasDeps } from './zones';
 
@@ -89,7 +90,7 @@ function definitionOf(
   const predefined =
     input.canvas_id === undefined ? undefined : catalog.outputs(lang).find((c) => c.id === input.canvas_id);
   if (input.canvas_id !== undefined && !predefined) {
-    throw invalid('canvas_id', 'canvas_id must name a predefined canvas (see GET /v1/canvas).');
+    throw invalid('canvas_id', msg('error.canvas.not_predefined'));
   }
   const background = { ...predefined?.background };
   if (input.background?.cols !== undefined) background.cols = input.background.cols;
@@ -209,7 +210,7 @@ export async function linkZone(
     const row = await zoneRow(tx, zoneId);
     if (!row || row.workshopId !== workshopId) throw notFound('zone');
     if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
-      throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
+      throw invalid('cluster_id', msg('error.canvas.not_a_cluster'));
     }
     const zones = await currentZones(deps, write, workshopId, await zoneRowsOf(tx, row.canvasId));
     await setZoneLinks(deps, write, { workshopId, caller: user }, zones, [{ id: zoneId, clusterId }]);

@@ -27,6 +27,7 @@ import {
 import { findUser, localeByEmail } from '../users/repo';
 import { toInvitation, type InvitationPreviewOutput, type InvitationRow, type InviteInput } from './schemas';
 import type { InvitationOutput } from '../../domain/invitations';
+import { msg } from '../../i18n/messages';
 
 /*
  * Invitations (spec: Invitations; docs/api.md#invitations): facilitators invite addresses; each gets a mail
@@ -57,7 +58,7 @@ export function invite(
     const members = new Set(await memberAddressesOf(tx, workshopId));
     const already = input.emails.filter((email) => members.has(email));
     if (already.length > 0)
-      throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
+      throw new AppError('already_member', msg('error.invitations.already_members', { emails: already.join(', ') }));
     const sent: InvitationOutput[] = [];
     for (const email of input.emails) {
       const pending = await pendingInvitationTo(tx, workshopId, email);
@@ -94,7 +95,7 @@ export async function resendInvitation(
     const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
-    if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was accepted already.');
+    if (row.state !== 'pending') throw new AppError('invitation_used', msg('error.invitations.accepted'));
     await sendAgain(deps, tx, changes, access.workshop, user, row, row);
   });
 }
@@ -154,10 +155,10 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
   return writeWorkshop(deps, found.workshopId, async (tx, changes) => {
     const row = await invitationByToken(tx, tokenHash);
     if (!row) throw notFound('invitation');
-    if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was used already.');
+    if (row.state !== 'pending') throw new AppError('invitation_used', msg('error.invitations.used'));
     const workshop = await findWorkshop(tx, row.workshopId);
     if (!workshop) throw notFound('invitation');
-    if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
+    if (workshop.state === 'archived') throw new AppError('workshop_archived', msg('error.invitations.archived'));
     await admitMember(deps, tx, changes, workshop, user, row.role);
     const after = await markInvitationAccepted(tx, row.id, user.id);
     const invitation = toInvitation(after);

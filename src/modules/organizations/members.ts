@@ -29,6 +29,7 @@ import {
 import { toMember, type OrganizationMemberOutput, type OrganizationRole, type OrganizationRow } from './schemas';
 import type { ApiTokenIdentity } from '../../domain/api-scopes';
 import type { OrganizationDeps } from './service';
+import { msg } from '../../i18n/messages';
 
 /** Who manages members: the user the request acts as, and the API token it came with, if any. */
 export interface MemberCaller {
@@ -46,7 +47,7 @@ function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean):
   if (caller.apiToken && touchesAdmin) {
     throw new AppError(
       'insufficient_scope',
-      'Managing admins takes a person who is an admin: an API token adds, changes and removes facilitators only.',
+      msg('error.organizations.api_token_admins'),
     );
   }
 }
@@ -131,7 +132,7 @@ export async function removeMember(
       target.member.userId &&
       (await otherActiveAdmins(tx, organizationId, memberId)) === 0
     ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+      throw new AppError('conflict', msg('error.organizations.last_admin'));
     }
     await deleteMember(tx, memberId);
     return target.member.userId;
@@ -164,7 +165,7 @@ export async function changeMemberRole(
       target.member.userId &&
       (await otherActiveAdmins(tx, organizationId, memberId)) === 0
     ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+      throw new AppError('conflict', msg('error.organizations.last_admin'));
     }
     await updateMemberRole(tx, memberId, input.role);
     return {
@@ -245,5 +246,5 @@ async function mailNewMember(
 }
 
 function alreadyMember() {
-  return new AppError('already_member', 'This address is already a member of the organization.');
+  return new AppError('already_member', msg('error.organizations.already_member'));
 }

@@ -18,6 +18,7 @@ import {
   type UpdateIllustrationInput,
 } from './schemas';
 import type { IllustrationOutput } from '../../domain/steps';
+import { msg } from '../../i18n/messages';
 
 /** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
@@ -60,7 +61,7 @@ export function setIllustration(
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
       throw invalid(
         'blob.mimetype',
-        `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`,
+        msg('error.steps.illustration_type', { type: file.mimetype }),
       );
     }
     await countAgainstWorkshop(tx, deps.config, file, workshopId);

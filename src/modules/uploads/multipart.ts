@@ -13,7 +13,7 @@ export async function readMultipart(c: Context, options: { allowEmpty?: boolean 
   if (options.allowEmpty && !hasBody(c)) return {};
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'multipart/form-data') {
-    throw new AppError('unsupported_media_type', 'This route takes a multipart/form-data body.');
+    throw new AppError('unsupported_media_type', msg('error.uploads.multipart_required'));
   }
   let fields: FormFields;
   try {
@@ -59,13 +59,13 @@ function fileFieldsWithoutType(raw: Buffer, boundary: string): Set<string> {
 export function optionalFile(form: FormFields, name: string): File | undefined {
   const value = form[name];
   if (value === undefined) return undefined;
-  if (!(value instanceof File)) throw invalid(name, 'Expected a file part.');
+  if (!(value instanceof File)) throw invalid(name, msg('error.uploads.file_part_expected'));
   return value;
 }
 
 export function requiredFile(form: FormFields, name: string): File {
   const file = optionalFile(form, name);
-  if (!file) throw invalid(name, 'A file is required.');
+  if (!file) throw invalid(name, msg('error.uploads.file_required'));
   return file;
 }
 

@@ -26,6 +26,7 @@ import type {
   WebhookOutput,
 } from './schemas';
 import { newSigningSecret } from './signing';
+import { msg } from '../../i18n/messages';
 
 /** How long a rotated-out secret still signs deliveries beside the new one. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -71,8 +72,8 @@ function refusePrivateUrl(deps: AppDeps, raw: string): void {
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const local = host === 'localhost' || host.endsWith('.localhost');
   if (local || (isIP(host) && !isPublicAddress(host)))
-    throw new AppError('invalid_request', 'Webhook URLs must reach a public address.', {
-      details: [{ path: 'url', message: `${host} is not a public address.` }],
+    throw new AppError('invalid_request', msg('error.webhooks.private_url'), {
+      details: [{ path: 'url', message: msg('error.webhooks.private_host', { host }) }],
     });
 }
 
@@ -175,7 +176,7 @@ export async function pingWebhook(
 ): Promise<DeliveryOutput> {
   await requireWebhookAdmin(deps, organizationId, user);
   const endpoint = await findEndpoint(deps, organizationId, id);
-  if (!endpoint.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before testing it.');
+  if (!endpoint.enabled) throw new AppError('conflict', msg('error.webhooks.disabled'));
   const messageId = newMessageId();
   const at = nowIso();
   const row = await write(deps, async (tx, changes) => {

@@ -19,6 +19,7 @@ import { hasAnySeat, insertMember, memberOfUser } from './members-repo';
 import { findRunningByCode, findWorkshop } from './repo';
 import type { JoinBy } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
+import { msg } from '../../i18n/messages';
 
 /**
  * POST /v1/workshops/join. A member joining again gets the workshop back (idempotent); anyone
@@ -92,7 +93,7 @@ export async function admitMember(
     return;
   }
   if (user.guest && (await hasAnySeat(tx, userId)))
-    throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
+    throw forbidden(msg('error.workshops.guest_one_workshop'));
   if (role === 'participant') await requireAttendeeRoom(deps, tx, workshop);
   const member = await insertMember(tx, workshop.id, userId, role);
   changes.record({

@@ -242,7 +242,7 @@ export async function assertViewReferences(
         .where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId)))
     ).length === 0
   ) {
-    throw invalid(`${path}.sort_criterium_id`, 'Not a criterion of this workshop.');
+    throw invalid(`${path}.sort_criterium_id`, msg('error.workshops.not_a_criterion'));
   }
   const clusterIds = [...new Set(view.show_cluster_ids ?? [])];
   if (clusterIds.length > 0) {
@@ -252,7 +252,7 @@ export async function assertViewReferences(
       .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inList(db, cards.id, clusterIds)));
     const found = row!.n;
     if (found !== clusterIds.length)
-      throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
+      throw invalid(`${path}.show_cluster_ids`, msg('error.workshops.not_clusters'));
   }
 }
 
