@@ -77,7 +77,11 @@ describe('refusals in the language of the request', () => {
     const joiner = await createUser(t, 'Joiner');
     const errors = await askedInEachLanguage(
       (options) =>
-        t.request('POST', '/v1/workshops/join', { token: joiner.token, body: { access_code: '987-654-321' }, ...options }),
+        t.request('POST', '/v1/workshops/join', {
+          token: joiner.token,
+          body: { access_code: '987-654-321' },
+          ...options,
+        }),
       404,
       'not_found',
     );
@@ -124,7 +128,11 @@ describe('refusals in the language of the request', () => {
     });
     const expected = { fr: 'Seuls les regroupements ont une couleur.', de: 'Nur Cluster haben eine Farbe.' };
     for (const [lang, text] of Object.entries(expected))
-      expect(errors.get(lang)).toEqual({ code: 'invalid_request', message: text, details: [{ path: 'color', message: text }] });
+      expect(errors.get(lang)).toEqual({
+        code: 'invalid_request',
+        message: text,
+        details: [{ path: 'color', message: text }],
+      });
     expect(errors.get('ar')!.details).toEqual([{ path: 'color', message: say('ar', 'error.cards.color_on_idea') }]);
   });
 });

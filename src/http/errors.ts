@@ -141,7 +141,8 @@ const NOT_FOUND = {
 export type Missing = keyof typeof NOT_FOUND;
 
 /** Shorthands for the common cases, so services read as sentences. */
-export const notFound = (what?: Missing) => new AppError('not_found', what ? NOT_FOUND[what]() : msg('error.not_found'));
+export const notFound = (what?: Missing) =>
+  new AppError('not_found', what ? NOT_FOUND[what]() : msg('error.not_found'));
 export const forbidden = (message?: string | Message) => new AppError('forbidden', message ?? msg('error.forbidden'));
 /** A session opened with a password, on what an organization requiring single sign-on owns (docs/integrations.md#requiring-it-for-an-organization). */
 export const ssoRequired = () => new AppError('sso_required', msg('error.sso_required'));

@@ -46,11 +46,7 @@ function refusal(access: WorkshopAccess, action: Action, options: { allowArchive
  * only (docs/api.md#guests), whether promoted or invited, until they sign up (409 `conflict`).
  */
 export function requireMayHoldRole(user: { guest: boolean }, role: WorkshopRole): void {
-  if (role !== 'participant' && user.guest)
-    throw new AppError(
-      'conflict',
-      msg('error.access.guest_role'),
-    );
+  if (role !== 'participant' && user.guest) throw new AppError('conflict', msg('error.access.guest_role'));
 }
 
 export function isFacilitator(access: WorkshopAccess): boolean {

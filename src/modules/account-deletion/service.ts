@@ -123,17 +123,10 @@ export async function previewDeletion(
 
 function refuseLastAdmin(organizations: Named[]): AppError {
   const names = organizations.map((o) => `"${o.name}"`).join(', ');
-  return new AppError(
-    'last_admin',
-    msg('error.account.last_admin', { names }),
-  );
+  return new AppError('last_admin', msg('error.account.last_admin', { names }));
 }
 
-const reauthenticate = () =>
-  new AppError(
-    'reauthentication_required',
-    msg('error.account.reauthenticate'),
-  );
+const reauthenticate = () => new AppError('reauthentication_required', msg('error.account.reauthenticate'));
 
 /**
  * The password checked before the transaction (scrypt is slow): the account's, or, for an account

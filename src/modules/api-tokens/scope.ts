@@ -14,8 +14,7 @@ import { msg, type Message } from '../../i18n/messages';
 export function insufficientScope(scope: string | undefined, why?: Message): AppError {
   return new AppError(
     'insufficient_scope',
-    why ??
-      (scope ? msg('error.api_tokens.lacks_scope', { scope }) : msg('error.auth.session_required')),
+    why ?? (scope ? msg('error.api_tokens.lacks_scope', { scope }) : msg('error.auth.session_required')),
   );
 }
 
@@ -47,8 +46,7 @@ export function tokenScope(deps: AppDeps): MiddlewareHandler<AppEnv> {
 async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: string, path: string): Promise<void> {
   const organizationId = token.organizationId!;
   const [, , collection, id] = path.split('/').map((segment) => decodeURIComponent(segment));
-  if (collection === 'user')
-    throw insufficientScope(undefined, msg('error.api_tokens.organization_not_person'));
+  if (collection === 'user') throw insufficientScope(undefined, msg('error.api_tokens.organization_not_person'));
   if (collection === 'organizations') {
     if (id !== organizationId) throw notFound('organization');
     return;
@@ -64,8 +62,5 @@ async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: strin
   }
   // The catalogs read alike for everyone; what would be the maker's own (a personal workshop, an upload) is not the organization's.
   if (method === 'GET' && (collection === 'canvas' || collection === 'templates')) return;
-  throw insufficientScope(
-    undefined,
-    msg('error.api_tokens.organization_only', { organization: organizationId }),
-  );
+  throw insufficientScope(undefined, msg('error.api_tokens.organization_only', { organization: organizationId }));
 }

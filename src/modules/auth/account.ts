@@ -33,9 +33,7 @@ export const wrongPassword = () => new AppError('invalid_credentials', msg('erro
 async function checkedPasswordHash(deps: AuthDeps, userId: string, password: string): Promise<string> {
   const stored = await passwordHashOf(deps.database.db, userId);
   if (!stored) {
-    throw forbidden(
-      msg('error.auth.no_password'),
-    );
+    throw forbidden(msg('error.auth.no_password'));
   }
   if (!(await verifyPassword(password, stored))) throw wrongPassword();
   return stored;

@@ -162,10 +162,7 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
     const proves = row?.purpose === 'confirm_email' || row?.purpose === 'change_email';
     if (!row || !proves || row.usedAt || row.expiresAt < nowIso()) throw invalidConfirmation();
     if (session && session.user.id !== row.userId) {
-      throw new AppError(
-        'forbidden',
-        msg('error.auth.confirmation_for_other'),
-      );
+      throw new AppError('forbidden', msg('error.auth.confirmation_for_other'));
     }
     // Taken before the seats are linked, as an organization adding this address takes it before
     // reading whether the address is confirmed: one of the two then sees what the other wrote.
@@ -222,8 +219,7 @@ export async function resendConfirmation(deps: Pick<AuthDeps, 'config' | 'databa
     if (!user) throw notFound('user');
     if (user.confirmedAt) throw new AppError('conflict', msg('error.auth.already_confirmed'));
     // Guests are turned away before this (`guestScope`): they have no address until they sign up.
-    if (user.email === null)
-      throw new AppError('forbidden', msg('error.auth.guest_no_email'));
+    if (user.email === null) throw new AppError('forbidden', msg('error.auth.guest_no_email'));
     await sendConfirmation(tx, deps.config, { ...user, email: user.email });
   });
 }

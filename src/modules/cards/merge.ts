@@ -132,10 +132,7 @@ async function mergedCardOwner(
   );
   if (hidden.size === 0) return access.userId;
   if (hidden.size > 1) {
-    throw new AppError(
-      'conflict',
-      msg('error.cards.merge_private'),
-    );
+    throw new AppError('conflict', msg('error.cards.merge_private'));
   }
   return [...hidden][0]!;
 }

@@ -44,10 +44,7 @@ async function csvUpload(c: Context<AppEnv>): Promise<string> {
 function requireMultipart(c: Context<AppEnv>): void {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (!type.startsWith('multipart/form-data')) {
-    throw new AppError(
-      'unsupported_media_type',
-      msg('error.cards.csv_multipart_required'),
-    );
+    throw new AppError('unsupported_media_type', msg('error.cards.csv_multipart_required'));
   }
 }
 

@@ -209,8 +209,7 @@ export function updateCard(
     let parentId = before.parentId;
     if (input.parent !== undefined && input.parent !== before.parentId) {
       if (before.type === 'cluster') throw invalid('parent', msg('error.cards.cluster_parent'));
-      if (input.parent === null)
-        throw invalid('parent', msg('error.cards.idea_without_parent'));
+      if (input.parent === null) throw invalid('parent', msg('error.cards.idea_without_parent'));
       parentId = (await requireCluster(tx, access, input.parent)).id;
     }
 

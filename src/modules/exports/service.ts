@@ -55,10 +55,7 @@ export function createExport(
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     // The workshop's row is already locked (`writeWorkshop`).
     if (perWorkshop > 0 && (await pendingExportsOfWorkshop(tx, workshopId)) >= perWorkshop) {
-      throw new AppError(
-        'conflict',
-        msg('error.exports.workshop_busy', { max: perWorkshop }),
-      );
+      throw new AppError('conflict', msg('error.exports.workshop_busy', { max: perWorkshop }));
     }
     if (perUser > 0) {
       // The user's exports span workshops, whose locks do not order them: the user's row does.

@@ -85,19 +85,12 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
     const claim = await claimKey(database, ref, fingerprint);
     if (claim.kind !== 'claimed') c.set('answeredByKey', true);
     if (claim.kind === 'reused') {
-      throw new AppError(
-        'idempotency_key_reused',
-        msg('error.idempotency.reused'),
-      );
+      throw new AppError('idempotency_key_reused', msg('error.idempotency.reused'));
     }
     if (claim.kind === 'running') {
-      throw new AppError(
-        'idempotency_key_in_use',
-        msg('error.idempotency.in_use'),
-        {
-          headers: { 'Retry-After': '1' },
-        },
-      );
+      throw new AppError('idempotency_key_in_use', msg('error.idempotency.in_use'), {
+        headers: { 'Retry-After': '1' },
+      });
     }
     if (claim.kind === 'done') {
       const kept = () => replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));

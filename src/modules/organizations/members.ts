@@ -45,10 +45,7 @@ export interface MemberCaller {
  */
 function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean): void {
   if (caller.apiToken && touchesAdmin) {
-    throw new AppError(
-      'insufficient_scope',
-      msg('error.organizations.api_token_admins'),
-    );
+    throw new AppError('insufficient_scope', msg('error.organizations.api_token_admins'));
   }
 }
 

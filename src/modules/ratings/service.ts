@@ -33,8 +33,7 @@ function requireOnScale(scale: number, value: number): void {
   if (!allowed.includes(value)) throw invalid('value', msg('error.ratings.off_scale', { values: allowed.join(', ') }));
 }
 
-const alreadyRated = () =>
-  new AppError('already_rated', msg('error.ratings.already_rated'));
+const alreadyRated = () => new AppError('already_rated', msg('error.ratings.already_rated'));
 
 export async function listRatings(
   deps: WriteDeps,

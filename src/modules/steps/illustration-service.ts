@@ -59,10 +59,7 @@ export function setIllustration(
     await findStep(tx, workshopId, stepId);
     const file = await ownUpload(tx, caller.id, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
-      throw invalid(
-        'blob.mimetype',
-        msg('error.steps.illustration_type', { type: file.mimetype }),
-      );
+      throw invalid('blob.mimetype', msg('error.steps.illustration_type', { type: file.mimetype }));
     }
     await countAgainstWorkshop(tx, deps.config, file, workshopId);
     const previous = await illustrationOf(tx, stepId);

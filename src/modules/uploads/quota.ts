@@ -53,10 +53,7 @@ export async function refuseBeyondDailyAllowance(
   }
   const freedAt = await uploadFreeingBytes(db, uploader.id, since, used + size - allowance);
   const seconds = Math.max(1, Math.ceil(((freedAt ? Date.parse(freedAt) : now) + DAY_MS - now) / 1000));
-  throw quotaExceeded(
-    msg('error.uploads.daily_quota', { megabytes, seconds }),
-    seconds,
-  );
+  throw quotaExceeded(msg('error.uploads.daily_quota', { megabytes, seconds }), seconds);
 }
 
 function quotaExceeded(message: Message, seconds: number): AppError {

@@ -259,15 +259,9 @@ function requireWithinBudget(
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
   if (spent.card[side] + points > perCard) {
-    throw new AppError(
-      'vote_limit_reached',
-      msg('error.votes.over_card_budget', { max: perCard, side }),
-    );
+    throw new AppError('vote_limit_reached', msg('error.votes.over_card_budget', { max: perCard, side }));
   }
   if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, spent.workshop[side])) {
-    throw new AppError(
-      'vote_limit_reached',
-      msg('error.votes.over_workshop_budget', { max: perWorkshop, side }),
-    );
+    throw new AppError('vote_limit_reached', msg('error.votes.over_workshop_budget', { max: perWorkshop, side }));
   }
 }

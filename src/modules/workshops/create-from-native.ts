@@ -118,7 +118,8 @@ function parseNative(bytes: Buffer): NativeDocument {
     );
   }
   const unstorable = unstorableTextPath(parsed.output);
-  if (unstorable) throw badFile(msg('error.workshops.native_invalid_at', { path: unstorable.join('.'), detail: UNSTORABLE_TEXT }));
+  if (unstorable)
+    throw badFile(msg('error.workshops.native_invalid_at', { path: unstorable.join('.'), detail: UNSTORABLE_TEXT }));
   const broken = brokenReference(parsed.output);
   if (broken) throw badFile(`The file's references are broken: ${broken}`);
   return parsed.output;

@@ -30,8 +30,7 @@ export function joinAsGuest(
   acceptLanguage: string | undefined,
 ): Promise<GuestSessionOutput> {
   return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
-    if (!workshop.allowGuests)
-      throw new AppError('guests_not_allowed', msg('error.workshops.no_guests'));
+    if (!workshop.allowGuests) throw new AppError('guests_not_allowed', msg('error.workshops.no_guests'));
     const guest = await insertGuest(tx, {
       name: input.name,
       locale: input.locale ?? negotiateLanguage(acceptLanguage) ?? workshop.language,

@@ -92,8 +92,7 @@ export async function admitMember(
     }
     return;
   }
-  if (user.guest && (await hasAnySeat(tx, userId)))
-    throw forbidden(msg('error.workshops.guest_one_workshop'));
+  if (user.guest && (await hasAnySeat(tx, userId))) throw forbidden(msg('error.workshops.guest_one_workshop'));
   if (role === 'participant') await requireAttendeeRoom(deps, tx, workshop);
   const member = await insertMember(tx, workshop.id, userId, role);
   changes.record({

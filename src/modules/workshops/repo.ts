@@ -250,8 +250,7 @@ export async function assertViewReferences(
       .select({ n: count() })
       .from(cards)
       .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inList(db, cards.id, clusterIds)));
-    if (row!.n !== clusterIds.length)
-      throw invalid(`${path}.show_cluster_ids`, msg('error.workshops.not_clusters'));
+    if (row!.n !== clusterIds.length) throw invalid(`${path}.show_cluster_ids`, msg('error.workshops.not_clusters'));
   }
 }
 
