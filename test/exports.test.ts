@@ -167,7 +167,7 @@ describe('exports', () => {
       .digest('base64url');
     expect(checkSignature(t.deps.config, { container, key }, { mode: '', expires: past, signature })).toEqual({
       ok: false,
-      reason: 'This link has expired.',
+      reason: { id: 'error.uploads.link_expired' },
     });
     const expired = await t.request('GET', `${url.pathname}?expires=${past}&signature=${signature}`);
     expectError(expired, 403, 'forbidden');

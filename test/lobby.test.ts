@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOBBY_REFUSAL } from '../src/modules/access/rules';
+import { t as say } from '../src/i18n/messages';
 import {
   callOperation,
   documentedOperations,
@@ -16,6 +16,8 @@ import { sqlPlacement } from './helpers/collab';
 import { errorOf, expectError, seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
 import { startTestServer } from './helpers/server';
 import { quietFor, until } from './helpers/wait';
+
+const LOBBY_REFUSAL = say('en', 'error.access.lobby');
 
 /*
  * The lobby (docs/api.md#the-lobby): a workshop that has steps and none current takes no writes

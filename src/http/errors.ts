@@ -47,6 +47,12 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** A detail as it is raised: its message a catalog's, said in each request's language, or plain English. */
+export interface RaisedDetail {
+  path: string;
+  message: string | Message;
+}
+
 /**
  * The one error type services throw; the app's error handler turns it into the error body of
  * docs/api.md#authentication-and-errors. Its message is a catalog's (`msg(id, values)`), said in
@@ -59,17 +65,19 @@ export class AppError extends Error {
   readonly headers: Record<string, string> | undefined;
   /** The catalog's message, when it was given as one; `message` holds its English text. */
   readonly said: Message | undefined;
+  private readonly raisedDetails: RaisedDetail[] | undefined;
 
   constructor(
     code: ErrorCode,
     message: string | Message,
-    options?: { details?: ErrorDetail[]; headers?: Record<string, string> },
+    options?: { details?: RaisedDetail[]; headers?: Record<string, string> },
   ) {
-    super(typeof message === 'string' ? message : formatMessage(SOURCE_LANGUAGE, message));
+    super(sayIn(SOURCE_LANGUAGE, message));
     this.name = 'AppError';
     this.code = code;
     this.said = typeof message === 'string' ? undefined : message;
-    this.details = options?.details;
+    this.raisedDetails = options?.details;
+    this.details = options?.details?.map(({ path, message }) => ({ path, message: sayIn(SOURCE_LANGUAGE, message) }));
     this.headers = options?.headers;
   }
 
@@ -78,17 +86,67 @@ export class AppError extends Error {
     return this.said ? formatMessage(lang, this.said) : this.message;
   }
 
+  /** The details in `lang` (each English when it was given as text). */
+  detailsIn(lang: string): ErrorDetail[] | undefined {
+    return this.raisedDetails?.map(({ path, message }) => ({ path, message: sayIn(lang, message) }));
+  }
+
+  /** Whether any of its words depend on the request's language. */
+  get localized(): boolean {
+    return this.said !== undefined || (this.raisedDetails ?? []).some(({ message }) => typeof message !== 'string');
+  }
+
   get status(): ContentfulStatusCode {
     return ERROR_STATUS[this.code];
   }
 }
 
+const sayIn = (lang: string, message: string | Message) =>
+  typeof message === 'string' ? message : formatMessage(lang, message);
+
+/**
+ * What a 404 can say was not found: each its own whole sentence in every language
+ * (docs/i18n.md#writing-a-message), never a name glued to "not found".
+ */
+const NOT_FOUND = {
+  api_token: () => msg('error.missing.api_token'),
+  attachment: () => msg('error.missing.attachment'),
+  canvas: () => msg('error.missing.canvas'),
+  card: () => msg('error.missing.card'),
+  comment: () => msg('error.missing.comment'),
+  criterion: () => msg('error.missing.criterion'),
+  delivery: () => msg('error.missing.delivery'),
+  export: () => msg('error.missing.export'),
+  file: () => msg('error.missing.file'),
+  illustration: () => msg('error.missing.illustration'),
+  invitation: () => msg('error.missing.invitation'),
+  item: () => msg('error.missing.item'),
+  member: () => msg('error.missing.member'),
+  notification: () => msg('error.missing.notification'),
+  organization: () => msg('error.missing.organization'),
+  rating: () => msg('error.missing.rating'),
+  section: () => msg('error.missing.section'),
+  session: () => msg('error.missing.session'),
+  step: () => msg('error.missing.step'),
+  template: () => msg('error.missing.template'),
+  user: () => msg('error.missing.user'),
+  user_role: () => msg('error.missing.user_role'),
+  vote: () => msg('error.missing.vote'),
+  webhook: () => msg('error.missing.webhook'),
+  workshop: () => msg('error.missing.workshop'),
+  workshop_with_code: () => msg('error.missing.workshop_with_code'),
+  zone: () => msg('error.missing.zone'),
+} satisfies Record<string, () => Message>;
+
+export type Missing = keyof typeof NOT_FOUND;
+
 /** Shorthands for the common cases, so services read as sentences. */
-export const notFound = (what = 'Resource') => new AppError('not_found', `${what} not found.`);
-export const forbidden = (message?: string) => new AppError('forbidden', message ?? msg('error.forbidden'));
+export const notFound = (what?: Missing) =>
+  new AppError('not_found', what ? NOT_FOUND[what]() : msg('error.not_found'));
+export const forbidden = (message?: string | Message) => new AppError('forbidden', message ?? msg('error.forbidden'));
 /** A session opened with a password, on what an organization requiring single sign-on owns (docs/integrations.md#requiring-it-for-an-organization). */
 export const ssoRequired = () => new AppError('sso_required', msg('error.sso_required'));
-export const invalid = (path: string, message: string) =>
+export const invalid = (path: string, message: string | Message) =>
   new AppError('invalid_request', message, { details: [{ path, message }] });
 
 export function errorBody(code: ErrorCode, message: string, details?: ErrorDetail[]) {
@@ -102,10 +160,14 @@ export function toErrorResponse(err: unknown, c: Context<AppEnv>): Response {
     // The request's id (`request-id.ts`) ties this to its log line and to what the client saw.
     console.error(`[error] ${c.req.method} ${c.req.path} request_id=${c.get('requestId') ?? '-'}`, err);
   }
-  const message = appError.messageIn(requestLanguage(c));
+  const lang = requestLanguage(c);
   // A message from the catalogs depends on the request's language: a cache must keep one per language.
-  if (appError.said) c.header('Vary', 'Accept-Language', { append: true });
-  return c.json(errorBody(appError.code, message, appError.details), appError.status, appError.headers);
+  if (appError.localized) c.header('Vary', 'Accept-Language', { append: true });
+  return c.json(
+    errorBody(appError.code, appError.messageIn(lang), appError.detailsIn(lang)),
+    appError.status,
+    appError.headers,
+  );
 }
 
 function normalize(err: unknown): AppError {

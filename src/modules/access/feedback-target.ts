@@ -25,7 +25,7 @@ export interface FeedbackTarget {
 export async function loadTarget(db: Db, ref: CardRef): Promise<FeedbackTarget> {
   const access = await loadAccess(db, ref.workshopId, ref.caller);
   const card = await cardOfWorkshop(db, ref.workshopId, ref.cardId);
-  if (!card || !(await seesCard(db, access, card.userId))) throw notFound('Card');
+  if (!card || !(await seesCard(db, access, card.userId))) throw notFound('card');
   return { access, card };
 }
 

@@ -109,7 +109,7 @@ export async function loadAccess(db: Db, workshopId: string, caller: Caller): Pr
   // Only members of the owning organization are kept out, and they may know its workshops: told why.
   if (row) requireSsoAllows(caller, row.workshop);
   const access = accessOf(row, caller.id);
-  if (!access) throw notFound('Workshop');
+  if (!access) throw notFound('workshop');
   return access;
 }
 

@@ -1,4 +1,5 @@
 import { AppError, forbidden } from '../../http/errors';
+import { msg, type Message } from '../../i18n/messages';
 import type { Action, WorkshopAccess, WorkshopRole } from '../../domain/permissions';
 
 /*
@@ -9,8 +10,7 @@ import type { Action, WorkshopAccess, WorkshopRole } from '../../domain/permissi
  */
 
 /** What a participant is told of a write in the lobby (docs/api.md#the-lobby). */
-export const LOBBY_REFUSAL =
-  'This workshop has not started yet: you can take part once the facilitator starts its first step.';
+const lobbyRefusal = () => msg('error.access.lobby');
 
 /** Whether the caller may do `action` now; an archived workshop refuses every write (see `allowArchived`). */
 export function may(access: WorkshopAccess, action: Action, options: { allowArchived?: boolean } = {}): boolean {
@@ -32,11 +32,11 @@ function refusal(access: WorkshopAccess, action: Action, options: { allowArchive
   if (action === 'read') return null;
   if (access.role !== 'facilitator') {
     // In the lobby participants write nothing, whatever the defaults would allow.
-    if (access.inLobby && action !== 'facilitate') return forbidden(LOBBY_REFUSAL);
+    if (access.inLobby && action !== 'facilitate') return forbidden(lobbyRefusal());
     if (!participantMay(access, action)) return forbidden(describeRefusal(action));
   }
   if (access.workshop.state === 'archived' && !options.allowArchived) {
-    return new AppError('workshop_archived', 'This workshop is archived; set its state back to running to change it.');
+    return new AppError('workshop_archived', msg('error.access.archived'));
   }
   return null;
 }
@@ -46,11 +46,7 @@ function refusal(access: WorkshopAccess, action: Action, options: { allowArchive
  * only (docs/api.md#guests), whether promoted or invited, until they sign up (409 `conflict`).
  */
 export function requireMayHoldRole(user: { guest: boolean }, role: WorkshopRole): void {
-  if (role !== 'participant' && user.guest)
-    throw new AppError(
-      'conflict',
-      'A guest takes part as a participant; they can be made a facilitator once they sign up.',
-    );
+  if (role !== 'participant' && user.guest) throw new AppError('conflict', msg('error.access.guest_role'));
 }
 
 export function isFacilitator(access: WorkshopAccess): boolean {
@@ -97,13 +93,12 @@ function participantMay(access: WorkshopAccess, action: Exclude<Action, 'read'>)
   }
 }
 
-function describeRefusal(action: Exclude<Action, 'read'>): string {
-  if (action === 'facilitate') return 'Only facilitators may do this.';
+function describeRefusal(action: Exclude<Action, 'read'>): Message {
+  if (action === 'facilitate') return msg('error.access.facilitators_only');
   if (typeof action === 'object') {
-    if ('manage_feedback' in action) return 'Only its author or a facilitator may change this.';
-    return 'edit_card' in action
-      ? 'The current step does not let you edit this card.'
-      : 'The current step does not let you delete this card.';
+    if ('manage_feedback' in action) return msg('error.access.author_only');
+    return 'edit_card' in action ? msg('error.access.step_no_edit') : msg('error.access.step_no_delete');
   }
-  return `The current step does not allow this (${action.replaceAll('_', ' ')}).`;
+  // One whole sentence per action in each language (docs/i18n.md#writing-a-message).
+  return msg('error.access.step_refuses', { action });
 }

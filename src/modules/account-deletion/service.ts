@@ -36,6 +36,7 @@ import {
   workshopsTouchedBy,
 } from './repo';
 import type { AccountDeletionInput, AccountDeletionPreview } from './schemas';
+import { msg } from '../../i18n/messages';
 
 /*
  * Deleting an account (docs/api.md#an-accounts-life). The preview and the deletion follow one plan
@@ -122,17 +123,10 @@ export async function previewDeletion(
 
 function refuseLastAdmin(organizations: Named[]): AppError {
   const names = organizations.map((o) => `"${o.name}"`).join(', ');
-  return new AppError(
-    'last_admin',
-    `You are the only admin of ${names}, which has other members or workshops: make someone else admin first, or remove them.`,
-  );
+  return new AppError('last_admin', msg('error.account.last_admin', { names }));
 }
 
-const reauthenticate = () =>
-  new AppError(
-    'reauthentication_required',
-    'This account has no password: sign in again, then delete it within 10 minutes.',
-  );
+const reauthenticate = () => new AppError('reauthentication_required', msg('error.account.reauthenticate'));
 
 /**
  * The password checked before the transaction (scrypt is slow): the account's, or, for an account
@@ -149,7 +143,7 @@ async function checkOwner(
     if (plan.reauthenticationRequired) throw reauthenticate();
     return null;
   }
-  if (input.password === undefined) throw invalid('password', 'password is required.');
+  if (input.password === undefined) throw invalid('password', msg('error.account.password_required'));
   if (!(await verifyPassword(input.password, plan.passwordHash))) throw wrongPassword();
   return plan.passwordHash;
 }

@@ -14,6 +14,7 @@ import { accountMembers } from './account-file';
 import { contributionsMembers } from './contributions-file';
 import { contributedWorkshopsOf, organizationNames, personalWorkshopsOf, type ExportedWorkshopRow } from './repo';
 import { ACCOUNT_FILE, CONTRIBUTIONS_FILE, WORKSHOPS_FOLDER } from './schemas';
+import { msg } from '../../i18n/messages';
 
 /*
  * GET /v1/user/me/export (docs/api.md#your-data-export): everything the service holds about a
@@ -52,7 +53,7 @@ export async function exportAccount(
   if (seconds !== null) {
     throw new AppError(
       'rate_limited',
-      `At most ${deps.config.dataExportsPer10Minutes} data exports in 10 minutes; try again in ${seconds} s.`,
+      msg('error.account.exports_rate', { max: deps.config.dataExportsPer10Minutes, seconds }),
       { headers: { 'Retry-After': String(seconds) } },
     );
   }

@@ -8,13 +8,13 @@ import { AppError, notFound } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
 import { organizationOwning } from '../organizations/repo';
 import { workshopOfZone } from '../access/repo';
+import { msg, type Message } from '../../i18n/messages';
 
 /** 403 `insufficient_scope`, naming the scope the route needs (docs/api.md#authentication-and-errors). */
-export function insufficientScope(scope: string | undefined, why?: string): AppError {
+export function insufficientScope(scope: string | undefined, why?: Message): AppError {
   return new AppError(
     'insufficient_scope',
-    why ??
-      (scope ? `This API token lacks the scope ${scope}.` : 'API tokens cannot use this route; it needs a session.'),
+    why ?? (scope ? msg('error.api_tokens.lacks_scope', { scope }) : msg('error.auth.session_required')),
   );
 }
 
@@ -30,7 +30,7 @@ export function tokenScope(deps: AppDeps): MiddlewareHandler<AppEnv> {
     if (!token) return next();
     const wait = await limiter.take(token.id);
     if (wait !== null) {
-      throw new AppError('rate_limited', `This API token made too many requests; try again in ${wait} s.`, {
+      throw new AppError('rate_limited', msg('error.api_tokens.rate', { seconds: wait }), {
         headers: { 'Retry-After': String(wait) },
       });
     }
@@ -46,25 +46,21 @@ export function tokenScope(deps: AppDeps): MiddlewareHandler<AppEnv> {
 async function keepToOrganization(db: Db, token: ApiTokenIdentity, method: string, path: string): Promise<void> {
   const organizationId = token.organizationId!;
   const [, , collection, id] = path.split('/').map((segment) => decodeURIComponent(segment));
-  if (collection === 'user')
-    throw insufficientScope(undefined, 'An organization token is no person: /v1/user/me routes need a personal token.');
+  if (collection === 'user') throw insufficientScope(undefined, msg('error.api_tokens.organization_not_person'));
   if (collection === 'organizations') {
-    if (id !== organizationId) throw notFound('Organization');
+    if (id !== organizationId) throw notFound('organization');
     return;
   }
   if (collection === 'workshops' && id === 'canvas') {
     const workshopId = await workshopOfZone(db, path.split('/').at(-1)!);
-    if (!workshopId || (await organizationOwning(db, workshopId)) !== organizationId) throw notFound('Zone');
+    if (!workshopId || (await organizationOwning(db, workshopId)) !== organizationId) throw notFound('zone');
     return;
   }
   if (collection === 'workshops' && id !== undefined && id !== '') {
-    if ((await organizationOwning(db, id)) !== organizationId) throw notFound('Workshop');
+    if ((await organizationOwning(db, id)) !== organizationId) throw notFound('workshop');
     return;
   }
   // The catalogs read alike for everyone; what would be the maker's own (a personal workshop, an upload) is not the organization's.
   if (method === 'GET' && (collection === 'canvas' || collection === 'templates')) return;
-  throw insufficientScope(
-    undefined,
-    `An organization token acts for its organization only: use /v1/organizations/${organizationId}/… routes.`,
-  );
+  throw insufficientScope(undefined, msg('error.api_tokens.organization_only', { organization: organizationId }));
 }

@@ -17,6 +17,7 @@ import {
   type TokenOwner,
 } from './repo';
 import type { ApiTokenOutput, CreateApiTokenInput, CreatedApiTokenOutput } from './schemas';
+import { msg } from '../../i18n/messages';
 
 /** Characters of the secret kept in clear (`prefix`): `wsk_` and 8 more, enough to tell tokens apart, too few to guess from. */
 const SHOWN_CHARS = API_TOKEN_PREFIX.length + 8;
@@ -51,7 +52,7 @@ export async function ownerOfOrganizationTokens(
 
 /** Personal tokens are for confirmed accounts: an unconfirmed address might not be its holder's. */
 export function ownerOfPersonalTokens(user: UserRow): TokenOwner {
-  if (!user.confirmedAt) throw new AppError('forbidden', 'Confirm your e-mail address before making API tokens.');
+  if (!user.confirmedAt) throw new AppError('forbidden', msg('error.api_tokens.confirm_first'));
   return { userId: user.id };
 }
 
@@ -92,5 +93,5 @@ export async function listApiTokens(deps: AppDeps, owner: TokenOwner): Promise<A
 /** Revoked at once on every instance: the revocation moves the identity epoch every token cache checks. */
 export async function revokeApiTokenOf(deps: AppDeps, owner: TokenOwner, tokenId: string): Promise<void> {
   const revoked = await write(deps, (tx) => revokeApiToken(tx, owner, tokenId, nowIso()));
-  if (!revoked) throw notFound('API token');
+  if (!revoked) throw notFound('api_token');
 }

@@ -14,7 +14,7 @@ import type { AttachmentOutput } from '../../domain/attachments';
 export type AttachmentDeps = WriteDeps & { config: Pick<Config, 'publicUrl' | 'secret'> & UploadLimits };
 
 function found(row: AttachmentRow | undefined): AttachmentRow {
-  if (!row) throw notFound('Attachment');
+  if (!row) throw notFound('attachment');
   return row;
 }
 

@@ -14,6 +14,7 @@ import { announceEndedWaysIn } from './address-proof';
 import { hashPassword, hashToken, newToken, verifyPassword } from './crypto';
 import { deleteSessionsExcept, insertOneTimeToken, passwordHashOf } from './repo';
 import type { AuthDeps } from './deps';
+import { msg } from '../../i18n/messages';
 
 /*
  * A signed-in person changing their password or their address (docs/api.md#an-accounts-life).
@@ -23,7 +24,7 @@ import type { AuthDeps } from './deps';
 /** A link to a new address works for 24 hours. */
 const ADDRESS_CHANGE_TTL_MS = 24 * 3600 * 1000;
 
-export const wrongPassword = () => new AppError('invalid_credentials', 'The password is wrong.');
+export const wrongPassword = () => new AppError('invalid_credentials', msg('error.auth.wrong_password'));
 
 /**
  * The password hash the account has, once `password` was checked against it: 403 for an account
@@ -32,9 +33,7 @@ export const wrongPassword = () => new AppError('invalid_credentials', 'The pass
 async function checkedPasswordHash(deps: AuthDeps, userId: string, password: string): Promise<string> {
   const stored = await passwordHashOf(deps.database.db, userId);
   if (!stored) {
-    throw forbidden(
-      'This account has no password yet: set one through a password reset (POST /v1/auth/password_reset).',
-    );
+    throw forbidden(msg('error.auth.no_password'));
   }
   if (!(await verifyPassword(password, stored))) throw wrongPassword();
   return stored;
@@ -74,7 +73,7 @@ export async function changePassword(
 }
 
 function emailTaken() {
-  return new AppError('email_taken', 'An account with this e-mail already exists.');
+  return new AppError('email_taken', msg('error.auth.email_taken'));
 }
 
 /**
@@ -87,7 +86,7 @@ export async function requestAddressChange(
   user: Pick<UserRow, 'id' | 'name' | 'email' | 'locale'>,
   input: { email: string; password: string },
 ): Promise<void> {
-  if (input.email === user.email) throw invalid('email', 'This is already the address of your account.');
+  if (input.email === user.email) throw invalid('email', msg('error.auth.same_email'));
   const checked = await checkedPasswordHash(deps, user.id, input.password);
   await deps.database.transaction(async (tx) => {
     await stillTheSamePassword(tx, user.id, checked);
@@ -139,7 +138,7 @@ export async function requestAddressChange(
  * old address stop working. Answers the new address.
  */
 export async function moveAddress(tx: Db, userId: string, email: string | null, at: string): Promise<string> {
-  if (!email) throw new AppError('invalid_request', 'This link names no address.');
+  if (!email) throw new AppError('invalid_request', msg('error.auth.link_without_address'));
   const holder = await userIdByEmail(tx, email);
   if (holder && holder !== userId) throw emailTaken();
   try {

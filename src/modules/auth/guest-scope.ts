@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { forbidden } from '../../http/errors';
 import type { AppEnv } from '../../http/env';
+import { msg } from '../../i18n/messages';
 
 /**
  * What a guest's token reaches (docs/api.md#guests): their workshop's routes (a workshop they are not a
@@ -28,6 +29,6 @@ export function guestScope(): MiddlewareHandler<AppEnv> {
     if (!c.get('user').guest) return next();
     const { method, path } = c.req;
     if (GUEST_ROUTES.some((route) => route.methods.has(method) && route.path.test(path))) return next();
-    throw forbidden('A guest may take part in their workshop only; sign up for an account to do this.');
+    throw forbidden(msg('error.auth.guest_scope'));
   };
 }

@@ -3,6 +3,7 @@ import { API_TOKEN_PREFIX, type ApiTokenIdentity } from '../../domain/api-scopes
 import { AppError } from '../../http/errors';
 import type { AppEnv, UserRow } from '../../http/env';
 import type { ApiTokenAuth, ResolvedSession, SessionAuth } from '../../http/session-auth';
+import { msg } from '../../i18n/messages';
 
 /**
  * Requires `Authorization: Bearer <token>` and sets `user`, `tokenHash` and `identityEpoch`; 401 otherwise.
@@ -50,11 +51,11 @@ export async function sessionIfSent(
 }
 
 function unauthenticated(): AppError {
-  return new AppError('unauthenticated', 'A valid bearer token is required.', {
+  return new AppError('unauthenticated', msg('error.auth.bearer_required'), {
     headers: { 'WWW-Authenticate': 'Bearer' },
   });
 }
 
 function sessionNeeded(): AppError {
-  return new AppError('insufficient_scope', 'API tokens cannot use this route; it needs a session.');
+  return new AppError('insufficient_scope', msg('error.auth.session_required'));
 }

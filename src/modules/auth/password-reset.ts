@@ -15,6 +15,7 @@ import { hashPassword, hashToken, newToken } from './crypto';
 import { confirmAddress, insertOneTimeToken, oneTimeTokenByHash, userByEmail } from './repo';
 import type { AuthDeps } from './deps';
 import { issueToken } from './tokens';
+import { msg } from '../../i18n/messages';
 
 /** A reset link works for 30 minutes (docs/api.md#an-accounts-life). */
 const RESET_TTL_MS = 30 * 60 * 1000;
@@ -24,7 +25,7 @@ const RESET_TTL_MS = 30 * 60 * 1000;
  * other token, or one that does not work, changes nothing (the routes need none).
  */
 export function refuseGuest(session: ResolvedSession | null): void {
-  if (session?.user.guest) throw forbidden('A guest has no password to reset; sign up for an account first.');
+  if (session?.user.guest) throw forbidden(msg('error.auth.guest_no_password'));
 }
 
 /**
@@ -67,8 +68,8 @@ export async function requestPasswordReset(deps: AuthDeps, email: string): Promi
 }
 
 function invalidLink(): AppError {
-  return new AppError('invalid_request', 'This reset link is invalid, used or has expired; ask for a new one.', {
-    details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
+  return new AppError('invalid_request', msg('error.auth.reset_invalid'), {
+    details: [{ path: 'token', message: msg('error.auth.token_unknown') }],
   });
 }
 

@@ -31,6 +31,7 @@ import { issueToken } from './tokens';
 import type { SignupInput } from './schemas';
 import { DEFAULT_TIME_ZONE, localeFromHeader } from '../../domain/languages';
 import { useLink } from './account-repo';
+import { msg } from '../../i18n/messages';
 
 const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
 
@@ -89,7 +90,7 @@ function upgradeGuest(deps: AuthDeps, guestId: string, input: AccountInput, user
     await refuseTakenEmail(tx, input.email);
     const user = await upgradeGuestRow(tx, guestId, input);
     // Signed up a moment ago with this token, in another request.
-    if (!user) throw new AppError('conflict', 'This guest has already signed up; log in instead.');
+    if (!user) throw new AppError('conflict', msg('error.auth.guest_signed_up'));
     return openAccount(tx, deps.config, user, input.email, userAgent);
   });
 }
@@ -110,7 +111,7 @@ async function openAccount(tx: Db, config: Config, user: UserRow, email: string,
 }
 
 function emailTaken() {
-  return new AppError('email_taken', 'An account with this e-mail already exists.');
+  return new AppError('email_taken', msg('error.auth.email_taken'));
 }
 
 export async function login(deps: AuthDeps, input: { email: string; password: string }, userAgent?: string) {
@@ -120,7 +121,7 @@ export async function login(deps: AuthDeps, input: { email: string; password: st
     input.password,
     user?.passwordHash ?? dummyPasswordHash(deps.config.passwordHashCost),
   );
-  const wrong = () => new AppError('invalid_credentials', 'E-mail or password is wrong.');
+  const wrong = () => new AppError('invalid_credentials', msg('error.auth.wrong_credentials'));
   if (!user || !ok) throw wrong();
   const token = await deps.database.transaction(async (tx) => {
     // A proof of the address may have dropped the password while it was checked
@@ -140,8 +141,8 @@ export async function logout(deps: AuthDeps, user: UserRow, tokenHash: string): 
 }
 
 function invalidConfirmation() {
-  return new AppError('invalid_request', 'This confirmation link is invalid or has expired.', {
-    details: [{ path: 'token', message: 'Unknown, used or expired token.' }],
+  return new AppError('invalid_request', msg('error.auth.confirmation_invalid'), {
+    details: [{ path: 'token', message: msg('error.auth.token_unknown') }],
   });
 }
 
@@ -161,10 +162,7 @@ export async function confirmEmail(deps: AuthDeps, token: string, session: Resol
     const proves = row?.purpose === 'confirm_email' || row?.purpose === 'change_email';
     if (!row || !proves || row.usedAt || row.expiresAt < nowIso()) throw invalidConfirmation();
     if (session && session.user.id !== row.userId) {
-      throw new AppError(
-        'forbidden',
-        "This link confirms another account's address: sign in to that account, or send the link without a token.",
-      );
+      throw new AppError('forbidden', msg('error.auth.confirmation_for_other'));
     }
     // Taken before the seats are linked, as an organization adding this address takes it before
     // reading whether the address is confirmed: one of the two then sees what the other wrote.
@@ -218,11 +216,10 @@ export async function sendConfirmation(
 export async function resendConfirmation(deps: Pick<AuthDeps, 'config' | 'database'>, userId: string): Promise<void> {
   await deps.database.transaction(async (tx) => {
     const user = await findUser(tx, userId);
-    if (!user) throw notFound('User');
-    if (user.confirmedAt) throw new AppError('conflict', 'This e-mail address is already confirmed.');
+    if (!user) throw notFound('user');
+    if (user.confirmedAt) throw new AppError('conflict', msg('error.auth.already_confirmed'));
     // Guests are turned away before this (`guestScope`): they have no address until they sign up.
-    if (user.email === null)
-      throw new AppError('forbidden', 'A guest has no e-mail address to confirm; sign up first.');
+    if (user.email === null) throw new AppError('forbidden', msg('error.auth.guest_no_email'));
     await sendConfirmation(tx, deps.config, { ...user, email: user.email });
   });
 }

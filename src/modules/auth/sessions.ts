@@ -32,7 +32,7 @@ export async function listSessions(
 /** DELETE /v1/user/me/sessions/:id: another person's session, or none, is 404. */
 export async function endSession(deps: AuthDeps, userId: string, sessionId: string): Promise<void> {
   const tokenHash = await deps.database.transaction((tx) => deleteSessionById(tx, userId, sessionId));
-  if (!tokenHash) throw notFound('Session');
+  if (!tokenHash) throw notFound('session');
   announceEndedWaysIn(deps.bus, { userId, sessions: [tokenHash] });
 }
 

@@ -20,6 +20,7 @@ import {
   type ZoneRow,
 } from './schemas';
 import type { CanvasOutput, ZoneOutput } from '../../domain/canvas';
+import { msg } from '../../i18n/messages';
 
 export type { CanvasDeps } from './zones';
 
@@ -37,7 +38,7 @@ export function getPredefinedCanvas(
   catalog: CanvasCatalog = CANVASES,
 ): PredefinedCanvasOutput {
   const canvas = catalog.outputs(lang).find((c) => c.id === id);
-  if (!canvas) throw notFound('Canvas');
+  if (!canvas) throw notFound('canvas');
   return canvas;
 }
 
@@ -62,7 +63,7 @@ export async function getCanvas(deps: CanvasDeps, user: UserRow, workshopId: str
   const { db } = deps.database;
   await loadAccess(db, workshopId, user);
   const row = await canvasOf(db, workshopId);
-  if (!row) throw notFound('Canvas');
+  if (!row) throw notFound('canvas');
   return canvasAsDocumentSays(db, row, (rows) => zonesForRead(deps, row.workshopId, rows));
 }
 
@@ -89,7 +90,7 @@ function definitionOf(
   const predefined =
     input.canvas_id === undefined ? undefined : catalog.outputs(lang).find((c) => c.id === input.canvas_id);
   if (input.canvas_id !== undefined && !predefined) {
-    throw invalid('canvas_id', 'canvas_id must name a predefined canvas (see GET /v1/canvas).');
+    throw invalid('canvas_id', msg('error.canvas.not_predefined'));
   }
   const background = { ...predefined?.background };
   if (input.background?.cols !== undefined) background.cols = input.background.cols;
@@ -175,7 +176,7 @@ export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: 
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await canvasOf(tx, workshopId);
-    if (!row) throw notFound('Canvas');
+    if (!row) throw notFound('canvas');
     const canvas = await canvasInWrite(deps, write, row);
     await deleteCanvasRow(tx, row.id);
     changes.record({ workshopId, action: 'removeCanvas', userId: user.id, change: { canvas } });
@@ -187,7 +188,7 @@ export async function deleteCanvas(deps: CanvasDeps, user: UserRow, workshopId: 
 export async function getZone(deps: CanvasDeps, user: UserRow, zoneId: string): Promise<ZoneOutput> {
   const { db } = deps.database;
   const row = await zoneRow(db, zoneId);
-  if (!row) throw notFound('Zone');
+  if (!row) throw notFound('zone');
   await loadAccess(db, row.workshopId, user);
   return zoneOutputs(await zonesForRead(deps, row.workshopId, [row]))[0]!;
 }
@@ -207,9 +208,9 @@ export async function linkZone(
     const write = { tx, changes };
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     const row = await zoneRow(tx, zoneId);
-    if (!row || row.workshopId !== workshopId) throw notFound('Zone');
+    if (!row || row.workshopId !== workshopId) throw notFound('zone');
     if (clusterId !== null && !(await isClusterOf(tx, workshopId, clusterId))) {
-      throw invalid('cluster_id', 'cluster_id must name a cluster of this workshop, or be null.');
+      throw invalid('cluster_id', msg('error.canvas.not_a_cluster'));
     }
     const zones = await currentZones(deps, write, workshopId, await zoneRowsOf(tx, row.canvasId));
     await setZoneLinks(deps, write, { workshopId, caller: user }, zones, [{ id: zoneId, clusterId }]);

@@ -3,6 +3,7 @@ import { AppError, type ErrorDetail } from '../../http/errors';
 import { restoreCell } from '../../lib/csv-cells';
 import { CARD_CSV_COLUMNS, isFigureColumn } from '../../domain/card-csv';
 import { CARD_COLORS, CARD_CONTENT_MAX, CARD_TITLE_MAX, type CardColor } from '../../domain/cards';
+import { msg } from '../../i18n/messages';
 
 type Column = (typeof CARD_CSV_COLUMNS)[number];
 
@@ -168,7 +169,7 @@ async function parseRecords(text: string): Promise<ParsedRecord[]> {
 /** Checks the header and turns the records into rows that know their starting line. */
 function readRows(records: ParsedRecord[]): Row[] {
   if (records.length > CSV_MAX_ROWS + 1) {
-    throw new AppError('payload_too_large', `An import holds at most ${CSV_MAX_ROWS} cards; split the file.`);
+    throw new AppError('payload_too_large', msg('error.cards.csv_too_many_rows', { max: CSV_MAX_ROWS }));
   }
   const [header, ...body] = records;
   if (!header || header.record.every((cell) => cell.trim() === '')) {

@@ -21,6 +21,7 @@ import type { CardOutput } from '../../domain/cards';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
 import { cardFor, cardForEvent, type WorkshopRef } from './service';
+import { msg } from '../../i18n/messages';
 
 /**
  * Merges cards into a new one (docs/api.md#cards): it takes the first card's type, parent and place;
@@ -41,7 +42,7 @@ export function mergeCards(deps: AppDeps, ref: WorkshopRef, input: MergeCardsInp
     const mergedIds = new Set(merged.map((card) => card.id));
     const parentId = first.type === 'idea' ? first.parentId : null;
     if (parentId !== null && mergedIds.has(parentId)) {
-      throw invalid('cards_id', 'An idea listed first cannot be merged with its own cluster; list the cluster first.');
+      throw invalid('cards_id', msg('error.cards.merge_idea_before_cluster'));
     }
 
     // The new card takes the first card's place among the siblings that remain. Positions are
@@ -106,7 +107,7 @@ async function listedCards(
   const byId = new Map<string, CardRow>();
   for (const row of rows) if (await seesCard(tx, access, row.userId, memo)) byId.set(row.id, row);
   const missing = ids.findIndex((id) => !byId.has(id));
-  if (missing !== -1) throw invalid(`cards_id.${missing}`, 'Not a card of this workshop.');
+  if (missing !== -1) throw invalid(`cards_id.${missing}`, msg('error.cards.not_in_workshop'));
   return ids.map((id) => byId.get(id)!);
 }
 
@@ -131,10 +132,7 @@ async function mergedCardOwner(
   );
   if (hidden.size === 0) return access.userId;
   if (hidden.size > 1) {
-    throw new AppError(
-      'conflict',
-      "These cards were written privately by different participants; merge them after the step that reveals them, or they would see each other's writing.",
-    );
+    throw new AppError('conflict', msg('error.cards.merge_private'));
   }
   return [...hidden][0]!;
 }

@@ -5,6 +5,7 @@ import { insertChunked, named, preparedPerDb } from '../../db/prepared';
 import { AppError, notFound } from '../../http/errors';
 import type { CardFields, CardRow, ListCardsQuery } from './schemas';
 import { WORKSHOP_MAX_CARDS } from '../../domain/cards';
+import { msg } from '../../i18n/messages';
 
 const queries = preparedPerDb((db: Db) => {
   const { cards } = tablesOf(db);
@@ -132,7 +133,7 @@ async function inListOrder(
 /** The card, which must belong to the workshop (404 otherwise, whatever the reason). */
 export async function findCard(db: Db, workshopId: string, cardId: string): Promise<CardRow> {
   const [row] = await queries(db).one.execute({ id: cardId, workshopId });
-  if (!row) throw notFound('Card');
+  if (!row) throw notFound('card');
   return row;
 }
 
@@ -151,7 +152,7 @@ export async function requireRoomForCards(tx: Db, workshopId: string, adding: nu
     .where(eq(cards.workshopId, workshopId));
   const n = row?.n ?? 0;
   if (n + adding > WORKSHOP_MAX_CARDS) {
-    throw new AppError('conflict', `A workshop holds at most ${WORKSHOP_MAX_CARDS} cards; this one has ${n}.`);
+    throw new AppError('conflict', msg('error.cards.too_many', { max: WORKSHOP_MAX_CARDS, count: n }));
   }
 }
 
@@ -168,7 +169,7 @@ export async function reserveCardNumbers(tx: Db, workshopId: string, count: numb
     .set({ lastCardNumber: sql`${workshops.lastCardNumber} + ${count}` })
     .where(eq(workshops.id, workshopId))
     .returning({ last: workshops.lastCardNumber });
-  if (!row) throw notFound('Workshop');
+  if (!row) throw notFound('workshop');
   return row.last - count + 1;
 }
 

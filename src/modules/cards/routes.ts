@@ -18,6 +18,7 @@ import {
 } from './schemas';
 import { CardOutput } from '../../domain/cards';
 import { createCard, getCard, listCardsBody, removeCard, updateCard, type WorkshopRef } from './service';
+import { msg } from '../../i18n/messages';
 
 const tag = 'Cards';
 
@@ -31,22 +32,19 @@ async function csvUpload(c: Context<AppEnv>): Promise<string> {
   try {
     body = await c.req.parseBody();
   } catch {
-    throw new AppError('invalid_request', 'The multipart body is malformed.');
+    throw new AppError('invalid_request', msg('error.uploads.multipart_malformed'));
   }
   const file = body.file;
-  if (file === undefined) throw invalid('file', 'A CSV file is required in the "file" field.');
+  if (file === undefined) throw invalid('file', msg('error.cards.csv_required'));
   const size = typeof file === 'string' ? Buffer.byteLength(file) : file.size;
-  if (size > CSV_MAX_BYTES) throw new AppError('payload_too_large', 'CSV files are limited to 5 MiB.');
+  if (size > CSV_MAX_BYTES) throw new AppError('payload_too_large', msg('error.cards.csv_too_large'));
   return typeof file === 'string' ? file : file.text();
 }
 
 function requireMultipart(c: Context<AppEnv>): void {
   const type = (c.req.header('content-type') ?? '').toLowerCase();
   if (!type.startsWith('multipart/form-data')) {
-    throw new AppError(
-      'unsupported_media_type',
-      'This route takes multipart/form-data with a CSV in the "file" field.',
-    );
+    throw new AppError('unsupported_media_type', msg('error.cards.csv_multipart_required'));
   }
 }
 

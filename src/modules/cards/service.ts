@@ -45,6 +45,7 @@ import { StackPlan } from './placements';
 import { cardSummaries, scoreVoter } from './summaries';
 import { relinkZones } from '../canvas/zones';
 import { unhookViewReferences } from '../workshops/view-references';
+import { msg } from '../../i18n/messages';
 
 /** Who is asking about which workshop. */
 export interface WorkshopRef {
@@ -64,7 +65,7 @@ export async function cardFor(db: Db, access: WorkshopAccess, row: CardRow): Pro
 /** The card, if the caller may see it now (404 otherwise, as for a card that does not exist). */
 async function findVisibleCard(db: Db, access: WorkshopAccess, cardId: string): Promise<CardRow> {
   const row = await findCard(db, access.workshop.id, cardId);
-  if (!(await seesCard(db, access, row.userId))) throw notFound('Card');
+  if (!(await seesCard(db, access, row.userId))) throw notFound('card');
   return row;
 }
 
@@ -159,7 +160,7 @@ export async function getCard(
 async function requireCluster(db: Db, access: WorkshopAccess, parentId: string): Promise<CardRow> {
   const cluster = await findCluster(db, access.workshop.id, parentId);
   if (!cluster || !(await seesCard(db, access, cluster.userId)))
-    throw invalid('parent', 'The parent must be a cluster of this workshop.');
+    throw invalid('parent', msg('error.cards.parent_not_cluster'));
   return cluster;
 }
 
@@ -204,12 +205,11 @@ export function updateCard(
     const before = await findVisibleCard(tx, access, cardId);
     authorize(access, { edit_card: { authorId: before.userId } });
 
-    if (input.color && before.type === 'idea') throw invalid('color', 'Only clusters have a color.');
+    if (input.color && before.type === 'idea') throw invalid('color', msg('error.cards.color_on_idea'));
     let parentId = before.parentId;
     if (input.parent !== undefined && input.parent !== before.parentId) {
-      if (before.type === 'cluster') throw invalid('parent', 'A cluster cannot have a parent.');
-      if (input.parent === null)
-        throw invalid('parent', 'An idea cannot lose its parent; move it to another cluster instead.');
+      if (before.type === 'cluster') throw invalid('parent', msg('error.cards.cluster_parent'));
+      if (input.parent === null) throw invalid('parent', msg('error.cards.idea_without_parent'));
       parentId = (await requireCluster(tx, access, input.parent)).id;
     }
 

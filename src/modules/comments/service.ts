@@ -9,7 +9,7 @@ import { toComment, type CommentRow } from './schemas';
 import type { CommentOutput } from '../../domain/comments';
 
 function found(row: CommentRow | undefined): CommentRow {
-  if (!row) throw notFound('Comment');
+  if (!row) throw notFound('comment');
   return row;
 }
 

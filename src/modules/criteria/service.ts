@@ -17,7 +17,7 @@ import { type CriterionOutput } from '../../domain/criteria';
 
 async function findCriterion(db: Db, workshopId: string, id: string): Promise<CriterionRow> {
   const row = await criterionRowOf(db, workshopId, id);
-  if (!row) throw notFound('Criterion');
+  if (!row) throw notFound('criterion');
   return row;
 }
 
@@ -30,7 +30,7 @@ async function criterionOf(
   cardAuthors: CardAuthors = 'all',
 ): Promise<CriterionOutput> {
   const criterion = (await criteriaOf(db, workshopId, scope, cardAuthors)).find((c) => c.id === id);
-  if (!criterion) throw notFound('Criterion');
+  if (!criterion) throw notFound('criterion');
   return criterion;
 }
 

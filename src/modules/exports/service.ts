@@ -29,6 +29,7 @@ import {
   workshopTitle,
 } from './repo';
 import { exportFile, toExport, workshopExportsPrefix, type CreateExportInput, type ExportRow } from './schemas';
+import { msg } from '../../i18n/messages';
 
 /*
  * Exports (spec: Exports; docs/api.md#exports), facilitators only: a request records a pending export and
@@ -54,16 +55,13 @@ export function createExport(
     authorize(await loadAccess(tx, workshopId, user), 'facilitate');
     // The workshop's row is already locked (`writeWorkshop`).
     if (perWorkshop > 0 && (await pendingExportsOfWorkshop(tx, workshopId)) >= perWorkshop) {
-      throw new AppError(
-        'conflict',
-        `${perWorkshop} exports of this workshop are still being made; ask again once one is done.`,
-      );
+      throw new AppError('conflict', msg('error.exports.workshop_busy', { max: perWorkshop }));
     }
     if (perUser > 0) {
       // The user's exports span workshops, whose locks do not order them: the user's row does.
       await lockUser(tx, user.id);
       if ((await pendingExportsRequestedBy(tx, user.id)) >= perUser) {
-        throw new AppError('conflict', `${perUser} of your exports are still being made; ask again once one is done.`);
+        throw new AppError('conflict', msg('error.exports.user_busy', { max: perUser }));
       }
     }
     const row = await insertExport(tx, { workshopId, type: input.type, requestedBy: user.id });
@@ -106,9 +104,11 @@ export async function downloadExport(
   const stored = file ? await findFile(db, file) : undefined;
   if (!stored) {
     const why =
-      row.state === 'failed'
-        ? `This export failed: ${row.message ?? 'no file was made'}.`
-        : 'This export is not ready yet; wait for export:updated or GET it again.';
+      row.state !== 'failed'
+        ? msg('error.exports.not_ready')
+        : row.message !== null
+          ? msg('error.exports.failed', { reason: row.message })
+          : msg('error.exports.failed_no_file');
     throw new AppError('conflict', why);
   }
   return storedFileResponse(deps, stored, { maxAge: 0 });
@@ -238,7 +238,7 @@ export async function finishExport(
 
 async function findExport(db: Db, workshopId: string, exportId: string): Promise<ExportRow> {
   const row = await exportOf(db, workshopId, exportId);
-  if (!row) throw notFound('Export');
+  if (!row) throw notFound('export');
   return row;
 }
 

@@ -8,6 +8,7 @@ import { API_TOKEN_PREFIX } from '../../domain/api-scopes';
 import type { ApiTokenAuth, SessionAuth } from '../../http/session-auth';
 import { claimKey, HELD_MS, holdKey, keepAnswer, releaseKey, type KeptAnswer, type KeyRef } from './keys';
 import { openAnswer, requestFingerprint, sealAnswer, storedKey } from './sealing';
+import { msg } from '../../i18n/messages';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** 1 to 255 visible ASCII characters (docs/api.md#idempotent-writes). */
@@ -70,7 +71,7 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
     const key = c.req.header('idempotency-key');
     if (key === undefined || !WRITES.has(c.req.method)) return next();
     if (!KEY_SHAPE.test(key)) {
-      const message = 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
+      const message = msg('error.idempotency.bad_key');
       throw new AppError('invalid_request', message, { details: [{ path: 'Idempotency-Key', message }] });
     }
     const withoutToken = WITHOUT_TOKEN.has(c.req.path);
@@ -84,19 +85,12 @@ export function idempotencyKeys(deps: KeyDeps): MiddlewareHandler<AppEnv> {
     const claim = await claimKey(database, ref, fingerprint);
     if (claim.kind !== 'claimed') c.set('answeredByKey', true);
     if (claim.kind === 'reused') {
-      throw new AppError(
-        'idempotency_key_reused',
-        'This Idempotency-Key was used for another request (method, path or body).',
-      );
+      throw new AppError('idempotency_key_reused', msg('error.idempotency.reused'));
     }
     if (claim.kind === 'running') {
-      throw new AppError(
-        'idempotency_key_in_use',
-        'A request with this Idempotency-Key is still running; try again shortly.',
-        {
-          headers: { 'Retry-After': '1' },
-        },
-      );
+      throw new AppError('idempotency_key_in_use', msg('error.idempotency.in_use'), {
+        headers: { 'Retry-After': '1' },
+      });
     }
     if (claim.kind === 'done') {
       const kept = () => replay(claim.answer, (sealed) => openAnswer(secret, key, sealed));

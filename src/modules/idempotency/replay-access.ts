@@ -29,7 +29,7 @@ export function replayAfterAccess(deps: { database: Database }): MiddlewareHandl
       await loadOrganizationAccess(db, named(3)!, user, { settings });
     } else if (pattern[2] === 'workshops' && pattern[3] === 'canvas' && named(5) !== undefined) {
       const workshopId = await workshopOfZone(db, named(5)!);
-      if (workshopId === null) throw notFound('Zone');
+      if (workshopId === null) throw notFound('zone');
       await loadAccess(db, workshopId, user);
     } else if (pattern[2] === 'workshops' && named(3) !== undefined) {
       await loadAccess(db, named(3)!, user);

@@ -27,6 +27,7 @@ import {
 import { findUser, localeByEmail } from '../users/repo';
 import { toInvitation, type InvitationPreviewOutput, type InvitationRow, type InviteInput } from './schemas';
 import type { InvitationOutput } from '../../domain/invitations';
+import { msg } from '../../i18n/messages';
 
 /*
  * Invitations (spec: Invitations; docs/api.md#invitations): facilitators invite addresses; each gets a mail
@@ -57,7 +58,7 @@ export function invite(
     const members = new Set(await memberAddressesOf(tx, workshopId));
     const already = input.emails.filter((email) => members.has(email));
     if (already.length > 0)
-      throw new AppError('already_member', `Already members of this workshop: ${already.join(', ')}.`);
+      throw new AppError('already_member', msg('error.invitations.already_members', { emails: already.join(', ') }));
     const sent: InvitationOutput[] = [];
     for (const email of input.emails) {
       const pending = await pendingInvitationTo(tx, workshopId, email);
@@ -94,7 +95,7 @@ export async function resendInvitation(
     const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const row = await findInvitation(tx, workshopId, invitationId);
-    if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was accepted already.');
+    if (row.state !== 'pending') throw new AppError('invitation_used', msg('error.invitations.accepted'));
     await sendAgain(deps, tx, changes, access.workshop, user, row, row);
   });
 }
@@ -128,7 +129,7 @@ export async function previewInvitation(deps: AppDeps, token: string): Promise<I
   const { db } = deps.database;
   const row = await invitationByToken(db, hashToken(token));
   const workshop = row && (await findWorkshop(db, row.workshopId));
-  if (!row || !workshop) throw notFound('Invitation');
+  if (!row || !workshop) throw notFound('invitation');
   const sender = await findUser(db, row.invitedBy);
   return {
     workshop_title: workshop.title,
@@ -150,14 +151,14 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
   // The write takes the lock of the invitation's workshop first (`writeWorkshop`): the invitation
   // is found before it, and read again under it (it may have been used or sent again meanwhile).
   const found = await invitationByToken(deps.database.db, tokenHash);
-  if (!found) throw notFound('Invitation');
+  if (!found) throw notFound('invitation');
   return writeWorkshop(deps, found.workshopId, async (tx, changes) => {
     const row = await invitationByToken(tx, tokenHash);
-    if (!row) throw notFound('Invitation');
-    if (row.state !== 'pending') throw new AppError('invitation_used', 'This invitation was used already.');
+    if (!row) throw notFound('invitation');
+    if (row.state !== 'pending') throw new AppError('invitation_used', msg('error.invitations.used'));
     const workshop = await findWorkshop(tx, row.workshopId);
-    if (!workshop) throw notFound('Invitation');
-    if (workshop.state === 'archived') throw new AppError('workshop_archived', 'This workshop is archived.');
+    if (!workshop) throw notFound('invitation');
+    if (workshop.state === 'archived') throw new AppError('workshop_archived', msg('error.invitations.archived'));
     await admitMember(deps, tx, changes, workshop, user, row.role);
     const after = await markInvitationAccepted(tx, row.id, user.id);
     const invitation = toInvitation(after);
@@ -173,7 +174,7 @@ export async function acceptInvitation(deps: AppDeps, user: UserRow, token: stri
 
 async function findInvitation(tx: Db, workshopId: string, id: string): Promise<InvitationRow> {
   const row = await invitationOf(tx, workshopId, id);
-  if (!row) throw notFound('Invitation');
+  if (!row) throw notFound('invitation');
   return row;
 }
 

@@ -9,9 +9,10 @@ import { authorFor, authorVisibilityNow } from '../access/visibility';
 import { deleteItem, findItem, insertItem, listItems as listItemRows, sectionExists, updateItemContent } from './repo';
 import { toItem, type ItemRow } from './schemas';
 import type { ItemOutput } from '../../domain/items';
+import { msg } from '../../i18n/messages';
 
 function found(row: ItemRow | undefined): ItemRow {
-  if (!row) throw notFound('Item');
+  if (!row) throw notFound('item');
   return row;
 }
 
@@ -38,7 +39,7 @@ export function addItem(
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'items');
     if (!(await sectionExists(tx, ref.workshopId, input.section_id)))
-      throw invalid('section_id', 'No section with this id in the workshop.');
+      throw invalid('section_id', msg('error.items.unknown_section'));
     const item = toItem(
       await insertItem(tx, {
         workshopId: ref.workshopId,

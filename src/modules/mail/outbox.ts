@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../http/errors';
 import { lockUser } from '../../db/user-lock';
 import { insertOutboxMail, mailsSentSince, oldestMailSentSince } from './repo';
+import { msg } from '../../i18n/messages';
 
 export interface Mail {
   to: string;
@@ -45,7 +46,7 @@ async function refuseBeyondDailyBudget(tx: Db, senderId: string, perDay: number)
   if ((await mailsSentSince(tx, senderId, since)) >= perDay) {
     const oldest = await oldestMailSentSince(tx, senderId, since);
     const seconds = Math.max(1, Math.ceil((Date.parse(oldest ?? since) + DAY_MS - Date.now()) / 1000));
-    throw new AppError('rate_limited', `At most ${perDay} invitation mails a day; the next can go in ${seconds} s.`, {
+    throw new AppError('rate_limited', msg('error.mail.invitations_rate', { max: perDay, seconds }), {
       headers: { 'Retry-After': String(seconds) },
     });
   }

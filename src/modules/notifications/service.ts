@@ -29,7 +29,7 @@ export async function markAllRead(deps: AppDeps, userId: string, lastId: string 
     let upTo = null;
     if (lastId) {
       upTo = await notificationMark(tx, userId, lastId);
-      if (!upTo) throw notFound('Notification');
+      if (!upTo) throw notFound('notification');
     }
     await markUnreadRead(tx, userId, upTo);
   });
@@ -38,7 +38,7 @@ export async function markAllRead(deps: AppDeps, userId: string, lastId: string 
 export async function markRead(deps: AppDeps, userId: string, notificationId: string, read: boolean): Promise<void> {
   await write(deps, async (tx) => {
     const row = await readFlagOf(tx, userId, notificationId);
-    if (!row) throw notFound('Notification');
+    if (!row) throw notFound('notification');
     if (row.read === read) return;
     await setRead(tx, notificationId, read);
   });

@@ -1,6 +1,7 @@
 import * as client from 'openid-client';
 import type { OidcSettings } from '../../config';
 import { AppError } from '../../http/errors';
+import { msg } from '../../i18n/messages';
 
 /** The provider as this app instance knows it: its settings, and its discovered metadata once asked for. */
 export interface OidcProvider {
@@ -36,7 +37,7 @@ export function oidcProvider(settings: OidcSettings): OidcProvider {
       );
     } catch (err) {
       console.warn(`[oidc] discovery of ${settings.issuer} failed: ${(err as Error).message}`);
-      throw new AppError('service_unavailable', 'The sign-in provider cannot be reached; try again in a moment.', {
+      throw new AppError('service_unavailable', msg('error.oidc.provider_unreachable'), {
         headers: { 'Retry-After': '5' },
       });
     }

@@ -27,6 +27,7 @@ import {
 import type { SignInProblem } from './schemas';
 import { DEFAULT_TIME_ZONE, localeFromHeader } from '../../domain/languages';
 import { claimsOf, type ProviderClaims, type SignInRequest } from './claims';
+import { msg } from '../../i18n/messages';
 
 export interface OidcDeps {
   config: Config;
@@ -53,7 +54,7 @@ export const callbackUrl = (config: Pick<Config, 'publicUrl'>) => `${config.publ
  */
 export function sameSitePath(returnTo: string | undefined): string {
   if (returnTo === undefined || returnTo === '') return '/';
-  const refused = () => invalid('return_to', 'Expected a path on this site, such as /workshops/abc.');
+  const refused = () => invalid('return_to', msg('error.oidc.return_to'));
   if (!returnTo.startsWith('/') || !plainPath(returnTo)) throw refused();
   const base = 'http://this.invalid';
   const url = new URL(returnTo, base);
@@ -258,6 +259,6 @@ async function openProviderAccount(
 
 /** Refuses the routes when no provider is configured, as if they were not there. */
 export function requireProvider(provider: OidcProvider | undefined): OidcProvider {
-  if (!provider) throw new AppError('not_found', 'Single sign-on is not configured on this server.');
+  if (!provider) throw new AppError('not_found', msg('error.oidc.unconfigured'));
   return provider;
 }

@@ -3,6 +3,7 @@ import { ssoBars, type Caller } from '../../domain/permissions';
 import { forbidden, notFound, ssoRequired } from '../../http/errors';
 import { findMembership, findOrganization } from './repo';
 import type { OrganizationMemberRow, OrganizationRow } from './schemas';
+import { msg } from '../../i18n/messages';
 
 /** The caller's standing in an organization. */
 export interface OrganizationAccess {
@@ -24,7 +25,7 @@ export async function loadOrganizationAccess(
 ): Promise<OrganizationAccess> {
   const organization = await findOrganization(db, organizationId);
   const membership = organization && (await findMembership(db, organizationId, caller.id));
-  if (!organization || !membership) throw notFound('Organization');
+  if (!organization || !membership) throw notFound('organization');
   const barred = ssoBars(caller, { ownerType: 'organization', ownerId: organizationId });
   if (barred && !(options.settings && membership.role === 'admin')) throw ssoRequired();
   return { organization, membership };
@@ -36,6 +37,6 @@ export function isOrganizationAdmin(access: OrganizationAccess): boolean {
 
 /** Renaming, avatars and members are for admins; facilitator members get 403. */
 export function requireOrganizationAdmin(access: OrganizationAccess): OrganizationAccess {
-  if (!isOrganizationAdmin(access)) throw forbidden('Only admins of this organization may do this.');
+  if (!isOrganizationAdmin(access)) throw forbidden(msg('error.organizations.admins_only'));
   return access;
 }

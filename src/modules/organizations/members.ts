@@ -29,6 +29,7 @@ import {
 import { toMember, type OrganizationMemberOutput, type OrganizationRole, type OrganizationRow } from './schemas';
 import type { ApiTokenIdentity } from '../../domain/api-scopes';
 import type { OrganizationDeps } from './service';
+import { msg } from '../../i18n/messages';
 
 /** Who manages members: the user the request acts as, and the API token it came with, if any. */
 export interface MemberCaller {
@@ -44,10 +45,7 @@ export interface MemberCaller {
  */
 function requirePersonForAdminRole(caller: MemberCaller, touchesAdmin: boolean): void {
   if (caller.apiToken && touchesAdmin) {
-    throw new AppError(
-      'insufficient_scope',
-      'Managing admins takes a person who is an admin: an API token adds, changes and removes facilitators only.',
-    );
+    throw new AppError('insufficient_scope', msg('error.organizations.api_token_admins'));
   }
 }
 
@@ -124,14 +122,14 @@ export async function removeMember(
     const access = await loadOrganizationAccess(tx, organizationId, caller.user);
     if (access.membership.id !== memberId) requireOrganizationAdmin(access);
     const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
+    if (!target) throw notFound('member');
     requirePersonForAdminRole(caller, target.member.role === 'admin');
     if (
       target.member.role === 'admin' &&
       target.member.userId &&
       (await otherActiveAdmins(tx, organizationId, memberId)) === 0
     ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+      throw new AppError('conflict', msg('error.organizations.last_admin'));
     }
     await deleteMember(tx, memberId);
     return target.member.userId;
@@ -156,7 +154,7 @@ export async function changeMemberRole(
     await lockOrganization(tx, organizationId);
     requireOrganizationAdmin(await loadOrganizationAccess(tx, organizationId, caller.user));
     const target = await findMember(tx, organizationId, memberId);
-    if (!target) throw notFound('Member');
+    if (!target) throw notFound('member');
     requirePersonForAdminRole(caller, target.member.role === 'admin' || input.role === 'admin');
     if (target.member.role === input.role) return { member: toMember(target), changedUserId: null };
     if (
@@ -164,7 +162,7 @@ export async function changeMemberRole(
       target.member.userId &&
       (await otherActiveAdmins(tx, organizationId, memberId)) === 0
     ) {
-      throw new AppError('conflict', 'An organization needs at least one admin; make someone else admin first.');
+      throw new AppError('conflict', msg('error.organizations.last_admin'));
     }
     await updateMemberRole(tx, memberId, input.role);
     return {
@@ -245,5 +243,5 @@ async function mailNewMember(
 }
 
 function alreadyMember() {
-  return new AppError('already_member', 'This address is already a member of the organization.');
+  return new AppError('already_member', msg('error.organizations.already_member'));
 }

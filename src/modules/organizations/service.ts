@@ -11,6 +11,7 @@ import { loadOrganizationAccess, requireOrganizationAdmin } from './access';
 import { insertOrganization, lockOrganization, organizationsOf, updateOrganization } from './repo';
 import { toOrganization } from './schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
+import { msg } from '../../i18n/messages';
 
 export interface OrganizationDeps {
   config: Config;
@@ -27,7 +28,7 @@ export async function createOrganization(
 ): Promise<OrganizationOutput> {
   // Guests are turned away before this (`guestScope`); an organization's members have addresses.
   const { email } = user;
-  if (email === null) throw forbidden('Guests cannot create organizations; sign up first.');
+  if (email === null) throw forbidden(msg('error.organizations.guest'));
   const organization = await deps.database.transaction((tx) =>
     insertOrganization(tx, input.name, { userId: user.id, email }),
   );
@@ -61,7 +62,7 @@ export async function updateOrganizationSettings(
   input: { name?: string; sso_required?: boolean },
 ): Promise<void> {
   if (input.sso_required && !deps.config.oidc) {
-    throw new AppError('conflict', 'Single sign-on is not configured on this server (docs/integrations.md).');
+    throw new AppError('conflict', msg('error.organizations.sso_unconfigured'));
   }
   await deps.database.transaction(async (tx) => {
     await lockOrganization(tx, organizationId);

@@ -20,20 +20,20 @@ import {
 import { toRating, type RatingRow } from './schemas';
 import { withDeletedVotersHidden } from '../users/repo';
 import type { RatingOutput } from '../../domain/ratings';
+import { msg } from '../../i18n/messages';
 
 /** A participant who may not see all ratings sees only their own, as if the others did not exist. */
 function visible(access: WorkshopAccess, row: RatingRow | undefined): RatingRow {
-  if (!row || (!seesAllRatings(access) && row.userId !== access.userId)) throw notFound('Rating');
+  if (!row || (!seesAllRatings(access) && row.userId !== access.userId)) throw notFound('rating');
   return row;
 }
 
 function requireOnScale(scale: number, value: number): void {
   const allowed = SCALES[scale] ?? [];
-  if (!allowed.includes(value)) throw invalid('value', `The criterion's scale allows ${allowed.join(', ')}.`);
+  if (!allowed.includes(value)) throw invalid('value', msg('error.ratings.off_scale', { values: allowed.join(', ') }));
 }
 
-const alreadyRated = () =>
-  new AppError('already_rated', 'You have already rated this card on this criterion; change that rating instead.');
+const alreadyRated = () => new AppError('already_rated', msg('error.ratings.already_rated'));
 
 export async function listRatings(
   deps: WriteDeps,
@@ -66,7 +66,7 @@ export function rateCard(
     const { access, card } = await loadTarget(tx, ref);
     authorize(access, 'rate');
     const scale = await findCriterionScale(tx, ref.workshopId, input.criterium_id);
-    if (scale === undefined) throw invalid('criterium_id', 'No criterion with this id in the workshop.');
+    if (scale === undefined) throw invalid('criterium_id', msg('error.ratings.unknown_criterion'));
     requireOnScale(scale, input.value);
     const key = { cardId: card.id, criteriumId: input.criterium_id, userId: ref.caller.id };
     if (await findUserRating(tx, key)) throw alreadyRated();

@@ -15,7 +15,7 @@ import { type SectionOutput } from '../../domain/sections';
 
 async function findSection(db: Db, workshopId: string, id: string): Promise<SectionRow> {
   const row = await sectionOf(db, workshopId, id);
-  if (!row) throw notFound('Section');
+  if (!row) throw notFound('section');
   return row;
 }
 

@@ -18,13 +18,14 @@ import {
   type UpdateIllustrationInput,
 } from './schemas';
 import type { IllustrationOutput } from '../../domain/steps';
+import { msg } from '../../i18n/messages';
 
 /** Raster formats the image routes can crop and resize; SVG is left out because it can carry scripts. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/tiff']);
 
 async function requireIllustration(db: Db, stepId: string): Promise<IllustrationRow> {
   const row = await illustrationOf(db, stepId);
-  if (!row) throw notFound('Illustration');
+  if (!row) throw notFound('illustration');
   return row;
 }
 
@@ -58,10 +59,7 @@ export function setIllustration(
     await findStep(tx, workshopId, stepId);
     const file = await ownUpload(tx, caller.id, { container: input.blob.container, key: input.blob.key });
     if (!IMAGE_TYPES.has(file.mimetype.toLowerCase())) {
-      throw invalid(
-        'blob.mimetype',
-        `An illustration must be a PNG, JPEG, GIF, WebP, AVIF or TIFF image, not ${file.mimetype}.`,
-      );
+      throw invalid('blob.mimetype', msg('error.steps.illustration_type', { type: file.mimetype }));
     }
     await countAgainstWorkshop(tx, deps.config, file, workshopId);
     const previous = await illustrationOf(tx, stepId);

@@ -33,7 +33,7 @@ const STEP_FIELDS = ['name', 'instructions', 'position', 'prefs', 'view'] as con
 /** The step with this id in this workshop; a step of another workshop is as missing as an unknown id. */
 export async function findStep(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
   const row = await stepOf(db, workshopId, stepId);
-  if (!row) throw notFound('Step');
+  if (!row) throw notFound('step');
   return row;
 }
 

@@ -36,7 +36,7 @@ export function templatesRoutes(deps: AppDeps) {
       }),
       (c) => {
         const template = templatesIn(requestLanguage(c)).get(c.req.param('id'));
-        if (!template) throw notFound('Template');
+        if (!template) throw notFound('template');
         return c.json(toTemplate(template), 200);
       },
     );

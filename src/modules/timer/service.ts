@@ -8,6 +8,7 @@ import { diffFields } from '../../domain/events';
 import { timerOf, upsertTimer } from './repo';
 import { toTimer, type TimerInput, type TimerRow } from './schemas';
 import type { TimerOutput } from '../../domain/timer';
+import { msg } from '../../i18n/messages';
 
 /** GET /v1/workshops/:id/timer (members). */
 export async function getTimer(deps: AppDeps, user: UserRow, workshopId: string): Promise<TimerOutput> {
@@ -43,7 +44,8 @@ function nextTimer(
   now: number,
 ): Omit<TimerRow, 'workshopId' | 'updatedAt'> {
   const state = before?.state ?? 'stopped';
-  const refuse = (what: string) => new AppError('conflict', `The timer is ${state}: it cannot ${what}.`);
+  const refuse = (action: 'pause' | 'resume' | 'stop' | 'add') =>
+    new AppError('conflict', msg('error.timer.refused', { state, action }));
   if (input.duration_s !== undefined) {
     return {
       state: 'running',
@@ -52,7 +54,7 @@ function nextTimer(
       remainingMs: 0,
     };
   }
-  if (!before || state === 'stopped') throw refuse(input.action ?? 'take more time');
+  if (!before || state === 'stopped') throw refuse(input.action ?? 'add');
   const left = state === 'running' ? Math.max(0, Date.parse(before.endsAt!) - now) : before.remainingMs;
   if (input.add_s !== undefined) {
     const remaining = Math.max(0, left + input.add_s * 1000);

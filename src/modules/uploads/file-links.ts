@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config';
 import { isSafeRef, type FileRef } from './storage';
+import { msg, type Message } from '../../i18n/messages';
 
 /*
  * Signed download links: a file is served without a token to whoever holds a link the service
@@ -41,7 +42,7 @@ export function permanentFileUrl(config: SigningConfig, ref: FileRef): string {
   return signedUrl(config, ref, '', null);
 }
 
-export type LinkCheck = { ok: true; expires: number | null } | { ok: false; reason: string };
+export type LinkCheck = { ok: true; expires: number | null } | { ok: false; reason: Message };
 
 /** Checks a link's signature and expiry; `mode` is the one the request asks for ('' for none). */
 export function checkSignature(
@@ -49,16 +50,16 @@ export function checkSignature(
   ref: FileRef,
   params: { mode: string; expires: string | undefined; signature: string | undefined },
 ): LinkCheck {
-  if (!params.signature) return { ok: false, reason: 'This link is not signed.' };
+  if (!params.signature) return { ok: false, reason: msg('error.uploads.link_unsigned') };
   if (params.expires !== undefined && !/^\d{1,12}$/.test(params.expires))
-    return { ok: false, reason: 'This link is invalid.' };
+    return { ok: false, reason: msg('error.uploads.link_invalid') };
   const expected = Buffer.from(sign(config.secret, ref, params.mode, params.expires ?? ''));
   const given = Buffer.from(params.signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'This link is invalid.' };
+    return { ok: false, reason: msg('error.uploads.link_invalid') };
   if (params.expires === undefined) return { ok: true, expires: null };
   const expires = Number(params.expires);
-  if (expires * 1000 <= Date.now()) return { ok: false, reason: 'This link has expired.' };
+  if (expires * 1000 <= Date.now()) return { ok: false, reason: msg('error.uploads.link_expired') };
   return { ok: true, expires };
 }
 

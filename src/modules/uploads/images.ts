@@ -1,6 +1,7 @@
 import sharp, { type Sharp } from 'sharp';
 import { invalid } from '../../http/errors';
 import type { ImageMode } from './file-links';
+import { msg } from '../../i18n/messages';
 
 /** Decoding bombs stop here (~ 7000 × 7000) instead of taking the process's memory. */
 const MAX_INPUT_PIXELS = 50_000_000;
@@ -43,7 +44,7 @@ export async function encodeAvatar(data: Uint8Array, path: string): Promise<Enco
       height: info.height,
     };
   } catch {
-    throw invalid(path, 'Expected an image (PNG, JPEG, GIF, WebP, AVIF, TIFF or SVG).');
+    throw invalid(path, msg('error.uploads.not_an_image'));
   }
 }
 
@@ -63,6 +64,6 @@ export async function transformImage(data: Uint8Array, mode: ImageMode, width: n
       .resize(width, height, { fit: mode === 'crop' ? 'cover' : 'inside' });
     return await (format && KEPT_FORMATS.has(format) ? pipeline : pipeline.webp()).toBuffer();
   } catch {
-    throw invalid('mode', 'This file is not an image that can be cropped or resized.');
+    throw invalid('mode', msg('error.uploads.not_resizable'));
   }
 }

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { AppError, invalid } from '../../http/errors';
 import { hasBody } from '../../http/validation';
+import { msg } from '../../i18n/messages';
 
 export type FormFields = Record<string, string | File>;
 
@@ -12,13 +13,13 @@ export async function readMultipart(c: Context, options: { allowEmpty?: boolean 
   if (options.allowEmpty && !hasBody(c)) return {};
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'multipart/form-data') {
-    throw new AppError('unsupported_media_type', 'This route takes a multipart/form-data body.');
+    throw new AppError('unsupported_media_type', msg('error.uploads.multipart_required'));
   }
   let fields: FormFields;
   try {
     fields = (await c.req.parseBody()) as FormFields;
   } catch {
-    throw new AppError('invalid_request', 'The multipart body is malformed.');
+    throw new AppError('invalid_request', msg('error.uploads.multipart_malformed'));
   }
   return withoutImpliedTypes(c, fields);
 }
@@ -58,13 +59,13 @@ function fileFieldsWithoutType(raw: Buffer, boundary: string): Set<string> {
 export function optionalFile(form: FormFields, name: string): File | undefined {
   const value = form[name];
   if (value === undefined) return undefined;
-  if (!(value instanceof File)) throw invalid(name, 'Expected a file part.');
+  if (!(value instanceof File)) throw invalid(name, msg('error.uploads.file_part_expected'));
   return value;
 }
 
 export function requiredFile(form: FormFields, name: string): File {
   const file = optionalFile(form, name);
-  if (!file) throw invalid(name, 'A file is required.');
+  if (!file) throw invalid(name, msg('error.uploads.file_required'));
   return file;
 }
 

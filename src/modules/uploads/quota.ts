@@ -3,6 +3,7 @@ import type { Database, Db } from '../../db/database';
 import { AppError } from '../../http/errors';
 import { lockUser } from '../../db/user-lock';
 import { claimForWorkshop, uploadedBytesSince, uploadFreeingBytes, workshopStoredBytes } from './repo';
+import { msg, type Message } from '../../i18n/messages';
 
 /*
  * Upload limits (docs/api.md#files): what one person may upload in a day, and what one workshop's
@@ -48,17 +49,14 @@ export async function refuseBeyondDailyAllowance(
   if (used + size <= allowance) return;
   const megabytes = allowance / MIB;
   if (size > allowance) {
-    throw quotaExceeded(`A file can hold at most the ${megabytes} MB you may upload in a day.`, DAY_MS / 1000);
+    throw quotaExceeded(msg('error.uploads.file_over_daily', { megabytes }), DAY_MS / 1000);
   }
   const freedAt = await uploadFreeingBytes(db, uploader.id, since, used + size - allowance);
   const seconds = Math.max(1, Math.ceil(((freedAt ? Date.parse(freedAt) : now) + DAY_MS - now) / 1000));
-  throw quotaExceeded(
-    `You have uploaded as much as you can today (${megabytes} MB in 24 hours); this file fits in ${seconds} s.`,
-    seconds,
-  );
+  throw quotaExceeded(msg('error.uploads.daily_quota', { megabytes, seconds }), seconds);
 }
 
-function quotaExceeded(message: string, seconds: number): AppError {
+function quotaExceeded(message: Message, seconds: number): AppError {
   return new AppError('upload_quota_exceeded', message, { headers: { 'Retry-After': String(seconds) } });
 }
 
@@ -74,7 +72,7 @@ export async function refuseBeyondWorkshopRoom(
   if ((await workshopStoredBytes(db, workshopId)) + size <= room) return;
   throw new AppError(
     'workshop_storage_full',
-    `This workshop's files have reached its ${limits.uploadWorkshopMb} MB; no more can be added.`,
+    msg('error.uploads.workshop_full', { megabytes: limits.uploadWorkshopMb }),
   );
 }
 

@@ -28,6 +28,7 @@ import {
   type FileRow,
   type StorageDeps,
 } from './storage';
+import { msg } from '../../i18n/messages';
 
 type UploadDeps = StorageDeps & { config: Pick<Config, 'publicUrl' | 'secret'> };
 
@@ -97,12 +98,12 @@ export async function serveFile(deps: UploadDeps, ref: FileRef, query: FileQuery
   });
   if (!check.ok) throw new AppError('forbidden', check.reason);
   const file = await findFile(deps.database.db, ref);
-  if (!file) throw notFound('File');
+  if (!file) throw notFound('file');
   const maxAge =
     check.expires === null ? PERMANENT_MAX_AGE : Math.max(0, check.expires - Math.floor(Date.now() / 1000));
 
   if (query.mode && size) {
-    if (!isImageMimetype(file.mimetype)) throw invalid('mode', 'Only images can be cropped or resized.');
+    if (!isImageMimetype(file.mimetype)) throw invalid('mode', msg('error.uploads.resize_images_only'));
     const image = await transformImage(await readFile(deps, file), query.mode, size.width, size.height);
     return {
       body: new Uint8Array(image),
@@ -124,7 +125,7 @@ export async function storedFileResponse(
   options: { maxAge: number },
 ): Promise<FileResponse> {
   const object = await deps.files.stream(objectName(file));
-  if (!object) throw notFound('File');
+  if (!object) throw notFound('file');
   const length = object.size;
   if (file.container === EXPORTS_CONTAINER) {
     const served = { type: file.mimetype, disposition: 'attachment' as const };
@@ -150,7 +151,7 @@ function fileHeaders(
 }
 
 function requestedSize(query: FileQuery): { width: number; height: number } {
-  if (query.width === undefined) throw invalid('width', 'width (1..4096) is required with mode.');
-  if (query.height === undefined) throw invalid('height', 'height (1..4096) is required with mode.');
+  if (query.width === undefined) throw invalid('width', msg('error.uploads.width_required'));
+  if (query.height === undefined) throw invalid('height', msg('error.uploads.height_required'));
   return { width: query.width, height: query.height };
 }

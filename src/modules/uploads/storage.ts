@@ -5,6 +5,7 @@ import { isSegment, type FileStore } from '../../files/store';
 import { invalid, notFound } from '../../http/errors';
 import { servedAs } from './file-types';
 import { deleteFileRow, fileByRef, lockedFile, recordFile, recordedKeysAmong, type FileRow } from './repo';
+import { msg } from '../../i18n/messages';
 
 export type { FileRow };
 
@@ -119,14 +120,14 @@ export async function recordedKeys(db: Db, container: string, keys: readonly str
  */
 export async function ownUpload(tx: Db, userId: string, blob: FileRef): Promise<FileRow> {
   const file = isSafeRef(blob) ? await lockedFile(tx, blob) : undefined;
-  if (!file || file.userId !== userId) throw invalid('blob.key', 'No file you uploaded has this key and container.');
+  if (!file || file.userId !== userId) throw invalid('blob.key', msg('error.uploads.not_your_upload'));
   return file;
 }
 
 /** The stored bytes; a 404 when the object is gone (removed meanwhile, or lost by the storage). */
 export async function readFile(deps: { files: FileStore }, file: FileRef): Promise<Buffer> {
   const data = await deps.files.get(objectName(file));
-  if (!data) throw notFound('File');
+  if (!data) throw notFound('file');
   return data;
 }
 

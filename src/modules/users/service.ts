@@ -9,6 +9,7 @@ import type { EncodedImage } from '../uploads/images';
 import { lockUser } from '../../db/user-lock';
 import { avatarUrlOf, setAvatarUrl, updateProfile } from './repo';
 import { GUEST_NAME_MAX, toUser, type UpdateMeInput, type UserOutput } from './schemas';
+import { msg } from '../../i18n/messages';
 
 interface UserDeps {
   config: Config;
@@ -29,12 +30,12 @@ export async function updateMe(
 ): Promise<void> {
   const name = input.display_name ?? input.name;
   if (name === undefined && input.locale === undefined && input.time_zone === undefined) {
-    throw invalid('display_name', 'display_name is required (or locale, or time_zone).');
+    throw invalid('display_name', msg('error.users.nothing_to_change'));
   }
   if (user.guest && name !== undefined && name.length > GUEST_NAME_MAX) {
     throw invalid(
       input.display_name !== undefined ? 'display_name' : 'name',
-      `A guest's name has at most ${GUEST_NAME_MAX} characters.`,
+      msg('error.users.guest_name_too_long', { max: GUEST_NAME_MAX }),
     );
   }
   const userId = user.id;
@@ -56,7 +57,7 @@ export async function setMyAvatar(deps: UserDeps, userId: string, image: Encoded
     },
     store: (tx, url) => setAvatarUrl(tx, userId, url),
   });
-  if (!row) throw notFound('User');
+  if (!row) throw notFound('user');
   deps.bus.emit('profile-changed', { userId });
   return toUser(row, deps.config);
 }

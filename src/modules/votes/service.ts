@@ -25,12 +25,13 @@ import {
 import { toVote, type VoteRow } from './schemas';
 import type { VoteOutput } from '../../domain/votes';
 import { withDeletedVotersHidden } from '../users/repo';
+import { msg } from '../../i18n/messages';
 
 const voteAction = (card: FeedbackTarget['card']) => (card.type === 'idea' ? 'vote_on_ideas' : 'vote_on_clusters');
 
 /** A participant who may not see all votes sees only their own, as if the others did not exist. */
 function visible(access: LoadedAccess, row: VoteRow | undefined): VoteRow {
-  if (!row || (!seesAllVotes(access) && row.userId !== access.userId)) throw notFound('Vote');
+  if (!row || (!seesAllVotes(access) && row.userId !== access.userId)) throw notFound('vote');
   return row;
 }
 
@@ -107,10 +108,10 @@ async function castVotes(
   const outcomes: Array<BatchOutcome<VoteOutput> | undefined> = items.map(({ input: { ref, value } }, index) => {
     try {
       const access = accesses.get(accessKey(ref.workshopId, ref.caller.id));
-      if (!access) throw notFound('Workshop');
+      if (!access) throw notFound('workshop');
       requireSsoAllows(ref.caller, access.workshop);
       const card = cards.get(ref.cardId);
-      if (!card || hidden.has(index)) throw notFound('Card');
+      if (!card || hidden.has(index)) throw notFound('card');
       authorize(access, voteAction(card));
       const key = voterKey(ref.workshopId, ref.caller.id);
       let voter = spending.get(key);
@@ -258,15 +259,9 @@ function requireWithinBudget(
   const perCard = side === 'positive' ? workshop.voteMaxPositive : workshop.voteMaxNegative;
   const perWorkshop = side === 'positive' ? workshop.votePositive : workshop.voteNegative;
   if (spent.card[side] + points > perCard) {
-    throw new AppError(
-      'vote_limit_reached',
-      `This vote would put more than ${perCard} ${side} points of its voter on this card.`,
-    );
+    throw new AppError('vote_limit_reached', msg('error.votes.over_card_budget', { max: perCard, side }));
   }
   if (perWorkshop !== -1 && points > workshopBudgetLeft(perWorkshop, spent.workshop[side])) {
-    throw new AppError(
-      'vote_limit_reached',
-      `This vote would put more than ${perWorkshop} ${side} points of its voter on this workshop's cards.`,
-    );
+    throw new AppError('vote_limit_reached', msg('error.votes.over_workshop_budget', { max: perWorkshop, side }));
   }
 }

@@ -26,6 +26,7 @@ import type {
   WebhookOutput,
 } from './schemas';
 import { newSigningSecret } from './signing';
+import { msg } from '../../i18n/messages';
 
 /** How long a rotated-out secret still signs deliveries beside the new one. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
@@ -71,14 +72,14 @@ function refusePrivateUrl(deps: AppDeps, raw: string): void {
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const local = host === 'localhost' || host.endsWith('.localhost');
   if (local || (isIP(host) && !isPublicAddress(host)))
-    throw new AppError('invalid_request', 'Webhook URLs must reach a public address.', {
-      details: [{ path: 'url', message: `${host} is not a public address.` }],
+    throw new AppError('invalid_request', msg('error.webhooks.private_url'), {
+      details: [{ path: 'url', message: msg('error.webhooks.private_host', { host }) }],
     });
 }
 
 async function findEndpoint(deps: AppDeps, organizationId: string, id: string): Promise<EndpointRow> {
   const row = await endpointOf(deps.database.db, organizationId, id);
-  if (!row) throw notFound('Webhook');
+  if (!row) throw notFound('webhook');
   return row;
 }
 
@@ -138,13 +139,13 @@ export async function updateWebhook(
       updatedAt: nowIso(),
     }),
   );
-  if (!row) throw notFound('Webhook');
+  if (!row) throw notFound('webhook');
   return toWebhook(row);
 }
 
 export async function deleteWebhook(deps: AppDeps, user: UserRow, organizationId: string, id: string): Promise<void> {
   await requireWebhookAdmin(deps, organizationId, user);
-  if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('Webhook');
+  if (!(await write(deps, (tx) => deleteEndpoint(tx, organizationId, id)))) throw notFound('webhook');
 }
 
 /** A new secret; the one it replaces signs deliveries too for 24 hours, so receivers can change over. */
@@ -162,7 +163,7 @@ export async function rotateWebhookSecret(
     previousUntil: new Date(now + ROTATION_OVERLAP_MS).toISOString(),
     at: new Date(now).toISOString(),
   };
-  if (!(await write(deps, (tx) => rotateSecret(tx, organizationId, id, change)))) throw notFound('Webhook');
+  if (!(await write(deps, (tx) => rotateSecret(tx, organizationId, id, change)))) throw notFound('webhook');
   return { secret };
 }
 
@@ -175,7 +176,7 @@ export async function pingWebhook(
 ): Promise<DeliveryOutput> {
   await requireWebhookAdmin(deps, organizationId, user);
   const endpoint = await findEndpoint(deps, organizationId, id);
-  if (!endpoint.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before testing it.');
+  if (!endpoint.enabled) throw new AppError('conflict', msg('error.webhooks.disabled'));
   const messageId = newMessageId();
   const at = nowIso();
   const row = await write(deps, async (tx, changes) => {
@@ -228,6 +229,6 @@ export async function retryDelivery(
     if (resent) deps.changeOutbox.queuedBy(changes);
     return resent;
   });
-  if (!row) throw notFound('Delivery');
+  if (!row) throw notFound('delivery');
   return toDelivery(row);
 }

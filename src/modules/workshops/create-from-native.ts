@@ -13,6 +13,7 @@ import { EXPORTS_CONTAINER, findFile, readFile } from '../uploads/storage';
 import { importNative } from './rebuild-native';
 import type { WorkshopOutput } from '../../domain/workshops';
 import type { CreateWorkshopInput } from './schemas';
+import { msg, type Message } from '../../i18n/messages';
 
 /*
  * Creating a workshop from a native file at a URL (docs/api.md#exports): fetched under the SSRF rules of
@@ -23,7 +24,7 @@ import type { CreateWorkshopInput } from './schemas';
  */
 
 /** A bad file: 400 on `url`, naming what is wrong. */
-const badFile = (message: string) => invalid('url', message);
+const badFile = (message: string | Message) => invalid('url', message);
 
 /**
  * Imports from URLs: each user may start a few a minute, on whichever instances (429 beyond); an
@@ -48,7 +49,7 @@ export class NativeImports {
   ): Promise<WorkshopOutput> {
     const seconds = await this.perUser.take(user.id);
     if (seconds !== null) {
-      throw new AppError('rate_limited', `At most ${this.perMinute} imports a minute; try again in ${seconds} s.`, {
+      throw new AppError('rate_limited', msg('error.workshops.imports_rate', { max: this.perMinute, seconds }), {
         headers: { 'Retry-After': String(seconds) },
       });
     }
@@ -76,13 +77,13 @@ async function readNativeFile(deps: AppDeps, url: string): Promise<{ bytes: Buff
     });
     if (!check.ok) throw badFile(check.reason);
     const file = await findFile(deps.database.db, own);
-    if (!file) throw badFile('No file has this link.');
-    if (file.size > NATIVE_MAX_BYTES) throw badFile(`The file is larger than ${NATIVE_MAX_BYTES} bytes.`);
+    if (!file) throw badFile(msg('error.workshops.native_no_file'));
+    if (file.size > NATIVE_MAX_BYTES) throw badFile(msg('error.workshops.native_too_large', { max: NATIVE_MAX_BYTES }));
     try {
       return { bytes: await readFile(deps, file), fromThisService: file.container === EXPORTS_CONTAINER };
     } catch (err) {
       // Deleted between the lookup and the read (an export removed meanwhile).
-      if (err instanceof AppError && err.code === 'not_found') throw badFile('No file has this link.');
+      if (err instanceof AppError && err.code === 'not_found') throw badFile(msg('error.workshops.native_no_file'));
       throw err;
     }
   }
@@ -104,16 +105,21 @@ function parseNative(bytes: Buffer): NativeDocument {
   try {
     json = JSON.parse(bytes.toString('utf8'));
   } catch {
-    throw badFile('The file is not JSON.');
+    throw badFile(msg('error.workshops.native_not_json'));
   }
   const parsed = v.safeParse(NativeDocument, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = v.getDotPath(issue);
-    throw badFile(`The file is not a native workshop: ${where ? `${where}: ` : ''}${issue.message}`);
+    throw badFile(
+      where
+        ? msg('error.workshops.native_invalid_at', { path: where, detail: issue.message })
+        : msg('error.workshops.native_invalid', { detail: issue.message }),
+    );
   }
   const unstorable = unstorableTextPath(parsed.output);
-  if (unstorable) throw badFile(`The file is not a native workshop: ${unstorable.join('.')}: ${UNSTORABLE_TEXT}`);
+  if (unstorable)
+    throw badFile(msg('error.workshops.native_invalid_at', { path: unstorable.join('.'), detail: UNSTORABLE_TEXT }));
   const broken = brokenReference(parsed.output);
   if (broken) throw badFile(`The file's references are broken: ${broken}`);
   return parsed.output;

@@ -16,6 +16,7 @@ import type { CreateWorkshopInput } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
 import { toWorkshop, workshopForEvent } from './output';
 import { DEFAULT_VIEW, mergeView, remapView } from '../../domain/view';
+import { msg } from '../../i18n/messages';
 
 /** Records `createWorkshop` and answers with the workshop as its creator (a facilitator) sees it. */
 export async function announceCreated(
@@ -167,7 +168,7 @@ export async function createFromTemplate(
 ): Promise<WorkshopOutput> {
   const language = input.language ?? user.locale;
   const template = templatesIn(language).get(templateId);
-  if (!template) throw invalid('template', `Unknown template "${templateId}"; GET /v1/templates lists them.`);
+  if (!template) throw invalid('template', msg('error.workshops.unknown_template', { template: templateId }));
   // The view of a workshop being created cannot name its cards or criteria yet.
   await assertViewReferences(deps.database.db, '', input.view);
   return write(deps, async (tx, changes) => {

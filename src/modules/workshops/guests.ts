@@ -14,6 +14,7 @@ import { admitMember, joinRateLimits, titleOfJoinKey, writeRunningWorkshop } fro
 import { workshopFor } from './output';
 import { GuestJoinInput, GuestSessionOutput } from './schemas';
 import { DEFAULT_TIME_ZONE, negotiateLanguage } from '../../domain/languages';
+import { msg } from '../../i18n/messages';
 
 /**
  * POST /v1/workshops/join/guest (docs/api.md#guests): a new guest, with no e-mail and no password,
@@ -29,8 +30,7 @@ export function joinAsGuest(
   acceptLanguage: string | undefined,
 ): Promise<GuestSessionOutput> {
   return writeRunningWorkshop(deps, input, async (tx, changes, workshop) => {
-    if (!workshop.allowGuests)
-      throw new AppError('guests_not_allowed', 'This workshop does not take guests; sign in to join it.');
+    if (!workshop.allowGuests) throw new AppError('guests_not_allowed', msg('error.workshops.no_guests'));
     const guest = await insertGuest(tx, {
       name: input.name,
       locale: input.locale ?? negotiateLanguage(acceptLanguage) ?? workshop.language,
@@ -60,7 +60,7 @@ export function guestJoinRoutes(deps: AppDeps) {
       }),
       async (c) => {
         const title = await titleOfJoinKey(deps.database.db, deps.config.secret, c.req.param('join_key'));
-        if (title === null) throw new AppError('not_found', 'No running workshop has this join link.');
+        if (title === null) throw new AppError('not_found', msg('error.workshops.join_link_unknown'));
         return c.json({ title }, 200);
       },
     )

@@ -19,6 +19,7 @@ import { hasAnySeat, insertMember, memberOfUser } from './members-repo';
 import { findRunningByCode, findWorkshop } from './repo';
 import type { JoinBy } from './schemas';
 import type { WorkshopOutput } from '../../domain/workshops';
+import { msg } from '../../i18n/messages';
 
 /**
  * POST /v1/workshops/join. A member joining again gets the workshop back (idempotent); anyone
@@ -43,10 +44,10 @@ export async function writeRunningWorkshop<T>(
   write: (tx: Db, changes: ChangeRecorder, workshop: WorkshopRow) => Promise<T>,
 ): Promise<T> {
   const found = await findRunning(deps.database.db, deps.config.secret, by);
-  if (!found) throw notFound('Workshop with this access code');
+  if (!found) throw notFound('workshop_with_code');
   return writeWorkshop(deps, found.id, async (tx, changes) => {
     const workshop = await findRunning(tx, deps.config.secret, by);
-    if (workshop?.id !== found.id) throw notFound('Workshop with this access code');
+    if (workshop?.id !== found.id) throw notFound('workshop_with_code');
     return write(tx, changes, workshop);
   });
 }
@@ -91,8 +92,7 @@ export async function admitMember(
     }
     return;
   }
-  if (user.guest && (await hasAnySeat(tx, userId)))
-    throw forbidden('A guest takes part in the workshop they joined only; sign up to join others.');
+  if (user.guest && (await hasAnySeat(tx, userId))) throw forbidden(msg('error.workshops.guest_one_workshop'));
   if (role === 'participant') await requireAttendeeRoom(deps, tx, workshop);
   const member = await insertMember(tx, workshop.id, userId, role);
   changes.record({

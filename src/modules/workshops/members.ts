@@ -14,6 +14,7 @@ import { countMembers, membersWithUsers, setMemberRole } from './members-repo';
 import type { MemberRow } from './repo';
 import { formatAccessCode, type AccessCodeOutput } from './schemas';
 import type { UserRoleOutput } from '../../domain/workshops';
+import { msg } from '../../i18n/messages';
 
 export function toUserRole(row: MemberRow, user: Pick<UserRow, 'name' | 'guest'>): UserRoleOutput {
   return { id: row.id, user_id: row.userId, role: row.role, name: user.name, guest: user.guest };
@@ -52,12 +53,12 @@ export function updateUserRole(
     const access = await loadAccess(tx, workshopId, user);
     authorize(access, 'facilitate');
     const [found] = await membersWithUsers(tx, workshopId, memberId);
-    if (!found) throw notFound('User role');
+    if (!found) throw notFound('user_role');
     const { member: before, ...who } = found;
     if (before.role === role) return toUserRole(before, who);
     requireMayHoldRole(who, role);
     if (before.role === 'facilitator' && (await countMembers(tx, workshopId, 'facilitator')) <= 1) {
-      throw new AppError('conflict', 'This is the last facilitator of the workshop; promote someone else first.');
+      throw new AppError('conflict', msg('error.workshops.last_facilitator'));
     }
     // A facilitator made a participant takes a seat of the plan like anyone joining.
     if (role === 'participant') await requireAttendeeRoom(deps, tx, access.workshop);
@@ -79,7 +80,7 @@ export async function requireAttendeeRoom(
   if ((await countMembers(tx, workshop.id, 'participant')) >= plan.workshops_max_attendees) {
     throw new AppError(
       'attendee_limit_reached',
-      `This workshop is full: the ${plan.name} plan allows ${plan.workshops_max_attendees} participants.`,
+      msg('error.workshops.full', { plan: plan.name, max: plan.workshops_max_attendees }),
     );
   }
 }

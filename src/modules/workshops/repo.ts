@@ -9,6 +9,7 @@ import type { WorkshopRow } from '../access/load';
 import type { ListWorkshopsQuery } from './schemas';
 import { DEFAULT_VIEW, type View, type ViewInput } from '../../domain/view';
 import { ACCESS_CODE_DIGITS } from '../../domain/access-codes';
+import { msg } from '../../i18n/messages';
 
 export type WorkshopInsert = Schema['workshops']['$inferInsert'];
 export type MemberRow = Schema['workshopMembers']['$inferSelect'];
@@ -230,7 +231,7 @@ export async function assertViewReferences(
         .where(and(eq(cards.id, view.card), eq(cards.workshopId, workshopId)))
     ).length === 0
   ) {
-    throw invalid(`${path}.card`, 'Not a card of this workshop.');
+    throw invalid(`${path}.card`, msg('error.cards.not_in_workshop'));
   }
   if (
     view.sort_criterium_id &&
@@ -241,7 +242,7 @@ export async function assertViewReferences(
         .where(and(eq(criteria.id, view.sort_criterium_id), eq(criteria.workshopId, workshopId)))
     ).length === 0
   ) {
-    throw invalid(`${path}.sort_criterium_id`, 'Not a criterion of this workshop.');
+    throw invalid(`${path}.sort_criterium_id`, msg('error.workshops.not_a_criterion'));
   }
   const clusterIds = [...new Set(view.show_cluster_ids ?? [])];
   if (clusterIds.length > 0) {
@@ -249,9 +250,7 @@ export async function assertViewReferences(
       .select({ n: count() })
       .from(cards)
       .where(and(eq(cards.workshopId, workshopId), eq(cards.type, 'cluster'), inList(db, cards.id, clusterIds)));
-    const found = row!.n;
-    if (found !== clusterIds.length)
-      throw invalid(`${path}.show_cluster_ids`, 'Every id must be a cluster of this workshop.');
+    if (row!.n !== clusterIds.length) throw invalid(`${path}.show_cluster_ids`, msg('error.workshops.not_clusters'));
   }
 }
 

@@ -44,6 +44,7 @@ import { workshopPublicUrl, type WorkshopOutput } from '../../domain/workshops';
 import { assertSortable } from './view';
 import { applySettings, settingsOf, SETTINGS } from './settings';
 import { DEFAULT_VIEW, mergeView } from '../../domain/view';
+import { msg } from '../../i18n/messages';
 
 function customWorkshop(
   input: Omit<CustomWorkshopInput, 'title'> & { title: string },
@@ -75,7 +76,7 @@ export async function createWorkshop(
   if (input.template !== undefined) return createFromTemplate(deps, user, input.template, input);
   if (input.url !== undefined) return imports.create(deps, user, input.url, input);
   const title = input.title;
-  if (title === undefined) throw invalid('title', 'A custom workshop needs a title.');
+  if (title === undefined) throw invalid('title', msg('error.workshops.title_required'));
   // A new workshop has no cards or criteria for its view to name.
   await assertViewReferences(deps.database.db, '', input.view);
   const values = customWorkshop({ ...input, title }, { type: 'user', id: user.id }, user);
@@ -164,7 +165,7 @@ export async function listOrganizationWorkshops(
 
 async function stepOf(db: Db, workshopId: string, stepId: string): Promise<StepRow> {
   const step = await stepOfWorkshop(db, workshopId, stepId);
-  if (!step) throw invalid('current_step_id', 'Not a step of this workshop.');
+  if (!step) throw invalid('current_step_id', msg('error.workshops.not_a_step'));
   return step;
 }
 

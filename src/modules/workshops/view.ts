@@ -1,5 +1,6 @@
 import type { View, ViewInput } from '../../domain/view';
 import { invalid } from '../../http/errors';
+import { msg } from '../../i18n/messages';
 
 /**
  * A view sorted by criterion average must say which criterion. Checked on the merged view of a
@@ -7,6 +8,6 @@ import { invalid } from '../../http/errors';
  */
 export function assertSortable(view: View, patch: ViewInput | undefined, path = 'view'): void {
   if (patch && view.sort === 'criterium_average' && !view.sort_criterium_id) {
-    throw invalid(`${path}.sort_criterium_id`, 'Sorting by criterium_average needs sort_criterium_id.');
+    throw invalid(`${path}.sort_criterium_id`, msg('error.workshops.sort_needs_criterion'));
   }
 }
