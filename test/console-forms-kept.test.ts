@@ -13,6 +13,9 @@ import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
  * the settings, a canvas laid out, a workshop being created, an organization's webhook and member
  * come back after a reload, and after a session ended and signed in again; each workshop keeps its
  * own; once sent, or once the person signs out, a reload shows the form empty.
+ *
+ * Among the slowest files (about 10 s): every form is filled, the page reloaded and read back,
+ * in five tests that each sign in and open a workshop.
  */
 
 const values = (page: Page, labels: string[], within = page.locator('body')) =>

@@ -17,6 +17,10 @@ import { dropPostgresDatabase, testStore } from './helpers/store';
  * over the page and the card then saved as typed; a card added, a card's change saved and a
  * comment posted while the server is stopped, shown waiting and written once each when it is
  * started again on the same port and store.
+ *
+ * Among the slowest files (about 15 s): the server is stopped and started again, and the writes
+ * made meanwhile wait for the console to find it back (the SDK's retries, the live connection's
+ * reconnection), in real time.
  */
 
 const stepsOf = (s: Awaited<ReturnType<typeof boardScene>>) =>

@@ -8,6 +8,10 @@ import { sdkRunningWorkshop, sdkUser } from './helpers/sdk';
  * The console's words for each reader, seen in a real chromium (docs/pages.md): the log's lines
  * in plain words, a refusal said once by field, the screen speaking to the room. That an ordinary
  * load asks for nothing that is not there or not allowed: pages-ordinary-load.test.ts.
+ *
+ * Among the slowest files (about 15 to 20 s): most of it is the API reference at /docs, a page of
+ * every route drawn by Swagger UI and checked by axe-core whole at two widths, one operation open
+ * and tried out.
  */
 
 describe.skipIf(!browserAvailable)('the console: words for each reader', () => {

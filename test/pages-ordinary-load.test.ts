@@ -13,6 +13,10 @@ import { until } from './helpers/wait';
  * more and log no error, because the workshop's `has_canvas` and each step's `has_illustration`
  * say beforehand that there is none. Once a canvas and an illustration are added, the same pages
  * read them, live; removed again, nobody asks.
+ *
+ * Among the slowest files (about 10 s, one test): seven console tabs, two screens and the
+ * participant page are each opened and left until their requests settle (half a second without
+ * one), so that a late request is not missed.
  */
 
 /** Every answer of 400 or more a page gets and every error it logs, and a wait for its requests to settle. */
