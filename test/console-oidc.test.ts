@@ -17,8 +17,9 @@ import { providerBrowser } from './helpers/provider-sign-in';
  * an account opened this way shows its sessions as opened through the provider and, having no
  * password, is deleted only after a sign-in within 10 minutes.
  *
- * Among the slowest files (about 17 s): every sign-in goes through the provider's own login and
- * consent pages in chromium and back, several times for the refused ones.
+ * Among the slowest files (about 15 s): every sign-in goes through the provider's own login and
+ * consent pages in chromium and back, several times for the refused ones. (The provider's pages
+ * link a web font from the internet, which chromium is told does not exist: test/helpers/chromium.ts.)
  */
 
 const TOKEN_KEY = 'workshop-console-token';

@@ -25,7 +25,7 @@ import { repetitions } from './helpers/matrix';
  * sync endpoint, the mail being sent, the export being made) shares one limit rather than adding up.
  *
  * Among the slowest files (10 to 15 s on each store in `test:all`, half that in `npm test`): the
- * drain under load starts the server as production does (a process importing it from source) and
+ * drain under load starts the server as production does (a process running the run's build) and
  * lets at least a hundred writes flow before stopping it, three times (once in `npm test`); the stuck endpoint and mail are held until the shared limit
  * runs out.
  */

@@ -7,9 +7,9 @@ import { listeningPort, serverCommand, startProcess } from './helpers/processes'
 import { until } from './helpers/wait';
 
 /*
- * Among the slowest files (about 15 s): each test starts `src/main.ts` as `npm start` does, a
- * process importing the whole server from source (one to three seconds before it can say a word),
- * because what is tested is what that process prints and how it exits.
+ * Among the slowest files (about 10 s): each test starts the server as production does, a process
+ * running the run's build (about a second before it can say a word), because what is tested is
+ * what that process prints and how it exits.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-startup-'));

@@ -16,7 +16,7 @@ import { startWebhookReceiver, type Received, type WebhookReceiver } from './hel
  * once, in order per workshop (docs/integrations.md#retries-and-order).
  *
  * Among the slowest files (10 to 15 s on PostgreSQL): the instances are processes started as
- * production starts them (each importing the server from source), and after the SIGKILL the next
+ * production starts them (each running the run's build), and after the SIGKILL the next
  * instance may send the delivery again only once its lease (1.5 s here) ran out.
  */
 
