@@ -33,6 +33,9 @@ const localizedViews = [
   'web/console/views/{signed-out,reset,confirm,invitation,sign-in-again,home,create-workshop}.tsx',
   'web/console/workshop/board.tsx',
   'web/console/workshop/board/*.tsx',
+  'web/console/workshop/agenda.tsx',
+  'web/console/workshop/agenda/*.tsx',
+  'web/console/workshop/canvas.tsx',
 ];
 const jsxText = { props: { include: [['*', '{label,placeholder,title,alt,aria-label,aria-description}']] } };
 /** `npm run i18n:literals` lists the JSX text left to move, as warnings, in every view not yet localized. */

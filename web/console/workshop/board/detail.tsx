@@ -51,9 +51,7 @@ export function CardDetail(props: {
   const facts = [what, `#${card.short_id}`, ...(card.aside ? [t('console.board.figure.aside')] : [])];
   return (
     <Modal title={nameOf(card)} onClose={props.onClose} class="detail">
-      <p class="meta">
-        {facts.join(' · ')}
-      </p>
+      <p class="meta">{facts.join(' · ')}</p>
       <EditCard key={card.id} workshopId={scope.id} card={card} />
       <div class="row-actions">
         <button type="button" aria-pressed={lit} onClick={() => void spotlight.put(scope, lit ? null : card.id)}>

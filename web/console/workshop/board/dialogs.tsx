@@ -149,11 +149,7 @@ export function MergeDialog(props: {
             ))}
           </select>
         </div>
-        {target && (
-          <p class="hint">
-            {t('console.board.merge.hint', { title: nameOf(target) })}
-          </p>
-        )}
+        {target && <p class="hint">{t('console.board.merge.hint', { title: nameOf(target) })}</p>}
         <Field label={t('console.board.merge.title_field')} value={title} action={action} name="title" required />
         <div class="field">
           <label for={contentId}>{t('console.board.merge.text_field')}</label>

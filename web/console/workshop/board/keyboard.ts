@@ -39,7 +39,9 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
   const pickUp = (card: Card) => {
     held = { card, place: placeOf(board, card) };
     mark(elementOf(board, card.id), 'picked');
-    board.announce(t('console.board.announce.picked_up', { card: nameOf(card), ...describePlace(board, card, held.place) }));
+    board.announce(
+      t('console.board.announce.picked_up', { card: nameOf(card), ...describePlace(board, card, held.place) }),
+    );
   };
 
   const step = (key: string) => {
@@ -48,7 +50,9 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
     if (!next) return;
     held.place = next;
     markPlace(board, held.card, next);
-    board.announce(t('console.board.announce.step', { card: nameOf(held.card), ...describePlace(board, held.card, next) }));
+    board.announce(
+      t('console.board.announce.step', { card: nameOf(held.card), ...describePlace(board, held.card, next) }),
+    );
   };
 
   return {

@@ -88,7 +88,9 @@ export function Results(props: { scope: WorkshopScope; columns: Column[]; onOpen
               <tr>
                 <th scope="col">{t('console.board.results.rank_column')}</th>
                 <th scope="col">
-                  {rank.value === 'idea' ? t('console.board.results.idea_column') : t('console.board.results.cluster_column')}
+                  {rank.value === 'idea'
+                    ? t('console.board.results.idea_column')
+                    : t('console.board.results.cluster_column')}
                 </th>
                 {rank.value === 'idea' && <th scope="col">{t('console.board.results.cluster_column')}</th>}
                 <th scope="col">{t('console.board.results.score_column')}</th>
