@@ -61,7 +61,7 @@ const STORE_DEPENDENT: Record<string, string[]> = {
   // PostgreSQL (most of these run on PostgreSQL only). Not the fleet under faults
   // (test/fleet-faults.test.ts: two minutes of killed and frozen instances, the longest file of
   // all): `npm run test:all` and CI run it, and `TEST_MATRIX=all npm test -- test/fleet-faults.test.ts`.
-  'drains and the fleet': ['server-shutdown', 'fleet-drain', 'fleet', 'webhooks-fleet'],
+  'drains and the fleet': ['server-shutdown', 'fleet-drain', 'fleet', 'fleet-vote-burst', 'webhooks-fleet'],
   // The same workshop answered byte for byte alike by both stores.
   'store parity': ['store-parity'],
 };
@@ -112,7 +112,7 @@ export default defineConfig({
           name: 'sqlite',
           include,
           exclude: [...configDefaults.exclude, ...pagesOnce],
-          globalSetup: ['test/setup/sqlite.ts'],
+          globalSetup: ['test/setup/sqlite.ts', 'test/setup/server-bundle.ts'],
         },
       },
       ...(withPostgres
@@ -125,7 +125,7 @@ export default defineConfig({
                 exclude: [...configDefaults.exclude, ...BROWSER_PAGES, ...faultsLater],
                 env: { TEST_STORE: 'postgres' },
                 // Its files start SQLite servers too (store parity, a second store).
-                globalSetup: ['test/setup/sqlite.ts', 'test/setup/postgres.ts'],
+                globalSetup: ['test/setup/sqlite.ts', 'test/setup/postgres.ts', 'test/setup/server-bundle.ts'],
               },
             },
           ]

@@ -1,29 +1,9 @@
-// Builds the server for production: ES modules in dist/ (main.js, digest.js, export-worker.js),
-// run with plain `node`, and the browser pages' files: the live screen's in dist/screen/, the
-// participant page's in dist/participant/.
-// Dependencies stay in node_modules (better-sqlite3 and sharp are native); the migrations and
-// catalogs are read from the package folder at run time (src/lib/package-root.ts).
+// Builds the server for production into dist/ (scripts/build-server.mjs), run with plain `node`.
 import { rmSync } from 'node:fs';
-import { build } from 'esbuild';
-import { tsImport } from 'tsx/esm/api';
+import { buildServer } from './build-server.mjs';
 
 rmSync('dist', { recursive: true, force: true });
-await build({
-  // The server, the by-hand daily digest (`node dist/digest.js`), and the thread that renders
-  // exports (started by the server from beside its own file).
-  entryPoints: { main: 'src/main.ts', digest: 'src/digest.ts', 'export-worker': 'src/modules/exports/worker.ts' },
-  outdir: 'dist',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'warning',
-});
-// The pages' scripts and stylesheets, which production serves from here (it has no esbuild).
-const { writePageAssets } = await tsImport('../src/pages/build.ts', import.meta.url);
-const pages = await writePageAssets('dist');
+const pages = await buildServer('dist');
 const written = Object.entries(pages).map(
   ([page, { script, stylesheet }]) => `dist/${page}/ (${script}, ${stylesheet})`,
 );

@@ -104,19 +104,20 @@ describe('catalog files', () => {
     for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), JSON.stringify(content));
     return () => loadCanvasCatalog(dir);
   }
+  // A file names its words by message id (docs/i18n.md#template-and-canvas-text).
   const good = {
     id: 'grid',
-    name: 'Grid',
+    name: 'canvas.swot.name',
     background: { cols: 2, rows: 1 },
-    zones: [{ id: 'a', name: 'A', x: 0, y: 0, cols: 1, rows: 1 }],
+    zones: [{ id: 'a', name: 'canvas.swot.zone.strengths', x: 0, y: 0, cols: 1, rows: 1 }],
   };
 
   it('loads a valid folder', () => {
     const catalog = catalogWith({ 'grid.json': good })();
     expect([...catalog.canvases.keys()]).toEqual(['grid']);
-    expect(catalog.outputs[0]!.zones[0]).toEqual({
+    expect(catalog.outputs('en')[0]!.zones[0]).toEqual({
       id: 'a',
-      name: 'A',
+      name: 'Strengths',
       x: 0,
       y: 0,
       cols: 1,
@@ -133,8 +134,11 @@ describe('catalog files', () => {
     );
     const twice = [good.zones[0], { ...good.zones[0], x: 1 }];
     expect(catalogWith({ 'grid.json': { ...good, zones: twice } })).toThrow(/unique/);
-    const overlapping = [good.zones[0], { id: 'b', name: 'B', x: 0.5, y: 0, cols: 1, rows: 1 }];
+    const overlapping = [good.zones[0], { id: 'b', name: 'canvas.swot.zone.threats', x: 0.5, y: 0, cols: 1, rows: 1 }];
     expect(catalogWith({ 'grid.json': { ...good, zones: overlapping } })).toThrow(/overlap/);
     expect(catalogWith({ 'grid.json': { ...good, background: { cols: 0, rows: 1 } } })).toThrow(/background\.cols/);
+    expect(catalogWith({ 'grid.json': { ...good, zones: [{ ...good.zones[0], name: 'Strengths' }] } })).toThrow(
+      /zones\.0\.name: Must name a message of locales\/en\.json/,
+    );
   });
 });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { dueDigest, queueDailyDigests, runDailyDigest } from '../src/modules/mail/digest';
 import { useInstances, useServer, useUsers } from './helpers/cast';
 import { seedCard, seedCurrentStep, seedWorkshopWith, type TestUser } from './helpers/factories';
+import { serverCommand } from './helpers/processes';
 import { testStore } from './helpers/store';
 import { digestTime, sevenAmAfter } from './helpers/digest-time';
 
@@ -331,7 +332,7 @@ describe('npm run digest', () => {
     const path = join(dir, 'w.db');
     const run = async () =>
       (
-        await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/digest.ts'], {
+        await promisify(execFile)(serverCommand('digest')[0], serverCommand('digest').slice(1), {
           env: { ...process.env, DATABASE_PATH: path },
         })
       ).stdout.trim();

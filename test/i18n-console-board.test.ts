@@ -13,7 +13,7 @@ import {
   pointIn,
   type BoardScene,
 } from './helpers/console-board';
-import { unmarkedTexts } from './helpers/pseudo-locale';
+import { unmarkedTexts } from './helpers/pseudo';
 
 /*
  * The Board and Agenda tabs in the account's language (docs/i18n.md#which-language), in a real
@@ -152,21 +152,21 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     const { s, page, problems } = await boardIn(browser, server, 'en-XA');
     expect(await htmlLanguage(page)).toEqual({ lang: 'en-XA', dir: 'ltr' });
     const peoples = ['Retro', 'Keep', 'Change', 'Pairing', 'Demos', 'Standups', 'Fay', 'Pat'];
-    expect(await unmarkedTexts(page, peoples, '.board-tab')).toEqual([]);
+    expect(await unmarkedTexts(page, peoples)).toEqual([]);
 
     await ideaCard(page, 'Pairing').getByRole('button', { name: 'Pairing', exact: true }).click();
     const dialog = page.locator('dialog.board-dialog');
     await dialog.locator('#detail-files').waitFor();
-    expect(await unmarkedTexts(page, peoples, 'dialog.board-dialog')).toEqual([]);
+    expect(await unmarkedTexts(page, peoples)).toEqual([]);
     await page.keyboard.press('Escape');
     await ideaCard(page, 'Pairing').locator('[data-act="merge"]').click();
     await dialog.locator('select').waitFor();
-    expect(await unmarkedTexts(page, peoples, 'dialog.board-dialog')).toEqual([]);
+    expect(await unmarkedTexts(page, peoples)).toEqual([]);
     await page.keyboard.press('Escape');
 
     await page.locator('.board-tools .choices button').nth(1).click();
     await page.locator('.results table').waitFor();
-    expect(await unmarkedTexts(page, peoples, '.board-tab')).toEqual([]);
+    expect(await unmarkedTexts(page, peoples)).toEqual([]);
 
     // The predefined canvases' names are the service's, not the console's words.
     const canvases = (await s.fay.api.get('/v1/canvas')).map((canvas) => canvas.name);
@@ -175,7 +175,7 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     await page.locator('.canvas-panel details summary').click();
     await page.locator('.canvas-form > button[type="button"]').click();
     await page.locator('.canvas-form fieldset.zone').waitFor();
-    expect(await unmarkedTexts(page, [...peoples, 'Warm-up', 'Impact', 'Notes', ...canvases], '.agenda')).toEqual([]);
+    expect(await unmarkedTexts(page, [...peoples, 'Warm-up', 'Impact', 'Notes', ...canvases])).toEqual([]);
     expect(problems.errors).toEqual([]);
   });
 });

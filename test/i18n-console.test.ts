@@ -4,7 +4,7 @@ import { t as said } from '../src/i18n/messages';
 import { browserAvailable, htmlLanguage, messagesFetched, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
-import { unmarkedTexts } from './helpers/pseudo-locale';
+import { unmarkedTexts } from './helpers/pseudo';
 import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
 /*

@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listeningPort, MAIN, startProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess } from './helpers/processes';
 
 const dir = mkdtempSync(join(tmpdir(), 'workshops-main-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts `src/main.ts` the way `npm start` does, on a port the OS picks, and waits for it to listen. */
 async function startMain(env: Record<string, string>) {
-  const run = startProcess(MAIN, { PORT: '0', LOG_REQUESTS: '0', ...env });
+  const run = startProcess(serverCommand(), { PORT: '0', LOG_REQUESTS: '0', ...env });
   return { ...run, port: await listeningPort(run), output: () => run.stdout() + run.stderr() };
 }
 

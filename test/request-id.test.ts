@@ -8,7 +8,7 @@ import type { AppEnv } from '../src/http/env';
 import { observeRequests } from '../src/http/middleware/observe-requests';
 import { Metrics } from '../src/ops/metrics';
 import { useServer, useUsers } from './helpers/cast';
-import { listeningPort, MAIN, startProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -90,7 +90,7 @@ describe('request log lines', () => {
   it("carry the request's id, the client's or the one made", async () => {
     // The service as `npm start` runs it, logging to its stdout.
     const dir = mkdtempSync(join(tmpdir(), 'workshops-request-log-'));
-    const run = startProcess(MAIN, {
+    const run = startProcess(serverCommand(), {
       PORT: '0',
       LOG_REQUESTS: '1',
       DATABASE_PATH: join(dir, 'w.db'),

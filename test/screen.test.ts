@@ -10,7 +10,7 @@ import { openCanvas } from '../client-sdk/src/canvas';
 import { seedDemoWorkshop } from '../scripts/screenshot';
 import { browserAvailable, openScreen, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
-import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess, type ServerProcess } from './helpers/processes';
 import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
 import { expectAccessible } from './helpers/console';
 import { quietFor } from './helpers/wait';
@@ -586,7 +586,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         LOG_REQUESTS: '0',
       };
       const start = async () => {
-        const run = startProcess(MAIN, env);
+        const run = startProcess(serverCommand(), env);
         running.push(run);
         await listeningPort(run);
         return run;

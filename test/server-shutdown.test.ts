@@ -15,7 +15,7 @@ import { useServer, useUsers } from './helpers/cast';
 import { seedCard, seedWorkshop } from './helpers/factories';
 import { fleetUser, fleetWorkshop, type FleetUser } from './helpers/fleet-scene';
 import { holdWriteLock } from './helpers/locks';
-import { listeningPort, MAIN, startProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess } from './helpers/processes';
 import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helpers/store';
 import { quietFor, until } from './helpers/wait';
 import { repetitions } from './helpers/matrix';
@@ -222,7 +222,7 @@ describe('a drain under load', () => {
     const rounds: string[] = [];
     const problems: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const run = startProcess(MAIN, env);
+      const run = startProcess(serverCommand(), env);
       onTestFailed(() =>
         console.log(`--- round ${round}\n${run.stdout().slice(-4_000)}\n${run.stderr().slice(-4_000)}`),
       );

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listeningPort, MAIN, startProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess } from './helpers/processes';
 import { until } from './helpers/wait';
 
 /*
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `src/main.ts` as `npm start` does, over this file's data folder unless told otherwise. */
 const runMain = (env: Record<string, string>) =>
-  startProcess(MAIN, { DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env });
+  startProcess(serverCommand(), { DATABASE_PATH: join(dir, 'w.db'), FILES_DIR: join(dir, 'files'), ...env });
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 

@@ -71,38 +71,59 @@ describe('catalog loading', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const step = (name: string, extra: Record<string, unknown> = {}) => ({ name, instructions: `Do ${name}`, ...extra });
+  // A file names its words by message id (docs/i18n.md#template-and-canvas-text): these are the retrospective's.
+  const words = 'template.retrospective';
+  const step = (name: string, extra: Record<string, unknown> = {}) => ({
+    name: `${words}.step.${name}.name`,
+    instructions: `${words}.step.${name}.instructions`,
+    ...extra,
+  });
   const write = (file: string, body: unknown) => {
     rmSync(dir, { recursive: true, force: true });
     dir = mkdtempSync(join(tmpdir(), 'templates-'));
     writeFileSync(join(dir, file), JSON.stringify(body));
     return dir;
   };
-  const valid = { id: 'ok', title: 'OK', description: 'A valid template', steps: [step('a'), step('b'), step('c')] };
+  const [a, b, c] = ['set_the_stage', 'gather_data', 'generate_insights'];
+  const valid = {
+    id: 'ok',
+    title: `${words}.title`,
+    description: `${words}.description`,
+    steps: [step(a), step(b), step(c)],
+  };
 
   it('loads a valid file', () => {
     const catalog = loadCatalog(write('ok.json', valid));
-    expect(catalog.get('ok')).toMatchObject({ title: 'OK', clusters: [], criteria: [], sections: [] });
+    expect(catalog.get('ok')).toMatchObject({ title: `${words}.title`, clusters: [], criteria: [], sections: [] });
     expect(Object.isFrozen(catalog.get('ok')!.steps[0])).toBe(true);
+  });
+
+  it('refuses words written in the file instead of named from the catalogs, which no other language would have', () => {
+    expect(() => loadCatalog(write('ok.json', { ...valid, title: 'Retrospective' }))).toThrow(
+      /ok\.json[\s\S]*title: Must name a message of locales\/en\.json/,
+    );
+    expect(() => loadCatalog(write('ok.json', { ...valid, description: 'error.no_route' }))).toThrow(
+      /description: Must name a message without placeholders/,
+    );
   });
 
   it('refuses typos, too few steps, a wrong id and dangling criterion names', () => {
     expect(() => loadCatalog(write('ok.json', { ...valid, stpes: [] }))).toThrow(/ok\.json[\s\S]*stpes/);
     expect(() =>
-      loadCatalog(
-        write('ok.json', { ...valid, steps: [step('a'), step('b', { prefs: { allow_vote: true } }), step('c')] }),
-      ),
+      loadCatalog(write('ok.json', { ...valid, steps: [step(a), step(b, { prefs: { allow_vote: true } }), step(c)] })),
     ).toThrow(/allow_vote/);
-    expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step('a'), step('b')] }))).toThrow(/steps/);
+    expect(() => loadCatalog(write('ok.json', { ...valid, steps: [step(a), step(b)] }))).toThrow(/steps/);
     expect(() => loadCatalog(write('other.json', valid))).toThrow(/must have the id "other"/);
     expect(() =>
-      loadCatalog(write('ok.json', { ...valid, steps: [step('a', { sort_criterium: 'Nope' }), step('b'), step('c')] })),
+      loadCatalog(
+        write('ok.json', { ...valid, steps: [step(a, { sort_criterium: `${words}.title` }), step(b), step(c)] }),
+      ),
     ).toThrow(/sort_criterium/);
     expect(() =>
       loadCatalog(
         write('ok.json', {
           ...valid,
-          steps: [step('a', { view: { sort: 'criterium_average' } }), step('b'), step('c')],
+          steps: [step(a, { view: { sort: 'criterium_average' } }), step(b), step(c)],
         }),
       ),
     ).toThrow(/criterium_average/);

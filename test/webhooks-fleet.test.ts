@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { startFleet, type Fleet } from './helpers/fleet';
-import { listeningPort, MAIN, startProcess, type ServerProcess } from './helpers/processes';
+import { listeningPort, serverCommand, startProcess, type ServerProcess } from './helpers/processes';
 import { dropPostgresDatabase, freshPostgresDatabase, testStore } from './helpers/store';
 import { until } from './helpers/wait';
 import { startWebhookReceiver, type Received, type WebhookReceiver } from './helpers/webhook-receiver';
@@ -99,7 +99,7 @@ describe('an instance killed in the middle of a delivery', () => {
   const secret = randomBytes(32).toString('hex');
   /** An instance on the same store as the one before it. */
   const start = async () => {
-    const run = startProcess(MAIN, {
+    const run = startProcess(serverCommand(), {
       PORT: '0',
       SECRET: secret,
       DATABASE_PATH: join(folder, 'workshops.db'),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { listeningPort, MAIN, startProcess, type ServerProcess } from './processes';
+import { listeningPort, serverCommand, startProcess, type ServerProcess } from './processes';
 import { startRoundRobinProxy, type RoundRobinProxy } from './proxy';
 
 /*
@@ -50,7 +50,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const start = async (index: number): Promise<FleetInstance> => {
     const folder = mkdtempSync(join(tmpdir(), `workshops-fleet-${NAMES[index]}-`));
     folders.push(folder);
-    const run = startProcess(MAIN, {
+    const run = startProcess(serverCommand(), {
       PORT: '0',
       PUBLIC_URL: proxy.url,
       SECRET: secret,

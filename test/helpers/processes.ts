@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { inject } from 'vitest';
 import { until } from './wait';
 
 /** The server started as a separate process, its output kept. */
@@ -25,8 +27,13 @@ export function startProcess(command: [string, ...string[]], env: Record<string,
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
-/** `src/main.ts` as `npm start` runs it. */
-export const MAIN: [string, ...string[]] = [process.execPath, '--import', 'tsx', 'src/main.ts'];
+/**
+ * The server (or, with `digest`, the by-hand daily digest) as production runs it: the run's build
+ * of the sources (test/setup/server-bundle.ts) under plain `node`.
+ */
+export function serverCommand(entry: 'main' | 'digest' = 'main'): [string, ...string[]] {
+  return [process.execPath, join(dirname(inject('serverBundle')), `${entry}.js`)];
+}
 
 /** The port the server's start line names, once it is listening (a port the OS picked for 0). */
 export async function listeningPort(run: ServerProcess): Promise<number> {

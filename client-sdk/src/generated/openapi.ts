@@ -771,7 +771,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the predefined canvases */
+        /**
+         * List the predefined canvases
+         * @description Names in the request's `Accept-Language` (English when none of its languages is offered); a canvas made from one takes them in its workshop's language.
+         */
         get: operations["getV1Canvas"];
         put?: never;
         post?: never;
@@ -788,7 +791,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a predefined canvas */
+        /**
+         * Get a predefined canvas
+         * @description Names in the request's `Accept-Language` (English when none of its languages is offered); a canvas made from one takes them in its workshop's language.
+         */
         get: operations["getV1CanvasById"];
         put?: never;
         post?: never;
@@ -827,7 +833,7 @@ export interface paths {
         put?: never;
         /**
          * Create the workshop canvas (replacing the current one)
-         * @description Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out.
+         * @description Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out, its names in the workshop's language.
          */
         post: operations["postV1WorkshopsByWorkshopIdCanvas"];
         /** Delete the workshop canvas and its zones */
@@ -1648,7 +1654,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the workshop templates */
+        /**
+         * List the workshop templates
+         * @description Its words in the request's `Accept-Language` (English when none of its languages is offered); a workshop made from a template takes them in the workshop's language.
+         */
         get: operations["getV1Templates"];
         put?: never;
         post?: never;
@@ -1665,7 +1674,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a template with its steps */
+        /**
+         * Get a template with its steps
+         * @description Its words in the request's `Accept-Language` (English when none of its languages is offered); a workshop made from a template takes them in the workshop's language.
+         */
         get: operations["getV1TemplatesById"];
         put?: never;
         post?: never;

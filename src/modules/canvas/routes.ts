@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../deps';
 import { actingDeps } from '../../http/acting';
 import type { AppEnv } from '../../http/env';
+import { requestLanguage } from '../../http/language';
 import { doc } from '../../http/openapi';
 import { jsonBody } from '../../http/validation';
 import { CreateCanvasInput, LinkZoneInput, PredefinedCanvasOutput } from './schemas';
@@ -18,19 +19,35 @@ import {
 } from './service';
 
 const tag = 'Canvas';
+const NAMES_IN_LANGUAGE =
+  "Names in the request's `Accept-Language` (English when none of its languages is offered); a canvas made from one takes them in its workshop's language.";
 
 export function canvasRoutes(deps: AppDeps) {
   return new Hono<AppEnv>()
     .get(
       '/canvas',
-      doc({ tag, summary: 'List the predefined canvases', response: v.array(PredefinedCanvasOutput) }),
+      doc({
+        tag,
+        summary: 'List the predefined canvases',
+        description: NAMES_IN_LANGUAGE,
+        response: v.array(PredefinedCanvasOutput),
+      }),
       (c) => {
-        return c.json(listPredefinedCanvases(), 200);
+        return c.json(listPredefinedCanvases(requestLanguage(c)), 200);
       },
     )
-    .get('/canvas/:id', doc({ tag, summary: 'Get a predefined canvas', response: PredefinedCanvasOutput }), (c) => {
-      return c.json(getPredefinedCanvas(c.req.param('id')), 200);
-    })
+    .get(
+      '/canvas/:id',
+      doc({
+        tag,
+        summary: 'Get a predefined canvas',
+        description: NAMES_IN_LANGUAGE,
+        response: PredefinedCanvasOutput,
+      }),
+      (c) => {
+        return c.json(getPredefinedCanvas(c.req.param('id'), requestLanguage(c)), 200);
+      },
+    )
     .get(
       '/workshops/canvas/zones/:id',
       doc({ tag, summary: 'Get a zone of a canvas by its id alone', response: ZoneOutput }),
@@ -51,7 +68,7 @@ export function canvasRoutes(deps: AppDeps) {
         tag,
         summary: 'Create the workshop canvas (replacing the current one)',
         description:
-          'Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out.',
+          "Give `name`, `background` and `zones`, or `canvas_id` naming a predefined canvas whose members fill those left out, its names in the workshop's language.",
         status: 201,
         response: CanvasOutput,
       }),

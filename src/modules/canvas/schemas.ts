@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import type { Schema } from '../../db/database';
 import { CanvasOutput, ZoneOutput, type ZoneState } from '../../domain/canvas';
 import { idString, requiredText } from '../../http/validation';
+import { namedText } from '../../i18n/named-text';
 
 export type CanvasRow = Schema['canvases']['$inferSelect'];
 export type ZoneRow = Schema['zones']['$inferSelect'];
@@ -60,13 +61,14 @@ export type CanvasDefinition = v.InferOutput<typeof CanvasDefinition>;
 /** `cluster_id` is required: null unlinks, so leaving it out is a mistake rather than a no-op. */
 export const LinkZoneInput = v.object({ cluster_id: v.nullable(idString) });
 
-// Predefined canvas files, written by hand: checked strictly, so a typo fails the start.
+// Predefined canvas files, written by hand: checked strictly, so a typo fails the start. Their
+// names are messages of `locales/`, named by id (docs/i18n.md#template-and-canvas-text).
 
 const slug = v.pipe(v.string(), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'An id is a lower-case slug.'));
 
 const PredefinedZone = v.strictObject({
   id: slug,
-  name: requiredText(200),
+  name: namedText(200),
   x: coordinate,
   y: coordinate,
   rows: size,
@@ -76,7 +78,7 @@ const PredefinedZone = v.strictObject({
 export const PredefinedCanvasFile = v.pipe(
   v.strictObject({
     id: slug,
-    name: requiredText(200),
+    name: namedText(200),
     background: v.strictObject({ cols: size, rows: size }),
     zones: v.pipe(v.array(PredefinedZone), v.minLength(1), v.maxLength(MAX_ZONES)),
   }),

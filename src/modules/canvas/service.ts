@@ -23,12 +23,20 @@ import type { CanvasOutput, ZoneOutput } from '../../domain/canvas';
 
 export type { CanvasDeps } from './zones';
 
-export function listPredefinedCanvases(catalog: CanvasCatalog = CANVASES): readonly PredefinedCanvasOutput[] {
-  return catalog.outputs;
+/** The predefined canvases, their names in `lang`. */
+export function listPredefinedCanvases(
+  lang: string,
+  catalog: CanvasCatalog = CANVASES,
+): readonly PredefinedCanvasOutput[] {
+  return catalog.outputs(lang);
 }
 
-export function getPredefinedCanvas(id: string, catalog: CanvasCatalog = CANVASES): PredefinedCanvasOutput {
-  const canvas = catalog.outputs.find((c) => c.id === id);
+export function getPredefinedCanvas(
+  id: string,
+  lang: string,
+  catalog: CanvasCatalog = CANVASES,
+): PredefinedCanvasOutput {
+  const canvas = catalog.outputs(lang).find((c) => c.id === id);
   if (!canvas) throw notFound('Canvas');
   return canvas;
 }
@@ -69,14 +77,17 @@ async function everyZoneRemoved(
 
 /**
  * Fills what the body left out from the predefined canvas it names (explicit members win, the
- * background member by member), then requires a complete canvas. The background of a canvas made
- * from a predefined one keeps that canvas's slug as its id.
+ * background member by member), its names in the workshop's language `lang`, then requires a
+ * complete canvas. The background of a canvas made from a predefined one keeps that canvas's slug
+ * as its id.
  */
 function definitionOf(
   input: CreateCanvasInput,
   catalog: CanvasCatalog,
+  lang: string,
 ): { definition: CanvasDefinition; backgroundId: string } {
-  const predefined = input.canvas_id === undefined ? undefined : catalog.canvases.get(input.canvas_id);
+  const predefined =
+    input.canvas_id === undefined ? undefined : catalog.outputs(lang).find((c) => c.id === input.canvas_id);
   if (input.canvas_id !== undefined && !predefined) {
     throw invalid('canvas_id', 'canvas_id must name a predefined canvas (see GET /v1/canvas).');
   }
@@ -107,8 +118,9 @@ export function createCanvas(
 ): Promise<CanvasOutput> {
   return writeWorkshop(deps, workshopId, async (tx, changes) => {
     const write = { tx, changes };
-    authorize(await loadAccess(tx, workshopId, user), 'facilitate');
-    const { definition, backgroundId } = definitionOf(input, catalog);
+    const access = await loadAccess(tx, workshopId, user);
+    authorize(access, 'facilitate');
+    const { definition, backgroundId } = definitionOf(input, catalog, access.workshop.language);
     const patch = await everyZoneRemoved(deps, write, workshopId);
 
     const previous = await canvasOf(tx, workshopId);

@@ -7,7 +7,7 @@ import { write } from '../../db/write';
 import type { ChangeRecorder } from '../../domain/recorder';
 import { DEFAULT_PREFS } from '../../domain/permissions';
 import { mergePrefs } from '../../domain/prefs';
-import { TEMPLATES } from '../templates/catalog';
+import { templatesIn } from '../templates/catalog';
 import { loadAccess, type LoadedAccess } from '../access/load';
 import { seesAuthor, seesCardBy, visibleCardAuthors } from '../access/visibility';
 import { assertViewReferences, findWorkshop, insertWorkshop } from './repo';
@@ -154,7 +154,8 @@ async function readableCards(tx: Db, access: LoadedAccess): Promise<Array<Schema
 
 /**
  * Creates a workshop from a catalog template: its steps (prefs and view over the defaults),
- * starter clusters and ideas, criteria and sections. The starter cards are the template's: stored
+ * starter clusters and ideas, criteria and sections, their words in the new workshop's language
+ * (docs/i18n.md#template-and-canvas-text). The starter cards are the template's: stored
  * under the caller, their author is named to no participant and on no screen
  * (`hidden_from_participants`).
  */
@@ -164,7 +165,8 @@ export async function createFromTemplate(
   templateId: string,
   input: CreateWorkshopInput,
 ): Promise<WorkshopOutput> {
-  const template = TEMPLATES.get(templateId);
+  const language = input.language ?? user.locale;
+  const template = templatesIn(language).get(templateId);
   if (!template) throw invalid('template', `Unknown template "${templateId}"; GET /v1/templates lists them.`);
   // The view of a workshop being created cannot name its cards or criteria yet.
   await assertViewReferences(deps.database.db, '', input.view);
@@ -181,7 +183,7 @@ export async function createFromTemplate(
       changeStepNotifications: input.change_step_notifications,
       forceSync: input.force_sync,
       allowGuests: input.allow_guests,
-      language: input.language ?? user.locale,
+      language,
       view: mergeView(DEFAULT_VIEW, input.view),
       extra: {
         lastCardNumber: cardCount,

@@ -11,19 +11,14 @@ import { api } from '../api';
 import { ConfirmButton, Panel, Problem, useAction } from '../forms';
 import type { WorkshopScope } from './context';
 import { momentOf } from '../dates';
+import { rich, t } from '../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 type ExportType = Export['type'];
 
-/** The formats, in the order offered, with what each is for. */
-const FORMATS: ReadonlyArray<{ type: ExportType; name: string; about: string }> = [
-  { type: 'pdf', name: 'PDF report', about: 'to hand out: the agenda, the ideas, scores and charts' },
-  { type: 'docx', name: 'Word document', about: 'the same report, to edit' },
-  { type: 'xlsx', name: 'Excel workbook', about: 'every card, vote, rating and comment, one sheet each' },
-  { type: 'csv', name: 'CSV of the cards', about: 'to import into another workshop or a spreadsheet' },
-  { type: 'native', name: 'Workshop file', about: 'everything, to start a new workshop from it' },
-];
-
-const nameOf = (type: ExportType) => FORMATS.find((format) => format.type === type)?.name ?? type;
+/** The formats, in the order offered. Each sentence naming one is a select on it: the words around a name agree with it. */
+const FORMATS: readonly ExportType[] = ['pdf', 'docx', 'xlsx', 'csv', 'native'];
 
 export function Exports({ scope }: { scope: WorkshopScope }) {
   const exports = useSignal<Export[] | null>(null);
@@ -64,26 +59,26 @@ export function Exports({ scope }: { scope: WorkshopScope }) {
 
   return (
     <div class="exports">
-      <Panel title="Export the workshop">
+      <Panel title={t('console.exports.start_title')}>
         <ul class="export-formats">
-          {FORMATS.map((format) => (
-            <li key={format.type}>
-              <button type="button" disabled={start.busy.value} onClick={() => void begin(format.type)}>
-                Export as {format.name}
+          {FORMATS.map((type) => (
+            <li key={type}>
+              <button type="button" disabled={start.busy.value} onClick={() => void begin(type)}>
+                {t('console.exports.export_as', { type })}
               </button>
-              <span class="hint">{format.about}</span>
+              <span class="hint">{t('console.exports.about', { type })}</span>
             </li>
           ))}
         </ul>
         <Problem action={start} />
       </Panel>
-      <Panel title="Exports">
+      <Panel title={t('console.exports.title')}>
         <Problem action={load} />
         <Problem action={remove} />
         {exports.value === null ? (
-          <p role="status">Loading…</p>
+          <p role="status">{t('console.loading')}</p>
         ) : exports.value.length === 0 ? (
-          <p class="empty">No export yet.</p>
+          <p class="empty">{t('console.exports.none')}</p>
         ) : (
           <ul class="export-list">
             {exports.value.map((each) => (
@@ -91,43 +86,49 @@ export function Exports({ scope }: { scope: WorkshopScope }) {
             ))}
           </ul>
         )}
-        <p class="hint">Download links work for 7 days without signing in: share them with care.</p>
+        <p class="hint">{t('console.exports.links_hint', { days: 7 })}</p>
       </Panel>
     </div>
   );
 }
 
 function ExportRow({ item, onDelete }: { item: Export; onDelete: () => unknown }) {
-  const name = nameOf(item.type);
+  const type = item.type;
   return (
     <li class="export-row" data-export={item.id} data-state={item.state}>
       <div class="export-text">
-        <span class="export-name">{name}</span>
+        <span class="export-name">{t('console.exports.format', { type })}</span>
         <span class="meta">
-          asked <time dateTime={item.created_at}>{momentOf(item.created_at)}</time>
+          {rich('console.exports.asked', {
+            moment: momentOf(item.created_at),
+            time: (words) => <time dateTime={item.created_at}>{words}</time>,
+          })}
         </span>
         <span class="export-state" role="status">
           {item.state === 'pending' ? (
             <>
-              <progress aria-label={`${name} being made`} /> Being made…
+              <progress aria-label={t('console.exports.being_made_label', { type })} />{' '}
+              {t('console.exports.being_made')}
             </>
           ) : item.state === 'failed' ? (
-            <span class="problem">Failed: {item.message ?? 'the file could not be made.'}</span>
+            <span class="problem">
+              {t('console.exports.failed', { known: item.message ? 'yes' : 'no', message: item.message ?? '' })}
+            </span>
           ) : (
-            <span class="done">Ready</span>
+            <span class="done">{t('console.exports.ready')}</span>
           )}
         </span>
       </div>
       <div class="row-actions">
         {item.state === 'success' && item.url && (
           <a class="export-download" href={item.url} download>
-            Download<span class="visually-hidden"> the {name}</span>
+            {rich('console.exports.download', { type, hidden })}
           </a>
         )}
         <ConfirmButton
-          label={`Delete ${name}`}
-          question={`Delete this ${name} and its file?`}
-          confirm="Delete the export"
+          label={t('console.exports.delete', { type })}
+          question={t('console.exports.delete_question', { type })}
+          confirm={t('console.exports.delete_confirm')}
           onConfirm={onDelete}
         />
       </div>

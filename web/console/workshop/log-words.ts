@@ -1,165 +1,144 @@
 /*
  * Each change of the event log in words (the Log tab, log.tsx): who did what, in the reader's terms
- * rather than the API's names.
+ * rather than the API's names. Each kind of change is one message of the catalogs, whole
+ * (docs/i18n.md#writing-a-message): what varies (the thing, its name, the format) is a select in it.
  */
 import type { WorkshopLogEvent } from 'workshop-sdk';
+import { pageIntl } from '../../shared/i18n';
+import { t } from '../i18n';
 
 type Resource = Record<string, unknown>;
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const capitalized = (words: string): string => words.charAt(0).toUpperCase() + words.slice(1);
-/** A quoted name or text, cut short: “Sunny days”. */
-const quoted = (value: unknown): string => {
+/** A name or text as the log quotes it: one line, cut short. */
+const cut = (value: unknown): string => {
   const words = text(value).trim().replace(/\s+/g, ' ');
-  return words ? ` “${words.length > 80 ? `${words.slice(0, 79)}…` : words}”` : '';
+  return words.length > 80 ? `${words.slice(0, 79)}…` : words;
 };
-/** Each export format as a file, with its article ("an Excel file"). */
-const FORMAT_NAMES: Record<string, string> = {
-  pdf: 'a PDF file',
-  docx: 'a Word document',
-  xlsx: 'an Excel file',
-  csv: 'a CSV file',
-  native: 'a workshop file',
-};
-const formatName = (type: unknown): string => FORMAT_NAMES[text(type)] ?? 'an export';
-/** "the Excel file" from "an Excel file". */
-const theFormat = (type: unknown): string => formatName(type).replace(/^an? /, 'the ');
-/** What a changed member of a resource is, in the reader's terms (the API's names otherwise, spaced). */
-const FIELD_WORDS: Record<string, string> = {
-  parent: 'cluster',
-  parent_id: 'cluster',
-  cluster_id: 'cluster',
-  position: 'place',
-  content: 'text',
-  aside: 'place aside',
-  prefs: 'what participants may do',
-  view: 'display',
-  state: 'state',
-  vote_limit: 'vote budget',
-  daily_mail: 'daily mail',
-  change_step_notifications: 'step notifications',
-  force_sync: 'setting that participants follow the facilitator’s view',
-  allow_guests: 'setting that guests may join',
-  duration_s: 'duration',
-  ends_at: 'end',
-  remaining_s: 'time left',
-  value: 'value',
-  align: 'alignment',
-  url: 'address',
-  cols: 'columns',
-};
-const fieldWords = (key: string): string => FIELD_WORDS[key] ?? key.replace(/_/g, ' ');
-/** "a", "a and b", "a, b and c". */
-const listed = (words: readonly string[]): string =>
-  words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
-const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? `a ${one}` : `${count} ${many}`);
-const asRole = (invitation: Resource) => (invitation.role === 'facilitator' ? ' as a co-facilitator' : '');
-const VERBS: Record<string, string> = {
-  add: 'added',
-  create: 'created',
-  update: 'changed',
-  change: 'changed',
-  remove: 'deleted',
-};
-const NOUNS: Record<string, string> = {
-  criterium: 'criterion',
-  illustration: "a step's illustration",
-  zone: 'a zone of the canvas',
+/** A name or text for a message's `{named, select, yes {… “{name}”} other {…}}`. */
+const named = (value: unknown) => ({ named: cut(value) ? 'yes' : 'no', name: cut(value) });
+/** A name in its sentence, or the message's own words for nobody named (`known: no`). */
+const known = (value: unknown) => ({ known: text(value) ? 'yes' : 'no', name: text(value) });
+
+/** Each field a change names, in the reader's words (the API's name, spaced, for one the catalog lacks). */
+const fieldWords = (key: string): string => t('console.log.field', { field: key, spaced: key.replace(/_/g, ' ') });
+/** "a", "a and b", "a, b and c": English without the serial comma, as the log always wrote it. */
+const listed = (words: string[]): string => {
+  const locale = pageIntl() === 'en' ? 'en-GB' : pageIntl();
+  try {
+    return new Intl.ListFormat(locale, { type: 'conjunction' }).format(words);
+  } catch {
+    return words.join(', ');
+  }
 };
 
 /** One change in words: who, then what (in the reader's terms, not the API's). */
 export function describe(event: WorkshopLogEvent): string {
   // No user: the service itself (an export expiring, the layout put back in order on load).
   const person =
-    event.user?.name ?? (event.action === 'removeExport' || event.action === 'moveCards' ? 'The service' : 'Someone');
+    event.user?.name ??
+    (event.action === 'removeExport' || event.action === 'moveCards'
+      ? t('console.log.who.service')
+      : t('console.log.who.someone'));
   // A change made with an API token: the token is named beside the account it acted as.
-  const who = event.api_token ? `${person} (through the API token “${event.api_token.name}”)` : person;
+  const who = event.api_token ? t('console.log.who.through_token', { person, token: event.api_token.name }) : person;
   const change = (event.change ?? {}) as Resource;
-  return `${special(event.action, who, change) ?? generic(event.action, who, change)}.`;
+  return special(event.action, who, change) ?? generic(event.action, who, change);
 }
 
 /** The changes whose words differ from "<who> <verb> the <thing>". */
 function special(action: string, who: string, change: Resource): string | null {
   const count = (key: string) => (typeof change[key] === 'number' ? (change[key] as number) : 0);
   const of = (key: string) => (change[key] ?? {}) as Resource;
+  const changed = (change.changes ?? {}) as Resource;
   switch (action) {
     case 'changeStep':
-      return change.step ? `${who} moved to the step${quoted(of('step').name)}` : `${who} left no step current`;
+      return change.step
+        ? t('console.log.step_changed', { who, ...named(of('step').name) })
+        : t('console.log.step_none', { who });
     case 'changeTimer':
-      return `${who} ${timerWords(change)}`;
+      return t('console.log.timer', { who, ...timerChange(change) });
     case 'moveCards': {
       const placements = Object.values(of('placements')) as Resource[];
       const onCanvas = placements.some((placement) => typeof placement.x === 'number');
-      return `${who} moved ${plural(placements.length, 'card')} on the ${onCanvas ? 'canvas' : 'board'}`;
+      return t('console.log.cards_moved', { who, count: placements.length, place: onCanvas ? 'canvas' : 'board' });
     }
     case 'mergeCards':
-      return `${who} merged cards into${quoted(of('card').title) || ' one'}`;
+      return t('console.log.cards_merged', { who, ...named(of('card').title) });
     case 'importCards':
-      return `${who} imported ${plural(count('count'), 'card')}`;
+      return t('console.log.cards_imported', { who, count: count('count') });
     case 'addVote':
-      return `${who} voted`;
+      return t('console.log.voted', { who });
     case 'addRating':
-      return `${who} rated a card`;
+      return t('console.log.rated', { who });
     case 'addComment':
-      return `${who} commented${quoted(of('comment').content)}`;
+      return t('console.log.commented', { who, ...named(of('comment').content) });
     case 'addMember':
-      return `${text(of('member').name) || who} joined the workshop`;
+      return t('console.log.joined', { who: text(of('member').name) || who });
     case 'updateMember':
-      return `${who} made ${text(of('member').name) || 'a member'} a ${text(of('member').role) || 'member'}`;
+      return t('console.log.member_role', { who, ...known(of('member').name), role: text(of('member').role) });
     case 'removeUser':
-      return `An account that took part was deleted: what it wrote stays, by ${text(of('user').name) || 'Deleted user'}`;
+      return t('console.log.user_removed', known(of('user').name));
     case 'addMessage':
-      return `${who} sent a message${quoted(of('message').content)}`;
+      return t('console.log.message_sent', { who, ...named(of('message').content) });
     case 'addInvitation':
-      return `${who} invited ${text(of('invitation').email) || 'someone'}${asRole(of('invitation'))}`;
-    case 'updateInvitation': {
-      const email = text(of('invitation').email) || 'someone';
-      const changed = (change.changes ?? {}) as Resource;
-      if ('state' in changed) return `${who} accepted the invitation sent to ${email}`;
-      return `${who} sent the invitation to ${email} again${'role' in changed ? asRole(of('invitation')) : ''}`;
-    }
+      return t('console.log.invited', { who, ...known(of('invitation').email), role: text(of('invitation').role) });
+    case 'updateInvitation':
+      return t('console.log.invitation_changed', {
+        who,
+        ...known(of('invitation').email),
+        change: 'state' in changed ? 'accepted' : 'sent',
+        role: 'role' in changed ? text(of('invitation').role) : '',
+      });
     case 'removeInvitation':
-      return `${who} withdrew the invitation sent to ${text(of('invitation').email) || 'someone'}`;
+      return t('console.log.invitation_withdrawn', { who, ...known(of('invitation').email) });
     case 'addExport':
-      return `${who} asked for ${formatName(of('export').type)}`;
-    case 'updateExport': {
-      const made = of('export');
-      const state = made.state === 'success' ? 'is ready' : made.state === 'failed' ? 'failed' : 'changed';
-      return `${capitalized(theFormat(made.type))} ${who} asked for ${state}`;
-    }
+      return t('console.log.export_asked', { who, format: text(of('export').type) });
+    case 'updateExport':
+      return t('console.log.export_changed', {
+        who,
+        format: text(of('export').type),
+        state: text(of('export').state),
+      });
     case 'removeExport':
-      return `${who} deleted ${theFormat(of('export').type)}`;
+      return t('console.log.export_deleted', { who, format: text(of('export').type) });
   }
   const cleared = /^remove(Votes|Ratings|Comments|Items|Attachments)$/.exec(action);
-  return cleared ? `${who} cleared every ${cleared[1]!.slice(0, -1).toLowerCase()} of the workshop` : null;
+  return cleared ? t('console.log.cleared', { who, what: cleared[1]!.slice(0, -1).toLowerCase() }) : null;
 }
 
 /** "<who> added the idea “Sunny”", "<who> changed the step “Vote”: its name and what participants may do". */
 function generic(action: string, who: string, change: Resource): string {
   const [, verb = '', noun = ''] = /^([a-z]+)([A-Z].*)?$/.exec(action) ?? [];
+  if (!noun) return t('console.log.unknown', { who, action });
   const key = noun.charAt(0).toLowerCase() + noun.slice(1);
   const resource = (change[key] ?? {}) as Resource;
-  const thing =
-    key === 'card'
-      ? `the ${resource.type === 'cluster' ? 'cluster' : 'idea'}`
-      : (NOUNS[key] ?? `the ${key.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`)}`);
-  const name = quoted(resource.title ?? resource.name ?? resource.filename ?? resource.email);
+  const values = {
+    who,
+    thing: key === 'card' ? (resource.type === 'cluster' ? 'cluster' : 'idea') : key,
+    // A thing the catalog does not name: the API's, spaced ("the foo bar").
+    noun: key.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`),
+    ...named(resource.title ?? resource.name ?? resource.filename ?? resource.email),
+  };
+  if (verb === 'add') return t('console.log.added', values);
+  if (verb === 'create') return t('console.log.created', values);
+  if (verb === 'remove') return t('console.log.deleted', values);
   const fields = [...new Set(Object.keys((change.changes ?? {}) as Resource).map(fieldWords))];
-  const which = fields.length > 0 ? `: its ${listed(fields)}` : '';
-  if (!noun) return `${who} did ${action}`;
-  return `${who} ${VERBS[verb] ?? `${verb}d`} ${thing}${name}${which}`;
+  return t('console.log.changed', { ...values, fields: listed(fields), listed: fields.length > 0 ? 'yes' : 'no' });
 }
 
 /** What a timer change did, from its `changes` (`state: [before, after]`, `duration_s`, `ends_at`). */
-function timerWords(change: Resource): string {
+function timerChange(change: Resource): { change: string; timed: string; minutes: number } {
   const changes = (change.changes ?? {}) as Record<string, [unknown, unknown] | undefined>;
   const timer = (change.timer ?? {}) as Resource;
   const [before, after] = changes.state ?? [timer.state, timer.state];
-  const minutes = typeof timer.duration_s === 'number' ? ` for ${Math.round(timer.duration_s / 6) / 10} min` : '';
-  if (after === 'running' && before === 'stopped') return `started the timer${minutes}`;
-  if (after === 'running' && before === 'paused') return 'resumed the timer';
-  if (after === 'paused') return 'paused the timer';
-  if (after === 'stopped') return 'reset the timer';
-  if (changes.duration_s) return `restarted the timer${minutes}`;
-  return 'changed the time left on the timer';
+  const timed = typeof timer.duration_s === 'number';
+  const minutes = timed ? Math.round((timer.duration_s as number) / 6) / 10 : 0;
+  const said = (kind: string) => ({ change: kind, timed: timed ? 'yes' : 'no', minutes });
+  if (after === 'running' && before === 'stopped') return said('started');
+  if (after === 'running' && before === 'paused') return said('resumed');
+  if (after === 'paused') return said('paused');
+  if (after === 'stopped') return said('reset');
+  if (changes.duration_s) return said('restarted');
+  return said('other');
 }

@@ -11,18 +11,19 @@ import { Panel, Problem, useAction } from '../forms';
 import type { WorkshopScope } from './context';
 import { describe } from './log-words';
 import { momentOf } from '../dates';
+import { t } from '../i18n';
 
 const PER_PAGE = 30;
 
 /** The kinds of change to narrow the log to (the API's `filters`: event names, comma-separated). */
-const FILTERS: ReadonlyArray<readonly [label: string, actions: string]> = [
-  ['Every change', ''],
-  ['The agenda and the timer', 'changeStep,addStep,updateStep,removeStep,changeTimer'],
-  ['Cards', 'addCard,updateCard,removeCard,mergeCards,moveCards,importCards'],
-  ['Votes and ratings', 'addVote,updateVote,removeVote,removeVotes,addRating,updateRating,removeRating,removeRatings'],
-  ['Comments and items', 'addComment,removeComment,removeComments,addItem,updateItem,removeItem,removeItems'],
-  ['People', 'addMember,updateMember,removeUser,addInvitation,updateInvitation,removeInvitation,addMessage'],
-  ['Exports', 'addExport,updateExport,removeExport'],
+const FILTERS: ReadonlyArray<readonly [kind: string, actions: string]> = [
+  ['every', ''],
+  ['agenda', 'changeStep,addStep,updateStep,removeStep,changeTimer'],
+  ['cards', 'addCard,updateCard,removeCard,mergeCards,moveCards,importCards'],
+  ['votes', 'addVote,updateVote,removeVote,removeVotes,addRating,updateRating,removeRating,removeRatings'],
+  ['comments', 'addComment,removeComment,removeComments,addItem,updateItem,removeItem,removeItems'],
+  ['people', 'addMember,updateMember,removeUser,addInvitation,updateInvitation,removeInvitation,addMessage'],
+  ['exports', 'addExport,updateExport,removeExport'],
 ];
 
 export function EventLog({ scope }: { scope: WorkshopScope }) {
@@ -104,25 +105,25 @@ export function EventLog({ scope }: { scope: WorkshopScope }) {
 
   const list = events.value;
   return (
-    <Panel title="What happened" class="log">
+    <Panel title={t('console.log.title')} class="log">
       <div class="log-filter">
-        <label for={`${id}-filter`}>Show</label>
+        <label for={`${id}-filter`}>{t('console.log.show')}</label>
         <select
           id={`${id}-filter`}
           value={filters.value}
           onChange={(event) => (filters.value = event.currentTarget.value)}
         >
-          {FILTERS.map(([label, actions]) => (
-            <option key={label} value={actions}>
-              {label}
+          {FILTERS.map(([kind, actions]) => (
+            <option key={kind} value={actions}>
+              {t('console.log.filter', { kind })}
             </option>
           ))}
         </select>
       </div>
       {list === null ? (
-        <p role="status">Loading…</p>
+        <p role="status">{t('console.loading')}</p>
       ) : list.length === 0 ? (
-        <p class="empty">Nothing is logged yet.</p>
+        <p class="empty">{t('console.log.empty')}</p>
       ) : (
         <ol class="log-list">
           {list.map((event) => (
@@ -136,7 +137,7 @@ export function EventLog({ scope }: { scope: WorkshopScope }) {
       <Problem action={load} />
       {list !== null && list.length < total.value && (
         <button type="button" disabled={load.busy.value} onClick={() => void more()}>
-          Show older changes
+          {t('console.log.older')}
         </button>
       )}
     </Panel>

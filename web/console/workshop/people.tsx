@@ -7,14 +7,15 @@ import { Panel } from '../forms';
 import type { WorkshopScope } from './context';
 import { Invitations } from './people/invitations';
 import { Members } from './people/members';
+import { t } from '../i18n';
 
 export function People({ scope }: { scope: WorkshopScope }) {
   return (
     <div class="people">
-      <Panel title="Members">
+      <Panel title={t('console.people.members.title')}>
         <Members scope={scope} />
       </Panel>
-      <Panel title="Invitations">
+      <Panel title={t('console.people.invitations.title')}>
         <Invitations scope={scope} />
       </Panel>
     </div>

@@ -12,6 +12,7 @@ import { Room } from './run/room';
 import { StepControls } from './run/steps';
 import { TimerControls } from './run/timer';
 import { ViewControls } from './run/view';
+import { t } from '../i18n';
 
 export function Run({ scope, own }: { scope: WorkshopScope; own: OwnVotes | null }) {
   return (
@@ -22,7 +23,7 @@ export function Run({ scope, own }: { scope: WorkshopScope; own: OwnVotes | null
         <ViewControls scope={scope} />
       </div>
       <section class="panel run-board" aria-labelledby="run-board-title">
-        <h2 id="run-board-title">Live board</h2>
+        <h2 id="run-board-title">{t('console.run.live_board')}</h2>
         <Board scope={scope} own={own} inRun />
       </section>
       <div class="run-side">

@@ -23,6 +23,7 @@ import { EventLog } from './log';
 import { People } from './people';
 import { relayWorkshop, type Relay } from './relay';
 import { Run } from './run';
+import { t } from '../i18n';
 
 const LIVE_EVENTS = [
   'workshop:updated',
@@ -62,9 +63,7 @@ export function WorkshopConsole(props: { id: string }) {
           return;
         }
         problem.value =
-          err instanceof ApiError && err.status === 404
-            ? 'There is no such workshop, or you are not one of its members.'
-            : problemText(err);
+          err instanceof ApiError && err.status === 404 ? t('console.workshop.not_found') : problemText(err);
       },
     );
     return () => {
@@ -75,7 +74,9 @@ export function WorkshopConsole(props: { id: string }) {
   }, [props.id, attempt.value]);
 
   if (problem.value || !scope.value)
-    return <NotOpen title="Workshop" problem={problem.value} opening="Opening the workshop…" />;
+    return (
+      <NotOpen title={t('console.workshop.title')} problem={problem.value} opening={t('console.workshop.opening')} />
+    );
   return <Tabs scope={scope.value} />;
 }
 
@@ -148,18 +149,18 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
     <main class="workshop" data-live={status}>
       <header class="workshop-head">
         <p class="crumbs">
-          <Link href="/">Workshops</Link>
+          <Link href="/">{t('console.title')}</Link>
         </p>
         <h1>{workshop.title}</h1>
-        {workshop.state === 'archived' && <p class="notice">This workshop is archived: reopen it to change it.</p>}
+        {workshop.state === 'archived' && <p class="notice">{t('console.workshop.archived')}</p>}
         {status === 'reconnecting' && (
           <p class="notice" role="status">
-            Reconnecting…
+            {t('console.workshop.reconnecting')}
           </p>
         )}
       </header>
-      <nav class="tabs" aria-label="Workshop">
-        {TABS.map(([name, label]) => (
+      <nav class="tabs" aria-label={t('console.workshop.title')}>
+        {TABS.map(([name]) => (
           <a
             key={name}
             href={`/workshops/${encodeURIComponent(scope.id)}?tab=${name}`}
@@ -169,7 +170,7 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
               choose(name);
             }}
           >
-            {label}
+            {t('console.workshop.tab', { tab: name })}
           </a>
         ))}
       </nav>

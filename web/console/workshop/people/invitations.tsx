@@ -11,16 +11,17 @@ import { keptKey, useKeptForm } from '../../kept';
 import { ConfirmButton, Problem, Radios, SubmitRow, onSubmit, useAction } from '../../forms';
 import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
+import { rich, t } from '../../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 type Role = 'participant' | 'facilitator';
 type Invitation = { id: string; email: string; state: 'pending' | 'accepted'; role: Role };
 
-/** The roles an invitation gives, as the form offers them and the list names them. */
-const ROLES: ReadonlyArray<readonly [Role, string]> = [
-  ['participant', 'Participant'],
-  ['facilitator', 'Co-facilitator'],
-];
-const roleName = (role: Role) => ROLES.find(([value]) => value === role)![1];
+const ROLES: readonly Role[] = ['participant', 'facilitator'];
+
+/** The role an invitation gives, as the form offers it and the list names it. */
+const roleName = (role: Role) => t('console.people.invitations.role', { role });
 
 export function Invitations({ scope }: { scope: WorkshopScope }) {
   const invitations = useLiveRead(scope, /Invitation|Member/, () =>
@@ -33,7 +34,7 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
     action.run(async () => {
       told.value = '';
       await api.post('/v1/workshops/{workshop_id}/invitations/{id}/resend', at(invitation));
-      told.value = `Sent again to ${invitation.email}.`;
+      told.value = t('console.people.invitations.sent_again', { email: invitation.email });
       await invitations.reload();
     });
   const remove = (invitation: Invitation) =>
@@ -47,11 +48,11 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
   return (
     <>
       <InviteForm scope={scope} onSent={() => invitations.reload()} />
-      <h3>Sent</h3>
+      <h3>{t('console.people.invitations.sent_title')}</h3>
       {!list ? (
-        <p class="empty">{invitations.problem.value || 'Loading…'}</p>
+        <p class="empty">{invitations.problem.value || t('console.loading')}</p>
       ) : list.length === 0 ? (
-        <p class="empty">No invitations yet.</p>
+        <p class="empty">{t('console.people.invitations.none')}</p>
       ) : (
         <ul class="invitation-list">
           {list.map((invitation) => (
@@ -59,18 +60,20 @@ export function Invitations({ scope }: { scope: WorkshopScope }) {
               <span class="email">{invitation.email}</span>
               <span class="role">{roleName(invitation.role)}</span>
               <span class={`state ${invitation.state}`}>
-                {invitation.state === 'accepted' ? 'Accepted' : 'Waiting for an answer'}
+                {invitation.state === 'accepted'
+                  ? t('console.people.invitations.accepted')
+                  : t('console.people.invitations.waiting')}
               </span>
               {invitation.state === 'pending' && (
                 <span class="row-actions">
                   <button type="button" onClick={() => void resend(invitation)}>
-                    Send again<span class="visually-hidden"> to {invitation.email}</span>
+                    {rich('console.people.invitations.send_again', { email: invitation.email, hidden })}
                   </button>
                   <ConfirmButton
-                    label="Delete"
+                    label={t('console.common.delete')}
                     class="danger"
-                    question={`Delete the invitation to ${invitation.email}? Its link stops working.`}
-                    confirm="Delete invitation"
+                    question={t('console.people.invitations.delete_question', { email: invitation.email })}
+                    confirm={t('console.people.invitations.delete_confirm')}
                     onConfirm={() => remove(invitation)}
                   />
                 </span>
@@ -110,22 +113,18 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
       form.forget();
       const to = made.map((invitation) => invitation.email).join(', ');
       // One whole sentence for each case, by the role the service gave (the choice may have moved since).
-      const asFacilitators = made[0]?.role === 'facilitator';
-      const many = made.length > 1;
-      sent.value = asFacilitators
-        ? many
-          ? `Invitations sent to ${to}, as co-facilitators.`
-          : `Invitation sent to ${to}, as a co-facilitator.`
-        : many
-          ? `Invitations sent to ${to}.`
-          : `Invitation sent to ${to}.`;
+      sent.value = t('console.people.invitations.sent', {
+        role: made[0]?.role ?? 'participant',
+        count: made.length,
+        to,
+      });
       await props.onSent();
     });
   const invalid = (member: string) => action.field.value === member || undefined;
   return (
-    <form class="form invite-form" onSubmit={onSubmit(send)} aria-label="Invite by e-mail">
+    <form class="form invite-form" onSubmit={onSubmit(send)} aria-label={t('console.people.invitations.form')}>
       <div class="field">
-        <label for={emailsId}>E-mail addresses</label>
+        <label for={emailsId}>{t('console.people.invitations.emails')}</label>
         <textarea
           id={emailsId}
           rows={2}
@@ -136,11 +135,11 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
           onInput={(e) => (emails.value = e.currentTarget.value)}
         />
         <p id={`${emailsId}-hint`} class="hint">
-          Separate addresses with commas; up to 100 at a time.
+          {t('console.people.invitations.emails_hint', { max: 100 })}
         </p>
       </div>
       <div class="field">
-        <label for={messageId}>Message</label>
+        <label for={messageId}>{t('console.people.invitations.message')}</label>
         <textarea
           id={messageId}
           rows={3}
@@ -152,13 +151,13 @@ function InviteForm(props: { scope: WorkshopScope; onSent: () => unknown }) {
         />
       </div>
       <Radios
-        legend="Invite as"
+        legend={t('console.people.invitations.invite_as')}
         name={`${emailsId}-role`}
-        options={ROLES}
+        options={ROLES.map((each) => [each, roleName(each)] as const)}
         value={role.value}
         onChange={(chosen) => (role.value = chosen)}
       />
-      <SubmitRow action={action} label="Send invitations" status={sent.value} />
+      <SubmitRow action={action} label={t('console.people.invitations.send')} status={sent.value} />
     </form>
   );
 }

@@ -9,6 +9,9 @@ import { ConfirmButton, Problem, useAction } from '../../forms';
 import { me } from '../../session';
 import { inWorkshop, useLiveRead } from '../live-read';
 import type { WorkshopScope } from '../context';
+import { rich, t } from '../../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 type Role = 'facilitator' | 'participant';
 type Member = { id: string; user_id: string; role: Role; name: string; guest: boolean };
@@ -29,24 +32,27 @@ export function Members({ scope }: { scope: WorkshopScope }) {
       await members.reload();
     });
 
-  if (!list) return <p class="empty">{members.problem.value || 'Loading…'}</p>;
+  if (!list) return <p class="empty">{members.problem.value || t('console.loading')}</p>;
   const facilitators = list.filter((member) => member.role === 'facilitator').length;
   return (
     <>
       <p class="meta">
-        {countText(list.length, 'member')}: {countText(facilitators, 'facilitator')},{' '}
-        {countText(list.length - facilitators, 'participant')}.
+        {t('console.people.members.counts', {
+          members: list.length,
+          facilitators,
+          participants: list.length - facilitators,
+        })}
       </p>
       <ul class="member-list">
         {list.map((member) => (
           <li key={member.id} class="member-row" data-member={member.user_id}>
             <span class="member-name">
               <span class="name">{member.name}</span>
-              {member.user_id === me.value?.id && <span class="meta"> (you)</span>}
-              {member.guest && <span class="badge">Guest</span>}
-              {here.has(member.user_id) && <span class="badge here">Here now</span>}
+              {member.user_id === me.value?.id && <span class="meta"> {t('console.people.members.you')}</span>}
+              {member.guest && <span class="badge">{t('console.people.members.guest')}</span>}
+              {here.has(member.user_id) && <span class="badge here">{t('console.run.room.here_now')}</span>}
             </span>
-            <span class="member-role">{member.role === 'facilitator' ? 'Facilitator' : 'Participant'}</span>
+            <span class="member-role">{t('console.people.members.role', { role: member.role })}</span>
             <RoleAction member={member} onRole={(role) => setRole(member, role)} />
           </li>
         ))}
@@ -61,26 +67,22 @@ function RoleAction(props: { member: Member; onRole: (role: Role) => unknown }) 
   if (member.role === 'facilitator' && member.user_id === me.value?.id)
     return (
       <ConfirmButton
-        label="Make yourself a participant"
-        question="You will no longer run this workshop. Go on?"
-        confirm="Make me a participant"
+        label={t('console.people.members.step_down')}
+        question={t('console.people.members.step_down_question')}
+        confirm={t('console.people.members.step_down_confirm')}
         onConfirm={() => props.onRole('participant')}
       />
     );
   if (member.role === 'facilitator')
     return (
       <button type="button" onClick={() => props.onRole('participant')}>
-        Make participant<span class="visually-hidden">: {member.name}</span>
+        {rich('console.people.members.make_participant', { name: member.name, hidden })}
       </button>
     );
-  if (member.guest) return <span class="hint">A guest can facilitate once they sign up.</span>;
+  if (member.guest) return <span class="hint">{t('console.people.members.guest_hint')}</span>;
   return (
     <button type="button" onClick={() => props.onRole('facilitator')}>
-      Make facilitator<span class="visually-hidden">: {member.name}</span>
+      {rich('console.people.members.make_facilitator', { name: member.name, hidden })}
     </button>
   );
-}
-
-export function countText(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

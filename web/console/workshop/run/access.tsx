@@ -12,6 +12,9 @@ import { lendTokenTo } from '../../../shared/screen-loan';
 import { api } from '../../api';
 import { Panel, Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { rich, t } from '../../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 export function Access({ scope }: { scope: WorkshopScope }) {
   const access = useSignal<{ access_code: string; join_url: string } | null>(null);
@@ -31,12 +34,12 @@ export function Access({ scope }: { scope: WorkshopScope }) {
   }, [scope]);
 
   return (
-    <Panel title="Joining and the screen" class="run-access">
+    <Panel title={t('console.run.access.title')} class="run-access">
       <Problem action={load} />
       {access.value ? (
         <Invitation code={access.value.access_code} link={access.value.join_url} />
       ) : (
-        <p role="status">Loading…</p>
+        <p role="status">{t('console.loading')}</p>
       )}
       <OpenScreen id={scope.id} />
     </Panel>
@@ -47,32 +50,32 @@ function Invitation(props: { code: string; link: string }) {
   const said = useSignal('');
   const qr = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    qr.current?.replaceChildren(qrElement(props.link, `QR code of the join link ${props.link}`));
+    qr.current?.replaceChildren(qrElement(props.link, t('console.run.access.qr', { link: props.link })));
   }, [props.link]);
-  const copy = async (text: string, what: string) => {
+  const copy = async (text: string, what: 'code' | 'link') => {
     try {
       await navigator.clipboard.writeText(text);
-      said.value = `${what} copied.`;
+      said.value = t('console.run.access.copied', { what });
     } catch {
-      said.value = `Copying was refused: select the ${what.toLowerCase()} and copy it.`;
+      said.value = t('console.run.access.copy_refused', { what });
     }
   };
   return (
     <div class="run-invitation">
       <div class="run-qr" ref={qr} />
       <dl class="run-codes">
-        <dt>Access code</dt>
+        <dt>{t('console.run.access.code')}</dt>
         <dd>
           <span class="run-code">{codeText(props.code)}</span>
-          <button type="button" onClick={() => void copy(codeText(props.code), 'Code')}>
-            Copy<span class="visually-hidden"> the access code</span>
+          <button type="button" onClick={() => void copy(codeText(props.code), 'code')}>
+            {rich('console.run.access.copy_code', { hidden })}
           </button>
         </dd>
-        <dt>Join link</dt>
+        <dt>{t('console.run.access.link')}</dt>
         <dd>
           <span class="run-join-link">{props.link}</span>
-          <button type="button" onClick={() => void copy(props.link, 'Link')}>
-            Copy<span class="visually-hidden"> the join link</span>
+          <button type="button" onClick={() => void copy(props.link, 'link')}>
+            {rich('console.run.access.copy_link', { hidden })}
           </button>
         </dd>
       </dl>
@@ -97,9 +100,9 @@ function OpenScreen({ id }: { id: string }) {
   return (
     <div class="run-open-screen">
       <button type="button" class="primary" onClick={open}>
-        Open the screen for the projector
+        {t('console.run.access.open_screen')}
       </button>
-      <p class="hint">In a new tab, signed in as you: move it to the projector and make it full screen.</p>
+      <p class="hint">{t('console.run.access.open_screen_hint')}</p>
     </div>
   );
 }

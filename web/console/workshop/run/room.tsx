@@ -5,28 +5,27 @@
 import type { WorkshopState } from 'workshop-sdk/live';
 import { Panel } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { t } from '../../i18n';
 
 export function Room({ scope }: { scope: WorkshopScope }) {
   const { presence, participation } = scope.state.value;
   return (
-    <Panel title="The room" class="run-room">
+    <Panel title={t('console.run.room.title')} class="run-room">
       <Participation participation={participation} />
-      <h3>Here now</h3>
-      <p class="run-presence-count">
-        {presence.count === 1 ? '1 person connected' : `${presence.count} people connected`}
-      </p>
+      <h3>{t('console.run.room.here_now')}</h3>
+      <p class="run-presence-count">{t('console.run.room.connected', { count: presence.count })}</p>
       {presence.users.length > 0 && (
         <ul class="run-presence">
           {presence.users.map((user) => (
             <li key={user.id}>
               {user.name}
-              {user.guest && <span class="meta"> (guest)</span>}
+              {user.guest && <span class="meta"> {t('console.run.room.guest')}</span>}
             </li>
           ))}
         </ul>
       )}
       {presence.count > presence.users.length && (
-        <p class="hint">and {presence.count - presence.users.length} more not listed</p>
+        <p class="hint">{t('console.run.room.more', { count: presence.count - presence.users.length })}</p>
       )}
     </Panel>
   );
@@ -34,29 +33,28 @@ export function Room({ scope }: { scope: WorkshopScope }) {
 
 function Participation({ participation }: { participation: WorkshopState['participation'] }) {
   const { participants, voted_any, voted_all, rated_any, users } = participation;
-  const of = (count: number) => `${count} of ${participants}`;
   return (
     <>
-      <h3>Participation</h3>
+      <h3>{t('console.run.room.participation')}</h3>
       {participants === 0 ? (
-        <p class="empty">No participant has joined yet.</p>
+        <p class="empty">{t('console.run.room.no_participant')}</p>
       ) : (
         <ul class="run-participation" aria-live="polite">
-          <li>{participants === 1 ? '1 participant' : `${participants} participants`} in the workshop</li>
-          <li>{of(voted_any)} have voted</li>
-          <li>{of(voted_all)} have used all their votes</li>
-          <li>{of(rated_any)} have rated</li>
+          <li>{t('console.run.room.participants', { count: participants })}</li>
+          <li>{t('console.run.room.voted', { count: voted_any, total: participants })}</li>
+          <li>{t('console.run.room.voted_all', { count: voted_all, total: participants })}</li>
+          <li>{t('console.run.room.rated', { count: rated_any, total: participants })}</li>
         </ul>
       )}
       {users && users.length > 0 && (
         <details class="run-participants">
-          <summary>Each participant</summary>
+          <summary>{t('console.run.room.each')}</summary>
           <table>
             <thead>
               <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Votes used</th>
-                <th scope="col">Ratings</th>
+                <th scope="col">{t('console.run.room.name')}</th>
+                <th scope="col">{t('console.run.room.votes_used')}</th>
+                <th scope="col">{t('console.run.room.ratings')}</th>
               </tr>
             </thead>
             <tbody>
@@ -64,7 +62,7 @@ function Participation({ participation }: { participation: WorkshopState['partic
                 <tr key={user.id}>
                   <th scope="row">
                     {user.name}
-                    {user.guest && <span class="meta"> (guest)</span>}
+                    {user.guest && <span class="meta"> {t('console.run.room.guest')}</span>}
                   </th>
                   <td>{user.votes_used}</td>
                   <td>{user.ratings}</td>

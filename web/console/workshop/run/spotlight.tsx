@@ -7,6 +7,9 @@ import type { Card } from 'workshop-sdk';
 import { cardMatcher } from '../board/view';
 import { cardLabel } from '../board/model';
 import type { PartProps } from './view-writes';
+import { rich, t } from '../../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 /** How many cards a spotlight search lists at most: the rest are narrowed by typing more. */
 const MATCHES_SHOWN = 8;
@@ -29,21 +32,21 @@ export function Spotlight({ scope, view, change, write }: PartProps) {
   const id = useId();
   return (
     <div class="run-spotlight">
-      <h3>Spotlight</h3>
+      <h3>{t('console.run.spotlight.title')}</h3>
       <p class="run-lit" aria-live="polite">
-        {view.card === null ? 'No card is in the spotlight.' : `In the spotlight: “${litLabel}”`}
+        {view.card === null ? t('console.run.spotlight.none') : t('console.run.spotlight.lit', { card: litLabel })}
       </p>
       {view.card !== null && (
         <button type="button" disabled={change.busy.value} onClick={() => void write({ view: { card: null } })}>
-          Clear the spotlight
+          {t('console.run.spotlight.clear')}
         </button>
       )}
       {cards.length === 0 ? (
-        <p class="empty">There are no cards yet.</p>
+        <p class="empty">{t('console.run.spotlight.no_cards')}</p>
       ) : (
         <>
           <div class="run-field">
-            <label for={`${id}-find`}>Find a card to spotlight</label>
+            <label for={`${id}-find`}>{t('console.run.spotlight.find')}</label>
             <input
               id={`${id}-find`}
               type="search"
@@ -57,9 +60,12 @@ export function Spotlight({ scope, view, change, write }: PartProps) {
             {matchesText(matches, query.value)}
           </p>
           {matches && matches.length > 0 && (
-            <ul class="run-matches plain" aria-label="Cards found">
+            <ul class="run-matches plain" aria-label={t('console.run.spotlight.found')}>
               {matches.slice(0, MATCHES_SHOWN).map((card) => {
                 const cluster = clusterOf(card);
+                const where = cluster
+                  ? t('console.run.spotlight.in_cluster', { cluster: cardLabel(cluster) })
+                  : t('console.run.spotlight.is_cluster');
                 return (
                   <li key={card.id}>
                     <button
@@ -68,10 +74,9 @@ export function Spotlight({ scope, view, change, write }: PartProps) {
                       disabled={change.busy.value}
                       onClick={() => void write({ view: { card: card.id } })}
                     >
-                      <span class="visually-hidden">Spotlight </span>
-                      {cardLabel(card)}
+                      {rich('console.run.spotlight.choose', { card: cardLabel(card), hidden })}
                     </button>
-                    <span class="meta">{cluster ? ` in ${cardLabel(cluster)}` : ' (cluster)'}</span>
+                    <span class="meta"> {where}</span>
                   </li>
                 );
               })}
@@ -84,8 +89,9 @@ export function Spotlight({ scope, view, change, write }: PartProps) {
 }
 
 function matchesText(matches: Card[] | null, query: string): string {
-  if (matches === null) return 'Type words of the card, or its number as #12.';
-  if (matches.length === 0) return `No card matches “${query.trim()}”.`;
-  const count = matches.length === 1 ? '1 card matches' : `${matches.length} cards match`;
-  return matches.length > MATCHES_SHOWN ? `${count}: the first ${MATCHES_SHOWN} are listed.` : `${count}.`;
+  if (matches === null) return t('console.run.spotlight.hint');
+  if (matches.length === 0) return t('console.run.spotlight.no_match', { query: query.trim() });
+  return matches.length > MATCHES_SHOWN
+    ? t('console.run.spotlight.matches_first', { count: matches.length, shown: MATCHES_SHOWN })
+    : t('console.run.spotlight.matches', { count: matches.length });
 }

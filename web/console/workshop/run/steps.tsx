@@ -11,6 +11,9 @@ import { privacyOf } from 'workshop-sdk/live';
 import { api } from '../../api';
 import { Panel, Problem, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { rich, t } from '../../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 export function StepControls({ scope }: { scope: WorkshopScope }) {
   const steps = scope.steps.value;
@@ -35,37 +38,32 @@ export function StepControls({ scope }: { scope: WorkshopScope }) {
   const previous = index > 0 ? steps[index - 1] : undefined;
   const next = index < steps.length - 1 ? steps[index + 1] : undefined;
   const busy = move.busy.value;
+  const stepNumber = t('console.run.step.number', { number: index + 1, total: steps.length });
+  // The arrows point the way the language reads: in Arabic the next step is to the left.
+  const [back, forth] = document.documentElement.dir === 'rtl' ? ['→', '←'] : ['←', '→'];
 
   return (
-    <Panel title="Step" class="run-step">
+    <Panel title={t('console.run.step.title')} class="run-step">
       {/* One element either way: a new one would take the place, and the focus, of the buttons below. */}
       <div class={current ? 'run-current' : 'run-current run-no-step'} aria-live="polite">
         {current ? (
           <>
             <p class="run-step-name">
-              {index >= 0 && (
-                <span class="run-step-number">
-                  Step {index + 1} of {steps.length}:{' '}
-                </span>
-              )}
+              {index >= 0 && <span class="run-step-number">{stepNumber} </span>}
               <span class="run-step-title">{current.name}</span>
             </p>
             {current.instructions && <p class="run-instructions">{current.instructions}</p>}
           </>
         ) : (
-          <p>
-            {steps.length === 0
-              ? 'The agenda has no steps yet: add them on the Agenda tab.'
-              : 'No step is current: participants wait for the first one.'}
-          </p>
+          <p>{steps.length === 0 ? t('console.run.step.no_steps') : t('console.run.step.none_current')}</p>
         )}
       </div>
       <div class="run-step-nav">
         <StepButton to={previous} busy={busy} goTo={goTo}>
-          <span aria-hidden="true">←</span> Previous step
+          <span aria-hidden="true">{back}</span> {t('console.run.step.previous')}
         </StepButton>
         <StepButton to={next} busy={busy} goTo={goTo} primary>
-          {index < 0 ? 'First step' : 'Next step'} <span aria-hidden="true">→</span>
+          {index < 0 ? t('console.run.step.first') : t('console.run.step.next')} <span aria-hidden="true">{forth}</span>
         </StepButton>
       </div>
       {timer.state !== 'stopped' && (
@@ -75,7 +73,7 @@ export function StepControls({ scope }: { scope: WorkshopScope }) {
             checked={keepTimer.value}
             onChange={(event) => (keepTimer.value = event.currentTarget.checked)}
           />
-          Keep the timer running when the step changes
+          {t('console.run.step.keep_timer')}
         </label>
       )}
       <Problem action={move} />
@@ -121,7 +119,7 @@ function StepList(props: {
 }) {
   return (
     <details class="run-jump">
-      <summary>All steps</summary>
+      <summary>{t('console.run.step.all')}</summary>
       <ol class="run-step-list">
         {props.steps.map((step, i) => {
           const isCurrent = step.id === props.currentId;
@@ -133,9 +131,8 @@ function StepList(props: {
                 disabled={props.busy || isCurrent}
                 onClick={() => void props.goTo(step.id)}
               >
-                <span class="visually-hidden">Go to step </span>
-                {i + 1}. {step.name}
-                {isCurrent && <span class="run-now"> (now)</span>}
+                {rich('console.run.step.go_to', { number: i + 1, name: step.name, hidden })}
+                {isCurrent && <span class="run-now"> {t('console.run.step.now')}</span>}
               </button>
             </li>
           );
@@ -143,7 +140,7 @@ function StepList(props: {
       </ol>
       {props.currentId !== null && (
         <button type="button" class="quiet" disabled={props.busy} onClick={() => void props.goTo(null)}>
-          Leave no step current
+          {t('console.run.step.leave')}
         </button>
       )}
     </details>
@@ -162,7 +159,7 @@ function Reveal({ scope }: { scope: WorkshopScope }) {
   if (privacyOf(state).cardsVisible !== 'own' || !step)
     return (
       <p class="run-privacy" data-private="false">
-        Ideas are visible to everyone.
+        {t('console.run.step.ideas_visible')}
       </p>
     );
   const show = () =>
@@ -175,12 +172,12 @@ function Reveal({ scope }: { scope: WorkshopScope }) {
   return (
     <div class="run-reveal">
       <p class="run-privacy" data-private="true">
-        Ideas are private now: each participant sees only their own and the facilitators’.
+        {t('console.run.step.ideas_private')}
       </p>
       <button type="button" class="primary" disabled={reveal.busy.value} onClick={() => void show()}>
-        Reveal everyone’s ideas
+        {t('console.run.step.reveal')}
       </button>
-      <p class="hint">This step then shows everyone’s ideas; moving on to a step that shows them reveals them too.</p>
+      <p class="hint">{t('console.run.step.reveal_hint')}</p>
       <Problem action={reveal} />
     </div>
   );

@@ -10,13 +10,12 @@ import { clockText } from '../../../shared/step';
 import { api } from '../../api';
 import { Panel, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
+import { t } from '../../i18n';
 
 /** How often the count redraws while the timer runs: often enough that no second is skipped. */
 const TICK_MS = 250;
 
 type TimerBody = { duration_s: number } | { action: 'pause' | 'resume' | 'stop' } | { add_s: number };
-
-const STATE_TEXT = { running: 'Running', paused: 'Paused', stopped: 'Not started' } as const;
 
 export function TimerControls({ scope }: { scope: WorkshopScope }) {
   const state = scope.state.value;
@@ -39,16 +38,16 @@ export function TimerControls({ scope }: { scope: WorkshopScope }) {
   const busy = change.busy.value;
 
   return (
-    <Panel title="Timer" class="run-timer">
+    <Panel title={t('console.run.timer.title')} class="run-timer">
       <p class="run-clock" data-state={timer.state}>
-        <span class="run-clock-time" role="timer" aria-label="Time left">
+        <span class="run-clock-time" role="timer" aria-label={t('console.run.timer.time_left')}>
           {clockText(remaining)}
         </span>
-        <span class="run-clock-state">{STATE_TEXT[timer.state]}</span>
+        <span class="run-clock-state">{t('console.run.timer.state', { state: timer.state })}</span>
       </p>
       <form class="run-timer-start" onSubmit={onSubmit(start)}>
         <label>
-          Minutes
+          {t('console.run.timer.minutes')}
           <input
             type="number"
             inputMode="decimal"
@@ -61,13 +60,13 @@ export function TimerControls({ scope }: { scope: WorkshopScope }) {
           />
         </label>
         <button type="submit" class="primary" disabled={busy}>
-          {timer.state === 'stopped' ? 'Start' : 'Restart'}
+          {timer.state === 'stopped' ? t('console.run.timer.start') : t('console.run.timer.restart')}
         </button>
       </form>
       <div class="run-timer-actions">
         {timer.state === 'paused' ? (
           <button type="button" disabled={busy} onClick={() => void send({ action: 'resume' })}>
-            Resume
+            {t('console.run.timer.resume')}
           </button>
         ) : (
           <button
@@ -75,18 +74,18 @@ export function TimerControls({ scope }: { scope: WorkshopScope }) {
             disabled={busy || timer.state !== 'running'}
             onClick={() => void send({ action: 'pause' })}
           >
-            Pause
+            {t('console.run.timer.pause')}
           </button>
         )}
         <button type="button" disabled={busy || timer.state === 'stopped'} onClick={() => void send({ add_s: 60 })}>
-          Add a minute
+          {t('console.run.timer.add_minute')}
         </button>
         <button
           type="button"
           disabled={busy || timer.state === 'stopped'}
           onClick={() => void send({ action: 'stop' })}
         >
-          Reset
+          {t('console.run.timer.reset')}
         </button>
       </div>
       <Problem action={change} />

@@ -13,11 +13,12 @@ import type { WorkshopScope } from '../context';
 import { Spotlight } from './spotlight';
 import { cardLabel } from '../board/model';
 import { useViewWrites, type PartProps } from './view-writes';
+import { t } from '../../i18n';
 
 export function ViewControls({ scope }: { scope: WorkshopScope }) {
   const { view, forceSync, change, write } = useViewWrites(scope);
   return (
-    <Panel title="What the screen shows" class="run-view">
+    <Panel title={t('console.run.view.title')} class="run-view">
       <label class="choice run-follow">
         <input
           type="checkbox"
@@ -25,13 +26,9 @@ export function ViewControls({ scope }: { scope: WorkshopScope }) {
           disabled={change.busy.value}
           onChange={(event) => void write({ force_sync: event.currentTarget.checked })}
         />
-        Participants follow this screen
+        {t('console.run.view.follow')}
       </label>
-      <p class="hint">
-        {forceSync
-          ? 'Participants’ devices show what you set here.'
-          : 'Each participant sees the current step’s own view; the screen shows what you set here.'}
-      </p>
+      <p class="hint">{forceSync ? t('console.run.view.following') : t('console.run.view.not_following')}</p>
       <Spotlight scope={scope} view={view} change={change} write={write} />
       <Clusters scope={scope} view={view} change={change} write={write} />
       <Sort scope={scope} view={view} change={change} write={write} />
@@ -40,11 +37,7 @@ export function ViewControls({ scope }: { scope: WorkshopScope }) {
   );
 }
 
-const CLUSTER_CHOICES = [
-  ['all', 'All clusters'],
-  ['none', 'No clusters, the ideas alone'],
-  ['multi', 'Chosen clusters'],
-] as const;
+const CLUSTER_CHOICES = ['all', 'none', 'multi'] as const;
 
 /** All clusters, none (the ideas alone) or the chosen ones (`show_clusters`, `show_cluster_ids`). */
 function Clusters({ scope, view, change, write }: PartProps) {
@@ -56,8 +49,8 @@ function Clusters({ scope, view, change, write }: PartProps) {
   };
   return (
     <fieldset class="run-clusters">
-      <legend>Clusters shown</legend>
-      {CLUSTER_CHOICES.map(([value, label]) => (
+      <legend>{t('console.run.view.clusters')}</legend>
+      {CLUSTER_CHOICES.map((value) => (
         <label key={value} class="choice">
           <input
             type="radio"
@@ -67,14 +60,14 @@ function Clusters({ scope, view, change, write }: PartProps) {
             disabled={change.busy.value}
             onChange={() => void write({ view: { show_clusters: value } })}
           />
-          {label}
+          {t('console.run.view.cluster_choice', { choice: value })}
         </label>
       ))}
       {view.show_clusters === 'multi' &&
         (clusters.length === 0 ? (
-          <p class="empty">There are no clusters yet.</p>
+          <p class="empty">{t('console.run.view.no_clusters')}</p>
         ) : (
-          <ul class="run-cluster-list" aria-label="Clusters to show">
+          <ul class="run-cluster-list" aria-label={t('console.run.view.clusters_to_show')}>
             {clusters.map((cluster) => (
               <li key={cluster.id}>
                 <label class={`choice run-cluster color-${cluster.color ?? 'gray'}`}>
@@ -108,21 +101,21 @@ function Sort({ scope, view, change, write }: PartProps) {
   return (
     <div class="run-sort">
       <div class="run-field">
-        <label for={`${id}-sort`}>Order of the ideas</label>
+        <label for={`${id}-sort`}>{t('console.run.view.order')}</label>
         <select
           id={`${id}-sort`}
           value={current}
           disabled={change.busy.value}
           onChange={(event) => void choose(event.currentTarget.value)}
         >
-          <option value="position">As placed on the board</option>
-          <option value="score">By votes</option>
+          <option value="position">{t('console.run.view.sort.position')}</option>
+          <option value="score">{t('console.run.view.sort.score')}</option>
           {criteria.map((criterion) => (
             <option key={criterion.id} value={`criterion:${criterion.id}`}>
-              By average “{criterion.title}”
+              {t('console.run.view.sort.criterion', { criterion: criterion.title })}
             </option>
           ))}
-          <option value="random">Shuffled</option>
+          <option value="random">{t('console.run.view.sort.random')}</option>
         </select>
       </div>
       <label class="choice">
@@ -132,7 +125,7 @@ function Sort({ scope, view, change, write }: PartProps) {
           disabled={change.busy.value}
           onChange={(event) => void write({ view: { sort_reverse: event.currentTarget.checked } })}
         />
-        Reverse the order
+        {t('console.run.view.reverse')}
       </label>
     </div>
   );
