@@ -31,8 +31,8 @@ const localizedViews = [
   'web/console/not-open.tsx',
   'web/console/account/language.tsx',
   'web/console/views/{signed-out,reset,confirm,invitation,sign-in-again,home,create-workshop}.tsx',
-  'web/console/workshop/{shell,run,people,exports,log}.tsx',
-  'web/console/workshop/{run,people}/*.tsx',
+  'web/console/workshop/{shell,run,people,exports,log,board,agenda,canvas}.tsx',
+  'web/console/workshop/{run,people,board,agenda}/*.tsx',
 ];
 const jsxText = { props: { include: [['*', '{label,placeholder,title,alt,aria-label,aria-description}']] } };
 /** `npm run i18n:literals` lists the JSX text left to move, as warnings, in every view not yet localized. */

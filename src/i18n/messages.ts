@@ -2,7 +2,7 @@ import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { IntlMessageFormat } from 'intl-messageformat';
 import { fromPackageRoot } from '../lib/package-root';
 import { PSEUDO_LANGUAGE, readCatalogs, SOURCE_LANGUAGE, type Catalog, type LanguageMeta } from './catalog';
-import type { MessageId, MessageValues, ValuesArgs } from './message-types';
+import type { MessageId, ValuesArgs } from './message-types';
 import { negotiateLanguage } from './negotiate';
 import { pseudoMessage } from './pseudo';
 
@@ -18,15 +18,18 @@ export type { MessageId, MessageValues } from './message-types';
 /** A message ready to format: its plain text when it has no placeholder, else its parsed form. */
 export type CompiledMessage = string | MessageFormatElement[];
 
-/** A message named for later formatting, in a language not known yet (an error's, formatted per request). */
-export type Message = {
-  [I in MessageId]: MessageValues[I] extends undefined
-    ? { id: I; values?: undefined }
-    : { id: I; values: MessageValues[I] };
-}[MessageId];
+/**
+ * A message named for later formatting, in a language not known yet (an error's, formatted per
+ * request). Only `msg` makes one, and it checks the values against the id; a union of every id's
+ * shape is more than tsc can narrow once the catalogs hold about a thousand messages (TS2590).
+ */
+export interface Message {
+  readonly id: MessageId;
+  readonly values: Readonly<Record<string, unknown>> | undefined;
+}
 
 export function msg<I extends MessageId>(id: I, ...values: ValuesArgs<I>): Message {
-  return { id, values: values[0] } as Message;
+  return { id, values: values[0] };
 }
 
 export interface Messages {

@@ -91,25 +91,49 @@ export function pointsLeft(limit: VoteLimit, total: Spent): number | null {
   return limit.positive === -1 ? null : Math.max(0, limit.positive - total.positive);
 }
 
+/** Why a press would be refused, for each page to say in its own words. */
+export type Refusal =
+  | { reason: 'spent' }
+  | { reason: 'card_max'; max: number }
+  | { reason: 'none_to_take' }
+  | { reason: 'negative_spent' }
+  | { reason: 'card_min'; max: number };
+
 /**
- * Why a press of `direction` on a card would be refused, in words for the person (the server
- * would answer 409 `vote_limit_reached`), or null when it is allowed. Taking a vote back is
- * always allowed.
+ * Why a press of `direction` on a card would be refused (the server would answer 409
+ * `vote_limit_reached`), or null when it is allowed. Taking a vote back is always allowed.
  */
-export function voteRefusal(direction: Direction, card: number[], total: Spent, limit: VoteLimit): string | null {
+export function refusalOf(direction: Direction, card: number[], total: Spent, limit: VoteLimit): Refusal | null {
   if (card.some((value) => Math.sign(value) === -direction)) return null;
   const onCard = spentOf(card);
   if (direction === 1) {
-    if (limit.positive !== -1 && total.positive + 1 > limit.positive) return 'No points left: you have spent them all.';
-    if (onCard.positive + 1 > limit.max_positive)
-      return `No more on this card: ${limit.max_positive} ${plural(limit.max_positive, 'point')} at most on one card.`;
+    if (limit.positive !== -1 && total.positive + 1 > limit.positive) return { reason: 'spent' };
+    if (onCard.positive + 1 > limit.max_positive) return { reason: 'card_max', max: limit.max_positive };
     return null;
   }
-  if (limit.negative === 0) return 'You have no points on this card to take back.';
-  if (limit.negative !== -1 && total.negative + 1 > limit.negative) return 'No negative points left.';
-  if (onCard.negative + 1 > limit.max_negative)
-    return `No lower: ${limit.max_negative} negative ${plural(limit.max_negative, 'point')} at most on one card.`;
+  if (limit.negative === 0) return { reason: 'none_to_take' };
+  if (limit.negative !== -1 && total.negative + 1 > limit.negative) return { reason: 'negative_spent' };
+  if (onCard.negative + 1 > limit.max_negative) return { reason: 'card_min', max: limit.max_negative };
   return null;
+}
+
+/** `refusalOf` in English words for the person, as the participant page says it. */
+export function voteRefusal(direction: Direction, card: number[], total: Spent, limit: VoteLimit): string | null {
+  const refusal = refusalOf(direction, card, total, limit);
+  switch (refusal?.reason) {
+    case undefined:
+      return null;
+    case 'spent':
+      return 'No points left: you have spent them all.';
+    case 'card_max':
+      return `No more on this card: ${refusal.max} ${plural(refusal.max, 'point')} at most on one card.`;
+    case 'none_to_take':
+      return 'You have no points on this card to take back.';
+    case 'negative_spent':
+      return 'No negative points left.';
+    case 'card_min':
+      return `No lower: ${refusal.max} negative ${plural(refusal.max, 'point')} at most on one card.`;
+  }
 }
 
 export function plural(count: number, word: string): string {

@@ -7,6 +7,7 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { Panel } from '../forms';
+import { rich, t } from '../i18n';
 import { CanvasPanel } from './agenda/canvas';
 import { Criteria, Sections, useCriteria } from './agenda/criteria';
 import { WorkshopSettings } from './agenda/settings';
@@ -26,37 +27,41 @@ export function Agenda({ scope }: { scope: WorkshopScope }) {
 
   return (
     <div class="agenda">
-      <Panel title="Steps" class="agenda-steps">
+      <Panel title={t('console.agenda.panel.steps')} class="agenda-steps">
         <div class="steps-layout">
           <StepList scope={scope} selected={selected} />
           {step ? (
             <div class="step-detail">
               <h3>
-                Step {steps.indexOf(step) + 1}: <span class="step-title">{step.name}</span>
+                {rich('console.agenda.step_heading', {
+                  number: steps.indexOf(step) + 1,
+                  name: step.name,
+                  title: (words) => <span class="step-title">{words}</span>,
+                })}
               </h3>
               <StepEditor key={step.id} scope={scope} step={step} criteria={criteria.value.value ?? []} />
             </div>
           ) : (
-            <p class="empty">Add a step to say what participants do, and what they see, while it is current.</p>
+            <p class="empty">{t('console.agenda.no_step')}</p>
           )}
         </div>
       </Panel>
       <div class="agenda-columns">
-        <Panel title="Settings">
+        <Panel title={t('console.agenda.panel.settings')}>
           <WorkshopSettings scope={scope} />
         </Panel>
         <div>
-          <Panel title="Criteria">
-            <p class="hint">What participants rate cards on.</p>
+          <Panel title={t('console.agenda.panel.criteria')}>
+            <p class="hint">{t('console.agenda.criteria_hint')}</p>
             <Criteria scope={scope} criteria={criteria} />
           </Panel>
-          <Panel title="Sections">
-            <p class="hint">The headings participants file items under, on every card.</p>
+          <Panel title={t('console.agenda.panel.sections')}>
+            <p class="hint">{t('console.agenda.sections_hint')}</p>
             <Sections scope={scope} />
           </Panel>
         </div>
       </div>
-      <Panel title="Canvas">
+      <Panel title={t('console.agenda.panel.canvas')}>
         <CanvasPanel scope={scope} />
       </Panel>
     </div>

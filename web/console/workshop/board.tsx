@@ -12,6 +12,7 @@ import { useEffect, useLayoutEffect, useMemo } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../api';
 import { Problem } from '../forms';
+import { language, t } from '../i18n';
 import { AddCluster } from './board/add-cluster';
 import { ClusterColumn, GRAB_HELP_ID } from './board/cards';
 import { CardDetail } from './board/detail';
@@ -120,32 +121,30 @@ export function Board({ scope, own, inRun = false }: { scope: WorkshopScope; own
         {!inRun && <AddCluster workshopId={scope.id} cards={cards} />}
         {!inRun && (
           <div class="board-filter">
-            <label for="board-filter">Show</label>
+            <label for="board-filter">{t('console.board.show')}</label>
             <select
               id="board-filter"
               value={filter.value}
               onChange={(e) => (filter.value = e.currentTarget.value as Filter)}
             >
-              <option value="active">Active cards</option>
-              <option value="aside">Set aside</option>
-              <option value="all">All cards</option>
+              <option value="active">{t('console.board.filter.active')}</option>
+              <option value="aside">{t('console.board.filter.aside')}</option>
+              <option value="all">{t('console.board.filter.all')}</option>
             </select>
           </div>
         )}
-        <div class="choices" role="group" aria-label="Show as">
+        <div class="choices" role="group" aria-label={t('console.board.show_as')}>
           <button type="button" aria-pressed={!results.value} onClick={() => (results.value = false)}>
-            Board
+            {t('console.board.as_board')}
           </button>
           <button type="button" aria-pressed={results.value} onClick={() => (results.value = true)}>
-            Results
+            {t('console.board.as_results')}
           </button>
         </div>
       </div>
       {!results.value && <ViewTools view={view} found={found} root={() => root.current} density={!inRun} />}
       <p id={GRAB_HELP_ID} class="visually-hidden">
-        Space picks the card up, the arrow keys move it, Space drops it and Escape puts it back. Without a card picked
-        up, up and down go from card to card, left and right through a card's buttons, Page Up and Page Down from
-        cluster to cluster, Home and End to the first and last card.
+        {t('console.board.grab_help')}
       </p>
       <p class="visually-hidden" aria-live="assertive">
         {announcement}
@@ -157,16 +156,15 @@ export function Board({ scope, own, inRun = false }: { scope: WorkshopScope; own
       ) : (
         <section aria-labelledby="board-title">
           <h2 id="board-title" class="meta board-count">
-            {columns.length === 1 ? '1 cluster' : `${columns.length} clusters`} shown,{' '}
-            {ideas === 1 ? '1 idea' : `${ideas} ideas`} in all
+            {t('console.board.count', { clusters: columns.length, ideas })}
           </h2>
           {columns.length === 0 && (
             <p class="empty">
               {found.matches !== null
-                ? 'No card matches the search.'
+                ? t('console.board.empty.no_match')
                 : filter.value === 'aside'
-                  ? 'Nothing is set aside.'
-                  : 'No clusters yet: add one above.'}
+                  ? t('console.board.empty.nothing_aside')
+                  : t('console.board.empty.no_clusters')}
             </p>
           )}
           <ul
@@ -195,6 +193,7 @@ export function Board({ scope, own, inRun = false }: { scope: WorkshopScope; own
                 workshopId={scope.id}
                 folded={view.folded.value.has(column.head.id)}
                 last={i === columns.length - 1}
+                language={language.value}
                 litId={
                   litId !== null && (litId === column.head.id || column.ideas.some((idea) => idea.id === litId))
                     ? litId
@@ -257,7 +256,7 @@ function Dialog(props: {
       onClose={close}
       onMerged={(merged) => {
         props.refocus.current = { id: merged.id, parent: merged.parent, position: merged.position };
-        props.board.announce(`Merged into “${nameOf(merged)}”.`);
+        props.board.announce(t('console.board.merged', { title: nameOf(merged) }));
         close();
       }}
     />

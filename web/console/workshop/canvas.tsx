@@ -13,9 +13,10 @@ import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { openCanvas, type Placement, type WorkshopCanvas } from 'workshop-sdk/canvas';
 import { api, problemText } from '../api';
+import { t } from '../i18n';
 import type { WorkshopScope } from './context';
 import { inWorkshop, useLiveRead } from './live-read';
-import { carryHandlers, clusterName, type Carried, type Press } from './canvas/carry';
+import { carryHandlers, clusterName, type Carried, type Press, type Where } from './canvas/carry';
 import { zoneAt, zoneOfCluster } from '../../shared/zones';
 import { clamp, dropCluster, zoneList, type Zones } from './canvas/layout';
 
@@ -77,9 +78,8 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
 
   const background = rest.value.value;
   if (background === undefined || (background !== null && doc.value === null))
-    return <p class="empty">{rest.problem.value || problem.value || 'Loading…'}</p>;
-  if (background === null || doc.value === null)
-    return <p class="empty">This workshop has no canvas: choose or lay one out in the Agenda tab, under Canvas.</p>;
+    return <p class="empty">{rest.problem.value || problem.value || t('console.loading')}</p>;
+  if (background === null || doc.value === null) return <p class="empty">{t('console.canvas.none')}</p>;
 
   const { placements, zones } = doc.value;
   const zonesInOrder = zoneList(zones);
@@ -88,10 +88,11 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   const clusters = scope.state.value.cards.filter((card) => card.type === 'cluster' && card.parent === null);
   const titleOf = (id: string) => clusterName(clusters.find((card) => card.id === id));
   const zoneName = (id: string | null) => (id === null ? null : (zones[id]?.name ?? null));
-  const whereText = (x: number, y: number) => {
-    const name = zoneName(zoneAt(zones, x, y));
-    return name === null ? 'on the canvas, in no zone' : `over the zone ${name || 'without a name'}`;
+  const whereOf = (zone: string | null): Where => {
+    const name = zoneName(zone);
+    return { where: name === null ? 'none' : name ? 'named' : 'unnamed', zone: name ?? '' };
   };
+  const whereAt = (x: number, y: number) => whereOf(zoneAt(zones, x, y));
 
   const byZone = new Map<string | null, Card[]>();
   const unplaced: Card[] = [];
@@ -116,8 +117,7 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
       const zone = dropCluster(canvas, id, at.x, at.y);
       problem.value = '';
       refocus.current = id;
-      const name = zoneName(zone);
-      told.value = `${titleOf(id)} dropped ${name === null ? 'on the canvas, in no zone' : `in the zone ${name}`}.`;
+      told.value = t('console.canvas.dropped', { cluster: titleOf(id), ...whereOf(zone) });
     } catch (err) {
       problem.value = problemText(err);
     }
@@ -133,7 +133,7 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   };
 
   const handlers = (card: Card) =>
-    carryHandlers(card, { carried, press, told, startPoint, pointOf, drop, whereText, cols, rows });
+    carryHandlers(card, { carried, press, told, startPoint, pointOf, drop, whereAt, cols, rows });
 
   const chipButton = (card: Card) => {
     const moving = carried.value?.id === card.id;
@@ -161,21 +161,18 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
   return (
     <div class="canvas-hand">
       <p class="hint" id="canvas-hand-help">
-        Drag a cluster onto a zone, or focus it and press Enter or Space to pick it up, the arrow keys to move it and
-        Enter to drop it (Escape puts it back). Everyone sees each drop at once.
+        {t('console.canvas.help')}
       </p>
       {problem.value && (
         <p class="problem" role="alert">
           {problem.value}
         </p>
       )}
-      <h3>Clusters not on the canvas</h3>
+      <h3>{t('console.canvas.tray')}</h3>
       {unplaced.length > 0 ? (
         <ul class="canvas-chips canvas-tray">{unplaced.map(chip)}</ul>
       ) : (
-        <p class="empty">
-          {clusters.length === 0 ? 'The board has no clusters yet.' : 'Every cluster is on the canvas.'}
-        </p>
+        <p class="empty">{clusters.length === 0 ? t('console.canvas.no_clusters') : t('console.canvas.all_placed')}</p>
       )}
       <div
         class="canvas-surface"
@@ -198,13 +195,13 @@ export function CanvasTab({ scope }: { scope: WorkshopScope }) {
             }}
           >
             <h3 class="canvas-hand-zone-name" id={`zone-name-${id}`}>
-              {zone.name || 'Zone without a name'}
+              {zone.name || t('console.canvas.unnamed_zone')}
             </h3>
             <ul class="canvas-chips">{(byZone.get(id) ?? []).map(chip)}</ul>
           </section>
         ))}
         {loose.length > 0 && (
-          <ul class="canvas-loose" aria-label="On the canvas, in no zone">
+          <ul class="canvas-loose" aria-label={t('console.canvas.loose')}>
             {loose.map((card) => {
               const placement = placements[card.id]!;
               return (

@@ -8,6 +8,8 @@
  */
 import type { Canvas } from 'workshop-sdk';
 import { Field, onSubmit, type Action } from '../../forms';
+import { language, t } from '../../i18n';
+import { pageIntl } from '../../../shared/i18n';
 import { keptKey, useKeptForm } from '../../kept';
 
 interface Zone {
@@ -29,12 +31,13 @@ export interface CanvasBody {
  * and drops it once the canvas is replaced.
  */
 export const keptCanvasKey = (workshopId: string) => keptKey('canvas', workshopId);
-const NUMBERS: Array<[keyof Omit<Zone, 'id' | 'name'>, string]> = [
-  ['x', 'From the left'],
-  ['y', 'From the top'],
-  ['cols', 'Width'],
-  ['rows', 'Height'],
-];
+/** A zone's place and size: the grid's own, measured from its top left corner in every language. */
+const NUMBERS = [
+  ['x', 'console.agenda.canvas.from_left'],
+  ['y', 'console.agenda.canvas.from_top'],
+  ['cols', 'console.agenda.canvas.width'],
+  ['rows', 'console.agenda.canvas.height'],
+] as const satisfies ReadonlyArray<readonly [keyof Omit<Zone, 'id' | 'name'>, string]>;
 
 export function CanvasForm(props: {
   workshopId: string;
@@ -44,7 +47,7 @@ export function CanvasForm(props: {
 }) {
   const { canvas } = props;
   const form = useKeptForm(keptCanvasKey(props.workshopId), {
-    name: canvas?.name ?? 'Canvas',
+    name: canvas?.name ?? t('console.agenda.canvas.default_name'),
     cols: String(canvas?.background.cols ?? 12),
     rows: String(canvas?.background.rows ?? 8),
     zones: canvas?.zones.map(({ id, name, x, y, cols, rows }): Zone => ({ id, name, x, y, cols, rows })) ?? [],
@@ -61,11 +64,22 @@ export function CanvasForm(props: {
   const preview = body();
 
   return (
-    <form class="form canvas-form" onSubmit={onSubmit(() => props.onSave(body()))} aria-label="Canvas layout">
-      <Field label="Canvas name" value={name} required maxLength={200} action={props.action} name="name" />
+    <form
+      class="form canvas-form"
+      onSubmit={onSubmit(() => props.onSave(body()))}
+      aria-label={t('console.agenda.canvas.layout')}
+    >
+      <Field
+        label={t('console.agenda.canvas.name')}
+        value={name}
+        required
+        maxLength={200}
+        action={props.action}
+        name="name"
+      />
       <div class="number-row">
         <Field
-          label="Columns"
+          label={t('console.agenda.canvas.columns')}
           type="number"
           min={1}
           step="any"
@@ -75,7 +89,7 @@ export function CanvasForm(props: {
           name="background.cols"
         />
         <Field
-          label="Rows"
+          label={t('console.agenda.canvas.rows')}
           type="number"
           min={1}
           step="any"
@@ -87,15 +101,15 @@ export function CanvasForm(props: {
       </div>
       {zones.value.map((zone, index) => (
         <fieldset class="zone" key={index}>
-          <legend>Zone {index + 1}</legend>
+          <legend>{t('console.agenda.canvas.zone', { number: index + 1 })}</legend>
           <label class="field">
-            Name
+            {t('console.common.name')}
             <input value={zone.name} maxLength={200} onInput={(e) => change(index, { name: e.currentTarget.value })} />
           </label>
           <div class="number-row">
             {NUMBERS.map(([key, label]) => (
               <label class="field" key={key}>
-                {label}
+                {t(label)}
                 <input
                   type="number"
                   min={key === 'x' || key === 'y' ? 0 : 1}
@@ -109,22 +123,24 @@ export function CanvasForm(props: {
           <button
             type="button"
             class="danger"
-            aria-label={`Remove zone ${index + 1}${zone.name ? ` (${zone.name})` : ''}`}
+            aria-label={
+              zone.name
+                ? t('console.agenda.canvas.remove_zone_named', { number: index + 1, name: zone.name })
+                : t('console.agenda.canvas.remove_zone_numbered', { number: index + 1 })
+            }
             onClick={() => (zones.value = zones.value.filter((_, at) => at !== index))}
           >
-            Remove zone
+            {t('console.agenda.canvas.remove_zone')}
           </button>
         </fieldset>
       ))}
       <button type="button" onClick={addZone}>
-        Add a zone
+        {t('console.agenda.canvas.add_zone')}
       </button>
       {preview.background.cols > 0 && preview.background.rows > 0 && <CanvasPreview canvas={preview} />}
-      {canvas && (
-        <p class="hint">Saving keeps the clusters placed in the zones still listed; a removed zone lets its go.</p>
-      )}
+      {canvas && <p class="hint">{t('console.agenda.canvas.keeps_clusters')}</p>}
       <button type="submit" class="primary" disabled={props.action.busy.value}>
-        Save canvas
+        {t('console.agenda.canvas.save')}
       </button>
     </form>
   );
@@ -134,12 +150,17 @@ export function CanvasForm(props: {
 export function CanvasPreview(props: { canvas: Pick<CanvasBody, 'background' | 'zones'> }) {
   const { cols, rows } = props.canvas.background;
   const percent = (part: number, whole: number) => `${(part / whole) * 100}%`;
+  const names = props.canvas.zones.map((zone) => zone.name).filter(Boolean);
   return (
     <div
       class="canvas-preview"
       style={{ aspectRatio: `${cols} / ${rows}` }}
       role="img"
-      aria-label={`Canvas layout: ${props.canvas.zones.map((zone) => zone.name).join(', ') || 'no zones'}`}
+      aria-label={
+        names.length > 0
+          ? t('console.agenda.canvas.preview', { zones: zoneNames(names) })
+          : t('console.agenda.canvas.preview_empty')
+      }
     >
       {props.canvas.zones.map((zone, index) => (
         <span
@@ -157,4 +178,10 @@ export function CanvasPreview(props: { canvas: Pick<CanvasBody, 'background' | '
       ))}
     </div>
   );
+}
+
+/** Zone names as a list in the console's language ("A, B, C"; "A، B، C" in Arabic). */
+function zoneNames(names: string[]): string {
+  void language.value;
+  return new Intl.ListFormat(pageIntl(), { type: 'unit', style: 'short' }).format(names);
 }

@@ -8,6 +8,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import type { Canvas } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Problem, onSubmit, useAction } from '../../forms';
+import { rich, t } from '../../i18n';
 import type { WorkshopScope } from '../context';
 import { drop, kept } from '../../kept';
 import { CanvasForm, CanvasPreview, keptCanvasKey } from './canvas-form';
@@ -61,41 +62,45 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
   return (
     <div class="canvas-panel">
       {current === undefined ? (
-        <p class="empty">{canvas.problem.value || 'Loading…'}</p>
+        <p class="empty">{canvas.problem.value || t('console.loading')}</p>
       ) : current === null ? (
-        <p class="empty">This workshop has no canvas.</p>
+        <p class="empty">{t('console.agenda.canvas.none')}</p>
       ) : (
         <div class="canvas-current">
           <p>
-            <strong class="canvas-name">{current.name}</strong>{' '}
-            <span class="meta">
-              {current.background.cols} columns by {current.background.rows} rows, {zonesText(current.zones.length)}
-            </span>
+            {rich('console.agenda.canvas.size', {
+              name: current.name,
+              cols: current.background.cols,
+              rows: current.background.rows,
+              zones: current.zones.length,
+              strong: (words) => <strong class="canvas-name">{words}</strong>,
+              meta: (words) => <span class="meta">{words}</span>,
+            })}
           </p>
           <CanvasPreview canvas={current} />
           <ConfirmButton
-            label="Delete the canvas"
+            label={t('console.agenda.canvas.delete')}
             class="danger"
-            question="Delete the canvas and its zones?"
-            confirm="Delete canvas"
+            question={t('console.agenda.canvas.delete_question')}
+            confirm={t('console.agenda.canvas.delete_confirm')}
             onConfirm={remove}
           />
         </div>
       )}
-      <form class="add-row" onSubmit={onSubmit(usePredefined)} aria-label="Use a predefined canvas">
+      <form class="add-row" onSubmit={onSubmit(usePredefined)} aria-label={t('console.agenda.canvas.use_predefined')}>
         <Choose
-          label="Predefined canvas"
+          label={t('console.agenda.canvas.predefined')}
           options={predefined.value.map((each) => [each.id, each.name] as const)}
           value={chosen.value}
           onChange={(id) => (chosen.value = id)}
         />
         <button type="submit" disabled={action.busy.value || !chosen.value}>
-          {current ? 'Replace with this canvas' : 'Use this canvas'}
+          {current ? t('console.agenda.canvas.replace') : t('console.agenda.canvas.use')}
         </button>
       </form>
       <Problem action={action} />
       <details class="group" open={unsaved}>
-        <summary>{current ? 'Change the grid and zones' : 'Lay out a canvas of your own'}</summary>
+        <summary>{current ? t('console.agenda.canvas.change') : t('console.agenda.canvas.lay_out')}</summary>
         <CanvasForm
           key={current ? JSON.stringify(current.zones.map((zone) => zone.id)) : 'none'}
           workshopId={scope.id}
@@ -106,8 +111,4 @@ export function CanvasPanel({ scope }: { scope: WorkshopScope }) {
       </details>
     </div>
   );
-}
-
-function zonesText(count: number): string {
-  return count === 0 ? 'no zones' : count === 1 ? 'one zone' : `${count} zones`;
 }

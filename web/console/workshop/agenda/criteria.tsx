@@ -8,19 +8,23 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useId } from 'preact/hooks';
 import type { Criterion, Section } from 'workshop-sdk';
 import { api } from '../../api';
+import { t } from '../../i18n';
 import { keptKey, useKeptForm, type KeptForm } from '../../kept';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
 import type { WorkshopScope } from '../context';
-import { Choose } from './choose';
+import { Choose, said } from './choose';
 import { inWorkshop, useLiveRead, type LiveRead } from '../live-read';
 
 /** The service's rating scales by number (docs: spec, Criterion), in words. */
-export const SCALES: Array<[number, string]> = [
-  [1, '0 to 10'],
-  [2, '0, 1, 3 or 9'],
-  [3, '0, 5 or 10'],
-  [4, '0 to 4'],
-];
+const SCALES = [
+  ['1', 'console.agenda.scale.1'],
+  ['2', 'console.agenda.scale.2'],
+  ['3', 'console.agenda.scale.3'],
+  ['4', 'console.agenda.scale.4'],
+] as const;
+
+/** What a titled list holds: the messages say the word in each language's grammar. */
+type What = 'criterion' | 'section';
 
 /** The workshop's criteria, kept current (the step editor's view also needs them). */
 export function useCriteria(scope: WorkshopScope): LiveRead<Criterion[]> {
@@ -37,7 +41,7 @@ export function Criteria(props: { scope: WorkshopScope; criteria: LiveRead<Crite
       what="criterion"
       read={criteria}
       draft={draft}
-      describe={(criterion) => `Rated ${criterion.current_scale.join(', ')}`}
+      describe={(criterion) => t('console.agenda.rated', { values: criterion.current_scale.join(', ') })}
       add={async (title) => {
         await api.post('/v1/workshops/{workshop_id}/criteria', {
           ...inWorkshop(scope),
@@ -50,8 +54,8 @@ export function Criteria(props: { scope: WorkshopScope; criteria: LiveRead<Crite
       remove={(item) => api.delete('/v1/workshops/{workshop_id}/criteria/{id}', at(item.id))}
     >
       <Choose
-        label="Scale"
-        options={SCALES.map(([value, words]) => [String(value), words] as const)}
+        label={t('console.agenda.scale_label')}
+        options={said(SCALES)}
         value={String(scale.value)}
         onChange={(value) => (scale.value = Number(value))}
       />
@@ -88,7 +92,7 @@ interface Titled {
 
 /** A list of titled things with a rename field and a delete button each, and a form to add one. */
 function TitledList<T extends Titled>(props: {
-  what: string;
+  what: What;
   read: LiveRead<T[]>;
   /** The form that adds one, kept for this tab until it is sent (kept.ts). */
   draft: KeptForm<{ title: string }>;
@@ -117,9 +121,9 @@ function TitledList<T extends Titled>(props: {
   return (
     <div class="titled">
       {items === undefined ? (
-        <p class="empty">{read.problem.value || 'Loading…'}</p>
+        <p class="empty">{read.problem.value || t('console.loading')}</p>
       ) : items.length === 0 ? (
-        <p class="empty">None yet.</p>
+        <p class="empty">{t('console.agenda.titled.none')}</p>
       ) : (
         <ul class="titled-list">
           {items.map((item) => (
@@ -134,11 +138,18 @@ function TitledList<T extends Titled>(props: {
           ))}
         </ul>
       )}
-      <form class="add-row" onSubmit={onSubmit(add)} aria-label={`Add a ${what}`}>
-        <Field label={`New ${what}`} value={title} required maxLength={200} action={adding} name="title" />
+      <form class="add-row" onSubmit={onSubmit(add)} aria-label={t('console.agenda.titled.add_label', { what })}>
+        <Field
+          label={t('console.agenda.titled.new', { what })}
+          value={title}
+          required
+          maxLength={200}
+          action={adding}
+          name="title"
+        />
         {props.children}
         <button type="submit" disabled={adding.busy.value}>
-          Add {what}
+          {t('console.agenda.titled.add', { what })}
         </button>
         <Problem action={adding} />
       </form>
@@ -147,7 +158,7 @@ function TitledList<T extends Titled>(props: {
 }
 
 function TitledRow<T extends Titled>(props: {
-  what: string;
+  what: What;
   item: T;
   note?: string;
   onRename: (title: string) => Promise<unknown>;
@@ -169,10 +180,10 @@ function TitledRow<T extends Titled>(props: {
       <form
         class="rename"
         onSubmit={onSubmit(() => action.run(() => props.onRename(title.value)))}
-        aria-label={`Rename ${item.title}`}
+        aria-label={t('console.agenda.titled.rename_label', { title: item.title })}
       >
         <label class="visually-hidden" for={id}>
-          Title of the {what} {item.title}
+          {t('console.agenda.titled.title_of', { what, title: item.title })}
         </label>
         <input
           id={id}
@@ -182,15 +193,15 @@ function TitledRow<T extends Titled>(props: {
           onInput={(e) => (title.value = e.currentTarget.value)}
         />
         <button type="submit" disabled={title.value === item.title}>
-          Rename
+          {t('console.common.rename')}
         </button>
       </form>
       {props.note && <span class="meta">{props.note}</span>}
       <ConfirmButton
-        label="Delete"
+        label={t('console.common.delete')}
         class="danger"
-        question={`Delete the ${what} “${item.title}”?`}
-        confirm={`Delete ${what}`}
+        question={t('console.agenda.titled.delete_question', { what, title: item.title })}
+        confirm={t('console.agenda.titled.delete', { what })}
         onConfirm={() => action.run(props.onDelete)}
       />
       <Problem action={action} />

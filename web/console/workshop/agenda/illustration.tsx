@@ -7,16 +7,17 @@ import { useId } from 'preact/hooks';
 import type { Step } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Problem, useAction } from '../../forms';
+import { t } from '../../i18n';
 import type { WorkshopScope } from '../context';
-import { Choose } from './choose';
+import { Choose, said } from './choose';
 import { useLiveRead } from '../live-read';
 
 const IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/tiff';
 type Align = 'left' | 'above';
-const ALIGNS: Array<[Align, string]> = [
-  ['above', 'Above the instructions'],
-  ['left', 'Left of the instructions'],
-];
+const ALIGNS = [
+  ['above', 'console.agenda.illustration.above'],
+  ['left', 'console.agenda.illustration.left'],
+] as const satisfies ReadonlyArray<readonly [Align, string]>;
 
 export function Illustration(props: { scope: WorkshopScope; step: Step }) {
   const { scope, step } = props;
@@ -56,36 +57,38 @@ export function Illustration(props: { scope: WorkshopScope; step: Step }) {
     });
 
   return (
-    <section class="illustration" aria-label="Illustration">
-      <h3>Illustration</h3>
+    <section class="illustration" aria-label={t('console.agenda.illustration.title')}>
+      <h3>{t('console.agenda.illustration.title')}</h3>
       {shown === undefined ? (
-        <p class="empty">{illustration.problem.value || 'Loading…'}</p>
+        <p class="empty">{illustration.problem.value || t('console.loading')}</p>
       ) : shown === null ? (
-        <p class="empty">This step has no illustration.</p>
+        <p class="empty">{t('console.agenda.illustration.none')}</p>
       ) : (
         <div class="illustration-shown">
           <img
             src={shown.resize_url.replace('{{width}}', '480').replace('{{height}}', '270')}
-            alt={`Illustration of ${step.name}: ${shown.name}`}
+            alt={t('console.agenda.illustration.alt', { step: step.name, name: shown.name })}
           />
           <Choose
             inline
-            label="Where it shows"
-            options={ALIGNS}
+            label={t('console.agenda.illustration.where')}
+            options={said(ALIGNS)}
             value={shown.align}
             onChange={(align) => void place(align)}
           />
           <ConfirmButton
-            label="Remove the illustration"
+            label={t('console.agenda.illustration.remove')}
             class="danger"
-            question="Remove the illustration?"
-            confirm="Remove"
+            question={t('console.agenda.illustration.remove_question')}
+            confirm={t('console.common.remove')}
             onConfirm={remove}
           />
         </div>
       )}
       <div class="field">
-        <label for={fileId}>{shown ? 'Replace it with an image' : 'Add an image'}</label>
+        <label for={fileId}>
+          {shown ? t('console.agenda.illustration.replace') : t('console.agenda.illustration.add')}
+        </label>
         <input
           id={fileId}
           type="file"
@@ -97,9 +100,9 @@ export function Illustration(props: { scope: WorkshopScope; step: Step }) {
             if (file) void upload(file);
           }}
         />
-        <p class="hint">PNG, JPEG, GIF, WebP, AVIF or TIFF.</p>
+        <p class="hint">{t('console.agenda.illustration.formats')}</p>
       </div>
-      {action.busy.value && <p role="status">Saving…</p>}
+      {action.busy.value && <p role="status">{t('console.common.saving')}</p>}
       <Problem action={action} />
     </section>
   );

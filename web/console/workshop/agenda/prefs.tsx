@@ -6,36 +6,39 @@
 import type { ComponentChildren } from 'preact';
 import type { Step } from 'workshop-sdk';
 import { Radios } from '../../forms';
-import { Choose } from './choose';
+import { t } from '../../i18n';
+import { Choose, said } from './choose';
 
 export type Prefs = Step['prefs'];
 type Flag = { [K in keyof Prefs]: Prefs[K] extends boolean ? K : never }[keyof Prefs];
 type Scope = Prefs['allow_edit'];
 
-const ADD: Array<[Flag, string]> = [
-  ['allow_add_idea', 'Ideas'],
-  ['allow_add_cluster', 'Clusters (groups of ideas)'],
-  ['allow_items', 'Items in a card’s sections'],
-  ['allow_comment', 'Comments on cards'],
-  ['allow_attachment', 'Files attached to cards'],
-];
-const SCOPES: Array<[Scope, string]> = [
-  ['none', 'No cards'],
-  ['their', 'Their own cards'],
-  ['all', 'Everyone’s cards'],
-];
-const VISIBLE: Array<[Prefs['cards_visible'], string]> = [
-  ['all', 'Everyone sees everyone’s cards'],
-  ['own', 'Private writing: each participant sees only their own cards (and the facilitators’)'],
-];
-const AUTHORS: Array<[Prefs['authors'], string]> = [
-  ['shown', 'Shown to everyone'],
-  ['hidden_from_participants', 'Hidden from participants (facilitators still see them)'],
-  ['hidden', 'Anonymous: hidden from everyone, facilitators and exports included'],
-];
+// Each choice with the id of its words, said when the form is drawn (in the console's language).
+const ADD = [
+  ['allow_add_idea', 'console.agenda.prefs.add_idea'],
+  ['allow_add_cluster', 'console.agenda.prefs.add_cluster'],
+  ['allow_items', 'console.agenda.prefs.items'],
+  ['allow_comment', 'console.agenda.prefs.comment'],
+  ['allow_attachment', 'console.agenda.prefs.attachment'],
+] as const satisfies ReadonlyArray<readonly [Flag, string]>;
+const SCOPES = [
+  ['none', 'console.agenda.prefs.scope.none'],
+  ['their', 'console.agenda.prefs.scope.their'],
+  ['all', 'console.agenda.prefs.scope.all'],
+] as const satisfies ReadonlyArray<readonly [Scope, string]>;
+const VISIBLE = [
+  ['all', 'console.agenda.prefs.visible.all'],
+  ['own', 'console.agenda.prefs.visible.own'],
+] as const satisfies ReadonlyArray<readonly [Prefs['cards_visible'], string]>;
+const AUTHORS = [
+  ['shown', 'console.agenda.prefs.authors.shown'],
+  ['hidden_from_participants', 'console.agenda.prefs.authors.hidden_from_participants'],
+  ['hidden', 'console.agenda.prefs.authors.hidden'],
+] as const satisfies ReadonlyArray<readonly [Prefs['authors'], string]>;
 
 export function PrefsFields(props: { prefs: Prefs; onChange: (prefs: Prefs) => void }) {
   const { prefs } = props;
+  const scopes = said(SCOPES);
   const set = <K extends keyof Prefs>(key: K, value: Prefs[K]) => props.onChange({ ...prefs, [key]: value });
   const check = (key: Flag, label: string) => (
     <label class="choice" key={key}>
@@ -45,41 +48,47 @@ export function PrefsFields(props: { prefs: Prefs; onChange: (prefs: Prefs) => v
   );
   return (
     <div class="prefs">
-      <Group legend="What participants may add">{ADD.map(([key, label]) => check(key, label))}</Group>
-      <Group legend="What participants may change">
-        <Choose inline label="Edit" options={SCOPES} value={prefs.allow_edit} onChange={(v) => set('allow_edit', v)} />
+      <Group legend={t('console.agenda.prefs.may_add')}>{ADD.map(([key, label]) => check(key, t(label)))}</Group>
+      <Group legend={t('console.agenda.prefs.may_change')}>
         <Choose
           inline
-          label="Delete"
-          options={SCOPES}
+          label={t('console.agenda.prefs.edit')}
+          options={scopes}
+          value={prefs.allow_edit}
+          onChange={(v) => set('allow_edit', v)}
+        />
+        <Choose
+          inline
+          label={t('console.common.delete')}
+          options={scopes}
           value={prefs.allow_delete}
           onChange={(v) => set('allow_delete', v)}
         />
       </Group>
-      <Group legend="Voting" hint="How many votes each person has is set for the whole workshop, under Settings.">
-        {check('allow_vote_on_ideas', 'Vote on ideas')}
-        {check('allow_vote_on_clusters', 'Vote on clusters')}
+      <Group legend={t('console.agenda.prefs.voting')} hint={t('console.agenda.prefs.voting_hint')}>
+        {check('allow_vote_on_ideas', t('console.agenda.prefs.vote_on_ideas'))}
+        {check('allow_vote_on_clusters', t('console.agenda.prefs.vote_on_clusters'))}
       </Group>
-      <Group legend="Rating" hint="Cards are rated on the workshop’s criteria.">
-        {check('allow_rate', 'Rate cards')}
+      <Group legend={t('console.agenda.prefs.rating')} hint={t('console.agenda.prefs.rating_hint')}>
+        {check('allow_rate', t('console.agenda.prefs.rate'))}
       </Group>
-      <Group legend="What participants see">
+      <Group legend={t('console.agenda.prefs.see')}>
         <Radios
-          legend="Others’ cards"
+          legend={t('console.agenda.prefs.others_cards')}
           name="cards_visible"
-          options={VISIBLE}
+          options={said(VISIBLE)}
           value={prefs.cards_visible}
           onChange={(value) => set('cards_visible', value)}
         />
         <Radios
-          legend="Who wrote what (cards, comments and items written during this step)"
+          legend={t('console.agenda.prefs.who_wrote')}
           name="authors"
-          options={AUTHORS}
+          options={said(AUTHORS)}
           value={prefs.authors}
           onChange={(value) => set('authors', value)}
         />
-        {check('allow_display_votes', 'Everyone’s votes (otherwise each sees only their own)')}
-        {check('allow_display_ratings', 'Everyone’s ratings (otherwise each sees only their own)')}
+        {check('allow_display_votes', t('console.agenda.prefs.display_votes'))}
+        {check('allow_display_ratings', t('console.agenda.prefs.display_ratings'))}
       </Group>
     </div>
   );

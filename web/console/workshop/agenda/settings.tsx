@@ -10,31 +10,34 @@ import { useEffect, useId, useMemo, useRef } from 'preact/hooks';
 import type { Workshop } from 'workshop-sdk';
 import { api } from '../../api';
 import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
+import { rich, t } from '../../i18n';
 import { drop, keep, kept, keptKey } from '../../kept';
 import type { WorkshopScope } from '../context';
 import { changedMembers } from '../live-read';
+import type { Words } from './choose';
 import type { KeptDraft } from './drafts';
 
 type Flag = 'allow_guests' | 'force_sync' | 'daily_mail' | 'change_step_notifications';
 type Limit = keyof Workshop['vote_limit'];
 type Settings = Pick<Workshop, 'title' | 'description' | Flag | 'vote_limit'>;
 
-const FLAGS: Array<[Flag, string, string]> = [
-  ['allow_guests', 'Guests may join', 'People without an account join with the code and a name.'],
+// Each with the ids of its words, said when the form is drawn (in the console's language).
+const FLAGS = [
+  ['allow_guests', 'console.agenda.settings.guests', 'console.agenda.settings.guests_hint'],
+  ['force_sync', 'console.agenda.settings.force_sync', 'console.agenda.settings.force_sync_hint'],
+  ['daily_mail', 'console.agenda.settings.daily_mail', 'console.agenda.settings.daily_mail_hint'],
   [
-    'force_sync',
-    'Participants’ screens follow the shared screen',
-    'The Run tab switches this on and off while the workshop runs.',
+    'change_step_notifications',
+    'console.agenda.settings.step_notifications',
+    'console.agenda.settings.step_notifications_hint',
   ],
-  ['daily_mail', 'Send members a daily mail', 'A summary of the day’s activity.'],
-  ['change_step_notifications', 'Tell members when the step changes', 'A notification at each new step.'],
-];
-const LIMITS: Array<[Limit, string, boolean]> = [
-  ['positive', 'Points each person may give in all', true],
-  ['negative', 'Negative points each person may give in all', true],
-  ['max_positive', 'Most points one person may give one card', false],
-  ['max_negative', 'Most negative points one person may give one card', false],
-];
+] as const satisfies ReadonlyArray<readonly [Flag, Words, Words]>;
+const LIMITS = [
+  ['positive', 'console.agenda.settings.limit.positive', true],
+  ['negative', 'console.agenda.settings.limit.negative', true],
+  ['max_positive', 'console.agenda.settings.limit.max_positive', false],
+  ['max_negative', 'console.agenda.settings.limit.max_negative', false],
+] as const satisfies ReadonlyArray<readonly [Limit, Words, boolean]>;
 
 const settingsOf = (w: Workshop): Settings => ({
   title: w.title,
@@ -90,10 +93,10 @@ export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
 
   const { vote_limit } = draft.value;
   return (
-    <form class="form settings" onSubmit={onSubmit(save)} aria-label="Workshop settings">
-      <Field label="Title" required maxLength={200} value={title} action={action} name="title" />
+    <form class="form settings" onSubmit={onSubmit(save)} aria-label={t('console.agenda.settings.label')}>
+      <Field label={t('console.common.title')} required maxLength={200} value={title} action={action} name="title" />
       <div class="field">
-        <label for={descriptionId}>Description</label>
+        <label for={descriptionId}>{t('console.common.description')}</label>
         <textarea
           id={descriptionId}
           rows={2}
@@ -111,19 +114,19 @@ export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
               aria-describedby={`${descriptionId}-${key}`}
               onChange={(e) => set(key, e.currentTarget.checked)}
             />
-            {label}
+            {t(label)}
           </label>
           <p class="hint" id={`${descriptionId}-${key}`}>
-            {hint}
+            {t(hint)}
           </p>
         </div>
       ))}
       <fieldset class="group budgets">
-        <legend>Vote budgets</legend>
+        <legend>{t('console.agenda.settings.budgets')}</legend>
         {LIMITS.map(([key, label, unlimitable]) => (
           <Budget
             key={key}
-            label={label}
+            label={t(label)}
             value={vote_limit[key]}
             unlimitable={unlimitable}
             invalid={action.field.value === `vote_limit.${key}`}
@@ -131,7 +134,11 @@ export function WorkshopSettings({ scope }: { scope: WorkshopScope }) {
           />
         ))}
       </fieldset>
-      <SubmitRow action={action} label="Save settings" status={saved.value && !dirty ? 'Saved.' : ''} />
+      <SubmitRow
+        action={action}
+        label={t('console.agenda.settings.save')}
+        status={saved.value && !dirty ? t('console.common.saved') : ''}
+      />
     </form>
   );
 }
@@ -158,7 +165,7 @@ function Budget(props: {
           inputMode="numeric"
           value={unlimited || Number.isNaN(props.value) ? '' : String(props.value)}
           disabled={unlimited}
-          placeholder={unlimited ? 'No limit' : undefined}
+          placeholder={unlimited ? t('console.agenda.settings.no_limit') : undefined}
           aria-invalid={props.invalid || undefined}
           // Left empty, it is sent as it is, and the service's refusal says what is expected.
           onInput={(e) => props.onChange(e.currentTarget.value === '' ? NaN : Number(e.currentTarget.value))}
@@ -170,8 +177,10 @@ function Budget(props: {
               checked={unlimited}
               onChange={(e) => props.onChange(e.currentTarget.checked ? -1 : 10)}
             />
-            <span class="visually-hidden">{props.label}: </span>
-            Unlimited
+            {rich('console.agenda.settings.unlimited', {
+              label: props.label,
+              hidden: (words) => <span class="visually-hidden">{words}</span>,
+            })}
           </label>
         )}
       </span>

@@ -14,6 +14,7 @@ import type { Criterion, Step, View } from 'workshop-sdk';
 import { api, InputProblem } from '../../api';
 import { sessionEnded } from '../../session-end';
 import { Field, SubmitRow, onSubmit, useAction } from '../../forms';
+import { t } from '../../i18n';
 import type { WorkshopScope } from '../context';
 import { Illustration } from './illustration';
 import { changedMembers } from '../live-read';
@@ -75,8 +76,7 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
   const send = async () => {
     const sent = draft();
     if (same(sent, base.current)) return;
-    if (!sent.name.trim())
-      throw new InputProblem('A step needs a name: its changes are kept until it has one.', 'name');
+    if (!sent.name.trim()) throw new InputProblem(t('console.agenda.step.name_needed'), 'name');
     const answer = await api.put('/v1/workshops/{workshop_id}/steps/{id}', {
       params: { path: { workshop_id: scope.id, id: step.id } },
       // Only what this form changed, member by member: the service merges prefs and view so.
@@ -140,13 +140,24 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
     };
   }, []);
 
-  const status = action.busy.value ? 'Saving…' : saved.value && !dirty ? 'Saved.' : '';
+  const status = action.busy.value
+    ? t('console.common.saving')
+    : saved.value && !dirty
+      ? t('console.common.saved')
+      : '';
   return (
     <div class="step-editor">
-      <form class="form" onSubmit={onSubmit(save)} aria-label={`Edit the step ${step.name}`}>
-        <Field label="Step name" required maxLength={200} value={name} action={action} name="name" />
+      <form class="form" onSubmit={onSubmit(save)} aria-label={t('console.agenda.step.edit', { name: step.name })}>
+        <Field
+          label={t('console.agenda.step.name')}
+          required
+          maxLength={200}
+          value={name}
+          action={action}
+          name="name"
+        />
         <div class="field">
-          <label for={instructionsId}>Instructions</label>
+          <label for={instructionsId}>{t('console.agenda.step.instructions')}</label>
           <textarea
             id={instructionsId}
             rows={4}
@@ -157,7 +168,7 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
         </div>
         <PrefsFields prefs={prefs.value} onChange={(next) => (prefs.value = next)} />
         <details class="group view-group">
-          <summary>What the screens show during this step</summary>
+          <summary>{t('console.agenda.step.view')}</summary>
           <ViewFields
             view={view.value}
             cards={scope.state.value.cards}
@@ -165,8 +176,8 @@ export function StepEditor(props: { scope: WorkshopScope; step: Step; criteria: 
             onChange={(next) => (view.value = next)}
           />
         </details>
-        <SubmitRow action={action} label="Save step" status={status}>
-          {dirty && !action.busy.value && <span class="hint">Not saved yet</span>}
+        <SubmitRow action={action} label={t('console.agenda.step.save')} status={status}>
+          {dirty && !action.busy.value && <span class="hint">{t('console.agenda.step.not_saved')}</span>}
         </SubmitRow>
       </form>
       <Illustration key={step.id} scope={scope} step={step} />

@@ -10,12 +10,18 @@ import type { Step } from 'workshop-sdk';
 import { api } from '../../api';
 import { keptKey, useKeptForm } from '../../kept';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
+import { t } from '../../i18n';
 import type { WorkshopScope } from '../context';
 import { useDragOrder } from './drag';
 import { inWorkshop } from '../live-read';
 import { readSteps, useStepOrder } from './step-order';
 
 type Control = 'handle' | 'up' | 'down';
+
+/** Marks, not words: the same in every language, hidden from screen readers (the buttons have labels). */
+const GRIP = '⠿';
+const UP = '↑';
+const DOWN = '↓';
 
 export function StepList(props: { scope: WorkshopScope; selected: Signal<string | null> }) {
   const { scope, selected } = props;
@@ -31,7 +37,7 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
     const step = order.move(from, to);
     if (!step) return;
     refocus.current = { id: step.id, control };
-    told.value = `${step.name}: step ${to + 1} of ${steps.length}.`;
+    told.value = t('console.agenda.steps.moved', { name: step.name, at: to + 1, count: steps.length });
   };
   const drag = useDragOrder((from, to) => move(from, to, 'handle'));
 
@@ -61,9 +67,9 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
   return (
     <div class="steps">
       <p id={hintId} class="visually-hidden">
-        Drag the handle, or press the up and down arrow keys on it, to move the step.
+        {t('console.agenda.steps.hint')}
       </p>
-      {steps.length === 0 && <p class="empty">No steps yet: add the first one below.</p>}
+      {steps.length === 0 && <p class="empty">{t('console.agenda.steps.none')}</p>}
       <ol class="step-list" ref={drag.list} aria-busy={moving || undefined}>
         {steps.map((step, index) => (
           <li
@@ -75,7 +81,7 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
               type="button"
               class="handle"
               data-control="handle"
-              aria-label={`Move ${step.name}`}
+              aria-label={t('console.agenda.steps.move', { name: step.name })}
               aria-describedby={hintId}
               {...drag.handle(index)}
               onKeyDown={(event) => {
@@ -85,7 +91,7 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
                 move(index, index + by, 'handle');
               }}
             >
-              <span aria-hidden="true">⠿</span>
+              <span aria-hidden="true">{GRIP}</span>
             </button>
             <span class="step-number" aria-hidden="true">
               {index + 1}
@@ -109,26 +115,26 @@ export function StepList(props: { scope: WorkshopScope; selected: Signal<string 
               <button
                 type="button"
                 data-control="up"
-                aria-label={`Move ${step.name} up`}
+                aria-label={t('console.agenda.steps.up', { name: step.name })}
                 disabled={index === 0}
                 onClick={() => move(index, index - 1, 'up')}
               >
-                <span aria-hidden="true">↑</span>
+                <span aria-hidden="true">{UP}</span>
               </button>
               <button
                 type="button"
                 data-control="down"
-                aria-label={`Move ${step.name} down`}
+                aria-label={t('console.agenda.steps.down', { name: step.name })}
                 disabled={index === steps.length - 1}
                 onClick={() => move(index, index + 1, 'down')}
               >
-                <span aria-hidden="true">↓</span>
+                <span aria-hidden="true">{DOWN}</span>
               </button>
               <ConfirmButton
-                label="Delete"
+                label={t('console.common.delete')}
                 class="danger"
-                question={`Delete the step “${step.name}”?`}
-                confirm="Delete step"
+                question={t('console.agenda.steps.delete_question', { name: step.name })}
+                confirm={t('console.agenda.steps.delete')}
                 onConfirm={() => remove(step)}
               />
             </span>
@@ -168,10 +174,10 @@ function AddStep(props: { scope: WorkshopScope; selected: Signal<string | null> 
       await readSteps(props.scope);
     });
   return (
-    <form class="add-row" onSubmit={onSubmit(add)} aria-label="Add a step">
-      <Field label="New step" value={name} required maxLength={200} action={action} name="name" />
+    <form class="add-row" onSubmit={onSubmit(add)} aria-label={t('console.agenda.steps.add_label')}>
+      <Field label={t('console.agenda.steps.new')} value={name} required maxLength={200} action={action} name="name" />
       <button type="submit" disabled={action.busy.value}>
-        Add step
+        {t('console.agenda.steps.add')}
       </button>
       <Problem action={action} />
     </form>

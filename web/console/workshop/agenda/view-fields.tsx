@@ -4,43 +4,45 @@
  * workshop's, so they are picked from its live cards and its criteria.
  */
 import type { Card, Criterion, View } from 'workshop-sdk';
-import { Choose } from './choose';
+import { t } from '../../i18n';
+import { Choose, said, type Words } from './choose';
 
-type Options<T extends string> = Array<[T, string]>;
+/** Each choice with the id of its words (said when drawn, in the console's language). */
+type Options<T extends string> = ReadonlyArray<readonly [T, Words]>;
 
-const SORTS: Options<View['sort']> = [
-  ['position', 'In their order'],
-  ['random', 'Shuffled'],
-  ['score', 'By votes'],
-  ['criterium_average', 'By a criterion’s average'],
-];
-const SHOWS: Options<View['show']> = [
-  ['cards', 'Cards'],
-  ['bars', 'Bars'],
-  ['bubbles', 'Bubbles'],
-];
-const CLUSTERS: Options<View['show_clusters']> = [
-  ['all', 'All clusters'],
-  ['none', 'No clusters'],
-  ['multi', 'Chosen clusters'],
-];
-const STATUSES: Options<View['card_status']> = [
-  ['active', 'Cards in play (not set aside)'],
-  ['aside', 'Cards set aside'],
-  ['all', 'All cards'],
-];
+const SORTS = [
+  ['position', 'console.agenda.view.sort.position'],
+  ['random', 'console.agenda.view.sort.random'],
+  ['score', 'console.agenda.view.sort.score'],
+  ['criterium_average', 'console.agenda.view.sort.criterium_average'],
+] as const satisfies Options<View['sort']>;
+const SHOWS = [
+  ['cards', 'console.agenda.view.show.cards'],
+  ['bars', 'console.agenda.view.show.bars'],
+  ['bubbles', 'console.agenda.view.show.bubbles'],
+] as const satisfies Options<View['show']>;
+const CLUSTERS = [
+  ['all', 'console.agenda.view.clusters.all'],
+  ['none', 'console.agenda.view.clusters.none'],
+  ['multi', 'console.agenda.view.clusters.multi'],
+] as const satisfies Options<View['show_clusters']>;
+const STATUSES = [
+  ['active', 'console.agenda.view.status.active'],
+  ['aside', 'console.agenda.view.status.aside'],
+  ['all', 'console.agenda.view.status.all'],
+] as const satisfies Options<View['card_status']>;
 /** The API's own words: it keeps `card_author` for the screens and gives it no further meaning. */
-const AUTHORS: Options<View['card_author']> = [
-  ['all', 'All authors'],
-  ['active', 'Active authors'],
-  ['other', 'Other authors'],
-];
-const SUB_VIEWS: Options<View['card_sub_view']> = [
-  ['content', 'Its text'],
-  ['votes', 'Its votes'],
-  ['ratings-overall', 'Its ratings, overall'],
-  ['ratings-user', 'Its ratings, person by person'],
-];
+const AUTHORS = [
+  ['all', 'console.agenda.view.author.all'],
+  ['active', 'console.agenda.view.author.active'],
+  ['other', 'console.agenda.view.author.other'],
+] as const satisfies Options<View['card_author']>;
+const SUB_VIEWS = [
+  ['content', 'console.agenda.view.sub_view.content'],
+  ['votes', 'console.agenda.view.sub_view.votes'],
+  ['ratings-overall', 'console.agenda.view.sub_view.ratings_overall'],
+  ['ratings-user', 'console.agenda.view.sub_view.ratings_user'],
+] as const satisfies Options<View['card_sub_view']>;
 
 export function ViewFields(props: {
   view: View;
@@ -59,12 +61,22 @@ export function ViewFields(props: {
     );
   return (
     <div class="view-fields">
-      <Choose label="Draw the cards as" options={SHOWS} value={view.show} onChange={(v) => set('show', v)} />
-      <Choose label="Order" options={SORTS} value={view.sort} onChange={(v) => set('sort', v)} />
+      <Choose
+        label={t('console.agenda.view.show_label')}
+        options={said(SHOWS)}
+        value={view.show}
+        onChange={(v) => set('show', v)}
+      />
+      <Choose
+        label={t('console.agenda.view.sort_label')}
+        options={said(SORTS)}
+        value={view.sort}
+        onChange={(v) => set('sort', v)}
+      />
       {view.sort === 'criterium_average' && (
         <Choose
-          label="Criterion to order by"
-          options={[['', 'Choose a criterion'], ...criteria.map((c) => [c.id, c.title] as const)]}
+          label={t('console.agenda.view.criterion_label')}
+          options={[['', t('console.agenda.view.choose_criterion')], ...criteria.map((c) => [c.id, c.title] as const)]}
           value={view.sort_criterium_id ?? ''}
           onChange={(id) => set('sort_criterium_id', id || null)}
         />
@@ -75,18 +87,18 @@ export function ViewFields(props: {
           checked={view.sort_reverse}
           onChange={(e) => set('sort_reverse', e.currentTarget.checked)}
         />
-        Reverse the order
+        {t('console.agenda.view.reverse')}
       </label>
       <Choose
-        label="Clusters"
-        options={CLUSTERS}
+        label={t('console.agenda.view.clusters_label')}
+        options={said(CLUSTERS)}
         value={view.show_clusters}
         onChange={(v) => set('show_clusters', v)}
       />
       {view.show_clusters === 'multi' && (
         <fieldset class="radios">
-          <legend>Clusters to show</legend>
-          {clusters.length === 0 && <p class="empty">The workshop has no clusters yet.</p>}
+          <legend>{t('console.agenda.view.clusters_to_show')}</legend>
+          {clusters.length === 0 && <p class="empty">{t('console.agenda.view.no_clusters')}</p>}
           {clusters.map((cluster) => (
             <label class="choice" key={cluster.id}>
               <input
@@ -99,20 +111,36 @@ export function ViewFields(props: {
           ))}
         </fieldset>
       )}
-      <Choose label="Which cards" options={STATUSES} value={view.card_status} onChange={(v) => set('card_status', v)} />
-      <Choose label="Whose cards" options={AUTHORS} value={view.card_author} onChange={(v) => set('card_author', v)} />
       <Choose
-        label="Card in the spotlight"
+        label={t('console.agenda.view.status_label')}
+        options={said(STATUSES)}
+        value={view.card_status}
+        onChange={(v) => set('card_status', v)}
+      />
+      <Choose
+        label={t('console.agenda.view.author_label')}
+        options={said(AUTHORS)}
+        value={view.card_author}
+        onChange={(v) => set('card_author', v)}
+      />
+      <Choose
+        label={t('console.agenda.view.card_label')}
         options={[
-          ['', 'None'],
-          ...cards.map((card) => [card.id, card.type === 'cluster' ? card.title : `— ${card.title}`] as const),
+          ['', t('console.agenda.view.no_card')],
+          ...cards.map(
+            (card) =>
+              [
+                card.id,
+                card.type === 'cluster' ? card.title : t('console.agenda.view.idea_option', { title: card.title }),
+              ] as const,
+          ),
         ]}
         value={view.card ?? ''}
         onChange={(id) => set('card', id || null)}
       />
       <Choose
-        label="The spotlighted card shows"
-        options={SUB_VIEWS}
+        label={t('console.agenda.view.sub_view_label')}
+        options={said(SUB_VIEWS)}
         value={view.card_sub_view}
         onChange={(v) => set('card_sub_view', v)}
       />

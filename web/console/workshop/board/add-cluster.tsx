@@ -6,18 +6,20 @@ import { useSignal } from '@preact/signals';
 import type { Card } from 'workshop-sdk';
 import { Problem, onSubmit, useAction } from '../../forms';
 import { write } from '../../outbox';
-import { CARD_COLORS, type CardColor } from './model';
+import { t } from '../../i18n';
+import { cardColors, type CardColor } from './model';
 
 /** The form for a new cluster: its title and colour (the first one no cluster has yet, to start with). */
 export function AddCluster({ workshopId, cards }: { workshopId: string; cards: Card[] }) {
   const title = useSignal('');
   const chosen = useSignal<CardColor | ''>('');
   const action = useAction();
+  const colors = cardColors();
   const used = new Set(cards.filter((card) => card.parent === null).map((card) => card.color));
-  const color = chosen.value || (CARD_COLORS.find(([name]) => !used.has(name)) ?? CARD_COLORS[0]!)[0];
+  const color = chosen.value || (colors.find(([name]) => !used.has(name)) ?? colors[0]!)[0];
   const add = () =>
     action.run(async () => {
-      await write(`Cluster “${title.value}”`, {
+      await write(t('console.board.add_cluster.write', { title: title.value }), {
         method: 'post',
         path: '/v1/workshops/{workshop_id}/cards',
         params: { workshop_id: workshopId },
@@ -27,15 +29,15 @@ export function AddCluster({ workshopId, cards }: { workshopId: string; cards: C
       chosen.value = '';
     });
   return (
-    <form class="add-cluster" aria-label="Add a cluster" onSubmit={onSubmit(add)}>
+    <form class="add-cluster" aria-label={t('console.board.add_cluster.label')} onSubmit={onSubmit(add)}>
       <label>
-        Cluster title
+        {t('console.board.add_cluster.title')}
         <input required value={title.value} onInput={(e) => (title.value = e.currentTarget.value)} />
       </label>
       <label>
-        Colour
+        {t('console.board.colour')}
         <select value={color} onChange={(e) => (chosen.value = e.currentTarget.value as CardColor)}>
-          {CARD_COLORS.map(([name, label]) => (
+          {colors.map(([name, label]) => (
             <option key={name} value={name}>
               {label}
             </option>
@@ -43,7 +45,7 @@ export function AddCluster({ workshopId, cards }: { workshopId: string; cards: C
         </select>
       </label>
       <button type="submit" class="primary" disabled={action.busy.value}>
-        Add cluster
+        {t('console.board.add_cluster.submit')}
       </button>
       <Problem action={action} />
     </form>

@@ -11,8 +11,14 @@ import { useSignal } from '@preact/signals';
 import { Component, type VNode } from 'preact';
 import type { Card } from 'workshop-sdk';
 import { Problem, onSubmit, useAction } from '../../forms';
+import { t } from '../../i18n';
 import { write } from '../../outbox';
 import { nameOf, sameProps } from './model';
+
+/** Marks, not words: the same in every language (a folded cluster's arrow turns in RTL, scale.css). */
+const FOLDED = '▸';
+const UNFOLDED = '▾';
+const GRIP = '⠿';
 
 /** The id of the paragraph that tells how to move a card with the keyboard (the grips point at it). */
 export const GRAB_HELP_ID = 'board-grab-help';
@@ -37,6 +43,8 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
   last: boolean;
   /** The card in the spotlight when it is this cluster or one of its ideas, else null (no redraw). */
   litId: string | null;
+  /** The console's language: a change redraws the cards, which skip redraws otherwise. */
+  language: string;
 }) {
   const { head, ideas, folded, litId } = props;
   const name = nameOf(head);
@@ -47,7 +55,7 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
       data-kind="cluster"
     >
       <div class="cluster-head">
-        <Grip name={`cluster ${name}`} />
+        <Grip label={t('console.board.pick_up_cluster', { name })} />
         <h3 id={`cluster-${head.id}`}>
           <button type="button" class="link card-title" data-act="open" data-nav tabIndex={-1}>
             {head.title}
@@ -57,22 +65,22 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
           type="button"
           class="quiet fold"
           data-act="fold"
-          aria-label={`Ideas in ${name}`}
+          aria-label={t('console.board.fold', { name })}
           aria-expanded={!folded}
           aria-controls={folded ? undefined : `ideas-${head.id}`}
         >
-          {folded ? '▸' : '▾'}
+          {folded ? FOLDED : UNFOLDED}
         </button>
         <SpotlightButton lit={litId === head.id} describedBy={`cluster-${head.id}`} />
         <button type="button" class="quiet skip" data-act="skip">
-          {props.last ? 'Back to the first cluster' : 'Next cluster'}
+          {props.last ? t('console.board.skip_first') : t('console.board.skip_next')}
         </button>
         <span class="meta">
           {figures(head, [
-            ...(litId === head.id ? ['In the spotlight'] : []),
-            ...(head.aside ? ['Set aside'] : []),
-            ideas.length === 1 ? '1 idea' : `${ideas.length} ideas`,
-            ...(folded ? ['Folded'] : []),
+            ...(litId === head.id ? [t('console.board.figure.lit')] : []),
+            ...(head.aside ? [t('console.board.figure.aside')] : []),
+            t('console.board.figure.ideas', { count: ideas.length }),
+            ...(folded ? [t('console.board.figure.folded')] : []),
           ])}
         </span>
       </div>
@@ -80,7 +88,7 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
       {!folded && (
         <ol class="ideas" id={`ideas-${head.id}`} aria-labelledby={`cluster-${head.id}`}>
           {ideas.map((idea) => (
-            <IdeaCard key={idea.id} card={idea} lit={idea.id === litId} />
+            <IdeaCard key={idea.id} card={idea} lit={idea.id === litId} language={props.language} />
           ))}
         </ol>
       )}
@@ -89,18 +97,21 @@ export const ClusterColumn = memo(function ClusterColumn(props: {
   );
 });
 
-export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit: boolean }) {
+export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit: boolean; language: string }) {
   const name = nameOf(card);
   return (
     <li class={`idea${card.aside ? ' aside' : ''}${lit ? ' lit' : ''}`} data-card-id={card.id} data-kind="idea">
-      <Grip name={name} />
+      <Grip label={t('console.board.pick_up', { name })} />
       <div class="idea-body">
         <button type="button" class="link card-title" data-act="open" data-nav tabIndex={-1} id={`title-${card.id}`}>
           {card.title}
         </button>
         {card.content && <p class="card-content">{card.content}</p>}
         <p class="meta">
-          {figures(card, [...(lit ? ['In the spotlight'] : []), ...(card.aside ? ['Set aside'] : [])])}
+          {figures(card, [
+            ...(lit ? [t('console.board.figure.lit')] : []),
+            ...(card.aside ? [t('console.board.figure.aside')] : []),
+          ])}
         </p>
         <div class="idea-actions">
           <button
@@ -111,7 +122,7 @@ export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit:
             tabIndex={-1}
             aria-describedby={`title-${card.id}`}
           >
-            Move to…
+            {t('console.board.move_to')}
           </button>
           <button
             type="button"
@@ -121,7 +132,7 @@ export const IdeaCard = memo(function IdeaCard({ card, lit }: { card: Card; lit:
             tabIndex={-1}
             aria-describedby={`title-${card.id}`}
           >
-            Merge with…
+            {t('console.board.merge_with')}
           </button>
           <SpotlightButton lit={lit} describedBy={`title-${card.id}`} />
         </div>
@@ -145,13 +156,13 @@ function SpotlightButton({ lit, describedBy }: { lit: boolean; describedBy: stri
       aria-pressed={lit}
       aria-describedby={describedBy}
     >
-      Spotlight
+      {t('console.board.spotlight')}
     </button>
   );
 }
 
 /** The handle a card is dragged by (any pointer) and picked up by with Space (board/keyboard.ts). */
-function Grip({ name }: { name: string }) {
+function Grip({ label }: { label: string }) {
   return (
     <button
       type="button"
@@ -159,10 +170,10 @@ function Grip({ name }: { name: string }) {
       data-act="grab"
       data-nav
       tabIndex={-1}
-      aria-label={`Pick up ${name}`}
+      aria-label={label}
       aria-describedby={GRAB_HELP_ID}
     >
-      ⠿
+      {GRIP}
     </button>
   );
 }
@@ -170,9 +181,9 @@ function Grip({ name }: { name: string }) {
 /** `lead`, then the card's score and how many comments and files it has, as the facilitator sees them. */
 function figures(card: Card, lead: string[]): string {
   const { score, comments, attachments } = card.summary;
-  const parts = [...lead, `Score ${score ?? 0}`];
-  if (comments > 0) parts.push(comments === 1 ? '1 comment' : `${comments} comments`);
-  if (attachments > 0) parts.push(attachments === 1 ? '1 file' : `${attachments} files`);
+  const parts = [...lead, t('console.board.figure.score', { score: score ?? 0 })];
+  if (comments > 0) parts.push(t('console.board.figure.comments', { count: comments }));
+  if (attachments > 0) parts.push(t('console.board.figure.files', { count: attachments }));
   return parts.join(' · ');
 }
 
@@ -183,7 +194,7 @@ function AddIdea({ workshopId, cluster }: { workshopId: string; cluster: Card })
   const add = () =>
     action.run(async () => {
       // Through the outbox: with the server away it waits, and is sent once it is back.
-      await write(`Idea “${title.value}” in ${nameOf(cluster)}`, {
+      await write(t('console.board.add_idea.write', { title: title.value, cluster: nameOf(cluster) }), {
         method: 'post',
         path: '/v1/workshops/{workshop_id}/cards',
         params: { workshop_id: workshopId },
@@ -195,18 +206,18 @@ function AddIdea({ workshopId, cluster }: { workshopId: string; cluster: Card })
   return (
     <form class="add-idea" onSubmit={onSubmit(add)}>
       <label for={id} class="visually-hidden">
-        New idea in {nameOf(cluster)}
+        {t('console.board.add_idea.label', { cluster: nameOf(cluster) })}
       </label>
       <input
         id={id}
-        placeholder="New idea"
+        placeholder={t('console.board.add_idea.placeholder')}
         required
         value={title.value}
         onInput={(event) => (title.value = event.currentTarget.value)}
       />
       {/* Enter in the field adds it: the button is for pointers, not one more tab stop per cluster. */}
       <button type="submit" tabIndex={-1} disabled={action.busy.value}>
-        Add
+        {t('console.board.add_idea.submit')}
       </button>
       <Problem action={action} />
     </form>

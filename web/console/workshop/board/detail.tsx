@@ -8,13 +8,14 @@ import { useId } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../../api';
 import { ConfirmButton, Field, Problem, onSubmit, useAction } from '../../forms';
+import { t } from '../../i18n';
 import { write } from '../../outbox';
 import type { WorkshopScope } from '../context';
 import { Modal } from './dialogs';
 import { Feedback } from './feedback';
 import type { OwnVotes } from './own-votes';
 import { useSpotlight } from './spotlight';
-import { CARD_COLORS, nameOf, type CardColor } from './model';
+import { cardColors, nameOf, type CardColor } from './model';
 
 export function CardDetail(props: {
   scope: WorkshopScope;
@@ -36,32 +37,42 @@ export function CardDetail(props: {
       await api.delete('/v1/workshops/{workshop_id}/cards/{id}', path);
       props.onClose();
     });
-  const what = card.type === 'cluster' ? 'Cluster' : `Idea in ${cluster ? nameOf(cluster) : 'a cluster'}`;
+  const what =
+    card.type === 'cluster'
+      ? t('console.board.detail.cluster')
+      : cluster
+        ? t('console.board.detail.idea_in', { cluster: nameOf(cluster) })
+        : t('console.board.detail.idea');
   const question =
     card.type === 'cluster' && props.ideas > 0
-      ? `Delete the cluster “${nameOf(card)}” and its ${props.ideas === 1 ? 'idea' : `${props.ideas} ideas`}?`
-      : `Delete “${nameOf(card)}”?`;
+      ? t('console.board.detail.delete_cluster_question', { title: nameOf(card), ideas: props.ideas })
+      : t('console.board.detail.delete_question', { title: nameOf(card) });
+  // A list of facts about the card, not a sentence: each is a message of its own.
+  const facts = [what, `#${card.short_id}`, ...(card.aside ? [t('console.board.figure.aside')] : [])];
   return (
     <Modal title={nameOf(card)} onClose={props.onClose} class="detail">
-      <p class="meta">
-        {what} · #{card.short_id}
-        {card.aside ? ' · Set aside' : ''}
-      </p>
+      <p class="meta">{facts.join(' · ')}</p>
       <EditCard key={card.id} workshopId={scope.id} card={card} />
       <div class="row-actions">
         <button type="button" aria-pressed={lit} onClick={() => void spotlight.put(scope, lit ? null : card.id)}>
-          Spotlight
+          {t('console.board.spotlight')}
         </button>
         {card.aside ? (
           <button type="button" onClick={() => void setAside(false)}>
-            Bring back
+            {t('console.board.detail.bring_back')}
           </button>
         ) : (
           <button type="button" onClick={() => void setAside(true)}>
-            Set aside
+            {t('console.board.detail.set_aside')}
           </button>
         )}
-        <ConfirmButton label="Delete" class="danger" question={question} confirm="Delete for good" onConfirm={remove} />
+        <ConfirmButton
+          label={t('console.common.delete')}
+          class="danger"
+          question={question}
+          confirm={t('console.common.delete_for_good')}
+          onConfirm={remove}
+        />
       </div>
       <Problem action={change} />
       <Problem action={spotlight.action} />
@@ -83,7 +94,7 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
     action.run(async () => {
       saved.value = null;
       // Through the outbox: with the server away the change waits, and is sent once it is back.
-      saved.value = await write(`Changes to “${nameOf(card)}”`, {
+      saved.value = await write(t('console.board.detail.write', { title: nameOf(card) }), {
         method: 'put',
         path: '/v1/workshops/{workshop_id}/cards/{id}',
         params: { workshop_id: workshopId, id: card.id },
@@ -95,10 +106,10 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
       });
     });
   return (
-    <form class="form edit-card" aria-label="Edit the card" onSubmit={onSubmit(save)}>
-      <Field label="Title" value={title} action={action} name="title" required />
+    <form class="form edit-card" aria-label={t('console.board.detail.edit')} onSubmit={onSubmit(save)}>
+      <Field label={t('console.common.title')} value={title} action={action} name="title" required />
       <div class="field">
-        <label for={contentId}>Text</label>
+        <label for={contentId}>{t('console.board.detail.text')}</label>
         <textarea
           id={contentId}
           rows={3}
@@ -108,13 +119,13 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
       </div>
       {card.type === 'cluster' && (
         <div class="field">
-          <label for={colorId}>Colour</label>
+          <label for={colorId}>{t('console.board.colour')}</label>
           <select
             id={colorId}
             value={color.value}
             onChange={(event) => (color.value = event.currentTarget.value as CardColor)}
           >
-            {CARD_COLORS.map(([value, label]) => (
+            {cardColors().map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
               </option>
@@ -125,13 +136,13 @@ function EditCard({ workshopId, card }: { workshopId: string; card: Card }) {
       <Problem action={action} />
       <p class="row-actions">
         <button type="submit" class="primary" disabled={action.busy.value}>
-          Save
+          {t('console.common.save')}
         </button>
         <span role="status" class="done">
           {saved.value === 'sent'
-            ? 'Saved.'
+            ? t('console.common.saved')
             : saved.value === 'waiting'
-              ? 'Waiting for the server: saved once it is back.'
+              ? t('console.board.detail.waiting')
               : ''}
         </span>
       </p>

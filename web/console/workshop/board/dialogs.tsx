@@ -9,6 +9,7 @@ import { useEffect, useId, useRef } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../../api';
 import { Field, Problem, onSubmit, useAction } from '../../forms';
+import { t } from '../../i18n';
 import { nameOf, type Column } from './model';
 
 /**
@@ -39,7 +40,7 @@ export function Modal(props: { title: string; onClose: () => void; children: Com
       <div class="dialog-head">
         <h2 id={headingId}>{props.title}</h2>
         <button type="button" class="quiet" onClick={() => ref.current!.close()}>
-          Close
+          {t('console.common.close')}
         </button>
       </div>
       {props.children}
@@ -58,10 +59,10 @@ export function MoveDialog(props: {
   const parent = useSignal(card.parent ?? '');
   const id = useId();
   return (
-    <Modal title={`Move “${nameOf(card)}”`} onClose={props.onClose}>
+    <Modal title={t('console.board.move.title', { title: nameOf(card) })} onClose={props.onClose}>
       <form class="form" onSubmit={onSubmit(() => props.onMove(parent.value))}>
         <div class="field">
-          <label for={id}>To the cluster</label>
+          <label for={id}>{t('console.board.move.to')}</label>
           <select
             id={id}
             value={parent.value}
@@ -70,16 +71,17 @@ export function MoveDialog(props: {
           >
             {clusters.map((cluster) => (
               <option key={cluster.id} value={cluster.id}>
-                {nameOf(cluster)}
-                {cluster.id === card.parent ? ' (where it is)' : ''}
+                {cluster.id === card.parent
+                  ? t('console.board.move.where_it_is', { name: nameOf(cluster) })
+                  : nameOf(cluster)}
               </option>
             ))}
           </select>
-          <p class="hint">It goes to the end of that cluster.</p>
+          <p class="hint">{t('console.board.move.hint')}</p>
         </div>
         <p>
           <button type="submit" class="primary" disabled={parent.value === card.parent}>
-            Move
+            {t('console.board.move.submit')}
           </button>
         </p>
       </form>
@@ -123,17 +125,17 @@ export function MergeDialog(props: {
       props.onMerged(merged);
     });
   return (
-    <Modal title="Merge two ideas" onClose={props.onClose}>
+    <Modal title={t('console.board.merge.title')} onClose={props.onClose}>
       <form class="form" onSubmit={onSubmit(merge)}>
         <div class="field">
-          <label for={selectId}>Merge “{nameOf(source)}” with</label>
+          <label for={selectId}>{t('console.board.merge.with', { title: nameOf(source) })}</label>
           <select
             id={selectId}
             value={targetId.value}
             autoFocus={!props.target}
             onChange={(event) => choose(event.currentTarget.value)}
           >
-            <option value="">Choose an idea…</option>
+            <option value="">{t('console.board.merge.choose')}</option>
             {columns.map((column) => (
               <optgroup key={column.head.id} label={nameOf(column.head)}>
                 {column.ideas
@@ -147,15 +149,10 @@ export function MergeDialog(props: {
             ))}
           </select>
         </div>
-        {target && (
-          <p class="hint">
-            Both become one idea in the place of “{nameOf(target)}”, with the votes, ratings, items, comments and files
-            of both.
-          </p>
-        )}
-        <Field label="Title of the merged idea" value={title} action={action} name="title" required />
+        {target && <p class="hint">{t('console.board.merge.hint', { title: nameOf(target) })}</p>}
+        <Field label={t('console.board.merge.title_field')} value={title} action={action} name="title" required />
         <div class="field">
-          <label for={contentId}>Text of the merged idea</label>
+          <label for={contentId}>{t('console.board.merge.text_field')}</label>
           <textarea
             id={contentId}
             rows={3}
@@ -164,12 +161,12 @@ export function MergeDialog(props: {
           />
         </div>
         <Problem action={action} />
-        <p>
+        <p class="row-actions">
           <button type="submit" class="primary" disabled={!target || action.busy.value} autoFocus={!!props.target}>
-            Merge
-          </button>{' '}
+            {t('console.board.merge.submit')}
+          </button>
           <button type="button" onClick={props.onClose}>
-            Cancel
+            {t('console.common.cancel')}
           </button>
         </p>
       </form>

@@ -7,7 +7,16 @@
  */
 import type { Card } from 'workshop-sdk';
 import type { Place } from './model';
-import { clearMarks, clearTargets, elementOf, mark, markPlace, neighbours, type BoardContext } from './places';
+import {
+  clearMarks,
+  clearTargets,
+  elementOf,
+  mark,
+  markPlace,
+  neighbours,
+  rightToLeft,
+  type BoardContext,
+} from './places';
 
 type Target = { place: Place } | { mergeWith: Card } | null;
 
@@ -116,7 +125,8 @@ function targetAt(board: BoardContext, card: Card, x: number, y: number): Target
 
 /**
  * The index before or after `other` (shown at `element`), by the half of it the pointer is in:
- * across for clusters laid out side by side, down otherwise.
+ * across for clusters laid out side by side (after is on the left when the board reads right to
+ * left), down otherwise.
  */
 function indexBeside(
   board: BoardContext,
@@ -129,7 +139,8 @@ function indexBeside(
 ): number {
   const box = element.getBoundingClientRect();
   const across = sideways && box.width < (board.root()?.clientWidth ?? 0) * 0.6;
-  const after = across ? x > box.left + box.width / 2 : y > box.top + box.height / 2;
+  const middle = box.left + box.width / 2;
+  const after = across ? (rightToLeft(board) ? x < middle : x > middle) : y > box.top + box.height / 2;
   const index = neighbours(board, card, other.parent).indexOf(other);
   return after ? index + 1 : index;
 }

@@ -8,6 +8,7 @@ import { useId } from 'preact/hooks';
 import type { Attachment, Card, Comment, Vote } from 'workshop-sdk';
 import { api } from '../../api';
 import { Problem, onSubmit, useAction } from '../../forms';
+import { rich, t } from '../../i18n';
 import { write } from '../../outbox';
 import { nameOf } from './model';
 import type { WorkshopScope } from '../context';
@@ -59,7 +60,7 @@ export function Feedback({ scope, card, own }: { scope: WorkshopScope; card: Car
     <div class="feedback">
       <Problem action={load} />
       {!data ? (
-        <p role="status">Loading…</p>
+        <p role="status">{t('console.loading')}</p>
       ) : (
         <>
           <Scores scope={scope} card={card} data={data} own={own} />
@@ -76,10 +77,8 @@ function Scores({ scope, card, data, own }: { scope: WorkshopScope; card: Card; 
   const count = data.votes.length;
   return (
     <section aria-labelledby="detail-scores">
-      <h3 id="detail-scores">Votes and ratings</h3>
-      <p>
-        Score {card.summary.score ?? 0}, from {count === 1 ? '1 vote' : `${count} votes`}.
-      </p>
+      <h3 id="detail-scores">{t('console.board.feedback.scores')}</h3>
+      <p>{t('console.board.feedback.score', { score: card.summary.score ?? 0, count })}</p>
       {own && <YourVotes scope={scope} card={card} own={own} />}
       {own && (
         <YourRatings workshopId={scope.id} cardId={card.id} criteria={data.card.criteria ?? []} voter={own.voter} />
@@ -91,10 +90,14 @@ function Scores({ scope, card, data, own }: { scope: WorkshopScope; card: Card; 
             const average = values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
             return (
               <li key={criterion.id}>
-                {criterion.title}:{' '}
                 {average === null
-                  ? 'not rated'
-                  : `${average.toFixed(1)} on ${scaleText(criterion)} (${values.length === 1 ? '1 rating' : `${values.length} ratings`})`}
+                  ? t('console.board.feedback.not_rated', { criterion: criterion.title })
+                  : t('console.board.feedback.average', {
+                      criterion: criterion.title,
+                      average,
+                      scale: scaleText(criterion),
+                      count: values.length,
+                    })}
               </li>
             );
           })}
@@ -108,9 +111,9 @@ function Items({ data }: { data: Loaded }) {
   const sections = (data.card.sections ?? []).filter((section) => section.items.length > 0);
   return (
     <section aria-labelledby="detail-items">
-      <h3 id="detail-items">Items</h3>
+      <h3 id="detail-items">{t('console.board.feedback.items')}</h3>
       {sections.length === 0 ? (
-        <p class="empty">No items.</p>
+        <p class="empty">{t('console.board.feedback.no_items')}</p>
       ) : (
         sections.map((section) => (
           <div key={section.id}>
@@ -118,7 +121,11 @@ function Items({ data }: { data: Loaded }) {
             <ul class="plain">
               {section.items.map((item) => (
                 <li key={item.id}>
-                  {item.content} <span class="meta">— {authorOf(data, item.user_id)}</span>
+                  {rich('console.board.feedback.item', {
+                    content: item.content,
+                    author: authorOf(data, item.user_id),
+                    meta: (words) => <span class="meta">{words}</span>,
+                  })}
                 </li>
               ))}
             </ul>
@@ -139,7 +146,7 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
     action.run(async () => {
       // Through the outbox: with the server away it waits, and is posted once the server is back
       // (the list is read again when the comment's event arrives).
-      const outcome = await write(`Comment on “${nameOf(card)}”`, {
+      const outcome = await write(t('console.board.feedback.comment_write', { title: nameOf(card) }), {
         method: 'post',
         path: '/v1/workshops/{workshop_id}/cards/{card_id}/comments',
         params: { workshop_id: scope.id, card_id: card.id },
@@ -150,16 +157,19 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
     });
   return (
     <section aria-labelledby="detail-comments">
-      <h3 id="detail-comments">Comments</h3>
+      <h3 id="detail-comments">{t('console.board.feedback.comments')}</h3>
       {data.comments.length === 0 ? (
-        <p class="empty">No comments yet.</p>
+        <p class="empty">{t('console.board.feedback.no_comments')}</p>
       ) : (
         <ul class="comments plain">
           {data.comments.map((comment) => (
             <li key={comment.id}>
               <p class="comment-text">{comment.content}</p>
               <p class="meta">
-                {authorOf(data, comment.user_id)} · {momentOf(comment.created_at)}
+                {t('console.board.feedback.comment_meta', {
+                  author: authorOf(data, comment.user_id),
+                  when: momentOf(comment.created_at),
+                })}
               </p>
             </li>
           ))}
@@ -167,7 +177,7 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
       )}
       <form class="form" onSubmit={onSubmit(post)}>
         <div class="field">
-          <label for={id}>Add a comment</label>
+          <label for={id}>{t('console.board.feedback.add_comment')}</label>
           <textarea
             id={id}
             rows={2}
@@ -177,12 +187,12 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
           />
         </div>
         <Problem action={action} />
-        <p>
+        <p class="row-actions">
           <button type="submit" disabled={action.busy.value}>
-            Post the comment
+            {t('console.board.feedback.post')}
           </button>
           <span role="status" class="done">
-            {waiting.value ? ' Waiting for the server: posted once it is back.' : ''}
+            {waiting.value ? t('console.board.feedback.comment_waiting') : ''}
           </span>
         </p>
       </form>
@@ -193,19 +203,23 @@ function Comments(props: { scope: WorkshopScope; card: Card; data: Loaded }) {
 function Files({ data }: { data: Loaded }) {
   return (
     <section aria-labelledby="detail-files">
-      <h3 id="detail-files">Attachments</h3>
+      <h3 id="detail-files">{t('console.board.feedback.files')}</h3>
       {data.attachments.length === 0 ? (
-        <p class="empty">No attachments.</p>
+        <p class="empty">{t('console.board.feedback.no_files')}</p>
       ) : (
         <ul class="plain">
           {data.attachments.map((file) => (
             <li key={file.id}>
-              <a href={file.url} download={file.name}>
-                {file.name}
-              </a>{' '}
-              <span class="meta">
-                ({sizeText(file.size)}, {authorOf(data, file.user_id)})
-              </span>
+              {rich('console.board.feedback.file', {
+                size: sizeText(file.size),
+                author: authorOf(data, file.user_id),
+                link: () => (
+                  <a href={file.url} download={file.name}>
+                    {file.name}
+                  </a>
+                ),
+                meta: (words) => <span class="meta">{words}</span>,
+              })}
             </li>
           ))}
         </ul>
@@ -215,12 +229,12 @@ function Files({ data }: { data: Loaded }) {
 }
 
 function authorOf(data: Loaded, userId: string | null): string {
-  if (userId === null) return 'Anonymous';
-  return data.names.get(userId) ?? 'A former member';
+  if (userId === null) return t('console.board.feedback.anonymous');
+  return data.names.get(userId) ?? t('console.board.feedback.former_member');
 }
 
 function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return t('console.board.feedback.size_b', { size: bytes });
+  if (bytes < 1024 * 1024) return t('console.board.feedback.size_kb', { size: Math.round(bytes / 1024) });
+  return t('console.board.feedback.size_mb', { size: bytes / 1024 / 1024 });
 }

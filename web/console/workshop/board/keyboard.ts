@@ -5,6 +5,7 @@
  * Each step is said in the board's live region; nothing is sent until the drop.
  */
 import type { Card } from 'workshop-sdk';
+import { t } from '../../i18n';
 import { nameOf, type Place } from './model';
 import {
   clearMarks,
@@ -14,6 +15,7 @@ import {
   markPlace,
   neighbours,
   placeOf,
+  rightToLeft,
   type BoardContext,
 } from './places';
 
@@ -29,7 +31,7 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
 
   const cancel = () => {
     if (!held) return;
-    board.announce(`${nameOf(held.card)}: move cancelled, it stays where it was.`);
+    board.announce(t('console.board.announce.cancelled', { card: nameOf(held.card) }));
     held = null;
     clearMarks();
   };
@@ -38,8 +40,7 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
     held = { card, place: placeOf(board, card) };
     mark(elementOf(board, card.id), 'picked');
     board.announce(
-      `Picked up ${nameOf(card)}, ${describePlace(board, card, held.place)}. ` +
-        'Arrow keys move it, Space drops it, Escape cancels.',
+      t('console.board.announce.picked_up', { card: nameOf(card), ...describePlace(board, card, held.place) }),
     );
   };
 
@@ -49,7 +50,9 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
     if (!next) return;
     held.place = next;
     markPlace(board, held.card, next);
-    board.announce(`${nameOf(held.card)}: ${describePlace(board, held.card, next)}.`);
+    board.announce(
+      t('console.board.announce.step', { card: nameOf(held.card), ...describePlace(board, held.card, next) }),
+    );
   };
 
   return {
@@ -83,17 +86,21 @@ export function keyboardMover(board: BoardContext): KeyboardMover {
   };
 }
 
-/** The place one arrow key away from `place`, or null when there is none that way. */
+/**
+ * The place one arrow key away from `place`, or null when there is none that way. Left and right
+ * follow the reading direction: on a right-to-left board the next cluster is on the left.
+ */
 function stepped(board: BoardContext, card: Card, place: Place, key: string): Place | null {
   const count = neighbours(board, card, place.parent).length;
-  const back = key === 'ArrowUp' || (place.parent === null && key === 'ArrowLeft');
-  const forward = key === 'ArrowDown' || (place.parent === null && key === 'ArrowRight');
+  const [before, after] = rightToLeft(board) ? ['ArrowRight', 'ArrowLeft'] : ['ArrowLeft', 'ArrowRight'];
+  const back = key === 'ArrowUp' || (place.parent === null && key === before);
+  const forward = key === 'ArrowDown' || (place.parent === null && key === after);
   if (back) return place.index > 0 ? { ...place, index: place.index - 1 } : null;
   if (forward) return place.index < count ? { ...place, index: place.index + 1 } : null;
-  if (place.parent === null || (key !== 'ArrowLeft' && key !== 'ArrowRight')) return null;
+  if (place.parent === null || (key !== before && key !== after)) return null;
   // An idea goes to the neighbouring cluster shown, at the same height or its end.
   const clusters = board.columns().map((column) => column.head.id);
-  const to = clusters[clusters.indexOf(place.parent) + (key === 'ArrowLeft' ? -1 : 1)];
+  const to = clusters[clusters.indexOf(place.parent) + (key === before ? -1 : 1)];
   if (!to) return null;
   return { parent: to, index: Math.min(place.index, neighbours(board, card, to).length) };
 }

@@ -5,24 +5,30 @@
  */
 import type { Card } from 'workshop-sdk';
 import type { Stack } from '../../../shared/board';
+import { t } from '../../i18n';
 
 export type CardColor = NonNullable<Card['color']>;
 
 /** The API's card colours, in the order the colour menus offer them; checked complete against the type. */
 const COLOR_NAMES = {
-  blue: 'Blue',
-  green: 'Green',
-  red: 'Red',
-  orange: 'Orange',
-  purple: 'Purple',
-  yellow: 'Yellow',
-  turquoise: 'Turquoise',
-  rose: 'Rose',
-  gray: 'Gray',
-  brown: 'Brown',
-  beige: 'Beige',
-} satisfies Record<CardColor, string>;
-export const CARD_COLORS = Object.entries(COLOR_NAMES) as Array<[CardColor, string]>;
+  blue: 'console.board.color.blue',
+  green: 'console.board.color.green',
+  red: 'console.board.color.red',
+  orange: 'console.board.color.orange',
+  purple: 'console.board.color.purple',
+  yellow: 'console.board.color.yellow',
+  turquoise: 'console.board.color.turquoise',
+  rose: 'console.board.color.rose',
+  gray: 'console.board.color.gray',
+  brown: 'console.board.color.brown',
+  beige: 'console.board.color.beige',
+} as const satisfies Record<CardColor, string>;
+const COLORS = Object.keys(COLOR_NAMES) as CardColor[];
+
+/** The colours with their names in the console's language, read when a menu is drawn. */
+export function cardColors(): Array<[CardColor, string]> {
+  return COLORS.map((color) => [color, t(COLOR_NAMES[color])]);
+}
 
 export type Filter = 'active' | 'aside' | 'all';
 

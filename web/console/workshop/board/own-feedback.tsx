@@ -6,11 +6,16 @@
  */
 import { useEffect, useId } from 'preact/hooks';
 import type { Card, Criterion } from 'workshop-sdk';
-import { pointsLeft, spentOf, voteRefusal, type Direction } from '../../../shared/votes';
+import { pointsLeft, refusalOf, spentOf, type Direction, type Refusal } from '../../../shared/votes';
 import { api } from '../../api';
 import { Problem, useAction } from '../../forms';
+import { rich, t } from '../../i18n';
 import type { WorkshopScope } from '../context';
 import type { OwnVotes } from './own-votes';
+
+/** Marks, not words: the same in every language, the buttons named by their labels. */
+const MINUS = '−';
+const PLUS = '+';
 
 export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Card; own: OwnVotes }) {
   const press = useAction();
@@ -20,13 +25,16 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
   if (own.version.value < 0 || !own.book.loaded)
     return own.failed.value ? (
       <p role="alert">
-        Your votes could not be counted.{' '}
-        <button type="button" onClick={() => own.ensure()}>
-          Count again
-        </button>
+        {rich('console.board.votes.failed', {
+          button: (words) => (
+            <button type="button" onClick={() => own.ensure()}>
+              {words}
+            </button>
+          ),
+        })}
       </p>
     ) : (
-      <p role="status">Counting your votes…</p>
+      <p role="status">{t('console.board.votes.counting')}</p>
     );
   const total = spentOf(scope.state.value.cards.flatMap((each) => own.book.values(each.id)));
   const limit = scope.state.value.workshop.vote_limit;
@@ -51,33 +59,33 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
       }
       own.changed();
     });
-  const down = voteRefusal(-1, values, total, limit);
-  const up = voteRefusal(1, values, total, limit);
+  const down = refusalText(refusalOf(-1, values, total, limit));
+  const up = refusalText(refusalOf(1, values, total, limit));
   return (
     <div class="your-votes">
       <p>
         {left === null
-          ? `Your points on this card: ${onCard}.`
-          : `Your points on this card: ${onCard}. Left to give in the workshop: ${left}.`}
+          ? t('console.board.votes.on_card', { points: onCard })
+          : t('console.board.votes.on_card_left', { points: onCard, left })}
       </p>
       <p class="row-actions">
         <button
           type="button"
-          aria-label="Take a point off this card"
+          aria-label={t('console.board.votes.take_point')}
           aria-disabled={down !== null || press.busy.value}
           aria-describedby={down === null ? undefined : `${hintId}-down`}
           onClick={() => down === null && void vote(-1)}
         >
-          −
+          {MINUS}
         </button>
         <button
           type="button"
-          aria-label="Give this card a point"
+          aria-label={t('console.board.votes.give_point')}
           aria-disabled={up !== null || press.busy.value}
           aria-describedby={up === null ? undefined : `${hintId}-up`}
           onClick={() => up === null && void vote(1)}
         >
-          +
+          {PLUS}
         </button>
       </p>
       {/* Why a press would be refused: said with its button; only the + one is shown, as on a participant's page. */}
@@ -128,14 +136,14 @@ export function YourRatings(props: { workshopId: string; cardId: string; criteri
         const mine = criterion.ratings.find((rating) => rating.user_id === props.voter);
         return (
           <div class="field" key={criterion.id}>
-            <label for={`${id}-${index}`}>Your rating: {criterion.title}</label>
+            <label for={`${id}-${index}`}>{t('console.board.votes.your_rating', { criterion: criterion.title })}</label>
             <select
               id={`${id}-${index}`}
               value={mine ? String(mine.value) : ''}
               disabled={action.busy.value}
               onChange={(event) => void rate(criterion, event.currentTarget.value)}
             >
-              <option value="">Not rated</option>
+              <option value="">{t('console.board.votes.not_rated')}</option>
               {criterion.current_scale.map((value) => (
                 <option key={value} value={String(value)}>
                   {value}
@@ -148,4 +156,22 @@ export function YourRatings(props: { workshopId: string; cardId: string; criteri
       <Problem action={action} />
     </div>
   );
+}
+
+/** Why a press would be refused, said in the console's language. */
+function refusalText(refusal: Refusal | null): string | null {
+  switch (refusal?.reason) {
+    case undefined:
+      return null;
+    case 'spent':
+      return t('console.board.votes.refusal.spent');
+    case 'card_max':
+      return t('console.board.votes.refusal.card_max', { max: refusal.max });
+    case 'none_to_take':
+      return t('console.board.votes.refusal.none_to_take');
+    case 'negative_spent':
+      return t('console.board.votes.refusal.negative_spent');
+    case 'card_min':
+      return t('console.board.votes.refusal.card_min', { max: refusal.max });
+  }
 }

@@ -37,13 +37,32 @@ export function placeOf(board: BoardContext, card: Card): Place {
   return { parent: card.parent, index: Math.max(0, shown.indexOf(card)) };
 }
 
-/** `place` in words: "in Ideas, 2 of 5" for an idea, "2 of 4" for a cluster. */
-export function describePlace(board: BoardContext, card: Card, place: Place): string {
+/**
+ * `place` as the values of the board's announcements (console.board.announce.*), which say it in
+ * the whole sentence: "in Ideas, place 2 of 5" for an idea, "place 2 of 4" for a cluster.
+ */
+export function describePlace(board: BoardContext, card: Card, place: Place): PlaceWords {
   const count = neighbours(board, card, place.parent).length + 1;
-  const at = `${place.index + 1} of ${count}`;
-  if (place.parent === null) return `place ${at}`;
+  const at = place.index + 1;
+  if (place.parent === null) return { kind: 'cluster', cluster: '', at, count };
   const cluster = board.card(place.parent);
-  return `in ${cluster ? nameOf(cluster) : 'its cluster'}, place ${at}`;
+  return cluster ? { kind: 'idea', cluster: nameOf(cluster), at, count } : { kind: 'unknown', cluster: '', at, count };
+}
+export interface PlaceWords {
+  kind: 'cluster' | 'idea' | 'unknown';
+  cluster: string;
+  at: number;
+  count: number;
+}
+
+/**
+ * Whether the board reads right to left (an Arabic console, docs/i18n.md#right-to-left): its
+ * clusters and a card's buttons are laid out from the right, so the arrow keys and a drag across
+ * follow them the other way.
+ */
+export function rightToLeft(board: BoardContext): boolean {
+  const root = board.root();
+  return root !== null && getComputedStyle(root).direction === 'rtl';
 }
 
 const MARKS = ['picked', 'dragging', 'drop-into', 'drop-before', 'drop-after', 'merge-target'];

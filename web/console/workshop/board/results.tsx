@@ -9,12 +9,16 @@ import { useMemo } from 'preact/hooks';
 import type { Card, Criterion } from 'workshop-sdk';
 import { api } from '../../api';
 import { Problem, useAction } from '../../forms';
+import { rich, t } from '../../i18n';
 import type { WorkshopScope } from '../context';
 import { nameOf, type Column } from './model';
 import { useReread } from './reread';
 
 /** The changes after which the criteria and their ratings are read again. */
 const TOUCHES_RATINGS = /Rating|Criteri|mergeCards|importCards|removeCard|card:deleted/;
+
+/** A card no one rated on a criterion: a mark, the same in every language. */
+const NONE = '—';
 
 type Averages = Map<string, Map<string, { average: number; count: number }>>;
 
@@ -48,22 +52,22 @@ export function Results(props: { scope: WorkshopScope; columns: Column[]; onOpen
 
   return (
     <section class="results" aria-labelledby="results-title">
-      <h2 id="results-title">Results</h2>
+      <h2 id="results-title">{t('console.board.results.title')}</h2>
       <div class="filters">
         <label>
-          Rank
+          {t('console.board.results.rank')}
           <select value={rank.value} onChange={(e) => (rank.value = e.currentTarget.value as 'idea' | 'cluster')}>
-            <option value="idea">Ideas</option>
-            <option value="cluster">Clusters</option>
+            <option value="idea">{t('console.board.results.ideas')}</option>
+            <option value="cluster">{t('console.board.results.clusters')}</option>
           </select>
         </label>
         <label>
-          Sort by
+          {t('console.board.results.sort_by')}
           <select value={sort.value} onChange={(e) => (sort.value = e.currentTarget.value)}>
-            <option value="score">Votes (score)</option>
+            <option value="score">{t('console.board.results.by_score')}</option>
             {criteria.value.map((criterion) => (
               <option key={criterion.id} value={criterion.id}>
-                Average: {criterion.title}
+                {t('console.board.results.by_average', { criterion: criterion.title })}
               </option>
             ))}
           </select>
@@ -71,22 +75,32 @@ export function Results(props: { scope: WorkshopScope; columns: Column[]; onOpen
       </div>
       <Problem action={load} />
       {rows.length === 0 ? (
-        <p class="empty">Nothing to rank yet.</p>
+        <p class="empty">{t('console.board.results.empty')}</p>
       ) : (
         <div class="table-scroll">
           <table>
             <caption class="visually-hidden">
-              {rank.value === 'idea' ? 'Ideas' : 'Clusters'} by {sortedBy ? `average ${sortedBy.title}` : 'score'}
+              {sortedBy
+                ? t('console.board.results.caption_average', { rank: rank.value, criterion: sortedBy.title })
+                : t('console.board.results.caption_score', { rank: rank.value })}
             </caption>
             <thead>
               <tr>
-                <th scope="col">Rank</th>
-                <th scope="col">{rank.value === 'idea' ? 'Idea' : 'Cluster'}</th>
-                {rank.value === 'idea' && <th scope="col">Cluster</th>}
-                <th scope="col">Score</th>
+                <th scope="col">{t('console.board.results.rank_column')}</th>
+                <th scope="col">
+                  {rank.value === 'idea'
+                    ? t('console.board.results.idea_column')
+                    : t('console.board.results.cluster_column')}
+                </th>
+                {rank.value === 'idea' && <th scope="col">{t('console.board.results.cluster_column')}</th>}
+                <th scope="col">{t('console.board.results.score_column')}</th>
                 {criteria.value.map((criterion) => (
                   <th key={criterion.id} scope="col">
-                    {criterion.title} <span class="meta">(average, {scaleText(criterion)})</span>
+                    {rich('console.board.results.criterion_column', {
+                      criterion: criterion.title,
+                      scale: scaleText(criterion),
+                      meta: (words) => <span class="meta">{words}</span>,
+                    })}
                   </th>
                 ))}
               </tr>
@@ -107,12 +121,13 @@ export function Results(props: { scope: WorkshopScope; columns: Column[]; onOpen
                     return (
                       <td key={criterion.id}>
                         {figure ? (
-                          <>
-                            {figure.average.toFixed(1)}{' '}
-                            <span class="meta">({figure.count === 1 ? '1 rating' : `${figure.count} ratings`})</span>
-                          </>
+                          rich('console.board.results.average_cell', {
+                            average: figure.average,
+                            count: figure.count,
+                            meta: (words) => <span class="meta">{words}</span>,
+                          })
                         ) : (
-                          <span class="meta">—</span>
+                          <span class="meta">{NONE}</span>
                         )}
                       </td>
                     );

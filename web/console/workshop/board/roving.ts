@@ -4,7 +4,8 @@
  * on the board (the first card's grip to start with), so Tab enters the board once and leaves it
  * at the next cluster's own controls. From a card's control, while no card is held:
  * - Up and Down go to the previous or next card's grip (a cluster, then its ideas, in order);
- * - Left and Right go through the card's own controls;
+ * - Left and Right go through the card's own controls, in the reading direction (from the right in
+ *   an Arabic console, docs/i18n.md#right-to-left);
  * - Page Up and Page Down go to the previous or next cluster; Home and End to the first and last card.
  * A held card takes the arrow keys itself (board/keyboard.ts).
  */
@@ -61,7 +62,8 @@ export function travel(root: HTMLElement, event: KeyboardEvent): boolean {
     case 'ArrowRight':
     case 'ArrowLeft': {
       const own = controlsOf(card);
-      const next = own[own.indexOf(control) + (event.key === 'ArrowRight' ? 1 : -1)];
+      const onward = getComputedStyle(root).direction === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+      const next = own[own.indexOf(control) + (event.key === onward ? 1 : -1)];
       if (next) next.focus();
       event.preventDefault();
       return Boolean(next);

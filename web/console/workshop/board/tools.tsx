@@ -5,6 +5,7 @@
  */
 import type { Signal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
+import { rich, t } from '../../i18n';
 import type { Column } from './model';
 import { focusCard } from './roving';
 import { matchText, type Searched } from './view';
@@ -54,11 +55,11 @@ export function ViewTools(props: {
   return (
     <div class="board-view">
       <div class="board-search">
-        <label for="board-search">Search the board</label>
+        <label for="board-search">{t('console.board.search.label')}</label>
         <input
           id="board-search"
           type="search"
-          placeholder="Text, author or cluster"
+          placeholder={t('console.board.search.placeholder')}
           value={query}
           aria-describedby="board-matches"
           onInput={(event) => (view.query.value = event.currentTarget.value)}
@@ -69,13 +70,16 @@ export function ViewTools(props: {
       </p>
       {columns.length > 0 && (
         <details class="board-jump" ref={jump}>
-          <summary>Go to a cluster</summary>
+          <summary>{t('console.board.jump')}</summary>
           <ol>
             {columns.map((column) => (
               <li key={column.head.id}>
                 <button type="button" class="link" onClick={() => goTo(column.head.id)}>
-                  {column.head.title.trim() || `#${column.head.short_id}`}
-                  <span class="meta"> ({column.ideas.length})</span>
+                  {rich('console.board.jump_to', {
+                    cluster: column.head.title.trim() || `#${column.head.short_id}`,
+                    count: column.ideas.length,
+                    meta: (words) => <span class="meta">{words}</span>,
+                  })}
                 </button>
               </li>
             ))}
@@ -84,14 +88,14 @@ export function ViewTools(props: {
       )}
       {props.density && (
         <button type="button" aria-pressed={view.compact.value} onClick={() => setCompact(!view.compact.value)}>
-          Compact
+          {t('console.board.compact')}
         </button>
       )}
       <button type="button" onClick={() => (view.folded.value = new Set(columns.map((column) => column.head.id)))}>
-        Fold all
+        {t('console.board.fold_all')}
       </button>
       <button type="button" onClick={() => (view.folded.value = new Set())}>
-        Unfold all
+        {t('console.board.unfold_all')}
       </button>
     </div>
   );

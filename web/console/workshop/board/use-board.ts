@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { Card } from 'workshop-sdk';
 import { api } from '../../api';
 import { useAction, type Action } from '../../forms';
+import { t } from '../../i18n';
 import { nameOf, positionFor, stackOf, type Column, type Place } from './model';
 import { describePlace, type BoardContext } from './places';
 
@@ -54,7 +55,7 @@ export function useBoard(
           : (now.columns.find((column) => column.head.id === place.parent)?.ideas ?? []);
       const position = positionFor(stackOf(now.cards, place.parent), shown, card.id, place.index);
       if (current.parent === place.parent && current.position === position)
-        return context.announce(`${nameOf(current)} stays where it was.`);
+        return context.announce(t('console.board.announce.stays', { card: nameOf(current) }));
       const where = describePlace(context, current, place);
       refocus.current = { id: card.id, parent: place.parent, position };
       const body = current.type === 'idea' ? { parent: place.parent, position } : { position };
@@ -64,7 +65,7 @@ export function useBoard(
           body,
         }),
       );
-      if (done) context.announce(`${nameOf(current)} moved: ${where}.`);
+      if (done) context.announce(t('console.board.announce.moved', { card: nameOf(current), ...where }));
       else refocus.current = null;
     };
     return context;

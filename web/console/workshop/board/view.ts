@@ -5,6 +5,7 @@
  * columns (a card can still be moved into it) but draws none of them.
  */
 import type { Card } from 'workshop-sdk';
+import { t } from '../../i18n';
 import type { Column } from './model';
 
 /** What a search leaves: the columns to draw, and how many cards matched (null with no search). */
@@ -51,7 +52,6 @@ export function searched(columns: Column[], query: string, authorOf: (card: Card
 
 /** "3 cards match “word” in 2 clusters", said to screen readers as the search narrows the board. */
 export function matchText({ columns, matches: cards }: Searched, query: string): string {
-  if (!cards) return `No card matches “${query.trim()}”.`;
-  const clusters = columns.length === 1 ? '1 cluster' : `${columns.length} clusters`;
-  return `${cards === 1 ? '1 card matches' : `${cards} cards match`} “${query.trim()}” in ${clusters}.`;
+  if (!cards) return t('console.board.search.none', { query: query.trim() });
+  return t('console.board.search.matches', { cards, query: query.trim(), clusters: columns.length });
 }

@@ -6,9 +6,16 @@
  */
 import type { Signal } from '@preact/signals';
 import type { Card } from 'workshop-sdk';
+import { t } from '../../i18n';
 import { clamp } from './layout';
 
 type Point = { x: number; y: number };
+
+/** Where a point of the canvas is, as the announcements' values (console.canvas.*) say it. */
+export interface Where {
+  where: 'none' | 'named' | 'unnamed';
+  zone: string;
+}
 
 /** A cluster being moved, at a point of the canvas in grid units (null while a pointer is off it). */
 export interface Carried {
@@ -36,14 +43,14 @@ export interface CarryContext {
   startPoint: (id: string) => Point;
   pointOf: (event: PointerEvent) => Point | null;
   drop: (id: string, at: Point) => void;
-  whereText: (x: number, y: number) => string;
+  whereAt: (x: number, y: number) => Where;
   cols: number;
   rows: number;
 }
 
 /** A cluster's pointer and keyboard handlers. */
 export function carryHandlers(card: Card, context: CarryContext) {
-  const { carried, press, told, startPoint, pointOf, drop, whereText, cols, rows } = context;
+  const { carried, press, told, startPoint, pointOf, drop, whereAt, cols, rows } = context;
   return {
     onPointerDown(event: PointerEvent) {
       if (event.button !== 0 || carried.value?.by === 'keyboard') return;
@@ -78,7 +85,7 @@ export function carryHandlers(card: Card, context: CarryContext) {
         event.preventDefault();
         const at = startPoint(card.id);
         carried.value = { id: card.id, by: 'keyboard', at };
-        told.value = `Picked up ${clusterName(card)}, ${whereText(at.x, at.y)}. Move it with the arrow keys, drop it with Enter, or press Escape to cancel.`;
+        told.value = t('console.canvas.picked_up', { cluster: clusterName(card), ...whereAt(at.x, at.y) });
         return;
       }
       const at = mine.at!;
@@ -93,27 +100,31 @@ export function carryHandlers(card: Card, context: CarryContext) {
         const [dx, dy] = step[event.key]!;
         const next = { x: clamp(at.x + dx, cols), y: clamp(at.y + dy, rows) };
         carried.value = { ...mine, at: next };
-        told.value = `${clusterName(card)} ${whereText(next.x, next.y)}.`;
+        told.value = t('console.canvas.moved_over', { cluster: clusterName(card), ...whereAt(next.x, next.y) });
       } else if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
         drop(card.id, at);
       } else if (event.key === 'Escape') {
         event.preventDefault();
         carried.value = null;
-        told.value = `Move of ${clusterName(card)} cancelled.`;
+        told.value = t('console.canvas.cancelled', { cluster: clusterName(card) });
       }
     },
     onBlur() {
       const now = carried.value;
       if (now?.by === 'keyboard' && now.id === card.id) {
         carried.value = null;
-        told.value = `Move of ${clusterName(card)} cancelled.`;
+        told.value = t('console.canvas.cancelled', { cluster: clusterName(card) });
       }
     },
   };
 }
 
 export function clusterName(card: Card | undefined): string {
-  if (!card) return 'The cluster';
-  return card.title.trim() || card.content.trim().slice(0, 60) || `Cluster ${card.short_id}`;
+  if (!card) return t('console.canvas.the_cluster');
+  return (
+    card.title.trim() ||
+    card.content.trim().slice(0, 60) ||
+    t('console.canvas.cluster_number', { number: card.short_id })
+  );
 }
