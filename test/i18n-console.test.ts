@@ -4,6 +4,7 @@ import { t as said } from '../src/i18n/messages';
 import { browserAvailable, htmlLanguage, messagesFetched, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
+import { dayIn, unmarkedTexts } from './helpers/i18n';
 import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
 /*
@@ -13,36 +14,6 @@ import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
  * the pseudo-locale marking every word the moved views say. The words expected are the catalogs',
  * formatted on the server.
  */
-
-/**
- * The visible texts that are not the catalogs' in the pseudo-locale, which accents every letter:
- * a text node with a plain ASCII letter in it, once `peoples` (names, titles, addresses, dates
- * written by `Intl`) are taken out; and any label or title given to an element not marked ⟦ ⟧.
- */
-function unmarkedTexts(page: Page, peoples: string[]): Promise<string[]> {
-  return page.evaluate((peoples) => {
-    const found = new Set<string>();
-    // The longest first, so a name inside a longer one ("Retro" in "Retrospective") leaves none of it.
-    const longestFirst = [...peoples].sort((a, b) => b.length - a.length);
-    const plain = (text: string) =>
-      /[A-Za-z]/.test(longestFirst.reduce((left, words) => left.split(words).join(''), text));
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent!.trim();
-      const parent = node.parentElement!;
-      const visible = parent.checkVisibility() || parent.closest('.visually-hidden, option');
-      if (text && visible && !parent.closest('noscript') && plain(text)) found.add(text);
-    }
-    for (const element of Array.from(document.querySelectorAll('[aria-label], [title], [placeholder]'))) {
-      for (const name of ['aria-label', 'title', 'placeholder']) {
-        const value = element.getAttribute(name);
-        if (value && !/^⟦[\s\S]*⟧$/.test(value) && plain(value)) found.add(`${name}: ${value}`);
-      }
-    }
-    if (!/^⟦.*⟧$/.test(document.title)) found.add(`title: ${document.title}`);
-    return [...found];
-  }, peoples);
-}
 
 /** Every first-level heading the page shows from its first paint on, to tell a flash of another language. */
 async function headingsSeen(page: Page): Promise<() => Promise<string[]>> {
@@ -57,10 +28,6 @@ async function headingsSeen(page: Page): Promise<() => Promise<string[]>> {
   });
   return () => page.evaluate(() => (window as unknown as { headingsSeen: string[] }).headingsSeen);
 }
-
-/** A day as the console writes it: `Intl` in the language's locale, in the account's time zone. */
-const dayIn = (locale: string, timeZone: string, iso: string) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
 
 describe.skipIf(!browserAvailable)('the console in its user’s language', () => {
   const browser = useBrowser();
