@@ -108,7 +108,7 @@ describe.skipIf(!browserAvailable)('the console in its user’s language', () =>
     expect((await fay.api.get('/v1/user/me')).locale).toBe('fr');
 
     // The rest of the console follows, without a reload.
-    await page.getByRole('link', { name: 'Ateliers', exact: true }).click();
+    await page.locator('.crumbs').getByRole('link', { name: 'Ateliers', exact: true }).click();
     await shown(page, 'h1', 'Vos ateliers');
     expect(await page.title()).toBe('Ateliers');
     // Back to German: the console moves again.
