@@ -136,13 +136,14 @@ describe.skipIf(!browserAvailable)('the Account and Organization pages in their 
     const { page, problems } = await browser.newPage(pseudo);
     const userAgent = await page.evaluate(() => navigator.userAgent);
     // The browser's and system's names are put into a sentence of the catalog, as the user agent says them.
-    const peoples = [me.name, me.email, other.email, 'Acme', 'nightly', 'tracker', userAgent, 'Chrome', 'Linux'];
-    // The avatar's initial, the SDK's own sessions (its user agent is "node"), and the languages' own names.
+    const peoples = [me.name, owner.email, other.email, 'Acme', 'nightly', 'tracker', userAgent, 'Chrome', 'Linux'];
+    // The avatar's initial, and the SDK's own sessions (its user agent is "node").
     peoples.push(me.name.charAt(0), 'node');
 
     await openConsoleWithToken(page, server.url, owner.api.token!, '/account');
     await page.locator('.session-row').waitFor();
     expect(await htmlLanguage(page)).toEqual({ lang: 'en-XA', dir: 'ltr' });
+    // The language select's options: each language in its own words.
     peoples.push(
       ...(await page.evaluate(() => Array.from(document.querySelectorAll('option'), (o) => o.textContent!))),
     );
