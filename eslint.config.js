@@ -29,10 +29,13 @@ const localizedViews = [
   'web/console/app.tsx',
   'web/console/router.tsx',
   'web/console/not-open.tsx',
-  'web/console/account/language.tsx',
+  'web/console/{api-tokens,secret-once,forms}.tsx',
+  'web/console/account/*.tsx',
+  'web/console/organization/*.tsx',
   'web/console/views/{signed-out,reset,confirm,invitation,sign-in-again,home,create-workshop}.tsx',
   'web/console/workshop/{shell,run,people,exports,log,board,agenda,canvas}.tsx',
   'web/console/workshop/{run,people,board,agenda}/*.tsx',
+  'web/console/views/{account,organization,waiting-writes}.tsx',
 ];
 const jsxText = { props: { include: [['*', '{label,placeholder,title,alt,aria-label,aria-description}']] } };
 /** `npm run i18n:literals` lists the JSX text left to move, as warnings, in every view not yet localized. */

@@ -4,6 +4,7 @@ import { t as said } from '../src/i18n/messages';
 import { browserAvailable, htmlLanguage, messagesFetched, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
+import { dayIn } from './helpers/i18n';
 import { unmarkedTexts } from './helpers/pseudo';
 import { SDK_PASSWORD, sdkUser } from './helpers/sdk';
 
@@ -28,10 +29,6 @@ async function headingsSeen(page: Page): Promise<() => Promise<string[]>> {
   });
   return () => page.evaluate(() => (window as unknown as { headingsSeen: string[] }).headingsSeen);
 }
-
-/** A day as the console writes it: `Intl` in the language's locale, in the account's time zone. */
-const dayIn = (locale: string, timeZone: string, iso: string) =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(new Date(iso));
 
 describe.skipIf(!browserAvailable)('the console in its user’s language', () => {
   const browser = useBrowser();
@@ -112,7 +109,7 @@ describe.skipIf(!browserAvailable)('the console in its user’s language', () =>
     expect((await fay.api.get('/v1/user/me')).locale).toBe('fr');
 
     // The rest of the console follows, without a reload.
-    await page.getByRole('link', { name: 'Ateliers', exact: true }).click();
+    await page.locator('.crumbs').getByRole('link', { name: 'Ateliers', exact: true }).click();
     await shown(page, 'h1', 'Vos ateliers');
     expect(await page.title()).toBe('Ateliers');
     // Back to German: the console moves again.

@@ -5,10 +5,12 @@
  */
 import { useSignal } from '@preact/signals';
 import { useId } from 'preact/hooks';
+import type { MessageId } from 'i18n-messages';
 import type { paths } from 'workshop-sdk';
 import { InputProblem } from './api';
 import { Field, onSubmit, SubmitRow, useAction } from './forms';
 import { dayOf, momentOf } from './dates';
+import { t } from './i18n';
 
 type Ok<T> = T extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
 /** A token as both pages list it; an organization's also names its maker. */
@@ -18,21 +20,24 @@ export type Scope = ApiToken['scopes'][number];
 /** Fails the type check when `T` is not empty: a scope the service knows and the console does not. */
 type None<T extends never> = T;
 
-/** Each scope with what it lets a token do (docs/integrations.md#scopes). */
+/** Each scope with the message saying what it lets a token do (docs/integrations.md#scopes). */
 export const SCOPES = [
-  ['workshops:read', 'read workshops, their steps and settings'],
-  ['workshops:write', 'create, change, archive and delete workshops'],
-  ['cards:read', 'read cards, comments, items and attachments'],
-  ['cards:write', 'write and change cards and what is on them'],
-  ['votes:write', 'vote and rate'],
-  ['members:read', 'read the members of workshops and organizations'],
-  ['members:write', 'add, change and remove facilitators and workshop members'],
-  ['exports:read', 'read and download exports'],
-  ['exports:write', 'start and delete exports'],
-  ['webhooks:read', 'read webhook endpoints and deliveries'],
-  ['webhooks:write', 'register, change and remove webhook endpoints'],
-] as const satisfies ReadonlyArray<readonly [Scope, string]>;
+  ['workshops:read', 'console.tokens.scope.workshops_read'],
+  ['workshops:write', 'console.tokens.scope.workshops_write'],
+  ['cards:read', 'console.tokens.scope.cards_read'],
+  ['cards:write', 'console.tokens.scope.cards_write'],
+  ['votes:write', 'console.tokens.scope.votes_write'],
+  ['members:read', 'console.tokens.scope.members_read'],
+  ['members:write', 'console.tokens.scope.members_write'],
+  ['exports:read', 'console.tokens.scope.exports_read'],
+  ['exports:write', 'console.tokens.scope.exports_write'],
+  ['webhooks:read', 'console.tokens.scope.webhooks_read'],
+  ['webhooks:write', 'console.tokens.scope.webhooks_write'],
+] as const satisfies ReadonlyArray<readonly [Scope, MessageId]>;
 export type AllScopesListed = None<Exclude<Scope, (typeof SCOPES)[number][0]>>;
+
+/** A token's first characters, as the lists show them: the rest is never known again. */
+export const prefixShown = (prefix: string) => `${prefix}…`;
 
 const day = (iso: string) => <time dateTime={iso}>{dayOf(iso)}</time>;
 
@@ -43,26 +48,30 @@ export function TokenFacts(props: { token: ApiToken; maker?: string }) {
     <dl class="token-facts">
       {props.maker !== undefined && (
         <div>
-          <dt>Made by</dt>
+          <dt>{t('console.tokens.made_by')}</dt>
           <dd class="token-maker">{props.maker}</dd>
         </div>
       )}
       <div>
-        <dt>Scopes</dt>
+        <dt>{t('console.fields.scopes')}</dt>
         <dd class="token-scopes">{token.scopes.join(', ')}</dd>
       </div>
       <div>
-        <dt>Created</dt>
+        <dt>{t('console.common.created')}</dt>
         <dd>{day(token.created_at)}</dd>
       </div>
       <div>
-        <dt>Expires</dt>
-        <dd class="token-expires">{token.expires_at ? day(token.expires_at) : 'Never'}</dd>
+        <dt>{t('console.tokens.expires')}</dt>
+        <dd class="token-expires">{token.expires_at ? day(token.expires_at) : t('console.common.never')}</dd>
       </div>
       <div>
-        <dt>Last used</dt>
+        <dt>{t('console.common.last_used')}</dt>
         <dd class="token-used">
-          {token.last_used_at ? <time dateTime={token.last_used_at}>{momentOf(token.last_used_at)}</time> : 'Never'}
+          {token.last_used_at ? (
+            <time dateTime={token.last_used_at}>{momentOf(token.last_used_at)}</time>
+          ) : (
+            t('console.common.never')
+          )}
         </dd>
       </div>
     </dl>
@@ -92,7 +101,7 @@ export function CreateTokenForm(props: {
   const scopesHint = useId();
   const submit = () =>
     action.run(async () => {
-      if (scopes.value.length === 0) throw new InputProblem('Choose at least one scope.', 'scopes');
+      if (scopes.value.length === 0) throw new InputProblem(t('console.tokens.choose_scope'), 'scopes');
       const made = await props.create({
         name: name.value.trim(),
         scopes: scopes.value,
@@ -114,12 +123,12 @@ export function CreateTokenForm(props: {
     <form class={`form create-token ${props.formClass}`} onSubmit={onSubmit(submit)} aria-label={props.title}>
       <h3>{props.title}</h3>
       <Field
-        label="Name"
+        label={t('console.fields.name')}
         name="name"
         required
         maxLength={100}
         autocomplete="off"
-        hint="What uses it, to know it again."
+        hint={t('console.tokens.name_hint')}
         value={name}
         action={action}
       />
@@ -128,7 +137,7 @@ export function CreateTokenForm(props: {
         aria-describedby={scopesHint}
         aria-invalid={action.field.value === 'scopes' || undefined}
       >
-        <legend>Scopes</legend>
+        <legend>{t('console.fields.scopes')}</legend>
         <p id={scopesHint} class="hint">
           {props.scopesHint}
         </p>
@@ -141,17 +150,17 @@ export function CreateTokenForm(props: {
                 onChange={(event) => toggle(scope, event.currentTarget.checked)}
               />
               <span>
-                <code>{scope}</code> <span class="meta">{words}</span>
+                <code>{scope}</code> <span class="meta">{t(words)}</span>
               </span>
             </label>
           ))}
         </div>
       </fieldset>
       <Field
-        label="Expires on (optional)"
+        label={t('console.tokens.expires_on')}
         type="date"
         name="expires_at"
-        hint="Without a day it works until it is revoked."
+        hint={t('console.tokens.expires_hint')}
         value={expires}
         action={action}
       />

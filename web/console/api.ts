@@ -31,23 +31,39 @@ export class InputProblem extends Error {
   }
 }
 
-/** The request members whose names do not read as words on their own. */
-const FIELD_WORDS: Record<string, string> = {
-  emails: 'E-mail addresses',
-  email: 'E-mail address',
-  content: 'Text',
-  new_password: 'New password',
-  current_password: 'Current password',
-};
+/**
+ * The request members whose names do not read as words on their own, and those the console's forms
+ * send; made when asked, in the language shown then.
+ */
+const fieldNames = (): Record<string, string> => ({
+  emails: t('console.fields.emails'),
+  email: t('console.fields.email'),
+  content: t('console.fields.content'),
+  new_password: t('console.fields.new_password'),
+  current_password: t('console.fields.current_password'),
+  password: t('console.fields.password'),
+  name: t('console.fields.name'),
+  title: t('console.fields.title'),
+  description: t('console.fields.description'),
+  url: t('console.fields.url'),
+  events: t('console.fields.events'),
+  role: t('console.fields.role'),
+  scopes: t('console.fields.scopes'),
+  expires_at: t('console.fields.expires_at'),
+  avatar: t('console.fields.avatar'),
+});
 
-/** "Title", "Vote limit" from a refusal's `path` ("steps.2.name" reads as "Name"). */
+/**
+ * "Title", "Vote limit" from a refusal's `path` ("steps.2.name" reads as "Name"); a member without
+ * words in the catalogs reads as its name, in English.
+ */
 function fieldWords(path: string): string {
   const key =
     path
       .split('.')
       .filter((part) => !/^\d+$/.test(part))
       .at(-1) ?? '';
-  const words = FIELD_WORDS[key] ?? key.replace(/_/g, ' ');
+  const words = fieldNames()[key] ?? key.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -68,7 +84,7 @@ export function problemText(err: unknown): string {
       // "Passwords have…" names the field "Password": compared without its plural's ending.
       const stem = field.toLowerCase().slice(0, Math.max(4, field.length - 2));
       const named = !field || message.toLowerCase().includes(stem);
-      said.add(named ? message : `${field}: ${message}`);
+      said.add(named ? message : t('console.problem.field', { field, message }));
     }
     return [...said].join(' ');
   }

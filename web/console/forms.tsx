@@ -6,6 +6,7 @@ import { useSignal, type Signal } from '@preact/signals';
 import type { ComponentChildren, JSX } from 'preact';
 import { useId } from 'preact/hooks';
 import { problemField, problemText } from './api';
+import { t } from './i18n';
 
 export interface Action {
   busy: Signal<boolean>;
@@ -139,7 +140,7 @@ export function ConfirmButton(props: {
         {props.confirm}
       </button>
       <button type="button" onClick={() => (asking.value = false)}>
-        Cancel
+        {t('console.common.cancel')}
       </button>
     </span>
   );

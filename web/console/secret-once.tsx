@@ -6,6 +6,9 @@
  */
 import { useSignal } from '@preact/signals';
 import { useEffect, useId, useRef } from 'preact/hooks';
+import { rich, t } from './i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 export function SecretOnce(props: { title: string; secret: string; hint: string; onDone: () => void }) {
   const said = useSignal('');
@@ -16,9 +19,9 @@ export function SecretOnce(props: { title: string; secret: string; hint: string;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(props.secret);
-      said.value = 'Copied.';
+      said.value = t('console.secret.copied');
     } catch {
-      said.value = 'Copying was refused: select the secret and copy it.';
+      said.value = t('console.secret.copy_refused');
     }
   };
   return (
@@ -29,7 +32,7 @@ export function SecretOnce(props: { title: string; secret: string; hint: string;
       <p class="secret-row">
         <code class="secret-value">{props.secret}</code>
         <button type="button" onClick={() => void copy()}>
-          Copy<span class="visually-hidden"> the secret</span>
+          {rich('console.secret.copy', { hidden })}
         </button>
         <span role="status" class="done secret-copied">
           {said.value}
@@ -37,7 +40,7 @@ export function SecretOnce(props: { title: string; secret: string; hint: string;
       </p>
       <p class="hint">{props.hint}</p>
       <button type="button" class="quiet" onClick={props.onDone}>
-        I have kept it: hide it
+        {t('console.secret.done')}
       </button>
     </div>
   );

@@ -8,8 +8,8 @@ import { ApiError, type User } from 'workshop-sdk';
 import { api } from '../api';
 import { Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
 import { inWords } from './calls';
-import { NO_PASSWORD } from './password';
 import { dayOf } from '../dates';
+import { rich, t } from '../i18n';
 
 export function Address(props: { account: User; hasPassword: boolean | null; onNoPassword: () => void }) {
   const { account } = props;
@@ -17,25 +17,24 @@ export function Address(props: { account: User; hasPassword: boolean | null; onN
     <>
       <dl class="account-facts">
         <div>
-          <dt>Address</dt>
+          <dt>{t('console.account.address.title')}</dt>
           <dd class="account-email">{account.email}</dd>
         </div>
         <div>
-          <dt>State</dt>
+          <dt>{t('console.account.address.state')}</dt>
           <dd class="account-confirmed">
-            {account.confirmed_at ? (
-              <>
-                Confirmed on <time dateTime={account.confirmed_at}>{dayOf(account.confirmed_at)}</time>
-              </>
-            ) : (
-              'Not confirmed yet: open the link in the mail we sent to it.'
-            )}
+            {account.confirmed_at
+              ? rich('console.account.address.confirmed_on', {
+                  day: dayOf(account.confirmed_at),
+                  time: (day) => <time dateTime={account.confirmed_at!}>{day}</time>,
+                })
+              : t('console.account.address.not_confirmed')}
           </dd>
         </div>
       </dl>
       {!account.confirmed_at && <SendAgain />}
       {props.hasPassword === false ? (
-        <p class="hint">Changing the address asks for your password, and this account has none yet. {NO_PASSWORD}</p>
+        <p class="hint">{t('console.account.address.no_password')}</p>
       ) : (
         <ChangeForm current={account.email ?? ''} onNoPassword={props.onNoPassword} />
       )}
@@ -59,11 +58,11 @@ function SendAgain() {
             })
           }
         >
-          Send the confirmation mail again
+          {t('console.account.address.send_again')}
         </button>
       )}
       <span role="status" class="done confirmation-sent">
-        {sent.value ? 'A new confirmation mail is on its way.' : ''}
+        {sent.value ? t('console.account.address.sent_again') : ''}
       </span>
       <Problem action={action} />
     </div>
@@ -84,9 +83,9 @@ function ChangeForm(props: { current: string; onNoPassword: () => void }) {
       } catch (err) {
         if (err instanceof ApiError && err.code === 'forbidden') props.onNoPassword();
         throw inWords(err, {
-          email_taken: [`Another account has the address ${to} already; yours stays as it is.`, 'email'],
-          invalid_credentials: ['That password is wrong: nothing was changed.', 'password'],
-          forbidden: `This account has no password yet, which changing the address asks for. ${NO_PASSWORD}`,
+          email_taken: [t('console.account.address.taken', { email: to }), 'email'],
+          invalid_credentials: [t('console.account.wrong_password_unchanged'), 'password'],
+          forbidden: t('console.account.address.forbidden'),
         });
       }
       password.value = '';
@@ -94,10 +93,10 @@ function ChangeForm(props: { current: string; onNoPassword: () => void }) {
       sentTo.value = to;
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Change your address">
-      <h3>Change the address</h3>
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.account.address.form')}>
+      <h3>{t('console.account.address.change')}</h3>
       <Field
-        label="New address"
+        label={t('console.account.address.new')}
         type="email"
         name="email"
         autocomplete="email"
@@ -106,22 +105,19 @@ function ChangeForm(props: { current: string; onNoPassword: () => void }) {
         action={action}
       />
       <Field
-        label="Your password"
+        label={t('console.account.your_password')}
         type="password"
         name="password"
         autocomplete="current-password"
         required
-        hint="To be sure it is you asking."
+        hint={t('console.account.address.password_hint')}
         value={password}
         action={action}
       />
       <SubmitRow
         action={action}
-        label="Change the address"
-        status={
-          sentTo.value &&
-          `A link to confirm ${sentTo.value} went to that address. Your address stays ${props.current} until the link is opened; a notice went there too.`
-        }
+        label={t('console.account.address.change')}
+        status={sentTo.value && t('console.account.address.sent', { email: sentTo.value, current: props.current })}
       />
     </form>
   );

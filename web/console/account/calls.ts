@@ -1,6 +1,5 @@
 /*
- * What the Account page's sections share: a refusal said in the page's own words, and counts in
- * words. The sections call the service through the SDK's typed client (`api` in ../api), the data
+ * What the Account page's sections share: a refusal said in the page's own words. The sections call the service through the SDK's typed client (`api` in ../api), the data
  * export included (`api.download`).
  */
 import { ApiError } from 'workshop-sdk';
@@ -15,9 +14,4 @@ export function inWords(err: unknown, words: Record<string, string | [string, st
   const said = words[err.code];
   if (said === undefined) return err;
   return typeof said === 'string' ? new InputProblem(said) : new InputProblem(said[0], said[1]);
-}
-
-/** "1 session", "3 sessions". */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }

@@ -9,16 +9,21 @@ import { useSignal } from '@preact/signals';
 import { useEffect, useRef } from 'preact/hooks';
 import { api } from '../api';
 import { Problem, useAction } from '../forms';
+import { t } from '../i18n';
+import { pageIntl } from '../../shared/i18n';
 
 /** The file's name: the one the service gives, else one with the day in it. */
 function fileNameOr(given: string | null): string {
   return given ?? `account-export-${new Date().toISOString().slice(0, 10)}.zip`;
 }
 
+/** "820 bytes", "12 kB", "1.3 MB", as `Intl` writes them in the console's language. */
 function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${Math.ceil(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const unit = (value: number, unit: string, options: Intl.NumberFormatOptions = {}) =>
+    new Intl.NumberFormat(pageIntl(), { style: 'unit', unit, ...options }).format(value);
+  if (bytes < 1024) return unit(bytes, 'byte', { unitDisplay: 'long' });
+  if (bytes < 1024 * 1024) return unit(Math.ceil(bytes / 1024), 'kilobyte');
+  return unit(bytes / 1024 / 1024, 'megabyte', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 export function YourData() {
@@ -38,23 +43,23 @@ export function YourData() {
     });
   return (
     <>
-      <p>
-        One ZIP file with your profile, organizations and roles, sessions, API tokens (without their secrets) and
-        notifications; each of your own workshops as a file the service can open again; and every card, comment, vote,
-        rating, item and attachment name you wrote in other people’s workshops.
-      </p>
+      <p>{t('console.account.data.text')}</p>
       <div class="save-row">
         <button type="button" class="primary" disabled={action.busy.value} onClick={() => void download()}>
-          Download your data
+          {t('console.account.data.download')}
         </button>
         <span role="status" class="done">
-          {action.busy.value ? 'Gathering your data…' : file.value ? 'The file is on its way to your downloads.' : ''}
+          {action.busy.value
+            ? t('console.account.data.gathering')
+            : file.value
+              ? t('console.account.data.on_its_way')
+              : ''}
         </span>
       </div>
       {file.value && (
         <p>
           <a ref={link} href={file.value.url} download={file.value.name} class="account-download">
-            Save {file.value.name} again ({size(file.value.bytes)})
+            {t('console.account.data.save_again', { name: file.value.name, size: size(file.value.bytes) })}
           </a>
         </p>
       )}

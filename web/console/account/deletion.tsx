@@ -13,7 +13,8 @@ import { api } from '../api';
 import { Field, Problem, onSubmit, useAction } from '../forms';
 import { Link, navigate } from '../router';
 import { forget, signOut } from '../session';
-import { count, inWords } from './calls';
+import { inWords } from './calls';
+import { t } from '../i18n';
 import { dropAll } from '../kept';
 
 /** What deleting the account would do, as the service previews it. */
@@ -26,8 +27,7 @@ export function readDeletionPreview() {
 /** Said on the signed-out page once the account is deleted. */
 export const farewell = signal('');
 
-const REAUTHENTICATE =
-  'You signed in more than 10 minutes ago, and this account has no password to confirm it is you: sign out, sign in again, and come back here within 10 minutes.';
+const reauthenticate = () => t('console.account.deletion.reauthenticate', { minutes: 10 });
 
 export function DeleteAccount() {
   const preview = useSignal<DeletionPreview | null>(null);
@@ -39,12 +39,9 @@ export function DeleteAccount() {
   if (!preview.value)
     return (
       <>
-        <p>
-          Deleting your account removes it for good, with your own workshops; what you wrote in other people’s workshops
-          stays, shown as written by a deleted user. You are shown everything that goes before anything is deleted.
-        </p>
+        <p>{t('console.account.deletion.intro')}</p>
         <button type="button" class="danger" disabled={open.busy.value} onClick={() => void ask()}>
-          Delete your account…
+          {t('console.account.deletion.open')}
         </button>
         <Problem action={open} />
       </>
@@ -57,6 +54,8 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
   const password = useSignal('');
   const action = useAction();
   const blocked = preview.last_admin_of.length > 0;
+  /** Said before the sign-out button, a space between them. */
+  const reauthenticateFirst = `${reauthenticate()} `;
   const heading = useRef<HTMLHeadingElement>(null);
   // Opened from its button: the question is where reading goes on.
   useEffect(() => heading.current?.focus(), []);
@@ -66,32 +65,24 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
         await api.delete('/v1/user/me', { body: preview.password_required ? { password: password.value } : {} });
       } catch (err) {
         throw inWords(err, {
-          invalid_credentials: ['That password is wrong: nothing was deleted.', 'password'],
-          last_admin: 'An organization of yours needs another admin first: nothing was deleted. Cancel and look again.',
-          reauthentication_required: REAUTHENTICATE,
+          invalid_credentials: [t('console.account.deletion.wrong_password'), 'password'],
+          last_admin: t('console.account.deletion.last_admin'),
+          reauthentication_required: reauthenticate(),
         });
       }
-      farewell.value = 'Your account is deleted, and you are signed out everywhere. Thank you for your workshops.';
+      farewell.value = t('console.account.deletion.farewell');
       dropAll(); // What this account kept in the tab goes with it.
       forget();
       navigate('/', { replace: true });
     });
-  const gone = [
-    count(preview.sessions, 'session'),
-    count(preview.api_tokens, 'API token'),
-    count(preview.notifications, 'notification'),
-  ];
   return (
-    <div class="account-deletion" role="group" aria-label="Delete your account?">
+    <div class="account-deletion" role="group" aria-label={t('console.account.deletion.question')}>
       <h3 ref={heading} tabIndex={-1}>
-        Delete your account?
+        {t('console.account.deletion.question')}
       </h3>
       {blocked ? (
         <div class="notice account-blocked">
-          <p>
-            You are the only admin of {count(preview.last_admin_of.length, 'organization')} that others still use. Make
-            someone else an admin there first, or remove its members and workshops; then come back here.
-          </p>
+          <p>{t('console.account.deletion.blocked', { count: preview.last_admin_of.length })}</p>
           <ul>
             {preview.last_admin_of.map((organization) => (
               <li key={organization.id}>
@@ -101,50 +92,56 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
           </ul>
         </div>
       ) : (
-        <p>This cannot be undone. Here is what goes, and what stays with others:</p>
+        <p>{t('console.account.deletion.undone')}</p>
       )}
       <List
         class="deletion-workshops-deleted"
-        title={`${count(preview.workshops_deleted.length, 'workshop')} of yours deleted, with ${preview.workshops_deleted.length === 1 ? 'its' : 'their'} files`}
+        title={t('console.account.deletion.workshops_deleted', { count: preview.workshops_deleted.length })}
         items={preview.workshops_deleted.map((w) => ({ id: w.id, text: w.title }))}
       />
       <List
         class="deletion-workshops-passed-on"
-        title={`${count(preview.workshops_passed_on.length, 'workshop')} passed on to another facilitator`}
-        items={preview.workshops_passed_on.map((w) => ({ id: w.id, text: `${w.title}, to ${w.to.name}` }))}
+        title={t('console.account.deletion.workshops_passed_on', { count: preview.workshops_passed_on.length })}
+        items={preview.workshops_passed_on.map((w) => ({
+          id: w.id,
+          text: t('console.account.deletion.passed_on_to', { title: w.title, name: w.to.name }),
+        }))}
       />
       <List
         class="deletion-organizations-deleted"
-        title={`${count(preview.organizations_deleted.length, 'organization')} deleted with you, as nobody else uses ${preview.organizations_deleted.length === 1 ? 'it' : 'them'}`}
+        title={t('console.account.deletion.organizations_deleted', { count: preview.organizations_deleted.length })}
         items={preview.organizations_deleted.map((o) => ({ id: o.id, text: o.name }))}
       />
       <List
         class="deletion-organizations-left"
-        title={`${count(preview.organizations_left.length, 'organization')} you leave`}
+        title={t('console.account.deletion.organizations_left', { count: preview.organizations_left.length })}
         items={preview.organizations_left.map((o) => ({ id: o.id, text: o.name }))}
       />
       <p class="deletion-counts">
-        Also deleted: {gone.join(', ')}, your avatar and your pending invitations. What you wrote in other people’s
-        workshops stays, shown as written by a deleted user; your votes and ratings stay counted.
+        {t('console.account.deletion.also', {
+          sessions: preview.sessions,
+          tokens: preview.api_tokens,
+          notifications: preview.notifications,
+        })}
       </p>
       {!blocked && (
-        <form class="form" onSubmit={onSubmit(submit)} aria-label="Delete your account">
+        <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.account.deletion.form')}>
           {preview.password_required ? (
             <Field
-              label="Your password"
+              label={t('console.account.your_password')}
               type="password"
               name="password"
               autocomplete="current-password"
               required
-              hint="To be sure it is you."
+              hint={t('console.account.deletion.password_hint')}
               value={password}
               action={action}
             />
           ) : preview.reauthentication_required ? (
             <p class="notice">
-              {REAUTHENTICATE}{' '}
+              {reauthenticateFirst}
               <button type="button" class="link" onClick={() => void signOut()}>
-                Sign out
+                {t('console.sign_out')}
               </button>
             </p>
           ) : null}
@@ -155,17 +152,17 @@ function Confirmation(props: { preview: DeletionPreview; onCancel: () => void })
               class="danger"
               disabled={action.busy.value || (!preview.password_required && preview.reauthentication_required)}
             >
-              Delete my account for good
+              {t('console.account.deletion.submit')}
             </button>
             <button type="button" onClick={props.onCancel}>
-              Cancel
+              {t('console.common.cancel')}
             </button>
           </div>
         </form>
       )}
       {blocked && (
         <button type="button" onClick={props.onCancel}>
-          Close
+          {t('console.common.close')}
         </button>
       )}
     </div>
@@ -176,7 +173,7 @@ function List(props: { class: string; title: string; items: Array<{ id: string; 
   if (props.items.length === 0) return null;
   return (
     <div class={props.class}>
-      <p class="deletion-title">{props.title}:</p>
+      <p class="deletion-title">{props.title}</p>
       <ul>
         {props.items.map((item) => (
           <li key={item.id}>{item.text}</li>

@@ -10,13 +10,10 @@ import { api, InputProblem } from '../api';
 import { Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
 import { inWords } from './calls';
 import { sessionsChanged } from './sessions';
+import { t } from '../i18n';
 
 /** What the service asks of a new password (it refuses a shorter one). */
 const MIN_PASSWORD = 8;
-
-/** How an account without a password gets one, said wherever a password is asked for. */
-export const NO_PASSWORD =
-  'Set one with a reset link: it is mailed to your address, and the page it opens sets the password.';
 
 export function Password(props: { account: User; hasPassword: boolean | null; onNoPassword: () => void }) {
   if (props.hasPassword === false) return <FirstPassword email={props.account.email ?? ''} />;
@@ -33,9 +30,8 @@ function ChangeForm(props: { onNoPassword: () => void }) {
     action.run(async () => {
       done.value = false;
       if (password.value.length < MIN_PASSWORD)
-        throw new InputProblem(`The new password needs at least ${MIN_PASSWORD} characters.`, 'password');
-      if (password.value !== again.value)
-        throw new InputProblem('The two new passwords differ: type the same one twice.', 'again');
+        throw new InputProblem(t('console.account.password.too_short', { count: MIN_PASSWORD }), 'password');
+      if (password.value !== again.value) throw new InputProblem(t('console.account.password.differ'), 'again');
       try {
         await api.put('/v1/user/me/password', {
           body: { current_password: current.value, password: password.value },
@@ -43,7 +39,7 @@ function ChangeForm(props: { onNoPassword: () => void }) {
       } catch (err) {
         if (err instanceof ApiError && err.code === 'forbidden') props.onNoPassword();
         throw inWords(err, {
-          invalid_credentials: ['That is not your current password: nothing was changed.', 'current_password'],
+          invalid_credentials: [t('console.account.password.wrong'), 'current_password'],
         });
       }
       current.value = password.value = again.value = '';
@@ -51,9 +47,9 @@ function ChangeForm(props: { onNoPassword: () => void }) {
       sessionsChanged.value++;
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Change your password">
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.account.password.form')}>
       <Field
-        label="Current password"
+        label={t('console.fields.current_password')}
         type="password"
         name="current_password"
         autocomplete="current-password"
@@ -62,17 +58,17 @@ function ChangeForm(props: { onNoPassword: () => void }) {
         action={action}
       />
       <Field
-        label="New password"
+        label={t('console.fields.new_password')}
         type="password"
         name="password"
         autocomplete="new-password"
         required
-        hint={`At least ${MIN_PASSWORD} characters. Changing it signs you out everywhere else.`}
+        hint={t('console.account.password.hint', { count: MIN_PASSWORD })}
         value={password}
         action={action}
       />
       <Field
-        label="New password again"
+        label={t('console.account.password.again')}
         type="password"
         name="again"
         autocomplete="new-password"
@@ -82,12 +78,8 @@ function ChangeForm(props: { onNoPassword: () => void }) {
       />
       <SubmitRow
         action={action}
-        label="Change the password"
-        status={
-          done.value
-            ? 'Your password is changed. Every other device and browser signed in to your account was signed out; this one stays signed in.'
-            : ''
-        }
+        label={t('console.account.password.submit')}
+        status={done.value ? t('console.account.password.changed') : ''}
       />
     </form>
   );
@@ -99,10 +91,7 @@ function FirstPassword({ email }: { email: string }) {
   const action = useAction();
   return (
     <div class="account-first-password">
-      <p>
-        You sign in through your organization’s provider, and this account has no password yet. {NO_PASSWORD} Setting it
-        signs you out everywhere else (the link’s page signs you in again) and ends your personal API tokens.
-      </p>
+      <p>{t('console.account.password.none')}</p>
       <button
         type="button"
         disabled={action.busy.value}
@@ -113,11 +102,11 @@ function FirstPassword({ email }: { email: string }) {
           })
         }
       >
-        Mail me a link to set a password
+        {t('console.account.password.mail_link')}
       </button>
       <Problem action={action} />
       <p role="status" class="done">
-        {sent.value && `A mail with the link is on its way to ${email}. The link works for 30 minutes.`}
+        {sent.value && t('console.account.password.mailed', { email, minutes: 30 })}
       </p>
     </div>
   );

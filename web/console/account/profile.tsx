@@ -8,6 +8,7 @@ import type { User } from 'workshop-sdk';
 import { api, InputProblem } from '../api';
 import { ConfirmButton, Field, Problem, SubmitRow, onSubmit, useAction } from '../forms';
 import { loadMe } from '../session';
+import { t } from '../i18n';
 
 /** The types the service keeps as avatars (it re-encodes them, at most 512×512). */
 const IMAGE_TYPES = 'image/png,image/jpeg,image/webp,image/gif';
@@ -30,25 +31,29 @@ function NameForm({ account }: { account: User }) {
   const changed = typed !== account.name;
   const submit = () =>
     action.run(async () => {
-      if (!typed) throw new InputProblem('Your name cannot be empty.', 'name');
+      if (!typed) throw new InputProblem(t('console.account.profile.name_empty'), 'name');
       await api.put('/v1/user/me', { body: { name: typed } });
       await loadMe();
       saved.value = typed;
     });
   return (
-    <form class="form" onSubmit={onSubmit(submit)} aria-label="Your name">
+    <form class="form" onSubmit={onSubmit(submit)} aria-label={t('console.account.profile.form')}>
       <Field
-        label="Name"
+        label={t('console.fields.name')}
         name="name"
         autocomplete="name"
         required
         maxLength={200}
-        hint="Shown to the people in your workshops and organizations."
+        hint={t('console.account.profile.name_hint')}
         value={name}
         action={action}
       />
-      <SubmitRow action={action} label="Save the name" status={saved.value === typed && !changed ? 'Saved.' : ''}>
-        {changed && !action.busy.value && <span class="hint">Not saved yet.</span>}
+      <SubmitRow
+        action={action}
+        label={t('console.common.save_name')}
+        status={saved.value === typed && !changed ? t('console.common.saved') : ''}
+      >
+        {changed && !action.busy.value && <span class="hint">{t('console.common.not_saved')}</span>}
       </SubmitRow>
     </form>
   );
@@ -64,7 +69,7 @@ function Avatar({ account }: { account: User }) {
       said.value = '';
       await api.put('/v1/user/me/avatar', { body: { avatar: file } });
       await loadMe();
-      said.value = 'Avatar saved.';
+      said.value = t('console.common.avatar_saved');
     });
   const remove = () =>
     action.run(async () => {
@@ -72,12 +77,18 @@ function Avatar({ account }: { account: User }) {
       // No avatar part at all: the service removes the avatar.
       await api.put('/v1/user/me/avatar', { body: undefined as never });
       await loadMe();
-      said.value = 'Avatar removed.';
+      said.value = t('console.common.avatar_removed');
     });
   return (
     <div class="account-avatar">
       {account.avatar_url ? (
-        <img class="avatar" src={account.avatar_url} alt="Your avatar" width={72} height={72} />
+        <img
+          class="avatar"
+          src={account.avatar_url}
+          alt={t('console.account.profile.avatar_alt')}
+          width={72}
+          height={72}
+        />
       ) : (
         <span class="avatar avatar-none" aria-hidden="true">
           {account.name.trim().charAt(0).toUpperCase()}
@@ -85,7 +96,9 @@ function Avatar({ account }: { account: User }) {
       )}
       <div class="account-avatar-actions">
         <label for={id} class="file-button">
-          {account.avatar_url ? 'Choose another avatar' : 'Choose an avatar'}
+          {account.avatar_url
+            ? t('console.account.profile.avatar_another')
+            : t('console.account.profile.avatar_choose')}
         </label>
         <input
           id={id}
@@ -103,19 +116,19 @@ function Avatar({ account }: { account: User }) {
         />
         {account.avatar_url && (
           <ConfirmButton
-            label="Remove the avatar"
-            question="Remove your avatar? The image is deleted from the service, and your name is shown without a picture."
-            confirm="Remove avatar"
+            label={t('console.common.remove_avatar')}
+            question={t('console.account.profile.avatar_remove_question')}
+            confirm={t('console.common.remove_avatar_confirm')}
             disabled={action.busy.value}
             onConfirm={remove}
           />
         )}
         <p id={`${id}-hint`} class="hint">
-          A PNG, JPEG, WebP or GIF image, saved as soon as it is chosen and made at most 512 pixels wide and high.
+          {t('console.account.profile.avatar_hint', { size: 512 })}
         </p>
         <Problem action={action} />
         <p role="status" class="done">
-          {action.busy.value ? 'Saving…' : said.value}
+          {action.busy.value ? t('console.common.saving') : said.value}
         </p>
       </div>
     </div>

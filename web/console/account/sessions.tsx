@@ -8,8 +8,8 @@ import { signal, useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, Problem, useAction } from '../forms';
-import { count } from './calls';
 import { momentOf } from '../dates';
+import { rich, t } from '../i18n';
 
 type Session = {
   id: string;
@@ -25,7 +25,7 @@ export const sessionsChanged = signal(0);
 
 /** "Firefox on Windows" from a `User-Agent`; the whole string is shown beside it. */
 export function browserOf(userAgent: string | null): string {
-  if (!userAgent) return 'An unknown browser';
+  if (!userAgent) return t('console.account.sessions.unknown_browser');
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -34,7 +34,7 @@ export function browserOf(userAgent: string | null): string {
         ? 'Chrome'
         : /Safari\//.test(userAgent)
           ? 'Safari'
-          : 'A program';
+          : t('console.account.sessions.a_program');
   const system = /iPhone|iPad/.test(userAgent)
     ? 'iOS'
     : /Android/.test(userAgent)
@@ -46,7 +46,7 @@ export function browserOf(userAgent: string | null): string {
           : /Linux/.test(userAgent)
             ? 'Linux'
             : '';
-  return system ? `${browser} on ${system}` : browser;
+  return system ? t('console.account.sessions.browser_on', { browser, system }) : browser;
 }
 
 const when = (iso: string) => <time dateTime={iso}>{momentOf(iso)}</time>;
@@ -68,14 +68,14 @@ export function Sessions() {
     ending.run(async () => {
       told.value = '';
       await api.delete('/v1/user/me/sessions/{id}', { params: { path: { id: session.id } } });
-      told.value = `${browserOf(session.user_agent)} is signed out.`;
+      told.value = t('console.account.sessions.ended', { browser: browserOf(session.user_agent) });
       await read();
     });
   const endOthers = (others: number) =>
     ending.run(async () => {
       told.value = '';
       await api.delete('/v1/user/me/sessions', {});
-      told.value = `${count(others, 'other session')} signed out; this one stays.`;
+      told.value = t('console.account.sessions.others_ended', { count: others });
       await read();
     });
 
@@ -85,24 +85,27 @@ export function Sessions() {
     <>
       <Problem action={load} />
       {!list ? (
-        <p class="empty">{load.busy.value ? 'Loading…' : ''}</p>
+        <p class="empty">{load.busy.value ? t('console.loading') : ''}</p>
       ) : (
         <ul class="account-list session-list">
           {list.map((session) => (
             <li key={session.id} class="account-row session-row" data-session={session.id}>
               <div class="account-row-text">
                 <span class="account-row-name">{browserOf(session.user_agent)}</span>
-                {session.current && <span class="badge">This browser</span>}
+                {session.current && <span class="badge">{t('console.account.sessions.this_browser')}</span>}
                 <dl class="account-row-facts">
                   <div>
-                    <dt>Signed in</dt>
+                    <dt>{t('console.account.sessions.signed_in')}</dt>
                     <dd>
-                      {session.method === 'oidc' ? 'through the provider' : 'with the password'},{' '}
-                      {when(session.created_at)}
+                      {rich('console.account.sessions.signed_in_how', {
+                        method: session.method,
+                        moment: momentOf(session.created_at),
+                        time: (moment) => <time dateTime={session.created_at}>{moment}</time>,
+                      })}
                     </dd>
                   </div>
                   <div>
-                    <dt>Last used</dt>
+                    <dt>{t('console.common.last_used')}</dt>
                     <dd>{when(session.last_used_at)}</dd>
                   </div>
                 </dl>
@@ -110,11 +113,14 @@ export function Sessions() {
               </div>
               {!session.current && (
                 <ConfirmButton
-                  label="Sign out"
-                  labelSuffix={` ${browserOf(session.user_agent)}, signed in ${momentOf(session.created_at)}`}
+                  label={t('console.sign_out')}
+                  labelSuffix={` ${t('console.account.sessions.sign_out_which', {
+                    browser: browserOf(session.user_agent),
+                    moment: momentOf(session.created_at),
+                  })}`}
                   class="danger"
-                  question={`Sign out ${browserOf(session.user_agent)}? It stops working at once, open pages included.`}
-                  confirm="Sign it out"
+                  question={t('console.account.sessions.sign_out_question', { browser: browserOf(session.user_agent) })}
+                  confirm={t('console.account.sessions.sign_it_out')}
                   onConfirm={() => end(session)}
                 />
               )}
@@ -124,10 +130,10 @@ export function Sessions() {
       )}
       {others > 0 && (
         <ConfirmButton
-          label="Sign out everywhere else"
+          label={t('console.account.sessions.sign_out_others')}
           class="danger"
-          question={`Sign out the ${count(others, 'other session')}? Only this browser stays signed in.`}
-          confirm="Sign them out"
+          question={t('console.account.sessions.sign_out_others_question', { count: others })}
+          confirm={t('console.account.sessions.sign_them_out')}
           onConfirm={() => endOthers(others)}
         />
       )}

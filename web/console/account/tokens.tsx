@@ -6,9 +6,10 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
-import { CreateTokenForm, TokenFacts, type ApiToken } from '../api-tokens';
+import { CreateTokenForm, prefixShown, TokenFacts, type ApiToken } from '../api-tokens';
 import { ConfirmButton, Problem, useAction } from '../forms';
 import { SecretOnce } from '../secret-once';
+import { t } from '../i18n';
 
 export function Tokens(props: { confirmed: boolean }) {
   const tokens = useSignal<ApiToken[] | null>(null);
@@ -28,36 +29,33 @@ export function Tokens(props: { confirmed: boolean }) {
       told.value = '';
       await api.delete('/v1/user/me/api_tokens/{token_id}', { params: { path: { token_id: token.id } } });
       if (made.value?.name === token.name) made.value = null;
-      told.value = `The token “${token.name}” is revoked: it no longer works.`;
+      told.value = t('console.tokens.revoked', { name: token.name });
       await read();
     });
 
   const list = tokens.value;
   return (
     <>
-      <p class="hint">
-        A token lets a program use the service as you, within the scopes you give it. Whoever has it can do that much:
-        revoke it here when it is no longer needed.
-      </p>
+      <p class="hint">{t('console.account.tokens.intro')}</p>
       <Problem action={load} />
       {!list ? (
-        <p class="empty">{load.busy.value ? 'Loading…' : ''}</p>
+        <p class="empty">{load.busy.value ? t('console.loading') : ''}</p>
       ) : list.length === 0 ? (
-        <p class="empty">You have no personal API tokens.</p>
+        <p class="empty">{t('console.account.tokens.none')}</p>
       ) : (
         <ul class="account-list token-list-personal">
           {list.map((token) => (
             <li key={token.id} class="account-row personal-token" data-token={token.id}>
               <div class="account-row-text">
-                <span class="account-row-name">{token.name}</span> <code class="meta">{token.prefix}…</code>
+                <span class="account-row-name">{token.name}</span> <code class="meta">{prefixShown(token.prefix)}</code>
                 <TokenFacts token={token} />
               </div>
               <ConfirmButton
-                label="Revoke"
+                label={t('console.tokens.revoke')}
                 labelSuffix={` ${token.name}`}
                 class="danger"
-                question={`Revoke “${token.name}”? Whatever uses it stops working at once.`}
-                confirm="Revoke token"
+                question={t('console.tokens.revoke_question', { name: token.name })}
+                confirm={t('console.tokens.revoke_confirm')}
                 onConfirm={() => revoke(token)}
               />
             </li>
@@ -70,17 +68,17 @@ export function Tokens(props: { confirmed: boolean }) {
       <Problem action={revoking} />
       {made.value && (
         <SecretOnce
-          title={`The token “${made.value.name}” is made. It is shown this once: copy it now.`}
+          title={t('console.account.tokens.made', { name: made.value.name })}
           secret={made.value.token}
-          hint="Send it as “Authorization: Bearer …”. The service keeps only a fingerprint of it: a lost token cannot be shown again; revoke it and make another."
+          hint={t('console.account.tokens.secret_hint')}
           onDone={() => (made.value = null)}
         />
       )}
       {props.confirmed ? (
         <CreateTokenForm
-          title="Make a token"
-          submitLabel="Make the token"
-          scopesHint="What the token may do; it acts as you within them."
+          title={t('console.account.tokens.form')}
+          submitLabel={t('console.account.tokens.submit')}
+          scopesHint={t('console.account.tokens.scopes_hint')}
           formClass="account-token-form"
           create={(body) => api.post('/v1/user/me/api_tokens', { body })}
           onMade={async (token) => {
@@ -90,7 +88,7 @@ export function Tokens(props: { confirmed: boolean }) {
           }}
         />
       ) : (
-        <p class="hint">Confirm your address first: only a confirmed account makes API tokens.</p>
+        <p class="hint">{t('console.account.tokens.confirm_first')}</p>
       )}
     </>
   );

@@ -7,10 +7,11 @@
 import { useSignal } from '@preact/signals';
 import { useEffect } from 'preact/hooks';
 import { api } from '../api';
-import { CreateTokenForm, TokenFacts } from '../api-tokens';
+import { CreateTokenForm, prefixShown, TokenFacts } from '../api-tokens';
 import { ConfirmButton, Problem, useAction } from '../forms';
 import { SecretOnce } from '../secret-once';
 import type { ApiToken } from './types';
+import { t } from '../i18n';
 
 export function ApiTokens({ organizationId }: { organizationId: string }) {
   const tokens = useSignal<ApiToken[] | null>(null);
@@ -32,36 +33,33 @@ export function ApiTokens({ organizationId }: { organizationId: string }) {
       await api.delete('/v1/organizations/{id}/api_tokens/{token_id}', {
         params: { path: { id: organizationId, token_id: token.id } },
       });
-      told.value = `The token “${token.name}” is revoked: it no longer works.`;
+      told.value = t('console.tokens.revoked', { name: token.name });
       await read();
     });
 
   const list = tokens.value;
   return (
     <>
-      <p class="hint">
-        Tokens let other systems use the service for this organization. One keeps working when the person who made it
-        leaves, until an admin revokes it here.
-      </p>
+      <p class="hint">{t('console.organization.tokens.intro')}</p>
       <Problem action={load} />
       {!list ? (
-        <p class="empty">{load.busy.value ? 'Loading…' : ''}</p>
+        <p class="empty">{load.busy.value ? t('console.loading') : ''}</p>
       ) : list.length === 0 ? (
-        <p class="empty">This organization has no API tokens.</p>
+        <p class="empty">{t('console.organization.tokens.none')}</p>
       ) : (
         <ul class="token-list">
           {list.map((token) => (
             <li key={token.id} class="token-row" data-token={token.id}>
               <div class="token-text">
-                <span class="token-name">{token.name}</span> <code class="meta">{token.prefix}…</code>
+                <span class="token-name">{token.name}</span> <code class="meta">{prefixShown(token.prefix)}</code>
                 <TokenFacts token={token} maker={token.created_by.name} />
               </div>
               <ConfirmButton
-                label="Revoke"
+                label={t('console.tokens.revoke')}
                 labelSuffix={` ${token.name}`}
                 class="danger"
-                question={`Revoke “${token.name}”? Whatever uses it stops working at once.`}
-                confirm="Revoke token"
+                question={t('console.tokens.revoke_question', { name: token.name })}
+                confirm={t('console.tokens.revoke_confirm')}
                 onConfirm={() => revoke(token)}
               />
             </li>
@@ -74,16 +72,16 @@ export function ApiTokens({ organizationId }: { organizationId: string }) {
       <Problem action={revoking} />
       {made.value && (
         <SecretOnce
-          title={`The token “${made.value.name}”. It is shown this once: copy it now.`}
+          title={t('console.organization.tokens.made', { name: made.value.name })}
           secret={made.value.token}
-          hint="Send it as “Authorization: Bearer …”. The service keeps only a hash of it: a lost token cannot be shown again; revoke it and make another."
+          hint={t('console.organization.tokens.secret_hint')}
           onDone={() => (made.value = null)}
         />
       )}
       <CreateTokenForm
-        title="Create an API token"
-        submitLabel="Create token"
-        scopesHint="What the token may do; it acts as an admin of the organization within them."
+        title={t('console.organization.tokens.form')}
+        submitLabel={t('console.organization.tokens.submit')}
+        scopesHint={t('console.organization.tokens.scopes_hint')}
         formClass="organization-token-form"
         create={(body) => api.post('/v1/organizations/{id}/api_tokens', { ...path, body })}
         onMade={async (token) => {

@@ -11,14 +11,19 @@ import { api, InputProblem } from '../api';
 import { ConfirmButton, Field, onSubmit, SelectField, SubmitRow, useAction } from '../forms';
 import { keptKey, useKeptForm } from '../kept';
 import { navigate } from '../router';
-import { ROLE_NAMES, type Member, type Organization, type Role } from './types';
+import type { Member, Organization, Role } from './types';
+import { rich, t } from '../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
+/** Words set after the name, a space before them. */
+const spaced = (words: string) => ` ${words}`;
 
 /** The service's 403: the caller was an admin when the page opened, and is not anymore. */
 class NoLongerAdmin extends InputProblem {}
 
-const ROLE_OPTIONS = [
-  { value: 'facilitator', label: 'Facilitator' },
-  { value: 'admin', label: 'Admin' },
+const roleOptions = () => [
+  { value: 'facilitator', label: t('console.organization.members.role_name', { role: 'facilitator' }) },
+  { value: 'admin', label: t('console.organization.members.role_name', { role: 'admin' }) },
 ];
 
 export function Members(props: {
@@ -39,18 +44,19 @@ export function Members(props: {
   const who = (member: Member) => (member.pending ? member.email : member.name);
   const isMe = (member: Member) => !member.pending && member.email.toLowerCase() === myEmail;
 
-  /** The service's refusals of a role change or a removal, in this page's words. */
-  const inWords = (err: unknown, member: Member, doing: string): unknown => {
+  /** The service's refusals of a role change or a removal, in this page's words, saying what stays. */
+  const inWords = (err: unknown, member: Member, doing: 'role' | 'remove'): unknown => {
     if (!(err instanceof ApiError)) return err;
-    if (err.status === 409)
-      return new InputProblem(
-        `${isMe(member) ? 'You are' : `${member.name} is`} the last admin of ${organization.name}, so ${doing}: make someone else an admin first. An organization always keeps one admin.`,
-      );
-    if (err.status === 403)
-      return new NoLongerAdmin(
-        `Only the organization’s admins change members, and you are no longer one of them: ${doing}.`,
-      );
-    if (err.status === 404) return new InputProblem(`${member.name} is no longer a member: ${doing}.`);
+    const values = {
+      me: isMe(member) ? 'yes' : 'no',
+      name: member.name,
+      organization: organization.name,
+      role: member.role,
+      doing,
+    };
+    if (err.status === 409) return new InputProblem(t('console.organization.members.last_admin', values));
+    if (err.status === 403) return new NoLongerAdmin(t('console.organization.members.no_longer_admin', values));
+    if (err.status === 404) return new InputProblem(t('console.organization.members.gone', values));
     return err;
   };
 
@@ -59,21 +65,21 @@ export function Members(props: {
       try {
         await api.put('/v1/organizations/{id}/members/{member_id}', { ...path(member), body: { role } });
       } catch (err) {
-        throw inWords(err, member, `${isMe(member) ? 'your' : 'their'} role stays ${ROLE_NAMES[member.role]}`);
+        throw inWords(err, member, 'role');
       }
-      told.value = `${member.name} is now ${role === 'admin' ? 'an admin' : 'a facilitator'}.`;
+      told.value = t('console.organization.members.now', { name: member.name, role });
     });
   const remove = (member: Member) =>
     act(member, async () => {
       try {
         await api.delete('/v1/organizations/{id}/members/{member_id}', path(member));
       } catch (err) {
-        throw inWords(err, member, isMe(member) ? 'you stay a member' : 'they stay a member');
+        throw inWords(err, member, 'remove');
       }
       if (isMe(member)) return navigate('/');
       told.value = member.pending
-        ? `The seat for ${member.email} is withdrawn.`
-        : `${member.name} is no longer a member of ${organization.name}.`;
+        ? t('console.organization.members.withdrawn', { email: member.email })
+        : t('console.organization.members.removed', { name: member.name, organization: organization.name });
     });
   const act = async (member: Member, work: () => Promise<void>) => {
     told.value = '';
@@ -94,23 +100,19 @@ export function Members(props: {
   const refusal = refusedRow.value && acting.problem.value;
   return (
     <>
-      <p class="hint">
-        Members facilitate the organization’s workshops; admins also manage these settings. An address without a
-        confirmed account keeps a pending seat, taken when its account confirms the address.
-      </p>
+      <p class="hint">{t('console.organization.members.intro')}</p>
       <ul class="member-list">
         {members.map((member) => (
           <li key={member.id} class="member-row" data-member={member.id}>
             <div class="member-text">
               <span class="member-name">{member.name}</span>
-              {isMe(member) && <span class="meta"> (you)</span>} <span class="meta member-email">{member.email}</span>
+              {isMe(member) && <span class="meta">{spaced(t('console.organization.members.you'))}</span>}
+              <span class="meta member-email">{spaced(member.email)}</span>
               <span class="member-facts">
                 <span class={`member-role role-${member.role}`}>
-                  {member.role === 'admin' ? 'Admin' : 'Facilitator'}
+                  {t('console.organization.members.role_name', { role: member.role })}
                 </span>
-                {member.pending && (
-                  <span class="member-pending">Pending: no confirmed account with this address yet</span>
-                )}
+                {member.pending && <span class="member-pending">{t('console.organization.members.pending')}</span>}
               </span>
             </div>
             <div class="row-actions">
@@ -119,22 +121,39 @@ export function Members(props: {
                 disabled={acting.busy.value}
                 onClick={() => void changeRole(member, member.role === 'admin' ? 'facilitator' : 'admin')}
               >
-                {member.role === 'admin' ? 'Make facilitator' : 'Make admin'}
-                <span class="visually-hidden"> {who(member)}</span>
+                {rich('console.organization.members.make', { role: member.role, name: who(member), hidden })}
               </button>
               <ConfirmButton
-                label={isMe(member) ? 'Leave' : member.pending ? 'Withdraw' : 'Remove'}
+                label={
+                  isMe(member)
+                    ? t('console.organization.members.leave')
+                    : member.pending
+                      ? t('console.organization.members.withdraw')
+                      : t('console.organization.members.remove')
+                }
                 labelSuffix={isMe(member) ? ` ${organization.name}` : ` ${who(member)}`}
                 class="danger"
                 disabled={acting.busy.value}
                 question={
                   isMe(member)
-                    ? `Leave ${organization.name}? You lose its workshops and these settings at once.`
+                    ? t('console.organization.members.leave_question', { organization: organization.name })
                     : member.pending
-                      ? `Withdraw the seat for ${member.email}? The address no longer joins ${organization.name} when its account is confirmed.`
-                      : `Remove ${member.name} from ${organization.name}? They lose its workshops at once; what they wrote stays.`
+                      ? t('console.organization.members.withdraw_question', {
+                          email: member.email,
+                          organization: organization.name,
+                        })
+                      : t('console.organization.members.remove_question', {
+                          name: member.name,
+                          organization: organization.name,
+                        })
                 }
-                confirm={isMe(member) ? 'Leave the organization' : member.pending ? 'Withdraw seat' : 'Remove member'}
+                confirm={
+                  isMe(member)
+                    ? t('console.organization.members.leave_confirm')
+                    : member.pending
+                      ? t('console.organization.members.withdraw_confirm')
+                      : t('console.organization.members.remove_confirm')
+                }
                 onConfirm={() => remove(member)}
               />
             </div>
@@ -173,21 +192,25 @@ function AddMember(props: { organization: Organization; onAdded: () => Promise<v
       email.value = '';
       form.forget();
       told.value = added.pending
-        ? `${added.email} has no confirmed account yet: a seat as ${ROLE_NAMES[added.role]} waits for it, and a mail says so.`
-        : `${added.name} is now ${added.role === 'admin' ? 'an admin' : 'a facilitator'} of ${props.organization.name}.`;
+        ? t('console.organization.members.seat_waits', { email: added.email, role: added.role })
+        : t('console.organization.members.added', {
+            name: added.name,
+            role: added.role,
+            organization: props.organization.name,
+          });
       await props.onAdded();
     });
   return (
-    <form class="form add-member" aria-label="Add a member" onSubmit={onSubmit(submit)}>
-      <h3>Add a member</h3>
-      <Field label="E-mail address" name="email" type="email" value={email} action={adding} required />
+    <form class="form add-member" aria-label={t('console.organization.members.add')} onSubmit={onSubmit(submit)}>
+      <h3>{t('console.organization.members.add')}</h3>
+      <Field label={t('console.fields.email')} name="email" type="email" value={email} action={adding} required />
       <SelectField
-        label="Role"
+        label={t('console.fields.role')}
         value={role}
-        options={ROLE_OPTIONS}
-        hint="Facilitators run the organization’s workshops; admins also manage these settings."
+        options={roleOptions()}
+        hint={t('console.organization.members.role_hint')}
       />
-      <SubmitRow action={adding} label="Add member" status={told.value} />
+      <SubmitRow action={adding} label={t('console.organization.members.add_submit')} status={told.value} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { useId } from 'preact/hooks';
 import { api } from '../api';
 import { ConfirmButton, Field, onSubmit, Problem, SubmitRow, useAction } from '../forms';
 import type { Organization } from './types';
+import { t } from '../i18n';
 
 const IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/tiff';
 
@@ -28,7 +29,7 @@ export function Profile(props: { organization: Organization; onSaved: (next: Org
       await api.put('/v1/organizations/{id}', { ...path, body: { name: next } });
       name.value = next;
       onSaved({ ...organization, name: next });
-      saved.value = 'Saved.';
+      saved.value = t('console.common.saved');
     });
   /** The avatar as the service now has it (its address changes with each image). */
   const reread = async () => onSaved(await api.get('/v1/organizations/{id}', path));
@@ -37,7 +38,7 @@ export function Profile(props: { organization: Organization; onSaved: (next: Org
       pictureSaid.value = '';
       await api.put('/v1/organizations/{id}/avatar', { ...path, body: { avatar: file } });
       await reread();
-      pictureSaid.value = 'Avatar saved.';
+      pictureSaid.value = t('console.common.avatar_saved');
     });
   const remove = () =>
     picture.run(async () => {
@@ -45,27 +46,43 @@ export function Profile(props: { organization: Organization; onSaved: (next: Org
       // No avatar part at all: the service removes the avatar.
       await api.put('/v1/organizations/{id}/avatar', { ...path, body: undefined as never });
       await reread();
-      pictureSaid.value = 'Avatar removed.';
+      pictureSaid.value = t('console.common.avatar_removed');
     });
 
   const unsaved = name.value.trim() !== organization.name;
   return (
     <div class="organization-profile">
-      <form class="form" aria-label="The organization’s name" onSubmit={onSubmit(save)}>
-        <Field label="Name" name="name" value={name} action={saving} required maxLength={200} autocomplete="off" />
-        <SubmitRow action={saving} label="Save the name" status={unsaved ? '' : saved.value}>
-          {unsaved && <span class="hint">Not saved yet.</span>}
+      <form class="form" aria-label={t('console.organization.profile.form')} onSubmit={onSubmit(save)}>
+        <Field
+          label={t('console.fields.name')}
+          name="name"
+          value={name}
+          action={saving}
+          required
+          maxLength={200}
+          autocomplete="off"
+        />
+        <SubmitRow action={saving} label={t('console.common.save_name')} status={unsaved ? '' : saved.value}>
+          {unsaved && <span class="hint">{t('console.common.not_saved')}</span>}
         </SubmitRow>
       </form>
       <div class="organization-avatar">
-        <h3>Avatar</h3>
+        <h3>{t('console.fields.avatar')}</h3>
         {organization.avatar_url ? (
-          <img class="organization-avatar-large" src={organization.avatar_url} alt={`Avatar of ${organization.name}`} />
+          <img
+            class="organization-avatar-large"
+            src={organization.avatar_url}
+            alt={t('console.organization.profile.avatar_alt', { name: organization.name })}
+          />
         ) : (
-          <p class="empty">No avatar yet.</p>
+          <p class="empty">{t('console.organization.profile.no_avatar')}</p>
         )}
         <div class="field">
-          <label for={fileId}>{organization.avatar_url ? 'Replace it with an image' : 'Choose an image'}</label>
+          <label for={fileId}>
+            {organization.avatar_url
+              ? t('console.organization.profile.replace_image')
+              : t('console.organization.profile.choose_image')}
+          </label>
           <input
             id={fileId}
             type="file"
@@ -77,19 +94,19 @@ export function Profile(props: { organization: Organization; onSaved: (next: Org
               if (file) void upload(file);
             }}
           />
-          <p class="hint">PNG, JPEG, GIF, WebP, AVIF or TIFF; shown at most 512×512.</p>
+          <p class="hint">{t('console.organization.profile.image_hint', { size: 512 })}</p>
         </div>
         {organization.avatar_url && (
           <ConfirmButton
-            label="Remove the avatar"
+            label={t('console.common.remove_avatar')}
             class="danger"
-            question="Remove the organization’s avatar?"
-            confirm="Remove avatar"
+            question={t('console.organization.profile.remove_question')}
+            confirm={t('console.common.remove_avatar_confirm')}
             onConfirm={remove}
           />
         )}
         <p role="status" class="done avatar-said">
-          {picture.busy.value ? 'Saving…' : pictureSaid.value}
+          {picture.busy.value ? t('console.common.saving') : pictureSaid.value}
         </p>
         <Problem action={picture} />
       </div>

@@ -13,6 +13,7 @@ import { ConfirmButton, onSubmit, Problem, SubmitRow, useAction } from '../forms
 import { Link } from '../router';
 import { startProviderSignIn } from '../session';
 import type { Organization } from './types';
+import { t } from '../i18n';
 
 /** The provider's name, null when the server has none, undefined until known. */
 function useProviderName() {
@@ -40,20 +41,18 @@ export function SingleSignOn(props: { organization: Organization; onSaved: () =>
         params: { path: { id: organization.id } },
         body: { sso_required: next },
       });
-      saved.value = next ? 'Saved: single sign-on is required.' : 'Saved: single sign-on is not required.';
+      saved.value = t('console.organization.sso.saved', { required: next ? 'yes' : 'no' });
       // A session opened with a password is kept out from now on: the page then says so.
       await props.onSaved();
     });
 
   const name = provider.value;
   const unsaved = required.value !== organization.sso_required;
-  if (name === undefined) return <p class="empty">Loading…</p>;
+  if (name === undefined) return <p class="empty">{t('console.loading')}</p>;
   return (
-    <form class="form sso" aria-label="Single sign-on" onSubmit={onSubmit(save)}>
+    <form class="form sso" aria-label={t('console.organization.sso.title')} onSubmit={onSubmit(save)}>
       <p class="sso-explained">
-        {name
-          ? `When it is required, the organization’s members sign in with ${name}: members who signed in with a password are kept out of the organization and its workshops, as are personal API tokens made from such a sign-in. The organization’s own API tokens keep working.`
-          : 'No OpenID provider is configured on this server, so single sign-on cannot be required: whoever runs the service sets one up first.'}
+        {name ? t('console.organization.sso.explained', { name }) : t('console.organization.sso.no_provider')}
       </p>
       <label class="choice">
         <input
@@ -63,16 +62,13 @@ export function SingleSignOn(props: { organization: Organization; onSaved: () =>
           disabled={!name && !organization.sso_required}
           onChange={(event) => (required.value = event.currentTarget.checked)}
         />
-        <span>{name ? `Require single sign-on with ${name}` : 'Require single sign-on'}</span>
+        <span>
+          {name ? t('console.organization.sso.require_with', { name }) : t('console.organization.sso.require')}
+        </span>
       </label>
-      {name && (
-        <p class="hint">
-          If you signed in with a password yourself, this page then closes to you too, except for turning the
-          requirement off: sign in with {name} first to keep managing the organization.
-        </p>
-      )}
-      <SubmitRow action={saving} label="Save" status={unsaved ? '' : saved.value}>
-        {unsaved && <span class="hint">Not saved yet.</span>}
+      {name && <p class="hint">{t('console.organization.sso.yourself', { name })}</p>}
+      <SubmitRow action={saving} label={t('console.common.save')} status={unsaved ? '' : saved.value}>
+        {unsaved && <span class="hint">{t('console.common.not_saved')}</span>}
       </SubmitRow>
     </form>
   );
@@ -97,39 +93,35 @@ export function KeptOut(props: { organizationId: string; onReopen: () => Promise
       } catch (err) {
         // A member who is no admin is refused (403, `sso_required` or `forbidden`).
         if (err instanceof ApiError && err.status === 403)
-          throw new InputProblem('Only the organization’s admins can stop requiring single sign-on.');
+          throw new InputProblem(t('console.organization.sso.only_admins'));
         throw err;
       }
       await props.onReopen();
     });
   return (
     <main class="narrow organization-kept-out">
-      <h1>Organization</h1>
+      <h1>{t('console.organization.title')}</h1>
       <p class="notice">
-        This organization requires its members to sign in with {name || 'its single sign-on provider'}. You signed in
-        with a password, so this session is kept out of the organization and its workshops.
+        {name ? t('console.organization.sso.kept_out_named', { name }) : t('console.organization.sso.kept_out')}
       </p>
       {name && (
         <p>
           <button type="button" class="primary" onClick={() => startProviderSignIn(location.pathname)}>
-            Sign in with {name}
+            {t('console.sign_in.with_provider', { name })}
           </button>
         </p>
       )}
-      <h2>If you are one of its admins</h2>
-      <p>
-        An admin can stop requiring single sign-on however they signed in, for when the provider is down or
-        misconfigured. Nothing else of the organization is open to this session.
-      </p>
+      <h2>{t('console.organization.sso.admins_title')}</h2>
+      <p>{t('console.organization.sso.admins_text')}</p>
       <ConfirmButton
-        label="Stop requiring single sign-on"
-        question="Stop requiring single sign-on? Members who sign in with a password reach the organization again."
-        confirm="Stop requiring it"
+        label={t('console.organization.sso.stop')}
+        question={t('console.organization.sso.stop_question')}
+        confirm={t('console.organization.sso.stop_confirm')}
         onConfirm={turnOff}
       />
       <Problem action={turning} />
       <p>
-        <Link href="/">Back to your workshops</Link>
+        <Link href="/">{t('console.back_home')}</Link>
       </p>
     </main>
   );

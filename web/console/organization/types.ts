@@ -1,7 +1,8 @@
 /*
  * What the Organization page reads and sends, named from the SDK's types so they change with the
- * service; and the word lists the page shows (webhook events), checked against them.
+ * service; and the lists the page shows (webhook events, their words in the catalogs), checked against them.
  */
+import type { MessageId } from 'i18n-messages';
 import type { paths } from 'workshop-sdk';
 
 type Ok<T> = T extends { responses: { 200: { content: { 'application/json': infer Body } } } } ? Body : never;
@@ -19,19 +20,17 @@ export type WebhookEvent = Exclude<EventFilter, '*'>;
 /** Fails the type check when `T` is not empty: a scope or event the service knows and this page does not. */
 type None<T extends never> = T;
 
-/** Each event with when it is sent (docs/integrations.md#events). */
+/** Each event with the message saying when it is sent (docs/integrations.md#events). */
 export const EVENTS = [
-  ['ping', 'a test, sent from this page'],
-  ['workshop.created', 'a workshop is created'],
-  ['workshop.updated', 'a workshop’s settings change'],
-  ['workshop.step_changed', 'a workshop moves to another step'],
-  ['workshop.archived', 'a workshop is archived'],
-  ['workshop.deleted', 'a workshop is deleted'],
-  ['member.joined', 'someone joins a workshop'],
-  ['export.succeeded', 'an export is ready'],
-  ['export.failed', 'an export failed'],
-  ['participation.completed', 'everyone present has voted in the current step'],
-] as const satisfies ReadonlyArray<readonly [WebhookEvent, string]>;
+  ['ping', 'console.organization.webhooks.event.ping'],
+  ['workshop.created', 'console.organization.webhooks.event.workshop_created'],
+  ['workshop.updated', 'console.organization.webhooks.event.workshop_updated'],
+  ['workshop.step_changed', 'console.organization.webhooks.event.workshop_step_changed'],
+  ['workshop.archived', 'console.organization.webhooks.event.workshop_archived'],
+  ['workshop.deleted', 'console.organization.webhooks.event.workshop_deleted'],
+  ['member.joined', 'console.organization.webhooks.event.member_joined'],
+  ['export.succeeded', 'console.organization.webhooks.event.export_succeeded'],
+  ['export.failed', 'console.organization.webhooks.event.export_failed'],
+  ['participation.completed', 'console.organization.webhooks.event.participation_completed'],
+] as const satisfies ReadonlyArray<readonly [WebhookEvent, MessageId]>;
 export type AllEventsListed = None<Exclude<WebhookEvent, (typeof EVENTS)[number][0]>>;
-
-export const ROLE_NAMES: Record<Role, string> = { admin: 'admin', facilitator: 'facilitator' };

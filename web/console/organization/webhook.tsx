@@ -13,6 +13,9 @@ import { Deliveries } from './deliveries';
 import { SecretOnce } from '../secret-once';
 import type { Delivery, Webhook } from './types';
 import { dayOf, momentOf } from '../dates';
+import { rich, t } from '../i18n';
+
+const hidden = (words: string) => <span class="visually-hidden">{words}</span>;
 
 /** How many recent deliveries each endpoint shows. */
 const RECENT = 10;
@@ -63,7 +66,7 @@ export function WebhookRow(props: {
   const ping = () =>
     act(async () => {
       await api.post('/v1/organizations/{id}/webhooks/{webhook_id}/test', path);
-      told.value = 'A test ping is on its way: its delivery shows below.';
+      told.value = t('console.organization.webhooks.ping_sent');
       reads.value++;
     });
   const rotate = () =>
@@ -74,9 +77,7 @@ export function WebhookRow(props: {
   const setEnabled = (enabled: boolean) =>
     act(async () => {
       await api.put('/v1/organizations/{id}/webhooks/{webhook_id}', { ...path, body: { enabled } });
-      told.value = enabled
-        ? 'The endpoint is on: events are sent to it again.'
-        : 'The endpoint is off: nothing is sent.';
+      told.value = t('console.organization.webhooks.turned', { enabled: enabled ? 'yes' : 'no' });
       await props.onChange();
     });
   const remove = () =>
@@ -89,11 +90,13 @@ export function WebhookRow(props: {
       await api.post('/v1/organizations/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', {
         params: { path: { id: organizationId, webhook_id: webhook.id, delivery_id: delivery.id } },
       });
-      told.value = `The ${delivery.event_type} delivery is sent again.`;
+      told.value = t('console.organization.webhooks.retried', { event: delivery.event_type });
       reads.value++;
     });
 
-  const events = webhook.events.includes('*') ? 'every event' : webhook.events.join(', ');
+  const events = webhook.events.includes('*')
+    ? t('console.organization.webhooks.every_event')
+    : webhook.events.join(', ');
   return (
     <li class="webhook-row" data-webhook={webhook.id}>
       <div class="webhook-text">
@@ -101,21 +104,21 @@ export function WebhookRow(props: {
         {webhook.description && <span class="meta webhook-description"> {webhook.description}</span>}
         <dl class="token-facts">
           <div>
-            <dt>Events</dt>
+            <dt>{t('console.fields.events')}</dt>
             <dd class="webhook-events">{events}</dd>
           </div>
           <div>
-            <dt>State</dt>
+            <dt>{t('console.organization.webhooks.state')}</dt>
             <dd class="webhook-state">
               {webhook.enabled
-                ? 'On'
+                ? t('console.organization.webhooks.on')
                 : webhook.disabled_at
-                  ? `Off: turned off on ${momentOf(webhook.disabled_at)} after failing for days`
-                  : 'Off'}
+                  ? t('console.organization.webhooks.off_failing', { moment: momentOf(webhook.disabled_at) })
+                  : t('console.organization.webhooks.off')}
             </dd>
           </div>
           <div>
-            <dt>Created</dt>
+            <dt>{t('console.common.created')}</dt>
             <dd>
               <time dateTime={webhook.created_at}>{dayOf(webhook.created_at)}</time>
             </dd>
@@ -124,27 +127,30 @@ export function WebhookRow(props: {
       </div>
       <div class="row-actions">
         <button type="button" disabled={acting.busy.value || !webhook.enabled} onClick={() => void ping()}>
-          Send a test ping<span class="visually-hidden"> to {webhook.url}</span>
+          {rich('console.organization.webhooks.ping', { url: webhook.url, hidden })}
         </button>
         <ConfirmButton
-          label="Rotate the secret"
-          labelSuffix={` of ${webhook.url}`}
+          label={t('console.organization.webhooks.rotate')}
+          labelSuffix={` ${t('console.organization.webhooks.rotate_which', { url: webhook.url })}`}
           disabled={acting.busy.value}
-          question={`Make a new signing secret for ${webhook.url}? For 24 hours deliveries carry a signature by each, the new and the previous: give the receiver the new one within that day.`}
-          confirm="Rotate secret"
+          question={t('console.organization.webhooks.rotate_question', { url: webhook.url, hours: 24 })}
+          confirm={t('console.organization.webhooks.rotate_confirm')}
           onConfirm={rotate}
         />
         <button type="button" disabled={acting.busy.value} onClick={() => void setEnabled(!webhook.enabled)}>
-          {webhook.enabled ? 'Turn off' : 'Turn on'}
-          <span class="visually-hidden"> {webhook.url}</span>
+          {rich('console.organization.webhooks.turn', {
+            enabled: webhook.enabled ? 'yes' : 'no',
+            url: webhook.url,
+            hidden,
+          })}
         </button>
         <ConfirmButton
-          label="Delete"
+          label={t('console.organization.webhooks.delete')}
           labelSuffix={` ${webhook.url}`}
           class="danger"
           disabled={acting.busy.value}
-          question={`Delete the endpoint ${webhook.url}? Nothing more is sent there, and its deliveries go with it.`}
-          confirm="Delete endpoint"
+          question={t('console.organization.webhooks.delete_question', { url: webhook.url })}
+          confirm={t('console.organization.webhooks.delete_confirm')}
           onConfirm={remove}
         />
       </div>
@@ -154,9 +160,9 @@ export function WebhookRow(props: {
       <Problem action={acting} />
       {rotated.value && (
         <SecretOnce
-          title={`The new signing secret of ${webhook.url}. It is shown this once: copy it now.`}
+          title={t('console.organization.webhooks.rotated', { url: webhook.url })}
           secret={rotated.value}
-          hint="Deliveries are signed with it from now on, and with the previous secret as well for 24 hours."
+          hint={t('console.organization.webhooks.rotated_hint', { hours: 24 })}
           onDone={() => (rotated.value = null)}
         />
       )}

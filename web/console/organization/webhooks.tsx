@@ -12,6 +12,7 @@ import { keptKey, useKeptForm } from '../kept';
 import { SecretOnce } from '../secret-once';
 import { EVENTS, type Webhook, type WebhookEvent } from './types';
 import { WebhookRow } from './webhook';
+import { t } from '../i18n';
 
 export function Webhooks({ organizationId }: { organizationId: string }) {
   const webhooks = useSignal<Webhook[] | null>(null);
@@ -29,15 +30,12 @@ export function Webhooks({ organizationId }: { organizationId: string }) {
   const list = webhooks.value;
   return (
     <>
-      <p class="hint">
-        Endpoints receive the organization’s events as they happen, signed to the Standard Webhooks specification; a
-        failed delivery is tried again for about a day.
-      </p>
+      <p class="hint">{t('console.organization.webhooks.intro')}</p>
       <Problem action={load} />
       {!list ? (
-        <p class="empty">{load.busy.value ? 'Loading…' : ''}</p>
+        <p class="empty">{load.busy.value ? t('console.loading') : ''}</p>
       ) : list.length === 0 ? (
-        <p class="empty">This organization has no webhook endpoints.</p>
+        <p class="empty">{t('console.organization.webhooks.none')}</p>
       ) : (
         <ul class="webhook-list">
           {list.map((webhook) => (
@@ -47,7 +45,7 @@ export function Webhooks({ organizationId }: { organizationId: string }) {
               webhook={webhook}
               onChange={read}
               onDeleted={async () => {
-                told.value = `The endpoint ${webhook.url} is deleted: nothing more is sent there.`;
+                told.value = t('console.organization.webhooks.deleted', { url: webhook.url });
                 await read();
               }}
             />
@@ -59,9 +57,9 @@ export function Webhooks({ organizationId }: { organizationId: string }) {
       </p>
       {made.value && (
         <SecretOnce
-          title={`The signing secret of ${made.value.url}. It is shown this once: copy it now.`}
+          title={t('console.organization.webhooks.made', { url: made.value.url })}
           secret={made.value.secret}
-          hint="The receiver checks each delivery’s signature with it. A lost secret cannot be shown again: rotate it for a new one."
+          hint={t('console.organization.webhooks.made_hint')}
           onDone={() => (made.value = null)}
         />
       )}
@@ -92,7 +90,7 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
   const submit = () =>
     creating.run(async () => {
       if (!every.value && events.value.length === 0)
-        throw new InputProblem('Choose one event at least, or every event.', 'events');
+        throw new InputProblem(t('console.organization.webhooks.choose_event'), 'events');
       const made = await api.post('/v1/organizations/{id}/webhooks', {
         params: { path: { id: props.organizationId } },
         body: { url: url.value.trim(), events: every.value ? ['*'] : events.value, description: description.value },
@@ -104,31 +102,37 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
   const toggle = (event: WebhookEvent, on: boolean) =>
     (events.value = on ? [...events.value, event] : events.value.filter((kept) => kept !== event));
   return (
-    <form class="form create-webhook" aria-label="Add a webhook endpoint" onSubmit={onSubmit(submit)}>
-      <h3>Add an endpoint</h3>
+    <form class="form create-webhook" aria-label={t('console.organization.webhooks.form')} onSubmit={onSubmit(submit)}>
+      <h3>{t('console.organization.webhooks.add')}</h3>
       <Field
-        label="URL"
+        label={t('console.fields.url')}
         name="url"
         type="url"
         value={url}
         action={creating}
         required
-        placeholder="https://example.com/hooks"
-        hint="An http(s) address the service can reach; deliveries are POSTed to it."
+        placeholder={t('console.organization.webhooks.url_placeholder')}
+        hint={t('console.organization.webhooks.url_hint')}
       />
-      <Field label="Description (optional)" name="description" value={description} action={creating} maxLength={500} />
+      <Field
+        label={t('console.organization.webhooks.description')}
+        name="description"
+        value={description}
+        action={creating}
+        maxLength={500}
+      />
       <fieldset
         class="checks"
         aria-describedby={eventsHint}
         aria-invalid={creating.field.value === 'events' || undefined}
       >
-        <legend>Events</legend>
+        <legend>{t('console.fields.events')}</legend>
         <p id={eventsHint} class="hint">
-          Which events it receives. A test ping can be sent to any endpoint.
+          {t('console.organization.webhooks.events_hint')}
         </p>
         <label class="choice">
           <input type="checkbox" checked={every.value} onChange={(e) => (every.value = e.currentTarget.checked)} />
-          <span>Every event, including those added later</span>
+          <span>{t('console.organization.webhooks.every_event_later')}</span>
         </label>
         {!every.value && (
           <div class="check-grid">
@@ -140,14 +144,14 @@ function CreateWebhook(props: { organizationId: string; onCreated: (url: string,
                   onChange={(e) => toggle(event, e.currentTarget.checked)}
                 />
                 <span>
-                  <code>{event}</code> <span class="meta">when {words}</span>
+                  <code>{event}</code> <span class="meta">{t(words)}</span>
                 </span>
               </label>
             ))}
           </div>
         )}
       </fieldset>
-      <SubmitRow action={creating} label="Add endpoint" status="" />
+      <SubmitRow action={creating} label={t('console.organization.webhooks.add_submit')} status="" />
     </form>
   );
 }

@@ -40,31 +40,31 @@ export function AccountSettings() {
   return (
     <main class="account-page">
       <p class="crumbs">
-        <Link href="/">Workshops</Link>
+        <Link href="/">{t('console.title')}</Link>
       </p>
-      <h1>Your account</h1>
-      <Panel title="Profile">
+      <h1>{t('console.account.title')}</h1>
+      <Panel title={t('console.account.profile.title')}>
         <Profile account={account} />
       </Panel>
       <Panel title={t('console.account.language.title')}>
         <Language account={account} />
       </Panel>
-      <Panel title="Address">
+      <Panel title={t('console.account.address.title')}>
         <Address key={account.email} account={account} hasPassword={hasPassword.value} onNoPassword={noPassword} />
       </Panel>
-      <Panel title="Password">
+      <Panel title={t('console.account.password.title')}>
         <Password account={account} hasPassword={hasPassword.value} onNoPassword={noPassword} />
       </Panel>
-      <Panel title="Sessions">
+      <Panel title={t('console.account.sessions.title')}>
         <Sessions />
       </Panel>
-      <Panel title="Personal API tokens">
+      <Panel title={t('console.account.tokens.title')}>
         <Tokens confirmed={account.confirmed_at !== null} />
       </Panel>
-      <Panel title="Your data">
+      <Panel title={t('console.account.data.title')}>
         <YourData />
       </Panel>
-      <Panel title="Delete the account" class="danger-zone">
+      <Panel title={t('console.account.deletion.title')} class="danger-zone">
         <DeleteAccount />
       </Panel>
     </main>

@@ -19,13 +19,16 @@ import type { Member, Organization } from '../organization/types';
 import { Webhooks } from '../organization/webhooks';
 import { Link } from '../router';
 import { forget, me } from '../session';
+import { t } from '../i18n';
+import { pageIntl } from '../../shared/i18n';
 
-const SECTIONS: Array<[string, string]> = [
-  ['organization-profile', 'Organization'],
-  ['members', 'Members'],
-  ['api-tokens', 'API tokens'],
-  ['webhooks', 'Webhooks'],
-  ['single-sign-on', 'Single sign-on'],
+/** Each section's anchor and title, made when drawn, in the language shown then. */
+const sections = (): Array<[string, string]> => [
+  ['organization-profile', t('console.organization.title')],
+  ['members', t('console.organization.members.title')],
+  ['api-tokens', t('console.organization.tokens.title')],
+  ['webhooks', t('console.organization.webhooks.title')],
+  ['single-sign-on', t('console.organization.sso.title')],
 ];
 
 export function OrganizationSettings({ id }: { id: string }) {
@@ -54,9 +57,7 @@ export function OrganizationSettings({ id }: { id: string }) {
         return;
       }
       problem.value =
-        err instanceof ApiError && err.status === 404
-          ? 'There is no such organization, or you are not one of its members.'
-          : problemText(err);
+        err instanceof ApiError && err.status === 404 ? t('console.organization.not_found') : problemText(err);
     }
   };
   useEffect(() => {
@@ -67,7 +68,13 @@ export function OrganizationSettings({ id }: { id: string }) {
   const found = organization.value;
   const seats = members.value;
   if (problem.value || !found || !seats)
-    return <NotOpen title="Organization" problem={problem.value} opening="Opening the organization…" />;
+    return (
+      <NotOpen
+        title={t('console.organization.title')}
+        problem={problem.value}
+        opening={t('console.organization.opening')}
+      />
+    );
 
   const email = me.value?.email?.toLowerCase();
   const mine = seats.find((seat) => !seat.pending && seat.email.toLowerCase() === email);
@@ -75,7 +82,7 @@ export function OrganizationSettings({ id }: { id: string }) {
   return (
     <main class="organization">
       <p class="crumbs">
-        <Link href="/">Workshops</Link>
+        <Link href="/">{t('console.title')}</Link>
       </p>
       <h1 class="organization-title">
         {found.avatar_url && <img class="organization-avatar-small" src={found.avatar_url} alt="" />}
@@ -88,22 +95,24 @@ export function OrganizationSettings({ id }: { id: string }) {
       )}
       {mine?.role !== 'admin' ? (
         <p class="empty not-admin">
-          Only the organization’s admins manage its name, members, API tokens, webhooks and single sign-on
-          {mine ? ', and you are one of its facilitators' : ''}.{admins.length > 0 && ` Ask ${listText(admins)}.`}
+          {[
+            t('console.organization.not_admin', { member: mine ? 'yes' : 'no' }),
+            ...(admins.length > 0 ? [t('console.organization.ask', { names: listText(admins) })] : []),
+          ].join(' ')}
         </p>
       ) : (
         <>
-          <nav class="organization-sections" aria-label="Sections">
-            {SECTIONS.map(([anchor, title]) => (
+          <nav class="organization-sections" aria-label={t('console.organization.sections')}>
+            {sections().map(([anchor, title]) => (
               <a key={anchor} href={`#${anchor}`}>
                 {title}
               </a>
             ))}
           </nav>
-          <Panel title="Organization" id="organization-profile">
+          <Panel title={t('console.organization.title')} id="organization-profile">
             <Profile organization={found} onSaved={(next) => (organization.value = next)} />
           </Panel>
-          <Panel title="Members" id="members">
+          <Panel title={t('console.organization.members.title')} id="members">
             <Members
               organization={found}
               members={seats}
@@ -112,13 +121,13 @@ export function OrganizationSettings({ id }: { id: string }) {
               onNoLongerAdmin={(words) => (refused.value = words)}
             />
           </Panel>
-          <Panel title="API tokens" id="api-tokens">
+          <Panel title={t('console.organization.tokens.title')} id="api-tokens">
             <ApiTokens organizationId={id} />
           </Panel>
-          <Panel title="Webhooks" id="webhooks">
+          <Panel title={t('console.organization.webhooks.title')} id="webhooks">
             <Webhooks organizationId={id} />
           </Panel>
-          <Panel title="Single sign-on" id="single-sign-on">
+          <Panel title={t('console.organization.sso.title')} id="single-sign-on">
             <SingleSignOn organization={found} onSaved={open} />
           </Panel>
         </>
@@ -127,7 +136,7 @@ export function OrganizationSettings({ id }: { id: string }) {
   );
 }
 
-/** "Ada", "Ada or Bea", "Ada, Bea or Cy". */
+/** "Ada", "Ada or Bea", "Ada, Bea, or Cy", as `Intl` lists them in the console's language. */
 function listText(names: string[]): string {
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return new Intl.ListFormat(pageIntl(), { type: 'disjunction' }).format(names);
 }

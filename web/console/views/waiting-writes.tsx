@@ -3,6 +3,7 @@
  * while there are any, and what the server refused once they reached it.
  * See docs/pages.md#writes-that-wait.
  */
+import { t } from '../i18n';
 import { lateRefusals, waitingWrites } from '../outbox';
 
 export function WaitingWrites() {
@@ -12,11 +13,8 @@ export function WaitingWrites() {
     <>
       <div class="waiting-writes" role="status">
         {waiting.length > 0 && (
-          <section class="notice" aria-label="Waiting to be sent">
-            <p>
-              {waiting.length === 1 ? 'One change waits' : `${waiting.length} changes wait`} for the server: they are
-              sent as soon as it answers again.
-            </p>
+          <section class="notice" aria-label={t('console.waiting.label')}>
+            <p>{t('console.waiting.text', { count: waiting.length })}</p>
             <ul>
               {waiting.map((item) => (
                 <li key={item.key}>{item.label}</li>
@@ -27,14 +25,14 @@ export function WaitingWrites() {
       </div>
       {refused.length > 0 && (
         <div class="problem notice" role="alert">
-          <p>Refused once it reached the server:</p>
+          <p>{t('console.waiting.refused')}</p>
           <ul>
             {refused.map((text, index) => (
               <li key={index}>{text}</li>
             ))}
           </ul>
           <button type="button" class="quiet" onClick={() => (lateRefusals.value = [])}>
-            Dismiss
+            {t('console.waiting.dismiss')}
           </button>
         </div>
       )}
