@@ -178,17 +178,11 @@ class LiveSession implements LiveWorkshop {
       }
     }
     held.splice(0, taken);
-    if (held.length > 0) {
-      if (!this.syncing) this.gapOpen();
-      return;
-    }
+    if (held.length > 0) return void (this.syncing || this.gapOpen());
     this.stopGapTimer();
-    // Nothing waits, yet the last join answered a later `seq` than what arrived: its replay fell
-    // short (an instance lost, an event it never sent), and no later event would show the gap.
-    if (!this.syncing && !this.closed && this.sequence.seq < this.joins.joinedSeq) {
-      this.loadRequested = true;
-      void this.sync();
-    }
+    // Nothing waits, yet the last join answered a later `seq`: its replay fell short (an instance
+    // lost, an event never sent), and no later event would show the gap. Load instead.
+    if (!this.syncing && !this.closed && this.sequence.seq < this.joins.joinedSeq) void this.reload();
   }
 
   /**
