@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { t as say } from '../src/i18n/messages';
-import type { ErrorCode } from '../src/http/errors';
 import { useCast } from './helpers/cast';
-import { createUser, errorOf, expectError, seedCard, seedCardScene } from './helpers/factories';
-import type { ApiResponse, RequestOptions } from './helpers/server';
+import { createUser, seedCard, seedCardScene } from './helpers/factories';
+import { askedInEachLanguage } from './helpers/languages';
 
 /*
  * The refusals the services raise follow the request's Accept-Language; their `code` never
@@ -14,27 +13,6 @@ import type { ApiResponse, RequestOptions } from './helpers/server';
 const cast = useCast();
 const { facilitator, participant } = cast;
 const t = cast.t;
-
-const LANGUAGES = ['fr', 'de', 'ar'] as const;
-
-/**
- * Sends the same request without Accept-Language, then in each of `LANGUAGES`; checks the status
- * and code are the same every time and hands back each answer's error by language ('' for none).
- */
-async function askedInEachLanguage(
-  send: (options: Pick<RequestOptions, 'headers'>) => Promise<ApiResponse>,
-  status: number,
-  code: ErrorCode,
-) {
-  const errors = new Map<string, ReturnType<typeof errorOf>>();
-  for (const lang of ['', ...LANGUAGES]) {
-    const res = await send(lang ? { headers: { 'accept-language': lang } } : {});
-    expectError(res, status, code);
-    if (lang) expect(res.headers.get('vary') ?? '').toMatch(/accept-language/i);
-    errors.set(lang, errorOf(res));
-  }
-  return errors;
-}
 
 describe('refusals in the language of the request', () => {
   it('says a card that does not exist is not found, in French, German and Arabic', async () => {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { AuthorVisibilityOutput } from './prefs';
+import { said } from '../i18n/valibot';
 
 /** The colors a cluster may take (spec: Card). */
 export const CARD_COLORS = [
@@ -19,7 +20,10 @@ export const CARD_COLORS = [
 export type CardColor = (typeof CARD_COLORS)[number];
 
 /** A cluster's colour as an input gives it. */
-export const CardColorInput = v.picklist(CARD_COLORS, `Expected one of ${CARD_COLORS.join(', ')}.`);
+export const CardColorInput = v.picklist(
+  CARD_COLORS,
+  said('error.validation.one_of', { options: CARD_COLORS.join(', ') }),
+);
 
 /** The longest title and content of a card, in characters: REST, the CSV import and the native format alike. */
 export const CARD_TITLE_MAX = 500;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { SOURCE_LANGUAGE } from '../i18n/catalog';
 import { appMessages } from '../i18n/messages';
 import { negotiateLanguage as negotiateAmong } from '../i18n/negotiate';
+import { said } from '../i18n/valibot';
 
 /*
  * The languages the service speaks and the time zones people live in (docs/api.md#languages-and-time-zones):
@@ -31,8 +32,8 @@ const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 /** `locale` (users) and `language` (workshops) in bodies: one of `LANGUAGES`. */
 export const LanguageInput = v.pipe(
   v.string(),
-  v.regex(LANGUAGE_TAG, `Expected one of ${LANGUAGES.join(', ')}.`),
-  v.check(isLanguage, `Expected one of ${LANGUAGES.join(', ')}.`),
+  v.regex(LANGUAGE_TAG, said('error.validation.one_of', { options: LANGUAGES.join(', ') })),
+  v.check(isLanguage, said('error.validation.one_of', { options: LANGUAGES.join(', ') })),
 );
 
 /**
@@ -68,6 +69,6 @@ export function canonicalTimeZone(name: string): string | undefined {
 /** `time_zone` in bodies: an IANA time zone, stored under its canonical name. */
 export const TimeZoneInput = v.pipe(
   v.string(),
-  v.check((name) => canonicalTimeZone(name) !== undefined, 'Expected an IANA time zone, such as Europe/Paris or UTC.'),
+  v.check((name) => canonicalTimeZone(name) !== undefined, said('error.validation.time_zone')),
   v.transform((name) => canonicalTimeZone(name)!),
 );

@@ -1,14 +1,12 @@
 import * as v from 'valibot';
 import type { StepPrefs } from './permissions';
+import { said } from '../i18n/valibot';
 
 // The valibot shapes of a step's `prefs`; what they mean is decided in `access/rules.ts`.
 
 const scope = v.picklist(['none', 'their', 'all']);
-const cardsVisible = v.picklist(['all', 'own'], 'Expected all or own.');
-const authors = v.picklist(
-  ['shown', 'hidden_from_participants', 'hidden'],
-  'Expected shown, hidden_from_participants or hidden.',
-);
+const cardsVisible = v.picklist(['all', 'own'], said('error.validation.all_or_own'));
+const authors = v.picklist(['shown', 'hidden_from_participants', 'hidden'], said('error.validation.authors_shown'));
 
 /** Who may see the author of a card, comment or item: the `authors` pref of the step it was written under. */
 export const AuthorVisibilityOutput = authors;

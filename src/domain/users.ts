@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { said } from '../i18n/valibot';
 
 /** An e-mail address as signups, logins, invitations and organization seats take it: trimmed and lower-cased. */
 export const EmailInput = v.pipe(
@@ -6,7 +7,7 @@ export const EmailInput = v.pipe(
   v.trim(),
   v.toLowerCase(),
   v.maxLength(254),
-  v.email('Expected an e-mail address.'),
+  v.email(said('error.validation.email_address')),
 );
 
 /**

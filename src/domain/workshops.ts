@@ -4,6 +4,7 @@ import { AuthorVisibilityOutput } from './prefs';
 import { CriterionOutput } from './criteria';
 import { SectionOutput } from './sections';
 import { ViewOutput } from './view';
+import { said } from '../i18n/valibot';
 
 export const UserRoleOutput = v.object({
   id: v.string(),
@@ -29,14 +30,14 @@ const MAX_POINTS = 1_000_000;
 export const VoteBudgetInput = v.pipe(
   v.number(),
   v.integer(),
-  v.minValue(-1, 'Use -1 for unlimited, or a count ≥ 0.'),
+  v.minValue(-1, said('error.validation.vote_budget')),
   v.maxValue(MAX_POINTS),
 );
 /** How many votes of one sign a member may put on one card (`vote_limit.max_positive`, `.max_negative`). */
 export const VotesPerCardInput = v.pipe(
   v.number(),
   v.integer(),
-  v.minValue(1, 'Must be greater than 0.'),
+  v.minValue(1, said('error.validation.above_zero')),
   v.maxValue(MAX_POINTS),
 );
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { queryInteger } from './validation';
+import { said } from '../i18n/valibot';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -13,9 +14,9 @@ export const PageQuery = {
   per_page: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^\d+$/, 'Expected a positive integer.'),
+      v.regex(/^\d+$/, said('error.validation.positive_integer')),
       v.transform(Number),
-      v.minValue(1, 'Expected at least 1.'),
+      v.minValue(1, said('error.validation.at_least_one')),
       v.transform((n) => Math.min(n, MAX_PER_PAGE)),
     ),
     String(DEFAULT_PER_PAGE),

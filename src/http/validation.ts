@@ -2,9 +2,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { uniqueSymbol, resolver } from 'hono-openapi';
 import { validator } from 'hono/validator';
 import * as v from 'valibot';
-import { msg } from '../i18n/messages';
+import { SOURCE_LANGUAGE } from '../i18n/catalog';
+import { msg, t } from '../i18n/messages';
+import { said, valibotLanguage } from '../i18n/valibot';
 import type { AppEnv } from './env';
 import { AppError, type ErrorDetail } from './errors';
+import { requestLanguage } from './language';
 
 /** A validator middleware whose output handlers read, typed, with `c.req.valid(target)`. */
 type Validated<T extends 'json' | 'query', S extends v.GenericSchema> = MiddlewareHandler<
@@ -27,13 +30,18 @@ export function hasBody(c: Context): boolean {
 }
 
 /** Valibot issues as the error body's `details` (docs/api.md#authentication-and-errors): a dotted path and a sentence. */
-export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[]): ErrorDetail[] {
+export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[], lang = SOURCE_LANGUAGE): ErrorDetail[] {
   return issues.map((issue) => {
     const path = v.getDotPath(issue) ?? '';
-    // A member that is missing reads as valibot's "Invalid key: Expected "name" but received undefined".
+    // A member that is missing is an object's issue expecting its quoted key
+    // (valibot's "Invalid key: Expected "name" but received undefined").
     const missing =
-      issue.kind === 'schema' && issue.received === 'undefined' && issue.message.startsWith('Invalid key');
-    return { path, message: missing ? `${path.split('.').at(-1) || 'value'} is required.` : issue.message };
+      issue.kind === 'schema' &&
+      OBJECT_TYPES.has(issue.type) &&
+      issue.received === 'undefined' &&
+      (issue.expected ?? '').startsWith('"');
+    const name = path.split('.').at(-1) || 'value';
+    return { path, message: missing ? t(lang, 'error.validation.required', { name }) : issue.message };
   });
 }
 
@@ -62,34 +70,34 @@ const WRAPPERS = new Set([
  * Where an object is expected and an array given: valibot's object schemas read an array's
  * (missing) keys like an object's, so `[]` would pass as `{}`. The API calls it a wrong type.
  */
-function arrayForObject(schema: SchemaNode, input: unknown, path: readonly string[]): ErrorDetail | null {
+function arrayForObject(schema: SchemaNode, input: unknown, path: readonly string[], lang: string): ErrorDetail | null {
   if (input === null || typeof input !== 'object') return null;
-  if (WRAPPERS.has(schema.type) && schema.wrapped) return arrayForObject(schema.wrapped, input, path);
+  const wrong = () => ({ path: path.join('.'), message: t(lang, 'error.validation.object_not_array') });
+  if (WRAPPERS.has(schema.type) && schema.wrapped) return arrayForObject(schema.wrapped, input, path, lang);
   if (OBJECT_TYPES.has(schema.type)) {
-    if (Array.isArray(input)) return { path: path.join('.'), message: 'Expected an object but received an array.' };
+    if (Array.isArray(input)) return wrong();
     for (const [key, entry] of Object.entries(schema.entries ?? {})) {
-      const found = arrayForObject(entry, (input as Record<string, unknown>)[key], [...path, key]);
+      const found = arrayForObject(entry, (input as Record<string, unknown>)[key], [...path, key], lang);
       if (found) return found;
     }
     return null;
   }
   if (schema.type === 'array' && schema.item && Array.isArray(input)) {
     for (const [index, element] of input.entries()) {
-      const found = arrayForObject(schema.item, element, [...path, String(index)]);
+      const found = arrayForObject(schema.item, element, [...path, String(index)], lang);
       if (found) return found;
     }
     return null;
   }
   if (schema.type === 'record' && schema.value && !Array.isArray(input)) {
     for (const [key, element] of Object.entries(input)) {
-      const found = arrayForObject(schema.value, element, [...path, key]);
+      const found = arrayForObject(schema.value, element, [...path, key], lang);
       if (found) return found;
     }
     return null;
   }
   if ((schema.type === 'union' || schema.type === 'variant') && schema.options && Array.isArray(input)) {
-    if (schema.options.every((option) => OBJECT_TYPES.has(option.type)))
-      return { path: path.join('.'), message: 'Expected an object but received an array.' };
+    if (schema.options.every((option) => OBJECT_TYPES.has(option.type))) return wrong();
   }
   return null;
 }
@@ -143,22 +151,26 @@ function invalidInput(what: InputKind, details: ErrorDetail[]): AppError {
   return new AppError('invalid_request', message, { details });
 }
 
-/** Parses input against a schema or throws the documented 400. */
+/**
+ * Parses input against a schema or throws the documented 400, its words in `lang`: the request's
+ * (docs/i18n.md#which-language), English when the input comes from no request.
+ */
 export function parseInput<S extends v.GenericSchema>(
   schema: S,
   input: unknown,
   what: InputKind = 'request',
+  lang: string = SOURCE_LANGUAGE,
 ): v.InferOutput<S> {
-  const wrongType = arrayForObject(schema, input, []);
+  const wrongType = arrayForObject(schema, input, [], lang);
   if (wrongType) throw invalidInput(what, [wrongType]);
-  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  const result = v.safeParse(schema, input, { abortPipeEarly: true, lang: valibotLanguage(lang) });
   if (result.success) {
     // Checked on what the schema kept, whatever the member's schema: unknown members stay ignored.
     const unstorablePath = unstorableTextPath(result.output);
     if (unstorablePath) throw invalidInput(what, [{ path: unstorablePath.join('.'), message: UNSTORABLE_TEXT }]);
     return result.output;
   }
-  throw invalidInput(what, issuesToDetails(result.issues));
+  throw invalidInput(what, issuesToDetails(result.issues, lang));
 }
 
 /** Attaches the OpenAPI description hono-openapi reads from a validator middleware. */
@@ -175,7 +187,7 @@ function documented<M extends object>(middleware: M, target: 'json' | 'query' | 
  * accept an empty request.
  */
 export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json', S> {
-  const middleware: MiddlewareHandler = async (c, next) => {
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
     let value: unknown = {};
     if (hasBody(c)) {
       if (!JSON_MEDIA.test(mediaType(c))) {
@@ -190,7 +202,7 @@ export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json'
         }
       }
     }
-    c.req.addValidatedData('json', parseInput(schema, value, 'body') as object);
+    c.req.addValidatedData('json', parseInput(schema, value, 'body', requestLanguage(c)) as object);
     await next();
   };
   return documented(middleware as unknown as Validated<'json', S>, 'json', schema);
@@ -198,23 +210,22 @@ export function jsonBody<S extends v.GenericSchema>(schema: S): Validated<'json'
 
 /** Validates the query string; repeated keys arrive as arrays, single ones as strings. */
 export function queryParams<S extends v.GenericSchema>(schema: S): Validated<'query', S> {
-  const middleware = validator('query', (value) => parseInput(schema, value, 'query')) as unknown as Validated<
-    'query',
-    S
-  >;
+  const middleware = validator('query', (value, c) =>
+    parseInput(schema, value, 'query', requestLanguage(c as Context<AppEnv>)),
+  ) as unknown as Validated<'query', S>;
   return documented(middleware, 'query', schema);
 }
 
 /** Query-string helpers: query values arrive as strings. */
 export const queryBoolean = v.pipe(
-  v.picklist(['true', 'false', '1', '0'], 'Expected true or false.'),
+  v.picklist(['true', 'false', '1', '0'], said('error.validation.boolean')),
   v.transform((s) => s === 'true' || s === '1'),
 );
 
 export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(
     v.string(),
-    v.regex(/^-?\d+$/, 'Expected an integer.'),
+    v.regex(/^-?\d+$/, said('error.validation.integer_text')),
     v.transform(Number),
     v.integer(),
     v.minValue(min),
@@ -223,6 +234,6 @@ export const queryInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
 
 /** Non-empty trimmed text with an upper bound, for titles and names. */
 export const requiredText = (max: number) =>
-  v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(max));
+  v.pipe(v.string(), v.trim(), v.minLength(1, said('error.validation.empty')), v.maxLength(max));
 export const optionalText = (max: number) => v.pipe(v.string(), v.maxLength(max));
 export const idString = v.pipe(v.string(), v.minLength(1), v.maxLength(64));

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { API_SCOPES } from '../../domain/api-scopes';
 import { DeletedUserOutput } from '../users/schemas';
+import { said } from '../../i18n/valibot';
 
 export const CreateApiTokenInput = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
@@ -9,8 +10,8 @@ export const CreateApiTokenInput = v.object({
     v.nullable(
       v.pipe(
         v.string(),
-        v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO 8601 timestamp.'),
-        v.check((s) => Date.parse(s) > Date.now(), 'The expiry must be in the future.'),
+        v.check((s) => !Number.isNaN(Date.parse(s)), said('error.validation.iso_timestamp')),
+        v.check((s) => Date.parse(s) > Date.now(), said('error.validation.expiry_past')),
         v.transform((s) => new Date(s).toISOString()),
       ),
     ),

@@ -4,10 +4,11 @@ import type { Config } from '../../config';
 import type { Schema } from '../../db/database';
 import { optionalText, requiredText } from '../../http/validation';
 import { publicFileUrl } from '../uploads/file-links';
+import { said } from '../../i18n/valibot';
 
 export type AttachmentRow = Schema['attachments']['$inferSelect'];
 
-const segment = v.pipe(v.string(), v.minLength(1, 'Must not be empty.'), v.maxLength(64));
+const segment = v.pipe(v.string(), v.minLength(1, said('error.validation.empty')), v.maxLength(64));
 
 /** References a file uploaded with POST /v1/uploads: the `key` and `container` that call answered. */
 export const CreateAttachmentInput = v.object({

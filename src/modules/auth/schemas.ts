@@ -3,9 +3,14 @@ import { UserOutput } from '../users/schemas';
 import { requiredText } from '../../http/validation';
 import { EmailInput } from '../../domain/users';
 import { LanguageInput, TimeZoneInput } from '../../domain/languages';
+import { said } from '../../i18n/valibot';
 
 /** A password being set: at signup, a reset or a change. */
-const NewPassword = v.pipe(v.string(), v.minLength(8, 'Passwords have at least 8 characters.'), v.maxLength(1024));
+const NewPassword = v.pipe(
+  v.string(),
+  v.minLength(8, said('error.validation.password_short', { min: 8 })),
+  v.maxLength(1024),
+);
 
 export const SignupInput = v.object({
   email: EmailInput,

@@ -11,6 +11,7 @@ import type { Schema } from '../../db/database';
 import { idString, optionalText, queryBoolean, requiredText } from '../../http/validation';
 import { CriterionOutput } from '../../domain/criteria';
 import { ItemOutput } from '../../domain/items';
+import { said } from '../../i18n/valibot';
 
 export type CardRow = Schema['cards']['$inferSelect'];
 export type CardType = CardRow['type'];
@@ -61,7 +62,7 @@ export function toCard(row: CardFields, summary: CardSummary = emptySummary()): 
   };
 }
 
-const cardType = v.picklist(['idea', 'cluster'], 'Expected idea or cluster.');
+const cardType = v.picklist(['idea', 'cluster'], said('error.validation.card_type'));
 const position = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const ListCardsQuery = v.object({
@@ -86,7 +87,7 @@ export const GetCardQuery = v.object({
       ),
       v.check(
         (list) => list.every((a) => (CARD_ATTRIBUTES as readonly string[]).includes(a)),
-        `Expected a comma-separated list among ${CARD_ATTRIBUTES.join(', ')}.`,
+        said('error.validation.list_among', { options: CARD_ATTRIBUTES.join(', ') }),
       ),
       v.transform((list) => new Set(list as CardAttribute[])),
     ),
@@ -104,15 +105,15 @@ export const CreateCardInput = v.pipe(
     position: v.optional(position),
   }),
   v.forward(
-    v.check((input) => input.type === 'cluster' || !input.color, 'Only clusters have a color.'),
+    v.check((input) => input.type === 'cluster' || !input.color, said('error.validation.color_cluster_only')),
     ['color'],
   ),
   v.forward(
-    v.check((input) => input.type === 'cluster' || !!input.parent, 'An idea needs a parent cluster.'),
+    v.check((input) => input.type === 'cluster' || !!input.parent, said('error.validation.idea_needs_parent')),
     ['parent'],
   ),
   v.forward(
-    v.check((input) => input.type === 'idea' || !input.parent, 'A cluster cannot have a parent.'),
+    v.check((input) => input.type === 'idea' || !input.parent, said('error.validation.cluster_no_parent')),
     ['parent'],
   ),
 );
@@ -131,9 +132,9 @@ export type UpdateCardInput = v.InferOutput<typeof UpdateCardInput>;
 export const MergeCardsInput = v.object({
   cards_id: v.pipe(
     v.array(idString),
-    v.minLength(2, 'Merge at least two cards.'),
+    v.minLength(2, said('error.validation.merge_two')),
     v.maxLength(500),
-    v.check((ids) => new Set(ids).size === ids.length, 'Each card may be listed once.'),
+    v.check((ids) => new Set(ids).size === ids.length, said('error.validation.merge_once')),
   ),
   title: v.optional(requiredText(CARD_TITLE_MAX)),
   content: v.optional(optionalText(CARD_CONTENT_MAX)),

@@ -4,6 +4,7 @@ import type { Schema } from '../../db/database';
 import type { UserRow } from '../../http/env';
 import { PageQuery } from '../../http/pagination';
 import { deletedUser, DeletedUserOutput, OtherUserOutput, toOtherUser } from '../users/schemas';
+import { said } from '../../i18n/valibot';
 
 export type EventRow = Schema['events']['$inferSelect'];
 
@@ -45,11 +46,8 @@ export const EventsQuery = v.object({
             .filter(Boolean),
         ),
       ]),
-      v.check((names) => names.length <= 100, 'At most 100 action names.'),
-      v.check(
-        (names) => names.every((name) => ACTION_NAME.test(name)),
-        'Expected comma-separated action names such as addCard,removeCard.',
-      ),
+      v.check((names) => names.length <= 100, said('error.validation.actions_max', { max: 100 })),
+      v.check((names) => names.every((name) => ACTION_NAME.test(name)), said('error.validation.actions_list')),
       v.transform((names) => (names.length > 0 ? names : undefined)),
     ),
   ),

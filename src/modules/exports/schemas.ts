@@ -5,13 +5,14 @@ import type { ExportOutput as ExportResource } from '../../domain/events';
 import { newId } from '../../db/columns';
 import { fileUrlUntil, LINK_TTL_SECONDS } from '../uploads/file-links';
 import { EXPORTS_CONTAINER, objectName, type FileRef } from '../uploads/storage';
+import { said } from '../../i18n/valibot';
 
 export type ExportRow = Schema['workshopExports']['$inferSelect'];
 export type ExportType = ExportRow['type'];
 
 export const EXPORT_TYPES = ['pdf', 'xlsx', 'docx', 'csv', 'native'] as const satisfies readonly ExportType[];
 
-const exportType = v.picklist(EXPORT_TYPES, `Expected one of ${EXPORT_TYPES.join(', ')}.`);
+const exportType = v.picklist(EXPORT_TYPES, said('error.validation.one_of', { options: EXPORT_TYPES.join(', ') }));
 
 /** `type`, or `mimetype` as a sample body of the spec names it (docs/api.md#exports): one of the two. */
 export const CreateExportInput = v.pipe(
@@ -20,7 +21,7 @@ export const CreateExportInput = v.pipe(
     const { type, mimetype } = dataset.value;
     if (type !== undefined && mimetype !== undefined && type !== mimetype) {
       addIssue({
-        message: 'Give the type once, as type or as mimetype.',
+        message: said('error.validation.export_type_twice'),
         path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'mimetype', value: mimetype }],
       });
       return NEVER;
@@ -28,7 +29,7 @@ export const CreateExportInput = v.pipe(
     const chosen = type ?? mimetype;
     if (chosen === undefined) {
       addIssue({
-        message: `type is required: one of ${EXPORT_TYPES.join(', ')}.`,
+        message: said('error.validation.export_type_missing', { options: EXPORT_TYPES.join(', ') }),
         path: [{ type: 'object', origin: 'value', input: dataset.value, key: 'type', value: undefined }],
       });
       return NEVER;

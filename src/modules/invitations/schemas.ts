@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { InvitationOutput, InvitationRole } from '../../domain/invitations';
 import type { Schema } from '../../db/database';
 import { EmailInput } from '../../domain/users';
+import { said } from '../../i18n/valibot';
 
 export type InvitationRow = Schema['invitations']['$inferSelect'];
 
@@ -25,8 +26,8 @@ export const InviteInput = v.object({
           .filter(Boolean),
       ),
     ]),
-    v.minLength(1, 'At least one e-mail address is required.'),
-    v.maxLength(MAX_INVITED, `At most ${MAX_INVITED} addresses at a time.`),
+    v.minLength(1, said('error.validation.emails_none')),
+    v.maxLength(MAX_INVITED, said('error.validation.emails_many', { max: MAX_INVITED })),
     v.check(
       (list) => list.every((e) => v.is(EmailInput, e)),
       // Names the addresses refused, so the sender knows which one to correct.
@@ -37,9 +38,9 @@ export const InviteInput = v.object({
       },
     ),
   ),
-  content: v.pipe(v.string(), v.trim(), v.minLength(1, 'Must not be empty.'), v.maxLength(5_000)),
+  content: v.pipe(v.string(), v.trim(), v.minLength(1, said('error.validation.empty')), v.maxLength(5_000)),
   /** What accepting makes the invitee: a participant unless said, or a co-facilitator. */
-  role: v.optional(v.picklist(InvitationRole.options, 'Expected participant or facilitator.'), 'participant'),
+  role: v.optional(v.picklist(InvitationRole.options, said('error.validation.invitation_role')), 'participant'),
 });
 export type InviteInput = v.InferOutput<typeof InviteInput>;
 

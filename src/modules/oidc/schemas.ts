@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { said } from '../../i18n/valibot';
 
 /** GET /v1/auth/oidc: whether the console offers "Sign in with <name>". */
 export const OidcStatusOutput = v.object({
@@ -29,7 +30,7 @@ export const StartQuery = v.object({
   client_state: v.optional(
     v.pipe(
       v.string(),
-      v.regex(/^[\w-]{22,128}$/, 'Expected 22 to 128 letters, digits, "-" or "_".'),
+      v.regex(/^[\w-]{22,128}$/, said('error.validation.oidc_state')),
       v.description(
         'A one-time value made by the browser tab that starts the sign-in (22 to 128 characters of base64url), ' +
           'handed back as `client_state` beside the token or the problem in the fragment, so that the tab takes ' +

@@ -5,6 +5,7 @@ import { requiredText } from '../../http/validation';
 import { EmailInput } from '../../domain/users';
 import { planFor } from '../users/schemas';
 import type { OrganizationOutput } from '../../domain/organizations';
+import { said } from '../../i18n/valibot';
 
 export type OrganizationRow = Schema['organizations']['$inferSelect'];
 export type OrganizationMemberRow = Schema['organizationMembers']['$inferSelect'];
@@ -31,12 +32,12 @@ export const OrganizationUpdateInput = v.object({
 
 export const AddMemberInput = v.object({
   email: EmailInput,
-  role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
+  role: v.picklist(['facilitator', 'admin'], said('error.validation.organization_role')),
 });
 
 /** PUT /v1/organizations/:id/members/:member_id: the member's new role. */
 export const ChangeMemberRoleInput = v.object({
-  role: v.picklist(['facilitator', 'admin'], 'Expected facilitator or admin.'),
+  role: v.picklist(['facilitator', 'admin'], said('error.validation.organization_role')),
 });
 
 export function toOrganization(row: OrganizationRow, config: Pick<Config, 'plans'>): OrganizationOutput {

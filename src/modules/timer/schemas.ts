@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { TimerOutput } from '../../domain/timer';
 import type { Schema } from '../../db/database';
+import { said } from '../../i18n/valibot';
 
 export type TimerRow = Schema['workshopTimers']['$inferSelect'];
 
@@ -15,7 +16,7 @@ export const TimerInput = v.pipe(
   }),
   v.check(
     (input) => [input.duration_s, input.action, input.add_s].filter((member) => member !== undefined).length === 1,
-    'Give exactly one of duration_s (1..86400), action (pause, resume, stop) or add_s (-86400..86400).',
+    said('error.validation.timer_one_of'),
   ),
 );
 export type TimerInput = v.InferOutput<typeof TimerInput>;

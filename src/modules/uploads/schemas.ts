@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { queryInteger } from '../../http/validation';
+import { said } from '../../i18n/valibot';
 
 /** What POST /v1/uploads answers: the members a `blob` reference is made of, plus a download link. */
 export const UploadOutput = v.object({
@@ -17,7 +18,7 @@ export const IMAGE_MAX_SIDE = 4096;
 export const FileQuery = v.object({
   expires: v.optional(v.string()),
   signature: v.optional(v.string()),
-  mode: v.optional(v.picklist(['crop', 'resize'], 'Expected crop or resize.')),
+  mode: v.optional(v.picklist(['crop', 'resize'], said('error.validation.crop_or_resize'))),
   width: v.optional(queryInteger(1, IMAGE_MAX_SIDE)),
   height: v.optional(queryInteger(1, IMAGE_MAX_SIDE)),
 });

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { VoteOutput } from '../../domain/votes';
 import type { votes } from '../../db/schema/index';
+import { said } from '../../i18n/valibot';
 
 export type VoteRow = typeof votes.$inferSelect;
 
 export const VoteValue = v.pipe(
   v.number(),
   v.integer(),
-  v.check((n) => n !== 0, 'A vote cannot be 0.'),
+  v.check((n) => n !== 0, said('error.validation.vote_zero')),
   v.minValue(-1000),
   v.maxValue(1000),
 );

@@ -1,22 +1,26 @@
 import * as v from 'valibot';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks';
 import { PageQuery } from '../../http/pagination';
+import { said } from '../../i18n/valibot';
 
 /** An http(s) URL without credentials; whether its address is public is checked when sending. */
 const EndpointUrl = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(2000),
-  v.url('Expected an http(s) URL.'),
+  v.url(said('error.validation.http_url')),
   v.check((raw) => {
     const url = new URL(raw);
     return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
-  }, 'Expected an http(s) URL without credentials.'),
+  }, said('error.validation.http_url_no_credentials')),
 );
 
 const EventFilters = v.pipe(
   v.array(
-    v.picklist([...WEBHOOK_EVENT_TYPES, '*'] as const, `Expected '*' or one of ${WEBHOOK_EVENT_TYPES.join(', ')}.`),
+    v.picklist(
+      [...WEBHOOK_EVENT_TYPES, '*'] as const,
+      said('error.validation.any_or_one_of', { options: WEBHOOK_EVENT_TYPES.join(', ') }),
+    ),
   ),
   v.minLength(1),
   v.maxLength(WEBHOOK_EVENT_TYPES.length + 1),

@@ -11,6 +11,7 @@ import { GUEST_NAME_MAX, UserOutput } from '../users/schemas';
 import { ViewInput } from '../../domain/view';
 import { LanguageInput, TimeZoneInput } from '../../domain/languages';
 import { ACCESS_CODE_DIGITS, typedAccessCode } from '../../domain/access-codes';
+import { said } from '../../i18n/valibot';
 
 /** The settings a workshop is created with and that an update may change. */
 const settingsEntries = {
@@ -57,7 +58,7 @@ export type UpdateWorkshopInput = v.InferOutput<typeof UpdateWorkshopInput>;
 
 const isoTimestamp = v.pipe(
   v.string(),
-  v.check((s) => !Number.isNaN(Date.parse(s)), 'Expected an ISO 8601 timestamp.'),
+  v.check((s) => !Number.isNaN(Date.parse(s)), said('error.validation.iso_timestamp')),
   v.transform((s) => new Date(s).toISOString()),
 );
 
@@ -86,17 +87,17 @@ const JOIN_BY = {
       v.transform(typedAccessCode),
       v.regex(
         new RegExp(`^[0-9]{${ACCESS_CODE_DIGITS}}$`),
-        `An access code has ${ACCESS_CODE_DIGITS} digits (dashes and spaces are ignored).`,
+        said('error.validation.access_code_digits', { digits: ACCESS_CODE_DIGITS }),
       ),
     ),
   ),
-  join_key: v.optional(v.pipe(v.string(), v.minLength(1, 'A join key is not empty.'), v.maxLength(256))),
+  join_key: v.optional(v.pipe(v.string(), v.minLength(1, said('error.validation.join_key_empty')), v.maxLength(256))),
 };
 export type JoinBy = { access_code?: string; join_key?: string };
 const exactlyOneWayIn = <T extends JoinBy>() =>
-  v.check<T, string>(
+  v.check<T, v.ErrorMessage<v.CheckIssue<T>>>(
     (input) => (input.access_code === undefined) !== (input.join_key === undefined),
-    'Give exactly one of access_code and join_key.',
+    said('error.validation.code_or_key'),
   );
 
 export const JoinInput = v.pipe(v.object(JOIN_BY), exactlyOneWayIn());
