@@ -762,6 +762,7 @@ export interface MessageValues {
   'console.people.members.title': undefined;
   'console.people.members.you': undefined;
   'console.problem.field': { field: string | number; message: string | number };
+  'console.problem.other_account': undefined;
   'console.problem.session_ended': undefined;
   'console.problem.unreachable': undefined;
   'console.provider_problem.account_exists': undefined;

@@ -11,6 +11,7 @@ import { effect, signal } from '@preact/signals';
 import { ApiError } from 'workshop-sdk';
 import { Outbox, type Waiting } from '../shared/outbox';
 import { api, problemText } from './api';
+import { t } from './i18n';
 import { me } from './session';
 import { sessionEnded, signedInAgain } from './session-end';
 
@@ -36,7 +37,7 @@ type Send = (path: string, init: object) => Promise<unknown>;
 /** The signed-in account's outbox: each account's writes wait apart, and go only with its own token. */
 let current: { userId: string; outbox: Outbox<Write, Write> } | null = null;
 /** Stands for a write of an account no longer signed in here: it waits, unsent, for that account. */
-const notSignedIn = () => new ApiError(401, 'unauthenticated', 'Another account is signed in.');
+const notSignedIn = () => new ApiError(401, 'unauthenticated', t('console.problem.other_account'));
 
 function outboxFor(userId: string): Outbox<Write, Write> {
   if (current?.userId === userId) return current.outbox;
