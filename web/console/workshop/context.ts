@@ -22,14 +22,9 @@ export interface WorkshopScope {
   onChange(listener: (action: string) => void): () => void;
 }
 
-/** The tabs of a workshop's console, in the order they are shown, by their `?tab=` name. */
-export const TABS = [
-  ['run', 'Run'],
-  ['agenda', 'Agenda'],
-  ['board', 'Board'],
-  ['canvas', 'Canvas'],
-  ['people', 'People'],
-  ['exports', 'Exports'],
-  ['log', 'Log'],
-] as const;
-export type TabName = (typeof TABS)[number][0];
+/**
+ * The tabs of a workshop's console, in the order they are shown, by their `?tab=` name; each
+ * says its name from `console.workshop.tab` (shell.tsx).
+ */
+export const TABS = ['run', 'agenda', 'board', 'canvas', 'people', 'exports', 'log'] as const;
+export type TabName = (typeof TABS)[number];

@@ -141,7 +141,7 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
     if (again > openedAt.current) (scope.live as Relay).reopen().catch(() => undefined);
   }, [again]);
   const asked = location$.value.query.get('tab');
-  const tab: TabName = TABS.some(([name]) => name === asked) ? (asked as TabName) : 'run';
+  const tab: TabName = TABS.some((name) => name === asked) ? (asked as TabName) : 'run';
   const { workshop, status } = scope.state.value;
   const choose = (name: TabName) =>
     navigate(`/workshops/${encodeURIComponent(scope.id)}?tab=${name}`, { replace: true });
@@ -160,7 +160,7 @@ function Tabs({ scope }: { scope: WorkshopScope }) {
         )}
       </header>
       <nav class="tabs" aria-label={t('console.workshop.title')}>
-        {TABS.map(([name]) => (
+        {TABS.map((name) => (
           <a
             key={name}
             href={`/workshops/${encodeURIComponent(scope.id)}?tab=${name}`}
