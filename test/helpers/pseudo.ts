@@ -40,3 +40,28 @@ export function unmarkedTexts(page: Page, peoples: string[], except?: string): P
     { peoples, except },
   );
 }
+
+/**
+ * The elements whose text is wider than their box (`scrollWidth` past `clientWidth`): words cut
+ * off or running into what is beside them, as a longer language makes them. A box made to scroll
+ * sideways (`overflow-x: auto` or `scroll`, a tab strip on a phone) is not counted, nor anything
+ * hidden, nor a box of one pixel (words for screen readers only, `.visually-hidden`).
+ */
+export function textWiderThanItsBox(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+      const ownText = Array.from(element.childNodes).some(
+        (node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '',
+      );
+      if (!ownText || !element.checkVisibility() || element.clientWidth <= 1) continue;
+      const style = getComputedStyle(element);
+      if (style.display === 'inline' || ['auto', 'scroll'].includes(style.overflowX)) continue;
+      if (element.scrollWidth > element.clientWidth + 1)
+        found.push(
+          `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent!.trim().slice(0, 60)}`,
+        );
+    }
+    return found;
+  });
+}
