@@ -6,7 +6,7 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
 import { confirmAddress } from './helpers/factories';
 import { dayIn } from './helpers/i18n';
-import { unmarkedTexts } from './helpers/pseudo';
+import { expectNoTextCutOff, unmarkedTexts } from './helpers/pseudo';
 import { sdkUser } from './helpers/sdk';
 
 /*
@@ -149,9 +149,11 @@ describe.skipIf(!browserAvailable)('the Account and Organization pages in their 
       ...(await page.evaluate(() => Array.from(document.querySelectorAll('option'), (o) => o.textContent!))),
     );
     expect(await unmarkedTexts(page, [...peoples, ...(await writtenByIntlOrCode(page))])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (1)');
     await page.locator('.danger-zone button.danger').click();
     await page.locator('.deletion-counts').waitFor();
     expect(await unmarkedTexts(page, [...peoples, ...(await writtenByIntlOrCode(page))])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (2)');
 
     await page.goto(`${server.url}/organizations/${org.id}`);
     await page.locator('.member-row').first().waitFor();
@@ -161,6 +163,7 @@ describe.skipIf(!browserAvailable)('the Account and Organization pages in their 
     await page.locator('.create-webhook .check-grid').waitFor();
     const names = await page.locator('.member-name').allTextContents();
     expect(await unmarkedTexts(page, [...peoples, ...names, ...(await writtenByIntlOrCode(page))])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (3)');
     expect(problems.errors).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import {
   pointIn,
   type BoardScene,
 } from './helpers/console-board';
-import { unmarkedTexts } from './helpers/pseudo';
+import { expectNoTextCutOff, unmarkedTexts } from './helpers/pseudo';
 
 /*
  * The Board and Agenda tabs in the account's language (docs/i18n.md#which-language), in a real
@@ -153,20 +153,24 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     expect(await htmlLanguage(page)).toEqual({ lang: 'en-XA', dir: 'ltr' });
     const peoples = ['Retro', 'Keep', 'Change', 'Pairing', 'Demos', 'Standups', 'Fay', 'Pat'];
     expect(await unmarkedTexts(page, peoples)).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (1)');
 
     await ideaCard(page, 'Pairing').getByRole('button', { name: 'Pairing', exact: true }).click();
     const dialog = page.locator('dialog.board-dialog');
     await dialog.locator('#detail-files').waitFor();
     expect(await unmarkedTexts(page, peoples)).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (2)');
     await page.keyboard.press('Escape');
     await ideaCard(page, 'Pairing').locator('[data-act="merge"]').click();
     await dialog.locator('select').waitFor();
     expect(await unmarkedTexts(page, peoples)).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (3)');
     await page.keyboard.press('Escape');
 
     await page.locator('.board-tools .choices button').nth(1).click();
     await page.locator('.results table').waitFor();
     expect(await unmarkedTexts(page, peoples)).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (4)');
 
     // The predefined canvases' names are the service's, not the console's words.
     const canvases = (await s.fay.api.get('/v1/canvas')).map((canvas) => canvas.name);
@@ -176,6 +180,7 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     await page.locator('.canvas-form > button[type="button"]').click();
     await page.locator('.canvas-form fieldset.zone').waitFor();
     expect(await unmarkedTexts(page, [...peoples, 'Warm-up', 'Impact', 'Notes', ...canvases])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (5)');
     expect(problems.errors).toEqual([]);
   });
 });

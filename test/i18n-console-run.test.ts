@@ -4,7 +4,7 @@ import { t as said } from '../src/i18n/messages';
 import { browserAvailable, htmlLanguage, shown, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken, PHONE } from './helpers/console';
-import { unmarkedTexts } from './helpers/pseudo';
+import { expectNoTextCutOff, unmarkedTexts } from './helpers/pseudo';
 import { sdkRunningWorkshop } from './helpers/sdk';
 
 /*
@@ -160,21 +160,25 @@ describe.skipIf(!browserAvailable)('a workshop’s console in its facilitator’
     expect(await htmlLanguage(page)).toEqual({ lang: 'en-XA', dir: 'ltr' });
     for (const details of await page.locator('.run details summary').all()) await details.click();
     expect(await unmarkedTexts(page, peoples, '.run-board')).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (1)');
 
     await page.locator('.tabs a[href$="tab=people"]').click();
     await page.locator('.invitation-row').waitFor();
     await page.locator('.member-row').nth(1).waitFor();
     expect(await unmarkedTexts(page, [...peoples, pat.email])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (2)');
 
     await page.locator('.tabs a[href$="tab=exports"]').click();
     await page.locator('.export-formats button').first().waitFor();
     await page.locator('.export-formats button').nth(3).click();
     await page.locator('.export-row').waitFor();
     expect(await unmarkedTexts(page, [...peoples, ...(await moments())])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (3)');
 
     await page.locator('.tabs a[href$="tab=log"]').click();
     await page.locator('.log-entry').nth(5).waitFor();
     expect(await unmarkedTexts(page, [...peoples, ...(await moments())])).toEqual([]);
+    await expectNoTextCutOff(page, 'the view (4)');
     expect(problems.errors).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { LAPTOP, PHONE } from './console';
 
 /*
  * The pseudo-locale `en-XA` (docs/i18n.md#the-pseudo-locale) accents every letter of the
@@ -64,4 +66,15 @@ export function textWiderThanItsBox(page: Page): Promise<string[]> {
     }
     return found;
   });
+}
+
+/**
+ * No text wider than its box (`textWiderThanItsBox`) at a phone's width and at a laptop's, the
+ * page left at the laptop's; `what` names the view in the failure.
+ */
+export async function expectNoTextCutOff(page: Page, what: string): Promise<void> {
+  for (const size of [PHONE, LAPTOP]) {
+    await page.setViewportSize(size.viewport!);
+    expect(await textWiderThanItsBox(page), `${what} at ${size.viewport!.width} px`).toEqual([]);
+  }
 }
