@@ -119,15 +119,18 @@ describe.skipIf(!browserAvailable)('the Account and Organization pages in their 
     await shown(page, '.session-row .badge', said('ar', 'console.account.sessions.this_browser'));
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('main')!).direction)).toBe('rtl');
     await expectAccessible(page, 'the Account page, in Arabic');
+    await expectNoTextCutOff(page, 'the Account page, in Arabic');
     await page.getByRole('button', { name: said('ar', 'console.account.deletion.open') }).click();
     await page.locator('.deletion-counts').waitFor();
     await expectAccessible(page, 'deleting the account, in Arabic');
+    await expectNoTextCutOff(page, 'deleting the account, in Arabic');
 
     await page.goto(`${server.url}/organizations/${org.id}`);
     await shown(page, 'h1', 'مؤسسة الربيع');
     expect(await roleShown(page, '(أنت)')).toBe('مسؤول');
     await page.getByText(said('ar', 'console.organization.tokens.intro')).waitFor();
     await expectAccessible(page, 'an organization’s settings, in Arabic');
+    await expectNoTextCutOff(page, 'an organization’s settings, in Arabic');
     expect(problems.errors).toEqual([]);
   });
 

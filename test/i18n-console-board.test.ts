@@ -111,6 +111,7 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     const change = (await clusterColumn(page, 'Change').boundingBox())!;
     expect(keep.x).toBeGreaterThan(change.x);
     await expectAccessible(page, 'the board, in Arabic', '.board-tab');
+    await expectNoTextCutOff(page, 'the board, in Arabic');
 
     // Held, the idea goes to the next cluster with the left arrow, and back with the right one.
     const live = page.locator('[aria-live="assertive"]');
@@ -145,6 +146,7 @@ describe.skipIf(!browserAvailable)('the console’s board and agenda in the acco
     await page.getByRole('heading', { name: said('ar', 'console.agenda.panel.steps') }).waitFor();
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.agenda')!).direction)).toBe('rtl');
     await expectAccessible(page, 'the agenda, in Arabic', '.agenda');
+    await expectNoTextCutOff(page, 'the agenda, in Arabic');
     expect(problems.errors).toEqual([]);
   });
 

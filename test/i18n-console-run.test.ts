@@ -92,19 +92,23 @@ describe.skipIf(!browserAvailable)('a workshop’s console in its facilitator’
     expect(await page.locator('.run-step-nav .primary [aria-hidden="true"]').textContent()).toBe('←');
     expect(await page.evaluate(() => getComputedStyle(document.querySelector('.run')!).direction)).toBe('rtl');
     await expectAccessible(page, 'the Run tab, in Arabic');
+    await expectNoTextCutOff(page, 'the Run tab, in Arabic');
 
     await tab(page, token, id, 'people');
     await shown(page, '.invitation-row .role', 'ميسّر مشارك');
     await expectAccessible(page, 'the People tab, in Arabic');
+    await expectNoTextCutOff(page, 'the People tab, in Arabic');
 
     await tab(page, token, id, 'exports');
     await page.getByRole('button', { name: 'التصدير بصيغة CSV للبطاقات' }).click();
     await shown(page, '.export-row .export-name', 'ملف CSV للبطاقات');
     await expectAccessible(page, 'the Exports tab, in Arabic');
+    await expectNoTextCutOff(page, 'the Exports tab, in Arabic');
 
     await tab(page, token, id, 'log');
     await shown(page, '.log-entry:last-child .log-words', 'أنشأ Fay ورشة العمل «Quarterly review».');
     await expectAccessible(page, 'the Log tab, in Arabic');
+    await expectNoTextCutOff(page, 'the Log tab, in Arabic');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(problems.errors).toEqual([]);
   });

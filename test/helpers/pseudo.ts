@@ -69,12 +69,14 @@ export function textWiderThanItsBox(page: Page): Promise<string[]> {
 }
 
 /**
- * No text wider than its box (`textWiderThanItsBox`) at a phone's width and at a laptop's, the
- * page left at the laptop's; `what` names the view in the failure.
+ * No text wider than its box (`textWiderThanItsBox`) at a phone's width and at a laptop's; the
+ * page is left at the size it had. `what` names the view in the failure.
  */
 export async function expectNoTextCutOff(page: Page, what: string): Promise<void> {
+  const before = page.viewportSize();
   for (const size of [PHONE, LAPTOP]) {
     await page.setViewportSize(size.viewport!);
     expect(await textWiderThanItsBox(page), `${what} at ${size.viewport!.width} px`).toEqual([]);
   }
+  if (before) await page.setViewportSize(before);
 }
