@@ -1416,6 +1416,7 @@ export interface MessageValues {
   'participant.frame.spotlight_screen': undefined;
   'participant.frame.timer_left': { time: string | number };
   'participant.frame.timer_paused': { time: string | number };
+  'participant.frame.title': { step: string | number; workshop: string | number };
   'participant.frame.unreachable': undefined;
   'participant.join.code_hint': { digits: number };
   'participant.join.code_label': undefined;

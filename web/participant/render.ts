@@ -51,7 +51,9 @@ export class WorkshopPage {
     const prefs: Prefs = state.step?.prefs ?? DEFAULT_PREFS;
     const may = (right: Exclude<keyof Prefs, 'allow_edit' | 'allow_delete'>) => writable && prefs[right];
 
-    document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+    document.title = state.step
+      ? t('participant.frame.title', { step: state.step.name, workshop: state.workshop.title })
+      : state.workshop.title;
     setText(byId('workshop-title'), state.workshop.title);
     setText(
       byId('step-name'),
