@@ -5,7 +5,8 @@ import type { Step, WorkshopClient } from '../client-sdk/src/index';
 import { browserAvailable, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser, type TestBrowser } from './helpers/browser';
 import { useServer, useLiveWorkshops } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
-import { sdkUser, sdkWorkshop } from './helpers/sdk';
+import { joinAsGuest, workshopWithCode } from './helpers/participant';
+import { sdkUser } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -23,22 +24,6 @@ const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, is
 const SCRIPT_BUDGET = 60 * 1024;
 /** A reveal is a step change and a load of the cards over REST. */
 const REVEAL_WITHIN_MS = 3_000;
-
-/** A workshop Fay facilitates with its code's nine digits, a cluster, and the `in` params for her calls. */
-async function workshopWithCode(t: { url: string }, title = 'Retro') {
-  const fay = (await sdkUser(t, 'Fay')).api;
-  const { id, inWorkshop } = await sdkWorkshop(fay, [], title);
-  const code = (await fay.get('/v1/workshops/{workshop_id}/access_code', inWorkshop)).access_code.replace(/\D/g, '');
-  return { fay, id, inWorkshop, code };
-}
-
-/** Opens the QR code's address, types a name and joins; resolves once the workshop is live on the page. */
-async function joinAsGuest(page: Page, baseUrl: string, code: string, name: string): Promise<void> {
-  await page.goto(`${baseUrl}/join#code=${code}`);
-  await page.getByLabel('Your name').fill(name);
-  await page.getByRole('button', { name: 'Join' }).click();
-  await page.locator('body[data-status="live"]').waitFor({ timeout: 10_000 });
-}
 
 /** The guest's token as the page keeps it, and who it is. */
 async function guestOf(page: Page, baseUrl: string, workshopId: string): Promise<{ token: string; id: string }> {

@@ -43,13 +43,3 @@ export function pageDocument({ page, assets, title, meta = {}, body, language }:
 ${body}
 </html>`;
 }
-
-/**
- * What the current step keeps participants from seeing of each other (`showPrivacy`), in the
- * participant's words, about their own ideas (the screen's, about everyone's, are in the catalogs).
- */
-export const PRIVACY_NOTICES = {
-  private:
-    '<p id="private-notice" class="privacy" hidden>Only you can see your ideas until the facilitator reveals them</p>',
-  anonymous: '<p id="anonymous-notice" class="privacy" hidden>Your name is not shown</p>',
-};

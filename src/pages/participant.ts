@@ -1,6 +1,7 @@
-import { appMessages, t } from '../i18n/messages';
+import { appMessages, t, type MessageId } from '../i18n/messages';
+import type { MessageValues } from '../i18n/message-types';
 import type { PageAssets } from './build';
-import { pageDocument, PRIVACY_NOTICES } from './html';
+import { pageDocument } from './html';
 import { ACCESS_CODE_DIGITS } from '../domain/access-codes';
 import { escapeHtml } from '../lib/html-escape';
 
@@ -18,13 +19,18 @@ function languageOptions(lang: string): string {
     .join('');
 }
 
+/** A message said without values: the frame's fixed words. */
+type Unvalued = { [I in MessageId]: MessageValues[I] extends undefined ? I : never }[MessageId];
+
 /**
  * The participant page's HTML (`/join` and `/w/<workshop_id>`, one page for both) in `lang`: an
- * empty frame the page script fills in. The join view's words come from the catalogs (the script
- * says them again in the language a person chose on this phone); the rest of the frame is still
- * English until it moves there.
+ * empty frame the page script fills in, its words from the catalogs (docs/i18n.md#which-language).
+ * The script says them again in the language a person chose on this phone: the join view's by
+ * name, the workshop view's from their `data-say` (text) and `data-say-label` (aria-label).
  */
 export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet' | 'messages'>, lang: string): string {
+  const say = (id: Unvalued) => `data-say="${id}">${escapeHtml(t(lang, id))}`;
+  const label = (id: Unvalued) => `aria-label="${escapeHtml(t(lang, id))}" data-say-label="${id}"`;
   return pageDocument({
     page: 'participant',
     assets,
@@ -62,70 +68,70 @@ export function participantPage(assets: Pick<PageAssets, 'script' | 'stylesheet'
         <p id="workshop-title" class="workshop-title"></p>
         <h1 id="step-name" class="step-name"></h1>
         <p id="step-instructions" class="instructions"></p>
-        ${PRIVACY_NOTICES.private}
-        ${PRIVACY_NOTICES.anonymous}
+        <p id="private-notice" class="privacy" hidden ${say('participant.frame.privacy_private')}</p>
+        <p id="anonymous-notice" class="privacy" hidden ${say('participant.frame.privacy_anonymous')}</p>
         <p id="timer" class="timer" role="timer" hidden></p>
         <p id="points" class="points" aria-live="polite" hidden></p>
       </header>
       <main class="body">
-        <p id="archived" class="archived" hidden>This workshop is archived: it can be read, not changed.</p>
+        <p id="archived" class="archived" hidden ${say('participant.frame.archived')}</p>
         <section id="outbox" class="outbox" aria-labelledby="outbox-title" hidden>
-          <h2 id="outbox-title">Waiting to be sent</h2>
+          <h2 id="outbox-title" ${say('participant.frame.outbox_title')}</h2>
           <p id="outbox-status" class="outbox-status"></p>
           <ul id="outbox-list" class="outbox-list"></ul>
         </section>
         <p id="refused" class="refused" role="alert" hidden></p>
         <section id="lobby" class="lobby" aria-labelledby="lobby-title" hidden>
-          <h2 id="lobby-title">You are in</h2>
-          <p>The facilitator has not started the workshop yet. Nothing can be written before then: this page moves to the first step by itself as soon as it starts.</p>
-          <h3 id="lobby-people-title" class="lobby-people-title">Here now</h3>
+          <h2 id="lobby-title" ${say('participant.frame.lobby_title')}</h2>
+          <p ${say('participant.frame.lobby_text')}</p>
+          <h3 id="lobby-people-title" class="lobby-people-title" ${say('participant.frame.lobby_people')}</h3>
           <ul id="lobby-people" class="lobby-people" aria-labelledby="lobby-people-title"></ul>
           <p id="lobby-more" class="hint" hidden></p>
         </section>
         <section id="spotlight" class="spotlight" aria-labelledby="spotlight-title" hidden>
-          <h2 id="spotlight-title" class="spotlight-title">On the screen now</h2>
+          <h2 id="spotlight-title" class="spotlight-title" ${say('participant.frame.spotlight_screen')}</h2>
           <div id="spotlight-card"></div>
         </section>
-        <section id="add" class="add" aria-label="Add">
+        <section id="add" class="add" ${label('participant.frame.add_label')}>
           <form id="idea-form" class="add-form" hidden>
-            <h2>Add an idea</h2>
-            <label for="idea-cluster">Cluster</label>
+            <h2 ${say('participant.frame.idea_heading')}</h2>
+            <label for="idea-cluster" ${say('participant.frame.idea_cluster')}</label>
             <select id="idea-cluster"></select>
-            <label for="idea-title">Your idea</label>
-            <input id="idea-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" />
-            <button id="idea-form-button" type="submit" class="primary">Add idea</button>
-            <p id="idea-hint" class="hint" hidden>Ideas go into a cluster, and there is none yet.</p>
+            <label for="idea-title" ${say('participant.frame.idea_title')}</label>
+            <input id="idea-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" dir="auto" />
+            <button id="idea-form-button" type="submit" class="primary" ${say('participant.frame.idea_submit')}</button>
+            <p id="idea-hint" class="hint" hidden ${say('participant.frame.idea_hint')}</p>
           </form>
           <form id="cluster-form" class="add-form" hidden>
-            <h2>Add a cluster</h2>
-            <label for="cluster-title">Cluster name</label>
-            <input id="cluster-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" />
-            <button type="submit" class="primary">Add cluster</button>
+            <h2 ${say('participant.frame.cluster_heading')}</h2>
+            <label for="cluster-title" ${say('participant.frame.cluster_title')}</label>
+            <input id="cluster-title" type="text" maxlength="500" enterkeyhint="send" autocomplete="off" dir="auto" />
+            <button type="submit" class="primary" ${say('participant.frame.cluster_submit')}</button>
           </form>
         </section>
-        <section id="cards" class="cards" aria-label="Cards"></section>
-        <p id="empty" class="empty" hidden>No cards yet.</p>
+        <section id="cards" class="cards" ${label('participant.frame.cards_label')}></section>
+        <p id="empty" class="empty" hidden ${say('participant.frame.empty')}</p>
         <details id="account" class="account" hidden>
-          <summary>Keep what you wrote: create an account</summary>
+          <summary ${say('participant.account.summary')}</summary>
           <form id="account-form" class="account-form" novalidate>
-            <p class="hint">Your ideas, votes and comments stay yours, under an address you can sign in with.</p>
-            <label for="account-name">Name on the account</label>
-            <input id="account-name" type="text" autocomplete="name" maxlength="200" required />
-            <label for="account-email">E-mail address</label>
-            <input id="account-email" type="email" autocomplete="email" maxlength="254" required />
-            <label for="account-password">Password</label>
+            <p class="hint" ${say('participant.account.hint')}</p>
+            <label for="account-name" ${say('participant.account.name_label')}</label>
+            <input id="account-name" type="text" autocomplete="name" maxlength="200" dir="auto" required />
+            <label for="account-email" ${say('participant.account.email_label')}</label>
+            <input id="account-email" type="email" autocomplete="email" maxlength="254" dir="ltr" required />
+            <label for="account-password" ${say('participant.account.password_label')}</label>
             <input id="account-password" type="password" autocomplete="new-password" aria-describedby="account-password-hint" required />
-            <p id="account-password-hint" class="hint">At least 8 characters.</p>
-            <button id="account-button" type="submit" class="primary">Create account</button>
+            <p id="account-password-hint" class="hint" ${say('participant.account.password_hint')}</p>
+            <button id="account-button" type="submit" class="primary" ${say('participant.account.submit')}</button>
             <p id="account-status" class="failed" role="alert"></p>
           </form>
         </details>
         <p id="account-done" class="account-done" role="status" hidden></p>
       </main>
       <footer class="bottom">
-        <span id="following" hidden>Following the facilitator's screen.</span>
+        <span id="following" hidden ${say('participant.frame.following')}</span>
         <span id="presence"></span>
-        <button id="leave" type="button" class="quiet">Leave</button>
+        <button id="leave" type="button" class="quiet" ${say('participant.frame.leave')}</button>
       </footer>
     </div>
     <p id="notice" class="notice" role="status">${escapeHtml(t(lang, 'participant.frame.loading'))}</p>

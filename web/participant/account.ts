@@ -1,4 +1,5 @@
 import { ApiError, type User, type WorkshopClient } from 'workshop-sdk';
+import { t } from '../shared/i18n';
 import { markInvalid, refusalText } from './forms';
 import { keepToken } from '../shared/participant-token';
 import { deviceTimeZone } from '../shared/time-zone';
@@ -15,11 +16,7 @@ const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getEl
 
 /** What a refused signup says to the person. */
 const refusedSignup = (err: unknown) =>
-  refusalText(
-    err,
-    { email_taken: 'This address already has an account. Use another one.' },
-    'Creating an account needs a connection. Try again once you are online.',
-  );
+  refusalText(err, { email_taken: t('participant.account.email_taken') }, t('participant.account.offline'));
 
 /** Offers a guest the account form; does nothing for someone who already has an account. */
 export function offerAccount(
@@ -43,13 +40,13 @@ export function offerAccount(
     event.preventDefault();
     for (const input of [name, email, password]) input.removeAttribute('aria-invalid');
     const body = { name: name.value.trim(), email: email.value.trim(), password: password.value };
-    if (!body.name) return invalid(name, 'Enter your name.');
-    if (!body.email) return invalid(email, 'Enter your e-mail address.');
+    if (!body.name) return invalid(name, t('participant.account.enter_name'));
+    if (!body.email) return invalid(email, t('participant.account.enter_email'));
     // What a password needs is the server's to say (its 400 names the field).
-    if (!body.password) return invalid(password, 'Enter a password.');
+    if (!body.password) return invalid(password, t('participant.account.enter_password'));
     status.textContent = '';
     button.disabled = true;
-    button.textContent = 'Creating…';
+    button.textContent = t('participant.account.submitting');
     api.post('/v1/auth/signup', { body: { ...body, time_zone: deviceTimeZone() } }).then(
       ({ token, user }) => {
         keepToken(workshopId, token);
@@ -57,13 +54,13 @@ export function offerAccount(
         password.value = '';
         section.hidden = true;
         const done = byId('account-done');
-        done.textContent = `You have an account as ${user.email ?? body.email}: everything you wrote stays yours. A mail asks you to confirm the address.`;
+        done.textContent = t('participant.account.done', { email: user.email ?? body.email });
         done.hidden = false;
-        announce('Account created.');
+        announce(t('participant.account.created'));
       },
       (err: unknown) => {
         button.disabled = false;
-        button.textContent = 'Create account';
+        button.textContent = t('participant.account.submit');
         status.textContent = refusedSignup(err);
         if (err instanceof ApiError && err.code === 'email_taken') email.setAttribute('aria-invalid', 'true');
         const field = err instanceof ApiError ? err.details[0]?.path : undefined;

@@ -9,8 +9,8 @@ import { openWorkshop, type LiveWorkshop } from 'workshop-sdk/live';
 import { offerAccount } from './account';
 import type { CardActions } from './card-frame';
 import { showJoin } from './join';
-import { startLanguage } from './language';
-import { pageLanguage } from '../shared/i18n';
+import { sayFrame, startLanguage } from './language';
+import { pageLanguage, t } from '../shared/i18n';
 import { announce, WorkshopPage } from './render';
 import { named, ParticipantSession } from './session';
 import { forgetToken, outboxKey, takeToken } from '../shared/participant-token';
@@ -47,7 +47,8 @@ async function enter(workshopId: string): Promise<void> {
   const token = takeToken(workshopId);
   if (!token) return location.replace('/join');
   api.setToken(token);
-  showNotice('Connecting…');
+  sayFrame();
+  showNotice(t('participant.frame.connecting'));
   let me: User;
   let live: LiveWorkshop;
   try {
@@ -57,11 +58,9 @@ async function enter(workshopId: string): Promise<void> {
     if (err instanceof ApiError && err.status === 401) return sessionEnded(workshopId);
     if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
       forgetToken(workshopId);
-      return showNotice(
-        'This workshop was deleted, or you are no longer one of its participants. Join again with its code at /join.',
-      );
+      return showNotice(t('participant.frame.gone_join'));
     }
-    showNotice('The server cannot be reached; trying again…');
+    showNotice(t('participant.frame.unreachable'));
     setTimeout(() => void enter(workshopId), RETRY_MS);
     return;
   }
@@ -89,34 +88,45 @@ function refused(text: string): void {
 function show(session: ParticipantSession): void {
   const actions: CardActions = {
     vote: (card, direction) =>
-      session.add({ kind: 'vote', cardId: card.id, direction }, `${direction > 0 ? '+1' : '−1'} on “${named(card)}”`),
+      session.add(
+        { kind: 'vote', cardId: card.id, direction },
+        t(direction > 0 ? 'participant.outbox.label.vote_up' : 'participant.outbox.label.vote_down', {
+          title: named(card),
+        }),
+      ),
     rate: (card, criterion, value) =>
       session.add(
         { kind: 'rate', cardId: card.id, criteriumId: criterion.id, value },
-        `${value} for ${criterion.title} on “${named(card)}”`,
+        t('participant.outbox.label.rate', { value, criterion: criterion.title, title: named(card) }),
       ),
     comment: (card, content) => {
-      session.add({ kind: 'comment', cardId: card.id, content }, `Comment on “${named(card)}”`);
-      announce('Comment added.');
+      session.add(
+        { kind: 'comment', cardId: card.id, content },
+        t('participant.outbox.label.comment', { title: named(card) }),
+      );
+      announce(t('participant.announce.comment_added'));
     },
     openList: (card, list) => session.readCardList(list, card.id),
     addItem: (card, section, content) => {
       session.add(
         { kind: 'item', cardId: card.id, sectionId: section.id, content },
-        `Item in ${section.title} on “${named(card)}”`,
+        t('participant.outbox.label.item', { section: section.title, title: named(card) }),
       );
-      announce('Item added.');
+      announce(t('participant.announce.item_added'));
     },
     attach: (card, file) => {
-      if (session.attach(card, file)) announce(`Sending “${file.name}”.`);
+      if (session.attach(card, file)) announce(t('participant.announce.sending_file', { name: file.name }));
     },
     edit: (card, title) => {
-      session.add({ kind: 'edit', cardId: card.id, title }, `New title “${title}” for “${named(card)}”`);
-      announce('Title changed.');
+      session.add(
+        { kind: 'edit', cardId: card.id, title },
+        t('participant.outbox.label.edit', { new_title: title, title: named(card) }),
+      );
+      announce(t('participant.announce.title_changed'));
     },
     remove: (card) => {
-      session.add({ kind: 'delete', cardId: card.id }, `Delete “${named(card)}”`);
-      announce(`Deleting “${named(card)}”.`);
+      session.add({ kind: 'delete', cardId: card.id }, t('participant.outbox.label.delete', { title: named(card) }));
+      announce(t('participant.announce.deleting', { title: named(card) }));
     },
     announce,
   };
@@ -136,11 +146,7 @@ function show(session: ParticipantSession): void {
       if (state.error?.status === 401) return sessionEnded(session.workshopId);
       forgetToken(session.workshopId);
       session.outbox.stop();
-      showNotice(
-        state.error?.status === 404
-          ? 'This workshop was deleted, or you are no longer one of its participants.'
-          : 'This page is closed.',
-      );
+      showNotice(t(state.error?.status === 404 ? 'participant.frame.gone' : 'participant.frame.closed'));
     });
   };
 
@@ -150,27 +156,31 @@ function show(session: ParticipantSession): void {
     event.preventDefault();
     const title = ideaTitle.value.trim();
     const cluster = session.live.state.cards.find((card) => card.id === clusterSelect.value && card.type === 'cluster');
-    if (!cluster) return announce('Ideas go into a cluster, and there is none yet.');
+    if (!cluster) return announce(t('participant.frame.idea_hint'));
     if (!title) return ideaTitle.focus();
-    session.add({ kind: 'card', type: 'idea', title, parent: cluster.id }, `Idea “${title}” in “${named(cluster)}”`);
+    session.add(
+      { kind: 'card', type: 'idea', title, parent: cluster.id },
+      t('participant.outbox.label.idea', { title, cluster: named(cluster) }),
+    );
     ideaTitle.value = '';
-    announce('Idea added.');
+    announce(t('participant.announce.idea_added'));
   });
   const clusterTitle = byId<HTMLInputElement>('cluster-title');
   byId<HTMLFormElement>('cluster-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const title = clusterTitle.value.trim();
     if (!title) return clusterTitle.focus();
-    session.add({ kind: 'card', type: 'cluster', title, parent: null }, `Cluster “${title}”`);
+    session.add(
+      { kind: 'card', type: 'cluster', title, parent: null },
+      t('participant.outbox.label.cluster', { title }),
+    );
     clusterTitle.value = '';
-    announce('Cluster added.');
+    announce(t('participant.announce.cluster_added'));
   });
   byId('leave').addEventListener('click', () => {
     const waiting = session.outbox.items.length;
     const question =
-      waiting > 0
-        ? `${waiting} of your changes are not sent yet and would be lost. Leave anyway?`
-        : 'Leave this workshop on this phone?';
+      waiting > 0 ? t('participant.frame.leave_unsent', { count: waiting }) : t('participant.frame.leave_confirm');
     if (!confirm(question)) return;
     session.outbox.stop();
     // Ends the guest's token on the server too; the page goes back to joining whatever the answer.

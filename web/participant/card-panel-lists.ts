@@ -1,4 +1,5 @@
 import type { Attachment, Section } from 'workshop-sdk';
+import { t } from '../shared/i18n';
 import { element } from './card-dom';
 import type { CardFrame } from './card-frame';
 import { isMine } from './session';
@@ -28,7 +29,7 @@ export function ratingScales(
       const button = element('button', 'scale-value', String(value));
       button.type = 'button';
       button.dataset.value = String(value);
-      button.setAttribute('aria-label', `${value} for ${criterion.title}`);
+      button.setAttribute('aria-label', t('participant.card.rate_value', { value, criterion: criterion.title }));
       button.addEventListener('click', () => onRate(criterion, value));
       values.append(button);
     }
@@ -75,7 +76,13 @@ export function itemSectionLists(items: NonNullable<CardFrame['items']>, count: 
         .map(({ content }) => writtenEntry('item', content, 'you, waiting')),
     ];
     if (entries.length === 0)
-      entries.push(element('li', 'list-empty', items.list === null && count > 0 ? 'Loading…' : 'None yet.'));
+      entries.push(
+        element(
+          'li',
+          'list-empty',
+          t(items.list === null && count > 0 ? 'participant.card.loading' : 'participant.card.no_items'),
+        ),
+      );
     list.append(...entries);
     group.append(name, list);
     return group;
@@ -93,9 +100,15 @@ export function fileEntries(list: Attachment[] | null, sending: string[], count:
     entry.append(link, element('span', 'file-size', ` ${sizeText(attachment.size)}`));
     return entry;
   });
-  for (const name of sending) entries.push(element('li', 'file waiting', `${name} · sending…`));
+  for (const name of sending) entries.push(element('li', 'file waiting', t('participant.card.file_sending', { name })));
   if (entries.length === 0)
-    entries.push(element('li', 'list-empty', list === null && count > 0 ? 'Loading…' : 'No files yet.'));
+    entries.push(
+      element(
+        'li',
+        'list-empty',
+        t(list === null && count > 0 ? 'participant.card.loading' : 'participant.card.no_files'),
+      ),
+    );
   return entries;
 }
 
@@ -108,8 +121,8 @@ export function commentEntries(comments: CardFrame['comments'], count: number): 
     ...comments.waiting.map((content) => writtenEntry('comment', content, 'you, waiting')),
   ];
   if (comments.list === null && comments.waiting.length === 0)
-    items.push(element('li', 'list-empty', count > 0 ? 'Loading…' : 'No comments yet.'));
-  else if (items.length === 0) items.push(element('li', 'list-empty', 'No comments yet.'));
+    items.push(element('li', 'list-empty', t(count > 0 ? 'participant.card.loading' : 'participant.card.no_comments')));
+  else if (items.length === 0) items.push(element('li', 'list-empty', t('participant.card.no_comments')));
   return items;
 }
 
@@ -119,13 +132,20 @@ function writtenEntry(kind: 'comment' | 'item', content: string, by: 'you' | 'yo
   const text = element('p', `${kind}-text`, content);
   text.dir = 'auto';
   entry.append(text);
-  if (by) entry.append(element('span', 'written-by', by === 'you' ? 'You' : 'You · waiting to be sent'));
+  if (by)
+    entry.append(
+      element(
+        'span',
+        'written-by',
+        t(by === 'you' ? 'participant.card.written_by_you' : 'participant.card.written_waiting'),
+      ),
+    );
   return entry;
 }
 
 /** A file's size in words a person reads. */
 function sizeText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return t('participant.card.size_bytes', { size: bytes });
+  if (bytes < 1024 * 1024) return t('participant.card.size_kb', { size: Math.round(bytes / 1024) });
+  return t('participant.card.size_mb', { size: bytes / (1024 * 1024) });
 }

@@ -1,7 +1,8 @@
 import type { Card } from 'workshop-sdk';
 import { element, setRefused, setText } from './card-dom';
 import type { CardFrame } from './card-frame';
-import type { Direction } from '../shared/votes';
+import { t } from '../shared/i18n';
+import type { Direction, Refusal } from '../shared/votes';
 
 /*
  * A card's − and + buttons with the person's points between them, and the line saying why a press
@@ -37,15 +38,33 @@ export class CardVoteControls {
   update(card: Card, vote: CardFrame['vote']): void {
     this.group.hidden = vote === null;
     if (!vote) return;
-    this.group.setAttribute('aria-label', `Your points on “${card.title}”`);
-    this.plus.setAttribute('aria-label', `Give a point to “${card.title}”`);
-    this.minus.setAttribute('aria-label', `Take a point from “${card.title}”`);
+    this.group.setAttribute('aria-label', t('participant.votes.group', { title: card.title }));
+    this.plus.setAttribute('aria-label', t('participant.votes.give', { title: card.title }));
+    this.minus.setAttribute('aria-label', t('participant.votes.take', { title: card.title }));
     setRefused(this.plus, vote.plus !== null);
     setRefused(this.minus, vote.minus !== null);
     setText(this.mine, String(vote.mine));
-    this.mine.setAttribute('aria-label', `${vote.mine} of your points`);
+    this.mine.setAttribute('aria-label', t('participant.votes.mine', { points: vote.mine }));
     setText(this.note, vote.plus ?? vote.left);
     setText(this.minusWhy, vote.minus ?? '');
     this.note.classList.toggle('why', vote.plus !== null);
+  }
+}
+
+/** Why a press is refused (`refusalOf`), in the page's language; null when it is allowed. */
+export function refusalText(refusal: Refusal | null): string | null {
+  switch (refusal?.reason) {
+    case undefined:
+      return null;
+    case 'spent':
+      return t('participant.votes.refusal.spent');
+    case 'card_max':
+      return t('participant.votes.refusal.card_max', { max: refusal.max });
+    case 'none_to_take':
+      return t('participant.votes.refusal.none_to_take');
+    case 'negative_spent':
+      return t('participant.votes.refusal.negative_spent');
+    case 'card_min':
+      return t('participant.votes.refusal.card_min', { max: refusal.max });
   }
 }

@@ -1,14 +1,9 @@
 import type { Card } from 'workshop-sdk';
+import { t } from '../shared/i18n';
 import { closePanel, element, labelledForm, setText } from './card-dom';
 import type { CardActions, CardFrame } from './card-frame';
-import {
-  commentEntries,
-  fileEntries,
-  fillSections,
-  itemSectionLists,
-  markRatings,
-  ratingScales,
-} from './card-panel-lists';
+import * as lists from './card-panel-lists';
+import * as say from './card-words';
 import { CardVoteControls } from './card-vote-controls';
 
 /*
@@ -51,8 +46,8 @@ export class CardView {
   private readonly fileForm = element('form', 'file-form');
   private readonly fileInput = element('input');
   private drawnFiles = '';
-  private readonly editToggle = element('button', 'toggle edit-toggle', 'Edit');
-  private readonly removeButton = element('button', 'toggle remove-button', 'Delete');
+  private readonly editToggle = element('button', 'toggle edit-toggle', t('participant.card.edit'));
+  private readonly removeButton = element('button', 'toggle remove-button', t('participant.card.delete'));
   private readonly editPanel = element('form', 'panel edit-panel');
   private readonly editInput = element('input');
   private readonly ratePanel = element('div', 'panel rate-panel');
@@ -100,7 +95,7 @@ export class CardView {
     }
     this.removeButton.type = 'button';
     this.removeButton.addEventListener('click', () => {
-      if (confirm(`Delete “${this.card.title}”?`)) this.actions.remove(this.card);
+      if (confirm(t('participant.card.delete_confirm', { title: this.card.title }))) this.actions.remove(this.card);
     });
     tools.append(this.removeButton);
 
@@ -109,10 +104,10 @@ export class CardView {
     labelledForm(
       this.itemForm,
       [
-        ['Section', this.itemSection, `${this.id}-section`],
-        ['Your item', this.itemInput, `${this.id}-item`],
+        [t('participant.card.section'), this.itemSection, `${this.id}-section`],
+        [t('participant.card.your_item'), this.itemInput, `${this.id}-item`],
       ],
-      'Add item',
+      t('participant.card.add_item'),
       () => {
         const content = this.itemInput.value.trim();
         const section = this.frame.items?.sections.find(({ id }) => id === this.itemSection.value);
@@ -125,32 +120,47 @@ export class CardView {
     this.itemsPanel.append(this.itemLists, this.itemForm);
 
     this.fileInput.type = 'file';
-    labelledForm(this.fileForm, [['File to attach', this.fileInput, `${this.id}-file`]], 'Attach file', () => {
-      const file = this.fileInput.files?.[0];
-      if (!file) return this.fileInput;
-      this.actions.attach(this.card, file);
-      this.fileInput.value = '';
-    });
+    labelledForm(
+      this.fileForm,
+      [[t('participant.card.file_to_attach'), this.fileInput, `${this.id}-file`]],
+      t('participant.card.attach_file'),
+      () => {
+        const file = this.fileInput.files?.[0];
+        if (!file) return this.fileInput;
+        this.actions.attach(this.card, file);
+        this.fileInput.value = '';
+      },
+    );
     this.filesPanel.append(this.fileList, this.fileForm);
 
     this.editInput.maxLength = 1_000;
     this.editInput.dir = 'auto';
-    labelledForm(this.editPanel, [['New title', this.editInput, `${this.id}-title`]], 'Save', () => {
-      const title = this.editInput.value.trim();
-      if (!title) return this.editInput;
-      if (title !== (this.frame.waitingTitle ?? this.card.title)) this.actions.edit(this.card, title);
-      closePanel(this.editToggle, this.editPanel);
-      return this.editToggle;
-    });
+    labelledForm(
+      this.editPanel,
+      [[t('participant.card.new_title'), this.editInput, `${this.id}-title`]],
+      t('participant.card.save'),
+      () => {
+        const title = this.editInput.value.trim();
+        if (!title) return this.editInput;
+        if (title !== (this.frame.waitingTitle ?? this.card.title)) this.actions.edit(this.card, title);
+        closePanel(this.editToggle, this.editPanel);
+        return this.editToggle;
+      },
+    );
 
     this.commentInput.rows = 2;
     this.commentInput.maxLength = 10_000;
-    labelledForm(this.commentForm, [['Your comment', this.commentInput, `${this.id}-comment`]], 'Send comment', () => {
-      const content = this.commentInput.value.trim();
-      if (!content) return this.commentInput;
-      this.actions.comment(this.card, content);
-      this.commentInput.value = '';
-    });
+    labelledForm(
+      this.commentForm,
+      [[t('participant.card.your_comment'), this.commentInput, `${this.id}-comment`]],
+      t('participant.card.send_comment'),
+      () => {
+        const content = this.commentInput.value.trim();
+        if (!content) return this.commentInput;
+        this.actions.comment(this.card, content);
+        this.commentInput.value = '';
+      },
+    );
     this.commentsPanel.append(this.commentList, this.commentForm);
 
     this.article.append(
@@ -180,9 +190,9 @@ export class CardView {
     setText(this.content, card.content);
     this.content.hidden = !frame.contentShown || !card.content;
     this.by.hidden = !frame.byYou;
-    setText(this.by, card.author_visibility === 'shown' ? 'By you' : 'By you · your name is not shown');
+    say.sayBy(this.by, card.author_visibility === 'shown');
     this.score.hidden = !frame.scoreShown;
-    setText(this.score, `Score ${card.summary.score}`);
+    setText(this.score, t('participant.card.score', { score: card.summary.score }));
     this.vote.update(card, frame.vote);
     this.updateRate();
     this.updateComments(card);
@@ -200,16 +210,12 @@ export class CardView {
       closePanel(this.itemsToggle, this.itemsPanel);
       return;
     }
-    setText(this.itemsToggle, count === 0 ? 'Add item' : `Items (${count})`);
-    this.itemsToggle.setAttribute(
-      'aria-label',
-      count === 0 ? `Add an item to “${card.title}”` : `Items (${count}) on “${card.title}”`,
-    );
+    say.sayItemsToggle(this.itemsToggle, count, card.title);
     this.itemForm.hidden = !items.mayAdd;
     const options = JSON.stringify(items.sections.map(({ id, title }) => [id, title]));
     if (options !== this.sectionOptions) {
       this.sectionOptions = options;
-      fillSections(this.itemSection, items.sections);
+      lists.fillSections(this.itemSection, items.sections);
     }
     const drawn = JSON.stringify([
       options,
@@ -219,7 +225,7 @@ export class CardView {
     if (drawn === this.drawnItems) return;
     this.drawnItems = drawn;
     // One list per section, with the items waiting to be sent at its end; the lists hold no controls.
-    this.itemLists.replaceChildren(...itemSectionLists(items, count, this.id));
+    this.itemLists.replaceChildren(...lists.itemSectionLists(items, count, this.id));
   }
 
   private updateFiles(card: Card): void {
@@ -230,26 +236,21 @@ export class CardView {
       closePanel(this.filesToggle, this.filesPanel);
       return;
     }
-    setText(this.filesToggle, count === 0 ? 'Attach' : `Files (${count})`);
-    this.filesToggle.setAttribute(
-      'aria-label',
-      count === 0 ? `Attach a file to “${card.title}”` : `Files (${count}) on “${card.title}”`,
-    );
+    say.sayFilesToggle(this.filesToggle, count, card.title);
     this.fileForm.hidden = !mayAdd;
     const drawn = JSON.stringify([list?.map(({ id, name, url }) => [id, name, url]) ?? null, sending, count > 0]);
     if (drawn === this.drawnFiles) return;
     this.drawnFiles = drawn;
     // The list holds links only: redrawing it while one has the focus is rare and costs only that.
-    this.fileList.replaceChildren(...fileEntries(list, sending, count));
+    this.fileList.replaceChildren(...lists.fileEntries(list, sending, count));
   }
 
   private updateChanges(card: Card): void {
     const { mayEdit, mayRemove } = this.frame;
     this.editToggle.hidden = !mayEdit;
     if (!mayEdit) closePanel(this.editToggle, this.editPanel);
-    this.editToggle.setAttribute('aria-label', `Edit “${card.title}”`);
     this.removeButton.hidden = !mayRemove;
-    this.removeButton.setAttribute('aria-label', `Delete “${card.title}”`);
+    say.sayChanges(this.editToggle, this.removeButton, card.title);
   }
 
   private updateRate(): void {
@@ -260,7 +261,7 @@ export class CardView {
       return;
     }
     const rated = rate.filter((entry) => entry.value !== null).length;
-    setText(this.rateToggle, rated === 0 ? 'Rate' : `Rated ${rated} of ${rate.length}`);
+    say.sayRateToggle(this.rateToggle, rated, rate.length);
     // The scales are rebuilt only when the criteria change; the pressed values are set each time.
     const scales = JSON.stringify(
       rate.map(({ criterion }) => [criterion.id, criterion.title, criterion.current_scale]),
@@ -268,10 +269,10 @@ export class CardView {
     if (scales !== this.scales) {
       this.scales = scales;
       this.ratePanel.replaceChildren(
-        ...ratingScales(rate, this.id, (criterion, value) => this.actions.rate(this.card, criterion, value)),
+        ...lists.ratingScales(rate, this.id, (criterion, value) => this.actions.rate(this.card, criterion, value)),
       );
     }
-    markRatings(this.ratePanel, rate);
+    lists.markRatings(this.ratePanel, rate);
   }
 
   private updateComments(card: Card): void {
@@ -280,7 +281,7 @@ export class CardView {
     // Nothing to read and nothing to write: no toggle.
     this.commentsToggle.hidden = !comment && count === 0;
     if (this.commentsToggle.hidden) closePanel(this.commentsToggle, this.commentsPanel);
-    setText(this.commentsToggle, count === 0 ? 'Comment' : `Comments (${count})`);
+    say.sayCommentsToggle(this.commentsToggle, count);
     this.commentForm.hidden = !comment;
     const drawn = JSON.stringify([
       comments.list?.map(({ id, content }) => [id, content]) ?? null,
@@ -290,6 +291,6 @@ export class CardView {
     if (drawn === this.drawnComments) return;
     this.drawnComments = drawn;
     // The list holds no controls: redrawing it takes no focus away.
-    this.commentList.replaceChildren(...commentEntries(comments, count));
+    this.commentList.replaceChildren(...lists.commentEntries(comments, count));
   }
 }

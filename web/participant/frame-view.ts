@@ -4,6 +4,7 @@
  * when that changed.
  */
 import type { WorkshopState } from 'workshop-sdk/live';
+import { t } from '../shared/i18n';
 import { setText } from './card-dom';
 
 export const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -18,7 +19,11 @@ export class LobbyView {
     if (!lobby) return;
     const { users, count } = state.presence;
     const names = users.map((user) =>
-      user.id === me ? `${user.name} (you)` : user.guest ? `${user.name} (guest)` : user.name,
+      user.id === me
+        ? t('participant.frame.lobby_you', { name: user.name })
+        : user.guest
+          ? t('participant.frame.lobby_guest', { name: user.name })
+          : user.name,
     );
     if (JSON.stringify(names) !== this.names) {
       this.names = JSON.stringify(names);
@@ -32,7 +37,7 @@ export class LobbyView {
     }
     const more = count - users.length;
     byId('lobby-more').hidden = more <= 0;
-    setText(byId('lobby-more'), `and ${more} more`);
+    setText(byId('lobby-more'), t('participant.frame.lobby_more', { count: more }));
   }
 }
 

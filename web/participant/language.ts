@@ -1,3 +1,4 @@
+import type { MessageId, MessageValues } from 'i18n-messages';
 import { messageFiles, pageLanguage, t, useLanguage } from '../shared/i18n';
 
 /*
@@ -42,6 +43,21 @@ export async function startLanguage(): Promise<void> {
   } catch {
     // Without its messages the page shows their ids: visible, and no worse than not starting.
   }
+}
+
+/** A message said without values: the frame's fixed words. */
+type Unvalued = { [I in MessageId]: MessageValues[I] extends undefined ? I : never }[MessageId];
+
+/**
+ * The workshop view's fixed words (those src/pages/participant.ts writes, each naming its message
+ * in `data-say` or `data-say-label`), said again in the page's language: the person may have
+ * picked another than the one the server rendered.
+ */
+export function sayFrame(): void {
+  for (const node of document.querySelectorAll<HTMLElement>('#workshop [data-say]'))
+    node.textContent = t(node.dataset.say as Unvalued);
+  for (const node of document.querySelectorAll<HTMLElement>('#workshop [data-say-label]'))
+    node.setAttribute('aria-label', t(node.dataset.sayLabel as Unvalued));
 }
 
 /** The switcher: picking a language loads it, keeps the pick, and has the view say its words again (`redraw`). */

@@ -1,5 +1,6 @@
 import type { Comment, Item, WorkshopClient } from 'workshop-sdk';
 import type { LiveWorkshop } from 'workshop-sdk/live';
+import { t } from '../shared/i18n';
 import { applyToCardList } from './card-lists';
 import type { Intent, Request } from './outbox';
 import type { VoteBook } from '../shared/votes';
@@ -76,7 +77,10 @@ export async function sendRequest(session: RequestContext, request: Request, key
         headers,
       });
       if (!session.live.state.cards.some(({ id }) => id === card.id))
-        session.arriving.set(card.id, `${type === 'idea' ? 'Idea' : 'Cluster'} “${title}”`);
+        session.arriving.set(
+          card.id,
+          t(type === 'idea' ? 'participant.outbox.label.idea_sent' : 'participant.outbox.label.cluster', { title }),
+        );
       return;
     }
     case 'castVote': {

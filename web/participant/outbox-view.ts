@@ -1,4 +1,5 @@
 import type { WorkshopState } from 'workshop-sdk/live';
+import { t } from '../shared/i18n';
 import type { ParticipantSession } from './session';
 
 /*
@@ -21,10 +22,10 @@ export function drawOutbox(session: ParticipantSession, state: WorkshopState): v
   setText(
     byId('outbox-status'),
     outbox.status === 'waiting'
-      ? 'Kept on this phone: sent as soon as the connection returns.'
+      ? t('participant.outbox.waiting')
       : outbox.items.length > 0
-        ? 'Sending…'
-        : 'Sent: showing as soon as the connection returns.',
+        ? t('participant.outbox.sending')
+        : t('participant.outbox.sent_waiting'),
   );
   const items = [
     ...outbox.items.map(({ key, label }) => [key, label, 'waiting'] as const),
@@ -33,7 +34,7 @@ export function drawOutbox(session: ParticipantSession, state: WorkshopState): v
     const item = document.createElement('li');
     item.dataset.key = key;
     item.className = status;
-    item.textContent = status === 'sent' ? `${label} (sent)` : label;
+    item.textContent = status === 'sent' ? t('participant.outbox.sent_item', { label }) : label;
     return item;
   });
   const list = byId('outbox-list');
@@ -42,10 +43,5 @@ export function drawOutbox(session: ParticipantSession, state: WorkshopState): v
   document.body.dataset.status = state.status === 'live' && outbox.status !== 'waiting' ? 'live' : 'offline';
   const connection = byId('connection');
   connection.hidden = !offline;
-  setText(
-    connection,
-    outbox.items.length > 0
-      ? 'Offline. Keep going: what you add is kept here and sent when the connection returns.'
-      : 'Offline: reconnecting…',
-  );
+  setText(connection, outbox.items.length > 0 ? t('participant.outbox.offline_keep') : t('participant.outbox.offline'));
 }

@@ -4,12 +4,14 @@ import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board'
 import { clockText, showPrivacy } from '../shared/step';
 import { placeChildren, setText } from './card-dom';
 import type { CardActions, CardFrame } from './card-frame';
+import { refusalText } from './card-vote-controls';
 import { CardView } from './cards';
 import { AddForms, byId, LobbyView } from './frame-view';
 import { drawOutbox } from './outbox-view';
 import { isMine, named, type ParticipantSession } from './session';
 import { DEFAULT_PREFS, type Prefs } from './step-prefs';
-import { plural, pointsLeft, spentOf, voteRefusal, type Direction } from '../shared/votes';
+import { pointsLeft, refusalOf, spentOf, type Direction } from '../shared/votes';
+import { t } from '../shared/i18n';
 
 /*
  * The participant page's DOM, drawn from the live state and the session at each change. The
@@ -49,19 +51,23 @@ export class WorkshopPage {
     const prefs: Prefs = state.step?.prefs ?? DEFAULT_PREFS;
     const may = (right: Exclude<keyof Prefs, 'allow_edit' | 'allow_delete'>) => writable && prefs[right];
 
-    document.title = state.step ? `${state.step.name} · ${state.workshop.title}` : state.workshop.title;
+    document.title = state.step
+      ? t('participant.frame.title', { step: state.step.name, workshop: state.workshop.title })
+      : state.workshop.title;
     setText(byId('workshop-title'), state.workshop.title);
     setText(
       byId('step-name'),
-      state.step?.name ?? (lobby ? 'The workshop has not started yet' : 'Waiting for the first step'),
+      state.step?.name ?? t(lobby ? 'participant.frame.no_step_lobby' : 'participant.frame.no_step'),
     );
     setText(byId('step-instructions'), state.step?.instructions ?? '');
     if (this.stepId !== undefined && this.stepId !== (state.step?.id ?? null))
-      announce(`Now: ${state.step?.name ?? 'no step'}`);
+      announce(
+        state.step ? t('participant.announce.now', { step: state.step.name }) : t('participant.announce.now_none'),
+      );
     this.stepId = state.step?.id ?? null;
     showPrivacy(state);
     byId('archived').hidden = !archived;
-    setText(byId('presence'), `${state.presence.count} connected`);
+    setText(byId('presence'), t('participant.frame.presence', { count: state.presence.count }));
     this.lobby.draw(state, lobby, this.session.me);
     this.drawTimer(state);
 
@@ -78,12 +84,12 @@ export class WorkshopPage {
     setText(
       points,
       !session.votes.loaded
-        ? 'Counting your points…'
+        ? t('participant.votes.counting')
         : left === null
-          ? `Vote as you like: up to ${limit.max_positive} ${plural(limit.max_positive, 'point')} on a card.`
+          ? t('participant.votes.free', { max: limit.max_positive })
           : left === 0
-            ? `No points left: you have spent all ${limit.positive}.`
-            : `${left} of ${limit.positive} ${plural(limit.positive, 'point')} left to give.`,
+            ? t('participant.votes.spent_all', { total: limit.positive })
+            : t('participant.votes.left', { left, total: limit.positive }),
     );
 
     session.readRatings(state.workshop.criteria);
@@ -94,7 +100,9 @@ export class WorkshopPage {
       const values = votes.get(card.id) ?? [];
       const canVote = may(card.type === 'idea' ? 'allow_vote_on_ideas' : 'allow_vote_on_clusters');
       const refusal = (direction: Direction) =>
-        session.votes.loaded ? voteRefusal(direction, values, total, limit) : 'Counting your points…';
+        session.votes.loaded
+          ? refusalText(refusalOf(direction, values, total, limit))
+          : t('participant.votes.counting');
       const cardLeft = Math.max(
         0,
         Math.min(limit.max_positive - spentOf(values).positive, left ?? Number.POSITIVE_INFINITY),
@@ -111,7 +119,7 @@ export class WorkshopPage {
               mine: values.reduce((sum, value) => sum + value, 0),
               plus: refusal(1),
               minus: refusal(-1),
-              left: `${cardLeft} more ${plural(cardLeft, 'point')} possible here.`,
+              left: t('participant.votes.card_left', { left: cardLeft }),
             }
           : null,
         rate:
@@ -168,7 +176,11 @@ export class WorkshopPage {
     const remaining = timerRemainingMs(state);
     timer.hidden = state.timer.state === 'stopped';
     timer.dataset.state = state.timer.state;
-    setText(timer, state.timer.state === 'paused' ? `${clockText(remaining)} paused` : `${clockText(remaining)} left`);
+    const time = clockText(remaining);
+    setText(
+      timer,
+      t(state.timer.state === 'paused' ? 'participant.frame.timer_paused' : 'participant.frame.timer_left', { time }),
+    );
   }
 
   private drawSpotlight(
@@ -182,11 +194,14 @@ export class WorkshopPage {
       this.spotlight = null;
       return;
     }
-    setText(byId('spotlight-title'), following ? 'On the screen now' : 'In the spotlight');
+    setText(
+      byId('spotlight-title'),
+      t(following ? 'participant.frame.spotlight_screen' : 'participant.frame.spotlight'),
+    );
     if (this.spotlight?.id !== focus.id) {
       this.spotlight = { id: focus.id, view: new CardView(this.actions, 'div', 'h3') };
       byId('spotlight-card').replaceChildren(this.spotlight.view.root);
-      announce(`On the screen: ${named(focus)}`);
+      announce(t('participant.announce.on_screen', { title: named(focus) }));
       // Brought into sight unless the person is busy with a control further down.
       if (document.activeElement === document.body || document.activeElement === null)
         section.scrollIntoView({ block: 'nearest' });

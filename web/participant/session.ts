@@ -7,6 +7,7 @@ import type { Criterion, Prefs } from './step-prefs';
 import { outboxKey } from '../shared/participant-token';
 import { followVote, readOwnVotes, VoteBook } from '../shared/votes';
 import { reasonOf } from './write-refusals';
+import { t } from '../shared/i18n';
 
 /*
  * What the participant page knows beyond the SDK's live state: the person's own votes and
@@ -130,15 +131,15 @@ export class ParticipantSession {
    * again later. The SDK's retries carry each request's key, so a cut-off answer lands once.
    */
   attach(card: Card, file: File): boolean {
-    const name = file.name || 'file';
+    const name = file.name || t('participant.outbox.file_name');
     const refusal =
       file.size > FILE_MAX_BYTES
-        ? 'Files can be at most 20 MB.'
+        ? t('participant.outbox.file_too_big')
         : !navigator.onLine
-          ? 'Attaching a file needs a connection: attach it again once you are online.'
+          ? t('participant.outbox.file_offline')
           : null;
     if (refusal) {
-      this.hooks.refused(`Not sent: “${name}”. ${refusal}`);
+      this.hooks.refused(t('participant.outbox.file_not_sent', { name, reason: refusal }));
       return false;
     }
     const sending = (this.sendingFiles.get(card.id) ?? []).concat(name);
@@ -157,7 +158,10 @@ export class ParticipantSession {
         (attachment) => this.wroteOnCard('attachments', card.id, attachment),
         (err: unknown) =>
           this.hooks.refused(
-            `Not sent: “${name}”. ${err instanceof ApiError ? reasonOf(err) : 'The server could not be reached; attach it again.'}`,
+            t('participant.outbox.file_not_sent', {
+              name,
+              reason: err instanceof ApiError ? reasonOf(err) : t('participant.outbox.file_unreachable'),
+            }),
           ),
       )
       .finally(() => {
@@ -258,7 +262,7 @@ export class ParticipantSession {
         .finally(() => this.add(intent, item.label));
       return;
     }
-    this.hooks.refused(`Not sent: ${item.label}. ${reasonOf(error)}`);
+    this.hooks.refused(t('participant.outbox.not_sent', { label: item.label, reason: reasonOf(error) }));
   }
 }
 

@@ -1,4 +1,5 @@
 import { ApiError } from 'workshop-sdk';
+import { t } from '../shared/i18n';
 
 /*
  * The server's refusals of the participant's writes: those that mean the write is done already,
@@ -14,19 +15,19 @@ export function gone(err: unknown): void {
 export function reasonOf(error: ApiError): string {
   switch (error.code) {
     case 'vote_limit_reached':
-      return 'No points left for it.';
+      return t('participant.refusal.vote_limit');
     case 'forbidden':
-      return 'The current step does not allow it any more.';
+      return t('participant.refusal.forbidden');
     case 'workshop_archived':
-      return 'The workshop is archived.';
+      return t('participant.refusal.archived');
     case 'not_found':
-      return 'The card is gone.';
+      return t('participant.refusal.gone');
     case 'invalid_request':
       return error.details[0]?.message ?? error.message;
     case 'upload_quota_exceeded':
-      return `You've uploaded as much as you can today. ${tryAgainIn(error.retryAfter)}`;
+      return t('participant.refusal.upload_quota', { retry: tryAgainIn(error.retryAfter) });
     case 'workshop_storage_full':
-      return 'This workshop has no room left for more files.';
+      return t('participant.refusal.storage_full');
     default:
       return error.message;
   }
@@ -34,9 +35,8 @@ export function reasonOf(error: ApiError): string {
 
 /** When a file fits again, in the rough words a person plans by. */
 function tryAgainIn(seconds: number | null): string {
-  if (seconds === null) return 'Try again tomorrow.';
-  if (seconds < 90) return 'Try again in a minute.';
-  if (seconds < 90 * 60) return `Try again in ${Math.round(seconds / 60)} minutes.`;
-  const hours = Math.round(seconds / 3600);
-  return hours === 1 ? 'Try again in an hour.' : `Try again in ${hours} hours.`;
+  if (seconds === null) return t('participant.refusal.retry_tomorrow');
+  if (seconds < 90) return t('participant.refusal.retry_minutes', { minutes: 1 });
+  if (seconds < 90 * 60) return t('participant.refusal.retry_minutes', { minutes: Math.round(seconds / 60) });
+  return t('participant.refusal.retry_hours', { hours: Math.round(seconds / 3600) });
 }

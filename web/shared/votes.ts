@@ -117,29 +117,6 @@ export function refusalOf(direction: Direction, card: number[], total: Spent, li
   return null;
 }
 
-/** `refusalOf` in English words for the person, as the participant page says it. */
-export function voteRefusal(direction: Direction, card: number[], total: Spent, limit: VoteLimit): string | null {
-  const refusal = refusalOf(direction, card, total, limit);
-  switch (refusal?.reason) {
-    case undefined:
-      return null;
-    case 'spent':
-      return 'No points left: you have spent them all.';
-    case 'card_max':
-      return `No more on this card: ${refusal.max} ${plural(refusal.max, 'point')} at most on one card.`;
-    case 'none_to_take':
-      return 'You have no points on this card to take back.';
-    case 'negative_spent':
-      return 'No negative points left.';
-    case 'card_min':
-      return `No lower: ${refusal.max} negative ${plural(refusal.max, 'point')} at most on one card.`;
-  }
-}
-
-export function plural(count: number, word: string): string {
-  return count === 1 ? word : `${word}s`;
-}
-
 /** A vote as the live events carry it in their `change`. */
 interface VoteChange {
   id: string;
