@@ -6,6 +6,7 @@ import { useServer } from './helpers/cast';
 import { expectAccessible, LAPTOP, openConsoleWithToken } from './helpers/console';
 import { joinAsGuest, workshopWithCode } from './helpers/participant';
 import { unmarkedTexts } from './helpers/pseudo';
+import { sdkClusterWithIdea } from './helpers/sdk';
 
 /*
  * The participant page's workshop view in other languages (docs/i18n.md#which-language), in a
@@ -36,14 +37,7 @@ async function runningWorkshop(t: { url: string }, title: string) {
     },
   });
   await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: step.id } });
-  const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
-    ...inWorkshop,
-    body: { type: 'cluster', title: 'Topics' },
-  });
-  const idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
-    ...inWorkshop,
-    body: { type: 'idea', title: 'Vote on me', parent: cluster.id },
-  });
+  const { cluster, idea } = await sdkClusterWithIdea(fay, inWorkshop, 'Topics', 'Vote on me');
   return { fay, id, inWorkshop, code, cluster, idea };
 }
 

@@ -6,7 +6,7 @@ import { browserAvailable, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser, type 
 import { useServer, useLiveWorkshops } from './helpers/cast';
 import { expectAccessible } from './helpers/console';
 import { joinAsGuest, workshopWithCode } from './helpers/participant';
-import { sdkUser } from './helpers/sdk';
+import { sdkClusterWithIdea, sdkUser } from './helpers/sdk';
 import { until } from './helpers/wait';
 
 /*
@@ -592,14 +592,7 @@ describe.skipIf(!browserAvailable)('the participant page', () => {
       },
     });
     await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: write.id } });
-    const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
-      ...inWorkshop,
-      body: { type: 'cluster', title: 'Topics' },
-    });
-    const idea = await fay.post('/v1/workshops/{workshop_id}/cards', {
-      ...inWorkshop,
-      body: { type: 'idea', title: 'In the spotlight', parent: cluster.id },
-    });
+    const { cluster, idea } = await sdkClusterWithIdea(fay, inWorkshop, 'Topics', 'In the spotlight');
 
     const { page, problems } = await phone(browser);
     await joinAsGuest(page, t.url, code, 'Gus');

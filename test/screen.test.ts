@@ -11,7 +11,7 @@ import { seedDemoWorkshop } from '../scripts/screenshot';
 import { browserAvailable, openScreen, shown, SHOWS_WITHIN_MS, timeToShow, useBrowser } from './helpers/browser';
 import { useServer } from './helpers/cast';
 import { listeningPort, serverCommand, startProcess, type ServerProcess } from './helpers/processes';
-import { SDK_PASSWORD, sdkUser, sdkWorkshop } from './helpers/sdk';
+import { SDK_PASSWORD, sdkClusterWithIdea, sdkUser, sdkWorkshop } from './helpers/sdk';
 import { expectAccessible } from './helpers/console';
 import { quietFor } from './helpers/wait';
 
@@ -175,14 +175,7 @@ describe.skipIf(!browserAvailable)('the live screen', () => {
         body: { name: 'Discuss', prefs: { allow_vote_on_ideas: false, allow_vote_on_clusters: false } },
       });
       await fay.put('/v1/workshops/{id}', { params: { path: { id } }, body: { current_step_id: hidden.id } });
-      const cluster = await fay.post('/v1/workshops/{workshop_id}/cards', {
-        ...inWorkshop,
-        body: { type: 'cluster', title: 'Ideas' },
-      });
-      const idea = await pat.post('/v1/workshops/{workshop_id}/cards', {
-        ...inWorkshop,
-        body: { type: 'idea', title: 'Pizza friday', parent: cluster.id },
-      });
+      const { idea } = await sdkClusterWithIdea(fay, inWorkshop, 'Ideas', 'Pizza friday', pat);
 
       const { page } = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await openScreen(page, t.url, id, pat.token!);

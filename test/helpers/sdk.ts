@@ -67,3 +67,25 @@ export const FAST_RECONNECT = {
     randomizationFactor: 0,
   },
 };
+
+/**
+ * A cluster `clusterTitle` that `facilitator` adds to the workshop, and an idea `ideaTitle` in it,
+ * written by `author` (the facilitator unless said).
+ */
+export async function sdkClusterWithIdea(
+  facilitator: WorkshopClient,
+  inWorkshop: { params: { path: { workshop_id: string } } },
+  clusterTitle: string,
+  ideaTitle: string,
+  author: WorkshopClient = facilitator,
+) {
+  const cluster = await facilitator.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'cluster', title: clusterTitle },
+  });
+  const idea = await author.post('/v1/workshops/{workshop_id}/cards', {
+    ...inWorkshop,
+    body: { type: 'idea', title: ideaTitle, parent: cluster.id },
+  });
+  return { cluster, idea };
+}
