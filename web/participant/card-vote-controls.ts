@@ -2,7 +2,7 @@ import type { Card } from 'workshop-sdk';
 import { element, setRefused, setText } from './card-dom';
 import type { CardFrame } from './card-frame';
 import { t } from '../shared/i18n';
-import type { Direction, Refusal } from '../shared/votes';
+import type { Direction } from '../shared/votes';
 
 /*
  * A card's − and + buttons with the person's points between them, and the line saying why a press
@@ -48,23 +48,5 @@ export class CardVoteControls {
     setText(this.note, vote.plus ?? vote.left);
     setText(this.minusWhy, vote.minus ?? '');
     this.note.classList.toggle('why', vote.plus !== null);
-  }
-}
-
-/** Why a press is refused (`refusalOf`), in the page's language; null when it is allowed. */
-export function refusalText(refusal: Refusal | null): string | null {
-  switch (refusal?.reason) {
-    case undefined:
-      return null;
-    case 'spent':
-      return t('participant.votes.refusal.spent');
-    case 'card_max':
-      return t('participant.votes.refusal.card_max', { max: refusal.max });
-    case 'none_to_take':
-      return t('participant.votes.refusal.none_to_take');
-    case 'negative_spent':
-      return t('participant.votes.refusal.negative_spent');
-    case 'card_min':
-      return t('participant.votes.refusal.card_min', { max: refusal.max });
   }
 }

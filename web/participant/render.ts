@@ -4,13 +4,12 @@ import { boardOf, scoresVisible, screenView, type Stack } from '../shared/board'
 import { clockText, showPrivacy } from '../shared/step';
 import { placeChildren, setText } from './card-dom';
 import type { CardActions, CardFrame } from './card-frame';
-import { refusalText } from './card-vote-controls';
 import { CardView } from './cards';
 import { AddForms, byId, LobbyView } from './frame-view';
 import { drawOutbox } from './outbox-view';
 import { isMine, named, type ParticipantSession } from './session';
 import { DEFAULT_PREFS, type Prefs } from './step-prefs';
-import { pointsLeft, refusalOf, spentOf, type Direction } from '../shared/votes';
+import { pointsLeft, refusalOf, refusalText, spentOf, type Direction } from '../shared/votes';
 import { t } from '../shared/i18n';
 
 /*
@@ -101,7 +100,7 @@ export class WorkshopPage {
       const canVote = may(card.type === 'idea' ? 'allow_vote_on_ideas' : 'allow_vote_on_clusters');
       const refusal = (direction: Direction) =>
         session.votes.loaded
-          ? refusalText(refusalOf(direction, values, total, limit))
+          ? refusalText(refusalOf(direction, values, total, limit), t)
           : t('participant.votes.counting');
       const cardLeft = Math.max(
         0,

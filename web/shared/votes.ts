@@ -1,3 +1,4 @@
+import type { MessageId, ValuesArgs } from 'i18n-messages';
 import { ApiError, type Workshop, type WorkshopClient } from 'workshop-sdk';
 
 /*
@@ -115,6 +116,27 @@ export function refusalOf(direction: Direction, card: number[], total: Spent, li
   if (limit.negative !== -1 && total.negative + 1 > limit.negative) return { reason: 'negative_spent' };
   if (onCard.negative + 1 > limit.max_negative) return { reason: 'card_min', max: limit.max_negative };
   return null;
+}
+
+/** A page's `t`: the console's or the participant page's, each in its own language. */
+type Say = <I extends MessageId>(id: I, ...values: ValuesArgs<I>) => string;
+
+/** Why a press is refused (`refusalOf`), said by `say` in the page's language; null when it is allowed. */
+export function refusalText(refusal: Refusal | null, say: Say): string | null {
+  switch (refusal?.reason) {
+    case undefined:
+      return null;
+    case 'spent':
+      return say('common.votes.refusal.spent');
+    case 'card_max':
+      return say('common.votes.refusal.card_max', { max: refusal.max });
+    case 'none_to_take':
+      return say('common.votes.refusal.none_to_take');
+    case 'negative_spent':
+      return say('common.votes.refusal.negative_spent');
+    case 'card_min':
+      return say('common.votes.refusal.card_min', { max: refusal.max });
+  }
 }
 
 /** A vote as the live events carry it in their `change`. */

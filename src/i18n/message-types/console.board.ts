@@ -131,11 +131,6 @@ export interface ConsoleBoardMessages {
   'console.board.votes.not_rated': undefined;
   'console.board.votes.on_card': { points: string | number };
   'console.board.votes.on_card_left': { left: string | number; points: string | number };
-  'console.board.votes.refusal.card_max': { max: number };
-  'console.board.votes.refusal.card_min': { max: number };
-  'console.board.votes.refusal.negative_spent': undefined;
-  'console.board.votes.refusal.none_to_take': undefined;
-  'console.board.votes.refusal.spent': undefined;
   'console.board.votes.take_point': undefined;
   'console.board.votes.your_rating': { criterion: string | number };
 }

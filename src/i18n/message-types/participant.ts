@@ -165,11 +165,6 @@ export interface ParticipantMessages {
   'participant.votes.group': { title: string | number };
   'participant.votes.left': { left: number; total: number };
   'participant.votes.mine': { points: number };
-  'participant.votes.refusal.card_max': { max: number };
-  'participant.votes.refusal.card_min': { max: number };
-  'participant.votes.refusal.negative_spent': undefined;
-  'participant.votes.refusal.none_to_take': undefined;
-  'participant.votes.refusal.spent': undefined;
   'participant.votes.spent_all': { total: number };
   'participant.votes.take': { title: string | number };
 }

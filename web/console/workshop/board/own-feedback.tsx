@@ -6,7 +6,7 @@
  */
 import { useEffect, useId } from 'preact/hooks';
 import type { Card, Criterion } from 'workshop-sdk';
-import { pointsLeft, refusalOf, spentOf, type Direction, type Refusal } from '../../../shared/votes';
+import { pointsLeft, refusalOf, refusalText, spentOf, type Direction } from '../../../shared/votes';
 import { api } from '../../api';
 import { Problem, useAction } from '../../forms';
 import { rich, t } from '../../i18n';
@@ -59,8 +59,8 @@ export function YourVotes({ scope, card, own }: { scope: WorkshopScope; card: Ca
       }
       own.changed();
     });
-  const down = refusalText(refusalOf(-1, values, total, limit));
-  const up = refusalText(refusalOf(1, values, total, limit));
+  const down = refusalText(refusalOf(-1, values, total, limit), t);
+  const up = refusalText(refusalOf(1, values, total, limit), t);
   return (
     <div class="your-votes">
       <p>
@@ -156,22 +156,4 @@ export function YourRatings(props: { workshopId: string; cardId: string; criteri
       <Problem action={action} />
     </div>
   );
-}
-
-/** Why a press would be refused, said in the console's language. */
-function refusalText(refusal: Refusal | null): string | null {
-  switch (refusal?.reason) {
-    case undefined:
-      return null;
-    case 'spent':
-      return t('console.board.votes.refusal.spent');
-    case 'card_max':
-      return t('console.board.votes.refusal.card_max', { max: refusal.max });
-    case 'none_to_take':
-      return t('console.board.votes.refusal.none_to_take');
-    case 'negative_spent':
-      return t('console.board.votes.refusal.negative_spent');
-    case 'card_min':
-      return t('console.board.votes.refusal.card_min', { max: refusal.max });
-  }
 }
